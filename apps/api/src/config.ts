@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
+const Str = () => Type.Optional(Type.String({ minLength: 1 }));
+
+/** Every environment variable Kasse reads, with its default. `kasse --help` prints this table. */
+export const EnvSchema = Type.Object({
+  DATABASE_URL: Str(),
+  REDIS_URL: Str(),
+  PORT: Int(9000, 0),
+  HOST: Type.String({ default: "0.0.0.0" }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  JWT_EXPIRES_IN: Type.String({ default: "24h", pattern: "^\\d+[smhd]$" }),
+  COOKIE_SECRET: Str(),
+  SCRYPT_LOG_N: Type.Integer({ default: 15, minimum: 1, maximum: 20 }),
+  RATE_LIMIT_MAX: Type.Optional(Type.Integer({ minimum: 0 })),
+  RATE_LIMIT_AUTH_MAX: Type.Optional(Type.Integer({ minimum: 0 })),
+  RATE_LIMIT_WINDOW_MS: Int(60_000, 1),
+  STORE_CORS: Type.String({ default: "*" }),
+  ADMIN_CORS: Type.String({ default: "*" }),
+  AUTH_CORS: Type.String({ default: "*" }),
+  LOG_LEVEL: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug"), Type.Literal("trace"), Type.Literal("silent")], { default: "info" }),
+  KASSE_DATA_DIR: Type.String({ default: ".kasse" }),
+  KASSE_ADMIN_EMAIL: Str(),
+  KASSE_ADMIN_PASSWORD: Str(),
+  WORKER_CONCURRENCY: Int(4, 1),
+  SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
+  SMTP_URL: Str(),
+  GOOGLE_CLIENT_ID: Str(),
+  GOOGLE_CLIENT_SECRET: Str(),
+  GOOGLE_CALLBACK_URL: Str(),
+  GITHUB_CLIENT_ID: Str(),
+  GITHUB_CLIENT_SECRET: Str(),
+  GITHUB_CALLBACK_URL: Str(),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  env: Env;
+  /** Embedded mode: no DATABASE_URL, so PGlite under the data dir and an in-process worker. */
+  embedded: boolean;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  port: number;
+  host: string;
+  dataDir: string;
+  jwt: { secret: Uint8Array; expiresIn: string };
+  scryptLogN: number;
+  /** `max` 0 means limiting is off. */
+  rateLimit: { max: number; authMax: number; windowMs: number };
+  cors: { store: string[]; admin: string[]; auth: string[] };
+  logLevel: Env["LOG_LEVEL"];
+  shutdownTimeoutMs: number;
+  workerConcurrency: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Reads and validates the environment. Throws a {@link ConfigError} naming every bad variable.
+ * @example
+ * const config = loadConfig(process.env);
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  const problems = [...Value.Errors(EnvSchema, converted)].map((e) => `${e.path.slice(1) || "env"}: ${e.message}`);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  const env = converted as Env;
+  const embedded = !env.DATABASE_URL;
+  const dataDir = resolve(env.KASSE_DATA_DIR);
+  const secret = env.JWT_SECRET ?? (embedded ? embeddedSecret(dataDir) : undefined);
+  if (!secret) throw new ConfigError("JWT_SECRET is required when DATABASE_URL is set (at least 16 characters).");
+  const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+  const serviceDefault = (value: number | undefined, fallback: number) => value ?? (embedded ? 0 : fallback);
+  return {
+    env,
+    embedded,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    jwt: { secret: new TextEncoder().encode(secret), expiresIn: env.JWT_EXPIRES_IN },
+    scryptLogN: env.SCRYPT_LOG_N,
+    rateLimit: {
+      max: serviceDefault(env.RATE_LIMIT_MAX, 3000),
+      authMax: serviceDefault(env.RATE_LIMIT_AUTH_MAX, 120),
+      windowMs: env.RATE_LIMIT_WINDOW_MS,
+    },
+    cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
+    logLevel: env.LOG_LEVEL,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    workerConcurrency: env.WORKER_CONCURRENCY,
+  };
+}
+
+/** In embedded mode the JWT secret is generated once and kept beside the data, so tokens survive restarts. */
+function embeddedSecret(dataDir: string): string {
+  const file = join(dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

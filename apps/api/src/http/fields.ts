@@ -1,0 +1,100 @@
+import { errors } from "@kasse/db";
+
+/** A node of a `fields` selection: keep everything at this level (`all`) and/or named children. */
+export interface FieldNode {
+  all: boolean;
+  children: Map<string, FieldNode>;
+  removed: Set<string>;
+}
+
+/** A parsed `fields` parameter. `undefined` input means the resource's full default shape. */
+export interface FieldSelection {
+  root: FieldNode;
+  /** Every path named in the request (without `+`, `-`, `*`), e.g. `variants.inventory_quantity`. */
+  named: Set<string>;
+}
+
+const node = (all: boolean): FieldNode => ({ all, children: new Map(), removed: new Set() });
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses `fields`: `id,title,variants.sku` (only these), `*` (all defaults) plus extras,
+ * Medusa's `*variants` (a relation whole), `+field` (add to defaults), `-field` (remove).
+ * @example
+ * const selection = parseFields("*,variants.inventory_quantity");
+ * wants(selection, "variants.inventory_quantity"); // true
+ */
+export function parseFields(raw: string | undefined): FieldSelection {
+  const root = node(true);
+  const named = new Set<string>();
+  if (raw === undefined || raw.trim() === "") return { root, named };
+  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  // Only bare names (no `*`, `+`, `-`) narrow the response to what is named.
+  root.all = !parts.some((p) => !/^[*+-]/.test(p) && p !== "*");
+  for (const part of parts) {
+    if (part === "*") { root.all = true; continue; }
+    const sign = part[0] === "+" || part[0] === "-" ? part[0] : "";
+    let path = sign ? part.slice(1) : part;
+    if (path.startsWith("*")) path = path.slice(1);
+    if (path.endsWith(".*")) path = path.slice(0, -2);
+    const segments = path.split(".");
+    if (segments.some((s) => !FIELD.test(s))) throw errors.invalidData(`Invalid field '${part}' in fields`);
+    named.add(segments.join("."));
+    if (sign === "-") {
+      let parent = root;
+      for (const segment of segments.slice(0, -1)) parent = child(parent, segment, parent.all);
+      parent.removed.add(segments[segments.length - 1]!);
+      continue;
+    }
+    let current = root;
+    // A named leaf is kept whole: `collection` and `*collection` both mean the relation with its fields.
+    segments.forEach((segment, i) => {
+      current = child(current, segment, current.all || i === segments.length - 1);
+    });
+  }
+  return { root, named };
+}
+
+function child(parent: FieldNode, name: string, all: boolean): FieldNode {
+  let existing = parent.children.get(name);
+  if (!existing) {
+    existing = node(all);
+    parent.children.set(name, existing);
+  } else if (all) existing.all = true;
+  return existing;
+}
+
+/** Whether the request named `path` (or a path below it): loaders use it to fetch extras on demand. */
+export function wants(selection: FieldSelection, path: string): boolean {
+  for (const name of selection.named) if (name === path || name.startsWith(`${path}.`)) return true;
+  return false;
+}
+
+/**
+ * Shapes a response object to the selection. With `all`, every key present is kept (extras
+ * appear only when a loader added them); otherwise only named keys, and always `id`.
+ */
+export function project<T>(value: T, selection: FieldSelection | FieldNode): T {
+  const root = "root" in selection ? selection.root : selection;
+  return projectNode(value, root) as T;
+}
+
+function projectNode(value: unknown, spec: FieldNode): unknown {
+  if (Array.isArray(value)) return value.map((item) => projectNode(item, spec));
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (spec.all) {
+    for (const [key, field] of Object.entries(source)) {
+      if (spec.removed.has(key)) continue;
+      const sub = spec.children.get(key);
+      out[key] = sub ? projectNode(field, sub) : field;
+    }
+    return out;
+  }
+  if ("id" in source) out.id = source.id;
+  for (const [key, sub] of spec.children) {
+    if (key in source && !spec.removed.has(key)) out[key] = projectNode(source[key], sub);
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { errors, type KasseError } from "@kasse/db";
+import { createTokenIssuer, type TokenIssuer } from "../auth/tokens";
+
+/** Who is calling: set on every request by the auth plugin (null when anonymous). */
+export interface AuthContext {
+  actor_id: string;
+  actor_type: string;
+  auth_identity_id: string;
+  app_metadata: Record<string, unknown>;
+  /** How the caller proved itself. */
+  via: "jwt" | "api_key";
+}
+
+/** Resolves a secret API key token to its auth context, or null when unknown or revoked. */
+export type ApiKeyVerifier = (token: string) => Promise<AuthContext | null>;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    /** Why presented credentials were refused; guards answer 401 with it. */
+    authError: KasseError | null;
+  }
+  interface FastifyInstance {
+    tokens: TokenIssuer;
+    /** Route guards, used as `onRequest: app.guards.admin`. */
+    guards: {
+      admin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+      customer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    };
+  }
+}
+
+export interface AuthOptions {
+  secret: Uint8Array;
+  expiresIn: string;
+  verifyApiKey?: ApiKeyVerifier;
+}
+
+/**
+ * Reads credentials on every request: `Authorization: Bearer <jwt>`, or a secret API key in
+ * `x-service-access-token`, `?api_token=` or `Authorization: Basic base64(<token>:)`.
+ * Bad credentials do not fail public routes; guarded routes answer 401 (none or bad) or 403 (wrong actor).
+ */
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+  const tokens = createTokenIssuer(options.secret, options.expiresIn);
+  app.decorate("tokens", tokens);
+  app.decorateRequest("auth", null);
+  app.decorateRequest("authError", null);
+
+  app.addHook("onRequest", async (request) => {
+    const credentials = readCredentials(request);
+    if (!credentials) return;
+    try {
+      if (credentials.kind === "jwt") request.auth = { ...(await tokens.verify(credentials.token)), via: "jwt" };
+      else {
+        const context = options.verifyApiKey ? await options.verifyApiKey(credentials.token) : null;
+        if (!context) throw errors.unauthorized("Invalid or revoked API key");
+        request.auth = context;
+      }
+    } catch (error) {
+      request.authError = (error as KasseError).type ? (error as KasseError) : errors.unauthorized("Invalid credentials");
+    }
+  });
+
+  const guard = (actorType: string) => async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (auth && auth.actor_type === actorType && auth.actor_id) return;
+    if (!auth || request.authError) throw request.authError ?? errors.unauthorized("Authentication required");
+    throw errors.notAllowed(`This route is not available to a ${auth.actor_type || "registering"} actor`);
+  };
+  app.decorate("guards", { admin: guard("user"), customer: guard("customer") });
+}
+
+type Credentials = { kind: "jwt" | "api_key"; token: string };
+
+function readCredentials(request: FastifyRequest): Credentials | null {
+  const header = request.headers.authorization;
+  if (typeof header === "string") {
+    const [scheme, value] = header.split(" ", 2);
+    if (scheme?.toLowerCase() === "bearer" && value) return { kind: "jwt", token: value.trim() };
+    if (scheme?.toLowerCase() === "basic" && value) {
+      const decoded = Buffer.from(value, "base64").toString("utf8");
+      const token = decoded.endsWith(":") ? decoded.slice(0, -1) : decoded.split(":")[0];
+      if (token) return { kind: "api_key", token };
+    }
+  }
+  const serviceToken = request.headers["x-service-access-token"];
+  if (typeof serviceToken === "string" && serviceToken) return { kind: "api_key", token: serviceToken };
+  const queryToken = (request.query as Record<string, unknown> | undefined)?.api_token;
+  if (typeof queryToken === "string" && queryToken) return { kind: "api_key", token: queryToken };
+  return null;
+}

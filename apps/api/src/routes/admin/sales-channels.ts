@@ -1,0 +1,45 @@
+import { Type } from "@sinclair/typebox";
+import { SalesChannelCreate, SalesChannelUpdate } from "@kasse/modules/sales-channel";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListSalesChannels = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    name: Type.Optional(ArrayQuery(Type.String())),
+    is_disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin sales channels: CRUD (extensions.md). */
+export default async function salesChannels(app: App): Promise<void> {
+  const channels = app.modules.salesChannel;
+
+  app.get("/sales-channels", { schema: { querystring: ListSalesChannels } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await channels.list(filters, { limit, offset, order });
+    return listResponse("sales_channels", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/sales-channels", { schema: { body: SalesChannelCreate } }, async (request) => {
+    return { sales_channel: await channels.create(request.body) };
+  });
+
+  app.get("/sales-channels/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { sales_channel: project(await channels.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/sales-channels/:id", { schema: { params: Params, body: SalesChannelUpdate } }, async (request) => {
+    return { sales_channel: await channels.update(request.params.id, request.body) };
+  });
+
+  app.delete("/sales-channels/:id", { schema: { params: Params } }, async (request) => {
+    await channels.delete(request.params.id);
+    return { id: request.params.id, object: "sales_channel", deleted: true as const };
+  });
+}

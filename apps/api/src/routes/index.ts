@@ -1,0 +1,13 @@
+import type { FastifyInstance } from "fastify";
+import health from "./health";
+import admin from "./admin";
+import store from "./store";
+import auth from "./auth";
+
+/** Every route of the app. */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(health);
+  await app.register(admin, { prefix: "/admin" });
+  await app.register(store, { prefix: "/store" });
+  await app.register(auth, { prefix: "/auth" });
+}

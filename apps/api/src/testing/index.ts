@@ -1,0 +1,52 @@
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { buildApp, type App } from "../app";
+import { loadConfig, type Config } from "../config";
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  config: Config;
+  /** `authorization` header of an admin user (a signed token; the user row need not exist). */
+  adminHeaders(actorId?: string): Promise<Record<string, string>>;
+  /** `authorization` header of a customer. */
+  customerHeaders(customerId: string): Promise<Record<string, string>>;
+  /** Closes the app and drops the test database. */
+  close(): Promise<void>;
+}
+
+/**
+ * An app over a fresh test database (PostgreSQL when `DATABASE_URL` is set, else PGlite),
+ * not listening: drive it with `app.inject`. Call once per test file.
+ * @example
+ * const t = await createTestApp();
+ * afterAll(() => t.close());
+ * const res = await t.app.inject({ method: "GET", url: "/health" });
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    JWT_SECRET: "test-secret-test-secret-test-secret",
+    SCRYPT_LOG_N: "4",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_MAX: "0",
+    RATE_LIMIT_AUTH_MAX: "0",
+    ...env,
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  });
+  const app = await buildApp({ config, infra: { database }, logger: false });
+  await app.ready();
+  const bearer = async (actor_type: string, actor_id: string) => ({
+    authorization: `Bearer ${await app.tokens.sign({ actor_type, actor_id, auth_identity_id: `authid_${actor_id}`, app_metadata: {} })}`,
+  });
+  return {
+    app,
+    database,
+    config,
+    adminHeaders: (actorId = "user_test_admin") => bearer("user", actorId),
+    customerHeaders: (customerId) => bearer("customer", customerId),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

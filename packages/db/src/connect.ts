@@ -1,0 +1,68 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import type { Database, Db } from "./types";
+
+export interface ConnectOptions {
+  /** PostgreSQL URL; without it Kasse runs on PGlite. */
+  url?: string;
+  /** PGlite data directory; `undefined` keeps the database in memory. */
+  dataDir?: string;
+  /** postgres.js pool size. */
+  poolSize?: number;
+}
+
+/**
+ * Opens the database: postgres.js when a URL is given, else PGlite (on disk or in memory).
+ * @example
+ * const database = await connect({ url: process.env.DATABASE_URL, dataDir: ".kasse/data" });
+ */
+export async function connect(options: ConnectOptions = {}): Promise<Database> {
+  if (options.url) return connectPostgres(options.url, options.poolSize ?? 10);
+  return connectPglite(options.dataDir);
+}
+
+function connectPostgres(url: string, max: number): Database {
+  const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: "kasse" } });
+  const db = drizzlePostgres(client) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    ping: (timeoutMs = 2000) => withTimeout(db.execute(sql`select 1`).then(() => undefined), timeoutMs),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function connectPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    kind: "pglite",
+    ping: async (timeoutMs = 2000) => {
+      if (closed) throw new Error("database is closed");
+      await withTimeout(client.query("select 1").then(() => undefined), timeoutMs);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => { clearTimeout(timer); resolve(value); },
+      (error: unknown) => { clearTimeout(timer); reject(error); },
+    );
+  });
+}

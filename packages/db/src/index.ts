@@ -1,0 +1,10 @@
+export type { Database, Db, DriverKind, Tx } from "./types";
+export { connect, type ConnectOptions } from "./connect";
+export { migrate, migrationsFolder } from "./migrate";
+export { transaction, lockKeys } from "./transaction";
+export { queryRows } from "./rows";
+export { generateId } from "./ids";
+export { timestamps, money, metadata } from "./columns";
+export * from "./errors";
+export { DEFAULT_LIMIT, MAX_LIMIT, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
+export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";

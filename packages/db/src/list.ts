@@ -1,0 +1,75 @@
+import { asc, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { errors } from "./errors";
+
+/** Page size when a list request names none, and the largest one accepted. */
+export const DEFAULT_LIMIT = 15;
+export const MAX_LIMIT = 1000;
+
+/** Paging as every list takes it. */
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+/** A range filter: `created_at[gte]=…` (or Medusa's `created_at[$gte]=…`), parsed. */
+export type RangeFilter<T = string> = Partial<Record<"gt" | "gte" | "lt" | "lte" | "eq" | "ne", T> & { in: T[] }>;
+
+const OPERATORS = ["gt", "gte", "lt", "lte", "eq", "ne", "in"] as const;
+
+/**
+ * Normalizes a range object (`$gte` and `gte` alike) into {@link RangeFilter}; a plain
+ * value means `eq`. Unknown operators are rejected.
+ */
+export function normalizeRange<T>(value: unknown, convert: (raw: unknown) => T): RangeFilter<T> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { eq: convert(value) };
+  const out: RangeFilter<T> = {};
+  for (const [rawKey, raw] of Object.entries(value)) {
+    const key = rawKey.startsWith("$") ? rawKey.slice(1) : rawKey;
+    if (!(OPERATORS as readonly string[]).includes(key)) throw errors.invalidData(`Unknown range operator '${rawKey}'`);
+    if (key === "in") out.in = (Array.isArray(raw) ? raw : [raw]).map(convert);
+    else out[key as Exclude<(typeof OPERATORS)[number], "in">] = convert(raw);
+  }
+  return out;
+}
+
+/** A timestamp from a query value; a malformed one is `invalid_data`. */
+export function toDate(raw: unknown): Date {
+  const date = new Date(String(raw));
+  if (typeof raw !== "string" || Number.isNaN(date.getTime())) throw errors.invalidData(`'${String(raw)}' is not a valid timestamp`);
+  return date;
+}
+
+/** SQL conditions for a range filter on one column. */
+export function rangeConditions<T>(column: AnyPgColumn | SQLWrapper, range: RangeFilter<T> | undefined): SQL[] {
+  if (!range) return [];
+  const conditions: SQL[] = [];
+  if (range.gt !== undefined) conditions.push(gt(column, range.gt));
+  if (range.gte !== undefined) conditions.push(gte(column, range.gte));
+  if (range.lt !== undefined) conditions.push(lt(column, range.lt));
+  if (range.lte !== undefined) conditions.push(lte(column, range.lte));
+  if (range.eq !== undefined) conditions.push(eq(column, range.eq));
+  if (range.ne !== undefined) conditions.push(ne(column, range.ne));
+  if (range.in !== undefined) conditions.push(range.in.length ? inArray(column, range.in) : sql`false`);
+  return conditions;
+}
+
+/**
+ * `order=-created_at,title` into drizzle ORDER BY terms over the allowed columns; an
+ * unknown field is `invalid_data`. The id is appended as a tie-breaker so pages are stable.
+ * @example
+ * db.select().from(product).orderBy(...orderBy(query.order, { created_at: product.created_at, title: product.title }, product.id))
+ */
+export function orderBy(order: string | undefined, columns: Record<string, AnyPgColumn>, tieBreaker: AnyPgColumn, fallback = "created_at"): SQL[] {
+  const terms: SQL[] = [];
+  const spec = order?.trim() || fallback;
+  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const descending = part.startsWith("-");
+    const name = descending || part.startsWith("+") ? part.slice(1) : part;
+    const column = columns[name];
+    if (!column) throw errors.invalidData(`Cannot order by '${name}'`);
+    terms.push(descending ? desc(column) : asc(column));
+  }
+  terms.push(asc(tieBreaker));
+  return terms;
+}

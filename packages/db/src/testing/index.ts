@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { connect } from "../connect";
+import { migrate, migrationsFolder } from "../migrate";
+import type { Database } from "../types";
+
+export interface TestDatabase extends Database {
+  /** The PostgreSQL URL of this test's own database; undefined on PGlite. */
+  url: string | undefined;
+}
+
+/**
+ * Gives the calling test file a fresh, migrated database of its own, dropped by `close()`:
+ * on PostgreSQL (when `DATABASE_URL` is set) a new database cloned from a migrated template,
+ * else an in-memory PGlite. Test files therefore run in parallel without sharing rows.
+ * @example
+ * const database = await createTestDatabase();
+ * afterAll(() => database.close());
+ */
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await connect();
+    await migrate(database);
+    return { ...database, url: undefined };
+  }
+  const template = await ensureTemplate(serverUrl);
+  const name = `kasse_t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}`;
+  await withAdmin(serverUrl, (admin) => admin.unsafe(`create database ${name} template ${template}`));
+  const url = databaseUrl(serverUrl, name);
+  const database = await connect({ url, poolSize: options.poolSize ?? 10 });
+  return {
+    ...database,
+    url,
+    close: async () => {
+      await database.close();
+      await withAdmin(serverUrl, (admin) => admin.unsafe(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+/** Whether tests run on PostgreSQL (true) or on PGlite (false). */
+export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
+
+function migrationsHash(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
+    if (!file.endsWith(".sql") && !file.endsWith(".json")) continue;
+    hash.update(file);
+    hash.update(readFileSync(join(migrationsFolder, file)));
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+let templateReady: Promise<string> | undefined;
+
+/** Creates (once per migration history) a migrated template database to clone from. */
+function ensureTemplate(serverUrl: string): Promise<string> {
+  templateReady ??= (async () => {
+    const template = `kasse_tpl_${migrationsHash()}`;
+    await withAdmin(serverUrl, async (admin) => {
+      // A session lock on the single admin connection: CREATE DATABASE cannot run in a transaction.
+      await admin`select pg_advisory_lock(8675309)`;
+      try {
+        await dropStale(admin, template);
+        const [exists] = await admin`select 1 from pg_database where datname = ${template}`;
+        if (exists) return;
+        await admin.unsafe(`create database ${template}`);
+        const database = await connect({ url: databaseUrl(serverUrl, template), poolSize: 1 });
+        try {
+          await migrate(database);
+        } catch (error) {
+          await database.close();
+          await admin.unsafe(`drop database if exists ${template} with (force)`);
+          throw error;
+        }
+        await database.close();
+      } finally {
+        await admin`select pg_advisory_unlock(8675309)`;
+      }
+    });
+    return template;
+  })();
+  return templateReady;
+}
+
+/** Drops other migration histories' templates and test databases left by killed runs (> 2 h old). */
+async function dropStale(admin: postgres.Sql, keep: string): Promise<void> {
+  const cutoff = Math.floor(Date.now() / 1000) - 7200;
+  const rows = await admin`select datname from pg_database where datname like 'kasse\_t%'`;
+  for (const { datname } of rows as unknown as Array<{ datname: string }>) {
+    if (datname === keep) continue;
+    const stamp = /^kasse_t_(\d+)_/.exec(datname)?.[1];
+    const stale = datname.startsWith("kasse_tpl_") || (stamp !== undefined && Number(stamp) < cutoff);
+    if (stale) await admin.unsafe(`drop database if exists ${datname} with (force)`).catch(() => {});
+  }
+}
+
+async function withAdmin<T>(serverUrl: string, fn: (admin: postgres.Sql) => Promise<T>): Promise<T> {
+  const admin = postgres(databaseUrl(serverUrl, "postgres"), { max: 1, onnotice: () => {} });
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

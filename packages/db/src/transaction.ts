@@ -1,0 +1,23 @@
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "./types";
+
+/**
+ * Runs `fn` in one transaction: everything it writes commits together or not at all.
+ * Inside an open transaction it nests as a savepoint.
+ */
+export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => fn(tx as unknown as Tx));
+}
+
+/**
+ * Takes transaction-scoped advisory locks on `keys`, in sorted order so that two
+ * callers locking overlapping sets can never deadlock. Released at commit or rollback.
+ * @example
+ * await transaction(db, async (tx) => { await lockKeys(tx, [`cart:${id}`]); ... });
+ */
+export async function lockKeys(tx: Tx | Db, keys: readonly string[]): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  for (const key of sorted) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  }
+}

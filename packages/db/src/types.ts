@@ -1,0 +1,23 @@
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+
+/**
+ * A drizzle handle over either driver (postgres.js or PGlite), or a transaction on one.
+ * Services take this type so the same code runs inside and outside a transaction.
+ */
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
+
+/** A drizzle transaction handle: what a workflow step receives. */
+export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
+
+/** Which driver a {@link Database} runs on. */
+export type DriverKind = "postgres" | "pglite";
+
+/** An open database: the drizzle handle plus its lifecycle. */
+export interface Database {
+  db: Db;
+  kind: DriverKind;
+  /** One trivial query; rejects when the database does not answer. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}

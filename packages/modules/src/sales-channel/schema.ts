@@ -1,0 +1,50 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** Sales channels: where products are sold; publishable keys and carts point at one. */
+export const salesChannel = pgTable(
+  "sales_channel",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description"),
+    is_disabled: boolean("is_disabled").notNull().default(false),
+    is_default: boolean("is_default").notNull().default(false),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("sales_channel_name_idx").on(t.name),
+    index("sales_channel_created_at_idx").on(t.created_at),
+    // At most one live default channel.
+    uniqueIndex("sales_channel_default_uq").on(t.is_default).where(sql`is_default and deleted_at is null`),
+  ],
+);
+
+export type SalesChannelRow = typeof salesChannel.$inferSelect;
+
+/** Body of `POST /admin/sales-channels`. */
+export const SalesChannelCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    is_disabled: Type.Optional(Type.Boolean()),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type SalesChannelCreate = Static<typeof SalesChannelCreate>;
+
+/** Body of `POST /admin/sales-channels/{id}`: the create fields, all optional. */
+export const SalesChannelUpdate = Type.Partial(SalesChannelCreate, { additionalProperties: false });
+export type SalesChannelUpdate = Static<typeof SalesChannelUpdate>;
+
+/** Filters of `GET /admin/sales-channels`. */
+export interface SalesChannelFilters {
+  id?: string[];
+  q?: string;
+  name?: string[];
+  is_disabled?: boolean;
+}

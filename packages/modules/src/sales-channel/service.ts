@@ -1,0 +1,92 @@
+import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, type Db, type Paging } from "@kasse/db";
+import { salesChannel, type SalesChannelCreate, type SalesChannelFilters, type SalesChannelRow, type SalesChannelUpdate } from "./schema";
+
+const live = isNull(salesChannel.deleted_at);
+
+/**
+ * Sales channels: CRUD plus the store's default channel.
+ * @example
+ * const channels = createSalesChannelService(db);
+ * const channel = await channels.create({ name: "Web" });
+ */
+export function createSalesChannelService(db: Db) {
+  const service = {
+    async create(input: SalesChannelCreate, tx: Db = db): Promise<SalesChannelRow> {
+      const [row] = await tx
+        .insert(salesChannel)
+        .values({ id: generateId("sc"), name: input.name, description: input.description ?? null, is_disabled: input.is_disabled ?? false, metadata: input.metadata ?? null })
+        .returning();
+      return row!;
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<SalesChannelRow> {
+      const [row] = await tx.select().from(salesChannel).where(and(eq(salesChannel.id, id), live));
+      if (!row) throw errors.notFound(`Sales channel with id: ${id} was not found`);
+      return row;
+    },
+
+    async list(filters: SalesChannelFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: SalesChannelRow[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [items, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(salesChannel)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: salesChannel.created_at, updated_at: salesChannel.updated_at, name: salesChannel.name }, salesChannel.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(salesChannel).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: SalesChannelUpdate, tx: Db = db): Promise<SalesChannelRow> {
+      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
+      const [row] = await tx.update(salesChannel).set(input).where(and(eq(salesChannel.id, id), live)).returning();
+      if (!row) throw errors.notFound(`Sales channel with id: ${id} was not found`);
+      return row;
+    },
+
+    /** Soft delete; the default channel cannot be deleted. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      const existing = await service.retrieve(id, tx);
+      if (existing.is_default) throw errors.notAllowed("The default sales channel cannot be deleted");
+      await tx.update(salesChannel).set({ deleted_at: new Date() }).where(eq(salesChannel.id, id));
+    },
+
+    /** The default channel, created on first use so a fresh store always has one. */
+    async getOrCreateDefault(tx: Db = db): Promise<SalesChannelRow> {
+      const [existing] = await tx.select().from(salesChannel).where(and(eq(salesChannel.is_default, true), live)).limit(1);
+      if (existing) return existing;
+      const [row] = await tx
+        .insert(salesChannel)
+        .values({ id: generateId("sc"), name: "Default Sales Channel", description: "Created by Kasse", is_default: true })
+        .onConflictDoNothing()
+        .returning();
+      return row ?? (await service.getOrCreateDefault(tx));
+    },
+
+    /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: salesChannel.id }).from(salesChannel).where(and(inArray(salesChannel.id, ids), live));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+export type SalesChannelService = ReturnType<typeof createSalesChannelService>;
+
+function conditions(filters: SalesChannelFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(salesChannel.id, filters.id));
+  if (filters.name?.length) out.push(inArray(salesChannel.name, filters.name));
+  if (filters.is_disabled !== undefined) out.push(eq(salesChannel.is_disabled, filters.is_disabled));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(salesChannel.name, pattern), ilike(salesChannel.description, pattern))!);
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+// The one list of test projects: one per workspace. The root vitest.config.ts imports it.
+export const projects = [
+  "packages/db",
+  "packages/workflows",
+  "packages/modules",
+  "packages/flows",
+  "apps/api",
+  "apps/worker",
+  "apps/cli",
+];
+
+export default projects;
