@@ -1,0 +1,25 @@
+import { connect, migrate } from "@kasse/db";
+import type { Config } from "./config";
+import type { Infrastructure } from "./container";
+
+/**
+ * Opens what the app runs on, from the configuration: the database (PGlite under the data dir in
+ * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis.
+ */
+export async function createInfrastructure(config: Config, options: { migrate?: boolean } = {}): Promise<Infrastructure & { close(): Promise<void> }> {
+  const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+  if (options.migrate ?? config.embedded) await migrate(database);
+  let redis: Infrastructure["redis"];
+  if (config.redisUrl) {
+    const { Redis } = await import("ioredis");
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  }
+  return {
+    database,
+    redis,
+    close: async () => {
+      await redis?.quit().catch(() => redis?.disconnect());
+      await database.close();
+    },
+  };
+}
