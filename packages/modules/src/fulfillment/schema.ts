@@ -1,0 +1,120 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, money, timestamps } from "@kasse/db";
+
+/** Shipping profiles group products that ship the same way; a store always has a `default` one. */
+export const shippingProfile = pgTable(
+  "shipping_profile",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("shipping_profile_name_uq").on(t.name).where(sql`deleted_at is null`)],
+);
+
+/** A way to ship a cart: flat-priced per currency or per region. */
+export const shippingOption = pgTable(
+  "shipping_option",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    price_type: text("price_type").notNull().default("flat"),
+    region_id: text("region_id"),
+    stock_location_id: text("stock_location_id"),
+    service_zone_id: text("service_zone_id"),
+    shipping_profile_id: text("shipping_profile_id").notNull(),
+    provider_id: text("provider_id").notNull().default("manual_manual"),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    rules: jsonb("rules").$type<ShippingOptionRule[]>().notNull().default([]),
+    type: jsonb("type").$type<{ label: string; description?: string; code: string }>(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("shipping_option_region_idx").on(t.region_id),
+    index("shipping_option_profile_idx").on(t.shipping_profile_id),
+    index("shipping_option_location_idx").on(t.stock_location_id),
+    index("shipping_option_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** One price of a shipping option: for a currency, or for a region (`region_id` set). */
+export const shippingOptionPrice = pgTable(
+  "shipping_option_price",
+  {
+    id: text("id").primaryKey(),
+    shipping_option_id: text("shipping_option_id")
+      .notNull()
+      .references(() => shippingOption.id, { onDelete: "cascade" }),
+    currency_code: text("currency_code"),
+    region_id: text("region_id"),
+    amount: money("amount").notNull(),
+    rank: integer("rank").notNull().default(0),
+  },
+  (t) => [index("shipping_option_price_option_idx").on(t.shipping_option_id)],
+);
+
+export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
+export type ShippingOptionRow = typeof shippingOption.$inferSelect;
+export type ShippingOptionPriceRow = typeof shippingOptionPrice.$inferSelect;
+
+const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+
+export const ShippingProfileCreate = Type.Object(
+  { name: Type.String({ minLength: 1 }), type: Type.String({ minLength: 1 }), metadata: Type.Optional(Metadata) },
+  { additionalProperties: false },
+);
+export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
+
+export const ShippingOptionRule = Type.Object(
+  {
+    attribute: Type.String({ minLength: 1 }),
+    operator: Type.Union(["eq", "ne", "in", "gt", "gte", "lt", "lte", "nin"].map((o) => Type.Literal(o))),
+    value: Type.Union([Type.String(), Type.Array(Type.String())]),
+  },
+  { additionalProperties: false },
+);
+export type ShippingOptionRule = Static<typeof ShippingOptionRule>;
+
+/** A price is for a currency or for a region: exactly one of the two. */
+export const ShippingOptionPriceInput = Type.Union([
+  Type.Object({ currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }), amount: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  Type.Object({ region_id: Type.String({ minLength: 1 }), amount: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+]);
+export type ShippingOptionPriceInput = Static<typeof ShippingOptionPriceInput>;
+
+const optionFields = {
+  name: Type.String({ minLength: 1 }),
+  price_type: Type.Optional(Type.Literal("flat")),
+  prices: Type.Array(ShippingOptionPriceInput, { minItems: 1 }),
+  region_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  stock_location_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  service_zone_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  shipping_profile_id: Type.Optional(Type.String({ minLength: 1 })),
+  provider_id: Type.Optional(Type.String({ minLength: 1 })),
+  data: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  rules: Type.Optional(Type.Array(ShippingOptionRule)),
+  metadata: Type.Optional(Metadata),
+  // Medusa clients send a `type` object ({label, description, code}).
+  type: Type.Optional(Type.Object({ label: Type.String(), description: Type.Optional(Type.String()), code: Type.String() }, { additionalProperties: false })),
+};
+
+/** Body of `POST /admin/shipping-options`. */
+export const ShippingOptionCreate = Type.Object(optionFields, { additionalProperties: false });
+export type ShippingOptionCreate = Static<typeof ShippingOptionCreate>;
+
+/** Body of `POST /admin/shipping-options/{id}`: all optional; `prices` replaces the prices. */
+export const ShippingOptionUpdate = Type.Partial(Type.Object(optionFields), { additionalProperties: false });
+export type ShippingOptionUpdate = Static<typeof ShippingOptionUpdate>;
+
+export interface ShippingOptionFilters {
+  id?: string[];
+  q?: string;
+  region_id?: string[];
+  stock_location_id?: string[];
+  shipping_profile_id?: string[];
+}

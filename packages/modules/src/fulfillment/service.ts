@@ -1,0 +1,206 @@
+import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { priceFor } from "./price-for";
+import {
+  shippingOption,
+  shippingOptionPrice,
+  shippingProfile,
+  type ShippingOptionCreate,
+  type ShippingOptionFilters,
+  type ShippingOptionPriceInput,
+  type ShippingOptionPriceRow,
+  type ShippingOptionRow,
+  type ShippingOptionUpdate,
+  type ShippingProfileCreate,
+  type ShippingProfileRow,
+} from "./schema";
+
+/** A shipping option as the API shows it: the row plus its prices. */
+export type ShippingOption = ShippingOptionRow & { prices: Array<Omit<ShippingOptionPriceRow, "rank">> };
+
+const liveProfile = isNull(shippingProfile.deleted_at);
+const liveOption = isNull(shippingOption.deleted_at);
+
+/**
+ * Shipping profiles and shipping options, and which options a cart can use.
+ * @example
+ * const fulfillment = createFulfillmentService(db);
+ * const option = await fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "usd", amount: 800 }] });
+ */
+export function createFulfillmentService(db: Db) {
+  const service = {
+    async createProfile(input: ShippingProfileCreate, tx: Db = db): Promise<ShippingProfileRow> {
+      try {
+        const [row] = await tx.insert(shippingProfile).values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null }).returning();
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`Shipping profile with name: ${input.name} already exists`);
+        throw error;
+      }
+    },
+
+    async retrieveProfile(id: string, tx: Db = db): Promise<ShippingProfileRow> {
+      const [row] = await tx.select().from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
+      if (!row) throw errors.notFound(`Shipping profile with id: ${id} was not found`);
+      return row;
+    },
+
+    async listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: Paging & { order?: string }, tx: Db = db) {
+      const conditions: SQL[] = [liveProfile];
+      if (filters.id?.length) conditions.push(inArray(shippingProfile.id, filters.id));
+      if (filters.type?.length) conditions.push(inArray(shippingProfile.type, filters.type));
+      if (filters.q) conditions.push(ilike(shippingProfile.name, `%${escapeLike(filters.q)}%`));
+      const where = and(...conditions);
+      const [items, [total]] = await Promise.all([
+        tx.select().from(shippingProfile).where(where)
+          .orderBy(...orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id))
+          .limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(shippingProfile).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    /** Soft delete; refused while live shipping options use the profile. */
+    async deleteProfile(id: string, tx: Db = db): Promise<void> {
+      await service.retrieveProfile(id, tx);
+      const [used] = await tx.select({ count: count() }).from(shippingOption).where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
+      if ((used?.count ?? 0) > 0) throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
+      await tx.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
+    },
+
+    /** The store's default profile, created on first use. */
+    async getOrCreateDefaultProfile(tx: Db = db): Promise<ShippingProfileRow> {
+      const [existing] = await tx.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
+      if (existing) return existing;
+      const [row] = await tx.insert(shippingProfile).values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" }).onConflictDoNothing().returning();
+      return row ?? (await service.getOrCreateDefaultProfile(tx));
+    },
+
+    async createOption(input: ShippingOptionCreate, tx: Db = db): Promise<ShippingOption> {
+      const profileId = input.shipping_profile_id ?? (await service.getOrCreateDefaultProfile(tx)).id;
+      if (input.shipping_profile_id) await existingProfile(tx, profileId);
+      const id = generateId("so");
+      await tx.insert(shippingOption).values({
+        id,
+        name: input.name,
+        price_type: input.price_type ?? "flat",
+        region_id: input.region_id ?? null,
+        stock_location_id: input.stock_location_id ?? null,
+        service_zone_id: input.service_zone_id ?? null,
+        shipping_profile_id: profileId,
+        provider_id: input.provider_id ?? "manual_manual",
+        data: input.data ?? null,
+        rules: input.rules ?? [],
+        type: input.type ?? null,
+        metadata: input.metadata ?? null,
+      });
+      await insertPrices(tx, id, input.prices);
+      return service.retrieveOption(id, tx);
+    },
+
+    async updateOption(id: string, input: ShippingOptionUpdate, tx: Db = db): Promise<ShippingOption> {
+      await service.retrieveOption(id, tx);
+      const { prices, ...fields } = input;
+      if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
+      if (Object.keys(fields).length > 0) await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
+      if (prices) {
+        await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
+        await insertPrices(tx, id, prices);
+      }
+      return service.retrieveOption(id, tx);
+    },
+
+    async retrieveOption(id: string, tx: Db = db): Promise<ShippingOption> {
+      const [row] = await tx.select().from(shippingOption).where(and(eq(shippingOption.id, id), liveOption));
+      if (!row) throw errors.notFound(`Shipping option with id: ${id} was not found`);
+      const [withPrices] = await attachPrices(tx, [row]);
+      return withPrices!;
+    },
+
+    async listOptions(filters: ShippingOptionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ShippingOption[]; count: number }> {
+      const conditions: SQL[] = [liveOption];
+      if (filters.id?.length) conditions.push(inArray(shippingOption.id, filters.id));
+      if (filters.region_id?.length) conditions.push(inArray(shippingOption.region_id, filters.region_id));
+      if (filters.stock_location_id?.length) conditions.push(inArray(shippingOption.stock_location_id, filters.stock_location_id));
+      if (filters.shipping_profile_id?.length) conditions.push(inArray(shippingOption.shipping_profile_id, filters.shipping_profile_id));
+      if (filters.q) conditions.push(ilike(shippingOption.name, `%${escapeLike(filters.q)}%`));
+      const where = and(...conditions);
+      const [rows, [total]] = await Promise.all([
+        tx.select().from(shippingOption).where(where)
+          .orderBy(...orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id))
+          .limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(shippingOption).where(where),
+      ]);
+      return { items: await attachPrices(tx, rows), count: total?.count ?? 0 };
+    },
+
+    async deleteOption(id: string, tx: Db = db): Promise<void> {
+      await service.retrieveOption(id, tx);
+      await tx.update(shippingOption).set({ deleted_at: new Date() }).where(eq(shippingOption.id, id));
+    },
+
+    /**
+     * Options a cart in this region and currency can use, each with its `amount`: store-enabled,
+     * not return options, in the region (or region-less) and priced there.
+     */
+    async optionsForContext(context: { region_id: string | null; currency_code: string }, tx: Db = db): Promise<Array<ShippingOption & { amount: number }>> {
+      const inRegion = context.region_id ? or(eq(shippingOption.region_id, context.region_id), isNull(shippingOption.region_id)) : isNull(shippingOption.region_id);
+      const rows = await tx.select().from(shippingOption).where(and(liveOption, inRegion)).orderBy(shippingOption.created_at, shippingOption.id);
+      const options = await attachPrices(tx, rows.filter((row) => storeVisible(row.rules)));
+      const out: Array<ShippingOption & { amount: number }> = [];
+      for (const option of options) {
+        const amount = priceFor(option.prices, context);
+        if (amount !== undefined) out.push({ ...option, amount });
+      }
+      return out;
+    },
+  };
+  return service;
+}
+
+export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
+
+async function existingProfile(tx: Db, id: string): Promise<void> {
+  const [row] = await tx.select({ id: shippingProfile.id }).from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
+  if (!row) throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
+}
+
+async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPriceInput[]): Promise<void> {
+  const seen = new Set<string>();
+  const rows = prices.map((price, rank) => {
+    const currency = "currency_code" in price ? price.currency_code.toLowerCase() : null;
+    const region = "region_id" in price ? price.region_id : null;
+    const key = currency ? `c:${currency}` : `r:${region}`;
+    if (seen.has(key)) throw errors.invalidData(`Shipping option has two prices for ${currency ?? region}`);
+    seen.add(key);
+    return { id: generateId("sopr"), shipping_option_id: optionId, currency_code: currency, region_id: region, amount: price.amount, rank };
+  });
+  await tx.insert(shippingOptionPrice).values(rows);
+}
+
+async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
+  if (rows.length === 0) return [];
+  const prices = await tx.select().from(shippingOptionPrice).where(inArray(shippingOptionPrice.shipping_option_id, rows.map((r) => r.id))).orderBy(shippingOptionPrice.rank);
+  const byOption = new Map<string, ShippingOption["prices"]>();
+  for (const { rank: _rank, ...price } of prices) {
+    const list = byOption.get(price.shipping_option_id) ?? [];
+    list.push(price);
+    byOption.set(price.shipping_option_id, list);
+  }
+  return rows.map((row) => ({ ...row, prices: byOption.get(row.id) ?? [] }));
+}
+
+/** Medusa's store rules: `enabled_in_store` false hides an option, `is_return` true marks a return option. */
+function storeVisible(rules: ShippingOptionRow["rules"]): boolean {
+  for (const rule of rules) {
+    const value = Array.isArray(rule.value) ? rule.value[0] : rule.value;
+    if (rule.attribute === "enabled_in_store" && rule.operator === "eq" && value === "false") return false;
+    if (rule.attribute === "is_return" && rule.operator === "eq" && value === "true") return false;
+  }
+  return true;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+

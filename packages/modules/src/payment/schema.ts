@@ -1,0 +1,97 @@
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { metadata, money, timestamps } from "@kasse/db";
+
+/** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
+export type PaymentCollectionStatus = "not_paid" | "awaiting" | "authorized" | "partially_authorized" | "canceled" | "failed" | "completed";
+export type PaymentSessionStatus = "pending" | "requires_more" | "authorized" | "error" | "canceled";
+
+/** What one checkout pays: the cart's total, and how much of it is authorized, captured, refunded. */
+export const paymentCollection = pgTable(
+  "payment_collection",
+  {
+    id: text("id").primaryKey(),
+    cart_id: text("cart_id"),
+    region_id: text("region_id"),
+    currency_code: text("currency_code").notNull(),
+    amount: money("amount").notNull(),
+    authorized_amount: money("authorized_amount").notNull().default(0),
+    captured_amount: money("captured_amount").notNull().default(0),
+    refunded_amount: money("refunded_amount").notNull().default(0),
+    status: text("status").$type<PaymentCollectionStatus>().notNull().default("not_paid"),
+    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // One live collection per cart: a second create returns the first.
+    uniqueIndex("payment_collection_cart_uq").on(t.cart_id).where(sql`cart_id is not null and deleted_at is null`),
+  ],
+);
+
+/** A provider's session: the data the client needs to pay, and whether it authorized. */
+export const paymentSession = pgTable(
+  "payment_session",
+  {
+    id: text("id").primaryKey(),
+    payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
+    provider_id: text("provider_id").notNull(),
+    currency_code: text("currency_code").notNull(),
+    amount: money("amount").notNull(),
+    status: text("status").$type<PaymentSessionStatus>().notNull().default("pending"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    context: jsonb("context").$type<Record<string, unknown>>(),
+    authorized_at: timestamp("authorized_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [index("payment_session_collection_idx").on(t.payment_collection_id)],
+);
+
+/** An authorized payment, captured and refunded in parts. */
+export const payment = pgTable(
+  "payment",
+  {
+    id: text("id").primaryKey(),
+    payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
+    payment_session_id: text("payment_session_id").notNull(),
+    provider_id: text("provider_id").notNull(),
+    currency_code: text("currency_code").notNull(),
+    amount: money("amount").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    captured_at: timestamp("captured_at", { withTimezone: true, mode: "date" }),
+    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [index("payment_collection_idx").on(t.payment_collection_id), uniqueIndex("payment_session_uq").on(t.payment_session_id)],
+);
+
+export const capture = pgTable(
+  "payment_capture",
+  {
+    id: text("id").primaryKey(),
+    payment_id: text("payment_id").notNull().references(() => payment.id, { onDelete: "cascade" }),
+    amount: money("amount").notNull(),
+    created_by: text("created_by"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_capture_payment_idx").on(t.payment_id)],
+);
+
+export const refund = pgTable(
+  "payment_refund",
+  {
+    id: text("id").primaryKey(),
+    payment_id: text("payment_id").notNull().references(() => payment.id, { onDelete: "cascade" }),
+    amount: money("amount").notNull(),
+    note: text("note"),
+    created_by: text("created_by"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_refund_payment_idx").on(t.payment_id)],
+);
+
+export type PaymentCollectionRow = typeof paymentCollection.$inferSelect;
+export type PaymentSessionRow = typeof paymentSession.$inferSelect;
+export type PaymentRow = typeof payment.$inferSelect;
+export type CaptureRow = typeof capture.$inferSelect;
+export type RefundRow = typeof refund.$inferSelect;

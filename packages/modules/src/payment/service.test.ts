@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { isKasseError } from "@kasse/db";
+import { createPaymentService, type PaymentService } from "./index";
+
+let database: TestDatabase;
+let payments: PaymentService;
+beforeAll(async () => {
+  database = await createTestDatabase({ poolSize: 12 });
+  payments = createPaymentService(database.db);
+});
+afterAll(() => database.close());
+
+let cartSeq = 0;
+const newCollection = (amount = 5000) => payments.createCollection({ cart_id: `cart_${++cartSeq}`, currency_code: "USD", amount });
+
+async function authorized(amount = 5000, data: Record<string, unknown> = {}) {
+  const collection = await newCollection(amount);
+  const withSession = await payments.createSession(collection.id, { provider_id: "pp_test", data });
+  return payments.authorizeSession(collection.id, withSession.payment_sessions[0]!.id);
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isKasseError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("payment collections", () => {
+  it("has one collection per cart, starting not_paid with the cart's amount", async () => {
+    const first = await payments.createCollection({ cart_id: "cart_same", currency_code: "USD", amount: 1000 });
+    const second = await payments.createCollection({ cart_id: "cart_same", currency_code: "usd", amount: 1000 });
+    expect(second.id).toBe(first.id);
+    expect(first).toMatchObject({ status: "not_paid", amount: 1000, currency_code: "usd", authorized_amount: 0 });
+  });
+
+  it("replaces the unauthorized session when a new one starts, and follows the cart's amount", async () => {
+    const collection = await newCollection(1000);
+    await payments.createSession(collection.id, { provider_id: "pp_system_default" });
+    const again = await payments.createSession(collection.id, { provider_id: "pp_test" });
+    expect(again.payment_sessions.map((s) => s.provider_id)).toEqual(["pp_test"]);
+    expect(again.payment_sessions[0]).toMatchObject({ status: "pending", amount: 1000 });
+    await payments.setCollectionAmount(collection.id, 1500);
+    const after = await payments.retrieveCollection(collection.id);
+    expect(after.amount).toBe(1500);
+    expect(after.payment_sessions[0]!.amount).toBe(1500);
+  });
+
+  it("refuses an unknown provider", async () => {
+    const collection = await newCollection();
+    const error = await failure(payments.createSession(collection.id, { provider_id: "pp_nope" }));
+    expect(error.type).toBe("invalid_data");
+  });
+});
+
+describe("authorization with pp_test", () => {
+  it("authorizes: session and collection authorized, a payment exists", async () => {
+    const { collection, payment } = await authorized(5000);
+    expect(collection).toMatchObject({ status: "authorized", authorized_amount: 5000 });
+    expect(collection.payment_sessions[0]).toMatchObject({ status: "authorized" });
+    expect(payment).toMatchObject({ amount: 5000, provider_id: "pp_test" });
+  });
+
+  it("a decline is payment_authorization_error and authorizes nothing", async () => {
+    const collection = await newCollection();
+    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "decline" } })).payment_sessions[0]!;
+    const error = await failure(payments.authorizeSession(collection.id, session.id));
+    expect(error).toMatchObject({ type: "payment_authorization_error", name: "PaymentAuthorizationError" });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "not_paid", authorized_amount: 0, payments: [] });
+  });
+
+  it("requires_more is payment_requires_more_error", async () => {
+    const collection = await newCollection();
+    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "requires_more" } })).payment_sessions[0]!;
+    expect((await failure(payments.authorizeSession(collection.id, session.id))).type).toBe("payment_requires_more_error");
+  });
+
+  it("a provider error is a provider_error and leaves the session pending", async () => {
+    const collection = await newCollection();
+    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "error" } })).payment_sessions[0]!;
+    expect((await failure(payments.authorizeSession(collection.id, session.id))).type).toBe("provider_error");
+    expect((await payments.retrieveCollection(collection.id)).payment_sessions[0]!.status).toBe("pending");
+  });
+
+  it("authorizing twice returns the same payment", async () => {
+    const collection = await newCollection();
+    const session = (await payments.createSession(collection.id, { provider_id: "pp_system_default" })).payment_sessions[0]!;
+    const a = await payments.authorizeSession(collection.id, session.id);
+    const b = await payments.authorizeSession(collection.id, session.id);
+    expect(b.payment.id).toBe(a.payment.id);
+    expect(b.collection.authorized_amount).toBe(5000);
+  });
+
+  it("cancel gives the authorization back, once", async () => {
+    const { collection, payment } = await authorized();
+    await payments.cancelPayment(payment.id);
+    await payments.cancelPayment(payment.id);
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "canceled", authorized_amount: 0 });
+  });
+});
+
+describe("capture and refund", () => {
+  it("captures in parts up to the authorized amount, refunds up to the captured amount", async () => {
+    const { collection, payment } = await authorized(5000);
+    await payments.capturePayment(payment.id, { amount: 2000 });
+    expect((await failure(payments.capturePayment(payment.id, { amount: 3001 }))).type).toBe("invalid_data");
+    const captured = await payments.capturePayment(payment.id);
+    expect(captured.captures.map((c) => c.amount)).toEqual([2000, 3000]);
+    expect(captured.captured_at).not.toBeNull();
+    await payments.refundPayment(payment.id, { amount: 1000, note: "damaged" });
+    expect((await failure(payments.refundPayment(payment.id, { amount: 4001 }))).type).toBe("invalid_data");
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ captured_amount: 5000, refunded_amount: 1000 });
+    expect((await failure(payments.cancelPayment(payment.id))).type).toBe("not_allowed");
+  });
+
+  it("a failing provider capture records nothing", async () => {
+    const { collection, payment } = await authorized(5000, { capture_behavior: "error" });
+    expect((await failure(payments.capturePayment(payment.id))).type).toBe("provider_error");
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ captured_amount: 0 });
+  });
+
+  it.runIf(onPostgres())("two concurrent refunds can never sum over the captured amount", async () => {
+    const { collection, payment } = await authorized(5000);
+    await payments.capturePayment(payment.id);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => payments.refundPayment(payment.id, { amount: 1500 })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ refunded_amount: 4500 });
+  });
+});

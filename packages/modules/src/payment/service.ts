@@ -1,0 +1,245 @@
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
+import {
+  capture,
+  payment,
+  paymentCollection,
+  paymentSession,
+  refund,
+  type CaptureRow,
+  type PaymentCollectionRow,
+  type PaymentRow,
+  type PaymentSessionRow,
+  type RefundRow,
+} from "./schema";
+
+export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: RefundRow[] };
+/** A payment collection as the API shows it. */
+export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };
+
+const liveCollection = isNull(paymentCollection.deleted_at);
+
+/**
+ * Payment collections, sessions and payments over the registered providers. Calls to a provider
+ * carry an idempotency key so a retried saga step cannot charge twice.
+ * @example
+ * const payments = createPaymentService(db);
+ * const collection = await payments.createCollection({ cart_id, currency_code: "usd", amount: 2500 });
+ */
+export function createPaymentService(db: Db, providers: ProviderRegistry = createProviderRegistry()) {
+  const service = {
+    providers,
+
+    /** Creates the cart's collection, or returns the one it already has. */
+    async createCollection(input: { cart_id?: string | null; region_id?: string | null; currency_code: string; amount: number }, tx: Db = db): Promise<PaymentCollection> {
+      if (input.cart_id) {
+        const existing = await service.collectionForCart(input.cart_id, tx);
+        if (existing) return existing;
+      }
+      const id = generateId("pay_col");
+      const inserted = await tx
+        .insert(paymentCollection)
+        .values({ id, cart_id: input.cart_id ?? null, region_id: input.region_id ?? null, currency_code: input.currency_code.toLowerCase(), amount: input.amount })
+        .onConflictDoNothing()
+        .returning({ id: paymentCollection.id });
+      if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id, tx))!;
+      return service.retrieveCollection(id, tx);
+    },
+
+    async retrieveCollection(id: string, tx: Db = db): Promise<PaymentCollection> {
+      const [row] = await tx.select().from(paymentCollection).where(and(eq(paymentCollection.id, id), liveCollection));
+      if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
+      const [full] = await attach(tx, [row]);
+      return full!;
+    },
+
+    async collectionForCart(cartId: string, tx: Db = db): Promise<PaymentCollection | undefined> {
+      const [row] = await tx.select().from(paymentCollection).where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
+      if (!row) return undefined;
+      return (await attach(tx, [row]))[0];
+    },
+
+    /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
+    async listCollections(filter: { id?: string[]; cart_id?: string[] }, tx: Db = db): Promise<PaymentCollection[]> {
+      const conditions = [liveCollection];
+      if (filter.id) conditions.push(inArray(paymentCollection.id, filter.id.length ? filter.id : ["-"]));
+      if (filter.cart_id) conditions.push(inArray(paymentCollection.cart_id, filter.cart_id.length ? filter.cart_id : ["-"]));
+      return attach(tx, await tx.select().from(paymentCollection).where(and(...conditions)));
+    },
+
+    /** Keeps a not yet authorized collection (and its pending sessions) at the cart's total. */
+    async setCollectionAmount(id: string, amount: number, tx: Db = db): Promise<void> {
+      const updated = await tx
+        .update(paymentCollection)
+        .set({ amount })
+        .where(and(eq(paymentCollection.id, id), inArray(paymentCollection.status, ["not_paid", "awaiting"])))
+        .returning({ id: paymentCollection.id });
+      if (updated.length) await tx.update(paymentSession).set({ amount }).where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
+    },
+
+    /**
+     * Starts a session with a provider for the collection's amount. As in Medusa, a new session
+     * replaces the collection's other unauthorized sessions.
+     */
+    async createSession(collectionId: string, input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown>; idempotencyKey?: string }, tx: Db = db): Promise<PaymentCollection> {
+      const collection = await service.retrieveCollection(collectionId, tx);
+      if (collection.status === "authorized" || collection.status === "completed") throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
+      const provider = providers.get(input.provider_id);
+      const id = generateId("payses");
+      const initiated = await provider.initiate({ amount: collection.amount, currency_code: collection.currency_code, data: input.data ?? {}, context: input.context, idempotencyKey: input.idempotencyKey ?? id });
+      await tx.delete(paymentSession).where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
+      await tx.insert(paymentSession).values({
+        id,
+        payment_collection_id: collectionId,
+        provider_id: provider.id,
+        currency_code: collection.currency_code,
+        amount: collection.amount,
+        data: initiated.data,
+        context: input.context ?? null,
+      });
+      return service.retrieveCollection(collectionId, tx);
+    },
+
+    /**
+     * Authorizes a session with its provider: on success the session and collection are
+     * `authorized` and a payment exists. A decline is `payment_authorization_error`, a further
+     * step for the customer `payment_requires_more_error`; a provider failure is thrown as is.
+     */
+    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string } = {}, tx: Db = db): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+      const [session] = await tx.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
+      if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
+      if (session.status === "authorized") {
+        const [existing] = await tx.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+        return { collection: await service.retrieveCollection(collectionId, tx), payment: existing! };
+      }
+      const outcome = await providers.get(session.provider_id).authorize({
+        amount: session.amount,
+        currency_code: session.currency_code,
+        data: session.data,
+        context: { ...(session.context ?? {}), ...(options.context ?? {}) },
+        idempotencyKey: options.idempotencyKey ?? sessionId,
+      });
+      if (outcome.status === "declined") {
+        await tx.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        throw errors.paymentAuthorization(outcome.message);
+      }
+      if (outcome.status === "requires_more") {
+        await tx.update(paymentSession).set({ status: "requires_more", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        throw errors.paymentRequiresMore("More information is required for payment");
+      }
+      const now = new Date();
+      await tx.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: now }).where(eq(paymentSession.id, sessionId));
+      const [created] = await tx
+        .insert(payment)
+        .values({ id: generateId("pay"), payment_collection_id: collectionId, payment_session_id: sessionId, provider_id: session.provider_id, currency_code: session.currency_code, amount: session.amount, data: outcome.data })
+        .returning();
+      await tx
+        .update(paymentCollection)
+        .set({
+          authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
+          status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
+        })
+        .where(eq(paymentCollection.id, collectionId));
+      return { collection: await service.retrieveCollection(collectionId, tx), payment: created! };
+    },
+
+    /** Cancels an uncaptured payment (the compensation of an authorization). Idempotent. */
+    async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}, tx: Db = db): Promise<void> {
+      const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId));
+      if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+      if (row.canceled_at) return;
+      if (row.captured_at) throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
+      await providers.get(row.provider_id).cancel({ amount: row.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}` });
+      await tx.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, paymentId));
+      await tx.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
+      await tx
+        .update(paymentCollection)
+        .set({
+          authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
+          status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
+        })
+        .where(eq(paymentCollection.id, row.payment_collection_id));
+    },
+
+    /**
+     * Captures `amount` (default: what is left) of an authorized payment. The payment row is locked
+     * for the call, so two captures can never take more than was authorized.
+     */
+    async capturePayment(paymentId: string, options: { amount?: number; created_by?: string; idempotencyKey?: string } = {}): Promise<Payment> {
+      return transaction(db, async (tx) => {
+        const row = await lockPayment(tx, paymentId);
+        const captured = await sumOf(tx, capture, paymentId);
+        const left = row.amount - captured;
+        const amount = options.amount ?? left;
+        if (!Number.isInteger(amount) || amount <= 0) throw errors.invalidData("Capture amount must be a positive integer");
+        if (amount > left) throw errors.invalidData(`Cannot capture more than the authorized amount: ${left} left to capture`);
+        await providers.get(row.provider_id).capture({ amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}` });
+        await tx.insert(capture).values({ id: generateId("capt"), payment_id: paymentId, amount, created_by: options.created_by ?? null });
+        if (amount === left) await tx.update(payment).set({ captured_at: new Date() }).where(eq(payment.id, paymentId));
+        await tx.update(paymentCollection).set({ captured_amount: sql`${paymentCollection.captured_amount} + ${amount}` }).where(eq(paymentCollection.id, row.payment_collection_id));
+        return reloadPayment(tx, paymentId);
+      });
+    },
+
+    /** Refunds `amount` of what was captured and not yet refunded; the payment row is locked for the call. */
+    async refundPayment(paymentId: string, options: { amount: number; note?: string; created_by?: string; idempotencyKey?: string }): Promise<Payment> {
+      return transaction(db, async (tx) => {
+        const row = await lockPayment(tx, paymentId);
+        const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
+        const left = captured - refunded;
+        if (!Number.isInteger(options.amount) || options.amount <= 0) throw errors.invalidData("Refund amount must be a positive integer");
+        if (options.amount > left) throw errors.invalidData(`Cannot refund more than the captured amount: ${left} left to refund`);
+        await providers.get(row.provider_id).refund({ amount: options.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}` });
+        await tx.insert(refund).values({ id: generateId("ref"), payment_id: paymentId, amount: options.amount, note: options.note ?? null, created_by: options.created_by ?? null });
+        await tx.update(paymentCollection).set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${options.amount}` }).where(eq(paymentCollection.id, row.payment_collection_id));
+        return reloadPayment(tx, paymentId);
+      });
+    },
+  };
+  return service;
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
+
+async function lockPayment(tx: Db, paymentId: string): Promise<PaymentRow> {
+  const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+  if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+  if (row.canceled_at) throw errors.notAllowed(`Payment ${paymentId} is canceled`);
+  return row;
+}
+
+async function reloadPayment(tx: Db, paymentId: string): Promise<Payment> {
+  const rows = await tx.select().from(payment).where(eq(payment.id, paymentId));
+  return (await attachPayments(tx, rows))[0]!;
+}
+
+async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: string): Promise<number> {
+  const [row] = await tx.select({ total: sql<string>`coalesce(sum(${table.amount}), 0)` }).from(table).where(eq(table.payment_id, paymentId));
+  return Number(row?.total ?? 0);
+}
+
+async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [captures, refunds] = await Promise.all([
+    tx.select().from(capture).where(inArray(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
+    tx.select().from(refund).where(inArray(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
+  ]);
+  return rows.map((row) => ({ ...row, captures: captures.filter((c) => c.payment_id === row.id), refunds: refunds.filter((r) => r.payment_id === row.id) }));
+}
+
+async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [sessions, payments] = await Promise.all([
+    tx.select().from(paymentSession).where(inArray(paymentSession.payment_collection_id, ids)).orderBy(asc(paymentSession.created_at)),
+    tx.select().from(payment).where(inArray(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
+  ]);
+  const full = await attachPayments(tx, payments);
+  return rows.map((row) => ({
+    ...row,
+    payment_sessions: sessions.filter((s) => s.payment_collection_id === row.id),
+    payments: full.filter((p) => p.payment_collection_id === row.id),
+  }));
+}
