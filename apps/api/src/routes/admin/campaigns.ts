@@ -1,0 +1,48 @@
+import { Type } from "@sinclair/typebox";
+import { CampaignCreate, CampaignPromotions, CampaignUpdate } from "@kasse/modules/promotion";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListCampaigns = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    campaign_identifier: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin campaigns: CRUD with budget, and promotion membership (interface.md, Admin: promotions and campaigns). */
+export default async function campaigns(app: App): Promise<void> {
+  const service = app.modules.promotion;
+
+  app.get("/campaigns", { schema: { querystring: ListCampaigns } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.listCampaigns(filters, { limit, offset, order });
+    return listResponse("campaigns", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/campaigns", { schema: { body: CampaignCreate } }, async (request) => {
+    return { campaign: await service.createCampaign(request.body) };
+  });
+
+  app.get("/campaigns/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { campaign: project(await service.retrieveCampaign(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/campaigns/:id", { schema: { params: Params, body: CampaignUpdate } }, async (request) => {
+    return { campaign: await service.updateCampaign(request.params.id, request.body) };
+  });
+
+  app.delete("/campaigns/:id", { schema: { params: Params } }, async (request) => {
+    await service.deleteCampaign(request.params.id);
+    return { id: request.params.id, object: "campaign", deleted: true as const };
+  });
+
+  app.post("/campaigns/:id/promotions", { schema: { params: Params, body: CampaignPromotions } }, async (request) => {
+    return { campaign: await service.updateCampaignPromotions(request.params.id, request.body) };
+  });
+}

@@ -1,0 +1,59 @@
+import { Type } from "@sinclair/typebox";
+import { PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind } from "@kasse/modules/promotion";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListPromotions = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    code: Type.Optional(ArrayQuery(Type.String())),
+    campaign_id: Type.Optional(ArrayQuery(Type.String())),
+    status: Type.Optional(ArrayQuery(Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))))),
+    is_automatic: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const batches: Array<[path: string, kind: RuleKind]> = [
+  ["rules", "promotion"],
+  ["target-rules", "target"],
+  ["buy-rules", "buy"],
+];
+
+/** Admin promotions: CRUD and Medusa's rule batches (interface.md, Admin: promotions and campaigns). */
+export default async function promotions(app: App): Promise<void> {
+  const service = app.modules.promotion;
+
+  app.get("/promotions", { schema: { querystring: ListPromotions } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("promotions", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/promotions", { schema: { body: PromotionCreate } }, async (request) => {
+    return { promotion: await service.create(request.body) };
+  });
+
+  app.get("/promotions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { promotion: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/promotions/:id", { schema: { params: Params, body: PromotionUpdate } }, async (request) => {
+    return { promotion: await service.update(request.params.id, request.body) };
+  });
+
+  app.delete("/promotions/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "promotion", deleted: true as const };
+  });
+
+  for (const [path, kind] of batches) {
+    app.post(`/promotions/:id/${path}/batch`, { schema: { params: Params, body: RuleBatch } }, async (request) => {
+      return service.batchRules(request.params.id, kind, request.body);
+    });
+  }
+}

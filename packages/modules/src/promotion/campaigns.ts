@@ -1,0 +1,166 @@
+import { and, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { campaign, campaignBudget, promotion, type BudgetInput, type CampaignCreate, type CampaignFilters, type CampaignPromotions, type CampaignUpdate } from "./schema";
+import { campaignViews, type CampaignView } from "./views";
+
+const live = isNull(campaign.deleted_at);
+const notFound = (id: string) => errors.notFound(`Campaign with id: ${id} was not found`);
+
+/**
+ * Campaign CRUD, campaign membership of promotions, and the budget's guarded counters.
+ * Part of the promotion service (see `createPromotionService`).
+ */
+export function campaignOperations(db: Db) {
+  const ops = {
+    async createCampaign(input: CampaignCreate, tx: Db = db): Promise<CampaignView> {
+      checkDates(input.starts_at ?? null, input.ends_at ?? null);
+      const id = generateId("procamp");
+      await transaction(tx, async (t) => {
+        await t
+          .insert(campaign)
+          .values({
+            id,
+            name: input.name,
+            description: input.description ?? null,
+            campaign_identifier: input.campaign_identifier,
+            starts_at: toDate(input.starts_at),
+            ends_at: toDate(input.ends_at),
+            metadata: input.metadata ?? null,
+          })
+          .catch(identifierTaken(input.campaign_identifier));
+        if (input.budget) await t.insert(campaignBudget).values(budgetValues(id, input.budget));
+      });
+      return ops.retrieveCampaign(id, tx);
+    },
+
+    async retrieveCampaign(id: string, tx: Db = db): Promise<CampaignView> {
+      const [row] = await tx.select().from(campaign).where(and(eq(campaign.id, id), live));
+      if (!row) throw notFound(id);
+      return (await campaignViews(tx, [row], true))[0]!;
+    },
+
+    async listCampaigns(filters: CampaignFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CampaignView[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(campaign)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(campaign).where(where),
+      ]);
+      return { items: await campaignViews(tx, rows, true), count: total?.count ?? 0 };
+    },
+
+    async updateCampaign(id: string, input: CampaignUpdate, tx: Db = db): Promise<CampaignView> {
+      const existing = await ops.retrieveCampaign(id, tx);
+      const starts = input.starts_at === undefined ? existing.starts_at : toDate(input.starts_at);
+      const ends = input.ends_at === undefined ? existing.ends_at : toDate(input.ends_at);
+      checkDates(starts?.toISOString() ?? null, ends?.toISOString() ?? null);
+      const { budget, starts_at, ends_at, ...fields } = input;
+      await transaction(tx, async (t) => {
+        const set = { ...fields, ...(starts_at !== undefined ? { starts_at: toDate(starts_at) } : {}), ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}) };
+        if (Object.keys(set).length) await t.update(campaign).set(set).where(eq(campaign.id, id)).catch(identifierTaken(input.campaign_identifier ?? ""));
+        if (budget === null) await t.delete(campaignBudget).where(eq(campaignBudget.campaign_id, id));
+        else if (budget) {
+          if (!existing.budget) await t.insert(campaignBudget).values(budgetValues(id, budget));
+          else {
+            if (budget.type && budget.type !== existing.budget.type) throw errors.invalidData("budget.type cannot be changed once a campaign has a budget");
+            const set: Partial<typeof campaignBudget.$inferInsert> = {};
+            if (budget.limit !== undefined) set.limit = budget.limit;
+            if (budget.currency_code !== undefined) set.currency_code = budget.currency_code?.toLowerCase() ?? null;
+            if (existing.budget.type === "spend" && set.currency_code === null) throw errors.invalidData("budget.currency_code is required for a spend budget");
+            if (Object.keys(set).length) await t.update(campaignBudget).set(set).where(eq(campaignBudget.campaign_id, id));
+          }
+        }
+      });
+      return ops.retrieveCampaign(id, tx);
+    },
+
+    /** Soft delete; its promotions stay, detached from the campaign (as Medusa). */
+    async deleteCampaign(id: string, tx: Db = db): Promise<void> {
+      await ops.retrieveCampaign(id, tx);
+      await transaction(tx, async (t) => {
+        await t.update(promotion).set({ campaign_id: null }).where(eq(promotion.campaign_id, id));
+        await t.update(campaign).set({ deleted_at: new Date() }).where(eq(campaign.id, id));
+      });
+    },
+
+    /** Adds promotions to the campaign (moving them from another one) and removes others; unknown ids write nothing. */
+    async updateCampaignPromotions(id: string, input: CampaignPromotions, tx: Db = db): Promise<CampaignView> {
+      await ops.retrieveCampaign(id, tx);
+      const add = [...new Set(input.add ?? [])];
+      const remove = [...new Set(input.remove ?? [])];
+      const overlap = add.find((p) => remove.includes(p));
+      if (overlap) throw errors.invalidData(`Promotion ${overlap} cannot be both added and removed`);
+      await transaction(tx, async (t) => {
+        const ids = [...add, ...remove];
+        const found = ids.length ? await t.select({ id: promotion.id, campaign_id: promotion.campaign_id }).from(promotion).where(and(inArray(promotion.id, ids), isNull(promotion.deleted_at))) : [];
+        const missing = ids.find((p) => !found.some((f) => f.id === p));
+        if (missing) throw errors.notFound(`Promotion with id: ${missing} was not found`);
+        const foreign = remove.find((p) => found.find((f) => f.id === p)!.campaign_id !== id);
+        if (foreign) throw errors.invalidData(`Promotion ${foreign} is not part of campaign ${id}`);
+        if (add.length) await t.update(promotion).set({ campaign_id: id }).where(inArray(promotion.id, add));
+        if (remove.length) await t.update(promotion).set({ campaign_id: null }).where(inArray(promotion.id, remove));
+      });
+      return ops.retrieveCampaign(id, tx);
+    },
+
+    /**
+     * Consumes `amount` of the campaign's budget (1 for a usage budget, minor units for spend) with
+     * one guarded UPDATE, so concurrent orders can never push `used` past `limit`. False when
+     * the budget cannot take it; true when it did or the campaign has no budget.
+     */
+    async consumeBudget(campaignId: string, amount: number, tx: Db = db): Promise<boolean> {
+      const updated = await tx
+        .update(campaignBudget)
+        .set({ used: sql`${campaignBudget.used} + ${amount}` })
+        .where(and(eq(campaignBudget.campaign_id, campaignId), or(isNull(campaignBudget.limit), sql`${campaignBudget.used} + ${amount} <= ${campaignBudget.limit}`)))
+        .returning({ id: campaignBudget.id });
+      if (updated.length) return true;
+      const [budget] = await tx.select({ id: campaignBudget.id }).from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId));
+      return !budget;
+    },
+
+    /** Gives back what {@link consumeBudget} took (never below zero). */
+    async releaseBudget(campaignId: string, amount: number, tx: Db = db): Promise<void> {
+      await tx
+        .update(campaignBudget)
+        .set({ used: sql`greatest(${campaignBudget.used} - ${amount}, 0)` })
+        .where(eq(campaignBudget.campaign_id, campaignId));
+    },
+  };
+  return ops;
+}
+
+function budgetValues(campaignId: string, budget: BudgetInput): typeof campaignBudget.$inferInsert {
+  const type = budget.type ?? "spend";
+  const currency_code = budget.currency_code?.toLowerCase() ?? null;
+  if (type === "spend" && budget.limit != null && !currency_code) throw errors.invalidData("budget.currency_code is required for a spend budget");
+  if (type === "usage" && currency_code) throw errors.invalidData("budget.currency_code applies only to a spend budget");
+  return { id: generateId("probudg"), campaign_id: campaignId, type, limit: budget.limit ?? null, currency_code };
+}
+
+function checkDates(starts: string | null, ends: string | null): void {
+  if (starts && ends && new Date(starts) > new Date(ends)) throw errors.invalidData("starts_at must be before ends_at");
+}
+
+const toDate = (value: string | null | undefined): Date | null => (value ? new Date(value) : null);
+
+const identifierTaken = (identifier: string) => (error: unknown) => {
+  if (isUniqueViolation(error)) throw errors.conflict(`Campaign with campaign_identifier: ${identifier} already exists`);
+  throw error;
+};
+
+function conditions(filters: CampaignFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(campaign.id, filters.id));
+  if (filters.campaign_identifier?.length) out.push(inArray(campaign.campaign_identifier, filters.campaign_identifier));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(campaign.name, pattern), ilike(campaign.campaign_identifier, pattern), ilike(campaign.description, pattern))!);
+  }
+  return out;
+}

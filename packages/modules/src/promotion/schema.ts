@@ -1,0 +1,293 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
+import { metadata, money, timestamps } from "@kasse/db";
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** Campaigns group promotions under one identifier, one date window and one budget. */
+export const campaign = pgTable(
+  "promotion_campaign",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description"),
+    campaign_identifier: text("campaign_identifier").notNull(),
+    starts_at: at("starts_at"),
+    ends_at: at("ends_at"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("promotion_campaign_identifier_uq").on(t.campaign_identifier).where(sql`deleted_at is null`),
+    index("promotion_campaign_created_at_idx").on(t.created_at),
+  ],
+);
+
+/**
+ * A campaign's budget: `usage` counts orders, `spend` sums discounted minor units. `used` only
+ * moves through the guarded update in the service, so it never passes `limit`.
+ */
+export const campaignBudget = pgTable(
+  "promotion_campaign_budget",
+  {
+    id: text("id").primaryKey(),
+    campaign_id: text("campaign_id").notNull().references(() => campaign.id, { onDelete: "cascade" }),
+    type: text("type").$type<BudgetType>().notNull(),
+    limit: money("limit"),
+    used: bigint("used", { mode: "number" }).notNull().default(0),
+    currency_code: text("currency_code"),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("promotion_campaign_budget_campaign_uq").on(t.campaign_id)],
+);
+
+/** Promotions: a code (or automatic), conditions, and one application method. */
+export const promotion = pgTable(
+  "promotion",
+  {
+    id: text("id").primaryKey(),
+    code: text("code"),
+    type: text("type").$type<PromotionType>().notNull(),
+    status: text("status").$type<PromotionStatus>().notNull().default("active"),
+    is_automatic: boolean("is_automatic").notNull().default(false),
+    campaign_id: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // Codes are unique regardless of case: "SUMMER" and "summer" are one code to a shopper.
+    uniqueIndex("promotion_code_uq").on(sql`lower(${t.code})`).where(sql`deleted_at is null and code is not null`),
+    index("promotion_campaign_idx").on(t.campaign_id),
+    index("promotion_automatic_idx").on(t.is_automatic),
+    index("promotion_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** How a promotion discounts: one row per promotion. */
+export const applicationMethod = pgTable(
+  "promotion_application_method",
+  {
+    id: text("id").primaryKey(),
+    promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
+    type: text("type").$type<ApplicationType>().notNull(),
+    target_type: text("target_type").$type<TargetType>().notNull(),
+    allocation: text("allocation").$type<Allocation>(),
+    // A percentage may have decimals (12.5); fixed amounts are integer minor units (checked on input).
+    value: numeric("value", { mode: "number" }).notNull(),
+    currency_code: text("currency_code"),
+    max_quantity: integer("max_quantity"),
+    apply_to_quantity: integer("apply_to_quantity"),
+    buy_rules_min_quantity: integer("buy_rules_min_quantity"),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("promotion_application_method_promotion_uq").on(t.promotion_id)],
+);
+
+/**
+ * Rules of three kinds: `promotion` (conditions on the cart), `target` (which items or shipping
+ * methods are discounted), `buy` (which items count toward a buyget's purchase).
+ */
+export const promotionRule = pgTable(
+  "promotion_rule",
+  {
+    id: text("id").primaryKey(),
+    promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<RuleKind>().notNull(),
+    attribute: text("attribute").notNull(),
+    operator: text("operator").$type<RuleOperator>().notNull(),
+    description: text("description"),
+    // Kept with the rule (always read whole), shaped as Medusa answers: `[{id, value}]`.
+    values: jsonb("values").$type<RuleValue[]>().notNull(),
+    ...timestamps(),
+  },
+  (t) => [index("promotion_rule_promotion_idx").on(t.promotion_id, t.kind)],
+);
+
+export type CampaignRow = typeof campaign.$inferSelect;
+export type CampaignBudgetRow = typeof campaignBudget.$inferSelect;
+export type PromotionRow = typeof promotion.$inferSelect;
+export type ApplicationMethodRow = typeof applicationMethod.$inferSelect;
+export type PromotionRuleRow = typeof promotionRule.$inferSelect;
+
+export const PROMOTION_TYPES = ["standard", "buyget"] as const;
+export const PROMOTION_STATUSES = ["draft", "active", "inactive"] as const;
+export const APPLICATION_TYPES = ["percentage", "fixed", "free_shipping"] as const;
+export const TARGET_TYPES = ["order", "items", "shipping_methods"] as const;
+export const ALLOCATIONS = ["each", "across"] as const;
+export const RULE_OPERATORS = ["eq", "ne", "in", "gt", "gte", "lt", "lte"] as const;
+export const BUDGET_TYPES = ["spend", "usage"] as const;
+export const RULE_KINDS = ["promotion", "target", "buy"] as const;
+
+export type PromotionType = (typeof PROMOTION_TYPES)[number];
+export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+export type TargetType = (typeof TARGET_TYPES)[number];
+export type Allocation = (typeof ALLOCATIONS)[number];
+export type RuleOperator = (typeof RULE_OPERATORS)[number];
+export type BudgetType = (typeof BUDGET_TYPES)[number];
+export type RuleKind = (typeof RULE_KINDS)[number];
+export interface RuleValue {
+  id: string;
+  value: string;
+}
+
+function literals<const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
+  return Type.Union(values.map((v) => Type.Literal(v as T[number])));
+}
+const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Timestamp = () => Type.String({ format: "date-time" });
+const Currency = () => Type.String({ pattern: "^[A-Za-z]{3}$" });
+// Bounded by the columns they land in (integer; bigint kept within JS's safe integers).
+const Count = () => Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Minor = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** A rule on input: `values` as Medusa clients send them, one string or several. */
+export const RuleCreate = Type.Object(
+  {
+    attribute: Type.String({ minLength: 1 }),
+    operator: literals(RULE_OPERATORS),
+    values: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]), { minItems: 1, maxItems: 1000 })]),
+    description: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type RuleCreate = Static<typeof RuleCreate>;
+
+/** A rule update inside a batch: the id plus the fields to change. */
+export const RuleUpdate = Type.Object(
+  {
+    id: Type.String({ minLength: 1 }),
+    attribute: Type.Optional(Type.String({ minLength: 1 })),
+    operator: Type.Optional(literals(RULE_OPERATORS)),
+    values: Type.Optional(RuleCreate.properties.values),
+    description: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type RuleUpdate = Static<typeof RuleUpdate>;
+
+/** Body of `POST /admin/promotions/{id}/{rules,target-rules,buy-rules}/batch`. */
+export const RuleBatch = Type.Object(
+  {
+    create: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+    update: Type.Optional(Type.Array(RuleUpdate, { maxItems: 1000 })),
+    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type RuleBatch = Static<typeof RuleBatch>;
+
+const applicationMethodCore = {
+  type: literals(APPLICATION_TYPES),
+  target_type: literals(TARGET_TYPES),
+  allocation: Nullable(literals(ALLOCATIONS)),
+  value: Type.Optional(Type.Number({ minimum: 0 })),
+  currency_code: Nullable(Currency()),
+  max_quantity: Nullable(Count()),
+  apply_to_quantity: Nullable(Count()),
+  buy_rules_min_quantity: Nullable(Count()),
+};
+
+/** The application method of a promotion create body. */
+export const ApplicationMethodCreate = Type.Object(
+  {
+    ...applicationMethodCore,
+    target_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+    buy_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type ApplicationMethodCreate = Static<typeof ApplicationMethodCreate>;
+
+/** A partial application method (update); rules change through the batch endpoints. */
+export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMethodCore), { additionalProperties: false });
+export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
+
+/** Body of `POST /admin/promotions`. */
+export const PromotionCreate = Type.Object(
+  {
+    code: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+    type: literals(PROMOTION_TYPES),
+    status: Type.Optional(literals(PROMOTION_STATUSES)),
+    is_automatic: Type.Optional(Type.Boolean()),
+    campaign_id: Nullable(Type.String({ minLength: 1 })),
+    application_method: ApplicationMethodCreate,
+    rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type PromotionCreate = Static<typeof PromotionCreate>;
+
+/** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
+export const PromotionUpdate = Type.Object(
+  {
+    code: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+    type: Type.Optional(literals(PROMOTION_TYPES)),
+    status: Type.Optional(literals(PROMOTION_STATUSES)),
+    is_automatic: Type.Optional(Type.Boolean()),
+    campaign_id: Nullable(Type.String({ minLength: 1 })),
+    application_method: Type.Optional(ApplicationMethodUpdate),
+    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type PromotionUpdate = Static<typeof PromotionUpdate>;
+
+/** A campaign budget on input. */
+export const BudgetInput = Type.Object(
+  {
+    type: Type.Optional(literals(BUDGET_TYPES)),
+    limit: Nullable(Minor()),
+    currency_code: Nullable(Currency()),
+  },
+  { additionalProperties: false },
+);
+export type BudgetInput = Static<typeof BudgetInput>;
+
+/** Body of `POST /admin/campaigns`. */
+export const CampaignCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    description: Nullable(Type.String()),
+    campaign_identifier: Type.String({ minLength: 1 }),
+    starts_at: Nullable(Timestamp()),
+    ends_at: Nullable(Timestamp()),
+    budget: Nullable(BudgetInput),
+    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type CampaignCreate = Static<typeof CampaignCreate>;
+
+/** Body of `POST /admin/campaigns/{id}`: the create fields, all optional. */
+export const CampaignUpdate = Type.Partial(CampaignCreate, { additionalProperties: false });
+export type CampaignUpdate = Static<typeof CampaignUpdate>;
+
+/** Body of `POST /admin/campaigns/{id}/promotions`. */
+export const CampaignPromotions = Type.Object(
+  {
+    add: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type CampaignPromotions = Static<typeof CampaignPromotions>;
+
+/** Filters of `GET /admin/promotions`. */
+export interface PromotionFilters {
+  id?: string[];
+  q?: string;
+  code?: string[];
+  campaign_id?: string[];
+  is_automatic?: boolean;
+  status?: PromotionStatus[];
+}
+
+/** Filters of `GET /admin/campaigns`. */
+export interface CampaignFilters {
+  id?: string[];
+  q?: string;
+  campaign_identifier?: string[];
+}

@@ -1,0 +1,292 @@
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { campaignOperations } from "./campaigns";
+import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
+import {
+  applicationMethod,
+  campaign,
+  campaignBudget,
+  promotion,
+  promotionRule,
+  type PromotionCreate,
+  type PromotionFilters,
+  type PromotionUpdate,
+  type RuleBatch,
+  type RuleKind,
+  type RuleValue,
+} from "./schema";
+import { normalizeRule, validateMethod, type NormalizedRule } from "./validation";
+import { promotionViews, ruleView, type PromotionView, type RuleView } from "./views";
+
+const live = isNull(promotion.deleted_at);
+const notFound = (id: string) => errors.notFound(`Promotion with id: ${id} was not found`);
+
+/** What one promotion gave an order: the input of usage registration. */
+export interface PromotionUsage {
+  promotion_id: string;
+  /** Total discount in minor units the order got from this promotion. */
+  amount: number;
+}
+
+/** What registration took from one campaign budget; the compensation gives it back. */
+export interface BudgetConsumption {
+  campaign_id: string;
+  amount: number;
+}
+
+/** Result of a rules batch, as Medusa answers it. */
+export interface RuleBatchResult {
+  created: RuleView[];
+  updated: RuleView[];
+  deleted: { ids: string[]; object: "promotion-rule"; deleted: true };
+}
+
+/**
+ * Promotions and campaigns: CRUD, rules, the cart-facing engine loader, and campaign budgets.
+ * @example
+ * const promotions = createPromotionService(db);
+ * const result = await promotions.computeForCart(cart, ["SUMMER10"]);
+ */
+export function createPromotionService(db: Db) {
+  const service = {
+    ...campaignOperations(db),
+
+    async create(input: PromotionCreate, tx: Db = db): Promise<PromotionView> {
+      const is_automatic = input.is_automatic ?? false;
+      if (!is_automatic && !input.code) throw errors.invalidData("code is required unless the promotion is automatic");
+      const { target_rules = [], buy_rules = [], ...fields } = input.application_method;
+      const method = validateMethod(fields, input.type, { targetRules: target_rules.length, buyRules: buy_rules.length });
+      const rules = [
+        ...(input.rules ?? []).map((r, i) => ({ kind: "promotion" as const, ...normalizeRule(r, `rules[${i}]`) })),
+        ...target_rules.map((r, i) => ({ kind: "target" as const, ...normalizeRule(r, `application_method.target_rules[${i}]`) })),
+        ...buy_rules.map((r, i) => ({ kind: "buy" as const, ...normalizeRule(r, `application_method.buy_rules[${i}]`) })),
+      ];
+      const id = generateId("promo");
+      await transaction(tx, async (t) => {
+        if (input.campaign_id) await assertCampaign(t, input.campaign_id);
+        await t
+          .insert(promotion)
+          .values({ id, code: input.code ?? null, type: input.type, status: input.status ?? "active", is_automatic, campaign_id: input.campaign_id ?? null, metadata: input.metadata ?? null })
+          .catch(codeTaken(input.code));
+        await t.insert(applicationMethod).values({ id: generateId("proappmet"), promotion_id: id, ...method });
+        await insertRules(t, id, rules);
+      });
+      return service.retrieve(id, tx);
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<PromotionView> {
+      const [row] = await tx.select().from(promotion).where(and(eq(promotion.id, id), live));
+      if (!row) throw notFound(id);
+      return (await promotionViews(tx, [row]))[0]!;
+    },
+
+    async list(filters: PromotionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PromotionView[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(promotion)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(promotion).where(where),
+      ]);
+      return { items: await promotionViews(tx, rows), count: total?.count ?? 0 };
+    },
+
+    /** Partial update; a partial application method is merged with the stored one and checked whole. */
+    async update(id: string, input: PromotionUpdate, tx: Db = db): Promise<PromotionView> {
+      const existing = await service.retrieve(id, tx);
+      const is_automatic = input.is_automatic ?? existing.is_automatic;
+      const code = input.code === undefined ? existing.code : input.code;
+      if (!is_automatic && !code) throw errors.invalidData("code is required unless the promotion is automatic");
+      const type = input.type ?? existing.type;
+      const current = existing.application_method!;
+      const merged = { ...current, ...(input.application_method ?? {}) };
+      const method = validateMethod(merged, type, { targetRules: current.target_rules.length, buyRules: current.buy_rules.length });
+      await transaction(tx, async (t) => {
+        if (input.campaign_id) await assertCampaign(t, input.campaign_id);
+        const { application_method: _method, ...fields } = input;
+        if (Object.keys(fields).length) await t.update(promotion).set(fields).where(eq(promotion.id, id)).catch(codeTaken(input.code));
+        if (input.application_method) await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
+      });
+      return service.retrieve(id, tx);
+    },
+
+    /** Soft delete: the code becomes free again; orders keep their adjustments. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      await tx.update(promotion).set({ deleted_at: new Date() }).where(eq(promotion.id, id));
+    },
+
+    /** Creates, updates and deletes rules of one kind in one transaction (Medusa's `…/rules/batch`). */
+    async batchRules(id: string, kind: RuleKind, batch: RuleBatch, tx: Db = db): Promise<RuleBatchResult> {
+      const existing = await service.retrieve(id, tx);
+      const field = kind === "promotion" ? "rules" : kind === "target" ? "target_rules" : "buy_rules";
+      if (kind === "buy" && existing.type !== "buyget") throw errors.invalidData("buy_rules can only be set on a buyget promotion");
+      const current = kind === "promotion" ? existing.rules : kind === "target" ? existing.application_method!.target_rules : existing.application_method!.buy_rules;
+      const known = new Map(current.map((r) => [r.id, r]));
+      const deleteIds = [...new Set(batch.delete ?? [])];
+      for (const ruleId of [...deleteIds, ...(batch.update ?? []).map((u) => u.id)]) {
+        if (!known.has(ruleId)) throw errors.notFound(`Promotion rule with id: ${ruleId} was not found in ${field} of promotion ${id}`);
+      }
+      const created = (batch.create ?? []).map((r, i) => ({ kind, ...normalizeRule(r, `create[${i}]`) }));
+      const updates = (batch.update ?? []).map((u, i) => {
+        const before = known.get(u.id)!;
+        return {
+          id: u.id,
+          ...normalizeRule(
+            { attribute: u.attribute ?? before.attribute, operator: u.operator ?? before.operator, values: u.values ?? before.values.map((v) => v.value), description: u.description === undefined ? before.description : u.description },
+            `update[${i}]`,
+          ),
+        };
+      });
+      const remaining = current.length - deleteIds.length + created.length;
+      if (existing.type === "buyget" && kind !== "promotion" && remaining === 0) throw errors.invalidData(`${field} are required for a buyget promotion`);
+      return transaction(tx, async (t) => {
+        const inserted = await insertRules(t, id, created);
+        const changed = [];
+        for (const u of updates) {
+          const [row] = await t
+            .update(promotionRule)
+            .set({ attribute: u.attribute, operator: u.operator, description: u.description, values: valuesWithIds(u.values) })
+            .where(eq(promotionRule.id, u.id))
+            .returning();
+          changed.push(ruleView(row!));
+        }
+        if (deleteIds.length) await t.delete(promotionRule).where(and(eq(promotionRule.promotion_id, id), inArray(promotionRule.id, deleteIds)));
+        return { created: inserted.map(ruleView), updated: changed, deleted: { ids: deleteIds, object: "promotion-rule" as const, deleted: true as const } };
+      });
+    },
+
+    /**
+     * The promotions a cart is priced with, in application order: the active automatic ones
+     * (oldest first), then the given codes (case-insensitive, in the order given). Four queries
+     * whatever the counts. Codes that match no promotion come back in `unknown`.
+     */
+    async loadForCart(codes: readonly string[], tx: Db = db): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
+      const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
+      const match = [and(eq(promotion.is_automatic, true), eq(promotion.status, "active"))];
+      if (lowered.length) match.push(inArray(sql`lower(${promotion.code})`, lowered));
+      const rows = await tx.select().from(promotion).where(and(live, or(...match))).orderBy(asc(promotion.created_at), asc(promotion.id));
+      const views = await promotionViews(tx, rows);
+      const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
+      const ordered = [...views.filter((v) => v.is_automatic && v.status === "active"), ...lowered.map((c) => byCode.get(c)).filter((v): v is PromotionView => v !== undefined)];
+      return { promotions: ordered.map(toEngine), unknown: codes.filter((c) => !byCode.has(c.toLowerCase())) };
+    },
+
+    /** Loads the cart's promotions and prices them (`computeAdjustments`); unknown codes are skipped as `not_found`. */
+    async computeForCart(cart: EngineCart, codes: readonly string[], options: { now?: Date } = {}, tx: Db = db): Promise<ComputeResult> {
+      const { promotions, unknown } = await service.loadForCart(codes, tx);
+      const result = computeAdjustments(cart, promotions, options.now ?? new Date());
+      result.skipped.push(...unknown.map((code) => ({ promotion_id: null, code, reason: "not_found" as const })));
+      return result;
+    },
+
+    /**
+     * Takes what an order's promotions use from their campaigns' budgets: 1 per campaign for a
+     * usage budget, the discount total for a spend budget. All or nothing (one transaction);
+     * campaigns are updated in id order so concurrent orders cannot deadlock. A budget that
+     * cannot take it is `invalid_data`.
+     */
+    async registerUsage(usages: readonly PromotionUsage[], tx: Db = db): Promise<BudgetConsumption[]> {
+      const ids = [...new Set(usages.map((u) => u.promotion_id))];
+      if (ids.length === 0) return [];
+      const rows = await tx
+        .select({ id: promotion.id, campaign_id: promotion.campaign_id, budget_type: campaignBudget.type })
+        .from(promotion)
+        .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
+        .innerJoin(campaignBudget, eq(campaignBudget.campaign_id, campaign.id))
+        .where(inArray(promotion.id, ids));
+      const byCampaign = new Map<string, number>();
+      for (const row of rows) {
+        const spent = usages.filter((u) => u.promotion_id === row.id).reduce((a, u) => a + u.amount, 0);
+        // One order counts once against a usage budget however many of its promotions it used.
+        byCampaign.set(row.campaign_id!, row.budget_type === "usage" ? 1 : (byCampaign.get(row.campaign_id!) ?? 0) + spent);
+      }
+      const consumptions = [...byCampaign].map(([campaign_id, amount]) => ({ campaign_id, amount })).sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
+      await transaction(tx, async (t) => {
+        for (const c of consumptions) {
+          if (!(await service.consumeBudget(c.campaign_id, c.amount, t))) {
+            throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, { details: { campaign_id: c.campaign_id } });
+          }
+        }
+      });
+      return consumptions;
+    },
+
+    /** Gives back what {@link registerUsage} took. */
+    async revertUsage(consumptions: readonly BudgetConsumption[], tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id))) await service.releaseBudget(c.campaign_id, c.amount, t);
+      });
+    },
+  };
+  return service;
+}
+
+export type PromotionService = ReturnType<typeof createPromotionService>;
+
+async function assertCampaign(tx: Db, id: string): Promise<void> {
+  const [row] = await tx.select({ id: campaign.id }).from(campaign).where(and(eq(campaign.id, id), isNull(campaign.deleted_at)));
+  if (!row) throw errors.notFound(`Campaign with id: ${id} was not found`);
+}
+
+async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
+  if (rules.length === 0) return [];
+  return tx
+    .insert(promotionRule)
+    .values(rules.map((r) => ({ id: generateId("prorul"), promotion_id: promotionId, kind: r.kind, attribute: r.attribute, operator: r.operator, description: r.description, values: valuesWithIds(r.values) })))
+    .returning();
+}
+
+const valuesWithIds = (values: string[]): RuleValue[] => values.map((value) => ({ id: generateId("prorulval"), value }));
+
+const codeTaken = (code: string | null | undefined) => (error: unknown) => {
+  if (isUniqueViolation(error)) throw errors.conflict(`Promotion with code: ${code} already exists`);
+  throw error;
+};
+
+function toEngine(view: PromotionView): EnginePromotion {
+  const values = (r: RuleView) => ({ attribute: r.attribute, operator: r.operator, values: r.values.map((v) => v.value) });
+  const method = view.application_method!;
+  return {
+    id: view.id,
+    code: view.code,
+    type: view.type,
+    status: view.status,
+    rules: view.rules.map(values),
+    application_method: {
+      type: method.type,
+      target_type: method.target_type,
+      allocation: method.allocation,
+      value: method.value,
+      currency_code: method.currency_code,
+      max_quantity: method.max_quantity,
+      apply_to_quantity: method.apply_to_quantity,
+      buy_rules_min_quantity: method.buy_rules_min_quantity,
+      target_rules: method.target_rules.map(values),
+      buy_rules: method.buy_rules.map(values),
+    },
+    campaign: view.campaign
+      ? {
+          id: view.campaign.id,
+          starts_at: view.campaign.starts_at,
+          ends_at: view.campaign.ends_at,
+          budget: view.campaign.budget ? { type: view.campaign.budget.type, limit: view.campaign.budget.limit, used: view.campaign.budget.used, currency_code: view.campaign.budget.currency_code } : null,
+        }
+      : null,
+  };
+}
+
+function conditions(filters: PromotionFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(promotion.id, filters.id));
+  if (filters.code?.length) out.push(inArray(sql`lower(${promotion.code})`, filters.code.map((c) => c.toLowerCase())));
+  if (filters.campaign_id?.length) out.push(inArray(promotion.campaign_id, filters.campaign_id));
+  if (filters.status?.length) out.push(inArray(promotion.status, filters.status));
+  if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
+  if (filters.q) out.push(ilike(promotion.code, `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  return out;
+}
