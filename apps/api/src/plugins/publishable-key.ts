@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { errors } from "@kasse/db";
+import type { ApiKeyService } from "@kasse/modules/api-key";
+import type { SalesChannelService } from "@kasse/modules/sales-channel";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * The sales channels a `/store/*` request may see (extensions.md "Keys"): the channels of its
+     * `x-publishable-api-key` (possibly none), or the default sales channel when the header is
+     * absent. Set before any store route runs; empty outside `/store/*`.
+     */
+    salesChannelIds: string[];
+    /** The id of the request's publishable key, or null when it sent none. */
+    publishableKeyId: string | null;
+  }
+  interface FastifyInstance {
+    /** Cached publishable-key lookups; `clear()` after a key is revoked or its channels change. */
+    publishableKeys: PublishableKeyCache;
+  }
+}
+
+export const PUBLISHABLE_KEY_HEADER = "x-publishable-api-key";
+
+/** How long a resolved key (or the default channel) is trusted: revocation elsewhere takes effect within this. */
+export const PUBLISHABLE_KEY_TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+export interface PublishableKeyCache {
+  /** The key's id and channels, or null when no active publishable key has this token. */
+  resolve(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null>;
+  /** The default sales channel's id. */
+  defaultChannelId(): Promise<string>;
+  clear(): void;
+}
+
+/**
+ * A short-lived in-process cache over the api-key module: store requests look their key up on
+ * every call. Unknown tokens are not cached, so a new key works at once; a revoked one stops
+ * working within {@link PUBLISHABLE_KEY_TTL_MS} on other processes and at once on this one.
+ */
+export function createPublishableKeyCache(apiKeys: Pick<ApiKeyService, "resolvePublishable">, channels: Pick<SalesChannelService, "getOrCreateDefault">, ttlMs = PUBLISHABLE_KEY_TTL_MS): PublishableKeyCache {
+  const keys = new Map<string, { value: { id: string; sales_channel_ids: string[] }; expires: number }>();
+  let fallback: { id: string; expires: number } | undefined;
+  return {
+    async resolve(token) {
+      const now = Date.now();
+      const hit = keys.get(token);
+      if (hit && hit.expires > now) return hit.value;
+      keys.delete(token);
+      const value = await apiKeys.resolvePublishable(token);
+      if (!value) return null;
+      if (keys.size >= MAX_ENTRIES) keys.clear();
+      keys.set(token, { value, expires: now + ttlMs });
+      return value;
+    },
+    async defaultChannelId() {
+      const now = Date.now();
+      if (fallback && fallback.expires > now) return fallback.id;
+      const channel = await channels.getOrCreateDefault();
+      fallback = { id: channel.id, expires: now + ttlMs };
+      return channel.id;
+    },
+    clear() {
+      keys.clear();
+      fallback = undefined;
+    },
+  };
+}
+
+const isStoreRequest = (request: FastifyRequest) => {
+  const path = request.url.split("?")[0]!;
+  return path === "/store" || path.startsWith("/store/");
+};
+
+/**
+ * Resolves `x-publishable-api-key` on every `/store/*` request into `request.salesChannelIds`.
+ * A header naming no active publishable key answers 400 `invalid_data`.
+ */
+export function registerPublishableKey(app: FastifyInstance, cache: PublishableKeyCache): void {
+  app.decorate("publishableKeys", cache);
+  app.decorateRequest("salesChannelIds", null as unknown as string[]);
+  app.decorateRequest("publishableKeyId", null);
+  app.addHook("onRequest", async (request) => {
+    request.salesChannelIds = [];
+    if (!isStoreRequest(request)) return;
+    const header = request.headers[PUBLISHABLE_KEY_HEADER];
+    if (header === undefined) {
+      request.salesChannelIds = [await cache.defaultChannelId()];
+      return;
+    }
+    const token = Array.isArray(header) ? header[0] : header;
+    const key = token ? await cache.resolve(token) : null;
+    if (!key) throw errors.invalidData(`A valid publishable key is required to proceed with the request (${PUBLISHABLE_KEY_HEADER})`);
+    request.publishableKeyId = key.id;
+    request.salesChannelIds = [...key.sales_channel_ids];
+  });
+}

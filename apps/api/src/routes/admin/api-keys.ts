@@ -1,0 +1,71 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListApiKeys = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    type: Type.Optional(ApiKeyTypeSchema),
+    revoked: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const NoBody = Type.Object({}, { additionalProperties: false });
+// Declared so a token hash can never be serialized, and a secret token only where it is meant to be.
+const One = { 200: Type.Object({ api_key: ApiKeyView }) };
+const Many = { 200: Type.Object({ api_keys: Type.Array(ApiKeyView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+
+/** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (contract + extensions.md "Keys"). */
+export default async function apiKeys(app: App): Promise<void> {
+  const keys = app.modules.apiKey;
+
+  app.get("/api-keys", { schema: { querystring: ListApiKeys, response: Many } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await keys.list(filters, { limit, offset, order });
+    return { api_keys: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.post("/api-keys", { schema: { body: ApiKeyCreate, response: One } }, async (request) => {
+    return { api_key: await keys.create(request.body, request.auth!.actor_id) };
+  });
+
+  app.get("/api-keys/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { api_key: project(await keys.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/api-keys/:id", { schema: { params: Params, body: ApiKeyUpdate, response: One } }, async (request) => {
+    return { api_key: await keys.update(request.params.id, request.body) };
+  });
+
+  // The contract sends no body; an empty one is validated as `{}` so unknown fields are still refused.
+  const emptyBody = async (request: { body: unknown }) => {
+    request.body ??= {};
+  };
+  app.post("/api-keys/:id/revoke", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
+    const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
+    app.publishableKeys.clear();
+    return { api_key };
+  });
+
+  app.delete("/api-keys/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+    await keys.delete(request.params.id);
+    app.publishableKeys.clear();
+    return { id: request.params.id, object: "api_key", deleted: true as const };
+  });
+
+  app.post("/api-keys/:id/sales-channels", { schema: { params: Params, body: ApiKeySalesChannels, response: One } }, async (request) => {
+    const add = request.body.add ?? [];
+    const existing = await app.modules.salesChannel.existing(add);
+    const missing = add.filter((id) => !existing.has(id));
+    if (missing.length) throw errors.notFound(`Sales channels with IDs ${[...new Set(missing)].join(", ")} do not exist`);
+    const api_key = await keys.updateSalesChannels(request.params.id, request.body);
+    app.publishableKeys.clear();
+    return { api_key };
+  });
+}

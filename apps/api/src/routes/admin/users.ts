@@ -1,0 +1,51 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { UserUpdate, UserView } from "@kasse/modules/user";
+import { removeUserAccountWorkflow } from "@kasse/flows";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListUsers = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    email: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+const One = { 200: Type.Object({ user: UserView }) };
+const Many = { 200: Type.Object({ users: Type.Array(UserView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+
+/** Admin users: the caller (`/users/me`), list, retrieve, update, delete. Users are created with their identity (`createUserAccount`). */
+export default async function users(app: App): Promise<void> {
+  const service = app.modules.user;
+
+  // As Medusa: the caller's actor id names the user; a secret API key's caller is the key, not a user, so it gets 404.
+  app.get("/users/me", { schema: { querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { user: project(await service.retrieve(request.auth!.actor_id), parseFields(request.query.fields)) };
+  });
+
+  app.get("/users", { schema: { querystring: ListUsers, response: Many } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return { users: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.get("/users/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { user: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/users/:id", { schema: { params: Params, body: UserUpdate, response: One } }, async (request) => {
+    return { user: await service.update(request.params.id, request.body) };
+  });
+
+  // As Medusa: an admin may remove other admins, never itself (so a store cannot lock itself out by accident).
+  app.delete("/users/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+    if (request.params.id === request.auth!.actor_id) throw errors.notAllowed("A user cannot delete itself");
+    await app.infra.engine.execute(removeUserAccountWorkflow, { user_id: request.params.id });
+    return { id: request.params.id, object: "user", deleted: true as const };
+  });
+}

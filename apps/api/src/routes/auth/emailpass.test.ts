@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeJwt, SignJWT } from "jose";
+import { createUserAccount } from "@kasse/flows";
+import { createTestApp, type TestApp } from "../../testing";
+
+let t: TestApp;
+let userId: string;
+const ADMIN = { email: "admin@example.com", password: "correct horse" };
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ user_id: userId } = await createUserAccount(t.app.infra.engine, ADMIN, { scryptLogN: t.config.scryptLogN }));
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: "POST", url, payload: payload as object, headers });
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const INVALID = { type: "invalid_data", message: "Invalid email or password" };
+
+describe("POST /auth/{actor_type}/emailpass", () => {
+  it("signs an admin in: the token names the user, its identity and expires", async () => {
+    const res = await post("/auth/user/emailpass", ADMIN);
+    expect(res.statusCode).toBe(200);
+    const { token } = res.json();
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ actor_id: userId, actor_type: "user", app_metadata: { user_id: userId } });
+    expect(claims.auth_identity_id).toMatch(/^authid_/);
+    expect(claims.exp! - claims.iat!).toBe(24 * 3600);
+    const me = await get("/admin/users/me", bearer(token));
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user).toMatchObject({ id: userId, email: ADMIN.email });
+  });
+
+  it("answers a wrong password and an unknown email identically (400 invalid_data)", async () => {
+    const wrong = await post("/auth/user/emailpass", { ...ADMIN, password: "wrong" });
+    const unknown = await post("/auth/user/emailpass", { email: "nobody@example.com", password: ADMIN.password });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(INVALID);
+    }
+  });
+
+  it("refuses an admin identity as a customer it is not, and a customer identity as an admin", async () => {
+    // An identity with no customer gets a registration token, as in Medusa (the storefront then creates the customer).
+    const asCustomer = await post("/auth/customer/emailpass", ADMIN);
+    expect(asCustomer.statusCode).toBe(200);
+    expect(decodeJwt(asCustomer.json().token)).toMatchObject({ actor_id: "", actor_type: "customer" });
+    await post("/auth/customer/emailpass/register", { email: "shopper@example.com", password: "pw-shopper" });
+    const asAdmin = await post("/auth/user/emailpass", { email: "shopper@example.com", password: "pw-shopper" });
+    expect(asAdmin.statusCode).toBe(400);
+    expect(asAdmin.json()).toEqual(INVALID);
+  });
+
+  it("rejects malformed bodies and unknown actor types with 400 invalid_data", async () => {
+    const bodies = [{}, { email: ADMIN.email }, { email: ADMIN.email, password: 5 }, { ...ADMIN, extra: true }, { email: "not-an-email", password: "x" }, { email: ADMIN.email, password: "" }];
+    for (const body of bodies) {
+      const res = await post("/auth/user/emailpass", body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    const actor = await post("/auth/admin/emailpass", ADMIN);
+    expect(actor.statusCode).toBe(400);
+    expect(actor.json().type).toBe("invalid_data");
+  });
+
+  it("POST /auth/emailpass signs a customer in", async () => {
+    await post("/auth/emailpass/register", { email: "plain@example.com", password: "pw-plain" });
+    const res = await post("/auth/emailpass", { email: "plain@example.com", password: "pw-plain" });
+    expect(res.statusCode).toBe(200);
+    expect(decodeJwt(res.json().token)).toMatchObject({ actor_type: "customer", actor_id: "" });
+    expect((await post("/auth/emailpass", { email: "plain@example.com", password: "nope" })).json()).toEqual(INVALID);
+  });
+});
+
+describe("registration", () => {
+  it("returns a registration token (no actor yet) for customers and users, once per email", async () => {
+    for (const [url, email] of [
+      ["/auth/customer/emailpass/register", "new-customer@example.com"],
+      ["/auth/emailpass/register", "new-customer-2@example.com"],
+      ["/auth/user/emailpass/register", "invited@example.com"],
+    ] as const) {
+      const res = await post(url, { email, password: "pw-12345" });
+      expect(res.statusCode).toBe(200);
+      const claims = decodeJwt(res.json().token);
+      expect(claims).toMatchObject({ actor_id: "", actor_type: url.includes("/user/") ? "user" : "customer", app_metadata: {} });
+      expect(claims.auth_identity_id).toMatch(/^authid_/);
+    }
+    const again = await post("/auth/customer/emailpass/register", { email: "NEW-customer@example.com", password: "other" });
+    expect(again.statusCode).toBe(401);
+    expect(again.json()).toEqual({ type: "unauthorized", message: "Identity with email already exists" });
+    // A registered user identity with no user cannot sign in as an admin.
+    expect((await post("/auth/user/emailpass", { email: "invited@example.com", password: "pw-12345" })).json()).toEqual(INVALID);
+  });
+
+  it("rejects bad registration bodies without writing anything", async () => {
+    for (const body of [{ email: "x@example.com" }, { email: "x@example.com", password: "pw", first_name: "X" }]) {
+      const res = await post("/auth/customer/emailpass/register", body);
+      expect(res.statusCode).toBe(400);
+    }
+    expect((await post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode).toBe(200);
+  });
+});
+
+describe("tokens", () => {
+  const secret = () => t.config.jwt.secret;
+  const claims = () => ({ actor_id: userId, actor_type: "user", auth_identity_id: "authid_x", app_metadata: {} });
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+  it("refuses alg none, a wrong key, an expired token, a tampered payload and garbage with 401", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const none = `${b64({ alg: "none", typ: "JWT" })}.${b64({ ...claims(), iat: now, exp: now + 3600 })}.`;
+    const wrongKey = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode("another-secret-another-secret!!"));
+    const expired = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(secret());
+    const noExp = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).sign(secret());
+    const good = await t.app.tokens.sign({ ...claims(), actor_type: "customer", actor_id: "cus_1" });
+    const [header, , signature] = good.split(".");
+    const tampered = `${header}.${b64({ ...claims(), exp: now + 3600 })}.${signature}`;
+    for (const token of [none, wrongKey, expired, noExp, tampered, "garbage", "a.b.c"]) {
+      const res = await get("/admin/users/me", bearer(token));
+      expect(res.statusCode).toBe(401);
+      expect(res.json().type).toBe("unauthorized");
+    }
+    expect((await get("/admin/users/me", bearer(expired))).json().message).toBe("Token expired");
+  });
+
+  it("answers 401 without credentials and 403 for a customer on admin routes", async () => {
+    expect((await get("/admin/users/me")).statusCode).toBe(401);
+    const customer = await get("/admin/users/me", await t.customerHeaders("cus_1"));
+    expect(customer.statusCode).toBe(403);
+    expect(customer.json().type).toBe("not_allowed");
+  });
+
+  it("GET /auth/token/refresh issues a fresh token from the identity as it is now", async () => {
+    const { token } = (await post("/auth/user/emailpass", ADMIN)).json();
+    const res = await get("/auth/token/refresh", bearer(token));
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json().token;
+    expect(decodeJwt(fresh)).toMatchObject({ actor_id: userId, actor_type: "user", auth_identity_id: decodeJwt(token).auth_identity_id });
+    expect((await get("/admin/users/me", bearer(fresh))).statusCode).toBe(200);
+
+    // A registration token becomes the customer's token once the customer is linked.
+    const registration = (await post("/auth/customer/emailpass/register", { email: "later@example.com", password: "pw-later" })).json().token;
+    await t.app.modules.auth.linkActor(decodeJwt(registration).auth_identity_id as string, "customer", "cus_later");
+    expect(decodeJwt((await get("/auth/token/refresh", bearer(registration))).json().token)).toMatchObject({ actor_id: "cus_later", actor_type: "customer" });
+
+    expect((await get("/auth/token/refresh")).statusCode).toBe(401);
+    expect((await get("/auth/token/refresh", bearer("garbage"))).statusCode).toBe(401);
+    // A token whose identity does not exist.
+    expect((await get("/auth/token/refresh", await t.adminHeaders())).statusCode).toBe(401);
+  });
+});
+
+describe("POST /auth/emailpass/update", () => {
+  it("changes the caller's own password", async () => {
+    await post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-pw" });
+    const token = (await post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json().token;
+    expect((await post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(401);
+    const other = await post("/auth/emailpass/update", { email: ADMIN.email, password: "hijack" }, bearer(token));
+    expect(other.statusCode).toBe(401);
+    expect((await post("/auth/user/emailpass", ADMIN)).statusCode).toBe(200);
+    expect((await post("/auth/emailpass/update", { email: "change@example.com" }, bearer(token))).statusCode).toBe(400);
+
+    const res = await post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" }, bearer(token));
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    expect(body.auth_identity).toMatchObject({ entity_id: "change@example.com", provider_identities: [{ provider: "emailpass", entity_id: "change@example.com" }] });
+    expect(JSON.stringify(body)).not.toContain("scrypt");
+    expect(body.auth_identity.provider_identities[0]).not.toHaveProperty("provider_metadata");
+    expect((await post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json()).toEqual(INVALID);
+    expect((await post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { ActorType, AuthIdentityView, EMAILPASS, EmailPassBody, type AuthIdentity } from "@kasse/modules/auth";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app";
+
+const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
+const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
+const UpdateResponse = { 200: Type.Object({ success: Type.Literal(true), auth_identity: AuthIdentityView }) };
+
+/** An identity as the API shows it: provider secrets (`provider_metadata`) are left out by the response schema too. */
+export const identityView = (identity: AuthIdentity) => ({
+  id: identity.id,
+  entity_id: identity.provider_identities[0]?.entity_id,
+  app_metadata: identity.app_metadata,
+  provider_identities: identity.provider_identities.map(({ provider_metadata: _secret, ...rest }) => rest),
+  created_at: identity.created_at,
+  updated_at: identity.updated_at,
+});
+
+/** The caller's own JWT (not an API key); a missing or bad one is 401. */
+export function requireBearer(request: FastifyRequest) {
+  if (request.auth?.via === "jwt") return request.auth;
+  throw request.authError ?? errors.unauthorized("Authentication required");
+}
+
+/**
+ * Email and password sign-in, registration and password change (contract "Auth area").
+ * Wrong email and wrong password are one answer: 400 `invalid_data` "Invalid email or password".
+ */
+export default async function emailpass(app: App): Promise<void> {
+  const auth = app.modules.auth;
+  const login = async (actorType: string, body: EmailPassBody) => {
+    const result = await auth.login(actorType, EMAILPASS, { body });
+    if ("location" in result) throw errors.invalidData("The emailpass provider does not redirect");
+    return { token: await app.tokens.sign(result.claims) };
+  };
+  const register = async (actorType: string, body: EmailPassBody) => ({ token: await app.tokens.sign(await auth.registerActor(actorType, EMAILPASS, { body })) });
+
+  app.post("/:actor_type/emailpass", { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } }, (request) => login(request.params.actor_type, request.body));
+  // The contract's `/auth/emailpass` forms act for the customer, as Medusa's storefront helpers do.
+  app.post("/emailpass", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) => login("customer", request.body));
+
+  app.post("/:actor_type/emailpass/register", { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } }, (request) => register(request.params.actor_type, request.body));
+  app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) => register("customer", request.body));
+
+  app.post("/emailpass/update", { schema: { body: EmailPassBody, response: UpdateResponse } }, async (request) => {
+    const caller = requireBearer(request);
+    const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });
+    return { success: true as const, auth_identity: identityView(identity) };
+  });
+}

@@ -1,0 +1,2 @@
+export * from "./schema";
+export { createApiKeyService, hashToken, type ApiKeyService, type ApiKeyDetails } from "./service";

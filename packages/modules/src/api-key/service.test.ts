@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { queryRows, type KasseError } from "@kasse/db";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createApiKeyService, hashToken, type ApiKeyService } from "./service";
+
+let database: TestDatabase;
+let keys: ApiKeyService;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  keys = createApiKeyService(database.db);
+});
+afterAll(() => database.close());
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: KasseError) => error,
+  );
+
+describe("api key service", () => {
+  it("creates a secret key whose token is returned once and stored only as a hash", async () => {
+    const created = await keys.create({ title: "CI", type: "secret" }, "user_1");
+    expect(created.token).toMatch(/^sk_[0-9a-f]{64}$/);
+    expect(created.redacted).toBe(`${created.token.slice(0, 6)}***${created.token.slice(-3)}`);
+    expect(created).toMatchObject({ title: "CI", type: "secret", created_by: "user_1", revoked_at: null });
+    const [row] = await queryRows<{ token: string | null; token_hash: string }>(database.db, sql`select token, token_hash from api_key where id = ${created.id}`);
+    expect(row).toEqual({ token: null, token_hash: hashToken(created.token) });
+    const again = await keys.retrieve(created.id);
+    expect(again).not.toHaveProperty("token");
+    expect(again).not.toHaveProperty("token_hash");
+    expect(await keys.verifySecret(created.token)).toEqual({ id: created.id, created_by: "user_1" });
+    expect(await keys.verifySecret(`${created.token}x`)).toBeNull();
+
+    // As Medusa: one active secret key at a time.
+    expect((await failure(keys.create({ title: "Second", type: "secret" }, "user_1"))).type).toBe("invalid_data");
+    await keys.revoke(created.id, "user_1");
+    expect(await keys.verifySecret(created.token)).toBeNull();
+    const next = await keys.create({ title: "Second", type: "secret" }, "user_1");
+    expect(await keys.verifySecret(next.token)).toMatchObject({ id: next.id });
+    await keys.revoke(next.id, "user_1");
+  });
+
+  it("revokes once, deletes only revoked keys, and hides deleted ones", async () => {
+    const key = await keys.create({ title: "Storefront", type: "publishable" }, "user_1");
+    expect((await failure(keys.delete(key.id))).type).toBe("not_allowed");
+    const revoked = await keys.revoke(key.id, "user_2");
+    expect(revoked.revoked_by).toBe("user_2");
+    expect(revoked.revoked_at).toBeInstanceOf(Date);
+    expect((await failure(keys.revoke(key.id, "user_2"))).type).toBe("invalid_data");
+    await keys.delete(key.id);
+    expect((await failure(keys.retrieve(key.id))).type).toBe("not_found");
+    expect((await failure(keys.revoke("apk_missing", "u"))).type).toBe("not_found");
+    expect((await failure(keys.delete("apk_missing"))).type).toBe("not_found");
+  });
+
+  it("links publishable keys to sales channels and resolves them by token", async () => {
+    const key = await keys.create({ title: "Web", type: "publishable" }, "user_1");
+    expect(key.token).toMatch(/^pk_[0-9a-f]{64}$/);
+    expect((await keys.retrieve(key.id)).token).toBe(key.token);
+    const linked = await keys.updateSalesChannels(key.id, { add: ["sc_1", "sc_2", "sc_1"] });
+    expect(linked.sales_channels).toEqual([{ id: "sc_1" }, { id: "sc_2" }]);
+    // Re-adding a linked channel is a no-op; removing an unlinked one too.
+    const moved = await keys.updateSalesChannels(key.id, { add: ["sc_2"], remove: ["sc_1"] });
+    expect(moved.sales_channels).toEqual([{ id: "sc_2" }]);
+    const after = await keys.updateSalesChannels(key.id, { remove: ["sc_1"] });
+    expect(after.sales_channels).toEqual([{ id: "sc_2" }]);
+    expect(await keys.resolvePublishable(key.token)).toEqual({ id: key.id, sales_channel_ids: ["sc_2"] });
+    expect(await keys.resolvePublishable("pk_unknown")).toBeNull();
+
+    const secret = await keys.create({ title: "S", type: "secret" }, "user_1");
+    expect((await failure(keys.updateSalesChannels(secret.id, { add: ["sc_1"] }))).type).toBe("invalid_data");
+    expect(await keys.resolvePublishable(secret.token)).toBeNull();
+    expect(await keys.verifySecret(key.token)).toBeNull();
+    await keys.revoke(secret.id, "user_1");
+
+    await keys.revoke(key.id, "user_1");
+    expect(await keys.resolvePublishable(key.token)).toBeNull();
+  });
+
+  it("refuses adding and removing the same channel at once, writing nothing", async () => {
+    const key = await keys.create({ title: "Both", type: "publishable" }, "user_1");
+    expect((await failure(keys.updateSalesChannels(key.id, { add: ["sc_x"], remove: ["sc_x"] }))).type).toBe("invalid_data");
+    expect((await keys.retrieve(key.id)).sales_channels).toEqual([]);
+  });
+
+  it("lists with filters and paging, channels loaded per page", async () => {
+    const { items, count } = await keys.list({ type: "publishable", q: "web" }, { limit: 10, offset: 0 });
+    expect(count).toBe(1);
+    expect(items[0]).toMatchObject({ title: "Web", sales_channels: [{ id: "sc_2" }] });
+    const revoked = await keys.list({ revoked: true }, { limit: 100, offset: 0 });
+    expect(revoked.items.every((k) => k.revoked_at !== null)).toBe(true);
+    const secrets = await keys.list({ type: "secret" }, { limit: 1, offset: 0, order: "-created_at" });
+    expect(secrets.count).toBe(3);
+    expect(secrets.items).toHaveLength(1);
+    expect(secrets.items[0]).not.toHaveProperty("token");
+    expect((await failure(keys.list({}, { limit: 1, offset: 0, order: "token_hash" }))).type).toBe("invalid_data");
+  });
+});

@@ -1,0 +1,207 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, count, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
+import { errors, generateId, lockKeys, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { apiKey, apiKeySalesChannel, type ApiKeyCreate, type ApiKeyFilters, type ApiKeyRow, type ApiKeySalesChannels, type ApiKeyUpdate } from "./schema";
+
+const live = isNull(apiKey.deleted_at);
+/** Revocation takes effect at `revoked_at`; a key is active until then. */
+const active = () => or(isNull(apiKey.revoked_at), gt(apiKey.revoked_at, new Date()))!;
+
+/** sha256 of a token: keys are looked up by it, never by the token itself. */
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+
+/** `sk_abc***xyz`: enough to recognise a key, useless to use it. */
+const redact = (token: string): string => `${token.slice(0, 6)}***${token.slice(-3)}`;
+
+/** An API key as the API shows it: no hash; a secret key's token only right after creation. */
+export interface ApiKeyDetails {
+  id: string;
+  token?: string;
+  redacted: string;
+  title: string;
+  type: ApiKeyRow["type"];
+  created_by: string;
+  revoked_by: string | null;
+  revoked_at: Date | null;
+  sales_channels?: Array<{ id: string }>;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+function details(row: ApiKeyRow, channels: string[] | undefined): ApiKeyDetails {
+  const { token, token_hash: _hash, ...rest } = row;
+  return {
+    ...rest,
+    ...(row.type === "publishable" && token ? { token } : {}),
+    ...(row.type === "publishable" ? { sales_channels: (channels ?? []).map((id) => ({ id })) } : {}),
+  };
+}
+
+/**
+ * Secret and publishable API keys: creation (the secret token is returned once), revocation,
+ * publishable keys' sales channels, and the lookups behind request authentication.
+ * @example
+ * const keys = createApiKeyService(db);
+ * const { api_key } = await keys.create({ title: "CI", type: "secret" }, "user_1");
+ */
+export function createApiKeyService(db: Db) {
+  const channelsOf = async (ids: string[], tx: Db): Promise<Map<string, string[]>> => {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
+    const rows = await tx
+      .select()
+      .from(apiKeySalesChannel)
+      .where(inArray(apiKeySalesChannel.api_key_id, ids))
+      .orderBy(apiKeySalesChannel.created_at, apiKeySalesChannel.sales_channel_id);
+    for (const row of rows) out.set(row.api_key_id, [...(out.get(row.api_key_id) ?? []), row.sales_channel_id]);
+    return out;
+  };
+
+  const row = async (id: string, tx: Db): Promise<ApiKeyRow> => {
+    const [found] = await tx.select().from(apiKey).where(and(eq(apiKey.id, id), live));
+    if (!found) throw errors.notFound(`API key with id: ${id} was not found`);
+    return found;
+  };
+
+  const service = {
+    /**
+     * Creates a key. As Medusa, only one secret key may be active at a time: revoke the
+     * current one first. The answer carries the token, which for a secret key is never shown again.
+     */
+    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db): Promise<ApiKeyDetails & { token: string }> {
+      const token = `${input.type === "secret" ? "sk" : "pk"}_${randomBytes(32).toString("hex")}`;
+      const created = await transaction(tx, async (inner) => {
+        if (input.type === "secret") {
+          // Serializes concurrent creations so two secret keys cannot both pass the check.
+          await lockKeys(inner, ["api_key:secret"]);
+          const [existing] = await inner.select({ id: apiKey.id }).from(apiKey).where(and(eq(apiKey.type, "secret"), live, active())).limit(1);
+          if (existing) throw errors.invalidData("You can only have one active secret key a time. Revoke or delete your existing key before creating a new one.");
+        }
+        const [inserted] = await inner
+          .insert(apiKey)
+          .values({
+            id: generateId("apk"),
+            token: input.type === "publishable" ? token : null,
+            token_hash: hashToken(token),
+            redacted: redact(token),
+            title: input.title,
+            type: input.type,
+            created_by: createdBy,
+          })
+          .returning();
+        return inserted!;
+      });
+      return { ...details(created, []), token };
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<ApiKeyDetails> {
+      const found = await row(id, tx);
+      return details(found, (await channelsOf([found.id], tx)).get(found.id));
+    },
+
+    async list(filters: ApiKeyFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ApiKeyDetails[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(apiKey)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(apiKey).where(where),
+      ]);
+      const channels = await channelsOf(rows.filter((r) => r.type === "publishable").map((r) => r.id), tx);
+      return { items: rows.map((r) => details(r, channels.get(r.id))), count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: ApiKeyUpdate, tx: Db = db): Promise<ApiKeyDetails> {
+      if (input.title !== undefined) {
+        const [updated] = await tx.update(apiKey).set({ title: input.title }).where(and(eq(apiKey.id, id), live)).returning({ id: apiKey.id });
+        if (!updated) throw errors.notFound(`API key with id: ${id} was not found`);
+      }
+      return service.retrieve(id, tx);
+    },
+
+    /** Revokes a key now; a revoked key no longer authenticates anything. */
+    async revoke(id: string, revokedBy: string, tx: Db = db): Promise<ApiKeyDetails> {
+      const [updated] = await tx
+        .update(apiKey)
+        .set({ revoked_at: new Date(), revoked_by: revokedBy })
+        .where(and(eq(apiKey.id, id), live, active()))
+        .returning({ id: apiKey.id });
+      if (!updated) {
+        await row(id, tx);
+        throw errors.invalidData(`API key with id: ${id} is already revoked`);
+      }
+      return service.retrieve(id, tx);
+    },
+
+    /** Deletes a key; as Medusa, only a revoked key can be deleted. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      const deleted = await tx
+        .update(apiKey)
+        .set({ deleted_at: new Date() })
+        .where(and(eq(apiKey.id, id), live, isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date())))
+        .returning({ id: apiKey.id });
+      if (deleted.length === 0) {
+        await row(id, tx);
+        throw errors.notAllowed(`Cannot delete api keys that are not revoked - ${id}`);
+      }
+    },
+
+    /**
+     * Adds and removes a publishable key's sales channels. The caller checks that the channel
+     * ids exist (the sales-channel module owns them); adding a linked channel again is a no-op.
+     */
+    async updateSalesChannels(id: string, input: ApiKeySalesChannels, tx: Db = db): Promise<ApiKeyDetails> {
+      return transaction(tx, async (inner) => {
+        const found = await row(id, inner);
+        if (found.type !== "publishable") throw errors.invalidData("Sales channels can only be associated with publishable API keys");
+        const add = [...new Set(input.add ?? [])];
+        const remove = [...new Set(input.remove ?? [])];
+        if (add.some((c) => remove.includes(c))) throw errors.invalidData("A sales channel cannot be both added and removed");
+        if (remove.length) await inner.delete(apiKeySalesChannel).where(and(eq(apiKeySalesChannel.api_key_id, id), inArray(apiKeySalesChannel.sales_channel_id, remove)));
+        if (add.length) await inner.insert(apiKeySalesChannel).values(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id }))).onConflictDoNothing();
+        await inner.update(apiKey).set({ updated_at: new Date() }).where(eq(apiKey.id, id));
+        return service.retrieve(id, inner);
+      });
+    },
+
+    /** The active secret key with this token (one indexed lookup by hash), or null. */
+    async verifySecret(token: string, tx: Db = db): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
+      const [found] = await tx
+        .select({ id: apiKey.id, created_by: apiKey.created_by })
+        .from(apiKey)
+        .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "secret"), live, active()));
+      return found ?? null;
+    },
+
+    /** The active publishable key with this token and its sales channel ids, or null. */
+    async resolvePublishable(token: string, tx: Db = db): Promise<{ id: string; sales_channel_ids: string[] } | null> {
+      const [found] = await tx
+        .select({ id: apiKey.id })
+        .from(apiKey)
+        .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "publishable"), live, active()));
+      if (!found) return null;
+      return { id: found.id, sales_channel_ids: (await channelsOf([found.id], tx)).get(found.id) ?? [] };
+    },
+  };
+  return service;
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;
+
+function conditions(filters: ApiKeyFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(apiKey.id, filters.id));
+  if (filters.type) out.push(eq(apiKey.type, filters.type));
+  if (filters.revoked === true) out.push(and(isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date()))!);
+  if (filters.revoked === false) out.push(active());
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(apiKey.title, pattern), ilike(apiKey.redacted, pattern))!);
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+export * from "./schema";
+export { createUserService, type UserService } from "./service";
+export * from "./steps";
