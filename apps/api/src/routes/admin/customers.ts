@@ -1,0 +1,80 @@
+import { Type } from "@sinclair/typebox";
+import { normalizeRange, toDate } from "@kasse/db";
+import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate } from "@kasse/modules/customer";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, DeleteResponse, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const AddressParams = Type.Object({ id: Type.String(), address_id: Type.String() });
+const ListCustomers = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    email: Type.Optional(ArrayQuery(Type.String())),
+    has_account: Type.Optional(Type.Boolean()),
+    groups: Type.Optional(ArrayQuery(Type.String())),
+    created_at: Type.Optional(RangeQuery()),
+    updated_at: Type.Optional(RangeQuery()),
+  },
+  { additionalProperties: false },
+);
+const One = { 200: Type.Object({ customer: CustomerResponse }) };
+const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: CustomerResponse }) });
+const Many = { 200: Type.Object({ customers: Type.Array(CustomerResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+
+/** Admin customers: list, create, retrieve, update, soft delete, and their addresses (interface.md). */
+export default async function customers(app: App): Promise<void> {
+  const service = app.modules.customer;
+
+  app.get("/customers", { schema: { querystring: ListCustomers, response: Many } }, async (request) => {
+    const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
+    const range = { created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate), updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate) };
+    const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
+    return { customers: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.post("/customers", { schema: { body: CustomerCreate, response: One } }, async (request) => {
+    return { customer: await service.create(request.body, { has_account: false, created_by: request.auth!.actor_id }) };
+  });
+
+  app.get("/customers/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { customer: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/customers/:id", { schema: { params: Params, body: CustomerUpdate, response: One } }, async (request) => {
+    return { customer: await service.update(request.params.id, request.body) };
+  });
+
+  app.delete("/customers/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "customer", deleted: true as const };
+  });
+
+  app.get("/customers/:id/addresses", { schema: { params: Params, querystring: Type.Object(ListQuery, { additionalProperties: false }) } }, async (request) => {
+    const { limit, offset, fields } = request.query;
+    const { items, count } = await service.listAddresses(request.params.id, { limit, offset });
+    return listResponse("addresses", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.get("/customers/:id/addresses/:address_id", { schema: { params: AddressParams } }, async (request) => {
+    return { address: await service.retrieveAddress(request.params.id, request.params.address_id) };
+  });
+
+  // Address writes answer with the whole customer, as Medusa's admin does.
+  app.post("/customers/:id/addresses", { schema: { params: Params, body: AddressCreate, response: One } }, async (request) => {
+    await service.addAddress(request.params.id, request.body);
+    return { customer: await service.retrieve(request.params.id) };
+  });
+
+  app.post("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, body: AddressUpdate, response: One } }, async (request) => {
+    await service.updateAddress(request.params.id, request.params.address_id, request.body);
+    return { customer: await service.retrieve(request.params.id) };
+  });
+
+  app.delete("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, response: { 200: DeletedAddress } } }, async (request) => {
+    await service.deleteAddress(request.params.id, request.params.address_id);
+    return { id: request.params.address_id, object: "customer_address", deleted: true as const, parent: { customer: await service.retrieve(request.params.id) } };
+  });
+}

@@ -1,0 +1,33 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const Status = Type.Union([Type.Literal("pending"), Type.Literal("success"), Type.Literal("failure")]);
+const ListNotifications = Type.Object(
+  {
+    ...ListQuery,
+    id: Type.Optional(ArrayQuery(Type.String())),
+    to: Type.Optional(ArrayQuery(Type.String())),
+    channel: Type.Optional(ArrayQuery(Type.String())),
+    template: Type.Optional(ArrayQuery(Type.String())),
+    status: Type.Optional(ArrayQuery(Status)),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin notifications: the outbox, newest first (secret data such as reset tokens shows as `[redacted]`). */
+export default async function notifications(app: App): Promise<void> {
+  const service = app.modules.notification;
+
+  app.get("/notifications", { schema: { querystring: ListNotifications } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return { notifications: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.get("/notifications/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { notification: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+}

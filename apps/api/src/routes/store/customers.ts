@@ -1,0 +1,100 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import { errors, isKasseError, transaction } from "@kasse/db";
+import { EMAILPASS } from "@kasse/modules/auth";
+import { registerCustomer } from "@kasse/flows";
+import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, CustomerUpdate, StoreCustomerCreate, StoreCustomerResponse } from "@kasse/modules/customer";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+
+const AddressParams = Type.Object({ address_id: Type.String() });
+const One = { 200: Type.Object({ customer: StoreCustomerResponse }) };
+const Addresses = { 200: Type.Object({ addresses: Type.Array(AddressResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+const DeletedAddress = { 200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }) };
+
+/** The signed-in customer's id (the route's guard has checked the token). */
+const me = (request: FastifyRequest) => request.auth!.actor_id;
+
+/**
+ * Store customers: registration (both forms of extensions.md), the signed-in customer's own
+ * record, addresses and password. Every `/me` route needs a customer token and only ever
+ * touches that customer's rows.
+ */
+export default async function customers(app: App): Promise<void> {
+  const { customer: service, auth, authTokens, db } = app.modules;
+  const customerOnly = { onRequest: app.guards.customer };
+
+  /**
+   * Registration. With a registration token (from `/auth/customer/emailpass/register` or an OAuth
+   * callback) the customer is created and linked to that identity; without one, `password` is
+   * required and the identity is created too (the register-customer workflow: all or nothing).
+   */
+  app.post("/customers", { schema: { body: StoreCustomerCreate, response: One } }, async (request) => {
+    const { password, ...fields } = request.body;
+    const caller = request.auth;
+    if (request.authError) throw request.authError;
+    if (caller && caller.actor_type !== "customer") throw errors.notAllowed("Only customers can register");
+    if (caller?.actor_id) throw errors.invalidData("Request already authenticated as a customer.");
+    if (caller && password !== undefined) throw errors.invalidData("The registration token already carries a password: send no 'password'");
+    if (!caller && password === undefined) throw errors.invalidData("Field 'password' is required to register without a registration token");
+
+    const registration = caller ? { auth_identity_id: caller.auth_identity_id } : { password: password! };
+    const { customer_id } = await registerCustomer(app.infra.engine, { customer: fields, ...registration }, { scryptLogN: app.config.scryptLogN });
+    return { customer: await service.retrieve(customer_id) };
+  });
+
+  app.get("/customers/me", { ...customerOnly, schema: { querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { customer: project(await service.retrieve(me(request)), parseFields(request.query.fields)) };
+  });
+
+  app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {
+    return { customer: await service.update(me(request), request.body) };
+  });
+
+  app.get("/customers/me/addresses", { ...customerOnly, schema: { querystring: Type.Object(ListQuery, { additionalProperties: false }), response: Addresses } }, async (request) => {
+    const { limit, offset, fields } = request.query;
+    const { items, count } = await service.listAddresses(me(request), { limit, offset });
+    return { addresses: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.get("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, response: { 200: Type.Object({ address: AddressResponse }) } } }, async (request) => {
+    return { address: await service.retrieveAddress(me(request), request.params.address_id) };
+  });
+
+  // Address writes answer with the whole customer (it includes the contract's `{id, addresses}`), as Medusa does.
+  app.post("/customers/me/addresses", { ...customerOnly, schema: { body: AddressCreate, response: One } }, async (request) => {
+    await service.addAddress(me(request), request.body);
+    return { customer: await service.retrieve(me(request)) };
+  });
+
+  app.post("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, body: AddressUpdate, response: One } }, async (request) => {
+    await service.updateAddress(me(request), request.params.address_id, request.body);
+    return { customer: await service.retrieve(me(request)) };
+  });
+
+  app.delete("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, response: DeletedAddress } }, async (request) => {
+    await service.deleteAddress(me(request), request.params.address_id);
+    return { id: request.params.address_id, object: "address", deleted: true as const, parent: { customer: await service.retrieve(me(request)) } };
+  });
+
+  /** Password change: the old password must be right (else 400); older reset links stop working. */
+  app.post("/customers/me/password", { ...customerOnly, schema: { body: CustomerPasswordChange, response: One } }, async (request) => {
+    const identityId = request.auth!.auth_identity_id;
+    const identity = await auth.retrieve(identityId).catch(() => {
+      throw errors.unauthorized("Invalid token");
+    });
+    const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
+    if (!email) throw errors.invalidData("This account signs in without a password");
+    await transaction(db, async (tx) => {
+      const checked = await auth.authenticate(EMAILPASS, { body: { email, password: request.body.old_password } }, tx).catch((error: unknown) => {
+        if (isKasseError(error) && error.type === "invalid_data") throw errors.invalidData("The old password is incorrect");
+        throw error;
+      });
+      if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
+      await auth.update(EMAILPASS, { body: { email, password: request.body.new_password }, authIdentityId: identityId }, tx);
+      await authTokens.revokeForIdentity("password_reset", identityId, tx);
+    });
+    return { customer: await service.retrieve(me(request)) };
+  });
+}

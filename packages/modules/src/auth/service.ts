@@ -1,0 +1,231 @@
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db } from "@kasse/db";
+import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
+import { emailpassProvider, invalidCredentials } from "./providers/emailpass";
+import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
+import { authIdentity, providerIdentity, type AuthIdentity, type ProviderIdentityRow } from "./schema";
+
+/** The claims a token is signed with; the auth service decides them, the API signs them. */
+export interface ActorClaims {
+  actor_id: string;
+  actor_type: string;
+  auth_identity_id: string;
+  app_metadata: Record<string, unknown>;
+}
+
+export interface AuthServiceOptions {
+  /** scrypt cost for new password hashes (emailpass); defaults to logN 15, r 8, p 1. */
+  scrypt?: Partial<ScryptParams>;
+  /**
+   * Actor types that may hold a token before their actor exists (a registration in progress,
+   * finished by creating the actor: `POST /store/customers` for customers). Others must be linked.
+   */
+  selfRegisteringActors?: string[];
+}
+
+const liveIdentity = isNull(authIdentity.deleted_at);
+
+/** The key in `app_metadata` linking an identity to its actor of one type: `user_id`, `customer_id`. */
+export const actorKey = (actorType: string): string => `${actorType}_id`;
+
+/** The id of the identity's actor of `actorType`, or "" when it has none (yet). */
+export function actorIdOf(identity: Pick<AuthIdentity, "app_metadata">, actorType: string): string {
+  const value = identity.app_metadata[actorKey(actorType)];
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * Auth identities and their provider identities, and the provider registry (emailpass built
+ * in; OAuth providers register themselves). Provider operations run in a transaction.
+ * @example
+ * const auth = createAuthService(db, { scrypt: { logN: 15 } });
+ * const { identity } = await auth.authenticate("emailpass", { body: { email, password } });
+ */
+export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
+  const scrypt: ScryptParams = {
+    logN: options.scrypt?.logN ?? DEFAULT_SCRYPT.logN,
+    r: options.scrypt?.r ?? DEFAULT_SCRYPT.r,
+    p: options.scrypt?.p ?? DEFAULT_SCRYPT.p,
+  };
+  const selfRegistering = new Set(options.selfRegisteringActors ?? ["customer"]);
+  const registry = new Map<string, AuthProvider>();
+
+  const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>, tx: Db): Promise<AuthIdentity[]> => {
+    if (rows.length === 0) return [];
+    const providers = await tx
+      .select()
+      .from(providerIdentity)
+      .where(inArray(providerIdentity.auth_identity_id, rows.map((r) => r.id)))
+      .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id));
+    return rows.map((row) => ({ ...row, provider_identities: providers.filter((p) => p.auth_identity_id === row.id) }));
+  };
+
+  const provider = (id: string): AuthProvider => {
+    const found = registry.get(id);
+    if (!found) throw errors.notFound(`Auth provider ${id} is not configured`);
+    return found;
+  };
+
+  const store = (tx: Db): IdentityStore => ({
+    findByProvider: (p, entityId) => service.findByProvider(p, entityId, tx),
+    create: (input) => service.createIdentity(input, tx),
+    updateProviderIdentity: (id, patch) => service.updateProviderIdentity(id, patch, tx),
+    retrieve: (id) => service.retrieve(id, tx),
+  });
+
+  const service = {
+    /** Registered providers by id: `auth.providers.register(googleProvider(config))`. */
+    providers: {
+      register(p: AuthProvider): void {
+        registry.set(p.id, p);
+      },
+      has: (id: string): boolean => registry.has(id),
+      ids: (): string[] => [...registry.keys()],
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<AuthIdentity> {
+      const rows = await tx.select().from(authIdentity).where(and(eq(authIdentity.id, id), liveIdentity));
+      const [identity] = await withProviders(rows, tx);
+      if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
+      return identity;
+    },
+
+    async findByProvider(providerId: string, entityId: string, tx: Db = db): Promise<AuthIdentity | null> {
+      const rows = await tx
+        .select({ identity: authIdentity })
+        .from(providerIdentity)
+        .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
+        .where(and(eq(providerIdentity.provider, providerId), eq(providerIdentity.entity_id, entityId), liveIdentity));
+      const [identity] = await withProviders(rows.map((r) => r.identity), tx);
+      return identity ?? null;
+    },
+
+    /** Creates an identity with its first provider identity; a taken `(provider, entity_id)` is a `conflict`. */
+    async createIdentity(
+      input: { provider: string; entity_id: string; user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null; app_metadata?: Record<string, unknown> },
+      tx: Db = db,
+    ): Promise<AuthIdentity> {
+      try {
+        return await tx.transaction(async (inner) => {
+          const [identity] = await inner.insert(authIdentity).values({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} }).returning();
+          const [entry] = await inner
+            .insert(providerIdentity)
+            .values({ id: generateId("provid"), entity_id: input.entity_id, provider: input.provider, auth_identity_id: identity!.id, user_metadata: input.user_metadata ?? null, provider_metadata: input.provider_metadata ?? null })
+            .returning();
+          return { ...identity!, provider_identities: [entry!] };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`An identity for ${input.provider} ${input.entity_id} already exists`);
+        throw error;
+      }
+    },
+
+    async updateProviderIdentity(id: string, patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }, tx: Db = db): Promise<ProviderIdentityRow> {
+      const set: Partial<ProviderIdentityRow> = {};
+      if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
+      if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
+      const [row] = await tx.update(providerIdentity).set({ ...set, updated_at: new Date() }).where(eq(providerIdentity.id, id)).returning();
+      if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
+      return row;
+    },
+
+    /** Deletes an identity and its provider identities for real, freeing its email. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      const deleted = await tx.delete(authIdentity).where(eq(authIdentity.id, id)).returning({ id: authIdentity.id });
+      if (deleted.length === 0) throw errors.notFound(`Auth identity with id: ${id} was not found`);
+    },
+
+    /**
+     * Links the identity to its actor of `actorType` (`app_metadata.<type>_id`). Linking to the same
+     * actor again is a no-op; an identity already linked to another actor of that type is a `conflict`.
+     */
+    async linkActor(id: string, actorType: string, actorId: string, tx: Db = db): Promise<AuthIdentity> {
+      const key = actorKey(actorType);
+      const updated = await tx
+        .update(authIdentity)
+        .set({ app_metadata: sql`${authIdentity.app_metadata} || jsonb_build_object(${key}::text, ${actorId}::text)`, updated_at: new Date() })
+        .where(and(eq(authIdentity.id, id), liveIdentity, sql`coalesce(${authIdentity.app_metadata} ->> ${key}, ${actorId}) = ${actorId}`))
+        .returning({ id: authIdentity.id });
+      if (updated.length === 0) {
+        await service.retrieve(id, tx);
+        throw errors.conflict(`Auth identity ${id} is already linked to another ${actorType}`);
+      }
+      return service.retrieve(id, tx);
+    },
+
+    /** The ids of the identities linked to `actorId` as `actorType` (normally one). */
+    async identityIdsOfActor(actorType: string, actorId: string, tx: Db = db): Promise<string[]> {
+      const rows = await tx
+        .select({ id: authIdentity.id })
+        .from(authIdentity)
+        .where(and(sql`${authIdentity.app_metadata} ->> ${actorKey(actorType)} = ${actorId}`, liveIdentity));
+      return rows.map((r) => r.id);
+    },
+
+    /** Removes the identity's link to its actor of `actorType` (the compensation of {@link linkActor}). */
+    async unlinkActor(id: string, actorType: string, tx: Db = db): Promise<void> {
+      await tx
+        .update(authIdentity)
+        .set({ app_metadata: sql`${authIdentity.app_metadata} - ${actorKey(actorType)}::text`, updated_at: new Date() })
+        .where(eq(authIdentity.id, id));
+    },
+
+    /** Runs a provider's `authenticate`: the identity, or (OAuth) a redirect location. */
+    authenticate: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthResult> =>
+      tx.transaction((inner) => provider(providerId).authenticate(input, store(inner), inner)),
+
+    /** Runs a provider's `register`: a new identity with no actor linked. */
+    register: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
+      tx.transaction((inner) => provider(providerId).register(input, store(inner), inner)),
+
+    /** Runs a provider's `validateCallback` (OAuth). */
+    validateCallback: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
+      tx.transaction((inner) => provider(providerId).validateCallback(input, store(inner), inner)),
+
+    /** Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`. */
+    update: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
+      tx.transaction((inner) => provider(providerId).update(input, store(inner), inner)),
+
+    /**
+     * The claims of a token for `identity` acting as `actorType`. An identity with no actor of
+     * that type gets a registration token (`actor_id` "") only for self-registering actor types;
+     * otherwise the sign-in fails exactly like a wrong password.
+     */
+    claimsFor(identity: AuthIdentity, actorType: string): ActorClaims {
+      const actorId = actorIdOf(identity, actorType);
+      if (!actorId && !selfRegistering.has(actorType)) throw invalidCredentials();
+      return { actor_id: actorId, actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+    },
+
+    /** Signs in with a provider as `actorType`: the token claims, or (OAuth) a redirect location. */
+    async login(actorType: string, providerId: string, input: ProviderInput): Promise<{ claims: ActorClaims } | { location: string }> {
+      const result = await service.authenticate(providerId, input);
+      if (result.location !== undefined) return { location: result.location };
+      return { claims: service.claimsFor(result.identity, actorType) };
+    },
+
+    /** Registers a new identity: claims of a registration token (`actor_id` ""). */
+    async registerActor(actorType: string, providerId: string, input: ProviderInput): Promise<ActorClaims> {
+      const identity = await service.register(providerId, input);
+      return { actor_id: "", actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+    },
+
+    /**
+     * Fresh claims for a token's holder from the identity as it is now (a registration token
+     * becomes an actor's token once the actor is linked). A deleted identity or a lost actor is `unauthorized`.
+     */
+    async refresh(current: ActorClaims): Promise<ActorClaims> {
+      const identity = await service.retrieve(current.auth_identity_id).catch((error: unknown) => {
+        throw (error as { type?: string }).type === "not_found" ? errors.unauthorized("Invalid token") : error;
+      });
+      const actorId = actorIdOf(identity, current.actor_type);
+      if (current.actor_id && actorId !== current.actor_id) throw errors.unauthorized("Invalid token");
+      return { actor_id: actorId, actor_type: current.actor_type, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+    },
+  };
+
+  service.providers.register(emailpassProvider(scrypt));
+  return service;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

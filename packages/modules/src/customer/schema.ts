@@ -1,0 +1,261 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
+export const customer = pgTable(
+  "customer",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    first_name: text("first_name"),
+    last_name: text("last_name"),
+    phone: text("phone"),
+    company_name: text("company_name"),
+    has_account: boolean("has_account").notNull().default(false),
+    created_by: text("created_by"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // As Medusa: one live customer per email and account kind, so a guest and a registered customer may share an email.
+    uniqueIndex("customer_email_has_account_uq").on(t.email, t.has_account).where(sql`deleted_at is null`),
+    index("customer_created_at_idx").on(t.created_at),
+    index("customer_updated_at_idx").on(t.updated_at),
+  ],
+);
+
+/** A customer's saved addresses; at most one default shipping and one default billing per customer. */
+export const customerAddress = pgTable(
+  "customer_address",
+  {
+    id: text("id").primaryKey(),
+    customer_id: text("customer_id").notNull().references(() => customer.id),
+    address_name: text("address_name"),
+    is_default_shipping: boolean("is_default_shipping").notNull().default(false),
+    is_default_billing: boolean("is_default_billing").notNull().default(false),
+    company: text("company"),
+    first_name: text("first_name"),
+    last_name: text("last_name"),
+    address_1: text("address_1"),
+    address_2: text("address_2"),
+    city: text("city"),
+    country_code: text("country_code"),
+    province: text("province"),
+    postal_code: text("postal_code"),
+    phone: text("phone"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("customer_address_customer_id_idx").on(t.customer_id),
+    uniqueIndex("customer_address_default_shipping_uq").on(t.customer_id).where(sql`is_default_shipping and deleted_at is null`),
+    uniqueIndex("customer_address_default_billing_uq").on(t.customer_id).where(sql`is_default_billing and deleted_at is null`),
+  ],
+);
+
+/** Customer groups: segments used by price lists and promotions. */
+export const customerGroup = pgTable(
+  "customer_group",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    created_by: text("created_by"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("customer_group_name_uq").on(t.name).where(sql`deleted_at is null`),
+    index("customer_group_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** Group membership: one row per (customer, group). */
+export const customerGroupCustomer = pgTable(
+  "customer_group_customer",
+  {
+    customer_id: text("customer_id").notNull().references(() => customer.id),
+    customer_group_id: text("customer_group_id").notNull().references(() => customerGroup.id),
+    created_by: text("created_by"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("customer_group_customer_uq").on(t.customer_group_id, t.customer_id),
+    index("customer_group_customer_customer_idx").on(t.customer_id),
+  ],
+);
+
+export type CustomerRow = typeof customer.$inferSelect;
+export type CustomerAddressRow = typeof customerAddress.$inferSelect;
+export type CustomerGroupRow = typeof customerGroup.$inferSelect;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Text = () => Nullable(Type.String());
+const Meta = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+/** Emails: a pragmatic shape check (one `@`, a dot in the domain, no spaces); the mailbox is proven by sign-in, not by regex. */
+export const Email = () => Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" });
+
+const customerFields = {
+  first_name: Text(),
+  last_name: Text(),
+  phone: Text(),
+  // The contract names it `company`; Medusa clients send `company_name`: both are accepted.
+  company: Text(),
+  company_name: Text(),
+  metadata: Meta(),
+};
+
+/** Body of `POST /admin/customers`. */
+export const CustomerCreate = Type.Object({ email: Email(), ...customerFields }, { additionalProperties: false });
+export type CustomerCreate = Static<typeof CustomerCreate>;
+
+/** Body of `POST /admin/customers/{id}` and `POST /store/customers/me`: the create fields, all optional. */
+export const CustomerUpdate = Type.Object({ email: Type.Optional(Email()), ...customerFields }, { additionalProperties: false });
+export type CustomerUpdate = Static<typeof CustomerUpdate>;
+
+const addressFields = {
+  address_name: Text(),
+  is_default_shipping: Type.Optional(Type.Boolean()),
+  is_default_billing: Type.Optional(Type.Boolean()),
+  company: Text(),
+  first_name: Text(),
+  last_name: Text(),
+  address_2: Text(),
+  province: Text(),
+  phone: Text(),
+  metadata: Meta(),
+};
+const Required = () => Type.String({ minLength: 1 });
+/** Two-letter ISO 3166 code; upper case is accepted and stored lower case. */
+const Country = () => Type.String({ pattern: "^[A-Za-z]{2}$" });
+
+/** Body of an address create: `address_1`, `city`, `postal_code`, `country_code` are required. */
+export const AddressCreate = Type.Object(
+  { ...addressFields, address_1: Required(), city: Required(), postal_code: Required(), country_code: Country() },
+  { additionalProperties: false },
+);
+export type AddressCreate = Static<typeof AddressCreate>;
+
+/** Body of an address update: every field optional, but a required one cannot be cleared. */
+export const AddressUpdate = Type.Object(
+  { ...addressFields, address_1: Type.Optional(Required()), city: Type.Optional(Required()), postal_code: Type.Optional(Required()), country_code: Type.Optional(Country()) },
+  { additionalProperties: false },
+);
+export type AddressUpdate = Static<typeof AddressUpdate>;
+
+/** Body of `POST /admin/customer-groups`. */
+export const CustomerGroupCreate = Type.Object({ name: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false });
+export type CustomerGroupCreate = Static<typeof CustomerGroupCreate>;
+
+/** Body of `POST /admin/customer-groups/{id}`. */
+export const CustomerGroupUpdate = Type.Partial(CustomerGroupCreate, { additionalProperties: false });
+export type CustomerGroupUpdate = Static<typeof CustomerGroupUpdate>;
+
+/** Filters of `GET /admin/customers`. */
+export interface CustomerFilters {
+  id?: string[];
+  q?: string;
+  email?: string[];
+  has_account?: boolean;
+  groups?: string[];
+  created_at?: import("@kasse/db").RangeFilter<Date>;
+  updated_at?: import("@kasse/db").RangeFilter<Date>;
+}
+
+/** Filters of `GET /admin/customer-groups`. */
+export interface CustomerGroupFilters {
+  id?: string[];
+  q?: string;
+  name?: string[];
+}
+
+// Response schemas describe JSON, while services hand back Dates: the serializer writes them as ISO strings.
+const Timestamp = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
+const NullableTimestamp = () => Type.Unsafe<Date | string | null>({ anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] });
+const NullableText = () => Type.Union([Type.String(), Type.Null()]);
+const MetaOut = () => Type.Unsafe<Record<string, unknown> | null>({ anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }] });
+
+/** An address as every response shows it. */
+export const AddressResponse = Type.Partial(
+  Type.Object({
+    id: Type.String(),
+    customer_id: Type.String(),
+    address_name: NullableText(),
+    is_default_shipping: Type.Boolean(),
+    is_default_billing: Type.Boolean(),
+    company: NullableText(),
+    first_name: NullableText(),
+    last_name: NullableText(),
+    address_1: NullableText(),
+    address_2: NullableText(),
+    city: NullableText(),
+    country_code: NullableText(),
+    province: NullableText(),
+    postal_code: NullableText(),
+    phone: NullableText(),
+    metadata: MetaOut(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+    deleted_at: NullableTimestamp(),
+  }),
+);
+
+/** A customer group as every response shows it. */
+export const CustomerGroupResponse = Type.Partial(
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    created_by: NullableText(),
+    metadata: MetaOut(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+    deleted_at: NullableTimestamp(),
+  }),
+);
+
+/**
+ * A customer as every response shows it. Declared so that nothing unlisted can leak: the
+ * serializer drops any key not named here. Partial because `fields` may narrow it.
+ */
+export const CustomerResponse = Type.Partial(
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    first_name: NullableText(),
+    last_name: NullableText(),
+    phone: NullableText(),
+    company: NullableText(),
+    company_name: NullableText(),
+    has_account: Type.Boolean(),
+    metadata: MetaOut(),
+    default_billing_address_id: NullableText(),
+    default_shipping_address_id: NullableText(),
+    addresses: Type.Array(AddressResponse),
+    groups: Type.Array(CustomerGroupResponse),
+    created_by: NullableText(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+    deleted_at: NullableTimestamp(),
+  }),
+);
+
+/** A customer as the Store API shows it to its owner: no groups, no `created_by` (admin views). */
+export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "created_by"]);
+
+/**
+ * Body of `POST /store/customers`: the customer fields, plus `password` for the one-call form
+ * (extensions.md "Registration, both ways"); with a registration token the password is already set.
+ */
+export const StoreCustomerCreate = Type.Object(
+  { ...CustomerCreate.properties, password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })) },
+  { additionalProperties: false },
+);
+export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
+
+/** Body of `POST /store/customers/me/password`. */
+export const CustomerPasswordChange = Type.Object(
+  { old_password: Type.String({ minLength: 1, maxLength: 1024 }), new_password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;

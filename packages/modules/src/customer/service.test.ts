@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { createCustomerService, type CustomerService } from "./index";
+
+let database: TestDatabase;
+let customers: CustomerService;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  customers = createCustomerService(database.db);
+});
+afterAll(() => database.close());
+
+const address = { address_1: "1 Main St", city: "Berlin", postal_code: "10115", country_code: "DE" };
+
+describe("customer service", () => {
+  it("keeps emails unique per account kind among live customers, case-insensitively", async () => {
+    const guest = await customers.create({ email: "Same@Example.com" });
+    // A registered customer may share a guest's email (a guest who later signs up).
+    const registered = await customers.create({ email: "same@example.com" }, { has_account: true });
+    expect([guest.email, registered.email]).toEqual(["same@example.com", "same@example.com"]);
+    await expect(customers.create({ email: "SAME@example.com" }, { has_account: true })).rejects.toMatchObject({ type: "conflict" });
+    await customers.delete(registered.id);
+    await expect(customers.retrieve(registered.id)).rejects.toMatchObject({ type: "not_found" });
+    expect((await customers.create({ email: "same@example.com" }, { has_account: true })).has_account).toBe(true);
+    expect((await customers.findAccountByEmail("SAME@example.com"))?.has_account).toBe(true);
+  });
+
+  it("at most one default shipping and billing address per customer, even under concurrent writes", async () => {
+    const c = await customers.create({ email: "defaults@example.com" });
+    const writes = Array.from({ length: onPostgres() ? 6 : 3 }, (_, i) => customers.addAddress(c.id, { ...address, address_1: `${i} Main St`, is_default_shipping: true, is_default_billing: i % 2 === 0 }));
+    await Promise.all(writes);
+    const { addresses } = await customers.retrieve(c.id);
+    expect(addresses.filter((a) => a.is_default_shipping)).toHaveLength(1);
+    expect(addresses.filter((a) => a.is_default_billing)).toHaveLength(1);
+    expect(addresses.every((a) => a.country_code === "de")).toBe(true);
+  });
+
+  it("never reveals another customer's address", async () => {
+    const a = await customers.create({ email: "owner-a@example.com" });
+    const b = await customers.create({ email: "owner-b@example.com" });
+    const addr = await customers.addAddress(a.id, address);
+    await expect(customers.retrieveAddress(b.id, addr.id)).rejects.toMatchObject({ type: "not_found" });
+    await expect(customers.updateAddress(b.id, addr.id, { city: "x" })).rejects.toMatchObject({ type: "not_found" });
+    await expect(customers.deleteAddress(b.id, addr.id)).rejects.toMatchObject({ type: "not_found" });
+    expect((await customers.retrieveAddress(a.id, addr.id)).city).toBe("Berlin");
+  });
+
+  it("groupIdsOfCustomer lists live groups only; membership changes are all or nothing", async () => {
+    const c = await customers.create({ email: "grouped@example.com" });
+    const vip = await customers.createGroup({ name: "VIP" });
+    const gone = await customers.createGroup({ name: "Gone" });
+    await customers.updateGroupCustomers(vip.id, { add: [c.id] });
+    await customers.updateGroupCustomers(gone.id, { add: [c.id] });
+    await customers.deleteGroup(gone.id);
+    expect(await customers.groupIdsOfCustomer(c.id)).toEqual([vip.id]);
+    await expect(customers.updateGroupCustomers(vip.id, { remove: [c.id], add: ["cus_unknown"] })).rejects.toMatchObject({ type: "invalid_data" });
+    expect(await customers.groupIdsOfCustomer(c.id)).toEqual([vip.id]);
+    expect((await customers.list({ groups: [vip.id] }, { limit: 10, offset: 0 })).items.map((x) => x.id)).toEqual([c.id]);
+  });
+});

@@ -1,0 +1,383 @@
+import { and, count, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging } from "@kasse/db";
+import {
+  customer,
+  customerAddress,
+  customerGroup,
+  customerGroupCustomer,
+  type AddressCreate,
+  type AddressUpdate,
+  type CustomerAddressRow,
+  type CustomerCreate,
+  type CustomerFilters,
+  type CustomerGroupCreate,
+  type CustomerGroupFilters,
+  type CustomerGroupRow,
+  type CustomerGroupUpdate,
+  type CustomerRow,
+  type CustomerUpdate,
+} from "./schema";
+
+const live = isNull(customer.deleted_at);
+const liveAddress = isNull(customerAddress.deleted_at);
+const liveGroup = isNull(customerGroup.deleted_at);
+
+/** A customer with its addresses and groups: the shape every customer response starts from. */
+export type CustomerDetail = CustomerRow & {
+  company: string | null;
+  default_billing_address_id: string | null;
+  default_shipping_address_id: string | null;
+  addresses: CustomerAddressRow[];
+  groups: CustomerGroupRow[];
+};
+
+/** Extra columns set by the caller, not by the request body. */
+export interface CustomerCreateContext {
+  has_account?: boolean;
+  created_by?: string | null;
+}
+
+/** `company` (contract) and `company_name` (Medusa) name one column; `company` wins when both are sent. */
+function companyOf(input: { company?: string | null; company_name?: string | null }): string | null | undefined {
+  return input.company !== undefined ? input.company : input.company_name;
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+function escapeLike(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Customers, their addresses and customer groups.
+ * @example
+ * const customers = createCustomerService(db);
+ * const c = await customers.create({ email: "ana@example.com" }, { created_by: "user_1" });
+ */
+export function createCustomerService(db: Db) {
+  /** Loads addresses and groups of many customers with one query per relation. */
+  async function withRelations(rows: CustomerRow[], tx: Db): Promise<CustomerDetail[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [addresses, memberships] = await Promise.all([
+      tx.select().from(customerAddress).where(and(inArray(customerAddress.customer_id, ids), liveAddress)).orderBy(customerAddress.created_at, customerAddress.id),
+      tx
+        .select({ customer_id: customerGroupCustomer.customer_id, group: customerGroup })
+        .from(customerGroupCustomer)
+        .innerJoin(customerGroup, eq(customerGroup.id, customerGroupCustomer.customer_group_id))
+        .where(and(inArray(customerGroupCustomer.customer_id, ids), liveGroup))
+        .orderBy(customerGroup.name, customerGroup.id),
+    ]);
+    return rows.map((row) => {
+      const own = addresses.filter((a) => a.customer_id === row.id);
+      return {
+        ...row,
+        company: row.company_name,
+        default_billing_address_id: own.find((a) => a.is_default_billing)?.id ?? null,
+        default_shipping_address_id: own.find((a) => a.is_default_shipping)?.id ?? null,
+        addresses: own,
+        groups: memberships.filter((m) => m.customer_id === row.id).map((m) => m.group),
+      };
+    });
+  }
+
+  async function row(id: string, tx: Db): Promise<CustomerRow> {
+    const [found] = await tx.select().from(customer).where(and(eq(customer.id, id), live));
+    if (!found) throw errors.notFound(`Customer with id: ${id} was not found`);
+    return found;
+  }
+
+  async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null, tx: Db): Promise<void> {
+    const [taken] = await tx
+      .select({ id: customer.id })
+      .from(customer)
+      .where(and(eq(customer.email, email), eq(customer.has_account, hasAccount), live, exceptId ? ne(customer.id, exceptId) : undefined))
+      .limit(1);
+    if (taken) throw errors.conflict(`A customer with email ${email}${hasAccount ? " and an account" : ""} already exists`);
+  }
+
+  /** Clears the previous default of each kind the new or updated address claims. */
+  async function clearDefaults(customerId: string, flags: { is_default_shipping?: boolean; is_default_billing?: boolean }, tx: Db): Promise<void> {
+    if (flags.is_default_shipping) await tx.update(customerAddress).set({ is_default_shipping: false }).where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_shipping, true)));
+    if (flags.is_default_billing) await tx.update(customerAddress).set({ is_default_billing: false }).where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_billing, true)));
+  }
+
+  const conflictOnUnique = (error: unknown, message: string): never => {
+    if (isUniqueViolation(error)) throw errors.conflict(message);
+    throw error;
+  };
+
+  const service = {
+    /** Creates a customer; `has_account` and `created_by` come from the caller (register vs admin). */
+    async create(input: CustomerCreate, context: CustomerCreateContext = {}, tx: Db = db): Promise<CustomerDetail> {
+      const email = normalizeEmail(input.email);
+      const hasAccount = context.has_account ?? false;
+      await assertEmailFree(email, hasAccount, null, tx);
+      try {
+        const [created] = await tx
+          .insert(customer)
+          .values({
+            id: generateId("cus"),
+            email,
+            first_name: input.first_name ?? null,
+            last_name: input.last_name ?? null,
+            phone: input.phone ?? null,
+            company_name: companyOf(input) ?? null,
+            has_account: hasAccount,
+            created_by: context.created_by ?? null,
+            metadata: input.metadata ?? null,
+          })
+          .returning();
+        return (await withRelations([created!], tx))[0]!;
+      } catch (error) {
+        return conflictOnUnique(error, `A customer with email ${email} already exists`);
+      }
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<CustomerDetail> {
+      return (await withRelations([await row(id, tx)], tx))[0]!;
+    },
+
+    async list(filters: CustomerFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CustomerDetail[]; count: number }> {
+      const where = and(live, ...customerConditions(filters));
+      const columns = {
+        created_at: customer.created_at,
+        updated_at: customer.updated_at,
+        email: customer.email,
+        first_name: customer.first_name,
+        last_name: customer.last_name,
+        phone: customer.phone,
+        company: customer.company_name,
+        company_name: customer.company_name,
+        has_account: customer.has_account,
+      };
+      const [rows, [total]] = await Promise.all([
+        tx.select().from(customer).where(where).orderBy(...orderBy(page.order, columns, customer.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(customer).where(where),
+      ]);
+      return { items: await withRelations(rows, tx), count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: CustomerUpdate, tx: Db = db): Promise<CustomerDetail> {
+      const existing = await row(id, tx);
+      const { company: _company, company_name: _companyName, email, ...rest } = input;
+      const changes: Partial<CustomerRow> = { ...rest };
+      const company = companyOf(input);
+      if (company !== undefined) changes.company_name = company;
+      if (email !== undefined) {
+        changes.email = normalizeEmail(email);
+        await assertEmailFree(changes.email, existing.has_account, id, tx);
+      }
+      if (Object.keys(changes).length > 0) {
+        try {
+          await tx.update(customer).set(changes).where(and(eq(customer.id, id), live));
+        } catch (error) {
+          conflictOnUnique(error, `A customer with email ${changes.email} already exists`);
+        }
+      }
+      return service.retrieve(id, tx);
+    },
+
+    /** Soft delete of the customer and its addresses. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await row(id, tx);
+      const now = new Date();
+      await transaction(tx, async (t) => {
+        await t.update(customerAddress).set({ deleted_at: now }).where(and(eq(customerAddress.customer_id, id), liveAddress));
+        await t.update(customer).set({ deleted_at: now }).where(eq(customer.id, id));
+      });
+    },
+
+    /** The live customer with an account for `email`, or null. */
+    async findAccountByEmail(email: string, tx: Db = db): Promise<CustomerRow | null> {
+      const [found] = await tx.select().from(customer).where(and(eq(customer.email, normalizeEmail(email)), eq(customer.has_account, true), live)).limit(1);
+      return found ?? null;
+    },
+
+    /** The ids of the (live) groups a customer belongs to: pricing uses it for customer-group price lists. */
+    async groupIdsOfCustomer(customerId: string, tx: Db = db): Promise<string[]> {
+      const rows = await tx
+        .select({ id: customerGroup.id })
+        .from(customerGroupCustomer)
+        .innerJoin(customerGroup, eq(customerGroup.id, customerGroupCustomer.customer_group_id))
+        .where(and(eq(customerGroupCustomer.customer_id, customerId), liveGroup));
+      return rows.map((r) => r.id);
+    },
+
+    // --- addresses -------------------------------------------------------------------------
+
+    async listAddresses(customerId: string, page: Paging, tx: Db = db): Promise<{ items: CustomerAddressRow[]; count: number }> {
+      await row(customerId, tx);
+      const where = and(eq(customerAddress.customer_id, customerId), liveAddress);
+      const [items, [total]] = await Promise.all([
+        tx.select().from(customerAddress).where(where).orderBy(customerAddress.created_at, customerAddress.id).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(customerAddress).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    /** An address of this customer; another customer's address is not found (never revealed). */
+    async retrieveAddress(customerId: string, addressId: string, tx: Db = db): Promise<CustomerAddressRow> {
+      const [found] = await tx.select().from(customerAddress).where(and(eq(customerAddress.id, addressId), eq(customerAddress.customer_id, customerId), liveAddress));
+      if (!found) throw errors.notFound(`Address with id: ${addressId} was not found`);
+      return found;
+    },
+
+    /** Adds an address; a default flag moves the default from the previous address. */
+    async addAddress(customerId: string, input: AddressCreate, tx: Db = db): Promise<CustomerAddressRow> {
+      return transaction(tx, async (t) => {
+        await lockCustomer(t, customerId);
+        await clearDefaults(customerId, input, t);
+        const [created] = await t
+          .insert(customerAddress)
+          .values({
+            id: generateId("cuaddr"),
+            customer_id: customerId,
+            address_name: input.address_name ?? null,
+            is_default_shipping: input.is_default_shipping ?? false,
+            is_default_billing: input.is_default_billing ?? false,
+            company: input.company ?? null,
+            first_name: input.first_name ?? null,
+            last_name: input.last_name ?? null,
+            address_1: input.address_1,
+            address_2: input.address_2 ?? null,
+            city: input.city,
+            country_code: input.country_code.toLowerCase(),
+            province: input.province ?? null,
+            postal_code: input.postal_code,
+            phone: input.phone ?? null,
+            metadata: input.metadata ?? null,
+          })
+          .returning();
+        return created!;
+      });
+    },
+
+    async updateAddress(customerId: string, addressId: string, input: AddressUpdate, tx: Db = db): Promise<CustomerAddressRow> {
+      return transaction(tx, async (t) => {
+        await lockCustomer(t, customerId);
+        const existing = await service.retrieveAddress(customerId, addressId, t);
+        if (Object.keys(input).length === 0) return existing;
+        await clearDefaults(customerId, input, t);
+        const changes = { ...input, ...(input.country_code ? { country_code: input.country_code.toLowerCase() } : {}) };
+        const [updated] = await t.update(customerAddress).set(changes).where(eq(customerAddress.id, addressId)).returning();
+        return updated!;
+      });
+    },
+
+    async deleteAddress(customerId: string, addressId: string, tx: Db = db): Promise<void> {
+      await service.retrieveAddress(customerId, addressId, tx);
+      await tx.update(customerAddress).set({ deleted_at: new Date(), is_default_billing: false, is_default_shipping: false }).where(eq(customerAddress.id, addressId));
+    },
+
+    // --- groups ----------------------------------------------------------------------------
+
+    async createGroup(input: CustomerGroupCreate, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerGroupRow> {
+      try {
+        const [created] = await tx
+          .insert(customerGroup)
+          .values({ id: generateId("cusgroup"), name: input.name, metadata: input.metadata ?? null, created_by: context.created_by ?? null })
+          .returning();
+        return created!;
+      } catch (error) {
+        return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
+      }
+    },
+
+    async retrieveGroup(id: string, tx: Db = db): Promise<CustomerGroupRow> {
+      const [found] = await tx.select().from(customerGroup).where(and(eq(customerGroup.id, id), liveGroup));
+      if (!found) throw errors.notFound(`Customer group with id: ${id} was not found`);
+      return found;
+    },
+
+    async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CustomerGroupRow[]; count: number }> {
+      const conditions: SQL[] = [];
+      if (filters.id?.length) conditions.push(inArray(customerGroup.id, filters.id));
+      if (filters.name?.length) conditions.push(inArray(customerGroup.name, filters.name));
+      if (filters.q) conditions.push(ilike(customerGroup.name, escapeLike(filters.q)));
+      const where = and(liveGroup, ...conditions);
+      const columns = { created_at: customerGroup.created_at, updated_at: customerGroup.updated_at, name: customerGroup.name };
+      const [items, [total]] = await Promise.all([
+        tx.select().from(customerGroup).where(where).orderBy(...orderBy(page.order, columns, customerGroup.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(customerGroup).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    async updateGroup(id: string, input: CustomerGroupUpdate, tx: Db = db): Promise<CustomerGroupRow> {
+      if (Object.keys(input).length === 0) return service.retrieveGroup(id, tx);
+      try {
+        const [updated] = await tx.update(customerGroup).set(input).where(and(eq(customerGroup.id, id), liveGroup)).returning();
+        if (!updated) throw errors.notFound(`Customer group with id: ${id} was not found`);
+        return updated;
+      } catch (error) {
+        return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
+      }
+    },
+
+    /** Soft delete; memberships go with the group. */
+    async deleteGroup(id: string, tx: Db = db): Promise<void> {
+      await service.retrieveGroup(id, tx);
+      await transaction(tx, async (t) => {
+        await t.delete(customerGroupCustomer).where(eq(customerGroupCustomer.customer_group_id, id));
+        await t.update(customerGroup).set({ deleted_at: new Date() }).where(eq(customerGroup.id, id));
+      });
+    },
+
+    /**
+     * Adds and removes members in one transaction. Every id must be a live customer, else
+     * `invalid_data` and nothing changes. Adding a member twice is a no-op.
+     */
+    async updateGroupCustomers(groupId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerGroupRow> {
+      const add = [...new Set(change.add ?? [])];
+      const remove = [...new Set(change.remove ?? [])];
+      return transaction(tx, async (t) => {
+        const group = await service.retrieveGroup(groupId, t);
+        const wanted = [...new Set([...add, ...remove])];
+        if (wanted.length > 0) {
+          const found = await t.select({ id: customer.id }).from(customer).where(and(inArray(customer.id, wanted), live));
+          const known = new Set(found.map((r) => r.id));
+          const unknown = wanted.filter((id) => !known.has(id));
+          if (unknown.length > 0) throw errors.invalidData(`Customers with ids: ${unknown.join(", ")} were not found`);
+        }
+        if (add.length > 0) {
+          await t
+            .insert(customerGroupCustomer)
+            .values(add.map((customer_id) => ({ customer_id, customer_group_id: groupId, created_by: context.created_by ?? null })))
+            .onConflictDoNothing();
+        }
+        if (remove.length > 0) {
+          await t.delete(customerGroupCustomer).where(and(eq(customerGroupCustomer.customer_group_id, groupId), inArray(customerGroupCustomer.customer_id, remove)));
+        }
+        return group;
+      });
+    },
+  };
+  return service;
+}
+
+export type CustomerService = ReturnType<typeof createCustomerService>;
+
+/** Serializes address writes of one customer so two concurrent "make default" calls cannot both win. */
+async function lockCustomer(tx: Db, customerId: string): Promise<void> {
+  const [found] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, customerId), live)).for("update");
+  if (!found) throw errors.notFound(`Customer with id: ${customerId} was not found`);
+}
+
+function customerConditions(filters: CustomerFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(customer.id, filters.id));
+  if (filters.email?.length) out.push(inArray(customer.email, filters.email.map(normalizeEmail)));
+  if (filters.has_account !== undefined) out.push(eq(customer.has_account, filters.has_account));
+  if (filters.groups?.length) {
+    out.push(sql`exists (select 1 from ${customerGroupCustomer} where ${customerGroupCustomer.customer_id} = ${customer.id} and ${inArray(customerGroupCustomer.customer_group_id, filters.groups)})`);
+  }
+  out.push(...rangeConditions(customer.created_at, filters.created_at), ...rangeConditions(customer.updated_at, filters.updated_at));
+  if (filters.q) {
+    const pattern = escapeLike(filters.q);
+    out.push(
+      or(ilike(customer.email, pattern), ilike(customer.first_name, pattern), ilike(customer.last_name, pattern), ilike(customer.phone, pattern), ilike(customer.company_name, pattern))!,
+    );
+  }
+  return out;
+}

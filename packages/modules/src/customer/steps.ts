@@ -1,0 +1,25 @@
+import { eq } from "drizzle-orm";
+import { step } from "@kasse/workflows";
+import { customer, type CustomerCreate } from "./schema";
+import { createCustomerService } from "./service";
+
+/** Input of {@link createCustomerStep}: the customer fields and who creates it. */
+export interface CreateCustomerStepInput {
+  customer: CustomerCreate;
+  has_account: boolean;
+  created_by?: string | null;
+}
+
+/**
+ * Creates a customer; undone by removing the row (nobody else has seen it yet). A live customer
+ * with the same email and account kind is `conflict`.
+ */
+export const createCustomerStep = step("create-customer", {
+  invoke: async (input: CreateCustomerStepInput, ctx) => {
+    const created = await createCustomerService(ctx.tx).create(input.customer, { has_account: input.has_account, created_by: input.created_by ?? null }, ctx.tx);
+    return { output: { id: created.id, email: created.email }, compensateInput: created.id };
+  },
+  compensate: async (id: string, ctx) => {
+    await ctx.tx.delete(customer).where(eq(customer.id, id));
+  },
+});

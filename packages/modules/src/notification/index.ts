@@ -1,0 +1,8 @@
+export * from "./schema";
+export { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./service";
+export type { NotificationLogger, NotificationProvider, OutgoingMessage } from "./provider";
+export { renderTemplate } from "./templates";
+export { createLogProvider } from "./providers/log";
+export { createSmtpProvider } from "./providers/smtp";
+export { defaultNotificationProviders } from "./providers/defaults";
+export { deliverNotificationStep, DELIVERY_RETRY } from "./steps";

@@ -1,0 +1,35 @@
+import nodemailer from "nodemailer";
+import { errors } from "@kasse/db";
+import type { NotificationProvider } from "../provider";
+
+export interface SmtpProviderOptions {
+  /** `smtp://user:pass@host:port` or `smtps://…`; `?from=` sets the sender. */
+  url: string;
+  from?: string;
+}
+
+/**
+ * Email through SMTP (nodemailer). A refused or failed delivery throws a retryable
+ * `provider_error`; the service retries with backoff.
+ */
+export function createSmtpProvider(options: SmtpProviderOptions): NotificationProvider {
+  const url = new URL(options.url);
+  const from = options.from ?? url.searchParams.get("from") ?? `Kasse <no-reply@${url.hostname || "localhost"}>`;
+  url.searchParams.delete("from");
+  const transport = nodemailer.createTransport(url.toString());
+  return {
+    id: "smtp",
+    channels: ["email"],
+    async send(message) {
+      try {
+        const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+        return { external_id: info.messageId ?? null };
+      } catch (error) {
+        throw errors.provider(`SMTP delivery failed: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { timestamps } from "@kasse/db";
+
+/**
+ * The notification outbox: one row per message, written before delivery is attempted so a
+ * message is never lost between "decided to send" and "sent". Delivery updates `status`.
+ */
+export const notification = pgTable(
+  "notification",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    channel: text("channel").notNull(),
+    template: text("template").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Keys of `data` that are secret (a reset token): blanked once delivery has ended. */
+    secret_keys: jsonb("secret_keys").$type<string[]>().notNull().default([]),
+    provider_id: text("provider_id").notNull(),
+    status: text("status").$type<NotificationStatus>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    last_error: text("last_error"),
+    external_id: text("external_id"),
+    /** Who or what the message is about (`customer`, `user`), for filtering. */
+    resource_type: text("resource_type"),
+    sent_at: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [
+    index("notification_status_idx").on(t.status),
+    index("notification_to_idx").on(t.to),
+    index("notification_created_at_idx").on(t.created_at),
+  ],
+);
+
+export type NotificationStatus = "pending" | "success" | "failure";
+export type NotificationRow = typeof notification.$inferSelect;
+
+/** What a caller asks to send. */
+export const NotificationInput = Type.Object(
+  {
+    to: Type.String({ minLength: 1 }),
+    channel: Type.String({ minLength: 1 }),
+    template: Type.String({ minLength: 1 }),
+    data: Type.Record(Type.String(), Type.Unknown()),
+    secret_keys: Type.Optional(Type.Array(Type.String())),
+    resource_type: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type NotificationInput = Static<typeof NotificationInput>;
+
+/** Filters of `GET /admin/notifications`. */
+export interface NotificationFilters {
+  id?: string[];
+  to?: string[];
+  channel?: string[];
+  template?: string[];
+  status?: NotificationStatus[];
+}

@@ -1,0 +1,145 @@
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, type Db, type Paging } from "@kasse/db";
+import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
+import type { NotificationProvider } from "./provider";
+import { renderTemplate } from "./templates";
+
+export interface NotificationServiceOptions {
+  /** Tried in order: the first provider serving a message's channel delivers it. */
+  providers: NotificationProvider[];
+  /** Attempts per message when sending through {@link NotificationService.send} (default 3). */
+  attempts?: number;
+  /** First retry delay, doubled per attempt (default 200 ms). */
+  backoffMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const REDACTED = "[redacted]";
+
+/** `data` with its secret values blanked: what is kept once delivery has ended, and what reads show. */
+function redact(row: NotificationRow): NotificationRow {
+  if (row.secret_keys.length === 0) return row;
+  const data = { ...row.data };
+  for (const key of row.secret_keys) if (key in data) data[key] = REDACTED;
+  return { ...row, data };
+}
+
+/**
+ * Notifications: an outbox row per message, delivered by a provider (`log`, `smtp`, custom)
+ * with bounded retries. Reads never show secret data (reset tokens).
+ * @example
+ * const notifications = createNotificationService(db, { providers: [createLogProvider(log)] });
+ * await notifications.send({ to: "ana@example.com", channel: "email", template: "auth.password_reset", data: { token } , secret_keys: ["token"] });
+ */
+export function createNotificationService(db: Db, options: NotificationServiceOptions) {
+  const maxAttempts = options.attempts ?? 3;
+  const backoffMs = options.backoffMs ?? 200;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  function providerFor(channel: string): NotificationProvider {
+    const provider = options.providers.find((p) => p.channels.includes(channel));
+    if (!provider) throw errors.invalidData(`No notification provider serves the channel '${channel}'`);
+    return provider;
+  }
+
+  const service = {
+    /** Writes the message to the outbox (status `pending`); {@link deliver} sends it. */
+    async create(input: NotificationInput, tx: Db = db): Promise<NotificationRow> {
+      const provider = providerFor(input.channel);
+      const [row] = await tx
+        .insert(notification)
+        .values({
+          id: generateId("noti"),
+          to: input.to,
+          channel: input.channel,
+          template: input.template,
+          data: input.data,
+          secret_keys: input.secret_keys ?? [],
+          provider_id: provider.id,
+          resource_type: input.resource_type ?? null,
+        })
+        .returning();
+      return row!;
+    },
+
+    /**
+     * One delivery attempt of a pending message. Throws the provider's error when it fails, so a
+     * caller (a workflow step or {@link send}) can retry; after `final` attempts it is `failure`.
+     * A message already delivered is not sent again.
+     */
+    async deliver(id: string, attemptOptions: { final?: boolean } = {}, tx: Db = db): Promise<NotificationRow> {
+      const [row] = await tx.select().from(notification).where(eq(notification.id, id));
+      if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
+      if (row.status !== "pending") return redact(row);
+      const provider = options.providers.find((p) => p.id === row.provider_id);
+      if (!provider) throw errors.unexpectedState(`Notification provider '${row.provider_id}' is not configured`);
+      const attempts = row.attempts + 1;
+      const rendered = renderTemplate(row.template, row.data);
+      try {
+        const result = await provider.send({ id: row.id, to: row.to, channel: row.channel, template: row.template, data: row.data, ...rendered });
+        const [sent] = await tx
+          .update(notification)
+          .set({ status: "success", attempts, sent_at: new Date(), external_id: result.external_id ?? null, last_error: null, data: redact(row).data })
+          .where(eq(notification.id, id))
+          .returning();
+        return redact(sent!);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const final = attemptOptions.final ?? false;
+        await tx
+          .update(notification)
+          .set({ attempts, last_error: message, ...(final ? { status: "failure" as const, data: redact(row).data } : {}) })
+          .where(eq(notification.id, id));
+        throw error;
+      }
+    },
+
+    /**
+     * Writes the message and delivers it, retrying with exponential backoff. Never throws for a
+     * failed delivery: the row records it (`failure`, `last_error`), so callers such as password
+     * reset answer the same whether or not mail went out.
+     */
+    async send(input: NotificationInput, tx: Db = db): Promise<NotificationRow> {
+      const row = await service.create(input, tx);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await service.deliver(row.id, { final: attempt >= maxAttempts }, tx);
+        } catch {
+          if (attempt >= maxAttempts) return service.retrieve(row.id, tx);
+          await sleep(backoffMs * 2 ** (attempt - 1));
+        }
+      }
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<NotificationRow> {
+      const [row] = await tx.select().from(notification).where(eq(notification.id, id));
+      if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
+      return redact(row);
+    },
+
+    async list(filters: NotificationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: NotificationRow[]; count: number }> {
+      const conditions: SQL[] = [];
+      if (filters.id?.length) conditions.push(inArray(notification.id, filters.id));
+      if (filters.to?.length) conditions.push(inArray(notification.to, filters.to));
+      if (filters.channel?.length) conditions.push(inArray(notification.channel, filters.channel));
+      if (filters.template?.length) conditions.push(inArray(notification.template, filters.template));
+      if (filters.status?.length) conditions.push(inArray(notification.status, filters.status));
+      const where = and(...conditions);
+      const columns = { created_at: notification.created_at, updated_at: notification.updated_at, status: notification.status, to: notification.to };
+      const order = page.order ? orderBy(page.order, columns, notification.id) : [desc(notification.created_at), desc(notification.id)];
+      const [rows, [total]] = await Promise.all([
+        tx.select().from(notification).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(notification).where(where),
+      ]);
+      return { items: rows.map(redact), count: total?.count ?? 0 };
+    },
+
+    /** Releases provider resources (SMTP connections). */
+    async close(): Promise<void> {
+      await Promise.all(options.providers.map((p) => p.close?.()));
+    },
+  };
+  return service;
+}
+
+export type NotificationService = ReturnType<typeof createNotificationService>;

@@ -1,0 +1,37 @@
+/** Subject and body of a message. */
+export interface RenderedMessage {
+  subject: string;
+  text: string;
+}
+
+type Template = (data: Record<string, unknown>) => RenderedMessage;
+
+const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+
+/** The built-in templates, by name. A template not listed here renders its data as JSON. */
+const templates: Record<string, Template> = {
+  "auth.password_reset": (data) => ({
+    subject: "Reset your password",
+    text: [
+      "A password reset was requested for this email address.",
+      "",
+      `Your reset token: ${str(data.token)}`,
+      data.url ? `Or open: ${str(data.url)}` : "",
+      "",
+      `The token works once and expires at ${str(data.expires_at)}. If you did not ask for it, ignore this message.`,
+    ]
+      .filter((line, i, all) => line !== "" || all[i - 1] !== "")
+      .join("\n"),
+  }),
+};
+
+/**
+ * Renders a notification's subject and text.
+ * @example
+ * renderTemplate("auth.password_reset", { token: "abc", expires_at: "…" }).subject; // "Reset your password"
+ */
+export function renderTemplate(template: string, data: Record<string, unknown>): RenderedMessage {
+  const render = templates[template];
+  if (render) return render(data);
+  return { subject: template, text: JSON.stringify(data, null, 2) };
+}
