@@ -1,0 +1,90 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } from "@kasse/modules/inventory";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const LevelParams = Type.Object({ id: Type.String(), location_id: Type.String() });
+const ListInventoryItems = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    sku: Type.Optional(ArrayQuery(Type.String())),
+    location_id: Type.Optional(ArrayQuery(Type.String())),
+    // Medusa's form of the same filter: `location_levels[location_id]=…`.
+    location_levels: Type.Optional(Type.Object({ location_id: ArrayQuery(Type.String()) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+const ListLevels = Type.Object({ ...ListQuery, location_id: Type.Optional(ArrayQuery(Type.String())) }, { additionalProperties: false });
+
+/** Admin inventory items and their stock per location (interface.md "Admin: inventory"). */
+export default async function inventoryItems(app: App): Promise<void> {
+  const inventory = app.modules.inventory;
+
+  /** Unknown stock locations in a body are 404, as Medusa answers. */
+  const requireLocations = async (ids: string[]) => {
+    const known = await app.modules.stockLocation.existing(ids);
+    const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+    if (unknown.length) throw errors.notFound(`Stock locations with ids: ${unknown.join(", ")} were not found`);
+  };
+
+  app.get("/inventory-items", { schema: { querystring: ListInventoryItems } }, async (request) => {
+    const { limit, offset, order, fields, location_levels, location_id, ...filters } = request.query;
+    const locations = [...(location_id ?? []), ...(location_levels?.location_id ?? [])];
+    const { items, count } = await inventory.list({ ...filters, location_id: locations.length ? locations : undefined }, { limit, offset, order });
+    return listResponse("inventory_items", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/inventory-items", { schema: { body: InventoryItemCreate } }, async (request) => {
+    await requireLocations((request.body.location_levels ?? []).map((l) => l.location_id));
+    return { inventory_item: await inventory.create(request.body) };
+  });
+
+  app.get("/inventory-items/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { inventory_item: project(await inventory.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/inventory-items/:id", { schema: { params: Params, body: InventoryItemUpdate } }, async (request) => {
+    return { inventory_item: await inventory.update(request.params.id, request.body) };
+  });
+
+  app.delete("/inventory-items/:id", { schema: { params: Params } }, async (request) => {
+    await inventory.delete(request.params.id);
+    return { id: request.params.id, object: "inventory-item", deleted: true as const };
+  });
+
+  // Both the contract's `{inventory_item: {id, location_levels}}` and Medusa's `inventory_levels` list (extensions.md).
+  app.get("/inventory-items/:id/location-levels", { schema: { params: Params, querystring: ListLevels } }, async (request) => {
+    const { limit, offset, fields, location_id } = request.query;
+    const { items, count } = await inventory.listLevels(request.params.id, { location_id }, { limit, offset });
+    const levels = project(items, parseFields(fields));
+    return { inventory_item: { id: request.params.id, location_levels: levels }, ...listResponse("inventory_levels", levels, count, { limit, offset }) };
+  });
+
+  app.post("/inventory-items/:id/location-levels", { schema: { params: Params, body: InventoryLevelCreate } }, async (request) => {
+    await inventory.retrieve(request.params.id);
+    await requireLocations([request.body.location_id]);
+    await inventory.createLevels(request.params.id, [request.body]);
+    return { inventory_item: await inventory.retrieve(request.params.id) };
+  });
+
+  // Medusa's admin manages an item's locations with this one call.
+  app.post("/inventory-items/:id/location-levels/batch", { schema: { params: Params, body: InventoryLevelBatch } }, async (request) => {
+    await requireLocations((request.body.create ?? []).map((l) => l.location_id));
+    return inventory.batchLevels(request.params.id, request.body);
+  });
+
+  app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate } }, async (request) => {
+    await inventory.updateLevel(request.params.id, request.params.location_id, request.body);
+    return { inventory_item: await inventory.retrieve(request.params.id) };
+  });
+
+  app.delete("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams } }, async (request) => {
+    const level = await inventory.deleteLevel(request.params.id, request.params.location_id);
+    return { id: level.id, object: "inventory-level", deleted: true as const, parent: await inventory.retrieve(request.params.id) };
+  });
+}

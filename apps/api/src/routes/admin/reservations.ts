@@ -1,0 +1,70 @@
+import { Type } from "@sinclair/typebox";
+import { sql } from "drizzle-orm";
+import { errors, queryRows } from "@kasse/db";
+import { ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListReservations = Type.Object(
+  {
+    ...ListQuery,
+    id: Type.Optional(ArrayQuery(Type.String())),
+    inventory_item_id: Type.Optional(ArrayQuery(Type.String())),
+    location_id: Type.Optional(ArrayQuery(Type.String())),
+    line_item_id: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin reservations: each change of quantity moves the level's `reserved_quantity` in the same transaction. */
+export default async function reservations(app: App): Promise<void> {
+  const inventory = app.modules.inventory;
+
+  const requireLocation = async (id: string) => {
+    if (!(await app.modules.stockLocation.existing([id])).has(id)) throw errors.notFound(`Stock location with id: ${id} was not found`);
+  };
+
+  /**
+   * Whether a variant using the item allows backorders. The inventory module does not know
+   * variants' flags, so the route reads them (one query) and passes the answer in.
+   */
+  const allowsBackorder = async (itemId: string): Promise<boolean> => {
+    const variantIds = await inventory.variantIdsForItem(itemId);
+    if (variantIds.length === 0) return false;
+    const ids = sql.join(variantIds.map((id) => sql`${id}`), sql`, `);
+    // The product module's table, read by name: the contract fixes `allow_backorder` on variants.
+    const rows = await queryRows(app.modules.db, sql`select 1 from product_variant where id in (${ids}) and allow_backorder and deleted_at is null limit 1`);
+    return rows.length > 0;
+  };
+
+  app.get("/reservations", { schema: { querystring: ListReservations } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await inventory.listReservations(filters, { limit, offset, order });
+    return listResponse("reservations", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/reservations", { schema: { body: ReservationCreate } }, async (request) => {
+    await inventory.retrieve(request.body.inventory_item_id);
+    await requireLocation(request.body.location_id);
+    const allow_backorder = await allowsBackorder(request.body.inventory_item_id);
+    const [reservation] = await inventory.reserve([{ ...request.body, allow_backorder, created_by: request.auth?.actor_id ?? null }]);
+    return { reservation };
+  });
+
+  app.get("/reservations/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { reservation: project(await inventory.retrieveReservation(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/reservations/:id", { schema: { params: Params, body: ReservationUpdate } }, async (request) => {
+    if (request.body.location_id) await requireLocation(request.body.location_id);
+    return { reservation: await inventory.updateReservation(request.params.id, request.body) };
+  });
+
+  app.delete("/reservations/:id", { schema: { params: Params } }, async (request) => {
+    const [released] = await inventory.releaseReservations([request.params.id]);
+    if (!released) throw errors.notFound(`Reservation with id: ${request.params.id} was not found`);
+    return { id: request.params.id, object: "reservation", deleted: true as const };
+  });
+}

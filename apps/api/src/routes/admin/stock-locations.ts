@@ -1,0 +1,63 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation } from "@kasse/modules/stock-location";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListStockLocations = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    name: Type.Optional(ArrayQuery(Type.String())),
+    sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin stock locations: CRUD with an address, and their sales channels (extensions.md). */
+export default async function stockLocations(app: App): Promise<void> {
+  const locations = app.modules.stockLocation;
+
+  /** Replaces each location's `sales_channel_ids` by the channels themselves: one query for the page. */
+  const shape = async (items: StockLocation[]) => {
+    const ids = [...new Set(items.flatMap((l) => l.sales_channel_ids))];
+    const { items: channels } = ids.length ? await app.modules.salesChannel.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const byId = new Map(channels.map(({ deleted_at: _deleted, ...c }) => [c.id, c]));
+    return items.map(({ sales_channel_ids, ...location }) => ({ ...location, sales_channels: sales_channel_ids.flatMap((id) => byId.get(id) ?? []) }));
+  };
+  const one = async (location: StockLocation) => (await shape([location]))[0]!;
+
+  app.get("/stock-locations", { schema: { querystring: ListStockLocations } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await locations.list(filters, { limit, offset, order });
+    return listResponse("stock_locations", project(await shape(items), parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/stock-locations", { schema: { body: StockLocationCreate } }, async (request) => {
+    return { stock_location: await one(await locations.create(request.body)) };
+  });
+
+  app.get("/stock-locations/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { stock_location: project(await one(await locations.retrieve(request.params.id)), parseFields(request.query.fields)) };
+  });
+
+  app.post("/stock-locations/:id", { schema: { params: Params, body: StockLocationUpdate } }, async (request) => {
+    return { stock_location: await one(await locations.update(request.params.id, request.body)) };
+  });
+
+  app.delete("/stock-locations/:id", { schema: { params: Params } }, async (request) => {
+    await locations.delete(request.params.id);
+    return { id: request.params.id, object: "stock_location", deleted: true as const };
+  });
+
+  app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels } }, async (request) => {
+    const add = request.body.add ?? [];
+    const known = await app.modules.salesChannel.existing(add);
+    const unknown = add.filter((id) => !known.has(id));
+    if (unknown.length) throw errors.notFound(`Sales channels with ids: ${unknown.join(", ")} were not found`);
+    return { stock_location: await one(await locations.updateSalesChannels(request.params.id, request.body)) };
+  });
+}

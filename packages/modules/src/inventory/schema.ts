@@ -1,0 +1,236 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
+export const inventorySearchText = () => sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
+
+/** Inventory items: the stock-keeping units whose quantities are tracked per location. */
+export const inventoryItem = pgTable(
+  "inventory_item",
+  {
+    id: text("id").primaryKey(),
+    sku: text("sku"),
+    title: text("title"),
+    description: text("description"),
+    thumbnail: text("thumbnail"),
+    origin_country: text("origin_country"),
+    hs_code: text("hs_code"),
+    mid_code: text("mid_code"),
+    material: text("material"),
+    weight: doublePrecision("weight"),
+    length: doublePrecision("length"),
+    height: doublePrecision("height"),
+    width: doublePrecision("width"),
+    requires_shipping: boolean("requires_shipping").notNull().default(true),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("inventory_item_sku_uq").on(t.sku).where(sql`deleted_at is null`),
+    index("inventory_item_created_at_idx").on(t.created_at),
+    index("inventory_item_title_idx").on(t.title),
+    index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * The stock of one item at one location. `available_quantity` is computed by the row itself
+ * (a stored generated column), so it can never drift from stocked and reserved. The CHECKs keep
+ * every quantity non-negative; `reserved <= stocked` is NOT a constraint, because a backordered
+ * reservation may exceed the stock: the guarded `UPDATE … WHERE available_quantity >= q` that
+ * reserves is what refuses overselling when backorders are not allowed.
+ * `location_id` is a plain id: the stock-location module owns locations.
+ */
+export const inventoryLevel = pgTable(
+  "inventory_level",
+  {
+    id: text("id").primaryKey(),
+    inventory_item_id: text("inventory_item_id")
+      .notNull()
+      .references(() => inventoryItem.id),
+    location_id: text("location_id").notNull(),
+    stocked_quantity: integer("stocked_quantity").notNull().default(0),
+    reserved_quantity: integer("reserved_quantity").notNull().default(0),
+    incoming_quantity: integer("incoming_quantity").notNull().default(0),
+    available_quantity: integer("available_quantity")
+      .notNull()
+      .generatedAlwaysAs(sql`stocked_quantity - reserved_quantity`),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id).where(sql`deleted_at is null`),
+    index("inventory_level_location_idx").on(t.location_id),
+    check("inventory_level_stocked_nonnegative", sql`${t.stocked_quantity} >= 0`),
+    check("inventory_level_reserved_nonnegative", sql`${t.reserved_quantity} >= 0`),
+    check("inventory_level_incoming_nonnegative", sql`${t.incoming_quantity} >= 0`),
+  ],
+);
+
+/**
+ * Reservations: quantities of an item held at a location for a line item. Each row's quantity
+ * is counted in its level's `reserved_quantity`, changed in the same transaction.
+ * `allow_backorder` is the variant's flag at reservation time (passed in by the flow), so a
+ * later change of quantity is re-checked by the same rule.
+ */
+export const reservationItem = pgTable(
+  "reservation_item",
+  {
+    id: text("id").primaryKey(),
+    inventory_item_id: text("inventory_item_id")
+      .notNull()
+      .references(() => inventoryItem.id),
+    location_id: text("location_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    line_item_id: text("line_item_id"),
+    description: text("description"),
+    created_by: text("created_by"),
+    allow_backorder: boolean("allow_backorder").notNull().default(false),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("reservation_item_inventory_item_idx").on(t.inventory_item_id),
+    index("reservation_item_location_idx").on(t.location_id),
+    index("reservation_item_line_item_idx").on(t.line_item_id),
+    index("reservation_item_created_at_idx").on(t.created_at),
+    check("reservation_item_quantity_positive", sql`${t.quantity} > 0`),
+  ],
+);
+
+/**
+ * Which inventory items a product variant consumes, and how many of each per unit sold.
+ * `variant_id` is a plain id: the product module owns variants.
+ */
+export const inventoryItemVariant = pgTable(
+  "inventory_item_variant",
+  {
+    variant_id: text("variant_id").notNull(),
+    inventory_item_id: text("inventory_item_id")
+      .notNull()
+      .references(() => inventoryItem.id),
+    required_quantity: integer("required_quantity").notNull().default(1),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.variant_id, t.inventory_item_id] }),
+    index("inventory_item_variant_item_idx").on(t.inventory_item_id),
+    check("inventory_item_variant_required_positive", sql`${t.required_quantity} > 0`),
+  ],
+);
+
+export type InventoryItemRow = typeof inventoryItem.$inferSelect;
+export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
+export type ReservationRow = typeof reservationItem.$inferSelect;
+
+const NullableString = () => Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));
+const MetadataBody = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+/** A stock quantity: a non-negative integer, bounded so sums stay within PostgreSQL's integer. */
+const Quantity = () => Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+
+const itemFields = {
+  sku: NullableString(),
+  title: NullableString(),
+  description: NullableString(),
+  thumbnail: NullableString(),
+  origin_country: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
+  hs_code: NullableString(),
+  mid_code: NullableString(),
+  material: NullableString(),
+  weight: Measure(),
+  length: Measure(),
+  height: Measure(),
+  width: Measure(),
+  requires_shipping: Type.Optional(Type.Boolean()),
+  metadata: MetadataBody(),
+};
+
+/** Body of `POST /admin/inventory-items/{id}/location-levels`. */
+export const InventoryLevelCreate = Type.Object(
+  {
+    location_id: Type.String({ minLength: 1 }),
+    stocked_quantity: Type.Optional(Quantity()),
+    incoming_quantity: Type.Optional(Quantity()),
+    metadata: MetadataBody(),
+  },
+  { additionalProperties: false },
+);
+export type InventoryLevelCreate = Static<typeof InventoryLevelCreate>;
+
+/** Body of `POST /admin/inventory-items/{id}/location-levels/{location_id}`. */
+export const InventoryLevelUpdate = Type.Object(
+  {
+    stocked_quantity: Type.Optional(Quantity()),
+    incoming_quantity: Type.Optional(Quantity()),
+    metadata: MetadataBody(),
+  },
+  { additionalProperties: false },
+);
+export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
+
+/** Body of `POST /admin/inventory-items/{id}/location-levels/batch` (Medusa's): `delete` takes location ids or level ids. */
+export const InventoryLevelBatch = Type.Object(
+  {
+    create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
+    update: Type.Optional(Type.Array(Type.Composite([Type.Object({ location_id: Type.String({ minLength: 1 }) }), InventoryLevelUpdate], { additionalProperties: false }), { maxItems: 1000 })),
+    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type InventoryLevelBatch = Static<typeof InventoryLevelBatch>;
+
+/** Body of `POST /admin/inventory-items`: every field optional; `location_levels` creates levels at once (as Medusa). */
+export const InventoryItemCreate = Type.Object(
+  { ...itemFields, location_levels: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })) },
+  { additionalProperties: false },
+);
+export type InventoryItemCreate = Static<typeof InventoryItemCreate>;
+
+/** Body of `POST /admin/inventory-items/{id}`. */
+export const InventoryItemUpdate = Type.Object(itemFields, { additionalProperties: false });
+export type InventoryItemUpdate = Static<typeof InventoryItemUpdate>;
+
+/** Body of `POST /admin/reservations`. */
+export const ReservationCreate = Type.Object(
+  {
+    inventory_item_id: Type.String({ minLength: 1 }),
+    location_id: Type.String({ minLength: 1 }),
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+    line_item_id: NullableString(),
+    description: NullableString(),
+    metadata: MetadataBody(),
+  },
+  { additionalProperties: false },
+);
+export type ReservationCreate = Static<typeof ReservationCreate>;
+
+/** Body of `POST /admin/reservations/{id}`. */
+export const ReservationUpdate = Type.Object(
+  {
+    quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+    location_id: Type.Optional(Type.String({ minLength: 1 })),
+    description: NullableString(),
+    metadata: MetadataBody(),
+  },
+  { additionalProperties: false },
+);
+export type ReservationUpdate = Static<typeof ReservationUpdate>;
+
+/** Filters of `GET /admin/inventory-items`. */
+export interface InventoryItemFilters {
+  id?: string[];
+  q?: string;
+  sku?: string[];
+  location_id?: string[];
+}
+
+/** Filters of `GET /admin/reservations`. */
+export interface ReservationFilters {
+  id?: string[];
+  inventory_item_id?: string[];
+  location_id?: string[];
+  line_item_id?: string[];
+}

@@ -1,0 +1,125 @@
+import { step } from "@kasse/workflows";
+import { createInventoryService, type ConsumedReservation, type Reservation, type ReserveForLinesInput, type ReserveInput, type StockAdjustment } from "./service";
+
+/** A reservation as steps journal it (JSON: no dates). */
+export interface ReservedItem {
+  id: string;
+  inventory_item_id: string;
+  location_id: string;
+  quantity: number;
+  line_item_id: string | null;
+}
+const reserved = (rows: Reservation[]): ReservedItem[] =>
+  rows.map((r) => ({ id: r.id, inventory_item_id: r.inventory_item_id, location_id: r.location_id, quantity: r.quantity, line_item_id: r.line_item_id }));
+
+// Each step builds the service over its own transaction, so its writes commit with its journal row.
+
+/**
+ * Reserves order lines at the locations given (see `reserveForLines`). Compensation releases
+ * exactly the reservations this step made, by id.
+ */
+export const reserveLineItemsStep = step("reserve-line-items", {
+  invoke: async (input: ReserveForLinesInput, ctx) => {
+    const reservations = reserved(await createInventoryService(ctx.tx).reserveForLines(input, ctx.tx));
+    return { output: reservations, compensateInput: reservations.map((r) => r.id) };
+  },
+  compensate: async (ids: string[], ctx) => {
+    await createInventoryService(ctx.tx).releaseReservations(ids, ctx.tx);
+  },
+});
+
+/** Reserves explicit (item, location, quantity) entries; compensation releases exactly those. */
+export const reserveInventoryStep = step("reserve-inventory-items", {
+  invoke: async (input: ReserveInput[], ctx) => {
+    const reservations = reserved(await createInventoryService(ctx.tx).reserve(input, ctx.tx));
+    return { output: reservations, compensateInput: reservations.map((r) => r.id) };
+  },
+  compensate: async (ids: string[], ctx) => {
+    await createInventoryService(ctx.tx).releaseReservations(ids, ctx.tx);
+  },
+});
+
+/** Releases reservations by id and/or by line item; compensation brings back exactly those released. */
+export const releaseReservationsStep = step("release-reservations", {
+  invoke: async (input: { reservation_ids?: string[]; line_item_ids?: string[] }, ctx) => {
+    const inventory = createInventoryService(ctx.tx);
+    const released = reserved([
+      ...(await inventory.releaseReservations(input.reservation_ids ?? [], ctx.tx)),
+      ...(await inventory.releaseLineItems(input.line_item_ids ?? [], ctx.tx)),
+    ]);
+    return { output: released, compensateInput: released.map((r) => r.id) };
+  },
+  compensate: async (ids: string[], ctx) => {
+    await createInventoryService(ctx.tx).restoreReservations(ids, ctx.tx);
+  },
+});
+
+/** Fulfillment: consumes the lines' reservations and takes the units out of stock; compensation restores both. */
+export const consumeLineItemsStep = step("consume-line-item-reservations", {
+  invoke: async (input: Array<{ line_item_id: string; variant_id: string; quantity: number }>, ctx) => {
+    const consumed = await createInventoryService(ctx.tx).consumeLineItems(input, ctx.tx);
+    return { output: consumed, compensateInput: consumed };
+  },
+  compensate: async (consumed: ConsumedReservation[], ctx) => {
+    await createInventoryService(ctx.tx).restoreConsumed(consumed, ctx.tx);
+  },
+});
+
+/** Fulfillment by reservation id (`quantity` defaults to the whole reservation); compensation restores. */
+export const consumeReservationsStep = step("consume-reservations", {
+  invoke: async (input: Array<{ reservation_id: string; quantity?: number }>, ctx) => {
+    const consumed = await createInventoryService(ctx.tx).consumeReservations(input, ctx.tx);
+    return { output: consumed, compensateInput: consumed };
+  },
+  compensate: async (consumed: ConsumedReservation[], ctx) => {
+    await createInventoryService(ctx.tx).restoreConsumed(consumed, ctx.tx);
+  },
+});
+
+/** A return received: adds the variants' items to stock at a location; compensation takes them back out. */
+export const receiveVariantsStep = step("receive-variant-stock", {
+  invoke: async (input: Array<{ variant_id: string; location_id: string; quantity: number }>, ctx) => {
+    const adjustments = await createInventoryService(ctx.tx).receiveVariants(input, ctx.tx);
+    return { output: adjustments, compensateInput: adjustments };
+  },
+  compensate: async (adjustments: StockAdjustment[], ctx) => {
+    await createInventoryService(ctx.tx).adjustStock(negate(adjustments), ctx.tx, { allowBelowReserved: true });
+  },
+});
+
+/** Changes stocked quantities of items directly; compensation applies the opposite change. */
+export const adjustStockStep = step("adjust-stock-levels", {
+  invoke: async (input: StockAdjustment[], ctx) => {
+    await createInventoryService(ctx.tx).adjustStock(input, ctx.tx);
+    return { output: input, compensateInput: input };
+  },
+  compensate: async (adjustments: StockAdjustment[], ctx) => {
+    await createInventoryService(ctx.tx).adjustStock(negate(adjustments), ctx.tx, { allowBelowReserved: true });
+  },
+});
+
+/** Creates and links one inventory item per variant (product creation); compensation unlinks and deletes them. */
+export const createVariantInventoryItemsStep = step("create-variant-inventory-items", {
+  invoke: async (input: Array<{ variant_id: string; sku: string | null; title: string }>, ctx) => {
+    const links = await createInventoryService(ctx.tx).createItemsForVariants(input, ctx.tx);
+    return { output: links, compensateInput: links };
+  },
+  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string }>, ctx) => {
+    const inventory = createInventoryService(ctx.tx);
+    await inventory.unlinkVariants(links.map((l) => l.variant_id), ctx.tx);
+    for (const link of links) await inventory.delete(link.inventory_item_id, ctx.tx);
+  },
+});
+
+/** Removes variants' inventory links (variant deletion); compensation links them again. */
+export const unlinkVariantInventoryStep = step("unlink-variant-inventory", {
+  invoke: async (variantIds: string[], ctx) => {
+    const removed = await createInventoryService(ctx.tx).unlinkVariants(variantIds, ctx.tx);
+    return { output: removed, compensateInput: removed };
+  },
+  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>, ctx) => {
+    await createInventoryService(ctx.tx).linkVariants(links, ctx.tx);
+  },
+});
+
+const negate = (adjustments: StockAdjustment[]) => adjustments.map((a) => ({ ...a, adjustment: -a.adjustment }));

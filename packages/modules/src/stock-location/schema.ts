@@ -1,0 +1,110 @@
+import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** Stock locations: warehouses and stores holding inventory levels. */
+export const stockLocation = pgTable(
+  "stock_location",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    address_id: text("address_id"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("stock_location_name_idx").on(t.name), index("stock_location_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")), index("stock_location_created_at_idx").on(t.created_at), index("stock_location_address_id_idx").on(t.address_id)],
+);
+
+/** The postal address of a stock location (one per location). */
+export const stockLocationAddress = pgTable("stock_location_address", {
+  id: text("id").primaryKey(),
+  address_1: text("address_1").notNull(),
+  address_2: text("address_2"),
+  company: text("company"),
+  city: text("city"),
+  country_code: text("country_code").notNull(),
+  phone: text("phone"),
+  province: text("province"),
+  postal_code: text("postal_code"),
+  metadata: metadata(),
+  ...timestamps(),
+});
+
+/**
+ * Which sales channels a location serves. `sales_channel_id` is a plain id: the sales-channel
+ * module owns the channel, and the route checks the ids exist before linking.
+ */
+export const salesChannelStockLocation = pgTable(
+  "sales_channel_stock_location",
+  {
+    sales_channel_id: text("sales_channel_id").notNull(),
+    stock_location_id: text("stock_location_id")
+      .notNull()
+      .references(() => stockLocation.id, { onDelete: "cascade" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sales_channel_id, t.stock_location_id] }), index("sales_channel_stock_location_location_idx").on(t.stock_location_id)],
+);
+
+export type StockLocationRow = typeof stockLocation.$inferSelect;
+export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const MetadataBody = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+
+/** A location's address as `POST /admin/stock-locations` takes it (Medusa v2: `address_1` and `country_code` required). */
+export const StockLocationAddressInput = Type.Object(
+  {
+    address_1: Type.String({ minLength: 1 }),
+    address_2: Nullable(Type.String()),
+    company: Nullable(Type.String()),
+    city: Nullable(Type.String()),
+    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
+    phone: Nullable(Type.String()),
+    province: Nullable(Type.String()),
+    postal_code: Nullable(Type.String()),
+    metadata: MetadataBody,
+  },
+  { additionalProperties: false },
+);
+export type StockLocationAddressInput = Static<typeof StockLocationAddressInput>;
+
+/** Body of `POST /admin/stock-locations`. */
+export const StockLocationCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    address: Type.Optional(StockLocationAddressInput),
+    metadata: MetadataBody,
+  },
+  { additionalProperties: false },
+);
+export type StockLocationCreate = Static<typeof StockLocationCreate>;
+
+/** Body of `POST /admin/stock-locations/{id}`: `address` replaces the address; `null` removes it. */
+export const StockLocationUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    address: Type.Optional(Type.Union([StockLocationAddressInput, Type.Null()])),
+    metadata: MetadataBody,
+  },
+  { additionalProperties: false },
+);
+export type StockLocationUpdate = Static<typeof StockLocationUpdate>;
+
+/** Body of `POST /admin/stock-locations/{id}/sales-channels`. */
+export const StockLocationSalesChannels = Type.Object(
+  {
+    add: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type StockLocationSalesChannels = Static<typeof StockLocationSalesChannels>;
+
+/** Filters of `GET /admin/stock-locations`. */
+export interface StockLocationFilters {
+  id?: string[];
+  q?: string;
+  name?: string[];
+  sales_channel_id?: string[];
+}

@@ -1,0 +1,173 @@
+import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import {
+  salesChannelStockLocation,
+  stockLocation,
+  stockLocationAddress,
+  type StockLocationAddressInput,
+  type StockLocationAddressRow,
+  type StockLocationCreate,
+  type StockLocationFilters,
+  type StockLocationRow,
+  type StockLocationSalesChannels,
+  type StockLocationUpdate,
+} from "./schema";
+
+/** A location as the API shows it; `sales_channel_ids` is turned into `sales_channels` by the route. */
+export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {
+  address: Omit<StockLocationAddressRow, "deleted_at" | "created_at" | "updated_at"> | null;
+  sales_channel_ids: string[];
+};
+
+const live = isNull(stockLocation.deleted_at);
+
+/**
+ * Stock locations: CRUD with an address, and the sales channels each location serves.
+ * @example
+ * const locations = createStockLocationService(db);
+ * const warehouse = await locations.create({ name: "Berlin", address: { address_1: "Hauptstr. 1", country_code: "de" } });
+ */
+export function createStockLocationService(db: Db) {
+  const service = {
+    async create(input: StockLocationCreate, tx: Db = db): Promise<StockLocation> {
+      return transaction(tx, async (t) => {
+        const address_id = input.address ? await insertAddress(t, input.address) : null;
+        const [row] = await t.insert(stockLocation).values({ id: generateId("sloc"), name: input.name, address_id, metadata: input.metadata ?? null }).returning();
+        return (await hydrate(t, [row!]))[0]!;
+      });
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<StockLocation> {
+      const [row] = await tx.select().from(stockLocation).where(and(eq(stockLocation.id, id), live));
+      if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
+      return (await hydrate(tx, [row]))[0]!;
+    },
+
+    async list(filters: StockLocationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: StockLocation[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(stockLocation)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(stockLocation).where(where),
+      ]);
+      return { items: await hydrate(tx, rows), count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: StockLocationUpdate, tx: Db = db): Promise<StockLocation> {
+      return transaction(tx, async (t) => {
+        const existing = await service.retrieve(id, t);
+        const changes: Partial<StockLocationRow> = {};
+        if (input.name !== undefined) changes.name = input.name;
+        if (input.metadata !== undefined) changes.metadata = input.metadata;
+        if (input.address !== undefined) {
+          // The address is owned by the location: replace it rather than share it.
+          if (existing.address_id) await t.update(stockLocationAddress).set({ deleted_at: new Date() }).where(eq(stockLocationAddress.id, existing.address_id));
+          changes.address_id = input.address ? await insertAddress(t, input.address) : null;
+        }
+        if (Object.keys(changes).length) await t.update(stockLocation).set(changes).where(eq(stockLocation.id, id));
+        return service.retrieve(id, t);
+      });
+    },
+
+    /** Soft delete; the location's channel links go with it. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        const [row] = await t.update(stockLocation).set({ deleted_at: new Date() }).where(and(eq(stockLocation.id, id), live)).returning({ id: stockLocation.id });
+        if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
+        await t.delete(salesChannelStockLocation).where(eq(salesChannelStockLocation.stock_location_id, id));
+      });
+    },
+
+    /** Links and unlinks sales channels (ids already checked by the caller); linking twice is a no-op. */
+    async updateSalesChannels(id: string, input: StockLocationSalesChannels, tx: Db = db): Promise<StockLocation> {
+      return transaction(tx, async (t) => {
+        await service.retrieve(id, t);
+        const add = [...new Set(input.add ?? [])];
+        if (add.length) await t.insert(salesChannelStockLocation).values(add.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id }))).onConflictDoNothing();
+        if (input.remove?.length) {
+          await t.delete(salesChannelStockLocation).where(and(eq(salesChannelStockLocation.stock_location_id, id), inArray(salesChannelStockLocation.sales_channel_id, input.remove)));
+        }
+        return service.retrieve(id, t);
+      });
+    },
+
+    /** The live locations serving any of the given sales channels, oldest first. */
+    async locationIdsForSalesChannels(salesChannelIds: string[], tx: Db = db): Promise<string[]> {
+      if (salesChannelIds.length === 0) return [];
+      const rows = await tx
+        .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
+        .from(salesChannelStockLocation)
+        .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
+        .where(and(inArray(salesChannelStockLocation.sales_channel_id, salesChannelIds), live))
+        .orderBy(stockLocation.created_at, stockLocation.id);
+      return rows.map((r) => r.id);
+    },
+
+    /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: stockLocation.id }).from(stockLocation).where(and(inArray(stockLocation.id, ids), live));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+export type StockLocationService = ReturnType<typeof createStockLocationService>;
+
+async function insertAddress(tx: Db, address: StockLocationAddressInput): Promise<string> {
+  const id = generateId("laddr");
+  await tx.insert(stockLocationAddress).values({
+    id,
+    address_1: address.address_1,
+    address_2: address.address_2 ?? null,
+    company: address.company ?? null,
+    city: address.city ?? null,
+    country_code: address.country_code.toLowerCase(),
+    phone: address.phone ?? null,
+    province: address.province ?? null,
+    postal_code: address.postal_code ?? null,
+    metadata: address.metadata ?? null,
+  });
+  return id;
+}
+
+/** Adds addresses and channel ids to a page of locations: one query per relation. */
+async function hydrate(tx: Db, rows: StockLocationRow[]): Promise<StockLocation[]> {
+  if (rows.length === 0) return [];
+  const addressIds = rows.map((r) => r.address_id).filter((id): id is string => id !== null);
+  const [addresses, links] = await Promise.all([
+    addressIds.length ? tx.select().from(stockLocationAddress).where(inArray(stockLocationAddress.id, addressIds)) : Promise.resolve([]),
+    tx
+      .select()
+      .from(salesChannelStockLocation)
+      .where(inArray(salesChannelStockLocation.stock_location_id, rows.map((r) => r.id)))
+      .orderBy(salesChannelStockLocation.created_at, salesChannelStockLocation.sales_channel_id),
+  ]);
+  const addressById = new Map(addresses.map(({ deleted_at: _d, created_at: _c, updated_at: _u, ...a }) => [a.id, a]));
+  return rows.map(({ deleted_at: _deleted, ...row }) => ({
+    ...row,
+    address: row.address_id ? (addressById.get(row.address_id) ?? null) : null,
+    sales_channel_ids: links.filter((l) => l.stock_location_id === row.id).map((l) => l.sales_channel_id),
+  }));
+}
+
+function conditions(filters: StockLocationFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(stockLocation.id, filters.id));
+  if (filters.name?.length) out.push(inArray(stockLocation.name, filters.name));
+  if (filters.sales_channel_id?.length) {
+    const channels = sql.join(filters.sales_channel_id.map((id) => sql`${id}`), sql`, `);
+    out.push(sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`);
+  }
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(ilike(stockLocation.name, pattern));
+  }
+  return out;
+}
