@@ -1,1 +1,10 @@
-export {};
+export { step, workflow, DEFAULT_RETRY } from "./define";
+export { createEngine, type Engine, type EngineOptions, type ExecuteOptions, type ExecutionDetail } from "./engine";
+export { WorkflowDivergenceError } from "./runner";
+export { backoffDelay, systemClock } from "./backoff";
+export type { ExecutionFilters } from "./journal";
+export * from "./schema";
+export type * from "./types";
+export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";
+export { createInProcessScheduler } from "./scheduler-in-process";
+export { createBullMqScheduler, WORKFLOWS_QUEUE, type BullMqScheduler, type BullMqSchedulerOptions } from "./scheduler-bullmq";

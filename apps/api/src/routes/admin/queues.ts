@@ -1,0 +1,26 @@
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { FastifyAdapter } from "@bull-board/fastify";
+import type { HTTPStatus } from "@bull-board/api/typings/app";
+import { toKasseError } from "@kasse/db";
+import type { BullMqScheduler } from "@kasse/workflows";
+import type { App } from "../../app";
+
+/**
+ * bull-board at `/admin/queues` when the engine queues to BullMQ (service mode). It sits inside
+ * the admin prefix, so the admin guard covers its pages, assets and API alike.
+ */
+export default async function queues(app: App): Promise<void> {
+  const scheduler = app.infra.scheduler;
+  if (scheduler.kind !== "bullmq") return;
+  const serverAdapter = new FastifyAdapter();
+  createBullBoard({ queues: [new BullMQAdapter((scheduler as BullMqScheduler).queue)], serverAdapter });
+  // Set after createBullBoard (which sets its own): it becomes the plugin's error handler, so the
+  // admin guard's 401/403 keep Kasse's {type, message} body.
+  serverAdapter.setErrorHandler((error) => {
+    const known = toKasseError(error);
+    return known.type === "unknown_error" ? { status: 500, body: { type: "unknown_error", message: "An unknown error occurred." } } : { status: known.status as HTTPStatus, body: { type: known.type, message: known.message } };
+  });
+  serverAdapter.setBasePath("/admin/queues");
+  await app.register(serverAdapter.registerPlugin(), { prefix: "/queues" });
+}

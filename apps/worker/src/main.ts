@@ -1,0 +1,38 @@
+// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
+import { pino } from "pino";
+import { ConfigError, createInfrastructure, loadConfig } from "@kasse/api";
+import { startWorker } from "./worker";
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = pino({ level: config.logLevel, name: "kasse-worker" });
+  if (!config.redisUrl || config.embedded) {
+    // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
+    throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");
+  }
+  const infra = await createInfrastructure(config, { migrate: false });
+  const worker = await startWorker({ config, infra, logger });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    worker
+      .close()
+      .then(() => infra.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

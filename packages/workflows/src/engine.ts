@@ -1,0 +1,270 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { errors, fromJSON, generateId, type Db } from "@kasse/db";
+import { asJson, backoffDelay, systemClock } from "./backoff";
+import * as journal from "./journal";
+import { runExecution, LeaseLost, type RunEnv } from "./runner";
+import type { Scheduler } from "./scheduler";
+import type { ExecutionRow, StepRunRow } from "./schema";
+import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
+
+export interface EngineOptions {
+  db: Db;
+  /** Where resumes and background compensation retries are queued; without one they run inline. */
+  scheduler?: Scheduler;
+  clock?: Clock;
+  logger?: EngineLogger;
+  /** Workflows this engine can resume by name (the worker needs them all). `execute` registers its own. */
+  workflows?: readonly AnyWorkflow[];
+  /** This process's lease owner id; defaults to host:pid:random. */
+  owner?: string;
+  /** How long a lease lasts without renewal (renewed every third of it). Default 30 s. */
+  leaseMs?: number;
+  /** How long a second caller waits for a running execution with its key before `conflict`. Default 15 s. */
+  waitTimeoutMs?: number;
+  /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
+  compensationRetry?: RetryPolicy;
+}
+
+export interface ExecuteOptions {
+  /** A second `execute` of the same workflow with this key returns the first one's result. */
+  idempotencyKey?: string;
+  /** Medusa's transaction id (admin filter); defaults to the idempotency key, else the execution id. */
+  transactionId?: string;
+}
+
+/** An execution and its step journal, as the admin API shows it. */
+export interface ExecutionDetail extends ExecutionRow {
+  steps: StepRunRow[];
+}
+
+const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * Creates the saga engine over the journal tables in `db`.
+ * @example
+ * const engine = createEngine({ db, scheduler, workflows: allWorkflows });
+ * const order = await engine.execute(completeCart, { cartId }, { idempotencyKey: cartId });
+ */
+export function createEngine(options: EngineOptions) {
+  const db = options.db;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silent;
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const waitTimeoutMs = options.waitTimeoutMs ?? 15_000;
+  const compensationRetry: Required<RetryPolicy> = { attempts: 10, backoffMs: 1_000, maxBackoffMs: 10 * 60_000, ...options.compensationRetry };
+  const registry = new Map<string, AnyWorkflow>();
+  /** Executions this process is running, so local waiters join them instead of polling. */
+  const running = new Map<string, Promise<unknown>>();
+
+  const env: RunEnv = {
+    db,
+    clock,
+    logger,
+    owner,
+    leaseMs,
+    onCompensationFailed: async (row) => {
+      const attempt = row.attempt;
+      const now = clock.now();
+      if (attempt >= compensationRetry.attempts) {
+        await journal.setState(db, row.id, owner, now, { state: "compensation_failed", release: true, next_retry_at: null, dead_lettered_at: now, finished: true });
+        logger.error({ executionId: row.id, workflow: row.workflow_id, attempt }, "workflow compensation dead-lettered");
+        return;
+      }
+      const delayMs = backoffDelay(compensationRetry, attempt);
+      await journal.setState(db, row.id, owner, now, { state: "compensation_failed", release: true, next_retry_at: new Date(now.getTime() + delayMs), finished: true });
+      logger.warn({ executionId: row.id, workflow: row.workflow_id, attempt, delayMs }, "workflow compensation failed; retry scheduled");
+      await options.scheduler?.enqueue(row.id, { delayMs, dedupeKey: `${row.id}-${attempt}` }).catch((error: unknown) => logger.error({ err: error, executionId: row.id }, "could not schedule compensation retry"));
+    },
+  };
+
+  const register = (wf: AnyWorkflow) => {
+    const known = registry.get(wf.name);
+    if (known && known !== wf) throw new Error(`Two different workflows are named '${wf.name}'`);
+    registry.set(wf.name, wf);
+  };
+  for (const wf of options.workflows ?? []) register(wf);
+
+  const leaseUntil = () => new Date(clock.now().getTime() + leaseMs);
+
+  /** Runs a claimed execution here, recording it in `running` for local waiters. */
+  const start = (wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> => {
+    const promise = runExecution(env, wf, row, fresh);
+    running.set(row.id, promise);
+    void promise.then(
+      () => running.delete(row.id),
+      () => running.delete(row.id),
+    );
+    return promise;
+  };
+
+  /** The outcome of an execution that is finished, or undefined while it runs. */
+  const settled = (row: ExecutionRow): { done: true; result: unknown } | { done: false } => {
+    if (row.state === "succeeded") return { done: true, result: row.result };
+    if (row.state === "failed" || row.state === "compensated" || row.state === "compensation_failed") {
+      throw row.error ? fromJSON(row.error) : errors.unexpectedState(`Workflow execution ${row.id} ended ${row.state}`);
+    }
+    return { done: false };
+  };
+
+  /** Waits for an execution another caller runs; takes it over if its process died. */
+  const join = async (wf: AnyWorkflow, first: ExecutionRow): Promise<unknown> => {
+    const deadline = clock.now().getTime() + waitTimeoutMs;
+    let row: ExecutionRow | undefined = first;
+    let pollMs = 10;
+    for (;;) {
+      if (!row) throw errors.notFound(`Workflow execution ${first.id} was not found`);
+      const local = running.get(row.id);
+      if (local) {
+        try {
+          return await local;
+        } catch (error) {
+          if (!(error instanceof LeaseLost)) throw error;
+        }
+      } else {
+        const outcome = settled(row);
+        if (outcome.done) return outcome.result;
+        const expired = !row.lease_expires_at || row.lease_expires_at.getTime() < clock.now().getTime();
+        if (expired && (row.state === "running" || row.state === "compensating")) {
+          const claimed = await journal.claimExecution(db, row.id, owner, clock.now(), leaseUntil());
+          if (claimed) return runClaimed(wf, claimed);
+        }
+      }
+      if (clock.now().getTime() >= deadline) {
+        throw errors.conflict(`Workflow ${wf.name} execution ${row.id} is still running; try again later`);
+      }
+      await clock.sleep(pollMs);
+      pollMs = Math.min(250, Math.ceil(pollMs * 1.5));
+      row = await journal.getExecution(db, first.id);
+    }
+  };
+
+  const runClaimed = async (wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> => {
+    try {
+      return await start(wf, row, fresh);
+    } catch (error) {
+      if (error instanceof LeaseLost) return join(wf, (await journal.getExecution(db, row.id)) ?? row);
+      throw error;
+    }
+  };
+
+  const workflowOf = (row: ExecutionRow): AnyWorkflow => {
+    const wf = registry.get(row.workflow_id);
+    if (!wf) throw errors.unexpectedState(`Workflow '${row.workflow_id}' is not registered with this engine`);
+    return wf;
+  };
+
+  return {
+    owner,
+    register,
+
+    /**
+     * Runs `wf` to its end and returns its result, or throws the typed error of the step that
+     * failed (after compensating the steps before it). With an idempotency key that already has an
+     * execution, returns (or waits for) that execution's outcome instead of running again.
+     */
+    async execute<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<R> {
+      register(wf);
+      const id = generateId("wfx");
+      const key = opts.idempotencyKey ?? null;
+      const now = clock.now();
+      const { row, created } = await journal.insertExecution(db, {
+        id,
+        workflow_id: wf.name,
+        idempotency_key: key,
+        transaction_id: opts.transactionId ?? key ?? id,
+        input: asJson(input),
+        owner,
+        leaseUntil: leaseUntil(),
+        now,
+      });
+      if (created) return (await runClaimed(wf, row, true)) as R;
+      return (await join(wf, row)) as R;
+    },
+
+    /** Records an execution and queues it for the worker; returns its id (the existing one for a known key). */
+    async enqueue<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<string> {
+      register(wf);
+      const id = generateId("wfx");
+      const key = opts.idempotencyKey ?? null;
+      const { row, created } = await journal.insertExecution(db, {
+        id,
+        workflow_id: wf.name,
+        idempotency_key: key,
+        transaction_id: opts.transactionId ?? key ?? id,
+        input: asJson(input),
+        owner: null,
+        leaseUntil: null,
+        now: clock.now(),
+      });
+      if (created) {
+        if (options.scheduler) await options.scheduler.enqueue(row.id, { dedupeKey: `${row.id}-0` });
+        else void this.resume(row.id).catch(() => {});
+      }
+      return row.id;
+    },
+
+    /**
+     * Resumes an execution whose process died, or retries its failed compensation: replays the
+     * workflow against the journal. Returns its result or throws its error; `conflict` when another
+     * process holds it.
+     */
+    async resume(executionId: string): Promise<unknown> {
+      const row = await journal.getExecution(db, executionId);
+      if (!row) throw errors.notFound(`Workflow execution ${executionId} was not found`);
+      const wf = workflowOf(row); // before claiming: a process that cannot run it must not hold its lease
+      const claimed = await journal.claimExecution(db, executionId, owner, clock.now(), leaseUntil());
+      if (!claimed) {
+        const outcome = settled(row);
+        if (outcome.done) return outcome.result;
+        throw errors.conflict(`Workflow execution ${executionId} is held by another process or not due yet`);
+      }
+      return start(wf, claimed);
+    },
+
+    /** Re-queues a failed, compensation-failed (also dead-lettered) or stuck execution (admin retry). */
+    async retry(executionId: string): Promise<ExecutionRow> {
+      const row = await journal.getExecution(db, executionId);
+      if (!row) throw errors.notFound(`Workflow execution with id: ${executionId} was not found`);
+      if (row.state === "succeeded" || row.state === "compensated") {
+        throw errors.conflict(`Workflow execution ${executionId} is ${row.state}; only failed, compensation_failed or stuck executions can be retried`);
+      }
+      workflowOf(row);
+      if (!(await journal.rearm(db, row, clock.now()))) throw errors.conflict(`Workflow execution ${executionId} is being run by a live process`);
+      if (options.scheduler) await options.scheduler.enqueue(executionId, { dedupeKey: `${executionId}-retry-${row.attempt}` });
+      else void this.resume(executionId).catch(() => {});
+      const updated = await journal.getExecution(db, executionId);
+      return updated ?? row;
+    },
+
+    /** Queues every execution whose lease expired or whose compensation retry is due. Returns how many. */
+    async recover(limit = 100): Promise<number> {
+      const due = await journal.dueExecutions(db, clock.now(), limit);
+      for (const { id, attempt } of due) {
+        if (options.scheduler) await options.scheduler.enqueue(id, { dedupeKey: `${id}-${attempt}` });
+        else await this.resume(id).catch((error: unknown) => logger.warn({ err: error, executionId: id }, "resume failed"));
+      }
+      return due.length;
+    },
+
+    /** One execution with its ordered step journal. */
+    async retrieve(executionId: string): Promise<ExecutionDetail> {
+      const row = await journal.getExecution(db, executionId);
+      if (!row) throw errors.notFound(`Workflow execution with id: ${executionId} was not found`);
+      return { ...row, steps: await journal.stepRunsOf(db, executionId) };
+    },
+
+    /** A page of executions with filters. */
+    list: (filters: journal.ExecutionFilters, paging: { limit: number; offset: number; order?: string }) => journal.listExecutions(db, filters, paging),
+
+    /** Waits for the executions this process runs (graceful shutdown), at most `timeoutMs`. */
+    async drain(timeoutMs = 10_000): Promise<void> {
+      const all = Promise.allSettled([...running.values()]);
+      await Promise.race([all, clock.sleep(timeoutMs)]);
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+

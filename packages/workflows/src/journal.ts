@@ -1,0 +1,221 @@
+import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { orderBy, rangeConditions, type Db, type Paging, type RangeFilter, type SerializedError } from "@kasse/db";
+import { workflowExecutions as executions, workflowStepRuns as stepRuns, type ExecutionRow, type ExecutionState, type StepRunRow, type StepState } from "./schema";
+
+// Every read and write of the two journal tables. Each function is one statement (one round trip).
+
+const ACTIVE: ExecutionState[] = ["running", "compensating"];
+
+/** Inserts an execution, or returns the existing one with the same workflow and idempotency key. */
+export async function insertExecution(
+  db: Db,
+  values: { id: string; workflow_id: string; idempotency_key: string | null; transaction_id: string; input: unknown; owner: string | null; leaseUntil: Date | null; now: Date },
+): Promise<{ row: ExecutionRow; created: boolean }> {
+  const [created] = await db
+    .insert(executions)
+    .values({
+      id: values.id,
+      workflow_id: values.workflow_id,
+      idempotency_key: values.idempotency_key,
+      transaction_id: values.transaction_id,
+      state: "running",
+      input: values.input,
+      attempt: values.owner ? 1 : 0,
+      lease_owner: values.owner,
+      lease_expires_at: values.leaseUntil,
+      created_at: values.now,
+      updated_at: values.now,
+    })
+    .onConflictDoNothing({ target: [executions.workflow_id, executions.idempotency_key] })
+    .returning();
+  if (created) return { row: created, created: true };
+  const existing = await findByKey(db, values.workflow_id, values.idempotency_key ?? "");
+  if (!existing) throw new Error(`workflow execution ${values.workflow_id}/${values.idempotency_key} vanished after a conflict`);
+  return { row: existing, created: false };
+}
+
+export async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
+  const [row] = await db.select().from(executions).where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
+  return row;
+}
+
+export async function getExecution(db: Db, id: string): Promise<ExecutionRow | undefined> {
+  const [row] = await db.select().from(executions).where(eq(executions.id, id));
+  return row;
+}
+
+/**
+ * Takes the lease of an execution that nobody holds (or whose holder's lease expired) and is
+ * due: active, or `compensation_failed` with its retry time reached and not dead-lettered.
+ */
+export async function claimExecution(db: Db, id: string, owner: string, now: Date, leaseUntil: Date): Promise<ExecutionRow | undefined> {
+  const [row] = await db
+    .update(executions)
+    .set({ lease_owner: owner, lease_expires_at: leaseUntil, attempt: sql`${executions.attempt} + 1`, updated_at: now })
+    .where(
+      and(
+        eq(executions.id, id),
+        or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
+        or(
+          inArray(executions.state, ACTIVE),
+          and(eq(executions.state, "compensation_failed"), isNull(executions.dead_lettered_at), lte(executions.next_retry_at, now)),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Extends the lease; false when another process took it over. */
+export async function renewLease(db: Db, id: string, owner: string, leaseUntil: Date): Promise<boolean> {
+  const rows = await db
+    .update(executions)
+    .set({ lease_expires_at: leaseUntil })
+    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)))
+    .returning({ id: executions.id });
+  return rows.length > 0;
+}
+
+/** Moves the execution to a new state if `owner` still holds it; false when the lease was lost. */
+export async function setState(
+  db: Db,
+  id: string,
+  owner: string,
+  now: Date,
+  values: { state: ExecutionState; result?: unknown; error?: SerializedError | null; release?: boolean; finished?: boolean; next_retry_at?: Date | null; dead_lettered_at?: Date | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(executions)
+    .set({
+      state: values.state,
+      ...(values.result !== undefined ? { result: values.result } : {}),
+      ...(values.error !== undefined ? { error: values.error } : {}),
+      ...(values.release ? { lease_owner: null, lease_expires_at: null } : {}),
+      ...(values.finished ? { finished_at: now } : {}),
+      ...(values.next_retry_at !== undefined ? { next_retry_at: values.next_retry_at } : {}),
+      ...(values.dead_lettered_at !== undefined ? { dead_lettered_at: values.dead_lettered_at } : {}),
+      updated_at: now,
+    })
+    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)))
+    .returning({ id: executions.id });
+  return rows.length > 0;
+}
+
+/** Gives the lease back without changing the state (a process stopping). */
+export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+  await db.update(executions).set({ lease_owner: null, lease_expires_at: null }).where(and(eq(executions.id, id), eq(executions.lease_owner, owner)));
+}
+
+export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRow[]> {
+  return db.select().from(stepRuns).where(eq(stepRuns.execution_id, executionId)).orderBy(asc(stepRuns.index));
+}
+
+export async function stepRun(db: Db, executionId: string, index: number): Promise<StepRunRow | undefined> {
+  const [row] = await db.select().from(stepRuns).where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index)));
+  return row;
+}
+
+const notSucceeded = sql`${stepRuns.state} <> 'succeeded'`;
+
+/**
+ * Writes a step run unless it already succeeded (then returns false: another process finished
+ * it). Inside a step's transaction this also serializes duplicates: a second writer waits on
+ * the row lock, then finds it succeeded.
+ */
+export async function writeStep(
+  db: Db,
+  row: { execution_id: string; index: number; name: string; state: StepState; attempts: number; output?: unknown; compensate_input?: unknown; error?: SerializedError | null; started_at?: Date; finished_at?: Date | null },
+): Promise<boolean> {
+  const set = {
+    state: row.state,
+    attempts: row.attempts,
+    ...(row.output !== undefined ? { output: row.output } : {}),
+    ...(row.compensate_input !== undefined ? { compensate_input: row.compensate_input } : {}),
+    ...(row.error !== undefined ? { error: row.error } : {}),
+    ...(row.finished_at !== undefined ? { finished_at: row.finished_at } : {}),
+  };
+  const written = await db
+    .insert(stepRuns)
+    .values({ execution_id: row.execution_id, index: row.index, name: row.name, started_at: row.started_at, ...set })
+    .onConflictDoUpdate({ target: [stepRuns.execution_id, stepRuns.index], set, setWhere: notSucceeded })
+    .returning({ index: stepRuns.index });
+  return written.length > 0;
+}
+
+/** Marks a succeeded step compensated (one statement that also locks the row); false when someone else already did. */
+export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(stepRuns)
+    .set({ state: "compensated", compensated_at: now, compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`, error: null })
+    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index), inArray(stepRuns.state, ["succeeded", "compensation_failed"])))
+    .returning({ index: stepRuns.index });
+  return rows.length > 0;
+}
+
+/** Records a failed compensation attempt. */
+export async function compensationFailed(db: Db, executionId: string, index: number, error: SerializedError, final: boolean): Promise<void> {
+  await db
+    .update(stepRuns)
+    .set({ compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`, error, ...(final ? { state: "compensation_failed" as const } : {}) })
+    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index), ne(stepRuns.state, "compensated")));
+}
+
+/** Executions whose process died (lease expired) or whose compensation retry is due. */
+export async function dueExecutions(db: Db, now: Date, limit: number): Promise<Array<Pick<ExecutionRow, "id" | "attempt">>> {
+  return db
+    .select({ id: executions.id, attempt: executions.attempt })
+    .from(executions)
+    .where(
+      or(
+        and(inArray(executions.state, ACTIVE), or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now))),
+        and(eq(executions.state, "compensation_failed"), isNull(executions.dead_lettered_at), lte(executions.next_retry_at, now)),
+      ),
+    )
+    .orderBy(asc(executions.updated_at))
+    .limit(limit);
+}
+
+/** Makes a failed, compensation-failed or stuck execution runnable again (admin retry). */
+export async function rearm(db: Db, row: ExecutionRow, now: Date): Promise<boolean> {
+  const base = and(eq(executions.id, row.id), eq(executions.state, row.state), or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)));
+  if (row.state === "failed") {
+    // Forget the failed attempt so the replay runs the step again.
+    await db.delete(stepRuns).where(and(eq(stepRuns.execution_id, row.id), inArray(stepRuns.state, ["failed", "running"])));
+    const rows = await db
+      .update(executions)
+      .set({ state: "running", error: null, finished_at: null, lease_owner: null, lease_expires_at: null, updated_at: now })
+      .where(base)
+      .returning({ id: executions.id });
+    return rows.length > 0;
+  }
+  const rows = await db
+    .update(executions)
+    .set({ next_retry_at: now, dead_lettered_at: null, lease_owner: null, lease_expires_at: null, updated_at: now })
+    .where(base)
+    .returning({ id: executions.id });
+  return rows.length > 0;
+}
+
+/** Filters of the admin list. */
+export interface ExecutionFilters {
+  workflow_id?: string[];
+  state?: ExecutionState[];
+  transaction_id?: string[];
+  created_at?: RangeFilter<Date>;
+}
+
+/** One page of executions (newest first by default) and the total count. */
+export async function listExecutions(db: Db, filters: ExecutionFilters, paging: Paging & { order?: string }): Promise<{ items: ExecutionRow[]; count: number }> {
+  const conditions: SQL[] = [...rangeConditions(executions.created_at, filters.created_at)];
+  if (filters.workflow_id) conditions.push(inArray(executions.workflow_id, filters.workflow_id));
+  if (filters.state) conditions.push(inArray(executions.state, filters.state));
+  if (filters.transaction_id) conditions.push(inArray(executions.transaction_id, filters.transaction_id));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const columns = { created_at: executions.created_at, updated_at: executions.updated_at, workflow_id: executions.workflow_id, state: executions.state };
+  const order = paging.order ? orderBy(paging.order, columns, executions.id) : [desc(executions.created_at), asc(executions.id)];
+  const [items, [total]] = await Promise.all([
+    db.select().from(executions).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
+    db.select({ count: sql<number>`count(*)::int` }).from(executions).where(where),
+  ]);
+  return { items, count: total?.count ?? 0 };
+}

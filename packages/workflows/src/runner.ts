@@ -1,0 +1,333 @@
+import { sql } from "drizzle-orm";
+import { errors, fromJSON, KasseError, lockKeys, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
+import { asJson, backoffDelay, withTimeout } from "./backoff";
+import * as journal from "./journal";
+import type { ExecutionRow, StepRunRow } from "./schema";
+import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
+
+/** This process no longer holds the execution's lease: another one took it over. Internal. */
+export class LeaseLost extends Error {
+  constructor(executionId: string) {
+    super(`Lost the lease of workflow execution ${executionId}`);
+  }
+}
+
+/** A replay found a different step than its journal at the same index: the code changed under a running execution. */
+export class WorkflowDivergenceError extends KasseError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super("unexpected_state", message, { retryable: false, details });
+    this.name = "WorkflowDivergenceError";
+  }
+}
+
+/** Collecting step definitions for a compensation-only resume reached a step that never succeeded. */
+class StopReplay extends Error {}
+
+/** Another process finished this step first (its journal row is `succeeded`). */
+class AlreadyDone extends Error {}
+
+/** What a run needs from its engine. */
+export interface RunEnv {
+  db: Db;
+  clock: Clock;
+  logger: EngineLogger;
+  owner: string;
+  leaseMs: number;
+  /** Called (holding the lease) when a compensation still fails after its retries. */
+  onCompensationFailed(row: ExecutionRow): Promise<void>;
+}
+
+// A step as the runner sees it, whatever its input/output types.
+type AnyStep = Step<unknown, unknown, unknown>;
+
+interface Lease {
+  readonly lost: boolean;
+  stop(): void;
+}
+
+/** Renews the lease every third of its length; flags it lost when another process took it. */
+function holdLease(env: RunEnv, executionId: string): Lease {
+  let lost = false;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    journal
+      .renewLease(env.db, executionId, env.owner, new Date(env.clock.now().getTime() + env.leaseMs))
+      .then((held) => { if (!held) lost = true; })
+      .catch((error: unknown) => env.logger.warn({ err: error, executionId }, "lease renewal failed"))
+      .finally(() => { busy = false; });
+  }, Math.max(50, Math.floor(env.leaseMs / 3)));
+  timer.unref();
+  return { get lost() { return lost; }, stop: () => clearInterval(timer) };
+}
+
+/**
+ * Runs (or resumes) one execution whose lease this process holds: forward through the workflow
+ * function, or straight to compensation for a `compensating`/`compensation_failed` one.
+ */
+export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> {
+  const lease = holdLease(env, row.id);
+  try {
+    const steps = fresh ? [] : await journal.stepRunsOf(env.db, row.id);
+    const run = new Run(env, wf, row, steps, lease);
+    return row.state === "running" ? await run.forward() : await run.compensateOnly();
+  } finally {
+    lease.stop();
+  }
+}
+
+class Run {
+  private nextIndex = 0;
+  private collecting = false;
+  private readonly defs = new Map<number, AnyStep>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly journal: Map<number, StepRunRow>;
+
+  constructor(
+    private readonly env: RunEnv,
+    private readonly wf: AnyWorkflow,
+    private readonly row: ExecutionRow,
+    steps: StepRunRow[],
+    private readonly lease: Lease,
+  ) {
+    this.journal = new Map(steps.map((s) => [s.index, s]));
+  }
+
+  private get id() {
+    return this.row.id;
+  }
+
+  private now() {
+    return this.env.clock.now();
+  }
+
+  private context(): WorkflowContext {
+    return {
+      executionId: this.id,
+      idempotencyKey: this.row.idempotency_key ?? this.id,
+      run: <I, O, C>(step: Step<I, O, C>, input: I) => this.runStep(step as unknown as AnyStep, input) as Promise<O>,
+      all: async <T extends readonly unknown[]>(runs: readonly [...T]) => {
+        const settled = await Promise.allSettled(runs);
+        const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+        if (failed) throw failed.reason;
+        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+      },
+    };
+  }
+
+  async forward(): Promise<unknown> {
+    let result: unknown;
+    try {
+      result = await this.wf.fn(this.row.input, this.context());
+      await this.settle();
+      this.checkNoLeftovers();
+    } catch (thrown) {
+      await this.settle();
+      if (thrown instanceof LeaseLost) throw thrown;
+      if (thrown instanceof WorkflowDivergenceError) {
+        await this.finish({ state: "failed", error: thrown.toJSON() });
+        this.env.logger.error({ executionId: this.id, workflow: this.wf.name, err: thrown }, "workflow diverged from its journal");
+        throw thrown;
+      }
+      return this.compensate(toKasseError(thrown));
+    }
+    const value = asJson(result);
+    await this.finish({ state: "succeeded", result: value });
+    this.env.logger.info({ executionId: this.id, workflow: this.wf.name, state: "succeeded" }, "workflow execution finished");
+    return value;
+  }
+
+  /** Resume of a compensating execution: replay only to learn the step definitions, then compensate. */
+  async compensateOnly(): Promise<never> {
+    this.collecting = true;
+    try {
+      await this.wf.fn(this.row.input, this.context());
+    } catch (thrown) {
+      if (thrown instanceof LeaseLost) throw thrown;
+      if (!(thrown instanceof StopReplay)) this.env.logger.warn({ executionId: this.id, err: thrown }, "replay for compensation ended with an error");
+    }
+    await this.settle();
+    return this.compensate(this.row.error ? fromJSON(this.row.error) : errors.unexpectedState(`Workflow execution ${this.id} failed`));
+  }
+
+  private async finish(values: Parameters<typeof journal.setState>[4]): Promise<void> {
+    const held = await journal.setState(this.env.db, this.id, this.env.owner, this.now(), { release: true, finished: true, next_retry_at: null, ...values });
+    if (!held) throw new LeaseLost(this.id);
+  }
+
+  /** Waits for parallel steps still running (a sibling failed first) so compensation sees them all. */
+  private async settle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  private checkNoLeftovers(): void {
+    const extra = [...this.journal.values()].find((s) => s.index >= this.nextIndex);
+    if (extra) {
+      throw new WorkflowDivergenceError(
+        `Workflow '${this.wf.name}' diverged from the journal of execution ${this.id}: it finished after ${this.nextIndex} steps but the journal has step ${extra.index} ('${extra.name}')`,
+        { index: extra.index, journaled: extra.name, ran: null },
+      );
+    }
+  }
+
+  private runStep(step: AnyStep, input: unknown): Promise<unknown> {
+    // The index is taken synchronously, so `ctx.all([ctx.run(a), ctx.run(b)])` journals a before b on every replay.
+    const index = this.nextIndex++;
+    this.defs.set(index, step);
+    const promise = this.stepAt(index, step, input);
+    this.inflight.add(promise);
+    const done = () => this.inflight.delete(promise);
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async stepAt(index: number, step: AnyStep, input: unknown): Promise<unknown> {
+    if (this.lease.lost) throw new LeaseLost(this.id);
+    const row = this.journal.get(index);
+    if (row && row.name !== step.name) {
+      throw new WorkflowDivergenceError(
+        `Workflow '${this.wf.name}' diverged from the journal of execution ${this.id}: step ${index} is '${row.name}' in the journal but the code ran '${step.name}'`,
+        { index, journaled: row.name, ran: step.name },
+      );
+    }
+    if (row?.state === "succeeded") return row.output;
+    if (this.collecting) throw new StopReplay();
+    if (row?.state === "failed") throw row.error ? fromJSON(row.error) : errors.unexpectedState(`Step ${step.name} failed`);
+    if (row && row.state !== "running") throw errors.unexpectedState(`Step ${index} ('${step.name}') of execution ${this.id} is ${row.state} in a running execution`);
+    return this.invoke(index, step, input, row?.attempts ?? 0, row?.started_at ?? this.now());
+  }
+
+  private baseContext(index: number, attempt: number) {
+    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
+  }
+
+  private txContext(tx: Tx, index: number, attempt: number): StepContext & OutsideStepContext {
+    return { ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys) => lockKeys(tx, keys) };
+  }
+
+  private outsideContext(index: number, attempt: number): StepContext & OutsideStepContext {
+    const noTx = () => { throw errors.unexpectedState("A transactional: false step has no transaction"); };
+    return { ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx() };
+  }
+
+  /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */
+  private async invoke(index: number, step: AnyStep, input: unknown, previousAttempts: number, startedAt: Date): Promise<unknown> {
+    const { db } = this.env;
+    const timeout = () => errors.timeout(`Step '${step.name}' timed out after ${step.timeoutMs} ms`);
+    const base = { execution_id: this.id, index, name: step.name, started_at: startedAt };
+    for (let attempt = previousAttempts + 1; ; attempt++) {
+      if (this.lease.lost) throw new LeaseLost(this.id);
+      try {
+        if (step.transactional) {
+          return await transaction(db, async (tx) => {
+            if (step.timeoutMs !== undefined) await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
+            const invoked = step.invoke(input, this.txContext(tx, index, attempt));
+            invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
+            const result = await withTimeout(invoked, step.timeoutMs, timeout);
+            const output = asJson(result.output);
+            const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
+            const written = await journal.writeStep(tx as unknown as Db, { ...base, state: "succeeded", attempts: attempt, output, compensate_input: compensateInput, error: null, finished_at: this.now() });
+            if (!written) throw new AlreadyDone();
+            return output;
+          });
+        }
+        if (!(await journal.writeStep(db, { ...base, state: "running", attempts: attempt }))) throw new AlreadyDone();
+        const invoked = step.invoke(input, this.outsideContext(index, attempt));
+        invoked.catch(() => {});
+        const result = await withTimeout(invoked, step.timeoutMs, timeout);
+        const output = asJson(result.output);
+        const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
+        if (!(await journal.writeStep(db, { ...base, state: "succeeded", attempts: attempt, output, compensate_input: compensateInput, error: null, finished_at: this.now() }))) throw new AlreadyDone();
+        return output;
+      } catch (thrown) {
+        if (thrown instanceof AlreadyDone) return this.doneElsewhere(index);
+        if (thrown instanceof LeaseLost) throw thrown;
+        const error = toKasseError(thrown);
+        const final = !error.retryable || attempt >= step.retry.attempts;
+        const written = await journal.writeStep(db, { ...base, state: final ? "failed" : "running", attempts: attempt, error: error.toJSON(), finished_at: final ? this.now() : null });
+        if (!written) return this.doneElsewhere(index);
+        if (final) throw error;
+        await this.env.clock.sleep(backoffDelay(step.retry, attempt));
+      }
+    }
+  }
+
+  private async doneElsewhere(index: number): Promise<unknown> {
+    const row = await journal.stepRun(this.env.db, this.id, index);
+    if (row?.state !== "succeeded") throw errors.unexpectedState(`Step ${index} of execution ${this.id} changed under this process`);
+    return row.output;
+  }
+
+  /** Compensates every succeeded step in reverse order, then throws `error` (the original failure). */
+  private async compensate(error: KasseError): Promise<never> {
+    const { db, logger } = this.env;
+    const done = (await journal.stepRunsOf(db, this.id))
+      .filter((s) => s.state === "succeeded" || s.state === "compensation_failed")
+      .sort((a, b) => b.index - a.index);
+    if (done.length === 0) {
+      await this.finish({ state: "failed", error: error.toJSON() });
+      logger.info({ executionId: this.id, workflow: this.wf.name, state: "failed", error: error.type }, "workflow execution finished");
+      throw error;
+    }
+    if (!(await journal.setState(db, this.id, this.env.owner, this.now(), { state: "compensating", error: error.toJSON() }))) throw new LeaseLost(this.id);
+    for (const stepRow of done) {
+      const def = this.defs.get(stepRow.index);
+      const compensated = def && def.name === stepRow.name ? await this.compensateStep(def, stepRow) : await this.undefinedStep(stepRow);
+      if (!compensated) {
+        await this.env.onCompensationFailed(this.row);
+        throw error;
+      }
+    }
+    await this.finish({ state: "compensated" });
+    logger.info({ executionId: this.id, workflow: this.wf.name, state: "compensated", error: error.type }, "workflow execution finished");
+    throw error;
+  }
+
+  private async undefinedStep(stepRow: StepRunRow): Promise<false> {
+    const missing = errors.unexpectedState(`Cannot compensate step ${stepRow.index} ('${stepRow.name}'): the workflow no longer reaches it`);
+    await journal.compensationFailed(this.env.db, this.id, stepRow.index, missing.toJSON(), true);
+    return false;
+  }
+
+  /** One step's compensation with its retries; true once it is journaled `compensated`. */
+  private async compensateStep(def: AnyStep, stepRow: StepRunRow): Promise<boolean> {
+    const { db, clock } = this.env;
+    const compensate = def.compensate;
+    if (!compensate) {
+      await journal.markCompensated(db, this.id, stepRow.index, this.now());
+      return true;
+    }
+    const timeout = () => errors.timeout(`Compensation of step '${def.name}' timed out after ${def.timeoutMs} ms`);
+    for (let attempt = 1; ; attempt++) {
+      if (this.lease.lost) throw new LeaseLost(this.id);
+      const count = stepRow.compensation_attempts + attempt;
+      try {
+        if (def.transactional) {
+          await transaction(db, async (tx) => {
+            // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
+            if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
+            const undone = compensate(stepRow.compensate_input, this.txContext(tx, stepRow.index, count));
+            undone.catch(() => {});
+            await withTimeout(undone, def.timeoutMs, timeout);
+          });
+        } else {
+          const undone = compensate(stepRow.compensate_input, this.outsideContext(stepRow.index, count));
+          undone.catch(() => {});
+          await withTimeout(undone, def.timeoutMs, timeout);
+          await journal.markCompensated(db, this.id, stepRow.index, this.now());
+        }
+        return true;
+      } catch (thrown) {
+        if (thrown instanceof LeaseLost) throw thrown;
+        const error = toKasseError(thrown);
+        // Compensations retry whatever the error: giving up would leave an effect behind.
+        const final = attempt >= def.retry.attempts;
+        await journal.compensationFailed(db, this.id, stepRow.index, error.toJSON(), final);
+        this.env.logger.warn({ executionId: this.id, step: def.name, attempt: count, err: error }, "compensation attempt failed");
+        if (final) return false;
+        await clock.sleep(backoffDelay(def.retry, attempt));
+      }
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { SerializedError } from "@kasse/db";
+
+/** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
+export type ExecutionState = "running" | "succeeded" | "failed" | "compensating" | "compensated" | "compensation_failed";
+
+/** Where one step run is. `running` also covers an attempt that failed and will be retried. */
+export type StepState = "running" | "succeeded" | "failed" | "compensated" | "compensation_failed";
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** One row per workflow execution: the saga's journal head, its lease and its outcome. */
+export const workflowExecutions = pgTable(
+  "workflow_executions",
+  {
+    id: text("id").primaryKey(),
+    workflow_id: text("workflow_id").notNull(),
+    /** Caller-chosen key: a second `execute` with it gets this execution's result. */
+    idempotency_key: text("idempotency_key"),
+    /** Medusa's transaction id; the idempotency key when given, else the execution id. */
+    transaction_id: text("transaction_id").notNull(),
+    state: text("state").$type<ExecutionState>().notNull(),
+    input: jsonb("input").$type<unknown>(),
+    result: jsonb("result").$type<unknown>(),
+    error: jsonb("error").$type<SerializedError>(),
+    /** How many times a process has taken this execution (first run, resumes, background compensation retries). */
+    attempt: integer("attempt").notNull().default(0),
+    lease_owner: text("lease_owner"),
+    lease_expires_at: at("lease_expires_at"),
+    /** When a `compensation_failed` execution is due for its next background retry. */
+    next_retry_at: at("next_retry_at"),
+    /** Set when background compensation gave up: an operator must look (dead letter). */
+    dead_lettered_at: at("dead_lettered_at"),
+    created_at: at("created_at").notNull().defaultNow(),
+    updated_at: at("updated_at").notNull().defaultNow(),
+    finished_at: at("finished_at"),
+  },
+  (t) => [
+    uniqueIndex("workflow_executions_idempotency_uq").on(t.workflow_id, t.idempotency_key),
+    index("workflow_executions_state_idx").on(t.state, t.lease_expires_at),
+    index("workflow_executions_next_retry_idx").on(t.next_retry_at),
+    index("workflow_executions_transaction_idx").on(t.transaction_id),
+    index("workflow_executions_created_idx").on(t.created_at),
+  ],
+);
+
+/** One row per step of an execution, keyed by its call index in the workflow function. */
+export const workflowStepRuns = pgTable(
+  "workflow_step_runs",
+  {
+    execution_id: text("execution_id")
+      .notNull()
+      .references(() => workflowExecutions.id, { onDelete: "cascade" }),
+    index: integer("index").notNull(),
+    name: text("name").notNull(),
+    state: text("state").$type<StepState>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    compensation_attempts: integer("compensation_attempts").notNull().default(0),
+    output: jsonb("output").$type<unknown>(),
+    compensate_input: jsonb("compensate_input").$type<unknown>(),
+    error: jsonb("error").$type<SerializedError>(),
+    started_at: at("started_at"),
+    finished_at: at("finished_at"),
+    compensated_at: at("compensated_at"),
+  },
+  (t) => [primaryKey({ columns: [t.execution_id, t.index] })],
+);
+
+export type ExecutionRow = typeof workflowExecutions.$inferSelect;
+export type StepRunRow = typeof workflowStepRuns.$inferSelect;

@@ -1,0 +1,109 @@
+import type { Db, Tx } from "@kasse/db";
+
+/** How a step is retried: `attempts` in all (1 = no retry), exponential backoff from `backoffMs` with jitter, capped. */
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** What every step's `invoke` and `compensate` receive. */
+export interface BaseStepContext {
+  executionId: string;
+  /** `<executionId>:<index>`: stable across retries and resumes; pass it to outside systems. */
+  idempotencyKey: string;
+  /** The step's index in the workflow (its journal position). */
+  index: number;
+  /** 1 on the first try, counting across retries and resumes. */
+  attempt: number;
+}
+
+/** Context of a transactional step: its writes and its journal row commit together in `tx`. */
+export interface StepContext extends BaseStepContext {
+  /** The step's transaction. Every query of the step must go through it (PGlite has one connection). */
+  tx: Tx;
+  /** Takes transaction-scoped advisory locks on `keys`, in sorted order (no deadlocks between callers). */
+  lock(keys: readonly string[]): Promise<void>;
+}
+
+/** Context of a `transactional: false` step (an outside effect): no transaction is held open across it. */
+export interface OutsideStepContext extends BaseStepContext {
+  db: Db;
+}
+
+/** What `invoke` returns: the output the workflow sees and what `compensate` will get (default: the output). */
+export interface StepResult<O, C> {
+  output: O;
+  compensateInput?: C;
+}
+
+interface StepOptionsBase {
+  retry?: RetryPolicy;
+  /** An attempt running longer than this fails with a retryable `timeout` error. */
+  timeoutMs?: number;
+}
+
+/** Options of a step whose effect is a write to Kasse's own database (exactly once). */
+export interface TransactionalStepOptions<I, O, C> extends StepOptionsBase {
+  transactional?: true;
+  invoke: (input: I, ctx: StepContext) => Promise<StepResult<O, C>>;
+  compensate?: (compensateInput: C, ctx: StepContext) => Promise<void>;
+}
+
+/** Options of a step whose effect is outside the database (at least once: use `ctx.idempotencyKey`). */
+export interface OutsideStepOptions<I, O, C> extends StepOptionsBase {
+  transactional: false;
+  invoke: (input: I, ctx: OutsideStepContext) => Promise<StepResult<O, C>>;
+  compensate?: (compensateInput: C, ctx: OutsideStepContext) => Promise<void>;
+}
+
+/** A defined step. The phantom `__types` carries I/O/C so `ctx.run` infers them without casts. */
+export interface Step<I, O, C = O> {
+  readonly kind: "step";
+  readonly name: string;
+  readonly transactional: boolean;
+  readonly retry: Required<RetryPolicy>;
+  readonly timeoutMs: number | undefined;
+  readonly invoke: (input: I, ctx: StepContext & OutsideStepContext) => Promise<StepResult<O, C>>;
+  readonly compensate: ((compensateInput: C, ctx: StepContext & OutsideStepContext) => Promise<void>) | undefined;
+  readonly __types?: { input: I; output: O; compensateInput: C };
+}
+
+/** What a workflow function receives. */
+export interface WorkflowContext {
+  executionId: string;
+  /** The execution's idempotency key (or its id when none was given). */
+  idempotencyKey: string;
+  /**
+   * Runs a step, or returns its journaled output when a previous run of this execution already
+   * finished it. Its journal index is taken when `run` is called, so call it in a fixed order.
+   */
+  run<I, O, C>(step: Step<I, O, C>, input: I): Promise<O>;
+  /** Runs steps in parallel (`ctx.all([ctx.run(a, x), ctx.run(b, y)])`); waits for all, then throws the first failure by index. */
+  all<T extends readonly unknown[]>(runs: readonly [...T]): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }>;
+}
+
+/** A defined workflow: a deterministic function of its input and of `ctx.run` results. */
+export interface Workflow<I, R> {
+  readonly kind: "workflow";
+  readonly name: string;
+  readonly fn: (input: I, ctx: WorkflowContext) => Promise<R>;
+  readonly __types?: { input: I; result: R };
+}
+
+/** Any workflow, for registries (`allWorkflows`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyWorkflow = Workflow<any, any>;
+
+/** Time source; tests may replace it. */
+export interface Clock {
+  now(): Date;
+  sleep(ms: number): Promise<void>;
+}
+
+/** The logger the engine writes to (pino-compatible). */
+export interface EngineLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
