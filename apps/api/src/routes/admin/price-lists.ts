@@ -1,0 +1,71 @@
+import { Type } from "@sinclair/typebox";
+import { errors, MAX_LIMIT } from "@kasse/db";
+import { PriceListCreate, PriceListPricesBatch, PriceListUpdate } from "@kasse/modules/pricing";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const PriceParams = Type.Object({ id: Type.String(), price_id: Type.String() });
+const ListPriceLists = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    status: Type.Optional(ArrayQuery(Type.Union([Type.Literal("active"), Type.Literal("draft")]))),
+    type: Type.Optional(ArrayQuery(Type.Union([Type.Literal("sale"), Type.Literal("override")]))),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
+export default async function priceLists(app: App): Promise<void> {
+  const service = app.modules.priceList;
+
+  /** Prices must name live variants (the product module's); checked before anything is written. */
+  async function assertVariants(prices: Array<{ variant_id?: string }> | undefined): Promise<void> {
+    const ids = [...new Set((prices ?? []).map((p) => p.variant_id).filter((id): id is string => !!id))];
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += MAX_LIMIT) {
+      const { items } = await app.modules.product.listVariants({ id: ids.slice(i, i + MAX_LIMIT) }, { limit: MAX_LIMIT, offset: 0 });
+      for (const v of items) found.add(v.id);
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) throw errors.invalidData(`Variants with ids: ${missing.join(", ")} were not found`);
+  }
+
+  app.get("/price-lists", { schema: { querystring: ListPriceLists } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("price_lists", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/price-lists", { schema: { body: PriceListCreate } }, async (request) => {
+    await assertVariants(request.body.prices);
+    return { price_list: await service.create(request.body) };
+  });
+
+  app.get("/price-lists/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { price_list: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/price-lists/:id", { schema: { params: Params, body: PriceListUpdate } }, async (request) => {
+    await assertVariants(request.body.prices);
+    return { price_list: await service.update(request.params.id, request.body) };
+  });
+
+  app.delete("/price-lists/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "price-list", deleted: true as const };
+  });
+
+  app.post("/price-lists/:id/prices/batch", { schema: { params: Params, body: PriceListPricesBatch } }, async (request) => {
+    await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
+    return service.batchPrices(request.params.id, request.body);
+  });
+
+  app.delete("/price-lists/:id/prices/:price_id", { schema: { params: PriceParams } }, async (request) => {
+    await service.deletePrice(request.params.id, request.params.price_id);
+    return { id: request.params.price_id, object: "price", deleted: true as const };
+  });
+}

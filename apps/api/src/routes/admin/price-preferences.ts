@@ -1,0 +1,44 @@
+import { Type } from "@sinclair/typebox";
+import { PricePreferenceCreate, PricePreferenceUpdate } from "@kasse/modules/pricing";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListPricePreferences = Type.Object(
+  {
+    ...ListQuery,
+    id: Type.Optional(ArrayQuery(Type.String())),
+    attribute: Type.Optional(ArrayQuery(Type.String())),
+    value: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin price preferences: whether a region's or currency's prices include tax (extensions.md). */
+export default async function pricePreferences(app: App): Promise<void> {
+  const service = app.modules.pricePreference;
+
+  app.get("/price-preferences", { schema: { querystring: ListPricePreferences } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("price_preferences", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/price-preferences", { schema: { body: PricePreferenceCreate } }, async (request) => {
+    return { price_preference: await service.create(request.body) };
+  });
+
+  app.get("/price-preferences/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { price_preference: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/price-preferences/:id", { schema: { params: Params, body: PricePreferenceUpdate } }, async (request) => {
+    return { price_preference: await service.update(request.params.id, request.body) };
+  });
+
+  app.delete("/price-preferences/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "price_preference", deleted: true as const };
+  });
+}

@@ -1,0 +1,46 @@
+import { Type } from "@sinclair/typebox";
+import { RegionCreate, RegionUpdate } from "@kasse/modules/region";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+/** Filters of region lists (Admin and Store). */
+export const ListRegions = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    name: Type.Optional(ArrayQuery(Type.String())),
+    currency_code: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin regions: CRUD with countries (each in one region) and payment providers (extensions.md). */
+export default async function regions(app: App): Promise<void> {
+  const service = app.modules.region;
+
+  app.get("/regions", { schema: { querystring: ListRegions } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/regions", { schema: { body: RegionCreate } }, async (request) => {
+    return { region: await service.create(request.body) };
+  });
+
+  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/regions/:id", { schema: { params: Params, body: RegionUpdate } }, async (request) => {
+    return { region: await service.update(request.params.id, request.body) };
+  });
+
+  app.delete("/regions/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "region", deleted: true as const };
+  });
+}

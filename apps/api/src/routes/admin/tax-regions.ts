@@ -1,0 +1,42 @@
+import { Type } from "@sinclair/typebox";
+import { TaxRegionCreate } from "@kasse/modules/tax";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListTaxRegions = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    country_code: Type.Optional(ArrayQuery(Type.String())),
+    province_code: Type.Optional(ArrayQuery(Type.String())),
+    parent_id: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin tax regions: a country or province with its default rate (extensions.md). */
+export default async function taxRegions(app: App): Promise<void> {
+  const service = app.modules.tax;
+
+  app.get("/tax-regions", { schema: { querystring: ListTaxRegions } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("tax_regions", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/tax-regions", { schema: { body: TaxRegionCreate } }, async (request) => {
+    return { tax_region: await service.create(request.body, request.auth?.actor_id ?? null) };
+  });
+
+  app.get("/tax-regions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { tax_region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.delete("/tax-regions/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "tax_region", deleted: true as const };
+  });
+}

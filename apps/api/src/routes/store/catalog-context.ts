@@ -1,0 +1,102 @@
+import type { FastifyRequest } from "fastify";
+import { errors, isKasseError } from "@kasse/db";
+import type { CalculatedPrice, PriceContext } from "@kasse/modules/pricing";
+import type { Product, ProductVariant } from "@kasse/modules/product";
+import type { App } from "../../app";
+import { wants, type FieldSelection } from "../../http/fields";
+
+/** What a store catalog read prices and counts stock against. */
+export interface CatalogContext {
+  /** Channels whose products the request may see; empty means none. */
+  salesChannelIds: string[];
+  /** Null when neither `region_id` nor `currency_code` was given: no `calculated_price`. */
+  pricing: PriceContext | null;
+}
+
+/**
+ * The request's sales channels: its publishable key's (narrowed by `sales_channel_id`, which must
+ * be among them), else `sales_channel_id`, else the default channel (set by the publishable-key plugin).
+ */
+export function storeChannels(request: FastifyRequest, requested: string[] | undefined): string[] {
+  if (!requested?.length) return request.salesChannelIds;
+  if (request.publishableKeyId) {
+    const outside = requested.filter((id) => !request.salesChannelIds.includes(id));
+    if (outside.length) throw errors.invalidData(`Requested sales channel is not part of the publishable key: ${outside.join(", ")}`);
+  }
+  return requested;
+}
+
+/**
+ * The pricing context of `region_id` / `currency_code`: the region gives the currency when none is
+ * named, and a signed-in customer's groups select customer-group price lists.
+ */
+export async function pricingContext(app: App, request: FastifyRequest, query: { region_id?: string; currency_code?: string }): Promise<PriceContext | null> {
+  if (!query.region_id && !query.currency_code) return null;
+  let currency = query.currency_code?.toLowerCase();
+  if (query.region_id) {
+    const region = await app.modules.region.retrieve(query.region_id).catch((error: unknown) => {
+      throw isKasseError(error) && error.type === "not_found" ? errors.invalidData(`Region with id: ${query.region_id} was not found`) : error;
+    });
+    currency ??= region.currency_code;
+  }
+  if (currency && !(await app.modules.currency.existing([currency])).has(currency)) throw errors.invalidData(`Currency with code: ${currency} was not found`);
+  return { currency_code: currency, region_id: query.region_id, customer_group_ids: await customerGroupIds(app, request) };
+}
+
+/** The groups of the signed-in customer (none for guests): price lists with group rules use them. */
+async function customerGroupIds(app: App, request: FastifyRequest): Promise<string[]> {
+  const auth = request.auth;
+  if (!auth || auth.actor_type !== "customer" || !auth.actor_id) return [];
+  return app.modules.customer.groupIdsOfCustomer(auth.actor_id);
+}
+
+/** Store shape of a variant: options as `{id, value, option: {id, title}}`, plus computed extras. */
+export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
+  options: Array<{ id: string; value: string; option: { id: string; title: string } }>;
+  calculated_price?: CalculatedPrice | null;
+  inventory_quantity?: number;
+};
+
+/**
+ * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given) and
+ * `inventory_quantity` (when `fields` asks for it): one batched call per module for the whole page.
+ */
+export async function storeVariants(app: App, variants: ProductVariant[], context: CatalogContext, selection: FieldSelection, prefix = "variants."): Promise<StoreVariant[]> {
+  const ids = variants.map((v) => v.id);
+  const wantsInventory = wants(selection, `${prefix}inventory_quantity`);
+  const [prices, quantities] = await Promise.all([
+    context.pricing && ids.length ? app.modules.pricing.calculatePrices(ids, context.pricing) : undefined,
+    wantsInventory && ids.length
+      ? app.modules.stockLocation.locationIdsForSalesChannels(context.salesChannelIds).then((locations) => app.modules.inventory.availableQuantities(ids, locations))
+      : undefined,
+  ]);
+  return variants.map(({ deleted_at: _deleted, options, ...variant }) => {
+    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option: { id: o.option.id, title: o.option.title } })) };
+    if (prices) out.calculated_price = prices.get(variant.id) ?? null;
+    // Variants without inventory items (manage_inventory false) have no quantity to report.
+    const quantity = quantities?.get(variant.id);
+    if (quantity !== undefined) out.inventory_quantity = quantity;
+    return out;
+  });
+}
+
+/** Store shape of products: relations reduced to the contract's Store fields, variants priced. */
+export async function storeProducts(app: App, products: Product[], context: CatalogContext, selection: FieldSelection): Promise<Array<Record<string, unknown>>> {
+  const variants = await storeVariants(app, products.flatMap((p) => p.variants ?? []), context, selection);
+  const byProduct = new Map<string, StoreVariant[]>();
+  for (const v of variants) {
+    const list = byProduct.get(v.product_id);
+    if (list) list.push(v);
+    else byProduct.set(v.product_id, [v]);
+  }
+  return products.map(({ deleted_at: _deleted, sales_channels: _channels, ...p }) => ({
+    ...p,
+    ...(p.variants ? { variants: byProduct.get(p.id) ?? [] } : {}),
+    ...(p.options ? { options: p.options.map(({ deleted_at: _d, values, ...o }) => ({ ...o, values: values.map((v) => ({ id: v.id, value: v.value })) })) } : {}),
+    ...(p.images ? { images: p.images.map((i) => ({ id: i.id, url: i.url, rank: i.rank })) } : {}),
+    ...(p.collection !== undefined ? { collection: p.collection ? { id: p.collection.id, title: p.collection.title, handle: p.collection.handle } : null } : {}),
+    ...(p.categories ? { categories: p.categories.map((c) => ({ id: c.id, name: c.name, handle: c.handle })) } : {}),
+    ...(p.tags ? { tags: p.tags.map((t) => ({ id: t.id, value: t.value })) } : {}),
+    ...(p.type !== undefined ? { type: p.type ? { id: p.type.id, value: p.type.value } : null } : {}),
+  }));
+}

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+
+let t: TestApp;
+let summer: { id: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  summer = await t.app.modules.product.collections.create({ title: "Summer", handle: "summer", metadata: { season: 2 } });
+  await t.app.modules.product.collections.create({ title: "Winter", handle: "winter" });
+  const gone = await t.app.modules.product.collections.create({ title: "Gone", handle: "gone" });
+  await t.app.modules.product.collections.delete(gone.id);
+});
+afterAll(() => t.close());
+
+const get = (url: string) => t.app.inject({ method: "GET", url });
+
+describe("store collections", () => {
+  it("lists live collections in the Store shape, with handle filter and paging", async () => {
+    const all = (await get("/store/collections?order=title")).json();
+    expect(all).toMatchObject({ count: 2, offset: 0, limit: 15 });
+    expect(all.collections[0]).toEqual({ id: summer.id, title: "Summer", handle: "summer", metadata: { season: 2 } });
+    expect((await get("/store/collections?handle[]=winter")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
+    expect((await get("/store/collections?limit=1&offset=1&order=title")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
+    expect((await get("/store/collections?fields=title&order=-title")).json().collections[0]).toEqual({ id: expect.any(String), title: "Winter" });
+  });
+
+  it("retrieves by id or handle", async () => {
+    expect((await get(`/store/collections/${summer.id}`)).json().collection.handle).toBe("summer");
+    expect((await get("/store/collections/summer")).json().collection.id).toBe(summer.id);
+    const missing = await get("/store/collections/gone");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().type).toBe("not_found");
+  });
+
+  it("rejects bad input", async () => {
+    for (const query of ["limit=-1", "offset=x", "bogus=1", "order=nope"]) expect((await get(`/store/collections?${query}`)).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,34 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListCollections = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    handle: Type.Optional(ArrayQuery(Type.String())),
+    title: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** The Store shape of a collection: `{id, title, handle, metadata}`. */
+const storeCollection = (c: { id: string; title: string; handle: string; metadata: Record<string, unknown> | null }) => ({ id: c.id, title: c.title, handle: c.handle, metadata: c.metadata });
+
+/** Store collections, by id or handle. */
+export default async function collections(app: App): Promise<void> {
+  const service = app.modules.product.collections;
+
+  app.get("/collections", { schema: { querystring: ListCollections } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("collections", project(items.map(storeCollection), parseFields(fields)), count, { limit, offset });
+  });
+
+  app.get("/collections/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { collection: project(storeCollection(await service.retrieve(request.params.id)), parseFields(request.query.fields)) };
+  });
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { createTestApp, type TestApp } from "../../testing";
+
+let t: TestApp;
+let store: DemoStore;
+beforeAll(async () => {
+  t = await createTestApp();
+  const seeded = await seedDemoStore(t.app.modules.db);
+  expect(seeded).not.toBeNull();
+  store = seeded!;
+}, 120_000);
+afterAll(() => t.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
+
+describe("the demo store", () => {
+  it("is seeded once", async () => {
+    expect(store.product_count).toBe(20);
+    expect(await seedDemoStore(t.app.modules.db)).toBeNull();
+    expect((await get("/store/regions")).json().count).toBe(2);
+  });
+
+  it("serves its catalog to a storefront with the publishable key, priced and stocked", async () => {
+    const headers = { "x-publishable-api-key": store.publishable_api_key };
+    const fields = encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity");
+    const us = (await get(`/store/products?limit=20&region_id=${store.region_ids.us}&fields=${fields}`, headers)).json();
+    expect(us.count).toBe(20);
+    for (const product of us.products) {
+      expect(product.variants.length).toBeGreaterThan(0);
+      for (const variant of product.variants) {
+        expect(variant.calculated_price).toMatchObject({ currency_code: "usd", is_calculated_price_tax_inclusive: false });
+        expect(variant.inventory_quantity).toBeGreaterThanOrEqual(5);
+      }
+    }
+    const eu = (await get(`/store/products/linen-shirt?region_id=${store.region_ids.eu}`, headers)).json().product;
+    expect(eu.variants[0].calculated_price).toMatchObject({ currency_code: "eur", calculated_amount: 5300, is_calculated_price_tax_inclusive: true });
+    expect(eu.collection.title).toBe("Seasonal");
+    expect(eu.categories[0].handle).toBe("shirts");
+    expect((await get("/store/collections", headers)).json().count).toBe(2);
+    expect((await get("/store/product-categories", headers)).json().count).toBe(4);
+    expect((await get(`/store/products?category_id[]=${eu.categories[0].id}`, headers)).json().count).toBe(5);
+  });
+
+  it("answers GET /store/products on the demo data quickly", async () => {
+    const url = `/store/products?region_id=${store.region_ids.us}&fields=${encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity")}`;
+    const headers = { "x-publishable-api-key": store.publishable_api_key };
+    await get(url, headers);
+    const runs: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      expect((await get(url, headers)).statusCode).toBe(200);
+      runs.push(performance.now() - started);
+    }
+    runs.sort((a, b) => a - b);
+    console.warn(`GET /store/products (demo store, 15 products) median ${runs[5]!.toFixed(1)} ms`);
+    expect(runs[5]).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+
+let t: TestApp;
+const ids: Record<string, string> = {};
+beforeAll(async () => {
+  t = await createTestApp();
+  const categories = t.app.modules.product.categories;
+  ids.men = (await categories.create({ name: "Men", handle: "men", is_active: true })).id;
+  ids.shirts = (await categories.create({ name: "Shirts", handle: "shirts", is_active: true, parent_category_id: ids.men })).id;
+  ids.linen = (await categories.create({ name: "Linen", handle: "linen", is_active: true, parent_category_id: ids.shirts })).id;
+  ids.hidden = (await categories.create({ name: "Hidden", handle: "hidden", is_active: true, is_internal: true, parent_category_id: ids.men })).id;
+  ids.inactive = (await categories.create({ name: "Inactive", handle: "inactive", is_active: false })).id;
+});
+afterAll(() => t.close());
+
+const get = (url: string) => t.app.inject({ method: "GET", url });
+const names = (body: { product_categories: Array<{ name: string }> }) => body.product_categories.map((c) => c.name).sort();
+
+describe("store product categories", () => {
+  it("lists active public categories only", async () => {
+    const all = (await get("/store/product-categories")).json();
+    expect(all).toMatchObject({ count: 3, offset: 0, limit: 15 });
+    expect(names(all)).toEqual(["Linen", "Men", "Shirts"]);
+  });
+
+  it("filters the top level with parent_category_id=null and nests the tree on request", async () => {
+    const top = (await get("/store/product-categories?parent_category_id=null")).json();
+    expect(names(top)).toEqual(["Men"]);
+    const men = top.product_categories[0];
+    expect(men).toMatchObject({ id: ids.men, handle: "men", parent_category_id: null });
+    expect(men.category_children.map((c: { name: string }) => c.name)).toEqual(["Shirts"]);
+    expect(men.category_children[0].category_children).toEqual([]);
+    const tree = (await get("/store/product-categories?parent_category_id=null&include_descendants_tree=true")).json().product_categories[0];
+    expect(tree.category_children[0].category_children.map((c: { name: string }) => c.name)).toEqual(["Linen"]);
+    expect(names((await get(`/store/product-categories?parent_category_id=${ids.men}`)).json())).toEqual(["Shirts"]);
+  });
+
+  it("retrieves by id or handle; hidden ones are 404", async () => {
+    const shirts = (await get("/store/product-categories/shirts")).json().product_category;
+    expect(shirts).toMatchObject({ id: ids.shirts, name: "Shirts", parent_category_id: ids.men, parent_category: { id: ids.men } });
+    expect((await get(`/store/product-categories/${ids.men}?include_descendants_tree=true`)).json().product_category.category_children[0].category_children).toHaveLength(1);
+    for (const id of [ids.hidden, ids.inactive, "pcat_missing"]) expect((await get(`/store/product-categories/${id}`)).statusCode).toBe(404);
+  });
+
+  it("rejects bad input", async () => {
+    for (const query of ["include_descendants_tree=perhaps", "limit=-2", "what=1"]) expect((await get(`/store/product-categories?${query}`)).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,70 @@
+import { Type } from "@sinclair/typebox";
+import { errors, MAX_LIMIT } from "@kasse/db";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, CurrencyCode, ListQuery, listResponse } from "../../http/schemas";
+import { pricingContext, storeChannels, storeVariants } from "./catalog-context";
+
+const Params = Type.Object({ id: Type.String() });
+const PricingQuery = {
+  region_id: Type.Optional(Type.String({ minLength: 1 })),
+  currency_code: Type.Optional(CurrencyCode()),
+  sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+};
+const ListVariants = Type.Object(
+  {
+    ...ListQuery,
+    ...PricingQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    product_id: Type.Optional(ArrayQuery(Type.String())),
+    sku: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+const RetrieveVariant = Type.Object({ fields: Type.Optional(Type.String()), ...PricingQuery }, { additionalProperties: false });
+
+/** Store variants: variants of published products in the request's sales channels, priced on request. */
+export default async function productVariants(app: App): Promise<void> {
+  const products = app.modules.product;
+
+  /**
+   * Ids of the products the request may see among `productIds` (or all): a variant is visible only
+   * through its product. Pages of ids, without relations, so the cost grows with the catalog's
+   * size in pages, not per row.
+   */
+  async function visibleProductIds(channels: string[], productIds: string[] | undefined): Promise<string[]> {
+    if (channels.length === 0) return [];
+    const ids: string[] = [];
+    for (let offset = 0; ; offset += MAX_LIMIT) {
+      const { items, count } = await products.list({ id: productIds, status: ["published"], sales_channel_id: channels }, { limit: MAX_LIMIT, offset }, { relations: [] });
+      ids.push(...items.map((p) => p.id));
+      if (offset + MAX_LIMIT >= count) return ids;
+    }
+  }
+
+  app.get("/product-variants", { schema: { querystring: ListVariants } }, async (request) => {
+    const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } = request.query;
+    const selection = parseFields(fields);
+    const channels = storeChannels(request, sales_channel_id);
+    const pricing = await pricingContext(app, request, { region_id, currency_code });
+    const visible = await visibleProductIds(channels, product_id);
+    if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
+    const { items, count } = await products.listVariants({ ...filters, product_id: visible }, { limit, offset, order });
+    const shaped = await storeVariants(app, items, { salesChannelIds: channels, pricing }, selection, "");
+    return listResponse("variants", project(shaped, selection), count, { limit, offset });
+  });
+
+  app.get("/product-variants/:id", { schema: { params: Params, querystring: RetrieveVariant } }, async (request) => {
+    const { fields, region_id, currency_code, sales_channel_id } = request.query;
+    const selection = parseFields(fields);
+    const channels = storeChannels(request, sales_channel_id);
+    const pricing = await pricingContext(app, request, { region_id, currency_code });
+    const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
+    const variant = items[0];
+    const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
+    if (!variant || visible.length === 0) throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
+    const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
+    return { variant: project(shaped!, selection) };
+  });
+}

@@ -1,0 +1,70 @@
+import { Type } from "@sinclair/typebox";
+import { errors } from "@kasse/db";
+import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
+import type { App } from "../../app";
+import { parseFields, project, type FieldSelection } from "../../http/fields";
+import { ArrayQuery, CurrencyCode, ListQuery, listResponse } from "../../http/schemas";
+import { pricingContext, storeChannels, storeProducts } from "./catalog-context";
+
+const Params = Type.Object({ id: Type.String() });
+const PricingQuery = {
+  region_id: Type.Optional(Type.String({ minLength: 1 })),
+  currency_code: Type.Optional(CurrencyCode()),
+  sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+};
+const ListProducts = Type.Object(
+  {
+    ...ListQuery,
+    ...PricingQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    handle: Type.Optional(ArrayQuery(Type.String())),
+    collection_id: Type.Optional(ArrayQuery(Type.String())),
+    category_id: Type.Optional(ArrayQuery(Type.String())),
+    tags: Type.Optional(ArrayQuery(Type.String())),
+    type_id: Type.Optional(ArrayQuery(Type.String())),
+    is_giftcard: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const RetrieveProduct = Type.Object({ fields: Type.Optional(Type.String()), ...PricingQuery }, { additionalProperties: false });
+
+// Sales channel links are not part of the Store shape.
+const STORE_RELATIONS = PRODUCT_RELATIONS.filter((r) => r !== "sales_channels");
+
+/** The relations a response needs: all by default, only the named ones when `fields` narrows. */
+function relationsFor(selection: FieldSelection): ProductRelation[] {
+  if (selection.root.all) return STORE_RELATIONS;
+  return STORE_RELATIONS.filter((r) => selection.root.children.has(r));
+}
+
+/** Store products: published products of the request's sales channels, priced for a region or currency. */
+export default async function products(app: App): Promise<void> {
+  const service = app.modules.product;
+
+  app.get("/products", { schema: { querystring: ListProducts } }, async (request) => {
+    const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } = request.query;
+    const selection = parseFields(fields);
+    const channels = storeChannels(request, sales_channel_id);
+    const pricing = await pricingContext(app, request, { region_id, currency_code });
+    if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
+    const { items, count } = await service.list(
+      { ...filters, tag_value: tags, status: ["published"], sales_channel_id: channels },
+      { limit, offset, order },
+      { relations: relationsFor(selection) },
+    );
+    const shaped = await storeProducts(app, items, { salesChannelIds: channels, pricing }, selection);
+    return listResponse("products", project(shaped, selection), count, { limit, offset });
+  });
+
+  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveProduct } }, async (request) => {
+    const { fields, region_id, currency_code, sales_channel_id } = request.query;
+    const selection = parseFields(fields);
+    const channels = storeChannels(request, sales_channel_id);
+    const pricing = await pricingContext(app, request, { region_id, currency_code });
+    if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
+    const product = await service.retrieve(request.params.id, { relations: relationsFor(selection), filters: { status: ["published"], sales_channel_id: channels } });
+    const [shaped] = await storeProducts(app, [product], { salesChannelIds: channels, pricing }, selection);
+    return { product: project(shaped!, selection) };
+  });
+}

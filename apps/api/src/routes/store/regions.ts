@@ -1,0 +1,22 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { RetrieveQuery, listResponse } from "../../http/schemas";
+import { ListRegions } from "../admin/regions";
+
+const Params = Type.Object({ id: Type.String() });
+
+/** Store regions: public reads (extensions.md). */
+export default async function regions(app: App): Promise<void> {
+  const service = app.modules.region;
+
+  app.get("/regions", { schema: { querystring: ListRegions } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+}

@@ -1,0 +1,2 @@
+export * from "./schema";
+export { createCurrencyService, type CurrencyService, type Currency } from "./service";

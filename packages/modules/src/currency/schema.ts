@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { timestamps } from "@kasse/db";
+
+/** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
+export const currency = pgTable(
+  "currency",
+  {
+    code: text("code").primaryKey(),
+    symbol: text("symbol").notNull(),
+    symbol_native: text("symbol_native").notNull(),
+    name: text("name").notNull(),
+    decimal_digits: integer("decimal_digits").notNull(),
+    is_default: boolean("is_default").notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("currency_default_uq").on(t.is_default).where(sql`is_default`)],
+);
+
+export type CurrencyRow = typeof currency.$inferSelect;
+
+/** Body of `POST /admin/currencies/{code}`. */
+export const CurrencyUpdate = Type.Object({ is_default: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
+
+/** Filters of `GET /admin/currencies`. */
+export interface CurrencyFilters {
+  code?: string[];
+  q?: string;
+  is_default?: boolean;
+}

@@ -1,0 +1,233 @@
+import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { priceValues, toPrice, validatePrices, type Price } from "./prices";
+import {
+  price,
+  priceList,
+  priceListRule,
+  type PriceListCreate,
+  type PriceListFilters,
+  type PriceListPriceCreate,
+  type PriceListPricesBatch,
+  type PriceListRow,
+  type PriceListUpdate,
+} from "./schema";
+
+/** A price list as the Admin API shows it: Medusa's shape, rules as `{attribute: values[]}`. */
+export type PriceList = Omit<PriceListRow, "deleted_at"> & { rules: Record<string, string[]>; prices: Price[] };
+
+/** What a batch did, as Medusa answers `POST /admin/price-lists/{id}/prices/batch`. */
+export interface PriceListBatchResult {
+  created: Price[];
+  updated: Price[];
+  deleted: { ids: string[]; object: "price"; deleted: true };
+}
+
+type RulesInput = NonNullable<PriceListCreate["rules"]>;
+
+const live = isNull(priceList.deleted_at);
+
+/**
+ * Price lists: sale and override prices for customer groups and regions, in effect while
+ * `active` and within their dates.
+ * @example
+ * await createPriceListService(db).create({ title: "VIP", type: "override", rules: [{ rule_type: "customer_group_id", value: "cusgroup_1" }] });
+ */
+export function createPriceListService(db: Db) {
+  const service = {
+    async create(input: PriceListCreate, tx: Db = db): Promise<PriceList> {
+      checkDates(input.starts_at, input.ends_at);
+      await validatePrices(tx, input.prices ?? []);
+      const id = generateId("plist");
+      await transaction(tx, async (inner) => {
+        await inner.insert(priceList).values({
+          id,
+          title: input.title,
+          description: input.description ?? "",
+          type: input.type,
+          status: input.status ?? "draft",
+          starts_at: toDate(input.starts_at),
+          ends_at: toDate(input.ends_at),
+        });
+        await setRules(inner, id, input.rules ?? []);
+        await insertPrices(inner, id, input.prices ?? []);
+      });
+      return service.retrieve(id, tx);
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<PriceList> {
+      const [row] = await tx.select().from(priceList).where(and(eq(priceList.id, id), live));
+      if (!row) throw errors.notFound(`Price list with id: ${id} was not found`);
+      return (await withRelations(tx, [row]))[0]!;
+    },
+
+    async list(filters: PriceListFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PriceList[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(priceList)
+          .where(where)
+          .orderBy(
+            ...orderBy(
+              page.order,
+              { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at },
+              priceList.id,
+            ),
+          )
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(priceList).where(where),
+      ]);
+      return { items: await withRelations(tx, rows), count: total?.count ?? 0 };
+    },
+
+    /** Updates fields; `rules` and `prices`, when given, replace the list's current ones. */
+    async update(id: string, input: PriceListUpdate, tx: Db = db): Promise<PriceList> {
+      const existing = await service.retrieve(id, tx);
+      const startsAt = input.starts_at === undefined ? existing.starts_at : toDate(input.starts_at);
+      const endsAt = input.ends_at === undefined ? existing.ends_at : toDate(input.ends_at);
+      checkDates(startsAt, endsAt);
+      await validatePrices(tx, input.prices ?? []);
+      const { rules, prices, starts_at, ends_at, ...fields } = input;
+      await transaction(tx, async (inner) => {
+        const set = { ...fields, ...(starts_at !== undefined ? { starts_at: startsAt } : {}), ...(ends_at !== undefined ? { ends_at: endsAt } : {}), updated_at: new Date() };
+        await inner.update(priceList).set(set).where(eq(priceList.id, id));
+        if (rules) {
+          await inner.delete(priceListRule).where(eq(priceListRule.price_list_id, id));
+          await setRules(inner, id, rules);
+        }
+        if (prices) {
+          await inner.delete(price).where(eq(price.price_list_id, id));
+          await insertPrices(inner, id, prices);
+        }
+      });
+      return service.retrieve(id, tx);
+    },
+
+    /** Soft-deletes the list; its prices and rules go with it. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      await transaction(tx, async (inner) => {
+        await inner.update(priceList).set({ deleted_at: new Date() }).where(eq(priceList.id, id));
+        await inner.delete(price).where(eq(price.price_list_id, id));
+        await inner.delete(priceListRule).where(eq(priceListRule.price_list_id, id));
+      });
+    },
+
+    /** Creates, updates and deletes the list's prices in one transaction: all or nothing. */
+    async batchPrices(id: string, batch: PriceListPricesBatch, tx: Db = db): Promise<PriceListBatchResult> {
+      await service.retrieve(id, tx);
+      const creates = batch.create ?? [];
+      const updates = batch.update ?? [];
+      const deletes = [...new Set(batch.delete ?? [])];
+      await validatePrices(tx, creates);
+      return transaction(tx, async (inner) => {
+        const touched = [...new Set([...updates.map((u) => u.id), ...deletes])];
+        const owned = touched.length
+          ? await inner.select().from(price).where(and(inArray(price.id, touched), eq(price.price_list_id, id))).for("update")
+          : [];
+        const missing = touched.filter((pid) => !owned.some((p) => p.id === pid));
+        if (missing.length) throw errors.notFound(`Prices with ids: ${missing.join(", ")} were not found in price list ${id}`);
+        const updated: Price[] = [];
+        for (const change of updates) {
+          const current = owned.find((p) => p.id === change.id)!;
+          const merged = {
+            currency_code: change.currency_code ?? current.currency_code,
+            amount: change.amount ?? current.amount,
+            min_quantity: change.min_quantity === undefined ? current.min_quantity : change.min_quantity,
+            max_quantity: change.max_quantity === undefined ? current.max_quantity : change.max_quantity,
+            rules: change.rules ?? (current.region_id ? { region_id: current.region_id } : {}),
+          };
+          await validatePrices(inner, [merged]);
+          const [row] = await inner
+            .update(price)
+            .set({ ...priceValues(merged), variant_id: change.variant_id ?? current.variant_id, updated_at: new Date() })
+            .where(eq(price.id, change.id))
+            .returning();
+          updated.push(toPrice(row!));
+        }
+        if (deletes.length) await inner.delete(price).where(inArray(price.id, deletes));
+        const created = await insertPrices(inner, id, creates);
+        await inner.update(priceList).set({ updated_at: new Date() }).where(eq(priceList.id, id));
+        return { created, updated, deleted: { ids: deletes, object: "price" as const, deleted: true as const } };
+      });
+    },
+
+    /** Removes one price from the list. */
+    async deletePrice(id: string, priceId: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      const removed = await tx.delete(price).where(and(eq(price.id, priceId), eq(price.price_list_id, id))).returning({ id: price.id });
+      if (removed.length === 0) throw errors.notFound(`Price with id: ${priceId} was not found in price list ${id}`);
+    },
+  };
+  return service;
+}
+
+export type PriceListService = ReturnType<typeof createPriceListService>;
+
+function conditions(filters: PriceListFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(priceList.id, filters.id));
+  if (filters.status?.length) out.push(inArray(priceList.status, filters.status));
+  if (filters.type?.length) out.push(inArray(priceList.type, filters.type));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(priceList.title, pattern), ilike(priceList.description, pattern))!);
+  }
+  return out;
+}
+
+function toDate(value: string | Date | null | undefined): Date | null {
+  if (value === undefined || value === null) return null;
+  return value instanceof Date ? value : new Date(value);
+}
+
+function checkDates(startsAt: string | Date | null | undefined, endsAt: string | Date | null | undefined): void {
+  const start = toDate(startsAt);
+  const end = toDate(endsAt);
+  if (start && end && end.getTime() <= start.getTime()) throw errors.invalidData("ends_at must be after starts_at");
+}
+
+/** Both accepted rule forms as (attribute, value) pairs, de-duplicated. */
+function rulePairs(rules: RulesInput): Array<{ attribute: string; value: string }> {
+  const pairs = Array.isArray(rules)
+    ? rules.map((r) => ({ attribute: r.rule_type, value: r.value }))
+    : Object.entries(rules).flatMap(([attribute, values]) => (values ?? []).map((value) => ({ attribute, value })));
+  const seen = new Set<string>();
+  return pairs.filter((p) => {
+    const key = `${p.attribute}\u0000${p.value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function setRules(tx: Db, listId: string, rules: RulesInput): Promise<void> {
+  const pairs = rulePairs(rules);
+  if (pairs.length) await tx.insert(priceListRule).values(pairs.map((p) => ({ id: generateId("plrule"), price_list_id: listId, ...p })));
+}
+
+async function insertPrices(tx: Db, listId: string, prices: PriceListPriceCreate[]): Promise<Price[]> {
+  if (prices.length === 0) return [];
+  const rows = await tx
+    .insert(price)
+    .values(prices.map((p) => ({ id: generateId("price"), variant_id: p.variant_id, price_list_id: listId, ...priceValues(p) })))
+    .returning();
+  return rows.map(toPrice);
+}
+
+/** Rules and prices of a page of lists: one query per relation. */
+async function withRelations(tx: Db, rows: PriceListRow[]): Promise<PriceList[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [rules, prices] = await Promise.all([
+    tx.select().from(priceListRule).where(inArray(priceListRule.price_list_id, ids)).orderBy(asc(priceListRule.attribute), asc(priceListRule.value)),
+    tx.select().from(price).where(inArray(price.price_list_id, ids)).orderBy(asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
+  ]);
+  return rows.map(({ deleted_at: _d, ...row }) => {
+    const ruleMap: Record<string, string[]> = {};
+    for (const r of rules) if (r.price_list_id === row.id) (ruleMap[r.attribute] ??= []).push(r.value);
+    return { ...row, rules: ruleMap, prices: prices.filter((p) => p.price_list_id === row.id).map(toPrice) };
+  });
+}

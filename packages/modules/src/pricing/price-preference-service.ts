@@ -1,0 +1,94 @@
+import { and, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { pricePreference, type PricePreferenceCreate, type PricePreferenceFilters, type PricePreferenceRow, type PricePreferenceUpdate } from "./schema";
+
+/** A price preference as the API shows it. */
+export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;
+
+const live = isNull(pricePreference.deleted_at);
+const columns = {
+  id: pricePreference.id,
+  attribute: pricePreference.attribute,
+  value: pricePreference.value,
+  is_tax_inclusive: pricePreference.is_tax_inclusive,
+  created_at: pricePreference.created_at,
+  updated_at: pricePreference.updated_at,
+};
+
+/**
+ * Price preferences: whether a region's or a currency's prices include tax (one per attribute and value).
+ * @example
+ * await createPricePreferenceService(db).create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
+ */
+export function createPricePreferenceService(db: Db) {
+  const service = {
+    async create(input: PricePreferenceCreate, tx: Db = db): Promise<PricePreference> {
+      try {
+        const [row] = await tx
+          .insert(pricePreference)
+          .values({ id: generateId("prpref"), attribute: input.attribute, value: normalize(input.attribute, input.value), is_tax_inclusive: input.is_tax_inclusive ?? false })
+          .returning(columns);
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`A price preference for ${input.attribute} ${input.value} already exists`);
+        throw error;
+      }
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<PricePreference> {
+      const [row] = await tx.select(columns).from(pricePreference).where(and(eq(pricePreference.id, id), live));
+      if (!row) throw errors.notFound(`Price preference with id: ${id} was not found`);
+      return row;
+    },
+
+    async list(filters: PricePreferenceFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PricePreference[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [items, [total]] = await Promise.all([
+        tx
+          .select(columns)
+          .from(pricePreference)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: columns.created_at, updated_at: columns.updated_at, attribute: columns.attribute, value: columns.value }, pricePreference.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(pricePreference).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: PricePreferenceUpdate, tx: Db = db): Promise<PricePreference> {
+      const existing = await service.retrieve(id, tx);
+      if (Object.keys(input).length === 0) return existing;
+      const attribute = input.attribute ?? existing.attribute;
+      const set = { ...input, ...(input.value !== undefined || input.attribute !== undefined ? { value: normalize(attribute, input.value ?? existing.value) } : {}), updated_at: new Date() };
+      try {
+        const [row] = await tx.update(pricePreference).set(set).where(eq(pricePreference.id, id)).returning(columns);
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
+        throw error;
+      }
+    },
+
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      await tx.update(pricePreference).set({ deleted_at: new Date() }).where(eq(pricePreference.id, id));
+    },
+  };
+  return service;
+}
+
+export type PricePreferenceService = ReturnType<typeof createPricePreferenceService>;
+
+// Currency codes are stored lower case like everywhere else, so lookups match `USD` and `usd`.
+function normalize(attribute: string, value: string): string {
+  return attribute === "currency_code" ? value.toLowerCase() : value;
+}
+
+function conditions(filters: PricePreferenceFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(pricePreference.id, filters.id));
+  if (filters.attribute?.length) out.push(inArray(pricePreference.attribute, filters.attribute as Array<"region_id" | "currency_code">));
+  if (filters.value?.length) out.push(inArray(pricePreference.value, filters.value));
+  return out;
+}

@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { errors, queryRows, type Db } from "@kasse/db";
+import type { PriceRow } from "./schema";
+
+/** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */
+export interface Price {
+  id: string;
+  variant_id: string;
+  price_list_id: string | null;
+  currency_code: string;
+  amount: number;
+  min_quantity: number | null;
+  max_quantity: number | null;
+  rules: { region_id?: string };
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A price to write: base or list price, before ids. */
+export interface PriceInput {
+  currency_code: string;
+  amount: number;
+  min_quantity?: number | null;
+  max_quantity?: number | null;
+  rules?: { region_id?: string };
+}
+
+/** The API shape of a stored price. */
+export function toPrice(row: PriceRow): Price {
+  return {
+    id: row.id,
+    variant_id: row.variant_id,
+    price_list_id: row.price_list_id,
+    currency_code: row.currency_code,
+    amount: row.amount,
+    min_quantity: row.min_quantity,
+    max_quantity: row.max_quantity,
+    rules: row.region_id ? { region_id: row.region_id } : {},
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Checks prices before they are written (the service is also called directly, not only through
+ * validated routes): integer non-negative amounts, sane quantity ranges, known currencies.
+ * Currencies are reference data seeded by migration and read here by table name, since a
+ * module does not import another.
+ */
+export async function validatePrices(tx: Db, prices: readonly PriceInput[]): Promise<void> {
+  for (const p of prices) {
+    if (!Number.isSafeInteger(p.amount) || p.amount < 0) throw errors.invalidData(`Price amount must be a non-negative integer in minor units, got ${String(p.amount)}`);
+    for (const q of [p.min_quantity, p.max_quantity]) {
+      if (q !== undefined && q !== null && (!Number.isSafeInteger(q) || q < 0)) throw errors.invalidData(`Price quantities must be non-negative integers, got ${String(q)}`);
+    }
+    if (p.min_quantity != null && p.max_quantity != null && p.min_quantity > p.max_quantity) throw errors.invalidData("Price min_quantity cannot exceed max_quantity");
+    if (typeof p.currency_code !== "string" || !/^[A-Za-z]{3}$/.test(p.currency_code)) throw errors.invalidData(`Invalid currency code '${String(p.currency_code)}'`);
+  }
+  const codes = [...new Set(prices.map((p) => p.currency_code.toLowerCase()))];
+  if (codes.length === 0) return;
+  const rows = await queryRows<{ code: string }>(tx, sql`select code from currency where code in (${sql.join(codes.map((c) => sql`${c}`), sql`, `)})`);
+  const known = new Set(rows.map((r) => r.code));
+  const unknown = codes.filter((c) => !known.has(c));
+  if (unknown.length) throw errors.invalidData(`Currencies with codes: ${unknown.join(", ")} were not found`);
+}
+
+/** The row values of a price input. */
+export function priceValues(p: PriceInput): Pick<PriceRow, "currency_code" | "amount" | "min_quantity" | "max_quantity" | "region_id"> {
+  return {
+    currency_code: p.currency_code.toLowerCase(),
+    amount: p.amount,
+    min_quantity: p.min_quantity ?? null,
+    max_quantity: p.max_quantity ?? null,
+    region_id: p.rules?.region_id ?? null,
+  };
+}

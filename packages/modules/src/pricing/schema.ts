@@ -1,0 +1,192 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { money, timestamps } from "@kasse/db";
+
+/**
+ * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
+ * `region_id` is the price's region rule; quantities bound a tier (inclusive).
+ */
+export const price = pgTable(
+  "price",
+  {
+    id: text("id").primaryKey(),
+    variant_id: text("variant_id").notNull(),
+    price_list_id: text("price_list_id"),
+    currency_code: text("currency_code").notNull(),
+    amount: money("amount").notNull(),
+    min_quantity: integer("min_quantity"),
+    max_quantity: integer("max_quantity"),
+    region_id: text("region_id"),
+    ...timestamps(),
+  },
+  (t) => [index("price_variant_id_idx").on(t.variant_id, t.currency_code), index("price_price_list_id_idx").on(t.price_list_id)],
+);
+
+/** Price lists: `sale` lowers prices, `override` replaces them, for the customers and regions their rules name. */
+export const priceList = pgTable(
+  "price_list",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type", { enum: ["sale", "override"] }).notNull(),
+    status: text("status", { enum: ["active", "draft"] }).notNull().default("draft"),
+    starts_at: timestamp("starts_at", { withTimezone: true, mode: "date" }),
+    ends_at: timestamp("ends_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [index("price_list_status_idx").on(t.status, t.type), index("price_list_created_at_idx").on(t.created_at)],
+);
+
+/** A price list rule: the list applies when the context's `attribute` is one of the rule's values. */
+export const priceListRule = pgTable(
+  "price_list_rule",
+  {
+    id: text("id").primaryKey(),
+    price_list_id: text("price_list_id").notNull(),
+    attribute: text("attribute").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [uniqueIndex("price_list_rule_uq").on(t.price_list_id, t.attribute, t.value)],
+);
+
+/** Whether prices for a region or a currency include tax. */
+export const pricePreference = pgTable(
+  "price_preference",
+  {
+    id: text("id").primaryKey(),
+    attribute: text("attribute", { enum: ["region_id", "currency_code"] }).notNull(),
+    value: text("value").notNull(),
+    is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("price_preference_uq").on(t.attribute, t.value).where(sql`deleted_at is null`)],
+);
+
+export type PriceRow = typeof price.$inferSelect;
+export type PriceListRow = typeof priceList.$inferSelect;
+export type PricePreferenceRow = typeof pricePreference.$inferSelect;
+
+const Quantity = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]));
+const Amount = Type.Integer({ minimum: 0 });
+const Currency = Type.String({ pattern: "^[A-Za-z]{3}$" });
+
+/** One base price of a variant, as the product routes send it. */
+export const VariantPriceInput = Type.Object(
+  {
+    currency_code: Currency,
+    amount: Amount,
+    min_quantity: Quantity,
+    max_quantity: Quantity,
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type VariantPriceInput = Static<typeof VariantPriceInput>;
+
+/** A price in a price list create body or batch `create`. */
+export const PriceListPriceCreate = Type.Object(
+  {
+    variant_id: Type.String({ minLength: 1 }),
+    currency_code: Currency,
+    amount: Amount,
+    min_quantity: Quantity,
+    max_quantity: Quantity,
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
+
+/** A price in a batch `update`. */
+export const PriceListPriceUpdate = Type.Object(
+  {
+    id: Type.String({ minLength: 1 }),
+    variant_id: Type.Optional(Type.String({ minLength: 1 })),
+    currency_code: Type.Optional(Currency),
+    amount: Type.Optional(Amount),
+    min_quantity: Quantity,
+    max_quantity: Quantity,
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type PriceListPriceUpdate = Static<typeof PriceListPriceUpdate>;
+
+const RuleType = Type.Union([Type.Literal("customer_group_id"), Type.Literal("region_id")]);
+
+/** Price list rules: the contract's `[{rule_type, value}]`, or Medusa's `{customer_group_id: [..]}`. */
+export const PriceListRules = Type.Union([
+  Type.Array(Type.Object({ rule_type: RuleType, value: Type.String({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 1000 }),
+  Type.Object(
+    {
+      customer_group_id: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+      region_id: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+const DateTime = Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()]));
+
+/** Body of `POST /admin/price-lists`. */
+export const PriceListCreate = Type.Object(
+  {
+    title: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.String()),
+    type: Type.Union([Type.Literal("sale"), Type.Literal("override")]),
+    status: Type.Optional(Type.Union([Type.Literal("active"), Type.Literal("draft")])),
+    starts_at: DateTime,
+    ends_at: DateTime,
+    rules: Type.Optional(PriceListRules),
+    prices: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
+  },
+  { additionalProperties: false },
+);
+export type PriceListCreate = Static<typeof PriceListCreate>;
+
+/** Body of `POST /admin/price-lists/{id}`: the create fields, all optional. */
+export const PriceListUpdate = Type.Partial(PriceListCreate, { additionalProperties: false });
+export type PriceListUpdate = Static<typeof PriceListUpdate>;
+
+/** Body of `POST /admin/price-lists/{id}/prices/batch`. */
+export const PriceListPricesBatch = Type.Object(
+  {
+    create: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
+    update: Type.Optional(Type.Array(PriceListPriceUpdate, { maxItems: 10000 })),
+    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10000 })),
+  },
+  { additionalProperties: false },
+);
+export type PriceListPricesBatch = Static<typeof PriceListPricesBatch>;
+
+/** Body of `POST /admin/price-preferences`. */
+export const PricePreferenceCreate = Type.Object(
+  {
+    attribute: Type.Union([Type.Literal("region_id"), Type.Literal("currency_code")]),
+    value: Type.String({ minLength: 1 }),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type PricePreferenceCreate = Static<typeof PricePreferenceCreate>;
+
+/** Body of `POST /admin/price-preferences/{id}`. */
+export const PricePreferenceUpdate = Type.Partial(PricePreferenceCreate, { additionalProperties: false });
+export type PricePreferenceUpdate = Static<typeof PricePreferenceUpdate>;
+
+/** Filters of `GET /admin/price-lists`. */
+export interface PriceListFilters {
+  id?: string[];
+  q?: string;
+  status?: Array<"active" | "draft">;
+  type?: Array<"sale" | "override">;
+}
+
+/** Filters of `GET /admin/price-preferences`. */
+export interface PricePreferenceFilters {
+  id?: string[];
+  attribute?: string[];
+  value?: string[];
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import type { Db } from "@kasse/db";
+import { createPriceListService, createPricePreferenceService, createPricingService } from "./index";
+
+let database: TestDatabase;
+let pricing: ReturnType<typeof createPricingService>;
+let lists: ReturnType<typeof createPriceListService>;
+let preferences: ReturnType<typeof createPricePreferenceService>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  pricing = createPricingService(database.db);
+  lists = createPriceListService(database.db);
+  preferences = createPricePreferenceService(database.db);
+});
+afterAll(() => database.close());
+
+/** Counts the statements a call sends, by wrapping the driver's `execute`-level entry points. */
+async function countQueries<T>(fn: (db: Db) => Promise<T>): Promise<{ result: T; queries: number }> {
+  let queries = 0;
+  const session = (database.db as unknown as { session: Record<string, unknown> }).session;
+  const original = session.prepareQuery as (...args: unknown[]) => unknown;
+  session.prepareQuery = function (this: unknown, ...args: unknown[]) {
+    queries++;
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await fn(database.db), queries };
+  } finally {
+    session.prepareQuery = original;
+  }
+}
+
+describe("variant base prices", () => {
+  it("replaces a variant's base prices and lists them in the admin shape", async () => {
+    await pricing.setVariantPrices("var_a", [{ currency_code: "usd", amount: 1000 }]);
+    const prices = await pricing.setVariantPrices("var_a", [
+      { currency_code: "EUR", amount: 900, rules: { region_id: "reg_eu" } },
+      { currency_code: "usd", amount: 800, min_quantity: 10, max_quantity: null },
+    ]);
+    expect(prices).toHaveLength(2);
+    const listed = await pricing.listVariantPrices(["var_a", "var_none"]);
+    expect(listed.get("var_none")).toEqual([]);
+    expect(listed.get("var_a")).toEqual([
+      expect.objectContaining({ variant_id: "var_a", currency_code: "eur", amount: 900, rules: { region_id: "reg_eu" }, price_list_id: null, min_quantity: null }),
+      expect.objectContaining({ currency_code: "usd", amount: 800, rules: {}, min_quantity: 10, max_quantity: null }),
+    ]);
+    expect(listed.get("var_a")![0]!.id).toMatch(/^price_/);
+  });
+
+  it("rejects unknown currencies, negative or fractional amounts and inverted tiers, writing nothing", async () => {
+    await pricing.setVariantPrices("var_b", [{ currency_code: "usd", amount: 500 }]);
+    const bad = [
+      [{ currency_code: "zzz", amount: 1 }],
+      [{ currency_code: "usd", amount: -1 }],
+      [{ currency_code: "usd", amount: 1.5 }],
+      [{ currency_code: "usd", amount: 1, min_quantity: 5, max_quantity: 2 }],
+      [{ currency_code: "us", amount: 1 }],
+    ];
+    for (const prices of bad) await expect(pricing.setVariantPrices("var_b", prices)).rejects.toMatchObject({ type: "invalid_data" });
+    expect((await pricing.listVariantPrices(["var_b"])).get("var_b")!.map((p) => p.amount)).toEqual([500]);
+  });
+
+  it("deletes every price of the given variants", async () => {
+    await pricing.setVariantPrices("var_c", [{ currency_code: "usd", amount: 1 }]);
+    await pricing.deleteVariantPrices(["var_c"]);
+    expect((await pricing.listVariantPrices(["var_c"])).get("var_c")).toEqual([]);
+  });
+});
+
+describe("calculatePrices", () => {
+  it("requires a currency", async () => {
+    await expect(pricing.calculatePrices(["var_a"], {})).rejects.toMatchObject({ type: "invalid_data" });
+  });
+
+  it("applies active lists, customer groups, regions and tax preferences", async () => {
+    await pricing.setVariantPrices("var_d", [{ currency_code: "usd", amount: 1000 }]);
+    await pricing.setVariantPrices("var_e", [{ currency_code: "usd", amount: 2000 }]);
+    const sale = await lists.create({ title: "Sale", type: "sale", status: "draft", prices: [{ variant_id: "var_d", currency_code: "usd", amount: 700 }] });
+    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")?.calculated_amount).toBe(1000);
+    await lists.update(sale.id, { status: "active" });
+    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")).toMatchObject({ calculated_amount: 700, original_amount: 1000, calculated_price: { price_list_id: sale.id, price_list_type: "sale" } });
+
+    await lists.create({
+      title: "VIP",
+      type: "override",
+      status: "active",
+      rules: { customer_group_id: ["cg_vip"] },
+      prices: [{ variant_id: "var_e", currency_code: "usd", amount: 1500 }],
+    });
+    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")?.calculated_amount).toBe(2000);
+    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd", customer_group_ids: ["cg_vip"] })).get("var_e")).toMatchObject({ calculated_amount: 1500, original_amount: 1500 });
+
+    await preferences.create({ attribute: "currency_code", value: "USD", is_tax_inclusive: true });
+    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")?.is_calculated_price_tax_inclusive).toBe(true);
+    await preferences.create({ attribute: "region_id", value: "reg_us", is_tax_inclusive: false });
+    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd", region_id: "reg_us" })).get("var_e")?.is_calculated_price_tax_inclusive).toBe(false);
+    await expect(preferences.create({ attribute: "currency_code", value: "usd" })).rejects.toMatchObject({ type: "conflict" });
+  });
+
+  it("costs the same number of queries for 1 or 100 variants", async () => {
+    const ids = Array.from({ length: 100 }, (_, i) => `var_bulk_${i}`);
+    await database.db.execute(sql`select 1`);
+    for (const id of ids.slice(0, 5)) await pricing.setVariantPrices(id, [{ currency_code: "usd", amount: 100 }]);
+    const one = await countQueries((db) => createPricingService(db).calculatePrices(ids.slice(0, 1), { currency_code: "usd", region_id: "reg_x" }));
+    const many = await countQueries((db) => createPricingService(db).calculatePrices(ids, { currency_code: "usd", region_id: "reg_x" }));
+    expect(many.result.size).toBe(5);
+    expect(one.queries).toBe(2);
+    expect(many.queries).toBe(2);
+  });
+});

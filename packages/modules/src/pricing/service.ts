@@ -1,0 +1,126 @@
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
+import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
+import { price, priceList, pricePreference } from "./schema";
+
+/** Who is buying, where and how many: what `calculatePrices` needs. */
+export interface PriceContext {
+  currency_code?: string;
+  region_id?: string;
+  quantity?: number;
+  customer_group_ids?: string[];
+}
+
+/**
+ * Variants' money amounts: base prices and the price calculation over base and list prices.
+ * @example
+ * const pricing = createPricingService(db);
+ * await pricing.setVariantPrices("variant_1", [{ currency_code: "eur", amount: 1000 }]);
+ * const prices = await pricing.calculatePrices(["variant_1"], { currency_code: "eur" });
+ */
+export function createPricingService(db: Db) {
+  const service = {
+    /** Replaces the variant's base prices (price list prices are left alone). */
+    async setVariantPrices(variantId: string, prices: PriceInput[], tx: Db = db): Promise<Price[]> {
+      await validatePrices(tx, prices);
+      return transaction(tx, async (inner) => {
+        await inner.delete(price).where(and(eq(price.variant_id, variantId), isNull(price.price_list_id)));
+        if (prices.length === 0) return [];
+        const rows = await inner
+          .insert(price)
+          .values(prices.map((p) => ({ id: generateId("price"), variant_id: variantId, price_list_id: null, ...priceValues(p) })))
+          .returning();
+        return rows.map(toPrice);
+      });
+    },
+
+    /** Base prices of many variants in one query, keyed by variant id (every id present). */
+    async listVariantPrices(variantIds: string[], tx: Db = db): Promise<Map<string, Price[]>> {
+      const out = new Map<string, Price[]>(variantIds.map((id) => [id, []]));
+      if (variantIds.length === 0) return out;
+      const rows = await tx
+        .select()
+        .from(price)
+        .where(and(inArray(price.variant_id, variantIds), isNull(price.price_list_id)))
+        .orderBy(asc(price.currency_code), asc(price.min_quantity), asc(price.id));
+      for (const row of rows) out.get(row.variant_id)?.push(toPrice(row));
+      return out;
+    },
+
+    /** Deletes every price of the variants, base and list prices (the variants are gone). */
+    async deleteVariantPrices(variantIds: string[], tx: Db = db): Promise<void> {
+      if (variantIds.length === 0) return;
+      await tx.delete(price).where(inArray(price.variant_id, variantIds));
+    },
+
+    /**
+     * The `calculated_price` of each variant for a context, in two queries for any number of
+     * variants. A variant without an applicable price is absent from the map.
+     */
+    async calculatePrices(variantIds: string[], context: PriceContext, tx: Db = db): Promise<Map<string, CalculatedPrice>> {
+      const out = new Map<string, CalculatedPrice>();
+      if (!context.currency_code) throw errors.invalidData("A currency_code or region_id is required to calculate prices");
+      const currency = context.currency_code.toLowerCase();
+      if (variantIds.length === 0) return out;
+      const [rows, preferences] = await Promise.all([
+        tx
+          .select({
+            price,
+            list: { id: priceList.id, type: priceList.type, status: priceList.status, starts_at: priceList.starts_at, ends_at: priceList.ends_at },
+            rules: sql<Array<{ attribute: string; value: string }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
+          })
+          .from(price)
+          .leftJoin(priceList, eq(priceList.id, price.price_list_id))
+          .where(
+            and(
+              inArray(price.variant_id, variantIds),
+              eq(price.currency_code, currency),
+              or(isNull(price.price_list_id), and(eq(priceList.status, "active"), isNull(priceList.deleted_at))),
+            ),
+          ),
+        tx
+          .select()
+          .from(pricePreference)
+          .where(
+            and(
+              isNull(pricePreference.deleted_at),
+              or(
+                and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, currency)),
+                context.region_id ? and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, context.region_id)) : undefined,
+              ),
+            ),
+          ),
+      ]);
+      // The region's preference wins over the currency's.
+      const preference = preferences.find((p) => p.attribute === "region_id") ?? preferences.find((p) => p.attribute === "currency_code");
+      const lists = new Map<string, CandidateList>();
+      const byVariant = new Map<string, CandidatePrice[]>();
+      for (const row of rows) {
+        if (row.list && !lists.has(row.list.id)) {
+          const rules: Record<string, string[]> = {};
+          for (const r of row.rules ?? []) (rules[r.attribute] ??= []).push(r.value);
+          lists.set(row.list.id, { ...row.list, starts_at: toDate(row.list.starts_at), ends_at: toDate(row.list.ends_at), rules });
+        }
+        const list = byVariant.get(row.price.variant_id) ?? [];
+        list.push(row.price);
+        byVariant.set(row.price.variant_id, list);
+      }
+      const pricingContext = { ...context, currency_code: currency, is_tax_inclusive: preference?.is_tax_inclusive ?? false, now: new Date() };
+      for (const [variantId, candidates] of byVariant) {
+        const result = calculatePrice(candidates, lists, pricingContext);
+        if (result) out.set(variantId, result);
+      }
+      return out;
+    },
+  };
+  return service;
+}
+
+export type PricingService = ReturnType<typeof createPricingService>;
+
+// Timestamps selected alongside a json subquery arrive as Date on both drivers; keep it robust to strings.
+function toDate(value: Date | string | null): Date | null {
+  if (value === null) return null;
+  return value instanceof Date ? value : new Date(value);
+}

@@ -1,0 +1,2 @@
+export * from "./schema";
+export { createRegionService, type RegionService, type Region, type Country } from "./service";

@@ -1,0 +1,75 @@
+import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** Regions: a currency and the countries sold to with it. */
+export const region = pgTable(
+  "region",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    currency_code: text("currency_code").notNull(),
+    automatic_taxes: boolean("automatic_taxes").notNull().default(true),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("region_name_idx").on(t.name), index("region_currency_code_idx").on(t.currency_code), index("region_created_at_idx").on(t.created_at)],
+);
+
+/**
+ * Every ISO 3166 country (seeded by migration). A country belongs to at most one region:
+ * `region_id` on the country row makes that a property of the schema, not a check.
+ */
+export const regionCountry = pgTable(
+  "region_country",
+  {
+    iso_2: text("iso_2").primaryKey(),
+    iso_3: text("iso_3").notNull(),
+    num_code: text("num_code").notNull(),
+    name: text("name").notNull(),
+    display_name: text("display_name").notNull(),
+    region_id: text("region_id"),
+  },
+  (t) => [index("region_country_region_id_idx").on(t.region_id)],
+);
+
+/** Payment providers enabled in a region (plain provider ids; the payment module resolves them). */
+export const regionPaymentProvider = pgTable(
+  "region_payment_provider",
+  {
+    region_id: text("region_id").notNull(),
+    provider_id: text("provider_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.region_id, t.provider_id] }), index("region_payment_provider_provider_idx").on(t.provider_id)],
+);
+
+export type RegionRow = typeof region.$inferSelect;
+export type CountryRow = typeof regionCountry.$inferSelect;
+
+const Code = (pattern: string) => Type.String({ pattern });
+
+/** Body of `POST /admin/regions`. */
+export const RegionCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    currency_code: Code("^[A-Za-z]{3}$"),
+    countries: Type.Optional(Type.Array(Code("^[A-Za-z]{2}$"), { maxItems: 300 })),
+    payment_providers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    automatic_taxes: Type.Optional(Type.Boolean()),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type RegionCreate = Static<typeof RegionCreate>;
+
+/** Body of `POST /admin/regions/{id}`: the create fields, all optional. */
+export const RegionUpdate = Type.Partial(RegionCreate, { additionalProperties: false });
+export type RegionUpdate = Static<typeof RegionUpdate>;
+
+/** Filters of `GET /admin/regions` and `GET /store/regions`. */
+export interface RegionFilters {
+  id?: string[];
+  q?: string;
+  name?: string[];
+  currency_code?: string[];
+}

@@ -1,0 +1,161 @@
+import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, queryRows, transaction, type Db, type Paging } from "@kasse/db";
+import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
+
+/** A country as regions show it. */
+export type Country = CountryRow;
+
+/** A region as the API shows it (Medusa's shape). */
+export type Region = Omit<RegionRow, "deleted_at"> & { countries: Country[]; payment_providers: Array<{ id: string; is_enabled: boolean }> };
+
+const DEFAULT_PROVIDERS = ["pp_system_default"];
+const live = isNull(region.deleted_at);
+
+/**
+ * Regions with their countries (each country in at most one region) and payment providers.
+ * @example
+ * const region = await createRegionService(db).create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
+ */
+export function createRegionService(db: Db) {
+  const service = {
+    async create(input: RegionCreate, tx: Db = db): Promise<Region> {
+      const currencyCode = await knownCurrency(tx, input.currency_code);
+      const id = generateId("reg");
+      await transaction(tx, async (inner) => {
+        await inner.insert(region).values({ id, name: input.name, currency_code: currencyCode, automatic_taxes: input.automatic_taxes ?? true, metadata: input.metadata ?? null });
+        await assignCountries(inner, id, input.countries ?? []);
+        await setProviders(inner, id, input.payment_providers ?? DEFAULT_PROVIDERS);
+      });
+      return service.retrieve(id, tx);
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<Region> {
+      const [row] = await tx.select().from(region).where(and(eq(region.id, id), live));
+      if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
+      return (await withRelations(tx, [row]))[0]!;
+    },
+
+    async list(filters: RegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Region[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(region)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(region).where(where),
+      ]);
+      return { items: await withRelations(tx, rows), count: total?.count ?? 0 };
+    },
+
+    /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
+    async update(id: string, input: RegionUpdate, tx: Db = db): Promise<Region> {
+      await service.retrieve(id, tx);
+      const { countries, payment_providers, currency_code, ...fields } = input;
+      const currencyCode = currency_code === undefined ? undefined : await knownCurrency(tx, currency_code);
+      await transaction(tx, async (inner) => {
+        const set = { ...fields, ...(currencyCode ? { currency_code: currencyCode } : {}) };
+        if (Object.keys(set).length) await inner.update(region).set(set).where(eq(region.id, id));
+        else await inner.update(region).set({ updated_at: new Date() }).where(eq(region.id, id));
+        if (countries) {
+          const wanted = countries.map((c) => c.toLowerCase());
+          await inner
+            .update(regionCountry)
+            .set({ region_id: null })
+            .where(and(eq(regionCountry.region_id, id), wanted.length ? notInArray(regionCountry.iso_2, wanted) : undefined));
+          await assignCountries(inner, id, wanted);
+        }
+        if (payment_providers) await setProviders(inner, id, payment_providers);
+      });
+      return service.retrieve(id, tx);
+    },
+
+    /** Soft delete; the region's countries become free for another region. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      await transaction(tx, async (inner) => {
+        await inner.update(region).set({ deleted_at: new Date() }).where(eq(region.id, id));
+        await inner.update(regionCountry).set({ region_id: null }).where(eq(regionCountry.region_id, id));
+        await inner.delete(regionPaymentProvider).where(eq(regionPaymentProvider.region_id, id));
+      });
+    },
+
+    /** The region a country belongs to, or null. */
+    async forCountry(iso2: string, tx: Db = db): Promise<Region | null> {
+      const [row] = await tx
+        .select({ region })
+        .from(regionCountry)
+        .innerJoin(region, eq(region.id, regionCountry.region_id))
+        .where(and(eq(regionCountry.iso_2, iso2.toLowerCase()), live));
+      return row ? (await withRelations(tx, [row.region]))[0]! : null;
+    },
+
+    /** Countries, all or those named, for lookups such as address validation. */
+    async listCountries(iso2?: string[], tx: Db = db): Promise<Country[]> {
+      const where = iso2 ? inArray(regionCountry.iso_2, iso2.map((c) => c.toLowerCase())) : undefined;
+      return tx.select().from(regionCountry).where(where).orderBy(asc(regionCountry.iso_2));
+    },
+  };
+  return service;
+}
+
+export type RegionService = ReturnType<typeof createRegionService>;
+
+function conditions(filters: RegionFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(region.id, filters.id));
+  if (filters.name?.length) out.push(inArray(region.name, filters.name));
+  if (filters.currency_code?.length) out.push(inArray(region.currency_code, filters.currency_code.map((c) => c.toLowerCase())));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
+  }
+  return out;
+}
+
+/** Countries and providers of a page of regions: one query per relation. */
+async function withRelations(tx: Db, rows: RegionRow[]): Promise<Region[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [countries, providers] = await Promise.all([
+    tx.select().from(regionCountry).where(inArray(regionCountry.region_id, ids)).orderBy(asc(regionCountry.iso_2)),
+    tx.select().from(regionPaymentProvider).where(inArray(regionPaymentProvider.region_id, ids)).orderBy(asc(regionPaymentProvider.provider_id)),
+  ]);
+  return rows.map(({ deleted_at: _deleted, ...row }) => ({
+    ...row,
+    countries: countries.filter((c) => c.region_id === row.id),
+    payment_providers: providers.filter((p) => p.region_id === row.id).map((p) => ({ id: p.provider_id, is_enabled: true })),
+  }));
+}
+
+/** Claims free countries for a region; a country in another region or unknown is `invalid_data`. */
+async function assignCountries(tx: Db, regionId: string, codes: string[]): Promise<void> {
+  const wanted = [...new Set(codes.map((c) => c.toLowerCase()))];
+  if (wanted.length === 0) return;
+  const rows = await tx.select({ iso_2: regionCountry.iso_2, region_id: regionCountry.region_id }).from(regionCountry).where(inArray(regionCountry.iso_2, wanted)).for("update");
+  const unknown = wanted.filter((c) => !rows.some((r) => r.iso_2 === c));
+  if (unknown.length) throw errors.invalidData(`Countries with codes: ${unknown.join(", ")} do not exist`);
+  const taken = rows.filter((r) => r.region_id !== null && r.region_id !== regionId).map((r) => r.iso_2);
+  if (taken.length) throw errors.invalidData(`Countries with codes: ${taken.join(", ")} are already assigned to a region`);
+  await tx.update(regionCountry).set({ region_id: regionId }).where(inArray(regionCountry.iso_2, wanted));
+}
+
+async function setProviders(tx: Db, regionId: string, providers: string[]): Promise<void> {
+  await tx.delete(regionPaymentProvider).where(eq(regionPaymentProvider.region_id, regionId));
+  const unique = [...new Set(providers)];
+  if (unique.length) await tx.insert(regionPaymentProvider).values(unique.map((provider_id) => ({ region_id: regionId, provider_id })));
+}
+
+/**
+ * The lower-cased code when it is a known ISO 4217 currency. Currencies are reference data the
+ * migration seeds; a region must name a real one, so this reads that table by name rather than
+ * importing the currency module.
+ */
+async function knownCurrency(tx: Db, code: string): Promise<string> {
+  const lowered = code.toLowerCase();
+  const rows = await queryRows(tx, sql`select code from currency where code = ${lowered}`);
+  if (rows.length === 0) throw errors.invalidData(`Currency with code: ${code} was not found`);
+  return lowered;
+}

@@ -1,0 +1,84 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** A tax region: a country, or a province of a country (with the country region as parent). */
+export const taxRegion = pgTable(
+  "tax_region",
+  {
+    id: text("id").primaryKey(),
+    country_code: text("country_code").notNull(),
+    province_code: text("province_code"),
+    parent_id: text("parent_id"),
+    created_by: text("created_by"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // One live tax region per country, and one per (country, province).
+    uniqueIndex("tax_region_country_uq").on(t.country_code).where(sql`province_code is null and deleted_at is null`),
+    uniqueIndex("tax_region_province_uq").on(t.country_code, t.province_code).where(sql`province_code is not null and deleted_at is null`),
+    index("tax_region_parent_id_idx").on(t.parent_id),
+  ],
+);
+
+/** Tax rates of a region; `rate` is a percentage (25 means 25 %). */
+export const taxRate = pgTable(
+  "tax_rate",
+  {
+    id: text("id").primaryKey(),
+    tax_region_id: text("tax_region_id").notNull(),
+    rate: doublePrecision("rate"),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    is_default: boolean("is_default").notNull().default(false),
+    is_combinable: boolean("is_combinable").notNull().default(false),
+    created_by: text("created_by"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("tax_rate_tax_region_id_idx").on(t.tax_region_id),
+    uniqueIndex("tax_rate_default_uq").on(t.tax_region_id).where(sql`is_default and deleted_at is null`),
+  ],
+);
+
+export type TaxRegionRow = typeof taxRegion.$inferSelect;
+export type TaxRateRow = typeof taxRate.$inferSelect;
+
+const Meta = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+
+/** The default rate given with a tax region. */
+export const TaxRateInput = Type.Object(
+  {
+    rate: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+    code: Type.String({ minLength: 1 }),
+    name: Type.String({ minLength: 1 }),
+    is_combinable: Type.Optional(Type.Boolean()),
+    metadata: Meta,
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /admin/tax-regions`. */
+export const TaxRegionCreate = Type.Object(
+  {
+    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
+    province_code: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 10 }), Type.Null()])),
+    parent_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    default_tax_rate: Type.Optional(TaxRateInput),
+    metadata: Meta,
+  },
+  { additionalProperties: false },
+);
+export type TaxRegionCreate = Static<typeof TaxRegionCreate>;
+
+/** Filters of `GET /admin/tax-regions`. */
+export interface TaxRegionFilters {
+  id?: string[];
+  country_code?: string[];
+  province_code?: string[];
+  parent_id?: string[];
+  q?: string;
+}
