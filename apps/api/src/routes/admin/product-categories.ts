@@ -1,0 +1,52 @@
+import { Type } from "@sinclair/typebox";
+import { CategoryCreate, CategoryUpdate } from "@kasse/modules/product";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const Tree = { include_descendants_tree: Type.Optional(Type.Boolean()) };
+const ListCategories = Type.Object(
+  {
+    ...ListQuery,
+    ...Tree,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    handle: Type.Optional(ArrayQuery(Type.String())),
+    name: Type.Optional(ArrayQuery(Type.String())),
+    // `parent_category_id=null` lists the top level.
+    parent_category_id: Type.Optional(ArrayQuery(Type.String())),
+    is_active: Type.Optional(Type.Boolean()),
+    is_internal: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const RetrieveCategory = Type.Object({ fields: Type.Optional(Type.String()), ...Tree }, { additionalProperties: false });
+
+/** Admin product categories: a tree with `rank` among siblings (extensions.md). */
+export default async function productCategories(app: App): Promise<void> {
+  const service = app.modules.product.categories;
+
+  app.get("/product-categories", { schema: { querystring: ListCategories } }, async (request) => {
+    const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
+    const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
+    const { items, count } = await service.list({ ...filters, parent_category_id: parents }, { limit, offset, order }, { include_descendants_tree });
+    return listResponse("product_categories", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/product-categories", { schema: { body: CategoryCreate } }, async (request) => ({ product_category: await service.create(request.body) }));
+
+  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory } }, async (request) => {
+    const category = await service.retrieve(request.params.id, { include_descendants_tree: request.query.include_descendants_tree });
+    return { product_category: project(category, parseFields(request.query.fields)) };
+  });
+
+  app.post("/product-categories/:id", { schema: { params: Params, body: CategoryUpdate } }, async (request) => ({
+    product_category: await service.update(request.params.id, request.body),
+  }));
+
+  app.delete("/product-categories/:id", { schema: { params: Params } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "product_category", deleted: true as const };
+  });
+}

@@ -1,0 +1,46 @@
+import { PRODUCT_RELATIONS, type Product, type ProductRelation } from "@kasse/modules/product";
+import type { App } from "../../app";
+import type { FieldNode, FieldSelection } from "../../http/fields";
+
+/** The product relations a `fields` selection needs: all by default, else only those named. */
+export function relationsFor(selection: FieldSelection): ProductRelation[] {
+  const root = selection.root;
+  return PRODUCT_RELATIONS.filter((r) => (root.all ? !root.removed.has(r) : root.children.has(r)));
+}
+
+const wantsChild = (node: FieldNode | undefined, key: string): boolean => !node || (node.all ? !node.removed.has(key) : node.children.has(key));
+
+/**
+ * Completes a page of products the way Medusa's Admin API shows them: variant `prices`
+ * (pricing), variant `inventory_items` (inventory) and `sales_channels` records. One query per
+ * module for the whole page, never one per product.
+ */
+export async function adminProducts(app: App, products: Product[], selection: FieldSelection): Promise<Product[]> {
+  const variantsNode = selection.root.children.get("variants");
+  const variantIds = products.flatMap((p) => (p.variants ?? []).map((v) => v.id));
+  const channelIds = [...new Set(products.flatMap((p) => (p.sales_channels ?? []).map((c) => c.id)))];
+  const [prices, inventoryItems, channels] = await Promise.all([
+    variantIds.length && wantsChild(variantsNode, "prices") ? app.modules.pricing.listVariantPrices(variantIds) : undefined,
+    variantIds.length && wantsChild(variantsNode, "inventory_items") ? app.modules.inventory.listVariantInventoryItems(variantIds) : undefined,
+    channelIds.length ? app.modules.salesChannel.list({ id: channelIds }, { limit: channelIds.length, offset: 0 }).then((r) => new Map(r.items.map((c) => [c.id, c]))) : undefined,
+  ]);
+  return products.map((p) => ({
+    ...p,
+    ...(p.variants
+      ? {
+          variants: p.variants.map((v) => ({
+            ...v,
+            ...(prices ? { prices: prices.get(v.id) ?? [] } : {}),
+            ...(inventoryItems ? { inventory_items: inventoryItems.get(v.id) ?? [] } : {}),
+          })),
+        }
+      : {}),
+    ...(p.sales_channels ? { sales_channels: p.sales_channels.map((c) => channels?.get(c.id)).filter((c) => c !== undefined) } : {}),
+  }));
+}
+
+/** One product by id as the Admin API shows it (404 when missing or deleted). */
+export async function adminProduct(app: App, id: string, selection: FieldSelection): Promise<Product> {
+  const product = await app.modules.product.retrieve(id, { relations: relationsFor(selection), filters: { id: [id] } });
+  return (await adminProducts(app, [product], selection))[0]!;
+}

@@ -1,0 +1,17 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../../app";
+
+const Params = Type.Object({ id: Type.String() });
+const Body = Type.Object(
+  { add: Type.Optional(Type.Array(Type.String({ minLength: 1 }))), remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }))) },
+  { additionalProperties: false },
+);
+
+/** `POST /admin/sales-channels/{id}/products` `{add?, remove?}`: links products to a channel (extensions.md). */
+export default async function salesChannelProducts(app: App): Promise<void> {
+  app.post("/sales-channels/:id/products", { schema: { params: Params, body: Body } }, async (request) => {
+    const channel = await app.modules.salesChannel.retrieve(request.params.id);
+    await app.modules.product.linkSalesChannelProducts(channel.id, request.body);
+    return { sales_channel: channel };
+  });
+}

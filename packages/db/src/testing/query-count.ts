@@ -1,0 +1,55 @@
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { migrate } from "../migrate";
+import type { Database, Db } from "../types";
+import { createTestDatabase } from "./index";
+
+/** A test database whose every statement is recorded, to prove reads cost a constant number of queries. */
+export interface CountingDatabase extends Database {
+  /** SQL text of every statement run so far, in order. */
+  queries: string[];
+  /** Runs `fn` and returns how many statements it ran. */
+  count(fn: () => Promise<unknown>): Promise<number>;
+}
+
+/**
+ * A fresh migrated test database (PostgreSQL when `DATABASE_URL` is set, else PGlite) whose
+ * drizzle handle logs every query it sends.
+ * @example
+ * const database = await createCountingDatabase();
+ * const n = await database.count(() => products.list({}, { limit: 50, offset: 0 }));
+ */
+export async function createCountingDatabase(): Promise<CountingDatabase> {
+  const queries: string[] = [];
+  const logger = { logQuery: (query: string) => void queries.push(query) };
+  const count = async (fn: () => Promise<unknown>) => {
+    const before = queries.length;
+    await fn();
+    return queries.length - before;
+  };
+  const base = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
+  if (base) {
+    const client = postgres(base.url!, { max: 10, onnotice: () => {} });
+    const db = drizzlePostgres(client, { logger }) as unknown as Db;
+    return {
+      db,
+      kind: "postgres",
+      queries,
+      count,
+      ping: base.ping,
+      close: async () => {
+        await client.end({ timeout: 5 });
+        await base.close();
+      },
+    };
+  }
+  const client = new PGlite({ extensions: { pg_trgm } });
+  const db = drizzlePglite(client, { logger }) as unknown as Db;
+  const database: Database = { db, kind: "pglite", ping: async () => undefined, close: () => client.close() };
+  await migrate(database);
+  queries.length = 0;
+  return { ...database, queries, count };
+}

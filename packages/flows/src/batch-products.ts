@@ -1,0 +1,28 @@
+import { transaction, type Db } from "@kasse/db";
+import type { ProductCreate, ProductUpdate } from "@kasse/modules/product";
+import { createProductsIn } from "./create-products";
+import { deleteProductsIn } from "./delete-products";
+import { updateProductsIn } from "./update-products";
+
+/** `POST /admin/products/batch`. */
+export interface ProductBatch {
+  create?: ProductCreate[];
+  update?: Array<ProductUpdate & { id: string }>;
+  delete?: string[];
+}
+
+/**
+ * Creates, updates and deletes products in ONE transaction: one bad item rolls back the whole
+ * batch. Returns the affected ids.
+ */
+export function batchProducts(db: Db, batch: ProductBatch): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
+  return transaction(db, async (tx) => {
+    const created = await createProductsIn(tx, batch.create ?? []);
+    const updated = await updateProductsIn(
+      tx,
+      (batch.update ?? []).map(({ id, ...input }) => ({ id, input })),
+    );
+    const deleted = batch.delete?.length ? await deleteProductsIn(tx, batch.delete) : [];
+    return { created, updated, deleted };
+  });
+}

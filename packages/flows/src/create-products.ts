@@ -1,0 +1,26 @@
+import { transaction, type Db } from "@kasse/db";
+import { createProductService, type ProductCreate } from "@kasse/modules/product";
+import { applyVariantWrites, assertSalesChannels } from "./product-writes";
+
+/** Creates products inside `tx`: rows, links, variant prices and inventory items. */
+export async function createProductsIn(tx: Db, inputs: ProductCreate[]): Promise<string[]> {
+  const products = createProductService(tx);
+  const ids: string[] = [];
+  for (const input of inputs) {
+    await assertSalesChannels(tx, input.sales_channels);
+    const write = await products.create(input, tx);
+    await applyVariantWrites(tx, write);
+    ids.push(write.id);
+  }
+  return ids;
+}
+
+/**
+ * Creates products with their options, variants, prices, inventory items and sales channel
+ * links in one transaction: all of them or none. Returns the new product ids in input order.
+ * @example
+ * const [id] = await createProducts(db, [{ title: "Shirt", options: [{ title: "Size", values: ["M"] }] }]);
+ */
+export function createProducts(db: Db, inputs: ProductCreate[]): Promise<string[]> {
+  return transaction(db, (tx) => createProductsIn(tx, inputs));
+}

@@ -1,0 +1,44 @@
+import { errors, isKasseError, type Db } from "@kasse/db";
+import { createInventoryService } from "@kasse/modules/inventory";
+import { createPricingService } from "@kasse/modules/pricing";
+import type { ProductWrite, VariantWrite } from "@kasse/modules/product";
+import { createSalesChannelService } from "@kasse/modules/sales-channel";
+
+/**
+ * Carries a product write over to the modules that own the rest of a variant: prices of
+ * created and re-priced variants (pricing), an inventory item for each new variant that
+ * manages inventory (inventory), and cleanup of removed variants. Runs in the caller's
+ * transaction so the product rows and these writes commit together.
+ */
+export async function applyVariantWrites(tx: Db, write: Pick<ProductWrite, "created" | "updated" | "deleted">): Promise<void> {
+  const pricing = createPricingService(tx);
+  const inventory = createInventoryService(tx);
+  for (const variant of [...write.created, ...write.updated] as VariantWrite[]) {
+    if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices, tx);
+  }
+  const managed = write.created.filter((v) => v.manage_inventory);
+  if (managed.length) await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })), tx);
+  if (write.deleted.length) {
+    await pricing.deleteVariantPrices(write.deleted, tx);
+    const unlinked = await inventory.unlinkVariants(write.deleted, tx);
+    // As Medusa does, an inventory item used by no other variant goes with its variant (its sku
+    // becomes free). One still holding reservations stays, unlinked, for the orders that hold it.
+    for (const itemId of new Set(unlinked.map((l) => l.inventory_item_id))) {
+      if ((await inventory.variantIdsForItem(itemId, tx)).length > 0) continue;
+      try {
+        await inventory.delete(itemId, tx);
+      } catch (error) {
+        if (!(isKasseError(error) && error.type === "invalid_data")) throw error;
+      }
+    }
+  }
+}
+
+/** Rejects sales channel ids that are not live channels (400 naming them). */
+export async function assertSalesChannels(tx: Db, refs: Array<{ id: string }> | undefined): Promise<void> {
+  const ids = [...new Set((refs ?? []).map((r) => r.id))];
+  if (ids.length === 0) return;
+  const found = await createSalesChannelService(tx).existing(ids, tx);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
+}

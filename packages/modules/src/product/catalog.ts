@@ -1,0 +1,457 @@
+import { and, asc, count, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { nextFreeHandle, toHandle } from "./handle";
+import {
+  product,
+  productCategory,
+  productCategoryProduct,
+  productCollection,
+  productTag,
+  productTags,
+  productType,
+  type CategoryCreate,
+  type CategoryUpdate,
+  type CollectionCreate,
+  type CollectionUpdate,
+  type ProductCategoryRow,
+  type ProductCollectionRow,
+  type ProductTagRow,
+  type ProductTypeRow,
+  type TagCreate,
+  type TagUpdate,
+} from "./schema";
+
+type Page = Paging & { order?: string };
+
+/** `%q%` for ILIKE with the wildcards in `q` escaped. */
+export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A free handle for `title` among live rows of `column`'s table: `base`, `base-1`, ... */
+async function generatedHandle(tx: Db, table: typeof productCollection | typeof productCategory, title: string, fallback: string): Promise<string> {
+  const base = toHandle(title) || fallback;
+  const rows = await tx
+    .select({ handle: table.handle })
+    .from(table)
+    .where(and(isNull(table.deleted_at), or(eq(table.handle, base), like(table.handle, `${base}-%`))));
+  return nextFreeHandle(base, rows.map((r) => r.handle));
+}
+
+const byIdOrHandle = (table: typeof productCollection | typeof productCategory, idOrHandle: string) =>
+  and(isNull(table.deleted_at), or(eq(table.id, idOrHandle), eq(table.handle, idOrHandle)));
+
+/** Filters of collection lists. */
+export interface CollectionFilters {
+  id?: string[];
+  handle?: string[];
+  title?: string[];
+  q?: string;
+}
+
+/** Product collections: CRUD; a collection is found by id or handle. */
+export function createCollectionService(db: Db) {
+  const service = {
+    async create(input: CollectionCreate, tx: Db = db): Promise<ProductCollectionRow> {
+      const handle = input.handle ?? (await generatedHandle(tx, productCollection, input.title, "collection"));
+      try {
+        const [row] = await tx
+          .insert(productCollection)
+          .values({ id: generateId("pcol"), title: input.title, handle, metadata: input.metadata ?? null })
+          .returning();
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`Product collection with handle: ${handle} already exists`);
+        throw error;
+      }
+    },
+
+    async retrieve(idOrHandle: string, tx: Db = db): Promise<ProductCollectionRow> {
+      const [row] = await tx.select().from(productCollection).where(byIdOrHandle(productCollection, idOrHandle));
+      if (!row) throw errors.notFound(`Product collection with id: ${idOrHandle} was not found`);
+      return row;
+    },
+
+    async list(filters: CollectionFilters, page: Page, tx: Db = db): Promise<{ items: ProductCollectionRow[]; count: number }> {
+      const conditions: SQL[] = [isNull(productCollection.deleted_at)];
+      if (filters.id?.length) conditions.push(inArray(productCollection.id, filters.id));
+      if (filters.handle?.length) conditions.push(inArray(productCollection.handle, filters.handle));
+      if (filters.title?.length) conditions.push(inArray(productCollection.title, filters.title));
+      if (filters.q) conditions.push(or(ilike(productCollection.title, likePattern(filters.q)), ilike(productCollection.handle, likePattern(filters.q)))!);
+      const where = and(...conditions);
+      const columns = { created_at: productCollection.created_at, updated_at: productCollection.updated_at, title: productCollection.title, handle: productCollection.handle };
+      const [items, [total]] = await Promise.all([
+        tx.select().from(productCollection).where(where).orderBy(...orderBy(page.order, columns, productCollection.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(productCollection).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: CollectionUpdate, tx: Db = db): Promise<ProductCollectionRow> {
+      const existing = await service.retrieve(id, tx);
+      if (Object.keys(input).length === 0) return existing;
+      try {
+        const [row] = await tx.update(productCollection).set(input).where(eq(productCollection.id, existing.id)).returning();
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`Product collection with handle: ${input.handle} already exists`);
+        throw error;
+      }
+    },
+
+    /** Soft delete; its products are detached from it, as Medusa does. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        const existing = await service.retrieve(id, t);
+        await t.update(product).set({ collection_id: null }).where(eq(product.collection_id, existing.id));
+        await t.update(productCollection).set({ deleted_at: new Date() }).where(eq(productCollection.id, existing.id));
+      });
+    },
+
+    /** The ids among `ids` that are live collections. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: productCollection.id }).from(productCollection).where(and(inArray(productCollection.id, ids), isNull(productCollection.deleted_at)));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+/** A category with its tree neighbours, as Medusa's Admin and Store APIs show it. */
+export type ProductCategory = ProductCategoryRow & { category_children: ProductCategory[]; parent_category?: ProductCategoryRow | null };
+
+/** Filters of category lists. */
+export interface CategoryFilters {
+  id?: string[];
+  handle?: string[];
+  name?: string[];
+  q?: string;
+  /** `null` matches top-level categories. */
+  parent_category_id?: Array<string | null>;
+  is_active?: boolean;
+  is_internal?: boolean;
+}
+
+/** Options of category reads: `include_descendants_tree` nests every descendant, else direct children. */
+export interface CategoryReadOptions {
+  include_descendants_tree?: boolean;
+  /** Restrict the children shown (the Store shows only active, public ones). */
+  children?: { is_active?: boolean; is_internal?: boolean };
+}
+
+/**
+ * Product categories: a tree (`parent_category_id`, ordered by `rank` among siblings). Moving a
+ * category under itself or one of its descendants is rejected; ranks stay dense (0..n-1).
+ */
+export function createCategoryService(db: Db) {
+  const live = isNull(productCategory.deleted_at);
+
+  /** Attaches children (or whole subtrees) and parents to a page: two queries. */
+  async function withTree(rows: ProductCategoryRow[], options: CategoryReadOptions, tx: Db): Promise<ProductCategory[]> {
+    if (rows.length === 0) return [];
+    const childFilter: SQL[] = [live];
+    if (options.children?.is_active !== undefined) childFilter.push(eq(productCategory.is_active, options.children.is_active));
+    if (options.children?.is_internal !== undefined) childFilter.push(eq(productCategory.is_internal, options.children.is_internal));
+    const below = options.include_descendants_tree
+      ? or(...rows.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))!
+      : inArray(productCategory.parent_category_id, rows.map((r) => r.id));
+    const parentIds = [...new Set(rows.map((r) => r.parent_category_id).filter((v): v is string => !!v))];
+    const [descendants, parents] = await Promise.all([
+      tx.select().from(productCategory).where(and(below, ...childFilter)).orderBy(asc(productCategory.rank), asc(productCategory.id)),
+      parentIds.length ? tx.select().from(productCategory).where(and(inArray(productCategory.id, parentIds), live)) : Promise.resolve([]),
+    ]);
+    const byParent = new Map<string, ProductCategoryRow[]>();
+    for (const d of descendants) {
+      const list = byParent.get(d.parent_category_id ?? "");
+      if (list) list.push(d);
+      else byParent.set(d.parent_category_id ?? "", [d]);
+    }
+    const build = (row: ProductCategoryRow): ProductCategory => ({
+      ...row,
+      category_children: (byParent.get(row.id) ?? []).map((c) => (options.include_descendants_tree ? build(c) : { ...c, category_children: [] })),
+    });
+    const parentById = new Map(parents.map((p) => [p.id, p]));
+    return rows.map((row) => ({ ...build(row), parent_category: row.parent_category_id ? (parentById.get(row.parent_category_id) ?? null) : null }));
+  }
+
+  /** Closes the rank gap left at `rank` among the children of `parentId`. */
+  async function closeGap(parentId: string | null, rank: number, tx: Db): Promise<void> {
+    await tx
+      .update(productCategory)
+      .set({ rank: sql`${productCategory.rank} - 1` })
+      .where(and(live, siblingsOf(parentId), gte(productCategory.rank, rank)));
+  }
+
+  /** Makes room at `rank` among the children of `parentId`; returns the rank used (at most the end). */
+  async function openGap(parentId: string | null, rank: number | undefined, tx: Db, exceptId?: string): Promise<number> {
+    const [last] = await tx
+      .select({ max: max(productCategory.rank) })
+      .from(productCategory)
+      .where(and(live, siblingsOf(parentId), exceptId ? ne(productCategory.id, exceptId) : undefined));
+    const end = last?.max === null || last?.max === undefined ? 0 : last.max + 1;
+    const at = rank === undefined ? end : Math.min(rank, end);
+    if (at < end) {
+      await tx
+        .update(productCategory)
+        .set({ rank: sql`${productCategory.rank} + 1` })
+        .where(and(live, siblingsOf(parentId), gte(productCategory.rank, at), exceptId ? ne(productCategory.id, exceptId) : undefined));
+    }
+    return at;
+  }
+
+  const service = {
+    async create(input: CategoryCreate, tx: Db = db): Promise<ProductCategory> {
+      return transaction(tx, async (t) => {
+        const id = generateId("pcat");
+        const parentId = input.parent_category_id ?? null;
+        let mpath = id;
+        if (parentId) {
+          const [parent] = await t.select().from(productCategory).where(and(eq(productCategory.id, parentId), live));
+          if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
+          mpath = `${parent.mpath}.${id}`;
+        }
+        const handle = input.handle ?? (await generatedHandle(t, productCategory, input.name, "category"));
+        const rank = await openGap(parentId, input.rank, t);
+        try {
+          const [row] = await t
+            .insert(productCategory)
+            .values({
+              id,
+              name: input.name,
+              description: input.description ?? "",
+              handle,
+              mpath,
+              is_active: input.is_active ?? false,
+              is_internal: input.is_internal ?? false,
+              rank,
+              parent_category_id: parentId,
+              metadata: input.metadata ?? null,
+            })
+            .returning();
+          return (await withTree([row!], {}, t))[0]!;
+        } catch (error) {
+          if (isUniqueViolation(error)) throw errors.conflict(`Product category with handle: ${handle} already exists`);
+          throw error;
+        }
+      });
+    },
+
+    async retrieve(idOrHandle: string, options: CategoryReadOptions & { filters?: CategoryFilters } = {}, tx: Db = db): Promise<ProductCategory> {
+      const [row] = await tx
+        .select()
+        .from(productCategory)
+        .where(and(byIdOrHandle(productCategory, idOrHandle), ...categoryConditions(options.filters ?? {})));
+      if (!row) throw errors.notFound(`Product category with id: ${idOrHandle} was not found`);
+      return (await withTree([row], options, tx))[0]!;
+    },
+
+    async list(filters: CategoryFilters, page: Page, options: CategoryReadOptions = {}, tx: Db = db): Promise<{ items: ProductCategory[]; count: number }> {
+      const where = and(...categoryConditions(filters));
+      const columns = {
+        created_at: productCategory.created_at,
+        updated_at: productCategory.updated_at,
+        name: productCategory.name,
+        handle: productCategory.handle,
+        rank: productCategory.rank,
+      };
+      const [rows, [total]] = await Promise.all([
+        tx.select().from(productCategory).where(where).orderBy(...orderBy(page.order, columns, productCategory.id, "rank")).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(productCategory).where(where),
+      ]);
+      return { items: await withTree(rows, options, tx), count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: CategoryUpdate, tx: Db = db): Promise<ProductCategory> {
+      return transaction(tx, async (t) => {
+        const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
+        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const { parent_category_id: rawParent, rank, ...fields } = input;
+        const moving = rawParent !== undefined && (rawParent ?? null) !== existing.parent_category_id;
+        const patch: Partial<ProductCategoryRow> = { ...fields };
+        if (moving) {
+          const parentId = rawParent ?? null;
+          let mpath = existing.id;
+          if (parentId) {
+            const [parent] = await t.select().from(productCategory).where(and(eq(productCategory.id, parentId), live));
+            if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
+            if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
+              throw errors.invalidData(`Product category ${existing.id} cannot be moved under itself or one of its descendants`);
+            }
+            mpath = `${parent.mpath}.${existing.id}`;
+          }
+          await closeGap(existing.parent_category_id, existing.rank, t);
+          patch.rank = await openGap(parentId, rank, t, existing.id);
+          patch.parent_category_id = parentId;
+          patch.mpath = mpath;
+          // Descendants keep their path below this category.
+          await t
+            .update(productCategory)
+            .set({ mpath: sql`${mpath} || substr(${productCategory.mpath}, ${existing.mpath.length + 1})` })
+            .where(like(productCategory.mpath, `${existing.mpath}.%`));
+        } else if (rank !== undefined && rank !== existing.rank) {
+          await closeGap(existing.parent_category_id, existing.rank, t);
+          patch.rank = await openGap(existing.parent_category_id, rank, t, existing.id);
+        }
+        if (Object.keys(patch).length > 0) {
+          try {
+            await t.update(productCategory).set(patch).where(eq(productCategory.id, existing.id));
+          } catch (error) {
+            if (isUniqueViolation(error)) throw errors.conflict(`Product category with handle: ${input.handle} already exists`);
+            throw error;
+          }
+        }
+        return service.retrieve(existing.id, {}, t);
+      });
+    },
+
+    /** Soft delete; a category with children cannot be deleted (as in Medusa). */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
+        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const [child] = await t.select({ id: productCategory.id }).from(productCategory).where(and(eq(productCategory.parent_category_id, id), live)).limit(1);
+        if (child) throw errors.invalidData(`Deleting product category (${id}) with category children is not allowed`);
+        await t.delete(productCategoryProduct).where(eq(productCategoryProduct.product_category_id, id));
+        await t.update(productCategory).set({ deleted_at: new Date() }).where(eq(productCategory.id, id));
+        await closeGap(existing.parent_category_id, existing.rank, t);
+      });
+    },
+
+    /** The ids among `ids` that are live categories. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: productCategory.id }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
+    async withDescendants(ids: string[], tx: Db = db): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const roots = await tx.select({ mpath: productCategory.mpath }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
+      if (roots.length === 0) return ids;
+      const rows = await tx
+        .select({ id: productCategory.id })
+        .from(productCategory)
+        .where(and(live, or(...roots.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))));
+      return [...new Set([...ids, ...rows.map((r) => r.id)])];
+    },
+  };
+  return service;
+}
+
+function siblingsOf(parentId: string | null): SQL {
+  return parentId ? eq(productCategory.parent_category_id, parentId) : isNull(productCategory.parent_category_id);
+}
+
+function categoryConditions(filters: CategoryFilters): SQL[] {
+  const out: SQL[] = [isNull(productCategory.deleted_at)];
+  if (filters.id?.length) out.push(inArray(productCategory.id, filters.id));
+  if (filters.handle?.length) out.push(inArray(productCategory.handle, filters.handle));
+  if (filters.name?.length) out.push(inArray(productCategory.name, filters.name));
+  if (filters.is_active !== undefined) out.push(eq(productCategory.is_active, filters.is_active));
+  if (filters.is_internal !== undefined) out.push(eq(productCategory.is_internal, filters.is_internal));
+  if (filters.q) out.push(or(ilike(productCategory.name, likePattern(filters.q)), ilike(productCategory.handle, likePattern(filters.q)))!);
+  if (filters.parent_category_id?.length) {
+    const ids = filters.parent_category_id.filter((v): v is string => v !== null);
+    const top = filters.parent_category_id.includes(null);
+    out.push(or(...(ids.length ? [inArray(productCategory.parent_category_id, ids)] : []), ...(top ? [isNull(productCategory.parent_category_id)] : []))!);
+  }
+  return out;
+}
+
+/** Filters of tag and type lists. */
+export interface ValueFilters {
+  id?: string[];
+  value?: string[];
+  q?: string;
+}
+
+/**
+ * Product tags and product types: records with a unique `value`. Deleting a tag unlinks it
+ * from its products; deleting a type clears it on its products.
+ */
+// Tags and types have the same columns, so one implementation serves both tables.
+function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, table: typeof productTag, prefix: string, label: string, detach: (id: string, tx: Db) => Promise<unknown>) {
+  const live = isNull(table.deleted_at);
+  const service = {
+    async create(input: TagCreate, tx: Db = db): Promise<Row> {
+      try {
+        const [row] = await tx
+          .insert(table)
+          .values({ id: generateId(prefix), value: input.value, metadata: input.metadata ?? null })
+          .returning();
+        return row as Row;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`${label} with value: ${input.value} already exists`);
+        throw error;
+      }
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<Row> {
+      const [row] = await tx.select().from(table).where(and(eq(table.id, id), live));
+      if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
+      return row as Row;
+    },
+
+    async list(filters: ValueFilters, page: Page, tx: Db = db): Promise<{ items: Row[]; count: number }> {
+      const conditions: SQL[] = [live];
+      if (filters.id?.length) conditions.push(inArray(table.id, filters.id));
+      if (filters.value?.length) conditions.push(inArray(table.value, filters.value));
+      if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
+      const where = and(...conditions);
+      const [items, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(table)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(table).where(where),
+      ]);
+      return { items: items as Row[], count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: TagUpdate, tx: Db = db): Promise<Row> {
+      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
+      try {
+        const [row] = await tx
+          .update(table)
+          .set(input)
+          .where(and(eq(table.id, id), live))
+          .returning();
+        if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
+        return row as Row;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`${label} with value: ${input.value} already exists`);
+        throw error;
+      }
+    },
+
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        await service.retrieve(id, t);
+        await detach(id, t);
+        await t
+          .update(table)
+          .set({ deleted_at: new Date() })
+          .where(eq(table.id, id));
+      });
+    },
+
+    /** The ids among `ids` that are live records. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: table.id }).from(table).where(and(inArray(table.id, ids), live));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+/** Product tags: CRUD over unique values. */
+export const createTagService = (db: Db) =>
+  createValueService<ProductTagRow>(db, productTag, "ptag", "Product tag", (id, tx) => tx.delete(productTags).where(eq(productTags.product_tag_id, id)));
+
+/** Product types: CRUD over unique values. */
+export const createTypeService = (db: Db) =>
+  createValueService<ProductTypeRow>(db, productType as unknown as typeof productTag, "ptyp", "Product type", (id, tx) => tx.update(product).set({ type_id: null }).where(eq(product.type_id, id)));

@@ -1,0 +1,23 @@
+/**
+ * A URL handle from a title: lower-case ASCII letters and digits joined by single hyphens
+ * (accents are folded: "Crème Brûlée" → "creme-brulee", "ß" → "ss"). Empty when nothing usable remains.
+ */
+export function toHandle(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/**
+ * The first free handle for `base` given the live handles that start with it: `base`, then
+ * `base-1`, `base-2`, ...
+ */
+export function nextFreeHandle(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let n = 1; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}

@@ -1,0 +1,440 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, timestamps } from "@kasse/db";
+
+/** Product status values (interface.md "States"). */
+export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** Physical and customs attributes shared by products and variants. */
+const physical = () => ({
+  weight: doublePrecision("weight"),
+  length: doublePrecision("length"),
+  height: doublePrecision("height"),
+  width: doublePrecision("width"),
+  hs_code: text("hs_code"),
+  mid_code: text("mid_code"),
+  origin_country: text("origin_country"),
+  material: text("material"),
+});
+
+/**
+ * The text `q` matches against. The trigram index is on this expression (`table` empty), and
+ * queries use the same expression qualified with the table name so the planner can use it.
+ */
+export const productSearchText = (table = "") => {
+  const c = (name: string) => (table ? `"${table}"."${name}"` : `"${name}"`);
+  return sql.raw(`(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`);
+};
+
+/** Products. `q` searches title, subtitle, description and handle through one trigram index. */
+export const product = pgTable(
+  "product",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    subtitle: text("subtitle"),
+    description: text("description"),
+    handle: text("handle").notNull(),
+    status: text("status").$type<ProductStatus>().notNull().default("draft"),
+    is_giftcard: boolean("is_giftcard").notNull().default(false),
+    discountable: boolean("discountable").notNull().default(true),
+    thumbnail: text("thumbnail"),
+    external_id: text("external_id"),
+    collection_id: text("collection_id"),
+    type_id: text("type_id"),
+    ...physical(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // A handle is unique among live products only, so a deleted product's handle can be reused.
+    uniqueIndex("product_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    index("product_status_idx").on(t.status),
+    index("product_collection_idx").on(t.collection_id),
+    index("product_type_idx").on(t.type_id),
+    index("product_is_giftcard_idx").on(t.is_giftcard),
+    index("product_created_at_idx").on(t.created_at),
+    index("product_search_trgm_idx").using("gin", sql`${productSearchText()} gin_trgm_ops`),
+  ],
+);
+
+export const productOption = pgTable(
+  "product_option",
+  {
+    id: text("id").primaryKey(),
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    title: text("title").notNull(),
+    // Keeps options in the order they were given.
+    rank: integer("rank").notNull().default(0),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("product_option_product_idx").on(t.product_id),
+    uniqueIndex("product_option_title_uq").on(t.product_id, t.title).where(sql`deleted_at is null`),
+  ],
+);
+
+export const productOptionValue = pgTable(
+  "product_option_value",
+  {
+    id: text("id").primaryKey(),
+    option_id: text("option_id")
+      .notNull()
+      .references(() => productOption.id),
+    value: text("value").notNull(),
+    // Keeps values in the order they were given.
+    rank: integer("rank").notNull().default(0),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("product_option_value_option_idx").on(t.option_id),
+    uniqueIndex("product_option_value_uq").on(t.option_id, t.value).where(sql`deleted_at is null`),
+  ],
+);
+
+export const productVariant = pgTable(
+  "product_variant",
+  {
+    id: text("id").primaryKey(),
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    title: text("title").notNull(),
+    sku: text("sku"),
+    barcode: text("barcode"),
+    ean: text("ean"),
+    upc: text("upc"),
+    allow_backorder: boolean("allow_backorder").notNull().default(false),
+    manage_inventory: boolean("manage_inventory").notNull().default(true),
+    variant_rank: integer("variant_rank").notNull().default(0),
+    ...physical(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("product_variant_product_idx").on(t.product_id),
+    uniqueIndex("product_variant_sku_uq").on(t.sku).where(sql`deleted_at is null and sku is not null`),
+    index("product_variant_sku_trgm_idx").using("gin", t.sku.op("gin_trgm_ops")),
+  ],
+);
+
+/** Which option value a variant has for each option. */
+export const productVariantOption = pgTable(
+  "product_variant_option",
+  {
+    variant_id: text("variant_id")
+      .notNull()
+      .references(() => productVariant.id),
+    option_value_id: text("option_value_id")
+      .notNull()
+      .references(() => productOptionValue.id),
+  },
+  (t) => [primaryKey({ columns: [t.variant_id, t.option_value_id] }), index("product_variant_option_value_idx").on(t.option_value_id)],
+);
+
+export const productImage = pgTable(
+  "product_image",
+  {
+    id: text("id").primaryKey(),
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    url: text("url").notNull(),
+    rank: integer("rank").notNull().default(0),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("product_image_product_idx").on(t.product_id)],
+);
+
+export const productCollection = pgTable(
+  "product_collection",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    handle: text("handle").notNull(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("product_collection_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    index("product_collection_title_idx").on(t.title),
+    index("product_collection_created_at_idx").on(t.created_at),
+  ],
+);
+
+/**
+ * Categories form a tree. `mpath` is the dot-joined chain of ids from the root to this
+ * category, so descendants are one indexed `LIKE 'root.child.%'` and cycles are detectable.
+ */
+export const productCategory = pgTable(
+  "product_category",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    handle: text("handle").notNull(),
+    mpath: text("mpath").notNull(),
+    is_active: boolean("is_active").notNull().default(false),
+    is_internal: boolean("is_internal").notNull().default(false),
+    rank: integer("rank").notNull().default(0),
+    parent_category_id: text("parent_category_id"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("product_category_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    index("product_category_parent_idx").on(t.parent_category_id),
+    index("product_category_name_idx").on(t.name),
+    index("product_category_mpath_idx").on(t.mpath.op("text_pattern_ops")),
+  ],
+);
+
+export const productTag = pgTable(
+  "product_tag",
+  {
+    id: text("id").primaryKey(),
+    value: text("value").notNull(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("product_tag_value_uq").on(t.value).where(sql`deleted_at is null`)],
+);
+
+export const productType = pgTable(
+  "product_type",
+  {
+    id: text("id").primaryKey(),
+    value: text("value").notNull(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("product_type_value_uq").on(t.value).where(sql`deleted_at is null`)],
+);
+
+export const productTags = pgTable(
+  "product_tags",
+  {
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    product_tag_id: text("product_tag_id")
+      .notNull()
+      .references(() => productTag.id),
+  },
+  (t) => [primaryKey({ columns: [t.product_id, t.product_tag_id] }), index("product_tags_tag_idx").on(t.product_tag_id)],
+);
+
+export const productCategoryProduct = pgTable(
+  "product_category_product",
+  {
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    product_category_id: text("product_category_id")
+      .notNull()
+      .references(() => productCategory.id),
+  },
+  (t) => [primaryKey({ columns: [t.product_id, t.product_category_id] }), index("product_category_product_category_idx").on(t.product_category_id)],
+);
+
+/** Product ↔ sales channel link; `sales_channel_id` is a plain id (the channel is another module's). */
+export const productSalesChannel = pgTable(
+  "product_sales_channel",
+  {
+    product_id: text("product_id")
+      .notNull()
+      .references(() => product.id),
+    sales_channel_id: text("sales_channel_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.product_id, t.sales_channel_id] }), index("product_sales_channel_channel_idx").on(t.sales_channel_id)],
+);
+
+export type ProductRow = typeof product.$inferSelect;
+export type ProductOptionRow = typeof productOption.$inferSelect;
+export type ProductOptionValueRow = typeof productOptionValue.$inferSelect;
+export type ProductVariantRow = typeof productVariant.$inferSelect;
+export type ProductImageRow = typeof productImage.$inferSelect;
+export type ProductCollectionRow = typeof productCollection.$inferSelect;
+export type ProductCategoryRow = typeof productCategory.$inferSelect;
+export type ProductTagRow = typeof productTag.$inferSelect;
+export type ProductTypeRow = typeof productType.$inferSelect;
+
+// ---- Request bodies -------------------------------------------------------------------------
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Meta = () => Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown())));
+const Text = () => Type.Optional(Nullable(Type.String()));
+const Measure = () => Type.Optional(Nullable(Type.Number({ minimum: 0 })));
+const IdRef = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const Handle = Type.String({ minLength: 1, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" });
+
+/** A variant price as the Admin API takes it; amounts are integer minor units. */
+export const VariantPriceInput = Type.Object(
+  {
+    currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }),
+    amount: Type.Integer({ minimum: 0 }),
+    min_quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+    max_quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type VariantPriceInput = Static<typeof VariantPriceInput>;
+
+const variantFields = {
+  title: Type.String({ minLength: 1 }),
+  sku: Text(),
+  barcode: Text(),
+  ean: Text(),
+  upc: Text(),
+  allow_backorder: Type.Optional(Type.Boolean()),
+  manage_inventory: Type.Optional(Type.Boolean()),
+  variant_rank: Type.Optional(Type.Integer({ minimum: 0 })),
+  weight: Measure(),
+  length: Measure(),
+  height: Measure(),
+  width: Measure(),
+  hs_code: Text(),
+  mid_code: Text(),
+  origin_country: Text(),
+  material: Text(),
+  metadata: Meta(),
+  /** Option title → chosen value. */
+  options: Type.Optional(Type.Record(Type.String(), Type.String())),
+};
+
+/** A variant in a product create body, or `POST /admin/products/{id}/variants`. */
+export const VariantCreate = Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }, { additionalProperties: false });
+export type VariantCreate = Static<typeof VariantCreate>;
+
+/** `POST /admin/products/{id}/variants/{variant_id}`: the create fields, all optional. */
+export const VariantUpdate = Type.Partial(Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }), { additionalProperties: false });
+export type VariantUpdate = Static<typeof VariantUpdate>;
+
+/** A variant inside a product update: with `id` it is updated, without it is created. */
+export const VariantUpsert = Type.Partial(Type.Object({ id: Type.String({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }), {
+  additionalProperties: false,
+});
+export type VariantUpsert = Static<typeof VariantUpsert>;
+
+/** `POST /admin/products/{id}/options` and the options of a product create body. */
+export const OptionCreate = Type.Object(
+  { title: Type.String({ minLength: 1 }), values: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), metadata: Meta() },
+  { additionalProperties: false },
+);
+export type OptionCreate = Static<typeof OptionCreate>;
+
+/** `POST /admin/products/{id}/options/{option_id}`. */
+export const OptionUpdate = Type.Partial(OptionCreate, { additionalProperties: false });
+export type OptionUpdate = Static<typeof OptionUpdate>;
+
+/** An option inside a product update: with `id` it is updated, else matched by title or created. */
+export const OptionUpsert = Type.Object(
+  { id: Type.Optional(Type.String({ minLength: 1 })), title: Type.String({ minLength: 1 }), values: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), metadata: Meta() },
+  { additionalProperties: false },
+);
+export type OptionUpsert = Static<typeof OptionUpsert>;
+
+const productFields = {
+  title: Type.String({ minLength: 1 }),
+  subtitle: Text(),
+  description: Text(),
+  handle: Type.Optional(Handle),
+  status: Type.Optional(Type.Union(PRODUCT_STATUSES.map((s) => Type.Literal(s)))),
+  is_giftcard: Type.Optional(Type.Boolean()),
+  discountable: Type.Optional(Type.Boolean()),
+  thumbnail: Text(),
+  external_id: Text(),
+  images: Type.Optional(Type.Array(Type.Object({ url: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false }))),
+  collection_id: Text(),
+  type_id: Text(),
+  categories: Type.Optional(Type.Array(IdRef)),
+  tags: Type.Optional(Type.Array(IdRef)),
+  sales_channels: Type.Optional(Type.Array(IdRef)),
+  weight: Measure(),
+  length: Measure(),
+  height: Measure(),
+  width: Measure(),
+  hs_code: Text(),
+  mid_code: Text(),
+  origin_country: Text(),
+  material: Text(),
+  metadata: Meta(),
+};
+
+/** Body of `POST /admin/products`. */
+export const ProductCreate = Type.Object(
+  { ...productFields, options: Type.Array(OptionCreate, { minItems: 1 }), variants: Type.Optional(Type.Array(VariantCreate)) },
+  { additionalProperties: false },
+);
+export type ProductCreate = Static<typeof ProductCreate>;
+
+/** Body of `POST /admin/products/{id}`: every field optional; `options`/`variants` replace the sets. */
+export const ProductUpdate = Type.Partial(Type.Object({ ...productFields, options: Type.Array(OptionUpsert), variants: Type.Array(VariantUpsert) }), {
+  additionalProperties: false,
+});
+export type ProductUpdate = Static<typeof ProductUpdate>;
+
+/** An update item of `POST /admin/products/batch`: the update fields plus the product's `id`. */
+export const ProductBatchUpdate = Type.Object({ ...ProductUpdate.properties, id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export type ProductBatchUpdate = Static<typeof ProductBatchUpdate>;
+
+/** Body of `POST /admin/collections`. */
+export const CollectionCreate = Type.Object({ title: Type.String({ minLength: 1 }), handle: Type.Optional(Handle), metadata: Meta() }, { additionalProperties: false });
+export type CollectionCreate = Static<typeof CollectionCreate>;
+export const CollectionUpdate = Type.Partial(CollectionCreate, { additionalProperties: false });
+export type CollectionUpdate = Static<typeof CollectionUpdate>;
+
+/** Body of `POST /admin/product-categories`. */
+export const CategoryCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.String()),
+    handle: Type.Optional(Handle),
+    parent_category_id: Text(),
+    is_active: Type.Optional(Type.Boolean()),
+    is_internal: Type.Optional(Type.Boolean()),
+    rank: Type.Optional(Type.Integer({ minimum: 0 })),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type CategoryCreate = Static<typeof CategoryCreate>;
+export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalProperties: false });
+export type CategoryUpdate = Static<typeof CategoryUpdate>;
+
+/** Body of `POST /admin/product-tags` and `/admin/product-types`. */
+export const TagCreate = Type.Object({ value: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false });
+export type TagCreate = Static<typeof TagCreate>;
+export const TagUpdate = Type.Partial(TagCreate, { additionalProperties: false });
+export type TagUpdate = Static<typeof TagUpdate>;
+
+/** Filters of product lists (Admin and Store). */
+export interface ProductFilters {
+  id?: string[];
+  handle?: string[];
+  q?: string;
+  status?: ProductStatus[];
+  collection_id?: string[];
+  category_id?: string[];
+  /** With `category_id`: also match products in the categories' descendants. */
+  include_category_descendants?: boolean;
+  /** Tag ids. */
+  tag_id?: string[];
+  /** Tag values (the Store's `tags`). */
+  tag_value?: string[];
+  type_id?: string[];
+  sales_channel_id?: string[];
+  is_giftcard?: boolean;
+}
+
+/** Relations a product read can load, each with one query for the whole page. */
+export const PRODUCT_RELATIONS = ["variants", "options", "images", "tags", "categories", "collection", "type", "sales_channels"] as const;
+export type ProductRelation = (typeof PRODUCT_RELATIONS)[number];

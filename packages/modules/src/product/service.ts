@@ -1,0 +1,537 @@
+import { and, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { createCategoryService, createCollectionService, createTagService, createTypeService, likePattern } from "./catalog";
+import { nextFreeHandle, toHandle } from "./handle";
+import { attachRelations, loadOptions, loadVariantOptions, type Product, type ProductOption, type ProductVariant } from "./reads";
+import {
+  PRODUCT_RELATIONS,
+  product,
+  productCategoryProduct,
+  productImage,
+  productOption,
+  productOptionValue,
+  productSalesChannel,
+  productSearchText,
+  productTag,
+  productTags,
+  productVariant,
+  productVariantOption,
+  type OptionCreate,
+  type OptionUpdate,
+  type OptionUpsert,
+  type ProductCreate,
+  type ProductFilters,
+  type ProductRelation,
+  type ProductUpdate,
+  type VariantCreate,
+  type VariantUpdate,
+  type VariantUpsert,
+} from "./schema";
+import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
+
+export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
+export type { VariantWrite } from "./variants";
+export type { ProductCategory } from "./catalog";
+
+/** What a product write did to variants: flows set prices and inventory from it. */
+export interface ProductWrite {
+  id: string;
+  created: VariantWrite[];
+  updated: VariantWrite[];
+  /** Ids of variants removed (soft-deleted) by the write. */
+  deleted: string[];
+}
+
+/** Options of product reads. */
+export interface ProductReadOptions {
+  /** Relations to load (default: all), each with one query for the whole page. */
+  relations?: Iterable<ProductRelation>;
+  /** Extra conditions a retrieve must meet (the Store passes `status` and `sales_channel_id`). */
+  filters?: ProductFilters;
+}
+
+/** Filters of variant lists. */
+export interface VariantFilters {
+  id?: string[];
+  product_id?: string[];
+  sku?: string[];
+  q?: string;
+}
+
+const liveProduct = isNull(product.deleted_at);
+const ORDER_COLUMNS = { created_at: product.created_at, updated_at: product.updated_at, title: product.title, handle: product.handle, status: product.status };
+
+/**
+ * Products with their options, variants, images and links to collections, types, tags,
+ * categories and sales channels, plus the catalog records themselves (`collections`,
+ * `categories`, `tags`, `types`). Reads load each relation with one query for a whole page.
+ * Prices and inventory are other modules': flows pass variant writes on to them.
+ * @example
+ * const products = createProductService(db);
+ * const { items } = await products.list({ status: ["published"], q: "shirt" }, { limit: 20, offset: 0 }, { relations: ["variants", "images"] });
+ */
+export function createProductService(db: Db) {
+  const collections = createCollectionService(db);
+  const categories = createCategoryService(db);
+  const tags = createTagService(db);
+  const types = createTypeService(db);
+
+  /** SQL conditions of a product list; category descendants are resolved first. */
+  async function conditions(filters: ProductFilters, tx: Db): Promise<SQL[]> {
+    const out: SQL[] = [liveProduct];
+    if (filters.id?.length) out.push(inArray(product.id, filters.id));
+    if (filters.handle?.length) out.push(inArray(product.handle, filters.handle));
+    if (filters.status?.length) out.push(inArray(product.status, filters.status));
+    if (filters.collection_id?.length) out.push(inArray(product.collection_id, filters.collection_id));
+    if (filters.type_id?.length) out.push(inArray(product.type_id, filters.type_id));
+    if (filters.is_giftcard !== undefined) out.push(eq(product.is_giftcard, filters.is_giftcard));
+    if (filters.q) {
+      // A UNION of two trigram-indexed lookups, so neither side needs a sequential scan.
+      const pattern = likePattern(filters.q);
+      out.push(
+        inArray(
+          product.id,
+          sql`(select "id" from "product" where ${productSearchText("product")} ilike ${pattern} union select "product_id" from "product_variant" where "sku" ilike ${pattern} and "deleted_at" is null)`,
+        ),
+      );
+    }
+    if (filters.category_id?.length) {
+      const ids = filters.include_category_descendants ? await categories.withDescendants(filters.category_id, tx) : filters.category_id;
+      out.push(inArray(product.id, tx.select({ id: productCategoryProduct.product_id }).from(productCategoryProduct).where(inArray(productCategoryProduct.product_category_id, ids))));
+    }
+    if (filters.tag_id?.length) {
+      out.push(inArray(product.id, tx.select({ id: productTags.product_id }).from(productTags).where(inArray(productTags.product_tag_id, filters.tag_id))));
+    }
+    if (filters.tag_value?.length) {
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productTags.product_id })
+            .from(productTags)
+            .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
+            .where(and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at))),
+        ),
+      );
+    }
+    if (filters.sales_channel_id?.length) {
+      out.push(
+        inArray(
+          product.id,
+          tx.select({ id: productSalesChannel.product_id }).from(productSalesChannel).where(inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
+        ),
+      );
+    }
+    return out;
+  }
+
+  /** Rejects links to collections, types, tags or categories that do not exist (400, naming the id). */
+  async function assertLinks(input: Pick<ProductUpdate, "collection_id" | "type_id" | "tags" | "categories">, tx: Db): Promise<void> {
+    const checks: Array<[string, string[], (ids: string[], tx: Db) => Promise<Set<string>>]> = [
+      ["Product collection", input.collection_id ? [input.collection_id] : [], collections.existing],
+      ["Product type", input.type_id ? [input.type_id] : [], types.existing],
+      ["Product tag", (input.tags ?? []).map((t) => t.id), tags.existing],
+      ["Product category", (input.categories ?? []).map((c) => c.id), categories.existing],
+    ];
+    for (const [label, ids, existing] of checks) {
+      if (ids.length === 0) continue;
+      const found = await existing(ids, tx);
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length) throw errors.invalidData(`${label} with id: ${missing.join(", ")} was not found`);
+    }
+  }
+
+  /** An explicit handle must be free (409); a generated one takes the first free suffix. */
+  async function handleFor(explicit: string | undefined, title: string, tx: Db, exceptId?: string): Promise<string> {
+    if (explicit) {
+      const [taken] = await tx
+        .select({ id: product.id })
+        .from(product)
+        .where(and(liveProduct, eq(product.handle, explicit)))
+        .limit(1);
+      if (taken && taken.id !== exceptId) throw errors.conflict(`Product with handle: ${explicit} already exists`);
+      return explicit;
+    }
+    const base = toHandle(title) || "product";
+    const rows = await tx
+      .select({ handle: product.handle })
+      .from(product)
+      .where(and(liveProduct, or(eq(product.handle, base), like(product.handle, `${base}-%`))));
+    return nextFreeHandle(base, rows.map((r) => r.handle));
+  }
+
+  async function replaceLinks(productId: string, input: Pick<ProductUpdate, "tags" | "categories" | "images">, tx: Db): Promise<void> {
+    if (input.tags) {
+      await tx.delete(productTags).where(eq(productTags.product_id, productId));
+      const ids = [...new Set(input.tags.map((t) => t.id))];
+      if (ids.length) await tx.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
+    }
+    if (input.categories) {
+      await tx.delete(productCategoryProduct).where(eq(productCategoryProduct.product_id, productId));
+      const ids = [...new Set(input.categories.map((c) => c.id))];
+      if (ids.length) await tx.insert(productCategoryProduct).values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
+    }
+    if (input.images) {
+      await tx.delete(productImage).where(eq(productImage.product_id, productId));
+      if (input.images.length) {
+        await tx
+          .insert(productImage)
+          .values(input.images.map((image, rank) => ({ id: generateId("img"), product_id: productId, url: image.url, rank, metadata: image.metadata ?? null })));
+      }
+    }
+  }
+
+  /** Inserts options with their values. */
+  async function insertOptions(productId: string, inputs: Array<OptionCreate & { rank?: number }>, tx: Db, firstRank = 0): Promise<void> {
+    const titles = new Set<string>();
+    for (const o of inputs) {
+      if (titles.has(o.title)) throw errors.invalidData(`Option '${o.title}' is given twice`);
+      titles.add(o.title);
+    }
+    if (inputs.length === 0) return;
+    const options = inputs.map((o, i) => ({ id: generateId("opt"), product_id: productId, title: o.title, rank: o.rank ?? firstRank + i, metadata: o.metadata ?? null }));
+    await tx.insert(productOption).values(options);
+    const values = inputs.flatMap((o, i) => [...new Set(o.values)].map((value, rank) => ({ id: generateId("optval"), option_id: options[i]!.id, value, rank })));
+    await tx.insert(productOptionValue).values(values);
+  }
+
+  /** Sets an option's value list: kept values stay, missing ones go (and leave their variants). */
+  async function setOptionValues(optionId: string, values: string[], tx: Db): Promise<void> {
+    const wanted = [...new Set(values)];
+    const current = await tx
+      .select()
+      .from(productOptionValue)
+      .where(and(eq(productOptionValue.option_id, optionId), isNull(productOptionValue.deleted_at)));
+    const gone = current.filter((v) => !wanted.includes(v.value)).map((v) => v.id);
+    if (gone.length) {
+      await tx.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, gone));
+      await tx.update(productOptionValue).set({ deleted_at: new Date() }).where(inArray(productOptionValue.id, gone));
+    }
+    // Values take the order given: kept ones are re-ranked, new ones inserted at their place.
+    for (const value of current.filter((v) => wanted.includes(v.value))) {
+      const rank = wanted.indexOf(value.value);
+      if (value.rank !== rank) await tx.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
+    }
+    const fresh = wanted.filter((value) => !current.some((v) => v.value === value));
+    if (fresh.length) {
+      await tx.insert(productOptionValue).values(fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })));
+    }
+  }
+
+  /** Soft-deletes options with their values and unlinks them from variants. */
+  async function removeOptions(optionIds: string[], tx: Db): Promise<void> {
+    if (optionIds.length === 0) return;
+    const values = tx.select({ id: productOptionValue.id }).from(productOptionValue).where(inArray(productOptionValue.option_id, optionIds));
+    await tx.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, values));
+    const now = new Date();
+    await tx.update(productOptionValue).set({ deleted_at: now }).where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)));
+    await tx.update(productOption).set({ deleted_at: now }).where(inArray(productOption.id, optionIds));
+  }
+
+  /** Upserts a product's option set: present kept/updated, missing removed (Medusa's replace semantics). */
+  async function replaceOptions(productId: string, inputs: OptionUpsert[], tx: Db): Promise<void> {
+    const current = (await loadOptions(tx, [productId])).get(productId) ?? [];
+    const keep = new Set<string>();
+    const titles = new Set<string>();
+    const creates: Array<OptionCreate & { rank: number }> = [];
+    for (const [rank, input] of inputs.entries()) {
+      if (titles.has(input.title)) throw errors.invalidData(`Option '${input.title}' is given twice`);
+      titles.add(input.title);
+      const match = input.id ? current.find((o) => o.id === input.id) : current.find((o) => o.title === input.title);
+      if (input.id && !match) throw errors.invalidData(`Option with id: ${input.id} does not belong to product ${productId}`);
+      if (!match) {
+        creates.push({ title: input.title, values: input.values, metadata: input.metadata, rank });
+        continue;
+      }
+      keep.add(match.id);
+      if (match.title !== input.title || match.rank !== rank || input.metadata !== undefined) {
+        await tx
+          .update(productOption)
+          .set({ title: input.title, rank, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) })
+          .where(eq(productOption.id, match.id));
+      }
+      await setOptionValues(match.id, input.values, tx);
+    }
+    await removeOptions(
+      current.filter((o) => !keep.has(o.id)).map((o) => o.id),
+      tx,
+    );
+    await insertOptions(productId, creates, tx);
+  }
+
+  async function nextRank(productId: string, tx: Db): Promise<number> {
+    const [row] = await tx
+      .select({ max: max(productVariant.variant_rank) })
+      .from(productVariant)
+      .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
+    return row?.max === null || row?.max === undefined ? 0 : row.max + 1;
+  }
+
+  /** Soft-deletes variants and drops their option links. */
+  async function removeVariants(variantIds: string[], tx: Db): Promise<void> {
+    if (variantIds.length === 0) return;
+    await tx.delete(productVariantOption).where(inArray(productVariantOption.variant_id, variantIds));
+    await tx.update(productVariant).set({ deleted_at: new Date() }).where(inArray(productVariant.id, variantIds));
+  }
+
+  /** Upserts a product's variant set: with `id` updated, without created, missing removed. */
+  async function replaceVariants(productId: string, inputs: VariantUpsert[], tx: Db): Promise<Omit<ProductWrite, "id">> {
+    const current = await tx
+      .select({ id: productVariant.id })
+      .from(productVariant)
+      .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
+    const ids = new Set(current.map((v) => v.id));
+    const options = (await loadOptions(tx, [productId])).get(productId) ?? [];
+    const updated: VariantWrite[] = [];
+    const creates: Array<VariantCreate | (VariantUpsert & { title: string })> = [];
+    for (const input of inputs) {
+      const { id, options: mapping, prices, ...fields } = input;
+      if (id) {
+        if (!ids.has(id)) throw errors.invalidData(`Variant with id: ${id} does not belong to product ${productId}`);
+        updated.push(await updateVariantRow(tx, id, fields, mapping, options, prices));
+      } else {
+        if (!fields.title) throw errors.invalidData("A new variant requires a title");
+        creates.push({ ...fields, title: fields.title, options: mapping, prices: prices ?? [] });
+      }
+    }
+    const keep = new Set(inputs.map((v) => v.id).filter(Boolean));
+    const deleted = [...ids].filter((id) => !keep.has(id));
+    await removeVariants(deleted, tx);
+    const created = await insertVariants(tx, productId, creates, options, await nextRank(productId, tx));
+    return { created, updated, deleted };
+  }
+
+  async function liveProductRow(id: string, tx: Db) {
+    const [row] = await tx.select().from(product).where(and(eq(product.id, id), liveProduct)).for("update");
+    if (!row) throw errors.notFound(`Product with id: ${id} was not found`);
+    return row;
+  }
+
+  async function productOptions(productId: string, tx: Db): Promise<ProductOption[]> {
+    return (await loadOptions(tx, [productId])).get(productId) ?? [];
+  }
+
+  const service = {
+    collections,
+    categories,
+    tags,
+    types,
+
+    async list(filters: ProductFilters, page: Paging & { order?: string }, options: ProductReadOptions = {}, tx: Db = db): Promise<{ items: Product[]; count: number }> {
+      const where = and(...(await conditions(filters, tx)));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(product)
+          .where(where)
+          .orderBy(...orderBy(page.order, ORDER_COLUMNS, product.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(product).where(where),
+      ]);
+      return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total?.count ?? 0 };
+    },
+
+    /** A live product by id or handle, with `relations` (default all). */
+    async retrieve(idOrHandle: string, options: ProductReadOptions = {}, tx: Db = db): Promise<Product> {
+      const where = and(...(await conditions(options.filters ?? {}, tx)), or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)));
+      const rows = await tx.select().from(product).where(where).limit(1);
+      if (rows.length === 0) throw errors.notFound(`Product with id: ${idOrHandle} was not found`);
+      return (await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
+    },
+
+    /** Live variants with their option values and `product_id`. */
+    async listVariants(filters: VariantFilters, page: Paging & { order?: string } = { limit: 1000, offset: 0 }, tx: Db = db): Promise<{ items: ProductVariant[]; count: number }> {
+      const conds: SQL[] = [isNull(productVariant.deleted_at)];
+      if (filters.id?.length) conds.push(inArray(productVariant.id, filters.id));
+      if (filters.product_id?.length) conds.push(inArray(productVariant.product_id, filters.product_id));
+      if (filters.sku?.length) conds.push(inArray(productVariant.sku, filters.sku));
+      if (filters.q) conds.push(or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!);
+      const where = and(...conds);
+      const columns = { created_at: productVariant.created_at, updated_at: productVariant.updated_at, title: productVariant.title, sku: productVariant.sku, variant_rank: productVariant.variant_rank };
+      const [rows, [total]] = await Promise.all([
+        tx.select().from(productVariant).where(where).orderBy(...orderBy(page.order, columns, productVariant.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(productVariant).where(where),
+      ]);
+      const values = await loadVariantOptions(tx, rows.map((r) => r.id));
+      return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total?.count ?? 0 };
+    },
+
+    /** A live variant of a live product. */
+    async retrieveVariant(productId: string, variantId: string, tx: Db = db): Promise<ProductVariant> {
+      const { items } = await service.listVariants({ id: [variantId], product_id: [productId] }, { limit: 1, offset: 0 }, tx);
+      if (!items[0]) throw errors.notFound(`Variant with id: ${variantId} was not found`);
+      return items[0];
+    },
+
+    /** Creates a product with options, variants, images and links; sales channel ids must be checked by the caller. */
+    async create(input: ProductCreate, tx: Db = db): Promise<ProductWrite> {
+      await assertLinks(input, tx);
+      const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle: explicit, ...fields } = input;
+      const id = generateId("prod");
+      // A concurrent create can take a generated handle between the check and the insert: the
+      // insert runs in a savepoint and a generated handle is recomputed; an explicit one is 409.
+      for (let attempt = 1; ; attempt++) {
+        const handle = await handleFor(explicit, input.title, tx);
+        try {
+          await transaction(tx, (t) => t.insert(product).values({ ...fields, id, handle }));
+          break;
+        } catch (error) {
+          if (!isUniqueViolation(error, "product_handle_uq")) throw error;
+          if (explicit || attempt >= 5) throw errors.conflict(`Product with handle: ${handle} already exists`);
+        }
+      }
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, tx);
+      await insertOptions(id, options, tx);
+      const created = await insertVariants(tx, id, variants ?? [], await productOptions(id, tx), 0);
+      if (sales_channels?.length) await service.setSalesChannels(id, sales_channels.map((s) => s.id), tx);
+      await assertUniqueCombinations(tx, id);
+      return { id, created, updated: [], deleted: [] };
+    },
+
+    /** Partial update; `options`/`variants` replace their sets (present kept/updated, missing removed). */
+    async update(id: string, input: ProductUpdate, tx: Db = db): Promise<ProductWrite> {
+      const existing = await liveProductRow(id, tx);
+      await assertLinks(input, tx);
+      const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle, ...fields } = input;
+      const patch: Record<string, unknown> = { ...fields };
+      if (handle !== undefined && handle !== existing.handle) patch.handle = await handleFor(handle, existing.title, tx, id);
+      if (Object.keys(patch).length) {
+        try {
+          await tx.update(product).set(patch).where(eq(product.id, id));
+        } catch (error) {
+          if (isUniqueViolation(error, "product_handle_uq")) throw errors.conflict(`Product with handle: ${handle} already exists`);
+          throw error;
+        }
+      } else {
+        await tx.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
+      }
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, tx);
+      if (sales_channels) await service.setSalesChannels(id, sales_channels.map((s) => s.id), tx);
+      if (options) await replaceOptions(id, options, tx);
+      const result = variants ? await replaceVariants(id, variants, tx) : { created: [], updated: [], deleted: [] };
+      await assertUniqueCombinations(tx, id);
+      return { id, ...result };
+    },
+
+    /** Soft-deletes products with their variants and options; their handles and skus become free. */
+    async delete(ids: string[], tx: Db = db): Promise<{ variantIds: string[] }> {
+      if (ids.length === 0) return { variantIds: [] };
+      const rows = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct)).for("update");
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length) throw errors.notFound(`Product with id: ${missing.join(", ")} was not found`);
+      const variants = await tx
+        .select({ id: productVariant.id })
+        .from(productVariant)
+        .where(and(inArray(productVariant.product_id, ids), isNull(productVariant.deleted_at)));
+      const variantIds = variants.map((v) => v.id);
+      await removeVariants(variantIds, tx);
+      const options = await tx
+        .select({ id: productOption.id })
+        .from(productOption)
+        .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
+      await removeOptions(options.map((o) => o.id), tx);
+      await tx.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
+      return { variantIds };
+    },
+
+    /** Adds variants to a product. */
+    async createVariants(productId: string, inputs: VariantCreate[], tx: Db = db): Promise<VariantWrite[]> {
+      await liveProductRow(productId, tx);
+      const created = await insertVariants(tx, productId, inputs, await productOptions(productId, tx), await nextRank(productId, tx));
+      await assertUniqueCombinations(tx, productId);
+      return created;
+    },
+
+    async updateVariant(productId: string, variantId: string, input: VariantUpdate, tx: Db = db): Promise<VariantWrite> {
+      await liveProductRow(productId, tx);
+      await service.retrieveVariant(productId, variantId, tx);
+      const { options: mapping, prices, ...fields } = input;
+      const written = await updateVariantRow(tx, variantId, fields, mapping, await productOptions(productId, tx), prices);
+      await assertUniqueCombinations(tx, productId);
+      return written;
+    },
+
+    async deleteVariant(productId: string, variantId: string, tx: Db = db): Promise<void> {
+      await liveProductRow(productId, tx);
+      await service.retrieveVariant(productId, variantId, tx);
+      await removeVariants([variantId], tx);
+    },
+
+    async createOption(productId: string, input: OptionCreate, tx: Db = db): Promise<ProductOption> {
+      await liveProductRow(productId, tx);
+      const current = await productOptions(productId, tx);
+      if (current.some((o) => o.title === input.title)) throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
+      await insertOptions(productId, [input], tx, Math.max(-1, ...current.map((o) => o.rank)) + 1);
+      return (await productOptions(productId, tx)).find((o) => o.title === input.title)!;
+    },
+
+    async updateOption(productId: string, optionId: string, input: OptionUpdate, tx: Db = db): Promise<ProductOption> {
+      await liveProductRow(productId, tx);
+      const current = await productOptions(productId, tx);
+      const option = current.find((o) => o.id === optionId);
+      if (!option) throw errors.notFound(`Product option with id: ${optionId} was not found`);
+      if (input.title && input.title !== option.title && current.some((o) => o.title === input.title)) {
+        throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
+      }
+      const patch = { ...(input.title ? { title: input.title } : {}), ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) };
+      if (Object.keys(patch).length) await tx.update(productOption).set(patch).where(eq(productOption.id, optionId));
+      if (input.values) await setOptionValues(optionId, input.values, tx);
+      await assertUniqueCombinations(tx, productId);
+      return (await productOptions(productId, tx)).find((o) => o.id === optionId)!;
+    },
+
+    async deleteOption(productId: string, optionId: string, tx: Db = db): Promise<void> {
+      await liveProductRow(productId, tx);
+      const current = await productOptions(productId, tx);
+      if (!current.some((o) => o.id === optionId)) throw errors.notFound(`Product option with id: ${optionId} was not found`);
+      await removeOptions([optionId], tx);
+    },
+
+    /** Replaces a product's sales channel links (ids are checked by the caller: another module's). */
+    async setSalesChannels(productId: string, channelIds: string[], tx: Db = db): Promise<void> {
+      await tx.delete(productSalesChannel).where(eq(productSalesChannel.product_id, productId));
+      const ids = [...new Set(channelIds)];
+      if (ids.length) await tx.insert(productSalesChannel).values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
+    },
+
+    /** `POST /admin/sales-channels/{id}/products`: links and unlinks live products (unknown ids → 400). */
+    async linkSalesChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }, tx: Db = db): Promise<void> {
+      await transaction(tx, (t) => linkChannelProducts(channelId, change, t));
+    },
+
+    /** The ids among `ids` that are live products. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+export type ProductService = ReturnType<typeof createProductService>;
+
+/** Links and unlinks live products to a channel (unknown product ids → 400). */
+async function linkChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }, tx: Db): Promise<void> {
+  const add = [...new Set(change.add ?? [])];
+  const remove = [...new Set(change.remove ?? [])];
+  const named = [...new Set([...add, ...remove])];
+  if (named.length) {
+    const found = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, named), liveProduct));
+    const missing = named.filter((id) => !found.some((r) => r.id === id));
+    if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
+  }
+  if (remove.length) {
+    await tx
+      .delete(productSalesChannel)
+      .where(and(eq(productSalesChannel.sales_channel_id, channelId), inArray(productSalesChannel.product_id, remove)));
+  }
+  if (add.length) {
+    await tx
+      .insert(productSalesChannel)
+      .values(add.map((product_id) => ({ product_id, sales_channel_id: channelId })))
+      .onConflictDoNothing();
+  }
+}

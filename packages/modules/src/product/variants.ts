@@ -1,0 +1,137 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db } from "@kasse/db";
+import { loadVariantOptions, type ProductOption } from "./reads";
+import { productVariant, productVariantOption, type VariantPriceInput, type VariantUpsert } from "./schema";
+
+/** What a flow needs of a written variant to set its prices and inventory. */
+export interface VariantWrite {
+  id: string;
+  title: string;
+  sku: string | null;
+  manage_inventory: boolean;
+  /** The prices given in the request, when given: the flow hands them to pricing. */
+  prices?: VariantPriceInput[];
+}
+
+type VariantFields = Omit<VariantUpsert, "id" | "options" | "prices">;
+
+/**
+ * The option value ids a variant's `{title: value}` mapping names. Every option of the product
+ * must be given exactly once, with one of its values (as Medusa requires).
+ */
+export function resolveOptionValues(mapping: Record<string, string>, options: ProductOption[], variantLabel: string): string[] {
+  const byTitle = new Map(options.map((o) => [o.title, o]));
+  for (const title of Object.keys(mapping)) {
+    if (!byTitle.has(title)) throw errors.invalidData(`Option '${title}' of variant '${variantLabel}' does not exist on the product`);
+  }
+  return options.map((option) => {
+    const value = mapping[option.title];
+    if (value === undefined) throw errors.invalidData(`Variant '${variantLabel}' has no value for option '${option.title}'`);
+    const found = option.values.find((v) => v.value === value);
+    if (!found) throw errors.invalidData(`Value '${value}' is not a value of option '${option.title}' (variant '${variantLabel}')`);
+    return found.id;
+  });
+}
+
+/** Rejects skus repeated in one request or held by another live variant (409). */
+export async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId?: string }>): Promise<void> {
+  const seen = new Set<string>();
+  for (const { sku } of skus) {
+    if (seen.has(sku)) throw errors.conflict(`Product variant with sku: ${sku} already exists`);
+    seen.add(sku);
+  }
+  if (seen.size === 0) return;
+  const taken = await tx
+    .select({ id: productVariant.id, sku: productVariant.sku })
+    .from(productVariant)
+    .where(and(inArray(productVariant.sku, [...seen]), isNull(productVariant.deleted_at)));
+  // Report the first clash in request order.
+  for (const { sku, exceptId } of skus) {
+    if (taken.some((row) => row.sku === sku && row.id !== exceptId)) throw errors.conflict(`Product variant with sku: ${sku} already exists`);
+  }
+}
+
+/** Maps a late unique violation (a concurrent writer took the sku) to 409. */
+export async function mapSkuConflict<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isUniqueViolation(error, "product_variant_sku_uq")) throw errors.conflict("Product variant with this sku already exists");
+    throw error;
+  }
+}
+
+/** Inserts variants of one product with their option links; returns what flows need. */
+export async function insertVariants(
+  tx: Db,
+  productId: string,
+  inputs: Array<VariantFields & { title: string; options?: Record<string, string>; prices?: VariantPriceInput[] }>,
+  options: ProductOption[],
+  firstRank: number,
+): Promise<VariantWrite[]> {
+  if (inputs.length === 0) return [];
+  await assertSkusFree(tx, inputs.filter((v) => v.sku).map((v) => ({ sku: v.sku! })));
+  const rows = inputs.map((input, i) => {
+    const { options: mapping, prices: _prices, ...fields } = input;
+    return {
+      row: { ...fields, id: generateId("variant"), product_id: productId, variant_rank: fields.variant_rank ?? firstRank + i },
+      links: resolveOptionValues(mapping ?? {}, options, input.title),
+    };
+  });
+  const inserted = await mapSkuConflict(tx.insert(productVariant).values(rows.map((r) => r.row)).returning());
+  const links = rows.flatMap((r) => r.links.map((option_value_id) => ({ variant_id: r.row.id, option_value_id })));
+  if (links.length) await tx.insert(productVariantOption).values(links);
+  return inserted.map((v, i) => ({ id: v.id, title: v.title, sku: v.sku, manage_inventory: v.manage_inventory, ...(inputs[i]!.prices ? { prices: inputs[i]!.prices } : {}) }));
+}
+
+/** Updates one variant's fields and, when `mapping` is given, its option values. */
+export async function updateVariantRow(
+  tx: Db,
+  variantId: string,
+  fields: VariantFields,
+  mapping: Record<string, string> | undefined,
+  options: ProductOption[],
+  prices: VariantPriceInput[] | undefined,
+): Promise<VariantWrite> {
+  if (fields.sku) await assertSkusFree(tx, [{ sku: fields.sku, exceptId: variantId }]);
+  const [row] =
+    Object.keys(fields).length > 0
+      ? await mapSkuConflict(tx.update(productVariant).set(fields).where(eq(productVariant.id, variantId)).returning())
+      : await tx.select().from(productVariant).where(eq(productVariant.id, variantId));
+  if (mapping) {
+    const links = resolveOptionValues(mapping, options, row!.title);
+    await tx.delete(productVariantOption).where(eq(productVariantOption.variant_id, variantId));
+    await tx.insert(productVariantOption).values(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
+  }
+  return { id: row!.id, title: row!.title, sku: row!.sku, manage_inventory: row!.manage_inventory, ...(prices ? { prices } : {}) };
+}
+
+/**
+ * Two live variants of a product with the same option combination are rejected (400): checked
+ * after a write, over the product's whole variant set, before the transaction commits.
+ */
+export async function assertUniqueCombinations(tx: Db, productId: string): Promise<void> {
+  const variants = await tx
+    .select({ id: productVariant.id, title: productVariant.title })
+    .from(productVariant)
+    .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
+  const values = await loadVariantOptions(
+    tx,
+    variants.map((v) => v.id),
+  );
+  const seen = new Map<string, string>();
+  for (const variant of variants) {
+    const chosen = values.get(variant.id) ?? [];
+    if (chosen.length === 0) continue;
+    const key = chosen
+      .map((v) => v.id)
+      .sort()
+      .join("|");
+    const other = seen.get(key);
+    if (other) {
+      const label = chosen.map((v) => `${v.option.title}: ${v.value}`).join(", ");
+      throw errors.invalidData(`Variants '${other}' and '${variant.title}' have the same options (${label})`);
+    }
+    seen.set(key, variant.title);
+  }
+}
