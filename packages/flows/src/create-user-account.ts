@@ -1,0 +1,49 @@
+import { errors } from "@kasse/db";
+import { workflow, type Engine } from "@kasse/workflows";
+import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import { createUserStep } from "@kasse/modules/user";
+
+/** What the workflow journals: the password is already hashed (a workflow input is stored as is). */
+export interface CreateUserAccountWorkflowInput {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  password_hash: string;
+}
+
+/**
+ * An admin user and its emailpass identity, linked (`app_metadata.user_id`). A taken email fails
+ * with `conflict` and undoes whatever was done.
+ */
+export const createUserAccountWorkflow = workflow("create-user-account", async (input: CreateUserAccountWorkflowInput, ctx) => {
+  const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: input.email, user_metadata: null, provider_metadata: { password: input.password_hash } });
+  const user = await ctx.run(createUserStep, { email: input.email, first_name: input.first_name, last_name: input.last_name });
+  await ctx.run(linkActorStep, { auth_identity_id: identity.id, actor_type: "user", actor_id: user.id });
+  return { user_id: user.id, auth_identity_id: identity.id };
+});
+
+export interface CreateUserAccountInput {
+  email: string;
+  password: string;
+  first_name?: string | null;
+  last_name?: string | null;
+}
+
+/**
+ * Creates an admin who can sign in at `POST /auth/user/emailpass` (used by `kasse user create`
+ * and the first embedded start). Bad input is `invalid_data`; an email already registered is `conflict`.
+ * @example
+ * const { user_id } = await createUserAccount(engine, { email: "admin@example.com", password }, { scryptLogN: config.scryptLogN });
+ */
+export async function createUserAccount(
+  engine: Pick<Engine, "execute">,
+  input: CreateUserAccountInput,
+  options: { scryptLogN?: number } = {},
+): Promise<{ user_id: string; auth_identity_id: string }> {
+  const email = normalizeEmail(input.email ?? "");
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320) throw errors.invalidData(`'${input.email}' is not a valid email`);
+  if (typeof input.password !== "string" || input.password.length === 0) throw errors.invalidData("A password is required");
+  if (input.password.length > 1024) throw errors.invalidData("The password is too long");
+  const password_hash = await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
+  return engine.execute(createUserAccountWorkflow, { email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, password_hash });
+}

@@ -1,0 +1,47 @@
+import { errors, isKasseError } from "@kasse/db";
+import { workflow, type Engine } from "@kasse/workflows";
+import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
+
+/** What the workflow journals: a password arrives hashed (workflow inputs are stored as is). */
+export interface RegisterCustomerWorkflowInput {
+  customer: CustomerCreate;
+  /** The identity of a registration token (Medusa's form); absent in the one-call form. */
+  auth_identity_id: string | null;
+  /** The one-call form's password, hashed. */
+  password_hash: string | null;
+}
+
+/**
+ * A registered customer (`has_account` true) linked to its auth identity, which is created here
+ * in the one-call form. Any failure (email taken, identity already linked) undoes the rest.
+ */
+export const registerCustomerWorkflow = workflow("register-customer", async (input: RegisterCustomerWorkflowInput, ctx) => {
+  let identityId = input.auth_identity_id;
+  if (!identityId) {
+    const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: normalizeEmail(input.customer.email), user_metadata: null, provider_metadata: { password: input.password_hash } });
+    identityId = identity.id;
+  }
+  const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
+  await ctx.run(linkActorStep, { auth_identity_id: identityId, actor_type: "customer", actor_id: customer.id });
+  return { customer_id: customer.id, auth_identity_id: identityId };
+});
+
+/** Registration, in either form of extensions.md: with a registration token's identity, or with a password. */
+export type RegisterCustomerInput = { customer: CustomerCreate } & ({ auth_identity_id: string; password?: undefined } | { auth_identity_id?: undefined; password: string });
+
+/**
+ * Registers a customer through {@link registerCustomerWorkflow}. An email that already has an
+ * identity (one-call form) or a registered customer is `conflict`.
+ * @example
+ * const { customer_id } = await registerCustomer(engine, { customer: { email }, password }, { scryptLogN: 15 });
+ */
+export async function registerCustomer(engine: Pick<Engine, "execute">, input: RegisterCustomerInput, options: { scryptLogN?: number } = {}): Promise<{ customer_id: string; auth_identity_id: string }> {
+  const password_hash = input.password === undefined ? null : await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
+  try {
+    return await engine.execute(registerCustomerWorkflow, { customer: input.customer, auth_identity_id: input.auth_identity_id ?? null, password_hash });
+  } catch (error) {
+    if (isKasseError(error) && error.type === "conflict") throw errors.conflict(error.message.startsWith("An identity") ? `An account with email ${normalizeEmail(input.customer.email)} already exists` : error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { queryRows } from "@kasse/db";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createEngine, type Engine } from "@kasse/workflows";
+import { createNotificationService, DELIVERY_RETRY, type NotificationProvider } from "@kasse/modules/notification";
+import { sendNotification, sendNotificationWorkflow } from "./send-notification";
+
+let database: TestDatabase;
+let engine: Engine;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  engine = createEngine({ db: database.db });
+});
+afterAll(() => database.close());
+
+/** A provider failing its first `failures` calls. */
+function flaky(failures: number): NotificationProvider & { calls: number; sent: string[] } {
+  const provider = {
+    id: "flaky",
+    channels: ["email"],
+    calls: 0,
+    sent: [] as string[],
+    async send(message: { text: string }) {
+      provider.calls++;
+      if (provider.calls <= failures) throw new Error(`down (${provider.calls})`);
+      provider.sent.push(message.text);
+      return { external_id: `ext_${provider.calls}` };
+    },
+  };
+  return provider;
+}
+
+describe("sendNotification", () => {
+  it("delivers as a workflow step, retrying failed attempts; the journal never holds the secret", async () => {
+    const provider = flaky(2);
+    const service = createNotificationService(database.db, { providers: [provider] });
+    const row = await sendNotification(engine, service, { to: "a@example.com", channel: "email", template: "auth.password_reset", data: { token: "very-secret-token" }, secret_keys: ["token"] });
+    expect(row).toMatchObject({ status: "success", attempts: 3, external_id: "ext_3", data: { token: "[redacted]" } });
+    expect(provider.sent).toHaveLength(1);
+    expect(provider.sent[0]).toContain("very-secret-token");
+    const steps = await queryRows<{ name: string; state: string; attempts: number }>(database.db, sql`select s.name, s.state, s.attempts from workflow_step_runs s join workflow_executions e on e.id = s.execution_id where e.idempotency_key = ${`notification:${row.id}`}`);
+    expect(steps).toEqual([{ name: "deliver-notification", state: "succeeded", attempts: 3 }]);
+    const journal = await queryRows(database.db, sql`select e.input, s.output from workflow_executions e join workflow_step_runs s on s.execution_id = e.id where e.workflow_id = 'send-notification'`);
+    expect(JSON.stringify(journal)).not.toContain("very-secret-token");
+  });
+
+  it("records a failure after the last attempt instead of throwing", async () => {
+    const provider = flaky(100);
+    const service = createNotificationService(database.db, { providers: [provider] });
+    // One engine resumes one "send-notification" workflow, so a second service gets its own engine.
+    const row = await sendNotification(createEngine({ db: database.db }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
+    expect(row).toMatchObject({ status: "failure", attempts: DELIVERY_RETRY.attempts });
+    expect(row.last_error).toContain("down");
+    expect(provider.calls).toBe(DELIVERY_RETRY.attempts);
+  });
+
+  it("builds one workflow per service; an engine that cannot run it is an error, not a silent failure", async () => {
+    const service = createNotificationService(database.db, { providers: [flaky(0)] });
+    expect(sendNotificationWorkflow(service)).toBe(sendNotificationWorkflow(service));
+    // `engine` already runs the first test's workflow under this name.
+    await expect(sendNotification(engine, service, { to: "c@example.com", channel: "email", template: "t", data: {} })).rejects.toThrow(/send-notification/);
+  });
+});
