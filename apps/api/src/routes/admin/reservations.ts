@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { sql } from "drizzle-orm";
-import { errors, queryRows } from "@kasse/db";
+import { errors } from "@kasse/db";
 import { ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -28,15 +27,13 @@ export default async function reservations(app: App): Promise<void> {
 
   /**
    * Whether a variant using the item allows backorders. The inventory module does not know
-   * variants' flags, so the route reads them (one query) and passes the answer in.
+   * variants' flags, so the route asks the product module and passes the answer in.
    */
   const allowsBackorder = async (itemId: string): Promise<boolean> => {
     const variantIds = await inventory.variantIdsForItem(itemId);
     if (variantIds.length === 0) return false;
-    const ids = sql.join(variantIds.map((id) => sql`${id}`), sql`, `);
-    // The product module's table, read by name: the contract fixes `allow_backorder` on variants.
-    const rows = await queryRows(app.modules.db, sql`select 1 from product_variant where id in (${ids}) and allow_backorder and deleted_at is null limit 1`);
-    return rows.length > 0;
+    const { items } = await app.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 });
+    return items.some((variant) => variant.allow_backorder);
   };
 
   app.get("/reservations", { schema: { querystring: ListReservations } }, async (request) => {
