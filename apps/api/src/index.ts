@@ -1,0 +1,6 @@
+export { buildApp, type App, type BuildAppOptions } from "./app";
+export { loadConfig, EnvSchema, ConfigError, type Config, type Env } from "./config";
+export { createContainer, type Container, type Infrastructure } from "./container";
+export { createInfrastructure } from "./infra";
+export { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
+export { startServer, handleSignals, type RunningServer, type StartServerOptions, type Stoppable } from "./server";

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { buildApp } from "../app";
+import { loadConfig } from "../config";
+import type { Infrastructure } from "../container";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const ready = async (infra: Infrastructure) => {
+  const app = await buildApp({ config, infra, logger: false });
+  try {
+    return await app.inject({ method: "GET", url: "/health/ready" });
+  } finally {
+    await app.close();
+  }
+};
+
+describe("/health/ready", () => {
+  it("answers 200 when the database and Redis answer", async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      const res = await ready({ database, redis });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: "ok", checks: { database: "ok", redis: "ok" } });
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it("answers 503 naming the database when it does not answer", async () => {
+    const unreachable = { ...database, ping: async () => { throw new Error("connect ECONNREFUSED 127.0.0.1:5432"); } };
+    const res = await ready({ database: unreachable });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ status: "unavailable", type: "unavailable", checks: { database: "connect ECONNREFUSED 127.0.0.1:5432" } });
+    expect(res.json().message).toMatch(/database/);
+    // The process itself still serves.
+    const app = await buildApp({ config, infra: { database: unreachable }, logger: false });
+    expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it("answers 503 once the database is closed", async () => {
+    const own = await createTestDatabase();
+    await own.close();
+    const res = await ready({ database: own });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().checks.database).not.toBe("ok");
+  });
+
+  it("answers 503 naming Redis when Redis does not answer", async () => {
+    const redis = new Redis("redis://127.0.0.1:1", { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    try {
+      const res = await ready({ database, redis });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks).toMatchObject({ database: "ok" });
+      expect(res.json().checks.redis).not.toBe("ok");
+      expect(res.json().message).toMatch(/redis/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

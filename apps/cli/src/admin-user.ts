@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import type { Config, Infrastructure } from "@kasse/api";
+import { createUserAccount } from "@kasse/flows";
+import { createUserService } from "@kasse/modules/user";
+
+/** The login of an admin created by {@link ensureFirstAdmin}; `password` is set only when it was generated. */
+export interface FirstAdmin {
+  email: string;
+  generatedPassword?: string;
+}
+
+const DEFAULT_EMAIL = "admin@kasse.local";
+
+/**
+ * On a store with no user yet (the first embedded start), creates an admin with an emailpass
+ * login: `KASSE_ADMIN_EMAIL` / `KASSE_ADMIN_PASSWORD`, or a default email and a generated
+ * password that the caller prints once (only its hash is stored). Returns null when users exist.
+ */
+export async function ensureFirstAdmin(config: Config, infra: Required<Pick<Infrastructure, "database" | "engine">>): Promise<FirstAdmin | null> {
+  const users = createUserService(infra.database.db);
+  const { count } = await users.list({}, { limit: 1, offset: 0 });
+  if (count > 0) return null;
+  const email = config.env.KASSE_ADMIN_EMAIL ?? DEFAULT_EMAIL;
+  const given = config.env.KASSE_ADMIN_PASSWORD;
+  const password = given ?? randomBytes(12).toString("base64url");
+  await createUserAccount(infra.engine, { email, password }, { scryptLogN: config.scryptLogN });
+  return given ? { email } : { email, generatedPassword: password };
+}

@@ -1,0 +1,177 @@
+// `npm run bench`: the storefront load harness (shared/bench, see its README) against a Kasse
+// server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
+// go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInfrastructure, loadConfig } from "@kasse/api";
+import { connect } from "@kasse/db";
+import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
+
+const repo = fileURLToPath(new URL("../../..", import.meta.url));
+const benchDir = resolve(process.env.KASSE_BENCH_DIR ?? join(repo, "../shared/bench"));
+const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const port = process.env.KASSE_BENCH_PORT ?? "9100";
+const baseUrl = `http://127.0.0.1:${port}`;
+const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
+const dbName = `kasse_bench_${stamp.toLowerCase()}_${randomBytes(2).toString("hex")}`;
+const outDir = join(repo, ".kasse", "bench");
+const jwtSecret = randomBytes(24).toString("base64url");
+const admin = { email: "bench@kasse.local", password: randomBytes(12).toString("base64url") };
+
+const urlOf = (name: string) => {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** Creates the bench database, migrated, with the demo store and an admin. */
+async function prepareDatabase(): Promise<DemoStore> {
+  const server = await connect({ url: urlOf("postgres"), poolSize: 1 });
+  try {
+    await server.db.execute(`create database ${dbName}`);
+  } finally {
+    await server.close();
+  }
+  const config = loadConfig({ DATABASE_URL: urlOf(dbName), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
+  const infra = await createInfrastructure(config, { migrate: true });
+  try {
+    const store = await seedDemoStore(infra.database.db);
+    if (!store) throw new Error("the new bench database was not empty");
+    await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
+    return store;
+  } finally {
+    await infra.close();
+  }
+}
+
+async function dropDatabase(): Promise<void> {
+  const server = await connect({ url: urlOf("postgres"), poolSize: 1 });
+  try {
+    await server.db.execute(`drop database if exists ${dbName} with (force)`);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Starts `kasse start` in services mode and resolves once it listens. Rate limiting is off: the harness is one client. */
+function startServer(): Promise<ChildProcess> {
+  const bin = join(repo, "apps/cli/bin/kasse.js");
+  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn" };
+  const child = spawn(process.execPath, [bin, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolveStart, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on/.test(output)) {
+        console.log(output.trim().split("\n")[0]);
+        resolveStart(child);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`kasse start exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+async function http<T>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, json: (await res.json()) as T };
+}
+
+/** Whether the server has a route (our 404 for a missing route says "Route ... not found"). */
+async function hasRoute(method: string, path: string, headers: Record<string, string>): Promise<boolean> {
+  const res = await http<{ message?: string }>(method, path, headers, method === "POST" ? {} : undefined);
+  return !(res.status === 404 && res.json.message?.startsWith("Route "));
+}
+
+interface AdminVariant { id: string; inventory_items?: Array<{ inventory_item_id: string }> }
+
+/** The harness's target JSON, read from the running server. */
+async function buildTarget(store: DemoStore, pidFile: string) {
+  const login = await http<{ token: string }>("POST", "/auth/user/emailpass", {}, admin);
+  if (login.status !== 200) throw new Error(`admin login failed: ${login.status}`);
+  const auth = { authorization: `Bearer ${login.json.token}` };
+  const products = await http<{ products: Array<{ variants: AdminVariant[] }> }>("GET", "/admin/products?limit=100&fields=id,variants.id,variants.inventory_items", auth);
+  const variants = products.json.products.flatMap((p) => p.variants);
+  const options = await http<{ shipping_options: Array<{ id: string }> }>("GET", `/admin/shipping-options?region_id=${store.region_ids.us}`, auth);
+  const variantInventory = Object.fromEntries(variants.filter((v) => v.inventory_items?.[0]).map((v) => [v.id, v.inventory_items![0]!.inventory_item_id]));
+  const scarce = variants.find((v) => variantInventory[v.id]);
+  const storeHeaders = { "x-publishable-api-key": store.publishable_api_key };
+  const available = {
+    catalog: true,
+    checkout: await hasRoute("POST", "/store/carts/cart_bench_probe/complete", storeHeaders),
+    admin: await hasRoute("GET", "/admin/orders?limit=1", auth),
+  };
+  return {
+    available,
+    target: {
+      name: "kasse",
+      base_url: baseUrl,
+      store_headers: storeHeaders,
+      publishable_key: store.publishable_api_key,
+      admin: { ...admin, auth_path: "/auth/user/emailpass" },
+      region_id: store.region_ids.us,
+      sales_channel_id: store.sales_channel_id,
+      stock_location_id: store.stock_location_id,
+      shipping_option_id: options.json.shipping_options[0]?.id,
+      payment_provider_id: "pp_system_default",
+      variant_ids: variants.map((v) => v.id),
+      variant_inventory: variantInventory,
+      ...(scarce ? { scarce: { variant_id: scarce.id, inventory_item_id: variantInventory[scarce.id] } } : {}),
+      server_pid_file: pidFile,
+    },
+  };
+}
+
+function run(command: string, args: string[], cwd: string): Promise<number> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => resolveRun(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(join(benchDir, "bench.mjs"))) throw new Error(`No harness at ${benchDir} (set KASSE_BENCH_DIR)`);
+  if (!existsSync(join(benchDir, "node_modules"))) {
+    console.log(`Installing the harness's dependencies in ${benchDir}`);
+    if ((await run("npm", ["ci", "--no-audit", "--no-fund"], benchDir)) !== 0) throw new Error("npm ci failed in the harness directory");
+  }
+  mkdirSync(outDir, { recursive: true });
+  console.log(`Preparing ${dbName}: migrations, demo store, admin`);
+  const store = await prepareDatabase();
+  let server: ChildProcess | undefined;
+  try {
+    server = await startServer();
+    const pidFile = join(outDir, "server.pid");
+    writeFileSync(pidFile, String(server.pid));
+    const { target, available } = await buildTarget(store, pidFile);
+    const targetFile = join(outDir, `target-${stamp}.json`);
+    writeFileSync(targetFile, JSON.stringify(target, null, 2));
+    const scenarios = Object.entries(available).filter(([, ok]) => ok).map(([name]) => name);
+    const skipped = Object.entries(available).filter(([, ok]) => !ok).map(([name]) => name);
+    if (skipped.length) console.log(`Not available on this server yet, skipped: ${skipped.join(", ")}`);
+    const probes = available.checkout ? "oversell,double-complete" : "none";
+    const args = ["bench.mjs", "--target", targetFile, "--scenarios", scenarios.join(","), "--probes", probes, "--server-pid-file", pidFile, "--out", join(outDir, `kasse-${stamp}.json`), ...process.argv.slice(2)];
+    return await run(process.execPath, args, benchDir);
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolveExit) => server!.once("exit", resolveExit));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    await dropDatabase();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

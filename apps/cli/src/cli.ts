@@ -1,0 +1,71 @@
+import { parseArgs } from "node:util";
+import { loadConfig } from "@kasse/api/config";
+import { helpText } from "./help";
+
+// Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
+
+/** Runs one `kasse` command line (arguments after `kasse`); resolves to the exit code (a started server keeps running). */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" } },
+  });
+  const [command] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    console.log(helpText());
+    return 0;
+  }
+  switch (command) {
+    case "start": {
+      const { start } = await import("./start");
+      await start({ config: loadConfig(), worker: !values["no-worker"] });
+      return 0;
+    }
+    case "migrate": {
+      const config = loadConfig();
+      const [{ connect }, { migrateExclusively }] = await Promise.all([import("@kasse/db"), import("./migrate")]);
+      const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+      try {
+        await migrateExclusively(database);
+      } finally {
+        await database.close();
+      }
+      console.log(`Migrations applied (${config.embedded ? `embedded database in ${config.dataDir}` : "PostgreSQL"}).`);
+      return 0;
+    }
+    case "seed": {
+      const config = loadConfig();
+      const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/api"), import("@kasse/flows"), import("./seed")]);
+      const infra = await createInfrastructure(config);
+      try {
+        const store = await seedDemoStore(infra.database.db);
+        console.log(store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.");
+      } finally {
+        await infra.close();
+      }
+      return 0;
+    }
+    case "user": {
+      if (positionals[1] !== "create") break;
+      if (!values.email || !values.password) {
+        console.error("Usage: kasse user create --email <email> --password <password>");
+        return 2;
+      }
+      const config = loadConfig();
+      const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([import("@kasse/api"), import("@kasse/flows")]);
+      const infra = await createInfrastructure(config);
+      try {
+        const { user_id } = await createUserAccount(infra.engine, { email: values.email, password: values.password }, { scryptLogN: config.scryptLogN });
+        console.log(`Created admin user ${values.email.trim().toLowerCase()} (${user_id}); sign in at POST /auth/user/emailpass.`);
+      } finally {
+        await infra.close();
+      }
+      return 0;
+    }
+  }
+  console.error(`Unknown command '${positionals.join(" ")}'.\n`);
+  console.error(helpText());
+  return 2;
+}

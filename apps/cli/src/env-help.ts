@@ -1,0 +1,50 @@
+import { EnvSchema, type Env } from "@kasse/api/config";
+
+/** What each environment variable does; typed so that a variable added to `EnvSchema` must be described here. */
+export const envDescriptions: Record<keyof Env, string> = {
+  DATABASE_URL: "PostgreSQL URL. Unset: embedded mode (PGlite under KASSE_DATA_DIR, in-process worker)",
+  REDIS_URL: "Redis URL: BullMQ queues and shared rate-limit counters",
+  PORT: "HTTP port",
+  HOST: "HTTP listen address",
+  JWT_SECRET: "Secret signing the JWTs, 16+ characters (required with DATABASE_URL; generated in embedded mode)",
+  JWT_EXPIRES_IN: "JWT lifetime, e.g. 24h, 30m",
+  COOKIE_SECRET: "Secret signing session cookies",
+  SCRYPT_LOG_N: "scrypt cost (log2 N) for new password hashes",
+  RATE_LIMIT_MAX: "Requests per client per window on all routes; 0 = off (default 3000, 0 in embedded mode)",
+  RATE_LIMIT_AUTH_MAX: "Requests per client per window on /auth/*; 0 = off (default 120, 0 in embedded mode)",
+  RATE_LIMIT_WINDOW_MS: "Rate-limit window in milliseconds",
+  STORE_CORS: "Allowed origins of /store requests, comma-separated (* = any)",
+  ADMIN_CORS: "Allowed origins of /admin requests, comma-separated (* = any)",
+  AUTH_CORS: "Allowed origins of /auth requests, comma-separated (* = any)",
+  LOG_LEVEL: "fatal, error, warn, info, debug, trace or silent",
+  KASSE_DATA_DIR: "Embedded mode's directory (database, generated JWT secret)",
+  KASSE_ADMIN_EMAIL: "Email of the admin user created on the first embedded start",
+  KASSE_ADMIN_PASSWORD: "Its password (generated and printed once when unset)",
+  WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
+  SHUTDOWN_TIMEOUT_MS: "How long shutdown waits for in-flight requests before closing their connections",
+  SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
+  GOOGLE_CLIENT_ID: "Google OAuth client id",
+  GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
+  GOOGLE_CALLBACK_URL: "Google OAuth callback URL",
+  GITHUB_CLIENT_ID: "GitHub OAuth client id",
+  GITHUB_CLIENT_SECRET: "GitHub OAuth client secret",
+  GITHUB_CALLBACK_URL: "GitHub OAuth callback URL",
+  GOOGLE_AUTHORIZE_URL: "Google authorize endpoint (default https://accounts.google.com/o/oauth2/v2/auth)",
+  GOOGLE_TOKEN_URL: "Google token endpoint (default https://oauth2.googleapis.com/token)",
+  GOOGLE_USERINFO_URL: "Google OpenID userinfo endpoint (default https://openidconnect.googleapis.com/v1/userinfo)",
+  GOOGLE_SUCCESS_REDIRECT_URL: "Success page: the Google callback answers {location} = this URL with ?auth_token= (unset: {token})",
+  GITHUB_AUTHORIZE_URL: "GitHub authorize endpoint (default https://github.com/login/oauth/authorize)",
+  GITHUB_TOKEN_URL: "GitHub token endpoint (default https://github.com/login/oauth/access_token)",
+  GITHUB_USERINFO_URL: "GitHub user endpoint (default https://api.github.com/user)",
+  GITHUB_EMAILS_URL: "GitHub emails endpoint, read when the profile has no public email (default https://api.github.com/user/emails)",
+  GITHUB_SUCCESS_REDIRECT_URL: "Success page: the GitHub callback answers {location} = this URL with ?auth_token= (unset: {token})",
+};
+
+/** Every variable with its default (from `EnvSchema`) and description, in schema order. */
+export function envTable(): Array<{ name: string; default: string; description: string }> {
+  return Object.entries(EnvSchema.properties).map(([name, schema]) => ({
+    name,
+    default: (schema as { default?: unknown }).default === undefined ? "" : String((schema as { default?: unknown }).default),
+    description: envDescriptions[name as keyof Env],
+  }));
+}

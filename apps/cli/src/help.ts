@@ -1,0 +1,32 @@
+import { envTable } from "./env-help";
+
+/** The commands `kasse` knows, as `kasse --help` lists them. */
+export const commands = [
+  ["start", "Serve the API on HOST:PORT with the worker in-process. Without DATABASE_URL: embedded PGlite under KASSE_DATA_DIR, migrated, and on the first start a demo store and an admin (login printed once)"],
+  ["start --no-worker", "Serve the API only, beside separate worker processes (services mode)"],
+  ["migrate", "Apply pending database migrations (one process at a time: takes a PostgreSQL advisory lock)"],
+  ["seed", "Create the demo store (regions, channel, publishable key, 20 products) unless the store has regions or products"],
+  ["user create --email <email> --password <password>", "Create an admin user with an email/password login (POST /auth/user/emailpass)"],
+  ["help", "This text (also --help, -h)"],
+] as const;
+
+/** `kasse --help`: usage, commands and every environment variable with its default. */
+export function helpText(): string {
+  const rows = envTable();
+  const nameWidth = Math.max(...rows.map((r) => r.name.length));
+  const defaultWidth = Math.max(7, ...rows.map((r) => r.default.length));
+  const commandWidth = Math.max(...commands.map(([c]) => c.length));
+  return [
+    "Kasse: a commerce backend speaking Medusa v2's HTTP API",
+    "",
+    "Usage: kasse <command> [options]",
+    "",
+    "Commands:",
+    ...commands.map(([c, d]) => `  ${c.padEnd(commandWidth)}  ${d}`),
+    "",
+    "Environment variables:",
+    `  ${"NAME".padEnd(nameWidth)}  ${"DEFAULT".padEnd(defaultWidth)}  DESCRIPTION`,
+    ...rows.map((r) => `  ${r.name.padEnd(nameWidth)}  ${(r.default || "-").padEnd(defaultWidth)}  ${r.description}`),
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,49 @@
+import { createInfrastructure, handleSignals, startServer, type Config, type RunningServer } from "@kasse/api";
+import { seedDemoStore } from "@kasse/flows";
+import { startWorker } from "@kasse/worker";
+import { ensureFirstAdmin } from "./admin-user";
+import { migrateExclusively } from "./migrate";
+import { describeStore } from "./seed";
+
+export interface StartOptions {
+  config: Config;
+  /** Run the workflow worker in this process (default). Off for API-only processes beside separate workers. */
+  worker: boolean;
+}
+
+/**
+ * `kasse start`: opens the database (embedded: PGlite under the data dir, migrated, and on the
+ * first start a demo store and an admin), serves the API on HOST:PORT with the worker in the
+ * same process, and shuts down gracefully on SIGTERM/SIGINT.
+ */
+export async function start(options: StartOptions): Promise<RunningServer> {
+  const { config } = options;
+  const infra = await createInfrastructure(config, { migrate: false });
+  const notes: string[] = [];
+  try {
+    if (config.embedded) {
+      await migrateExclusively(infra.database);
+      const store = await seedDemoStore(infra.database.db);
+      if (store) notes.push(...describeStore(store));
+      const admin = await ensureFirstAdmin(config, infra);
+      if (admin) {
+        notes.push(`Admin login: ${admin.email} / ${admin.generatedPassword ?? "(the KASSE_ADMIN_PASSWORD you set)"}`);
+        if (admin.generatedPassword) notes.push("This generated password is shown once; only its hash is stored.");
+      }
+    }
+  } catch (error) {
+    await infra.close();
+    throw error;
+  }
+  const server = await startServer({
+    config,
+    infra,
+    startWorker: options.worker ? (context) => startWorker({ config: context.config, infra: context.infra, logger: context.logger }) : undefined,
+  });
+  handleSignals(server);
+  const mode = config.embedded ? `embedded, data in ${config.dataDir}` : "services";
+  const worker = options.worker ? "with worker" : "without worker";
+  // One write, so whoever reads the output sees the address and the login together.
+  console.log([`Kasse listening on ${server.url} (${mode}, ${worker}); API docs at ${server.url}/docs; ready in ${Math.round(process.uptime() * 1000)} ms`, ...notes].join("\n"));
+  return server;
+}

@@ -1,0 +1,193 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { EnvSchema } from "@kasse/api/config";
+import { createTestDatabase, onPostgres } from "@kasse/db/testing";
+import { createUserService } from "@kasse/modules/user";
+import { helpText } from "../src/help";
+import { envTable } from "../src/env-help";
+
+const bin = fileURLToPath(new URL("../bin/kasse.js", import.meta.url));
+
+interface Exit { code: number | null; stdout: string; stderr: string }
+
+/** Runs `kasse` in a child process with a clean environment (no DATABASE_URL unless given). */
+function kasse(args: string[], env: Record<string, string> = {}, onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onOutput?.(stdout, child);
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe("kasse --help", () => {
+  it("lists the commands and every environment variable of EnvSchema with a description", async () => {
+    const text = helpText();
+    for (const command of ["start", "start --no-worker", "migrate", "seed", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const name of Object.keys(EnvSchema.properties)) expect(text).toMatch(new RegExp(`^  ${name} `, "m"));
+    expect(envTable().every((row) => row.description.length > 5)).toBe(true);
+    expect(text).toMatch(/PORT\s+9000/);
+  });
+
+  it("is mirrored by the README's configuration table", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+    for (const name of Object.keys(EnvSchema.properties)) expect(readme, name).toContain(`| \`${name}\` |`);
+  });
+
+  it("prints the help and exits 0; an unknown command or option exits non-zero", async () => {
+    const help = await kasse(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("RATE_LIMIT_AUTH_MAX");
+    const unknown = await kasse(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown command 'frobnicate'");
+    const badOption = await kasse(["start", "--bogus"]);
+    expect(badOption.code).toBe(1);
+    expect(badOption.stderr).toMatch(/Unknown option '--bogus'/);
+  });
+
+  it("refuses a bad configuration with a clear message and exit 1", async () => {
+    const res = await kasse(["start"], { DATABASE_URL: "postgres://127.0.0.1:1/x" });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("JWT_SECRET is required");
+    const port = await kasse(["start"], { PORT: "nine" });
+    expect(port.code).toBe(1);
+    expect(port.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
+  });
+});
+
+describe.skipIf(!onPostgres())("kasse user create", () => {
+  it("creates an admin with an emailpass login; a taken email or a bad one exits 1", async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret", SCRYPT_LOG_N: "4" };
+      const created = await kasse(["user", "create", "--email", "Ops@Example.com", "--password", "s3cret-pass"], env);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(/Created admin user ops@example\.com \(user_/);
+      const user = await createUserService(database.db).retrieveByEmail("ops@example.com");
+      expect(user).not.toBeNull();
+
+      const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other"], env);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toMatch(/^conflict: /m);
+      const bad = await kasse(["user", "create", "--email", "not-an-email", "--password", "x"], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^invalid_data: /m);
+      const missing = await kasse(["user", "create", "--email", "a@b.co"], env);
+      expect(missing.code).toBe(2);
+      expect((await createUserService(database.db).list({}, { limit: 10, offset: 0 })).count).toBe(1);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("kasse seed", () => {
+  it("seeds the demo store once and prints its publishable key", async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret" };
+      const first = await kasse(["seed"], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/Demo store seeded: 20 products/);
+      expect(first.stdout).toMatch(/x-publishable-api-key\): pk_/);
+      const second = await kasse(["seed"], env);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toContain("nothing seeded");
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("kasse start (services)", () => {
+  it("serves on PostgreSQL without migrating, seeding or creating an admin; --no-worker runs the API alone", async () => {
+    const database = await createTestDatabase();
+    try {
+      let seen: string | undefined;
+      let ready: number | undefined;
+      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret", PORT: "0", HOST: "127.0.0.1" };
+      const result = await kasse(["start", "--no-worker"], env, (stdout, child) => {
+        const url = /listening on (http:\/\/\S+) \(services, without worker\)/.exec(stdout)?.[1];
+        if (!url || seen !== undefined) return;
+        seen = stdout;
+        void fetch(`${url}/health/ready`).then((res) => (ready = res.status)).finally(() => child.kill("SIGTERM"));
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(ready).toBe(200);
+      expect(seen).not.toMatch(/Admin login|Demo store seeded/);
+      expect((await createUserService(database.db).list({}, { limit: 1, offset: 0 })).count).toBe(0);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe("kasse start (embedded)", () => {
+  it("migrates a new data dir, serves /health and /docs, and stops gracefully on SIGTERM", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "kasse-start-"));
+    dirs.push(dataDir);
+    let url: string | undefined;
+    let checks: Promise<unknown> | undefined;
+    const result = await kasse(["start"], { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" }, (stdout, child) => {
+      const match = /listening on (http:\/\/\S+) \(embedded/.exec(stdout);
+      if (!match || url) return;
+      url = match[1];
+      checks = (async (): Promise<unknown> => {
+        try {
+          const health = await fetch(`${url}/health`);
+          expect(health.status).toBe(200);
+          expect(((await health.json()) as { status: string }).status).toBe("ok");
+          expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+          expect((await fetch(`${url}/docs/json`)).status).toBe(200);
+          // The first start created an admin and printed its generated password once.
+          const login = /Admin login: (\S+) \/ (\S+)/.exec(stdout);
+          expect(login?.[1]).toBe("admin@kasse.local");
+          const token = await fetch(`${url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: login![1], password: login![2] }) });
+          expect(token.status).toBe(200);
+          expect(typeof ((await token.json()) as { token?: unknown }).token).toBe("string");
+          // ... and seeded the demo store, readable with the printed publishable key.
+          const key = /Publishable API key \(x-publishable-api-key\): (\S+)/.exec(stdout)?.[1];
+          expect(key).toMatch(/^pk_/);
+          const products = await fetch(`${url}/store/products?limit=5`, { headers: { "x-publishable-api-key": key! } });
+          expect(products.status).toBe(200);
+          expect(((await products.json()) as { count: number }).count).toBe(20);
+          return undefined;
+        } catch (error) {
+          return error;
+        } finally {
+          child.kill("SIGTERM");
+        }
+      })();
+    });
+    expect(url, result.stderr).toBeDefined();
+    const failed = await checks;
+    if (failed) throw failed;
+    expect(result.code).toBe(0);
+
+    // A restart on the same data: no new admin, no second seed.
+    let again: string | undefined;
+    const restart = await kasse(["start"], { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" }, (stdout, child) => {
+      if (again === undefined && /listening on/.test(stdout)) {
+        again = stdout;
+        child.kill("SIGTERM");
+      }
+    });
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(again).toMatch(/with worker/);
+    expect(again).not.toMatch(/Admin login|Demo store seeded/);
+  }, 240_000);
+});

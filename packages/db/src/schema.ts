@@ -1,0 +1,29 @@
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * HTTP `Idempotency-Key` records (extensions.md, Stripe's semantics): one row per caller scope and
+ * key, `running` while the first request runs, then `completed` with the response to replay.
+ */
+export const idempotencyKey = pgTable(
+  "idempotency_key",
+  {
+    /** Who may replay the key: an actor, an API key, or anonymous + publishable key + ip. */
+    scope: text("scope").notNull(),
+    /** sha256 of the client's key: the key itself decrypts the stored response, so it is not kept. */
+    key: text("key").notNull(),
+    /** HMAC of method, path and canonical body: a repeat with another request is a conflict. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state").$type<"running" | "completed">().notNull(),
+    response_status: integer("response_status"),
+    response_content_type: text("response_content_type"),
+    /** The response body, encrypted with a key derived from the client's key (it may hold secrets). */
+    response_body: text("response_body"),
+    /** When the current run started; a `running` row older than the stale limit belongs to a dead process. */
+    locked_at: timestamp("locked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_key_expires_at_idx").on(t.expires_at)],
+);
+
+export type IdempotencyKeyRow = typeof idempotencyKey.$inferSelect;
