@@ -1,0 +1,130 @@
+import type { FastifyRequest } from "fastify";
+import type { CartActor, CartResult } from "@kasse/flows";
+import type { PaymentCollection } from "@kasse/modules/payment";
+import type { Region } from "@kasse/modules/region";
+
+/** The caller as the cart flows see it: a signed-in customer's id, else a guest. */
+export function cartActor(request: FastifyRequest): CartActor {
+  const auth = request.auth;
+  return { customer_id: auth && auth.actor_type === "customer" && auth.actor_id ? auth.actor_id : null };
+}
+
+/** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
+export function cartResponse(result: CartResult) {
+  const { cart, items, shipping_methods } = result;
+  const promotions = new Map<string, { id: string; code: string | null; is_automatic: boolean }>();
+  for (const adjustment of [...items, ...shipping_methods].flatMap((line) => line.adjustments)) {
+    promotions.set(adjustment.promotion_id, { id: adjustment.promotion_id, code: adjustment.code, is_automatic: !cart.promo_codes.some((c) => c.toLowerCase() === adjustment.code?.toLowerCase()) });
+  }
+  return {
+    id: cart.id,
+    region_id: cart.region_id,
+    region: result.region ? regionView(result.region) : null,
+    sales_channel_id: cart.sales_channel_id,
+    customer_id: cart.customer_id,
+    currency_code: cart.currency_code,
+    email: cart.email,
+    items: items.map((item) => ({
+      id: item.id,
+      cart_id: item.cart_id,
+      variant_id: item.variant_id,
+      product_id: item.product_id,
+      title: item.title,
+      subtitle: item.subtitle,
+      thumbnail: item.thumbnail,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      is_tax_inclusive: item.is_tax_inclusive,
+      is_discountable: item.is_discountable,
+      requires_shipping: item.requires_shipping,
+      product_title: item.product_title,
+      product_handle: item.product_handle,
+      variant_title: item.variant_title,
+      variant_sku: item.variant_sku,
+      subtotal: item.subtotal,
+      discount_total: item.discount_total,
+      tax_total: item.tax_total,
+      total: item.total,
+      original_total: item.original_total,
+      metadata: item.metadata,
+      variant: { id: item.variant_id, title: item.variant_title, sku: item.variant_sku, product: { id: item.product_id, title: item.product_title, thumbnail: item.thumbnail, handle: item.product_handle } },
+      product: { id: item.product_id, title: item.product_title, thumbnail: item.thumbnail, handle: item.product_handle },
+      adjustments: item.adjustments.map((a) => ({ ...a, item_id: item.id })),
+      tax_lines: item.tax_lines.map((t) => ({ ...t, item_id: item.id })),
+      created_at: item.created_at,
+      updated_at: item.updated_at,
+    })),
+    shipping_address: cart.shipping_address,
+    billing_address: cart.billing_address,
+    shipping_methods: shipping_methods.map((method) => ({
+      id: method.id,
+      cart_id: method.cart_id,
+      shipping_option_id: method.shipping_option_id,
+      name: method.name,
+      amount: method.amount,
+      is_tax_inclusive: method.is_tax_inclusive,
+      data: method.data,
+      subtotal: method.subtotal,
+      discount_total: method.discount_total,
+      tax_total: method.tax_total,
+      total: method.total,
+      original_total: method.original_total,
+      adjustments: method.adjustments.map((a) => ({ ...a, shipping_method_id: method.id })),
+      tax_lines: method.tax_lines.map((t) => ({ ...t, shipping_method_id: method.id })),
+      metadata: method.metadata,
+      created_at: method.created_at,
+    })),
+    payment_collection: result.payment_collection ? paymentCollectionResponse(result.payment_collection, result.region) : null,
+    promotions: [...promotions.values()],
+    subtotal: cart.subtotal,
+    discount_total: cart.discount_total,
+    shipping_total: cart.shipping_total,
+    tax_total: cart.tax_total,
+    total: cart.total,
+    original_total: cart.original_total,
+    item_subtotal: cart.item_subtotal,
+    item_tax_total: cart.item_tax_total,
+    item_discount_total: cart.item_discount_total,
+    item_total: cart.item_total,
+    shipping_subtotal: cart.shipping_subtotal,
+    shipping_tax_total: cart.shipping_tax_total,
+    shipping_discount_total: cart.shipping_discount_total,
+    metadata: cart.metadata,
+    created_at: cart.created_at,
+    updated_at: cart.updated_at,
+    completed_at: cart.completed_at,
+  };
+}
+
+/** A payment collection as the Store shows it: the contract's fields, its sessions and the region's providers. */
+export function paymentCollectionResponse(collection: PaymentCollection, region: Region | null) {
+  return {
+    id: collection.id,
+    cart_id: collection.cart_id,
+    currency_code: collection.currency_code,
+    amount: collection.amount,
+    authorized_amount: collection.authorized_amount,
+    captured_amount: collection.captured_amount,
+    refunded_amount: collection.refunded_amount,
+    status: collection.status,
+    payment_providers: region?.payment_providers ?? [],
+    payment_sessions: collection.payment_sessions.map((s) => ({
+      id: s.id,
+      payment_collection_id: s.payment_collection_id,
+      provider_id: s.provider_id,
+      amount: s.amount,
+      currency_code: s.currency_code,
+      status: s.status,
+      data: s.data,
+      authorized_at: s.authorized_at,
+      created_at: s.created_at,
+    })),
+    metadata: collection.metadata,
+    created_at: collection.created_at,
+    updated_at: collection.updated_at,
+  };
+}
+
+function regionView(region: Region) {
+  return { id: region.id, name: region.name, currency_code: region.currency_code, automatic_taxes: region.automatic_taxes, countries: region.countries, metadata: region.metadata };
+}

@@ -1,0 +1,32 @@
+import { Type } from "@sinclair/typebox";
+import { assertCartAccess } from "@kasse/flows";
+import type { App } from "../../app";
+import { cartActor } from "./cart-response";
+
+const ListForCart = Type.Object({ cart_id: Type.String({ minLength: 1 }), fields: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+/** `GET /store/shipping-options?cart_id=`: the options the cart can use (its region and currency), each with its `amount`. */
+export default async function shippingOptions(app: App): Promise<void> {
+  app.get("/shipping-options", { schema: { querystring: ListForCart } }, async (request) => {
+    const state = await app.modules.cart.load(request.query.cart_id);
+    assertCartAccess(state, cartActor(request));
+    const { cart } = state;
+    const options = await app.modules.fulfillment.optionsForContext({ region_id: cart.region_id, currency_code: cart.currency_code });
+    const shipping_options = options.map((o) => ({
+      id: o.id,
+      name: o.name,
+      price_type: o.price_type,
+      service_zone_id: o.service_zone_id,
+      shipping_profile_id: o.shipping_profile_id,
+      provider_id: o.provider_id,
+      data: o.data,
+      type: o.type,
+      amount: o.amount,
+      // Medusa's storefronts read the price here.
+      calculated_price: { calculated_amount: o.amount, currency_code: cart.currency_code },
+      prices: o.prices,
+      metadata: o.metadata,
+    }));
+    return { shipping_options, count: shipping_options.length };
+  });
+}

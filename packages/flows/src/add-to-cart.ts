@@ -1,0 +1,93 @@
+import { errors, type Db } from "@kasse/db";
+import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
+import type { ProductVariant } from "@kasse/modules/product";
+import { writeCart, type CartActor, type CartModules, type CartResult } from "./cart-write";
+
+/**
+ * Adds a variant to the cart, or adds to the quantity of its line when the cart has one (Medusa
+ * merges lines of one variant). The variant must exist, belong to a published product in the
+ * cart's sales channel, have a price in the cart's currency, and, when it manages inventory
+ * without backorders, be available in the channel's stock locations for the line's whole
+ * quantity; otherwise 400 `invalid_data` and nothing changes.
+ * @example
+ * const result = await addToCart(app.modules, cartId, { customer_id: null }, { variant_id, quantity: 2 });
+ */
+export function addToCart(m: CartModules, cartId: string, actor: CartActor, input: LineItemCreate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (tx, state) => {
+    const variant = await sellableVariant(m, tx, state, input.variant_id);
+    const existing = state.items.find((i) => i.variant_id === input.variant_id);
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    await assertAvailable(m, tx, state, variant.variant, quantity);
+    if (existing) {
+      await m.cart.updateItem(cartId, existing.id, { quantity, ...(input.metadata !== undefined ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } } : {}) }, tx);
+    } else {
+      await m.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null }, tx);
+    }
+  });
+}
+
+/** Sets a line's quantity (0 removes the line, as in Medusa), re-checking inventory. */
+export function updateLineItem(m: CartModules, cartId: string, lineId: string, actor: CartActor, input: LineItemUpdate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (tx, state) => {
+    const line = state.items.find((i) => i.id === lineId);
+    if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
+    if (input.quantity === 0) return m.cart.deleteItem(cartId, lineId, tx);
+    if (input.quantity > line.quantity) {
+      const variant = await sellableVariant(m, tx, state, line.variant_id);
+      await assertAvailable(m, tx, state, variant.variant, input.quantity);
+    }
+    await m.cart.updateItem(cartId, lineId, { quantity: input.quantity, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) }, tx);
+  });
+}
+
+/** Removes a line. */
+export function deleteLineItem(m: CartModules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (tx) => {
+    await m.cart.deleteItem(cartId, lineId, tx);
+  });
+}
+
+/** The variant and the snapshot a new line keeps of it, after checking it may be sold in this cart. */
+async function sellableVariant(m: CartModules, tx: Db, state: CartState, variantId: string): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
+  const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 }, tx);
+  const variant = items[0];
+  if (!variant) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+  const { items: products } = await m.product.list({ id: [variant.product_id] }, { limit: 1, offset: 0 }, { relations: ["categories", "tags", "sales_channels"] }, tx);
+  const product = products[0];
+  if (!product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+  if (product.status !== "published") throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
+  if (!state.cart.sales_channel_id || !(product.sales_channels ?? []).some((c) => c.id === state.cart.sales_channel_id)) {
+    throw errors.invalidData(`Variant with id: ${variantId} is not available in the cart's sales channel`);
+  }
+  return {
+    variant,
+    snapshot: {
+      variant_id: variant.id,
+      product_id: product.id,
+      // Medusa's line: the variant's title, the product's as subtitle.
+      title: variant.title,
+      subtitle: product.title,
+      thumbnail: product.thumbnail,
+      // The refresh that follows every write prices the line.
+      unit_price: 0,
+      is_tax_inclusive: false,
+      is_discountable: product.discountable,
+      requires_shipping: true,
+      variant_title: variant.title,
+      variant_sku: variant.sku,
+      product_title: product.title,
+      product_handle: product.handle,
+      product_collection_id: product.collection_id,
+      product_category_ids: (product.categories ?? []).map((c) => c.id),
+      product_tag_ids: (product.tags ?? []).map((t) => t.id),
+    },
+  };
+}
+
+/** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
+async function assertAvailable(m: CartModules, tx: Db, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
+  if (!variant.manage_inventory || variant.allow_backorder) return;
+  const locations = await m.stockLocation.locationIdsForSalesChannels(state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [], tx);
+  const available = (await m.inventory.availableQuantities([variant.id], locations, tx)).get(variant.id) ?? 0;
+  if (available < quantity) throw errors.invalidData(`Insufficient inventory for variant ${variant.id}: ${quantity} requested`);
+}

@@ -1,0 +1,93 @@
+import { errors, isKasseError, transaction, type Db } from "@kasse/db";
+import type { CartService, CartState } from "@kasse/modules/cart";
+import type { CustomerService } from "@kasse/modules/customer";
+import type { FulfillmentService } from "@kasse/modules/fulfillment";
+import type { InventoryService } from "@kasse/modules/inventory";
+import type { PaymentCollection, PaymentService } from "@kasse/modules/payment";
+import type { PricePreferenceService, PricingService } from "@kasse/modules/pricing";
+import type { ProductService } from "@kasse/modules/product";
+import type { PromotionService } from "@kasse/modules/promotion";
+import type { Region, RegionService } from "@kasse/modules/region";
+import type { SalesChannelService } from "@kasse/modules/sales-channel";
+import type { StockLocationService } from "@kasse/modules/stock-location";
+import type { TaxService } from "@kasse/modules/tax";
+import { refreshCart, type RefreshOptions } from "./refresh-cart";
+
+/** The module services the cart flows use (the API's container satisfies it). */
+export interface CartModules {
+  db: Db;
+  cart: CartService;
+  product: ProductService;
+  pricing: PricingService;
+  pricePreference: PricePreferenceService;
+  inventory: InventoryService;
+  stockLocation: StockLocationService;
+  region: RegionService;
+  tax: TaxService;
+  fulfillment: FulfillmentService;
+  promotion: PromotionService;
+  payment: PaymentService;
+  customer: CustomerService;
+  salesChannel: SalesChannelService;
+}
+
+/** Who is asking: the signed-in customer's id, or null for a guest (or any other actor). */
+export interface CartActor {
+  customer_id: string | null;
+}
+
+/** A cart after a write: its state plus what a response shows with it. */
+export interface CartResult extends CartState {
+  region: Region | null;
+  payment_collection: PaymentCollection | null;
+}
+
+/**
+ * A customer's cart is reachable only with that customer's token; anyone else gets 404, the same
+ * answer as for an id that does not exist (extensions.md "Access to carts and orders").
+ */
+export function assertCartAccess(state: Pick<CartState, "cart">, actor: CartActor): void {
+  if (state.cart.customer_id && state.cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${state.cart.id} was not found`);
+}
+
+/** A completed cart is read-only. */
+export function assertCartOpen(state: Pick<CartState, "cart">): void {
+  if (state.cart.completed_at) throw errors.invalidData(`Cart ${state.cart.id} is already completed`);
+}
+
+/**
+ * One cart write in one transaction: lock the cart, check access and that it is open, apply
+ * `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`). Either
+ * all of it commits or none of it (a 4xx leaves the cart as it was).
+ */
+export function writeCart(
+  m: CartModules,
+  cartId: string,
+  actor: CartActor,
+  change: (tx: Db, state: CartState) => Promise<RefreshOptions | void>,
+): Promise<CartResult> {
+  return transaction(m.db, async (tx) => {
+    const locked = await m.cart.lock(cartId, tx);
+    assertCartAccess(locked, actor);
+    assertCartOpen(locked);
+    const options = (await change(tx, locked)) ?? {};
+    return refreshCart(m, tx, await m.cart.load(cartId, tx), options);
+  });
+}
+
+/** Reads a cart for a response: the state, its region and payment collection, after the access check. */
+export async function readCart(m: CartModules, cartId: string, actor: CartActor): Promise<CartResult> {
+  const state = await m.cart.load(cartId);
+  assertCartAccess(state, actor);
+  const [region, payment_collection] = await Promise.all([
+    state.cart.region_id ? m.region.retrieve(state.cart.region_id).catch(nullIfMissing) : null,
+    m.payment.collectionForCart(cartId).then((c) => c ?? null),
+  ]);
+  return { ...state, region, payment_collection };
+}
+
+/** For `.catch`: a record that is gone reads as null; any other error stays an error. */
+export function nullIfMissing(error: unknown): null {
+  if (isKasseError(error) && error.type === "not_found") return null;
+  throw error;
+}

@@ -1,0 +1,163 @@
+import { errors, generateId, type Db } from "@kasse/db";
+import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
+import type { CalculatedPrice } from "@kasse/modules/pricing";
+import type { Region } from "@kasse/modules/region";
+import type { CartModules, CartResult } from "./cart-write";
+
+/** What a cart write asks the refresh to do beyond the usual. */
+export interface RefreshOptions {
+  /** Compute taxes even when the region has `automatic_taxes` off (`POST /store/carts/{id}/taxes`). */
+  forceTaxes?: boolean;
+  /** The promotion codes to price the cart with (default: the cart's). */
+  codes?: string[];
+  /** Codes the customer is adding now: each must apply, else 400 naming it. */
+  requireCodes?: string[];
+  /** The cart's region when the caller already loaded it (saves reading it again). */
+  region?: Region;
+}
+
+/**
+ * Recomputes everything a cart derives from other modules and stores it, inside the caller's
+ * transaction: unit prices (customer groups, price lists, quantity tiers; a line whose variant has
+ * no price in the cart's currency is a 400), shipping methods (dropped when their option no longer
+ * applies to the region and currency, else re-priced), tax lines (the rate of the shipping
+ * address's country and province, when the region computes taxes automatically or `forceTaxes`),
+ * promotion adjustments (automatic ones and the cart's codes, via the promotion module), the
+ * totals (`computeTotals`), and the payment collection's amount while it is not authorized.
+ */
+export async function refreshCart(m: CartModules, tx: Db, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
+  const { cart } = state;
+  const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id, tx) : [];
+  // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
+  const [region, prices, { methods, dropped }, rate, shippingInclusive] = await Promise.all([
+    options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id, tx) : null,
+    priceItems(m, tx, state, groupIds),
+    applicableMethods(m, tx, state),
+    taxRateFor(m, tx, state),
+    state.shipping_methods.length ? shippingTaxInclusive(m, tx, cart.region_id, cart.currency_code) : false,
+  ]);
+  await m.cart.deleteShippingMethods(dropped, tx);
+  // Taxes follow the address when the region computes them automatically (or when asked); else each line keeps its tax lines.
+  const taxLines = options.forceTaxes || !region || region.automatic_taxes ? rate : null;
+
+  const items = state.items.map((item) => {
+    const price = prices.get(item.id)!;
+    return { ...item, unit_price: price.calculated_amount, is_tax_inclusive: price.is_calculated_price_tax_inclusive, tax_lines: taxLines ?? item.tax_lines };
+  });
+  const shipping_methods = methods.map(({ method, amount }) => ({ ...method, amount, is_tax_inclusive: shippingInclusive, tax_lines: taxLines ?? method.tax_lines }));
+
+  const codes = options.codes ?? cart.promo_codes;
+  const promotions = items.length
+    ? await m.promotion.computeForCart(
+        {
+          currency_code: cart.currency_code,
+          region_id: cart.region_id,
+          customer_group_ids: groupIds,
+          items: items.map((i) => ({
+            id: i.id,
+            quantity: i.quantity,
+            unit_price: i.unit_price,
+            product_id: i.product_id,
+            product_collection_id: i.product_collection_id,
+            product_category_ids: i.product_category_ids,
+            product_tag_ids: i.product_tag_ids,
+            is_discountable: i.is_discountable,
+          })),
+          shipping_methods: shipping_methods.map((s) => ({ id: s.id, amount: s.amount, shipping_option_id: s.shipping_option_id })),
+        },
+        codes,
+        {},
+        tx,
+      )
+    : null;
+  const appliedCodes = new Set((promotions?.applied ?? []).map((a) => a.code?.toLowerCase()).filter((c): c is string => !!c));
+  for (const code of options.requireCodes ?? []) {
+    if (!appliedCodes.has(code.toLowerCase())) throw errors.invalidData(`The promotion code ${code} is invalid or does not apply to the cart`);
+  }
+  const itemAdjustments = group((promotions?.item_adjustments ?? []).map((a) => ({ key: a.item_id, value: adjustment(a) })));
+  const methodAdjustments = group((promotions?.shipping_method_adjustments ?? []).map((a) => ({ key: a.shipping_method_id, value: adjustment(a) })));
+
+  const totals = computeTotals({
+    items: items.map((i) => ({ unit_price: i.unit_price, quantity: i.quantity, is_tax_inclusive: i.is_tax_inclusive, tax_rates: i.tax_lines.map((t) => t.rate), discounts: (itemAdjustments.get(i.id) ?? []).map((a) => a.amount) })),
+    shipping_methods: shipping_methods.map((s) => ({ amount: s.amount, is_tax_inclusive: s.is_tax_inclusive, tax_rates: s.tax_lines.map((t) => t.rate), discounts: (methodAdjustments.get(s.id) ?? []).map((a) => a.amount) })),
+  });
+  const computedItems: ComputedLine[] = items.map((i, n) => ({ id: i.id, unit_price: i.unit_price, is_tax_inclusive: i.is_tax_inclusive, tax_lines: i.tax_lines, adjustments: itemAdjustments.get(i.id) ?? [], ...totals.items[n]! }));
+  const computedMethods: ComputedLine[] = shipping_methods.map((s, n) => ({ id: s.id, amount: s.amount, is_tax_inclusive: s.is_tax_inclusive, tax_lines: s.tax_lines, adjustments: methodAdjustments.get(s.id) ?? [], ...totals.shipping_methods[n]! }));
+  // Keep the codes that still discount something (as Medusa drops promotions that no longer apply).
+  const promo_codes = codes.filter((c) => appliedCodes.has(c.toLowerCase()));
+  const [, found] = await Promise.all([
+    m.cart.saveComputed(cart.id, { items: computedItems, shipping_methods: computedMethods, totals: totals.cart, promo_codes }, tx),
+    m.payment.collectionForCart(cart.id, tx),
+  ]);
+  const payment_collection = found ?? null;
+  if (payment_collection && payment_collection.amount !== totals.cart.total && (payment_collection.status === "not_paid" || payment_collection.status === "awaiting")) {
+    await m.payment.setCollectionAmount(payment_collection.id, totals.cart.total, tx);
+    payment_collection.amount = totals.cart.total;
+    for (const session of payment_collection.payment_sessions) if (session.status === "pending") session.amount = totals.cart.total;
+  }
+
+  const now = new Date();
+  return {
+    cart: { ...cart, ...totals.cart, promo_codes, updated_at: now },
+    items: items.map((i, n) => ({ ...i, ...computedItems[n]!, updated_at: now })),
+    shipping_methods: shipping_methods.map((s, n) => ({ ...s, ...computedMethods[n]!, updated_at: now })),
+    region,
+    payment_collection,
+  };
+}
+
+/** Each line's calculated price, one pricing call per distinct quantity (quantity tiers). */
+async function priceItems(m: CartModules, tx: Db, state: CartState, customer_group_ids: string[]): Promise<Map<string, CalculatedPrice>> {
+  const byQuantity = group(state.items.map((i) => ({ key: i.quantity, value: i })));
+  const out = new Map<string, CalculatedPrice>();
+  const context = { currency_code: state.cart.currency_code, region_id: state.cart.region_id ?? undefined, customer_group_ids };
+  await Promise.all(
+    [...byQuantity].map(async ([quantity, items]) => {
+      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], { ...context, quantity }, tx);
+      for (const item of items) {
+        const price = prices.get(item.variant_id);
+        if (!price) throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${state.cart.currency_code}`);
+        out.set(item.id, price);
+      }
+    }),
+  );
+  return out;
+}
+
+/** The cart's methods whose option still applies, with the option's current amount; the others' ids. */
+async function applicableMethods(m: CartModules, tx: Db, state: CartState) {
+  if (state.shipping_methods.length === 0) return { methods: [], dropped: [] as string[] };
+  const options = await m.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code }, tx);
+  const amounts = new Map(options.map((o) => [o.id, o.amount]));
+  const methods = state.shipping_methods.filter((s) => amounts.has(s.shipping_option_id)).map((method) => ({ method, amount: amounts.get(method.shipping_option_id)! }));
+  return { methods, dropped: state.shipping_methods.filter((s) => !amounts.has(s.shipping_option_id)).map((s) => s.id) };
+}
+
+/** The tax lines of the shipping address's rate: none without an address or a tax region for its country. */
+async function taxRateFor(m: CartModules, tx: Db, state: CartState): Promise<TaxLine[]> {
+  const address = state.cart.shipping_address;
+  if (!address?.country_code) return [];
+  const rate = await m.tax.rateFor(address.country_code, address.province, tx);
+  return rate ? [{ rate: rate.rate, code: rate.code, name: rate.name, tax_rate_id: rate.id }] : [];
+}
+
+/** Whether shipping prices include tax: the region's price preference, else the currency's (as for variant prices). */
+async function shippingTaxInclusive(m: CartModules, tx: Db, regionId: string | null, currency: string): Promise<boolean> {
+  const { items } = await m.pricePreference.list({ attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] }, { limit: 10, offset: 0 }, tx);
+  const preference = items.find((p) => p.attribute === "region_id" && p.value === regionId) ?? items.find((p) => p.attribute === "currency_code" && p.value === currency);
+  return preference?.is_tax_inclusive ?? false;
+}
+
+function adjustment(a: { promotion_id: string; code: string | null; amount: number }): Adjustment {
+  return { id: generateId("caadj"), promotion_id: a.promotion_id, code: a.code, amount: a.amount };
+}
+
+function group<K, V>(entries: Array<{ key: K; value: V }>): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const { key, value } of entries) {
+    const list = out.get(key);
+    if (list) list.push(value);
+    else out.set(key, [value]);
+  }
+  return out;
+}

@@ -1,0 +1,251 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, money, timestamps } from "@kasse/db";
+
+/** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
+export interface CartAddress {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  address_1: string | null;
+  address_2: string | null;
+  city: string | null;
+  postal_code: string | null;
+  province: string | null;
+  country_code: string | null;
+  phone: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/** A tax line: the rate (percent) that applied to a line item or shipping method. */
+export interface TaxLine {
+  rate: number;
+  code: string;
+  name: string;
+  tax_rate_id: string | null;
+}
+
+/** A promotion's discount on a line item or shipping method (minor units). */
+export interface Adjustment {
+  id: string;
+  promotion_id: string;
+  code: string | null;
+  amount: number;
+}
+
+/** The stored totals of a line or shipping method (see `totals.ts` for their identities). */
+const lineTotals = () => ({
+  subtotal: money("subtotal").notNull().default(0),
+  discount_total: money("discount_total").notNull().default(0),
+  tax_total: money("tax_total").notNull().default(0),
+  total: money("total").notNull().default(0),
+  original_total: money("original_total").notNull().default(0),
+});
+
+/** Carts: what a storefront customer is about to buy; totals are stored so reads are cheap. */
+export const cart = pgTable(
+  "cart",
+  {
+    id: text("id").primaryKey(),
+    region_id: text("region_id"),
+    sales_channel_id: text("sales_channel_id"),
+    customer_id: text("customer_id"),
+    currency_code: text("currency_code").notNull(),
+    email: text("email"),
+    shipping_address: jsonb("shipping_address").$type<CartAddress>(),
+    billing_address: jsonb("billing_address").$type<CartAddress>(),
+    /** Codes the customer applied (as entered), in the order applied. */
+    promo_codes: jsonb("promo_codes").$type<string[]>().notNull().default([]),
+    item_subtotal: money("item_subtotal").notNull().default(0),
+    item_tax_total: money("item_tax_total").notNull().default(0),
+    item_discount_total: money("item_discount_total").notNull().default(0),
+    item_total: money("item_total").notNull().default(0),
+    shipping_subtotal: money("shipping_subtotal").notNull().default(0),
+    shipping_tax_total: money("shipping_tax_total").notNull().default(0),
+    shipping_discount_total: money("shipping_discount_total").notNull().default(0),
+    shipping_total: money("shipping_total").notNull().default(0),
+    subtotal: money("subtotal").notNull().default(0),
+    discount_total: money("discount_total").notNull().default(0),
+    tax_total: money("tax_total").notNull().default(0),
+    total: money("total").notNull().default(0),
+    original_total: money("original_total").notNull().default(0),
+    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("cart_customer_idx").on(t.customer_id), index("cart_region_idx").on(t.region_id), index("cart_created_at_idx").on(t.created_at)],
+);
+
+/** A cart line: the variant as it was when added (snapshot) and its computed money. */
+export const cartLineItem = pgTable(
+  "cart_line_item",
+  {
+    id: text("id").primaryKey(),
+    cart_id: text("cart_id")
+      .notNull()
+      .references(() => cart.id, { onDelete: "cascade" }),
+    variant_id: text("variant_id").notNull(),
+    product_id: text("product_id").notNull(),
+    title: text("title").notNull(),
+    subtitle: text("subtitle"),
+    thumbnail: text("thumbnail"),
+    quantity: integer("quantity").notNull(),
+    unit_price: money("unit_price").notNull(),
+    is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
+    is_discountable: boolean("is_discountable").notNull().default(true),
+    requires_shipping: boolean("requires_shipping").notNull().default(true),
+    variant_title: text("variant_title").notNull(),
+    variant_sku: text("variant_sku"),
+    product_title: text("product_title").notNull(),
+    product_handle: text("product_handle"),
+    product_collection_id: text("product_collection_id"),
+    product_category_ids: jsonb("product_category_ids").$type<string[]>().notNull().default([]),
+    product_tag_ids: jsonb("product_tag_ids").$type<string[]>().notNull().default([]),
+    tax_lines: jsonb("tax_lines").$type<TaxLine[]>().notNull().default([]),
+    adjustments: jsonb("adjustments").$type<Adjustment[]>().notNull().default([]),
+    ...lineTotals(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("cart_line_item_cart_idx").on(t.cart_id), index("cart_line_item_variant_idx").on(t.cart_id, t.variant_id).where(sql`deleted_at is null`)],
+);
+
+/** A shipping method chosen for the cart: at most one per shipping profile. */
+export const cartShippingMethod = pgTable(
+  "cart_shipping_method",
+  {
+    id: text("id").primaryKey(),
+    cart_id: text("cart_id")
+      .notNull()
+      .references(() => cart.id, { onDelete: "cascade" }),
+    shipping_option_id: text("shipping_option_id").notNull(),
+    shipping_profile_id: text("shipping_profile_id"),
+    name: text("name").notNull(),
+    amount: money("amount").notNull(),
+    is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    tax_lines: jsonb("tax_lines").$type<TaxLine[]>().notNull().default([]),
+    adjustments: jsonb("adjustments").$type<Adjustment[]>().notNull().default([]),
+    ...lineTotals(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("cart_shipping_method_cart_idx").on(t.cart_id)],
+);
+
+export type CartRow = typeof cart.$inferSelect;
+export type CartLineItemRow = typeof cartLineItem.$inferSelect;
+export type CartShippingMethodRow = typeof cartShippingMethod.$inferSelect;
+
+const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+const Text = Type.Union([Type.String(), Type.Null()]);
+
+/** An address in a cart request (`POST /store/carts/{id}/shipping-address` and the cart update). */
+export const CartAddressInput = Type.Object(
+  {
+    first_name: Type.Optional(Text),
+    last_name: Type.Optional(Text),
+    company: Type.Optional(Text),
+    address_1: Type.Optional(Text),
+    address_2: Type.Optional(Text),
+    city: Type.Optional(Text),
+    postal_code: Type.Optional(Text),
+    province: Type.Optional(Text),
+    country_code: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
+    phone: Type.Optional(Text),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type CartAddressInput = Static<typeof CartAddressInput>;
+
+/** The contract's dedicated address endpoints require the four postal fields. */
+export const CartAddressRequired = Type.Object(
+  {
+    ...CartAddressInput.properties,
+    address_1: Type.String({ minLength: 1 }),
+    city: Type.String({ minLength: 1 }),
+    postal_code: Type.String({ minLength: 1 }),
+    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
+  },
+  { additionalProperties: false },
+);
+
+// Same pragmatic shape check as customer emails.
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" });
+
+/** Body of `POST /store/carts`. */
+export const CartCreate = Type.Object(
+  {
+    region_id: Type.Optional(Type.String({ minLength: 1 })),
+    sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
+    currency_code: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
+    email: Type.Optional(Email),
+    metadata: Type.Optional(Metadata),
+    shipping_address: Type.Optional(CartAddressInput),
+    billing_address: Type.Optional(CartAddressInput),
+    promo_codes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type CartCreate = Static<typeof CartCreate>;
+
+/** Body of `POST /store/carts/{id}`. */
+export const CartUpdate = Type.Object(
+  {
+    region_id: Type.Optional(Type.String({ minLength: 1 })),
+    sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
+    currency_code: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
+    email: Type.Optional(Type.Union([Email, Type.Null()])),
+    metadata: Type.Optional(Metadata),
+    shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
+    billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
+    promo_codes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type CartUpdate = Static<typeof CartUpdate>;
+
+/** Body of `POST /store/carts/{id}/line-items`. */
+export const LineItemCreate = Type.Object(
+  {
+    variant_id: Type.String({ minLength: 1 }),
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type LineItemCreate = Static<typeof LineItemCreate>;
+
+/** Body of `POST /store/carts/{id}/line-items/{line_id}`. Medusa removes the line at quantity 0. */
+export const LineItemUpdate = Type.Object(
+  {
+    quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type LineItemUpdate = Static<typeof LineItemUpdate>;
+
+/** Body of `POST /store/carts/{id}/shipping-methods`. */
+export const ShippingMethodCreate = Type.Object(
+  {
+    option_id: Type.String({ minLength: 1 }),
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type ShippingMethodCreate = Static<typeof ShippingMethodCreate>;
+
+/** Body of `POST` and `DELETE /store/carts/{id}/promotions`. */
+export const PromoCodes = Type.Object({ promo_codes: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export type PromoCodes = Static<typeof PromoCodes>;
+
+/** Body of `POST /store/carts/{id}/customer`. */
+export const CartCustomerTransfer = Type.Object(
+  { customer_id: Type.Optional(Type.String({ minLength: 1 })), email: Type.Optional(Email) },
+  { additionalProperties: false },
+);
+export type CartCustomerTransfer = Static<typeof CartCustomerTransfer>;

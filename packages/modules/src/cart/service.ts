@@ -1,0 +1,203 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { errors, generateId, type Db } from "@kasse/db";
+import {
+  cart,
+  cartLineItem,
+  cartShippingMethod,
+  type Adjustment,
+  type CartAddress,
+  type CartAddressInput,
+  type CartLineItemRow,
+  type CartRow,
+  type CartShippingMethodRow,
+  type TaxLine,
+} from "./schema";
+import type { CartTotals, LineTotals } from "./totals";
+
+/** A cart with its lines and shipping methods, as stored. */
+export interface CartState {
+  cart: CartRow;
+  items: CartLineItemRow[];
+  shipping_methods: CartShippingMethodRow[];
+}
+
+/** What a new cart starts with; the flow resolves region, currency and channel first. */
+export interface CartInsert {
+  region_id: string | null;
+  sales_channel_id: string | null;
+  currency_code: string;
+  customer_id?: string | null;
+  email?: string | null;
+  metadata?: Record<string, unknown> | null;
+  shipping_address?: CartAddressInput | null;
+  billing_address?: CartAddressInput | null;
+  promo_codes?: string[];
+}
+
+/** A new line: the variant snapshot the flow took from the catalog. */
+export type LineItemInsert = Omit<CartLineItemRow, "id" | "cart_id" | "created_at" | "updated_at" | "deleted_at" | keyof LineTotals | "tax_lines" | "adjustments" | "metadata"> & {
+  metadata?: Record<string, unknown> | null;
+};
+
+/** The computed money of a line or method, written back by `saveComputed`. */
+export interface ComputedLine extends LineTotals {
+  id: string;
+  unit_price?: number;
+  amount?: number;
+  is_tax_inclusive: boolean;
+  tax_lines: TaxLine[];
+  adjustments: Adjustment[];
+}
+
+const liveItem = isNull(cartLineItem.deleted_at);
+const liveMethod = isNull(cartShippingMethod.deleted_at);
+
+/**
+ * Carts, their line items and shipping methods. Pricing, taxes, promotions and availability come
+ * from other modules: the cart flows compute them and write the results here (`saveComputed`).
+ * @example
+ * const carts = createCartService(db);
+ * const created = await carts.create({ region_id, sales_channel_id, currency_code: "eur" });
+ * const { cart, items } = await carts.load(created.id);
+ */
+export function createCartService(db: Db) {
+  const service = {
+    async create(input: CartInsert, tx: Db = db): Promise<CartRow> {
+      const [row] = await tx
+        .insert(cart)
+        .values({
+          id: generateId("cart"),
+          region_id: input.region_id,
+          sales_channel_id: input.sales_channel_id,
+          currency_code: input.currency_code.toLowerCase(),
+          customer_id: input.customer_id ?? null,
+          email: input.email ?? null,
+          metadata: input.metadata ?? null,
+          shipping_address: input.shipping_address ? toAddress(input.shipping_address) : null,
+          billing_address: input.billing_address ? toAddress(input.billing_address) : null,
+          promo_codes: input.promo_codes ?? [],
+        })
+        .returning();
+      return row!;
+    },
+
+    /** The cart with its live lines and methods: three queries, whatever the cart's size. */
+    async load(id: string, tx: Db = db): Promise<CartState> {
+      const [[row], items, methods] = await Promise.all([
+        tx.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))),
+        tx.select().from(cartLineItem).where(and(eq(cartLineItem.cart_id, id), liveItem)).orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+        tx.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, id), liveMethod)).orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+      ]);
+      if (!row) throw notFound(id);
+      return { cart: row, items, shipping_methods: methods };
+    },
+
+    /**
+     * Locks the cart row for the rest of the transaction (every cart write starts here, so two
+     * writes to one cart run one after the other) and returns its state.
+     */
+    async lock(id: string, tx: Db): Promise<CartState> {
+      const [row] = await tx.select({ id: cart.id }).from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))).for("update");
+      if (!row) throw notFound(id);
+      // Read after the lock is held, so the state cannot change underneath the caller.
+      return service.load(id, tx);
+    },
+
+    /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
+    async update(
+      id: string,
+      input: Partial<Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code" | "email" | "customer_id" | "metadata" | "promo_codes" | "completed_at">> & {
+        shipping_address?: CartAddressInput | null;
+        billing_address?: CartAddressInput | null;
+      },
+      tx: Db = db,
+    ): Promise<void> {
+      const { shipping_address, billing_address, ...fields } = input;
+      const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
+      if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
+      if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
+      if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
+      await tx.update(cart).set(set).where(eq(cart.id, id));
+    },
+
+    async addItem(cartId: string, input: LineItemInsert, tx: Db = db): Promise<CartLineItemRow> {
+      const [row] = await tx
+        .insert(cartLineItem)
+        .values({ ...input, id: generateId("cali"), cart_id: cartId, metadata: input.metadata ?? null })
+        .returning();
+      return row!;
+    },
+
+    async updateItem(cartId: string, itemId: string, input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null }, tx: Db = db): Promise<void> {
+      const updated = await tx
+        .update(cartLineItem)
+        .set(input)
+        .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId), liveItem))
+        .returning({ id: cartLineItem.id });
+      if (updated.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+    },
+
+    async deleteItem(cartId: string, itemId: string, tx: Db = db): Promise<void> {
+      const deleted = await tx
+        .delete(cartLineItem)
+        .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId)))
+        .returning({ id: cartLineItem.id });
+      if (deleted.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+    },
+
+    /** Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa). */
+    async setShippingMethod(
+      cartId: string,
+      input: { shipping_option_id: string; shipping_profile_id: string | null; name: string; amount: number; is_tax_inclusive: boolean; data: Record<string, unknown> },
+      tx: Db = db,
+    ): Promise<CartShippingMethodRow> {
+      const existing = await tx.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
+      const replaced = existing.filter((m) => m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id).map((m) => m.id);
+      await service.deleteShippingMethods(replaced, tx);
+      const [row] = await tx
+        .insert(cartShippingMethod)
+        .values({ id: generateId("casm"), cart_id: cartId, ...input })
+        .returning();
+      return row!;
+    },
+
+    async deleteShippingMethods(ids: string[], tx: Db = db): Promise<void> {
+      if (ids.length) await tx.delete(cartShippingMethod).where(inArray(cartShippingMethod.id, ids));
+    },
+
+    /** Writes what the cart flow computed: each line's money, each method's, and the cart's totals. */
+    async saveComputed(cartId: string, computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] }, tx: Db = db): Promise<void> {
+      // Sent together: one round trip's latency on a pipelining driver.
+      await Promise.all([
+        ...computed.items.map(({ id, amount: _amount, ...line }) => tx.update(cartLineItem).set(line).where(eq(cartLineItem.id, id))),
+        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) => tx.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id))),
+        tx.update(cart).set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() }).where(eq(cart.id, cartId)),
+      ]);
+    },
+  };
+  return service;
+}
+
+export type CartService = ReturnType<typeof createCartService>;
+
+function notFound(id: string) {
+  return errors.notFound(`Cart with id: ${id} was not found`);
+}
+
+/** A stored address from request input: every field present (null when not given), lower-case country. */
+export function toAddress(input: CartAddressInput): CartAddress {
+  return {
+    id: generateId("caaddr"),
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    company: input.company ?? null,
+    address_1: input.address_1 ?? null,
+    address_2: input.address_2 ?? null,
+    city: input.city ?? null,
+    postal_code: input.postal_code ?? null,
+    province: input.province ?? null,
+    country_code: input.country_code ? input.country_code.toLowerCase() : null,
+    phone: input.phone ?? null,
+    metadata: input.metadata ?? null,
+  };
+}
