@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+
+let t: TestApp;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminHeaders();
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
+const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
+const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
+
+describe("admin shipping profiles", () => {
+  it("creates, lists, refuses duplicates and deletes", async () => {
+    const created = await post("/admin/shipping-profiles", { name: "Heavy", type: "custom" });
+    expect(created.statusCode).toBe(200);
+    const profile = created.json().shipping_profile;
+    expect(profile).toMatchObject({ name: "Heavy", type: "custom" });
+    expect((await post("/admin/shipping-profiles", { name: "Heavy", type: "custom" })).statusCode).toBe(409);
+    expect((await get("/admin/shipping-profiles?type=custom")).json()).toMatchObject({ count: 1 });
+    expect((await del(`/admin/shipping-profiles/${profile.id}`)).json()).toEqual({ id: profile.id, object: "shipping_profile", deleted: true });
+    expect((await get(`/admin/shipping-profiles/${profile.id}`)).statusCode).toBe(404);
+  });
+
+  it("rejects bad input", async () => {
+    for (const body of [{}, { name: "x" }, { name: 1, type: "default" }, { name: "x", type: "default", extra: true }]) {
+      const res = await post("/admin/shipping-profiles", body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+  });
+});
+
+describe("admin shipping options", () => {
+  it("creates an option in the default profile with currency and region prices", async () => {
+    const res = await post("/admin/shipping-options", {
+      name: "Standard",
+      prices: [{ currency_code: "USD", amount: 800 }, { region_id: "reg_1", amount: 500 }],
+      type: { label: "Standard", code: "standard" },
+    });
+    expect(res.statusCode).toBe(200);
+    const option = res.json().shipping_option;
+    expect(option).toMatchObject({ name: "Standard", price_type: "flat", provider_id: "manual_manual", type: { label: "Standard", code: "standard" } });
+    expect(option.prices).toEqual([
+      expect.objectContaining({ currency_code: "usd", region_id: null, amount: 800 }),
+      expect.objectContaining({ currency_code: null, region_id: "reg_1", amount: 500 }),
+    ]);
+    const profile = (await get(`/admin/shipping-profiles/${option.shipping_profile_id}`)).json().shipping_profile;
+    expect(profile.type).toBe("default");
+
+    const updated = await post(`/admin/shipping-options/${option.id}`, { name: "Express", prices: [{ currency_code: "usd", amount: 1500 }] });
+    expect(updated.json().shipping_option).toMatchObject({ name: "Express", prices: [expect.objectContaining({ amount: 1500 })] });
+
+    const list = await get("/admin/shipping-options?q=expr");
+    expect(list.json()).toMatchObject({ count: 1, shipping_options: [expect.objectContaining({ id: option.id })] });
+
+    expect((await del(`/admin/shipping-options/${option.id}`)).json().deleted).toBe(true);
+    expect((await get(`/admin/shipping-options/${option.id}`)).statusCode).toBe(404);
+  });
+
+  it("offers a cart only the options priced in its region or currency", async () => {
+    const usd = (await post("/admin/shipping-options", { name: "US only", region_id: "reg_us", prices: [{ currency_code: "usd", amount: 700 }] })).json().shipping_option;
+    const anywhere = (await post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 900 }, { region_id: "reg_us", amount: 300 }] })).json().shipping_option;
+    await post("/admin/shipping-options", { name: "Hidden", prices: [{ currency_code: "usd", amount: 1 }], rules: [{ attribute: "enabled_in_store", operator: "eq", value: "false" }] });
+    const options = await t.app.modules.fulfillment.optionsForContext({ region_id: "reg_us", currency_code: "usd" });
+    expect(options.map((o) => [o.id, o.amount])).toEqual([[usd.id, 700], [anywhere.id, 300]]);
+    const eu = await t.app.modules.fulfillment.optionsForContext({ region_id: "reg_eu", currency_code: "eur" });
+    expect(eu.map((o) => [o.id, o.amount])).toEqual([[anywhere.id, 900]]);
+  });
+
+  it("rejects bad input and unknown ids, writing nothing", async () => {
+    const before = (await get("/admin/shipping-options")).json().count;
+    const bad = [
+      {},
+      { name: "x", prices: [] },
+      { name: "x", prices: [{ currency_code: "usd", amount: -1 }] },
+      { name: "x", prices: [{ currency_code: "usd", amount: 1.5 }] },
+      { name: "x", prices: [{ amount: 1 }] },
+      { name: "x", prices: [{ currency_code: "usd", amount: 1 }, { currency_code: "USD", amount: 2 }] },
+      { name: "x", prices: [{ currency_code: "usd", amount: 1 }], shipping_profile_id: "sp_missing" },
+      { name: "x", prices: [{ currency_code: "usd", amount: 1 }], price_type: "calculated" },
+    ];
+    for (const body of bad) {
+      const res = await post("/admin/shipping-options", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect((await get("/admin/shipping-options")).json().count).toBe(before);
+    expect((await post("/admin/shipping-options/so_missing", { name: "y" })).statusCode).toBe(404);
+    expect((await del("/admin/shipping-options/so_missing")).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,46 @@
+import { Type } from "@sinclair/typebox";
+import { ShippingOptionCreate, ShippingOptionUpdate } from "@kasse/modules/fulfillment";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListOptions = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    region_id: Type.Optional(ArrayQuery(Type.String())),
+    stock_location_id: Type.Optional(ArrayQuery(Type.String())),
+    shipping_profile_id: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** Admin shipping options (extensions.md): flat prices per currency or per region. */
+export default async function shippingOptions(app: App): Promise<void> {
+  const fulfillment = app.modules.fulfillment;
+
+  app.get("/shipping-options", { schema: { querystring: ListOptions } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
+    return listResponse("shipping_options", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/shipping-options", { schema: { body: ShippingOptionCreate } }, async (request) => ({
+    shipping_option: await fulfillment.createOption(request.body),
+  }));
+
+  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => ({
+    shipping_option: project(await fulfillment.retrieveOption(request.params.id), parseFields(request.query.fields)),
+  }));
+
+  app.post("/shipping-options/:id", { schema: { params: Params, body: ShippingOptionUpdate } }, async (request) => ({
+    shipping_option: await fulfillment.updateOption(request.params.id, request.body),
+  }));
+
+  app.delete("/shipping-options/:id", { schema: { params: Params } }, async (request) => {
+    await fulfillment.deleteOption(request.params.id);
+    return { id: request.params.id, object: "shipping_option", deleted: true as const };
+  });
+}

@@ -1,0 +1,35 @@
+import { Type } from "@sinclair/typebox";
+import { ShippingProfileCreate } from "@kasse/modules/fulfillment";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+const ListProfiles = Type.Object(
+  { ...ListQuery, q: Type.Optional(Type.String()), id: Type.Optional(ArrayQuery(Type.String())), type: Type.Optional(ArrayQuery(Type.String())) },
+  { additionalProperties: false },
+);
+
+/** Admin shipping profiles (extensions.md). */
+export default async function shippingProfiles(app: App): Promise<void> {
+  const fulfillment = app.modules.fulfillment;
+
+  app.get("/shipping-profiles", { schema: { querystring: ListProfiles } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await fulfillment.listProfiles(filters, { limit, offset, order });
+    return listResponse("shipping_profiles", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.post("/shipping-profiles", { schema: { body: ShippingProfileCreate } }, async (request) => ({
+    shipping_profile: await fulfillment.createProfile(request.body),
+  }));
+
+  app.get("/shipping-profiles/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => ({
+    shipping_profile: project(await fulfillment.retrieveProfile(request.params.id), parseFields(request.query.fields)),
+  }));
+
+  app.delete("/shipping-profiles/:id", { schema: { params: Params } }, async (request) => {
+    await fulfillment.deleteProfile(request.params.id);
+    return { id: request.params.id, object: "shipping_profile", deleted: true as const };
+  });
+}
