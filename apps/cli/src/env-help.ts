@@ -22,6 +22,7 @@ export const envDescriptions: Record<keyof Env, string> = {
   KASSE_ADMIN_PASSWORD: "Its password (generated and printed once when unset)",
   WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
   SHUTDOWN_TIMEOUT_MS: "How long shutdown waits for in-flight requests before closing their connections",
+  TRUST_PROXY: "Take the client address from X-Forwarded-For (set only behind your own proxy; rate limits key on it)",
   SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",

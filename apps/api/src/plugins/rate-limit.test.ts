@@ -36,6 +36,9 @@ describe("rate limiting (Redis store)", () => {
     expect((await get("/nope")).statusCode).toBe(429);
     const withToken = await t.app.inject({ method: "GET", url: "/admin/sales-channels", remoteAddress: ip, headers: await t.adminHeaders() });
     expect(withToken.statusCode).toBe(429);
+    // Without TRUST_PROXY a client cannot pick another rate-limit key through X-Forwarded-For.
+    const spoofed = await t.app.inject({ method: "GET", url: "/health", remoteAddress: ip, headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(spoofed.statusCode).toBe(429);
   });
 
   it("keeps the counters in Redis, shared by every API process", async () => {
