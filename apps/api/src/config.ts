@@ -29,6 +29,7 @@ export const EnvSchema = Type.Object({
   KASSE_ADMIN_PASSWORD: Str(),
   WORKER_CONCURRENCY: Int(4, 1),
   SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
+  TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
@@ -36,6 +37,16 @@ export const EnvSchema = Type.Object({
   GITHUB_CLIENT_ID: Str(),
   GITHUB_CLIENT_SECRET: Str(),
   GITHUB_CALLBACK_URL: Str(),
+  // OAuth endpoints default to the real providers'; override them for a proxy or a test identity provider.
+  GOOGLE_AUTHORIZE_URL: Str(),
+  GOOGLE_TOKEN_URL: Str(),
+  GOOGLE_USERINFO_URL: Str(),
+  GOOGLE_SUCCESS_REDIRECT_URL: Str(),
+  GITHUB_AUTHORIZE_URL: Str(),
+  GITHUB_TOKEN_URL: Str(),
+  GITHUB_USERINFO_URL: Str(),
+  GITHUB_EMAILS_URL: Str(),
+  GITHUB_SUCCESS_REDIRECT_URL: Str(),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -55,6 +66,8 @@ export interface Config {
   rateLimit: { max: number; authMax: number; windowMs: number };
   cors: { store: string[]; admin: string[]; auth: string[] };
   logLevel: Env["LOG_LEVEL"];
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy you run: else clients pick their rate-limit key). */
+  trustProxy: boolean;
   shutdownTimeoutMs: number;
   workerConcurrency: number;
 }
@@ -102,6 +115,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: env.TRUST_PROXY,
     workerConcurrency: env.WORKER_CONCURRENCY,
   };
 }
