@@ -57,4 +57,17 @@ describe("customer service", () => {
     expect(await customers.groupIdsOfCustomer(c.id)).toEqual([vip.id]);
     expect((await customers.list({ groups: [vip.id] }, { limit: 10, offset: 0 })).items.map((x) => x.id)).toEqual([c.id]);
   });
+
+  it("updateCustomerGroups changes one customer's groups all or nothing", async () => {
+    const c = await customers.create({ email: "member@example.com" });
+    const a = await customers.createGroup({ name: "Group A" });
+    const b = await customers.createGroup({ name: "Group B" });
+    const added = await customers.updateCustomerGroups(c.id, { add: [a.id, b.id, a.id] });
+    expect(added.groups.map((g) => g.id).sort()).toEqual([a.id, b.id].sort());
+    // An unknown group fails the whole change: the removal of A does not happen either.
+    await expect(customers.updateCustomerGroups(c.id, { remove: [a.id], add: ["cusgroup_unknown"] })).rejects.toMatchObject({ type: "invalid_data" });
+    expect((await customers.groupIdsOfCustomer(c.id)).sort()).toEqual([a.id, b.id].sort());
+    expect((await customers.updateCustomerGroups(c.id, { remove: [a.id] })).groups.map((g) => g.id)).toEqual([b.id]);
+    await expect(customers.updateCustomerGroups("cus_unknown", { add: [b.id] })).rejects.toMatchObject({ type: "not_found" });
+  });
 });

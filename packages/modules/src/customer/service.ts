@@ -352,6 +352,36 @@ export function createCustomerService(db: Db) {
         return group;
       });
     },
+
+    /**
+     * The same membership seen from the customer (Medusa's `POST /admin/customers/{id}/customer-groups`):
+     * adds and removes groups in one transaction. Every group id must be a live group, else
+     * `invalid_data` and nothing changes; an unknown customer is `not_found`.
+     */
+    async updateCustomerGroups(customerId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerDetail> {
+      const add = [...new Set(change.add ?? [])];
+      const remove = [...new Set(change.remove ?? [])];
+      await transaction(tx, async (t) => {
+        await lockCustomer(t, customerId);
+        const wanted = [...new Set([...add, ...remove])];
+        if (wanted.length > 0) {
+          const found = await t.select({ id: customerGroup.id }).from(customerGroup).where(and(inArray(customerGroup.id, wanted), liveGroup));
+          const known = new Set(found.map((r) => r.id));
+          const unknown = wanted.filter((id) => !known.has(id));
+          if (unknown.length > 0) throw errors.invalidData(`Customer groups with ids: ${unknown.join(", ")} were not found`);
+        }
+        if (add.length > 0) {
+          await t
+            .insert(customerGroupCustomer)
+            .values(add.map((customer_group_id) => ({ customer_id: customerId, customer_group_id, created_by: context.created_by ?? null })))
+            .onConflictDoNothing();
+        }
+        if (remove.length > 0) {
+          await t.delete(customerGroupCustomer).where(and(eq(customerGroupCustomer.customer_id, customerId), inArray(customerGroupCustomer.customer_group_id, remove)));
+        }
+      });
+      return service.retrieve(customerId, tx);
+    },
   };
   return service;
 }

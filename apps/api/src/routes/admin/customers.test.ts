@@ -194,4 +194,34 @@ describe("admin customer groups", () => {
     await post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [b.id] });
     expect(await t.app.modules.customer.groupIdsOfCustomer(b.id)).toEqual([group.id]);
   });
+
+  it("POST /admin/customers/{id}/customer-groups {add, remove} edits one customer's groups (Medusa's form)", async () => {
+    const gold = (await post("/admin/customer-groups", { name: "Gold" })).json().customer_group;
+    const silver = (await post("/admin/customer-groups", { name: "Silver" })).json().customer_group;
+    const c = await createCustomer({ email: "tiered@example.com" });
+    const added = await post(`/admin/customers/${c.id}/customer-groups`, { add: [gold.id, silver.id] });
+    expect(added.statusCode).toBe(200);
+    expect(added.json().customer.id).toBe(c.id);
+    expect(added.json().customer.groups.map((g: { name: string }) => g.name).sort()).toEqual(["Gold", "Silver"]);
+
+    const swapped = await post(`/admin/customers/${c.id}/customer-groups`, { remove: [gold.id] });
+    expect(swapped.json().customer.groups.map((g: { id: string }) => g.id)).toEqual([silver.id]);
+
+    const groupsOf = () => t.app.modules.customer.groupIdsOfCustomer(c.id);
+    for (const body of [{}, { add: "x" }, { add: [1] }, { add: [gold.id], extra: true }]) {
+      const res = await post(`/admin/customers/${c.id}/customer-groups`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    const unknown = await post(`/admin/customers/${c.id}/customer-groups`, { add: [gold.id, "cusgroup_nope"] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toContain("cusgroup_nope");
+    expect(await groupsOf()).toEqual([silver.id]);
+    const missing = await post(`/admin/customers/cus_nope/customer-groups`, { add: [gold.id] });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().type).toBe("not_found");
+    const asCustomer = await t.app.inject({ method: "POST", url: `/admin/customers/${c.id}/customer-groups`, headers: await t.customerHeaders(c.id), payload: { add: [gold.id] } });
+    expect(asCustomer.statusCode).toBe(403);
+    expect(await groupsOf()).toEqual([silver.id]);
+  });
 });

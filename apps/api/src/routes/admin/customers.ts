@@ -4,6 +4,7 @@ import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, Custome
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const Params = Type.Object({ id: Type.String() });
 const AddressParams = Type.Object({ id: Type.String(), address_id: Type.String() });
@@ -21,6 +22,11 @@ const ListCustomers = Type.Object(
   { additionalProperties: false },
 );
 const One = { 200: Type.Object({ customer: CustomerResponse }) };
+/** `GET /admin/customers/{id}` also carries the customer's order summaries (interface.md). */
+const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...CustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
+const Ids = Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 });
+/** Medusa's `{add, remove}` of group ids (`sdk.admin.customer.batchCustomerGroups`). */
+const GroupsChange = Type.Object({ add: Type.Optional(Ids), remove: Type.Optional(Ids) }, { additionalProperties: false, minProperties: 1 });
 const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: CustomerResponse }) });
 const Many = { 200: Type.Object({ customers: Type.Array(CustomerResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 
@@ -39,8 +45,9 @@ export default async function customers(app: App): Promise<void> {
     return { customer: await service.create(request.body, { has_account: false, created_by: request.auth!.actor_id }) };
   });
 
-  app.get("/customers/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { customer: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  app.get("/customers/:id", { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } }, async (request) => {
+    const [customer, orders] = await Promise.all([service.retrieve(request.params.id), app.modules.order.summariesByCustomer([request.params.id])]);
+    return { customer: project({ ...customer, orders: orders.get(request.params.id) ?? [] }, parseFields(request.query.fields)) };
   });
 
   app.post("/customers/:id", { schema: { params: Params, body: CustomerUpdate, response: One } }, async (request) => {
@@ -76,5 +83,10 @@ export default async function customers(app: App): Promise<void> {
   app.delete("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, response: { 200: DeletedAddress } } }, async (request) => {
     await service.deleteAddress(request.params.id, request.params.address_id);
     return { id: request.params.address_id, object: "customer_address", deleted: true as const, parent: { customer: await service.retrieve(request.params.id) } };
+  });
+
+  // The customer's side of group membership, as Medusa's admin edits it; answers the customer with its groups.
+  app.post("/customers/:id/customer-groups", { schema: { params: Params, body: GroupsChange, response: One } }, async (request) => {
+    return { customer: await service.updateCustomerGroups(request.params.id, request.body, { created_by: request.auth!.actor_id }) };
   });
 }

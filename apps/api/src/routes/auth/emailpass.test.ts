@@ -148,6 +148,17 @@ describe("tokens", () => {
     // A token whose identity does not exist.
     expect((await get("/auth/token/refresh", await t.adminHeaders())).statusCode).toBe(401);
   });
+
+  it("POST /auth/token/refresh (Medusa's js-sdk form) answers the same; it takes no body fields", async () => {
+    const { token } = (await post("/auth/user/emailpass", ADMIN)).json();
+    const res = await t.app.inject({ method: "POST", url: "/auth/token/refresh", headers: { ...bearer(token), "content-type": "application/json" } });
+    expect(res.statusCode).toBe(200);
+    expect(decodeJwt(res.json().token)).toMatchObject({ actor_id: userId, actor_type: "user" });
+    const extra = await post("/auth/token/refresh", { actor_id: "user_other" }, bearer(token));
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().type).toBe("invalid_data");
+    expect((await post("/auth/token/refresh", {})).statusCode).toBe(401);
+  });
 });
 
 describe("POST /auth/emailpass/update", () => {

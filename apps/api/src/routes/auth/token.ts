@@ -1,11 +1,23 @@
 import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { requireBearer } from "./emailpass";
 
-/** `GET /auth/token/refresh` (extensions.md): a fresh token for the bearer, from its identity as it is now. */
+const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
+
+/**
+ * `/auth/token/refresh`: a fresh token for the bearer, from its identity as it is now. `GET` is
+ * extensions.md's form; `POST` (no body) is what Medusa's js-sdk sends (`sdk.auth.refresh()`).
+ */
 export default async function token(app: App): Promise<void> {
-  app.get("/token/refresh", { schema: { response: { 200: Type.Object({ token: Type.String() }) } } }, async (request) => {
+  const refresh = async (request: FastifyRequest) => {
     const { via: _via, ...claims } = requireBearer(request);
     return { token: await app.tokens.sign(await app.modules.auth.refresh(claims)) };
-  });
+  };
+  app.get("/token/refresh", { schema: { response: TokenResponse } }, refresh);
+  // No body is validated as `{}`, so unknown fields are still refused.
+  const emptyBody = async (request: { body: unknown }) => {
+    request.body ??= {};
+  };
+  app.post("/token/refresh", { schema: { body: Type.Object({}, { additionalProperties: false }), response: TokenResponse }, preValidation: emptyBody }, refresh);
 }
