@@ -62,19 +62,22 @@ const presentDetail = (detail: ExecutionDetail) => ({ ...present(detail), steps:
 export default async function workflowExecutions(app: App): Promise<void> {
   const engine = app.infra.engine;
 
-  app.get("/workflow-executions", { schema: { querystring: ListExecutions } }, async (request) => {
-    const { limit, offset, order, fields, created_at, ...filters } = request.query;
-    const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
-    const { items, count } = await engine.list({ ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range }, { limit, offset, order });
-    return listResponse("workflow_executions", project(items.map(present), parseFields(fields)), count, { limit, offset });
-  });
+  // extensions.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
+  for (const base of ["/workflow-executions", "/workflows-executions"]) {
+    app.get(base, { schema: { querystring: ListExecutions } }, async (request) => {
+      const { limit, offset, order, fields, created_at, ...filters } = request.query;
+      const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
+      const { items, count } = await engine.list({ ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range }, { limit, offset, order });
+      return listResponse("workflow_executions", project(items.map(present), parseFields(fields)), count, { limit, offset });
+    });
 
-  app.get("/workflow-executions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
-    return { workflow_execution: project(presentDetail(await engine.retrieve(request.params.id)), parseFields(request.query.fields)) };
-  });
+    app.get(`${base}/:id`, { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+      return { workflow_execution: project(presentDetail(await engine.retrieve(request.params.id)), parseFields(request.query.fields)) };
+    });
 
-  app.post("/workflow-executions/:id/retry", { schema: { params: Params, body: NoBody }, preValidation: emptyBody }, async (request) => {
-    await engine.retry(request.params.id);
-    return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
-  });
+    app.post(`${base}/:id/retry`, { schema: { params: Params, body: NoBody }, preValidation: emptyBody }, async (request) => {
+      await engine.retry(request.params.id);
+      return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
+    });
+  }
 }
