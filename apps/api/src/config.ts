@@ -15,7 +15,6 @@ export const EnvSchema = Type.Object({
   HOST: Type.String({ default: "0.0.0.0" }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   JWT_EXPIRES_IN: Type.String({ default: "24h", pattern: "^\\d+[smhd]$" }),
-  COOKIE_SECRET: Str(),
   SCRYPT_LOG_N: Type.Integer({ default: 15, minimum: 1, maximum: 20 }),
   RATE_LIMIT_MAX: Type.Optional(Type.Integer({ minimum: 0 })),
   RATE_LIMIT_AUTH_MAX: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -8,7 +8,6 @@ export const envDescriptions: Record<keyof Env, string> = {
   HOST: "HTTP listen address",
   JWT_SECRET: "Secret signing the JWTs, 16+ characters (required with DATABASE_URL; generated in embedded mode)",
   JWT_EXPIRES_IN: "JWT lifetime, e.g. 24h, 30m",
-  COOKIE_SECRET: "Secret signing session cookies",
   SCRYPT_LOG_N: "scrypt cost (log2 N) for new password hashes",
   RATE_LIMIT_MAX: "Requests per client per window on all routes; 0 = off (default 3000, 0 in embedded mode)",
   RATE_LIMIT_AUTH_MAX: "Requests per client per window on /auth/*; 0 = off (default 120, 0 in embedded mode)",
