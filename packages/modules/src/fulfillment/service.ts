@@ -1,5 +1,5 @@
 import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
   shippingOption,
@@ -76,38 +76,44 @@ export function createFulfillmentService(db: Db) {
       return row ?? (await service.getOrCreateDefaultProfile(tx));
     },
 
-    async createOption(input: ShippingOptionCreate, tx: Db = db): Promise<ShippingOption> {
-      const profileId = input.shipping_profile_id ?? (await service.getOrCreateDefaultProfile(tx)).id;
-      if (input.shipping_profile_id) await existingProfile(tx, profileId);
-      const id = generateId("so");
-      await tx.insert(shippingOption).values({
-        id,
-        name: input.name,
-        price_type: input.price_type ?? "flat",
-        region_id: input.region_id ?? null,
-        stock_location_id: input.stock_location_id ?? null,
-        service_zone_id: input.service_zone_id ?? null,
-        shipping_profile_id: profileId,
-        provider_id: input.provider_id ?? "manual_manual",
-        data: input.data ?? null,
-        rules: input.rules ?? [],
-        type: input.type ?? null,
-        metadata: input.metadata ?? null,
+    /** Creates an option with its prices, all or nothing. */
+    async createOption(input: ShippingOptionCreate, outer: Db = db): Promise<ShippingOption> {
+      return transaction(outer, async (tx) => {
+        const profileId = input.shipping_profile_id ?? (await service.getOrCreateDefaultProfile(tx)).id;
+        if (input.shipping_profile_id) await existingProfile(tx, profileId);
+        const id = generateId("so");
+        await tx.insert(shippingOption).values({
+          id,
+          name: input.name,
+          price_type: input.price_type ?? "flat",
+          region_id: input.region_id ?? null,
+          stock_location_id: input.stock_location_id ?? null,
+          service_zone_id: input.service_zone_id ?? null,
+          shipping_profile_id: profileId,
+          provider_id: input.provider_id ?? "manual_manual",
+          data: input.data ?? null,
+          rules: input.rules ?? [],
+          type: input.type ?? null,
+          metadata: input.metadata ?? null,
+        });
+        await insertPrices(tx, id, input.prices);
+        return service.retrieveOption(id, tx);
       });
-      await insertPrices(tx, id, input.prices);
-      return service.retrieveOption(id, tx);
     },
 
-    async updateOption(id: string, input: ShippingOptionUpdate, tx: Db = db): Promise<ShippingOption> {
-      await service.retrieveOption(id, tx);
-      const { prices, ...fields } = input;
-      if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
-      if (Object.keys(fields).length > 0) await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
-      if (prices) {
-        await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
-        await insertPrices(tx, id, prices);
-      }
-      return service.retrieveOption(id, tx);
+    /** Updates an option; `prices` replaces its prices. All or nothing. */
+    async updateOption(id: string, input: ShippingOptionUpdate, outer: Db = db): Promise<ShippingOption> {
+      return transaction(outer, async (tx) => {
+        await service.retrieveOption(id, tx);
+        const { prices, ...fields } = input;
+        if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
+        if (Object.keys(fields).length > 0) await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
+        if (prices) {
+          await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
+          await insertPrices(tx, id, prices);
+        }
+        return service.retrieveOption(id, tx);
+      });
     },
 
     async retrieveOption(id: string, tx: Db = db): Promise<ShippingOption> {

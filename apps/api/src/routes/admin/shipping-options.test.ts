@@ -3,9 +3,13 @@ import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
 let admin: Record<string, string>;
+let us: string;
+let eu: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.adminHeaders();
+  us = (await t.app.modules.region.create({ name: "US", currency_code: "usd", countries: ["us"] })).id;
+  eu = (await t.app.modules.region.create({ name: "EU", currency_code: "eur", countries: ["de"] })).id;
 });
 afterAll(() => t.close());
 
@@ -38,7 +42,7 @@ describe("admin shipping options", () => {
   it("creates an option in the default profile with currency and region prices", async () => {
     const res = await post("/admin/shipping-options", {
       name: "Standard",
-      prices: [{ currency_code: "USD", amount: 800 }, { region_id: "reg_1", amount: 500 }],
+      prices: [{ currency_code: "USD", amount: 800 }, { region_id: us, amount: 500 }],
       type: { label: "Standard", code: "standard" },
     });
     expect(res.statusCode).toBe(200);
@@ -46,7 +50,7 @@ describe("admin shipping options", () => {
     expect(option).toMatchObject({ name: "Standard", price_type: "flat", provider_id: "manual_manual", type: { label: "Standard", code: "standard" } });
     expect(option.prices).toEqual([
       expect.objectContaining({ currency_code: "usd", region_id: null, amount: 800 }),
-      expect.objectContaining({ currency_code: null, region_id: "reg_1", amount: 500 }),
+      expect.objectContaining({ currency_code: null, region_id: us, amount: 500 }),
     ]);
     const profile = (await get(`/admin/shipping-profiles/${option.shipping_profile_id}`)).json().shipping_profile;
     expect(profile.type).toBe("default");
@@ -62,13 +66,13 @@ describe("admin shipping options", () => {
   });
 
   it("offers a cart only the options priced in its region or currency", async () => {
-    const usd = (await post("/admin/shipping-options", { name: "US only", region_id: "reg_us", prices: [{ currency_code: "usd", amount: 700 }] })).json().shipping_option;
-    const anywhere = (await post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 900 }, { region_id: "reg_us", amount: 300 }] })).json().shipping_option;
+    const usd = (await post("/admin/shipping-options", { name: "US only", region_id: us, prices: [{ currency_code: "usd", amount: 700 }] })).json().shipping_option;
+    const anywhere = (await post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 900 }, { region_id: us, amount: 300 }] })).json().shipping_option;
     await post("/admin/shipping-options", { name: "Hidden", prices: [{ currency_code: "usd", amount: 1 }], rules: [{ attribute: "enabled_in_store", operator: "eq", value: "false" }] });
-    const options = await t.app.modules.fulfillment.optionsForContext({ region_id: "reg_us", currency_code: "usd" });
+    const options = await t.app.modules.fulfillment.optionsForContext({ region_id: us, currency_code: "usd" });
     expect(options.map((o) => [o.id, o.amount])).toEqual([[usd.id, 700], [anywhere.id, 300]]);
-    const eu = await t.app.modules.fulfillment.optionsForContext({ region_id: "reg_eu", currency_code: "eur" });
-    expect(eu.map((o) => [o.id, o.amount])).toEqual([[anywhere.id, 900]]);
+    const inEu = await t.app.modules.fulfillment.optionsForContext({ region_id: eu, currency_code: "eur" });
+    expect(inEu.map((o) => [o.id, o.amount])).toEqual([[anywhere.id, 900]]);
   });
 
   it("rejects bad input and unknown ids, writing nothing", async () => {
@@ -82,6 +86,8 @@ describe("admin shipping options", () => {
       { name: "x", prices: [{ currency_code: "usd", amount: 1 }, { currency_code: "USD", amount: 2 }] },
       { name: "x", prices: [{ currency_code: "usd", amount: 1 }], shipping_profile_id: "sp_missing" },
       { name: "x", prices: [{ currency_code: "usd", amount: 1 }], price_type: "calculated" },
+      { name: "x", prices: [{ region_id: "reg_missing", amount: 1 }] },
+      { name: "x", region_id: "reg_missing", prices: [{ currency_code: "usd", amount: 1 }] },
     ];
     for (const body of bad) {
       const res = await post("/admin/shipping-options", body);
@@ -91,5 +97,12 @@ describe("admin shipping options", () => {
     expect((await get("/admin/shipping-options")).json().count).toBe(before);
     expect((await post("/admin/shipping-options/so_missing", { name: "y" })).statusCode).toBe(404);
     expect((await del("/admin/shipping-options/so_missing")).statusCode).toBe(404);
+  });
+
+  it("leaves an option unchanged when an update's prices are bad", async () => {
+    const option = (await post("/admin/shipping-options", { name: "Keep", prices: [{ currency_code: "usd", amount: 100 }] })).json().shipping_option;
+    const res = await post(`/admin/shipping-options/${option.id}`, { name: "Changed", prices: [{ currency_code: "usd", amount: 1 }, { currency_code: "usd", amount: 2 }] });
+    expect(res.statusCode).toBe(400);
+    expect((await get(`/admin/shipping-options/${option.id}`)).json().shipping_option).toMatchObject({ name: "Keep", prices: [expect.objectContaining({ amount: 100 })] });
   });
 });
