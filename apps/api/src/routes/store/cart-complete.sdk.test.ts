@@ -1,0 +1,72 @@
+import Medusa from "@medusajs/js-sdk";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+import { createFixtureProduct } from "./catalog-fixtures";
+
+// The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
+let t: TestApp;
+let sdk: Medusa;
+let regionId: string;
+let variantId: string;
+let optionId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const m = t.app.modules;
+  const admin = await t.adminHeaders();
+  const channel = await m.salesChannel.create({ name: "Web shop" });
+  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: admin, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
+  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers: admin, payload: { add: [channel.id] } });
+  const location = await m.stockLocation.create({ name: "Warehouse" });
+  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
+  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
+  const product = await createFixtureProduct(
+    t,
+    { title: "Hoodie", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] }] },
+    location.id,
+  );
+  variantId = product.variantIds[0]!;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = t.app.server.address() as AddressInfo;
+  sdk = new Medusa({ baseUrl: `http://127.0.0.1:${port}`, publishableKey: key.token });
+});
+afterAll(() => t.close());
+
+const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+
+/** A cart through the SDK up to a started payment session with `provider_id`. */
+async function checkout(provider_id: string, data?: Record<string, unknown>) {
+  const { cart } = await sdk.store.cart.create({ region_id: regionId });
+  await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 1 });
+  await sdk.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address });
+  const shipped = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: optionId })).cart;
+  await sdk.store.payment.initiatePaymentSession(shipped, { provider_id, ...(data ? { data } : {}) });
+  return shipped;
+}
+
+describe("@medusajs/js-sdk storefront checkout to an order", () => {
+  it("completes the cart and reads the order back", async () => {
+    const cart = await checkout("pp_system_default");
+    const result = await sdk.store.cart.complete(cart.id);
+    expect(result.type).toBe("order");
+    if (result.type !== "order") return;
+    expect(result.order).toMatchObject({ status: "pending", payment_status: "authorized", fulfillment_status: "not_fulfilled", email: "ada@example.com", total: cart.total });
+    expect(result.order.items?.[0]).toMatchObject({ variant_id: variantId, quantity: 1, unit_price: 4500 });
+    const { order } = await sdk.store.order.retrieve(result.order.id);
+    expect(order.id).toBe(result.order.id);
+    // The storefront's double click: the same order again.
+    const again = await sdk.store.cart.complete(cart.id);
+    expect(again.type === "order" && again.order.id).toBe(result.order.id);
+  });
+
+  it("a declined card answers the cart with the error, as Medusa storefronts expect", async () => {
+    const cart = await checkout("pp_test", { behavior: "decline" });
+    const result = await sdk.store.cart.complete(cart.id);
+    expect(result.type).toBe("cart");
+    if (result.type !== "cart") return;
+    expect(result.error).toMatchObject({ type: "payment_authorization_error", name: "PaymentAuthorizationError" });
+    expect(result.cart).toMatchObject({ id: cart.id, completed_at: null });
+  });
+});

@@ -1,0 +1,34 @@
+import { Type } from "@sinclair/typebox";
+import { completeCart, readCart } from "@kasse/flows";
+import type { App } from "../../app";
+import { orderView } from "../../orders/view";
+import { cartActor, cartResponse } from "./cart-response";
+
+const Params = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const NoBody = Type.Object({}, { additionalProperties: false });
+
+/**
+ * `POST /store/carts/{id}/complete`: `{type: "order", order}` on success (also for a cart completed
+ * before), else HTTP 200 `{type: "cart", cart, error: {message, name, type}}` with the cart as it
+ * is now. A missing checkout precondition is 400 `invalid_data`, an unknown cart 404.
+ */
+export default async function cartComplete(app: App): Promise<void> {
+  const m = app.modules;
+
+  app.post(
+    "/carts/:id/complete",
+    {
+      schema: { params: Params, body: NoBody },
+      // The storefront SDK posts without a body; validated as `{}` so unknown fields are refused.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const actor = cartActor(request);
+      const outcome = await completeCart(app.infra.engine, m.db, request.params.id, actor);
+      if (outcome.type === "order") return { type: "order" as const, order: await orderView(m, await m.order.retrieve(outcome.order_id), "store") };
+      return { type: "cart" as const, cart: cartResponse(await readCart(m, request.params.id, actor)), error: outcome.error };
+    },
+  );
+}

@@ -1,0 +1,298 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { errors, isKasseError, type Db, type KasseError } from "@kasse/db";
+import { step, workflow, workflowExecutions, type Engine } from "@kasse/workflows";
+import { cart as cartTable, createCartService, type CartAddress, type CartState } from "@kasse/modules/cart";
+import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
+import { createOrderService, order as orderTable, type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
+import { createPaymentService, type PaymentCollection } from "@kasse/modules/payment";
+import { createProductService } from "@kasse/modules/product";
+import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
+import { createStockLocationService } from "@kasse/modules/stock-location";
+import type { CartActor } from "./cart-write";
+
+const WORKFLOW = "complete-cart";
+
+/** What {@link prepareCompletionStep} decides, as JSON: everything the later steps need. */
+interface CompletionPlan {
+  /** Set when the cart was already completed: its order, and nothing else to do. */
+  completed_order_id: string | null;
+  /** The cart's `updated_at` when it was checked: the order is placed only if it is still that cart. */
+  cart_updated_at: string;
+  reserve: ReserveForLinesInput;
+  /** The session to authorize, or null when the collection is already authorized. */
+  authorize: { collection_id: string; session_id: string } | null;
+  usages: PromotionUsage[];
+  order: OrderCreate | null;
+  actor: OrderActor;
+}
+
+/**
+ * A checkout precondition the caller must fix (400 `invalid_data`, not a failed completion):
+ * marked in `details` so the caller can tell it from a failure inside the workflow.
+ */
+function preconditionError(message: string, missing: string[]): KasseError {
+  return errors.invalidData(message, { details: { precondition: true, missing } });
+}
+
+/** True for the error of a missing checkout precondition (see {@link preconditionError}). */
+function isPrecondition(error: KasseError): boolean {
+  return error.details?.precondition === true;
+}
+
+/** What is missing before a cart can be completed, in the order a storefront fills it in. */
+function missingPieces(state: CartState, collection: PaymentCollection | undefined): string[] {
+  const { cart } = state;
+  const missing: string[] = [];
+  if (state.items.length === 0) missing.push("items");
+  if (!cart.email) missing.push("email");
+  if (!cart.shipping_address) missing.push("shipping address");
+  if (!cart.billing_address) missing.push("billing address");
+  if (state.shipping_methods.length === 0) missing.push("shipping method");
+  if (!collection) missing.push("payment collection");
+  else if (!collection.payment_sessions.some((s) => s.status !== "canceled")) missing.push("payment session");
+  return missing;
+}
+
+/** The session checkout authorizes: the newest one that is not canceled (a declined one may be retried). */
+function sessionToAuthorize(collection: PaymentCollection) {
+  const open = collection.payment_sessions.filter((s) => s.status !== "canceled" && s.status !== "authorized");
+  return open.sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
+}
+
+function orderAddress(address: CartAddress | null): OrderAddressInput | null {
+  if (!address) return null;
+  const { id: _id, ...fields } = address;
+  return fields;
+}
+
+/** What each promotion gave the order, summed over the lines' and methods' adjustments. */
+function promotionUsages(state: CartState): PromotionUsage[] {
+  const byPromotion = new Map<string, number>();
+  for (const adjustment of [...state.items, ...state.shipping_methods].flatMap((line) => line.adjustments)) {
+    byPromotion.set(adjustment.promotion_id, (byPromotion.get(adjustment.promotion_id) ?? 0) + adjustment.amount);
+  }
+  return [...byPromotion].map(([promotion_id, amount]) => ({ promotion_id, amount }));
+}
+
+/** The order as checkout creates it: the cart's lines, addresses, methods and totals, copied. */
+function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
+  const { cart } = state;
+  return {
+    cart_id: cart.id,
+    customer_id: cart.customer_id,
+    email: cart.email,
+    currency_code: cart.currency_code,
+    region_id: cart.region_id,
+    sales_channel_id: cart.sales_channel_id,
+    shipping_address: orderAddress(cart.shipping_address),
+    billing_address: orderAddress(cart.billing_address),
+    items: state.items.map((i) => ({
+      cart_line_item_id: i.id,
+      variant_id: i.variant_id,
+      product_id: i.product_id,
+      title: i.title,
+      subtitle: i.subtitle,
+      thumbnail: i.thumbnail,
+      variant_title: i.variant_title,
+      variant_sku: i.variant_sku,
+      product_title: i.product_title,
+      product_handle: i.product_handle,
+      requires_shipping: i.requires_shipping,
+      is_tax_inclusive: i.is_tax_inclusive,
+      quantity: i.quantity,
+      unit_price: i.unit_price,
+      subtotal: i.subtotal,
+      tax_total: i.tax_total,
+      discount_total: i.discount_total,
+      total: i.total,
+      metadata: i.metadata,
+    })),
+    shipping_methods: state.shipping_methods.map((m) => ({
+      shipping_option_id: m.shipping_option_id,
+      name: m.name,
+      amount: m.amount,
+      is_tax_inclusive: m.is_tax_inclusive,
+      subtotal: m.subtotal,
+      tax_total: m.tax_total,
+      discount_total: m.discount_total,
+      total: m.total,
+      data: m.data,
+      metadata: m.metadata,
+    })),
+    totals: {
+      item_subtotal: cart.item_subtotal,
+      item_tax_total: cart.item_tax_total,
+      item_discount_total: cart.item_discount_total,
+      item_total: cart.item_total,
+      shipping_subtotal: cart.shipping_subtotal,
+      shipping_tax_total: cart.shipping_tax_total,
+      shipping_discount_total: cart.shipping_discount_total,
+      shipping_total: cart.shipping_total,
+      subtotal: cart.subtotal,
+      discount_total: cart.discount_total,
+      tax_total: cart.tax_total,
+      total: cart.total,
+    },
+    payment_collection_ids: [collectionId],
+    payment_status: "authorized",
+    status: "pending",
+  };
+}
+
+/**
+ * Locks the cart and checks every checkout precondition, then reads what the later steps need in
+ * the same transaction (variant inventory flags, the channel's stock locations, the payment
+ * session), so the saga's first round trips decide everything. Writes nothing: no compensation.
+ */
+const prepareCompletionStep = step("prepare-cart-completion", {
+  invoke: async (input: { cart_id: string }, ctx) => {
+    const tx = ctx.tx;
+    const state = await createCartService(tx).lock(input.cart_id, tx);
+    const { cart } = state;
+    const actor: OrderActor = cart.customer_id ? { actor_type: "customer", actor_id: cart.customer_id } : { actor_type: null, actor_id: null };
+    const empty = { cart_updated_at: cart.updated_at.toISOString(), reserve: { lines: [], location_ids: [] }, authorize: null, usages: [], order: null, actor };
+    if (cart.completed_at) {
+      const [placed] = await tx.select({ id: orderTable.id }).from(orderTable).where(and(eq(orderTable.cart_id, cart.id), isNull(orderTable.deleted_at))).limit(1);
+      if (!placed) throw errors.invalidData(`Cart ${cart.id} is already completed`);
+      const plan: CompletionPlan = { completed_order_id: placed.id, ...empty };
+      return { output: plan };
+    }
+    const variantIds = [...new Set(state.items.map((i) => i.variant_id))];
+    const [collection, variants, location_ids] = await Promise.all([
+      createPaymentService(tx).collectionForCart(cart.id, tx),
+      variantIds.length ? createProductService(tx).listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }, tx) : { items: [] },
+      cart.sales_channel_id ? createStockLocationService(tx).locationIdsForSalesChannels([cart.sales_channel_id], tx) : [],
+    ]);
+    const missing = missingPieces(state, collection);
+    if (missing.length) throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
+    const payment = collection!;
+    const authorized = payment.status === "authorized" || payment.status === "completed";
+    const covered = authorized ? payment.authorized_amount : payment.amount;
+    if (covered < cart.total || payment.currency_code !== cart.currency_code) {
+      throw preconditionError(`Cannot complete cart ${cart.id}: the payment collection (${covered} ${payment.currency_code}) does not cover the cart total (${cart.total} ${cart.currency_code})`, ["payment"]);
+    }
+    const session = authorized ? undefined : sessionToAuthorize(payment);
+    if (!authorized && !session) throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
+    const flags = new Map(variants.items.map((v) => [v.id, v]));
+    const lines: ReserveForLinesInput["lines"] = [];
+    for (const item of state.items) {
+      const variant = flags.get(item.variant_id);
+      if (!variant) throw errors.invalidData(`Variant ${item.variant_id} of line item ${item.id} (${item.title}) no longer exists`);
+      // Variants that don't manage inventory are sold without reservations (as in Medusa).
+      if (variant.manage_inventory) lines.push({ line_item_id: item.id, variant_id: item.variant_id, quantity: item.quantity, allow_backorder: variant.allow_backorder });
+    }
+    const plan: CompletionPlan = {
+      ...empty,
+      completed_order_id: null,
+      reserve: { lines, location_ids, strategy: "single_location_first" },
+      authorize: session ? { collection_id: payment.id, session_id: session.id } : null,
+      usages: promotionUsages(state),
+      order: orderSnapshot(state, payment.id),
+    };
+    return { output: plan };
+  },
+});
+
+/**
+ * Authorizes the cart's payment session with its provider (an outside effect, at least once: the
+ * provider gets the step's idempotency key). A decline fails with `payment_authorization_error`, a
+ * further customer step with `payment_requires_more_error`. Compensation voids the authorization.
+ */
+const authorizeCartPaymentStep = step("authorize-cart-payment", {
+  transactional: false,
+  invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
+    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey });
+    return { output: { payment_id: payment.id } };
+  },
+  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
+    await createPaymentService(ctx.db).cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+  },
+});
+
+/**
+ * Creates the order and marks the cart completed, in one transaction. The cart must still be the
+ * one checked at the start (same `updated_at`, not completed): a line added meanwhile fails the
+ * completion instead of placing an order that differs from the cart. Compensation deletes the
+ * order and reopens the cart.
+ */
+const placeOrderStep = step("place-order", {
+  invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
+    const tx = ctx.tx;
+    const now = new Date();
+    // Compared at millisecond precision: the checked value went through a JS Date.
+    const closed = await tx
+      .update(cartTable)
+      .set({ completed_at: now, updated_at: now })
+      .where(and(eq(cartTable.id, input.cart_id), isNull(cartTable.completed_at), sql`date_trunc('milliseconds', ${cartTable.updated_at}) = ${input.cart_updated_at}::timestamptz`))
+      .returning({ id: cartTable.id });
+    if (closed.length === 0) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
+    const created = await createOrderService(tx).create(input.order, input.actor, tx);
+    return { output: { id: created.id, display_id: created.display_id }, compensateInput: { order_id: created.id, cart_id: input.cart_id } };
+  },
+  compensate: async (input: { order_id: string; cart_id: string }, ctx) => {
+    await createOrderService(ctx.tx).delete(input.order_id, ctx.tx);
+    await ctx.tx.update(cartTable).set({ completed_at: null, updated_at: new Date() }).where(eq(cartTable.id, input.cart_id));
+  },
+});
+
+/**
+ * Cart completion (Medusa's complete-cart): lock and check the cart → reserve inventory →
+ * authorize the payment (unless already authorized) → register promotion usage → create the order
+ * (`pending`, payment `authorized`, `not_fulfilled`) and mark the cart completed. A failing step
+ * compensates the ones before it in reverse: budget given back, authorization voided,
+ * reservations released. Returns the order id.
+ */
+export const completeCartWorkflow = workflow(WORKFLOW, async (input: { cart_id: string }, ctx) => {
+  const plan = await ctx.run(prepareCompletionStep, input);
+  if (plan.completed_order_id) return { order_id: plan.completed_order_id };
+  if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
+  if (plan.authorize) await ctx.run(authorizeCartPaymentStep, plan.authorize);
+  if (plan.usages.length) await ctx.run(registerPromotionUsage, { usages: plan.usages });
+  const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at, order: plan.order!, actor: plan.actor });
+  return { order_id: order.id };
+});
+
+/** How a completion ended: an order, or the cart with the error that stopped the workflow. */
+export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: { message: string; name: string; type: string } };
+
+/** Errors that are the caller's to fix or that say nothing about the cart: answered as HTTP errors. */
+const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed"]);
+
+/**
+ * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers
+ * its order without running anything. Otherwise the workflow runs under the key
+ * `<cart id>:<failed attempts so far>`: concurrent completions share one key and so one execution
+ * (the engine makes the others wait for its result), while an attempt that failed and was
+ * compensated (a declined card) no longer blocks the next one, which gets a new key.
+ * A missing precondition, an unknown cart or someone else's cart is thrown (400/404); a failure
+ * inside the workflow is returned as `{type: "cart", error}`.
+ * @example
+ * const outcome = await completeCart(app.infra.engine, app.modules.db, cartId, { customer_id: null });
+ */
+export async function completeCart(engine: Pick<Engine, "execute">, db: Db, cartId: string, actor: CartActor): Promise<CompleteCartOutcome> {
+  // One round trip: access, an existing order, and how many attempts failed (a failed or
+  // compensated execution; one still compensating keeps its key until it is done).
+  const [head] = await db
+    .select({
+      id: cartTable.id,
+      customer_id: cartTable.customer_id,
+      completed_at: cartTable.completed_at,
+      order_id: sql<string | null>`(select ${orderTable.id} from ${orderTable} where ${orderTable.cart_id} = ${cartId} and ${orderTable.deleted_at} is null limit 1)`,
+      failures: sql<number>`(select count(*)::int from ${workflowExecutions} where ${workflowExecutions.transaction_id} = ${cartId} and ${workflowExecutions.workflow_id} = ${WORKFLOW} and ${workflowExecutions.state} in ('failed', 'compensated'))`,
+    })
+    .from(cartTable)
+    .where(and(eq(cartTable.id, cartId), isNull(cartTable.deleted_at)));
+  if (!head) throw errors.notFound(`Cart with id: ${cartId} was not found`);
+  // As `assertCartAccess`: someone else's cart reads as missing.
+  if (head.customer_id && head.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${cartId} was not found`);
+  if (head.completed_at && head.order_id) return { type: "order", order_id: head.order_id };
+  try {
+    const { order_id } = await engine.execute(completeCartWorkflow, { cart_id: cartId }, { idempotencyKey: `${cartId}:${Number(head.failures)}`, transactionId: cartId });
+    return { type: "order", order_id };
+  } catch (error) {
+    if (!isKasseError(error) || isPrecondition(error) || HTTP_ERRORS.has(error.type)) throw error;
+    // Unexpected failures keep their detail in the journal and logs, not in the storefront's answer.
+    const message = error.type === "unknown_error" || error.type === "unexpected_state" ? "An unknown error occurred while completing the cart." : error.message;
+    return { type: "cart", error: { message, name: error.name, type: error.type } };
+  }
+}
