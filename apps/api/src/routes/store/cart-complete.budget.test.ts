@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onPostgres } from "@kasse/db/testing";
+import { createTestApp, type TestApp } from "../../testing";
+import { createFixtureProduct } from "./catalog-fixtures";
+
+// A campaign's usage budget under concurrent checkouts (issue [6]): the budget is consumed by a
+// guarded update inside the complete-cart saga, so it can never be overrun.
+let t: TestApp;
+let regionId: string;
+let optionId: string;
+let variantId: string;
+let campaignId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const m = t.app.modules;
+  const channel = await m.salesChannel.getOrCreateDefault();
+  const location = await m.stockLocation.create({ name: "Warehouse" });
+  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
+  regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"] })).id;
+  const product = await createFixtureProduct(
+    t,
+    { title: "Mug", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "One", sku: "MUG-1", size: "One", stock: 1000, prices: [{ currency_code: "usd", amount: 1500 }] }] },
+    location.id,
+  );
+  variantId = product.variantIds[0]!;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "usd", amount: 500 }] })).id;
+  campaignId = (await m.promotion.createCampaign({ name: "Ten", campaign_identifier: "ten", budget: { type: "usage", limit: 10 } })).id;
+  await m.promotion.create({ code: "TEN", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 20 } });
+}, 120_000);
+afterAll(() => t.close());
+
+const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
+
+async function post(url: string, payload?: object) {
+  const res = await t.app.inject({ method: "POST", url, ...(payload ? { payload } : {}) });
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** A cart with the code applied and a payment session, ready to complete. */
+async function cartWithCode(): Promise<string> {
+  const { body } = await post("/store/carts", { region_id: regionId });
+  const id: string = body.cart.id;
+  for (const [url, payload] of [
+    [`/store/carts/${id}/line-items`, { variant_id: variantId, quantity: 1 }],
+    [`/store/carts/${id}`, { email: "ada@example.com", shipping_address: address, billing_address: address }],
+    [`/store/carts/${id}/shipping-methods`, { option_id: optionId }],
+    [`/store/carts/${id}/promotions`, { promo_codes: ["TEN"] }],
+  ] as const) {
+    const res = await post(url, payload);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  const collection = await post("/store/payment-collections", { cart_id: id });
+  expect((await post(`/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" })).status).toBe(200);
+  return id;
+}
+
+describe.runIf(onPostgres())("promotion budget under concurrent checkouts", () => {
+  it("usage limit 10, 30 parallel checkouts with the code: exactly 10 orders carry the discount, used = 10", async () => {
+    const carts: string[] = [];
+    for (let i = 0; i < 30; i++) carts.push(await cartWithCode());
+    const answers = await Promise.all(carts.map((id) => post(`/store/carts/${id}/complete`)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const orders = answers.filter((a) => a.body.type === "order").map((a) => a.body.order);
+    const refused = answers.filter((a) => a.body.type === "cart");
+    expect(orders).toHaveLength(10);
+    expect(refused).toHaveLength(20);
+    // 20 % of 1500 on each discounted order.
+    for (const order of orders) expect(order.discount_total).toBe(300);
+    for (const answer of refused) expect(answer.body.error.message).toMatch(/budget/i);
+    const campaign = await t.app.modules.promotion.retrieveCampaign(campaignId);
+    expect(campaign.budget?.used).toBe(10);
+  }, 180_000);
+});
