@@ -37,7 +37,7 @@ export function createPriceListService(db: Db) {
   const service = {
     async create(input: PriceListCreate, tx: Db = db): Promise<PriceList> {
       checkDates(input.starts_at, input.ends_at);
-      await validatePrices(tx, input.prices ?? []);
+      validatePrices(input.prices ?? []);
       const id = generateId("plist");
       await transaction(tx, async (inner) => {
         await inner.insert(priceList).values({
@@ -88,7 +88,7 @@ export function createPriceListService(db: Db) {
       const startsAt = input.starts_at === undefined ? existing.starts_at : toDate(input.starts_at);
       const endsAt = input.ends_at === undefined ? existing.ends_at : toDate(input.ends_at);
       checkDates(startsAt, endsAt);
-      await validatePrices(tx, input.prices ?? []);
+      validatePrices(input.prices ?? []);
       const { rules, prices, starts_at, ends_at, ...fields } = input;
       await transaction(tx, async (inner) => {
         const set = { ...fields, ...(starts_at !== undefined ? { starts_at: startsAt } : {}), ...(ends_at !== undefined ? { ends_at: endsAt } : {}), updated_at: new Date() };
@@ -121,7 +121,7 @@ export function createPriceListService(db: Db) {
       const creates = batch.create ?? [];
       const updates = batch.update ?? [];
       const deletes = [...new Set(batch.delete ?? [])];
-      await validatePrices(tx, creates);
+      validatePrices(creates);
       return transaction(tx, async (inner) => {
         const touched = [...new Set([...updates.map((u) => u.id), ...deletes])];
         const owned = touched.length
@@ -139,7 +139,7 @@ export function createPriceListService(db: Db) {
             max_quantity: change.max_quantity === undefined ? current.max_quantity : change.max_quantity,
             rules: change.rules ?? (current.region_id ? { region_id: current.region_id } : {}),
           };
-          await validatePrices(inner, [merged]);
+          validatePrices([merged]);
           const [row] = await inner
             .update(price)
             .set({ ...priceValues(merged), variant_id: change.variant_id ?? current.variant_id, updated_at: new Date() })

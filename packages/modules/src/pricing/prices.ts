@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { errors, queryRows, type Db } from "@kasse/db";
+import { errors, isCurrencyCode } from "@kasse/db";
 import type { PriceRow } from "./schema";
 
 /** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */
@@ -43,11 +42,9 @@ export function toPrice(row: PriceRow): Price {
 
 /**
  * Checks prices before they are written (the service is also called directly, not only through
- * validated routes): integer non-negative amounts, sane quantity ranges, known currencies.
- * Currencies are reference data seeded by migration and read here by table name, since a
- * module does not import another.
+ * validated routes): integer non-negative amounts, sane quantity ranges, ISO 4217 currencies.
  */
-export async function validatePrices(tx: Db, prices: readonly PriceInput[]): Promise<void> {
+export function validatePrices(prices: readonly PriceInput[]): void {
   for (const p of prices) {
     if (!Number.isSafeInteger(p.amount) || p.amount < 0) throw errors.invalidData(`Price amount must be a non-negative integer in minor units, got ${String(p.amount)}`);
     for (const q of [p.min_quantity, p.max_quantity]) {
@@ -57,10 +54,7 @@ export async function validatePrices(tx: Db, prices: readonly PriceInput[]): Pro
     if (typeof p.currency_code !== "string" || !/^[A-Za-z]{3}$/.test(p.currency_code)) throw errors.invalidData(`Invalid currency code '${String(p.currency_code)}'`);
   }
   const codes = [...new Set(prices.map((p) => p.currency_code.toLowerCase()))];
-  if (codes.length === 0) return;
-  const rows = await queryRows<{ code: string }>(tx, sql`select code from currency where code in (${sql.join(codes.map((c) => sql`${c}`), sql`, `)})`);
-  const known = new Set(rows.map((r) => r.code));
-  const unknown = codes.filter((c) => !known.has(c));
+  const unknown = codes.filter((c) => !isCurrencyCode(c));
   if (unknown.length) throw errors.invalidData(`Currencies with codes: ${unknown.join(", ")} were not found`);
 }
 

@@ -23,7 +23,7 @@ export function createPricingService(db: Db) {
   const service = {
     /** Replaces the variant's base prices (price list prices are left alone). */
     async setVariantPrices(variantId: string, prices: PriceInput[], tx: Db = db): Promise<Price[]> {
-      await validatePrices(tx, prices);
+      validatePrices(prices);
       return transaction(tx, async (inner) => {
         await inner.delete(price).where(and(eq(price.variant_id, variantId), isNull(price.price_list_id)));
         if (prices.length === 0) return [];

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, queryRows, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
 /** A country as regions show it. */
@@ -19,7 +19,7 @@ const live = isNull(region.deleted_at);
 export function createRegionService(db: Db) {
   const service = {
     async create(input: RegionCreate, tx: Db = db): Promise<Region> {
-      const currencyCode = await knownCurrency(tx, input.currency_code);
+      const currencyCode = knownCurrency(input.currency_code);
       const id = generateId("reg");
       await transaction(tx, async (inner) => {
         await inner.insert(region).values({ id, name: input.name, currency_code: currencyCode, automatic_taxes: input.automatic_taxes ?? true, metadata: input.metadata ?? null });
@@ -54,7 +54,7 @@ export function createRegionService(db: Db) {
     async update(id: string, input: RegionUpdate, tx: Db = db): Promise<Region> {
       await service.retrieve(id, tx);
       const { countries, payment_providers, currency_code, ...fields } = input;
-      const currencyCode = currency_code === undefined ? undefined : await knownCurrency(tx, currency_code);
+      const currencyCode = currency_code === undefined ? undefined : knownCurrency(currency_code);
       await transaction(tx, async (inner) => {
         const set = { ...fields, ...(currencyCode ? { currency_code: currencyCode } : {}) };
         if (Object.keys(set).length) await inner.update(region).set(set).where(eq(region.id, id));
@@ -148,14 +148,8 @@ async function setProviders(tx: Db, regionId: string, providers: string[]): Prom
   if (unique.length) await tx.insert(regionPaymentProvider).values(unique.map((provider_id) => ({ region_id: regionId, provider_id })));
 }
 
-/**
- * The lower-cased code when it is a known ISO 4217 currency. Currencies are reference data the
- * migration seeds; a region must name a real one, so this reads that table by name rather than
- * importing the currency module.
- */
-async function knownCurrency(tx: Db, code: string): Promise<string> {
-  const lowered = code.toLowerCase();
-  const rows = await queryRows(tx, sql`select code from currency where code = ${lowered}`);
-  if (rows.length === 0) throw errors.invalidData(`Currency with code: ${code} was not found`);
-  return lowered;
+/** The lower-cased code when it is an ISO 4217 currency, else `invalid_data`. */
+function knownCurrency(code: string): string {
+  if (!isCurrencyCode(code)) throw errors.invalidData(`Currency with code: ${code} was not found`);
+  return code.toLowerCase();
 }
