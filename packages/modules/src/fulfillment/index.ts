@@ -1,3 +1,5 @@
 export * from "./schema";
 export { priceFor } from "./price-for";
 export { createFulfillmentService, type FulfillmentService, type ShippingOption } from "./service";
+export { createFulfillmentRecordService, type FulfillmentRecordService, type Fulfillment, type FulfillmentRecordCreate } from "./records";
+export * from "./steps";

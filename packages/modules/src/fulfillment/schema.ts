@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { metadata, money, timestamps } from "@kasse/db";
 
@@ -118,3 +118,46 @@ export interface ShippingOptionFilters {
   stock_location_id?: string[];
   shipping_profile_id?: string[];
 }
+
+/**
+ * A fulfillment: units of an order's lines packed at a stock location, then shipped and delivered.
+ * `order_id` is the order module's id (a plain column: modules don't reference each other).
+ */
+export const fulfillment = pgTable(
+  "fulfillment",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id").notNull(),
+    location_id: text("location_id").notNull(),
+    provider_id: text("provider_id").notNull().default("manual_manual"),
+    shipped_at: timestamp("shipped_at", { withTimezone: true, mode: "date" }),
+    delivered_at: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** The reservations this fulfillment consumed (the inventory module's record), restored on cancel. */
+    inventory_consumed: jsonb("inventory_consumed").$type<Array<{ reservation_id: string; inventory_item_id: string; location_id: string; quantity: number; deleted: boolean }>>().notNull().default([]),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("fulfillment_order_idx").on(t.order_id), index("fulfillment_location_idx").on(t.location_id)],
+);
+
+/** One order line's units in a fulfillment. */
+export const fulfillmentItem = pgTable(
+  "fulfillment_item",
+  {
+    id: text("id").primaryKey(),
+    fulfillment_id: text("fulfillment_id")
+      .notNull()
+      .references(() => fulfillment.id, { onDelete: "cascade" }),
+    line_item_id: text("line_item_id").notNull(),
+    title: text("title").notNull(),
+    sku: text("sku"),
+    quantity: integer("quantity").notNull(),
+    ...timestamps(),
+  },
+  (t) => [index("fulfillment_item_fulfillment_idx").on(t.fulfillment_id), index("fulfillment_item_line_idx").on(t.line_item_id)],
+);
+
+export type FulfillmentRow = typeof fulfillment.$inferSelect;
+export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;

@@ -7,9 +7,12 @@ import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, 
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const AddressParams = Type.Object({ address_id: Type.String() });
 const One = { 200: Type.Object({ customer: StoreCustomerResponse }) };
+/** `GET /store/customers/me` also carries the customer's order summaries (interface.md). */
+const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...StoreCustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
 const Addresses = { 200: Type.Object({ addresses: Type.Array(AddressResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 const DeletedAddress = { 200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }) };
 
@@ -44,8 +47,9 @@ export default async function customers(app: App): Promise<void> {
     return { customer: await service.retrieve(customer_id) };
   });
 
-  app.get("/customers/me", { ...customerOnly, schema: { querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { customer: project(await service.retrieve(me(request)), parseFields(request.query.fields)) };
+  app.get("/customers/me", { ...customerOnly, schema: { querystring: RetrieveQuery, response: WithOrders } }, async (request) => {
+    const [customer, orders] = await Promise.all([service.retrieve(me(request)), app.modules.order.summariesByCustomer([me(request)])]);
+    return { customer: project({ ...customer, orders: orders.get(me(request)) ?? [] }, parseFields(request.query.fields)) };
   });
 
   app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {

@@ -1,0 +1,65 @@
+import type { Order, OrderReturn } from "@kasse/modules/order";
+import type { PaymentCollection } from "@kasse/modules/payment";
+import type { Fulfillment } from "@kasse/modules/fulfillment";
+import type { Container } from "../container";
+
+type Audience = "admin" | "store";
+
+/**
+ * Orders as the API shows them (Medusa v2's order shape): each line with its fulfilled/shipped/
+ * delivered/returned quantities at top level and in `detail`, the payment collections with their
+ * payments, and `paid_total` / `refunded_total` from the collections' captured and refunded amounts.
+ * One query per module for the whole page.
+ */
+export async function orderViews(modules: Pick<Container, "payment" | "fulfillmentRecord" | "orderReturn">, orders: Order[], audience: Audience = "admin") {
+  const ids = [...new Set(orders.flatMap((o) => o.payment_collection_ids))];
+  const orderIds = orders.map((o) => o.id);
+  const [collections, fulfillments, returns] = await Promise.all([ids.length ? modules.payment.listCollections({ id: ids }) : [], modules.fulfillmentRecord.listForOrders(orderIds), modules.orderReturn.listForOrders(orderIds)]);
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  return orders.map((o) => shape(o, o.payment_collection_ids.flatMap((id) => byId.get(id) ?? []), fulfillments.get(o.id) ?? [], returns.get(o.id) ?? [], audience));
+}
+
+/** {@link orderViews} for one order. */
+export async function orderView(modules: Pick<Container, "payment" | "fulfillmentRecord" | "orderReturn">, order: Order, audience: Audience = "admin") {
+  return (await orderViews(modules, [order], audience))[0]!;
+}
+
+function shape(order: Order, collections: PaymentCollection[], fulfillments: Fulfillment[], returns: OrderReturn[], audience: Audience) {
+  const { payment_collection_ids: _ids, deleted_at: _deleted, ...rest } = order;
+  const paid_total = collections.reduce((sum, c) => sum + c.captured_amount, 0);
+  const refunded_total = collections.reduce((sum, c) => sum + c.refunded_amount, 0);
+  return {
+    ...rest,
+    items: order.items.map(({ deleted_at: _d, order_id: _o, ...item }) => ({
+      ...item,
+      detail: {
+        quantity: item.quantity,
+        fulfilled_quantity: item.fulfilled_quantity,
+        shipped_quantity: item.shipped_quantity,
+        delivered_quantity: item.delivered_quantity,
+        return_requested_quantity: item.return_requested_quantity,
+        return_received_quantity: item.return_received_quantity,
+      },
+    })),
+    shipping_methods: order.shipping_methods.map(({ deleted_at: _d, ...method }) => method),
+    payment_collections: collections.map((c) => paymentCollectionView(c, audience)),
+    fulfillments: fulfillments.map(({ deleted_at: _d, inventory_consumed: _consumed, items, ...f }) => ({ ...f, items: items.map(({ deleted_at: _x, ...i }) => i) })),
+    returns: returns.map(({ deleted_at: _d, items, ...r }) => ({ ...r, items: items.map(({ deleted_at: _x, ...i }) => i) })),
+    paid_total,
+    refunded_total,
+    summary: { paid_total, refunded_total, pending_difference: order.total - paid_total + refunded_total },
+  };
+}
+
+/** The store view leaves out provider session data (client secrets) and payment provider data. */
+function paymentCollectionView(collection: PaymentCollection, audience: Audience) {
+  const { deleted_at: _d, ...rest } = collection;
+  if (audience === "admin") return rest;
+  return {
+    ...rest,
+    payment_sessions: collection.payment_sessions.map(({ data: _data, context: _context, ...s }) => s),
+    payments: collection.payments.map(({ data: _data, ...p }) => p),
+  };
+}
+
+export type OrderView = Awaited<ReturnType<typeof orderView>>;

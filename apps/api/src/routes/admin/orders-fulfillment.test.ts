@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+import { placeTestOrder } from "../../orders/fixtures";
+import { withFailure } from "../../orders/inject-failure";
+
+let t: TestApp;
+let admin: Record<string, string>;
+const LOC = "sloc_ful";
+const items: Record<string, string> = {};
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminHeaders("user_ful");
+  for (const variant of ["variant_shirt", "variant_mug"]) {
+    const [link] = await t.app.modules.inventory.createItemsForVariants([{ variant_id: variant, sku: variant.toUpperCase(), title: variant }]);
+    await t.app.modules.inventory.createLevels(link!.inventory_item_id, [{ location_id: LOC, stocked_quantity: 100 }, { location_id: "sloc_other", stocked_quantity: 100 }]);
+    items[variant] = link!.inventory_item_id;
+  }
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
+const get = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const level = async (variant: string) => {
+  const l = await t.app.modules.inventory.retrieveLevel(items[variant]!, LOC);
+  return { stocked: l.stocked_quantity, reserved: l.reserved_quantity };
+};
+const levels = async () => ({ shirt: await level("variant_shirt"), mug: await level("variant_mug") });
+const place = () => placeTestOrder(t.app, {}, { reserve_at: LOC });
+const qty = (order: { items: Array<{ fulfilled_quantity: number; shipped_quantity: number; delivered_quantity: number }> }) => order.items.map((i) => [i.fulfilled_quantity, i.shipped_quantity, i.delivered_quantity]);
+
+describe("fulfill, ship, deliver, cancel", () => {
+  it("walks every fulfillment status with the stock numbers after each step", async () => {
+    const { order } = await place();
+    const [shirt, mug] = order.items;
+    const start = await levels();
+
+    const first = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC, metadata: { box: 1 } });
+    expect(first.statusCode).toBe(200);
+    let body = first.json().order;
+    expect(body.fulfillment_status).toBe("partially_fulfilled");
+    expect(qty(body)).toEqual([[1, 0, 0], [0, 0, 0]]);
+    expect(body.items[0].detail.fulfilled_quantity).toBe(1);
+    expect(body.fulfillments).toHaveLength(1);
+    expect(body.fulfillments[0]).toMatchObject({ location_id: LOC, metadata: { box: 1 }, shipped_at: null, items: [{ line_item_id: shirt!.id, quantity: 1, title: "Shirt", sku: "SHIRT-M" }] });
+    expect(await levels()).toEqual({ shirt: { stocked: start.shirt.stocked - 1, reserved: start.shirt.reserved - 1 }, mug: start.mug });
+    const f1 = body.fulfillments[0].id as string;
+
+    body = (await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
+    expect(body.fulfillment_status).toBe("fulfilled");
+    expect(await levels()).toEqual({ shirt: { stocked: start.shirt.stocked - 2, reserved: start.shirt.reserved - 2 }, mug: { stocked: start.mug.stocked - 1, reserved: start.mug.reserved - 1 } });
+    const f2 = body.fulfillments[1].id as string;
+
+    const over = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: mug!.id, quantity: 1 }], location_id: LOC });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toBe(`Cannot fulfill more than 0 of item ${mug!.id}`);
+
+    body = (await post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`, { items: [{ id: shirt!.id, quantity: 1 }] })).json().order;
+    expect(body.fulfillment_status).toBe("partially_shipped");
+    expect(body.fulfillments[0].shipped_at).not.toBeNull();
+    const cancelShipped = await post(`/admin/orders/${order.id}/fulfillments/${f1}/cancel`);
+    expect(cancelShipped.statusCode).toBe(400);
+    expect(cancelShipped.json().message).toBe(`Fulfillment ${f1} is shipped and cannot be canceled`);
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().message).toBe(`Fulfillment ${f2} is not shipped yet`);
+
+    body = (await post(`/admin/orders/${order.id}/fulfillments/${f1}/mark-as-delivered`)).json().order;
+    expect(body.fulfillment_status).toBe("partially_delivered");
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`)).json().message).toBe(`Fulfillment ${f1} is already shipped`);
+    body = (await post(`/admin/orders/${order.id}/fulfillments/${f2}/shipments`)).json().order;
+    expect(body.fulfillment_status).toBe("partially_delivered");
+    body = (await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().order;
+    expect(body.fulfillment_status).toBe("delivered");
+    expect(qty(body)).toEqual([[2, 2, 2], [1, 1, 1]]);
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().message).toBe(`Fulfillment ${f2} is already delivered`);
+
+    const cancel = await post(`/admin/orders/${order.id}/cancel`);
+    expect(cancel.statusCode).toBe(400);
+    const actions = (await t.app.inject({ method: "GET", url: `/admin/orders/${order.id}/changes?limit=50`, headers: admin })).json().order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual(["order_placed", "fulfillment_created", "fulfillment_created", "shipment_created", "fulfillment_delivered", "shipment_created", "fulfillment_delivered"]);
+  });
+
+  it("cancel-fulfillment restores the quantities, the reservations and the stock", async () => {
+    const { order } = await place();
+    const start = await levels();
+    const created = (await post(`/admin/orders/${order.id}/fulfillments`, { items: order.items.map((i) => ({ id: i.id, quantity: i.quantity })), location_id: LOC })).json().order;
+    expect(created.fulfillment_status).toBe("fulfilled");
+    const res = await post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().order.fulfillment_status).toBe("not_fulfilled");
+    expect(res.json().order.fulfillments[0].canceled_at).not.toBeNull();
+    expect(qty(res.json().order)).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(await levels()).toEqual(start);
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`)).json().message).toBe(`Fulfillment ${created.fulfillments[0].id} is canceled`);
+    // The order can be canceled again now nothing is fulfilled; its reservations are released.
+    expect((await post(`/admin/orders/${order.id}/cancel`)).statusCode).toBe(200);
+  });
+
+  it("refuses bad input with 400/404 and changes nothing", async () => {
+    const { order } = await place();
+    const other = (await place()).order;
+    const start = await levels();
+    const shirt = order.items[0]!.id;
+    for (const body of [{}, { items: [], location_id: LOC }, { items: [{ id: shirt, quantity: 0 }], location_id: LOC }, { items: [{ id: shirt, quantity: 3 }], location_id: LOC }, { items: [{ id: other.items[0]!.id, quantity: 1 }], location_id: LOC }, { items: [{ id: shirt, quantity: 1 }, { id: shirt, quantity: 1 }], location_id: LOC }, { items: [{ id: shirt, quantity: 1 }] }, { items: [{ id: shirt, quantity: 1 }], location_id: "sloc_other" }, { items: [{ id: shirt, quantity: 1 }], location_id: LOC, x: 1 }]) {
+      const res = await post(`/admin/orders/${order.id}/fulfillments`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect((await post("/admin/orders/order_missing/fulfillments", { items: [{ id: shirt, quantity: 1 }], location_id: LOC })).statusCode).toBe(404);
+    expect((await post(`/admin/orders/${order.id}/fulfillments/ful_missing/shipments`)).statusCode).toBe(404);
+    expect((await post(`/admin/orders/${order.id}/fulfillments/ful_missing/cancel`)).statusCode).toBe(404);
+    const current = await get(order.id);
+    expect(current.fulfillment_status).toBe("not_fulfilled");
+    expect(current.fulfillments).toEqual([]);
+    expect(await levels()).toEqual(start);
+
+    await post(`/admin/orders/${order.id}/cancel`);
+    const canceled = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC });
+    expect(canceled.statusCode).toBe(400);
+    expect(canceled.json().message).toBe(`Order ${order.id} is canceled and cannot be fulfilled`);
+  });
+
+  it("a failure at each step of create-fulfillment, cancel-fulfillment and create-shipment undoes the steps before it", async () => {
+    const db = t.database.db;
+    const { order } = await place();
+    const start = await levels();
+    const body = { items: [{ id: order.items[0]!.id, quantity: 2 }], location_id: LOC };
+    const unchanged = async (status: string, stock = start) => {
+      const current = await get(order.id);
+      expect(current.fulfillment_status).toBe(status);
+      expect(await levels()).toEqual(stock);
+      return current;
+    };
+    // create-fulfillment: fail at the order step, the stock step, the record step.
+    for (const [table, op] of [["order_line_item", "UPDATE"], ["reservation_item", "UPDATE"], ["fulfillment", "INSERT"]] as const) {
+      const res = await withFailure(db, table, op, "true", () => post(`/admin/orders/${order.id}/fulfillments`, body));
+      expect(res.statusCode, table).toBe(500);
+      expect((await unchanged("not_fulfilled")).fulfillments).toEqual([]);
+    }
+    const fulfilled = (await post(`/admin/orders/${order.id}/fulfillments`, body)).json().order;
+    const fid = fulfilled.fulfillments[0].id as string;
+    const afterFulfill = await levels();
+
+    // cancel-fulfillment: fail at the mark, the order step, the stock step.
+    for (const [table, op, when] of [["fulfillment", "UPDATE", "NEW.canceled_at is not null"], ["order_line_item", "UPDATE", "true"], ["inventory_level", "UPDATE", "true"]] as const) {
+      const res = await withFailure(db, table, op, when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`));
+      expect(res.statusCode, table).toBe(500);
+      expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].canceled_at).toBeNull();
+    }
+    // create-shipment: fail at the mark, the order step.
+    for (const [table, op, when] of [["fulfillment", "UPDATE", "NEW.shipped_at is not null"], ["order_line_item", "UPDATE", "true"]] as const) {
+      const res = await withFailure(db, table, op, when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`));
+      expect(res.statusCode, table).toBe(500);
+      expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].shipped_at).toBeNull();
+    }
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`)).json().order.fulfillment_status).toBe("partially_shipped");
+    // mark-delivered: fail at the mark, the order step.
+    for (const [table, when] of [["fulfillment", "NEW.delivered_at is not null"], ["order_line_item", "true"]] as const) {
+      const res = await withFailure(db, table, "UPDATE", when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`));
+      expect(res.statusCode, table).toBe(500);
+      expect((await unchanged("partially_shipped", afterFulfill)).fulfillments[0].delivered_at).toBeNull();
+    }
+    expect((await post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`)).json().order.fulfillment_status).toBe("partially_delivered");
+  });
+
+  it("cancel racing a fulfillment: one wins, the other is refused, the order stays consistent", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { order } = await place();
+      const start = await levels();
+      const [fulfill, cancel] = await Promise.all([post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }), post(`/admin/orders/${order.id}/cancel`)]);
+      expect([fulfill.statusCode, cancel.statusCode].sort()).toEqual([200, 400]);
+      const final = await get(order.id);
+      if (fulfill.statusCode === 200) {
+        expect(final).toMatchObject({ status: "pending", fulfillment_status: "partially_fulfilled", payment_status: "authorized" });
+        expect((await levels()).shirt).toEqual({ stocked: start.shirt.stocked - 1, reserved: start.shirt.reserved - 1 });
+      } else {
+        expect(final).toMatchObject({ status: "canceled", fulfillment_status: "canceled", payment_status: "canceled", fulfillments: [] });
+        expect((await levels()).shirt).toEqual({ stocked: start.shirt.stocked, reserved: start.shirt.reserved - 2 });
+      }
+    }
+  });
+});

@@ -1,0 +1,148 @@
+import { Type } from "@sinclair/typebox";
+import { normalizeRange, toDate } from "@kasse/db";
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate } from "@kasse/modules/order";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { orderView, orderViews } from "../../orders/view";
+import {
+  cancelFulfillmentWorkflow,
+  cancelOrderWorkflow,
+  capturePaymentWorkflow,
+  completeOrderWorkflow,
+  createFulfillmentWorkflow,
+  createReturnWorkflow,
+  createShipmentWorkflow,
+  markDeliveredWorkflow,
+  receiveReturnWorkflow,
+  refundPaymentWorkflow,
+} from "@kasse/flows";
+
+const Params = Type.Object({ id: Type.String() });
+const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const ListOrders = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    status: Type.Optional(ArrayQuery(oneOf(ORDER_STATUSES))),
+    payment_status: Type.Optional(ArrayQuery(oneOf(PAYMENT_STATUSES))),
+    fulfillment_status: Type.Optional(ArrayQuery(oneOf(FULFILLMENT_STATUSES))),
+    sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+    customer_id: Type.Optional(ArrayQuery(Type.String())),
+    email: Type.Optional(ArrayQuery(Type.String())),
+    region_id: Type.Optional(ArrayQuery(Type.String())),
+    created_at: Type.Optional(RangeQuery()),
+    updated_at: Type.Optional(RangeQuery()),
+  },
+  { additionalProperties: false },
+);
+const CollectionParams = Type.Object({ id: Type.String(), payment_collection_id: Type.String() });
+/** Body of a collection capture: `amount` (default: all that is authorized and not captured). */
+const CaptureBody = Type.Object({ amount: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+/** Body of a collection refund (interface.md): `amount` in cents, `reason`; Medusa's `note` too. */
+const RefundBody = Type.Object({ amount: Type.Integer({ minimum: 1 }), reason: Type.Optional(Type.String({ maxLength: 1000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
+const FulfillmentParams = Type.Object({ id: Type.String(), fulfillment_id: Type.String() });
+/** Body of `POST /admin/orders/{id}/fulfillments` (interface.md). */
+const FulfillmentCreate = Type.Object(
+  {
+    items: Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+    location_id: Type.String({ minLength: 1 }),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+/** Shipment body: Medusa's clients send the fulfillment's `items`; the whole fulfillment ships (as in Medusa). */
+const ShipmentBody = Type.Object(
+  { items: Type.Optional(Type.Array(Type.Object({ id: Type.String(), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }))) },
+  { additionalProperties: false },
+);
+const ReturnParams = Type.Object({ id: Type.String(), return_id: Type.String() });
+const ListChanges = Type.Object({ limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields }, { additionalProperties: false });
+
+/** The admin making the request, for the order change log. */
+const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/**
+ * Admin orders (interface.md): list with the contract's filters, retrieve, update, the change log,
+ * cancel, and capture/refund of the order's payment collections (workflows).
+ */
+export default async function orders(app: App): Promise<void> {
+  const { order: service } = app.modules;
+
+  app.get("/orders", { schema: { querystring: ListOrders } }, async (request) => {
+    const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
+    const range = { created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate), updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate) };
+    const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
+    return listResponse("orders", project(await orderViews(app.modules, items), parseFields(fields)), count, { limit, offset });
+  });
+
+  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { order: project(await orderView(app.modules, await service.retrieve(request.params.id)), parseFields(request.query.fields)) };
+  });
+
+  app.post("/orders/:id", { schema: { params: Params, body: OrderUpdate } }, async (request) => {
+    return { order: await orderView(app.modules, await service.update(request.params.id, request.body, actor(request))) };
+  });
+
+  app.post("/orders/:id/cancel", { schema: { params: Params } }, async (request) => {
+    await app.infra.engine.execute(cancelOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/payment-collections/:payment_collection_id/capture", { schema: { params: CollectionParams, body: Type.Optional(CaptureBody) } }, async (request) => {
+    const { id, payment_collection_id } = request.params;
+    await app.infra.engine.execute(capturePaymentWorkflow, { order_id: id, payment_collection_id, amount: request.body?.amount ?? null, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(id)) };
+  });
+
+  app.post("/orders/:id/payment-collections/:payment_collection_id/refund", { schema: { params: CollectionParams, body: RefundBody } }, async (request) => {
+    const { id, payment_collection_id } = request.params;
+    const { amount, reason, note } = request.body;
+    await app.infra.engine.execute(refundPaymentWorkflow, { order_id: id, payment_collection_id, amount, reason: reason ?? note ?? null, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(id)) };
+  });
+
+  app.post("/orders/:id/fulfillments", { schema: { params: Params, body: FulfillmentCreate } }, async (request) => {
+    await app.infra.engine.execute(createFulfillmentWorkflow, { order_id: request.params.id, ...request.body, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/fulfillments/:fulfillment_id/cancel", { schema: { params: FulfillmentParams } }, async (request) => {
+    await app.infra.engine.execute(cancelFulfillmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/fulfillments/:fulfillment_id/shipments", { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentBody) } }, async (request) => {
+    await app.infra.engine.execute(createShipmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/fulfillments/:fulfillment_id/mark-as-delivered", { schema: { params: FulfillmentParams } }, async (request) => {
+    await app.infra.engine.execute(markDeliveredWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/complete", { schema: { params: Params } }, async (request) => {
+    await app.infra.engine.execute(completeOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
+  app.post("/orders/:id/returns", { schema: { params: Params, body: ReturnCreate } }, async (request) => {
+    const created = await app.infra.engine.execute(createReturnWorkflow, { order_id: request.params.id, return: request.body, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
+  });
+
+  app.post("/orders/:id/returns/:return_id/receive", { schema: { params: ReturnParams } }, async (request) => {
+    const { id, return_id } = request.params;
+    await app.infra.engine.execute(receiveReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+  });
+
+  app.get("/orders/:id/changes", { schema: { params: Params, querystring: ListChanges } }, async (request) => {
+    const { limit, offset, fields } = request.query;
+    const { items, count } = await service.listChanges(request.params.id, { limit, offset });
+    return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
+  });
+}

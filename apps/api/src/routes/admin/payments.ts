@@ -1,0 +1,33 @@
+import { Type } from "@sinclair/typebox";
+import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app";
+
+const Params = Type.Object({ id: Type.String() });
+/** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */
+const CaptureBody = Type.Object({ amount: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+/** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`; the contract's `reason` too. */
+const RefundBody = Type.Object(
+  { amount: Type.Optional(Type.Integer({ minimum: 1 })), note: Type.Optional(Type.String({ maxLength: 1000 })), reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+
+const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/** Admin payments (extensions.md accepted alternative): capture and refund one payment, as workflows. */
+export default async function payments(app: App): Promise<void> {
+  const respond = async (collectionId: string, paymentId: string) => {
+    const collection = await app.modules.payment.retrieveCollection(collectionId);
+    return { payment: collection.payments.find((p) => p.id === paymentId)! };
+  };
+
+  app.post("/payments/:id/capture", { schema: { params: Params, body: Type.Optional(CaptureBody) } }, async (request) => {
+    const result = await app.infra.engine.execute(capturePaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, actor: actor(request) });
+    return respond(result.payment_collection_id, request.params.id);
+  });
+
+  app.post("/payments/:id/refund", { schema: { params: Params, body: Type.Optional(RefundBody) } }, async (request) => {
+    const result = await app.infra.engine.execute(refundPaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, reason: request.body?.reason ?? request.body?.note ?? null, actor: actor(request) });
+    return respond(result.payment_collection_id, request.params.id);
+  });
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+import { placeTestOrder } from "../../orders/fixtures";
+import { withFailure } from "../../orders/inject-failure";
+
+let t: TestApp;
+let admin: Record<string, string>;
+const LOC = "sloc_ret";
+const items: Record<string, string> = {};
+let reasonId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminHeaders("user_ret");
+  for (const variant of ["variant_shirt", "variant_mug"]) {
+    const [link] = await t.app.modules.inventory.createItemsForVariants([{ variant_id: variant, sku: variant.toUpperCase(), title: variant }]);
+    await t.app.modules.inventory.createLevels(link!.inventory_item_id, [{ location_id: LOC, stocked_quantity: 100 }]);
+    items[variant] = link!.inventory_item_id;
+  }
+  reasonId = (await t.app.modules.returnReason.create({ value: "damaged", label: "Damaged" })).id;
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
+const get = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const stock = async () => (await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC)).stocked_quantity;
+/** An order whose two shirts are fulfilled (the mug is not). */
+async function fulfilledOrder() {
+  const { order } = await placeTestOrder(t.app, {}, { reserve_at: LOC });
+  await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 2 }], location_id: LOC });
+  return order;
+}
+
+describe("returns", () => {
+  it("requests a return of fulfilled units, receives it, restocks the location", async () => {
+    const order = await fulfilledOrder();
+    const shirt = order.items[0]!.id;
+    const before = await stock();
+    const created = await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1, reason_id: reasonId }], location_id: LOC });
+    expect(created.statusCode).toBe(200);
+    const ret = created.json().return;
+    expect(ret).toMatchObject({ order_id: order.id, status: "requested", location_id: LOC, items: [{ line_item_id: shirt, quantity: 1, received_quantity: 0, reason_id: reasonId }] });
+    expect(created.json().order.items[0]).toMatchObject({ return_requested_quantity: 1, return_received_quantity: 0, detail: { return_requested_quantity: 1 } });
+    expect(await stock()).toBe(before);
+
+    const received = await post(`/admin/orders/${order.id}/returns/${ret.id}/receive`);
+    expect(received.statusCode).toBe(200);
+    expect(received.json().return).toMatchObject({ status: "received", items: [{ received_quantity: 1 }] });
+    expect(received.json().return.received_at).not.toBeNull();
+    expect(received.json().order.items[0]).toMatchObject({ return_requested_quantity: 1, return_received_quantity: 1 });
+    expect(received.json().order.returns).toHaveLength(1);
+    expect(await stock()).toBe(before + 1);
+
+    const again = await post(`/admin/orders/${order.id}/returns/${ret.id}/receive`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(`Return ${ret.id} is received`);
+    expect(await stock()).toBe(before + 1);
+
+    // The other shirt through /admin/returns.
+    const viaReturns = await post("/admin/returns", { order_id: order.id, items: [{ id: shirt, quantity: 1 }], location_id: LOC });
+    expect(viaReturns.statusCode).toBe(200);
+    const second = viaReturns.json().return;
+    expect((await post(`/admin/returns/${second.id}/receive`)).json().return.status).toBe("received");
+    expect(await stock()).toBe(before + 2);
+    const listed = (await t.app.inject({ method: "GET", url: `/admin/returns?order_id=${order.id}`, headers: admin })).json();
+    expect(listed).toMatchObject({ count: 2, offset: 0, limit: 15 });
+    expect((await t.app.inject({ method: "GET", url: `/admin/returns/${second.id}`, headers: admin })).json().return.id).toBe(second.id);
+    const actions = (await t.app.inject({ method: "GET", url: `/admin/orders/${order.id}/changes?limit=50`, headers: admin })).json().order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual(["order_placed", "fulfillment_created", "return_requested", "return_received", "return_requested", "return_received"]);
+  });
+
+  it("refuses more than fulfilled − requested, unknown reasons, items and bad bodies: 400, nothing written", async () => {
+    const order = await fulfilledOrder();
+    const [shirt, mug] = order.items;
+    const other = (await placeTestOrder(t.app)).order;
+    for (const body of [
+      { items: [{ id: shirt!.id, quantity: 3 }], location_id: LOC },
+      { items: [{ id: mug!.id, quantity: 1 }], location_id: LOC },
+      { items: [{ id: shirt!.id, quantity: 1, reason_id: "rr_missing" }], location_id: LOC },
+      { items: [{ id: other.items[0]!.id, quantity: 1 }], location_id: LOC },
+      { items: [{ id: shirt!.id, quantity: 0 }], location_id: LOC },
+      { items: [], location_id: LOC },
+      { items: [{ id: shirt!.id, quantity: 1 }] },
+      { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC, x: 1 },
+    ]) {
+      const res = await post(`/admin/orders/${order.id}/returns`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 2 }], location_id: LOC });
+    const over = await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toBe(`Cannot return more than 0 of item ${shirt!.id}`);
+    const current = await get(order.id);
+    expect(current.returns).toHaveLength(1);
+    expect(current.items[0].return_requested_quantity).toBe(2);
+    expect((await post(`/admin/orders/order_missing/returns`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC })).statusCode).toBe(404);
+    expect((await post(`/admin/orders/${other.id}/returns/${current.returns[0].id}/receive`)).statusCode).toBe(404);
+    expect((await post("/admin/returns/ret_missing/receive")).statusCode).toBe(404);
+  });
+
+  it("a failure at each step undoes the steps before it", async () => {
+    const db = t.database.db;
+    const order = await fulfilledOrder();
+    const shirt = order.items[0]!.id;
+    const before = await stock();
+    // create-return fails: no return, nothing requested.
+    let res = await withFailure(db, "order_return_item", "INSERT", "true", () => post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC }));
+    expect(res.statusCode).toBe(500);
+    let current = await get(order.id);
+    expect(current.returns).toEqual([]);
+    expect(current.items[0].return_requested_quantity).toBe(0);
+
+    const ret = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    // receive-return: fail at the receipt step, then at the restock step.
+    for (const [table, when] of [["order_return", "NEW.status = 'received'"], ["inventory_level", "true"]] as const) {
+      res = await withFailure(db, table, "UPDATE", when, () => post(`/admin/orders/${order.id}/returns/${ret.id}/receive`));
+      expect(res.statusCode, table).toBe(500);
+      current = await get(order.id);
+      expect(current.returns[0]).toMatchObject({ status: "requested", received_at: null, items: [{ received_quantity: 0 }] });
+      expect(current.items[0].return_received_quantity).toBe(0);
+      expect(await stock()).toBe(before);
+    }
+    expect((await post(`/admin/orders/${order.id}/returns/${ret.id}/receive`)).statusCode).toBe(200);
+    expect(await stock()).toBe(before + 2);
+  });
+
+  it("a fulfillment with units asked back cannot be canceled", async () => {
+    const order = await fulfilledOrder();
+    const fid = (await get(order.id)).fulfillments[0].id;
+    await post(`/admin/orders/${order.id}/returns`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    const res = await post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`);
+    expect(res.statusCode).toBe(400);
+    expect((await get(order.id)).fulfillments[0].canceled_at).toBeNull();
+  });
+});
+
+describe("POST /admin/orders/{id}/complete", () => {
+  it("completes a pending order once; refuses a canceled or completed one", async () => {
+    const { order } = await placeTestOrder(t.app);
+    const res = await post(`/admin/orders/${order.id}/complete`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().order.status).toBe("completed");
+    const again = await post(`/admin/orders/${order.id}/complete`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(`Order ${order.id} is completed and cannot be completed`);
+    expect((await post(`/admin/orders/${order.id}/cancel`)).statusCode).toBe(400);
+
+    const canceled = (await placeTestOrder(t.app)).order;
+    await post(`/admin/orders/${canceled.id}/cancel`);
+    expect((await post(`/admin/orders/${canceled.id}/complete`)).json()).toEqual({ type: "invalid_data", message: `Order ${canceled.id} is canceled and cannot be completed` });
+    expect((await post("/admin/orders/order_missing/complete")).statusCode).toBe(404);
+
+    const failing = (await placeTestOrder(t.app)).order;
+    const failed = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'order_completed'", () => post(`/admin/orders/${failing.id}/complete`));
+    expect(failed.statusCode).toBe(500);
+    expect((await get(failing.id)).status).toBe("pending");
+  });
+});

@@ -1,0 +1,43 @@
+import { Type } from "@sinclair/typebox";
+import { createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
+import { ReturnCreate } from "@kasse/modules/order";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+
+const Params = Type.Object({ id: Type.String() });
+/** `POST /admin/returns` (extensions.md accepted alternative): the order's id plus the contract's return body. */
+const ReturnCreateWithOrder = Type.Object({ order_id: Type.String({ minLength: 1 }), ...ReturnCreate.properties }, { additionalProperties: false });
+const ListReturns = Type.Object(
+  { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Type.String())), status: Type.Optional(ArrayQuery(Type.Union([Type.Literal("requested"), Type.Literal("received")]))) },
+  { additionalProperties: false },
+);
+
+const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/** Admin returns at `/admin/returns` (the Medusa form of the order's return routes). */
+export default async function returns(app: App): Promise<void> {
+  const service = app.modules.orderReturn;
+
+  app.get("/returns", { schema: { querystring: ListReturns } }, async (request) => {
+    const { limit, offset, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset });
+    return listResponse("returns", project(items, parseFields(fields)), count, { limit, offset });
+  });
+
+  app.get("/returns/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    return { return: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/returns", { schema: { body: ReturnCreateWithOrder } }, async (request) => {
+    const { order_id, ...body } = request.body;
+    const created = await app.infra.engine.execute(createReturnWorkflow, { order_id, return: body, actor: actor(request) });
+    return { return: await service.retrieve(created.id) };
+  });
+
+  app.post("/returns/:id/receive", { schema: { params: Params } }, async (request) => {
+    await app.infra.engine.execute(receiveReturnWorkflow, { return_id: request.params.id, actor: actor(request) });
+    return { return: await service.retrieve(request.params.id) };
+  });
+}

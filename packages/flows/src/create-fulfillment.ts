@@ -1,0 +1,46 @@
+import { errors } from "@kasse/db";
+import { step, workflow } from "@kasse/workflows";
+import { createInventoryService, consumeLineItemsStep } from "@kasse/modules/inventory";
+import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
+import { createFulfillmentRecordStep } from "@kasse/modules/fulfillment";
+
+export interface CreateFulfillmentInput {
+  order_id: string;
+  items: Array<{ id: string; quantity: number }>;
+  location_id: string;
+  metadata?: Record<string, unknown> | null;
+  actor?: OrderActor | null;
+}
+
+/** The lines' reservations must be at the fulfilling location: their units leave stock there. */
+const checkReservationLocationStep = step("check-reservation-location", {
+  invoke: async (input: { line_item_ids: string[]; location_id: string }, ctx) => {
+    const { items } = await createInventoryService(ctx.tx).listReservations({ line_item_id: input.line_item_ids }, { limit: 10_000, offset: 0 }, ctx.tx);
+    const elsewhere = items.find((r) => r.location_id !== input.location_id);
+    if (elsewhere) throw errors.invalidData(`Line item ${elsewhere.line_item_id} is reserved at location ${elsewhere.location_id}, not ${input.location_id}`);
+    return { output: null };
+  },
+});
+
+/**
+ * Fulfills order lines at a location: quantities ≤ unfulfilled (order locked, a canceled order
+ * refused), the lines' reservations consumed (stocked and reserved both drop at the location),
+ * a fulfillment recorded; `fulfillment_status` → `partially_fulfilled` / `fulfilled`.
+ * Each step is undone if a later one fails.
+ */
+export const createFulfillmentWorkflow = workflow("create-fulfillment", async (input: CreateFulfillmentInput, ctx) => {
+  const moved = await ctx.run(moveOrderLinesStep, { order_id: input.order_id, stage: "fulfilled_quantity", items: input.items, action: "fulfillment_created", actor: input.actor ?? null });
+  // Reservations are keyed by the cart line checkout reserved for (or the order line itself).
+  const reservedFor = (l: (typeof moved.lines)[number]) => l.cart_line_item_id ?? l.id;
+  await ctx.run(checkReservationLocationStep, { line_item_ids: moved.lines.map(reservedFor), location_id: input.location_id });
+  const stockLines = moved.lines.filter((l) => l.variant_id).map((l) => ({ line_item_id: reservedFor(l), variant_id: l.variant_id!, quantity: l.quantity }));
+  const consumed = stockLines.length ? await ctx.run(consumeLineItemsStep, stockLines) : [];
+  const created = await ctx.run(createFulfillmentRecordStep, {
+    order_id: input.order_id,
+    location_id: input.location_id,
+    items: moved.lines.map((l) => ({ line_item_id: l.id, title: l.title, sku: l.sku, quantity: l.quantity })),
+    inventory_consumed: consumed,
+    metadata: input.metadata ?? null,
+  });
+  return { fulfillment_id: created.id, fulfillment_status: moved.fulfillment_status };
+});

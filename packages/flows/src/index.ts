@@ -1,0 +1,55 @@
+import type { AnyWorkflow } from "@kasse/workflows";
+import { createUserAccountWorkflow } from "./create-user-account";
+import { registerCustomerWorkflow } from "./register-customer";
+import { removeUserAccountWorkflow } from "./remove-user-account";
+import { reserveInventoryWorkflow } from "./reserve-inventory";
+import { releaseReservationsWorkflow } from "./release-reservations";
+import { adjustStockWorkflow } from "./adjust-stock";
+import { cancelOrderWorkflow } from "./cancel-order";
+import { capturePaymentWorkflow } from "./capture-payment";
+import { refundPaymentWorkflow } from "./refund-payment";
+import { createFulfillmentWorkflow } from "./create-fulfillment";
+import { cancelFulfillmentWorkflow } from "./cancel-fulfillment";
+import { createShipmentWorkflow } from "./create-shipment";
+import { markDeliveredWorkflow } from "./mark-delivered";
+import { createReturnWorkflow } from "./create-return";
+import { receiveReturnWorkflow } from "./receive-return";
+import { completeOrderWorkflow } from "./complete-order";
+import { completeCartWorkflow } from "./complete-cart";
+
+/**
+ * Every commerce workflow, so the worker can resume any of them by name.
+ * Add each new flow here with a one-line targeted edit.
+ */
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, completeCartWorkflow];
+
+export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
+export { removeUserAccountWorkflow } from "./remove-user-account";
+// Product writes: one database transaction each (all in Kasse's own database), not sagas.
+export { createProducts } from "./create-products";
+export { updateProducts, createProductVariants, updateProductVariant, deleteProductVariant, setProductVariantPrices, productOptions } from "./update-products";
+export { deleteProducts } from "./delete-products";
+export { batchProducts, type ProductBatch } from "./batch-products";
+export { reserveInventory, reserveInventoryWorkflow, type ReserveInventoryInput } from "./reserve-inventory";
+export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservationsInput } from "./release-reservations";
+export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
+export { sendNotification, sendNotificationWorkflow } from "./send-notification";
+export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
+export { seedDemoStore, type DemoStore } from "./seed-demo-store";
+// Cart writes: one database transaction each (lock, change, refresh), not sagas.
+export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult } from "./cart-write";
+export { refreshCart, type RefreshOptions } from "./refresh-cart";
+export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
+export { createCart, updateCart, setCartAddress, addShippingMethod, addPromotions, removePromotions, calculateCartTaxes, transferCart, type CartChannelContext } from "./update-cart";
+export { createCartPaymentCollection, startPaymentSession, authorizePaymentSession, type CartPaymentResult } from "./cart-payment";
+export { cancelOrderWorkflow, type CancelOrderInput } from "./cancel-order";
+export { capturePaymentWorkflow, type CapturePaymentInput } from "./capture-payment";
+export { refundPaymentWorkflow, type RefundPaymentInput } from "./refund-payment";
+export { completeCart, completeCartWorkflow, type CompleteCartOutcome } from "./complete-cart";
+export { createFulfillmentWorkflow, type CreateFulfillmentInput } from "./create-fulfillment";
+export { cancelFulfillmentWorkflow, type CancelFulfillmentInput } from "./cancel-fulfillment";
+export { createShipmentWorkflow, type FulfillmentMoveInput } from "./create-shipment";
+export { markDeliveredWorkflow } from "./mark-delivered";
+export { createReturnWorkflow, type CreateReturnInput } from "./create-return";
+export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
+export { completeOrderWorkflow } from "./complete-order";

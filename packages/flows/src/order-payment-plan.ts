@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import { errors } from "@kasse/db";
+import { step } from "@kasse/workflows";
+import { createOrderService } from "@kasse/modules/order";
+import { createPaymentService, payment as paymentTable } from "@kasse/modules/payment";
+import { planMoves, type PaymentMove } from "./order-payment-steps";
+
+/** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
+export interface PaymentTarget {
+  /** `/admin/orders/{order_id}/payment-collections/{payment_collection_id}/...` */
+  order_id?: string | null;
+  payment_collection_id?: string | null;
+  /** `/admin/payments/{payment_id}/...` */
+  payment_id?: string | null;
+  amount?: number | null;
+}
+
+/**
+ * Checks a capture or refund and plans it (reads only): the payment or collection must exist and
+ * belong to the order named; a canceled order takes no capture; the amount must be a positive
+ * integer within what is left. The provider calls happen in the following steps.
+ */
+export const planPaymentMovesStep = step("plan-payment-moves", {
+  invoke: async (input: PaymentTarget & { kind: "capture" | "refund" }, ctx) => {
+    const payments = createPaymentService(ctx.tx);
+    const orders = createOrderService(ctx.tx);
+    if (input.amount !== null && input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount <= 0)) throw errors.invalidData(`The ${input.kind} amount must be a positive integer`);
+    let collectionId = input.payment_collection_id ?? null;
+    if (input.payment_id) {
+      const [row] = await ctx.tx.select().from(paymentTable).where(eq(paymentTable.id, input.payment_id));
+      if (!row) throw errors.notFound(`Payment with id: ${input.payment_id} was not found`);
+      collectionId = row.payment_collection_id;
+    }
+    if (!collectionId) throw errors.invalidData("A payment or a payment collection is required");
+    let orderId = input.order_id ?? null;
+    if (orderId) {
+      const order = await orders.lock(orderId, ctx.tx);
+      if (!order.payment_collection_ids.includes(collectionId)) throw errors.notFound(`Payment collection with id: ${collectionId} was not found on order ${orderId}`);
+    } else {
+      orderId = (await orders.findByPaymentCollection(collectionId, ctx.tx))?.id ?? null;
+    }
+    if (orderId && input.kind === "capture" && (await orders.retrieve(orderId, ctx.tx)).status === "canceled") throw errors.invalidData(`Order ${orderId} is canceled; its payments cannot be captured`);
+    const collection = await payments.retrieveCollection(collectionId, ctx.tx);
+    const candidates = input.payment_id ? collection.payments.filter((p) => p.id === input.payment_id) : collection.payments;
+    if (input.payment_id && candidates[0]?.canceled_at) throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
+    const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined);
+    return { output: { order_id: orderId, payment_collection_id: collectionId, moves } };
+  },
+});

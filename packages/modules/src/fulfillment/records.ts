@@ -1,0 +1,80 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { errors, generateId, type Db } from "@kasse/db";
+import { fulfillment, fulfillmentItem, type FulfillmentItemRow, type FulfillmentRow } from "./schema";
+
+/** A fulfillment with its items. */
+export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };
+
+/** What a new fulfillment holds (the flow passes the order lines' snapshot and the consumed reservations). */
+export interface FulfillmentRecordCreate {
+  order_id: string;
+  location_id: string;
+  items: Array<{ line_item_id: string; title: string; sku: string | null; quantity: number }>;
+  inventory_consumed: FulfillmentRow["inventory_consumed"];
+  metadata?: Record<string, unknown> | null;
+}
+
+/**
+ * Fulfillment records of orders: created, shipped, delivered, canceled. The allowed moves are
+ * Medusa's: a shipped fulfillment cannot be canceled, only a shipped one can be delivered.
+ */
+export function createFulfillmentRecordService(db: Db) {
+  const service = {
+    async create(input: FulfillmentRecordCreate, tx: Db = db): Promise<Fulfillment> {
+      const id = generateId("ful");
+      await tx.insert(fulfillment).values({ id, order_id: input.order_id, location_id: input.location_id, inventory_consumed: input.inventory_consumed, metadata: input.metadata ?? null });
+      await tx.insert(fulfillmentItem).values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
+      return service.retrieve(id, tx);
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<Fulfillment> {
+      const [row] = await tx.select().from(fulfillment).where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
+      if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
+      return (await attach(tx, [row]))[0]!;
+    },
+
+    /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
+    async lockForOrder(orderId: string, id: string, tx: Db): Promise<Fulfillment> {
+      const [row] = await tx.select().from(fulfillment).where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at))).for("update");
+      if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
+      return (await attach(tx, [row]))[0]!;
+    },
+
+    /** Every fulfillment of the orders, in one query per table, keyed by order id. */
+    async listForOrders(orderIds: string[], tx: Db = db): Promise<Map<string, Fulfillment[]>> {
+      const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
+      if (orderIds.length === 0) return out;
+      const rows = await tx.select().from(fulfillment).where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at))).orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
+      for (const f of await attach(tx, rows)) out.get(f.order_id)?.push(f);
+      return out;
+    },
+
+    /** Sets or clears one of the dates (`shipped_at`, `delivered_at`, `canceled_at`), checking the move is allowed. */
+    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, tx: Db): Promise<Fulfillment> {
+      const current = await service.lockForOrder(orderId, id, tx);
+      if (value) {
+        if (current.canceled_at) throw errors.invalidData(`Fulfillment ${id} is canceled`);
+        if (field === "canceled_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is shipped and cannot be canceled`);
+        if (field === "shipped_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is already shipped`);
+        if (field === "delivered_at" && !current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is not shipped yet`);
+        if (field === "delivered_at" && current.delivered_at) throw errors.invalidData(`Fulfillment ${id} is already delivered`);
+      }
+      await tx.update(fulfillment).set({ [field]: value ? new Date() : null }).where(eq(fulfillment.id, id));
+      return service.retrieve(id, tx);
+    },
+
+    /** Removes a fulfillment that never happened (the compensation of its creation). */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await tx.delete(fulfillment).where(eq(fulfillment.id, id));
+    },
+  };
+  return service;
+}
+
+export type FulfillmentRecordService = ReturnType<typeof createFulfillmentRecordService>;
+
+async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
+  if (rows.length === 0) return [];
+  const items = await tx.select().from(fulfillmentItem).where(inArray(fulfillmentItem.fulfillment_id, rows.map((r) => r.id))).orderBy(asc(fulfillmentItem.id));
+  return rows.map((row) => ({ ...row, items: items.filter((i) => i.fulfillment_id === row.id) }));
+}

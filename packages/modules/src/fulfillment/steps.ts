@@ -1,0 +1,28 @@
+import { step } from "@kasse/workflows";
+import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
+
+/** Records a fulfillment; compensation deletes it. */
+export const createFulfillmentRecordStep = step("create-fulfillment-record", {
+  invoke: async (input: FulfillmentRecordCreate, ctx) => {
+    const created = await createFulfillmentRecordService(ctx.tx).create(input, ctx.tx);
+    return { output: { id: created.id }, compensateInput: { id: created.id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await createFulfillmentRecordService(ctx.tx).delete(id, ctx.tx);
+  },
+});
+
+/**
+ * Marks a fulfillment of an order shipped, delivered or canceled (checking the move is allowed);
+ * compensation clears the mark. Outputs the fulfillment's items and consumed reservations.
+ */
+export const markFulfillmentStep = step("mark-fulfillment", {
+  invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
+    const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx);
+    const output = { id: marked.id, location_id: marked.location_id, items: marked.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), inventory_consumed: marked.inventory_consumed };
+    return { output, compensateInput: input };
+  },
+  compensate: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
+    await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, false, ctx.tx);
+  },
+});

@@ -1,0 +1,93 @@
+import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
+
+const live = isNull(returnReason.deleted_at);
+
+/** Filters of `GET /admin/return-reasons`. */
+export interface ReturnReasonFilters {
+  id?: string[];
+  value?: string[];
+  q?: string;
+}
+
+/**
+ * Return reasons (Medusa's `/admin/return-reasons`): CRUD with a unique `value`, soft delete.
+ * @example
+ * const reason = await createReturnReasonService(db).create({ value: "damaged", label: "Damaged" });
+ */
+export function createReturnReasonService(db: Db) {
+  const unique = (value: string) => (e: unknown) => {
+    if (isUniqueViolation(e)) throw errors.conflict(`Return reason with value: ${value} already exists`);
+    throw e;
+  };
+  const service = {
+    async create(input: ReturnReasonCreate, tx: Db = db): Promise<ReturnReasonRow> {
+      const [row] = await tx
+        .insert(returnReason)
+        .values({ id: generateId("rr"), value: input.value, label: input.label, description: input.description ?? null, metadata: input.metadata ?? null })
+        .returning()
+        .catch(unique(input.value));
+      return row!;
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<ReturnReasonRow> {
+      const [row] = await tx.select().from(returnReason).where(and(eq(returnReason.id, id), live));
+      if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
+      return row;
+    },
+
+    async list(filters: ReturnReasonFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ReturnReasonRow[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [items, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(returnReason)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(returnReason).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    async update(id: string, input: ReturnReasonUpdate, tx: Db = db): Promise<ReturnReasonRow> {
+      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
+      const [row] = await tx
+        .update(returnReason)
+        .set(input)
+        .where(and(eq(returnReason.id, id), live))
+        .returning()
+        .catch(unique(input.value ?? ""));
+      if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
+      return row;
+    },
+
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await service.retrieve(id, tx);
+      await tx.update(returnReason).set({ deleted_at: new Date() }).where(eq(returnReason.id, id));
+    },
+
+    /** The ids among `ids` that are live reasons. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: returnReason.id }).from(returnReason).where(and(inArray(returnReason.id, ids), live));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return service;
+}
+
+export type ReturnReasonService = ReturnType<typeof createReturnReasonService>;
+
+function conditions(filters: ReturnReasonFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(returnReason.id, filters.id));
+  if (filters.value?.length) out.push(inArray(returnReason.value, filters.value));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(or(ilike(returnReason.value, pattern), ilike(returnReason.label, pattern), ilike(returnReason.description, pattern))!);
+  }
+  return out;
+}

@@ -1,0 +1,418 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { metadata, money, timestamps } from "@kasse/db";
+
+/** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
+export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Order `payment_status`: Medusa's set (a superset of the contract's). */
+export const PAYMENT_STATUSES = ["not_paid", "awaiting", "authorized", "partially_authorized", "captured", "partially_captured", "partially_refunded", "refunded", "canceled", "requires_action"] as const;
+export type OrderPaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Order `fulfillment_status`: the contract's set. */
+export const FULFILLMENT_STATUSES = ["not_fulfilled", "partially_fulfilled", "fulfilled", "partially_shipped", "shipped", "partially_delivered", "delivered", "canceled"] as const;
+export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
+
+/** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
+export interface OrderAddress {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  address_1: string | null;
+  address_2: string | null;
+  city: string | null;
+  postal_code: string | null;
+  province: string | null;
+  country_code: string | null;
+  phone: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * An order. `display_id` comes from an identity column (a PostgreSQL sequence), so concurrent
+ * checkouts never share one. Totals are stored as computed at checkout (the order is a record of
+ * what was bought, not recomputed from live prices).
+ */
+export const order = pgTable(
+  "order",
+  {
+    id: text("id").primaryKey(),
+    display_id: integer("display_id").notNull().generatedAlwaysAsIdentity(),
+    status: text("status").$type<OrderStatus>().notNull().default("pending"),
+    payment_status: text("payment_status").$type<OrderPaymentStatus>().notNull().default("not_paid"),
+    fulfillment_status: text("fulfillment_status").$type<OrderFulfillmentStatus>().notNull().default("not_fulfilled"),
+    cart_id: text("cart_id"),
+    customer_id: text("customer_id"),
+    email: text("email"),
+    currency_code: text("currency_code").notNull(),
+    region_id: text("region_id"),
+    sales_channel_id: text("sales_channel_id"),
+    shipping_address: jsonb("shipping_address").$type<OrderAddress>(),
+    billing_address: jsonb("billing_address").$type<OrderAddress>(),
+    /** Payment collections paying for this order (ids of the payment module's rows). */
+    payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
+    item_subtotal: money("item_subtotal").notNull().default(0),
+    item_tax_total: money("item_tax_total").notNull().default(0),
+    item_discount_total: money("item_discount_total").notNull().default(0),
+    item_total: money("item_total").notNull().default(0),
+    shipping_subtotal: money("shipping_subtotal").notNull().default(0),
+    shipping_tax_total: money("shipping_tax_total").notNull().default(0),
+    shipping_discount_total: money("shipping_discount_total").notNull().default(0),
+    shipping_total: money("shipping_total").notNull().default(0),
+    subtotal: money("subtotal").notNull().default(0),
+    discount_total: money("discount_total").notNull().default(0),
+    tax_total: money("tax_total").notNull().default(0),
+    total: money("total").notNull().default(0),
+    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    index("order_display_id_idx").on(t.display_id),
+    index("order_status_idx").on(t.status),
+    index("order_payment_status_idx").on(t.payment_status),
+    index("order_fulfillment_status_idx").on(t.fulfillment_status),
+    index("order_customer_idx").on(t.customer_id),
+    index("order_email_idx").on(t.email),
+    index("order_region_idx").on(t.region_id),
+    index("order_sales_channel_idx").on(t.sales_channel_id),
+    index("order_cart_idx").on(t.cart_id),
+    index("order_created_at_idx").on(t.created_at),
+  ],
+);
+
+/**
+ * A bought line: a snapshot of the variant and price at checkout, the cart line it came from
+ * (`cart_line_item_id`, so checkout reservations made for the cart line are found for it), and how
+ * many units have been fulfilled, shipped, delivered, asked back and received back.
+ */
+export const orderLineItem = pgTable(
+  "order_line_item",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    /** Position in the order as bought (lines are created in one statement, so timestamps tie). */
+    rank: integer("rank").notNull().default(0),
+    cart_line_item_id: text("cart_line_item_id"),
+    variant_id: text("variant_id"),
+    product_id: text("product_id"),
+    title: text("title").notNull(),
+    subtitle: text("subtitle"),
+    thumbnail: text("thumbnail"),
+    variant_title: text("variant_title"),
+    variant_sku: text("variant_sku"),
+    product_title: text("product_title"),
+    product_handle: text("product_handle"),
+    requires_shipping: boolean("requires_shipping").notNull().default(true),
+    is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
+    quantity: integer("quantity").notNull(),
+    unit_price: money("unit_price").notNull(),
+    subtotal: money("subtotal").notNull(),
+    tax_total: money("tax_total").notNull().default(0),
+    discount_total: money("discount_total").notNull().default(0),
+    total: money("total").notNull(),
+    fulfilled_quantity: integer("fulfilled_quantity").notNull().default(0),
+    shipped_quantity: integer("shipped_quantity").notNull().default(0),
+    delivered_quantity: integer("delivered_quantity").notNull().default(0),
+    return_requested_quantity: integer("return_requested_quantity").notNull().default(0),
+    return_received_quantity: integer("return_received_quantity").notNull().default(0),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("order_line_item_order_idx").on(t.order_id), index("order_line_item_cart_line_idx").on(t.cart_line_item_id), index("order_line_item_variant_idx").on(t.variant_id)],
+);
+
+/** How the order ships: the chosen option's name and price as they were at checkout. */
+export const orderShippingMethod = pgTable(
+  "order_shipping_method",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    rank: integer("rank").notNull().default(0),
+    shipping_option_id: text("shipping_option_id"),
+    name: text("name").notNull(),
+    amount: money("amount").notNull(),
+    is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
+    subtotal: money("subtotal").notNull(),
+    tax_total: money("tax_total").notNull().default(0),
+    discount_total: money("discount_total").notNull().default(0),
+    total: money("total").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("order_shipping_method_order_idx").on(t.order_id)],
+);
+
+/**
+ * The append-only log of every change to an order, by any workflow or admin: who (actor), when,
+ * what (action) and the changed fields before and after. Rows are only ever inserted.
+ */
+export const orderChange = pgTable(
+  "order_change",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    actor_type: text("actor_type"),
+    actor_id: text("actor_id"),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("order_change_order_idx").on(t.order_id, t.created_at)],
+);
+
+/** Why customers send items back (Medusa's return reasons), chosen per returned line. */
+export const returnReason = pgTable(
+  "return_reason",
+  {
+    id: text("id").primaryKey(),
+    value: text("value").notNull(),
+    label: text("label").notNull(),
+    description: text("description"),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("return_reason_value_uq").on(t.value).where(sql`deleted_at is null`), index("return_reason_created_at_idx").on(t.created_at)],
+);
+
+export type ReturnStatus = "requested" | "received" | "canceled";
+
+/** A return of fulfilled units of an order, received back into stock at `location_id`. */
+export const orderReturn = pgTable(
+  "order_return",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    status: text("status").$type<ReturnStatus>().notNull().default("requested"),
+    location_id: text("location_id").notNull(),
+    received_at: timestamp("received_at", { withTimezone: true, mode: "date" }),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [index("order_return_order_idx").on(t.order_id)],
+);
+
+/** One returned line: how many units were asked back and how many came back. */
+export const orderReturnItem = pgTable(
+  "order_return_item",
+  {
+    id: text("id").primaryKey(),
+    return_id: text("return_id")
+      .notNull()
+      .references(() => orderReturn.id, { onDelete: "cascade" }),
+    line_item_id: text("line_item_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    received_quantity: integer("received_quantity").notNull().default(0),
+    reason_id: text("reason_id"),
+    ...timestamps(),
+  },
+  (t) => [index("order_return_item_return_idx").on(t.return_id)],
+);
+
+export type ReturnReasonRow = typeof returnReason.$inferSelect;
+export type OrderReturnRow = typeof orderReturn.$inferSelect;
+export type OrderReturnItemRow = typeof orderReturnItem.$inferSelect;
+
+export type OrderRow = typeof order.$inferSelect;
+export type OrderLineItemRow = typeof orderLineItem.$inferSelect;
+export type OrderShippingMethodRow = typeof orderShippingMethod.$inferSelect;
+export type OrderChangeRow = typeof orderChange.$inferSelect;
+
+const Text = () => Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Meta = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+const Money = () => Type.Integer({ minimum: 0 });
+
+/** An address in an order write (the create snapshot or `POST /admin/orders/{id}`). */
+export const OrderAddressInput = Type.Object(
+  {
+    first_name: Text(),
+    last_name: Text(),
+    company: Text(),
+    address_1: Text(),
+    address_2: Text(),
+    city: Text(),
+    postal_code: Text(),
+    province: Text(),
+    country_code: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
+    phone: Text(),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderAddressInput = Static<typeof OrderAddressInput>;
+
+/** One line of the checkout snapshot an order is created from. */
+export const OrderLineItemInput = Type.Object(
+  {
+    cart_line_item_id: Text(),
+    variant_id: Text(),
+    product_id: Text(),
+    title: Type.String({ minLength: 1 }),
+    subtitle: Text(),
+    thumbnail: Text(),
+    variant_title: Text(),
+    variant_sku: Text(),
+    product_title: Text(),
+    product_handle: Text(),
+    requires_shipping: Type.Optional(Type.Boolean()),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    quantity: Type.Integer({ minimum: 1 }),
+    unit_price: Money(),
+    subtotal: Money(),
+    tax_total: Type.Optional(Money()),
+    discount_total: Type.Optional(Money()),
+    total: Money(),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+
+/** One shipping method of the checkout snapshot. */
+export const OrderShippingMethodInput = Type.Object(
+  {
+    shipping_option_id: Text(),
+    name: Type.String({ minLength: 1 }),
+    amount: Money(),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    subtotal: Money(),
+    tax_total: Type.Optional(Money()),
+    discount_total: Type.Optional(Money()),
+    total: Money(),
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+
+/** The totals of the checkout snapshot (as the cart computed them). */
+export const OrderTotalsInput = Type.Object(
+  {
+    item_subtotal: Money(),
+    item_tax_total: Money(),
+    item_discount_total: Money(),
+    item_total: Money(),
+    shipping_subtotal: Money(),
+    shipping_tax_total: Money(),
+    shipping_discount_total: Money(),
+    shipping_total: Money(),
+    subtotal: Money(),
+    discount_total: Money(),
+    tax_total: Money(),
+    total: Money(),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * What an order is created from: a cart-like snapshot (checkout passes the completed cart's
+ * values), the payment collections paying for it and their status at checkout.
+ */
+export const OrderCreate = Type.Object(
+  {
+    cart_id: Text(),
+    customer_id: Text(),
+    email: Text(),
+    currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }),
+    region_id: Text(),
+    sales_channel_id: Text(),
+    shipping_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
+    billing_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
+    items: Type.Array(OrderLineItemInput, { minItems: 1 }),
+    shipping_methods: Type.Optional(Type.Array(OrderShippingMethodInput)),
+    totals: OrderTotalsInput,
+    payment_collection_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    payment_status: Type.Optional(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s)))),
+    status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")])),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderCreate = Static<typeof OrderCreate>;
+
+/** Body of `POST /admin/orders/{id}`. */
+export const OrderUpdate = Type.Object(
+  {
+    email: Type.Optional(Type.String({ format: "email" })),
+    shipping_address: Type.Optional(OrderAddressInput),
+    billing_address: Type.Optional(OrderAddressInput),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderUpdate = Static<typeof OrderUpdate>;
+
+/** Who made a change, for the `order_change` log. */
+export interface OrderActor {
+  actor_type: string | null;
+  actor_id: string | null;
+}
+
+/** Filters of `GET /admin/orders` (and the store's own-orders list). */
+export interface OrderFilters {
+  id?: string[];
+  q?: string;
+  status?: string[];
+  payment_status?: string[];
+  fulfillment_status?: string[];
+  sales_channel_id?: string[];
+  customer_id?: string[];
+  email?: string[];
+  region_id?: string[];
+  created_at?: import("@kasse/db").RangeFilter<Date>;
+  updated_at?: import("@kasse/db").RangeFilter<Date>;
+}
+
+/** The `orders` summary on customer views, declared for the customer response schemas. */
+export const OrderSummaryResponse = Type.Object({
+  id: Type.String(),
+  display_id: Type.Integer(),
+  status: Type.String(),
+  payment_status: Type.String(),
+  fulfillment_status: Type.String(),
+  currency_code: Type.String(),
+  total: Type.Integer(),
+  created_at: Type.Unsafe<Date | string>({ type: "string", format: "date-time" }),
+});
+
+/** Body of `POST /admin/return-reasons`. */
+export const ReturnReasonCreate = Type.Object(
+  {
+    value: Type.String({ minLength: 1, maxLength: 200 }),
+    label: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReasonCreate = Static<typeof ReturnReasonCreate>;
+
+/** Body of `POST /admin/return-reasons/{id}`. */
+export const ReturnReasonUpdate = Type.Partial(ReturnReasonCreate, { additionalProperties: false });
+export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
+
+/** Body of `POST /admin/orders/{id}/returns` (interface.md). */
+export const ReturnCreate = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }), reason_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])) }, { additionalProperties: false }),
+      { minItems: 1, maxItems: 1000 },
+    ),
+    location_id: Type.String({ minLength: 1 }),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnCreate = Static<typeof ReturnCreate>;

@@ -1,0 +1,374 @@
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, rangeConditions, type Db, type Paging } from "@kasse/db";
+import {
+  order,
+  orderChange,
+  orderLineItem,
+  orderShippingMethod,
+  type OrderActor,
+  type OrderAddress,
+  type OrderAddressInput,
+  type OrderChangeRow,
+  type OrderCreate,
+  type OrderFilters,
+  type OrderLineItemRow,
+  type OrderPaymentStatus,
+  type OrderRow,
+  type OrderShippingMethodRow,
+  type OrderUpdate,
+} from "./schema";
+import { deriveFulfillmentStatus } from "./fulfillment-status";
+
+/** An order with its lines and shipping methods. */
+export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
+
+/** The `orders` summary a customer view carries (interface.md: id, display_id, status, total, created_at). */
+export type OrderSummary = Pick<OrderRow, "id" | "display_id" | "status" | "payment_status" | "fulfillment_status" | "currency_code" | "total" | "created_at">;
+
+/** The status fields a cancellation changes, as JSON (journaled as a compensation input). */
+export interface OrderState {
+  status: OrderRow["status"];
+  fulfillment_status: OrderRow["fulfillment_status"];
+  canceled_at: string | null;
+}
+
+const stateOf = (row: OrderRow): OrderState => ({ status: row.status, fulfillment_status: row.fulfillment_status, canceled_at: row.canceled_at?.toISOString() ?? null });
+/** A stage of a line's progress. */
+export type LineStage = "fulfilled_quantity" | "shipped_quantity" | "delivered_quantity" | "return_requested_quantity" | "return_received_quantity";
+const STAGE_VERB: Record<LineStage, string> = { fulfilled_quantity: "fulfill", shipped_quantity: "ship", delivered_quantity: "deliver", return_requested_quantity: "return", return_received_quantity: "receive" };
+
+/** How far a line's stage may go: up to the stage before it, down to what later stages hold. */
+function bounds(item: OrderLineItemRow, stage: LineStage): { floor: number; ceiling: number } {
+  switch (stage) {
+    case "fulfilled_quantity":
+      return { ceiling: item.quantity, floor: Math.max(item.shipped_quantity, item.return_requested_quantity) };
+    case "shipped_quantity":
+      return { ceiling: item.fulfilled_quantity, floor: item.delivered_quantity };
+    case "delivered_quantity":
+      return { ceiling: item.shipped_quantity, floor: 0 };
+    case "return_requested_quantity":
+      return { ceiling: item.fulfilled_quantity, floor: item.return_received_quantity };
+    case "return_received_quantity":
+      return { ceiling: item.return_requested_quantity, floor: 0 };
+  }
+}
+const live = isNull(order.deleted_at);
+const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
+
+/**
+ * Orders: created from a checkout snapshot, read with their lines in batches, updated by admins,
+ * and every change appended to the `order_change` log.
+ * @example
+ * const orders = createOrderService(db);
+ * const placed = await orders.create(snapshot, { actor_type: "customer", actor_id: "cus_1" });
+ */
+export function createOrderService(db: Db) {
+  const service = {
+    /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
+    async create(input: OrderCreate, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
+      const id = generateId("order");
+      await tx.insert(order).values({
+        id,
+        status: input.status ?? "pending",
+        payment_status: input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid"),
+        cart_id: input.cart_id ?? null,
+        customer_id: input.customer_id ?? null,
+        email: input.email ?? null,
+        currency_code: input.currency_code.toLowerCase(),
+        region_id: input.region_id ?? null,
+        sales_channel_id: input.sales_channel_id ?? null,
+        shipping_address: toAddress(input.shipping_address),
+        billing_address: toAddress(input.billing_address),
+        payment_collection_ids: input.payment_collection_ids ?? [],
+        ...input.totals,
+        metadata: input.metadata ?? null,
+      });
+      await tx.insert(orderLineItem).values(
+        input.items.map((item, rank) => ({
+          ...item,
+          rank,
+          id: generateId("ordli"),
+          order_id: id,
+          tax_total: item.tax_total ?? 0,
+          discount_total: item.discount_total ?? 0,
+          metadata: item.metadata ?? null,
+        })),
+      );
+      if (input.shipping_methods?.length) {
+        await tx.insert(orderShippingMethod).values(
+          input.shipping_methods.map((method, rank) => ({
+            ...method,
+            rank,
+            id: generateId("ordsm"),
+            order_id: id,
+            tax_total: method.tax_total ?? 0,
+            discount_total: method.discount_total ?? 0,
+            data: method.data ?? {},
+            metadata: method.metadata ?? null,
+          })),
+        );
+      }
+      const created = await service.retrieve(id, tx);
+      await service.recordChange(id, "order_placed", actor, null, { status: created.status, payment_status: created.payment_status, total: created.total }, tx);
+      return created;
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<Order> {
+      const [row] = await tx.select().from(order).where(and(eq(order.id, id), live));
+      if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
+      return (await attach(tx, [row]))[0]!;
+    },
+
+    /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
+    async lock(id: string, tx: Db): Promise<Order> {
+      const [row] = await tx.select().from(order).where(and(eq(order.id, id), live)).for("update");
+      if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
+      return (await attach(tx, [row]))[0]!;
+    },
+
+    async list(filters: OrderFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Order[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(order)
+          .where(where)
+          .orderBy(
+            ...orderBy(
+              page.order,
+              { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status },
+              order.id,
+            ),
+          )
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(order).where(where),
+      ]);
+      return { items: await attach(tx, rows), count: total?.count ?? 0 };
+    },
+
+    /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
+    async update(id: string, input: OrderUpdate, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
+      const existing = await service.lock(id, tx);
+      const next: Partial<OrderRow> = {};
+      if (input.email !== undefined) next.email = input.email;
+      if (input.metadata !== undefined) next.metadata = input.metadata;
+      // An address edit keeps the fields not sent (Medusa updates the order's address in place).
+      if (input.shipping_address) next.shipping_address = mergeAddress(existing.shipping_address, input.shipping_address);
+      if (input.billing_address) next.billing_address = mergeAddress(existing.billing_address, input.billing_address);
+      const changed = (Object.keys(next) as Array<keyof OrderRow>).filter((key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]));
+      if (changed.length === 0) return existing;
+      await tx.update(order).set(next).where(eq(order.id, id));
+      await service.recordChange(id, "order_updated", actor, pick(existing, changed), pick(next as OrderRow, changed), tx);
+      return service.retrieve(id, tx);
+    },
+
+    /**
+     * Cancels the order (Medusa's rule: refused once anything is fulfilled, or when already
+     * canceled). Locks the order row, so a concurrent fulfillment or cancel waits and then sees it.
+     * Returns the state before, which {@link restoreState} puts back.
+     */
+    async cancel(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id, tx);
+      if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
+      if (existing.status === "completed" || existing.status === "archived") throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
+      if (existing.items.some((i) => i.fulfilled_quantity > 0)) throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);
+      const before = stateOf(existing);
+      const after = { status: "canceled" as const, fulfillment_status: "canceled" as const, canceled_at: new Date() };
+      await tx.update(order).set(after).where(eq(order.id, id));
+      await service.recordChange(id, "order_canceled", actor, { status: before.status, fulfillment_status: before.fulfillment_status }, { status: after.status, fulfillment_status: after.fulfillment_status }, tx);
+      return { before, order: await service.retrieve(id, tx) };
+    },
+
+    /**
+     * Completes the order (Medusa's complete-order: refused when canceled, or already completed
+     * or archived). Returns the state before, for {@link restoreState}.
+     */
+    async complete(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id, tx);
+      if (["canceled", "completed", "archived", "draft"].includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be completed`);
+      const before = stateOf(existing);
+      await tx.update(order).set({ status: "completed" }).where(eq(order.id, id));
+      await service.recordChange(id, "order_completed", actor, { status: before.status }, { status: "completed" }, tx);
+      return { before, order: await service.retrieve(id, tx) };
+    },
+
+    /** Puts back a state saved by {@link cancel} or {@link complete} (their compensation), logging the reversal. */
+    async restoreState(id: string, state: OrderState, action: string, tx: Db = db): Promise<void> {
+      const current = await service.lock(id, tx);
+      await tx
+        .update(order)
+        .set({ status: state.status, fulfillment_status: state.fulfillment_status, canceled_at: state.canceled_at ? new Date(state.canceled_at) : null })
+        .where(eq(order.id, id));
+      await service.recordChange(id, action, SYSTEM, { status: current.status, fulfillment_status: current.fulfillment_status }, { status: state.status, fulfillment_status: state.fulfillment_status }, tx);
+    },
+
+    /**
+     * Moves line quantities of one stage (fulfilled, shipped, delivered, return requested or
+     * received) by `quantity` per line (negative to undo), keeping 0 ≤ delivered ≤ shipped ≤
+     * fulfilled ≤ quantity and 0 ≤ received ≤ requested ≤ fulfilled, re-deriving
+     * `fulfillment_status` and logging the change. A canceled order takes no new fulfillment.
+     */
+    async moveLineQuantities(id: string, stage: LineStage, lines: Array<{ id: string; quantity: number }>, action: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
+      const existing = await service.lock(id, tx);
+      if (lines.length === 0) throw errors.invalidData("At least one item is required");
+      if (stage === "fulfilled_quantity" && lines.some((l) => l.quantity > 0) && existing.status === "canceled") throw errors.invalidData(`Order ${id} is canceled and cannot be fulfilled`);
+      const byId = new Map(existing.items.map((i) => [i.id, i]));
+      const seen = new Set<string>();
+      for (const line of lines) {
+        const item = byId.get(line.id);
+        if (!item) throw errors.invalidData(`Item ${line.id} is not on order ${id}`);
+        if (seen.has(line.id)) throw errors.invalidData(`Item ${line.id} is listed twice`);
+        seen.add(line.id);
+        if (!Number.isSafeInteger(line.quantity) || line.quantity === 0) throw errors.invalidData(`Quantity of item ${line.id} must be a non-zero integer`);
+        const next = item[stage] + line.quantity;
+        const { ceiling, floor } = bounds(item, stage);
+        if (next > ceiling) throw errors.invalidData(`Cannot ${STAGE_VERB[stage]} more than ${ceiling - item[stage]} of item ${line.id}`);
+        if (next < floor) throw errors.invalidData(`Item ${line.id} has only ${item[stage] - floor} units that can be taken back`);
+      }
+      for (const line of lines) {
+        await tx.update(orderLineItem).set({ [stage]: sql`${orderLineItem[stage]} + ${line.quantity}` }).where(eq(orderLineItem.id, line.id));
+      }
+      const updated = await service.retrieve(id, tx);
+      const status = existing.status === "canceled" ? existing.fulfillment_status : deriveFulfillmentStatus(updated.items);
+      if (status !== existing.fulfillment_status) await tx.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
+      await service.recordChange(id, action, actor, { fulfillment_status: existing.fulfillment_status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })) }, { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) }, tx);
+      return service.retrieve(id, tx);
+    },
+
+    /** Stores a re-derived payment status (see `derivePaymentStatus`), logging it when it changed. */
+    async setPaymentStatus(id: string, status: OrderPaymentStatus, actor: OrderActor = SYSTEM, tx: Db = db): Promise<void> {
+      const current = await service.lock(id, tx);
+      if (current.payment_status === status) return;
+      await tx.update(order).set({ payment_status: status }).where(eq(order.id, id));
+      await service.recordChange(id, "payment_status_changed", actor, { payment_status: current.payment_status }, { payment_status: status }, tx);
+    },
+
+    /** The order a payment collection pays for, if any. */
+    async findByPaymentCollection(collectionId: string, tx: Db = db): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(order)
+        .where(and(live, sql`${order.payment_collection_ids} @> ${JSON.stringify([collectionId])}::jsonb`))
+        .limit(1);
+      return row;
+    },
+
+    /** Hard delete: only the compensation of a creation uses it (the order never existed). */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await tx.delete(order).where(eq(order.id, id));
+    },
+
+    /** Appends one entry to the order's change log. */
+    async recordChange(orderId: string, action: string, actor: OrderActor, before: Record<string, unknown> | null, after: Record<string, unknown> | null, tx: Db = db): Promise<OrderChangeRow> {
+      const [row] = await tx
+        .insert(orderChange)
+        .values({ id: generateId("ordch"), order_id: orderId, action, actor_type: actor.actor_type, actor_id: actor.actor_id, before, after })
+        .returning();
+      return row!;
+    },
+
+    /** The order's change log, oldest first. */
+    async listChanges(orderId: string, page: Paging, tx: Db = db): Promise<{ items: OrderChangeRow[]; count: number }> {
+      await service.retrieve(orderId, tx);
+      const where = eq(orderChange.order_id, orderId);
+      const [items, [total]] = await Promise.all([
+        tx.select().from(orderChange).where(where).orderBy(asc(orderChange.created_at), asc(orderChange.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(orderChange).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
+    /** Order summaries of several customers in one query, newest first, keyed by customer id. */
+    async summariesByCustomer(customerIds: string[], tx: Db = db): Promise<Map<string, OrderSummary[]>> {
+      const out = new Map<string, OrderSummary[]>(customerIds.map((id) => [id, []]));
+      if (customerIds.length === 0) return out;
+      const rows = await tx
+        .select({
+          id: order.id,
+          customer_id: order.customer_id,
+          display_id: order.display_id,
+          status: order.status,
+          payment_status: order.payment_status,
+          fulfillment_status: order.fulfillment_status,
+          currency_code: order.currency_code,
+          total: order.total,
+          created_at: order.created_at,
+        })
+        .from(order)
+        .where(and(live, inArray(order.customer_id, customerIds)))
+        .orderBy(desc(order.created_at), asc(order.id));
+      for (const { customer_id, ...summary } of rows) out.get(customer_id!)?.push(summary);
+      return out;
+    },
+  };
+  return service;
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;
+
+function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | null {
+  if (!input) return null;
+  return mergeAddress(null, input);
+}
+
+function mergeAddress(existing: OrderAddress | null, input: OrderAddressInput): OrderAddress {
+  const base: OrderAddress = existing ?? {
+    id: generateId("ordaddr"),
+    first_name: null,
+    last_name: null,
+    company: null,
+    address_1: null,
+    address_2: null,
+    city: null,
+    postal_code: null,
+    province: null,
+    country_code: null,
+    phone: null,
+    metadata: null,
+  };
+  const merged: OrderAddress = { ...base };
+  for (const [key, value] of Object.entries(input) as Array<[keyof OrderAddressInput, unknown]>) {
+    if (value === undefined) continue;
+    (merged as unknown as Record<string, unknown>)[key] = key === "country_code" && typeof value === "string" ? value.toLowerCase() : value;
+  }
+  return merged;
+}
+
+function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
+}
+
+async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [items, methods] = await Promise.all([
+    tx.select().from(orderLineItem).where(inArray(orderLineItem.order_id, ids)).orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
+    tx.select().from(orderShippingMethod).where(inArray(orderShippingMethod.order_id, ids)).orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+  ]);
+  return rows.map((row) => ({ ...row, items: items.filter((i) => i.order_id === row.id), shipping_methods: methods.filter((m) => m.order_id === row.id) }));
+}
+
+const escape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function conditions(filters: OrderFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(order.id, filters.id));
+  if (filters.status?.length) out.push(inArray(order.status, filters.status as OrderRow["status"][]));
+  if (filters.payment_status?.length) out.push(inArray(order.payment_status, filters.payment_status as OrderRow["payment_status"][]));
+  if (filters.fulfillment_status?.length) out.push(inArray(order.fulfillment_status, filters.fulfillment_status as OrderRow["fulfillment_status"][]));
+  if (filters.sales_channel_id?.length) out.push(inArray(order.sales_channel_id, filters.sales_channel_id));
+  if (filters.customer_id?.length) out.push(inArray(order.customer_id, filters.customer_id));
+  if (filters.email?.length) out.push(inArray(order.email, filters.email));
+  if (filters.region_id?.length) out.push(inArray(order.region_id, filters.region_id));
+  out.push(...rangeConditions(order.created_at, filters.created_at), ...rangeConditions(order.updated_at, filters.updated_at));
+  if (filters.q) {
+    const q = filters.q.trim();
+    const matches: SQL[] = [ilike(order.email, `%${escape(q)}%`)];
+    // `q=1042` or `q=#1042` finds the order by its display id, as the admin's search does.
+    const display = /^#?(\d{1,9})$/.exec(q);
+    if (display) matches.push(eq(order.display_id, Number(display[1])));
+    out.push(or(...matches)!);
+  }
+  return out;
+}
