@@ -1,22 +1,74 @@
 import type { Database, Db } from "@kasse/db";
 import { createSalesChannelService } from "@kasse/modules/sales-channel";
+import { createProductService } from "@kasse/modules/product";
+import { createInventoryService } from "@kasse/modules/inventory";
+import { createStockLocationService } from "@kasse/modules/stock-location";
+import { createCustomerService } from "@kasse/modules/customer";
+import { createNotificationService, defaultNotificationProviders, type NotificationLogger } from "@kasse/modules/notification";
+import { createFulfillmentRecordService, createFulfillmentService } from "@kasse/modules/fulfillment";
+import { createPaymentService } from "@kasse/modules/payment";
+import { createCurrencyService } from "@kasse/modules/currency";
+import { createRegionService } from "@kasse/modules/region";
+import { createTaxService } from "@kasse/modules/tax";
+import { createPriceListService, createPricePreferenceService, createPricingService } from "@kasse/modules/pricing";
+import { createAuthService, createOneTimeTokenService } from "@kasse/modules/auth";
+import { createUserService } from "@kasse/modules/user";
+import { createApiKeyService } from "@kasse/modules/api-key";
+import { createPromotionService } from "@kasse/modules/promotion";
+import { createCartService } from "@kasse/modules/cart";
+import { createOrderService, createReturnReasonService, createReturnService } from "@kasse/modules/order";
 
 /**
  * The module services the routes call, built once per app over one database.
  * Each module adds its service here: `product: createProductService(db)`.
  */
-export function createContainer(db: Db) {
+export function createContainer(db: Db, options: ContainerOptions = {}) {
   return {
     db,
     salesChannel: createSalesChannelService(db),
+    product: createProductService(db),
+    inventory: createInventoryService(db),
+    stockLocation: createStockLocationService(db),
+    customer: createCustomerService(db),
+    notification: createNotificationService(db, { providers: defaultNotificationProviders(options) }),
+    authTokens: createOneTimeTokenService(db),
+    fulfillment: createFulfillmentService(db),
+    payment: createPaymentService(db),
+    currency: createCurrencyService(db),
+    region: createRegionService(db),
+    tax: createTaxService(db),
+    pricing: createPricingService(db),
+    priceList: createPriceListService(db),
+    pricePreference: createPricePreferenceService(db),
+    auth: createAuthService(db, { scrypt: { logN: options.scryptLogN } }),
+    user: createUserService(db),
+    apiKey: createApiKeyService(db),
+    promotion: createPromotionService(db),
+    cart: createCartService(db),
+    order: createOrderService(db),
+    fulfillmentRecord: createFulfillmentRecordService(db),
+    returnReason: createReturnReasonService(db),
+    orderReturn: createReturnService(db),
   };
 }
 
 export type Container = ReturnType<typeof createContainer>;
+
+/** What services need beyond the database: the SMTP URL and the logger of the `log` notification provider. */
+export interface ContainerOptions {
+  smtpUrl?: string;
+  logger?: NotificationLogger;
+  /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */
+  scryptLogN?: number;
+}
 
 /** What the app runs on: the database and, in service mode, Redis. */
 export interface Infrastructure {
   database: Database;
   /** An ioredis client when REDIS_URL is set. */
   redis?: import("ioredis").Redis;
+  /** The saga engine: `app.infra.engine.execute(flow, input, { idempotencyKey })`. Set by createInfrastructure and createTestApp; buildApp creates one when absent. */
+  engine?: import("@kasse/workflows").Engine;
+  /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
+  scheduler?: import("@kasse/workflows").Scheduler;
 }

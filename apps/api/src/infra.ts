@@ -1,12 +1,13 @@
 import { connect, migrate } from "@kasse/db";
 import type { Config } from "./config";
 import type { Infrastructure } from "./container";
+import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
 
 /**
  * Opens what the app runs on, from the configuration: the database (PGlite under the data dir in
  * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis.
  */
-export async function createInfrastructure(config: Config, options: { migrate?: boolean } = {}): Promise<Infrastructure & { close(): Promise<void> }> {
+export async function createInfrastructure(config: Config, options: { migrate?: boolean } = {}): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
   const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
   if (options.migrate ?? config.embedded) await migrate(database);
   let redis: Infrastructure["redis"];
@@ -14,10 +15,14 @@ export async function createInfrastructure(config: Config, options: { migrate?: 
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
+  const { engine, scheduler } = createWorkflowRuntime(database, { redis });
   return {
     database,
     redis,
+    engine,
+    scheduler,
     close: async () => {
+      await scheduler.close().catch(() => {});
       await redis?.quit().catch(() => redis?.disconnect());
       await database.close();
     },

@@ -8,3 +8,15 @@ export { timestamps, money, metadata } from "./columns";
 export * from "./errors";
 export { DEFAULT_LIMIT, MAX_LIMIT, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
+export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
+export {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  purgeExpiredIdempotencyKeys,
+  IDEMPOTENCY_TTL_MS,
+  IDEMPOTENCY_STALE_MS,
+  type IdempotencyClaim,
+  type StoredResponse,
+} from "./idempotency";
+export { ISO_CURRENCY_CODES, isCurrencyCode } from "./currencies";

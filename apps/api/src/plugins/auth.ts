@@ -75,6 +75,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 type Credentials = { kind: "jwt" | "api_key"; token: string };
 
 function readCredentials(request: FastifyRequest): Credentials | null {
+  const query = request.query as Record<string, unknown> | undefined;
+  const queryToken = query?.api_token;
+  // A credential, not a filter: taken out so strict querystring schemas never see it.
+  if (query && "api_token" in query) delete query.api_token;
   const header = request.headers.authorization;
   if (typeof header === "string") {
     const [scheme, value] = header.split(" ", 2);
@@ -87,7 +91,6 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   }
   const serviceToken = request.headers["x-service-access-token"];
   if (typeof serviceToken === "string" && serviceToken) return { kind: "api_key", token: serviceToken };
-  const queryToken = (request.query as Record<string, unknown> | undefined)?.api_token;
   if (typeof queryToken === "string" && queryToken) return { kind: "api_key", token: queryToken };
   return null;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errors } from "@kasse/db";
+import { Type } from "@sinclair/typebox";
+import { errorCatalog, errors, KasseError, type ErrorType } from "@kasse/db";
 import { createTestApp, type TestApp } from "../testing";
 
 let t: TestApp;
@@ -31,15 +32,76 @@ describe("error mapping", () => {
 });
 
 describe("error mapping on routes", () => {
-  let app: TestApp["app"];
+  let u: TestApp;
   beforeAll(async () => {
-    const u = await createTestApp();
-    app = u.app;
-    // Extra routes can't be added after ready; use a fresh instance built the same way.
-    afterAll(() => u.close());
+    // Extra routes can't be added after ready(): a second app registers them at build time.
+    u = await createTestApp({}, {
+      extraRoutes: (app) => {
+        app.post("/test/echo", { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), qty: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }) } }, async (request) => ({ echo: request.body }));
+        app.get("/test/domain/:type", async (request) => {
+          throw new KasseError((request.params as { type: ErrorType }).type, "domain failure");
+        });
+        app.get("/test/crash", async () => {
+          throw new TypeError("secret internal detail at /srv/app.ts:42");
+        });
+        app.get("/test/crash-sync", () => {
+          throw new Error("sync detail");
+        });
+      },
+    });
   });
-  it("has an app", () => {
-    expect(app).toBeDefined();
+  afterAll(() => u.close());
+
+  const echo = (payload: string, contentType = "application/json") =>
+    u.app.inject({ method: "POST", url: "/test/echo", headers: { "content-type": contentType }, payload });
+
+  it("answers malformed JSON with 400 invalid_data", async () => {
+    const res = await echo("{bad");
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ type: "invalid_data", message: "Malformed JSON in request body" });
+  });
+
+  it("answers schema failures with 400 invalid_data naming the field", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ["{}", /Field 'name' is required in body/],
+      ['{"name":"a","extra":1}', /Unrecognized field 'extra' in body/],
+      ['{"name":5}', /Field 'name' must be string/],
+      ['{"name":"a","qty":0}', /Field 'qty' must be >= 1/],
+      ['{"name":"a","qty":"2"}', /Field 'qty' must be integer/],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await echo(payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+      expect(res.json().message).toMatch(message);
+    }
+    expect((await echo('{"name":"a","qty":2}')).json()).toEqual({ echo: { name: "a", qty: 2 } });
+  });
+
+  it("answers an unsupported content type with 415 invalid_data and an oversized body with 413", async () => {
+    const text = await echo("<name>a</name>", "application/xml");
+    expect(text.statusCode).toBe(415);
+    expect(text.json().type).toBe("invalid_data");
+    const big = await echo(JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) }));
+    expect(big.statusCode).toBe(413);
+    expect(big.json().type).toBe("invalid_data");
+  });
+
+  it("maps every typed domain error to its status and type", async () => {
+    for (const [type, entry] of Object.entries(errorCatalog)) {
+      const res = await u.app.inject({ method: "GET", url: `/test/domain/${type}` });
+      expect(res.statusCode, type).toBe(entry.status);
+      expect(res.json()).toEqual({ type, message: "domain failure" });
+    }
     expect(errors.notFound("x").status).toBe(404);
+  });
+
+  it("answers an unexpected error with 500 unknown_error and no detail", async () => {
+    for (const url of ["/test/crash", "/test/crash-sync"]) {
+      const res = await u.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
+      expect(res.body).not.toMatch(/detail|stack|\.ts/);
+    }
   });
 });

@@ -1,6 +1,9 @@
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
-import { buildApp, type App } from "../app";
+import { buildApp, type App, type BuildAppOptions } from "../app";
+import type { Infrastructure } from "../container";
 import { loadConfig, type Config } from "../config";
+import { createWorkflowRuntime } from "../workflows";
+import type { Scheduler } from "@kasse/workflows";
 
 export interface TestApp {
   app: App;
@@ -14,6 +17,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** A Redis client for the app's infrastructure (rate-limit store); the caller closes it. */
+  redis?: Infrastructure["redis"];
+  /** The engine's scheduler (e.g. a BullMQ one the test owns); in-process timers by default. */
+  scheduler?: Scheduler;
+  /** Extra routes for the test (e.g. one that throws), registered before `ready()`. */
+  extraRoutes?: BuildAppOptions["extraRoutes"];
+}
+
 /**
  * An app over a fresh test database (PostgreSQL when `DATABASE_URL` is set, else PGlite),
  * not listening: drive it with `app.inject`. Call once per test file.
@@ -22,7 +34,7 @@ export interface TestApp {
  * afterAll(() => t.close());
  * const res = await t.app.inject({ method: "GET", url: "/health" });
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: "test-secret-test-secret-test-secret",
@@ -33,7 +45,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
-  const app = await buildApp({ config, infra: { database }, logger: false });
+  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
+  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes });
   await app.ready();
   const bearer = async (actor_type: string, actor_id: string) => ({
     authorization: `Bearer ${await app.tokens.sign({ actor_type, actor_id, auth_identity_id: `authid_${actor_id}`, app_metadata: {} })}`,
@@ -46,6 +59,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     customerHeaders: (customerId) => bearer("customer", customerId),
     close: async () => {
       await app.close();
+      await workflows.engine.drain(5_000);
+      if (!options.scheduler) await workflows.scheduler.close();
       await database.close();
     },
   };
