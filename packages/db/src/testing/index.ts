@@ -44,7 +44,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
 /** Whether tests run on PostgreSQL (true) or on PGlite (false). */
 export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
-export { createCountingDatabase, type CountingDatabase } from "./query-count";
+export { countQueries, createCountingDatabase, type CountingDatabase } from "./query-count";
 
 function migrationsHash(): string {
   const hash = createHash("sha256");

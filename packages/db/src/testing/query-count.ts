@@ -53,3 +53,26 @@ export async function createCountingDatabase(): Promise<CountingDatabase> {
   queries.length = 0;
   return { ...database, queries, count };
 }
+
+/**
+ * Runs `fn` and counts the statements prepared on `db`'s own session: the reads a request makes
+ * outside transactions. Use it on an app's existing handle; {@link createCountingDatabase} counts
+ * everything on a database of its own.
+ * @example
+ * const n = await countQueries(app.modules.db, () => app.inject({ method: "GET", url: "/store/products" }));
+ */
+export async function countQueries(db: Db, fn: () => Promise<unknown>): Promise<number> {
+  const session = (db as unknown as { session: Record<string, unknown> }).session;
+  const original = session.prepareQuery as (...args: unknown[]) => unknown;
+  let queries = 0;
+  session.prepareQuery = function (this: unknown, ...args: unknown[]) {
+    queries++;
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    session.prepareQuery = original;
+  }
+  return queries;
+}

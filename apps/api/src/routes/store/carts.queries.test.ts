@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countQueries } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "./catalog-fixtures";
 
@@ -25,23 +26,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-/** Runs `fn` counting the SQL statements the app's database handle prepares (reads outside transactions). */
-async function countQueries(fn: () => Promise<unknown>): Promise<number> {
-  const session = (t.app.modules.db as unknown as { session: Record<string, unknown> }).session;
-  const original = session.prepareQuery as (...args: unknown[]) => unknown;
-  let queries = 0;
-  session.prepareQuery = function (this: unknown, ...args: unknown[]) {
-    queries++;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    session.prepareQuery = original;
-  }
-  return queries;
-}
-
 describe("store cart read cost", () => {
   it("GET /store/carts/{id} is a constant, small number of queries whatever the cart holds", async () => {
     const counts: number[] = [];
@@ -57,7 +41,7 @@ describe("store cart read cost", () => {
       // Warm the default-channel cache of the publishable-key plugin so every read pays the same.
       await t.app.inject({ method: "GET", url: `/store/carts/${cart.id}` });
       counts.push(
-        await countQueries(async () => {
+        await countQueries(t.app.modules.db, async () => {
           const res = await t.app.inject({ method: "GET", url: `/store/carts/${cart.id}` });
           expect(res.statusCode).toBe(200);
           const body = res.json().cart;

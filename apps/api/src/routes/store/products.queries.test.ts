@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countQueries } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "./catalog-fixtures";
 
@@ -34,23 +35,6 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => t.close());
 
-/** Runs `fn` counting the SQL statements the app's database handle prepares. */
-async function countQueries(fn: () => Promise<unknown>): Promise<number> {
-  const session = (t.app.modules.db as unknown as { session: Record<string, unknown> }).session;
-  const original = session.prepareQuery as (...args: unknown[]) => unknown;
-  let queries = 0;
-  session.prepareQuery = function (this: unknown, ...args: unknown[]) {
-    queries++;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    session.prepareQuery = original;
-  }
-  return queries;
-}
-
 describe("store product page cost", () => {
   const fields = encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity");
 
@@ -60,7 +44,7 @@ describe("store product page cost", () => {
     const counts: number[] = [];
     for (const limit of [15, 50, 100]) {
       counts.push(
-        await countQueries(async () => {
+        await countQueries(t.app.modules.db, async () => {
           const res = await t.app.inject({ method: "GET", url: `/store/products?limit=${limit}&region_id=${regionId}&fields=${fields}` });
           expect(res.statusCode).toBe(200);
           const body = res.json();
