@@ -7,6 +7,8 @@ import { createFixtureProduct } from "./catalog-fixtures";
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
 let t: TestApp;
 let sdk: Medusa;
+let baseUrl: string;
+let publishableKey: string;
 let regionId: string;
 let variantId: string;
 let optionId: string;
@@ -30,14 +32,17 @@ beforeAll(async () => {
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = t.app.server.address() as AddressInfo;
-  sdk = new Medusa({ baseUrl: `http://127.0.0.1:${port}`, publishableKey: key.token });
+  baseUrl = `http://127.0.0.1:${port}`;
+  publishableKey = key.token;
+  sdk = new Medusa({ baseUrl, publishableKey });
 });
 afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 
 /** A cart through the SDK up to a started payment session with `provider_id`. */
-async function checkout(provider_id: string, data?: Record<string, unknown>) {
+async function checkout(provider_id: string, data?: Record<string, unknown>, client: Medusa = sdk) {
+  const sdk = client;
   const { cart } = await sdk.store.cart.create({ region_id: regionId });
   await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 1 });
   await sdk.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address });
@@ -68,5 +73,24 @@ describe("@medusajs/js-sdk storefront checkout to an order", () => {
     if (result.type !== "cart") return;
     expect(result.error).toMatchObject({ type: "payment_authorization_error", name: "PaymentAuthorizationError" });
     expect(result.cart).toMatchObject({ id: cart.id, completed_at: null });
+  });
+
+  it("a signed-in customer's order shows in their account and order list, and to nobody else", async () => {
+    const shopper = new Medusa({ baseUrl, publishableKey, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
+    await shopper.auth.register("customer", "emailpass", { email: "grace@example.com", password: "grace-pass-1" });
+    await shopper.store.customer.create({ email: "grace@example.com", first_name: "Grace" });
+    await shopper.auth.login("customer", "emailpass", { email: "grace@example.com", password: "grace-pass-1" });
+    const cart = await checkout("pp_system_default", undefined, shopper);
+    const result = await shopper.store.cart.complete(cart.id);
+    expect(result.type).toBe("order");
+    if (result.type !== "order") return;
+    const { customer } = await shopper.store.customer.retrieve({ fields: "*orders" });
+    expect(customer.orders?.map((o: { id: string }) => o.id)).toEqual([result.order.id]);
+    const { orders, count } = await shopper.store.order.list();
+    expect(count).toBe(1);
+    expect(orders[0]!.id).toBe(result.order.id);
+    // A guest client cannot read a customer's order.
+    const stranger = await t.app.inject({ method: "GET", url: `/store/orders/${result.order.id}`, headers: { "x-publishable-api-key": publishableKey } });
+    expect(stranger.statusCode).toBe(404);
   });
 });
