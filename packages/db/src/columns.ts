@@ -15,3 +15,22 @@ export const money = (name: string) => bigint(name, { mode: "number" });
 
 /** Free key-value pairs. */
 export const metadata = () => jsonb("metadata").$type<Record<string, unknown>>();
+
+/**
+ * The totals a cart stores and an order copies (integer minor units, 0 by default), so reads
+ * never recompute them: items, shipping, and the whole, each as subtotal/tax/discount/total.
+ */
+export const storedTotals = () => ({
+  item_subtotal: money("item_subtotal").notNull().default(0),
+  item_tax_total: money("item_tax_total").notNull().default(0),
+  item_discount_total: money("item_discount_total").notNull().default(0),
+  item_total: money("item_total").notNull().default(0),
+  shipping_subtotal: money("shipping_subtotal").notNull().default(0),
+  shipping_tax_total: money("shipping_tax_total").notNull().default(0),
+  shipping_discount_total: money("shipping_discount_total").notNull().default(0),
+  shipping_total: money("shipping_total").notNull().default(0),
+  subtotal: money("subtotal").notNull().default(0),
+  discount_total: money("discount_total").notNull().default(0),
+  tax_total: money("tax_total").notNull().default(0),
+  total: money("total").notNull().default(0),
+});

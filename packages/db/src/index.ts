@@ -4,7 +4,7 @@ export { migrate, migrationsFolder } from "./migrate";
 export { transaction, lockKeys } from "./transaction";
 export { queryRows } from "./rows";
 export { generateId } from "./ids";
-export { timestamps, money, metadata } from "./columns";
+export { timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
 export { DEFAULT_LIMIT, MAX_LIMIT, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, money, timestamps } from "@kasse/db";
+import { metadata, money, storedTotals, timestamps } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -58,18 +58,7 @@ export const cart = pgTable(
     billing_address: jsonb("billing_address").$type<CartAddress>(),
     /** Codes the customer applied (as entered), in the order applied. */
     promo_codes: jsonb("promo_codes").$type<string[]>().notNull().default([]),
-    item_subtotal: money("item_subtotal").notNull().default(0),
-    item_tax_total: money("item_tax_total").notNull().default(0),
-    item_discount_total: money("item_discount_total").notNull().default(0),
-    item_total: money("item_total").notNull().default(0),
-    shipping_subtotal: money("shipping_subtotal").notNull().default(0),
-    shipping_tax_total: money("shipping_tax_total").notNull().default(0),
-    shipping_discount_total: money("shipping_discount_total").notNull().default(0),
-    shipping_total: money("shipping_total").notNull().default(0),
-    subtotal: money("subtotal").notNull().default(0),
-    discount_total: money("discount_total").notNull().default(0),
-    tax_total: money("tax_total").notNull().default(0),
-    total: money("total").notNull().default(0),
+    ...storedTotals(),
     original_total: money("original_total").notNull().default(0),
     completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),

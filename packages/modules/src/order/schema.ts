@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, money, timestamps } from "@kasse/db";
+import { metadata, money, storedTotals, timestamps } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -54,18 +54,7 @@ export const order = pgTable(
     billing_address: jsonb("billing_address").$type<OrderAddress>(),
     /** Payment collections paying for this order (ids of the payment module's rows). */
     payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
-    item_subtotal: money("item_subtotal").notNull().default(0),
-    item_tax_total: money("item_tax_total").notNull().default(0),
-    item_discount_total: money("item_discount_total").notNull().default(0),
-    item_total: money("item_total").notNull().default(0),
-    shipping_subtotal: money("shipping_subtotal").notNull().default(0),
-    shipping_tax_total: money("shipping_tax_total").notNull().default(0),
-    shipping_discount_total: money("shipping_discount_total").notNull().default(0),
-    shipping_total: money("shipping_total").notNull().default(0),
-    subtotal: money("subtotal").notNull().default(0),
-    discount_total: money("discount_total").notNull().default(0),
-    tax_total: money("tax_total").notNull().default(0),
-    total: money("total").notNull().default(0),
+    ...storedTotals(),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
     ...timestamps(),
