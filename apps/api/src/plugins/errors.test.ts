@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { errorCatalog, errors, KasseError, type ErrorType } from "@kasse/db";
+import { errorCatalog, errors, KasseError, toKasseError, type ErrorType } from "@kasse/db";
 import { createTestApp, type TestApp } from "../testing";
 
 let t: TestApp;
@@ -47,6 +47,10 @@ describe("error mapping on routes", () => {
         app.get("/test/crash-sync", () => {
           throw new Error("sync detail");
         });
+        // What a workflow step's failed query becomes: a plain error wrapped as `unknown_error`.
+        app.get("/test/crash-wrapped", () => {
+          throw toKasseError(new Error('Failed query: insert into "order_change" values ($1) params: secret'));
+        });
       },
     });
   });
@@ -91,17 +95,18 @@ describe("error mapping on routes", () => {
     for (const [type, entry] of Object.entries(errorCatalog)) {
       const res = await u.app.inject({ method: "GET", url: `/test/domain/${type}` });
       expect(res.statusCode, type).toBe(entry.status);
-      expect(res.json()).toEqual({ type, message: "domain failure" });
+      // A 500's message is internal (the log keeps it); every other type's message is for the caller.
+      expect(res.json()).toEqual({ type, message: entry.status === 500 ? "An unknown error occurred." : "domain failure" });
     }
     expect(errors.notFound("x").status).toBe(404);
   });
 
   it("answers an unexpected error with 500 unknown_error and no detail", async () => {
-    for (const url of ["/test/crash", "/test/crash-sync"]) {
+    for (const url of ["/test/crash", "/test/crash-sync", "/test/crash-wrapped"]) {
       const res = await u.app.inject({ method: "GET", url });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
-      expect(res.body).not.toMatch(/detail|stack|\.ts/);
+      expect(res.body).not.toMatch(/detail|stack|\.ts|query|secret/);
     }
   });
 });

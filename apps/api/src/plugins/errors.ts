@@ -21,8 +21,8 @@ const typeByStatus: Record<number, string> = {
 
 /**
  * Maps every failure to `{type, message}`: typed domain errors keep their type and status;
- * schema failures and malformed bodies are 400 `invalid_data`; anything unexpected is a
- * 500 whose detail is logged and never sent.
+ * schema failures and malformed bodies are 400 `invalid_data`; anything unexpected, and every
+ * 500 (`unknown_error`, `unexpected_state`), is a 500 whose detail is logged and never sent.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
@@ -32,7 +32,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isKasseError(error)) {
       if (error.status >= 500) request.log.error({ err: error }, "domain error");
-      return reply.code(error.status).send({ type: error.type, message: error.message });
+      // A 500 is a bug or broken infrastructure (a workflow wraps any plain error, e.g. a failed
+      // query with its SQL, as `unknown_error`): its message stays in the log and the journal.
+      const message = error.status === 500 ? "An unknown error occurred." : error.message;
+      return reply.code(error.status).send({ type: error.type, message });
     }
     if (error.validation) {
       return reply.code(400).send({ type: "invalid_data", message: validationMessage(error) });
