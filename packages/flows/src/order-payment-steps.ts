@@ -1,8 +1,7 @@
-import { count, eq } from "drizzle-orm";
-import { errors, isKasseError, transaction, type Db } from "@kasse/db";
+import { errors, isKasseError, type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { createOrderService, derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
-import { capture, createPaymentService, payment as paymentTable, type Payment } from "@kasse/modules/payment";
+import { createPaymentService, type Payment } from "@kasse/modules/payment";
 
 interface SyncInput {
   order_id: string | null;
@@ -104,20 +103,17 @@ export const cancelOrderPaymentsStep = step("cancel-order-payments", {
     const collections = input.payment_collection_ids.length ? await payments.listCollections({ id: input.payment_collection_ids }) : [];
     const done: Array<{ payment_id: string; action: "canceled" | "refunded"; amount: number }> = [];
     for (const { id } of collections.flatMap((c) => c.payments)) {
-      // Void under the payment's row lock, deciding on what is captured *now*: a capture racing
-      // the cancellation either committed first (then it is refunded below) or finds the payment canceled.
-      const voided = await transaction(ctx.db, async (tx) => {
-        const [row] = await tx.select().from(paymentTable).where(eq(paymentTable.id, id)).for("update");
-        const [captured] = await tx.select({ count: count() }).from(capture).where(eq(capture.payment_id, id));
-        if (!row || row.canceled_at || (captured?.count ?? 0) > 0) return null;
-        await createPaymentService(tx).cancelPayment(id, { idempotencyKey: `${ctx.idempotencyKey}:cancel:${id}` }, tx);
-        return row.amount;
+      // Decided under the payment's row lock on what is captured *now*: a capture racing the
+      // cancellation either committed first (then it is refunded below) or finds the payment canceled.
+      const voided = await payments.cancelPayment(id, { idempotencyKey: `${ctx.idempotencyKey}:cancel:${id}` }).catch((error: unknown) => {
+        if (isKasseError(error) && error.type === "not_allowed") return false;
+        throw error;
       });
-      if (voided !== null) {
-        done.push({ payment_id: id, action: "canceled", amount: voided });
+      const [payment] = (await payments.listCollections({ id: input.payment_collection_ids })).flatMap((c) => c.payments).filter((p) => p.id === id);
+      if (voided) {
+        done.push({ payment_id: id, action: "canceled", amount: payment?.amount ?? 0 });
         continue;
       }
-      const [payment] = (await payments.listCollections({ id: input.payment_collection_ids })).flatMap((c) => c.payments).filter((p) => p.id === id);
       const left = payment && !payment.canceled_at ? remaining(payment, "refund") : 0;
       if (left > 0) {
         await payments.refundPayment(id, { amount: left, note: "Order canceled", created_by: input.created_by ?? undefined, idempotencyKey: `${ctx.idempotencyKey}:refund:${id}` });

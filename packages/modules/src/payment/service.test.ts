@@ -97,9 +97,31 @@ describe("authorization with pp_test", () => {
 
   it("cancel gives the authorization back, once", async () => {
     const { collection, payment } = await authorized();
-    await payments.cancelPayment(payment.id);
-    await payments.cancelPayment(payment.id);
+    expect(await payments.cancelPayment(payment.id)).toBe(true);
+    expect(await payments.cancelPayment(payment.id)).toBe(false);
     expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "canceled", authorized_amount: 0 });
+  });
+
+  it("a partly captured payment cannot be voided (refund it instead)", async () => {
+    const { collection, payment } = await authorized(5000);
+    await payments.capturePayment(payment.id, { amount: 1000 });
+    expect(await failure(payments.cancelPayment(payment.id))).toMatchObject({ type: "not_allowed", message: `Payment ${payment.id} is captured; refund it instead` });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "authorized", authorized_amount: 5000, captured_amount: 1000 });
+  });
+
+  it.runIf(onPostgres())("a cancel racing a capture: either the capture wins and the cancel is refused, or the payment is voided and the capture refused", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { collection, payment } = await authorized(5000);
+      const [canceled, captured] = await Promise.allSettled([payments.cancelPayment(payment.id), payments.capturePayment(payment.id, { amount: 1000 })]);
+      const after = await payments.retrieveCollection(collection.id);
+      if (captured.status === "fulfilled") {
+        expect(canceled.status).toBe("rejected");
+        expect(after).toMatchObject({ status: "authorized", captured_amount: 1000 });
+      } else {
+        expect(canceled).toMatchObject({ status: "fulfilled", value: true });
+        expect(after).toMatchObject({ status: "canceled", authorized_amount: 0, captured_amount: 0 });
+      }
+    }
   });
 });
 

@@ -144,22 +144,30 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       return { collection: await service.retrieveCollection(collectionId, tx), payment: created! };
     },
 
-    /** Cancels an uncaptured payment (the compensation of an authorization). Idempotent. */
-    async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}, tx: Db = db): Promise<void> {
-      const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId));
-      if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
-      if (row.canceled_at) return;
-      if (row.captured_at) throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
-      await providers.get(row.provider_id).cancel({ amount: row.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}` });
-      await tx.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, paymentId));
-      await tx.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
-      await tx
-        .update(paymentCollection)
-        .set({
-          authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
-          status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
-        })
-        .where(eq(paymentCollection.id, row.payment_collection_id));
+    /**
+     * Voids an authorization nothing of which was captured (the compensation of an authorization,
+     * or an order's cancellation). The payment row is locked for the call, so a capture racing it
+     * either committed first (then this refuses: `not_allowed`, refund instead) or finds the payment
+     * canceled. Idempotent: true when this call voided it, false when it already was.
+     */
+    async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}, tx: Db = db): Promise<boolean> {
+      return transaction(tx, async (t) => {
+        const [row] = await t.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        if (row.canceled_at) return false;
+        if ((await sumOf(t, capture, paymentId)) > 0) throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
+        await providers.get(row.provider_id).cancel({ amount: row.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}` });
+        await t.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, paymentId));
+        await t.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
+        await t
+          .update(paymentCollection)
+          .set({
+            authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
+            status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
+          })
+          .where(eq(paymentCollection.id, row.payment_collection_id));
+        return true;
+      });
     },
 
     /**
