@@ -1,6 +1,6 @@
 import { step, workflow } from "@kasse/workflows";
 import { createInventoryService, type ConsumedReservation } from "@kasse/modules/inventory";
-import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
+import { checkOrderOpenStep, moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
 import { markFulfillmentStep } from "@kasse/modules/fulfillment";
 
 export interface CancelFulfillmentInput {
@@ -26,6 +26,7 @@ const restoreConsumedStep = step("restore-consumed-reservations", {
  * consumed are restored.
  */
 export const cancelFulfillmentWorkflow = workflow("cancel-fulfillment", async (input: CancelFulfillmentInput, ctx) => {
+  await ctx.run(checkOrderOpenStep, { order_id: input.order_id, doing: "changed" });
   const canceled = await ctx.run(markFulfillmentStep, { order_id: input.order_id, fulfillment_id: input.fulfillment_id, field: "canceled_at" as const });
   const moved = await ctx.run(moveOrderLinesStep, { order_id: input.order_id, stage: "fulfilled_quantity", items: canceled.items.map((i) => ({ id: i.id, quantity: -i.quantity })), action: "fulfillment_canceled", actor: input.actor ?? null });
   if (canceled.inventory_consumed.length) await ctx.run(restoreConsumedStep, canceled.inventory_consumed);

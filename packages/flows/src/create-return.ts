@@ -1,5 +1,6 @@
-import { workflow } from "@kasse/workflows";
-import { createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
+import { step, workflow } from "@kasse/workflows";
+import { createOrderService, createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
+import { createInventoryService } from "@kasse/modules/inventory";
 
 export interface CreateReturnInput {
   order_id: string;
@@ -7,10 +8,23 @@ export interface CreateReturnInput {
   actor?: OrderActor | null;
 }
 
+/** The units must be able to go back into stock where they are returned: every item stocked at the location. */
+const checkReturnLocationStep = step("check-return-location", {
+  invoke: async (input: { order_id: string; line_item_ids: string[]; location_id: string }, ctx) => {
+    const order = await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx);
+    const wanted = new Set(input.line_item_ids);
+    const variantIds = order.items.flatMap((i) => (wanted.has(i.id) && i.variant_id ? [i.variant_id] : []));
+    await createInventoryService(ctx.tx).assertVariantsStockedAt(variantIds, input.location_id, ctx.tx);
+    return { output: null };
+  },
+});
+
 /**
  * Requests a return of fulfilled units: quantities ≤ fulfilled − already requested, reasons must
- * exist, the order must not be canceled. Nothing moves in stock until the return is received.
+ * exist, the order must be open (not canceled or archived), and every item must be stocked at the
+ * return's location. Nothing moves in stock until the return is received.
  */
 export const createReturnWorkflow = workflow("create-return", async (input: CreateReturnInput, ctx) => {
+  await ctx.run(checkReturnLocationStep, { order_id: input.order_id, line_item_ids: input.return.items.map((i) => i.id), location_id: input.return.location_id });
   return ctx.run(createReturnStep, input);
 });

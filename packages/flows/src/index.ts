@@ -15,13 +15,15 @@ import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { receiveReturnWorkflow } from "./receive-return";
 import { completeOrderWorkflow } from "./complete-order";
+import { archiveOrderWorkflow } from "./archive-order";
+import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, completeCartWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -48,8 +50,10 @@ export { refundPaymentWorkflow, type RefundPaymentInput } from "./refund-payment
 export { completeCart, completeCartWorkflow, type CompleteCartOutcome } from "./complete-cart";
 export { createFulfillmentWorkflow, type CreateFulfillmentInput } from "./create-fulfillment";
 export { cancelFulfillmentWorkflow, type CancelFulfillmentInput } from "./cancel-fulfillment";
-export { createShipmentWorkflow, type FulfillmentMoveInput } from "./create-shipment";
+export { createShipmentWorkflow, type FulfillmentMoveInput, type CreateShipmentInput } from "./create-shipment";
 export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
 export { completeOrderWorkflow } from "./complete-order";
+export { archiveOrderWorkflow } from "./archive-order";
+export { cancelReturnWorkflow } from "./cancel-return";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
-import { createOrderService } from "@kasse/modules/order";
+import { assertOpen, createOrderService } from "@kasse/modules/order";
 import { createPaymentService, payment as paymentTable } from "@kasse/modules/payment";
 import { planMoves, type PaymentMove } from "./order-payment-steps";
 
@@ -17,7 +17,7 @@ export interface PaymentTarget {
 
 /**
  * Checks a capture or refund and plans it (reads only): the payment or collection must exist and
- * belong to the order named; a canceled order takes no capture; the amount must be a positive
+ * belong to the order named; a canceled or archived order takes none; the amount must be a positive
  * integer within what is left. The provider calls happen in the following steps.
  */
 export const planPaymentMovesStep = step("plan-payment-moves", {
@@ -39,7 +39,8 @@ export const planPaymentMovesStep = step("plan-payment-moves", {
     } else {
       orderId = (await orders.findByPaymentCollection(collectionId, ctx.tx))?.id ?? null;
     }
-    if (orderId && input.kind === "capture" && (await orders.retrieve(orderId, ctx.tx)).status === "canceled") throw errors.invalidData(`Order ${orderId} is canceled; its payments cannot be captured`);
+    // Money moves only on an open order (a canceled one was settled by its cancellation).
+    if (orderId) assertOpen(await orders.retrieve(orderId, ctx.tx), input.kind === "capture" ? "captured" : "refunded");
     const collection = await payments.retrieveCollection(collectionId, ctx.tx);
     const candidates = input.payment_id ? collection.payments.filter((p) => p.id === input.payment_id) : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at) throw errors.invalidData(`Payment ${input.payment_id} is canceled`);

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { errors, generateId, type Db } from "@kasse/db";
-import { fulfillment, fulfillmentItem, type FulfillmentItemRow, type FulfillmentRow } from "./schema";
+import { fulfillment, fulfillmentItem, type FulfillmentItemRow, type FulfillmentRow, type ShipmentCreate } from "./schema";
 
 /** A fulfillment with its items. */
 export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };
@@ -49,8 +49,12 @@ export function createFulfillmentRecordService(db: Db) {
       return out;
     },
 
-    /** Sets or clears one of the dates (`shipped_at`, `delivered_at`, `canceled_at`), checking the move is allowed. */
-    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, tx: Db): Promise<Fulfillment> {
+    /**
+     * Sets or clears one of the dates (`shipped_at`, `delivered_at`, `canceled_at`), checking the
+     * move is allowed. A shipment may name the fulfillment's items (they must be exactly its items:
+     * a fulfillment ships whole) and carries the carrier's labels; clearing `shipped_at` drops them.
+     */
+    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, tx: Db, shipment: ShipmentCreate = {}): Promise<Fulfillment> {
       const current = await service.lockForOrder(orderId, id, tx);
       if (value) {
         if (current.canceled_at) throw errors.invalidData(`Fulfillment ${id} is canceled`);
@@ -58,8 +62,10 @@ export function createFulfillmentRecordService(db: Db) {
         if (field === "shipped_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is already shipped`);
         if (field === "delivered_at" && !current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is not shipped yet`);
         if (field === "delivered_at" && current.delivered_at) throw errors.invalidData(`Fulfillment ${id} is already delivered`);
+        if (shipment.items) assertWhole(current, shipment.items);
       }
-      await tx.update(fulfillment).set({ [field]: value ? new Date() : null }).where(eq(fulfillment.id, id));
+      const labels = field !== "shipped_at" ? {} : { labels: value ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l })) : [] };
+      await tx.update(fulfillment).set({ [field]: value ? new Date() : null, ...labels }).where(eq(fulfillment.id, id));
       return service.retrieve(id, tx);
     },
 
@@ -72,6 +78,23 @@ export function createFulfillmentRecordService(db: Db) {
 }
 
 export type FulfillmentRecordService = ReturnType<typeof createFulfillmentRecordService>;
+
+/**
+ * The items a shipment names must be the fulfillment's, each with its whole quantity. An item is
+ * named by its order line id (Medusa's dashboard) or by its fulfillment item id (Medusa's SDK docs).
+ */
+function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["items"]>): void {
+  const lineOf = new Map(current.items.flatMap((i) => [[i.line_item_id, i.line_item_id] as const, [i.id, i.line_item_id] as const]));
+  const named = new Map<string, number>();
+  for (const item of items) {
+    const lineId = lineOf.get(item.id);
+    if (!lineId) throw errors.invalidData(`Item ${item.id} is not in fulfillment ${current.id}`);
+    named.set(lineId, (named.get(lineId) ?? 0) + item.quantity);
+  }
+  for (const { line_item_id, quantity } of current.items) {
+    if (named.get(line_item_id) !== quantity) throw errors.invalidData(`Fulfillment ${current.id} ships whole: item ${line_item_id} has ${quantity} units in it, ${named.get(line_item_id) ?? 0} named`);
+  }
+}
 
 async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
   if (rows.length === 0) return [];

@@ -134,6 +134,8 @@ export const fulfillment = pgTable(
     delivered_at: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** The carrier's labels given at shipment (tracking number and links), as Medusa's `labels`. */
+    labels: jsonb("labels").$type<FulfillmentLabel[]>().notNull().default([]),
     /** The reservations this fulfillment consumed (the inventory module's record), restored on cancel. */
     inventory_consumed: jsonb("inventory_consumed").$type<Array<{ reservation_id: string; inventory_item_id: string; location_id: string; quantity: number; deleted: boolean }>>().notNull().default([]),
     metadata: metadata(),
@@ -160,4 +162,30 @@ export const fulfillmentItem = pgTable(
 );
 
 export type FulfillmentRow = typeof fulfillment.$inferSelect;
+
+/** One shipping label of a shipment (Medusa's create-shipment `labels`). */
+export const FulfillmentLabelInput = Type.Object(
+  {
+    tracking_number: Type.String({ minLength: 1, maxLength: 200 }),
+    tracking_url: Type.String({ maxLength: 2000 }),
+    label_url: Type.String({ maxLength: 2000 }),
+  },
+  { additionalProperties: false },
+);
+export type FulfillmentLabelInput = Static<typeof FulfillmentLabelInput>;
+export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
+
+/**
+ * Body of `POST /admin/orders/{id}/fulfillments/{fulfillment_id}/shipments`: Medusa's clients list
+ * the fulfillment's `items` (a fulfillment ships whole, so they must be exactly its items) and the
+ * carrier's `labels`.
+ */
+export const ShipmentCreate = Type.Object(
+  {
+    items: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 1000 })),
+    labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type ShipmentCreate = Static<typeof ShipmentCreate>;
 export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;

@@ -1,5 +1,6 @@
 import { step } from "@kasse/workflows";
 import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
+import type { ShipmentCreate } from "./schema";
 
 /** Records a fulfillment; compensation deletes it. */
 export const createFulfillmentRecordStep = step("create-fulfillment-record", {
@@ -13,12 +14,13 @@ export const createFulfillmentRecordStep = step("create-fulfillment-record", {
 });
 
 /**
- * Marks a fulfillment of an order shipped, delivered or canceled (checking the move is allowed);
- * compensation clears the mark. Outputs the fulfillment's items and consumed reservations.
+ * Marks a fulfillment of an order shipped (with the shipment's items checked and its labels),
+ * delivered or canceled, checking the move is allowed; compensation clears the mark. Outputs the
+ * fulfillment's items and consumed reservations.
  */
 export const markFulfillmentStep = step("mark-fulfillment", {
-  invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
-    const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx);
+  invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
+    const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx, input.shipment ?? {});
     const output = { id: marked.id, location_id: marked.location_id, items: marked.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), inventory_consumed: marked.inventory_consumed };
     return { output, compensateInput: input };
   },

@@ -644,6 +644,18 @@ export function createInventoryService(db: Db) {
       return out;
     },
 
+    /**
+     * Refuses (`invalid_data`) when an inventory item of one of the variants has no level at the
+     * location: stock could not be put back there (a return is checked before it is requested).
+     */
+    async assertVariantsStockedAt(variantIds: string[], locationId: string, tx: Db = db): Promise<void> {
+      const links = await service.listVariantInventoryItems([...new Set(variantIds)], tx);
+      const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
+      const stocked = new Set((await service.levelsAt(itemIds, [locationId], tx)).map((l) => l.inventory_item_id));
+      const missing = itemIds.find((id) => !stocked.has(id));
+      if (missing) throw errors.invalidData(`Inventory item ${missing} is not stocked at location ${locationId}`);
+    },
+
     /** The variants linked to an item (e.g. to read their backorder flag). */
     async variantIdsForItem(itemId: string, tx: Db = db): Promise<string[]> {
       const rows = await tx.select({ variant_id: inventoryItemVariant.variant_id }).from(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, itemId));

@@ -1,8 +1,8 @@
 export * from "./schema";
-export { createOrderService, type OrderService, type Order, type OrderSummary, type OrderState, type LineStage } from "./service";
+export { createOrderService, assertOpen, type OrderService, type Order, type OrderSummary, type OrderState, type LineStage, type LineMove } from "./service";
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
 export { orderSnapshot } from "./testing";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
-export { createReturnService, type ReturnService, type OrderReturn } from "./returns";
+export { createReturnService, type ReturnService, type OrderReturn, type ReturnReceipt, type ReceivedLine } from "./returns";

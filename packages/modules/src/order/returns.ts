@@ -1,17 +1,51 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { errors, generateId, type Db, type Paging } from "@kasse/db";
-import { orderReturn, orderReturnItem, type OrderActor, type OrderReturnItemRow, type OrderReturnRow, type ReturnCreate } from "./schema";
+import { orderReturn, orderReturnItem, type OrderActor, type OrderReturnItemRow, type OrderReturnRow, type ReturnCreate, type ReturnReceive, type ReturnStatus } from "./schema";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
 
 /** A return with its items. */
 export type OrderReturn = OrderReturnRow & { items: OrderReturnItemRow[] };
 
+/** Units of one order line received back. */
+export interface ReceivedLine {
+  line_item_id: string;
+  quantity: number;
+}
+
+/** What one receipt did (JSON: journaled as a step output), so that it can be restocked and undone exactly. */
+export interface ReturnReceipt {
+  id: string;
+  order_id: string;
+  location_id: string;
+  lines: ReceivedLine[];
+  before: { status: ReturnStatus; received_at: string | null };
+}
+
 /**
  * Returns of fulfilled units: requested (quantities ≤ fulfilled − already requested, reasons must
- * exist), then received (the lines' received quantities rise; the flow restocks the location).
+ * exist), received in one or several receipts (the lines' received quantities rise; the flow
+ * restocks the location), or canceled while nothing has come back.
  */
 export function createReturnService(db: Db) {
+  const orders = (tx: Db) => createOrderService(tx);
+
+  /** The return, locked for the transaction; 404 when it is not `orderId`'s (when given). */
+  async function lock(id: string, orderId: string | null, tx: Db): Promise<OrderReturn> {
+    const [row] = await tx.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
+    if (!row || (orderId && row.order_id !== orderId)) throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
+    return (await attach(tx, [row]))[0]!;
+  }
+
+  async function addReceived(returnId: string, lines: ReceivedLine[], sign: 1 | -1, tx: Db): Promise<void> {
+    for (const line of lines) {
+      await tx
+        .update(orderReturnItem)
+        .set({ received_quantity: sql`${orderReturnItem.received_quantity} + ${sign * line.quantity}` })
+        .where(and(eq(orderReturnItem.return_id, returnId), eq(orderReturnItem.line_item_id, line.line_item_id)));
+    }
+  }
+
   const service = {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
     async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined, tx: Db = db): Promise<OrderReturn> {
@@ -19,8 +53,7 @@ export function createReturnService(db: Db) {
       const known = await createReturnReasonService(tx).existing(reasonIds, tx);
       const unknown = reasonIds.find((id) => !known.has(id));
       if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
-      const order = await createOrderService(tx).moveLineQuantities(orderId, "return_requested_quantity", input.items.map((i) => ({ id: i.id, quantity: i.quantity })), "return_requested", actor, tx);
-      if (order.status === "canceled") throw errors.invalidData(`Order ${orderId} is canceled`);
+      await orders(tx).moveLineQuantities(orderId, { stage: "return_requested_quantity", lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })), action: "return_requested", actor }, tx);
       const id = generateId("ret");
       await tx.insert(orderReturn).values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
       await tx.insert(orderReturnItem).values(input.items.map((i) => ({ id: generateId("retitem"), return_id: id, line_item_id: i.id, quantity: i.quantity, reason_id: i.reason_id ?? null })));
@@ -29,8 +62,8 @@ export function createReturnService(db: Db) {
 
     /** Removes a requested return and gives its lines' requested quantities back (a creation's compensation). */
     async remove(id: string, tx: Db = db): Promise<void> {
-      const existing = await service.retrieve(id, tx);
-      await createOrderService(tx).moveLineQuantities(existing.order_id, "return_requested_quantity", existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), "return_request_reverted", undefined, tx);
+      const existing = await lock(id, null, tx);
+      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_request_reverted", undo: true }, tx);
       await tx.delete(orderReturn).where(eq(orderReturn.id, id));
     },
 
@@ -43,7 +76,7 @@ export function createReturnService(db: Db) {
     async list(filters: { order_id?: string[]; status?: string[] }, page: Paging, tx: Db = db): Promise<{ items: OrderReturn[]; count: number }> {
       const conditions = [];
       if (filters.order_id?.length) conditions.push(inArray(orderReturn.order_id, filters.order_id));
-      if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as OrderReturnRow["status"][]));
+      if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as ReturnStatus[]));
       const where = and(...conditions);
       const [rows, [total]] = await Promise.all([
         tx.select().from(orderReturn).where(where).orderBy(asc(orderReturn.created_at), asc(orderReturn.id)).limit(page.limit).offset(page.offset),
@@ -62,19 +95,66 @@ export function createReturnService(db: Db) {
     },
 
     /**
-     * Receives a requested return in full (`orderId` given: it must be that order's): the return
-     * and its items are marked received and the lines' `return_received_quantity` rises. With
-     * `undo`, puts it back to requested (the compensation).
+     * Receives units of a requested or partially received return (`orderId` given: it must be that
+     * order's): `items` (order line ids) or, without them, everything still outstanding. The
+     * return's and the order lines' received quantities rise; the return is `received` once every
+     * unit is back, else `partially_received`. {@link undoReceipt} takes exactly this receipt back.
      */
-    async receive(id: string, orderId: string | null, actor: OrderActor | undefined, tx: Db = db, undo = false): Promise<OrderReturn> {
-      const [row] = await tx.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
-      if (!row || (orderId && row.order_id !== orderId)) throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
-      if (!undo && row.status !== "requested") throw errors.invalidData(`Return ${id} is ${row.status}`);
-      const existing = (await attach(tx, [row]))[0]!;
-      await createOrderService(tx).moveLineQuantities(row.order_id, "return_received_quantity", existing.items.map((i) => ({ id: i.line_item_id, quantity: undo ? -i.quantity : i.quantity })), undo ? "return_receipt_reverted" : "return_received", actor, tx);
-      await tx.update(orderReturn).set({ status: undo ? "requested" : "received", received_at: undo ? null : new Date() }).where(eq(orderReturn.id, id));
-      for (const item of existing.items) await tx.update(orderReturnItem).set({ received_quantity: undo ? 0 : item.quantity }).where(eq(orderReturnItem.id, item.id));
+    async receive(id: string, orderId: string | null, input: ReturnReceive, actor: OrderActor | undefined, tx: Db = db): Promise<ReturnReceipt> {
+      const existing = await lock(id, orderId, tx);
+      if (existing.status !== "requested" && existing.status !== "partially_received") throw errors.invalidData(`Return ${id} is ${existing.status}`);
+      const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
+      const lines: ReceivedLine[] = input.items
+        ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
+        : [...outstanding].filter(([, left]) => left > 0).map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
+      const seen = new Set<string>();
+      for (const line of lines) {
+        const left = outstanding.get(line.line_item_id);
+        if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
+        if (seen.has(line.line_item_id)) throw errors.invalidData(`Item ${line.line_item_id} is listed twice`);
+        seen.add(line.line_item_id);
+        if (line.quantity > left) throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
+      }
+      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_received_quantity", lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })), action: "return_received", actor }, tx);
+      await addReceived(id, lines, 1, tx);
+      const received = new Map(lines.map((l) => [l.line_item_id, l.quantity]));
+      const complete = existing.items.every((i) => i.received_quantity + (received.get(i.line_item_id) ?? 0) === i.quantity);
+      await tx
+        .update(orderReturn)
+        .set({ status: complete ? "received" : "partially_received", received_at: complete ? new Date() : existing.received_at })
+        .where(eq(orderReturn.id, id));
+      return { id, order_id: existing.order_id, location_id: existing.location_id, lines, before: { status: existing.status, received_at: existing.received_at?.toISOString() ?? null } };
+    },
+
+    /** Takes back one {@link receive} (its compensation): quantities and status as they were before it. */
+    async undoReceipt(receipt: ReturnReceipt, tx: Db = db): Promise<void> {
+      await lock(receipt.id, null, tx);
+      await orders(tx).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true }, tx);
+      await addReceived(receipt.id, receipt.lines, -1, tx);
+      await tx
+        .update(orderReturn)
+        .set({ status: receipt.before.status, received_at: receipt.before.received_at ? new Date(receipt.before.received_at) : null })
+        .where(eq(orderReturn.id, receipt.id));
+    },
+
+    /**
+     * Cancels a return nothing of which has come back (Medusa refuses a received one): the order
+     * lines' requested quantities are given back, so those units can be returned again.
+     */
+    async cancel(id: string, orderId: string | null, actor: OrderActor | undefined, tx: Db = db): Promise<OrderReturn> {
+      const existing = await lock(id, orderId, tx);
+      if (existing.status !== "requested") throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
+      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_canceled", actor }, tx);
+      await tx.update(orderReturn).set({ status: "canceled", canceled_at: new Date() }).where(eq(orderReturn.id, id));
       return service.retrieve(id, tx);
+    },
+
+    /** Takes back a {@link cancel} (its compensation): the return is requested again. */
+    async undoCancel(id: string, tx: Db = db): Promise<void> {
+      const existing = await lock(id, null, tx);
+      if (existing.status !== "canceled") return;
+      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), action: "return_cancel_reverted", undo: true }, tx);
+      await tx.update(orderReturn).set({ status: "requested", canceled_at: null }).where(eq(orderReturn.id, id));
     },
   };
   return service;

@@ -70,6 +70,8 @@ export const order = pgTable(
     index("order_sales_channel_idx").on(t.sales_channel_id),
     index("order_cart_idx").on(t.cart_id),
     index("order_created_at_idx").on(t.created_at),
+    // `/admin/payments/{id}/...` finds the order paying with a collection: `payment_collection_ids @> [id]`.
+    index("order_payment_collections_idx").using("gin", t.payment_collection_ids),
   ],
 );
 
@@ -175,7 +177,9 @@ export const returnReason = pgTable(
   (t) => [uniqueIndex("return_reason_value_uq").on(t.value).where(sql`deleted_at is null`), index("return_reason_created_at_idx").on(t.created_at)],
 );
 
-export type ReturnStatus = "requested" | "received" | "canceled";
+/** A return's `status` (Medusa's names): asked for, some or all units back, or called off. */
+export const RETURN_STATUSES = ["requested", "partially_received", "received", "canceled"] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /** A return of fulfilled units of an order, received back into stock at `location_id`. */
 export const orderReturn = pgTable(
@@ -188,6 +192,7 @@ export const orderReturn = pgTable(
     status: text("status").$type<ReturnStatus>().notNull().default("requested"),
     location_id: text("location_id").notNull(),
     received_at: timestamp("received_at", { withTimezone: true, mode: "date" }),
+    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
     ...timestamps(),
   },
@@ -405,3 +410,18 @@ export const ReturnCreate = Type.Object(
   { additionalProperties: false },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
+
+/**
+ * Body of `POST /admin/orders/{id}/returns/{return_id}/receive` (and `/admin/returns/{id}/receive`):
+ * which order lines came back and how many (`id` is the order line's, as in Medusa's receive-items).
+ * Without `items`, every unit still outstanding is received.
+ */
+export const ReturnReceive = Type.Object(
+  {
+    items: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReceive = Static<typeof ReturnReceive>;

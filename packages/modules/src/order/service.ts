@@ -36,6 +36,7 @@ const stateOf = (row: OrderRow): OrderState => ({ status: row.status, fulfillmen
 /** A stage of a line's progress. */
 export type LineStage = "fulfilled_quantity" | "shipped_quantity" | "delivered_quantity" | "return_requested_quantity" | "return_received_quantity";
 const STAGE_VERB: Record<LineStage, string> = { fulfilled_quantity: "fulfill", shipped_quantity: "ship", delivered_quantity: "deliver", return_requested_quantity: "return", return_received_quantity: "receive" };
+const STAGE_DONE: Record<LineStage, string> = { fulfilled_quantity: "fulfilled", shipped_quantity: "shipped", delivered_quantity: "delivered", return_requested_quantity: "returned", return_received_quantity: "received" };
 
 /** How far a line's stage may go: up to the stage before it, down to what later stages hold. */
 function bounds(item: OrderLineItemRow, stage: LineStage): { floor: number; ceiling: number } {
@@ -51,6 +52,26 @@ function bounds(item: OrderLineItemRow, stage: LineStage): { floor: number; ceil
     case "return_received_quantity":
       return { ceiling: item.return_requested_quantity, floor: 0 };
   }
+}
+/** One move of {@link createOrderService}'s `moveLineQuantities`. */
+export interface LineMove {
+  stage: LineStage;
+  lines: Array<{ id: string; quantity: number }>;
+  /** What the change log calls it (`fulfillment_created`, `return_received`, ...). */
+  action: string;
+  actor?: OrderActor | null;
+  /** Takes back an earlier move (a compensation): allowed whatever the order's status. */
+  undo?: boolean;
+}
+
+const ARCHIVABLE: ReadonlyArray<OrderRow["status"]> = ["completed", "canceled", "draft"];
+
+/**
+ * Refuses a new fulfillment, shipment, return or payment movement on a canceled order (nothing is
+ * left to move) or an archived one (archival closes the order for good).
+ */
+export function assertOpen(row: Pick<OrderRow, "id" | "status">, doing: string): void {
+  if (row.status === "canceled" || row.status === "archived") throw errors.invalidData(`Order ${row.id} is ${row.status} and cannot be ${doing}`);
 }
 const live = isNull(order.deleted_at);
 const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
@@ -193,7 +214,22 @@ export function createOrderService(db: Db) {
       return { before, order: await service.retrieve(id, tx) };
     },
 
-    /** Puts back a state saved by {@link cancel} or {@link complete} (their compensation), logging the reversal. */
+    /**
+     * Archives the order (Medusa's archive-order: only a completed, canceled or draft order).
+     * An archived order is read-only for every workflow; see {@link assertOpen}. Returns the state
+     * before, for {@link restoreState}.
+     */
+    async archive(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id, tx);
+      if (existing.status === "archived") throw errors.invalidData(`Order ${id} is already archived`);
+      if (!ARCHIVABLE.includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status}; only completed, canceled or draft orders can be archived`);
+      const before = stateOf(existing);
+      await tx.update(order).set({ status: "archived" }).where(eq(order.id, id));
+      await service.recordChange(id, "order_archived", actor, { status: before.status }, { status: "archived" }, tx);
+      return { before, order: await service.retrieve(id, tx) };
+    },
+
+    /** Puts back a state saved by {@link cancel}, {@link complete} or {@link archive} (their compensation), logging the reversal. */
     async restoreState(id: string, state: OrderState, action: string, tx: Db = db): Promise<void> {
       const current = await service.lock(id, tx);
       await tx
@@ -205,14 +241,16 @@ export function createOrderService(db: Db) {
 
     /**
      * Moves line quantities of one stage (fulfilled, shipped, delivered, return requested or
-     * received) by `quantity` per line (negative to undo), keeping 0 ≤ delivered ≤ shipped ≤
+     * received) by `quantity` per line (negative to take back), keeping 0 ≤ delivered ≤ shipped ≤
      * fulfilled ≤ quantity and 0 ≤ received ≤ requested ≤ fulfilled, re-deriving
-     * `fulfillment_status` and logging the change. A canceled order takes no new fulfillment.
+     * `fulfillment_status` and logging the change as `action`. A canceled or archived order takes
+     * no move unless it is the `undo` of an earlier one (a compensation must always get through).
      */
-    async moveLineQuantities(id: string, stage: LineStage, lines: Array<{ id: string; quantity: number }>, action: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
+    async moveLineQuantities(id: string, move: LineMove, tx: Db = db): Promise<Order> {
+      const { stage, lines, action } = move;
       const existing = await service.lock(id, tx);
+      if (!move.undo) assertOpen(existing, lines.every((l) => l.quantity > 0) ? STAGE_DONE[stage] : "changed");
       if (lines.length === 0) throw errors.invalidData("At least one item is required");
-      if (stage === "fulfilled_quantity" && lines.some((l) => l.quantity > 0) && existing.status === "canceled") throw errors.invalidData(`Order ${id} is canceled and cannot be fulfilled`);
       const byId = new Map(existing.items.map((i) => [i.id, i]));
       const seen = new Set<string>();
       for (const line of lines) {
@@ -232,7 +270,14 @@ export function createOrderService(db: Db) {
       const updated = await service.retrieve(id, tx);
       const status = existing.status === "canceled" ? existing.fulfillment_status : deriveFulfillmentStatus(updated.items);
       if (status !== existing.fulfillment_status) await tx.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
-      await service.recordChange(id, action, actor, { fulfillment_status: existing.fulfillment_status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })) }, { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) }, tx);
+      await service.recordChange(
+        id,
+        action,
+        move.actor ?? SYSTEM,
+        { fulfillment_status: existing.fulfillment_status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })) },
+        { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) },
+        tx,
+      );
       return service.retrieve(id, tx);
     },
 

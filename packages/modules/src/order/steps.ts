@@ -1,7 +1,7 @@
 import { step } from "@kasse/workflows";
-import type { OrderActor, OrderCreate, ReturnCreate } from "./schema";
-import { createReturnService } from "./returns";
-import { createOrderService, type LineStage, type OrderState } from "./service";
+import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
+import { createReturnService, type ReturnReceipt } from "./returns";
+import { assertOpen, createOrderService, type LineStage, type OrderState } from "./service";
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
 export interface CreatedOrder {
@@ -46,13 +46,24 @@ export const cancelOrderStep = step("cancel-order", {
 });
 
 /**
+ * Refuses (400) a change to a canceled or archived order before a flow writes anything (reads
+ * only; the order step after it checks again under the order's row lock).
+ */
+export const checkOrderOpenStep = step("check-order-open", {
+  invoke: async (input: { order_id: string; doing: string }, ctx) => {
+    assertOpen(await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx), input.doing);
+    return { output: null };
+  },
+});
+
+/**
  * Moves the order lines' fulfilled, shipped or delivered quantities (validated, order locked) and
  * re-derives `fulfillment_status`. Compensation moves them back. Outputs each line's snapshot, for
  * the stock and fulfillment steps after it.
  */
 export const moveOrderLinesStep = step("move-order-line-quantities", {
   invoke: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string; actor?: OrderActor | null }, ctx) => {
-    const updated = await createOrderService(ctx.tx).moveLineQuantities(input.order_id, input.stage, input.items, input.action, input.actor ?? undefined, ctx.tx);
+    const updated = await createOrderService(ctx.tx).moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items, action: input.action, actor: input.actor }, ctx.tx);
     const byId = new Map(updated.items.map((i) => [i.id, i]));
     const lines = input.items.map((l) => {
       const item = byId.get(l.id)!;
@@ -61,7 +72,7 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
     return { output: { fulfillment_status: updated.fulfillment_status, lines }, compensateInput: input };
   },
   compensate: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string }, ctx) => {
-    await createOrderService(ctx.tx).moveLineQuantities(input.order_id, input.stage, input.items.map((l) => ({ id: l.id, quantity: -l.quantity })), `${input.action}_reverted`, undefined, ctx.tx);
+    await createOrderService(ctx.tx).moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })), action: `${input.action}_reverted`, undo: true }, ctx.tx);
   },
 });
 
@@ -77,23 +88,34 @@ export const createReturnStep = step("create-return", {
 });
 
 /**
- * Receives a return: marks it and its lines received. Outputs what to restock (variant, location,
- * quantity). Compensation puts the return back to requested.
+ * Receives units of a return (all outstanding, or `items`): the return and the order lines record
+ * them. Outputs what to restock (variant, location, quantity). Compensation takes exactly this
+ * receipt back.
  */
 export const receiveReturnStep = step("receive-return", {
-  invoke: async (input: { return_id: string; order_id: string | null; actor?: OrderActor | null }, ctx) => {
-    const returns = createReturnService(ctx.tx);
-    const received = await returns.receive(input.return_id, input.order_id, input.actor ?? undefined, ctx.tx);
-    const order = await createOrderService(ctx.tx).retrieve(received.order_id, ctx.tx);
+  invoke: async (input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null }, ctx) => {
+    const receipt = await createReturnService(ctx.tx).receive(input.return_id, input.order_id, input.receive, input.actor ?? undefined, ctx.tx);
+    const order = await createOrderService(ctx.tx).retrieve(receipt.order_id, ctx.tx);
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
-    const restock = received.items.flatMap((i) => {
-      const variant_id = variants.get(i.line_item_id);
-      return variant_id ? [{ variant_id, location_id: received.location_id, quantity: i.quantity }] : [];
+    const restock = receipt.lines.flatMap((l) => {
+      const variant_id = variants.get(l.line_item_id);
+      return variant_id ? [{ variant_id, location_id: receipt.location_id, quantity: l.quantity }] : [];
     });
-    return { output: { id: received.id, order_id: received.order_id, restock }, compensateInput: { id: received.id } };
+    return { output: { id: receipt.id, order_id: receipt.order_id, restock }, compensateInput: receipt };
+  },
+  compensate: async (receipt: ReturnReceipt, ctx) => {
+    await createReturnService(ctx.tx).undoReceipt(receipt, ctx.tx);
+  },
+});
+
+/** Cancels a return nothing of which was received; compensation makes it requested again. */
+export const cancelReturnStep = step("cancel-return", {
+  invoke: async (input: { return_id: string; order_id: string | null; actor?: OrderActor | null }, ctx) => {
+    const canceled = await createReturnService(ctx.tx).cancel(input.return_id, input.order_id, input.actor ?? undefined, ctx.tx);
+    return { output: { id: canceled.id, order_id: canceled.order_id }, compensateInput: { id: canceled.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createReturnService(ctx.tx).receive(id, null, undefined, ctx.tx, true);
+    await createReturnService(ctx.tx).undoCancel(id, ctx.tx);
   },
 });
 
@@ -105,5 +127,16 @@ export const completeOrderStep = step("complete-order", {
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
     await createOrderService(ctx.tx).restoreState(id, before, "order_completion_reverted", ctx.tx);
+  },
+});
+
+/** Archives a completed, canceled or draft order (Medusa's archive-order); compensation puts its status back. */
+export const archiveOrderStep = step("archive-order", {
+  invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
+    const { before, order } = await createOrderService(ctx.tx).archive(input.order_id, input.actor ?? undefined, ctx.tx);
+    return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
+  },
+  compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
+    await createOrderService(ctx.tx).restoreState(id, before, "order_archive_reverted", ctx.tx);
   },
 });

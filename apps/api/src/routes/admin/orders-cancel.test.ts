@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 import { placeTestOrder } from "../../orders/fixtures";
@@ -81,10 +82,18 @@ describe("POST /admin/orders/{id}/cancel", () => {
       expect(await reserved()).toEqual(base);
       return order;
     };
-    // Step "cancel-order" fails.
+    // The first step (re-deriving a payment status left stale) fails: nothing else ran.
     let { order } = await place();
     let base = await reserved();
-    let res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () => post(`/admin/orders/${order.id}/cancel`));
+    await db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${order.id}`);
+    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () => post(`/admin/orders/${order.id}/cancel`));
+    expect(res.statusCode).toBe(500);
+    expect((await expectUntouched(order.id, base)).payment_collections[0]).toMatchObject({ status: "authorized", authorized_amount: 3200 });
+
+    // Step "cancel-order" fails.
+    ({ order } = await place());
+    base = await reserved();
+    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () => post(`/admin/orders/${order.id}/cancel`));
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
 

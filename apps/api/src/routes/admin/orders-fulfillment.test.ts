@@ -161,6 +161,38 @@ describe("fulfill, ship, deliver, cancel", () => {
     expect((await post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`)).json().order.fulfillment_status).toBe("partially_delivered");
   });
 
+  it("a shipment carries the carrier's labels and must name exactly the fulfillment's items", async () => {
+    const { order } = await place();
+    const [shirt, mug] = order.items;
+    const created = (await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
+    const fulfillment = created.fulfillments[0];
+    const url = `/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`;
+    const label = { tracking_number: "1Z999", tracking_url: "https://track.example/1Z999", label_url: "https://labels.example/1Z999.pdf" };
+    for (const [body, message] of [
+      [{ items: [{ id: shirt!.id, quantity: 1 }, { id: mug!.id, quantity: 1 }] }, `Fulfillment ${fulfillment.id} ships whole: item ${shirt!.id} has 2 units in it, 1 named`],
+      [{ items: [{ id: shirt!.id, quantity: 2 }] }, `Fulfillment ${fulfillment.id} ships whole: item ${mug!.id} has 1 units in it, 0 named`],
+      [{ items: [{ id: "ordli_elsewhere", quantity: 1 }] }, `Item ordli_elsewhere is not in fulfillment ${fulfillment.id}`],
+    ] as const) {
+      const res = await post(url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toEqual({ type: "invalid_data", message });
+    }
+    for (const body of [{ labels: [{ tracking_url: "x", label_url: "y" }] }, { labels: [{ ...label, carrier: "ups" }] }, { labels: "1Z999" }, { items: [{ id: shirt!.id, quantity: 0 }] }]) {
+      const res = await post(url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect((await get(order.id)).fulfillments[0]).toMatchObject({ shipped_at: null, labels: [] });
+
+    // Named by fulfillment item id (as Medusa's SDK docs do) or by order line id: both are the whole fulfillment.
+    const shirtItem = fulfillment.items.find((i: { line_item_id: string }) => i.line_item_id === shirt!.id);
+    const shipped = await post(url, { items: [{ id: shirtItem.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], labels: [label] });
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    expect(shipped.json().order.fulfillment_status).toBe("shipped");
+    expect(shipped.json().order.fulfillments[0].labels).toEqual([{ id: expect.stringMatching(/^fulla_/), ...label }]);
+    expect(shipped.json().order.fulfillments[0].shipped_at).not.toBeNull();
+  });
+
   it("cancel racing a fulfillment: one wins, the other is refused, the order stays consistent", async () => {
     for (let round = 0; round < 3; round++) {
       const { order } = await place();

@@ -1,14 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { normalizeRange, toDate } from "@kasse/db";
-import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate } from "@kasse/modules/order";
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate, ReturnReceive } from "@kasse/modules/order";
+import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import {
+  archiveOrderWorkflow,
   cancelFulfillmentWorkflow,
   cancelOrderWorkflow,
+  cancelReturnWorkflow,
   capturePaymentWorkflow,
   completeOrderWorkflow,
   createFulfillmentWorkflow,
@@ -53,11 +56,6 @@ const FulfillmentCreate = Type.Object(
   },
   { additionalProperties: false },
 );
-/** Shipment body: Medusa's clients send the fulfillment's `items`; the whole fulfillment ships (as in Medusa). */
-const ShipmentBody = Type.Object(
-  { items: Type.Optional(Type.Array(Type.Object({ id: Type.String(), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }))) },
-  { additionalProperties: false },
-);
 const ReturnParams = Type.Object({ id: Type.String(), return_id: Type.String() });
 const ListChanges = Type.Object({ limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields }, { additionalProperties: false });
 
@@ -65,8 +63,9 @@ const ListChanges = Type.Object({ limit: ListQuery.limit, offset: ListQuery.offs
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
 
 /**
- * Admin orders (interface.md): list with the contract's filters, retrieve, update, the change log,
- * cancel, and capture/refund of the order's payment collections (workflows).
+ * Admin orders (interface.md): list with the contract's filters, retrieve, update, the change log;
+ * cancel, complete, archive, fulfillments and shipments, capture/refund of the order's payment
+ * collections, returns (workflows).
  */
 export default async function orders(app: App): Promise<void> {
   const { order: service } = app.modules;
@@ -114,8 +113,8 @@ export default async function orders(app: App): Promise<void> {
     return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
   });
 
-  app.post("/orders/:id/fulfillments/:fulfillment_id/shipments", { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentBody) } }, async (request) => {
-    await app.infra.engine.execute(createShipmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
+  app.post("/orders/:id/fulfillments/:fulfillment_id/shipments", { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate) } }, async (request) => {
+    await app.infra.engine.execute(createShipmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, shipment: request.body ?? {}, actor: actor(request) });
     return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
   });
 
@@ -129,14 +128,25 @@ export default async function orders(app: App): Promise<void> {
     return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
   });
 
+  app.post("/orders/:id/archive", { schema: { params: Params } }, async (request) => {
+    await app.infra.engine.execute(archiveOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+  });
+
   app.post("/orders/:id/returns", { schema: { params: Params, body: ReturnCreate } }, async (request) => {
     const created = await app.infra.engine.execute(createReturnWorkflow, { order_id: request.params.id, return: request.body, actor: actor(request) });
     return { order: await orderView(app.modules, await service.retrieve(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
   });
 
-  app.post("/orders/:id/returns/:return_id/receive", { schema: { params: ReturnParams } }, async (request) => {
+  app.post("/orders/:id/returns/:return_id/receive", { schema: { params: ReturnParams, body: Type.Optional(ReturnReceive) } }, async (request) => {
     const { id, return_id } = request.params;
-    await app.infra.engine.execute(receiveReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
+    await app.infra.engine.execute(receiveReturnWorkflow, { return_id, order_id: id, receive: request.body ?? {}, actor: actor(request) });
+    return { order: await orderView(app.modules, await service.retrieve(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+  });
+
+  app.post("/orders/:id/returns/:return_id/cancel", { schema: { params: ReturnParams } }, async (request) => {
+    const { id, return_id } = request.params;
+    await app.infra.engine.execute(cancelReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
     return { order: await orderView(app.modules, await service.retrieve(id)), return: await app.modules.orderReturn.retrieve(return_id) };
   });
 

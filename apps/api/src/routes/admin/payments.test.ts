@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 import { placeTestOrder } from "../../orders/fixtures";
@@ -54,7 +55,7 @@ describe("capture", () => {
     await post(`/admin/orders/${placed.id}/cancel`);
     const res = await post(collectionUrl(placed.id, collection_id, "capture"));
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(`Order ${placed.id} is canceled; its payments cannot be captured`);
+    expect(res.json().message).toBe(`Order ${placed.id} is canceled and cannot be captured`);
     expect((await order(placed.id)).paid_total).toBe(0);
     expect((await order(other.order.id)).payment_status).toBe("authorized");
   });
@@ -143,5 +144,30 @@ describe("refund", () => {
     const { payment_id } = await placeTestOrder(t.app);
     expect((await t.app.inject({ method: "POST", url: `/admin/payments/${payment_id}/capture`, payload: {} })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "POST", url: `/admin/payments/${payment_id}/refund`, headers: await t.customerHeaders("cus_x"), payload: {} })).statusCode).toBe(403);
+  });
+});
+
+describe("the payment status steps of capture and refund", () => {
+  const cases = [
+    { kind: "capture", body: { amount: 1000 }, moved: { paid_total: 1000, refunded_total: 0 }, status: "partially_captured", before: async () => undefined },
+    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => post(`/admin/payments/${id}/capture`) },
+  ] as const;
+
+  // The last one failing after the money moved is in apps/worker/test/payment-status-recovery.test.ts:
+  // the worker's background compensation retry corrects the status.
+  it("the first one fails: nothing moves, and the stored status is left for the next run to correct", async () => {
+    for (const c of cases) {
+      const placed = await placeTestOrder(t.app);
+      await c.before(placed.payment_id);
+      const settled = await order(placed.order.id);
+      // A status left stale (as by an interrupted run): the first step has something to write, and that write fails.
+      await t.database.db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${placed.order.id}`);
+      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${settled.payment_status}'`, () => post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
+      expect(res.statusCode, c.kind).toBe(500);
+      expect(await order(placed.order.id), c.kind).toMatchObject({ payment_status: "awaiting", paid_total: settled.paid_total, refunded_total: 0 });
+      const retried = await post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body);
+      expect(retried.statusCode, c.kind).toBe(200);
+      expect(await order(placed.order.id), c.kind).toMatchObject({ payment_status: c.status, ...c.moved });
+    }
   });
 });

@@ -124,6 +124,134 @@ describe("returns", () => {
     expect(await stock()).toBe(before + 2);
   });
 
+  it("receives a return in parts: partially_received, then received; each receipt restocks exactly what came back", async () => {
+    const order = await fulfilledOrder();
+    const [shirt, mug] = order.items;
+    const before = await stock();
+    const ret = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 2, reason_id: reasonId }], location_id: LOC })).json().return;
+    const receiveUrl = `/admin/orders/${order.id}/returns/${ret.id}/receive`;
+
+    const first = await post(receiveUrl, { items: [{ id: shirt!.id, quantity: 1 }] });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().return).toMatchObject({ status: "partially_received", received_at: null, items: [{ line_item_id: shirt!.id, quantity: 2, received_quantity: 1 }] });
+    expect(first.json().order.items[0]).toMatchObject({ return_requested_quantity: 2, return_received_quantity: 1 });
+    expect(await stock()).toBe(before + 1);
+
+    for (const [body, message] of [
+      [{ items: [{ id: shirt!.id, quantity: 2 }] }, `Cannot receive more than 1 of item ${shirt!.id} on return ${ret.id}`],
+      [{ items: [{ id: mug!.id, quantity: 1 }] }, `Item ${mug!.id} is not on return ${ret.id}`],
+      [{ items: [{ id: shirt!.id, quantity: 1 }, { id: shirt!.id, quantity: 1 }] }, `Item ${shirt!.id} is listed twice`],
+    ] as const) {
+      const res = await post(receiveUrl, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toEqual({ type: "invalid_data", message });
+    }
+    for (const body of [{ items: [] }, { items: [{ id: shirt!.id, quantity: 0 }] }, { items: [{ id: shirt!.id, quantity: -1 }] }, { items: [{ id: shirt!.id, quantity: "1" }] }, { items: [{ quantity: 1 }] }, { location_id: LOC }]) {
+      const res = await post(receiveUrl, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect(await stock()).toBe(before + 1);
+
+    // No items: everything still outstanding.
+    const rest = await post(`/admin/returns/${ret.id}/receive`);
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().return).toMatchObject({ status: "received", items: [{ received_quantity: 2 }] });
+    expect(rest.json().return.received_at).not.toBeNull();
+    expect(await stock()).toBe(before + 2);
+    expect((await get(order.id)).items[0]).toMatchObject({ return_requested_quantity: 2, return_received_quantity: 2 });
+    expect((await post(receiveUrl, { items: [{ id: shirt!.id, quantity: 1 }] })).json().message).toBe(`Return ${ret.id} is received`);
+    const listed = (await t.app.inject({ method: "GET", url: `/admin/returns?order_id=${order.id}&status[]=received`, headers: admin })).json();
+    expect(listed.returns.map((r: { id: string }) => r.id)).toEqual([ret.id]);
+    const actions = (await t.app.inject({ method: "GET", url: `/admin/orders/${order.id}/changes?limit=50`, headers: admin })).json().order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual(["order_placed", "fulfillment_created", "return_requested", "return_received", "return_received"]);
+  });
+
+  it("cancels a requested return so its units can be asked back again; a return with units back cannot be canceled", async () => {
+    const order = await fulfilledOrder();
+    const shirt = order.items[0]!.id;
+    const before = await stock();
+    const ret = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    const canceled = await post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`);
+    expect(canceled.statusCode).toBe(200);
+    expect(canceled.json().return).toMatchObject({ id: ret.id, status: "canceled" });
+    expect(canceled.json().return.canceled_at).not.toBeNull();
+    expect(canceled.json().order.items[0]).toMatchObject({ return_requested_quantity: 0, return_received_quantity: 0 });
+    expect((await post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`)).json()).toEqual({ type: "invalid_data", message: `Return ${ret.id} is canceled and cannot be canceled` });
+    expect((await post(`/admin/orders/${order.id}/returns/${ret.id}/receive`)).json()).toEqual({ type: "invalid_data", message: `Return ${ret.id} is canceled` });
+    expect(await stock()).toBe(before);
+
+    // The two shirts can be asked back again; once one is back, the return stays.
+    const again = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    await post(`/admin/returns/${again.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
+    const refused = await post(`/admin/returns/${again.id}/cancel`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(`Return ${again.id} is partially_received and cannot be canceled`);
+    expect((await get(order.id)).items[0]).toMatchObject({ return_requested_quantity: 2, return_received_quantity: 1 });
+
+    const other = (await placeTestOrder(t.app)).order;
+    expect((await post(`/admin/orders/${other.id}/returns/${again.id}/cancel`)).statusCode).toBe(404);
+    expect((await post("/admin/returns/ret_missing/cancel")).statusCode).toBe(404);
+    const byReturns = await post("/admin/returns", { order_id: order.id, items: [{ id: order.items[0]!.id, quantity: 0 }], location_id: LOC });
+    expect(byReturns.statusCode).toBe(400);
+  });
+
+  it("refuses a return to a location where its items are not stocked, writing nothing", async () => {
+    const order = await fulfilledOrder();
+    const res = await post(`/admin/orders/${order.id}/returns`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: "sloc_nowhere" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ type: "invalid_data", message: `Inventory item ${items.variant_shirt} is not stocked at location sloc_nowhere` });
+    const current = await get(order.id);
+    expect(current.returns).toEqual([]);
+    expect(current.items[0].return_requested_quantity).toBe(0);
+  });
+
+  it("a failure inside a partial receipt or a cancellation undoes exactly that operation", async () => {
+    const db = t.database.db;
+    const order = await fulfilledOrder();
+    const shirt = order.items[0]!.id;
+    const before = await stock();
+    const ret = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    await post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
+    // The second receipt fails at the restock step: the first one stays as it was.
+    const res = await withFailure(db, "inventory_level", "UPDATE", "true", () => post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] }));
+    expect(res.statusCode).toBe(500);
+    let current = await get(order.id);
+    expect(current.returns[0]).toMatchObject({ status: "partially_received", received_at: null, items: [{ received_quantity: 1 }] });
+    expect(current.items[0].return_received_quantity).toBe(1);
+    expect(await stock()).toBe(before + 1);
+
+    // cancel-return fails at the order step, then at the return's own update: still requested.
+    const second = await fulfilledOrder();
+    const toCancel = (await post(`/admin/orders/${second.id}/returns`, { items: [{ id: second.items[0]!.id, quantity: 2 }], location_id: LOC })).json().return;
+    for (const [table, when] of [["order_line_item", "true"], ["order_return", "NEW.status = 'canceled'"]] as const) {
+      const failed = await withFailure(db, table, "UPDATE", when, () => post(`/admin/returns/${toCancel.id}/cancel`));
+      expect(failed.statusCode, table).toBe(500);
+      current = await get(second.id);
+      expect(current.returns[0], table).toMatchObject({ status: "requested", canceled_at: null });
+      expect(current.items[0].return_requested_quantity, table).toBe(2);
+    }
+    expect((await post(`/admin/returns/${toCancel.id}/cancel`)).statusCode).toBe(200);
+  });
+
+  it("two receipts of the last unit at once: one is received and restocked, the other refused", async () => {
+    const order = await fulfilledOrder();
+    const shirt = order.items[0]!.id;
+    const before = await stock();
+    const ret = (await post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC })).json().return;
+    const results = await Promise.all([post(`/admin/returns/${ret.id}/receive`), post(`/admin/returns/${ret.id}/receive`), post(`/admin/returns/${ret.id}/cancel`)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+    const current = await get(order.id);
+    if (current.returns[0].status === "received") {
+      expect(await stock()).toBe(before + 1);
+      expect(current.items[0]).toMatchObject({ return_requested_quantity: 1, return_received_quantity: 1 });
+    } else {
+      expect(current.returns[0].status).toBe("canceled");
+      expect(await stock()).toBe(before);
+      expect(current.items[0]).toMatchObject({ return_requested_quantity: 0, return_received_quantity: 0 });
+    }
+  });
+
   it("a fulfillment with units asked back cannot be canceled", async () => {
     const order = await fulfilledOrder();
     const fid = (await get(order.id)).fulfillments[0].id;

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
-import { ReturnCreate } from "@kasse/modules/order";
+import { cancelReturnWorkflow, createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
+import { RETURN_STATUSES, ReturnCreate, ReturnReceive } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -10,7 +10,7 @@ const Params = Type.Object({ id: Type.String() });
 /** `POST /admin/returns` (extensions.md accepted alternative): the order's id plus the contract's return body. */
 const ReturnCreateWithOrder = Type.Object({ order_id: Type.String({ minLength: 1 }), ...ReturnCreate.properties }, { additionalProperties: false });
 const ListReturns = Type.Object(
-  { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Type.String())), status: Type.Optional(ArrayQuery(Type.Union([Type.Literal("requested"), Type.Literal("received")]))) },
+  { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Type.String())), status: Type.Optional(ArrayQuery(Type.Union(RETURN_STATUSES.map((s) => Type.Literal(s))))) },
   { additionalProperties: false },
 );
 
@@ -36,8 +36,13 @@ export default async function returns(app: App): Promise<void> {
     return { return: await service.retrieve(created.id) };
   });
 
-  app.post("/returns/:id/receive", { schema: { params: Params } }, async (request) => {
-    await app.infra.engine.execute(receiveReturnWorkflow, { return_id: request.params.id, actor: actor(request) });
+  app.post("/returns/:id/receive", { schema: { params: Params, body: Type.Optional(ReturnReceive) } }, async (request) => {
+    await app.infra.engine.execute(receiveReturnWorkflow, { return_id: request.params.id, receive: request.body ?? {}, actor: actor(request) });
+    return { return: await service.retrieve(request.params.id) };
+  });
+
+  app.post("/returns/:id/cancel", { schema: { params: Params } }, async (request) => {
+    await app.infra.engine.execute(cancelReturnWorkflow, { return_id: request.params.id, actor: actor(request) });
     return { return: await service.retrieve(request.params.id) };
   });
 }
