@@ -5,6 +5,9 @@ import { loadConfig, type Config } from "../config";
 import { createWorkflowRuntime } from "../workflows";
 import type { Scheduler } from "@kasse/workflows";
 
+export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
+export { withFailure } from "../orders/inject-failure";
+
 export interface TestApp {
   app: App;
   database: TestDatabase;

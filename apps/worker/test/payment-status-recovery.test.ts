@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Redis } from "ioredis";
+import { createBullMqScheduler, type Scheduler } from "@kasse/workflows";
+import { createTestApp, placeTestOrder, withFailure, type TestApp } from "@kasse/api/testing";
+import { startWorker, type RunningWorker } from "../src";
+
+// An order's capture or refund whose last step (storing the re-derived payment status) fails after
+// the provider moved the money: the API answers 500, the execution is left compensation_failed, and
+// the worker, over BullMQ on real Redis, retries the compensation until the status is right.
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const prefix = `kasse-test-${randomBytes(4).toString("hex")}`;
+
+let t: TestApp;
+let redis: Redis;
+let scheduler: Scheduler;
+let worker: RunningWorker;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  scheduler = createBullMqScheduler({ connection: redis, prefix });
+  t = await createTestApp({}, { scheduler });
+  worker = await startWorker({ config: t.config, infra: t.app.infra });
+  admin = await t.adminHeaders("user_recovery");
+});
+afterAll(async () => {
+  await worker.close();
+  await t.close();
+  await scheduler.close();
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
+const order = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+
+describe("the last payment status step of capture and refund fails", () => {
+  const cases = [
+    { kind: "capture", body: { amount: 1000 }, moved: { paid_total: 1000, refunded_total: 0 }, status: "partially_captured", before: async () => undefined },
+    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => post(`/admin/payments/${id}/capture`) },
+  ] as const;
+
+  for (const c of cases) {
+    it(`${c.kind}: the money moved stays moved and the worker brings the status to ${c.status}`, async () => {
+      const placed = await placeTestOrder(t.app);
+      await c.before(placed.payment_id);
+      const settled = (await order(placed.order.id)).payment_status;
+      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () => post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
+      // A capture or refund cannot be undone: the amounts show it at once; the stored status lags.
+      expect(await order(placed.order.id)).toMatchObject({ payment_status: settled, ...c.moved });
+      const failed = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions?workflow_id=${c.kind}-payment&state=compensation_failed`, headers: admin })).json().workflow_executions;
+      expect(failed).toHaveLength(1);
+
+      // The fault is gone: the worker's compensation retry re-derives the status from the payments.
+      await vi.waitFor(async () => expect(await order(placed.order.id)).toMatchObject({ payment_status: c.status, ...c.moved }), { timeout: 20_000, interval: 200 });
+      const execution = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions/${failed[0].id}`, headers: admin })).json().workflow_execution;
+      expect(execution.state).toBe("compensated");
+      // Nothing was moved twice.
+      const collection = (await order(placed.order.id)).payment_collections[0];
+      expect(collection.payments[0][c.kind === "capture" ? "captures" : "refunds"]).toHaveLength(1);
+    });
+  }
+});
