@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import Medusa, { FetchError } from "@medusajs/js-sdk";
+import { sdkFailure } from "../src/testing/sdk";
+import Medusa from "@medusajs/js-sdk";
 import { createUserAccount } from "@kasse/flows";
 import { EMAILPASS } from "@kasse/modules/auth";
 import { createTestApp, type TestApp } from "../src/testing";
@@ -21,17 +22,6 @@ let admin: Medusa;
 /** A client as a storefront or admin app builds it; the JWT lives in memory (no browser storage in Node). */
 function client(options: { publishableKey?: string; apiKey?: string } = {}): Medusa {
   return new Medusa({ baseUrl, ...options, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
-}
-
-/** The status and message of a call the SDK rejected (it throws `FetchError` on status >= 300). */
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof FetchError) return { status: error.status ?? 0, message: error.message };
-    throw error;
-  }
-  throw new Error("the call succeeded");
 }
 
 beforeAll(async () => {
@@ -67,8 +57,8 @@ describe("js-sdk: admin auth", () => {
   });
 
   it("a wrong password is a 4xx the SDK surfaces; admin routes without a token are 401", async () => {
-    expect(await failure(client().auth.login("user", "emailpass", { email: "admin@kasse.test", password: "wrong" }))).toMatchObject({ status: 400 });
-    expect((await failure(client().admin.user.me())).status).toBe(401);
+    expect(await sdkFailure(client().auth.login("user", "emailpass", { email: "admin@kasse.test", password: "wrong" }))).toMatchObject({ status: 400 });
+    expect((await sdkFailure(client().admin.user.me())).status).toBe(401);
   });
 
   it("lists and retrieves users", async () => {
@@ -96,7 +86,7 @@ describe("js-sdk: api keys and sales channels", () => {
     const revoked = await admin.admin.apiKey.revoke(key.id);
     expect(revoked.api_key.id).toBe(key.id);
     expect(revoked.api_key.revoked_at).not.toBeNull();
-    expect((await failure(server.admin.salesChannel.list())).status).toBe(401);
+    expect((await sdkFailure(server.admin.salesChannel.list())).status).toBe(401);
   });
 
   it("manages sales channels and links a publishable key to them; the store honours the key", async () => {
@@ -119,16 +109,16 @@ describe("js-sdk: api keys and sales channels", () => {
     // The header the SDK sends (x-publishable-api-key) is accepted on store routes; a revoked key is refused.
     expect((await client({ publishableKey: pk.token }).store.region.list()).regions).toBeInstanceOf(Array);
     await admin.admin.apiKey.revoke(pk.id);
-    expect(await failure(client({ publishableKey: pk.token }).store.region.list())).toMatchObject({ status: 400 });
+    expect(await sdkFailure(client({ publishableKey: pk.token }).store.region.list())).toMatchObject({ status: 400 });
 
     const { sales_channel: retail } = await admin.admin.salesChannel.create({ name: "Retail" });
     const deleted = await admin.admin.salesChannel.delete(retail.id);
     expect(deleted).toEqual({ id: retail.id, object: "sales_channel", deleted: true });
-    expect((await failure(admin.admin.salesChannel.retrieve(retail.id))).status).toBe(404);
+    expect((await sdkFailure(admin.admin.salesChannel.retrieve(retail.id))).status).toBe(404);
   });
 
   it("bad input through the SDK is a 400 with a message", async () => {
-    const bad = await failure(admin.admin.apiKey.create({ title: "x", type: "nonsense" }));
+    const bad = await sdkFailure(admin.admin.apiKey.create({ title: "x", type: "nonsense" }));
     expect(bad.status).toBe(400);
     expect(bad.message.length).toBeGreaterThan(0);
   });
@@ -167,16 +157,16 @@ describe("js-sdk: customers", () => {
     expect(removed).toMatchObject({ id: addressId, object: "address", deleted: true });
     expect((await sdk.store.customer.listAddress()).count).toBe(0);
 
-    expect(await failure(sdk.store.customer.createAddress({ city: "Nowhere" }))).toMatchObject({ status: 400 });
-    expect((await failure(client().store.customer.retrieve())).status).toBe(401);
+    expect(await sdkFailure(sdk.store.customer.createAddress({ city: "Nowhere" }))).toMatchObject({ status: 400 });
+    expect((await sdkFailure(client().store.customer.retrieve())).status).toBe(401);
   });
 
   it("a registration token cannot be reused for a second customer, and a duplicate email is refused", async () => {
     const sdk = client();
     await sdk.auth.register("customer", "emailpass", { email: "twice@kasse.test", password: "twice-pass-1" });
     await sdk.store.customer.create({ email: "twice@kasse.test" });
-    expect((await failure(sdk.store.customer.create({ email: "twice@kasse.test" }))).status).toBeGreaterThanOrEqual(400);
-    expect((await failure(client().auth.register("customer", "emailpass", { email: "twice@kasse.test", password: "other-pass" }))).status).toBeGreaterThanOrEqual(400);
+    expect((await sdkFailure(sdk.store.customer.create({ email: "twice@kasse.test" }))).status).toBeGreaterThanOrEqual(400);
+    expect((await sdkFailure(client().auth.register("customer", "emailpass", { email: "twice@kasse.test", password: "other-pass" }))).status).toBeGreaterThanOrEqual(400);
   });
 
   it("requests a password reset (201, no body) and sets the new password with the token as Bearer", async () => {
@@ -192,8 +182,8 @@ describe("js-sdk: customers", () => {
     await client().auth.updateProvider("customer", "emailpass", { email: "forgot@kasse.test", password: "new-pass-1" }, secret);
 
     expect(typeof (await client().auth.login("customer", "emailpass", { email: "forgot@kasse.test", password: "new-pass-1" }))).toBe("string");
-    expect((await failure(client().auth.login("customer", "emailpass", { email: "forgot@kasse.test", password: "old-pass-1" }))).status).toBe(400);
-    expect((await failure(client().auth.updateProvider("customer", "emailpass", { email: "forgot@kasse.test", password: "evil-pass" }, secret))).status).toBe(401);
+    expect((await sdkFailure(client().auth.login("customer", "emailpass", { email: "forgot@kasse.test", password: "old-pass-1" }))).status).toBe(400);
+    expect((await sdkFailure(client().auth.updateProvider("customer", "emailpass", { email: "forgot@kasse.test", password: "evil-pass" }, secret))).status).toBe(401);
   });
 
   it("admin manages customers, their addresses and groups", async () => {
@@ -226,8 +216,8 @@ describe("js-sdk: customers", () => {
     expect(await admin.admin.customerGroup.delete(group.id)).toEqual({ id: group.id, object: "customer_group", deleted: true });
 
     expect(await admin.admin.customer.delete(customer.id)).toEqual({ id: customer.id, object: "customer", deleted: true });
-    expect((await failure(admin.admin.customer.retrieve(customer.id))).status).toBe(404);
-    expect((await failure(admin.admin.customer.create({ email: "not-an-email" }))).status).toBe(400);
+    expect((await sdkFailure(admin.admin.customer.retrieve(customer.id))).status).toBe(404);
+    expect((await sdkFailure(admin.admin.customer.create({ email: "not-an-email" }))).status).toBe(400);
   });
 });
 
@@ -252,7 +242,7 @@ describe("js-sdk: catalog setup (admin)", () => {
     const { region: retrieved } = await admin.admin.region.retrieve(region.id, { fields: "*countries,*payment_providers" });
     expect(retrieved.countries!.map((c: Row) => c.iso_2).sort()).toEqual(["de", "fr"]);
     expect(retrieved.payment_providers!.map((p: Row) => p.id)).toEqual(["pp_system_default"]);
-    expect((await failure(admin.admin.region.create({ name: "Bad", currency_code: "zzz" }))).status).toBe(400);
+    expect((await sdkFailure(admin.admin.region.create({ name: "Bad", currency_code: "zzz" }))).status).toBe(400);
   });
 
   it("creates and lists a tax region", async () => {
@@ -319,8 +309,8 @@ describe("js-sdk: catalog setup (admin)", () => {
 
     const { product: doomed } = await admin.admin.product.create({ title: "Doomed", options: [{ title: "One", values: ["one"] }] });
     expect(await admin.admin.product.delete(doomed.id)).toEqual({ id: doomed.id, object: "product", deleted: true });
-    expect((await failure(admin.admin.product.retrieve(doomed.id))).status).toBe(404);
-    expect((await failure(admin.admin.product.create({ title: "No options" }))).status).toBe(400);
+    expect((await sdkFailure(admin.admin.product.retrieve(doomed.id))).status).toBe(404);
+    expect((await sdkFailure(admin.admin.product.create({ title: "No options" }))).status).toBe(400);
   });
 
   it("creates price lists and batches their prices", async () => {
@@ -369,7 +359,7 @@ describe("js-sdk: catalog setup (admin)", () => {
     expect((await admin.admin.reservation.update(reservation.id, { quantity: 3 })).reservation.quantity).toBe(3);
     expect((await admin.admin.inventoryItem.listLevels(itemId)).inventory_levels[0]!.reserved_quantity).toBe(3);
     expect(await admin.admin.reservation.delete(reservation.id)).toMatchObject({ id: reservation.id, deleted: true });
-    expect((await failure(admin.admin.reservation.create({ inventory_item_id: itemId, location_id: location.id, quantity: 100 }))).status).toBe(400);
+    expect((await sdkFailure(admin.admin.reservation.create({ inventory_item_id: itemId, location_id: location.id, quantity: 100 }))).status).toBe(400);
   });
 
   it("manages shipping profiles and options", async () => {
@@ -440,7 +430,7 @@ describe("js-sdk: catalog setup (admin)", () => {
     expect((await store.store.category.list({ handle: "shirts" })).product_categories.map((c: Row) => c.id)).toEqual([ids.category]);
     const { payment_providers } = await store.store.payment.listPaymentProviders({ region_id: ids.region! });
     expect(payment_providers).toEqual([expect.objectContaining({ id: "pp_system_default", is_enabled: true })]);
-    expect((await failure(store.store.product.retrieve("no-such-product"))).status).toBe(404);
+    expect((await sdkFailure(store.store.product.retrieve("no-such-product"))).status).toBe(404);
 
     // Filters as the SDK encodes them with qs (arrays as `collection_id[0]=...`).
     expect((await store.store.product.list({ collection_id: [ids.collection!], category_id: [ids.category!] })).products.map((p: Row) => p.id)).toEqual([ids.product]);
@@ -530,7 +520,7 @@ describe("js-sdk: catalog setup (admin)", () => {
     expect(retrieved.promotions!.map((p: Row) => p.code)).toEqual(["SAVE5"]);
     const { cart: undiscounted } = await shopper.store.cart.removePromotions(cart.id, { promo_codes: ["SAVE5"] });
     expect(undiscounted.discount_total).toBe(0);
-    expect((await failure(guest.store.cart.retrieve(cart.id))).status).toBe(404);
+    expect((await sdkFailure(guest.store.cart.retrieve(cart.id))).status).toBe(404);
     await admin.admin.promotion.delete(promotion.id);
   });
 
@@ -559,7 +549,7 @@ describe("js-sdk: catalog setup (admin)", () => {
     const { api_key: key } = await admin.admin.apiKey.create({ title: "Temp", type: "secret" });
     expect((await admin.admin.apiKey.update(key.id, { title: "Temporary" })).api_key.title).toBe("Temporary");
     // As in Medusa, only a revoked key can be deleted (not_allowed: 403 per the contract's error table).
-    expect((await failure(admin.admin.apiKey.delete(key.id))).status).toBe(403);
+    expect((await sdkFailure(admin.admin.apiKey.delete(key.id))).status).toBe(403);
     await admin.admin.apiKey.revoke(key.id);
     expect(await admin.admin.apiKey.delete(key.id)).toMatchObject({ id: key.id, deleted: true });
     const { user } = await admin.admin.user.me();

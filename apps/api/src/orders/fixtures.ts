@@ -12,6 +12,20 @@ export interface PlaceTestOrderOptions {
 }
 
 /**
+ * Test fixture: inventory items for the variants of `orderSnapshot` (`variant_shirt`, `variant_mug`),
+ * each stocked with 100 at every location given. Returns the item id of each variant.
+ */
+export async function stockTestVariants(app: App, locationIds: string[]): Promise<Record<"variant_shirt" | "variant_mug", string>> {
+  const items = { variant_shirt: "", variant_mug: "" };
+  for (const variant of ["variant_shirt", "variant_mug"] as const) {
+    const [link] = await app.modules.inventory.createItemsForVariants([{ variant_id: variant, sku: variant.toUpperCase(), title: variant }]);
+    await app.modules.inventory.createLevels(link!.inventory_item_id, locationIds.map((location_id) => ({ location_id, stocked_quantity: 100 })));
+    items[variant] = link!.inventory_item_id;
+  }
+  return items;
+}
+
+/**
  * Test fixture: places an order as checkout will, without a cart: a payment collection for the
  * order's total with a `pp_test` payment authorized, reservations for the cart lines (optional),
  * then the order created by `createOrderStep`.

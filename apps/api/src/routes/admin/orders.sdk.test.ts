@@ -1,6 +1,7 @@
-import Medusa, { FetchError } from "@medusajs/js-sdk";
+import Medusa from "@medusajs/js-sdk";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "../store/catalog-fixtures";
@@ -63,16 +64,6 @@ async function buy(quantity: number): Promise<Row> {
 
 const level = async () => (await admin.admin.inventoryItem.listLevels(itemId)).inventory_levels.find((l: Row) => l.location_id === locationId);
 
-async function failure(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof FetchError) return { status: error.status ?? 0, message: error.message };
-    throw error;
-  }
-  throw new Error("the call succeeded");
-}
-
 describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", () => {
   it("finds it, fulfills, ships with a label, delivers, captures, refunds, takes units back, completes and archives it", async () => {
     const placed = await buy(2);
@@ -98,7 +89,7 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     const captured = (await admin.admin.payment.capture(paymentId, {})).payment;
     expect(captured.captures.map((c: Row) => c.amount)).toEqual([placed.total]);
     expect((await admin.admin.payment.refund(paymentId, { amount: 500, note: "Scratched" })).payment.refunds).toEqual([expect.objectContaining({ amount: 500, note: "Scratched" })]);
-    expect((await failure(admin.admin.payment.refund(paymentId, { amount: placed.total }))).status).toBe(400);
+    expect((await sdkFailure(admin.admin.payment.refund(paymentId, { amount: placed.total }))).status).toBe(400);
     expect((await admin.admin.order.retrieve(placed.id)).order).toMatchObject({ payment_status: "partially_refunded", paid_total: placed.total, refunded_total: 500 });
 
     // Return reasons and returns: the contract's routes through the SDK's client, Medusa's return list and cancel.
@@ -117,7 +108,7 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
 
     expect((await admin.admin.order.complete(placed.id, {})).order.status).toBe("completed");
     expect((await admin.admin.order.archive(placed.id)).order.status).toBe("archived");
-    expect(await failure(admin.admin.order.cancel(placed.id))).toEqual({ status: 400, message: `Order ${placed.id} is archived and cannot be canceled` });
+    expect(await sdkFailure(admin.admin.order.cancel(placed.id))).toEqual({ status: 400, message: `Order ${placed.id} is archived and cannot be canceled` });
 
     const { order_changes } = await admin.admin.order.listChanges(placed.id);
     expect(order_changes.map((c: Row) => c.action)).toEqual([
@@ -148,6 +139,6 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     expect(order).toMatchObject({ id: placed.id, status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
     expect(await level()).toMatchObject({ stocked_quantity: before.stocked_quantity, reserved_quantity: before.reserved_quantity });
     expect((await admin.admin.order.list({ status: ["canceled"] })).orders.map((o: Row) => o.id)).toContain(placed.id);
-    expect(await failure(admin.admin.order.createFulfillment(placed.id, { items: [{ id: order.items[0].id, quantity: 1 }], location_id: locationId }))).toEqual({ status: 400, message: `Order ${placed.id} is canceled and cannot be fulfilled` });
+    expect(await sdkFailure(admin.admin.order.createFulfillment(placed.id, { items: [{ id: order.items[0].id, quantity: 1 }], location_id: locationId }))).toEqual({ status: 400, message: `Order ${placed.id} is canceled and cannot be fulfilled` });
   });
 });

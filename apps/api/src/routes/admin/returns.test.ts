@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder } from "../../orders/fixtures";
+import { placeTestOrder, stockTestVariants } from "../../orders/fixtures";
 import { withFailure } from "../../orders/inject-failure";
 
 let t: TestApp;
 let admin: Record<string, string>;
 const LOC = "sloc_ret";
-const items: Record<string, string> = {};
+let items: Record<string, string>;
 let reasonId: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.adminHeaders("user_ret");
-  for (const variant of ["variant_shirt", "variant_mug"]) {
-    const [link] = await t.app.modules.inventory.createItemsForVariants([{ variant_id: variant, sku: variant.toUpperCase(), title: variant }]);
-    await t.app.modules.inventory.createLevels(link!.inventory_item_id, [{ location_id: LOC, stocked_quantity: 100 }]);
-    items[variant] = link!.inventory_item_id;
-  }
+  items = await stockTestVariants(t.app, [LOC]);
   reasonId = (await t.app.modules.returnReason.create({ value: "damaged", label: "Damaged" })).id;
 });
 afterAll(() => t.close());
