@@ -19,7 +19,6 @@ export interface ReturnReceipt {
   order_id: string;
   location_id: string;
   lines: ReceivedLine[];
-  before: { status: ReturnStatus; received_at: string | null };
 }
 
 /**
@@ -123,18 +122,21 @@ export function createReturnService(db: Db) {
         .update(orderReturn)
         .set({ status: complete ? "received" : "partially_received", received_at: complete ? new Date() : existing.received_at })
         .where(eq(orderReturn.id, id));
-      return { id, order_id: existing.order_id, location_id: existing.location_id, lines, before: { status: existing.status, received_at: existing.received_at?.toISOString() ?? null } };
+      return { id, order_id: existing.order_id, location_id: existing.location_id, lines };
     },
 
-    /** Takes back one {@link receive} (its compensation): quantities and status as they were before it. */
+    /**
+     * Takes back one {@link receive} (its compensation): its quantities come off, and the status
+     * is read again from what is still received (another receipt may have landed meanwhile).
+     */
     async undoReceipt(receipt: ReturnReceipt, tx: Db = db): Promise<void> {
       await lock(receipt.id, null, tx);
       await orders(tx).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true }, tx);
       await addReceived(receipt.id, receipt.lines, -1, tx);
-      await tx
-        .update(orderReturn)
-        .set({ status: receipt.before.status, received_at: receipt.before.received_at ? new Date(receipt.before.received_at) : null })
-        .where(eq(orderReturn.id, receipt.id));
+      const after = await service.retrieve(receipt.id, tx);
+      const complete = after.items.every((i) => i.received_quantity === i.quantity);
+      const status: ReturnStatus = complete ? "received" : after.items.some((i) => i.received_quantity > 0) ? "partially_received" : "requested";
+      await tx.update(orderReturn).set({ status, received_at: complete ? after.received_at : null }).where(eq(orderReturn.id, receipt.id));
     },
 
     /**
