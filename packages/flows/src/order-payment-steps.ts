@@ -102,18 +102,19 @@ export const cancelOrderPaymentsStep = step("cancel-order-payments", {
     const payments = createPaymentService(ctx.db);
     const collections = input.payment_collection_ids.length ? await payments.listCollections({ id: input.payment_collection_ids }) : [];
     const done: Array<{ payment_id: string; action: "canceled" | "refunded"; amount: number }> = [];
-    for (const { id } of collections.flatMap((c) => c.payments)) {
+    for (const { id, amount } of collections.flatMap((c) => c.payments)) {
       // Decided under the payment's row lock on what is captured *now*: a capture racing the
       // cancellation either committed first (then it is refunded below) or finds the payment canceled.
       const voided = await payments.cancelPayment(id, { idempotencyKey: `${ctx.idempotencyKey}:cancel:${id}` }).catch((error: unknown) => {
         if (isKasseError(error) && error.type === "not_allowed") return false;
         throw error;
       });
-      const [payment] = (await payments.listCollections({ id: input.payment_collection_ids })).flatMap((c) => c.payments).filter((p) => p.id === id);
       if (voided) {
-        done.push({ payment_id: id, action: "canceled", amount: payment?.amount ?? 0 });
+        done.push({ payment_id: id, action: "canceled", amount });
         continue;
       }
+      // Captured (or canceled before): read what it holds now, after the capture that beat us.
+      const [payment] = (await payments.listCollections({ id: input.payment_collection_ids })).flatMap((c) => c.payments).filter((p) => p.id === id);
       const left = payment && !payment.canceled_at ? remaining(payment, "refund") : 0;
       if (left > 0) {
         await payments.refundPayment(id, { amount: left, note: "Order canceled", created_by: input.created_by ?? undefined, idempotencyKey: `${ctx.idempotencyKey}:refund:${id}` });
