@@ -45,6 +45,21 @@ export function createReturnService(db: Db) {
     }
   }
 
+  /**
+   * Sets a return's status from its items' received quantities (`received` once every unit is
+   * back, `partially_received` while some are, else `requested`); `received_at` is when the last
+   * unit came back.
+   */
+  async function settleStatus(id: string, tx: Db): Promise<void> {
+    const current = await service.retrieve(id, tx);
+    const complete = current.items.every((i) => i.received_quantity === i.quantity);
+    const status: ReturnStatus = complete ? "received" : current.items.some((i) => i.received_quantity > 0) ? "partially_received" : "requested";
+    await tx
+      .update(orderReturn)
+      .set({ status, received_at: complete ? (current.received_at ?? new Date()) : null })
+      .where(eq(orderReturn.id, id));
+  }
+
   const service = {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
     async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined, tx: Db = db): Promise<OrderReturn> {
@@ -106,22 +121,15 @@ export function createReturnService(db: Db) {
       const lines: ReceivedLine[] = input.items
         ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
         : [...outstanding].filter(([, left]) => left > 0).map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
-      const seen = new Set<string>();
       for (const line of lines) {
         const left = outstanding.get(line.line_item_id);
         if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
-        if (seen.has(line.line_item_id)) throw errors.invalidData(`Item ${line.line_item_id} is listed twice`);
-        seen.add(line.line_item_id);
         if (line.quantity > left) throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
       }
+      // The order's line move also refuses a line listed twice.
       await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_received_quantity", lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })), action: "return_received", actor }, tx);
       await addReceived(id, lines, 1, tx);
-      const received = new Map(lines.map((l) => [l.line_item_id, l.quantity]));
-      const complete = existing.items.every((i) => i.received_quantity + (received.get(i.line_item_id) ?? 0) === i.quantity);
-      await tx
-        .update(orderReturn)
-        .set({ status: complete ? "received" : "partially_received", received_at: complete ? new Date() : existing.received_at })
-        .where(eq(orderReturn.id, id));
+      await settleStatus(id, tx);
       return { id, order_id: existing.order_id, location_id: existing.location_id, lines };
     },
 
@@ -133,10 +141,7 @@ export function createReturnService(db: Db) {
       await lock(receipt.id, null, tx);
       await orders(tx).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true }, tx);
       await addReceived(receipt.id, receipt.lines, -1, tx);
-      const after = await service.retrieve(receipt.id, tx);
-      const complete = after.items.every((i) => i.received_quantity === i.quantity);
-      const status: ReturnStatus = complete ? "received" : after.items.some((i) => i.received_quantity > 0) ? "partially_received" : "requested";
-      await tx.update(orderReturn).set({ status, received_at: complete ? after.received_at : null }).where(eq(orderReturn.id, receipt.id));
+      await settleStatus(receipt.id, tx);
     },
 
     /**
