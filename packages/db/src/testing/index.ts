@@ -70,6 +70,8 @@ function ensureTemplate(serverUrl: string): Promise<string> {
         const [exists] = await admin`select 1 from pg_database where datname = ${template}`;
         if (exists) return;
         await admin.unsafe(`create database ${template}`);
+        // Its birth time, so runs on another migration history (another branch) leave it alone for a while.
+        await admin.unsafe(`comment on database ${template} is '${Math.floor(Date.now() / 1000)}'`);
         const database = await connect({ url: databaseUrl(serverUrl, template), poolSize: 1 });
         try {
           await migrate(database);
@@ -88,14 +90,18 @@ function ensureTemplate(serverUrl: string): Promise<string> {
   return templateReady;
 }
 
-/** Drops other migration histories' templates and test databases left by killed runs (> 2 h old). */
+/**
+ * Drops test databases left by killed runs (> 2 h old) and other migration histories' templates
+ * older than 6 h: a run on another branch may still be cloning a younger one.
+ */
 async function dropStale(admin: postgres.Sql, keep: string): Promise<void> {
-  const cutoff = Math.floor(Date.now() / 1000) - 7200;
-  const rows = await admin`select datname from pg_database where datname like 'kasse\_t%'`;
-  for (const { datname } of rows as unknown as Array<{ datname: string }>) {
+  const now = Math.floor(Date.now() / 1000);
+  const rows = await admin`select datname, shobj_description(oid, 'pg_database') as born from pg_database where datname like 'kasse\_t%'`;
+  for (const { datname, born } of rows as unknown as Array<{ datname: string; born: string | null }>) {
     if (datname === keep) continue;
     const stamp = /^kasse_t_(\d+)_/.exec(datname)?.[1];
-    const stale = datname.startsWith("kasse_tpl_") || (stamp !== undefined && Number(stamp) < cutoff);
+    const template = datname.startsWith("kasse_tpl_");
+    const stale = template ? Number(born ?? 0) < now - 6 * 3600 : stamp !== undefined && Number(stamp) < now - 7200;
     if (stale) await admin.unsafe(`drop database if exists ${datname} with (force)`).catch(() => {});
   }
 }
