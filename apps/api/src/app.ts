@@ -24,6 +24,7 @@ import { registerRoutes } from "./routes";
 import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
+import { serverOptions } from "./http/server-options";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -65,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { querystringParser: parseQueryString },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
