@@ -8,7 +8,6 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import cors from "@fastify/cors";
 import { registerOpenApi } from "./plugins/openapi";
 import { validatorCompiler } from "./plugins/validation";
 import type { Config } from "./config";
@@ -24,6 +23,8 @@ import { parseQueryString } from "./http/query";
 import { registerRoutes } from "./routes";
 import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
+import { registerCors } from "./plugins/cors";
+import { serverOptions } from "./http/server-options";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -65,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { querystringParser: parseQueryString },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -80,11 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook("onResponse", async (request, reply) => {
     request.log.info({ method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, corsAllowed(config, origin)),
-    credentials: true,
-    exposedHeaders: ["x-request-id", "retry-after"],
-  });
+  await registerCors(app);
   await registerRateLimit(app, config, infra);
   registerAuth(app, { secret: config.jwt.secret, expiresIn: config.jwt.expiresIn, verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey) });
   registerPublishableKey(app, createPublishableKeyCache(app.modules.apiKey, app.modules.salesChannel));
@@ -93,10 +91,4 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(registerRoutes);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
-}
-
-function corsAllowed(config: Config, origin: string | undefined): boolean {
-  if (!origin) return true;
-  const all = [...config.cors.store, ...config.cors.admin, ...config.cors.auth];
-  return all.includes("*") || all.includes(origin);
 }

@@ -28,6 +28,9 @@ export const EnvSchema = Type.Object({
   KASSE_ADMIN_PASSWORD: Str(),
   WORKER_CONCURRENCY: Int(4, 1),
   SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
+  HTTP_HEADERS_TIMEOUT_MS: Int(10_000, 1),
+  HTTP_REQUEST_TIMEOUT_MS: Int(25_000, 1),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
   GOOGLE_CLIENT_ID: Str(),
@@ -68,6 +71,11 @@ export interface Config {
   /** Take the client address from `X-Forwarded-For` (only behind a proxy you run: else clients pick their rate-limit key). */
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /**
+   * How long a client may take: to send its headers, to send the whole request, and to send the
+   * next request on an idle keep-alive connection. A slow or silent client is cut when one runs out.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
 }
 
@@ -94,6 +102,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const dataDir = resolve(env.KASSE_DATA_DIR);
   const secret = env.JWT_SECRET ?? (embedded ? embeddedSecret(dataDir) : undefined);
   if (!secret) throw new ConfigError("JWT_SECRET is required when DATABASE_URL is set (at least 16 characters).");
+  // Node refuses a headers timeout longer than the request timeout (headers are part of the request).
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) throw new ConfigError("HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS.");
   const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
   const serviceDefault = (value: number | undefined, fallback: number) => value ?? (embedded ? 0 : fallback);
   return {
@@ -114,6 +124,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
     workerConcurrency: env.WORKER_CONCURRENCY,
   };

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { isKasseError } from "@kasse/db";
+import { registerNotFound } from "./not-found";
 
 /** The error body every failing request gets. */
 export interface ErrorBody {
@@ -13,21 +14,23 @@ const typeByStatus: Record<number, string> = {
   403: "not_allowed",
   404: "not_found",
   405: "not_allowed",
+  408: "timeout",
   409: "conflict",
   413: "invalid_data",
+  414: "invalid_data",
   415: "invalid_data",
   429: "too_many_requests",
+  431: "invalid_data",
 };
 
 /**
- * Maps every failure to `{type, message}`: typed domain errors keep their type and status;
+ * Maps every failure to `{type, message}` (unknown routes and methods: see {@link registerNotFound};
+ * what never reaches a route: `http/server-options.ts`): typed domain errors keep their type and status;
  * schema failures and malformed bodies are 400 `invalid_data`; anything unexpected, and every
  * 500 (`unknown_error`, `unexpected_state`), is a 500 whose detail is logged and never sent.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ type: "not_found", message: `Route ${request.method} ${request.url.split("?")[0]} not found` });
-  });
+  registerNotFound(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isKasseError(error)) {

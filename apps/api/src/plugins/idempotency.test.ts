@@ -76,6 +76,21 @@ describe("Idempotency-Key", () => {
     expect(again.headers["idempotent-replayed"]).toBe("true");
   });
 
+  it("treats one route spelled two ways as the same request, another query or route parameter as another", async () => {
+    const before = runs;
+    await post("/test/count?tag=a", { n: 5 }, { "idempotency-key": "spelled-1" });
+    const encoded = await post("/%74est/c%6Funt?tag=a", { n: 5 }, { "idempotency-key": "spelled-1" });
+    expect(encoded.headers["idempotent-replayed"]).toBe("true");
+    expect(runs).toBe(before + 1);
+    expect((await post("/test/count?tag=b", { n: 5 }, { "idempotency-key": "spelled-1" })).statusCode).toBe(409);
+    expect(runs).toBe(before + 1);
+  });
+
+  it("claims nothing for a request no route takes", async () => {
+    expect((await post("/test/nothing", { n: 1 }, { "idempotency-key": "unrouted-1" })).statusCode).toBe(404);
+    expect(await keyRows("unrouted-1")).toEqual([]);
+  });
+
   it("answers 409 conflict when the key is reused with another body or path, and runs nothing", async () => {
     await post("/test/count", { n: 3 }, { "idempotency-key": "changed-1" });
     const before = runs;

@@ -28,7 +28,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
   app.decorateRequest("idempotency", null);
 
   app.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST") return;
+    // A request no route took (404, 405) runs nothing worth replaying.
+    if (request.method !== "POST" || request.routeOptions.url === undefined) return;
     const header = request.headers["idempotency-key"];
     if (header === undefined) return;
     if (typeof header !== "string" || !KEY.test(header)) throw errors.invalidData("Idempotency-Key must be 1 to 255 printable ASCII characters");
@@ -91,9 +92,14 @@ export function idempotencyScope(request: FastifyRequest): string {
   return `anonymous:${typeof publishable === "string" ? publishable : ""}:${request.ip}`;
 }
 
-/** Method, path and canonical body (object keys sorted), as an HMAC: a plain hash of a login body could be brute-forced. */
+/**
+ * Method, route, its parameters, query and body (canonical: object keys sorted), as an HMAC (a plain
+ * hash of a login body could be brute-forced). The route and its decoded parameters, not the URL's
+ * text, so one request spelled two ways (`/store/carts`, `/%73tore/carts`) is the same request.
+ */
 function fingerprint(request: FastifyRequest, secret: Buffer): string {
-  return createHmac("sha256", secret).update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`).digest("hex");
+  const target = `${request.method} ${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.query)}`;
+  return createHmac("sha256", secret).update(`${target}\n${canonicalJson(request.body)}`).digest("hex");
 }
 
 /** `iv.tag.ciphertext`, base64url. */

@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing";
-import { createPublishableKeyCache } from "./publishable-key";
+import { createPublishableKeyCache, resolveSalesChannels } from "./publishable-key";
 
 let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp({}, {
-    // A store route that shows what the plugin resolved.
-    extraRoutes: (app) => {
-      app.get("/store/probe", async (request) => ({ sales_channel_ids: request.salesChannelIds, publishable_key_id: request.publishableKeyId }));
+    // A route with the store group's hook that shows what it resolved.
+    extraRoutes: async (app) => {
+      await app.register(async (probe) => {
+        probe.addHook("onRequest", resolveSalesChannels(probe.publishableKeys));
+        probe.get("/store-probe", async (request) => ({ sales_channel_ids: request.salesChannelIds, publishable_key_id: request.publishableKeyId }));
+      });
     },
   });
   admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
-const probe = (key?: string) => t.app.inject({ method: "GET", url: "/store/probe", headers: key === undefined ? {} : { "x-publishable-api-key": key } });
+const probe = (key?: string) => t.app.inject({ method: "GET", url: "/store-probe", headers: key === undefined ? {} : { "x-publishable-api-key": key } });
 const post = (url: string, payload?: object) => t.app.inject({ method: "POST", url, headers: admin, ...(payload ? { payload } : {}) });
 
 async function publishableKey(channelIds: string[]) {

@@ -8,7 +8,7 @@ declare module "fastify" {
     /**
      * The sales channels a `/store/*` request may see (extensions.md "Keys"): the channels of its
      * `x-publishable-api-key` (possibly none), or the default sales channel when the header is
-     * absent. Set before any store route runs; empty outside `/store/*`.
+     * absent. Set before any store route runs (by the store group's hook); empty outside it.
      */
     salesChannelIds: string[];
     /** The id of the request's publishable key, or null when it sent none. */
@@ -68,14 +68,10 @@ export function createPublishableKeyCache(apiKeys: Pick<ApiKeyService, "resolveP
   };
 }
 
-const isStoreRequest = (request: FastifyRequest) => {
-  const path = request.url.split("?")[0]!;
-  return path === "/store" || path.startsWith("/store/");
-};
-
 /**
- * Resolves `x-publishable-api-key` on every `/store/*` request into `request.salesChannelIds`.
- * A header naming no active publishable key answers 400 `invalid_data`.
+ * Decorates the app with the key cache and every request with an empty store context. The lookup
+ * itself is {@link resolveSalesChannels}, a hook of the store route group: it runs on whatever
+ * path reaches a store route, however that path was spelled.
  */
 export function registerPublishableKey(app: FastifyInstance, cache: PublishableKeyCache): void {
   app.decorate("publishableKeys", cache);
@@ -83,7 +79,18 @@ export function registerPublishableKey(app: FastifyInstance, cache: PublishableK
   app.decorateRequest("publishableKeyId", null);
   app.addHook("onRequest", async (request) => {
     request.salesChannelIds = [];
-    if (!isStoreRequest(request)) return;
+  });
+}
+
+/**
+ * The store group's `onRequest` hook: resolves `x-publishable-api-key` into
+ * `request.salesChannelIds` (the default sales channel when the header is absent). A header naming
+ * no active publishable key answers 400 `invalid_data`.
+ * @example
+ * app.addHook("onRequest", resolveSalesChannels(app.publishableKeys)); // routes/store/index.ts
+ */
+export function resolveSalesChannels(cache: PublishableKeyCache) {
+  return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers[PUBLISHABLE_KEY_HEADER];
     if (header === undefined) {
       request.salesChannelIds = [await cache.defaultChannelId()];
@@ -94,5 +101,5 @@ export function registerPublishableKey(app: FastifyInstance, cache: PublishableK
     if (!key) throw errors.invalidData(`A valid publishable key is required to proceed with the request (${PUBLISHABLE_KEY_HEADER})`);
     request.publishableKeyId = key.id;
     request.salesChannelIds = [...key.sales_channel_ids];
-  });
+  };
 }

@@ -60,6 +60,14 @@ describe("rate limiting (Redis store)", () => {
     expect(limited.json().type).toBe("too_many_requests");
     expect(limited.headers["retry-after"]).toBeDefined();
   });
+
+  it("counts a percent-encoded auth path in the auth budget (the route decides, not the URL's text)", async () => {
+    const from = `${ip.split(".").slice(0, 3).join(".")}.0`;
+    const login = (url: string) => t.app.inject({ method: "POST", url, remoteAddress: from });
+    expect((await login("/%61uth/test/login")).statusCode).toBe(200);
+    expect((await login("/a%75th/test/login")).statusCode).toBe(200);
+    expect((await login("/%61uth/test/login")).statusCode).toBe(429);
+  });
 });
 
 describe("rate limiting off", () => {

@@ -6,8 +6,12 @@ import type { Infrastructure } from "../container";
 
 type Bucket = "auth" | "all";
 
-/** `/auth/*` has its own, lower budget (password guessing); every other route shares the general one. */
-const bucketOf = (request: FastifyRequest): Bucket => ((request.routeOptions.url ?? request.url).startsWith("/auth/") ? "auth" : "all");
+/**
+ * `/auth/*` routes have their own, lower budget (password guessing); every other request shares the
+ * general one. Decided by the route matched (its registered path), not the URL's text, so no
+ * spelling of an auth path escapes the auth budget.
+ */
+const bucketOf = (request: FastifyRequest): Bucket => (request.routeOptions.url?.startsWith("/auth/") ? "auth" : "all");
 
 /**
  * Rate limiting per client IP and fixed window: `config.rateLimit.max` requests on all routes,

@@ -1,10 +1,13 @@
 import type { App } from "../../app";
+import { allowOrigins } from "../../plugins/cors";
 
 /**
- * `/admin/*`: every route here requires an admin (a user's JWT or a secret API key).
+ * `/admin/*`: every route here, however its path was spelled, allows `ADMIN_CORS` origins and
+ * requires an admin (a user's JWT or a secret API key): hooks of this group, not checks on the URL.
  * Add a resource with one `await app.register(import("./<resource>"))` line.
  */
 export default async function admin(app: App): Promise<void> {
+  allowOrigins(app, app.config.cors.admin);
   app.addHook("onRequest", app.guards.admin);
   await app.register(import("./api-keys"));
   await app.register(import("./users"));

@@ -1,7 +1,9 @@
 import type { App } from "../../app";
+import { allowOrigins } from "../../plugins/cors";
 
-/** `/auth/*`: token issuing and credential management. */
+/** `/auth/*`: token issuing and credential management; every route here allows `AUTH_CORS` origins. */
 export default async function auth(app: App): Promise<void> {
+  allowOrigins(app, app.config.cors.auth);
   await app.register(import("./emailpass"));
   await app.register(import("./reset-password"));
   await app.register(import("./oauth"));

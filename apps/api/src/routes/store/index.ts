@@ -1,10 +1,16 @@
 import type { App } from "../../app";
+import { allowOrigins } from "../../plugins/cors";
+import { resolveSalesChannels } from "../../plugins/publishable-key";
 
 /**
- * `/store/*`: public unless a route adds `onRequest: app.guards.customer`.
+ * `/store/*`: public unless a route adds `onRequest: app.guards.customer`. Every route here, however
+ * its path was spelled, allows `STORE_CORS` origins and requires a valid `x-publishable-api-key`
+ * when one is sent (hooks of this group, not checks on the URL's text).
  * Add a resource with one `await app.register(import("./<resource>"))` line.
  */
 export default async function store(app: App): Promise<void> {
+  allowOrigins(app, app.config.cors.store);
+  app.addHook("onRequest", resolveSalesChannels(app.publishableKeys));
   await app.register(import("./products"));
   await app.register(import("./product-variants"));
   await app.register(import("./collections"));
