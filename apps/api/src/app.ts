@@ -86,7 +86,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     exposedHeaders: ["x-request-id", "retry-after"],
   });
   await registerRateLimit(app, config, infra);
-  registerAuth(app, { secret: config.jwt.secret, expiresIn: config.jwt.expiresIn, verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey) });
+  registerAuth(app, {
+    secret: config.jwt.secret,
+    expiresIn: config.jwt.expiresIn,
+    verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey),
+    verifySession: (claims) => app.modules.auth.sessionAlive(claims),
+  });
   registerPublishableKey(app, createPublishableKeyCache(app.modules.apiKey, app.modules.salesChannel));
   registerIdempotency(app, infra.database.db, config.jwt.secret);
   await registerOpenApi(app);
