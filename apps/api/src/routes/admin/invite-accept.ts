@@ -6,6 +6,7 @@ import { acceptInviteWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { createInviteTokens, invalidInvite } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
+import { emptyBody } from "../../http/empty-body";
 
 const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), fields: Type.Optional(Type.String()) }, { additionalProperties: false });
 
@@ -19,9 +20,6 @@ const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 
 export default async function inviteAccept(app: App): Promise<void> {
   const tokens = createInviteTokens(app.config.jwt.secret);
 
-  const emptyBody = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
   app.post("/invites/accept", { schema: { querystring: AcceptQuery, body: InviteAccept, response: { 200: Type.Object({ user: UserView }) } }, preValidation: emptyBody }, async (request) => {
     const caller = request.auth;
     if (request.authError) throw request.authError;

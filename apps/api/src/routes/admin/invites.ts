@@ -6,6 +6,7 @@ import type { App } from "../../app";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { emptyBody } from "../../http/empty-body";
 
 const Params = Type.Object({ id: Type.String() });
 const ListInvites = Type.Object(
@@ -60,10 +61,6 @@ export default async function invites(app: App): Promise<void> {
     return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  // Medusa's SDK sends no body; an empty one is validated as `{}` so unknown fields are still refused.
-  const emptyBody = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
   app.post("/invites/:id/resend", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
     const { invite, secret } = await service.resend(request.params.id);
     return deliver(invite, secret, request.log);
