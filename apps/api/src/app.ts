@@ -84,7 +84,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);
-  registerAuth(app, { secret: config.jwt.secret, expiresIn: config.jwt.expiresIn, verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey) });
+  registerAuth(app, {
+    secret: config.jwt.secret,
+    expiresIn: config.jwt.expiresIn,
+    verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey),
+    verifySession: (claims) => app.modules.auth.sessionAlive(claims),
+  });
   registerPublishableKey(app, createPublishableKeyCache(app.modules.apiKey, app.modules.salesChannel));
   registerIdempotency(app, infra.database.db, config.jwt.secret);
   await registerOpenApi(app);

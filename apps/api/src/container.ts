@@ -12,7 +12,7 @@ import { createRegionService } from "@kasse/modules/region";
 import { createTaxService } from "@kasse/modules/tax";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "@kasse/modules/pricing";
 import { createAuthService, createOneTimeTokenService } from "@kasse/modules/auth";
-import { createUserService } from "@kasse/modules/user";
+import { createInviteService, createUserService } from "@kasse/modules/user";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createPromotionService } from "@kasse/modules/promotion";
 import { createCartService } from "@kasse/modules/cart";
@@ -42,6 +42,7 @@ export function createContainer(db: Db, options: ContainerOptions = {}) {
     pricePreference: createPricePreferenceService(db),
     auth: createAuthService(db, { scrypt: { logN: options.scryptLogN } }),
     user: createUserService(db),
+    invite: createInviteService(db),
     apiKey: createApiKeyService(db),
     promotion: createPromotionService(db),
     cart: createCartService(db),

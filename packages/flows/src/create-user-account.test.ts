@@ -30,7 +30,7 @@ describe("createUserAccount", () => {
     expect(user).toMatchObject({ email: "admin@example.com", first_name: "Ada" });
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const login = await auth.login("user", "emailpass", { body: { email: "admin@example.com", password: "s3cret" } });
-    expect(login).toEqual({ claims: { actor_id: user_id, actor_type: "user", auth_identity_id, app_metadata: { user_id } } });
+    expect(login).toEqual({ claims: { actor_id: user_id, actor_type: "user", auth_identity_id, app_metadata: { user_id }, credentials_version: 1 } });
     // The journal holds a hash, never the password.
     const rows = await queryRows<{ input: unknown }>(database.db, sql`select input from workflow_executions where workflow_id = 'create-user-account'`);
     expect(JSON.stringify(rows)).not.toContain("s3cret");

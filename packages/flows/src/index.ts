@@ -2,6 +2,8 @@ import type { AnyWorkflow } from "@kasse/workflows";
 import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
 import { removeUserAccountWorkflow } from "./remove-user-account";
+import { removeCustomerAccountWorkflow } from "./remove-customer-account";
+import { acceptInviteWorkflow } from "./accept-invite";
 import { reserveInventoryWorkflow } from "./reserve-inventory";
 import { releaseReservationsWorkflow } from "./release-reservations";
 import { adjustStockWorkflow } from "./adjust-stock";
@@ -23,10 +25,12 @@ import { completeCartWorkflow } from "./complete-cart";
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
+export { removeCustomerAccountWorkflow } from "./remove-customer-account";
+export { acceptInviteWorkflow, type AcceptInviteInput } from "./accept-invite";
 // Product writes: one database transaction each (all in Kasse's own database), not sagas.
 export { createProducts } from "./create-products";
 export { updateProducts, createProductVariants, updateProductVariant, deleteProductVariant, setProductVariantPrices, productOptions } from "./update-products";

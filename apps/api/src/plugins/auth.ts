@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { errors, type KasseError } from "@kasse/db";
-import { createTokenIssuer, type TokenIssuer } from "../auth/tokens";
+import { errors, isKasseError, type KasseError } from "@kasse/db";
+import { createTokenIssuer, type TokenClaims, type TokenIssuer } from "../auth/tokens";
 
 /** Who is calling: set on every request by the auth plugin (null when anonymous). */
 export interface AuthContext {
@@ -14,6 +14,12 @@ export interface AuthContext {
 
 /** Resolves a secret API key token to its auth context, or null when unknown or revoked. */
 export type ApiKeyVerifier = (token: string) => Promise<AuthContext | null>;
+
+/**
+ * Whether a validly signed JWT is still honoured (its identity exists, is enabled, is still linked
+ * to the token's actor and has not changed its credentials since the token was signed).
+ */
+export type SessionVerifier = (claims: TokenClaims) => Promise<boolean>;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -35,11 +41,14 @@ export interface AuthOptions {
   secret: Uint8Array;
   expiresIn: string;
   verifyApiKey?: ApiKeyVerifier;
+  /** Asked on every request that carries a JWT; required, so no app can honour tokens without it. */
+  verifySession: SessionVerifier;
 }
 
 /**
  * Reads credentials on every request: `Authorization: Bearer <jwt>`, or a secret API key in
- * `x-service-access-token`, `?api_token=` or `Authorization: Basic base64(<token>:)`.
+ * `x-service-access-token`, `?api_token=` or `Authorization: Basic base64(<token>:)`. A JWT counts
+ * only while `verifySession` says its identity still honours it, asked on every request (no cache).
  * Bad credentials do not fail public routes; guarded routes answer 401 (none or bad) or 403 (wrong actor).
  */
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
@@ -52,14 +61,20 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     const credentials = readCredentials(request);
     if (!credentials) return;
     try {
-      if (credentials.kind === "jwt") request.auth = { ...(await tokens.verify(credentials.token)), via: "jwt" };
-      else {
+      if (credentials.kind === "jwt") {
+        const claims = await tokens.verify(credentials.token);
+        if (!(await options.verifySession(claims))) throw errors.unauthorized("The session has ended: sign in again");
+        const { credentials_version: _version, ...context } = claims;
+        request.auth = { ...context, via: "jwt" };
+      } else {
         const context = options.verifyApiKey ? await options.verifyApiKey(credentials.token) : null;
         if (!context) throw errors.unauthorized("Invalid or revoked API key");
         request.auth = context;
       }
     } catch (error) {
-      request.authError = (error as KasseError).type ? (error as KasseError) : errors.unauthorized("Invalid credentials");
+      // A refused credential is an answer (401 on guarded routes); a failed lookup (database down) is a 500, never a silent anonymous request.
+      if (!isKasseError(error)) throw error;
+      request.authError = error;
     }
   });
 

@@ -4,17 +4,22 @@ import type { Infrastructure } from "../container";
 import { loadConfig, type Config } from "../config";
 import { createWorkflowRuntime } from "../workflows";
 import type { Scheduler } from "@kasse/workflows";
+import { actorHeaders } from "./actors";
 
 export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
 export { withFailure } from "../orders/inject-failure";
+export { actorHeaders } from "./actors";
 
 export interface TestApp {
   app: App;
   database: TestDatabase;
   config: Config;
-  /** `authorization` header of an admin user (a signed token; the user row need not exist). */
+  /**
+   * `authorization` header of an admin user: a token of a real auth identity linked to a real user
+   * `actorId` (both created on first use), so it passes the same checks as a signed-in admin's.
+   */
   adminHeaders(actorId?: string): Promise<Record<string, string>>;
-  /** `authorization` header of a customer. */
+  /** `authorization` header of a customer: a token of a real auth identity linked to `customerId` (the customer row is not created). */
   customerHeaders(customerId: string): Promise<Record<string, string>>;
   /** Closes the app and drops the test database. */
   close(): Promise<void>;
@@ -51,15 +56,12 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
   const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes });
   await app.ready();
-  const bearer = async (actor_type: string, actor_id: string) => ({
-    authorization: `Bearer ${await app.tokens.sign({ actor_type, actor_id, auth_identity_id: `authid_${actor_id}`, app_metadata: {} })}`,
-  });
   return {
     app,
     database,
     config,
-    adminHeaders: (actorId = "user_test_admin") => bearer("user", actorId),
-    customerHeaders: (customerId) => bearer("customer", customerId),
+    adminHeaders: (actorId = "user_test_admin") => actorHeaders(app, "user", actorId),
+    customerHeaders: (customerId) => actorHeaders(app, "customer", customerId),
     close: async () => {
       await app.close();
       await workflows.engine.drain(5_000);

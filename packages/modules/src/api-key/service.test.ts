@@ -34,11 +34,12 @@ describe("api key service", () => {
     expect(await keys.verifySecret(created.token)).toEqual({ id: created.id, created_by: "user_1" });
     expect(await keys.verifySecret(`${created.token}x`)).toBeNull();
 
-    // As Medusa: one active secret key at a time.
-    expect((await failure(keys.create({ title: "Second", type: "secret" }, "user_1"))).type).toBe("invalid_data");
+    // Rotation: a second secret key while the first is active; revoking one leaves the other working.
+    const next = await keys.create({ title: "Second", type: "secret" }, "user_1");
+    expect(await keys.verifySecret(created.token)).toMatchObject({ id: created.id });
+    expect(await keys.verifySecret(next.token)).toMatchObject({ id: next.id });
     await keys.revoke(created.id, "user_1");
     expect(await keys.verifySecret(created.token)).toBeNull();
-    const next = await keys.create({ title: "Second", type: "secret" }, "user_1");
     expect(await keys.verifySecret(next.token)).toMatchObject({ id: next.id });
     await keys.revoke(next.id, "user_1");
   });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { errors, generateId, lockKeys, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
 import { apiKey, apiKeySalesChannel, type ApiKeyCreate, type ApiKeyFilters, type ApiKeyRow, type ApiKeySalesChannels, type ApiKeyUpdate } from "./schema";
 
 const live = isNull(apiKey.deleted_at);
@@ -66,33 +66,25 @@ export function createApiKeyService(db: Db) {
 
   const service = {
     /**
-     * Creates a key. As Medusa, only one secret key may be active at a time: revoke the
-     * current one first. The answer carries the token, which for a secret key is never shown again.
+     * Creates a key. Any number of secret keys may be active at once (unlike Medusa's one), so a
+     * key can be rotated without downtime: create the new one, deploy it, revoke the old one. The
+     * answer carries the token, which for a secret key is never shown again.
      */
     async create(input: ApiKeyCreate, createdBy: string, tx: Db = db): Promise<ApiKeyDetails & { token: string }> {
       const token = `${input.type === "secret" ? "sk" : "pk"}_${randomBytes(32).toString("hex")}`;
-      const created = await transaction(tx, async (inner) => {
-        if (input.type === "secret") {
-          // Serializes concurrent creations so two secret keys cannot both pass the check.
-          await lockKeys(inner, ["api_key:secret"]);
-          const [existing] = await inner.select({ id: apiKey.id }).from(apiKey).where(and(eq(apiKey.type, "secret"), live, active())).limit(1);
-          if (existing) throw errors.invalidData("You can only have one active secret key a time. Revoke or delete your existing key before creating a new one.");
-        }
-        const [inserted] = await inner
-          .insert(apiKey)
-          .values({
-            id: generateId("apk"),
-            token: input.type === "publishable" ? token : null,
-            token_hash: hashToken(token),
-            redacted: redact(token),
-            title: input.title,
-            type: input.type,
-            created_by: createdBy,
-          })
-          .returning();
-        return inserted!;
-      });
-      return { ...details(created, []), token };
+      const [created] = await tx
+        .insert(apiKey)
+        .values({
+          id: generateId("apk"),
+          token: input.type === "publishable" ? token : null,
+          token_hash: hashToken(token),
+          redacted: redact(token),
+          title: input.title,
+          type: input.type,
+          created_by: createdBy,
+        })
+        .returning();
+      return { ...details(created!, []), token };
     },
 
     async retrieve(id: string, tx: Db = db): Promise<ApiKeyDetails> {

@@ -1,5 +1,5 @@
 export * from "./schema";
-export { createAuthService, actorIdOf, actorKey, type AuthService, type AuthServiceOptions, type ActorClaims } from "./service";
+export { createAuthService, actorIdOf, actorKey, linkedActorTypes, type AuthService, type AuthServiceOptions, type ActorClaims, type SessionClaims } from "./service";
 export { emailpassProvider, normalizeEmail, invalidCredentials, EMAILPASS } from "./providers/emailpass";
 export type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
 export { hashPassword, verifyPassword, hashParams, DEFAULT_SCRYPT, type ScryptParams } from "./password";

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { timestamps } from "@kasse/db";
 
@@ -14,6 +14,11 @@ export const authIdentity = pgTable(
   {
     id: text("id").primaryKey(),
     app_metadata: jsonb("app_metadata").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Goes up by one whenever the identity's credentials change (password changed or reset).
+     * Every token carries the value it was signed with and is refused once they differ.
+     */
+    credentials_version: integer("credentials_version").notNull().default(1),
     ...timestamps(),
   },
   (t) => [index("auth_identity_created_at_idx").on(t.created_at)],

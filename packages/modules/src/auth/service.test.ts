@@ -151,3 +151,59 @@ describe("actors and claims", () => {
     expect(await auth.findByProvider("emailpass", "refresh@example.com")).toBeNull();
   });
 });
+
+describe("sessions", () => {
+  it("a token's claims stay alive until the password changes, the actor is unlinked or the identity goes", async () => {
+    const identity = await auth.register("emailpass", body("session@example.com", "pw-1"));
+    await auth.linkActor(identity.id, "customer", "cus_s");
+    const { claims } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-1"))) as { claims: Parameters<typeof auth.sessionAlive>[0] };
+    expect(claims).toMatchObject({ actor_id: "cus_s", credentials_version: 1 });
+    expect(await auth.sessionAlive(claims)).toBe(true);
+    // Another actor id, another identity, another version: not this session.
+    expect(await auth.sessionAlive({ ...claims, actor_id: "cus_other" })).toBe(false);
+    expect(await auth.sessionAlive({ ...claims, auth_identity_id: "authid_missing" })).toBe(false);
+    expect(await auth.sessionAlive({ ...claims, credentials_version: 2 })).toBe(false);
+
+    // A password change ends it; the next sign-in carries the new version.
+    await auth.update("emailpass", { ...body("session@example.com", "pw-2"), authIdentityId: identity.id });
+    expect(await auth.sessionAlive(claims)).toBe(false);
+    const { claims: next } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-2"))) as { claims: typeof claims };
+    expect(next.credentials_version).toBe(2);
+    expect(await auth.sessionAlive(next)).toBe(true);
+    // A rehash on sign-in (same password, new cost) is not a credential change.
+    const cheaper = createAuthService(database.db, { scrypt: { logN: 5 } });
+    await cheaper.login("customer", "emailpass", body("session@example.com", "pw-2"));
+    expect(await auth.sessionAlive(next)).toBe(true);
+
+    await auth.unlinkActor(identity.id, "customer");
+    expect(await auth.sessionAlive(next)).toBe(false);
+    // A registration token (no actor) lives as long as its identity and credentials.
+    const registration = { ...next, actor_id: "" };
+    expect(await auth.sessionAlive(registration)).toBe(true);
+    await auth.delete(identity.id);
+    expect(await auth.sessionAlive(registration)).toBe(false);
+  });
+
+  it("disables only identities left with no actor, enables them back, and purges only disabled ones", async () => {
+    const lone = await auth.register("emailpass", body("lone@example.com", "pw"));
+    const shared = await auth.register("emailpass", body("shared@example.com", "pw"));
+    await auth.linkActor(shared.id, "customer", "cus_shared");
+    const registration = { actor_id: "", actor_type: "user", auth_identity_id: lone.id, credentials_version: 1 };
+
+    expect(await auth.disableOrphans([lone.id, shared.id, "authid_missing"])).toEqual([lone.id]);
+    expect(await auth.sessionAlive(registration)).toBe(false);
+    expect(await auth.findByProvider("emailpass", "lone@example.com")).toBeNull();
+    expect((await failure(auth.login("customer", "emailpass", body("lone@example.com", "pw")))).message).toBe("Invalid email or password");
+    // Purging a live identity does nothing.
+    await auth.purgeDisabled([shared.id]);
+    expect((await auth.retrieve(shared.id)).app_metadata).toEqual({ customer_id: "cus_shared" });
+
+    await auth.enable([lone.id]);
+    expect(await auth.sessionAlive(registration)).toBe(true);
+    await auth.disableOrphans([lone.id]);
+    await auth.purgeDisabled([lone.id]);
+    expect((await failure(auth.retrieve(lone.id))).type).toBe("not_found");
+    // Its email is free to register again.
+    expect((await auth.register("emailpass", body("lone@example.com", "pw-new"))).id).not.toBe(lone.id);
+  });
+});

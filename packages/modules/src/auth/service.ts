@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, type Db } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
+import { authOneTimeToken } from "./one-time-tokens";
 import { authIdentity, providerIdentity, type AuthIdentity, type ProviderIdentityRow } from "./schema";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
@@ -11,7 +12,12 @@ export interface ActorClaims {
   actor_type: string;
   auth_identity_id: string;
   app_metadata: Record<string, unknown>;
+  /** The identity's `credentials_version` when the token was signed: a later credential change ends the token. */
+  credentials_version: number;
 }
+
+/** Who a token names: what {@link AuthService.refresh} and {@link AuthService.sessionAlive} look at. */
+export type SessionClaims = Pick<ActorClaims, "actor_id" | "actor_type" | "auth_identity_id">;
 
 export interface AuthServiceOptions {
   /** scrypt cost for new password hashes (emailpass); defaults to logN 15, r 8, p 1. */
@@ -27,6 +33,13 @@ const liveIdentity = isNull(authIdentity.deleted_at);
 
 /** The key in `app_metadata` linking an identity to its actor of one type: `user_id`, `customer_id`. */
 export const actorKey = (actorType: string): string => `${actorType}_id`;
+
+/** The actor types an identity is linked to (its `app_metadata` keys `<type>_id` naming an actor). */
+export function linkedActorTypes(identity: Pick<AuthIdentity, "app_metadata">): string[] {
+  return Object.entries(identity.app_metadata)
+    .filter(([key, value]) => key.endsWith("_id") && typeof value === "string" && value !== "")
+    .map(([key]) => key.slice(0, -"_id".length));
+}
 
 /** The id of the identity's actor of `actorType`, or "" when it has none (yet). */
 export function actorIdOf(identity: Pick<AuthIdentity, "app_metadata">, actorType: string): string {
@@ -182,9 +195,69 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     validateCallback: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
       tx.transaction((inner) => provider(providerId).validateCallback(input, store(inner), inner)),
 
-    /** Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`. */
+    /**
+     * Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`, and ends
+     * every token signed before it (the identity's `credentials_version` goes up in the same transaction).
+     */
     update: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
-      tx.transaction((inner) => provider(providerId).update(input, store(inner), inner)),
+      tx.transaction(async (inner) => {
+        const identity = await provider(providerId).update(input, store(inner), inner);
+        await service.endSessions(identity.id, inner);
+        return service.retrieve(identity.id, inner);
+      }),
+
+    /** Ends every token of the identity issued so far (its `credentials_version` goes up by one). */
+    async endSessions(id: string, tx: Db = db): Promise<void> {
+      await tx
+        .update(authIdentity)
+        .set({ credentials_version: sql`${authIdentity.credentials_version} + 1`, updated_at: new Date() })
+        .where(eq(authIdentity.id, id));
+    },
+
+    /**
+     * Whether a signed token may still be honoured: its identity exists and is not disabled, its
+     * credentials have not changed since it was signed, and (for an actor's token) the identity is
+     * still linked to that actor. One primary-key read, no cache: a deletion or password change is
+     * in force for every process as soon as it has committed.
+     */
+    async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">, tx: Db = db): Promise<boolean> {
+      const linked = claims.actor_id === "" ? undefined : sql`${authIdentity.app_metadata} ->> ${actorKey(claims.actor_type)} = ${claims.actor_id}`;
+      const rows = await tx
+        .select({ id: authIdentity.id })
+        .from(authIdentity)
+        .where(and(eq(authIdentity.id, claims.auth_identity_id), liveIdentity, eq(authIdentity.credentials_version, claims.credentials_version), linked));
+      return rows.length > 0;
+    },
+
+    /**
+     * Disables those of `ids` that are linked to no actor any more (their tokens and password stop
+     * working at once); identities still linked to another actor are left alone. Returns the
+     * disabled ids. Undone by {@link enable}; made final by {@link purgeDisabled}.
+     */
+    async disableOrphans(ids: string[], tx: Db = db): Promise<string[]> {
+      if (ids.length === 0) return [];
+      // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
+      const rows = await tx.select().from(authIdentity).where(and(inArray(authIdentity.id, ids), liveIdentity)).orderBy(asc(authIdentity.id)).for("update");
+      const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
+      if (orphans.length) await tx.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
+      return orphans;
+    },
+
+    /** Re-enables disabled identities (the compensation of {@link disableOrphans}). */
+    async enable(ids: string[], tx: Db = db): Promise<void> {
+      if (ids.length) await tx.update(authIdentity).set({ deleted_at: null }).where(inArray(authIdentity.id, ids));
+    },
+
+    /**
+     * Deletes disabled identities for real, with their provider identities and outstanding
+     * one-time tokens, so their emails are free to register again. Not undoable.
+     */
+    async purgeDisabled(ids: string[], tx: Db = db): Promise<void> {
+      if (ids.length === 0) return;
+      const purged = await tx.delete(authIdentity).where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at))).returning({ id: authIdentity.id });
+      const purgedIds = purged.map((row) => row.id);
+      if (purgedIds.length) await tx.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
+    },
 
     /**
      * The claims of a token for `identity` acting as `actorType`. An identity with no actor of
@@ -194,7 +267,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     claimsFor(identity: AuthIdentity, actorType: string): ActorClaims {
       const actorId = actorIdOf(identity, actorType);
       if (!actorId && !selfRegistering.has(actorType)) throw invalidCredentials();
-      return { actor_id: actorId, actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+      return { actor_id: actorId, actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
     },
 
     /** Signs in with a provider as `actorType`: the token claims, or (OAuth) a redirect location. */
@@ -207,20 +280,20 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     /** Registers a new identity: claims of a registration token (`actor_id` ""). */
     async registerActor(actorType: string, providerId: string, input: ProviderInput): Promise<ActorClaims> {
       const identity = await service.register(providerId, input);
-      return { actor_id: "", actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+      return { actor_id: "", actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
     },
 
     /**
      * Fresh claims for a token's holder from the identity as it is now (a registration token
      * becomes an actor's token once the actor is linked). A deleted identity or a lost actor is `unauthorized`.
      */
-    async refresh(current: ActorClaims): Promise<ActorClaims> {
+    async refresh(current: SessionClaims): Promise<ActorClaims> {
       const identity = await service.retrieve(current.auth_identity_id).catch((error: unknown) => {
         throw (error as { type?: string }).type === "not_found" ? errors.unauthorized("Invalid token") : error;
       });
       const actorId = actorIdOf(identity, current.actor_type);
       if (current.actor_id && actorId !== current.actor_id) throw errors.unauthorized("Invalid token");
-      return { actor_id: actorId, actor_type: current.actor_type, auth_identity_id: identity.id, app_metadata: identity.app_metadata };
+      return { actor_id: actorId, actor_type: current.actor_type, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
     },
   };
 

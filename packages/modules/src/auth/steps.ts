@@ -49,3 +49,29 @@ export const unlinkActorStep = step("unlink-auth-identity-actor", {
     for (const id of input.auth_identity_ids) await auth.linkActor(id, input.actor_type, input.actor_id, ctx.tx);
   },
 });
+
+/**
+ * Disables the identities of `auth_identity_ids` that are linked to no actor any more (run it after
+ * {@link unlinkActorStep}): their tokens and password stop working at once. Undone by enabling them
+ * again; {@link purgeIdentitiesStep} makes it final.
+ */
+export const disableOrphanIdentitiesStep = step("disable-orphan-auth-identities", {
+  invoke: async (input: { auth_identity_ids: string[] }, ctx) => {
+    const disabled = await createAuthService(ctx.tx).disableOrphans(input.auth_identity_ids, ctx.tx);
+    return { output: { auth_identity_ids: disabled }, compensateInput: disabled };
+  },
+  compensate: async (ids: string[], ctx) => {
+    await createAuthService(ctx.tx).enable(ids, ctx.tx);
+  },
+});
+
+/**
+ * Deletes disabled identities for real (freeing their emails to register again). It cannot be
+ * undone, so a workflow runs it as its last step: nothing after it can fail and ask for it back.
+ */
+export const purgeIdentitiesStep = step("purge-auth-identities", {
+  invoke: async (input: { auth_identity_ids: string[] }, ctx) => {
+    await createAuthService(ctx.tx).purgeDisabled(input.auth_identity_ids, ctx.tx);
+    return { output: null };
+  },
+});

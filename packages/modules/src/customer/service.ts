@@ -178,13 +178,22 @@ export function createCustomerService(db: Db) {
       return service.retrieve(id, tx);
     },
 
-    /** Soft delete of the customer and its addresses. */
-    async delete(id: string, tx: Db = db): Promise<void> {
+    /** Soft delete of the customer and its addresses; answers the deletion time (what {@link restore} undoes). */
+    async delete(id: string, tx: Db = db): Promise<Date> {
       await row(id, tx);
       const now = new Date();
       await transaction(tx, async (t) => {
         await t.update(customerAddress).set({ deleted_at: now }).where(and(eq(customerAddress.customer_id, id), liveAddress));
         await t.update(customer).set({ deleted_at: now }).where(eq(customer.id, id));
+      });
+      return now;
+    },
+
+    /** Undoes {@link delete}: the customer and the addresses deleted with it (at `deletedAt`) are live again. */
+    async restore(id: string, deletedAt: Date, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        await t.update(customer).set({ deleted_at: null }).where(and(eq(customer.id, id), eq(customer.deleted_at, deletedAt)));
+        await t.update(customerAddress).set({ deleted_at: null }).where(and(eq(customerAddress.customer_id, id), eq(customerAddress.deleted_at, deletedAt)));
       });
     },
 

@@ -23,3 +23,14 @@ export const createCustomerStep = step("create-customer", {
     await ctx.tx.delete(customer).where(eq(customer.id, id));
   },
 });
+
+/** Soft-deletes a customer and its addresses; undone by restoring what that deletion removed. */
+export const deleteCustomerStep = step("delete-customer", {
+  invoke: async (id: string, ctx) => {
+    const deletedAt = await createCustomerService(ctx.tx).delete(id, ctx.tx);
+    return { output: null, compensateInput: { id, deleted_at: deletedAt.toISOString() } };
+  },
+  compensate: async (input: { id: string; deleted_at: string }, ctx) => {
+    await createCustomerService(ctx.tx).restore(input.id, new Date(input.deleted_at), ctx.tx);
+  },
+});

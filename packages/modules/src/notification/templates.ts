@@ -23,6 +23,19 @@ const templates: Record<string, Template> = {
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n"),
   }),
+  "user.invite": (data) => ({
+    subject: "You are invited to administer the store",
+    text: [
+      `An admin invited ${str(data.email)} to become an admin user of this store.`,
+      "",
+      `Your invite token: ${str(data.token)}`,
+      data.url ? `Or open: ${str(data.url)}` : "",
+      "",
+      `Register with this email, then accept the invite with the token. It works once and expires at ${str(data.expires_at)}. If you did not expect it, ignore this message.`,
+    ]
+      .filter((line, i, all) => line !== "" || all[i - 1] !== "")
+      .join("\n"),
+  }),
 };
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { metadata, timestamps } from "@kasse/db";
 
@@ -69,6 +69,71 @@ export const UserView = Type.Object({
 
 /** Filters of `GET /admin/users`. */
 export interface UserFilters {
+  id?: string[];
+  email?: string[];
+  q?: string;
+}
+
+/**
+ * Invitations to become an admin user (Medusa's invites). Only a SHA-256 of the invite's secret is
+ * stored; the secret travels once, in the answer creating (or resending) the invite and in the
+ * invite email. Accepting marks the invite accepted and deletes it (soft), so its email can be
+ * invited again once that user is gone.
+ */
+export const invite = pgTable(
+  "invite",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    accepted: boolean("accepted").notNull().default(false),
+    token_hash: text("token_hash").notNull(),
+    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    metadata: metadata(),
+    ...timestamps(),
+  },
+  (t) => [
+    // Accepting looks the invite up by this hash.
+    uniqueIndex("invite_token_hash_uq").on(t.token_hash),
+    uniqueIndex("invite_email_uq").on(t.email).where(sql`deleted_at is null`),
+    index("invite_created_at_idx").on(t.created_at),
+  ],
+);
+
+export type InviteRow = typeof invite.$inferSelect;
+
+/** Body of `POST /admin/invites`. */
+export const InviteCreate = Type.Object(
+  { email: Type.String({ format: "email", maxLength: 320 }), metadata: MetadataBody },
+  { additionalProperties: false },
+);
+export type InviteCreate = Static<typeof InviteCreate>;
+
+/** Body of `POST /admin/invites/accept`: the new user's names; `email`, when sent, must be the invite's. */
+export const InviteAccept = Type.Object(
+  {
+    email: Nullable(Type.String({ maxLength: 320 })),
+    first_name: Nullable(Type.String({ maxLength: 200 })),
+    last_name: Nullable(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type InviteAccept = Static<typeof InviteAccept>;
+
+/** An invite as the API answers it: `token` only in the answers that create or resend it. */
+export const InviteView = Type.Object({
+  id: Type.String(),
+  email: Type.Optional(Type.String()),
+  accepted: Type.Optional(Type.Boolean()),
+  token: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Timestamp()),
+  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  created_at: Type.Optional(Timestamp()),
+  updated_at: Type.Optional(Timestamp()),
+  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+});
+
+/** Filters of `GET /admin/invites`. */
+export interface InviteFilters {
   id?: string[];
   email?: string[];
   q?: string;

@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
+import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
+import { createInviteService } from "./invites";
 import { user, type UserCreate } from "./schema";
 import { createUserService } from "./service";
 
@@ -22,5 +24,20 @@ export const deleteUserStep = step("delete-user", {
   },
   compensate: async (id: string, ctx) => {
     await ctx.tx.update(user).set({ deleted_at: null }).where(eq(user.id, id));
+  },
+});
+
+/**
+ * Uses an invite up (see `createInviteService().claim`) and answers its email; an invite that is
+ * unknown, already accepted, deleted or expired is `unauthorized`. Undone by opening it again.
+ */
+export const claimInviteStep = step("claim-invite", {
+  invoke: async (inviteId: string, ctx) => {
+    const claimed = await createInviteService(ctx.tx).claim(inviteId, ctx.tx);
+    if (!claimed) throw errors.unauthorized("The invite is invalid, already used or expired");
+    return { output: { id: claimed.id, email: claimed.email }, compensateInput: claimed.id };
+  },
+  compensate: async (id: string, ctx) => {
+    await createInviteService(ctx.tx).unclaim(id, ctx.tx);
   },
 });

@@ -44,10 +44,6 @@ describe("secret API keys", () => {
     // /users/me: the key is not a user (as Medusa).
     expect((await t.app.inject({ method: "GET", url: "/admin/users/me", headers: { "x-service-access-token": key.token } })).statusCode).toBe(404);
 
-    const second = await post("/admin/api-keys", { title: "Second", type: "secret" });
-    expect(second.statusCode).toBe(400);
-    expect(second.json().type).toBe("invalid_data");
-
     const revoked = await post(`/admin/api-keys/${key.id}/revoke`);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().api_key).toMatchObject({ id: key.id, revoked_by: "user_admin" });
@@ -60,6 +56,38 @@ describe("secret API keys", () => {
     expect((await t.app.inject({ method: "GET", url: `/admin/api-keys?api_token=${key.token}` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "GET", url: "/admin/api-keys", headers: { "x-service-access-token": "sk_unknown" } })).statusCode).toBe(401);
     expect((await post(`/admin/api-keys/${key.id}/revoke`)).statusCode).toBe(400);
+  });
+
+  it("keeps several secret keys active at once: each works, revoking one leaves the others working", async () => {
+    const create = async (title: string) => {
+      const res = await post("/admin/api-keys", { title, type: "secret" });
+      expect(res.statusCode).toBe(200);
+      return res.json().api_key as { id: string; token: string };
+    };
+    const [old, rotated, third] = [await create("Old"), await create("Rotated"), await create("Third")];
+    expect(new Set([old.token, rotated.token, third.token]).size).toBe(3);
+    const as = (key: { token: string }) => ({ "x-service-access-token": key.token });
+    for (const key of [old, rotated, third]) expect((await get("/admin/api-keys", as(key))).statusCode).toBe(200);
+
+    expect((await post(`/admin/api-keys/${old.id}/revoke`)).statusCode).toBe(200);
+    const refused = await get("/admin/api-keys", as(old));
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().type).toBe("unauthorized");
+    // The others still work, and can do what a key does (create another key).
+    expect((await get("/admin/api-keys", as(rotated))).statusCode).toBe(200);
+    const viaRotated = await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: as(rotated), payload: { title: "Fourth", type: "secret" } });
+    expect(viaRotated.statusCode).toBe(200);
+    expect(viaRotated.json().api_key.created_by).toBe(rotated.id);
+    expect((await get("/admin/api-keys", basic(third.token))).statusCode).toBe(200);
+
+    // The list shows every active secret key, never a secret token.
+    const listed = await get("/admin/api-keys?type=secret&revoked=false&limit=100");
+    const ids = listed.json().api_keys.map((k: { id: string }) => k.id);
+    expect(ids).toEqual(expect.arrayContaining([rotated.id, third.id, viaRotated.json().api_key.id]));
+    expect(ids).not.toContain(old.id);
+    const body = listed.body + (await get("/admin/api-keys?limit=100")).body + (await get(`/admin/api-keys/${rotated.id}`)).body;
+    for (const key of [old, rotated, third, viaRotated.json().api_key]) expect(body).not.toContain(key.token.slice(6, -3));
+    for (const key of listed.json().api_keys) expect(key).not.toHaveProperty("token");
   });
 
   it("stores only a hash of the secret", async () => {

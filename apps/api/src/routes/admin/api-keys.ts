@@ -4,6 +4,7 @@ import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiK
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { emptyBody } from "../../http/empty-body";
 
 const Params = Type.Object({ id: Type.String() });
 const ListApiKeys = Type.Object(
@@ -43,10 +44,6 @@ export default async function apiKeys(app: App): Promise<void> {
     return { api_key: await keys.update(request.params.id, request.body) };
   });
 
-  // The contract sends no body; an empty one is validated as `{}` so unknown fields are still refused.
-  const emptyBody = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
   app.post("/api-keys/:id/revoke", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
     const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
     app.publishableKeys.clear();

@@ -5,6 +5,7 @@ import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
+import { removeCustomerAccountWorkflow } from "@kasse/flows";
 
 const Params = Type.Object({ id: Type.String() });
 const AddressParams = Type.Object({ id: Type.String(), address_id: Type.String() });
@@ -30,7 +31,10 @@ const GroupsChange = Type.Object({ add: Type.Optional(Ids), remove: Type.Optiona
 const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: CustomerResponse }) });
 const Many = { 200: Type.Object({ customers: Type.Array(CustomerResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 
-/** Admin customers: list, create, retrieve, update, soft delete, and their addresses (interface.md). */
+/**
+ * Admin customers: list, create, retrieve, update, delete, and their addresses (interface.md).
+ * Deleting a customer also ends its sign-in (the remove-customer-account workflow).
+ */
 export default async function customers(app: App): Promise<void> {
   const service = app.modules.customer;
 
@@ -55,7 +59,7 @@ export default async function customers(app: App): Promise<void> {
   });
 
   app.delete("/customers/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
-    await service.delete(request.params.id);
+    await app.infra.engine.execute(removeCustomerAccountWorkflow, { customer_id: request.params.id });
     return { id: request.params.id, object: "customer", deleted: true as const };
   });
 

@@ -11,6 +11,7 @@ export default async function admin(app: App): Promise<void> {
   app.addHook("onRequest", app.guards.admin);
   await app.register(import("./api-keys"));
   await app.register(import("./users"));
+  await app.register(import("./invites"));
   await app.register(import("./sales-channels"));
   await app.register(import("./sales-channel-products"));
   await app.register(import("./products"));

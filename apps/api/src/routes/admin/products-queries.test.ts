@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCountingDatabase, type CountingDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../../app";
 import { loadConfig } from "../../config";
+import { actorHeaders } from "../../testing";
 
 let database: CountingDatabase;
 let app: App;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", SCRYPT_LOG_N: "4" });
   app = await buildApp({ config, infra: { database }, logger: false });
   await app.ready();
-  admin = { authorization: `Bearer ${await app.tokens.sign({ actor_type: "user", actor_id: "user_q", auth_identity_id: "authid_q", app_metadata: {} })}` };
+  admin = await actorHeaders(app, "user", "user_q");
 });
 afterAll(async () => {
   await app.close();
@@ -70,8 +71,8 @@ describe("product reads cost a constant number of queries", () => {
       expect(product.sales_channels).toHaveLength(1);
     }
     expect(fifty.queries).toBe(one.queries);
-    // page + count, variants + their options, options + values, images, tags, categories,
-    // collection, type, channel links; then prices, inventory links, channel records (+count).
+    // the caller's session check; page + count, variants + their options, options + values, images,
+    // tags, categories, collection, type, channel links; then prices, inventory links, channel records (+count).
     expect(one.queries).toBeLessThanOrEqual(17);
   });
 });

@@ -25,7 +25,11 @@ describe("admin users", () => {
   });
 
   it("a token for a user that does not exist gets 404", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/admin/users/me", headers: await t.adminHeaders("user_gone") });
+    // An identity linked to a user id with no user row: the token passes the session check, the user lookup does not.
+    const identity = await t.app.modules.auth.createIdentity({ provider: "emailpass", entity_id: "gone@example.com" });
+    const linked = await t.app.modules.auth.linkActor(identity.id, "user", "user_gone");
+    const headers = { authorization: `Bearer ${await t.app.tokens.sign(t.app.modules.auth.claimsFor(linked, "user"))}` };
+    const res = await t.app.inject({ method: "GET", url: "/admin/users/me", headers });
     expect(res.statusCode).toBe(404);
     expect(res.json().type).toBe("not_found");
   });

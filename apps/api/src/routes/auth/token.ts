@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { requireBearer } from "./emailpass";
+import { emptyBody } from "../../http/empty-body";
 
 const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
 
@@ -15,9 +16,5 @@ export default async function token(app: App): Promise<void> {
     return { token: await app.tokens.sign(await app.modules.auth.refresh(claims)) };
   };
   app.get("/token/refresh", { schema: { response: TokenResponse } }, refresh);
-  // No body is validated as `{}`, so unknown fields are still refused.
-  const emptyBody = async (request: { body: unknown }) => {
-    request.body ??= {};
-  };
   app.post("/token/refresh", { schema: { body: Type.Object({}, { additionalProperties: false }), response: TokenResponse }, preValidation: emptyBody }, refresh);
 }

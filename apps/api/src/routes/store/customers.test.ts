@@ -231,8 +231,15 @@ describe("store customer account", () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.json().customer.id).toBe(carol.id);
     expect((await post("/auth/customer/emailpass", { email: "carol@example.com", password: "old-pass-1" })).statusCode).toBe(400);
-    expect((await post("/auth/customer/emailpass", { email: "carol@example.com", password: "new-pass-1" })).statusCode).toBe(200);
+    const signIn = await post("/auth/customer/emailpass", { email: "carol@example.com", password: "new-pass-1" });
+    expect(signIn.statusCode).toBe(200);
+    // The change ended every token signed before it, the one that made it included; the new sign-in's works.
+    const stale = await get("/store/customers/me", carol.headers);
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().type).toBe("unauthorized");
+    const fresh = bearer(signIn.json().token);
+    expect((await get("/store/customers/me", fresh)).json().customer.id).toBe(carol.id);
     // Another customer's old password does not open this account.
-    expect((await post("/store/customers/me/password", { old_password: "secret-pass-1", new_password: "x-1" }, carol.headers)).statusCode).toBe(400);
+    expect((await post("/store/customers/me/password", { old_password: "secret-pass-1", new_password: "x-1" }, fresh)).statusCode).toBe(400);
   });
 });

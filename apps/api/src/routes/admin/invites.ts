@@ -1,0 +1,73 @@
+import { Type } from "@sinclair/typebox";
+import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
+import { sendNotification } from "@kasse/flows";
+import type { FastifyBaseLogger } from "fastify";
+import type { App } from "../../app";
+import { createInviteTokens } from "../../auth/invite-tokens";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { emptyBody } from "../../http/empty-body";
+
+const Params = Type.Object({ id: Type.String() });
+const ListInvites = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Type.String()),
+    id: Type.Optional(ArrayQuery(Type.String())),
+    email: Type.Optional(ArrayQuery(Type.String())),
+  },
+  { additionalProperties: false },
+);
+const NoBody = Type.Object({}, { additionalProperties: false });
+// Declared so the hash can never be serialized, and the token only in the answers that mint it.
+const One = { 200: Type.Object({ invite: InviteView }) };
+const Many = { 200: Type.Object({ invites: Type.Array(InviteView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+
+/**
+ * Admin invites (Medusa's `/admin/invites`): create, list, retrieve, resend, delete. Creating and
+ * resending answer the invite with its `token`, the only time it is shown, and email it to the
+ * invitee. The invitee accepts with `POST /admin/invites/accept` (invite-accept.ts).
+ */
+export default async function invites(app: App): Promise<void> {
+  const service = app.modules.invite;
+  const tokens = createInviteTokens(app.config.jwt.secret);
+
+  /** The invite with its token, after emailing the token (a failed delivery is recorded in the outbox, not thrown). */
+  const deliver = async (invite: InviteDetails, secret: string, log: FastifyBaseLogger) => {
+    const token = await tokens.sign(invite, secret);
+    await sendNotification(app.infra.engine, app.modules.notification, {
+      to: invite.email,
+      channel: "email",
+      template: "user.invite",
+      data: { token, email: invite.email, expires_at: invite.expires_at.toISOString() },
+      secret_keys: ["token"],
+      resource_type: "invite",
+    }).catch((error: unknown) => log.error({ err: error, invite_id: invite.id }, "invite notification failed"));
+    return { invite: { ...invite, token } };
+  };
+
+  app.get("/invites", { schema: { querystring: ListInvites, response: Many } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.list(filters, { limit, offset, order });
+    return { invites: project(items, parseFields(fields)), count, offset, limit };
+  });
+
+  app.post("/invites", { schema: { body: InviteCreate, response: One } }, async (request) => {
+    const { invite, secret } = await service.create(request.body);
+    return deliver(invite, secret, request.log);
+  });
+
+  app.get("/invites/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
+    return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+  });
+
+  app.post("/invites/:id/resend", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
+    const { invite, secret } = await service.resend(request.params.id);
+    return deliver(invite, secret, request.log);
+  });
+
+  app.delete("/invites/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+    await service.delete(request.params.id);
+    return { id: request.params.id, object: "invite", deleted: true as const };
+  });
+}

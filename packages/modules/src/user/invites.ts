@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, count, eq, gt, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { invite, user, type InviteCreate, type InviteFilters, type InviteRow } from "./schema";
+
+/** How long an invite can be accepted: 7 days from its creation or its last resend. */
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
+const live = isNull(invite.deleted_at);
+/** An invite that can still be accepted: live, not accepted, not expired. */
+const open = () => and(live, eq(invite.accepted, false), gt(invite.expires_at, sql`now()`));
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** An invite as the API shows it: never its hash. */
+export type InviteDetails = Omit<InviteRow, "token_hash">;
+const details = ({ token_hash: _hash, ...rest }: InviteRow): InviteDetails => rest;
+
+/**
+ * Admin invites: an invite names an email and carries a random 256-bit secret, stored only as its
+ * SHA-256. `create` and `resend` return the secret once (the caller sends it to the invitee);
+ * {@link findOpen} finds the invite a secret belongs to, and {@link claim} uses it up (one UPDATE
+ * decides, so two accepts of one invite cannot both succeed).
+ * @example
+ * const invites = createInviteService(db);
+ * const { invite, secret } = await invites.create({ email: "ana@example.com" });
+ */
+export function createInviteService(db: Db) {
+  const row = async (id: string, tx: Db): Promise<InviteRow> => {
+    const [found] = await tx.select().from(invite).where(and(eq(invite.id, id), live));
+    if (!found) throw errors.notFound(`Invite with id: ${id} was not found`);
+    return found;
+  };
+
+  const service = {
+    /** A new invite; an email that already has a user or a live invite is `conflict`. */
+    async create(input: InviteCreate, tx: Db = db): Promise<{ invite: InviteDetails; secret: string }> {
+      const email = normalizeEmail(input.email);
+      const [existing] = await tx.select({ id: user.id }).from(user).where(and(eq(user.email, email), isNull(user.deleted_at)));
+      if (existing) throw errors.conflict(`A user with email ${email} already exists`);
+      const secret = randomBytes(32).toString("base64url");
+      try {
+        const [created] = await tx
+          .insert(invite)
+          .values({ id: generateId("invite"), email, token_hash: sha256(secret), expires_at: new Date(Date.now() + INVITE_TTL_MS), metadata: input.metadata ?? null })
+          .returning();
+        return { invite: details(created!), secret };
+      } catch (error) {
+        if (isUniqueViolation(error, "invite_email_uq")) throw errors.conflict(`An invite for ${email} already exists`);
+        throw error;
+      }
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<InviteDetails> {
+      return details(await row(id, tx));
+    },
+
+    async list(filters: InviteFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InviteDetails[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(invite)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(invite).where(where),
+      ]);
+      return { items: rows.map(details), count: total?.count ?? 0 };
+    },
+
+    /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
+    async resend(id: string, tx: Db = db): Promise<{ invite: InviteDetails; secret: string }> {
+      const secret = randomBytes(32).toString("base64url");
+      const [updated] = await tx
+        .update(invite)
+        .set({ token_hash: sha256(secret), expires_at: new Date(Date.now() + INVITE_TTL_MS), updated_at: new Date() })
+        .where(and(eq(invite.id, id), live, eq(invite.accepted, false)))
+        .returning();
+      if (!updated) {
+        await row(id, tx);
+        throw errors.invalidData(`Invite with id: ${id} was already accepted`);
+      }
+      return { invite: details(updated), secret };
+    },
+
+    /** Soft delete: the invite's secret stops working and its email may be invited again. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      const [deleted] = await tx.update(invite).set({ deleted_at: new Date() }).where(and(eq(invite.id, id), live)).returning({ id: invite.id });
+      if (!deleted) throw errors.notFound(`Invite with id: ${id} was not found`);
+    },
+
+    /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
+    async findOpen(secret: string, tx: Db = db): Promise<InviteDetails | null> {
+      const [found] = await tx.select().from(invite).where(and(eq(invite.token_hash, sha256(secret)), open()));
+      return found ? details(found) : null;
+    },
+
+    /**
+     * Uses the invite up (accepted, and deleted so its email is free again), if it can still be
+     * accepted; otherwise null and nothing changes. Undone by {@link unclaim}.
+     */
+    async claim(id: string, tx: Db = db): Promise<InviteDetails | null> {
+      const [claimed] = await tx.update(invite).set({ accepted: true, deleted_at: new Date(), updated_at: new Date() }).where(and(eq(invite.id, id), open())).returning();
+      return claimed ? details(claimed) : null;
+    },
+
+    /** Opens a claimed invite again (the compensation of {@link claim}). */
+    async unclaim(id: string, tx: Db = db): Promise<void> {
+      await tx.update(invite).set({ accepted: false, deleted_at: null, updated_at: new Date() }).where(and(eq(invite.id, id), eq(invite.accepted, true)));
+    },
+  };
+  return service;
+}
+
+export type InviteService = ReturnType<typeof createInviteService>;
+
+function conditions(filters: InviteFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(invite.id, filters.id));
+  if (filters.email?.length) out.push(inArray(invite.email, filters.email.map(normalizeEmail)));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out.push(ilike(invite.email, pattern));
+  }
+  return out;
+}
