@@ -65,6 +65,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { querystringParser: parseQueryString },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A request arriving while the server shuts down gets Kasse's 503 `{type, message}` (server.ts), not fastify's.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
