@@ -58,7 +58,7 @@ describe("engine drain", () => {
     expect(await effectsOf(database.db, "quick")).toEqual(["quick-a", "quick-b"]);
   });
 
-  it("pauses a long execution after its running step, gives the lease back and queues it; another engine finishes it once", async () => {
+  it("pauses a long execution after its running step, gives the lease back and queues it; the retried call finishes it once elsewhere", async () => {
     const aStarted = signal();
     const steps = [slow("long-a", 600, aStarted.reach), effect("long-b"), effect("long-c")];
     const wf = workflow("drain-long", async (input: { run: string }, ctx) => {
@@ -68,7 +68,7 @@ describe("engine drain", () => {
     const queued: string[] = [];
     const scheduler: Scheduler = { ...createInProcessScheduler(), enqueue: async (id) => void queued.push(id) };
     const engine = newEngine({ scheduler });
-    const running = engine.execute(wf, { run: "long" });
+    const running = engine.execute(wf, { run: "long" }, { idempotencyKey: "long" });
     running.catch(() => {});
     await aStarted.reached;
     // Halting begins at 500 ms, while step a runs; a ends at ~600 ms and b never starts.
@@ -79,9 +79,9 @@ describe("engine drain", () => {
     expect(await effectsOf(database.db, "long")).toEqual(["long-a"]);
     expect(queued).toEqual([id]);
 
-    // A live engine resumes it at once (no lease to wait for), from step b.
-    const next = newEngine({ workflows: [wf] });
-    expect(await next.resume(id)).toBe("done");
+    // The caller's retry on a live engine takes it over at once (no lease to wait for), from step b.
+    const next = newEngine({ waitTimeoutMs: 1_000 });
+    expect(await next.execute(wf, { run: "long" }, { idempotencyKey: "long" })).toBe("done");
     expect(await effectsOf(database.db, "long")).toEqual(["long-a", "long-b", "long-c"]);
   });
 
