@@ -67,6 +67,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...serverOptions(config),
+    // A request arriving while the server shuts down gets Kasse's 503 `{type, message}` (server.ts), not fastify's.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -83,12 +83,16 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** What commands and processes that serve no HTTP need (migrate, seed, user create, the worker): no JWT secret. */
+export type BaseConfig = Pick<Config, "env" | "embedded" | "databaseUrl" | "redisUrl" | "dataDir" | "scryptLogN" | "logLevel" | "shutdownTimeoutMs" | "workerConcurrency">;
+
 /**
- * Reads and validates the environment. Throws a {@link ConfigError} naming every bad variable.
+ * Reads and validates the environment without requiring what only the HTTP API uses (JWT_SECRET).
+ * Throws a {@link ConfigError} naming every bad variable.
  * @example
- * const config = loadConfig(process.env);
+ * const config = loadBaseConfig(process.env); // `kasse migrate` needs only DATABASE_URL
  */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+export function loadBaseConfig(source: Record<string, string | undefined> = process.env): BaseConfig {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(EnvSchema.properties)) {
     const value = source[key];
@@ -98,8 +102,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const problems = [...Value.Errors(EnvSchema, converted)].map((e) => `${e.path.slice(1) || "env"}: ${e.message}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   const env = converted as Env;
-  const embedded = !env.DATABASE_URL;
-  const dataDir = resolve(env.KASSE_DATA_DIR);
+  return {
+    env,
+    embedded: !env.DATABASE_URL,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    dataDir: resolve(env.KASSE_DATA_DIR),
+    scryptLogN: env.SCRYPT_LOG_N,
+    logLevel: env.LOG_LEVEL,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    workerConcurrency: env.WORKER_CONCURRENCY,
+  };
+}
+
+/**
+ * Reads and validates the environment for serving the API. Throws a {@link ConfigError} naming
+ * every bad variable, or JWT_SECRET when DATABASE_URL is set without it.
+ * @example
+ * const config = loadConfig(process.env);
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const base = loadBaseConfig(source);
+  const { env, embedded, dataDir } = base;
   const secret = env.JWT_SECRET ?? (embedded ? embeddedSecret(dataDir) : undefined);
   if (!secret) throw new ConfigError("JWT_SECRET is required when DATABASE_URL is set (at least 16 characters).");
   // Node refuses a headers timeout longer than the request timeout (headers are part of the request).
@@ -107,26 +131,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
   const serviceDefault = (value: number | undefined, fallback: number) => value ?? (embedded ? 0 : fallback);
   return {
-    env,
-    embedded,
-    databaseUrl: env.DATABASE_URL,
-    redisUrl: env.REDIS_URL,
+    ...base,
     port: env.PORT,
     host: env.HOST,
-    dataDir,
     jwt: { secret: new TextEncoder().encode(secret), expiresIn: env.JWT_EXPIRES_IN },
-    scryptLogN: env.SCRYPT_LOG_N,
     rateLimit: {
       max: serviceDefault(env.RATE_LIMIT_MAX, 3000),
       authMax: serviceDefault(env.RATE_LIMIT_AUTH_MAX, 120),
       windowMs: env.RATE_LIMIT_WINDOW_MS,
     },
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
-    logLevel: env.LOG_LEVEL,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
-    workerConcurrency: env.WORKER_CONCURRENCY,
   };
 }
 

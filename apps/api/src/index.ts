@@ -1,5 +1,5 @@
 export { buildApp, type App, type BuildAppOptions } from "./app";
-export { loadConfig, EnvSchema, ConfigError, type Config, type Env } from "./config";
+export { loadConfig, loadBaseConfig, EnvSchema, ConfigError, type Config, type BaseConfig, type Env } from "./config";
 export { createContainer, type Container, type Infrastructure } from "./container";
 export { createInfrastructure } from "./infra";
 export { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";

@@ -1,15 +1,23 @@
-import { connect, migrate } from "@kasse/db";
-import type { Config } from "./config";
+import { assertMigrated, connect, migrate } from "@kasse/db";
+import type { BaseConfig } from "./config";
 import type { Infrastructure } from "./container";
 import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
 
 /**
  * Opens what the app runs on, from the configuration: the database (PGlite under the data dir in
- * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis.
+ * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
+ * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
+ * migrate") before anything runs on it.
  */
-export async function createInfrastructure(config: Config, options: { migrate?: boolean } = {}): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
+export async function createInfrastructure(config: BaseConfig, options: { migrate?: boolean } = {}): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
   const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
-  if (options.migrate ?? config.embedded) await migrate(database);
+  try {
+    if (options.migrate ?? config.embedded) await migrate(database);
+    else if (!config.embedded) await assertMigrated(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   let redis: Infrastructure["redis"];
   if (config.redisUrl) {
     const { Redis } = await import("ioredis");

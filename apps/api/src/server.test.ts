@@ -1,8 +1,9 @@
 import http from "node:http";
+import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@kasse/db/testing";
 import { loadConfig } from "./config";
-import { handleSignals, startServer, type RunningServer } from "./server";
+import { handleSignals, startServer, type RunningServer, type Stoppable } from "./server";
 
 interface Answer { status: number; body: string }
 
@@ -20,7 +21,7 @@ let release: () => void = () => {};
 let started: Promise<void>;
 let onStarted: () => void = () => {};
 
-async function start(env: Record<string, string> = {}, worker?: { closed: boolean }): Promise<RunningServer> {
+async function start(env: Record<string, string> = {}, worker?: Stoppable): Promise<RunningServer> {
   const database = await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: "test-secret-test-secret-test-secret",
@@ -35,7 +36,7 @@ async function start(env: Record<string, string> = {}, worker?: { closed: boolea
     config,
     infra: { database, close: () => database.close() },
     logger: false,
-    startWorker: worker ? async () => ({ close: async () => { worker.closed = true; } }) : undefined,
+    startWorker: worker ? async () => worker : undefined,
     extraRoutes: (app) => {
       app.get("/test/slow", async () => {
         onStarted();
@@ -62,23 +63,52 @@ describe("server", () => {
     expect(JSON.parse(res.body).status).toBe("ok");
   });
 
-  it("shuts down gracefully: the in-flight request completes, new connections are refused, then the worker and database close", async () => {
-    const worker = { closed: false };
-    const running = await start({}, worker);
+  it("shuts down in order: the listener and the worker stop taking work at once, the in-flight request completes, then the database closes", async () => {
+    let closing = false;
+    let finishJobs!: () => void;
+    const jobsDone = new Promise<void>((resolve) => (finishJobs = resolve));
+    const running = await start({}, { close: () => ((closing = true), jobsDone) });
     const inFlight = request(running.url, "/test/slow");
     await started;
     const shutdown = running.close();
-    // The listener is closed at once, before the slow request finishes.
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // New connections are refused and the worker was told to stop, before the slow request finishes.
     await expect(request(running.url, "/health")).rejects.toMatchObject({ code: "ECONNREFUSED" });
-    expect(worker.closed).toBe(false);
+    expect(closing).toBe(true);
+    await expect(running.app.infra.database.ping(500)).resolves.toBeUndefined();
     release();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ finished: true });
+    // The database stays open while the worker finishes its jobs.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(running.app.infra.database.ping(500)).resolves.toBeUndefined();
+    finishJobs();
     await shutdown;
-    expect(worker.closed).toBe(true);
     await expect(running.app.infra.database.ping(500)).rejects.toBeDefined();
+  });
+
+  it("answers a request that arrives while shutting down with 503 {type, message}", async () => {
+    const running = await start();
+    const inFlight = request(running.url, "/test/slow");
+    await started;
+    // A client whose request is half sent when the shutdown begins.
+    const socket = net.connect(Number(new URL(running.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write("GET /health HTTP/1.1\r\nHost: localhost\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const shutdown = running.close();
+    let raw = "";
+    socket.on("data", (chunk: Buffer) => (raw += chunk.toString()));
+    const ended = new Promise((resolve) => socket.once("close", resolve));
+    socket.write("\r\n");
+    await ended;
+    expect(raw).toMatch(/^HTTP\/1\.1 503 /);
+    expect(raw).toMatch(/connection: close/i);
+    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({ type: "unavailable", message: "This server is shutting down; retry the request" });
+    release();
+    expect((await inFlight).status).toBe(200);
+    await shutdown;
   });
 
   it("cuts requests still running after SHUTDOWN_TIMEOUT_MS", async () => {

@@ -26,9 +26,11 @@ export interface RunningServer {
   /** `http://host:port` it listens on. */
   url: string;
   /**
-   * Graceful shutdown: stops accepting connections, lets in-flight requests finish (at most
-   * `SHUTDOWN_TIMEOUT_MS`, then their connections are cut), stops the worker, then closes
-   * Redis and the database. Safe to call more than once.
+   * Graceful shutdown, in this order. At once: stop accepting connections, stop the worker taking
+   * jobs, and stop the engines claiming executions. Then, at most `SHUTDOWN_TIMEOUT_MS`: in-flight
+   * requests and running workflow steps finish; executions that cannot finish pause at a step
+   * boundary and give their lease back (see the engine's `drain`); connections still open at the
+   * deadline are cut. Only then Redis and the database close. Safe to call more than once.
    */
   close(): Promise<void>;
 }
@@ -44,8 +46,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const infra = options.infra ?? (await createInfrastructure(config));
   let app: App | undefined;
   let worker: Stoppable | undefined;
+  let closing: Promise<void> | undefined;
   try {
     app = await buildApp({ config, infra, logger: options.logger, verifyApiKey: options.verifyApiKey, extraRoutes: options.extraRoutes });
+    // A request on a connection still open while shutting down: refused, to be retried on another process.
+    app.addHook("onRequest", async (_request, reply) => {
+      if (!closing) return;
+      reply.code(503).header("connection", "close").send({ type: "unavailable", message: "This server is shutting down; retry the request" });
+      return reply;
+    });
     await app.listen({ port: config.port, host: config.host });
     if (options.startWorker) worker = await options.startWorker({ config, infra, logger: app.log.child({ name: "worker" }) });
   } catch (error) {
@@ -58,7 +67,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       const timer = setTimeout(() => {
@@ -66,13 +74,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         running.server.closeAllConnections();
       }, config.shutdownTimeoutMs);
       timer.unref();
-      try {
-        await running.close();
-      } finally {
-        clearTimeout(timer);
-      }
-      await worker?.close();
+      // Everything stops taking new work at once; what is under way shares the same deadline.
+      const drained = running.infra.engine.drain(config.shutdownTimeoutMs).then(({ unfinished }) => {
+        if (unfinished.length) running.log.warn({ executionIds: unfinished }, "shutdown timeout: workflow steps still running; their executions resume after their lease expires");
+      });
+      const stopped = await Promise.allSettled([running.close(), drained, worker?.close()]);
+      clearTimeout(timer);
       await infra.close();
+      const failed = stopped.find((result): result is PromiseRejectedResult => result.status === "rejected");
+      if (failed) throw failed.reason;
     })());
 
   return { app: running, url: `http://${host}:${port}`, close };

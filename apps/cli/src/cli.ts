@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "@kasse/api/config";
+import { loadBaseConfig, loadConfig } from "@kasse/api/config";
 import { helpText } from "./help";
 
 // Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
+// Only `start` serves HTTP and needs JWT_SECRET; the others read the base configuration.
 
 /** Runs one `kasse` command line (arguments after `kasse`); resolves to the exit code (a started server keeps running). */
 export async function run(argv: string[]): Promise<number> {
@@ -24,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case "migrate": {
-      const config = loadConfig();
+      const config = loadBaseConfig();
       const [{ connect }, { migrateExclusively }] = await Promise.all([import("@kasse/db"), import("./migrate")]);
       const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
       try {
@@ -36,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case "seed": {
-      const config = loadConfig();
+      const config = loadBaseConfig();
       const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/api"), import("@kasse/flows"), import("./seed")]);
       const infra = await createInfrastructure(config);
       try {
@@ -53,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
         console.error("Usage: kasse user create --email <email> --password <password>");
         return 2;
       }
-      const config = loadConfig();
+      const config = loadBaseConfig();
       const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([import("@kasse/api"), import("@kasse/flows")]);
       const infra = await createInfrastructure(config);
       try {

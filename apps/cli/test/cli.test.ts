@@ -1,33 +1,25 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvSchema } from "@kasse/api/config";
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { connect, migrationsFolder, migrationStatus } from "@kasse/db";
 import { createTestDatabase, onPostgres } from "@kasse/db/testing";
 import { createUserService } from "@kasse/modules/user";
 import { helpText } from "../src/help";
 import { envTable } from "../src/env-help";
+import { kasse, node } from "./kasse-process";
 
-const bin = fileURLToPath(new URL("../bin/kasse.js", import.meta.url));
+const workerMain = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
 
-interface Exit { code: number | null; stdout: string; stderr: string }
-
-/** Runs `kasse` in a child process with a clean environment (no DATABASE_URL unless given). */
-function kasse(args: string[], env: Record<string, string> = {}, onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      onOutput?.(stdout, child);
-    });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** The URL of database `name` on the test server. */
+function databaseUrl(name: string): string {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 const dirs: string[] = [];
@@ -70,10 +62,10 @@ describe("kasse --help", () => {
 });
 
 describe.skipIf(!onPostgres())("kasse user create", () => {
-  it("creates an admin with an emailpass login; a taken email or a bad one exits 1", async () => {
+  it("creates an admin with an emailpass login (no JWT_SECRET needed); a taken email or a bad one exits 1", async () => {
     const database = await createTestDatabase();
     try {
-      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret", SCRYPT_LOG_N: "4" };
+      const env = { DATABASE_URL: database.url!, SCRYPT_LOG_N: "4" };
       const created = await kasse(["user", "create", "--email", "Ops@Example.com", "--password", "s3cret-pass"], env);
       expect(created.code, created.stderr).toBe(0);
       expect(created.stdout).toMatch(/Created admin user ops@example\.com \(user_/);
@@ -96,10 +88,10 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
 });
 
 describe.skipIf(!onPostgres())("kasse seed", () => {
-  it("seeds the demo store once and prints its publishable key", async () => {
+  it("seeds the demo store once and prints its publishable key (no JWT_SECRET needed)", async () => {
     const database = await createTestDatabase();
     try {
-      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret" };
+      const env = { DATABASE_URL: database.url! };
       const first = await kasse(["seed"], env);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(/Demo store seeded: 20 products/);
@@ -109,6 +101,44 @@ describe.skipIf(!onPostgres())("kasse seed", () => {
       expect(second.stdout).toContain("nothing seeded");
     } finally {
       await database.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("a database missing migrations", () => {
+  it("is refused by start and the worker with 'run kasse migrate'; kasse migrate needs only DATABASE_URL", async () => {
+    const server = await connect({ url: databaseUrl("postgres"), poolSize: 1 });
+    const name = `kasse_t_${Math.floor(Date.now() / 1000)}_unmig${randomBytes(3).toString("hex")}`;
+    await server.db.execute(`create database ${name}`);
+    const url = databaseUrl(name);
+    const database = await connect({ url, poolSize: 1 });
+    try {
+      const env = { DATABASE_URL: url, JWT_SECRET: "cli-test-secret-cli-test-secret", PORT: "0", HOST: "127.0.0.1" };
+      const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+      const total = journal.entries.length;
+
+      const never = await kasse(["start"], env);
+      expect(never.code).toBe(1);
+      expect(never.stdout).not.toMatch(/listening/);
+      expect(never.stderr.trim()).toBe(`The database has not been migrated: ${total} of ${total} migrations pending (${journal.entries.map((e) => e.tag).join(", ")}). Run \`kasse migrate\` first.`);
+      const worker = await node(["--import", "tsx", workerMain], { ...env, REDIS_URL: "redis://127.0.0.1:1" });
+      expect(worker.code).toBe(1);
+      expect(worker.stderr).toMatch(/has not been migrated: .*Run `kasse migrate` first\./);
+
+      const migrated = await kasse(["migrate"], { DATABASE_URL: url });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(migrated.stdout).toContain("Migrations applied (PostgreSQL).");
+      expect(await migrationStatus(database)).toEqual({ expected: total, pending: [] });
+
+      // One migration behind (a new version's migration not run yet): refused, naming it.
+      await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+      const behind = await kasse(["start", "--no-worker"], env);
+      expect(behind.code).toBe(1);
+      expect(behind.stderr.trim()).toBe(`The database is behind this version of Kasse: 1 of ${total} migrations pending (${journal.entries.at(-1)!.tag}). Run \`kasse migrate\` first.`);
+    } finally {
+      await database.close();
+      await server.db.execute(`drop database if exists ${name} with (force)`);
+      await server.close();
     }
   }, 120_000);
 });

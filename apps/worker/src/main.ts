@@ -1,10 +1,11 @@
 // `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
 import { pino } from "pino";
-import { ConfigError, createInfrastructure, loadConfig } from "@kasse/api";
+import { MigrationsPendingError } from "@kasse/db";
+import { ConfigError, createInfrastructure, loadBaseConfig } from "@kasse/api";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const config = loadBaseConfig(process.env);
   const logger = pino({ level: config.logLevel, name: "kasse-worker" });
   if (!config.redisUrl || config.embedded) {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
@@ -33,6 +34,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof MigrationsPendingError ? error.message : error);
   process.exit(1);
 });

@@ -6,7 +6,8 @@ import type { Config, Infrastructure } from "@kasse/api";
 import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {
-  config: Config;
+  /** Only how many jobs it runs at once and how long its shutdown may take. */
+  config: Pick<Config, "workerConcurrency" | "shutdownTimeoutMs">;
   /** The database and the scheduler to consume (BullMQ with Redis, in-process in embedded mode). */
   infra: Infrastructure;
   logger?: EngineLogger;
@@ -20,9 +21,16 @@ export interface StartWorkerOptions {
 
 /** A running worker. */
 export interface RunningWorker {
-  /** Stops taking jobs and waits (at most `SHUTDOWN_TIMEOUT_MS`) for the ones in progress. Safe to call twice. */
+  /**
+   * Stops taking jobs and claiming executions at once, lets the executions in progress finish or
+   * pause at their next step (their leases given back; see the engine's `drain`), at most
+   * `SHUTDOWN_TIMEOUT_MS`. Leaves Redis and the database open for the caller to close. Safe to call twice.
+   */
   close(): Promise<void>;
 }
+
+/** How long past the drain a job may take to report its outcome (one journal read). */
+const JOB_SETTLE_MS = 1_000;
 
 const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -58,6 +66,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         logger.info({ executionId }, "execution skipped: held by another process");
         return;
       }
+      // This process is shutting down: the execution was left (or handed back) to another one.
+      if (isKasseError(error) && error.type === "unavailable") {
+        logger.info({ executionId }, "execution left to another process: shutting down");
+        return;
+      }
       failure = error; // a compensated execution rethrows its original error: an outcome, not a fault
     }
     const execution = await engine.retrieve(executionId).catch(() => undefined);
@@ -79,10 +92,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   return {
     close: () =>
       (closing ??= (async () => {
-        const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs).unref());
-        const stopped = await Promise.race([consumer.close().then(() => engine.drain(config.shutdownTimeoutMs)).then(() => "stopped" as const), timeout]);
-        // Jobs cut off here keep their lease until it expires; another worker then resumes them.
-        if (stopped === "timeout") logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "worker shutdown timed out; unfinished executions will be recovered");
+        // Both at once: the consumer stops fetching and waits for its jobs, which the drain bounds.
+        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs)]).then(() => "stopped" as const);
+        let timer: NodeJS.Timeout | undefined;
+        // A step that outlives the drain holds its job (and its lease, until it expires) past the deadline.
+        const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs + JOB_SETTLE_MS)));
+        const outcome = await Promise.race([stopped, timeout]);
+        clearTimeout(timer);
+        if (outcome === "timeout") logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "worker shutdown timed out; unfinished executions resume after their lease expires");
         logger.info({}, "worker stopped");
       })()),
   };

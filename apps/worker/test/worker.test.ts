@@ -109,6 +109,38 @@ describe("worker", () => {
     expect(lines.some((l) => l.msg === "worker stopped")).toBe(true);
   });
 
+  it("on close pauses a long execution after its running step and hands it to another worker at once", async () => {
+    let entered!: () => void;
+    const inFirst = new Promise<void>((resolve) => (entered = resolve));
+    const runs: string[] = [];
+    const first = step("handover-first", {
+      invoke: async (_: null, ctx) => {
+        entered();
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        runs.push(`first@${ctx.attempt}`);
+        return { output: 1 };
+      },
+    });
+    const second = step("handover-second", { invoke: async (_: null) => (runs.push("second"), { output: 2 }) });
+    const handover = workflow("worker-handover", async (_: null, ctx) => [await ctx.run(first, null), await ctx.run(second, null)]);
+    // Executions get half of the 1 s to finish, then pause: the first step (800 ms) ends inside it.
+    const quick = { ...config, shutdownTimeoutMs: 1_000 };
+    // No recovery sweep in the window: only the hand-over can move the execution on.
+    const a = await startWorker({ config: quick, infra, logger, workflows: [handover], recoveryEveryMs: 60_000 });
+    const id = await infra.engine.enqueue(handover, null);
+    await inFirst;
+    const b = await startWorker({ config, infra, logger, workflows: [handover], recoveryEveryMs: 60_000 });
+    await a.close();
+    const paused = await infra.engine.retrieve(id);
+    expect(paused).toMatchObject({ state: "running", lease_owner: null });
+    expect(lines.some((l) => l.msg === "workflow execution paused for shutdown; lease released" && l.obj.executionId === id)).toBe(true);
+    // Well before any lease (30 s) could expire, the other worker finished it from the second step.
+    await waitFor(async () => (await infra.engine.retrieve(id)).state === "succeeded", 5_000);
+    expect((await infra.engine.retrieve(id)).result).toEqual([1, 2]);
+    expect(runs).toEqual(["first@1", "second"]);
+    await b.close();
+  });
+
   it("lists the maintenance jobs: recovery sweep and the idempotency-key purge", async () => {
     const engine = createEngine({ db: database.db });
     const jobs = maintenanceJobs({ db: database.db, engine });

@@ -15,6 +15,7 @@ export const errorCatalog = {
   unexpected_state: { status: 500, retryable: true, name: "UnexpectedState" },
   timeout: { status: 504, retryable: true, name: "Timeout" },
   provider_error: { status: 502, retryable: true, name: "ProviderError" },
+  unavailable: { status: 503, retryable: true, name: "Unavailable" },
   unknown_error: { status: 500, retryable: true, name: "UnknownError" },
 } as const;
 
@@ -67,6 +68,8 @@ export const errors = {
   unexpectedState: make("unexpected_state"),
   timeout: make("timeout"),
   provider: make("provider_error"),
+  /** The process cannot take the request now (it is shutting down); the same request may be retried. */
+  unavailable: make("unavailable"),
 };
 
 export const isKasseError = (error: unknown): error is KasseError => error instanceof KasseError;

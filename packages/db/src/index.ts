@@ -1,6 +1,6 @@
 export type { Database, Db, DriverKind, Tx } from "./types";
 export { connect, type ConnectOptions } from "./connect";
-export { migrate, migrationsFolder } from "./migrate";
+export { migrate, migrationsFolder, migrationStatus, assertMigrated, MigrationsPendingError, type MigrationStatus } from "./migrate";
 export { transaction, lockKeys } from "./transaction";
 export { queryRows } from "./rows";
 export { generateId } from "./ids";

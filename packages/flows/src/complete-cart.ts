@@ -255,8 +255,11 @@ export const completeCartWorkflow = workflow(WORKFLOW, async (input: { cart_id: 
 /** How a completion ended: an order, or the cart with the error that stopped the workflow. */
 export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: { message: string; name: string; type: string } };
 
-/** Errors that are the caller's to fix or that say nothing about the cart: answered as HTTP errors. */
-const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed"]);
+/**
+ * Errors that are the caller's to fix or that say nothing about the cart: answered as HTTP errors
+ * (`unavailable`: the process is shutting down and the storefront retries the same call).
+ */
+const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed", "unavailable"]);
 
 /**
  * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { errors, fromJSON, generateId, type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
 import * as journal from "./journal";
-import { runExecution, LeaseLost, type RunEnv } from "./runner";
+import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import type { Scheduler } from "./scheduler";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
@@ -57,6 +57,23 @@ export function createEngine(options: EngineOptions) {
   const registry = new Map<string, AnyWorkflow>();
   /** Executions this process is running, so local waiters join them instead of polling. */
   const running = new Map<string, Promise<unknown>>();
+  /** Every `execute` and `resume` call in progress: what a shutdown waits for. */
+  const active = new Set<Promise<unknown>>();
+  // Shutdown, in two stages (see `drain`): first no claims of other work, then no new step.
+  let stopping = false;
+  let halting = false;
+  let startHalting!: () => void;
+  const whenHalting = new Promise<void>((resolve) => (startHalting = resolve));
+  const shuttingDown = (message: string) => errors.unavailable(`This server is shutting down: ${message}`);
+
+  /** Runs an engine call, counted in `active` until it settles. */
+  const tracked = <T>(call: () => Promise<T>): Promise<T> => {
+    const promise = call();
+    active.add(promise);
+    const done = () => active.delete(promise);
+    promise.then(done, done);
+    return promise;
+  };
 
   const env: RunEnv = {
     db,
@@ -77,6 +94,8 @@ export function createEngine(options: EngineOptions) {
       logger.warn({ executionId: row.id, workflow: row.workflow_id, attempt, delayMs }, "workflow compensation failed; retry scheduled");
       await options.scheduler?.enqueue(row.id, { delayMs, dedupeKey: `${row.id}-${attempt}` }).catch((error: unknown) => logger.error({ err: error, executionId: row.id }, "could not schedule compensation retry"));
     },
+    halting: () => halting,
+    whenHalting,
   };
 
   const register = (wf: AnyWorkflow) => {
@@ -88,9 +107,17 @@ export function createEngine(options: EngineOptions) {
 
   const leaseUntil = () => new Date(clock.now().getTime() + leaseMs);
 
-  /** Runs a claimed execution here, recording it in `running` for local waiters. */
+  /**
+   * Runs a claimed execution here, recording it in `running` for local waiters. One paused by a
+   * shutdown (its lease already given back) is queued for another process and answers `unavailable`.
+   */
   const start = (wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> => {
-    const promise = runExecution(env, wf, row, fresh);
+    const promise = runExecution(env, wf, row, fresh).catch(async (error: unknown) => {
+      if (!(error instanceof Halted)) throw error;
+      logger.info({ executionId: row.id, workflow: wf.name }, "workflow execution paused for shutdown; lease released");
+      await options.scheduler?.enqueue(row.id, { dedupeKey: `${row.id}-${row.attempt}` }).catch((failure: unknown) => logger.warn({ err: failure, executionId: row.id }, "could not queue a paused execution; the recovery sweep will"));
+      throw shuttingDown(`workflow execution ${row.id} was paused and is resumed by another process; retry the request`);
+    });
     running.set(row.id, promise);
     void promise.then(
       () => running.delete(row.id),
@@ -126,7 +153,7 @@ export function createEngine(options: EngineOptions) {
         const outcome = settled(row);
         if (outcome.done) return outcome.result;
         const expired = !row.lease_expires_at || row.lease_expires_at.getTime() < clock.now().getTime();
-        if (expired && (row.state === "running" || row.state === "compensating")) {
+        if (expired && !stopping && (row.state === "running" || row.state === "compensating")) {
           const claimed = await journal.claimExecution(db, row.id, owner, clock.now(), leaseUntil());
           if (claimed) return runClaimed(wf, claimed);
         }
@@ -134,6 +161,7 @@ export function createEngine(options: EngineOptions) {
       if (clock.now().getTime() >= deadline) {
         throw errors.conflict(`Workflow ${wf.name} execution ${row.id} is still running; try again later`);
       }
+      if (halting) throw shuttingDown(`workflow execution ${row.id} is still running elsewhere; retry the request`);
       await clock.sleep(pollMs);
       pollMs = Math.min(250, Math.ceil(pollMs * 1.5));
       row = await journal.getExecution(db, first.id);
@@ -147,6 +175,18 @@ export function createEngine(options: EngineOptions) {
       if (error instanceof LeaseLost) return join(wf, (await journal.getExecution(db, row.id)) ?? row);
       throw error;
     }
+  };
+
+  /** Waits until no engine call is in progress, or `deadline` (epoch ms); true when idle. */
+  const idleWithin = async (deadline: number): Promise<boolean> => {
+    while (active.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...active]), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      clearTimeout(timer);
+    }
+    return true;
   };
 
   const workflowOf = (row: ExecutionRow): AnyWorkflow => {
@@ -164,23 +204,27 @@ export function createEngine(options: EngineOptions) {
      * failed (after compensating the steps before it). With an idempotency key that already has an
      * execution, returns (or waits for) that execution's outcome instead of running again.
      */
-    async execute<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<R> {
-      register(wf);
-      const id = generateId("wfx");
-      const key = opts.idempotencyKey ?? null;
-      const now = clock.now();
-      const { row, created } = await journal.insertExecution(db, {
-        id,
-        workflow_id: wf.name,
-        idempotency_key: key,
-        transaction_id: opts.transactionId ?? key ?? id,
-        input: asJson(input),
-        owner,
-        leaseUntil: leaseUntil(),
-        now,
+    execute<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<R> {
+      return tracked(async () => {
+        // Until halting, a request already in flight may still start its workflow.
+        if (halting) throw shuttingDown("retry the request");
+        register(wf);
+        const id = generateId("wfx");
+        const key = opts.idempotencyKey ?? null;
+        const now = clock.now();
+        const { row, created } = await journal.insertExecution(db, {
+          id,
+          workflow_id: wf.name,
+          idempotency_key: key,
+          transaction_id: opts.transactionId ?? key ?? id,
+          input: asJson(input),
+          owner,
+          leaseUntil: leaseUntil(),
+          now,
+        });
+        if (created) return (await runClaimed(wf, row, true)) as R;
+        return (await join(wf, row)) as R;
       });
-      if (created) return (await runClaimed(wf, row, true)) as R;
-      return (await join(wf, row)) as R;
     },
 
     /** Records an execution and queues it for the worker; returns its id (the existing one for a known key). */
@@ -208,19 +252,22 @@ export function createEngine(options: EngineOptions) {
     /**
      * Resumes an execution whose process died, or retries its failed compensation: replays the
      * workflow against the journal. Returns its result or throws its error; `conflict` when another
-     * process holds it.
+     * process holds it; `unavailable` once this engine is shutting down (it claims nothing more).
      */
-    async resume(executionId: string): Promise<unknown> {
-      const row = await journal.getExecution(db, executionId);
-      if (!row) throw errors.notFound(`Workflow execution ${executionId} was not found`);
-      const wf = workflowOf(row); // before claiming: a process that cannot run it must not hold its lease
-      const claimed = await journal.claimExecution(db, executionId, owner, clock.now(), leaseUntil());
-      if (!claimed) {
-        const outcome = settled(row);
-        if (outcome.done) return outcome.result;
-        throw errors.conflict(`Workflow execution ${executionId} is held by another process or not due yet`);
-      }
-      return start(wf, claimed);
+    resume(executionId: string): Promise<unknown> {
+      return tracked(async () => {
+        if (stopping) throw shuttingDown(`workflow execution ${executionId} is left to another process`);
+        const row = await journal.getExecution(db, executionId);
+        if (!row) throw errors.notFound(`Workflow execution ${executionId} was not found`);
+        const wf = workflowOf(row); // before claiming: a process that cannot run it must not hold its lease
+        const claimed = await journal.claimExecution(db, executionId, owner, clock.now(), leaseUntil());
+        if (!claimed) {
+          const outcome = settled(row);
+          if (outcome.done) return outcome.result;
+          throw errors.conflict(`Workflow execution ${executionId} is held by another process or not due yet`);
+        }
+        return start(wf, claimed);
+      });
     },
 
     /** Re-queues a failed, compensation-failed (also dead-lettered) or stuck execution (admin retry). */
@@ -258,10 +305,27 @@ export function createEngine(options: EngineOptions) {
     /** A page of executions with filters. */
     list: (filters: journal.ExecutionFilters, paging: { limit: number; offset: number; order?: string }) => journal.listExecutions(db, filters, paging),
 
-    /** Waits for the executions this process runs (graceful shutdown), at most `timeoutMs`. */
-    async drain(timeoutMs = 10_000): Promise<void> {
-      const all = Promise.allSettled([...running.values()]);
-      await Promise.race([all, clock.sleep(timeoutMs)]);
+    /**
+     * Graceful shutdown, at most `timeoutMs`. At once: no more claims of other work (`resume`, the
+     * takeover of an expired execution). For the first half: the executions running here, and those
+     * that requests still in flight start, may finish. Then halting: no new execution or step starts;
+     * each run stops once its running steps finish and gives its lease back (another process resumes
+     * it at once). Resolves with what is still running at the deadline: a step that outlived the
+     * shutdown; its execution keeps its lease, so nobody else runs that step while it may still be
+     * running, and is resumed after the lease expires.
+     */
+    async drain(timeoutMs = 10_000): Promise<{ unfinished: string[] }> {
+      stopping = true;
+      const begun = Date.now();
+      const idle = await idleWithin(begun + timeoutMs / 2);
+      if (!idle && !halting) logger.info({ executions: running.size }, "shutdown: workflow executions pause at their next step");
+      // From here (and once drained) nothing new starts: the database is about to close.
+      halting = true;
+      startHalting();
+      if (!idle) await idleWithin(begun + timeoutMs);
+      const unfinished = [...running.keys()];
+      if (unfinished.length > 0) logger.warn({ executionIds: unfinished, timeoutMs }, "shutdown timeout: workflow steps still running; their executions resume after their lease expires");
+      return { unfinished };
     },
   };
 }

@@ -12,6 +12,16 @@ export class LeaseLost extends Error {
   }
 }
 
+/**
+ * The engine is shutting down: the run stopped before its next step (the steps already running
+ * finished) and its lease is given back, so another process resumes it at once. Internal.
+ */
+export class Halted extends Error {
+  constructor(executionId: string) {
+    super(`Workflow execution ${executionId} paused: this process is shutting down`);
+  }
+}
+
 /** A replay found a different step than its journal at the same index: the code changed under a running execution. */
 export class WorkflowDivergenceError extends KasseError {
   constructor(message: string, details: Record<string, unknown>) {
@@ -35,6 +45,10 @@ export interface RunEnv {
   leaseMs: number;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
+  /** True once the engine is shutting down: runs start no new step and no new attempt. */
+  halting(): boolean;
+  /** Resolves when halting begins, to cut short a retry's backoff. */
+  whenHalting: Promise<void>;
 }
 
 // A step as the runner sees it, whatever its input/output types.
@@ -72,6 +86,11 @@ export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionR
     const steps = fresh ? [] : await journal.stepRunsOf(env.db, row.id);
     const run = new Run(env, wf, row, steps, lease);
     return row.state === "running" ? await run.forward() : await run.compensateOnly();
+  } catch (error) {
+    lease.stop();
+    // Nothing of it runs any more: hand it over now rather than after the lease expires.
+    if (error instanceof Halted) await journal.releaseLease(env.db, row.id, env.owner);
+    throw error;
   } finally {
     lease.stop();
   }
@@ -80,6 +99,8 @@ export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionR
 class Run {
   private nextIndex = 0;
   private collecting = false;
+  /** Set when a step refused to start because the engine is shutting down. */
+  private halted = false;
   private readonly defs = new Map<number, AnyStep>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly journal: Map<number, StepRunRow>;
@@ -121,10 +142,13 @@ class Run {
     try {
       result = await this.wf.fn(this.row.input, this.context());
       await this.settle();
+      // A workflow that caught the pause of one of its steps has not run them all.
+      if (this.halted) throw new Halted(this.id);
       this.checkNoLeftovers();
     } catch (thrown) {
       await this.settle();
       if (thrown instanceof LeaseLost) throw thrown;
+      if (this.halted) throw new Halted(this.id);
       if (thrown instanceof WorkflowDivergenceError) {
         await this.finish({ state: "failed", error: thrown.toJSON() });
         this.env.logger.error({ executionId: this.id, workflow: this.wf.name, err: thrown }, "workflow diverged from its journal");
@@ -149,6 +173,18 @@ class Run {
     }
     await this.settle();
     return this.compensate(this.row.error ? fromJSON(this.row.error) : errors.unexpectedState(`Workflow execution ${this.id} failed`));
+  }
+
+  /** Stops the run before a new step or attempt while the engine shuts down. */
+  private checkHalting(): void {
+    if (!this.env.halting()) return;
+    this.halted = true;
+    throw new Halted(this.id);
+  }
+
+  /** A retry's backoff, cut short when the engine starts shutting down. */
+  private pause(ms: number): Promise<void> {
+    return Promise.race([this.env.clock.sleep(ms), this.env.whenHalting]);
   }
 
   private async finish(values: Parameters<typeof journal.setState>[4]): Promise<void> {
@@ -218,6 +254,7 @@ class Run {
     const base = { execution_id: this.id, index, name: step.name, started_at: startedAt };
     for (let attempt = previousAttempts + 1; ; attempt++) {
       if (this.lease.lost) throw new LeaseLost(this.id);
+      this.checkHalting();
       try {
         if (step.transactional) {
           return await transaction(db, async (tx) => {
@@ -248,7 +285,7 @@ class Run {
         const written = await journal.writeStep(db, { ...base, state: final ? "failed" : "running", attempts: attempt, error: error.toJSON(), finished_at: final ? this.now() : null });
         if (!written) return this.doneElsewhere(index);
         if (final) throw error;
-        await this.env.clock.sleep(backoffDelay(step.retry, attempt));
+        await this.pause(backoffDelay(step.retry, attempt));
       }
     }
   }
@@ -272,6 +309,8 @@ class Run {
     }
     if (!(await journal.setState(db, this.id, this.env.owner, this.now(), { state: "compensating", error: error.toJSON() }))) throw new LeaseLost(this.id);
     for (const stepRow of done) {
+      // Paused between two compensations, it stays `compensating` and the next process goes on.
+      this.checkHalting();
       const def = this.defs.get(stepRow.index);
       const compensated = def && def.name === stepRow.name ? await this.compensateStep(def, stepRow) : await this.undefinedStep(stepRow);
       if (!compensated) {
@@ -292,7 +331,7 @@ class Run {
 
   /** One step's compensation with its retries; true once it is journaled `compensated`. */
   private async compensateStep(def: AnyStep, stepRow: StepRunRow): Promise<boolean> {
-    const { db, clock } = this.env;
+    const { db } = this.env;
     const compensate = def.compensate;
     if (!compensate) {
       await journal.markCompensated(db, this.id, stepRow.index, this.now());
@@ -301,6 +340,7 @@ class Run {
     const timeout = () => errors.timeout(`Compensation of step '${def.name}' timed out after ${def.timeoutMs} ms`);
     for (let attempt = 1; ; attempt++) {
       if (this.lease.lost) throw new LeaseLost(this.id);
+      if (attempt > 1) this.checkHalting();
       const count = stepRow.compensation_attempts + attempt;
       try {
         if (def.transactional) {
@@ -326,7 +366,7 @@ class Run {
         await journal.compensationFailed(db, this.id, stepRow.index, error.toJSON(), final);
         this.env.logger.warn({ executionId: this.id, step: def.name, attempt: count, err: error }, "compensation attempt failed");
         if (final) return false;
-        await clock.sleep(backoffDelay(def.retry, attempt));
+        await this.pause(backoffDelay(def.retry, attempt));
       }
     }
   }

@@ -34,7 +34,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isKasseError(error)) {
-      if (error.status >= 500) request.log.error({ err: error }, "domain error");
+      // A shutdown's refusal (503 `unavailable`, retried by the client) is expected, not a fault.
+      if (error.status >= 500 && error.type !== "unavailable") request.log.error({ err: error }, "domain error");
       // A 500 is a bug or broken infrastructure (a workflow wraps any plain error, e.g. a failed
       // query with its SQL, as `unknown_error`): its message stays in the log and the journal.
       const message = error.status === 500 ? "An unknown error occurred." : error.message;

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Redis } from "ioredis";
+import { sql } from "drizzle-orm";
+import { queryRows } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
 import type { Infrastructure } from "../container";
+import { MIGRATION_CHECK_MS } from "./health";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
@@ -66,5 +69,41 @@ describe("/health/ready", () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it("answers 503 naming the migrations in services mode while the database is behind the code, and 200 once it is migrated", async () => {
+    // Services mode (DATABASE_URL set) on a database of its own; embedded mode migrates itself on start.
+    const services = loadConfig({ DATABASE_URL: "postgres://services-mode", JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
+    const own = await createTestDatabase();
+    const app = await buildApp({ config: services, infra: { database: own }, logger: false });
+    try {
+      const ready = () => app.inject({ method: "GET", url: "/health/ready" });
+      const [latest] = await queryRows<{ hash: string; created_at: string }>(own.db, sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`);
+      const behind = await ready();
+      expect(behind.statusCode).toBe(503);
+      expect(behind.json()).toMatchObject({ status: "unavailable", type: "unavailable", checks: { database: "ok" } });
+      expect(behind.json().checks.migrations).toMatch(/^1 pending \(\d{4}_\w+\): run kasse migrate$/);
+      expect(behind.json().message).toMatch(/^Not ready: migrations: 1 pending/);
+
+      await own.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${latest!.hash}, ${latest!.created_at})`);
+      // The check is reused for a few seconds (balancers probe often), then made again.
+      expect((await ready()).statusCode).toBe(503);
+      const now = Date.now();
+      vi.spyOn(Date, "now").mockReturnValue(now + MIGRATION_CHECK_MS);
+      const migrated = await ready();
+      vi.restoreAllMocks();
+      expect(migrated.statusCode).toBe(200);
+      expect(migrated.json().checks).toEqual({ database: "ok", migrations: "ok" });
+    } finally {
+      vi.restoreAllMocks();
+      await app.close();
+      await own.close();
+    }
+  });
+
+  it("has no migration check in embedded mode", async () => {
+    const res = await ready({ database });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().checks).toEqual({ database: "ok" });
   });
 });

@@ -1,10 +1,20 @@
 import { Type } from "@sinclair/typebox";
+import { migrationStatus, type Database } from "@kasse/db";
 import type { App } from "../app";
 
 const Health = Type.Object({ status: Type.String(), timestamp: Type.String({ format: "date-time" }) });
 
-/** `/health` (the process serves) and `/health/ready` (database and Redis answer). */
+/** How long a migration check is reused: readiness is probed every few seconds by every balancer. */
+export const MIGRATION_CHECK_MS = 5_000;
+
+/**
+ * `/health` (the process serves) and `/health/ready` (database and Redis answer and, in services
+ * mode, the database has every migration this code ships: during a rolling deploy a new process
+ * gets no traffic before its migration ran).
+ */
 export default async function health(app: App): Promise<void> {
+  const migrations = app.config.embedded ? undefined : migrationCheck(app.infra.database);
+
   app.get("/health", { schema: { tags: ["health"], response: { 200: Health } } }, async () => ({
     status: "ok",
     timestamp: new Date().toISOString(),
@@ -23,15 +33,31 @@ export default async function health(app: App): Promise<void> {
     await Promise.all([
       probe("database", () => app.infra.database.ping(2000)),
       app.infra.redis ? probe("redis", () => withTimeout(app.infra.redis!.ping(), 2000)) : Promise.resolve(),
+      migrations ? probe("migrations", migrations) : Promise.resolve(),
     ]);
-    const failing = Object.entries(checks).filter(([, v]) => v !== "ok").map(([k]) => k);
+    const failing = Object.entries(checks).filter(([, v]) => v !== "ok");
     return reply.code(failing.length ? 503 : 200).send({
       status: failing.length ? "unavailable" : "ok",
       timestamp: new Date().toISOString(),
       checks,
-      ...(failing.length ? { type: "unavailable", message: `Not ready: ${failing.join(", ")} not answering` } : {}),
+      ...(failing.length ? { type: "unavailable", message: `Not ready: ${failing.map(([name, problem]) => `${name}: ${problem}`).join("; ")}` } : {}),
     });
   });
+}
+
+/** Rejects while the database lacks shipped migrations; one check per {@link MIGRATION_CHECK_MS}, failed queries not kept. */
+function migrationCheck(database: Database): () => Promise<void> {
+  let last: { at: number; pending: string[] } | undefined;
+  let inFlight: Promise<string[]> | undefined;
+  return async () => {
+    if (!last || Date.now() - last.at >= MIGRATION_CHECK_MS) {
+      inFlight ??= withTimeout(migrationStatus(database), 2000)
+        .then((status) => status.pending)
+        .finally(() => (inFlight = undefined));
+      last = { at: Date.now(), pending: await inFlight };
+    }
+    if (last.pending.length > 0) throw new Error(`${last.pending.length} pending (${last.pending.join(", ")}): run kasse migrate`);
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
