@@ -8,3 +8,4 @@ export type * from "./types";
 export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";
 export { createInProcessScheduler } from "./scheduler-in-process";
 export { createBullMqScheduler, WORKFLOWS_QUEUE, type BullMqScheduler, type BullMqSchedulerOptions } from "./scheduler-bullmq";
+export { REDACTED, SecretUnavailableError, type SecretPath } from "./secrets";

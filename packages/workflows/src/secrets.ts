@@ -1,0 +1,132 @@
+import { KasseError } from "@kasse/db";
+
+/** What the journal stores in place of a value marked secret (and of any copy of it). */
+export const REDACTED = "[redacted secret]";
+
+/**
+ * Secret strings shorter than this are recognized only as whole values, not inside longer text:
+ * replacing a two-letter string everywhere would garble the journal and the error messages.
+ */
+const MIN_EMBEDDED = 4;
+
+/**
+ * A dot path to a field of `T` (`"password_hash"`, `"provider_metadata.password"`); `*` stands
+ * for every element of an array or every key of a record. A path to an object marks all of it.
+ */
+export type SecretPath<T, Depth extends unknown[] = []> = 0 extends 1 & T
+  ? string
+  : Depth["length"] extends 5
+    ? string
+    : T extends readonly (infer E)[]
+      ? "*" | `*.${SecretPath<NonNullable<E>, [...Depth, 1]>}`
+      : T extends object
+        ? { [K in keyof T & string]: K | `${K}.${SecretPath<NonNullable<T[K]>, [...Depth, 1]>}` }[keyof T & string]
+        : never;
+
+/** A JSON value with the fields at `paths` replaced by {@link REDACTED} (a copy; `value` is not changed). Absent and null fields stay as they are. */
+export function redactPaths(value: unknown, paths: readonly string[]): unknown {
+  let out = value;
+  for (const path of paths) out = redactAt(out, path.split("."));
+  return out;
+}
+
+function redactAt(value: unknown, keys: string[]): unknown {
+  if (keys.length === 0) return value === null || value === undefined ? value : REDACTED;
+  if (value === null || typeof value !== "object") return value;
+  const [key, ...rest] = keys as [string, ...string[]];
+  if (Array.isArray(value)) return key === "*" ? value.map((item) => redactAt(item, rest)) : value;
+  const record = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = { ...record };
+  for (const k of key === "*" ? Object.keys(record) : Object.hasOwn(record, key) ? [key] : []) copy[k] = redactAt(record[k], rest);
+  return copy;
+}
+
+/** Adds to `into` every string (and number) inside the fields of `value` at `paths`. */
+export function collectSecrets(value: unknown, paths: readonly string[], into: Set<string>): void {
+  for (const path of paths) collectAt(value, path.split("."), into);
+}
+
+function collectAt(value: unknown, keys: string[], into: Set<string>): void {
+  if (value === null || value === undefined) return;
+  if (keys.length === 0) return collectLeaves(value, into);
+  if (typeof value !== "object") return;
+  const [key, ...rest] = keys as [string, ...string[]];
+  const record = value as Record<string, unknown>;
+  const children = key === "*" ? Object.values(record) : Object.hasOwn(record, key) ? [record[key]] : [];
+  for (const child of children) collectAt(child, rest, into);
+}
+
+function collectLeaves(value: unknown, into: Set<string>): void {
+  if (typeof value === "string" && value !== "" && value !== REDACTED) into.add(value);
+  else if (typeof value === "number") into.add(String(value));
+  else if (value !== null && typeof value === "object") for (const child of Object.values(value)) collectLeaves(child, into);
+}
+
+/** `text` with every known secret replaced by {@link REDACTED} (also in its JSON-escaped form, as a driver's error quotes parameters). */
+export function scrubText(text: string, secrets: ReadonlySet<string>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (out === secret) return REDACTED;
+    if (secret.length < MIN_EMBEDDED) continue;
+    out = out.split(secret).join(REDACTED);
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.split(escaped).join(REDACTED);
+  }
+  return out;
+}
+
+/** A JSON value with every known secret replaced wherever it appears (the journal's last line of defense for copies of a secret that no path names). */
+export function scrubValue<T>(value: T, secrets: ReadonlySet<string>): T {
+  if (secrets.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return scrubText(v, secrets);
+    if (typeof v === "number") return secrets.has(String(v)) ? REDACTED : v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, walk(child)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * The copy of a JSON value the journal stores: the fields at `paths` redacted, and any other copy
+ * of a secret in `secrets` (which gains the values at `paths`) too.
+ */
+export function journalCopy(value: unknown, paths: readonly string[], secrets: Set<string> = new Set()): unknown {
+  collectSecrets(value, paths, secrets);
+  return scrubValue(redactPaths(value, paths), secrets);
+}
+
+/** Whether a JSON value holds a redaction anywhere (a secret the journal did not keep). */
+export function containsRedacted(value: unknown): boolean {
+  if (typeof value === "string") return value.includes(REDACTED);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsRedacted);
+  return false;
+}
+
+/**
+ * The error as it may be journaled, logged and thrown: message and details without any known
+ * secret. When the run knows secrets, the cause is dropped (a driver's error carries the query's
+ * parameters, and loggers print causes), keeping type, retryability, message and details.
+ */
+export function scrubError(error: KasseError, secrets: ReadonlySet<string>): KasseError {
+  if (secrets.size === 0) return error;
+  const message = scrubText(error.message, secrets);
+  const details = error.details === undefined ? undefined : scrubValue(error.details, secrets);
+  if (error.cause === undefined && message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
+  const clean = new KasseError(error.type, message, { details, retryable: error.retryable });
+  clean.name = error.name;
+  return clean;
+}
+
+/**
+ * A resumed execution reached a step whose input holds a redaction: the secret it needs lived
+ * only in the memory of the process that started the execution. Not retryable (it cannot come
+ * back), so the saga compensates; running the operation again is the way forward.
+ */
+export class SecretUnavailableError extends KasseError {
+  constructor(message: string) {
+    super("unexpected_state", message, { retryable: false });
+    this.name = "SecretUnavailableError";
+  }
+}
