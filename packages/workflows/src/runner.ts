@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { errors, fromJSON, KasseError, lockKeys, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
+import { errors, fromJSON, KasseError, lockKeys, scrubError, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
 import { asJson, backoffDelay, withTimeout } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
-import { collectSecrets, containsRedacted, journalCopy, scrubError, SecretUnavailableError } from "./secrets";
+import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */

@@ -1,13 +1,4 @@
-import { KasseError } from "@kasse/db";
-
-/** What the journal stores in place of a value marked secret (and of any copy of it). */
-export const REDACTED = "[redacted secret]";
-
-/**
- * Secret strings shorter than this are recognized only as whole values, not inside longer text:
- * replacing a two-letter string everywhere would garble the journal and the error messages.
- */
-const MIN_EMBEDDED = 4;
+import { KasseError, REDACTED, scrubValue } from "@kasse/db";
 
 /**
  * A dot path to a field of `T` (`"password_hash"`, `"provider_metadata.password"`); `*` stands
@@ -62,32 +53,6 @@ function collectLeaves(value: unknown, into: Set<string>): void {
   else if (value !== null && typeof value === "object") for (const child of Object.values(value)) collectLeaves(child, into);
 }
 
-/** `text` with every known secret replaced by {@link REDACTED} (also in its JSON-escaped form, as a driver's error quotes parameters). */
-export function scrubText(text: string, secrets: ReadonlySet<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (out === secret) return REDACTED;
-    if (secret.length < MIN_EMBEDDED) continue;
-    out = out.split(secret).join(REDACTED);
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) out = out.split(escaped).join(REDACTED);
-  }
-  return out;
-}
-
-/** A JSON value with every known secret replaced wherever it appears (the journal's last line of defense for copies of a secret that no path names). */
-export function scrubValue<T>(value: T, secrets: ReadonlySet<string>): T {
-  if (secrets.size === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return scrubText(v, secrets);
-    if (typeof v === "number") return secrets.has(String(v)) ? REDACTED : v;
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, walk(child)]));
-    return v;
-  };
-  return walk(value) as T;
-}
-
 /**
  * The copy of a JSON value the journal stores: the fields at `paths` redacted, and any other copy
  * of a secret in `secrets` (which gains the values at `paths`) too.
@@ -102,21 +67,6 @@ export function containsRedacted(value: unknown): boolean {
   if (typeof value === "string") return value.includes(REDACTED);
   if (value !== null && typeof value === "object") return Object.values(value).some(containsRedacted);
   return false;
-}
-
-/**
- * The error as it may be journaled, logged and thrown: message and details without any known
- * secret. When the run knows secrets, the cause is dropped (a driver's error carries the query's
- * parameters, and loggers print causes), keeping type, retryability, message and details.
- */
-export function scrubError(error: KasseError, secrets: ReadonlySet<string>): KasseError {
-  if (secrets.size === 0) return error;
-  const message = scrubText(error.message, secrets);
-  const details = error.details === undefined ? undefined : scrubValue(error.details, secrets);
-  if (error.cause === undefined && message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
-  const clean = new KasseError(error.type, message, { details, retryable: error.retryable });
-  clean.name = error.name;
-  return clean;
 }
 
 /**
