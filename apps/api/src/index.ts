@@ -1,4 +1,5 @@
 export { buildApp, type App, type BuildAppOptions } from "./app";
+export { loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { loadConfig, EnvSchema, ConfigError, type Config, type Env } from "./config";
 export { createContainer, type Container, type Infrastructure } from "./container";
 export { createInfrastructure } from "./infra";

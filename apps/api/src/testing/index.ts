@@ -7,6 +7,7 @@ import type { Scheduler } from "@kasse/workflows";
 
 export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
 export { withFailure } from "../orders/inject-failure";
+export { captureLogs, type CapturedLogs } from "./logs";
 
 export interface TestApp {
   app: App;
@@ -27,6 +28,8 @@ export interface TestAppOptions {
   scheduler?: Scheduler;
   /** Extra routes for the test (e.g. one that throws), registered before `ready()`. */
   extraRoutes?: BuildAppOptions["extraRoutes"];
+  /** Logger options added to Kasse's (e.g. `{ level: "trace", stream }` to capture every line); no logging by default. */
+  logger?: BuildAppOptions["logger"];
 }
 
 /**
@@ -49,7 +52,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
-  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes });
+  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes });
   await app.ready();
   const bearer = async (actor_type: string, actor_id: string) => ({
     authorization: `Bearer ${await app.tokens.sign({ actor_type, actor_id, auth_identity_id: `authid_${actor_id}`, app_metadata: {} })}`,
