@@ -22,12 +22,11 @@ export function scrubText(text: string, secrets: ReadonlySet<string>): string {
   return out;
 }
 
-/** A JSON value with every known secret replaced wherever it appears, in strings and as a whole number. */
+/** A JSON value with every known secret replaced in its strings (numbers and keys stay: secrets are strings). */
 export function scrubValue<T>(value: T, secrets: ReadonlySet<string>): T {
   if (secrets.size === 0) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return scrubText(v, secrets);
-    if (typeof v === "number") return secrets.has(String(v)) ? REDACTED : v;
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, walk(child)]));
     return v;

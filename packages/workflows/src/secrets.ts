@@ -32,7 +32,7 @@ function redactAt(value: unknown, keys: string[]): unknown {
   return copy;
 }
 
-/** Adds to `into` every string (and number) inside the fields of `value` at `paths`. */
+/** Adds to `into` every string inside the fields of `value` at `paths` (the values to keep out of everything journaled). */
 export function collectSecrets(value: unknown, paths: readonly string[], into: Set<string>): void {
   for (const path of paths) collectAt(value, path.split("."), into);
 }
@@ -49,7 +49,6 @@ function collectAt(value: unknown, keys: string[], into: Set<string>): void {
 
 function collectLeaves(value: unknown, into: Set<string>): void {
   if (typeof value === "string" && value !== "" && value !== REDACTED) into.add(value);
-  else if (typeof value === "number") into.add(String(value));
   else if (value !== null && typeof value === "object") for (const child of Object.values(value)) collectLeaves(child, into);
 }
 
