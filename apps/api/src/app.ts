@@ -2,7 +2,6 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
-  type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -25,6 +24,7 @@ import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
+import { loggerOptions, type KasseLoggerOptions } from "./logger";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -40,14 +40,12 @@ declare module "fastify" {
 export interface BuildAppOptions {
   config: Config;
   infra: Infrastructure;
-  /** Pino options or `false`; tests pass `false`. */
-  logger?: FastifyServerOptions["logger"];
+  /** `false` (tests), or pino options added to Kasse's (`loggerOptions`), e.g. a test's `{ level, stream }`. */
+  logger?: boolean | KasseLoggerOptions;
   verifyApiKey?: ApiKeyVerifier;
   /** Extra routes registered after the app's own (tests use it for routes that throw or wait). */
   extraRoutes?: (app: App) => Promise<void> | void;
 }
-
-const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.headers[\"x-service-access-token\"]", "req.headers[\"x-publishable-api-key\"]"];
 
 /**
  * Builds the HTTP app (not listening): plugins, error mapping, auth, every route.
@@ -58,7 +56,7 @@ const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.headers[
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, infra } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: "[redacted]" } },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logger === true ? {} : options.logger),
     genReqId,
     requestIdHeader: false,
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
@@ -75,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
   app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });
-  app.decorate("modules", createContainer(infra.database.db, { smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN }));
+  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN }));
 
   registerRequestId(app);
   registerErrorHandling(app);

@@ -22,7 +22,7 @@ import { createOrderService, createReturnReasonService, createReturnService } fr
  * The module services the routes call, built once per app over one database.
  * Each module adds its service here: `product: createProductService(db)`.
  */
-export function createContainer(db: Db, options: ContainerOptions = {}) {
+export function createContainer(db: Db, options: ContainerOptions) {
   return {
     db,
     salesChannel: createSalesChannelService(db),
@@ -30,7 +30,7 @@ export function createContainer(db: Db, options: ContainerOptions = {}) {
     inventory: createInventoryService(db),
     stockLocation: createStockLocationService(db),
     customer: createCustomerService(db),
-    notification: createNotificationService(db, { providers: defaultNotificationProviders(options) }),
+    notification: createNotificationService(db, { providers: defaultNotificationProviders(options), secret: options.secret }),
     authTokens: createOneTimeTokenService(db),
     fulfillment: createFulfillmentService(db),
     payment: createPaymentService(db),
@@ -55,8 +55,10 @@ export function createContainer(db: Db, options: ContainerOptions = {}) {
 
 export type Container = ReturnType<typeof createContainer>;
 
-/** What services need beyond the database: the SMTP URL and the logger of the `log` notification provider. */
+/** What services need beyond the database: the server secret, the SMTP URL and the logger of the `log` notification provider. */
 export interface ContainerOptions {
+  /** The server secret (`JWT_SECRET`), from which the key encrypting stored secrets (notification tokens) is derived. */
+  secret: Uint8Array;
   smtpUrl?: string;
   logger?: NotificationLogger;
   /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */

@@ -1,12 +1,12 @@
 // `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
 import { pino } from "pino";
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, loadBaseConfig } from "@kasse/api";
+import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions } from "@kasse/api";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
   const config = loadBaseConfig(process.env);
-  const logger = pino({ level: config.logLevel, name: "kasse-worker" });
+  const logger = pino(loggerOptions(config.logLevel, { name: "kasse-worker" }));
   if (!config.redisUrl || config.embedded) {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
     throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");

@@ -20,3 +20,5 @@ export {
   type StoredResponse,
 } from "./idempotency";
 export { ISO_CURRENCY_CODES, isCurrencyCode } from "./currencies";
+export { deriveKey, seal, unseal } from "./sealed";
+export { REDACTED, scrubText, scrubValue, scrubError } from "./redact";

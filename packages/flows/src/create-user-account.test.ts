@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows, type KasseError } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
-import { createEngine, type Engine } from "@kasse/workflows";
+import { createEngine, REDACTED, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
 import { createUserAccount } from "./create-user-account";
@@ -31,9 +31,13 @@ describe("createUserAccount", () => {
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const login = await auth.login("user", "emailpass", { body: { email: "admin@example.com", password: "s3cret" } });
     expect(login).toEqual({ claims: { actor_id: user_id, actor_type: "user", auth_identity_id, app_metadata: { user_id }, credentials_version: 1 } });
-    // The journal holds a hash, never the password.
+    // The journal holds neither the password nor its hash (only the identity does).
+    const [{ hash }] = await queryRows<{ hash: string }>(database.db, sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = 'admin@example.com'`) as [{ hash: string }];
+    expect(hash).toMatch(/^scrypt\$/);
     const rows = await queryRows<{ input: unknown }>(database.db, sql`select input from workflow_executions where workflow_id = 'create-user-account'`);
+    expect(rows[0]!.input).toMatchObject({ email: "admin@example.com", password_hash: REDACTED });
     expect(JSON.stringify(rows)).not.toContain("s3cret");
+    expect(JSON.stringify(rows)).not.toContain(hash);
   });
 
   it("fails with conflict on a taken email and leaves nothing behind", async () => {

@@ -3,7 +3,7 @@ import { workflow, type Engine } from "@kasse/workflows";
 import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
 
-/** What the workflow journals: the password is already hashed (a workflow input is stored as is). */
+/** The workflow's input: the password arrives hashed, and the hash is a secret field (journaled as a redaction). */
 export interface CreateUserAccountWorkflowInput {
   email: string;
   first_name: string | null;
@@ -13,14 +13,19 @@ export interface CreateUserAccountWorkflowInput {
 
 /**
  * An admin user and its emailpass identity, linked (`app_metadata.user_id`). A taken email fails
- * with `conflict` and undoes whatever was done.
+ * with `conflict` and undoes whatever was done. The hash is stored only in the identity: resumed
+ * after a crash before the identity step ran, the execution fails (`SecretUnavailableError`).
  */
-export const createUserAccountWorkflow = workflow("create-user-account", async (input: CreateUserAccountWorkflowInput, ctx) => {
-  const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: input.email, user_metadata: null, provider_metadata: { password: input.password_hash } });
-  const user = await ctx.run(createUserStep, { email: input.email, first_name: input.first_name, last_name: input.last_name });
-  await ctx.run(linkActorStep, { auth_identity_id: identity.id, actor_type: "user", actor_id: user.id });
-  return { user_id: user.id, auth_identity_id: identity.id };
-});
+export const createUserAccountWorkflow = workflow(
+  "create-user-account",
+  async (input: CreateUserAccountWorkflowInput, ctx) => {
+    const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: input.email, user_metadata: null, provider_metadata: { password: input.password_hash } });
+    const user = await ctx.run(createUserStep, { email: input.email, first_name: input.first_name, last_name: input.last_name });
+    await ctx.run(linkActorStep, { auth_identity_id: identity.id, actor_type: "user", actor_id: user.id });
+    return { user_id: user.id, auth_identity_id: identity.id };
+  },
+  { secret: { input: ["password_hash"] } },
+);
 
 export interface CreateUserAccountInput {
   email: string;

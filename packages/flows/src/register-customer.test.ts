@@ -18,7 +18,7 @@ afterAll(() => database.close());
 const count = async (table: string) => (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
 
 describe("registerCustomer", () => {
-  it("one-call form: creates the identity and the customer, linked; the journal holds a hash, not the password", async () => {
+  it("one-call form: creates the identity and the customer, linked; the journal holds neither the password nor its hash", async () => {
     const { customer_id, auth_identity_id } = await registerCustomer(engine, { customer: { email: "Ana@Example.com", first_name: "Ana" }, password: "pw-plain-1" }, { scryptLogN: 4 });
     expect(await createCustomerService(database.db).retrieve(customer_id)).toMatchObject({ email: "ana@example.com", has_account: true, first_name: "Ana" });
     const auth = createAuthService(database.db);
@@ -26,6 +26,9 @@ describe("registerCustomer", () => {
     expect(login).toMatchObject({ claims: { actor_id: customer_id, auth_identity_id } });
     const journal = await queryRows(database.db, sql`select input from workflow_executions where workflow_id = 'register-customer'`);
     expect(JSON.stringify(journal)).not.toContain("pw-plain-1");
+    const [{ hash }] = await queryRows<{ hash: string }>(database.db, sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = 'ana@example.com'`) as [{ hash: string }];
+    expect(hash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(journal)).not.toContain(hash);
   });
 
   it("a taken email is conflict and undoes the identity it created", async () => {

@@ -3,7 +3,7 @@ import { workflow, type Engine } from "@kasse/workflows";
 import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
 
-/** What the workflow journals: a password arrives hashed (workflow inputs are stored as is). */
+/** The workflow's input: a password arrives hashed, and the hash is a secret field (journaled as a redaction). */
 export interface RegisterCustomerWorkflowInput {
   customer: CustomerCreate;
   /** The identity of a registration token (Medusa's form); absent in the one-call form. */
@@ -16,16 +16,20 @@ export interface RegisterCustomerWorkflowInput {
  * A registered customer (`has_account` true) linked to its auth identity, which is created here
  * in the one-call form. Any failure (email taken, identity already linked) undoes the rest.
  */
-export const registerCustomerWorkflow = workflow("register-customer", async (input: RegisterCustomerWorkflowInput, ctx) => {
-  let identityId = input.auth_identity_id;
-  if (!identityId) {
-    const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: normalizeEmail(input.customer.email), user_metadata: null, provider_metadata: { password: input.password_hash } });
-    identityId = identity.id;
-  }
-  const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
-  await ctx.run(linkActorStep, { auth_identity_id: identityId, actor_type: "customer", actor_id: customer.id });
-  return { customer_id: customer.id, auth_identity_id: identityId };
-});
+export const registerCustomerWorkflow = workflow(
+  "register-customer",
+  async (input: RegisterCustomerWorkflowInput, ctx) => {
+    let identityId = input.auth_identity_id;
+    if (!identityId) {
+      const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: normalizeEmail(input.customer.email), user_metadata: null, provider_metadata: { password: input.password_hash } });
+      identityId = identity.id;
+    }
+    const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
+    await ctx.run(linkActorStep, { auth_identity_id: identityId, actor_type: "customer", actor_id: customer.id });
+    return { customer_id: customer.id, auth_identity_id: identityId };
+  },
+  { secret: { input: ["password_hash"] } },
+);
 
 /** Registration, in either form of extensions.md: with a registration token's identity, or with a password. */
 export type RegisterCustomerInput = { customer: CustomerCreate } & ({ auth_identity_id: string; password?: undefined } | { auth_identity_id?: undefined; password: string });

@@ -34,20 +34,24 @@ function flaky(failures: number): NotificationProvider & { calls: number; sent: 
 describe("sendNotification", () => {
   it("delivers as a workflow step, retrying failed attempts; the journal never holds the secret", async () => {
     const provider = flaky(2);
-    const service = createNotificationService(database.db, { providers: [provider] });
+    const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
     const row = await sendNotification(engine, service, { to: "a@example.com", channel: "email", template: "auth.password_reset", data: { token: "very-secret-token" }, secret_keys: ["token"] });
     expect(row).toMatchObject({ status: "success", attempts: 3, external_id: "ext_3", data: { token: "[redacted]" } });
     expect(provider.sent).toHaveLength(1);
     expect(provider.sent[0]).toContain("very-secret-token");
     const steps = await queryRows<{ name: string; state: string; attempts: number }>(database.db, sql`select s.name, s.state, s.attempts from workflow_step_runs s join workflow_executions e on e.id = s.execution_id where e.idempotency_key = ${`notification:${row.id}`}`);
     expect(steps).toEqual([{ name: "deliver-notification", state: "succeeded", attempts: 3 }]);
-    const journal = await queryRows(database.db, sql`select e.input, s.output from workflow_executions e join workflow_step_runs s on s.execution_id = e.id where e.workflow_id = 'send-notification'`);
+    const journal = await queryRows(database.db, sql`select e::text as execution, s::text as step from workflow_executions e join workflow_step_runs s on s.execution_id = e.id where e.workflow_id = 'send-notification'`);
+    expect(JSON.stringify(journal)).toContain(row.id);
     expect(JSON.stringify(journal)).not.toContain("very-secret-token");
+    // Nor the outbox, before delivery (sealed) or after (erased).
+    const outbox = await queryRows(database.db, sql`select n::text as row from notification n where id = ${row.id}`);
+    expect(JSON.stringify(outbox)).not.toContain("very-secret-token");
   });
 
   it("records a failure after the last attempt instead of throwing", async () => {
     const provider = flaky(100);
-    const service = createNotificationService(database.db, { providers: [provider] });
+    const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
     // One engine resumes one "send-notification" workflow, so a second service gets its own engine.
     const row = await sendNotification(createEngine({ db: database.db }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
     expect(row).toMatchObject({ status: "failure", attempts: DELIVERY_RETRY.attempts });
@@ -56,7 +60,7 @@ describe("sendNotification", () => {
   });
 
   it("builds one workflow per service; an engine that cannot run it is an error, not a silent failure", async () => {
-    const service = createNotificationService(database.db, { providers: [flaky(0)] });
+    const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [flaky(0)] });
     expect(sendNotificationWorkflow(service)).toBe(sendNotificationWorkflow(service));
     // `engine` already runs the first test's workflow under this name.
     await expect(sendNotification(engine, service, { to: "c@example.com", channel: "email", template: "t", data: {} })).rejects.toThrow(/send-notification/);

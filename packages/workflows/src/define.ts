@@ -1,4 +1,4 @@
-import type { OutsideStepOptions, RetryPolicy, Step, TransactionalStepOptions, Workflow, WorkflowContext } from "./types";
+import type { OutsideStepOptions, RetryPolicy, Step, TransactionalStepOptions, Workflow, WorkflowContext, WorkflowOptions } from "./types";
 
 /** Retry policy when a step names none: three attempts, 100 ms doubling, at most 5 s apart. */
 export const DEFAULT_RETRY: Required<RetryPolicy> = { attempts: 3, backoffMs: 100, maxBackoffMs: 5_000 };
@@ -23,6 +23,7 @@ export function step<I, O, C = O>(name: string, options: TransactionalStepOption
     transactional: options.transactional !== false,
     retry,
     timeoutMs: options.timeoutMs,
+    secret: { input: [...(options.secret?.input ?? [])], output: [...(options.secret?.output ?? [])], compensateInput: [...(options.secret?.compensateInput ?? [])] },
     invoke: options.invoke as Step<I, O, C>["invoke"],
     compensate: options.compensate as Step<I, O, C>["compensate"],
   };
@@ -36,8 +37,10 @@ export function step<I, O, C = O>(name: string, options: TransactionalStepOption
  *   const cart = await ctx.run(loadCart, input.cartId);
  *   return ctx.run(createOrder, cart);
  * });
+ * // Secret input fields are journaled as a redaction (the README's "Secrets"):
+ * export const createAccount = workflow("create-account", async (input: { email: string; password_hash: string }, ctx) => { ... }, { secret: { input: ["password_hash"] } });
  */
-export function workflow<I, R>(name: string, fn: (input: I, ctx: WorkflowContext) => Promise<R>): Workflow<I, R> {
+export function workflow<I, R>(name: string, fn: (input: I, ctx: WorkflowContext) => Promise<R>, options: WorkflowOptions<I, R> = {}): Workflow<I, R> {
   if (!name) throw new Error("A workflow needs a name");
-  return { kind: "workflow", name, fn };
+  return { kind: "workflow", name, fn, secret: { input: [...(options.secret?.input ?? [])], result: [...(options.secret?.result ?? [])] } };
 }

@@ -4,6 +4,7 @@ import { errors, fromJSON, generateId, type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
 import * as journal from "./journal";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
+import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
@@ -108,11 +109,12 @@ export function createEngine(options: EngineOptions) {
   const leaseUntil = () => new Date(clock.now().getTime() + leaseMs);
 
   /**
-   * Runs a claimed execution here, recording it in `running` for local waiters. One paused by a
-   * shutdown (its lease already given back) is queued for another process and answers `unavailable`.
+   * Runs a claimed execution here, recording it in `running` for local waiters. `input`: a fresh
+   * run's real input (the journal's may be redacted). One paused by a shutdown (its lease already
+   * given back) is queued for another process and answers `unavailable`.
    */
-  const start = (wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> => {
-    const promise = runExecution(env, wf, row, fresh).catch(async (error: unknown) => {
+  const start = (wf: AnyWorkflow, row: ExecutionRow, fresh = false, input?: unknown): Promise<unknown> => {
+    const promise = runExecution(env, wf, row, fresh, fresh ? input : row.input).catch(async (error: unknown) => {
       if (!(error instanceof Halted)) throw error;
       logger.info({ executionId: row.id, workflow: wf.name }, "workflow execution paused for shutdown; lease released");
       await options.scheduler?.enqueue(row.id, { dedupeKey: `${row.id}-${row.attempt}` }).catch((failure: unknown) => logger.warn({ err: failure, executionId: row.id }, "could not queue a paused execution; the recovery sweep will"));
@@ -168,9 +170,9 @@ export function createEngine(options: EngineOptions) {
     }
   };
 
-  const runClaimed = async (wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> => {
+  const runClaimed = async (wf: AnyWorkflow, row: ExecutionRow, fresh = false, input?: unknown): Promise<unknown> => {
     try {
-      return await start(wf, row, fresh);
+      return await start(wf, row, fresh, input);
     } catch (error) {
       if (error instanceof LeaseLost) return join(wf, (await journal.getExecution(db, row.id)) ?? row);
       throw error;
@@ -212,23 +214,28 @@ export function createEngine(options: EngineOptions) {
         const id = generateId("wfx");
         const key = opts.idempotencyKey ?? null;
         const now = clock.now();
+        const real = asJson(input);
         const { row, created } = await journal.insertExecution(db, {
           id,
           workflow_id: wf.name,
           idempotency_key: key,
           transaction_id: opts.transactionId ?? key ?? id,
-          input: asJson(input),
+          input: journalCopy(real, wf.secret.input),
           owner,
           leaseUntil: leaseUntil(),
           now,
         });
-        if (created) return (await runClaimed(wf, row, true)) as R;
+        if (created) return (await runClaimed(wf, row, true, real)) as R;
         return (await join(wf, row)) as R;
       });
     },
 
-    /** Records an execution and queues it for the worker; returns its id (the existing one for a known key). */
+    /**
+     * Records an execution and queues it for the worker; returns its id (the existing one for a
+     * known key). Not for a workflow with secret input: the worker would get only its redaction.
+     */
     async enqueue<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<string> {
+      if (wf.secret.input.length > 0) throw new Error(`Workflow '${wf.name}' has secret input, which is never journaled: run it with execute, not enqueue`);
       register(wf);
       const id = generateId("wfx");
       const key = opts.idempotencyKey ?? null;

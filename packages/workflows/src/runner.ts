@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import { errors, fromJSON, KasseError, lockKeys, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
+import { errors, fromJSON, KasseError, lockKeys, scrubError, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
 import { asJson, backoffDelay, withTimeout } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
+import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
@@ -78,13 +79,16 @@ function holdLease(env: RunEnv, executionId: string): Lease {
 
 /**
  * Runs (or resumes) one execution whose lease this process holds: forward through the workflow
- * function, or straight to compensation for a `compensating`/`compensation_failed` one.
+ * function, or straight to compensation for a `compensating`/`compensation_failed` one. A fresh
+ * run gets the caller's `input` (with its secrets); a resumed one has only the journaled copy.
  */
-export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionRow, fresh = false): Promise<unknown> {
+export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionRow, fresh = false, input: unknown = row.input): Promise<unknown> {
   const lease = holdLease(env, row.id);
   try {
     const steps = fresh ? [] : await journal.stepRunsOf(env.db, row.id);
-    const run = new Run(env, wf, row, steps, lease);
+    // A resumed run whose journal holds redactions may hand a step one in place of a secret.
+    const lost = !fresh && (containsRedacted(row.input) || steps.some((s) => containsRedacted(s.output) || containsRedacted(s.compensate_input)));
+    const run = new Run(env, wf, row, fresh ? input : row.input, steps, lease, lost);
     return row.state === "running" ? await run.forward() : await run.compensateOnly();
   } catch (error) {
     lease.stop();
@@ -104,15 +108,33 @@ class Run {
   private readonly defs = new Map<number, AnyStep>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly journal: Map<number, StepRunRow>;
+  /** Every secret value this process has seen in the run: never journaled, logged or thrown. */
+  private readonly secrets = new Set<string>();
+  /** Compensation inputs of steps this process ran: the real ones, where the journal has redactions. */
+  private readonly compensateInputs = new Map<number, unknown>();
 
   constructor(
     private readonly env: RunEnv,
     private readonly wf: AnyWorkflow,
     private readonly row: ExecutionRow,
+    private readonly input: unknown,
     steps: StepRunRow[],
     private readonly lease: Lease,
+    /** The journal this run replays holds redactions: a step about to run may get one instead of a secret. */
+    private lost: boolean,
   ) {
     this.journal = new Map(steps.map((s) => [s.index, s]));
+    collectSecrets(input, wf.secret.input, this.secrets);
+  }
+
+  /** A value as the journal may hold it: the fields at `paths` redacted, and any other copy of a known secret too. */
+  private journaled(value: unknown, paths: readonly string[]): unknown {
+    return journalCopy(value, paths, this.secrets);
+  }
+
+  /** Any failure as the typed error this run may journal, log and throw: without known secrets. */
+  private clean(thrown: unknown): KasseError {
+    return scrubError(toKasseError(thrown), this.secrets);
   }
 
   private get id() {
@@ -140,7 +162,7 @@ class Run {
   async forward(): Promise<unknown> {
     let result: unknown;
     try {
-      result = await this.wf.fn(this.row.input, this.context());
+      result = await this.wf.fn(this.input, this.context());
       await this.settle();
       // A workflow that caught the pause of one of its steps has not run them all.
       if (this.halted) throw new Halted(this.id);
@@ -154,10 +176,10 @@ class Run {
         this.env.logger.error({ executionId: this.id, workflow: this.wf.name, err: thrown }, "workflow diverged from its journal");
         throw thrown;
       }
-      return this.compensate(toKasseError(thrown));
+      return this.compensate(this.clean(thrown));
     }
     const value = asJson(result);
-    await this.finish({ state: "succeeded", result: value });
+    await this.finish({ state: "succeeded", result: this.journaled(value, this.wf.secret.result) });
     this.env.logger.info({ executionId: this.id, workflow: this.wf.name, state: "succeeded" }, "workflow execution finished");
     return value;
   }
@@ -166,10 +188,10 @@ class Run {
   async compensateOnly(): Promise<never> {
     this.collecting = true;
     try {
-      await this.wf.fn(this.row.input, this.context());
+      await this.wf.fn(this.input, this.context());
     } catch (thrown) {
       if (thrown instanceof LeaseLost) throw thrown;
-      if (!(thrown instanceof StopReplay)) this.env.logger.warn({ executionId: this.id, err: thrown }, "replay for compensation ended with an error");
+      if (!(thrown instanceof StopReplay)) this.env.logger.warn({ executionId: this.id, err: this.clean(thrown) }, "replay for compensation ended with an error");
     }
     await this.settle();
     return this.compensate(this.row.error ? fromJSON(this.row.error) : errors.unexpectedState(`Workflow execution ${this.id} failed`));
@@ -227,6 +249,7 @@ class Run {
         { index, journaled: row.name, ran: step.name },
       );
     }
+    collectSecrets(input, step.secret.input, this.secrets);
     if (row?.state === "succeeded") return row.output;
     if (this.collecting) throw new StopReplay();
     if (row?.state === "failed") throw row.error ? fromJSON(row.error) : errors.unexpectedState(`Step ${step.name} failed`);
@@ -256,31 +279,32 @@ class Run {
       if (this.lease.lost) throw new LeaseLost(this.id);
       this.checkHalting();
       try {
+        if (this.lost && containsRedacted(input)) {
+          throw new SecretUnavailableError(`Step '${step.name}' of execution ${this.id} needs a secret that was not journaled (the process that started the execution stopped); run the operation again`);
+        }
         if (step.transactional) {
           return await transaction(db, async (tx) => {
             if (step.timeoutMs !== undefined) await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
             const invoked = step.invoke(input, this.txContext(tx, index, attempt));
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);
-            const output = asJson(result.output);
-            const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
-            const written = await journal.writeStep(tx as unknown as Db, { ...base, state: "succeeded", attempts: attempt, output, compensate_input: compensateInput, error: null, finished_at: this.now() });
+            const done = this.succeeded(index, step, result);
+            const written = await journal.writeStep(tx as unknown as Db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() });
             if (!written) throw new AlreadyDone();
-            return output;
+            return done.output;
           });
         }
         if (!(await journal.writeStep(db, { ...base, state: "running", attempts: attempt }))) throw new AlreadyDone();
         const invoked = step.invoke(input, this.outsideContext(index, attempt));
         invoked.catch(() => {});
         const result = await withTimeout(invoked, step.timeoutMs, timeout);
-        const output = asJson(result.output);
-        const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
-        if (!(await journal.writeStep(db, { ...base, state: "succeeded", attempts: attempt, output, compensate_input: compensateInput, error: null, finished_at: this.now() }))) throw new AlreadyDone();
-        return output;
+        const done = this.succeeded(index, step, result);
+        if (!(await journal.writeStep(db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() }))) throw new AlreadyDone();
+        return done.output;
       } catch (thrown) {
         if (thrown instanceof AlreadyDone) return this.doneElsewhere(index);
         if (thrown instanceof LeaseLost) throw thrown;
-        const error = toKasseError(thrown);
+        const error = this.clean(thrown);
         const final = !error.retryable || attempt >= step.retry.attempts;
         const written = await journal.writeStep(db, { ...base, state: final ? "failed" : "running", attempts: attempt, error: error.toJSON(), finished_at: final ? this.now() : null });
         if (!written) return this.doneElsewhere(index);
@@ -290,9 +314,21 @@ class Run {
     }
   }
 
+  /** A succeeded attempt: the real output for the workflow, and the journal row with its secrets redacted. */
+  private succeeded(index: number, step: AnyStep, result: { output: unknown; compensateInput?: unknown }) {
+    const output = asJson(result.output);
+    const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
+    const compensatePaths = result.compensateInput === undefined ? step.secret.output : step.secret.compensateInput;
+    this.compensateInputs.set(index, compensateInput);
+    const row = { state: "succeeded" as const, output: this.journaled(output, step.secret.output), compensate_input: this.journaled(compensateInput, compensatePaths), error: null };
+    return { output, row };
+  }
+
   private async doneElsewhere(index: number): Promise<unknown> {
+    this.compensateInputs.delete(index);
     const row = await journal.stepRun(this.env.db, this.id, index);
     if (row?.state !== "succeeded") throw errors.unexpectedState(`Step ${index} of execution ${this.id} changed under this process`);
+    if (containsRedacted(row.output) || containsRedacted(row.compensate_input)) this.lost = true;
     return row.output;
   }
 
@@ -337,6 +373,15 @@ class Run {
       await journal.markCompensated(db, this.id, stepRow.index, this.now());
       return true;
     }
+    const live = this.compensateInputs.has(stepRow.index);
+    const compensateInput = live ? this.compensateInputs.get(stepRow.index) : stepRow.compensate_input;
+    if (!live && this.lost && containsRedacted(compensateInput)) {
+      // Retrying cannot bring the secret back: fail the compensation for an operator to see.
+      const missing = new SecretUnavailableError(`Cannot compensate step ${stepRow.index} ('${def.name}') of execution ${this.id}: its compensation input was journaled without its secret`);
+      await journal.compensationFailed(db, this.id, stepRow.index, missing.toJSON(), true);
+      this.env.logger.warn({ executionId: this.id, step: def.name, err: missing }, "compensation needs a secret that was not journaled");
+      return false;
+    }
     const timeout = () => errors.timeout(`Compensation of step '${def.name}' timed out after ${def.timeoutMs} ms`);
     for (let attempt = 1; ; attempt++) {
       if (this.lease.lost) throw new LeaseLost(this.id);
@@ -347,12 +392,12 @@ class Run {
           await transaction(db, async (tx) => {
             // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
             if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
-            const undone = compensate(stepRow.compensate_input, this.txContext(tx, stepRow.index, count));
+            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count));
             undone.catch(() => {});
             await withTimeout(undone, def.timeoutMs, timeout);
           });
         } else {
-          const undone = compensate(stepRow.compensate_input, this.outsideContext(stepRow.index, count));
+          const undone = compensate(compensateInput, this.outsideContext(stepRow.index, count));
           undone.catch(() => {});
           await withTimeout(undone, def.timeoutMs, timeout);
           await journal.markCompensated(db, this.id, stepRow.index, this.now());
@@ -360,7 +405,7 @@ class Run {
         return true;
       } catch (thrown) {
         if (thrown instanceof LeaseLost) throw thrown;
-        const error = toKasseError(thrown);
+        const error = this.clean(thrown);
         // Compensations retry whatever the error: giving up would leave an effect behind.
         const final = attempt >= def.retry.attempts;
         await journal.compensationFailed(db, this.id, stepRow.index, error.toJSON(), final);

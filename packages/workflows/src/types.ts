@@ -1,4 +1,5 @@
 import type { Db, Tx } from "@kasse/db";
+import type { SecretPath } from "./secrets";
 
 /** How a step is retried: `attempts` in all (1 = no retry), exponential backoff from `backoffMs` with jitter, capped. */
 export interface RetryPolicy {
@@ -37,6 +38,17 @@ export interface StepResult<O, C> {
   compensateInput?: C;
 }
 
+/**
+ * Fields of a step that are secret (a password hash, a token): the journal stores a redaction in
+ * their place. `input` is never journaled, but naming its secrets keeps them out of journaled
+ * errors and lets a resumed execution fail cleanly when they are gone (see the README).
+ */
+export interface StepSecrets<I, O, C> {
+  input?: ReadonlyArray<SecretPath<I>>;
+  output?: ReadonlyArray<SecretPath<O>>;
+  compensateInput?: ReadonlyArray<SecretPath<C>>;
+}
+
 interface StepOptionsBase {
   retry?: RetryPolicy;
   /** An attempt running longer than this fails with a retryable `timeout` error. */
@@ -46,6 +58,7 @@ interface StepOptionsBase {
 /** Options of a step whose effect is a write to Kasse's own database (exactly once). */
 export interface TransactionalStepOptions<I, O, C> extends StepOptionsBase {
   transactional?: true;
+  secret?: StepSecrets<I, O, C>;
   invoke: (input: I, ctx: StepContext) => Promise<StepResult<O, C>>;
   compensate?: (compensateInput: C, ctx: StepContext) => Promise<void>;
 }
@@ -53,6 +66,7 @@ export interface TransactionalStepOptions<I, O, C> extends StepOptionsBase {
 /** Options of a step whose effect is outside the database (at least once: use `ctx.idempotencyKey`). */
 export interface OutsideStepOptions<I, O, C> extends StepOptionsBase {
   transactional: false;
+  secret?: StepSecrets<I, O, C>;
   invoke: (input: I, ctx: OutsideStepContext) => Promise<StepResult<O, C>>;
   compensate?: (compensateInput: C, ctx: OutsideStepContext) => Promise<void>;
 }
@@ -64,6 +78,8 @@ export interface Step<I, O, C = O> {
   readonly transactional: boolean;
   readonly retry: Required<RetryPolicy>;
   readonly timeoutMs: number | undefined;
+  /** Paths of secret fields, as given (empty when none). */
+  readonly secret: { readonly input: readonly string[]; readonly output: readonly string[]; readonly compensateInput: readonly string[] };
   readonly invoke: (input: I, ctx: StepContext & OutsideStepContext) => Promise<StepResult<O, C>>;
   readonly compensate: ((compensateInput: C, ctx: StepContext & OutsideStepContext) => Promise<void>) | undefined;
   readonly __types?: { input: I; output: O; compensateInput: C };
@@ -83,11 +99,18 @@ export interface WorkflowContext {
   all<T extends readonly unknown[]>(runs: readonly [...T]): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }>;
 }
 
+/** Options of a workflow: the secret fields of its input and result (journaled as a redaction). */
+export interface WorkflowOptions<I, R> {
+  secret?: { input?: ReadonlyArray<SecretPath<I>>; result?: ReadonlyArray<SecretPath<R>> };
+}
+
 /** A defined workflow: a deterministic function of its input and of `ctx.run` results. */
 export interface Workflow<I, R> {
   readonly kind: "workflow";
   readonly name: string;
   readonly fn: (input: I, ctx: WorkflowContext) => Promise<R>;
+  /** Paths of secret fields, as given (empty when none). */
+  readonly secret: { readonly input: readonly string[]; readonly result: readonly string[] };
   readonly __types?: { input: I; result: R };
 }
 

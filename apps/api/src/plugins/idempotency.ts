@@ -1,6 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { claimIdempotencyKey, completeIdempotencyKey, errors, releaseIdempotencyKey, type Db } from "@kasse/db";
+import { claimIdempotencyKey, completeIdempotencyKey, deriveKey, errors, releaseIdempotencyKey, seal, unseal, type Db } from "@kasse/db";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,7 +34,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
     if (header === undefined) return;
     if (typeof header !== "string" || !KEY.test(header)) throw errors.invalidData("Idempotency-Key must be 1 to 255 printable ASCII characters");
     const scope = idempotencyScope(request);
-    const secret = Buffer.from(hkdfSync("sha256", header, serverSecret, `kasse-idempotency:${scope}`, 32));
+    const secret = deriveKey(header, `kasse-idempotency:${scope}`, serverSecret);
     const key = createHash("sha256").update(header).digest("hex");
     const claim = await claimIdempotencyKey(db, { scope, key, fingerprint: fingerprint(request, secret) });
     if (claim.outcome === "claimed") {
@@ -49,7 +49,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
       );
     }
     const { response } = claim;
-    const body = decrypt(response.body, secret);
+    const body = unseal(response.body, secret);
     if (body === null) throw errors.conflict("The response stored for this Idempotency-Key can no longer be read; use a new key");
     if (response.contentType) void reply.header("content-type", response.contentType);
     return reply.code(response.status).header("idempotent-replayed", "true").send(body);
@@ -67,7 +67,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
         await completeIdempotencyKey(db, claimed.scope, claimed.key, {
           status: reply.statusCode,
           contentType: typeof contentType === "string" ? contentType : null,
-          body: encrypt(payload == null ? Buffer.alloc(0) : Buffer.from(payload), claimed.secret),
+          body: seal(payload == null ? Buffer.alloc(0) : Buffer.from(payload), claimed.secret),
         });
       }
     } catch (error) {
@@ -100,27 +100,6 @@ export function idempotencyScope(request: FastifyRequest): string {
 function fingerprint(request: FastifyRequest, secret: Buffer): string {
   const target = `${request.method} ${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.query)}`;
   return createHmac("sha256", secret).update(`${target}\n${canonicalJson(request.body)}`).digest("hex");
-}
-
-/** `iv.tag.ciphertext`, base64url. */
-function encrypt(plain: Buffer, secret: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", secret, iv);
-  const data = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return [iv, cipher.getAuthTag(), data].map((part) => part.toString("base64url")).join(".");
-}
-
-/** The stored body, or null when it cannot be authenticated (another server secret). */
-function decrypt(stored: string, secret: Buffer): Buffer | null {
-  const [iv, tag, data] = stored.split(".").map((part) => Buffer.from(part, "base64url"));
-  if (!iv || !tag || !data) return null;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", secret, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]);
-  } catch {
-    return null;
-  }
 }
 
 function canonicalJson(value: unknown): string {

@@ -9,6 +9,7 @@ import { actorHeaders } from "./actors";
 export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
 export { withFailure } from "../orders/inject-failure";
 export { actorHeaders } from "./actors";
+export { captureLogs, type CapturedLogs } from "./logs";
 
 export interface TestApp {
   app: App;
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   scheduler?: Scheduler;
   /** Extra routes for the test (e.g. one that throws), registered before `ready()`. */
   extraRoutes?: BuildAppOptions["extraRoutes"];
+  /** Logger options added to Kasse's (e.g. `{ level: "trace", stream }` to capture every line); no logging by default. */
+  logger?: BuildAppOptions["logger"];
 }
 
 /**
@@ -54,7 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
-  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes });
+  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes });
   await app.ready();
   return {
     app,

@@ -3,7 +3,7 @@ import { step } from "@kasse/workflows";
 import { authIdentity } from "./schema";
 import { createAuthService } from "./service";
 
-/** Input of {@link createAuthIdentityStep}: secrets arrive already hashed (workflow inputs are journaled). */
+/** Input of {@link createAuthIdentityStep}: secrets arrive already hashed, in `provider_metadata`. */
 export interface CreateAuthIdentityInput {
   provider: string;
   entity_id: string;
@@ -11,8 +11,12 @@ export interface CreateAuthIdentityInput {
   provider_metadata?: Record<string, unknown> | null;
 }
 
-/** Creates an auth identity with one provider identity; undone by deleting it. A taken email is `conflict`. */
+/**
+ * Creates an auth identity with one provider identity; undone by deleting it. A taken email is
+ * `conflict`. `provider_metadata` (the password hash) is secret: kept out of journaled errors.
+ */
 export const createAuthIdentityStep = step("create-auth-identity", {
+  secret: { input: ["provider_metadata"] },
   invoke: async (input: CreateAuthIdentityInput, ctx) => {
     const identity = await createAuthService(ctx.tx).createIdentity(input, ctx.tx);
     return { output: { id: identity.id }, compensateInput: identity.id };

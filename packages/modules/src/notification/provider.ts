@@ -5,6 +5,8 @@ export interface OutgoingMessage {
   channel: string;
   template: string;
   data: Record<string, unknown>;
+  /** Keys of `data` that are secret: a provider writing messages anywhere but to the recipient (a log) leaves them out. */
+  secret_keys: readonly string[];
   subject: string;
   text: string;
 }

@@ -13,8 +13,9 @@ export const notification = pgTable(
     to: text("to").notNull(),
     channel: text("channel").notNull(),
     template: text("template").notNull(),
+    /** The template's data; the values of `secret_keys` are sealed (encrypted) until delivery ends, then blanked. */
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
-    /** Keys of `data` that are secret (a reset token): blanked once delivery has ended. */
+    /** Keys of `data` that are secret (a reset or invite token): sealed at rest, blanked once delivery has ended. */
     secret_keys: jsonb("secret_keys").$type<string[]>().notNull().default([]),
     provider_id: text("provider_id").notNull(),
     status: text("status").$type<NotificationStatus>().notNull().default("pending"),
@@ -43,6 +44,10 @@ export const NotificationInput = Type.Object(
     channel: Type.String({ minLength: 1 }),
     template: Type.String({ minLength: 1 }),
     data: Type.Record(Type.String(), Type.Unknown()),
+    /**
+     * Keys of `data` whose values are secret (a token, or a link carrying one): encrypted at rest
+     * until delivered, then erased; never shown by reads nor written to the log.
+     */
     secret_keys: Type.Optional(Type.Array(Type.String())),
     resource_type: Type.Optional(Type.String()),
   },

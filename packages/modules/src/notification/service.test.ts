@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { queryRows, REDACTED } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createLogProvider, createNotificationService, createSmtpProvider, defaultNotificationProviders } from "./index";
 import { startTestSmtpServer } from "./testing/index";
@@ -15,10 +17,13 @@ afterAll(async () => {
 });
 
 const noSleep = async () => {};
+const secret = "notification-test-secret";
+/** The outbox row as stored, every column as text. */
+const rawRow = async (id: string) => (await queryRows<{ row: string }>(database.db, sql`select n::text as row from notification n where id = ${id}`))[0]!.row;
 
 describe("notification service", () => {
   it("delivers through SMTP: the message arrives with the token; the row is success and the secret redacted", async () => {
-    const service = createNotificationService(database.db, { providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }), sleep: noSleep });
+    const service = createNotificationService(database.db, { secret, providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }), sleep: noSleep });
     const sent = await service.send({ to: "ana@example.com", channel: "email", template: "auth.password_reset", data: { token: "tok_secret_123", expires_at: "soon" }, secret_keys: ["token"] });
     expect(sent).toMatchObject({ status: "success", attempts: 1, provider_id: "smtp", to: "ana@example.com", data: { token: "[redacted]", expires_at: "soon" } });
     const mail = smtp.mails.find((m) => m.to.includes("ana@example.com"));
@@ -30,7 +35,7 @@ describe("notification service", () => {
 
   it("retries a refused delivery with backoff and ends in failure with the error recorded", async () => {
     const waits: number[] = [];
-    const service = createNotificationService(database.db, { providers: [createSmtpProvider({ url: smtp.url })], attempts: 3, backoffMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const service = createNotificationService(database.db, { secret, providers: [createSmtpProvider({ url: smtp.url })], attempts: 3, backoffMs: 10, sleep: async (ms) => void waits.push(ms) });
     smtp.refuse = true;
     try {
       const failed = await service.send({ to: "bob@example.com", channel: "email", template: "welcome", data: { token: "t2" }, secret_keys: ["token"] });
@@ -45,7 +50,7 @@ describe("notification service", () => {
   it("succeeds on a later attempt after a transient failure", async () => {
     let calls = 0;
     const flaky = { id: "flaky", channels: ["email"], send: async () => { calls++; if (calls < 2) throw new Error("down"); return { external_id: "ext_1" }; } };
-    const service = createNotificationService(database.db, { providers: [flaky], sleep: noSleep });
+    const service = createNotificationService(database.db, { secret, providers: [flaky], sleep: noSleep });
     const sent = await service.send({ to: "c@example.com", channel: "email", template: "t", data: {} });
     expect(sent).toMatchObject({ status: "success", attempts: 2, external_id: "ext_1", last_error: null });
     // A delivered message is never sent twice.
@@ -53,16 +58,66 @@ describe("notification service", () => {
     expect(calls).toBe(2);
   });
 
-  it("the log provider writes the rendered message to the log; unknown channels are invalid_data", async () => {
+  it("the log provider writes the rendered message to the log without its secret data; unknown channels are invalid_data", async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const service = createNotificationService(database.db, { providers: [createLogProvider({ info: (obj) => void lines.push(obj as Record<string, unknown>) })] });
-    const sent = await service.send({ to: "d@example.com", channel: "email", template: "auth.password_reset", data: { token: "log_tok" }, secret_keys: ["token"] });
+    const service = createNotificationService(database.db, { secret, providers: [createLogProvider({ info: (obj, msg) => void lines.push({ ...obj, msg }) })] });
+    const sent = await service.send({ to: "d@example.com", channel: "email", template: "auth.password_reset", data: { token: "log_tok_0123456789", expires_at: "soon" }, secret_keys: ["token"] });
     expect(sent).toMatchObject({ status: "success", provider_id: "log" });
-    expect(String(lines[0]?.text)).toContain("log_tok");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ to: "d@example.com", subject: "Reset your password", withheld: ["token"] });
+    expect(String(lines[0]!.text)).toContain(`Your reset token: ${REDACTED}`);
+    expect(String(lines[0]!.text)).toContain("expires at soon");
+    expect(JSON.stringify(lines)).not.toContain("log_tok_0123456789");
     const list = await service.list({ to: ["d@example.com"] }, { limit: 10, offset: 0 });
     expect(list.count).toBe(1);
     expect(list.items[0]!.data.token).toBe("[redacted]");
-    const smtpOnly = createNotificationService(database.db, { providers: [createSmtpProvider({ url: smtp.url })] });
+    const smtpOnly = createNotificationService(database.db, { secret, providers: [createSmtpProvider({ url: smtp.url })] });
     await expect(smtpOnly.send({ to: "x", channel: "sms", template: "t", data: {} })).rejects.toMatchObject({ type: "invalid_data" });
+  });
+
+  it("keeps secret data encrypted at rest until delivery ends, then erases it; another process with the same secret delivers it", async () => {
+    const mails: string[] = [];
+    const provider = { id: "capture", channels: ["email"], send: async (m: { text: string }) => { mails.push(m.text); return {}; } };
+    const writer = createNotificationService(database.db, { secret, providers: [provider] });
+    const token = "reset_tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const row = await writer.create({ to: "e@example.com", channel: "email", template: "auth.password_reset", data: { token, expires_at: "soon" }, secret_keys: ["token"] });
+    const pending = await rawRow(row.id);
+    expect(pending).not.toContain(token);
+    expect(pending).toContain("sealed:v1:");
+    expect(pending).toContain("soon");
+    expect((await writer.retrieve(row.id)).data).toEqual({ token: "[redacted]", expires_at: "soon" });
+    // The process that wrote it is gone: another one, sharing the server secret, delivers it.
+    const other = createNotificationService(database.db, { secret, providers: [provider] });
+    expect(await other.deliver(row.id)).toMatchObject({ status: "success", data: { token: "[redacted]" } });
+    expect(mails[0]).toContain(`Your reset token: ${token}`);
+    const delivered = await rawRow(row.id);
+    expect(delivered).not.toContain(token);
+    expect(delivered).not.toContain("sealed:v1:");
+  });
+
+  it("a message sealed under another server secret fails at once (not retried) and its data is erased", async () => {
+    const provider = { id: "capture", channels: ["email"], send: async () => ({}) };
+    const row = await createNotificationService(database.db, { secret, providers: [provider] }).create({ to: "f@example.com", channel: "email", template: "t", data: { token: "tok_rotated_1234567" }, secret_keys: ["token"] });
+    const rotated = createNotificationService(database.db, { secret: "another-server-secret", providers: [provider] });
+    await expect(rotated.deliver(row.id)).rejects.toMatchObject({ type: "unexpected_state", retryable: false });
+    const failed = await rotated.retrieve(row.id);
+    expect(failed).toMatchObject({ status: "failure", attempts: 1, data: { token: "[redacted]" } });
+    expect(failed.last_error).toContain("cannot be decrypted");
+    expect(await rawRow(row.id)).not.toContain("sealed:v1:");
+  });
+
+  it("a provider error quoting the message keeps the secret out of last_error and of the thrown error", async () => {
+    const quoting = { id: "quoting", channels: ["email"], send: async (m: { text: string }) => { throw new Error(`550 rejected: ${m.text}`); } };
+    const service = createNotificationService(database.db, { secret, providers: [quoting], attempts: 1, sleep: noSleep });
+    const token = "tok_quoted_in_error_0123456789";
+    const row = await service.create({ to: "g@example.com", channel: "email", template: "auth.password_reset", data: { token }, secret_keys: ["token"] });
+    const error = await service.deliver(row.id, { final: true }).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toContain("550 rejected");
+    expect(JSON.stringify(error)).not.toContain(token);
+    expect(String((error as Error).message)).not.toContain(token);
+    expect((error as Error).cause).toBeUndefined();
+    const stored = await rawRow(row.id);
+    expect(stored).toContain("550 rejected");
+    expect(stored).not.toContain(token);
   });
 });

@@ -1,12 +1,18 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, type Db, type Paging } from "@kasse/db";
+import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";
+import { openSecretData, sealSecretData, secretStrings } from "./secret-data";
 
 export interface NotificationServiceOptions {
   /** Tried in order: the first provider serving a message's channel delivers it. */
   providers: NotificationProvider[];
+  /**
+   * The server secret (`JWT_SECRET`): secret data (`secret_keys`) waits for delivery encrypted
+   * under a key derived from it, so any process sharing the secret can deliver it after a crash.
+   */
+  secret: Uint8Array | string;
   /** Attempts per message when sending through {@link NotificationService.send} (default 3). */
   attempts?: number;
   /** First retry delay, doubled per attempt (default 200 ms). */
@@ -26,15 +32,17 @@ function redact(row: NotificationRow): NotificationRow {
 
 /**
  * Notifications: an outbox row per message, delivered by a provider (`log`, `smtp`, custom)
- * with bounded retries. Reads never show secret data (reset tokens).
+ * with bounded retries. Secret data (reset and invite tokens, named by `secret_keys`) is stored
+ * encrypted (AES-256-GCM) until delivery ends, then erased; reads never show it.
  * @example
- * const notifications = createNotificationService(db, { providers: [createLogProvider(log)] });
+ * const notifications = createNotificationService(db, { providers: [createLogProvider(log)], secret: config.jwt.secret });
  * await notifications.send({ to: "ana@example.com", channel: "email", template: "auth.password_reset", data: { token } , secret_keys: ["token"] });
  */
 export function createNotificationService(db: Db, options: NotificationServiceOptions) {
   const maxAttempts = options.attempts ?? 3;
   const backoffMs = options.backoffMs ?? 200;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const dataKey = deriveKey(options.secret, "kasse-notification-data");
 
   function providerFor(channel: string): NotificationProvider {
     const provider = options.providers.find((p) => p.channels.includes(channel));
@@ -53,7 +61,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
           to: input.to,
           channel: input.channel,
           template: input.template,
-          data: input.data,
+          data: sealSecretData(input.data, input.secret_keys ?? [], dataKey),
           secret_keys: input.secret_keys ?? [],
           provider_id: provider.id,
           resource_type: input.resource_type ?? null,
@@ -65,7 +73,8 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     /**
      * One delivery attempt of a pending message. Throws the provider's error when it fails, so a
      * caller (a workflow step or {@link send}) can retry; after `final` attempts it is `failure`.
-     * A message already delivered is not sent again.
+     * A message already delivered is not sent again. Secret data is opened only here, and erased
+     * when delivery ends; errors and `last_error` never carry it.
      */
     async deliver(id: string, attemptOptions: { final?: boolean } = {}, tx: Db = db): Promise<NotificationRow> {
       const [row] = await tx.select().from(notification).where(eq(notification.id, id));
@@ -74,16 +83,25 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       const provider = options.providers.find((p) => p.id === row.provider_id);
       if (!provider) throw errors.unexpectedState(`Notification provider '${row.provider_id}' is not configured`);
       const attempts = row.attempts + 1;
-      const rendered = renderTemplate(row.template, row.data);
+      const data = openSecretData(row.data, row.secret_keys, dataKey);
+      if (!data) {
+        const unreadable = new KasseError("unexpected_state", `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`, { retryable: false });
+        await tx.update(notification).set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data }).where(eq(notification.id, id));
+        throw unreadable;
+      }
+      const rendered = renderTemplate(row.template, data);
+      const secrets = secretStrings(data, row.secret_keys);
       try {
-        const result = await provider.send({ id: row.id, to: row.to, channel: row.channel, template: row.template, data: row.data, ...rendered });
+        const result = await provider.send({ id: row.id, to: row.to, channel: row.channel, template: row.template, data, secret_keys: row.secret_keys, ...rendered });
         const [sent] = await tx
           .update(notification)
           .set({ status: "success", attempts, sent_at: new Date(), external_id: result.external_id ?? null, last_error: null, data: redact(row).data })
           .where(eq(notification.id, id))
           .returning();
         return redact(sent!);
-      } catch (error) {
+      } catch (thrown) {
+        // A provider may quote the message it failed to send: its error keeps no secret.
+        const error = secrets.size > 0 ? scrubError(toKasseError(thrown), secrets) : thrown;
         const message = error instanceof Error ? error.message : String(error);
         const final = attemptOptions.final ?? false;
         await tx

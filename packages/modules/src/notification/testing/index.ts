@@ -8,6 +8,27 @@ export interface ReceivedMail {
   raw: string;
 }
 
+/** The test SMTP server: its URL for `SMTP_URL`, what it received, and a switch to refuse mail. */
+export interface TestSmtpServer {
+  url: string;
+  mails: ReceivedMail[];
+  refuse: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The `after`-th next mail to `to` (0: the first), waiting up to 3 s for it (delivery may happen
+ * after the HTTP answer).
+ */
+export async function waitForMail(smtp: TestSmtpServer, to: string, after = 0): Promise<ReceivedMail> {
+  for (let i = 0; i < 100; i++) {
+    const found = smtp.mails.filter((m) => m.to.includes(to))[after];
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
 /**
  * A real SMTP server on loopback for tests: collects every message, or refuses recipients
  * while `refuse` is true.
@@ -15,7 +36,7 @@ export interface ReceivedMail {
  * const smtp = await startTestSmtpServer();
  * const app = await createTestApp({ SMTP_URL: smtp.url });
  */
-export async function startTestSmtpServer(): Promise<{ url: string; mails: ReceivedMail[]; refuse: boolean; close(): Promise<void> }> {
+export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const state = { refuse: false };
   const server = new SMTPServer({

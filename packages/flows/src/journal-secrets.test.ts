@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { generateId, queryRows } from "@kasse/db";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createEngine, REDACTED, SecretUnavailableError, type AnyWorkflow, type Engine } from "@kasse/workflows";
+import { hashPassword } from "@kasse/modules/auth";
+import { createCustomerService } from "@kasse/modules/customer";
+import { createUserService } from "@kasse/modules/user";
+import { allWorkflows } from "./index";
+import { createUserAccountWorkflow } from "./create-user-account";
+import { registerCustomerWorkflow } from "./register-customer";
+
+let database: TestDatabase;
+let engine: Engine;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  engine = createEngine({ db: database.db, workflows: allWorkflows });
+});
+afterAll(() => database.close());
+
+/** Every string of every journal row of `workflowId` (executions and step runs, decoded from JSON). */
+async function journalStrings(workflowId: string): Promise<string[]> {
+  const rows = await queryRows<{ row: unknown }>(
+    database.db,
+    sql`select row_to_json(e) as row from workflow_executions e where e.workflow_id = ${workflowId}
+        union all select row_to_json(s) from workflow_step_runs s join workflow_executions e on e.id = s.execution_id where e.workflow_id = ${workflowId}`,
+  );
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") out.push(v);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  rows.forEach((r) => walk(typeof r.row === "string" ? JSON.parse(r.row) : r.row));
+  return out;
+}
+
+/**
+ * The state a process leaves when it dies before the workflow's first step committed: the
+ * execution row with its journaled (redacted) input, running, its lease expired.
+ */
+async function crashedExecution(workflowId: string, input: unknown): Promise<string> {
+  const id = generateId("wfx");
+  await database.db.execute(
+    sql`insert into workflow_executions (id, workflow_id, transaction_id, state, input, attempt, lease_owner, lease_expires_at) values (${id}, ${workflowId}, ${id}, 'running', ${JSON.stringify(input)}::jsonb, 1, 'dead-process', now() - interval '1 minute')`,
+  );
+  return id;
+}
+
+const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(database.db, query))[0]!.n;
+const scrypt = (password: string) => hashPassword(password, { logN: 4, r: 8, p: 1 });
+
+/**
+ * Every registered workflow that carries a secret (password, password hash, reset or invite
+ * token, API key secret), with a scenario running it through success, failure and a resume after
+ * a crash; it returns the secrets the journal must never hold.
+ */
+const carriesSecrets: Record<string, () => Promise<string[]>> = {
+  "create-user-account": async () => {
+    const hash = await scrypt("user-plain-pass");
+    const ok = await engine.execute(createUserAccountWorkflow, { email: "journal-user@example.com", first_name: null, last_name: null, password_hash: hash });
+    expect(ok.user_id).toMatch(/^user_/);
+    // The user step conflicts after the identity step stored the hash: compensated.
+    await createUserService(database.db).create({ email: "journal-taken@example.com" });
+    const takenHash = await scrypt("taken-plain-pass");
+    await expect(engine.execute(createUserAccountWorkflow, { email: "journal-taken@example.com", first_name: null, last_name: null, password_hash: takenHash })).rejects.toMatchObject({ type: "conflict" });
+    // Resumed without the hash: fails cleanly, creates nothing (never an identity whose "hash" is the placeholder).
+    const id = await crashedExecution("create-user-account", { email: "journal-crash@example.com", first_name: null, last_name: null, password_hash: REDACTED });
+    await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
+    expect(await count(sql`select count(*)::int as n from provider_identity where entity_id = 'journal-crash@example.com'`)).toBe(0);
+    expect((await engine.retrieve(id)).state).toBe("failed");
+    return ["user-plain-pass", hash, "taken-plain-pass", takenHash];
+  },
+  "register-customer": async () => {
+    const hash = await scrypt("customer-plain-pass");
+    await engine.execute(registerCustomerWorkflow, { customer: { email: "journal-customer@example.com" }, auth_identity_id: null, password_hash: hash });
+    await createCustomerService(database.db).create({ email: "journal-registered@example.com" }, { has_account: true });
+    const takenHash = await scrypt("registered-plain-pass");
+    await expect(engine.execute(registerCustomerWorkflow, { customer: { email: "journal-registered@example.com" }, auth_identity_id: null, password_hash: takenHash })).rejects.toMatchObject({ type: "conflict" });
+    const id = await crashedExecution("register-customer", { customer: { email: "journal-crash-customer@example.com" }, auth_identity_id: null, password_hash: REDACTED });
+    await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
+    expect(await count(sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`)).toBe(0);
+    return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
+  },
+};
+
+/** Registered workflows whose inputs, outputs and results are ids, quantities and amounts: nothing secret. */
+const noSecrets = [
+  "remove-user-account",
+  "reserve-inventory",
+  "release-reservations",
+  "adjust-stock",
+  "cancel-order",
+  "capture-payment",
+  "refund-payment",
+  "create-fulfillment",
+  "cancel-fulfillment",
+  "create-shipment",
+  "mark-delivered",
+  "create-return",
+  "receive-return",
+  "complete-order",
+  "archive-order",
+  "cancel-return",
+  "complete-cart",
+];
+
+describe("secrets in the journal of the registered workflows", () => {
+  it("every registered workflow is classified: it carries secrets (and has a scenario below) or none", () => {
+    const names = allWorkflows.map((wf: AnyWorkflow) => wf.name).sort();
+    expect([...Object.keys(carriesSecrets), ...noSecrets].sort()).toEqual(names);
+    // A workflow with secret input is one of those carrying secrets.
+    for (const wf of allWorkflows) if (wf.secret.input.length > 0 || wf.secret.result.length > 0) expect(Object.keys(carriesSecrets)).toContain(wf.name);
+  });
+
+  for (const [name, scenario] of Object.entries(carriesSecrets)) {
+    it(`${name}: no journal row holds its secrets after success, failure and a resume without them`, async () => {
+      const secrets = await scenario();
+      const strings = await journalStrings(name);
+      expect(strings).toContain(REDACTED);
+      for (const secret of secrets) expect(strings.filter((s) => s.includes(secret)), secret).toEqual([]);
+    });
+  }
+});
