@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { decodeJwt } from "jose";
 import { queryRows } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
@@ -49,6 +50,7 @@ const storedHash = async (email: string) => {
   const [row] = await queryRows<{ hash: string }>(t.database.db, sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = ${email}`);
   return row!.hash;
 };
+const inviteTokenIn = (raw: string) => /Your invite token: ([\w.-]+)/.exec(raw.replace(/=\r?\n/g, ""))?.[1] ?? "";
 const resetTokenIn = (raw: string) => /Your reset token: ([A-Za-z0-9_-]+)/.exec(raw)?.[1] ?? "";
 
 const HASHED = "provider_identity.provider_metadata";
@@ -110,6 +112,19 @@ const flows: Array<[string, () => Promise<void>]> = [
     await send("GET", "/admin/api-keys", undefined, { "x-service-access-token": token });
     await send("GET", "/admin/api-keys", undefined, { authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}` });
     await send("GET", `/admin/api-keys?api_token=${token}`);
+  }],
+  ["invite an admin, register with the invited email and accept with the token in the query", async () => {
+    const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
+    const created = (await send("POST", "/admin/invites", { email: "invited@example.com" }, admin)).json().invite as { token: string };
+    const token = remember("invite token", created.token);
+    const secret = remember("invite token secret (jti)", decodeJwt(token).jti ?? "");
+    remember("invite token secret hash", sha256(secret), ["invite.token_hash"]);
+    expect(inviteTokenIn((await waitForMail(smtp, "invited@example.com")).raw)).toBe(token);
+    const password = remember("invited admin password", "invited-Pa55word!");
+    const registration = remember("invited registration JWT", (await send("POST", "/auth/user/emailpass/register", { email: "invited@example.com", password })).json().token);
+    await send("POST", `/admin/invites/accept?token=${encodeURIComponent(token)}`, { first_name: "In", last_name: "Vited" }, bearer(registration));
+    remember("invited admin hash", await storedHash("invited@example.com"), [HASHED]);
+    await login("user", "invited@example.com", password);
   }],
 ];
 

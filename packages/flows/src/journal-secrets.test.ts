@@ -86,6 +86,8 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
 /** Registered workflows whose inputs, outputs and results are ids, quantities and amounts: nothing secret. */
 const noSecrets = [
   "remove-user-account",
+  "remove-customer-account",
+  "accept-invite",
   "reserve-inventory",
   "release-reservations",
   "adjust-stock",
