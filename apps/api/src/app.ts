@@ -1,5 +1,6 @@
 import Fastify, {
   LogController,
+  type RouteOptions,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
@@ -16,6 +17,7 @@ import { createContainer, type Container, type Infrastructure } from "./containe
 import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
+import { registerInputPolicy } from "./plugins/input-policy";
 import { genReqId, registerRequestId } from "./plugins/request-id";
 import { registerAuth, type ApiKeyVerifier } from "./plugins/auth";
 import { createPublishableKeyCache, registerPublishableKey } from "./plugins/publishable-key";
@@ -44,6 +46,8 @@ export interface BuildAppOptions {
   verifyApiKey?: ApiKeyVerifier;
   /** Extra routes registered after the app's own (tests use it for routes that throw or wait). */
   extraRoutes?: (app: App) => Promise<void> | void;
+  /** Called with every route as it is registered (the route-walk tests read the schemas). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.headers[\"x-service-access-token\"]", "req.headers[\"x-publishable-api-key\"]"];
@@ -67,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
@@ -86,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     exposedHeaders: ["x-request-id", "retry-after"],
   });
   await registerRateLimit(app, config, infra);
+  registerInputPolicy(app);
   registerAuth(app, { secret: config.jwt.secret, expiresIn: config.jwt.expiresIn, verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey) });
   registerPublishableKey(app, createPublishableKeyCache(app.modules.apiKey, app.modules.salesChannel));
   registerIdempotency(app, infra.database.db, config.jwt.secret);
