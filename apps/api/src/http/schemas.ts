@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { Code, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from "@kasse/db";
+import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET } from "@kasse/db";
 
 /** The error body every 4xx/5xx answers with. */
 export const ErrorResponse = Type.Object({ type: Type.String(), message: Type.String() }, { $id: "Error" });
@@ -20,6 +20,12 @@ export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { 
 
 /** One value or many: `status=a`, `status[]=a&status[]=b` and `status[0]=a` all arrive as an array. */
 export const ArrayQuery = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: 1000 });
+
+/**
+ * An exact-match filter value (`handle=`, `email=`): at most as long as the field it matches, but
+ * not checked for shape, so a value that cannot match finds nothing (as in Medusa) instead of failing.
+ */
+export const Filter = (kind: keyof typeof MAX_LENGTH) => Type.String({ maxLength: MAX_LENGTH[kind] });
 
 /** A range filter object: `created_at[gte]=…` or Medusa's `created_at[$gte]=…`. Normalize with `normalizeRange`. */
 export const RangeQuery = () =>

@@ -151,6 +151,15 @@ describe("string lengths and handles", () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it("filters bound their length, not their shape: a handle or email that cannot match finds nothing", async () => {
+    const res = await get("/store/products?handle=men/shirts", store);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().products).toEqual([]);
+    expect((await get("/admin/customers?email=not-an-email")).json().customers).toEqual([]);
+    expectRefused(await get(`/store/products?handle=${"h".repeat(256)}`, store), /Field 'handle.0' must NOT have more than 255/);
+    expectRefused(await get(`/admin/customers?email=${"e".repeat(321)}`), /Field 'email.0'/);
+  });
+
   it("emails, names and descriptions have limits too", async () => {
     const [carts, channels] = [await count("cart"), await count("sales_channel")];
     expectRefused(await postRaw("/store/carts", JSON.stringify({ email: `${"a".repeat(320)}@x.co` }), store), /Field 'email'/);

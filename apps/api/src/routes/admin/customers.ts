@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Email, Id, normalizeRange, Title, toDate } from "@kasse/db";
+import { Id, normalizeRange, Title, toDate } from "@kasse/db";
 import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const Params = Type.Object({ id: Id() });
@@ -13,7 +13,7 @@ const ListCustomers = Type.Object(
     ...ListQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Email())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
     has_account: Type.Optional(Type.Boolean()),
     groups: Type.Optional(ArrayQuery(Id())),
     created_at: Type.Optional(RangeQuery()),

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, MAX_LENGTH } from "@kasse/db";
+import { Code, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("success"), Type.Literal("failure")]);
@@ -10,7 +10,7 @@ const ListNotifications = Type.Object(
   {
     ...ListQuery,
     id: Type.Optional(ArrayQuery(Id())),
-    to: Type.Optional(ArrayQuery(Code({ maxLength: MAX_LENGTH.email }))),
+    to: Type.Optional(ArrayQuery(Filter("email"))),
     channel: Type.Optional(ArrayQuery(Code())),
     template: Type.Optional(ArrayQuery(Code())),
     status: Type.Optional(ArrayQuery(Status)),

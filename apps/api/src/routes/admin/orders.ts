@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { Amount, Count, Email, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
+import { Amount, Count, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate, ReturnReceive } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import {
   archiveOrderWorkflow,
@@ -34,7 +34,7 @@ const ListOrders = Type.Object(
     fulfillment_status: Type.Optional(ArrayQuery(oneOf(FULFILLMENT_STATUSES))),
     sales_channel_id: Type.Optional(ArrayQuery(Id())),
     customer_id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Email())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
     region_id: Type.Optional(ArrayQuery(Id())),
     created_at: Type.Optional(RangeQuery()),
     updated_at: Type.Optional(RangeQuery()),

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Handle, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/db";
 import { CategoryCreate, CategoryUpdate } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Fields, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const Tree = { include_descendants_tree: Type.Optional(Type.Boolean()) };
@@ -13,7 +13,7 @@ const ListCategories = Type.Object(
     ...Tree,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Handle())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
     name: Type.Optional(ArrayQuery(Title())),
     // `parent_category_id=null` lists the top level.
     parent_category_id: Type.Optional(ArrayQuery(Id())),

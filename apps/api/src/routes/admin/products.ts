@@ -10,11 +10,11 @@ import {
   updateProducts,
   updateProductVariant,
 } from "@kasse/flows";
-import { Code, errors, Handle, Id, Title } from "@kasse/db";
+import { Code, errors, Id, Title } from "@kasse/db";
 import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
 import { adminProduct, adminProducts, relationsFor } from "./product-responses";
 
 const Params = Type.Object({ id: Id() });
@@ -26,7 +26,7 @@ const ListProducts = Type.Object(
     ...ListQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Handle())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
     status: Type.Optional(ArrayQuery(Type.Union(PRODUCT_STATUSES.map((s) => Type.Literal(s))))),
     sales_channel_id: Type.Optional(ArrayQuery(Id())),
     collection_id: Type.Optional(ArrayQuery(Id())),

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Email, errors, Id, Title } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListUsers = Type.Object(
@@ -12,7 +12,7 @@ const ListUsers = Type.Object(
     ...ListQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Email())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Handle, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListCollections = Type.Object(
@@ -10,7 +10,7 @@ const ListCollections = Type.Object(
     ...ListQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Handle())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
     title: Type.Optional(ArrayQuery(Title())),
   },
   { additionalProperties: false },

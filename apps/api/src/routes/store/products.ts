@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { CurrencyCode, errors, Handle, Id, Title } from "@kasse/db";
+import { CurrencyCode, errors, Id, Title } from "@kasse/db";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { ArrayQuery, Fields, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeProducts } from "./catalog-context";
 
 const Params = Type.Object({ id: Id() });
@@ -18,7 +18,7 @@ const ListProducts = Type.Object(
     ...PricingQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Handle())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
     collection_id: Type.Optional(ArrayQuery(Id())),
     category_id: Type.Optional(ArrayQuery(Id())),
     tags: Type.Optional(ArrayQuery(Title())),
