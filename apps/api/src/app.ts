@@ -1,5 +1,6 @@
 import Fastify, {
   LogController,
+  type RouteOptions,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawReplyDefaultExpression,
@@ -14,6 +15,7 @@ import { createContainer, type Container, type Infrastructure } from "./containe
 import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
+import { registerInputPolicy } from "./plugins/input-policy";
 import { genReqId, registerRequestId } from "./plugins/request-id";
 import { registerAuth, type ApiKeyVerifier } from "./plugins/auth";
 import { createPublishableKeyCache, registerPublishableKey } from "./plugins/publishable-key";
@@ -45,6 +47,8 @@ export interface BuildAppOptions {
   verifyApiKey?: ApiKeyVerifier;
   /** Extra routes registered after the app's own (tests use it for routes that throw or wait). */
   extraRoutes?: (app: App) => Promise<void> | void;
+  /** Called with every route as it is registered (the route-walk tests read the schemas). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -69,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
@@ -84,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);
+  registerInputPolicy(app);
   registerAuth(app, {
     secret: config.jwt.secret,
     expiresIn: config.jwt.expiresIn,

@@ -6,7 +6,7 @@ export { queryRows } from "./rows";
 export { generateId } from "./ids";
 export { timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
-export { DEFAULT_LIMIT, MAX_LIMIT, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
+export { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export {
@@ -22,3 +22,27 @@ export {
 export { ISO_CURRENCY_CODES, isCurrencyCode } from "./currencies";
 export { deriveKey, seal, unseal } from "./sealed";
 export { REDACTED, scrubText, scrubValue, scrubError } from "./redact";
+export {
+  MAX_LENGTH,
+  MAX_INTEGER,
+  METADATA_LIMITS,
+  MAX_PROVIDER_DATA_LENGTH,
+  MAX_JSON_LENGTH_KEYWORD,
+  HANDLE_PATTERN,
+  Id,
+  Code,
+  Title,
+  LongText,
+  Url,
+  Secret,
+  DateTime,
+  Handle,
+  Email,
+  Amount,
+  Count,
+  CurrencyCode,
+  CountryCode,
+  Metadata,
+  OptionalMetadata,
+  ProviderData,
+} from "./input";

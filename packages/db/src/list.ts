@@ -5,6 +5,12 @@ import { errors } from "./errors";
 /** Page size when a list request names none, and the largest one accepted. */
 export const DEFAULT_LIMIT = 15;
 export const MAX_LIMIT = 1000;
+/**
+ * The deepest page a list serves. PostgreSQL reads and discards every row before the offset, so
+ * one request's cost grows with it; a million rows (1,000 pages of the largest size) keeps every
+ * page reachable a person would browse, and a deeper read filters instead (`created_at[gte]=`).
+ */
+export const MAX_OFFSET = 1_000_000;
 
 /** Paging as every list takes it. */
 export interface Paging {

@@ -1,47 +1,41 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "@kasse/db";
+import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET } from "@kasse/db";
 
 /** The error body every 4xx/5xx answers with. */
 export const ErrorResponse = Type.Object({ type: Type.String(), message: Type.String() }, { $id: "Error" });
 
+/** `fields`: Medusa's admin asks for long selections (an order's is ~1,500 characters). */
+export const Fields = () => Type.String({ maxLength: 4096 });
+
 /** `limit`, `offset`, `fields`, `order`: the paging part of every list query. */
 export const ListQuery = {
   limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-  fields: Type.Optional(Type.String()),
-  order: Type.Optional(Type.String({ pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" })),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+  fields: Type.Optional(Fields()),
+  order: Type.Optional(Type.String({ maxLength: 1000, pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" })),
 };
 
 /** `fields` alone, for retrieve routes. */
-export const RetrieveQuery = Type.Object({ fields: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
 /** One value or many: `status=a`, `status[]=a&status[]=b` and `status[0]=a` all arrive as an array. */
 export const ArrayQuery = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: 1000 });
 
+/**
+ * An exact-match filter value (`handle=`, `email=`): at most as long as the field it matches, but
+ * not checked for shape, so a value that cannot match finds nothing (as in Medusa) instead of failing.
+ */
+export const Filter = (kind: keyof typeof MAX_LENGTH) => Type.String({ maxLength: MAX_LENGTH[kind] });
+
 /** A range filter object: `created_at[gte]=…` or Medusa's `created_at[$gte]=…`. Normalize with `normalizeRange`. */
 export const RangeQuery = () =>
-  Type.Union([
-    Type.String(),
-    Type.Record(Type.String({ pattern: "^\\$?(gt|gte|lt|lte|eq|ne|in)$" }), Type.Union([Type.String(), Type.Array(Type.String())])),
-  ]);
+  Type.Union([Code(), Type.Record(Type.String({ pattern: "^\\$?(gt|gte|lt|lte|eq|ne|in)$" }), Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]))]);
 
 /** `{id, object, deleted: true}`. */
 export const DeleteResponse = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });
 
 /** A boolean query flag (`true`/`false`). */
 export const BooleanQuery = () => Type.Boolean();
-
-/** Free key-value metadata. */
-export const Metadata = () => Type.Record(Type.String(), Type.Unknown());
-
-/** Lower-case ISO 4217 code (`usd`); upper case is accepted and lowered by the service. */
-export const CurrencyCode = () => Type.String({ pattern: "^[A-Za-z]{3}$" });
-
-/** Two-letter ISO 3166 country code. */
-export const CountryCode = () => Type.String({ pattern: "^[A-Za-z]{2}$" });
-
-/** A non-negative integer amount in minor units. */
-export const Amount = () => Type.Integer({ minimum: 0 });
 
 /** Envelope of a list response. */
 export const listResponse = <T>(key: string, items: T[], count: number, page: { limit: number; offset: number }) => ({

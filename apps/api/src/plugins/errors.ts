@@ -67,6 +67,8 @@ function validationMessage(error: FastifyError): string {
     const params = issue.params as Record<string, unknown>;
     if (issue.keyword === "additionalProperties") return `Unrecognized field '${[path, params.additionalProperty].filter(Boolean).join(".")}' in ${part}`;
     if (issue.keyword === "required") return `Field '${[path, params.missingProperty].filter(Boolean).join(".")}' is required in ${part}`;
+    // A bad key is not echoed (it may be the long or hostile text); its object is named instead.
+    if ("propertyName" in issue) return `A field name${path ? ` in '${path}'` : ""} ${issue.message ?? "is invalid"}`;
     return `${path ? `Field '${path}'` : part} ${issue.message ?? "is invalid"}`;
   });
   return [...new Set(parts)].join("; ") || `Invalid ${part}`;

@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { timestamps } from "@kasse/db";
+import { Id, timestamps } from "@kasse/db";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,
@@ -65,8 +65,8 @@ export type ApiKeyUpdate = Static<typeof ApiKeyUpdate>;
 /** Body of `POST /admin/api-keys/{id}/sales-channels`. */
 export const ApiKeySalesChannels = Type.Object(
   {
-    add: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, money, storedTotals, timestamps } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -128,8 +128,7 @@ export type CartRow = typeof cart.$inferSelect;
 export type CartLineItemRow = typeof cartLineItem.$inferSelect;
 export type CartShippingMethodRow = typeof cartShippingMethod.$inferSelect;
 
-const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
-const Text = Type.Union([Type.String(), Type.Null()]);
+const Text = Type.Union([Title(), Type.Null()]);
 
 /** An address in a cart request (`POST /store/carts/{id}/shipping-address` and the cart update). */
 export const CartAddressInput = Type.Object(
@@ -142,9 +141,9 @@ export const CartAddressInput = Type.Object(
     city: Type.Optional(Text),
     postal_code: Type.Optional(Text),
     province: Type.Optional(Text),
-    country_code: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
+    country_code: Type.Optional(Type.Union([CountryCode(), Type.Null()])),
     phone: Type.Optional(Text),
-    metadata: Type.Optional(Metadata),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -154,28 +153,25 @@ export type CartAddressInput = Static<typeof CartAddressInput>;
 export const CartAddressRequired = Type.Object(
   {
     ...CartAddressInput.properties,
-    address_1: Type.String({ minLength: 1 }),
-    city: Type.String({ minLength: 1 }),
-    postal_code: Type.String({ minLength: 1 }),
-    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
+    address_1: Title({ minLength: 1 }),
+    city: Title({ minLength: 1 }),
+    postal_code: Title({ minLength: 1 }),
+    country_code: CountryCode(),
   },
   { additionalProperties: false },
 );
 
-// Same pragmatic shape check as customer emails.
-const Email = Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" });
-
 /** Body of `POST /store/carts`. */
 export const CartCreate = Type.Object(
   {
-    region_id: Type.Optional(Type.String({ minLength: 1 })),
-    sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
-    currency_code: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
-    email: Type.Optional(Email),
-    metadata: Type.Optional(Metadata),
+    region_id: Type.Optional(Id({ minLength: 1 })),
+    sales_channel_id: Type.Optional(Id({ minLength: 1 })),
+    currency_code: Type.Optional(CurrencyCode()),
+    email: Type.Optional(Email()),
+    metadata: OptionalMetadata(),
     shipping_address: Type.Optional(CartAddressInput),
     billing_address: Type.Optional(CartAddressInput),
-    promo_codes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 50 })),
+    promo_codes: Type.Optional(Type.Array(Code({ minLength: 1 }), { maxItems: 50 })),
   },
   { additionalProperties: false },
 );
@@ -184,14 +180,14 @@ export type CartCreate = Static<typeof CartCreate>;
 /** Body of `POST /store/carts/{id}`. */
 export const CartUpdate = Type.Object(
   {
-    region_id: Type.Optional(Type.String({ minLength: 1 })),
-    sales_channel_id: Type.Optional(Type.String({ minLength: 1 })),
-    currency_code: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
-    email: Type.Optional(Type.Union([Email, Type.Null()])),
-    metadata: Type.Optional(Metadata),
+    region_id: Type.Optional(Id({ minLength: 1 })),
+    sales_channel_id: Type.Optional(Id({ minLength: 1 })),
+    currency_code: Type.Optional(CurrencyCode()),
+    email: Type.Optional(Type.Union([Email(), Type.Null()])),
+    metadata: OptionalMetadata(),
     shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
     billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
-    promo_codes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 50 })),
+    promo_codes: Type.Optional(Type.Array(Code({ minLength: 1 }), { maxItems: 50 })),
   },
   { additionalProperties: false },
 );
@@ -200,9 +196,9 @@ export type CartUpdate = Static<typeof CartUpdate>;
 /** Body of `POST /store/carts/{id}/line-items`. */
 export const LineItemCreate = Type.Object(
   {
-    variant_id: Type.String({ minLength: 1 }),
+    variant_id: Id({ minLength: 1 }),
     quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-    metadata: Type.Optional(Metadata),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -212,7 +208,7 @@ export type LineItemCreate = Static<typeof LineItemCreate>;
 export const LineItemUpdate = Type.Object(
   {
     quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-    metadata: Type.Optional(Metadata),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -221,20 +217,20 @@ export type LineItemUpdate = Static<typeof LineItemUpdate>;
 /** Body of `POST /store/carts/{id}/shipping-methods`. */
 export const ShippingMethodCreate = Type.Object(
   {
-    option_id: Type.String({ minLength: 1 }),
-    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    option_id: Id({ minLength: 1 }),
+    data: Type.Optional(ProviderData()),
   },
   { additionalProperties: false },
 );
 export type ShippingMethodCreate = Static<typeof ShippingMethodCreate>;
 
 /** Body of `POST` and `DELETE /store/carts/{id}/promotions`. */
-export const PromoCodes = Type.Object({ promo_codes: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export const PromoCodes = Type.Object({ promo_codes: Type.Array(Code({ minLength: 1 }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
 export type PromoCodes = Static<typeof PromoCodes>;
 
 /** Body of `POST /store/carts/{id}/customer`. */
 export const CartCustomerTransfer = Type.Object(
-  { customer_id: Type.Optional(Type.String({ minLength: 1 })), email: Type.Optional(Email) },
+  { customer_id: Type.Optional(Id({ minLength: 1 })), email: Type.Optional(Email()) },
   { additionalProperties: false },
 );
 export type CartCustomerTransfer = Static<typeof CartCustomerTransfer>;

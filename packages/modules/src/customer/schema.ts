@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { CountryCode, Email, metadata, OptionalMetadata, Secret, timestamps, Title } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = pgTable(
@@ -91,10 +91,7 @@ export type CustomerAddressRow = typeof customerAddress.$inferSelect;
 export type CustomerGroupRow = typeof customerGroup.$inferSelect;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const Text = () => Nullable(Type.String());
-const Meta = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
-/** Emails: a pragmatic shape check (one `@`, a dot in the domain, no spaces); the mailbox is proven by sign-in, not by regex. */
-export const Email = () => Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" });
+const Text = () => Nullable(Title());
 
 const customerFields = {
   first_name: Text(),
@@ -103,7 +100,7 @@ const customerFields = {
   // The contract names it `company`; Medusa clients send `company_name`: both are accepted.
   company: Text(),
   company_name: Text(),
-  metadata: Meta(),
+  metadata: OptionalMetadata(),
 };
 
 /** Body of `POST /admin/customers`. */
@@ -124,11 +121,11 @@ const addressFields = {
   address_2: Text(),
   province: Text(),
   phone: Text(),
-  metadata: Meta(),
+  metadata: OptionalMetadata(),
 };
-const Required = () => Type.String({ minLength: 1 });
-/** Two-letter ISO 3166 code; upper case is accepted and stored lower case. */
-const Country = () => Type.String({ pattern: "^[A-Za-z]{2}$" });
+const Required = () => Title({ minLength: 1 });
+// Upper case is accepted and stored lower case.
+const Country = CountryCode;
 
 /** Body of an address create: `address_1`, `city`, `postal_code`, `country_code` are required. */
 export const AddressCreate = Type.Object(
@@ -145,7 +142,7 @@ export const AddressUpdate = Type.Object(
 export type AddressUpdate = Static<typeof AddressUpdate>;
 
 /** Body of `POST /admin/customer-groups`. */
-export const CustomerGroupCreate = Type.Object({ name: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false });
+export const CustomerGroupCreate = Type.Object({ name: Title({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false });
 export type CustomerGroupCreate = Static<typeof CustomerGroupCreate>;
 
 /** Body of `POST /admin/customer-groups/{id}`. */
@@ -248,14 +245,14 @@ export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "cre
  * (extensions.md "Registration, both ways"); with a registration token the password is already set.
  */
 export const StoreCustomerCreate = Type.Object(
-  { ...CustomerCreate.properties, password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })) },
+  { ...CustomerCreate.properties, password: Type.Optional(Secret({ minLength: 1 })) },
   { additionalProperties: false },
 );
 export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
 
 /** Body of `POST /store/customers/me/password`. */
 export const CustomerPasswordChange = Type.Object(
-  { old_password: Type.String({ minLength: 1, maxLength: 1024 }), new_password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { old_password: Secret({ minLength: 1 }), new_password: Secret({ minLength: 1 }) },
   { additionalProperties: false },
 );
 export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;

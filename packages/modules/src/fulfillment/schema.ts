@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, money, timestamps } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, timestamps, Title, Url } from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
 export const shippingProfile = pgTable(
@@ -62,19 +62,17 @@ export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
 export type ShippingOptionRow = typeof shippingOption.$inferSelect;
 export type ShippingOptionPriceRow = typeof shippingOptionPrice.$inferSelect;
 
-const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
-
 export const ShippingProfileCreate = Type.Object(
-  { name: Type.String({ minLength: 1 }), type: Type.String({ minLength: 1 }), metadata: Type.Optional(Metadata) },
+  { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
   { additionalProperties: false },
 );
 export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
 
 export const ShippingOptionRule = Type.Object(
   {
-    attribute: Type.String({ minLength: 1 }),
+    attribute: Code({ minLength: 1 }),
     operator: Type.Union(["eq", "ne", "in", "gt", "gte", "lt", "lte", "nin"].map((o) => Type.Literal(o))),
-    value: Type.Union([Type.String(), Type.Array(Type.String())]),
+    value: Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]),
   },
   { additionalProperties: false },
 );
@@ -82,25 +80,25 @@ export type ShippingOptionRule = Static<typeof ShippingOptionRule>;
 
 /** A price is for a currency or for a region: exactly one of the two. */
 export const ShippingOptionPriceInput = Type.Union([
-  Type.Object({ currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }), amount: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
-  Type.Object({ region_id: Type.String({ minLength: 1 }), amount: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  Type.Object({ currency_code: CurrencyCode(), amount: Amount() }, { additionalProperties: false }),
+  Type.Object({ region_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }),
 ]);
 export type ShippingOptionPriceInput = Static<typeof ShippingOptionPriceInput>;
 
 const optionFields = {
-  name: Type.String({ minLength: 1 }),
+  name: Title({ minLength: 1 }),
   price_type: Type.Optional(Type.Literal("flat")),
   prices: Type.Array(ShippingOptionPriceInput, { minItems: 1 }),
-  region_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
-  stock_location_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
-  service_zone_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
-  shipping_profile_id: Type.Optional(Type.String({ minLength: 1 })),
-  provider_id: Type.Optional(Type.String({ minLength: 1 })),
-  data: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  region_id: Type.Optional(Type.Union([Id({ minLength: 1 }), Type.Null()])),
+  stock_location_id: Type.Optional(Type.Union([Id({ minLength: 1 }), Type.Null()])),
+  service_zone_id: Type.Optional(Type.Union([Id({ minLength: 1 }), Type.Null()])),
+  shipping_profile_id: Type.Optional(Id({ minLength: 1 })),
+  provider_id: Type.Optional(Id({ minLength: 1 })),
+  data: Type.Optional(Type.Union([ProviderData(), Type.Null()])),
   rules: Type.Optional(Type.Array(ShippingOptionRule)),
-  metadata: Type.Optional(Metadata),
+  metadata: OptionalMetadata(),
   // Medusa clients send a `type` object ({label, description, code}).
-  type: Type.Optional(Type.Object({ label: Type.String(), description: Type.Optional(Type.String()), code: Type.String() }, { additionalProperties: false })),
+  type: Type.Optional(Type.Object({ label: Title(), description: Type.Optional(LongText()), code: Code() }, { additionalProperties: false })),
 };
 
 /** Body of `POST /admin/shipping-options`. */
@@ -166,9 +164,9 @@ export type FulfillmentRow = typeof fulfillment.$inferSelect;
 /** One shipping label of a shipment (Medusa's create-shipment `labels`). */
 export const FulfillmentLabelInput = Type.Object(
   {
-    tracking_number: Type.String({ minLength: 1, maxLength: 200 }),
-    tracking_url: Type.String({ maxLength: 2000 }),
-    label_url: Type.String({ maxLength: 2000 }),
+    tracking_number: Code({ minLength: 1 }),
+    tracking_url: Url(),
+    label_url: Url(),
   },
   { additionalProperties: false },
 );
@@ -182,7 +180,7 @@ export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
  */
 export const ShipmentCreate = Type.Object(
   {
-    items: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 1000 })),
+    items: Type.Optional(Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 1000 })),
     labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
   },
   { additionalProperties: false },

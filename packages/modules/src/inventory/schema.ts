@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { Type, type Static, type TString } from "@sinclair/typebox";
+import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, timestamps, Title, Url } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () => sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
@@ -125,21 +125,21 @@ export type InventoryItemRow = typeof inventoryItem.$inferSelect;
 export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
 export type ReservationRow = typeof reservationItem.$inferSelect;
 
-const NullableString = () => Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Nullable = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
 const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));
-const MetadataBody = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+const MetadataBody = OptionalMetadata;
 /** A stock quantity: a non-negative integer, bounded so sums stay within PostgreSQL's integer. */
 const Quantity = () => Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
 const itemFields = {
-  sku: NullableString(),
-  title: NullableString(),
-  description: NullableString(),
-  thumbnail: NullableString(),
-  origin_country: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
-  hs_code: NullableString(),
-  mid_code: NullableString(),
-  material: NullableString(),
+  sku: Nullable(Code()),
+  title: Nullable(Title()),
+  description: Nullable(LongText()),
+  thumbnail: Nullable(Url()),
+  origin_country: Nullable(CountryCode()),
+  hs_code: Nullable(Code()),
+  mid_code: Nullable(Code()),
+  material: Nullable(Title()),
   weight: Measure(),
   length: Measure(),
   height: Measure(),
@@ -151,7 +151,7 @@ const itemFields = {
 /** Body of `POST /admin/inventory-items/{id}/location-levels`. */
 export const InventoryLevelCreate = Type.Object(
   {
-    location_id: Type.String({ minLength: 1 }),
+    location_id: Id({ minLength: 1 }),
     stocked_quantity: Type.Optional(Quantity()),
     incoming_quantity: Type.Optional(Quantity()),
     metadata: MetadataBody(),
@@ -175,8 +175,8 @@ export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
 export const InventoryLevelBatch = Type.Object(
   {
     create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
-    update: Type.Optional(Type.Array(Type.Composite([Type.Object({ location_id: Type.String({ minLength: 1 }) }), InventoryLevelUpdate], { additionalProperties: false }), { maxItems: 1000 })),
-    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    update: Type.Optional(Type.Array(Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], { additionalProperties: false }), { maxItems: 1000 })),
+    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
@@ -196,11 +196,11 @@ export type InventoryItemUpdate = Static<typeof InventoryItemUpdate>;
 /** Body of `POST /admin/reservations`. */
 export const ReservationCreate = Type.Object(
   {
-    inventory_item_id: Type.String({ minLength: 1 }),
-    location_id: Type.String({ minLength: 1 }),
+    inventory_item_id: Id({ minLength: 1 }),
+    location_id: Id({ minLength: 1 }),
     quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-    line_item_id: NullableString(),
-    description: NullableString(),
+    line_item_id: Nullable(Id()),
+    description: Nullable(LongText()),
     metadata: MetadataBody(),
   },
   { additionalProperties: false },
@@ -211,8 +211,8 @@ export type ReservationCreate = Static<typeof ReservationCreate>;
 export const ReservationUpdate = Type.Object(
   {
     quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-    location_id: Type.Optional(Type.String({ minLength: 1 })),
-    description: NullableString(),
+    location_id: Type.Optional(Id({ minLength: 1 })),
+    description: Nullable(LongText()),
     metadata: MetadataBody(),
   },
   { additionalProperties: false },

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { metadata, money, storedTotals, timestamps } from "@kasse/db";
+import { Type, type Static, type TString } from "@sinclair/typebox";
+import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -225,9 +225,10 @@ export type OrderLineItemRow = typeof orderLineItem.$inferSelect;
 export type OrderShippingMethodRow = typeof orderShippingMethod.$inferSelect;
 export type OrderChangeRow = typeof orderChange.$inferSelect;
 
-const Text = () => Type.Optional(Type.Union([Type.String(), Type.Null()]));
-const Meta = () => Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
-const Money = () => Type.Integer({ minimum: 0 });
+const Optional = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Text = () => Optional(Title());
+const Meta = OptionalMetadata;
+const Money = Amount;
 
 /** An address in an order write (the create snapshot or `POST /admin/orders/{id}`). */
 export const OrderAddressInput = Type.Object(
@@ -240,7 +241,7 @@ export const OrderAddressInput = Type.Object(
     city: Text(),
     postal_code: Text(),
     province: Text(),
-    country_code: Type.Optional(Type.Union([Type.String({ pattern: "^[A-Za-z]{2}$" }), Type.Null()])),
+    country_code: Optional(CountryCode()),
     phone: Text(),
     metadata: Meta(),
   },
@@ -251,19 +252,19 @@ export type OrderAddressInput = Static<typeof OrderAddressInput>;
 /** One line of the checkout snapshot an order is created from. */
 export const OrderLineItemInput = Type.Object(
   {
-    cart_line_item_id: Text(),
-    variant_id: Text(),
-    product_id: Text(),
-    title: Type.String({ minLength: 1 }),
+    cart_line_item_id: Optional(Id()),
+    variant_id: Optional(Id()),
+    product_id: Optional(Id()),
+    title: Title({ minLength: 1 }),
     subtitle: Text(),
-    thumbnail: Text(),
+    thumbnail: Optional(Url()),
     variant_title: Text(),
-    variant_sku: Text(),
+    variant_sku: Optional(Code()),
     product_title: Text(),
-    product_handle: Text(),
+    product_handle: Optional(Handle()),
     requires_shipping: Type.Optional(Type.Boolean()),
     is_tax_inclusive: Type.Optional(Type.Boolean()),
-    quantity: Type.Integer({ minimum: 1 }),
+    quantity: Count({ minimum: 1 }),
     unit_price: Money(),
     subtotal: Money(),
     tax_total: Type.Optional(Money()),
@@ -277,15 +278,15 @@ export const OrderLineItemInput = Type.Object(
 /** One shipping method of the checkout snapshot. */
 export const OrderShippingMethodInput = Type.Object(
   {
-    shipping_option_id: Text(),
-    name: Type.String({ minLength: 1 }),
+    shipping_option_id: Optional(Id()),
+    name: Title({ minLength: 1 }),
     amount: Money(),
     is_tax_inclusive: Type.Optional(Type.Boolean()),
     subtotal: Money(),
     tax_total: Type.Optional(Money()),
     discount_total: Type.Optional(Money()),
     total: Money(),
-    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    data: Type.Optional(ProviderData()),
     metadata: Meta(),
   },
   { additionalProperties: false },
@@ -316,18 +317,18 @@ export const OrderTotalsInput = Type.Object(
  */
 export const OrderCreate = Type.Object(
   {
-    cart_id: Text(),
-    customer_id: Text(),
-    email: Text(),
-    currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }),
-    region_id: Text(),
-    sales_channel_id: Text(),
+    cart_id: Optional(Id()),
+    customer_id: Optional(Id()),
+    email: Optional(Email()),
+    currency_code: CurrencyCode(),
+    region_id: Optional(Id()),
+    sales_channel_id: Optional(Id()),
     shipping_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
     billing_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
     items: Type.Array(OrderLineItemInput, { minItems: 1 }),
     shipping_methods: Type.Optional(Type.Array(OrderShippingMethodInput)),
     totals: OrderTotalsInput,
-    payment_collection_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    payment_collection_ids: Type.Optional(Type.Array(Id({ minLength: 1 }))),
     payment_status: Type.Optional(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s)))),
     status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")])),
     metadata: Meta(),
@@ -339,7 +340,7 @@ export type OrderCreate = Static<typeof OrderCreate>;
 /** Body of `POST /admin/orders/{id}`. */
 export const OrderUpdate = Type.Object(
   {
-    email: Type.Optional(Type.String({ format: "email" })),
+    email: Type.Optional(Email({ format: "email" })),
     shipping_address: Type.Optional(OrderAddressInput),
     billing_address: Type.Optional(OrderAddressInput),
     metadata: Meta(),
@@ -384,9 +385,9 @@ export const OrderSummaryResponse = Type.Object({
 /** Body of `POST /admin/return-reasons`. */
 export const ReturnReasonCreate = Type.Object(
   {
-    value: Type.String({ minLength: 1, maxLength: 200 }),
-    label: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    value: Code({ minLength: 1 }),
+    label: Title({ minLength: 1 }),
+    description: Optional(LongText()),
     metadata: Meta(),
   },
   { additionalProperties: false },
@@ -401,10 +402,10 @@ export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
 export const ReturnCreate = Type.Object(
   {
     items: Type.Array(
-      Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }), reason_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])) }, { additionalProperties: false }),
+      Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), reason_id: Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
       { minItems: 1, maxItems: 1000 },
     ),
-    location_id: Type.String({ minLength: 1 }),
+    location_id: Id({ minLength: 1 }),
     metadata: Meta(),
   },
   { additionalProperties: false },
@@ -419,7 +420,7 @@ export type ReturnCreate = Static<typeof ReturnCreate>;
 export const ReturnReceive = Type.Object(
   {
     items: Type.Optional(
-      Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+      Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
     ),
   },
   { additionalProperties: false },

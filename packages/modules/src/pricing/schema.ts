@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { money, timestamps } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, timestamps, Title } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -68,18 +68,17 @@ export type PriceRow = typeof price.$inferSelect;
 export type PriceListRow = typeof priceList.$inferSelect;
 export type PricePreferenceRow = typeof pricePreference.$inferSelect;
 
-const Quantity = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]));
-const Amount = Type.Integer({ minimum: 0 });
-const Currency = Type.String({ pattern: "^[A-Za-z]{3}$" });
+const Quantity = Type.Optional(Type.Union([Count(), Type.Null()]));
+const Currency = CurrencyCode();
 
 /** One base price of a variant, as the product routes send it. */
 export const VariantPriceInput = Type.Object(
   {
     currency_code: Currency,
-    amount: Amount,
+    amount: Amount(),
     min_quantity: Quantity,
     max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -88,12 +87,12 @@ export type VariantPriceInput = Static<typeof VariantPriceInput>;
 /** A price in a price list create body or batch `create`. */
 export const PriceListPriceCreate = Type.Object(
   {
-    variant_id: Type.String({ minLength: 1 }),
+    variant_id: Id({ minLength: 1 }),
     currency_code: Currency,
-    amount: Amount,
+    amount: Amount(),
     min_quantity: Quantity,
     max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -102,13 +101,13 @@ export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
 /** A price in a batch `update`. */
 export const PriceListPriceUpdate = Type.Object(
   {
-    id: Type.String({ minLength: 1 }),
-    variant_id: Type.Optional(Type.String({ minLength: 1 })),
+    id: Id({ minLength: 1 }),
+    variant_id: Type.Optional(Id({ minLength: 1 })),
     currency_code: Type.Optional(Currency),
-    amount: Type.Optional(Amount),
+    amount: Type.Optional(Amount()),
     min_quantity: Quantity,
     max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -118,27 +117,27 @@ const RuleType = Type.Union([Type.Literal("customer_group_id"), Type.Literal("re
 
 /** Price list rules: the contract's `[{rule_type, value}]`, or Medusa's `{customer_group_id: [..]}`. */
 export const PriceListRules = Type.Union([
-  Type.Array(Type.Object({ rule_type: RuleType, value: Type.String({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 1000 }),
+  Type.Array(Type.Object({ rule_type: RuleType, value: Id({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 1000 }),
   Type.Object(
     {
-      customer_group_id: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
-      region_id: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+      customer_group_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+      region_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
     },
     { additionalProperties: false },
   ),
 ]);
 
-const DateTime = Type.Optional(Type.Union([Type.String({ format: "date-time" }), Type.Null()]));
+const OptionalDateTime = Type.Optional(Type.Union([DateTime(), Type.Null()]));
 
 /** Body of `POST /admin/price-lists`. */
 export const PriceListCreate = Type.Object(
   {
-    title: Type.String({ minLength: 1 }),
-    description: Type.Optional(Type.String()),
+    title: Title({ minLength: 1 }),
+    description: Type.Optional(LongText()),
     type: Type.Union([Type.Literal("sale"), Type.Literal("override")]),
     status: Type.Optional(Type.Union([Type.Literal("active"), Type.Literal("draft")])),
-    starts_at: DateTime,
-    ends_at: DateTime,
+    starts_at: OptionalDateTime,
+    ends_at: OptionalDateTime,
     rules: Type.Optional(PriceListRules),
     prices: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
   },
@@ -155,7 +154,7 @@ export const PriceListPricesBatch = Type.Object(
   {
     create: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
     update: Type.Optional(Type.Array(PriceListPriceUpdate, { maxItems: 10000 })),
-    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10000 })),
+    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 10000 })),
   },
   { additionalProperties: false },
 );
@@ -165,7 +164,7 @@ export type PriceListPricesBatch = Static<typeof PriceListPricesBatch>;
 export const PricePreferenceCreate = Type.Object(
   {
     attribute: Type.Union([Type.Literal("region_id"), Type.Literal("currency_code")]),
-    value: Type.String({ minLength: 1 }),
+    value: Code({ minLength: 1 }),
     is_tax_inclusive: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -1,6 +1,13 @@
+import { MAX_LENGTH } from "@kasse/db";
+
+/** Room left at the end of a generated handle for the `-n` that makes it unique (up to `-9999999`). */
+const SUFFIX_ROOM = 8;
+
 /**
  * A URL handle from a title: lower-case ASCII letters and digits joined by single hyphens
  * (accents are folded: "Crème Brûlée" → "creme-brulee", "ß" → "ss"). Empty when nothing usable remains.
+ * Folding can lengthen a title ("ß" → "ss", "ﬃ" → "ffi"), so the handle is cut to fit the handle
+ * limit with room for a `-n` suffix.
  */
 export function toHandle(title: string): string {
   return title
@@ -9,6 +16,7 @@ export function toHandle(title: string): string {
     .toLowerCase()
     .replace(/ß/g, "ss")
     .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, MAX_LENGTH.handle - SUFFIX_ROOM)
     .replace(/^-+|-+$/g, "");
 }
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, timestamps, Title, Url } from "@kasse/db";
 
 /** Product status values (interface.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -269,45 +269,43 @@ export type ProductTypeRow = typeof productType.$inferSelect;
 // ---- Request bodies -------------------------------------------------------------------------
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const Meta = () => Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown())));
-const Text = () => Type.Optional(Nullable(Type.String()));
+const Optional = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));
 const Measure = () => Type.Optional(Nullable(Type.Number({ minimum: 0 })));
-const IdRef = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const Handle = Type.String({ minLength: 1, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" });
+const IdRef = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
 
 /** A variant price as the Admin API takes it; amounts are integer minor units. */
 export const VariantPriceInput = Type.Object(
   {
-    currency_code: Type.String({ pattern: "^[A-Za-z]{3}$" }),
-    amount: Type.Integer({ minimum: 0 }),
-    min_quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-    max_quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false })),
+    currency_code: CurrencyCode(),
+    amount: Amount(),
+    min_quantity: Type.Optional(Nullable(Count())),
+    max_quantity: Type.Optional(Nullable(Count())),
+    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
 const variantFields = {
-  title: Type.String({ minLength: 1 }),
-  sku: Text(),
-  barcode: Text(),
-  ean: Text(),
-  upc: Text(),
+  title: Title({ minLength: 1 }),
+  sku: Optional(Code()),
+  barcode: Optional(Code()),
+  ean: Optional(Code()),
+  upc: Optional(Code()),
   allow_backorder: Type.Optional(Type.Boolean()),
   manage_inventory: Type.Optional(Type.Boolean()),
-  variant_rank: Type.Optional(Type.Integer({ minimum: 0 })),
+  variant_rank: Type.Optional(Count()),
   weight: Measure(),
   length: Measure(),
   height: Measure(),
   width: Measure(),
-  hs_code: Text(),
-  mid_code: Text(),
-  origin_country: Text(),
-  material: Text(),
-  metadata: Meta(),
+  hs_code: Optional(Code()),
+  mid_code: Optional(Code()),
+  origin_country: Optional(Code()),
+  material: Optional(Title()),
+  metadata: OptionalMetadata(),
   /** Option title → chosen value. */
-  options: Type.Optional(Type.Record(Type.String(), Type.String())),
+  options: Type.Optional(Type.Record(Type.String(), Title(), { propertyNames: { maxLength: MAX_LENGTH.title } })),
 };
 
 /** A variant in a product create body, or `POST /admin/products/{id}/variants`. */
@@ -319,14 +317,14 @@ export const VariantUpdate = Type.Partial(Type.Object({ ...variantFields, prices
 export type VariantUpdate = Static<typeof VariantUpdate>;
 
 /** A variant inside a product update: with `id` it is updated, without it is created. */
-export const VariantUpsert = Type.Partial(Type.Object({ id: Type.String({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }), {
+export const VariantUpsert = Type.Partial(Type.Object({ id: Id({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }), {
   additionalProperties: false,
 });
 export type VariantUpsert = Static<typeof VariantUpsert>;
 
 /** `POST /admin/products/{id}/options` and the options of a product create body. */
 export const OptionCreate = Type.Object(
-  { title: Type.String({ minLength: 1 }), values: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), metadata: Meta() },
+  { title: Title({ minLength: 1 }), values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }), metadata: OptionalMetadata() },
   { additionalProperties: false },
 );
 export type OptionCreate = Static<typeof OptionCreate>;
@@ -337,24 +335,24 @@ export type OptionUpdate = Static<typeof OptionUpdate>;
 
 /** An option inside a product update: with `id` it is updated, else matched by title or created. */
 export const OptionUpsert = Type.Object(
-  { id: Type.Optional(Type.String({ minLength: 1 })), title: Type.String({ minLength: 1 }), values: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), metadata: Meta() },
+  { id: Type.Optional(Id({ minLength: 1 })), title: Title({ minLength: 1 }), values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }), metadata: OptionalMetadata() },
   { additionalProperties: false },
 );
 export type OptionUpsert = Static<typeof OptionUpsert>;
 
 const productFields = {
-  title: Type.String({ minLength: 1 }),
-  subtitle: Text(),
-  description: Text(),
-  handle: Type.Optional(Handle),
+  title: Title({ minLength: 1 }),
+  subtitle: Optional(Title()),
+  description: Optional(LongText()),
+  handle: Type.Optional(Handle()),
   status: Type.Optional(Type.Union(PRODUCT_STATUSES.map((s) => Type.Literal(s)))),
   is_giftcard: Type.Optional(Type.Boolean()),
   discountable: Type.Optional(Type.Boolean()),
-  thumbnail: Text(),
-  external_id: Text(),
-  images: Type.Optional(Type.Array(Type.Object({ url: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false }))),
-  collection_id: Text(),
-  type_id: Text(),
+  thumbnail: Optional(Url()),
+  external_id: Optional(Id()),
+  images: Type.Optional(Type.Array(Type.Object({ url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
+  collection_id: Optional(Id()),
+  type_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
   tags: Type.Optional(Type.Array(IdRef)),
   sales_channels: Type.Optional(Type.Array(IdRef)),
@@ -362,11 +360,11 @@ const productFields = {
   length: Measure(),
   height: Measure(),
   width: Measure(),
-  hs_code: Text(),
-  mid_code: Text(),
-  origin_country: Text(),
-  material: Text(),
-  metadata: Meta(),
+  hs_code: Optional(Code()),
+  mid_code: Optional(Code()),
+  origin_country: Optional(Code()),
+  material: Optional(Title()),
+  metadata: OptionalMetadata(),
 };
 
 /** Body of `POST /admin/products`. */
@@ -383,11 +381,11 @@ export const ProductUpdate = Type.Partial(Type.Object({ ...productFields, option
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
 /** An update item of `POST /admin/products/batch`: the update fields plus the product's `id`. */
-export const ProductBatchUpdate = Type.Object({ ...ProductUpdate.properties, id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const ProductBatchUpdate = Type.Object({ ...ProductUpdate.properties, id: Id({ minLength: 1 }) }, { additionalProperties: false });
 export type ProductBatchUpdate = Static<typeof ProductBatchUpdate>;
 
 /** Body of `POST /admin/collections`. */
-export const CollectionCreate = Type.Object({ title: Type.String({ minLength: 1 }), handle: Type.Optional(Handle), metadata: Meta() }, { additionalProperties: false });
+export const CollectionCreate = Type.Object({ title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() }, { additionalProperties: false });
 export type CollectionCreate = Static<typeof CollectionCreate>;
 export const CollectionUpdate = Type.Partial(CollectionCreate, { additionalProperties: false });
 export type CollectionUpdate = Static<typeof CollectionUpdate>;
@@ -395,14 +393,14 @@ export type CollectionUpdate = Static<typeof CollectionUpdate>;
 /** Body of `POST /admin/product-categories`. */
 export const CategoryCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    description: Type.Optional(Type.String()),
-    handle: Type.Optional(Handle),
-    parent_category_id: Text(),
+    name: Title({ minLength: 1 }),
+    description: Type.Optional(LongText()),
+    handle: Type.Optional(Handle()),
+    parent_category_id: Optional(Id()),
     is_active: Type.Optional(Type.Boolean()),
     is_internal: Type.Optional(Type.Boolean()),
-    rank: Type.Optional(Type.Integer({ minimum: 0 })),
-    metadata: Meta(),
+    rank: Type.Optional(Count()),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -411,7 +409,7 @@ export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalPropertie
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
 /** Body of `POST /admin/product-tags` and `/admin/product-types`. */
-export const TagCreate = Type.Object({ value: Type.String({ minLength: 1 }), metadata: Meta() }, { additionalProperties: false });
+export const TagCreate = Type.Object({ value: Title({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false });
 export type TagCreate = Static<typeof TagCreate>;
 export const TagUpdate = Type.Partial(TagCreate, { additionalProperties: false });
 export type TagUpdate = Static<typeof TagUpdate>;

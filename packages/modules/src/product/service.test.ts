@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows } from "@kasse/db";
+import { HANDLE_PATTERN, queryRows } from "@kasse/db";
 import { createCountingDatabase, onPostgres, type CountingDatabase } from "@kasse/db/testing";
 import { toHandle } from "./handle";
 import { createProductService, type ProductService } from "./service";
@@ -18,6 +18,13 @@ describe("handles", () => {
     expect(toHandle("  Crème Brûlée: 2 × Größe  ")).toBe("creme-brulee-2-grosse");
     expect(toHandle("Hello, World!")).toBe("hello-world");
     expect(toHandle("???")).toBe("");
+  });
+
+  it("are cut to fit the handle limit with room for a -n suffix, even when folding lengthens the title", () => {
+    const handle = toHandle("ß".repeat(255));
+    expect(handle).toBe("s".repeat(247));
+    expect(toHandle(`${"a".repeat(246)} b c`)).toBe("a".repeat(246));
+    expect(handle).toMatch(new RegExp(HANDLE_PATTERN));
   });
 });
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { metadata, money, timestamps } from "@kasse/db";
+import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, OptionalMetadata, timestamps, Title } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -136,8 +136,7 @@ function literals<const T extends readonly string[]>(values: T): TUnion<TLiteral
   return Type.Union(values.map((v) => Type.Literal(v as T[number])));
 }
 const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const Timestamp = () => Type.String({ format: "date-time" });
-const Currency = () => Type.String({ pattern: "^[A-Za-z]{3}$" });
+const Currency = CurrencyCode;
 // Bounded by the columns they land in (integer; bigint kept within JS's safe integers).
 const Count = () => Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Minor = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
@@ -145,10 +144,10 @@ const Minor = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER 
 /** A rule on input: `values` as Medusa clients send them, one string or several. */
 export const RuleCreate = Type.Object(
   {
-    attribute: Type.String({ minLength: 1 }),
+    attribute: Code({ minLength: 1 }),
     operator: literals(RULE_OPERATORS),
-    values: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]), { minItems: 1, maxItems: 1000 })]),
-    description: Nullable(Type.String()),
+    values: Type.Union([Code(), Type.Number(), Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 })]),
+    description: Nullable(LongText()),
   },
   { additionalProperties: false },
 );
@@ -157,11 +156,11 @@ export type RuleCreate = Static<typeof RuleCreate>;
 /** A rule update inside a batch: the id plus the fields to change. */
 export const RuleUpdate = Type.Object(
   {
-    id: Type.String({ minLength: 1 }),
-    attribute: Type.Optional(Type.String({ minLength: 1 })),
+    id: Id({ minLength: 1 }),
+    attribute: Type.Optional(Code({ minLength: 1 })),
     operator: Type.Optional(literals(RULE_OPERATORS)),
     values: Type.Optional(RuleCreate.properties.values),
-    description: Nullable(Type.String()),
+    description: Nullable(LongText()),
   },
   { additionalProperties: false },
 );
@@ -172,7 +171,7 @@ export const RuleBatch = Type.Object(
   {
     create: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
     update: Type.Optional(Type.Array(RuleUpdate, { maxItems: 1000 })),
-    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
@@ -207,14 +206,14 @@ export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
 /** Body of `POST /admin/promotions`. */
 export const PromotionCreate = Type.Object(
   {
-    code: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+    code: Nullable(Code({ minLength: 1 })),
     type: literals(PROMOTION_TYPES),
     status: Type.Optional(literals(PROMOTION_STATUSES)),
     is_automatic: Type.Optional(Type.Boolean()),
-    campaign_id: Nullable(Type.String({ minLength: 1 })),
+    campaign_id: Nullable(Id({ minLength: 1 })),
     application_method: ApplicationMethodCreate,
     rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -223,13 +222,13 @@ export type PromotionCreate = Static<typeof PromotionCreate>;
 /** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
 export const PromotionUpdate = Type.Object(
   {
-    code: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+    code: Nullable(Code({ minLength: 1 })),
     type: Type.Optional(literals(PROMOTION_TYPES)),
     status: Type.Optional(literals(PROMOTION_STATUSES)),
     is_automatic: Type.Optional(Type.Boolean()),
-    campaign_id: Nullable(Type.String({ minLength: 1 })),
+    campaign_id: Nullable(Id({ minLength: 1 })),
     application_method: Type.Optional(ApplicationMethodUpdate),
-    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -249,13 +248,13 @@ export type BudgetInput = Static<typeof BudgetInput>;
 /** Body of `POST /admin/campaigns`. */
 export const CampaignCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    description: Nullable(Type.String()),
-    campaign_identifier: Type.String({ minLength: 1 }),
-    starts_at: Nullable(Timestamp()),
-    ends_at: Nullable(Timestamp()),
+    name: Title({ minLength: 1 }),
+    description: Nullable(LongText()),
+    campaign_identifier: Code({ minLength: 1 }),
+    starts_at: Nullable(DateTime()),
+    ends_at: Nullable(DateTime()),
     budget: Nullable(BudgetInput),
-    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -268,8 +267,8 @@ export type CampaignUpdate = Static<typeof CampaignUpdate>;
 /** Body of `POST /admin/campaigns/{id}/promotions`. */
 export const CampaignPromotions = Type.Object(
   {
-    add: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = pgTable(
@@ -46,17 +46,15 @@ export const regionPaymentProvider = pgTable(
 export type RegionRow = typeof region.$inferSelect;
 export type CountryRow = typeof regionCountry.$inferSelect;
 
-const Code = (pattern: string) => Type.String({ pattern });
-
 /** Body of `POST /admin/regions`. */
 export const RegionCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    currency_code: Code("^[A-Za-z]{3}$"),
-    countries: Type.Optional(Type.Array(Code("^[A-Za-z]{2}$"), { maxItems: 300 })),
-    payment_providers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    name: Title({ minLength: 1 }),
+    currency_code: CurrencyCode(),
+    countries: Type.Optional(Type.Array(CountryCode(), { maxItems: 300 })),
+    payment_providers: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
     automatic_taxes: Type.Optional(Type.Boolean()),
-    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );

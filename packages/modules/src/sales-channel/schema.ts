@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { LongText, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = pgTable(
@@ -28,10 +28,10 @@ export type SalesChannelRow = typeof salesChannel.$inferSelect;
 /** Body of `POST /admin/sales-channels`. */
 export const SalesChannelCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    name: Title({ minLength: 1 }),
+    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
     is_disabled: Type.Optional(Type.Boolean()),
-    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );

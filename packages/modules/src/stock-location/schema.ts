@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
 export const stockLocation = pgTable(
@@ -50,20 +50,19 @@ export type StockLocationRow = typeof stockLocation.$inferSelect;
 export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const MetadataBody = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
 
 /** A location's address as `POST /admin/stock-locations` takes it (Medusa v2: `address_1` and `country_code` required). */
 export const StockLocationAddressInput = Type.Object(
   {
-    address_1: Type.String({ minLength: 1 }),
-    address_2: Nullable(Type.String()),
-    company: Nullable(Type.String()),
-    city: Nullable(Type.String()),
-    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
-    phone: Nullable(Type.String()),
-    province: Nullable(Type.String()),
-    postal_code: Nullable(Type.String()),
-    metadata: MetadataBody,
+    address_1: Title({ minLength: 1 }),
+    address_2: Nullable(Title()),
+    company: Nullable(Title()),
+    city: Nullable(Title()),
+    country_code: CountryCode(),
+    phone: Nullable(Title()),
+    province: Nullable(Title()),
+    postal_code: Nullable(Title()),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -72,9 +71,9 @@ export type StockLocationAddressInput = Static<typeof StockLocationAddressInput>
 /** Body of `POST /admin/stock-locations`. */
 export const StockLocationCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
+    name: Title({ minLength: 1 }),
     address: Type.Optional(StockLocationAddressInput),
-    metadata: MetadataBody,
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -83,9 +82,9 @@ export type StockLocationCreate = Static<typeof StockLocationCreate>;
 /** Body of `POST /admin/stock-locations/{id}`: `address` replaces the address; `null` removes it. */
 export const StockLocationUpdate = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1 })),
+    name: Type.Optional(Title({ minLength: 1 })),
     address: Type.Optional(Type.Union([StockLocationAddressInput, Type.Null()])),
-    metadata: MetadataBody,
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -94,8 +93,8 @@ export type StockLocationUpdate = Static<typeof StockLocationUpdate>;
 /** Body of `POST /admin/stock-locations/{id}/sales-channels`. */
 export const StockLocationSalesChannels = Type.Object(
   {
-    add: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 })),
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { Code, CountryCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = pgTable(
@@ -47,16 +47,14 @@ export const taxRate = pgTable(
 export type TaxRegionRow = typeof taxRegion.$inferSelect;
 export type TaxRateRow = typeof taxRate.$inferSelect;
 
-const Meta = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
-
 /** The default rate given with a tax region. */
 export const TaxRateInput = Type.Object(
   {
     rate: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
-    code: Type.String({ minLength: 1 }),
-    name: Type.String({ minLength: 1 }),
+    code: Code({ minLength: 1 }),
+    name: Title({ minLength: 1 }),
     is_combinable: Type.Optional(Type.Boolean()),
-    metadata: Meta,
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
@@ -64,11 +62,11 @@ export const TaxRateInput = Type.Object(
 /** Body of `POST /admin/tax-regions`. */
 export const TaxRegionCreate = Type.Object(
   {
-    country_code: Type.String({ pattern: "^[A-Za-z]{2}$" }),
+    country_code: CountryCode(),
     province_code: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 10 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    parent_id: Type.Optional(Type.Union([Id(), Type.Null()])),
     default_tax_rate: Type.Optional(TaxRateInput),
-    metadata: Meta,
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );

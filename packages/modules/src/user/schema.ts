@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, timestamps } from "@kasse/db";
+import { metadata, OptionalMetadata, timestamps } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
@@ -27,7 +27,7 @@ export const user = pgTable(
 export type UserRow = typeof user.$inferSelect;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const MetadataBody = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+const MetadataBody = OptionalMetadata();
 
 /** Input of user creation (`kasse user create`, the first start, invites). */
 export const UserCreate = Type.Object(

@@ -1,17 +1,17 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListApiKeys = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
     type: Type.Optional(ApiKeyTypeSchema),
     revoked: Type.Optional(Type.Boolean()),
   },

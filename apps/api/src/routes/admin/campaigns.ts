@@ -1,16 +1,17 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
 import { CampaignCreate, CampaignPromotions, CampaignUpdate } from "@kasse/modules/promotion";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListCampaigns = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    campaign_identifier: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    campaign_identifier: Type.Optional(ArrayQuery(Code())),
   },
   { additionalProperties: false },
 );

@@ -1,17 +1,18 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { CollectionCreate, CollectionUpdate } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListCollections = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    handle: Type.Optional(ArrayQuery(Type.String())),
-    title: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
+    title: Type.Optional(ArrayQuery(Title())),
   },
   { additionalProperties: false },
 );

@@ -1,15 +1,16 @@
 import { Type } from "@sinclair/typebox";
+import { Code, CurrencyCode, Title } from "@kasse/db";
 import { CurrencyUpdate } from "@kasse/modules/currency";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ code: Type.String({ pattern: "^[A-Za-z]{3}$" }) });
+const Params = Type.Object({ code: CurrencyCode() });
 const ListCurrencies = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    code: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    code: Type.Optional(ArrayQuery(Code())),
     is_default: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

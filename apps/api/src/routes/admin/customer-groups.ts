@@ -1,20 +1,21 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { CustomerGroupCreate, CustomerGroupResponse, CustomerGroupUpdate } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListGroups = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    name: Type.Optional(ArrayQuery(Title())),
   },
   { additionalProperties: false },
 );
-const Ids = Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 });
+const Ids = Type.Array(Id({ minLength: 1 }), { maxItems: 1000 });
 /** The contract's `{customer_ids}`. */
 const Members = Type.Object({ customer_ids: Ids }, { additionalProperties: false });
 /** The contract's `{customer_ids}` or Medusa's `{add, remove}` (extensions.md, accepted alternatives). */

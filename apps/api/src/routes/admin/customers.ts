@@ -1,22 +1,22 @@
 import { Type } from "@sinclair/typebox";
-import { normalizeRange, toDate } from "@kasse/db";
+import { Id, normalizeRange, Title, toDate } from "@kasse/db";
 import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 import { removeCustomerAccountWorkflow } from "@kasse/flows";
 
-const Params = Type.Object({ id: Type.String() });
-const AddressParams = Type.Object({ id: Type.String(), address_id: Type.String() });
+const Params = Type.Object({ id: Id() });
+const AddressParams = Type.Object({ id: Id(), address_id: Id() });
 const ListCustomers = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    email: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
     has_account: Type.Optional(Type.Boolean()),
-    groups: Type.Optional(ArrayQuery(Type.String())),
+    groups: Type.Optional(ArrayQuery(Id())),
     created_at: Type.Optional(RangeQuery()),
     updated_at: Type.Optional(RangeQuery()),
   },
@@ -25,7 +25,7 @@ const ListCustomers = Type.Object(
 const One = { 200: Type.Object({ customer: CustomerResponse }) };
 /** `GET /admin/customers/{id}` also carries the customer's order summaries (interface.md). */
 const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...CustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
-const Ids = Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 });
+const Ids = Type.Array(Id({ minLength: 1 }), { maxItems: 1000 });
 /** Medusa's `{add, remove}` of group ids (`sdk.admin.customer.batchCustomerGroups`). */
 const GroupsChange = Type.Object({ add: Type.Optional(Ids), remove: Type.Optional(Ids) }, { additionalProperties: false, minProperties: 1 });
 const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: CustomerResponse }) });

@@ -1,25 +1,25 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { Code, errors, Id, Title } from "@kasse/db";
 import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
-const LevelParams = Type.Object({ id: Type.String(), location_id: Type.String() });
+const Params = Type.Object({ id: Id() });
+const LevelParams = Type.Object({ id: Id(), location_id: Id() });
 const ListInventoryItems = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    sku: Type.Optional(ArrayQuery(Type.String())),
-    location_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    sku: Type.Optional(ArrayQuery(Code())),
+    location_id: Type.Optional(ArrayQuery(Id())),
     // Medusa's form of the same filter: `location_levels[location_id]=…`.
-    location_levels: Type.Optional(Type.Object({ location_id: ArrayQuery(Type.String()) }, { additionalProperties: false })),
+    location_levels: Type.Optional(Type.Object({ location_id: ArrayQuery(Id()) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
-const ListLevels = Type.Object({ ...ListQuery, location_id: Type.Optional(ArrayQuery(Type.String())) }, { additionalProperties: false });
+const ListLevels = Type.Object({ ...ListQuery, location_id: Type.Optional(ArrayQuery(Id())) }, { additionalProperties: false });
 
 /** Admin inventory items and their stock per location (interface.md "Admin: inventory"). */
 export default async function inventoryItems(app: App): Promise<void> {

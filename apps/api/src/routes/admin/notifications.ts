@@ -1,17 +1,18 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("success"), Type.Literal("failure")]);
 const ListNotifications = Type.Object(
   {
     ...ListQuery,
-    id: Type.Optional(ArrayQuery(Type.String())),
-    to: Type.Optional(ArrayQuery(Type.String())),
-    channel: Type.Optional(ArrayQuery(Type.String())),
-    template: Type.Optional(ArrayQuery(Type.String())),
+    id: Type.Optional(ArrayQuery(Id())),
+    to: Type.Optional(ArrayQuery(Filter("email"))),
+    channel: Type.Optional(ArrayQuery(Code())),
+    template: Type.Optional(ArrayQuery(Code())),
     status: Type.Optional(ArrayQuery(Status)),
   },
   { additionalProperties: false },

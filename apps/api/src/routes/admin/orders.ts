@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { normalizeRange, toDate } from "@kasse/db";
+import { Amount, Count, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate, ReturnReceive } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import {
   archiveOrderWorkflow,
@@ -22,41 +22,41 @@ import {
   refundPaymentWorkflow,
 } from "@kasse/flows";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const ListOrders = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
     status: Type.Optional(ArrayQuery(oneOf(ORDER_STATUSES))),
     payment_status: Type.Optional(ArrayQuery(oneOf(PAYMENT_STATUSES))),
     fulfillment_status: Type.Optional(ArrayQuery(oneOf(FULFILLMENT_STATUSES))),
-    sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
-    customer_id: Type.Optional(ArrayQuery(Type.String())),
-    email: Type.Optional(ArrayQuery(Type.String())),
-    region_id: Type.Optional(ArrayQuery(Type.String())),
+    sales_channel_id: Type.Optional(ArrayQuery(Id())),
+    customer_id: Type.Optional(ArrayQuery(Id())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
+    region_id: Type.Optional(ArrayQuery(Id())),
     created_at: Type.Optional(RangeQuery()),
     updated_at: Type.Optional(RangeQuery()),
   },
   { additionalProperties: false },
 );
-const CollectionParams = Type.Object({ id: Type.String(), payment_collection_id: Type.String() });
+const CollectionParams = Type.Object({ id: Id(), payment_collection_id: Id() });
 /** Body of a collection capture: `amount` (default: all that is authorized and not captured). */
-const CaptureBody = Type.Object({ amount: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Body of a collection refund (interface.md): `amount` in cents, `reason`; Medusa's `note` too. */
-const RefundBody = Type.Object({ amount: Type.Integer({ minimum: 1 }), reason: Type.Optional(Type.String({ maxLength: 1000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
-const FulfillmentParams = Type.Object({ id: Type.String(), fulfillment_id: Type.String() });
+const RefundBody = Type.Object({ amount: Amount({ minimum: 1 }), reason: Type.Optional(Type.String({ maxLength: 1000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
+const FulfillmentParams = Type.Object({ id: Id(), fulfillment_id: Id() });
 /** Body of `POST /admin/orders/{id}/fulfillments` (interface.md). */
 const FulfillmentCreate = Type.Object(
   {
-    items: Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
-    location_id: Type.String({ minLength: 1 }),
-    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    items: Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+    location_id: Id({ minLength: 1 }),
+    metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
 );
-const ReturnParams = Type.Object({ id: Type.String(), return_id: Type.String() });
+const ReturnParams = Type.Object({ id: Id(), return_id: Id() });
 const ListChanges = Type.Object({ limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields }, { additionalProperties: false });
 
 /** The admin making the request, for the order change log. */

@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
 
 const ListProviders = Type.Object(
-  { ...ListQuery, id: Type.Optional(ArrayQuery(Type.String())), is_enabled: Type.Optional(Type.Boolean()) },
+  { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), is_enabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
 

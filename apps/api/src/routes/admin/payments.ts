@@ -1,14 +1,15 @@
 import { Type } from "@sinclair/typebox";
+import { Amount, Id } from "@kasse/db";
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 /** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */
-const CaptureBody = Type.Object({ amount: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`; the contract's `reason` too. */
 const RefundBody = Type.Object(
-  { amount: Type.Optional(Type.Integer({ minimum: 1 })), note: Type.Optional(Type.String({ maxLength: 1000 })), reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { amount: Type.Optional(Amount({ minimum: 1 })), note: Type.Optional(Type.String({ maxLength: 1000 })), reason: Type.Optional(Type.String({ maxLength: 1000 })) },
   { additionalProperties: false },
 );
 

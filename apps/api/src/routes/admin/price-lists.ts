@@ -1,17 +1,17 @@
 import { Type } from "@sinclair/typebox";
-import { errors, MAX_LIMIT } from "@kasse/db";
+import { errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import { PriceListCreate, PriceListPricesBatch, PriceListUpdate } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
-const PriceParams = Type.Object({ id: Type.String(), price_id: Type.String() });
+const Params = Type.Object({ id: Id() });
+const PriceParams = Type.Object({ id: Id(), price_id: Id() });
 const ListPriceLists = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
     status: Type.Optional(ArrayQuery(Type.Union([Type.Literal("active"), Type.Literal("draft")]))),
     type: Type.Optional(ArrayQuery(Type.Union([Type.Literal("sale"), Type.Literal("override")]))),
   },

@@ -1,16 +1,17 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id } from "@kasse/db";
 import { PricePreferenceCreate, PricePreferenceUpdate } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListPricePreferences = Type.Object(
   {
     ...ListQuery,
-    id: Type.Optional(ArrayQuery(Type.String())),
-    attribute: Type.Optional(ArrayQuery(Type.String())),
-    value: Type.Optional(ArrayQuery(Type.String())),
+    id: Type.Optional(ArrayQuery(Id())),
+    attribute: Type.Optional(ArrayQuery(Code())),
+    value: Type.Optional(ArrayQuery(Code())),
   },
   { additionalProperties: false },
 );

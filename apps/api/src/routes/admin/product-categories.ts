@@ -1,27 +1,28 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { CategoryCreate, CategoryUpdate } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const Tree = { include_descendants_tree: Type.Optional(Type.Boolean()) };
 const ListCategories = Type.Object(
   {
     ...ListQuery,
     ...Tree,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    handle: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
+    name: Type.Optional(ArrayQuery(Title())),
     // `parent_category_id=null` lists the top level.
-    parent_category_id: Type.Optional(ArrayQuery(Type.String())),
+    parent_category_id: Type.Optional(ArrayQuery(Id())),
     is_active: Type.Optional(Type.Boolean()),
     is_internal: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
-const RetrieveCategory = Type.Object({ fields: Type.Optional(Type.String()), ...Tree }, { additionalProperties: false });
+const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree }, { additionalProperties: false });
 
 /** Admin product categories: a tree with `rank` among siblings (extensions.md). */
 export default async function productCategories(app: App): Promise<void> {

@@ -10,32 +10,32 @@ import {
   updateProducts,
   updateProductVariant,
 } from "@kasse/flows";
-import { errors } from "@kasse/db";
+import { Code, errors, Id, Title } from "@kasse/db";
 import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
 import { adminProduct, adminProducts, relationsFor } from "./product-responses";
 
-const Params = Type.Object({ id: Type.String() });
-const VariantParams = Type.Object({ id: Type.String(), variant_id: Type.String() });
-const OptionParams = Type.Object({ id: Type.String(), option_id: Type.String() });
+const Params = Type.Object({ id: Id() });
+const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
+const OptionParams = Type.Object({ id: Id(), option_id: Id() });
 
 const ListProducts = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    handle: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
     status: Type.Optional(ArrayQuery(Type.Union(PRODUCT_STATUSES.map((s) => Type.Literal(s))))),
-    sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
-    collection_id: Type.Optional(ArrayQuery(Type.String())),
-    type_id: Type.Optional(ArrayQuery(Type.String())),
+    sales_channel_id: Type.Optional(ArrayQuery(Id())),
+    collection_id: Type.Optional(ArrayQuery(Id())),
+    type_id: Type.Optional(ArrayQuery(Id())),
     // The contract names `tags`/`categories` (ids); Medusa clients also send `tag_id`/`category_id`.
-    tags: Type.Optional(ArrayQuery(Type.String())),
-    tag_id: Type.Optional(ArrayQuery(Type.String())),
-    categories: Type.Optional(ArrayQuery(Type.String())),
-    category_id: Type.Optional(ArrayQuery(Type.String())),
+    tags: Type.Optional(ArrayQuery(Id())),
+    tag_id: Type.Optional(ArrayQuery(Id())),
+    categories: Type.Optional(ArrayQuery(Id())),
+    category_id: Type.Optional(ArrayQuery(Id())),
     include_descendants_tree: Type.Optional(Type.Boolean()),
     is_giftcard: Type.Optional(Type.Boolean()),
   },
@@ -46,12 +46,12 @@ const ProductBatch = Type.Object(
   {
     create: Type.Optional(Type.Array(ProductCreate)),
     update: Type.Optional(Type.Array(ProductBatchUpdate)),
-    delete: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    delete: Type.Optional(Type.Array(Id({ minLength: 1 }))),
   },
   { additionalProperties: false },
 );
 
-const ListVariants = Type.Object({ ...ListQuery, q: Type.Optional(Type.String()), id: Type.Optional(ArrayQuery(Type.String())), sku: Type.Optional(ArrayQuery(Type.String())) }, { additionalProperties: false });
+const ListVariants = Type.Object({ ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), sku: Type.Optional(ArrayQuery(Code())) }, { additionalProperties: false });
 const VariantPrices = Type.Object({ prices: Type.Array(VariantPriceInput) }, { additionalProperties: false });
 
 /** Admin products: CRUD, batch, variants, options and variant prices (interface.md "Admin: products"). */

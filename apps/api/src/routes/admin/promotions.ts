@@ -1,17 +1,18 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
 import { PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind } from "@kasse/modules/promotion";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListPromotions = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    code: Type.Optional(ArrayQuery(Type.String())),
-    campaign_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    code: Type.Optional(ArrayQuery(Code())),
+    campaign_id: Type.Optional(ArrayQuery(Id())),
     status: Type.Optional(ArrayQuery(Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))))),
     is_automatic: Type.Optional(Type.Boolean()),
   },

@@ -1,18 +1,19 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
 import { RegionCreate, RegionUpdate } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 /** Filters of region lists (Admin and Store). */
 export const ListRegions = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
-    currency_code: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    name: Type.Optional(ArrayQuery(Title())),
+    currency_code: Type.Optional(ArrayQuery(Code())),
   },
   { additionalProperties: false },
 );

@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id } from "@kasse/db";
 import { ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListReservations = Type.Object(
   {
     ...ListQuery,
-    id: Type.Optional(ArrayQuery(Type.String())),
-    inventory_item_id: Type.Optional(ArrayQuery(Type.String())),
-    location_id: Type.Optional(ArrayQuery(Type.String())),
-    line_item_id: Type.Optional(ArrayQuery(Type.String())),
+    id: Type.Optional(ArrayQuery(Id())),
+    inventory_item_id: Type.Optional(ArrayQuery(Id())),
+    location_id: Type.Optional(ArrayQuery(Id())),
+    line_item_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );

@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { ReturnReasonCreate, ReturnReasonUpdate } from "@kasse/modules/order";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListReasons = Type.Object(
-  { ...ListQuery, q: Type.Optional(Type.String()), id: Type.Optional(ArrayQuery(Type.String())), value: Type.Optional(ArrayQuery(Type.String())) },
+  { ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), value: Type.Optional(ArrayQuery(Title())) },
   { additionalProperties: false },
 );
 

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import { cancelReturnWorkflow, createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
 import { RETURN_STATUSES, ReturnCreate, ReturnReceive } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
@@ -6,11 +7,11 @@ import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 /** `POST /admin/returns` (extensions.md accepted alternative): the order's id plus the contract's return body. */
-const ReturnCreateWithOrder = Type.Object({ order_id: Type.String({ minLength: 1 }), ...ReturnCreate.properties }, { additionalProperties: false });
+const ReturnCreateWithOrder = Type.Object({ order_id: Id({ minLength: 1 }), ...ReturnCreate.properties }, { additionalProperties: false });
 const ListReturns = Type.Object(
-  { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Type.String())), status: Type.Optional(ArrayQuery(Type.Union(RETURN_STATUSES.map((s) => Type.Literal(s))))) },
+  { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Id())), status: Type.Optional(ArrayQuery(Type.Union(RETURN_STATUSES.map((s) => Type.Literal(s))))) },
   { additionalProperties: false },
 );
 

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import type { App } from "../../app";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const Body = Type.Object(
-  { add: Type.Optional(Type.Array(Type.String({ minLength: 1 }))), remove: Type.Optional(Type.Array(Type.String({ minLength: 1 }))) },
+  { add: Type.Optional(Type.Array(Id({ minLength: 1 }))), remove: Type.Optional(Type.Array(Id({ minLength: 1 }))) },
   { additionalProperties: false },
 );
 

@@ -1,16 +1,17 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { SalesChannelCreate, SalesChannelUpdate } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListSalesChannels = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    name: Type.Optional(ArrayQuery(Title())),
     is_disabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -1,19 +1,19 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/db";
 import { ShippingOptionCreate, ShippingOptionUpdate } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListOptions = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    region_id: Type.Optional(ArrayQuery(Type.String())),
-    stock_location_id: Type.Optional(ArrayQuery(Type.String())),
-    shipping_profile_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    region_id: Type.Optional(ArrayQuery(Id())),
+    stock_location_id: Type.Optional(ArrayQuery(Id())),
+    shipping_profile_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );

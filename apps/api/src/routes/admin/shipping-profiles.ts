@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
 import { ShippingProfileCreate } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListProfiles = Type.Object(
-  { ...ListQuery, q: Type.Optional(Type.String()), id: Type.Optional(ArrayQuery(Type.String())), type: Type.Optional(ArrayQuery(Type.String())) },
+  { ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), type: Type.Optional(ArrayQuery(Code())) },
   { additionalProperties: false },
 );
 

@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/db";
 import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation } from "@kasse/modules/stock-location";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListStockLocations = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
-    sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    name: Type.Optional(ArrayQuery(Title())),
+    sales_channel_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );

@@ -1,18 +1,19 @@
 import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
 import { TaxRegionCreate } from "@kasse/modules/tax";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListTaxRegions = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    country_code: Type.Optional(ArrayQuery(Type.String())),
-    province_code: Type.Optional(ArrayQuery(Type.String())),
-    parent_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    country_code: Type.Optional(ArrayQuery(Code())),
+    province_code: Type.Optional(ArrayQuery(Code())),
+    parent_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );

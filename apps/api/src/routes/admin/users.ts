@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListUsers = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    email: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
   },
   { additionalProperties: false },
 );

@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import { normalizeRange, toDate } from "@kasse/db";
+import { Id, normalizeRange, toDate } from "@kasse/db";
 import type { ExecutionDetail, ExecutionRow, StepRunRow } from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String({ minLength: 1 }) });
+const Params = Type.Object({ id: Id({ minLength: 1 }) });
 const State = Type.Union(["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)));
 const ListExecutions = Type.Object(
   {
     ...ListQuery,
-    workflow_id: Type.Optional(ArrayQuery(Type.String())),
+    workflow_id: Type.Optional(ArrayQuery(Id())),
     state: Type.Optional(ArrayQuery(State)),
-    transaction_id: Type.Optional(ArrayQuery(Type.String())),
+    transaction_id: Type.Optional(ArrayQuery(Id())),
     created_at: Type.Optional(RangeQuery()),
   },
   { additionalProperties: false },

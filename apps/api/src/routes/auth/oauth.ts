@@ -4,7 +4,7 @@ import { ActorType, EMAILPASS, githubProvider, googleProvider, type AuthProvider
 import type { App } from "../../app";
 import type { Config } from "../../config";
 
-const Provider = Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,63}$" });
+const Provider = Type.String({ maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]{0,63}$" });
 const ActorParams = Type.Object({ actor_type: ActorType, provider: Provider }, { additionalProperties: false });
 const ProviderParams = Type.Object({ provider: Provider }, { additionalProperties: false });
 // Providers add their own parameters to the redirect (Google: scope, authuser, prompt), so others are ignored.

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, transaction } from "@kasse/db";
+import { Email, errors, transaction } from "@kasse/db";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
-import { Email } from "@kasse/modules/customer";
 import { sendNotification, sendNotificationWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import { completeCart, readCart } from "@kasse/flows";
 import type { App } from "../../app";
 import { orderView } from "../../orders/view";
 import { cartActor, cartResponse } from "./cart-response";
 
-const Params = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
 const NoBody = Type.Object({}, { additionalProperties: false });
 
 /**

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import {
   addPromotions,
@@ -21,8 +22,8 @@ import { parseFields, project } from "../../http/fields";
 import { RetrieveQuery } from "../../http/schemas";
 import { cartActor, cartResponse } from "./cart-response";
 
-const Params = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const LineParams = Type.Object({ id: Type.String({ minLength: 1 }), line_id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
+const LineParams = Type.Object({ id: Id({ minLength: 1 }), line_id: Id({ minLength: 1 }) }, { additionalProperties: false });
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Bodiless POSTs (taxes, customer transfer) are validated as `{}` so unknown fields are still refused.
 const emptyBody = async (request: { body: unknown }) => {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, isKasseError, transaction } from "@kasse/db";
+import { errors, Id, isKasseError, transaction } from "@kasse/db";
 import { EMAILPASS } from "@kasse/modules/auth";
 import { registerCustomer } from "@kasse/flows";
 import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, CustomerUpdate, StoreCustomerCreate, StoreCustomerResponse } from "@kasse/modules/customer";
@@ -9,7 +9,7 @@ import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 
-const AddressParams = Type.Object({ address_id: Type.String() });
+const AddressParams = Type.Object({ address_id: Id() });
 const One = { 200: Type.Object({ customer: StoreCustomerResponse }) };
 /** `GET /store/customers/me` also carries the customer's order summaries (interface.md). */
 const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...StoreCustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };

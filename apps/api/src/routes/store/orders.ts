@@ -1,12 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors, Id } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
 
 /** The caller's customer id, if the request carries a customer token. */

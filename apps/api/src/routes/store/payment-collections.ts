@@ -1,13 +1,14 @@
 import { Type } from "@sinclair/typebox";
+import { Id, ProviderData } from "@kasse/db";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
 import type { App } from "../../app";
 import { cartActor, paymentCollectionResponse } from "./cart-response";
 
-const Params = Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const SessionParams = Type.Object({ id: Type.String({ minLength: 1 }), session_id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const Data = Type.Record(Type.String(), Type.Unknown());
-const CollectionCreate = Type.Object({ cart_id: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const SessionCreate = Type.Object({ provider_id: Type.String({ minLength: 1 }), data: Type.Optional(Data), context: Type.Optional(Data) }, { additionalProperties: false });
+const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
+const SessionParams = Type.Object({ id: Id({ minLength: 1 }), session_id: Id({ minLength: 1 }) }, { additionalProperties: false });
+const Data = ProviderData();
+const CollectionCreate = Type.Object({ cart_id: Id({ minLength: 1 }) }, { additionalProperties: false });
+const SessionCreate = Type.Object({ provider_id: Id({ minLength: 1 }), data: Type.Optional(Data), context: Type.Optional(Data) }, { additionalProperties: false });
 const Authorize = Type.Object({ context: Type.Optional(Data) }, { additionalProperties: false });
 // The authorize body is optional; an absent one is validated as `{}`.
 const emptyBody = async (request: { body: unknown }) => {

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import type { App } from "../../app";
 import { ListQuery, listResponse } from "../../http/schemas";
 
 const ListProviders = Type.Object(
-  { ...ListQuery, region_id: Type.String({ minLength: 1 }), is_enabled: Type.Optional(Type.Boolean()) },
+  { ...ListQuery, region_id: Id({ minLength: 1 }), is_enabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
 

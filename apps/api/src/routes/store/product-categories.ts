@@ -1,23 +1,24 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import type { ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListCategories = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    handle: Type.Optional(ArrayQuery(Type.String())),
-    name: Type.Optional(ArrayQuery(Type.String())),
-    parent_category_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
+    name: Type.Optional(ArrayQuery(Title())),
+    parent_category_id: Type.Optional(ArrayQuery(Id())),
     include_descendants_tree: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
-const RetrieveCategory = Type.Object({ fields: Type.Optional(Type.String()), include_descendants_tree: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), include_descendants_tree: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 
 // The Store sees active, public categories only, and only such children.
 const PUBLIC = { is_active: true, is_internal: false } as const;

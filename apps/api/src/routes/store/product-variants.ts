@@ -1,28 +1,28 @@
 import { Type } from "@sinclair/typebox";
-import { errors, MAX_LIMIT } from "@kasse/db";
+import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, CurrencyCode, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, ListQuery, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants } from "./catalog-context";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const PricingQuery = {
-  region_id: Type.Optional(Type.String({ minLength: 1 })),
+  region_id: Type.Optional(Id({ minLength: 1 })),
   currency_code: Type.Optional(CurrencyCode()),
-  sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+  sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
 const ListVariants = Type.Object(
   {
     ...ListQuery,
     ...PricingQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    product_id: Type.Optional(ArrayQuery(Type.String())),
-    sku: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    product_id: Type.Optional(ArrayQuery(Id())),
+    sku: Type.Optional(ArrayQuery(Code())),
   },
   { additionalProperties: false },
 );
-const RetrieveVariant = Type.Object({ fields: Type.Optional(Type.String()), ...PricingQuery }, { additionalProperties: false });
+const RetrieveVariant = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
 
 /** Store variants: variants of published products in the request's sales channels, priced on request. */
 export default async function productVariants(app: App): Promise<void> {

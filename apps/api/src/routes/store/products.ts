@@ -1,33 +1,33 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { CurrencyCode, errors, Id, Title } from "@kasse/db";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { ArrayQuery, CurrencyCode, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeProducts } from "./catalog-context";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const PricingQuery = {
-  region_id: Type.Optional(Type.String({ minLength: 1 })),
+  region_id: Type.Optional(Id({ minLength: 1 })),
   currency_code: Type.Optional(CurrencyCode()),
-  sales_channel_id: Type.Optional(ArrayQuery(Type.String())),
+  sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
 const ListProducts = Type.Object(
   {
     ...ListQuery,
     ...PricingQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    handle: Type.Optional(ArrayQuery(Type.String())),
-    collection_id: Type.Optional(ArrayQuery(Type.String())),
-    category_id: Type.Optional(ArrayQuery(Type.String())),
-    tags: Type.Optional(ArrayQuery(Type.String())),
-    type_id: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    handle: Type.Optional(ArrayQuery(Filter("handle"))),
+    collection_id: Type.Optional(ArrayQuery(Id())),
+    category_id: Type.Optional(ArrayQuery(Id())),
+    tags: Type.Optional(ArrayQuery(Title())),
+    type_id: Type.Optional(ArrayQuery(Id())),
     is_giftcard: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
-const RetrieveProduct = Type.Object({ fields: Type.Optional(Type.String()), ...PricingQuery }, { additionalProperties: false });
+const RetrieveProduct = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
 
 // Sales channel links are not part of the Store shape.
 const STORE_RELATIONS = PRODUCT_RELATIONS.filter((r) => r !== "sales_channels");

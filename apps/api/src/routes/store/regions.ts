@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { RetrieveQuery, listResponse } from "../../http/schemas";
 import { ListRegions } from "../admin/regions";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 
 /** Store regions: public reads (extensions.md). */
 export default async function regions(app: App): Promise<void> {

@@ -1,9 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
 import { assertCartAccess } from "@kasse/flows";
 import type { App } from "../../app";
+import { Fields } from "../../http/schemas";
 import { cartActor } from "./cart-response";
 
-const ListForCart = Type.Object({ cart_id: Type.String({ minLength: 1 }), fields: Type.Optional(Type.String()) }, { additionalProperties: false });
+const ListForCart = Type.Object({ cart_id: Id({ minLength: 1 }), fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
 /** `GET /store/shipping-options?cart_id=`: the options the cart can use (its region and currency), each with its `amount`. */
 export default async function shippingOptions(app: App): Promise<void> {

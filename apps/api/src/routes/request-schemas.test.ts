@@ -1,0 +1,126 @@
+import { isDeepStrictEqual } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RouteOptions } from "fastify";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { Type } from "@sinclair/typebox";
+import { Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData } from "@kasse/db";
+import { buildApp, type App } from "../app";
+import { loadConfig } from "../config";
+
+type Schema = Record<string, unknown>;
+const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
+const METADATA = plain(Metadata());
+
+/**
+ * Extra query parameters a route takes and ignores, with the reason; every other place in a request
+ * schema that admits a string must bound its length.
+ */
+const IGNORED_EXTRAS = new Set([
+  // The OAuth providers add their own parameters to the callback (Google: scope, authuser, prompt).
+  "GET /auth/:actor_type/:provider/callback querystring",
+  "GET /auth/:provider/callback querystring",
+]);
+
+/**
+ * Every place in `schema` that accepts a string of unbounded length (a string without
+ * `maxLength`, a schema that accepts anything, an open object), every integer without a maximum,
+ * and every `metadata` that is not the shared `Metadata()` schema. Paths are dotted from the
+ * request part.
+ */
+function unboundedStrings(schema: Schema, at: string, allowExtras: boolean): string[] {
+  const found: string[] = [];
+  const visit = (node: Schema, path: string, key: string | undefined) => {
+    if (key === "metadata") {
+      const variants = Array.isArray(node.anyOf) ? (node.anyOf as Schema[]).filter((s) => s.type !== "null") : [node];
+      if (!variants.every((s) => isDeepStrictEqual(s, METADATA))) found.push(`${path}: metadata is not the shared Metadata() schema`);
+      return;
+    }
+    if (node.const !== undefined || Array.isArray(node.enum)) return;
+    if (typeof node[MAX_JSON_LENGTH_KEYWORD] === "number") return;
+    for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
+      if (Array.isArray(node[combinator])) for (const [i, branch] of (node[combinator] as Schema[]).entries()) visit(branch, `${path}|${i}`, key);
+    }
+    const types = node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
+    if (types.length === 0 && !node.anyOf && !node.oneOf && !node.allOf && !node.not) found.push(`${path}: accepts anything`);
+    if (types.includes("string") && typeof node.maxLength !== "number") found.push(`${path}: string without maxLength`);
+    // An integer column overflows (a 500) where a JSON number does not: every integer is bounded too.
+    if (types.includes("integer") && typeof node.maximum !== "number") found.push(`${path}: integer without maximum`);
+    if (types.includes("array")) {
+      if (node.items && typeof node.items === "object") visit(node.items as Schema, `${path}[]`, undefined);
+      else found.push(`${path}: array of anything`);
+    }
+    if (types.includes("object")) {
+      for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Schema>)) visit(child, path ? `${path}.${name}` : name, name);
+      for (const [pattern, child] of Object.entries((node.patternProperties ?? {}) as Record<string, Schema>)) visit(child, `${path}[${pattern}]`, undefined);
+      const extra = node.additionalProperties;
+      if (typeof extra === "object" && extra !== null) visit(extra as Schema, `${path}[*]`, undefined);
+      else if (extra !== false && !node.patternProperties && !allowExtras) found.push(`${path || "(root)"}: takes any extra field`);
+    }
+  };
+  visit(schema, "", undefined);
+  return found.map((f) => `${at} ${f}`);
+}
+
+let database: TestDatabase;
+let app: App;
+const routes: RouteOptions[] = [];
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
+  app = await buildApp({ config, infra: { database }, logger: false, onRoute: (route) => routes.push(route) });
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe("every request schema bounds its strings", () => {
+  it("the walk finds what it looks for", () => {
+    const loose = Type.Object(
+      {
+        ok: Id(),
+        name: Type.String(),
+        tags: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 5 }), Type.String()]))),
+        data: Type.Record(Type.String(), Type.Unknown()),
+        bounded: ProviderData(),
+        metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+        nested: Type.Object({ metadata: OptionalMetadata(), kind: Type.Literal("x") }, { additionalProperties: false }),
+        open: Type.Object({}),
+        quantity: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    );
+    expect(unboundedStrings(plain(loose), "body", false)).toEqual([
+      "body name: string without maxLength",
+      "body tags[]|1: string without maxLength",
+      "body data[^(.*)$]: accepts anything",
+      "body metadata: metadata is not the shared Metadata() schema",
+      "body open: takes any extra field",
+      "body quantity: integer without maximum",
+    ]);
+  });
+
+  it("sees the app's routes", () => {
+    expect(routes.length).toBeGreaterThan(200);
+  });
+
+  it("gives every string in a body, query or path schema a maximum length, every integer a maximum, and every metadata the shared limits", () => {
+    const problems: string[] = [];
+    for (const route of routes) {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.every((m) => m === "HEAD")) continue;
+      const schema = (route.schema ?? {}) as Record<string, unknown>;
+      for (const method of methods) {
+        for (const part of ["body", "querystring", "params"] as const) {
+          const partSchema = schema[part] ?? (part === "querystring" ? schema.query : undefined);
+          if (!partSchema) continue;
+          const label = `${method} ${route.url} ${part}`;
+          // Path parameters are the router's (no others can arrive); some callbacks take extras they ignore.
+          problems.push(...unboundedStrings(plain(partSchema), label, part === "params" || IGNORED_EXTRAS.has(label)));
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});

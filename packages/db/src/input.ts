@@ -1,0 +1,105 @@
+import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
+
+/**
+ * The longest value each kind of request string may be, in characters (README "Input limits").
+ * Every string a route accepts is one of these kinds, so nothing reaches a column, an index or a
+ * provider that it cannot hold: the longest (10,000 characters, 40 KB of UTF-8) stays far below a
+ * 1 MB body, and every kind that is indexed with a btree (ids, codes, handles, emails, titles)
+ * stays below PostgreSQL's 2,704-byte index row even in 4-byte characters.
+ */
+export const MAX_LENGTH = {
+  /** Ids of Kasse records (`prod_01J…` is 31) and of outside ones (provider ids, external ids). */
+  id: 128,
+  /** Machine values: SKUs, barcodes, promotion codes, provider names, filter values. */
+  code: 200,
+  /** URL handles; Shopify's limit. */
+  handle: 255,
+  /** Email addresses: 64 for the local part, `@`, 255 for the domain. */
+  email: 320,
+  /** One line of human text: titles, names, labels, address lines, phone numbers, searches. */
+  title: 255,
+  /** Prose: descriptions, notes, reasons, messages. */
+  text: 10_000,
+  /** URLs: the de-facto limit of browsers and the sitemap protocol. */
+  url: 2_048,
+  /** Passwords and one-time tokens (a password is hashed, so its length costs CPU). */
+  secret: 1_024,
+  /** ISO 8601 timestamps (`2026-01-31T23:59:59.999+01:00` is 29). */
+  dateTime: 64,
+} as const;
+
+/**
+ * The largest integers a request may carry: amounts up to JavaScript's safe integer (bigint
+ * columns hold more, but a JSON number above it is no longer exact); quantities, ranks and counts
+ * up to PostgreSQL's `integer`.
+ */
+export const MAX_INTEGER = { amount: Number.MAX_SAFE_INTEGER, count: 2_147_483_647 } as const;
+
+/** Payment-API limits of `metadata` (Stripe's): keys per object, characters per key and per value. */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
+
+/** The longest free JSON object a provider receives (`data`, `context`), as JSON text. */
+export const MAX_PROVIDER_DATA_LENGTH = 10_000;
+
+/**
+ * A non-standard schema keyword: the value, written as JSON, is at most this many characters (a
+ * string counts its characters, without quotes). The API's validator implements it; OpenAPI
+ * readers see it as a vendor extension.
+ */
+export const MAX_JSON_LENGTH_KEYWORD = "x-max-json-length";
+
+/** The shape a generated or explicit handle must have: lower-case ASCII words joined by single hyphens. */
+export const HANDLE_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+
+const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+
+const bounded = (maxLength: number) => (options: StringOptions = {}) => Type.String({ maxLength, ...options });
+
+/** An id (of a Kasse record or a provider's). */
+export const Id = bounded(MAX_LENGTH.id);
+/** A machine value: SKU, barcode, promotion code, provider name, filter value. */
+export const Code = bounded(MAX_LENGTH.code);
+/** One line of human text: a title, a name, a label, an address line, a phone number, a search. */
+export const Title = bounded(MAX_LENGTH.title);
+/** Prose: a description, a note, a reason, a message. */
+export const LongText = bounded(MAX_LENGTH.text);
+/** A URL (not checked for shape: storefronts send relative ones). */
+export const Url = bounded(MAX_LENGTH.url);
+/** A password or a one-time token. */
+export const Secret = bounded(MAX_LENGTH.secret);
+/** An ISO 8601 timestamp. */
+export const DateTime = (options: StringOptions = {}) => Type.String({ format: "date-time", maxLength: MAX_LENGTH.dateTime, ...options });
+/** A URL handle: lower-case ASCII words joined by hyphens, at most 255 characters. */
+export const Handle = (options: StringOptions = {}) => Type.String({ minLength: 1, maxLength: MAX_LENGTH.handle, pattern: HANDLE_PATTERN, ...options });
+/** A lower-case ISO 4217 currency code (`usd`); upper case is accepted and lowered by the service. */
+export const CurrencyCode = () => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$" });
+/** A two-letter ISO 3166 country code. */
+export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, pattern: "^[A-Za-z]{2}$" });
+/** An email address: `local@domain.tld`, at most 320 characters. */
+export const Email = (options: StringOptions = {}) => Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
+
+/** An amount in integer minor units, 0 or more by default. */
+export const Amount = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount, ...options });
+/** A quantity, a rank or a count, 0 or more by default. */
+export const Count = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.count, ...options });
+
+/**
+ * `metadata`, with a payment API's limits (Stripe's): at most 50 keys of at most 40 characters,
+ * each value at most 500 characters. A value may be any JSON (Medusa's metadata is free JSON):
+ * a string counts its characters, anything else (number, object, array) its JSON text, so a
+ * nested value is bounded by the same 500 characters, keys and punctuation included. Callers add
+ * `Type.Optional` / null as the route takes it; the route-walk test requires this one schema for
+ * every `metadata` field.
+ */
+export const Metadata = () =>
+  Type.Record(Type.String(), Type.Unknown({ [MAX_JSON_LENGTH_KEYWORD]: METADATA_LIMITS.valueLength }), {
+    maxProperties: METADATA_LIMITS.keys,
+    propertyNames: { maxLength: METADATA_LIMITS.keyLength },
+  });
+
+/** `metadata` as most writes take it: absent, an object, or null to clear it. */
+export const OptionalMetadata = () => Type.Optional(Type.Union([Metadata(), Type.Null()]));
+
+/** A free JSON object handed to a provider (payment session `data`, shipping `data`): at most 10,000 characters as JSON. */
+export const ProviderData = () =>
+  Type.Record(Type.String(), Type.Unknown(), { [MAX_JSON_LENGTH_KEYWORD]: MAX_PROVIDER_DATA_LENGTH });
