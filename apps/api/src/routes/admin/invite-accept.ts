@@ -7,8 +7,9 @@ import type { App } from "../../app";
 import { createInviteTokens, invalidInvite } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
 import { emptyBody } from "../../http/empty-body";
+import { Fields } from "../../http/schemas";
 
-const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), fields: Type.Optional(Type.String()) }, { additionalProperties: false });
+const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
 /**
  * `POST /admin/invites/accept?token=<invite token>`: the invitee, holding a registration token

@@ -1,20 +1,21 @@
 import { Type } from "@sinclair/typebox";
+import { Id, Title } from "@kasse/db";
 import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
 import { sendNotification } from "@kasse/flows";
 import type { FastifyBaseLogger } from "fastify";
 import type { App } from "../../app";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: Id() });
 const ListInvites = Type.Object(
   {
     ...ListQuery,
-    q: Type.Optional(Type.String()),
-    id: Type.Optional(ArrayQuery(Type.String())),
-    email: Type.Optional(ArrayQuery(Type.String())),
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    email: Type.Optional(ArrayQuery(Filter("email"))),
   },
   { additionalProperties: false },
 );
