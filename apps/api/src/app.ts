@@ -24,6 +24,7 @@ import { parseQueryString } from "./http/query";
 import { registerRoutes } from "./routes";
 import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
+import { registerAdminUi } from "./plugins/admin-ui";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerIdempotency(app, infra.database.db, config.jwt.secret);
   await registerOpenApi(app);
   await app.register(registerRoutes);
+  await registerAdminUi(app, config);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
 }

@@ -30,6 +30,8 @@ export const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  ADMIN_UI: Type.Boolean({ default: true }),
+  ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -69,6 +71,8 @@ export interface Config {
   trustProxy: boolean;
   shutdownTimeoutMs: number;
   workerConcurrency: number;
+  /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
+  adminUi: { enabled: boolean; backendPath: string };
 }
 
 export class ConfigError extends Error {
@@ -116,6 +120,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     trustProxy: env.TRUST_PROXY,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
   };
 }
 
