@@ -5,6 +5,7 @@ export const projects = [
   "packages/modules",
   "packages/flows",
   "apps/api",
+  "apps/admin",
   "apps/worker",
   "apps/cli",
 ];

@@ -27,6 +27,7 @@ import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { loggerOptions, type KasseLoggerOptions } from "./logger";
+import { registerAdminUi } from "./plugins/admin-ui";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -100,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerIdempotency(app, infra.database.db, config.jwt.secret);
   await registerOpenApi(app);
   await app.register(registerRoutes);
+  await registerAdminUi(app, config);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
 }

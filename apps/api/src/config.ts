@@ -33,6 +33,8 @@ export const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  ADMIN_UI: Type.Boolean({ default: true }),
+  ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -77,6 +79,8 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
+  /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
+  adminUi: { enabled: boolean; backendPath: string };
 }
 
 export class ConfigError extends Error {
@@ -143,6 +147,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
+    adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
   };
 }
 

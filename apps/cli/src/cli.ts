@@ -48,6 +48,12 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case "admin": {
+      if (positionals[1] !== "build") break;
+      const { buildAdminUi } = await import("./admin-ui");
+      console.log(await buildAdminUi(loadConfig()));
+      return 0;
+    }
     case "user": {
       if (positionals[1] !== "create") break;
       if (!values.email || !values.password) {

@@ -26,6 +26,8 @@ export const envDescriptions: Record<keyof Env, string> = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: "Idle time a keep-alive connection waits for its next request (Node adds 1 s); behind a load balancer, set it above the balancer's idle timeout",
   TRUST_PROXY: "Take the client address from X-Forwarded-For (set only behind your own proxy; rate limits key on it)",
   SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
+  ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
+  ADMIN_BACKEND_PATH: "Path on Kasse's own origin the dashboard calls: Kasse's Medusa-dialect API (/ = the contract's root API); a change rebuilds the dashboard",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
   GOOGLE_CALLBACK_URL: "Google OAuth callback URL",

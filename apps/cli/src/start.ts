@@ -2,6 +2,7 @@ import { createInfrastructure, handleSignals, startServer, type Config, type Run
 import { seedDemoStore } from "@kasse/flows";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
+import { prepareAdminUi } from "./admin-ui";
 import { migrateExclusively } from "./migrate";
 import { describeStore } from "./seed";
 
@@ -41,6 +42,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     startWorker: options.worker ? (context) => startWorker({ config: context.config, infra: context.infra, logger: context.logger }) : undefined,
   });
   handleSignals(server);
+  const admin = prepareAdminUi(config, server.url);
+  if (admin) notes.unshift(admin);
   const mode = config.embedded ? `embedded, data in ${config.dataDir}` : "services";
   const worker = options.worker ? "with worker" : "without worker";
   // One write, so whoever reads the output sees the address and the login together.

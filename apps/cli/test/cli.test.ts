@@ -28,7 +28,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 describe("kasse --help", () => {
   it("lists the commands and every environment variable of EnvSchema with a description", async () => {
     const text = helpText();
-    for (const command of ["start", "start --no-worker", "migrate", "seed", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["start", "start --no-worker", "migrate", "seed", "admin build", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
     for (const name of Object.keys(EnvSchema.properties)) expect(text).toMatch(new RegExp(`^  ${name} `, "m"));
     expect(envTable().every((row) => row.description.length > 5)).toBe(true);
     expect(text).toMatch(/PORT\s+9000/);
@@ -183,6 +183,11 @@ describe("kasse start (embedded)", () => {
           expect(((await health.json()) as { status: string }).status).toBe("ok");
           expect((await fetch(`${url}/health/ready`)).status).toBe(200);
           expect((await fetch(`${url}/docs/json`)).status).toBe(200);
+          // The admin dashboard: served at /app, or (first start on this checkout) being built with a 503 saying so.
+          expect(stdout).toContain(`Admin dashboard: ${url}/app`);
+          const app = await fetch(`${url}/app/orders`);
+          if (app.status === 503) expect(((await app.json()) as { type: string }).type).toBe("unavailable");
+          else expect([app.status, app.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
           // The first start created an admin and printed its generated password once.
           const login = /Admin login: (\S+) \/ (\S+)/.exec(stdout);
           expect(login?.[1]).toBe("admin@kasse.local");
