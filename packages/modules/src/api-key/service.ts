@@ -68,9 +68,15 @@ export function createApiKeyService(db: Db) {
     /**
      * Creates a key. As Medusa, only one secret key may be active at a time: revoke the
      * current one first. The answer carries the token, which for a secret key is never shown again.
+     * `options.token` sets the token instead of generating one (`kasse seed --publishable-key`,
+     * so a rebuilt storefront can keep the key it was built with); it must carry the type's prefix.
      */
-    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db): Promise<ApiKeyDetails & { token: string }> {
-      const token = `${input.type === "secret" ? "sk" : "pk"}_${randomBytes(32).toString("hex")}`;
+    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db, options: { token?: string } = {}): Promise<ApiKeyDetails & { token: string }> {
+      const prefix = input.type === "secret" ? "sk" : "pk";
+      if (options.token !== undefined && !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16,128}$`).test(options.token)) {
+        throw errors.invalidData(`A ${input.type} API key token is ${prefix}_ followed by 16 to 128 letters, digits, _ or -`);
+      }
+      const token = options.token ?? `${prefix}_${randomBytes(32).toString("hex")}`;
       const created = await transaction(tx, async (inner) => {
         if (input.type === "secret") {
           // Serializes concurrent creations so two secret keys cannot both pass the check.
