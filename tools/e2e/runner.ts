@@ -1,0 +1,216 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { E2eConfig } from "./config";
+import type { KasseApi } from "./kasse";
+import { formatMinor, normalizeText, showsAmount } from "./money";
+import type { Exchange, Recorder } from "./recorder";
+
+/** A request a step provokes on purpose, or that the storefront makes by design, answered >= 400. */
+export interface Allowance {
+  method: string;
+  /** Matched against the path after the base path, without the query. */
+  path: RegExp;
+  status: number;
+  /** Only requests without (false) or with (true) a bearer token. */
+  authorized?: boolean;
+  why: string;
+}
+
+/**
+ * Answers >= 400 the storefront provokes on every visit by design, as with Medusa: it asks for the
+ * signed-in customer to learn whether there is one, and a guest's answer is 401.
+ */
+export const BY_DESIGN: Allowance[] = [{ method: "GET", path: /^\/store\/customers\/me$/, status: 401, authorized: false, why: "guest probe for a signed-in customer" }];
+
+export interface StepOutcome {
+  journey: string;
+  step: string;
+  status: "passed" | "failed" | "not reached";
+  failures: string[];
+  screenshot?: string;
+  ms: number;
+}
+
+/** What a step's body works with. */
+export interface StepContext {
+  page: Page;
+  context: BrowserContext;
+  kasse: KasseApi;
+  recorder: Recorder;
+  config: E2eConfig;
+  /** The storefront's address, e.g. http://localhost:41234. */
+  shop: string;
+  /** Records a failure that does not stop the journey (a wrong amount, a missing row). */
+  soft(message: string): void;
+  /** Checks that `target` (or the text given) shows `minor` as the storefront would format Kasse's amount. */
+  expectAmount(label: string, target: Locator | string, minor: number, currency: string): Promise<void>;
+  /** Opens a storefront path and waits for `ready`; a Next.js error page fails the step at once. */
+  visit(path: string, ready: Locator | ((page: Page) => Locator)): Promise<void>;
+  /** Waits for `ready` or a Next.js error page (on `ready`'s page) after an action that navigates or re-renders. */
+  settle(ready: Locator): Promise<void>;
+  /** Screenshots another page of the step (a second shopper's) next to the step's own screenshot. */
+  capture(page: Page, name: string): Promise<void>;
+}
+
+/** What a journey's body declares its steps with. */
+export interface JourneyApi {
+  step(title: string, run: (s: StepContext) => Promise<void>, options?: { allow?: Allowance[] }): Promise<void>;
+  /** Another browser context (another shopper, no cookies), closed with the journey. */
+  newContext(): Promise<BrowserContext>;
+}
+
+const ERROR_PAGES = ["Application error: a server-side exception", "Application error: a client-side exception", "Internal Server Error", "This page could not be found"];
+
+/** The Next.js error page's text on `page`, or null. */
+async function errorPageText(page: Page): Promise<string | null> {
+  for (const text of ERROR_PAGES) {
+    const found = page.getByText(text, { exact: false });
+    if ((await found.count()) > 0) return normalizeText(await page.locator("body").innerText()).slice(0, 300);
+  }
+  return null;
+}
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+const firstLines = (text: string, n = 4) => text.split("\n").filter((l) => l.trim()).slice(0, n).join(" | ");
+
+/** The journeys' runner: steps in order, each checked for error pages, Kasse's answers and amounts, and screenshotted. */
+export class Runner {
+  readonly outcomes: StepOutcome[] = [];
+  private digits = new Map<string, number>();
+  private journeyIndex = 0;
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly recorder: Recorder,
+    private readonly kasse: KasseApi,
+    private readonly config: E2eConfig,
+    private readonly shop: string,
+    private readonly artifacts: string,
+  ) {
+    mkdirSync(join(artifacts, "screenshots"), { recursive: true });
+  }
+
+  /** Decimal digits of a currency, from Kasse's currency table. */
+  async currencyDigits(code: string): Promise<number> {
+    const known = this.digits.get(code);
+    if (known !== undefined) return known;
+    const { currency } = await this.kasse.admin<{ currency: { decimal_digits: number } }>("GET", `/admin/currencies/${code}`);
+    this.digits.set(code, currency.decimal_digits);
+    return currency.decimal_digits;
+  }
+
+  /** The path of an exchange below the base path, without its query. */
+  localPath(exchange: Exchange): string {
+    const path = exchange.url.split("?")[0]!;
+    return this.config.basePath && path.startsWith(this.config.basePath) ? path.slice(this.config.basePath.length) || "/" : path;
+  }
+
+  /**
+   * Runs one journey in a fresh browser context (no cookies). `body` declares steps with
+   * `step()`; once a step fails hard (an exception: an element that never came, an error page),
+   * the journey's later steps are reported as not reached.
+   */
+  async journey(name: string, body: (j: JourneyApi) => Promise<void>): Promise<void> {
+    if (this.config.journeys.length && !this.config.journeys.includes(name)) return;
+    const index = ++this.journeyIndex;
+    const contexts: BrowserContext[] = [];
+    const newContext = async () => {
+      const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: this.shop });
+      context.setDefaultTimeout(this.config.actionTimeoutMs);
+      contexts.push(context);
+      return context;
+    };
+    const context = await newContext();
+    const page = await context.newPage();
+    const pageProblems: string[] = [];
+    page.on("pageerror", (error) => pageProblems.push(`browser exception: ${firstLines(error.message, 2)}`));
+    page.on("response", (response) => {
+      if (response.request().isNavigationRequest() && response.status() >= 500) pageProblems.push(`storefront answered ${response.status()} to ${response.url()}`);
+    });
+    let broken: string | null = null;
+    let stepIndex = 0;
+
+    const step = async (title: string, run: (s: StepContext) => Promise<void>, options: { allow?: Allowance[] } = {}) => {
+      const label = `${name} › ${title}`;
+      stepIndex++;
+      if (broken) {
+        this.outcomes.push({ journey: name, step: title, status: "not reached", failures: [`not reached: ${broken}`], ms: 0 });
+        return;
+      }
+      const started = performance.now();
+      const failures: string[] = [];
+      const from = this.recorder.exchanges.length;
+      const screenshotBase = join(this.artifacts, "screenshots", `${String(index).padStart(2, "0")}-${slug(name)}-${String(stepIndex).padStart(2, "0")}-${slug(title)}`);
+      this.recorder.mark(label);
+      pageProblems.length = 0;
+      const s: StepContext = {
+        page,
+        context,
+        kasse: this.kasse,
+        recorder: this.recorder,
+        config: this.config,
+        shop: this.shop,
+        soft: (message) => failures.push(message),
+        expectAmount: async (what, target, minor, currency) => {
+          const expected = formatMinor(minor, currency, await this.currencyDigits(currency));
+          const text = typeof target === "string" ? target : await target.innerText();
+          if (!showsAmount(text, expected)) failures.push(`amount: ${what} shows "${normalizeText(text)}", Kasse computed ${minor} ${currency} (minor units) = ${expected}`);
+        },
+        visit: async (path, ready) => {
+          const response = await page.goto(path);
+          if (response && response.status() >= 500) throw new Error(`GET ${path} answered ${response.status()}: ${await errorPageText(page)}`);
+          await s.settle(typeof ready === "function" ? ready(page) : ready);
+        },
+        settle: async (ready) => {
+          const on = ready.page();
+          const error = on.getByText(/Application error: a (server|client)-side exception|This page could not be found|Internal Server Error/);
+          await ready.or(error).first().waitFor({ state: "visible" });
+          const text = await errorPageText(on);
+          if (text) throw new Error(`Next.js error page at ${new URL(on.url()).pathname}: ${text}`);
+        },
+        capture: async (other, name) => {
+          await other.screenshot({ path: `${screenshotBase}-${slug(name)}.png`, fullPage: true }).catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
+        },
+      };
+      try {
+        await run(s);
+      } catch (error) {
+        const message = firstLines(error instanceof Error ? error.message : String(error));
+        failures.unshift(message);
+        broken = `"${title}" failed`;
+      }
+      // Let the step's requests finish, so that each is judged in the step that caused it.
+      await this.recorder.idle(this.config.actionTimeoutMs).catch((error: Error) => failures.push(error.message));
+      const errorPage = await errorPageText(page).catch(() => null);
+      if (errorPage && !failures.some((f) => f.includes("error page"))) {
+        failures.push(`Next.js error page at ${new URL(page.url()).pathname}: ${errorPage}`);
+        broken ??= `"${title}" ended on an error page`;
+      }
+      failures.push(...pageProblems);
+      for (const exchange of this.recorder.exchanges.slice(from)) {
+        if (exchange.status < 400 || exchange.step !== label) continue;
+        const path = this.localPath(exchange);
+        const allowed = [...BY_DESIGN, ...(options.allow ?? [])].some(
+          (a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized),
+        );
+        if (!allowed) failures.push(`kasse: ${exchange.method} ${exchange.url} → ${exchange.status} (${exchange.from}) ${exchange.responseBody ?? ""}`.trim());
+      }
+      const screenshot = `${screenshotBase}.png`;
+      await page.screenshot({ path: screenshot, fullPage: true }).catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
+      const ms = Math.round(performance.now() - started);
+      this.outcomes.push({ journey: name, step: title, status: failures.length ? "failed" : "passed", failures, screenshot, ms });
+      console.log(`  ${failures.length ? "✗" : "✓"} ${label} (${ms} ms)${failures.map((f) => `\n      ${f}`).join("")}`);
+    };
+
+    console.log(`\n${name}`);
+    try {
+      await body({ step, newContext });
+    } catch (error) {
+      // A journey's own code failing outside a step is a harness bug: report it on the journey.
+      this.outcomes.push({ journey: name, step: "(journey)", status: "failed", failures: [`harness error: ${error instanceof Error ? error.stack : String(error)}`], ms: 0 });
+    } finally {
+      for (const c of contexts) await c.close().catch(() => undefined);
+    }
+  }
+}
