@@ -7,7 +7,7 @@ import { startMailbox, type Mailbox } from "./mailbox";
 import { stopAll, stopOnSignals } from "./processes";
 import { startRecorder, type Recorder } from "./recorder";
 import { writeReport } from "./report";
-import { Runner, type StepOutcome } from "./runner";
+import { BY_DESIGN, refusals, Runner, type StepOutcome } from "./runner";
 import { prepareStorefront, startStorefront } from "./storefront";
 import { browse } from "./journeys/browse";
 import { cart, PROMO_CODE } from "./journeys/cart";
@@ -55,9 +55,13 @@ async function main(): Promise<number> {
     console.log(`  storefront ${storefront.commit.slice(0, 7)}: install ${storefront.installed}, build ${storefront.built}`);
     const outcomes: StepOutcome[] = [];
     // `next build` renders pages against Kasse; what it was refused belongs in the report too.
-    const buildRefusals = recorder.exchanges.filter((e) => e.step === "storefront build" && e.status >= 400);
     if (storefront.built === "built") {
-      outcomes.push({ journey: "build", step: "next build", status: buildRefusals.length ? "failed" : "passed", failures: buildRefusals.map((e) => `kasse: ${e.method} ${e.url} → ${e.status} ${e.responseBody ?? ""}`), ms: phases["storefront install + build"] ?? 0 });
+      const failures = refusals(
+        recorder.exchanges.filter((e) => e.step === "storefront build"),
+        (e) => e.url.split("?")[0]!.slice(config.basePath.length),
+        BY_DESIGN,
+      );
+      outcomes.push({ journey: "build", step: "next build", status: failures.length ? "failed" : "passed", failures, ms: phases["storefront install + build"] ?? 0 });
     }
 
     await kasse.api.admin("POST", "/admin/promotions", { code: PROMO_CODE, type: "standard", status: "active", application_method: { type: "percentage", target_type: "items", allocation: "each", value: 10 } });

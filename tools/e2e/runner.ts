@@ -21,7 +21,27 @@ export interface Allowance {
  * Answers >= 400 the storefront provokes on every visit by design, as with Medusa: it asks for the
  * signed-in customer to learn whether there is one, and a guest's answer is 401.
  */
-export const BY_DESIGN: Allowance[] = [{ method: "GET", path: /^\/store\/customers\/me$/, status: 401, authorized: false, why: "guest probe for a signed-in customer" }];
+export const BY_DESIGN: Allowance[] = [
+  { method: "GET", path: /^\/store\/customers\/me$/, status: 401, authorized: false, why: "guest probe for a signed-in customer" },
+  // Next renders both parallel slots of /account (@dashboard and @login) and shows one: a guest's dashboard slot still lists orders.
+  { method: "GET", path: /^\/store\/orders$/, status: 401, authorized: false, why: "the account page's dashboard slot, rendered for guests too" },
+];
+
+/** Whether an exchange answered >= 400 is allowed by `allowances` (matched on the path below the base path). */
+export function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
+  return allowances.some((a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized));
+}
+
+/** Kasse's refusals among `exchanges`, one line per distinct request and answer, with a count when repeated. */
+export function refusals(exchanges: Exchange[], localPath: (e: Exchange) => string, allowances: Allowance[]): string[] {
+  const lines = new Map<string, number>();
+  for (const exchange of exchanges) {
+    if (exchange.status < 400 || isAllowed(exchange, localPath(exchange), allowances)) continue;
+    const line = `kasse: ${exchange.method} ${exchange.url} → ${exchange.status} (${exchange.from}) ${exchange.responseBody ?? ""}`.trim();
+    lines.set(line, (lines.get(line) ?? 0) + 1);
+  }
+  return [...lines].map(([line, n]) => (n > 1 ? `${line} (×${n})` : line));
+}
 
 export interface StepOutcome {
   journey: string;
@@ -53,9 +73,16 @@ export interface StepContext {
   capture(page: Page, name: string): Promise<void>;
 }
 
+export interface StepOptions {
+  /** Answers >= 400 this step provokes on purpose. */
+  allow?: Allowance[];
+  /** The step starts from its own navigation, so it runs even after an earlier step of the journey failed. */
+  fresh?: boolean;
+}
+
 /** What a journey's body declares its steps with. */
 export interface JourneyApi {
-  step(title: string, run: (s: StepContext) => Promise<void>, options?: { allow?: Allowance[] }): Promise<void>;
+  step(title: string, run: (s: StepContext) => Promise<void>, options?: StepOptions): Promise<void>;
   /** Another browser context (another shopper, no cookies), closed with the journey. */
   newContext(): Promise<BrowserContext>;
 }
@@ -131,10 +158,10 @@ export class Runner {
     let broken: string | null = null;
     let stepIndex = 0;
 
-    const step = async (title: string, run: (s: StepContext) => Promise<void>, options: { allow?: Allowance[] } = {}) => {
+    const step = async (title: string, run: (s: StepContext) => Promise<void>, options: StepOptions = {}) => {
       const label = `${name} › ${title}`;
       stepIndex++;
-      if (broken) {
+      if (broken && !options.fresh) {
         this.outcomes.push({ journey: name, step: title, status: "not reached", failures: [`not reached: ${broken}`], ms: 0 });
         return;
       }
@@ -188,14 +215,8 @@ export class Runner {
         broken ??= `"${title}" ended on an error page`;
       }
       failures.push(...pageProblems);
-      for (const exchange of this.recorder.exchanges.slice(from)) {
-        if (exchange.status < 400 || exchange.step !== label) continue;
-        const path = this.localPath(exchange);
-        const allowed = [...BY_DESIGN, ...(options.allow ?? [])].some(
-          (a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized),
-        );
-        if (!allowed) failures.push(`kasse: ${exchange.method} ${exchange.url} → ${exchange.status} (${exchange.from}) ${exchange.responseBody ?? ""}`.trim());
-      }
+      const mine = this.recorder.exchanges.slice(from).filter((e) => e.step === label);
+      failures.push(...refusals(mine, (e) => this.localPath(e), [...BY_DESIGN, ...(options.allow ?? [])]));
       const screenshot = `${screenshotBase}.png`;
       await page.screenshot({ path: screenshot, fullPage: true }).catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
       const ms = Math.round(performance.now() - started);

@@ -41,10 +41,10 @@ export async function browse(runner: Runner): Promise<void> {
       await s.visit("/us/store", list(s));
       const titles = await expectCards(s, list(s), catalog);
       if (titles.length !== Math.min(12, catalog.length)) s.soft(`the store's first page shows ${titles.length} products, expected ${Math.min(12, catalog.length)} of Kasse's ${catalog.length}`);
-    });
+    }, { fresh: true });
 
     await j.step("store sorted by price", async (s) => {
-      await s.page.getByTestId("sort-by-container").getByText("Price: Low -> High").click();
+      await s.page.getByTestId("radio-label").filter({ hasText: "Price: Low -> High" }).click();
       await s.page.waitForURL(/sortBy=price_asc/);
       await s.settle(list(s));
       const shown = await expectCards(s, list(s), catalog);
@@ -67,7 +67,7 @@ export async function browse(runner: Runner): Promise<void> {
       // The option filter is fetched by the browser (GET /store/product-options) after the page renders.
       await s.visit("/us/store", list(s));
       const answer = await s.recorder.waitForExchange((e) => runner.localPath(e) === "/store/product-options", s.config.actionTimeoutMs);
-      if (answer.status >= 400) throw new Error(`the store page shows no option filter: GET ${answer.url} answered ${answer.status}`);
+      if (answer.status >= 400) return s.soft(`the store page shows no option filter: GET ${answer.url} answered ${answer.status}`);
       const value = s.page.getByRole("button", { name: "M", exact: true }).first();
       await value.click();
       await s.page.waitForURL(/optionValueIds=/);
@@ -77,7 +77,7 @@ export async function browse(runner: Runner): Promise<void> {
       const wrong = titles.filter((t) => !withM.some((p) => p.title === t));
       if (wrong.length) s.soft(`filtered by size M the store shows ${wrong.join(", ")}, which have no M`);
       if (titles.length !== Math.min(12, withM.length)) s.soft(`filtered by size M the store shows ${titles.length} products, Kasse has ${withM.length} with an M`);
-    });
+    }, { fresh: true });
 
     await j.step("category page", async (s) => {
       await s.visit("/us/store", list(s));
@@ -89,9 +89,10 @@ export async function browse(runner: Runner): Promise<void> {
       await list(s).waitFor();
       const titles = await expectCards(s, list(s), catalog);
       if (titles.sort().join() !== inCategory.map((p) => p.title).sort().join()) s.soft(`the Shirts page shows ${titles.join(", ")}; Kasse's category has ${inCategory.map((p) => p.title).join(", ")}`);
-    });
+    }, { fresh: true });
 
     await j.step("collection page", async (s) => {
+      await s.visit("/us/store", list(s));
       await s.page.getByRole("link", { name: "Essentials", exact: true }).first().click();
       await s.page.waitForURL(/\/us\/collections\/essentials/);
       await s.settle(list(s));
@@ -100,7 +101,7 @@ export async function browse(runner: Runner): Promise<void> {
       const titles = await expectCards(s, list(s), catalog);
       const expected = Math.min(12, inCollection.length);
       if (titles.length !== expected || titles.some((t) => !inCollection.some((p) => p.title === t))) s.soft(`the Essentials page shows ${titles.join(", ")}; Kasse's collection has ${inCollection.map((p) => p.title).join(", ")}`);
-    });
+    }, { fresh: true });
 
     await j.step("product page", async (s) => {
       await s.visit("/us/store", list(s));
@@ -109,7 +110,7 @@ export async function browse(runner: Runner): Promise<void> {
       await s.settle(s.page.getByTestId("product-container").or(s.page.getByTestId("add-product-button")).first());
       const product = await productByHandle(s.kasse, regionId, "linen-shirt");
       await s.expectAmount("product page price (cheapest variant)", s.page.getByTestId("product-price").first(), cheapest(product), product.variants[0]!.calculated_price!.currency_code);
-    });
+    }, { fresh: true });
 
     await j.step("choose options", async (s) => {
       const product = await productByHandle(s.kasse, regionId, "linen-shirt");

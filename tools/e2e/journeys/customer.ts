@@ -73,7 +73,7 @@ export async function customer(runner: Runner): Promise<void> {
       if (await editor.getByTestId("error-message").isVisible()) throw new Error(`saving the name failed: ${await editor.getByTestId("error-message").innerText()}`);
       const stored = await customerOf(s);
       if (stored?.first_name !== "Corinna" || stored.last_name !== "Kunde") s.soft(`Kasse's customer is named ${stored?.first_name} ${stored?.last_name} after saving Corinna Kunde`);
-    });
+    }, { fresh: true });
 
     await j.step("add an address", async (s) => {
       await s.visit("/us/account/addresses", s.page.getByTestId("add-address-button"));
@@ -88,17 +88,21 @@ export async function customer(runner: Runner): Promise<void> {
       await modal.getByTestId("country-select").selectOption("us");
       await modal.getByTestId("phone-input").fill(ADDRESS.phone);
       await modal.getByTestId("save-button").click();
+      // The modal closes once the action answered and the page re-rendered with the new address.
+      await modal.waitFor({ state: "hidden" });
       await s.page.getByTestId("address-container").first().waitFor();
       const stored = await customerOf(s);
       if (stored?.addresses?.length !== 1 || stored.addresses[0]!.address_1 !== ADDRESS.address_1) s.soft(`Kasse's customer has addresses ${JSON.stringify(stored?.addresses)}`);
-    });
+    }, { fresh: true });
 
     await j.step("edit the address", async (s) => {
       await s.page.getByTestId("address-container").first().getByTestId("address-edit-button").click();
       const modal = s.page.getByTestId("edit-address-modal");
+      await modal.waitFor();
       await modal.getByTestId("city-input").fill("Oakland");
       await modal.getByTestId("postal-code-input").fill("94607");
       await modal.getByTestId("save-button").click();
+      await modal.waitFor({ state: "hidden" });
       await s.page.getByTestId("address-postal-city").filter({ hasText: "Oakland" }).waitFor();
       const stored = await customerOf(s);
       if (stored?.addresses?.[0]?.city !== "Oakland") s.soft(`Kasse's customer address has city ${String(stored?.addresses?.[0]?.city)} after the edit`);
@@ -108,7 +112,7 @@ export async function customer(runner: Runner): Promise<void> {
       const regionId = (await region(s.kasse)).id;
       await s.visit("/us/products/hoodie", s.page.getByTestId("add-product-button"));
       await chooseAndAdd(s, await productByHandle(s.kasse, regionId, "hoodie"), "S", 1);
-    });
+    }, { fresh: true });
 
     await checkout(
       j,
