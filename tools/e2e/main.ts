@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { loadE2eConfig } from "./config";
@@ -76,6 +76,7 @@ async function main(): Promise<number> {
       await orderTransfer(runner, mailbox!);
     });
     outcomes.push(...runner.outcomes);
+    writeFileSync(join(artifacts, "browser-traffic.txt"), runner.browserLog.join("\n"));
     const failed = writeReport(artifacts, { basePath: config.basePath, storefrontCommit: storefront.commit, phases, outcomes, totalMs: Math.round(performance.now() - started) }, recorder.exchanges);
     return failed === 0 ? 0 : 1;
   } finally {

@@ -1,6 +1,7 @@
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator } from "playwright-core";
 import { COUNTRY } from "./config";
 import type { KasseApi } from "./kasse";
+import { normalizeText } from "./money";
 import type { JourneyApi, StepContext } from "./runner";
 
 // What Kasse computed (read at the root, in minor units) and the storefront actions the journeys share.
@@ -48,13 +49,17 @@ export interface KasseCart {
 }
 export interface KasseOrder {
   id: string;
+  item_subtotal?: number;
+  shipping_subtotal?: number;
+  discount_subtotal?: number;
+  shipping_methods?: Array<{ name: string; total?: number; amount: number }>;
+  payment_collections?: Array<{ payments?: Array<{ amount: number }> }>;
   display_id: number;
   email: string;
   customer_id: string | null;
   currency_code: string;
   items: KasseLine[];
   subtotal: number;
-  item_subtotal?: number;
   shipping_total: number;
   discount_total: number;
   tax_total: number;
@@ -101,16 +106,25 @@ export async function cartIdOf(context: BrowserContext): Promise<string> {
   return cookie.value;
 }
 
-export async function kasseCart(kasse: KasseApi, id: string): Promise<KasseCart> {
-  return (await kasse.store<{ cart: KasseCart }>("GET", `/store/carts/${id}`)).cart;
+/** The signed-in shopper's token (the storefront's `_medusa_jwt` cookie), if any. */
+export async function shopperToken(context: BrowserContext): Promise<string | undefined> {
+  return (await context.cookies()).find((c) => c.name === "_medusa_jwt")?.value || undefined;
+}
+
+/** The cart as Kasse computed it, read with the shopper's own credentials (a customer's cart is theirs alone). */
+export async function kasseCart(kasse: KasseApi, id: string, context?: BrowserContext): Promise<KasseCart> {
+  const jwt = context ? await shopperToken(context) : undefined;
+  return (await kasse.store<{ cart: KasseCart }>("GET", `/store/carts/${id}`, undefined, jwt)).cart;
+}
+
+/** The cart behind the storefront's cart cookie. */
+export async function shopperCart(context: BrowserContext, kasse: KasseApi): Promise<KasseCart> {
+  return kasseCart(kasse, await cartIdOf(context), context);
 }
 
 export async function kasseOrder(kasse: KasseApi, id: string): Promise<KasseOrder> {
   return (await kasse.admin<{ order: KasseOrder }>("GET", `/admin/orders/${id}`)).order;
 }
-
-/** The nav's cart link once it counts `n` items. */
-export const cartCount = (page: Page, n: number): Locator => page.getByTestId("nav-cart-link").filter({ hasText: `Cart (${n})` });
 
 /**
  * On a product page: picks `value` of the product's option (when it has several variants), checks
@@ -122,25 +136,38 @@ export async function chooseAndAdd(s: StepContext, product: KasseProduct, value:
   await choose(s, product, value);
   const price = variant.calculated_price;
   if (price) await s.expectAmount(`product page price of ${product.title} ${value}`, page.getByTestId("product-price").first(), price.calculated_amount, price.currency_code);
-  const add = page.getByTestId("add-product-button");
+  const add = page.getByTestId("product-container").getByTestId("add-product-button");
   if (!(await add.isEnabled())) throw new Error(`the add-to-cart button of ${product.title} ${value} is disabled and says "${await add.innerText()}"`);
-  await add.click();
-  await cartCount(page, itemsAfter)
-    .waitFor()
-    .catch(async () => {
-      throw new Error(`after "Add to cart" the nav says "${await page.getByTestId("nav-cart-link").innerText()}", not "Cart (${itemsAfter})"`);
-    });
+  await s.action(() => s.press(add));
+  const cart = await shopperCart(s.context, s.kasse);
+  const count = cart.items.reduce((n, i) => n + i.quantity, 0);
+  if (!cart.items.some((i) => i.variant_id === variant.id) || count !== itemsAfter) {
+    throw new Error(`after "Add to cart" Kasse's cart holds ${count} item(s) (${cart.items.map((i) => `${i.quantity}× ${i.variant_id}`).join(", ")}), expected ${itemsAfter} with ${variant.id}`);
+  }
+  await expectNavCount(s, itemsAfter);
+}
+
+/** Renders the current page afresh and checks the nav's cart count. */
+export async function expectNavCount(s: StepContext, n: number): Promise<void> {
+  const url = new URL(s.page.url());
+  // The nav renders a "Cart (0)" placeholder while the cart streams in; the last link is the streamed one.
+  const link = s.page.getByTestId("nav-cart-link").last();
+  await s.visit(url.pathname + url.search, link);
+  const shown = (await link.innerText()).trim();
+  if (shown !== `Cart (${n})`) s.soft(`the nav says "${shown}", Kasse's cart holds ${n} item(s)`);
 }
 
 /** Clicks an option value and waits until the storefront selected Kasse's variant (it writes `?v_id=`). */
 export async function choose(s: StepContext, product: KasseProduct, value: string): Promise<void> {
   const { page } = s;
   const variant = variantWith(product, value);
-  if (product.variants.length > 1) await page.getByTestId("product-options").first().getByRole("button", { name: value, exact: true }).click();
+  if (product.variants.length > 1) await s.press(page.getByTestId("product-options").first().getByRole("button", { name: value, exact: true }));
   await page.waitForURL((url) => url.searchParams.get("v_id") === variant.id).catch(async () => {
     const add = page.getByTestId("add-product-button");
     throw new Error(`choosing "${value}" of ${product.title} selected no variant (expected ?v_id=${variant.id}); the add button says "${await add.innerText()}"`);
   });
+  // The URL changes at once; the page's render for it arrives later.
+  await s.quiet();
 }
 
 /** Checks a cart's summary (cart page or checkout) against the cart Kasse computed. */
@@ -195,41 +222,41 @@ export async function checkout(j: JourneyApi, fillAddresses: (s: StepContext) =>
   await stepFn("checkout: email and addresses", async (t) => {
     await t.visit("/us/checkout?step=address", t.page.getByTestId("submit-address-button"));
     await fillAddresses(t);
-    await t.page.getByTestId("submit-address-button").click();
+    await t.press(t.page.getByTestId("submit-address-button"));
     await t.page.waitForURL(/step=delivery/).catch(async () => {
       throw new Error(`the address step did not move on to delivery: ${await t.page.getByTestId("address-error-message").innerText().catch(() => "(no error shown)")}`);
     });
-    const cart = await kasseCart(t.kasse, await cartIdOf(t.context));
+    const cart = await shopperCart(t.context, t.kasse);
     if (!cart.email || !cart.shipping_address) t.soft(`Kasse's cart has email ${cart.email} and shipping address ${JSON.stringify(cart.shipping_address)} after the address step`);
   });
   await stepFn("checkout: shipping option", async (t) => {
-    const cart = await kasseCart(t.kasse, await cartIdOf(t.context));
-    const { shipping_options } = await t.kasse.store<{ shipping_options: Array<{ id: string; name: string; amount: number }> }>("GET", `/store/shipping-options?cart_id=${cart.id}`);
+    const cart = await shopperCart(t.context, t.kasse);
+    const { shipping_options } = await t.kasse.store<{ shipping_options: Array<{ id: string; name: string; amount: number }> }>("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, await shopperToken(t.context));
     const option = shipping_options[0];
     if (!option) throw new Error("Kasse offers no shipping option for the cart");
     const radio = t.page.getByTestId("delivery-option-radio").filter({ hasText: option.name }).first();
     await radio.waitFor();
     await t.expectAmount(`price of shipping option ${option.name}`, radio, option.amount, cart.currency_code);
-    await radio.click();
+    await t.press(radio);
     const after = t.page.getByTestId("submit-delivery-option-button");
-    await after.click();
+    await t.press(after);
     await t.page.waitForURL(/step=payment/).catch(async () => {
       throw new Error(`the delivery step did not move on to payment: ${await t.page.getByTestId("delivery-option-error-message").innerText().catch(() => "(no error shown)")}`);
     });
-    const updated = await kasseCart(t.kasse, cart.id);
+    const updated = await kasseCart(t.kasse, cart.id, t.context);
     if (!updated.shipping_methods.some((m) => m.shipping_option_id === option.id)) t.soft(`Kasse's cart has no shipping method of option ${option.id} after the delivery step`);
   });
   await stepFn("checkout: manual payment", async (t) => {
-    await t.page.getByText("Manual Payment", { exact: false }).first().click();
-    await t.page.getByTestId("submit-payment-button").click();
+    await t.press(t.page.getByText("Manual Payment", { exact: false }).first());
+    await t.press(t.page.getByTestId("submit-payment-button"));
     await t.page.waitForURL(/step=review/).catch(async () => {
       throw new Error(`the payment step did not move on to review: ${await t.page.getByTestId("payment-method-error-message").innerText().catch(() => "(no error shown)")}`);
     });
-    const cart = await kasseCart(t.kasse, await cartIdOf(t.context));
+    const cart = await shopperCart(t.context, t.kasse);
     await expectCartTotals(t, t.page.getByTestId("checkout-container").or(t.page.locator("body")).first(), cart);
   });
   await stepFn("checkout: place order", async (t) => {
-    await t.page.getByTestId("submit-order-button").click();
+    await t.press(t.page.getByTestId("submit-order-button"));
     await t.page.waitForURL(/\/order\/[^/]+\/confirmed/).catch(async () => {
       throw new Error(`placing the order did not reach the confirmation page: ${await t.page.getByTestId("manual-payment-error-message").innerText().catch(() => "(no error shown)")}`);
     });
@@ -241,27 +268,49 @@ export async function checkout(j: JourneyApi, fillAddresses: (s: StepContext) =>
   });
 }
 
-/** Checks an order page (confirmation or account details) against the order Kasse stored. */
+/**
+ * Checks an order page against the order Kasse stored. The confirmation page shows the order
+ * through the cart's totals block (item subtotal, shipping subtotal, discount subtotal), the
+ * account's detail page through its order summary (subtotal, shipping total, discount total).
+ */
 export async function expectOrderPage(s: StepContext, order: KasseOrder): Promise<void> {
   const { page } = s;
   const c = order.currency_code;
   const displayId = page.getByTestId("order-id");
   if ((await displayId.count()) && (await displayId.innerText()).trim() !== String(order.display_id)) s.soft(`the page shows order number "${await displayId.innerText()}", Kasse's is ${order.display_id}`);
-  const summary = page.locator("div", { has: page.getByRole("heading", { name: "Order Summary" }) }).last();
-  const row = (label: string) => summary.locator("div.flex", { has: page.locator(`span:text-is("${label}")`) }).last().locator("span").last();
-  await s.expectAmount("order subtotal", row("Subtotal"), order.item_subtotal ?? order.subtotal, c);
-  await s.expectAmount("order shipping", row("Shipping"), order.shipping_total, c);
-  await s.expectAmount("order taxes", row("Taxes"), order.tax_total, c);
-  await s.expectAmount("order total", row("Total"), order.total, c);
-  if (order.discount_total > 0) await s.expectAmount("order discount", row("Discount"), order.discount_total, c);
+  if ((await page.getByTestId("cart-total").count()) > 0) {
+    const totals = page.locator("body");
+    await s.expectAmount("order item subtotal", totals.getByTestId("cart-subtotal"), order.item_subtotal ?? order.subtotal, c);
+    await s.expectAmount("order shipping", totals.getByTestId("cart-shipping"), order.shipping_subtotal ?? order.shipping_total, c);
+    await s.expectAmount("order taxes", totals.getByTestId("cart-taxes"), order.tax_total, c);
+    await s.expectAmount("order total", totals.getByTestId("cart-total"), order.total, c);
+    if (order.discount_total > 0 && (await totals.getByTestId("cart-discount").count()) === 0) s.soft(`amount: the order page shows no discount row, Kasse's order has discount_total ${order.discount_total} ${c}`);
+  } else {
+    const summary = page.locator("div", { has: page.getByRole("heading", { name: "Order Summary" }) }).last();
+    const row = (label: string) => summary.locator("div.flex", { has: page.locator(`span:text-is("${label}")`) }).last().locator("span").last();
+    await s.expectAmount("order subtotal", row("Subtotal"), order.subtotal, c);
+    await s.expectAmount("order shipping", row("Shipping"), order.shipping_total, c);
+    await s.expectAmount("order taxes", row("Taxes"), order.tax_total, c);
+    await s.expectAmount("order total", row("Total"), order.total, c);
+    if (order.discount_total > 0) await s.expectAmount("order discount", row("Discount"), order.discount_total, c);
+  }
+  const method = order.shipping_methods?.[0];
+  const methodSummary = page.getByTestId("shipping-method-summary");
+  if (method && (await methodSummary.count())) await s.expectAmount(`shipping method ${method.name}`, methodSummary.first(), method.total ?? method.amount, c);
+  const payment = order.payment_collections?.[0]?.payments?.[0];
+  const paymentAmount = page.getByTestId("payment-amount");
+  if (payment && (await paymentAmount.count())) await s.expectAmount("payment amount", paymentAmount.first(), payment.amount, c);
   const rows = page.getByTestId("products-table").getByTestId("product-row");
   for (const item of order.items) {
-    const line = rows.filter({ hasText: item.product_title ?? item.title ?? "" }).first();
+    const title = item.product_title ?? item.title ?? "";
+    const line = rows.filter({ hasText: title }).first();
     if ((await line.count()) === 0) {
-      s.soft(`the order page has no line for ${item.product_title ?? item.title}`);
+      s.soft(`the order page has no line for ${title}`);
       continue;
     }
-    await s.expectAmount(`order line total of ${item.product_title}`, line.getByTestId("product-price").first(), item.total, c);
+    await s.expectAmount(`order line total of ${title}`, line.getByTestId("product-price").first(), item.total, c);
+    const variant = line.getByTestId("product-variant");
+    if ((await variant.count()) && !/Variant:\s*\S/.test(await variant.first().innerText())) s.soft(`the order line of ${title} shows "${normalizeText(await variant.first().innerText())}" without its variant (Kasse's line is variant ${item.variant_id})`);
   }
 }
 

@@ -44,7 +44,7 @@ export async function browse(runner: Runner): Promise<void> {
     }, { fresh: true });
 
     await j.step("store sorted by price", async (s) => {
-      await s.page.getByTestId("radio-label").filter({ hasText: "Price: Low -> High" }).click();
+      await s.press(s.page.getByTestId("radio-label").filter({ hasText: "Price: Low -> High" }));
       await s.page.waitForURL(/sortBy=price_asc/);
       await s.settle(list(s));
       const shown = await expectCards(s, list(s), catalog);
@@ -55,7 +55,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("store page 2", async (s) => {
       const firstPage = await list(s).getByTestId("product-title").allInnerTexts();
-      await s.page.getByTestId("product-pagination").getByRole("button", { name: "2", exact: true }).click();
+      await s.press(s.page.getByTestId("product-pagination").getByRole("button", { name: "2", exact: true }));
       await s.page.waitForURL(/page=2/);
       await s.settle(list(s));
       const secondPage = await expectCards(s, list(s), catalog);
@@ -66,10 +66,10 @@ export async function browse(runner: Runner): Promise<void> {
     await j.step("store filtered by option", async (s) => {
       // The option filter is fetched by the browser (GET /store/product-options) after the page renders.
       await s.visit("/us/store", list(s));
-      const answer = await s.recorder.waitForExchange((e) => runner.localPath(e) === "/store/product-options", s.config.actionTimeoutMs);
+      const answer = await s.recorder.waitForExchange((e) => e.method === "GET" && runner.localPath(e) === "/store/product-options", s.config.actionTimeoutMs);
       if (answer.status >= 400) return s.soft(`the store page shows no option filter: GET ${answer.url} answered ${answer.status}`);
       const value = s.page.getByRole("button", { name: "M", exact: true }).first();
-      await value.click();
+      await s.press(value);
       await s.page.waitForURL(/optionValueIds=/);
       await s.settle(list(s));
       const withM = catalog.filter((p) => p.variants.some((v) => v.options.some((o) => o.value === "M")));
@@ -81,7 +81,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("category page", async (s) => {
       await s.visit("/us/store", list(s));
-      await s.page.getByTestId("footer-categories").getByRole("link", { name: "Shirts", exact: true }).click();
+      await s.press(s.page.getByTestId("footer-categories").getByRole("link", { name: "Shirts", exact: true }));
       await s.page.waitForURL(/\/us\/categories\/shirts/);
       await s.settle(s.page.getByTestId("category-page-title"));
       const { product_categories } = await s.kasse.store<{ product_categories: Array<{ id: string }> }>("GET", "/store/product-categories?handle=shirts");
@@ -93,7 +93,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("collection page", async (s) => {
       await s.visit("/us/store", list(s));
-      await s.page.getByRole("link", { name: "Essentials", exact: true }).first().click();
+      await s.press(s.page.getByRole("link", { name: "Essentials", exact: true }).first());
       await s.page.waitForURL(/\/us\/collections\/essentials/);
       await s.settle(list(s));
       const { collections } = await s.kasse.store<{ collections: Array<{ id: string }> }>("GET", "/store/collections?handle=essentials");
@@ -105,7 +105,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("product page", async (s) => {
       await s.visit("/us/store", list(s));
-      await list(s).getByTestId("product-wrapper").filter({ hasText: "Linen Shirt" }).first().click();
+      await s.press(list(s).getByTestId("product-wrapper").filter({ hasText: "Linen Shirt" }).first());
       await s.page.waitForURL(/\/us\/products\/linen-shirt/);
       await s.settle(s.page.getByTestId("product-container").or(s.page.getByTestId("add-product-button")).first());
       const product = await productByHandle(s.kasse, regionId, "linen-shirt");

@@ -10,11 +10,10 @@ const CLAIMER = { email: "claire@example.com", password: "claire-password-1", fi
 async function requestTransfer(s: StepContext, order: KasseOrder): Promise<void> {
   await s.visit("/us/account/orders", s.page.getByTestId("orders-page-wrapper"));
   await s.page.locator('input[name="order_id"]').fill(order.id);
-  await s.page.getByRole("button", { name: "Request transfer" }).click();
-  const done = s.page.getByText(`Transfer for order ${order.id} requested`);
-  const refused = s.page.locator(".text-rose-500");
-  await done.or(refused).first().waitFor();
-  if (await refused.isVisible()) throw new Error(`the transfer request was refused on screen: "${await refused.innerText()}"`);
+  await s.action(() => s.press(s.page.getByRole("button", { name: "Request transfer" })));
+  const request = s.recorder.exchanges.find((e) => e.method === "POST" && e.url.includes(`/store/orders/${order.id}/transfer/request`));
+  if (!request) throw new Error(`the storefront sent no transfer request for ${order.id} to Kasse`);
+  if (request.status >= 400) throw new Error(`Kasse refused the transfer request: ${request.status} ${request.responseBody ?? ""}`);
 }
 
 /** The token of the transfer link mailed to the order's email (`…/order/{id}/transfer/{token}`). */
@@ -31,11 +30,14 @@ async function answerTransfer(s: StepContext, guest: BrowserContext, order: Kass
   try {
     await page.goto(`/us/order/${order.id}/transfer/${token}`);
     await s.settle(page.getByRole("button", { name: `${answer} transfer` }));
-    await page.getByRole("button", { name: `${answer} transfer` }).click();
-    const success = page.getByText(answer === "Accept" ? "Order transferred successfully!" : "Order transfer declined successfully!");
-    const failure = page.locator(".text-red-500, .text-rose-500");
-    await success.or(failure).first().waitFor();
-    if (await failure.isVisible()) throw new Error(`${answer.toLowerCase()}ing the transfer failed on screen: "${await failure.innerText()}"`);
+    const before = s.recorder.exchanges.length;
+    const answered = page.waitForResponse((r) => !!r.request().headers()["next-action"]);
+    await s.press(page.getByRole("button", { name: `${answer} transfer` }));
+    await (await answered).finished().catch(() => undefined);
+    await s.recorder.idle(s.config.actionTimeoutMs);
+    const call = s.recorder.exchanges.slice(before).find((e) => e.method === "POST" && e.url.includes(`/transfer/${answer.toLowerCase()}`));
+    if (!call) throw new Error(`the transfer page sent no ${answer.toLowerCase()} to Kasse`);
+    if (call.status >= 400) throw new Error(`Kasse refused to ${answer.toLowerCase()} the transfer: ${call.status} ${call.responseBody ?? ""}`);
   } finally {
     await s.capture(page, `guest ${answer.toLowerCase()}s`);
     await page.close();
