@@ -8,7 +8,7 @@ import { stopAll, stopOnSignals } from "./processes";
 import { startRecorder, type Recorder } from "./recorder";
 import { writeReport } from "./report";
 import { BY_DESIGN, refusals, Runner, type StepOutcome } from "./runner";
-import { prepareStorefront, startStorefront } from "./storefront";
+import { prepareStorefront, startStorefront, storefrontSource } from "./storefront";
 import { browse } from "./journeys/browse";
 import { cart, PROMO_CODE } from "./journeys/cart";
 import { customer } from "./journeys/customer";
@@ -51,16 +51,26 @@ async function main(): Promise<number> {
     console.log(`  Kasse ${kasse.url}; the storefront talks to it through ${backendUrl} (recorded)`);
 
     recorder.mark("storefront build");
-    const storefront = await phase("storefront install + build", () => prepareStorefront(config, backendUrl, artifacts));
-    console.log(`  storefront ${storefront.commit.slice(0, 7)}: install ${storefront.installed}, build ${storefront.built}`);
     const outcomes: StepOutcome[] = [];
     // `next build` renders pages against Kasse; what it was refused belongs in the report too.
-    if (storefront.built === "built") {
-      const failures = refusals(
-        recorder.exchanges.filter((e) => e.step === "storefront build"),
+    const buildRefusals = () =>
+      refusals(
+        recorder!.exchanges.filter((e) => e.step === "storefront build"),
         (e) => e.url.split("?")[0]!.slice(config.basePath.length),
         BY_DESIGN,
       );
+    const storefront = await phase("storefront install + build", () => prepareStorefront(config, backendUrl, artifacts)).catch((error: Error) => {
+      outcomes.push({ journey: "build", step: "next build", status: "failed", failures: [`${error.message.split("\n")[0]} … ${error.message.split("\n").slice(-6).join(" ").replace(/\s+/g, " ")}`, ...buildRefusals()], ms: phases["storefront install + build"] ?? 0 });
+      return null;
+    });
+    if (!storefront) {
+      const commit = storefrontSource(config).commit;
+      writeReport(artifacts, { basePath: config.basePath, storefrontCommit: commit, phases, outcomes, totalMs: Math.round(performance.now() - started) }, recorder.exchanges);
+      return 1;
+    }
+    console.log(`  storefront ${storefront.commit.slice(0, 7)}: install ${storefront.installed}, build ${storefront.built}`);
+    if (storefront.built === "built") {
+      const failures = buildRefusals();
       outcomes.push({ journey: "build", step: "next build", status: failures.length ? "failed" : "passed", failures, ms: phases["storefront install + build"] ?? 0 });
     }
 

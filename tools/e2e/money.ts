@@ -16,7 +16,8 @@ export function minorToDecimal(minor: number, digits: number): string {
  */
 export function formatMinor(minor: number, currency: string, digits: number): string {
   const format = new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() });
-  return format.format(minorToDecimal(minor, digits) as unknown as number);
+  // Spaces normalized as on-screen text is (Intl puts a no-break space after "KWD").
+  return normalizeText(format.format(minorToDecimal(minor, digits) as unknown as number));
 }
 
 /** Whitespace as one plain space (Intl uses no-break spaces in some locales). */
