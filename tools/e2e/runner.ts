@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { trackStorefrontRequests } from "./browser-requests";
 import type { E2eConfig } from "./config";
 import type { KasseApi } from "./kasse";
 import { formatMinor, normalizeText, showsAmount } from "./money";
@@ -127,7 +128,6 @@ export class Runner {
   /** The browser's requests to the storefront, step by step (written to browser-traffic.txt). */
   readonly browserLog: string[] = [];
   private currentStep = "";
-  private recorderStep = () => this.currentStep;
   private journeyIndex = 0;
 
   constructor(
@@ -173,42 +173,8 @@ export class Runner {
     };
     const context = await newContext();
     const page = await context.newPage();
-    const inFlight = new Set<Request>();
-    const quietWaiters = new Set<() => void>();
-    const settled = (request: Request) => {
-      inFlight.delete(request);
-      if (inFlight.size === 0) for (const waiter of quietWaiters) waiter();
-    };
-    const started = new Map<Request, number>();
-    const logBrowser = (request: Request, outcome: string) => {
-      if (!request.url().startsWith(this.shop) || request.url().includes("/_next/static/")) return;
-      const kind = request.headers()["next-action"] ? " (server action)" : request.headers()["next-router-prefetch"] ? " (prefetch)" : request.headers()["rsc"] ? " (rsc)" : "";
-      this.browserLog.push(`${this.recorderStep()} | ${request.method()} ${request.url().slice(this.shop.length)}${kind} ${outcome} after ${Math.round(performance.now() - (started.get(request) ?? 0))} ms`);
-    };
-    context.on("request", (request) => started.set(request, performance.now()));
-    context.on("requestfinished", (request) => void request.response().then((r) => logBrowser(request, `→ ${r?.status() ?? "?"}`)));
-    context.on("requestfailed", (request) => logBrowser(request, `failed: ${request.failure()?.errorText}`));
-    context.on("request", (request) => {
-      // Link prefetches render pages nobody asked for yet; nothing waits on them (and the footer links pages that do not exist).
-      if (request.url().startsWith(this.shop) && !request.headers()["next-router-prefetch"]) inFlight.add(request);
-    });
-    context.on("requestfinished", settled);
-    context.on("requestfailed", settled);
-    const quiet = () =>
-      inFlight.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => {
-              quietWaiters.delete(done);
-              reject(new Error(`storefront requests still in flight after ${this.config.actionTimeoutMs} ms: ${[...inFlight].map((r) => `${r.method()} ${r.url()}`).join(", ")}`));
-            }, this.config.actionTimeoutMs);
-            const done = () => {
-              clearTimeout(timer);
-              quietWaiters.delete(done);
-              resolve();
-            };
-            quietWaiters.add(done);
-          });
+    const requests = trackStorefrontRequests(context, this.shop, this.browserLog, () => this.currentStep);
+    const quiet = () => requests.quiet(this.config.actionTimeoutMs);
     const pageProblems: string[] = [];
     page.on("pageerror", (error) => {
       // React's hydration mismatches (#418, #423, #425) come from the storefront's own markup
