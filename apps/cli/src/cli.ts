@@ -11,7 +11,7 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" } },
+    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" }, "publishable-key": { type: "string" } },
   });
   const [command] = positionals;
   if (values.help || command === undefined || command === "help") {
@@ -41,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
       const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/api"), import("@kasse/flows"), import("./seed")]);
       const infra = await createInfrastructure(config);
       try {
-        const store = await seedDemoStore(infra.database.db);
+        const store = await seedDemoStore(infra.database.db, { publishableKey: values["publishable-key"] });
         console.log(store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.");
       } finally {
         await infra.close();

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { connect, migrationsFolder, migrationStatus } from "@kasse/db";
 import { createTestDatabase, onPostgres } from "@kasse/db/testing";
+import { createApiKeyService } from "@kasse/modules/api-key";
+import { createRegionService } from "@kasse/modules/region";
 import { createUserService } from "@kasse/modules/user";
 import { helpText } from "../src/help";
 import { envTable } from "../src/env-help";
@@ -139,6 +141,28 @@ describe.skipIf(!onPostgres())("a database missing migrations", () => {
       await database.close();
       await server.db.execute(`drop database if exists ${name} with (force)`);
       await server.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
+  it("gives the demo store's publishable key the token asked for; a malformed token exits 1 and seeds nothing", async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret" };
+      const bad = await kasse(["seed", "--publishable-key", "sk_not-a-publishable-key"], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^invalid_data: A publishable API key token is pk_/m);
+      expect((await createRegionService(database.db).list({}, { limit: 1, offset: 0 })).count).toBe(0);
+
+      const token = "pk_e2e_fixed_storefront_key_0001";
+      const seeded = await kasse(["seed", "--publishable-key", token], env);
+      expect(seeded.code, seeded.stderr).toBe(0);
+      expect(seeded.stdout).toContain(`x-publishable-api-key): ${token}`);
+      const key = await createApiKeyService(database.db).resolvePublishable(token);
+      expect(key?.sales_channel_ids).toHaveLength(1);
+    } finally {
+      await database.close();
     }
   }, 120_000);
 });

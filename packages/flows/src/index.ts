@@ -41,7 +41,7 @@ export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservati
 export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
 export { sendNotification, sendNotificationWorkflow } from "./send-notification";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
-export { seedDemoStore, type DemoStore } from "./seed-demo-store";
+export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
 export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult } from "./cart-write";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";

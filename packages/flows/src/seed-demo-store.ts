@@ -20,6 +20,12 @@ export interface DemoStore {
   product_count: number;
 }
 
+/** Choices for {@link seedDemoStore}. */
+export interface SeedOptions {
+  /** The publishable key's token (`pk_…`) instead of a generated one, so a storefront built against an earlier seed keeps working. */
+  publishableKey?: string;
+}
+
 interface DemoProduct {
   title: string;
   description: string;
@@ -70,7 +76,7 @@ const handleOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "
  * const store = await seedDemoStore(db);
  * if (store) console.log(`publishable key: ${store.publishable_api_key}`);
  */
-export async function seedDemoStore(db: Db): Promise<DemoStore | null> {
+export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<DemoStore | null> {
   return transaction(db, async (tx) => {
     const regions = createRegionService(tx);
     const products = createProductService(tx);
@@ -79,7 +85,7 @@ export async function seedDemoStore(db: Db): Promise<DemoStore | null> {
 
     const channel = await createSalesChannelService(tx).getOrCreateDefault();
     const apiKeys = createApiKeyService(tx);
-    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed");
+    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", tx, { token: options.publishableKey });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
 
     await createCurrencyService(tx).update("usd", { is_default: true });

@@ -21,6 +21,15 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe("api key service", () => {
+  it("takes a given token of the key's type and refuses a malformed one", async () => {
+    const given = await keys.create({ title: "Fixed", type: "publishable" }, "seed", database.db, { token: "pk_fixed-token_for_a_storefront" });
+    expect(given.token).toBe("pk_fixed-token_for_a_storefront");
+    expect((await keys.resolvePublishable("pk_fixed-token_for_a_storefront"))?.id).toBe(given.id);
+    for (const token of ["sk_fixed-token_for_a_storefront", "pk_short", "pk_with spaces in the token"]) {
+      expect((await failure(keys.create({ title: "Bad", type: "publishable" }, "seed", database.db, { token }))).type, token).toBe("invalid_data");
+    }
+  });
+
   it("creates a secret key whose token is returned once and stored only as a hash", async () => {
     const created = await keys.create({ title: "CI", type: "secret" }, "user_1");
     expect(created.token).toMatch(/^sk_[0-9a-f]{64}$/);

@@ -69,9 +69,15 @@ export function createApiKeyService(db: Db) {
      * Creates a key. Any number of secret keys may be active at once (unlike Medusa's one), so a
      * key can be rotated without downtime: create the new one, deploy it, revoke the old one. The
      * answer carries the token, which for a secret key is never shown again.
+     * `options.token` sets the token instead of generating one (`kasse seed --publishable-key`,
+     * so a rebuilt storefront can keep the key it was built with); it must carry the type's prefix.
      */
-    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db): Promise<ApiKeyDetails & { token: string }> {
-      const token = `${input.type === "secret" ? "sk" : "pk"}_${randomBytes(32).toString("hex")}`;
+    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db, options: { token?: string } = {}): Promise<ApiKeyDetails & { token: string }> {
+      const prefix = input.type === "secret" ? "sk" : "pk";
+      if (options.token !== undefined && !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16,128}$`).test(options.token)) {
+        throw errors.invalidData(`A ${input.type} API key token is ${prefix}_ followed by 16 to 128 letters, digits, _ or -`);
+      }
+      const token = options.token ?? `${prefix}_${randomBytes(32).toString("hex")}`;
       const [created] = await tx
         .insert(apiKey)
         .values({
