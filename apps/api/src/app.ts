@@ -10,6 +10,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import cors from "@fastify/cors";
 import { registerOpenApi } from "./plugins/openapi";
+import { registerResponseCheck } from "./plugins/response-check";
 import { validatorCompiler } from "./plugins/validation";
 import type { Config } from "./config";
 import { createContainer, type Container, type Infrastructure } from "./container";
@@ -44,6 +45,8 @@ export interface BuildAppOptions {
   verifyApiKey?: ApiKeyVerifier;
   /** Extra routes registered after the app's own (tests use it for routes that throw or wait). */
   extraRoutes?: (app: App) => Promise<void> | void;
+  /** Check every response against its documented schema (test apps; see `plugins/response-check.ts`). */
+  checkResponses?: boolean;
 }
 
 const REDACT = ["req.headers.authorization", "req.headers.cookie", "req.headers[\"x-service-access-token\"]", "req.headers[\"x-publishable-api-key\"]"];
@@ -68,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  if (options.checkResponses) registerResponseCheck(app);
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
   app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });

@@ -49,7 +49,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
-  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes });
+  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: false, extraRoutes: options.extraRoutes, checkResponses: true });
   await app.ready();
   const bearer = async (actor_type: string, actor_id: string) => ({
     authorization: `Bearer ${await app.tokens.sign({ actor_type, actor_id, auth_identity_id: `authid_${actor_id}`, app_metadata: {} })}`,
