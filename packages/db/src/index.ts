@@ -20,4 +20,4 @@ export {
   type StoredResponse,
 } from "./idempotency";
 export { ISO_CURRENCY_CODES, isCurrencyCode } from "./currencies";
-export { AnyJson, MetadataView, Nullable, RowView, TimestampView, View, rowProperties } from "./views";
+export { AnyJson, Extend, ListView, MetadataView, OrNull, RowView, TimestampView, View, rowProperties } from "./views";

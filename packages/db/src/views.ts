@@ -5,7 +5,7 @@ import { Type, type TSchema, type TUnsafe } from "@sinclair/typebox";
 export const TimestampView = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
 
 /** `T` or `null`. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Free key-value metadata, or null. */
 export const MetadataView = () => Type.Unsafe<Record<string, unknown> | null>({ anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }] });
@@ -30,7 +30,7 @@ function columnSchema(column: Column): TSchema {
         return Type.String();
     }
   })();
-  return column.notNull ? base : Nullable(base);
+  return column.notNull ? base : OrNull(base);
 }
 
 /**
@@ -64,4 +64,16 @@ export function RowView(table: Table, extra: Record<string, TSchema> = {}, omit:
 
 function optional(properties: Record<string, TSchema>): Record<string, TSchema> {
   return Object.fromEntries(Object.entries(properties).map(([key, schema]) => [key, Type.Optional(schema)]));
+}
+
+/** A view with more properties: `Extend(ProductView, { variants: Type.Array(AdminVariantView) })`. */
+export function Extend(view: TUnsafe<unknown>, extra: Record<string, TSchema>, omit: string[] = []): TUnsafe<unknown> {
+  const properties = { ...(view as unknown as { properties: Record<string, TSchema> }).properties, ...extra };
+  for (const key of omit) delete properties[key];
+  return View(properties);
+}
+
+/** `{<key>: [view], count, offset, limit}`: a list answer. */
+export function ListView(key: string, item: TSchema) {
+  return Type.Object({ [key]: Type.Array(item), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() });
 }

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "@kasse/db";
+import { DEFAULT_LIMIT, ListView, MAX_LIMIT } from "@kasse/db";
 
 /** The error body every 4xx/5xx answers with. */
 export const ErrorResponse = Type.Object({ type: Type.String(), message: Type.String() }, { $id: "Error" });
@@ -50,3 +50,12 @@ export const listResponse = <T>(key: string, items: T[], count: number, page: { 
   offset: page.offset,
   limit: page.limit,
 });
+
+/** `{200: {<key>: view}}`: the success answer of a route that answers one resource. */
+export const Answer = <T extends TSchema>(key: string, view: T) => ({ 200: Type.Object({ [key]: view }) });
+
+/** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
+export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({ 200: ListView(key, view) });
+
+/** `{200: {id, object, deleted: true}}`. */
+export const Deleted = { 200: DeleteResponse };
