@@ -48,16 +48,25 @@ function mismatch(message: string): Error {
   return new Error(message);
 }
 
-/** A copy where every object that lists properties must list all it has: open views become closed, strict ones keep hiding. */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
+/**
+ * A copy where every object that lists properties must list all it has: open views become
+ * closed, strict ones keep hiding. Inside `anyOf`/`oneOf` nothing is stripped (Ajv would strip
+ * while trying a branch that then fails); the comparison with the serializer's output still
+ * catches a key it drops there.
+ */
+function closed(schema: unknown, inUnion = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => closed(item, inUnion));
   if (!schema || typeof schema !== "object") return schema;
   const copy: Schema = {};
-  for (const [key, value] of Object.entries(schema as Schema)) copy[key] = key === "properties" || key === "patternProperties" ? mapValues(value as Schema, closed) : key === "enum" || key === "const" || key === "default" ? value : closed(value);
+  for (const [key, value] of Object.entries(schema as Schema)) {
+    if (key === "properties" || key === "patternProperties") copy[key] = mapValues(value as Schema, (v) => closed(v, inUnion));
+    else if (key === "enum" || key === "const" || key === "default") copy[key] = value;
+    else copy[key] = closed(value, inUnion || key === "anyOf" || key === "oneOf");
+  }
   if (copy.properties && typeof copy.properties === "object") {
     // `true` (an open view): an unlisted key is an error. Absent: fast-json-stringify drops it, so strip it as well.
     if (copy.additionalProperties === true) copy.additionalProperties = { not: {} };
-    else if (copy.additionalProperties === undefined) copy.additionalProperties = false;
+    else if (copy.additionalProperties === undefined && !inUnion) copy.additionalProperties = false;
   }
   return copy;
 }

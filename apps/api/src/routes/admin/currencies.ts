@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { CurrencyUpdate } from "@kasse/modules/currency";
+import { CurrencyUpdate, CurrencyView } from "@kasse/modules/currency";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ code: Type.String({ pattern: "^[A-Za-z]{3}$" }) });
 const ListCurrencies = Type.Object(
@@ -19,17 +19,17 @@ const ListCurrencies = Type.Object(
 export default async function currencies(app: App): Promise<void> {
   const service = app.modules.currency;
 
-  app.get("/currencies", { schema: { querystring: ListCurrencies } }, async (request) => {
+  app.get("/currencies", { schema: { querystring: ListCurrencies, response: ListAnswer("currencies", CurrencyView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("currencies", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/currencies/:code", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/currencies/:code", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("currency", CurrencyView) } }, async (request) => {
     return { currency: project(await service.retrieve(request.params.code), parseFields(request.query.fields)) };
   });
 
-  app.post("/currencies/:code", { schema: { params: Params, body: CurrencyUpdate } }, async (request) => {
+  app.post("/currencies/:code", { schema: { params: Params, body: CurrencyUpdate, response: Answer("currency", CurrencyView) } }, async (request) => {
     return { currency: await service.update(request.params.code, request.body) };
   });
 }
