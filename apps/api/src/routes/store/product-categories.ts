@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import type { ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { ProductCategoryView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Type.String() });
 const ListCategories = Type.Object(
@@ -60,7 +61,7 @@ function storeCategory(c: ProductCategory): StoreCategory {
 export default async function productCategories(app: App): Promise<void> {
   const service = app.modules.product.categories;
 
-  app.get("/product-categories", { schema: { querystring: ListCategories } }, async (request) => {
+  app.get("/product-categories", { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } }, async (request) => {
     const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
     // `parent_category_id=null` asks for the top level.
     const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
@@ -68,7 +69,7 @@ export default async function productCategories(app: App): Promise<void> {
     return listResponse("product_categories", project(items.map(storeCategory), parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory } }, async (request) => {
+  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory, response: Answer("product_category", ProductCategoryView) } }, async (request) => {
     const { fields, include_descendants_tree } = request.query;
     const category = await service.retrieve(request.params.id, { include_descendants_tree, children: PUBLIC, filters: PUBLIC });
     return { product_category: project(storeCategory(category), parseFields(fields)) };
