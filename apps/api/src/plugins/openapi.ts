@@ -10,7 +10,10 @@ import { errorResponses, securityOf } from "./openapi-operations";
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addHook("onRoute", (route) => {
-    if (isHidden(route)) return;
+    if (isHidden(route)) {
+      route.schema = { ...route.schema, hide: true } as FastifySchema;
+      return;
+    }
     const schema: FastifySchema & { security?: unknown } = route.schema ?? {};
     route.schema = {
       ...schema,
@@ -39,7 +42,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: "/docs" });
 }
 
-const isHidden = (route: RouteOptions) => (route.schema as { hide?: boolean } | undefined)?.hide === true || route.url === "*" || route.url.startsWith("/docs");
+// The UI at `/docs`, CORS preflight catch-alls and bull-board's pages (`/admin/queues`, HTML and its own API) are not the API.
+const isHidden = (route: RouteOptions) =>
+  (route.schema as { hide?: boolean } | undefined)?.hide === true || route.url === "*" || route.url.startsWith("/docs") || route.url.startsWith("/admin/queues");
 
 function optionalDefaults(schema: FastifySchema | undefined): FastifySchema {
   const query = schema?.querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;

@@ -2,6 +2,14 @@ import { Type } from "@sinclair/typebox";
 import type { App } from "../app";
 
 const Health = Type.Object({ status: Type.String(), timestamp: Type.String({ format: "date-time" }) });
+// 503 carries the error fields too, so a client reading `{type, message}` learns what is not answering.
+const Ready = Type.Object({
+  status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
+  timestamp: Type.String({ format: "date-time" }),
+  checks: Type.Record(Type.String(), Type.String()),
+  type: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+});
 
 /** `/health` (the process serves) and `/health/ready` (database and Redis answer). */
 export default async function health(app: App): Promise<void> {
@@ -10,7 +18,7 @@ export default async function health(app: App): Promise<void> {
     timestamp: new Date().toISOString(),
   }));
 
-  app.get("/health/ready", { schema: { tags: ["health"] } }, async (_request, reply) => {
+  app.get("/health/ready", { schema: { tags: ["health"], response: { 200: Ready, 503: { ...Ready, description: "The database or Redis is not answering" } } } }, async (_request, reply) => {
     const checks: Record<string, string> = {};
     const probe = async (name: string, fn: () => Promise<unknown>) => {
       try {
