@@ -38,6 +38,7 @@ interface Case {
   body: unknown;
   rawBody?: string;
   encode?: (path: string) => string;
+  idempotencyKey: string | null;
 }
 
 interface Finding {
@@ -117,6 +118,7 @@ function caseFor(method: string, path: string, operation: Operation): fc.Arbitra
       hostileParam,
       encode: pathEncoding,
       target: fc.nat(),
+      idempotencyKey: method === "POST" ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom("", " ", "x".repeat(300), "a b", "%00")), { freq: 4 }) : fc.constant(null),
     })
     .map(({ hostile, hostileBody: raw, hostileParam: param, encode, target, ...c }) => {
       const out: Case = { ...c, query: { ...c.query }, params: { ...c.params } };
@@ -147,6 +149,7 @@ function requestOf(method: string, path: string, c: Case) {
   if (queryString) url += `?${queryString}`;
   const headers: Record<string, string> = { ...store.headers[c.actor]() };
   if (c.publishable && path.startsWith("/store")) headers["x-publishable-api-key"] = store.publishableKey;
+  if (c.idempotencyKey !== null) headers["idempotency-key"] = c.idempotencyKey;
   let payload: string | undefined;
   if (c.rawBody !== undefined) payload = c.rawBody;
   else if (c.body !== undefined) payload = JSON.stringify(c.body);

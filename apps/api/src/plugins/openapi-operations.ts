@@ -45,8 +45,8 @@ const error = (description: string): TSchema =>
 /**
  * The error answers a route can give, by what it takes and how it is guarded: 400 for bad input
  * (schema, malformed JSON, a bad `Idempotency-Key` or publishable key); 401/403 when guarded, 401
- * on `/auth` (credentials are what it checks) and 403 on a store route that names a resource (a
- * cart or order of someone else); 404 for an unknown id in its path, body or required query;
+ * on `/auth` (credentials are what it checks) and 403 on a store route (someone else's cart or
+ * order, a token of the wrong kind); 404 for an unknown id in its path, body or required query;
  * 409 for a POST (a reused `Idempotency-Key`, a unique value taken); 413/415 for a body too large
  * or not JSON; 414 for a path parameter over the router's length limit; 429 over the rate limit;
  * 500. A route's own `response` entries take precedence.
@@ -59,7 +59,7 @@ export function errorResponses(route: RouteOptions, guards: Guards): Record<numb
   const responses: Record<number, TSchema> = {};
   responses[400] = error("Invalid request: a field fails the schema, malformed JSON, or a bad header");
   if (isGuarded(route, guards) || area(route) === "auth") responses[401] = error("Missing, invalid, expired or revoked credentials");
-  if (isGuarded(route, guards) || (area(route) === "store" && hasParams)) responses[403] = error("The credentials are valid but not for this kind of actor, resource or action");
+  if (isGuarded(route, guards) || area(route) === "store") responses[403] = error("The credentials are valid but not for this kind of actor, resource or action");
   if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id"))) responses[404] = error("A resource named in the path, body or query does not exist");
   if (methods.includes("POST")) responses[409] = error("The Idempotency-Key was used with another request or is in use, or a unique value is taken");
   if (takesBody) {
