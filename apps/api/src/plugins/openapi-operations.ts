@@ -44,9 +44,9 @@ const error = (description: string): TSchema =>
 
 /**
  * The error answers a route can give, by what it takes and how it is guarded: 400 for bad input
- * (schema, malformed JSON, a bad `Idempotency-Key` or publishable key); 401/403 when guarded, 401
- * on `/auth` (credentials are what it checks) and 403 on a store route (someone else's cart or
- * order, a token of the wrong kind); 404 for an unknown id in its path, body or required query;
+ * (schema, malformed JSON, a bad `Idempotency-Key` or publishable key); 401/403 when guarded,
+ * 401 on `/auth` (credentials are what it checks), 401/403 on a store route (an action that needs
+ * the customer's token, someone else's cart or order, a token of the wrong kind); 404 for an unknown id in its path, body or required query;
  * 409 for a POST (a reused `Idempotency-Key`, a unique value taken); 413/415 for a body too large
  * or not JSON; 414 for a path parameter over the router's length limit; 429 over the rate limit;
  * 500. A route's own `response` entries take precedence.
@@ -58,7 +58,7 @@ export function errorResponses(route: RouteOptions, guards: Guards): Record<numb
   const query = (route.schema as { querystring?: { required?: string[] } } | undefined)?.querystring;
   const responses: Record<number, TSchema> = {};
   responses[400] = error("Invalid request: a field fails the schema, malformed JSON, or a bad header");
-  if (isGuarded(route, guards) || area(route) === "auth") responses[401] = error("Missing, invalid, expired or revoked credentials");
+  if (isGuarded(route, guards) || area(route) === "auth" || area(route) === "store") responses[401] = error("Missing, invalid, expired or revoked credentials");
   if (isGuarded(route, guards) || area(route) === "store") responses[403] = error("The credentials are valid but not for this kind of actor, resource or action");
   if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id"))) responses[404] = error("A resource named in the path, body or query does not exist");
   if (methods.includes("POST")) responses[409] = error("The Idempotency-Key was used with another request or is in use, or a unique value is taken");

@@ -19,6 +19,18 @@ export interface FuzzStore {
 
 const PASSWORD = "fuzz-password-1";
 
+/** The fields the seed reads from the answers it gets. */
+interface SeedAnswer {
+  token: string;
+  customer: { id: string };
+  api_key: { id: string };
+  user: { id: string };
+  products: Array<{ variants: Array<{ id: string }> }>;
+  cart: { id: string };
+  shipping_options: Array<{ id: string }>;
+  payment_collection: { id: string };
+}
+
 /**
  * The demo store, an admin user and a customer who log in with a password (so their tokens
  * are real), a secret API key, and a completed checkout by the customer (an order, a payment,
@@ -30,15 +42,15 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
   const inject = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.inject({ method: method as "GET", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
     if (res.statusCode >= 300) throw new Error(`fuzz seed: ${method} ${url} answered ${res.statusCode} ${res.body}`);
-    return res.json() as Record<string, any>;
+    return res.json() as SeedAnswer;
   };
 
   await createUserAccount(app.infra.engine, { email: "fuzz-admin@example.com", password: PASSWORD }, { scryptLogN: t.config.scryptLogN });
-  const adminToken = (await inject("POST", "/auth/user/emailpass", { email: "fuzz-admin@example.com", password: PASSWORD })).token as string;
+  const adminToken = (await inject("POST", "/auth/user/emailpass", { email: "fuzz-admin@example.com", password: PASSWORD })).token;
   const admin = { authorization: `Bearer ${adminToken}` };
-  const registration = (await inject("POST", "/auth/customer/emailpass/register", { email: "fuzz-customer@example.com", password: PASSWORD })).token as string;
+  const registration = (await inject("POST", "/auth/customer/emailpass/register", { email: "fuzz-customer@example.com", password: PASSWORD })).token;
   const { customer } = await inject("POST", "/store/customers", { email: "fuzz-customer@example.com", first_name: "Fuzz" }, { authorization: `Bearer ${registration}` });
-  const customerToken = (await inject("POST", "/auth/customer/emailpass", { email: "fuzz-customer@example.com", password: PASSWORD })).token as string;
+  const customerToken = (await inject("POST", "/auth/customer/emailpass", { email: "fuzz-customer@example.com", password: PASSWORD })).token;
   const shopper = { authorization: `Bearer ${customerToken}`, "x-publishable-api-key": demo.publishable_api_key };
   const { api_key: secretKey } = await inject("POST", "/admin/api-keys", { title: "fuzz", type: "secret" }, admin);
   const me = (await inject("GET", "/admin/users/me", undefined, admin)).user;
@@ -47,9 +59,9 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
   const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "New York", postal_code: "10001", country_code: "us" };
   const { products } = await inject("GET", `/store/products?limit=2&region_id=${demo.region_ids.us}`, undefined, shopper);
   const { cart } = await inject("POST", "/store/carts", { region_id: demo.region_ids.us, email: "fuzz-customer@example.com", shipping_address: address, billing_address: address }, shopper);
-  await inject("POST", `/store/carts/${cart.id}/line-items`, { variant_id: products[0].variants[0].id, quantity: 1 }, shopper);
+  await inject("POST", `/store/carts/${cart.id}/line-items`, { variant_id: products[0]!.variants[0]!.id, quantity: 1 }, shopper);
   const { shipping_options } = await inject("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, shopper);
-  await inject("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0].id }, shopper);
+  await inject("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }, shopper);
   const { payment_collection } = await inject("POST", "/store/payment-collections", { cart_id: cart.id }, shopper);
   await inject("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }, shopper);
   await inject("POST", `/store/carts/${cart.id}/complete`, undefined, shopper);
