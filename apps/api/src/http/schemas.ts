@@ -52,10 +52,10 @@ export const listResponse = <T>(key: string, items: T[], count: number, page: { 
 });
 
 /** `{200: {<key>: view}}`: the success answer of a route that answers one resource. */
-export const Answer = <T extends TSchema>(key: string, view: T) => ({ 200: Type.Object({ [key]: view }) });
+export const Answer = <T extends TSchema>(key: string, view: T) => ({ 200: Type.Object({ [key]: view }, { description: `The ${key.replaceAll("_", " ")}` }) });
 
 /** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
-export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({ 200: ListView(key, view) });
+export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({ 200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` } });
 
 /** `{200: {id, object, deleted: true}}`. */
-export const Deleted = { 200: DeleteResponse };
+export const Deleted = { 200: { ...DeleteResponse, description: "Deleted" } };

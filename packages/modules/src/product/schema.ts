@@ -464,8 +464,8 @@ const categoryView = (depth: number): TUnsafe<unknown> =>
     category_children: Type.Array(depth > 0 ? categoryView(depth - 1) : Type.Unsafe<unknown>({ type: "object" })),
     parent_category: OrNull(depth > 0 ? categoryView(depth - 1) : Type.Unsafe<unknown>({ type: "object" })),
   });
-/** A product category with its parent and children. */
-export const ProductCategoryView = categoryView(4);
+/** A product category with its parent and children (three levels of each listed). */
+export const ProductCategoryView = categoryView(3);
 
 /** A product with the relations of the product module (variants as {@link ProductVariantView}). */
 export const ProductView = RowView(product, {
@@ -473,7 +473,7 @@ export const ProductView = RowView(product, {
   options: Type.Array(ProductOptionView),
   images: Type.Array(ProductImageView),
   tags: Type.Array(ProductTagView),
-  categories: Type.Array(ProductCategoryView),
+  categories: Type.Array(RowView(productCategory)),
   collection: OrNull(ProductCollectionView),
   type: OrNull(ProductTypeView),
   sales_channels: Type.Array(View({ id: Type.String() })),
