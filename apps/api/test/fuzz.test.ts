@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import Ajv, { type ValidateFunction } from "ajv";
@@ -7,7 +8,7 @@ import { stringify } from "qs";
 import { createTestApp, type TestApp } from "../src/testing";
 import { registeredOperations } from "../src/testing/operations";
 import { hostileBody, hostileParam, hostileValue, pathEncoding, valid, type JsonSchema } from "./fuzz/arbitraries";
-import { fingerprinter, idName, seedFuzzStore, type Actor, type FuzzStore } from "./fuzz/store";
+import { fingerprinter, idName, seedFuzzStore, type Actor, type AdminCredential, type FuzzStore } from "./fuzz/store";
 
 /**
  * Property-based fuzzing of every operation, driven by the OpenAPI document: requests generated
@@ -18,7 +19,9 @@ import { fingerprinter, idName, seedFuzzStore, type Actor, type FuzzStore } from
  *
  * `npm test` runs a bounded pass; `npm run fuzz` a longer one. Environment: FUZZ_SEED (default a
  * fixed seed), FUZZ_RUNS (runs per operation), FUZZ_BUDGET_MS (whole run), FUZZ_OPS (a regular
- * expression on "METHOD /path" to fuzz only some operations).
+ * expression on "METHOD /path" to fuzz only some operations), FUZZ_REPORT (a file to write the
+ * findings to, each with the exact request to replay: earlier operations change the store, so a
+ * seed alone replays a finding only in a run over the same operations).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_614);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -32,6 +35,7 @@ type Doc = { paths: Record<string, Record<string, Operation>>; components?: { sc
 
 interface Case {
   actor: Actor;
+  credential: AdminCredential;
   publishable: boolean;
   mutation: "none" | "field" | "query" | "body" | "param" | "path";
   params: Record<string, string>;
@@ -46,6 +50,8 @@ interface Finding {
   operation: string;
   problem: string;
   request: string;
+  /** The request exactly as sent, to replay it (written to FUZZ_REPORT). */
+  sent?: ReturnType<typeof requestOf>;
   status: number;
   answer: string;
 }
@@ -109,6 +115,7 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
   return fc
     .record({
       actor: fc.constant(actor),
+      credential: fc.constantFrom<AdminCredential>("jwt", "jwt", "header", "basic", "query"),
       publishable: fc.boolean(),
       mutation: fc.constantFrom(...mutations),
       params,
@@ -146,9 +153,9 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
 function requestOf(method: string, path: string, c: Case) {
   let url = path.replace(/\{(\w+)\}/g, (_, name: string) => c.params[name] ?? "x");
   if (c.encode) url = c.encode(url);
-  const queryString = stringify(c.query, { encodeValuesOnly: false, allowDots: false });
+  const queryString = stringify(c.actor === "admin" && c.credential === "query" ? { ...c.query, api_token: store.apiToken } : c.query, { encodeValuesOnly: false, allowDots: false });
   if (queryString) url += `?${queryString}`;
-  const headers: Record<string, string> = { ...store.headers[c.actor]() };
+  const headers: Record<string, string> = { ...store.headers(c.actor, c.credential) };
   if (c.publishable && path.startsWith("/store")) headers["x-publishable-api-key"] = store.publishableKey;
   if (c.idempotencyKey !== null) headers["idempotency-key"] = c.idempotencyKey;
   let payload: string | undefined;
@@ -235,9 +242,10 @@ describe("fuzzing every operation from its OpenAPI schemas", () => {
           found.push({
             operation: name,
             problem,
-            request: `${request.method} ${request.url.slice(0, 300)} as ${c.actor} (${c.mutation})${request.payload ? ` body ${request.payload.slice(0, 300)}` : ""}`,
+            request: `${request.method} ${request.url.slice(0, 300)} as ${c.actor === "admin" ? `admin (${c.credential})` : c.actor} (${c.mutation})${request.payload ? ` body ${request.payload.slice(0, 1000)}` : ""}`,
             status: res.statusCode,
             answer: res.body.slice(0, 300),
+            sent: request,
           });
           return false;
         });
@@ -248,6 +256,7 @@ describe("fuzzing every operation from its OpenAPI schemas", () => {
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       console.warn(`fuzz: ${operations.length} operations × ${ACTORS.length} callers, ${cases} cases in ${seconds} s (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}), ${findings.length} failing`);
+      if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(findings, null, 2));
       for (const finding of findings) console.warn(`fuzz finding: ${finding.operation}: ${finding.problem}\n  request: ${finding.request}\n  answer ${finding.status}: ${finding.answer}`);
       expect(findings.map((f) => `${f.operation}: ${f.problem}`)).toEqual([]);
     },

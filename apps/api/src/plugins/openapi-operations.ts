@@ -38,18 +38,20 @@ export function securityOf(route: RouteOptions, guards: Guards): Requirement[] {
   return PUBLIC_SECURITY;
 }
 
-/** The error body every 4xx/5xx answers with. */
-const error = (description: string): TSchema =>
+/** The error body every 4xx/5xx answers with, described for one status; routes use it for an answer of their own. */
+export const errorAnswer = (description: string): TSchema =>
   Type.Object({ type: Type.String(), message: Type.String() }, { description, additionalProperties: false });
 
 /**
- * The error answers a route can give, by what it takes and how it is guarded: 400 for bad input
- * (schema, malformed JSON, a bad `Idempotency-Key` or publishable key); 401/403 when guarded,
- * 401 on `/auth` (credentials are what it checks), 401/403 on a store route (an action that needs
- * the customer's token, someone else's cart or order, a token of the wrong kind); 404 for an unknown id in its path, body or required query;
- * 409 for a POST (a reused `Idempotency-Key`, a unique value taken); 413/415 for a body too large
- * or not JSON; 414 for a path parameter over the router's length limit; 429 over the rate limit;
- * 500. A route's own `response` entries take precedence.
+ * The error answers a route can give, by what it takes and how it is guarded (a route's own
+ * `response` entries take precedence):
+ * - 400 bad input: the schema, malformed JSON, a bad `Idempotency-Key` or publishable key;
+ * - 401/403 when guarded; 401 on `/auth` (credentials are what it checks); 401/403 on a store
+ *   route (an action that needs the customer's token, someone else's cart, a token of the wrong kind);
+ * - 404 an unknown id in its path, body or required query;
+ * - 409 for a POST: a reused `Idempotency-Key`, a unique value taken;
+ * - 413/415 a body too large or not JSON; 414 a path parameter over the router's length limit;
+ * - 429 over the rate limit; 500.
  */
 export function errorResponses(route: RouteOptions, guards: Guards): Record<number, TSchema> {
   const methods = [route.method].flat();
@@ -57,17 +59,17 @@ export function errorResponses(route: RouteOptions, guards: Guards): Record<numb
   const hasParams = route.url.includes(":");
   const query = (route.schema as { querystring?: { required?: string[] } } | undefined)?.querystring;
   const responses: Record<number, TSchema> = {};
-  responses[400] = error("Invalid request: a field fails the schema, malformed JSON, or a bad header");
-  if (isGuarded(route, guards) || area(route) === "auth" || area(route) === "store") responses[401] = error("Missing, invalid, expired or revoked credentials");
-  if (isGuarded(route, guards) || area(route) === "store") responses[403] = error("The credentials are valid but not for this kind of actor, resource or action");
-  if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id"))) responses[404] = error("A resource named in the path, body or query does not exist");
-  if (methods.includes("POST")) responses[409] = error("The Idempotency-Key was used with another request or is in use, or a unique value is taken");
+  responses[400] = errorAnswer("Invalid request: a field fails the schema, malformed JSON, or a bad header");
+  if (isGuarded(route, guards) || area(route) === "auth" || area(route) === "store") responses[401] = errorAnswer("Missing, invalid, expired or revoked credentials");
+  if (isGuarded(route, guards) || area(route) === "store") responses[403] = errorAnswer("The credentials are valid but not for this kind of actor, resource or action");
+  if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id"))) responses[404] = errorAnswer("A resource named in the path, body or query does not exist");
+  if (methods.includes("POST")) responses[409] = errorAnswer("The Idempotency-Key was used with another request or is in use, or a unique value is taken");
   if (takesBody) {
-    responses[413] = error("The body is larger than the limit");
-    responses[415] = error("The body is not JSON");
+    responses[413] = errorAnswer("The body is larger than the limit");
+    responses[415] = errorAnswer("The body is not JSON");
   }
-  if (hasParams) responses[414] = error("A path parameter is longer than the limit");
-  responses[429] = error("Too many requests; retry after `retry-after` seconds");
-  responses[500] = error("An unexpected error; its detail is logged, never sent");
+  if (hasParams) responses[414] = errorAnswer("A path parameter is longer than the limit");
+  responses[429] = errorAnswer("Too many requests; retry after `retry-after` seconds");
+  responses[500] = errorAnswer("An unexpected error; its detail is logged, never sent");
   return responses;
 }

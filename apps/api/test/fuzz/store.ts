@@ -5,10 +5,15 @@ import type { TestApp } from "../../src/testing";
 import type { Pools } from "./arbitraries";
 
 export type Actor = "anonymous" | "customer" | "admin";
+/** How the admin proves itself: a user's JWT, or the secret API key in one of its three forms. */
+export type AdminCredential = "jwt" | "header" | "basic" | "query";
 
 /** The seeded store the fuzzer drives: who can call, and the real ids it knows. */
 export interface FuzzStore {
-  headers: Record<Actor, () => Record<string, string>>;
+  /** The caller's headers; for the admin by `credential` (`query` sends no header: see {@link FuzzStore.apiToken}). */
+  headers(actor: Actor, credential: AdminCredential): Record<string, string>;
+  /** The secret API key, for `?api_token=`. */
+  apiToken: string;
   publishableKey: string;
   pools: Pools;
   /** Ids the fuzzer must not delete or revoke: its own actors and keys. */
@@ -23,7 +28,7 @@ const PASSWORD = "fuzz-password-1";
 interface SeedAnswer {
   token: string;
   customer: { id: string };
-  api_key: { id: string };
+  api_key: { id: string; token: string };
   user: { id: string };
   products: Array<{ variants: Array<{ id: string }> }>;
   cart: { id: string };
@@ -94,11 +99,14 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
   pools.set("actor_type", new Set(["customer", "user"]));
   pools.set("provider", new Set(["emailpass", "google", "github"]));
   return {
-    headers: {
-      anonymous: () => ({}),
-      customer: () => ({ authorization: `Bearer ${customerToken}` }),
-      admin: () => admin,
+    headers(actor, credential): Record<string, string> {
+      if (actor === "anonymous") return {};
+      if (actor === "customer") return { authorization: `Bearer ${customerToken}` };
+      if (credential === "header") return { "x-service-access-token": secretKey.token };
+      if (credential === "basic") return { authorization: `Basic ${Buffer.from(`${secretKey.token}:`).toString("base64")}` };
+      return credential === "jwt" ? admin : {};
     },
+    apiToken: secretKey.token,
     publishableKey: demo.publishable_api_key,
     pools,
     protectedIds,
