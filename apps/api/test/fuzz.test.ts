@@ -180,8 +180,9 @@ function check(operation: Operation, c: Case, status: number, text: string, befo
   }
   if (status >= 500) return `answered ${status}`;
   if (status < 300) store.harvest(body);
-  // An encoded path may name no route at all: the app's 404/405 then answers, not this operation.
-  const rerouted = c.encode && (status === 404 || status === 405);
+  // An encoded path, or a parameter like `%2e%2e`, may lead to no route or another one: the app's
+  // 404/405 then answers, not this operation.
+  const rerouted = (c.encode || c.mutation === "param") && (status === 404 || status === 405);
   const answer = rerouted ? { content: { "application/json": { schema: ERROR } } } : documented(operation, status);
   if (!answer) return `answered ${status}, which the operation does not document`;
   const schema = answer.content?.["application/json"]?.schema;
