@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, MetadataView, OrNull, TimestampView, View } from "@kasse/db";
+import { Extend, OrNull, View, rowProperties } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
-import { AddressView, AdjustmentView, TaxLineView } from "@kasse/modules/cart";
+import { AddressView, AdjustmentView, TaxLineView, cart, cartLineItem, cartShippingMethod } from "@kasse/modules/cart";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { RegionView, type Region } from "@kasse/modules/region";
 
@@ -12,52 +12,22 @@ export function cartActor(request: FastifyRequest): CartActor {
   return { customer_id: auth && auth.actor_type === "customer" && auth.actor_id ? auth.actor_id : null };
 }
 
-const Money = () => Type.Integer();
 const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
-const LineTotals = () => ({ subtotal: Money(), discount_total: Money(), tax_total: Money(), total: Money(), original_total: Money() });
 
 /** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
 export const CartLineItemView = View({
-  id: Type.String(),
-  cart_id: Type.String(),
-  variant_id: OrNull(Type.String()),
-  product_id: OrNull(Type.String()),
-  title: Type.String(),
-  subtitle: OrNull(Type.String()),
-  thumbnail: OrNull(Type.String()),
-  quantity: Type.Integer(),
-  unit_price: Money(),
-  is_tax_inclusive: Type.Boolean(),
-  is_discountable: Type.Boolean(),
-  requires_shipping: Type.Boolean(),
-  product_title: OrNull(Type.String()),
-  product_handle: OrNull(Type.String()),
-  variant_title: OrNull(Type.String()),
-  variant_sku: OrNull(Type.String()),
-  ...LineTotals(),
-  metadata: MetadataView(),
+  ...rowProperties(cartLineItem, ["product_collection_id", "product_category_ids", "product_tag_ids", "deleted_at"]),
   variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
   product: ProductRef(),
   adjustments: Type.Array(AdjustmentView),
   tax_lines: Type.Array(TaxLineView),
-  created_at: TimestampView(),
-  updated_at: TimestampView(),
 });
 
 /** A shipping method of a store cart. */
 export const CartShippingMethodView = View({
-  id: Type.String(),
-  cart_id: Type.String(),
-  shipping_option_id: OrNull(Type.String()),
-  name: Type.String(),
-  amount: Money(),
-  is_tax_inclusive: Type.Boolean(),
-  data: OrNull(Type.Record(Type.String(), Type.Unknown())),
-  ...LineTotals(),
+  ...rowProperties(cartShippingMethod, ["shipping_profile_id", "updated_at", "deleted_at"]),
   adjustments: Type.Array(AdjustmentView),
   tax_lines: Type.Array(TaxLineView),
-  metadata: MetadataView(),
-  created_at: TimestampView(),
 });
 
 /** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
@@ -65,36 +35,14 @@ export const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["re
 
 /** Medusa v2's store cart, as {@link cartResponse} shapes it. */
 export const CartView = View({
-  id: Type.String(),
-  region_id: OrNull(Type.String()),
+  ...rowProperties(cart, ["promo_codes", "deleted_at"]),
   region: OrNull(Extend(RegionView, {}, ["payment_providers", "created_at", "updated_at", "deleted_at"])),
-  sales_channel_id: OrNull(Type.String()),
-  customer_id: OrNull(Type.String()),
-  currency_code: Type.String(),
-  email: OrNull(Type.String()),
   items: Type.Array(CartLineItemView),
   shipping_address: OrNull(AddressView),
   billing_address: OrNull(AddressView),
   shipping_methods: Type.Array(CartShippingMethodView),
   payment_collection: OrNull(StorePaymentCollectionView),
   promotions: Type.Array(View({ id: Type.String(), code: OrNull(Type.String()), is_automatic: Type.Boolean() })),
-  subtotal: Money(),
-  discount_total: Money(),
-  shipping_total: Money(),
-  tax_total: Money(),
-  total: Money(),
-  original_total: Money(),
-  item_subtotal: Money(),
-  item_tax_total: Money(),
-  item_discount_total: Money(),
-  item_total: Money(),
-  shipping_subtotal: Money(),
-  shipping_tax_total: Money(),
-  shipping_discount_total: Money(),
-  metadata: MetadataView(),
-  created_at: TimestampView(),
-  updated_at: TimestampView(),
-  completed_at: OrNull(TimestampView()),
 });
 
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
