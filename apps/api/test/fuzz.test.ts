@@ -7,7 +7,7 @@ import addFormats from "ajv-formats";
 import { stringify } from "qs";
 import { createTestApp, type TestApp } from "../src/testing";
 import { registeredOperations } from "../src/testing/operations";
-import { hostileBody, hostileParam, hostileValue, pathEncoding, valid, type JsonSchema } from "./fuzz/arbitraries";
+import { hostileBody, hostileParam, hostileQuery, hostileValue, pathEncoding, valid, type JsonSchema } from "./fuzz/arbitraries";
 import { fingerprinter, idName, seedFuzzStore, type Actor, type AdminCredential, type FuzzStore } from "./fuzz/store";
 
 /**
@@ -37,12 +37,14 @@ interface Case {
   actor: Actor;
   credential: AdminCredential;
   publishable: boolean;
-  mutation: "none" | "field" | "query" | "body" | "param" | "path";
+  mutation: "none" | "field" | "query" | "rawQuery" | "body" | "param" | "path";
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
   rawBody?: string;
   encode?: (path: string) => string;
+  /** Query text appended as is (nesting, repeats, prototype keys that `qs` must not turn into objects). */
+  rawQuery?: string;
   idempotencyKey: string | null;
 }
 
@@ -110,7 +112,7 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
   const query = fc.record(Object.fromEntries(queryProps.map((p) => [p.name, valid(p.schema, pools, resolve, p.name)])), { requiredKeys: queryProps.filter((p) => p.required).map((p) => p.name) });
   const bodySchema = operation.requestBody?.content?.["application/json"]?.schema;
   const body = bodySchema ? valid(bodySchema, pools, resolve) : fc.constant(undefined);
-  const mutations: Case["mutation"][] = ["none", "none", "field", "query", "param", "path"];
+  const mutations: Case["mutation"][] = ["none", "none", "field", "query", "rawQuery", "param", "path"];
   if (method !== "GET") mutations.push("body", "field");
   return fc
     .record({
@@ -124,11 +126,12 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
       hostile: hostileValue,
       hostileBody,
       hostileParam,
+      hostileQuery,
       encode: pathEncoding,
       target: fc.nat(),
       idempotencyKey: method === "POST" ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom("", " ", "x".repeat(300), "a b", "%00")), { freq: 4 }) : fc.constant(null),
     })
-    .map(({ hostile, hostileBody: raw, hostileParam: param, encode, target, ...c }) => {
+    .map(({ hostile, hostileBody: raw, hostileParam: param, hostileQuery: rawQuery, encode, target, ...c }) => {
       const out: Case = { ...c, query: { ...c.query }, params: { ...c.params } };
       if (c.mutation === "field") {
         // One field of the body (or of the query, for a GET) gets a hostile value.
@@ -146,6 +149,7 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
         else out.encode = encode;
       }
       if (c.mutation === "path") out.encode = encode;
+      if (c.mutation === "rawQuery") out.rawQuery = rawQuery;
       return out;
     });
 }
@@ -154,7 +158,8 @@ function requestOf(method: string, path: string, c: Case) {
   let url = path.replace(/\{(\w+)\}/g, (_, name: string) => c.params[name] ?? "x");
   if (c.encode) url = c.encode(url);
   const queryString = stringify(c.actor === "admin" && c.credential === "query" ? { ...c.query, api_token: store.apiToken } : c.query, { encodeValuesOnly: false, allowDots: false });
-  if (queryString) url += `?${queryString}`;
+  const query = [queryString, c.rawQuery].filter(Boolean).join("&");
+  if (query) url += `?${query}`;
   const headers: Record<string, string> = { ...store.headers(c.actor, c.credential) };
   if (c.publishable && path.startsWith("/store")) headers["x-publishable-api-key"] = store.publishableKey;
   if (c.idempotencyKey !== null) headers["idempotency-key"] = c.idempotencyKey;

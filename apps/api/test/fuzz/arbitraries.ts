@@ -135,3 +135,25 @@ export const pathEncoding: fc.Arbitrary<(path: string) => string> = fc.constantF
 
 /** A path parameter that is no id: empty, encoded, NUL, huge, a traversal. */
 export const hostileParam: fc.Arbitrary<string> = fc.constantFrom("%00", "%2e%2e", "..%2F..%2Fadmin", "%ud800", "%ED%A0%80", "x".repeat(5_000), "%25", "'", "null", "undefined", "__proto__", "constructor", "%F0%9F%98%80", "a%2Fb");
+
+/** Query text `qs` has to survive: deep brackets, huge arrays, repeats, prototype keys, odd `fields` and `order`. */
+export const hostileQuery: fc.Arbitrary<string> = fc.constantFrom(
+  `a${"[b]".repeat(60)}=1`,
+  "limit[]=1&limit[]=2",
+  "limit[a]=1",
+  "offset=1&offset=2",
+  `id=${Array.from({ length: 2_000 }, (_, i) => `x${i}`).join("&id=")}`,
+  `id[5000]=x`,
+  "__proto__[polluted]=1",
+  "constructor[prototype][polluted]=1",
+  "toString=1&hasOwnProperty=1",
+  `fields=${"a.".repeat(500)}b`,
+  `fields=${Array.from({ length: 500 }, (_, i) => `+f${i}`).join(",")}`,
+  "fields=*,-id,+id,**,*.*",
+  `order=${"-a".repeat(1)}${"b".repeat(2_000)}`,
+  "order=-created_at,+id,updated_at,-metadata",
+  "q=%25%5F%5C",
+  "created_at[$gte]=not-a-date&created_at[$lt][x]=1",
+  "q=%E0%A4%A",
+  "limit=0x10&offset=1e3",
+);
