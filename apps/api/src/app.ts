@@ -9,6 +9,7 @@ import Fastify, {
 } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { registerOpenApi } from "./plugins/openapi";
+import { registerResponseCheck } from "./plugins/response-check";
 import { validatorCompiler } from "./plugins/validation";
 import type { Config } from "./config";
 import { createContainer, type Container, type Infrastructure } from "./container";
@@ -50,6 +51,8 @@ export interface BuildAppOptions {
   extraRoutes?: (app: App) => Promise<void> | void;
   /** Called with every route as it is registered (the route-walk tests read the schemas). */
   onRoute?: (route: RouteOptions) => void;
+  /** Check every response against its documented schema (test apps; see `plugins/response-check.ts`). */
+  checkResponses?: boolean;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
+  if (options.checkResponses) registerResponseCheck(app);
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
   app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });

@@ -46,3 +46,4 @@ export {
   OptionalMetadata,
   ProviderData,
 } from "./input";
+export { AnyJson, Extend, ListView, MetadataView, OrNull, RowView, TimestampView, View, rowProperties } from "./views";

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET } from "@kasse/db";
+import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
 
 /** The error body every 4xx/5xx answers with. */
 export const ErrorResponse = Type.Object({ type: Type.String(), message: Type.String() }, { $id: "Error" });
@@ -44,3 +44,12 @@ export const listResponse = <T>(key: string, items: T[], count: number, page: { 
   offset: page.offset,
   limit: page.limit,
 });
+
+/** `{200: {<key>: view}}`: the success answer of a route that answers one resource. */
+export const Answer = <T extends TSchema>(key: string, view: T) => ({ 200: Type.Object({ [key]: view }, { description: `The ${key.replaceAll("_", " ")}` }) });
+
+/** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
+export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({ 200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` } });
+
+/** `{200: {id, object, deleted: true}}`. */
+export const Deleted = { 200: { ...DeleteResponse, description: "Deleted" } };

@@ -1,9 +1,28 @@
-import type { Order, OrderReturn } from "@kasse/modules/order";
-import type { PaymentCollection } from "@kasse/modules/payment";
-import type { Fulfillment } from "@kasse/modules/fulfillment";
+import { Type } from "@sinclair/typebox";
+import { Extend, OrNull, View } from "@kasse/db";
+import { AddressView } from "@kasse/modules/cart";
+import { OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
+import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
+import { FulfillmentView, type Fulfillment } from "@kasse/modules/fulfillment";
 import type { Container } from "../container";
 
 type Audience = "admin" | "store";
+
+/** An order as the API shows it ({@link orderViews}); the Store leaves provider data out of its payment collections. */
+export const OrderDetailView = Extend(
+  OrderView,
+  {
+    shipping_address: OrNull(AddressView),
+    billing_address: OrNull(AddressView),
+    payment_collections: Type.Array(PaymentCollectionView),
+    fulfillments: Type.Array(Extend(FulfillmentView, {}, ["inventory_consumed", "deleted_at"])),
+    returns: Type.Array(ReturnView),
+    paid_total: Type.Integer(),
+    refunded_total: Type.Integer(),
+    summary: View({ paid_total: Type.Integer(), refunded_total: Type.Integer(), pending_difference: Type.Integer() }),
+  },
+  ["payment_collection_ids", "deleted_at"],
+);
 
 /**
  * Orders as the API shows them (Medusa v2's order shape): each line with its fulfilled/shipped/

@@ -3,6 +3,14 @@ import { migrationStatus, type Database } from "@kasse/db";
 import type { App } from "../app";
 
 const Health = Type.Object({ status: Type.String(), timestamp: Type.String({ format: "date-time" }) });
+// 503 carries the error fields too, so a client reading `{type, message}` learns what is not answering.
+const Ready = Type.Object({
+  status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
+  timestamp: Type.String({ format: "date-time" }),
+  checks: Type.Record(Type.String(), Type.String()),
+  type: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+});
 
 /** How long a migration check is reused: readiness is probed every few seconds by every balancer. */
 export const MIGRATION_CHECK_MS = 5_000;
@@ -20,7 +28,7 @@ export default async function health(app: App): Promise<void> {
     timestamp: new Date().toISOString(),
   }));
 
-  app.get("/health/ready", { schema: { tags: ["health"] } }, async (_request, reply) => {
+  app.get("/health/ready", { schema: { tags: ["health"], response: { 200: Ready, 503: { ...Ready, description: "The database or Redis is not answering" } } } }, async (_request, reply) => {
     const checks: Record<string, string> = {};
     const probe = async (name: string, fn: () => Promise<unknown>) => {
       try {

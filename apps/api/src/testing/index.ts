@@ -57,7 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
-  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes });
+  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes, checkResponses: true });
   await app.ready();
   return {
     app,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -234,3 +234,25 @@ export const CartCustomerTransfer = Type.Object(
   { additionalProperties: false },
 );
 export type CartCustomerTransfer = Static<typeof CartCustomerTransfer>;
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A cart or order address. */
+export const AddressView = View({
+  id: Type.String(),
+  first_name: OrNull(Type.String()),
+  last_name: OrNull(Type.String()),
+  company: OrNull(Type.String()),
+  address_1: OrNull(Type.String()),
+  address_2: OrNull(Type.String()),
+  city: OrNull(Type.String()),
+  postal_code: OrNull(Type.String()),
+  province: OrNull(Type.String()),
+  country_code: OrNull(Type.String()),
+  phone: OrNull(Type.String()),
+  metadata: MetadataView(),
+});
+/** A tax line of a line item (`item_id`) or shipping method (`shipping_method_id`). */
+export const TaxLineView = View({ rate: Type.Number(), code: Type.String(), name: Type.String(), tax_rate_id: OrNull(Type.String()), item_id: Type.String(), shipping_method_id: Type.String() });
+/** A promotion's discount on a line item (`item_id`) or shipping method (`shipping_method_id`). */
+export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: Type.Integer(), item_id: Type.String(), shipping_method_id: Type.String() });

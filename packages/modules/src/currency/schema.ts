@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { timestamps } from "@kasse/db";
+import { RowView, timestamps } from "@kasse/db";
 
 /** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
 export const currency = pgTable(
@@ -30,3 +30,8 @@ export interface CurrencyFilters {
   q?: string;
   is_default?: boolean;
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A currency. */
+export const CurrencyView = RowView(currency);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, timestamps, Title, Url } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, timestamps, Title, Url, AnyJson, OrNull, RowView, View } from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
 export const shippingProfile = pgTable(
@@ -187,3 +187,20 @@ export const ShipmentCreate = Type.Object(
 );
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
 export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A shipping profile. */
+export const ShippingProfileView = RowView(shippingProfile);
+/** A shipping option's price. */
+export const ShippingOptionPriceView = RowView(shippingOptionPrice);
+/** A shipping option with its prices, rules and type. */
+export const ShippingOptionView = RowView(shippingOption, {
+  rules: Type.Array(View({ attribute: Type.String(), operator: Type.String(), value: AnyJson() })),
+  type: OrNull(View({ code: Type.String(), label: Type.String(), description: Type.String() })),
+  prices: Type.Array(ShippingOptionPriceView),
+});
+/** An item of a fulfillment. */
+export const FulfillmentItemView = RowView(fulfillmentItem);
+/** A fulfillment with its items and labels. */
+export const FulfillmentView = RowView(fulfillment, { items: Type.Array(FulfillmentItemView) });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, timestamps, Title, Url } from "@kasse/db";
+import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, timestamps, Title, Url, RowView } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () => sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
@@ -234,3 +234,18 @@ export interface ReservationFilters {
   location_id?: string[];
   line_item_id?: string[];
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A stock level of an item at a location. */
+export const InventoryLevelView = RowView(inventoryLevel);
+/** An inventory item with its levels and its totals over them. */
+export const InventoryItemView = RowView(inventoryItem, {
+  location_levels: Type.Array(InventoryLevelView),
+  stocked_quantity: Type.Integer(),
+  reserved_quantity: Type.Integer(),
+});
+/** A reservation. */
+export const ReservationView = RowView(reservationItem);
+/** A variant's link to an inventory item: how many units of it one variant unit takes. */
+export const VariantInventoryItemView = RowView(inventoryItemVariant);

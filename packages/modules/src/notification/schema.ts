@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { timestamps } from "@kasse/db";
+import { RowView, timestamps } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
@@ -63,3 +63,8 @@ export interface NotificationFilters {
   template?: string[];
   status?: NotificationStatus[];
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A notification and its delivery state. */
+export const NotificationView = RowView(notification);

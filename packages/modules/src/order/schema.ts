@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url } from "@kasse/db";
+import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -426,3 +426,29 @@ export const ReturnReceive = Type.Object(
   { additionalProperties: false },
 );
 export type ReturnReceive = Static<typeof ReturnReceive>;
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A line of an order, with its fulfilled/shipped/delivered/returned quantities also under `detail`. */
+export const OrderLineItemView = RowView(orderLineItem, {
+  detail: View({
+    quantity: Type.Integer(),
+    fulfilled_quantity: Type.Integer(),
+    shipped_quantity: Type.Integer(),
+    delivered_quantity: Type.Integer(),
+    return_requested_quantity: Type.Integer(),
+    return_received_quantity: Type.Integer(),
+  }),
+});
+/** A shipping method of an order. */
+export const OrderShippingMethodView = RowView(orderShippingMethod);
+/** A change recorded on an order (who did what, the state before and after). */
+export const OrderChangeView = RowView(orderChange);
+/** A return reason. */
+export const ReturnReasonView = RowView(returnReason);
+/** An item of a return. */
+export const ReturnItemView = RowView(orderReturnItem);
+/** A return with its items. */
+export const ReturnView = RowView(orderReturn, { items: Type.Array(ReturnItemView) });
+/** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
+export const OrderView = RowView(order, { items: Type.Array(OrderLineItemView), shipping_methods: Type.Array(OrderShippingMethodView) });

@@ -1,6 +1,7 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { metadata, money, timestamps } from "@kasse/db";
+import { Type } from "@sinclair/typebox";
+import { RowView, View, metadata, money, timestamps } from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
 export type PaymentCollectionStatus = "not_paid" | "awaiting" | "authorized" | "partially_authorized" | "canceled" | "failed" | "completed";
@@ -95,3 +96,22 @@ export type PaymentSessionRow = typeof paymentSession.$inferSelect;
 export type PaymentRow = typeof payment.$inferSelect;
 export type CaptureRow = typeof capture.$inferSelect;
 export type RefundRow = typeof refund.$inferSelect;
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A payment provider as regions and the provider lists show it. */
+export const PaymentProviderView = View({ id: Type.String(), is_enabled: Type.Boolean() });
+/** A capture of a payment. */
+export const CaptureView = RowView(capture);
+/** A refund of a payment. */
+export const RefundView = RowView(refund);
+/** A payment with its captures and refunds. */
+export const PaymentView = RowView(payment, { captures: Type.Array(CaptureView), refunds: Type.Array(RefundView) });
+/** A payment session (the Store leaves out `data` and `context`). */
+export const PaymentSessionView = RowView(paymentSession);
+/** A payment collection with its providers, sessions and payments. */
+export const PaymentCollectionView = RowView(paymentCollection, {
+  payment_providers: Type.Array(PaymentProviderView),
+  payment_sessions: Type.Array(PaymentSessionView),
+  payments: Type.Array(PaymentView),
+});

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, timestamps, Title } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -189,3 +189,32 @@ export interface PricePreferenceFilters {
   attribute?: string[];
   value?: string[];
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A price; `rules` holds its region rule (`{region_id}`) when it has one. */
+export const PriceView = RowView(price, { rules: Type.Record(Type.String(), Type.String()) });
+/** A price list with its rules (`{customer_group_id: [...]}`) and prices. */
+export const PriceListView = RowView(priceList, { rules: Type.Record(Type.String(), Type.Array(Type.String())), prices: Type.Array(PriceView) });
+/** A price preference. */
+export const PricePreferenceView = RowView(pricePreference);
+
+const PriceRef = () =>
+  View({
+    id: Type.String(),
+    price_list_id: OrNull(Type.String()),
+    price_list_type: OrNull(Type.Union([Type.Literal("sale"), Type.Literal("override")])),
+    min_quantity: OrNull(Type.Integer()),
+    max_quantity: OrNull(Type.Integer()),
+  });
+/** The price a customer pays and the one it is compared with (Medusa's `calculated_price`). */
+export const CalculatedPriceView = View({
+  id: Type.String(),
+  calculated_amount: Type.Integer(),
+  original_amount: Type.Integer(),
+  currency_code: Type.String(),
+  is_calculated_price_tax_inclusive: Type.Boolean(),
+  is_original_price_tax_inclusive: Type.Boolean(),
+  calculated_price: PriceRef(),
+  original_price: PriceRef(),
+});

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, timestamps, Title, Url } from "@kasse/db";
+import { Type, type Static, type TUnsafe } from "@sinclair/typebox";
+import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, timestamps, Title, Url, OrNull, RowView, View } from "@kasse/db";
 
 /** Product status values (interface.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -436,3 +436,43 @@ export interface ProductFilters {
 /** Relations a product read can load, each with one query for the whole page. */
 export const PRODUCT_RELATIONS = ["variants", "options", "images", "tags", "categories", "collection", "type", "sales_channels"] as const;
 export type ProductRelation = (typeof PRODUCT_RELATIONS)[number];
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A product option value. */
+export const ProductOptionValueView = RowView(productOptionValue);
+/** A product option with its values. */
+export const ProductOptionView = RowView(productOption, { values: Type.Array(ProductOptionValueView) });
+/** A variant's value for one option, with the option. */
+export const VariantOptionValueView = View({ id: Type.String(), value: Type.String(), option_id: Type.String(), option: View({ id: Type.String(), title: Type.String(), product_id: Type.String() }) });
+/** A variant with its option values (the API adds prices, stock and calculated prices: see the product routes). */
+export const ProductVariantView = RowView(productVariant, { options: Type.Array(VariantOptionValueView) });
+/** A product image. */
+export const ProductImageView = RowView(productImage);
+/** A product collection. */
+export const ProductCollectionView = RowView(productCollection);
+/** A product tag. */
+export const ProductTagView = RowView(productTag);
+/** A product type. */
+export const ProductTypeView = RowView(productType);
+
+/** A category with its parent and children, nested `depth` levels (deeper children are listed as plain objects). */
+const categoryView = (depth: number): TUnsafe<unknown> =>
+  RowView(productCategory, {
+    category_children: Type.Array(depth > 0 ? categoryView(depth - 1) : Type.Unsafe<unknown>({ type: "object" })),
+    parent_category: OrNull(depth > 0 ? categoryView(depth - 1) : Type.Unsafe<unknown>({ type: "object" })),
+  });
+/** A product category with its parent and children (three levels of each listed). */
+export const ProductCategoryView = categoryView(3);
+
+/** A product with the relations of the product module (variants as {@link ProductVariantView}). */
+export const ProductView = RowView(product, {
+  variants: Type.Array(ProductVariantView),
+  options: Type.Array(ProductOptionView),
+  images: Type.Array(ProductImageView),
+  tags: Type.Array(ProductTagView),
+  categories: Type.Array(RowView(productCategory)),
+  collection: OrNull(ProductCollectionView),
+  type: OrNull(ProductTypeView),
+  sales_channels: Type.Array(View({ id: Type.String() })),
+});

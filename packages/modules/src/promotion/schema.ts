@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, OptionalMetadata, timestamps, Title } from "@kasse/db";
+import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, OptionalMetadata, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -290,3 +290,19 @@ export interface CampaignFilters {
   q?: string;
   campaign_identifier?: string[];
 }
+
+// ---- Responses (named `*Response`: `*View` are the service's types, see views.ts) -----------------
+
+/** A promotion rule with its values. */
+export const PromotionRuleResponse = RowView(promotionRule, { values: Type.Array(View({ id: Type.String(), value: Type.String() })) }, ["promotion_id", "kind"]);
+/** A campaign's budget. */
+export const CampaignBudgetResponse = RowView(campaignBudget);
+/** How a promotion applies, with its target and buy rules. */
+export const ApplicationMethodResponse = RowView(applicationMethod, { target_rules: Type.Array(PromotionRuleResponse), buy_rules: Type.Array(PromotionRuleResponse) });
+const promotionProperties = { application_method: OrNull(ApplicationMethodResponse), rules: Type.Array(PromotionRuleResponse) };
+/** A campaign with its budget and promotions. */
+export const CampaignResponse = RowView(campaign, { budget: OrNull(CampaignBudgetResponse), promotions: Type.Array(RowView(promotion, promotionProperties)) });
+/** A promotion with its campaign, application method and rules. */
+export const PromotionResponse = RowView(promotion, { ...promotionProperties, campaign: OrNull(RowView(campaign, { budget: OrNull(CampaignBudgetResponse) })) });
+/** The answer of a rule batch: rules created and updated, ids deleted. */
+export const RuleBatchResponse = Type.Object({ created: Type.Array(PromotionRuleResponse), updated: Type.Array(PromotionRuleResponse), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) });

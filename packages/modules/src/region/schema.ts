@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
+import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, timestamps, Title, RowView, View } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = pgTable(
@@ -71,3 +71,13 @@ export interface RegionFilters {
   name?: string[];
   currency_code?: string[];
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A country as regions show it. */
+export const CountryView = RowView(regionCountry);
+/** A region with its countries and payment providers. */
+export const RegionView = RowView(region, {
+  countries: Type.Array(CountryView),
+  payment_providers: Type.Array(View({ id: Type.String(), is_enabled: Type.Boolean() })),
+});

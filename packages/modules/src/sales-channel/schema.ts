@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
+import { LongText, metadata, OptionalMetadata, timestamps, Title, RowView } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = pgTable(
@@ -48,3 +48,8 @@ export interface SalesChannelFilters {
   name?: string[];
   is_disabled?: boolean;
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A sales channel. */
+export const SalesChannelView = RowView(salesChannel);

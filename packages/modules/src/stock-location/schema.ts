@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
+import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, MetadataView, OrNull, RowView, TimestampView, View } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
 export const stockLocation = pgTable(
@@ -107,3 +107,13 @@ export interface StockLocationFilters {
   name?: string[];
   sales_channel_id?: string[];
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A stock location's address. */
+export const StockLocationAddressView = RowView(stockLocationAddress);
+/** A stock location with its address and, when asked, its sales channels (records of the sales-channel module). */
+export const StockLocationView = RowView(stockLocation, {
+  address: OrNull(StockLocationAddressView),
+  sales_channels: Type.Array(View({ id: Type.String(), name: Type.String(), description: OrNull(Type.String()), is_disabled: Type.Boolean(), is_default: Type.Boolean(), metadata: MetadataView(), created_at: TimestampView(), updated_at: TimestampView(), deleted_at: OrNull(TimestampView()) })),
+});

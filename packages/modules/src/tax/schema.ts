@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, metadata, OptionalMetadata, timestamps, Title } from "@kasse/db";
+import { Code, CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, RowView } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = pgTable(
@@ -80,3 +80,10 @@ export interface TaxRegionFilters {
   parent_id?: string[];
   q?: string;
 }
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A tax rate. */
+export const TaxRateView = RowView(taxRate);
+/** A tax region with its rates. */
+export const TaxRegionView = RowView(taxRegion, { tax_rates: Type.Array(TaxRateView) });

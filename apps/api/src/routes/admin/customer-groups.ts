@@ -3,7 +3,7 @@ import { Id, Title } from "@kasse/db";
 import { CustomerGroupCreate, CustomerGroupResponse, CustomerGroupUpdate } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, ListAnswer, ListQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListGroups = Type.Object(
@@ -26,7 +26,7 @@ const One = { 200: Type.Object({ customer_group: CustomerGroupResponse }) };
 export default async function customerGroups(app: App): Promise<void> {
   const service = app.modules.customer;
 
-  app.get("/customer-groups", { schema: { querystring: ListGroups } }, async (request) => {
+  app.get("/customer-groups", { schema: { querystring: ListGroups, response: ListAnswer("customer_groups", CustomerGroupResponse) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.listGroups(filters, { limit, offset, order });
     return { customer_groups: project(items, parseFields(fields)), count, offset, limit };

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Id, normalizeRange, Title, toDate } from "@kasse/db";
-import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate } from "@kasse/modules/customer";
+import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate, AddressResponse } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, DeleteResponse, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 import { removeCustomerAccountWorkflow } from "@kasse/flows";
 
@@ -63,13 +63,13 @@ export default async function customers(app: App): Promise<void> {
     return { id: request.params.id, object: "customer", deleted: true as const };
   });
 
-  app.get("/customers/:id/addresses", { schema: { params: Params, querystring: Type.Object(ListQuery, { additionalProperties: false }) } }, async (request) => {
+  app.get("/customers/:id/addresses", { schema: { params: Params, querystring: Type.Object(ListQuery, { additionalProperties: false }), response: ListAnswer("addresses", AddressResponse) } }, async (request) => {
     const { limit, offset, fields } = request.query;
     const { items, count } = await service.listAddresses(request.params.id, { limit, offset });
     return listResponse("addresses", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/customers/:id/addresses/:address_id", { schema: { params: AddressParams } }, async (request) => {
+  app.get("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, response: Answer("address", AddressResponse) } }, async (request) => {
     return { address: await service.retrieveAddress(request.params.id, request.params.address_id) };
   });
 

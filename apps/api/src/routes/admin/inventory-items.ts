@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Code, errors, Id, Title } from "@kasse/db";
-import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } from "@kasse/modules/inventory";
+import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate, InventoryItemView, InventoryLevelView } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, DeleteResponse, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const LevelParams = Type.Object({ id: Id(), location_id: Id() });
@@ -21,6 +21,12 @@ const ListInventoryItems = Type.Object(
 );
 const ListLevels = Type.Object({ ...ListQuery, location_id: Type.Optional(ArrayQuery(Id())) }, { additionalProperties: false });
 
+const One = Answer("inventory_item", InventoryItemView);
+// The item with its levels, and the levels as a list page.
+const Levels = { 200: Type.Unsafe<unknown>(Type.Object({ inventory_item: InventoryItemView, inventory_levels: Type.Array(InventoryLevelView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() })) };
+const LevelBatch = { 200: Type.Object({ created: Type.Array(InventoryLevelView), updated: Type.Array(InventoryLevelView), deleted: Type.Array(Type.String()) }) };
+const DeletedLevel = { 200: Type.Object({ ...DeleteResponse.properties, parent: InventoryItemView }) };
+
 /** Admin inventory items and their stock per location (interface.md "Admin: inventory"). */
 export default async function inventoryItems(app: App): Promise<void> {
   const inventory = app.modules.inventory;
@@ -32,40 +38,40 @@ export default async function inventoryItems(app: App): Promise<void> {
     if (unknown.length) throw errors.notFound(`Stock locations with ids: ${unknown.join(", ")} were not found`);
   };
 
-  app.get("/inventory-items", { schema: { querystring: ListInventoryItems } }, async (request) => {
+  app.get("/inventory-items", { schema: { querystring: ListInventoryItems, response: ListAnswer("inventory_items", InventoryItemView) } }, async (request) => {
     const { limit, offset, order, fields, location_levels, location_id, ...filters } = request.query;
     const locations = [...(location_id ?? []), ...(location_levels?.location_id ?? [])];
     const { items, count } = await inventory.list({ ...filters, location_id: locations.length ? locations : undefined }, { limit, offset, order });
     return listResponse("inventory_items", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/inventory-items", { schema: { body: InventoryItemCreate } }, async (request) => {
+  app.post("/inventory-items", { schema: { body: InventoryItemCreate, response: One } }, async (request) => {
     await requireLocations((request.body.location_levels ?? []).map((l) => l.location_id));
     return { inventory_item: await inventory.create(request.body) };
   });
 
-  app.get("/inventory-items/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/inventory-items/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
     return { inventory_item: project(await inventory.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/inventory-items/:id", { schema: { params: Params, body: InventoryItemUpdate } }, async (request) => {
+  app.post("/inventory-items/:id", { schema: { params: Params, body: InventoryItemUpdate, response: One } }, async (request) => {
     return { inventory_item: await inventory.update(request.params.id, request.body) };
   });
 
-  app.delete("/inventory-items/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/inventory-items/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await inventory.delete(request.params.id);
     return { id: request.params.id, object: "inventory-item", deleted: true as const };
   });
 
   // Both the contract's `{inventory_item: {id, location_levels}}` and Medusa's `inventory_levels` list (extensions.md).
-  app.get("/inventory-items/:id/location-levels", { schema: { params: Params, querystring: ListLevels } }, async (request) => {
+  app.get("/inventory-items/:id/location-levels", { schema: { params: Params, querystring: ListLevels, response: Levels } }, async (request) => {
     const { limit, offset, fields, location_id } = request.query;
     const { items, count } = await inventory.listLevels(request.params.id, { location_id }, { limit, offset });
     const levels = project(items, parseFields(fields));
     return { inventory_item: { id: request.params.id, location_levels: levels }, ...listResponse("inventory_levels", levels, count, { limit, offset }) };
   });
 
-  app.post("/inventory-items/:id/location-levels", { schema: { params: Params, body: InventoryLevelCreate } }, async (request) => {
+  app.post("/inventory-items/:id/location-levels", { schema: { params: Params, body: InventoryLevelCreate, response: One } }, async (request) => {
     await inventory.retrieve(request.params.id);
     await requireLocations([request.body.location_id]);
     await inventory.createLevels(request.params.id, [request.body]);
@@ -73,17 +79,17 @@ export default async function inventoryItems(app: App): Promise<void> {
   });
 
   // Medusa's admin manages an item's locations with this one call.
-  app.post("/inventory-items/:id/location-levels/batch", { schema: { params: Params, body: InventoryLevelBatch } }, async (request) => {
+  app.post("/inventory-items/:id/location-levels/batch", { schema: { params: Params, body: InventoryLevelBatch, response: LevelBatch } }, async (request) => {
     await requireLocations((request.body.create ?? []).map((l) => l.location_id));
     return inventory.batchLevels(request.params.id, request.body);
   });
 
-  app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate } }, async (request) => {
+  app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate, response: One } }, async (request) => {
     await inventory.updateLevel(request.params.id, request.params.location_id, request.body);
     return { inventory_item: await inventory.retrieve(request.params.id) };
   });
 
-  app.delete("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams } }, async (request) => {
+  app.delete("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, response: DeletedLevel } }, async (request) => {
     const level = await inventory.deleteLevel(request.params.id, request.params.location_id);
     return { id: level.id, object: "inventory-level", deleted: true as const, parent: await inventory.retrieve(request.params.id) };
   });

@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { Code, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { NotificationView } from "@kasse/modules/notification";
 
 const Params = Type.Object({ id: Id() });
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("success"), Type.Literal("failure")]);
@@ -22,13 +23,13 @@ const ListNotifications = Type.Object(
 export default async function notifications(app: App): Promise<void> {
   const service = app.modules.notification;
 
-  app.get("/notifications", { schema: { querystring: ListNotifications } }, async (request) => {
+  app.get("/notifications", { schema: { querystring: ListNotifications, response: ListAnswer("notifications", NotificationView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return { notifications: project(items, parseFields(fields)), count, offset, limit };
   });
 
-  app.get("/notifications/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/notifications/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("notification", NotificationView) } }, async (request) => {
     return { notification: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 }

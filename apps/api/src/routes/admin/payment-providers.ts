@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { PaymentProviderView } from "@kasse/modules/payment";
 
 const ListProviders = Type.Object(
   { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), is_enabled: Type.Optional(Type.Boolean()) },
@@ -15,7 +16,7 @@ const ListProviders = Type.Object(
  * Every registered provider is enabled.
  */
 export default async function paymentProviders(app: App): Promise<void> {
-  app.get("/payments/payment-providers", { schema: { querystring: ListProviders } }, async (request) => {
+  app.get("/payments/payment-providers", { schema: { querystring: ListProviders, response: ListAnswer("payment_providers", PaymentProviderView) } }, async (request) => {
     const { id, is_enabled, limit, offset, order, fields } = request.query;
     // Providers are named only by id, so that is the one order there is.
     if (order !== undefined && !["id", "+id", "-id"].includes(order)) throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);

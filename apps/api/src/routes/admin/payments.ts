@@ -2,7 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { Amount, Id } from "@kasse/db";
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
+import { PaymentView } from "@kasse/modules/payment";
 import type { App } from "../../app";
+import { Answer } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 /** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */
@@ -22,12 +24,12 @@ export default async function payments(app: App): Promise<void> {
     return { payment: collection.payments.find((p) => p.id === paymentId)! };
   };
 
-  app.post("/payments/:id/capture", { schema: { params: Params, body: Type.Optional(CaptureBody) } }, async (request) => {
+  app.post("/payments/:id/capture", { schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } }, async (request) => {
     const result = await app.infra.engine.execute(capturePaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, actor: actor(request) });
     return respond(result.payment_collection_id, request.params.id);
   });
 
-  app.post("/payments/:id/refund", { schema: { params: Params, body: Type.Optional(RefundBody) } }, async (request) => {
+  app.post("/payments/:id/refund", { schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } }, async (request) => {
     const result = await app.infra.engine.execute(refundPaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, reason: request.body?.reason ?? request.body?.note ?? null, actor: actor(request) });
     return respond(result.payment_collection_id, request.params.id);
   });

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Id, MAX_LIMIT, Title } from "@kasse/db";
-import { PriceListCreate, PriceListPricesBatch, PriceListUpdate } from "@kasse/modules/pricing";
+import { PriceListCreate, PriceListPricesBatch, PriceListUpdate, PriceListView, PriceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const PriceParams = Type.Object({ id: Id(), price_id: Id() });
@@ -17,6 +17,8 @@ const ListPriceLists = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const PriceBatch = { 200: Type.Object({ created: Type.Array(PriceView), updated: Type.Array(PriceView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
 export default async function priceLists(app: App): Promise<void> {
@@ -34,37 +36,37 @@ export default async function priceLists(app: App): Promise<void> {
     if (missing.length) throw errors.invalidData(`Variants with ids: ${missing.join(", ")} were not found`);
   }
 
-  app.get("/price-lists", { schema: { querystring: ListPriceLists } }, async (request) => {
+  app.get("/price-lists", { schema: { querystring: ListPriceLists, response: ListAnswer("price_lists", PriceListView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("price_lists", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/price-lists", { schema: { body: PriceListCreate } }, async (request) => {
+  app.post("/price-lists", { schema: { body: PriceListCreate, response: Answer("price_list", PriceListView) } }, async (request) => {
     await assertVariants(request.body.prices);
     return { price_list: await service.create(request.body) };
   });
 
-  app.get("/price-lists/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/price-lists/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("price_list", PriceListView) } }, async (request) => {
     return { price_list: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/price-lists/:id", { schema: { params: Params, body: PriceListUpdate } }, async (request) => {
+  app.post("/price-lists/:id", { schema: { params: Params, body: PriceListUpdate, response: Answer("price_list", PriceListView) } }, async (request) => {
     await assertVariants(request.body.prices);
     return { price_list: await service.update(request.params.id, request.body) };
   });
 
-  app.delete("/price-lists/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/price-lists/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "price-list", deleted: true as const };
   });
 
-  app.post("/price-lists/:id/prices/batch", { schema: { params: Params, body: PriceListPricesBatch } }, async (request) => {
+  app.post("/price-lists/:id/prices/batch", { schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } }, async (request) => {
     await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
     return service.batchPrices(request.params.id, request.body);
   });
 
-  app.delete("/price-lists/:id/prices/:price_id", { schema: { params: PriceParams } }, async (request) => {
+  app.delete("/price-lists/:id/prices/:price_id", { schema: { params: PriceParams, response: Deleted } }, async (request) => {
     await service.deletePrice(request.params.id, request.params.price_id);
     return { id: request.params.price_id, object: "price", deleted: true as const };
   });

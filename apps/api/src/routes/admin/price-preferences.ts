@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id } from "@kasse/db";
-import { PricePreferenceCreate, PricePreferenceUpdate } from "@kasse/modules/pricing";
+import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListPricePreferences = Type.Object(
@@ -20,25 +20,25 @@ const ListPricePreferences = Type.Object(
 export default async function pricePreferences(app: App): Promise<void> {
   const service = app.modules.pricePreference;
 
-  app.get("/price-preferences", { schema: { querystring: ListPricePreferences } }, async (request) => {
+  app.get("/price-preferences", { schema: { querystring: ListPricePreferences, response: ListAnswer("price_preferences", PricePreferenceView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("price_preferences", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/price-preferences", { schema: { body: PricePreferenceCreate } }, async (request) => {
+  app.post("/price-preferences", { schema: { body: PricePreferenceCreate, response: Answer("price_preference", PricePreferenceView) } }, async (request) => {
     return { price_preference: await service.create(request.body) };
   });
 
-  app.get("/price-preferences/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/price-preferences/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("price_preference", PricePreferenceView) } }, async (request) => {
     return { price_preference: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/price-preferences/:id", { schema: { params: Params, body: PricePreferenceUpdate } }, async (request) => {
+  app.post("/price-preferences/:id", { schema: { params: Params, body: PricePreferenceUpdate, response: Answer("price_preference", PricePreferenceView) } }, async (request) => {
     return { price_preference: await service.update(request.params.id, request.body) };
   });
 
-  app.delete("/price-preferences/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/price-preferences/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "price_preference", deleted: true as const };
   });

@@ -1,6 +1,16 @@
-import { PRODUCT_RELATIONS, type Product, type ProductRelation } from "@kasse/modules/product";
+import { Type } from "@sinclair/typebox";
+import { Extend } from "@kasse/db";
+import { VariantInventoryItemView } from "@kasse/modules/inventory";
+import { PriceView } from "@kasse/modules/pricing";
+import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation } from "@kasse/modules/product";
+import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
 import type { FieldNode, FieldSelection } from "../../http/fields";
+
+/** A variant as the Admin API shows it: with its prices and inventory item links. */
+export const AdminVariantView = Extend(ProductVariantView, { prices: Type.Array(PriceView), inventory_items: Type.Array(VariantInventoryItemView) });
+/** A product as the Admin API shows it: variants as {@link AdminVariantView}, sales channel records. */
+export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView) });
 
 /** The product relations a `fields` selection needs: all by default, else only those named. */
 export function relationsFor(selection: FieldSelection): ProductRelation[] {

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
-import { TagCreate, TagUpdate } from "@kasse/modules/product";
+import { TagCreate, TagUpdate, ProductTypeView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const List = Type.Object(
@@ -15,21 +15,21 @@ const List = Type.Object(
 export default async function productTypes(app: App): Promise<void> {
   const service = app.modules.product.types;
 
-  app.get("/product-types", { schema: { querystring: List } }, async (request) => {
+  app.get("/product-types", { schema: { querystring: List, response: ListAnswer("product_types", ProductTypeView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("product_types", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/product-types", { schema: { body: TagCreate } }, async (request) => ({ product_type: await service.create(request.body) }));
+  app.post("/product-types", { schema: { body: TagCreate, response: Answer("product_type", ProductTypeView) } }, async (request) => ({ product_type: await service.create(request.body) }));
 
-  app.get("/product-types/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => ({
+  app.get("/product-types/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("product_type", ProductTypeView) } }, async (request) => ({
     product_type: project(await service.retrieve(request.params.id), parseFields(request.query.fields)),
   }));
 
-  app.post("/product-types/:id", { schema: { params: Params, body: TagUpdate } }, async (request) => ({ product_type: await service.update(request.params.id, request.body) }));
+  app.post("/product-types/:id", { schema: { params: Params, body: TagUpdate, response: Answer("product_type", ProductTypeView) } }, async (request) => ({ product_type: await service.update(request.params.id, request.body) }));
 
-  app.delete("/product-types/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/product-types/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "product_type", deleted: true as const };
   });

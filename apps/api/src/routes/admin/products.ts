@@ -11,11 +11,11 @@ import {
   updateProductVariant,
 } from "@kasse/flows";
 import { Code, errors, Id, Title } from "@kasse/db";
-import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate } from "@kasse/modules/product";
+import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate, ProductOptionView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
-import { adminProduct, adminProducts, relationsFor } from "./product-responses";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, DeleteResponse, Deleted, ListAnswer } from "../../http/schemas";
+import { adminProduct, adminProducts, relationsFor, AdminProductView, AdminVariantView } from "./product-responses";
 
 const Params = Type.Object({ id: Id() });
 const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
@@ -54,12 +54,17 @@ const ProductBatch = Type.Object(
 const ListVariants = Type.Object({ ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), sku: Type.Optional(ArrayQuery(Code())) }, { additionalProperties: false });
 const VariantPrices = Type.Object({ prices: Type.Array(VariantPriceInput) }, { additionalProperties: false });
 
+const One = Answer("product", AdminProductView);
+// A variant or option removed: the product as it is now is its `parent`.
+const DeletedChild = { 200: Type.Object({ ...DeleteResponse.properties, parent: AdminProductView }) };
+const Batch = { 200: Type.Object({ created: Type.Array(AdminProductView), updated: Type.Array(AdminProductView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
+
 /** Admin products: CRUD, batch, variants, options and variant prices (interface.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
   const db = app.modules.db;
   const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });
 
-  app.get("/products", { schema: { querystring: ListProducts } }, async (request) => {
+  app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } }, async (request) => {
     const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, ...filters } = request.query;
     const selection = parseFields(fields);
     const { items, count } = await app.modules.product.list(
@@ -75,12 +80,12 @@ export default async function products(app: App): Promise<void> {
     return listResponse("products", project(await adminProducts(app, items, selection), selection), count, { limit, offset });
   });
 
-  app.post("/products", { schema: { body: ProductCreate } }, async (request) => {
+  app.post("/products", { schema: { body: ProductCreate, response: One } }, async (request) => {
     const [id] = await createProducts(db, [request.body]);
     return one(id!);
   });
 
-  app.post("/products/batch", { schema: { body: ProductBatch } }, async (request) => {
+  app.post("/products/batch", { schema: { body: ProductBatch, response: Batch } }, async (request) => {
     const result = await batchProducts(db, request.body);
     const selection = parseFields(undefined);
     const load = async (ids: string[]) =>
@@ -88,19 +93,19 @@ export default async function products(app: App): Promise<void> {
     return { created: await load(result.created), updated: await load(result.updated), deleted: { ids: result.deleted, object: "product", deleted: true } };
   });
 
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => one(request.params.id, request.query.fields));
+  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => one(request.params.id, request.query.fields));
 
-  app.post("/products/:id", { schema: { params: Params, body: ProductUpdate } }, async (request) => {
+  app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
     await updateProducts(db, [{ id: request.params.id, input: request.body }]);
     return one(request.params.id);
   });
 
-  app.delete("/products/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/products/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await deleteProducts(db, [request.params.id]);
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
-  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants } }, async (request) => {
+  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
     const { items, count } = await app.modules.product.listVariants({ ...filters, product_id: [request.params.id] }, { limit, offset, order });
@@ -109,56 +114,56 @@ export default async function products(app: App): Promise<void> {
     return listResponse("variants", project(variants, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate } }, async (request) => {
+  app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate, response: One } }, async (request) => {
     await createProductVariants(db, request.params.id, [request.body]);
     return one(request.params.id);
   });
 
-  app.get("/products/:id/variants/:variant_id", { schema: { params: VariantParams, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/products/:id/variants/:variant_id", { schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantView) } }, async (request) => {
     const variant = await app.modules.product.retrieveVariant(request.params.id, request.params.variant_id);
     const prices = await app.modules.pricing.listVariantPrices([variant.id]);
     return { variant: project({ ...variant, prices: prices.get(variant.id) ?? [] }, parseFields(request.query.fields)) };
   });
 
-  app.post("/products/:id/variants/:variant_id", { schema: { params: VariantParams, body: VariantUpdate } }, async (request) => {
+  app.post("/products/:id/variants/:variant_id", { schema: { params: VariantParams, body: VariantUpdate, response: One } }, async (request) => {
     await updateProductVariant(db, request.params.id, request.params.variant_id, request.body);
     return one(request.params.id);
   });
 
-  app.delete("/products/:id/variants/:variant_id", { schema: { params: VariantParams } }, async (request) => {
+  app.delete("/products/:id/variants/:variant_id", { schema: { params: VariantParams, response: DeletedChild } }, async (request) => {
     await deleteProductVariant(db, request.params.id, request.params.variant_id);
     return { id: request.params.variant_id, object: "variant", deleted: true as const, parent: (await one(request.params.id)).product };
   });
 
-  app.post("/products/:id/variants/:variant_id/prices", { schema: { params: VariantParams, body: VariantPrices } }, async (request) => {
+  app.post("/products/:id/variants/:variant_id/prices", { schema: { params: VariantParams, body: VariantPrices, response: One } }, async (request) => {
     await setProductVariantPrices(db, request.params.id, request.params.variant_id, request.body.prices);
     return one(request.params.id);
   });
 
-  app.get("/products/:id/options", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/products/:id/options", { schema: { params: Params, querystring: RetrieveQuery, response: ListAnswer("product_options", ProductOptionView) } }, async (request) => {
     const product = await app.modules.product.retrieve(request.params.id, { relations: ["options"], filters: { id: [request.params.id] } });
     const options = product.options ?? [];
     return listResponse("product_options", project(options, parseFields(request.query.fields)), options.length, { limit: options.length, offset: 0 });
   });
 
-  app.post("/products/:id/options", { schema: { params: Params, body: OptionCreate } }, async (request) => {
+  app.post("/products/:id/options", { schema: { params: Params, body: OptionCreate, response: One } }, async (request) => {
     await productOptions.create(db, request.params.id, request.body);
     return one(request.params.id);
   });
 
-  app.get("/products/:id/options/:option_id", { schema: { params: OptionParams, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/products/:id/options/:option_id", { schema: { params: OptionParams, querystring: RetrieveQuery, response: Answer("product_option", ProductOptionView) } }, async (request) => {
     const product = await app.modules.product.retrieve(request.params.id, { relations: ["options"], filters: { id: [request.params.id] } });
     const option = product.options?.find((o) => o.id === request.params.option_id);
     if (!option) throw errors.notFound(`Product option with id: ${request.params.option_id} was not found`);
     return { product_option: project(option, parseFields(request.query.fields)) };
   });
 
-  app.post("/products/:id/options/:option_id", { schema: { params: OptionParams, body: OptionUpdate } }, async (request) => {
+  app.post("/products/:id/options/:option_id", { schema: { params: OptionParams, body: OptionUpdate, response: One } }, async (request) => {
     await productOptions.update(db, request.params.id, request.params.option_id, request.body);
     return one(request.params.id);
   });
 
-  app.delete("/products/:id/options/:option_id", { schema: { params: OptionParams } }, async (request) => {
+  app.delete("/products/:id/options/:option_id", { schema: { params: OptionParams, response: DeletedChild } }, async (request) => {
     await productOptions.delete(db, request.params.id, request.params.option_id);
     return { id: request.params.option_id, object: "product_option", deleted: true as const, parent: (await one(request.params.id)).product };
   });

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
-import { PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind } from "@kasse/modules/promotion";
+import { PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListPromotions = Type.Object(
@@ -29,31 +29,31 @@ const batches: Array<[path: string, kind: RuleKind]> = [
 export default async function promotions(app: App): Promise<void> {
   const service = app.modules.promotion;
 
-  app.get("/promotions", { schema: { querystring: ListPromotions } }, async (request) => {
+  app.get("/promotions", { schema: { querystring: ListPromotions, response: ListAnswer("promotions", PromotionResponse) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("promotions", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/promotions", { schema: { body: PromotionCreate } }, async (request) => {
+  app.post("/promotions", { schema: { body: PromotionCreate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
     return { promotion: await service.create(request.body) };
   });
 
-  app.get("/promotions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/promotions/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("promotion", PromotionResponse) } }, async (request) => {
     return { promotion: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/promotions/:id", { schema: { params: Params, body: PromotionUpdate } }, async (request) => {
+  app.post("/promotions/:id", { schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
     return { promotion: await service.update(request.params.id, request.body) };
   });
 
-  app.delete("/promotions/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/promotions/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "promotion", deleted: true as const };
   });
 
   for (const [path, kind] of batches) {
-    app.post(`/promotions/:id/${path}/batch`, { schema: { params: Params, body: RuleBatch } }, async (request) => {
+    app.post(`/promotions/:id/${path}/batch`, { schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
       return service.batchRules(request.params.id, kind, request.body);
     });
   }

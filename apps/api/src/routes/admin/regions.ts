@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
-import { RegionCreate, RegionUpdate } from "@kasse/modules/region";
+import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 /** Filters of region lists (Admin and Store). */
@@ -22,25 +22,25 @@ export const ListRegions = Type.Object(
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 
-  app.get("/regions", { schema: { querystring: ListRegions } }, async (request) => {
+  app.get("/regions", { schema: { querystring: ListRegions, response: ListAnswer("regions", RegionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/regions", { schema: { body: RegionCreate } }, async (request) => {
+  app.post("/regions", { schema: { body: RegionCreate, response: Answer("region", RegionView) } }, async (request) => {
     return { region: await service.create(request.body) };
   });
 
-  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("region", RegionView) } }, async (request) => {
     return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/regions/:id", { schema: { params: Params, body: RegionUpdate } }, async (request) => {
+  app.post("/regions/:id", { schema: { params: Params, body: RegionUpdate, response: Answer("region", RegionView) } }, async (request) => {
     return { region: await service.update(request.params.id, request.body) };
   });
 
-  app.delete("/regions/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/regions/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "region", deleted: true as const };
   });

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
-import { ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
+import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListReservations = Type.Object(
@@ -36,13 +36,13 @@ export default async function reservations(app: App): Promise<void> {
     return items.some((variant) => variant.allow_backorder);
   };
 
-  app.get("/reservations", { schema: { querystring: ListReservations } }, async (request) => {
+  app.get("/reservations", { schema: { querystring: ListReservations, response: ListAnswer("reservations", ReservationView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await inventory.listReservations(filters, { limit, offset, order });
     return listResponse("reservations", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/reservations", { schema: { body: ReservationCreate } }, async (request) => {
+  app.post("/reservations", { schema: { body: ReservationCreate, response: Answer("reservation", ReservationView) } }, async (request) => {
     await inventory.retrieve(request.body.inventory_item_id);
     await requireLocation(request.body.location_id);
     const allow_backorder = await allowsBackorder(request.body.inventory_item_id);
@@ -50,16 +50,16 @@ export default async function reservations(app: App): Promise<void> {
     return { reservation };
   });
 
-  app.get("/reservations/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/reservations/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("reservation", ReservationView) } }, async (request) => {
     return { reservation: project(await inventory.retrieveReservation(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/reservations/:id", { schema: { params: Params, body: ReservationUpdate } }, async (request) => {
+  app.post("/reservations/:id", { schema: { params: Params, body: ReservationUpdate, response: Answer("reservation", ReservationView) } }, async (request) => {
     if (request.body.location_id) await requireLocation(request.body.location_id);
     return { reservation: await inventory.updateReservation(request.params.id, request.body) };
   });
 
-  app.delete("/reservations/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/reservations/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     const [released] = await inventory.releaseReservations([request.params.id]);
     if (!released) throw errors.notFound(`Reservation with id: ${request.params.id} was not found`);
     return { id: request.params.id, object: "reservation", deleted: true as const };

@@ -1,6 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { App } from "../../app";
+import { SalesChannelView } from "@kasse/modules/sales-channel";
+import { Answer } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const Body = Type.Object(
@@ -10,7 +12,7 @@ const Body = Type.Object(
 
 /** `POST /admin/sales-channels/{id}/products` `{add?, remove?}`: links products to a channel (extensions.md). */
 export default async function salesChannelProducts(app: App): Promise<void> {
-  app.post("/sales-channels/:id/products", { schema: { params: Params, body: Body } }, async (request) => {
+  app.post("/sales-channels/:id/products", { schema: { params: Params, body: Body, response: Answer("sales_channel", SalesChannelView) } }, async (request) => {
     const channel = await app.modules.salesChannel.retrieve(request.params.id);
     await app.modules.product.linkSalesChannelProducts(channel.id, request.body);
     return { sales_channel: channel };

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/db";
-import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation } from "@kasse/modules/stock-location";
+import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation, StockLocationView } from "@kasse/modules/stock-location";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListStockLocations = Type.Object(
@@ -30,30 +30,30 @@ export default async function stockLocations(app: App): Promise<void> {
   };
   const one = async (location: StockLocation) => (await shape([location]))[0]!;
 
-  app.get("/stock-locations", { schema: { querystring: ListStockLocations } }, async (request) => {
+  app.get("/stock-locations", { schema: { querystring: ListStockLocations, response: ListAnswer("stock_locations", StockLocationView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await locations.list(filters, { limit, offset, order });
     return listResponse("stock_locations", project(await shape(items), parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/stock-locations", { schema: { body: StockLocationCreate } }, async (request) => {
+  app.post("/stock-locations", { schema: { body: StockLocationCreate, response: Answer("stock_location", StockLocationView) } }, async (request) => {
     return { stock_location: await one(await locations.create(request.body)) };
   });
 
-  app.get("/stock-locations/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/stock-locations/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("stock_location", StockLocationView) } }, async (request) => {
     return { stock_location: project(await one(await locations.retrieve(request.params.id)), parseFields(request.query.fields)) };
   });
 
-  app.post("/stock-locations/:id", { schema: { params: Params, body: StockLocationUpdate } }, async (request) => {
+  app.post("/stock-locations/:id", { schema: { params: Params, body: StockLocationUpdate, response: Answer("stock_location", StockLocationView) } }, async (request) => {
     return { stock_location: await one(await locations.update(request.params.id, request.body)) };
   });
 
-  app.delete("/stock-locations/:id", { schema: { params: Params } }, async (request) => {
+  app.delete("/stock-locations/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await locations.delete(request.params.id);
     return { id: request.params.id, object: "stock_location", deleted: true as const };
   });
 
-  app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels } }, async (request) => {
+  app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels, response: Answer("stock_location", StockLocationView) } }, async (request) => {
     const add = request.body.add ?? [];
     const known = await app.modules.salesChannel.existing(add);
     const unknown = add.filter((id) => !known.has(id));

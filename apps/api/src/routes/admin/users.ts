@@ -5,6 +5,7 @@ import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { errorAnswer } from "../../plugins/openapi-operations";
 
 const Params = Type.Object({ id: Id() });
 const ListUsers = Type.Object(
@@ -24,7 +25,7 @@ export default async function users(app: App): Promise<void> {
   const service = app.modules.user;
 
   // As Medusa: the caller's actor id names the user; a secret API key's caller is the key, not a user, so it gets 404.
-  app.get("/users/me", { schema: { querystring: RetrieveQuery, response: One } }, async (request) => {
+  app.get("/users/me", { schema: { querystring: RetrieveQuery, response: { ...One, 404: errorAnswer("The caller is a secret API key, not a user") } } }, async (request) => {
     return { user: project(await service.retrieve(request.auth!.actor_id), parseFields(request.query.fields)) };
   });
 

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Id, normalizeRange, toDate } from "@kasse/db";
-import type { ExecutionDetail, ExecutionRow, StepRunRow } from "@kasse/workflows";
+import { Id, normalizeRange, toDate, RowView } from "@kasse/db";
+import { workflowExecutions as executionTable, workflowStepRuns as stepRunTable, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, ListAnswer, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) });
 const State = Type.Union(["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)));
@@ -58,24 +58,28 @@ const presentStep = (step: StepRunRow) => ({
 
 const presentDetail = (detail: ExecutionDetail) => ({ ...present(detail), steps: detail.steps.map(presentStep) });
 
+/** An execution as {@link present} shows it; with its steps ({@link presentStep}) when read alone. */
+const ExecutionView = RowView(executionTable, { steps: Type.Array(RowView(stepRunTable)) });
+const One = Answer("workflow_execution", ExecutionView);
+
 /** Admin workflow executions: the journal, and re-queueing failed or stuck ones (extensions.md). */
 export default async function workflowExecutions(app: App): Promise<void> {
   const engine = app.infra.engine;
 
   // extensions.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
   for (const base of ["/workflow-executions", "/workflows-executions"]) {
-    app.get(base, { schema: { querystring: ListExecutions } }, async (request) => {
+    app.get(base, { schema: { querystring: ListExecutions, response: ListAnswer("workflow_executions", ExecutionView) } }, async (request) => {
       const { limit, offset, order, fields, created_at, ...filters } = request.query;
       const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
       const { items, count } = await engine.list({ ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range }, { limit, offset, order });
       return listResponse("workflow_executions", project(items.map(present), parseFields(fields)), count, { limit, offset });
     });
 
-    app.get(`${base}/:id`, { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+    app.get(`${base}/:id`, { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
       return { workflow_execution: project(presentDetail(await engine.retrieve(request.params.id)), parseFields(request.query.fields)) };
     });
 
-    app.post(`${base}/:id/retry`, { schema: { params: Params, body: NoBody }, preValidation: emptyBody }, async (request) => {
+    app.post(`${base}/:id/retry`, { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
       await engine.retry(request.params.id);
       return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
     });

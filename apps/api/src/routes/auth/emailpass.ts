@@ -3,6 +3,7 @@ import { errors } from "@kasse/db";
 import { ActorType, AuthIdentityView, EMAILPASS, EmailPassBody, type AuthIdentity } from "@kasse/modules/auth";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
+import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
 const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
@@ -44,7 +45,7 @@ export default async function emailpass(app: App): Promise<void> {
   app.post("/:actor_type/emailpass/register", { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } }, (request) => register(request.params.actor_type, request.body));
   app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) => register("customer", request.body));
 
-  app.post("/emailpass/update", { schema: { body: EmailPassBody, response: UpdateResponse } }, async (request) => {
+  app.post("/emailpass/update", { schema: { body: EmailPassBody, security: BEARER_SECURITY, response: UpdateResponse } }, async (request) => {
     const caller = requireBearer(request);
     const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });
     return { success: true as const, auth_identity: identityView(identity) };

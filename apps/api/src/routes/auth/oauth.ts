@@ -13,6 +13,8 @@ const CallbackQuery = Type.Object(
   { additionalProperties: true },
 );
 const Answer = { 200: Type.Union([Type.Object({ token: Type.String() }), Type.Object({ location: Type.String() })]) };
+// The browser form: a redirect to the provider's consent screen (or `{token}` for a provider that needs none).
+const Redirect = { 200: Type.Object({ token: Type.String() }), 302: Type.Unsafe<undefined>({ type: "null", description: "Redirect to the provider; `location` names it" }) };
 
 /**
  * The OAuth providers configured in the environment, and where each one's callback sends the
@@ -84,11 +86,11 @@ export default async function oauth(app: App): Promise<void> {
     return result;
   };
 
-  app.get("/:actor_type/:provider", { schema: { params: ActorParams } }, (request, reply) => redirect(request.params.actor_type, request.params.provider, reply));
+  app.get("/:actor_type/:provider", { schema: { params: ActorParams, response: Redirect } }, (request, reply) => redirect(request.params.actor_type, request.params.provider, reply));
   app.post("/:actor_type/:provider", { schema: { params: ActorParams, response: Answer } }, (request) => begin(request.params.actor_type, request.params.provider));
   app.get("/:actor_type/:provider/callback", { schema: { params: ActorParams, querystring: CallbackQuery, response: Answer } }, (request) =>
     callback(request.params.actor_type, request.params.provider, request.query),
   );
-  app.get("/:provider", { schema: { params: ProviderParams } }, (request, reply) => redirect("customer", request.params.provider, reply));
+  app.get("/:provider", { schema: { params: ProviderParams, response: Redirect } }, (request, reply) => redirect("customer", request.params.provider, reply));
   app.get("/:provider/callback", { schema: { params: ProviderParams, querystring: CallbackQuery, response: Answer } }, (request) => callback("customer", request.params.provider, request.query));
 }

@@ -61,7 +61,7 @@ export default async function resetPassword(app: App): Promise<void> {
     });
   }
 
-  app.post("/:actor_type/emailpass/reset-password", { schema: { params: ActorParams, body: ResetRequest } }, async (request, reply) => {
+  app.post("/:actor_type/emailpass/reset-password", { schema: { params: ActorParams, body: ResetRequest, response: { 201: Type.Unsafe<undefined>({ type: "null", description: "Accepted, with no body; an email is sent if the address has an account" }) } } }, async (request, reply) => {
     const email = "email" in request.body ? request.body.email : request.body.identifier;
     const actorType = request.params.actor_type;
     // Not awaited: the answer must not wait for (or reveal) the lookup and the mail.
@@ -71,7 +71,7 @@ export default async function resetPassword(app: App): Promise<void> {
     return reply.code(201).send();
   });
 
-  app.post("/:actor_type/emailpass/update", { schema: { params: ActorParams, body: ResetUpdate, response: { 200: Type.Object({ success: Type.Literal(true) }) } } }, async (request) => {
+  app.post("/:actor_type/emailpass/update", { schema: { params: ActorParams, body: ResetUpdate, security: [{ bearer: [] }, {}], response: { 200: Type.Object({ success: Type.Literal(true) }) } } }, async (request) => {
     const email = normalizeEmail(request.body.email);
     const secret = resetTokenOf(request, request.body);
     await transaction(db, async (tx) => {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
+import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 import { requireBearer } from "./emailpass";
 import { emptyBody } from "../../http/empty-body";
 
@@ -15,6 +16,6 @@ export default async function token(app: App): Promise<void> {
     const { via: _via, ...claims } = requireBearer(request);
     return { token: await app.tokens.sign(await app.modules.auth.refresh(claims)) };
   };
-  app.get("/token/refresh", { schema: { response: TokenResponse } }, refresh);
-  app.post("/token/refresh", { schema: { body: Type.Object({}, { additionalProperties: false }), response: TokenResponse }, preValidation: emptyBody }, refresh);
+  app.get("/token/refresh", { schema: { security: BEARER_SECURITY, response: TokenResponse } }, refresh);
+  app.post("/token/refresh", { schema: { body: Type.Object({}, { additionalProperties: false }), security: BEARER_SECURITY, response: TokenResponse }, preValidation: emptyBody }, refresh);
 }

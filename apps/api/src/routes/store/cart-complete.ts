@@ -2,11 +2,17 @@ import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import { completeCart, readCart } from "@kasse/flows";
 import type { App } from "../../app";
-import { orderView } from "../../orders/view";
-import { cartActor, cartResponse } from "./cart-response";
+import { OrderDetailView, orderView } from "../../orders/view";
+import { CartView, cartActor, cartResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
 const NoBody = Type.Object({}, { additionalProperties: false });
+const Completed = {
+  200: Type.Union([
+    Type.Object({ type: Type.Literal("order"), order: OrderDetailView }),
+    Type.Object({ type: Type.Literal("cart"), cart: CartView, error: Type.Object({ message: Type.String(), name: Type.String(), type: Type.String() }) }),
+  ]),
+};
 
 /**
  * `POST /store/carts/{id}/complete`: `{type: "order", order}` on success (also for a cart completed
@@ -19,7 +25,7 @@ export default async function cartComplete(app: App): Promise<void> {
   app.post(
     "/carts/:id/complete",
     {
-      schema: { params: Params, body: NoBody },
+      schema: { params: Params, body: NoBody, response: Completed },
       // The storefront SDK posts without a body; validated as `{}` so unknown fields are refused.
       preValidation: async (request) => {
         request.body ??= {};

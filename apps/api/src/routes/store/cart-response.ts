@@ -1,13 +1,49 @@
 import type { FastifyRequest } from "fastify";
+import { Type } from "@sinclair/typebox";
+import { Extend, OrNull, View, rowProperties } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
-import type { PaymentCollection } from "@kasse/modules/payment";
-import type { Region } from "@kasse/modules/region";
+import { AddressView, AdjustmentView, TaxLineView, cart, cartLineItem, cartShippingMethod } from "@kasse/modules/cart";
+import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
+import { RegionView, type Region } from "@kasse/modules/region";
 
 /** The caller as the cart flows see it: a signed-in customer's id, else a guest. */
 export function cartActor(request: FastifyRequest): CartActor {
   const auth = request.auth;
   return { customer_id: auth && auth.actor_type === "customer" && auth.actor_id ? auth.actor_id : null };
 }
+
+const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
+
+/** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
+export const CartLineItemView = View({
+  ...rowProperties(cartLineItem, ["product_collection_id", "product_category_ids", "product_tag_ids", "deleted_at"]),
+  variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
+  product: ProductRef(),
+  adjustments: Type.Array(AdjustmentView),
+  tax_lines: Type.Array(TaxLineView),
+});
+
+/** A shipping method of a store cart. */
+export const CartShippingMethodView = View({
+  ...rowProperties(cartShippingMethod, ["shipping_profile_id", "updated_at", "deleted_at"]),
+  adjustments: Type.Array(AdjustmentView),
+  tax_lines: Type.Array(TaxLineView),
+});
+
+/** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
+export const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
+
+/** Medusa v2's store cart, as {@link cartResponse} shapes it. */
+export const CartView = View({
+  ...rowProperties(cart, ["promo_codes", "deleted_at"]),
+  region: OrNull(Extend(RegionView, {}, ["payment_providers", "created_at", "updated_at", "deleted_at"])),
+  items: Type.Array(CartLineItemView),
+  shipping_address: OrNull(AddressView),
+  billing_address: OrNull(AddressView),
+  shipping_methods: Type.Array(CartShippingMethodView),
+  payment_collection: OrNull(StorePaymentCollectionView),
+  promotions: Type.Array(View({ id: Type.String(), code: OrNull(Type.String()), is_automatic: Type.Boolean() })),
+});
 
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
 export function cartResponse(result: CartResult) {

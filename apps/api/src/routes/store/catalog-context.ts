@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import { errors, isKasseError } from "@kasse/db";
-import type { CalculatedPrice, PriceContext } from "@kasse/modules/pricing";
-import type { Product, ProductVariant } from "@kasse/modules/product";
+import { Type } from "@sinclair/typebox";
+import { Extend, OrNull, errors, isKasseError } from "@kasse/db";
+import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
+import { ProductVariantView, ProductView, type Product, type ProductVariant } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { wants, type FieldSelection } from "../../http/fields";
 
@@ -49,6 +50,11 @@ async function customerGroupIds(app: App, request: FastifyRequest): Promise<stri
   if (!auth || auth.actor_type !== "customer" || !auth.actor_id) return [];
   return app.modules.customer.groupIdsOfCustomer(auth.actor_id);
 }
+
+/** A variant as the Store API shows it: `calculated_price` with a pricing context, `inventory_quantity` when asked for. */
+export const StoreVariantView = Extend(ProductVariantView, { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer() }, ["deleted_at"]);
+/** A product as the Store API shows it: variants as {@link StoreVariantView}, relations reduced to the Store's fields. */
+export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, ["deleted_at", "sales_channels"]);
 
 /** Store shape of a variant: options as `{id, value, option: {id, title}}`, plus computed extras. */
 export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {

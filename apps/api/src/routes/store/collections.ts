@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery } from "../../http/schemas";
+import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { ProductCollectionView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Id() });
 const ListCollections = Type.Object(
@@ -23,13 +24,13 @@ const storeCollection = (c: { id: string; title: string; handle: string; metadat
 export default async function collections(app: App): Promise<void> {
   const service = app.modules.product.collections;
 
-  app.get("/collections", { schema: { querystring: ListCollections } }, async (request) => {
+  app.get("/collections", { schema: { querystring: ListCollections, response: ListAnswer("collections", ProductCollectionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("collections", project(items.map(storeCollection), parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/collections/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/collections/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("collection", ProductCollectionView) } }, async (request) => {
     return { collection: project(storeCollection(await service.retrieve(request.params.id)), parseFields(request.query.fields)) };
   });
 }

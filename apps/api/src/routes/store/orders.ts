@@ -3,8 +3,8 @@ import { errors, Id } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
-import { orderView, orderViews } from "../../orders/view";
+import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { OrderDetailView, orderView, orderViews } from "../../orders/view";
 
 const Params = Type.Object({ id: Id() });
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
@@ -26,10 +26,10 @@ export default async function orders(app: App): Promise<void> {
     const { items, count } = await service.list({ customer_id: [customerId] }, { limit, offset, order });
     return listResponse("orders", project(await orderViews(app.modules, items, "store"), parseFields(fields)), count, { limit, offset });
   };
-  app.get("/orders", { ...customerOnly, schema: { querystring: ListOwnOrders } }, (request) => listOwn(customerOf(request)!, request.query));
-  app.get("/customers/me/orders", { ...customerOnly, schema: { querystring: ListOwnOrders } }, (request) => listOwn(customerOf(request)!, request.query));
+  app.get("/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
+  app.get("/customers/me/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
 
-  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } }, async (request) => {
     const found = await service.retrieve(request.params.id);
     if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${request.params.id} was not found`);
     return { order: project(await orderView(app.modules, found, "store"), parseFields(request.query.fields)) };

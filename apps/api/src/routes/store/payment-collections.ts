@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Id, ProviderData } from "@kasse/db";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
+import { PaymentCollectionView } from "@kasse/modules/payment";
 import type { App } from "../../app";
+import { Answer } from "../../http/schemas";
 import { cartActor, paymentCollectionResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
@@ -19,17 +21,17 @@ const emptyBody = async (request: { body: unknown }) => {
 export default async function paymentCollections(app: App): Promise<void> {
   const m = app.modules;
 
-  app.post("/payment-collections", { schema: { body: CollectionCreate } }, async (request) => {
+  app.post("/payment-collections", { schema: { body: CollectionCreate, response: Answer("payment_collection", PaymentCollectionView) } }, async (request) => {
     const { payment_collection, region } = await createCartPaymentCollection(m, request.body.cart_id, cartActor(request));
     return { payment_collection: paymentCollectionResponse(payment_collection, region) };
   });
 
-  app.post("/payment-collections/:id/payment-sessions", { schema: { params: Params, body: SessionCreate } }, async (request) => {
+  app.post("/payment-collections/:id/payment-sessions", { schema: { params: Params, body: SessionCreate, response: Answer("payment_collection", PaymentCollectionView) } }, async (request) => {
     const { payment_collection, region } = await startPaymentSession(m, request.params.id, cartActor(request), request.body);
     return { payment_collection: paymentCollectionResponse(payment_collection, region) };
   });
 
-  app.post("/payment-collections/:id/payment-sessions/:session_id/authorize", { schema: { params: SessionParams, body: Authorize }, preValidation: emptyBody }, async (request) => {
+  app.post("/payment-collections/:id/payment-sessions/:session_id/authorize", { schema: { params: SessionParams, body: Authorize, response: Answer("payment_collection", PaymentCollectionView) }, preValidation: emptyBody }, async (request) => {
     const { payment_collection, region } = await authorizePaymentSession(m, request.params.id, request.params.session_id, cartActor(request), request.body.context);
     return { payment_collection: paymentCollectionResponse(payment_collection, region) };
   });

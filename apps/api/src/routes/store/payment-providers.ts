@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { App } from "../../app";
-import { ListQuery, listResponse } from "../../http/schemas";
+import { ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { PaymentProviderView } from "@kasse/modules/payment";
 
 const ListProviders = Type.Object(
   { ...ListQuery, region_id: Id({ minLength: 1 }), is_enabled: Type.Optional(Type.Boolean()) },
@@ -10,7 +11,7 @@ const ListProviders = Type.Object(
 
 /** `GET /store/payment-providers?region_id=`: the region's providers this process can run. */
 export default async function paymentProviders(app: App): Promise<void> {
-  app.get("/payment-providers", { schema: { querystring: ListProviders } }, async (request) => {
+  app.get("/payment-providers", { schema: { querystring: ListProviders, response: ListAnswer("payment_providers", PaymentProviderView) } }, async (request) => {
     const { region_id, is_enabled, limit, offset } = request.query;
     const region = await app.modules.region.retrieve(region_id);
     const available = region.payment_providers

@@ -3,7 +3,8 @@ import { Id, Title } from "@kasse/db";
 import type { ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { ProductCategoryView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Id() });
 const ListCategories = Type.Object(
@@ -61,7 +62,7 @@ function storeCategory(c: ProductCategory): StoreCategory {
 export default async function productCategories(app: App): Promise<void> {
   const service = app.modules.product.categories;
 
-  app.get("/product-categories", { schema: { querystring: ListCategories } }, async (request) => {
+  app.get("/product-categories", { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } }, async (request) => {
     const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
     // `parent_category_id=null` asks for the top level.
     const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
@@ -69,7 +70,7 @@ export default async function productCategories(app: App): Promise<void> {
     return listResponse("product_categories", project(items.map(storeCategory), parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory } }, async (request) => {
+  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory, response: Answer("product_category", ProductCategoryView) } }, async (request) => {
     const { fields, include_descendants_tree } = request.query;
     const category = await service.retrieve(request.params.id, { include_descendants_tree, children: PUBLIC, filters: PUBLIC });
     return { product_category: project(storeCategory(category), parseFields(fields)) };

@@ -2,8 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Fields, ListQuery, listResponse } from "../../http/schemas";
-import { pricingContext, storeChannels, storeVariants } from "./catalog-context";
+import { ArrayQuery, Fields, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";
 
 const Params = Type.Object({ id: Id() });
 const PricingQuery = {
@@ -43,7 +43,7 @@ export default async function productVariants(app: App): Promise<void> {
     }
   }
 
-  app.get("/product-variants", { schema: { querystring: ListVariants } }, async (request) => {
+  app.get("/product-variants", { schema: { querystring: ListVariants, response: ListAnswer("variants", StoreVariantView) } }, async (request) => {
     const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
@@ -55,7 +55,7 @@ export default async function productVariants(app: App): Promise<void> {
     return listResponse("variants", project(shaped, selection), count, { limit, offset });
   });
 
-  app.get("/product-variants/:id", { schema: { params: Params, querystring: RetrieveVariant } }, async (request) => {
+  app.get("/product-variants/:id", { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } }, async (request) => {
     const { fields, region_id, currency_code, sales_channel_id } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);

@@ -3,8 +3,8 @@ import { CurrencyCode, errors, Id, Title } from "@kasse/db";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { ArrayQuery, Fields, Filter, ListQuery, listResponse } from "../../http/schemas";
-import { pricingContext, storeChannels, storeProducts } from "./catalog-context";
+import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { pricingContext, storeChannels, storeProducts, StoreProductView } from "./catalog-context";
 
 const Params = Type.Object({ id: Id() });
 const PricingQuery = {
@@ -42,7 +42,7 @@ function relationsFor(selection: FieldSelection): ProductRelation[] {
 export default async function products(app: App): Promise<void> {
   const service = app.modules.product;
 
-  app.get("/products", { schema: { querystring: ListProducts } }, async (request) => {
+  app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", StoreProductView) } }, async (request) => {
     const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
@@ -57,7 +57,7 @@ export default async function products(app: App): Promise<void> {
     return listResponse("products", project(shaped, selection), count, { limit, offset });
   });
 
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveProduct } }, async (request) => {
+  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } }, async (request) => {
     const { fields, region_id, currency_code, sales_channel_id } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);

@@ -2,8 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ListAnswer, RetrieveQuery, listResponse } from "../../http/schemas";
 import { ListRegions } from "../admin/regions";
+import { RegionView } from "@kasse/modules/region";
 
 const Params = Type.Object({ id: Id() });
 
@@ -11,13 +12,13 @@ const Params = Type.Object({ id: Id() });
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 
-  app.get("/regions", { schema: { querystring: ListRegions } }, async (request) => {
+  app.get("/regions", { schema: { querystring: ListRegions, response: ListAnswer("regions", RegionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery } }, async (request) => {
+  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("region", RegionView) } }, async (request) => {
     return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 }

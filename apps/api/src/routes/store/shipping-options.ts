@@ -1,15 +1,23 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id, Extend, View } from "@kasse/db";
 import { assertCartAccess } from "@kasse/flows";
+import { ShippingOptionView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { Fields } from "../../http/schemas";
 import { cartActor } from "./cart-response";
 
 const ListForCart = Type.Object({ cart_id: Id({ minLength: 1 }), fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
+const StoreShippingOptions = {
+  200: Type.Object({
+    shipping_options: Type.Array(Extend(ShippingOptionView, { amount: Type.Integer(), calculated_price: View({ calculated_amount: Type.Integer(), currency_code: Type.String() }) }, ["region_id", "stock_location_id", "rules", "created_at", "updated_at", "deleted_at"])),
+    count: Type.Integer(),
+  }),
+};
+
 /** `GET /store/shipping-options?cart_id=`: the options the cart can use (its region and currency), each with its `amount`. */
 export default async function shippingOptions(app: App): Promise<void> {
-  app.get("/shipping-options", { schema: { querystring: ListForCart } }, async (request) => {
+  app.get("/shipping-options", { schema: { querystring: ListForCart, response: StoreShippingOptions } }, async (request) => {
     const state = await app.modules.cart.load(request.query.cart_id);
     assertCartAccess(state, cartActor(request));
     const { cart } = state;
