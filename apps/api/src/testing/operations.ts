@@ -9,7 +9,8 @@ export interface RegisteredOperation {
 /**
  * Every route the app registered, read from fastify's own route tree (not from the OpenAPI
  * document, which is what tests hold against it): HEAD (automatic for GET), OPTIONS (CORS
- * preflight), the `/docs` UI and catch-alls are left out.
+ * preflight), the `/docs` UI, the admin dashboard's `/app` and catch-alls are left out: static
+ * files, not API operations.
  */
 export function registeredOperations(app: FastifyInstance): RegisteredOperation[] {
   const operations: RegisteredOperation[] = [];
@@ -22,7 +23,7 @@ export function registeredOperations(app: FastifyInstance): RegisteredOperation[
     stack.length = depth;
     stack.push(match[1]!);
     const url = stack.join("");
-    if (!match[2] || url.startsWith("/docs") || url.includes("*")) continue;
+    if (!match[2] || url.startsWith("/docs") || url === "/app" || url.startsWith("/app/") || url.includes("*")) continue;
     for (const method of match[2].split(", ")) if (method !== "HEAD" && method !== "OPTIONS") operations.push({ method, path: namedParams(app, method, url) });
   }
   return operations;

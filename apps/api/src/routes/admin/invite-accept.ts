@@ -8,6 +8,7 @@ import { createInviteTokens, invalidInvite } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
 import { emptyBody } from "../../http/empty-body";
 import { Fields } from "../../http/schemas";
+import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 
 const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
@@ -21,7 +22,8 @@ const AcceptQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 
 export default async function inviteAccept(app: App): Promise<void> {
   const tokens = createInviteTokens(app.config.jwt.secret);
 
-  app.post("/invites/accept", { schema: { querystring: AcceptQuery, body: InviteAccept, response: { 200: Type.Object({ user: UserView }) } }, preValidation: emptyBody }, async (request) => {
+  // Outside the admin guard: the caller is a registration token, not an admin yet.
+  app.post("/invites/accept", { schema: { security: BEARER_SECURITY, querystring: AcceptQuery, body: InviteAccept, response: { 200: Type.Object({ user: UserView }) } }, preValidation: emptyBody }, async (request) => {
     const caller = request.auth;
     if (request.authError) throw request.authError;
     if (!caller || caller.via !== "jwt" || caller.actor_type !== "user") throw errors.unauthorized("A user registration token is required (POST /auth/user/emailpass/register)");
