@@ -29,6 +29,7 @@ import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { loggerOptions, type KasseLoggerOptions } from "./logger";
 import { registerAdminUi } from "./plugins/admin-ui";
+import { registerInFlight } from "./plugins/in-flight";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -78,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  registerInFlight(app);
   app.setValidatorCompiler(validatorCompiler);
   if (options.checkResponses) registerResponseCheck(app);
   app.decorate("config", config);

@@ -18,6 +18,7 @@ const request = (url: string, path: string) =>
   });
 
 let release: () => void = () => {};
+let lateQuery: Promise<string> | undefined;
 let started: Promise<void>;
 let onStarted: () => void = () => {};
 
@@ -41,6 +42,13 @@ async function start(env: Record<string, string> = {}, worker?: Stoppable): Prom
       app.get("/test/slow", async () => {
         onStarted();
         await new Promise<void>((resolve) => { release = resolve; });
+        return { finished: true };
+      });
+      app.get("/test/slow-then-query", async () => {
+        onStarted();
+        await new Promise<void>((resolve) => { release = resolve; });
+        lateQuery = app.modules.salesChannel.list({}, { limit: 1, offset: 0 }).then(() => "ok", (error: Error) => error.message);
+        await lateQuery;
         return { finished: true };
       });
     },
@@ -119,6 +127,18 @@ describe("server", () => {
     await running.close();
     expect(Date.now() - begun).toBeLessThan(5000);
     expect(await inFlight).toMatchObject({ code: "ECONNRESET" });
+  });
+
+  it("keeps the database open for a handler cut off from its client at the deadline until it returns", async () => {
+    const running = await start({ SHUTDOWN_TIMEOUT_MS: "200" });
+    const inFlight = request(running.url, "/test/slow-then-query").catch((error: NodeJS.ErrnoException) => error);
+    await started;
+    const closed = running.close();
+    expect(await inFlight).toMatchObject({ code: "ECONNRESET" });
+    // The client is gone; the handler goes on to query, as a handler reading its answer would.
+    release();
+    await closed;
+    expect(await lateQuery).toBe("ok");
   });
 
   it("shuts down on SIGTERM and exits 0", async () => {

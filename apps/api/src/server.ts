@@ -80,6 +80,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
       const stopped = await Promise.allSettled([running.close(), drained, worker?.close()]);
       clearTimeout(timer);
+      // A handler cut off from its client at the deadline still runs; the database stays open for it.
+      if (!(await running.inFlight.settled(Date.now() + config.shutdownTimeoutMs))) {
+        running.log.warn({ handlers: running.inFlight.size }, "shutdown timeout: request handlers still running; closing the database under them");
+      }
       await infra.close();
       const failed = stopped.find((result): result is PromiseRejectedResult => result.status === "rejected");
       if (failed) throw failed.reason;
