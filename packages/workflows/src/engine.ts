@@ -6,6 +6,7 @@ import * as journal from "./journal";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
+import { eventRecorder, type EventRecorder } from "./events";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
 
@@ -23,6 +24,8 @@ export interface EngineOptions {
   leaseMs?: number;
   /** How long a second caller waits for a running execution with its key before `conflict`. Default 15 s. */
   waitTimeoutMs?: number;
+  /** Where `ctx.emit` records events; the process's recorder (`setEventRecorder`) by default. */
+  events?: EventRecorder;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
 }
@@ -78,6 +81,9 @@ export function createEngine(options: EngineOptions) {
 
   const env: RunEnv = {
     db,
+    get events() {
+      return options.events ?? eventRecorder();
+    },
     clock,
     logger,
     owner,

@@ -4,6 +4,7 @@ import { asJson, backoffDelay, withTimeout } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
+import type { EventRecorder } from "./events";
 import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
@@ -44,6 +45,8 @@ export interface RunEnv {
   logger: EngineLogger;
   owner: string;
   leaseMs: number;
+  /** Where `ctx.emit` writes (the `event` module's outbox); a step that emits fails without one. */
+  events: EventRecorder | undefined;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
   /** True once the engine is shutting down: runs start no new step and no new attempt. */
@@ -103,6 +106,8 @@ export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionR
 class Run {
   private nextIndex = 0;
   private collecting = false;
+  /** Set when a step of this run recorded an event (the dispatcher is told at success). */
+  private emitted = false;
   /** Set when a step refused to start because the engine is shutting down. */
   private halted = false;
   private readonly defs = new Map<number, AnyStep>();
@@ -180,6 +185,8 @@ class Run {
     }
     const value = asJson(result);
     await this.finish({ state: "succeeded", result: this.journaled(value, this.wf.secret.result) });
+    // A resumed run may release events that an earlier process recorded.
+    if (this.emitted || this.journal.size > 0) this.env.events?.released?.(this.id);
     this.env.logger.info({ executionId: this.id, workflow: this.wf.name, state: "succeeded" }, "workflow execution finished");
     return value;
   }
@@ -261,13 +268,23 @@ class Run {
     return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
   }
 
-  private txContext(tx: Tx, index: number, attempt: number): StepContext & OutsideStepContext {
-    return { ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys) => lockKeys(tx, keys) };
+  /** `ctx.emit` of a transactional step: forward events wait for the execution's success, a compensation's do not. */
+  private emitter(tx: Tx, compensating: boolean) {
+    return async (name: string, data: Record<string, unknown>) => {
+      const events = this.env.events;
+      if (!events) throw errors.unexpectedState(`Step emitted '${name}' but no event recorder is configured (import @kasse/modules/event)`);
+      await events.record(tx, { name, data: asJson(data) as Record<string, unknown>, execution_id: compensating ? null : this.id });
+      if (!compensating) this.emitted = true;
+    };
+  }
+
+  private txContext(tx: Tx, index: number, attempt: number, compensating = false): StepContext & OutsideStepContext {
+    return { ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) };
   }
 
   private outsideContext(index: number, attempt: number): StepContext & OutsideStepContext {
     const noTx = () => { throw errors.unexpectedState("A transactional: false step has no transaction"); };
-    return { ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx() };
+    return { ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() };
   }
 
   /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */
@@ -392,7 +409,7 @@ class Run {
           await transaction(db, async (tx) => {
             // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
             if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
-            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count));
+            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count, true));
             undone.catch(() => {});
             await withTimeout(undone, def.timeoutMs, timeout);
           });

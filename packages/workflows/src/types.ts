@@ -25,6 +25,12 @@ export interface StepContext extends BaseStepContext {
   tx: Tx;
   /** Takes transaction-scoped advisory locks on `keys`, in sorted order (no deadlocks between callers). */
   lock(keys: readonly string[]): Promise<void>;
+  /**
+   * Records a domain event (`order.placed`, see the `event` module's catalog) in the step's
+   * transaction. Recorded by `invoke`, it is released only when the whole execution succeeds (a
+   * compensated execution releases none); recorded by `compensate`, when that compensation commits.
+   */
+  emit(name: string, data: Record<string, unknown>): Promise<void>;
 }
 
 /** Context of a `transactional: false` step (an outside effect): no transaction is held open across it. */

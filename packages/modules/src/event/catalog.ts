@@ -1,0 +1,98 @@
+import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+// The event catalog, written once: every event Kasse emits, its version and its payload. Names
+// follow Medusa's. A payload carries ids and the facts a consumer needs, never whole records
+// (fetch those through the API) and never a secret.
+
+const S = (description: string) => Type.String({ description });
+const Ids = (description: string) => Type.Array(Type.String(), { description });
+const NullableS = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+const Int = (description: string) => Type.Integer({ description });
+const payload = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
+
+const orderRef = { id: S("The order id") };
+
+/** Every event name, its payload schema and version. */
+export const eventCatalog = {
+  "order.placed": {
+    version: 1,
+    description: "A cart was completed into an order (the payment is authorized and the stock reserved).",
+    data: payload({
+      ...orderRef,
+      display_id: Int("The order's display number"),
+      cart_id: NullableS("The completed cart"),
+      customer_id: NullableS("The customer, null for a guest"),
+      email: NullableS("The email the confirmation goes to"),
+      currency_code: S("The order's currency"),
+      total: Int("The order total in minor units of the currency"),
+      item_count: Int("The number of units ordered"),
+    }),
+  },
+  "order.canceled": { version: 1, description: "An order was canceled (its payments voided or refunded, its reservations released).", data: payload({ ...orderRef }) },
+  "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
+  "order.fulfillment_created": {
+    version: 1,
+    description: "Items of an order were fulfilled.",
+    data: payload({ order_id: S("The order"), fulfillment_id: S("The new fulfillment") }),
+  },
+  "order.fulfillment_canceled": {
+    version: 1,
+    description: "A fulfillment of an order was canceled.",
+    data: payload({ order_id: S("The order"), fulfillment_id: S("The canceled fulfillment") }),
+  },
+  "shipment.created": {
+    version: 1,
+    description: "A fulfillment was shipped.",
+    data: payload({ id: S("The fulfillment"), order_id: S("The order"), tracking_numbers: Ids("The tracking numbers of its labels") }),
+  },
+  "delivery.created": { version: 1, description: "A fulfillment was delivered.", data: payload({ id: S("The fulfillment"), order_id: S("The order") }) },
+  "order.return_requested": { version: 1, description: "A return of an order was requested.", data: payload({ order_id: S("The order"), return_id: S("The return") }) },
+  "order.return_received": { version: 1, description: "A return was received.", data: payload({ order_id: S("The order"), return_id: S("The return") }) },
+  "payment.captured": {
+    version: 1,
+    description: "A payment was captured (in part or in full).",
+    data: payload({ id: S("The payment"), order_id: NullableS("Its order"), amount: Int("The amount captured now, minor units"), currency_code: S("The currency") }),
+  },
+  "payment.refunded": {
+    version: 1,
+    description: "A payment was refunded (in part or in full).",
+    data: payload({ id: S("The payment"), order_id: NullableS("Its order"), amount: Int("The amount refunded now, minor units"), currency_code: S("The currency") }),
+  },
+  "customer.created": { version: 1, description: "A customer was created.", data: payload({ id: S("The customer"), email: S("Their email"), has_account: Type.Boolean({ description: "Whether they registered" }) }) },
+  "customer.updated": { version: 1, description: "A customer's details changed.", data: payload({ id: S("The customer"), fields: Ids("The fields that changed") }) },
+  "product.created": { version: 1, description: "A product was created.", data: payload({ id: S("The product") }) },
+  "product.updated": { version: 1, description: "A product, its variants, options or prices changed.", data: payload({ id: S("The product") }) },
+  "product.deleted": { version: 1, description: "A product was deleted.", data: payload({ id: S("The product") }) },
+  "inventory-item.updated": {
+    version: 1,
+    description: "The stock of an inventory item at a location changed (an adjustment, a reservation, a release).",
+    data: payload({ id: S("The inventory item"), location_id: S("The stock location"), stocked_quantity: Int("Units on hand"), reserved_quantity: Int("Units reserved") }),
+  },
+  "cart.created": { version: 1, description: "A cart was created.", data: payload({ id: S("The cart"), currency_code: S("Its currency"), customer_id: NullableS("Its customer") }) },
+  "cart.updated": { version: 1, description: "A cart changed (items, addresses, methods, promotions, customer).", data: payload({ id: S("The cart") }) },
+  "auth.password_reset": {
+    version: 1,
+    description: "A password reset was requested; the token itself is only ever in the message to the owner.",
+    data: payload({ entity_id: S("The email the reset is for"), actor_type: S("customer or user") }),
+  },
+} as const satisfies Record<string, { version: number; description: string; data: TObject }>;
+
+export type EventName = keyof typeof eventCatalog;
+export type EventData<N extends EventName> = Static<(typeof eventCatalog)[N]["data"]>;
+
+/** True when `name` is in the catalog. */
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(eventCatalog, name);
+}
+
+/** The problems of `data` against its schema (empty when it matches); an unknown name is one. */
+export function eventProblems(name: string, data: unknown): string[] {
+  if (!isEventName(name)) return [`'${name}' is not in the event catalog`];
+  return [...Value.Errors(eventCatalog[name].data, data)].map((e) => `${e.path || "/"}: ${e.message}`);
+}
+
+/** Every payload schema with its name, for the README and the OpenAPI document's `webhooks`. */
+export function catalogEntries(): Array<{ name: EventName; version: number; description: string; data: TObject }> {
+  return (Object.keys(eventCatalog) as EventName[]).map((name) => ({ name, ...eventCatalog[name] }));
+}

@@ -1,0 +1,243 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { generateId, queryRows, transaction, type Db } from "@kasse/db";
+import { createEventService, onEventsReleased } from "./service";
+import { sendWebhook, type SendResult } from "./send";
+import { event as eventTable, webhook, webhookDelivery, type EventRow, type WebhookDeliveryRow, type WebhookRow } from "./schema";
+import type { WebhookService } from "./webhooks";
+
+/** An in-process subscriber: registered statically in code. `handle` must be idempotent (at least once). */
+export interface EventSubscriber {
+  name: string;
+  /** Event names it handles (or `*`). */
+  events: readonly string[];
+  handle(event: EventRow): Promise<void>;
+}
+
+/**
+ * The default retry schedule of a failed delivery: the delay before each retry (7 retries after the
+ * first attempt, 27 h 35 min in all), each with ±20 % jitter. `WEBHOOK_RETRY_SCHEDULE` replaces it.
+ */
+export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
+
+/** An endpoint whose every delivery has failed for this long is disabled. */
+export const DISABLE_AFTER_MS = 24 * 3_600_000;
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `"5s,5m,30m,2h"` as milliseconds; throws on a malformed entry. */
+export function parseRetrySchedule(text: string): number[] {
+  return text.split(",").map((part) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) throw new Error(`Invalid retry delay '${part}' (write e.g. 5s, 5m, 2h)`);
+    return Math.round(Number(match[1]) * UNITS[match[2]!]!);
+  });
+}
+
+export interface DispatcherLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface EventDispatcherOptions {
+  webhooks: WebhookService;
+  subscribers: readonly EventSubscriber[];
+  /** Delays before each retry, ms (`parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)` by default). */
+  retrySchedule?: readonly number[];
+  /** Disable an endpoint failing for this long (24 h). */
+  disableAfterMs?: number;
+  /** Per request (10 s). */
+  timeoutMs?: number;
+  /** Jitter as a fraction of each delay (0.2). */
+  jitter?: number;
+  logger?: DispatcherLogger;
+  /** Events and deliveries taken per round (50). */
+  batch?: number;
+}
+
+const silent: DispatcherLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+const matches = (patterns: readonly string[], name: string) => patterns.includes("*") || patterns.includes(name);
+
+/** The Standard Webhooks body of an event: the same bytes on every attempt. */
+export function webhookBody(row: Pick<EventRow, "id" | "name" | "created_at" | "data">): string {
+  return JSON.stringify({ id: row.id, type: row.name, timestamp: row.created_at.toISOString(), data: row.data });
+}
+
+/**
+ * Delivers released events, after commit, at least once: to the in-process subscribers, then to
+ * every enabled webhook endpoint subscribed to them, signed (Standard Webhooks), retried on the
+ * schedule. Runs in the worker (a maintenance job every half second, and at once when a workflow
+ * in this process releases events); any number of dispatchers may run (claims are leases).
+ */
+export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
+  const events = createEventService(db);
+  const schedule = options.retrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);
+  const disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const jitter = options.jitter ?? 0.2;
+  const logger = options.logger ?? silent;
+  const batch = options.batch ?? 50;
+  const webhooks = options.webhooks;
+
+  const delayBefore = (retry: number): number | null => {
+    const base = schedule[retry - 1];
+    if (base === undefined) return null;
+    return Math.max(0, Math.round(base * (1 + (Math.random() * 2 - 1) * jitter)));
+  };
+
+  /** Runs the subscribers of one claimed event and schedules its webhook deliveries. */
+  async function dispatchOne(row: EventRow, hooks: WebhookRow[]): Promise<void> {
+    const failures: string[] = [];
+    for (const subscriber of options.subscribers) {
+      if (!matches(subscriber.events, row.name)) continue;
+      try {
+        await subscriber.handle(row);
+      } catch (error) {
+        failures.push(`${subscriber.name}: ${error instanceof Error ? error.message : String(error)}`);
+        logger.warn({ err: error, event: row.id, name: row.name, subscriber: subscriber.name }, "event subscriber failed");
+      }
+    }
+    await transaction(db, async (tx) => {
+      const targets = hooks.filter((h) => matches(h.events, row.name));
+      if (targets.length > 0) {
+        await tx
+          .insert(webhookDelivery)
+          .values(targets.map((h) => ({ id: generateId("whd"), webhook_id: h.id, event_id: row.id, event_name: row.name, attempt: 1, status: "scheduled" as const, scheduled_at: new Date() })))
+          .onConflictDoNothing();
+      }
+      if (failures.length === 0) return events.markDispatched(row.id, tx as unknown as Db);
+      const delay = delayBefore(row.attempts);
+      if (delay === null) {
+        logger.error({ event: row.id, name: row.name, failures }, "event subscribers still fail after the whole retry schedule; giving up");
+        await tx.update(eventTable).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) }).where(eq(eventTable.id, row.id));
+        return;
+      }
+      await events.markFailed(row.id, failures.join("; "), delay, tx as unknown as Db);
+    });
+  }
+
+  /** One round: claims released events and dispatches them. Returns how many. */
+  async function dispatch(): Promise<number> {
+    const claimed = await events.claim(batch, 60_000);
+    if (claimed.length === 0) return 0;
+    const hooks = await db.select().from(webhook).where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
+    for (const row of claimed) {
+      await dispatchOne(row, hooks).catch((error: unknown) => logger.error({ err: error, event: row.id }, "event dispatch failed; retried after its lease"));
+    }
+    return claimed.length;
+  }
+
+  /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
+  async function record(delivery: WebhookDeliveryRow, hook: WebhookRow, result: SendResult): Promise<void> {
+    const now = new Date();
+    await transaction(db, async (tx) => {
+      if (result.error === null) {
+        await tx.update(webhookDelivery).set({ status: "succeeded", status_code: result.status_code, duration_ms: result.duration_ms, error: null, finished_at: now }).where(eq(webhookDelivery.id, delivery.id));
+        await tx.update(webhook).set({ failing_since: null }).where(and(eq(webhook.id, hook.id), sql`failing_since is not null`));
+        return;
+      }
+      const delay = delayBefore(delivery.attempt);
+      const nextAt = delay === null ? null : new Date(now.getTime() + delay);
+      await tx.update(webhookDelivery).set({ status: "failed", status_code: result.status_code, duration_ms: result.duration_ms, error: result.error.slice(0, 2000), finished_at: now, next_retry_at: nextAt }).where(eq(webhookDelivery.id, delivery.id));
+      const [current] = await tx.update(webhook).set({ failing_since: sql`coalesce(${webhook.failing_since}, ${now.toISOString()}::timestamptz)` }).where(eq(webhook.id, hook.id)).returning();
+      const since = current?.failing_since ?? now;
+      if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
+        const reason = `Disabled on ${now.toISOString()}: every delivery has failed since ${since.toISOString()}${nextAt === null ? " and an event exhausted its retry schedule" : ""}; last error: ${result.error}`.slice(0, 2000);
+        await tx.update(webhook).set({ enabled: false, disabled_reason: reason }).where(and(eq(webhook.id, hook.id), eq(webhook.enabled, true)));
+        logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
+      }
+      if (nextAt) {
+        await tx
+          .insert(webhookDelivery)
+          .values({ id: generateId("whd"), webhook_id: hook.id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: delivery.attempt + 1, status: "scheduled", scheduled_at: nextAt })
+          .onConflictDoNothing();
+      }
+    });
+  }
+
+  /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */
+  async function deliver(): Promise<number> {
+    const claimed = await queryRows<{ id: string }>(
+      db,
+      sql`update webhook_delivery set status = 'sending', scheduled_at = now() + make_interval(secs => ${(timeoutMs + 30_000) / 1000})
+          where id in (
+            select d.id from webhook_delivery d join webhook w on w.id = d.webhook_id
+            where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null
+            order by d.scheduled_at limit ${batch} for update of d skip locked)
+          returning id`,
+    );
+    if (claimed.length === 0) return 0;
+    const deliveries = await db.select().from(webhookDelivery).where(inArray(webhookDelivery.id, claimed.map((c) => c.id)));
+    const [hooks, rows] = await Promise.all([
+      db.select().from(webhook).where(inArray(webhook.id, [...new Set(deliveries.map((d) => d.webhook_id))])),
+      db.select().from(eventTable).where(inArray(eventTable.id, [...new Set(deliveries.map((d) => d.event_id))])),
+    ]);
+    const hookOf = new Map(hooks.map((h) => [h.id, h]));
+    const eventOf = new Map(rows.map((e) => [e.id, e]));
+    await Promise.all(
+      deliveries.map(async (delivery) => {
+        const hook = hookOf.get(delivery.webhook_id)!;
+        const row = eventOf.get(delivery.event_id);
+        let result: SendResult;
+        if (!row) result = { status_code: null, duration_ms: 0, error: `Event ${delivery.event_id} no longer exists` };
+        else {
+          try {
+            result = await sendWebhook({ url: hook.url, secret: webhooks.openSecret(hook), id: row.id, body: webhookBody(row), allowPrivate: webhooks.allowPrivate, timeoutMs });
+          } catch (error) {
+            result = { status_code: null, duration_ms: 0, error: error instanceof Error ? error.message : String(error) };
+          }
+        }
+        await record(delivery, hook, result).catch((error: unknown) => logger.error({ err: error, delivery: delivery.id }, "could not record a webhook delivery; it is retried after its lease"));
+      }),
+    );
+    return deliveries.length;
+  }
+
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  /** Dispatches and delivers until nothing is due (one round at a time in this process). */
+  function run(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          const dispatched = await dispatch();
+          const delivered = await deliver();
+          if (dispatched + delivered > 0) again = true;
+        } while (again && !closed);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  const wake = () => void run().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
+  const unsubscribe = onEventsReleased(wake);
+
+  return {
+    dispatch,
+    deliver,
+    run,
+    /** Runs a round soon (a workflow released events). */
+    wake,
+    /** Deletes the events of compensated executions (never released). */
+    purge: () => events.purgeDiscarded(),
+    /** Stops reacting to releases and waits for the round in progress. */
+    async close(): Promise<void> {
+      closed = true;
+      unsubscribe();
+      await running?.catch(() => {});
+    },
+  };
+}
+
+export type EventDispatcher = ReturnType<typeof createEventDispatcher>;

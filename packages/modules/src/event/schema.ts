@@ -1,0 +1,152 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { Type, type Static } from "@sinclair/typebox";
+import { Id, LongText, RowView, timestamps, Url } from "@kasse/db";
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * The transactional outbox of domain events: a row is written in the transaction of the change it
+ * describes, so it exists if and only if the change committed. A row with an `execution_id` is
+ * released when that workflow execution succeeds (never when it compensates); one without, at commit.
+ */
+export const event = pgTable(
+  "event",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    execution_id: text("execution_id"),
+    created_at: at("created_at").notNull().defaultNow(),
+    /** When subscribers handled it and its webhook deliveries were scheduled; null while waiting. */
+    dispatched_at: at("dispatched_at"),
+    /** Dispatch attempts (a subscriber failed, or the dispatching process died). */
+    attempts: integer("attempts").notNull().default(0),
+    /** Not before this time: a claim's lease, or the backoff after a failed subscriber. */
+    next_attempt_at: at("next_attempt_at"),
+    last_error: text("last_error"),
+  },
+  (t) => [
+    index("event_waiting_idx").on(t.created_at).where(sql`dispatched_at is null`),
+    index("event_execution_idx").on(t.execution_id),
+    index("event_name_idx").on(t.name, t.created_at),
+  ],
+);
+
+export type EventRow = typeof event.$inferSelect;
+
+/** Webhook endpoints: where the dispatcher POSTs events, signed with the endpoint's secret. */
+export const webhook = pgTable(
+  "webhook",
+  {
+    id: text("id").primaryKey(),
+    url: text("url").notNull(),
+    /** Event names, or `*` for all. */
+    events: jsonb("events").$type<string[]>().notNull(),
+    description: text("description"),
+    enabled: boolean("enabled").notNull().default(true),
+    /** The signing secret (`whsec_…`), sealed (AES-256-GCM) under a key derived from the server secret. */
+    secret: text("secret").notNull(),
+    /** Since when every delivery has failed (cleared by a success); 24 h of it disables the endpoint. */
+    failing_since: at("failing_since"),
+    /** Why the endpoint was disabled by Kasse (null when enabled, or disabled by an admin). */
+    disabled_reason: text("disabled_reason"),
+    ...timestamps(),
+  },
+  (t) => [index("webhook_created_at_idx").on(t.created_at)],
+);
+
+export type WebhookRow = typeof webhook.$inferSelect;
+
+export type DeliveryStatus = "scheduled" | "sending" | "succeeded" | "failed";
+
+/** One delivery attempt of one event to one endpoint (a scheduled retry is a row too). */
+export const webhookDelivery = pgTable(
+  "webhook_delivery",
+  {
+    id: text("id").primaryKey(),
+    webhook_id: text("webhook_id").notNull(),
+    event_id: text("event_id").notNull(),
+    event_name: text("event_name").notNull(),
+    /** 1 for the first attempt of the event to this endpoint; each retry or redelivery adds one. */
+    attempt: integer("attempt").notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull(),
+    /** When it is due (`scheduled`), or until when its sender holds it (`sending`). */
+    scheduled_at: at("scheduled_at").notNull(),
+    status_code: integer("status_code"),
+    duration_ms: integer("duration_ms"),
+    error: text("error"),
+    /** When the retry of a failed attempt is due (null: none; the schedule ended or it succeeded). */
+    next_retry_at: at("next_retry_at"),
+    created_at: at("created_at").notNull().defaultNow(),
+    finished_at: at("finished_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_delivery_attempt_uq").on(t.webhook_id, t.event_id, t.attempt),
+    index("webhook_delivery_due_idx").on(t.scheduled_at).where(sql`status in ('scheduled', 'sending')`),
+    index("webhook_delivery_webhook_idx").on(t.webhook_id, t.created_at),
+  ],
+);
+
+export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
+
+// ---- Requests -------------------------------------------------------------------------------
+
+/** An event name of the catalog, or `*`. */
+const EventPattern = () => Type.String({ minLength: 1, maxLength: 64, pattern: "^(\\*|[a-z][a-z_-]*(\\.[a-z][a-z_-]*)+)$" });
+
+/** Body of `POST /admin/webhooks`. */
+export const WebhookCreate = Type.Object(
+  {
+    url: Url({ minLength: 1 }),
+    events: Type.Array(EventPattern(), { minItems: 1, maxItems: 100 }),
+    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type WebhookCreate = Static<typeof WebhookCreate>;
+
+/** Body of `POST /admin/webhooks/{id}`: `enabled: true` re-enables a disabled endpoint. */
+export const WebhookUpdate = Type.Object(
+  {
+    url: Type.Optional(Url({ minLength: 1 })),
+    events: Type.Optional(Type.Array(EventPattern(), { minItems: 1, maxItems: 100 })),
+    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type WebhookUpdate = Static<typeof WebhookUpdate>;
+
+/** Filters of `GET /admin/webhooks`. */
+export interface WebhookFilters {
+  id?: string[];
+  enabled?: boolean;
+}
+
+// ---- Responses ------------------------------------------------------------------------------
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A webhook endpoint as reads show it: never its secret. */
+export const WebhookView = Type.Object(
+  {
+    id: Id(),
+    url: Url(),
+    events: Type.Array(Type.String()),
+    description: Nullable(LongText()),
+    enabled: Type.Boolean(),
+    failing_since: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+    disabled_reason: Nullable(LongText()),
+    created_at: Type.String({ format: "date-time" }),
+    updated_at: Type.String({ format: "date-time" }),
+  },
+  { additionalProperties: false },
+);
+
+/** The answer of create and rotate-secret: the only time the secret is shown. */
+export const WebhookWithSecretView = Type.Object({ ...WebhookView.properties, secret: Type.String() }, { additionalProperties: false });
+
+/** One delivery attempt. */
+export const WebhookDeliveryView = RowView(webhookDelivery);

@@ -1,0 +1,118 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { errors, generateId, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
+import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
+import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
+import { event, type EventRow } from "./schema";
+
+/**
+ * Writes one event to the outbox in `tx` (the transaction of the change it describes). Released at
+ * commit, or, with `executionId`, when that workflow execution succeeds. A payload that does not
+ * match the catalog is a bug: it throws rather than publish it.
+ */
+export async function recordEvent<N extends EventName>(tx: Db | Tx, name: N, data: EventData<N>, executionId: string | null = null): Promise<void> {
+  const problems = eventProblems(name, data);
+  if (problems.length > 0) throw errors.unexpectedState(`Event '${name}' does not match its catalog schema: ${problems.join("; ")}`);
+  await (tx as Db).insert(event).values({ id: generateId("evt"), name, version: eventCatalog[name].version, data: data as Record<string, unknown>, execution_id: executionId });
+}
+
+const listeners = new Set<() => void>();
+
+/** Calls `listener` when a workflow execution released events in this process (a dispatcher's wake-up). */
+export function onEventsReleased(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells this process's dispatchers that events were committed outside a workflow (a single-transaction write). */
+export function eventsReleased(): void {
+  for (const listener of listeners) listener();
+}
+
+/** The recorder behind `ctx.emit` of workflow steps. */
+export const eventOutbox: EventRecorder = {
+  record: (tx, e) => recordEvent(tx, e.name as EventName, e.data as never, e.execution_id),
+  released: () => eventsReleased(),
+};
+
+// A step's `ctx.emit` writes here in every process that loads this module (one recorder per process).
+setEventRecorder(eventOutbox);
+
+export interface EventFilters {
+  name?: string[];
+  execution_id?: string[];
+}
+
+/**
+ * Reading the outbox, and claiming released events for dispatch (at least once: a claim is a
+ * lease; a dispatcher that dies lets another one take the event after it expires).
+ */
+export function createEventService(db: Db) {
+  return {
+    async list(filters: EventFilters, paging: Paging, tx: Db = db): Promise<{ items: EventRow[]; count: number }> {
+      const where = and(filters.name ? inArray(event.name, filters.name) : undefined, filters.execution_id ? inArray(event.execution_id, filters.execution_id) : undefined);
+      const [items, [total]] = await Promise.all([
+        tx.select().from(event).where(where).orderBy(asc(event.created_at), asc(event.id)).limit(paging.limit).offset(paging.offset),
+        tx.select({ value: count() }).from(event).where(where),
+      ]);
+      return { items, count: total?.value ?? 0 };
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<EventRow> {
+      const [row] = await tx.select().from(event).where(eq(event.id, id));
+      if (!row) throw errors.notFound(`Event with id: ${id} was not found`);
+      return row;
+    },
+
+    /**
+     * Claims up to `limit` released, undispatched events that are due, oldest first, for `leaseMs`.
+     * Released: recorded outside a workflow, or by one whose execution succeeded.
+     */
+    async claim(limit: number, leaseMs: number, tx: Db = db): Promise<EventRow[]> {
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`update event set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+            where id in (
+              select e.id from event e left join workflow_executions x on x.id = e.execution_id
+              where e.dispatched_at is null and (e.next_attempt_at is null or e.next_attempt_at <= now())
+                and (e.execution_id is null or x.state = 'succeeded')
+              order by e.created_at, e.id limit ${limit} for update of e skip locked)
+            returning id`,
+      );
+      if (rows.length === 0) return [];
+      return tx.select().from(event).where(inArray(event.id, rows.map((r) => r.id))).orderBy(asc(event.created_at), asc(event.id));
+    },
+
+    /** Marks a claimed event dispatched. */
+    async markDispatched(id: string, tx: Db = db): Promise<void> {
+      await tx.update(event).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null }).where(eq(event.id, id));
+    },
+
+    /** A failed dispatch: due again after `delayMs`. */
+    async markFailed(id: string, message: string, delayMs: number, tx: Db = db): Promise<void> {
+      await tx.update(event).set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) }).where(eq(event.id, id));
+    },
+
+    /** Deletes the events of executions that compensated or failed: they are never released. Returns how many. */
+    async purgeDiscarded(tx: Db = db): Promise<number> {
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`delete from event e using workflow_executions x
+            where e.dispatched_at is null and x.id = e.execution_id and x.state in ('compensated', 'failed') returning e.id`,
+      );
+      return rows.length;
+    },
+
+    /** How many released events wait for dispatch (a health figure). */
+    async backlog(tx: Db = db): Promise<number> {
+      const [row] = await tx.select({ value: count() }).from(event).where(isNull(event.dispatched_at));
+      return row?.value ?? 0;
+    },
+
+    /** The newest events first (admin and tests). */
+    async latest(limit: number, tx: Db = db): Promise<EventRow[]> {
+      return tx.select().from(event).orderBy(desc(event.created_at), desc(event.id)).limit(limit);
+    },
+  };
+}
+
+export type EventService = ReturnType<typeof createEventService>;
