@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event";
 
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
@@ -33,6 +34,9 @@ export const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: DEFAULT_RETRY_SCHEDULE, minLength: 1, maxLength: 200 }),
+  EVENTS_POLL_MS: Int(250, 10),
   ADMIN_UI: Type.Boolean({ default: true }),
   ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
   GOOGLE_CLIENT_ID: Str(),
@@ -79,6 +83,12 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
+  /**
+   * Event delivery: webhook endpoints may be loopback/private addresses only with `allowPrivate`
+   * (`WEBHOOK_ALLOW_PRIVATE`); the delays before each retry of a failed delivery (`WEBHOOK_RETRY_SCHEDULE`);
+   * how often the worker looks for released events (`EVENTS_POLL_MS`).
+   */
+  events: { allowPrivate: boolean; retrySchedule: number[]; pollMs: number };
   /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
 }
@@ -88,7 +98,7 @@ export class ConfigError extends Error {
 }
 
 /** What commands and processes that serve no HTTP need (migrate, seed, user create, the worker): no JWT secret. */
-export type BaseConfig = Pick<Config, "env" | "embedded" | "databaseUrl" | "redisUrl" | "dataDir" | "scryptLogN" | "logLevel" | "shutdownTimeoutMs" | "workerConcurrency">;
+export type BaseConfig = Pick<Config, "env" | "embedded" | "databaseUrl" | "redisUrl" | "dataDir" | "scryptLogN" | "logLevel" | "shutdownTimeoutMs" | "workerConcurrency" | "events">;
 
 /**
  * Reads and validates the environment without requiring what only the HTTP API uses (JWT_SECRET).
@@ -106,6 +116,12 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
   const problems = [...Value.Errors(EnvSchema, converted)].map((e) => `${e.path.slice(1) || "env"}: ${e.message}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   const env = converted as Env;
+  let retrySchedule: number[];
+  try {
+    retrySchedule = parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
+  }
   return {
     env,
     embedded: !env.DATABASE_URL,
@@ -116,6 +132,7 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
   };
 }
 
@@ -149,6 +166,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
   };
+}
+
+/**
+ * The server secret for processes that serve no HTTP but open what the API sealed (the worker
+ * signs webhooks with endpoint secrets sealed under it): `JWT_SECRET`, or the embedded one.
+ */
+export function serverSecret(config: BaseConfig): Uint8Array {
+  const secret = config.env.JWT_SECRET ?? (config.embedded ? embeddedSecret(config.dataDir) : undefined);
+  if (!secret) throw new ConfigError("The worker needs the API's JWT_SECRET (it signs webhooks with secrets sealed under it).");
+  return new TextEncoder().encode(secret);
 }
 
 /** In embedded mode the JWT secret is generated once and kept beside the data, so tokens survive restarts. */

@@ -17,6 +17,7 @@ import { createApiKeyService } from "@kasse/modules/api-key";
 import { createPromotionService } from "@kasse/modules/promotion";
 import { createCartService } from "@kasse/modules/cart";
 import { createOrderService, createReturnReasonService, createReturnService } from "@kasse/modules/order";
+import { createEventService, createWebhookService } from "@kasse/modules/event";
 
 /**
  * The module services the routes call, built once per app over one database.
@@ -50,6 +51,8 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillmentRecord: createFulfillmentRecordService(db),
     returnReason: createReturnReasonService(db),
     orderReturn: createReturnService(db),
+    events: createEventService(db),
+    webhooks: createWebhookService(db, { secret: options.secret, allowPrivate: options.webhookAllowPrivate }),
   };
 }
 
@@ -63,6 +66,8 @@ export interface ContainerOptions {
   logger?: NotificationLogger;
   /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */
   scryptLogN?: number;
+  /** Webhook endpoints may be loopback or private addresses (`WEBHOOK_ALLOW_PRIVATE`). */
+  webhookAllowPrivate?: boolean;
 }
 
 /** What the app runs on: the database and, in service mode, Redis. */

@@ -39,7 +39,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const server = await startServer({
     config,
     infra,
-    startWorker: options.worker ? (context) => startWorker({ config: context.config, infra: context.infra, logger: context.logger }) : undefined,
+    startWorker: options.worker
+      ? (context) =>
+          startWorker({
+            config: context.config,
+            infra: context.infra,
+            logger: context.logger,
+            events: { secret: context.config.jwt.secret, allowPrivate: context.config.events.allowPrivate, retrySchedule: context.config.events.retrySchedule, pollMs: context.config.events.pollMs, smtpUrl: context.config.env.SMTP_URL, notificationLogger: context.logger },
+          })
+      : undefined,
   });
   handleSignals(server);
   const admin = prepareAdminUi(config, server.url);

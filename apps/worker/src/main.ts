@@ -1,7 +1,7 @@
 // `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
 import { pino } from "pino";
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions } from "@kasse/api";
+import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions, serverSecret } from "@kasse/api";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
@@ -11,8 +11,10 @@ async function main(): Promise<void> {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
     throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");
   }
+  const secret = serverSecret(config);
   const infra = await createInfrastructure(config, { migrate: false });
-  const worker = await startWorker({ config, infra, logger });
+  const events = { secret, allowPrivate: config.events.allowPrivate, retrySchedule: config.events.retrySchedule, pollMs: config.events.pollMs, smtpUrl: config.env.SMTP_URL, notificationLogger: logger };
+  const worker = await startWorker({ config, infra, logger, events });
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);

@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
 import { isKasseError } from "@kasse/db";
-import { allWorkflows } from "@kasse/flows";
+import { allSubscribers, allWorkflows, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
+import { createEventDispatcher, createWebhookService, type EventDispatcher } from "@kasse/modules/event";
+import { createNotificationService, defaultNotificationProviders, type NotificationLogger } from "@kasse/modules/notification";
 import { createEngine, createInProcessScheduler, type AnyWorkflow, type EngineLogger, type Scheduler } from "@kasse/workflows";
 import type { Config, Infrastructure } from "@kasse/api";
 import { maintenanceJobs } from "./maintenance";
@@ -17,6 +19,26 @@ export interface StartWorkerOptions {
   recoveryEveryMs?: number;
   /** Lease length of the executions it runs. */
   leaseMs?: number;
+  /** Event delivery (subscribers and webhooks); without it this worker delivers no events. */
+  events?: WorkerEventsOptions;
+}
+
+/** What the worker's event dispatcher needs. */
+export interface WorkerEventsOptions {
+  /** The API's server secret (`JWT_SECRET`): webhook secrets are sealed under it. */
+  secret: Uint8Array | string;
+  allowPrivate?: boolean;
+  /** Delays before each retry of a failed webhook delivery, ms. */
+  retrySchedule?: readonly number[];
+  /** How often it looks for released events (250 ms). */
+  pollMs?: number;
+  /** Notification providers' configuration, as the API's. */
+  smtpUrl?: string;
+  notificationLogger?: NotificationLogger;
+  /** The in-process subscribers; `allSubscribers` of `@kasse/flows` by default. */
+  subscribers?: readonly SubscriberDefinition[];
+  /** Per webhook request (10 s). */
+  timeoutMs?: number;
 }
 
 /** A running worker. */
@@ -85,7 +107,25 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     );
   };
 
-  const consumer = await scheduler.consume({ resume, maintenance: maintenanceJobs({ db: infra.database.db, engine, recoveryEveryMs: options.recoveryEveryMs }) }, { concurrency: config.workerConcurrency });
+  let dispatcher: EventDispatcher | undefined;
+  const maintenance = maintenanceJobs({ db: infra.database.db, engine, recoveryEveryMs: options.recoveryEveryMs });
+  if (options.events) {
+    const events = options.events;
+    const db = infra.database.db;
+    const notification = createNotificationService(db, { providers: defaultNotificationProviders({ smtpUrl: events.smtpUrl, logger: events.notificationLogger }), secret: events.secret });
+    dispatcher = createEventDispatcher(db, {
+      webhooks: createWebhookService(db, { secret: events.secret, allowPrivate: events.allowPrivate }),
+      subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine, notification }),
+      retrySchedule: events.retrySchedule,
+      timeoutMs: events.timeoutMs,
+      logger,
+    });
+    const running = dispatcher;
+    maintenance.push({ name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.run() }, { name: "purge-discarded-events", everyMs: 10 * 60_000, run: () => running.purge() });
+  }
+  const consumer = await scheduler.consume({ resume, maintenance }, { concurrency: config.workerConcurrency });
+  // Events committed before this worker started (or while none ran) go out now.
+  dispatcher?.wake();
   logger.info({ scheduler: scheduler.kind, concurrency: config.workerConcurrency }, "worker started");
 
   let closing: Promise<void> | undefined;
@@ -93,7 +133,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     close: () =>
       (closing ??= (async () => {
         // Both at once: the consumer stops fetching and waits for its jobs, which the drain bounds.
-        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs)]).then(() => "stopped" as const);
+        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs), dispatcher?.close()]).then(() => "stopped" as const);
         let timer: NodeJS.Timeout | undefined;
         // A step that outlives the drain holds its job (and its lease, until it expires) past the deadline.
         const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs + JOB_SETTLE_MS)));

@@ -1,4 +1,5 @@
-import { transaction, type Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
+import { withEvents } from "./events";
 import type { ProductCreate, ProductUpdate } from "@kasse/modules/product";
 import { createProductsIn } from "./create-products";
 import { deleteProductsIn } from "./delete-products";
@@ -16,7 +17,7 @@ export interface ProductBatch {
  * batch. Returns the affected ids.
  */
 export function batchProducts(db: Db, batch: ProductBatch): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
-  return transaction(db, async (tx) => {
+  return withEvents(db, async (tx) => {
     const created = await createProductsIn(tx, batch.create ?? []);
     const updated = await updateProductsIn(
       tx,

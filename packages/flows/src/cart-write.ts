@@ -1,4 +1,6 @@
-import { errors, isKasseError, transaction, type Db } from "@kasse/db";
+import { errors, isKasseError, type Db } from "@kasse/db";
+import { recordEvent } from "@kasse/modules/event";
+import { withEvents } from "./events";
 import type { CartService, CartState } from "@kasse/modules/cart";
 import type { CustomerService } from "@kasse/modules/customer";
 import type { FulfillmentService } from "@kasse/modules/fulfillment";
@@ -66,12 +68,14 @@ export function writeCart(
   actor: CartActor,
   change: (tx: Db, state: CartState) => Promise<RefreshOptions | void>,
 ): Promise<CartResult> {
-  return transaction(m.db, async (tx) => {
+  return withEvents(m.db, async (tx) => {
     const locked = await m.cart.lock(cartId, tx);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const options = (await change(tx, locked)) ?? {};
-    return refreshCart(m, tx, await m.cart.load(cartId, tx), options);
+    const result = await refreshCart(m, tx, await m.cart.load(cartId, tx), options);
+    await recordEvent(tx, "cart.updated", { id: cartId });
+    return result;
   });
 }
 

@@ -227,6 +227,17 @@ const placeOrderStep = step("place-order", {
       .returning({ id: cartTable.id });
     if (closed.length === 0) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
     const created = await createOrderService(tx).create(input.order, input.actor, tx);
+    // Released only when the whole checkout succeeds: a compensated one never announces an order.
+    await ctx.emit("order.placed", {
+      id: created.id,
+      display_id: created.display_id,
+      cart_id: input.cart_id,
+      customer_id: input.order.customer_id ?? null,
+      email: input.order.email ?? null,
+      currency_code: input.order.currency_code,
+      total: input.order.totals.total,
+      item_count: input.order.items.reduce((sum, i) => sum + i.quantity, 0),
+    });
     return { output: { id: created.id, display_id: created.display_id }, compensateInput: { order_id: created.id, cart_id: input.cart_id } };
   },
   compensate: async (input: { order_id: string; cart_id: string }, ctx) => {

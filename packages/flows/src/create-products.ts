@@ -1,4 +1,6 @@
-import { transaction, type Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
+import { recordEvent } from "@kasse/modules/event";
+import { withEvents } from "./events";
 import { createProductService, type ProductCreate } from "@kasse/modules/product";
 import { applyVariantWrites, assertSalesChannels } from "./product-writes";
 
@@ -10,6 +12,7 @@ export async function createProductsIn(tx: Db, inputs: ProductCreate[]): Promise
     await assertSalesChannels(tx, input.sales_channels);
     const write = await products.create(input, tx);
     await applyVariantWrites(tx, write);
+    await recordEvent(tx, "product.created", { id: write.id });
     ids.push(write.id);
   }
   return ids;
@@ -22,5 +25,5 @@ export async function createProductsIn(tx: Db, inputs: ProductCreate[]): Promise
  * const [id] = await createProducts(db, [{ title: "Shirt", options: [{ title: "Size", values: ["M"] }] }]);
  */
 export function createProducts(db: Db, inputs: ProductCreate[]): Promise<string[]> {
-  return transaction(db, (tx) => createProductsIn(tx, inputs));
+  return withEvents(db, (tx) => createProductsIn(tx, inputs));
 }

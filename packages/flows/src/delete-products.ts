@@ -1,4 +1,6 @@
-import { transaction, type Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
+import { recordEvent } from "@kasse/modules/event";
+import { withEvents } from "./events";
 import { createProductService } from "@kasse/modules/product";
 import { applyVariantWrites } from "./product-writes";
 
@@ -6,6 +8,7 @@ import { applyVariantWrites } from "./product-writes";
 export async function deleteProductsIn(tx: Db, ids: string[]): Promise<string[]> {
   const { variantIds } = await createProductService(tx).delete(ids, tx);
   await applyVariantWrites(tx, { created: [], updated: [], deleted: variantIds });
+  for (const id of ids) await recordEvent(tx, "product.deleted", { id });
   return ids;
 }
 
@@ -14,5 +17,5 @@ export async function deleteProductsIn(tx: Db, ids: string[]): Promise<string[]>
  * and skus become free for new products.
  */
 export function deleteProducts(db: Db, ids: string[]): Promise<string[]> {
-  return transaction(db, (tx) => deleteProductsIn(tx, ids));
+  return withEvents(db, (tx) => deleteProductsIn(tx, ids));
 }

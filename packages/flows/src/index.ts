@@ -61,3 +61,7 @@ export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return
 export { completeOrderWorkflow } from "./complete-order";
 export { archiveOrderWorkflow } from "./archive-order";
 export { cancelReturnWorkflow } from "./cancel-return";
+export { inventoryLevels } from "./inventory-levels";
+export { withEvents } from "./events";
+export { customerWrites } from "./customer-writes";
+export { allSubscribers, bindSubscribers, eventNotificationWorkflow, type SubscriberDefinition, type SubscriberDeps } from "./subscribers";

@@ -1,7 +1,8 @@
 import { errors, isKasseError, type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { createOrderService, derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
-import { createPaymentService, type Payment } from "@kasse/modules/payment";
+import { inArray } from "drizzle-orm";
+import { createPaymentService, payment as paymentTable, type Payment } from "@kasse/modules/payment";
 
 interface SyncInput {
   order_id: string | null;
@@ -125,10 +126,23 @@ export const cancelOrderPaymentsStep = step("cancel-order-payments", {
   },
 });
 
-/** Logs a payment movement on the order's change log (after the provider call succeeded). */
+/**
+ * Logs a payment movement on the order's change log (after the provider call succeeded) and
+ * records its events (`payment.captured`, `payment.refunded`: one per payment moved).
+ */
 export const recordPaymentChangeStep = step("record-order-payment-change", {
-  invoke: async (input: { order_id: string | null; action: string; actor: OrderActor | null; details: Record<string, unknown> }, ctx) => {
+  invoke: async (
+    input: { order_id: string | null; action: string; actor: OrderActor | null; details: Record<string, unknown>; events?: { name: "payment.captured" | "payment.refunded"; moves: PaymentMove[] } },
+    ctx,
+  ) => {
     if (input.order_id) await createOrderService(ctx.tx).recordChange(input.order_id, input.action, input.actor ?? { actor_type: null, actor_id: null }, null, input.details, ctx.tx);
+    if (input.events?.moves.length) {
+      const ids = input.events.moves.map((m) => m.payment_id);
+      const currencies = new Map((await ctx.tx.select({ id: paymentTable.id, currency_code: paymentTable.currency_code }).from(paymentTable).where(inArray(paymentTable.id, ids))).map((p) => [p.id, p.currency_code]));
+      for (const move of input.events.moves) {
+        await ctx.emit(input.events.name, { id: move.payment_id, order_id: input.order_id, amount: move.amount, currency_code: currencies.get(move.payment_id) ?? "" });
+      }
+    }
     return { output: null };
   },
 });

@@ -1,8 +1,10 @@
-import { errors, isKasseError, transaction, type Db } from "@kasse/db";
+import { errors, isKasseError, type Db } from "@kasse/db";
 import type { CartAddressInput, CartCreate, CartUpdate, ShippingMethodCreate } from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
 import { nullIfMissing, writeCart, type CartActor, type CartModules, type CartResult } from "./cart-write";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
+import { recordEvent } from "@kasse/modules/event";
+import { withEvents } from "./events";
 
 /** Where a new cart is sold: the request's sales channels (publishable key, else the default channel). */
 export interface CartChannelContext {
@@ -20,7 +22,7 @@ export interface CartChannelContext {
  * const result = await createCart(app.modules, { customer_id: null }, { sales_channel_ids: [defaultId], from_publishable_key: false }, { region_id });
  */
 export function createCart(m: CartModules, actor: CartActor, channels: CartChannelContext, input: CartCreate): Promise<CartResult> {
-  return transaction(m.db, async (tx) => {
+  return withEvents(m.db, async (tx) => {
     const region = input.region_id ? await regionFor(m, tx, input.region_id) : await defaultRegion(m, tx);
     const currency_code = currencyFor(region, input.currency_code);
     const sales_channel_id = await salesChannelFor(m, tx, channels, input.sales_channel_id);
@@ -40,7 +42,9 @@ export function createCart(m: CartModules, actor: CartActor, channels: CartChann
     );
     const codes = input.promo_codes ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
-    return refreshCart(m, tx, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
+    const result = await refreshCart(m, tx, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
+    await recordEvent(tx, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
+    return result;
   });
 }
 

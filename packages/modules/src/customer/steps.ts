@@ -17,6 +17,7 @@ export interface CreateCustomerStepInput {
 export const createCustomerStep = step("create-customer", {
   invoke: async (input: CreateCustomerStepInput, ctx) => {
     const created = await createCustomerService(ctx.tx).create(input.customer, { has_account: input.has_account, created_by: input.created_by ?? null }, ctx.tx);
+    await ctx.emit("customer.created", { id: created.id, email: created.email, has_account: created.has_account });
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
   compensate: async (id: string, ctx) => {

@@ -6,6 +6,7 @@ import type { ShipmentCreate } from "./schema";
 export const createFulfillmentRecordStep = step("create-fulfillment-record", {
   invoke: async (input: FulfillmentRecordCreate, ctx) => {
     const created = await createFulfillmentRecordService(ctx.tx).create(input, ctx.tx);
+    await ctx.emit("order.fulfillment_created", { order_id: input.order_id, fulfillment_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
@@ -21,6 +22,9 @@ export const createFulfillmentRecordStep = step("create-fulfillment-record", {
 export const markFulfillmentStep = step("mark-fulfillment", {
   invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
     const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx, input.shipment ?? {});
+    if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number) });
+    else if (input.field === "delivered_at") await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
+    else await ctx.emit("order.fulfillment_canceled", { order_id: input.order_id, fulfillment_id: marked.id });
     const output = { id: marked.id, location_id: marked.location_id, items: marked.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), inventory_consumed: marked.inventory_consumed };
     return { output, compensateInput: input };
   },

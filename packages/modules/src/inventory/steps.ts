@@ -1,4 +1,6 @@
-import { step } from "@kasse/workflows";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { step, type StepContext } from "@kasse/workflows";
+import { inventoryLevel } from "./schema";
 import { createInventoryService, type ConsumedReservation, type Reservation, type ReserveForLinesInput, type ReserveInput, type StockAdjustment } from "./service";
 
 /** A reservation as steps journal it (JSON: no dates). */
@@ -13,6 +15,17 @@ const reserved = (rows: Reservation[]): ReservedItem[] =>
   rows.map((r) => ({ id: r.id, inventory_item_id: r.inventory_item_id, location_id: r.location_id, quantity: r.quantity, line_item_id: r.line_item_id }));
 
 // Each step builds the service over its own transaction, so its writes commit with its journal row.
+
+/** Records `inventory-item.updated` with the new levels of the (item, location) pairs whose stock changed. */
+async function emitLevels(ctx: StepContext, pairs: ReadonlyArray<{ inventory_item_id: string; location_id: string }>): Promise<void> {
+  const unique = [...new Map(pairs.map((p) => [`${p.inventory_item_id}|${p.location_id}`, p])).values()];
+  if (unique.length === 0) return;
+  const levels = await ctx.tx
+    .select({ id: inventoryLevel.inventory_item_id, location_id: inventoryLevel.location_id, stocked_quantity: inventoryLevel.stocked_quantity, reserved_quantity: inventoryLevel.reserved_quantity })
+    .from(inventoryLevel)
+    .where(and(isNull(inventoryLevel.deleted_at), or(...unique.map((p) => and(eq(inventoryLevel.inventory_item_id, p.inventory_item_id), eq(inventoryLevel.location_id, p.location_id))))));
+  for (const level of levels.sort((a, b) => `${a.id}|${a.location_id}`.localeCompare(`${b.id}|${b.location_id}`))) await ctx.emit("inventory-item.updated", level);
+}
 
 /**
  * Reserves order lines at the locations given (see `reserveForLines`). Compensation releases
@@ -58,6 +71,7 @@ export const releaseReservationsStep = step("release-reservations", {
 export const consumeLineItemsStep = step("consume-line-item-reservations", {
   invoke: async (input: Array<{ line_item_id: string; variant_id: string; quantity: number }>, ctx) => {
     const consumed = await createInventoryService(ctx.tx).consumeLineItems(input, ctx.tx);
+    await emitLevels(ctx, consumed);
     return { output: consumed, compensateInput: consumed };
   },
   compensate: async (consumed: ConsumedReservation[], ctx) => {
@@ -69,6 +83,7 @@ export const consumeLineItemsStep = step("consume-line-item-reservations", {
 export const consumeReservationsStep = step("consume-reservations", {
   invoke: async (input: Array<{ reservation_id: string; quantity?: number }>, ctx) => {
     const consumed = await createInventoryService(ctx.tx).consumeReservations(input, ctx.tx);
+    await emitLevels(ctx, consumed);
     return { output: consumed, compensateInput: consumed };
   },
   compensate: async (consumed: ConsumedReservation[], ctx) => {
@@ -80,6 +95,7 @@ export const consumeReservationsStep = step("consume-reservations", {
 export const receiveVariantsStep = step("receive-variant-stock", {
   invoke: async (input: Array<{ variant_id: string; location_id: string; quantity: number }>, ctx) => {
     const adjustments = await createInventoryService(ctx.tx).receiveVariants(input, ctx.tx);
+    await emitLevels(ctx, adjustments);
     return { output: adjustments, compensateInput: adjustments };
   },
   compensate: async (adjustments: StockAdjustment[], ctx) => {
@@ -91,6 +107,7 @@ export const receiveVariantsStep = step("receive-variant-stock", {
 export const adjustStockStep = step("adjust-stock-levels", {
   invoke: async (input: StockAdjustment[], ctx) => {
     await createInventoryService(ctx.tx).adjustStock(input, ctx.tx);
+    await emitLevels(ctx, input);
     return { output: input, compensateInput: input };
   },
   compensate: async (adjustments: StockAdjustment[], ctx) => {

@@ -1,7 +1,7 @@
 export * from "./schema";
 export { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./service";
 export type { NotificationLogger, NotificationProvider, OutgoingMessage } from "./provider";
-export { renderTemplate } from "./templates";
+export { renderTemplate, formatMoney } from "./templates";
 export { createLogProvider } from "./providers/log";
 export { createSmtpProvider } from "./providers/smtp";
 export { defaultNotificationProviders } from "./providers/defaults";

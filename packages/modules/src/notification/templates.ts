@@ -8,8 +8,100 @@ type Template = (data: Record<string, unknown>) => RenderedMessage;
 
 const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
 
+/**
+ * An amount in minor units, in its currency, as a shopper reads it: `formatMoney(1250, "eur")` is
+ * "€12.50", `formatMoney(1250, "jpy")` "¥1,250".
+ */
+export function formatMoney(amount: unknown, currency: unknown): string {
+  const code = String(currency ?? "").toUpperCase();
+  const minor = typeof amount === "number" ? amount : Number(amount ?? 0);
+  try {
+    const format = new Intl.NumberFormat("en", { style: "currency", currency: code });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(minor / 10 ** digits);
+  } catch {
+    return `${minor} ${code}`;
+  }
+}
+
+interface LineData {
+  title?: unknown;
+  variant_title?: unknown;
+  quantity?: unknown;
+  unit_price?: unknown;
+  total?: unknown;
+}
+
+const lines = (data: Record<string, unknown>): string[] =>
+  (Array.isArray(data.items) ? (data.items as LineData[]) : []).map((i) => {
+    const title = i.variant_title ? `${str(i.title)} (${str(i.variant_title)})` : str(i.title);
+    return `  ${str(i.quantity)} × ${title}: ${formatMoney(i.total, data.currency_code)}`;
+  });
+
+const address = (label: string, value: unknown): string[] => {
+  if (!value || typeof value !== "object") return [];
+  const a = value as Record<string, unknown>;
+  const name = [a.first_name, a.last_name].filter(Boolean).map(str).join(" ");
+  const cityLine = [a.postal_code, a.city].filter(Boolean).map(str).join(" ");
+  const parts = [name, a.company, a.address_1, a.address_2, cityLine, a.province, str(a.country_code).toUpperCase()].map(str).filter((p) => p !== "");
+  return parts.length ? [`${label}:`, ...parts.map((p) => `  ${p}`)] : [];
+};
+
+/** Joins lines, collapsing repeated blank lines (optional parts leave none behind). */
+const text = (parts: string[]) => parts.filter((line, i, all) => line !== "" || all[i - 1] !== "").join("\n").trim();
+
 /** The built-in templates, by name. A template not listed here renders its data as JSON. */
 const templates: Record<string, Template> = {
+  "order.placed": (data) => ({
+    subject: `Order #${str(data.display_id)} confirmed`,
+    text: text([
+      `Thank you for your order #${str(data.display_id)}.`,
+      "",
+      "Items:",
+      ...lines(data),
+      "",
+      `Items: ${formatMoney(data.item_subtotal, data.currency_code)}`,
+      `Shipping: ${formatMoney(data.shipping_subtotal, data.currency_code)}`,
+      Number(data.discount_total) > 0 ? `Discount: -${formatMoney(data.discount_total, data.currency_code)}` : "",
+      `Tax: ${formatMoney(data.tax_total, data.currency_code)}`,
+      `Total: ${formatMoney(data.total, data.currency_code)}`,
+      "",
+      ...address("Shipping to", data.shipping_address),
+      "",
+      ...address("Billing address", data.billing_address),
+    ]),
+  }),
+  "order.shipped": (data) => {
+    const tracking = Array.isArray(data.tracking) ? (data.tracking as Array<{ number?: unknown; url?: unknown }>) : [];
+    return {
+      subject: `Order #${str(data.display_id)} has shipped`,
+      text: text([
+        `Items of your order #${str(data.display_id)} are on their way.`,
+        "",
+        ...lines(data),
+        "",
+        ...(tracking.length ? ["Tracking:", ...tracking.map((t) => `  ${str(t.number)}${t.url ? ` ${str(t.url)}` : ""}`)] : ["No tracking number was given for this shipment."]),
+        "",
+        ...address("Shipping to", data.shipping_address),
+      ]),
+    };
+  },
+  "order.canceled": (data) => ({
+    subject: `Order #${str(data.display_id)} canceled`,
+    text: text([
+      `Your order #${str(data.display_id)} (${formatMoney(data.total, data.currency_code)}) was canceled.`,
+      "",
+      "Any payment authorized for it is released, and anything already charged is refunded.",
+    ]),
+  }),
+  "order.refunded": (data) => ({
+    subject: `Refund for order #${str(data.display_id)}`,
+    text: text([
+      `We refunded ${formatMoney(data.amount, data.currency_code)} for your order #${str(data.display_id)}.`,
+      "",
+      "Depending on your bank, it can take a few days to appear on your statement.",
+    ]),
+  }),
   "auth.password_reset": (data) => ({
     subject: "Reset your password",
     text: [

@@ -37,6 +37,7 @@ export const createOrderStep = step("create-order", {
 export const cancelOrderStep = step("cancel-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
     const { before, order } = await createOrderService(ctx.tx).cancel(input.order_id, input.actor ?? undefined, ctx.tx);
+    await ctx.emit("order.canceled", { id: order.id });
     const output = { id: order.id, status: order.status, line_item_ids: order.items.flatMap((i) => (i.cart_line_item_id ? [i.id, i.cart_line_item_id] : [i.id])), payment_collection_ids: order.payment_collection_ids };
     return { output, compensateInput: { id: order.id, before } };
   },
@@ -80,6 +81,7 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 export const createReturnStep = step("create-return", {
   invoke: async (input: { order_id: string; return: ReturnCreate; actor?: OrderActor | null }, ctx) => {
     const created = await createReturnService(ctx.tx).create(input.order_id, input.return, input.actor ?? undefined, ctx.tx);
+    await ctx.emit("order.return_requested", { order_id: input.order_id, return_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
@@ -96,6 +98,7 @@ export const receiveReturnStep = step("receive-return", {
   invoke: async (input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null }, ctx) => {
     const receipt = await createReturnService(ctx.tx).receive(input.return_id, input.order_id, input.receive, input.actor ?? undefined, ctx.tx);
     const order = await createOrderService(ctx.tx).retrieve(receipt.order_id, ctx.tx);
+    await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
     const restock = receipt.lines.flatMap((l) => {
       const variant_id = variants.get(l.line_item_id);
@@ -123,6 +126,7 @@ export const cancelReturnStep = step("cancel-return", {
 export const completeOrderStep = step("complete-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
     const { before, order } = await createOrderService(ctx.tx).complete(input.order_id, input.actor ?? undefined, ctx.tx);
+    await ctx.emit("order.completed", { id: order.id });
     return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, errors, Id, Title } from "@kasse/db";
 import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate, InventoryItemView, InventoryLevelView } from "@kasse/modules/inventory";
+import { inventoryLevels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, DeleteResponse, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -74,18 +75,18 @@ export default async function inventoryItems(app: App): Promise<void> {
   app.post("/inventory-items/:id/location-levels", { schema: { params: Params, body: InventoryLevelCreate, response: One } }, async (request) => {
     await inventory.retrieve(request.params.id);
     await requireLocations([request.body.location_id]);
-    await inventory.createLevels(request.params.id, [request.body]);
+    await inventoryLevels.create(app.modules.db, request.params.id, [request.body]);
     return { inventory_item: await inventory.retrieve(request.params.id) };
   });
 
   // Medusa's admin manages an item's locations with this one call.
   app.post("/inventory-items/:id/location-levels/batch", { schema: { params: Params, body: InventoryLevelBatch, response: LevelBatch } }, async (request) => {
     await requireLocations((request.body.create ?? []).map((l) => l.location_id));
-    return inventory.batchLevels(request.params.id, request.body);
+    return inventoryLevels.batch(app.modules.db, request.params.id, request.body);
   });
 
   app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate, response: One } }, async (request) => {
-    await inventory.updateLevel(request.params.id, request.params.location_id, request.body);
+    await inventoryLevels.update(app.modules.db, request.params.id, request.params.location_id, request.body);
     return { inventory_item: await inventory.retrieve(request.params.id) };
   });
 

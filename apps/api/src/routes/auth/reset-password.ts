@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { Email, errors, transaction } from "@kasse/db";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
-import { sendNotification, sendNotificationWorkflow } from "@kasse/flows";
+import { sendNotification, sendNotificationWorkflow, withEvents } from "@kasse/flows";
+import { recordEvent } from "@kasse/modules/event";
 import type { App } from "../../app";
 
 /** How long a reset token works. */
@@ -50,7 +51,12 @@ export default async function resetPassword(app: App): Promise<void> {
     const email = normalizeEmail(rawEmail);
     const identity = await auth.findByProvider(EMAILPASS, email);
     if (!identity) return;
-    const { secret, row } = await authTokens.issue({ kind: "password_reset", actor_type: actorType, provider: EMAILPASS, ttlMs: RESET_TOKEN_TTL_MS, auth_identity_id: identity.id, entity_id: email });
+    // The token is issued with its event (which never carries the token) in one transaction.
+    const { secret, row } = await withEvents(db, async (tx) => {
+      const issued = await authTokens.issue({ kind: "password_reset", actor_type: actorType, provider: EMAILPASS, ttlMs: RESET_TOKEN_TTL_MS, auth_identity_id: identity.id, entity_id: email }, tx);
+      await recordEvent(tx, "auth.password_reset", { entity_id: email, actor_type: actorType });
+      return issued;
+    });
     await sendNotification(app.infra.engine, notification, {
       to: email,
       channel: "email",

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { errors, Id, isKasseError, transaction } from "@kasse/db";
 import { EMAILPASS } from "@kasse/modules/auth";
-import { registerCustomer } from "@kasse/flows";
+import { customerWrites, registerCustomer } from "@kasse/flows";
 import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, CustomerUpdate, StoreCustomerCreate, StoreCustomerResponse } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -53,7 +53,7 @@ export default async function customers(app: App): Promise<void> {
   });
 
   app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {
-    return { customer: await service.update(me(request), request.body) };
+    return { customer: await customerWrites.update(app.modules.db, me(request), request.body) };
   });
 
   app.get("/customers/me/addresses", { ...customerOnly, schema: { querystring: Type.Object(ListQuery, { additionalProperties: false }), response: Addresses } }, async (request) => {

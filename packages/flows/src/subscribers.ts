@@ -1,0 +1,133 @@
+import { errors, type Db } from "@kasse/db";
+import { step, workflow, type Engine, type Workflow } from "@kasse/workflows";
+import type { EventRow, EventSubscriber } from "@kasse/modules/event";
+import { createFulfillmentRecordService } from "@kasse/modules/fulfillment";
+import { deliverNotificationStep, type NotificationInput, type NotificationService } from "@kasse/modules/notification";
+import { createOrderService, type Order } from "@kasse/modules/order";
+
+/** What a subscriber may use: the database, the engine, and the notification service (its providers come from configuration). */
+export interface SubscriberDeps {
+  db: Db;
+  engine: Pick<Engine, "execute" | "register">;
+  notification: NotificationService;
+}
+
+/** A subscriber as registered here: bound to its dependencies by the dispatcher's process. */
+export interface SubscriberDefinition {
+  name: string;
+  events: readonly string[];
+  handle(event: EventRow, deps: SubscriberDeps): Promise<void>;
+}
+
+type EventNotificationWorkflow = Workflow<{ message: NotificationInput }, { id: string }>;
+const byService = new WeakMap<NotificationService, EventNotificationWorkflow>();
+
+/**
+ * Writes a message to the outbox and delivers it, as one workflow per (event, subscriber): run
+ * again for the same event (at-least-once dispatch), the execution's idempotency key answers the
+ * first one's outcome, so the shopper gets one message. A delivery that ends in failure is
+ * recorded on the notification (`failure`, `last_error`), not retried forever.
+ */
+export function eventNotificationWorkflow(service: NotificationService): EventNotificationWorkflow {
+  let wf = byService.get(service);
+  if (!wf) {
+    const create = step("create-notification", {
+      invoke: async (input: { message: NotificationInput }, ctx) => ({ output: { id: (await service.create(input.message, ctx.tx)).id } }),
+    });
+    const deliver = deliverNotificationStep(service);
+    wf = workflow("event-notification", async (input: { message: NotificationInput }, ctx) => {
+      const { id } = await ctx.run(create, input);
+      try {
+        await ctx.run(deliver, { notification_id: id });
+      } catch {
+        // The outbox row says `failure` with the provider's error; the admin sees it there.
+      }
+      return { id };
+    });
+    byService.set(service, wf);
+  }
+  return wf;
+}
+
+async function notify(deps: SubscriberDeps, event: EventRow, subscriber: string, message: NotificationInput): Promise<void> {
+  const wf = eventNotificationWorkflow(deps.notification);
+  deps.engine.register(wf);
+  await deps.engine.execute(wf, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
+}
+
+/** An order as the shopper's messages show it: lines, money in its currency, addresses. */
+function orderData(order: Order): Record<string, unknown> {
+  return {
+    order_id: order.id,
+    display_id: order.display_id,
+    currency_code: order.currency_code,
+    items: order.items.map((i) => ({ title: i.product_title ?? i.title, variant_title: i.variant_title, quantity: i.quantity, unit_price: i.unit_price, total: i.total })),
+    item_subtotal: order.item_subtotal,
+    shipping_subtotal: order.shipping_subtotal,
+    discount_total: order.discount_total,
+    tax_total: order.tax_total,
+    total: order.total,
+    shipping_address: order.shipping_address,
+    billing_address: order.billing_address,
+  };
+}
+
+/** The order an event is about; null when it is gone or has no email (nobody to write to). */
+async function orderToNotify(deps: SubscriberDeps, orderId: unknown): Promise<Order | null> {
+  if (typeof orderId !== "string") throw errors.unexpectedState("The event names no order");
+  const order = await createOrderService(deps.db).retrieve(orderId).catch(() => null);
+  return order?.email ? order : null;
+}
+
+const email = (order: Order, template: string, data: Record<string, unknown>): NotificationInput => ({ to: order.email!, channel: "email", template, data, resource_type: "order" });
+
+export const orderConfirmationSubscriber: SubscriberDefinition = {
+  name: "order-confirmation",
+  events: ["order.placed"],
+  async handle(event, deps) {
+    const order = await orderToNotify(deps, event.data.id);
+    if (order) await notify(deps, event, this.name, email(order, "order.placed", orderData(order)));
+  },
+};
+
+export const shipmentNoticeSubscriber: SubscriberDefinition = {
+  name: "shipment-notice",
+  events: ["shipment.created"],
+  async handle(event, deps) {
+    const order = await orderToNotify(deps, event.data.order_id);
+    if (!order) return;
+    const shipped = await createFulfillmentRecordService(deps.db).retrieve(String(event.data.id));
+    const quantities = new Map(shipped.items.map((i) => [i.line_item_id, i.quantity]));
+    const data = orderData(order);
+    const items = order.items.filter((i) => quantities.has(i.id)).map((i) => ({ title: i.product_title ?? i.title, variant_title: i.variant_title, quantity: quantities.get(i.id), unit_price: i.unit_price, total: i.unit_price * (quantities.get(i.id) ?? 0) }));
+    const tracking = shipped.labels.map((l) => ({ number: l.tracking_number, url: l.tracking_url }));
+    await notify(deps, event, this.name, email(order, "order.shipped", { ...data, items, fulfillment_id: shipped.id, tracking }));
+  },
+};
+
+export const cancellationNoticeSubscriber: SubscriberDefinition = {
+  name: "cancellation-notice",
+  events: ["order.canceled"],
+  async handle(event, deps) {
+    const order = await orderToNotify(deps, event.data.id);
+    if (order) await notify(deps, event, this.name, email(order, "order.canceled", orderData(order)));
+  },
+};
+
+export const refundNoticeSubscriber: SubscriberDefinition = {
+  name: "refund-notice",
+  events: ["payment.refunded"],
+  async handle(event, deps) {
+    if (!event.data.order_id) return;
+    const order = await orderToNotify(deps, event.data.order_id);
+    if (order) await notify(deps, event, this.name, email(order, "order.refunded", { order_id: order.id, display_id: order.display_id, amount: event.data.amount, currency_code: event.data.currency_code, payment_id: event.data.id }));
+  },
+};
+
+/** Every in-process subscriber, in the order they run for an event. Add one here (one registry, like `allWorkflows`). */
+export const allSubscribers: readonly SubscriberDefinition[] = [orderConfirmationSubscriber, shipmentNoticeSubscriber, cancellationNoticeSubscriber, refundNoticeSubscriber];
+
+/** The subscribers bound to a process's dependencies, for `createEventDispatcher`. */
+export function bindSubscribers(definitions: readonly SubscriberDefinition[], deps: SubscriberDeps): EventSubscriber[] {
+  return definitions.map((d) => ({ name: d.name, events: d.events, handle: (event) => d.handle(event, deps) }));
+}
