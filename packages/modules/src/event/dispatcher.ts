@@ -53,6 +53,11 @@ export interface EventDispatcherOptions {
   logger?: DispatcherLogger;
   /** Events and deliveries taken per round (50). */
   batch?: number;
+  /**
+   * How long a claim lasts before another dispatcher may take the work over (a dispatcher that
+   * died mid-way): an event's dispatch (60 s), a delivery beyond its request timeout (30 s).
+   */
+  claimLeaseMs?: number;
 }
 
 const silent: DispatcherLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -78,6 +83,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   const jitter = options.jitter ?? 0.2;
   const logger = options.logger ?? silent;
   const batch = options.batch ?? 50;
+  const claimLeaseMs = options.claimLeaseMs ?? 60_000;
+  const sendLeaseMs = timeoutMs + (options.claimLeaseMs ?? 30_000);
   const webhooks = options.webhooks;
 
   const delayBefore = (retry: number): number | null => {
@@ -119,7 +126,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
 
   /** One round: claims released events and dispatches them. Returns how many. */
   async function dispatch(): Promise<number> {
-    const claimed = await events.claim(batch, 60_000);
+    const claimed = await events.claim(batch, claimLeaseMs);
     if (claimed.length === 0) return 0;
     const hooks = await db.select().from(webhook).where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
     for (const row of claimed) {
@@ -160,7 +167,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   async function deliver(): Promise<number> {
     const claimed = await queryRows<{ id: string }>(
       db,
-      sql`update webhook_delivery set status = 'sending', scheduled_at = now() + make_interval(secs => ${(timeoutMs + 30_000) / 1000})
+      sql`update webhook_delivery set status = 'sending', scheduled_at = now() + make_interval(secs => ${sendLeaseMs / 1000})
           where id in (
             select d.id from webhook_delivery d join webhook w on w.id = d.webhook_id
             where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null

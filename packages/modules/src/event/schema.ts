@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, LongText, RowView, timestamps, Url } from "@kasse/db";
+import { LongText, OrNull, RowView, TimestampView, timestamps, Url } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -127,26 +127,24 @@ export interface WebhookFilters {
 
 // ---- Responses ------------------------------------------------------------------------------
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** A webhook endpoint as reads show it: never its secret. */
+/** A webhook endpoint as reads show it: never its secret (strict, so it cannot leak through a new column). */
 export const WebhookView = Type.Object(
   {
-    id: Id(),
-    url: Url(),
-    events: Type.Array(Type.String()),
-    description: Nullable(LongText()),
-    enabled: Type.Boolean(),
-    failing_since: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-    disabled_reason: Nullable(LongText()),
-    created_at: Type.String({ format: "date-time" }),
-    updated_at: Type.String({ format: "date-time" }),
+    id: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    events: Type.Optional(Type.Array(Type.String())),
+    description: Type.Optional(OrNull(Type.String())),
+    enabled: Type.Optional(Type.Boolean()),
+    failing_since: Type.Optional(OrNull(TimestampView())),
+    disabled_reason: Type.Optional(OrNull(Type.String())),
+    created_at: Type.Optional(TimestampView()),
+    updated_at: Type.Optional(TimestampView()),
   },
   { additionalProperties: false },
 );
 
-/** The answer of create and rotate-secret: the only time the secret is shown. */
-export const WebhookWithSecretView = Type.Object({ ...WebhookView.properties, secret: Type.String() }, { additionalProperties: false });
+/** The answer of create and rotate-secret: the only time the secret (`whsec_…`) is shown. */
+export const WebhookWithSecretView = Type.Object({ ...WebhookView.properties, secret: Type.String({ description: "The signing secret, shown only in this answer" }) }, { additionalProperties: false });
 
 /** One delivery attempt. */
 export const WebhookDeliveryView = RowView(webhookDelivery);

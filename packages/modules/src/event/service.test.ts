@@ -172,13 +172,13 @@ describe("webhooks", () => {
     const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
     await hooks.create({ url: `${base}/hook`, events: ["*"] });
     let calls = 0;
-    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "flaky", events: ["*"], handle: async () => { if (++calls === 1) throw new Error("mail server down"); } }], retrySchedule: [50], jitter: 0 });
+    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "flaky", events: ["*"], handle: async () => { if (++calls === 1) throw new Error("mail server down"); } }], retrySchedule: [1_000], jitter: 0 });
     await recordEvent(database.db, "customer.updated", { id: "cus_1", fields: ["first_name"] });
     await dispatcher.run();
     const [waiting] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
     expect(waiting).toMatchObject({ dispatched_at: null, attempts: 1 });
     expect(waiting!.last_error).toContain("mail server down");
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
     await dispatcher.run();
     const [done] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
     expect(done!.dispatched_at).toBeInstanceOf(Date);

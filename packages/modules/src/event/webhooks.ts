@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull, max, type SQL } from "drizzle-orm";
-import { deriveKey, errors, generateId, orderBy, seal, unseal, type Db, type Paging } from "@kasse/db";
+import { deriveKey, errors, generateId, isUniqueViolation, orderBy, seal, unseal, type Db, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { urlProblem } from "./send";
 import { webhook, webhookDelivery, type WebhookCreate, type WebhookDeliveryRow, type WebhookFilters, type WebhookRow, type WebhookUpdate } from "./schema";
@@ -16,9 +16,9 @@ export interface WebhookServiceOptions {
 }
 
 /** A webhook as reads show it: the sealed secret left out. */
-export type WebhookView = Omit<WebhookRow, "secret" | "deleted_at">;
+export type WebhookInfo = Omit<WebhookRow, "secret" | "deleted_at">;
 
-const view = (row: WebhookRow): WebhookView => {
+const view = (row: WebhookRow): WebhookInfo => {
   const { secret: _secret, deleted_at: _deleted, ...rest } = row;
   return rest;
 };
@@ -52,7 +52,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const service = {
     allowPrivate,
 
-    async create(input: WebhookCreate, tx: Db = db): Promise<WebhookView & { secret: string }> {
+    async create(input: WebhookCreate, tx: Db = db): Promise<WebhookInfo & { secret: string }> {
       checkUrl(input.url);
       const secret = newSecret();
       const [row] = await tx
@@ -62,7 +62,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       return { ...view(row!), secret };
     },
 
-    async list(filters: WebhookFilters, paging: Paging & { order?: string }, tx: Db = db): Promise<{ items: WebhookView[]; count: number }> {
+    async list(filters: WebhookFilters, paging: Paging & { order?: string }, tx: Db = db): Promise<{ items: WebhookInfo[]; count: number }> {
       const conditions: SQL[] = [isNull(webhook.deleted_at)];
       if (filters.id) conditions.push(inArray(webhook.id, filters.id));
       if (filters.enabled !== undefined) conditions.push(eq(webhook.enabled, filters.enabled));
@@ -74,14 +74,14 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       return { items: items.map(view), count: total?.value ?? 0 };
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<WebhookView> {
+    async retrieve(id: string, tx: Db = db): Promise<WebhookInfo> {
       const [row] = await tx.select().from(webhook).where(live(id));
       if (!row) throw errors.notFound(`Webhook with id: ${id} was not found`);
       return view(row);
     },
 
     /** Updates an endpoint; `enabled: true` re-enables one Kasse disabled (its failure record cleared). */
-    async update(id: string, input: WebhookUpdate, tx: Db = db): Promise<WebhookView> {
+    async update(id: string, input: WebhookUpdate, tx: Db = db): Promise<WebhookInfo> {
       await service.retrieve(id, tx);
       if (input.url !== undefined) checkUrl(input.url);
       const values: Partial<typeof webhook.$inferInsert> = {};
@@ -100,7 +100,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     },
 
     /** A new signing secret, shown once; the old one stops signing at once. */
-    async rotateSecret(id: string, tx: Db = db): Promise<WebhookView & { secret: string }> {
+    async rotateSecret(id: string, tx: Db = db): Promise<WebhookInfo & { secret: string }> {
       await service.retrieve(id, tx);
       const secret = newSecret();
       const [row] = await tx.update(webhook).set({ secret: seal(Buffer.from(secret), key) }).where(live(id)).returning();
@@ -136,11 +136,16 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       if (!delivery) throw errors.notFound(`Webhook delivery with id: ${deliveryId} was not found`);
       if (!hook.enabled) throw errors.notAllowed(`Webhook ${id} is disabled; enable it before redelivering`);
       const [last] = await tx.select({ value: max(webhookDelivery.attempt) }).from(webhookDelivery).where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
-      const [row] = await tx
-        .insert(webhookDelivery)
-        .values({ id: generateId("whd"), webhook_id: id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: (last?.value ?? delivery.attempt) + 1, status: "scheduled", scheduled_at: new Date() })
-        .returning();
-      return row!;
+      try {
+        const [row] = await tx
+          .insert(webhookDelivery)
+          .values({ id: generateId("whd"), webhook_id: id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: (last?.value ?? delivery.attempt) + 1, status: "scheduled", scheduled_at: new Date() })
+          .returning();
+        return row!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict(`Event ${delivery.event_id} is being redelivered to webhook ${id} already; try again`);
+        throw error;
+      }
     },
   };
   return service;

@@ -34,6 +34,7 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./returns"));
   await app.register(import("./customer-groups"));
   await app.register(import("./notifications"));
+  await app.register(import("./webhooks"));
   await app.register(import("./shipping-profiles"));
   await app.register(import("./shipping-options"));
   await app.register(import("./promotions"));
