@@ -39,6 +39,8 @@ export interface WorkerEventsOptions {
   subscribers?: readonly SubscriberDefinition[];
   /** Per webhook request (10 s). */
   timeoutMs?: number;
+  /** How long before another worker takes over work a dead one claimed (see the dispatcher). */
+  claimLeaseMs?: number;
 }
 
 /** A running worker. */
@@ -118,6 +120,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine, notification }),
       retrySchedule: events.retrySchedule,
       timeoutMs: events.timeoutMs,
+      claimLeaseMs: events.claimLeaseMs,
       logger,
     });
     const running = dispatcher;

@@ -63,3 +63,19 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/store/products"]!.get!.security).toContainEqual({});
   });
 });
+
+describe("the OpenAPI document's webhooks", () => {
+  it("lists every event of the catalog with its payload schema and the Standard Webhooks headers", async () => {
+    const { catalogEntries } = await import("@kasse/modules/event");
+    const doc = t.app.swagger() as { webhooks?: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> };
+    const names = catalogEntries().map((e) => e.name);
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...names].sort());
+    for (const name of ["order.placed", "order.canceled", "order.completed", "order.fulfillment_created", "order.fulfillment_canceled", "shipment.created", "delivery.created", "order.return_requested", "order.return_received", "payment.captured", "payment.refunded", "customer.created", "customer.updated", "product.created", "product.updated", "product.deleted", "inventory-item.updated", "cart.created", "cart.updated", "auth.password_reset"]) {
+      const post = doc.webhooks![name]!.post;
+      expect(post.parameters.map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      const body = post.requestBody.content["application/json"]!.schema;
+      expect(Object.keys(body.properties)).toEqual(["id", "type", "timestamp", "data"]);
+      expect(body.properties.data).toMatchObject({ type: "object" });
+    }
+  });
+});

@@ -96,3 +96,47 @@ export function eventProblems(name: string, data: unknown): string[] {
 export function catalogEntries(): Array<{ name: EventName; version: number; description: string; data: TObject }> {
   return (Object.keys(eventCatalog) as EventName[]).map((name) => ({ name, ...eventCatalog[name] }));
 }
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: for each event, the signed `POST` an endpoint receives
+ * (Standard Webhooks: `{id, type, timestamp, data}` and the `webhook-*` headers).
+ */
+export function openApiWebhooks(): Record<string, unknown> {
+  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  return Object.fromEntries(
+    catalogEntries().map(({ name, version, description, data }) => [
+      name,
+      {
+        post: {
+          summary: name,
+          description: `${description} Payload version ${version}. Signed as Standard Webhooks: verify \`webhook-signature\` before trusting the body (README "Events and webhooks").`,
+          operationId: `webhook_${name.replace(/[^a-z]+/g, "_")}`,
+          parameters: [
+            header("webhook-id", "The event id: the same on every retry of this event, to deduplicate"),
+            header("webhook-timestamp", "Unix seconds when this attempt was signed"),
+            header("webhook-signature", "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the endpoint secret"),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["id", "type", "timestamp", "data"],
+                  additionalProperties: false,
+                  properties: {
+                    id: { type: "string", description: "The event id (`evt_…`)" },
+                    type: { type: "string", const: name },
+                    timestamp: { type: "string", format: "date-time", description: "When the event was committed" },
+                    data,
+                  },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "Any 2xx acknowledges the event; anything else, a timeout (10 s) or a redirect is retried on the schedule" } },
+        },
+      },
+    ]),
+  );
+}

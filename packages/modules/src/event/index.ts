@@ -1,5 +1,5 @@
 export * from "./schema";
-export { eventCatalog, catalogEntries, eventProblems, isEventName, type EventName, type EventData } from "./catalog";
+export { eventCatalog, catalogEntries, eventProblems, isEventName, openApiWebhooks, type EventName, type EventData } from "./catalog";
 export { createEventService, recordEvent, eventsReleased, onEventsReleased, eventOutbox, type EventService, type EventFilters } from "./service";
 export { createWebhookService, type WebhookService, type WebhookServiceOptions, type WebhookInfo } from "./webhooks";
 export { sendWebhook, signWebhook, urlProblem, isPrivateAddress, type SendResult } from "./send";
