@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { openApiWebhooks } from "@kasse/modules/event";
 import { errorResponses, securityOf } from "./openapi-operations";
 
@@ -28,7 +29,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: "3.1.0",
       info: { title: "Kasse", description: "Commerce backend speaking Medusa v2's Admin, Store and Auth APIs", version: "0.1.0" },
       // What webhook endpoints (`/admin/webhooks`) receive: one signed POST per event of the catalog.
-      webhooks: openApiWebhooks(),
+      webhooks: openApiWebhooks() as Record<string, OpenAPIV3_1.PathItemObject>,
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A token from `/auth/{actor_type}/{provider}`: a user's for `/admin`, a customer's for the store" },
