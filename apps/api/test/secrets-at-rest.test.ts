@@ -113,6 +113,15 @@ const flows: Array<[string, () => Promise<void>]> = [
     await send("GET", "/admin/api-keys", undefined, { authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}` });
     await send("GET", `/admin/api-keys?api_token=${token}`);
   }],
+  ["create a webhook endpoint and rotate its signing secret (sealed at rest: it must be read back to sign)", async () => {
+    const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
+    const created = (await send("POST", "/admin/webhooks", { url: "https://hooks.example.com/kasse", events: ["*"] }, { ...admin, "idempotency-key": "create-webhook" })).json().webhook as { id: string; secret: string };
+    remember("webhook signing secret", created.secret);
+    remember("webhook signing key (base64)", created.secret.slice("whsec_".length));
+    const rotated = (await send("POST", `/admin/webhooks/${created.id}/rotate-secret`, {}, admin)).json().webhook as { secret: string };
+    remember("rotated webhook signing secret", rotated.secret);
+    remember("rotated webhook signing key (base64)", rotated.secret.slice("whsec_".length));
+  }],
   ["invite an admin, register with the invited email and accept with the token in the query", async () => {
     const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
     const created = (await send("POST", "/admin/invites", { email: "invited@example.com" }, admin)).json().invite as { token: string };

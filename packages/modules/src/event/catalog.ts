@@ -66,7 +66,7 @@ export const eventCatalog = {
   "product.deleted": { version: 1, description: "A product was deleted.", data: payload({ id: S("The product") }) },
   "inventory-item.updated": {
     version: 1,
-    description: "The stock of an inventory item at a location changed (an adjustment, a reservation, a release).",
+    description: "The stock on hand of an inventory item at a location changed: a fulfillment, a received return, an adjustment, an admin's level write.",
     data: payload({ id: S("The inventory item"), location_id: S("The stock location"), stocked_quantity: Int("Units on hand"), reserved_quantity: Int("Units reserved") }),
   },
   "cart.created": { version: 1, description: "A cart was created.", data: payload({ id: S("The cart"), currency_code: S("Its currency"), customer_id: NullableS("Its customer") }) },

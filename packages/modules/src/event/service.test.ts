@@ -1,13 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { lookup } from "node:dns/promises";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { errors } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
-import { createEventDispatcher, createEventService, createWebhookService, event, eventProblems, isPrivateAddress, recordEvent, webhook, type EventRow } from "./index";
+import { catalogEntries, createEventDispatcher, createEventService, createWebhookService, DEFAULT_RETRY_SCHEDULE, event, eventProblems, isPrivateAddress, recordEvent, webhook, type EventRow } from "./index";
 
 let database: TestDatabase;
 const secret = "event-test-secret";
@@ -228,5 +230,20 @@ describe("webhooks", () => {
       expect(await strict.update(sneaky.id, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
       await guarded.close();
     }
+  });
+});
+
+describe("the catalog", () => {
+  it("is listed in the README's 'Events and webhooks' section with every payload field, and the default retry schedule with it", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../../../../README.md", import.meta.url)), "utf8");
+    const section = readme.slice(readme.indexOf("## Events and webhooks"));
+    expect(section.length).toBeGreaterThan(1000);
+    for (const entry of catalogEntries()) {
+      const row = section.split("\n").find((line) => line.startsWith(`| \`${entry.name}\` |`));
+      expect(row, entry.name).toBeDefined();
+      for (const field of Object.keys(entry.data.properties)) expect(row, `${entry.name}.${field}`).toContain(`\`${field}\``);
+    }
+    expect(DEFAULT_RETRY_SCHEDULE).toBe("5s,5m,30m,2h,5h,10h,10h");
+    expect(section).toContain("5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h");
   });
 });

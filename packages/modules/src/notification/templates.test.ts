@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney, renderTemplate } from "./templates";
+
+const order = {
+  display_id: 1042,
+  currency_code: "eur",
+  items: [
+    { title: "Tee", variant_title: "M", quantity: 2, unit_price: 2000, total: 4000 },
+    { title: "Mug", variant_title: null, quantity: 1, unit_price: 1250, total: 1250 },
+  ],
+  item_subtotal: 5250,
+  shipping_subtotal: 500,
+  discount_total: 525,
+  tax_total: 0,
+  total: 5225,
+  shipping_address: { first_name: "Ada", last_name: "Lovelace", company: null, address_1: "Hauptstr. 1", address_2: null, city: "Berlin", postal_code: "10115", province: null, country_code: "de" },
+  billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "Rechnungsweg 2", city: "Hamburg", postal_code: "20095", country_code: "de" },
+};
+
+describe("shopper message templates", () => {
+  it("money in the order's currency, in its minor units", () => {
+    expect(formatMoney(1250, "eur")).toBe("€12.50");
+    expect(formatMoney(1250, "usd")).toBe("$12.50");
+    expect(formatMoney(1250, "jpy")).toBe("¥1,250");
+    expect(formatMoney(1250, "kwd").replace(/\s/g, " ")).toBe("KWD 1.250");
+    expect(formatMoney(5, "euro")).toBe("5 EURO");
+  });
+
+  it("order confirmation: items, amounts, discount and both addresses", () => {
+    const { subject, text } = renderTemplate("order.placed", order);
+    expect(subject).toBe("Order #1042 confirmed");
+    expect(text).toBe(
+      [
+        "Thank you for your order #1042.",
+        "",
+        "Items:",
+        "  2 × Tee (M): €40.00",
+        "  1 × Mug: €12.50",
+        "",
+        "Items: €52.50",
+        "Shipping: €5.00",
+        "Discount: -€5.25",
+        "Tax: €0.00",
+        "Total: €52.25",
+        "",
+        "Shipping to:",
+        "  Ada Lovelace",
+        "  Hauptstr. 1",
+        "  10115 Berlin",
+        "  DE",
+        "",
+        "Billing address:",
+        "  Ada Lovelace",
+        "  Rechnungsweg 2",
+        "  20095 Hamburg",
+        "  DE",
+      ].join("\n"),
+    );
+  });
+
+  it("shipment with tracking, and without", () => {
+    const shipped = renderTemplate("order.shipped", { ...order, items: order.items.slice(0, 1), tracking: [{ number: "1Z999", url: "https://track.example.com/1Z999" }] });
+    expect(shipped.subject).toBe("Order #1042 has shipped");
+    expect(shipped.text).toContain("  2 × Tee (M): €40.00\n\nTracking:\n  1Z999 https://track.example.com/1Z999\n\nShipping to:");
+    expect(shipped.text).not.toContain("Mug");
+    expect(renderTemplate("order.shipped", { ...order, tracking: [] }).text).toContain("No tracking number was given for this shipment.");
+  });
+
+  it("cancellation and refund", () => {
+    expect(renderTemplate("order.canceled", order)).toEqual({
+      subject: "Order #1042 canceled",
+      text: "Your order #1042 (€52.25) was canceled.\n\nAny payment authorized for it is released, and anything already charged is refunded.",
+    });
+    expect(renderTemplate("order.refunded", { display_id: 1042, amount: 1500, currency_code: "jpy" })).toEqual({
+      subject: "Refund for order #1042",
+      text: "We refunded ¥1,500 for your order #1042.\n\nDepending on your bank, it can take a few days to appear on your statement.",
+    });
+  });
+});
