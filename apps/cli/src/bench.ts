@@ -2,6 +2,7 @@
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
 // go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`).
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -60,7 +61,7 @@ async function dropDatabase(): Promise<void> {
 /** Starts `kasse start` in services mode and resolves once it listens. Rate limiting is off: the harness is one client. */
 function startServer(): Promise<ChildProcess> {
   const bin = join(repo, "apps/cli/bin/kasse.js");
-  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn" };
+  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true" };
   const child = spawn(process.execPath, [bin, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolveStart, reject) => {
     let output = "";
@@ -125,6 +126,48 @@ async function buildTarget(store: DemoStore, pidFile: string) {
   };
 }
 
+/**
+ * A webhook receiver subscribed to `order.placed` (unless KASSE_BENCH_WEBHOOK=0): measures the delay
+ * from the event's commit (its `timestamp`) to its delivery, and counts deliveries per order.
+ */
+async function startWebhookReceiver(): Promise<{ server: Server; report(): string } | undefined> {
+  if (process.env.KASSE_BENCH_WEBHOOK === "0") return undefined;
+  const delays: number[] = [];
+  const perOrder = new Map<string, Set<string>>();
+  let deliveries = 0;
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      const received = Date.now();
+      res.writeHead(204).end();
+      const message = JSON.parse(body) as { id: string; type: string; timestamp: string; data: { id: string } };
+      if (message.type !== "order.placed") return;
+      deliveries++;
+      delays.push(received - Date.parse(message.timestamp));
+      perOrder.set(message.data.id, (perOrder.get(message.data.id) ?? new Set()).add(message.id));
+    });
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", resolveListen));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
+  const login = await http<{ token: string }>("POST", "/auth/user/emailpass", {}, admin);
+  const created = await http<{ webhook?: { id: string } }>("POST", "/admin/webhooks", { authorization: `Bearer ${login.json.token}` }, { url, events: ["order.placed"], description: "bench: commit-to-delivery delay" });
+  if (!created.json.webhook) throw new Error(`could not create the bench webhook: ${created.status}`);
+  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  return {
+    server,
+    report() {
+      const sorted = [...delays].sort((a, b) => a - b);
+      const twice = [...perOrder.values()].filter((ids) => ids.size > 1).length;
+      return [
+        `Webhooks (order.placed): ${deliveries} deliveries for ${perOrder.size} orders; orders with more than one event: ${twice}`,
+        `Commit to delivery: p50 ${pct(sorted, 50)} ms, p99 ${pct(sorted, 99)} ms, max ${sorted.at(-1) ?? 0} ms`,
+      ].join("\n");
+    },
+  };
+}
+
 function run(command: string, args: string[], cwd: string): Promise<number> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, { cwd, stdio: "inherit" });
@@ -155,7 +198,17 @@ async function main(): Promise<number> {
     if (skipped.length) console.log(`Not available on this server yet, skipped: ${skipped.join(", ")}`);
     const probes = available.checkout ? "oversell,double-complete" : "none";
     const args = ["bench.mjs", "--target", targetFile, "--scenarios", scenarios.join(","), "--probes", probes, "--server-pid-file", pidFile, "--out", join(outDir, `kasse-${stamp}.json`), ...process.argv.slice(2)];
-    return await run(process.execPath, args, benchDir);
+    const receiver = available.checkout ? await startWebhookReceiver() : undefined;
+    try {
+      return await run(process.execPath, args, benchDir);
+    } finally {
+      if (receiver) {
+        // The last orders' events are still on their way.
+        await new Promise((resolveWait) => setTimeout(resolveWait, 2_000));
+        console.log(receiver.report());
+        receiver.server.close();
+      }
+    }
   } finally {
     if (server && server.exitCode === null) {
       const exited = new Promise((resolveExit) => server!.once("exit", resolveExit));
