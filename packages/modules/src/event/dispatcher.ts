@@ -60,6 +60,9 @@ export interface EventDispatcherOptions {
   claimLeaseMs?: number;
 }
 
+/** Events whose subscribers run at once in one dispatcher. */
+const SUBSCRIBER_CONCURRENCY = 4;
+
 const silent: DispatcherLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 const matches = (patterns: readonly string[], name: string) => patterns.includes("*") || patterns.includes(name);
@@ -93,8 +96,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     return Math.max(0, Math.round(base * (1 + (Math.random() * 2 - 1) * jitter)));
   };
 
-  /** Runs the subscribers of one claimed event and schedules its webhook deliveries. */
-  async function dispatchOne(row: EventRow, hooks: WebhookRow[]): Promise<void> {
+  /** Runs the subscribers of one claimed event, then marks it dispatched (or due again after a failure). */
+  async function dispatchOne(row: EventRow): Promise<void> {
     const failures: string[] = [];
     for (const subscriber of options.subscribers) {
       if (!matches(subscriber.events, row.name)) continue;
@@ -105,33 +108,40 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         logger.warn({ err: error, event: row.id, name: row.name, subscriber: subscriber.name }, "event subscriber failed");
       }
     }
-    await transaction(db, async (tx) => {
-      const targets = hooks.filter((h) => matches(h.events, row.name));
-      if (targets.length > 0) {
-        await tx
-          .insert(webhookDelivery)
-          .values(targets.map((h) => ({ id: generateId("whd"), webhook_id: h.id, event_id: row.id, event_name: row.name, attempt: 1, status: "scheduled" as const, scheduled_at: new Date() })))
-          .onConflictDoNothing();
-      }
-      if (failures.length === 0) return events.markDispatched(row.id, tx as unknown as Db);
-      const delay = delayBefore(row.attempts);
-      if (delay === null) {
-        logger.error({ event: row.id, name: row.name, failures }, "event subscribers still fail after the whole retry schedule; giving up");
-        await tx.update(eventTable).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) }).where(eq(eventTable.id, row.id));
-        return;
-      }
-      await events.markFailed(row.id, failures.join("; "), delay, tx as unknown as Db);
-    });
+    if (failures.length === 0) return events.markDispatched(row.id);
+    const delay = delayBefore(row.attempts);
+    if (delay === null) {
+      logger.error({ event: row.id, name: row.name, failures }, "event subscribers still fail after the whole retry schedule; giving up");
+      await db.update(eventTable).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) }).where(eq(eventTable.id, row.id));
+      return;
+    }
+    await events.markFailed(row.id, failures.join("; "), delay);
   }
 
-  /** One round: claims released events and dispatches them. Returns how many. */
+  /**
+   * One round: claims released events, schedules their webhook deliveries (sent at once, while the
+   * subscribers run: a slow subscriber never holds a webhook back), then runs the subscribers,
+   * `SUBSCRIBER_CONCURRENCY` events at a time. Returns how many events it took.
+   */
   async function dispatch(): Promise<number> {
     const claimed = await events.claim(batch, claimLeaseMs);
     if (claimed.length === 0) return 0;
     const hooks = await db.select().from(webhook).where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
-    for (const row of claimed) {
-      await dispatchOne(row, hooks).catch((error: unknown) => logger.error({ err: error, event: row.id }, "event dispatch failed; retried after its lease"));
-    }
+    const deliveries = claimed.flatMap((row) =>
+      hooks.filter((h) => matches(h.events, row.name)).map((h) => ({ id: generateId("whd"), webhook_id: h.id, event_id: row.id, event_name: row.name, attempt: 1, status: "scheduled" as const, scheduled_at: new Date() })),
+    );
+    // Idempotent: a dispatch taken over after a crash finds them there.
+    if (deliveries.length > 0) await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
+    const sending = deliveries.length > 0 ? deliverAll() : Promise.resolve();
+    const queue = [...claimed];
+    const worker = async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        const current = row;
+        await dispatchOne(current).catch((error: unknown) => logger.error({ err: error, event: current.id }, "event dispatch failed; retried after its lease"));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SUBSCRIBER_CONCURRENCY, claimed.length) }, worker));
+    await sending;
     return claimed.length;
   }
 
@@ -204,6 +214,27 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
+  let delivering: Promise<void> | undefined;
+  let deliverAgain = false;
+
+  /** Sends due deliveries until none is due (one sender at a time in this process). */
+  function deliverAll(): Promise<void> {
+    if (delivering) {
+      deliverAgain = true;
+      return delivering;
+    }
+    delivering = (async () => {
+      try {
+        do {
+          deliverAgain = false;
+          if ((await deliver()) > 0) deliverAgain = true;
+        } while (deliverAgain && !closed);
+      } finally {
+        delivering = undefined;
+      }
+    })();
+    return delivering;
+  }
 
   /** Dispatches and delivers until nothing is due (one round at a time in this process). */
   function run(): Promise<void> {
@@ -216,9 +247,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
       try {
         do {
           again = false;
-          const dispatched = await dispatch();
-          const delivered = await deliver();
-          if (dispatched + delivered > 0) again = true;
+          if ((await dispatch()) > 0) again = true;
+          await deliverAll();
         } while (again && !closed);
       } finally {
         running = undefined;
@@ -242,7 +272,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
-      await running?.catch(() => {});
+      await Promise.all([running?.catch(() => {}), delivering?.catch(() => {})]);
     },
   };
 }
