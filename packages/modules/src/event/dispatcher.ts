@@ -62,6 +62,8 @@ export interface EventDispatcherOptions {
 
 /** Events whose subscribers run at once in one dispatcher. */
 const SUBSCRIBER_CONCURRENCY = 4;
+/** Claimed events waiting for their subscribers in one dispatcher, at most (the rest wait for another round). */
+const MAX_SUBSCRIBER_BACKLOG = 200;
 
 const silent: DispatcherLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -118,30 +120,54 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     await events.markFailed(row.id, failures.join("; "), delay);
   }
 
+  // Subscriber work runs in the background, at most SUBSCRIBER_CONCURRENCY events at once, so a
+  // round (claim, schedule the webhooks, send them) never waits for a slow subscriber.
+  const waiting: EventRow[] = [];
+  const handling = new Set<Promise<void>>();
+  let onIdle: Array<() => void> = [];
+
+  function pump(): void {
+    while (handling.size < SUBSCRIBER_CONCURRENCY && waiting.length > 0) {
+      const row = waiting.shift()!;
+      const job: Promise<void> = dispatchOne(row)
+        .catch((error: unknown) => logger.error({ err: error, event: row.id }, "event dispatch failed; retried after its lease"))
+        .finally(() => {
+          handling.delete(job);
+          pump();
+          if (handling.size === 0 && waiting.length === 0) {
+            const resolve = onIdle;
+            onIdle = [];
+            resolve.forEach((fn) => fn());
+          }
+        });
+      handling.add(job);
+    }
+  }
+
+  /** Resolves once no subscriber work is queued or running in this dispatcher. */
+  const subscribersIdle = (): Promise<void> => (handling.size === 0 && waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve)));
+
   /**
-   * One round: claims released events, schedules their webhook deliveries (sent at once, while the
-   * subscribers run: a slow subscriber never holds a webhook back), then runs the subscribers,
-   * `SUBSCRIBER_CONCURRENCY` events at a time. Returns how many events it took.
+   * Claims released events (while this dispatcher's subscriber backlog has room), schedules their
+   * webhook deliveries and starts sending them, and queues the events for their subscribers.
+   * Returns how many events it took.
    */
   async function dispatch(): Promise<number> {
-    const claimed = await events.claim(batch, claimLeaseMs);
+    const room = MAX_SUBSCRIBER_BACKLOG - waiting.length - handling.size;
+    if (room <= 0) return 0;
+    const claimed = await events.claim(Math.min(batch, room), claimLeaseMs);
     if (claimed.length === 0) return 0;
     const hooks = await db.select().from(webhook).where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
     const deliveries = claimed.flatMap((row) =>
       hooks.filter((h) => matches(h.events, row.name)).map((h) => ({ id: generateId("whd"), webhook_id: h.id, event_id: row.id, event_name: row.name, attempt: 1, status: "scheduled" as const, scheduled_at: new Date() })),
     );
     // Idempotent: a dispatch taken over after a crash finds them there.
-    if (deliveries.length > 0) await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
-    const sending = deliveries.length > 0 ? deliverAll() : Promise.resolve();
-    const queue = [...claimed];
-    const worker = async () => {
-      for (let row = queue.shift(); row; row = queue.shift()) {
-        const current = row;
-        await dispatchOne(current).catch((error: unknown) => logger.error({ err: error, event: current.id }, "event dispatch failed; retried after its lease"));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(SUBSCRIBER_CONCURRENCY, claimed.length) }, worker));
-    await sending;
+    if (deliveries.length > 0) {
+      await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
+      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
+    }
+    waiting.push(...claimed);
+    pump();
     return claimed.length;
   }
 
@@ -236,8 +262,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     return delivering;
   }
 
-  /** Dispatches and delivers until nothing is due (one round at a time in this process). */
-  function run(): Promise<void> {
+  /** Claims, schedules and sends until nothing is due (one round at a time in this process); subscribers go on in the background. */
+  function round(): Promise<void> {
     if (closed) return Promise.resolve();
     if (running) {
       again = true;
@@ -248,8 +274,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         do {
           again = false;
           if ((await dispatch()) > 0) again = true;
-          await deliverAll();
         } while (again && !closed);
+        await deliverAll();
       } finally {
         running = undefined;
       }
@@ -257,12 +283,22 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     return running;
   }
 
-  const wake = () => void run().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
+  /** A round, then waits for the subscribers of what it took, then sends what came due meanwhile. */
+  async function run(): Promise<void> {
+    await round();
+    await subscribersIdle();
+    await round();
+  }
+
+  const wake = () => void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
   const unsubscribe = onEventsReleased(wake);
 
   return {
     dispatch,
     deliver,
+    /** The worker's poll: a round, not waiting for subscribers. */
+    poll: round,
+    /** A round and its subscribers (tests, and a caller that must know the work is done). */
     run,
     /** Runs a round soon (a workflow released events). */
     wake,
@@ -272,7 +308,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
-      await Promise.all([running?.catch(() => {}), delivering?.catch(() => {})]);
+      await Promise.all([running?.catch(() => {}), delivering?.catch(() => {}), subscribersIdle()]);
     },
   };
 }

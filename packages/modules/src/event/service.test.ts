@@ -124,7 +124,7 @@ describe("webhooks", () => {
     const { secret: whsec, id } = await hooks.create({ url: `${base}/hook`, events: ["order.placed"], description: "shop" });
     await hooks.create({ url: `${base}/other`, events: ["order.canceled"] });
     const handled: EventRow[] = [];
-    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }], retrySchedule: [100, 100, 100], jitter: 0 });
+    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }], retrySchedule: [600, 600, 600], jitter: 0 });
     answer = (n) => (n <= 2 ? 500 : 200);
     const data = { id: "order_1", display_id: 1, cart_id: "cart_1", customer_id: null, email: "a@example.com", currency_code: "eur", total: 1250, item_count: 2 };
     await recordEvent(database.db, "order.placed", data);
@@ -132,12 +132,13 @@ describe("webhooks", () => {
     expect(handled.map((e) => e.name)).toEqual(["order.placed"]);
     expect(received).toHaveLength(1);
     // The 500 is retried on the schedule until the receiver recovers.
-    for (let i = 0; i < 50 && received.length < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 40));
+    for (let i = 0; i < 100 && received.length < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
       await dispatcher.run();
     }
     expect(received).toHaveLength(3);
-    expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(90);
+    expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(590);
+    expect(received[2]!.at - received[1]!.at).toBeGreaterThanOrEqual(590);
     const ids = new Set(received.map((r) => r.headers["webhook-id"]));
     expect(ids.size).toBe(1);
     const verifier = new Webhook(whsec);
