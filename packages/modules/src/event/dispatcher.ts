@@ -275,19 +275,22 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
           again = false;
           if ((await dispatch()) > 0) again = true;
         } while (again && !closed);
-        await deliverAll();
       } finally {
         running = undefined;
       }
+      // Retries that came due: sent by their own loop, so a wake during a send is never lost.
+      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
     })();
     return running;
   }
 
-  /** A round, then waits for the subscribers of what it took, then sends what came due meanwhile. */
+  /** A round, then waits for the subscribers of what it took and for the sends, then once more for what came due meanwhile. */
   async function run(): Promise<void> {
-    await round();
-    await subscribersIdle();
-    await round();
+    for (let i = 0; i < 2; i++) {
+      await round();
+      await subscribersIdle();
+      await deliverAll();
+    }
   }
 
   const wake = () => void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
