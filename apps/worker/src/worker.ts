@@ -124,7 +124,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       logger,
     });
     const running = dispatcher;
-    maintenance.push({ name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.poll() }, { name: "purge-discarded-events", everyMs: 10 * 60_000, run: () => running.purge() });
+    maintenance.push({ name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.poll() }, { name: "purge-events", everyMs: 10 * 60_000, run: () => running.purge() });
   }
   const consumer = await scheduler.consume({ resume, maintenance }, { concurrency: config.workerConcurrency });
   // Events committed before this worker started (or while none ran) go out now.

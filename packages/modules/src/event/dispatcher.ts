@@ -19,6 +19,9 @@ export interface EventSubscriber {
  */
 export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
 
+/** Dispatched events and finished delivery attempts are kept this long (the delivery log, redelivery). */
+export const RETENTION_DAYS = 30;
+
 /** An endpoint whose every delivery has failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 24 * 3_600_000;
 
@@ -305,8 +308,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     run,
     /** Runs a round soon (a workflow released events). */
     wake,
-    /** Deletes the events of compensated executions (never released). */
-    purge: () => events.purgeDiscarded(),
+    /** Deletes the events of compensated executions (never released), and what is past retention (`RETENTION_DAYS`). */
+    purge: async () => (await events.purgeDiscarded()) + (await events.purgeDelivered(RETENTION_DAYS)),
     /** Stops reacting to releases and waits for the round in progress. */
     async close(): Promise<void> {
       closed = true;

@@ -79,6 +79,14 @@ describe("the event outbox", () => {
     expect(seen).not.toContain("product.created:prod_failed");
     // The unreleased event of the compensated execution is purged, never delivered.
     expect(await events.purgeDiscarded()).toBe(1);
+    // Retention: a dispatched event past it goes; a recent one stays.
+    const old = claimed.find((e) => e.name === "product.created")!;
+    await database.db.update(event).set({ dispatched_at: new Date(Date.now() - 31 * 86_400_000) }).where(eq(event.id, old.id));
+    const recent = claimed.find((e) => e.name === "product.deleted")!;
+    await database.db.update(event).set({ dispatched_at: new Date() }).where(eq(event.id, recent.id));
+    expect(await events.purgeDelivered(30)).toBe(1);
+    await database.db.update(event).set({ dispatched_at: null }).where(eq(event.id, recent.id));
+    await recordEvent(database.db, "product.created", { id: "prod_ok" });
     const all = await database.db.select().from(event);
     expect(all.map((e) => `${e.name}:${String(e.data.id)}`).sort()).toEqual(["product.created:prod_ok", "product.deleted:prod_failed"]);
     for (const row of all) {

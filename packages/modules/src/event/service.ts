@@ -102,6 +102,20 @@ export function createEventService(db: Db) {
       return rows.length;
     },
 
+    /**
+     * Retention: deletes delivery attempts finished more than `days` ago, then dispatched events
+     * older than that with no delivery left (they can no longer be redelivered). Returns how many events.
+     */
+    async purgeDelivered(days: number, tx: Db = db): Promise<number> {
+      await tx.execute(sql`delete from webhook_delivery where finished_at < now() - make_interval(days => ${days}) and status in ('succeeded', 'failed')`);
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`delete from event e where e.dispatched_at < now() - make_interval(days => ${days})
+            and not exists (select 1 from webhook_delivery d where d.event_id = e.id) returning e.id`,
+      );
+      return rows.length;
+    },
+
     /** How many released events wait for dispatch (a health figure). */
     async backlog(tx: Db = db): Promise<number> {
       const [row] = await tx.select({ value: count() }).from(event).where(isNull(event.dispatched_at));
