@@ -1,0 +1,124 @@
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
+import fastJsonStringify from "fast-json-stringify";
+import { moneyMarker } from "@kasse/db";
+import { answerToMajor, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * What Medusa's dialect needs to read a request body's amounts that the body itself cannot
+     * tell: `context` answers defaults shaped like the body (the currency of a payment being
+     * captured, the type of a promotion being updated). See `MoneyContext`.
+     */
+    medusa?: { context?: (request: FastifyRequest) => Promise<MoneyContext | undefined> };
+  }
+}
+
+/** Set by {@link medusaRewriteUrl} on a raw request that came in under the dialect's base path. */
+const DIALECT = Symbol("kasse.medusaDialect");
+
+/** Medusa's default page size where a list request sends no `limit` (its `createFindParams` default). */
+export const MEDUSA_DEFAULT_LIMIT = 50;
+
+/**
+ * Medusa's dialect (extensions.md): the whole API again under `basePath` (`/medusa/store/...`),
+ * for Medusa's own storefront and dashboard. fastify's `rewriteUrl` strips the base path before
+ * routing and marks the request, so there is one route table, one set of hooks and one OpenAPI
+ * document; the dialect differs only at the HTTP boundary (money in major units, Medusa's
+ * default `limit`). Only `/store`, `/admin` and `/auth` are served there.
+ */
+export function medusaRewriteUrl(basePath: string): (req: IncomingMessage) => string {
+  const base = basePath.replace(/\/+$/, "");
+  return (req) => {
+    const url = req.url ?? "/";
+    if (!url.startsWith(base)) return url;
+    const rest = url.slice(base.length);
+    if (!/^\/(store|admin|auth)(?=[/?#]|$)/.test(rest)) return url;
+    (req as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] = true;
+    return rest;
+  };
+}
+
+/** Whether the request speaks Medusa's dialect (came in under the base path). */
+export const isMedusaDialect = (request: FastifyRequest): boolean => (request.raw as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] === true;
+
+/**
+ * A copy of a response schema where money amounts are JSON numbers rather than integers, so the
+ * serializer writes Medusa's `19.99` as it is (an integer schema would round it). Both dialects
+ * serialize with it: an integer is the same number either way.
+ */
+export function moneyAsNumber(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(moneyAsNumber);
+  if (!schema || typeof schema !== "object") return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    copy[key] = key === "enum" || key === "const" || key === "default" ? value : moneyAsNumber(value);
+  }
+  if (moneyMarker(schema as never) && copy.type === "integer") copy.type = "number";
+  return copy;
+}
+
+/** The response schema fastify will serialize an answer of `status` with. */
+function responseSchema(schema: FastifySchema | undefined, status: number): unknown {
+  const responses = schema?.response as Record<string, unknown> | undefined;
+  if (!responses) return undefined;
+  return responses[String(status)] ?? responses[`${String(status)[0]}xx`] ?? responses.default;
+}
+
+/**
+ * The dialect's hooks: a request body's amounts become minor units before validation (400
+ * `invalid_data` for an amount finer than its currency), an answer's become major units before
+ * serialization, and a list without `limit` gets Medusa's default. Which fields are money is
+ * read from the route's schemas (`Money`, `MoneyView`, `MoneyWhen` in `@kasse/db`); no route
+ * converts anything itself.
+ */
+export function registerMedusaDialect(app: FastifyInstance, options: { checkResponses?: boolean } = {}): void {
+  let digits: Promise<Map<string, number>> | undefined;
+  const currencyDigits = () =>
+    (digits ??= app.modules.currency.list({}, { limit: 1000, offset: 0 }).then(
+      ({ items }) => new Map(items.map((c) => [c.code, c.decimal_digits])),
+      (error: unknown) => {
+        digits = undefined;
+        throw error;
+      },
+    ));
+  const walk = async (): Promise<MoneyWalk> => {
+    const table = await currencyDigits();
+    return {
+      digits: (code) => table.get(code.toLowerCase()) ?? 2,
+      regionCurrency: async (id) => {
+        const region = await app.modules.region.retrieve(id).catch(() => undefined);
+        return region?.currency_code;
+      },
+    };
+  };
+
+  if (!options.checkResponses) {
+    app.setSerializerCompiler(({ schema }) => fastJsonStringify(moneyAsNumber(schema) as Parameters<typeof fastJsonStringify>[0]));
+  }
+
+  app.addHook("preValidation", async (request) => {
+    if (!isMedusaDialect(request)) return;
+    const schema = request.routeOptions.schema;
+    const query = request.query as Record<string, unknown> | undefined;
+    const querySchema = schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+    if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined) query.limit = String(MEDUSA_DEFAULT_LIMIT);
+    if (schema?.body && request.body !== undefined && request.body !== null && typeof request.body === "object") {
+      const context = await request.routeOptions.config.medusa?.context?.(request);
+      request.body = await bodyToMinor(request.body, schema.body, await walk(), context);
+    }
+  });
+
+  app.addHook("preSerialization", async (request, reply, payload) => {
+    if (!isMedusaDialect(request) || payload === null || typeof payload !== "object") return payload;
+    const schema = responseSchema(request.routeOptions.schema, reply.statusCode);
+    if (!schema) return payload;
+    try {
+      return answerToMajor(payload, schema, await walk());
+    } catch (error) {
+      if (error instanceof MissingCurrencyError) request.log.error({ err: error, route: request.routeOptions.url }, "Medusa dialect: an amount without a currency");
+      throw error;
+    }
+  });
+}
