@@ -52,7 +52,8 @@ export interface MoneyWalk {
  * Defaults a route knows for what a request body leaves out, shaped like the body: the currency
  * (`currency_code`) and the fields a conditional amount depends on (`type`), at any level. A
  * payment capture's root is `{currency_code: <the payment's>}`; a promotion update's
- * `{application_method: {type, currency_code}}` from the stored promotion.
+ * `{application_method: {type, currency_code}}` from the stored promotion. Under an array, an
+ * array gives each item its own defaults (by position) and an object gives all items the same.
  */
 export type MoneyContext = { [key: string]: unknown };
 
@@ -129,14 +130,15 @@ export async function bodyToMinor(body: unknown, schema: unknown, walk: MoneyWal
   return inValue(body, [schema as Schema], walk, undefined, context, "");
 }
 
-async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, context: MoneyContext | undefined, path: string): Promise<unknown> {
+async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, given: unknown, path: string): Promise<unknown> {
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
     if (items.length === 0) return value;
     const out: unknown[] = [];
-    for (const [i, item] of value.entries()) out.push(await inValue(item, items, walk, currency, context, `${path}[${i}]`));
+    for (const [i, item] of value.entries()) out.push(await inValue(item, items, walk, currency, Array.isArray(given) ? given[i] : given, `${path}[${i}]`));
     return out;
   }
+  const context = isObject(given) ? given : undefined;
   if (!isObject(value)) return value;
   const props = new Map<string, Schema[]>();
   for (const s of schemas) for (const [k, v] of objectProperties(s)) props.set(k, [...(props.get(k) ?? []), ...v]);
@@ -149,7 +151,7 @@ async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, curre
     const sub = props.get(key);
     if (!sub || field === null || field === undefined) continue;
     const where = path ? `${path}.${key}` : key;
-    const subContext = isObject(context?.[key]) ? (context[key] as MoneyContext) : undefined;
+    const subContext = context?.[key];
     const marker = markerOf(sub);
     if (marker) {
       if (applies(marker, value, context)) out[key] = amountsToMinor(field, here, walk, where);

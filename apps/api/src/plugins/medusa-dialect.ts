@@ -44,6 +44,27 @@ export function medusaRewriteUrl(basePath: string): (req: IncomingMessage) => st
 export const isMedusaDialect = (request: FastifyRequest): boolean => (request.raw as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] === true;
 
 /**
+ * `fields` with `currency_code` named beside every narrowed selection (`id,total` →
+ * `id,total,currency_code`; `items.total` → also `items.currency_code`), so an answer narrowed by
+ * a Medusa client still carries the currency its amounts are converted in (where the record has
+ * one). A selection that keeps the defaults (`*`, `+x`, `-x` only) already has it; removing
+ * `currency_code` (`-currency_code`) is ignored for the same reason.
+ */
+export function withCurrencyFields(fields: string): string {
+  const parts = fields.split(",").map((p) => p.trim()).filter((p) => p && !/^-(.+\.)?currency_code$/.test(p));
+  if (parts.length === 0) return "";
+  const bare = parts.filter((p) => !/^[*+-]/.test(p) && !p.endsWith("*"));
+  if (bare.length === 0) return parts.join(",");
+  const extra = new Set<string>(["currency_code"]);
+  for (const path of bare) {
+    const segments = path.split(".");
+    for (let i = 1; i < segments.length; i++) extra.add(`${segments.slice(0, i).join(".")}.currency_code`);
+  }
+  for (const p of parts) extra.delete(p);
+  return [...parts, ...extra].join(",");
+}
+
+/**
  * A copy of a response schema where money amounts are JSON numbers rather than integers, so the
  * serializer writes Medusa's `19.99` as it is (an integer schema would round it). Both dialects
  * serialize with it: an integer is the same number either way.
@@ -104,6 +125,7 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
     const query = request.query as Record<string, unknown> | undefined;
     const querySchema = schema?.querystring as { properties?: Record<string, unknown> } | undefined;
     if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined) query.limit = String(MEDUSA_DEFAULT_LIMIT);
+    if (query && typeof query.fields === "string") query.fields = withCurrencyFields(query.fields);
     if (schema?.body && request.body !== undefined && request.body !== null && typeof request.body === "object") {
       const context = await request.routeOptions.config.medusa?.context?.(request);
       request.body = await bodyToMinor(request.body, schema.body, await walk(), context);
