@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import { KasseError, Money, MoneyView, MoneyWhen, View } from "@kasse/db";
-import { answerToMajor, bodyToMinor, MissingCurrencyError, toMajor, toMinor, type MoneyWalk } from "./money";
+import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, NotMinorUnitsError, toMajor, toMinor, type MoneyWalk } from "./money";
 
 const DIGITS: Record<string, number> = { usd: 2, eur: 2, jpy: 0, kwd: 3 };
 const walk: MoneyWalk = { digits: (c) => DIGITS[c] ?? 2, regionCurrency: async (id) => (id === "reg_jp" ? "jpy" : undefined) };
@@ -97,5 +97,13 @@ describe("answerToMajor", () => {
 
   it("fails on an amount with no currency in reach", () => {
     expect(() => answerToMajor({ cart: { id: "c", total: 5 } }, Cart, walk)).toThrow(MissingCurrencyError);
+  });
+});
+
+describe("assertMinorUnits", () => {
+  const Answer = Type.Object({ order: View({ currency_code: Type.String(), total: MoneyView(), quantity: Type.Number() }) });
+  it("passes integers (with or without a currency) and fails a fraction of a minor unit", () => {
+    expect(() => assertMinorUnits({ order: { total: 1999, quantity: 1.5 } }, Answer)).not.toThrow();
+    expect(() => assertMinorUnits({ order: { currency_code: "usd", total: 19.99 } }, Answer)).toThrow(NotMinorUnitsError);
   });
 });

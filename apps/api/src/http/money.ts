@@ -187,10 +187,22 @@ export function answerToMajor(answer: unknown, schema: unknown, walk: MoneyWalk)
   return outValue(answer, [schema as Schema], walk, undefined, "");
 }
 
-function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, path: string): unknown {
+/** An answer's money is not in minor units (a non-integer where the schema marks money). */
+export class NotMinorUnitsError extends Error {}
+
+/**
+ * Test apps, at the root: every amount an answer's schema marks is an integer (serializers write
+ * money as a JSON number, so the schema no longer says so). Throws {@link NotMinorUnitsError}.
+ */
+export function assertMinorUnits(answer: unknown, schema: unknown): void {
+  const check: MoneyWalk = { digits: () => 0 };
+  outValue(answer, [schema as Schema], check, undefined, "", true);
+}
+
+function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, path: string, checkOnly = false): unknown {
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
-    return items.length === 0 ? value : value.map((item, i) => outValue(item, items, walk, currency, `${path}[${i}]`));
+    return items.length === 0 ? value : value.map((item, i) => outValue(item, items, walk, currency, `${path}[${i}]`, checkOnly));
   }
   if (!isObject(value)) return value;
   const props = new Map<string, Schema[]>();
@@ -204,12 +216,19 @@ function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: 
     const where = path ? `${path}.${key}` : key;
     const marker = markerOf(sub);
     if (marker) {
-      if (applies(marker, value, undefined)) out[key] = amountsToMajor(field, here, walk, where);
+      if (applies(marker, value, undefined)) out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
       continue;
     }
-    out[key] = outValue(field, sub, walk, here, where);
+    out[key] = outValue(field, sub, walk, here, where, checkOnly);
   }
   return out;
+}
+
+function assertIntegers(value: unknown, where: string): unknown {
+  if (Array.isArray(value)) value.forEach((v, i) => assertIntegers(v, `${where}[${i}]`));
+  else if (isObject(value) && "value" in value) assertIntegers(value.value, `${where}.value`);
+  else if (typeof value === "number" && !Number.isSafeInteger(value)) throw new NotMinorUnitsError(`${where}: ${value} is money but not integer minor units`);
+  return value;
 }
 
 function amountsToMajor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {

@@ -172,6 +172,9 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
     expect((await ok("GET", "/medusa/admin/products", undefined, admin)).limit).toBe(50);
     expect((await ok("GET", "/medusa/store/regions")).limit).toBe(50);
     expect((await ok("GET", "/medusa/store/regions?limit=2")).limit).toBe(2);
+    // Where Medusa's route has its own default.
+    expect((await ok("GET", "/medusa/admin/orders", undefined, admin)).limit).toBe(15);
+    expect((await ok("GET", "/medusa/admin/stock-locations", undefined, admin)).limit).toBe(20);
   });
 
   it("serves only the API under the base path; auth and errors are the same", async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
 import fastJsonStringify from "fast-json-stringify";
 import { moneyMarker } from "@kasse/db";
-import { answerToMajor, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
+import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -20,6 +20,17 @@ const DIALECT = Symbol("kasse.medusaDialect");
 
 /** Medusa's default page size where a list request sends no `limit` (its `createFindParams` default). */
 export const MEDUSA_DEFAULT_LIMIT = 50;
+
+/** The list routes where Medusa v2's validators set another default page size than 50. */
+const MEDUSA_ROUTE_LIMITS: Record<string, number> = {
+  "/admin/orders": 15,
+  "/admin/stock-locations": 20,
+  "/admin/shipping-profiles": 20,
+  "/store/payment-providers": 20,
+};
+
+/** Medusa's default `limit` for a list route (by its registered URL). */
+export const medusaDefaultLimit = (url: string | undefined): number => (url !== undefined ? MEDUSA_ROUTE_LIMITS[url] : undefined) ?? MEDUSA_DEFAULT_LIMIT;
 
 /**
  * Medusa's dialect (extensions.md): the whole API again under `basePath` (`/medusa/store/...`),
@@ -124,7 +135,7 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
     const schema = request.routeOptions.schema;
     const query = request.query as Record<string, unknown> | undefined;
     const querySchema = schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-    if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined) query.limit = String(MEDUSA_DEFAULT_LIMIT);
+    if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined) query.limit = String(medusaDefaultLimit(request.routeOptions.url));
     if (query && typeof query.fields === "string") query.fields = withCurrencyFields(query.fields);
     if (schema?.body && request.body !== undefined && request.body !== null && typeof request.body === "object") {
       const context = await request.routeOptions.config.medusa?.context?.(request);
@@ -133,9 +144,14 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
   });
 
   app.addHook("preSerialization", async (request, reply, payload) => {
-    if (!isMedusaDialect(request) || payload === null || typeof payload !== "object") return payload;
+    if (payload === null || typeof payload !== "object") return payload;
     const schema = responseSchema(request.routeOptions.schema, reply.statusCode);
     if (!schema) return payload;
+    if (!isMedusaDialect(request)) {
+      // Test apps: the serializer takes money as any number, so check the root's are integers here.
+      if (options.checkResponses) assertMinorUnits(payload, schema);
+      return payload;
+    }
     try {
       return answerToMajor(payload, schema, await walk());
     } catch (error) {
