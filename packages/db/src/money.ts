@@ -14,6 +14,8 @@ export const MONEY_KEYWORD = "x-money";
 export interface MoneyCondition {
   field: string;
   in: readonly string[];
+  /** The sibling's value when a request leaves it out (a campaign budget is `spend` unless told). */
+  default?: string;
 }
 
 /** What a schema's money marker says: always money, money under a condition, or not money. */
@@ -37,10 +39,10 @@ export const MoneyView = (options: IntegerOptions = {}) => Type.Integer({ ...opt
  * `MoneyWhen("type", ["fixed"], Type.Number())` for a promotion's `value`, a percentage
  * otherwise. The schema may be a number, a numeric string, or an array or union of those (a
  * promotion rule's `values` on a `subtotal` attribute); the dialect converts every number and
- * numeric string in it.
+ * numeric string in it. `fallback` is the sibling's value when a request leaves it out.
  */
-export function MoneyWhen<T extends TSchema>(field: string, values: readonly string[], schema: T): T {
-  return { ...schema, [MONEY_KEYWORD]: { when: { field, in: [...values] } } };
+export function MoneyWhen<T extends TSchema>(field: string, values: readonly string[], schema: T, fallback?: string): T {
+  return { ...schema, [MONEY_KEYWORD]: { when: { field, in: [...values], ...(fallback === undefined ? {} : { default: fallback }) } } };
 }
 
 /** The money marker of a schema, or undefined when it is not money. */

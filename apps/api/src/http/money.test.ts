@@ -107,3 +107,14 @@ describe("assertMinorUnits", () => {
     expect(() => assertMinorUnits({ order: { currency_code: "usd", total: 19.99 } }, Answer)).toThrow(NotMinorUnitsError);
   });
 });
+
+describe("conditional amounts without a currency", () => {
+  const Promotion = Type.Object({ promotion: View({ rules: Type.Array(View({ attribute: Type.String(), values: MoneyWhen("attribute", ["subtotal"], Type.Array(View({ id: Type.String(), value: Type.String() }))) })) }) });
+  it("are answered as stored (no exact major units) in answers, and refused in requests", async () => {
+    const answer = { promotion: { rules: [{ attribute: "subtotal", values: [{ id: "v", value: "10000" }] }] } };
+    expect(answerToMajor(answer, Promotion, walk)).toEqual(answer);
+    const Rule = Type.Object({ attribute: Type.String(), values: MoneyWhen("attribute", ["subtotal"], Type.Array(Type.String())) });
+    await expect(bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk)).rejects.toMatchObject({ type: "invalid_data" });
+    expect(await bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk, { currency_code: "usd" })).toEqual({ attribute: "subtotal", values: ["10000"] });
+  });
+});

@@ -117,7 +117,7 @@ function ownCurrency(value: Record<string, unknown>, context: MoneyContext | und
 
 function applies(marker: MoneyMarker, object: Record<string, unknown>, context: MoneyContext | undefined): boolean {
   if (marker === true) return true;
-  const actual = object[marker.when.field] ?? context?.[marker.when.field];
+  const actual = object[marker.when.field] ?? context?.[marker.when.field] ?? marker.when.default;
   return typeof actual === "string" && marker.when.in.includes(actual);
 }
 
@@ -169,6 +169,8 @@ function amountsToMinor(value: unknown, currency: string | undefined, walk: Mone
   const numeric = typeof value === "number" || (typeof value === "string" && DECIMAL.test(value.trim()));
   // Anything else is left for the schema to refuse with its usual message.
   if (!numeric) return value;
+  // Zero is zero in every currency.
+  if (Number(value) === 0) return typeof value === "string" ? "0" : 0;
   if (!currency) throw errors.invalidData(`${where}: an amount needs its currency (currency_code) to be read in major units`);
   const digits = walk.digits(currency);
   const minor = toMinor(value, digits);
@@ -216,7 +218,9 @@ function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: 
     const where = path ? `${path}.${key}` : key;
     const marker = markerOf(sub);
     if (marker) {
-      if (applies(marker, value, undefined)) out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
+      // A conditional amount stored without any currency (a cart-total rule of a promotion that
+      // has none) has no exact major units: it is answered as stored rather than failing the read.
+      if (applies(marker, value, undefined) && (here || marker === true || checkOnly)) out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
       continue;
     }
     out[key] = outValue(field, sub, walk, here, where, checkOnly);
@@ -236,6 +240,7 @@ function amountsToMajor(value: unknown, currency: string | undefined, walk: Mone
   if (isObject(value)) return "value" in value ? { ...value, value: amountsToMajor(value.value, currency, walk, `${where}.value`) } : value;
   const minor = typeof value === "number" ? value : typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : undefined;
   if (minor === undefined || !Number.isSafeInteger(minor)) return value;
+  if (minor === 0) return value;
   if (!currency) throw new MissingCurrencyError(`${where}: a money amount with no currency_code above or beside it`);
   const major = toMajor(minor, walk.digits(currency));
   return typeof value === "string" ? String(major) : major;

@@ -153,12 +153,26 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
     expect((await ok("GET", `/admin/promotions/${fixed.id}`, undefined, admin)).promotion.application_method.value).toBe(2250);
     expect((await call("POST", `/medusa/admin/promotions/${fixed.id}`, { application_method: { value: 2.2501 } }, admin)).statusCode).toBe(400);
 
+    // A cart-total rule is read in the promotion's currency; a quantity rule is left alone.
+    const ruled = (await ok("POST", "/medusa/admin/promotions", { code: "BIGCART", type: "standard", application_method: { type: "fixed", target_type: "order", value: 5, currency_code: "usd" }, rules: [{ attribute: "subtotal", operator: "gte", values: "100.5" }, { attribute: "quantity", operator: "gte", values: "3" }] }, admin)).promotion;
+    const stored = (await ok("GET", `/admin/promotions/${ruled.id}`, undefined, admin)).promotion.rules;
+    expect(Object.fromEntries(stored.map((r: { attribute: string; values: { value: string }[] }) => [r.attribute, r.values.map((v) => v.value)]))).toEqual({ subtotal: ["10050"], quantity: ["3"] });
+    const answered = ruled.rules.find((r: { attribute: string }) => r.attribute === "subtotal");
+    expect(answered.values.map((v: { value: string }) => v.value)).toEqual(["100.5"]);
+    await ok("POST", `/medusa/admin/promotions/${ruled.id}/rules/batch`, { create: [{ attribute: "item_total", operator: "lte", values: ["1000"] }] }, admin);
+    const batched = (await ok("GET", `/admin/promotions/${ruled.id}`, undefined, admin)).promotion.rules.find((r: { attribute: string }) => r.attribute === "item_total");
+    expect(batched.values.map((v: { value: string }) => v.value)).toEqual(["100000"]);
+
     const percent = (await ok("POST", "/medusa/admin/promotions", { code: "PCT", type: "standard", application_method: { type: "percentage", target_type: "order", value: 12.5 } }, admin)).promotion;
     expect(percent.application_method.value).toBe(12.5);
     expect((await ok("GET", `/admin/promotions/${percent.id}`, undefined, admin)).promotion.application_method.value).toBe(12.5);
 
     const spend = (await ok("POST", "/medusa/admin/campaigns", { name: "Spend", campaign_identifier: "spend-jpy", budget: { type: "spend", limit: 5000, currency_code: "jpy" } }, admin)).campaign;
     expect(spend.budget).toMatchObject({ type: "spend", limit: 5000, used: 0 });
+    // A budget without a type is a spend budget: its limit is money.
+    const untyped = (await ok("POST", "/medusa/admin/campaigns", { name: "Untyped", campaign_identifier: "untyped", budget: { limit: 12.5, currency_code: "usd" } }, admin)).campaign;
+    expect(untyped.budget).toMatchObject({ type: "spend", limit: 12.5, used: 0 });
+    expect((await ok("GET", `/admin/campaigns/${untyped.id}`, undefined, admin)).campaign.budget.limit).toBe(1250);
     const usage = (await ok("POST", "/medusa/admin/campaigns", { name: "Usage", campaign_identifier: "usage", budget: { type: "usage", limit: 3 } }, admin)).campaign;
     expect(usage.budget).toMatchObject({ type: "usage", limit: 3 });
     const usd = (await ok("POST", "/medusa/admin/campaigns", { name: "Spend USD", campaign_identifier: "spend-usd", budget: { type: "spend", limit: 100.5, currency_code: "usd" } }, admin)).campaign;

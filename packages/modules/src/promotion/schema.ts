@@ -248,7 +248,8 @@ export type PromotionUpdate = Static<typeof PromotionUpdate>;
 export const BudgetInput = Type.Object(
   {
     type: Type.Optional(literals(BUDGET_TYPES)),
-    limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor())),
+    // A budget without `type` is a spend budget (campaigns.ts).
+    limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor(), "spend")),
     currency_code: Nullable(Currency()),
   },
   { additionalProperties: false },
