@@ -46,6 +46,8 @@ export interface MoneyWalk {
   digits: (currency: string) => number;
   /** A region's currency (requests name a region where they name no currency: shipping option prices). */
   regionCurrency?: (regionId: string) => Promise<string | undefined>;
+  /** The same for answers, from what is already loaded (undefined: not known yet, see the dialect's hook). */
+  knownRegionCurrency?: (regionId: string) => string | undefined;
 }
 
 /**
@@ -210,7 +212,8 @@ function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: 
   const props = new Map<string, Schema[]>();
   for (const s of schemas) for (const [k, v] of objectProperties(s)) props.set(k, [...(props.get(k) ?? []), ...v]);
   if (props.size === 0) return value;
-  const here = ownCurrency(value, undefined) ?? currency;
+  const region = typeof value.region_id === "string" ? value.region_id : undefined;
+  const here = ownCurrency(value, undefined) ?? (region && walk.knownRegionCurrency ? walk.knownRegionCurrency(region) || undefined : undefined) ?? currency;
   const out: Record<string, unknown> = { ...value };
   for (const [key, field] of Object.entries(value)) {
     const sub = props.get(key);

@@ -81,6 +81,9 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
     it(`${name}: a checkout gives the same order, and a capture and a refund move the same money`, async () => {
       const product = await createProduct(d, `Checkout ${name}`);
       const variantId = product.variants[0].id;
+      // A price given for a region is read in the region's currency.
+      const regional = (await ok("POST", `${d}/admin/shipping-options`, { name: `Regional ${name}`, price_type: "flat", prices: [{ region_id: regions.kwd, amount: money(d, 1500, 3) }, { region_id: regions.jpy, amount: 700 }] }, admin)).shipping_option;
+      expect((await ok("GET", `/admin/shipping-options/${regional.id}`, undefined, admin)).shipping_option.prices.map((p: { amount: number }) => p.amount).sort()).toEqual([1500, 700].sort());
       const option = (await ok("POST", `${d}/admin/shipping-options`, { name: `Standard ${name}`, price_type: "flat", prices: [{ currency_code: "usd", amount: money(d, 500) }] }, admin)).shipping_option;
       expect(option.prices[0]).toMatchObject({ currency_code: "usd", amount: money(d, 500) });
 

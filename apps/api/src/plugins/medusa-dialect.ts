@@ -152,8 +152,33 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
       if (options.checkResponses) assertMinorUnits(payload, schema);
       return payload;
     }
+    // Amounts kept by region (a shipping option's region price) are in its currency: regions are
+    // looked up once the walk has met them, then the answer is converted again.
+    const regions = new Map<string, string>();
+    const unknown = new Set<string>();
+    const base = await walk();
+    const convert = () =>
+      answerToMajor(payload, schema, {
+        ...base,
+        knownRegionCurrency: (id) => {
+          const code = regions.get(id);
+          if (code === undefined) unknown.add(id);
+          return code;
+        },
+      });
     try {
-      return answerToMajor(payload, schema, await walk());
+      // Each pass stops at the first amount it cannot read: look up the regions it met, and retry
+      // while that taught something new (at most once per region).
+      for (;;) {
+        try {
+          return convert();
+        } catch (error) {
+          const fresh = [...unknown].filter((id) => !regions.has(id));
+          if (!(error instanceof MissingCurrencyError) || fresh.length === 0) throw error;
+          for (const id of fresh) regions.set(id, (await base.regionCurrency!(id)) ?? "");
+          unknown.clear();
+        }
+      }
     } catch (error) {
       if (error instanceof MissingCurrencyError) request.log.error({ err: error, route: request.routeOptions.url }, "Medusa dialect: an amount without a currency");
       throw error;
