@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../app";
 import { createTestApp, type TestApp } from "../testing";
 import { withCurrencyFields } from "./medusa-dialect";
 
@@ -192,6 +193,21 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
     // Where Medusa's route has its own default.
     expect((await ok("GET", "/medusa/admin/orders", undefined, admin)).limit).toBe(15);
     expect((await ok("GET", "/medusa/admin/stock-locations", undefined, admin)).limit).toBe(20);
+  });
+
+  it("the production serializer (no response check) writes major units as they are, and integers at the root", async () => {
+    const product = await createProduct("", "Serialized");
+    const production = await buildApp({ config: t.config, infra: { database: t.database }, logger: false });
+    try {
+      const medusa = await production.inject({ method: "GET", url: `/medusa/admin/products/${product.id}`, headers: admin });
+      expect(medusa.statusCode).toBe(200);
+      expect(medusa.body).toContain('"currency_code":"usd","amount":19.99');
+      expect(medusa.body).toContain('"currency_code":"kwd","amount":1.999');
+      const root = await production.inject({ method: "GET", url: `/admin/products/${product.id}`, headers: admin });
+      expect(root.body).toContain('"currency_code":"usd","amount":1999');
+    } finally {
+      await production.close();
+    }
   });
 
   it("serves only the API under the base path; auth and errors are the same", async () => {
