@@ -428,6 +428,8 @@ export interface ProductFilters {
   tag_id?: string[];
   /** Tag values (the Store's `tags`). */
   tag_value?: string[];
+  /** Option value ids: products with a variant having any of them. */
+  option_value_id?: string[];
   type_id?: string[];
   sales_channel_id?: string[];
   is_giftcard?: boolean;

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService, likePattern } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
@@ -59,6 +59,7 @@ export interface VariantFilters {
 }
 
 const liveProduct = isNull(product.deleted_at);
+const OPTION_ORDER_COLUMNS = { title: productOption.title, created_at: productOption.created_at, updated_at: productOption.updated_at };
 const ORDER_COLUMNS = { created_at: product.created_at, updated_at: product.updated_at, title: product.title, handle: product.handle, status: product.status };
 
 /**
@@ -101,6 +102,18 @@ export function createProductService(db: Db) {
     }
     if (filters.tag_id?.length) {
       out.push(inArray(product.id, tx.select({ id: productTags.product_id }).from(productTags).where(inArray(productTags.product_tag_id, filters.tag_id))));
+    }
+    if (filters.option_value_id?.length) {
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productVariant.product_id })
+            .from(productVariantOption)
+            .innerJoin(productVariant, eq(productVariant.id, productVariantOption.variant_id))
+            .where(and(inArray(productVariantOption.option_value_id, filters.option_value_id), isNull(productVariant.deleted_at))),
+        ),
+      );
     }
     if (filters.tag_value?.length) {
       out.push(
@@ -330,6 +343,43 @@ export function createProductService(db: Db) {
         tx.select({ count: count() }).from(product).where(where),
       ]);
       return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total?.count ?? 0 };
+    },
+
+    /**
+     * Options (with their values) of the products matching `filters.product`, by title or id.
+     * Every Kasse option belongs to one product (Medusa's `is_exclusive: true`). Three queries.
+     */
+    async listOptions(
+      filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
+      page: Paging & { order?: string },
+      tx: Db = db,
+    ): Promise<{ items: ProductOption[]; count: number }> {
+      const products = tx.select({ id: product.id }).from(product).where(and(...(await conditions(filters.product, tx))));
+      const where = and(
+        isNull(productOption.deleted_at),
+        inArray(productOption.product_id, products),
+        filters.id?.length ? inArray(productOption.id, filters.id) : undefined,
+        filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
+        filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(productOption)
+          .where(where)
+          .orderBy(...orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(productOption).where(where),
+      ]);
+      const values = rows.length
+        ? await tx
+            .select()
+            .from(productOptionValue)
+            .where(and(inArray(productOptionValue.option_id, rows.map((r) => r.id)), isNull(productOptionValue.deleted_at)))
+            .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id))
+        : [];
+      return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total?.count ?? 0 };
     },
 
     /** A live product by id or handle, with `relations` (default all). */

@@ -56,9 +56,9 @@ export const StoreVariantView = Extend(ProductVariantView, { calculated_price: O
 /** A product as the Store API shows it: variants as {@link StoreVariantView}, relations reduced to the Store's fields. */
 export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, ["deleted_at", "sales_channels"]);
 
-/** Store shape of a variant: options as `{id, value, option: {id, title}}`, plus computed extras. */
+/** Store shape of a variant: options as `{id, value, option_id, option: {id, title}}`, plus computed extras. */
 export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
-  options: Array<{ id: string; value: string; option: { id: string; title: string } }>;
+  options: Array<{ id: string; value: string; option_id: string; option: { id: string; title: string } }>;
   calculated_price?: CalculatedPrice | null;
   inventory_quantity?: number;
 };
@@ -77,7 +77,7 @@ export async function storeVariants(app: App, variants: ProductVariant[], contex
       : undefined,
   ]);
   return variants.map(({ deleted_at: _deleted, options, ...variant }) => {
-    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option: { id: o.option.id, title: o.option.title } })) };
+    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) };
     if (prices) out.calculated_price = prices.get(variant.id) ?? null;
     // Variants without inventory items (manage_inventory false) have no quantity to report.
     const quantity = quantities?.get(variant.id);
