@@ -89,6 +89,11 @@ export interface Config {
   adminUi: { enabled: boolean; backendPath: string };
 }
 
+/** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
+export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }

@@ -106,3 +106,30 @@ export async function storeProducts(app: App, products: Product[], context: Cata
     ...(p.type !== undefined ? { type: p.type ? { id: p.type.id, value: p.type.value } : null } : {}),
   }));
 }
+
+/**
+ * The products (Store shape, no variants) the request's channels sell in each of `ids`, for a
+ * collection's or category's `products` (`fields=*products`): one product query for all of them.
+ * At most 1000 products in all, the largest page.
+ */
+export async function productsByGroup(app: App, request: FastifyRequest, by: "collection_id" | "category_id", ids: string[]): Promise<Map<string, Array<Record<string, unknown>>>> {
+  const out = new Map<string, Array<Record<string, unknown>>>();
+  const channels = storeChannels(request, undefined);
+  if (ids.length === 0 || channels.length === 0) return out;
+  const { items } = await app.modules.product.list(
+    { [by]: ids, status: ["published"], sales_channel_id: channels },
+    { limit: 1000, offset: 0, order: "created_at" },
+    { relations: by === "category_id" ? ["categories"] : [] },
+  );
+  const wanted = new Set(ids);
+  for (const { deleted_at: _deleted, sales_channels: _channels, categories, ...p } of items) {
+    const groups = by === "collection_id" ? [p.collection_id] : (categories ?? []).map((c) => c.id);
+    for (const group of groups) {
+      if (!group || !wanted.has(group)) continue;
+      const list = out.get(group);
+      if (list) list.push(p);
+      else out.set(group, [p]);
+    }
+  }
+  return out;
+}

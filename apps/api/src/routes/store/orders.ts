@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
-import { OrderDetailView, orderView, orderViews } from "../../orders/view";
+import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";
 
 const Params = Type.Object({ id: Id() });
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
@@ -28,7 +28,8 @@ export default async function orders(app: App): Promise<void> {
   const listOwn = async (customerId: string, query: Static<typeof ListOwnOrders>) => {
     const { limit, offset, order, fields } = query;
     const { items, count } = await service.list({ customer_id: [customerId] }, { limit, offset, order });
-    return listResponse("orders", project(await orderViews(app.modules, items, "store"), parseFields(fields)), count, { limit, offset });
+    const selection = parseFields(fields);
+    return listResponse("orders", project(await withLineRefs(app.modules, await orderViews(app.modules, items, "store"), selection), selection), count, { limit, offset });
   };
   app.get("/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
   app.get("/customers/me/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
@@ -63,6 +64,8 @@ export default async function orders(app: App): Promise<void> {
   app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } }, async (request) => {
     const found = await service.retrieve(request.params.id);
     if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${request.params.id} was not found`);
-    return { order: project(await orderView(app.modules, found, "store"), parseFields(request.query.fields)) };
+    const selection = parseFields(request.query.fields);
+    const [shaped] = await withLineRefs(app.modules, [await orderView(app.modules, found, "store")], selection);
+    return { order: project(shaped!, selection) };
   });
 }
