@@ -82,10 +82,12 @@ export async function orderTransfer(runner: Runner, mailbox: Mailbox): Promise<v
       if (order.customer_id !== customerId) s.soft(`Kasse's order ${order.id} belongs to ${order.customer_id} after the accepted transfer, not to ${customerId}`);
     });
     await j.step("the claimed order in the history", async (s) => {
-      // The storefront caches the customer's order list (Next's data cache, tagged with the session's
-      // `_medusa_cache_id`, a day long) and refreshes it only when that browser places an order; the
-      // accept happened in the guest's browser. A new session (the cookie gone) reads it afresh.
-      await s.context.clearCookies({ name: "_medusa_cache_id" });
+      // The storefront caches the customer's order list in Next's data cache (keyed by the request,
+      // bearer token included; tagged with the session's `_medusa_cache_id`) and refreshes it only
+      // when that browser places an order; the accept happened in the guest's browser. The customer
+      // sees the claimed order in their next session: signed out, then in again.
+      await s.context.clearCookies();
+      await signIn(s, CLAIMER.email, CLAIMER.password);
       await s.visit("/us/account/orders", s.page.getByTestId("orders-page-wrapper"));
       const card = s.page.getByTestId("order-card").filter({ hasText: `#${orders.accepted!.display_id}` });
       await card.first().waitFor();
