@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Extend, Id, MAX_LIMIT, Title } from "@kasse/db";
 import { ProductOptionValueView, ProductOptionView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -10,7 +10,7 @@ const ListOptions = Type.Object(
   {
     ...ListQuery,
     // Medusa's store default page for options.
-    limit: Type.Integer({ minimum: 0, maximum: 1000, default: 50 }),
+    limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT, default: 50 }),
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
     title: Type.Optional(ArrayQuery(Title())),
