@@ -15,7 +15,9 @@ import {
   productTag,
   productTags,
   productVariant,
+  productVariantImage,
   productVariantOption,
+  type VariantImagesBatch,
   type OptionCreate,
   type OptionUpdate,
   type OptionUpsert,
@@ -405,6 +407,45 @@ export function createProductService(db: Db) {
       ]);
       const values = await loadVariantOptions(tx, rows.map((r) => r.id));
       return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total?.count ?? 0 };
+    },
+
+    /**
+     * Shows a variant with some of its product's images and not others (Medusa's variant images):
+     * 404 for a variant not of the product, 400 naming images that are not the product's.
+     */
+    async batchVariantImages(productId: string, variantId: string, input: VariantImagesBatch, tx: Db = db): Promise<{ added: string[]; removed: string[] }> {
+      return transaction(tx, async (t) => {
+        await service.retrieveVariant(productId, variantId, t);
+        const add = [...new Set(input.add ?? [])];
+        const remove = [...new Set(input.remove ?? [])];
+        const named = [...new Set([...add, ...remove])];
+        const own = named.length
+          ? new Set((await t.select({ id: productImage.id }).from(productImage).where(and(inArray(productImage.id, named), eq(productImage.product_id, productId), isNull(productImage.deleted_at)))).map((r) => r.id))
+          : new Set<string>();
+        const foreign = named.filter((id) => !own.has(id));
+        if (foreign.length) throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
+        if (remove.length) await t.delete(productVariantImage).where(and(eq(productVariantImage.variant_id, variantId), inArray(productVariantImage.image_id, remove)));
+        if (add.length) await t.insert(productVariantImage).values(add.map((image_id) => ({ variant_id: variantId, image_id }))).onConflictDoNothing();
+        return { added: add, removed: remove };
+      });
+    },
+
+    /** The images each of `variantIds` is shown with (one query), in the product's image order. */
+    async variantImages(variantIds: string[], tx: Db = db): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
+      const out = new Map<string, Array<{ id: string; url: string; rank: number }>>();
+      if (variantIds.length === 0) return out;
+      const rows = await tx
+        .select({ variant_id: productVariantImage.variant_id, id: productImage.id, url: productImage.url, rank: productImage.rank })
+        .from(productVariantImage)
+        .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
+        .where(and(inArray(productVariantImage.variant_id, variantIds), isNull(productImage.deleted_at)))
+        .orderBy(asc(productImage.rank), asc(productImage.id));
+      for (const { variant_id, ...image } of rows) {
+        const list = out.get(variant_id);
+        if (list) list.push(image);
+        else out.set(variant_id, [image]);
+      }
+      return out;
     },
 
     /** A live variant of a live product. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, errors, isKasseError } from "@kasse/db";
+import { Extend, OrNull, View, errors, isKasseError } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
 import { ProductVariantView, ProductView, type Product, type ProductVariant } from "@kasse/modules/product";
 import type { App } from "../../app";
@@ -52,7 +52,11 @@ async function customerGroupIds(app: App, request: FastifyRequest): Promise<stri
 }
 
 /** A variant as the Store API shows it: `calculated_price` with a pricing context, `inventory_quantity` when asked for. */
-export const StoreVariantView = Extend(ProductVariantView, { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer() }, ["deleted_at"]);
+export const StoreVariantView = Extend(
+  ProductVariantView,
+  { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer(), images: Type.Array(View({ id: Type.String(), url: Type.String(), rank: Type.Integer() })) },
+  ["deleted_at"],
+);
 /** A product as the Store API shows it: variants as {@link StoreVariantView}, relations reduced to the Store's fields. */
 export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, ["deleted_at", "sales_channels"]);
 
@@ -61,20 +65,22 @@ export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
   options: Array<{ id: string; value: string; option_id: string; option: { id: string; title: string } }>;
   calculated_price?: CalculatedPrice | null;
   inventory_quantity?: number;
+  images?: Array<{ id: string; url: string; rank: number }>;
 };
 
 /**
- * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given) and
- * `inventory_quantity` (when `fields` asks for it): one batched call per module for the whole page.
+ * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given),
+ * `inventory_quantity` and `images` (when `fields` asks for them): one batched call per module for the whole page.
  */
 export async function storeVariants(app: App, variants: ProductVariant[], context: CatalogContext, selection: FieldSelection, prefix = "variants."): Promise<StoreVariant[]> {
   const ids = variants.map((v) => v.id);
   const wantsInventory = wants(selection, `${prefix}inventory_quantity`);
-  const [prices, quantities] = await Promise.all([
+  const [prices, quantities, images] = await Promise.all([
     context.pricing && ids.length ? app.modules.pricing.calculatePrices(ids, context.pricing) : undefined,
     wantsInventory && ids.length
       ? app.modules.stockLocation.locationIdsForSalesChannels(context.salesChannelIds).then((locations) => app.modules.inventory.availableQuantities(ids, locations))
       : undefined,
+    wants(selection, `${prefix}images`) ? app.modules.product.variantImages(ids) : undefined,
   ]);
   return variants.map(({ deleted_at: _deleted, options, ...variant }) => {
     const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) };
@@ -82,6 +88,8 @@ export async function storeVariants(app: App, variants: ProductVariant[], contex
     // Variants without inventory items (manage_inventory false) have no quantity to report.
     const quantity = quantities?.get(variant.id);
     if (quantity !== undefined) out.inventory_quantity = quantity;
+    // The product images chosen for the variant (none chosen: the storefront shows the product's).
+    if (images) out.images = images.get(variant.id) ?? [];
     return out;
   });
 }

@@ -276,6 +276,43 @@ describe("calculated_price", () => {
   });
 });
 
+describe("variant images", () => {
+  it("shows a variant with the product images an admin chose for it (*variants.images), none by default", async () => {
+    const before = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    expect(before.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
+    const image = before.images[0];
+    const batch = (variantId: string, body: unknown, productId = shirt.id) => t.app.inject({ method: "POST", url: `/admin/products/${productId}/variants/${variantId}/images/batch`, headers: admin, payload: body as object });
+
+    const added = await batch(shirt.variantIds[1]!, { add: [image.id] });
+    expect(added.statusCode).toBe(200);
+    expect(added.json()).toEqual({ added: [image.id], removed: [] });
+    // Adding again changes nothing.
+    expect((await batch(shirt.variantIds[1]!, { add: [image.id] })).statusCode).toBe(200);
+    const after = (await get(`/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`)).json().products[0];
+    const bySku = (sku: string) => after.variants.find((v: { sku: string }) => v.sku === sku);
+    expect(bySku("SHIRT-M").images).toEqual([{ id: image.id, url: "https://img.example/shirt.png", rank: 0 }]);
+    expect(bySku("SHIRT-S").images).toEqual([]);
+    // Not asked: not loaded.
+    expect((await get(`/store/products/${shirt.id}`)).json().product.variants[0]).not.toHaveProperty("images");
+
+    // Another product's image, another product's variant, unknown ids, bad bodies: refused, nothing written.
+    const mugVariant = mug.variantIds[0]!;
+    const foreign = await batch(shirt.variantIds[0]!, { add: ["pimg_other"] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toMatch(/pimg_other/);
+    expect((await batch(mugVariant, { add: [image.id] })).statusCode).toBe(404);
+    expect((await batch(mugVariant, { add: [image.id] }, mug.id)).statusCode).toBe(400);
+    for (const body of [{ add: "x" }, { add: [5] }, { nope: [] }, { add: [""] }]) expect((await batch(shirt.variantIds[0]!, body)).statusCode).toBe(400);
+    expect((await t.app.inject({ method: "POST", url: `/admin/products/${shirt.id}/variants/${shirt.variantIds[0]}/images/batch`, payload: { add: [image.id] } })).statusCode).toBe(401);
+    expect(bySku("SHIRT-S").images).toEqual([]);
+
+    const removed = await batch(shirt.variantIds[1]!, { remove: [image.id] });
+    expect(removed.json()).toEqual({ added: [], removed: [image.id] });
+    const gone = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    expect(gone.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
+  });
+});
+
 describe("GET /store/product-options", () => {
   it("lists the options of the visible products with their values; every option is its product's own", async () => {
     const res = await get("/store/product-options?fields=*values&order=created_at");
