@@ -16,7 +16,7 @@ import { createInviteService, createUserService } from "@kasse/modules/user";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createPromotionService } from "@kasse/modules/promotion";
 import { createCartService } from "@kasse/modules/cart";
-import { createOrderService, createReturnReasonService, createReturnService } from "@kasse/modules/order";
+import { createOrderService, createReturnReasonService, createReturnService, createOrderTransferService } from "@kasse/modules/order";
 import { createEventService, createWebhookService } from "@kasse/modules/event";
 
 /**
@@ -51,6 +51,7 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillmentRecord: createFulfillmentRecordService(db),
     returnReason: createReturnReasonService(db),
     orderReturn: createReturnService(db),
+    orderTransfer: createOrderTransferService(db),
     events: createEventService(db),
     webhooks: createWebhookService(db, { secret: options.secret, allowPrivate: options.webhookAllowPrivate }),
   };

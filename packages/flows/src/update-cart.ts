@@ -6,6 +6,9 @@ import { refreshCart, type RefreshOptions } from "./refresh-cart";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 
+/** A body's promotion codes without its `null` entries (an automatic promotion's code, sent back by storefronts). */
+const presentCodes = (codes: Array<string | null> | undefined): string[] | undefined => codes?.filter((c): c is string => c !== null);
+
 /** Where a new cart is sold: the request's sales channels (publishable key, else the default channel). */
 export interface CartChannelContext {
   /** The channels the request may use; the first is the default for a new cart. */
@@ -34,13 +37,14 @@ export function createCart(m: CartModules, actor: CartActor, channels: CartChann
         currency_code,
         customer_id: actor.customer_id,
         email: input.email ?? customer?.email ?? null,
+        locale: input.locale ?? null,
         metadata: input.metadata ?? null,
         shipping_address: input.shipping_address ?? null,
         billing_address: input.billing_address ?? null,
       },
       tx,
     );
-    const codes = input.promo_codes ?? [];
+    const codes = presentCodes(input.promo_codes) ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
     const result = await refreshCart(m, tx, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
     await recordEvent(tx, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
@@ -70,9 +74,10 @@ export function updateCart(m: CartModules, cartId: string, actor: CartActor, cha
     }
     if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(m, tx, channels, sales_channel_id);
     await m.cart.update(cartId, changes, tx);
-    if (promo_codes !== undefined) {
-      options.codes = promo_codes;
-      options.requireCodes = promo_codes.filter((c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()));
+    const codes = presentCodes(promo_codes);
+    if (codes !== undefined) {
+      options.codes = codes;
+      options.requireCodes = codes.filter((c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()));
     }
     return options;
   });
