@@ -13,7 +13,6 @@ import { registerResponseCheck } from "./plugins/response-check";
 import { validatorCompiler } from "./plugins/validation";
 import type { Config } from "./config";
 import { createContainer, type Container, type Infrastructure } from "./container";
-import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -37,7 +36,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 declare module "fastify" {
   interface FastifyInstance {
     config: Config;
-    infra: Infrastructure & WorkflowRuntime;
+    infra: Infrastructure;
     modules: Container;
   }
 }
@@ -59,7 +58,7 @@ export interface BuildAppOptions {
 /**
  * Builds the HTTP app (not listening): plugins, error mapping, auth, every route.
  * @example
- * const app = await buildApp({ config, infra: { database } });
+ * const app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) } });
  * await app.listen({ port: config.port, host: config.host });
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -83,8 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   if (options.checkResponses) registerResponseCheck(app);
   app.decorate("config", config);
-  // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
-  app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });
+  app.decorate("infra", infra);
   app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN }));
 
   registerRequestId(app);

@@ -70,8 +70,8 @@ export interface Infrastructure {
   database: Database;
   /** An ioredis client when REDIS_URL is set. */
   redis?: import("ioredis").Redis;
-  /** The saga engine: `app.infra.engine.execute(flow, input, { idempotencyKey })`. Set by createInfrastructure and createTestApp; buildApp creates one when absent. */
-  engine?: import("@kasse/workflows").Engine;
+  /** The process's one saga engine (`createWorkflowRuntime`): `app.infra.engine.execute(flow, input, { idempotencyKey })`. */
+  engine: import("@kasse/workflows").Engine;
   /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
-  scheduler?: import("@kasse/workflows").Scheduler;
+  scheduler: import("@kasse/workflows").Scheduler;
 }

@@ -1,15 +1,19 @@
 import { assertMigrated, connect, migrate } from "@kasse/db";
-import type { BaseConfig } from "./config";
+import type { BaseConfig, Config } from "./config";
 import type { Infrastructure } from "./container";
-import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
+import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 
 /**
  * Opens what the app runs on, from the configuration: the database (PGlite under the data dir in
  * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
  * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
- * migrate") before anything runs on it.
+ * migrate") before anything runs on it. Builds the process's one engine: with the server secret
+ * (`config.jwt`, the API's and the worker's configuration) its steps can deliver notifications.
  */
-export async function createInfrastructure(config: BaseConfig, options: { migrate?: boolean } = {}): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
+export async function createInfrastructure(
+  config: BaseConfig & { jwt?: Config["jwt"] },
+  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
+): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
   const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
@@ -23,7 +27,8 @@ export async function createInfrastructure(config: BaseConfig, options: { migrat
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  const { engine, scheduler } = createWorkflowRuntime(database, { redis });
+  const notifications = config.jwt && { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger };
+  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, notifications });
   return {
     database,
     redis,

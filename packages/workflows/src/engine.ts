@@ -7,7 +7,7 @@ import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
 import type { ExecutionRow, StepRunRow } from "./schema";
-import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, StepServices, Workflow } from "./types";
 
 export interface EngineOptions {
   db: Db;
@@ -25,6 +25,8 @@ export interface EngineOptions {
   waitTimeoutMs?: number;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
+  /** What steps get as `ctx.services` (built from the process's configuration). */
+  services?: StepServices;
 }
 
 export interface ExecuteOptions {
@@ -82,6 +84,7 @@ export function createEngine(options: EngineOptions) {
     logger,
     owner,
     leaseMs,
+    services: options.services ?? {},
     onCompensationFailed: async (row) => {
       const attempt = row.attempt;
       const now = clock.now();

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { Email, errors, transaction } from "@kasse/db";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
-import { sendNotification, sendNotificationWorkflow } from "@kasse/flows";
+import { sendNotification } from "@kasse/flows";
 import type { App } from "../../app";
 
 /** How long a reset token works. */
@@ -39,8 +39,6 @@ export default async function resetPassword(app: App): Promise<void> {
   const { auth, authTokens, notification, db } = app.modules;
   // Resets still being processed after their answer; closing the app waits for them.
   const pending = new Set<Promise<void>>();
-  // Registered up front so this process's engine can resume an interrupted delivery by name.
-  app.infra.engine.register(sendNotificationWorkflow(notification));
   app.addHook("onClose", async () => {
     await Promise.allSettled([...pending]);
   });
