@@ -1,4 +1,4 @@
-// Import boundaries (ARCHITECTURE.md): apps → flows → modules → db; modules, flows → workflows.
+// Import boundaries (ARCHITECTURE.md): apps → runtime → flows → modules → db; modules, flows → workflows.
 // A module never imports another module; packages never import apps.
 import path from "node:path";
 
@@ -28,7 +28,8 @@ const allowed = {
   workflows: ["db", "workflows"],
   modules: ["db", "workflows", "modules"],
   flows: ["db", "workflows", "modules", "flows"],
-  apps: ["db", "workflows", "modules", "flows", "apps"],
+  runtime: ["db", "workflows", "modules", "flows", "runtime"],
+  apps: ["db", "workflows", "modules", "flows", "runtime", "apps"],
 };
 
 export default {
@@ -45,7 +46,7 @@ export default {
           const to = target(source, file);
           if (!to) return;
           const why =
-            !allowed[from.layer]?.includes(to.layer) ? "dependencies point apps → flows → modules → db"
+            !allowed[from.layer]?.includes(to.layer) ? "dependencies point apps → runtime → flows → modules → db"
             : from.layer === "modules" && to.layer === "modules" && to.name !== from.name ? "a module never imports another module"
             : null;
           if (why) context.report({ node, messageId: "forbidden", data: { from: `${from.layer}/${from.name}`, to: `${to.layer}/${to.name}`, why } });

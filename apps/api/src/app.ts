@@ -11,8 +11,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { validatorCompiler } from "./plugins/validation";
-import type { Config } from "./config";
-import { createContainer, type Container, type Infrastructure } from "./container";
+import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
+import { createContainer, type Container } from "./container";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -26,7 +26,6 @@ import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
-import { loggerOptions, type KasseLoggerOptions } from "./logger";
 import { registerAdminUi } from "./plugins/admin-ui";
 import { registerInFlight } from "./plugins/in-flight";
 

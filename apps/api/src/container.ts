@@ -1,4 +1,4 @@
-import type { Database, Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
 import { createSalesChannelService } from "@kasse/modules/sales-channel";
 import { createProductService } from "@kasse/modules/product";
 import { createInventoryService } from "@kasse/modules/inventory";
@@ -63,15 +63,4 @@ export interface ContainerOptions {
   logger?: NotificationLogger;
   /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */
   scryptLogN?: number;
-}
-
-/** What the app runs on: the database and, in service mode, Redis. */
-export interface Infrastructure {
-  database: Database;
-  /** An ioredis client when REDIS_URL is set. */
-  redis?: import("ioredis").Redis;
-  /** The process's one saga engine (`createWorkflowRuntime`): `app.infra.engine.execute(flow, input, { idempotencyKey })`. */
-  engine: import("@kasse/workflows").Engine;
-  /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
-  scheduler: import("@kasse/workflows").Scheduler;
 }

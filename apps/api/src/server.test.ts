@@ -2,8 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@kasse/db/testing";
-import { loadConfig } from "./config";
-import { createWorkflowRuntime } from "./workflows";
+import { loadConfig, createWorkflowRuntime } from "@kasse/runtime";
 import { handleSignals, startServer, type RunningServer, type Stoppable } from "./server";
 
 interface Answer { status: number; body: string }

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 import { buildApp, type App, type BuildAppOptions } from "./app";
-import type { Config } from "./config";
-import type { Infrastructure } from "./container";
-import { createInfrastructure } from "./infra";
+import { type Config, type Infrastructure, createInfrastructure } from "@kasse/runtime";
 
 /** Something running beside the API that must stop before the database closes (the worker). */
 export interface Stoppable {

@@ -1,4 +1,5 @@
-import { createInfrastructure, createLogger, handleSignals, startServer, type Config, type RunningServer } from "@kasse/api";
+import { handleSignals, startServer, type RunningServer } from "@kasse/api";
+import { createInfrastructure, createLogger, type Config } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";

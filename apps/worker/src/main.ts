@@ -1,6 +1,6 @@
 // `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL, REDIS_URL and JWT_SECRET set.
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig } from "@kasse/api";
+import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig } from "@kasse/runtime";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {

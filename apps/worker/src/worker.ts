@@ -1,6 +1,6 @@
 import { isKasseError } from "@kasse/db";
 import type { EngineLogger } from "@kasse/workflows";
-import type { Config, Infrastructure } from "@kasse/api";
+import type { Config, Infrastructure } from "@kasse/runtime";
 import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {

@@ -7,7 +7,7 @@ import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/tes
 import { createBullMqScheduler } from "@kasse/workflows";
 import { createNotificationService } from "@kasse/modules/notification";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
-import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/api";
+import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { startWorker } from "../src";
 
 // A process dies in the middle of delivering a password-reset email (SIGKILL inside the provider's

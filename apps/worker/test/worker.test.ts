@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { claimIdempotencyKey, queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createBullMqScheduler, createEngine, step, workflow, type AnyWorkflow, type EngineLogger } from "@kasse/workflows";
-import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/api";
+import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { crashWorkflow } from "../../../packages/workflows/test/fixtures/crash-workflow";
 import { maintenanceJobs, startWorker } from "../src";
 

@@ -4,9 +4,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp } from "../app";
-import { loadConfig } from "../config";
-import type { Infrastructure } from "../container";
-import { createWorkflowRuntime } from "../workflows";
+import { loadConfig, type Infrastructure, createWorkflowRuntime } from "@kasse/runtime";
 import { MIGRATION_CHECK_MS } from "./health";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -5,8 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { Type } from "@sinclair/typebox";
 import { Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData } from "@kasse/db";
 import { buildApp, type App } from "../app";
-import { createWorkflowRuntime } from "../workflows";
-import { loadConfig } from "../config";
+import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 
 type Schema = Record<string, unknown>;
 const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;

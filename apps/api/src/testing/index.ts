@@ -1,11 +1,8 @@
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
-import type { Infrastructure } from "../container";
-import { loadConfig, type Config } from "../config";
-import { createWorkflowRuntime } from "../workflows";
+import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
-import { createLogger } from "../logger";
 
 export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
 export { withFailure } from "../orders/inject-failure";

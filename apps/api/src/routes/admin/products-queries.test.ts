@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCountingDatabase, type CountingDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../../app";
-import { createWorkflowRuntime } from "../../workflows";
-import { loadConfig } from "../../config";
+import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 import { actorHeaders } from "../../testing";
 
 let database: CountingDatabase;

@@ -1,10 +1,17 @@
-import { assertMigrated, connect, migrate } from "@kasse/db";
+import type { Redis } from "ioredis";
+import { assertMigrated, connect, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
-import type { Infrastructure } from "./container";
 import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 
+/** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
+export interface Infrastructure extends WorkflowRuntime {
+  database: Database;
+  /** An ioredis client when REDIS_URL is set. */
+  redis?: Redis;
+}
+
 /**
- * Opens what the app runs on, from the configuration: the database (PGlite under the data dir in
+ * Opens what a process runs on, from the configuration: the database (PGlite under the data dir in
  * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
  * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
  * migrate") before anything runs on it. Builds the process's one engine: with the server secret
@@ -13,7 +20,7 @@ import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOption
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
   options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
-): Promise<Infrastructure & WorkflowRuntime & { close(): Promise<void> }> {
+): Promise<Infrastructure & { close(): Promise<void> }> {
   const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
@@ -22,7 +29,7 @@ export async function createInfrastructure(
     await database.close();
     throw error;
   }
-  let redis: Infrastructure["redis"];
+  let redis: Redis | undefined;
   if (config.redisUrl) {
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });

@@ -6,7 +6,9 @@ import { createBullMqScheduler, createEngine, createInProcessScheduler, type Eng
 
 /** The saga engine and the scheduler it queues to, as `Infrastructure` carries them. */
 export interface WorkflowRuntime {
+  /** The process's one saga engine: `engine.execute(flow, input, { idempotencyKey })`. */
   engine: Engine;
+  /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
   scheduler: Scheduler;
 }
 
