@@ -41,6 +41,8 @@ export { reserveInventory, reserveInventoryWorkflow, type ReserveInventoryInput 
 export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservationsInput } from "./release-reservations";
 export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
 export { sendNotification, sendNotificationWorkflow } from "./send-notification";
+// Writes of one module naming another module's records: checked, then one call of the owning module.
+export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels, type InventoryReferenceModules } from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
