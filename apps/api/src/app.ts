@@ -28,6 +28,7 @@ import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { registerAdminUi } from "./plugins/admin-ui";
 import { registerInFlight } from "./plugins/in-flight";
+import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -69,6 +70,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { querystringParser: parseQueryString },
+    // Medusa's dialect: the same routes under its base path (plugins/medusa-dialect.ts).
+    rewriteUrl: medusaRewriteUrl(config.medusa.basePath),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...serverOptions(config),
@@ -80,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerInFlight(app);
   app.setValidatorCompiler(validatorCompiler);
   if (options.checkResponses) registerResponseCheck(app);
+  registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
   app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN }));
