@@ -27,6 +27,7 @@ import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { registerAdminUi } from "./plugins/admin-ui";
+import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerOpenApi(app);
   await app.register(registerRoutes);
   await registerAdminUi(app, config);
+  await registerStaticFiles(app);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
 }

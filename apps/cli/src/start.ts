@@ -1,5 +1,5 @@
 import { handleSignals, startServer, type RunningServer } from "@kasse/api";
-import { createInfrastructure, createLogger, type Config } from "@kasse/runtime";
+import { createInfrastructure, createLogger, publicUrlOf, type Config } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
@@ -26,7 +26,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);
-      const store = await seedDemoStore(infra.database.db);
+      const store = await seedDemoStore(infra.database.db, { publicUrl: publicUrlOf(config.env) });
       if (store) notes.push(...describeStore(store));
       const admin = await ensureFirstAdmin(config, infra);
       if (admin) {

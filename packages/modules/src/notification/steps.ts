@@ -1,5 +1,6 @@
 import { errors } from "@kasse/db";
 import { step, type StepServices } from "@kasse/workflows";
+import type { NotificationInput } from "./schema";
 import type { NotificationService } from "./service";
 
 declare module "@kasse/workflows" {
@@ -34,5 +35,20 @@ export const deliverNotificationStep = step("deliver-notification", {
   invoke: async (input: { notification_id: string }, ctx) => {
     const row = await notificationService(ctx.services).deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts }, ctx.db);
     return { output: { id: row.id, status: row.status } };
+  },
+});
+
+/**
+ * The step writing one message to the outbox inside a workflow's transaction, so that the message
+ * exists exactly when the change it announces does; {@link deliverNotificationStep} (in its own
+ * workflow) sends it afterwards, through the process's notification service (`ctx.services`).
+ * Its input's `data` may hold a secret (a token): not journaled, and kept out of errors. Nothing
+ * to undo when it is a workflow's last step.
+ */
+export const queueNotificationStep = step("queue-notification", {
+  secret: { input: ["data"] },
+  invoke: async (input: NotificationInput, ctx) => {
+    const row = await notificationService(ctx.services).create(input, ctx.tx);
+    return { output: { id: row.id } };
   },
 });
