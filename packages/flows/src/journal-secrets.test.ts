@@ -11,8 +11,7 @@ import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
 import { requestOrderTransfer } from "./transfer-order";
 import { createNotificationService } from "@kasse/modules/notification";
-import { createOrderService } from "@kasse/modules/order";
-import { orderSnapshot } from "@kasse/modules/order/testing";
+import { createOrderService, orderSnapshot } from "@kasse/modules/order";
 
 let database: TestDatabase;
 let engine: Engine;
