@@ -9,5 +9,3 @@ export const projects = [
   "apps/worker",
   "apps/cli",
 ];
-
-export default projects;

@@ -34,7 +34,7 @@ export async function insertExecution(
   return { row: existing, created: false };
 }
 
-export async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
+async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
   const [row] = await db.select().from(executions).where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
   return row;
 }

@@ -80,5 +80,3 @@ function paymentCollectionView(collection: PaymentCollection, audience: Audience
     payments: collection.payments.map(({ data: _data, ...p }) => p),
   };
 }
-
-export type OrderView = Awaited<ReturnType<typeof orderView>>;

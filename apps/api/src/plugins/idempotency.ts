@@ -84,7 +84,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
  * also bound to its publishable key and IP address: another client cannot replay them even if it
  * learns the key.
  */
-export function idempotencyScope(request: FastifyRequest): string {
+function idempotencyScope(request: FastifyRequest): string {
   const auth = request.auth;
   if (auth?.actor_id) return `${auth.via}:${auth.actor_type}:${auth.actor_id}`;
   if (auth) return `${auth.via}:${auth.actor_type}:${auth.auth_identity_id}`;

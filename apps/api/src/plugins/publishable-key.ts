@@ -20,10 +20,10 @@ declare module "fastify" {
   }
 }
 
-export const PUBLISHABLE_KEY_HEADER = "x-publishable-api-key";
+const PUBLISHABLE_KEY_HEADER = "x-publishable-api-key";
 
 /** How long a resolved key (or the default channel) is trusted: revocation elsewhere takes effect within this. */
-export const PUBLISHABLE_KEY_TTL_MS = 5_000;
+const PUBLISHABLE_KEY_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 export interface PublishableKeyCache {

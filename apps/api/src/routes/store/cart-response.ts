@@ -15,7 +15,7 @@ export function cartActor(request: FastifyRequest): CartActor {
 const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
 
 /** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
-export const CartLineItemView = View({
+const CartLineItemView = View({
   ...rowProperties(cartLineItem, ["product_collection_id", "product_category_ids", "product_tag_ids", "deleted_at"]),
   variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
   product: ProductRef(),
@@ -24,14 +24,14 @@ export const CartLineItemView = View({
 });
 
 /** A shipping method of a store cart. */
-export const CartShippingMethodView = View({
+const CartShippingMethodView = View({
   ...rowProperties(cartShippingMethod, ["shipping_profile_id", "updated_at", "deleted_at"]),
   adjustments: Type.Array(AdjustmentView),
   tax_lines: Type.Array(TaxLineView),
 });
 
 /** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
-export const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
+const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
 
 /** Medusa v2's store cart, as {@link cartResponse} shapes it. */
 export const CartView = View({
