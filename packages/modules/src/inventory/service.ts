@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isKasseError, isUniqueViolation, orderBy, queryRows, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isKasseError, isUniqueViolation, orderBy, queryRows, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import {
   inventoryItem,
   inventoryItemVariant,
@@ -87,19 +87,8 @@ export function createInventoryService(db: Db) {
 
     async list(filters: InventoryItemFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InventoryItem[]; count: number }> {
       const where = and(liveItem, ...itemConditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(inventoryItem)
-          .where(where)
-          .orderBy(
-            ...orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(inventoryItem).where(where),
-      ]);
-      return { items: await withLevels(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, inventoryItem, where, orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id), page);
+      return { items: await withLevels(tx, rows), count: total };
     },
 
     async update(id: string, input: InventoryItemUpdate, tx: Db = db): Promise<InventoryItem> {
@@ -180,11 +169,8 @@ export function createInventoryService(db: Db) {
     async listLevels(itemId: string, filters: { location_id?: string[] }, page: Paging, tx: Db = db): Promise<{ items: InventoryLevel[]; count: number }> {
       await service.retrieve(itemId, tx);
       const where = and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel, ...(filters.location_id?.length ? [inArray(inventoryLevel.location_id, filters.location_id)] : []));
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(inventoryLevel).where(where).orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(inventoryLevel).where(where),
-      ]);
-      return { items: rows.map(level), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, inventoryLevel, where, [asc(inventoryLevel.created_at), asc(inventoryLevel.id)], page);
+      return { items: rows.map(level), count: total };
     },
 
     /**
@@ -382,19 +368,8 @@ export function createInventoryService(db: Db) {
       if (filters.location_id?.length) conditions.push(inArray(reservationItem.location_id, filters.location_id));
       if (filters.line_item_id?.length) conditions.push(inArray(reservationItem.line_item_id, filters.line_item_id));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(reservationItem)
-          .where(where)
-          .orderBy(
-            ...orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(reservationItem).where(where),
-      ]);
-      return { items: rows.map(reservation), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, reservationItem, where, orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id), page);
+      return { items: rows.map(reservation), count: total };
     },
 
     /** Changes quantity, location or details; a larger quantity or a new location is re-checked against stock. */
@@ -790,7 +765,7 @@ function itemConditions(filters: InventoryItemFilters): SQL[] {
     out.push(sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`);
   }
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(sql`${inventorySearchText()} ilike ${pattern}`);
   }
   return out;
