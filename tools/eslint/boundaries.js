@@ -1,4 +1,4 @@
-// Import boundaries (ARCHITECTURE.md): apps → flows → modules → db; modules, flows → workflows.
+// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → flows → modules → db; modules, flows → workflows.
 // A module never imports another module; packages never import apps.
 import path from "node:path";
 

@@ -262,7 +262,7 @@ export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: 
 const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed", "unavailable"]);
 
 /**
- * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers
+ * Completes a cart, idempotently on its id (docs/CONTRACT.md "Idempotency"). A completed cart answers
  * its order without running anything. Otherwise the workflow runs under the key
  * `<cart id>:<failed attempts so far>`: concurrent completions share one key and so one execution
  * (the engine makes the others wait for its result), while an attempt that failed and was

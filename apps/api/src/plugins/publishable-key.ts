@@ -6,7 +6,7 @@ import type { SalesChannelService } from "@kasse/modules/sales-channel";
 declare module "fastify" {
   interface FastifyRequest {
     /**
-     * The sales channels a `/store/*` request may see (extensions.md "Keys"): the channels of its
+     * The sales channels a `/store/*` request may see (docs/CONTRACT.md "Keys"): the channels of its
      * `x-publishable-api-key` (possibly none), or the default sales channel when the header is
      * absent. Set before any store route runs (by the store group's hook); empty outside it.
      */

@@ -22,7 +22,7 @@ import { deriveFulfillmentStatus } from "./fulfillment-status";
 /** An order with its lines and shipping methods. */
 export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
 
-/** The `orders` summary a customer view carries (interface.md: id, display_id, status, total, created_at). */
+/** The `orders` summary a customer view carries (docs/CONTRACT.md: id, display_id, status, total, created_at). */
 export type OrderSummary = Pick<OrderRow, "id" | "display_id" | "status" | "payment_status" | "fulfillment_status" | "currency_code" | "total" | "created_at">;
 
 /** The status fields a cancellation changes, as JSON (journaled as a compensation input). */

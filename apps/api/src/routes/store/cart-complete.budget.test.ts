@@ -3,7 +3,7 @@ import { onPostgres } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "./catalog-fixtures";
 
-// A campaign's usage budget under concurrent checkouts (issue [6]): the budget is consumed by a
+// A campaign's usage budget under concurrent checkouts: the budget is consumed by a
 // guarded update inside the complete-cart saga, so it can never be overrun.
 let t: TestApp;
 let regionId: string;

@@ -8,7 +8,7 @@ import { RegionView } from "@kasse/modules/region";
 
 const Params = Type.Object({ id: Id() });
 
-/** Store regions: public reads (extensions.md). */
+/** Store regions: public reads (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 
