@@ -6,8 +6,8 @@ import { createWorkflowRuntime } from "../workflows";
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
-export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
-export { withFailure } from "../orders/inject-failure";
+export { placeTestOrder, type PlaceTestOrderOptions } from "./orders";
+export { withFailure } from "./inject-failure";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 

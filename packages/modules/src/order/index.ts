@@ -3,6 +3,5 @@ export { createOrderService, assertOpen, type OrderService, type Order, type Ord
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
-export { orderSnapshot } from "./testing";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type OrderReturn, type ReturnReceipt, type ReceivedLine } from "./returns";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 // A campaign's usage budget under concurrent checkouts: the budget is consumed by a
 // guarded update inside the complete-cart saga, so it can never be overrun.

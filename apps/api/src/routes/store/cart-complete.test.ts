@@ -4,8 +4,8 @@ import { onPostgres } from "@kasse/db/testing";
 import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { createTestApp, type TestApp } from "../../testing";
-import { withFailure } from "../../orders/inject-failure";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { withFailure } from "../../testing/inject-failure";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 let regionId: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder } from "../../orders/fixtures";
+import { placeTestOrder } from "../../testing/orders";
 
 let t: TestApp;
 beforeAll(async () => {
