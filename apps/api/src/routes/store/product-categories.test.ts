@@ -14,36 +14,35 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url });
 const names = (body: { product_categories: Array<{ name: string }> }) => body.product_categories.map((c) => c.name).sort();
 
 describe("store product categories", () => {
   it("lists active public categories only", async () => {
-    const all = (await get("/store/product-categories")).json();
+    const all = (await t.store.get("/store/product-categories")).json();
     expect(all).toMatchObject({ count: 3, offset: 0, limit: 15 });
     expect(names(all)).toEqual(["Linen", "Men", "Shirts"]);
   });
 
   it("filters the top level with parent_category_id=null and nests the tree on request", async () => {
-    const top = (await get("/store/product-categories?parent_category_id=null")).json();
+    const top = (await t.store.get("/store/product-categories?parent_category_id=null")).json();
     expect(names(top)).toEqual(["Men"]);
     const men = top.product_categories[0];
     expect(men).toMatchObject({ id: ids.men, handle: "men", parent_category_id: null });
     expect(men.category_children.map((c: { name: string }) => c.name)).toEqual(["Shirts"]);
     expect(men.category_children[0].category_children).toEqual([]);
-    const tree = (await get("/store/product-categories?parent_category_id=null&include_descendants_tree=true")).json().product_categories[0];
+    const tree = (await t.store.get("/store/product-categories?parent_category_id=null&include_descendants_tree=true")).json().product_categories[0];
     expect(tree.category_children[0].category_children.map((c: { name: string }) => c.name)).toEqual(["Linen"]);
-    expect(names((await get(`/store/product-categories?parent_category_id=${ids.men}`)).json())).toEqual(["Shirts"]);
+    expect(names((await t.store.get(`/store/product-categories?parent_category_id=${ids.men}`)).json())).toEqual(["Shirts"]);
   });
 
   it("retrieves by id or handle; hidden ones are 404", async () => {
-    const shirts = (await get("/store/product-categories/shirts")).json().product_category;
+    const shirts = (await t.store.get("/store/product-categories/shirts")).json().product_category;
     expect(shirts).toMatchObject({ id: ids.shirts, name: "Shirts", parent_category_id: ids.men, parent_category: { id: ids.men } });
-    expect((await get(`/store/product-categories/${ids.men}?include_descendants_tree=true`)).json().product_category.category_children[0].category_children).toHaveLength(1);
-    for (const id of [ids.hidden, ids.inactive, "pcat_missing"]) expect((await get(`/store/product-categories/${id}`)).statusCode).toBe(404);
+    expect((await t.store.get(`/store/product-categories/${ids.men}?include_descendants_tree=true`)).json().product_category.category_children[0].category_children).toHaveLength(1);
+    for (const id of [ids.hidden, ids.inactive, "pcat_missing"]) expect((await t.store.get(`/store/product-categories/${id}`)).statusCode).toBe(404);
   });
 
   it("rejects bad input", async () => {
-    for (const query of ["include_descendants_tree=perhaps", "limit=-2", "what=1"]) expect((await get(`/store/product-categories?${query}`)).statusCode).toBe(400);
+    for (const query of ["include_descendants_tree=perhaps", "limit=-2", "what=1"]) expect((await t.store.get(`/store/product-categories?${query}`)).statusCode).toBe(400);
   });
 });

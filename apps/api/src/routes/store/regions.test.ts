@@ -10,21 +10,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url });
-
 describe("store regions", () => {
   it("lists and retrieves regions publicly", async () => {
-    const list = (await get("/store/regions?order=name")).json();
+    const list = (await t.store.get("/store/regions?order=name")).json();
     expect(list).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect(list.regions[0]).toMatchObject({ id: eu.id, name: "Europe", currency_code: "eur", countries: [{ iso_2: "de" }, { iso_2: "fr" }], payment_providers: [{ id: "pp_system_default", is_enabled: true }] });
-    expect((await get("/store/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
-    expect((await get("/store/regions?limit=1&offset=1&order=name&fields=name")).json().regions).toEqual([{ id: expect.any(String), name: "US" }]);
-    expect((await get(`/store/regions/${eu.id}`)).json().region.countries.map((c: { display_name: string }) => c.display_name)).toEqual(["Germany", "France"]);
+    expect((await t.store.get("/store/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
+    expect((await t.store.get("/store/regions?limit=1&offset=1&order=name&fields=name")).json().regions).toEqual([{ id: expect.any(String), name: "US" }]);
+    expect((await t.store.get(`/store/regions/${eu.id}`)).json().region.countries.map((c: { display_name: string }) => c.display_name)).toEqual(["Germany", "France"]);
   });
 
   it("answers unknown ids and bad input with 4xx", async () => {
-    expect((await get("/store/regions/reg_missing")).statusCode).toBe(404);
-    expect((await get("/store/regions?limit=x")).statusCode).toBe(400);
-    expect((await get("/store/regions?foo=1")).json().type).toBe("invalid_data");
+    expect((await t.store.get("/store/regions/reg_missing")).statusCode).toBe(404);
+    expect((await t.store.get("/store/regions?limit=x")).statusCode).toBe(400);
+    expect((await t.store.get("/store/regions?foo=1")).json().type).toBe("invalid_data");
   });
 });
