@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errors, type KasseError } from "@kasse/db";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, failure, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type InventoryService, type ReserveForLinesInput } from "./service";
 import { consumeLineItemsStep, receiveVariantsStep, releaseLineItemReservationsStep, reserveLineItemsStep } from "./steps";
@@ -34,7 +34,6 @@ async function variant(id: string, stock: Record<string, number>): Promise<strin
 }
 const reserved = async (itemId: string, locationId: string) => (await inventory.retrieveLevel(itemId, locationId)).reserved_quantity;
 const level = (itemId: string) => inventory.retrieveLevel(itemId, LOC);
-const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error("expected a failure"); }, (error: KasseError) => error);
 type Lines = ReserveForLinesInput["lines"];
 const lines = (items: Array<{ line_item_id: string; variant_id: string; quantity: number; allow_backorder?: boolean }>): Lines =>
   items.map((item) => ({ ...item, allow_backorder: item.allow_backorder === true }));
