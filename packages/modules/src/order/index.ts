@@ -5,3 +5,4 @@ export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type OrderReturn, type ReturnReceipt, type ReceivedLine } from "./returns";
+export { createOrderTransferService, TRANSFER_TOKEN_TTL_MS, type OrderTransferService, type TransferAnswer } from "./transfers";
