@@ -95,9 +95,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerRequestId(app);
   registerErrorHandling(app);
   registerJsonBody(app);
-  // One log line per request, after the response: method, url (no query: it may carry api_token), status, time.
+  // One log line per request, after the response: method, url as sent (with a dialect base path; no query: it may carry api_token), status, time.
   app.addHook("onResponse", async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    request.log.info({ method: request.method, url: request.originalUrl.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);
