@@ -247,7 +247,7 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
 export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: KasseError };
 
 /**
- * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers
+ * Completes a cart, idempotently on its id (docs/CONTRACT.md "Idempotency"). A completed cart answers
  * its order without running anything. Otherwise the workflow runs keyed on the cart
  * (`freshAfterFailure`): concurrent completions share one execution (the engine makes the others
  * wait for its result), while an attempt that failed and was compensated (a declined card) no
