@@ -6,7 +6,7 @@ import { allSubscribers, bindSubscribers } from "@kasse/flows";
 import { catalogEntries, createEventDispatcher, event as eventTable, eventProblems, type EventDispatcher, type EventRow } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
 import { createTestApp, type TestApp } from "../src/testing";
-import { createFixtureProduct } from "../src/routes/store/catalog-fixtures";
+import { createFixtureProduct } from "../src/testing/catalog";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
 // so tests wait for its round (`run()`) and look for their messages among all received.
@@ -64,7 +64,7 @@ beforeAll(async () => {
   whsec = created.json().webhook.secret;
   dispatcher = createEventDispatcher(t.database.db, {
     webhooks: m.webhooks,
-    subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine, notification: m.notification }),
+    subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine }),
   });
 }, 60_000);
 afterAll(async () => {

@@ -1,20 +1,20 @@
-// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
-import { pino } from "pino";
+// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL, REDIS_URL and JWT_SECRET set.
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions, serverSecret } from "@kasse/api";
+import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig, workerEvents } from "@kasse/runtime";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
   const config = loadBaseConfig(process.env);
-  const logger = pino(loggerOptions(config.logLevel, { name: "kasse-worker" }));
+  const logger = createLogger(config.logLevel, { name: "kasse-worker" });
   if (!config.redisUrl || config.embedded) {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
     throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");
   }
-  const secret = serverSecret(config);
-  const infra = await createInfrastructure(config, { migrate: false });
-  const events = { secret, allowPrivate: config.events.allowPrivate, retrySchedule: config.events.retrySchedule, pollMs: config.events.pollMs, smtpUrl: config.env.SMTP_URL, notificationLogger: logger };
-  const worker = await startWorker({ config, infra, logger, events });
+  // The worker delivers notifications, whose secret data is sealed under JWT_SECRET.
+  const { jwt } = loadConfig(process.env);
+  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger });
+  // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
+  const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);

@@ -1,29 +1,26 @@
-import { hostname } from "node:os";
 import { isKasseError } from "@kasse/db";
-import { allSubscribers, allWorkflows, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
+import { allSubscribers, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
 import { createEventDispatcher, createWebhookService, type EventDispatcher } from "@kasse/modules/event";
-import { createNotificationService, defaultNotificationProviders, type NotificationLogger } from "@kasse/modules/notification";
-import { createEngine, createInProcessScheduler, type AnyWorkflow, type EngineLogger, type Scheduler } from "@kasse/workflows";
-import type { Config, Infrastructure } from "@kasse/api";
+import type { EngineLogger } from "@kasse/workflows";
+import type { Config, Infrastructure } from "@kasse/runtime";
 import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {
   /** Only how many jobs it runs at once and how long its shutdown may take. */
   config: Pick<Config, "workerConcurrency" | "shutdownTimeoutMs">;
-  /** The database and the scheduler to consume (BullMQ with Redis, in-process in embedded mode). */
-  infra: Infrastructure;
+  /**
+   * The database, the process's one engine (it knows every workflow: `allWorkflows` of
+   * `@kasse/flows`; with the server secret its steps send subscribers' emails) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
+   */
+  infra: Pick<Infrastructure, "database" | "engine" | "scheduler">;
   logger?: EngineLogger;
-  /** The workflows it can resume; `allWorkflows` of `@kasse/flows` by default. */
-  workflows?: readonly AnyWorkflow[];
   /** Recovery sweep period (tests shorten it). */
   recoveryEveryMs?: number;
-  /** Lease length of the executions it runs. */
-  leaseMs?: number;
   /** Event delivery (subscribers and webhooks); without it this worker delivers no events. */
   events?: WorkerEventsOptions;
 }
 
-/** What the worker's event dispatcher needs. */
+/** What the worker's event dispatcher needs (`workerEventsOptions` builds it from the configuration). */
 export interface WorkerEventsOptions {
   /** The API's server secret (`JWT_SECRET`): webhook secrets are sealed under it. */
   secret: Uint8Array | string;
@@ -32,9 +29,6 @@ export interface WorkerEventsOptions {
   retrySchedule?: readonly number[];
   /** How often it looks for released events (250 ms). */
   pollMs?: number;
-  /** Notification providers' configuration, as the API's. */
-  smtpUrl?: string;
-  notificationLogger?: NotificationLogger;
   /** The in-process subscribers; `allSubscribers` of `@kasse/flows` by default. */
   subscribers?: readonly SubscriberDefinition[];
   /** Per webhook request (10 s). */
@@ -69,15 +63,7 @@ const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} }
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const { config, infra } = options;
   const logger = options.logger ?? silent;
-  const scheduler: Scheduler = infra.scheduler ?? createInProcessScheduler({ logger });
-  const engine = createEngine({
-    db: infra.database.db,
-    scheduler,
-    logger,
-    workflows: options.workflows ?? allWorkflows,
-    owner: `worker:${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
-    leaseMs: options.leaseMs,
-  });
+  const { engine, scheduler } = infra;
 
   const resume = async (executionId: string) => {
     const started = Date.now();
@@ -120,10 +106,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   if (options.events) {
     const events = options.events;
     const db = infra.database.db;
-    const notification = createNotificationService(db, { providers: defaultNotificationProviders({ smtpUrl: events.smtpUrl, logger: events.notificationLogger }), secret: events.secret });
     dispatcher = createEventDispatcher(db, {
       webhooks: createWebhookService(db, { secret: events.secret, allowPrivate: events.allowPrivate }),
-      subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine, notification }),
+      subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine }),
       retrySchedule: events.retrySchedule,
       timeoutMs: events.timeoutMs,
       claimLeaseMs: events.claimLeaseMs,

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createBullMqScheduler } from "@kasse/workflows";
-import { createWorkflowRuntime } from "@kasse/api";
+import { createWorkflowRuntime } from "@kasse/runtime";
 import { createWebhookService, recordEvent } from "@kasse/modules/event";
 import { startWorker, type RunningWorker } from "../src";
 import { workerEvents } from "./fixtures/events-options";

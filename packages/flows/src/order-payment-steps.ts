@@ -1,8 +1,7 @@
 import { errors, isKasseError, type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { createOrderService, derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
-import { inArray } from "drizzle-orm";
-import { createPaymentService, payment as paymentTable, type Payment } from "@kasse/modules/payment";
+import { createPaymentService, type Payment } from "@kasse/modules/payment";
 
 interface SyncInput {
   order_id: string | null;
@@ -137,10 +136,10 @@ export const recordPaymentChangeStep = step("record-order-payment-change", {
   ) => {
     if (input.order_id) await createOrderService(ctx.tx).recordChange(input.order_id, input.action, input.actor ?? { actor_type: null, actor_id: null }, null, input.details, ctx.tx);
     if (input.events?.moves.length) {
-      const ids = input.events.moves.map((m) => m.payment_id);
-      const currencies = new Map((await ctx.tx.select({ id: paymentTable.id, currency_code: paymentTable.currency_code }).from(paymentTable).where(inArray(paymentTable.id, ids))).map((p) => [p.id, p.currency_code]));
+      const payments = createPaymentService(ctx.tx);
       for (const move of input.events.moves) {
-        await ctx.emit(input.events.name, { id: move.payment_id, order_id: input.order_id, amount: move.amount, currency_code: currencies.get(move.payment_id) ?? "" });
+        const currency_code = await payments.paymentCurrency(move.payment_id, ctx.tx);
+        await ctx.emit(input.events.name, { id: move.payment_id, order_id: input.order_id, amount: move.amount, currency_code });
       }
     }
     return { output: null };

@@ -1,15 +1,14 @@
 import { errors, type Db } from "@kasse/db";
-import { step, workflow, type Engine, type Workflow } from "@kasse/workflows";
+import { step, workflow, type Engine } from "@kasse/workflows";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import { createFulfillmentRecordService } from "@kasse/modules/fulfillment";
-import { deliverNotificationStep, type NotificationInput, type NotificationService } from "@kasse/modules/notification";
+import { deliverNotificationStep, type NotificationInput } from "@kasse/modules/notification";
 import { createOrderService, type Order } from "@kasse/modules/order";
 
-/** What a subscriber may use: the database, the engine, and the notification service (its providers come from configuration). */
+/** What a subscriber may use: the database and the process's engine (its steps get the configured notification service). */
 export interface SubscriberDeps {
   db: Db;
-  engine: Pick<Engine, "execute" | "register">;
-  notification: NotificationService;
+  engine: Pick<Engine, "execute">;
 }
 
 /** A subscriber as registered here: bound to its dependencies by the dispatcher's process. */
@@ -19,8 +18,14 @@ export interface SubscriberDefinition {
   handle(event: EventRow, deps: SubscriberDeps): Promise<void>;
 }
 
-type EventNotificationWorkflow = Workflow<{ message: NotificationInput }, { id: string }>;
-const byService = new WeakMap<NotificationService, EventNotificationWorkflow>();
+/** Writes the message to the outbox with the process's notification service (`ctx.services`). */
+const createNotificationStep = step("create-notification", {
+  invoke: async (input: { message: NotificationInput }, ctx) => {
+    const service = ctx.services.notification;
+    if (!service) throw errors.unexpectedState("This process has no notification service (it runs without JWT_SECRET): it cannot send event emails");
+    return { output: { id: (await service.create(input.message, ctx.tx)).id } };
+  },
+});
 
 /**
  * Writes a message to the outbox and delivers it, as one workflow per (event, subscriber): run
@@ -28,31 +33,18 @@ const byService = new WeakMap<NotificationService, EventNotificationWorkflow>();
  * first one's outcome, so the shopper gets one message. A delivery that ends in failure is
  * recorded on the notification (`failure`, `last_error`), not retried forever.
  */
-export function eventNotificationWorkflow(service: NotificationService): EventNotificationWorkflow {
-  let wf = byService.get(service);
-  if (!wf) {
-    const create = step("create-notification", {
-      invoke: async (input: { message: NotificationInput }, ctx) => ({ output: { id: (await service.create(input.message, ctx.tx)).id } }),
-    });
-    const deliver = deliverNotificationStep(service);
-    wf = workflow("event-notification", async (input: { message: NotificationInput }, ctx) => {
-      const { id } = await ctx.run(create, input);
-      try {
-        await ctx.run(deliver, { notification_id: id });
-      } catch {
-        // The outbox row says `failure` with the provider's error; the admin sees it there.
-      }
-      return { id };
-    });
-    byService.set(service, wf);
+export const eventNotificationWorkflow = workflow("event-notification", async (input: { message: NotificationInput }, ctx) => {
+  const { id } = await ctx.run(createNotificationStep, input);
+  try {
+    await ctx.run(deliverNotificationStep, { notification_id: id });
+  } catch {
+    // The outbox row says `failure` with the provider's error; the admin sees it there.
   }
-  return wf;
-}
+  return { id };
+});
 
 async function notify(deps: SubscriberDeps, event: EventRow, subscriber: string, message: NotificationInput): Promise<void> {
-  const wf = eventNotificationWorkflow(deps.notification);
-  deps.engine.register(wf);
-  await deps.engine.execute(wf, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
+  await deps.engine.execute(eventNotificationWorkflow, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
 }
 
 /** An order as the shopper's messages show it: lines, money in its currency, addresses. */
@@ -81,7 +73,7 @@ async function orderToNotify(deps: SubscriberDeps, orderId: unknown): Promise<Or
 
 const email = (order: Order, template: string, data: Record<string, unknown>): NotificationInput => ({ to: order.email!, channel: "email", template, data, resource_type: "order" });
 
-export const orderConfirmationSubscriber: SubscriberDefinition = {
+const orderConfirmationSubscriber: SubscriberDefinition = {
   name: "order-confirmation",
   events: ["order.placed"],
   async handle(event, deps) {
@@ -90,7 +82,7 @@ export const orderConfirmationSubscriber: SubscriberDefinition = {
   },
 };
 
-export const shipmentNoticeSubscriber: SubscriberDefinition = {
+const shipmentNoticeSubscriber: SubscriberDefinition = {
   name: "shipment-notice",
   events: ["shipment.created"],
   async handle(event, deps) {
@@ -105,7 +97,7 @@ export const shipmentNoticeSubscriber: SubscriberDefinition = {
   },
 };
 
-export const cancellationNoticeSubscriber: SubscriberDefinition = {
+const cancellationNoticeSubscriber: SubscriberDefinition = {
   name: "cancellation-notice",
   events: ["order.canceled"],
   async handle(event, deps) {
@@ -114,7 +106,7 @@ export const cancellationNoticeSubscriber: SubscriberDefinition = {
   },
 };
 
-export const refundNoticeSubscriber: SubscriberDefinition = {
+const refundNoticeSubscriber: SubscriberDefinition = {
   name: "refund-notice",
   events: ["payment.refunded"],
   async handle(event, deps) {

@@ -5,7 +5,7 @@ import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { EventRecorder } from "./events";
-import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, StepServices, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
 export class LeaseLost extends Error {
@@ -45,6 +45,8 @@ export interface RunEnv {
   logger: EngineLogger;
   owner: string;
   leaseMs: number;
+  /** Handed to every step as `ctx.services`. */
+  services: StepServices;
   /** Where `ctx.emit` writes (the `event` module's outbox); a step that emits fails without one. */
   events: EventRecorder | undefined;
   /** Called (holding the lease) when a compensation still fails after its retries. */
@@ -265,7 +267,7 @@ class Run {
   }
 
   private baseContext(index: number, attempt: number) {
-    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
+    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt, services: this.env.services };
   }
 
   /** `ctx.emit` of a transactional step: forward events wait for the execution's success, a compensation's do not. */

@@ -197,7 +197,7 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
 
   it("the production serializer (no response check) writes major units as they are, and integers at the root", async () => {
     const product = await createProduct("", "Serialized");
-    const production = await buildApp({ config: t.config, infra: { database: t.database }, logger: false });
+    const production = await buildApp({ config: t.config, infra: t.app.infra, logger: false });
     try {
       const medusa = await production.inject({ method: "GET", url: `/medusa/admin/products/${product.id}`, headers: admin });
       expect(medusa.statusCode).toBe(200);

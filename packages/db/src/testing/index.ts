@@ -4,6 +4,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { connect } from "../connect";
 import { migrate, migrationsFolder } from "../migrate";
+import type { KasseError } from "../errors";
 import type { Database } from "../types";
 
 export interface TestDatabase extends Database {
@@ -42,6 +43,19 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
 }
 
 /** Whether tests run on PostgreSQL (true) or on PGlite (false). */
+/**
+ * The error `promise` rejects with; fails the test when it resolves.
+ * @example
+ * expect((await failure(service.retrieve("nope"))).type).toBe("not_found");
+ */
+export const failure = (promise: Promise<unknown>): Promise<KasseError> =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: KasseError) => error,
+  );
+
 export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
 export { countQueries, createCountingDatabase, type CountingDatabase } from "./query-count";

@@ -20,7 +20,7 @@ export interface EventSubscriber {
 export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
 
 /** Dispatched events and finished delivery attempts are kept this long (the delivery log, redelivery). */
-export const RETENTION_DAYS = 30;
+const RETENTION_DAYS = 30;
 
 /** An endpoint whose every delivery has failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 24 * 3_600_000;
@@ -36,7 +36,7 @@ export function parseRetrySchedule(text: string): number[] {
   });
 }
 
-export interface DispatcherLogger {
+interface DispatcherLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, ilike, inArray, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
 /** A country as regions show it. */
@@ -37,17 +37,8 @@ export function createRegionService(db: Db) {
 
     async list(filters: RegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Region[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(region)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(region).where(where),
-      ]);
-      return { items: await withRelations(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, region, where, orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id), page);
+      return { items: await withRelations(tx, rows), count: total };
     },
 
     /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
@@ -109,7 +100,7 @@ function conditions(filters: RegionFilters): SQL[] {
   if (filters.name?.length) out.push(inArray(region.name, filters.name));
   if (filters.currency_code?.length) out.push(inArray(region.currency_code, filters.currency_code.map((c) => c.toLowerCase())));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
   }
   return out;

@@ -1,16 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors, transaction } from "@kasse/db";
+import { Email, errors } from "@kasse/db";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
-import { sendNotification, sendNotificationWorkflow, withEvents } from "@kasse/flows";
-import { recordEvent } from "@kasse/modules/event";
+import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app";
 
 /** How long a reset token works. */
 export const RESET_TOKEN_TTL_MS = 15 * 60_000;
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
-// The contract sends `{email}`; Medusa's SDK sends `{identifier}` (extensions.md, accepted alternatives).
+// The contract sends `{email}`; Medusa's SDK sends `{identifier}` (docs/CONTRACT.md "Accepted alternatives").
 const ResetRequest = Type.Union([
   Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false }),
   Type.Object({ identifier: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false }),
@@ -37,11 +36,9 @@ function resetTokenOf(request: FastifyRequest, body: { token?: string }): string
  * expires after 15 minutes and is stored only as a hash.
  */
 export default async function resetPassword(app: App): Promise<void> {
-  const { auth, authTokens, notification, db } = app.modules;
+  const { auth, notification } = app.modules;
   // Resets still being processed after their answer; closing the app waits for them.
   const pending = new Set<Promise<void>>();
-  // Registered up front so this process's engine can resume an interrupted delivery by name.
-  app.infra.engine.register(sendNotificationWorkflow(notification));
   app.addHook("onClose", async () => {
     await Promise.allSettled([...pending]);
   });
@@ -52,11 +49,7 @@ export default async function resetPassword(app: App): Promise<void> {
     const identity = await auth.findByProvider(EMAILPASS, email);
     if (!identity) return;
     // The token is issued with its event (which never carries the token) in one transaction.
-    const { secret, row } = await withEvents(db, async (tx) => {
-      const issued = await authTokens.issue({ kind: "password_reset", actor_type: actorType, provider: EMAILPASS, ttlMs: RESET_TOKEN_TTL_MS, auth_identity_id: identity.id, entity_id: email }, tx);
-      await recordEvent(tx, "auth.password_reset", { entity_id: email, actor_type: actorType });
-      return issued;
-    });
+    const { secret, row } = await issuePasswordReset(app.modules, { actor_type: actorType, provider: EMAILPASS, email, auth_identity_id: identity.id, ttlMs: RESET_TOKEN_TTL_MS });
     await sendNotification(app.infra.engine, notification, {
       to: email,
       channel: "email",
@@ -80,13 +73,7 @@ export default async function resetPassword(app: App): Promise<void> {
   app.post("/:actor_type/emailpass/update", { schema: { params: ActorParams, body: ResetUpdate, security: [{ bearer: [] }, {}], response: { 200: Type.Object({ success: Type.Literal(true) }) } } }, async (request) => {
     const email = normalizeEmail(request.body.email);
     const secret = resetTokenOf(request, request.body);
-    await transaction(db, async (tx) => {
-      const token = await authTokens.consume("password_reset", secret, { actor_type: request.params.actor_type, provider: EMAILPASS, entity_id: email }, tx);
-      if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-      await auth.update(EMAILPASS, { body: { email, password: request.body.password }, authIdentityId: token.auth_identity_id }, tx);
-      // One reset per request: any other outstanding link stops working too.
-      await authTokens.revokeForIdentity("password_reset", token.auth_identity_id, tx);
-    });
+    await auth.resetPassword(secret, { actor_type: request.params.actor_type, email, password: request.body.password });
     return { success: true as const };
   });
 }

@@ -183,16 +183,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   };
 }
 
-/**
- * The server secret for processes that serve no HTTP but open what the API sealed (the worker
- * signs webhooks with endpoint secrets sealed under it): `JWT_SECRET`, or the embedded one.
- */
-export function serverSecret(config: BaseConfig): Uint8Array {
-  const secret = config.env.JWT_SECRET ?? (config.embedded ? embeddedSecret(config.dataDir) : undefined);
-  if (!secret) throw new ConfigError("The worker needs the API's JWT_SECRET (it signs webhooks with secrets sealed under it).");
-  return new TextEncoder().encode(secret);
-}
-
 /** In embedded mode the JWT secret is generated once and kept beside the data, so tokens survive restarts. */
 function embeddedSecret(dataDir: string): string {
   const file = join(dataDir, "jwt-secret");
