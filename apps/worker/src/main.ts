@@ -1,4 +1,4 @@
-// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
+// `apps/worker` entry point (`npm run worker`, compiled to apps/worker/dist) with DATABASE_URL and REDIS_URL set.
 import { pino } from "pino";
 import { MigrationsPendingError } from "@kasse/db";
 import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions } from "@kasse/api";
