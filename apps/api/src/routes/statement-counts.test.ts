@@ -9,8 +9,8 @@ import { createTestApp, type TestApp } from "../testing";
 
 /** Budgets, in statements per request; the same on PostgreSQL and PGlite. */
 const BUDGET = {
-  "GET /store/products?limit=15&region_id": 16,
-  "GET /store/products/:id?region_id": 15,
+  "GET /store/products?limit=15&region_id": 14,
+  "GET /store/products/:id?region_id": 13,
   "GET /store/product-categories": 3,
   "GET /store/collections": 2,
   "GET /store/regions": 4,
