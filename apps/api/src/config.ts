@@ -34,7 +34,7 @@ export const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
   ADMIN_UI: Type.Boolean({ default: true }),
-  ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
+  MEDUSA_BASE_PATH: Type.String({ default: "/medusa", pattern: "^(/[A-Za-z0-9_-]+)+/?$" }),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -79,7 +79,9 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
-  /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
+  /** Medusa's dialect of the API (money in major units) under `basePath`, e.g. `/medusa/store/products`. */
+  medusa: { basePath: string };
+  /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
 }
 
@@ -147,7 +149,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
-    adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
+    medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
+    // One setting: the dashboard calls the dialect wherever it is served.
+    adminUi: { enabled: env.ADMIN_UI, backendPath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
   };
 }
 

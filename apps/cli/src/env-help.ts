@@ -27,7 +27,7 @@ export const envDescriptions: Record<keyof Env, string> = {
   TRUST_PROXY: "Take the client address from X-Forwarded-For (set only behind your own proxy; rate limits key on it)",
   SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
   ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
-  ADMIN_BACKEND_PATH: "Path on Kasse's own origin the dashboard calls: Kasse's Medusa-dialect API (/ = the contract's root API); a change rebuilds the dashboard",
+  MEDUSA_BASE_PATH: "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
   GOOGLE_CALLBACK_URL: "Google OAuth callback URL",

@@ -1,4 +1,5 @@
 import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
+import { Money } from "./money";
 
 /**
  * The longest value each kind of request string may be, in characters (README "Input limits").
@@ -78,8 +79,8 @@ export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, patte
 /** An email address: `local@domain.tld`, at most 320 characters. */
 export const Email = (options: StringOptions = {}) => Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
 
-/** An amount in integer minor units, 0 or more by default. */
-export const Amount = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount, ...options });
+/** An amount in integer minor units, 0 or more by default: the same schema as `Money` (marked as money). */
+export const Amount = Money;
 /** A quantity, a rank or a count, 0 or more by default. */
 export const Count = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.count, ...options });
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, View } from "@kasse/db";
+import { Extend, MoneyView, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
 import { OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
@@ -17,9 +17,9 @@ export const OrderDetailView = Extend(
     payment_collections: Type.Array(PaymentCollectionView),
     fulfillments: Type.Array(Extend(FulfillmentView, {}, ["inventory_consumed", "deleted_at"])),
     returns: Type.Array(ReturnView),
-    paid_total: Type.Integer(),
-    refunded_total: Type.Integer(),
-    summary: View({ paid_total: Type.Integer(), refunded_total: Type.Integer(), pending_difference: Type.Integer() }),
+    paid_total: MoneyView(),
+    refunded_total: MoneyView(),
+    summary: View({ paid_total: MoneyView(), refunded_total: MoneyView(), pending_difference: MoneyView() }),
   },
   ["payment_collection_ids", "deleted_at"],
 );

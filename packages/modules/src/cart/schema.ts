@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -255,4 +255,4 @@ export const AddressView = View({
 /** A tax line of a line item (`item_id`) or shipping method (`shipping_method_id`). */
 export const TaxLineView = View({ rate: Type.Number(), code: Type.String(), name: Type.String(), tax_rate_id: OrNull(Type.String()), item_id: Type.String(), shipping_method_id: Type.String() });
 /** A promotion's discount on a line item (`item_id`) or shipping method (`shipping_method_id`). */
-export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: Type.Integer(), item_id: Type.String(), shipping_method_id: Type.String() });
+export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: MoneyView(), item_id: Type.String(), shipping_method_id: Type.String() });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -378,7 +378,7 @@ export const OrderSummaryResponse = Type.Object({
   payment_status: Type.String(),
   fulfillment_status: Type.String(),
   currency_code: Type.String(),
-  total: Type.Integer(),
+  total: MoneyView(),
   created_at: Type.Unsafe<Date | string>({ type: "string", format: "date-time" }),
 });
 

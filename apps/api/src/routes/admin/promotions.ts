@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import { PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -28,6 +29,13 @@ const batches: Array<[path: string, kind: RuleKind]> = [
 /** Admin promotions: CRUD and Medusa's rule batches (interface.md, Admin: promotions and campaigns). */
 export default async function promotions(app: App): Promise<void> {
   const service = app.modules.promotion;
+  // Medusa's dialect: a partial update's `value` and a batch's rule values are read with the stored application method's type and currency.
+  const stored = async (request: FastifyRequest) => {
+    const method = (await service.retrieve((request.params as { id: string }).id)).application_method;
+    return method ? { type: method.type, currency_code: method.currency_code } : undefined;
+  };
+  const updateContext = { medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) } };
+  const rulesContext = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) } };
 
   app.get("/promotions", { schema: { querystring: ListPromotions, response: ListAnswer("promotions", PromotionResponse) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
@@ -43,7 +51,7 @@ export default async function promotions(app: App): Promise<void> {
     return { promotion: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/promotions/:id", { schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
+  app.post("/promotions/:id", { config: updateContext, schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
     return { promotion: await service.update(request.params.id, request.body) };
   });
 
@@ -53,7 +61,7 @@ export default async function promotions(app: App): Promise<void> {
   });
 
   for (const [path, kind] of batches) {
-    app.post(`/promotions/:id/${path}/batch`, { schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
+    app.post(`/promotions/:id/${path}/batch`, { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
       return service.batchRules(request.params.id, kind, request.body);
     });
   }
