@@ -1,8 +1,10 @@
 import type { RouteOptions } from "fastify";
+import fastJsonStringify from "fast-json-stringify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../app";
 import { loadConfig } from "../config";
+import { moneyAsNumber } from "./medusa-dialect";
 import { compileSerializer, compileValidator } from "./validation";
 
 let database: TestDatabase;
@@ -40,6 +42,8 @@ describe("route schemas", () => {
       for (const [status, response] of Object.entries((schema.response ?? {}) as Record<string, object>)) {
         try {
           compileSerializer(response);
+          // What the Medusa dialect's serializer compiles (money as numbers) too.
+          fastJsonStringify(moneyAsNumber(response) as object, { schema: {} });
           compiled++;
         } catch (error) {
           failures.push(`${at} ${status}: ${(error as Error).message}`);

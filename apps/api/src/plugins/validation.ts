@@ -68,8 +68,25 @@ export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema
   return validate as ReturnType<FastifySchemaCompiler<FastifySchema>>;
 };
 
+/**
+ * A serializer compiler that compiles each response schema on first use, once per schema object,
+ * after `transform` (the Medusa dialect writes money as numbers).
+ */
+export function lazySerializerCompiler(transform?: (schema: object) => object): FastifySerializerCompiler<FastifySchema> {
+  const cache = new WeakMap<object, (data: unknown) => string>();
+  const compile = (schema: object) => {
+    let serialize = cache.get(schema);
+    if (!serialize) {
+      serialize = transform ? (fastJsonStringify(transform(schema), { schema: {} }) as (data: unknown) => string) : compileSerializer(schema);
+      cache.set(schema, serialize);
+    }
+    return serialize;
+  };
+  return ({ schema }) => {
+    let compiled: ((data: unknown) => string) | undefined;
+    return (data) => (compiled ??= compile(schema as object))(data);
+  };
+}
+
 /** Route response schemas, serialized with fast-json-stringify; compiled on first use. */
-export const serializerCompiler: FastifySerializerCompiler<FastifySchema> = ({ schema }) => {
-  let compiled: ((data: unknown) => string) | undefined;
-  return (data) => (compiled ??= compileSerializer(schema as object))(data);
-};
+export const serializerCompiler = lazySerializerCompiler();
