@@ -30,6 +30,7 @@ import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { loggerOptions, type KasseLoggerOptions } from "./logger";
 import { registerAdminUi } from "./plugins/admin-ui";
+import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
@@ -97,9 +98,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerRequestId(app);
   registerErrorHandling(app);
   registerJsonBody(app);
-  // One log line per request, after the response: method, url (no query: it may carry api_token), status, time.
+  // One log line per request, after the response: method, url as sent (with a dialect base path; no query: it may carry api_token), status, time.
   app.addHook("onResponse", async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    request.log.info({ method: request.method, url: request.originalUrl.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerOpenApi(app);
   await app.register(registerRoutes);
   await registerAdminUi(app, config);
+  await registerStaticFiles(app);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
 }

@@ -33,6 +33,12 @@ export const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  /** The storefront's address, for links in shopper emails (order transfer). */
+  STOREFRONT_URL: Str(),
+  /** Kasse's own public address (e.g. https://api.shop.example), for absolute URLs of files it serves (/static). */
+  PUBLIC_URL: Str(),
+  /** The languages the store offers (`GET /store/locales`): BCP 47 tags, comma separated. */
+  STORE_LOCALES: Type.String({ default: "", pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$" }),
   ADMIN_UI: Type.Boolean({ default: true }),
   MEDUSA_BASE_PATH: Type.String({ default: "/medusa", pattern: "^(/[A-Za-z0-9_-]+)+/?$" }),
   GOOGLE_CLIENT_ID: Str(),
@@ -83,6 +89,11 @@ export interface Config {
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
+}
+
+/** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
+export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
 export class ConfigError extends Error {

@@ -16,7 +16,7 @@ import { createInviteService, createUserService } from "@kasse/modules/user";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createPromotionService } from "@kasse/modules/promotion";
 import { createCartService } from "@kasse/modules/cart";
-import { createOrderService, createReturnReasonService, createReturnService } from "@kasse/modules/order";
+import { createOrderService, createReturnReasonService, createReturnService, createOrderTransferService } from "@kasse/modules/order";
 
 /**
  * The module services the routes call, built once per app over one database.
@@ -50,6 +50,7 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillmentRecord: createFulfillmentRecordService(db),
     returnReason: createReturnReasonService(db),
     orderReturn: createReturnService(db),
+    orderTransfer: createOrderTransferService(db),
   };
 }
 

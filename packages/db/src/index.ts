@@ -42,6 +42,7 @@ export {
   Count,
   CurrencyCode,
   CountryCode,
+  LocaleCode,
   Metadata,
   OptionalMetadata,
   ProviderData,

@@ -76,6 +76,8 @@ export const Handle = (options: StringOptions = {}) => Type.String({ minLength: 
 export const CurrencyCode = () => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$" });
 /** A two-letter ISO 3166 country code. */
 export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, pattern: "^[A-Za-z]{2}$" });
+/** A BCP 47 language tag (`en-US`, `de`, `zh-Hant-TW`). */
+export const LocaleCode = () => Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" });
 /** An email address: `local@domain.tld`, at most 320 characters. */
 export const Email = (options: StringOptions = {}) => Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
 

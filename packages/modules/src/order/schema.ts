@@ -217,6 +217,36 @@ export const orderReturnItem = pgTable(
 );
 
 export type ReturnReasonRow = typeof returnReason.$inferSelect;
+/** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
+export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/**
+ * A signed-in customer's request to take over an order (a guest order placed with an email they
+ * own). The order's email receives a single-use, expiring token; only its SHA-256 is stored.
+ * Answering it (accept or decline) ends the request; a newer request cancels an older one.
+ */
+export const orderTransferRequest = pgTable(
+  "order_transfer_request",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    /** The customer the order goes to when the request is accepted. */
+    customer_id: text("customer_id").notNull(),
+    /** The order's email when requested: where the token was sent. */
+    email: text("email"),
+    token_hash: text("token_hash").notNull(),
+    status: text("status").$type<TransferStatus>().notNull().default("requested"),
+    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("order_transfer_request_token_uq").on(t.token_hash), index("order_transfer_request_order_idx").on(t.order_id, t.status)],
+);
+
+export type OrderTransferRequestRow = typeof orderTransferRequest.$inferSelect;
 export type OrderReturnRow = typeof orderReturn.$inferSelect;
 export type OrderReturnItemRow = typeof orderReturnItem.$inferSelect;
 
