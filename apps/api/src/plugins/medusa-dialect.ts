@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
-import fastJsonStringify from "fast-json-stringify";
 import { moneyMarker } from "@kasse/db";
+import { lazySerializerCompiler } from "./validation";
 import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
 
 declare module "fastify" {
@@ -127,7 +127,7 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
   };
 
   if (!options.checkResponses) {
-    app.setSerializerCompiler(({ schema }) => fastJsonStringify(moneyAsNumber(schema) as Parameters<typeof fastJsonStringify>[0]));
+    app.setSerializerCompiler(lazySerializerCompiler((schema) => moneyAsNumber(schema) as object));
   }
 
   app.addHook("preValidation", async (request) => {

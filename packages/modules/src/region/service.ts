@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
@@ -17,6 +17,8 @@ const live = isNull(region.deleted_at);
  * const region = await createRegionService(db).create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
  */
 export function createRegionService(db: Db) {
+  // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
+  const currencyOfRegion = db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, sql.placeholder("id")), live)).prepare("region_currency_code");
   const service = {
     async create(input: RegionCreate, tx: Db = db): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
@@ -33,6 +35,13 @@ export function createRegionService(db: Db) {
       const [row] = await tx.select().from(region).where(and(eq(region.id, id), live));
       if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
       return (await withRelations(tx, [row]))[0]!;
+    },
+
+    /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
+    async currencyOf(id: string, tx: Db = db): Promise<string> {
+      const [row] = tx === db ? await currencyOfRegion.execute({ id }) : await tx.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, id), live));
+      if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
+      return row.currency_code;
     },
 
     async list(filters: RegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Region[]; count: number }> {
