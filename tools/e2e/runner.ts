@@ -71,6 +71,14 @@ export interface StepContext {
   /** Waits for `ready` or a Next.js error page (on `ready`'s page) after an action that navigates or re-renders. */
   settle(ready: Locator): Promise<void>;
   /**
+   * Presses a link or control that navigates on the client (`router.push`) and waits for the URL.
+   * Next's client router drops a navigation whose page request is cut by another router update
+   * (seen under load on the store's sort control, with Kasse's answer already sent); the request
+   * then fails `net::ERR_ABORTED` and the URL stays. The shopper would click again: so does this,
+   * at most three times, only after such an abort.
+   */
+  navigate(target: Locator, url: RegExp): Promise<void>;
+  /**
    * Waits until the browser has no request to the storefront in flight: a client navigation
    * (e.g. the `?v_id=` the product page writes) whose answer lands after a server action's would
    * overwrite the action's fresh render with a stale one.
@@ -229,6 +237,22 @@ export class Runner {
           await quiet();
         },
         quiet,
+        navigate: async (target, url) => {
+          for (let attempt = 1; ; attempt++) {
+            const aborted = page.waitForEvent("requestfailed", {
+              predicate: (r) => r.url().includes("_rsc=") && !r.headers()["next-router-prefetch"] && (r.failure()?.errorText ?? "").includes("ERR_ABORTED"),
+              timeout: this.config.actionTimeoutMs,
+            });
+            aborted.catch(() => undefined);
+            await s.press(target);
+            const outcome = await Promise.race([page.waitForURL(url).then(() => "arrived" as const), aborted.then(() => "aborted" as const)]);
+            if (outcome === "arrived") return;
+            // An aborted page request is not always a dropped navigation (the router may have sent it again): let it finish, then look.
+            await quiet();
+            if (await page.waitForURL(url, { timeout: this.config.actionTimeoutMs / 4 }).then(() => true, () => false)) return;
+            if (attempt === 3) throw new Error(`${target} never led to ${url}: the storefront dropped the navigation ${attempt} times`);
+          }
+        },
         press: async (target) => {
           const deadline = Date.now() + this.config.actionTimeoutMs;
           // Resolved afresh each time: a streamed Suspense boundary replaces its placeholder's nodes.
