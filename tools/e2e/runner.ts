@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core";
 import { trackStorefrontRequests } from "./browser-requests";
 import type { E2eConfig } from "./config";
 import type { KasseApi } from "./kasse";
@@ -72,10 +72,10 @@ export interface StepContext {
   settle(ready: Locator): Promise<void>;
   /**
    * Presses a link or control that navigates on the client (`router.push`) and waits for the URL.
-   * Next's client router drops a navigation whose page request is cut by another router update
-   * (seen under load on the store's sort control, with Kasse's answer already sent); the request
-   * then fails `net::ERR_ABORTED` and the URL stays. The shopper would click again: so does this,
-   * at most three times, only after such an abort.
+   * Next's client router sometimes drops a navigation (seen under load on the store's sort control,
+   * with Kasse's answer already sent): its page request is aborted, or answered and never
+   * committed, and the URL stays. The shopper would click again: so does this, at most three
+   * times, only when the page request ended and the URL did not follow.
    */
   navigate(target: Locator, url: RegExp): Promise<void>;
   /**
@@ -239,15 +239,16 @@ export class Runner {
         quiet,
         navigate: async (target, url) => {
           for (let attempt = 1; ; attempt++) {
-            const aborted = page.waitForEvent("requestfailed", {
-              predicate: (r) => r.url().includes("_rsc=") && !r.headers()["next-router-prefetch"] && (r.failure()?.errorText ?? "").includes("ERR_ABORTED"),
-              timeout: this.config.actionTimeoutMs,
-            });
-            aborted.catch(() => undefined);
+            // The navigation's page request (an RSC fetch, not a prefetch) ends, answered or aborted.
+            const isPageRequest = (r: Request) => r.url().includes("_rsc=") && !r.headers()["next-router-prefetch"];
+            const ended = Promise.race([
+              page.waitForEvent("requestfinished", { predicate: isPageRequest, timeout: this.config.actionTimeoutMs }),
+              page.waitForEvent("requestfailed", { predicate: isPageRequest, timeout: this.config.actionTimeoutMs }),
+            ]).then(() => "ended" as const);
+            ended.catch(() => undefined);
             await s.press(target);
-            const outcome = await Promise.race([page.waitForURL(url).then(() => "arrived" as const), aborted.then(() => "aborted" as const)]);
-            if (outcome === "arrived") return;
-            // An aborted page request is not always a dropped navigation (the router may have sent it again): let it finish, then look.
+            if ((await Promise.race([page.waitForURL(url).then(() => "arrived" as const), ended])) === "arrived") return;
+            // The router commits the URL after its request ended; a dropped navigation never does.
             await quiet();
             if (await page.waitForURL(url, { timeout: this.config.actionTimeoutMs / 4 }).then(() => true, () => false)) return;
             if (attempt === 3) throw new Error(`${target} never led to ${url}: the storefront dropped the navigation ${attempt} times`);
