@@ -4,10 +4,9 @@ export const projects = [
   "packages/workflows",
   "packages/modules",
   "packages/flows",
+  "packages/runtime",
   "apps/api",
   "apps/admin",
   "apps/worker",
   "apps/cli",
 ];
-
-export default projects;

@@ -14,7 +14,7 @@ export interface RunningKasse {
 }
 
 /** A failed call to Kasse's API, with what Kasse answered. */
-export class KasseApiError extends Error {
+class KasseApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,

@@ -29,7 +29,7 @@ export const BY_DESIGN: Allowance[] = [
 ];
 
 /** Whether an exchange answered >= 400 is allowed by `allowances` (matched on the path below the base path). */
-export function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
+function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
   return allowances.some((a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized));
 }
 
@@ -101,7 +101,7 @@ export interface StepContext {
   capture(page: Page, name: string): Promise<void>;
 }
 
-export interface StepOptions {
+interface StepOptions {
   /** Answers >= 400 this step provokes on purpose. */
   allow?: Allowance[];
   /** The step starts from its own navigation, so it runs even after an earlier step of the journey failed. */

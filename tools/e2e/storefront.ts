@@ -6,7 +6,7 @@ import { COUNTRY, PUBLISHABLE_KEY, type E2eConfig } from "./config";
 import { runCommand, startService, type Service } from "./processes";
 
 /** What the cached install and build were made from; a change in any part redoes that stage. */
-export interface CacheStamp {
+interface CacheStamp {
   installKey: string;
   buildKey?: string;
 }
@@ -47,7 +47,7 @@ export function storefrontSource(config: E2eConfig): { app: string; lock: string
  * source tree's content (which the commit names, but a content hash also catches a local edit),
  * the install, and everything inlined at build time: backend URL, publishable key, default region.
  */
-export function cacheKeys(config: E2eConfig, backendUrl: string): { installKey: string; buildKey: string; commit: string } {
+function cacheKeys(config: E2eConfig, backendUrl: string): { installKey: string; buildKey: string; commit: string } {
   const { app, lock, commit } = storefrontSource(config);
   const installKey = sha256(readFileSync(lock), readFileSync(join(app, "package.json")), process.versions.node);
   const tree = sha256(...filesOf(app).flatMap((file) => [file, readFileSync(join(app, file))]));
@@ -77,7 +77,7 @@ function copySource(app: string, lock: string, dest: string): void {
 }
 
 /** The environment the storefront is built and served with (Medusa's documented variables). */
-export function storefrontEnv(backendUrl: string): NodeJS.ProcessEnv {
+function storefrontEnv(backendUrl: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
@@ -134,7 +134,7 @@ export async function prepareStorefront(config: E2eConfig, backendUrl: string, l
 }
 
 /** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

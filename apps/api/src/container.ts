@@ -1,4 +1,4 @@
-import type { Database, Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
 import { createSalesChannelService } from "@kasse/modules/sales-channel";
 import { createProductService } from "@kasse/modules/product";
 import { createInventoryService } from "@kasse/modules/inventory";
@@ -64,15 +64,4 @@ export interface ContainerOptions {
   logger?: NotificationLogger;
   /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */
   scryptLogN?: number;
-}
-
-/** What the app runs on: the database and, in service mode, Redis. */
-export interface Infrastructure {
-  database: Database;
-  /** An ioredis client when REDIS_URL is set. */
-  redis?: import("ioredis").Redis;
-  /** The saga engine: `app.infra.engine.execute(flow, input, { idempotencyKey })`. Set by createInfrastructure and createTestApp; buildApp creates one when absent. */
-  engine?: import("@kasse/workflows").Engine;
-  /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
-  scheduler?: import("@kasse/workflows").Scheduler;
 }

@@ -431,7 +431,7 @@ export type ReturnReasonCreate = Static<typeof ReturnReasonCreate>;
 export const ReturnReasonUpdate = Type.Partial(ReturnReasonCreate, { additionalProperties: false });
 export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
 
-/** Body of `POST /admin/orders/{id}/returns` (interface.md). */
+/** Body of `POST /admin/orders/{id}/returns` (docs/CONTRACT.md). */
 export const ReturnCreate = Type.Object(
   {
     items: Type.Array(

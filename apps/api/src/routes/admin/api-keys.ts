@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
+import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
@@ -22,7 +23,7 @@ const NoBody = Type.Object({}, { additionalProperties: false });
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
 const Many = { 200: Type.Object({ api_keys: Type.Array(ApiKeyView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 
-/** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (contract + extensions.md "Keys"). */
+/** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (docs/CONTRACT.md "Keys"). */
 export default async function apiKeys(app: App): Promise<void> {
   const keys = app.modules.apiKey;
 
@@ -57,11 +58,7 @@ export default async function apiKeys(app: App): Promise<void> {
   });
 
   app.post("/api-keys/:id/sales-channels", { schema: { params: Params, body: ApiKeySalesChannels, response: One } }, async (request) => {
-    const add = request.body.add ?? [];
-    const existing = await app.modules.salesChannel.existing(add);
-    const missing = add.filter((id) => !existing.has(id));
-    if (missing.length) throw errors.notFound(`Sales channels with IDs ${[...new Set(missing)].join(", ")} do not exist`);
-    const api_key = await keys.updateSalesChannels(request.params.id, request.body);
+    const api_key = await setApiKeySalesChannels(app.modules, request.params.id, request.body);
     app.publishableKeys.clear();
     return { api_key };
   });

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, normalizeRange, toDate, RowView } from "@kasse/db";
-import { workflowExecutions as executionTable, workflowStepRuns as stepRunTable, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
+import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
+import { ExecutionRowView, StepRunRowView, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, ListAnswer, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -59,14 +59,14 @@ const presentStep = (step: StepRunRow) => ({
 const presentDetail = (detail: ExecutionDetail) => ({ ...present(detail), steps: detail.steps.map(presentStep) });
 
 /** An execution as {@link present} shows it; with its steps ({@link presentStep}) when read alone. */
-const ExecutionView = RowView(executionTable, { steps: Type.Array(RowView(stepRunTable)) });
+const ExecutionView = Extend(ExecutionRowView, { steps: Type.Array(StepRunRowView) });
 const One = Answer("workflow_execution", ExecutionView);
 
-/** Admin workflow executions: the journal, and re-queueing failed or stuck ones (extensions.md). */
+/** Admin workflow executions: the journal, and re-queueing failed or stuck ones (docs/CONTRACT.md). */
 export default async function workflowExecutions(app: App): Promise<void> {
   const engine = app.infra.engine;
 
-  // extensions.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
+  // docs/CONTRACT.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
   for (const base of ["/workflow-executions", "/workflows-executions"]) {
     app.get(base, { schema: { querystring: ListExecutions, response: ListAnswer("workflow_executions", ExecutionView) } }, async (request) => {
       const { limit, offset, order, fields, created_at, ...filters } = request.query;
