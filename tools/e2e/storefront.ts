@@ -134,7 +134,7 @@ export async function prepareStorefront(config: E2eConfig, backendUrl: string, l
 }
 
 /** A free TCP port on loopback. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
