@@ -3,7 +3,7 @@ import fastJsonStringify from "fast-json-stringify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../app";
-import { loadConfig } from "../config";
+import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 import { moneyAsNumber } from "./medusa-dialect";
 import { compileSerializer, compileValidator } from "./validation";
 
@@ -13,7 +13,7 @@ const routes: RouteOptions[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  app = await buildApp({ config, infra: { database }, logger: false, onRoute: (route) => routes.push(route) });
+  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
   await app.ready();
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
