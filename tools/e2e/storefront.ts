@@ -134,7 +134,7 @@ export async function prepareStorefront(config: E2eConfig, backendUrl: string, l
 }
 
 /** A free TCP port on loopback. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -145,20 +145,25 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The address the storefront is served at (`port` from `freePort()`): the browser and Kasse's mailed links use it. */
+export function storefrontUrl(port: number): string {
+  // The middleware redirects to the host it is served as; the browser uses "localhost" throughout so cookies stay on one host.
+  return `http://localhost:${port}`;
+}
+
 /**
- * Serves the build with `next start` on a free port. Next's data cache (`force-cache` fetches,
+ * Serves the build with `next start` on `port` (chosen before Kasse starts, which puts the
+ * storefront's address in its emails: `STOREFRONT_URL`). Next's data cache (`force-cache` fetches,
  * e.g. the regions the middleware maps countries with) is emptied first: it holds ids of the Kasse
  * the build ran against, and each run's Kasse is new.
  */
-export async function startStorefront(dir: string, backendUrl: string, logDir: string): Promise<{ url: string; service: Service }> {
+export async function startStorefront(dir: string, backendUrl: string, logDir: string, port: number): Promise<{ url: string; service: Service }> {
   rmSync(join(dir, ".next", "cache", "fetch-cache"), { recursive: true, force: true });
-  const port = await freePort();
   const service = startService("next start", process.execPath, [join(dir, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: dir,
     env: storefrontEnv(backendUrl),
     logFile: join(logDir, "storefront.log"),
   });
   await service.waitFor(/Ready in/, 60_000);
-  // The middleware redirects to the host it is served as; the browser uses "localhost" throughout so cookies stay on one host.
-  return { url: `http://localhost:${port}`, service };
+  return { url: storefrontUrl(port), service };
 }

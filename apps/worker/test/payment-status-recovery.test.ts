@@ -56,8 +56,11 @@ describe("the last payment status step of capture and refund fails", () => {
 
       // The fault is gone: the worker's compensation retry re-derives the status from the payments.
       await vi.waitFor(async () => expect(await order(placed.order.id)).toMatchObject({ payment_status: c.status, ...c.moved }), { timeout: 20_000, interval: 200 });
-      const execution = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions/${failed[0].id}`, headers: admin })).json().workflow_execution;
-      expect(execution.state).toBe("compensated");
+      // The status is written inside the compensation; the execution is marked compensated just after it.
+      await vi.waitFor(async () => {
+        const execution = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions/${failed[0].id}`, headers: admin })).json().workflow_execution;
+        expect(execution.state).toBe("compensated");
+      }, { timeout: 10_000, interval: 100 });
       // Nothing was moved twice.
       const collection = (await order(placed.order.id)).payment_collections[0];
       expect(collection.payments[0][c.kind === "capture" ? "captures" : "refunds"]).toHaveLength(1);

@@ -81,6 +81,7 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
     currency_code: cart.currency_code,
     region_id: cart.region_id,
     sales_channel_id: cart.sales_channel_id,
+    locale: cart.locale,
     shipping_address: orderAddress(cart.shipping_address),
     billing_address: orderAddress(cart.billing_address),
     items: state.items.map((i) => ({

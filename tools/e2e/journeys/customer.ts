@@ -139,8 +139,7 @@ export async function customer(runner: Runner): Promise<void> {
 
     await j.step("order details page", async (s) => {
       const order = await kasseOrder(s.kasse, state.orderId!);
-      await s.press(s.page.getByTestId("order-card").first().getByTestId("order-details-link"));
-      await s.page.waitForURL(/\/account\/orders\/details\//);
+      await s.navigate(s.page.getByTestId("order-card").first().getByTestId("order-details-link"), /\/account\/orders\/details\//);
       await s.settle(s.page.getByTestId("order-details-container"));
       await expectOrderPage(s, order);
     });

@@ -98,6 +98,7 @@ export function createOrderService(db: Db) {
         currency_code: input.currency_code.toLowerCase(),
         region_id: input.region_id ?? null,
         sales_channel_id: input.sales_channel_id ?? null,
+        locale: input.locale ?? null,
         shipping_address: toAddress(input.shipping_address),
         billing_address: toAddress(input.billing_address),
         payment_collection_ids: input.payment_collection_ids ?? [],

@@ -120,6 +120,7 @@ describe("POST /store/carts/{id}/complete: success", () => {
       currency_code: "eur",
       region_id: regionId,
       sales_channel_id: cart.sales_channel_id,
+      locale: null,
       subtotal: cart.subtotal,
       discount_total: cart.discount_total,
       tax_total: cart.tax_total,
@@ -138,6 +139,16 @@ describe("POST /store/carts/{id}/complete: success", () => {
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
     expect((await ok(get(`/store/orders/${order.id}`))).order).toMatchObject({ id: order.id, status: "pending" });
     expect((await ok(get(`/store/carts/${cart.id}`))).cart.completed_at).not.toBeNull();
+  });
+
+  it("the order keeps the shopper's locale from the cart, in the store's and the admin's answers", async () => {
+    const cart = await readyCart();
+    await ok(post(`/store/carts/${cart.id}`, { locale: "de-DE" }));
+    const order = (await ok(complete(cart.id))).order;
+    expect(order.locale).toBe("de-DE");
+    expect((await ok(get(`/store/orders/${order.id}`))).order.locale).toBe("de-DE");
+    expect((await ok(get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({ id: order.id, locale: "de-DE" });
+    expect((await ok(get(`/admin/orders/${order.id}`, await t.adminHeaders()))).order.locale).toBe("de-DE");
   });
 
   it("completing again returns the same order without placing another", async () => {

@@ -55,7 +55,8 @@ describe("GET /store/product-variants", () => {
     const body = (await t.store.get(`/store/product-variants?product_id=${shirt.id}&region_id=${regionId}&fields=${encodeURIComponent("*,inventory_quantity")}&order=sku`)).json();
     const [medium] = body.variants;
     expect(medium).toMatchObject({ sku: "SH-M", inventory_quantity: 4, calculated_price: { calculated_amount: 2100, currency_code: "eur" } });
-    expect(medium.options).toEqual([{ id: expect.any(String), value: "M", option: { id: expect.any(String), title: "Size" } }]);
+    expect(medium.options).toEqual([{ id: expect.any(String), value: "M", option_id: expect.any(String), option: { id: expect.any(String), title: "Size" } }]);
+    expect(medium.options[0].option_id).toBe(medium.options[0].option.id);
     const mugBody = (await t.store.get(`/store/product-variants?sku=MUG&currency_code=eur`)).json();
     expect(mugBody.variants[0].calculated_price).toBeNull();
   });
