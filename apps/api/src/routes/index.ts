@@ -3,6 +3,7 @@ import health from "./health";
 import admin from "./admin";
 import store from "./store";
 import auth from "./auth";
+import cloud from "./cloud";
 
 /** Every route of the app. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(import("./admin/invite-accept"), { prefix: "/admin" });
   await app.register(store, { prefix: "/store" });
   await app.register(auth, { prefix: "/auth" });
+  await app.register(cloud, { prefix: "/cloud" });
 }
