@@ -8,6 +8,7 @@ import { createNotificationService, defaultNotificationProviders, type Notificat
 import { createFulfillmentRecordService, createFulfillmentService } from "@kasse/modules/fulfillment";
 import { createPaymentService } from "@kasse/modules/payment";
 import { createCurrencyService } from "@kasse/modules/currency";
+import { createStoreService } from "@kasse/modules/store";
 import { createRegionService } from "@kasse/modules/region";
 import { createTaxService } from "@kasse/modules/tax";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "@kasse/modules/pricing";
@@ -35,6 +36,7 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillment: createFulfillmentService(db),
     payment: createPaymentService(db),
     currency: createCurrencyService(db),
+    store: createStoreService(db),
     region: createRegionService(db),
     tax: createTaxService(db),
     pricing: createPricingService(db),

@@ -61,3 +61,4 @@ export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return
 export { completeOrderWorkflow } from "./complete-order";
 export { archiveOrderWorkflow } from "./archive-order";
 export { cancelReturnWorkflow } from "./cancel-return";
+export { updateStoreWorkflow } from "./update-store";

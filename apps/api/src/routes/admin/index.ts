@@ -42,4 +42,5 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./workflow-executions"));
   await app.register(import("./queues"));
   await app.register(import("./dashboard-shell"));
+  await app.register(import("./stores"));
 }
