@@ -48,8 +48,6 @@ const Plugins = Type.Object(
  * these features, so each answers truthfully that it is off or empty.
  */
 export default async function dashboardShell(app: App): Promise<void> {
-  app.get("/feature-flags", { schema: { querystring: NoQuery, response: { 200: FeatureFlags } } }, async () => ({ feature_flags: { ...FEATURE_FLAGS } }));
-
   app.get("/layouts/configurations", { schema: { querystring: LayoutList, response: { 200: LayoutListView } } }, async (request) => ({
     layout_configurations: [],
     count: 0,
@@ -66,4 +64,12 @@ export default async function dashboardShell(app: App): Promise<void> {
   app.get("/search-indexes", { schema: { querystring: NoQuery, response: { 200: SearchIndexes } } }, async () => ({ search_indexes: [], enabled: false }));
 
   app.get("/plugins", { schema: { querystring: NoQuery, response: { 200: Plugins } } }, async () => ({ plugins: [] }));
+}
+
+/**
+ * `GET /admin/feature-flags`: the dashboard reads it on its login page, before anyone signs in, so
+ * it is outside the admin guard (it tells nothing about the store).
+ */
+export async function featureFlags(app: App): Promise<void> {
+  app.get("/feature-flags", { schema: { querystring: NoQuery, response: { 200: FeatureFlags } } }, async () => ({ feature_flags: { ...FEATURE_FLAGS } }));
 }
