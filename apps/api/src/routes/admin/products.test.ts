@@ -448,3 +448,30 @@ describe("admin products: delete and batch", () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/products", headers: customer })).statusCode).toBe(403);
   });
 });
+
+describe("admin products: what the dashboard's lists ask", () => {
+  it("filters by price_list_id[] and answers variants.id with -variants (the product table)", async () => {
+    const mk = async (title: string) =>
+      (await post("/admin/products", { title, options: [{ title: "Size", values: ["S", "M"] }], variants: ["S", "M"].map((s) => ({ title: s, options: { Size: s }, prices: [{ currency_code: "eur", amount: 1000 }] })) })).json().product;
+    const priced = await mk("Priced by list");
+    const other = await mk("Not on the list");
+    const list = (await post("/admin/price-lists", { title: "Sale", description: "Sale", type: "sale", prices: [{ variant_id: priced.variants[0].id, currency_code: "eur", amount: 800 }] })).json().price_list;
+    const empty = (await post("/admin/price-lists", { title: "Empty", description: "Empty", type: "sale" })).json().price_list;
+
+    const fields = "id,title,handle,status,*collection,*sales_channels,variants.id,thumbnail,-type,-options,-tags,-images,-variants";
+    const res = await get(`/admin/products?limit=10&offset=0&price_list_id[0]=${list.id}&fields=${encodeURIComponent(fields)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().count).toBe(1);
+    const [row] = res.json().products;
+    expect(row).toMatchObject({ id: priced.id, title: "Priced by list", collection: null, sales_channels: [] });
+    expect(row.variants).toEqual(priced.variants.map((v: { id: string }) => ({ id: v.id })));
+    expect(row).not.toHaveProperty("options");
+    expect(row).not.toHaveProperty("type");
+
+    expect((await get(`/admin/products?price_list_id=${empty.id}`)).json().count).toBe(0);
+    expect((await get("/admin/products?price_list_id[]=plist_missing")).json().count).toBe(0);
+    expect((await get(`/admin/products?price_list_id[]=${list.id}&price_list_id[]=${empty.id}&is_giftcard=false`)).json().products.map((p: { id: string }) => p.id)).toEqual([priced.id]);
+    expect((await get(`/admin/products?id=${other.id}&fields=variants.id,-variants`)).json().products[0].variants).toHaveLength(2);
+    expect((await get("/admin/products?price_list_id[0][x]=1")).statusCode).toBe(400);
+  });
+});

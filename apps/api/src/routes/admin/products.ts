@@ -38,6 +38,8 @@ const ListProducts = Type.Object(
     category_id: Type.Optional(ArrayQuery(Id())),
     include_descendants_tree: Type.Optional(Type.Boolean()),
     is_giftcard: Type.Optional(Type.Boolean()),
+    // Products a price list prices (the dashboard's price list page).
+    price_list_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );
@@ -65,11 +67,13 @@ export default async function products(app: App): Promise<void> {
   const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });
 
   app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } }, async (request) => {
-    const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, ...filters } = request.query;
+    const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, price_list_id, ...filters } = request.query;
     const selection = parseFields(fields);
+    const variant_id = price_list_id?.length ? await app.modules.priceList.variantIds(price_list_id) : undefined;
     const { items, count } = await app.modules.product.list(
       {
         ...filters,
+        variant_id,
         tag_id: [...(tags ?? []), ...(tag_id ?? [])].length ? [...(tags ?? []), ...(tag_id ?? [])] : undefined,
         category_id: [...(categories ?? []), ...(category_id ?? [])].length ? [...(categories ?? []), ...(category_id ?? [])] : undefined,
         include_category_descendants: include_descendants_tree,
