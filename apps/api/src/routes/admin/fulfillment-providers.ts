@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListQuery, listResponse } from "../../http/schemas";
+import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
 
 /**
  * The fulfillment providers Kasse runs: `manual_manual`, the one Medusa installs by default, with
@@ -31,7 +31,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /** `GET /admin/fulfillment-providers` and `/{id}/options` (`sdk.admin.fulfillmentProvider`). */
 export default async function fulfillmentProviders(app: App): Promise<void> {
-  app.get("/fulfillment-providers", { schema: { querystring: ListProviders, response: { 200: Type.Object({ fulfillment_providers: Type.Array(ProviderView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }, { description: "A page of fulfillment providers" }) } } }, async (request) => {
+  app.get("/fulfillment-providers", { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } }, async (request) => {
     const { id, q, is_enabled, stock_location_id, limit, offset, order, fields } = request.query;
     if (order !== undefined && !["id", "+id", "-id"].includes(order)) throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);
     // Every live location can use every provider; an unknown location has none.
