@@ -85,7 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
   app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });
-  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN }));
+  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files }));
 
   registerRequestId(app);
   registerErrorHandling(app);

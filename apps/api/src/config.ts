@@ -33,6 +33,12 @@ export const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
+  // the public URL they are served at (default: this server's `/static`), and the limits of an upload.
+  FILE_DIR: Str(),
+  FILE_BASE_URL: Str(),
+  UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
+  UPLOAD_MAX_FILES: Int(10, 1),
   ADMIN_UI: Type.Boolean({ default: true }),
   ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
   GOOGLE_CLIENT_ID: Str(),
@@ -81,6 +87,8 @@ export interface Config {
   workerConcurrency: number;
   /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
+  /** Uploads: the local provider's directory, the public base URL of served files (unset: `/static` on the request's origin), limits. */
+  files: { dir: string; baseUrl: string | undefined; maxBytes: number; maxFiles: number };
 }
 
 export class ConfigError extends Error {
@@ -148,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
     adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
+    files: { dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")), baseUrl: env.FILE_BASE_URL?.replace(/\/+$/, ""), maxBytes: env.UPLOAD_MAX_BYTES, maxFiles: env.UPLOAD_MAX_FILES },
   };
 }
 

@@ -16,4 +16,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(store, { prefix: "/store" });
   await app.register(auth, { prefix: "/auth" });
   await app.register(cloud, { prefix: "/cloud" });
+  await app.register(import("./static"));
 }

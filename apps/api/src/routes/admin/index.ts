@@ -45,4 +45,5 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./stores"));
   await app.register(import("./order-claims-exchanges"));
   await app.register(import("./fulfillment-providers"));
+  await app.register(import("./uploads"));
 }
