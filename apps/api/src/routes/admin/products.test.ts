@@ -475,3 +475,37 @@ describe("admin products: what the dashboard's lists ask", () => {
     expect((await get("/admin/products?price_list_id[0][x]=1")).statusCode).toBe(400);
   });
 });
+
+describe("admin product variants: the product page's variant table", () => {
+  it("answers inventory_quantity over every location and each inventory item with its levels, when named", async () => {
+    const created = await post("/admin/products", { title: "Stocked shirt", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "STOCKED-S", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1000 }] }] });
+    expect(created.statusCode, created.body).toBe(200);
+    const product = created.json().product;
+    const small = product.variants[0];
+    const itemId = small.inventory_items[0].inventory_item_id;
+    const a = (await post("/admin/stock-locations", { name: "North" })).json().stock_location;
+    const b = (await post("/admin/stock-locations", { name: "South" })).json().stock_location;
+    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: a.id, stocked_quantity: 7 })).statusCode).toBe(200);
+    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: b.id, stocked_quantity: 5 })).statusCode).toBe(200);
+
+    const fields = "title,sku,thumbnail,*options,created_at,*inventory_items.inventory.location_levels,inventory_quantity,manage_inventory";
+    const res = await get(`/admin/products/${product.id}/variants?order=variant_rank&limit=10&fields=${encodeURIComponent(fields)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const row = res.json().variants.find((v: { id: string }) => v.id === small.id);
+    expect(row.inventory_quantity).toBe(12);
+    // Only what was named: each item's id and levels.
+    expect(row.inventory_items).toEqual([
+      {
+        inventory: {
+          id: itemId,
+          location_levels: expect.arrayContaining([expect.objectContaining({ location_id: a.id, stocked_quantity: 7 }), expect.objectContaining({ location_id: b.id, stocked_quantity: 5 })]),
+        },
+      },
+    ]);
+    expect(row).toMatchObject({ title: "S", sku: "STOCKED-S", manage_inventory: true, options: [expect.objectContaining({ value: "S" })] });
+    // Without those names neither extra is computed.
+    const plain = (await get(`/admin/products/${product.id}/variants`)).json().variants.find((v: { id: string }) => v.id === small.id);
+    expect(plain).not.toHaveProperty("inventory_quantity");
+    expect(plain.inventory_items[0]).not.toHaveProperty("inventory");
+  });
+});

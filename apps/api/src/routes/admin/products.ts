@@ -15,7 +15,7 @@ import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, Produ
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, DeleteResponse, Deleted, ListAnswer } from "../../http/schemas";
-import { adminProduct, adminProducts, relationsFor, AdminProductView, AdminVariantView } from "./product-responses";
+import { adminProduct, adminProducts, relationsFor, variantExtras, AdminProductView, AdminVariantView, AdminVariantListView } from "./product-responses";
 
 const Params = Type.Object({ id: Id() });
 const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
@@ -109,13 +109,12 @@ export default async function products(app: App): Promise<void> {
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
-  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantView) } }, async (request) => {
+  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
     const { items, count } = await app.modules.product.listVariants({ ...filters, product_id: [request.params.id] }, { limit, offset, order });
-    const prices = await app.modules.pricing.listVariantPrices(items.map((v) => v.id));
-    const variants = items.map((v) => ({ ...v, prices: prices.get(v.id) ?? [] }));
-    return listResponse("variants", project(variants, parseFields(fields)), count, { limit, offset });
+    const selection = parseFields(fields);
+    return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, { limit, offset });
   });
 
   app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate, response: One } }, async (request) => {

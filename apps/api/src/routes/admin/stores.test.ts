@@ -84,6 +84,8 @@ describe("admin store", () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
       expect(res.json().type).toBe(type);
     }
+    const badFields = await t.app.inject({ method: "POST", url: `/admin/stores/${id}?fields=na%20me`, headers: admin, payload: { name: "Renamed" } });
+    expect(badFields.statusCode).toBe(400);
     expect((await get(`/admin/stores/${id}`)).json().store).toEqual(before);
     expect((await post("/admin/stores/store_missing", { name: "x" })).statusCode).toBe(404);
     expect((await get("/admin/stores/store_missing")).statusCode).toBe(404);

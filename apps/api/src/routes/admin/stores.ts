@@ -56,6 +56,8 @@ export default async function stores(app: App): Promise<void> {
   app.post("/stores/:id", { schema: { params: Params, querystring: RetrieveQuery, body: StoreUpdate, response: Answer("store", AdminStoreView) } }, async (request) => {
     const { id } = request.params;
     const update = request.body;
+    // A bad `fields` is refused before anything is written.
+    const selection = parseFields(request.query.fields);
     await modules.store.retrieve(id);
     const codes = (update.supported_currencies ?? []).map((c) => c.currency_code);
     const wanted = (value: string | null | undefined) => (typeof value === "string" ? [value] : []);
@@ -71,6 +73,6 @@ export default async function stores(app: App): Promise<void> {
       references: { currencies: [...currencies], sales_channels: [...channels], locations: [...locations], regions: regions.filter((r): r is string => r !== null) },
     });
     const [store] = await withCurrencyDetails([await modules.store.retrieve(id)]);
-    return { store: project(store!, parseFields(request.query.fields)) };
+    return { store: project(store!, selection) };
   });
 }
