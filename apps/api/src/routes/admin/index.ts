@@ -46,4 +46,6 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./order-claims-exchanges"));
   await app.register(import("./fulfillment-providers"));
   await app.register(import("./uploads"));
+  await app.register(import("./tax-rates"));
+  await app.register(import("./product-variants"));
 }

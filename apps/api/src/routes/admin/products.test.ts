@@ -509,3 +509,22 @@ describe("admin product variants: the product page's variant table", () => {
     expect(plain.inventory_items[0]).not.toHaveProperty("inventory");
   });
 });
+
+describe("admin product variants across products", () => {
+  it("lists variants of every product with filters, q, paging and fields", async () => {
+    const mk = async (title: string, sku: string) =>
+      (await post("/admin/products", { title, options: [{ title: "Size", values: ["One"] }], variants: [{ title: "One", sku, options: { Size: "One" }, prices: [{ currency_code: "usd", amount: 500 }] }] })).json().product;
+    const mug = await mk("Across mug", "ACROSS-MUG");
+    const cap = await mk("Across cap", "ACROSS-CAP");
+    const res = await get(`/admin/product-variants?product_id[]=${mug.id}&product_id[]=${cap.id}&order=sku`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ count: 2, variants: [{ sku: "ACROSS-CAP", product_id: cap.id, prices: [expect.objectContaining({ amount: 500 })] }, { sku: "ACROSS-MUG", product_id: mug.id }] });
+    expect((await get("/admin/product-variants?sku=ACROSS-MUG&fields=sku,inventory_quantity")).json().variants).toEqual([{ id: mug.variants[0].id, sku: "ACROSS-MUG", inventory_quantity: 0 }]);
+    expect((await get("/admin/product-variants?q=across-c")).json().count).toBe(1);
+    for (const query of ["order=secret", "limit=-1", "unknown=1", "id[0][x]=1"]) {
+      const bad = await get(`/admin/product-variants?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().type).toBe("invalid_data");
+    }
+  });
+});
