@@ -72,6 +72,8 @@ export async function startKasse(config: E2eConfig, options: { logFile: string; 
     KASSE_ADMIN_EMAIL: ADMIN.email,
     KASSE_ADMIN_PASSWORD: ADMIN.password,
     SMTP_URL: options.smtpUrl,
+    // The demo products' pictures are Kasse's files, reached by the browser through the recording proxy.
+    PUBLIC_URL: `http://127.0.0.1:${config.backendPort}`,
   };
   const cleanup = () => {
     if (!config.keepData) rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeBasePath } from "./config";
-import { formatMinor, minorToDecimal, showsAmount } from "./money";
+import { formatMinor, formatShown, minorToDecimal, showsAmount } from "./money";
 
 describe("minor units on screen", () => {
   it("converts exactly for 0, 2 and 3 decimal digits", () => {
@@ -11,6 +11,13 @@ describe("minor units on screen", () => {
     expect(minorToDecimal(1500, 0)).toBe("1500");
     expect(minorToDecimal(12345, 3)).toBe("12.345");
     expect(() => minorToDecimal(59.5, 2)).toThrow(/not an integer/);
+  });
+
+  it("knows what the storefront shows for each base path: major units from /medusa, the raw minor number from the root", () => {
+    expect(formatShown(5900, "usd", 2, "/medusa")).toBe("$59.00");
+    expect(formatShown(5900, "usd", 2, "")).toBe("$5,900.00");
+    expect(formatShown(1500, "jpy", 0, "")).toBe("¥1,500");
+    expect(() => formatShown(1.5, "usd", 2, "")).toThrow(/not an integer/);
   });
 
   it("formats as the storefront's convertToLocale does", () => {

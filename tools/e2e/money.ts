@@ -20,6 +20,18 @@ export function formatMinor(minor: number, currency: string, digits: number): st
   return normalizeText(format.format(minorToDecimal(minor, digits) as unknown as number));
 }
 
+/**
+ * What the storefront shows for an amount Kasse computed as `minor`, given where it reads Kasse:
+ * Medusa's dialect (`/medusa`) sends major units, which the storefront formats ({@link formatMinor});
+ * the contract at the root sends integer minor units, which the storefront formats as they are
+ * (it takes every amount for major units), so 5900 cents show as "$5,900.00".
+ */
+export function formatShown(minor: number, currency: string, digits: number, basePath: string): string {
+  if (basePath !== "") return formatMinor(minor, currency, digits);
+  if (!Number.isInteger(minor)) throw new Error(`not an integer amount in minor units: ${minor}`);
+  return normalizeText(new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(minor));
+}
+
 /** Whitespace as one plain space (Intl uses no-break spaces in some locales). */
 export const normalizeText = (text: string) => text.replace(/\s+/g, " ").trim();
 

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { trackStorefrontRequests } from "./browser-requests";
 import type { E2eConfig } from "./config";
 import type { KasseApi } from "./kasse";
-import { formatMinor, normalizeText, showsAmount } from "./money";
+import { formatShown, normalizeText, showsAmount } from "./money";
 import type { Exchange, Recorder } from "./recorder";
 
 /** A request a step provokes on purpose, or that the storefront makes by design, answered >= 400. */
@@ -211,9 +211,9 @@ export class Runner {
         shop: this.shop,
         soft: (message) => failures.push(message),
         expectAmount: async (what, target, minor, currency) => {
-          const expected = formatMinor(minor, currency, await this.currencyDigits(currency));
+          const expected = formatShown(minor, currency, await this.currencyDigits(currency), this.config.basePath);
           const text = typeof target === "string" ? target : await target.innerText();
-          if (!showsAmount(text, expected)) failures.push(`amount: ${what} shows "${normalizeText(text)}", Kasse computed ${minor} ${currency} (minor units) = ${expected}`);
+          if (!showsAmount(text, expected)) failures.push(`amount: ${what} shows "${normalizeText(text)}", Kasse computed ${minor} ${currency} (minor units), shown through ${this.config.basePath || "the root"} as ${expected}`);
         },
         visit: async (path, ready) => {
           const response = await page.goto(path);

@@ -29,7 +29,9 @@ import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
 import { loggerOptions, type KasseLoggerOptions } from "./logger";
 import { registerAdminUi } from "./plugins/admin-ui";
+import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
+import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -71,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { querystringParser: parseQueryString },
+    // Medusa's dialect: the same routes under its base path (plugins/medusa-dialect.ts).
+    rewriteUrl: medusaRewriteUrl(config.medusa.basePath),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...serverOptions(config),
@@ -82,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerInFlight(app);
   app.setValidatorCompiler(validatorCompiler);
   if (options.checkResponses) registerResponseCheck(app);
+  registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
   app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });
@@ -108,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerOpenApi(app);
   await app.register(registerRoutes);
   await registerAdminUi(app, config);
+  await registerStaticFiles(app);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
 }

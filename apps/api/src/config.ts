@@ -33,14 +33,20 @@ export const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Int(5_000, 1),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SMTP_URL: Str(),
+  /** The storefront's address, for links in shopper emails (order transfer). */
+  STOREFRONT_URL: Str(),
+  /** Kasse's own public address (e.g. https://api.shop.example), for absolute URLs of files it serves (/static). */
+  PUBLIC_URL: Str(),
+  /** The languages the store offers (`GET /store/locales`): BCP 47 tags, comma separated. */
+  STORE_LOCALES: Type.String({ default: "", pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$" }),
   // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
-  // the public URL they are served at (default: this server's `/static`), and the limits of an upload.
+  // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
   FILE_DIR: Str(),
   FILE_BASE_URL: Str(),
   UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: Int(10, 1),
   ADMIN_UI: Type.Boolean({ default: true }),
-  ADMIN_BACKEND_PATH: Type.String({ default: "/medusa", pattern: "^/[A-Za-z0-9/_-]*$" }),
+  MEDUSA_BASE_PATH: Type.String({ default: "/medusa", pattern: "^(/[A-Za-z0-9_-]+)+/?$" }),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -85,10 +91,17 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
-  /** Medusa's admin dashboard at /app, built to call Kasse at `backendPath` on the same origin. */
+  /** Medusa's dialect of the API (money in major units) under `basePath`, e.g. `/medusa/store/products`. */
+  medusa: { basePath: string };
+  /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
-  /** Uploads: the local provider's directory, the public base URL of served files (unset: `/static` on the request's origin), limits. */
-  files: { dir: string; baseUrl: string | undefined; maxBytes: number; maxFiles: number };
+  /** Uploads: the local provider's directory, the public base URL of served files, limits. */
+  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number };
+}
+
+/** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
+export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
 export class ConfigError extends Error {
@@ -155,8 +168,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
-    adminUi: { enabled: env.ADMIN_UI, backendPath: env.ADMIN_BACKEND_PATH },
-    files: { dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")), baseUrl: env.FILE_BASE_URL?.replace(/\/+$/, ""), maxBytes: env.UPLOAD_MAX_BYTES, maxFiles: env.UPLOAD_MAX_FILES },
+    medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
+    // One setting: the dashboard calls the dialect wherever it is served.
+    adminUi: { enabled: env.ADMIN_UI, backendPath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
+    files: {
+      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
+      baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+    },
   };
 }
 

@@ -19,7 +19,7 @@ import { createInviteService, createUserService } from "@kasse/modules/user";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createPromotionService } from "@kasse/modules/promotion";
 import { createCartService } from "@kasse/modules/cart";
-import { createOrderService, createReturnReasonService, createReturnService } from "@kasse/modules/order";
+import { createOrderService, createReturnReasonService, createReturnService, createOrderTransferService } from "@kasse/modules/order";
 
 /**
  * The module services the routes call, built once per app over one database.
@@ -55,6 +55,7 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillmentRecord: createFulfillmentRecordService(db),
     returnReason: createReturnReasonService(db),
     orderReturn: createReturnService(db),
+    orderTransfer: createOrderTransferService(db),
   };
 }
 

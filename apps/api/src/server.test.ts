@@ -3,7 +3,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@kasse/db/testing";
 import { loadConfig } from "./config";
-import { handleSignals, startServer, type RunningServer, type Stoppable } from "./server";
+import { handleSignals, listenGraceMs, startServer, type RunningServer, type Stoppable } from "./server";
 
 interface Answer { status: number; body: string }
 
@@ -80,7 +80,10 @@ describe("server", () => {
     await started;
     const shutdown = running.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    // New connections are refused and the worker was told to stop, before the slow request finishes.
+    // At once new requests are refused with 503 and the worker was told to stop; after the grace
+    // new connections are refused, all before the slow request finishes.
+    expect(await request(running.url, "/health")).toMatchObject({ status: 503 });
+    await new Promise((resolve) => setTimeout(resolve, listenGraceMs(running.app.config.shutdownTimeoutMs)));
     await expect(request(running.url, "/health")).rejects.toMatchObject({ code: "ECONNREFUSED" });
     expect(closing).toBe(true);
     await expect(running.app.infra.database.ping(500)).resolves.toBeUndefined();

@@ -4,6 +4,9 @@ import type { Config } from "./config";
 import type { Infrastructure } from "./container";
 import { createInfrastructure } from "./infra";
 
+/** How long a stopping server keeps reading requests (to answer them 503) before it stops listening. */
+export const listenGraceMs = (shutdownTimeoutMs: number) => Math.min(1000, Math.floor(shutdownTimeoutMs / 4));
+
 /** Something running beside the API that must stop before the database closes (the worker). */
 export interface Stoppable {
   close(): Promise<void>;
@@ -26,7 +29,8 @@ export interface RunningServer {
   /** `http://host:port` it listens on. */
   url: string;
   /**
-   * Graceful shutdown, in this order. At once: stop accepting connections, stop the worker taking
+   * Graceful shutdown, in this order. At once: answer new requests 503 (for `listenGraceMs`, then
+   * stop accepting connections), stop the worker taking
    * jobs, and stop the engines claiming executions. Then, at most `SHUTDOWN_TIMEOUT_MS`: in-flight
    * requests and running workflow steps finish; executions that cannot finish pause at a step
    * boundary and give their lease back (see the engine's `drain`); connections still open at the
@@ -78,7 +82,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const drained = running.infra.engine.drain(config.shutdownTimeoutMs).then(({ unfinished }) => {
         if (unfinished.length) running.log.warn({ executionIds: unfinished }, "shutdown timeout: workflow steps still running; their executions resume after their lease expires");
       });
-      const stopped = await Promise.allSettled([running.close(), drained, worker?.close()]);
+      // The listener stays open for a moment: a request already sent on a keep-alive connection, or
+      // waiting in the accept backlog, is read and answered 503 rather than cut when Node closes
+      // "idle" connections (a client sees that as a failed POST it cannot safely retry).
+      const grace = new Promise((resolve) => setTimeout(resolve, listenGraceMs(config.shutdownTimeoutMs)));
+      const stopped = await Promise.allSettled([grace.then(() => running.close()), drained, worker?.close()]);
       clearTimeout(timer);
       // A handler cut off from its client at the deadline still runs; the database stays open for it.
       if (!(await running.inFlight.settled(Date.now() + config.shutdownTimeoutMs))) {

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { loadBaseConfig, loadConfig } from "@kasse/api/config";
+import { loadBaseConfig, loadConfig, publicUrlOf } from "@kasse/api/config";
 import { helpText } from "./help";
 
 // Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
@@ -41,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
       const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/api"), import("@kasse/flows"), import("./seed")]);
       const infra = await createInfrastructure(config);
       try {
-        const store = await seedDemoStore(infra.database.db, { publishableKey: values["publishable-key"] });
+        const store = await seedDemoStore(infra.database.db, { publishableKey: values["publishable-key"], publicUrl: publicUrlOf(config.env) });
         console.log(store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.");
       } finally {
         await infra.close();

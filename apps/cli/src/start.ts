@@ -1,4 +1,4 @@
-import { createInfrastructure, handleSignals, startServer, type Config, type RunningServer } from "@kasse/api";
+import { createInfrastructure, handleSignals, publicUrlOf, startServer, type Config, type RunningServer } from "@kasse/api";
 import { seedDemoStore } from "@kasse/flows";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
@@ -24,7 +24,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);
-      const store = await seedDemoStore(infra.database.db);
+      const store = await seedDemoStore(infra.database.db, { publicUrl: publicUrlOf(config.env) });
       if (store) notes.push(...describeStore(store));
       const admin = await ensureFirstAdmin(config, infra);
       if (admin) {

@@ -71,6 +71,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         logger.info({ executionId }, "execution left to another process: shutting down");
         return;
       }
+      // A job naming an execution this database does not have (a Redis shared with another
+      // database, or a job that outlived a restore): there is nothing to resume, and retrying cannot help.
+      if (isKasseError(error) && error.type === "not_found") {
+        logger.warn({ executionId }, "execution skipped: not in this database");
+        return;
+      }
       failure = error; // a compensated execution rethrows its original error: an outcome, not a fault
     }
     const execution = await engine.retrieve(executionId).catch(() => undefined);

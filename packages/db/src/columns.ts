@@ -1,4 +1,5 @@
 import { bigint, jsonb, timestamp } from "drizzle-orm/pg-core";
+import { registerMoneyColumn } from "./money";
 
 /** `created_at`, `updated_at` (set on update by `$onUpdate`), `deleted_at` for soft delete. */
 export const timestamps = () => ({
@@ -10,8 +11,11 @@ export const timestamps = () => ({
   deleted_at: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
 });
 
-/** A money amount in integer minor units (bigint in the database, a safe integer in JS). */
-export const money = (name: string) => bigint(name, { mode: "number" });
+/**
+ * A money amount in integer minor units (bigint in the database, a safe integer in JS). Views
+ * derived from the table (`RowView`) mark it as `MoneyView`, so Medusa's dialect converts it.
+ */
+export const money = (name: string) => registerMoneyColumn(bigint(name, { mode: "number" }));
 
 /** Free key-value pairs. */
 export const metadata = () => jsonb("metadata").$type<Record<string, unknown>>();

@@ -42,8 +42,10 @@ export {
   Count,
   CurrencyCode,
   CountryCode,
+  LocaleCode,
   Metadata,
   OptionalMetadata,
   ProviderData,
 } from "./input";
+export { MONEY_KEYWORD, Money, MoneyView, MoneyWhen, moneyMarker, isMoneyColumn, type MoneyCondition, type MoneyMarker } from "./money";
 export { AnyJson, Extend, ListView, MetadataView, OrNull, RowView, TimestampView, View, rowProperties } from "./views";

@@ -1,4 +1,5 @@
 import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
+import { Money } from "./money";
 
 /**
  * The longest value each kind of request string may be, in characters (README "Input limits").
@@ -75,11 +76,13 @@ export const Handle = (options: StringOptions = {}) => Type.String({ minLength: 
 export const CurrencyCode = () => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$" });
 /** A two-letter ISO 3166 country code. */
 export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, pattern: "^[A-Za-z]{2}$" });
+/** A BCP 47 language tag (`en-US`, `de`, `zh-Hant-TW`). */
+export const LocaleCode = () => Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" });
 /** An email address: `local@domain.tld`, at most 320 characters. */
 export const Email = (options: StringOptions = {}) => Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
 
-/** An amount in integer minor units, 0 or more by default. */
-export const Amount = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount, ...options });
+/** An amount in integer minor units, 0 or more by default: the same schema as `Money` (marked as money). */
+export const Amount = Money;
 /** A quantity, a rank or a count, 0 or more by default. */
 export const Count = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.count, ...options });
 

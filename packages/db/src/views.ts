@@ -1,5 +1,6 @@
 import { getTableColumns, type Column, type Table } from "drizzle-orm";
 import { Type, type TSchema, type TUnsafe } from "@sinclair/typebox";
+import { isMoneyColumn, MoneyView } from "./money";
 
 /** An ISO 8601 timestamp as a response shows it (services hand back Dates; the serializer writes them as ISO strings). */
 export const TimestampView = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
@@ -23,6 +24,7 @@ function columnSchema(column: Column): TSchema {
       case "boolean":
         return Type.Boolean();
       case "number":
+        if (isMoneyColumn(column)) return MoneyView();
         return column.columnType === "PgDoublePrecision" || column.columnType === "PgReal" ? Type.Number() : Type.Integer();
       case "array":
         return Type.Array(Type.Unsafe({}));

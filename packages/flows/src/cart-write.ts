@@ -40,6 +40,32 @@ export interface CartActor {
 export interface CartResult extends CartState {
   region: Region | null;
   payment_collection: PaymentCollection | null;
+  /** The promotions the cart's adjustments come from, with how each applies (loaded by {@link withPromotions}). */
+  promotions?: CartPromotion[];
+}
+
+/** A promotion applied to a cart, as a store cart shows it. */
+export interface CartPromotion {
+  id: string;
+  code: string | null;
+  is_automatic: boolean;
+  application_method: { type: string; target_type: string; allocation: string | null; value: number; currency_code: string | null } | null;
+}
+
+/** Adds the applied promotions (one query for all) to a cart result. */
+export async function withPromotions(m: Pick<CartModules, "promotion">, result: CartResult, tx?: Db): Promise<CartResult> {
+  const ids = [...new Set([...result.items, ...result.shipping_methods].flatMap((line) => line.adjustments.map((a) => a.promotion_id)))];
+  if (ids.length === 0) return { ...result, promotions: [] };
+  const { items } = await m.promotion.list({ id: ids }, { limit: ids.length, offset: 0 }, tx);
+  const promotions = items.map((p) => ({
+    id: p.id,
+    code: p.code,
+    is_automatic: p.is_automatic,
+    application_method: p.application_method
+      ? { type: p.application_method.type, target_type: p.application_method.target_type, allocation: p.application_method.allocation, value: Number(p.application_method.value), currency_code: p.application_method.currency_code }
+      : null,
+  }));
+  return { ...result, promotions };
 }
 
 /**
@@ -71,7 +97,7 @@ export function writeCart(
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const options = (await change(tx, locked)) ?? {};
-    return refreshCart(m, tx, await m.cart.load(cartId, tx), options);
+    return withPromotions(m, await refreshCart(m, tx, await m.cart.load(cartId, tx), options), tx);
   });
 }
 
@@ -83,7 +109,7 @@ export async function readCart(m: CartModules, cartId: string, actor: CartActor)
     state.cart.region_id ? m.region.retrieve(state.cart.region_id).catch(nullIfMissing) : null,
     m.payment.collectionForCart(cartId).then((c) => c ?? null),
   ]);
-  return { ...state, region, payment_collection };
+  return withPromotions(m, { ...state, region, payment_collection });
 }
 
 /** For `.catch`: a record that is gone reads as null; any other error stays an error. */

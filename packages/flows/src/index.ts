@@ -39,11 +39,12 @@ export { batchProducts, type ProductBatch } from "./batch-products";
 export { reserveInventory, reserveInventoryWorkflow, type ReserveInventoryInput } from "./reserve-inventory";
 export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservationsInput } from "./release-reservations";
 export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
-export { sendNotification, sendNotificationWorkflow } from "./send-notification";
+export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
+export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
-export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult } from "./cart-write";
+export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";
 export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
 export { createCart, updateCart, setCartAddress, addShippingMethod, addPromotions, removePromotions, calculateCartTaxes, transferCart, type CartChannelContext } from "./update-cart";

@@ -25,6 +25,11 @@ export interface DemoStore {
 export interface SeedOptions {
   /** The publishable key's token (`pk_…`) instead of a generated one, so a storefront built against an earlier seed keeps working. */
   publishableKey?: string;
+  /**
+   * Where Kasse is reachable from shoppers' browsers (`PUBLIC_URL`): the products' pictures are
+   * Kasse's own files at `{publicUrl}/static/demo/{handle}.png`. Without it the products have none.
+   */
+  publicUrl?: string;
 }
 
 interface DemoProduct {
@@ -125,10 +130,13 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
     const tagIds = new Map<string, string>();
     for (const value of new Set(CATALOG.flatMap((p) => p.tags))) tagIds.set(value, (await products.tags.create({ value })).id);
 
+    const base = options.publicUrl?.replace(/\/+$/, "");
+    const picture = (title: string) => (base ? `${base}/static/demo/${handleOf(title)}.png` : null);
     const inputs: ProductCreate[] = CATALOG.map((p) => ({
       title: p.title,
       handle: handleOf(p.title),
       description: p.description,
+      ...(picture(p.title) ? { thumbnail: picture(p.title), images: [{ url: picture(p.title)! }] } : {}),
       status: "published",
       collection_id: collectionIds.get(p.collection),
       categories: [{ id: categoryIds.get(p.category)! }],

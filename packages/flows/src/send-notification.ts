@@ -27,11 +27,19 @@ export function sendNotificationWorkflow(service: NotificationService): SendNoti
  */
 export async function sendNotification(engine: Pick<Engine, "execute">, service: NotificationService, input: NotificationInput): Promise<NotificationRow> {
   const row = await service.create(input);
+  return deliverNotification(engine, service, row.id);
+}
+
+/**
+ * Delivers a message already in the outbox (written by a workflow's `queueNotificationStep`), as
+ * {@link sendNotification} does: a failed delivery is recorded on the message, not thrown.
+ */
+export async function deliverNotification(engine: Pick<Engine, "execute">, service: NotificationService, id: string): Promise<NotificationRow> {
   try {
-    await engine.execute(sendNotificationWorkflow(service), { notification_id: row.id }, { idempotencyKey: `notification:${row.id}` });
+    await engine.execute(sendNotificationWorkflow(service), { notification_id: id }, { idempotencyKey: `notification:${id}` });
   } catch (error) {
     // A delivery that ended in `failure` is an answer; anything else (the engine could not run it) is an error.
-    if ((await service.retrieve(row.id)).status === "pending") throw error;
+    if ((await service.retrieve(id)).status === "pending") throw error;
   }
-  return service.retrieve(row.id);
+  return service.retrieve(id);
 }

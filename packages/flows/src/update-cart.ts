@@ -4,6 +4,9 @@ import type { Region } from "@kasse/modules/region";
 import { nullIfMissing, writeCart, type CartActor, type CartModules, type CartResult } from "./cart-write";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
 
+/** A body's promotion codes without its `null` entries (an automatic promotion's code, sent back by storefronts). */
+const presentCodes = (codes: Array<string | null> | undefined): string[] | undefined => codes?.filter((c): c is string => c !== null);
+
 /** Where a new cart is sold: the request's sales channels (publishable key, else the default channel). */
 export interface CartChannelContext {
   /** The channels the request may use; the first is the default for a new cart. */
@@ -32,13 +35,14 @@ export function createCart(m: CartModules, actor: CartActor, channels: CartChann
         currency_code,
         customer_id: actor.customer_id,
         email: input.email ?? customer?.email ?? null,
+        locale: input.locale ?? null,
         metadata: input.metadata ?? null,
         shipping_address: input.shipping_address ?? null,
         billing_address: input.billing_address ?? null,
       },
       tx,
     );
-    const codes = input.promo_codes ?? [];
+    const codes = presentCodes(input.promo_codes) ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
     return refreshCart(m, tx, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
   });
@@ -66,9 +70,10 @@ export function updateCart(m: CartModules, cartId: string, actor: CartActor, cha
     }
     if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(m, tx, channels, sales_channel_id);
     await m.cart.update(cartId, changes, tx);
-    if (promo_codes !== undefined) {
-      options.codes = promo_codes;
-      options.requireCodes = promo_codes.filter((c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()));
+    const codes = presentCodes(promo_codes);
+    if (codes !== undefined) {
+      options.codes = codes;
+      options.requireCodes = codes.filter((c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()));
     }
     return options;
   });

@@ -17,7 +17,7 @@ export interface RunningKasse {
 
 export interface StartKasseOptions {
   admin: { email: string; password: string };
-  /** ADMIN_BACKEND_PATH; unset: Kasse's default. */
+  /** MEDUSA_BASE_PATH; unset: Kasse's default. */
   backendPath?: string;
   /** Kasse's stdout and stderr go here. */
   logFile: string;
@@ -38,7 +38,7 @@ export async function startKasse(options: StartKasseOptions): Promise<RunningKas
     LOG_LEVEL: "warn",
     KASSE_ADMIN_EMAIL: options.admin.email,
     KASSE_ADMIN_PASSWORD: options.admin.password,
-    ...(options.backendPath ? { ADMIN_BACKEND_PATH: options.backendPath } : {}),
+    ...(options.backendPath ? { MEDUSA_BASE_PATH: options.backendPath } : {}),
   };
   const child = spawn(process.execPath, [bin, "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
   const log = createWriteStream(options.logFile);

@@ -19,7 +19,7 @@ import { seedStore } from "./seed";
 const here = import.meta.dirname;
 const { values } = parseArgs({
   options: {
-    "backend-path": { type: "string", default: process.env.ADMIN_BACKEND_PATH ?? "/medusa" },
+    "backend-path": { type: "string", default: process.env.MEDUSA_BASE_PATH ?? "/medusa" },
     "allow-list": { type: "string", default: join(here, "allow-list.json") },
     out: { type: "string", default: join(here, "out") },
   },

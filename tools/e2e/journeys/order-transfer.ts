@@ -33,7 +33,13 @@ async function answerTransfer(s: StepContext, guest: BrowserContext, order: Kass
     const before = s.recorder.exchanges.length;
     const answered = page.waitForResponse((r) => !!r.request().headers()["next-action"]);
     await s.press(page.getByRole("button", { name: `${answer} transfer` }));
-    await (await answered).finished().catch(() => undefined);
+    const response = await answered;
+    // The streamed answer is complete when the request finished or failed; bounded, so a dropped stream cannot hang the run.
+    await Promise.race([
+      response.finished().catch(() => undefined),
+      page.waitForEvent("requestfailed", (r) => r === response.request()).catch(() => undefined),
+      page.waitForTimeout(s.config.actionTimeoutMs),
+    ]);
     await s.recorder.idle(s.config.actionTimeoutMs);
     const call = s.recorder.exchanges.slice(before).find((e) => e.method === "POST" && e.url.includes(`/transfer/${answer.toLowerCase()}`));
     if (!call) throw new Error(`the transfer page sent no ${answer.toLowerCase()} to Kasse`);
@@ -76,6 +82,12 @@ export async function orderTransfer(runner: Runner, mailbox: Mailbox): Promise<v
       if (order.customer_id !== customerId) s.soft(`Kasse's order ${order.id} belongs to ${order.customer_id} after the accepted transfer, not to ${customerId}`);
     });
     await j.step("the claimed order in the history", async (s) => {
+      // The storefront caches the customer's order list in Next's data cache (keyed by the request,
+      // bearer token included; tagged with the session's `_medusa_cache_id`) and refreshes it only
+      // when that browser places an order; the accept happened in the guest's browser. The customer
+      // sees the claimed order in their next session: signed out, then in again.
+      await s.context.clearCookies();
+      await signIn(s, CLAIMER.email, CLAIMER.password);
       await s.visit("/us/account/orders", s.page.getByTestId("orders-page-wrapper"));
       const card = s.page.getByTestId("order-card").filter({ hasText: `#${orders.accepted!.display_id}` });
       await card.first().waitFor();

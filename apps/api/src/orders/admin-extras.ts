@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, View } from "@kasse/db";
+import { Extend, MoneyView, OrNull, View } from "@kasse/db";
 import { CustomerResponse } from "@kasse/modules/customer";
 import { VariantInventoryItemView } from "@kasse/modules/inventory";
 import { ProductVariantView } from "@kasse/modules/product";
@@ -26,13 +26,12 @@ const OrderVariantView = Extend(ProductVariantView, {
  */
 export const AdminOrderView = Extend(OrderDetailView, {
   items: Type.Array(Extend(LineView, { variant: Type.Optional(OrNull(OrderVariantView)) })),
-  original_item_tax_total: Type.Integer(),
-  original_shipping_tax_total: Type.Integer(),
-  original_tax_total: Type.Integer(),
-  original_total: Type.Integer(),
-  discount_subtotal: Type.Integer(),
-  refundable_total: Type.Integer(),
-  credit_line_total: Type.Integer(),
+  original_item_tax_total: MoneyView(),
+  original_shipping_tax_total: MoneyView(),
+  original_tax_total: MoneyView(),
+  original_total: MoneyView(),
+  refundable_total: MoneyView(),
+  credit_line_total: MoneyView(),
   credit_lines: Type.Array(View({ id: Type.String() })),
   customer: Type.Optional(OrNull(CustomerResponse)),
   sales_channel: Type.Optional(OrNull(SalesChannelView)),
@@ -114,7 +113,6 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
       original_tax_total,
       // The total with the discounts given back and the tax they took off.
       original_total: o.total + o.discount_total + (original_tax_total - o.tax_total),
-      discount_subtotal: o.discount_total,
       refundable_total: Math.max(0, paid),
       credit_line_total: 0,
       credit_lines: [],

@@ -1,25 +1,40 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, View } from "@kasse/db";
+import { Extend, MoneyView, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
-import { OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
+import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { FulfillmentView, type Fulfillment } from "@kasse/modules/fulfillment";
 import type { Container } from "../container";
+import { wants, type FieldSelection } from "../http/fields";
 
 type Audience = "admin" | "store";
+
+/** The live variant of an order line (`fields=*items.variant`), null once deleted. */
+const LineVariantView = View({
+  id: Type.String(),
+  title: Type.String(),
+  sku: OrNull(Type.String()),
+  product_id: Type.String(),
+  options: Type.Array(View({ id: Type.String(), value: Type.String(), option_id: Type.String(), option: View({ id: Type.String(), title: Type.String() }) })),
+});
+/** The live product of an order line (`fields=*items.product`), null once deleted. */
+const LineProductView = View({ id: Type.String(), title: Type.String(), handle: Type.String(), subtitle: OrNull(Type.String()), thumbnail: OrNull(Type.String()) });
 
 /** An order as the API shows it ({@link orderViews}); the Store leaves provider data out of its payment collections. */
 export const OrderDetailView = Extend(
   OrderView,
   {
+    items: Type.Array(Extend(OrderLineItemView, { variant: Type.Optional(OrNull(LineVariantView)), product: Type.Optional(OrNull(LineProductView)) })),
+    /** The discount without tax (Kasse's `discount_total` is without tax), as Medusa's storefront reads it. */
+    discount_subtotal: MoneyView(),
     shipping_address: OrNull(AddressView),
     billing_address: OrNull(AddressView),
     payment_collections: Type.Array(PaymentCollectionView),
     fulfillments: Type.Array(Extend(FulfillmentView, {}, ["inventory_consumed", "deleted_at"])),
     returns: Type.Array(ReturnView),
-    paid_total: Type.Integer(),
-    refunded_total: Type.Integer(),
-    summary: View({ paid_total: Type.Integer(), refunded_total: Type.Integer(), pending_difference: Type.Integer() }),
+    paid_total: MoneyView(),
+    refunded_total: MoneyView(),
+    summary: View({ paid_total: MoneyView(), refunded_total: MoneyView(), pending_difference: MoneyView() }),
   },
   ["payment_collection_ids", "deleted_at"],
 );
@@ -64,6 +79,7 @@ function shape(order: Order, collections: PaymentCollection[], fulfillments: Ful
     payment_collections: collections.map((c) => paymentCollectionView(c, audience)),
     fulfillments: fulfillments.map(({ deleted_at: _d, inventory_consumed: _consumed, items, ...f }) => ({ ...f, items: items.map(({ deleted_at: _x, ...i }) => i) })),
     returns: returns.map(({ deleted_at: _d, items, ...r }) => ({ ...r, items: items.map(({ deleted_at: _x, ...i }) => i) })),
+    discount_subtotal: order.discount_total,
     paid_total,
     refunded_total,
     summary: { paid_total, refunded_total, pending_difference: order.total - paid_total + refunded_total },
@@ -82,3 +98,39 @@ function paymentCollectionView(collection: PaymentCollection, audience: Audience
 }
 
 export type OrderView = Awaited<ReturnType<typeof orderView>>;
+
+/**
+ * Adds each line's live `variant` and `product` when `fields` names `items.variant` /
+ * `items.product` (Medusa's storefront asks for both): one query each for all the orders' lines.
+ */
+export async function withLineRefs<T extends { items: Array<{ variant_id: string | null; product_id: string | null }> }>(
+  modules: Pick<Container, "product">,
+  orders: T[],
+  selection: FieldSelection,
+): Promise<T[]> {
+  const wantsVariant = wants(selection, "items.variant");
+  const wantsProduct = wants(selection, "items.product");
+  if (!wantsVariant && !wantsProduct) return orders;
+  const lines = orders.flatMap((o) => o.items);
+  const variantIds = [...new Set(lines.map((l) => l.variant_id).filter((id): id is string => !!id))];
+  const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is string => !!id))];
+  const [variants, products] = await Promise.all([
+    wantsVariant && variantIds.length ? modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }).then((r) => r.items) : [],
+    wantsProduct && productIds.length ? modules.product.list({ id: productIds }, { limit: productIds.length, offset: 0 }, { relations: [] }).then((r) => r.items) : [],
+  ]);
+  const variantById = new Map(
+    variants.map((v) => [
+      v.id,
+      { id: v.id, title: v.title, sku: v.sku, product_id: v.product_id, options: v.options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) },
+    ]),
+  );
+  const productById = new Map(products.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, subtitle: p.subtitle, thumbnail: p.thumbnail }]));
+  return orders.map((o) => ({
+    ...o,
+    items: o.items.map((item) => ({
+      ...item,
+      ...(wantsVariant ? { variant: (item.variant_id && variantById.get(item.variant_id)) || null } : {}),
+      ...(wantsProduct ? { product: (item.product_id && productById.get(item.product_id)) || null } : {}),
+    })),
+  }));
+}

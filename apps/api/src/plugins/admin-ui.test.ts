@@ -28,9 +28,9 @@ beforeAll(async () => {
   writeFileSync(join(build.dir, "kasse-build.json"), JSON.stringify(build.inputs));
   writeFileSync(secretFile, SECRET);
   [t, off, missing] = await Promise.all([
-    createTestApp({ ADMIN_BACKEND_PATH: backendPath }),
-    createTestApp({ ADMIN_BACKEND_PATH: backendPath, ADMIN_UI: "false" }),
-    createTestApp({ ADMIN_BACKEND_PATH: `/never-built-${randomUUID().slice(0, 8)}` }),
+    createTestApp({ MEDUSA_BASE_PATH: backendPath }),
+    createTestApp({ MEDUSA_BASE_PATH: backendPath, ADMIN_UI: "false" }),
+    createTestApp({ MEDUSA_BASE_PATH: `/never-built-${randomUUID().slice(0, 8)}` }),
   ]);
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

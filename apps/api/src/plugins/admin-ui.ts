@@ -9,7 +9,7 @@ import type { Config } from "../config";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /**
- * Serves Medusa's admin dashboard (built by `@kasse/admin` for `ADMIN_BACKEND_PATH`) at `/app`:
+ * Serves Medusa's admin dashboard (built by `@kasse/admin` for `MEDUSA_BASE_PATH`, the Medusa dialect's base path) at `/app`:
  * hashed assets under `/app/assets/`, and `index.html` for every other GET so that deep links
  * (`/app/orders/order_…`) reach the dashboard's router. Until the build exists, `/app` answers
  * 503 saying how it gets built. `ADMIN_UI=false` registers nothing.

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { isMedusaDialect } from "./medusa-dialect";
 import { claimIdempotencyKey, completeIdempotencyKey, deriveKey, errors, releaseIdempotencyKey, seal, unseal, type Db } from "@kasse/db";
 
 declare module "fastify" {
@@ -98,7 +99,8 @@ export function idempotencyScope(request: FastifyRequest): string {
  * text, so one request spelled two ways (`/store/carts`, `/%73tore/carts`) is the same request.
  */
 function fingerprint(request: FastifyRequest, secret: Buffer): string {
-  const target = `${request.method} ${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.query)}`;
+  // The dialect too: one body means other amounts under /medusa (major units) than at the root.
+  const target = `${request.method} ${isMedusaDialect(request) ? "medusa:" : ""}${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.query)}`;
   return createHmac("sha256", secret).update(`${target}\n${canonicalJson(request.body)}`).digest("hex");
 }
 

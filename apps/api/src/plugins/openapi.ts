@@ -25,7 +25,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
-      info: { title: "Kasse", description: "Commerce backend speaking Medusa v2's Admin, Store and Auth APIs", version: "0.1.0" },
+      info: {
+        title: "Kasse",
+        description:
+          "Commerce backend speaking Medusa v2's Admin, Store and Auth APIs. Money amounts (marked `x-money`) are integers in minor units here; the same API under `MEDUSA_BASE_PATH` (default `/medusa`) takes and answers them in major units, as Medusa does.",
+        version: "0.1.0",
+      },
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A token from `/auth/{actor_type}/{provider}`: a user's for `/admin`, a customer's for the store" },

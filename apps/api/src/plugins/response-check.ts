@@ -3,6 +3,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import fastJsonStringify from "fast-json-stringify";
 import type { FastifyInstance } from "fastify";
+import { moneyAsNumber } from "./medusa-dialect";
 
 type Schema = Record<string, unknown>;
 
@@ -22,7 +23,8 @@ export function registerResponseCheck(app: FastifyInstance): void {
   const compile = (text: string) => {
     let entry = compiled.get(text);
     if (!entry) {
-      const schema = JSON.parse(text) as Schema;
+      // Money as JSON numbers, as production serializes it (Medusa's dialect answers `19.99`).
+      const schema = moneyAsNumber(JSON.parse(text)) as Schema;
       entry = { serialize: fastJsonStringify(schema), validate: ajv.compile(closed(schema) as Schema) };
       compiled.set(text, entry);
     }

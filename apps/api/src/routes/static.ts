@@ -5,13 +5,13 @@ const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128, pat
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
- * `GET /static/{id}`: uploaded files, public (product images are shown in storefronts), served
+ * `GET /static/uploads/{id}`: uploaded files (beside the demo store's pictures under `/static/`), public (product images are shown in storefronts), served
  * with the type their bytes were recognised as, never sniffed by the browser, cached for a year
  * (a key is never reused).
  */
 export default async function staticFiles(app: App): Promise<void> {
   app.get(
-    "/static/:id",
+    "/static/uploads/:id",
     { schema: { tags: ["files"], params: Params, querystring: NoQuery, response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "The file's bytes" }) } } },
     async (request, reply) => {
       const file = await app.modules.file.open(request.params.id);

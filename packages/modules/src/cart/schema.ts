@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -54,6 +54,8 @@ export const cart = pgTable(
     customer_id: text("customer_id"),
     currency_code: text("currency_code").notNull(),
     email: text("email"),
+    /** The shopper's language (BCP 47), as the storefront sets it. */
+    locale: text("locale"),
     shipping_address: jsonb("shipping_address").$type<CartAddress>(),
     billing_address: jsonb("billing_address").$type<CartAddress>(),
     /** Codes the customer applied (as entered), in the order applied. */
@@ -161,6 +163,12 @@ export const CartAddressRequired = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The full set of codes of a cart. `null` entries are accepted and ignored: Medusa's storefront
+ * rebuilds the list from `cart.promotions[].code`, where an automatic promotion's code is null.
+ */
+const PromoCodeList = Type.Array(Type.Union([Code({ minLength: 1 }), Type.Null()]), { maxItems: 50 });
+
 /** Body of `POST /store/carts`. */
 export const CartCreate = Type.Object(
   {
@@ -168,10 +176,11 @@ export const CartCreate = Type.Object(
     sales_channel_id: Type.Optional(Id({ minLength: 1 })),
     currency_code: Type.Optional(CurrencyCode()),
     email: Type.Optional(Email()),
+    locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
     metadata: OptionalMetadata(),
     shipping_address: Type.Optional(CartAddressInput),
     billing_address: Type.Optional(CartAddressInput),
-    promo_codes: Type.Optional(Type.Array(Code({ minLength: 1 }), { maxItems: 50 })),
+    promo_codes: Type.Optional(PromoCodeList),
   },
   { additionalProperties: false },
 );
@@ -184,10 +193,11 @@ export const CartUpdate = Type.Object(
     sales_channel_id: Type.Optional(Id({ minLength: 1 })),
     currency_code: Type.Optional(CurrencyCode()),
     email: Type.Optional(Type.Union([Email(), Type.Null()])),
+    locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
     metadata: OptionalMetadata(),
     shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
     billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
-    promo_codes: Type.Optional(Type.Array(Code({ minLength: 1 }), { maxItems: 50 })),
+    promo_codes: Type.Optional(PromoCodeList),
   },
   { additionalProperties: false },
 );
@@ -255,4 +265,4 @@ export const AddressView = View({
 /** A tax line of a line item (`item_id`) or shipping method (`shipping_method_id`). */
 export const TaxLineView = View({ rate: Type.Number(), code: Type.String(), name: Type.String(), tax_rate_id: OrNull(Type.String()), item_id: Type.String(), shipping_method_id: Type.String() });
 /** A promotion's discount on a line item (`item_id`) or shipping method (`shipping_method_id`). */
-export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: Type.Integer(), item_id: Type.String(), shipping_method_id: Type.String() });
+export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: MoneyView(), item_id: Type.String(), shipping_method_id: Type.String() });

@@ -28,6 +28,7 @@ export interface CartInsert {
   currency_code: string;
   customer_id?: string | null;
   email?: string | null;
+  locale?: string | null;
   metadata?: Record<string, unknown> | null;
   shipping_address?: CartAddressInput | null;
   billing_address?: CartAddressInput | null;
@@ -72,6 +73,7 @@ export function createCartService(db: Db) {
           currency_code: input.currency_code.toLowerCase(),
           customer_id: input.customer_id ?? null,
           email: input.email ?? null,
+          locale: input.locale ?? null,
           metadata: input.metadata ?? null,
           shipping_address: input.shipping_address ? toAddress(input.shipping_address) : null,
           billing_address: input.billing_address ? toAddress(input.billing_address) : null,
@@ -106,7 +108,7 @@ export function createCartService(db: Db) {
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
     async update(
       id: string,
-      input: Partial<Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code" | "email" | "customer_id" | "metadata" | "promo_codes" | "completed_at">> & {
+      input: Partial<Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code" | "email" | "locale" | "customer_id" | "metadata" | "promo_codes" | "completed_at">> & {
         shipping_address?: CartAddressInput | null;
         billing_address?: CartAddressInput | null;
       },

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { customer, type CustomerCreate } from "./schema";
 import { createCustomerService } from "./service";
@@ -32,5 +33,17 @@ export const deleteCustomerStep = step("delete-customer", {
   },
   compensate: async (input: { id: string; deleted_at: string }, ctx) => {
     await createCustomerService(ctx.tx).restore(input.id, new Date(input.deleted_at), ctx.tx);
+  },
+});
+
+/**
+ * Checks that a customer is registered (`has_account`), as an order can only be transferred to
+ * one: 404 for an unknown customer, 400 for a guest record. Reads only: nothing to undo.
+ */
+export const registeredCustomerStep = step("registered-customer", {
+  invoke: async (input: { customer_id: string; purpose: string }, ctx) => {
+    const found = await createCustomerService(ctx.tx).retrieve(input.customer_id, ctx.tx);
+    if (!found.has_account) throw errors.invalidData(`Cannot ${input.purpose} to a guest customer account: ${found.email}`);
+    return { output: { id: found.id, email: found.email } };
   },
 });

@@ -5,4 +5,4 @@ export { renderTemplate } from "./templates";
 export { createLogProvider } from "./providers/log";
 export { createSmtpProvider } from "./providers/smtp";
 export { defaultNotificationProviders } from "./providers/defaults";
-export { deliverNotificationStep, DELIVERY_RETRY } from "./steps";
+export { deliverNotificationStep, queueNotificationStep, DELIVERY_RETRY } from "./steps";

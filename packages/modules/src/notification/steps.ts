@@ -1,4 +1,5 @@
 import { step } from "@kasse/workflows";
+import type { NotificationInput } from "./schema";
 import type { NotificationService } from "./service";
 
 /** Delivery attempts in all, and the first retry delay (doubled per attempt, with jitter). */
@@ -22,6 +23,22 @@ export function deliverNotificationStep(service: NotificationService) {
     invoke: async (input: { notification_id: string }, ctx) => {
       const row = await service.deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts }, ctx.db);
       return { output: { id: row.id, status: row.status } };
+    },
+  });
+}
+
+/**
+ * The step writing one message to the outbox inside a workflow's transaction, so that the message
+ * exists exactly when the change it announces does; {@link deliverNotificationStep} (in its own
+ * workflow) sends it afterwards. Its input's `data` may hold a secret (a token): not journaled,
+ * and kept out of errors. Nothing to undo when it is a workflow's last step.
+ */
+export function queueNotificationStep(service: NotificationService) {
+  return step("queue-notification", {
+    secret: { input: ["data"] },
+    invoke: async (input: NotificationInput, ctx) => {
+      const row = await service.create(input, ctx.tx);
+      return { output: { id: row.id } };
     },
   });
 }

@@ -36,6 +36,20 @@ const templates: Record<string, Template> = {
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n"),
   }),
+  "order.transfer_requested": (data) => {
+    // The storefront's page for the link: `/order/{id}/transfer/{token}` (Medusa's storefront adds the country).
+    const path = `/order/${str(data.order_id)}/transfer/${str(data.token)}`;
+    return {
+      subject: "Confirm the transfer of your order",
+      text: [
+        `A customer account asked to take over order ${str(data.order_id)}, placed with this email address.`,
+        "",
+        data.storefront_url ? `To accept or decline, open: ${str(data.storefront_url).replace(/\/+$/, "")}${path}` : `To accept or decline, open this page of the store: ${path}`,
+        "",
+        `The link works once and expires at ${str(data.expires_at)}. If you do not know this account, decline or ignore this message: the order stays yours.`,
+      ].join("\n"),
+    };
+  },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -217,6 +217,36 @@ export const orderReturnItem = pgTable(
 );
 
 export type ReturnReasonRow = typeof returnReason.$inferSelect;
+/** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
+export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/**
+ * A signed-in customer's request to take over an order (a guest order placed with an email they
+ * own). The order's email receives a single-use, expiring token; only its SHA-256 is stored.
+ * Answering it (accept or decline) ends the request; a newer request cancels an older one.
+ */
+export const orderTransferRequest = pgTable(
+  "order_transfer_request",
+  {
+    id: text("id").primaryKey(),
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    /** The customer the order goes to when the request is accepted. */
+    customer_id: text("customer_id").notNull(),
+    /** The order's email when requested: where the token was sent. */
+    email: text("email"),
+    token_hash: text("token_hash").notNull(),
+    status: text("status").$type<TransferStatus>().notNull().default("requested"),
+    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("order_transfer_request_token_uq").on(t.token_hash), index("order_transfer_request_order_idx").on(t.order_id, t.status)],
+);
+
+export type OrderTransferRequestRow = typeof orderTransferRequest.$inferSelect;
 export type OrderReturnRow = typeof orderReturn.$inferSelect;
 export type OrderReturnItemRow = typeof orderReturnItem.$inferSelect;
 
@@ -378,7 +408,7 @@ export const OrderSummaryResponse = Type.Object({
   payment_status: Type.String(),
   fulfillment_status: Type.String(),
   currency_code: Type.String(),
-  total: Type.Integer(),
+  total: MoneyView(),
   created_at: Type.Unsafe<Date | string>({ type: "string", format: "date-time" }),
 });
 

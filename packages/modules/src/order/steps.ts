@@ -2,6 +2,7 @@ import { step } from "@kasse/workflows";
 import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
 import { createReturnService, type ReturnReceipt } from "./returns";
 import { assertOpen, createOrderService, type LineStage, type OrderState } from "./service";
+import { createOrderTransferService } from "./transfers";
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
 export interface CreatedOrder {
@@ -138,5 +139,21 @@ export const archiveOrderStep = step("archive-order", {
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
     await createOrderService(ctx.tx).restoreState(id, before, "order_archive_reverted", ctx.tx);
+  },
+});
+
+/**
+ * Opens a transfer request of an order to a customer (see `createOrderTransferService`); its
+ * output carries the token to mail, marked secret so the journal keeps a redaction. Undone by
+ * canceling the request, which needs no token.
+ */
+export const requestOrderTransferStep = step("request-order-transfer", {
+  secret: { output: ["token"] },
+  invoke: async (input: { order_id: string; customer_id: string; actor: OrderActor }, ctx) => {
+    const { secret, request, email } = await createOrderTransferService(ctx.tx).request({ order_id: input.order_id, customer_id: input.customer_id }, input.actor, ctx.tx);
+    return { output: { id: request.id, order_id: request.order_id, email, token: secret, expires_at: request.expires_at.toISOString() }, compensateInput: { id: request.id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await createOrderTransferService(ctx.tx).cancel(id, ctx.tx);
   },
 });

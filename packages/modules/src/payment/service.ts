@@ -60,6 +60,13 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       return (await attach(tx, [row]))[0];
     },
 
+    /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
+    async paymentCurrency(paymentId: string, tx: Db = db): Promise<string> {
+      const [row] = await tx.select({ currency_code: payment.currency_code }).from(payment).where(eq(payment.id, paymentId));
+      if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+      return row.currency_code;
+    },
+
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }, tx: Db = db): Promise<PaymentCollection[]> {
       const conditions = [liveCollection];

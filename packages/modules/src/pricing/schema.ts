@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, MoneyView, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -210,8 +210,8 @@ const PriceRef = () =>
 /** The price a customer pays and the one it is compared with (Medusa's `calculated_price`). */
 export const CalculatedPriceView = View({
   id: Type.String(),
-  calculated_amount: Type.Integer(),
-  original_amount: Type.Integer(),
+  calculated_amount: MoneyView(),
+  original_amount: MoneyView(),
   currency_code: Type.String(),
   is_calculated_price_tax_inclusive: Type.Boolean(),
   is_original_price_tax_inclusive: Type.Boolean(),

@@ -153,6 +153,27 @@ export const productImage = pgTable(
   (t) => [index("product_image_product_idx").on(t.product_id)],
 );
 
+/** Which of its product's images show a variant (Medusa's variant images); removed with the image. */
+export const productVariantImage = pgTable(
+  "product_variant_image",
+  {
+    variant_id: text("variant_id")
+      .notNull()
+      .references(() => productVariant.id),
+    image_id: text("image_id")
+      .notNull()
+      .references(() => productImage.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.variant_id, t.image_id] }), index("product_variant_image_image_idx").on(t.image_id)],
+);
+
+/** Body of `POST /admin/products/{id}/variants/{variant_id}/images/batch`: image ids of the product to show the variant with, or not. */
+export const VariantImagesBatch = Type.Object(
+  { add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })), remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })) },
+  { additionalProperties: false },
+);
+export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
+
 export const productCollection = pgTable(
   "product_collection",
   {
@@ -428,6 +449,8 @@ export interface ProductFilters {
   tag_id?: string[];
   /** Tag values (the Store's `tags`). */
   tag_value?: string[];
+  /** Option value ids: products with a variant having any of them. */
+  option_value_id?: string[];
   type_id?: string[];
   sales_channel_id?: string[];
   is_giftcard?: boolean;

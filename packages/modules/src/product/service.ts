@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService, likePattern } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
@@ -15,7 +15,9 @@ import {
   productTag,
   productTags,
   productVariant,
+  productVariantImage,
   productVariantOption,
+  type VariantImagesBatch,
   type OptionCreate,
   type OptionUpdate,
   type OptionUpsert,
@@ -59,6 +61,7 @@ export interface VariantFilters {
 }
 
 const liveProduct = isNull(product.deleted_at);
+const OPTION_ORDER_COLUMNS = { title: productOption.title, created_at: productOption.created_at, updated_at: productOption.updated_at };
 const ORDER_COLUMNS = { created_at: product.created_at, updated_at: product.updated_at, title: product.title, handle: product.handle, status: product.status };
 
 /**
@@ -101,6 +104,18 @@ export function createProductService(db: Db) {
     }
     if (filters.tag_id?.length) {
       out.push(inArray(product.id, tx.select({ id: productTags.product_id }).from(productTags).where(inArray(productTags.product_tag_id, filters.tag_id))));
+    }
+    if (filters.option_value_id?.length) {
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productVariant.product_id })
+            .from(productVariantOption)
+            .innerJoin(productVariant, eq(productVariant.id, productVariantOption.variant_id))
+            .where(and(inArray(productVariantOption.option_value_id, filters.option_value_id), isNull(productVariant.deleted_at))),
+        ),
+      );
     }
     if (filters.tag_value?.length) {
       out.push(
@@ -335,6 +350,43 @@ export function createProductService(db: Db) {
       return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total?.count ?? 0 };
     },
 
+    /**
+     * Options (with their values) of the products matching `filters.product`, by title or id.
+     * Every Kasse option belongs to one product (Medusa's `is_exclusive: true`). Three queries.
+     */
+    async listOptions(
+      filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
+      page: Paging & { order?: string },
+      tx: Db = db,
+    ): Promise<{ items: ProductOption[]; count: number }> {
+      const products = tx.select({ id: product.id }).from(product).where(and(...(await conditions(filters.product, tx))));
+      const where = and(
+        isNull(productOption.deleted_at),
+        inArray(productOption.product_id, products),
+        filters.id?.length ? inArray(productOption.id, filters.id) : undefined,
+        filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
+        filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(productOption)
+          .where(where)
+          .orderBy(...orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(productOption).where(where),
+      ]);
+      const values = rows.length
+        ? await tx
+            .select()
+            .from(productOptionValue)
+            .where(and(inArray(productOptionValue.option_id, rows.map((r) => r.id)), isNull(productOptionValue.deleted_at)))
+            .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id))
+        : [];
+      return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total?.count ?? 0 };
+    },
+
     /** A live product by id or handle, with `relations` (default all). */
     async retrieve(idOrHandle: string, options: ProductReadOptions = {}, tx: Db = db): Promise<Product> {
       const where = and(...(await conditions(options.filters ?? {}, tx)), or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)));
@@ -358,6 +410,45 @@ export function createProductService(db: Db) {
       ]);
       const values = await loadVariantOptions(tx, rows.map((r) => r.id));
       return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total?.count ?? 0 };
+    },
+
+    /**
+     * Shows a variant with some of its product's images and not others (Medusa's variant images):
+     * 404 for a variant not of the product, 400 naming images that are not the product's.
+     */
+    async batchVariantImages(productId: string, variantId: string, input: VariantImagesBatch, tx: Db = db): Promise<{ added: string[]; removed: string[] }> {
+      return transaction(tx, async (t) => {
+        await service.retrieveVariant(productId, variantId, t);
+        const add = [...new Set(input.add ?? [])];
+        const remove = [...new Set(input.remove ?? [])];
+        const named = [...new Set([...add, ...remove])];
+        const own = named.length
+          ? new Set((await t.select({ id: productImage.id }).from(productImage).where(and(inArray(productImage.id, named), eq(productImage.product_id, productId), isNull(productImage.deleted_at)))).map((r) => r.id))
+          : new Set<string>();
+        const foreign = named.filter((id) => !own.has(id));
+        if (foreign.length) throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
+        if (remove.length) await t.delete(productVariantImage).where(and(eq(productVariantImage.variant_id, variantId), inArray(productVariantImage.image_id, remove)));
+        if (add.length) await t.insert(productVariantImage).values(add.map((image_id) => ({ variant_id: variantId, image_id }))).onConflictDoNothing();
+        return { added: add, removed: remove };
+      });
+    },
+
+    /** The images each of `variantIds` is shown with (one query), in the product's image order. */
+    async variantImages(variantIds: string[], tx: Db = db): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
+      const out = new Map<string, Array<{ id: string; url: string; rank: number }>>();
+      if (variantIds.length === 0) return out;
+      const rows = await tx
+        .select({ variant_id: productVariantImage.variant_id, id: productImage.id, url: productImage.url, rank: productImage.rank })
+        .from(productVariantImage)
+        .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
+        .where(and(inArray(productVariantImage.variant_id, variantIds), isNull(productImage.deleted_at)))
+        .orderBy(asc(productImage.rank), asc(productImage.id));
+      for (const { variant_id, ...image } of rows) {
+        const list = out.get(variant_id);
+        if (list) list.push(image);
+        else out.set(variant_id, [image]);
+      }
+      return out;
     },
 
     /** A live variant of a live product. */

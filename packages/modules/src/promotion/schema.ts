@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, OptionalMetadata, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
+import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, MoneyWhen, OptionalMetadata, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -132,6 +132,16 @@ export interface RuleValue {
   value: string;
 }
 
+/**
+ * Amounts that are money only for some kinds, for Medusa's dialect: a `fixed` application
+ * method's `value` (a percentage otherwise), a `spend` budget's `limit` and `used` (orders
+ * counted otherwise), the values of a rule on a cart total (`subtotal`, `item_total` and their
+ * Medusa aliases). Their currency is the application method's `currency_code` (the budget's own).
+ */
+export const MONEY_APPLICATION_TYPES = ["fixed"] as const;
+export const MONEY_BUDGET_TYPES = ["spend"] as const;
+export const MONEY_RULE_ATTRIBUTES = ["subtotal", "item_total", "items.subtotal", "items.total"] as const;
+
 function literals<const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
   return Type.Union(values.map((v) => Type.Literal(v as T[number])));
 }
@@ -146,7 +156,7 @@ export const RuleCreate = Type.Object(
   {
     attribute: Code({ minLength: 1 }),
     operator: literals(RULE_OPERATORS),
-    values: Type.Union([Code(), Type.Number(), Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 })]),
+    values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Union([Code(), Type.Number(), Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 })])),
     description: Nullable(LongText()),
   },
   { additionalProperties: false },
@@ -181,7 +191,7 @@ const applicationMethodCore = {
   type: literals(APPLICATION_TYPES),
   target_type: literals(TARGET_TYPES),
   allocation: Nullable(literals(ALLOCATIONS)),
-  value: Type.Optional(Type.Number({ minimum: 0 })),
+  value: Type.Optional(MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number({ minimum: 0 }))),
   currency_code: Nullable(Currency()),
   max_quantity: Nullable(Count()),
   apply_to_quantity: Nullable(Count()),
@@ -238,7 +248,8 @@ export type PromotionUpdate = Static<typeof PromotionUpdate>;
 export const BudgetInput = Type.Object(
   {
     type: Type.Optional(literals(BUDGET_TYPES)),
-    limit: Nullable(Minor()),
+    // A budget without `type` is a spend budget (campaigns.ts).
+    limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor(), "spend")),
     currency_code: Nullable(Currency()),
   },
   { additionalProperties: false },
@@ -294,11 +305,18 @@ export interface CampaignFilters {
 // ---- Responses (named `*Response`: `*View` are the service's types, see views.ts) -----------------
 
 /** A promotion rule with its values. */
-export const PromotionRuleResponse = RowView(promotionRule, { values: Type.Array(View({ id: Type.String(), value: Type.String() })) }, ["promotion_id", "kind"]);
+export const PromotionRuleResponse = RowView(promotionRule, { values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Array(View({ id: Type.String(), value: Type.String() }))) }, ["promotion_id", "kind"]);
 /** A campaign's budget. */
-export const CampaignBudgetResponse = RowView(campaignBudget);
+export const CampaignBudgetResponse = RowView(campaignBudget, {
+  limit: OrNull(MoneyWhen("type", MONEY_BUDGET_TYPES, Type.Integer())),
+  used: MoneyWhen("type", MONEY_BUDGET_TYPES, Type.Integer()),
+});
 /** How a promotion applies, with its target and buy rules. */
-export const ApplicationMethodResponse = RowView(applicationMethod, { target_rules: Type.Array(PromotionRuleResponse), buy_rules: Type.Array(PromotionRuleResponse) });
+export const ApplicationMethodResponse = RowView(applicationMethod, {
+  value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()),
+  target_rules: Type.Array(PromotionRuleResponse),
+  buy_rules: Type.Array(PromotionRuleResponse),
+});
 const promotionProperties = { application_method: OrNull(ApplicationMethodResponse), rules: Type.Array(PromotionRuleResponse) };
 /** A campaign with its budget and promotions. */
 export const CampaignResponse = RowView(campaign, { budget: OrNull(CampaignBudgetResponse), promotions: Type.Array(RowView(promotion, promotionProperties)) });

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import { CampaignCreate, CampaignPromotions, CampaignUpdate, CampaignResponse } from "@kasse/modules/promotion";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -34,7 +35,16 @@ export default async function campaigns(app: App): Promise<void> {
     return { campaign: project(await service.retrieveCampaign(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/campaigns/:id", { schema: { params: Params, body: CampaignUpdate, response: Answer("campaign", CampaignResponse) } }, async (request) => {
+  // Medusa's dialect: a budget update's `limit` is read with the stored budget's type and currency.
+  const budgetContext = {
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const { budget } = await service.retrieveCampaign((request.params as { id: string }).id);
+        return budget ? { budget: { type: budget.type, currency_code: budget.currency_code } } : undefined;
+      },
+    },
+  };
+  app.post("/campaigns/:id", { config: budgetContext, schema: { params: Params, body: CampaignUpdate, response: Answer("campaign", CampaignResponse) } }, async (request) => {
     return { campaign: await service.updateCampaign(request.params.id, request.body) };
   });
 

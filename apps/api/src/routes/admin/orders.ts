@@ -129,13 +129,16 @@ export default async function orders(app: App): Promise<void> {
     return respond(request.params.id);
   });
 
-  app.post("/orders/:id/payment-collections/:payment_collection_id/capture", { schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One } }, async (request) => {
+  // Medusa's dialect reads `amount` in the collection's currency.
+  const collectionCurrency = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await app.modules.payment.retrieveCollection((request.params as { payment_collection_id: string }).payment_collection_id)).currency_code }) } };
+
+  app.post("/orders/:id/payment-collections/:payment_collection_id/capture", { config: collectionCurrency, schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One } }, async (request) => {
     const { id, payment_collection_id } = request.params;
     await app.infra.engine.execute(capturePaymentWorkflow, { order_id: id, payment_collection_id, amount: request.body?.amount ?? null, actor: actor(request) });
     return respond(id);
   });
 
-  app.post("/orders/:id/payment-collections/:payment_collection_id/refund", { schema: { params: CollectionParams, body: RefundBody, response: One } }, async (request) => {
+  app.post("/orders/:id/payment-collections/:payment_collection_id/refund", { config: collectionCurrency, schema: { params: CollectionParams, body: RefundBody, response: One } }, async (request) => {
     const { id, payment_collection_id } = request.params;
     const { amount, reason, note } = request.body;
     await app.infra.engine.execute(refundPaymentWorkflow, { order_id: id, payment_collection_id, amount, reason: reason ?? note ?? null, actor: actor(request) });

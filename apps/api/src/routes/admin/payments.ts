@@ -24,12 +24,15 @@ export default async function payments(app: App): Promise<void> {
     return { payment: collection.payments.find((p) => p.id === paymentId)! };
   };
 
-  app.post("/payments/:id/capture", { schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } }, async (request) => {
+  // Medusa's dialect reads `amount` in the payment's currency.
+  const config = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: await app.modules.payment.paymentCurrency((request.params as { id: string }).id) }) } };
+
+  app.post("/payments/:id/capture", { config, schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } }, async (request) => {
     const result = await app.infra.engine.execute(capturePaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, actor: actor(request) });
     return respond(result.payment_collection_id, request.params.id);
   });
 
-  app.post("/payments/:id/refund", { schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } }, async (request) => {
+  app.post("/payments/:id/refund", { config, schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } }, async (request) => {
     const result = await app.infra.engine.execute(refundPaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, reason: request.body?.reason ?? request.body?.note ?? null, actor: actor(request) });
     return respond(result.payment_collection_id, request.params.id);
   });

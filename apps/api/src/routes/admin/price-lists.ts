@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import { PriceListCreate, PriceListPricesBatch, PriceListUpdate, PriceListView, PriceView } from "@kasse/modules/pricing";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -72,7 +73,18 @@ export default async function priceLists(app: App): Promise<void> {
     return listResponse("prices", project(items, parseFields(fields)), count, { limit, offset });
   });
 
-  app.post("/price-lists/:id/prices/batch", { schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } }, async (request) => {
+  // Medusa's dialect: an updated price's `amount` is in the stored price's currency unless the update names one.
+  const batchContext = {
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const updates = (request.body as { update?: unknown } | undefined)?.update;
+        if (!Array.isArray(updates) || updates.length === 0) return undefined;
+        const currencies = new Map((await service.retrieve((request.params as { id: string }).id)).prices.map((p) => [p.id, p.currency_code]));
+        return { update: updates.map((u: unknown) => ({ currency_code: typeof (u as { id?: unknown })?.id === "string" ? currencies.get((u as { id: string }).id) : undefined })) };
+      },
+    },
+  };
+  app.post("/price-lists/:id/prices/batch", { config: batchContext, schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } }, async (request) => {
     await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
     return service.batchPrices(request.params.id, request.body);
   });

@@ -11,7 +11,7 @@ import {
   updateProductVariant,
 } from "@kasse/flows";
 import { Code, errors, Id, Title } from "@kasse/db";
-import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate, ProductOptionView } from "@kasse/modules/product";
+import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate, ProductOptionView, VariantImagesBatch } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, DeleteResponse, Deleted, ListAnswer } from "../../http/schemas";
@@ -137,6 +137,13 @@ export default async function products(app: App): Promise<void> {
     await deleteProductVariant(db, request.params.id, request.params.variant_id);
     return { id: request.params.variant_id, object: "variant", deleted: true as const, parent: (await one(request.params.id)).product };
   });
+
+  // Medusa's variant images: which of the product's images show this variant.
+  app.post(
+    "/products/:id/variants/:variant_id/images/batch",
+    { schema: { params: VariantParams, body: VariantImagesBatch, response: { 200: Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }) } } },
+    async (request) => app.modules.product.batchVariantImages(request.params.id, request.params.variant_id, request.body),
+  );
 
   app.post("/products/:id/variants/:variant_id/prices", { schema: { params: VariantParams, body: VariantPrices, response: One } }, async (request) => {
     await setProductVariantPrices(db, request.params.id, request.params.variant_id, request.body.prices);

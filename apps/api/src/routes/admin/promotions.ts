@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
-import { NUMERIC_ATTRIBUTES, ruleAttribute, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import { Code, Id, MoneyWhen, Title } from "@kasse/db";
+import { MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, ruleAttribute, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -43,7 +44,8 @@ const RuleDisplay = Type.Object({
   attribute_label: Type.String(),
   operator_label: Type.String(),
   field_type: Type.Union([Type.Literal("number"), Type.Literal("multiselect")]),
-  values: Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() })),
+  // Amounts on cart-total attributes are money (the dialect converts the value and its label).
+  values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() }))),
 });
 const RulesAnswer = { 200: Type.Object({ rules: Type.Array(RuleDisplay) }, { description: "The promotion's rules of this kind, with the labels a form shows" }) };
 const RulesQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 4096 })), promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])), application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])), application_method_target_type: Type.Optional(Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")])) }, { additionalProperties: false });
@@ -57,6 +59,13 @@ const batches: Array<[path: string, kind: RuleKind]> = [
 /** Admin promotions: CRUD and Medusa's rule batches (interface.md, Admin: promotions and campaigns). */
 export default async function promotions(app: App): Promise<void> {
   const service = app.modules.promotion;
+  // Medusa's dialect: a partial update's `value` and a batch's rule values are read with the stored application method's type and currency.
+  const stored = async (request: FastifyRequest) => {
+    const method = (await service.retrieve((request.params as { id: string }).id)).application_method;
+    return method ? { type: method.type, currency_code: method.currency_code } : undefined;
+  };
+  const updateContext = { medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) } };
+  const rulesContext = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) } };
 
   app.get("/promotions", { schema: { querystring: ListPromotions, response: ListAnswer("promotions", PromotionResponse) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
@@ -72,7 +81,7 @@ export default async function promotions(app: App): Promise<void> {
     return { promotion: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
-  app.post("/promotions/:id", { schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
+  app.post("/promotions/:id", { config: updateContext, schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
     return { promotion: await service.update(request.params.id, request.body) };
   });
 
@@ -106,7 +115,7 @@ export default async function promotions(app: App): Promise<void> {
   }
 
   for (const [path, kind] of batches) {
-    app.post(`/promotions/:id/${path}/batch`, { schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
+    app.post(`/promotions/:id/${path}/batch`, { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
       return service.batchRules(request.params.id, kind, request.body);
     });
   }

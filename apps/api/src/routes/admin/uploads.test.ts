@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), "kasse-uploads-"));
 let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp({ FILE_DIR: dir, UPLOAD_MAX_BYTES: "2048", UPLOAD_MAX_FILES: "3" });
+  t = await createTestApp({ PUBLIC_URL: "http://shop.test/", FILE_DIR: dir, UPLOAD_MAX_BYTES: "2048", UPLOAD_MAX_FILES: "3" });
   admin = await t.adminHeaders();
 });
 afterAll(async () => {
@@ -33,7 +33,7 @@ function form(parts: Array<{ name: string; filename?: string; type?: string; con
   return Buffer.concat(chunks);
 }
 const upload = (payload: Buffer, headers: Record<string, string> = admin, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
-  t.app.inject({ method: "POST", url: "/admin/uploads", headers: { ...headers, "content-type": contentType, host: "shop.test" }, payload });
+  t.app.inject({ method: "POST", url: "/admin/uploads", headers: { ...headers, "content-type": contentType }, payload });
 const stored = () => readdirSync(dir).sort();
 
 describe("admin uploads", () => {
@@ -47,22 +47,22 @@ describe("admin uploads", () => {
     expect(files).toHaveLength(2);
     expect(files[0]!.id).toMatch(/^[0-9a-z]+-[0-9a-f]{16}-Blue-Shirt-front\.png$/);
     expect(files[1]!.id).toMatch(/^[0-9a-z]+-[0-9a-f]{16}-passwd\.jpg$/);
-    expect(files[0]!.url).toBe(`http://shop.test/static/${files[0]!.id}`);
+    expect(files[0]!.url).toBe(`http://shop.test/static/uploads/${files[0]!.id}`);
     expect(stored()).toEqual(files.map((f) => f.id).sort());
 
-    const served = await t.app.inject({ method: "GET", url: `/static/${files[0]!.id}` });
+    const served = await t.app.inject({ method: "GET", url: `/static/uploads/${files[0]!.id}` });
     expect(served.statusCode).toBe(200);
     expect(served.headers["content-type"]).toBe("image/png");
     expect(served.headers["x-content-type-options"]).toBe("nosniff");
     expect(served.rawPayload.equals(PNG)).toBe(true);
 
-    const one = await t.app.inject({ method: "GET", url: `/admin/uploads/${files[1]!.id}`, headers: { ...admin, host: "shop.test" } });
-    expect(one.json()).toEqual({ file: { id: files[1]!.id, url: `http://shop.test/static/${files[1]!.id}` } });
+    const one = await t.app.inject({ method: "GET", url: `/admin/uploads/${files[1]!.id}`, headers: { ...admin } });
+    expect(one.json()).toEqual({ file: { id: files[1]!.id, url: `http://shop.test/static/uploads/${files[1]!.id}` } });
 
     const deleted = await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin });
     expect(deleted.json()).toEqual({ id: files[1]!.id, object: "file", deleted: true });
     expect(stored()).toEqual([files[0]!.id]);
-    expect((await t.app.inject({ method: "GET", url: `/static/${files[1]!.id}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: `/static/uploads/${files[1]!.id}` })).statusCode).toBe(404);
     expect((await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin })).statusCode).toBe(404);
   });
 
@@ -95,7 +95,7 @@ describe("admin uploads", () => {
     expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), {})).statusCode).toBe(401);
     expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), await t.customerHeaders("cus_1"))).statusCode).toBe(403);
     expect((await t.app.inject({ method: "GET", url: "/admin/uploads/nothing.png", headers: admin })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: "GET", url: "/static/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: "GET", url: "/static/jwt-secret" })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: "/static/uploads/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);
   });
 });

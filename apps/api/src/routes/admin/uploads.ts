@@ -2,7 +2,6 @@ import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
 import { errors } from "@kasse/db";
 import { FileView } from "@kasse/modules/file";
-import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { Deleted } from "../../http/schemas";
 
@@ -12,10 +11,9 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 /** The one multipart field an upload carries (the dashboard appends each file as `files`). */
 const FIELD = "files";
 
-/** Where a stored file is served: `FILE_BASE_URL`, else `/static` on the origin the request came to. */
-export function fileUrl(app: App, request: FastifyRequest, id: string): string {
-  const base = app.config.files.baseUrl ?? `${request.protocol}://${request.host}/static`;
-  return `${base}/${encodeURIComponent(id)}`;
+/** Where a stored file is served: `FILE_BASE_URL`, else `{PUBLIC_URL}/static/uploads` (never the request's Host header). */
+export function fileUrl(app: App, id: string): string {
+  return `${app.config.files.baseUrl}/${encodeURIComponent(id)}`;
 }
 
 /**
@@ -47,14 +45,14 @@ export default async function uploads(app: App): Promise<void> {
         files.push({ filename: part.filename, content: await part.toBuffer() });
       }
       const stored = await app.modules.file.upload(files);
-      return { files: stored.map((f) => ({ id: f.id, url: fileUrl(app, request, f.id) })) };
+      return { files: stored.map((f) => ({ id: f.id, url: fileUrl(app, f.id) })) };
     },
   );
 
   app.get("/uploads/:id", { schema: { params: Params, querystring: NoQuery, response: { 200: Type.Object({ file: FileView }, { description: "The file" }) } } }, async (request) => {
     const found = await app.modules.file.open(request.params.id);
     found.stream().destroy();
-    return { file: { id: request.params.id, url: fileUrl(app, request, request.params.id) } };
+    return { file: { id: request.params.id, url: fileUrl(app, request.params.id) } };
   });
 
   app.delete("/uploads/:id", { schema: { params: Params, response: Deleted } }, async (request) => {

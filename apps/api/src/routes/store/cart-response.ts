@@ -1,10 +1,11 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, View, rowProperties } from "@kasse/db";
+import { Extend, MoneyView, MoneyWhen, OrNull, View, rowProperties } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
 import { AddressView, AdjustmentView, TaxLineView, cart, cartLineItem, cartShippingMethod } from "@kasse/modules/cart";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { RegionView, type Region } from "@kasse/modules/region";
+import { MONEY_APPLICATION_TYPES } from "@kasse/modules/promotion";
 
 /** The caller as the cart flows see it: a signed-in customer's id, else a guest. */
 export function cartActor(request: FastifyRequest): CartActor {
@@ -42,15 +43,33 @@ export const CartView = View({
   billing_address: OrNull(AddressView),
   shipping_methods: Type.Array(CartShippingMethodView),
   payment_collection: OrNull(StorePaymentCollectionView),
-  promotions: Type.Array(View({ id: Type.String(), code: OrNull(Type.String()), is_automatic: Type.Boolean() })),
+  promotions: Type.Array(
+    View({
+      id: Type.String(),
+      code: OrNull(Type.String()),
+      is_automatic: Type.Boolean(),
+      application_method: Type.Optional(
+        OrNull(View({ type: Type.String(), target_type: Type.String(), allocation: OrNull(Type.String()), value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()), currency_code: OrNull(Type.String()) })),
+      ),
+    }),
+  ),
+  /** The discount without tax (Kasse's `discount_total` is already without tax), as Medusa's storefront reads it. */
+  discount_subtotal: MoneyView(),
 });
 
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
 export function cartResponse(result: CartResult) {
   const { cart, items, shipping_methods } = result;
-  const promotions = new Map<string, { id: string; code: string | null; is_automatic: boolean }>();
+  const promotions = new Map<string, { id: string; code: string | null; is_automatic: boolean; application_method?: NonNullable<CartResult["promotions"]>[number]["application_method"] }>();
+  const loaded = new Map((result.promotions ?? []).map((p) => [p.id, p]));
   for (const adjustment of [...items, ...shipping_methods].flatMap((line) => line.adjustments)) {
-    promotions.set(adjustment.promotion_id, { id: adjustment.promotion_id, code: adjustment.code, is_automatic: !cart.promo_codes.some((c) => c.toLowerCase() === adjustment.code?.toLowerCase()) });
+    const promotion = loaded.get(adjustment.promotion_id);
+    promotions.set(adjustment.promotion_id, {
+      id: adjustment.promotion_id,
+      code: adjustment.code,
+      is_automatic: !cart.promo_codes.some((c) => c.toLowerCase() === adjustment.code?.toLowerCase()),
+      ...(promotion ? { application_method: promotion.application_method } : {}),
+    });
   }
   return {
     id: cart.id,
@@ -60,6 +79,7 @@ export function cartResponse(result: CartResult) {
     customer_id: cart.customer_id,
     currency_code: cart.currency_code,
     email: cart.email,
+    locale: cart.locale,
     items: items.map((item) => ({
       id: item.id,
       cart_id: item.cart_id,
@@ -114,6 +134,7 @@ export function cartResponse(result: CartResult) {
     promotions: [...promotions.values()],
     subtotal: cart.subtotal,
     discount_total: cart.discount_total,
+    discount_subtotal: cart.discount_total,
     shipping_total: cart.shipping_total,
     tax_total: cart.tax_total,
     total: cart.total,

@@ -294,9 +294,13 @@ describe("store carts: promotions", () => {
     const applied = await post(`/store/carts/${cart.id}/promotions`, { promo_codes: ["TENOFF"] });
     expect(applied.statusCode).toBe(200);
     const discounted = applied.json().cart;
-    expect(discounted).toMatchObject({ subtotal: 2000, discount_total: 200, total: 1800 });
+    expect(discounted).toMatchObject({ subtotal: 2000, discount_total: 200, discount_subtotal: 200, total: 1800 });
     expect(discounted.items[0].adjustments).toEqual([expect.objectContaining({ code: "TENOFF", amount: 200 })]);
-    expect(discounted.promotions).toEqual([expect.objectContaining({ code: "TENOFF", is_automatic: false })]);
+    expect(discounted.promotions).toEqual([
+      { id: expect.any(String), code: "TENOFF", is_automatic: false, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: null } },
+    ]);
+    // A read shows the same promotions.
+    expect((await get(`/store/carts/${cart.id}`)).json().cart.promotions).toEqual(discounted.promotions);
     // Quantity changes re-evaluate the promotion.
     const more = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
     expect(more).toMatchObject({ subtotal: 3000, discount_total: 300, total: 2700 });
@@ -327,6 +331,31 @@ describe("store carts: promotions", () => {
     } finally {
       const { items } = await t.app.modules.promotion.list({ q: "AUTOSHIP" }, { limit: 1, offset: 0 });
       await t.app.modules.promotion.delete(items[0]!.id);
+    }
+  });
+});
+
+describe("store carts: a code-less automatic promotion", () => {
+  it("accepts and ignores null codes (a storefront sends the automatic promotion's null code back)", async () => {
+    const auto = await t.app.modules.promotion.create({ type: "standard", is_automatic: true, application_method: { type: "fixed", target_type: "order", allocation: "across", value: 100, currency_code: "eur" } });
+    try {
+      const cart = await newCart({ region_id: eu.id });
+      const filled = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 })).json().cart;
+      expect(filled.promotions).toEqual([{ id: auto.id, code: null, is_automatic: true, application_method: { type: "fixed", target_type: "order", allocation: "across", value: 100, currency_code: "eur" } }]);
+      expect(filled).toMatchObject({ discount_total: 100, discount_subtotal: 100 });
+      // What the storefront sends when a code is added: the current codes (null here) plus the new one.
+      const added = await post(`/store/carts/${cart.id}`, { promo_codes: [null, "TENOFF"] });
+      expect(added.statusCode).toBe(200);
+      expect(added.json().cart.promotions.map((p: { code: string | null }) => p.code).sort()).toEqual(["TENOFF", null].sort());
+      // And when it is removed again.
+      const removed = await post(`/store/carts/${cart.id}`, { promo_codes: [null] });
+      expect(removed.statusCode).toBe(200);
+      expect(removed.json().cart.promotions).toEqual([expect.objectContaining({ id: auto.id, code: null })]);
+      expect(removed.json().cart.discount_total).toBe(100);
+      expect400(await post(`/store/carts/${cart.id}`, { promo_codes: [null, 5] }));
+      expect400(await post(`/store/carts/${cart.id}`, { promo_codes: [""] }));
+    } finally {
+      await t.app.modules.promotion.delete(auto.id);
     }
   });
 });

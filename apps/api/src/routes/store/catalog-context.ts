@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, errors, isKasseError } from "@kasse/db";
+import { Extend, OrNull, View, errors, isKasseError } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
 import { ProductVariantView, ProductView, type Product, type ProductVariant } from "@kasse/modules/product";
 import type { App } from "../../app";
@@ -52,36 +52,44 @@ async function customerGroupIds(app: App, request: FastifyRequest): Promise<stri
 }
 
 /** A variant as the Store API shows it: `calculated_price` with a pricing context, `inventory_quantity` when asked for. */
-export const StoreVariantView = Extend(ProductVariantView, { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer() }, ["deleted_at"]);
+export const StoreVariantView = Extend(
+  ProductVariantView,
+  { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer(), images: Type.Array(View({ id: Type.String(), url: Type.String(), rank: Type.Integer() })) },
+  ["deleted_at"],
+);
 /** A product as the Store API shows it: variants as {@link StoreVariantView}, relations reduced to the Store's fields. */
 export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, ["deleted_at", "sales_channels"]);
 
-/** Store shape of a variant: options as `{id, value, option: {id, title}}`, plus computed extras. */
+/** Store shape of a variant: options as `{id, value, option_id, option: {id, title}}`, plus computed extras. */
 export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
-  options: Array<{ id: string; value: string; option: { id: string; title: string } }>;
+  options: Array<{ id: string; value: string; option_id: string; option: { id: string; title: string } }>;
   calculated_price?: CalculatedPrice | null;
   inventory_quantity?: number;
+  images?: Array<{ id: string; url: string; rank: number }>;
 };
 
 /**
- * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given) and
- * `inventory_quantity` (when `fields` asks for it): one batched call per module for the whole page.
+ * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given),
+ * `inventory_quantity` and `images` (when `fields` asks for them): one batched call per module for the whole page.
  */
 export async function storeVariants(app: App, variants: ProductVariant[], context: CatalogContext, selection: FieldSelection, prefix = "variants."): Promise<StoreVariant[]> {
   const ids = variants.map((v) => v.id);
   const wantsInventory = wants(selection, `${prefix}inventory_quantity`);
-  const [prices, quantities] = await Promise.all([
+  const [prices, quantities, images] = await Promise.all([
     context.pricing && ids.length ? app.modules.pricing.calculatePrices(ids, context.pricing) : undefined,
     wantsInventory && ids.length
       ? app.modules.stockLocation.locationIdsForSalesChannels(context.salesChannelIds).then((locations) => app.modules.inventory.availableQuantities(ids, locations))
       : undefined,
+    wants(selection, `${prefix}images`) ? app.modules.product.variantImages(ids) : undefined,
   ]);
   return variants.map(({ deleted_at: _deleted, options, ...variant }) => {
-    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option: { id: o.option.id, title: o.option.title } })) };
+    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) };
     if (prices) out.calculated_price = prices.get(variant.id) ?? null;
     // Variants without inventory items (manage_inventory false) have no quantity to report.
     const quantity = quantities?.get(variant.id);
     if (quantity !== undefined) out.inventory_quantity = quantity;
+    // The product images chosen for the variant (none chosen: the storefront shows the product's).
+    if (images) out.images = images.get(variant.id) ?? [];
     return out;
   });
 }
@@ -105,4 +113,31 @@ export async function storeProducts(app: App, products: Product[], context: Cata
     ...(p.tags ? { tags: p.tags.map((t) => ({ id: t.id, value: t.value })) } : {}),
     ...(p.type !== undefined ? { type: p.type ? { id: p.type.id, value: p.type.value } : null } : {}),
   }));
+}
+
+/**
+ * The products (Store shape, no variants) the request's channels sell in each of `ids`, for a
+ * collection's or category's `products` (`fields=*products`): one product query for all of them.
+ * At most 1000 products in all, the largest page.
+ */
+export async function productsByGroup(app: App, request: FastifyRequest, by: "collection_id" | "category_id", ids: string[]): Promise<Map<string, Array<Record<string, unknown>>>> {
+  const out = new Map<string, Array<Record<string, unknown>>>();
+  const channels = storeChannels(request, undefined);
+  if (ids.length === 0 || channels.length === 0) return out;
+  const { items } = await app.modules.product.list(
+    { [by]: ids, status: ["published"], sales_channel_id: channels },
+    { limit: 1000, offset: 0, order: "created_at" },
+    { relations: by === "category_id" ? ["categories"] : [] },
+  );
+  const wanted = new Set(ids);
+  for (const { deleted_at: _deleted, sales_channels: _channels, categories, ...p } of items) {
+    const groups = by === "collection_id" ? [p.collection_id] : (categories ?? []).map((c) => c.id);
+    for (const group of groups) {
+      if (!group || !wanted.has(group)) continue;
+      const list = out.get(group);
+      if (list) list.push(p);
+      else out.set(group, [p]);
+    }
+  }
+  return out;
 }

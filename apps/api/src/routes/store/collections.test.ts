@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
+import { createFixtureProduct } from "./catalog-fixtures";
 
 let t: TestApp;
 let summer: { id: string };
@@ -30,6 +31,17 @@ describe("store collections", () => {
     const missing = await get("/store/collections/gone");
     expect(missing.statusCode).toBe(404);
     expect(missing.json().type).toBe("not_found");
+  });
+
+  it("lists each collection's products when fields asks for *products (the storefront's footer and collection page)", async () => {
+    const channel = await t.app.modules.salesChannel.getOrCreateDefault();
+    const tee = await createFixtureProduct(t, { title: "Tee", status: "published", collection_id: summer.id, sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
+    await createFixtureProduct(t, { title: "Hidden Tee", status: "draft", collection_id: summer.id, sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
+    const list = (await get("/store/collections?fields=*products&limit=100&offset=0")).json().collections;
+    expect(list.find((c: { id: string }) => c.id === summer.id).products.map((p: { id: string }) => p.id)).toEqual([tee.id]);
+    expect(list.find((c: { handle: string }) => c.handle === "winter").products).toEqual([]);
+    expect((await get(`/store/collections/${summer.id}?fields=*products`)).json().collection.products[0]).toMatchObject({ id: tee.id, title: "Tee" });
+    expect((await get("/store/collections?fields=id,%20handle,%20title")).json().collections[0]).not.toHaveProperty("products");
   });
 
   it("rejects bad input", async () => {

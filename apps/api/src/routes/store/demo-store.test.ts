@@ -6,7 +6,7 @@ let t: TestApp;
 let store: DemoStore;
 beforeAll(async () => {
   t = await createTestApp();
-  const seeded = await seedDemoStore(t.app.modules.db);
+  const seeded = await seedDemoStore(t.app.modules.db, { publicUrl: "https://api.shop.example/" });
   expect(seeded).not.toBeNull();
   store = seeded!;
 }, 120_000);
@@ -15,6 +15,39 @@ afterAll(() => t.close());
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
 
 describe("the demo store", () => {
+  it("has a picture per product, a PNG Kasse serves itself under the public URL", async () => {
+    const { products } = (await get("/store/products?limit=20&fields=handle,thumbnail,*images", { "x-publishable-api-key": store.publishable_api_key })).json();
+    expect(products).toHaveLength(20);
+    for (const product of products) {
+      const url = `https://api.shop.example/static/demo/${product.handle}.png`;
+      expect(product.thumbnail).toBe(url);
+      expect(product.images.map((i: { url: string }) => i.url)).toEqual([url]);
+      const file = await get(new URL(url).pathname);
+      expect(file.statusCode).toBe(200);
+      expect(file.headers["content-type"]).toBe("image/png");
+      expect(file.rawPayload.subarray(1, 4).toString("ascii")).toBe("PNG");
+      expect(file.rawPayload.length).toBeLessThan(10_000);
+      expect(file.headers["cache-control"]).toMatch(/max-age=86400/);
+    }
+    expect((await get("/static/demo/nope.png")).statusCode).toBe(404);
+    // No directory listing.
+    expect((await get("/static/demo/")).json()).toEqual({ type: "not_allowed", message: "Forbidden" });
+    expect((await get("/static/../package.json")).statusCode).toBe(404);
+    expect((await get("/static/%2e%2e/package.json")).statusCode).toBe(404);
+  });
+
+  it("has no pictures without a public URL", async () => {
+    const other = await createTestApp();
+    try {
+      await seedDemoStore(other.app.modules.db);
+      const product = (await other.app.inject({ method: "GET", url: "/store/products/linen-shirt" })).json().product;
+      expect(product.thumbnail).toBeNull();
+      expect(product.images).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+
   it("is seeded once", async () => {
     expect(store.product_count).toBe(20);
     expect(await seedDemoStore(t.app.modules.db)).toBeNull();

@@ -16,6 +16,8 @@ export default async function store(app: App): Promise<void> {
   await app.register(import("./collections"));
   await app.register(import("./product-categories"));
   await app.register(import("./regions"));
+  await app.register(import("./locales"));
+  await app.register(import("./product-options"));
   await app.register(import("./customers"));
   await app.register(import("./orders"));
   await app.register(import("./payment-providers"));

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
+import { eq } from "drizzle-orm";
+import { orderLineItem } from "@kasse/modules/order";
 import { placeTestOrder } from "../../orders/fixtures";
+import { createFixtureProduct } from "./catalog-fixtures";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,6 +14,27 @@ afterAll(() => t.close());
 const get = async (url: string, customerId?: string) => t.app.inject({ method: "GET", url, headers: customerId ? await t.customerHeaders(customerId) : {} });
 
 describe("store orders", () => {
+  it("adds each line's live variant and product when fields asks (*items.variant, *items.product), as Medusa's storefront does", async () => {
+    const product = await createFixtureProduct(t, { title: "Linen Shirt", handle: "linen-shirt-o", status: "published", thumbnail: "https://img.example/l.png", variants: [{ title: "M", sku: "LIN-M", size: "M", prices: [{ currency_code: "usd", amount: 1000 }] }] });
+    const placed = (await placeTestOrder(t.app, { customer_id: "cus_refs", email: "refs@example.com" })).order;
+    const [first] = placed.items;
+    await t.app.modules.db.update(orderLineItem).set({ variant_id: product.variantIds[0]!, product_id: product.id }).where(eq(orderLineItem.id, first!.id));
+    const fields = "*payment_collections.payments,*items,*items.metadata,*items.variant,*items.product";
+    const one = (await get(`/store/orders/${placed.id}?fields=${encodeURIComponent(fields)}`, "cus_refs")).json().order;
+    const line = one.items.find((i: { id: string }) => i.id === first!.id);
+    expect(line.variant).toEqual({ id: product.variantIds[0], title: "M", sku: "LIN-M", product_id: product.id, options: [{ id: expect.any(String), value: "M", option_id: expect.any(String), option: { id: expect.any(String), title: "Size" } }] });
+    expect(line.product).toEqual({ id: product.id, title: "Linen Shirt", handle: "linen-shirt-o", subtitle: null, thumbnail: "https://img.example/l.png" });
+    // A line whose variant no longer exists shows null, not someone else's data.
+    expect(one.items.find((i: { id: string }) => i.id !== first!.id)).toMatchObject({ variant: null, product: null });
+    expect(one.discount_subtotal).toBe(one.discount_total);
+    // The history list does the same; without the fields the lines carry no such objects.
+    const list = (await get(`/store/orders?fields=${encodeURIComponent("*items,+items.metadata,*items.variant,*items.product")}`, "cus_refs")).json();
+    expect(list.orders[0].items.find((i: { id: string }) => i.id === first!.id).variant.title).toBe("M");
+    const plain = (await get(`/store/orders/${placed.id}`, "cus_refs")).json().order;
+    expect(plain.items[0]).not.toHaveProperty("variant");
+    expect(plain.items[0]).not.toHaveProperty("product");
+  });
+
   it("a customer lists and reads only their own orders; someone else's is 404", async () => {
     const mine = (await placeTestOrder(t.app, { customer_id: "cus_owner", email: "owner@example.com" })).order;
     const second = (await placeTestOrder(t.app, { customer_id: "cus_owner", email: "owner@example.com" })).order;

@@ -1,13 +1,17 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors, Id } from "@kasse/db";
+import { errors, Id, Secret } from "@kasse/db";
+import { requestOrderTransfer, requestOrderTransferWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
-import { OrderDetailView, orderView, orderViews } from "../../orders/view";
+import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";
 
 const Params = Type.Object({ id: Id() });
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
+// Medusa's storefront sends `{}`; an admin-style `description` is not taken from shoppers.
+const TransferRequest = Type.Object({}, { additionalProperties: false });
+const TransferAnswer = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
 
 /** The caller's customer id, if the request carries a customer token. */
 const customerOf = (request: FastifyRequest) => (request.auth?.actor_type === "customer" && request.auth.actor_id ? request.auth.actor_id : null);
@@ -24,14 +28,44 @@ export default async function orders(app: App): Promise<void> {
   const listOwn = async (customerId: string, query: Static<typeof ListOwnOrders>) => {
     const { limit, offset, order, fields } = query;
     const { items, count } = await service.list({ customer_id: [customerId] }, { limit, offset, order });
-    return listResponse("orders", project(await orderViews(app.modules, items, "store"), parseFields(fields)), count, { limit, offset });
+    const selection = parseFields(fields);
+    return listResponse("orders", project(await withLineRefs(app.modules, await orderViews(app.modules, items, "store"), selection), selection), count, { limit, offset });
   };
   app.get("/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
   app.get("/customers/me/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
 
+  /** The order, if the caller may see it: a guest order, or the caller's own (anyone else's is 404). */
+  const visibleOrder = async (id: string, request: FastifyRequest) => {
+    const found = await service.retrieve(id);
+    if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${id} was not found`);
+    return found;
+  };
+
+  // Order transfer (Medusa's "claim an order"): a signed-in customer asks for a guest order; the
+  // order's email gets a link with a single-use token that accepts (the order becomes the
+  // customer's) or declines the request.
+  app.infra.engine.register(requestOrderTransferWorkflow(app.modules.notification));
+  app.post(
+    "/orders/:id/transfer/request",
+    { ...customerOnly, schema: { params: Params, querystring: RetrieveQuery, body: TransferRequest, response: Answer("order", OrderDetailView) } },
+    async (request) => {
+      await visibleOrder(request.params.id, request);
+      await requestOrderTransfer(app.infra.engine, app.modules.notification, { order_id: request.params.id, customer_id: customerOf(request)!, storefront_url: app.config.env.STOREFRONT_URL ?? null });
+      return { order: project(await orderView(app.modules, await service.retrieve(request.params.id), "store"), parseFields(request.query.fields)) };
+    },
+  );
+  for (const answer of ["accept", "decline"] as const) {
+    app.post(`/orders/:id/transfer/${answer}`, { schema: { params: Params, querystring: RetrieveQuery, body: TransferAnswer, response: Answer("order", OrderDetailView) } }, async (request) => {
+      const { order } = await app.modules.orderTransfer.answer(request.params.id, request.body.token, answer);
+      return { order: project(await orderView(app.modules, order, "store"), parseFields(request.query.fields)) };
+    });
+  }
+
   app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } }, async (request) => {
     const found = await service.retrieve(request.params.id);
     if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${request.params.id} was not found`);
-    return { order: project(await orderView(app.modules, found, "store"), parseFields(request.query.fields)) };
+    const selection = parseFields(request.query.fields);
+    const [shaped] = await withLineRefs(app.modules, [await orderView(app.modules, found, "store")], selection);
+    return { order: project(shaped!, selection) };
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
+import { createFixtureProduct } from "./catalog-fixtures";
 
 let t: TestApp;
 const ids: Record<string, string> = {};
@@ -41,6 +42,32 @@ describe("store product categories", () => {
     expect(shirts).toMatchObject({ id: ids.shirts, name: "Shirts", parent_category_id: ids.men, parent_category: { id: ids.men } });
     expect((await get(`/store/product-categories/${ids.men}?include_descendants_tree=true`)).json().product_category.category_children[0].category_children).toHaveLength(1);
     for (const id of [ids.hidden, ids.inactive, "pcat_missing"]) expect((await get(`/store/product-categories/${id}`)).statusCode).toBe(404);
+  });
+
+  it("walks parent_category up to the root when fields asks for parent_category.parent_category", async () => {
+    const fields = "*category_children, *products, *parent_category, *parent_category.parent_category";
+    const list = (await get(`/store/product-categories?limit=100&fields=${encodeURIComponent(fields)}`)).json();
+    const linen = list.product_categories.find((c: { handle: string }) => c.handle === "linen");
+    expect(linen.parent_category).toMatchObject({ id: ids.shirts, handle: "shirts", parent_category: { id: ids.men, handle: "men", parent_category: null } });
+    const men = list.product_categories.find((c: { handle: string }) => c.handle === "men");
+    expect(men.parent_category).toBeNull();
+    // One level only when not asked further.
+    const one = (await get(`/store/product-categories/${ids.linen}`)).json().product_category;
+    expect(one.parent_category).toMatchObject({ id: ids.shirts });
+    expect(one.parent_category).not.toHaveProperty("parent_category");
+  });
+
+  it("lists each category's products (published, in the request's channels) when fields asks for *products", async () => {
+    const channel = await t.app.modules.salesChannel.getOrCreateDefault();
+    const shirt = await createFixtureProduct(t, { title: "Oxford", status: "published", categories: [{ id: ids.shirts! }, { id: ids.men! }], sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
+    await createFixtureProduct(t, { title: "Draft Oxford", status: "draft", categories: [{ id: ids.shirts! }], sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
+    const byHandle = (await get(`/store/product-categories?handle=shirts&fields=${encodeURIComponent("*category_children, *products")}`)).json().product_categories[0];
+    expect(byHandle.products.map((p: { id: string }) => p.id)).toEqual([shirt.id]);
+    expect(byHandle.products[0]).toMatchObject({ title: "Oxford", handle: "oxford" });
+    const all = (await get(`/store/product-categories?fields=${encodeURIComponent("*products")}&limit=100`)).json().product_categories;
+    expect(all.find((c: { id: string }) => c.id === ids.men).products.map((p: { id: string }) => p.id)).toEqual([shirt.id]);
+    expect(all.find((c: { id: string }) => c.id === ids.linen).products).toEqual([]);
+    expect((await get(`/store/product-categories/${ids.shirts}`)).json().product_category).not.toHaveProperty("products");
   });
 
   it("rejects bad input", async () => {

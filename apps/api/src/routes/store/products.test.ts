@@ -120,6 +120,22 @@ describe("GET /store/products filters and paging", () => {
     expect(titles(res.json())).toEqual(expected);
   });
 
+  it("filters by tag id and collection as the storefront's related-products rail sends them (indexed arrays)", async () => {
+    const res = await get(`/store/products?limit=12&offset=0&collection_id[0]=${ids.collection}&tag_id[0]=${ids.tag}&tag_id[1]=ptag_other&is_giftcard=false`);
+    expect(res.statusCode).toBe(200);
+    expect(titles(res.json())).toEqual(["Linen Shirt"]);
+    expect(titles((await get(`/store/products?tag_id=ptag_none`)).json())).toEqual([]);
+  });
+
+  it("filters by option value ids: products with a variant of any of them", async () => {
+    const product = (await get("/store/products/linen-shirt")).json().product;
+    const valueOf = (size: string) => product.options[0].values.find((v: { value: string }) => v.value === size).id as string;
+    const mugValue = (await get(`/store/products/${mug.id}`)).json().product.options[0].values[0].id as string;
+    expect(titles((await get(`/store/products?option_value_id[0]=${valueOf("M")}`)).json())).toEqual(["Linen Shirt"]);
+    expect(titles((await get(`/store/products?order=title&option_value_id[0]=${valueOf("S")}&option_value_id[1]=${mugValue}`)).json())).toEqual(["Coffee Mug", "Linen Shirt"]);
+    expect((await get(`/store/products?option_value_id=optval_missing`)).json()).toMatchObject({ products: [], count: 0 });
+  });
+
   it("keeps the total count when paging", async () => {
     expect((await get("/store/products?limit=1")).json()).toMatchObject({ count: 2, limit: 1, offset: 0 });
   });
@@ -144,7 +160,7 @@ describe("GET /store/products shapes and fields", () => {
     expect(product.options[0].title).toBe("Size");
     expect(product.options[0].values.map((v: object) => Object.keys(v).sort())).toEqual([["id", "value"], ["id", "value"]]);
     const small = product.variants.find((v: { sku: string }) => v.sku === "SHIRT-S");
-    expect(small.options).toEqual([{ id: expect.any(String), value: "S", option: { id: product.options[0].id, title: "Size" } }]);
+    expect(small.options).toEqual([{ id: expect.any(String), value: "S", option_id: product.options[0].id, option: { id: product.options[0].id, title: "Size" } }]);
     expect(small).not.toHaveProperty("calculated_price");
     expect(small).not.toHaveProperty("inventory_quantity");
     expect(product).not.toHaveProperty("deleted_at");
@@ -260,6 +276,72 @@ describe("calculated_price", () => {
   });
 });
 
+describe("variant images", () => {
+  it("shows a variant with the product images an admin chose for it (*variants.images), none by default", async () => {
+    const before = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    expect(before.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
+    const image = before.images[0];
+    const batch = (variantId: string, body: unknown, productId = shirt.id) => t.app.inject({ method: "POST", url: `/admin/products/${productId}/variants/${variantId}/images/batch`, headers: admin, payload: body as object });
+
+    const added = await batch(shirt.variantIds[1]!, { add: [image.id] });
+    expect(added.statusCode).toBe(200);
+    expect(added.json()).toEqual({ added: [image.id], removed: [] });
+    // Adding again changes nothing.
+    expect((await batch(shirt.variantIds[1]!, { add: [image.id] })).statusCode).toBe(200);
+    const after = (await get(`/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`)).json().products[0];
+    const bySku = (sku: string) => after.variants.find((v: { sku: string }) => v.sku === sku);
+    expect(bySku("SHIRT-M").images).toEqual([{ id: image.id, url: "https://img.example/shirt.png", rank: 0 }]);
+    expect(bySku("SHIRT-S").images).toEqual([]);
+    // Not asked: not loaded.
+    expect((await get(`/store/products/${shirt.id}`)).json().product.variants[0]).not.toHaveProperty("images");
+
+    // Another product's image, another product's variant, unknown ids, bad bodies: refused, nothing written.
+    const mugVariant = mug.variantIds[0]!;
+    const foreign = await batch(shirt.variantIds[0]!, { add: ["pimg_other"] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toMatch(/pimg_other/);
+    expect((await batch(mugVariant, { add: [image.id] })).statusCode).toBe(404);
+    expect((await batch(mugVariant, { add: [image.id] }, mug.id)).statusCode).toBe(400);
+    for (const body of [{ add: "x" }, { add: [5] }, { nope: [] }, { add: [""] }]) expect((await batch(shirt.variantIds[0]!, body)).statusCode).toBe(400);
+    expect((await t.app.inject({ method: "POST", url: `/admin/products/${shirt.id}/variants/${shirt.variantIds[0]}/images/batch`, payload: { add: [image.id] } })).statusCode).toBe(401);
+    expect(bySku("SHIRT-S").images).toEqual([]);
+
+    const removed = await batch(shirt.variantIds[1]!, { remove: [image.id] });
+    expect(removed.json()).toEqual({ added: [], removed: [image.id] });
+    const gone = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    expect(gone.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
+  });
+});
+
+describe("GET /store/product-options", () => {
+  it("lists the options of the visible products with their values; every option is its product's own", async () => {
+    const res = await get("/store/product-options?fields=*values&order=created_at");
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ count: 2, offset: 0, limit: 50 });
+    const shirtOption = body.product_options.find((o: { product_id: string }) => o.product_id === shirt.id);
+    expect(shirtOption).toMatchObject({ title: "Size", is_exclusive: true, values: [{ value: "S" }, { value: "M" }] });
+    expect(shirtOption).not.toHaveProperty("deleted_at");
+    // Draft, other-channel and deleted products' options are not listed.
+    expect(body.product_options.map((o: { product_id: string }) => o.product_id).sort()).toEqual([shirt.id, mug.id].sort());
+    // Medusa's shared options (is_exclusive false): Kasse has none.
+    expect((await get("/store/product-options?is_exclusive=false&fields=*values")).json()).toMatchObject({ product_options: [], count: 0 });
+    expect((await get("/store/product-options?is_exclusive=true")).json().count).toBe(2);
+    expect((await get(`/store/product-options?id[0]=${shirtOption.id}`)).json().product_options.map((o: { id: string }) => o.id)).toEqual([shirtOption.id]);
+    expect((await get("/store/product-options?title=Colour")).json().count).toBe(0);
+    expect((await get("/store/product-options?q=siz&limit=1")).json()).toMatchObject({ count: 2, limit: 1 });
+    expect((await get("/store/product-options?fields=id,title&limit=1")).json().product_options[0]).toEqual({ id: expect.any(String), title: "Size" });
+  });
+
+  it("rejects bad input", async () => {
+    for (const query of ["is_exclusive=maybe", "limit=-1", "nope=1", "order=price"]) {
+      const res = await get(`/store/product-options?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+  });
+});
+
 describe("bad input", () => {
   it.each([
     "region_id=reg_missing",
@@ -273,6 +355,8 @@ describe("bad input", () => {
     "fields=variants..sku",
     "unknown=1",
     "is_giftcard=maybe",
+    `tag_id[0]=${"x".repeat(300)}`,
+    "option_value_id[a][b]=1",
   ])("%s → 400 invalid_data", async (query) => {
     const res = await get(`/store/products?${query}`);
     expect(res.statusCode).toBe(400);

@@ -22,6 +22,8 @@ const ListProducts = Type.Object(
     collection_id: Type.Optional(ArrayQuery(Id())),
     category_id: Type.Optional(ArrayQuery(Id())),
     tags: Type.Optional(ArrayQuery(Title())),
+    tag_id: Type.Optional(ArrayQuery(Id())),
+    option_value_id: Type.Optional(ArrayQuery(Id())),
     type_id: Type.Optional(ArrayQuery(Id())),
     is_giftcard: Type.Optional(Type.Boolean()),
   },

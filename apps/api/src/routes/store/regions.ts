@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id, MAX_LIMIT } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -7,12 +7,20 @@ import { ListRegions } from "../admin/regions";
 import { RegionView } from "@kasse/modules/region";
 
 const Params = Type.Object({ id: Id() });
+/**
+ * As the admin's, but without `limit` every region is listed (up to the largest page): storefronts
+ * route every country to its region from this one unpaged request.
+ */
+const StoreListRegions = Type.Object(
+  { ...ListRegions.properties, limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT, default: MAX_LIMIT }) },
+  { additionalProperties: false },
+);
 
 /** Store regions: public reads (extensions.md). */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 
-  app.get("/regions", { schema: { querystring: ListRegions, response: ListAnswer("regions", RegionView) } }, async (request) => {
+  app.get("/regions", { schema: { querystring: StoreListRegions, response: ListAnswer("regions", RegionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await service.list(filters, { limit, offset, order });
     return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });

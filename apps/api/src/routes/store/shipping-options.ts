@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Extend, View } from "@kasse/db";
+import { Id, Extend, MoneyView, View } from "@kasse/db";
 import { assertCartAccess } from "@kasse/flows";
 import { ShippingOptionView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
@@ -10,7 +10,7 @@ const ListForCart = Type.Object({ cart_id: Id({ minLength: 1 }), fields: Type.Op
 
 const StoreShippingOptions = {
   200: Type.Object({
-    shipping_options: Type.Array(Extend(ShippingOptionView, { amount: Type.Integer(), calculated_price: View({ calculated_amount: Type.Integer(), currency_code: Type.String() }) }, ["region_id", "stock_location_id", "rules", "created_at", "updated_at", "deleted_at"])),
+    shipping_options: Type.Array(Extend(ShippingOptionView, { amount: MoneyView(), calculated_price: View({ calculated_amount: MoneyView(), currency_code: Type.String() }) }, ["region_id", "stock_location_id", "rules", "created_at", "updated_at", "deleted_at"])),
     count: Type.Integer(),
   }),
 };

@@ -1,0 +1,64 @@
+import { Type, type IntegerOptions, type TSchema } from "@sinclair/typebox";
+import type { Column } from "drizzle-orm";
+
+/**
+ * The schema keyword that marks a money amount (integer minor units inside Kasse). The API's
+ * Medusa dialect converts every field carrying it, in requests and answers, between minor units
+ * and Medusa's major units (`1999` ⇄ `19.99` in USD); nothing else converts money. Its value is
+ * `true`, or `{when: {field, in}}` for a field that is money only when a sibling field has one of
+ * the given values (a promotion's `value` when its `type` is `fixed`).
+ */
+export const MONEY_KEYWORD = "x-money";
+
+/** The condition of a field that is money only for some values of a sibling field. */
+export interface MoneyCondition {
+  field: string;
+  in: readonly string[];
+  /** The sibling's value when a request leaves it out (a campaign budget is `spend` unless told). */
+  default?: string;
+}
+
+/** What a schema's money marker says: always money, money under a condition, or not money. */
+export type MoneyMarker = true | { when: MoneyCondition };
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A money amount in a request: integer minor units, 0 or more by default (pass `minimum` to
+ * change it), at most JavaScript's safe integer. Every amount a route takes is one of these, so
+ * the Medusa dialect converts it; a route-walk test fails on a money field that is not.
+ */
+export const Money = (options: IntegerOptions = {}) =>
+  Type.Integer({ minimum: 0, maximum: SAFE, ...options, [MONEY_KEYWORD]: true });
+
+/** A money amount in an answer: integer minor units, any sign (a difference, a refund due). */
+export const MoneyView = (options: IntegerOptions = {}) => Type.Integer({ ...options, [MONEY_KEYWORD]: true });
+
+/**
+ * Marks `schema` as money only when the sibling `field` of the same object has one of `values`:
+ * `MoneyWhen("type", ["fixed"], Type.Number())` for a promotion's `value`, a percentage
+ * otherwise. The schema may be a number, a numeric string, or an array or union of those (a
+ * promotion rule's `values` on a `subtotal` attribute); the dialect converts every number and
+ * numeric string in it. `fallback` is the sibling's value when a request leaves it out.
+ */
+export function MoneyWhen<T extends TSchema>(field: string, values: readonly string[], schema: T, fallback?: string): T {
+  return { ...schema, [MONEY_KEYWORD]: { when: { field, in: [...values], ...(fallback === undefined ? {} : { default: fallback }) } } };
+}
+
+/** The money marker of a schema, or undefined when it is not money. */
+export function moneyMarker(schema: TSchema | undefined): MoneyMarker | undefined {
+  const marker = (schema as Record<string, unknown> | undefined)?.[MONEY_KEYWORD];
+  return marker === true || (typeof marker === "object" && marker !== null) ? (marker as MoneyMarker) : undefined;
+}
+
+/** Configs of the columns made by `money()` (a drizzle column keeps its builder's config object). */
+const moneyColumnConfigs = new WeakSet<object>();
+
+/** Records a `money()` column builder's config, so views derived from its table mark it as money. */
+export function registerMoneyColumn<B extends object>(builder: B): B {
+  moneyColumnConfigs.add((builder as unknown as { config: object }).config);
+  return builder;
+}
+
+/** Whether a drizzle column was declared with `money()`. */
+export const isMoneyColumn = (column: Column): boolean => moneyColumnConfigs.has((column as unknown as { config: object }).config);

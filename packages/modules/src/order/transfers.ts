@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { order, orderTransferRequest, type OrderActor, type OrderTransferRequestRow } from "./schema";
+import { createOrderService, type Order } from "./service";
+
+/** How long a transfer link works. */
+export const TRANSFER_TOKEN_TTL_MS = 7 * 24 * 60 * 60_000;
+
+const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** What answering a transfer did: the request as it ended and the order after it. */
+export interface TransferAnswer {
+  request: OrderTransferRequestRow;
+  order: Order;
+}
+
+/**
+ * Order transfers (Medusa's "claim an order"): a signed-in customer asks for an order; the order's
+ * email gets a single-use token (only its SHA-256 is stored) that accepts or declines the request
+ * until it expires. Accepting moves the order to the customer. Every step is logged on the order.
+ * @example
+ * const transfers = createOrderTransferService(db);
+ * const { secret } = await transfers.request({ order_id, customer_id }, actor);
+ * await transfers.answer(order_id, secret, "accept");
+ */
+export function createOrderTransferService(db: Db) {
+  const orders = (tx: Db) => createOrderService(tx);
+
+  const service = {
+    /**
+     * Opens a transfer request of `order_id` to `customer_id` and answers the token to mail to the
+     * order's email. Refused (400) for a canceled order, an order without email, or an order that
+     * already belongs to the customer. An older open request of the order is canceled: only the
+     * newest link works. Whether the customer may receive orders (has an account) is the caller's check.
+     */
+    async request(
+      input: { order_id: string; customer_id: string; ttlMs?: number },
+      actor: OrderActor,
+      tx: Db = db,
+    ): Promise<{ secret: string; request: OrderTransferRequestRow; email: string }> {
+      return transaction(tx, async (t) => {
+        const current = await orders(t).lock(input.order_id, t);
+        if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
+        if (current.customer_id === input.customer_id) throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
+        if (!current.email) throw errors.invalidData(`Order ${current.id} has no email to confirm a transfer with`);
+        const now = new Date();
+        await t
+          .update(orderTransferRequest)
+          .set({ status: "canceled", answered_at: now, updated_at: now })
+          .where(and(eq(orderTransferRequest.order_id, current.id), eq(orderTransferRequest.status, "requested")));
+        const secret = randomBytes(32).toString("base64url");
+        const [row] = await t
+          .insert(orderTransferRequest)
+          .values({
+            id: generateId("otr"),
+            order_id: current.id,
+            customer_id: input.customer_id,
+            email: current.email,
+            token_hash: sha256(secret),
+            expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
+          })
+          .returning();
+        await orders(t).recordChange(current.id, "transfer_requested", actor, null, { transfer_request_id: row!.id, customer_id: input.customer_id }, t);
+        return { secret, request: row!, email: current.email };
+      });
+    },
+
+    /** Cancels an open request (a compensation; a request already answered stays as it is). */
+    async cancel(id: string, tx: Db = db): Promise<void> {
+      const now = new Date();
+      await tx
+        .update(orderTransferRequest)
+        .set({ status: "canceled", answered_at: now, updated_at: now })
+        .where(and(eq(orderTransferRequest.id, id), eq(orderTransferRequest.status, "requested")));
+    },
+
+    /**
+     * Accepts or declines the open request of `order_id` that `secret` belongs to: 404 for an
+     * unknown order, 400 for a token that is unknown, used, expired, superseded or
+     * another order's. The token's check and its use are one statement, so it works once.
+     */
+    async answer(orderId: string, secret: string, answer: "accept" | "decline", tx: Db = db): Promise<TransferAnswer> {
+      return transaction(tx, async (t) => {
+        const current = await orders(t).lock(orderId, t);
+        const now = new Date();
+        const [used] = await t
+          .update(orderTransferRequest)
+          .set({ status: answer === "accept" ? "accepted" : "declined", answered_at: now, updated_at: now })
+          .where(
+            and(
+              eq(orderTransferRequest.order_id, current.id),
+              eq(orderTransferRequest.token_hash, sha256(secret)),
+              eq(orderTransferRequest.status, "requested"),
+              gt(orderTransferRequest.expires_at, sql`now()`),
+            ),
+          )
+          .returning();
+        if (!used) throw errors.invalidData("Invalid or expired transfer token");
+        if (answer === "accept") {
+          if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
+          await t.update(order).set({ customer_id: used.customer_id, updated_at: now }).where(eq(order.id, current.id));
+          await orders(t).recordChange(current.id, "transfer_accepted", { actor_type: null, actor_id: null }, { customer_id: current.customer_id }, { customer_id: used.customer_id, transfer_request_id: used.id }, t);
+        } else {
+          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, { transfer_request_id: used.id }, t);
+        }
+        return { request: used, order: await orders(t).retrieve(current.id, t) };
+      });
+    },
+
+    /** The open (unanswered, unexpired) request of each order, for views. */
+    async openRequest(orderId: string, tx: Db = db): Promise<OrderTransferRequestRow | null> {
+      const [row] = await tx
+        .select()
+        .from(orderTransferRequest)
+        .where(and(eq(orderTransferRequest.order_id, orderId), eq(orderTransferRequest.status, "requested"), gt(orderTransferRequest.expires_at, sql`now()`)));
+      return row ?? null;
+    },
+  };
+  return service;
+}
+
+export type OrderTransferService = ReturnType<typeof createOrderTransferService>;
