@@ -65,5 +65,8 @@ describe("before login", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ enabled: false });
     expect((await get("/cloud/auth?x=1", {})).statusCode).toBe(400);
+    // The dashboard built for Medusa's dialect asks it under the dialect's base path, as every shell request.
+    for (const url of ["/medusa/cloud/auth", "/medusa/auth/user/providers", "/medusa/admin/feature-flags"]) expect((await get(url, {})).statusCode, url).toBe(200);
+    expect((await get("/medusa/admin/stores")).statusCode).toBe(200);
   });
 });
