@@ -8,6 +8,7 @@ export default tseslint.config(
     plugins: { kasse },
     rules: {
       "kasse/boundaries": "error",
+      "kasse/private-tables": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
       "no-console": ["error", { allow: ["warn", "error"] }],

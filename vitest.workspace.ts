@@ -4,6 +4,7 @@ export const projects = [
   "packages/workflows",
   "packages/modules",
   "packages/flows",
+  "packages/runtime",
   "apps/api",
   "apps/admin",
   "apps/worker",

@@ -1,8 +1,31 @@
-// Import boundaries (ARCHITECTURE.md): apps → flows → modules → db; modules, flows → workflows.
+// Import boundaries (ARCHITECTURE.md): apps → runtime → flows → modules → db; modules, flows → workflows.
 // A module never imports another module; packages never import apps.
+import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * The drizzle tables of each module (`modules/<name>`) and of the engine (`workflows`), read from
+ * their schema files: private to their package. Flows and apps read and write through module
+ * methods (and the engine's API), never a table.
+ */
+function privateTables() {
+  const tables = new Map();
+  const collect = (key, file) => {
+    if (!fs.existsSync(file)) return;
+    const names = [...fs.readFileSync(file, "utf8").matchAll(/export const (\w+) = pgTable\(/g)].map((m) => m[1]);
+    tables.set(key, new Set(names));
+  };
+  const modules = path.join(root, "packages/modules/src");
+  for (const name of fs.existsSync(modules) ? fs.readdirSync(modules) : []) collect(`modules/${name}`, path.join(modules, name, "schema.ts"));
+  collect("workflows", path.join(root, "packages/workflows/src/schema.ts"));
+  return tables;
+}
+const tables = privateTables();
+
+/** Tests and test helpers may inspect tables (prefer module methods or `@kasse/db/testing`). */
+const isTestCode = (file) => /\.test\.ts$/.test(file) || /[/\\](test|testing|bench)[/\\]/.test(path.relative(root, file));
 
 function locate(file) {
   const rel = path.relative(root, file).split(path.sep);
@@ -28,7 +51,8 @@ const allowed = {
   workflows: ["db", "workflows"],
   modules: ["db", "workflows", "modules"],
   flows: ["db", "workflows", "modules", "flows"],
-  apps: ["db", "workflows", "modules", "flows", "apps"],
+  runtime: ["db", "workflows", "modules", "flows", "runtime"],
+  apps: ["db", "workflows", "modules", "flows", "runtime", "apps"],
 };
 
 export default {
@@ -45,12 +69,39 @@ export default {
           const to = target(source, file);
           if (!to) return;
           const why =
-            !allowed[from.layer]?.includes(to.layer) ? "dependencies point apps → flows → modules → db"
+            !allowed[from.layer]?.includes(to.layer) ? "dependencies point apps → runtime → flows → modules → db"
             : from.layer === "modules" && to.layer === "modules" && to.name !== from.name ? "a module never imports another module"
             : null;
           if (why) context.report({ node, messageId: "forbidden", data: { from: `${from.layer}/${from.name}`, to: `${to.layer}/${to.name}`, why } });
         };
         return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: (n) => check({ ...n, source: n.source }) };
+      },
+    },
+    // Flows and apps (outside tests) import no `drizzle-orm`, no schema file and no table: every
+    // read and write goes through a module method (tables are the modules' own).
+    "private-tables": {
+      meta: { type: "problem", messages: { forbidden: "{{from}} may not import {{what}}: read and write through a module method ({{why}})" }, schema: [] },
+      create(context) {
+        const file = context.filename;
+        const from = locate(file);
+        if ((from.layer !== "flows" && from.layer !== "apps") || isTestCode(file)) return {};
+        const report = (node, what) => context.report({ node, messageId: "forbidden", data: { from: `${from.layer}/${from.name}`, what, why: "tables are private to their module" } });
+        const check = (node) => {
+          const source = node.source?.value;
+          if (typeof source !== "string") return;
+          if (source === "drizzle-orm" || source.startsWith("drizzle-orm/")) return report(node, `'${source}'`);
+          if (/^@kasse\/modules\/[^/]+\/schema$/.test(source) || (source.startsWith(".") && /[/\\]schema(\.ts)?$/.test(source))) return report(node, `the schema file '${source}'`);
+          const to = target(source, file);
+          const key = to?.layer === "modules" ? `modules/${to.name}` : to?.layer === "workflows" ? "workflows" : null;
+          const private_ = key && tables.get(key);
+          if (!private_) return;
+          for (const spec of node.specifiers ?? []) {
+            const name = spec.type === "ImportSpecifier" || spec.type === "ExportSpecifier" ? (spec.imported ?? spec.local).name : null;
+            if (spec.type === "ImportNamespaceSpecifier") report(node, `all of '${source}' (it holds tables)`);
+            else if (name && private_.has(name)) report(spec, `the table '${name}' of ${key}`);
+          }
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: (node) => check(node), ImportExpression: (n) => check({ ...n, source: n.source }) };
       },
     },
   },

@@ -11,9 +11,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { validatorCompiler } from "./plugins/validation";
-import type { Config } from "./config";
-import { createContainer, type Container, type Infrastructure } from "./container";
-import { createWorkflowRuntime, type WorkflowRuntime } from "./workflows";
+import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
+import { createContainer, type Container } from "./container";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -27,7 +26,6 @@ import { registerRateLimit } from "./plugins/rate-limit";
 import { registerIdempotency } from "./plugins/idempotency";
 import { registerCors } from "./plugins/cors";
 import { serverOptions } from "./http/server-options";
-import { loggerOptions, type KasseLoggerOptions } from "./logger";
 import { registerAdminUi } from "./plugins/admin-ui";
 import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
@@ -39,7 +37,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 declare module "fastify" {
   interface FastifyInstance {
     config: Config;
-    infra: Infrastructure & WorkflowRuntime;
+    infra: Infrastructure;
     modules: Container;
   }
 }
@@ -61,7 +59,7 @@ export interface BuildAppOptions {
 /**
  * Builds the HTTP app (not listening): plugins, error mapping, auth, every route.
  * @example
- * const app = await buildApp({ config, infra: { database } });
+ * const app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) } });
  * await app.listen({ port: config.port, host: config.host });
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -88,16 +86,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (options.checkResponses) registerResponseCheck(app);
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
-  // A hand-built infrastructure without an engine gets an in-process one (nothing to close).
-  app.decorate("infra", { ...infra, ...(infra.engine && infra.scheduler ? { engine: infra.engine, scheduler: infra.scheduler } : createWorkflowRuntime(infra.database)) });
+  app.decorate("infra", infra);
   app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files }));
 
   registerRequestId(app);
   registerErrorHandling(app);
   registerJsonBody(app);
-  // One log line per request, after the response: method, url (no query: it may carry api_token), status, time.
+  // One log line per request, after the response: method, url as sent (with a dialect base path; no query: it may carry api_token), status, time.
   app.addHook("onResponse", async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    request.log.info({ method: request.method, url: request.originalUrl.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);

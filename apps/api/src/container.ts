@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Database, Db } from "@kasse/db";
+import type { Db } from "@kasse/db";
 import { createSalesChannelService } from "@kasse/modules/sales-channel";
 import { createProductService } from "@kasse/modules/product";
 import { createInventoryService } from "@kasse/modules/inventory";
@@ -71,15 +71,4 @@ export interface ContainerOptions {
   scryptLogN?: number;
   /** Uploads: the local file provider's directory and the limits (default `.kasse/uploads`, 10 MiB, 10 files). */
   files?: { dir: string; maxBytes: number; maxFiles: number };
-}
-
-/** What the app runs on: the database and, in service mode, Redis. */
-export interface Infrastructure {
-  database: Database;
-  /** An ioredis client when REDIS_URL is set. */
-  redis?: import("ioredis").Redis;
-  /** The saga engine: `app.infra.engine.execute(flow, input, { idempotencyKey })`. Set by createInfrastructure and createTestApp; buildApp creates one when absent. */
-  engine?: import("@kasse/workflows").Engine;
-  /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
-  scheduler?: import("@kasse/workflows").Scheduler;
 }

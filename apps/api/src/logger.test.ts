@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { captureLogs, createTestApp, type TestApp } from "./testing";
-import { loggerOptions, stripQueryStrings } from "./logger";
+import { loggerOptions, stripQueryStrings } from "@kasse/runtime";
 
 const logs = captureLogs();
 let t: TestApp;

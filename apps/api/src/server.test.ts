@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@kasse/db/testing";
-import { loadConfig } from "./config";
+import { loadConfig, createWorkflowRuntime } from "@kasse/runtime";
 import { handleSignals, listenGraceMs, startServer, type RunningServer, type Stoppable } from "./server";
 
 interface Answer { status: number; body: string }
@@ -35,7 +35,7 @@ async function start(env: Record<string, string> = {}, worker?: Stoppable): Prom
   started = new Promise((resolve) => { onStarted = resolve; });
   return startServer({
     config,
-    infra: { database, close: () => database.close() },
+    infra: { database, ...createWorkflowRuntime(database), close: () => database.close() },
     logger: false,
     startWorker: worker ? async () => worker : undefined,
     extraRoutes: (app) => {

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 import { buildApp, type App, type BuildAppOptions } from "./app";
-import type { Config } from "./config";
-import type { Infrastructure } from "./container";
-import { createInfrastructure } from "./infra";
+import { type Config, type Infrastructure, createInfrastructure } from "@kasse/runtime";
 
 /** How long a stopping server keeps reading requests (to answer them 503) before it stops listening. */
 export const listenGraceMs = (shutdownTimeoutMs: number) => Math.min(1000, Math.floor(shutdownTimeoutMs / 4));

@@ -1,5 +1,5 @@
 import { ADMIN_BASE, adminBuildState, buildAdmin } from "@kasse/admin";
-import type { Config } from "@kasse/api";
+import type { Config } from "@kasse/runtime";
 
 /**
  * What `kasse start` says about the dashboard at /app. When the build for this configuration is

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Config, Infrastructure } from "@kasse/api";
+import type { Config, Infrastructure } from "@kasse/runtime";
 import { createUserAccount } from "@kasse/flows";
 import { createUserService } from "@kasse/modules/user";
 

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createInfrastructure, loadConfig } from "@kasse/api";
+import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
 import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { loadBaseConfig, loadConfig, publicUrlOf } from "@kasse/api/config";
+import { loadBaseConfig, loadConfig, publicUrlOf } from "@kasse/runtime";
 import { helpText } from "./help";
 
 // Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     case "seed": {
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/api"), import("@kasse/flows"), import("./seed")]);
+      const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows"), import("./seed")]);
       const infra = await createInfrastructure(config);
       try {
         const store = await seedDemoStore(infra.database.db, { publishableKey: values["publishable-key"], publicUrl: publicUrlOf(config.env) });
@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([import("@kasse/api"), import("@kasse/flows")]);
+      const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows")]);
       const infra = await createInfrastructure(config);
       try {
         const { user_id } = await createUserAccount(infra.engine, { email: values.email, password: values.password }, { scryptLogN: config.scryptLogN });

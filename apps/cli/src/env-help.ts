@@ -1,4 +1,4 @@
-import { EnvSchema, type Env } from "@kasse/api/config";
+import { EnvSchema, type Env } from "@kasse/runtime";
 
 /** What each environment variable does; typed so that a variable added to `EnvSchema` must be described here. */
 export const envDescriptions: Record<keyof Env, string> = {

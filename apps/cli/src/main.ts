@@ -1,4 +1,4 @@
-import { ConfigError } from "@kasse/api/config";
+import { ConfigError } from "@kasse/runtime";
 import { isKasseError, MigrationsPendingError } from "@kasse/db";
 import { run } from "./cli";
 

@@ -1,4 +1,5 @@
-import { createInfrastructure, handleSignals, publicUrlOf, startServer, type Config, type RunningServer } from "@kasse/api";
+import { handleSignals, startServer, type RunningServer } from "@kasse/api";
+import { createInfrastructure, createLogger, publicUrlOf, type Config } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
@@ -19,7 +20,8 @@ export interface StartOptions {
  */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
-  const infra = await createInfrastructure(config, { migrate: false });
+  // The engine's lines (and the embedded worker's executions) beside the app's, in the same form.
+  const infra = await createInfrastructure(config, { migrate: false, logger: createLogger(config.logLevel) });
   const notes: string[] = [];
   try {
     if (config.embedded) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { EnvSchema } from "@kasse/api/config";
+import { EnvSchema } from "@kasse/runtime";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { connect, migrationsFolder, migrationStatus } from "@kasse/db";

@@ -1,17 +1,18 @@
-// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL and REDIS_URL set.
-import { pino } from "pino";
+// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL, REDIS_URL and JWT_SECRET set.
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, loadBaseConfig, loggerOptions } from "@kasse/api";
+import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig } from "@kasse/runtime";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
   const config = loadBaseConfig(process.env);
-  const logger = pino(loggerOptions(config.logLevel, { name: "kasse-worker" }));
+  const logger = createLogger(config.logLevel, { name: "kasse-worker" });
   if (!config.redisUrl || config.embedded) {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
     throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");
   }
-  const infra = await createInfrastructure(config, { migrate: false });
+  // The worker delivers notifications, whose secret data is sealed under JWT_SECRET.
+  const { jwt } = loadConfig(process.env);
+  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger });
   const worker = await startWorker({ config, infra, logger });
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,22 +1,19 @@
-import { hostname } from "node:os";
 import { isKasseError } from "@kasse/db";
-import { allWorkflows } from "@kasse/flows";
-import { createEngine, createInProcessScheduler, type AnyWorkflow, type EngineLogger, type Scheduler } from "@kasse/workflows";
-import type { Config, Infrastructure } from "@kasse/api";
+import type { EngineLogger } from "@kasse/workflows";
+import type { Config, Infrastructure } from "@kasse/runtime";
 import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {
   /** Only how many jobs it runs at once and how long its shutdown may take. */
   config: Pick<Config, "workerConcurrency" | "shutdownTimeoutMs">;
-  /** The database and the scheduler to consume (BullMQ with Redis, in-process in embedded mode). */
-  infra: Infrastructure;
+  /**
+   * The database, the process's one engine (it knows every workflow: `allWorkflows` of
+   * `@kasse/flows`) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
+   */
+  infra: Pick<Infrastructure, "database" | "engine" | "scheduler">;
   logger?: EngineLogger;
-  /** The workflows it can resume; `allWorkflows` of `@kasse/flows` by default. */
-  workflows?: readonly AnyWorkflow[];
   /** Recovery sweep period (tests shorten it). */
   recoveryEveryMs?: number;
-  /** Lease length of the executions it runs. */
-  leaseMs?: number;
 }
 
 /** A running worker. */
@@ -45,15 +42,7 @@ const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} }
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const { config, infra } = options;
   const logger = options.logger ?? silent;
-  const scheduler: Scheduler = infra.scheduler ?? createInProcessScheduler({ logger });
-  const engine = createEngine({
-    db: infra.database.db,
-    scheduler,
-    logger,
-    workflows: options.workflows ?? allWorkflows,
-    owner: `worker:${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
-    leaseMs: options.leaseMs,
-  });
+  const { engine, scheduler } = infra;
 
   const resume = async (executionId: string) => {
     const started = Date.now();

@@ -6,8 +6,8 @@ import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { claimIdempotencyKey, queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { createBullMqScheduler, createEngine, step, workflow, type EngineLogger } from "@kasse/workflows";
-import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/api";
+import { createBullMqScheduler, createEngine, step, workflow, type AnyWorkflow, type EngineLogger } from "@kasse/workflows";
+import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { crashWorkflow } from "../../../packages/workflows/test/fixtures/crash-workflow";
 import { maintenanceJobs, startWorker } from "../src";
 
@@ -19,7 +19,9 @@ const crashChild = fileURLToPath(new URL("../../../packages/workflows/test/fixtu
 
 let database: TestDatabase;
 let redis: Redis;
-let infra: Infrastructure & Required<Pick<Infrastructure, "engine" | "scheduler">>;
+let infra: Infrastructure;
+/** Worker processes' infrastructures (each its own engine and scheduler), closed at the end. */
+const processes: Infrastructure[] = [];
 const lines: Array<{ msg: string; obj: Record<string, unknown> }> = [];
 const logger: EngineLogger = {
   info: (obj, msg = "") => lines.push({ msg, obj: obj as Record<string, unknown> }),
@@ -46,12 +48,21 @@ beforeAll(async () => {
   infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }) }) };
 });
 afterAll(async () => {
+  for (const other of processes) await other.scheduler.close();
   await infra.scheduler.close();
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
   await database.close();
 });
+
+/** What a worker process runs on: its own engine (knowing `workflows` too) over the shared database and queue. */
+function workerProcess(workflows: AnyWorkflow[]): Infrastructure {
+  const own = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), logger }) };
+  for (const wf of workflows) own.engine.register(wf);
+  processes.push(own);
+  return own;
+}
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -63,7 +74,7 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): P
 
 describe("worker", () => {
   it("runs queued executions from the BullMQ queue and logs each outcome", async () => {
-    const worker = await startWorker({ config, infra, logger, workflows: [slow, crashable] });
+    const worker = await startWorker({ config, infra: workerProcess([slow, crashable]), logger });
     const ids = await Promise.all(["a", "b", "c", "d"].map((x) => infra.engine.enqueue(slow, x)));
     await waitFor(async () => (await Promise.all(ids.map((id) => infra.engine.retrieve(id)))).every((e) => e.state === "succeeded"));
     expect((await infra.engine.retrieve(ids[0]!)).result).toBe("a!");
@@ -88,7 +99,7 @@ describe("worker", () => {
       proc.on("error", reject);
     });
     expect((await infra.engine.retrieve(id)).state).toBe("running");
-    const worker = await startWorker({ config, infra, logger, workflows: [slow, crashable], recoveryEveryMs: 250 });
+    const worker = await startWorker({ config, infra: workerProcess([slow, crashable]), logger, recoveryEveryMs: 250 });
     await waitFor(async () => (await infra.engine.retrieve(id)).state === "succeeded");
     const counts = await queryRows<{ name: string; value: number }>(database.db, sql`select name, value from test_counters where name like 'worker-crash:%' order by name`);
     expect(counts).toEqual([
@@ -100,7 +111,7 @@ describe("worker", () => {
   });
 
   it("shuts down gracefully: the job in progress finishes first", async () => {
-    const worker = await startWorker({ config, infra, logger, workflows: [slow] });
+    const worker = await startWorker({ config, infra: workerProcess([slow]), logger });
     const before = slowRuns;
     const id = await infra.engine.enqueue(slow, "graceful");
     await waitFor(async () => slowRuns > before, 10_000);
@@ -126,10 +137,10 @@ describe("worker", () => {
     // Executions get half of the 1 s to finish, then pause: the first step (800 ms) ends inside it.
     const quick = { ...config, shutdownTimeoutMs: 1_000 };
     // No recovery sweep in the window: only the hand-over can move the execution on.
-    const a = await startWorker({ config: quick, infra, logger, workflows: [handover], recoveryEveryMs: 60_000 });
+    const a = await startWorker({ config: quick, infra: workerProcess([handover]), logger, recoveryEveryMs: 60_000 });
     const id = await infra.engine.enqueue(handover, null);
     await inFirst;
-    const b = await startWorker({ config, infra, logger, workflows: [handover], recoveryEveryMs: 60_000 });
+    const b = await startWorker({ config, infra: workerProcess([handover]), logger, recoveryEveryMs: 60_000 });
     await a.close();
     const paused = await infra.engine.retrieve(id);
     expect(paused).toMatchObject({ state: "running", lease_owner: null });

@@ -1,16 +1,13 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
 import { errors, isKasseError, type Db, type KasseError } from "@kasse/db";
-import { step, workflow, workflowExecutions, type Engine } from "@kasse/workflows";
-import { cart as cartTable, createCartService, type CartAddress, type CartState } from "@kasse/modules/cart";
+import { step, workflow, type Engine } from "@kasse/workflows";
+import { createCartService, type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
-import { createOrderService, order as orderTable, type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
+import { createOrderService, type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
 import { createPaymentService, type PaymentCollection } from "@kasse/modules/payment";
 import { createProductService } from "@kasse/modules/product";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
 import { createStockLocationService } from "@kasse/modules/stock-location";
 import type { CartActor } from "./cart-write";
-
-const WORKFLOW = "complete-cart";
 
 /** What {@link prepareCompletionStep} decides, as JSON: everything the later steps need. */
 interface CompletionPlan {
@@ -35,7 +32,7 @@ function preconditionError(message: string, missing: string[]): KasseError {
 }
 
 /** True for the error of a missing checkout precondition (see {@link preconditionError}). */
-function isPrecondition(error: KasseError): boolean {
+function isCheckoutPrecondition(error: KasseError): boolean {
   return error.details?.precondition === true;
 }
 
@@ -152,7 +149,7 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     const actor: OrderActor = cart.customer_id ? { actor_type: "customer", actor_id: cart.customer_id } : { actor_type: null, actor_id: null };
     const empty = { cart_updated_at: cart.updated_at.toISOString(), reserve: { lines: [], location_ids: [] }, authorize: null, usages: [], order: null, actor };
     if (cart.completed_at) {
-      const [placed] = await tx.select({ id: orderTable.id }).from(orderTable).where(and(eq(orderTable.cart_id, cart.id), isNull(orderTable.deleted_at))).limit(1);
+      const placed = await createOrderService(tx).findByCart(cart.id, tx);
       if (!placed) throw errors.invalidData(`Cart ${cart.id} is already completed`);
       const plan: CompletionPlan = { completed_order_id: placed.id, ...empty };
       return { output: plan };
@@ -218,20 +215,14 @@ const authorizeCartPaymentStep = step("authorize-cart-payment", {
 const placeOrderStep = step("place-order", {
   invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
     const tx = ctx.tx;
-    const now = new Date();
-    // Compared at millisecond precision: the checked value went through a JS Date.
-    const closed = await tx
-      .update(cartTable)
-      .set({ completed_at: now, updated_at: now })
-      .where(and(eq(cartTable.id, input.cart_id), isNull(cartTable.completed_at), sql`date_trunc('milliseconds', ${cartTable.updated_at}) = ${input.cart_updated_at}::timestamptz`))
-      .returning({ id: cartTable.id });
-    if (closed.length === 0) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
+    const closed = await createCartService(tx).completeIfUnchanged(input.cart_id, input.cart_updated_at, tx);
+    if (!closed) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
     const created = await createOrderService(tx).create(input.order, input.actor, tx);
     return { output: { id: created.id, display_id: created.display_id }, compensateInput: { order_id: created.id, cart_id: input.cart_id } };
   },
   compensate: async (input: { order_id: string; cart_id: string }, ctx) => {
     await createOrderService(ctx.tx).delete(input.order_id, ctx.tx);
-    await ctx.tx.update(cartTable).set({ completed_at: null, updated_at: new Date() }).where(eq(cartTable.id, input.cart_id));
+    await createCartService(ctx.tx).reopen(input.cart_id, ctx.tx);
   },
 });
 
@@ -242,7 +233,7 @@ const placeOrderStep = step("place-order", {
  * compensates the ones before it in reverse: budget given back, authorization voided,
  * reservations released. Returns the order id.
  */
-export const completeCartWorkflow = workflow(WORKFLOW, async (input: { cart_id: string }, ctx) => {
+export const completeCartWorkflow = workflow("complete-cart", async (input: { cart_id: string }, ctx) => {
   const plan = await ctx.run(prepareCompletionStep, input);
   if (plan.completed_order_id) return { order_id: plan.completed_order_id };
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
@@ -252,50 +243,30 @@ export const completeCartWorkflow = workflow(WORKFLOW, async (input: { cart_id: 
   return { order_id: order.id };
 });
 
-/** How a completion ended: an order, or the cart with the error that stopped the workflow. */
-export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: { message: string; name: string; type: string } };
-
-/**
- * Errors that are the caller's to fix or that say nothing about the cart: answered as HTTP errors
- * (`unavailable`: the process is shutting down and the storefront retries the same call).
- */
-const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed", "unavailable"]);
+/** How a completion ended: an order, or the error that stopped the workflow (the cart stays open). */
+export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: KasseError };
 
 /**
  * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers
- * its order without running anything. Otherwise the workflow runs under the key
- * `<cart id>:<failed attempts so far>`: concurrent completions share one key and so one execution
- * (the engine makes the others wait for its result), while an attempt that failed and was
- * compensated (a declined card) no longer blocks the next one, which gets a new key.
- * A missing precondition, an unknown cart or someone else's cart is thrown (400/404); a failure
- * inside the workflow is returned as `{type: "cart", error}`.
+ * its order without running anything. Otherwise the workflow runs keyed on the cart
+ * (`freshAfterFailure`): concurrent completions share one execution (the engine makes the others
+ * wait for its result), while an attempt that failed and was compensated (a declined card) no
+ * longer blocks the next one. A missing precondition (`isCheckoutPrecondition`), an unknown cart or
+ * someone else's cart is thrown; an error of the workflow is returned as `{type: "cart", error}`
+ * (the caller decides which are answered as errors).
  * @example
  * const outcome = await completeCart(app.infra.engine, app.modules.db, cartId, { customer_id: null });
  */
 export async function completeCart(engine: Pick<Engine, "execute">, db: Db, cartId: string, actor: CartActor): Promise<CompleteCartOutcome> {
-  // One round trip: access, an existing order, and how many attempts failed (a failed or
-  // compensated execution; one still compensating keeps its key until it is done).
-  const [head] = await db
-    .select({
-      id: cartTable.id,
-      customer_id: cartTable.customer_id,
-      completed_at: cartTable.completed_at,
-      order_id: sql<string | null>`(select ${orderTable.id} from ${orderTable} where ${orderTable.cart_id} = ${cartId} and ${orderTable.deleted_at} is null limit 1)`,
-      failures: sql<number>`(select count(*)::int from ${workflowExecutions} where ${workflowExecutions.transaction_id} = ${cartId} and ${workflowExecutions.workflow_id} = ${WORKFLOW} and ${workflowExecutions.state} in ('failed', 'compensated'))`,
-    })
-    .from(cartTable)
-    .where(and(eq(cartTable.id, cartId), isNull(cartTable.deleted_at)));
-  if (!head) throw errors.notFound(`Cart with id: ${cartId} was not found`);
+  const [cart, placed] = await Promise.all([createCartService(db).retrieve(cartId), createOrderService(db).findByCart(cartId)]);
   // As `assertCartAccess`: someone else's cart reads as missing.
-  if (head.customer_id && head.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${cartId} was not found`);
-  if (head.completed_at && head.order_id) return { type: "order", order_id: head.order_id };
+  if (cart.customer_id && cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${cartId} was not found`);
+  if (cart.completed_at && placed) return { type: "order", order_id: placed.id };
   try {
-    const { order_id } = await engine.execute(completeCartWorkflow, { cart_id: cartId }, { idempotencyKey: `${cartId}:${Number(head.failures)}`, transactionId: cartId });
+    const { order_id } = await engine.execute(completeCartWorkflow, { cart_id: cartId }, { idempotencyKey: cartId, freshAfterFailure: true });
     return { type: "order", order_id };
   } catch (error) {
-    if (!isKasseError(error) || isPrecondition(error) || HTTP_ERRORS.has(error.type)) throw error;
-    // Unexpected failures keep their detail in the journal and logs, not in the storefront's answer.
-    const message = error.type === "unknown_error" || error.type === "unexpected_state" ? "An unknown error occurred while completing the cart." : error.message;
-    return { type: "cart", error: { message, name: error.name, type: error.type } };
+    if (!isKasseError(error) || isCheckoutPrecondition(error)) throw error;
+    return { type: "cart", error };
   }
 }

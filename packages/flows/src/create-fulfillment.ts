@@ -1,8 +1,8 @@
 import { errors } from "@kasse/db";
 import { step, workflow } from "@kasse/workflows";
 import { createInventoryService, consumeLineItemsStep } from "@kasse/modules/inventory";
-import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
-import { createFulfillmentRecordStep } from "@kasse/modules/fulfillment";
+import { createOrderService, moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
+import { createFulfillmentRecordStep, createFulfillmentService, createProviderFulfillmentStep } from "@kasse/modules/fulfillment";
 
 export interface CreateFulfillmentInput {
   order_id: string;
@@ -23,10 +23,27 @@ const checkReservationLocationStep = step("check-reservation-location", {
 });
 
 /**
+ * The fulfillment provider of the order: its shipping method's option's provider (`manual_manual`
+ * when the option is gone or none was chosen), with the option's data and the method's over it.
+ * Reads only.
+ */
+const chooseFulfillmentProviderStep = step("choose-fulfillment-provider", {
+  invoke: async (input: { order_id: string }, ctx) => {
+    const order = await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx);
+    const ids = order.shipping_methods.flatMap((m) => (m.shipping_option_id ? [m.shipping_option_id] : []));
+    const { items: options } = ids.length ? await createFulfillmentService(ctx.tx).listOptions({ id: ids }, { limit: ids.length, offset: 0 }, ctx.tx) : { items: [] };
+    const method = order.shipping_methods.find((m) => options.some((o) => o.id === m.shipping_option_id));
+    const option = method && options.find((o) => o.id === method.shipping_option_id);
+    return { output: { provider_id: option?.provider_id ?? "manual_manual", data: { ...(option?.data ?? {}), ...(method?.data ?? {}) } } };
+  },
+});
+
+/**
  * Fulfills order lines at a location: quantities ≤ unfulfilled (order locked, a canceled order
  * refused), the lines' reservations consumed (stocked and reserved both drop at the location),
- * a fulfillment recorded; `fulfillment_status` → `partially_fulfilled` / `fulfilled`.
- * Each step is undone if a later one fails.
+ * the fulfillment created with its provider (the shipping option's, `manual_manual` by default,
+ * called with an idempotency key) and recorded; `fulfillment_status` → `partially_fulfilled` /
+ * `fulfilled`. Each step is undone if a later one fails (the provider's fulfillment by its cancel).
  */
 export const createFulfillmentWorkflow = workflow("create-fulfillment", async (input: CreateFulfillmentInput, ctx) => {
   const moved = await ctx.run(moveOrderLinesStep, { order_id: input.order_id, stage: "fulfilled_quantity", items: input.items, action: "fulfillment_created", actor: input.actor ?? null });
@@ -34,10 +51,15 @@ export const createFulfillmentWorkflow = workflow("create-fulfillment", async (i
   const reservedFor = (l: (typeof moved.lines)[number]) => l.cart_line_item_id ?? l.id;
   await ctx.run(checkReservationLocationStep, { line_item_ids: moved.lines.map(reservedFor), location_id: input.location_id });
   const stockLines = moved.lines.filter((l) => l.variant_id).map((l) => ({ line_item_id: reservedFor(l), variant_id: l.variant_id!, quantity: l.quantity }));
+  const provider = await ctx.run(chooseFulfillmentProviderStep, { order_id: input.order_id });
   const consumed = stockLines.length ? await ctx.run(consumeLineItemsStep, stockLines) : [];
+  const items = moved.lines.map((l) => ({ line_item_id: l.id, quantity: l.quantity }));
+  const providerFulfillment = await ctx.run(createProviderFulfillmentStep, { provider_id: provider.provider_id, order_id: input.order_id, location_id: input.location_id, items, data: provider.data });
   const created = await ctx.run(createFulfillmentRecordStep, {
     order_id: input.order_id,
     location_id: input.location_id,
+    provider_id: providerFulfillment.provider_id,
+    data: providerFulfillment.data,
     items: moved.lines.map((l) => ({ line_item_id: l.id, title: l.title, sku: l.sku, quantity: l.quantity })),
     inventory_consumed: consumed,
     metadata: input.metadata ?? null,

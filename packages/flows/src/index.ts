@@ -20,12 +20,15 @@ import { completeOrderWorkflow } from "./complete-order";
 import { archiveOrderWorkflow } from "./archive-order";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
+import { sendNotificationWorkflow } from "./send-notification";
+import { requestOrderTransferWorkflow } from "./transfer-order";
+import { updateStoreWorkflow } from "./update-store";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -41,6 +44,8 @@ export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservati
 export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
+// Writes of one module naming another module's records: checked, then one call of the owning module.
+export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels, type InventoryReferenceModules } from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
@@ -62,4 +67,4 @@ export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return
 export { completeOrderWorkflow } from "./complete-order";
 export { archiveOrderWorkflow } from "./archive-order";
 export { cancelReturnWorkflow } from "./cancel-return";
-export { updateStoreWorkflow } from "./update-store";
+export { updateStoreWorkflow };

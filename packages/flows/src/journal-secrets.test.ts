@@ -9,6 +9,9 @@ import { createUserService } from "@kasse/modules/user";
 import { allWorkflows } from "./index";
 import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
+import { requestOrderTransfer } from "./transfer-order";
+import { createNotificationService } from "@kasse/modules/notification";
+import { createOrderService, orderSnapshot } from "@kasse/modules/order";
 
 let database: TestDatabase;
 let engine: Engine;
@@ -81,6 +84,19 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     expect(await count(sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`)).toBe(0);
     return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
   },
+  "request-order-transfer": async () => {
+    // The transfer token travels from the order step to the outbox step: redacted in the journal.
+    const mails: string[] = [];
+    const notifications = createNotificationService(database.db, { secret: "journal-secrets-test-secret", providers: [{ id: "capture", channels: ["email"], send: async (m) => (mails.push(m.text), {}) }] });
+    const transferEngine = createEngine({ db: database.db, workflows: allWorkflows, services: { notification: notifications } });
+    const order = await createOrderService(database.db).create(orderSnapshot({ email: "journal-guest@example.com" }));
+    const customer = await createCustomerService(database.db).create({ email: "journal-claimer@example.com" }, { has_account: true });
+    const result = await requestOrderTransfer(transferEngine, notifications, { order_id: order.id, customer_id: customer.id, storefront_url: null });
+    const token = /\/transfer\/([^\s/]+)/.exec(mails.join("\n"))?.[1];
+    expect(token, "the email carries the token").toBeTruthy();
+    expect(result.order_id).toBe(order.id);
+    return [token!];
+  },
 };
 
 /** Registered workflows whose inputs, outputs and results are ids, quantities and amounts: nothing secret. */
@@ -104,6 +120,9 @@ const noSecrets = [
   "archive-order",
   "cancel-return",
   "complete-cart",
+  "update-store",
+  // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
+  "send-notification",
 ];
 
 describe("secrets in the journal of the registered workflows", () => {

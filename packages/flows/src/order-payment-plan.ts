@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { assertOpen, createOrderService } from "@kasse/modules/order";
-import { createPaymentService, payment as paymentTable } from "@kasse/modules/payment";
+import { createPaymentService } from "@kasse/modules/payment";
 import { planMoves, type PaymentMove } from "./order-payment-steps";
 
 /** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
@@ -27,9 +26,7 @@ export const planPaymentMovesStep = step("plan-payment-moves", {
     if (input.amount !== null && input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount <= 0)) throw errors.invalidData(`The ${input.kind} amount must be a positive integer`);
     let collectionId = input.payment_collection_id ?? null;
     if (input.payment_id) {
-      const [row] = await ctx.tx.select().from(paymentTable).where(eq(paymentTable.id, input.payment_id));
-      if (!row) throw errors.notFound(`Payment with id: ${input.payment_id} was not found`);
-      collectionId = row.payment_collection_id;
+      collectionId = (await payments.retrievePayment(input.payment_id, ctx.tx)).payment_collection_id;
     }
     if (!collectionId) throw errors.invalidData("A payment or a payment collection is required");
     let orderId = input.order_id ?? null;

@@ -2,15 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
-import { createEngine, type Engine } from "@kasse/workflows";
+import { createEngine } from "@kasse/workflows";
 import { createNotificationService, DELIVERY_RETRY, type NotificationProvider } from "@kasse/modules/notification";
 import { sendNotification, sendNotificationWorkflow } from "./send-notification";
+import { allWorkflows } from "./index";
 
 let database: TestDatabase;
-let engine: Engine;
 beforeAll(async () => {
   database = await createTestDatabase();
-  engine = createEngine({ db: database.db });
 });
 afterAll(() => database.close());
 
@@ -35,6 +34,7 @@ describe("sendNotification", () => {
   it("delivers as a workflow step, retrying failed attempts; the journal never holds the secret", async () => {
     const provider = flaky(2);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
+    const engine = createEngine({ db: database.db, services: { notification: service } });
     const row = await sendNotification(engine, service, { to: "a@example.com", channel: "email", template: "auth.password_reset", data: { token: "very-secret-token" }, secret_keys: ["token"] });
     expect(row).toMatchObject({ status: "success", attempts: 3, external_id: "ext_3", data: { token: "[redacted]" } });
     expect(provider.sent).toHaveLength(1);
@@ -52,17 +52,17 @@ describe("sendNotification", () => {
   it("records a failure after the last attempt instead of throwing", async () => {
     const provider = flaky(100);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
-    // One engine resumes one "send-notification" workflow, so a second service gets its own engine.
-    const row = await sendNotification(createEngine({ db: database.db }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
+    const row = await sendNotification(createEngine({ db: database.db, services: { notification: service } }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
     expect(row).toMatchObject({ status: "failure", attempts: DELIVERY_RETRY.attempts });
     expect(row.last_error).toContain("down");
     expect(provider.calls).toBe(DELIVERY_RETRY.attempts);
   });
 
-  it("builds one workflow per service; an engine that cannot run it is an error, not a silent failure", async () => {
+  it("is one static workflow; an engine without a notification service is an error, not a silent failure", async () => {
+    expect(allWorkflows).toContain(sendNotificationWorkflow);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [flaky(0)] });
-    expect(sendNotificationWorkflow(service)).toBe(sendNotificationWorkflow(service));
-    // `engine` already runs the first test's workflow under this name.
-    await expect(sendNotification(engine, service, { to: "c@example.com", channel: "email", template: "t", data: {} })).rejects.toThrow(/send-notification/);
+    const error = await sendNotification(createEngine({ db: database.db }), service, { to: "c@example.com", channel: "email", template: "t", data: {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ type: "unexpected_state" });
+    expect(String((error as Error).message)).toContain("no notification service");
   });
 });

@@ -1,22 +1,8 @@
-import { workflow, type Engine, type Workflow } from "@kasse/workflows";
+import { workflow, type Engine } from "@kasse/workflows";
 import { deliverNotificationStep, type NotificationInput, type NotificationRow, type NotificationService } from "@kasse/modules/notification";
 
-type SendNotificationWorkflow = Workflow<{ notification_id: string }, { id: string; status: string }>;
-const byService = new WeakMap<NotificationService, SendNotificationWorkflow>();
-
-/**
- * The delivery workflow of one notification service (its providers come from configuration, so
- * the workflow is built per service, once). Register it with the engine that resumes it.
- */
-export function sendNotificationWorkflow(service: NotificationService): SendNotificationWorkflow {
-  let wf = byService.get(service);
-  if (!wf) {
-    const deliver = deliverNotificationStep(service);
-    wf = workflow("send-notification", (input: { notification_id: string }, ctx) => ctx.run(deliver, input));
-    byService.set(service, wf);
-  }
-  return wf;
-}
+/** Delivers one outbox message (see `deliverNotificationStep`); the engine's `services.notification` sends it. */
+export const sendNotificationWorkflow = workflow("send-notification", (input: { notification_id: string }, ctx) => ctx.run(deliverNotificationStep, input));
 
 /**
  * Writes a message to the outbox, then delivers it as a workflow step with retries. Answers the
@@ -36,7 +22,7 @@ export async function sendNotification(engine: Pick<Engine, "execute">, service:
  */
 export async function deliverNotification(engine: Pick<Engine, "execute">, service: NotificationService, id: string): Promise<NotificationRow> {
   try {
-    await engine.execute(sendNotificationWorkflow(service), { notification_id: id }, { idempotencyKey: `notification:${id}` });
+    await engine.execute(sendNotificationWorkflow, { notification_id: id }, { idempotencyKey: `notification:${id}` });
   } catch (error) {
     // A delivery that ended in `failure` is an answer; anything else (the engine could not run it) is an error.
     if ((await service.retrieve(id)).status === "pending") throw error;

@@ -1,4 +1,4 @@
-import { workflow, type Engine, type Workflow } from "@kasse/workflows";
+import { workflow, type Engine } from "@kasse/workflows";
 import { registeredCustomerStep } from "@kasse/modules/customer";
 import { queueNotificationStep, type NotificationService } from "@kasse/modules/notification";
 import { requestOrderTransferStep } from "@kasse/modules/order";
@@ -18,36 +18,24 @@ export interface RequestOrderTransferResult {
   notification_id: string;
 }
 
-type RequestOrderTransferWorkflow = Workflow<RequestOrderTransferInput, RequestOrderTransferResult>;
-const byService = new WeakMap<NotificationService, RequestOrderTransferWorkflow>();
-
 /**
- * The transfer request workflow of one notification service (built once per service, like
- * `sendNotificationWorkflow`; register it with the engine that resumes it): the customer must be
- * registered, the order module opens the request (canceled again if a later step fails), and the
- * email with the token link is written to the outbox in the same saga.
+ * The transfer request workflow: the customer must be registered, the order module opens the
+ * request (canceled again if a later step fails), and the email with the token link is written to
+ * the outbox in the same saga (through the process's notification service, `ctx.services`).
  */
-export function requestOrderTransferWorkflow(notifications: NotificationService): RequestOrderTransferWorkflow {
-  let wf = byService.get(notifications);
-  if (!wf) {
-    const queue = queueNotificationStep(notifications);
-    wf = workflow("request-order-transfer", async (input: RequestOrderTransferInput, ctx) => {
-      await ctx.run(registeredCustomerStep, { customer_id: input.customer_id, purpose: `transfer order: ${input.order_id}` });
-      const request = await ctx.run(requestOrderTransferStep, { order_id: input.order_id, customer_id: input.customer_id, actor: { actor_type: "customer", actor_id: input.customer_id } });
-      const message = await ctx.run(queue, {
-        to: request.email,
-        channel: "email",
-        template: "order.transfer_requested",
-        data: { order_id: request.order_id, token: request.token, storefront_url: input.storefront_url, expires_at: request.expires_at },
-        secret_keys: ["token"],
-        resource_type: "order",
-      });
-      return { transfer_request_id: request.id, order_id: request.order_id, notification_id: message.id };
-    });
-    byService.set(notifications, wf);
-  }
-  return wf;
-}
+export const requestOrderTransferWorkflow = workflow("request-order-transfer", async (input: RequestOrderTransferInput, ctx): Promise<RequestOrderTransferResult> => {
+  await ctx.run(registeredCustomerStep, { customer_id: input.customer_id, purpose: `transfer order: ${input.order_id}` });
+  const request = await ctx.run(requestOrderTransferStep, { order_id: input.order_id, customer_id: input.customer_id, actor: { actor_type: "customer", actor_id: input.customer_id } });
+  const message = await ctx.run(queueNotificationStep, {
+    to: request.email,
+    channel: "email",
+    template: "order.transfer_requested",
+    data: { order_id: request.order_id, token: request.token, storefront_url: input.storefront_url, expires_at: request.expires_at },
+    secret_keys: ["token"],
+    resource_type: "order",
+  });
+  return { transfer_request_id: request.id, order_id: request.order_id, notification_id: message.id };
+});
 
 /**
  * Requests the transfer of an order to a signed-in customer (Medusa's `POST /store/orders/{id}/transfer/request`)
@@ -55,7 +43,7 @@ export function requestOrderTransferWorkflow(notifications: NotificationService)
  * asking again sends a new link).
  */
 export async function requestOrderTransfer(engine: Pick<Engine, "execute">, notifications: NotificationService, input: RequestOrderTransferInput): Promise<RequestOrderTransferResult> {
-  const result = await engine.execute(requestOrderTransferWorkflow(notifications), input);
+  const result = await engine.execute(requestOrderTransferWorkflow, input);
   await deliverNotification(engine, notifications, result.notification_id);
   return result;
 }

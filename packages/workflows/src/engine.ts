@@ -7,7 +7,7 @@ import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
 import type { ExecutionRow, StepRunRow } from "./schema";
-import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, Workflow } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, StepServices, Workflow } from "./types";
 
 export interface EngineOptions {
   db: Db;
@@ -25,6 +25,8 @@ export interface EngineOptions {
   waitTimeoutMs?: number;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
+  /** What steps get as `ctx.services` (built from the process's configuration). */
+  services?: StepServices;
 }
 
 export interface ExecuteOptions {
@@ -32,6 +34,13 @@ export interface ExecuteOptions {
   idempotencyKey?: string;
   /** Medusa's transaction id (admin filter); defaults to the idempotency key, else the execution id. */
   transactionId?: string;
+  /**
+   * With an idempotency key: an attempt that failed or was compensated (a declined card) does not
+   * answer for the key forever; the next call starts a fresh execution. Executions are keyed
+   * `<key>:<failed attempts so far>` under the transaction id (default: the key), so concurrent
+   * callers still share the attempt under way, and one still compensating keeps its key until done.
+   */
+  freshAfterFailure?: boolean;
 }
 
 /** An execution and its step journal, as the admin API shows it. */
@@ -82,6 +91,7 @@ export function createEngine(options: EngineOptions) {
     logger,
     owner,
     leaseMs,
+    services: options.services ?? {},
     onCompensationFailed: async (row) => {
       const attempt = row.attempt;
       const now = clock.now();
@@ -107,6 +117,14 @@ export function createEngine(options: EngineOptions) {
   for (const wf of options.workflows ?? []) register(wf);
 
   const leaseUntil = () => new Date(clock.now().getTime() + leaseMs);
+
+  /** The idempotency key and transaction id a new execution of `wf` is recorded under (see `freshAfterFailure`). */
+  const keysOf = async (wf: AnyWorkflow, opts: ExecuteOptions, id: string): Promise<{ key: string | null; transactionId: string }> => {
+    const transactionId = opts.transactionId ?? opts.idempotencyKey ?? id;
+    if (opts.idempotencyKey === undefined) return { key: null, transactionId };
+    if (!opts.freshAfterFailure) return { key: opts.idempotencyKey, transactionId };
+    return { key: `${opts.idempotencyKey}:${await journal.failedAttempts(db, wf.name, transactionId)}`, transactionId };
+  };
 
   /**
    * Runs a claimed execution here, recording it in `running` for local waiters. `input`: a fresh
@@ -212,14 +230,14 @@ export function createEngine(options: EngineOptions) {
         if (halting) throw shuttingDown("retry the request");
         register(wf);
         const id = generateId("wfx");
-        const key = opts.idempotencyKey ?? null;
+        const { key, transactionId } = await keysOf(wf, opts, id);
         const now = clock.now();
         const real = asJson(input);
         const { row, created } = await journal.insertExecution(db, {
           id,
           workflow_id: wf.name,
           idempotency_key: key,
-          transaction_id: opts.transactionId ?? key ?? id,
+          transaction_id: transactionId,
           input: journalCopy(real, wf.secret.input),
           owner,
           leaseUntil: leaseUntil(),
@@ -238,12 +256,12 @@ export function createEngine(options: EngineOptions) {
       if (wf.secret.input.length > 0) throw new Error(`Workflow '${wf.name}' has secret input, which is never journaled: run it with execute, not enqueue`);
       register(wf);
       const id = generateId("wfx");
-      const key = opts.idempotencyKey ?? null;
+      const { key, transactionId } = await keysOf(wf, opts, id);
       const { row, created } = await journal.insertExecution(db, {
         id,
         workflow_id: wf.name,
         idempotency_key: key,
-        transaction_id: opts.transactionId ?? key ?? id,
+        transaction_id: transactionId,
         input: asJson(input),
         owner: null,
         leaseUntil: null,

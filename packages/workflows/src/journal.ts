@@ -34,6 +34,15 @@ export async function insertExecution(
   return { row: existing, created: false };
 }
 
+/** How many executions of `workflowId` under `transactionId` ended failed or compensated. */
+export async function failedAttempts(db: Db, workflowId: string, transactionId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(executions)
+    .where(and(eq(executions.workflow_id, workflowId), eq(executions.transaction_id, transactionId), inArray(executions.state, ["failed", "compensated"])));
+  return Number(row?.n ?? 0);
+}
+
 export async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
   const [row] = await db.select().from(executions).where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
   return row;

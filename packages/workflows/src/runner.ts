@@ -4,7 +4,7 @@ import { asJson, backoffDelay, withTimeout } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
-import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, OutsideStepContext, WorkflowContext } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, StepServices, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
 export class LeaseLost extends Error {
@@ -44,6 +44,8 @@ export interface RunEnv {
   logger: EngineLogger;
   owner: string;
   leaseMs: number;
+  /** Handed to every step as `ctx.services`. */
+  services: StepServices;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
   /** True once the engine is shutting down: runs start no new step and no new attempt. */
@@ -258,7 +260,7 @@ class Run {
   }
 
   private baseContext(index: number, attempt: number) {
-    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
+    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt, services: this.env.services };
   }
 
   private txContext(tx: Tx, index: number, attempt: number): StepContext & OutsideStepContext {

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { SerializedError } from "@kasse/db";
+import { RowView, type SerializedError } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
 export type ExecutionState = "running" | "succeeded" | "failed" | "compensating" | "compensated" | "compensation_failed";
@@ -68,3 +68,8 @@ export const workflowStepRuns = pgTable(
 
 export type ExecutionRow = typeof workflowExecutions.$inferSelect;
 export type StepRunRow = typeof workflowStepRuns.$inferSelect;
+
+/** An execution row as the admin API shows it (derived from the columns). */
+export const ExecutionRowView = RowView(workflowExecutions);
+/** A step run row as the admin API shows it (derived from the columns). */
+export const StepRunRowView = RowView(workflowStepRuns);

@@ -8,9 +8,21 @@ export interface RetryPolicy {
   maxBackoffMs?: number;
 }
 
+/**
+ * What a process gives its steps beyond the database: services built from its configuration
+ * (a notification service with its providers and the server secret). A module adds its entry by
+ * augmenting this interface (`declare module "@kasse/workflows" { interface StepServices { notification?: NotificationService } }`);
+ * the process passes them once, to its one engine (`createEngine({ services })`), so workflow and
+ * step definitions stay static.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface StepServices {}
+
 /** What every step's `invoke` and `compensate` receive. */
 export interface BaseStepContext {
   executionId: string;
+  /** The services of the process running the step (see {@link StepServices}). */
+  services: StepServices;
   /** `<executionId>:<index>`: stable across retries and resumes; pass it to outside systems. */
   idempotencyKey: string;
   /** The step's index in the workflow (its journal position). */

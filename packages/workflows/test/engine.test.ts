@@ -189,6 +189,32 @@ describe("idempotency", () => {
     expect(second).toMatchObject({ type: "invalid_data", message: "nope refuses idem-fail" });
   });
 
+  it("freshAfterFailure: a failed or compensated attempt does not answer for the key; a succeeded one does", async () => {
+    let calls = 0;
+    const flaky = step("fresh-flaky", {
+      invoke: async (input: string) => {
+        calls++;
+        if (calls <= 2) throw errors.invalidData(`declined ${calls}`);
+        return { output: `${input}#${calls}` };
+      },
+    });
+    const wf = workflow("fresh-after-failure", async (input: string, ctx) => ctx.run(flaky, input));
+    const engine = newEngine();
+    const options = { idempotencyKey: "cart_fresh", freshAfterFailure: true };
+    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({ type: "invalid_data", message: "declined 1" });
+    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({ type: "invalid_data", message: "declined 2" });
+    expect(await engine.execute(wf, "x", options)).toBe("x#3");
+    // Once one succeeded, it answers for the key: nothing runs again.
+    expect(await newEngine().execute(wf, "x", options)).toBe("x#3");
+    expect(calls).toBe(3);
+    const list = await engine.list({ transaction_id: ["cart_fresh"] }, { limit: 10, offset: 0, order: "created_at" });
+    expect(list.items.map((e) => [e.idempotency_key, e.state])).toEqual([
+      ["cart_fresh:0", "failed"],
+      ["cart_fresh:1", "failed"],
+      ["cart_fresh:2", "succeeded"],
+    ]);
+  });
+
   it("runs 50 concurrent executes with one key once, and all get the same result", async () => {
     let runs = 0;
     const slowOnce = step("slow-once", {

@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing";
-import { ConfigError, loadConfig } from "../config";
+import { ConfigError, loadConfig } from "@kasse/runtime";
 
 // Short limits so the tests run in seconds; the defaults (10 s headers, 25 s request, 5 s idle) are
 // the same mechanism with larger numbers.

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyBaseLogger, FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest } from "fastify";
-import type { Config } from "../config";
+import type { Config } from "@kasse/runtime";
 import type { ErrorBody } from "../plugins/errors";
 
 /** How often Node looks for connections past their headers or request timeout (it checks on an interval, not per socket). */

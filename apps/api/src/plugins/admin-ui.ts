@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { ADMIN_BASE, adminBuildState } from "@kasse/admin";
-import type { Config } from "../config";
+import type { Config } from "@kasse/runtime";
 
 /** Vite names every file under assets/ by its content hash, so a cached copy never goes stale. */
 const IMMUTABLE = "public, max-age=31536000, immutable";

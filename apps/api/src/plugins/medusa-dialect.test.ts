@@ -203,7 +203,7 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
 
   it("the production serializer (no response check) writes major units as they are, and integers at the root", async () => {
     const product = await createProduct("", "Serialized");
-    const production = await buildApp({ config: t.config, infra: { database: t.database }, logger: false });
+    const production = await buildApp({ config: t.config, infra: t.app.infra, logger: false });
     try {
       const medusa = await production.inject({ method: "GET", url: `/medusa/admin/products/${product.id}`, headers: admin });
       expect(medusa.statusCode).toBe(200);
@@ -218,6 +218,12 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
 
   it("serves only the API under the base path; auth and errors are the same", async () => {
     expect((await call("GET", "/medusa/health")).statusCode).toBe(404);
+    expect((await call("GET", "/medusa/app")).statusCode).toBe(404);
+    expect((await call("GET", "/medusastore/products")).statusCode).toBe(404);
+    // A browser storefront on another origin gets the store group's CORS answer there too.
+    const preflight = await t.app.inject({ method: "OPTIONS", url: "/medusa/store/products", headers: { origin: "https://shop.example", "access-control-request-method": "GET" } });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("https://shop.example");
     expect((await call("GET", "/medusa/admin/products")).statusCode).toBe(401);
     const res = await call("GET", "/medusa/store/products/prod_missing");
     expect(res.statusCode).toBe(404);

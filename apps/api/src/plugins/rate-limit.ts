@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import { KasseError } from "@kasse/db";
-import type { Config } from "../config";
-import type { Infrastructure } from "../container";
+import type { Config, Infrastructure } from "@kasse/runtime";
 
 type Bucket = "auth" | "all";
 

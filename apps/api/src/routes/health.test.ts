@@ -4,8 +4,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp } from "../app";
-import { loadConfig } from "../config";
-import type { Infrastructure } from "../container";
+import { loadConfig, type Infrastructure, createWorkflowRuntime } from "@kasse/runtime";
 import { MIGRATION_CHECK_MS } from "./health";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -17,8 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const ready = async (infra: Infrastructure) => {
-  const app = await buildApp({ config, infra, logger: false });
+/** An app on `database` (and `redis`), with an engine of its own as every process has. */
+const appOn = (infra: Pick<Infrastructure, "database" | "redis">, appConfig = config) => buildApp({ config: appConfig, infra: { ...infra, ...createWorkflowRuntime(infra.database) }, logger: false });
+
+const ready = async (infra: Pick<Infrastructure, "database" | "redis">) => {
+  const app = await appOn(infra);
   try {
     return await app.inject({ method: "GET", url: "/health/ready" });
   } finally {
@@ -45,7 +47,7 @@ describe("/health/ready", () => {
     expect(res.json()).toMatchObject({ status: "unavailable", type: "unavailable", checks: { database: "connect ECONNREFUSED 127.0.0.1:5432" } });
     expect(res.json().message).toMatch(/database/);
     // The process itself still serves.
-    const app = await buildApp({ config, infra: { database: unreachable }, logger: false });
+    const app = await appOn({ database: unreachable });
     expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
     await app.close();
   });
@@ -75,7 +77,7 @@ describe("/health/ready", () => {
     // Services mode (DATABASE_URL set) on a database of its own; embedded mode migrates itself on start.
     const services = loadConfig({ DATABASE_URL: "postgres://services-mode", JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
     const own = await createTestDatabase();
-    const app = await buildApp({ config: services, infra: { database: own }, logger: false });
+    const app = await appOn({ database: own }, services);
     try {
       const ready = () => app.inject({ method: "GET", url: "/health/ready" });
       const [latest] = await queryRows<{ hash: string; created_at: string }>(own.db, sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`);

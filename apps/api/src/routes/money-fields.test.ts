@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { Count, Money, MoneyView, MoneyWhen, moneyMarker, View } from "@kasse/db";
 import { buildApp, type App } from "../app";
-import { loadConfig } from "../config";
+import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 
 type Schema = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ const routes: RouteOptions[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  app = await buildApp({ config, infra: { database }, logger: false, onRoute: (route) => routes.push(route) });
+  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
   await app.ready();
 });
 afterAll(async () => {

@@ -1,13 +1,11 @@
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
-import type { Infrastructure } from "../container";
-import { loadConfig, type Config } from "../config";
-import { createWorkflowRuntime } from "../workflows";
+import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
 export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
-export { withFailure } from "../orders/inject-failure";
+export { withFailure } from "./inject-failure";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 
@@ -56,7 +54,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...env,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
-  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000 });
+  const logger = testLogger(config, options.logger);
+  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000, logger, notifications: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger } });
   const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes, checkResponses: true });
   await app.ready();
   return {
@@ -72,4 +71,12 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       await database.close();
     },
   };
+}
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The engine's logger in a test app: silent, or writing where the test's logger options say (with the app's lines). */
+function testLogger(config: Config, options: TestAppOptions["logger"]) {
+  if (!options) return silent;
+  return createLogger(config.logLevel, options === true ? {} : options);
 }

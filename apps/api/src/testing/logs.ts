@@ -1,4 +1,4 @@
-import type { KasseLoggerOptions } from "../logger";
+import type { KasseLoggerOptions } from "@kasse/runtime";
 
 /** Every line a logger wrote, for tests that search the logs. */
 export interface CapturedLogs {

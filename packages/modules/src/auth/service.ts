@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db } from "@kasse/db";
+import { errors, generateId, isKasseError, isUniqueViolation, type Db } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
-import { emailpassProvider, invalidCredentials } from "./providers/emailpass";
+import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
-import { authOneTimeToken } from "./one-time-tokens";
+import { authOneTimeToken, createOneTimeTokenService } from "./one-time-tokens";
 import { authIdentity, providerIdentity, type AuthIdentity, type ProviderIdentityRow } from "./schema";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
@@ -205,6 +205,46 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
         await service.endSessions(identity.id, inner);
         return service.retrieve(identity.id, inner);
       }),
+
+    /**
+     * A signed-in identity changes its password login's password, in one transaction: the old
+     * password must be right (else `invalid_data`), every token signed before ends and reset links
+     * still outstanding stop working. An identity that is gone is `unauthorized`; one signing in
+     * without a password `invalid_data`.
+     */
+    async changePassword(identityId: string, input: { old_password: string; new_password: string }, tx: Db = db): Promise<void> {
+      const identity = await service.retrieve(identityId, tx).catch(() => {
+        throw errors.unauthorized("Invalid token");
+      });
+      const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
+      if (!email) throw errors.invalidData("This account signs in without a password");
+      await tx.transaction(async (inner) => {
+        const checked = await service.authenticate(EMAILPASS, { body: { email, password: input.old_password } }, inner).catch((error: unknown) => {
+          if (isKasseError(error) && error.type === "invalid_data") throw errors.invalidData("The old password is incorrect");
+          throw error;
+        });
+        if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
+        await service.update(EMAILPASS, { body: { email, password: input.new_password }, authIdentityId: identityId }, inner);
+        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId, inner);
+      });
+    },
+
+    /**
+     * Sets a new password with a password-reset token (`secret`, single use, issued for this actor
+     * type and email), in one transaction: every token signed before ends and any other outstanding
+     * reset link stops working. A token that is unknown, used, expired or issued for another
+     * account is `unauthorized`.
+     */
+    async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }, tx: Db = db): Promise<void> {
+      await tx.transaction(async (inner) => {
+        const tokens = createOneTimeTokenService(inner);
+        const token = await tokens.consume("password_reset", secret, { actor_type: input.actor_type, provider: EMAILPASS, entity_id: input.email }, inner);
+        if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
+        await service.update(EMAILPASS, { body: { email: input.email, password: input.password }, authIdentityId: token.auth_identity_id }, inner);
+        // One reset per request: any other outstanding link stops working too.
+        await tokens.revokeForIdentity("password_reset", token.auth_identity_id, inner);
+      });
+    },
 
     /** Ends every token of the identity issued so far (its `credentials_version` goes up by one). */
     async endSessions(id: string, tx: Db = db): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, View } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, RowView, View } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -262,6 +262,10 @@ export const AddressView = View({
   phone: OrNull(Type.String()),
   metadata: MetadataView(),
 });
+/** A cart's, a line's and a shipping method's own row as the API shows it (derived from the columns); the store cart's view extends them. */
+export const CartRowView = RowView(cart);
+export const CartLineItemRowView = RowView(cartLineItem);
+export const CartShippingMethodRowView = RowView(cartShippingMethod);
 /** A tax line of a line item (`item_id`) or shipping method (`shipping_method_id`). */
 export const TaxLineView = View({ rate: Type.Number(), code: Type.String(), name: Type.String(), tax_rate_id: OrNull(Type.String()), item_id: Type.String(), shipping_method_id: Type.String() });
 /** A promotion's discount on a line item (`item_id`) or shipping method (`shipping_method_id`). */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { errors, generateId, type Db } from "@kasse/db";
 import {
   cart,
@@ -92,6 +92,33 @@ export function createCartService(db: Db) {
       ]);
       if (!row) throw notFound(id);
       return { cart: row, items, shipping_methods: methods };
+    },
+
+    /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
+    async retrieve(id: string, tx: Db = db): Promise<CartRow> {
+      const [row] = await tx.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at)));
+      if (!row) throw notFound(id);
+      return row;
+    },
+
+    /**
+     * Marks the cart completed if it is still the cart checked at `checkedUpdatedAt` (its
+     * `updated_at` then, compared at millisecond precision: it went through a JS Date) and not
+     * completed. False when it changed or was completed meanwhile (checkout places no order then).
+     */
+    async completeIfUnchanged(id: string, checkedUpdatedAt: string, tx: Db = db): Promise<boolean> {
+      const now = new Date();
+      const closed = await tx
+        .update(cart)
+        .set({ completed_at: now, updated_at: now })
+        .where(and(eq(cart.id, id), isNull(cart.completed_at), sql`date_trunc('milliseconds', ${cart.updated_at}) = ${checkedUpdatedAt}::timestamptz`))
+        .returning({ id: cart.id });
+      return closed.length > 0;
+    },
+
+    /** Opens a completed cart again (a checkout undone by its compensation). */
+    async reopen(id: string, tx: Db = db): Promise<void> {
+      await tx.update(cart).set({ completed_at: null, updated_at: new Date() }).where(eq(cart.id, id));
     },
 
     /**

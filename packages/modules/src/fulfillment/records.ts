@@ -12,6 +12,9 @@ export interface FulfillmentRecordCreate {
   items: Array<{ line_item_id: string; title: string; sku: string | null; quantity: number }>;
   inventory_consumed: FulfillmentRow["inventory_consumed"];
   metadata?: Record<string, unknown> | null;
+  /** The provider that created it (default `manual_manual`) and what it answered. */
+  provider_id?: string;
+  data?: Record<string, unknown>;
 }
 
 /**
@@ -22,7 +25,15 @@ export function createFulfillmentRecordService(db: Db) {
   const service = {
     async create(input: FulfillmentRecordCreate, tx: Db = db): Promise<Fulfillment> {
       const id = generateId("ful");
-      await tx.insert(fulfillment).values({ id, order_id: input.order_id, location_id: input.location_id, inventory_consumed: input.inventory_consumed, metadata: input.metadata ?? null });
+      await tx.insert(fulfillment).values({
+        id,
+        order_id: input.order_id,
+        location_id: input.location_id,
+        provider_id: input.provider_id ?? "manual_manual",
+        data: input.data ?? {},
+        inventory_consumed: input.inventory_consumed,
+        metadata: input.metadata ?? null,
+      });
       await tx.insert(fulfillmentItem).values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
       return service.retrieve(id, tx);
     },

@@ -1,6 +1,34 @@
-import { step } from "@kasse/workflows";
+import { step, type StepServices } from "@kasse/workflows";
+import { defaultFulfillmentProviders, type FulfillmentProviderCall, type FulfillmentProviderRegistry } from "./providers";
 import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
 import type { ShipmentCreate } from "./schema";
+
+declare module "@kasse/workflows" {
+  interface StepServices {
+    /** The fulfillment providers a process configured; the built-in ones (`manual_manual`, `ful_test`) when none. */
+    fulfillmentProviders?: FulfillmentProviderRegistry;
+  }
+}
+
+const providersOf = (services: StepServices): FulfillmentProviderRegistry => services.fulfillmentProviders ?? defaultFulfillmentProviders;
+
+/**
+ * Asks the fulfillment's provider to create it (an outside effect: at least once, with the step's
+ * idempotency key, so the provider does it once). Compensation cancels it with the provider when a
+ * later step fails. A provider that never answers fails the attempt at the timeout.
+ */
+export const createProviderFulfillmentStep = step("create-provider-fulfillment", {
+  transactional: false,
+  timeoutMs: 10_000,
+  invoke: async (input: Omit<FulfillmentProviderCall, "idempotencyKey"> & { provider_id: string }, ctx) => {
+    const { provider_id, ...call } = input;
+    const { data } = await providersOf(ctx.services).get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
+    return { output: { provider_id, data }, compensateInput: { provider_id, data } };
+  },
+  compensate: async (input: { provider_id: string; data: Record<string, unknown> }, ctx) => {
+    await providersOf(ctx.services).get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+  },
+});
 
 /** Records a fulfillment; compensation deletes it. */
 export const createFulfillmentRecordStep = step("create-fulfillment-record", {
@@ -14,6 +42,19 @@ export const createFulfillmentRecordStep = step("create-fulfillment-record", {
 });
 
 /**
+ * Cancels a fulfillment with the provider that created it (the last step of a cancellation: it
+ * cannot be undone), with the step's idempotency key.
+ */
+export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment", {
+  transactional: false,
+  timeoutMs: 10_000,
+  invoke: async (input: { provider_id?: string; data?: Record<string, unknown> }, ctx) => {
+    await providersOf(ctx.services).get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
+    return { output: null };
+  },
+});
+
+/**
  * Marks a fulfillment of an order shipped (with the shipment's items checked and its labels),
  * delivered or canceled, checking the move is allowed; compensation clears the mark. Outputs the
  * fulfillment's items and consumed reservations.
@@ -21,7 +62,14 @@ export const createFulfillmentRecordStep = step("create-fulfillment-record", {
 export const markFulfillmentStep = step("mark-fulfillment", {
   invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
     const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx, input.shipment ?? {});
-    const output = { id: marked.id, location_id: marked.location_id, items: marked.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), inventory_consumed: marked.inventory_consumed };
+    const output = {
+      id: marked.id,
+      location_id: marked.location_id,
+      items: marked.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
+      inventory_consumed: marked.inventory_consumed,
+      provider_id: marked.provider_id,
+      data: marked.data,
+    };
     return { output, compensateInput: input };
   },
   compensate: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {

@@ -289,6 +289,12 @@ export function createOrderService(db: Db) {
       await service.recordChange(id, "payment_status_changed", actor, { payment_status: current.payment_status }, { payment_status: status }, tx);
     },
 
+    /** The order placed from a cart, if any (live). */
+    async findByCart(cartId: string, tx: Db = db): Promise<OrderRow | undefined> {
+      const [row] = await tx.select().from(order).where(and(eq(order.cart_id, cartId), live)).limit(1);
+      return row;
+    },
+
     /** The order a payment collection pays for, if any. */
     async findByPaymentCollection(collectionId: string, tx: Db = db): Promise<OrderRow | undefined> {
       const [row] = await tx

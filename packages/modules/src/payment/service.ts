@@ -54,6 +54,13 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       return full!;
     },
 
+    /** One payment's own row (canceled ones too). */
+    async retrievePayment(id: string, tx: Db = db): Promise<PaymentRow> {
+      const [row] = await tx.select().from(payment).where(eq(payment.id, id));
+      if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
+      return row;
+    },
+
     async collectionForCart(cartId: string, tx: Db = db): Promise<PaymentCollection | undefined> {
       const [row] = await tx.select().from(paymentCollection).where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
       if (!row) return undefined;

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
+import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
@@ -57,11 +58,7 @@ export default async function apiKeys(app: App): Promise<void> {
   });
 
   app.post("/api-keys/:id/sales-channels", { schema: { params: Params, body: ApiKeySalesChannels, response: One } }, async (request) => {
-    const add = request.body.add ?? [];
-    const existing = await app.modules.salesChannel.existing(add);
-    const missing = add.filter((id) => !existing.has(id));
-    if (missing.length) throw errors.notFound(`Sales channels with IDs ${[...new Set(missing)].join(", ")} do not exist`);
-    const api_key = await keys.updateSalesChannels(request.params.id, request.body);
+    const api_key = await setApiKeySalesChannels(app.modules, request.params.id, request.body);
     app.publishableKeys.clear();
     return { api_key };
   });

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Code, errors, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/db";
 import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate, InventoryItemView, InventoryLevelView } from "@kasse/modules/inventory";
+import { addInventoryLevel, batchInventoryLevels, createInventoryItem } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, DeleteResponse, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -31,13 +32,6 @@ const DeletedLevel = { 200: Type.Object({ ...DeleteResponse.properties, parent: 
 export default async function inventoryItems(app: App): Promise<void> {
   const inventory = app.modules.inventory;
 
-  /** Unknown stock locations in a body are 404, as Medusa answers. */
-  const requireLocations = async (ids: string[]) => {
-    const known = await app.modules.stockLocation.existing(ids);
-    const unknown = [...new Set(ids)].filter((id) => !known.has(id));
-    if (unknown.length) throw errors.notFound(`Stock locations with ids: ${unknown.join(", ")} were not found`);
-  };
-
   app.get("/inventory-items", { schema: { querystring: ListInventoryItems, response: ListAnswer("inventory_items", InventoryItemView) } }, async (request) => {
     const { limit, offset, order, fields, location_levels, location_id, ...filters } = request.query;
     const locations = [...(location_id ?? []), ...(location_levels?.location_id ?? [])];
@@ -46,8 +40,7 @@ export default async function inventoryItems(app: App): Promise<void> {
   });
 
   app.post("/inventory-items", { schema: { body: InventoryItemCreate, response: One } }, async (request) => {
-    await requireLocations((request.body.location_levels ?? []).map((l) => l.location_id));
-    return { inventory_item: await inventory.create(request.body) };
+    return { inventory_item: await createInventoryItem(app.modules, request.body) };
   });
 
   app.get("/inventory-items/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
@@ -72,16 +65,13 @@ export default async function inventoryItems(app: App): Promise<void> {
   });
 
   app.post("/inventory-items/:id/location-levels", { schema: { params: Params, body: InventoryLevelCreate, response: One } }, async (request) => {
-    await inventory.retrieve(request.params.id);
-    await requireLocations([request.body.location_id]);
-    await inventory.createLevels(request.params.id, [request.body]);
+    await addInventoryLevel(app.modules, request.params.id, request.body);
     return { inventory_item: await inventory.retrieve(request.params.id) };
   });
 
   // Medusa's admin manages an item's locations with this one call.
   app.post("/inventory-items/:id/location-levels/batch", { schema: { params: Params, body: InventoryLevelBatch, response: LevelBatch } }, async (request) => {
-    await requireLocations((request.body.create ?? []).map((l) => l.location_id));
-    return inventory.batchLevels(request.params.id, request.body);
+    return batchInventoryLevels(app.modules, request.params.id, request.body);
   });
 
   app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate, response: One } }, async (request) => {

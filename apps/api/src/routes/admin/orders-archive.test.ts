@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../orders/fixtures";
-import { withFailure } from "../../orders/inject-failure";
+import { withFailure } from "../../testing/inject-failure";
 
 let t: TestApp;
 let admin: Record<string, string>;

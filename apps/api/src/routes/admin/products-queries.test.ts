@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCountingDatabase, type CountingDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../../app";
-import { loadConfig } from "../../config";
+import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 import { actorHeaders } from "../../testing";
 
 let database: CountingDatabase;
@@ -11,7 +11,7 @@ let admin: Record<string, string>;
 beforeAll(async () => {
   database = await createCountingDatabase();
   const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", SCRYPT_LOG_N: "4" });
-  app = await buildApp({ config, infra: { database }, logger: false });
+  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false });
   await app.ready();
   admin = await actorHeaders(app, "user", "user_q");
 });

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
+import { createReservation, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -17,24 +18,13 @@ const ListReservations = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin reservations: each change of quantity moves the level's `reserved_quantity` in the same transaction. */
+/**
+ * Admin reservations: each change of quantity moves the level's `reserved_quantity` in the same
+ * transaction. Creating and moving one checks the item, the location and the variants' backorder
+ * flag (other modules) in the flow (`createReservation`, `updateReservation`).
+ */
 export default async function reservations(app: App): Promise<void> {
   const inventory = app.modules.inventory;
-
-  const requireLocation = async (id: string) => {
-    if (!(await app.modules.stockLocation.existing([id])).has(id)) throw errors.notFound(`Stock location with id: ${id} was not found`);
-  };
-
-  /**
-   * Whether a variant using the item allows backorders. The inventory module does not know
-   * variants' flags, so the route asks the product module and passes the answer in.
-   */
-  const allowsBackorder = async (itemId: string): Promise<boolean> => {
-    const variantIds = await inventory.variantIdsForItem(itemId);
-    if (variantIds.length === 0) return false;
-    const { items } = await app.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 });
-    return items.some((variant) => variant.allow_backorder);
-  };
 
   app.get("/reservations", { schema: { querystring: ListReservations, response: ListAnswer("reservations", ReservationView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
@@ -43,11 +33,7 @@ export default async function reservations(app: App): Promise<void> {
   });
 
   app.post("/reservations", { schema: { body: ReservationCreate, response: Answer("reservation", ReservationView) } }, async (request) => {
-    await inventory.retrieve(request.body.inventory_item_id);
-    await requireLocation(request.body.location_id);
-    const allow_backorder = await allowsBackorder(request.body.inventory_item_id);
-    const [reservation] = await inventory.reserve([{ ...request.body, allow_backorder, created_by: request.auth?.actor_id ?? null }]);
-    return { reservation };
+    return { reservation: await createReservation(app.modules, request.body, request.auth?.actor_id ?? null) };
   });
 
   app.get("/reservations/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("reservation", ReservationView) } }, async (request) => {
@@ -55,8 +41,7 @@ export default async function reservations(app: App): Promise<void> {
   });
 
   app.post("/reservations/:id", { schema: { params: Params, body: ReservationUpdate, response: Answer("reservation", ReservationView) } }, async (request) => {
-    if (request.body.location_id) await requireLocation(request.body.location_id);
-    return { reservation: await inventory.updateReservation(request.params.id, request.body) };
+    return { reservation: await updateReservation(app.modules, request.params.id, request.body) };
   });
 
   app.delete("/reservations/:id", { schema: { params: Params, response: Deleted } }, async (request) => {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/db";
 import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation, StockLocationView } from "@kasse/modules/stock-location";
+import { setStockLocationSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -54,10 +55,6 @@ export default async function stockLocations(app: App): Promise<void> {
   });
 
   app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels, response: Answer("stock_location", StockLocationView) } }, async (request) => {
-    const add = request.body.add ?? [];
-    const known = await app.modules.salesChannel.existing(add);
-    const unknown = add.filter((id) => !known.has(id));
-    if (unknown.length) throw errors.notFound(`Sales channels with ids: ${unknown.join(", ")} were not found`);
-    return { stock_location: await one(await locations.updateSalesChannels(request.params.id, request.body)) };
+    return { stock_location: await one(await setStockLocationSalesChannels(app.modules, request.params.id, request.body)) };
   });
 }

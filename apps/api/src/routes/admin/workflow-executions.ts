@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, normalizeRange, toDate, RowView } from "@kasse/db";
-import { workflowExecutions as executionTable, workflowStepRuns as stepRunTable, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
+import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
+import { ExecutionRowView, StepRunRowView, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, ListAnswer, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -59,7 +59,7 @@ const presentStep = (step: StepRunRow) => ({
 const presentDetail = (detail: ExecutionDetail) => ({ ...present(detail), steps: detail.steps.map(presentStep) });
 
 /** An execution as {@link present} shows it; with its steps ({@link presentStep}) when read alone. */
-const ExecutionView = RowView(executionTable, { steps: Type.Array(RowView(stepRunTable)) });
+const ExecutionView = Extend(ExecutionRowView, { steps: Type.Array(StepRunRowView) });
 const One = Answer("workflow_execution", ExecutionView);
 
 /** Admin workflow executions: the journal, and re-queueing failed or stuck ones (extensions.md). */

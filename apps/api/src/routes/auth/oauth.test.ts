@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { authOneTimeToken } from "@kasse/modules/auth";
 import { createTestApp, type TestApp } from "../../testing";
 import { oauthProvidersFromConfig } from "./oauth";
-import { loadConfig } from "../../config";
+import { loadConfig } from "@kasse/runtime";
 
 /**
  * A fake identity provider on loopback: an authorize endpoint that "approves" at once and

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { errors, isKasseError } from "@kasse/db";
 import { ActorType, EMAILPASS, githubProvider, googleProvider, type AuthProvider } from "@kasse/modules/auth";
 import type { App } from "../../app";
-import type { Config } from "../../config";
+import type { Config } from "@kasse/runtime";
 
 const Provider = Type.String({ maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]{0,63}$" });
 const ActorParams = Type.Object({ actor_type: ActorType, provider: Provider }, { additionalProperties: false });

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors, transaction } from "@kasse/db";
+import { Email, errors } from "@kasse/db";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
-import { sendNotification, sendNotificationWorkflow } from "@kasse/flows";
+import { sendNotification } from "@kasse/flows";
 import type { App } from "../../app";
 
 /** How long a reset token works. */
@@ -36,11 +36,9 @@ function resetTokenOf(request: FastifyRequest, body: { token?: string }): string
  * expires after 15 minutes and is stored only as a hash.
  */
 export default async function resetPassword(app: App): Promise<void> {
-  const { auth, authTokens, notification, db } = app.modules;
+  const { auth, authTokens, notification } = app.modules;
   // Resets still being processed after their answer; closing the app waits for them.
   const pending = new Set<Promise<void>>();
-  // Registered up front so this process's engine can resume an interrupted delivery by name.
-  app.infra.engine.register(sendNotificationWorkflow(notification));
   app.addHook("onClose", async () => {
     await Promise.allSettled([...pending]);
   });
@@ -74,13 +72,7 @@ export default async function resetPassword(app: App): Promise<void> {
   app.post("/:actor_type/emailpass/update", { schema: { params: ActorParams, body: ResetUpdate, security: [{ bearer: [] }, {}], response: { 200: Type.Object({ success: Type.Literal(true) }) } } }, async (request) => {
     const email = normalizeEmail(request.body.email);
     const secret = resetTokenOf(request, request.body);
-    await transaction(db, async (tx) => {
-      const token = await authTokens.consume("password_reset", secret, { actor_type: request.params.actor_type, provider: EMAILPASS, entity_id: email }, tx);
-      if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-      await auth.update(EMAILPASS, { body: { email, password: request.body.password }, authIdentityId: token.auth_identity_id }, tx);
-      // One reset per request: any other outstanding link stops working too.
-      await authTokens.revokeForIdentity("password_reset", token.auth_identity_id, tx);
-    });
+    await auth.resetPassword(secret, { actor_type: request.params.actor_type, email, password: request.body.password });
     return { success: true as const };
   });
 }

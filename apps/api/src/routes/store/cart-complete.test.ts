@@ -4,7 +4,7 @@ import { onPostgres } from "@kasse/db/testing";
 import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { createTestApp, type TestApp } from "../../testing";
-import { withFailure } from "../../orders/inject-failure";
+import { withFailure } from "../../testing/inject-failure";
 import { createFixtureProduct } from "./catalog-fixtures";
 
 let t: TestApp;

@@ -7,6 +7,13 @@ import { CartView, cartActor, cartResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
 const NoBody = Type.Object({}, { additionalProperties: false });
+
+/**
+ * Errors of a completion that are the caller's to fix or say nothing about the cart: answered as
+ * HTTP errors, not as `{type: "cart"}` (`unavailable`: the process is shutting down and the
+ * storefront retries the same call).
+ */
+const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allowed", "unavailable"]);
 const Completed = {
   200: Type.Union([
     Type.Object({ type: Type.Literal("order"), order: OrderDetailView }),
@@ -35,7 +42,11 @@ export default async function cartComplete(app: App): Promise<void> {
       const actor = cartActor(request);
       const outcome = await completeCart(app.infra.engine, m.db, request.params.id, actor);
       if (outcome.type === "order") return { type: "order" as const, order: await orderView(m, await m.order.retrieve(outcome.order_id), "store") };
-      return { type: "cart" as const, cart: cartResponse(await readCart(m, request.params.id, actor)), error: outcome.error };
+      const { error } = outcome;
+      if (HTTP_ERRORS.has(error.type)) throw error;
+      // Unexpected failures keep their detail in the journal and logs, not in the storefront's answer.
+      const message = error.type === "unknown_error" || error.type === "unexpected_state" ? "An unknown error occurred while completing the cart." : error.message;
+      return { type: "cart" as const, cart: cartResponse(await readCart(m, request.params.id, actor)), error: { message, name: error.name, type: error.type } };
     },
   );
 }

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, MoneyView, MoneyWhen, OrNull, View, rowProperties } from "@kasse/db";
+import { Extend, MoneyView, MoneyWhen, OrNull, View } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
-import { AddressView, AdjustmentView, TaxLineView, cart, cartLineItem, cartShippingMethod } from "@kasse/modules/cart";
+import { AddressView, AdjustmentView, CartLineItemRowView, CartRowView, CartShippingMethodRowView, TaxLineView } from "@kasse/modules/cart";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { RegionView, type Region } from "@kasse/modules/region";
 import { MONEY_APPLICATION_TYPES } from "@kasse/modules/promotion";
@@ -16,46 +16,49 @@ export function cartActor(request: FastifyRequest): CartActor {
 const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
 
 /** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
-export const CartLineItemView = View({
-  ...rowProperties(cartLineItem, ["product_collection_id", "product_category_ids", "product_tag_ids", "deleted_at"]),
-  variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
-  product: ProductRef(),
-  adjustments: Type.Array(AdjustmentView),
-  tax_lines: Type.Array(TaxLineView),
-});
+export const CartLineItemView = Extend(
+  CartLineItemRowView,
+  {
+    variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
+    product: ProductRef(),
+    adjustments: Type.Array(AdjustmentView),
+    tax_lines: Type.Array(TaxLineView),
+  },
+  ["product_collection_id", "product_category_ids", "product_tag_ids", "deleted_at"],
+);
 
 /** A shipping method of a store cart. */
-export const CartShippingMethodView = View({
-  ...rowProperties(cartShippingMethod, ["shipping_profile_id", "updated_at", "deleted_at"]),
-  adjustments: Type.Array(AdjustmentView),
-  tax_lines: Type.Array(TaxLineView),
-});
+export const CartShippingMethodView = Extend(CartShippingMethodRowView, { adjustments: Type.Array(AdjustmentView), tax_lines: Type.Array(TaxLineView) }, ["shipping_profile_id", "updated_at", "deleted_at"]);
 
 /** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
 export const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
 
 /** Medusa v2's store cart, as {@link cartResponse} shapes it. */
-export const CartView = View({
-  ...rowProperties(cart, ["promo_codes", "deleted_at"]),
-  region: OrNull(Extend(RegionView, {}, ["payment_providers", "created_at", "updated_at", "deleted_at"])),
-  items: Type.Array(CartLineItemView),
-  shipping_address: OrNull(AddressView),
-  billing_address: OrNull(AddressView),
-  shipping_methods: Type.Array(CartShippingMethodView),
-  payment_collection: OrNull(StorePaymentCollectionView),
-  promotions: Type.Array(
-    View({
-      id: Type.String(),
-      code: OrNull(Type.String()),
-      is_automatic: Type.Boolean(),
-      application_method: Type.Optional(
-        OrNull(View({ type: Type.String(), target_type: Type.String(), allocation: OrNull(Type.String()), value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()), currency_code: OrNull(Type.String()) })),
-      ),
-    }),
-  ),
-  /** The discount without tax (Kasse's `discount_total` is already without tax), as Medusa's storefront reads it. */
-  discount_subtotal: MoneyView(),
-});
+export const CartView = Extend(
+  CartRowView,
+  {
+    region: OrNull(Extend(RegionView, {}, ["payment_providers", "created_at", "updated_at", "deleted_at"])),
+    items: Type.Array(CartLineItemView),
+    shipping_address: OrNull(AddressView),
+    billing_address: OrNull(AddressView),
+    shipping_methods: Type.Array(CartShippingMethodView),
+    payment_collection: OrNull(StorePaymentCollectionView),
+    promotions: Type.Array(
+      View({
+        id: Type.String(),
+        code: OrNull(Type.String()),
+        is_automatic: Type.Boolean(),
+        application_method: Type.Optional(
+          OrNull(View({ type: Type.String(), target_type: Type.String(), allocation: OrNull(Type.String()), value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()), currency_code: OrNull(Type.String()) })),
+        ),
+      }),
+    ),
+    /** The discount without tax (Kasse's `discount_total` is already without tax), as Medusa's storefront reads it. */
+    discount_subtotal: MoneyView(),
+  },
+  ["promo_codes", "deleted_at"],
+);
+
 
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
 export function cartResponse(result: CartResult) {

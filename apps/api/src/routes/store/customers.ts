@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, Id, isKasseError, transaction } from "@kasse/db";
-import { EMAILPASS } from "@kasse/modules/auth";
+import { errors, Id } from "@kasse/db";
 import { registerCustomer } from "@kasse/flows";
 import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, CustomerUpdate, StoreCustomerCreate, StoreCustomerResponse } from "@kasse/modules/customer";
 import type { App } from "../../app";
@@ -25,7 +24,7 @@ const me = (request: FastifyRequest) => request.auth!.actor_id;
  * touches that customer's rows.
  */
 export default async function customers(app: App): Promise<void> {
-  const { customer: service, auth, authTokens, db } = app.modules;
+  const { customer: service, auth } = app.modules;
   const customerOnly = { onRequest: app.guards.customer };
 
   /**
@@ -84,21 +83,7 @@ export default async function customers(app: App): Promise<void> {
 
   /** Password change: the old password must be right (else 400); older reset links stop working. */
   app.post("/customers/me/password", { ...customerOnly, schema: { body: CustomerPasswordChange, response: One } }, async (request) => {
-    const identityId = request.auth!.auth_identity_id;
-    const identity = await auth.retrieve(identityId).catch(() => {
-      throw errors.unauthorized("Invalid token");
-    });
-    const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
-    if (!email) throw errors.invalidData("This account signs in without a password");
-    await transaction(db, async (tx) => {
-      const checked = await auth.authenticate(EMAILPASS, { body: { email, password: request.body.old_password } }, tx).catch((error: unknown) => {
-        if (isKasseError(error) && error.type === "invalid_data") throw errors.invalidData("The old password is incorrect");
-        throw error;
-      });
-      if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
-      await auth.update(EMAILPASS, { body: { email, password: request.body.new_password }, authIdentityId: identityId }, tx);
-      await authTokens.revokeForIdentity("password_reset", identityId, tx);
-    });
+    await auth.changePassword(request.auth!.auth_identity_id, request.body);
     return { customer: await service.retrieve(me(request)) };
   });
 }

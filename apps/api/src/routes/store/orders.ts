@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { errors, Id, Secret } from "@kasse/db";
-import { requestOrderTransfer, requestOrderTransferWorkflow } from "@kasse/flows";
+import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -44,7 +44,6 @@ export default async function orders(app: App): Promise<void> {
   // Order transfer (Medusa's "claim an order"): a signed-in customer asks for a guest order; the
   // order's email gets a link with a single-use token that accepts (the order becomes the
   // customer's) or declines the request.
-  app.infra.engine.register(requestOrderTransferWorkflow(app.modules.notification));
   app.post(
     "/orders/:id/transfer/request",
     { ...customerOnly, schema: { params: Params, querystring: RetrieveQuery, body: TransferRequest, response: Answer("order", OrderDetailView) } },

@@ -1,4 +1,4 @@
-import { stdSerializers, type DestinationStream, type LoggerOptions } from "pino";
+import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 /** Pino options with the destination fastify accepts beside them. */
 export type KasseLoggerOptions = LoggerOptions & { stream?: DestinationStream };
@@ -60,4 +60,15 @@ export function loggerOptions(level: string, extra: KasseLoggerOptions = {}): Ka
     redact: { paths: REDACT, censor: CENSOR },
     ...extra,
   };
+}
+
+/**
+ * A logger of a process outside fastify (the worker, the engine of `kasse start`), with Kasse's
+ * options (`loggerOptions`); `extra` as there, its `stream` the destination.
+ * @example
+ * const logger = createLogger(config.logLevel, { name: "kasse-worker" });
+ */
+export function createLogger(level: string, extra: KasseLoggerOptions = {}): Logger {
+  const { stream, ...rest } = extra;
+  return pino(loggerOptions(level, rest), stream);
 }

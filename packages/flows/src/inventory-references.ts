@@ -1,0 +1,95 @@
+import { errors } from "@kasse/db";
+import type { InventoryItemCreate, InventoryLevelBatch, InventoryLevelCreate, InventoryService, ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
+import type { ProductService } from "@kasse/modules/product";
+import type { StockLocationService } from "@kasse/modules/stock-location";
+import type { SalesChannelService } from "@kasse/modules/sales-channel";
+import type { ApiKeySalesChannels, ApiKeyService } from "@kasse/modules/api-key";
+import type { StockLocationSalesChannels } from "@kasse/modules/stock-location";
+
+// Writes inside one module whose input names records of another module (a stock location, a sales
+// channel, a variant's backorder flag): the flow checks them with their module and passes the
+// answer in; the write itself is one call of the module that owns it (one transaction).
+
+/** The modules these writes read and write. */
+export interface InventoryReferenceModules {
+  inventory: InventoryService;
+  stockLocation: StockLocationService;
+  product: ProductService;
+  salesChannel: SalesChannelService;
+  apiKey: ApiKeyService;
+}
+
+/** Unknown stock locations are 404, as Medusa answers. */
+async function requireLocations(m: Pick<InventoryReferenceModules, "stockLocation">, ids: string[]): Promise<void> {
+  const known = await m.stockLocation.existing(ids);
+  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+  if (unknown.length) throw errors.notFound(`Stock locations with ids: ${unknown.join(", ")} were not found`);
+}
+
+/** A reservation's stock location must exist (404). */
+async function requireLocation(m: Pick<InventoryReferenceModules, "stockLocation">, id: string): Promise<void> {
+  if (!(await m.stockLocation.existing([id])).has(id)) throw errors.notFound(`Stock location with id: ${id} was not found`);
+}
+
+/**
+ * Whether a variant using the item allows backorders. The inventory module does not know
+ * variants' flags, so the product module answers and the reservation is given the answer.
+ */
+async function allowsBackorder(m: Pick<InventoryReferenceModules, "inventory" | "product">, itemId: string): Promise<boolean> {
+  const variantIds = await m.inventory.variantIdsForItem(itemId);
+  if (variantIds.length === 0) return false;
+  const { items } = await m.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 });
+  return items.some((variant) => variant.allow_backorder);
+}
+
+/** An admin reservation: the item and the location must exist; backorders as the item's variants allow. */
+export async function createReservation(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation" | "product">, input: ReservationCreate, createdBy: string | null) {
+  await m.inventory.retrieve(input.inventory_item_id);
+  await requireLocation(m, input.location_id);
+  const allow_backorder = await allowsBackorder(m, input.inventory_item_id);
+  const [reservation] = await m.inventory.reserve([{ ...input, allow_backorder, created_by: createdBy }]);
+  return reservation!;
+}
+
+/** Changes a reservation; a new location must exist. */
+export async function updateReservation(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, id: string, input: ReservationUpdate) {
+  if (input.location_id) await requireLocation(m, input.location_id);
+  return m.inventory.updateReservation(id, input);
+}
+
+/** A new inventory item with its stock at locations that exist. */
+export async function createInventoryItem(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, input: InventoryItemCreate) {
+  await requireLocations(m, (input.location_levels ?? []).map((l) => l.location_id));
+  return m.inventory.create(input);
+}
+
+/** Stocks an item at one more location (the item, then the location, must exist). */
+export async function addInventoryLevel(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, itemId: string, input: InventoryLevelCreate) {
+  await m.inventory.retrieve(itemId);
+  await requireLocations(m, [input.location_id]);
+  return m.inventory.createLevels(itemId, [input]);
+}
+
+/** Creates, updates and deletes an item's levels at once; created ones at locations that exist. */
+export async function batchInventoryLevels(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, itemId: string, input: InventoryLevelBatch) {
+  await requireLocations(m, (input.create ?? []).map((l) => l.location_id));
+  return m.inventory.batchLevels(itemId, input);
+}
+
+/** Links and unlinks a publishable key's sales channels; the ones added must exist. */
+export async function setApiKeySalesChannels(m: Pick<InventoryReferenceModules, "apiKey" | "salesChannel">, id: string, input: ApiKeySalesChannels) {
+  const add = input.add ?? [];
+  const existing = await m.salesChannel.existing(add);
+  const missing = add.filter((channelId) => !existing.has(channelId));
+  if (missing.length) throw errors.notFound(`Sales channels with IDs ${[...new Set(missing)].join(", ")} do not exist`);
+  return m.apiKey.updateSalesChannels(id, input);
+}
+
+/** Links and unlinks a stock location's sales channels; the ones added must exist. */
+export async function setStockLocationSalesChannels(m: Pick<InventoryReferenceModules, "stockLocation" | "salesChannel">, id: string, input: StockLocationSalesChannels) {
+  const add = input.add ?? [];
+  const known = await m.salesChannel.existing(add);
+  const unknown = add.filter((channelId) => !known.has(channelId));
+  if (unknown.length) throw errors.notFound(`Sales channels with ids: ${unknown.join(", ")} were not found`);
+  return m.stockLocation.updateSalesChannels(id, input);
+}

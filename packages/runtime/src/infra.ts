@@ -1,0 +1,50 @@
+import type { Redis } from "ioredis";
+import { assertMigrated, connect, migrate, type Database } from "@kasse/db";
+import type { BaseConfig, Config } from "./config";
+import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+
+/** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
+export interface Infrastructure extends WorkflowRuntime {
+  database: Database;
+  /** An ioredis client when REDIS_URL is set. */
+  redis?: Redis;
+}
+
+/**
+ * Opens what a process runs on, from the configuration: the database (PGlite under the data dir in
+ * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
+ * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
+ * migrate") before anything runs on it. Builds the process's one engine: with the server secret
+ * (`config.jwt`, the API's and the worker's configuration) its steps can deliver notifications.
+ */
+export async function createInfrastructure(
+  config: BaseConfig & { jwt?: Config["jwt"] },
+  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
+): Promise<Infrastructure & { close(): Promise<void> }> {
+  const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+  try {
+    if (options.migrate ?? config.embedded) await migrate(database);
+    else if (!config.embedded) await assertMigrated(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    const { Redis } = await import("ioredis");
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  }
+  const notifications = config.jwt && { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger };
+  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, notifications });
+  return {
+    database,
+    redis,
+    engine,
+    scheduler,
+    close: async () => {
+      await scheduler.close().catch(() => {});
+      await redis?.quit().catch(() => redis?.disconnect());
+      await database.close();
+    },
+  };
+}
