@@ -10,5 +10,3 @@ export const projects = [
   "apps/worker",
   "apps/cli",
 ];
-
-export default projects;

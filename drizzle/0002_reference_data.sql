@@ -1,5 +1,5 @@
 -- Reference data: every ISO 4217 currency (symbols, names and minor-unit digits from Node's Intl/CLDR)
--- and every ISO 3166-1 country (packages/modules/src/region/countries.ts).
+-- and every ISO 3166-1 country (the rows below).
 INSERT INTO "currency" ("code", "symbol", "symbol_native", "name", "decimal_digits") VALUES
 ('aed', 'AED', 'د.إ.', 'United Arab Emirates Dirham', 2),
 ('afn', 'AFN', '؋', 'Afghan Afghani', 0),

@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: "cli",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -14,7 +14,7 @@ export interface RunningKasse {
 }
 
 /** A failed call to Kasse's API, with what Kasse answered. */
-export class KasseApiError extends Error {
+class KasseApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
@@ -57,9 +57,10 @@ function createApi(url: string): KasseApi {
 
 /**
  * Seeds a fresh embedded data dir with the demo store under the fixed publishable key, then runs
- * `kasse start` on a free port (with the admin the suite signs in as, and `smtpUrl` for email).
+ * `kasse start` on a free port (with the admin the suite signs in as, `smtpUrl` for email and
+ * `storefrontUrl` for the links in shopper emails).
  */
-export async function startKasse(config: E2eConfig, options: { logFile: string; smtpUrl: string }): Promise<RunningKasse> {
+export async function startKasse(config: E2eConfig, options: { logFile: string; smtpUrl: string; storefrontUrl: string }): Promise<RunningKasse> {
   const dataDir = mkdtempSync(join(tmpdir(), "kasse-e2e-"));
   const bin = join(config.root, "apps", "cli", "bin", "kasse.js");
   const env = {
@@ -72,6 +73,7 @@ export async function startKasse(config: E2eConfig, options: { logFile: string; 
     KASSE_ADMIN_EMAIL: ADMIN.email,
     KASSE_ADMIN_PASSWORD: ADMIN.password,
     SMTP_URL: options.smtpUrl,
+    STOREFRONT_URL: options.storefrontUrl,
     // The demo products' pictures are Kasse's files, reached by the browser through the recording proxy.
     PUBLIC_URL: `http://127.0.0.1:${config.backendPort}`,
   };

@@ -9,7 +9,7 @@ export interface Mailbox {
 }
 
 /** A mail's text with quoted-printable soft breaks and escapes undone (long links are wrapped that way). */
-export function decodeMail(raw: string): string {
+function decodeMail(raw: string): string {
   return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 

@@ -8,7 +8,7 @@ import { stopAll, stopOnSignals } from "./processes";
 import { startRecorder, type Recorder } from "./recorder";
 import { writeReport } from "./report";
 import { BY_DESIGN, refusals, Runner, type StepOutcome } from "./runner";
-import { prepareStorefront, startStorefront, storefrontSource } from "./storefront";
+import { freePort, prepareStorefront, startStorefront, storefrontSource, storefrontUrl } from "./storefront";
 import { browse } from "./journeys/browse";
 import { cart, PROMO_CODE } from "./journeys/cart";
 import { customer } from "./journeys/customer";
@@ -45,7 +45,9 @@ async function main(): Promise<number> {
   let browser: Browser | undefined;
   try {
     mailbox = await startMailbox();
-    kasse = await phase("kasse (seed + start)", () => startKasse(config, { logFile: join(artifacts, "kasse.log"), smtpUrl: mailbox!.url }));
+    // The storefront's port is chosen first: Kasse links to the storefront in its emails (STOREFRONT_URL).
+    const storefrontPort = await freePort();
+    kasse = await phase("kasse (seed + start)", () => startKasse(config, { logFile: join(artifacts, "kasse.log"), smtpUrl: mailbox!.url, storefrontUrl: storefrontUrl(storefrontPort) }));
     recorder = await startRecorder(config.backendPort, new URL(kasse.url));
     const backendUrl = `${recorder.url}${config.basePath}`;
     console.log(`  Kasse ${kasse.url}; the storefront talks to it through ${backendUrl} (recorded)`);
@@ -75,7 +77,7 @@ async function main(): Promise<number> {
     }
 
     await kasse.api.admin("POST", "/admin/promotions", { code: PROMO_CODE, type: "standard", status: "active", application_method: { type: "percentage", target_type: "items", allocation: "each", value: 10 } });
-    const server = await phase("storefront start", () => startStorefront(storefront.dir, backendUrl, artifacts));
+    const server = await phase("storefront start", () => startStorefront(storefront.dir, backendUrl, artifacts, storefrontPort));
     browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });
     const runner = new Runner(browser, recorder, kasse.api, config, server.url, artifacts);
     await phase("journeys", async () => {

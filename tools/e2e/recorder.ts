@@ -96,8 +96,11 @@ export async function startRecorder(port: number, target: URL): Promise<Recorder
       }
     })();
   });
-  // Keep-alive sockets would hold close() open until they time out.
-  server.keepAliveTimeout = 1000;
+  // As long as Kasse's own (HTTP_KEEP_ALIVE_TIMEOUT_MS, 5 s): the Next server's fetch (undici) reuses
+  // an idle socket for up to 4 s, and a proxy that closed it sooner (1 s here once) cut a reused
+  // socket under a request ("fetch failed: other side closed", a storefront error page).
+  // close() ends open sockets itself.
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(error.code === "EADDRINUSE" ? new Error(`Port ${port} is taken: set KASSE_E2E_BACKEND_PORT to a free port (the storefront is then rebuilt for it)`) : error),

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core";
 import { trackStorefrontRequests } from "./browser-requests";
 import type { E2eConfig } from "./config";
 import type { KasseApi } from "./kasse";
@@ -29,7 +29,7 @@ export const BY_DESIGN: Allowance[] = [
 ];
 
 /** Whether an exchange answered >= 400 is allowed by `allowances` (matched on the path below the base path). */
-export function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
+function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
   return allowances.some((a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized));
 }
 
@@ -71,6 +71,14 @@ export interface StepContext {
   /** Waits for `ready` or a Next.js error page (on `ready`'s page) after an action that navigates or re-renders. */
   settle(ready: Locator): Promise<void>;
   /**
+   * Presses a link or control that navigates on the client (`router.push`) and waits for the URL.
+   * Next's client router sometimes drops a navigation (seen under load on the store's sort control,
+   * with Kasse's answer already sent): its page request is aborted, or answered and never
+   * committed, and the URL stays. The shopper would click again: so does this, at most three
+   * times, only when the page request ended and the URL did not follow.
+   */
+  navigate(target: Locator, url: RegExp): Promise<void>;
+  /**
    * Waits until the browser has no request to the storefront in flight: a client navigation
    * (e.g. the `?v_id=` the product page writes) whose answer lands after a server action's would
    * overwrite the action's fresh render with a stale one.
@@ -93,7 +101,7 @@ export interface StepContext {
   capture(page: Page, name: string): Promise<void>;
 }
 
-export interface StepOptions {
+interface StepOptions {
   /** Answers >= 400 this step provokes on purpose. */
   allow?: Allowance[];
   /** The step starts from its own navigation, so it runs even after an earlier step of the journey failed. */
@@ -229,6 +237,23 @@ export class Runner {
           await quiet();
         },
         quiet,
+        navigate: async (target, url) => {
+          for (let attempt = 1; ; attempt++) {
+            // The navigation's page request (an RSC fetch, not a prefetch) ends, answered or aborted.
+            const isPageRequest = (r: Request) => r.url().includes("_rsc=") && !r.headers()["next-router-prefetch"];
+            const ended = Promise.race([
+              page.waitForEvent("requestfinished", { predicate: isPageRequest, timeout: this.config.actionTimeoutMs }),
+              page.waitForEvent("requestfailed", { predicate: isPageRequest, timeout: this.config.actionTimeoutMs }),
+            ]).then(() => "ended" as const);
+            ended.catch(() => undefined);
+            await s.press(target);
+            if ((await Promise.race([page.waitForURL(url).then(() => "arrived" as const), ended])) === "arrived") return;
+            // The router commits the URL after its request ended; a dropped navigation never does.
+            await quiet();
+            if (await page.waitForURL(url, { timeout: this.config.actionTimeoutMs / 4 }).then(() => true, () => false)) return;
+            if (attempt === 3) throw new Error(`${target} never led to ${url}: the storefront dropped the navigation ${attempt} times`);
+          }
+        },
         press: async (target) => {
           const deadline = Date.now() + this.config.actionTimeoutMs;
           // Resolved afresh each time: a streamed Suspense boundary replaces its placeholder's nodes.

@@ -23,7 +23,7 @@ export interface KasseRegion {
   currency_code: string;
   countries: Array<{ iso_2: string }>;
 }
-export interface KasseLine {
+interface KasseLine {
   id: string;
   title?: string;
   product_title?: string | null;
@@ -100,19 +100,19 @@ export function variantWith(product: KasseProduct, value: string): KasseVariant 
 }
 
 /** The storefront's cart id (its `_medusa_cart_id` cookie). */
-export async function cartIdOf(context: BrowserContext): Promise<string> {
+async function cartIdOf(context: BrowserContext): Promise<string> {
   const cookie = (await context.cookies()).find((c) => c.name === "_medusa_cart_id");
   if (!cookie?.value) throw new Error("the storefront set no cart cookie (_medusa_cart_id)");
   return cookie.value;
 }
 
 /** The signed-in shopper's token (the storefront's `_medusa_jwt` cookie), if any. */
-export async function shopperToken(context: BrowserContext): Promise<string | undefined> {
+async function shopperToken(context: BrowserContext): Promise<string | undefined> {
   return (await context.cookies()).find((c) => c.name === "_medusa_jwt")?.value || undefined;
 }
 
 /** The cart as Kasse computed it, read with the shopper's own credentials (a customer's cart is theirs alone). */
-export async function kasseCart(kasse: KasseApi, id: string, context?: BrowserContext): Promise<KasseCart> {
+async function kasseCart(kasse: KasseApi, id: string, context?: BrowserContext): Promise<KasseCart> {
   const jwt = context ? await shopperToken(context) : undefined;
   return (await kasse.store<{ cart: KasseCart }>("GET", `/store/carts/${id}`, undefined, jwt)).cart;
 }

@@ -6,7 +6,7 @@ import { COUNTRY, PUBLISHABLE_KEY, type E2eConfig } from "./config";
 import { runCommand, startService, type Service } from "./processes";
 
 /** What the cached install and build were made from; a change in any part redoes that stage. */
-export interface CacheStamp {
+interface CacheStamp {
   installKey: string;
   buildKey?: string;
 }
@@ -47,7 +47,7 @@ export function storefrontSource(config: E2eConfig): { app: string; lock: string
  * source tree's content (which the commit names, but a content hash also catches a local edit),
  * the install, and everything inlined at build time: backend URL, publishable key, default region.
  */
-export function cacheKeys(config: E2eConfig, backendUrl: string): { installKey: string; buildKey: string; commit: string } {
+function cacheKeys(config: E2eConfig, backendUrl: string): { installKey: string; buildKey: string; commit: string } {
   const { app, lock, commit } = storefrontSource(config);
   const installKey = sha256(readFileSync(lock), readFileSync(join(app, "package.json")), process.versions.node);
   const tree = sha256(...filesOf(app).flatMap((file) => [file, readFileSync(join(app, file))]));
@@ -77,7 +77,7 @@ function copySource(app: string, lock: string, dest: string): void {
 }
 
 /** The environment the storefront is built and served with (Medusa's documented variables). */
-export function storefrontEnv(backendUrl: string): NodeJS.ProcessEnv {
+function storefrontEnv(backendUrl: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
@@ -145,20 +145,25 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The address the storefront is served at (`port` from `freePort()`): the browser and Kasse's mailed links use it. */
+export function storefrontUrl(port: number): string {
+  // The middleware redirects to the host it is served as; the browser uses "localhost" throughout so cookies stay on one host.
+  return `http://localhost:${port}`;
+}
+
 /**
- * Serves the build with `next start` on a free port. Next's data cache (`force-cache` fetches,
+ * Serves the build with `next start` on `port` (chosen before Kasse starts, which puts the
+ * storefront's address in its emails: `STOREFRONT_URL`). Next's data cache (`force-cache` fetches,
  * e.g. the regions the middleware maps countries with) is emptied first: it holds ids of the Kasse
  * the build ran against, and each run's Kasse is new.
  */
-export async function startStorefront(dir: string, backendUrl: string, logDir: string): Promise<{ url: string; service: Service }> {
+export async function startStorefront(dir: string, backendUrl: string, logDir: string, port: number): Promise<{ url: string; service: Service }> {
   rmSync(join(dir, ".next", "cache", "fetch-cache"), { recursive: true, force: true });
-  const port = await freePort();
   const service = startService("next start", process.execPath, [join(dir, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: dir,
     env: storefrontEnv(backendUrl),
     logFile: join(logDir, "storefront.log"),
   });
   await service.waitFor(/Ready in/, 60_000);
-  // The middleware redirects to the host it is served as; the browser uses "localhost" throughout so cookies stay on one host.
-  return { url: `http://localhost:${port}`, service };
+  return { url: storefrontUrl(port), service };
 }

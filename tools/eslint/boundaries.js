@@ -1,4 +1,4 @@
-// Import boundaries (ARCHITECTURE.md): apps → runtime → flows → modules → db; modules, flows → workflows.
+// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → runtime → flows → modules → db; modules, flows → workflows.
 // A module never imports another module; packages never import apps.
 import fs from "node:fs";
 import path from "node:path";

@@ -1,6 +1,7 @@
 // `npm run bench`: the storefront load harness (shared/bench, see its README) against a Kasse
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
-// go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`).
+// go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`); KASSE_BENCH_NODE_ARGS
+// adds options to the server's node command (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -61,7 +62,9 @@ async function dropDatabase(): Promise<void> {
 function startServer(): Promise<ChildProcess> {
   const bin = join(repo, "apps/cli/bin/kasse.js");
   const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn" };
-  const child = spawn(process.execPath, [bin, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  // KASSE_BENCH_NODE_ARGS: options for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
+  const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, bin, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolveStart, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {

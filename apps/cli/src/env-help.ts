@@ -1,7 +1,7 @@
 import { EnvSchema, type Env } from "@kasse/runtime";
 
 /** What each environment variable does; typed so that a variable added to `EnvSchema` must be described here. */
-export const envDescriptions: Record<keyof Env, string> = {
+const envDescriptions: Record<keyof Env, string> = {
   DATABASE_URL: "PostgreSQL URL. Unset: embedded mode (PGlite under KASSE_DATA_DIR, in-process worker)",
   REDIS_URL: "Redis URL: BullMQ queues and shared rate-limit counters",
   PORT: "HTTP port",

@@ -1,7 +1,7 @@
 import { envTable } from "./env-help";
 
 /** The commands `kasse` knows, as `kasse --help` lists them. */
-export const commands = [
+const commands = [
   ["start", "Serve the API on HOST:PORT with the worker in-process. Without DATABASE_URL: embedded PGlite under KASSE_DATA_DIR, migrated, and on the first start a demo store and an admin (login printed once)"],
   ["start --no-worker", "Serve the API only, beside separate worker processes (services mode)"],
   ["migrate", "Apply pending database migrations; needs only DATABASE_URL (one process at a time: takes a PostgreSQL advisory lock). start refuses a database missing migrations"],

@@ -15,7 +15,7 @@ import { helpText } from "../src/help";
 import { envTable } from "../src/env-help";
 import { kasse, node } from "./kasse-process";
 
-const workerMain = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
+const workerBin = fileURLToPath(new URL("../../worker/bin/kasse-worker.js", import.meta.url));
 
 /** The URL of database `name` on the test server. */
 function databaseUrl(name: string): string {
@@ -123,7 +123,7 @@ describe.skipIf(!onPostgres())("a database missing migrations", () => {
       expect(never.code).toBe(1);
       expect(never.stdout).not.toMatch(/listening/);
       expect(never.stderr.trim()).toBe(`The database has not been migrated: ${total} of ${total} migrations pending (${journal.entries.map((e) => e.tag).join(", ")}). Run \`kasse migrate\` first.`);
-      const worker = await node(["--import", "tsx", workerMain], { ...env, REDIS_URL: "redis://127.0.0.1:1" });
+      const worker = await node([workerBin], { ...env, REDIS_URL: "redis://127.0.0.1:1" });
       expect(worker.code).toBe(1);
       expect(worker.stderr).toMatch(/has not been migrated: .*Run `kasse migrate` first\./);
 

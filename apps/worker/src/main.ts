@@ -1,4 +1,4 @@
-// `apps/worker` entry point: `tsx apps/worker/src/main.ts` with DATABASE_URL, REDIS_URL and JWT_SECRET set.
+// `apps/worker` entry point (`npm run worker`, compiled to apps/worker/dist) with DATABASE_URL, REDIS_URL and JWT_SECRET set.
 import { MigrationsPendingError } from "@kasse/db";
 import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig } from "@kasse/runtime";
 import { startWorker } from "./worker";

@@ -3,7 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { sql } from "drizzle-orm";
+import { sql, type Logger } from "drizzle-orm";
 import postgres from "postgres";
 import type { Database, Db } from "./types";
 
@@ -14,6 +14,8 @@ export interface ConnectOptions {
   dataDir?: string;
   /** postgres.js pool size. */
   poolSize?: number;
+  /** Sees every statement drizzle sends, in transactions too (the test helpers count them). */
+  logger?: Logger;
 }
 
 /**
@@ -22,13 +24,13 @@ export interface ConnectOptions {
  * const database = await connect({ url: process.env.DATABASE_URL, dataDir: ".kasse/data" });
  */
 export async function connect(options: ConnectOptions = {}): Promise<Database> {
-  if (options.url) return connectPostgres(options.url, options.poolSize ?? 10);
-  return connectPglite(options.dataDir);
+  if (options.url) return connectPostgres(options.url, options.poolSize ?? 10, options.logger);
+  return connectPglite(options.dataDir, options.logger);
 }
 
-function connectPostgres(url: string, max: number): Database {
+function connectPostgres(url: string, max: number, logger: Logger | undefined): Database {
   const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: "kasse" } });
-  const db = drizzlePostgres(client) as unknown as Db;
+  const db = drizzlePostgres(client, { logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
@@ -37,12 +39,12 @@ function connectPostgres(url: string, max: number): Database {
   };
 }
 
-async function connectPglite(dataDir: string | undefined): Promise<Database> {
+async function connectPglite(dataDir: string | undefined, logger: Logger | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm backs the trigram indexes of product search (`q`); PGlite loads extensions at construction.
   const client = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   await client.waitReady;
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = drizzlePglite(client, { logger }) as unknown as Db;
   let closed = false;
   return {
     db,

@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { idempotencyKey } from "./schema";
 import type { Db } from "./types";
 
-/** How long a key is kept (extensions.md: at least 24 hours). */
+/** How long a key is kept (docs/CONTRACT.md: at least 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A `running` key older than this was left by a process that died mid-request and may be taken over. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, sql } from "drizzle-orm";
+import { and, eq, ilike, sql } from "drizzle-orm";
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createTestDatabase, type TestDatabase } from "./testing";
-import { DEFAULT_LIMIT, MAX_LIMIT, normalizeRange, orderBy, rangeConditions, toDate } from "./list";
+import { DEFAULT_LIMIT, MAX_LIMIT, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate } from "./list";
 
 const item = pgTable("list_test_item", {
   id: text("id").primaryKey(),
@@ -90,5 +90,24 @@ describe("rangeConditions", () => {
     expect(await where({ in: ["2026-01-01T00:00:00Z", "2026-01-03T00:00:00Z"] })).toEqual(["i1", "i3"]);
     expect(await where({ in: [] })).toEqual([]);
     expect(rangeConditions(item.rank, undefined)).toEqual([]);
+  });
+});
+
+describe("listPage", () => {
+  it("answers one page in the order asked and the count of every matching row", async () => {
+    const page = await listPage(database.db, item, eq(item.title, "b"), orderBy("-rank", columns, item.id), { limit: 1, offset: 0 });
+    expect(page).toEqual({ items: [expect.objectContaining({ id: "i2", title: "b", rank: 3 })], count: 2 });
+    expect(await listPage(database.db, item, undefined, orderBy(undefined, columns, item.id), { limit: 5, offset: 2 })).toMatchObject({ items: [{ id: "i3" }], count: 3 });
+    expect(await listPage(database.db, item, eq(item.title, "none"), [], { limit: 5, offset: 0 })).toEqual({ items: [], count: 0 });
+  });
+});
+
+describe("likePattern", () => {
+  it("matches the text anywhere, its %, _ and backslash literally", async () => {
+    expect(likePattern("a%b_c\\")).toBe("%a\\%b\\_c\\\\%");
+    const titles = async (q: string) => (await database.db.select({ title: sql<string>`t` }).from(sql`(values ('50%'), ('500'), ('a_b'), ('axb')) as v(t)`).where(ilike(sql`t`, likePattern(q)))).map((r) => r.title).sort();
+    expect(await titles("50%")).toEqual(["50%"]);
+    expect(await titles("a_b")).toEqual(["a_b"]);
+    expect(await titles("5")).toEqual(["50%", "500"]);
   });
 });

@@ -1,6 +1,7 @@
-import { asc, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "./errors";
+import type { Db } from "./types";
 
 /** Page size when a list request names none, and the largest one accepted. */
 export const DEFAULT_LIMIT = 15;
@@ -79,3 +80,26 @@ export function orderBy(order: string | undefined, columns: Record<string, AnyPg
   terms.push(asc(tieBreaker));
   return terms;
 }
+
+/**
+ * One page of a list: the rows of `table` matching `where` in `order` (from {@link orderBy}),
+ * `limit` and `offset` applied, and how many rows match in all. The two queries run together.
+ * @example
+ * const { items, count } = await listPage(tx, salesChannel, where, orderBy(page.order, columns, salesChannel.id), page);
+ */
+export async function listPage<T extends PgTable>(db: Db, table: T, where: SQL | undefined, order: SQL[], page: Paging): Promise<{ items: T["$inferSelect"][]; count: number }> {
+  const from = table as PgTable;
+  const [items, [total]] = await Promise.all([
+    db.select().from(from).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    db.select({ count: count() }).from(from).where(where),
+  ]);
+  return { items: items as T["$inferSelect"][], count: total?.count ?? 0 };
+}
+
+/**
+ * The `ILIKE` pattern matching `text` anywhere in a value, with `%`, `_` and a backslash in it taken
+ * literally (a search for `50%` finds "50%", not everything starting with 50).
+ * @example
+ * if (filters.q) conditions.push(ilike(salesChannel.name, likePattern(filters.q)));
+ */
+export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,7 +1,7 @@
 import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * HTTP `Idempotency-Key` records (extensions.md, Stripe's semantics): one row per caller scope and
+ * HTTP `Idempotency-Key` records (docs/CONTRACT.md, Stripe's semantics): one row per caller scope and
  * key, `running` while the first request runs, then `completed` with the response to replay.
  */
 export const idempotencyKey = pgTable(

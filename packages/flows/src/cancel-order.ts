@@ -1,6 +1,6 @@
 import { workflow } from "@kasse/workflows";
 import { cancelOrderStep, type OrderActor } from "@kasse/modules/order";
-import { releaseReservations } from "./release-reservations";
+import { releaseLineItemReservationsStep } from "@kasse/modules/inventory";
 import { cancelOrderPaymentsStep, recordPaymentChangeStep, syncPaymentStatusStep } from "./order-payment-steps";
 
 export interface CancelOrderInput {
@@ -19,7 +19,7 @@ export const cancelOrderWorkflow = workflow("cancel-order", async (input: Cancel
   const sync = { order_id: input.order_id, actor: input.actor ?? null };
   await ctx.run(syncPaymentStatusStep, sync);
   const order = await ctx.run(cancelOrderStep, { order_id: input.order_id, actor: input.actor ?? null });
-  const released = await releaseReservations(ctx, { line_item_ids: order.line_item_ids });
+  const released = await ctx.run(releaseLineItemReservationsStep, { line_item_ids: order.line_item_ids });
   const payments = await ctx.run(cancelOrderPaymentsStep, { payment_collection_ids: order.payment_collection_ids, created_by: input.actor?.actor_id ?? null });
   if (payments.length) await ctx.run(recordPaymentChangeStep, { order_id: order.id, action: "payments_canceled", actor: input.actor ?? null, details: { payments } });
   const payment_status = await ctx.run(syncPaymentStatusStep, sync);

@@ -70,7 +70,7 @@ export async function withPromotions(m: Pick<CartModules, "promotion">, result: 
 
 /**
  * A customer's cart is reachable only with that customer's token; anyone else gets 404, the same
- * answer as for an id that does not exist (extensions.md "Access to carts and orders").
+ * answer as for an id that does not exist (docs/CONTRACT.md "Access to carts and orders").
  */
 export function assertCartAccess(state: Pick<CartState, "cart">, actor: CartActor): void {
   if (state.cart.customer_id && state.cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${state.cart.id} was not found`);

@@ -81,6 +81,7 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
     currency_code: cart.currency_code,
     region_id: cart.region_id,
     sales_channel_id: cart.sales_channel_id,
+    locale: cart.locale,
     shipping_address: orderAddress(cart.shipping_address),
     billing_address: orderAddress(cart.billing_address),
     items: state.items.map((i) => ({
@@ -247,7 +248,7 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
 export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: "cart"; error: KasseError };
 
 /**
- * Completes a cart, idempotently on its id (extensions.md "Idempotency"). A completed cart answers
+ * Completes a cart, idempotently on its id (docs/CONTRACT.md "Idempotency"). A completed cart answers
  * its order without running anything. Otherwise the workflow runs keyed on the cart
  * (`freshAfterFailure`): concurrent completions share one execution (the engine makes the others
  * wait for its result), while an attempt that failed and was compensated (a declined card) no

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows, type KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { queryRows } from "@kasse/db";
+import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
@@ -14,14 +14,6 @@ beforeAll(async () => {
   engine = createEngine({ db: database.db });
 });
 afterAll(() => database.close());
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: KasseError) => error,
-  );
 
 describe("createUserAccount", () => {
   it("creates a user and a linked emailpass identity the user can sign in with", async () => {

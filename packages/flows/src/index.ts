@@ -4,9 +4,6 @@ import { registerCustomerWorkflow } from "./register-customer";
 import { removeUserAccountWorkflow } from "./remove-user-account";
 import { removeCustomerAccountWorkflow } from "./remove-customer-account";
 import { acceptInviteWorkflow } from "./accept-invite";
-import { reserveInventoryWorkflow } from "./reserve-inventory";
-import { releaseReservationsWorkflow } from "./release-reservations";
-import { adjustStockWorkflow } from "./adjust-stock";
 import { cancelOrderWorkflow } from "./cancel-order";
 import { capturePaymentWorkflow } from "./capture-payment";
 import { refundPaymentWorkflow } from "./refund-payment";
@@ -28,7 +25,7 @@ import { updateStoreWorkflow } from "./update-store";
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, reserveInventoryWorkflow, releaseReservationsWorkflow, adjustStockWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -39,9 +36,6 @@ export { createProducts } from "./create-products";
 export { updateProducts, createProductVariants, updateProductVariant, deleteProductVariant, setProductVariantPrices, productOptions } from "./update-products";
 export { deleteProducts } from "./delete-products";
 export { batchProducts, type ProductBatch } from "./batch-products";
-export { reserveInventory, reserveInventoryWorkflow, type ReserveInventoryInput } from "./reserve-inventory";
-export { releaseReservations, releaseReservationsWorkflow, type ReleaseReservationsInput } from "./release-reservations";
-export { adjustStock, adjustStockWorkflow, type AdjustStockInput, type AdjustStockResult } from "./adjust-stock";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.

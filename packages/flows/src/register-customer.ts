@@ -31,7 +31,7 @@ export const registerCustomerWorkflow = workflow(
   { secret: { input: ["password_hash"] } },
 );
 
-/** Registration, in either form of extensions.md: with a registration token's identity, or with a password. */
+/** Registration, in either form of docs/CONTRACT.md: with a registration token's identity, or with a password. */
 export type RegisterCustomerInput = { customer: CustomerCreate } & ({ auth_identity_id: string; password?: undefined } | { auth_identity_id?: undefined; password: string });
 
 /**

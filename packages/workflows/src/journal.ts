@@ -43,7 +43,7 @@ export async function failedAttempts(db: Db, workflowId: string, transactionId: 
   return Number(row?.n ?? 0);
 }
 
-export async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
+async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
   const [row] = await db.select().from(executions).where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
   return row;
 }

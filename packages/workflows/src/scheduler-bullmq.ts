@@ -1,4 +1,5 @@
-import { Queue, Worker, type Job } from "bullmq";
+import { createRequire } from "node:module";
+import type { Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Consumer, Scheduler } from "./scheduler";
 import type { EngineLogger } from "./types";
@@ -33,6 +34,8 @@ interface MaintenanceData {
  * await scheduler.consume({ resume: (id) => engine.resume(id).then(() => {}), maintenance: [] }, { concurrency: 4 });
  */
 export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqScheduler {
+  // Loaded here, not at import: BullMQ is a quarter of the modules an embedded start would load for nothing.
+  const { Queue, Worker } = createRequire(import.meta.url)("bullmq") as typeof import("bullmq");
   const { connection, prefix, logger } = options;
   const queue = new Queue(WORKFLOWS_QUEUE, { connection, prefix });
   const workers = new Set<Worker>();

@@ -15,7 +15,7 @@ export type SecretPath<T, Depth extends unknown[] = []> = 0 extends 1 & T
         : never;
 
 /** A JSON value with the fields at `paths` replaced by {@link REDACTED} (a copy; `value` is not changed). Absent and null fields stay as they are. */
-export function redactPaths(value: unknown, paths: readonly string[]): unknown {
+function redactPaths(value: unknown, paths: readonly string[]): unknown {
   let out = value;
   for (const path of paths) out = redactAt(out, path.split("."));
   return out;

@@ -6,7 +6,7 @@ export interface DashboardPage {
   path: string;
 }
 
-/** The 20 pages of the survey (`shared/clients/medusa-dashboard.md`), detail pages on the seeded records. */
+/** The 20 pages the run opens, detail pages on the seeded records. */
 export function surveyPages(s: Seeded): DashboardPage[] {
   return [
     { name: "orders-list", path: "/orders" },

@@ -25,7 +25,7 @@ export interface ConsoleRecord {
 }
 
 /** Kasse's ids (`order_01JD…`, `cus_…`) become `:id` so one allow-list entry covers every record. */
-export function normalizePath(path: string): string {
+function normalizePath(path: string): string {
   return path
     .split("/")
     .map((segment) => (/^[a-z]+(?:_[a-z]+)*_[0-9A-Z]{20,}$/.test(segment) ? ":id" : segment))

@@ -15,7 +15,7 @@ export interface PageResult {
 export const failed = (r: RequestRecord) => !r.deliberate && (r.status >= 400 || r.status === 0);
 
 /** `ok`: rendered with every request answered; `partial`: rendered, but requests failed or errors were logged; else why not. */
-export function verdict(page: PageResult, requests: RequestRecord[], consoleErrors: ConsoleRecord[], errorPages: ErrorPage[]): string {
+function verdict(page: PageResult, requests: RequestRecord[], consoleErrors: ConsoleRecord[], errorPages: ErrorPage[]): string {
   const error = errorPages.find((p) => p.page === page.name);
   if (error) return `error: ${error.error}`;
   const failures = requests.filter((r) => r.page === page.name && failed(r)).length + consoleErrors.filter((c) => c.page === page.name).length;
@@ -23,7 +23,7 @@ export function verdict(page: PageResult, requests: RequestRecord[], consoleErro
 }
 
 /** The distinct failing requests (method, path, status, message) with the pages that made them. */
-export function failingRequests(requests: RequestRecord[]) {
+function failingRequests(requests: RequestRecord[]) {
   const byKey = new Map<string, { method: string; path: string; status: number; message: string; pages: Set<string>; count: number }>();
   for (const r of requests.filter(failed)) {
     const message = r.message ?? r.failure ?? "";

@@ -44,8 +44,7 @@ export async function browse(runner: Runner): Promise<void> {
     }, { fresh: true });
 
     await j.step("store sorted by price", async (s) => {
-      await s.press(s.page.getByTestId("radio-label").filter({ hasText: "Price: Low -> High" }));
-      await s.page.waitForURL(/sortBy=price_asc/);
+      await s.navigate(s.page.getByTestId("radio-label").filter({ hasText: "Price: Low -> High" }), /sortBy=price_asc/);
       await s.settle(list(s));
       const shown = await expectCards(s, list(s), catalog);
       const expected = [...catalog].sort((a, b) => cheapest(a) - cheapest(b)).slice(0, shown.length).map(cheapest);
@@ -55,8 +54,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("store page 2", async (s) => {
       const firstPage = await list(s).getByTestId("product-title").allInnerTexts();
-      await s.press(s.page.getByTestId("product-pagination").getByRole("button", { name: "2", exact: true }));
-      await s.page.waitForURL(/page=2/);
+      await s.navigate(s.page.getByTestId("product-pagination").getByRole("button", { name: "2", exact: true }), /page=2/);
       await s.settle(list(s));
       const secondPage = await expectCards(s, list(s), catalog);
       const all = new Set([...firstPage.map((t) => t.trim()), ...secondPage]);
@@ -71,8 +69,7 @@ export async function browse(runner: Runner): Promise<void> {
       const shared = await s.kasse.store<{ product_options: Array<{ values: Array<{ id: string; value: string }> }> }>("GET", "/store/product-options?is_exclusive=false&fields=*values");
       const sharedM = shared.product_options.flatMap((o) => o.values).find((v) => v.value === "M");
       if (sharedM) {
-        await s.press(s.page.getByRole("button", { name: "M", exact: true }).first());
-        await s.page.waitForURL(/optionValueIds=/);
+        await s.navigate(s.page.getByRole("button", { name: "M", exact: true }).first(), /optionValueIds=/);
       } else {
         // The picker lists Medusa's shared options (is_exclusive false); every Kasse option is its
         // product's own, so there is none to click. The filter it would write is driven through the
@@ -92,8 +89,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("category page", async (s) => {
       await s.visit("/us/store", list(s));
-      await s.press(s.page.getByTestId("footer-categories").getByRole("link", { name: "Shirts", exact: true }));
-      await s.page.waitForURL(/\/us\/categories\/shirts/);
+      await s.navigate(s.page.getByTestId("footer-categories").getByRole("link", { name: "Shirts", exact: true }), /\/us\/categories\/shirts/);
       await s.settle(s.page.getByTestId("category-page-title"));
       const { product_categories } = await s.kasse.store<{ product_categories: Array<{ id: string }> }>("GET", "/store/product-categories?handle=shirts");
       const inCategory = await products(s.kasse, regionId, `&category_id[]=${product_categories[0]!.id}`);
@@ -104,8 +100,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("collection page", async (s) => {
       await s.visit("/us/store", list(s));
-      await s.press(s.page.getByRole("link", { name: "Essentials", exact: true }).first());
-      await s.page.waitForURL(/\/us\/collections\/essentials/);
+      await s.navigate(s.page.getByRole("link", { name: "Essentials", exact: true }).first(), /\/us\/collections\/essentials/);
       await s.settle(list(s));
       const { collections } = await s.kasse.store<{ collections: Array<{ id: string }> }>("GET", "/store/collections?handle=essentials");
       const inCollection = await products(s.kasse, regionId, `&collection_id[]=${collections[0]!.id}`);
@@ -116,8 +111,7 @@ export async function browse(runner: Runner): Promise<void> {
 
     await j.step("product page", async (s) => {
       await s.visit("/us/store", list(s));
-      await s.press(list(s).getByTestId("product-wrapper").filter({ hasText: "Linen Shirt" }).first());
-      await s.page.waitForURL(/\/us\/products\/linen-shirt/);
+      await s.navigate(list(s).getByTestId("product-wrapper").filter({ hasText: "Linen Shirt" }).first(), /\/us\/products\/linen-shirt/);
       await s.settle(s.page.getByTestId("product-container").or(s.page.getByTestId("add-product-button")).first());
       const product = await productByHandle(s.kasse, regionId, "linen-shirt");
       // The demo product's picture is Kasse's own file, shown (loaded) by the gallery.

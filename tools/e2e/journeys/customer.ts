@@ -3,13 +3,13 @@ import { normalizeText } from "../money";
 import type { Allowance, Runner, StepContext } from "../runner";
 import { ADDRESS, checkout, chooseAndAdd, expectOrderPage, kasseOrder, productByHandle, region } from "../shop";
 
-export const CUSTOMER = { first_name: "Cora", last_name: "Customer", email: "cora@example.com", phone: "5550199", password: "cora-password-1" };
+const CUSTOMER = { first_name: "Cora", last_name: "Customer", email: "cora@example.com", phone: "5550199", password: "cora-password-1" };
 
 /**
  * Registering, the storefront signs the new identity in and asks for its customer before creating
  * it (as with Medusa): that probe's refusal is how it learns there is none yet.
  */
-export const REGISTRATION_PROBE: Allowance[] = [401, 403].map((status) => ({ method: "GET", path: /^\/store\/customers\/me$/, status, authorized: true, why: "registration: the new identity has no customer yet" }));
+const REGISTRATION_PROBE: Allowance[] = [401, 403].map((status) => ({ method: "GET", path: /^\/store\/customers\/me$/, status, authorized: true, why: "registration: the new identity has no customer yet" }));
 
 /** Signs in through the account page's form and waits for the dashboard. */
 export async function signIn(s: StepContext, email: string, password: string): Promise<void> {
@@ -139,8 +139,7 @@ export async function customer(runner: Runner): Promise<void> {
 
     await j.step("order details page", async (s) => {
       const order = await kasseOrder(s.kasse, state.orderId!);
-      await s.press(s.page.getByTestId("order-card").first().getByTestId("order-details-link"));
-      await s.page.waitForURL(/\/account\/orders\/details\//);
+      await s.navigate(s.page.getByTestId("order-card").first().getByTestId("order-details-link"), /\/account\/orders\/details\//);
       await s.settle(s.page.getByTestId("order-details-container"));
       await expectOrderPage(s, order);
     });

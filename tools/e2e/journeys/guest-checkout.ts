@@ -2,7 +2,7 @@ import type { Runner, StepContext } from "../runner";
 import { ADDRESS, checkout, chooseAndAdd, productByHandle, region } from "../shop";
 
 /** Fills the checkout's address step as a guest: shipping address (billing the same), email, phone. */
-export async function fillGuestAddress(s: StepContext, email: string): Promise<void> {
+async function fillGuestAddress(s: StepContext, email: string): Promise<void> {
   const { page } = s;
   await page.getByTestId("shipping-first-name-input").fill(ADDRESS.first_name);
   await page.getByTestId("shipping-last-name-input").fill(ADDRESS.last_name);

@@ -16,19 +16,24 @@ async function requestTransfer(s: StepContext, order: KasseOrder): Promise<void>
   if (request.status >= 400) throw new Error(`Kasse refused the transfer request: ${request.status} ${request.responseBody ?? ""}`);
 }
 
-/** The token of the transfer link mailed to the order's email (`…/order/{id}/transfer/{token}`). */
-async function mailedToken(s: StepContext, mailbox: Mailbox, order: KasseOrder): Promise<string> {
-  const link = await mailbox.waitFor(order.email, new RegExp(`/order/${order.id}/transfer/([A-Za-z0-9._~-]+)`), s.config.actionTimeoutMs);
+/**
+ * The transfer link mailed to the order's email: a full URL on the storefront
+ * (`{STOREFRONT_URL}/order/{id}/transfer/{token}`, the storefront adds the country code).
+ */
+async function mailedLink(s: StepContext, mailbox: Mailbox, order: KasseOrder): Promise<string> {
+  const escaped = s.shop.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const link = await mailbox.waitFor(order.email, new RegExp(`${escaped}/order/${order.id}/transfer/[A-Za-z0-9._~-]+`), s.config.actionTimeoutMs);
   const { notifications } = await s.kasse.admin<{ notifications: Array<{ to: string; status: string; template: string }> }>("GET", `/admin/notifications?to[]=${encodeURIComponent(order.email)}`);
   if (!notifications.some((n) => n.status === "success")) s.soft(`Kasse's notification store has no delivered notification to ${order.email}: ${JSON.stringify(notifications)}`);
-  return link[1]!;
+  return link[0];
 }
 
 /** The transfer page the mailed link opens, in the guest's own browser, and the button they press there. */
-async function answerTransfer(s: StepContext, guest: BrowserContext, order: KasseOrder, token: string, answer: "Accept" | "Decline"): Promise<void> {
+async function answerTransfer(s: StepContext, guest: BrowserContext, order: KasseOrder, link: string, answer: "Accept" | "Decline"): Promise<void> {
   const page = await guest.newPage();
   try {
-    await page.goto(`/us/order/${order.id}/transfer/${token}`);
+    await page.goto(link);
+    if (!page.url().startsWith(`${s.shop}/us/order/${order.id}/transfer/`)) throw new Error(`the mailed link ${link} led to ${page.url()}, not to the order's transfer page`);
     await s.settle(page.getByRole("button", { name: `${answer} transfer` }));
     const before = s.recorder.exchanges.length;
     const answered = page.waitForResponse((r) => !!r.request().headers()["next-action"]);
@@ -69,15 +74,15 @@ export async function orderTransfer(runner: Runner, mailbox: Mailbox): Promise<v
       guest = await j.newContext();
     });
 
-    let token = "";
+    let link = "";
     await j.step("request the transfer of a guest order", async (s) => {
       await requestTransfer(s, orders.accepted!);
     });
     await j.step("the emailed link", async (s) => {
-      token = await mailedToken(s, mailbox, orders.accepted!);
+      link = await mailedLink(s, mailbox, orders.accepted!);
     });
     await j.step("the guest accepts", async (s) => {
-      await answerTransfer(s, guest!, orders.accepted!, token, "Accept");
+      await answerTransfer(s, guest!, orders.accepted!, link, "Accept");
       const order = await kasseOrder(s.kasse, orders.accepted!.id);
       if (order.customer_id !== customerId) s.soft(`Kasse's order ${order.id} belongs to ${order.customer_id} after the accepted transfer, not to ${customerId}`);
     });
@@ -95,8 +100,8 @@ export async function orderTransfer(runner: Runner, mailbox: Mailbox): Promise<v
     });
     await j.step("request another transfer, the guest declines", async (s) => {
       await requestTransfer(s, orders.declined!);
-      const declineToken = await mailedToken(s, mailbox, orders.declined!);
-      await answerTransfer(s, guest!, orders.declined!, declineToken, "Decline");
+      const declineLink = await mailedLink(s, mailbox, orders.declined!);
+      await answerTransfer(s, guest!, orders.declined!, declineLink, "Decline");
       const order = await kasseOrder(s.kasse, orders.declined!.id);
       if (order.customer_id === customerId) s.soft(`Kasse's order ${order.id} went to the customer although the transfer was declined`);
     });

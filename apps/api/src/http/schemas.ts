@@ -1,9 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
 
-/** The error body every 4xx/5xx answers with. */
-export const ErrorResponse = Type.Object({ type: Type.String(), message: Type.String() }, { $id: "Error" });
-
 /** `fields`: Medusa's admin asks for long selections (an order's is ~1,500 characters). */
 export const Fields = () => Type.String({ maxLength: 4096 });
 
@@ -33,9 +30,6 @@ export const RangeQuery = () =>
 
 /** `{id, object, deleted: true}`. */
 export const DeleteResponse = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });
-
-/** A boolean query flag (`true`/`false`). */
-export const BooleanQuery = () => Type.Boolean();
 
 /** Envelope of a list response. */
 export const listResponse = <T>(key: string, items: T[], count: number, page: { limit: number; offset: number }) => ({

@@ -7,7 +7,9 @@ import { RegionView } from "@kasse/modules/region";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { Container } from "../container";
 import { wants, type FieldSelection } from "../http/fields";
-import { OrderDetailView, type OrderView } from "./view";
+import { OrderDetailView, type orderView } from "./view";
+
+type OrderView = Awaited<ReturnType<typeof orderView>>;
 
 const detailProperties = (OrderDetailView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
 const LineView = detailProperties.items!.items as Parameters<typeof Extend>[0];

@@ -97,8 +97,6 @@ function paymentCollectionView(collection: PaymentCollection, audience: Audience
   };
 }
 
-export type OrderView = Awaited<ReturnType<typeof orderView>>;
-
 /**
  * Adds each line's live `variant` and `product` when `fields` names `items.variant` /
  * `items.product` (Medusa's storefront asks for both): one query each for all the orders' lines.

@@ -3,7 +3,7 @@ import { errors, isKasseError, type KasseError } from "@kasse/db";
 import { createTokenIssuer, type TokenClaims, type TokenIssuer } from "../auth/tokens";
 
 /** Who is calling: set on every request by the auth plugin (null when anonymous). */
-export interface AuthContext {
+interface AuthContext {
   actor_id: string;
   actor_type: string;
   auth_identity_id: string;
@@ -19,7 +19,7 @@ export type ApiKeyVerifier = (token: string) => Promise<AuthContext | null>;
  * Whether a validly signed JWT is still honoured (its identity exists, is enabled, is still linked
  * to the token's actor and has not changed its credentials since the token was signed).
  */
-export type SessionVerifier = (claims: TokenClaims) => Promise<boolean>;
+type SessionVerifier = (claims: TokenClaims) => Promise<boolean>;
 
 declare module "fastify" {
   interface FastifyRequest {

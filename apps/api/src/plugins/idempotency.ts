@@ -13,7 +13,7 @@ declare module "fastify" {
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * `Idempotency-Key` on every POST (extensions.md, Stripe's semantics). The key is claimed after
+ * `Idempotency-Key` on every POST (docs/CONTRACT.md, Stripe's semantics). The key is claimed after
  * authentication and validation, so a rejected request (401, 400 from the schema, 429) stores
  * nothing; the first accepted request runs and its response is stored; a repeat with the same
  * request replays it (`idempotent-replayed: true`), a different request or one while the first
@@ -85,7 +85,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
  * also bound to its publishable key and IP address: another client cannot replay them even if it
  * learns the key.
  */
-export function idempotencyScope(request: FastifyRequest): string {
+function idempotencyScope(request: FastifyRequest): string {
   const auth = request.auth;
   if (auth?.actor_id) return `${auth.via}:${auth.actor_type}:${auth.actor_id}`;
   if (auth) return `${auth.via}:${auth.actor_type}:${auth.auth_identity_id}`;

@@ -7,7 +7,7 @@ declare module "fastify" {
   }
 }
 
-export interface InFlight {
+interface InFlight {
   /** How many route handlers are running now. */
   readonly size: number;
   /** Resolves once no handler runs, or at `deadline` (epoch ms); true when none is left. */

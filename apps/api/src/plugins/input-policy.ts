@@ -21,7 +21,7 @@ const stringProblem = (text: string): string | null =>
  * and would silently store U+FFFD for the second), or nesting deeper than {@link MAX_JSON_DEPTH}.
  * Walks with an explicit stack, never recursively, so no input can overflow it.
  */
-export function inputProblem(value: unknown, part: string): string | null {
+function inputProblem(value: unknown, part: string): string | null {
   const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value, depth: 0, path: "" }];
   while (stack.length > 0) {
     const { value: node, depth, path } = stack.pop()!;

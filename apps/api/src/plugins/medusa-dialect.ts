@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
-import fastJsonStringify from "fast-json-stringify";
 import { moneyMarker } from "@kasse/db";
+import { lazySerializerCompiler } from "./validation";
 import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
 
 declare module "fastify" {
@@ -19,7 +19,7 @@ declare module "fastify" {
 const DIALECT = Symbol("kasse.medusaDialect");
 
 /** Medusa's default page size where a list request sends no `limit` (its `createFindParams` default). */
-export const MEDUSA_DEFAULT_LIMIT = 50;
+const MEDUSA_DEFAULT_LIMIT = 50;
 
 /** The list routes where Medusa v2's validators set another default page size than 50. */
 const MEDUSA_ROUTE_LIMITS: Record<string, number> = {
@@ -30,10 +30,10 @@ const MEDUSA_ROUTE_LIMITS: Record<string, number> = {
 };
 
 /** Medusa's default `limit` for a list route (by its registered URL). */
-export const medusaDefaultLimit = (url: string | undefined): number => (url !== undefined ? MEDUSA_ROUTE_LIMITS[url] : undefined) ?? MEDUSA_DEFAULT_LIMIT;
+const medusaDefaultLimit = (url: string | undefined): number => (url !== undefined ? MEDUSA_ROUTE_LIMITS[url] : undefined) ?? MEDUSA_DEFAULT_LIMIT;
 
 /**
- * Medusa's dialect (extensions.md): the whole API again under `basePath` (`/medusa/store/...`),
+ * Medusa's dialect (docs/CONTRACT.md "Medusa's dialect"): the whole API again under `basePath` (`/medusa/store/...`),
  * for Medusa's own storefront and dashboard. fastify's `rewriteUrl` strips the base path before
  * routing and marks the request, so there is one route table, one set of hooks and one OpenAPI
  * document; the dialect differs only at the HTTP boundary (money in major units, Medusa's
@@ -128,7 +128,7 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
   };
 
   if (!options.checkResponses) {
-    app.setSerializerCompiler(({ schema }) => fastJsonStringify(moneyAsNumber(schema) as Parameters<typeof fastJsonStringify>[0]));
+    app.setSerializerCompiler(lazySerializerCompiler((schema) => moneyAsNumber(schema) as object));
   }
 
   app.addHook("preValidation", async (request) => {

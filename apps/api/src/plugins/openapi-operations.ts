@@ -5,15 +5,15 @@ import { Type, type TSchema } from "@sinclair/typebox";
 type Requirement = Record<string, string[]>;
 
 /** A secret API key in any of its three forms, or an admin user's JWT. */
-export const ADMIN_SECURITY: Requirement[] = [{ bearer: [] }, { apiKey: [] }, { apiKeyQuery: [] }, { apiKeyBasic: [] }];
+const ADMIN_SECURITY: Requirement[] = [{ bearer: [] }, { apiKey: [] }, { apiKeyQuery: [] }, { apiKeyBasic: [] }];
 /** A customer's JWT, with the storefront's publishable key or without it (the default channel). */
-export const CUSTOMER_SECURITY: Requirement[] = [{ bearer: [], publishableKey: [] }, { bearer: [] }];
+const CUSTOMER_SECURITY: Requirement[] = [{ bearer: [], publishableKey: [] }, { bearer: [] }];
 /** Anyone; a publishable key picks the sales channels and a customer's JWT, when sent, is used (cart ownership, group prices). */
-export const STORE_SECURITY: Requirement[] = [{ publishableKey: [] }, { bearer: [], publishableKey: [] }, { bearer: [] }, {}];
+const STORE_SECURITY: Requirement[] = [{ publishableKey: [] }, { bearer: [], publishableKey: [] }, { bearer: [] }, {}];
 /** The caller's own JWT. */
 export const BEARER_SECURITY: Requirement[] = [{ bearer: [] }];
 /** No credentials. */
-export const PUBLIC_SECURITY: Requirement[] = [];
+const PUBLIC_SECURITY: Requirement[] = [];
 
 type Guards = FastifyInstance["guards"];
 
@@ -21,7 +21,7 @@ const hooksOf = (route: RouteOptions) => [route.onRequest, route.preHandler].fla
 const area = (route: RouteOptions) => route.url.split("/")[1] ?? "";
 
 /** Whether the route refuses callers without the right credentials (401/403). */
-export function isGuarded(route: RouteOptions, guards: Guards): boolean {
+function isGuarded(route: RouteOptions, guards: Guards): boolean {
   if (area(route) === "admin") return true;
   const hooks = hooksOf(route);
   if (hooks.includes(guards.customer) || hooks.includes(guards.admin)) return true;

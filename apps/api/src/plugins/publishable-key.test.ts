@@ -3,7 +3,6 @@ import { createTestApp, type TestApp } from "../testing";
 import { createPublishableKeyCache, resolveSalesChannels } from "./publishable-key";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp({}, {
     // A route with the store group's hook that shows what it resolved.
@@ -14,16 +13,14 @@ beforeAll(async () => {
       });
     },
   });
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
 const probe = (key?: string) => t.app.inject({ method: "GET", url: "/store-probe", headers: key === undefined ? {} : { "x-publishable-api-key": key } });
-const post = (url: string, payload?: object) => t.app.inject({ method: "POST", url, headers: admin, ...(payload ? { payload } : {}) });
 
 async function publishableKey(channelIds: string[]) {
-  const key = (await post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
-  if (channelIds.length) await post(`/admin/api-keys/${key.id}/sales-channels`, { add: channelIds });
+  const key = (await t.admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
+  if (channelIds.length) await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: channelIds });
   return key as { id: string; token: string };
 }
 
@@ -36,8 +33,8 @@ describe("x-publishable-api-key on store routes", () => {
   });
 
   it("a valid key sets its sales channels", async () => {
-    const web = (await post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
-    const app = (await post("/admin/sales-channels", { name: "App" })).json().sales_channel;
+    const web = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
+    const app = (await t.admin.post("/admin/sales-channels", { name: "App" })).json().sales_channel;
     const key = await publishableKey([web.id, app.id]);
     const res = await probe(key.token);
     expect(res.statusCode).toBe(200);
@@ -49,27 +46,27 @@ describe("x-publishable-api-key on store routes", () => {
   });
 
   it("a missing, unknown, secret or revoked key answers 400 invalid_data", async () => {
-    const secret = (await post("/admin/api-keys", { title: "S", type: "secret" })).json().api_key;
+    const secret = (await t.admin.post("/admin/api-keys", { title: "S", type: "secret" })).json().api_key;
     for (const header of ["", "pk_unknown", secret.token]) {
       const res = await probe(header);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    await post(`/admin/api-keys/${secret.id}/revoke`);
+    await t.admin.post(`/admin/api-keys/${secret.id}/revoke`);
 
     const key = await publishableKey([]);
     expect((await probe(key.token)).statusCode).toBe(200);
-    await post(`/admin/api-keys/${key.id}/revoke`);
+    await t.admin.post(`/admin/api-keys/${key.id}/revoke`);
     const revoked = await probe(key.token);
     expect(revoked.statusCode).toBe(400);
     expect(revoked.json().type).toBe("invalid_data");
   });
 
   it("channel changes apply at once on this process", async () => {
-    const channel = (await post("/admin/sales-channels", { name: "Later" })).json().sales_channel;
+    const channel = (await t.admin.post("/admin/sales-channels", { name: "Later" })).json().sales_channel;
     const key = await publishableKey([]);
     expect((await probe(key.token)).json().sales_channel_ids).toEqual([]);
-    await post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] });
+    await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] });
     expect((await probe(key.token)).json().sales_channel_ids).toEqual([channel.id]);
   });
 

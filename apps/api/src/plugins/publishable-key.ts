@@ -6,7 +6,7 @@ import type { SalesChannelService } from "@kasse/modules/sales-channel";
 declare module "fastify" {
   interface FastifyRequest {
     /**
-     * The sales channels a `/store/*` request may see (extensions.md "Keys"): the channels of its
+     * The sales channels a `/store/*` request may see (docs/CONTRACT.md "Keys"): the channels of its
      * `x-publishable-api-key` (possibly none), or the default sales channel when the header is
      * absent. Set before any store route runs (by the store group's hook); empty outside it.
      */
@@ -20,10 +20,10 @@ declare module "fastify" {
   }
 }
 
-export const PUBLISHABLE_KEY_HEADER = "x-publishable-api-key";
+const PUBLISHABLE_KEY_HEADER = "x-publishable-api-key";
 
 /** How long a resolved key (or the default channel) is trusted: revocation elsewhere takes effect within this. */
-export const PUBLISHABLE_KEY_TTL_MS = 5_000;
+const PUBLISHABLE_KEY_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 export interface PublishableKeyCache {

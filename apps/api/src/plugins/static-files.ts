@@ -3,9 +3,9 @@ import type { FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
 
 /** The files Kasse serves itself (the demo store's product pictures): `apps/api/static/`. */
-export const STATIC_DIR = fileURLToPath(new URL("../../static", import.meta.url));
+const STATIC_DIR = fileURLToPath(new URL("../../static", import.meta.url));
 /** Where they are served. */
-export const STATIC_PREFIX = "/static/";
+const STATIC_PREFIX = "/static/";
 
 /**
  * Serves `apps/api/static/` at `/static/` (GET and HEAD, no directory listing, cached for a day):

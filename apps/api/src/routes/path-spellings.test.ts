@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cart as cartTable } from "@kasse/modules/cart";
 import { createTestApp, type TestApp } from "../testing";
-import { createFixtureProduct } from "./store/catalog-fixtures";
+import { createFixtureProduct } from "../testing/catalog";
 
 // Guards belong to routes, so every spelling of a guarded path that reaches the route meets its
 // guard, and every other spelling matches no route. None may be served unguarded.

@@ -4,13 +4,30 @@ import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, cr
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
-export { placeTestOrder, type PlaceTestOrderOptions } from "../orders/fixtures";
+export { placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 
+type Headers = Record<string, string>;
+type Answer = Awaited<ReturnType<App["inject"]>>;
+
+/** Requests as one caller: its credentials are added to every request (extra `headers` win). */
+export interface Requester {
+  get(url: string, headers?: Headers): Promise<Answer>;
+  /** A JSON body when `payload` is given, none otherwise. */
+  post(url: string, payload?: unknown, headers?: Headers): Promise<Answer>;
+  delete(url: string, payload?: unknown, headers?: Headers): Promise<Answer>;
+}
+
 export interface TestApp {
   app: App;
+  /** Requests as the admin of {@link adminHeaders} (`t.admin.post("/admin/regions", body)`). */
+  admin: Requester;
+  /** Requests as an anonymous store (or auth) client: no credentials, the default sales channel. */
+  store: Requester;
+  /** Requests as the customer `customerId` (see {@link customerHeaders}). */
+  customer(customerId: string): Requester;
   database: TestDatabase;
   config: Config;
   /**
@@ -58,12 +75,17 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000, logger, notifications: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger } });
   const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes, checkResponses: true });
   await app.ready();
+  const adminHeaders = (actorId = "user_test_admin") => actorHeaders(app, "user", actorId);
+  const customerHeaders = (customerId: string) => actorHeaders(app, "customer", customerId);
   return {
     app,
+    admin: requester(app, once(() => adminHeaders())),
+    store: requester(app, async () => ({})),
+    customer: (customerId) => requester(app, once(() => customerHeaders(customerId))),
     database,
     config,
-    adminHeaders: (actorId = "user_test_admin") => actorHeaders(app, "user", actorId),
-    customerHeaders: (customerId) => actorHeaders(app, "customer", customerId),
+    adminHeaders,
+    customerHeaders,
     close: async () => {
       await app.close();
       await workflows.engine.drain(5_000);
@@ -79,4 +101,20 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 function testLogger(config: Config, options: TestAppOptions["logger"]) {
   if (!options) return silent;
   return createLogger(config.logLevel, options === true ? {} : options);
+}
+
+/** The credentials are made on the first request and reused, as a test's `const admin = await t.adminHeaders()` is. */
+function once(make: () => Promise<Headers>): () => Promise<Headers> {
+  let made: Promise<Headers> | undefined;
+  return () => (made ??= make());
+}
+
+function requester(app: App, credentials: () => Promise<Headers>): Requester {
+  const send = async (method: "GET" | "POST" | "DELETE", url: string, payload: unknown, headers: Headers = {}) =>
+    app.inject({ method, url, headers: { ...(await credentials()), ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return {
+    get: (url, headers) => send("GET", url, undefined, headers),
+    post: (url, payload, headers) => send("POST", url, payload, headers),
+    delete: (url, payload, headers) => send("DELETE", url, payload, headers),
+  };
 }

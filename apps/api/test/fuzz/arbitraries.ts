@@ -110,7 +110,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A JSON text nested `depth` levels deep (arrays or objects), built as text so no stack is needed. */
-export const deepJson = (depth: number, kind: "array" | "object") => (kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
+const deepJson = (depth: number, kind: "array" | "object") => (kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
 
 /** A body replaced whole: deep nesting, `__proto__` keys, metadata too big, the wrong JSON type. */
 export const hostileBody: fc.Arbitrary<string> = fc.oneof(

@@ -4,11 +4,15 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { connect } from "../connect";
 import { migrate, migrationsFolder } from "../migrate";
+import type { KasseError } from "../errors";
 import type { Database } from "../types";
+import { StatementLog } from "./statements";
 
 export interface TestDatabase extends Database {
   /** The PostgreSQL URL of this test's own database; undefined on PGlite. */
   url: string | undefined;
+  /** The query logger: records the statements sent through `db` (in transactions too) while a test asks it to. */
+  statements: StatementLog;
 }
 
 /**
@@ -21,19 +25,21 @@ export interface TestDatabase extends Database {
  */
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
+  const statements = new StatementLog();
   if (!serverUrl) {
-    const database = await connect();
+    const database = await connect({ logger: statements });
     await migrate(database);
-    return { ...database, url: undefined };
+    return { ...database, url: undefined, statements };
   }
   const template = await ensureTemplate(serverUrl);
   const name = `kasse_t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}`;
   await withAdmin(serverUrl, (admin) => admin.unsafe(`create database ${name} template ${template}`));
   const url = databaseUrl(serverUrl, name);
-  const database = await connect({ url, poolSize: options.poolSize ?? 10 });
+  const database = await connect({ url, poolSize: options.poolSize ?? 10, logger: statements });
   return {
     ...database,
     url,
+    statements,
     close: async () => {
       await database.close();
       await withAdmin(serverUrl, (admin) => admin.unsafe(`drop database if exists ${name} with (force)`));
@@ -42,9 +48,23 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
 }
 
 /** Whether tests run on PostgreSQL (true) or on PGlite (false). */
+/**
+ * The error `promise` rejects with; fails the test when it resolves.
+ * @example
+ * expect((await failure(service.retrieve("nope"))).type).toBe("not_found");
+ */
+export const failure = (promise: Promise<unknown>): Promise<KasseError> =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: KasseError) => error,
+  );
+
 export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
 export { countQueries, createCountingDatabase, type CountingDatabase } from "./query-count";
+export { StatementLog } from "./statements";
 
 function migrationsHash(): string {
   const hash = createHash("sha256");

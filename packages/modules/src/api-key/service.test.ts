@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows, type KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { queryRows } from "@kasse/db";
+import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
 import { createApiKeyService, hashToken, type ApiKeyService } from "./service";
 
 let database: TestDatabase;
@@ -11,14 +11,6 @@ beforeAll(async () => {
   keys = createApiKeyService(database.db);
 });
 afterAll(() => database.close());
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: KasseError) => error,
-  );
 
 describe("api key service", () => {
   it("takes a given token of the key's type and refuses a malformed one", async () => {

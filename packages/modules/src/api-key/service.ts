@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { apiKey, apiKeySalesChannel, type ApiKeyCreate, type ApiKeyFilters, type ApiKeyRow, type ApiKeySalesChannels, type ApiKeyUpdate } from "./schema";
 
 const live = isNull(apiKey.deleted_at);
@@ -100,18 +100,9 @@ export function createApiKeyService(db: Db) {
 
     async list(filters: ApiKeyFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ApiKeyDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(apiKey)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(apiKey).where(where),
-      ]);
+      const { items: rows, count: total } = await listPage(tx, apiKey, where, orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id), page);
       const channels = await channelsOf(rows.filter((r) => r.type === "publishable").map((r) => r.id), tx);
-      return { items: rows.map((r) => details(r, channels.get(r.id))), count: total?.count ?? 0 };
+      return { items: rows.map((r) => details(r, channels.get(r.id))), count: total };
     },
 
     async update(id: string, input: ApiKeyUpdate, tx: Db = db): Promise<ApiKeyDetails> {
@@ -198,7 +189,7 @@ function conditions(filters: ApiKeyFilters): SQL[] {
   if (filters.revoked === true) out.push(and(isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date()))!);
   if (filters.revoked === false) out.push(active());
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(apiKey.title, pattern), ilike(apiKey.redacted, pattern))!);
   }
   return out;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
 import { hashParams, hashPassword, verifyPassword } from "./password";
 import { createAuthService, type AuthService } from "./service";
 
@@ -12,13 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: KasseError) => error,
-  );
 const body = (email: string, password: string) => ({ body: { email, password } });
 
 describe("password hashing", () => {

@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { errors, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { errors, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { currency, type CurrencyFilters, type CurrencyRow, type CurrencyUpdate } from "./schema";
 
 /** A currency as the API shows it (Medusa's shape plus `is_default`). */
@@ -31,11 +31,8 @@ export function createCurrencyService(db: Db) {
 
     async list(filters: CurrencyFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Currency[]; count: number }> {
       const where = and(...conditions(filters));
-      const [items, [total]] = await Promise.all([
-        tx.select(columns).from(currency).where(where).orderBy(...orderBy(page.order, columns, currency.code, "code")).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(currency).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      const { items, count: total } = await listPage(tx, currency, where, orderBy(page.order, columns, currency.code, "code"), page);
+      return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
 
     /** Sets or clears the default flag; making one currency default clears the previous one. */
@@ -73,7 +70,7 @@ function conditions(filters: CurrencyFilters): SQL[] {
   if (filters.code?.length) out.push(inArray(currency.code, filters.code.map((c) => c.toLowerCase())));
   if (filters.is_default !== undefined) out.push(eq(currency.is_default, filters.is_default));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(currency.code, pattern), ilike(currency.name, pattern))!);
   }
   return out;

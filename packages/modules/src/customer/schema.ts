@@ -244,7 +244,7 @@ export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "cre
 
 /**
  * Body of `POST /store/customers`: the customer fields, plus `password` for the one-call form
- * (extensions.md "Registration, both ways"); with a registration token the password is already set.
+ * (docs/CONTRACT.md "Registration, both ways"); with a registration token the password is already set.
  */
 export const StoreCustomerCreate = Type.Object(
   { ...CustomerCreate.properties, password: Type.Optional(Secret({ minLength: 1 })) },

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import {
   customer,
   customerAddress,
@@ -44,9 +44,6 @@ function companyOf(input: { company?: string | null; company_name?: string | nul
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-function escapeLike(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Customers, their addresses and customer groups.
@@ -151,11 +148,8 @@ export function createCustomerService(db: Db) {
         company_name: customer.company_name,
         has_account: customer.has_account,
       };
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(customer).where(where).orderBy(...orderBy(page.order, columns, customer.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(customer).where(where),
-      ]);
-      return { items: await withRelations(rows, tx), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, customer, where, orderBy(page.order, columns, customer.id), page);
+      return { items: await withRelations(rows, tx), count: total };
     },
 
     async update(id: string, input: CustomerUpdate, tx: Db = db): Promise<CustomerDetail> {
@@ -218,11 +212,7 @@ export function createCustomerService(db: Db) {
     async listAddresses(customerId: string, page: Paging, tx: Db = db): Promise<{ items: CustomerAddressRow[]; count: number }> {
       await row(customerId, tx);
       const where = and(eq(customerAddress.customer_id, customerId), liveAddress);
-      const [items, [total]] = await Promise.all([
-        tx.select().from(customerAddress).where(where).orderBy(customerAddress.created_at, customerAddress.id).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(customerAddress).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, customerAddress, where, [asc(customerAddress.created_at), asc(customerAddress.id)], page);
     },
 
     /** An address of this customer; another customer's address is not found (never revealed). */
@@ -317,17 +307,13 @@ export function createCustomerService(db: Db) {
       const conditions: SQL[] = [];
       if (filters.id?.length) conditions.push(inArray(customerGroup.id, filters.id));
       if (filters.name?.length) conditions.push(inArray(customerGroup.name, filters.name));
-      if (filters.q) conditions.push(ilike(customerGroup.name, escapeLike(filters.q)));
+      if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
       if (filters.customer_id?.length) {
         conditions.push(inArray(customerGroup.id, tx.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));
       }
       const where = and(liveGroup, ...conditions);
       const columns = { created_at: customerGroup.created_at, updated_at: customerGroup.updated_at, name: customerGroup.name };
-      const [items, [total]] = await Promise.all([
-        tx.select().from(customerGroup).where(where).orderBy(...orderBy(page.order, columns, customerGroup.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(customerGroup).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
     },
 
     async updateGroup(id: string, input: CustomerGroupUpdate, tx: Db = db): Promise<CustomerGroupRow> {
@@ -430,7 +416,7 @@ function customerConditions(filters: CustomerFilters): SQL[] {
   }
   out.push(...rangeConditions(customer.created_at, filters.created_at), ...rangeConditions(customer.updated_at, filters.updated_at));
   if (filters.q) {
-    const pattern = escapeLike(filters.q);
+    const pattern = likePattern(filters.q);
     out.push(
       or(ilike(customer.email, pattern), ilike(customer.first_name, pattern), ilike(customer.last_name, pattern), ilike(customer.phone, pattern), ilike(customer.company_name, pattern))!,
     );

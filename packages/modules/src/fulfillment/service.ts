@@ -1,5 +1,5 @@
 import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
   shippingOption,
@@ -49,15 +49,9 @@ export function createFulfillmentService(db: Db) {
       const conditions: SQL[] = [liveProfile];
       if (filters.id?.length) conditions.push(inArray(shippingProfile.id, filters.id));
       if (filters.type?.length) conditions.push(inArray(shippingProfile.type, filters.type));
-      if (filters.q) conditions.push(ilike(shippingProfile.name, `%${escapeLike(filters.q)}%`));
+      if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
       const where = and(...conditions);
-      const [items, [total]] = await Promise.all([
-        tx.select().from(shippingProfile).where(where)
-          .orderBy(...orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id))
-          .limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(shippingProfile).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, shippingProfile, where, orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id), page);
     },
 
     /** Soft delete; refused while live shipping options use the profile. */
@@ -129,15 +123,10 @@ export function createFulfillmentService(db: Db) {
       if (filters.region_id?.length) conditions.push(inArray(shippingOption.region_id, filters.region_id));
       if (filters.stock_location_id?.length) conditions.push(inArray(shippingOption.stock_location_id, filters.stock_location_id));
       if (filters.shipping_profile_id?.length) conditions.push(inArray(shippingOption.shipping_profile_id, filters.shipping_profile_id));
-      if (filters.q) conditions.push(ilike(shippingOption.name, `%${escapeLike(filters.q)}%`));
+      if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(shippingOption).where(where)
-          .orderBy(...orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id))
-          .limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(shippingOption).where(where),
-      ]);
-      return { items: await attachPrices(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, shippingOption, where, orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id), page);
+      return { items: await attachPrices(tx, rows), count: total };
     },
 
     async deleteOption(id: string, tx: Db = db): Promise<void> {
@@ -206,7 +195,4 @@ function storeVisible(rules: ShippingOptionRow["rules"]): boolean {
   return true;
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 

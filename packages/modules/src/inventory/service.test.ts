@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, type KasseError } from "@kasse/db";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, failure, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createInventoryService, type InventoryService } from "./service";
 
 let database: TestDatabase;
@@ -18,7 +18,6 @@ async function item(sku: string, levels: Record<string, number>) {
   return inventory.create({ sku, location_levels: Object.entries(levels).map(([location_id, stocked_quantity]) => ({ location_id, stocked_quantity })) });
 }
 const level = (itemId: string, locationId: string) => inventory.retrieveLevel(itemId, locationId);
-const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error("expected a failure"); }, (error: KasseError) => error);
 
 describe("inventory service", () => {
   it("sums lines of one item before checking: two lines cannot both pass against the same stock", async () => {

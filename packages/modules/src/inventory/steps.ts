@@ -1,5 +1,5 @@
 import { step } from "@kasse/workflows";
-import { createInventoryService, type ConsumedReservation, type Reservation, type ReserveForLinesInput, type ReserveInput, type StockAdjustment } from "./service";
+import { createInventoryService, type ConsumedReservation, type Reservation, type ReserveForLinesInput, type StockAdjustment } from "./service";
 
 /** A reservation as steps journal it (JSON: no dates). */
 export interface ReservedItem {
@@ -28,25 +28,10 @@ export const reserveLineItemsStep = step("reserve-line-items", {
   },
 });
 
-/** Reserves explicit (item, location, quantity) entries; compensation releases exactly those. */
-export const reserveInventoryStep = step("reserve-inventory-items", {
-  invoke: async (input: ReserveInput[], ctx) => {
-    const reservations = reserved(await createInventoryService(ctx.tx).reserve(input, ctx.tx));
-    return { output: reservations, compensateInput: reservations.map((r) => r.id) };
-  },
-  compensate: async (ids: string[], ctx) => {
-    await createInventoryService(ctx.tx).releaseReservations(ids, ctx.tx);
-  },
-});
-
-/** Releases reservations by id and/or by line item; compensation brings back exactly those released. */
-export const releaseReservationsStep = step("release-reservations", {
-  invoke: async (input: { reservation_ids?: string[]; line_item_ids?: string[] }, ctx) => {
-    const inventory = createInventoryService(ctx.tx);
-    const released = reserved([
-      ...(await inventory.releaseReservations(input.reservation_ids ?? [], ctx.tx)),
-      ...(await inventory.releaseLineItems(input.line_item_ids ?? [], ctx.tx)),
-    ]);
+/** Releases every reservation of the line items (order canceled); compensation brings back exactly those released. */
+export const releaseLineItemReservationsStep = step("release-reservations", {
+  invoke: async (input: { line_item_ids: string[] }, ctx) => {
+    const released = reserved(await createInventoryService(ctx.tx).releaseLineItems(input.line_item_ids, ctx.tx));
     return { output: released, compensateInput: released.map((r) => r.id) };
   },
   compensate: async (ids: string[], ctx) => {
@@ -65,17 +50,6 @@ export const consumeLineItemsStep = step("consume-line-item-reservations", {
   },
 });
 
-/** Fulfillment by reservation id (`quantity` defaults to the whole reservation); compensation restores. */
-export const consumeReservationsStep = step("consume-reservations", {
-  invoke: async (input: Array<{ reservation_id: string; quantity?: number }>, ctx) => {
-    const consumed = await createInventoryService(ctx.tx).consumeReservations(input, ctx.tx);
-    return { output: consumed, compensateInput: consumed };
-  },
-  compensate: async (consumed: ConsumedReservation[], ctx) => {
-    await createInventoryService(ctx.tx).restoreConsumed(consumed, ctx.tx);
-  },
-});
-
 /** A return received: adds the variants' items to stock at a location; compensation takes them back out. */
 export const receiveVariantsStep = step("receive-variant-stock", {
   invoke: async (input: Array<{ variant_id: string; location_id: string; quantity: number }>, ctx) => {
@@ -84,41 +58,6 @@ export const receiveVariantsStep = step("receive-variant-stock", {
   },
   compensate: async (adjustments: StockAdjustment[], ctx) => {
     await createInventoryService(ctx.tx).adjustStock(negate(adjustments), ctx.tx, { allowBelowReserved: true });
-  },
-});
-
-/** Changes stocked quantities of items directly; compensation applies the opposite change. */
-export const adjustStockStep = step("adjust-stock-levels", {
-  invoke: async (input: StockAdjustment[], ctx) => {
-    await createInventoryService(ctx.tx).adjustStock(input, ctx.tx);
-    return { output: input, compensateInput: input };
-  },
-  compensate: async (adjustments: StockAdjustment[], ctx) => {
-    await createInventoryService(ctx.tx).adjustStock(negate(adjustments), ctx.tx, { allowBelowReserved: true });
-  },
-});
-
-/** Creates and links one inventory item per variant (product creation); compensation unlinks and deletes them. */
-export const createVariantInventoryItemsStep = step("create-variant-inventory-items", {
-  invoke: async (input: Array<{ variant_id: string; sku: string | null; title: string }>, ctx) => {
-    const links = await createInventoryService(ctx.tx).createItemsForVariants(input, ctx.tx);
-    return { output: links, compensateInput: links };
-  },
-  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string }>, ctx) => {
-    const inventory = createInventoryService(ctx.tx);
-    await inventory.unlinkVariants(links.map((l) => l.variant_id), ctx.tx);
-    for (const link of links) await inventory.delete(link.inventory_item_id, ctx.tx);
-  },
-});
-
-/** Removes variants' inventory links (variant deletion); compensation links them again. */
-export const unlinkVariantInventoryStep = step("unlink-variant-inventory", {
-  invoke: async (variantIds: string[], ctx) => {
-    const removed = await createInventoryService(ctx.tx).unlinkVariants(variantIds, ctx.tx);
-    return { output: removed, compensateInput: removed };
-  },
-  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>, ctx) => {
-    await createInventoryService(ctx.tx).linkVariants(links, ctx.tx);
   },
 });
 

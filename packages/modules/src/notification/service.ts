@@ -1,5 +1,5 @@
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging } from "@kasse/db";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging, listPage } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";
@@ -145,11 +145,8 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       const where = and(...conditions);
       const columns = { created_at: notification.created_at, updated_at: notification.updated_at, status: notification.status, to: notification.to };
       const order = page.order ? orderBy(page.order, columns, notification.id) : [desc(notification.created_at), desc(notification.id)];
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(notification).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(notification).where(where),
-      ]);
-      return { items: rows.map(redact), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, notification, where, order, page);
+      return { items: rows.map(redact), count: total };
     },
 
     /** Releases provider resources (SMTP connections). */

@@ -3,7 +3,6 @@ export { createOrderService, assertOpen, type OrderService, type Order, type Ord
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
-export { orderSnapshot } from "./testing";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type OrderReturn, type ReturnReceipt, type ReceivedLine } from "./returns";
 export { createOrderTransferService, TRANSFER_TOKEN_TTL_MS, type OrderTransferService, type TransferAnswer } from "./transfers";

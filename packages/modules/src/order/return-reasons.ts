@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 const live = isNull(returnReason.deleted_at);
@@ -39,17 +39,7 @@ export function createReturnReasonService(db: Db) {
 
     async list(filters: ReturnReasonFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ReturnReasonRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [items, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(returnReason)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(returnReason).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, returnReason, where, orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id), page);
     },
 
     async update(id: string, input: ReturnReasonUpdate, tx: Db = db): Promise<ReturnReasonRow> {
@@ -86,7 +76,7 @@ function conditions(filters: ReturnReasonFilters): SQL[] {
   if (filters.id?.length) out.push(inArray(returnReason.id, filters.id));
   if (filters.value?.length) out.push(inArray(returnReason.value, filters.value));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(returnReason.value, pattern), ilike(returnReason.label, pattern), ilike(returnReason.description, pattern))!);
   }
   return out;

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { errors, generateId, type Db, type Paging, listPage } from "@kasse/db";
 import { orderReturn, orderReturnItem, type OrderActor, type OrderReturnItemRow, type OrderReturnRow, type ReturnCreate, type ReturnReceive, type ReturnStatus } from "./schema";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
@@ -92,11 +92,8 @@ export function createReturnService(db: Db) {
       if (filters.order_id?.length) conditions.push(inArray(orderReturn.order_id, filters.order_id));
       if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as ReturnStatus[]));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(orderReturn).where(where).orderBy(asc(orderReturn.created_at), asc(orderReturn.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(orderReturn).where(where),
-      ]);
-      return { items: await attach(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, orderReturn, where, [asc(orderReturn.created_at), asc(orderReturn.id)], page);
+      return { items: await attach(tx, rows), count: total };
     },
 
     /** Every return of the orders (one query per table), keyed by order id. */

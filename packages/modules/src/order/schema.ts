@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
+import { Amount, Code, LocaleCode, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -50,6 +50,8 @@ export const order = pgTable(
     currency_code: text("currency_code").notNull(),
     region_id: text("region_id"),
     sales_channel_id: text("sales_channel_id"),
+    /** The shopper's locale (BCP 47), copied from the cart at checkout, as Medusa's order carries it. */
+    locale: text("locale"),
     shipping_address: jsonb("shipping_address").$type<OrderAddress>(),
     billing_address: jsonb("billing_address").$type<OrderAddress>(),
     /** Payment collections paying for this order (ids of the payment module's rows). */
@@ -353,6 +355,7 @@ export const OrderCreate = Type.Object(
     currency_code: CurrencyCode(),
     region_id: Optional(Id()),
     sales_channel_id: Optional(Id()),
+    locale: Optional(LocaleCode()),
     shipping_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
     billing_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
     items: Type.Array(OrderLineItemInput, { minItems: 1 }),
@@ -428,7 +431,7 @@ export type ReturnReasonCreate = Static<typeof ReturnReasonCreate>;
 export const ReturnReasonUpdate = Type.Partial(ReturnReasonCreate, { additionalProperties: false });
 export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
 
-/** Body of `POST /admin/orders/{id}/returns` (interface.md). */
+/** Body of `POST /admin/orders/{id}/returns` (docs/CONTRACT.md). */
 export const ReturnCreate = Type.Object(
   {
     items: Type.Array(

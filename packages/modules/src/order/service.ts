@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, rangeConditions, type Db, type Paging } from "@kasse/db";
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, rangeConditions, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import {
   order,
   orderChange,
@@ -22,7 +22,7 @@ import { deriveFulfillmentStatus } from "./fulfillment-status";
 /** An order with its lines and shipping methods. */
 export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
 
-/** The `orders` summary a customer view carries (interface.md: id, display_id, status, total, created_at). */
+/** The `orders` summary a customer view carries (docs/CONTRACT.md: id, display_id, status, total, created_at). */
 export type OrderSummary = Pick<OrderRow, "id" | "display_id" | "status" | "payment_status" | "fulfillment_status" | "currency_code" | "total" | "created_at">;
 
 /** The status fields a cancellation changes, as JSON (journaled as a compensation input). */
@@ -98,6 +98,7 @@ export function createOrderService(db: Db) {
         currency_code: input.currency_code.toLowerCase(),
         region_id: input.region_id ?? null,
         sales_channel_id: input.sales_channel_id ?? null,
+        locale: input.locale ?? null,
         shipping_address: toAddress(input.shipping_address),
         billing_address: toAddress(input.billing_address),
         payment_collection_ids: input.payment_collection_ids ?? [],
@@ -149,23 +150,8 @@ export function createOrderService(db: Db) {
 
     async list(filters: OrderFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Order[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(order)
-          .where(where)
-          .orderBy(
-            ...orderBy(
-              page.order,
-              { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status },
-              order.id,
-            ),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(order).where(where),
-      ]);
-      return { items: await attach(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, order, where, orderBy( page.order, { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status }, order.id, ), page);
+      return { items: await attach(tx, rows), count: total };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
@@ -323,11 +309,7 @@ export function createOrderService(db: Db) {
     async listChanges(orderId: string, page: Paging & { id?: string[] }, tx: Db = db): Promise<{ items: OrderChangeRow[]; count: number }> {
       await service.retrieve(orderId, tx);
       const where = and(eq(orderChange.order_id, orderId), page.id?.length ? inArray(orderChange.id, page.id) : undefined);
-      const [items, [total]] = await Promise.all([
-        tx.select().from(orderChange).where(where).orderBy(asc(orderChange.created_at), asc(orderChange.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(orderChange).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, orderChange, where, [asc(orderChange.created_at), asc(orderChange.id)], page);
     },
 
     /** Order summaries of several customers in one query, newest first, keyed by customer id. */
@@ -400,7 +382,6 @@ async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   return rows.map((row) => ({ ...row, items: items.filter((i) => i.order_id === row.id), shipping_methods: methods.filter((m) => m.order_id === row.id) }));
 }
 
-const escape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function conditions(filters: OrderFilters): SQL[] {
   const out: SQL[] = [];
@@ -415,7 +396,7 @@ function conditions(filters: OrderFilters): SQL[] {
   out.push(...rangeConditions(order.created_at, filters.created_at), ...rangeConditions(order.updated_at, filters.updated_at));
   if (filters.q) {
     const q = filters.q.trim();
-    const matches: SQL[] = [ilike(order.email, `%${escape(q)}%`)];
+    const matches: SQL[] = [ilike(order.email, likePattern(q))];
     // `q=1042` or `q=#1042` finds the order by its display id, as the admin's search does.
     const display = /^#?(\d{1,9})$/.exec(q);
     if (display) matches.push(eq(order.display_id, Number(display[1])));

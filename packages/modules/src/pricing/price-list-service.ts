@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
   price,
@@ -98,23 +98,8 @@ export function createPriceListService(db: Db) {
 
     async list(filters: PriceListFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PriceList[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(priceList)
-          .where(where)
-          .orderBy(
-            ...orderBy(
-              page.order,
-              { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at },
-              priceList.id,
-            ),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(priceList).where(where),
-      ]);
-      return { items: await withRelations(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, priceList, where, orderBy( page.order, { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at }, priceList.id, ), page);
+      return { items: await withRelations(tx, rows), count: total };
     },
 
     /** Updates fields; `rules` and `prices`, when given, replace the list's current ones. */
@@ -207,7 +192,7 @@ function conditions(filters: PriceListFilters): SQL[] {
   if (filters.status?.length) out.push(inArray(priceList.status, filters.status));
   if (filters.type?.length) out.push(inArray(priceList.type, filters.type));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(priceList.title, pattern), ilike(priceList.description, pattern))!);
   }
   return out;

@@ -1,5 +1,5 @@
-import { and, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage } from "@kasse/db";
 import { pricePreference, type PricePreferenceCreate, type PricePreferenceFilters, type PricePreferenceRow, type PricePreferenceUpdate } from "./schema";
 
 /** A price preference as the API shows it. */
@@ -43,17 +43,9 @@ export function createPricePreferenceService(db: Db) {
 
     async list(filters: PricePreferenceFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PricePreference[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [items, [total]] = await Promise.all([
-        tx
-          .select(columns)
-          .from(pricePreference)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: columns.created_at, updated_at: columns.updated_at, attribute: columns.attribute, value: columns.value }, pricePreference.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(pricePreference).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      const order = orderBy(page.order, { created_at: columns.created_at, updated_at: columns.updated_at, attribute: columns.attribute, value: columns.value }, pricePreference.id);
+      const { items, count: total } = await listPage(tx, pricePreference, where, order, page);
+      return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
 
     async update(id: string, input: PricePreferenceUpdate, tx: Db = db): Promise<PricePreference> {

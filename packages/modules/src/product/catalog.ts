@@ -1,5 +1,5 @@
-import { and, asc, count, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
   product,
@@ -24,7 +24,6 @@ import {
 type Page = Paging & { order?: string };
 
 /** `%q%` for ILIKE with the wildcards in `q` escaped. */
-export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A free handle for `title` among live rows of `column`'s table: `base`, `base-1`, ... */
 async function generatedHandle(tx: Db, table: typeof productCollection | typeof productCategory, title: string, fallback: string): Promise<string> {
@@ -78,11 +77,7 @@ export function createCollectionService(db: Db) {
       if (filters.q) conditions.push(or(ilike(productCollection.title, likePattern(filters.q)), ilike(productCollection.handle, likePattern(filters.q)))!);
       const where = and(...conditions);
       const columns = { created_at: productCollection.created_at, updated_at: productCollection.updated_at, title: productCollection.title, handle: productCollection.handle };
-      const [items, [total]] = await Promise.all([
-        tx.select().from(productCollection).where(where).orderBy(...orderBy(page.order, columns, productCollection.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(productCollection).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, productCollection, where, orderBy(page.order, columns, productCollection.id), page);
     },
 
     async update(id: string, input: CollectionUpdate, tx: Db = db): Promise<ProductCollectionRow> {
@@ -253,11 +248,8 @@ export function createCategoryService(db: Db) {
         handle: productCategory.handle,
         rank: productCategory.rank,
       };
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(productCategory).where(where).orderBy(...orderBy(page.order, columns, productCategory.id, "rank")).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(productCategory).where(where),
-      ]);
-      return { items: await withTree(rows, options, tx), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, productCategory, where, orderBy(page.order, columns, productCategory.id, "rank"), page);
+      return { items: await withTree(rows, options, tx), count: total };
     },
 
     async update(id: string, input: CategoryUpdate, tx: Db = db): Promise<ProductCategory> {
@@ -398,17 +390,8 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
       if (filters.value?.length) conditions.push(inArray(table.value, filters.value));
       if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
       const where = and(...conditions);
-      const [items, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(table)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(table).where(where),
-      ]);
-      return { items: items as Row[], count: total?.count ?? 0 };
+      const { items, count: total } = await listPage(tx, table, where, orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id), page);
+      return { items: items as Row[], count: total };
     },
 
     async update(id: string, input: TagUpdate, tx: Db = db): Promise<Row> {

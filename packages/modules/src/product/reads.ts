@@ -86,7 +86,7 @@ export async function loadVariantOptions(tx: Db, variantIds: string[]): Promise<
 }
 
 /** Live variants of `productIds` with their option values: two queries. */
-export async function loadVariants(tx: Db, productIds: string[]): Promise<Map<string, ProductVariant[]>> {
+async function loadVariants(tx: Db, productIds: string[]): Promise<Map<string, ProductVariant[]>> {
   if (productIds.length === 0) return new Map();
   const variants = await tx
     .select()

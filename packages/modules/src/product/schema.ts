@@ -3,7 +3,7 @@ import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, un
 import { Type, type Static, type TUnsafe } from "@sinclair/typebox";
 import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, timestamps, Title, Url, OrNull, RowView, View } from "@kasse/db";
 
-/** Product status values (interface.md "States"). */
+/** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 

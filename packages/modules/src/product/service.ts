@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
-import { createCategoryService, createCollectionService, createTagService, createTypeService, likePattern } from "./catalog";
+import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, likePattern, listPage, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
 import { attachRelations, loadOptions, loadVariantOptions, type Product, type ProductOption, type ProductVariant } from "./reads";
 import {
@@ -337,17 +337,8 @@ export function createProductService(db: Db) {
 
     async list(filters: ProductFilters, page: Paging & { order?: string }, options: ProductReadOptions = {}, tx: Db = db): Promise<{ items: Product[]; count: number }> {
       const where = and(...(await conditions(filters, tx)));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(product)
-          .where(where)
-          .orderBy(...orderBy(page.order, ORDER_COLUMNS, product.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(product).where(where),
-      ]);
-      return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, product, where, orderBy(page.order, ORDER_COLUMNS, product.id), page);
+      return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
     },
 
     /**
@@ -367,16 +358,7 @@ export function createProductService(db: Db) {
         filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
         filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
       );
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(productOption)
-          .where(where)
-          .orderBy(...orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(productOption).where(where),
-      ]);
+      const { items: rows, count: total } = await listPage(tx, productOption, where, orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id), page);
       const values = rows.length
         ? await tx
             .select()
@@ -384,7 +366,7 @@ export function createProductService(db: Db) {
             .where(and(inArray(productOptionValue.option_id, rows.map((r) => r.id)), isNull(productOptionValue.deleted_at)))
             .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id))
         : [];
-      return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total?.count ?? 0 };
+      return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total };
     },
 
     /** A live product by id or handle, with `relations` (default all). */
@@ -404,12 +386,9 @@ export function createProductService(db: Db) {
       if (filters.q) conds.push(or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!);
       const where = and(...conds);
       const columns = { created_at: productVariant.created_at, updated_at: productVariant.updated_at, title: productVariant.title, sku: productVariant.sku, variant_rank: productVariant.variant_rank };
-      const [rows, [total]] = await Promise.all([
-        tx.select().from(productVariant).where(where).orderBy(...orderBy(page.order, columns, productVariant.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(productVariant).where(where),
-      ]);
+      const { items: rows, count: total } = await listPage(tx, productVariant, where, orderBy(page.order, columns, productVariant.id), page);
       const values = await loadVariantOptions(tx, rows.map((r) => r.id));
-      return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total?.count ?? 0 };
+      return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total };
     },
 
     /**

@@ -19,7 +19,7 @@ type VariantFields = Omit<VariantUpsert, "id" | "options" | "prices">;
  * The option value ids a variant's `{title: value}` mapping names. Every option of the product
  * must be given exactly once, with one of its values (as Medusa requires).
  */
-export function resolveOptionValues(mapping: Record<string, string>, options: ProductOption[], variantLabel: string): string[] {
+function resolveOptionValues(mapping: Record<string, string>, options: ProductOption[], variantLabel: string): string[] {
   const byTitle = new Map(options.map((o) => [o.title, o]));
   for (const title of Object.keys(mapping)) {
     if (!byTitle.has(title)) throw errors.invalidData(`Option '${title}' of variant '${variantLabel}' does not exist on the product`);
@@ -34,7 +34,7 @@ export function resolveOptionValues(mapping: Record<string, string>, options: Pr
 }
 
 /** Rejects skus repeated in one request or held by another live variant (409). */
-export async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId?: string }>): Promise<void> {
+async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId?: string }>): Promise<void> {
   const seen = new Set<string>();
   for (const { sku } of skus) {
     if (seen.has(sku)) throw errors.conflict(`Product variant with sku: ${sku} already exists`);
@@ -52,7 +52,7 @@ export async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId
 }
 
 /** Maps a late unique violation (a concurrent writer took the sku) to 409. */
-export async function mapSkuConflict<T>(work: Promise<T>): Promise<T> {
+async function mapSkuConflict<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {

@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { campaign, campaignBudget, promotion, type BudgetInput, type CampaignCreate, type CampaignFilters, type CampaignPromotions, type CampaignUpdate } from "./schema";
 import { campaignViews, type CampaignView } from "./views";
 
@@ -41,17 +41,8 @@ export function campaignOperations(db: Db) {
 
     async listCampaigns(filters: CampaignFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CampaignView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(campaign)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(campaign).where(where),
-      ]);
-      return { items: await campaignViews(tx, rows, true), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, campaign, where, orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id), page);
+      return { items: await campaignViews(tx, rows, true), count: total };
     },
 
     async updateCampaign(id: string, input: CampaignUpdate, tx: Db = db): Promise<CampaignView> {
@@ -159,7 +150,7 @@ function conditions(filters: CampaignFilters): SQL[] {
   if (filters.id?.length) out.push(inArray(campaign.id, filters.id));
   if (filters.campaign_identifier?.length) out.push(inArray(campaign.campaign_identifier, filters.campaign_identifier));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(campaign.name, pattern), ilike(campaign.campaign_identifier, pattern), ilike(campaign.description, pattern))!);
   }
   return out;

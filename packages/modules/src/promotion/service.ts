@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import {
@@ -82,17 +82,8 @@ export function createPromotionService(db: Db) {
 
     async list(filters: PromotionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PromotionView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(promotion)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(promotion).where(where),
-      ]);
-      return { items: await promotionViews(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, promotion, where, orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id), page);
+      return { items: await promotionViews(tx, rows), count: total };
     },
 
     /** Partial update; a partial application method is merged with the stored one and checked whole. */
@@ -287,6 +278,6 @@ function conditions(filters: PromotionFilters): SQL[] {
   if (filters.campaign_id?.length) out.push(inArray(promotion.campaign_id, filters.campaign_id));
   if (filters.status?.length) out.push(inArray(promotion.status, filters.status));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
-  if (filters.q) out.push(ilike(promotion.code, `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (filters.q) out.push(ilike(promotion.code, likePattern(filters.q)));
   return out;
 }

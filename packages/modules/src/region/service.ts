@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, asc, count, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
 /** A country as regions show it. */
@@ -17,6 +17,8 @@ const live = isNull(region.deleted_at);
  * const region = await createRegionService(db).create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
  */
 export function createRegionService(db: Db) {
+  // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
+  const currencyOfRegion = db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, sql.placeholder("id")), live)).prepare("region_currency_code");
   const service = {
     async create(input: RegionCreate, tx: Db = db): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
@@ -35,19 +37,17 @@ export function createRegionService(db: Db) {
       return (await withRelations(tx, [row]))[0]!;
     },
 
+    /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
+    async currencyOf(id: string, tx: Db = db): Promise<string> {
+      const [row] = tx === db ? await currencyOfRegion.execute({ id }) : await tx.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, id), live));
+      if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
+      return row.currency_code;
+    },
+
     async list(filters: RegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Region[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(region)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(region).where(where),
-      ]);
-      return { items: await withRelations(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, region, where, orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id), page);
+      return { items: await withRelations(tx, rows), count: total };
     },
 
     /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
@@ -109,7 +109,7 @@ function conditions(filters: RegionFilters): SQL[] {
   if (filters.name?.length) out.push(inArray(region.name, filters.name));
   if (filters.currency_code?.length) out.push(inArray(region.currency_code, filters.currency_code.map((c) => c.toLowerCase())));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
   }
   return out;

@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { salesChannel, type SalesChannelCreate, type SalesChannelFilters, type SalesChannelRow, type SalesChannelUpdate } from "./schema";
 
 const live = isNull(salesChannel.deleted_at);
@@ -28,17 +28,7 @@ export function createSalesChannelService(db: Db) {
 
     async list(filters: SalesChannelFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: SalesChannelRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [items, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(salesChannel)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: salesChannel.created_at, updated_at: salesChannel.updated_at, name: salesChannel.name }, salesChannel.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(salesChannel).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, salesChannel, where, orderBy(page.order, { created_at: salesChannel.created_at, updated_at: salesChannel.updated_at, name: salesChannel.name }, salesChannel.id), page);
     },
 
     async update(id: string, input: SalesChannelUpdate, tx: Db = db): Promise<SalesChannelRow> {
@@ -85,7 +75,7 @@ function conditions(filters: SalesChannelFilters): SQL[] {
   if (filters.name?.length) out.push(inArray(salesChannel.name, filters.name));
   if (filters.is_disabled !== undefined) out.push(eq(salesChannel.is_disabled, filters.is_disabled));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(salesChannel.name, pattern), ilike(salesChannel.description, pattern))!);
   }
   return out;

@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -45,17 +45,8 @@ export function createStockLocationService(db: Db) {
 
     async list(filters: StockLocationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: StockLocation[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(stockLocation)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(stockLocation).where(where),
-      ]);
-      return { items: await hydrate(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, stockLocation, where, orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id), page);
+      return { items: await hydrate(tx, rows), count: total };
     },
 
     async update(id: string, input: StockLocationUpdate, tx: Db = db): Promise<StockLocation> {
@@ -166,7 +157,7 @@ function conditions(filters: StockLocationFilters): SQL[] {
     out.push(sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`);
   }
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(ilike(stockLocation.name, pattern));
   }
   return out;

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { taxRate, taxRegion, type TaxRateRow, type TaxRegionCreate, type TaxRegionFilters, type TaxRegionRow } from "./schema";
 
 /** A tax rate as the API shows it. */
@@ -79,17 +79,8 @@ export function createTaxService(db: Db) {
 
     async list(filters: TaxRegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: TaxRegion[]; count: number }> {
       const where = and(liveRegion, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(taxRegion)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: taxRegion.created_at, updated_at: taxRegion.updated_at, country_code: taxRegion.country_code, province_code: taxRegion.province_code }, taxRegion.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(taxRegion).where(where),
-      ]);
-      return { items: await withRates(tx, rows), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, taxRegion, where, orderBy(page.order, { created_at: taxRegion.created_at, updated_at: taxRegion.updated_at, country_code: taxRegion.country_code, province_code: taxRegion.province_code }, taxRegion.id), page);
+      return { items: await withRates(tx, rows), count: total };
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
@@ -160,7 +151,7 @@ function conditions(filters: TaxRegionFilters): SQL[] {
   if (filters.province_code?.length) out.push(inArray(taxRegion.province_code, filters.province_code.map((c) => c.toLowerCase())));
   if (filters.parent_id?.length) out.push(inArray(taxRegion.parent_id, filters.parent_id));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(taxRegion.country_code, pattern), ilike(taxRegion.province_code, pattern))!);
   }
   return out;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { queryRows, type KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { queryRows } from "@kasse/db";
+import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
 import { INVITE_TTL_MS, createInviteService, type InviteService } from "./invites";
 import { invite } from "./schema";
 import { createUserService } from "./service";
@@ -13,14 +13,6 @@ beforeAll(async () => {
   invites = createInviteService(database.db);
 });
 afterAll(() => database.close());
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: KasseError) => error,
-  );
 
 describe("invite service", () => {
   it("stores a hash of a 256-bit secret, finds the invite by the secret, and lets it be claimed once", async () => {

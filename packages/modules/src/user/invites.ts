@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, eq, gt, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { and, eq, gt, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { invite, user, type InviteCreate, type InviteFilters, type InviteRow } from "./schema";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
@@ -57,17 +57,8 @@ export function createInviteService(db: Db) {
 
     async list(filters: InviteFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InviteDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(invite)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(invite).where(where),
-      ]);
-      return { items: rows.map(details), count: total?.count ?? 0 };
+      const { items: rows, count: total } = await listPage(tx, invite, where, orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id), page);
+      return { items: rows.map(details), count: total };
     },
 
     /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
@@ -121,7 +112,7 @@ function conditions(filters: InviteFilters): SQL[] {
   if (filters.id?.length) out.push(inArray(invite.id, filters.id));
   if (filters.email?.length) out.push(inArray(invite.email, filters.email.map(normalizeEmail)));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(ilike(invite.email, pattern));
   }
   return out;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
 import { createUserService, type UserService } from "./service";
 
 let database: TestDatabase;
@@ -10,14 +9,6 @@ beforeAll(async () => {
   users = createUserService(database.db);
 });
 afterAll(() => database.close());
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: KasseError) => error,
-  );
 
 describe("user service", () => {
   it("creates, retrieves, updates, lists and soft-deletes; emails are unique among live users", async () => {

@@ -1,5 +1,5 @@
-import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging } from "@kasse/db";
+import { and, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { user, type UserCreate, type UserFilters, type UserRow, type UserUpdate } from "./schema";
 
 const live = isNull(user.deleted_at);
@@ -40,17 +40,7 @@ export function createUserService(db: Db) {
 
     async list(filters: UserFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: UserRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const [items, [total]] = await Promise.all([
-        tx
-          .select()
-          .from(user)
-          .where(where)
-          .orderBy(...orderBy(page.order, { created_at: user.created_at, updated_at: user.updated_at, email: user.email, first_name: user.first_name, last_name: user.last_name }, user.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        tx.select({ count: count() }).from(user).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
+      return listPage(tx, user, where, orderBy(page.order, { created_at: user.created_at, updated_at: user.updated_at, email: user.email, first_name: user.first_name, last_name: user.last_name }, user.id), page);
     },
 
     async update(id: string, input: UserUpdate, tx: Db = db): Promise<UserRow> {
@@ -76,7 +66,7 @@ function conditions(filters: UserFilters): SQL[] {
   if (filters.id?.length) out.push(inArray(user.id, filters.id));
   if (filters.email?.length) out.push(inArray(user.email, filters.email.map(normalizeEmail)));
   if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filters.q);
     out.push(or(ilike(user.email, pattern), ilike(user.first_name, pattern), ilike(user.last_name, pattern))!);
   }
   return out;

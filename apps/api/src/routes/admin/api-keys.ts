@@ -23,7 +23,7 @@ const NoBody = Type.Object({}, { additionalProperties: false });
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
 const Many = { 200: Type.Object({ api_keys: Type.Array(ApiKeyView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 
-/** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (contract + extensions.md "Keys"). */
+/** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (docs/CONTRACT.md "Keys"). */
 export default async function apiKeys(app: App): Promise<void> {
   const keys = app.modules.apiKey;
 

@@ -17,7 +17,7 @@ const ListCampaigns = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin campaigns: CRUD with budget, and promotion membership (interface.md, Admin: promotions and campaigns). */
+/** Admin campaigns: CRUD with budget, and promotion membership (docs/CONTRACT.md "Admin: promotions and campaigns"). */
 export default async function campaigns(app: App): Promise<void> {
   const service = app.modules.promotion;
 

@@ -17,7 +17,7 @@ const ListCollections = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin product collections: CRUD (extensions.md). */
+/** Admin product collections: CRUD (docs/CONTRACT.md). */
 export default async function collections(app: App): Promise<void> {
   const service = app.modules.product.collections;
 

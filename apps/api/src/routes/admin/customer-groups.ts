@@ -23,11 +23,11 @@ const GroupView = Type.Partial(Type.Object({ ...CustomerGroupResponse.properties
 const Ids = Type.Array(Id({ minLength: 1 }), { maxItems: 1000 });
 /** The contract's `{customer_ids}`. */
 const Members = Type.Object({ customer_ids: Ids }, { additionalProperties: false });
-/** The contract's `{customer_ids}` or Medusa's `{add, remove}` (extensions.md, accepted alternatives). */
+/** The contract's `{customer_ids}` or Medusa's `{add, remove}` (docs/CONTRACT.md "Accepted alternatives"). */
 const MembersChange = Type.Union([Members, Type.Object({ add: Type.Optional(Ids), remove: Type.Optional(Ids) }, { additionalProperties: false, minProperties: 1 })]);
 const One = { 200: Type.Object({ customer_group: GroupView }) };
 
-/** Admin customer groups: CRUD and membership (extensions.md). */
+/** Admin customer groups: CRUD and membership (docs/CONTRACT.md). */
 export default async function customerGroups(app: App): Promise<void> {
   const service = app.modules.customer;
 

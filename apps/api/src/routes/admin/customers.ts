@@ -23,7 +23,7 @@ const ListCustomers = Type.Object(
   { additionalProperties: false },
 );
 const One = { 200: Type.Object({ customer: CustomerResponse }) };
-/** `GET /admin/customers/{id}` also carries the customer's order summaries (interface.md). */
+/** `GET /admin/customers/{id}` also carries the customer's order summaries (docs/CONTRACT.md). */
 const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...CustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
 const Ids = Type.Array(Id({ minLength: 1 }), { maxItems: 1000 });
 /** Medusa's `{add, remove}` of group ids (`sdk.admin.customer.batchCustomerGroups`). */
@@ -32,7 +32,7 @@ const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.
 const Many = { 200: Type.Object({ customers: Type.Array(CustomerResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 
 /**
- * Admin customers: list, create, retrieve, update, delete, and their addresses (interface.md).
+ * Admin customers: list, create, retrieve, update, delete, and their addresses (docs/CONTRACT.md).
  * Deleting a customer also ends its sign-in (the remove-customer-account workflow).
  */
 export default async function customers(app: App): Promise<void> {

@@ -28,7 +28,7 @@ const Levels = { 200: Type.Unsafe<unknown>(Type.Object({ inventory_item: Invento
 const LevelBatch = { 200: Type.Object({ created: Type.Array(InventoryLevelView), updated: Type.Array(InventoryLevelView), deleted: Type.Array(Type.String()) }) };
 const DeletedLevel = { 200: Type.Object({ ...DeleteResponse.properties, parent: InventoryItemView }) };
 
-/** Admin inventory items and their stock per location (interface.md "Admin: inventory"). */
+/** Admin inventory items and their stock per location (docs/CONTRACT.md "Admin: inventory"). */
 export default async function inventoryItems(app: App): Promise<void> {
   const inventory = app.modules.inventory;
 
@@ -56,7 +56,7 @@ export default async function inventoryItems(app: App): Promise<void> {
     return { id: request.params.id, object: "inventory-item", deleted: true as const };
   });
 
-  // Both the contract's `{inventory_item: {id, location_levels}}` and Medusa's `inventory_levels` list (extensions.md).
+  // Both the contract's `{inventory_item: {id, location_levels}}` and Medusa's `inventory_levels` list (docs/CONTRACT.md).
   app.get("/inventory-items/:id/location-levels", { schema: { params: Params, querystring: ListLevels, response: Levels } }, async (request) => {
     const { limit, offset, fields, location_id } = request.query;
     const { items, count } = await inventory.listLevels(request.params.id, { location_id }, { limit, offset });

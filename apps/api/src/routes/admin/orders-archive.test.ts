@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../orders/fixtures";
+import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 let t: TestApp;

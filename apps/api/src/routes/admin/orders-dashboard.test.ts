@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { orderSnapshot } from "@kasse/modules/order";
-import { placeTestOrder } from "../../orders/fixtures";
+import { orderSnapshot } from "@kasse/modules/order/testing";
+import { placeTestOrder } from "../../testing/orders";
 
 let t: TestApp;
 let admin: Record<string, string>;

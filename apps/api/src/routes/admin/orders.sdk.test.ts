@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "../store/catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 // After a storefront checkout through Medusa's SDK, an admin operates the order through the same
 // SDK (as Medusa's dashboard does): the calls, bodies and response keys must be what it sends and reads.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder } from "../../orders/fixtures";
+import { placeTestOrder } from "../../testing/orders";
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -82,7 +82,7 @@ describe("admin orders: list", () => {
   it("filters by every contract filter, q, order and paging", async () => {
     const a = (await placeTestOrder(t.app, { email: "filter-a@example.com", customer_id: "cus_fa", region_id: "reg_fa", sales_channel_id: "sc_fa" })).order;
     const b = (await placeTestOrder(t.app, { email: "filter-b@example.com", customer_id: "cus_fb", region_id: "reg_fb", sales_channel_id: "sc_fb" })).order;
-    await t.app.modules.order.create({ ...(await import("@kasse/modules/order")).orderSnapshot({ email: "filter-c@example.com", sales_channel_id: "sc_fa", status: "requires_action" }) });
+    await t.app.modules.order.create({ ...(await import("@kasse/modules/order/testing")).orderSnapshot({ email: "filter-c@example.com", sales_channel_id: "sc_fa", status: "requires_action" }) });
 
     expect(ids(await get("/admin/orders?customer_id=cus_fa"))).toEqual([a.id]);
     expect(ids(await get("/admin/orders?customer_id[]=cus_fa&customer_id[]=cus_fb"))).toEqual([a.id, b.id].sort());

@@ -45,10 +45,10 @@ const ListOrders = Type.Object(
 const CollectionParams = Type.Object({ id: Id(), payment_collection_id: Id() });
 /** Body of a collection capture: `amount` (default: all that is authorized and not captured). */
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
-/** Body of a collection refund (interface.md): `amount` in cents, `reason`; Medusa's `note` too. */
+/** Body of a collection refund (docs/CONTRACT.md): `amount` in cents, `reason`; Medusa's `note` too. */
 const RefundBody = Type.Object({ amount: Amount({ minimum: 1 }), reason: Type.Optional(Type.String({ maxLength: 1000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
 const FulfillmentParams = Type.Object({ id: Id(), fulfillment_id: Id() });
-/** Body of `POST /admin/orders/{id}/fulfillments` (interface.md). */
+/** Body of `POST /admin/orders/{id}/fulfillments` (docs/CONTRACT.md). */
 const FulfillmentCreate = Type.Object(
   {
     items: Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
@@ -84,7 +84,7 @@ const WithReturn = { 200: Type.Object({ order: AdminOrderView, return: ReturnVie
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
 
 /**
- * Admin orders (interface.md): list with the contract's filters, retrieve, update, the change log;
+ * Admin orders (docs/CONTRACT.md): list with the contract's filters, retrieve, update, the change log;
  * cancel, complete, archive, fulfillments and shipments, capture/refund of the order's payment
  * collections, returns (workflows).
  */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder } from "../../orders/fixtures";
+import { placeTestOrder } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 let t: TestApp;

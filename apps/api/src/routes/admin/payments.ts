@@ -17,7 +17,7 @@ const RefundBody = Type.Object(
 
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
 
-/** Admin payments (extensions.md accepted alternative): capture and refund one payment, as workflows. */
+/** Admin payments (docs/CONTRACT.md "Accepted alternatives"): capture and refund one payment, as workflows. */
 export default async function payments(app: App): Promise<void> {
   const respond = async (collectionId: string, paymentId: string) => {
     const collection = await app.modules.payment.retrieveCollection(collectionId);

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "../store/catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
-let admin: Record<string, string>;
 let variant1: string;
 let variant2: string;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
   const product = await createFixtureProduct(t, {
     title: "Shirt",
     variants: [
@@ -20,15 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
-
 describe("admin price lists", () => {
   let list: { id: string; prices: Array<{ id: string }> };
 
   it("creates a draft list with rules and prices (contract rule form)", async () => {
-    const res = await post("/admin/price-lists", {
+    const res = await t.admin.post("/admin/price-lists", {
       title: "VIP",
       description: "For VIPs",
       type: "override",
@@ -61,7 +55,7 @@ describe("admin price lists", () => {
   });
 
   it("accepts Medusa's object rule form and dates", async () => {
-    const res = await post("/admin/price-lists", {
+    const res = await t.admin.post("/admin/price-lists", {
       title: "Summer",
       type: "sale",
       status: "active",
@@ -74,18 +68,18 @@ describe("admin price lists", () => {
   });
 
   it("lists with status, type, q, paging and fields", async () => {
-    expect((await get("/admin/price-lists")).json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
-    expect((await get("/admin/price-lists?status[]=active")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["Summer"]);
-    expect((await get("/admin/price-lists?type=override")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["VIP"]);
-    expect((await get("/admin/price-lists?q=vip")).json().count).toBe(1);
-    const page = (await get("/admin/price-lists?order=title&limit=1&offset=1&fields=title")).json();
+    expect((await t.admin.get("/admin/price-lists")).json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
+    expect((await t.admin.get("/admin/price-lists?status[]=active")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["Summer"]);
+    expect((await t.admin.get("/admin/price-lists?type=override")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["VIP"]);
+    expect((await t.admin.get("/admin/price-lists?q=vip")).json().count).toBe(1);
+    const page = (await t.admin.get("/admin/price-lists?order=title&limit=1&offset=1&fields=title")).json();
     expect(page).toMatchObject({ count: 2, limit: 1, offset: 1 });
     expect(page.price_lists).toEqual([{ id: list.id, title: "VIP" }]);
-    expect((await get("/admin/price-lists?status=paused")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/price-lists?status=paused")).statusCode).toBe(400);
   });
 
   it("updates fields and activates", async () => {
-    const res = await post(`/admin/price-lists/${list.id}`, { status: "active", title: "VIP 2" });
+    const res = await t.admin.post(`/admin/price-lists/${list.id}`, { status: "active", title: "VIP 2" });
     expect(res.statusCode).toBe(200);
     expect(res.json().price_list).toMatchObject({ status: "active", title: "VIP 2", rules: { customer_group_id: ["cg_staff", "cg_vip"] } });
     expect(res.json().price_list.prices).toHaveLength(2);
@@ -93,7 +87,7 @@ describe("admin price lists", () => {
 
   it("batch-creates, updates and deletes prices in one transaction", async () => {
     const [eur, usd] = list.prices;
-    const res = await post(`/admin/price-lists/${list.id}/prices/batch`, {
+    const res = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {
       create: [{ variant_id: variant2, currency_code: "usd", amount: 100 }],
       update: [{ id: usd!.id, amount: 850 }],
       delete: [eur!.id],
@@ -101,43 +95,43 @@ describe("admin price lists", () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.created).toMatchObject([{ variant_id: variant2, amount: 100 }]);
-    const unknownVariant = await post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: "variant_missing", currency_code: "usd", amount: 1 }] });
+    const unknownVariant = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: "variant_missing", currency_code: "usd", amount: 1 }] });
     expect(unknownVariant.statusCode).toBe(400);
     expect(unknownVariant.json().message).toContain("variant_missing");
     expect(body.updated).toMatchObject([{ id: usd!.id, amount: 850, currency_code: "usd" }]);
     expect(body.deleted).toEqual({ ids: [eur!.id], object: "price", deleted: true });
-    const prices = (await get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
+    const prices = (await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
     expect(prices.map((p: { amount: number }) => p.amount).sort()).toEqual([100, 850]);
   });
 
   it("rolls back a whole batch when one part is bad", async () => {
-    const before = (await get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
-    const unknownPrice = await post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], delete: ["price_missing"] });
+    const before = (await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
+    const unknownPrice = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], delete: ["price_missing"] });
     expect(unknownPrice.statusCode).toBe(404);
-    const badCurrency = await post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "zzz", amount: 1 }], update: [{ id: before[0].id, amount: 1 }] });
+    const badCurrency = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "zzz", amount: 1 }], update: [{ id: before[0].id, amount: 1 }] });
     expect(badCurrency.statusCode).toBe(400);
     expect(badCurrency.json().type).toBe("invalid_data");
-    const badUpdate = await post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], update: [{ id: before[0].id, min_quantity: 9, max_quantity: 1 }] });
+    const badUpdate = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], update: [{ id: before[0].id, min_quantity: 9, max_quantity: 1 }] });
     expect(badUpdate.statusCode).toBe(400);
     for (const body of [{ create: [{ variant_id: variant1, currency_code: "usd", amount: -5 }] }, { create: [{ variant_id: variant1, currency_code: "usd" }] }, { update: [{ amount: 1 }] }, { delete: "x" }, { nope: [] }]) {
-      const res = await post(`/admin/price-lists/${list.id}/prices/batch`, body);
+      const res = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get(`/admin/price-lists/${list.id}`)).json().price_list.prices).toEqual(before);
+    expect((await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices).toEqual(before);
   });
 
   it("deletes a single price", async () => {
-    const [price] = (await get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
-    const res = await del(`/admin/price-lists/${list.id}/prices/${price.id}`);
+    const [price] = (await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
+    const res = await t.admin.delete(`/admin/price-lists/${list.id}/prices/${price.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: price.id, object: "price", deleted: true });
-    expect((await del(`/admin/price-lists/${list.id}/prices/${price.id}`)).statusCode).toBe(404);
-    expect((await get(`/admin/price-lists/${list.id}`)).json().price_list.prices).toHaveLength(1);
+    expect((await t.admin.delete(`/admin/price-lists/${list.id}/prices/${price.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices).toHaveLength(1);
   });
 
   it("rejects bad create bodies and writes nothing", async () => {
-    const before = (await get("/admin/price-lists")).json().count;
+    const before = (await t.admin.get("/admin/price-lists")).json().count;
     const bodies = [
       {},
       { title: "x" },
@@ -154,17 +148,17 @@ describe("admin price lists", () => {
       { title: "x", type: "sale", prices: [{ variant_id: "variant_missing", currency_code: "usd", amount: 1 }] },
     ];
     for (const body of bodies) {
-      const res = await post("/admin/price-lists", body);
+      const res = await t.admin.post("/admin/price-lists", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get("/admin/price-lists")).json().count).toBe(before);
-    expect((await post("/admin/price-lists/plist_missing", { title: "x" })).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/price-lists")).json().count).toBe(before);
+    expect((await t.admin.post("/admin/price-lists/plist_missing", { title: "x" })).statusCode).toBe(404);
   });
 
   it("lists a list's prices a page at a time, with filters (the dashboard's override count)", async () => {
     const created = (
-      await post("/admin/price-lists", {
+      await t.admin.post("/admin/price-lists", {
         title: "Paged",
         description: "Paged prices",
         type: "sale",
@@ -175,25 +169,25 @@ describe("admin price lists", () => {
         ],
       })
     ).json().price_list;
-    const first = await get(`/admin/price-lists/${created.id}/prices?limit=1`);
+    const first = await t.admin.get(`/admin/price-lists/${created.id}/prices?limit=1`);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ count: 3, limit: 1, offset: 0, prices: [expect.objectContaining({ price_list_id: created.id })] });
-    const eur = (await get(`/admin/price-lists/${created.id}/prices?currency_code[0]=EUR&order=-amount`)).json();
+    const eur = (await t.admin.get(`/admin/price-lists/${created.id}/prices?currency_code[0]=EUR&order=-amount`)).json();
     expect(eur.prices.map((p: { amount: number }) => p.amount)).toEqual([800, 700]);
-    expect((await get(`/admin/price-lists/${created.id}/prices?variant_id=${variant2}&fields=amount`)).json().prices).toEqual([{ id: expect.any(String), amount: 700 }]);
-    expect((await get(`/admin/price-lists/${created.id}/prices?id[]=${eur.prices[0].id}`)).json().count).toBe(1);
-    expect((await get("/admin/price-lists/plist_missing/prices")).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?variant_id=${variant2}&fields=amount`)).json().prices).toEqual([{ id: expect.any(String), amount: 700 }]);
+    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?id[]=${eur.prices[0].id}`)).json().count).toBe(1);
+    expect((await t.admin.get("/admin/price-lists/plist_missing/prices")).statusCode).toBe(404);
     for (const query of ["limit=-1", "currency_code=euro", "order=rules", "unknown=1"]) {
-      const res = await get(`/admin/price-lists/${created.id}/prices?${query}`);
+      const res = await t.admin.get(`/admin/price-lists/${created.id}/prices?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
   });
 
   it("soft-deletes a list", async () => {
-    const res = await del(`/admin/price-lists/${list.id}`);
+    const res = await t.admin.delete(`/admin/price-lists/${list.id}`);
     expect(res.json()).toEqual({ id: list.id, object: "price-list", deleted: true });
-    expect((await get(`/admin/price-lists/${list.id}`)).statusCode).toBe(404);
-    expect((await post(`/admin/price-lists/${list.id}/prices/batch`, {})).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/price-lists/${list.id}`)).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {})).statusCode).toBe(404);
   });
 });

@@ -9,44 +9,41 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-
 describe("admin price preferences", () => {
   it("creates, lists, updates and deletes; one per attribute and value", async () => {
-    const res = await post("/admin/price-preferences", { attribute: "currency_code", value: "EUR", is_tax_inclusive: true });
+    const res = await t.admin.post("/admin/price-preferences", { attribute: "currency_code", value: "EUR", is_tax_inclusive: true });
     expect(res.statusCode).toBe(200);
     const pref = res.json().price_preference;
     expect(pref).toMatchObject({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
     expect(pref.id).toMatch(/^prpref_/);
 
-    const dup = await post("/admin/price-preferences", { attribute: "currency_code", value: "eur" });
+    const dup = await t.admin.post("/admin/price-preferences", { attribute: "currency_code", value: "eur" });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().type).toBe("conflict");
 
-    await post("/admin/price-preferences", { attribute: "region_id", value: "reg_1" });
-    const list = (await get("/admin/price-preferences?attribute=region_id")).json();
+    await t.admin.post("/admin/price-preferences", { attribute: "region_id", value: "reg_1" });
+    const list = (await t.admin.get("/admin/price-preferences?attribute=region_id")).json();
     expect(list).toMatchObject({ count: 1, offset: 0, limit: 15 });
     expect(list.price_preferences[0]).toMatchObject({ value: "reg_1", is_tax_inclusive: false });
-    expect((await get("/admin/price-preferences?limit=1&order=-created_at")).json().price_preferences[0].value).toBe("reg_1");
+    expect((await t.admin.get("/admin/price-preferences?limit=1&order=-created_at")).json().price_preferences[0].value).toBe("reg_1");
 
-    const updated = await post(`/admin/price-preferences/${pref.id}`, { is_tax_inclusive: false });
+    const updated = await t.admin.post(`/admin/price-preferences/${pref.id}`, { is_tax_inclusive: false });
     expect(updated.json().price_preference.is_tax_inclusive).toBe(false);
-    expect((await get(`/admin/price-preferences/${pref.id}`)).json().price_preference.is_tax_inclusive).toBe(false);
+    expect((await t.admin.get(`/admin/price-preferences/${pref.id}`)).json().price_preference.is_tax_inclusive).toBe(false);
 
     const deleted = await t.app.inject({ method: "DELETE", url: `/admin/price-preferences/${pref.id}`, headers: admin });
     expect(deleted.json()).toEqual({ id: pref.id, object: "price_preference", deleted: true });
-    expect((await get(`/admin/price-preferences/${pref.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/price-preferences/${pref.id}`)).statusCode).toBe(404);
     // Deleted preferences free their (attribute, value).
-    expect((await post("/admin/price-preferences", { attribute: "currency_code", value: "eur" })).statusCode).toBe(200);
+    expect((await t.admin.post("/admin/price-preferences", { attribute: "currency_code", value: "eur" })).statusCode).toBe(200);
   });
 
   it("rejects bad input", async () => {
     for (const body of [{}, { attribute: "country", value: "x" }, { attribute: "region_id" }, { attribute: "region_id", value: "" }, { attribute: "region_id", value: "r", is_tax_inclusive: "yes" }, { attribute: "region_id", value: "r", x: 1 }]) {
-      const res = await post("/admin/price-preferences", body);
+      const res = await t.admin.post("/admin/price-preferences", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await post("/admin/price-preferences/prpref_missing", { is_tax_inclusive: true })).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/price-preferences/prpref_missing", { is_tax_inclusive: true })).statusCode).toBe(404);
   });
 });

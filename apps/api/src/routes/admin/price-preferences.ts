@@ -16,7 +16,7 @@ const ListPricePreferences = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin price preferences: whether a region's or currency's prices include tax (extensions.md). */
+/** Admin price preferences: whether a region's or currency's prices include tax (docs/CONTRACT.md). */
 export default async function pricePreferences(app: App): Promise<void> {
   const service = app.modules.pricePreference;
 

@@ -24,7 +24,7 @@ const ListCategories = Type.Object(
 );
 const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree }, { additionalProperties: false });
 
-/** Admin product categories: a tree with `rank` among siblings (extensions.md). */
+/** Admin product categories: a tree with `rank` among siblings (docs/CONTRACT.md). */
 export default async function productCategories(app: App): Promise<void> {
   const service = app.modules.product.categories;
 

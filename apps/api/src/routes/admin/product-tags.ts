@@ -11,7 +11,7 @@ const List = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin product tags: CRUD over unique values (extensions.md). */
+/** Admin product tags: CRUD over unique values (docs/CONTRACT.md). */
 export default async function productTags(app: App): Promise<void> {
   const service = app.modules.product.tags;
 

@@ -11,7 +11,7 @@ const List = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin product types: CRUD over unique values (extensions.md). */
+/** Admin product types: CRUD over unique values (docs/CONTRACT.md). */
 export default async function productTypes(app: App): Promise<void> {
   const service = app.modules.product.types;
 

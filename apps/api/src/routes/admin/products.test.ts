@@ -2,17 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 let channel: { id: string; name: string };
 let collection: { id: string };
 let tag: { id: string };
 let category: { id: string };
 let type: { id: string };
 
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
-const count = async (query = "") => (await get(`/admin/products?limit=0${query}`)).json().count as number;
+const count = async (query = "") => (await t.admin.get(`/admin/products?limit=0${query}`)).json().count as number;
 
 const shirt = (over: Record<string, unknown> = {}) => ({
   title: "Cotton Shirt",
@@ -29,18 +25,17 @@ const shirt = (over: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
-  channel = (await post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
-  collection = (await post("/admin/collections", { title: "Summer" })).json().collection;
-  tag = (await post("/admin/product-tags", { value: "cotton" })).json().product_tag;
-  category = (await post("/admin/product-categories", { name: "Shirts", is_active: true })).json().product_category;
-  type = (await post("/admin/product-types", { value: "apparel" })).json().product_type;
+  channel = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
+  collection = (await t.admin.post("/admin/collections", { title: "Summer" })).json().collection;
+  tag = (await t.admin.post("/admin/product-tags", { value: "cotton" })).json().product_tag;
+  category = (await t.admin.post("/admin/product-categories", { name: "Shirts", is_active: true })).json().product_category;
+  type = (await t.admin.post("/admin/product-types", { value: "apparel" })).json().product_type;
 });
 afterAll(() => t.close());
 
 describe("admin products: create and retrieve", () => {
   it("creates a product with options, variants, prices, images and links, shaped as Medusa's", async () => {
-    const res = await post(
+    const res = await t.admin.post(
       "/admin/products",
       shirt({
         subtitle: "Soft",
@@ -99,29 +94,29 @@ describe("admin products: create and retrieve", () => {
     expect(medium.inventory_items).toEqual([]);
     expect(typeof product.created_at).toBe("string");
 
-    const again = await get(`/admin/products/${product.id}`);
+    const again = await t.admin.get(`/admin/products/${product.id}`);
     expect(again.json().product).toEqual(product);
   });
 
   it("generates a free handle from the title and rejects a taken explicit one with 409", async () => {
-    const a = (await post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
-    const b = (await post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    const a = (await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    const b = (await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
     expect([a.handle, b.handle]).toEqual(["creme-brulee", "creme-brulee-1"]);
     const before = await count();
-    const taken = await post("/admin/products", { title: "Other", handle: "creme-brulee", options: [{ title: "Size", values: ["One"] }] });
+    const taken = await t.admin.post("/admin/products", { title: "Other", handle: "creme-brulee", options: [{ title: "Size", values: ["One"] }] });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ type: "conflict", message: "Product with handle: creme-brulee already exists" });
     expect(await count()).toBe(before);
-    const badHandle = await post("/admin/products", { title: "Other", handle: "Not A Handle", options: [{ title: "Size", values: ["One"] }] });
+    const badHandle = await t.admin.post("/admin/products", { title: "Other", handle: "Not A Handle", options: [{ title: "Size", values: ["One"] }] });
     expect(badHandle.statusCode).toBe(400);
   });
 
   it("rejects a taken sku with 409 and writes nothing", async () => {
     const before = await count();
-    const res = await post("/admin/products", shirt({ title: "Clone" }));
+    const res = await t.admin.post("/admin/products", shirt({ title: "Clone" }));
     expect(res.statusCode).toBe(409);
     expect(res.json(), res.body).toEqual({ type: "conflict", message: "Product variant with sku: SHIRT-S-RED already exists" });
-    const dup = await post(
+    const dup = await t.admin.post(
       "/admin/products",
       shirt({
         title: "Twice",
@@ -143,12 +138,12 @@ describe("admin products: create and retrieve", () => {
       [{ Size: "S", Color: "Red", Fit: "Slim" }, "Option 'Fit' of variant"],
     ];
     for (const [options, message] of cases) {
-      const res = await post("/admin/products", shirt({ title: "Bad", variants: [{ title: "v", options, prices: [] }] }));
+      const res = await t.admin.post("/admin/products", shirt({ title: "Bad", variants: [{ title: "v", options, prices: [] }] }));
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
       expect(res.json().message).toContain(message);
     }
-    const same = await post(
+    const same = await t.admin.post(
       "/admin/products",
       shirt({
         title: "Same",
@@ -173,7 +168,7 @@ describe("admin products: create and retrieve", () => {
       [{ sales_channels: [{ id: "sc_missing" }] }, "sc_missing"],
     ];
     for (const [extra, id] of bodies) {
-      const res = await post("/admin/products", shirt({ title: "Linked", handle: "linked", variants: [], ...extra }));
+      const res = await t.admin.post("/admin/products", shirt({ title: "Linked", handle: "linked", variants: [], ...extra }));
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
       expect(res.json().message).toContain(id);
@@ -201,11 +196,11 @@ describe("admin products: create and retrieve", () => {
       price({ amount: 10 }),
     ];
     for (const body of bodies) {
-      const res = await post("/admin/products", body);
+      const res = await t.admin.post("/admin/products", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    const unknownCurrency = await post("/admin/products", price({ currency_code: "xyz", amount: 10 }));
+    const unknownCurrency = await t.admin.post("/admin/products", price({ currency_code: "xyz", amount: 10 }));
     expect(unknownCurrency.statusCode).toBe(400);
     expect(unknownCurrency.json().type).toBe("invalid_data");
     expect(await count()).toBe(before);
@@ -217,7 +212,7 @@ describe("admin products: list", () => {
   let other: { id: string };
   beforeAll(async () => {
     published = (
-      await post("/admin/products", {
+      await t.admin.post("/admin/products", {
         title: "Linen Trousers",
         description: "Breathable summer trousers",
         status: "published",
@@ -230,10 +225,10 @@ describe("admin products: list", () => {
         variants: [{ title: "32", sku: "TROUSER-32", options: { Size: "32" }, prices: [{ currency_code: "eur", amount: 5000 }] }],
       })
     ).json().product;
-    other = (await post("/admin/products", { title: "Wool Hat", status: "proposed", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    other = (await t.admin.post("/admin/products", { title: "Wool Hat", status: "proposed", options: [{ title: "Size", values: ["One"] }] })).json().product;
   });
 
-  const ids = async (query: string) => (await get(`/admin/products?limit=100&${query}`)).json().products.map((p: { id: string }) => p.id) as string[];
+  const ids = async (query: string) => (await t.admin.get(`/admin/products?limit=100&${query}`)).json().products.map((p: { id: string }) => p.id) as string[];
 
   it("filters by status, collection, tags, categories, type and sales channel", async () => {
     expect(await ids("status=published")).toEqual([published.id]);
@@ -246,7 +241,7 @@ describe("admin products: list", () => {
     expect(await ids(`type_id=${type.id}&status=published`)).toEqual([published.id]);
     expect(await ids(`sales_channel_id=${channel.id}&status=published`)).toEqual([published.id]);
     expect(await ids(`sales_channel_id=sc_nothing`)).toEqual([]);
-    expect((await get("/admin/products?status=live")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/products?status=live")).statusCode).toBe(400);
   });
 
   it("searches title, description, handle and variant sku with q", async () => {
@@ -259,47 +254,47 @@ describe("admin products: list", () => {
 
   it("pages with limit and offset, orders, and shapes with fields", async () => {
     const total = await count();
-    const first = (await get("/admin/products?limit=2&offset=0&order=created_at")).json();
+    const first = (await t.admin.get("/admin/products?limit=2&offset=0&order=created_at")).json();
     expect(first).toMatchObject({ count: total, limit: 2, offset: 0 });
     expect(first.products).toHaveLength(2);
-    const second = (await get("/admin/products?limit=2&offset=2&order=created_at")).json();
+    const second = (await t.admin.get("/admin/products?limit=2&offset=2&order=created_at")).json();
     expect(second.products[0].id).not.toBe(first.products[1].id);
-    const beyond = (await get(`/admin/products?offset=${total}`)).json();
+    const beyond = (await t.admin.get(`/admin/products?offset=${total}`)).json();
     expect(beyond).toMatchObject({ products: [], count: total, offset: total });
-    expect((await get("/admin/products?limit=0")).json().products).toEqual([]);
-    expect((await get("/admin/products?limit=-1")).statusCode).toBe(400);
-    expect((await get("/admin/products?order=nope")).json().type).toBe("invalid_data");
+    expect((await t.admin.get("/admin/products?limit=0")).json().products).toEqual([]);
+    expect((await t.admin.get("/admin/products?limit=-1")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/products?order=nope")).json().type).toBe("invalid_data");
 
-    const titles = (await get("/admin/products?fields=title&order=-title&limit=100")).json().products;
+    const titles = (await t.admin.get("/admin/products?fields=title&order=-title&limit=100")).json().products;
     expect(Object.keys(titles[0]).sort()).toEqual(["id", "title"]);
     const sorted = titles.map((p: { title: string }) => p.title);
     expect(sorted).toEqual([...sorted].sort().reverse());
 
-    const narrow = (await get(`/admin/products/${published.id}?fields=title,variants.sku,variants.prices`)).json().product;
+    const narrow = (await t.admin.get(`/admin/products/${published.id}?fields=title,variants.sku,variants.prices`)).json().product;
     expect(narrow).toEqual({ id: published.id, title: "Linen Trousers", variants: [{ id: expect.any(String), sku: "TROUSER-32", prices: [expect.objectContaining({ amount: 5000 })] }] });
-    const extra = (await get(`/admin/products/${published.id}?fields=*,variants.sku`)).json().product;
+    const extra = (await t.admin.get(`/admin/products/${published.id}?fields=*,variants.sku`)).json().product;
     expect(extra.collection.id).toBe(collection.id);
-    expect((await get(`/admin/products/${published.id}?fields=bad..field`)).statusCode).toBe(400);
+    expect((await t.admin.get(`/admin/products/${published.id}?fields=bad..field`)).statusCode).toBe(400);
   });
 });
 
 describe("admin products: update, variants, options, prices", () => {
   it("updates fields partially and links", async () => {
-    const created = (await post("/admin/products", shirt({ title: "Polo", variants: [] }))).json().product;
-    const res = await post(`/admin/products/${created.id}`, { status: "published", subtitle: null, tags: [{ id: tag.id }], handle: "polo-shirt" });
+    const created = (await t.admin.post("/admin/products", shirt({ title: "Polo", variants: [] }))).json().product;
+    const res = await t.admin.post(`/admin/products/${created.id}`, { status: "published", subtitle: null, tags: [{ id: tag.id }], handle: "polo-shirt" });
     expect(res.statusCode).toBe(200);
     expect(res.json().product).toMatchObject({ status: "published", subtitle: null, title: "Polo", handle: "polo-shirt", tags: [expect.objectContaining({ id: tag.id })] });
-    expect((await post(`/admin/products/${created.id}`, { handle: "cotton-shirt" })).statusCode).toBe(409);
-    expect((await post(`/admin/products/${created.id}`, { collection_id: "pcol_nope" })).statusCode).toBe(400);
-    expect((await post(`/admin/products/${created.id}`, { title: "" })).statusCode).toBe(400);
-    expect((await post("/admin/products/prod_missing", { title: "x" })).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/products/${created.id}`, { handle: "cotton-shirt" })).statusCode).toBe(409);
+    expect((await t.admin.post(`/admin/products/${created.id}`, { collection_id: "pcol_nope" })).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/products/${created.id}`, { title: "" })).statusCode).toBe(400);
+    expect((await t.admin.post("/admin/products/prod_missing", { title: "x" })).statusCode).toBe(404);
   });
 
   it("replaces nested options and variants: present kept/updated, missing removed, new created", async () => {
-    const created = (await post("/admin/products", shirt({ title: "Replace Me", variants: shirt().variants.map((v) => ({ ...v, sku: `R-${v.sku}` })) }))).json().product;
+    const created = (await t.admin.post("/admin/products", shirt({ title: "Replace Me", variants: shirt().variants.map((v) => ({ ...v, sku: `R-${v.sku}` })) }))).json().product;
     const [keep, drop] = created.variants;
     const size = created.options.find((o: { title: string }) => o.title === "Size");
-    const res = await post(`/admin/products/${created.id}`, {
+    const res = await t.admin.post(`/admin/products/${created.id}`, {
       options: [{ id: size.id, title: "Size", values: ["S", "M", "L"] }, { title: "Color", values: ["Red", "Blue"] }],
       variants: [
         { id: keep.id, title: "Small red", prices: [{ currency_code: "eur", amount: 999 }] },
@@ -317,36 +312,36 @@ describe("admin products: update, variants, options, prices", () => {
     expect(added.prices.map((p: { currency_code: string }) => p.currency_code)).toEqual(["usd"]);
     expect(added.inventory_items).toHaveLength(1);
     // The removed variant's sku is free again.
-    expect((await post(`/admin/products/${created.id}/variants`, { title: "back", sku: drop.sku, options: { Size: "M", Color: "Red" }, prices: [] })).statusCode).toBe(200);
+    expect((await t.admin.post(`/admin/products/${created.id}/variants`, { title: "back", sku: drop.sku, options: { Size: "M", Color: "Red" }, prices: [] })).statusCode).toBe(200);
 
-    const bad = await post(`/admin/products/${created.id}`, { variants: [{ id: "variant_foreign", title: "x" }] });
+    const bad = await t.admin.post(`/admin/products/${created.id}`, { variants: [{ id: "variant_foreign", title: "x" }] });
     expect(bad.statusCode).toBe(400);
-    const clash = await post(`/admin/products/${created.id}`, { variants: [{ id: keep.id }, { title: "dup", options: { Size: "S", Color: "Red" } }] });
+    const clash = await t.admin.post(`/admin/products/${created.id}`, { variants: [{ id: keep.id }, { title: "dup", options: { Size: "S", Color: "Red" } }] });
     expect(clash.statusCode).toBe(400);
     // Nothing of the failed updates was written.
-    expect((await get(`/admin/products/${created.id}`)).json().product.variants).toHaveLength(3);
+    expect((await t.admin.get(`/admin/products/${created.id}`)).json().product.variants).toHaveLength(3);
   });
 
   it("manages variants through the variant sub-routes", async () => {
-    const created = (await post("/admin/products", shirt({ title: "Sub Variants", variants: [] }))).json().product;
-    const added = await post(`/admin/products/${created.id}/variants`, { title: "S / Blue", sku: "SUB-1", options: { Size: "S", Color: "Blue" }, prices: [{ currency_code: "eur", amount: 700 }] });
+    const created = (await t.admin.post("/admin/products", shirt({ title: "Sub Variants", variants: [] }))).json().product;
+    const added = await t.admin.post(`/admin/products/${created.id}/variants`, { title: "S / Blue", sku: "SUB-1", options: { Size: "S", Color: "Blue" }, prices: [{ currency_code: "eur", amount: 700 }] });
     expect(added.statusCode).toBe(200);
     const variant = added.json().product.variants[0];
     expect(variant).toMatchObject({ sku: "SUB-1", prices: [expect.objectContaining({ amount: 700, currency_code: "eur" })] });
 
-    const list = (await get(`/admin/products/${created.id}/variants`)).json();
+    const list = (await t.admin.get(`/admin/products/${created.id}/variants`)).json();
     expect(list).toMatchObject({ count: 1, variants: [expect.objectContaining({ id: variant.id })] });
-    expect((await get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.sku).toBe("SUB-1");
+    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.sku).toBe("SUB-1");
 
-    const updated = await post(`/admin/products/${created.id}/variants/${variant.id}`, { allow_backorder: true, options: { Size: "M", Color: "Blue" } });
+    const updated = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, { allow_backorder: true, options: { Size: "M", Color: "Blue" } });
     const after = updated.json().product.variants[0];
     expect(after.allow_backorder).toBe(true);
     expect(after.options.map((o: { value: string }) => o.value).sort()).toEqual(["Blue", "M"]);
-    expect((await post(`/admin/products/${created.id}/variants/${variant.id}`, { sku: "SHIRT-S-RED" })).statusCode).toBe(409);
-    expect((await post(`/admin/products/${created.id}/variants/variant_missing`, { title: "x" })).statusCode).toBe(404);
-    expect((await post(`/admin/products/${created.id}/variants`, { title: "no options", prices: [] })).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, { sku: "SHIRT-S-RED" })).statusCode).toBe(409);
+    expect((await t.admin.post(`/admin/products/${created.id}/variants/variant_missing`, { title: "x" })).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/products/${created.id}/variants`, { title: "no options", prices: [] })).statusCode).toBe(400);
 
-    const prices = await post(`/admin/products/${created.id}/variants/${variant.id}/prices`, {
+    const prices = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}/prices`, {
       prices: [
         { currency_code: "EUR", amount: 800 },
         { currency_code: "eur", amount: 600, min_quantity: 10, max_quantity: null },
@@ -359,32 +354,32 @@ describe("admin products: update, variants, options, prices", () => {
       ["eur", 800, null],
     ]);
     for (const body of [{ prices: [{ currency_code: "eur", amount: -1 }] }, { prices: [{ currency_code: "zzz", amount: 1 }] }, {}, { prices: [{ amount: 1 }] }]) {
-      const res = await post(`/admin/products/${created.id}/variants/${variant.id}/prices`, body);
+      const res = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}/prices`, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.prices).toHaveLength(2);
-    expect((await post(`/admin/products/prod_missing/variants/${variant.id}/prices`, { prices: [] })).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.prices).toHaveLength(2);
+    expect((await t.admin.post(`/admin/products/prod_missing/variants/${variant.id}/prices`, { prices: [] })).statusCode).toBe(404);
 
-    const removed = await del(`/admin/products/${created.id}/variants/${variant.id}`);
+    const removed = await t.admin.delete(`/admin/products/${created.id}/variants/${variant.id}`);
     expect(removed.json()).toMatchObject({ id: variant.id, object: "variant", deleted: true, parent: { id: created.id, variants: [] } });
-    expect((await get(`/admin/products/${created.id}/variants/${variant.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).statusCode).toBe(404);
   });
 
   it("manages options through the option sub-routes", async () => {
-    const created = (await post("/admin/products", { title: "Options", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", options: { Size: "S" }, prices: [] }] })).json().product;
-    const added = await post(`/admin/products/${created.id}/options`, { title: "Color", values: ["Red", "Green"] });
+    const created = (await t.admin.post("/admin/products", { title: "Options", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", options: { Size: "S" }, prices: [] }] })).json().product;
+    const added = await t.admin.post(`/admin/products/${created.id}/options`, { title: "Color", values: ["Red", "Green"] });
     expect(added.statusCode).toBe(200);
     const color = added.json().product.options.find((o: { title: string }) => o.title === "Color");
     expect(color.values.map((v: { value: string }) => v.value)).toEqual(["Red", "Green"]);
-    expect((await post(`/admin/products/${created.id}/options`, { title: "Color", values: ["x"] })).statusCode).toBe(400);
-    expect((await get(`/admin/products/${created.id}/options/${color.id}`)).json().product_option.title).toBe("Color");
+    expect((await t.admin.post(`/admin/products/${created.id}/options`, { title: "Color", values: ["x"] })).statusCode).toBe(400);
+    expect((await t.admin.get(`/admin/products/${created.id}/options/${color.id}`)).json().product_option.title).toBe("Color");
 
-    const renamed = await post(`/admin/products/${created.id}/options/${color.id}`, { title: "Colour", values: ["Red"] });
+    const renamed = await t.admin.post(`/admin/products/${created.id}/options/${color.id}`, { title: "Colour", values: ["Red"] });
     expect(renamed.json().product.options.find((o: { id: string }) => o.id === color.id)).toMatchObject({ title: "Colour", values: [expect.objectContaining({ value: "Red" })] });
-    expect((await post(`/admin/products/${created.id}/options/opt_missing`, { title: "x" })).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/products/${created.id}/options/opt_missing`, { title: "x" })).statusCode).toBe(404);
 
-    const removed = await del(`/admin/products/${created.id}/options/${color.id}`);
+    const removed = await t.admin.delete(`/admin/products/${created.id}/options/${color.id}`);
     expect(removed.json()).toMatchObject({ id: color.id, object: "product_option", deleted: true });
     expect(removed.json().parent.options.map((o: { title: string }) => o.title)).toEqual(["Size"]);
   });
@@ -392,22 +387,22 @@ describe("admin products: update, variants, options, prices", () => {
 
 describe("admin products: delete and batch", () => {
   it("soft-deletes: gone from every read, 404 on retrieve, handle and sku reusable", async () => {
-    const created = (await post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] })).json().product;
-    const res = await del(`/admin/products/${created.id}`);
+    const created = (await t.admin.post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] })).json().product;
+    const res = await t.admin.delete(`/admin/products/${created.id}`);
     expect(res.json()).toEqual({ id: created.id, object: "product", deleted: true });
-    expect((await get(`/admin/products/${created.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/products/${created.id}`)).statusCode).toBe(404);
     expect(await count(`&id=${created.id}`)).toBe(0);
     expect(await count("&q=ephemeral")).toBe(0);
-    expect((await del(`/admin/products/${created.id}`)).statusCode).toBe(404);
-    const reused = await post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] });
+    expect((await t.admin.delete(`/admin/products/${created.id}`)).statusCode).toBe(404);
+    const reused = await t.admin.post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] });
     expect(reused.statusCode, reused.body).toBe(200);
     expect(reused.json().product.handle).toBe("ephemeral");
   });
 
   it("creates, updates and deletes in one batch", async () => {
-    const a = (await post("/admin/products", { title: "Batch A", options: [{ title: "Size", values: ["S"] }] })).json().product;
-    const b = (await post("/admin/products", { title: "Batch B", options: [{ title: "Size", values: ["S"] }] })).json().product;
-    const res = await post("/admin/products/batch", {
+    const a = (await t.admin.post("/admin/products", { title: "Batch A", options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const b = (await t.admin.post("/admin/products", { title: "Batch B", options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const res = await t.admin.post("/admin/products/batch", {
       create: [{ title: "Batch C", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "BATCH-C", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1 }] }] }],
       update: [{ id: a.id, status: "published" }],
       delete: [b.id],
@@ -418,11 +413,11 @@ describe("admin products: delete and batch", () => {
     expect(body.created[0].variants[0].prices[0].amount).toBe(1);
     expect(body.updated).toEqual([expect.objectContaining({ id: a.id, status: "published" })]);
     expect(body.deleted).toEqual({ ids: [b.id], object: "product", deleted: true });
-    expect((await get(`/admin/products/${b.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/products/${b.id}`)).statusCode).toBe(404);
   });
 
   it("rolls the whole batch back when one item is bad", async () => {
-    const a = (await post("/admin/products", { title: "Rollback A", options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const a = (await t.admin.post("/admin/products", { title: "Rollback A", options: [{ title: "Size", values: ["S"] }] })).json().product;
     const before = await count();
     const batches = [
       { create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }], update: [{ id: a.id, status: "published" }], delete: ["prod_missing"] },
@@ -430,15 +425,15 @@ describe("admin products: delete and batch", () => {
       { create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }, { title: "Taken", handle: "rollback-a", options: [{ title: "Size", values: ["S"] }] }], delete: [a.id] },
     ];
     for (const batch of batches) {
-      const res = await post("/admin/products/batch", batch);
+      const res = await t.admin.post("/admin/products/batch", batch);
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);
     }
     expect(await count()).toBe(before);
-    expect((await get(`/admin/products/${a.id}`)).json().product.status).toBe("draft");
-    const invalid = await post("/admin/products/batch", { update: [{ status: "published" }] });
+    expect((await t.admin.get(`/admin/products/${a.id}`)).json().product.status).toBe("draft");
+    const invalid = await t.admin.post("/admin/products/batch", { update: [{ status: "published" }] });
     expect(invalid.statusCode).toBe(400);
-    expect((await post("/admin/products/batch", { update: [{ id: a.id, nope: 1 }] })).statusCode).toBe(400);
+    expect((await t.admin.post("/admin/products/batch", { update: [{ id: a.id, nope: 1 }] })).statusCode).toBe(400);
   });
 
   it("requires an admin", async () => {
@@ -528,3 +523,7 @@ describe("admin product variants across products", () => {
     }
   });
 });
+
+// Requests as the admin, for the dashboard tests below.
+const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
+const get = (url: string) => t.admin.get(url);

@@ -61,7 +61,7 @@ const One = Answer("product", AdminProductView);
 const DeletedChild = { 200: Type.Object({ ...DeleteResponse.properties, parent: AdminProductView }) };
 const Batch = { 200: Type.Object({ created: Type.Array(AdminProductView), updated: Type.Array(AdminProductView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
 
-/** Admin products: CRUD, batch, variants, options and variant prices (interface.md "Admin: products"). */
+/** Admin products: CRUD, batch, variants, options and variant prices (docs/CONTRACT.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
   const db = app.modules.db;
   const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });

@@ -2,27 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
-
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
 
 const standard = (code: string, method: Record<string, unknown> = {}) => ({
   code,
   type: "standard",
   application_method: { type: "percentage", target_type: "items", allocation: "each", value: 10, ...method },
 });
-const count = async () => (await get("/admin/promotions?limit=0")).json().count as number;
+const count = async () => (await t.admin.get("/admin/promotions?limit=0")).json().count as number;
 
 describe("admin promotions", () => {
   it("creates a promotion shaped as Medusa v2, retrieves, updates partially, lists and deletes", async () => {
-    const created = await post("/admin/promotions", {
+    const created = await t.admin.post("/admin/promotions", {
       ...standard("SUMMER10", { max_quantity: 3, target_rules: [{ attribute: "product_id", operator: "in", values: ["prod_1", "prod_2"], description: "shirts" }] }),
       rules: [{ attribute: "currency_code", operator: "eq", values: "eur" }],
     });
@@ -35,61 +29,61 @@ describe("admin promotions", () => {
     expect(promotion.rules[0].values[0]).toEqual({ id: expect.stringMatching(/^prorulval_/), value: "eur" });
     expect(promotion.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
 
-    expect((await get(`/admin/promotions/${promotion.id}`)).json().promotion).toEqual(promotion);
+    expect((await t.admin.get(`/admin/promotions/${promotion.id}`)).json().promotion).toEqual(promotion);
 
-    const updated = await post(`/admin/promotions/${promotion.id}`, { application_method: { value: 25 }, status: "inactive" });
+    const updated = await t.admin.post(`/admin/promotions/${promotion.id}`, { application_method: { value: 25 }, status: "inactive" });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().promotion).toMatchObject({ status: "inactive", application_method: { value: 25, type: "percentage", max_quantity: 3 } });
     expect(updated.json().promotion.application_method.target_rules).toHaveLength(1);
 
-    const toFixed = await post(`/admin/promotions/${promotion.id}`, { application_method: { type: "fixed", value: 500, currency_code: "EUR" } });
+    const toFixed = await t.admin.post(`/admin/promotions/${promotion.id}`, { application_method: { type: "fixed", value: 500, currency_code: "EUR" } });
     expect(toFixed.json().promotion.application_method).toMatchObject({ type: "fixed", value: 500, currency_code: "eur" });
 
-    const fields = await get(`/admin/promotions/${promotion.id}?fields=code,application_method.value`);
+    const fields = await t.admin.get(`/admin/promotions/${promotion.id}?fields=code,application_method.value`);
     expect(fields.json().promotion).toEqual({ id: promotion.id, code: "SUMMER10", application_method: { id: promotion.application_method.id, value: 500 } });
 
-    const deleted = await del(`/admin/promotions/${promotion.id}`);
+    const deleted = await t.admin.delete(`/admin/promotions/${promotion.id}`);
     expect(deleted.json()).toEqual({ id: promotion.id, object: "promotion", deleted: true });
-    expect((await get(`/admin/promotions/${promotion.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/promotions/${promotion.id}`)).statusCode).toBe(404);
   });
 
   it("lists with q over code, campaign_id, is_automatic and paging", async () => {
-    const campaign = (await post("/admin/campaigns", { name: "Spring", campaign_identifier: "spring-list" })).json().campaign;
-    await post("/admin/promotions", { ...standard("LIST-A"), campaign_id: campaign.id });
-    await post("/admin/promotions", standard("LIST-B"));
-    await post("/admin/promotions", { type: "standard", is_automatic: true, application_method: { type: "percentage", target_type: "items", value: 5 } });
+    const campaign = (await t.admin.post("/admin/campaigns", { name: "Spring", campaign_identifier: "spring-list" })).json().campaign;
+    await t.admin.post("/admin/promotions", { ...standard("LIST-A"), campaign_id: campaign.id });
+    await t.admin.post("/admin/promotions", standard("LIST-B"));
+    await t.admin.post("/admin/promotions", { type: "standard", is_automatic: true, application_method: { type: "percentage", target_type: "items", value: 5 } });
 
-    const byQ = (await get("/admin/promotions?q=list-")).json();
+    const byQ = (await t.admin.get("/admin/promotions?q=list-")).json();
     expect(byQ.count).toBe(2);
     expect(byQ.promotions.map((p: { code: string }) => p.code).sort()).toEqual(["LIST-A", "LIST-B"]);
 
-    const byCampaign = (await get(`/admin/promotions?campaign_id=${campaign.id}`)).json();
+    const byCampaign = (await t.admin.get(`/admin/promotions?campaign_id=${campaign.id}`)).json();
     expect(byCampaign.promotions.map((p: { code: string }) => p.code)).toEqual(["LIST-A"]);
     expect(byCampaign.promotions[0].campaign).toMatchObject({ id: campaign.id, campaign_identifier: "spring-list", budget: null });
 
-    const automatic = (await get("/admin/promotions?is_automatic=true")).json();
+    const automatic = (await t.admin.get("/admin/promotions?is_automatic=true")).json();
     expect(automatic.promotions.every((p: { is_automatic: boolean }) => p.is_automatic)).toBe(true);
     expect(automatic.count).toBeGreaterThanOrEqual(1);
 
-    const page = (await get("/admin/promotions?q=list-&limit=1&offset=1&order=code")).json();
+    const page = (await t.admin.get("/admin/promotions?q=list-&limit=1&offset=1&order=code")).json();
     expect(page).toMatchObject({ count: 2, limit: 1, offset: 1 });
     expect(page.promotions.map((p: { code: string }) => p.code)).toEqual(["LIST-B"]);
 
-    const narrow = (await get("/admin/promotions?q=LIST-A&fields=code")).json();
+    const narrow = (await t.admin.get("/admin/promotions?q=LIST-A&fields=code")).json();
     expect(Object.keys(narrow.promotions[0]).sort()).toEqual(["code", "id"]);
   });
 
   it("answers a duplicate code, in any case, with 409 conflict", async () => {
-    expect((await post("/admin/promotions", standard("DUPE"))).statusCode).toBe(200);
+    expect((await t.admin.post("/admin/promotions", standard("DUPE"))).statusCode).toBe(200);
     const before = await count();
-    const res = await post("/admin/promotions", standard("dupe"));
+    const res = await t.admin.post("/admin/promotions", standard("dupe"));
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ type: "conflict" });
     expect(await count()).toBe(before);
   });
 
   it("creates a buyget promotion with buy and target rules", async () => {
-    const res = await post("/admin/promotions", {
+    const res = await t.admin.post("/admin/promotions", {
       code: "B2G1",
       type: "buyget",
       application_method: {
@@ -144,40 +138,40 @@ describe("admin promotions", () => {
       { code: "A", type: "standard", application_method: { ...method, buy_rules: [{ attribute: "product_id", operator: "eq", values: ["p"] }] } },
     ];
     for (const body of bodies) {
-      const res = await post("/admin/promotions", body);
+      const res = await t.admin.post("/admin/promotions", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
       expect(typeof res.json().message).toBe("string");
     }
-    const unknownCampaign = await post("/admin/promotions", { ...standard("A"), campaign_id: "procamp_missing" });
+    const unknownCampaign = await t.admin.post("/admin/promotions", { ...standard("A"), campaign_id: "procamp_missing" });
     expect(unknownCampaign.statusCode).toBe(404);
     expect(await count()).toBe(before);
-    expect((await get("/admin/promotions?is_automatic=maybe")).statusCode).toBe(400);
-    expect((await get("/admin/promotions?order=nope")).json().type).toBe("invalid_data");
-    expect((await get("/admin/promotions?limit=-1")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/promotions?is_automatic=maybe")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/promotions?order=nope")).json().type).toBe("invalid_data");
+    expect((await t.admin.get("/admin/promotions?limit=-1")).statusCode).toBe(400);
   });
 
   it("rejects a bad update with 400 and leaves the promotion unchanged", async () => {
-    const p = (await post("/admin/promotions", standard("UPD"))).json().promotion;
+    const p = (await t.admin.post("/admin/promotions", standard("UPD"))).json().promotion;
     for (const body of [{ application_method: { value: 150 } }, { application_method: { type: "fixed" } }, { is_automatic: false, code: null }, { application_method: { target_rules: [] } }, { code: 5 }, { nope: 1 }]) {
-      const res = await post(`/admin/promotions/${p.id}`, body);
+      const res = await t.admin.post(`/admin/promotions/${p.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get(`/admin/promotions/${p.id}`)).json().promotion).toEqual(p);
-    expect((await post(`/admin/promotions/${p.id}`, { code: "dupe" })).statusCode).toBe(409);
+    expect((await t.admin.get(`/admin/promotions/${p.id}`)).json().promotion).toEqual(p);
+    expect((await t.admin.post(`/admin/promotions/${p.id}`, { code: "dupe" })).statusCode).toBe(409);
   });
 
   it("answers unknown ids with 404 not_found", async () => {
-    for (const res of [await get("/admin/promotions/promo_missing"), await post("/admin/promotions/promo_missing", { status: "active" }), await del("/admin/promotions/promo_missing"), await post("/admin/promotions/promo_missing/rules/batch", {})]) {
+    for (const res of [await t.admin.get("/admin/promotions/promo_missing"), await t.admin.post("/admin/promotions/promo_missing", { status: "active" }), await t.admin.delete("/admin/promotions/promo_missing"), await t.admin.post("/admin/promotions/promo_missing/rules/batch", {})]) {
       expect(res.statusCode).toBe(404);
       expect(res.json().type).toBe("not_found");
     }
   });
 
   it("batches rules, target rules and buy rules as Medusa", async () => {
-    const p = (await post("/admin/promotions", standard("BATCH"))).json().promotion;
-    const created = await post(`/admin/promotions/${p.id}/rules/batch`, {
+    const p = (await t.admin.post("/admin/promotions", standard("BATCH"))).json().promotion;
+    const created = await t.admin.post(`/admin/promotions/${p.id}/rules/batch`, {
       create: [
         { attribute: "region_id", operator: "eq", values: ["reg_1"] },
         { attribute: "customer_group_id", operator: "in", values: ["cg_1", "cg_2"] },
@@ -190,22 +184,22 @@ describe("admin promotions", () => {
     expect(body.deleted).toEqual({ ids: [], object: "promotion-rule", deleted: true });
     const [region, groups] = body.created;
 
-    const changed = await post(`/admin/promotions/${p.id}/rules/batch`, { update: [{ id: groups.id, values: ["cg_3"] }], delete: [region.id] });
+    const changed = await t.admin.post(`/admin/promotions/${p.id}/rules/batch`, { update: [{ id: groups.id, values: ["cg_3"] }], delete: [region.id] });
     expect(changed.json().updated).toMatchObject([{ id: groups.id, attribute: "customer_group_id", operator: "in", values: [{ value: "cg_3" }] }]);
     expect(changed.json().deleted).toEqual({ ids: [region.id], object: "promotion-rule", deleted: true });
-    expect((await get(`/admin/promotions/${p.id}`)).json().promotion.rules.map((r: { id: string }) => r.id)).toEqual([groups.id]);
+    expect((await t.admin.get(`/admin/promotions/${p.id}`)).json().promotion.rules.map((r: { id: string }) => r.id)).toEqual([groups.id]);
 
-    const targets = await post(`/admin/promotions/${p.id}/target-rules/batch`, { create: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] });
+    const targets = await t.admin.post(`/admin/promotions/${p.id}/target-rules/batch`, { create: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] });
     expect(targets.statusCode).toBe(200);
-    expect((await get(`/admin/promotions/${p.id}`)).json().promotion.application_method.target_rules).toHaveLength(1);
+    expect((await t.admin.get(`/admin/promotions/${p.id}`)).json().promotion.application_method.target_rules).toHaveLength(1);
 
     // Buy rules belong to buyget promotions only.
-    const buy = await post(`/admin/promotions/${p.id}/buy-rules/batch`, { create: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] });
+    const buy = await t.admin.post(`/admin/promotions/${p.id}/buy-rules/batch`, { create: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] });
     expect(buy.statusCode).toBe(400);
   });
 
   it("rejects bad rule batches and writes nothing", async () => {
-    const p = (await post("/admin/promotions", standard("BADBATCH"))).json().promotion;
+    const p = (await t.admin.post("/admin/promotions", standard("BADBATCH"))).json().promotion;
     const good = { attribute: "region_id", operator: "eq", values: ["reg_1"] };
     const cases: Array<[unknown, number]> = [
       [{ create: [{ ...good, operator: "between" }] }, 400],
@@ -216,21 +210,21 @@ describe("admin promotions", () => {
       [{ create: [good], other: [] }, 400],
     ];
     for (const [body, status] of cases) {
-      const res = await post(`/admin/promotions/${p.id}/rules/batch`, body);
+      const res = await t.admin.post(`/admin/promotions/${p.id}/rules/batch`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
     }
-    expect((await get(`/admin/promotions/${p.id}`)).json().promotion.rules).toEqual([]);
+    expect((await t.admin.get(`/admin/promotions/${p.id}`)).json().promotion.rules).toEqual([]);
 
     const bg = (
-      await post("/admin/promotions", {
+      await t.admin.post("/admin/promotions", {
         code: "BG-KEEP",
         type: "buyget",
         application_method: { type: "percentage", target_type: "items", value: 100, buy_rules_min_quantity: 1, apply_to_quantity: 1, buy_rules: [good], target_rules: [good] },
       })
     ).json().promotion;
-    const emptied = await post(`/admin/promotions/${bg.id}/buy-rules/batch`, { delete: [bg.application_method.buy_rules[0].id] });
+    const emptied = await t.admin.post(`/admin/promotions/${bg.id}/buy-rules/batch`, { delete: [bg.application_method.buy_rules[0].id] });
     expect(emptied.statusCode).toBe(400);
-    expect((await get(`/admin/promotions/${bg.id}`)).json().promotion.application_method.buy_rules).toHaveLength(1);
+    expect((await t.admin.get(`/admin/promotions/${bg.id}`)).json().promotion.application_method.buy_rules).toHaveLength(1);
   });
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
@@ -301,3 +295,7 @@ describe("admin promotion rules, read by kind", () => {
     expect((await t.app.inject({ method: "GET", url: `/admin/promotions/${id}/rules` })).statusCode).toBe(401);
   });
 });
+
+// Requests as the admin, for the rule-read tests above.
+const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
+const get = (url: string) => t.admin.get(url);

@@ -56,7 +56,7 @@ const batches: Array<[path: string, kind: RuleKind]> = [
   ["buy-rules", "buy"],
 ];
 
-/** Admin promotions: CRUD and Medusa's rule batches (interface.md, Admin: promotions and campaigns). */
+/** Admin promotions: CRUD and Medusa's rule batches (docs/CONTRACT.md "Admin: promotions and campaigns"). */
 export default async function promotions(app: App): Promise<void> {
   const service = app.modules.promotion;
   // Medusa's dialect: a partial update's `value` and a batch's rule values are read with the stored application method's type and currency.

@@ -1,6 +1,3 @@
-import { createBullBoard } from "@bull-board/api";
-import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { FastifyAdapter } from "@bull-board/fastify";
 import type { HTTPStatus } from "@bull-board/api/typings/app";
 import { toKasseError } from "@kasse/db";
 import type { BullMqScheduler } from "@kasse/workflows";
@@ -13,6 +10,8 @@ import type { App } from "../../app";
 export default async function queues(app: App): Promise<void> {
   const scheduler = app.infra.scheduler;
   if (scheduler.kind !== "bullmq") return;
+  // Loaded only in service mode: an embedded start has no queue to show.
+  const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([import("@bull-board/api"), import("@bull-board/api/bullMQAdapter"), import("@bull-board/fastify")]);
   const serverAdapter = new FastifyAdapter();
   createBullBoard({ queues: [new BullMQAdapter((scheduler as BullMqScheduler).queue)], serverAdapter });
   // Set after createBullBoard (which sets its own): it becomes the plugin's error handler, so the

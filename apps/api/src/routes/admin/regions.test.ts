@@ -2,22 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
-
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
 
 describe("admin regions", () => {
   let eu: { id: string };
 
   it("creates a region with countries and default payment provider", async () => {
-    const res = await post("/admin/regions", { name: "Europe", currency_code: "EUR", countries: ["DE", "fr"], metadata: { a: 1 } });
+    const res = await t.admin.post("/admin/regions", { name: "Europe", currency_code: "EUR", countries: ["DE", "fr"], metadata: { a: 1 } });
     expect(res.statusCode).toBe(200);
     eu = res.json().region;
     expect(eu).toMatchObject({
@@ -36,56 +30,56 @@ describe("admin regions", () => {
   });
 
   it("keeps each country in one region", async () => {
-    const res = await post("/admin/regions", { name: "Germany only", currency_code: "eur", countries: ["de"] });
+    const res = await t.admin.post("/admin/regions", { name: "Germany only", currency_code: "eur", countries: ["de"] });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ type: "invalid_data", message: "Countries with codes: de are already assigned to a region" });
-    const unknown = await post("/admin/regions", { name: "Nowhere", currency_code: "eur", countries: ["zz"] });
+    const unknown = await t.admin.post("/admin/regions", { name: "Nowhere", currency_code: "eur", countries: ["zz"] });
     expect(unknown.statusCode).toBe(400);
-    expect((await get("/admin/regions")).json().count).toBe(1);
+    expect((await t.admin.get("/admin/regions")).json().count).toBe(1);
   });
 
   it("updates name, countries and providers; freed countries can be reused", async () => {
-    const res = await post(`/admin/regions/${eu.id}`, { name: "EU", countries: ["fr", "it"], payment_providers: ["pp_test", "pp_system_default"] });
+    const res = await t.admin.post(`/admin/regions/${eu.id}`, { name: "EU", countries: ["fr", "it"], payment_providers: ["pp_test", "pp_system_default"] });
     expect(res.statusCode).toBe(200);
     const region = res.json().region;
     expect(region.name).toBe("EU");
     expect(region.countries.map((c: { iso_2: string }) => c.iso_2)).toEqual(["fr", "it"]);
     expect(region.payment_providers.map((p: { id: string }) => p.id)).toEqual(["pp_system_default", "pp_test"]);
-    const de = await post("/admin/regions", { name: "DE", currency_code: "eur", countries: ["de"] });
+    const de = await t.admin.post("/admin/regions", { name: "DE", currency_code: "eur", countries: ["de"] });
     expect(de.statusCode).toBe(200);
-    expect((await post(`/admin/regions/${eu.id}`, { countries: ["de"] })).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/regions/${eu.id}`, { countries: ["de"] })).statusCode).toBe(400);
   });
 
   it("lists with filters, paging, order and fields", async () => {
-    await post("/admin/regions", { name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false });
-    const list = (await get("/admin/regions?order=name&limit=2")).json();
+    await t.admin.post("/admin/regions", { name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false });
+    const list = (await t.admin.get("/admin/regions?order=name&limit=2")).json();
     expect(list).toMatchObject({ count: 3, limit: 2, offset: 0 });
     expect(list.regions.map((r: { name: string }) => r.name)).toEqual(["DE", "EU"]);
-    expect((await get("/admin/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
-    expect((await get("/admin/regions?q=us")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
-    const fields = (await get("/admin/regions?fields=name,countries.iso_2&currency_code[]=usd")).json().regions[0];
+    expect((await t.admin.get("/admin/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
+    expect((await t.admin.get("/admin/regions?q=us")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
+    const fields = (await t.admin.get("/admin/regions?fields=name,countries.iso_2&currency_code[]=usd")).json().regions[0];
     expect(fields).toEqual({ id: expect.any(String), name: "US", countries: [{ iso_2: "us" }] });
-    expect((await get("/admin/regions?offset=10")).json().regions).toEqual([]);
+    expect((await t.admin.get("/admin/regions?offset=10")).json().regions).toEqual([]);
   });
 
   it("rejects bad input with 400 and writes nothing", async () => {
-    const before = (await get("/admin/regions")).json().count;
+    const before = (await t.admin.get("/admin/regions")).json().count;
     for (const body of [{}, { name: "x" }, { name: "x", currency_code: "xyz" }, { name: "x", currency_code: 5 }, { name: "x", currency_code: "usd", countries: "us" }, { name: "x", currency_code: "usd", extra: 1 }]) {
-      const res = await post("/admin/regions", body);
+      const res = await t.admin.post("/admin/regions", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await post(`/admin/regions/${eu.id}`, { currency_code: "xyz" })).statusCode).toBe(400);
-    expect((await get("/admin/regions")).json().count).toBe(before);
-    expect((await get(`/admin/regions/${eu.id}`)).json().region.currency_code).toBe("eur");
+    expect((await t.admin.post(`/admin/regions/${eu.id}`, { currency_code: "xyz" })).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/regions")).json().count).toBe(before);
+    expect((await t.admin.get(`/admin/regions/${eu.id}`)).json().region.currency_code).toBe("eur");
   });
 
   it("soft-deletes and frees the countries", async () => {
-    const res = await del(`/admin/regions/${eu.id}`);
+    const res = await t.admin.delete(`/admin/regions/${eu.id}`);
     expect(res.json()).toEqual({ id: eu.id, object: "region", deleted: true });
-    expect((await get(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
-    expect((await del(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
-    expect((await post("/admin/regions", { name: "FR", currency_code: "eur", countries: ["fr"] })).statusCode).toBe(200);
+    expect((await t.admin.get(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
+    expect((await t.admin.delete(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/regions", { name: "FR", currency_code: "eur", countries: ["fr"] })).statusCode).toBe(200);
   });
 
   it("requires an admin", async () => {

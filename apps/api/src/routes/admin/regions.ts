@@ -18,7 +18,7 @@ export const ListRegions = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin regions: CRUD with countries (each in one region) and payment providers (extensions.md). */
+/** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 

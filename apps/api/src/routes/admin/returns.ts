@@ -8,7 +8,7 @@ import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-/** `POST /admin/returns` (extensions.md accepted alternative): the order's id plus the contract's return body. */
+/** `POST /admin/returns` (docs/CONTRACT.md "Accepted alternatives"): the order's id plus the contract's return body. */
 const ReturnCreateWithOrder = Type.Object({ order_id: Id({ minLength: 1 }), ...ReturnCreate.properties }, { additionalProperties: false });
 const ListReturns = Type.Object(
   { limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields, order_id: Type.Optional(ArrayQuery(Id())), status: Type.Optional(ArrayQuery(Type.Union(RETURN_STATUSES.map((s) => Type.Literal(s))))) },

@@ -10,7 +10,7 @@ const Body = Type.Object(
   { additionalProperties: false },
 );
 
-/** `POST /admin/sales-channels/{id}/products` `{add?, remove?}`: links products to a channel (extensions.md). */
+/** `POST /admin/sales-channels/{id}/products` `{add?, remove?}`: links products to a channel (docs/CONTRACT.md). */
 export default async function salesChannelProducts(app: App): Promise<void> {
   app.post("/sales-channels/:id/products", { schema: { params: Params, body: Body, response: Answer("sales_channel", SalesChannelView) } }, async (request) => {
     const channel = await app.modules.salesChannel.retrieve(request.params.id);

@@ -9,52 +9,49 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-
 describe("admin sales channels", () => {
   it("creates, retrieves, updates, lists and soft-deletes", async () => {
-    const created = await post("/admin/sales-channels", { name: "Web", description: "Online" });
+    const created = await t.admin.post("/admin/sales-channels", { name: "Web", description: "Online" });
     expect(created.statusCode).toBe(200);
     const channel = created.json().sales_channel;
     expect(channel).toMatchObject({ name: "Web", description: "Online", is_disabled: false });
     expect(channel.id).toMatch(/^sc_/);
 
-    expect((await get(`/admin/sales-channels/${channel.id}`)).json().sales_channel.name).toBe("Web");
-    const updated = await post(`/admin/sales-channels/${channel.id}`, { is_disabled: true });
+    expect((await t.admin.get(`/admin/sales-channels/${channel.id}`)).json().sales_channel.name).toBe("Web");
+    const updated = await t.admin.post(`/admin/sales-channels/${channel.id}`, { is_disabled: true });
     expect(updated.json().sales_channel.is_disabled).toBe(true);
 
-    await post("/admin/sales-channels", { name: "Retail" });
-    const list = await get("/admin/sales-channels?q=web&limit=1");
+    await t.admin.post("/admin/sales-channels", { name: "Retail" });
+    const list = await t.admin.get("/admin/sales-channels?q=web&limit=1");
     expect(list.json()).toMatchObject({ count: 1, limit: 1, offset: 0 });
     expect(list.json().sales_channels[0].id).toBe(channel.id);
 
-    const fields = await get(`/admin/sales-channels?fields=name&order=-name`);
+    const fields = await t.admin.get(`/admin/sales-channels?fields=name&order=-name`);
     expect(fields.json().sales_channels.map((c: { name: string }) => c.name)).toEqual(["Web", "Retail"]);
     expect(Object.keys(fields.json().sales_channels[0]).sort()).toEqual(["id", "name"]);
 
     const deleted = await t.app.inject({ method: "DELETE", url: `/admin/sales-channels/${channel.id}`, headers: admin });
     expect(deleted.json()).toEqual({ id: channel.id, object: "sales_channel", deleted: true });
-    expect((await get(`/admin/sales-channels/${channel.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/sales-channels/${channel.id}`)).statusCode).toBe(404);
   });
 
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
-    const before = (await get("/admin/sales-channels")).json().count;
+    const before = (await t.admin.get("/admin/sales-channels")).json().count;
     for (const body of [{}, { name: 5 }, { name: "" }, { name: "x", unknown: 1 }]) {
-      const res = await post("/admin/sales-channels", body);
+      const res = await t.admin.post("/admin/sales-channels", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     const malformed = await t.app.inject({ method: "POST", url: "/admin/sales-channels", headers: { ...admin, "content-type": "application/json" }, payload: "{bad" });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ type: "invalid_data", message: "Malformed JSON in request body" });
-    expect((await get("/admin/sales-channels")).json().count).toBe(before);
-    expect((await get("/admin/sales-channels?limit=1001")).statusCode).toBe(400);
-    expect((await get("/admin/sales-channels?order=nope")).json().type).toBe("invalid_data");
+    expect((await t.admin.get("/admin/sales-channels")).json().count).toBe(before);
+    expect((await t.admin.get("/admin/sales-channels?limit=1001")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/sales-channels?order=nope")).json().type).toBe("invalid_data");
   });
 
   it("answers unknown ids with 404 not_found", async () => {
-    const res = await post("/admin/sales-channels/sc_missing", { name: "x" });
+    const res = await t.admin.post("/admin/sales-channels/sc_missing", { name: "x" });
     expect(res.statusCode).toBe(404);
     expect(res.json().type).toBe("not_found");
   });

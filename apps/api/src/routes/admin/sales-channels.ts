@@ -17,7 +17,7 @@ const ListSalesChannels = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin sales channels: CRUD (extensions.md). */
+/** Admin sales channels: CRUD (docs/CONTRACT.md). */
 export default async function salesChannels(app: App): Promise<void> {
   const channels = app.modules.salesChannel;
 

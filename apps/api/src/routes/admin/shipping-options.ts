@@ -18,7 +18,7 @@ const ListOptions = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin shipping options (extensions.md): flat prices per currency or per region. */
+/** Admin shipping options (docs/CONTRACT.md): flat prices per currency or per region. */
 export default async function shippingOptions(app: App): Promise<void> {
   const fulfillment = app.modules.fulfillment;
 

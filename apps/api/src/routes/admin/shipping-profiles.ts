@@ -11,7 +11,7 @@ const ListProfiles = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin shipping profiles (extensions.md). */
+/** Admin shipping profiles (docs/CONTRACT.md). */
 export default async function shippingProfiles(app: App): Promise<void> {
   const fulfillment = app.modules.fulfillment;
 

@@ -2,20 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
-
 describe("admin stock locations", () => {
   it("creates with an address, retrieves, updates, lists and soft-deletes", async () => {
-    const created = await post("/admin/stock-locations", { name: "Berlin", address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "DE", postal_code: "10115" } });
+    const created = await t.admin.post("/admin/stock-locations", { name: "Berlin", address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "DE", postal_code: "10115" } });
     expect(created.statusCode).toBe(200);
     const location = created.json().stock_location;
     expect(location.id).toMatch(/^sloc_/);
@@ -23,57 +17,57 @@ describe("admin stock locations", () => {
     expect(location.address_id).toBe(location.address.id);
     expect(typeof location.created_at).toBe("string");
 
-    const updated = await post(`/admin/stock-locations/${location.id}`, { name: "Berlin Mitte", address: { address_1: "Friedrichstr. 2", country_code: "de" } });
+    const updated = await t.admin.post(`/admin/stock-locations/${location.id}`, { name: "Berlin Mitte", address: { address_1: "Friedrichstr. 2", country_code: "de" } });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().stock_location).toMatchObject({ name: "Berlin Mitte", address: { address_1: "Friedrichstr. 2", city: null } });
 
-    const noAddress = await post(`/admin/stock-locations/${location.id}`, { address: null });
+    const noAddress = await t.admin.post(`/admin/stock-locations/${location.id}`, { address: null });
     expect(noAddress.json().stock_location).toMatchObject({ address_id: null, address: null });
 
-    await post("/admin/stock-locations", { name: "Hamburg" });
-    const list = await get("/admin/stock-locations?q=mitte");
+    await t.admin.post("/admin/stock-locations", { name: "Hamburg" });
+    const list = await t.admin.get("/admin/stock-locations?q=mitte");
     expect(list.json()).toMatchObject({ count: 1, limit: 15, offset: 0 });
     expect(list.json().stock_locations[0].id).toBe(location.id);
-    const named = await get("/admin/stock-locations?fields=name&order=name");
+    const named = await t.admin.get("/admin/stock-locations?fields=name&order=name");
     expect(named.json().stock_locations.map((l: { name: string }) => l.name)).toEqual(["Berlin Mitte", "Hamburg"]);
     expect(Object.keys(named.json().stock_locations[0]).sort()).toEqual(["id", "name"]);
 
-    expect((await del(`/admin/stock-locations/${location.id}`)).json()).toEqual({ id: location.id, object: "stock_location", deleted: true });
-    expect((await get(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
-    expect((await del(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
+    expect((await t.admin.delete(`/admin/stock-locations/${location.id}`)).json()).toEqual({ id: location.id, object: "stock_location", deleted: true });
+    expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
+    expect((await t.admin.delete(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
   });
 
   it("links and unlinks sales channels, and lists locations by channel", async () => {
-    const web = (await post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
-    const shop = (await post("/admin/sales-channels", { name: "Shop" })).json().sales_channel;
-    const location = (await post("/admin/stock-locations", { name: "Warehouse" })).json().stock_location;
+    const web = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
+    const shop = (await t.admin.post("/admin/sales-channels", { name: "Shop" })).json().sales_channel;
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Warehouse" })).json().stock_location;
 
-    const linked = await post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id, shop.id, web.id] });
+    const linked = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id, shop.id, web.id] });
     expect(linked.statusCode).toBe(200);
     expect(linked.json().stock_location.sales_channels.map((c: { id: string }) => c.id).sort()).toEqual([web.id, shop.id].sort());
     expect(linked.json().stock_location.sales_channels[0]).toHaveProperty("name");
     // Linking again is a no-op.
-    expect((await post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id] })).json().stock_location.sales_channels).toHaveLength(2);
+    expect((await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id] })).json().stock_location.sales_channels).toHaveLength(2);
 
-    expect((await get(`/admin/stock-locations?sales_channel_id=${shop.id}`)).json().stock_locations.map((l: { id: string }) => l.id)).toEqual([location.id]);
+    expect((await t.admin.get(`/admin/stock-locations?sales_channel_id=${shop.id}`)).json().stock_locations.map((l: { id: string }) => l.id)).toEqual([location.id]);
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([location.id]);
 
-    const removed = await post(`/admin/stock-locations/${location.id}/sales-channels`, { remove: [shop.id] });
+    const removed = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { remove: [shop.id] });
     expect(removed.json().stock_location.sales_channels.map((c: { id: string }) => c.id)).toEqual([web.id]);
-    expect((await get(`/admin/stock-locations?sales_channel_id[]=${shop.id}`)).json().count).toBe(0);
+    expect((await t.admin.get(`/admin/stock-locations?sales_channel_id[]=${shop.id}`)).json().count).toBe(0);
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([shop.id])).toEqual([]);
 
-    const unknown = await post(`/admin/stock-locations/${location.id}/sales-channels`, { add: ["sc_missing"] });
+    const unknown = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: ["sc_missing"] });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().type).toBe("not_found");
-    expect((await get(`/admin/stock-locations/${location.id}`)).json().stock_location.sales_channels).toHaveLength(1);
+    expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location.sales_channels).toHaveLength(1);
 
-    await del(`/admin/stock-locations/${location.id}`);
+    await t.admin.delete(`/admin/stock-locations/${location.id}`);
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([]);
   });
 
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
-    const before = (await get("/admin/stock-locations")).json().count;
+    const before = (await t.admin.get("/admin/stock-locations")).json().count;
     for (const body of [
       {},
       { name: "" },
@@ -83,21 +77,21 @@ describe("admin stock locations", () => {
       { name: "x", address: { address_1: "a", country_code: "DEU" } },
       { name: "x", address: { address_1: "a", country_code: "de", extra: 1 } },
     ]) {
-      const res = await post("/admin/stock-locations", body);
+      const res = await t.admin.post("/admin/stock-locations", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get("/admin/stock-locations")).json().count).toBe(before);
-    const location = (await post("/admin/stock-locations", { name: "Keep" })).json().stock_location;
-    expect((await post(`/admin/stock-locations/${location.id}`, { name: "" })).statusCode).toBe(400);
-    expect((await post(`/admin/stock-locations/${location.id}/sales-channels`, { add: "sc_1" })).statusCode).toBe(400);
-    expect((await get(`/admin/stock-locations/${location.id}`)).json().stock_location.name).toBe("Keep");
-    expect((await get("/admin/stock-locations?order=nope")).json().type).toBe("invalid_data");
+    expect((await t.admin.get("/admin/stock-locations")).json().count).toBe(before);
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Keep" })).json().stock_location;
+    expect((await t.admin.post(`/admin/stock-locations/${location.id}`, { name: "" })).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: "sc_1" })).statusCode).toBe(400);
+    expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location.name).toBe("Keep");
+    expect((await t.admin.get("/admin/stock-locations?order=nope")).json().type).toBe("invalid_data");
   });
 
   it("answers unknown ids with 404 and requires an admin", async () => {
-    expect((await post("/admin/stock-locations/sloc_missing", { name: "x" })).statusCode).toBe(404);
-    expect((await post("/admin/stock-locations/sloc_missing/sales-channels", { add: [] })).json().type).toBe("not_found");
+    expect((await t.admin.post("/admin/stock-locations/sloc_missing", { name: "x" })).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/stock-locations/sloc_missing/sales-channels", { add: [] })).json().type).toBe("not_found");
     expect((await t.app.inject({ method: "GET", url: "/admin/stock-locations" })).statusCode).toBe(401);
     const customer = await t.customerHeaders("cus_1");
     expect((await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: customer, payload: { name: "x" } })).statusCode).toBe(403);

@@ -18,7 +18,7 @@ const ListStockLocations = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin stock locations: CRUD with an address, and their sales channels (extensions.md). */
+/** Admin stock locations: CRUD with an address, and their sales channels (docs/CONTRACT.md). */
 export default async function stockLocations(app: App): Promise<void> {
   const locations = app.modules.stockLocation;
 

@@ -18,7 +18,7 @@ const ListTaxRegions = Type.Object(
   { additionalProperties: false },
 );
 
-/** Admin tax regions: a country or province with its default rate (extensions.md). */
+/** Admin tax regions: a country or province with its default rate (docs/CONTRACT.md). */
 export default async function taxRegions(app: App): Promise<void> {
   const service = app.modules.tax;
 

@@ -14,7 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (url: string, headers = admin) => t.app.inject({ method: "GET", url, headers });
-const post = (url: string, payload?: object) => t.app.inject({ method: "POST", url, headers: admin, ...(payload ? { payload } : {}) });
 
 let healed = false;
 const reserve = step("test-reserve", { invoke: async (input: { qty: number }) => ({ output: { reserved: input.qty } }) });
@@ -82,7 +81,7 @@ describe("admin workflow executions", () => {
   it("re-queues a failed compensation; the worker then finishes it", async () => {
     const consumer = await t.app.infra.scheduler.consume({ resume: async (id) => void (await t.app.infra.engine.resume(id).catch(() => {})), maintenance: [] });
     healed = true;
-    const res = await post(`/admin/workflow-executions/${stuckId}/retry`);
+    const res = await t.admin.post(`/admin/workflow-executions/${stuckId}/retry`);
     expect(res.statusCode).toBe(200);
     expect(res.json().workflow_execution).toMatchObject({ id: stuckId, dead_lettered_at: null });
     const deadline = Date.now() + 10_000;
@@ -103,11 +102,11 @@ describe("admin workflow executions", () => {
     const missing = await get("/admin/workflow-executions/wfx_missing");
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ type: "not_found", message: "Workflow execution with id: wfx_missing was not found" });
-    expect((await post("/admin/workflow-executions/wfx_missing/retry")).statusCode).toBe(404);
-    const done = await post(`/admin/workflow-executions/${okId}/retry`);
+    expect((await t.admin.post("/admin/workflow-executions/wfx_missing/retry")).statusCode).toBe(404);
+    const done = await t.admin.post(`/admin/workflow-executions/${okId}/retry`);
     expect(done.statusCode).toBe(409);
     expect(done.json().type).toBe("conflict");
-    const body = await post(`/admin/workflow-executions/${okId}/retry`, { force: true });
+    const body = await t.admin.post(`/admin/workflow-executions/${okId}/retry`, { force: true });
     expect(body.statusCode).toBe(400);
     expect((await get(`/admin/workflow-executions/${okId}`)).json().workflow_execution.state).toBe("succeeded");
   });

@@ -62,11 +62,11 @@ const presentDetail = (detail: ExecutionDetail) => ({ ...present(detail), steps:
 const ExecutionView = Extend(ExecutionRowView, { steps: Type.Array(StepRunRowView) });
 const One = Answer("workflow_execution", ExecutionView);
 
-/** Admin workflow executions: the journal, and re-queueing failed or stuck ones (extensions.md). */
+/** Admin workflow executions: the journal, and re-queueing failed or stuck ones (docs/CONTRACT.md). */
 export default async function workflowExecutions(app: App): Promise<void> {
   const engine = app.infra.engine;
 
-  // extensions.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
+  // docs/CONTRACT.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
   for (const base of ["/workflow-executions", "/workflows-executions"]) {
     app.get(base, { schema: { querystring: ListExecutions, response: ListAnswer("workflow_executions", ExecutionView) } }, async (request) => {
       const { limit, offset, order, fields, created_at, ...filters } = request.query;

@@ -101,6 +101,24 @@ describe("registration", () => {
   });
 });
 
+describe("email verification (never required; README \"API notes\")", () => {
+  it("a new customer's login answers a token, never verification_required; the verification routes are not served (they fall on the sign-in route)", async () => {
+    const { token } = (await post("/auth/customer/emailpass/register", { email: "unverified@example.com", password: "pw-unverified" })).json();
+    const login = await post("/auth/customer/emailpass", { email: "unverified@example.com", password: "pw-unverified" });
+    expect(login.statusCode).toBe(200);
+    expect(Object.keys(login.json())).toEqual(["token"]);
+    for (const base of ["", "/medusa"]) {
+      const request = await post(`${base}/auth/verification/request`, { entity_id: "unverified@example.com", entity_type: "email" }, bearer(token));
+      const confirm = await post(`${base}/auth/verification/confirm`, { code: "made-up" });
+      for (const res of [request, confirm]) {
+        expect(res.statusCode).toBe(400);
+        expect(res.json().type).toBe("invalid_data");
+        expect(res.json().message).toMatch(/actor_type/);
+      }
+    }
+  });
+});
+
 describe("tokens", () => {
   const secret = () => t.config.jwt.secret;
   const claims = () => ({ actor_id: userId, actor_type: "user", auth_identity_id: "authid_x", app_metadata: {}, credentials_version: 1 });

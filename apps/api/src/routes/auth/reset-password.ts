@@ -9,7 +9,7 @@ import type { App } from "../../app";
 export const RESET_TOKEN_TTL_MS = 15 * 60_000;
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
-// The contract sends `{email}`; Medusa's SDK sends `{identifier}` (extensions.md, accepted alternatives).
+// The contract sends `{email}`; Medusa's SDK sends `{identifier}` (docs/CONTRACT.md "Accepted alternatives").
 const ResetRequest = Type.Union([
   Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false }),
   Type.Object({ identifier: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false }),

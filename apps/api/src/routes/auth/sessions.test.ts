@@ -6,7 +6,7 @@ import { createUserAccount } from "@kasse/flows";
 import { createTestApp, withFailure, type TestApp } from "../../testing";
 
 /**
- * Access ends with the credential (issue 14, finding 1): a token is honoured only while its
+ * Access ends with the credential: a token is honoured only while its
  * identity exists, is still linked to its actor and has not changed its credentials since the
  * token was signed, on every request.
  */

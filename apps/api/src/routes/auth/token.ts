@@ -9,7 +9,7 @@ const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
 
 /**
  * `/auth/token/refresh`: a fresh token for the bearer, from its identity as it is now. `GET` is
- * extensions.md's form; `POST` (no body) is what Medusa's js-sdk sends (`sdk.auth.refresh()`).
+ * docs/CONTRACT.md's form; `POST` (no body) is what Medusa's js-sdk sends (`sdk.auth.refresh()`).
  */
 export default async function token(app: App): Promise<void> {
   const refresh = async (request: FastifyRequest) => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
 
-// A campaign's usage budget under concurrent checkouts (issue [6]): the budget is consumed by a
+// A campaign's usage budget under concurrent checkouts: the budget is consumed by a
 // guarded update inside the complete-cart saga, so it can never be overrun.
 let t: TestApp;
 let regionId: string;
@@ -14,17 +14,13 @@ let campaignId: string;
 beforeAll(async () => {
   t = await createTestApp();
   const m = t.app.modules;
-  const channel = await m.salesChannel.getOrCreateDefault();
-  const location = await m.stockLocation.create({ name: "Warehouse" });
-  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"] })).id;
-  const product = await createFixtureProduct(
-    t,
-    { title: "Mug", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "One", sku: "MUG-1", size: "One", stock: 1000, prices: [{ currency_code: "usd", amount: 1500 }] }] },
-    location.id,
-  );
-  variantId = product.variantIds[0]!;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "usd", amount: 500 }] })).id;
+  const store = await checkoutStore(t, {
+    region: { name: "US", currency_code: "usd", countries: ["us"] },
+    title: "Mug",
+    variants: [{ title: "One", sku: "MUG-1", size: "One", stock: 1000, prices: [{ currency_code: "usd", amount: 1500 }] }],
+  });
+  ({ regionId, optionId } = store);
+  variantId = store.variantIds[0]!;
   campaignId = (await m.promotion.createCampaign({ name: "Ten", campaign_identifier: "ten", budget: { type: "usage", limit: 10 } })).id;
   await m.promotion.create({ code: "TEN", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 20 } });
 }, 120_000);
@@ -38,22 +34,8 @@ async function post(url: string, payload?: object) {
 }
 
 /** A cart with the code applied and a payment session, ready to complete. */
-async function cartWithCode(): Promise<string> {
-  const { body } = await post("/store/carts", { region_id: regionId });
-  const id: string = body.cart.id;
-  for (const [url, payload] of [
-    [`/store/carts/${id}/line-items`, { variant_id: variantId, quantity: 1 }],
-    [`/store/carts/${id}`, { email: "ada@example.com", shipping_address: address, billing_address: address }],
-    [`/store/carts/${id}/shipping-methods`, { option_id: optionId }],
-    [`/store/carts/${id}/promotions`, { promo_codes: ["TEN"] }],
-  ] as const) {
-    const res = await post(url, payload);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-  const collection = await post("/store/payment-collections", { cart_id: id });
-  expect((await post(`/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" })).status).toBe(200);
-  return id;
-}
+const cartWithCode = async (): Promise<string> =>
+  (await checkoutReadyCart(t, { region_id: regionId, option_id: optionId, variant_id: variantId, quantity: 1, promo: "TEN", address })).id;
 
 describe.runIf(onPostgres())("promotion budget under concurrent checkouts", () => {
   it("usage limit 10, 30 parallel checkouts with the code: exactly 10 orders carry the discount, used = 10", async () => {

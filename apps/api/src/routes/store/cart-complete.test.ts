@@ -5,7 +5,7 @@ import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { createTestApp, type TestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
 
 let t: TestApp;
 let regionId: string;
@@ -18,26 +18,16 @@ let campaignId: string;
 beforeAll(async () => {
   t = await createTestApp();
   const m = t.app.modules;
-  const channel = await m.salesChannel.getOrCreateDefault();
-  const location = await m.stockLocation.create({ name: "Warehouse" });
-  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
-  const inChannel = { status: "published" as const, sales_channels: [{ id: channel.id }] };
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Tee",
-      ...inChannel,
-      variants: [
-        { title: "M", sku: "TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
-        { title: "L", sku: "TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
-        { title: "XL", sku: "TEE-XL", size: "XL", stock: 25, prices: [{ currency_code: "eur", amount: 2000 }] },
-      ],
-    },
-    location.id,
-  );
-  [tee, limited, scarce] = product.variantIds as [string, string, string];
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  const store = await checkoutStore(t, {
+    region: { name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] },
+    variants: [
+      { title: "M", sku: "TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
+      { title: "L", sku: "TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
+      { title: "XL", sku: "TEE-XL", size: "XL", stock: 25, prices: [{ currency_code: "eur", amount: 2000 }] },
+    ],
+  });
+  ({ regionId, optionId } = store);
+  [tee, limited, scarce] = store.variantIds as [string, string, string];
   campaignId = (await m.promotion.createCampaign({ name: "Launch", campaign_identifier: "launch", budget: { type: "usage", limit: 1 } })).id;
   await m.promotion.create({ code: "ONCE", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
 }, 60_000);
@@ -67,18 +57,17 @@ interface Checkout {
 }
 
 /** A cart ready to complete, built through the store API as a storefront does. */
-async function readyCart(options: Checkout = {}) {
-  const headers = options.headers ?? {};
-  const { cart } = await ok(post("/store/carts", { region_id: regionId }, headers));
-  await ok(post(`/store/carts/${cart.id}/line-items`, { variant_id: options.variant ?? tee, quantity: options.quantity ?? 2 }, headers));
-  await ok(post(`/store/carts/${cart.id}`, { email: "ada@example.com", shipping_address: address, billing_address: address }, headers));
-  await ok(post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }, headers));
-  if (options.promo) await ok(post(`/store/carts/${cart.id}/promotions`, { promo_codes: [options.promo] }, headers));
-  const { payment_collection } = await ok(post("/store/payment-collections", { cart_id: cart.id }, headers));
-  const data = options.behavior ? { behavior: options.behavior } : {};
-  await ok(post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: options.provider ?? "pp_system_default", data }, headers));
-  return (await ok(get(`/store/carts/${cart.id}`, headers))).cart;
-}
+const readyCart = (options: Checkout = {}) =>
+  checkoutReadyCart(t, {
+    region_id: regionId,
+    option_id: optionId,
+    variant_id: options.variant ?? tee,
+    quantity: options.quantity,
+    provider: options.provider,
+    data: options.behavior ? { behavior: options.behavior } : {},
+    promo: options.promo,
+    headers: options.headers,
+  });
 
 /** Every effect a completion can leave for a cart: orders, reservations, payments, budget, cart state. */
 async function effects(cartId: string) {
@@ -131,6 +120,7 @@ describe("POST /store/carts/{id}/complete: success", () => {
       currency_code: "eur",
       region_id: regionId,
       sales_channel_id: cart.sales_channel_id,
+      locale: null,
       subtotal: cart.subtotal,
       discount_total: cart.discount_total,
       tax_total: cart.tax_total,
@@ -149,6 +139,16 @@ describe("POST /store/carts/{id}/complete: success", () => {
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
     expect((await ok(get(`/store/orders/${order.id}`))).order).toMatchObject({ id: order.id, status: "pending" });
     expect((await ok(get(`/store/carts/${cart.id}`))).cart.completed_at).not.toBeNull();
+  });
+
+  it("the order keeps the shopper's locale from the cart, in the store's and the admin's answers", async () => {
+    const cart = await readyCart();
+    await ok(post(`/store/carts/${cart.id}`, { locale: "de-DE" }));
+    const order = (await ok(complete(cart.id))).order;
+    expect(order.locale).toBe("de-DE");
+    expect((await ok(get(`/store/orders/${order.id}`))).order.locale).toBe("de-DE");
+    expect((await ok(get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({ id: order.id, locale: "de-DE" });
+    expect((await ok(get(`/admin/orders/${order.id}`, await t.adminHeaders()))).order.locale).toBe("de-DE");
   });
 
   it("completing again returns the same order without placing another", async () => {

@@ -16,7 +16,7 @@ export function cartActor(request: FastifyRequest): CartActor {
 const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
 
 /** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
-export const CartLineItemView = Extend(
+const CartLineItemView = Extend(
   CartLineItemRowView,
   {
     variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
@@ -28,10 +28,10 @@ export const CartLineItemView = Extend(
 );
 
 /** A shipping method of a store cart. */
-export const CartShippingMethodView = Extend(CartShippingMethodRowView, { adjustments: Type.Array(AdjustmentView), tax_lines: Type.Array(TaxLineView) }, ["shipping_profile_id", "updated_at", "deleted_at"]);
+const CartShippingMethodView = Extend(CartShippingMethodRowView, { adjustments: Type.Array(AdjustmentView), tax_lines: Type.Array(TaxLineView) }, ["shipping_profile_id", "updated_at", "deleted_at"]);
 
 /** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
-export const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
+const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
 
 /** Medusa v2's store cart, as {@link cartResponse} shapes it. */
 export const CartView = Extend(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countQueries } from "@kasse/db/testing";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 let regionId: string;

@@ -2,7 +2,7 @@ import Medusa from "@medusajs/js-sdk";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront path, unchanged, against the app on a real loopback port.
 let t: TestApp;

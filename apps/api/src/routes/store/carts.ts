@@ -33,7 +33,7 @@ const emptyBody = async (request: { body: unknown }) => {
 const One = Answer("cart", CartView);
 const DeletedLine = { 200: Type.Object({ ...DeleteResponse.properties, parent: CartView }) };
 
-/** The request's sales channels for a new cart (extensions.md "Keys"). */
+/** The request's sales channels for a new cart (docs/CONTRACT.md "Keys"). */
 function channels(request: FastifyRequest): CartChannelContext {
   return { sales_channel_ids: request.salesChannelIds, from_publishable_key: request.publishableKeyId !== null };
 }

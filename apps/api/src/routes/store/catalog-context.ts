@@ -35,10 +35,10 @@ export async function pricingContext(app: App, request: FastifyRequest, query: {
   if (!query.region_id && !query.currency_code) return null;
   let currency = query.currency_code?.toLowerCase();
   if (query.region_id) {
-    const region = await app.modules.region.retrieve(query.region_id).catch((error: unknown) => {
+    const regionCurrency = await app.modules.region.currencyOf(query.region_id).catch((error: unknown) => {
       throw isKasseError(error) && error.type === "not_found" ? errors.invalidData(`Region with id: ${query.region_id} was not found`) : error;
     });
-    currency ??= region.currency_code;
+    currency ??= regionCurrency;
   }
   if (currency && !(await app.modules.currency.existing([currency])).has(currency)) throw errors.invalidData(`Currency with code: ${currency} was not found`);
   return { currency_code: currency, region_id: query.region_id, customer_group_ids: await customerGroupIds(app, request) };

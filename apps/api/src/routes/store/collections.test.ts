@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 let summer: { id: string };
@@ -13,22 +13,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url });
 
 describe("store collections", () => {
   it("lists live collections in the Store shape, with handle filter and paging", async () => {
-    const all = (await get("/store/collections?order=title")).json();
+    const all = (await t.store.get("/store/collections?order=title")).json();
     expect(all).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect(all.collections[0]).toEqual({ id: summer.id, title: "Summer", handle: "summer", metadata: { season: 2 } });
-    expect((await get("/store/collections?handle[]=winter")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
-    expect((await get("/store/collections?limit=1&offset=1&order=title")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
-    expect((await get("/store/collections?fields=title&order=-title")).json().collections[0]).toEqual({ id: expect.any(String), title: "Winter" });
+    expect((await t.store.get("/store/collections?handle[]=winter")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
+    expect((await t.store.get("/store/collections?limit=1&offset=1&order=title")).json().collections.map((c: { title: string }) => c.title)).toEqual(["Winter"]);
+    expect((await t.store.get("/store/collections?fields=title&order=-title")).json().collections[0]).toEqual({ id: expect.any(String), title: "Winter" });
   });
 
   it("retrieves by id or handle", async () => {
-    expect((await get(`/store/collections/${summer.id}`)).json().collection.handle).toBe("summer");
-    expect((await get("/store/collections/summer")).json().collection.id).toBe(summer.id);
-    const missing = await get("/store/collections/gone");
+    expect((await t.store.get(`/store/collections/${summer.id}`)).json().collection.handle).toBe("summer");
+    expect((await t.store.get("/store/collections/summer")).json().collection.id).toBe(summer.id);
+    const missing = await t.store.get("/store/collections/gone");
     expect(missing.statusCode).toBe(404);
     expect(missing.json().type).toBe("not_found");
   });
@@ -37,14 +36,14 @@ describe("store collections", () => {
     const channel = await t.app.modules.salesChannel.getOrCreateDefault();
     const tee = await createFixtureProduct(t, { title: "Tee", status: "published", collection_id: summer.id, sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
     await createFixtureProduct(t, { title: "Hidden Tee", status: "draft", collection_id: summer.id, sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", prices: [{ currency_code: "usd", amount: 100 }] }] });
-    const list = (await get("/store/collections?fields=*products&limit=100&offset=0")).json().collections;
+    const list = (await t.store.get("/store/collections?fields=*products&limit=100&offset=0")).json().collections;
     expect(list.find((c: { id: string }) => c.id === summer.id).products.map((p: { id: string }) => p.id)).toEqual([tee.id]);
     expect(list.find((c: { handle: string }) => c.handle === "winter").products).toEqual([]);
-    expect((await get(`/store/collections/${summer.id}?fields=*products`)).json().collection.products[0]).toMatchObject({ id: tee.id, title: "Tee" });
-    expect((await get("/store/collections?fields=id,%20handle,%20title")).json().collections[0]).not.toHaveProperty("products");
+    expect((await t.store.get(`/store/collections/${summer.id}?fields=*products`)).json().collection.products[0]).toMatchObject({ id: tee.id, title: "Tee" });
+    expect((await t.store.get("/store/collections?fields=id,%20handle,%20title")).json().collections[0]).not.toHaveProperty("products");
   });
 
   it("rejects bad input", async () => {
-    for (const query of ["limit=-1", "offset=x", "bogus=1", "order=nope"]) expect((await get(`/store/collections?${query}`)).statusCode).toBe(400);
+    for (const query of ["limit=-1", "offset=x", "bogus=1", "order=nope"]) expect((await t.store.get(`/store/collections?${query}`)).statusCode).toBe(400);
   });
 });

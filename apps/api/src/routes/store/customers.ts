@@ -10,7 +10,7 @@ import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const AddressParams = Type.Object({ address_id: Id() });
 const One = { 200: Type.Object({ customer: StoreCustomerResponse }) };
-/** `GET /store/customers/me` also carries the customer's order summaries (interface.md). */
+/** `GET /store/customers/me` also carries the customer's order summaries (docs/CONTRACT.md). */
 const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...StoreCustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
 const Addresses = { 200: Type.Object({ addresses: Type.Array(AddressResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 const DeletedAddress = { 200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }) };
@@ -19,7 +19,7 @@ const DeletedAddress = { 200: Type.Object({ ...DeleteResponse.properties, parent
 const me = (request: FastifyRequest) => request.auth!.actor_id;
 
 /**
- * Store customers: registration (both forms of extensions.md), the signed-in customer's own
+ * Store customers: registration (both forms of docs/CONTRACT.md), the signed-in customer's own
  * record, addresses and password. Every `/me` route needs a customer token and only ever
  * touches that customer's rows.
  */

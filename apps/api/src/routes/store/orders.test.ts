@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 import { eq } from "drizzle-orm";
 import { orderLineItem } from "@kasse/modules/order";
-import { placeTestOrder } from "../../orders/fixtures";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { placeTestOrder } from "../../testing/orders";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 beforeAll(async () => {

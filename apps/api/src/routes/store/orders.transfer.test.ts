@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { orderTransferRequest } from "@kasse/modules/order";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../../testing";
-import { placeTestOrder } from "../../orders/fixtures";
+import { placeTestOrder } from "../../testing/orders";
 
 let t: TestApp;
 let smtp: TestSmtpServer;

@@ -17,7 +17,7 @@ const TransferAnswer = Type.Object({ token: Secret({ minLength: 1 }) }, { additi
 const customerOf = (request: FastifyRequest) => (request.auth?.actor_type === "customer" && request.auth.actor_id ? request.auth.actor_id : null);
 
 /**
- * Store orders (extensions.md "Access to carts and orders"): a customer's order history, and one
+ * Store orders (docs/CONTRACT.md "Access to carts and orders"): a customer's order history, and one
  * order by id. A guest order (no customer) is reachable by its id alone; a customer's order only
  * with that customer's token: anyone else gets 404, as if it did not exist.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 let shirt: { id: string; variantIds: string[] };
@@ -36,41 +36,40 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.app.inject({ method: "GET", url });
 const skus = (body: { variants: Array<{ sku: string }> }) => body.variants.map((v) => v.sku).sort();
 
 describe("GET /store/product-variants", () => {
   it("lists variants of visible products only, with filters and paging", async () => {
-    const all = (await get("/store/product-variants")).json();
+    const all = (await t.store.get("/store/product-variants")).json();
     expect(all).toMatchObject({ count: 3, offset: 0, limit: 15 });
     expect(skus(all)).toEqual(["MUG", "SH-M", "SH-S"]);
-    expect(skus((await get(`/store/product-variants?product_id[]=${shirt.id}`)).json())).toEqual(["SH-M", "SH-S"]);
-    expect(skus((await get("/store/product-variants?sku=MUG&sku=SH-S")).json())).toEqual(["MUG", "SH-S"]);
-    expect(skus((await get(`/store/product-variants?id[]=${mug.variantIds[0]}&id[]=${hidden[0]}`)).json())).toEqual(["MUG"]);
-    const page = (await get("/store/product-variants?limit=1&offset=2&order=sku")).json();
+    expect(skus((await t.store.get(`/store/product-variants?product_id[]=${shirt.id}`)).json())).toEqual(["SH-M", "SH-S"]);
+    expect(skus((await t.store.get("/store/product-variants?sku=MUG&sku=SH-S")).json())).toEqual(["MUG", "SH-S"]);
+    expect(skus((await t.store.get(`/store/product-variants?id[]=${mug.variantIds[0]}&id[]=${hidden[0]}`)).json())).toEqual(["MUG"]);
+    const page = (await t.store.get("/store/product-variants?limit=1&offset=2&order=sku")).json();
     expect(page).toMatchObject({ count: 3, limit: 1, offset: 2 });
     expect(skus(page)).toEqual(["SH-S"]);
   });
 
   it("shapes options and prices like store product variants", async () => {
-    const body = (await get(`/store/product-variants?product_id=${shirt.id}&region_id=${regionId}&fields=${encodeURIComponent("*,inventory_quantity")}&order=sku`)).json();
+    const body = (await t.store.get(`/store/product-variants?product_id=${shirt.id}&region_id=${regionId}&fields=${encodeURIComponent("*,inventory_quantity")}&order=sku`)).json();
     const [medium] = body.variants;
     expect(medium).toMatchObject({ sku: "SH-M", inventory_quantity: 4, calculated_price: { calculated_amount: 2100, currency_code: "eur" } });
     expect(medium.options).toEqual([{ id: expect.any(String), value: "M", option: { id: expect.any(String), title: "Size" } }]);
-    const mugBody = (await get(`/store/product-variants?sku=MUG&currency_code=eur`)).json();
+    const mugBody = (await t.store.get(`/store/product-variants?sku=MUG&currency_code=eur`)).json();
     expect(mugBody.variants[0].calculated_price).toBeNull();
   });
 
   it("retrieves one visible variant", async () => {
-    const res = await get(`/store/product-variants/${shirt.variantIds[0]}?currency_code=eur&fields=sku,calculated_price.calculated_amount`);
+    const res = await t.store.get(`/store/product-variants/${shirt.variantIds[0]}?currency_code=eur&fields=sku,calculated_price.calculated_amount`);
     expect(res.statusCode).toBe(200);
     expect(res.json().variant).toEqual({ id: shirt.variantIds[0], sku: expect.stringMatching(/^SH-/), calculated_price: { id: expect.any(String), calculated_amount: expect.any(Number) } });
-    for (const id of [...hidden, "variant_missing"]) expect((await get(`/store/product-variants/${id}`)).statusCode).toBe(404);
+    for (const id of [...hidden, "variant_missing"]) expect((await t.store.get(`/store/product-variants/${id}`)).statusCode).toBe(404);
   });
 
   it("rejects bad input", async () => {
     for (const query of ["region_id=nope", "currency_code=zzz", "limit=x", "foo=bar", "order=amount"]) {
-      const res = await get(`/store/product-variants?${query}`);
+      const res = await t.store.get(`/store/product-variants?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
-import { createFixtureProduct } from "./catalog-fixtures";
+import { createFixtureProduct } from "../../testing/catalog";
 
 let t: TestApp;
 let admin: Record<string, string>;

@@ -16,7 +16,7 @@ const StoreListRegions = Type.Object(
   { additionalProperties: false },
 );
 
-/** Store regions: public reads (extensions.md). */
+/** Store regions: public reads (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { errors } from "@kasse/db";
 import type { NotificationProvider } from "../provider";
 
@@ -16,20 +16,22 @@ export function createSmtpProvider(options: SmtpProviderOptions): NotificationPr
   const url = new URL(options.url);
   const from = options.from ?? url.searchParams.get("from") ?? `Kasse <no-reply@${url.hostname || "localhost"}>`;
   url.searchParams.delete("from");
-  const transport = nodemailer.createTransport(url.toString());
+  // nodemailer loads on the first email: a store without SMTP_URL never needs it.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url.toString())));
   return {
     id: "smtp",
     channels: ["email"],
     async send(message) {
       try {
-        const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+        const info = await (await connect()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
         return { external_id: info.messageId ?? null };
       } catch (error) {
         throw errors.provider(`SMTP delivery failed: ${(error as Error).message}`, { cause: error });
       }
     },
     async close() {
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

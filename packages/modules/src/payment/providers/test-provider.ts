@@ -12,7 +12,7 @@ function behavior(call: ProviderCall, key: "behavior" | "capture_behavior" | "re
 const providerFailure = (what: string) => errors.provider(`pp_test: the provider failed to ${what}`, { retryable: false });
 
 /**
- * `pp_test` (extensions.md): deterministic outcomes from the session's `data.behavior`
+ * `pp_test` (docs/CONTRACT.md): deterministic outcomes from the session's `data.behavior`
  * (`authorize`, `decline`, `requires_more`, `error`), and `capture_behavior` / `refund_behavior`
  * for later calls. It records each idempotency key, so a repeated call answers as the first.
  */

@@ -1,5 +1,5 @@
 import type { ProductCreate } from "@kasse/modules/product";
-import type { TestApp } from "../../testing";
+import type { TestApp } from "./index";
 
 /** A variant to create in a test product: its option value and its base prices. */
 export interface FixtureVariant {

@@ -1,5 +1,6 @@
 import { workflow } from "@kasse/workflows";
-import { createOrderStep, orderSnapshot, type OrderCreate } from "@kasse/modules/order";
+import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
+import { orderSnapshot } from "@kasse/modules/order/testing";
 import type { App } from "../app";
 
 const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) => ctx.run(createOrderStep, { order: input.order }));

@@ -1,0 +1,124 @@
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, likePattern, listPage, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import {
+  inventoryItem,
+  inventoryItemVariant,
+  inventorySearchText,
+  inventoryLevel,
+  reservationItem,
+  type InventoryItemCreate,
+  type InventoryItemFilters,
+  type InventoryItemRow,
+  type InventoryItemUpdate,
+} from "./schema";
+import { insertItems, level, liveItem, liveLevel, liveReservation, skuConflict } from "./rows";
+import type { LevelMethods } from "./levels";
+import type { InventoryItem } from "./service";
+
+/** Inventory items: create, read, list, update and delete (with their levels and variant links). */
+export function itemMethods(db: Db, inventoryLevels: LevelMethods) {
+  const items = {
+    async create(input: InventoryItemCreate, tx: Db = db): Promise<InventoryItem> {
+      return transaction(tx, async (t) => {
+        const { location_levels, ...fields } = input;
+        const id = generateId("iitem");
+        await insertItems(t, [{ ...itemValues(fields), id }]);
+        if (location_levels?.length) await inventoryLevels.createLevels(id, location_levels, t);
+        return items.retrieve(id, t);
+      });
+    },
+
+    async retrieve(id: string, tx: Db = db): Promise<InventoryItem> {
+      const [row] = await tx.select().from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem));
+      if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
+      return (await withLevels(tx, [row]))[0]!;
+    },
+
+    async list(filters: InventoryItemFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InventoryItem[]; count: number }> {
+      const where = and(liveItem, ...itemConditions(filters));
+      const { items: rows, count: total } = await listPage(tx, inventoryItem, where, orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id), page);
+      return { items: await withLevels(tx, rows), count: total };
+    },
+
+    async update(id: string, input: InventoryItemUpdate, tx: Db = db): Promise<InventoryItem> {
+      const changes = itemValues(input);
+      if (Object.keys(changes).length) {
+        try {
+          const [row] = await tx.update(inventoryItem).set(changes).where(and(eq(inventoryItem.id, id), liveItem)).returning({ id: inventoryItem.id });
+          if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
+        } catch (error) {
+          throw skuConflict(error, input.sku);
+        }
+      }
+      return items.retrieve(id, tx);
+    },
+
+    /** Soft delete with its levels and variant links; refused while the item holds reservations. */
+    async delete(id: string, tx: Db = db): Promise<void> {
+      await transaction(tx, async (t) => {
+        const [row] = await t.select({ id: inventoryItem.id }).from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem)).for("update");
+        if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
+        // Reserving updates the level row before inserting the reservation: holding the level
+        // locks makes the check below see every reservation committed before or after us.
+        await t.select({ id: inventoryLevel.id }).from(inventoryLevel).where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel)).orderBy(inventoryLevel.id).for("update");
+        const [held] = await t.select({ id: reservationItem.id }).from(reservationItem).where(and(eq(reservationItem.inventory_item_id, id), liveReservation)).limit(1);
+        if (held) throw errors.invalidData(`Cannot delete inventory item ${id}: it has reservations`);
+        const now = new Date();
+        await t.update(inventoryLevel).set({ deleted_at: now }).where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel));
+        await t.delete(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, id));
+        await t.update(inventoryItem).set({ deleted_at: now }).where(eq(inventoryItem.id, id));
+      });
+    },
+
+    /** The ids among `ids` that are live items. */
+    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await tx.select({ id: inventoryItem.id }).from(inventoryItem).where(and(inArray(inventoryItem.id, ids), liveItem));
+      return new Set(rows.map((r) => r.id));
+    },
+  };
+  return items;
+}
+
+export type ItemMethods = ReturnType<typeof itemMethods>;
+
+function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
+  const out: Partial<InventoryItemRow> = {};
+  for (const [field, value] of Object.entries(input)) if (value !== undefined) (out as Record<string, unknown>)[field] = value;
+  if (typeof out.origin_country === "string") out.origin_country = out.origin_country.toLowerCase();
+  return out;
+}
+
+/** Adds each item's live levels (one query for the page) and its totals. */
+async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryItem[]> {
+  if (rows.length === 0) return [];
+  const levels = await tx
+    .select()
+    .from(inventoryLevel)
+    .where(and(inArray(inventoryLevel.inventory_item_id, rows.map((r) => r.id)), liveLevel))
+    .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id));
+  return rows.map(({ deleted_at: _deleted, ...row }) => {
+    const own = levels.filter((l) => l.inventory_item_id === row.id).map(level);
+    return {
+      ...row,
+      location_levels: own,
+      stocked_quantity: own.reduce((sum, l) => sum + l.stocked_quantity, 0),
+      reserved_quantity: own.reduce((sum, l) => sum + l.reserved_quantity, 0),
+    };
+  });
+}
+
+function itemConditions(filters: InventoryItemFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(inventoryItem.id, filters.id));
+  if (filters.sku?.length) out.push(inArray(inventoryItem.sku, filters.sku));
+  if (filters.location_id?.length) {
+    const locations = sql.join(filters.location_id.map((id) => sql`${id}`), sql`, `);
+    out.push(sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`);
+  }
+  if (filters.q) {
+    const pattern = likePattern(filters.q);
+    out.push(sql`${inventorySearchText()} ilike ${pattern}`);
+  }
+  return out;
+}

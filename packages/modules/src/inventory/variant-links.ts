@@ -1,0 +1,113 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { errors, generateId, queryRows, transaction, type Db } from "@kasse/db";
+import { inventoryItem, inventoryItemVariant, inventoryLevel } from "./schema";
+import { insertItems, liveItem } from "./rows";
+import type { ItemMethods } from "./items";
+import type { LevelMethods } from "./levels";
+
+/** The links between product variants and inventory items, and what a variant can sell. */
+export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: LevelMethods) {
+  const variantLinks = {
+    /** One inventory item per variant (same sku and title), linked with `required_quantity` 1. */
+    async createItemsForVariants(variants: Array<{ variant_id: string; sku: string | null; title: string }>, tx: Db = db): Promise<Array<{ variant_id: string; inventory_item_id: string }>> {
+      if (variants.length === 0) return [];
+      return transaction(tx, async (t) => {
+        const links = variants.map((v) => ({ variant_id: v.variant_id, inventory_item_id: generateId("iitem") }));
+        await insertItems(t, variants.map((v, i) => ({ id: links[i]!.inventory_item_id, sku: v.sku, title: v.title })));
+        await t.insert(inventoryItemVariant).values(links.map((l) => ({ ...l, required_quantity: 1 })));
+        return links;
+      });
+    },
+
+    /** Links variants to existing items (e.g. to undo {@link unlinkVariants}). */
+    async linkVariants(links: Array<{ variant_id: string; inventory_item_id: string; required_quantity?: number }>, tx: Db = db): Promise<void> {
+      if (links.length === 0) return;
+      const known = await items.existing([...new Set(links.map((l) => l.inventory_item_id))], tx);
+      const missing = links.find((l) => !known.has(l.inventory_item_id));
+      if (missing) throw errors.notFound(`Inventory item with id: ${missing.inventory_item_id} was not found`);
+      await tx
+        .insert(inventoryItemVariant)
+        .values(links.map((l) => ({ variant_id: l.variant_id, inventory_item_id: l.inventory_item_id, required_quantity: l.required_quantity ?? 1 })))
+        .onConflictDoNothing();
+    },
+
+    /** Removes the links of the variants (the items stay); returns the removed links. */
+    async unlinkVariants(variantIds: string[], tx: Db = db): Promise<Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>> {
+      if (variantIds.length === 0) return [];
+      return tx
+        .delete(inventoryItemVariant)
+        .where(inArray(inventoryItemVariant.variant_id, variantIds))
+        .returning({ variant_id: inventoryItemVariant.variant_id, inventory_item_id: inventoryItemVariant.inventory_item_id, required_quantity: inventoryItemVariant.required_quantity });
+    },
+
+    /** The live inventory items of each variant, in one query. */
+    async listVariantInventoryItems(variantIds: string[], tx: Db = db): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
+      const out = new Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>();
+      if (variantIds.length === 0) return out;
+      const rows = await tx
+        .select({ variant_id: inventoryItemVariant.variant_id, inventory_item_id: inventoryItemVariant.inventory_item_id, required_quantity: inventoryItemVariant.required_quantity })
+        .from(inventoryItemVariant)
+        .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+        .where(inArray(inventoryItemVariant.variant_id, variantIds))
+        .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id);
+      for (const r of rows) {
+        const list = out.get(r.variant_id) ?? [];
+        list.push({ inventory_item_id: r.inventory_item_id, required_quantity: r.required_quantity });
+        out.set(r.variant_id, list);
+      }
+      return out;
+    },
+
+    /**
+     * Refuses (`invalid_data`) when an inventory item of one of the variants has no level at the
+     * location: stock could not be put back there (a return is checked before it is requested).
+     */
+    async assertVariantsStockedAt(variantIds: string[], locationId: string, tx: Db = db): Promise<void> {
+      const links = await variantLinks.listVariantInventoryItems([...new Set(variantIds)], tx);
+      const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
+      const stocked = new Set((await inventoryLevels.levelsAt(itemIds, [locationId], tx)).map((l) => l.inventory_item_id));
+      const missing = itemIds.find((id) => !stocked.has(id));
+      if (missing) throw errors.invalidData(`Inventory item ${missing} is not stocked at location ${locationId}`);
+    },
+
+    /** The variants linked to an item (e.g. to read their backorder flag). */
+    async variantIdsForItem(itemId: string, tx: Db = db): Promise<string[]> {
+      const rows = await tx.select({ variant_id: inventoryItemVariant.variant_id }).from(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, itemId));
+      return rows.map((r) => r.variant_id);
+    },
+
+    /**
+     * Sellable quantity per variant over the given locations (`"all"`: every location), in one query for a whole page:
+     * for each linked item, the sum of `available_quantity` at those locations divided by its
+     * `required_quantity` (rounded down), and the smallest over the items. Variants without
+     * inventory items are absent from the map.
+     */
+    async availableQuantities(variantIds: string[], locationIds: string[] | "all", tx: Db = db): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      if (variantIds.length === 0) return out;
+      const variants = sql.join(variantIds.map((id) => sql`${id}`), sql`, `);
+      // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
+      const atLocations =
+        locationIds === "all" ? sql`true` : locationIds.length ? sql`lv.location_id in (${sql.join(locationIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`;
+      const rows = await queryRows<{ variant_id: string; required_quantity: number; available: string | number }>(
+        tx,
+        sql`select l.variant_id, l.required_quantity, coalesce(sum(lv.available_quantity), 0) as available
+            from ${inventoryItemVariant} l
+            join ${inventoryItem} i on i.id = l.inventory_item_id and i.deleted_at is null
+            left join ${inventoryLevel} lv on lv.inventory_item_id = l.inventory_item_id and lv.deleted_at is null
+              and ${atLocations}
+            where l.variant_id in (${variants})
+            group by l.variant_id, l.inventory_item_id, l.required_quantity`,
+      );
+      for (const r of rows) {
+        const sellable = Math.floor(Number(r.available) / r.required_quantity);
+        const current = out.get(r.variant_id);
+        out.set(r.variant_id, current === undefined ? sellable : Math.min(current, sellable));
+      }
+      return out;
+    },
+  };
+  return variantLinks;
+}
+
+export type VariantLinkMethods = ReturnType<typeof variantLinkMethods>;

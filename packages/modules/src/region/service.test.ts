@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transaction } from "@kasse/db";
+import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createRegionService } from "./service";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+describe("region currencyOf", () => {
+  it("answers the region's currency in one prepared statement, in and out of a transaction; unknown and deleted regions are not found", async () => {
+    const regions = createRegionService(database.db);
+    const eu = await regions.create({ name: "Europe", currency_code: "EUR", countries: ["de"] });
+    const gone = await regions.create({ name: "Gone", currency_code: "usd" });
+    await regions.delete(gone.id);
+
+    const statements = await database.statements.record(async () => expect(await regions.currencyOf(eu.id)).toBe("eur"));
+    expect(statements).toHaveLength(1);
+    // Prepared once: the second call sends the same statement.
+    expect(await database.statements.record(() => regions.currencyOf(eu.id))).toEqual(statements);
+    expect(await transaction(database.db, (tx) => regions.currencyOf(eu.id, tx))).toBe("eur");
+    await expect(regions.currencyOf(gone.id)).rejects.toMatchObject({ type: "not_found", message: `Region with id: ${gone.id} was not found` });
+    await expect(regions.currencyOf("reg_unknown")).rejects.toMatchObject({ type: "not_found" });
+  });
+});

@@ -1,0 +1,197 @@
+// Compiles Kasse's programs to JavaScript with esbuild: `apps/cli` (the `kasse` command) and
+// `apps/worker` (a dedicated worker process), each one bundle of every workspace it imports
+// (@kasse/*), with source maps; npm packages stay outside and load from node_modules.
+//
+//   node tools/build.mjs              build both
+//   node tools/build.mjs --if-stale   build only what changed since the last build (npm start, prepare)
+//
+// The launchers (apps/cli/bin/kasse.js, apps/worker/bin/kasse-worker.js) call `ensureBuilt`, so a
+// checkout whose sources changed is rebuilt before it runs; `npm run typecheck` is the type check.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The programs: name → entry point and output folder (relative to the repository root). */
+export const programs = {
+  cli: { entry: "apps/cli/src/main.ts", outdir: "apps/cli/dist" },
+  worker: { entry: "apps/worker/src/main.ts", outdir: "apps/worker/dist" },
+};
+
+/** Written last into each output folder: when it was built and from which files (for `--if-stale`). */
+const MANIFEST = "build.json";
+/** Besides the sources, a change to these rebuilds (externals' paths depend on the installed tree). */
+const ALSO = ["tools/build.mjs", "package-lock.json"];
+
+/** Why `name` needs a build, or null when its output is newer than every input. */
+export function staleReason(name) {
+  const { outdir } = programs[name];
+  const manifestFile = join(root, outdir, MANIFEST);
+  if (!existsSync(manifestFile)) return "not built yet";
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  } catch {
+    return "unreadable build manifest";
+  }
+  for (const file of [...manifest.inputs, ...ALSO]) {
+    let mtime;
+    try {
+      mtime = statSync(join(root, file)).mtimeMs;
+    } catch {
+      return `${file} is gone`;
+    }
+    if (mtime > manifest.started_at) return `${file} changed`;
+  }
+  for (const file of manifest.outputs) if (!existsSync(join(root, outdir, file))) return `${file} is missing`;
+  return null;
+}
+
+/**
+ * Builds `name` when it is stale (or always with `force`). Several processes may build at once
+ * (tests start many): every file is written under a temporary name and renamed into place,
+ * chunks before the entry point, and identical inputs give identical files.
+ * @returns what was done, for a log line.
+ */
+export async function build(name, { force = false } = {}) {
+  const reason = force ? "forced" : staleReason(name);
+  if (!reason) return { name, built: false };
+  const started = Date.now();
+  const { entry, outdir } = programs[name];
+  const out = join(root, outdir);
+  let esbuild;
+  try {
+    esbuild = await import("esbuild");
+  } catch {
+    throw new Error(`Cannot build ${outdir} (${reason}): esbuild is not installed. Run \`npm install\` in ${root}.`);
+  }
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: join(root, entry) },
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    sourcesContent: false,
+    chunkNames: "chunk-[hash]",
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+    legalComments: "none",
+    plugins: [externals(out), sourceRelativeUrls(out)],
+  });
+  mkdirSync(out, { recursive: true });
+  const files = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
+  // Chunks and maps first, the entry point last: a process starting meanwhile sees the old build or the whole new one.
+  files.sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
+  for (const file of files) writeAtomically(file.path, file.contents);
+  const outputs = files.map((file) => relative(out, file.path));
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.includes("node_modules/"))
+    .sort();
+  writeAtomically(join(out, MANIFEST), `${JSON.stringify({ started_at: started, entry, inputs, outputs }, null, 1)}\n`);
+  removeOldOutputs(out, new Set([...outputs, MANIFEST]));
+  return { name, built: true, reason, ms: Date.now() - started };
+}
+
+/** Builds `name` if stale, saying so on a terminal. The launchers call this before running the build. */
+export async function ensureBuilt(name) {
+  const result = await build(name);
+  if (result.built && process.stderr.isTTY) console.error(`Compiled ${programs[name].outdir} in ${result.ms} ms (${result.reason}).`);
+}
+
+const isEntry = (path) => /[\\/]main\.js$/.test(path);
+
+function writeAtomically(path, contents) {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, contents);
+  renameSync(temp, path);
+}
+
+/** Removes outputs of older builds an hour after they were replaced (a process started just before may still load them). */
+function removeOldOutputs(out, keep) {
+  const hourAgo = Date.now() - 3600_000;
+  for (const file of readdirSync(out)) {
+    if (keep.has(file)) continue;
+    const path = join(out, file);
+    try {
+      if (statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
+    } catch {
+      // another builder removed it
+    }
+  }
+}
+
+/**
+ * npm packages stay outside the bundle. A package resolves from the output folder as it did from
+ * the source file, except where a workspace has its own copy (apps/api/node_modules/ajv): that
+ * import is written as a relative path to the file the source would have loaded.
+ */
+function externals(out) {
+  return {
+    name: "kasse-externals",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith("@kasse/") || args.pluginData?.inner) return undefined;
+        if (args.path.startsWith("node:")) return { path: args.path, external: true };
+        const name = packageName(args.path);
+        const fromSource = packageDir(args.resolveDir, name);
+        if (!fromSource || fromSource === packageDir(out, name)) return { path: args.path, external: true };
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { inner: true } });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        let path = relative(out, resolved.path).split(sep).join("/");
+        if (!path.startsWith(".")) path = `./${path}`;
+        return { path, external: true };
+      });
+    },
+  };
+}
+
+function packageName(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+/** The folder Node would load package `name` from, looking up from `dir`; undefined for a builtin or a missing package. */
+function packageDir(dir, name) {
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * `import.meta.url` in a workspace source means "this source file" (the admin workspace finds its
+ * bundler script, the db package its migrations): in the bundle it becomes that file's URL,
+ * relative to the output folder, so the build keeps working wherever the checkout is moved.
+ */
+function sourceRelativeUrls(out) {
+  return {
+    name: "kasse-source-urls",
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const source = readFileSync(args.path, "utf8");
+        if (/import\.meta\.(dirname|filename)/.test(source)) {
+          return { errors: [{ text: "use import.meta.url (import.meta.dirname and filename are not rewritten for the bundle)" }] };
+        }
+        if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
+        const relativePath = relative(out, args.path).split(sep).join("/");
+        return { contents: source.replaceAll("import.meta.url", `new URL(${JSON.stringify(relativePath)}, import.meta.url).href`), loader: "ts" };
+      });
+    },
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes("--if-stale");
+  for (const name of Object.keys(programs)) {
+    const result = await build(name, { force: !ifStale });
+    console.log(result.built ? `${programs[name].outdir}: built in ${result.ms} ms` : `${programs[name].outdir}: up to date`);
+  }
+}
