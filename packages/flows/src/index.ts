@@ -19,12 +19,13 @@ import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 import { sendNotificationWorkflow } from "./send-notification";
 import { requestOrderTransferWorkflow } from "./transfer-order";
+import { updateStoreWorkflow } from "./update-store";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -60,3 +61,4 @@ export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return
 export { completeOrderWorkflow } from "./complete-order";
 export { archiveOrderWorkflow } from "./archive-order";
 export { cancelReturnWorkflow } from "./cancel-return";
+export { updateStoreWorkflow };
