@@ -90,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
-  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate }));
+  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files, webhookAllowPrivate: config.events.allowPrivate }));
 
   registerRequestId(app);
   registerErrorHandling(app);

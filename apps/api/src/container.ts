@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Db } from "@kasse/db";
 import { createSalesChannelService } from "@kasse/modules/sales-channel";
 import { createProductService } from "@kasse/modules/product";
@@ -8,6 +9,8 @@ import { createNotificationService, defaultNotificationProviders, type Notificat
 import { createFulfillmentRecordService, createFulfillmentService } from "@kasse/modules/fulfillment";
 import { createPaymentService } from "@kasse/modules/payment";
 import { createCurrencyService } from "@kasse/modules/currency";
+import { createStoreService } from "@kasse/modules/store";
+import { createFileService, createLocalFileProvider } from "@kasse/modules/file";
 import { createRegionService } from "@kasse/modules/region";
 import { createTaxService } from "@kasse/modules/tax";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "@kasse/modules/pricing";
@@ -36,6 +39,8 @@ export function createContainer(db: Db, options: ContainerOptions) {
     fulfillment: createFulfillmentService(db),
     payment: createPaymentService(db),
     currency: createCurrencyService(db),
+    store: createStoreService(db),
+    file: createFileService(createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), { maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024, maxFiles: options.files?.maxFiles ?? 10 }),
     region: createRegionService(db),
     tax: createTaxService(db),
     pricing: createPricingService(db),
@@ -69,4 +74,6 @@ export interface ContainerOptions {
   scryptLogN?: number;
   /** Webhook endpoints may be loopback or private addresses (`WEBHOOK_ALLOW_PRIVATE`). */
   webhookAllowPrivate?: boolean;
+  /** Uploads: the local file provider's directory and the limits (default `.kasse/uploads`, 10 MiB, 10 files). */
+  files?: { dir: string; maxBytes: number; maxFiles: number };
 }

@@ -20,12 +20,13 @@ import { completeCartWorkflow } from "./complete-cart";
 import { sendNotificationWorkflow } from "./send-notification";
 import { requestOrderTransferWorkflow } from "./transfer-order";
 import { eventNotificationWorkflow } from "./subscribers";
+import { updateStoreWorkflow } from "./update-store";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, eventNotificationWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -61,6 +62,7 @@ export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return
 export { completeOrderWorkflow } from "./complete-order";
 export { archiveOrderWorkflow } from "./archive-order";
 export { cancelReturnWorkflow } from "./cancel-return";
+export { updateStoreWorkflow };
 export { inventoryLevels } from "./inventory-levels";
 export { withEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";

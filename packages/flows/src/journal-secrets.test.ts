@@ -118,6 +118,7 @@ const noSecrets = [
   "archive-order",
   "cancel-return",
   "complete-cart",
+  "update-store",
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.

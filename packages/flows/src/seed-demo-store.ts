@@ -1,6 +1,7 @@
 import { transaction, type Db } from "@kasse/db";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createCurrencyService } from "@kasse/modules/currency";
+import { createStoreService } from "@kasse/modules/store";
 import { createFulfillmentService } from "@kasse/modules/fulfillment";
 import { createInventoryService } from "@kasse/modules/inventory";
 import { createPricePreferenceService } from "@kasse/modules/pricing";
@@ -72,7 +73,8 @@ const CATALOG: DemoProduct[] = [
 const handleOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
 /**
- * Creates the demo store a new user sees, in one transaction: the default sales channel with a
+ * Creates the demo store a new user sees, in one transaction: the store (selling in usd, the
+ * default, and eur), the default sales channel with a
  * publishable key, regions US (usd) and Europe (eur: de, fr) with tax regions, a stock location
  * with a flat-rate shipping option per region, categories, collections, tags and 20 published
  * products with variants, prices and stock. Does nothing (returns null) when the store already
@@ -106,6 +108,16 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
     const locations = createStockLocationService(tx);
     const location = await locations.create({ name: "Main Warehouse" });
     await locations.updateSalesChannels(location.id, { add: [channel.id] });
+    await createStoreService(tx).getOrCreate({
+      name: "Kasse Demo Store",
+      default_sales_channel_id: channel.id,
+      default_region_id: us.id,
+      default_location_id: location.id,
+      currencies: [
+        { currency_code: "usd", is_default: true },
+        { currency_code: "eur", is_default: false },
+      ],
+    });
     const fulfillment = createFulfillmentService(tx);
     const profile = await fulfillment.getOrCreateDefaultProfile(tx);
     await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "usd", amount: 800 }], region_id: us.id, stock_location_id: location.id, shipping_profile_id: profile.id });

@@ -43,6 +43,12 @@ export const EnvSchema = Type.Object({
   PUBLIC_URL: Str(),
   /** The languages the store offers (`GET /store/locales`): BCP 47 tags, comma separated. */
   STORE_LOCALES: Type.String({ default: "", pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$" }),
+  // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
+  // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
+  FILE_DIR: Str(),
+  FILE_BASE_URL: Str(),
+  UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
+  UPLOAD_MAX_FILES: Int(10, 1),
   ADMIN_UI: Type.Boolean({ default: true }),
   MEDUSA_BASE_PATH: Type.String({ default: "/medusa", pattern: "^(/[A-Za-z0-9_-]+)+/?$" }),
   GOOGLE_CLIENT_ID: Str(),
@@ -99,6 +105,8 @@ export interface Config {
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
+  /** Uploads: the local provider's directory, the public base URL of served files, limits. */
+  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number };
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
@@ -180,6 +188,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
     // One setting: the dashboard calls the dialect wherever it is served.
     adminUi: { enabled: env.ADMIN_UI, backendPath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
+    files: {
+      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
+      baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFields, project, wants } from "./fields";
+import { always, parseFields, project, wants } from "./fields";
 
 const product = {
   id: "prod_1",
@@ -60,6 +60,17 @@ describe("parseFields + project", () => {
     expect(project(product, parseFields("title,*collection"))).toEqual({ id: "prod_1", title: "Shirt", collection: product.collection });
     expect(project(product, parseFields("collection"))).toEqual({ id: "prod_1", collection: product.collection });
     expect(project(product, parseFields("variants.*"))).toEqual({ id: "prod_1", variants: product.variants });
+  });
+
+  it("`-relation` with a path inside it keeps only that path (Medusa's `variants.id,-variants`)", () => {
+    expect(project(product, parseFields("id,title,variants.id,-variants"))).toEqual({ id: "prod_1", title: "Shirt", variants: [{ id: "var_1" }, { id: "var_2" }] });
+    expect(project(product, parseFields("id,-variants"))).toEqual({ id: "prod_1" });
+  });
+
+  it("`always` keeps keys a selection left out, unless it removed them", () => {
+    expect(project(product, always(parseFields("title"), "handle"))).toEqual({ id: "prod_1", title: "Shirt", handle: "shirt" });
+    expect(project(product, always(parseFields("title,-handle"), "handle"))).toEqual({ id: "prod_1", title: "Shirt" });
+    expect(project(product, always(parseFields(undefined), "handle"))).toEqual(product);
   });
 
   it("keeps dates and nulls as they are and ignores fields the value lacks", () => {

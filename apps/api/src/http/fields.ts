@@ -52,7 +52,23 @@ export function parseFields(raw: string | undefined): FieldSelection {
       current = child(current, segment, current.all || i === segments.length - 1);
     });
   }
+  keepNamedInsideRemoved(root, named, "");
   return { root, named };
+}
+
+/**
+ * `-variants,variants.id` (Medusa's product list): the relation's defaults are removed, but the
+ * paths named inside it stay, so the answer is `variants: [{id}]`.
+ */
+function keepNamedInsideRemoved(spec: FieldNode, named: Set<string>, prefix: string): void {
+  for (const [name, sub] of spec.children) {
+    const path = `${prefix}${name}`;
+    if (spec.removed.has(name) && [...named].some((n) => n.startsWith(`${path}.`))) {
+      spec.removed.delete(name);
+      sub.all = false;
+    }
+    keepNamedInsideRemoved(sub, named, `${path}.`);
+  }
 }
 
 function child(parent: FieldNode, name: string, all: boolean): FieldNode {
@@ -62,6 +78,19 @@ function child(parent: FieldNode, name: string, all: boolean): FieldNode {
     parent.children.set(name, existing);
   } else if (all) existing.all = true;
   return existing;
+}
+
+/**
+ * Keeps top-level `keys` in the answer whatever `fields` says (Medusa answers an order's
+ * `payment_status` and `fulfillment_status` even when a selection leaves them out). Returns the
+ * selection for chaining; `-key` in the request still removes one.
+ * @example
+ * project(order, always(parseFields("id,total"), "payment_status")); // {id, total, payment_status}
+ */
+export function always(selection: FieldSelection, ...keys: string[]): FieldSelection {
+  if (selection.root.all) return selection;
+  for (const key of keys) if (!selection.root.removed.has(key)) child(selection.root, key, true);
+  return selection;
 }
 
 /** Whether the request named `path` (or a path below it): loaders use it to fetch extras on demand. */

@@ -37,7 +37,8 @@ const medusaDefaultLimit = (url: string | undefined): number => (url !== undefin
  * for Medusa's own storefront and dashboard. fastify's `rewriteUrl` strips the base path before
  * routing and marks the request, so there is one route table, one set of hooks and one OpenAPI
  * document; the dialect differs only at the HTTP boundary (money in major units, Medusa's
- * default `limit`). Only `/store`, `/admin` and `/auth` are served there.
+ * default `limit`). Only `/store`, `/admin`, `/auth` and `/cloud` (the dashboard asks
+ * `/cloud/auth` before login) are served there.
  */
 export function medusaRewriteUrl(basePath: string): (req: IncomingMessage) => string {
   const base = basePath.replace(/\/+$/, "");
@@ -45,7 +46,7 @@ export function medusaRewriteUrl(basePath: string): (req: IncomingMessage) => st
     const url = req.url ?? "/";
     if (!url.startsWith(base)) return url;
     const rest = url.slice(base.length);
-    if (!/^\/(store|admin|auth)(?=[/?#]|$)/.test(rest)) return url;
+    if (!/^\/(store|admin|auth|cloud)(?=[/?#]|$)/.test(rest)) return url;
     (req as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] = true;
     return rest;
   };

@@ -165,6 +165,8 @@ export interface CustomerGroupFilters {
   id?: string[];
   q?: string;
   name?: string[];
+  /** Groups any of these customers belong to (Medusa's `customers[id]=`). */
+  customer_id?: string[];
 }
 
 // Response schemas describe JSON, while services hand back Dates: the serializer writes them as ISO strings.

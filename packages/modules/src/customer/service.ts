@@ -289,11 +289,28 @@ export function createCustomerService(db: Db) {
       return found;
     },
 
+    /** The live members' ids of each group, in one query, oldest membership first. */
+    async memberIds(groupIds: string[], tx: Db = db): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
+      if (groupIds.length === 0) return out;
+      const rows = await tx
+        .select({ customer_id: customerGroupCustomer.customer_id, group_id: customerGroupCustomer.customer_group_id })
+        .from(customerGroupCustomer)
+        .innerJoin(customer, eq(customer.id, customerGroupCustomer.customer_id))
+        .where(and(inArray(customerGroupCustomer.customer_group_id, groupIds), isNull(customer.deleted_at)))
+        .orderBy(asc(customerGroupCustomer.created_at), asc(customerGroupCustomer.customer_id));
+      for (const row of rows) out.get(row.group_id)?.push(row.customer_id);
+      return out;
+    },
+
     async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions: SQL[] = [];
       if (filters.id?.length) conditions.push(inArray(customerGroup.id, filters.id));
       if (filters.name?.length) conditions.push(inArray(customerGroup.name, filters.name));
       if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
+      if (filters.customer_id?.length) {
+        conditions.push(inArray(customerGroup.id, tx.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));
+      }
       const where = and(liveGroup, ...conditions);
       const columns = { created_at: customerGroup.created_at, updated_at: customerGroup.updated_at, name: customerGroup.name };
       return listPage(tx, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);

@@ -77,23 +77,25 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     },
 
     /**
-     * Sellable quantity per variant over the given locations, in one query for a whole page:
+     * Sellable quantity per variant over the given locations (`"all"`: every location), in one query for a whole page:
      * for each linked item, the sum of `available_quantity` at those locations divided by its
      * `required_quantity` (rounded down), and the smallest over the items. Variants without
      * inventory items are absent from the map.
      */
-    async availableQuantities(variantIds: string[], locationIds: string[], tx: Db = db): Promise<Map<string, number>> {
+    async availableQuantities(variantIds: string[], locationIds: string[] | "all", tx: Db = db): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (variantIds.length === 0) return out;
       const variants = sql.join(variantIds.map((id) => sql`${id}`), sql`, `);
-      const locations = locationIds.length ? sql.join(locationIds.map((id) => sql`${id}`), sql`, `) : null;
+      // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
+      const atLocations =
+        locationIds === "all" ? sql`true` : locationIds.length ? sql`lv.location_id in (${sql.join(locationIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`;
       const rows = await queryRows<{ variant_id: string; required_quantity: number; available: string | number }>(
         tx,
         sql`select l.variant_id, l.required_quantity, coalesce(sum(lv.available_quantity), 0) as available
             from ${inventoryItemVariant} l
             join ${inventoryItem} i on i.id = l.inventory_item_id and i.deleted_at is null
             left join ${inventoryLevel} lv on lv.inventory_item_id = l.inventory_item_id and lv.deleted_at is null
-              and ${locations ? sql`lv.location_id in (${locations})` : sql`false`}
+              and ${atLocations}
             where l.variant_id in (${variants})
             group by l.variant_id, l.inventory_item_id, l.required_quantity`,
       );

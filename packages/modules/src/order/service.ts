@@ -306,9 +306,9 @@ export function createOrderService(db: Db) {
     },
 
     /** The order's change log, oldest first. */
-    async listChanges(orderId: string, page: Paging, tx: Db = db): Promise<{ items: OrderChangeRow[]; count: number }> {
+    async listChanges(orderId: string, page: Paging & { id?: string[] }, tx: Db = db): Promise<{ items: OrderChangeRow[]; count: number }> {
       await service.retrieve(orderId, tx);
-      const where = eq(orderChange.order_id, orderId);
+      const where = and(eq(orderChange.order_id, orderId), page.id?.length ? inArray(orderChange.id, page.id) : undefined);
       return listPage(tx, orderChange, where, [asc(orderChange.created_at), asc(orderChange.id)], page);
     },
 

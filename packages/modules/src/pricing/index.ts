@@ -4,3 +4,4 @@ export type { Price, PriceInput } from "./prices";
 export { createPricingService, type PricingService, type PriceContext } from "./service";
 export { createPriceListService, type PriceListService, type PriceList, type PriceListBatchResult } from "./price-list-service";
 export { createPricePreferenceService, type PricePreferenceService, type PricePreference } from "./price-preference-service";
+export * from "./steps";

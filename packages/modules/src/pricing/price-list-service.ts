@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
@@ -59,6 +59,41 @@ export function createPriceListService(db: Db) {
       const [row] = await tx.select().from(priceList).where(and(eq(priceList.id, id), live));
       if (!row) throw errors.notFound(`Price list with id: ${id} was not found`);
       return (await withRelations(tx, [row]))[0]!;
+    },
+
+    /** The variants the live lists among `ids` price, each once. */
+    async variantIds(ids: string[], tx: Db = db): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await tx
+        .selectDistinct({ variant_id: price.variant_id })
+        .from(price)
+        .innerJoin(priceList, eq(priceList.id, price.price_list_id))
+        .where(and(inArray(price.price_list_id, ids), live));
+      return rows.map((r) => r.variant_id);
+    },
+
+    /** A page of a price list's prices (404 for an unknown list), ordered by variant, currency and tier. */
+    async listPrices(id: string, filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] }, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Price[]; count: number }> {
+      const [list] = await tx.select({ id: priceList.id }).from(priceList).where(and(eq(priceList.id, id), live));
+      if (!list) throw errors.notFound(`Price list with id: ${id} was not found`);
+      const where = and(
+        eq(price.price_list_id, id),
+        filters.id?.length ? inArray(price.id, filters.id) : undefined,
+        filters.variant_id?.length ? inArray(price.variant_id, filters.variant_id) : undefined,
+        filters.currency_code?.length ? inArray(price.currency_code, filters.currency_code.map((c) => c.toLowerCase())) : undefined,
+      );
+      const columns = { created_at: price.created_at, updated_at: price.updated_at, amount: price.amount, currency_code: price.currency_code, variant_id: price.variant_id };
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(price)
+          .where(where)
+          .orderBy(...(page.order ? orderBy(page.order, columns, price.id) : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)]))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(price).where(where),
+      ]);
+      return { items: rows.map(toPrice), count: total?.count ?? 0 };
     },
 
     async list(filters: PriceListFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PriceList[]; count: number }> {

@@ -454,6 +454,8 @@ export interface ProductFilters {
   type_id?: string[];
   sales_channel_id?: string[];
   is_giftcard?: boolean;
+  /** Products with any of these live variants (the Admin's `price_list_id` filter resolves to them). */
+  variant_id?: string[];
 }
 
 /** Relations a product read can load, each with one query for the whole page. */

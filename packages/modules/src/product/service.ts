@@ -129,6 +129,9 @@ export function createProductService(db: Db) {
         ),
       );
     }
+    if (filters.variant_id) {
+      out.push(inArray(product.id, tx.select({ id: productVariant.product_id }).from(productVariant).where(and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at)))));
+    }
     if (filters.sales_channel_id?.length) {
       out.push(
         inArray(

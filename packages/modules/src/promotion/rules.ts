@@ -41,7 +41,7 @@ const ALIASES: Record<string, RuleAttribute> = {
 };
 
 /** Attributes compared as integers (minor units or counts); only they take `gt`, `gte`, `lt`, `lte`. */
-const NUMERIC_ATTRIBUTES: ReadonlySet<RuleAttribute> = new Set(["subtotal", "item_total", "quantity"]);
+export const NUMERIC_ATTRIBUTES: ReadonlySet<RuleAttribute> = new Set(["subtotal", "item_total", "quantity"]);
 
 /** The canonical attribute for a rule's `attribute` (itself or a Medusa alias), or undefined when unknown. */
 export function ruleAttribute(name: string): RuleAttribute | undefined {

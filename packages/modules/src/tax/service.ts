@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { taxRate, taxRegion, type TaxRateRow, type TaxRegionCreate, type TaxRegionFilters, type TaxRegionRow } from "./schema";
 
@@ -84,6 +84,33 @@ export function createTaxService(db: Db) {
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
+    /** A tax rate by id (`not_found` when missing or deleted). */
+    async retrieveRate(id: string, tx: Db = db): Promise<TaxRateRow> {
+      const [row] = await tx.select().from(taxRate).where(and(eq(taxRate.id, id), liveRate));
+      if (!row) throw errors.notFound(`Tax rate with id: ${id} was not found`);
+      return row;
+    },
+
+    /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
+    async listRates(filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string }, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: TaxRateRow[]; count: number }> {
+      const conditions: SQL[] = [liveRate];
+      if (filters.id?.length) conditions.push(inArray(taxRate.id, filters.id));
+      if (filters.tax_region_id?.length) conditions.push(inArray(taxRate.tax_region_id, filters.tax_region_id));
+      if (filters.code?.length) conditions.push(inArray(taxRate.code, filters.code));
+      if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
+      if (filters.q) {
+        const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        conditions.push(or(ilike(taxRate.code, pattern), ilike(taxRate.name, pattern))!);
+      }
+      const where = and(...conditions);
+      const columns = { created_at: taxRate.created_at, updated_at: taxRate.updated_at, code: taxRate.code, name: taxRate.name, rate: taxRate.rate };
+      const [items, [total]] = await Promise.all([
+        tx.select().from(taxRate).where(where).orderBy(...orderBy(page.order, columns, taxRate.id)).limit(page.limit).offset(page.offset),
+        tx.select({ count: count() }).from(taxRate).where(where),
+      ]);
+      return { items, count: total?.count ?? 0 };
+    },
+
     async delete(id: string, tx: Db = db): Promise<void> {
       await service.retrieve(id, tx);
       const now = new Date();

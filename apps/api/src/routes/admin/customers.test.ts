@@ -225,3 +225,33 @@ describe("admin customer groups", () => {
     expect(await groupsOf()).toEqual([silver.id]);
   });
 });
+
+describe("admin customer groups: a customer's groups (the dashboard's customer page)", () => {
+  it("filters by customers[id] and answers the members with fields=+customers.id or *customers", async () => {
+    const ana = (await post("/admin/customers", { email: "ana.groups@example.com" })).json().customer;
+    const ben = (await post("/admin/customers", { email: "ben.groups@example.com", first_name: "Ben" })).json().customer;
+    const gold = (await post("/admin/customer-groups", { name: "Gold members" })).json().customer_group;
+    const silver = (await post("/admin/customer-groups", { name: "Silver members" })).json().customer_group;
+    await post("/admin/customer-groups", { name: "Nobody's" });
+    await post(`/admin/customer-groups/${gold.id}/customers`, { customer_ids: [ana.id, ben.id] });
+    await post(`/admin/customer-groups/${silver.id}/customers`, { customer_ids: [ben.id] });
+
+    const anas = await get(`/admin/customer-groups?limit=10&offset=0&customers[id]=${ana.id}&fields=%2Bcustomers.id`);
+    expect(anas.statusCode, anas.body).toBe(200);
+    expect(anas.json()).toMatchObject({ count: 1, customer_groups: [{ id: gold.id, name: "Gold members", customers: [{ id: ana.id }, { id: ben.id }] }] });
+    expect(anas.json().customer_groups[0].customers[0]).toEqual({ id: ana.id });
+    const bens = (await get(`/admin/customer-groups?customers[id][0]=${ben.id}&order=name`)).json();
+    expect(bens.customer_groups.map((g: { id: string }) => g.id)).toEqual([gold.id, silver.id]);
+    expect(bens.customer_groups[0]).not.toHaveProperty("customers");
+    expect((await get("/admin/customer-groups?customers[id]=cus_nobody")).json().count).toBe(0);
+
+    const whole = (await get(`/admin/customer-groups/${silver.id}?fields=*customers`)).json().customer_group;
+    expect(whole.customers).toEqual([expect.objectContaining({ id: ben.id, email: "ben.groups@example.com", first_name: "Ben" })]);
+
+    for (const query of ["customers[email]=x", "customers=cus_1", "customers[id][0][x]=1"]) {
+      const res = await get(`/admin/customer-groups?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+  });
+});

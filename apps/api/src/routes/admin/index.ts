@@ -42,4 +42,11 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./campaigns"));
   await app.register(import("./workflow-executions"));
   await app.register(import("./queues"));
+  await app.register(import("./dashboard-shell"));
+  await app.register(import("./stores"));
+  await app.register(import("./order-claims-exchanges"));
+  await app.register(import("./fulfillment-providers"));
+  await app.register(import("./uploads"));
+  await app.register(import("./tax-rates"));
+  await app.register(import("./product-variants"));
 }

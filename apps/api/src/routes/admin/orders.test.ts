@@ -58,10 +58,17 @@ describe("admin orders: retrieve", () => {
     expect(after).toMatchObject({ paid_total: 1200, refunded_total: 200, summary: { paid_total: 1200, refunded_total: 200, pending_difference: 2200 } });
   });
 
-  it("narrows with fields", async () => {
+  it("narrows with fields (payment and fulfillment status always come, as in Medusa)", async () => {
     const { order } = await placeTestOrder(t.app);
     const res = await get(`/admin/orders/${order.id}?fields=id,display_id,items.quantity`);
-    expect(res.json().order).toEqual({ id: order.id, display_id: order.display_id, items: [{ id: order.items[0]!.id, quantity: 2 }, { id: order.items[1]!.id, quantity: 1 }] });
+    expect(res.json().order).toEqual({
+      id: order.id,
+      display_id: order.display_id,
+      payment_status: "authorized",
+      fulfillment_status: "not_fulfilled",
+      items: [{ id: order.items[0]!.id, quantity: 2 }, { id: order.items[1]!.id, quantity: 1 }],
+    });
+    expect(Object.keys((await get(`/admin/orders/${order.id}?fields=id,-payment_status,-fulfillment_status`)).json().order)).toEqual(["id"]);
   });
 
   it("unknown id: 404 not_found", async () => {
@@ -102,7 +109,7 @@ describe("admin orders: list", () => {
 
     const page = await get("/admin/orders?sales_channel_id[]=sc_fa&sales_channel_id[]=sc_fb&order=-display_id&limit=1&offset=1&fields=id,display_id");
     expect(page.json()).toMatchObject({ count: 3, limit: 1, offset: 1 });
-    expect(page.json().orders).toEqual([{ id: b.id, display_id: b.display_id }]);
+    expect(page.json().orders).toEqual([{ id: b.id, display_id: b.display_id, payment_status: "authorized", fulfillment_status: "not_fulfilled" }]);
     const defaults = (await get("/admin/orders")).json();
     expect(defaults).toMatchObject({ limit: 15, offset: 0 });
     expect(defaults.orders[0].items.length).toBeGreaterThan(0);

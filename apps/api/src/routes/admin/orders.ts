@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
-import { Amount, Count, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
-import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, ReturnCreate, ReturnReceive, OrderChangeView, ReturnView } from "@kasse/modules/order";
+import { Amount, Count, errors, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, type Order, ReturnCreate, ReturnReceive, OrderChangeView, ReturnView } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
+import { always, parseFields, project } from "../../http/fields";
 import { ArrayQuery, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
-import { orderView, orderViews, OrderDetailView } from "../../orders/view";
+import { orderView, orderViews } from "../../orders/view";
+import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import {
   archiveOrderWorkflow,
   cancelFulfillmentWorkflow,
@@ -57,10 +58,27 @@ const FulfillmentCreate = Type.Object(
   { additionalProperties: false },
 );
 const ReturnParams = Type.Object({ id: Id(), return_id: Id() });
-const ListChanges = Type.Object({ limit: ListQuery.limit, offset: ListQuery.offset, fields: ListQuery.fields }, { additionalProperties: false });
+/** Medusa's order change kinds and states: Kasse's change log records none of them (see `GET /orders/{id}/changes`). */
+const CHANGE_TYPES = ["edit", "claim", "exchange", "return", "return_request", "transfer", "update_order"] as const;
+const CHANGE_STATUSES = ["requested", "pending", "confirmed", "declined", "canceled"] as const;
+const ListChanges = Type.Object(
+  {
+    limit: ListQuery.limit,
+    offset: ListQuery.offset,
+    fields: ListQuery.fields,
+    id: Type.Optional(ArrayQuery(Id())),
+    change_type: Type.Optional(ArrayQuery(oneOf(CHANGE_TYPES))),
+    status: Type.Optional(ArrayQuery(oneOf(CHANGE_STATUSES))),
+  },
+  { additionalProperties: false },
+);
+/** `version`: Medusa numbers an order's states from 1; Kasse keeps only the current one, version 1. */
+const RetrieveOrder = Type.Object({ fields: RetrieveQuery.properties.fields, version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false });
 
-const One = Answer("order", OrderDetailView);
-const WithReturn = { 200: Type.Object({ order: OrderDetailView, return: ReturnView }) };
+const One = Answer("order", AdminOrderView);
+/** Medusa answers an order's payment and fulfillment status whatever `fields` names. */
+const orderFields = (fields: string | undefined) => always(parseFields(fields), "payment_status", "fulfillment_status");
+const WithReturn = { 200: Type.Object({ order: AdminOrderView, return: ReturnView }) };
 
 /** The admin making the request, for the order change log. */
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
@@ -72,25 +90,43 @@ const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_ty
  */
 export default async function orders(app: App): Promise<void> {
   const { order: service } = app.modules;
+  /** The order as the Admin API answers it, shaped by `fields`. */
+  const respond = async (order: string | Order, fields?: string) => {
+    const selection = orderFields(fields);
+    const view = await orderView(app.modules, typeof order === "string" ? await service.retrieve(order) : order);
+    return { order: project((await adminOrderViews(app.modules, [view], selection))[0]!, selection) };
+  };
 
-  app.get("/orders", { schema: { querystring: ListOrders, response: ListAnswer("orders", OrderDetailView) } }, async (request) => {
+  app.get("/orders", { schema: { querystring: ListOrders, response: ListAnswer("orders", AdminOrderView) } }, async (request) => {
     const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
     const range = { created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate), updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate) };
     const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
-    return listResponse("orders", project(await orderViews(app.modules, items), parseFields(fields)), count, { limit, offset });
+    const selection = orderFields(fields);
+    return listResponse("orders", project(await adminOrderViews(app.modules, await orderViews(app.modules, items), selection), selection), count, { limit, offset });
   });
 
-  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { order: project(await orderView(app.modules, await service.retrieve(request.params.id)), parseFields(request.query.fields)) };
+  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveOrder, response: One } }, async (request) => {
+    const { fields, version } = request.query;
+    const order = await service.retrieve(request.params.id);
+    // Kasse has no order edits, claims or exchanges, so an order never moves past its first version.
+    if (version !== undefined && version !== 1) throw errors.notFound(`Order ${order.id} has no version ${version}`);
+    return respond(order, fields);
+  });
+
+  // Medusa's preview shows the order with its pending change applied; Kasse has no pending order
+  // changes (no edits, claims or exchanges), so the preview is the order as it is.
+  app.get("/orders/:id/preview", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
+    return respond(request.params.id, request.query.fields);
   });
 
   app.post("/orders/:id", { schema: { params: Params, body: OrderUpdate, response: One } }, async (request) => {
-    return { order: await orderView(app.modules, await service.update(request.params.id, request.body, actor(request))) };
+    await service.update(request.params.id, request.body, actor(request));
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/cancel", { schema: { params: Params, response: One } }, async (request) => {
     await app.infra.engine.execute(cancelOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   // Medusa's dialect reads `amount` in the collection's currency.
@@ -99,66 +135,73 @@ export default async function orders(app: App): Promise<void> {
   app.post("/orders/:id/payment-collections/:payment_collection_id/capture", { config: collectionCurrency, schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One } }, async (request) => {
     const { id, payment_collection_id } = request.params;
     await app.infra.engine.execute(capturePaymentWorkflow, { order_id: id, payment_collection_id, amount: request.body?.amount ?? null, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(id)) };
+    return respond(id);
   });
 
   app.post("/orders/:id/payment-collections/:payment_collection_id/refund", { config: collectionCurrency, schema: { params: CollectionParams, body: RefundBody, response: One } }, async (request) => {
     const { id, payment_collection_id } = request.params;
     const { amount, reason, note } = request.body;
     await app.infra.engine.execute(refundPaymentWorkflow, { order_id: id, payment_collection_id, amount, reason: reason ?? note ?? null, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(id)) };
+    return respond(id);
   });
 
   app.post("/orders/:id/fulfillments", { schema: { params: Params, body: FulfillmentCreate, response: One } }, async (request) => {
     await app.infra.engine.execute(createFulfillmentWorkflow, { order_id: request.params.id, ...request.body, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/fulfillments/:fulfillment_id/cancel", { schema: { params: FulfillmentParams, response: One } }, async (request) => {
     await app.infra.engine.execute(cancelFulfillmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/fulfillments/:fulfillment_id/shipments", { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate), response: One } }, async (request) => {
     await app.infra.engine.execute(createShipmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, shipment: request.body ?? {}, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/fulfillments/:fulfillment_id/mark-as-delivered", { schema: { params: FulfillmentParams, response: One } }, async (request) => {
     await app.infra.engine.execute(markDeliveredWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/complete", { schema: { params: Params, response: One } }, async (request) => {
     await app.infra.engine.execute(completeOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/archive", { schema: { params: Params, response: One } }, async (request) => {
     await app.infra.engine.execute(archiveOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)) };
+    return respond(request.params.id);
   });
 
   app.post("/orders/:id/returns", { schema: { params: Params, body: ReturnCreate, response: WithReturn } }, async (request) => {
     const created = await app.infra.engine.execute(createReturnWorkflow, { order_id: request.params.id, return: request.body, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
+    return { ...(await respond(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
   });
 
   app.post("/orders/:id/returns/:return_id/receive", { schema: { params: ReturnParams, body: Type.Optional(ReturnReceive), response: WithReturn } }, async (request) => {
     const { id, return_id } = request.params;
     await app.infra.engine.execute(receiveReturnWorkflow, { return_id, order_id: id, receive: request.body ?? {}, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+    return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
   });
 
   app.post("/orders/:id/returns/:return_id/cancel", { schema: { params: ReturnParams, response: WithReturn } }, async (request) => {
     const { id, return_id } = request.params;
     await app.infra.engine.execute(cancelReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
-    return { order: await orderView(app.modules, await service.retrieve(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+    return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
   });
 
   app.get("/orders/:id/changes", { schema: { params: Params, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } }, async (request) => {
-    const { limit, offset, fields } = request.query;
-    const { items, count } = await service.listChanges(request.params.id, { limit, offset });
+    const { limit, offset, fields, id, change_type, status } = request.query;
+    // Kasse's change log is an audit trail of what happened to the order, not Medusa's order
+    // changes (edits, claims, exchanges, transfers, requested updates awaiting confirmation):
+    // none of its entries has a change type or a status, so filtering by either finds nothing.
+    if (change_type?.length || status?.length) {
+      await service.retrieve(request.params.id);
+      return listResponse("order_changes", [], 0, { limit, offset });
+    }
+    const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });
     return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
   });
 }

@@ -156,6 +156,34 @@ describe("admin price lists", () => {
     expect((await t.admin.post("/admin/price-lists/plist_missing", { title: "x" })).statusCode).toBe(404);
   });
 
+  it("lists a list's prices a page at a time, with filters (the dashboard's override count)", async () => {
+    const created = (
+      await t.admin.post("/admin/price-lists", {
+        title: "Paged",
+        description: "Paged prices",
+        type: "sale",
+        prices: [
+          { variant_id: variant1, currency_code: "usd", amount: 900 },
+          { variant_id: variant1, currency_code: "eur", amount: 800 },
+          { variant_id: variant2, currency_code: "eur", amount: 700 },
+        ],
+      })
+    ).json().price_list;
+    const first = await t.admin.get(`/admin/price-lists/${created.id}/prices?limit=1`);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ count: 3, limit: 1, offset: 0, prices: [expect.objectContaining({ price_list_id: created.id })] });
+    const eur = (await t.admin.get(`/admin/price-lists/${created.id}/prices?currency_code[0]=EUR&order=-amount`)).json();
+    expect(eur.prices.map((p: { amount: number }) => p.amount)).toEqual([800, 700]);
+    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?variant_id=${variant2}&fields=amount`)).json().prices).toEqual([{ id: expect.any(String), amount: 700 }]);
+    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?id[]=${eur.prices[0].id}`)).json().count).toBe(1);
+    expect((await t.admin.get("/admin/price-lists/plist_missing/prices")).statusCode).toBe(404);
+    for (const query of ["limit=-1", "currency_code=euro", "order=rules", "unknown=1"]) {
+      const res = await t.admin.get(`/admin/price-lists/${created.id}/prices?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+  });
+
   it("soft-deletes a list", async () => {
     const res = await t.admin.delete(`/admin/price-lists/${list.id}`);
     expect(res.json()).toEqual({ id: list.id, object: "price-list", deleted: true });

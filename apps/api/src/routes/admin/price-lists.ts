@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import { PriceListCreate, PriceListPricesBatch, PriceListUpdate, PriceListView, PriceView } from "@kasse/modules/pricing";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
@@ -19,6 +19,11 @@ const ListPriceLists = Type.Object(
   { additionalProperties: false },
 );
 
+/** `GET /admin/price-lists/{id}/prices`: the list's prices, a page at a time. */
+const ListPrices = Type.Object(
+  { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), variant_id: Type.Optional(ArrayQuery(Id())), currency_code: Type.Optional(ArrayQuery(CurrencyCode())) },
+  { additionalProperties: false },
+);
 const PriceBatch = { 200: Type.Object({ created: Type.Array(PriceView), updated: Type.Array(PriceView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
@@ -60,6 +65,12 @@ export default async function priceLists(app: App): Promise<void> {
   app.delete("/price-lists/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "price-list", deleted: true as const };
+  });
+
+  app.get("/price-lists/:id/prices", { schema: { params: Params, querystring: ListPrices, response: ListAnswer("prices", PriceView) } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await service.listPrices(request.params.id, filters, { limit, offset, order });
+    return listResponse("prices", project(items, parseFields(fields)), count, { limit, offset });
   });
 
   // Medusa's dialect: an updated price's `amount` is in the stored price's currency unless the update names one.

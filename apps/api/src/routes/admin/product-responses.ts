@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { Extend } from "@kasse/db";
-import { VariantInventoryItemView } from "@kasse/modules/inventory";
+import { InventoryItemView, VariantInventoryItemView } from "@kasse/modules/inventory";
 import { PriceView } from "@kasse/modules/pricing";
-import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation } from "@kasse/modules/product";
+import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation, type ProductVariant } from "@kasse/modules/product";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
-import type { FieldNode, FieldSelection } from "../../http/fields";
+import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 
 /** A variant as the Admin API shows it: with its prices and inventory item links. */
 export const AdminVariantView = Extend(ProductVariantView, { prices: Type.Array(PriceView), inventory_items: Type.Array(VariantInventoryItemView) });
@@ -53,4 +53,39 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
 export async function adminProduct(app: App, id: string, selection: FieldSelection): Promise<Product> {
   const product = await app.modules.product.retrieve(id, { relations: relationsFor(selection), filters: { id: [id] } });
   return (await adminProducts(app, [product], selection))[0]!;
+}
+
+/**
+ * A variant in the Admin's variant lists: with `inventory_quantity` (what can be sold from every
+ * location) and each inventory link's `inventory` item with its location levels, when asked for.
+ */
+export const AdminVariantListView = Extend(AdminVariantView, {
+  inventory_quantity: Type.Optional(Type.Integer()),
+  inventory_items: Type.Array(Extend(VariantInventoryItemView, { inventory: Type.Optional(InventoryItemView) })),
+});
+
+/**
+ * Completes a page of variants: `prices`, `inventory_items` (with `inventory` when
+ * `inventory_items.inventory` is named) and `inventory_quantity` (when named). One query per
+ * module for the page.
+ */
+export async function variantExtras(app: App, variants: ProductVariant[], selection: FieldSelection) {
+  const ids = variants.map((v) => v.id);
+  const named = (path: string) => selection.named.size > 0 && wants(selection, path);
+  const [prices, links, quantities] = await Promise.all([
+    app.modules.pricing.listVariantPrices(ids),
+    app.modules.inventory.listVariantInventoryItems(ids),
+    named("inventory_quantity") ? app.modules.inventory.availableQuantities(ids, "all") : undefined,
+  ]);
+  const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
+  const items =
+    named("inventory_items.inventory") && itemIds.length
+      ? new Map((await app.modules.inventory.list({ id: itemIds }, { limit: itemIds.length, offset: 0 })).items.map((i) => [i.id, i]))
+      : undefined;
+  return variants.map((v) => ({
+    ...v,
+    prices: prices.get(v.id) ?? [],
+    inventory_items: (links.get(v.id) ?? []).map((link) => (items ? { ...link, inventory: items.get(link.inventory_item_id) } : link)),
+    ...(quantities ? { inventory_quantity: quantities.get(v.id) ?? 0 } : {}),
+  }));
 }

@@ -443,3 +443,87 @@ describe("admin products: delete and batch", () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/products", headers: customer })).statusCode).toBe(403);
   });
 });
+
+describe("admin products: what the dashboard's lists ask", () => {
+  it("filters by price_list_id[] and answers variants.id with -variants (the product table)", async () => {
+    const mk = async (title: string) =>
+      (await post("/admin/products", { title, options: [{ title: "Size", values: ["S", "M"] }], variants: ["S", "M"].map((s) => ({ title: s, options: { Size: s }, prices: [{ currency_code: "eur", amount: 1000 }] })) })).json().product;
+    const priced = await mk("Priced by list");
+    const other = await mk("Not on the list");
+    const list = (await post("/admin/price-lists", { title: "Sale", description: "Sale", type: "sale", prices: [{ variant_id: priced.variants[0].id, currency_code: "eur", amount: 800 }] })).json().price_list;
+    const empty = (await post("/admin/price-lists", { title: "Empty", description: "Empty", type: "sale" })).json().price_list;
+
+    const fields = "id,title,handle,status,*collection,*sales_channels,variants.id,thumbnail,-type,-options,-tags,-images,-variants";
+    const res = await get(`/admin/products?limit=10&offset=0&price_list_id[0]=${list.id}&fields=${encodeURIComponent(fields)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().count).toBe(1);
+    const [row] = res.json().products;
+    expect(row).toMatchObject({ id: priced.id, title: "Priced by list", collection: null, sales_channels: [] });
+    expect(row.variants).toEqual(priced.variants.map((v: { id: string }) => ({ id: v.id })));
+    expect(row).not.toHaveProperty("options");
+    expect(row).not.toHaveProperty("type");
+
+    expect((await get(`/admin/products?price_list_id=${empty.id}`)).json().count).toBe(0);
+    expect((await get("/admin/products?price_list_id[]=plist_missing")).json().count).toBe(0);
+    expect((await get(`/admin/products?price_list_id[]=${list.id}&price_list_id[]=${empty.id}&is_giftcard=false`)).json().products.map((p: { id: string }) => p.id)).toEqual([priced.id]);
+    expect((await get(`/admin/products?id=${other.id}&fields=variants.id,-variants`)).json().products[0].variants).toHaveLength(2);
+    expect((await get("/admin/products?price_list_id[0][x]=1")).statusCode).toBe(400);
+  });
+});
+
+describe("admin product variants: the product page's variant table", () => {
+  it("answers inventory_quantity over every location and each inventory item with its levels, when named", async () => {
+    const created = await post("/admin/products", { title: "Stocked shirt", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "STOCKED-S", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1000 }] }] });
+    expect(created.statusCode, created.body).toBe(200);
+    const product = created.json().product;
+    const small = product.variants[0];
+    const itemId = small.inventory_items[0].inventory_item_id;
+    const a = (await post("/admin/stock-locations", { name: "North" })).json().stock_location;
+    const b = (await post("/admin/stock-locations", { name: "South" })).json().stock_location;
+    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: a.id, stocked_quantity: 7 })).statusCode).toBe(200);
+    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: b.id, stocked_quantity: 5 })).statusCode).toBe(200);
+
+    const fields = "title,sku,thumbnail,*options,created_at,*inventory_items.inventory.location_levels,inventory_quantity,manage_inventory";
+    const res = await get(`/admin/products/${product.id}/variants?order=variant_rank&limit=10&fields=${encodeURIComponent(fields)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const row = res.json().variants.find((v: { id: string }) => v.id === small.id);
+    expect(row.inventory_quantity).toBe(12);
+    // Only what was named: each item's id and levels.
+    expect(row.inventory_items).toEqual([
+      {
+        inventory: {
+          id: itemId,
+          location_levels: expect.arrayContaining([expect.objectContaining({ location_id: a.id, stocked_quantity: 7 }), expect.objectContaining({ location_id: b.id, stocked_quantity: 5 })]),
+        },
+      },
+    ]);
+    expect(row).toMatchObject({ title: "S", sku: "STOCKED-S", manage_inventory: true, options: [expect.objectContaining({ value: "S" })] });
+    // Without those names neither extra is computed.
+    const plain = (await get(`/admin/products/${product.id}/variants`)).json().variants.find((v: { id: string }) => v.id === small.id);
+    expect(plain).not.toHaveProperty("inventory_quantity");
+    expect(plain.inventory_items[0]).not.toHaveProperty("inventory");
+  });
+});
+
+describe("admin product variants across products", () => {
+  it("lists variants of every product with filters, q, paging and fields", async () => {
+    const mk = async (title: string, sku: string) =>
+      (await post("/admin/products", { title, options: [{ title: "Size", values: ["One"] }], variants: [{ title: "One", sku, options: { Size: "One" }, prices: [{ currency_code: "usd", amount: 500 }] }] })).json().product;
+    const mug = await mk("Across mug", "ACROSS-MUG");
+    const cap = await mk("Across cap", "ACROSS-CAP");
+    const res = await get(`/admin/product-variants?product_id[]=${mug.id}&product_id[]=${cap.id}&order=sku`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ count: 2, variants: [{ sku: "ACROSS-CAP", product_id: cap.id, prices: [expect.objectContaining({ amount: 500 })] }, { sku: "ACROSS-MUG", product_id: mug.id }] });
+    expect((await get("/admin/product-variants?sku=ACROSS-MUG&fields=sku,inventory_quantity")).json().variants).toEqual([{ id: mug.variants[0].id, sku: "ACROSS-MUG", inventory_quantity: 0 }]);
+    expect((await get("/admin/product-variants?q=across-c")).json().count).toBe(1);
+    for (const query of ["order=secret", "limit=-1", "unknown=1", "id[0][x]=1"]) {
+      const bad = await get(`/admin/product-variants?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().type).toBe("invalid_data");
+    }
+  });
+});
+
+// Requests as the admin, for the dashboard tests below.
+const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
+const get = (url: string) => t.admin.get(url);

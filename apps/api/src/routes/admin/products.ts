@@ -15,7 +15,7 @@ import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, Produ
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, DeleteResponse, Deleted, ListAnswer } from "../../http/schemas";
-import { adminProduct, adminProducts, relationsFor, AdminProductView, AdminVariantView } from "./product-responses";
+import { adminProduct, adminProducts, relationsFor, variantExtras, AdminProductView, AdminVariantView, AdminVariantListView } from "./product-responses";
 
 const Params = Type.Object({ id: Id() });
 const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
@@ -38,6 +38,8 @@ const ListProducts = Type.Object(
     category_id: Type.Optional(ArrayQuery(Id())),
     include_descendants_tree: Type.Optional(Type.Boolean()),
     is_giftcard: Type.Optional(Type.Boolean()),
+    // Products a price list prices (the dashboard's price list page).
+    price_list_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );
@@ -65,11 +67,13 @@ export default async function products(app: App): Promise<void> {
   const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });
 
   app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } }, async (request) => {
-    const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, ...filters } = request.query;
+    const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, price_list_id, ...filters } = request.query;
     const selection = parseFields(fields);
+    const variant_id = price_list_id?.length ? await app.modules.priceList.variantIds(price_list_id) : undefined;
     const { items, count } = await app.modules.product.list(
       {
         ...filters,
+        variant_id,
         tag_id: [...(tags ?? []), ...(tag_id ?? [])].length ? [...(tags ?? []), ...(tag_id ?? [])] : undefined,
         category_id: [...(categories ?? []), ...(category_id ?? [])].length ? [...(categories ?? []), ...(category_id ?? [])] : undefined,
         include_category_descendants: include_descendants_tree,
@@ -105,13 +109,12 @@ export default async function products(app: App): Promise<void> {
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
-  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantView) } }, async (request) => {
+  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
     const { items, count } = await app.modules.product.listVariants({ ...filters, product_id: [request.params.id] }, { limit, offset, order });
-    const prices = await app.modules.pricing.listVariantPrices(items.map((v) => v.id));
-    const variants = items.map((v) => ({ ...v, prices: prices.get(v.id) ?? [] }));
-    return listResponse("variants", project(variants, parseFields(fields)), count, { limit, offset });
+    const selection = parseFields(fields);
+    return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, { limit, offset });
   });
 
   app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate, response: One } }, async (request) => {

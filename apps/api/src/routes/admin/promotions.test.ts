@@ -235,3 +235,67 @@ describe("admin promotions", () => {
     expect(res.json().type).toBe("not_allowed");
   });
 });
+
+describe("admin promotion rules, read by kind", () => {
+  it("answers each kind of rule with the labels the dashboard shows", async () => {
+    const created = await post("/admin/promotions", {
+      code: "BUY2",
+      type: "buyget",
+      rules: [
+        { attribute: "customer.groups.id", operator: "in", values: ["cusgroup_1", "cusgroup_2"] },
+        { attribute: "subtotal", operator: "gte", values: "5000" },
+      ],
+      application_method: {
+        type: "percentage",
+        target_type: "items",
+        allocation: "each",
+        value: 100,
+        max_quantity: 1,
+        apply_to_quantity: 1,
+        buy_rules_min_quantity: 2,
+        target_rules: [{ attribute: "items.product.id", operator: "eq", values: "prod_1" }],
+        buy_rules: [{ attribute: "product_id", operator: "in", values: ["prod_2"] }],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().promotion.id;
+
+    const rules = await get(`/admin/promotions/${id}/rules`);
+    expect(rules.statusCode).toBe(200);
+    // Rules created together share a timestamp: compare them in attribute order.
+    const byAttribute = (rules.json().rules as Array<{ attribute: string }>).sort((a, b) => a.attribute.localeCompare(b.attribute));
+    expect(byAttribute).toEqual([
+      {
+        id: expect.any(String),
+        attribute: "customer.groups.id",
+        operator: "in",
+        description: null,
+        attribute_label: "Customer Group",
+        operator_label: "In",
+        field_type: "multiselect",
+        values: [
+          { id: expect.any(String), value: "cusgroup_1", label: "cusgroup_1" },
+          { id: expect.any(String), value: "cusgroup_2", label: "cusgroup_2" },
+        ],
+      },
+      expect.objectContaining({ attribute: "subtotal", operator: "gte", attribute_label: "Subtotal", operator_label: "Greater than or equal", field_type: "number", values: [expect.objectContaining({ value: "5000" })] }),
+    ]);
+    expect((await get(`/admin/promotions/${id}/target-rules`)).json().rules).toEqual([expect.objectContaining({ attribute: "items.product.id", attribute_label: "Product", operator_label: "Equal", values: [expect.objectContaining({ value: "prod_1" })] })]);
+    expect((await get(`/admin/promotions/${id}/buy-rules?promotion_type=buyget`)).json().rules).toEqual([expect.objectContaining({ attribute: "product_id", operator: "in" })]);
+
+    // A promotion without buy rules answers none; an unknown one 404; bad queries 400.
+    const plain = (await post("/admin/promotions", standard("PLAIN5"))).json().promotion;
+    expect((await get(`/admin/promotions/${plain.id}/buy-rules`)).json()).toEqual({ rules: [] });
+    expect((await get("/admin/promotions/promo_missing/rules")).statusCode).toBe(404);
+    for (const query of ["x=1", "promotion_type=odd"]) {
+      const res = await get(`/admin/promotions/${id}/rules?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect((await t.app.inject({ method: "GET", url: `/admin/promotions/${id}/rules` })).statusCode).toBe(401);
+  });
+});
+
+// Requests as the admin, for the rule-read tests above.
+const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
+const get = (url: string) => t.admin.get(url);

@@ -54,3 +54,23 @@ describe("admin tax regions", () => {
     expect((await get(`/admin/tax-regions/${country.id}`)).statusCode).toBe(404);
   });
 });
+
+describe("admin tax rates", () => {
+  it("lists the rates of every region with filters, and retrieves one", async () => {
+    const de = (await post("/admin/tax-regions", { country_code: "de", default_tax_rate: { rate: 19, code: "DE-VAT", name: "Umsatzsteuer" } })).json().tax_region;
+    const fr = (await post("/admin/tax-regions", { country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } })).json().tax_region;
+    const rate = de.tax_rates[0];
+    const byRegion = await get(`/admin/tax-rates?tax_region_id[]=${de.id}&tax_region_id[]=${fr.id}&order=-rate`);
+    expect(byRegion.statusCode).toBe(200);
+    expect(byRegion.json()).toMatchObject({ count: 2, tax_rates: [{ code: "FR-TVA", rate: 20 }, { code: "DE-VAT", rate: 19, tax_region_id: de.id, is_default: true }] });
+    expect((await get("/admin/tax-rates?q=umsatz&fields=code")).json()).toEqual({ tax_rates: [{ id: rate.id, code: "DE-VAT" }], count: 1, offset: 0, limit: 15 });
+    expect((await get("/admin/tax-rates?code=FR-TVA&is_default=true")).json().count).toBe(1);
+    expect((await get(`/admin/tax-rates/${rate.id}`)).json().tax_rate).toMatchObject({ id: rate.id, name: "Umsatzsteuer", rate: 19 });
+    expect((await get("/admin/tax-rates/txr_missing")).statusCode).toBe(404);
+    for (const query of ["order=secret", "is_default=maybe", "limit=-1", "unknown=1"]) {
+      const res = await get(`/admin/tax-rates?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+  });
+});

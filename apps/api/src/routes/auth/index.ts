@@ -5,6 +5,7 @@ import { allowOrigins } from "../../plugins/cors";
 export default async function auth(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.auth);
   await app.register(import("./emailpass"));
+  await app.register(import("./providers"));
   await app.register(import("./reset-password"));
   await app.register(import("./oauth"));
   await app.register(import("./token"));

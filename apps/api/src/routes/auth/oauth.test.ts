@@ -94,6 +94,20 @@ async function approve(startUrl: string): Promise<{ query: string; location: URL
   return { query: new URL(consent.headers.get("location")!).search, location };
 }
 
+describe("oauth: the providers a login page offers", () => {
+  it("lists email and password as a form and each configured OAuth provider as a redirect", async () => {
+    const res = await get("/auth/user/providers");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      providers: [
+        { id: "emailpass", identifier: "emailpass", display_name: "Email and password", flow: "credentials" },
+        { id: "github", identifier: "github", display_name: "GitHub", flow: "redirect" },
+        { id: "google", identifier: "google", display_name: "Google", flow: "redirect" },
+      ],
+    });
+  });
+});
+
 describe("oauth: google", () => {
   it("redirects with a signed state and PKCE; the callback creates the identity with the profile and answers a token", async () => {
     fake.state.profile = googleProfile("g-100");

@@ -1,0 +1,126 @@
+import { Type } from "@sinclair/typebox";
+import { Extend, MoneyView, OrNull, View } from "@kasse/db";
+import { CustomerResponse } from "@kasse/modules/customer";
+import { VariantInventoryItemView } from "@kasse/modules/inventory";
+import { ProductVariantView } from "@kasse/modules/product";
+import { RegionView } from "@kasse/modules/region";
+import { SalesChannelView } from "@kasse/modules/sales-channel";
+import type { Container } from "../container";
+import { wants, type FieldSelection } from "../http/fields";
+import { OrderDetailView, type orderView } from "./view";
+
+type OrderView = Awaited<ReturnType<typeof orderView>>;
+
+const detailProperties = (OrderDetailView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
+const LineView = detailProperties.items!.items as Parameters<typeof Extend>[0];
+
+/** The bought variant as it is now (it may have changed or gone since): options, product, inventory links. */
+const OrderVariantView = Extend(ProductVariantView, {
+  product: Type.Optional(OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String() }))),
+  inventory_items: Type.Optional(Type.Array(VariantInventoryItemView)),
+});
+
+/**
+ * An order as the Admin API shows it: {@link OrderDetailView} plus what Medusa's dashboard reads:
+ * the totals before discounts (`original_*`), `refundable_total`, store credit (`credit_lines`,
+ * always none: Kasse has no store credit), and on request `customer`, `sales_channel`, `region`
+ * and each line's `variant`.
+ */
+export const AdminOrderView = Extend(OrderDetailView, {
+  items: Type.Array(Extend(LineView, { variant: Type.Optional(OrNull(OrderVariantView)) })),
+  original_item_tax_total: MoneyView(),
+  original_shipping_tax_total: MoneyView(),
+  original_tax_total: MoneyView(),
+  original_total: MoneyView(),
+  refundable_total: MoneyView(),
+  credit_line_total: MoneyView(),
+  credit_lines: Type.Array(View({ id: Type.String() })),
+  customer: Type.Optional(OrNull(CustomerResponse)),
+  sales_channel: Type.Optional(OrNull(SalesChannelView)),
+  region: Type.Optional(OrNull(RegionView)),
+});
+
+type Modules = Pick<Container, "customer" | "salesChannel" | "region" | "product" | "inventory">;
+type Line = { subtotal: number; discount_total: number; tax_total: number; variant_id: string | null };
+type Method = { subtotal: number; discount_total: number; tax_total: number };
+
+/**
+ * Tax before discounts: a line's tax is charged on its discounted amount at one rate, so the tax
+ * on the undiscounted amount scales by subtotal / (subtotal − discount). A line discounted to
+ * zero carries no tax to scale from, so its original tax is taken as its tax (zero).
+ */
+function originalTax(rows: Array<{ subtotal: number; discount_total: number; tax_total: number }>): number {
+  return rows.reduce((sum, r) => {
+    const taxed = r.subtotal - r.discount_total;
+    if (r.discount_total === 0 || taxed <= 0) return sum + r.tax_total;
+    return sum + Math.round((r.tax_total * r.subtotal) / taxed);
+  }, 0);
+}
+
+/**
+ * Adds the admin extras to a page of order views: computed totals always, related records only
+ * when `fields` asks for them (one query per module for the whole page, never one per order).
+ */
+export async function adminOrderViews<T extends OrderView>(modules: Modules, orders: T[], selection: FieldSelection) {
+  const all = selection.root.all && selection.named.size === 0;
+  const want = (path: string) => !all && wants(selection, path);
+  const ids = (pick: (o: T) => Array<string | null | undefined>) => [...new Set(orders.flatMap(pick).filter((x): x is string => typeof x === "string"))];
+  const customerIds = want("customer") ? ids((o) => [o.customer_id]) : [];
+  const channelIds = want("sales_channel") ? ids((o) => [o.sales_channel_id]) : [];
+  const regionIds = want("region") ? ids((o) => [o.region_id]) : [];
+  const variantIds = want("items.variant") ? ids((o) => (o.items as Line[]).map((i) => i.variant_id)) : [];
+  const page = (n: number) => ({ limit: n, offset: 0 });
+  const [customers, channels, regions, variants, links] = await Promise.all([
+    customerIds.length ? modules.customer.list({ id: customerIds }, page(customerIds.length)).then((r) => r.items) : [],
+    channelIds.length ? modules.salesChannel.list({ id: channelIds }, page(channelIds.length)).then((r) => r.items) : [],
+    regionIds.length ? modules.region.list({ id: regionIds }, page(regionIds.length)).then((r) => r.items) : [],
+    variantIds.length ? modules.product.listVariants({ id: variantIds }, page(variantIds.length)).then((r) => r.items) : [],
+    variantIds.length && wants(selection, "items.variant.inventory_items") ? modules.inventory.listVariantInventoryItems(variantIds) : undefined,
+  ]);
+  const productIds = [...new Set(variants.map((v) => v.product_id))];
+  const products =
+    productIds.length && wants(selection, "items.variant.product")
+      ? new Map((await modules.product.list({ id: productIds }, page(productIds.length), { relations: [] })).items.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status }]))
+      : undefined;
+  const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
+  const [customerById, channelById, regionById, variantById] = [byId(customers), byId(channels), byId(regions), byId(variants)];
+
+  return orders.map((o) => {
+    const lines = o.items as Line[];
+    const methods = o.shipping_methods as Method[];
+    const original_item_tax_total = originalTax(lines);
+    const original_shipping_tax_total = originalTax(methods);
+    const original_tax_total = original_item_tax_total + original_shipping_tax_total;
+    const paid = o.summary.paid_total - o.summary.refunded_total;
+    return {
+      ...o,
+      ...(variantIds.length
+        ? {
+            items: o.items.map((item) => {
+              const variant = item.variant_id ? variantById.get(item.variant_id) : undefined;
+              if (!variant) return { ...item, variant: null };
+              return {
+                ...item,
+                variant: {
+                  ...variant,
+                  ...(products ? { product: products.get(variant.product_id) ?? null } : {}),
+                  ...(links ? { inventory_items: links.get(variant.id) ?? [] } : {}),
+                },
+              };
+            }),
+          }
+        : {}),
+      original_item_tax_total,
+      original_shipping_tax_total,
+      original_tax_total,
+      // The total with the discounts given back and the tax they took off.
+      original_total: o.total + o.discount_total + (original_tax_total - o.tax_total),
+      refundable_total: Math.max(0, paid),
+      credit_line_total: 0,
+      credit_lines: [],
+      ...(customerIds.length || want("customer") ? { customer: o.customer_id ? (customerById.get(o.customer_id) ?? null) : null } : {}),
+      ...(channelIds.length || want("sales_channel") ? { sales_channel: o.sales_channel_id ? (channelById.get(o.sales_channel_id) ?? null) : null } : {}),
+      ...(regionIds.length || want("region") ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null } : {}),
+    };
+  });
+}

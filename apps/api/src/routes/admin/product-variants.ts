@@ -1,0 +1,31 @@
+import { Type } from "@sinclair/typebox";
+import { Code, Id, Title } from "@kasse/db";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { AdminVariantListView, variantExtras } from "./product-responses";
+
+const ListVariants = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    sku: Type.Optional(ArrayQuery(Code())),
+    product_id: Type.Optional(ArrayQuery(Id())),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * `GET /admin/product-variants` (`sdk.admin.productVariant.list`): variants across products, as
+ * the dashboard's pickers ask for them (price lists, promotions, inventory), with prices,
+ * inventory links and, when named, `inventory_quantity` and `inventory_items.inventory`.
+ */
+export default async function productVariants(app: App): Promise<void> {
+  app.get("/product-variants", { schema: { querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const selection = parseFields(fields);
+    const { items, count } = await app.modules.product.listVariants(filters, { limit, offset, order });
+    return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, { limit, offset });
+  });
+}

@@ -1,0 +1,101 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../testing";
+
+const dir = mkdtempSync(join(tmpdir(), "kasse-uploads-"));
+let t: TestApp;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: "http://shop.test/", FILE_DIR: dir, UPLOAD_MAX_BYTES: "2048", UPLOAD_MAX_FILES: "3" });
+  admin = await t.adminHeaders();
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(56, 7)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
+const BOUNDARY = "----kasse-test-boundary";
+
+/** A multipart/form-data body: each part a file (`filename` set) or a plain field. */
+function form(parts: Array<{ name: string; filename?: string; type?: string; content: Buffer | string }>) {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${part.filename}"`}`;
+    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}\r\n`));
+    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
+    chunks.push(Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+const upload = (payload: Buffer, headers: Record<string, string> = admin, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
+  t.app.inject({ method: "POST", url: "/admin/uploads", headers: { ...headers, "content-type": contentType }, payload });
+const stored = () => readdirSync(dir).sort();
+
+describe("admin uploads", () => {
+  it("stores images, answers their ids and urls, and serves them at /static", async () => {
+    const res = await upload(form([
+      { name: "files", filename: "Blue Shirt (front).PNG", type: "image/png", content: PNG },
+      { name: "files", filename: "../../etc/passwd.jpg", type: "image/jpeg", content: JPEG },
+    ]));
+    expect(res.statusCode, res.body).toBe(200);
+    const files = res.json().files as Array<{ id: string; url: string }>;
+    expect(files).toHaveLength(2);
+    expect(files[0]!.id).toMatch(/^[0-9a-z]+-[0-9a-f]{16}-Blue-Shirt-front\.png$/);
+    expect(files[1]!.id).toMatch(/^[0-9a-z]+-[0-9a-f]{16}-passwd\.jpg$/);
+    expect(files[0]!.url).toBe(`http://shop.test/static/uploads/${files[0]!.id}`);
+    expect(stored()).toEqual(files.map((f) => f.id).sort());
+
+    const served = await t.app.inject({ method: "GET", url: `/static/uploads/${files[0]!.id}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/png");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+
+    const one = await t.app.inject({ method: "GET", url: `/admin/uploads/${files[1]!.id}`, headers: { ...admin } });
+    expect(one.json()).toEqual({ file: { id: files[1]!.id, url: `http://shop.test/static/uploads/${files[1]!.id}` } });
+
+    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin });
+    expect(deleted.json()).toEqual({ id: files[1]!.id, object: "file", deleted: true });
+    expect(stored()).toEqual([files[0]!.id]);
+    expect((await t.app.inject({ method: "GET", url: `/static/uploads/${files[1]!.id}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin })).statusCode).toBe(404);
+  });
+
+  it("refuses what is not an allowed image, too big, too many, empty, or not multipart, and stores nothing", async () => {
+    const before = stored();
+    const cases: Array<[string, Buffer, string?]> = [
+      ["a script named .png", form([{ name: "files", filename: "x.png", type: "image/png", content: "<script>alert(1)</script>" }])],
+      ["an SVG", form([{ name: "files", filename: "x.svg", type: "image/svg+xml", content: "<svg xmlns='http://www.w3.org/2000/svg'/>" }])],
+      ["one good and one bad file", form([{ name: "files", filename: "ok.png", content: PNG }, { name: "files", filename: "bad.png", content: "nope" }])],
+      ["an empty file", form([{ name: "files", filename: "empty.png", content: Buffer.alloc(0) }])],
+      ["no file at all", form([])],
+      ["a text field", form([{ name: "note", content: "hello" }])],
+      ["a file in another field", form([{ name: "image", filename: "x.png", content: PNG }])],
+      ["JSON", Buffer.from(JSON.stringify({ files: [] })), "application/json"],
+    ];
+    for (const [label, payload, type] of cases) {
+      const res = await upload(payload, admin, type);
+      expect(res.statusCode, label).toBe(400);
+      expect(res.json().type, label).toBe("invalid_data");
+    }
+    const tooBig = await upload(form([{ name: "files", filename: "big.png", content: Buffer.concat([PNG, Buffer.alloc(4096)]) }]));
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().type).toBe("invalid_data");
+    const tooMany = await upload(form(Array.from({ length: 4 }, (_, i) => ({ name: "files", filename: `${i}.png`, content: PNG }))));
+    expect(tooMany.statusCode).toBe(413);
+    expect(stored()).toEqual(before);
+  });
+
+  it("requires an admin; unknown or malformed ids are 4xx", async () => {
+    expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), {})).statusCode).toBe(401);
+    expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), await t.customerHeaders("cus_1"))).statusCode).toBe(403);
+    expect((await t.app.inject({ method: "GET", url: "/admin/uploads/nothing.png", headers: admin })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: "/static/uploads/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);
+  });
+});

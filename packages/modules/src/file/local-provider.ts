@@ -1,0 +1,49 @@
+import { createReadStream } from "node:fs";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+
+/** Where uploaded files are kept. The local provider writes them to a directory; others could use object storage. */
+export interface FileProvider {
+  readonly id: string;
+  /** Stores `content` under `key` (a name already checked by the service: no path separators). */
+  put(key: string, content: Buffer): Promise<void>;
+  /** The stored file, or null when there is none. */
+  open(key: string): Promise<{ size: number; stream: () => Readable } | null>;
+  /** Removes the file; true when there was one. */
+  remove(key: string): Promise<boolean>;
+}
+
+/**
+ * The default provider: files on the local disk, in `dir` (created on first upload). Kasse serves
+ * them itself at `/static/{key}`.
+ * @example
+ * const provider = createLocalFileProvider({ dir: "/var/lib/kasse/uploads" });
+ */
+export function createLocalFileProvider(options: { dir: string }): FileProvider {
+  const path = (key: string) => join(options.dir, key);
+  return {
+    id: "local",
+    async put(key, content) {
+      await mkdir(options.dir, { recursive: true });
+      // `wx`: a key is never overwritten (keys are unique; a clash is a bug, not a replace).
+      await writeFile(path(key), content, { flag: "wx", mode: 0o644 });
+    },
+    async open(key) {
+      try {
+        const info = await stat(path(key));
+        if (!info.isFile()) return null;
+        return { size: info.size, stream: () => createReadStream(path(key)) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      const existing = await this.open(key);
+      if (!existing) return false;
+      await rm(path(key), { force: true });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { errors } from "@kasse/db";
+import { FILE_TYPES, type FileType } from "./schema";
+import type { FileProvider } from "./local-provider";
+
+/** Upload limits: the size of one file and how many one request may carry. */
+export interface FileLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+/** A stored file's key and the content type it is served with. */
+export interface StoredFile {
+  id: string;
+  mime: string;
+}
+
+// `<time>-<random>-<name>.<ext>`: letters, digits, `-` and `_` only, so a key is never a path.
+const KEY = /^[0-9a-z]{1,20}-[0-9a-f]{16}-[A-Za-z0-9_-]{0,60}\.(jpg|png|gif|webp|avif)$/;
+
+/** The type of `content` by its first bytes, or undefined when it is none of {@link FILE_TYPES}. */
+export function detectFileType(content: Buffer): FileType | undefined {
+  return FILE_TYPES.find((t) => t.magic(content));
+}
+
+/**
+ * Files: uploads checked for size and type (by content), stored by a provider under a fresh key.
+ * @example
+ * const files = createFileService(createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10 });
+ * const [stored] = await files.upload([{ filename: "shirt.png", content }]);
+ */
+export function createFileService(provider: FileProvider, limits: FileLimits) {
+  const service = {
+    limits,
+    provider,
+
+    /**
+     * Stores each file after checking all of them (one bad file stores none): at most
+     * `maxFiles`, each non-empty, at most `maxBytes`, and an image of an allowed type.
+     */
+    async upload(files: Array<{ filename: string; content: Buffer }>): Promise<StoredFile[]> {
+      if (files.length === 0) throw errors.invalidData("No files were uploaded");
+      if (files.length > limits.maxFiles) throw errors.invalidData(`At most ${limits.maxFiles} files may be uploaded at once`);
+      const checked = files.map((file) => {
+        if (file.content.length === 0) throw errors.invalidData(`File ${file.filename} is empty`);
+        if (file.content.length > limits.maxBytes) throw errors.invalidData(`File ${file.filename} is larger than ${limits.maxBytes} bytes`);
+        const type = detectFileType(file.content);
+        if (!type) throw errors.invalidData(`File ${file.filename} is not an image of an allowed type (${FILE_TYPES.map((t) => t.ext).join(", ")})`);
+        return { ...file, type };
+      });
+      const stored: StoredFile[] = [];
+      try {
+        for (const file of checked) {
+          const id = `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(file.filename)}.${file.type.ext}`;
+          await provider.put(id, file.content);
+          stored.push({ id, mime: file.type.mime });
+        }
+      } catch (error) {
+        // All or nothing: take back what this request already stored.
+        await Promise.all(stored.map((s) => provider.remove(s.id).catch(() => false)));
+        throw error;
+      }
+      return stored;
+    },
+
+    /** A stored file to serve, or `not_found`. */
+    async open(id: string) {
+      const found = KEY.test(id) ? await provider.open(id) : null;
+      if (!found) throw errors.notFound(`File with id: ${id} was not found`);
+      const ext = id.slice(id.lastIndexOf(".") + 1);
+      return { ...found, mime: FILE_TYPES.find((t) => t.ext === ext)!.mime };
+    },
+
+    /** Deletes a stored file, or `not_found`. */
+    async delete(id: string): Promise<void> {
+      if (!KEY.test(id) || !(await provider.remove(id))) throw errors.notFound(`File with id: ${id} was not found`);
+    },
+  };
+  return service;
+}
+
+export type FileService = ReturnType<typeof createFileService>;
+
+/** The name without its extension, reduced to letters, digits, `-` and `_` (at most 60). */
+function stem(filename: string): string {
+  const base = filename.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
+  return base.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
+}

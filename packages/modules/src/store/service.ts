@@ -1,0 +1,165 @@
+import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow, type StoreUpdate } from "./schema";
+
+/** A store as the API shows it: the row and its supported currencies. */
+export type Store = Omit<StoreRow, "is_primary"> & { supported_currencies: StoreCurrencyRow[] };
+
+/** What a new store starts with: passed in by the caller, who reads the other modules. */
+export interface StoreDefaults {
+  name: string;
+  default_sales_channel_id?: string | null;
+  default_region_id?: string | null;
+  default_location_id?: string | null;
+  currencies?: Array<{ currency_code: string; is_default: boolean }>;
+}
+
+/**
+ * Which ids and codes named by an update exist, read by the caller from the modules that own
+ * them; the store refuses the others.
+ */
+export interface StoreReferences {
+  currencies: Set<string>;
+  sales_channels: Set<string>;
+  regions: Set<string>;
+  locations: Set<string>;
+}
+
+const live = isNull(store.deleted_at);
+const liveCurrency = isNull(storeCurrency.deleted_at);
+
+/**
+ * The store: Kasse runs one, created on first use, with the currencies it sells in (exactly one
+ * of them the default) and its default sales channel, region and stock location.
+ * @example
+ * const stores = createStoreService(db);
+ * const current = await stores.getOrCreate({ name: "Kasse Store" });
+ */
+export function createStoreService(db: Db) {
+  async function withCurrencies(rows: StoreRow[], tx: Db): Promise<Store[]> {
+    if (rows.length === 0) return [];
+    const currencies = await tx
+      .select()
+      .from(storeCurrency)
+      .where(and(inArray(storeCurrency.store_id, rows.map((r) => r.id)), liveCurrency))
+      .orderBy(asc(storeCurrency.created_at), asc(storeCurrency.currency_code));
+    return rows.map(({ is_primary: _primary, ...row }) => ({ ...row, supported_currencies: currencies.filter((c) => c.store_id === row.id) }));
+  }
+
+  const service = {
+    async retrieve(id: string, tx: Db = db): Promise<Store> {
+      const rows = await tx.select().from(store).where(and(eq(store.id, id), live));
+      if (rows.length === 0) throw errors.notFound(`Store with id: ${id} was not found`);
+      return (await withCurrencies(rows, tx))[0]!;
+    },
+
+    async list(filters: StoreFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Store[]; count: number }> {
+      const where = and(live, ...conditions(filters));
+      const [rows, [total]] = await Promise.all([
+        tx
+          .select()
+          .from(store)
+          .where(where)
+          .orderBy(...orderBy(page.order, { created_at: store.created_at, updated_at: store.updated_at, name: store.name }, store.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        tx.select({ count: count() }).from(store).where(where),
+      ]);
+      return { items: await withCurrencies(rows, tx), count: total?.count ?? 0 };
+    },
+
+    /** The store, created with `defaults` the first time it is asked for. */
+    async getOrCreate(defaults: StoreDefaults | (() => Promise<StoreDefaults>), tx: Db = db): Promise<Store> {
+      const [existing] = await tx.select().from(store).where(and(eq(store.is_primary, true), live)).limit(1);
+      if (existing) return (await withCurrencies([existing], tx))[0]!;
+      const init = typeof defaults === "function" ? await defaults() : defaults;
+      return transaction(tx, async (inner) => {
+        const [row] = await inner
+          .insert(store)
+          .values({
+            id: generateId("store"),
+            name: init.name,
+            default_sales_channel_id: init.default_sales_channel_id ?? null,
+            default_region_id: init.default_region_id ?? null,
+            default_location_id: init.default_location_id ?? null,
+          })
+          .onConflictDoNothing()
+          .returning();
+        // Someone else created it at the same moment: theirs is the store.
+        if (!row) return service.getOrCreate(init, inner);
+        const currencies = init.currencies ?? [];
+        if (currencies.length > 0) {
+          await inner.insert(storeCurrency).values(currencies.map((c) => ({ id: generateId("stocur"), store_id: row.id, currency_code: c.currency_code.toLowerCase(), is_default: c.is_default })));
+        }
+        return (await withCurrencies([row], inner))[0]!;
+      });
+    },
+
+    /**
+     * Updates the store. `supported_currencies`, when given, replaces the set; it must name each
+     * currency once, known currencies only, and exactly one default. Default ids must exist.
+     */
+    async update(id: string, input: StoreUpdate, refs: StoreReferences, tx: Db = db): Promise<Store> {
+      const current = await service.retrieve(id, tx);
+      const { supported_currencies, ...fields } = input;
+      for (const [key, set, label] of [
+        ["default_sales_channel_id", refs.sales_channels, "Sales channel"],
+        ["default_region_id", refs.regions, "Region"],
+        ["default_location_id", refs.locations, "Stock location"],
+      ] as const) {
+        const value = fields[key];
+        if (typeof value === "string" && !set.has(value)) throw errors.notFound(`${label} with id: ${value} was not found`);
+      }
+      let wanted: Array<{ currency_code: string; is_default: boolean }> | undefined;
+      if (supported_currencies) {
+        wanted = supported_currencies.map((c) => ({ currency_code: c.currency_code.toLowerCase(), is_default: c.is_default ?? false }));
+        const codes = wanted.map((c) => c.currency_code);
+        const duplicate = codes.find((c, i) => codes.indexOf(c) !== i);
+        if (duplicate) throw errors.invalidData(`Currency ${duplicate} is named more than once`);
+        const unknown = codes.find((c) => !refs.currencies.has(c));
+        if (unknown) throw errors.invalidData(`Currency with code: ${unknown} was not found`);
+        const defaults = wanted.filter((c) => c.is_default).length;
+        if (wanted.length > 0 && defaults !== 1) throw errors.invalidData("Exactly one supported currency must be the default");
+      }
+      return transaction(tx, async (inner) => {
+        const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+        if (Object.keys(set).length > 0) await inner.update(store).set({ ...set, updated_at: new Date() }).where(eq(store.id, id));
+        if (wanted) {
+          const keep = new Map(current.supported_currencies.map((c) => [c.currency_code, c]));
+          const now = new Date();
+          const removed = current.supported_currencies.filter((c) => !wanted!.some((w) => w.currency_code === c.currency_code)).map((c) => c.id);
+          if (removed.length > 0) await inner.update(storeCurrency).set({ deleted_at: now, is_default: false }).where(inArray(storeCurrency.id, removed));
+          // Clear the old default first: the unique index allows one default at a time.
+          await inner.update(storeCurrency).set({ is_default: false, updated_at: now }).where(and(eq(storeCurrency.store_id, id), eq(storeCurrency.is_default, true), liveCurrency));
+          for (const c of wanted) {
+            const existing = keep.get(c.currency_code);
+            if (existing) await inner.update(storeCurrency).set({ is_default: c.is_default, updated_at: now }).where(eq(storeCurrency.id, existing.id));
+            else await inner.insert(storeCurrency).values({ id: generateId("stocur"), store_id: id, currency_code: c.currency_code, is_default: c.is_default });
+          }
+        }
+        return service.retrieve(id, inner);
+      });
+    },
+
+    /** Puts a store back as it was (a workflow's compensation). */
+    async restore(previous: Store, tx: Db = db): Promise<void> {
+      const { supported_currencies, id, created_at: _c, updated_at: _u, deleted_at: _d, ...fields } = previous;
+      await transaction(tx, async (inner) => {
+        await inner.update(store).set(fields).where(eq(store.id, id));
+        await inner.delete(storeCurrency).where(eq(storeCurrency.store_id, id));
+        if (supported_currencies.length > 0) await inner.insert(storeCurrency).values(supported_currencies);
+      });
+    },
+  };
+  return service;
+}
+
+export type StoreService = ReturnType<typeof createStoreService>;
+
+function conditions(filters: StoreFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inArray(store.id, filters.id));
+  if (filters.name?.length) out.push(inArray(store.name, filters.name));
+  if (filters.q) out.push(ilike(store.name, `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  return out;
+}

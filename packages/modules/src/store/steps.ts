@@ -1,0 +1,41 @@
+import { step } from "@kasse/workflows";
+import type { StoreUpdate } from "./schema";
+import { createStoreService, type Store, type StoreReferences } from "./service";
+
+/** Input of {@link updateStoreStep}: the update and which of the ids and codes it names exist. */
+export interface UpdateStoreStepInput {
+  id: string;
+  update: StoreUpdate;
+  references: { currencies: string[]; sales_channels: string[]; regions: string[]; locations: string[] };
+}
+
+const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+/** Updates the store; undone by putting back its fields and supported currencies as they were. */
+export const updateStoreStep = step("update-store", {
+  invoke: async (input: UpdateStoreStepInput, ctx) => {
+    const stores = createStoreService(ctx.tx);
+    const previous = await stores.retrieve(input.id, ctx.tx);
+    const refs: StoreReferences = {
+      currencies: new Set(input.references.currencies),
+      sales_channels: new Set(input.references.sales_channels),
+      regions: new Set(input.references.regions),
+      locations: new Set(input.references.locations),
+    };
+    const updated = await stores.update(input.id, input.update, refs, ctx.tx);
+    return { output: updated, compensateInput: previous };
+  },
+  compensate: async (previous: Store, ctx) => {
+    // The journal keeps the input as JSON: dates come back as strings.
+    await createStoreService(ctx.tx).restore(
+      {
+        ...previous,
+        created_at: date(previous.created_at)!,
+        updated_at: date(previous.updated_at)!,
+        deleted_at: date(previous.deleted_at),
+        supported_currencies: previous.supported_currencies.map((c) => ({ ...c, created_at: date(c.created_at)!, updated_at: date(c.updated_at)!, deleted_at: date(c.deleted_at) })),
+      },
+      ctx.tx,
+    );
+  },
+});
