@@ -22,8 +22,9 @@ const BUDGET = {
   "POST /store/carts/:id/shipping-methods": 27,
   "POST /store/payment-collections": 12,
   "POST /store/payment-collections/:id/payment-sessions": 18,
-  // 51 on a quiet run; 53 seen when the machine is loaded (the saga's journal does a little more).
-  "POST /store/carts/:id/complete": 53,
+  // 52 on a quiet PostgreSQL run. The saga's journal renews leases when a step is slow, so a loaded
+  // machine sees a few more (55 on PGlite under load); the budget leaves room for that, not for growth.
+  "POST /store/carts/:id/complete": 56,
   "GET /admin/orders?limit=15": 12,
 } as const;
 type Route = keyof typeof BUDGET;
