@@ -1,25 +1,19 @@
 import type { RouteOptions } from "fastify";
 import fastJsonStringify from "fast-json-stringify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
-import { buildApp, type App } from "../app";
-import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
+import type { App } from "../app";
+import { routeWalk, type RouteWalk } from "../testing/routes";
 import { moneyAsNumber } from "./medusa-dialect";
 import { compileSerializer, compileValidator } from "./validation";
 
-let database: TestDatabase;
 let app: App;
-const routes: RouteOptions[] = [];
+let routes: RouteOptions[] = [];
+let walk: RouteWalk | undefined;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
-  await app.ready();
+  walk = await routeWalk();
+  ({ app, routes } = walk);
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+afterAll(() => walk?.close());
 
 describe("route schemas", () => {
   // The app compiles each schema when a request first needs it (a start compiles nothing): this

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteOptions } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { Count, Money, MoneyView, MoneyWhen, moneyMarker, View } from "@kasse/db";
-import { buildApp, type App } from "../app";
-import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
+import { routeWalk, type RouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;
 
@@ -46,19 +44,13 @@ function unmarkedMoney(schema: unknown, at: string): string[] {
   return [...new Set(found)];
 }
 
-let database: TestDatabase;
-let app: App;
-const routes: RouteOptions[] = [];
+let routes: RouteOptions[] = [];
+let walk: RouteWalk | undefined;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
-  await app.ready();
+  walk = await routeWalk();
+  ({ routes } = walk);
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+afterAll(() => walk?.close());
 
 describe("every money field of every route is marked for Medusa's dialect", () => {
   it("the walk finds what it looks for", () => {

@@ -1,11 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteOptions } from "fastify";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { Type } from "@sinclair/typebox";
 import { Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData } from "@kasse/db";
-import { buildApp, type App } from "../app";
-import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
+import { routeWalk, type RouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;
 const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
@@ -61,19 +59,13 @@ function unboundedStrings(schema: Schema, at: string, allowExtras: boolean): str
   return found.map((f) => `${at} ${f}`);
 }
 
-let database: TestDatabase;
-let app: App;
-const routes: RouteOptions[] = [];
+let routes: RouteOptions[] = [];
+let walk: RouteWalk | undefined;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
-  await app.ready();
+  walk = await routeWalk();
+  ({ routes } = walk);
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-});
+afterAll(() => walk?.close());
 
 describe("every request schema bounds its strings", () => {
   it("the walk finds what it looks for", () => {
