@@ -36,6 +36,38 @@ export async function run(argv: string[]): Promise<number> {
       console.log(`Migrations applied (${config.embedded ? `embedded database in ${config.dataDir}` : "PostgreSQL"}).`);
       return 0;
     }
+    case "check": {
+      let config;
+      try {
+        config = loadBaseConfig();
+      } catch (error) {
+        console.error((error as Error).message);
+        return 2;
+      }
+      const [{ connect, migrationStatus }, { checkInvariants }, { formatReport }] = await Promise.all([import("@kasse/db"), import("@kasse/flows"), import("./check")]);
+      let database;
+      try {
+        database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+        await database.ping();
+      } catch (error) {
+        console.error(`Cannot connect to the database: ${(error as Error).message}`);
+        await database?.close();
+        return 2;
+      }
+      try {
+        const { pending } = await migrationStatus(database);
+        if (pending.length) {
+          console.error(`The database is missing ${pending.length} migration(s): run kasse migrate first.`);
+          return 2;
+        }
+        const cap = 50;
+        const results = await checkInvariants(database.db, cap);
+        console.log(formatReport(results, cap));
+        return results.some((r) => r.violations.length) ? 1 : 0;
+      } finally {
+        await database.close();
+      }
+    }
     case "seed": {
       const config = loadBaseConfig();
       const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows"), import("./seed")]);

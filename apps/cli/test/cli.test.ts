@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EnvSchema } from "@kasse/runtime";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { connect, migrationsFolder, migrationStatus } from "@kasse/db";
+import { connect, migrationsFolder, migrationStatus, queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres } from "@kasse/db/testing";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createRegionService } from "@kasse/modules/region";
@@ -30,7 +30,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 describe("kasse --help", () => {
   it("lists the commands and every environment variable of EnvSchema with a description", async () => {
     const text = helpText();
-    for (const command of ["start", "start --no-worker", "migrate", "seed", "admin build", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["start", "start --no-worker", "migrate", "check", "seed", "admin build", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
     for (const name of Object.keys(EnvSchema.properties)) expect(text).toMatch(new RegExp(`^  ${name} `, "m"));
     expect(envTable().every((row) => row.description.length > 5)).toBe(true);
     expect(text).toMatch(/PORT\s+9000/);
@@ -101,6 +101,34 @@ describe.skipIf(!onPostgres())("kasse seed", () => {
       const second = await kasse(["seed"], env);
       expect(second.code).toBe(0);
       expect(second.stdout).toContain("nothing seeded");
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("kasse check", () => {
+  it("exits 0 on a sound database, 1 naming the violated row, 2 on a bad configuration or an unreachable database", async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: database.url! };
+      expect((await kasse(["seed"], env)).code).toBe(0);
+      const clean = await kasse(["check"], env);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(clean.stdout).toMatch(/^ok {4}inventory levels: /m);
+      expect(clean.stdout).toContain("All 4 checks passed.");
+      const [level] = await queryRows<{ id: string }>(database.db, sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`);
+      const broken = await kasse(["check"], env);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toMatch(/^FAIL {2}inventory levels: .*: 1 violation$/m);
+      expect(broken.stdout).toContain(`${level!.id}: reserved 2 but its reservations hold 0`);
+      expect(broken.stdout).toContain("1 of 4 checks failed.");
+      const badConfig = await kasse(["check"], { ...env, PORT: "nine" });
+      expect(badConfig.code).toBe(2);
+      expect(badConfig.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
+      const unreachable = await kasse(["check"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" });
+      expect(unreachable.code).toBe(2);
+      expect(unreachable.stderr).toContain("Cannot connect to the database");
     } finally {
       await database.close();
     }

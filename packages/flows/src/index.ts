@@ -68,3 +68,4 @@ export { withEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";
 export { customerWrites } from "./customer-writes";
 export { allSubscribers, bindSubscribers, eventNotificationWorkflow, type SubscriberDefinition, type SubscriberDeps } from "./subscribers";
+export { checkInvariants, type CheckResult } from "./check";

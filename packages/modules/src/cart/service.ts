@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { errors, generateId, type Db } from "@kasse/db";
+import { errors, generateId, queryRows, type Db } from "@kasse/db";
 import {
   cart,
   cartLineItem,
@@ -202,6 +202,21 @@ export function createCartService(db: Db) {
         ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) => tx.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id))),
         tx.update(cart).set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() }).where(eq(cart.id, cartId)),
       ]);
+    },
+    /** One page (by id) of the ids of completed carts (`kasse check`). */
+    async completedCartsPage(afterId: string, limit: number): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(db, sql`select id from cart where completed_at is not null and deleted_at is null and id > ${afterId} order by id limit ${limit}`);
+      return rows.map((r) => r.id);
+    },
+
+    /** Which of these ids are line items of a cart not completed (checkout may be reserving for them). */
+    async openCartLineIds(ids: string[]): Promise<Set<string>> {
+      if (!ids.length) return new Set();
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select l.id from cart_line_item l join cart c on c.id = l.cart_id where l.id in ${ids} and c.completed_at is null and l.deleted_at is null and c.deleted_at is null`,
+      );
+      return new Set(rows.map((r) => r.id));
     },
   };
   return service;

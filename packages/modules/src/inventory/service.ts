@@ -31,6 +31,7 @@ export interface StockAdjustment {
   location_id: string;
   adjustment: number;
 }
+import { integrityMethods } from "./integrity";
 import { itemMethods } from "./items";
 import { levelMethods } from "./levels";
 import { reservationMethods } from "./reservations";
@@ -51,7 +52,7 @@ export function createInventoryService(db: Db) {
   const inventoryLevels = levelMethods(db);
   const items = itemMethods(db, inventoryLevels);
   const variantLinks = variantLinkMethods(db, items, inventoryLevels);
-  return { ...items, ...inventoryLevels, ...variantLinks, ...reservationMethods(db, inventoryLevels, variantLinks) };
+  return { ...items, ...inventoryLevels, ...variantLinks, ...reservationMethods(db, inventoryLevels, variantLinks), ...integrityMethods(db) };
 }
 
 export type InventoryService = ReturnType<typeof createInventoryService>;

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, rangeConditions, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, orderBy, queryRows, rangeConditions, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import {
   order,
   orderChange,
@@ -333,6 +333,38 @@ export function createOrderService(db: Db) {
         .orderBy(desc(order.created_at), asc(order.id));
       for (const { customer_id, ...summary } of rows) out.get(customer_id!)?.push(summary);
       return out;
+    },
+
+    /** Carts with more than one live order (`kasse check`), with those orders' ids; at most `limit`. */
+    async cartsWithSeveralOrders(limit = 50): Promise<Array<{ cart_id: string; order_ids: string[] }>> {
+      return queryRows(
+        db,
+        sql`select cart_id, array_agg(id order by id) as order_ids from "order" where deleted_at is null and cart_id is not null group by cart_id having count(*) > 1 order by cart_id limit ${limit}`,
+      );
+    },
+
+    /** Which of these carts have a live order. */
+    async cartIdsWithOrders(cartIds: string[]): Promise<Set<string>> {
+      if (!cartIds.length) return new Set();
+      const rows = await db.selectDistinct({ cart_id: order.cart_id }).from(order).where(and(live, inArray(order.cart_id, cartIds)));
+      return new Set(rows.map((r) => r.cart_id!));
+    },
+
+    /**
+     * Which of these line item ids name a line of a live, not canceled order, by its own id or by
+     * the cart line it was placed from (checkout reserves for the cart line).
+     */
+    async liveOrderLineIds(ids: string[]): Promise<Set<string>> {
+      if (!ids.length) return new Set();
+      const rows = await queryRows<{ id: string; cart_line_item_id: string | null }>(
+        db,
+        sql`select l.id, l.cart_line_item_id
+            from order_line_item l join "order" o on o.id = l.order_id
+            where l.deleted_at is null and o.deleted_at is null and o.canceled_at is null and o.status <> 'canceled'
+              and (l.id in ${ids} or l.cart_line_item_id in ${ids})`,
+      );
+      const wanted = new Set(ids);
+      return new Set(rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))));
     },
   };
   return service;

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { errors, generateId, queryRows, transaction, type Db } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import {
   capture,
@@ -217,6 +217,28 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         await tx.update(paymentCollection).set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${options.amount}` }).where(eq(paymentCollection.id, row.payment_collection_id));
         return reloadPayment(tx, paymentId);
       });
+    },
+
+    /**
+     * Payments and collections breaking authorized ≥ captured ≥ refunded (`kasse check`): a payment
+     * whose captures exceed its amount or whose refunds exceed its captures, a collection whose
+     * stored amounts are out of that order. Read-only, aggregate SQL, at most `limit` rows.
+     */
+    async checkAmounts(limit = 50): Promise<Array<{ id: string; problem: string }>> {
+      const rows = await queryRows<{ id: string; authorized: string; captured: string; refunded: string }>(
+        db,
+        sql`(select p.id, p.amount::text as authorized, coalesce(c.total, 0)::text as captured, coalesce(r.total, 0)::text as refunded
+             from payment p
+             left join (select payment_id, sum(amount) as total from payment_capture group by payment_id) c on c.payment_id = p.id
+             left join (select payment_id, sum(amount) as total from payment_refund group by payment_id) r on r.payment_id = p.id
+             where p.deleted_at is null and (coalesce(c.total, 0) > p.amount or coalesce(r.total, 0) > coalesce(c.total, 0))
+             order by p.id limit ${limit})
+            union all
+            (select id, authorized_amount::text, captured_amount::text, refunded_amount::text from payment_collection
+             where deleted_at is null and (captured_amount > authorized_amount or refunded_amount > captured_amount)
+             order by id limit ${limit})`,
+      );
+      return rows.slice(0, limit).map((r) => ({ id: r.id, problem: `authorized ${r.authorized}, captured ${r.captured}, refunded ${r.refunded}` }));
     },
   };
   return service;

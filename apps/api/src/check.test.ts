@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "@kasse/db";
+import { checkInvariants, seedDemoStore, type CheckResult } from "@kasse/flows";
+import { createTestApp, type TestApp } from "./testing";
+import { checkoutReadyCart } from "./testing/checkout";
+
+let t: TestApp;
+let orderId: string;
+let cartId: string;
+let paymentId: string;
+let collectionId: string;
+let levelId: string;
+
+const run = (statement: string) => t.database.db.execute(sql.raw(statement));
+const failures = (results: CheckResult[]) => results.filter((r) => r.violations.length).map((r) => ({ name: r.name.split(":")[0], violations: r.violations }));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const store = (await seedDemoStore(t.app.modules.db))!;
+  const headers = { "x-publishable-api-key": store.publishable_api_key };
+  const db = t.database.db;
+  const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);
+  const [variant] = await queryRows<{ id: string }>(db, sql`select id from product_variant where deleted_at is null order by id limit 1`);
+  const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 2, headers });
+  const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
+  expect(completed.json().type, completed.body).toBe("order");
+  orderId = completed.json().order.id;
+  cartId = cart.id;
+  const [payment] = await queryRows<{ id: string; payment_collection_id: string }>(db, sql`select id, payment_collection_id from payment order by created_at desc limit 1`);
+  paymentId = payment!.id;
+  collectionId = payment!.payment_collection_id;
+  const [reservation] = await queryRows<{ inventory_item_id: string; location_id: string }>(db, sql`select inventory_item_id, location_id from reservation_item limit 1`);
+  const [level] = await queryRows<{ id: string }>(db, sql`select id from inventory_level where inventory_item_id = ${reservation!.inventory_item_id} and location_id = ${reservation!.location_id}`);
+  levelId = level!.id;
+}, 120_000);
+afterAll(() => t?.close());
+
+describe("checkInvariants (kasse check)", () => {
+  it("passes on the demo store with a placed order", async () => {
+    const results = await checkInvariants(t.database.db);
+    expect(results.length).toBeGreaterThanOrEqual(4);
+    expect(failures(results)).toEqual([]);
+  });
+
+  it("names a level whose reserved quantity is not the sum of its reservations", async () => {
+    await run(`update inventory_level set reserved_quantity = reserved_quantity + 3 where id = '${levelId}'`);
+    try {
+      const [failed] = failures(await checkInvariants(t.database.db));
+      expect(failed).toEqual({ name: "inventory levels", violations: [{ id: levelId, problem: expect.stringMatching(/^reserved \d+ but its reservations hold \d+$/) }] });
+    } finally {
+      await run(`update inventory_level set reserved_quantity = reserved_quantity - 3 where id = '${levelId}'`);
+    }
+  });
+
+  it("names a reservation for a line of no live order and no open cart", async () => {
+    const [reservation] = await queryRows<{ id: string; inventory_item_id: string; location_id: string; quantity: number }>(t.database.db, sql`select id, inventory_item_id, location_id, quantity from reservation_item limit 1`);
+    await run(`update reservation_item set line_item_id = 'ordli_gone' where id = '${reservation!.id}'`);
+    try {
+      const found = failures(await checkInvariants(t.database.db));
+      expect(found).toEqual([{ name: "reservations", violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }] }]);
+      // A reservation of a canceled order is as orphaned.
+      await run(`update reservation_item set line_item_id = (select cart_line_item_id from order_line_item where order_id = '${orderId}' limit 1) where id = '${reservation!.id}'`);
+      expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+      await run(`update "order" set canceled_at = now() where id = '${orderId}'`);
+      expect(failures(await checkInvariants(t.database.db)).map((f) => f.violations[0]!.id)).toEqual([reservation!.id]);
+    } finally {
+      await run(`update "order" set canceled_at = null where id = '${orderId}'`);
+    }
+    expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+  });
+
+  it("names a payment refunded beyond its captures and a collection captured beyond its authorization", async () => {
+    await run(`insert into payment_refund (id, payment_id, amount) values ('ref_check', '${paymentId}', 100)`);
+    await run(`update payment_collection set captured_amount = authorized_amount + 1 where id = '${collectionId}'`);
+    try {
+      const [failed, ...rest] = failures(await checkInvariants(t.database.db));
+      expect(rest).toEqual([]);
+      expect(failed!.name).toBe("payments");
+      expect(failed!.violations.map((v) => v.id).sort()).toEqual([paymentId, collectionId].sort());
+      expect(failed!.violations.find((v) => v.id === paymentId)!.problem).toMatch(/captured 0, refunded 100$/);
+    } finally {
+      await run(`delete from payment_refund where id = 'ref_check'`);
+      await run(`update payment_collection set captured_amount = 0 where id = '${collectionId}'`);
+    }
+  });
+
+  it("names a completed cart without an order and a cart with two orders", async () => {
+    await run(`update "order" set cart_id = null where id = '${orderId}'`);
+    try {
+      expect(failures(await checkInvariants(t.database.db))).toContainEqual({ name: "carts", violations: [{ id: cartId, problem: "is completed but has no order" }] });
+    } finally {
+      await run(`update "order" set cart_id = '${cartId}' where id = '${orderId}'`);
+    }
+    const second = "order_dup";
+    await run(`insert into "order" (id, cart_id, currency_code) values ('${second}', '${cartId}', 'usd')`);
+    try {
+      const found = failures(await checkInvariants(t.database.db));
+      expect(found).toEqual([{ name: "carts", violations: [{ id: cartId, problem: `has 2 orders: ${[orderId, second].sort().join(", ")}` }] }]);
+    } finally {
+      await run(`delete from "order" where id = '${second}'`);
+    }
+    expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+  });
+});
+

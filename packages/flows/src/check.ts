@@ -1,0 +1,63 @@
+import type { Db } from "@kasse/db";
+import { createCartService } from "@kasse/modules/cart";
+import { createInventoryService } from "@kasse/modules/inventory";
+import { createOrderService } from "@kasse/modules/order";
+import { createPaymentService } from "@kasse/modules/payment";
+
+/** One broken invariant: the id of the offending row and what is wrong with it. */
+interface Violation {
+  id: string;
+  problem: string;
+}
+
+/** The outcome of one invariant check: no violations means it holds. At most `cap` violations are listed. */
+export interface CheckResult {
+  name: string;
+  violations: Violation[];
+}
+
+const BATCH = 1000;
+
+/**
+ * The invariants `kasse check` verifies, read-only: each module checks its own tables with
+ * aggregate SQL; the checks spanning modules page through one side by id, `BATCH` rows at a time,
+ * and ask the other module about each batch. Each check stops after `cap` violations.
+ */
+export async function checkInvariants(db: Db, cap = 50): Promise<CheckResult[]> {
+  const inventory = createInventoryService(db);
+  const payments = createPaymentService(db);
+  const orders = createOrderService(db);
+  const carts = createCartService(db);
+  return [
+    { name: "inventory levels: quantities non-negative, reserved = the sum of their reservations", violations: await inventory.checkLevels(cap) },
+    { name: "reservations: each for a line of a live order, or of a cart not yet completed", violations: await orphanReservations() },
+    { name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)", violations: await payments.checkAmounts(cap) },
+    { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
+  ];
+
+  async function orphanReservations(): Promise<Violation[]> {
+    const out: Violation[] = [];
+    for (let after = ""; out.length < cap; ) {
+      const page = await inventory.reservationLinesPage(after, BATCH);
+      if (!page.length) break;
+      after = page[page.length - 1]!.id;
+      const lineIds = [...new Set(page.map((r) => r.line_item_id))];
+      const onOrders = await orders.liveOrderLineIds(lineIds);
+      const onCarts = await carts.openCartLineIds(lineIds.filter((id) => !onOrders.has(id)));
+      for (const r of page) if (!onOrders.has(r.line_item_id) && !onCarts.has(r.line_item_id)) out.push({ id: r.id, problem: `reserves for line item ${r.line_item_id}, which is on no live order and no open cart` });
+    }
+    return out.slice(0, cap);
+  }
+
+  async function cartOrders(): Promise<Violation[]> {
+    const out: Violation[] = (await orders.cartsWithSeveralOrders(cap)).map((c) => ({ id: c.cart_id, problem: `has ${c.order_ids.length} orders: ${c.order_ids.join(", ")}` }));
+    for (let after = ""; out.length < cap; ) {
+      const page = await carts.completedCartsPage(after, BATCH);
+      if (!page.length) break;
+      after = page[page.length - 1]!;
+      const ordered = await orders.cartIdsWithOrders(page);
+      for (const id of page) if (!ordered.has(id)) out.push({ id, problem: "is completed but has no order" });
+    }
+    return out.slice(0, cap);
+  }
+}
