@@ -13,6 +13,7 @@ let collectionId: string;
 let levelId: string;
 
 const run = (statement: string) => t.database.db.execute(sql.raw(statement));
+const check = () => checkInvariants(t.database.db, { recoveryEveryMs: 5_000 });
 const failures = (results: CheckResult[]) => results.filter((r) => r.violations.length).map((r) => ({ name: r.name.split(":")[0], violations: r.violations }));
 
 beforeAll(async () => {
@@ -38,15 +39,15 @@ afterAll(() => t?.close());
 
 describe("checkInvariants (kasse check)", () => {
   it("passes on the demo store with a placed order", async () => {
-    const results = await checkInvariants(t.database.db);
-    expect(results.length).toBeGreaterThanOrEqual(4);
+    const results = await check();
+    expect(results).toHaveLength(5);
     expect(failures(results)).toEqual([]);
   });
 
   it("names a level whose reserved quantity is not the sum of its reservations", async () => {
     await run(`update inventory_level set reserved_quantity = reserved_quantity + 3 where id = '${levelId}'`);
     try {
-      const [failed] = failures(await checkInvariants(t.database.db));
+      const [failed] = failures(await check());
       expect(failed).toEqual({ name: "inventory levels", violations: [{ id: levelId, problem: expect.stringMatching(/^reserved \d+ but its reservations hold \d+$/) }] });
     } finally {
       await run(`update inventory_level set reserved_quantity = reserved_quantity - 3 where id = '${levelId}'`);
@@ -57,24 +58,24 @@ describe("checkInvariants (kasse check)", () => {
     const [reservation] = await queryRows<{ id: string; inventory_item_id: string; location_id: string; quantity: number }>(t.database.db, sql`select id, inventory_item_id, location_id, quantity from reservation_item limit 1`);
     await run(`update reservation_item set line_item_id = 'ordli_gone' where id = '${reservation!.id}'`);
     try {
-      const found = failures(await checkInvariants(t.database.db));
+      const found = failures(await check());
       expect(found).toEqual([{ name: "reservations", violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }] }]);
       // A reservation of a canceled order is as orphaned.
       await run(`update reservation_item set line_item_id = (select cart_line_item_id from order_line_item where order_id = '${orderId}' limit 1) where id = '${reservation!.id}'`);
-      expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+      expect(failures(await check())).toEqual([]);
       await run(`update "order" set canceled_at = now() where id = '${orderId}'`);
-      expect(failures(await checkInvariants(t.database.db)).map((f) => f.violations[0]!.id)).toEqual([reservation!.id]);
+      expect(failures(await check()).map((f) => f.violations[0]!.id)).toEqual([reservation!.id]);
     } finally {
       await run(`update "order" set canceled_at = null where id = '${orderId}'`);
     }
-    expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+    expect(failures(await check())).toEqual([]);
   });
 
   it("names a payment refunded beyond its captures and a collection captured beyond its authorization", async () => {
     await run(`insert into payment_refund (id, payment_id, amount) values ('ref_check', '${paymentId}', 100)`);
     await run(`update payment_collection set captured_amount = authorized_amount + 1 where id = '${collectionId}'`);
     try {
-      const [failed, ...rest] = failures(await checkInvariants(t.database.db));
+      const [failed, ...rest] = failures(await check());
       expect(rest).toEqual([]);
       expect(failed!.name).toBe("payments");
       expect(failed!.violations.map((v) => v.id).sort()).toEqual([paymentId, collectionId].sort());
@@ -88,19 +89,32 @@ describe("checkInvariants (kasse check)", () => {
   it("names a completed cart without an order and a cart with two orders", async () => {
     await run(`update "order" set cart_id = null where id = '${orderId}'`);
     try {
-      expect(failures(await checkInvariants(t.database.db))).toContainEqual({ name: "carts", violations: [{ id: cartId, problem: "is completed but has no order" }] });
+      expect(failures(await check())).toContainEqual({ name: "carts", violations: [{ id: cartId, problem: "is completed but has no order" }] });
     } finally {
       await run(`update "order" set cart_id = '${cartId}' where id = '${orderId}'`);
     }
     const second = "order_dup";
     await run(`insert into "order" (id, cart_id, currency_code) values ('${second}', '${cartId}', 'usd')`);
     try {
-      const found = failures(await checkInvariants(t.database.db));
+      const found = failures(await check());
       expect(found).toEqual([{ name: "carts", violations: [{ id: cartId, problem: `has 2 orders: ${[orderId, second].sort().join(", ")}` }] }]);
     } finally {
       await run(`delete from "order" where id = '${second}'`);
     }
-    expect(failures(await checkInvariants(t.database.db))).toEqual([]);
+    expect(failures(await check())).toEqual([]);
+  });
+  it("names an execution left running with an expired lease and a failed compensation without a retry", async () => {
+    const [execution] = await queryRows<{ id: string }>(t.database.db, sql`select id from workflow_executions where workflow_id = 'complete-cart' limit 1`);
+    const id = execution!.id;
+    await run(`update workflow_executions set state = 'running', lease_owner = 'gone', lease_expires_at = now() - interval '3 seconds' where id = '${id}'`);
+    expect(failures(await check())).toEqual([]);
+    await run(`update workflow_executions set lease_expires_at = now() - interval '1 minute' where id = '${id}'`);
+    expect(failures(await check())).toEqual([{ name: "workflow executions", violations: [{ id, problem: expect.stringMatching(/^complete-cart: running but its lease expired .* and no process resumed it$/) }] }]);
+    await run(`update workflow_executions set state = 'compensation_failed', lease_owner = null, lease_expires_at = null, next_retry_at = now() + interval '1 minute' where id = '${id}'`);
+    expect(failures(await check())).toEqual([]);
+    await run(`update workflow_executions set next_retry_at = null, dead_lettered_at = now() where id = '${id}'`);
+    expect(failures(await check())).toEqual([{ name: "workflow executions", violations: [{ id, problem: expect.stringMatching(/^complete-cart: compensation failed and no retry is planned \(dead-lettered /) }] }]);
+    await run(`update workflow_executions set state = 'succeeded', next_retry_at = null, dead_lettered_at = null where id = '${id}'`);
+    expect(failures(await check())).toEqual([]);
   });
 });
-

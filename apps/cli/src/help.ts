@@ -6,7 +6,7 @@ const commands = [
   ["start --no-worker", "Serve the API only, beside separate worker processes (services mode)"],
   ["migrate", "Apply pending database migrations; needs only DATABASE_URL (one process at a time: takes a PostgreSQL advisory lock). start refuses a database missing migrations"],
   ["seed [--publishable-key pk_…]", "Create the demo store (regions, channel, publishable key, 20 products) unless the store has regions or products; --publishable-key sets the key's token instead of generating one (a storefront built against it keeps working on a new seed)"],
-  ["check", "Verify the database's invariants (stock levels and reservations, payment amounts, one order per completed cart, …) read-only; prints each check's result and exits 0 when all hold, 1 when one is violated, 2 on a bad configuration or an unreachable/unmigrated database"],
+  ["check", "Verify the database's invariants (stock levels and reservations, payment amounts, one order per completed cart, stuck workflow executions) read-only; prints each check's result and exits 0 when all hold, 1 when one is violated, 2 on a bad configuration or an unreachable/unmigrated database"],
   ["admin build", "Build Medusa's admin dashboard for /app for this configuration (MEDUSA_BASE_PATH) unless built; start does it in the background when missing"],
   ["user create --email <email> --password <password>", "Create an admin user with an email/password login (POST /auth/user/emailpass)"],
   ["help", "This text (also --help, -h)"],

@@ -3,6 +3,7 @@ import { createCartService } from "@kasse/modules/cart";
 import { createInventoryService } from "@kasse/modules/inventory";
 import { createOrderService } from "@kasse/modules/order";
 import { createPaymentService } from "@kasse/modules/payment";
+import { overdueExecutions } from "@kasse/workflows";
 
 /** One broken invariant: the id of the offending row and what is wrong with it. */
 interface Violation {
@@ -22,8 +23,11 @@ const BATCH = 1000;
  * The invariants `kasse check` verifies, read-only: each module checks its own tables with
  * aggregate SQL; the checks spanning modules page through one side by id, `BATCH` rows at a time,
  * and ask the other module about each batch. Each check stops after `cap` violations.
+ * `recoveryEveryMs` is the worker's recovery interval: an execution whose lease expired longer ago
+ * than that should have been resumed.
  */
-export async function checkInvariants(db: Db, cap = 50): Promise<CheckResult[]> {
+export async function checkInvariants(db: Db, options: { recoveryEveryMs: number; cap?: number }): Promise<CheckResult[]> {
+  const cap = options.cap ?? 50;
   const inventory = createInventoryService(db);
   const payments = createPaymentService(db);
   const orders = createOrderService(db);
@@ -33,6 +37,10 @@ export async function checkInvariants(db: Db, cap = 50): Promise<CheckResult[]> 
     { name: "reservations: each for a line of a live order, or of a cart not yet completed", violations: await orphanReservations() },
     { name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)", violations: await payments.checkAmounts(cap) },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
+    {
+      name: `workflow executions: none running with a lease expired over ${options.recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
+      violations: await overdueExecutions(db, options.recoveryEveryMs, cap),
+    },
   ];
 
   async function orphanReservations(): Promise<Violation[]> {

@@ -228,3 +228,30 @@ export async function listExecutions(db: Db, filters: ExecutionFilters, paging: 
   ]);
   return { items, count: total?.count ?? 0 };
 }
+
+/**
+ * Executions the recovery sweep should have taken and did not (`kasse check`): active ones whose
+ * lease expired (or that were released) more than `overdueMs` ago, and `compensation_failed`
+ * ones with no retry planned (dead-lettered, or never scheduled). At most `limit`, oldest first.
+ */
+export async function overdueExecutions(db: Db, overdueMs: number, limit: number): Promise<Array<{ id: string; problem: string }>> {
+  const since = sql`now() - make_interval(secs => ${overdueMs / 1000})`;
+  const rows = await db
+    .select({ id: executions.id, workflow_id: executions.workflow_id, state: executions.state, lease_expires_at: executions.lease_expires_at, updated_at: executions.updated_at, dead_lettered_at: executions.dead_lettered_at })
+    .from(executions)
+    .where(
+      or(
+        and(inArray(executions.state, ACTIVE), sql`coalesce(${executions.lease_expires_at}, ${executions.updated_at}) < ${since}`),
+        and(eq(executions.state, "compensation_failed"), isNull(executions.next_retry_at)),
+      ),
+    )
+    .orderBy(asc(executions.updated_at), asc(executions.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    problem:
+      r.state === "compensation_failed"
+        ? `${r.workflow_id}: compensation failed and no retry is planned${r.dead_lettered_at ? ` (dead-lettered ${r.dead_lettered_at.toISOString()})` : ""}`
+        : `${r.workflow_id}: ${r.state} but its lease expired ${(r.lease_expires_at ?? r.updated_at).toISOString()} and no process resumed it`,
+  }));
+}
