@@ -24,6 +24,7 @@ beforeAll(async () => {
   const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);
   const [variant] = await queryRows<{ id: string }>(db, sql`select id from product_variant where deleted_at is null order by id limit 1`);
   const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 2, headers });
+  await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 1, headers }); // left open
   const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
   expect(completed.json().type, completed.body).toBe("order");
   orderId = completed.json().order.id;
@@ -54,7 +55,7 @@ describe("checkInvariants (kasse check)", () => {
     }
   });
 
-  it("names a reservation for a line of no live order and no open cart", async () => {
+  it("names a reservation for a line of no live order", async () => {
     const [reservation] = await queryRows<{ id: string; inventory_item_id: string; location_id: string; quantity: number }>(t.database.db, sql`select id, inventory_item_id, location_id, quantity from reservation_item limit 1`);
     await run(`update reservation_item set line_item_id = 'ordli_gone' where id = '${reservation!.id}'`);
     try {
@@ -69,6 +70,23 @@ describe("checkInvariants (kasse check)", () => {
       await run(`update "order" set canceled_at = null where id = '${orderId}'`);
     }
     expect(failures(await check())).toEqual([]);
+  });
+
+  it("accepts a reservation for an open cart's line only while that cart's completion runs", async () => {
+    const db = t.database.db;
+    const [line] = await queryRows<{ id: string; cart_id: string }>(db, sql`select l.id, l.cart_id from cart_line_item l join cart c on c.id = l.cart_id where c.completed_at is null limit 1`);
+    const [level] = await queryRows<{ inventory_item_id: string; location_id: string }>(db, sql`select inventory_item_id, location_id from inventory_level where id = ${levelId}`);
+    await run(`insert into reservation_item (id, inventory_item_id, location_id, quantity, line_item_id) values ('resitem_check', '${level!.inventory_item_id}', '${level!.location_id}', 1, '${line!.id}')`);
+    await run(`update inventory_level set reserved_quantity = reserved_quantity + 1 where id = '${levelId}'`);
+    try {
+      expect(failures(await check())).toEqual([{ name: "reservations", violations: [{ id: "resitem_check", problem: `reserves for line item ${line!.id} of cart ${line!.cart_id}, which is not being completed` }] }]);
+      await run(`insert into workflow_executions (id, workflow_id, idempotency_key, transaction_id, state, lease_owner, lease_expires_at) values ('wfe_check', 'complete-cart', '${line!.cart_id}', '${line!.cart_id}', 'running', 'me', now() + interval '1 minute')`);
+      expect(failures(await check())).toEqual([]);
+    } finally {
+      await run(`delete from workflow_executions where id = 'wfe_check'`);
+      await run(`delete from reservation_item where id = 'resitem_check'`);
+      await run(`update inventory_level set reserved_quantity = reserved_quantity - 1 where id = '${levelId}'`);
+    }
   });
 
   it("names a payment refunded beyond its captures and a collection captured beyond its authorization", async () => {

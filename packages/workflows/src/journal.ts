@@ -255,3 +255,13 @@ export async function overdueExecutions(db: Db, overdueMs: number, limit: number
         : `${r.workflow_id}: ${r.state} but its lease expired ${(r.lease_expires_at ?? r.updated_at).toISOString()} and no process resumed it`,
   }));
 }
+
+/** Which of these idempotency keys of `workflowId` have an execution still running or compensating. */
+export async function activeExecutionKeys(db: Db, workflowId: string, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await db
+    .select({ key: executions.idempotency_key })
+    .from(executions)
+    .where(and(eq(executions.workflow_id, workflowId), inArray(executions.idempotency_key, keys), inArray(executions.state, ACTIVE)));
+  return new Set(rows.map((r) => r.key!));
+}

@@ -209,14 +209,14 @@ export function createCartService(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /** Which of these ids are line items of a cart not completed (checkout may be reserving for them). */
-    async openCartLineIds(ids: string[]): Promise<Set<string>> {
-      if (!ids.length) return new Set();
-      const rows = await queryRows<{ id: string }>(
+    /** Which of these ids are line items of a cart not completed, with their carts (checkout may be reserving for them). */
+    async openCartLines(ids: string[]): Promise<Map<string, string>> {
+      if (!ids.length) return new Map();
+      const rows = await queryRows<{ id: string; cart_id: string }>(
         db,
-        sql`select l.id from cart_line_item l join cart c on c.id = l.cart_id where l.id in ${ids} and c.completed_at is null and l.deleted_at is null and c.deleted_at is null`,
+        sql`select l.id, l.cart_id from cart_line_item l join cart c on c.id = l.cart_id where l.id in ${ids} and c.completed_at is null and l.deleted_at is null and c.deleted_at is null`,
       );
-      return new Set(rows.map((r) => r.id));
+      return new Map(rows.map((r) => [r.id, r.cart_id]));
     },
   };
   return service;
