@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "@kasse/db";
+import { queryRows, readSnapshot } from "@kasse/db";
 import { checkInvariants, seedDemoStore, type CheckResult } from "@kasse/flows";
 import { createTestApp, type TestApp } from "./testing";
 import { checkoutReadyCart } from "./testing/checkout";
@@ -43,6 +43,9 @@ describe("checkInvariants (kasse check)", () => {
     const results = await check();
     expect(results).toHaveLength(5);
     expect(failures(results)).toEqual([]);
+    // The checks read one snapshot, in a transaction that cannot write.
+    const write = await readSnapshot(t.database.db, (tx) => tx.execute(sql`update cart set email = 'x@example.com'`)).then(() => null, (error: Error) => error);
+    expect((write?.cause as Error | undefined)?.message).toMatch(/read-only transaction/);
   });
 
   it("names a level whose reserved quantity is not the sum of its reservations", async () => {

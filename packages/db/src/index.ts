@@ -1,7 +1,7 @@
 export type { Database, Db, DriverKind, Tx } from "./types";
 export { connect, type ConnectOptions } from "./connect";
 export { migrate, migrationsFolder, migrationStatus, assertMigrated, MigrationsPendingError, type MigrationStatus } from "./migrate";
-export { transaction, lockKeys } from "./transaction";
+export { transaction, lockKeys, readSnapshot } from "./transaction";
 export { queryRows } from "./rows";
 export { generateId } from "./ids";
 export { timestamps, money, metadata, storedTotals } from "./columns";

@@ -21,3 +21,14 @@ export async function lockKeys(tx: Tx | Db, keys: readonly string[]): Promise<vo
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
   }
 }
+
+/**
+ * Runs `fn` in a read-only repeatable-read transaction: every query it makes sees one snapshot of
+ * the database (reports, `kasse check`), and any write fails.
+ */
+export function readSnapshot<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    return fn(tx as unknown as Tx);
+  });
+}

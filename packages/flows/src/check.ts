@@ -1,4 +1,4 @@
-import type { Db } from "@kasse/db";
+import { readSnapshot, type Db } from "@kasse/db";
 import { createCartService } from "@kasse/modules/cart";
 import { createInventoryService } from "@kasse/modules/inventory";
 import { createOrderService } from "@kasse/modules/order";
@@ -23,12 +23,17 @@ const BATCH = 1000;
 /**
  * The invariants `kasse check` verifies, read-only: each module checks its own tables with
  * aggregate SQL; the checks spanning modules page through one side by id, `BATCH` rows at a time,
- * and ask the other module about each batch. Each check stops after `cap` violations.
+ * and ask the other module about each batch. Each check stops after `cap` violations. All of them
+ * read one snapshot (a read-only repeatable-read transaction), so a checkout committing meanwhile
+ * cannot show up half done.
  * `recoveryEveryMs` is the worker's recovery interval: an execution whose lease expired longer ago
  * than that should have been resumed.
  */
-export async function checkInvariants(db: Db, options: { recoveryEveryMs: number; cap?: number }): Promise<CheckResult[]> {
-  const cap = options.cap ?? 50;
+export function checkInvariants(db: Db, options: { recoveryEveryMs: number; cap?: number }): Promise<CheckResult[]> {
+  return readSnapshot(db, (tx) => checkSnapshot(tx, options.recoveryEveryMs, options.cap ?? 50));
+}
+
+async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Promise<CheckResult[]> {
   const inventory = createInventoryService(db);
   const payments = createPaymentService(db);
   const orders = createOrderService(db);
@@ -39,8 +44,8 @@ export async function checkInvariants(db: Db, options: { recoveryEveryMs: number
     { name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)", violations: await payments.checkAmounts(cap) },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
     {
-      name: `workflow executions: none running with a lease expired over ${options.recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
-      violations: await overdueExecutions(db, options.recoveryEveryMs, cap),
+      name: `workflow executions: none running with a lease expired over ${recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
+      violations: await overdueExecutions(db, recoveryEveryMs, cap),
     },
   ];
 
