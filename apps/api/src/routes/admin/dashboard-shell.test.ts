@@ -2,48 +2,45 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = admin) => t.app.inject({ method: "GET", url, headers });
 
 describe("what the admin dashboard asks on every page", () => {
   it("answers that no optional feature is on, before login too", async () => {
-    expect((await get("/admin/feature-flags", {})).statusCode).toBe(200);
-    const res = await get("/admin/feature-flags");
+    expect((await t.store.get("/admin/feature-flags")).statusCode).toBe(200);
+    const res = await t.admin.get("/admin/feature-flags");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ feature_flags: { view_configurations: false, rbac: false, translation: false, index_engine: false, caching: false } });
   });
 
   it("answers that no layout is saved, for every view the dashboard names", async () => {
     for (const entity of ["sidebar", "topbar", "settings.sidebar", "order.list", "inventory_item.details", "price_list.list"]) {
-      const res = await get(`/admin/layouts/${entity}/configuration`);
+      const res = await t.admin.get(`/admin/layouts/${entity}/configuration`);
       expect(res.statusCode, entity).toBe(200);
       expect(res.json()).toEqual({ personal_configuration: null, default_configuration: null, active_scope: "default" });
     }
-    const list = await get("/admin/layouts/configurations?limit=1&fields=id");
+    const list = await t.admin.get("/admin/layouts/configurations?limit=1&fields=id");
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ layout_configurations: [], count: 0, offset: 0, limit: 1 });
   });
 
   it("answers that there are no search indexes and no plugins", async () => {
-    expect((await get("/admin/search-indexes")).json()).toEqual({ search_indexes: [], enabled: false });
-    expect((await get("/admin/plugins")).json()).toEqual({ plugins: [] });
+    expect((await t.admin.get("/admin/search-indexes")).json()).toEqual({ search_indexes: [], enabled: false });
+    expect((await t.admin.get("/admin/plugins")).json()).toEqual({ plugins: [] });
   });
 
   it("refuses bad input and callers who are not admins", async () => {
     for (const url of ["/admin/feature-flags?x=1", "/admin/layouts/Order%20List/configuration", "/admin/layouts/a..b/configuration", "/admin/layouts/configurations?limit=-1", "/admin/plugins?x=1"]) {
-      const res = await get(url);
+      const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     for (const url of ["/admin/layouts/sidebar/configuration", "/admin/search-indexes", "/admin/plugins"]) {
-      expect((await get(url, {})).statusCode, url).toBe(401);
-      expect((await get(url, await t.customerHeaders("cus_1"))).statusCode, url).toBe(403);
+      expect((await t.store.get(url)).statusCode, url).toBe(401);
+      expect((await t.store.get(url, await t.customerHeaders("cus_1"))).statusCode, url).toBe(403);
     }
   });
 });
@@ -51,22 +48,22 @@ describe("what the admin dashboard asks on every page", () => {
 describe("before login", () => {
   it("lists the sign-in methods: email and password as a form", async () => {
     for (const actor of ["user", "customer"]) {
-      const res = await get(`/auth/${actor}/providers`, {});
+      const res = await t.store.get(`/auth/${actor}/providers`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ providers: [{ id: "emailpass", identifier: "emailpass", display_name: "Email and password", flow: "credentials" }] });
     }
-    const bad = await get("/auth/robot/providers", {});
+    const bad = await t.store.get("/auth/robot/providers");
     expect(bad.statusCode).toBe(400);
-    expect((await get("/auth/user/providers?x=1", {})).statusCode).toBe(400);
+    expect((await t.store.get("/auth/user/providers?x=1")).statusCode).toBe(400);
   });
 
   it("says that no cloud sign-in is offered", async () => {
-    const res = await get("/cloud/auth", {});
+    const res = await t.store.get("/cloud/auth");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ enabled: false });
-    expect((await get("/cloud/auth?x=1", {})).statusCode).toBe(400);
+    expect((await t.store.get("/cloud/auth?x=1")).statusCode).toBe(400);
     // The dashboard built for Medusa's dialect asks it under the dialect's base path, as every shell request.
-    for (const url of ["/medusa/cloud/auth", "/medusa/auth/user/providers", "/medusa/admin/feature-flags"]) expect((await get(url, {})).statusCode, url).toBe(200);
-    expect((await get("/medusa/admin/stores")).statusCode).toBe(200);
+    for (const url of ["/medusa/cloud/auth", "/medusa/auth/user/providers", "/medusa/admin/feature-flags"]) expect((await t.store.get(url)).statusCode, url).toBe(200);
+    expect((await t.admin.get("/medusa/admin/stores")).statusCode).toBe(200);
   });
 });

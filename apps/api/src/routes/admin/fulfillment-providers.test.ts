@@ -9,33 +9,32 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = admin) => t.app.inject({ method: "GET", url, headers });
 
 describe("admin fulfillment providers", () => {
   it("lists the manual provider, for any live location, with filters, fields and paging", async () => {
-    const all = await get("/admin/fulfillment-providers");
+    const all = await t.admin.get("/admin/fulfillment-providers");
     expect(all.statusCode).toBe(200);
     expect(all.json()).toEqual({ fulfillment_providers: [{ id: "manual_manual", is_enabled: true }], count: 1, offset: 0, limit: 15 });
     const location = (await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: admin, payload: { name: "Depot" } })).json().stock_location;
-    const atLocation = await get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
+    const atLocation = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
     expect(atLocation.json(), atLocation.body).toMatchObject({ fulfillment_providers: [{ id: "manual_manual" }] });
-    expect((await get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);
-    expect((await get("/admin/fulfillment-providers?is_enabled=false")).json().count).toBe(0);
-    expect((await get("/admin/fulfillment-providers?id[]=other")).json().count).toBe(0);
-    expect((await get("/admin/fulfillment-providers?q=manual&offset=1")).json()).toEqual({ fulfillment_providers: [], count: 1, offset: 1, limit: 15 });
+    expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/fulfillment-providers?is_enabled=false")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/fulfillment-providers?id[]=other")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/fulfillment-providers?q=manual&offset=1")).json()).toEqual({ fulfillment_providers: [], count: 1, offset: 1, limit: 15 });
   });
 
   it("answers the manual provider's options; an unknown provider is 404", async () => {
-    expect((await get("/admin/fulfillment-providers/manual_manual/options")).json()).toEqual({ fulfillment_options: [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }] });
-    expect((await get("/admin/fulfillment-providers/fedex/options")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/fulfillment-providers/manual_manual/options")).json()).toEqual({ fulfillment_options: [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }] });
+    expect((await t.admin.get("/admin/fulfillment-providers/fedex/options")).statusCode).toBe(404);
   });
 
   it("refuses bad queries and non-admins", async () => {
     for (const query of ["order=name", "limit=-1", "is_enabled=maybe", "unknown=1"]) {
-      const res = await get(`/admin/fulfillment-providers?${query}`);
+      const res = await t.admin.get(`/admin/fulfillment-providers?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get("/admin/fulfillment-providers", {})).statusCode).toBe(401);
+    expect((await t.store.get("/admin/fulfillment-providers")).statusCode).toBe(401);
   });
 });
