@@ -35,8 +35,8 @@ export async function createInfrastructure(
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  const notifications = config.jwt && { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger };
-  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, notifications });
+  const modules = { secret: config.jwt?.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate };
+  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, modules });
   // Workers in other processes hear of this process's events at once rather than at their next poll.
   const stopAnnouncing = redis && publishEventReleases(redis);
   return {
