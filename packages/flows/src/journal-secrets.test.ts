@@ -120,6 +120,7 @@ const noSecrets = [
   "cancel-return",
   "complete-cart",
   "update-store",
+  "create-products",
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.
