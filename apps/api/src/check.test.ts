@@ -18,7 +18,7 @@ const failures = (results: CheckResult[]) => results.filter((r) => r.violations.
 
 beforeAll(async () => {
   t = await createTestApp();
-  const store = (await seedDemoStore(t.app.modules.db))!;
+  const store = (await seedDemoStore(t.app.modules))!;
   const headers = { "x-publishable-api-key": store.publishable_api_key };
   const db = t.database.db;
   const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);
