@@ -19,7 +19,7 @@ export async function updateProductsIn(m: Modules, updates: Array<{ id: string; 
 /**
  * Updates products (fields, links, options, variants with their prices) in one transaction.
  * @example
- * await updateProducts(db, [{ id, input: { status: "published" } }]);
+ * await updateProducts(app.modules, [{ id, input: { status: "published" } }]);
  */
 export function updateProducts(m: Modules, updates: Array<{ id: string; input: ProductUpdate }>): Promise<string[]> {
   return withEvents(m, (t) => updateProductsIn(t, updates));
