@@ -192,14 +192,23 @@ const prepareCompletionStep = step("prepare-cart-completion", {
 });
 
 /**
+ * How long one authorization attempt may wait for the provider. A provider that does not answer
+ * fails the attempt with a retryable `timeout` (three attempts in all), then the checkout
+ * compensates; the abandoned call's late answer is voided, not recorded.
+ */
+const AUTHORIZE_TIMEOUT_MS = 5_000;
+
+/**
  * Authorizes the cart's payment session with its provider (an outside effect, at least once: the
  * provider gets the step's idempotency key). A decline fails with `payment_authorization_error`, a
- * further customer step with `payment_requires_more_error`. Compensation voids the authorization.
+ * further customer step with `payment_requires_more_error`, a provider silent for
+ * `AUTHORIZE_TIMEOUT_MS` with `timeout`. Compensation voids the authorization.
  */
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
+  timeoutMs: AUTHORIZE_TIMEOUT_MS,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey });
+    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey, signal: ctx.signal });
     return { output: { payment_id: payment.id } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {

@@ -120,7 +120,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * `authorized` and a payment exists. A decline is `payment_authorization_error`, a further
      * step for the customer `payment_requires_more_error`; a provider failure is thrown as is.
      */
-    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string } = {}, tx: Db = db): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string; signal?: AbortSignal } = {}, tx: Db = db): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
       const [session] = await tx.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
@@ -134,6 +134,14 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         context: { ...(session.context ?? {}), ...(options.context ?? {}) },
         idempotencyKey: options.idempotencyKey ?? sessionId,
       });
+      if (options.signal?.aborted) {
+        // The caller gave up waiting (the checkout timed out and compensated): this late answer
+        // changes nothing here, and an authorization it brings is voided at the provider.
+        if (outcome.status === "authorized") {
+          await providers.get(session.provider_id).cancel({ amount: session.amount, currency_code: session.currency_code, data: outcome.data, idempotencyKey: `${options.idempotencyKey ?? sessionId}:late` });
+        }
+        throw errors.timeout(`The authorization of payment session ${sessionId} answered after its caller gave up`);
+      }
       if (outcome.status === "declined") {
         await tx.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
         throw errors.paymentAuthorization(outcome.message);
