@@ -132,6 +132,7 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
       total: cart.total,
     },
     payment_collection_ids: [collectionId],
+    promotions: promotionUsages(state),
     payment_status: "authorized",
     status: "pending",
   };
