@@ -21,8 +21,8 @@ const HELP = `npm run soak -- [options]
   --users <n>             concurrent users (default 32)
   --api-kill-every <s>    SIGKILL an API process this often, then restart it (default 20)
   --no-restart-postgres   do not restart the system PostgreSQL cluster (other tests on the machine notice it)
-  --scarce-stock <n>      units of each of the two scarce variants (default 40)
-  --promotion-budget <n>  orders the SOAK10 campaign allows (default 120)
+  --scarce-stock <n>      units of each of the two scarce variants (default 20)
+  --promotion-budget <n>  orders the SOAK10 campaign allows (default 30)
   --keep-database         keep the soak's database afterwards`;
 
 /** Reads the command line; prints the help and exits on `--help`. */
@@ -54,8 +54,8 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     users: positive("users", values.users, 32),
     apiKillEveryS: positive("api-kill-every", values["api-kill-every"], 20),
     restartPostgres: !values["no-restart-postgres"],
-    scarceStock: positive("scarce-stock", values["scarce-stock"], 40),
-    promotionBudget: positive("promotion-budget", values["promotion-budget"], 120),
+    scarceStock: positive("scarce-stock", values["scarce-stock"], 20),
+    promotionBudget: positive("promotion-budget", values["promotion-budget"], 30),
     keepDatabase: values["keep-database"] ?? false,
   };
 }

@@ -43,7 +43,8 @@ interface ShopperFigures {
   timeouts: number;
   oversellRefused: number;
   budgetRefused: number;
-  otherFailures: number;
+  /** Other answers of a complete, by error type and message. */
+  otherFailures: Record<string, number>;
   /** Setup requests (cart, line, address…) that did not answer 200: the checkout was dropped. */
   setupFailures: number;
 }
@@ -62,7 +63,8 @@ function sessionData(kind: CheckoutKind): Record<string, unknown> {
 
 /** The store users: browsing and checkouts of every kind, recorded for the checks afterwards. */
 export function createShoppers(client: Client, shop: Shop) {
-  const figures: ShopperFigures = { browses: 0, checkouts: 0, orders: 0, declines: 0, timeouts: 0, oversellRefused: 0, budgetRefused: 0, otherFailures: 0, setupFailures: 0 };
+  const figures: ShopperFigures = { browses: 0, checkouts: 0, orders: 0, declines: 0, timeouts: 0, oversellRefused: 0, budgetRefused: 0, otherFailures: {}, setupFailures: 0 };
+  const other = (why: string) => (figures.otherFailures[why] = (figures.otherFailures[why] ?? 0) + 1);
   const started: StartedCheckout[] = [];
   const placed: string[] = [];
   const headers = shop.storeHeaders;
@@ -99,11 +101,11 @@ export function createShoppers(client: Client, shop: Shop) {
       else if (body.error.type === "timeout") figures.timeouts++;
       else if (/insufficient inventory/i.test(message)) figures.oversellRefused++;
       else if (/budget/i.test(message)) figures.budgetRefused++;
-      else figures.otherFailures++;
+      else other(`${body.error.type}: ${message.slice(0, 80)}`);
     } else if (answer) {
       record.errors.push(`http_${answer.status}`);
-      figures.otherFailures++;
-    }
+      other(`HTTP ${answer.status} ${answer.body?.type ?? ""}: ${String(answer.body?.message ?? "").slice(0, 80)}`);
+    } else other("no answer (the client gave up)");
     return answer;
   }
 

@@ -193,9 +193,11 @@ const prepareCompletionStep = step("prepare-cart-completion", {
 });
 
 /**
- * How long one authorization attempt may wait for the provider. A provider that does not answer
+ * How long one authorization attempt waits for the provider. A provider that does not answer
  * fails the attempt with a retryable `timeout` (three attempts in all), then the checkout
- * compensates; the abandoned call's late answer is voided, not recorded.
+ * compensates; the call's late answer is voided, not recorded. The wait is the provider's alone
+ * (not a step `timeoutMs`): an attempt slowed by the database is never abandoned halfway through
+ * its writes.
  */
 const AUTHORIZE_TIMEOUT_MS = 5_000;
 
@@ -207,9 +209,8 @@ const AUTHORIZE_TIMEOUT_MS = 5_000;
  */
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
-  timeoutMs: AUTHORIZE_TIMEOUT_MS,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey, signal: ctx.signal });
+    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey, timeoutMs: AUTHORIZE_TIMEOUT_MS });
     return { output: { payment_id: payment.id } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {

@@ -299,7 +299,7 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     // Each of the three attempts waits 5 s; the first one's answer (an authorization) comes at 16 s.
     const cart = await readyCart({ provider: "pp_test", data: { behavior: "hang", hang_ms: 16_000 } });
     const started = Date.now();
-    await expectCartError(await complete(cart.id), "timeout", "Timeout", /timed out after 5000 ms/);
+    await expectCartError(await complete(cart.id), "timeout", "Timeout", /pp_test did not answer the authorization within 5000 ms/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
     const compensated = { orders: 0, reservations: 0, live_payments: 0, canceled_payments: 0, completed: false, collection_status: "not_paid" };
     expect(await effects(cart.id)).toMatchObject(compensated);
