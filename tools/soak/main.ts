@@ -169,12 +169,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(error);
+  return 1;
+});
