@@ -21,7 +21,7 @@ export const deliverNotificationStep = step("deliver-notification", {
   retry: DELIVERY_RETRY,
   invoke: async (input: { notification_id: string; keep_pending?: boolean }, ctx) => {
     const final = !input.keep_pending && ctx.attempt >= DELIVERY_RETRY.attempts;
-    const row = await ctx.modules.notification.deliver(input.notification_id, { final }, ctx.db);
+    const row = await ctx.modules.notification.deliver(input.notification_id, { final });
     return { output: { id: row.id, status: row.status } };
   },
 });
@@ -36,7 +36,7 @@ export const deliverNotificationStep = step("deliver-notification", {
 export const queueNotificationStep = step("queue-notification", {
   secret: { input: ["data"] },
   invoke: async (input: NotificationInput, ctx) => {
-    const row = await ctx.modules.notification.create(input, ctx.tx);
+    const row = await ctx.modules.notification.create(input);
     return { output: { id: row.id } };
   },
 });
