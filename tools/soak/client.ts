@@ -28,8 +28,12 @@ interface Call {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A failure worth retrying: the process died or is restarting, or the request with this key still runs. */
-const retryable = (answer: Answer | null) => answer === null || answer.status >= 502 || (answer.status === 409 && /still being processed|in progress/i.test(String(answer.body?.message)));
+/**
+ * A failure worth retrying: the process died or is restarting, the request with this key still
+ * runs, or the cart's completion still runs in a process that died (until its lease expires and a
+ * worker resumes it).
+ */
+const retryable = (answer: Answer | null) => answer === null || answer.status >= 502 || (answer.status === 409 && /still being processed|still running/i.test(String(answer.body?.message)));
 
 /**
  * The users' HTTP client: round-robin over the API processes that are up, and every POST under an

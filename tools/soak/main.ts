@@ -148,7 +148,8 @@ async function main(): Promise<number> {
       [
         "",
         `Figures (${options.durationS} s, ${options.users} users):`,
-        `  checkouts ${f.checkouts}: orders ${f.orders}, declines ${f.declines}, payment timeouts (hang) ${f.timeouts}, oversell attempts refused ${f.oversellRefused}, promotion budget refusals ${f.budgetRefused}, dropped in setup ${f.setupFailures}`,
+        `  checkouts ${f.checkouts}: orders ${f.orders}, declines ${f.declines}, payment timeouts (hang) ${f.timeouts}, oversell attempts refused ${f.oversellRefused}, promotion budget refusals ${f.budgetRefused}`,
+        `  checkouts dropped in setup: ${Object.entries(f.setupFailures).map(([why, n]) => `${why} ×${n}`).join("; ") || "none"}`,
         `  other answers to a complete: ${Object.entries(f.otherFailures).map(([why, n]) => `${why} ×${n}`).join("; ") || "none"}`,
         `  browses ${f.browses}; requests ${client.figures.requests}, retried ${client.figures.retries}, retried under a new key ${client.figures.newKeys}`,
         `  duplicates refused (repeated completes answered with the first order) ${repeats}`,

@@ -45,8 +45,8 @@ interface ShopperFigures {
   budgetRefused: number;
   /** Other answers of a complete, by error type and message. */
   otherFailures: Record<string, number>;
-  /** Setup requests (cart, line, address…) that did not answer 200: the checkout was dropped. */
-  setupFailures: number;
+  /** Setup requests (cart, line, address…) that did not answer 200, by answer: the checkout was dropped. */
+  setupFailures: Record<string, number>;
 }
 
 
@@ -63,7 +63,7 @@ function sessionData(kind: CheckoutKind): Record<string, unknown> {
 
 /** The store users: browsing and checkouts of every kind, recorded for the checks afterwards. */
 export function createShoppers(client: Client, shop: Shop) {
-  const figures: ShopperFigures = { browses: 0, checkouts: 0, orders: 0, declines: 0, timeouts: 0, oversellRefused: 0, budgetRefused: 0, otherFailures: {}, setupFailures: 0 };
+  const figures: ShopperFigures = { browses: 0, checkouts: 0, orders: 0, declines: 0, timeouts: 0, oversellRefused: 0, budgetRefused: 0, otherFailures: {}, setupFailures: {} };
   const other = (why: string) => (figures.otherFailures[why] = (figures.otherFailures[why] ?? 0) + 1);
   const started: StartedCheckout[] = [];
   const placed: string[] = [];
@@ -80,7 +80,8 @@ export function createShoppers(client: Client, shop: Shop) {
   async function step(method: string, path: string, body: unknown): Promise<Answer | null> {
     const answer = await client.request(method, path, { headers, body });
     if (answer?.status !== 200) {
-      figures.setupFailures++;
+      const why = answer ? `${answer.status} ${answer.body?.type ?? ""}: ${String(answer.body?.message ?? "").slice(0, 60)}` : "no answer";
+      figures.setupFailures[why] = (figures.setupFailures[why] ?? 0) + 1;
       return null;
     }
     return answer;
