@@ -120,7 +120,12 @@ export function createShoppers(client: Client, shop: Shop) {
     if (!(await step("POST", `/store/carts/${cartId}/line-items`, { variant_id: variant, quantity }))) return;
     if (!(await step("POST", `/store/carts/${cartId}`, { email: `soak-${cartId.slice(-8)}@example.com`, shipping_address: ADDRESS, billing_address: ADDRESS }))) return;
     if (!(await step("POST", `/store/carts/${cartId}/shipping-methods`, { option_id: shop.shippingOptionId }))) return;
-    if (kind === "promotion" && !(await step("POST", `/store/carts/${cartId}/promotions`, { promo_codes: [shop.promoCode] }))) return;
+    if (kind === "promotion") {
+      const applied = await client.request("POST", `/store/carts/${cartId}/promotions`, { headers, body: { promo_codes: [shop.promoCode] } });
+      // A campaign whose budget is used up no longer applies: the shopper is told at once, before checkout.
+      if (applied?.status === 400 && /promotion code/i.test(String(applied.body?.message))) figures.budgetRefused++;
+      if (applied?.status !== 200) return;
+    }
     const collection = await step("POST", "/store/payment-collections", { cart_id: cartId });
     if (!collection) return;
     const collectionId: string = collection.body.payment_collection.id;
