@@ -79,6 +79,11 @@ export function createShoppers(client: Client, shop: Shop) {
   /** A setup request that must answer 200; null drops the checkout. */
   async function step(method: string, path: string, body: unknown): Promise<Answer | null> {
     const answer = await client.request(method, path, { headers, body });
+    // Asking for more than is left is refused when the line is added, before checkout.
+    if (answer?.status === 400 && /insufficient inventory/i.test(String(answer.body?.message))) {
+      figures.oversellRefused++;
+      return null;
+    }
     if (answer?.status !== 200) {
       const why = answer ? `${answer.status} ${answer.body?.type ?? ""}: ${String(answer.body?.message ?? "").slice(0, 60)}` : "no answer";
       figures.setupFailures[why] = (figures.setupFailures[why] ?? 0) + 1;
