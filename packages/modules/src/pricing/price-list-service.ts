@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
@@ -34,6 +34,13 @@ const live = isNull(priceList.deleted_at);
  * await createPriceListService(db).create({ title: "VIP", type: "override", rules: [{ rule_type: "customer_group_id", value: "cusgroup_1" }] });
  */
 export function createPriceListService(db: Db) {
+  const nextChangeStatement = db
+    .select({
+      at: sql<Date | string | null>`least(min(${priceList.starts_at}) filter (where ${priceList.starts_at} > now()), min(${priceList.ends_at}) filter (where ${priceList.ends_at} > now()))`,
+    })
+    .from(priceList)
+    .where(and(live, eq(priceList.status, "active")))
+    .prepare("price_list_next_change");
   const service = {
     async create(input: PriceListCreate, tx: Db = db): Promise<PriceList> {
       checkDates(input.starts_at, input.ends_at);
@@ -172,6 +179,15 @@ export function createPriceListService(db: Db) {
         await inner.update(priceList).set({ updated_at: new Date() }).where(eq(priceList.id, id));
         return { created, updated, deleted: { ids: deletes, object: "price" as const, deleted: true as const } };
       });
+    },
+
+    /**
+     * When the next active price list starts or ends (null: none will): prices read before that
+     * moment may change at it without any write, so a cached catalog answer expires there.
+     */
+    async nextChange(): Promise<Date | null> {
+      const [row] = await nextChangeStatement.execute();
+      return toDate(row?.at ?? null);
     },
 
     /** Removes one price from the list. */

@@ -1,0 +1,62 @@
+/** Where a {@link VersionedCache} reads the data's current version and when a fresh answer stops being true. */
+export interface VersionedCacheOptions {
+  /** The data's current version (one small statement); any change of it drops every entry. */
+  version: () => Promise<string>;
+  /** When answers read now may change without a write (a price list starting); null: never. */
+  validUntil: () => Promise<Date | null>;
+  /** Entries kept; the least recently used goes first. */
+  maxEntries: number;
+}
+
+interface Entry {
+  version: string;
+  expiresAt: number;
+  value: unknown;
+}
+
+/**
+ * A per-process cache of answers labelled with the data version read BEFORE the answer was read:
+ * an answer stored under a version is at least as new as that version, so a request that reads a
+ * newer version (any write since committed, in any process) never gets an older answer.
+ * Concurrent misses of one key share one read.
+ */
+export function createVersionedCache(options: VersionedCacheOptions) {
+  const entries = new Map<string, Entry>();
+  const loading = new Map<string, Promise<unknown>>();
+
+  const store = (key: string, entry: Entry) => {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+  };
+
+  return {
+    /** The answer of `key`: the stored one when its version is current, else `load()`'s (stored). Failures are not stored. */
+    async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+      const version = await options.version();
+      const hit = entries.get(key);
+      if (hit && hit.version === version && hit.expiresAt > Date.now()) {
+        // Most recently used last: Map keeps insertion order.
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit.value as T;
+      }
+      const loadKey = `${version}\u0000${key}`;
+      const pending = loading.get(loadKey);
+      if (pending) return pending as Promise<T>;
+      const read = (async () => {
+        const [value, until] = await Promise.all([load(), options.validUntil()]);
+        store(key, { version, expiresAt: until ? until.getTime() : Number.POSITIVE_INFINITY, value });
+        return value;
+      })();
+      loading.set(loadKey, read);
+      try {
+        return await read;
+      } finally {
+        loading.delete(loadKey);
+      }
+    },
+  };
+}
+
+export type VersionedCache = ReturnType<typeof createVersionedCache>;
