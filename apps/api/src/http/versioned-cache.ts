@@ -4,7 +4,7 @@ export interface VersionedCacheOptions {
   version: () => Promise<string>;
   /** When answers read now may change without a write (a price list starting); null: never. */
   validUntil: () => Promise<Date | null>;
-  /** Entries kept; the least recently used goes first. */
+  /** Entries kept; the least recently used goes first. 0: no cache, every read loads. */
   maxEntries: number;
 }
 
@@ -33,6 +33,7 @@ export function createVersionedCache(options: VersionedCacheOptions) {
   return {
     /** The answer of `key`: the stored one when its version is current, else `load()`'s (stored). Failures are not stored. */
     async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+      if (options.maxEntries === 0) return load();
       const version = await options.version();
       const hit = entries.get(key);
       if (hit && hit.version === version && hit.expiresAt > Date.now()) {

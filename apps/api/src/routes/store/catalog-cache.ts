@@ -11,14 +11,11 @@ declare module "fastify" {
   }
 }
 
-/** Catalog answers kept per process: a store's pages by region, channel and query; a few MiB. */
-const MAX_ENTRIES = 256;
-
 /** Gives the store routes their catalog cache, over the `catalog_version` every catalog write bumps (`CATALOG_TABLES`). */
 export function registerCatalogCache(app: App): void {
   app.decorate(
     "catalogCache",
-    createVersionedCache({ version: catalogVersionReader(app.modules.db), validUntil: () => app.modules.priceList.nextChange(), maxEntries: MAX_ENTRIES }),
+    createVersionedCache({ version: catalogVersionReader(app.modules.db), validUntil: () => app.modules.priceList.nextChange(), maxEntries: app.config.env.CATALOG_CACHE_ENTRIES }),
   );
 }
 
