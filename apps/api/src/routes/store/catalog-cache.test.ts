@@ -73,6 +73,12 @@ describe("store catalog cache across two API processes", () => {
     expect(again!.json()).toEqual(first.json());
   });
 
+  it("serves one cached answer in minor units and in Medusa's dialect (major units) alike", async () => {
+    const p = await product();
+    const amount = async (base: string) => (await reader.store.get(`${base}/store/products/${p.id}?region_id=${regionId}`)).json().product.variants[0].calculated_price.calculated_amount;
+    expect([await amount(""), await amount("/medusa"), await amount("/medusa"), await amount("")]).toEqual([1000, 10, 10, 1000]);
+  });
+
   it("shows a price updated through the other process at once", async () => {
     const p = await product();
     expect(await readAmounts(p.id)).toEqual({ list: 1000, page: 1000 });
