@@ -42,11 +42,11 @@ export { batchProducts, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
-export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels, type InventoryReferenceModules } from "./inventory-references";
+export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels } from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
-export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
+export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";
 export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
 export { createCart, updateCart, setCartAddress, addShippingMethod, addPromotions, removePromotions, calculateCartTaxes, transferCart, type CartChannelContext } from "./update-cart";
