@@ -116,7 +116,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       const clean = await kasse(["check"], env);
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toMatch(/^ok {4}inventory levels: /m);
-      expect(clean.stdout).toContain("All 5 checks passed.");
+      expect(clean.stdout).toContain("All 7 checks passed.");
       const [level] = await queryRows<{ id: string }>(database.db, sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`);
       const broken = await kasse(["check"], env);
       expect(broken.code).toBe(1);
