@@ -122,7 +122,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       expect(broken.code).toBe(1);
       expect(broken.stdout).toMatch(/^FAIL {2}inventory levels: .*: 1 violation$/m);
       expect(broken.stdout).toContain(`${level!.id}: reserved 2 but its reservations hold 0`);
-      expect(broken.stdout).toContain("1 of 5 checks failed.");
+      expect(broken.stdout).toContain("1 of 7 checks failed.");
       const badConfig = await kasse(["check"], { ...env, PORT: "nine" });
       expect(badConfig.code).toBe(2);
       expect(badConfig.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
