@@ -10,6 +10,8 @@ export interface Seeded {
   promotionId: string;
   priceListId: string;
   regionId: string;
+  /** A variant in stock at the location, for the orders the actions place. */
+  variantId: string;
   locationId: string;
 }
 
@@ -55,6 +57,7 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
     promotionId: promotion.id,
     priceListId: price_list.id,
     regionId: region.id,
+    variantId,
     locationId: stock_locations[0]!.id,
   };
 }
