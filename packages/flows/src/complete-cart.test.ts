@@ -10,6 +10,7 @@ import { createPaymentService } from "@kasse/modules/payment";
 import { createProductService } from "@kasse/modules/product";
 import { createStockLocationService } from "@kasse/modules/stock-location";
 import { completeCart } from "./complete-cart";
+import { createModules } from "@kasse/modules";
 
 let database: TestDatabase;
 let engine: Engine;
@@ -20,7 +21,7 @@ const guest = { customer_id: null };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
   await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });

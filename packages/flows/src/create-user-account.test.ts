@@ -6,12 +6,13 @@ import { createEngine, REDACTED, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
 import { createUserAccount } from "./create-user-account";
+import { createModules } from "@kasse/modules";
 
 let database: TestDatabase;
 let engine: Engine;
 beforeAll(async () => {
   database = await createTestDatabase();
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 afterAll(() => database.close());
 

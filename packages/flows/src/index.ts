@@ -21,19 +21,21 @@ import { sendNotificationWorkflow } from "./send-notification";
 import { requestOrderTransferWorkflow } from "./transfer-order";
 import { eventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
+import { createProductsWorkflow } from "./create-products";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow, createProductsWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
 export { removeCustomerAccountWorkflow } from "./remove-customer-account";
 export { acceptInviteWorkflow, type AcceptInviteInput } from "./accept-invite";
-// Product writes: one database transaction each (all in Kasse's own database), not sagas.
-export { createProducts } from "./create-products";
+// Product create is a saga over product, pricing and inventory; the other product writes are one
+// database transaction each (docs/CONVENTIONS.md says why).
+export { createProductsWorkflow } from "./create-products";
 export { updateProducts, createProductVariants, updateProductVariant, deleteProductVariant, setProductVariantPrices, productOptions } from "./update-products";
 export { deleteProducts } from "./delete-products";
 export { batchProducts, type ProductBatch } from "./batch-products";

@@ -6,12 +6,13 @@ import { createEngine, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createCustomerService } from "@kasse/modules/customer";
 import { registerCustomer } from "./register-customer";
+import { createModules } from "@kasse/modules";
 
 let database: TestDatabase;
 let engine: Engine;
 beforeAll(async () => {
   database = await createTestDatabase();
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 afterAll(() => database.close());
 

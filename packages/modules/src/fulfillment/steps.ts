@@ -1,16 +1,7 @@
-import { step, type StepServices } from "@kasse/workflows";
-import { defaultFulfillmentProviders, type FulfillmentProviderCall, type FulfillmentProviderRegistry } from "./providers";
+import { step } from "@kasse/workflows";
+import type { FulfillmentProviderCall } from "./providers";
 import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
 import type { ShipmentCreate } from "./schema";
-
-declare module "@kasse/workflows" {
-  interface StepServices {
-    /** The fulfillment providers a process configured; the built-in ones (`manual_manual`, `ful_test`) when none. */
-    fulfillmentProviders?: FulfillmentProviderRegistry;
-  }
-}
-
-const providersOf = (services: StepServices): FulfillmentProviderRegistry => services.fulfillmentProviders ?? defaultFulfillmentProviders;
 
 /**
  * Asks the fulfillment's provider to create it (an outside effect: at least once, with the step's
@@ -22,11 +13,11 @@ export const createProviderFulfillmentStep = step("create-provider-fulfillment",
   timeoutMs: 10_000,
   invoke: async (input: Omit<FulfillmentProviderCall, "idempotencyKey"> & { provider_id: string }, ctx) => {
     const { provider_id, ...call } = input;
-    const { data } = await providersOf(ctx.services).get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
+    const { data } = await ctx.modules.fulfillmentProviders.get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
     return { output: { provider_id, data }, compensateInput: { provider_id, data } };
   },
   compensate: async (input: { provider_id: string; data: Record<string, unknown> }, ctx) => {
-    await providersOf(ctx.services).get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    await ctx.modules.fulfillmentProviders.get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
@@ -50,7 +41,7 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
   transactional: false,
   timeoutMs: 10_000,
   invoke: async (input: { provider_id?: string; data?: Record<string, unknown> }, ctx) => {
-    await providersOf(ctx.services).get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
+    await ctx.modules.fulfillmentProviders.get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
     return { output: null };
   },
 });

@@ -4,6 +4,7 @@ import { createTestDatabase, failure, onPostgres, type TestDatabase } from "@kas
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type InventoryService, type ReserveForLinesInput } from "./service";
 import { consumeLineItemsStep, receiveVariantsStep, releaseLineItemReservationsStep, reserveLineItemsStep } from "./steps";
+import { createModules } from "../modules";
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
@@ -20,7 +21,7 @@ const LOC = OLDER;
 
 beforeAll(async () => {
   database = await createTestDatabase({ poolSize: 20 });
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
   inventory = createInventoryService(database.db);
 });
 afterAll(() => database.close());

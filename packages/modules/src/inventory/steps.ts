@@ -77,3 +77,18 @@ export const receiveVariantsStep = step("receive-variant-stock", {
 });
 
 const negate = (adjustments: StockAdjustment[]) => adjustments.map((a) => ({ ...a, adjustment: -a.adjustment }));
+
+/**
+ * An inventory item for each new variant that manages inventory, linked to it. Compensation
+ * unlinks and deletes those items (new and unreserved, so nothing refuses it).
+ */
+export const createVariantInventoryItemsStep = step("create-variant-inventory-items", {
+  invoke: async (input: Array<{ variant_id: string; sku: string | null; title: string }>, ctx) => {
+    const links = await ctx.modules.inventory.createItemsForVariants(input);
+    return { output: links, compensateInput: links };
+  },
+  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string }>, ctx) => {
+    await ctx.modules.inventory.unlinkVariants(links.map((l) => l.variant_id));
+    for (const { inventory_item_id } of links) await ctx.modules.inventory.delete(inventory_item_id);
+  },
+});

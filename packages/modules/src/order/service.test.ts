@@ -6,13 +6,14 @@ import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService, type OrderService } from "./service";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
+import { createModules } from "../modules";
 
 let database: TestDatabase;
 let engine: Engine;
 let orders: OrderService;
 beforeAll(async () => {
   database = await createTestDatabase();
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
   orders = createOrderService(database.db);
 });
 afterAll(() => database.close());

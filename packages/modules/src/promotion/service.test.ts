@@ -7,6 +7,7 @@ import { campaignBudget, promotion } from "./schema";
 import { createPromotionService, type PromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
+import { createModules } from "../modules";
 
 let database: TestDatabase;
 let service: PromotionService;
@@ -182,7 +183,7 @@ describe("campaign budgets", () => {
 });
 
 describe("register-promotion-usage step", () => {
-  const engine = () => createEngine({ db: database.db, leaseMs: 5_000 });
+  const engine = () => createEngine({ db: database.db, modules: (db) => createModules(db), leaseMs: 5_000 });
   const failLater = step("promotion-test-fail-later", {
     invoke: async (): Promise<{ output: null }> => {
       throw errors.invalidData("a later step failed");
