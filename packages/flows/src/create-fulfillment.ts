@@ -32,7 +32,7 @@ const checkReservationLocationStep = step("check-reservation-location", {
 const chooseFulfillmentProviderStep = step("choose-fulfillment-provider", {
   invoke: async (input: { order_id: string; shipping_option_id?: string }, ctx) => {
     if (input.shipping_option_id) {
-      const chosen = await createFulfillmentService(ctx.tx).retrieveOption(input.shipping_option_id, ctx.tx);
+      const chosen = await ctx.modules.fulfillment.retrieveOption(input.shipping_option_id, ctx.tx);
       return { output: { provider_id: chosen.provider_id, data: { ...(chosen.data ?? {}) } } };
     }
     const order = await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx);

@@ -32,6 +32,12 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
   const product = products[0]!;
   const variantId = product.variants[0]!.id;
 
+  // Stock enough for the orders the actions place (the demo store stocks 5 to 44 of each variant).
+  const { stock_locations } = await admin<{ stock_locations: Array<{ id: string }> }>("GET", "/admin/stock-locations?limit=1");
+  const locationId = stock_locations[0]!.id;
+  const { variants } = await admin<{ variants: Array<{ id: string; inventory_items: Array<{ inventory_item_id: string }> }> }>("GET", `/admin/products/${product.id}/variants?id=${variantId}`);
+  const inventoryItemId = variants[0]!.inventory_items[0]!.inventory_item_id;
+  await admin("POST", `/admin/inventory-items/${inventoryItemId}/location-levels/${locationId}`, { stocked_quantity: 100 });
   const orderId = await placeOrder(kasse, region.id, variantId);
 
   const { customer } = await admin<{ customer: { id: string } }>("POST", "/admin/customers", { email: "grace@example.com", first_name: "Grace", last_name: "Hopper" });
@@ -47,18 +53,16 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
     "/admin/price-lists",
     { title: "Summer sale", description: "A sale price for one variant", type: "sale", status: "active", prices: [{ variant_id: variantId, currency_code: region.currency_code, amount: 1000 }] });
 
-  const { inventory_items } = await admin<{ inventory_items: Array<{ id: string }> }>("GET", "/admin/inventory-items?limit=1");
-  const { stock_locations } = await admin<{ stock_locations: Array<{ id: string }> }>("GET", "/admin/stock-locations?limit=1");
   return {
     orderId,
     productId: product.id,
-    inventoryItemId: inventory_items[0]!.id,
+    inventoryItemId,
     customerId: customer.id,
     promotionId: promotion.id,
     priceListId: price_list.id,
     regionId: region.id,
     variantId,
-    locationId: stock_locations[0]!.id,
+    locationId,
   };
 }
 

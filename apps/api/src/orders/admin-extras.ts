@@ -77,10 +77,14 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
     variantIds.length && wants(selection, "items.variant.inventory_items") ? modules.inventory.listVariantInventoryItems(variantIds) : undefined,
   ]);
   const productIds = [...new Set(variants.map((v) => v.product_id))];
-  const products =
-    productIds.length && wants(selection, "items.variant.product")
-      ? new Map((await modules.product.list({ id: productIds }, page(productIds.length), { relations: [] })).items.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status }]))
-      : undefined;
+  const wantsProducts = productIds.length > 0 && wants(selection, "items.variant.product");
+  const [productRows, profile] = await Promise.all([
+    wantsProducts ? modules.product.list({ id: productIds }, page(productIds.length), { relations: [] }).then((r) => r.items) : [],
+    wantsProducts && wants(selection, "items.variant.product.shipping_profile") ? modules.fulfillment.defaultProfile() : undefined,
+  ]);
+  const products = wantsProducts
+    ? new Map(productRows.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status, ...(profile !== undefined ? { shipping_profile: profile } : {}) }]))
+    : undefined;
   const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
   const [customerById, channelById, regionById, variantById] = [byId(customers), byId(channels), byId(regions), byId(variants)];
 

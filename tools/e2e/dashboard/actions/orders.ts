@@ -75,6 +75,7 @@ export const fulfilShipDeliverCaptureRefund: DashboardAction = {
     await shot("fulfilled");
 
     await click(page, "Mark as shipped");
+    await click(page, "Add tracking number");
     await fill(page, "labels.0.tracking_number", "1Z999AA10123456784");
     await click(page, "Save");
     await toast(page);
@@ -114,8 +115,8 @@ export const cancelOrder: DashboardAction = {
   async run({ page, kasse, api, seeded, shot }) {
     const orderId = await placeOrder(kasse, seeded.regionId, seeded.variantId);
     await open(page, kasse.origin, `/orders/${orderId}`);
-    // The order's own menu: the last button of its first card (after the copy-id button).
-    await page.locator(".shadow-elevation-card-rest").first().locator("button").last().click();
+    // The order's own menu, beside its display id at the top.
+    await page.getByRole("heading", { name: /^#\d+$/ }).locator("xpath=ancestor::div[.//button[@aria-haspopup='menu']][1]").locator("button[aria-haspopup='menu']").first().click();
     await clickMenuItem(page, "Cancel");
     await confirmPrompt(page);
     await toast(page);
