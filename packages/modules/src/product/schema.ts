@@ -371,7 +371,8 @@ const productFields = {
   discountable: Type.Optional(Type.Boolean()),
   thumbnail: Optional(Url()),
   external_id: Optional(Id()),
-  images: Type.Optional(Type.Array(Type.Object({ url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
+  // An image with the `id` of one of the product's images is that image kept (with the variants shown with it); others are new.
+  images: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Id({ minLength: 1 })), url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
   collection_id: Optional(Id()),
   type_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
