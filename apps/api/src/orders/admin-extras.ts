@@ -8,6 +8,7 @@ import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 import { OrderDetailView, type orderView } from "./view";
+import { ShippingProfileView } from "@kasse/modules/fulfillment";
 
 type OrderView = Awaited<ReturnType<typeof orderView>>;
 
@@ -16,7 +17,9 @@ const LineView = detailProperties.items!.items as Parameters<typeof Extend>[0];
 
 /** The bought variant as it is now (it may have changed or gone since): options, product, inventory links. */
 const OrderVariantView = Extend(ProductVariantView, {
-  product: Type.Optional(OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String() }))),
+  product: Type.Optional(
+    OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String(), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) })),
+  ),
   inventory_items: Type.Optional(Type.Array(VariantInventoryItemView)),
 });
 

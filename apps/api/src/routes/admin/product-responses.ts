@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend } from "@kasse/db";
+import { Extend, OrNull } from "@kasse/db";
+import { ShippingProfileView } from "@kasse/modules/fulfillment";
 import { InventoryItemView, VariantInventoryItemView } from "@kasse/modules/inventory";
 import { PriceView } from "@kasse/modules/pricing";
 import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation, type ProductVariant } from "@kasse/modules/product";
@@ -10,7 +11,7 @@ import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 /** A variant as the Admin API shows it: with its prices and inventory item links. */
 export const AdminVariantView = Extend(ProductVariantView, { prices: Type.Array(PriceView), inventory_items: Type.Array(VariantInventoryItemView) });
 /** A product as the Admin API shows it: variants as {@link AdminVariantView}, sales channel records. */
-export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView) });
+export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) });
 
 /** The product relations a `fields` selection needs: all by default, else only those named. */
 export function relationsFor(selection: FieldSelection): ProductRelation[] {

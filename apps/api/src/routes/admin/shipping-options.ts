@@ -1,11 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
 import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView, type ShippingOption } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
+/** An option with, when asked for, where it ships from in Medusa's terms (see `withLocation`). */
+const AdminShippingOptionView = Extend(ShippingOptionView, {
+  service_zone: Type.Optional(OrNull(View({ fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }) }))),
+});
 const ListOptions = Type.Object(
   {
     ...ListQuery,
@@ -47,7 +51,7 @@ export default async function shippingOptions(app: App): Promise<void> {
     });
   };
 
-  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", ShippingOptionView) } }, async (request) => {
+  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
     const selection = parseFields(fields);
@@ -59,7 +63,7 @@ export default async function shippingOptions(app: App): Promise<void> {
     return { shipping_option: await fulfillment.createOption(request.body) };
   });
 
-  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
+  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", AdminShippingOptionView) } }, async (request) => {
     const selection = parseFields(request.query.fields);
     return { shipping_option: project((await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0], selection) };
   });
