@@ -24,7 +24,7 @@ export async function fill(page: Page, name: string, value: string): Promise<voi
 
 /** Clicks the visible button whose accessible name is exactly `name` (the last one: a modal's over the page's). */
 export async function click(page: Page, name: string | RegExp): Promise<void> {
-  const button = page.getByRole("button", { name, exact: typeof name === "string" }).last();
+  const button = page.getByRole("button", { name, exact: typeof name === "string" }).filter({ visible: true }).last();
   await button.waitFor({ state: "visible", timeout: TIMEOUT });
   await button.click();
 }
@@ -32,19 +32,6 @@ export async function click(page: Page, name: string | RegExp): Promise<void> {
 /** Clicks the menu item (a row's or a section's action menu) named `name`. */
 export async function clickMenuItem(page: Page, name: string | RegExp): Promise<void> {
   const item = page.getByRole("menuitem", { name, exact: typeof name === "string" }).last();
-  await item.waitFor({ state: "visible", timeout: TIMEOUT });
-  await item.click();
-}
-
-/**
- * Picks `option` in the dashboard's combobox or select that follows the label `label`: opens it,
- * types to filter when it is a combobox, clicks the option.
- */
-export async function choose(page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
-  const control = page.getByRole("combobox", { name: label }).last();
-  await control.waitFor({ state: "visible", timeout: TIMEOUT });
-  await control.click();
-  const item = page.getByRole("option", { name: option }).first();
   await item.waitFor({ state: "visible", timeout: TIMEOUT });
   await item.click();
 }

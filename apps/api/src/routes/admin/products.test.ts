@@ -549,3 +549,13 @@ describe("admin products: Medusa's media form and shipping profile", () => {
     expect((await t.admin.get(`/admin/products/${product.id}`)).json().product).not.toHaveProperty("shipping_profile");
   });
 });
+
+describe("admin product options shared between products (Medusa's product form)", () => {
+  it("answers truthfully empty: a Kasse option belongs to its one product", async () => {
+    const list = await t.admin.get("/admin/product-options?limit=10&offset=0&is_exclusive=false&fields=id,title,values.id");
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual({ product_options: [], count: 0, offset: 0, limit: 10 });
+    expect((await t.admin.get("/admin/product-options/opt_1")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/product-options?unknown=1")).statusCode).toBe(400);
+  });
+});
