@@ -83,8 +83,7 @@ async function readyCart(): Promise<string> {
         original_total: 3500,
       },
       promo_codes: [],
-    },
-    db,
+    }
   );
   const payments = createPaymentService(db);
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });

@@ -41,7 +41,7 @@ export async function createProductsIn(tx: Db, inputs: ProductCreate[]): Promise
   const ids: string[] = [];
   for (const input of inputs) {
     await assertSalesChannels(tx, input.sales_channels);
-    const write = await products.create(input, tx);
+    const write = await products.create(input);
     await applyVariantWrites(tx, write);
     await recordEvent(tx, "product.created", { id: write.id });
     ids.push(write.id);

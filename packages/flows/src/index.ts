@@ -13,8 +13,6 @@ import { createShipmentWorkflow } from "./create-shipment";
 import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { receiveReturnWorkflow } from "./receive-return";
-import { completeOrderWorkflow } from "./complete-order";
-import { archiveOrderWorkflow } from "./archive-order";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 import { sendNotificationWorkflow } from "./send-notification";
@@ -27,7 +25,7 @@ import { createProductsWorkflow } from "./create-products";
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, completeOrderWorkflow, archiveOrderWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow, createProductsWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow, createProductsWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -42,11 +40,11 @@ export { batchProducts, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
-export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels, type InventoryReferenceModules } from "./inventory-references";
+export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels } from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
-export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartModules, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
+export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";
 export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
 export { createCart, updateCart, setCartAddress, addShippingMethod, addPromotions, removePromotions, calculateCartTaxes, transferCart, type CartChannelContext } from "./update-cart";
@@ -61,8 +59,7 @@ export { createShipmentWorkflow, type FulfillmentMoveInput, type CreateShipmentI
 export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
-export { completeOrderWorkflow } from "./complete-order";
-export { archiveOrderWorkflow } from "./archive-order";
+export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";
 export { updateStoreWorkflow };
 export { inventoryLevels } from "./inventory-levels";

@@ -115,8 +115,6 @@ const noSecrets = [
   "mark-delivered",
   "create-return",
   "receive-return",
-  "complete-order",
-  "archive-order",
   "cancel-return",
   "complete-cart",
   "update-store",

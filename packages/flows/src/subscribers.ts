@@ -21,7 +21,7 @@ export interface SubscriberDefinition {
 /** Writes the message to the outbox with the process's notification service (`ctx.modules.notification`). */
 const createNotificationStep = step("create-notification", {
   invoke: async (input: { message: NotificationInput }, ctx) => {
-    return { output: { id: (await ctx.modules.notification.create(input.message, ctx.tx)).id } };
+    return { output: { id: (await ctx.modules.notification.create(input.message)).id } };
   },
 });
 

@@ -1,6 +1,6 @@
 import { step } from "@kasse/workflows";
 import type { FulfillmentProviderCall } from "./providers";
-import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
+import { type FulfillmentRecordCreate } from "./records";
 import type { ShipmentCreate } from "./schema";
 
 /**
@@ -24,12 +24,12 @@ export const createProviderFulfillmentStep = step("create-provider-fulfillment",
 /** Records a fulfillment; compensation deletes it. */
 export const createFulfillmentRecordStep = step("create-fulfillment-record", {
   invoke: async (input: FulfillmentRecordCreate, ctx) => {
-    const created = await createFulfillmentRecordService(ctx.tx).create(input, ctx.tx);
+    const created = await ctx.modules.fulfillmentRecord.create(input);
     await ctx.emit("order.fulfillment_created", { order_id: input.order_id, fulfillment_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createFulfillmentRecordService(ctx.tx).delete(id, ctx.tx);
+    await ctx.modules.fulfillmentRecord.delete(id);
   },
 });
 
@@ -53,7 +53,7 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
  */
 export const markFulfillmentStep = step("mark-fulfillment", {
   invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
-    const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx, input.shipment ?? {});
+    const marked = await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, true, input.shipment ?? {});
     if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number), no_notification: input.shipment?.no_notification ?? false });
     else if (input.field === "delivered_at") await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
     else await ctx.emit("order.fulfillment_canceled", { order_id: input.order_id, fulfillment_id: marked.id });
@@ -68,6 +68,6 @@ export const markFulfillmentStep = step("mark-fulfillment", {
     return { output, compensateInput: input };
   },
   compensate: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
-    await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, false, ctx.tx);
+    await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, false);
   },
 });

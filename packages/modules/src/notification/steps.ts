@@ -18,7 +18,7 @@ export const deliverNotificationStep = step("deliver-notification", {
   transactional: false,
   retry: DELIVERY_RETRY,
   invoke: async (input: { notification_id: string }, ctx) => {
-    const row = await ctx.modules.notification.deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts }, ctx.db);
+    const row = await ctx.modules.notification.deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts });
     return { output: { id: row.id, status: row.status } };
   },
 });
@@ -33,7 +33,7 @@ export const deliverNotificationStep = step("deliver-notification", {
 export const queueNotificationStep = step("queue-notification", {
   secret: { input: ["data"] },
   invoke: async (input: NotificationInput, ctx) => {
-    const row = await ctx.modules.notification.create(input, ctx.tx);
+    const row = await ctx.modules.notification.create(input);
     return { output: { id: row.id } };
   },
 });
