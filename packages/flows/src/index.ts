@@ -17,7 +17,7 @@ import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 import { sendNotificationWorkflow } from "./send-notification";
 import { requestOrderTransferWorkflow } from "./transfer-order";
-import { eventNotificationWorkflow } from "./subscribers";
+import { queueEventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
 import { createProductsWorkflow } from "./create-products";
 
@@ -25,7 +25,7 @@ import { createProductsWorkflow } from "./create-products";
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, eventNotificationWorkflow, createProductsWorkflow];
+export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, queueEventNotificationWorkflow, createProductsWorkflow];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -66,5 +66,5 @@ export { inventoryLevels } from "./inventory-levels";
 export { withEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";
 export { customerWrites } from "./customer-writes";
-export { allSubscribers, bindSubscribers, eventNotificationWorkflow, type SubscriberDefinition, type SubscriberDeps } from "./subscribers";
+export { allSubscribers, bindSubscribers, queueEventNotificationWorkflow, type SubscriberDefinition, type SubscriberDeps } from "./subscribers";
 export { checkInvariants, type CheckResult } from "./check";
