@@ -44,7 +44,7 @@ const counts = new Map<Route, number>();
 
 beforeAll(async () => {
   t = await createTestApp();
-  store = (await seedDemoStore(t.app.modules.db))!;
+  store = (await seedDemoStore(t.app.modules))!;
   headers = { "x-publishable-api-key": store.publishable_api_key };
   admin = await t.adminHeaders();
   const options = await t.app.inject({ method: "GET", url: `/admin/shipping-options?region_id=${store.region_ids.us}`, headers: admin });
