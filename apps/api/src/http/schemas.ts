@@ -12,6 +12,13 @@ export const ListQuery = {
   order: Type.Optional(Type.String({ maxLength: 1000, pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" })),
 };
 
+/**
+ * Paging of the small settings lists Medusa's dashboard reads whole with `limit=9999` (regions and
+ * price preferences: one price column per currency in its product and price list grids). Such a
+ * list is never that long; the limit may say so.
+ */
+export const WholeListQuery = { ...ListQuery, limit: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_LIMIT }) };
+
 /** `fields` alone, for retrieve routes. */
 export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });
 

@@ -3,12 +3,12 @@ import { Code, Id } from "@kasse/db";
 import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, RetrieveQuery, WholeListQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListPricePreferences = Type.Object(
   {
-    ...ListQuery,
+    ...WholeListQuery,
     id: Type.Optional(ArrayQuery(Id())),
     attribute: Type.Optional(ArrayQuery(Code())),
     value: Type.Optional(ArrayQuery(Code())),

@@ -3,13 +3,13 @@ import { Code, Id, Title } from "@kasse/db";
 import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Deleted, ListAnswer, RetrieveQuery, WholeListQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 /** Filters of region lists (Admin and Store). */
 export const ListRegions = Type.Object(
   {
-    ...ListQuery,
+    ...WholeListQuery,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
     name: Type.Optional(ArrayQuery(Title())),

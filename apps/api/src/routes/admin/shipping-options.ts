@@ -1,11 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
-import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView } from "@kasse/modules/fulfillment";
+import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
+import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView, type ShippingOption } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
+import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
+/** An option with, when asked for, where it ships from in Medusa's terms (see `withLocation`). */
+const AdminShippingOptionView = Extend(ShippingOptionView, {
+  service_zone: Type.Optional(OrNull(View({ fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }) }))),
+});
 const ListOptions = Type.Object(
   {
     ...ListQuery,
@@ -31,10 +35,27 @@ export default async function shippingOptions(app: App): Promise<void> {
     if (missing.length) throw errors.invalidData(`Regions with ids: ${missing.join(", ")} were not found`);
   };
 
-  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", ShippingOptionView) } }, async (request) => {
+  /**
+   * Medusa reaches the place an option ships from through `service_zone.fulfillment_set.location`
+   * (the fulfillment form preselects it); Kasse binds an option to its stock location directly, so
+   * that path is the option's location (null when it has none). One query for the page, when asked for.
+   */
+  const withLocation = async (options: ShippingOption[], selection: FieldSelection) => {
+    if (!wants(selection, "service_zone")) return options;
+    const ids = [...new Set(options.flatMap((o) => (o.stock_location_id ? [o.stock_location_id] : [])))];
+    const { items } = ids.length ? await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const byId = new Map(items.map((l) => [l.id, { id: l.id, name: l.name }]));
+    return options.map((option) => {
+      const location = option.stock_location_id ? byId.get(option.stock_location_id) : undefined;
+      return { ...option, service_zone: location ? { fulfillment_set: { type: "shipping", location } } : null };
+    });
+  };
+
+  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;
     const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
-    return listResponse("shipping_options", project(items, parseFields(fields)), count, { limit, offset });
+    const selection = parseFields(fields);
+    return listResponse("shipping_options", project(await withLocation(items, selection), selection), count, { limit, offset });
   });
 
   app.post("/shipping-options", { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
@@ -42,9 +63,10 @@ export default async function shippingOptions(app: App): Promise<void> {
     return { shipping_option: await fulfillment.createOption(request.body) };
   });
 
-  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => ({
-    shipping_option: project(await fulfillment.retrieveOption(request.params.id), parseFields(request.query.fields)),
-  }));
+  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", AdminShippingOptionView) } }, async (request) => {
+    const selection = parseFields(request.query.fields);
+    return { shipping_option: project((await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0], selection) };
+  });
 
   app.post("/shipping-options/:id", { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
     await requireRegions(request.body);
