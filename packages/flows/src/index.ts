@@ -40,6 +40,7 @@ export { batchProducts, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
+export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
 export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels } from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";

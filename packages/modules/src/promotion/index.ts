@@ -5,3 +5,4 @@ export { allocate, percentOf } from "./allocation";
 export { NUMERIC_ATTRIBUTES, RULE_ATTRIBUTES, ruleAttribute, type RuleAttribute } from "./rules";
 export type { PromotionView, CampaignView, RuleView, BudgetView } from "./views";
 export * from "./steps";
+export { RULE_TYPES, RuleAttributeOption, ruleAttributeOptions, ruleValueSource, ATTRIBUTE_LABELS, OPERATOR_LABELS, type RuleType } from "./rule-options";

@@ -280,7 +280,7 @@ describe("admin promotion rules, read by kind", () => {
       },
       expect.objectContaining({ attribute: "subtotal", operator: "gte", attribute_label: "Subtotal", operator_label: "Greater than or equal", field_type: "number", values: [expect.objectContaining({ value: "5000" })] }),
     ]);
-    expect((await get(`/admin/promotions/${id}/target-rules`)).json().rules).toEqual([expect.objectContaining({ attribute: "items.product.id", attribute_label: "Product", operator_label: "Equal", values: [expect.objectContaining({ value: "prod_1" })] })]);
+    expect((await get(`/admin/promotions/${id}/target-rules`)).json().rules).toEqual([expect.objectContaining({ attribute: "items.product.id", attribute_label: "Product", operator_label: "Equals", values: [expect.objectContaining({ value: "prod_1" })] })]);
     expect((await get(`/admin/promotions/${id}/buy-rules?promotion_type=buyget`)).json().rules).toEqual([expect.objectContaining({ attribute: "product_id", operator: "in" })]);
 
     // A promotion without buy rules answers none; an unknown one 404; bad queries 400.

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, MoneyWhen, Title } from "@kasse/db";
-import { MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, ruleAttribute, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import { ATTRIBUTE_LABELS, MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, OPERATOR_LABELS, RULE_TYPES, RuleAttributeOption, ruleAttribute, ruleAttributeOptions, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -20,22 +21,6 @@ const ListPromotions = Type.Object(
   { additionalProperties: false },
 );
 
-/** Medusa's operator names, as its dashboard shows them. */
-const OPERATOR_LABELS: Record<string, string> = { eq: "Equal", ne: "Not In", in: "In", gt: "Greater than", gte: "Greater than or equal", lt: "Less than", lte: "Less than or equal" };
-/** What each rule attribute (canonical or Medusa's alias) is called in a form. */
-const ATTRIBUTE_LABELS: Record<string, string> = {
-  customer_group_id: "Customer Group",
-  region_id: "Region",
-  currency_code: "Currency Code",
-  product_id: "Product",
-  product_category_id: "Product Category",
-  product_collection_id: "Product Collection",
-  product_tag_id: "Product Tag",
-  shipping_option_id: "Shipping Option",
-  subtotal: "Subtotal",
-  item_total: "Item Total",
-  quantity: "Quantity",
-};
 const RuleDisplay = Type.Object({
   id: Type.String(),
   attribute: Type.String(),
@@ -49,6 +34,16 @@ const RuleDisplay = Type.Object({
 });
 const RulesAnswer = { 200: Type.Object({ rules: Type.Array(RuleDisplay) }, { description: "The promotion's rules of this kind, with the labels a form shows" }) };
 const RulesQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 4096 })), promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])), application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])), application_method_target_type: Type.Optional(Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")])) }, { additionalProperties: false });
+
+const RuleTypeParams = Type.Object({ rule_type: Type.Union(RULE_TYPES.map((t) => Type.Literal(t))) });
+const RuleOptionsQuery = Type.Omit(RulesQuery, ["fields"], { additionalProperties: false });
+const RuleValueParams = Type.Object({ ...RuleTypeParams.properties, rule_attribute_id: Code() });
+const RuleValueQuery = Type.Object(
+  { q: Type.Optional(Title()), limit: ListQuery.limit, offset: ListQuery.offset, value: Type.Optional(ArrayQuery(Code())) },
+  { additionalProperties: false },
+);
+const AttributeOptionsAnswer = { 200: Type.Object({ attributes: Type.Array(RuleAttributeOption) }, { description: "The attributes a rule of this type may test, with their operators" }) };
+const ValueOptionsAnswer = { 200: Type.Object({ values: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })) }, { description: "The records a rule on this attribute can name" }) };
 
 const batches: Array<[path: string, kind: RuleKind]> = [
   ["rules", "promotion"],
@@ -104,7 +99,7 @@ export default async function promotions(app: App): Promise<void> {
             attribute: rule.attribute,
             operator: rule.operator,
             description: rule.description ?? null,
-            attribute_label: ATTRIBUTE_LABELS[canonical] ?? rule.attribute,
+            attribute_label: ATTRIBUTE_LABELS[canonical as keyof typeof ATTRIBUTE_LABELS] ?? rule.attribute,
             operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
             field_type: NUMERIC_ATTRIBUTES.has(canonical as never) ? ("number" as const) : ("multiselect" as const),
             values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
@@ -113,6 +108,15 @@ export default async function promotions(app: App): Promise<void> {
       };
     });
   }
+
+  // Medusa's rule form: which attributes a rule may test, then the records it can name.
+  app.get("/promotions/rule-attribute-options/:rule_type", { schema: { params: RuleTypeParams, querystring: RuleOptionsQuery, response: AttributeOptionsAnswer } }, async (request) => {
+    return { attributes: ruleAttributeOptions(request.params.rule_type, request.query) };
+  });
+
+  app.get("/promotions/rule-value-options/:rule_type/:rule_attribute_id", { schema: { params: RuleValueParams, querystring: RuleValueQuery, response: ValueOptionsAnswer } }, async (request) => {
+    return { values: await ruleValueOptions(app.modules, request.params.rule_type, request.params.rule_attribute_id, request.query) };
+  });
 
   for (const [path, kind] of batches) {
     app.post(`/promotions/:id/${path}/batch`, { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
