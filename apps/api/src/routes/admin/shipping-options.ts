@@ -2,10 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/db";
 import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { crudRoutes } from "../../http/crud-routes";
+import { ArrayQuery, ListQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const ListOptions = Type.Object(
   {
     ...ListQuery,
@@ -31,28 +30,15 @@ export default async function shippingOptions(app: App): Promise<void> {
     if (missing.length) throw errors.invalidData(`Regions with ids: ${missing.join(", ")} were not found`);
   };
 
-  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", ShippingOptionView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
-    return listResponse("shipping_options", project(items, parseFields(fields)), count, { limit, offset });
-  });
-
-  app.post("/shipping-options", { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
-    await requireRegions(request.body);
-    return { shipping_option: await fulfillment.createOption(request.body) };
-  });
-
-  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => ({
-    shipping_option: project(await fulfillment.retrieveOption(request.params.id), parseFields(request.query.fields)),
-  }));
-
-  app.post("/shipping-options/:id", { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
-    await requireRegions(request.body);
-    return { shipping_option: await fulfillment.updateOption(request.params.id, request.body) };
-  });
-
-  app.delete("/shipping-options/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await fulfillment.deleteOption(request.params.id);
-    return { id: request.params.id, object: "shipping_option", deleted: true as const };
+  crudRoutes(app, {
+    path: "/shipping-options",
+    one: "shipping_option",
+    many: "shipping_options",
+    view: ShippingOptionView,
+    list: { query: ListOptions, run: (filters, page) => fulfillment.listOptions(filters, page) },
+    retrieve: (id) => fulfillment.retrieveOption(id),
+    create: { body: ShippingOptionCreate, run: async (body) => (await requireRegions(body), fulfillment.createOption(body)) },
+    update: { body: ShippingOptionUpdate, run: async (id, body) => (await requireRegions(body), fulfillment.updateOption(id, body)) },
+    delete: (id) => fulfillment.deleteOption(id),
   });
 }
