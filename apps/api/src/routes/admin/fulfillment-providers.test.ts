@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 
 describe("admin fulfillment providers", () => {
@@ -15,7 +9,7 @@ describe("admin fulfillment providers", () => {
     const all = await t.admin.get("/admin/fulfillment-providers");
     expect(all.statusCode).toBe(200);
     expect(all.json()).toEqual({ fulfillment_providers: [{ id: "manual_manual", is_enabled: true }], count: 1, offset: 0, limit: 15 });
-    const location = (await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: admin, payload: { name: "Depot" } })).json().stock_location;
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Depot" })).json().stock_location;
     const atLocation = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
     expect(atLocation.json(), atLocation.body).toMatchObject({ fulfillment_providers: [{ id: "manual_manual" }] });
     expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);

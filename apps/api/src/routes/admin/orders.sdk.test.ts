@@ -1,9 +1,9 @@
 import Medusa from "@medusajs/js-sdk";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // After a storefront checkout through Medusa's SDK, an admin operates the order through the same
@@ -12,7 +12,7 @@ import { createFixtureProduct } from "../../testing/catalog";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's types come from @medusajs/types, not installed: untyped JSON
 type Row = any;
 
-let t: TestApp;
+const t = useTestApp();
 let store: Medusa;
 let admin: Medusa;
 let regionId: string;
@@ -22,7 +22,6 @@ let locationId: string;
 let itemId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const headers = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
@@ -46,7 +45,6 @@ beforeAll(async () => {
   admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 

@@ -1,11 +1,11 @@
 import Medusa from "@medusajs/js-sdk";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
-let t: TestApp;
+const t = useTestApp();
 let sdk: Medusa;
 let baseUrl: string;
 let publishableKey: string;
@@ -14,7 +14,6 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const admin = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
@@ -36,7 +35,6 @@ beforeAll(async () => {
   publishableKey = key.token;
   sdk = new Medusa({ baseUrl, publishableKey });
 });
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 

@@ -1,11 +1,11 @@
 import Medusa from "@medusajs/js-sdk";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront path, unchanged, against the app on a real loopback port.
-let t: TestApp;
+const t = useTestApp();
 let sdk: Medusa;
 let regionId: string;
 let channelId: string;
@@ -13,7 +13,6 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const admin = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
@@ -35,7 +34,6 @@ beforeAll(async () => {
   const { port } = t.app.server.address() as AddressInfo;
   sdk = new Medusa({ baseUrl: `http://127.0.0.1:${port}`, publishableKey: key.token });
 });
-afterAll(() => t.close());
 
 describe("@medusajs/js-sdk storefront checkout", () => {
   it("creates a cart, adds an item, sets addresses, ships and starts a payment session", async () => {
