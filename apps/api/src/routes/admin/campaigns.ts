@@ -4,18 +4,10 @@ import { CampaignCreate, CampaignPromotions, CampaignUpdate, CampaignResponse } 
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { Answer, ArrayQuery, ListQuery } from "../../http/schemas";
+import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListCampaigns = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    campaign_identifier: Type.Optional(ArrayQuery(Code())),
-  },
-  { additionalProperties: false },
-);
+const ListCampaigns = ListQueryOf({ id: Id(), campaign_identifier: Code() }, { q: Type.Optional(Title()) });
 
 /** Admin campaigns: CRUD with budget, and promotion membership (docs/CONTRACT.md "Admin: promotions and campaigns"). */
 export default async function campaigns(app: App): Promise<void> {

@@ -3,18 +3,9 @@ import { Id, Title } from "@kasse/db";
 import { CollectionCreate, CollectionUpdate, ProductCollectionView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, Filter, ListQuery } from "../../http/schemas";
+import { Filter, ListQueryOf } from "../../http/schemas";
 
-const ListCollections = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Filter("handle"))),
-    title: Type.Optional(ArrayQuery(Title())),
-  },
-  { additionalProperties: false },
-);
+const ListCollections = ListQueryOf({ id: Id(), handle: Filter("handle"), title: Title() }, { q: Type.Optional(Title()) });
 
 /** Admin product collections: CRUD (docs/CONTRACT.md). */
 export default async function collections(app: App): Promise<void> {

@@ -3,18 +3,10 @@ import { Code, CurrencyCode, Title } from "@kasse/db";
 import { CurrencyUpdate, CurrencyView } from "@kasse/modules/currency";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ code: CurrencyCode() });
-const ListCurrencies = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    code: Type.Optional(ArrayQuery(Code())),
-    is_default: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+const ListCurrencies = ListQueryOf({ code: Code() }, { q: Type.Optional(Title()), is_default: Type.Optional(Type.Boolean()) });
 
 /** Admin currencies: the seeded ISO 4217 list and the default currency. */
 export default async function currencies(app: App): Promise<void> {

@@ -1,19 +1,10 @@
-import { Type } from "@sinclair/typebox";
 import { Code, Id } from "@kasse/db";
 import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListPricePreferences = Type.Object(
-  {
-    ...ListQuery,
-    id: Type.Optional(ArrayQuery(Id())),
-    attribute: Type.Optional(ArrayQuery(Code())),
-    value: Type.Optional(ArrayQuery(Code())),
-  },
-  { additionalProperties: false },
-);
+const ListPricePreferences = ListQueryOf({ id: Id(), attribute: Code(), value: Code() });
 
 /** Admin price preferences: whether a region's or currency's prices include tax (docs/CONTRACT.md). */
 export default async function pricePreferences(app: App): Promise<void> {

@@ -3,12 +3,9 @@ import { Id, Title } from "@kasse/db";
 import { TagCreate, TagUpdate, ProductTagView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const List = Type.Object(
-  { ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), value: Type.Optional(ArrayQuery(Title())) },
-  { additionalProperties: false },
-);
+const List = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional(Title()) });
 
 /** Admin product tags: CRUD over unique values (docs/CONTRACT.md). */
 export default async function productTags(app: App): Promise<void> {

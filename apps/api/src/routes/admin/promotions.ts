@@ -4,20 +4,12 @@ import { MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, ruleAttribute, PROMOTION_STA
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListPromotions = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    code: Type.Optional(ArrayQuery(Code())),
-    campaign_id: Type.Optional(ArrayQuery(Id())),
-    status: Type.Optional(ArrayQuery(Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))))),
-    is_automatic: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListPromotions = ListQueryOf(
+  { id: Id(), code: Code(), campaign_id: Id(), status: Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))) },
+  { q: Type.Optional(Title()), is_automatic: Type.Optional(Type.Boolean()) },
 );
 
 /** Medusa's operator names, as its dashboard shows them. */

@@ -3,19 +3,10 @@ import { Code, Id, Title } from "@kasse/db";
 import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
 /** Filters of region lists (Admin and Store). */
-export const ListRegions = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    name: Type.Optional(ArrayQuery(Title())),
-    currency_code: Type.Optional(ArrayQuery(Code())),
-  },
-  { additionalProperties: false },
-);
+export const ListRegions = ListQueryOf({ id: Id(), name: Title(), currency_code: Code() }, { q: Type.Optional(Title()) });
 
 /** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {

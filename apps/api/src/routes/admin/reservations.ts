@@ -1,21 +1,11 @@
-import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
 import { createReservation, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListReservations = Type.Object(
-  {
-    ...ListQuery,
-    id: Type.Optional(ArrayQuery(Id())),
-    inventory_item_id: Type.Optional(ArrayQuery(Id())),
-    location_id: Type.Optional(ArrayQuery(Id())),
-    line_item_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListReservations = ListQueryOf({ id: Id(), inventory_item_id: Id(), location_id: Id(), line_item_id: Id() });
 
 /**
  * Admin reservations: each change of quantity moves the level's `reserved_quantity` in the same

@@ -3,12 +3,9 @@ import { Id, Title } from "@kasse/db";
 import { ReturnReasonCreate, ReturnReasonUpdate, ReturnReasonView } from "@kasse/modules/order";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListReasons = Type.Object(
-  { ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), value: Type.Optional(ArrayQuery(Title())) },
-  { additionalProperties: false },
-);
+const ListReasons = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional(Title()) });
 
 /** Admin return reasons (Medusa's `/admin/return-reasons`): CRUD, soft delete. */
 export default async function returnReasons(app: App): Promise<void> {

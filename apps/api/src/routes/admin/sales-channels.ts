@@ -3,18 +3,9 @@ import { Id, Title } from "@kasse/db";
 import { SalesChannelCreate, SalesChannelUpdate, SalesChannelView } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListSalesChannels = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    name: Type.Optional(ArrayQuery(Title())),
-    is_disabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+const ListSalesChannels = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()), is_disabled: Type.Optional(Type.Boolean()) });
 
 /** Admin sales channels: CRUD (docs/CONTRACT.md). */
 export default async function salesChannels(app: App): Promise<void> {

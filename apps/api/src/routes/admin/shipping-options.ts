@@ -3,19 +3,9 @@ import { errors, Id, Title } from "@kasse/db";
 import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListOptions = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    region_id: Type.Optional(ArrayQuery(Id())),
-    stock_location_id: Type.Optional(ArrayQuery(Id())),
-    shipping_profile_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListOptions = ListQueryOf({ id: Id(), region_id: Id(), stock_location_id: Id(), shipping_profile_id: Id() }, { q: Type.Optional(Title()) });
 
 /** Admin shipping options (docs/CONTRACT.md): flat prices per currency or per region. */
 export default async function shippingOptions(app: App): Promise<void> {

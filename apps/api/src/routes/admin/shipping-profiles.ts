@@ -3,12 +3,9 @@ import { Code, Id, Title } from "@kasse/db";
 import { ShippingProfileCreate, ShippingProfileView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListProfiles = Type.Object(
-  { ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), type: Type.Optional(ArrayQuery(Code())) },
-  { additionalProperties: false },
-);
+const ListProfiles = ListQueryOf({ id: Id(), type: Code() }, { q: Type.Optional(Title()) });
 
 /** Admin shipping profiles (docs/CONTRACT.md). */
 export default async function shippingProfiles(app: App): Promise<void> {

@@ -4,19 +4,10 @@ import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, t
 import { setStockLocationSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { Answer, ArrayQuery, ListQuery } from "../../http/schemas";
+import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListStockLocations = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    name: Type.Optional(ArrayQuery(Title())),
-    sales_channel_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListStockLocations = ListQueryOf({ id: Id(), name: Title(), sales_channel_id: Id() }, { q: Type.Optional(Title()) });
 
 /** Admin stock locations: CRUD with an address, and their sales channels (docs/CONTRACT.md). */
 export default async function stockLocations(app: App): Promise<void> {

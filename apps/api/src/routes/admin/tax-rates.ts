@@ -3,19 +3,12 @@ import { Code, Id, Title } from "@kasse/db";
 import { TaxRateView } from "@kasse/modules/tax";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
-const ListTaxRates = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    tax_region_id: Type.Optional(ArrayQuery(Id())),
-    code: Type.Optional(ArrayQuery(Code())),
-    is_default: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListTaxRates = ListQueryOf(
+  { id: Id(), tax_region_id: Id(), code: Code() },
+  { q: Type.Optional(Title()), is_default: Type.Optional(Type.Boolean()) },
 );
 
 /** Admin tax rates (Medusa's `GET /admin/tax-rates`, `GET /admin/tax-rates/{id}`): the rates of every tax region. */

@@ -3,19 +3,9 @@ import { Code, Id, Title } from "@kasse/db";
 import { TaxRegionCreate, TaxRegionView } from "@kasse/modules/tax";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { ListQueryOf } from "../../http/schemas";
 
-const ListTaxRegions = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    country_code: Type.Optional(ArrayQuery(Code())),
-    province_code: Type.Optional(ArrayQuery(Code())),
-    parent_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListTaxRegions = ListQueryOf({ id: Id(), country_code: Code(), province_code: Code(), parent_id: Id() }, { q: Type.Optional(Title()) });
 
 /** Admin tax regions: a country or province with its default rate (docs/CONTRACT.md). */
 export default async function taxRegions(app: App): Promise<void> {

@@ -5,14 +5,14 @@ import type { App } from "../../app";
 import { emptyBody } from "../../http/empty-body";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { Answer, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const DeliveryParams = Type.Object({ id: Id(), delivery_id: Id() });
 const NoBody = Type.Object({}, { additionalProperties: false });
-const ListWebhooks = Type.Object({ ...ListQuery, id: Type.Optional(ArrayQuery(Id())), enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const ListWebhooks = ListQueryOf({ id: Id() }, { enabled: Type.Optional(Type.Boolean()) });
 const DeliveryStatus = Type.Union([Type.Literal("scheduled"), Type.Literal("sending"), Type.Literal("succeeded"), Type.Literal("failed")]);
-const ListDeliveries = Type.Object({ ...ListQuery, event_id: Type.Optional(ArrayQuery(Id())), status: Type.Optional(ArrayQuery(DeliveryStatus)) }, { additionalProperties: false });
+const ListDeliveries = ListQueryOf({ event_id: Id(), status: DeliveryStatus });
 
 /**
  * Admin webhooks (README "Events and webhooks"): endpoints receiving the event catalog as signed
