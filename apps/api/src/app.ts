@@ -13,7 +13,7 @@ import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
 import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
-import { createContainer, type Container } from "./container";
+import { createModules, type Modules } from "@kasse/modules";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -39,7 +39,7 @@ declare module "fastify" {
   interface FastifyInstance {
     config: Config;
     infra: Infrastructure;
-    modules: Container;
+    modules: Modules;
   }
 }
 
@@ -90,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
-  app.decorate("modules", createContainer(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files, webhookAllowPrivate: config.events.allowPrivate }));
+  app.decorate("modules", createModules(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files, webhookAllowPrivate: config.events.allowPrivate }));
 
   registerRequestId(app);
   registerErrorHandling(app);

@@ -2,7 +2,7 @@ import { isKasseError } from "@kasse/db";
 import { allSubscribers, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
 import { createEventDispatcher, createWebhookService, type EventDispatcher } from "@kasse/modules/event";
 import type { EngineLogger } from "@kasse/workflows";
-import type { Config, Infrastructure } from "@kasse/runtime";
+import { subscribeEventReleases, type Config, type Infrastructure } from "@kasse/runtime";
 import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {
@@ -12,7 +12,7 @@ export interface StartWorkerOptions {
    * The database, the process's one engine (it knows every workflow: `allWorkflows` of
    * `@kasse/flows`; with the server secret its steps send subscribers' emails) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
    */
-  infra: Pick<Infrastructure, "database" | "engine" | "scheduler">;
+  infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis">;
   logger?: EngineLogger;
   /** Recovery sweep period (tests shorten it). */
   recoveryEveryMs?: number;
@@ -118,6 +118,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     maintenance.push({ name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.poll() }, { name: "purge-events", everyMs: 10 * 60_000, run: () => running.purge() });
   }
   const consumer = await scheduler.consume({ resume, maintenance }, { concurrency: config.workerConcurrency });
+  // Released events announced by other processes (services mode) go out at once, not at the next poll.
+  const stopListening = dispatcher && infra.redis ? await subscribeEventReleases(infra.redis, dispatcher.wake) : undefined;
   // Events committed before this worker started (or while none ran) go out now.
   dispatcher?.wake();
   logger.info({ scheduler: scheduler.kind, concurrency: config.workerConcurrency }, "worker started");
@@ -127,7 +129,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     close: () =>
       (closing ??= (async () => {
         // Both at once: the consumer stops fetching and waits for its jobs, which the drain bounds.
-        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs), dispatcher?.close()]).then(() => "stopped" as const);
+        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs), dispatcher?.close(), stopListening?.()]).then(() => "stopped" as const);
         let timer: NodeJS.Timeout | undefined;
         // A step that outlives the drain holds its job (and its lease, until it expires) past the deadline.
         const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs + JOB_SETTLE_MS)));

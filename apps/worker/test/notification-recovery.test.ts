@@ -63,7 +63,7 @@ describe("a notification delivery whose process died", () => {
     expect(await notifications.retrieve(id)).toMatchObject({ status: "pending" });
 
     const config = loadConfig({ DATABASE_URL: database.url!, REDIS_URL, JWT_SECRET: SECRET, SMTP_URL: smtp.url, LOG_LEVEL: "silent" });
-    infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), notifications: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL } }) };
+    infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), modules: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL } }) };
     const [execution] = (await infra.engine.list({ workflow_id: ["send-notification"] }, { limit: 10, offset: 0 })).items;
     expect(execution).toMatchObject({ state: "running", idempotency_key: `notification:${id}`, lease_owner: "notification-child" });
 

@@ -10,6 +10,7 @@ import { createBullMqScheduler, createEngine, step, workflow, type AnyWorkflow, 
 import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { crashWorkflow } from "../../../packages/workflows/test/fixtures/crash-workflow";
 import { maintenanceJobs, startWorker } from "../src";
+import { createModules } from "@kasse/modules";
 
 // The worker against real PostgreSQL (or PGlite) and real Redis, on a queue prefix of its own.
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -153,7 +154,7 @@ describe("worker", () => {
   });
 
   it("lists the maintenance jobs: recovery sweep and the idempotency-key purge", async () => {
-    const engine = createEngine({ db: database.db });
+    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
     const jobs = maintenanceJobs({ db: database.db, engine });
     expect(jobs.map((j) => j.name)).toEqual(["workflow-recovery", "purge-idempotency-keys"]);
     await claimIdempotencyKey(database.db, { scope: "s", key: "old", fingerprint: "f", ttlMs: -1000 });

@@ -1,7 +1,8 @@
-import { errors, type Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import { errors } from "@kasse/db";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
 import type { ProductVariant } from "@kasse/modules/product";
-import { writeCart, type CartActor, type CartModules, type CartResult } from "./cart-write";
+import { writeCart, type CartActor, type CartResult } from "./cart-write";
 
 /**
  * Adds a variant to the cart, or adds to the quantity of its line when the cart has one (Medusa
@@ -12,47 +13,47 @@ import { writeCart, type CartActor, type CartModules, type CartResult } from "./
  * @example
  * const result = await addToCart(app.modules, cartId, { customer_id: null }, { variant_id, quantity: 2 });
  */
-export function addToCart(m: CartModules, cartId: string, actor: CartActor, input: LineItemCreate): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx, state) => {
-    const variant = await sellableVariant(m, tx, state, input.variant_id);
+export function addToCart(m: Modules, cartId: string, actor: CartActor, input: LineItemCreate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t, state) => {
+    const variant = await sellableVariant(t, state, input.variant_id);
     const existing = state.items.find((i) => i.variant_id === input.variant_id);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
-    await assertAvailable(m, tx, state, variant.variant, quantity);
+    await assertAvailable(t, state, variant.variant, quantity);
     if (existing) {
-      await m.cart.updateItem(cartId, existing.id, { quantity, ...(input.metadata !== undefined ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } } : {}) }, tx);
+      await t.cart.updateItem(cartId, existing.id, { quantity, ...(input.metadata !== undefined ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } } : {}) });
     } else {
-      await m.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null }, tx);
+      await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
     }
   });
 }
 
 /** Sets a line's quantity (0 removes the line, as in Medusa), re-checking inventory. */
-export function updateLineItem(m: CartModules, cartId: string, lineId: string, actor: CartActor, input: LineItemUpdate): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx, state) => {
+export function updateLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor, input: LineItemUpdate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t, state) => {
     const line = state.items.find((i) => i.id === lineId);
     if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
-    if (input.quantity === 0) return m.cart.deleteItem(cartId, lineId, tx);
+    if (input.quantity === 0) return t.cart.deleteItem(cartId, lineId);
     if (input.quantity > line.quantity) {
-      const variant = await sellableVariant(m, tx, state, line.variant_id);
-      await assertAvailable(m, tx, state, variant.variant, input.quantity);
+      const variant = await sellableVariant(t, state, line.variant_id);
+      await assertAvailable(t, state, variant.variant, input.quantity);
     }
-    await m.cart.updateItem(cartId, lineId, { quantity: input.quantity, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) }, tx);
+    await t.cart.updateItem(cartId, lineId, { quantity: input.quantity, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) });
   });
 }
 
 /** Removes a line. */
-export function deleteLineItem(m: CartModules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx) => {
-    await m.cart.deleteItem(cartId, lineId, tx);
+export function deleteLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t) => {
+    await t.cart.deleteItem(cartId, lineId);
   });
 }
 
 /** The variant and the snapshot a new line keeps of it, after checking it may be sold in this cart. */
-async function sellableVariant(m: CartModules, tx: Db, state: CartState, variantId: string): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
-  const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 }, tx);
+async function sellableVariant(m: Modules, state: CartState, variantId: string): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
+  const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 });
   const variant = items[0];
   if (!variant) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
-  const { items: products } = await m.product.list({ id: [variant.product_id] }, { limit: 1, offset: 0 }, { relations: ["categories", "tags", "sales_channels"] }, tx);
+  const { items: products } = await m.product.list({ id: [variant.product_id] }, { limit: 1, offset: 0 }, { relations: ["categories", "tags", "sales_channels"] });
   const product = products[0];
   if (!product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
   if (product.status !== "published") throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
@@ -85,9 +86,9 @@ async function sellableVariant(m: CartModules, tx: Db, state: CartState, variant
 }
 
 /** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
-async function assertAvailable(m: CartModules, tx: Db, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
+async function assertAvailable(m: Modules, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
   if (!variant.manage_inventory || variant.allow_backorder) return;
-  const locations = await m.stockLocation.locationIdsForSalesChannels(state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [], tx);
-  const available = (await m.inventory.availableQuantities([variant.id], locations, tx)).get(variant.id) ?? 0;
+  const locations = await m.stockLocation.locationIdsForSalesChannels(state.cart.sales_channel_id ? [state.cart.sales_channel_id] : []);
+  const available = (await m.inventory.availableQuantities([variant.id], locations)).get(variant.id) ?? 0;
   if (available < quantity) throw errors.invalidData(`Insufficient inventory for variant ${variant.id}: ${quantity} requested`);
 }

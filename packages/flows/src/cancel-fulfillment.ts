@@ -1,5 +1,5 @@
 import { step, workflow } from "@kasse/workflows";
-import { createInventoryService, type ConsumedReservation } from "@kasse/modules/inventory";
+import { type ConsumedReservation } from "@kasse/modules/inventory";
 import { checkOrderOpenStep, moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
 import { cancelProviderFulfillmentStep, markFulfillmentStep } from "@kasse/modules/fulfillment";
 
@@ -12,11 +12,11 @@ export interface CancelFulfillmentInput {
 /** Puts consumed reservations back (stocked and reserved both rise); compensation consumes them again. */
 const restoreConsumedStep = step("restore-consumed-reservations", {
   invoke: async (consumed: ConsumedReservation[], ctx) => {
-    await createInventoryService(ctx.tx).restoreConsumed(consumed, ctx.tx);
+    await ctx.modules.inventory.restoreConsumed(consumed);
     return { output: null, compensateInput: consumed };
   },
   compensate: async (consumed: ConsumedReservation[], ctx) => {
-    await createInventoryService(ctx.tx).consumeReservations(consumed.map((c) => ({ reservation_id: c.reservation_id, quantity: c.quantity })), ctx.tx);
+    await ctx.modules.inventory.consumeReservations(consumed.map((c) => ({ reservation_id: c.reservation_id, quantity: c.quantity })));
   },
 });
 

@@ -1,37 +1,11 @@
-import { errors, isKasseError, type Db } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/db";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
-import type { CartService, CartState } from "@kasse/modules/cart";
-import type { CustomerService } from "@kasse/modules/customer";
-import type { FulfillmentService } from "@kasse/modules/fulfillment";
-import type { InventoryService } from "@kasse/modules/inventory";
-import type { PaymentCollection, PaymentService } from "@kasse/modules/payment";
-import type { PricePreferenceService, PricingService } from "@kasse/modules/pricing";
-import type { ProductService } from "@kasse/modules/product";
-import type { PromotionService } from "@kasse/modules/promotion";
-import type { Region, RegionService } from "@kasse/modules/region";
-import type { SalesChannelService } from "@kasse/modules/sales-channel";
-import type { StockLocationService } from "@kasse/modules/stock-location";
-import type { TaxService } from "@kasse/modules/tax";
+import type { Modules } from "@kasse/modules";
+import type { CartState } from "@kasse/modules/cart";
+import type { PaymentCollection } from "@kasse/modules/payment";
+import type { Region } from "@kasse/modules/region";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
-
-/** The module services the cart flows use (the API's container satisfies it). */
-export interface CartModules {
-  db: Db;
-  cart: CartService;
-  product: ProductService;
-  pricing: PricingService;
-  pricePreference: PricePreferenceService;
-  inventory: InventoryService;
-  stockLocation: StockLocationService;
-  region: RegionService;
-  tax: TaxService;
-  fulfillment: FulfillmentService;
-  promotion: PromotionService;
-  payment: PaymentService;
-  customer: CustomerService;
-  salesChannel: SalesChannelService;
-}
 
 /** Who is asking: the signed-in customer's id, or null for a guest (or any other actor). */
 export interface CartActor {
@@ -55,10 +29,10 @@ export interface CartPromotion {
 }
 
 /** Adds the applied promotions (one query for all) to a cart result. */
-export async function withPromotions(m: Pick<CartModules, "promotion">, result: CartResult, tx?: Db): Promise<CartResult> {
+export async function withPromotions(m: Modules, result: CartResult): Promise<CartResult> {
   const ids = [...new Set([...result.items, ...result.shipping_methods].flatMap((line) => line.adjustments.map((a) => a.promotion_id)))];
   if (ids.length === 0) return { ...result, promotions: [] };
-  const { items } = await m.promotion.list({ id: ids }, { limit: ids.length, offset: 0 }, tx);
+  const { items } = await m.promotion.list({ id: ids }, { limit: ids.length, offset: 0 });
   const promotions = items.map((p) => ({
     id: p.id,
     code: p.code,
@@ -86,27 +60,29 @@ export function assertCartOpen(state: Pick<CartState, "cart">): void {
 /**
  * One cart write in one transaction: lock the cart, check access and that it is open, apply
  * `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`). Either
- * all of it commits or none of it (a 4xx leaves the cart as it was).
+ * all of it commits or none of it (a 4xx leaves the cart as it was). `change` gets the modules
+ * bound to that transaction.
  */
 export function writeCart(
-  m: CartModules,
+  m: Modules,
   cartId: string,
   actor: CartActor,
-  change: (tx: Db, state: CartState) => Promise<RefreshOptions | void>,
+  change: (t: Modules, state: CartState) => Promise<RefreshOptions | void>,
 ): Promise<CartResult> {
   return withEvents(m.db, async (tx) => {
-    const locked = await m.cart.lock(cartId, tx);
+    const t = m.bindTo(tx);
+    const locked = await t.cart.lock(cartId);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
-    const options = (await change(tx, locked)) ?? {};
-    const result = await withPromotions(m, await refreshCart(m, tx, await m.cart.load(cartId, tx), options), tx);
+    const options = (await change(t, locked)) ?? {};
+    const result = await withPromotions(t, await refreshCart(t, await t.cart.load(cartId), options));
     await recordEvent(tx, "cart.updated", { id: cartId });
     return result;
   });
 }
 
 /** Reads a cart for a response: the state, its region and payment collection, after the access check. */
-export async function readCart(m: CartModules, cartId: string, actor: CartActor): Promise<CartResult> {
+export async function readCart(m: Modules, cartId: string, actor: CartActor): Promise<CartResult> {
   const state = await m.cart.load(cartId);
   assertCartAccess(state, actor);
   const [region, payment_collection] = await Promise.all([

@@ -10,6 +10,7 @@ import { createPaymentService } from "@kasse/modules/payment";
 import { createProductService } from "@kasse/modules/product";
 import { createStockLocationService } from "@kasse/modules/stock-location";
 import { completeCart } from "./complete-cart";
+import { createModules } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
@@ -19,7 +20,7 @@ const CHANNEL = "sc_web";
 const guest = { customer_id: null };
 
 beforeAll(async () => {
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
   await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });
@@ -80,8 +81,7 @@ async function readyCart(): Promise<string> {
         original_total: 3500,
       },
       promo_codes: [],
-    },
-    db,
+    }
   );
   const payments = createPaymentService(db);
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });

@@ -3,10 +3,8 @@ import { step, workflow, type Engine } from "@kasse/workflows";
 import { createCartService, type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { createOrderService, type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
-import { createPaymentService, type PaymentCollection } from "@kasse/modules/payment";
-import { createProductService } from "@kasse/modules/product";
+import { type PaymentCollection } from "@kasse/modules/payment";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
-import { createStockLocationService } from "@kasse/modules/stock-location";
 import type { CartActor } from "./cart-write";
 
 /** What {@link prepareCompletionStep} decides, as JSON: everything the later steps need. */
@@ -144,22 +142,21 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
  */
 const prepareCompletionStep = step("prepare-cart-completion", {
   invoke: async (input: { cart_id: string }, ctx) => {
-    const tx = ctx.tx;
-    const state = await createCartService(tx).lock(input.cart_id, tx);
+    const state = await ctx.modules.cart.lock(input.cart_id);
     const { cart } = state;
     const actor: OrderActor = cart.customer_id ? { actor_type: "customer", actor_id: cart.customer_id } : { actor_type: null, actor_id: null };
     const empty = { cart_updated_at: cart.updated_at.toISOString(), reserve: { lines: [], location_ids: [] }, authorize: null, usages: [], order: null, actor };
     if (cart.completed_at) {
-      const placed = await createOrderService(tx).findByCart(cart.id, tx);
+      const placed = await ctx.modules.order.findByCart(cart.id);
       if (!placed) throw errors.invalidData(`Cart ${cart.id} is already completed`);
       const plan: CompletionPlan = { completed_order_id: placed.id, ...empty };
       return { output: plan };
     }
     const variantIds = [...new Set(state.items.map((i) => i.variant_id))];
     const [collection, variants, location_ids] = await Promise.all([
-      createPaymentService(tx).collectionForCart(cart.id, tx),
-      variantIds.length ? createProductService(tx).listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }, tx) : { items: [] },
-      cart.sales_channel_id ? createStockLocationService(tx).locationIdsForSalesChannels([cart.sales_channel_id], tx) : [],
+      ctx.modules.payment.collectionForCart(cart.id),
+      variantIds.length ? ctx.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }) : { items: [] },
+      cart.sales_channel_id ? ctx.modules.stockLocation.locationIdsForSalesChannels([cart.sales_channel_id]) : [],
     ]);
     const missing = missingPieces(state, collection);
     if (missing.length) throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
@@ -199,11 +196,11 @@ const prepareCompletionStep = step("prepare-cart-completion", {
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await createPaymentService(ctx.db).authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey });
+    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey });
     return { output: { payment_id: payment.id } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    await createPaymentService(ctx.db).cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
@@ -215,10 +212,9 @@ const authorizeCartPaymentStep = step("authorize-cart-payment", {
  */
 const placeOrderStep = step("place-order", {
   invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
-    const tx = ctx.tx;
-    const closed = await createCartService(tx).completeIfUnchanged(input.cart_id, input.cart_updated_at, tx);
+    const closed = await ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at);
     if (!closed) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
-    const created = await createOrderService(tx).create(input.order, input.actor, tx);
+    const created = await ctx.modules.order.create(input.order, input.actor);
     // Released only when the whole checkout succeeds: a compensated one never announces an order.
     await ctx.emit("order.placed", {
       id: created.id,
@@ -233,8 +229,8 @@ const placeOrderStep = step("place-order", {
     return { output: { id: created.id, display_id: created.display_id }, compensateInput: { order_id: created.id, cart_id: input.cart_id } };
   },
   compensate: async (input: { order_id: string; cart_id: string }, ctx) => {
-    await createOrderService(ctx.tx).delete(input.order_id, ctx.tx);
-    await createCartService(ctx.tx).reopen(input.cart_id, ctx.tx);
+    await ctx.modules.order.delete(input.order_id);
+    await ctx.modules.cart.reopen(input.cart_id);
   },
 });
 

@@ -1,8 +1,8 @@
 import { errors } from "@kasse/db";
 import { step, workflow } from "@kasse/workflows";
-import { createInventoryService, consumeLineItemsStep } from "@kasse/modules/inventory";
-import { createOrderService, moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
-import { createFulfillmentRecordStep, createFulfillmentService, createProviderFulfillmentStep } from "@kasse/modules/fulfillment";
+import { consumeLineItemsStep } from "@kasse/modules/inventory";
+import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
+import { createFulfillmentRecordStep, createProviderFulfillmentStep } from "@kasse/modules/fulfillment";
 
 export interface CreateFulfillmentInput {
   order_id: string;
@@ -15,7 +15,7 @@ export interface CreateFulfillmentInput {
 /** The lines' reservations must be at the fulfilling location: their units leave stock there. */
 const checkReservationLocationStep = step("check-reservation-location", {
   invoke: async (input: { line_item_ids: string[]; location_id: string }, ctx) => {
-    const { items } = await createInventoryService(ctx.tx).listReservations({ line_item_id: input.line_item_ids }, { limit: 10_000, offset: 0 }, ctx.tx);
+    const { items } = await ctx.modules.inventory.listReservations({ line_item_id: input.line_item_ids }, { limit: 10_000, offset: 0 });
     const elsewhere = items.find((r) => r.location_id !== input.location_id);
     if (elsewhere) throw errors.invalidData(`Line item ${elsewhere.line_item_id} is reserved at location ${elsewhere.location_id}, not ${input.location_id}`);
     return { output: null };
@@ -29,9 +29,9 @@ const checkReservationLocationStep = step("check-reservation-location", {
  */
 const chooseFulfillmentProviderStep = step("choose-fulfillment-provider", {
   invoke: async (input: { order_id: string }, ctx) => {
-    const order = await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx);
+    const order = await ctx.modules.order.retrieve(input.order_id);
     const ids = order.shipping_methods.flatMap((m) => (m.shipping_option_id ? [m.shipping_option_id] : []));
-    const { items: options } = ids.length ? await createFulfillmentService(ctx.tx).listOptions({ id: ids }, { limit: ids.length, offset: 0 }, ctx.tx) : { items: [] };
+    const { items: options } = ids.length ? await ctx.modules.fulfillment.listOptions({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
     const method = order.shipping_methods.find((m) => options.some((o) => o.id === m.shipping_option_id));
     const option = method && options.find((o) => o.id === method.shipping_option_id);
     return { output: { provider_id: option?.provider_id ?? "manual_manual", data: { ...(option?.data ?? {}), ...(method?.data ?? {}) } } };

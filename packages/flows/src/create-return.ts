@@ -1,6 +1,5 @@
 import { step, workflow } from "@kasse/workflows";
-import { createOrderService, createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
-import { createInventoryService } from "@kasse/modules/inventory";
+import { createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
 
 export interface CreateReturnInput {
   order_id: string;
@@ -11,10 +10,10 @@ export interface CreateReturnInput {
 /** The units must be able to go back into stock where they are returned: every item stocked at the location. */
 const checkReturnLocationStep = step("check-return-location", {
   invoke: async (input: { order_id: string; line_item_ids: string[]; location_id: string }, ctx) => {
-    const order = await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx);
+    const order = await ctx.modules.order.retrieve(input.order_id);
     const wanted = new Set(input.line_item_ids);
     const variantIds = order.items.flatMap((i) => (wanted.has(i.id) && i.variant_id ? [i.variant_id] : []));
-    await createInventoryService(ctx.tx).assertVariantsStockedAt(variantIds, input.location_id, ctx.tx);
+    await ctx.modules.inventory.assertVariantsStockedAt(variantIds, input.location_id);
     return { output: null };
   },
 });

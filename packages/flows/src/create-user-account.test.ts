@@ -6,11 +6,12 @@ import { createEngine, REDACTED, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
 import { createUserAccount } from "./create-user-account";
+import { createModules } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 
 describe("createUserAccount", () => {

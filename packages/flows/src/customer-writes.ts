@@ -12,13 +12,13 @@ import { withEvents } from "./events";
 export const customerWrites = {
   create: (db: Db, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
     withEvents(db, async (tx) => {
-      const created = await createCustomerService(tx).create(input, context, tx);
+      const created = await createCustomerService(tx).create(input, context);
       await recordEvent(tx, "customer.created", { id: created.id, email: created.email, has_account: created.has_account });
       return created;
     }),
   update: (db: Db, id: string, input: CustomerUpdate): Promise<CustomerDetail> =>
     withEvents(db, async (tx) => {
-      const updated = await createCustomerService(tx).update(id, input, tx);
+      const updated = await createCustomerService(tx).update(id, input);
       const fields = Object.keys(input).sort();
       if (fields.length > 0) await recordEvent(tx, "customer.updated", { id, fields });
       return updated;

@@ -6,7 +6,7 @@ import { applyVariantWrites } from "./product-writes";
 
 /** Soft-deletes products inside `tx`, dropping their variants' prices and inventory links. */
 export async function deleteProductsIn(tx: Db, ids: string[]): Promise<string[]> {
-  const { variantIds } = await createProductService(tx).delete(ids, tx);
+  const { variantIds } = await createProductService(tx).delete(ids);
   await applyVariantWrites(tx, { created: [], updated: [], deleted: variantIds });
   for (const id of ids) await recordEvent(tx, "product.deleted", { id });
   return ids;

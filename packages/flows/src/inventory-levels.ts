@@ -14,19 +14,19 @@ async function recordLevels(tx: Db, itemId: string, levels: InventoryLevel[]): P
 export const inventoryLevels = {
   create: (db: Db, itemId: string, inputs: InventoryLevelCreate[]) =>
     withEvents(db, async (tx) => {
-      const created = await createInventoryService(tx).createLevels(itemId, inputs, tx);
+      const created = await createInventoryService(tx).createLevels(itemId, inputs);
       await recordLevels(tx, itemId, created);
       return created;
     }),
   update: (db: Db, itemId: string, locationId: string, input: InventoryLevelUpdate) =>
     withEvents(db, async (tx) => {
-      const level = await createInventoryService(tx).updateLevel(itemId, locationId, input, tx);
+      const level = await createInventoryService(tx).updateLevel(itemId, locationId, input);
       if (input.stocked_quantity !== undefined) await recordLevels(tx, itemId, [level]);
       return level;
     }),
   batch: (db: Db, itemId: string, input: InventoryLevelBatch) =>
     withEvents(db, async (tx) => {
-      const result = await createInventoryService(tx).batchLevels(itemId, input, tx);
+      const result = await createInventoryService(tx).batchLevels(itemId, input);
       const stockSet = new Set((input.update ?? []).filter((u) => u.stocked_quantity !== undefined).map((u) => u.location_id));
       await recordLevels(tx, itemId, [...result.created, ...result.updated.filter((l) => stockSet.has(l.location_id))]);
       return result;

@@ -1,10 +1,8 @@
-import { errors, type Db } from "@kasse/db";
+import { errors } from "@kasse/db";
 import { inventoryLevels } from "./inventory-levels";
-import type { InventoryItemCreate, InventoryLevelBatch, InventoryLevelCreate, InventoryService, ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
-import type { ProductService } from "@kasse/modules/product";
-import type { StockLocationService } from "@kasse/modules/stock-location";
-import type { SalesChannelService } from "@kasse/modules/sales-channel";
-import type { ApiKeySalesChannels, ApiKeyService } from "@kasse/modules/api-key";
+import type { Modules } from "@kasse/modules";
+import type { InventoryItemCreate, InventoryLevelBatch, InventoryLevelCreate, ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
+import type { ApiKeySalesChannels } from "@kasse/modules/api-key";
 import type { StockLocationSalesChannels } from "@kasse/modules/stock-location";
 
 // Writes inside one module whose input names records of another module (a stock location, a sales
@@ -12,25 +10,15 @@ import type { StockLocationSalesChannels } from "@kasse/modules/stock-location";
 // answer in; the write itself is one call of the module that owns it (one transaction, with its
 // events where it records any).
 
-/** The modules these writes read and write. */
-export interface InventoryReferenceModules {
-  db: Db;
-  inventory: InventoryService;
-  stockLocation: StockLocationService;
-  product: ProductService;
-  salesChannel: SalesChannelService;
-  apiKey: ApiKeyService;
-}
-
 /** Unknown stock locations are 404, as Medusa answers. */
-async function requireLocations(m: Pick<InventoryReferenceModules, "stockLocation">, ids: string[]): Promise<void> {
+async function requireLocations(m: Modules, ids: string[]): Promise<void> {
   const known = await m.stockLocation.existing(ids);
   const unknown = [...new Set(ids)].filter((id) => !known.has(id));
   if (unknown.length) throw errors.notFound(`Stock locations with ids: ${unknown.join(", ")} were not found`);
 }
 
 /** A reservation's stock location must exist (404). */
-async function requireLocation(m: Pick<InventoryReferenceModules, "stockLocation">, id: string): Promise<void> {
+async function requireLocation(m: Modules, id: string): Promise<void> {
   if (!(await m.stockLocation.existing([id])).has(id)) throw errors.notFound(`Stock location with id: ${id} was not found`);
 }
 
@@ -38,7 +26,7 @@ async function requireLocation(m: Pick<InventoryReferenceModules, "stockLocation
  * Whether a variant using the item allows backorders. The inventory module does not know
  * variants' flags, so the product module answers and the reservation is given the answer.
  */
-async function allowsBackorder(m: Pick<InventoryReferenceModules, "inventory" | "product">, itemId: string): Promise<boolean> {
+async function allowsBackorder(m: Modules, itemId: string): Promise<boolean> {
   const variantIds = await m.inventory.variantIdsForItem(itemId);
   if (variantIds.length === 0) return false;
   const { items } = await m.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 });
@@ -46,7 +34,7 @@ async function allowsBackorder(m: Pick<InventoryReferenceModules, "inventory" | 
 }
 
 /** An admin reservation: the item and the location must exist; backorders as the item's variants allow. */
-export async function createReservation(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation" | "product">, input: ReservationCreate, createdBy: string | null) {
+export async function createReservation(m: Modules, input: ReservationCreate, createdBy: string | null) {
   await m.inventory.retrieve(input.inventory_item_id);
   await requireLocation(m, input.location_id);
   const allow_backorder = await allowsBackorder(m, input.inventory_item_id);
@@ -55,32 +43,32 @@ export async function createReservation(m: Pick<InventoryReferenceModules, "inve
 }
 
 /** Changes a reservation; a new location must exist. */
-export async function updateReservation(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, id: string, input: ReservationUpdate) {
+export async function updateReservation(m: Modules, id: string, input: ReservationUpdate) {
   if (input.location_id) await requireLocation(m, input.location_id);
   return m.inventory.updateReservation(id, input);
 }
 
 /** A new inventory item with its stock at locations that exist. */
-export async function createInventoryItem(m: Pick<InventoryReferenceModules, "inventory" | "stockLocation">, input: InventoryItemCreate) {
+export async function createInventoryItem(m: Modules, input: InventoryItemCreate) {
   await requireLocations(m, (input.location_levels ?? []).map((l) => l.location_id));
   return m.inventory.create(input);
 }
 
 /** Stocks an item at one more location (the item, then the location, must exist). */
-export async function addInventoryLevel(m: Pick<InventoryReferenceModules, "db" | "inventory" | "stockLocation">, itemId: string, input: InventoryLevelCreate) {
+export async function addInventoryLevel(m: Modules, itemId: string, input: InventoryLevelCreate) {
   await m.inventory.retrieve(itemId);
   await requireLocations(m, [input.location_id]);
   return inventoryLevels.create(m.db, itemId, [input]);
 }
 
 /** Creates, updates and deletes an item's levels at once; created ones at locations that exist. */
-export async function batchInventoryLevels(m: Pick<InventoryReferenceModules, "db" | "inventory" | "stockLocation">, itemId: string, input: InventoryLevelBatch) {
+export async function batchInventoryLevels(m: Modules, itemId: string, input: InventoryLevelBatch) {
   await requireLocations(m, (input.create ?? []).map((l) => l.location_id));
   return inventoryLevels.batch(m.db, itemId, input);
 }
 
 /** Links and unlinks a publishable key's sales channels; the ones added must exist. */
-export async function setApiKeySalesChannels(m: Pick<InventoryReferenceModules, "apiKey" | "salesChannel">, id: string, input: ApiKeySalesChannels) {
+export async function setApiKeySalesChannels(m: Modules, id: string, input: ApiKeySalesChannels) {
   const add = input.add ?? [];
   const existing = await m.salesChannel.existing(add);
   const missing = add.filter((channelId) => !existing.has(channelId));
@@ -89,7 +77,7 @@ export async function setApiKeySalesChannels(m: Pick<InventoryReferenceModules, 
 }
 
 /** Links and unlinks a stock location's sales channels; the ones added must exist. */
-export async function setStockLocationSalesChannels(m: Pick<InventoryReferenceModules, "stockLocation" | "salesChannel">, id: string, input: StockLocationSalesChannels) {
+export async function setStockLocationSalesChannels(m: Modules, id: string, input: StockLocationSalesChannels) {
   const add = input.add ?? [];
   const known = await m.salesChannel.existing(add);
   const unknown = add.filter((channelId) => !known.has(channelId));

@@ -10,14 +10,14 @@ import { allWorkflows } from "./index";
 import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
 import { requestOrderTransfer } from "./transfer-order";
-import { createNotificationService } from "@kasse/modules/notification";
+import { createModules } from "@kasse/modules";
 import { createOrderService } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, workflows: allWorkflows });
+  engine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db) });
 });
 
 /** Every string of every journal row of `workflowId` (executions and step runs, decoded from JSON). */
@@ -86,8 +86,9 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
   "request-order-transfer": async () => {
     // The transfer token travels from the order step to the outbox step: redacted in the journal.
     const mails: string[] = [];
-    const notifications = createNotificationService(database.db, { secret: "journal-secrets-test-secret", providers: [{ id: "capture", channels: ["email"], send: async (m) => (mails.push(m.text), {}) }] });
-    const transferEngine = createEngine({ db: database.db, workflows: allWorkflows, services: { notification: notifications } });
+    const options = { secret: "journal-secrets-test-secret", notificationProviders: [{ id: "capture", channels: ["email"], send: async (m: { text: string }) => (mails.push(m.text), {}) }] };
+    const notifications = createModules(database.db, options).notification;
+    const transferEngine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db, options) });
     const order = await createOrderService(database.db).create(orderSnapshot({ email: "journal-guest@example.com" }));
     const customer = await createCustomerService(database.db).create({ email: "journal-claimer@example.com" }, { has_account: true });
     const result = await requestOrderTransfer(transferEngine, notifications, { order_id: order.id, customer_id: customer.id, storefront_url: null });
@@ -117,6 +118,7 @@ const noSecrets = [
   "cancel-return",
   "complete-cart",
   "update-store",
+  "create-products",
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.

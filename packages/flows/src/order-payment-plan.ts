@@ -1,7 +1,6 @@
 import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
-import { assertOpen, createOrderService } from "@kasse/modules/order";
-import { createPaymentService } from "@kasse/modules/payment";
+import { assertOpen } from "@kasse/modules/order";
 import { planMoves, type PaymentMove } from "./order-payment-steps";
 
 /** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
@@ -21,24 +20,24 @@ export interface PaymentTarget {
  */
 export const planPaymentMovesStep = step("plan-payment-moves", {
   invoke: async (input: PaymentTarget & { kind: "capture" | "refund" }, ctx) => {
-    const payments = createPaymentService(ctx.tx);
-    const orders = createOrderService(ctx.tx);
+    const payments = ctx.modules.payment;
+    const orders = ctx.modules.order;
     if (input.amount !== null && input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount <= 0)) throw errors.invalidData(`The ${input.kind} amount must be a positive integer`);
     let collectionId = input.payment_collection_id ?? null;
     if (input.payment_id) {
-      collectionId = (await payments.retrievePayment(input.payment_id, ctx.tx)).payment_collection_id;
+      collectionId = (await payments.retrievePayment(input.payment_id)).payment_collection_id;
     }
     if (!collectionId) throw errors.invalidData("A payment or a payment collection is required");
     let orderId = input.order_id ?? null;
     if (orderId) {
-      const order = await orders.lock(orderId, ctx.tx);
+      const order = await orders.lock(orderId);
       if (!order.payment_collection_ids.includes(collectionId)) throw errors.notFound(`Payment collection with id: ${collectionId} was not found on order ${orderId}`);
     } else {
-      orderId = (await orders.findByPaymentCollection(collectionId, ctx.tx))?.id ?? null;
+      orderId = (await orders.findByPaymentCollection(collectionId))?.id ?? null;
     }
     // Money moves only on an open order (a canceled one was settled by its cancellation).
-    if (orderId) assertOpen(await orders.retrieve(orderId, ctx.tx), input.kind === "capture" ? "captured" : "refunded");
-    const collection = await payments.retrieveCollection(collectionId, ctx.tx);
+    if (orderId) assertOpen(await orders.retrieve(orderId), input.kind === "capture" ? "captured" : "refunded");
+    const collection = await payments.retrieveCollection(collectionId);
     const candidates = input.payment_id ? collection.payments.filter((p) => p.id === input.payment_id) : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at) throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
     const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined);

@@ -1,20 +1,20 @@
-import { errors, isKasseError, type Db } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/db";
 import { step } from "@kasse/workflows";
-import { createOrderService, derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
-import { createPaymentService, type Payment } from "@kasse/modules/payment";
+import type { Modules } from "@kasse/modules";
+import { derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
+import { type Payment } from "@kasse/modules/payment";
 
 interface SyncInput {
   order_id: string | null;
   actor?: OrderActor | null;
 }
 
-async function syncPaymentStatus(tx: Db, input: SyncInput): Promise<string | null> {
+async function syncPaymentStatus(m: Modules, input: SyncInput): Promise<string | null> {
   if (!input.order_id) return null;
-  const orders = createOrderService(tx);
-  const order = await orders.lock(input.order_id, tx);
-  const collections = order.payment_collection_ids.length ? await createPaymentService(tx).listCollections({ id: order.payment_collection_ids }, tx) : [];
+  const order = await m.order.lock(input.order_id);
+  const collections = order.payment_collection_ids.length ? await m.payment.listCollections({ id: order.payment_collection_ids }) : [];
   const status = derivePaymentStatus(order.status, collections);
-  await orders.setPaymentStatus(order.id, status, input.actor ?? undefined, tx);
+  await m.order.setPaymentStatus(order.id, status, input.actor ?? undefined);
   return status;
 }
 
@@ -25,9 +25,9 @@ async function syncPaymentStatus(tx: Db, input: SyncInput): Promise<string | nul
  * the status must say so).
  */
 export const syncPaymentStatusStep = step("sync-order-payment-status", {
-  invoke: async (input: SyncInput, ctx) => ({ output: await syncPaymentStatus(ctx.tx, input), compensateInput: input }),
+  invoke: async (input: SyncInput, ctx) => ({ output: await syncPaymentStatus(ctx.modules, input), compensateInput: input }),
   compensate: async (input: SyncInput, ctx) => {
-    await syncPaymentStatus(ctx.tx, input);
+    await syncPaymentStatus(ctx.modules, input);
   },
 });
 
@@ -72,7 +72,7 @@ export function planMoves(payments: Payment[], kind: "capture" | "refund", amoun
 export const capturePaymentStep = step("capture-payment", {
   transactional: false,
   invoke: async (input: PaymentMove & { created_by: string | null }, ctx) => {
-    const payment = await createPaymentService(ctx.db)
+    const payment = await ctx.modules.payment
       .capturePayment(input.payment_id, { amount: input.amount, created_by: input.created_by ?? undefined, idempotencyKey: ctx.idempotencyKey })
       .catch((error: unknown) => {
         // A payment voided meanwhile (the order was canceled concurrently) is a refused transition: 400.
@@ -87,7 +87,7 @@ export const capturePaymentStep = step("capture-payment", {
 export const refundPaymentStep = step("refund-payment", {
   transactional: false,
   invoke: async (input: PaymentMove & { note: string | null; created_by: string | null }, ctx) => {
-    const payment = await createPaymentService(ctx.db).refundPayment(input.payment_id, { amount: input.amount, note: input.note ?? undefined, created_by: input.created_by ?? undefined, idempotencyKey: ctx.idempotencyKey });
+    const payment = await ctx.modules.payment.refundPayment(input.payment_id, { amount: input.amount, note: input.note ?? undefined, created_by: input.created_by ?? undefined, idempotencyKey: ctx.idempotencyKey });
     return { output: { payment_id: payment.id, amount: input.amount } };
   },
 });
@@ -99,7 +99,7 @@ export const refundPaymentStep = step("refund-payment", {
 export const cancelOrderPaymentsStep = step("cancel-order-payments", {
   transactional: false,
   invoke: async (input: { payment_collection_ids: string[]; created_by: string | null }, ctx) => {
-    const payments = createPaymentService(ctx.db);
+    const payments = ctx.modules.payment;
     const collections = input.payment_collection_ids.length ? await payments.listCollections({ id: input.payment_collection_ids }) : [];
     const done: Array<{ payment_id: string; action: "canceled" | "refunded"; amount: number }> = [];
     for (const { id, amount } of collections.flatMap((c) => c.payments)) {
@@ -134,11 +134,11 @@ export const recordPaymentChangeStep = step("record-order-payment-change", {
     input: { order_id: string | null; action: string; actor: OrderActor | null; details: Record<string, unknown>; events?: { name: "payment.captured" | "payment.refunded"; moves: PaymentMove[] } },
     ctx,
   ) => {
-    if (input.order_id) await createOrderService(ctx.tx).recordChange(input.order_id, input.action, input.actor ?? { actor_type: null, actor_id: null }, null, input.details, ctx.tx);
+    if (input.order_id) await ctx.modules.order.recordChange(input.order_id, input.action, input.actor ?? { actor_type: null, actor_id: null }, null, input.details);
     if (input.events?.moves.length) {
-      const payments = createPaymentService(ctx.tx);
+      const payments = ctx.modules.payment;
       for (const move of input.events.moves) {
-        const currency_code = await payments.paymentCurrency(move.payment_id, ctx.tx);
+        const currency_code = await payments.paymentCurrency(move.payment_id);
         await ctx.emit(input.events.name, { id: move.payment_id, order_id: input.order_id, amount: move.amount, currency_code });
       }
     }

@@ -1,5 +1,4 @@
-import type { Db } from "@kasse/db";
-import type { OneTimeTokenService } from "@kasse/modules/auth";
+import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 
@@ -10,11 +9,11 @@ import { withEvents } from "./events";
  * const { secret, row } = await issuePasswordReset(app.modules, { actor_type: "customer", provider: "emailpass", email, auth_identity_id, ttlMs: 15 * 60_000 });
  */
 export function issuePasswordReset(
-  m: { db: Db; authTokens: OneTimeTokenService },
+  m: Modules,
   input: { actor_type: string; provider: string; email: string; auth_identity_id: string; ttlMs: number },
 ) {
   return withEvents(m.db, async (tx) => {
-    const issued = await m.authTokens.issue({ kind: "password_reset", actor_type: input.actor_type, provider: input.provider, ttlMs: input.ttlMs, auth_identity_id: input.auth_identity_id, entity_id: input.email }, tx);
+    const issued = await m.bindTo(tx).authTokens.issue({ kind: "password_reset", actor_type: input.actor_type, provider: input.provider, ttlMs: input.ttlMs, auth_identity_id: input.auth_identity_id, entity_id: input.email });
     await recordEvent(tx, "auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
     return issued;
   });

@@ -14,19 +14,19 @@ export async function applyVariantWrites(tx: Db, write: Pick<ProductWrite, "crea
   const pricing = createPricingService(tx);
   const inventory = createInventoryService(tx);
   for (const variant of [...write.created, ...write.updated] as VariantWrite[]) {
-    if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices, tx);
+    if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices);
   }
   const managed = write.created.filter((v) => v.manage_inventory);
-  if (managed.length) await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })), tx);
+  if (managed.length) await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })));
   if (write.deleted.length) {
-    await pricing.deleteVariantPrices(write.deleted, tx);
-    const unlinked = await inventory.unlinkVariants(write.deleted, tx);
+    await pricing.deleteVariantPrices(write.deleted);
+    const unlinked = await inventory.unlinkVariants(write.deleted);
     // As Medusa does, an inventory item used by no other variant goes with its variant (its sku
     // becomes free). One still holding reservations stays, unlinked, for the orders that hold it.
     for (const itemId of new Set(unlinked.map((l) => l.inventory_item_id))) {
-      if ((await inventory.variantIdsForItem(itemId, tx)).length > 0) continue;
+      if ((await inventory.variantIdsForItem(itemId)).length > 0) continue;
       try {
-        await inventory.delete(itemId, tx);
+        await inventory.delete(itemId);
       } catch (error) {
         if (!(isKasseError(error) && error.type === "invalid_data")) throw error;
       }
@@ -38,7 +38,7 @@ export async function applyVariantWrites(tx: Db, write: Pick<ProductWrite, "crea
 export async function assertSalesChannels(tx: Db, refs: Array<{ id: string }> | undefined): Promise<void> {
   const ids = [...new Set((refs ?? []).map((r) => r.id))];
   if (ids.length === 0) return;
-  const found = await createSalesChannelService(tx).existing(ids, tx);
+  const found = await createSalesChannelService(tx).existing(ids);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
 }

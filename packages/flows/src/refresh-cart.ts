@@ -1,8 +1,9 @@
-import { errors, generateId, type Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import { errors, generateId } from "@kasse/db";
 import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";
-import type { CartModules, CartResult } from "./cart-write";
+import type { CartResult } from "./cart-write";
 
 /** What a cart write asks the refresh to do beyond the usual. */
 export interface RefreshOptions {
@@ -25,18 +26,18 @@ export interface RefreshOptions {
  * promotion adjustments (automatic ones and the cart's codes, via the promotion module), the
  * totals (`computeTotals`), and the payment collection's amount while it is not authorized.
  */
-export async function refreshCart(m: CartModules, tx: Db, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
+export async function refreshCart(m: Modules, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
   const { cart } = state;
-  const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id, tx) : [];
+  const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id) : [];
   // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
   const [region, prices, { methods, dropped }, rate, shippingInclusive] = await Promise.all([
-    options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id, tx) : null,
-    priceItems(m, tx, state, groupIds),
-    applicableMethods(m, tx, state),
-    taxRateFor(m, tx, state),
-    state.shipping_methods.length ? shippingTaxInclusive(m, tx, cart.region_id, cart.currency_code) : false,
+    options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id) : null,
+    priceItems(m, state, groupIds),
+    applicableMethods(m, state),
+    taxRateFor(m, state),
+    state.shipping_methods.length ? shippingTaxInclusive(m, cart.region_id, cart.currency_code) : false,
   ]);
-  await m.cart.deleteShippingMethods(dropped, tx);
+  await m.cart.deleteShippingMethods(dropped);
   // Taxes follow the address when the region computes them automatically (or when asked); else each line keeps its tax lines.
   const taxLines = options.forceTaxes || !region || region.automatic_taxes ? rate : null;
 
@@ -66,8 +67,7 @@ export async function refreshCart(m: CartModules, tx: Db, state: CartState, opti
           shipping_methods: shipping_methods.map((s) => ({ id: s.id, amount: s.amount, shipping_option_id: s.shipping_option_id })),
         },
         codes,
-        {},
-        tx,
+        {}
       )
     : null;
   const appliedCodes = new Set((promotions?.applied ?? []).map((a) => a.code?.toLowerCase()).filter((c): c is string => !!c));
@@ -86,12 +86,12 @@ export async function refreshCart(m: CartModules, tx: Db, state: CartState, opti
   // Keep the codes that still discount something (as Medusa drops promotions that no longer apply).
   const promo_codes = codes.filter((c) => appliedCodes.has(c.toLowerCase()));
   const [, found] = await Promise.all([
-    m.cart.saveComputed(cart.id, { items: computedItems, shipping_methods: computedMethods, totals: totals.cart, promo_codes }, tx),
-    m.payment.collectionForCart(cart.id, tx),
+    m.cart.saveComputed(cart.id, { items: computedItems, shipping_methods: computedMethods, totals: totals.cart, promo_codes }),
+    m.payment.collectionForCart(cart.id),
   ]);
   const payment_collection = found ?? null;
   if (payment_collection && payment_collection.amount !== totals.cart.total && (payment_collection.status === "not_paid" || payment_collection.status === "awaiting")) {
-    await m.payment.setCollectionAmount(payment_collection.id, totals.cart.total, tx);
+    await m.payment.setCollectionAmount(payment_collection.id, totals.cart.total);
     payment_collection.amount = totals.cart.total;
     for (const session of payment_collection.payment_sessions) if (session.status === "pending") session.amount = totals.cart.total;
   }
@@ -107,13 +107,13 @@ export async function refreshCart(m: CartModules, tx: Db, state: CartState, opti
 }
 
 /** Each line's calculated price, one pricing call per distinct quantity (quantity tiers). */
-async function priceItems(m: CartModules, tx: Db, state: CartState, customer_group_ids: string[]): Promise<Map<string, CalculatedPrice>> {
+async function priceItems(m: Modules, state: CartState, customer_group_ids: string[]): Promise<Map<string, CalculatedPrice>> {
   const byQuantity = group(state.items.map((i) => ({ key: i.quantity, value: i })));
   const out = new Map<string, CalculatedPrice>();
   const context = { currency_code: state.cart.currency_code, region_id: state.cart.region_id ?? undefined, customer_group_ids };
   await Promise.all(
     [...byQuantity].map(async ([quantity, items]) => {
-      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], { ...context, quantity }, tx);
+      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], { ...context, quantity });
       for (const item of items) {
         const price = prices.get(item.variant_id);
         if (!price) throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${state.cart.currency_code}`);
@@ -125,25 +125,25 @@ async function priceItems(m: CartModules, tx: Db, state: CartState, customer_gro
 }
 
 /** The cart's methods whose option still applies, with the option's current amount; the others' ids. */
-async function applicableMethods(m: CartModules, tx: Db, state: CartState) {
+async function applicableMethods(m: Modules, state: CartState) {
   if (state.shipping_methods.length === 0) return { methods: [], dropped: [] as string[] };
-  const options = await m.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code }, tx);
+  const options = await m.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code });
   const amounts = new Map(options.map((o) => [o.id, o.amount]));
   const methods = state.shipping_methods.filter((s) => amounts.has(s.shipping_option_id)).map((method) => ({ method, amount: amounts.get(method.shipping_option_id)! }));
   return { methods, dropped: state.shipping_methods.filter((s) => !amounts.has(s.shipping_option_id)).map((s) => s.id) };
 }
 
 /** The tax lines of the shipping address's rate: none without an address or a tax region for its country. */
-async function taxRateFor(m: CartModules, tx: Db, state: CartState): Promise<TaxLine[]> {
+async function taxRateFor(m: Modules, state: CartState): Promise<TaxLine[]> {
   const address = state.cart.shipping_address;
   if (!address?.country_code) return [];
-  const rate = await m.tax.rateFor(address.country_code, address.province, tx);
+  const rate = await m.tax.rateFor(address.country_code, address.province);
   return rate ? [{ rate: rate.rate, code: rate.code, name: rate.name, tax_rate_id: rate.id }] : [];
 }
 
 /** Whether shipping prices include tax: the region's price preference, else the currency's (as for variant prices). */
-async function shippingTaxInclusive(m: CartModules, tx: Db, regionId: string | null, currency: string): Promise<boolean> {
-  const { items } = await m.pricePreference.list({ attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] }, { limit: 10, offset: 0 }, tx);
+async function shippingTaxInclusive(m: Modules, regionId: string | null, currency: string): Promise<boolean> {
+  const { items } = await m.pricePreference.list({ attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] }, { limit: 10, offset: 0 });
   const preference = items.find((p) => p.attribute === "region_id" && p.value === regionId) ?? items.find((p) => p.attribute === "currency_code" && p.value === currency);
   return preference?.is_tax_inclusive ?? false;
 }

@@ -6,11 +6,12 @@ import { createEngine, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createCustomerService } from "@kasse/modules/customer";
 import { registerCustomer } from "./register-customer";
+import { createModules } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 
 const count = async (table: string) => (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;

@@ -92,7 +92,7 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
 
     const channel = await createSalesChannelService(tx).getOrCreateDefault();
     const apiKeys = createApiKeyService(tx);
-    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", tx, { token: options.publishableKey });
+    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", { token: options.publishableKey });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
 
     await createCurrencyService(tx).update("usd", { is_default: true });
@@ -119,7 +119,7 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
       ],
     });
     const fulfillment = createFulfillmentService(tx);
-    const profile = await fulfillment.getOrCreateDefaultProfile(tx);
+    const profile = await fulfillment.getOrCreateDefaultProfile();
     await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "usd", amount: 800 }], region_id: us.id, stock_location_id: location.id, shipping_profile_id: profile.id });
     await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "eur", amount: 700 }], region_id: eu.id, stock_location_id: location.id, shipping_profile_id: profile.id });
 

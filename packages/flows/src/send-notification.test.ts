@@ -4,6 +4,7 @@ import { queryRows } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine } from "@kasse/workflows";
 import { createNotificationService, DELIVERY_RETRY, type NotificationProvider } from "@kasse/modules/notification";
+import { createModules } from "@kasse/modules";
 import { sendNotification, sendNotificationWorkflow } from "./send-notification";
 import { allWorkflows } from "./index";
 
@@ -30,7 +31,7 @@ describe("sendNotification", () => {
   it("delivers as a workflow step, retrying failed attempts; the journal never holds the secret", async () => {
     const provider = flaky(2);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
-    const engine = createEngine({ db: database.db, services: { notification: service } });
+    const engine = createEngine({ db: database.db, modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }) });
     const row = await sendNotification(engine, service, { to: "a@example.com", channel: "email", template: "auth.password_reset", data: { token: "very-secret-token" }, secret_keys: ["token"] });
     expect(row).toMatchObject({ status: "success", attempts: 3, external_id: "ext_3", data: { token: "[redacted]" } });
     expect(provider.sent).toHaveLength(1);
@@ -48,7 +49,7 @@ describe("sendNotification", () => {
   it("records a failure after the last attempt instead of throwing", async () => {
     const provider = flaky(100);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [provider] });
-    const row = await sendNotification(createEngine({ db: database.db, services: { notification: service } }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
+    const row = await sendNotification(createEngine({ db: database.db, modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }) }), service, { to: "b@example.com", channel: "email", template: "welcome", data: {} });
     expect(row).toMatchObject({ status: "failure", attempts: DELIVERY_RETRY.attempts });
     expect(row.last_error).toContain("down");
     expect(provider.calls).toBe(DELIVERY_RETRY.attempts);
@@ -57,7 +58,7 @@ describe("sendNotification", () => {
   it("is one static workflow; an engine without a notification service is an error, not a silent failure", async () => {
     expect(allWorkflows).toContain(sendNotificationWorkflow);
     const service = createNotificationService(database.db, { secret: "notification-test-secret", providers: [flaky(0)] });
-    const error = await sendNotification(createEngine({ db: database.db }), service, { to: "c@example.com", channel: "email", template: "t", data: {} }).catch((e: unknown) => e);
+    const error = await sendNotification(createEngine({ db: database.db, modules: (db) => createModules(db) }), service, { to: "c@example.com", channel: "email", template: "t", data: {} }).catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "unexpected_state" });
     expect(String((error as Error).message)).toContain("no notification service");
   });

@@ -1,7 +1,7 @@
 import { workflow, type Engine } from "@kasse/workflows";
 import { deliverNotificationStep, type NotificationInput, type NotificationRow, type NotificationService } from "@kasse/modules/notification";
 
-/** Delivers one outbox message (see `deliverNotificationStep`); the engine's `services.notification` sends it. */
+/** Delivers one outbox message (see `deliverNotificationStep`); the engine's `ctx.modules.notification` sends it. */
 export const sendNotificationWorkflow = workflow("send-notification", (input: { notification_id: string }, ctx) => ctx.run(deliverNotificationStep, input));
 
 /**

@@ -18,12 +18,10 @@ export interface SubscriberDefinition {
   handle(event: EventRow, deps: SubscriberDeps): Promise<void>;
 }
 
-/** Writes the message to the outbox with the process's notification service (`ctx.services`). */
+/** Writes the message to the outbox with the process's notification service (`ctx.modules.notification`). */
 const createNotificationStep = step("create-notification", {
   invoke: async (input: { message: NotificationInput }, ctx) => {
-    const service = ctx.services.notification;
-    if (!service) throw errors.unexpectedState("This process has no notification service (it runs without JWT_SECRET): it cannot send event emails");
-    return { output: { id: (await service.create(input.message, ctx.tx)).id } };
+    return { output: { id: (await ctx.modules.notification.create(input.message)).id } };
   },
 });
 

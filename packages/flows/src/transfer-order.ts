@@ -21,7 +21,7 @@ export interface RequestOrderTransferResult {
 /**
  * The transfer request workflow: the customer must be registered, the order module opens the
  * request (canceled again if a later step fails), and the email with the token link is written to
- * the outbox in the same saga (through the process's notification service, `ctx.services`).
+ * the outbox in the same saga (through the process's notification service, `ctx.modules.notification`).
  */
 export const requestOrderTransferWorkflow = workflow("request-order-transfer", async (input: RequestOrderTransferInput, ctx): Promise<RequestOrderTransferResult> => {
   await ctx.run(registeredCustomerStep, { customer_id: input.customer_id, purpose: `transfer order: ${input.order_id}` });

@@ -1,7 +1,8 @@
-import { errors, isKasseError, type Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import { errors, isKasseError } from "@kasse/db";
 import type { CartAddressInput, CartCreate, CartUpdate, ShippingMethodCreate } from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
-import { nullIfMissing, writeCart, type CartActor, type CartModules, type CartResult } from "./cart-write";
+import { nullIfMissing, writeCart, type CartActor, type CartResult } from "./cart-write";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
@@ -24,13 +25,14 @@ export interface CartChannelContext {
  * @example
  * const result = await createCart(app.modules, { customer_id: null }, { sales_channel_ids: [defaultId], from_publishable_key: false }, { region_id });
  */
-export function createCart(m: CartModules, actor: CartActor, channels: CartChannelContext, input: CartCreate): Promise<CartResult> {
+export function createCart(m: Modules, actor: CartActor, channels: CartChannelContext, input: CartCreate): Promise<CartResult> {
   return withEvents(m.db, async (tx) => {
-    const region = input.region_id ? await regionFor(m, tx, input.region_id) : await defaultRegion(m, tx);
+    const t = m.bindTo(tx);
+    const region = input.region_id ? await regionFor(t, input.region_id) : await defaultRegion(t);
     const currency_code = currencyFor(region, input.currency_code);
-    const sales_channel_id = await salesChannelFor(m, tx, channels, input.sales_channel_id);
-    const customer = actor.customer_id ? await m.customer.retrieve(actor.customer_id, tx).catch(nullIfMissing) : null;
-    const created = await m.cart.create(
+    const sales_channel_id = await salesChannelFor(t, channels, input.sales_channel_id);
+    const customer = actor.customer_id ? await t.customer.retrieve(actor.customer_id).catch(nullIfMissing) : null;
+    const created = await t.cart.create(
       {
         region_id: region.id,
         sales_channel_id,
@@ -41,12 +43,11 @@ export function createCart(m: CartModules, actor: CartActor, channels: CartChann
         metadata: input.metadata ?? null,
         shipping_address: input.shipping_address ?? null,
         billing_address: input.billing_address ?? null,
-      },
-      tx,
+      }
     );
     const codes = presentCodes(input.promo_codes) ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
-    const result = await refreshCart(m, tx, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
+    const result = await refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
     await recordEvent(tx, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
     return result;
   });
@@ -57,13 +58,13 @@ export function createCart(m: CartModules, actor: CartActor, channels: CartChann
  * and drops shipping methods that no longer apply; a shipping address outside the new region's
  * countries is cleared, as Medusa does.
  */
-export function updateCart(m: CartModules, cartId: string, actor: CartActor, channels: CartChannelContext, input: CartUpdate): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx, state) => {
+export function updateCart(m: Modules, cartId: string, actor: CartActor, channels: CartChannelContext, input: CartUpdate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t, state) => {
     const { region_id, currency_code, sales_channel_id, promo_codes, ...fields } = input;
-    const changes: Parameters<CartModules["cart"]["update"]>[1] = { ...fields };
+    const changes: Parameters<Modules["cart"]["update"]>[1] = { ...fields };
     const options: RefreshOptions = {};
     if (region_id !== undefined && region_id !== state.cart.region_id) {
-      const region = await regionFor(m, tx, region_id);
+      const region = await regionFor(t, region_id);
       options.region = region;
       changes.region_id = region.id;
       changes.currency_code = currencyFor(region, currency_code);
@@ -72,8 +73,8 @@ export function updateCart(m: CartModules, cartId: string, actor: CartActor, cha
     } else if (currency_code !== undefined && currency_code.toLowerCase() !== state.cart.currency_code) {
       throw errors.invalidData(`Currency ${currency_code.toLowerCase()} is not the currency of the cart's region`);
     }
-    if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(m, tx, channels, sales_channel_id);
-    await m.cart.update(cartId, changes, tx);
+    if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(t, channels, sales_channel_id);
+    await t.cart.update(cartId, changes);
     const codes = presentCodes(promo_codes);
     if (codes !== undefined) {
       options.codes = codes;
@@ -84,9 +85,9 @@ export function updateCart(m: CartModules, cartId: string, actor: CartActor, cha
 }
 
 /** Sets the shipping or billing address (the contract's dedicated endpoints). */
-export function setCartAddress(m: CartModules, cartId: string, actor: CartActor, kind: "shipping_address" | "billing_address", address: CartAddressInput): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx) => {
-    await m.cart.update(cartId, { [kind]: address }, tx);
+export function setCartAddress(m: Modules, cartId: string, actor: CartActor, kind: "shipping_address" | "billing_address", address: CartAddressInput): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t) => {
+    await t.cart.update(cartId, { [kind]: address });
   });
 }
 
@@ -94,21 +95,20 @@ export function setCartAddress(m: CartModules, cartId: string, actor: CartActor,
  * Adds the shipping method of an option valid for the cart (its region and currency), replacing
  * the cart's method of the same shipping profile; any other option is 400 `invalid_data`.
  */
-export function addShippingMethod(m: CartModules, cartId: string, actor: CartActor, input: ShippingMethodCreate): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (tx, state) => {
-    const options = await m.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code }, tx);
+export function addShippingMethod(m: Modules, cartId: string, actor: CartActor, input: ShippingMethodCreate): Promise<CartResult> {
+  return writeCart(m, cartId, actor, async (t, state) => {
+    const options = await t.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code });
     const option = options.find((o) => o.id === input.option_id);
     if (!option) throw errors.invalidData(`Shipping option with id: ${input.option_id} is not valid for the cart`);
-    await m.cart.setShippingMethod(
+    await t.cart.setShippingMethod(
       cartId,
-      { shipping_option_id: option.id, shipping_profile_id: option.shipping_profile_id, name: option.name, amount: option.amount, is_tax_inclusive: false, data: input.data ?? {} },
-      tx,
+      { shipping_option_id: option.id, shipping_profile_id: option.shipping_profile_id, name: option.name, amount: option.amount, is_tax_inclusive: false, data: input.data ?? {} }
     );
   });
 }
 
 /** Applies promotion codes: each must exist and discount the cart, else 400 naming it and nothing changes. */
-export function addPromotions(m: CartModules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
+export function addPromotions(m: Modules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (_tx, state) => {
     const current = state.cart.promo_codes;
     const added = codes.filter((c) => !current.some((k) => k.toLowerCase() === c.toLowerCase()));
@@ -117,7 +117,7 @@ export function addPromotions(m: CartModules, cartId: string, actor: CartActor, 
 }
 
 /** Removes promotion codes from the cart (unknown ones are ignored, as in Medusa). */
-export function removePromotions(m: CartModules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
+export function removePromotions(m: Modules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (_tx, state) => {
     const removed = new Set(codes.map((c) => c.toLowerCase()));
     return { codes: state.cart.promo_codes.filter((c) => !removed.has(c.toLowerCase())) };
@@ -125,7 +125,7 @@ export function removePromotions(m: CartModules, cartId: string, actor: CartActo
 }
 
 /** Recomputes taxes now, even in a region without automatic taxes (`POST /store/carts/{id}/taxes`). */
-export function calculateCartTaxes(m: CartModules, cartId: string, actor: CartActor): Promise<CartResult> {
+export function calculateCartTaxes(m: Modules, cartId: string, actor: CartActor): Promise<CartResult> {
   return writeCart(m, cartId, actor, async () => ({ forceTaxes: true }));
 }
 
@@ -133,19 +133,19 @@ export function calculateCartTaxes(m: CartModules, cartId: string, actor: CartAc
  * Gives a guest cart to the signed-in customer (`POST /store/carts/{id}/customer`): the cart takes
  * their id and email (or the email given) and is re-priced for their customer groups.
  */
-export async function transferCart(m: CartModules, cartId: string, actor: CartActor, input: { customer_id?: string; email?: string }): Promise<CartResult> {
+export async function transferCart(m: Modules, cartId: string, actor: CartActor, input: { customer_id?: string; email?: string }): Promise<CartResult> {
   if (!actor.customer_id) throw errors.unauthorized("A signed-in customer is required to take over a cart");
   const customerId = actor.customer_id;
   if (input.customer_id && input.customer_id !== customerId) throw errors.notAllowed("A cart can only be transferred to the signed-in customer");
-  return writeCart(m, cartId, actor, async (tx) => {
-    const customer = await m.customer.retrieve(customerId, tx);
-    await m.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email }, tx);
+  return writeCart(m, cartId, actor, async (t) => {
+    const customer = await t.customer.retrieve(customerId);
+    await t.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
   });
 }
 
-async function regionFor(m: CartModules, tx: Db, id: string): Promise<Region> {
+async function regionFor(m: Modules, id: string): Promise<Region> {
   try {
-    return await m.region.retrieve(id, tx);
+    return await m.region.retrieve(id);
   } catch (error) {
     if (isKasseError(error) && error.type === "not_found") throw errors.invalidData(`Region with id: ${id} was not found`);
     throw error;
@@ -153,8 +153,8 @@ async function regionFor(m: CartModules, tx: Db, id: string): Promise<Region> {
 }
 
 /** The store's default region: its oldest (Medusa uses the store's default region). */
-async function defaultRegion(m: CartModules, tx: Db): Promise<Region> {
-  const { items } = await m.region.list({}, { limit: 1, offset: 0, order: "created_at" }, tx);
+async function defaultRegion(m: Modules): Promise<Region> {
+  const { items } = await m.region.list({}, { limit: 1, offset: 0, order: "created_at" });
   if (!items[0]) throw errors.invalidData("No region_id was given and the store has no region");
   return items[0];
 }
@@ -165,13 +165,13 @@ function currencyFor(region: Region, requested: string | undefined): string {
   return region.currency_code;
 }
 
-async function salesChannelFor(m: CartModules, tx: Db, channels: CartChannelContext, requested: string | undefined): Promise<string> {
+async function salesChannelFor(m: Modules, channels: CartChannelContext, requested: string | undefined): Promise<string> {
   if (requested && channels.from_publishable_key && !channels.sales_channel_ids.includes(requested)) {
     throw errors.invalidData(`Sales channel ${requested} is not part of the publishable key`);
   }
   const id = requested ?? channels.sales_channel_ids[0];
   if (!id) throw errors.invalidData("The publishable key has no sales channel");
-  const channel = await m.salesChannel.retrieve(id, tx).catch((error: unknown) => {
+  const channel = await m.salesChannel.retrieve(id).catch((error: unknown) => {
     throw isKasseError(error) && error.type === "not_found" ? errors.invalidData(`Sales channel with id: ${id} was not found`) : error;
   });
   if (channel.is_disabled) throw errors.invalidData(`Sales channel ${id} is disabled`);

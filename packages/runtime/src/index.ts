@@ -4,3 +4,4 @@ export { loadConfig, loadBaseConfig, publicUrlOf, EnvSchema, ConfigError, type C
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+export { publishEventReleases, subscribeEventReleases } from "./event-wake";

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { assertMigrated, connect, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+import { publishEventReleases } from "./event-wake";
 
 /** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
 export interface Infrastructure extends WorkflowRuntime {
@@ -34,14 +35,17 @@ export async function createInfrastructure(
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  const notifications = config.jwt && { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger };
-  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, notifications });
+  const modules = { secret: config.jwt?.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate };
+  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, modules });
+  // Workers in other processes hear of this process's events at once rather than at their next poll.
+  const stopAnnouncing = redis && publishEventReleases(redis);
   return {
     database,
     redis,
     engine,
     scheduler,
     close: async () => {
+      stopAnnouncing?.();
       await scheduler.close().catch(() => {});
       await redis?.quit().catch(() => redis?.disconnect());
       await database.close();

@@ -3,8 +3,8 @@ import type { Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
 import { eventOutbox } from "@kasse/modules/event";
-import { createNotificationService, defaultNotificationProviders, type NotificationLogger } from "@kasse/modules/notification";
-import { createBullMqScheduler, createEngine, createInProcessScheduler, type Engine, type EngineLogger, type Scheduler, type StepServices } from "@kasse/workflows";
+import { createModules, type ModulesOptions } from "@kasse/modules";
+import { createBullMqScheduler, createEngine, createInProcessScheduler, type Engine, type EngineLogger, type Scheduler } from "@kasse/workflows";
 
 /** The saga engine and the scheduler it queues to, as `Infrastructure` carries them. */
 export interface WorkflowRuntime {
@@ -20,29 +20,27 @@ export interface WorkflowRuntimeOptions {
   logger?: EngineLogger;
   leaseMs?: number;
   /**
-   * What notification delivery needs: the server secret (`JWT_SECRET`, which seals a message's
-   * secret data), `SMTP_URL` and the log provider's logger. Without it the process cannot deliver
-   * notifications (commands that send none: migrate, seed, user create).
+   * The configuration steps' modules are built with (`ctx.modules`): the server secret
+   * (`JWT_SECRET`, which seals a message's secret data), `SMTP_URL`, the log provider's logger.
+   * Without a secret the process cannot deliver notifications (commands that send none: migrate,
+   * seed, user create).
    */
-  notifications?: { secret: Uint8Array; smtpUrl?: string; logger?: NotificationLogger };
+  modules?: ModulesOptions;
 }
 
 /**
  * Builds the process's one engine (knowing every flow of `@kasse/flows`, and giving their steps
- * the services built from the configuration, and the event outbox behind `ctx.emit`) and its scheduler: BullMQ on `redis` when given
+ * the modules built from the configuration over their transaction, and the event outbox behind `ctx.emit`) and its scheduler: BullMQ on `redis` when given
  * (service mode), else in-process timers (embedded mode, tests).
  * @example
- * const { engine, scheduler } = createWorkflowRuntime(database, { redis, notifications: { secret: config.jwt.secret } });
+ * const { engine, scheduler } = createWorkflowRuntime(database, { redis, modules: { secret: config.jwt.secret } });
  */
 export function createWorkflowRuntime(database: Database, options: WorkflowRuntimeOptions = {}): WorkflowRuntime {
   const scheduler =
     options.scheduler ?? (options.redis ? createBullMqScheduler({ connection: options.redis, logger: options.logger }) : createInProcessScheduler({ logger: options.logger }));
-  const notifications = options.notifications;
-  const services: StepServices = {
-    notification: notifications && createNotificationService(database.db, { secret: notifications.secret, providers: defaultNotificationProviders({ smtpUrl: notifications.smtpUrl, logger: notifications.logger }) }),
-  };
-  // Steps' `ctx.emit` writes to the event module's outbox, in the step's transaction.
-  const engine = createEngine({ db: database.db, scheduler, logger: options.logger, workflows: allWorkflows, leaseMs: options.leaseMs, services, events: eventOutbox });
+  // Steps' `ctx.modules` are built over their transaction; `ctx.emit` writes to the event module's outbox in it.
+  const modules = (db: Database["db"]) => createModules(db, options.modules);
+  const engine = createEngine({ db: database.db, scheduler, logger: options.logger, workflows: allWorkflows, leaseMs: options.leaseMs, modules, events: eventOutbox });
   return { engine, scheduler };
 }
 

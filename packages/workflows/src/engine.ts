@@ -8,7 +8,7 @@ import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
 import { eventRecorder, type EventRecorder } from "./events";
 import type { ExecutionRow, StepRunRow } from "./schema";
-import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, StepServices, Workflow } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, ModulesFactory, Workflow } from "./types";
 
 export interface EngineOptions {
   db: Db;
@@ -28,8 +28,8 @@ export interface EngineOptions {
   events?: EventRecorder;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
-  /** What steps get as `ctx.services` (built from the process's configuration). */
-  services?: StepServices;
+  /** Builds what steps get as `ctx.modules` over a handle (the process's `createModules` with its configuration). */
+  modules?: ModulesFactory;
 }
 
 export interface ExecuteOptions {
@@ -97,7 +97,7 @@ export function createEngine(options: EngineOptions) {
     logger,
     owner,
     leaseMs,
-    services: options.services ?? {},
+    modules: options.modules,
     onCompensationFailed: async (row) => {
       const attempt = row.attempt;
       const now = clock.now();

@@ -5,7 +5,7 @@ import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { EventRecorder } from "./events";
-import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, StepServices, OutsideStepContext, WorkflowContext } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, ModulesFactory, StepModules, OutsideStepContext, WorkflowContext } from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
 export class LeaseLost extends Error {
@@ -45,8 +45,8 @@ export interface RunEnv {
   logger: EngineLogger;
   owner: string;
   leaseMs: number;
-  /** Handed to every step as `ctx.services`. */
-  services: StepServices;
+  /** Builds every step's `ctx.modules` over its handle; a step reading them fails without it. */
+  modules: ModulesFactory | undefined;
   /** Where `ctx.emit` writes (the `event` module's outbox); a step that emits fails without one. */
   events: EventRecorder | undefined;
   /** Called (holding the lease) when a compensation still fails after its retries. */
@@ -267,7 +267,20 @@ class Run {
   }
 
   private baseContext(index: number, attempt: number) {
-    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt, services: this.env.services };
+    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
+  }
+
+  /** Adds `ctx.modules` over `db`, built on first read: a step that reads no module pays nothing. */
+  private withModules<T extends object>(ctx: T, db: Db): T & { modules: StepModules } {
+    const factory = this.env.modules;
+    let modules: StepModules | undefined;
+    return Object.defineProperty(ctx, "modules", {
+      enumerable: true,
+      get(): StepModules {
+        if (!factory) throw errors.unexpectedState("This engine was built without modules (createEngine({ modules })): a step cannot read ctx.modules");
+        return (modules ??= factory(db));
+      },
+    }) as T & { modules: StepModules };
   }
 
   /** `ctx.emit` of a transactional step: forward events wait for the execution's success, a compensation's do not. */
@@ -281,12 +294,12 @@ class Run {
   }
 
   private txContext(tx: Tx, index: number, attempt: number, compensating = false): StepContext & OutsideStepContext {
-    return { ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) };
+    return this.withModules({ ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys: readonly string[]) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) }, tx as unknown as Db);
   }
 
   private outsideContext(index: number, attempt: number): StepContext & OutsideStepContext {
     const noTx = () => { throw errors.unexpectedState("A transactional: false step has no transaction"); };
-    return { ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() };
+    return this.withModules({ ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() }, this.env.db);
   }
 
   /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */

@@ -9,20 +9,27 @@ export interface RetryPolicy {
 }
 
 /**
- * What a process gives its steps beyond the database: services built from its configuration
- * (a notification service with its providers and the server secret). A module adds its entry by
- * augmenting this interface (`declare module "@kasse/workflows" { interface StepServices { notification?: NotificationService } }`);
- * the process passes them once, to its one engine (`createEngine({ services })`), so workflow and
- * step definitions stay static.
+ * The module services a step reads and writes through (`ctx.modules`). Empty here: the engine
+ * knows no module. `@kasse/modules` fills it by augmenting this interface with its container
+ * (`declare module "@kasse/workflows" { interface StepModules extends Modules {} }`), and the
+ * process passes the factory once, to its one engine (`createEngine({ modules: (db) => createModules(db, options) })`),
+ * so workflow and step definitions stay static.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface StepServices {}
+export interface StepModules {}
+
+/** Builds the modules over a database handle: the step's transaction, or the pool for an outside step. */
+export type ModulesFactory = (db: Db) => StepModules;
 
 /** What every step's `invoke` and `compensate` receive. */
 export interface BaseStepContext {
   executionId: string;
-  /** The services of the process running the step (see {@link StepServices}). */
-  services: StepServices;
+  /**
+   * The module services (see {@link StepModules}): bound to the step's transaction in a
+   * transactional step, so its writes commit with its journal row; to the pool in an outside step.
+   * Built on first read, once per attempt.
+   */
+  modules: StepModules;
   /** `<executionId>:<index>`: stable across retries and resumes; pass it to outside systems. */
   idempotencyKey: string;
   /** The step's index in the workflow (its journal position). */

@@ -5,7 +5,7 @@ import { VariantInventoryItemView } from "@kasse/modules/inventory";
 import { ProductVariantView } from "@kasse/modules/product";
 import { RegionView } from "@kasse/modules/region";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
-import type { Container } from "../container";
+import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 import { OrderDetailView, type orderView } from "./view";
 
@@ -40,7 +40,6 @@ export const AdminOrderView = Extend(OrderDetailView, {
   region: Type.Optional(OrNull(RegionView)),
 });
 
-type Modules = Pick<Container, "customer" | "salesChannel" | "region" | "product" | "inventory">;
 type Line = { subtotal: number; discount_total: number; tax_total: number; variant_id: string | null };
 type Method = { subtotal: number; discount_total: number; tax_total: number };
 

@@ -4,7 +4,7 @@ import { AddressView } from "@kasse/modules/cart";
 import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { FulfillmentView, type Fulfillment } from "@kasse/modules/fulfillment";
-import type { Container } from "../container";
+import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 
 type Audience = "admin" | "store";
@@ -45,7 +45,7 @@ export const OrderDetailView = Extend(
  * payments, and `paid_total` / `refunded_total` from the collections' captured and refunded amounts.
  * One query per module for the whole page.
  */
-export async function orderViews(modules: Pick<Container, "payment" | "fulfillmentRecord" | "orderReturn">, orders: Order[], audience: Audience = "admin") {
+export async function orderViews(modules: Modules, orders: Order[], audience: Audience = "admin") {
   const ids = [...new Set(orders.flatMap((o) => o.payment_collection_ids))];
   const orderIds = orders.map((o) => o.id);
   const [collections, fulfillments, returns] = await Promise.all([ids.length ? modules.payment.listCollections({ id: ids }) : [], modules.fulfillmentRecord.listForOrders(orderIds), modules.orderReturn.listForOrders(orderIds)]);
@@ -54,7 +54,7 @@ export async function orderViews(modules: Pick<Container, "payment" | "fulfillme
 }
 
 /** {@link orderViews} for one order. */
-export async function orderView(modules: Pick<Container, "payment" | "fulfillmentRecord" | "orderReturn">, order: Order, audience: Audience = "admin") {
+export async function orderView(modules: Modules, order: Order, audience: Audience = "admin") {
   return (await orderViews(modules, [order], audience))[0]!;
 }
 
@@ -102,7 +102,7 @@ function paymentCollectionView(collection: PaymentCollection, audience: Audience
  * `items.product` (Medusa's storefront asks for both): one query each for all the orders' lines.
  */
 export async function withLineRefs<T extends { items: Array<{ variant_id: string | null; product_id: string | null }> }>(
-  modules: Pick<Container, "product">,
+  modules: Modules,
   orders: T[],
   selection: FieldSelection,
 ): Promise<T[]> {

@@ -75,7 +75,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const logger = testLogger(config, options.logger);
-  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000, logger, notifications: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger } });
+  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000, logger, modules: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate } });
   const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes, checkResponses: true });
   await app.ready();
   const adminHeaders = (actorId = "user_test_admin") => actorHeaders(app, "user", actorId);

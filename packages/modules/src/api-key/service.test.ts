@@ -9,11 +9,11 @@ const keys = lazy(() => createApiKeyService(database.db));
 
 describe("api key service", () => {
   it("takes a given token of the key's type and refuses a malformed one", async () => {
-    const given = await keys.create({ title: "Fixed", type: "publishable" }, "seed", database.db, { token: "pk_fixed-token_for_a_storefront" });
+    const given = await keys.create({ title: "Fixed", type: "publishable" }, "seed", { token: "pk_fixed-token_for_a_storefront" });
     expect(given.token).toBe("pk_fixed-token_for_a_storefront");
     expect((await keys.resolvePublishable("pk_fixed-token_for_a_storefront"))?.id).toBe(given.id);
     for (const token of ["sk_fixed-token_for_a_storefront", "pk_short", "pk_with spaces in the token"]) {
-      expect((await failure(keys.create({ title: "Bad", type: "publishable" }, "seed", database.db, { token }))).type, token).toBe("invalid_data");
+      expect((await failure(keys.create({ title: "Bad", type: "publishable" }, "seed", { token }))).type, token).toBe("invalid_data");
     }
   });
 

@@ -72,13 +72,13 @@ export function createApiKeyService(db: Db) {
      * `options.token` sets the token instead of generating one (`kasse seed --publishable-key`,
      * so a rebuilt storefront can keep the key it was built with); it must carry the type's prefix.
      */
-    async create(input: ApiKeyCreate, createdBy: string, tx: Db = db, options: { token?: string } = {}): Promise<ApiKeyDetails & { token: string }> {
+    async create(input: ApiKeyCreate, createdBy: string, options: { token?: string } = {}): Promise<ApiKeyDetails & { token: string }> {
       const prefix = input.type === "secret" ? "sk" : "pk";
       if (options.token !== undefined && !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16,128}$`).test(options.token)) {
         throw errors.invalidData(`A ${input.type} API key token is ${prefix}_ followed by 16 to 128 letters, digits, _ or -`);
       }
       const token = options.token ?? `${prefix}_${randomBytes(32).toString("hex")}`;
-      const [created] = await tx
+      const [created] = await db
         .insert(apiKey)
         .values({
           id: generateId("apk"),
@@ -93,49 +93,49 @@ export function createApiKeyService(db: Db) {
       return { ...details(created!, []), token };
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<ApiKeyDetails> {
-      const found = await row(id, tx);
-      return details(found, (await channelsOf([found.id], tx)).get(found.id));
+    async retrieve(id: string): Promise<ApiKeyDetails> {
+      const found = await row(id, db);
+      return details(found, (await channelsOf([found.id], db)).get(found.id));
     },
 
-    async list(filters: ApiKeyFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ApiKeyDetails[]; count: number }> {
+    async list(filters: ApiKeyFilters, page: Paging & { order?: string }): Promise<{ items: ApiKeyDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, apiKey, where, orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id), page);
-      const channels = await channelsOf(rows.filter((r) => r.type === "publishable").map((r) => r.id), tx);
+      const { items: rows, count: total } = await listPage(db, apiKey, where, orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id), page);
+      const channels = await channelsOf(rows.filter((r) => r.type === "publishable").map((r) => r.id), db);
       return { items: rows.map((r) => details(r, channels.get(r.id))), count: total };
     },
 
-    async update(id: string, input: ApiKeyUpdate, tx: Db = db): Promise<ApiKeyDetails> {
+    async update(id: string, input: ApiKeyUpdate): Promise<ApiKeyDetails> {
       if (input.title !== undefined) {
-        const [updated] = await tx.update(apiKey).set({ title: input.title }).where(and(eq(apiKey.id, id), live)).returning({ id: apiKey.id });
+        const [updated] = await db.update(apiKey).set({ title: input.title }).where(and(eq(apiKey.id, id), live)).returning({ id: apiKey.id });
         if (!updated) throw errors.notFound(`API key with id: ${id} was not found`);
       }
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Revokes a key now; a revoked key no longer authenticates anything. */
-    async revoke(id: string, revokedBy: string, tx: Db = db): Promise<ApiKeyDetails> {
-      const [updated] = await tx
+    async revoke(id: string, revokedBy: string): Promise<ApiKeyDetails> {
+      const [updated] = await db
         .update(apiKey)
         .set({ revoked_at: new Date(), revoked_by: revokedBy })
         .where(and(eq(apiKey.id, id), live, active()))
         .returning({ id: apiKey.id });
       if (!updated) {
-        await row(id, tx);
+        await row(id, db);
         throw errors.invalidData(`API key with id: ${id} is already revoked`);
       }
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Deletes a key; as Medusa, only a revoked key can be deleted. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      const deleted = await tx
+    async delete(id: string): Promise<void> {
+      const deleted = await db
         .update(apiKey)
         .set({ deleted_at: new Date() })
         .where(and(eq(apiKey.id, id), live, isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date())))
         .returning({ id: apiKey.id });
       if (deleted.length === 0) {
-        await row(id, tx);
+        await row(id, db);
         throw errors.notAllowed(`Cannot delete api keys that are not revoked - ${id}`);
       }
     },
@@ -144,8 +144,8 @@ export function createApiKeyService(db: Db) {
      * Adds and removes a publishable key's sales channels. The caller checks that the channel
      * ids exist (the sales-channel module owns them); adding a linked channel again is a no-op.
      */
-    async updateSalesChannels(id: string, input: ApiKeySalesChannels, tx: Db = db): Promise<ApiKeyDetails> {
-      return transaction(tx, async (inner) => {
+    async updateSalesChannels(id: string, input: ApiKeySalesChannels): Promise<ApiKeyDetails> {
+      return transaction(db, async (inner) => {
         const found = await row(id, inner);
         if (found.type !== "publishable") throw errors.invalidData("Sales channels can only be associated with publishable API keys");
         const add = [...new Set(input.add ?? [])];
@@ -154,13 +154,13 @@ export function createApiKeyService(db: Db) {
         if (remove.length) await inner.delete(apiKeySalesChannel).where(and(eq(apiKeySalesChannel.api_key_id, id), inArray(apiKeySalesChannel.sales_channel_id, remove)));
         if (add.length) await inner.insert(apiKeySalesChannel).values(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id }))).onConflictDoNothing();
         await inner.update(apiKey).set({ updated_at: new Date() }).where(eq(apiKey.id, id));
-        return service.retrieve(id, inner);
+        return createApiKeyService(inner).retrieve(id);
       });
     },
 
     /** The active secret key with this token (one indexed lookup by hash), or null. */
-    async verifySecret(token: string, tx: Db = db): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
-      const [found] = await tx
+    async verifySecret(token: string): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
+      const [found] = await db
         .select({ id: apiKey.id, created_by: apiKey.created_by })
         .from(apiKey)
         .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "secret"), live, active()));
@@ -168,13 +168,13 @@ export function createApiKeyService(db: Db) {
     },
 
     /** The active publishable key with this token and its sales channel ids, or null. */
-    async resolvePublishable(token: string, tx: Db = db): Promise<{ id: string; sales_channel_ids: string[] } | null> {
-      const [found] = await tx
+    async resolvePublishable(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null> {
+      const [found] = await db
         .select({ id: apiKey.id })
         .from(apiKey)
         .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "publishable"), live, active()));
       if (!found) return null;
-      return { id: found.id, sales_channel_ids: (await channelsOf([found.id], tx)).get(found.id) ?? [] };
+      return { id: found.id, sales_channel_ids: (await channelsOf([found.id], db)).get(found.id) ?? [] };
     },
   };
   return service;

@@ -45,11 +45,10 @@ export function createOneTimeTokenService(db: Db) {
   const service = {
     /** A new random secret (256 bits) and its stored row; the secret itself is never stored. */
     async issue(
-      input: { kind: OneTimeTokenKind; actor_type: string; provider: string; ttlMs: number; auth_identity_id?: string | null; entity_id?: string | null; data?: Record<string, unknown>; secret?: string },
-      tx: Db = db,
+      input: { kind: OneTimeTokenKind; actor_type: string; provider: string; ttlMs: number; auth_identity_id?: string | null; entity_id?: string | null; data?: Record<string, unknown>; secret?: string }
     ): Promise<{ secret: string; row: OneTimeTokenRow }> {
       const secret = input.secret ?? randomBytes(32).toString("base64url");
-      const [row] = await tx
+      const [row] = await db
         .insert(authOneTimeToken)
         .values({
           id: generateId("otok"),
@@ -70,8 +69,8 @@ export function createOneTimeTokenService(db: Db) {
      * Marks the token used and returns it, if it is of `kind`, unused, unexpired and matches
      * `where`; otherwise null and nothing changes. Atomic: one UPDATE decides.
      */
-    async consume(kind: OneTimeTokenKind, secret: string, where: { actor_type?: string; provider?: string; entity_id?: string } = {}, tx: Db = db): Promise<OneTimeTokenRow | null> {
-      const [row] = await tx
+    async consume(kind: OneTimeTokenKind, secret: string, where: { actor_type?: string; provider?: string; entity_id?: string } = {}): Promise<OneTimeTokenRow | null> {
+      const [row] = await db
         .update(authOneTimeToken)
         .set({ used_at: sql`now()` })
         .where(
@@ -90,8 +89,8 @@ export function createOneTimeTokenService(db: Db) {
     },
 
     /** Voids every unused token of `kind` for an identity (after a password change, older reset links stop working). */
-    async revokeForIdentity(kind: OneTimeTokenKind, authIdentityId: string, tx: Db = db): Promise<void> {
-      await tx
+    async revokeForIdentity(kind: OneTimeTokenKind, authIdentityId: string): Promise<void> {
+      await db
         .update(authOneTimeToken)
         .set({ used_at: sql`now()` })
         .where(and(eq(authOneTimeToken.kind, kind), eq(authOneTimeToken.auth_identity_id, authIdentityId), isNull(authOneTimeToken.used_at)));

@@ -80,10 +80,10 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   };
 
   const store = (tx: Db): IdentityStore => ({
-    findByProvider: (p, entityId) => service.findByProvider(p, entityId, tx),
-    create: (input) => service.createIdentity(input, tx),
-    updateProviderIdentity: (id, patch) => service.updateProviderIdentity(id, patch, tx),
-    retrieve: (id) => service.retrieve(id, tx),
+    findByProvider: (p, entityId) => createAuthService(tx, options).findByProvider(p, entityId),
+    create: (input) => createAuthService(tx, options).createIdentity(input),
+    updateProviderIdentity: (id, patch) => createAuthService(tx, options).updateProviderIdentity(id, patch),
+    retrieve: (id) => createAuthService(tx, options).retrieve(id),
   });
 
   const service = {
@@ -96,30 +96,29 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       ids: (): string[] => [...registry.keys()],
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<AuthIdentity> {
-      const rows = await tx.select().from(authIdentity).where(and(eq(authIdentity.id, id), liveIdentity));
-      const [identity] = await withProviders(rows, tx);
+    async retrieve(id: string): Promise<AuthIdentity> {
+      const rows = await db.select().from(authIdentity).where(and(eq(authIdentity.id, id), liveIdentity));
+      const [identity] = await withProviders(rows, db);
       if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
       return identity;
     },
 
-    async findByProvider(providerId: string, entityId: string, tx: Db = db): Promise<AuthIdentity | null> {
-      const rows = await tx
+    async findByProvider(providerId: string, entityId: string): Promise<AuthIdentity | null> {
+      const rows = await db
         .select({ identity: authIdentity })
         .from(providerIdentity)
         .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
         .where(and(eq(providerIdentity.provider, providerId), eq(providerIdentity.entity_id, entityId), liveIdentity));
-      const [identity] = await withProviders(rows.map((r) => r.identity), tx);
+      const [identity] = await withProviders(rows.map((r) => r.identity), db);
       return identity ?? null;
     },
 
     /** Creates an identity with its first provider identity; a taken `(provider, entity_id)` is a `conflict`. */
     async createIdentity(
-      input: { provider: string; entity_id: string; user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null; app_metadata?: Record<string, unknown> },
-      tx: Db = db,
+      input: { provider: string; entity_id: string; user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null; app_metadata?: Record<string, unknown> }
     ): Promise<AuthIdentity> {
       try {
-        return await tx.transaction(async (inner) => {
+        return await db.transaction(async (inner) => {
           const [identity] = await inner.insert(authIdentity).values({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} }).returning();
           const [entry] = await inner
             .insert(providerIdentity)
@@ -133,18 +132,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       }
     },
 
-    async updateProviderIdentity(id: string, patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }, tx: Db = db): Promise<ProviderIdentityRow> {
+    async updateProviderIdentity(id: string, patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }): Promise<ProviderIdentityRow> {
       const set: Partial<ProviderIdentityRow> = {};
       if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
       if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
-      const [row] = await tx.update(providerIdentity).set({ ...set, updated_at: new Date() }).where(eq(providerIdentity.id, id)).returning();
+      const [row] = await db.update(providerIdentity).set({ ...set, updated_at: new Date() }).where(eq(providerIdentity.id, id)).returning();
       if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
       return row;
     },
 
     /** Deletes an identity and its provider identities for real, freeing its email. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      const deleted = await tx.delete(authIdentity).where(eq(authIdentity.id, id)).returning({ id: authIdentity.id });
+    async delete(id: string): Promise<void> {
+      const deleted = await db.delete(authIdentity).where(eq(authIdentity.id, id)).returning({ id: authIdentity.id });
       if (deleted.length === 0) throw errors.notFound(`Auth identity with id: ${id} was not found`);
     },
 
@@ -152,23 +151,23 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * Links the identity to its actor of `actorType` (`app_metadata.<type>_id`). Linking to the same
      * actor again is a no-op; an identity already linked to another actor of that type is a `conflict`.
      */
-    async linkActor(id: string, actorType: string, actorId: string, tx: Db = db): Promise<AuthIdentity> {
+    async linkActor(id: string, actorType: string, actorId: string): Promise<AuthIdentity> {
       const key = actorKey(actorType);
-      const updated = await tx
+      const updated = await db
         .update(authIdentity)
         .set({ app_metadata: sql`${authIdentity.app_metadata} || jsonb_build_object(${key}::text, ${actorId}::text)`, updated_at: new Date() })
         .where(and(eq(authIdentity.id, id), liveIdentity, sql`coalesce(${authIdentity.app_metadata} ->> ${key}, ${actorId}) = ${actorId}`))
         .returning({ id: authIdentity.id });
       if (updated.length === 0) {
-        await service.retrieve(id, tx);
+        await service.retrieve(id);
         throw errors.conflict(`Auth identity ${id} is already linked to another ${actorType}`);
       }
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** The ids of the identities linked to `actorId` as `actorType` (normally one). */
-    async identityIdsOfActor(actorType: string, actorId: string, tx: Db = db): Promise<string[]> {
-      const rows = await tx
+    async identityIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
+      const rows = await db
         .select({ id: authIdentity.id })
         .from(authIdentity)
         .where(and(sql`${authIdentity.app_metadata} ->> ${actorKey(actorType)} = ${actorId}`, liveIdentity));
@@ -176,34 +175,34 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     },
 
     /** Removes the identity's link to its actor of `actorType` (the compensation of {@link linkActor}). */
-    async unlinkActor(id: string, actorType: string, tx: Db = db): Promise<void> {
-      await tx
+    async unlinkActor(id: string, actorType: string): Promise<void> {
+      await db
         .update(authIdentity)
         .set({ app_metadata: sql`${authIdentity.app_metadata} - ${actorKey(actorType)}::text`, updated_at: new Date() })
         .where(eq(authIdentity.id, id));
     },
 
     /** Runs a provider's `authenticate`: the identity, or (OAuth) a redirect location. */
-    authenticate: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthResult> =>
-      tx.transaction((inner) => provider(providerId).authenticate(input, store(inner), inner)),
+    authenticate: (providerId: string, input: ProviderInput): Promise<AuthResult> =>
+      db.transaction((inner) => provider(providerId).authenticate(input, store(inner), inner)),
 
     /** Runs a provider's `register`: a new identity with no actor linked. */
-    register: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
-      tx.transaction((inner) => provider(providerId).register(input, store(inner), inner)),
+    register: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
+      db.transaction((inner) => provider(providerId).register(input, store(inner), inner)),
 
     /** Runs a provider's `validateCallback` (OAuth). */
-    validateCallback: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
-      tx.transaction((inner) => provider(providerId).validateCallback(input, store(inner), inner)),
+    validateCallback: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
+      db.transaction((inner) => provider(providerId).validateCallback(input, store(inner), inner)),
 
     /**
      * Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`, and ends
      * every token signed before it (the identity's `credentials_version` goes up in the same transaction).
      */
-    update: (providerId: string, input: ProviderInput, tx: Db = db): Promise<AuthIdentity> =>
-      tx.transaction(async (inner) => {
+    update: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
+      db.transaction(async (inner) => {
         const identity = await provider(providerId).update(input, store(inner), inner);
-        await service.endSessions(identity.id, inner);
-        return service.retrieve(identity.id, inner);
+        await createAuthService(inner, options).endSessions(identity.id);
+        return createAuthService(inner, options).retrieve(identity.id);
       }),
 
     /**
@@ -212,20 +211,20 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * still outstanding stop working. An identity that is gone is `unauthorized`; one signing in
      * without a password `invalid_data`.
      */
-    async changePassword(identityId: string, input: { old_password: string; new_password: string }, tx: Db = db): Promise<void> {
-      const identity = await service.retrieve(identityId, tx).catch(() => {
+    async changePassword(identityId: string, input: { old_password: string; new_password: string }): Promise<void> {
+      const identity = await service.retrieve(identityId).catch(() => {
         throw errors.unauthorized("Invalid token");
       });
       const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
       if (!email) throw errors.invalidData("This account signs in without a password");
-      await tx.transaction(async (inner) => {
-        const checked = await service.authenticate(EMAILPASS, { body: { email, password: input.old_password } }, inner).catch((error: unknown) => {
+      await db.transaction(async (inner) => {
+        const checked = await createAuthService(inner, options).authenticate(EMAILPASS, { body: { email, password: input.old_password } }).catch((error: unknown) => {
           if (isKasseError(error) && error.type === "invalid_data") throw errors.invalidData("The old password is incorrect");
           throw error;
         });
         if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
-        await service.update(EMAILPASS, { body: { email, password: input.new_password }, authIdentityId: identityId }, inner);
-        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId, inner);
+        await createAuthService(inner, options).update(EMAILPASS, { body: { email, password: input.new_password }, authIdentityId: identityId });
+        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
       });
     },
 
@@ -235,20 +234,20 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * reset link stops working. A token that is unknown, used, expired or issued for another
      * account is `unauthorized`.
      */
-    async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }, tx: Db = db): Promise<void> {
-      await tx.transaction(async (inner) => {
+    async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }): Promise<void> {
+      await db.transaction(async (inner) => {
         const tokens = createOneTimeTokenService(inner);
-        const token = await tokens.consume("password_reset", secret, { actor_type: input.actor_type, provider: EMAILPASS, entity_id: input.email }, inner);
+        const token = await tokens.consume("password_reset", secret, { actor_type: input.actor_type, provider: EMAILPASS, entity_id: input.email });
         if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-        await service.update(EMAILPASS, { body: { email: input.email, password: input.password }, authIdentityId: token.auth_identity_id }, inner);
+        await createAuthService(inner, options).update(EMAILPASS, { body: { email: input.email, password: input.password }, authIdentityId: token.auth_identity_id });
         // One reset per request: any other outstanding link stops working too.
-        await tokens.revokeForIdentity("password_reset", token.auth_identity_id, inner);
+        await tokens.revokeForIdentity("password_reset", token.auth_identity_id);
       });
     },
 
     /** Ends every token of the identity issued so far (its `credentials_version` goes up by one). */
-    async endSessions(id: string, tx: Db = db): Promise<void> {
-      await tx
+    async endSessions(id: string): Promise<void> {
+      await db
         .update(authIdentity)
         .set({ credentials_version: sql`${authIdentity.credentials_version} + 1`, updated_at: new Date() })
         .where(eq(authIdentity.id, id));
@@ -260,9 +259,9 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * still linked to that actor. One primary-key read, no cache: a deletion or password change is
      * in force for every process as soon as it has committed.
      */
-    async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">, tx: Db = db): Promise<boolean> {
+    async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">): Promise<boolean> {
       const linked = claims.actor_id === "" ? undefined : sql`${authIdentity.app_metadata} ->> ${actorKey(claims.actor_type)} = ${claims.actor_id}`;
-      const rows = await tx
+      const rows = await db
         .select({ id: authIdentity.id })
         .from(authIdentity)
         .where(and(eq(authIdentity.id, claims.auth_identity_id), liveIdentity, eq(authIdentity.credentials_version, claims.credentials_version), linked));
@@ -274,29 +273,29 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * working at once); identities still linked to another actor are left alone. Returns the
      * disabled ids. Undone by {@link enable}; made final by {@link purgeDisabled}.
      */
-    async disableOrphans(ids: string[], tx: Db = db): Promise<string[]> {
+    async disableOrphans(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
-      const rows = await tx.select().from(authIdentity).where(and(inArray(authIdentity.id, ids), liveIdentity)).orderBy(asc(authIdentity.id)).for("update");
+      const rows = await db.select().from(authIdentity).where(and(inArray(authIdentity.id, ids), liveIdentity)).orderBy(asc(authIdentity.id)).for("update");
       const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
-      if (orphans.length) await tx.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
+      if (orphans.length) await db.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
       return orphans;
     },
 
     /** Re-enables disabled identities (the compensation of {@link disableOrphans}). */
-    async enable(ids: string[], tx: Db = db): Promise<void> {
-      if (ids.length) await tx.update(authIdentity).set({ deleted_at: null }).where(inArray(authIdentity.id, ids));
+    async enable(ids: string[]): Promise<void> {
+      if (ids.length) await db.update(authIdentity).set({ deleted_at: null }).where(inArray(authIdentity.id, ids));
     },
 
     /**
      * Deletes disabled identities for real, with their provider identities and outstanding
      * one-time tokens, so their emails are free to register again. Not undoable.
      */
-    async purgeDisabled(ids: string[], tx: Db = db): Promise<void> {
+    async purgeDisabled(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      const purged = await tx.delete(authIdentity).where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at))).returning({ id: authIdentity.id });
+      const purged = await db.delete(authIdentity).where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at))).returning({ id: authIdentity.id });
       const purgedIds = purged.map((row) => row.id);
-      if (purgedIds.length) await tx.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
+      if (purgedIds.length) await db.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
     },
 
     /**

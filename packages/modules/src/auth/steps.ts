@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { step } from "@kasse/workflows";
 import { authIdentity } from "./schema";
-import { createAuthService } from "./service";
 
 /** Input of {@link createAuthIdentityStep}: secrets arrive already hashed, in `provider_metadata`. */
 export interface CreateAuthIdentityInput {
@@ -18,7 +17,7 @@ export interface CreateAuthIdentityInput {
 export const createAuthIdentityStep = step("create-auth-identity", {
   secret: { input: ["provider_metadata"] },
   invoke: async (input: CreateAuthIdentityInput, ctx) => {
-    const identity = await createAuthService(ctx.tx).createIdentity(input, ctx.tx);
+    const identity = await ctx.modules.auth.createIdentity(input);
     return { output: { id: identity.id }, compensateInput: identity.id };
   },
   compensate: async (id: string, ctx) => {
@@ -29,11 +28,11 @@ export const createAuthIdentityStep = step("create-auth-identity", {
 /** Links an identity to its actor (`app_metadata.<actor_type>_id`); undone by unlinking. */
 export const linkActorStep = step("link-auth-identity-actor", {
   invoke: async (input: { auth_identity_id: string; actor_type: string; actor_id: string }, ctx) => {
-    await createAuthService(ctx.tx).linkActor(input.auth_identity_id, input.actor_type, input.actor_id, ctx.tx);
+    await ctx.modules.auth.linkActor(input.auth_identity_id, input.actor_type, input.actor_id);
     return { output: null, compensateInput: input };
   },
   compensate: async (input, ctx) => {
-    await createAuthService(ctx.tx).unlinkActor(input.auth_identity_id, input.actor_type, ctx.tx);
+    await ctx.modules.auth.unlinkActor(input.auth_identity_id, input.actor_type);
   },
 });
 
@@ -43,14 +42,14 @@ export const linkActorStep = step("link-auth-identity-actor", {
  */
 export const unlinkActorStep = step("unlink-auth-identity-actor", {
   invoke: async (input: { actor_type: string; actor_id: string }, ctx) => {
-    const auth = createAuthService(ctx.tx);
-    const ids = await auth.identityIdsOfActor(input.actor_type, input.actor_id, ctx.tx);
-    for (const id of ids) await auth.unlinkActor(id, input.actor_type, ctx.tx);
+    const auth = ctx.modules.auth;
+    const ids = await auth.identityIdsOfActor(input.actor_type, input.actor_id);
+    for (const id of ids) await auth.unlinkActor(id, input.actor_type);
     return { output: { auth_identity_ids: ids }, compensateInput: { ...input, auth_identity_ids: ids } };
   },
   compensate: async (input, ctx) => {
-    const auth = createAuthService(ctx.tx);
-    for (const id of input.auth_identity_ids) await auth.linkActor(id, input.actor_type, input.actor_id, ctx.tx);
+    const auth = ctx.modules.auth;
+    for (const id of input.auth_identity_ids) await auth.linkActor(id, input.actor_type, input.actor_id);
   },
 });
 
@@ -61,11 +60,11 @@ export const unlinkActorStep = step("unlink-auth-identity-actor", {
  */
 export const disableOrphanIdentitiesStep = step("disable-orphan-auth-identities", {
   invoke: async (input: { auth_identity_ids: string[] }, ctx) => {
-    const disabled = await createAuthService(ctx.tx).disableOrphans(input.auth_identity_ids, ctx.tx);
+    const disabled = await ctx.modules.auth.disableOrphans(input.auth_identity_ids);
     return { output: { auth_identity_ids: disabled }, compensateInput: disabled };
   },
   compensate: async (ids: string[], ctx) => {
-    await createAuthService(ctx.tx).enable(ids, ctx.tx);
+    await ctx.modules.auth.enable(ids);
   },
 });
 
@@ -75,7 +74,7 @@ export const disableOrphanIdentitiesStep = step("disable-orphan-auth-identities"
  */
 export const purgeIdentitiesStep = step("purge-auth-identities", {
   invoke: async (input: { auth_identity_ids: string[] }, ctx) => {
-    await createAuthService(ctx.tx).purgeDisabled(input.auth_identity_ids, ctx.tx);
+    await ctx.modules.auth.purgeDisabled(input.auth_identity_ids);
     return { output: null };
   },
 });

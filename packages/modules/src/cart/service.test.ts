@@ -48,7 +48,7 @@ describe("cart service", () => {
     await carts.deleteItem(cart.id, first.id);
     await expect(carts.deleteItem(cart.id, first.id)).rejects.toMatchObject({ type: "not_found" });
     await expect(carts.load("cart_missing")).rejects.toMatchObject({ type: "not_found", message: "Cart with id: cart_missing was not found" });
-    await expect(transaction(database.db, (tx) => carts.lock("cart_missing", tx))).rejects.toMatchObject({ type: "not_found" });
+    await expect(transaction(database.db, (tx) => createCartService(tx).lock("cart_missing"))).rejects.toMatchObject({ type: "not_found" });
   });
 
   it("keeps one shipping method per profile and option", async () => {

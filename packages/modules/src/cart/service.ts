@@ -63,8 +63,8 @@ const liveMethod = isNull(cartShippingMethod.deleted_at);
  */
 export function createCartService(db: Db) {
   const service = {
-    async create(input: CartInsert, tx: Db = db): Promise<CartRow> {
-      const [row] = await tx
+    async create(input: CartInsert): Promise<CartRow> {
+      const [row] = await db
         .insert(cart)
         .values({
           id: generateId("cart"),
@@ -84,19 +84,19 @@ export function createCartService(db: Db) {
     },
 
     /** The cart with its live lines and methods: three queries, whatever the cart's size. */
-    async load(id: string, tx: Db = db): Promise<CartState> {
+    async load(id: string): Promise<CartState> {
       const [[row], items, methods] = await Promise.all([
-        tx.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))),
-        tx.select().from(cartLineItem).where(and(eq(cartLineItem.cart_id, id), liveItem)).orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
-        tx.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, id), liveMethod)).orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+        db.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))),
+        db.select().from(cartLineItem).where(and(eq(cartLineItem.cart_id, id), liveItem)).orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+        db.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, id), liveMethod)).orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
       ]);
       if (!row) throw notFound(id);
       return { cart: row, items, shipping_methods: methods };
     },
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
-    async retrieve(id: string, tx: Db = db): Promise<CartRow> {
-      const [row] = await tx.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at)));
+    async retrieve(id: string): Promise<CartRow> {
+      const [row] = await db.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at)));
       if (!row) throw notFound(id);
       return row;
     },
@@ -106,9 +106,9 @@ export function createCartService(db: Db) {
      * `updated_at` then, compared at millisecond precision: it went through a JS Date) and not
      * completed. False when it changed or was completed meanwhile (checkout places no order then).
      */
-    async completeIfUnchanged(id: string, checkedUpdatedAt: string, tx: Db = db): Promise<boolean> {
+    async completeIfUnchanged(id: string, checkedUpdatedAt: string): Promise<boolean> {
       const now = new Date();
-      const closed = await tx
+      const closed = await db
         .update(cart)
         .set({ completed_at: now, updated_at: now })
         .where(and(eq(cart.id, id), isNull(cart.completed_at), sql`date_trunc('milliseconds', ${cart.updated_at}) = ${checkedUpdatedAt}::timestamptz`))
@@ -117,19 +117,19 @@ export function createCartService(db: Db) {
     },
 
     /** Opens a completed cart again (a checkout undone by its compensation). */
-    async reopen(id: string, tx: Db = db): Promise<void> {
-      await tx.update(cart).set({ completed_at: null, updated_at: new Date() }).where(eq(cart.id, id));
+    async reopen(id: string): Promise<void> {
+      await db.update(cart).set({ completed_at: null, updated_at: new Date() }).where(eq(cart.id, id));
     },
 
     /**
      * Locks the cart row for the rest of the transaction (every cart write starts here, so two
      * writes to one cart run one after the other) and returns its state.
      */
-    async lock(id: string, tx: Db): Promise<CartState> {
-      const [row] = await tx.select({ id: cart.id }).from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))).for("update");
+    async lock(id: string): Promise<CartState> {
+      const [row] = await db.select({ id: cart.id }).from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))).for("update");
       if (!row) throw notFound(id);
       // Read after the lock is held, so the state cannot change underneath the caller.
-      return service.load(id, tx);
+      return createCartService(db).load(id);
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
@@ -138,27 +138,26 @@ export function createCartService(db: Db) {
       input: Partial<Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code" | "email" | "locale" | "customer_id" | "metadata" | "promo_codes" | "completed_at">> & {
         shipping_address?: CartAddressInput | null;
         billing_address?: CartAddressInput | null;
-      },
-      tx: Db = db,
+      }
     ): Promise<void> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      await tx.update(cart).set(set).where(eq(cart.id, id));
+      await db.update(cart).set(set).where(eq(cart.id, id));
     },
 
-    async addItem(cartId: string, input: LineItemInsert, tx: Db = db): Promise<CartLineItemRow> {
-      const [row] = await tx
+    async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
+      const [row] = await db
         .insert(cartLineItem)
         .values({ ...input, id: generateId("cali"), cart_id: cartId, metadata: input.metadata ?? null })
         .returning();
       return row!;
     },
 
-    async updateItem(cartId: string, itemId: string, input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null }, tx: Db = db): Promise<void> {
-      const updated = await tx
+    async updateItem(cartId: string, itemId: string, input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null }): Promise<void> {
+      const updated = await db
         .update(cartLineItem)
         .set(input)
         .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId), liveItem))
@@ -166,8 +165,8 @@ export function createCartService(db: Db) {
       if (updated.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
     },
 
-    async deleteItem(cartId: string, itemId: string, tx: Db = db): Promise<void> {
-      const deleted = await tx
+    async deleteItem(cartId: string, itemId: string): Promise<void> {
+      const deleted = await db
         .delete(cartLineItem)
         .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId)))
         .returning({ id: cartLineItem.id });
@@ -177,30 +176,29 @@ export function createCartService(db: Db) {
     /** Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa). */
     async setShippingMethod(
       cartId: string,
-      input: { shipping_option_id: string; shipping_profile_id: string | null; name: string; amount: number; is_tax_inclusive: boolean; data: Record<string, unknown> },
-      tx: Db = db,
+      input: { shipping_option_id: string; shipping_profile_id: string | null; name: string; amount: number; is_tax_inclusive: boolean; data: Record<string, unknown> }
     ): Promise<CartShippingMethodRow> {
-      const existing = await tx.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
+      const existing = await db.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
       const replaced = existing.filter((m) => m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id).map((m) => m.id);
-      await service.deleteShippingMethods(replaced, tx);
-      const [row] = await tx
+      await service.deleteShippingMethods(replaced);
+      const [row] = await db
         .insert(cartShippingMethod)
         .values({ id: generateId("casm"), cart_id: cartId, ...input })
         .returning();
       return row!;
     },
 
-    async deleteShippingMethods(ids: string[], tx: Db = db): Promise<void> {
-      if (ids.length) await tx.delete(cartShippingMethod).where(inArray(cartShippingMethod.id, ids));
+    async deleteShippingMethods(ids: string[]): Promise<void> {
+      if (ids.length) await db.delete(cartShippingMethod).where(inArray(cartShippingMethod.id, ids));
     },
 
     /** Writes what the cart flow computed: each line's money, each method's, and the cart's totals. */
-    async saveComputed(cartId: string, computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] }, tx: Db = db): Promise<void> {
+    async saveComputed(cartId: string, computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] }): Promise<void> {
       // Sent together: one round trip's latency on a pipelining driver.
       await Promise.all([
-        ...computed.items.map(({ id, amount: _amount, ...line }) => tx.update(cartLineItem).set(line).where(eq(cartLineItem.id, id))),
-        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) => tx.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id))),
-        tx.update(cart).set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() }).where(eq(cart.id, cartId)),
+        ...computed.items.map(({ id, amount: _amount, ...line }) => db.update(cartLineItem).set(line).where(eq(cartLineItem.id, id))),
+        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) => db.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id))),
+        db.update(cart).set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() }).where(eq(cart.id, cartId)),
       ]);
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */

@@ -23,23 +23,23 @@ const columns = {
  */
 export function createCurrencyService(db: Db) {
   const service = {
-    async retrieve(code: string, tx: Db = db): Promise<Currency> {
-      const [row] = await tx.select(columns).from(currency).where(eq(currency.code, code.toLowerCase()));
+    async retrieve(code: string): Promise<Currency> {
+      const [row] = await db.select(columns).from(currency).where(eq(currency.code, code.toLowerCase()));
       if (!row) throw errors.notFound(`Currency with code: ${code} was not found`);
       return row;
     },
 
-    async list(filters: CurrencyFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Currency[]; count: number }> {
+    async list(filters: CurrencyFilters, page: Paging & { order?: string }): Promise<{ items: Currency[]; count: number }> {
       const where = and(...conditions(filters));
-      const { items, count: total } = await listPage(tx, currency, where, orderBy(page.order, columns, currency.code, "code"), page);
+      const { items, count: total } = await listPage(db, currency, where, orderBy(page.order, columns, currency.code, "code"), page);
       return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
 
     /** Sets or clears the default flag; making one currency default clears the previous one. */
-    async update(code: string, input: CurrencyUpdate, tx: Db = db): Promise<Currency> {
-      const existing = await service.retrieve(code, tx);
+    async update(code: string, input: CurrencyUpdate): Promise<Currency> {
+      const existing = await service.retrieve(code);
       if (input.is_default === undefined) return existing;
-      return transaction(tx, async (inner) => {
+      return transaction(db, async (inner) => {
         if (input.is_default) await inner.update(currency).set({ is_default: false }).where(eq(currency.is_default, true));
         const [row] = await inner.update(currency).set({ is_default: input.is_default }).where(eq(currency.code, existing.code)).returning(columns);
         return row!;
@@ -47,16 +47,16 @@ export function createCurrencyService(db: Db) {
     },
 
     /** The default currency, or null when none was chosen. */
-    async getDefault(tx: Db = db): Promise<Currency | null> {
-      const [row] = await tx.select(columns).from(currency).where(eq(currency.is_default, true));
+    async getDefault(): Promise<Currency | null> {
+      const [row] = await db.select(columns).from(currency).where(eq(currency.is_default, true));
       return row ?? null;
     },
 
     /** Which of `codes` (any case) are known currencies, lower-cased; callers reject the rest. */
-    async existing(codes: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(codes: string[]): Promise<Set<string>> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
       if (lowered.length === 0) return new Set();
-      const rows = await tx.select({ code: currency.code }).from(currency).where(inArray(currency.code, lowered));
+      const rows = await db.select({ code: currency.code }).from(currency).where(inArray(currency.code, lowered));
       return new Set(rows.map((r) => r.code));
     },
   };

@@ -106,12 +106,12 @@ export function createCustomerService(db: Db) {
 
   const service = {
     /** Creates a customer; `has_account` and `created_by` come from the caller (register vs admin). */
-    async create(input: CustomerCreate, context: CustomerCreateContext = {}, tx: Db = db): Promise<CustomerDetail> {
+    async create(input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> {
       const email = normalizeEmail(input.email);
       const hasAccount = context.has_account ?? false;
-      await assertEmailFree(email, hasAccount, null, tx);
+      await assertEmailFree(email, hasAccount, null, db);
       try {
-        const [created] = await tx
+        const [created] = await db
           .insert(customer)
           .values({
             id: generateId("cus"),
@@ -125,17 +125,17 @@ export function createCustomerService(db: Db) {
             metadata: input.metadata ?? null,
           })
           .returning();
-        return (await withRelations([created!], tx))[0]!;
+        return (await withRelations([created!], db))[0]!;
       } catch (error) {
         return conflictOnUnique(error, `A customer with email ${email} already exists`);
       }
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<CustomerDetail> {
-      return (await withRelations([await row(id, tx)], tx))[0]!;
+    async retrieve(id: string): Promise<CustomerDetail> {
+      return (await withRelations([await row(id, db)], db))[0]!;
     },
 
-    async list(filters: CustomerFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CustomerDetail[]; count: number }> {
+    async list(filters: CustomerFilters, page: Paging & { order?: string }): Promise<{ items: CustomerDetail[]; count: number }> {
       const where = and(live, ...customerConditions(filters));
       const columns = {
         created_at: customer.created_at,
@@ -148,35 +148,35 @@ export function createCustomerService(db: Db) {
         company_name: customer.company_name,
         has_account: customer.has_account,
       };
-      const { items: rows, count: total } = await listPage(tx, customer, where, orderBy(page.order, columns, customer.id), page);
-      return { items: await withRelations(rows, tx), count: total };
+      const { items: rows, count: total } = await listPage(db, customer, where, orderBy(page.order, columns, customer.id), page);
+      return { items: await withRelations(rows, db), count: total };
     },
 
-    async update(id: string, input: CustomerUpdate, tx: Db = db): Promise<CustomerDetail> {
-      const existing = await row(id, tx);
+    async update(id: string, input: CustomerUpdate): Promise<CustomerDetail> {
+      const existing = await row(id, db);
       const { company: _company, company_name: _companyName, email, ...rest } = input;
       const changes: Partial<CustomerRow> = { ...rest };
       const company = companyOf(input);
       if (company !== undefined) changes.company_name = company;
       if (email !== undefined) {
         changes.email = normalizeEmail(email);
-        await assertEmailFree(changes.email, existing.has_account, id, tx);
+        await assertEmailFree(changes.email, existing.has_account, id, db);
       }
       if (Object.keys(changes).length > 0) {
         try {
-          await tx.update(customer).set(changes).where(and(eq(customer.id, id), live));
+          await db.update(customer).set(changes).where(and(eq(customer.id, id), live));
         } catch (error) {
           conflictOnUnique(error, `A customer with email ${changes.email} already exists`);
         }
       }
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Soft delete of the customer and its addresses; answers the deletion time (what {@link restore} undoes). */
-    async delete(id: string, tx: Db = db): Promise<Date> {
-      await row(id, tx);
+    async delete(id: string): Promise<Date> {
+      await row(id, db);
       const now = new Date();
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         await t.update(customerAddress).set({ deleted_at: now }).where(and(eq(customerAddress.customer_id, id), liveAddress));
         await t.update(customer).set({ deleted_at: now }).where(eq(customer.id, id));
       });
@@ -184,22 +184,22 @@ export function createCustomerService(db: Db) {
     },
 
     /** Undoes {@link delete}: the customer and the addresses deleted with it (at `deletedAt`) are live again. */
-    async restore(id: string, deletedAt: Date, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
+    async restore(id: string, deletedAt: Date): Promise<void> {
+      await transaction(db, async (t) => {
         await t.update(customer).set({ deleted_at: null }).where(and(eq(customer.id, id), eq(customer.deleted_at, deletedAt)));
         await t.update(customerAddress).set({ deleted_at: null }).where(and(eq(customerAddress.customer_id, id), eq(customerAddress.deleted_at, deletedAt)));
       });
     },
 
     /** The live customer with an account for `email`, or null. */
-    async findAccountByEmail(email: string, tx: Db = db): Promise<CustomerRow | null> {
-      const [found] = await tx.select().from(customer).where(and(eq(customer.email, normalizeEmail(email)), eq(customer.has_account, true), live)).limit(1);
+    async findAccountByEmail(email: string): Promise<CustomerRow | null> {
+      const [found] = await db.select().from(customer).where(and(eq(customer.email, normalizeEmail(email)), eq(customer.has_account, true), live)).limit(1);
       return found ?? null;
     },
 
     /** The ids of the (live) groups a customer belongs to: pricing uses it for customer-group price lists. */
-    async groupIdsOfCustomer(customerId: string, tx: Db = db): Promise<string[]> {
-      const rows = await tx
+    async groupIdsOfCustomer(customerId: string): Promise<string[]> {
+      const rows = await db
         .select({ id: customerGroup.id })
         .from(customerGroupCustomer)
         .innerJoin(customerGroup, eq(customerGroup.id, customerGroupCustomer.customer_group_id))
@@ -209,22 +209,22 @@ export function createCustomerService(db: Db) {
 
     // --- addresses -------------------------------------------------------------------------
 
-    async listAddresses(customerId: string, page: Paging, tx: Db = db): Promise<{ items: CustomerAddressRow[]; count: number }> {
-      await row(customerId, tx);
+    async listAddresses(customerId: string, page: Paging): Promise<{ items: CustomerAddressRow[]; count: number }> {
+      await row(customerId, db);
       const where = and(eq(customerAddress.customer_id, customerId), liveAddress);
-      return listPage(tx, customerAddress, where, [asc(customerAddress.created_at), asc(customerAddress.id)], page);
+      return listPage(db, customerAddress, where, [asc(customerAddress.created_at), asc(customerAddress.id)], page);
     },
 
     /** An address of this customer; another customer's address is not found (never revealed). */
-    async retrieveAddress(customerId: string, addressId: string, tx: Db = db): Promise<CustomerAddressRow> {
-      const [found] = await tx.select().from(customerAddress).where(and(eq(customerAddress.id, addressId), eq(customerAddress.customer_id, customerId), liveAddress));
+    async retrieveAddress(customerId: string, addressId: string): Promise<CustomerAddressRow> {
+      const [found] = await db.select().from(customerAddress).where(and(eq(customerAddress.id, addressId), eq(customerAddress.customer_id, customerId), liveAddress));
       if (!found) throw errors.notFound(`Address with id: ${addressId} was not found`);
       return found;
     },
 
     /** Adds an address; a default flag moves the default from the previous address. */
-    async addAddress(customerId: string, input: AddressCreate, tx: Db = db): Promise<CustomerAddressRow> {
-      return transaction(tx, async (t) => {
+    async addAddress(customerId: string, input: AddressCreate): Promise<CustomerAddressRow> {
+      return transaction(db, async (t) => {
         await lockCustomer(t, customerId);
         await clearDefaults(customerId, input, t);
         const [created] = await t
@@ -252,10 +252,10 @@ export function createCustomerService(db: Db) {
       });
     },
 
-    async updateAddress(customerId: string, addressId: string, input: AddressUpdate, tx: Db = db): Promise<CustomerAddressRow> {
-      return transaction(tx, async (t) => {
+    async updateAddress(customerId: string, addressId: string, input: AddressUpdate): Promise<CustomerAddressRow> {
+      return transaction(db, async (t) => {
         await lockCustomer(t, customerId);
-        const existing = await service.retrieveAddress(customerId, addressId, t);
+        const existing = await createCustomerService(t).retrieveAddress(customerId, addressId);
         if (Object.keys(input).length === 0) return existing;
         await clearDefaults(customerId, input, t);
         const changes = { ...input, ...(input.country_code ? { country_code: input.country_code.toLowerCase() } : {}) };
@@ -264,16 +264,16 @@ export function createCustomerService(db: Db) {
       });
     },
 
-    async deleteAddress(customerId: string, addressId: string, tx: Db = db): Promise<void> {
-      await service.retrieveAddress(customerId, addressId, tx);
-      await tx.update(customerAddress).set({ deleted_at: new Date(), is_default_billing: false, is_default_shipping: false }).where(eq(customerAddress.id, addressId));
+    async deleteAddress(customerId: string, addressId: string): Promise<void> {
+      await service.retrieveAddress(customerId, addressId);
+      await db.update(customerAddress).set({ deleted_at: new Date(), is_default_billing: false, is_default_shipping: false }).where(eq(customerAddress.id, addressId));
     },
 
     // --- groups ----------------------------------------------------------------------------
 
-    async createGroup(input: CustomerGroupCreate, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerGroupRow> {
+    async createGroup(input: CustomerGroupCreate, context: { created_by?: string | null } = {}): Promise<CustomerGroupRow> {
       try {
-        const [created] = await tx
+        const [created] = await db
           .insert(customerGroup)
           .values({ id: generateId("cusgroup"), name: input.name, metadata: input.metadata ?? null, created_by: context.created_by ?? null })
           .returning();
@@ -283,17 +283,17 @@ export function createCustomerService(db: Db) {
       }
     },
 
-    async retrieveGroup(id: string, tx: Db = db): Promise<CustomerGroupRow> {
-      const [found] = await tx.select().from(customerGroup).where(and(eq(customerGroup.id, id), liveGroup));
+    async retrieveGroup(id: string): Promise<CustomerGroupRow> {
+      const [found] = await db.select().from(customerGroup).where(and(eq(customerGroup.id, id), liveGroup));
       if (!found) throw errors.notFound(`Customer group with id: ${id} was not found`);
       return found;
     },
 
     /** The live members' ids of each group, in one query, oldest membership first. */
-    async memberIds(groupIds: string[], tx: Db = db): Promise<Map<string, string[]>> {
+    async memberIds(groupIds: string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
       if (groupIds.length === 0) return out;
-      const rows = await tx
+      const rows = await db
         .select({ customer_id: customerGroupCustomer.customer_id, group_id: customerGroupCustomer.customer_group_id })
         .from(customerGroupCustomer)
         .innerJoin(customer, eq(customer.id, customerGroupCustomer.customer_id))
@@ -303,23 +303,23 @@ export function createCustomerService(db: Db) {
       return out;
     },
 
-    async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CustomerGroupRow[]; count: number }> {
+    async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions: SQL[] = [];
       if (filters.id?.length) conditions.push(inArray(customerGroup.id, filters.id));
       if (filters.name?.length) conditions.push(inArray(customerGroup.name, filters.name));
       if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
       if (filters.customer_id?.length) {
-        conditions.push(inArray(customerGroup.id, tx.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));
+        conditions.push(inArray(customerGroup.id, db.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));
       }
       const where = and(liveGroup, ...conditions);
       const columns = { created_at: customerGroup.created_at, updated_at: customerGroup.updated_at, name: customerGroup.name };
-      return listPage(tx, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
+      return listPage(db, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
     },
 
-    async updateGroup(id: string, input: CustomerGroupUpdate, tx: Db = db): Promise<CustomerGroupRow> {
-      if (Object.keys(input).length === 0) return service.retrieveGroup(id, tx);
+    async updateGroup(id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> {
+      if (Object.keys(input).length === 0) return service.retrieveGroup(id);
       try {
-        const [updated] = await tx.update(customerGroup).set(input).where(and(eq(customerGroup.id, id), liveGroup)).returning();
+        const [updated] = await db.update(customerGroup).set(input).where(and(eq(customerGroup.id, id), liveGroup)).returning();
         if (!updated) throw errors.notFound(`Customer group with id: ${id} was not found`);
         return updated;
       } catch (error) {
@@ -328,9 +328,9 @@ export function createCustomerService(db: Db) {
     },
 
     /** Soft delete; memberships go with the group. */
-    async deleteGroup(id: string, tx: Db = db): Promise<void> {
-      await service.retrieveGroup(id, tx);
-      await transaction(tx, async (t) => {
+    async deleteGroup(id: string): Promise<void> {
+      await service.retrieveGroup(id);
+      await transaction(db, async (t) => {
         await t.delete(customerGroupCustomer).where(eq(customerGroupCustomer.customer_group_id, id));
         await t.update(customerGroup).set({ deleted_at: new Date() }).where(eq(customerGroup.id, id));
       });
@@ -340,11 +340,11 @@ export function createCustomerService(db: Db) {
      * Adds and removes members in one transaction. Every id must be a live customer, else
      * `invalid_data` and nothing changes. Adding a member twice is a no-op.
      */
-    async updateGroupCustomers(groupId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerGroupRow> {
+    async updateGroupCustomers(groupId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}): Promise<CustomerGroupRow> {
       const add = [...new Set(change.add ?? [])];
       const remove = [...new Set(change.remove ?? [])];
-      return transaction(tx, async (t) => {
-        const group = await service.retrieveGroup(groupId, t);
+      return transaction(db, async (t) => {
+        const group = await createCustomerService(t).retrieveGroup(groupId);
         const wanted = [...new Set([...add, ...remove])];
         if (wanted.length > 0) {
           const found = await t.select({ id: customer.id }).from(customer).where(and(inArray(customer.id, wanted), live));
@@ -370,10 +370,10 @@ export function createCustomerService(db: Db) {
      * adds and removes groups in one transaction. Every group id must be a live group, else
      * `invalid_data` and nothing changes; an unknown customer is `not_found`.
      */
-    async updateCustomerGroups(customerId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}, tx: Db = db): Promise<CustomerDetail> {
+    async updateCustomerGroups(customerId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}): Promise<CustomerDetail> {
       const add = [...new Set(change.add ?? [])];
       const remove = [...new Set(change.remove ?? [])];
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         await lockCustomer(t, customerId);
         const wanted = [...new Set([...add, ...remove])];
         if (wanted.length > 0) {
@@ -392,7 +392,7 @@ export function createCustomerService(db: Db) {
           await t.delete(customerGroupCustomer).where(and(eq(customerGroupCustomer.customer_id, customerId), inArray(customerGroupCustomer.customer_group_id, remove)));
         }
       });
-      return service.retrieve(customerId, tx);
+      return service.retrieve(customerId);
     },
   };
   return service;

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { customer, type CustomerCreate } from "./schema";
-import { createCustomerService } from "./service";
 
 /** Input of {@link createCustomerStep}: the customer fields and who creates it. */
 export interface CreateCustomerStepInput {
@@ -17,7 +16,7 @@ export interface CreateCustomerStepInput {
  */
 export const createCustomerStep = step("create-customer", {
   invoke: async (input: CreateCustomerStepInput, ctx) => {
-    const created = await createCustomerService(ctx.tx).create(input.customer, { has_account: input.has_account, created_by: input.created_by ?? null }, ctx.tx);
+    const created = await ctx.modules.customer.create(input.customer, { has_account: input.has_account, created_by: input.created_by ?? null });
     await ctx.emit("customer.created", { id: created.id, email: created.email, has_account: created.has_account });
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
@@ -29,11 +28,11 @@ export const createCustomerStep = step("create-customer", {
 /** Soft-deletes a customer and its addresses; undone by restoring what that deletion removed. */
 export const deleteCustomerStep = step("delete-customer", {
   invoke: async (id: string, ctx) => {
-    const deletedAt = await createCustomerService(ctx.tx).delete(id, ctx.tx);
+    const deletedAt = await ctx.modules.customer.delete(id);
     return { output: null, compensateInput: { id, deleted_at: deletedAt.toISOString() } };
   },
   compensate: async (input: { id: string; deleted_at: string }, ctx) => {
-    await createCustomerService(ctx.tx).restore(input.id, new Date(input.deleted_at), ctx.tx);
+    await ctx.modules.customer.restore(input.id, new Date(input.deleted_at));
   },
 });
 
@@ -43,7 +42,7 @@ export const deleteCustomerStep = step("delete-customer", {
  */
 export const registeredCustomerStep = step("registered-customer", {
   invoke: async (input: { customer_id: string; purpose: string }, ctx) => {
-    const found = await createCustomerService(ctx.tx).retrieve(input.customer_id, ctx.tx);
+    const found = await ctx.modules.customer.retrieve(input.customer_id);
     if (!found.has_account) throw errors.invalidData(`Cannot ${input.purpose} to a guest customer account: ${found.email}`);
     return { output: { id: found.id, email: found.email } };
   },

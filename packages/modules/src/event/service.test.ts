@@ -10,6 +10,7 @@ import { errors } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import { catalogEntries, createEventDispatcher, createEventService, createWebhookService, DEFAULT_RETRY_SCHEDULE, event, eventProblems, isPrivateAddress, recordEvent, webhook, type EventRow } from "./index";
+import { createModules } from "../modules";
 
 let database: TestDatabase;
 const secret = "event-test-secret";
@@ -55,7 +56,7 @@ const reset = async () => {
 
 describe("the event outbox", () => {
   it("a workflow's events are released when it succeeds; a compensated one releases none but its compensation's", async () => {
-    const engine = createEngine({ db: database.db });
+    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
     const events = createEventService(database.db);
     const create = step("test-create-product", {
       invoke: async (input: { id: string }, ctx) => {

@@ -48,17 +48,17 @@ export interface EventFilters {
  */
 export function createEventService(db: Db) {
   return {
-    async list(filters: EventFilters, paging: Paging, tx: Db = db): Promise<{ items: EventRow[]; count: number }> {
+    async list(filters: EventFilters, paging: Paging): Promise<{ items: EventRow[]; count: number }> {
       const where = and(filters.name ? inArray(event.name, filters.name) : undefined, filters.execution_id ? inArray(event.execution_id, filters.execution_id) : undefined);
       const [items, [total]] = await Promise.all([
-        tx.select().from(event).where(where).orderBy(asc(event.created_at), asc(event.id)).limit(paging.limit).offset(paging.offset),
-        tx.select({ value: count() }).from(event).where(where),
+        db.select().from(event).where(where).orderBy(asc(event.created_at), asc(event.id)).limit(paging.limit).offset(paging.offset),
+        db.select({ value: count() }).from(event).where(where),
       ]);
       return { items, count: total?.value ?? 0 };
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<EventRow> {
-      const [row] = await tx.select().from(event).where(eq(event.id, id));
+    async retrieve(id: string): Promise<EventRow> {
+      const [row] = await db.select().from(event).where(eq(event.id, id));
       if (!row) throw errors.notFound(`Event with id: ${id} was not found`);
       return row;
     },
@@ -67,9 +67,9 @@ export function createEventService(db: Db) {
      * Claims up to `limit` released, undispatched events that are due, oldest first, for `leaseMs`.
      * Released: recorded outside a workflow, or by one whose execution succeeded.
      */
-    async claim(limit: number, leaseMs: number, tx: Db = db): Promise<EventRow[]> {
+    async claim(limit: number, leaseMs: number): Promise<EventRow[]> {
       const rows = await queryRows<{ id: string }>(
-        tx,
+        db,
         sql`update event set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
             where id in (
               select e.id from event e left join workflow_executions x on x.id = e.execution_id
@@ -79,23 +79,23 @@ export function createEventService(db: Db) {
             returning id`,
       );
       if (rows.length === 0) return [];
-      return tx.select().from(event).where(inArray(event.id, rows.map((r) => r.id))).orderBy(asc(event.created_at), asc(event.id));
+      return db.select().from(event).where(inArray(event.id, rows.map((r) => r.id))).orderBy(asc(event.created_at), asc(event.id));
     },
 
     /** Marks a claimed event dispatched. */
-    async markDispatched(id: string, tx: Db = db): Promise<void> {
-      await tx.update(event).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null }).where(eq(event.id, id));
+    async markDispatched(id: string): Promise<void> {
+      await db.update(event).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null }).where(eq(event.id, id));
     },
 
     /** A failed dispatch: due again after `delayMs`. */
-    async markFailed(id: string, message: string, delayMs: number, tx: Db = db): Promise<void> {
-      await tx.update(event).set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) }).where(eq(event.id, id));
+    async markFailed(id: string, message: string, delayMs: number): Promise<void> {
+      await db.update(event).set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) }).where(eq(event.id, id));
     },
 
     /** Deletes the events of executions that compensated or failed: they are never released. Returns how many. */
-    async purgeDiscarded(tx: Db = db): Promise<number> {
+    async purgeDiscarded(): Promise<number> {
       const rows = await queryRows<{ id: string }>(
-        tx,
+        db,
         sql`delete from event e using workflow_executions x
             where e.dispatched_at is null and x.id = e.execution_id and x.state in ('compensated', 'failed') returning e.id`,
       );
@@ -106,10 +106,10 @@ export function createEventService(db: Db) {
      * Retention: deletes delivery attempts finished more than `days` ago, then dispatched events
      * older than that with no delivery left (they can no longer be redelivered). Returns how many events.
      */
-    async purgeDelivered(days: number, tx: Db = db): Promise<number> {
-      await tx.execute(sql`delete from webhook_delivery where finished_at < now() - make_interval(days => ${days}) and status in ('succeeded', 'failed')`);
+    async purgeDelivered(days: number): Promise<number> {
+      await db.execute(sql`delete from webhook_delivery where finished_at < now() - make_interval(days => ${days}) and status in ('succeeded', 'failed')`);
       const rows = await queryRows<{ id: string }>(
-        tx,
+        db,
         sql`delete from event e where e.dispatched_at < now() - make_interval(days => ${days})
             and not exists (select 1 from webhook_delivery d where d.event_id = e.id) returning e.id`,
       );
@@ -117,14 +117,14 @@ export function createEventService(db: Db) {
     },
 
     /** How many released events wait for dispatch (a health figure). */
-    async backlog(tx: Db = db): Promise<number> {
-      const [row] = await tx.select({ value: count() }).from(event).where(isNull(event.dispatched_at));
+    async backlog(): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(event).where(isNull(event.dispatched_at));
       return row?.value ?? 0;
     },
 
     /** The newest events first (admin and tests). */
-    async latest(limit: number, tx: Db = db): Promise<EventRow[]> {
-      return tx.select().from(event).orderBy(desc(event.created_at), desc(event.id)).limit(limit);
+    async latest(limit: number): Promise<EventRow[]> {
+      return db.select().from(event).orderBy(desc(event.created_at), desc(event.id)).limit(limit);
     },
   };
 }

@@ -52,58 +52,58 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const service = {
     allowPrivate,
 
-    async create(input: WebhookCreate, tx: Db = db): Promise<WebhookInfo & { secret: string }> {
+    async create(input: WebhookCreate): Promise<WebhookInfo & { secret: string }> {
       checkUrl(input.url);
       const secret = newSecret();
-      const [row] = await tx
+      const [row] = await db
         .insert(webhook)
         .values({ id: generateId("wh"), url: input.url, events: checkEvents(input.events), description: input.description ?? null, secret: seal(Buffer.from(secret), key) })
         .returning();
       return { ...view(row!), secret };
     },
 
-    async list(filters: WebhookFilters, paging: Paging & { order?: string }, tx: Db = db): Promise<{ items: WebhookInfo[]; count: number }> {
+    async list(filters: WebhookFilters, paging: Paging & { order?: string }): Promise<{ items: WebhookInfo[]; count: number }> {
       const conditions: SQL[] = [isNull(webhook.deleted_at)];
       if (filters.id) conditions.push(inArray(webhook.id, filters.id));
       if (filters.enabled !== undefined) conditions.push(eq(webhook.enabled, filters.enabled));
       const where = and(...conditions);
       const [items, [total]] = await Promise.all([
-        tx.select().from(webhook).where(where).orderBy(...orderBy(paging.order, { created_at: webhook.created_at, updated_at: webhook.updated_at, url: webhook.url }, webhook.id)).limit(paging.limit).offset(paging.offset),
-        tx.select({ value: count() }).from(webhook).where(where),
+        db.select().from(webhook).where(where).orderBy(...orderBy(paging.order, { created_at: webhook.created_at, updated_at: webhook.updated_at, url: webhook.url }, webhook.id)).limit(paging.limit).offset(paging.offset),
+        db.select({ value: count() }).from(webhook).where(where),
       ]);
       return { items: items.map(view), count: total?.value ?? 0 };
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<WebhookInfo> {
-      const [row] = await tx.select().from(webhook).where(live(id));
+    async retrieve(id: string): Promise<WebhookInfo> {
+      const [row] = await db.select().from(webhook).where(live(id));
       if (!row) throw errors.notFound(`Webhook with id: ${id} was not found`);
       return view(row);
     },
 
     /** Updates an endpoint; `enabled: true` re-enables one Kasse disabled (its failure record cleared). */
-    async update(id: string, input: WebhookUpdate, tx: Db = db): Promise<WebhookInfo> {
-      await service.retrieve(id, tx);
+    async update(id: string, input: WebhookUpdate): Promise<WebhookInfo> {
+      await service.retrieve(id);
       if (input.url !== undefined) checkUrl(input.url);
       const values: Partial<typeof webhook.$inferInsert> = {};
       if (input.url !== undefined) values.url = input.url;
       if (input.events !== undefined) values.events = checkEvents(input.events);
       if (input.description !== undefined) values.description = input.description;
       if (input.enabled !== undefined) Object.assign(values, { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) });
-      if (Object.keys(values).length === 0) return service.retrieve(id, tx);
-      const [row] = await tx.update(webhook).set(values).where(live(id)).returning();
+      if (Object.keys(values).length === 0) return service.retrieve(id);
+      const [row] = await db.update(webhook).set(values).where(live(id)).returning();
       return view(row!);
     },
 
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await tx.update(webhook).set({ deleted_at: new Date(), enabled: false }).where(live(id));
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await db.update(webhook).set({ deleted_at: new Date(), enabled: false }).where(live(id));
     },
 
     /** A new signing secret, shown once; the old one stops signing at once. */
-    async rotateSecret(id: string, tx: Db = db): Promise<WebhookInfo & { secret: string }> {
-      await service.retrieve(id, tx);
+    async rotateSecret(id: string): Promise<WebhookInfo & { secret: string }> {
+      await service.retrieve(id);
       const secret = newSecret();
-      const [row] = await tx.update(webhook).set({ secret: seal(Buffer.from(secret), key) }).where(live(id)).returning();
+      const [row] = await db.update(webhook).set({ secret: seal(Buffer.from(secret), key) }).where(live(id)).returning();
       return { ...view(row!), secret };
     },
 
@@ -115,29 +115,29 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     },
 
     /** The endpoint's delivery attempts, newest first. */
-    async listDeliveries(id: string, filters: { event_id?: string[]; status?: string[] }, paging: Paging, tx: Db = db): Promise<{ items: WebhookDeliveryRow[]; count: number }> {
-      await service.retrieve(id, tx);
+    async listDeliveries(id: string, filters: { event_id?: string[]; status?: string[] }, paging: Paging): Promise<{ items: WebhookDeliveryRow[]; count: number }> {
+      await service.retrieve(id);
       const where = and(
         eq(webhookDelivery.webhook_id, id),
         filters.event_id ? inArray(webhookDelivery.event_id, filters.event_id) : undefined,
         filters.status ? inArray(webhookDelivery.status, filters.status as WebhookDeliveryRow["status"][]) : undefined,
       );
       const [items, [total]] = await Promise.all([
-        tx.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.created_at), desc(webhookDelivery.attempt), desc(webhookDelivery.id)).limit(paging.limit).offset(paging.offset),
-        tx.select({ value: count() }).from(webhookDelivery).where(where),
+        db.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.created_at), desc(webhookDelivery.attempt), desc(webhookDelivery.id)).limit(paging.limit).offset(paging.offset),
+        db.select({ value: count() }).from(webhookDelivery).where(where),
       ]);
       return { items, count: total?.value ?? 0 };
     },
 
     /** Schedules one more attempt of a delivery's event to its endpoint, now (same `webhook-id`). */
-    async redeliver(id: string, deliveryId: string, tx: Db = db): Promise<WebhookDeliveryRow> {
-      const hook = await service.retrieve(id, tx);
-      const [delivery] = await tx.select().from(webhookDelivery).where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.webhook_id, id)));
+    async redeliver(id: string, deliveryId: string): Promise<WebhookDeliveryRow> {
+      const hook = await service.retrieve(id);
+      const [delivery] = await db.select().from(webhookDelivery).where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.webhook_id, id)));
       if (!delivery) throw errors.notFound(`Webhook delivery with id: ${deliveryId} was not found`);
       if (!hook.enabled) throw errors.notAllowed(`Webhook ${id} is disabled; enable it before redelivering`);
-      const [last] = await tx.select({ value: max(webhookDelivery.attempt) }).from(webhookDelivery).where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
+      const [last] = await db.select({ value: max(webhookDelivery.attempt) }).from(webhookDelivery).where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
       try {
-        const [row] = await tx
+        const [row] = await db
           .insert(webhookDelivery)
           .values({ id: generateId("whd"), webhook_id: id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: (last?.value ?? delivery.attempt) + 1, status: "scheduled", scheduled_at: new Date() })
           .returning();

@@ -79,5 +79,5 @@ export function createFulfillmentProviderRegistry(extra: FulfillmentProvider[] =
   };
 }
 
-/** This process's built-in providers: what steps use when the process configured none (`ctx.services.fulfillmentProviders`). */
+/** This process's built-in providers: what steps use when the process configured none (`ctx.modules.fulfillmentProviders`). */
 export const defaultFulfillmentProviders = createFulfillmentProviderRegistry();

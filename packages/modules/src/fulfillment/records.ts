@@ -23,9 +23,9 @@ export interface FulfillmentRecordCreate {
  */
 export function createFulfillmentRecordService(db: Db) {
   const service = {
-    async create(input: FulfillmentRecordCreate, tx: Db = db): Promise<Fulfillment> {
+    async create(input: FulfillmentRecordCreate): Promise<Fulfillment> {
       const id = generateId("ful");
-      await tx.insert(fulfillment).values({
+      await db.insert(fulfillment).values({
         id,
         order_id: input.order_id,
         location_id: input.location_id,
@@ -34,29 +34,29 @@ export function createFulfillmentRecordService(db: Db) {
         inventory_consumed: input.inventory_consumed,
         metadata: input.metadata ?? null,
       });
-      await tx.insert(fulfillmentItem).values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
-      return service.retrieve(id, tx);
+      await db.insert(fulfillmentItem).values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
+      return service.retrieve(id);
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<Fulfillment> {
-      const [row] = await tx.select().from(fulfillment).where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
+    async retrieve(id: string): Promise<Fulfillment> {
+      const [row] = await db.select().from(fulfillment).where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
-      return (await attach(tx, [row]))[0]!;
+      return (await attach(db, [row]))[0]!;
     },
 
     /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
-    async lockForOrder(orderId: string, id: string, tx: Db): Promise<Fulfillment> {
-      const [row] = await tx.select().from(fulfillment).where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at))).for("update");
+    async lockForOrder(orderId: string, id: string): Promise<Fulfillment> {
+      const [row] = await db.select().from(fulfillment).where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at))).for("update");
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
-      return (await attach(tx, [row]))[0]!;
+      return (await attach(db, [row]))[0]!;
     },
 
     /** Every fulfillment of the orders, in one query per table, keyed by order id. */
-    async listForOrders(orderIds: string[], tx: Db = db): Promise<Map<string, Fulfillment[]>> {
+    async listForOrders(orderIds: string[]): Promise<Map<string, Fulfillment[]>> {
       const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await tx.select().from(fulfillment).where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at))).orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
-      for (const f of await attach(tx, rows)) out.get(f.order_id)?.push(f);
+      const rows = await db.select().from(fulfillment).where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at))).orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
+      for (const f of await attach(db, rows)) out.get(f.order_id)?.push(f);
       return out;
     },
 
@@ -65,8 +65,8 @@ export function createFulfillmentRecordService(db: Db) {
      * move is allowed. A shipment may name the fulfillment's items (they must be exactly its items:
      * a fulfillment ships whole) and carries the carrier's labels; clearing `shipped_at` drops them.
      */
-    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, tx: Db, shipment: ShipmentCreate = {}): Promise<Fulfillment> {
-      const current = await service.lockForOrder(orderId, id, tx);
+    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, shipment: ShipmentCreate = {}): Promise<Fulfillment> {
+      const current = await service.lockForOrder(orderId, id);
       if (value) {
         if (current.canceled_at) throw errors.invalidData(`Fulfillment ${id} is canceled`);
         if (field === "canceled_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is shipped and cannot be canceled`);
@@ -76,13 +76,13 @@ export function createFulfillmentRecordService(db: Db) {
         if (shipment.items) assertWhole(current, shipment.items);
       }
       const labels = field !== "shipped_at" ? {} : { labels: value ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l })) : [] };
-      await tx.update(fulfillment).set({ [field]: value ? new Date() : null, ...labels }).where(eq(fulfillment.id, id));
-      return service.retrieve(id, tx);
+      await db.update(fulfillment).set({ [field]: value ? new Date() : null, ...labels }).where(eq(fulfillment.id, id));
+      return createFulfillmentRecordService(db).retrieve(id);
     },
 
     /** Removes a fulfillment that never happened (the compensation of its creation). */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await tx.delete(fulfillment).where(eq(fulfillment.id, id));
+    async delete(id: string): Promise<void> {
+      await db.delete(fulfillment).where(eq(fulfillment.id, id));
     },
   };
   return service;

@@ -29,9 +29,9 @@ const liveOption = isNull(shippingOption.deleted_at);
  */
 export function createFulfillmentService(db: Db) {
   const service = {
-    async createProfile(input: ShippingProfileCreate, tx: Db = db): Promise<ShippingProfileRow> {
+    async createProfile(input: ShippingProfileCreate): Promise<ShippingProfileRow> {
       try {
-        const [row] = await tx.insert(shippingProfile).values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null }).returning();
+        const [row] = await db.insert(shippingProfile).values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null }).returning();
         return row!;
       } catch (error) {
         if (isUniqueViolation(error)) throw errors.conflict(`Shipping profile with name: ${input.name} already exists`);
@@ -39,41 +39,41 @@ export function createFulfillmentService(db: Db) {
       }
     },
 
-    async retrieveProfile(id: string, tx: Db = db): Promise<ShippingProfileRow> {
-      const [row] = await tx.select().from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
+    async retrieveProfile(id: string): Promise<ShippingProfileRow> {
+      const [row] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
       if (!row) throw errors.notFound(`Shipping profile with id: ${id} was not found`);
       return row;
     },
 
-    async listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: Paging & { order?: string }, tx: Db = db) {
+    async listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: Paging & { order?: string }) {
       const conditions: SQL[] = [liveProfile];
       if (filters.id?.length) conditions.push(inArray(shippingProfile.id, filters.id));
       if (filters.type?.length) conditions.push(inArray(shippingProfile.type, filters.type));
       if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
       const where = and(...conditions);
-      return listPage(tx, shippingProfile, where, orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id), page);
+      return listPage(db, shippingProfile, where, orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id), page);
     },
 
     /** Soft delete; refused while live shipping options use the profile. */
-    async deleteProfile(id: string, tx: Db = db): Promise<void> {
-      await service.retrieveProfile(id, tx);
-      const [used] = await tx.select({ count: count() }).from(shippingOption).where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
+    async deleteProfile(id: string): Promise<void> {
+      await service.retrieveProfile(id);
+      const [used] = await db.select({ count: count() }).from(shippingOption).where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
       if ((used?.count ?? 0) > 0) throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
-      await tx.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
+      await db.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
     },
 
     /** The store's default profile, created on first use. */
-    async getOrCreateDefaultProfile(tx: Db = db): Promise<ShippingProfileRow> {
-      const [existing] = await tx.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
+    async getOrCreateDefaultProfile(): Promise<ShippingProfileRow> {
+      const [existing] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
       if (existing) return existing;
-      const [row] = await tx.insert(shippingProfile).values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" }).onConflictDoNothing().returning();
-      return row ?? (await service.getOrCreateDefaultProfile(tx));
+      const [row] = await db.insert(shippingProfile).values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" }).onConflictDoNothing().returning();
+      return row ?? (await service.getOrCreateDefaultProfile());
     },
 
     /** Creates an option with its prices, all or nothing. */
-    async createOption(input: ShippingOptionCreate, outer: Db = db): Promise<ShippingOption> {
-      return transaction(outer, async (tx) => {
-        const profileId = input.shipping_profile_id ?? (await service.getOrCreateDefaultProfile(tx)).id;
+    async createOption(input: ShippingOptionCreate): Promise<ShippingOption> {
+      return transaction(db, async (tx) => {
+        const profileId = input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
         if (input.shipping_profile_id) await existingProfile(tx, profileId);
         const id = generateId("so");
         await tx.insert(shippingOption).values({
@@ -91,14 +91,14 @@ export function createFulfillmentService(db: Db) {
           metadata: input.metadata ?? null,
         });
         await insertPrices(tx, id, input.prices);
-        return service.retrieveOption(id, tx);
+        return createFulfillmentService(tx).retrieveOption(id);
       });
     },
 
     /** Updates an option; `prices` replaces its prices. All or nothing. */
-    async updateOption(id: string, input: ShippingOptionUpdate, outer: Db = db): Promise<ShippingOption> {
-      return transaction(outer, async (tx) => {
-        await service.retrieveOption(id, tx);
+    async updateOption(id: string, input: ShippingOptionUpdate): Promise<ShippingOption> {
+      return transaction(db, async (tx) => {
+        await createFulfillmentService(tx).retrieveOption(id);
         const { prices, ...fields } = input;
         if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
         if (Object.keys(fields).length > 0) await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
@@ -106,18 +106,18 @@ export function createFulfillmentService(db: Db) {
           await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
           await insertPrices(tx, id, prices);
         }
-        return service.retrieveOption(id, tx);
+        return createFulfillmentService(tx).retrieveOption(id);
       });
     },
 
-    async retrieveOption(id: string, tx: Db = db): Promise<ShippingOption> {
-      const [row] = await tx.select().from(shippingOption).where(and(eq(shippingOption.id, id), liveOption));
+    async retrieveOption(id: string): Promise<ShippingOption> {
+      const [row] = await db.select().from(shippingOption).where(and(eq(shippingOption.id, id), liveOption));
       if (!row) throw errors.notFound(`Shipping option with id: ${id} was not found`);
-      const [withPrices] = await attachPrices(tx, [row]);
+      const [withPrices] = await attachPrices(db, [row]);
       return withPrices!;
     },
 
-    async listOptions(filters: ShippingOptionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ShippingOption[]; count: number }> {
+    async listOptions(filters: ShippingOptionFilters, page: Paging & { order?: string }): Promise<{ items: ShippingOption[]; count: number }> {
       const conditions: SQL[] = [liveOption];
       if (filters.id?.length) conditions.push(inArray(shippingOption.id, filters.id));
       if (filters.region_id?.length) conditions.push(inArray(shippingOption.region_id, filters.region_id));
@@ -125,23 +125,23 @@ export function createFulfillmentService(db: Db) {
       if (filters.shipping_profile_id?.length) conditions.push(inArray(shippingOption.shipping_profile_id, filters.shipping_profile_id));
       if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(tx, shippingOption, where, orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id), page);
-      return { items: await attachPrices(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, shippingOption, where, orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id), page);
+      return { items: await attachPrices(db, rows), count: total };
     },
 
-    async deleteOption(id: string, tx: Db = db): Promise<void> {
-      await service.retrieveOption(id, tx);
-      await tx.update(shippingOption).set({ deleted_at: new Date() }).where(eq(shippingOption.id, id));
+    async deleteOption(id: string): Promise<void> {
+      await service.retrieveOption(id);
+      await db.update(shippingOption).set({ deleted_at: new Date() }).where(eq(shippingOption.id, id));
     },
 
     /**
      * Options a cart in this region and currency can use, each with its `amount`: store-enabled,
      * not return options, in the region (or region-less) and priced there.
      */
-    async optionsForContext(context: { region_id: string | null; currency_code: string }, tx: Db = db): Promise<Array<ShippingOption & { amount: number }>> {
+    async optionsForContext(context: { region_id: string | null; currency_code: string }): Promise<Array<ShippingOption & { amount: number }>> {
       const inRegion = context.region_id ? or(eq(shippingOption.region_id, context.region_id), isNull(shippingOption.region_id)) : isNull(shippingOption.region_id);
-      const rows = await tx.select().from(shippingOption).where(and(liveOption, inRegion)).orderBy(shippingOption.created_at, shippingOption.id);
-      const options = await attachPrices(tx, rows.filter((row) => storeVisible(row.rules)));
+      const rows = await db.select().from(shippingOption).where(and(liveOption, inRegion)).orderBy(shippingOption.created_at, shippingOption.id);
+      const options = await attachPrices(db, rows.filter((row) => storeVisible(row.rules)));
       const out: Array<ShippingOption & { amount: number }> = [];
       for (const option of options) {
         const amount = priceFor(option.prices, context);

@@ -1,16 +1,7 @@
-import { step, type StepServices } from "@kasse/workflows";
-import { defaultFulfillmentProviders, type FulfillmentProviderCall, type FulfillmentProviderRegistry } from "./providers";
-import { createFulfillmentRecordService, type FulfillmentRecordCreate } from "./records";
+import { step } from "@kasse/workflows";
+import type { FulfillmentProviderCall } from "./providers";
+import { type FulfillmentRecordCreate } from "./records";
 import type { ShipmentCreate } from "./schema";
-
-declare module "@kasse/workflows" {
-  interface StepServices {
-    /** The fulfillment providers a process configured; the built-in ones (`manual_manual`, `ful_test`) when none. */
-    fulfillmentProviders?: FulfillmentProviderRegistry;
-  }
-}
-
-const providersOf = (services: StepServices): FulfillmentProviderRegistry => services.fulfillmentProviders ?? defaultFulfillmentProviders;
 
 /**
  * Asks the fulfillment's provider to create it (an outside effect: at least once, with the step's
@@ -22,23 +13,23 @@ export const createProviderFulfillmentStep = step("create-provider-fulfillment",
   timeoutMs: 10_000,
   invoke: async (input: Omit<FulfillmentProviderCall, "idempotencyKey"> & { provider_id: string }, ctx) => {
     const { provider_id, ...call } = input;
-    const { data } = await providersOf(ctx.services).get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
+    const { data } = await ctx.modules.fulfillmentProviders.get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
     return { output: { provider_id, data }, compensateInput: { provider_id, data } };
   },
   compensate: async (input: { provider_id: string; data: Record<string, unknown> }, ctx) => {
-    await providersOf(ctx.services).get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    await ctx.modules.fulfillmentProviders.get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
 /** Records a fulfillment; compensation deletes it. */
 export const createFulfillmentRecordStep = step("create-fulfillment-record", {
   invoke: async (input: FulfillmentRecordCreate, ctx) => {
-    const created = await createFulfillmentRecordService(ctx.tx).create(input, ctx.tx);
+    const created = await ctx.modules.fulfillmentRecord.create(input);
     await ctx.emit("order.fulfillment_created", { order_id: input.order_id, fulfillment_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createFulfillmentRecordService(ctx.tx).delete(id, ctx.tx);
+    await ctx.modules.fulfillmentRecord.delete(id);
   },
 });
 
@@ -50,7 +41,7 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
   transactional: false,
   timeoutMs: 10_000,
   invoke: async (input: { provider_id?: string; data?: Record<string, unknown> }, ctx) => {
-    await providersOf(ctx.services).get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
+    await ctx.modules.fulfillmentProviders.get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
     return { output: null };
   },
 });
@@ -62,7 +53,7 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
  */
 export const markFulfillmentStep = step("mark-fulfillment", {
   invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
-    const marked = await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, true, ctx.tx, input.shipment ?? {});
+    const marked = await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, true, input.shipment ?? {});
     if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number) });
     else if (input.field === "delivered_at") await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
     else await ctx.emit("order.fulfillment_canceled", { order_id: input.order_id, fulfillment_id: marked.id });
@@ -77,6 +68,6 @@ export const markFulfillmentStep = step("mark-fulfillment", {
     return { output, compensateInput: input };
   },
   compensate: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
-    await createFulfillmentRecordService(ctx.tx).mark(input.order_id, input.fulfillment_id, input.field, false, ctx.tx);
+    await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, false);
   },
 });

@@ -12,50 +12,49 @@ import {
   type InventoryItemUpdate,
 } from "./schema";
 import { insertItems, level, liveItem, liveLevel, liveReservation, skuConflict } from "./rows";
-import type { LevelMethods } from "./levels";
-import type { InventoryItem } from "./service";
+import { createInventoryService, type InventoryItem } from "./service";
 
 /** Inventory items: create, read, list, update and delete (with their levels and variant links). */
-export function itemMethods(db: Db, inventoryLevels: LevelMethods) {
+export function itemMethods(db: Db) {
   const items = {
-    async create(input: InventoryItemCreate, tx: Db = db): Promise<InventoryItem> {
-      return transaction(tx, async (t) => {
+    async create(input: InventoryItemCreate): Promise<InventoryItem> {
+      return transaction(db, async (t) => {
         const { location_levels, ...fields } = input;
         const id = generateId("iitem");
         await insertItems(t, [{ ...itemValues(fields), id }]);
-        if (location_levels?.length) await inventoryLevels.createLevels(id, location_levels, t);
-        return items.retrieve(id, t);
+        if (location_levels?.length) await createInventoryService(t).createLevels(id, location_levels);
+        return createInventoryService(t).retrieve(id);
       });
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<InventoryItem> {
-      const [row] = await tx.select().from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem));
+    async retrieve(id: string): Promise<InventoryItem> {
+      const [row] = await db.select().from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem));
       if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
-      return (await withLevels(tx, [row]))[0]!;
+      return (await withLevels(db, [row]))[0]!;
     },
 
-    async list(filters: InventoryItemFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InventoryItem[]; count: number }> {
+    async list(filters: InventoryItemFilters, page: Paging & { order?: string }): Promise<{ items: InventoryItem[]; count: number }> {
       const where = and(liveItem, ...itemConditions(filters));
-      const { items: rows, count: total } = await listPage(tx, inventoryItem, where, orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id), page);
-      return { items: await withLevels(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, inventoryItem, where, orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id), page);
+      return { items: await withLevels(db, rows), count: total };
     },
 
-    async update(id: string, input: InventoryItemUpdate, tx: Db = db): Promise<InventoryItem> {
+    async update(id: string, input: InventoryItemUpdate): Promise<InventoryItem> {
       const changes = itemValues(input);
       if (Object.keys(changes).length) {
         try {
-          const [row] = await tx.update(inventoryItem).set(changes).where(and(eq(inventoryItem.id, id), liveItem)).returning({ id: inventoryItem.id });
+          const [row] = await db.update(inventoryItem).set(changes).where(and(eq(inventoryItem.id, id), liveItem)).returning({ id: inventoryItem.id });
           if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
         } catch (error) {
           throw skuConflict(error, input.sku);
         }
       }
-      return items.retrieve(id, tx);
+      return items.retrieve(id);
     },
 
     /** Soft delete with its levels and variant links; refused while the item holds reservations. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
+    async delete(id: string): Promise<void> {
+      await transaction(db, async (t) => {
         const [row] = await t.select({ id: inventoryItem.id }).from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem)).for("update");
         if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
         // Reserving updates the level row before inserting the reservation: holding the level
@@ -71,9 +70,9 @@ export function itemMethods(db: Db, inventoryLevels: LevelMethods) {
     },
 
     /** The ids among `ids` that are live items. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: inventoryItem.id }).from(inventoryItem).where(and(inArray(inventoryItem.id, ids), liveItem));
+      const rows = await db.select({ id: inventoryItem.id }).from(inventoryItem).where(and(inArray(inventoryItem.id, ids), liveItem));
       return new Set(rows.map((r) => r.id));
     },
   };

@@ -4,7 +4,7 @@ import { inventoryItem, inventoryLevel, reservationItem, type ReservationFilters
 import { groupByLevel, key, level, levelAt, liveItem, liveLevel, liveReservation, reservation } from "./rows";
 import type { LevelMethods } from "./levels";
 import type { VariantLinkMethods } from "./variant-links";
-import type { ConsumedReservation, InventoryLevel, Reservation, ReserveForLinesInput, ReserveInput, StockAdjustment } from "./service";
+import { createInventoryService, type ConsumedReservation, type InventoryLevel, type Reservation, type ReserveForLinesInput, type ReserveInput, type StockAdjustment } from "./service";
 
 /**
  * Reservations and stock movements: reserve (guarded, per level in a fixed order), release,
@@ -18,10 +18,10 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * one guarded `UPDATE` (no read-then-write), in sorted order so concurrent callers cannot
      * deadlock. Throws `invalid_data` "Insufficient inventory …" and writes nothing when one fails.
      */
-    async reserve(inputs: ReserveInput[], tx: Db = db): Promise<Reservation[]> {
+    async reserve(inputs: ReserveInput[]): Promise<Reservation[]> {
       if (inputs.length === 0) return [];
       for (const i of inputs) if (!Number.isSafeInteger(i.quantity) || i.quantity < 1) throw errors.invalidData(`Reservation quantity must be a positive integer, got ${i.quantity}`);
-      return transaction(tx, async (t) => {
+      return transaction(db, async (t) => {
         for (const g of groupByLevel(inputs)) await addReserved(t, g.item, g.location, g.quantity, g.backorder);
         const rows = await t
           .insert(reservationItem)
@@ -51,8 +51,8 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * variant's `required_quantity`); the reservation itself is {@link reserve}'s guarded update.
      * Lines whose variant has no inventory item are not reserved.
      */
-    async reserveForLines(input: ReserveForLinesInput, tx: Db = db): Promise<Reservation[]> {
-      const links = await variantLinks.listVariantInventoryItems([...new Set(input.lines.map((l) => l.variant_id))], tx);
+    async reserveForLines(input: ReserveForLinesInput): Promise<Reservation[]> {
+      const links = await variantLinks.listVariantInventoryItems([...new Set(input.lines.map((l) => l.variant_id))]);
       const entries = input.lines.flatMap((line) =>
         (links.get(line.variant_id) ?? []).map((link) => ({ line, item: link.inventory_item_id, quantity: line.quantity * link.required_quantity })),
       );
@@ -68,7 +68,7 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
       // The plan reads availability; the guarded update decides. When another order took the
       // stock between the two, plan again on fresh numbers (the failed attempt wrote nothing).
       for (let attempt = 1; ; attempt++) {
-        const levels = new Map((await inventoryLevels.levelsAt([...needs.keys()], input.location_ids, tx)).map((l) => [key(l.inventory_item_id, l.location_id), l]));
+        const levels = new Map((await inventoryLevels.levelsAt([...needs.keys()], input.location_ids)).map((l) => [key(l.inventory_item_id, l.location_id), l]));
         const fits = (item: string, location: string, backorder: boolean) => {
           const lv = levels.get(key(item, location));
           return lv !== undefined && (backorder || lv.available_quantity >= needs.get(item)!.quantity);
@@ -88,8 +88,7 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
               quantity: e.quantity,
               line_item_id: e.line.line_item_id,
               allow_backorder: e.line.allow_backorder === true,
-            })),
-            tx,
+            }))
           );
         } catch (error) {
           if (attempt >= PLAN_ATTEMPTS || !(isKasseError(error) && error.type === "invalid_data")) throw error;
@@ -98,9 +97,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
     },
 
     /** Brings released reservations back (undoes {@link releaseReservations}), re-checked against stock. */
-    async restoreReservations(ids: string[], tx: Db = db): Promise<void> {
+    async restoreReservations(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         const rows = await t
           .update(reservationItem)
           .set({ deleted_at: null })
@@ -110,26 +109,26 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
       });
     },
 
-    async retrieveReservation(id: string, tx: Db = db): Promise<Reservation> {
-      const [row] = await tx.select().from(reservationItem).where(and(eq(reservationItem.id, id), liveReservation));
+    async retrieveReservation(id: string): Promise<Reservation> {
+      const [row] = await db.select().from(reservationItem).where(and(eq(reservationItem.id, id), liveReservation));
       if (!row) throw errors.notFound(`Reservation with id: ${id} was not found`);
       return reservation(row);
     },
 
-    async listReservations(filters: ReservationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Reservation[]; count: number }> {
+    async listReservations(filters: ReservationFilters, page: Paging & { order?: string }): Promise<{ items: Reservation[]; count: number }> {
       const conditions: SQL[] = [liveReservation];
       if (filters.id?.length) conditions.push(inArray(reservationItem.id, filters.id));
       if (filters.inventory_item_id?.length) conditions.push(inArray(reservationItem.inventory_item_id, filters.inventory_item_id));
       if (filters.location_id?.length) conditions.push(inArray(reservationItem.location_id, filters.location_id));
       if (filters.line_item_id?.length) conditions.push(inArray(reservationItem.line_item_id, filters.line_item_id));
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(tx, reservationItem, where, orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id), page);
+      const { items: rows, count: total } = await listPage(db, reservationItem, where, orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id), page);
       return { items: rows.map(reservation), count: total };
     },
 
     /** Changes quantity, location or details; a larger quantity or a new location is re-checked against stock. */
-    async updateReservation(id: string, input: ReservationUpdate, tx: Db = db): Promise<Reservation> {
-      return transaction(tx, async (t) => {
+    async updateReservation(id: string, input: ReservationUpdate): Promise<Reservation> {
+      return transaction(db, async (t) => {
         const [current] = await t.select().from(reservationItem).where(and(eq(reservationItem.id, id), liveReservation)).for("update");
         if (!current) throw errors.notFound(`Reservation with id: ${id} was not found`);
         const location = input.location_id ?? current.location_id;
@@ -157,9 +156,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * Deletes reservations and gives their quantities back to the levels, in one transaction.
      * Already released ids are skipped, so releasing twice releases once. Returns what it released.
      */
-    async releaseReservations(ids: string[], tx: Db = db): Promise<Reservation[]> {
+    async releaseReservations(ids: string[]): Promise<Reservation[]> {
       if (ids.length === 0) return [];
-      return transaction(tx, async (t) => {
+      return transaction(db, async (t) => {
         const rows = await t
           .update(reservationItem)
           .set({ deleted_at: new Date() })
@@ -171,19 +170,19 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
     },
 
     /** Releases every live reservation of the given line items (order cancel, cart abandon). */
-    async releaseLineItems(lineItemIds: string[], tx: Db = db): Promise<Reservation[]> {
+    async releaseLineItems(lineItemIds: string[]): Promise<Reservation[]> {
       if (lineItemIds.length === 0) return [];
-      const rows = await tx.select({ id: reservationItem.id }).from(reservationItem).where(and(inArray(reservationItem.line_item_id, lineItemIds), liveReservation));
-      return reservations.releaseReservations(rows.map((r) => r.id), tx);
+      const rows = await db.select({ id: reservationItem.id }).from(reservationItem).where(and(inArray(reservationItem.line_item_id, lineItemIds), liveReservation));
+      return reservations.releaseReservations(rows.map((r) => r.id));
     },
 
     /**
      * Fulfillment: takes `quantity` (default: all) of each reservation out of stock: the
      * reservation shrinks (or goes when used up) and the level's stocked and reserved both drop.
      */
-    async consumeReservations(inputs: Array<{ reservation_id: string; quantity?: number }>, tx: Db = db): Promise<ConsumedReservation[]> {
+    async consumeReservations(inputs: Array<{ reservation_id: string; quantity?: number }>): Promise<ConsumedReservation[]> {
       if (inputs.length === 0) return [];
-      return transaction(tx, async (t) => {
+      return transaction(db, async (t) => {
         const ids = [...new Set(inputs.map((i) => i.reservation_id))].sort();
         if (ids.length !== inputs.length) throw errors.invalidData("Each reservation may be consumed once per call");
         const rows = await t.select().from(reservationItem).where(and(inArray(reservationItem.id, ids), liveReservation)).orderBy(reservationItem.id).for("update");
@@ -218,11 +217,11 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * of its variant's items from the line's reservations (oldest first). A line whose variant
      * has no inventory item consumes nothing; a line reserved short is `invalid_data`.
      */
-    async consumeLineItems(lines: Array<{ line_item_id: string; variant_id: string; quantity: number }>, tx: Db = db): Promise<ConsumedReservation[]> {
+    async consumeLineItems(lines: Array<{ line_item_id: string; variant_id: string; quantity: number }>): Promise<ConsumedReservation[]> {
       if (lines.length === 0) return [];
       for (const l of lines) if (!Number.isSafeInteger(l.quantity) || l.quantity < 1) throw errors.invalidData(`Fulfilled quantity must be a positive integer, got ${l.quantity}`);
-      return transaction(tx, async (t) => {
-        const links = await variantLinks.listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))], t);
+      return transaction(db, async (t) => {
+        const links = await createInventoryService(t).listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))]);
         const rows = await t
           .select()
           .from(reservationItem)
@@ -246,24 +245,24 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
             if (units > 0) throw errors.invalidData(`Line item ${line.line_item_id} has ${units} units of item ${link.inventory_item_id} fewer reserved than it fulfills`);
           }
         }
-        return reservations.consumeReservations([...take].map(([reservation_id, quantity]) => ({ reservation_id, quantity })), t);
+        return createInventoryService(t).consumeReservations([...take].map(([reservation_id, quantity]) => ({ reservation_id, quantity })));
       });
     },
 
     /** A return received: adds `quantity` × `required_quantity` of each variant's items to stock at the location. */
-    async receiveVariants(lines: Array<{ variant_id: string; location_id: string; quantity: number }>, tx: Db = db): Promise<StockAdjustment[]> {
-      const links = await variantLinks.listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))], tx);
+    async receiveVariants(lines: Array<{ variant_id: string; location_id: string; quantity: number }>): Promise<StockAdjustment[]> {
+      const links = await variantLinks.listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))]);
       const adjustments = lines.flatMap((line) =>
         (links.get(line.variant_id) ?? []).map((link) => ({ inventory_item_id: link.inventory_item_id, location_id: line.location_id, adjustment: line.quantity * link.required_quantity })),
       );
-      await reservations.adjustStock(adjustments, tx);
+      await reservations.adjustStock(adjustments);
       return adjustments;
     },
 
     /** Undoes {@link consumeReservations} exactly: stock and reservations come back. */
-    async restoreConsumed(consumed: ConsumedReservation[], tx: Db = db): Promise<void> {
+    async restoreConsumed(consumed: ConsumedReservation[]): Promise<void> {
       if (consumed.length === 0) return;
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         for (const g of groupByLevel(consumed)) {
           await t
             .update(inventoryLevel)
@@ -281,10 +280,10 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * Changes stocked quantities (a return received: positive). A decrease may not take stock
      * below zero, nor below what is reserved unless `allowBelowReserved` (used to undo a receipt).
      */
-    async adjustStock(adjustments: StockAdjustment[], tx: Db = db, options: { allowBelowReserved?: boolean } = {}): Promise<InventoryLevel[]> {
+    async adjustStock(adjustments: StockAdjustment[], options: { allowBelowReserved?: boolean } = {}): Promise<InventoryLevel[]> {
       if (adjustments.length === 0) return [];
       for (const a of adjustments) if (!Number.isSafeInteger(a.adjustment)) throw errors.invalidData(`Stock adjustment must be an integer, got ${a.adjustment}`);
-      return transaction(tx, async (t) => {
+      return transaction(db, async (t) => {
         const out: InventoryLevel[] = [];
         for (const g of groupByLevel(adjustments.map((a) => ({ ...a, quantity: a.adjustment })))) {
           const guard = [sql`${inventoryLevel.stocked_quantity} + ${g.quantity} >= 0`];
@@ -295,7 +294,7 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
             .where(and(levelAt(g.item, g.location), ...guard))
             .returning();
           if (!row) {
-            await inventoryLevels.retrieveLevel(g.item, g.location, t);
+            await createInventoryService(t).retrieveLevel(g.item, g.location);
             throw errors.invalidData(`Insufficient inventory: cannot remove ${-g.quantity} of item ${g.item} at location ${g.location}`);
           }
           out.push(level(row));

@@ -85,9 +85,9 @@ describe("inventory service", () => {
     expect(await level(cup.id, LOC_A)).toMatchObject({ stocked_quantity: 14, available_quantity: 7 });
     // A decrease may not oversell what is reserved, nor take stock below zero.
     expect((await failure(inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_A, adjustment: -8 }]))).type).toBe("invalid_data");
-    await inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_A, adjustment: -8 }], undefined, { allowBelowReserved: true });
+    await inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_A, adjustment: -8 }], { allowBelowReserved: true });
     expect(await level(cup.id, LOC_A)).toMatchObject({ stocked_quantity: 6, reserved_quantity: 7, available_quantity: -1 });
-    expect((await failure(inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_A, adjustment: -7 }], undefined, { allowBelowReserved: true }))).type).toBe("invalid_data");
+    expect((await failure(inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_A, adjustment: -7 }], { allowBelowReserved: true }))).type).toBe("invalid_data");
     expect((await failure(inventory.adjustStock([{ inventory_item_id: cup.id, location_id: LOC_B, adjustment: 1 }]))).type).toBe("not_found");
   });
 

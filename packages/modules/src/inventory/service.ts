@@ -50,7 +50,7 @@ import { variantLinkMethods } from "./variant-links";
  */
 export function createInventoryService(db: Db) {
   const inventoryLevels = levelMethods(db);
-  const items = itemMethods(db, inventoryLevels);
+  const items = itemMethods(db);
   const variantLinks = variantLinkMethods(db, items, inventoryLevels);
   return { ...items, ...inventoryLevels, ...variantLinks, ...reservationMethods(db, inventoryLevels, variantLinks), ...integrityMethods(db) };
 }

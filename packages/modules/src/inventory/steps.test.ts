@@ -4,6 +4,7 @@ import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type ReserveForLinesInput } from "./service";
 import { consumeLineItemsStep, receiveVariantsStep, releaseLineItemReservationsStep, reserveLineItemsStep } from "./steps";
+import { createModules } from "../modules";
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
@@ -19,7 +20,7 @@ const LOC = OLDER;
 
 const inventory = lazy(() => createInventoryService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 
 /** A variant with its own inventory item stocked as given. */

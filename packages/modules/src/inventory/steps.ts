@@ -1,7 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { step, type StepContext } from "@kasse/workflows";
 import { inventoryLevel } from "./schema";
-import { createInventoryService, type ConsumedReservation, type Reservation, type ReserveForLinesInput, type StockAdjustment } from "./service";
+import { type ConsumedReservation, type Reservation, type ReserveForLinesInput, type StockAdjustment } from "./service";
 
 /** A reservation as steps journal it (JSON: no dates). */
 export interface ReservedItem {
@@ -33,47 +33,62 @@ async function emitLevels(ctx: StepContext, pairs: ReadonlyArray<{ inventory_ite
  */
 export const reserveLineItemsStep = step("reserve-line-items", {
   invoke: async (input: ReserveForLinesInput, ctx) => {
-    const reservations = reserved(await createInventoryService(ctx.tx).reserveForLines(input, ctx.tx));
+    const reservations = reserved(await ctx.modules.inventory.reserveForLines(input));
     return { output: reservations, compensateInput: reservations.map((r) => r.id) };
   },
   compensate: async (ids: string[], ctx) => {
-    await createInventoryService(ctx.tx).releaseReservations(ids, ctx.tx);
+    await ctx.modules.inventory.releaseReservations(ids);
   },
 });
 
 /** Releases every reservation of the line items (order canceled); compensation brings back exactly those released. */
 export const releaseLineItemReservationsStep = step("release-reservations", {
   invoke: async (input: { line_item_ids: string[] }, ctx) => {
-    const released = reserved(await createInventoryService(ctx.tx).releaseLineItems(input.line_item_ids, ctx.tx));
+    const released = reserved(await ctx.modules.inventory.releaseLineItems(input.line_item_ids));
     return { output: released, compensateInput: released.map((r) => r.id) };
   },
   compensate: async (ids: string[], ctx) => {
-    await createInventoryService(ctx.tx).restoreReservations(ids, ctx.tx);
+    await ctx.modules.inventory.restoreReservations(ids);
   },
 });
 
 /** Fulfillment: consumes the lines' reservations and takes the units out of stock; compensation restores both. */
 export const consumeLineItemsStep = step("consume-line-item-reservations", {
   invoke: async (input: Array<{ line_item_id: string; variant_id: string; quantity: number }>, ctx) => {
-    const consumed = await createInventoryService(ctx.tx).consumeLineItems(input, ctx.tx);
+    const consumed = await ctx.modules.inventory.consumeLineItems(input);
     await emitLevels(ctx, consumed);
     return { output: consumed, compensateInput: consumed };
   },
   compensate: async (consumed: ConsumedReservation[], ctx) => {
-    await createInventoryService(ctx.tx).restoreConsumed(consumed, ctx.tx);
+    await ctx.modules.inventory.restoreConsumed(consumed);
   },
 });
 
 /** A return received: adds the variants' items to stock at a location; compensation takes them back out. */
 export const receiveVariantsStep = step("receive-variant-stock", {
   invoke: async (input: Array<{ variant_id: string; location_id: string; quantity: number }>, ctx) => {
-    const adjustments = await createInventoryService(ctx.tx).receiveVariants(input, ctx.tx);
+    const adjustments = await ctx.modules.inventory.receiveVariants(input);
     await emitLevels(ctx, adjustments);
     return { output: adjustments, compensateInput: adjustments };
   },
   compensate: async (adjustments: StockAdjustment[], ctx) => {
-    await createInventoryService(ctx.tx).adjustStock(negate(adjustments), ctx.tx, { allowBelowReserved: true });
+    await ctx.modules.inventory.adjustStock(negate(adjustments), { allowBelowReserved: true });
   },
 });
 
 const negate = (adjustments: StockAdjustment[]) => adjustments.map((a) => ({ ...a, adjustment: -a.adjustment }));
+
+/**
+ * An inventory item for each new variant that manages inventory, linked to it. Compensation
+ * unlinks and deletes those items (new and unreserved, so nothing refuses it).
+ */
+export const createVariantInventoryItemsStep = step("create-variant-inventory-items", {
+  invoke: async (input: Array<{ variant_id: string; sku: string | null; title: string }>, ctx) => {
+    const links = await ctx.modules.inventory.createItemsForVariants(input);
+    return { output: links, compensateInput: links };
+  },
+  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string }>, ctx) => {
+    await ctx.modules.inventory.unlinkVariants(links.map((l) => l.variant_id));
+    for (const { inventory_item_id } of links) await ctx.modules.inventory.delete(inventory_item_id);
+  },
+});

@@ -52,9 +52,9 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
 
   const service = {
     /** Writes the message to the outbox (status `pending`); {@link deliver} sends it. */
-    async create(input: NotificationInput, tx: Db = db): Promise<NotificationRow> {
+    async create(input: NotificationInput): Promise<NotificationRow> {
       const provider = providerFor(input.channel);
-      const [row] = await tx
+      const [row] = await db
         .insert(notification)
         .values({
           id: generateId("noti"),
@@ -76,8 +76,8 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
      * A message already delivered is not sent again. Secret data is opened only here, and erased
      * when delivery ends; errors and `last_error` never carry it.
      */
-    async deliver(id: string, attemptOptions: { final?: boolean } = {}, tx: Db = db): Promise<NotificationRow> {
-      const [row] = await tx.select().from(notification).where(eq(notification.id, id));
+    async deliver(id: string, attemptOptions: { final?: boolean } = {}): Promise<NotificationRow> {
+      const [row] = await db.select().from(notification).where(eq(notification.id, id));
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       if (row.status !== "pending") return redact(row);
       const provider = options.providers.find((p) => p.id === row.provider_id);
@@ -86,14 +86,14 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       const data = openSecretData(row.data, row.secret_keys, dataKey);
       if (!data) {
         const unreadable = new KasseError("unexpected_state", `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`, { retryable: false });
-        await tx.update(notification).set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data }).where(eq(notification.id, id));
+        await db.update(notification).set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data }).where(eq(notification.id, id));
         throw unreadable;
       }
       const rendered = renderTemplate(row.template, data);
       const secrets = secretStrings(data, row.secret_keys);
       try {
         const result = await provider.send({ id: row.id, to: row.to, channel: row.channel, template: row.template, data, secret_keys: row.secret_keys, ...rendered });
-        const [sent] = await tx
+        const [sent] = await db
           .update(notification)
           .set({ status: "success", attempts, sent_at: new Date(), external_id: result.external_id ?? null, last_error: null, data: redact(row).data })
           .where(eq(notification.id, id))
@@ -104,7 +104,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
         const error = secrets.size > 0 ? scrubError(toKasseError(thrown), secrets) : thrown;
         const message = error instanceof Error ? error.message : String(error);
         const final = attemptOptions.final ?? false;
-        await tx
+        await db
           .update(notification)
           .set({ attempts, last_error: message, ...(final ? { status: "failure" as const, data: redact(row).data } : {}) })
           .where(eq(notification.id, id));
@@ -117,25 +117,25 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
      * failed delivery: the row records it (`failure`, `last_error`), so callers such as password
      * reset answer the same whether or not mail went out.
      */
-    async send(input: NotificationInput, tx: Db = db): Promise<NotificationRow> {
-      const row = await service.create(input, tx);
+    async send(input: NotificationInput): Promise<NotificationRow> {
+      const row = await service.create(input);
       for (let attempt = 1; ; attempt++) {
         try {
-          return await service.deliver(row.id, { final: attempt >= maxAttempts }, tx);
+          return await service.deliver(row.id, { final: attempt >= maxAttempts });
         } catch {
-          if (attempt >= maxAttempts) return service.retrieve(row.id, tx);
+          if (attempt >= maxAttempts) return service.retrieve(row.id);
           await sleep(backoffMs * 2 ** (attempt - 1));
         }
       }
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<NotificationRow> {
-      const [row] = await tx.select().from(notification).where(eq(notification.id, id));
+    async retrieve(id: string): Promise<NotificationRow> {
+      const [row] = await db.select().from(notification).where(eq(notification.id, id));
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       return redact(row);
     },
 
-    async list(filters: NotificationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: NotificationRow[]; count: number }> {
+    async list(filters: NotificationFilters, page: Paging & { order?: string }): Promise<{ items: NotificationRow[]; count: number }> {
       const conditions: SQL[] = [];
       if (filters.id?.length) conditions.push(inArray(notification.id, filters.id));
       if (filters.to?.length) conditions.push(inArray(notification.to, filters.to));
@@ -145,7 +145,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       const where = and(...conditions);
       const columns = { created_at: notification.created_at, updated_at: notification.updated_at, status: notification.status, to: notification.to };
       const order = page.order ? orderBy(page.order, columns, notification.id) : [desc(notification.created_at), desc(notification.id)];
-      const { items: rows, count: total } = await listPage(tx, notification, where, order, page);
+      const { items: rows, count: total } = await listPage(db, notification, where, order, page);
       return { items: rows.map(redact), count: total };
     },
 

@@ -1,27 +1,12 @@
-import { errors } from "@kasse/db";
-import { step, type StepServices } from "@kasse/workflows";
+import { step } from "@kasse/workflows";
 import type { NotificationInput } from "./schema";
-import type { NotificationService } from "./service";
-
-declare module "@kasse/workflows" {
-  interface StepServices {
-    /** The notification service with the process's providers (SMTP_URL) and server secret. */
-    notification?: NotificationService;
-  }
-}
 
 /** Delivery attempts in all, and the first retry delay (doubled per attempt, with jitter). */
 export const DELIVERY_RETRY = { attempts: 4, backoffMs: 100, maxBackoffMs: 5_000 };
 
-/** The notification service of the process running a step; a process built without one cannot deliver. */
-function notificationService(services: StepServices): NotificationService {
-  if (!services.notification) throw errors.unexpectedState("This process has no notification service (it runs without JWT_SECRET): it cannot deliver notifications");
-  return services.notification;
-}
-
 /**
  * The step delivering one outbox message through the process's notification service
- * (`ctx.services.notification`: its providers come from the configuration, SMTP_URL). Its input
+ * (`ctx.modules.notification`: its providers come from the configuration, SMTP_URL). Its input
  * is the message id only: the data (a reset token) stays in the outbox row and never enters the
  * workflow journal. An outside effect, so not transactional, and at least once: a message already
  * delivered is not sent again. The engine retries a failed attempt; the last one marks the message
@@ -33,7 +18,7 @@ export const deliverNotificationStep = step("deliver-notification", {
   transactional: false,
   retry: DELIVERY_RETRY,
   invoke: async (input: { notification_id: string }, ctx) => {
-    const row = await notificationService(ctx.services).deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts }, ctx.db);
+    const row = await ctx.modules.notification.deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts });
     return { output: { id: row.id, status: row.status } };
   },
 });
@@ -41,14 +26,14 @@ export const deliverNotificationStep = step("deliver-notification", {
 /**
  * The step writing one message to the outbox inside a workflow's transaction, so that the message
  * exists exactly when the change it announces does; {@link deliverNotificationStep} (in its own
- * workflow) sends it afterwards, through the process's notification service (`ctx.services`).
+ * workflow) sends it afterwards, through the process's notification service (`ctx.modules.notification`).
  * Its input's `data` may hold a secret (a token): not journaled, and kept out of errors. Nothing
  * to undo when it is a workflow's last step.
  */
 export const queueNotificationStep = step("queue-notification", {
   secret: { input: ["data"] },
   invoke: async (input: NotificationInput, ctx) => {
-    const row = await notificationService(ctx.services).create(input, ctx.tx);
+    const row = await ctx.modules.notification.create(input);
     return { output: { id: row.id } };
   },
 });

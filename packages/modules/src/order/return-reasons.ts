@@ -22,8 +22,8 @@ export function createReturnReasonService(db: Db) {
     throw e;
   };
   const service = {
-    async create(input: ReturnReasonCreate, tx: Db = db): Promise<ReturnReasonRow> {
-      const [row] = await tx
+    async create(input: ReturnReasonCreate): Promise<ReturnReasonRow> {
+      const [row] = await db
         .insert(returnReason)
         .values({ id: generateId("rr"), value: input.value, label: input.label, description: input.description ?? null, metadata: input.metadata ?? null })
         .returning()
@@ -31,20 +31,20 @@ export function createReturnReasonService(db: Db) {
       return row!;
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<ReturnReasonRow> {
-      const [row] = await tx.select().from(returnReason).where(and(eq(returnReason.id, id), live));
+    async retrieve(id: string): Promise<ReturnReasonRow> {
+      const [row] = await db.select().from(returnReason).where(and(eq(returnReason.id, id), live));
       if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
       return row;
     },
 
-    async list(filters: ReturnReasonFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: ReturnReasonRow[]; count: number }> {
+    async list(filters: ReturnReasonFilters, page: Paging & { order?: string }): Promise<{ items: ReturnReasonRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      return listPage(tx, returnReason, where, orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id), page);
+      return listPage(db, returnReason, where, orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id), page);
     },
 
-    async update(id: string, input: ReturnReasonUpdate, tx: Db = db): Promise<ReturnReasonRow> {
-      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
-      const [row] = await tx
+    async update(id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> {
+      if (Object.keys(input).length === 0) return service.retrieve(id);
+      const [row] = await db
         .update(returnReason)
         .set(input)
         .where(and(eq(returnReason.id, id), live))
@@ -54,15 +54,15 @@ export function createReturnReasonService(db: Db) {
       return row;
     },
 
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await tx.update(returnReason).set({ deleted_at: new Date() }).where(eq(returnReason.id, id));
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await db.update(returnReason).set({ deleted_at: new Date() }).where(eq(returnReason.id, id));
     },
 
     /** The ids among `ids` that are live reasons. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: returnReason.id }).from(returnReason).where(and(inArray(returnReason.id, ids), live));
+      const rows = await db.select({ id: returnReason.id }).from(returnReason).where(and(inArray(returnReason.id, ids), live));
       return new Set(rows.map((r) => r.id));
     },
   };

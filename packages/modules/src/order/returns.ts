@@ -51,7 +51,7 @@ export function createReturnService(db: Db) {
    * unit came back.
    */
   async function settleStatus(id: string, tx: Db): Promise<void> {
-    const current = await service.retrieve(id, tx);
+    const current = await createReturnService(tx).retrieve(id);
     const complete = current.items.every((i) => i.received_quantity === i.quantity);
     const status: ReturnStatus = complete ? "received" : current.items.some((i) => i.received_quantity > 0) ? "partially_received" : "requested";
     await tx
@@ -62,46 +62,46 @@ export function createReturnService(db: Db) {
 
   const service = {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
-    async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined, tx: Db = db): Promise<OrderReturn> {
+    async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined): Promise<OrderReturn> {
       const reasonIds = [...new Set(input.items.flatMap((i) => (i.reason_id ? [i.reason_id] : [])))];
-      const known = await createReturnReasonService(tx).existing(reasonIds, tx);
+      const known = await createReturnReasonService(db).existing(reasonIds);
       const unknown = reasonIds.find((id) => !known.has(id));
       if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
-      await orders(tx).moveLineQuantities(orderId, { stage: "return_requested_quantity", lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })), action: "return_requested", actor }, tx);
+      await orders(db).moveLineQuantities(orderId, { stage: "return_requested_quantity", lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })), action: "return_requested", actor });
       const id = generateId("ret");
-      await tx.insert(orderReturn).values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
-      await tx.insert(orderReturnItem).values(input.items.map((i) => ({ id: generateId("retitem"), return_id: id, line_item_id: i.id, quantity: i.quantity, reason_id: i.reason_id ?? null })));
-      return service.retrieve(id, tx);
+      await db.insert(orderReturn).values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
+      await db.insert(orderReturnItem).values(input.items.map((i) => ({ id: generateId("retitem"), return_id: id, line_item_id: i.id, quantity: i.quantity, reason_id: i.reason_id ?? null })));
+      return service.retrieve(id);
     },
 
     /** Removes a requested return and gives its lines' requested quantities back (a creation's compensation). */
-    async remove(id: string, tx: Db = db): Promise<void> {
-      const existing = await lock(id, null, tx);
-      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_request_reverted", undo: true }, tx);
-      await tx.delete(orderReturn).where(eq(orderReturn.id, id));
+    async remove(id: string): Promise<void> {
+      const existing = await lock(id, null, db);
+      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_request_reverted", undo: true });
+      await db.delete(orderReturn).where(eq(orderReturn.id, id));
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<OrderReturn> {
-      const [row] = await tx.select().from(orderReturn).where(eq(orderReturn.id, id));
+    async retrieve(id: string): Promise<OrderReturn> {
+      const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, id));
       if (!row) throw errors.notFound(`Return with id: ${id} was not found`);
-      return (await attach(tx, [row]))[0]!;
+      return (await attach(db, [row]))[0]!;
     },
 
-    async list(filters: { order_id?: string[]; status?: string[] }, page: Paging, tx: Db = db): Promise<{ items: OrderReturn[]; count: number }> {
+    async list(filters: { order_id?: string[]; status?: string[] }, page: Paging): Promise<{ items: OrderReturn[]; count: number }> {
       const conditions = [];
       if (filters.order_id?.length) conditions.push(inArray(orderReturn.order_id, filters.order_id));
       if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as ReturnStatus[]));
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(tx, orderReturn, where, [asc(orderReturn.created_at), asc(orderReturn.id)], page);
-      return { items: await attach(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, orderReturn, where, [asc(orderReturn.created_at), asc(orderReturn.id)], page);
+      return { items: await attach(db, rows), count: total };
     },
 
     /** Every return of the orders (one query per table), keyed by order id. */
-    async listForOrders(orderIds: string[], tx: Db = db): Promise<Map<string, OrderReturn[]>> {
+    async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {
       const out = new Map<string, OrderReturn[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await tx.select().from(orderReturn).where(inArray(orderReturn.order_id, orderIds)).orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
-      for (const r of await attach(tx, rows)) out.get(r.order_id)?.push(r);
+      const rows = await db.select().from(orderReturn).where(inArray(orderReturn.order_id, orderIds)).orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
+      for (const r of await attach(db, rows)) out.get(r.order_id)?.push(r);
       return out;
     },
 
@@ -111,8 +111,8 @@ export function createReturnService(db: Db) {
      * return's and the order lines' received quantities rise; the return is `received` once every
      * unit is back, else `partially_received`. {@link undoReceipt} takes exactly this receipt back.
      */
-    async receive(id: string, orderId: string | null, input: ReturnReceive, actor: OrderActor | undefined, tx: Db = db): Promise<ReturnReceipt> {
-      const existing = await lock(id, orderId, tx);
+    async receive(id: string, orderId: string | null, input: ReturnReceive, actor: OrderActor | undefined): Promise<ReturnReceipt> {
+      const existing = await lock(id, orderId, db);
       if (existing.status !== "requested" && existing.status !== "partially_received") throw errors.invalidData(`Return ${id} is ${existing.status}`);
       const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
       const lines: ReceivedLine[] = input.items
@@ -124,9 +124,9 @@ export function createReturnService(db: Db) {
         if (line.quantity > left) throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
       }
       // The order's line move also refuses a line listed twice.
-      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_received_quantity", lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })), action: "return_received", actor }, tx);
-      await addReceived(id, lines, 1, tx);
-      await settleStatus(id, tx);
+      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_received_quantity", lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })), action: "return_received", actor });
+      await addReceived(id, lines, 1, db);
+      await settleStatus(id, db);
       return { id, order_id: existing.order_id, location_id: existing.location_id, lines };
     },
 
@@ -134,31 +134,31 @@ export function createReturnService(db: Db) {
      * Takes back one {@link receive} (its compensation): its quantities come off, and the status
      * is read again from what is still received (another receipt may have landed meanwhile).
      */
-    async undoReceipt(receipt: ReturnReceipt, tx: Db = db): Promise<void> {
-      await lock(receipt.id, null, tx);
-      await orders(tx).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true }, tx);
-      await addReceived(receipt.id, receipt.lines, -1, tx);
-      await settleStatus(receipt.id, tx);
+    async undoReceipt(receipt: ReturnReceipt): Promise<void> {
+      await lock(receipt.id, null, db);
+      await orders(db).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true });
+      await addReceived(receipt.id, receipt.lines, -1, db);
+      await settleStatus(receipt.id, db);
     },
 
     /**
      * Cancels a return nothing of which has come back (Medusa refuses a received one): the order
      * lines' requested quantities are given back, so those units can be returned again.
      */
-    async cancel(id: string, orderId: string | null, actor: OrderActor | undefined, tx: Db = db): Promise<OrderReturn> {
-      const existing = await lock(id, orderId, tx);
+    async cancel(id: string, orderId: string | null, actor: OrderActor | undefined): Promise<OrderReturn> {
+      const existing = await lock(id, orderId, db);
       if (existing.status !== "requested") throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
-      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_canceled", actor }, tx);
-      await tx.update(orderReturn).set({ status: "canceled", canceled_at: new Date() }).where(eq(orderReturn.id, id));
-      return service.retrieve(id, tx);
+      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_canceled", actor });
+      await db.update(orderReturn).set({ status: "canceled", canceled_at: new Date() }).where(eq(orderReturn.id, id));
+      return service.retrieve(id);
     },
 
     /** Takes back a {@link cancel} (its compensation): the return is requested again. */
-    async undoCancel(id: string, tx: Db = db): Promise<void> {
-      const existing = await lock(id, null, tx);
+    async undoCancel(id: string): Promise<void> {
+      const existing = await lock(id, null, db);
       if (existing.status !== "canceled") return;
-      await orders(tx).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), action: "return_cancel_reverted", undo: true }, tx);
-      await tx.update(orderReturn).set({ status: "requested", canceled_at: null }).where(eq(orderReturn.id, id));
+      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), action: "return_cancel_reverted", undo: true });
+      await db.update(orderReturn).set({ status: "requested", canceled_at: null }).where(eq(orderReturn.id, id));
     },
   };
   return service;

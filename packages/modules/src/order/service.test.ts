@@ -6,12 +6,13 @@ import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
+import { createModules } from "../modules";
 
 const database = useTestDatabase();
 let engine: Engine;
 const orders = lazy(() => createOrderService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db });
+  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 
 const admin = { actor_type: "user", actor_id: "user_1" };

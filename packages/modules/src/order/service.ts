@@ -86,9 +86,9 @@ const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
 export function createOrderService(db: Db) {
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
-    async create(input: OrderCreate, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
+    async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
       const id = generateId("order");
-      await tx.insert(order).values({
+      await db.insert(order).values({
         id,
         status: input.status ?? "pending",
         payment_status: input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid"),
@@ -105,7 +105,7 @@ export function createOrderService(db: Db) {
         ...input.totals,
         metadata: input.metadata ?? null,
       });
-      await tx.insert(orderLineItem).values(
+      await db.insert(orderLineItem).values(
         input.items.map((item, rank) => ({
           ...item,
           rank,
@@ -117,7 +117,7 @@ export function createOrderService(db: Db) {
         })),
       );
       if (input.shipping_methods?.length) {
-        await tx.insert(orderShippingMethod).values(
+        await db.insert(orderShippingMethod).values(
           input.shipping_methods.map((method, rank) => ({
             ...method,
             rank,
@@ -130,33 +130,33 @@ export function createOrderService(db: Db) {
           })),
         );
       }
-      const created = await service.retrieve(id, tx);
-      await service.recordChange(id, "order_placed", actor, null, { status: created.status, payment_status: created.payment_status, total: created.total }, tx);
+      const created = await service.retrieve(id);
+      await service.recordChange(id, "order_placed", actor, null, { status: created.status, payment_status: created.payment_status, total: created.total });
       return created;
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<Order> {
-      const [row] = await tx.select().from(order).where(and(eq(order.id, id), live));
+    async retrieve(id: string): Promise<Order> {
+      const [row] = await db.select().from(order).where(and(eq(order.id, id), live));
       if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
-      return (await attach(tx, [row]))[0]!;
+      return (await attach(db, [row]))[0]!;
     },
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
-    async lock(id: string, tx: Db): Promise<Order> {
-      const [row] = await tx.select().from(order).where(and(eq(order.id, id), live)).for("update");
+    async lock(id: string): Promise<Order> {
+      const [row] = await db.select().from(order).where(and(eq(order.id, id), live)).for("update");
       if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
-      return (await attach(tx, [row]))[0]!;
+      return (await attach(db, [row]))[0]!;
     },
 
-    async list(filters: OrderFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Order[]; count: number }> {
+    async list(filters: OrderFilters, page: Paging & { order?: string }): Promise<{ items: Order[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, order, where, orderBy( page.order, { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status }, order.id, ), page);
-      return { items: await attach(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, order, where, orderBy( page.order, { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status }, order.id, ), page);
+      return { items: await attach(db, rows), count: total };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
-    async update(id: string, input: OrderUpdate, actor: OrderActor = SYSTEM, tx: Db = db): Promise<Order> {
-      const existing = await service.lock(id, tx);
+    async update(id: string, input: OrderUpdate, actor: OrderActor = SYSTEM): Promise<Order> {
+      const existing = await service.lock(id);
       const next: Partial<OrderRow> = {};
       if (input.email !== undefined) next.email = input.email;
       if (input.metadata !== undefined) next.metadata = input.metadata;
@@ -165,9 +165,9 @@ export function createOrderService(db: Db) {
       if (input.billing_address) next.billing_address = mergeAddress(existing.billing_address, input.billing_address);
       const changed = (Object.keys(next) as Array<keyof OrderRow>).filter((key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]));
       if (changed.length === 0) return existing;
-      await tx.update(order).set(next).where(eq(order.id, id));
-      await service.recordChange(id, "order_updated", actor, pick(existing, changed), pick(next as OrderRow, changed), tx);
-      return service.retrieve(id, tx);
+      await db.update(order).set(next).where(eq(order.id, id));
+      await service.recordChange(id, "order_updated", actor, pick(existing, changed), pick(next as OrderRow, changed));
+      return service.retrieve(id);
     },
 
     /**
@@ -175,29 +175,29 @@ export function createOrderService(db: Db) {
      * canceled). Locks the order row, so a concurrent fulfillment or cancel waits and then sees it.
      * Returns the state before, which {@link restoreState} puts back.
      */
-    async cancel(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
-      const existing = await service.lock(id, tx);
+    async cancel(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id);
       if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
       if (existing.status === "completed" || existing.status === "archived") throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
       if (existing.items.some((i) => i.fulfilled_quantity > 0)) throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);
       const before = stateOf(existing);
       const after = { status: "canceled" as const, fulfillment_status: "canceled" as const, canceled_at: new Date() };
-      await tx.update(order).set(after).where(eq(order.id, id));
-      await service.recordChange(id, "order_canceled", actor, { status: before.status, fulfillment_status: before.fulfillment_status }, { status: after.status, fulfillment_status: after.fulfillment_status }, tx);
-      return { before, order: await service.retrieve(id, tx) };
+      await db.update(order).set(after).where(eq(order.id, id));
+      await service.recordChange(id, "order_canceled", actor, { status: before.status, fulfillment_status: before.fulfillment_status }, { status: after.status, fulfillment_status: after.fulfillment_status });
+      return { before, order: await service.retrieve(id) };
     },
 
     /**
      * Completes the order (Medusa's complete-order: refused when canceled, or already completed
      * or archived). Returns the state before, for {@link restoreState}.
      */
-    async complete(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
-      const existing = await service.lock(id, tx);
+    async complete(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id);
       if (["canceled", "completed", "archived", "draft"].includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be completed`);
       const before = stateOf(existing);
-      await tx.update(order).set({ status: "completed" }).where(eq(order.id, id));
-      await service.recordChange(id, "order_completed", actor, { status: before.status }, { status: "completed" }, tx);
-      return { before, order: await service.retrieve(id, tx) };
+      await db.update(order).set({ status: "completed" }).where(eq(order.id, id));
+      await service.recordChange(id, "order_completed", actor, { status: before.status }, { status: "completed" });
+      return { before, order: await service.retrieve(id) };
     },
 
     /**
@@ -205,24 +205,24 @@ export function createOrderService(db: Db) {
      * An archived order is read-only for every workflow; see {@link assertOpen}. Returns the state
      * before, for {@link restoreState}.
      */
-    async archive(id: string, actor: OrderActor = SYSTEM, tx: Db = db): Promise<{ before: OrderState; order: Order }> {
-      const existing = await service.lock(id, tx);
+    async archive(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
+      const existing = await service.lock(id);
       if (existing.status === "archived") throw errors.invalidData(`Order ${id} is already archived`);
       if (!ARCHIVABLE.includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status}; only completed, canceled or draft orders can be archived`);
       const before = stateOf(existing);
-      await tx.update(order).set({ status: "archived" }).where(eq(order.id, id));
-      await service.recordChange(id, "order_archived", actor, { status: before.status }, { status: "archived" }, tx);
-      return { before, order: await service.retrieve(id, tx) };
+      await db.update(order).set({ status: "archived" }).where(eq(order.id, id));
+      await service.recordChange(id, "order_archived", actor, { status: before.status }, { status: "archived" });
+      return { before, order: await service.retrieve(id) };
     },
 
     /** Puts back a state saved by {@link cancel}, {@link complete} or {@link archive} (their compensation), logging the reversal. */
-    async restoreState(id: string, state: OrderState, action: string, tx: Db = db): Promise<void> {
-      const current = await service.lock(id, tx);
-      await tx
+    async restoreState(id: string, state: OrderState, action: string): Promise<void> {
+      const current = await service.lock(id);
+      await db
         .update(order)
         .set({ status: state.status, fulfillment_status: state.fulfillment_status, canceled_at: state.canceled_at ? new Date(state.canceled_at) : null })
         .where(eq(order.id, id));
-      await service.recordChange(id, action, SYSTEM, { status: current.status, fulfillment_status: current.fulfillment_status }, { status: state.status, fulfillment_status: state.fulfillment_status }, tx);
+      await service.recordChange(id, action, SYSTEM, { status: current.status, fulfillment_status: current.fulfillment_status }, { status: state.status, fulfillment_status: state.fulfillment_status });
     },
 
     /**
@@ -232,9 +232,9 @@ export function createOrderService(db: Db) {
      * `fulfillment_status` and logging the change as `action`. A canceled or archived order takes
      * no move unless it is the `undo` of an earlier one (a compensation must always get through).
      */
-    async moveLineQuantities(id: string, move: LineMove, tx: Db = db): Promise<Order> {
+    async moveLineQuantities(id: string, move: LineMove): Promise<Order> {
       const { stage, lines, action } = move;
-      const existing = await service.lock(id, tx);
+      const existing = await service.lock(id);
       if (!move.undo) assertOpen(existing, lines.every((l) => l.quantity > 0) ? STAGE_DONE[stage] : "changed");
       if (lines.length === 0) throw errors.invalidData("At least one item is required");
       const byId = new Map(existing.items.map((i) => [i.id, i]));
@@ -251,39 +251,38 @@ export function createOrderService(db: Db) {
         if (next < floor) throw errors.invalidData(`Item ${line.id} has only ${item[stage] - floor} units that can be taken back`);
       }
       for (const line of lines) {
-        await tx.update(orderLineItem).set({ [stage]: sql`${orderLineItem[stage]} + ${line.quantity}` }).where(eq(orderLineItem.id, line.id));
+        await db.update(orderLineItem).set({ [stage]: sql`${orderLineItem[stage]} + ${line.quantity}` }).where(eq(orderLineItem.id, line.id));
       }
-      const updated = await service.retrieve(id, tx);
+      const updated = await service.retrieve(id);
       const status = existing.status === "canceled" ? existing.fulfillment_status : deriveFulfillmentStatus(updated.items);
-      if (status !== existing.fulfillment_status) await tx.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
+      if (status !== existing.fulfillment_status) await db.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
       await service.recordChange(
         id,
         action,
         move.actor ?? SYSTEM,
         { fulfillment_status: existing.fulfillment_status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })) },
-        { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) },
-        tx,
+        { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) }
       );
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Stores a re-derived payment status (see `derivePaymentStatus`), logging it when it changed. */
-    async setPaymentStatus(id: string, status: OrderPaymentStatus, actor: OrderActor = SYSTEM, tx: Db = db): Promise<void> {
-      const current = await service.lock(id, tx);
+    async setPaymentStatus(id: string, status: OrderPaymentStatus, actor: OrderActor = SYSTEM): Promise<void> {
+      const current = await service.lock(id);
       if (current.payment_status === status) return;
-      await tx.update(order).set({ payment_status: status }).where(eq(order.id, id));
-      await service.recordChange(id, "payment_status_changed", actor, { payment_status: current.payment_status }, { payment_status: status }, tx);
+      await db.update(order).set({ payment_status: status }).where(eq(order.id, id));
+      await service.recordChange(id, "payment_status_changed", actor, { payment_status: current.payment_status }, { payment_status: status });
     },
 
     /** The order placed from a cart, if any (live). */
-    async findByCart(cartId: string, tx: Db = db): Promise<OrderRow | undefined> {
-      const [row] = await tx.select().from(order).where(and(eq(order.cart_id, cartId), live)).limit(1);
+    async findByCart(cartId: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(order).where(and(eq(order.cart_id, cartId), live)).limit(1);
       return row;
     },
 
     /** The order a payment collection pays for, if any. */
-    async findByPaymentCollection(collectionId: string, tx: Db = db): Promise<OrderRow | undefined> {
-      const [row] = await tx
+    async findByPaymentCollection(collectionId: string): Promise<OrderRow | undefined> {
+      const [row] = await db
         .select()
         .from(order)
         .where(and(live, sql`${order.payment_collection_ids} @> ${JSON.stringify([collectionId])}::jsonb`))
@@ -292,13 +291,13 @@ export function createOrderService(db: Db) {
     },
 
     /** Hard delete: only the compensation of a creation uses it (the order never existed). */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await tx.delete(order).where(eq(order.id, id));
+    async delete(id: string): Promise<void> {
+      await db.delete(order).where(eq(order.id, id));
     },
 
     /** Appends one entry to the order's change log. */
-    async recordChange(orderId: string, action: string, actor: OrderActor, before: Record<string, unknown> | null, after: Record<string, unknown> | null, tx: Db = db): Promise<OrderChangeRow> {
-      const [row] = await tx
+    async recordChange(orderId: string, action: string, actor: OrderActor, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<OrderChangeRow> {
+      const [row] = await db
         .insert(orderChange)
         .values({ id: generateId("ordch"), order_id: orderId, action, actor_type: actor.actor_type, actor_id: actor.actor_id, before, after })
         .returning();
@@ -306,17 +305,17 @@ export function createOrderService(db: Db) {
     },
 
     /** The order's change log, oldest first. */
-    async listChanges(orderId: string, page: Paging & { id?: string[] }, tx: Db = db): Promise<{ items: OrderChangeRow[]; count: number }> {
-      await service.retrieve(orderId, tx);
+    async listChanges(orderId: string, page: Paging & { id?: string[] }): Promise<{ items: OrderChangeRow[]; count: number }> {
+      await service.retrieve(orderId);
       const where = and(eq(orderChange.order_id, orderId), page.id?.length ? inArray(orderChange.id, page.id) : undefined);
-      return listPage(tx, orderChange, where, [asc(orderChange.created_at), asc(orderChange.id)], page);
+      return listPage(db, orderChange, where, [asc(orderChange.created_at), asc(orderChange.id)], page);
     },
 
     /** Order summaries of several customers in one query, newest first, keyed by customer id. */
-    async summariesByCustomer(customerIds: string[], tx: Db = db): Promise<Map<string, OrderSummary[]>> {
+    async summariesByCustomer(customerIds: string[]): Promise<Map<string, OrderSummary[]>> {
       const out = new Map<string, OrderSummary[]>(customerIds.map((id) => [id, []]));
       if (customerIds.length === 0) return out;
-      const rows = await tx
+      const rows = await db
         .select({
           id: order.id,
           customer_id: order.customer_id,

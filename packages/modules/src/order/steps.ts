@@ -1,8 +1,7 @@
 import { step } from "@kasse/workflows";
 import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
-import { createReturnService, type ReturnReceipt } from "./returns";
-import { assertOpen, createOrderService, type LineStage, type OrderState } from "./service";
-import { createOrderTransferService } from "./transfers";
+import { type ReturnReceipt } from "./returns";
+import { assertOpen, type LineStage, type OrderState } from "./service";
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
 export interface CreatedOrder {
@@ -18,7 +17,7 @@ export interface CreatedOrder {
  */
 export const createOrderStep = step("create-order", {
   invoke: async (input: { order: OrderCreate; actor?: OrderActor | null }, ctx) => {
-    const created = await createOrderService(ctx.tx).create(input.order, input.actor ?? undefined, ctx.tx);
+    const created = await ctx.modules.order.create(input.order, input.actor ?? undefined);
     const output: CreatedOrder = {
       id: created.id,
       display_id: created.display_id,
@@ -27,7 +26,7 @@ export const createOrderStep = step("create-order", {
     return { output, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createOrderService(ctx.tx).delete(id, ctx.tx);
+    await ctx.modules.order.delete(id);
   },
 });
 
@@ -37,13 +36,13 @@ export const createOrderStep = step("create-order", {
  */
 export const cancelOrderStep = step("cancel-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-    const { before, order } = await createOrderService(ctx.tx).cancel(input.order_id, input.actor ?? undefined, ctx.tx);
+    const { before, order } = await ctx.modules.order.cancel(input.order_id, input.actor ?? undefined);
     await ctx.emit("order.canceled", { id: order.id });
     const output = { id: order.id, status: order.status, line_item_ids: order.items.flatMap((i) => (i.cart_line_item_id ? [i.id, i.cart_line_item_id] : [i.id])), payment_collection_ids: order.payment_collection_ids };
     return { output, compensateInput: { id: order.id, before } };
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
-    await createOrderService(ctx.tx).restoreState(id, before, "order_cancel_reverted", ctx.tx);
+    await ctx.modules.order.restoreState(id, before, "order_cancel_reverted");
   },
 });
 
@@ -53,7 +52,7 @@ export const cancelOrderStep = step("cancel-order", {
  */
 export const checkOrderOpenStep = step("check-order-open", {
   invoke: async (input: { order_id: string; doing: string }, ctx) => {
-    assertOpen(await createOrderService(ctx.tx).retrieve(input.order_id, ctx.tx), input.doing);
+    assertOpen(await ctx.modules.order.retrieve(input.order_id), input.doing);
     return { output: null };
   },
 });
@@ -65,7 +64,7 @@ export const checkOrderOpenStep = step("check-order-open", {
  */
 export const moveOrderLinesStep = step("move-order-line-quantities", {
   invoke: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string; actor?: OrderActor | null }, ctx) => {
-    const updated = await createOrderService(ctx.tx).moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items, action: input.action, actor: input.actor }, ctx.tx);
+    const updated = await ctx.modules.order.moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items, action: input.action, actor: input.actor });
     const byId = new Map(updated.items.map((i) => [i.id, i]));
     const lines = input.items.map((l) => {
       const item = byId.get(l.id)!;
@@ -74,19 +73,19 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
     return { output: { fulfillment_status: updated.fulfillment_status, lines }, compensateInput: input };
   },
   compensate: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string }, ctx) => {
-    await createOrderService(ctx.tx).moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })), action: `${input.action}_reverted`, undo: true }, ctx.tx);
+    await ctx.modules.order.moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })), action: `${input.action}_reverted`, undo: true });
   },
 });
 
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
   invoke: async (input: { order_id: string; return: ReturnCreate; actor?: OrderActor | null }, ctx) => {
-    const created = await createReturnService(ctx.tx).create(input.order_id, input.return, input.actor ?? undefined, ctx.tx);
+    const created = await ctx.modules.orderReturn.create(input.order_id, input.return, input.actor ?? undefined);
     await ctx.emit("order.return_requested", { order_id: input.order_id, return_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createReturnService(ctx.tx).remove(id, ctx.tx);
+    await ctx.modules.orderReturn.remove(id);
   },
 });
 
@@ -97,8 +96,8 @@ export const createReturnStep = step("create-return", {
  */
 export const receiveReturnStep = step("receive-return", {
   invoke: async (input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null }, ctx) => {
-    const receipt = await createReturnService(ctx.tx).receive(input.return_id, input.order_id, input.receive, input.actor ?? undefined, ctx.tx);
-    const order = await createOrderService(ctx.tx).retrieve(receipt.order_id, ctx.tx);
+    const receipt = await ctx.modules.orderReturn.receive(input.return_id, input.order_id, input.receive, input.actor ?? undefined);
+    const order = await ctx.modules.order.retrieve(receipt.order_id);
     await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
     const restock = receipt.lines.flatMap((l) => {
@@ -108,41 +107,41 @@ export const receiveReturnStep = step("receive-return", {
     return { output: { id: receipt.id, order_id: receipt.order_id, restock }, compensateInput: receipt };
   },
   compensate: async (receipt: ReturnReceipt, ctx) => {
-    await createReturnService(ctx.tx).undoReceipt(receipt, ctx.tx);
+    await ctx.modules.orderReturn.undoReceipt(receipt);
   },
 });
 
 /** Cancels a return nothing of which was received; compensation makes it requested again. */
 export const cancelReturnStep = step("cancel-return", {
   invoke: async (input: { return_id: string; order_id: string | null; actor?: OrderActor | null }, ctx) => {
-    const canceled = await createReturnService(ctx.tx).cancel(input.return_id, input.order_id, input.actor ?? undefined, ctx.tx);
+    const canceled = await ctx.modules.orderReturn.cancel(input.return_id, input.order_id, input.actor ?? undefined);
     return { output: { id: canceled.id, order_id: canceled.order_id }, compensateInput: { id: canceled.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createReturnService(ctx.tx).undoCancel(id, ctx.tx);
+    await ctx.modules.orderReturn.undoCancel(id);
   },
 });
 
 /** Completes an order (Medusa's complete-order: not once canceled); compensation puts its status back. */
 export const completeOrderStep = step("complete-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-    const { before, order } = await createOrderService(ctx.tx).complete(input.order_id, input.actor ?? undefined, ctx.tx);
+    const { before, order } = await ctx.modules.order.complete(input.order_id, input.actor ?? undefined);
     await ctx.emit("order.completed", { id: order.id });
     return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
-    await createOrderService(ctx.tx).restoreState(id, before, "order_completion_reverted", ctx.tx);
+    await ctx.modules.order.restoreState(id, before, "order_completion_reverted");
   },
 });
 
 /** Archives a completed, canceled or draft order (Medusa's archive-order); compensation puts its status back. */
 export const archiveOrderStep = step("archive-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-    const { before, order } = await createOrderService(ctx.tx).archive(input.order_id, input.actor ?? undefined, ctx.tx);
+    const { before, order } = await ctx.modules.order.archive(input.order_id, input.actor ?? undefined);
     return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
-    await createOrderService(ctx.tx).restoreState(id, before, "order_archive_reverted", ctx.tx);
+    await ctx.modules.order.restoreState(id, before, "order_archive_reverted");
   },
 });
 
@@ -154,10 +153,10 @@ export const archiveOrderStep = step("archive-order", {
 export const requestOrderTransferStep = step("request-order-transfer", {
   secret: { output: ["token"] },
   invoke: async (input: { order_id: string; customer_id: string; actor: OrderActor }, ctx) => {
-    const { secret, request, email } = await createOrderTransferService(ctx.tx).request({ order_id: input.order_id, customer_id: input.customer_id }, input.actor, ctx.tx);
+    const { secret, request, email } = await ctx.modules.orderTransfer.request({ order_id: input.order_id, customer_id: input.customer_id }, input.actor);
     return { output: { id: request.id, order_id: request.order_id, email, token: secret, expires_at: request.expires_at.toISOString() }, compensateInput: { id: request.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
-    await createOrderTransferService(ctx.tx).cancel(id, ctx.tx);
+    await ctx.modules.orderTransfer.cancel(id);
   },
 });

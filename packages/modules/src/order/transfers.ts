@@ -36,11 +36,10 @@ export function createOrderTransferService(db: Db) {
      */
     async request(
       input: { order_id: string; customer_id: string; ttlMs?: number },
-      actor: OrderActor,
-      tx: Db = db,
+      actor: OrderActor
     ): Promise<{ secret: string; request: OrderTransferRequestRow; email: string }> {
-      return transaction(tx, async (t) => {
-        const current = await orders(t).lock(input.order_id, t);
+      return transaction(db, async (t) => {
+        const current = await orders(t).lock(input.order_id);
         if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
         if (current.customer_id === input.customer_id) throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
         if (!current.email) throw errors.invalidData(`Order ${current.id} has no email to confirm a transfer with`);
@@ -61,15 +60,15 @@ export function createOrderTransferService(db: Db) {
             expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
           })
           .returning();
-        await orders(t).recordChange(current.id, "transfer_requested", actor, null, { transfer_request_id: row!.id, customer_id: input.customer_id }, t);
+        await orders(t).recordChange(current.id, "transfer_requested", actor, null, { transfer_request_id: row!.id, customer_id: input.customer_id });
         return { secret, request: row!, email: current.email };
       });
     },
 
     /** Cancels an open request (a compensation; a request already answered stays as it is). */
-    async cancel(id: string, tx: Db = db): Promise<void> {
+    async cancel(id: string): Promise<void> {
       const now = new Date();
-      await tx
+      await db
         .update(orderTransferRequest)
         .set({ status: "canceled", answered_at: now, updated_at: now })
         .where(and(eq(orderTransferRequest.id, id), eq(orderTransferRequest.status, "requested")));
@@ -80,9 +79,9 @@ export function createOrderTransferService(db: Db) {
      * unknown order, 400 for a token that is unknown, used, expired, superseded or
      * another order's. The token's check and its use are one statement, so it works once.
      */
-    async answer(orderId: string, secret: string, answer: "accept" | "decline", tx: Db = db): Promise<TransferAnswer> {
-      return transaction(tx, async (t) => {
-        const current = await orders(t).lock(orderId, t);
+    async answer(orderId: string, secret: string, answer: "accept" | "decline"): Promise<TransferAnswer> {
+      return transaction(db, async (t) => {
+        const current = await orders(t).lock(orderId);
         const now = new Date();
         const [used] = await t
           .update(orderTransferRequest)
@@ -100,17 +99,17 @@ export function createOrderTransferService(db: Db) {
         if (answer === "accept") {
           if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
           await t.update(order).set({ customer_id: used.customer_id, updated_at: now }).where(eq(order.id, current.id));
-          await orders(t).recordChange(current.id, "transfer_accepted", { actor_type: null, actor_id: null }, { customer_id: current.customer_id }, { customer_id: used.customer_id, transfer_request_id: used.id }, t);
+          await orders(t).recordChange(current.id, "transfer_accepted", { actor_type: null, actor_id: null }, { customer_id: current.customer_id }, { customer_id: used.customer_id, transfer_request_id: used.id });
         } else {
-          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, { transfer_request_id: used.id }, t);
+          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, { transfer_request_id: used.id });
         }
-        return { request: used, order: await orders(t).retrieve(current.id, t) };
+        return { request: used, order: await orders(t).retrieve(current.id) };
       });
     },
 
     /** The open (unanswered, unexpired) request of each order, for views. */
-    async openRequest(orderId: string, tx: Db = db): Promise<OrderTransferRequestRow | null> {
-      const [row] = await tx
+    async openRequest(orderId: string): Promise<OrderTransferRequestRow | null> {
+      const [row] = await db
         .select()
         .from(orderTransferRequest)
         .where(and(eq(orderTransferRequest.order_id, orderId), eq(orderTransferRequest.status, "requested"), gt(orderTransferRequest.expires_at, sql`now()`)));

@@ -32,78 +32,78 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     providers,
 
     /** Creates the cart's collection, or returns the one it already has. */
-    async createCollection(input: { cart_id?: string | null; region_id?: string | null; currency_code: string; amount: number }, tx: Db = db): Promise<PaymentCollection> {
+    async createCollection(input: { cart_id?: string | null; region_id?: string | null; currency_code: string; amount: number }): Promise<PaymentCollection> {
       if (input.cart_id) {
-        const existing = await service.collectionForCart(input.cart_id, tx);
+        const existing = await service.collectionForCart(input.cart_id);
         if (existing) return existing;
       }
       const id = generateId("pay_col");
-      const inserted = await tx
+      const inserted = await db
         .insert(paymentCollection)
         .values({ id, cart_id: input.cart_id ?? null, region_id: input.region_id ?? null, currency_code: input.currency_code.toLowerCase(), amount: input.amount })
         .onConflictDoNothing()
         .returning({ id: paymentCollection.id });
-      if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id, tx))!;
-      return service.retrieveCollection(id, tx);
+      if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
+      return service.retrieveCollection(id);
     },
 
-    async retrieveCollection(id: string, tx: Db = db): Promise<PaymentCollection> {
-      const [row] = await tx.select().from(paymentCollection).where(and(eq(paymentCollection.id, id), liveCollection));
+    async retrieveCollection(id: string): Promise<PaymentCollection> {
+      const [row] = await db.select().from(paymentCollection).where(and(eq(paymentCollection.id, id), liveCollection));
       if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
-      const [full] = await attach(tx, [row]);
+      const [full] = await attach(db, [row]);
       return full!;
     },
 
     /** One payment's own row (canceled ones too). */
-    async retrievePayment(id: string, tx: Db = db): Promise<PaymentRow> {
-      const [row] = await tx.select().from(payment).where(eq(payment.id, id));
+    async retrievePayment(id: string): Promise<PaymentRow> {
+      const [row] = await db.select().from(payment).where(eq(payment.id, id));
       if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
       return row;
     },
 
-    async collectionForCart(cartId: string, tx: Db = db): Promise<PaymentCollection | undefined> {
-      const [row] = await tx.select().from(paymentCollection).where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
+    async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
+      const [row] = await db.select().from(paymentCollection).where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
       if (!row) return undefined;
-      return (await attach(tx, [row]))[0];
+      return (await attach(db, [row]))[0];
     },
 
     /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
-    async paymentCurrency(paymentId: string, tx: Db = db): Promise<string> {
-      const [row] = await tx.select({ currency_code: payment.currency_code }).from(payment).where(eq(payment.id, paymentId));
+    async paymentCurrency(paymentId: string): Promise<string> {
+      const [row] = await db.select({ currency_code: payment.currency_code }).from(payment).where(eq(payment.id, paymentId));
       if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
       return row.currency_code;
     },
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
-    async listCollections(filter: { id?: string[]; cart_id?: string[] }, tx: Db = db): Promise<PaymentCollection[]> {
+    async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
       const conditions = [liveCollection];
       if (filter.id) conditions.push(inArray(paymentCollection.id, filter.id.length ? filter.id : ["-"]));
       if (filter.cart_id) conditions.push(inArray(paymentCollection.cart_id, filter.cart_id.length ? filter.cart_id : ["-"]));
-      return attach(tx, await tx.select().from(paymentCollection).where(and(...conditions)));
+      return attach(db, await db.select().from(paymentCollection).where(and(...conditions)));
     },
 
     /** Keeps a not yet authorized collection (and its pending sessions) at the cart's total. */
-    async setCollectionAmount(id: string, amount: number, tx: Db = db): Promise<void> {
-      const updated = await tx
+    async setCollectionAmount(id: string, amount: number): Promise<void> {
+      const updated = await db
         .update(paymentCollection)
         .set({ amount })
         .where(and(eq(paymentCollection.id, id), inArray(paymentCollection.status, ["not_paid", "awaiting"])))
         .returning({ id: paymentCollection.id });
-      if (updated.length) await tx.update(paymentSession).set({ amount }).where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
+      if (updated.length) await db.update(paymentSession).set({ amount }).where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
     },
 
     /**
      * Starts a session with a provider for the collection's amount. As in Medusa, a new session
      * replaces the collection's other unauthorized sessions.
      */
-    async createSession(collectionId: string, input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown>; idempotencyKey?: string }, tx: Db = db): Promise<PaymentCollection> {
-      const collection = await service.retrieveCollection(collectionId, tx);
+    async createSession(collectionId: string, input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown>; idempotencyKey?: string }): Promise<PaymentCollection> {
+      const collection = await service.retrieveCollection(collectionId);
       if (collection.status === "authorized" || collection.status === "completed") throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
       const id = generateId("payses");
       const initiated = await provider.initiate({ amount: collection.amount, currency_code: collection.currency_code, data: input.data ?? {}, context: input.context, idempotencyKey: input.idempotencyKey ?? id });
-      await tx.delete(paymentSession).where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
-      await tx.insert(paymentSession).values({
+      await db.delete(paymentSession).where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
+      await db.insert(paymentSession).values({
         id,
         payment_collection_id: collectionId,
         provider_id: provider.id,
@@ -112,7 +112,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         data: initiated.data,
         context: input.context ?? null,
       });
-      return service.retrieveCollection(collectionId, tx);
+      return service.retrieveCollection(collectionId);
     },
 
     /**
@@ -120,12 +120,12 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * `authorized` and a payment exists. A decline is `payment_authorization_error`, a further
      * step for the customer `payment_requires_more_error`; a provider failure is thrown as is.
      */
-    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string } = {}, tx: Db = db): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
-      const [session] = await tx.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
+    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string } = {}): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+      const [session] = await db.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
-        const [existing] = await tx.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-        return { collection: await service.retrieveCollection(collectionId, tx), payment: existing! };
+        const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+        return { collection: await service.retrieveCollection(collectionId), payment: existing! };
       }
       const outcome = await providers.get(session.provider_id).authorize({
         amount: session.amount,
@@ -135,27 +135,27 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         idempotencyKey: options.idempotencyKey ?? sessionId,
       });
       if (outcome.status === "declined") {
-        await tx.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        await db.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
         throw errors.paymentAuthorization(outcome.message);
       }
       if (outcome.status === "requires_more") {
-        await tx.update(paymentSession).set({ status: "requires_more", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        await db.update(paymentSession).set({ status: "requires_more", data: outcome.data }).where(eq(paymentSession.id, sessionId));
         throw errors.paymentRequiresMore("More information is required for payment");
       }
       const now = new Date();
-      await tx.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: now }).where(eq(paymentSession.id, sessionId));
-      const [created] = await tx
+      await db.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: now }).where(eq(paymentSession.id, sessionId));
+      const [created] = await db
         .insert(payment)
         .values({ id: generateId("pay"), payment_collection_id: collectionId, payment_session_id: sessionId, provider_id: session.provider_id, currency_code: session.currency_code, amount: session.amount, data: outcome.data })
         .returning();
-      await tx
+      await db
         .update(paymentCollection)
         .set({
           authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
           status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
         })
         .where(eq(paymentCollection.id, collectionId));
-      return { collection: await service.retrieveCollection(collectionId, tx), payment: created! };
+      return { collection: await service.retrieveCollection(collectionId), payment: created! };
     },
 
     /**
@@ -164,8 +164,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * either committed first (then this refuses: `not_allowed`, refund instead) or finds the payment
      * canceled. Idempotent: true when this call voided it, false when it already was.
      */
-    async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}, tx: Db = db): Promise<boolean> {
-      return transaction(tx, async (t) => {
+    async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}): Promise<boolean> {
+      return transaction(db, async (t) => {
         const [row] = await t.select().from(payment).where(eq(payment.id, paymentId)).for("update");
         if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
         if (row.canceled_at) return false;

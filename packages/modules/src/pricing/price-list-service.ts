@@ -35,11 +35,11 @@ const live = isNull(priceList.deleted_at);
  */
 export function createPriceListService(db: Db) {
   const service = {
-    async create(input: PriceListCreate, tx: Db = db): Promise<PriceList> {
+    async create(input: PriceListCreate): Promise<PriceList> {
       checkDates(input.starts_at, input.ends_at);
       validatePrices(input.prices ?? []);
       const id = generateId("plist");
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         await inner.insert(priceList).values({
           id,
           title: input.title,
@@ -52,19 +52,19 @@ export function createPriceListService(db: Db) {
         await setRules(inner, id, input.rules ?? []);
         await insertPrices(inner, id, input.prices ?? []);
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<PriceList> {
-      const [row] = await tx.select().from(priceList).where(and(eq(priceList.id, id), live));
+    async retrieve(id: string): Promise<PriceList> {
+      const [row] = await db.select().from(priceList).where(and(eq(priceList.id, id), live));
       if (!row) throw errors.notFound(`Price list with id: ${id} was not found`);
-      return (await withRelations(tx, [row]))[0]!;
+      return (await withRelations(db, [row]))[0]!;
     },
 
     /** The variants the live lists among `ids` price, each once. */
-    async variantIds(ids: string[], tx: Db = db): Promise<string[]> {
+    async variantIds(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const rows = await tx
+      const rows = await db
         .selectDistinct({ variant_id: price.variant_id })
         .from(price)
         .innerJoin(priceList, eq(priceList.id, price.price_list_id))
@@ -73,8 +73,8 @@ export function createPriceListService(db: Db) {
     },
 
     /** A page of a price list's prices (404 for an unknown list), ordered by variant, currency and tier. */
-    async listPrices(id: string, filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] }, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Price[]; count: number }> {
-      const [list] = await tx.select({ id: priceList.id }).from(priceList).where(and(eq(priceList.id, id), live));
+    async listPrices(id: string, filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] }, page: Paging & { order?: string }): Promise<{ items: Price[]; count: number }> {
+      const [list] = await db.select({ id: priceList.id }).from(priceList).where(and(eq(priceList.id, id), live));
       if (!list) throw errors.notFound(`Price list with id: ${id} was not found`);
       const where = and(
         eq(price.price_list_id, id),
@@ -84,33 +84,33 @@ export function createPriceListService(db: Db) {
       );
       const columns = { created_at: price.created_at, updated_at: price.updated_at, amount: price.amount, currency_code: price.currency_code, variant_id: price.variant_id };
       const [rows, [total]] = await Promise.all([
-        tx
+        db
           .select()
           .from(price)
           .where(where)
           .orderBy(...(page.order ? orderBy(page.order, columns, price.id) : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)]))
           .limit(page.limit)
           .offset(page.offset),
-        tx.select({ count: count() }).from(price).where(where),
+        db.select({ count: count() }).from(price).where(where),
       ]);
       return { items: rows.map(toPrice), count: total?.count ?? 0 };
     },
 
-    async list(filters: PriceListFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PriceList[]; count: number }> {
+    async list(filters: PriceListFilters, page: Paging & { order?: string }): Promise<{ items: PriceList[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, priceList, where, orderBy( page.order, { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at }, priceList.id, ), page);
-      return { items: await withRelations(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, priceList, where, orderBy( page.order, { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at }, priceList.id, ), page);
+      return { items: await withRelations(db, rows), count: total };
     },
 
     /** Updates fields; `rules` and `prices`, when given, replace the list's current ones. */
-    async update(id: string, input: PriceListUpdate, tx: Db = db): Promise<PriceList> {
-      const existing = await service.retrieve(id, tx);
+    async update(id: string, input: PriceListUpdate): Promise<PriceList> {
+      const existing = await service.retrieve(id);
       const startsAt = input.starts_at === undefined ? existing.starts_at : toDate(input.starts_at);
       const endsAt = input.ends_at === undefined ? existing.ends_at : toDate(input.ends_at);
       checkDates(startsAt, endsAt);
       validatePrices(input.prices ?? []);
       const { rules, prices, starts_at, ends_at, ...fields } = input;
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         const set = { ...fields, ...(starts_at !== undefined ? { starts_at: startsAt } : {}), ...(ends_at !== undefined ? { ends_at: endsAt } : {}), updated_at: new Date() };
         await inner.update(priceList).set(set).where(eq(priceList.id, id));
         if (rules) {
@@ -122,13 +122,13 @@ export function createPriceListService(db: Db) {
           await insertPrices(inner, id, prices);
         }
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Soft-deletes the list; its prices and rules go with it. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await transaction(tx, async (inner) => {
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await transaction(db, async (inner) => {
         await inner.update(priceList).set({ deleted_at: new Date() }).where(eq(priceList.id, id));
         await inner.delete(price).where(eq(price.price_list_id, id));
         await inner.delete(priceListRule).where(eq(priceListRule.price_list_id, id));
@@ -136,13 +136,13 @@ export function createPriceListService(db: Db) {
     },
 
     /** Creates, updates and deletes the list's prices in one transaction: all or nothing. */
-    async batchPrices(id: string, batch: PriceListPricesBatch, tx: Db = db): Promise<PriceListBatchResult> {
-      await service.retrieve(id, tx);
+    async batchPrices(id: string, batch: PriceListPricesBatch): Promise<PriceListBatchResult> {
+      await service.retrieve(id);
       const creates = batch.create ?? [];
       const updates = batch.update ?? [];
       const deletes = [...new Set(batch.delete ?? [])];
       validatePrices(creates);
-      return transaction(tx, async (inner) => {
+      return transaction(db, async (inner) => {
         const touched = [...new Set([...updates.map((u) => u.id), ...deletes])];
         const owned = touched.length
           ? await inner.select().from(price).where(and(inArray(price.id, touched), eq(price.price_list_id, id))).for("update")
@@ -175,9 +175,9 @@ export function createPriceListService(db: Db) {
     },
 
     /** Removes one price from the list. */
-    async deletePrice(id: string, priceId: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      const removed = await tx.delete(price).where(and(eq(price.id, priceId), eq(price.price_list_id, id))).returning({ id: price.id });
+    async deletePrice(id: string, priceId: string): Promise<void> {
+      await service.retrieve(id);
+      const removed = await db.delete(price).where(and(eq(price.id, priceId), eq(price.price_list_id, id))).returning({ id: price.id });
       if (removed.length === 0) throw errors.notFound(`Price with id: ${priceId} was not found in price list ${id}`);
     },
   };

@@ -22,9 +22,9 @@ const columns = {
  */
 export function createPricePreferenceService(db: Db) {
   const service = {
-    async create(input: PricePreferenceCreate, tx: Db = db): Promise<PricePreference> {
+    async create(input: PricePreferenceCreate): Promise<PricePreference> {
       try {
-        const [row] = await tx
+        const [row] = await db
           .insert(pricePreference)
           .values({ id: generateId("prpref"), attribute: input.attribute, value: normalize(input.attribute, input.value), is_tax_inclusive: input.is_tax_inclusive ?? false })
           .returning(columns);
@@ -35,26 +35,26 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<PricePreference> {
-      const [row] = await tx.select(columns).from(pricePreference).where(and(eq(pricePreference.id, id), live));
+    async retrieve(id: string): Promise<PricePreference> {
+      const [row] = await db.select(columns).from(pricePreference).where(and(eq(pricePreference.id, id), live));
       if (!row) throw errors.notFound(`Price preference with id: ${id} was not found`);
       return row;
     },
 
-    async list(filters: PricePreferenceFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PricePreference[]; count: number }> {
+    async list(filters: PricePreferenceFilters, page: Paging & { order?: string }): Promise<{ items: PricePreference[]; count: number }> {
       const where = and(live, ...conditions(filters));
       const order = orderBy(page.order, { created_at: columns.created_at, updated_at: columns.updated_at, attribute: columns.attribute, value: columns.value }, pricePreference.id);
-      const { items, count: total } = await listPage(tx, pricePreference, where, order, page);
+      const { items, count: total } = await listPage(db, pricePreference, where, order, page);
       return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
 
-    async update(id: string, input: PricePreferenceUpdate, tx: Db = db): Promise<PricePreference> {
-      const existing = await service.retrieve(id, tx);
+    async update(id: string, input: PricePreferenceUpdate): Promise<PricePreference> {
+      const existing = await service.retrieve(id);
       if (Object.keys(input).length === 0) return existing;
       const attribute = input.attribute ?? existing.attribute;
       const set = { ...input, ...(input.value !== undefined || input.attribute !== undefined ? { value: normalize(attribute, input.value ?? existing.value) } : {}), updated_at: new Date() };
       try {
-        const [row] = await tx.update(pricePreference).set(set).where(eq(pricePreference.id, id)).returning(columns);
+        const [row] = await db.update(pricePreference).set(set).where(eq(pricePreference.id, id)).returning(columns);
         return row!;
       } catch (error) {
         if (isUniqueViolation(error)) throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
@@ -62,9 +62,9 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await tx.update(pricePreference).set({ deleted_at: new Date() }).where(eq(pricePreference.id, id));
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await db.update(pricePreference).set({ deleted_at: new Date() }).where(eq(pricePreference.id, id));
     },
   };
   return service;

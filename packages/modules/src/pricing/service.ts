@@ -22,9 +22,9 @@ export interface PriceContext {
 export function createPricingService(db: Db) {
   const service = {
     /** Replaces the variant's base prices (price list prices are left alone). */
-    async setVariantPrices(variantId: string, prices: PriceInput[], tx: Db = db): Promise<Price[]> {
+    async setVariantPrices(variantId: string, prices: PriceInput[]): Promise<Price[]> {
       validatePrices(prices);
-      return transaction(tx, async (inner) => {
+      return transaction(db, async (inner) => {
         await inner.delete(price).where(and(eq(price.variant_id, variantId), isNull(price.price_list_id)));
         if (prices.length === 0) return [];
         const rows = await inner
@@ -36,10 +36,10 @@ export function createPricingService(db: Db) {
     },
 
     /** Base prices of many variants in one query, keyed by variant id (every id present). */
-    async listVariantPrices(variantIds: string[], tx: Db = db): Promise<Map<string, Price[]>> {
+    async listVariantPrices(variantIds: string[]): Promise<Map<string, Price[]>> {
       const out = new Map<string, Price[]>(variantIds.map((id) => [id, []]));
       if (variantIds.length === 0) return out;
-      const rows = await tx
+      const rows = await db
         .select()
         .from(price)
         .where(and(inArray(price.variant_id, variantIds), isNull(price.price_list_id)))
@@ -49,22 +49,22 @@ export function createPricingService(db: Db) {
     },
 
     /** Deletes every price of the variants, base and list prices (the variants are gone). */
-    async deleteVariantPrices(variantIds: string[], tx: Db = db): Promise<void> {
+    async deleteVariantPrices(variantIds: string[]): Promise<void> {
       if (variantIds.length === 0) return;
-      await tx.delete(price).where(inArray(price.variant_id, variantIds));
+      await db.delete(price).where(inArray(price.variant_id, variantIds));
     },
 
     /**
      * The `calculated_price` of each variant for a context, in two queries for any number of
      * variants. A variant without an applicable price is absent from the map.
      */
-    async calculatePrices(variantIds: string[], context: PriceContext, tx: Db = db): Promise<Map<string, CalculatedPrice>> {
+    async calculatePrices(variantIds: string[], context: PriceContext): Promise<Map<string, CalculatedPrice>> {
       const out = new Map<string, CalculatedPrice>();
       if (!context.currency_code) throw errors.invalidData("A currency_code or region_id is required to calculate prices");
       const currency = context.currency_code.toLowerCase();
       if (variantIds.length === 0) return out;
       const [rows, preferences] = await Promise.all([
-        tx
+        db
           .select({
             price,
             list: { id: priceList.id, type: priceList.type, status: priceList.status, starts_at: priceList.starts_at, ends_at: priceList.ends_at },
@@ -79,7 +79,7 @@ export function createPricingService(db: Db) {
               or(isNull(price.price_list_id), and(eq(priceList.status, "active"), isNull(priceList.deleted_at))),
             ),
           ),
-        tx
+        db
           .select()
           .from(pricePreference)
           .where(

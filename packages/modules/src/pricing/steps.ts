@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { generateId } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { pricePreference } from "./schema";
+import type { PriceInput } from "./prices";
 
 /** Whether prices in a currency include tax, as set from the store's currencies. */
 export interface CurrencyTaxInclusion {
@@ -41,5 +42,19 @@ export const setCurrencyTaxInclusionStep = step("set-currency-tax-inclusion", {
       if (entry.created) await ctx.tx.delete(pricePreference).where(eq(pricePreference.id, entry.id));
       else await ctx.tx.update(pricePreference).set({ is_tax_inclusive: entry.is_tax_inclusive }).where(eq(pricePreference.id, entry.id));
     }
+  },
+});
+
+/**
+ * Gives new variants their base prices. Compensation removes those variants' prices: they had
+ * none before (a re-pricing of existing variants is not this step's to undo).
+ */
+export const setNewVariantPricesStep = step("set-new-variant-prices", {
+  invoke: async (input: Array<{ variant_id: string; prices: PriceInput[] }>, ctx) => {
+    for (const { variant_id, prices } of input) await ctx.modules.pricing.setVariantPrices(variant_id, prices);
+    return { output: null, compensateInput: input.map((v) => v.variant_id) };
+  },
+  compensate: async (variantIds: string[], ctx) => {
+    await ctx.modules.pricing.deleteVariantPrices(variantIds);
   },
 });

@@ -49,10 +49,10 @@ export interface CollectionFilters {
 /** Product collections: CRUD; a collection is found by id or handle. */
 export function createCollectionService(db: Db) {
   const service = {
-    async create(input: CollectionCreate, tx: Db = db): Promise<ProductCollectionRow> {
-      const handle = input.handle ?? (await generatedHandle(tx, productCollection, input.title, "collection"));
+    async create(input: CollectionCreate): Promise<ProductCollectionRow> {
+      const handle = input.handle ?? (await generatedHandle(db, productCollection, input.title, "collection"));
       try {
-        const [row] = await tx
+        const [row] = await db
           .insert(productCollection)
           .values({ id: generateId("pcol"), title: input.title, handle, metadata: input.metadata ?? null })
           .returning();
@@ -63,13 +63,13 @@ export function createCollectionService(db: Db) {
       }
     },
 
-    async retrieve(idOrHandle: string, tx: Db = db): Promise<ProductCollectionRow> {
-      const [row] = await tx.select().from(productCollection).where(byIdOrHandle(productCollection, idOrHandle));
+    async retrieve(idOrHandle: string): Promise<ProductCollectionRow> {
+      const [row] = await db.select().from(productCollection).where(byIdOrHandle(productCollection, idOrHandle));
       if (!row) throw errors.notFound(`Product collection with id: ${idOrHandle} was not found`);
       return row;
     },
 
-    async list(filters: CollectionFilters, page: Page, tx: Db = db): Promise<{ items: ProductCollectionRow[]; count: number }> {
+    async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
       const conditions: SQL[] = [isNull(productCollection.deleted_at)];
       if (filters.id?.length) conditions.push(inArray(productCollection.id, filters.id));
       if (filters.handle?.length) conditions.push(inArray(productCollection.handle, filters.handle));
@@ -77,14 +77,14 @@ export function createCollectionService(db: Db) {
       if (filters.q) conditions.push(or(ilike(productCollection.title, likePattern(filters.q)), ilike(productCollection.handle, likePattern(filters.q)))!);
       const where = and(...conditions);
       const columns = { created_at: productCollection.created_at, updated_at: productCollection.updated_at, title: productCollection.title, handle: productCollection.handle };
-      return listPage(tx, productCollection, where, orderBy(page.order, columns, productCollection.id), page);
+      return listPage(db, productCollection, where, orderBy(page.order, columns, productCollection.id), page);
     },
 
-    async update(id: string, input: CollectionUpdate, tx: Db = db): Promise<ProductCollectionRow> {
-      const existing = await service.retrieve(id, tx);
+    async update(id: string, input: CollectionUpdate): Promise<ProductCollectionRow> {
+      const existing = await service.retrieve(id);
       if (Object.keys(input).length === 0) return existing;
       try {
-        const [row] = await tx.update(productCollection).set(input).where(eq(productCollection.id, existing.id)).returning();
+        const [row] = await db.update(productCollection).set(input).where(eq(productCollection.id, existing.id)).returning();
         return row!;
       } catch (error) {
         if (isUniqueViolation(error)) throw errors.conflict(`Product collection with handle: ${input.handle} already exists`);
@@ -93,18 +93,18 @@ export function createCollectionService(db: Db) {
     },
 
     /** Soft delete; its products are detached from it, as Medusa does. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
-        const existing = await service.retrieve(id, t);
+    async delete(id: string): Promise<void> {
+      await transaction(db, async (t) => {
+        const existing = await createCollectionService(t).retrieve(id);
         await t.update(product).set({ collection_id: null }).where(eq(product.collection_id, existing.id));
         await t.update(productCollection).set({ deleted_at: new Date() }).where(eq(productCollection.id, existing.id));
       });
     },
 
     /** The ids among `ids` that are live collections. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: productCollection.id }).from(productCollection).where(and(inArray(productCollection.id, ids), isNull(productCollection.deleted_at)));
+      const rows = await db.select({ id: productCollection.id }).from(productCollection).where(and(inArray(productCollection.id, ids), isNull(productCollection.deleted_at)));
       return new Set(rows.map((r) => r.id));
     },
   };
@@ -194,8 +194,8 @@ export function createCategoryService(db: Db) {
   }
 
   const service = {
-    async create(input: CategoryCreate, tx: Db = db): Promise<ProductCategory> {
-      return transaction(tx, async (t) => {
+    async create(input: CategoryCreate): Promise<ProductCategory> {
+      return transaction(db, async (t) => {
         const id = generateId("pcat");
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
@@ -230,16 +230,16 @@ export function createCategoryService(db: Db) {
       });
     },
 
-    async retrieve(idOrHandle: string, options: CategoryReadOptions & { filters?: CategoryFilters } = {}, tx: Db = db): Promise<ProductCategory> {
-      const [row] = await tx
+    async retrieve(idOrHandle: string, options: CategoryReadOptions & { filters?: CategoryFilters } = {}): Promise<ProductCategory> {
+      const [row] = await db
         .select()
         .from(productCategory)
         .where(and(byIdOrHandle(productCategory, idOrHandle), ...categoryConditions(options.filters ?? {})));
       if (!row) throw errors.notFound(`Product category with id: ${idOrHandle} was not found`);
-      return (await withTree([row], options, tx))[0]!;
+      return (await withTree([row], options, db))[0]!;
     },
 
-    async list(filters: CategoryFilters, page: Page, options: CategoryReadOptions = {}, tx: Db = db): Promise<{ items: ProductCategory[]; count: number }> {
+    async list(filters: CategoryFilters, page: Page, options: CategoryReadOptions = {}): Promise<{ items: ProductCategory[]; count: number }> {
       const where = and(...categoryConditions(filters));
       const columns = {
         created_at: productCategory.created_at,
@@ -248,12 +248,12 @@ export function createCategoryService(db: Db) {
         handle: productCategory.handle,
         rank: productCategory.rank,
       };
-      const { items: rows, count: total } = await listPage(tx, productCategory, where, orderBy(page.order, columns, productCategory.id, "rank"), page);
-      return { items: await withTree(rows, options, tx), count: total };
+      const { items: rows, count: total } = await listPage(db, productCategory, where, orderBy(page.order, columns, productCategory.id, "rank"), page);
+      return { items: await withTree(rows, options, db), count: total };
     },
 
-    async update(id: string, input: CategoryUpdate, tx: Db = db): Promise<ProductCategory> {
-      return transaction(tx, async (t) => {
+    async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
+      return transaction(db, async (t) => {
         const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
         if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
         const { parent_category_id: rawParent, rank, ...fields } = input;
@@ -291,13 +291,13 @@ export function createCategoryService(db: Db) {
             throw error;
           }
         }
-        return service.retrieve(existing.id, {}, t);
+        return createCategoryService(t).retrieve(existing.id, {});
       });
     },
 
     /** Soft delete; a category with children cannot be deleted (as in Medusa). */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
+    async delete(id: string): Promise<void> {
+      await transaction(db, async (t) => {
         const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
         if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
         const [child] = await t.select({ id: productCategory.id }).from(productCategory).where(and(eq(productCategory.parent_category_id, id), live)).limit(1);
@@ -309,18 +309,18 @@ export function createCategoryService(db: Db) {
     },
 
     /** The ids among `ids` that are live categories. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: productCategory.id }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
+      const rows = await db.select({ id: productCategory.id }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
       return new Set(rows.map((r) => r.id));
     },
 
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
-    async withDescendants(ids: string[], tx: Db = db): Promise<string[]> {
+    async withDescendants(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const roots = await tx.select({ mpath: productCategory.mpath }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
+      const roots = await db.select({ mpath: productCategory.mpath }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
       if (roots.length === 0) return ids;
-      const rows = await tx
+      const rows = await db
         .select({ id: productCategory.id })
         .from(productCategory)
         .where(and(live, or(...roots.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))));
@@ -365,9 +365,9 @@ export interface ValueFilters {
 function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, table: typeof productTag, prefix: string, label: string, detach: (id: string, tx: Db) => Promise<unknown>) {
   const live = isNull(table.deleted_at);
   const service = {
-    async create(input: TagCreate, tx: Db = db): Promise<Row> {
+    async create(input: TagCreate): Promise<Row> {
       try {
-        const [row] = await tx
+        const [row] = await db
           .insert(table)
           .values({ id: generateId(prefix), value: input.value, metadata: input.metadata ?? null })
           .returning();
@@ -378,26 +378,26 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
       }
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<Row> {
-      const [row] = await tx.select().from(table).where(and(eq(table.id, id), live));
+    async retrieve(id: string): Promise<Row> {
+      const [row] = await db.select().from(table).where(and(eq(table.id, id), live));
       if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
       return row as Row;
     },
 
-    async list(filters: ValueFilters, page: Page, tx: Db = db): Promise<{ items: Row[]; count: number }> {
+    async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
       const conditions: SQL[] = [live];
       if (filters.id?.length) conditions.push(inArray(table.id, filters.id));
       if (filters.value?.length) conditions.push(inArray(table.value, filters.value));
       if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
       const where = and(...conditions);
-      const { items, count: total } = await listPage(tx, table, where, orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id), page);
+      const { items, count: total } = await listPage(db, table, where, orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id), page);
       return { items: items as Row[], count: total };
     },
 
-    async update(id: string, input: TagUpdate, tx: Db = db): Promise<Row> {
-      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
+    async update(id: string, input: TagUpdate): Promise<Row> {
+      if (Object.keys(input).length === 0) return service.retrieve(id);
       try {
-        const [row] = await tx
+        const [row] = await db
           .update(table)
           .set(input)
           .where(and(eq(table.id, id), live))
@@ -410,9 +410,9 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
       }
     },
 
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
-        await service.retrieve(id, t);
+    async delete(id: string): Promise<void> {
+      await transaction(db, async (t) => {
+        await createValueService(t, table, prefix, label, detach).retrieve(id);
         await detach(id, t);
         await t
           .update(table)
@@ -422,9 +422,9 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
     },
 
     /** The ids among `ids` that are live records. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: table.id }).from(table).where(and(inArray(table.id, ids), live));
+      const rows = await db.select({ id: table.id }).from(table).where(and(inArray(table.id, ids), live));
       return new Set(rows.map((r) => r.id));
     },
   };

@@ -99,7 +99,7 @@ export function createProductService(db: Db) {
       );
     }
     if (filters.category_id?.length) {
-      const ids = filters.include_category_descendants ? await categories.withDescendants(filters.category_id, tx) : filters.category_id;
+      const ids = filters.include_category_descendants ? await createCategoryService(tx).withDescendants(filters.category_id) : filters.category_id;
       out.push(inArray(product.id, tx.select({ id: productCategoryProduct.product_id }).from(productCategoryProduct).where(inArray(productCategoryProduct.product_category_id, ids))));
     }
     if (filters.tag_id?.length) {
@@ -335,10 +335,10 @@ export function createProductService(db: Db) {
     tags,
     types,
 
-    async list(filters: ProductFilters, page: Paging & { order?: string }, options: ProductReadOptions = {}, tx: Db = db): Promise<{ items: Product[]; count: number }> {
-      const where = and(...(await conditions(filters, tx)));
-      const { items: rows, count: total } = await listPage(tx, product, where, orderBy(page.order, ORDER_COLUMNS, product.id), page);
-      return { items: await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
+    async list(filters: ProductFilters, page: Paging & { order?: string }, options: ProductReadOptions = {}): Promise<{ items: Product[]; count: number }> {
+      const where = and(...(await conditions(filters, db)));
+      const { items: rows, count: total } = await listPage(db, product, where, orderBy(page.order, ORDER_COLUMNS, product.id), page);
+      return { items: await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
     },
 
     /**
@@ -347,10 +347,9 @@ export function createProductService(db: Db) {
      */
     async listOptions(
       filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
-      page: Paging & { order?: string },
-      tx: Db = db,
+      page: Paging & { order?: string }
     ): Promise<{ items: ProductOption[]; count: number }> {
-      const products = tx.select({ id: product.id }).from(product).where(and(...(await conditions(filters.product, tx))));
+      const products = db.select({ id: product.id }).from(product).where(and(...(await conditions(filters.product, db))));
       const where = and(
         isNull(productOption.deleted_at),
         inArray(productOption.product_id, products),
@@ -358,9 +357,9 @@ export function createProductService(db: Db) {
         filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
         filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
       );
-      const { items: rows, count: total } = await listPage(tx, productOption, where, orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id), page);
+      const { items: rows, count: total } = await listPage(db, productOption, where, orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id), page);
       const values = rows.length
-        ? await tx
+        ? await db
             .select()
             .from(productOptionValue)
             .where(and(inArray(productOptionValue.option_id, rows.map((r) => r.id)), isNull(productOptionValue.deleted_at)))
@@ -370,15 +369,15 @@ export function createProductService(db: Db) {
     },
 
     /** A live product by id or handle, with `relations` (default all). */
-    async retrieve(idOrHandle: string, options: ProductReadOptions = {}, tx: Db = db): Promise<Product> {
-      const where = and(...(await conditions(options.filters ?? {}, tx)), or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)));
-      const rows = await tx.select().from(product).where(where).limit(1);
+    async retrieve(idOrHandle: string, options: ProductReadOptions = {}): Promise<Product> {
+      const where = and(...(await conditions(options.filters ?? {}, db)), or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)));
+      const rows = await db.select().from(product).where(where).limit(1);
       if (rows.length === 0) throw errors.notFound(`Product with id: ${idOrHandle} was not found`);
-      return (await attachRelations(tx, rows, new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
+      return (await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
     },
 
     /** Live variants with their option values and `product_id`. */
-    async listVariants(filters: VariantFilters, page: Paging & { order?: string } = { limit: 1000, offset: 0 }, tx: Db = db): Promise<{ items: ProductVariant[]; count: number }> {
+    async listVariants(filters: VariantFilters, page: Paging & { order?: string } = { limit: 1000, offset: 0 }): Promise<{ items: ProductVariant[]; count: number }> {
       const conds: SQL[] = [isNull(productVariant.deleted_at)];
       if (filters.id?.length) conds.push(inArray(productVariant.id, filters.id));
       if (filters.product_id?.length) conds.push(inArray(productVariant.product_id, filters.product_id));
@@ -386,8 +385,8 @@ export function createProductService(db: Db) {
       if (filters.q) conds.push(or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!);
       const where = and(...conds);
       const columns = { created_at: productVariant.created_at, updated_at: productVariant.updated_at, title: productVariant.title, sku: productVariant.sku, variant_rank: productVariant.variant_rank };
-      const { items: rows, count: total } = await listPage(tx, productVariant, where, orderBy(page.order, columns, productVariant.id), page);
-      const values = await loadVariantOptions(tx, rows.map((r) => r.id));
+      const { items: rows, count: total } = await listPage(db, productVariant, where, orderBy(page.order, columns, productVariant.id), page);
+      const values = await loadVariantOptions(db, rows.map((r) => r.id));
       return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total };
     },
 
@@ -395,9 +394,9 @@ export function createProductService(db: Db) {
      * Shows a variant with some of its product's images and not others (Medusa's variant images):
      * 404 for a variant not of the product, 400 naming images that are not the product's.
      */
-    async batchVariantImages(productId: string, variantId: string, input: VariantImagesBatch, tx: Db = db): Promise<{ added: string[]; removed: string[] }> {
-      return transaction(tx, async (t) => {
-        await service.retrieveVariant(productId, variantId, t);
+    async batchVariantImages(productId: string, variantId: string, input: VariantImagesBatch): Promise<{ added: string[]; removed: string[] }> {
+      return transaction(db, async (t) => {
+        await createProductService(t).retrieveVariant(productId, variantId);
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         const named = [...new Set([...add, ...remove])];
@@ -413,10 +412,10 @@ export function createProductService(db: Db) {
     },
 
     /** The images each of `variantIds` is shown with (one query), in the product's image order. */
-    async variantImages(variantIds: string[], tx: Db = db): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
+    async variantImages(variantIds: string[]): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
       const out = new Map<string, Array<{ id: string; url: string; rank: number }>>();
       if (variantIds.length === 0) return out;
-      const rows = await tx
+      const rows = await db
         .select({ variant_id: productVariantImage.variant_id, id: productImage.id, url: productImage.url, rank: productImage.rank })
         .from(productVariantImage)
         .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
@@ -431,153 +430,153 @@ export function createProductService(db: Db) {
     },
 
     /** A live variant of a live product. */
-    async retrieveVariant(productId: string, variantId: string, tx: Db = db): Promise<ProductVariant> {
-      const { items } = await service.listVariants({ id: [variantId], product_id: [productId] }, { limit: 1, offset: 0 }, tx);
+    async retrieveVariant(productId: string, variantId: string): Promise<ProductVariant> {
+      const { items } = await service.listVariants({ id: [variantId], product_id: [productId] }, { limit: 1, offset: 0 });
       if (!items[0]) throw errors.notFound(`Variant with id: ${variantId} was not found`);
       return items[0];
     },
 
     /** Creates a product with options, variants, images and links; sales channel ids must be checked by the caller. */
-    async create(input: ProductCreate, tx: Db = db): Promise<ProductWrite> {
-      await assertLinks(input, tx);
+    async create(input: ProductCreate): Promise<ProductWrite> {
+      await assertLinks(input, db);
       const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle: explicit, ...fields } = input;
       const id = generateId("prod");
       // A concurrent create can take a generated handle between the check and the insert: the
       // insert runs in a savepoint and a generated handle is recomputed; an explicit one is 409.
       for (let attempt = 1; ; attempt++) {
-        const handle = await handleFor(explicit, input.title, tx);
+        const handle = await handleFor(explicit, input.title, db);
         try {
-          await transaction(tx, (t) => t.insert(product).values({ ...fields, id, handle }));
+          await transaction(db, (t) => t.insert(product).values({ ...fields, id, handle }));
           break;
         } catch (error) {
           if (!isUniqueViolation(error, "product_handle_uq")) throw error;
           if (explicit || attempt >= 5) throw errors.conflict(`Product with handle: ${handle} already exists`);
         }
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, tx);
-      await insertOptions(id, options, tx);
-      const created = await insertVariants(tx, id, variants ?? [], await productOptions(id, tx), 0);
-      if (sales_channels?.length) await service.setSalesChannels(id, sales_channels.map((s) => s.id), tx);
-      await assertUniqueCombinations(tx, id);
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
+      await insertOptions(id, options, db);
+      const created = await insertVariants(db, id, variants ?? [], await productOptions(id, db), 0);
+      if (sales_channels?.length) await service.setSalesChannels(id, sales_channels.map((s) => s.id));
+      await assertUniqueCombinations(db, id);
       return { id, created, updated: [], deleted: [] };
     },
 
     /** Partial update; `options`/`variants` replace their sets (present kept/updated, missing removed). */
-    async update(id: string, input: ProductUpdate, tx: Db = db): Promise<ProductWrite> {
-      const existing = await liveProductRow(id, tx);
-      await assertLinks(input, tx);
+    async update(id: string, input: ProductUpdate): Promise<ProductWrite> {
+      const existing = await liveProductRow(id, db);
+      await assertLinks(input, db);
       const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle, ...fields } = input;
       const patch: Record<string, unknown> = { ...fields };
-      if (handle !== undefined && handle !== existing.handle) patch.handle = await handleFor(handle, existing.title, tx, id);
+      if (handle !== undefined && handle !== existing.handle) patch.handle = await handleFor(handle, existing.title, db, id);
       if (Object.keys(patch).length) {
         try {
-          await tx.update(product).set(patch).where(eq(product.id, id));
+          await db.update(product).set(patch).where(eq(product.id, id));
         } catch (error) {
           if (isUniqueViolation(error, "product_handle_uq")) throw errors.conflict(`Product with handle: ${handle} already exists`);
           throw error;
         }
       } else {
-        await tx.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
+        await db.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, tx);
-      if (sales_channels) await service.setSalesChannels(id, sales_channels.map((s) => s.id), tx);
-      if (options) await replaceOptions(id, options, tx);
-      const result = variants ? await replaceVariants(id, variants, tx) : { created: [], updated: [], deleted: [] };
-      await assertUniqueCombinations(tx, id);
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
+      if (sales_channels) await service.setSalesChannels(id, sales_channels.map((s) => s.id));
+      if (options) await replaceOptions(id, options, db);
+      const result = variants ? await replaceVariants(id, variants, db) : { created: [], updated: [], deleted: [] };
+      await assertUniqueCombinations(db, id);
       return { id, ...result };
     },
 
     /** Soft-deletes products with their variants and options; their handles and skus become free. */
-    async delete(ids: string[], tx: Db = db): Promise<{ variantIds: string[] }> {
+    async delete(ids: string[]): Promise<{ variantIds: string[] }> {
       if (ids.length === 0) return { variantIds: [] };
-      const rows = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct)).for("update");
+      const rows = await db.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct)).for("update");
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw errors.notFound(`Product with id: ${missing.join(", ")} was not found`);
-      const variants = await tx
+      const variants = await db
         .select({ id: productVariant.id })
         .from(productVariant)
         .where(and(inArray(productVariant.product_id, ids), isNull(productVariant.deleted_at)));
       const variantIds = variants.map((v) => v.id);
-      await removeVariants(variantIds, tx);
-      const options = await tx
+      await removeVariants(variantIds, db);
+      const options = await db
         .select({ id: productOption.id })
         .from(productOption)
         .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
-      await removeOptions(options.map((o) => o.id), tx);
-      await tx.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
+      await removeOptions(options.map((o) => o.id), db);
+      await db.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
       return { variantIds };
     },
 
     /** Adds variants to a product. */
-    async createVariants(productId: string, inputs: VariantCreate[], tx: Db = db): Promise<VariantWrite[]> {
-      await liveProductRow(productId, tx);
-      const created = await insertVariants(tx, productId, inputs, await productOptions(productId, tx), await nextRank(productId, tx));
-      await assertUniqueCombinations(tx, productId);
+    async createVariants(productId: string, inputs: VariantCreate[]): Promise<VariantWrite[]> {
+      await liveProductRow(productId, db);
+      const created = await insertVariants(db, productId, inputs, await productOptions(productId, db), await nextRank(productId, db));
+      await assertUniqueCombinations(db, productId);
       return created;
     },
 
-    async updateVariant(productId: string, variantId: string, input: VariantUpdate, tx: Db = db): Promise<VariantWrite> {
-      await liveProductRow(productId, tx);
-      await service.retrieveVariant(productId, variantId, tx);
+    async updateVariant(productId: string, variantId: string, input: VariantUpdate): Promise<VariantWrite> {
+      await liveProductRow(productId, db);
+      await service.retrieveVariant(productId, variantId);
       const { options: mapping, prices, ...fields } = input;
-      const written = await updateVariantRow(tx, variantId, fields, mapping, await productOptions(productId, tx), prices);
-      await assertUniqueCombinations(tx, productId);
+      const written = await updateVariantRow(db, variantId, fields, mapping, await productOptions(productId, db), prices);
+      await assertUniqueCombinations(db, productId);
       return written;
     },
 
-    async deleteVariant(productId: string, variantId: string, tx: Db = db): Promise<void> {
-      await liveProductRow(productId, tx);
-      await service.retrieveVariant(productId, variantId, tx);
-      await removeVariants([variantId], tx);
+    async deleteVariant(productId: string, variantId: string): Promise<void> {
+      await liveProductRow(productId, db);
+      await service.retrieveVariant(productId, variantId);
+      await removeVariants([variantId], db);
     },
 
-    async createOption(productId: string, input: OptionCreate, tx: Db = db): Promise<ProductOption> {
-      await liveProductRow(productId, tx);
-      const current = await productOptions(productId, tx);
+    async createOption(productId: string, input: OptionCreate): Promise<ProductOption> {
+      await liveProductRow(productId, db);
+      const current = await productOptions(productId, db);
       if (current.some((o) => o.title === input.title)) throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
-      await insertOptions(productId, [input], tx, Math.max(-1, ...current.map((o) => o.rank)) + 1);
-      return (await productOptions(productId, tx)).find((o) => o.title === input.title)!;
+      await insertOptions(productId, [input], db, Math.max(-1, ...current.map((o) => o.rank)) + 1);
+      return (await productOptions(productId, db)).find((o) => o.title === input.title)!;
     },
 
-    async updateOption(productId: string, optionId: string, input: OptionUpdate, tx: Db = db): Promise<ProductOption> {
-      await liveProductRow(productId, tx);
-      const current = await productOptions(productId, tx);
+    async updateOption(productId: string, optionId: string, input: OptionUpdate): Promise<ProductOption> {
+      await liveProductRow(productId, db);
+      const current = await productOptions(productId, db);
       const option = current.find((o) => o.id === optionId);
       if (!option) throw errors.notFound(`Product option with id: ${optionId} was not found`);
       if (input.title && input.title !== option.title && current.some((o) => o.title === input.title)) {
         throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
       }
       const patch = { ...(input.title ? { title: input.title } : {}), ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) };
-      if (Object.keys(patch).length) await tx.update(productOption).set(patch).where(eq(productOption.id, optionId));
-      if (input.values) await setOptionValues(optionId, input.values, tx);
-      await assertUniqueCombinations(tx, productId);
-      return (await productOptions(productId, tx)).find((o) => o.id === optionId)!;
+      if (Object.keys(patch).length) await db.update(productOption).set(patch).where(eq(productOption.id, optionId));
+      if (input.values) await setOptionValues(optionId, input.values, db);
+      await assertUniqueCombinations(db, productId);
+      return (await productOptions(productId, db)).find((o) => o.id === optionId)!;
     },
 
-    async deleteOption(productId: string, optionId: string, tx: Db = db): Promise<void> {
-      await liveProductRow(productId, tx);
-      const current = await productOptions(productId, tx);
+    async deleteOption(productId: string, optionId: string): Promise<void> {
+      await liveProductRow(productId, db);
+      const current = await productOptions(productId, db);
       if (!current.some((o) => o.id === optionId)) throw errors.notFound(`Product option with id: ${optionId} was not found`);
-      await removeOptions([optionId], tx);
+      await removeOptions([optionId], db);
     },
 
     /** Replaces a product's sales channel links (ids are checked by the caller: another module's). */
-    async setSalesChannels(productId: string, channelIds: string[], tx: Db = db): Promise<void> {
-      await tx.delete(productSalesChannel).where(eq(productSalesChannel.product_id, productId));
+    async setSalesChannels(productId: string, channelIds: string[]): Promise<void> {
+      await db.delete(productSalesChannel).where(eq(productSalesChannel.product_id, productId));
       const ids = [...new Set(channelIds)];
-      if (ids.length) await tx.insert(productSalesChannel).values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
+      if (ids.length) await db.insert(productSalesChannel).values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
     },
 
     /** `POST /admin/sales-channels/{id}/products`: links and unlinks live products (unknown ids → 400). */
-    async linkSalesChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }, tx: Db = db): Promise<void> {
-      await transaction(tx, (t) => linkChannelProducts(channelId, change, t));
+    async linkSalesChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
+      await transaction(db, (t) => linkChannelProducts(channelId, change, t));
     },
 
     /** The ids among `ids` that are live products. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct));
+      const rows = await db.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct));
       return new Set(rows.map((r) => r.id));
     },
   };

@@ -12,10 +12,10 @@ const notFound = (id: string) => errors.notFound(`Campaign with id: ${id} was no
  */
 export function campaignOperations(db: Db) {
   const ops = {
-    async createCampaign(input: CampaignCreate, tx: Db = db): Promise<CampaignView> {
+    async createCampaign(input: CampaignCreate): Promise<CampaignView> {
       checkDates(input.starts_at ?? null, input.ends_at ?? null);
       const id = generateId("procamp");
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         await t
           .insert(campaign)
           .values({
@@ -30,28 +30,28 @@ export function campaignOperations(db: Db) {
           .catch(identifierTaken(input.campaign_identifier));
         if (input.budget) await t.insert(campaignBudget).values(budgetValues(id, input.budget));
       });
-      return ops.retrieveCampaign(id, tx);
+      return ops.retrieveCampaign(id);
     },
 
-    async retrieveCampaign(id: string, tx: Db = db): Promise<CampaignView> {
-      const [row] = await tx.select().from(campaign).where(and(eq(campaign.id, id), live));
+    async retrieveCampaign(id: string): Promise<CampaignView> {
+      const [row] = await db.select().from(campaign).where(and(eq(campaign.id, id), live));
       if (!row) throw notFound(id);
-      return (await campaignViews(tx, [row], true))[0]!;
+      return (await campaignViews(db, [row], true))[0]!;
     },
 
-    async listCampaigns(filters: CampaignFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: CampaignView[]; count: number }> {
+    async listCampaigns(filters: CampaignFilters, page: Paging & { order?: string }): Promise<{ items: CampaignView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, campaign, where, orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id), page);
-      return { items: await campaignViews(tx, rows, true), count: total };
+      const { items: rows, count: total } = await listPage(db, campaign, where, orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id), page);
+      return { items: await campaignViews(db, rows, true), count: total };
     },
 
-    async updateCampaign(id: string, input: CampaignUpdate, tx: Db = db): Promise<CampaignView> {
-      const existing = await ops.retrieveCampaign(id, tx);
+    async updateCampaign(id: string, input: CampaignUpdate): Promise<CampaignView> {
+      const existing = await ops.retrieveCampaign(id);
       const starts = input.starts_at === undefined ? existing.starts_at : toDate(input.starts_at);
       const ends = input.ends_at === undefined ? existing.ends_at : toDate(input.ends_at);
       checkDates(starts?.toISOString() ?? null, ends?.toISOString() ?? null);
       const { budget, starts_at, ends_at, ...fields } = input;
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         const set = { ...fields, ...(starts_at !== undefined ? { starts_at: toDate(starts_at) } : {}), ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}) };
         if (Object.keys(set).length) await t.update(campaign).set(set).where(eq(campaign.id, id)).catch(identifierTaken(input.campaign_identifier ?? ""));
         if (budget === null) await t.delete(campaignBudget).where(eq(campaignBudget.campaign_id, id));
@@ -67,26 +67,26 @@ export function campaignOperations(db: Db) {
           }
         }
       });
-      return ops.retrieveCampaign(id, tx);
+      return ops.retrieveCampaign(id);
     },
 
     /** Soft delete; its promotions stay, detached from the campaign (as Medusa). */
-    async deleteCampaign(id: string, tx: Db = db): Promise<void> {
-      await ops.retrieveCampaign(id, tx);
-      await transaction(tx, async (t) => {
+    async deleteCampaign(id: string): Promise<void> {
+      await ops.retrieveCampaign(id);
+      await transaction(db, async (t) => {
         await t.update(promotion).set({ campaign_id: null }).where(eq(promotion.campaign_id, id));
         await t.update(campaign).set({ deleted_at: new Date() }).where(eq(campaign.id, id));
       });
     },
 
     /** Adds promotions to the campaign (moving them from another one) and removes others; unknown ids write nothing. */
-    async updateCampaignPromotions(id: string, input: CampaignPromotions, tx: Db = db): Promise<CampaignView> {
-      await ops.retrieveCampaign(id, tx);
+    async updateCampaignPromotions(id: string, input: CampaignPromotions): Promise<CampaignView> {
+      await ops.retrieveCampaign(id);
       const add = [...new Set(input.add ?? [])];
       const remove = [...new Set(input.remove ?? [])];
       const overlap = add.find((p) => remove.includes(p));
       if (overlap) throw errors.invalidData(`Promotion ${overlap} cannot be both added and removed`);
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         const ids = [...add, ...remove];
         const found = ids.length ? await t.select({ id: promotion.id, campaign_id: promotion.campaign_id }).from(promotion).where(and(inArray(promotion.id, ids), isNull(promotion.deleted_at))) : [];
         const missing = ids.find((p) => !found.some((f) => f.id === p));
@@ -96,7 +96,7 @@ export function campaignOperations(db: Db) {
         if (add.length) await t.update(promotion).set({ campaign_id: id }).where(inArray(promotion.id, add));
         if (remove.length) await t.update(promotion).set({ campaign_id: null }).where(inArray(promotion.id, remove));
       });
-      return ops.retrieveCampaign(id, tx);
+      return ops.retrieveCampaign(id);
     },
 
     /**
@@ -104,20 +104,20 @@ export function campaignOperations(db: Db) {
      * one guarded UPDATE, so concurrent orders can never push `used` past `limit`. False when
      * the budget cannot take it; true when it did or the campaign has no budget.
      */
-    async consumeBudget(campaignId: string, amount: number, tx: Db = db): Promise<boolean> {
-      const updated = await tx
+    async consumeBudget(campaignId: string, amount: number): Promise<boolean> {
+      const updated = await db
         .update(campaignBudget)
         .set({ used: sql`${campaignBudget.used} + ${amount}` })
         .where(and(eq(campaignBudget.campaign_id, campaignId), or(isNull(campaignBudget.limit), sql`${campaignBudget.used} + ${amount} <= ${campaignBudget.limit}`)))
         .returning({ id: campaignBudget.id });
       if (updated.length) return true;
-      const [budget] = await tx.select({ id: campaignBudget.id }).from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId));
+      const [budget] = await db.select({ id: campaignBudget.id }).from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId));
       return !budget;
     },
 
     /** Gives back what {@link consumeBudget} took (never below zero). */
-    async releaseBudget(campaignId: string, amount: number, tx: Db = db): Promise<void> {
-      await tx
+    async releaseBudget(campaignId: string, amount: number): Promise<void> {
+      await db
         .update(campaignBudget)
         .set({ used: sql`greatest(${campaignBudget.used} - ${amount}, 0)` })
         .where(eq(campaignBudget.campaign_id, campaignId));

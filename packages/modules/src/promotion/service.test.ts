@@ -7,6 +7,7 @@ import { campaignBudget, promotion } from "./schema";
 import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
+import { createModules } from "../modules";
 
 const database = useTestDatabase({ poolSize: 20 });
 const service = lazy(() => createPromotionService(database.db));
@@ -87,9 +88,9 @@ describe("promotion service", () => {
       await service.create({ code, type: "standard", campaign_id: camp.id, application_method: { ...percent(), target_rules: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] } });
     }
     const one = selects(database.db);
-    expect((await service.loadForCart(codes.slice(0, 1), one.db)).promotions.length).toBeGreaterThanOrEqual(1);
+    expect((await createPromotionService(one.db).loadForCart(codes.slice(0, 1))).promotions.length).toBeGreaterThanOrEqual(1);
     const six = selects(database.db);
-    expect((await service.loadForCart(codes, six.db)).promotions.filter((p) => p.code && codes.includes(p.code))).toHaveLength(6);
+    expect((await createPromotionService(six.db).loadForCart(codes)).promotions.filter((p) => p.code && codes.includes(p.code))).toHaveLength(6);
     expect(six.count()).toBe(one.count());
     expect(six.count()).toBeLessThanOrEqual(5);
   });
@@ -177,7 +178,7 @@ describe("campaign budgets", () => {
 });
 
 describe("register-promotion-usage step", () => {
-  const engine = () => createEngine({ db: database.db, leaseMs: 5_000 });
+  const engine = () => createEngine({ db: database.db, modules: (db) => createModules(db), leaseMs: 5_000 });
   const failLater = step("promotion-test-fail-later", {
     invoke: async (): Promise<{ output: null }> => {
       throw errors.invalidData("a later step failed");

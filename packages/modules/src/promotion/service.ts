@@ -51,7 +51,7 @@ export function createPromotionService(db: Db) {
   const service = {
     ...campaignOperations(db),
 
-    async create(input: PromotionCreate, tx: Db = db): Promise<PromotionView> {
+    async create(input: PromotionCreate): Promise<PromotionView> {
       const is_automatic = input.is_automatic ?? false;
       if (!is_automatic && !input.code) throw errors.invalidData("code is required unless the promotion is automatic");
       const { target_rules = [], buy_rules = [], ...fields } = input.application_method;
@@ -62,7 +62,7 @@ export function createPromotionService(db: Db) {
         ...buy_rules.map((r, i) => ({ kind: "buy" as const, ...normalizeRule(r, `application_method.buy_rules[${i}]`) })),
       ];
       const id = generateId("promo");
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
         await t
           .insert(promotion)
@@ -71,24 +71,24 @@ export function createPromotionService(db: Db) {
         await t.insert(applicationMethod).values({ id: generateId("proappmet"), promotion_id: id, ...method });
         await insertRules(t, id, rules);
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<PromotionView> {
-      const [row] = await tx.select().from(promotion).where(and(eq(promotion.id, id), live));
+    async retrieve(id: string): Promise<PromotionView> {
+      const [row] = await db.select().from(promotion).where(and(eq(promotion.id, id), live));
       if (!row) throw notFound(id);
-      return (await promotionViews(tx, [row]))[0]!;
+      return (await promotionViews(db, [row]))[0]!;
     },
 
-    async list(filters: PromotionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: PromotionView[]; count: number }> {
+    async list(filters: PromotionFilters, page: Paging & { order?: string }): Promise<{ items: PromotionView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, promotion, where, orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id), page);
-      return { items: await promotionViews(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, promotion, where, orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id), page);
+      return { items: await promotionViews(db, rows), count: total };
     },
 
     /** Partial update; a partial application method is merged with the stored one and checked whole. */
-    async update(id: string, input: PromotionUpdate, tx: Db = db): Promise<PromotionView> {
-      const existing = await service.retrieve(id, tx);
+    async update(id: string, input: PromotionUpdate): Promise<PromotionView> {
+      const existing = await service.retrieve(id);
       const is_automatic = input.is_automatic ?? existing.is_automatic;
       const code = input.code === undefined ? existing.code : input.code;
       if (!is_automatic && !code) throw errors.invalidData("code is required unless the promotion is automatic");
@@ -96,24 +96,24 @@ export function createPromotionService(db: Db) {
       const current = existing.application_method!;
       const merged = { ...current, ...(input.application_method ?? {}) };
       const method = validateMethod(merged, type, { targetRules: current.target_rules.length, buyRules: current.buy_rules.length });
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
         const { application_method: _method, ...fields } = input;
         if (Object.keys(fields).length) await t.update(promotion).set(fields).where(eq(promotion.id, id)).catch(codeTaken(input.code));
         if (input.application_method) await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Soft delete: the code becomes free again; orders keep their adjustments. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await tx.update(promotion).set({ deleted_at: new Date() }).where(eq(promotion.id, id));
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await db.update(promotion).set({ deleted_at: new Date() }).where(eq(promotion.id, id));
     },
 
     /** Creates, updates and deletes rules of one kind in one transaction (Medusa's `…/rules/batch`). */
-    async batchRules(id: string, kind: RuleKind, batch: RuleBatch, tx: Db = db): Promise<RuleBatchResult> {
-      const existing = await service.retrieve(id, tx);
+    async batchRules(id: string, kind: RuleKind, batch: RuleBatch): Promise<RuleBatchResult> {
+      const existing = await service.retrieve(id);
       const field = kind === "promotion" ? "rules" : kind === "target" ? "target_rules" : "buy_rules";
       if (kind === "buy" && existing.type !== "buyget") throw errors.invalidData("buy_rules can only be set on a buyget promotion");
       const current = kind === "promotion" ? existing.rules : kind === "target" ? existing.application_method!.target_rules : existing.application_method!.buy_rules;
@@ -135,7 +135,7 @@ export function createPromotionService(db: Db) {
       });
       const remaining = current.length - deleteIds.length + created.length;
       if (existing.type === "buyget" && kind !== "promotion" && remaining === 0) throw errors.invalidData(`${field} are required for a buyget promotion`);
-      return transaction(tx, async (t) => {
+      return transaction(db, async (t) => {
         const inserted = await insertRules(t, id, created);
         const changed = [];
         for (const u of updates) {
@@ -156,20 +156,20 @@ export function createPromotionService(db: Db) {
      * (oldest first), then the given codes (case-insensitive, in the order given). Four queries
      * whatever the counts. Codes that match no promotion come back in `unknown`.
      */
-    async loadForCart(codes: readonly string[], tx: Db = db): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
+    async loadForCart(codes: readonly string[]): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
       const match = [and(eq(promotion.is_automatic, true), eq(promotion.status, "active"))];
       if (lowered.length) match.push(inArray(sql`lower(${promotion.code})`, lowered));
-      const rows = await tx.select().from(promotion).where(and(live, or(...match))).orderBy(asc(promotion.created_at), asc(promotion.id));
-      const views = await promotionViews(tx, rows);
+      const rows = await db.select().from(promotion).where(and(live, or(...match))).orderBy(asc(promotion.created_at), asc(promotion.id));
+      const views = await promotionViews(db, rows);
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
       const ordered = [...views.filter((v) => v.is_automatic && v.status === "active"), ...lowered.map((c) => byCode.get(c)).filter((v): v is PromotionView => v !== undefined)];
       return { promotions: ordered.map(toEngine), unknown: codes.filter((c) => !byCode.has(c.toLowerCase())) };
     },
 
     /** Loads the cart's promotions and prices them (`computeAdjustments`); unknown codes are skipped as `not_found`. */
-    async computeForCart(cart: EngineCart, codes: readonly string[], options: { now?: Date } = {}, tx: Db = db): Promise<ComputeResult> {
-      const { promotions, unknown } = await service.loadForCart(codes, tx);
+    async computeForCart(cart: EngineCart, codes: readonly string[], options: { now?: Date } = {}): Promise<ComputeResult> {
+      const { promotions, unknown } = await service.loadForCart(codes);
       const result = computeAdjustments(cart, promotions, options.now ?? new Date());
       result.skipped.push(...unknown.map((code) => ({ promotion_id: null, code, reason: "not_found" as const })));
       return result;
@@ -181,10 +181,10 @@ export function createPromotionService(db: Db) {
      * campaigns are updated in id order so concurrent orders cannot deadlock. A budget that
      * cannot take it is `invalid_data`.
      */
-    async registerUsage(usages: readonly PromotionUsage[], tx: Db = db): Promise<BudgetConsumption[]> {
+    async registerUsage(usages: readonly PromotionUsage[]): Promise<BudgetConsumption[]> {
       const ids = [...new Set(usages.map((u) => u.promotion_id))];
       if (ids.length === 0) return [];
-      const rows = await tx
+      const rows = await db
         .select({ id: promotion.id, campaign_id: promotion.campaign_id, budget_type: campaignBudget.type })
         .from(promotion)
         .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
@@ -197,9 +197,9 @@ export function createPromotionService(db: Db) {
         byCampaign.set(row.campaign_id!, row.budget_type === "usage" ? 1 : (byCampaign.get(row.campaign_id!) ?? 0) + spent);
       }
       const consumptions = [...byCampaign].map(([campaign_id, amount]) => ({ campaign_id, amount })).sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
-      await transaction(tx, async (t) => {
+      await transaction(db, async (t) => {
         for (const c of consumptions) {
-          if (!(await service.consumeBudget(c.campaign_id, c.amount, t))) {
+          if (!(await createPromotionService(t).consumeBudget(c.campaign_id, c.amount))) {
             throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, { details: { campaign_id: c.campaign_id } });
           }
         }
@@ -208,9 +208,9 @@ export function createPromotionService(db: Db) {
     },
 
     /** Gives back what {@link registerUsage} took. */
-    async revertUsage(consumptions: readonly BudgetConsumption[], tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
-        for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id))) await service.releaseBudget(c.campaign_id, c.amount, t);
+    async revertUsage(consumptions: readonly BudgetConsumption[]): Promise<void> {
+      await transaction(db, async (t) => {
+        for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id))) await createPromotionService(t).releaseBudget(c.campaign_id, c.amount);
       });
     },
   };

@@ -1,5 +1,5 @@
 import { step } from "@kasse/workflows";
-import { createPromotionService, type BudgetConsumption, type PromotionUsage } from "./service";
+import { type BudgetConsumption, type PromotionUsage } from "./service";
 
 /** Input of {@link registerPromotionUsage}: what each promotion gave the order being placed. */
 export interface RegisterPromotionUsageInput {
@@ -14,10 +14,10 @@ export interface RegisterPromotionUsageInput {
  */
 export const registerPromotionUsage = step("register-promotion-usage", {
   invoke: async (input: RegisterPromotionUsageInput, ctx) => {
-    const consumptions = await createPromotionService(ctx.tx).registerUsage(input.usages, ctx.tx);
+    const consumptions = await ctx.modules.promotion.registerUsage(input.usages);
     return { output: consumptions, compensateInput: consumptions };
   },
   compensate: async (consumptions: BudgetConsumption[], ctx) => {
-    await createPromotionService(ctx.tx).revertUsage(consumptions, ctx.tx);
+    await ctx.modules.promotion.revertUsage(consumptions);
   },
 });

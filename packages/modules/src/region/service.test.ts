@@ -16,7 +16,7 @@ describe("region currencyOf", () => {
     expect(statements).toHaveLength(1);
     // Prepared once: the second call sends the same statement.
     expect(await database.statements.record(() => regions.currencyOf(eu.id))).toEqual(statements);
-    expect(await transaction(database.db, (tx) => regions.currencyOf(eu.id, tx))).toBe("eur");
+    expect(await transaction(database.db, (tx) => createRegionService(tx).currencyOf(eu.id))).toBe("eur");
     await expect(regions.currencyOf(gone.id)).rejects.toMatchObject({ type: "not_found", message: `Region with id: ${gone.id} was not found` });
     await expect(regions.currencyOf("reg_unknown")).rejects.toMatchObject({ type: "not_found" });
   });

@@ -20,42 +20,42 @@ export function createRegionService(db: Db) {
   // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
   const currencyOfRegion = db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, sql.placeholder("id")), live)).prepare("region_currency_code");
   const service = {
-    async create(input: RegionCreate, tx: Db = db): Promise<Region> {
+    async create(input: RegionCreate): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
       const id = generateId("reg");
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         await inner.insert(region).values({ id, name: input.name, currency_code: currencyCode, automatic_taxes: input.automatic_taxes ?? true, metadata: input.metadata ?? null });
         await assignCountries(inner, id, input.countries ?? []);
         await setProviders(inner, id, input.payment_providers ?? DEFAULT_PROVIDERS);
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<Region> {
-      const [row] = await tx.select().from(region).where(and(eq(region.id, id), live));
+    async retrieve(id: string): Promise<Region> {
+      const [row] = await db.select().from(region).where(and(eq(region.id, id), live));
       if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
-      return (await withRelations(tx, [row]))[0]!;
+      return (await withRelations(db, [row]))[0]!;
     },
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
-    async currencyOf(id: string, tx: Db = db): Promise<string> {
-      const [row] = tx === db ? await currencyOfRegion.execute({ id }) : await tx.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, id), live));
+    async currencyOf(id: string): Promise<string> {
+      const [row] = db === db ? await currencyOfRegion.execute({ id }) : await db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, id), live));
       if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
       return row.currency_code;
     },
 
-    async list(filters: RegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Region[]; count: number }> {
+    async list(filters: RegionFilters, page: Paging & { order?: string }): Promise<{ items: Region[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, region, where, orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id), page);
-      return { items: await withRelations(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, region, where, orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id), page);
+      return { items: await withRelations(db, rows), count: total };
     },
 
     /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
-    async update(id: string, input: RegionUpdate, tx: Db = db): Promise<Region> {
-      await service.retrieve(id, tx);
+    async update(id: string, input: RegionUpdate): Promise<Region> {
+      await service.retrieve(id);
       const { countries, payment_providers, currency_code, ...fields } = input;
       const currencyCode = currency_code === undefined ? undefined : knownCurrency(currency_code);
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         const set = { ...fields, ...(currencyCode ? { currency_code: currencyCode } : {}) };
         if (Object.keys(set).length) await inner.update(region).set(set).where(eq(region.id, id));
         else await inner.update(region).set({ updated_at: new Date() }).where(eq(region.id, id));
@@ -69,13 +69,13 @@ export function createRegionService(db: Db) {
         }
         if (payment_providers) await setProviders(inner, id, payment_providers);
       });
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
     /** Soft delete; the region's countries become free for another region. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
-      await transaction(tx, async (inner) => {
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
+      await transaction(db, async (inner) => {
         await inner.update(region).set({ deleted_at: new Date() }).where(eq(region.id, id));
         await inner.update(regionCountry).set({ region_id: null }).where(eq(regionCountry.region_id, id));
         await inner.delete(regionPaymentProvider).where(eq(regionPaymentProvider.region_id, id));
@@ -83,19 +83,19 @@ export function createRegionService(db: Db) {
     },
 
     /** The region a country belongs to, or null. */
-    async forCountry(iso2: string, tx: Db = db): Promise<Region | null> {
-      const [row] = await tx
+    async forCountry(iso2: string): Promise<Region | null> {
+      const [row] = await db
         .select({ region })
         .from(regionCountry)
         .innerJoin(region, eq(region.id, regionCountry.region_id))
         .where(and(eq(regionCountry.iso_2, iso2.toLowerCase()), live));
-      return row ? (await withRelations(tx, [row.region]))[0]! : null;
+      return row ? (await withRelations(db, [row.region]))[0]! : null;
     },
 
     /** Countries, all or those named, for lookups such as address validation. */
-    async listCountries(iso2?: string[], tx: Db = db): Promise<Country[]> {
+    async listCountries(iso2?: string[]): Promise<Country[]> {
       const where = iso2 ? inArray(regionCountry.iso_2, iso2.map((c) => c.toLowerCase())) : undefined;
-      return tx.select().from(regionCountry).where(where).orderBy(asc(regionCountry.iso_2));
+      return db.select().from(regionCountry).where(where).orderBy(asc(regionCountry.iso_2));
     },
   };
   return service;

@@ -12,55 +12,55 @@ const live = isNull(salesChannel.deleted_at);
  */
 export function createSalesChannelService(db: Db) {
   const service = {
-    async create(input: SalesChannelCreate, tx: Db = db): Promise<SalesChannelRow> {
-      const [row] = await tx
+    async create(input: SalesChannelCreate): Promise<SalesChannelRow> {
+      const [row] = await db
         .insert(salesChannel)
         .values({ id: generateId("sc"), name: input.name, description: input.description ?? null, is_disabled: input.is_disabled ?? false, metadata: input.metadata ?? null })
         .returning();
       return row!;
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<SalesChannelRow> {
-      const [row] = await tx.select().from(salesChannel).where(and(eq(salesChannel.id, id), live));
+    async retrieve(id: string): Promise<SalesChannelRow> {
+      const [row] = await db.select().from(salesChannel).where(and(eq(salesChannel.id, id), live));
       if (!row) throw errors.notFound(`Sales channel with id: ${id} was not found`);
       return row;
     },
 
-    async list(filters: SalesChannelFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: SalesChannelRow[]; count: number }> {
+    async list(filters: SalesChannelFilters, page: Paging & { order?: string }): Promise<{ items: SalesChannelRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      return listPage(tx, salesChannel, where, orderBy(page.order, { created_at: salesChannel.created_at, updated_at: salesChannel.updated_at, name: salesChannel.name }, salesChannel.id), page);
+      return listPage(db, salesChannel, where, orderBy(page.order, { created_at: salesChannel.created_at, updated_at: salesChannel.updated_at, name: salesChannel.name }, salesChannel.id), page);
     },
 
-    async update(id: string, input: SalesChannelUpdate, tx: Db = db): Promise<SalesChannelRow> {
-      if (Object.keys(input).length === 0) return service.retrieve(id, tx);
-      const [row] = await tx.update(salesChannel).set(input).where(and(eq(salesChannel.id, id), live)).returning();
+    async update(id: string, input: SalesChannelUpdate): Promise<SalesChannelRow> {
+      if (Object.keys(input).length === 0) return service.retrieve(id);
+      const [row] = await db.update(salesChannel).set(input).where(and(eq(salesChannel.id, id), live)).returning();
       if (!row) throw errors.notFound(`Sales channel with id: ${id} was not found`);
       return row;
     },
 
     /** Soft delete; the default channel cannot be deleted. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      const existing = await service.retrieve(id, tx);
+    async delete(id: string): Promise<void> {
+      const existing = await service.retrieve(id);
       if (existing.is_default) throw errors.notAllowed("The default sales channel cannot be deleted");
-      await tx.update(salesChannel).set({ deleted_at: new Date() }).where(eq(salesChannel.id, id));
+      await db.update(salesChannel).set({ deleted_at: new Date() }).where(eq(salesChannel.id, id));
     },
 
     /** The default channel, created on first use so a fresh store always has one. */
-    async getOrCreateDefault(tx: Db = db): Promise<SalesChannelRow> {
-      const [existing] = await tx.select().from(salesChannel).where(and(eq(salesChannel.is_default, true), live)).limit(1);
+    async getOrCreateDefault(): Promise<SalesChannelRow> {
+      const [existing] = await db.select().from(salesChannel).where(and(eq(salesChannel.is_default, true), live)).limit(1);
       if (existing) return existing;
-      const [row] = await tx
+      const [row] = await db
         .insert(salesChannel)
         .values({ id: generateId("sc"), name: "Default Sales Channel", description: "Created by Kasse", is_default: true })
         .onConflictDoNothing()
         .returning();
-      return row ?? (await service.getOrCreateDefault(tx));
+      return row ?? (await service.getOrCreateDefault());
     },
 
     /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: salesChannel.id }).from(salesChannel).where(and(inArray(salesChannel.id, ids), live));
+      const rows = await db.select({ id: salesChannel.id }).from(salesChannel).where(and(inArray(salesChannel.id, ids), live));
       return new Set(rows.map((r) => r.id));
     },
   };

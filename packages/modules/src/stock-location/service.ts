@@ -29,29 +29,29 @@ const live = isNull(stockLocation.deleted_at);
  */
 export function createStockLocationService(db: Db) {
   const service = {
-    async create(input: StockLocationCreate, tx: Db = db): Promise<StockLocation> {
-      return transaction(tx, async (t) => {
+    async create(input: StockLocationCreate): Promise<StockLocation> {
+      return transaction(db, async (t) => {
         const address_id = input.address ? await insertAddress(t, input.address) : null;
         const [row] = await t.insert(stockLocation).values({ id: generateId("sloc"), name: input.name, address_id, metadata: input.metadata ?? null }).returning();
         return (await hydrate(t, [row!]))[0]!;
       });
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<StockLocation> {
-      const [row] = await tx.select().from(stockLocation).where(and(eq(stockLocation.id, id), live));
+    async retrieve(id: string): Promise<StockLocation> {
+      const [row] = await db.select().from(stockLocation).where(and(eq(stockLocation.id, id), live));
       if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
-      return (await hydrate(tx, [row]))[0]!;
+      return (await hydrate(db, [row]))[0]!;
     },
 
-    async list(filters: StockLocationFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: StockLocation[]; count: number }> {
+    async list(filters: StockLocationFilters, page: Paging & { order?: string }): Promise<{ items: StockLocation[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, stockLocation, where, orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id), page);
-      return { items: await hydrate(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, stockLocation, where, orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id), page);
+      return { items: await hydrate(db, rows), count: total };
     },
 
-    async update(id: string, input: StockLocationUpdate, tx: Db = db): Promise<StockLocation> {
-      return transaction(tx, async (t) => {
-        const existing = await service.retrieve(id, t);
+    async update(id: string, input: StockLocationUpdate): Promise<StockLocation> {
+      return transaction(db, async (t) => {
+        const existing = await createStockLocationService(t).retrieve(id);
         const changes: Partial<StockLocationRow> = {};
         if (input.name !== undefined) changes.name = input.name;
         if (input.metadata !== undefined) changes.metadata = input.metadata;
@@ -61,13 +61,13 @@ export function createStockLocationService(db: Db) {
           changes.address_id = input.address ? await insertAddress(t, input.address) : null;
         }
         if (Object.keys(changes).length) await t.update(stockLocation).set(changes).where(eq(stockLocation.id, id));
-        return service.retrieve(id, t);
+        return createStockLocationService(t).retrieve(id);
       });
     },
 
     /** Soft delete; the location's channel links go with it. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await transaction(tx, async (t) => {
+    async delete(id: string): Promise<void> {
+      await transaction(db, async (t) => {
         const [row] = await t.update(stockLocation).set({ deleted_at: new Date() }).where(and(eq(stockLocation.id, id), live)).returning({ id: stockLocation.id });
         if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
         await t.delete(salesChannelStockLocation).where(eq(salesChannelStockLocation.stock_location_id, id));
@@ -75,22 +75,22 @@ export function createStockLocationService(db: Db) {
     },
 
     /** Links and unlinks sales channels (ids already checked by the caller); linking twice is a no-op. */
-    async updateSalesChannels(id: string, input: StockLocationSalesChannels, tx: Db = db): Promise<StockLocation> {
-      return transaction(tx, async (t) => {
-        await service.retrieve(id, t);
+    async updateSalesChannels(id: string, input: StockLocationSalesChannels): Promise<StockLocation> {
+      return transaction(db, async (t) => {
+        await createStockLocationService(t).retrieve(id);
         const add = [...new Set(input.add ?? [])];
         if (add.length) await t.insert(salesChannelStockLocation).values(add.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id }))).onConflictDoNothing();
         if (input.remove?.length) {
           await t.delete(salesChannelStockLocation).where(and(eq(salesChannelStockLocation.stock_location_id, id), inArray(salesChannelStockLocation.sales_channel_id, input.remove)));
         }
-        return service.retrieve(id, t);
+        return createStockLocationService(t).retrieve(id);
       });
     },
 
     /** The live locations serving any of the given sales channels, oldest first. */
-    async locationIdsForSalesChannels(salesChannelIds: string[], tx: Db = db): Promise<string[]> {
+    async locationIdsForSalesChannels(salesChannelIds: string[]): Promise<string[]> {
       if (salesChannelIds.length === 0) return [];
-      const rows = await tx
+      const rows = await db
         .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
         .from(salesChannelStockLocation)
         .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
@@ -100,9 +100,9 @@ export function createStockLocationService(db: Db) {
     },
 
     /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
-    async existing(ids: string[], tx: Db = db): Promise<Set<string>> {
+    async existing(ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await tx.select({ id: stockLocation.id }).from(stockLocation).where(and(inArray(stockLocation.id, ids), live));
+      const rows = await db.select({ id: stockLocation.id }).from(stockLocation).where(and(inArray(stockLocation.id, ids), live));
       return new Set(rows.map((r) => r.id));
     },
   };

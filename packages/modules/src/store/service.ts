@@ -47,33 +47,33 @@ export function createStoreService(db: Db) {
   }
 
   const service = {
-    async retrieve(id: string, tx: Db = db): Promise<Store> {
-      const rows = await tx.select().from(store).where(and(eq(store.id, id), live));
+    async retrieve(id: string): Promise<Store> {
+      const rows = await db.select().from(store).where(and(eq(store.id, id), live));
       if (rows.length === 0) throw errors.notFound(`Store with id: ${id} was not found`);
-      return (await withCurrencies(rows, tx))[0]!;
+      return (await withCurrencies(rows, db))[0]!;
     },
 
-    async list(filters: StoreFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: Store[]; count: number }> {
+    async list(filters: StoreFilters, page: Paging & { order?: string }): Promise<{ items: Store[]; count: number }> {
       const where = and(live, ...conditions(filters));
       const [rows, [total]] = await Promise.all([
-        tx
+        db
           .select()
           .from(store)
           .where(where)
           .orderBy(...orderBy(page.order, { created_at: store.created_at, updated_at: store.updated_at, name: store.name }, store.id))
           .limit(page.limit)
           .offset(page.offset),
-        tx.select({ count: count() }).from(store).where(where),
+        db.select({ count: count() }).from(store).where(where),
       ]);
-      return { items: await withCurrencies(rows, tx), count: total?.count ?? 0 };
+      return { items: await withCurrencies(rows, db), count: total?.count ?? 0 };
     },
 
     /** The store, created with `defaults` the first time it is asked for. */
-    async getOrCreate(defaults: StoreDefaults | (() => Promise<StoreDefaults>), tx: Db = db): Promise<Store> {
-      const [existing] = await tx.select().from(store).where(and(eq(store.is_primary, true), live)).limit(1);
-      if (existing) return (await withCurrencies([existing], tx))[0]!;
+    async getOrCreate(defaults: StoreDefaults | (() => Promise<StoreDefaults>)): Promise<Store> {
+      const [existing] = await db.select().from(store).where(and(eq(store.is_primary, true), live)).limit(1);
+      if (existing) return (await withCurrencies([existing], db))[0]!;
       const init = typeof defaults === "function" ? await defaults() : defaults;
-      return transaction(tx, async (inner) => {
+      return transaction(db, async (inner) => {
         const [row] = await inner
           .insert(store)
           .values({
@@ -86,7 +86,7 @@ export function createStoreService(db: Db) {
           .onConflictDoNothing()
           .returning();
         // Someone else created it at the same moment: theirs is the store.
-        if (!row) return service.getOrCreate(init, inner);
+        if (!row) return createStoreService(inner).getOrCreate(init);
         const currencies = init.currencies ?? [];
         if (currencies.length > 0) {
           await inner.insert(storeCurrency).values(currencies.map((c) => ({ id: generateId("stocur"), store_id: row.id, currency_code: c.currency_code.toLowerCase(), is_default: c.is_default })));
@@ -99,8 +99,8 @@ export function createStoreService(db: Db) {
      * Updates the store. `supported_currencies`, when given, replaces the set; it must name each
      * currency once, known currencies only, and exactly one default. Default ids must exist.
      */
-    async update(id: string, input: StoreUpdate, refs: StoreReferences, tx: Db = db): Promise<Store> {
-      const current = await service.retrieve(id, tx);
+    async update(id: string, input: StoreUpdate, refs: StoreReferences): Promise<Store> {
+      const current = await service.retrieve(id);
       const { supported_currencies, ...fields } = input;
       for (const [key, set, label] of [
         ["default_sales_channel_id", refs.sales_channels, "Sales channel"],
@@ -121,7 +121,7 @@ export function createStoreService(db: Db) {
         const defaults = wanted.filter((c) => c.is_default).length;
         if (wanted.length > 0 && defaults !== 1) throw errors.invalidData("Exactly one supported currency must be the default");
       }
-      return transaction(tx, async (inner) => {
+      return transaction(db, async (inner) => {
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         if (Object.keys(set).length > 0) await inner.update(store).set({ ...set, updated_at: new Date() }).where(eq(store.id, id));
         if (wanted) {
@@ -137,14 +137,14 @@ export function createStoreService(db: Db) {
             else await inner.insert(storeCurrency).values({ id: generateId("stocur"), store_id: id, currency_code: c.currency_code, is_default: c.is_default });
           }
         }
-        return service.retrieve(id, inner);
+        return createStoreService(inner).retrieve(id);
       });
     },
 
     /** Puts a store back as it was (a workflow's compensation). */
-    async restore(previous: Store, tx: Db = db): Promise<void> {
+    async restore(previous: Store): Promise<void> {
       const { supported_currencies, id, created_at: _c, updated_at: _u, deleted_at: _d, ...fields } = previous;
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         await inner.update(store).set(fields).where(eq(store.id, id));
         await inner.delete(storeCurrency).where(eq(storeCurrency.store_id, id));
         if (supported_currencies.length > 0) await inner.insert(storeCurrency).values(supported_currencies);

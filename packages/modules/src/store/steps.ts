@@ -1,6 +1,6 @@
 import { step } from "@kasse/workflows";
 import type { StoreUpdate } from "./schema";
-import { createStoreService, type Store, type StoreReferences } from "./service";
+import { type Store, type StoreReferences } from "./service";
 
 /** Input of {@link updateStoreStep}: the update and which of the ids and codes it names exist. */
 export interface UpdateStoreStepInput {
@@ -14,28 +14,27 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
 /** Updates the store; undone by putting back its fields and supported currencies as they were. */
 export const updateStoreStep = step("update-store", {
   invoke: async (input: UpdateStoreStepInput, ctx) => {
-    const stores = createStoreService(ctx.tx);
-    const previous = await stores.retrieve(input.id, ctx.tx);
+    const stores = ctx.modules.store;
+    const previous = await stores.retrieve(input.id);
     const refs: StoreReferences = {
       currencies: new Set(input.references.currencies),
       sales_channels: new Set(input.references.sales_channels),
       regions: new Set(input.references.regions),
       locations: new Set(input.references.locations),
     };
-    const updated = await stores.update(input.id, input.update, refs, ctx.tx);
+    const updated = await stores.update(input.id, input.update, refs);
     return { output: updated, compensateInput: previous };
   },
   compensate: async (previous: Store, ctx) => {
     // The journal keeps the input as JSON: dates come back as strings.
-    await createStoreService(ctx.tx).restore(
+    await ctx.modules.store.restore(
       {
         ...previous,
         created_at: date(previous.created_at)!,
         updated_at: date(previous.updated_at)!,
         deleted_at: date(previous.deleted_at),
         supported_currencies: previous.supported_currencies.map((c) => ({ ...c, created_at: date(c.created_at)!, updated_at: date(c.updated_at)!, deleted_at: date(c.deleted_at) })),
-      },
-      ctx.tx,
+      }
     );
   },
 });

@@ -30,24 +30,24 @@ const liveRate = isNull(taxRate.deleted_at);
 export function createTaxService(db: Db) {
   const service = {
     /** A province region links to its country's region (given or found); one live region per place. */
-    async create(input: TaxRegionCreate, createdBy: string | null = null, tx: Db = db): Promise<TaxRegion> {
+    async create(input: TaxRegionCreate, createdBy: string | null = null): Promise<TaxRegion> {
       const country = input.country_code.toLowerCase();
       const province = input.province_code?.toLowerCase() ?? null;
       let parentId = input.parent_id ?? null;
       if (parentId) {
-        const parent = await service.retrieve(parentId, tx).catch(() => null);
+        const parent = await service.retrieve(parentId).catch(() => null);
         if (!parent) throw errors.invalidData(`Parent tax region with id: ${parentId} was not found`);
         if (parent.country_code !== country || parent.province_code !== null) throw errors.invalidData("A parent tax region must be the country region of the same country");
       }
       if (province && !parentId) {
-        const [parent] = await tx.select({ id: taxRegion.id }).from(taxRegion).where(and(eq(taxRegion.country_code, country), isNull(taxRegion.province_code), liveRegion));
+        const [parent] = await db.select({ id: taxRegion.id }).from(taxRegion).where(and(eq(taxRegion.country_code, country), isNull(taxRegion.province_code), liveRegion));
         if (!parent) throw errors.invalidData(`Create a tax region for country ${country} before one for its province ${province}`);
         parentId = parent.id;
       }
       if (!province && parentId) throw errors.invalidData("Only a province tax region can have a parent");
       const id = generateId("txreg");
       try {
-        await transaction(tx, async (inner) => {
+        await transaction(db, async (inner) => {
           await inner.insert(taxRegion).values({ id, country_code: country, province_code: province, parent_id: parentId, created_by: createdBy, metadata: input.metadata ?? null });
           const rate = input.default_tax_rate;
           if (rate) {
@@ -68,31 +68,31 @@ export function createTaxService(db: Db) {
         if (isUniqueViolation(error)) throw errors.invalidData(`A tax region for ${province ? `${country}-${province}` : country} already exists`);
         throw error;
       }
-      return service.retrieve(id, tx);
+      return service.retrieve(id);
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<TaxRegion> {
-      const [row] = await tx.select().from(taxRegion).where(and(eq(taxRegion.id, id), liveRegion));
+    async retrieve(id: string): Promise<TaxRegion> {
+      const [row] = await db.select().from(taxRegion).where(and(eq(taxRegion.id, id), liveRegion));
       if (!row) throw errors.notFound(`TaxRegion with id: ${id} was not found`);
-      return (await withRates(tx, [row]))[0]!;
+      return (await withRates(db, [row]))[0]!;
     },
 
-    async list(filters: TaxRegionFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: TaxRegion[]; count: number }> {
+    async list(filters: TaxRegionFilters, page: Paging & { order?: string }): Promise<{ items: TaxRegion[]; count: number }> {
       const where = and(liveRegion, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, taxRegion, where, orderBy(page.order, { created_at: taxRegion.created_at, updated_at: taxRegion.updated_at, country_code: taxRegion.country_code, province_code: taxRegion.province_code }, taxRegion.id), page);
-      return { items: await withRates(tx, rows), count: total };
+      const { items: rows, count: total } = await listPage(db, taxRegion, where, orderBy(page.order, { created_at: taxRegion.created_at, updated_at: taxRegion.updated_at, country_code: taxRegion.country_code, province_code: taxRegion.province_code }, taxRegion.id), page);
+      return { items: await withRates(db, rows), count: total };
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
     /** A tax rate by id (`not_found` when missing or deleted). */
-    async retrieveRate(id: string, tx: Db = db): Promise<TaxRateRow> {
-      const [row] = await tx.select().from(taxRate).where(and(eq(taxRate.id, id), liveRate));
+    async retrieveRate(id: string): Promise<TaxRateRow> {
+      const [row] = await db.select().from(taxRate).where(and(eq(taxRate.id, id), liveRate));
       if (!row) throw errors.notFound(`Tax rate with id: ${id} was not found`);
       return row;
     },
 
     /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
-    async listRates(filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string }, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: TaxRateRow[]; count: number }> {
+    async listRates(filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string }, page: Paging & { order?: string }): Promise<{ items: TaxRateRow[]; count: number }> {
       const conditions: SQL[] = [liveRate];
       if (filters.id?.length) conditions.push(inArray(taxRate.id, filters.id));
       if (filters.tax_region_id?.length) conditions.push(inArray(taxRate.tax_region_id, filters.tax_region_id));
@@ -105,16 +105,16 @@ export function createTaxService(db: Db) {
       const where = and(...conditions);
       const columns = { created_at: taxRate.created_at, updated_at: taxRate.updated_at, code: taxRate.code, name: taxRate.name, rate: taxRate.rate };
       const [items, [total]] = await Promise.all([
-        tx.select().from(taxRate).where(where).orderBy(...orderBy(page.order, columns, taxRate.id)).limit(page.limit).offset(page.offset),
-        tx.select({ count: count() }).from(taxRate).where(where),
+        db.select().from(taxRate).where(where).orderBy(...orderBy(page.order, columns, taxRate.id)).limit(page.limit).offset(page.offset),
+        db.select({ count: count() }).from(taxRate).where(where),
       ]);
       return { items, count: total?.count ?? 0 };
     },
 
-    async delete(id: string, tx: Db = db): Promise<void> {
-      await service.retrieve(id, tx);
+    async delete(id: string): Promise<void> {
+      await service.retrieve(id);
       const now = new Date();
-      await transaction(tx, async (inner) => {
+      await transaction(db, async (inner) => {
         const children = await inner.select({ id: taxRegion.id }).from(taxRegion).where(and(eq(taxRegion.parent_id, id), liveRegion));
         const ids = [id, ...children.map((c) => c.id)];
         await inner.update(taxRegion).set({ deleted_at: now }).where(inArray(taxRegion.id, ids));
@@ -126,9 +126,9 @@ export function createTaxService(db: Db) {
      * The default rate for an address: the province's when it has one, else the country's;
      * null when no tax region covers the address (no tax).
      */
-    async rateFor(countryCode: string, provinceCode?: string | null, tx: Db = db): Promise<ApplicableTaxRate | null> {
+    async rateFor(countryCode: string, provinceCode?: string | null): Promise<ApplicableTaxRate | null> {
       const country = countryCode.toLowerCase();
-      const rows = await tx
+      const rows = await db
         .select({ id: taxRate.id, tax_region_id: taxRate.tax_region_id, rate: taxRate.rate, code: taxRate.code, name: taxRate.name, province_code: taxRegion.province_code })
         .from(taxRate)
         .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))

@@ -34,13 +34,13 @@ export function createInviteService(db: Db) {
 
   const service = {
     /** A new invite; an email that already has a user or a live invite is `conflict`. */
-    async create(input: InviteCreate, tx: Db = db): Promise<{ invite: InviteDetails; secret: string }> {
+    async create(input: InviteCreate): Promise<{ invite: InviteDetails; secret: string }> {
       const email = normalizeEmail(input.email);
-      const [existing] = await tx.select({ id: user.id }).from(user).where(and(eq(user.email, email), isNull(user.deleted_at)));
+      const [existing] = await db.select({ id: user.id }).from(user).where(and(eq(user.email, email), isNull(user.deleted_at)));
       if (existing) throw errors.conflict(`A user with email ${email} already exists`);
       const secret = randomBytes(32).toString("base64url");
       try {
-        const [created] = await tx
+        const [created] = await db
           .insert(invite)
           .values({ id: generateId("invite"), email, token_hash: sha256(secret), expires_at: new Date(Date.now() + INVITE_TTL_MS), metadata: input.metadata ?? null })
           .returning();
@@ -51,40 +51,40 @@ export function createInviteService(db: Db) {
       }
     },
 
-    async retrieve(id: string, tx: Db = db): Promise<InviteDetails> {
-      return details(await row(id, tx));
+    async retrieve(id: string): Promise<InviteDetails> {
+      return details(await row(id, db));
     },
 
-    async list(filters: InviteFilters, page: Paging & { order?: string }, tx: Db = db): Promise<{ items: InviteDetails[]; count: number }> {
+    async list(filters: InviteFilters, page: Paging & { order?: string }): Promise<{ items: InviteDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(tx, invite, where, orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id), page);
+      const { items: rows, count: total } = await listPage(db, invite, where, orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id), page);
       return { items: rows.map(details), count: total };
     },
 
     /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
-    async resend(id: string, tx: Db = db): Promise<{ invite: InviteDetails; secret: string }> {
+    async resend(id: string): Promise<{ invite: InviteDetails; secret: string }> {
       const secret = randomBytes(32).toString("base64url");
-      const [updated] = await tx
+      const [updated] = await db
         .update(invite)
         .set({ token_hash: sha256(secret), expires_at: new Date(Date.now() + INVITE_TTL_MS), updated_at: new Date() })
         .where(and(eq(invite.id, id), live, eq(invite.accepted, false)))
         .returning();
       if (!updated) {
-        await row(id, tx);
+        await row(id, db);
         throw errors.invalidData(`Invite with id: ${id} was already accepted`);
       }
       return { invite: details(updated), secret };
     },
 
     /** Soft delete: the invite's secret stops working and its email may be invited again. */
-    async delete(id: string, tx: Db = db): Promise<void> {
-      const [deleted] = await tx.update(invite).set({ deleted_at: new Date() }).where(and(eq(invite.id, id), live)).returning({ id: invite.id });
+    async delete(id: string): Promise<void> {
+      const [deleted] = await db.update(invite).set({ deleted_at: new Date() }).where(and(eq(invite.id, id), live)).returning({ id: invite.id });
       if (!deleted) throw errors.notFound(`Invite with id: ${id} was not found`);
     },
 
     /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
-    async findOpen(secret: string, tx: Db = db): Promise<InviteDetails | null> {
-      const [found] = await tx.select().from(invite).where(and(eq(invite.token_hash, sha256(secret)), open()));
+    async findOpen(secret: string): Promise<InviteDetails | null> {
+      const [found] = await db.select().from(invite).where(and(eq(invite.token_hash, sha256(secret)), open()));
       return found ? details(found) : null;
     },
 
@@ -92,14 +92,14 @@ export function createInviteService(db: Db) {
      * Uses the invite up (accepted, and deleted so its email is free again), if it can still be
      * accepted; otherwise null and nothing changes. Undone by {@link unclaim}.
      */
-    async claim(id: string, tx: Db = db): Promise<InviteDetails | null> {
-      const [claimed] = await tx.update(invite).set({ accepted: true, deleted_at: new Date(), updated_at: new Date() }).where(and(eq(invite.id, id), open())).returning();
+    async claim(id: string): Promise<InviteDetails | null> {
+      const [claimed] = await db.update(invite).set({ accepted: true, deleted_at: new Date(), updated_at: new Date() }).where(and(eq(invite.id, id), open())).returning();
       return claimed ? details(claimed) : null;
     },
 
     /** Opens a claimed invite again (the compensation of {@link claim}). */
-    async unclaim(id: string, tx: Db = db): Promise<void> {
-      await tx.update(invite).set({ accepted: false, deleted_at: null, updated_at: new Date() }).where(and(eq(invite.id, id), eq(invite.accepted, true)));
+    async unclaim(id: string): Promise<void> {
+      await db.update(invite).set({ accepted: false, deleted_at: null, updated_at: new Date() }).where(and(eq(invite.id, id), eq(invite.accepted, true)));
     },
   };
   return service;

@@ -1,14 +1,11 @@
 import { eq } from "drizzle-orm";
 import { errors } from "@kasse/db";
 import { step } from "@kasse/workflows";
-import { createInviteService } from "./invites";
 import { user, type UserCreate } from "./schema";
-import { createUserService } from "./service";
-
 /** Creates an admin user; undone by removing the row (it never existed for anyone else). */
 export const createUserStep = step("create-user", {
   invoke: async (input: UserCreate, ctx) => {
-    const created = await createUserService(ctx.tx).create(input, ctx.tx);
+    const created = await ctx.modules.user.create(input);
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
   compensate: async (id: string, ctx) => {
@@ -19,7 +16,7 @@ export const createUserStep = step("create-user", {
 /** Soft-deletes an admin user; undone by restoring it. */
 export const deleteUserStep = step("delete-user", {
   invoke: async (id: string, ctx) => {
-    await createUserService(ctx.tx).delete(id, ctx.tx);
+    await ctx.modules.user.delete(id);
     return { output: null, compensateInput: id };
   },
   compensate: async (id: string, ctx) => {
@@ -33,11 +30,11 @@ export const deleteUserStep = step("delete-user", {
  */
 export const claimInviteStep = step("claim-invite", {
   invoke: async (inviteId: string, ctx) => {
-    const claimed = await createInviteService(ctx.tx).claim(inviteId, ctx.tx);
+    const claimed = await ctx.modules.invite.claim(inviteId);
     if (!claimed) throw errors.unauthorized("The invite is invalid, already used or expired");
     return { output: { id: claimed.id, email: claimed.email }, compensateInput: claimed.id };
   },
   compensate: async (id: string, ctx) => {
-    await createInviteService(ctx.tx).unclaim(id, ctx.tx);
+    await ctx.modules.invite.unclaim(id);
   },
 });

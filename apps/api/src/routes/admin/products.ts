@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import {
   batchProducts,
-  createProducts,
+  createProductsWorkflow,
   createProductVariants,
   deleteProducts,
   deleteProductVariant,
@@ -85,7 +85,7 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products", { schema: { body: ProductCreate, response: One } }, async (request) => {
-    const [id] = await createProducts(db, [request.body]);
+    const [id] = await app.infra.engine.execute(createProductsWorkflow, { products: [request.body] });
     return one(id!);
   });
 

@@ -1,0 +1,131 @@
+import { resolve } from "node:path";
+import { errors, type Db } from "@kasse/db";
+import { createApiKeyService } from "./api-key";
+import { createAuthService, createOneTimeTokenService } from "./auth";
+import { createCartService } from "./cart";
+import { createCurrencyService } from "./currency";
+import { createCustomerService } from "./customer";
+import { createEventService, createWebhookService } from "./event";
+import { createFileService, createLocalFileProvider } from "./file";
+import { createFulfillmentRecordService, createFulfillmentService, defaultFulfillmentProviders, type FulfillmentProviderRegistry } from "./fulfillment";
+import { createInventoryService } from "./inventory";
+import { createNotificationService, defaultNotificationProviders, type NotificationLogger, type NotificationProvider } from "./notification";
+import { createOrderService, createOrderTransferService, createReturnReasonService, createReturnService } from "./order";
+import { createPaymentService } from "./payment";
+import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
+import { createProductService } from "./product";
+import { createPromotionService } from "./promotion";
+import { createRegionService } from "./region";
+import { createSalesChannelService } from "./sales-channel";
+import { createStockLocationService } from "./stock-location";
+import { createStoreService } from "./store";
+import { createTaxService } from "./tax";
+import { createInviteService, createUserService } from "./user";
+
+/** What module services need beyond the database: the process's configuration. */
+export interface ModulesOptions {
+  /**
+   * The server secret (`JWT_SECRET`), from which the keys sealing stored secrets (notification
+   * data, webhook secrets) are derived. A process without it (migrate, seed) cannot use those two.
+   */
+  secret?: Uint8Array | string;
+  /** `SMTP_URL` and the logger of the `log` provider: the default notification providers. */
+  smtpUrl?: string;
+  logger?: NotificationLogger;
+  /** Notification providers in place of the defaults (tests). */
+  notificationProviders?: NotificationProvider[];
+  /** scrypt cost of new password hashes (`SCRYPT_LOG_N`, default 15). */
+  scryptLogN?: number;
+  /** Webhook endpoints may be loopback or private addresses (`WEBHOOK_ALLOW_PRIVATE`). */
+  webhookAllowPrivate?: boolean;
+  /** Uploads: the local file provider's directory and the limits (default `.kasse/uploads`, 10 MiB, 10 files). */
+  files?: { dir: string; maxBytes: number; maxFiles: number };
+  /** The fulfillment providers; the built-in ones (`manual_manual`, `ful_test`) by default. */
+  fulfillmentProviders?: FulfillmentProviderRegistry;
+}
+
+/**
+ * Every module's service, built over one database handle: the pool (`app.modules`, flows outside
+ * a transaction) or a transaction (a step's `ctx.modules`, a flow's `withEvents`), so that all of
+ * a caller's reads and writes go through the handle it was built over. Services are built on first
+ * use. `bindTo(tx)` gives the same modules over another handle.
+ * @example
+ * const modules = createModules(db, { secret: config.jwt.secret });
+ * await modules.inventory.reserveForLines(input);
+ * await transaction(db, (tx) => modules.bindTo(tx).cart.lock(cartId));
+ */
+export function createModules(db: Db, options: ModulesOptions = {}) {
+  const secret = (service: string, what: string) => {
+    if (!options.secret) throw errors.unexpectedState(`This process has no ${service} service (it runs without JWT_SECRET): it cannot ${what}`);
+    return options.secret;
+  };
+  return lazily({
+    db: () => db,
+    bindTo: () => (handle: Db) => createModules(handle, options),
+    salesChannel: () => createSalesChannelService(db),
+    product: () => createProductService(db),
+    inventory: () => createInventoryService(db),
+    stockLocation: () => createStockLocationService(db),
+    customer: () => createCustomerService(db),
+    notification: () =>
+      createNotificationService(db, {
+        providers: options.notificationProviders ?? defaultNotificationProviders({ smtpUrl: options.smtpUrl, logger: options.logger }),
+        secret: secret("notification", "deliver notifications"),
+      }),
+    authTokens: () => createOneTimeTokenService(db),
+    fulfillment: () => createFulfillmentService(db),
+    fulfillmentRecord: () => createFulfillmentRecordService(db),
+    fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
+    payment: () => createPaymentService(db),
+    currency: () => createCurrencyService(db),
+    store: () => createStoreService(db),
+    file: () =>
+      createFileService(createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
+        maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
+        maxFiles: options.files?.maxFiles ?? 10,
+      }),
+    region: () => createRegionService(db),
+    tax: () => createTaxService(db),
+    pricing: () => createPricingService(db),
+    priceList: () => createPriceListService(db),
+    pricePreference: () => createPricePreferenceService(db),
+    auth: () => createAuthService(db, { scrypt: { logN: options.scryptLogN } }),
+    user: () => createUserService(db),
+    invite: () => createInviteService(db),
+    apiKey: () => createApiKeyService(db),
+    promotion: () => createPromotionService(db),
+    cart: () => createCartService(db),
+    order: () => createOrderService(db),
+    returnReason: () => createReturnReasonService(db),
+    orderReturn: () => createReturnService(db),
+    orderTransfer: () => createOrderTransferService(db),
+    events: () => createEventService(db),
+    webhooks: () => createWebhookService(db, { secret: secret("webhook", "sign webhooks"), allowPrivate: options.webhookAllowPrivate }),
+  });
+}
+
+/** Every module's service over one database handle (see {@link createModules}). */
+export type Modules = ReturnType<typeof createModules>;
+
+declare module "@kasse/workflows" {
+  // Steps' `ctx.modules` are these modules, bound to the step's transaction.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface StepModules extends Modules {}
+}
+
+/** An object whose properties are built by their builder on first read, once. */
+function lazily<T extends Record<string, () => unknown>>(builders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const target = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const name of Object.keys(builders) as Array<keyof T>) {
+    Object.defineProperty(target, name, {
+      enumerable: true,
+      get() {
+        const value = builders[name]!() as ReturnType<T[typeof name]>;
+        Object.defineProperty(target, name, { value, enumerable: true });
+        return value;
+      },
+      configurable: true,
+    });
+  }
+  return target;
+}
