@@ -6,7 +6,7 @@ export { queryRows } from "./rows";
 export { generateId } from "./ids";
 export { timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
-export { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
+export { anyOf, DEFAULT_LIMIT, existingIds, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export {
