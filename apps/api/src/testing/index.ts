@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, lazy, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
 import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
@@ -109,11 +109,9 @@ export function useTestApp(env: Record<string, string> = {}, options: TestAppOpt
     made = await createTestApp(env, options);
   });
   afterAll(() => made?.close());
-  return new Proxy({} as TestApp, {
-    get(_, key: keyof TestApp) {
-      if (!made) throw new Error(`useTestApp: t.${String(key)} read before the app was made (outside a test or hook)`);
-      return made[key];
-    },
+  return lazy(() => {
+    if (!made) throw new Error("useTestApp: read before the app was made (outside a test or hook)");
+    return made;
   });
 }
 
