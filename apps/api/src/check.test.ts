@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, readSnapshot } from "@kasse/db";
-import { checkInvariants, seedDemoStore, type CheckResult } from "@kasse/flows";
+import { checkInvariants, seedDemoStore, type CheckResult, type DemoStore } from "@kasse/flows";
 import { createTestApp, type TestApp } from "./testing";
 import { checkoutReadyCart } from "./testing/checkout";
 
@@ -11,6 +11,10 @@ let cartId: string;
 let paymentId: string;
 let collectionId: string;
 let levelId: string;
+let store: DemoStore;
+let optionId: string;
+let variantId: string;
+let headers: Record<string, string>;
 
 const run = (statement: string) => t.database.db.execute(sql.raw(statement));
 const check = () => checkInvariants(t.database.db, { recoveryEveryMs: 5_000 });
@@ -18,11 +22,13 @@ const failures = (results: CheckResult[]) => results.filter((r) => r.violations.
 
 beforeAll(async () => {
   t = await createTestApp();
-  const store = (await seedDemoStore(t.app.modules.db))!;
-  const headers = { "x-publishable-api-key": store.publishable_api_key };
+  store = (await seedDemoStore(t.app.modules.db))!;
+  headers = { "x-publishable-api-key": store.publishable_api_key };
   const db = t.database.db;
   const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);
   const [variant] = await queryRows<{ id: string }>(db, sql`select id from product_variant where deleted_at is null order by id limit 1`);
+  optionId = option!.id;
+  variantId = variant!.id;
   const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 2, headers });
   await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 1, headers }); // left open
   const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
@@ -41,7 +47,7 @@ afterAll(() => t?.close());
 describe("checkInvariants (kasse check)", () => {
   it("passes on the demo store with a placed order", async () => {
     const results = await check();
-    expect(results).toHaveLength(5);
+    expect(results).toHaveLength(7);
     expect(failures(results)).toEqual([]);
     // The checks read one snapshot, in a transaction that cannot write.
     const write = await readSnapshot(t.database.db, (tx) => tx.execute(sql`update cart set email = 'x@example.com'`)).then(() => null, (error: Error) => error);
@@ -63,7 +69,12 @@ describe("checkInvariants (kasse check)", () => {
     await run(`update reservation_item set line_item_id = 'ordli_gone' where id = '${reservation!.id}'`);
     try {
       const found = failures(await check());
-      expect(found).toEqual([{ name: "reservations", violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }] }]);
+      const [line] = await queryRows<{ id: string }>(t.database.db, sql`select id from order_line_item where order_id = ${orderId}`);
+      expect(found).toEqual([
+        { name: "reservations", violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }] },
+        // The order's line lost the reservation it needs.
+        { name: "order lines", violations: [{ id: line!.id, problem: expect.stringMatching(/^2 unit\(s\) of variant \S+ not fulfilled, but its reservations hold 0 \(expected 2\)$/) }] },
+      ]);
       // A reservation of a canceled order is as orphaned.
       await run(`update reservation_item set line_item_id = (select cart_line_item_id from order_line_item where order_id = '${orderId}' limit 1) where id = '${reservation!.id}'`);
       expect(failures(await check())).toEqual([]);
@@ -124,6 +135,47 @@ describe("checkInvariants (kasse check)", () => {
     }
     expect(failures(await check())).toEqual([]);
   });
+  it("names an order line whose reservations do not hold what is left to fulfil", async () => {
+    const [line] = await queryRows<{ id: string; reservation_id: string }>(
+      t.database.db,
+      sql`select l.id, r.id as reservation_id from order_line_item l join reservation_item r on r.line_item_id = l.cart_line_item_id where l.order_id = ${orderId}`,
+    );
+    // Level and reservation move together, so only the order line's invariant breaks.
+    await run(`update reservation_item set quantity = quantity - 1 where id = '${line!.reservation_id}'`);
+    await run(`update inventory_level set reserved_quantity = reserved_quantity - 1 where id = '${levelId}'`);
+    try {
+      expect(failures(await check())).toEqual([{ name: "order lines", violations: [{ id: line!.id, problem: expect.stringMatching(/but its reservations hold 1 \(expected 2\)$/) }] }]);
+      // Fulfilled units need no reservation.
+      await run(`update order_line_item set fulfilled_quantity = 1 where id = '${line!.id}'`);
+      expect(failures(await check())).toEqual([]);
+    } finally {
+      await run(`update order_line_item set fulfilled_quantity = 0 where id = '${line!.id}'`);
+      await run(`update reservation_item set quantity = quantity + 1 where id = '${line!.reservation_id}'`);
+      await run(`update inventory_level set reserved_quantity = reserved_quantity + 1 where id = '${levelId}'`);
+    }
+    expect(failures(await check())).toEqual([]);
+  });
+
+  it("names a campaign whose budget usage differs from the orders that used its promotions", async () => {
+    const m = t.app.modules;
+    const campaign = await m.promotion.createCampaign({ name: "Check", campaign_identifier: "check", budget: { type: "usage", limit: 10 } });
+    await m.promotion.create({ code: "CHECK10", type: "standard", campaign_id: campaign.id, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
+    const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: optionId, variant_id: variantId, quantity: 1, promo: "CHECK10", headers });
+    const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
+    expect(completed.json().type, completed.body).toBe("order");
+    // The order records the promotion it used, and the campaign counted it.
+    const [used] = await queryRows<{ order_id: string; amount: number }>(t.database.db, sql`select order_id, amount::int from order_promotion where order_id = ${completed.json().order.id}`);
+    expect(used).toEqual({ order_id: completed.json().order.id, amount: cart.discount_total });
+    expect(failures(await check())).toEqual([]);
+    await run(`update promotion_campaign_budget set used = used + 1 where campaign_id = '${campaign.id}'`);
+    try {
+      expect(failures(await check())).toEqual([{ name: "promotions", violations: [{ id: campaign.id, problem: `its usage budget counts 2 but the orders that used its promotions make 1 (1 order(s), ${cart.discount_total} discounted)` }] }]);
+    } finally {
+      await run(`update promotion_campaign_budget set used = used - 1 where campaign_id = '${campaign.id}'`);
+    }
+    expect(failures(await check())).toEqual([]);
+  });
+
   it("names an execution left running with an expired lease and a failed compensation without a retry", async () => {
     const [execution] = await queryRows<{ id: string }>(t.database.db, sql`select id from workflow_executions where workflow_id = 'complete-cart' limit 1`);
     const id = execution!.id;

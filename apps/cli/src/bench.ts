@@ -1,7 +1,8 @@
 // `npm run bench`: the storefront load harness (shared/bench, see its README) against a Kasse
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
-// go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`); KASSE_BENCH_NODE_ARGS
-// adds options to the server's node command (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
+// go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`), except
+// `--api-processes N`, which serves the API from N processes (`kasse start --processes N`).
+// KASSE_BENCH_NODE_ARGS adds options to the server's node command (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
@@ -23,6 +24,24 @@ const dbName = `kasse_bench_${stamp.toLowerCase()}_${randomBytes(2).toString("he
 const outDir = join(repo, ".kasse", "bench");
 const jwtSecret = randomBytes(24).toString("base64url");
 const admin = { email: "bench@kasse.local", password: randomBytes(12).toString("base64url") };
+const { apiProcesses, harnessArgs } = splitArguments(process.argv.slice(2));
+
+/** `--api-processes N` (or `=N`) is ours; every other argument goes to the harness. */
+function splitArguments(argv: string[]): { apiProcesses: number; harnessArgs: string[] } {
+  const harness: string[] = [];
+  let processes = 1;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg !== "--api-processes" && !arg.startsWith("--api-processes=")) {
+      harness.push(arg);
+      continue;
+    }
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+    processes = Number(value);
+    if (!Number.isInteger(processes) || processes < 1) throw new Error(`--api-processes takes a whole number of processes, not '${value}'`);
+  }
+  return { apiProcesses: processes, harnessArgs: harness };
+}
 
 const urlOf = (name: string) => {
   const url = new URL(serverUrl);
@@ -59,18 +78,24 @@ async function dropDatabase(): Promise<void> {
   }
 }
 
-/** Starts `kasse start` in services mode and resolves once it listens. Rate limiting is off: the harness is one client. */
+/**
+ * Starts `kasse start` in services mode (`--processes N` with --api-processes) and resolves once
+ * it listens. Rate limiting is off: the harness is one client. The admin dashboard is off: its
+ * first build would run beside the measurement.
+ */
 function startServer(): Promise<ChildProcess> {
   const bin = join(repo, "apps/cli/bin/kasse.js");
-  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true" };
+  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_UI: "false" };
   // KASSE_BENCH_NODE_ARGS: options for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
   const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, bin, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
+  const child = spawn(process.execPath, [...nodeArgs, bin, "start", ...processes], { env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolveStart, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (/listening on/.test(output)) {
+      // Every API process says it listens once it does.
+      if ((output.match(/listening on/g) ?? []).length >= apiProcesses) {
         console.log(output.trim().split("\n")[0]);
         resolveStart(child);
       }
@@ -200,7 +225,7 @@ async function main(): Promise<number> {
     const skipped = Object.entries(available).filter(([, ok]) => !ok).map(([name]) => name);
     if (skipped.length) console.log(`Not available on this server yet, skipped: ${skipped.join(", ")}`);
     const probes = available.checkout ? "oversell,double-complete" : "none";
-    const args = ["bench.mjs", "--target", targetFile, "--scenarios", scenarios.join(","), "--probes", probes, "--server-pid-file", pidFile, "--out", join(outDir, `kasse-${stamp}.json`), ...process.argv.slice(2)];
+    const args = ["bench.mjs", "--target", targetFile, "--scenarios", scenarios.join(","), "--probes", probes, "--server-pid-file", pidFile, "--out", join(outDir, `kasse-${stamp}.json`), ...harnessArgs];
     const receiver = available.checkout ? await startWebhookReceiver() : undefined;
     try {
       return await run(process.execPath, args, benchDir);

@@ -11,7 +11,7 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" }, "publishable-key": { type: "string" } },
+    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" }, processes: { type: "string" }, "publishable-key": { type: "string" } },
   });
   const [command] = positionals;
   if (values.help || command === undefined || command === "help") {
@@ -20,8 +20,21 @@ export async function run(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "start": {
+      const processes = values.processes === undefined ? 1 : Number(values.processes);
+      if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
+        console.error(`--processes takes a whole number from 1 to 64, not '${values.processes}'.`);
+        return 2;
+      }
+      const config = loadConfig();
+      const [{ default: cluster }, { clusterRefusal, startCluster }] = await Promise.all([import("node:cluster"), import("./cluster")]);
+      const refusal = clusterRefusal(config, processes);
+      if (refusal) {
+        console.error(refusal);
+        return 2;
+      }
+      if (processes > 1 && cluster.isPrimary) return startCluster(processes);
       const { start } = await import("./start");
-      await start({ config: loadConfig(), worker: !values["no-worker"] });
+      await start({ config, worker: !values["no-worker"] });
       return 0;
     }
     case "migrate": {

@@ -28,6 +28,7 @@ const envDescriptions: Record<keyof Env, string> = {
   SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
   WEBHOOK_ALLOW_PRIVATE: "Allow webhook endpoints on loopback, private and link-local addresses (checked at creation and against the resolved address at each delivery; off = SSRF guard)",
   WEBHOOK_RETRY_SCHEDULE: "Delays before each retry of a failed webhook delivery, comma-separated (ms, s, m, h, d), each with ±20% jitter; after the last one the event is given up for that endpoint",
+  CATALOG_CACHE_ENTRIES: "Store catalog answers (product and variant lists and pages, by region, channel, customer group and query) each API process keeps, checked against the catalog version on every read; 0 = off",
   EVENTS_POLL_MS: "How often the worker looks for committed events to deliver (a workflow in the same process wakes it at once)",
   STOREFRONT_URL: "The storefront's address, for links in shopper emails (order transfer: {STOREFRONT_URL}/order/{id}/transfer/{token})",
   PUBLIC_URL: "Kasse's public address, for absolute URLs of the files it serves under /static (demo product images); default http://localhost:{PORT}",

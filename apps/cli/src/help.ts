@@ -4,6 +4,7 @@ import { envTable } from "./env-help";
 const commands = [
   ["start", "Serve the API on HOST:PORT with the worker in-process. Without DATABASE_URL: embedded PGlite under KASSE_DATA_DIR, migrated, and on the first start a demo store and an admin (login printed once)"],
   ["start --no-worker", "Serve the API only, beside separate worker processes (services mode)"],
+  ["start --processes <n>", "Serve the API from n processes on one port (node cluster; a process that dies is restarted), each with a worker unless --no-worker. Services mode only (PostgreSQL and Redis)"],
   ["migrate", "Apply pending database migrations; needs only DATABASE_URL (one process at a time: takes a PostgreSQL advisory lock). start refuses a database missing migrations"],
   ["seed [--publishable-key pk_…]", "Create the demo store (regions, channel, publishable key, 20 products) unless the store has regions or products; --publishable-key sets the key's token instead of generating one (a storefront built against it keeps working on a new seed)"],
   ["check", "Verify the database's invariants (stock levels and reservations, payment amounts, one order per completed cart, stuck workflow executions) read-only; prints each check's result and exits 0 when all hold, 1 when one is violated, 2 on a bad configuration or an unreachable/unmigrated database"],

@@ -9,6 +9,7 @@ export * from "./errors";
 export { anyOf, DEFAULT_LIMIT, existingIds, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
+export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";
 export {
   claimIdempotencyKey,
   completeIdempotencyKey,

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * HTTP `Idempotency-Key` records (docs/CONTRACT.md, Stripe's semantics): one row per caller scope and
@@ -27,3 +27,14 @@ export const idempotencyKey = pgTable(
 );
 
 export type IdempotencyKeyRow = typeof idempotencyKey.$inferSelect;
+
+/**
+ * The catalog's version: one row, bumped by a statement trigger on every table a store catalog
+ * answer is read from (`CATALOG_TABLES`, migration 0010), in the writing transaction. Each API
+ * process keeps its catalog answers under the version it read before reading them, so a write is
+ * seen by every process as soon as it commits.
+ */
+export const catalogVersion = pgTable("catalog_version", {
+  id: integer("id").primaryKey().default(1),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});

@@ -130,6 +130,7 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
       total: cart.total,
     },
     payment_collection_ids: [collectionId],
+    promotions: promotionUsages(state),
     payment_status: "authorized",
     status: "pending",
   };
@@ -189,14 +190,24 @@ const prepareCompletionStep = step("prepare-cart-completion", {
 });
 
 /**
+ * How long one authorization attempt waits for the provider. A provider that does not answer
+ * fails the attempt with a retryable `timeout` (three attempts in all), then the checkout
+ * compensates; the call's late answer is voided, not recorded. The wait is the provider's alone
+ * (not a step `timeoutMs`): an attempt slowed by the database is never abandoned halfway through
+ * its writes.
+ */
+const AUTHORIZE_TIMEOUT_MS = 5_000;
+
+/**
  * Authorizes the cart's payment session with its provider (an outside effect, at least once: the
  * provider gets the step's idempotency key). A decline fails with `payment_authorization_error`, a
- * further customer step with `payment_requires_more_error`. Compensation voids the authorization.
+ * further customer step with `payment_requires_more_error`, a provider silent for
+ * `AUTHORIZE_TIMEOUT_MS` with `timeout`. Compensation voids the authorization.
  */
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey });
+    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey, timeoutMs: AUTHORIZE_TIMEOUT_MS });
     return { output: { payment_id: payment.id } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {

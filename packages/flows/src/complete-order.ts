@@ -1,7 +1,24 @@
-import { workflow } from "@kasse/workflows";
-import { completeOrderStep, type OrderActor } from "@kasse/modules/order";
+import { transaction } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import { recordEvent } from "@kasse/modules/event";
+import type { OrderActor } from "@kasse/modules/order";
+import { withEvents } from "./events";
 
-/** Completes an order (Medusa's `POST /admin/orders/{id}/complete`): `status` → `completed`; refused once canceled. */
-export const completeOrderWorkflow = workflow("complete-order", async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-  return ctx.run(completeOrderStep, input);
-});
+/**
+ * Completes an order (Medusa's `POST /admin/orders/{id}/complete`): `status` → `completed`,
+ * refused once canceled; with its `order.completed` event, in one transaction (one module: no saga).
+ */
+export function completeOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
+  return withEvents(modules.db, async (tx) => {
+    const { order } = await modules.bindTo(tx).order.complete(orderId, actor);
+    await recordEvent(tx, "order.completed", { id: order.id });
+  });
+}
+
+/**
+ * Archives an order (Medusa's `POST /admin/orders/{id}/archive`): only a completed, canceled or
+ * draft order; `status` → `archived`, after which no workflow changes it. One transaction.
+ */
+export async function archiveOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
+  await transaction(modules.db, (tx) => modules.bindTo(tx).order.archive(orderId, actor));
+}

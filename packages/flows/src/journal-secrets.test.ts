@@ -113,8 +113,6 @@ const noSecrets = [
   "mark-delivered",
   "create-return",
   "receive-return",
-  "complete-order",
-  "archive-order",
   "cancel-return",
   "complete-cart",
   "update-store",
@@ -122,7 +120,7 @@ const noSecrets = [
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.
-  "event-notification",
+  "queue-event-notification",
 ];
 
 describe("secrets in the journal of the registered workflows", () => {

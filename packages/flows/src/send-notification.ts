@@ -1,8 +1,11 @@
 import { workflow, type Engine } from "@kasse/workflows";
 import { deliverNotificationStep, type NotificationInput, type NotificationRow, type NotificationService } from "@kasse/modules/notification";
 
-/** Delivers one outbox message (see `deliverNotificationStep`); the engine's `ctx.modules.notification` sends it. */
-export const sendNotificationWorkflow = workflow("send-notification", (input: { notification_id: string }, ctx) => ctx.run(deliverNotificationStep, input));
+/**
+ * Delivers one outbox message (see `deliverNotificationStep`; `keep_pending` leaves it pending when
+ * every attempt failed, for a later run); the engine's `ctx.modules.notification` sends it.
+ */
+export const sendNotificationWorkflow = workflow("send-notification", (input: { notification_id: string; keep_pending?: boolean }, ctx) => ctx.run(deliverNotificationStep, input));
 
 /**
  * Writes a message to the outbox, then delivers it as a workflow step with retries. Answers the

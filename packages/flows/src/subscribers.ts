@@ -2,8 +2,9 @@ import { errors, type Db } from "@kasse/db";
 import { step, workflow, type Engine } from "@kasse/workflows";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import { createFulfillmentRecordService } from "@kasse/modules/fulfillment";
-import { deliverNotificationStep, type NotificationInput } from "@kasse/modules/notification";
+import type { NotificationInput } from "@kasse/modules/notification";
 import { createOrderService, type Order } from "@kasse/modules/order";
+import { sendNotificationWorkflow } from "./send-notification";
 
 /** What a subscriber may use: the database and the process's engine (its steps get the configured notification service). */
 export interface SubscriberDeps {
@@ -26,23 +27,20 @@ const createNotificationStep = step("create-notification", {
 });
 
 /**
- * Writes a message to the outbox and delivers it, as one workflow per (event, subscriber): run
- * again for the same event (at-least-once dispatch), the execution's idempotency key answers the
- * first one's outcome, so the shopper gets one message. A delivery that ends in failure is
- * recorded on the notification (`failure`, `last_error`), not retried forever.
+ * Writes a subscriber's message for an event to the outbox, once: run again for the same event
+ * (at-least-once dispatch), the execution's idempotency key (event, subscriber) answers the same message.
  */
-export const eventNotificationWorkflow = workflow("event-notification", async (input: { message: NotificationInput }, ctx) => {
-  const { id } = await ctx.run(createNotificationStep, input);
-  try {
-    await ctx.run(deliverNotificationStep, { notification_id: id });
-  } catch {
-    // The outbox row says `failure` with the provider's error; the admin sees it there.
-  }
-  return { id };
-});
+export const queueEventNotificationWorkflow = workflow("queue-event-notification", (input: { message: NotificationInput }, ctx) => ctx.run(createNotificationStep, input));
 
+/**
+ * The message of one (event, subscriber), then its delivery. When the provider is down (an SMTP
+ * server refusing connections) the message stays `pending` and the subscriber fails, so the
+ * dispatcher runs it again on its retry schedule (5 s, 5 min, …): the shopper's mail is delayed,
+ * not lost, and sent once (a delivered message is not sent again).
+ */
 async function notify(deps: SubscriberDeps, event: EventRow, subscriber: string, message: NotificationInput): Promise<void> {
-  await deps.engine.execute(eventNotificationWorkflow, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
+  const { id } = await deps.engine.execute(queueEventNotificationWorkflow, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
+  await deps.engine.execute(sendNotificationWorkflow, { notification_id: id, keep_pending: true }, { idempotencyKey: `notification:${id}`, freshAfterFailure: true });
 }
 
 /** An order as the shopper's messages show it: lines, money in its currency, addresses. */

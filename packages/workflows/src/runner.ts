@@ -266,8 +266,8 @@ class Run {
     return this.invoke(index, step, input, row?.attempts ?? 0, row?.started_at ?? this.now());
   }
 
-  private baseContext(index: number, attempt: number) {
-    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt };
+  private baseContext(index: number, attempt: number, signal: AbortSignal) {
+    return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt, signal };
   }
 
   /** Adds `ctx.modules` over `db`, built on first read: a step that reads no module pays nothing. */
@@ -293,23 +293,28 @@ class Run {
     };
   }
 
-  private txContext(tx: Tx, index: number, attempt: number, compensating = false): StepContext & OutsideStepContext {
-    return this.withModules({ ...this.baseContext(index, attempt), tx, db: tx as unknown as Db, lock: (keys: readonly string[]) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) }, tx as unknown as Db);
+  private txContext(tx: Tx, index: number, attempt: number, signal: AbortSignal, compensating = false): StepContext & OutsideStepContext {
+    return this.withModules({ ...this.baseContext(index, attempt, signal), tx, db: tx as unknown as Db, lock: (keys: readonly string[]) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) }, tx as unknown as Db);
   }
 
-  private outsideContext(index: number, attempt: number): StepContext & OutsideStepContext {
+  private outsideContext(index: number, attempt: number, signal: AbortSignal): StepContext & OutsideStepContext {
     const noTx = () => { throw errors.unexpectedState("A transactional: false step has no transaction"); };
-    return this.withModules({ ...this.baseContext(index, attempt), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() }, this.env.db);
+    return this.withModules({ ...this.baseContext(index, attempt, signal), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() }, this.env.db);
   }
 
   /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */
   private async invoke(index: number, step: AnyStep, input: unknown, previousAttempts: number, startedAt: Date): Promise<unknown> {
     const { db } = this.env;
-    const timeout = () => errors.timeout(`Step '${step.name}' timed out after ${step.timeoutMs} ms`);
     const base = { execution_id: this.id, index, name: step.name, started_at: startedAt };
     for (let attempt = previousAttempts + 1; ; attempt++) {
       if (this.lease.lost) throw new LeaseLost(this.id);
       this.checkHalting();
+      // Aborted when the attempt times out: its late answer must then change nothing (`ctx.signal`).
+      const abandoned = new AbortController();
+      const timeout = () => {
+        abandoned.abort();
+        return errors.timeout(`Step '${step.name}' timed out after ${step.timeoutMs} ms`);
+      };
       try {
         if (this.lost && containsRedacted(input)) {
           throw new SecretUnavailableError(`Step '${step.name}' of execution ${this.id} needs a secret that was not journaled (the process that started the execution stopped); run the operation again`);
@@ -317,7 +322,7 @@ class Run {
         if (step.transactional) {
           return await transaction(db, async (tx) => {
             if (step.timeoutMs !== undefined) await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
-            const invoked = step.invoke(input, this.txContext(tx, index, attempt));
+            const invoked = step.invoke(input, this.txContext(tx, index, attempt, abandoned.signal));
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);
             const done = this.succeeded(index, step, result);
@@ -327,7 +332,7 @@ class Run {
           });
         }
         if (!(await journal.writeStep(db, { ...base, state: "running", attempts: attempt }))) throw new AlreadyDone();
-        const invoked = step.invoke(input, this.outsideContext(index, attempt));
+        const invoked = step.invoke(input, this.outsideContext(index, attempt, abandoned.signal));
         invoked.catch(() => {});
         const result = await withTimeout(invoked, step.timeoutMs, timeout);
         const done = this.succeeded(index, step, result);
@@ -414,22 +419,26 @@ class Run {
       this.env.logger.warn({ executionId: this.id, step: def.name, err: missing }, "compensation needs a secret that was not journaled");
       return false;
     }
-    const timeout = () => errors.timeout(`Compensation of step '${def.name}' timed out after ${def.timeoutMs} ms`);
     for (let attempt = 1; ; attempt++) {
       if (this.lease.lost) throw new LeaseLost(this.id);
       if (attempt > 1) this.checkHalting();
       const count = stepRow.compensation_attempts + attempt;
+      const abandoned = new AbortController();
+      const timeout = () => {
+        abandoned.abort();
+        return errors.timeout(`Compensation of step '${def.name}' timed out after ${def.timeoutMs} ms`);
+      };
       try {
         if (def.transactional) {
           await transaction(db, async (tx) => {
             // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
             if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
-            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count, true));
+            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count, abandoned.signal, true));
             undone.catch(() => {});
             await withTimeout(undone, def.timeoutMs, timeout);
           });
         } else {
-          const undone = compensate(compensateInput, this.outsideContext(stepRow.index, count));
+          const undone = compensate(compensateInput, this.outsideContext(stepRow.index, count, abandoned.signal));
           undone.catch(() => {});
           await withTimeout(undone, def.timeoutMs, timeout);
           await journal.markCompensated(db, this.id, stepRow.index, this.now());

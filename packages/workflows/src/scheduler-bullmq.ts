@@ -54,13 +54,21 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
     },
     async consume(handlers, opts = {}) {
       const byName = new Map(handlers.maintenance.map((job) => [job.name, job]));
-      for (const job of handlers.maintenance) {
-        await queue.upsertJobScheduler(
-          `maintenance-${job.name}`,
-          { every: job.everyMs },
-          { name: "maintenance", data: { job: job.name } satisfies MaintenanceData, opts: { removeOnComplete: true, removeOnFail: 100 } },
-        );
-      }
+      const schedule = async () => {
+        for (const job of handlers.maintenance) {
+          await queue.upsertJobScheduler(
+            `maintenance-${job.name}`,
+            { every: job.everyMs },
+            { name: "maintenance", data: { job: job.name } satisfies MaintenanceData, opts: { removeOnComplete: true, removeOnFail: 100 } },
+          );
+        }
+      };
+      await schedule();
+      // The schedules live in Redis: one restarted without persistence (or failed over) has lost
+      // them, and without the recovery sweep and the event dispatch nothing would run again until
+      // a worker restarted. Every reconnection puts them back (an upsert changes nothing when present).
+      const reschedule = () => void schedule().catch((error: unknown) => logger?.warn({ err: error }, "could not restore the maintenance schedules after a reconnection"));
+      connection.on("ready", reschedule);
       const worker = new Worker(
         WORKFLOWS_QUEUE,
         async (job: Job) => {
@@ -82,6 +90,7 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
       await worker.waitUntilReady();
       const consumer: Consumer = {
         close: async () => {
+          connection.off("ready", reschedule);
           workers.delete(worker);
           await worker.close();
         },

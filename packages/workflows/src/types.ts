@@ -36,6 +36,11 @@ export interface BaseStepContext {
   index: number;
   /** 1 on the first try, counting across retries and resumes. */
   attempt: number;
+  /**
+   * Aborted when this attempt times out (`timeoutMs`): the engine has moved on (a retry, or the
+   * compensation), so an outside call answering late must not write its result.
+   */
+  signal: AbortSignal;
 }
 
 /** Context of a transactional step: its writes and its journal row commit together in `tx`. */

@@ -61,6 +61,27 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): P
 }
 
 describe("BullMQ scheduler", () => {
+  it("puts the maintenance schedules back after Redis lost them (a restart without persistence)", async () => {
+    const connection = redis();
+    const scheduler = createBullMqScheduler({ connection, prefix: `${prefix}-lost` });
+    let runs = 0;
+    const consumer = await scheduler.consume({ resume: async () => {}, maintenance: [{ name: "tick", everyMs: 100, run: async () => void runs++ }] });
+    cleanup.push(async () => {
+      await consumer.close();
+      await scheduler.close();
+      await connection.quit();
+    });
+    await waitFor(async () => runs > 0);
+    // What a Redis restarted without persistence shows: no schedule, and a dropped connection.
+    await scheduler.queue.removeJobScheduler("maintenance-tick");
+    await scheduler.queue.obliterate({ force: true });
+    expect(await scheduler.queue.getJobSchedulers()).toEqual([]);
+    connection.disconnect(true);
+    await waitFor(async () => (await scheduler.queue.getJobSchedulers()).length === 1);
+    const before = runs;
+    await waitFor(async () => runs > before + 1);
+  });
+
   it("two workers on one queue never run one step twice", async () => {
     const wf = crashWorkflow();
     const w1 = await startWorker("worker-1", [wf]);

@@ -104,11 +104,13 @@ describe("workflow engine", () => {
     expect((await engine.retrieve(row!.id)).steps[0]).toMatchObject({ state: "failed", attempts: 4 });
   });
 
-  it("counts a step running past timeoutMs as a retryable failure", async () => {
+  it("counts a step running past timeoutMs as a retryable failure, and aborts the abandoned attempt's signal", async () => {
     let calls = 0;
+    const signals: AbortSignal[] = [];
     const slow = step("slow", {
-      invoke: async (_: null) => {
+      invoke: async (_: null, ctx) => {
         calls++;
+        signals.push(ctx.signal);
         if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 300));
         return { output: calls };
       },
@@ -119,6 +121,7 @@ describe("workflow engine", () => {
     expect(await engine.execute(workflow("timeout", async (_: null, ctx) => ctx.run(slow, null)), null)).toBe(2);
     const [row] = (await engine.list({ workflow_id: ["timeout"] }, { limit: 1, offset: 0 })).items;
     expect((await engine.retrieve(row!.id)).steps[0]).toMatchObject({ state: "succeeded", attempts: 2 });
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
 
     const never = step("never", { invoke: async (_: null) => new Promise<{ output: null }>(() => {}), timeoutMs: 50, retry: { attempts: 1 } });
     const error = await engine.execute(workflow("timeout-fails", async (_: null, ctx) => ctx.run(never, null)), null).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { createTestDatabase, lazy, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, joinTestDatabase, lazy, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
 import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
@@ -53,6 +53,8 @@ export interface TestAppOptions {
   extraRoutes?: BuildAppOptions["extraRoutes"];
   /** Logger options added to Kasse's (e.g. `{ level: "trace", stream }` to capture every line); no logging by default. */
   logger?: BuildAppOptions["logger"];
+  /** Serve this other test app's database instead of a fresh one, as a second API process would (its own pool on PostgreSQL). */
+  databaseOf?: TestApp;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface TestAppOptions {
  * const res = await t.app.inject({ method: "GET", url: "/health" });
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.databaseOf ? await joinTestDatabase(options.databaseOf.database) : await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: "test-secret-test-secret-test-secret",
     SCRYPT_LOG_N: "4",

@@ -47,6 +47,18 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   };
 }
 
+/**
+ * A second handle on another test's database, as a second process has: on PostgreSQL its own
+ * connection pool (and statement log), on PGlite the same in-memory database. Closing it leaves
+ * the database to its owner.
+ */
+export async function joinTestDatabase(owner: TestDatabase): Promise<TestDatabase> {
+  if (!owner.url) return { ...owner, close: async () => {} };
+  const statements = new StatementLog();
+  const database = await connect({ url: owner.url, poolSize: 10, logger: statements });
+  return { ...database, url: owner.url, statements };
+}
+
 /** Whether tests run on PostgreSQL (true) or on PGlite (false). */
 /**
  * The error `promise` rejects with; fails the test when it resolves.

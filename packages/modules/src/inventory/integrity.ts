@@ -24,6 +24,16 @@ export function integrityMethods(db: Db) {
       }));
     },
 
+    /** The units the live reservations of each of these line items hold (over every item and location). */
+    async reservedForLines(lineIds: string[]): Promise<Map<string, number>> {
+      if (!lineIds.length) return new Map();
+      const rows = await queryRows<{ line_item_id: string; quantity: number }>(
+        db,
+        sql`select line_item_id, sum(quantity)::int as quantity from reservation_item where deleted_at is null and line_item_id in ${lineIds} group by line_item_id`,
+      );
+      return new Map(rows.map((r) => [r.line_item_id, r.quantity]));
+    },
+
     /** One page (by id) of live reservations made for a line item: their ids and line item ids. */
     async reservationLinesPage(afterId: string, limit: number): Promise<Array<{ id: string; line_item_id: string }>> {
       return queryRows(

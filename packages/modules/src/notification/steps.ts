@@ -10,15 +10,18 @@ export const DELIVERY_RETRY = { attempts: 4, backoffMs: 100, maxBackoffMs: 5_000
  * is the message id only: the data (a reset token) stays in the outbox row and never enters the
  * workflow journal. An outside effect, so not transactional, and at least once: a message already
  * delivered is not sent again. The engine retries a failed attempt; the last one marks the message
- * `failure`. Nothing to compensate: a sent message cannot be unsent.
+ * `failure`, unless `keep_pending`: then it stays `pending` for a caller that tries again later (an
+ * event's subscriber, run again on the dispatcher's retry schedule). Nothing to compensate: a sent
+ * message cannot be unsent.
  * @example
  * const wf = workflow("send-notification", (input: { notification_id: string }, ctx) => ctx.run(deliverNotificationStep, input));
  */
 export const deliverNotificationStep = step("deliver-notification", {
   transactional: false,
   retry: DELIVERY_RETRY,
-  invoke: async (input: { notification_id: string }, ctx) => {
-    const row = await ctx.modules.notification.deliver(input.notification_id, { final: ctx.attempt >= DELIVERY_RETRY.attempts });
+  invoke: async (input: { notification_id: string; keep_pending?: boolean }, ctx) => {
+    const final = !input.keep_pending && ctx.attempt >= DELIVERY_RETRY.attempts;
+    const row = await ctx.modules.notification.deliver(input.notification_id, { final });
     return { output: { id: row.id, status: row.status } };
   },
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
 import { Amount, Code, LocaleCode, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, Title, Url, RowView, View, entityTable } from "@kasse/db";
 
@@ -114,6 +114,23 @@ export const orderLineItem = entityTable(
     metadata: metadata(),
   },
   (t) => [index("order_line_item_order_idx").on(t.order_id), index("order_line_item_cart_line_idx").on(t.cart_line_item_id), index("order_line_item_variant_idx").on(t.variant_id)],
+);
+
+/**
+ * The promotions an order used at checkout and what each gave it (the sum of its adjustments, in
+ * the order's currency): what the promotion module's budgets counted for this order, so `kasse
+ * check` can hold a campaign's `used` against the orders that used it.
+ */
+export const orderPromotion = pgTable(
+  "order_promotion",
+  {
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    promotion_id: text("promotion_id").notNull(),
+    amount: money("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.order_id, t.promotion_id] }), index("order_promotion_promotion_idx").on(t.promotion_id)],
 );
 
 /** How the order ships: the chosen option's name and price as they were at checkout. */
@@ -348,6 +365,8 @@ export const OrderCreate = Type.Object(
     shipping_methods: Type.Optional(Type.Array(OrderShippingMethodInput)),
     totals: OrderTotalsInput,
     payment_collection_ids: Type.Optional(Type.Array(Id({ minLength: 1 }))),
+    /** The promotions used at checkout and what each gave the order (see `orderPromotion`). */
+    promotions: Type.Optional(Type.Array(Type.Object({ promotion_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }))),
     payment_status: Type.Optional(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s)))),
     status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")])),
     metadata: Meta(),

@@ -5,6 +5,7 @@ import {
   orderChange,
   orderLineItem,
   orderShippingMethod,
+  orderPromotion,
   type OrderActor,
   type OrderAddress,
   type OrderAddressInput,
@@ -116,6 +117,7 @@ export function createOrderService(db: Db) {
           metadata: item.metadata ?? null,
         })),
       );
+      if (input.promotions?.length) await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
       if (input.shipping_methods?.length) {
         await db.insert(orderShippingMethod).values(
           input.shipping_methods.map((method, rank) => ({
@@ -364,6 +366,36 @@ export function createOrderService(db: Db) {
       );
       const wanted = new Set(ids);
       return new Set(rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))));
+    },
+
+    /**
+     * How many live orders used any of `promotionIds` at checkout, and what those promotions gave
+     * them in all: what a campaign's usage (orders) or spend (amount) budget should show.
+     */
+    async promotionUse(promotionIds: string[]): Promise<{ orders: number; amount: number }> {
+      if (!promotionIds.length) return { orders: 0, amount: 0 };
+      const [row] = await queryRows<{ orders: number; amount: number }>(
+        db,
+        sql`select count(distinct p.order_id)::int as orders, coalesce(sum(p.amount), 0)::bigint as amount
+            from order_promotion p join "order" o on o.id = p.order_id
+            where o.deleted_at is null and p.promotion_id in ${promotionIds}`,
+      );
+      return { orders: row!.orders, amount: Number(row!.amount) };
+    },
+
+    /**
+     * One page (by id) of the lines of live, not canceled orders still owing units (ordered more
+     * than fulfilled): what their reservations should hold. `cart_line_item_id` is what checkout reserved under.
+     */
+    async unfulfilledLinesPage(afterId: string, limit: number): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> {
+      return queryRows(
+        db,
+        sql`select l.id, l.cart_line_item_id, l.variant_id, (l.quantity - l.fulfilled_quantity)::int as outstanding
+            from order_line_item l join "order" o on o.id = l.order_id
+            where l.deleted_at is null and o.deleted_at is null and o.canceled_at is null and o.status <> 'canceled'
+              and l.variant_id is not null and l.quantity > l.fulfilled_quantity and l.id > ${afterId}
+            order by l.id limit ${limit}`,
+      );
     },
   };
   return service;

@@ -122,29 +122,6 @@ export const cancelReturnStep = step("cancel-return", {
   },
 });
 
-/** Completes an order (Medusa's complete-order: not once canceled); compensation puts its status back. */
-export const completeOrderStep = step("complete-order", {
-  invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-    const { before, order } = await ctx.modules.order.complete(input.order_id, input.actor ?? undefined);
-    await ctx.emit("order.completed", { id: order.id });
-    return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
-  },
-  compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
-    await ctx.modules.order.restoreState(id, before, "order_completion_reverted");
-  },
-});
-
-/** Archives a completed, canceled or draft order (Medusa's archive-order); compensation puts its status back. */
-export const archiveOrderStep = step("archive-order", {
-  invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
-    const { before, order } = await ctx.modules.order.archive(input.order_id, input.actor ?? undefined);
-    return { output: { id: order.id, status: order.status }, compensateInput: { id: order.id, before } };
-  },
-  compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
-    await ctx.modules.order.restoreState(id, before, "order_archive_reverted");
-  },
-});
-
 /**
  * Opens a transfer request of an order to a customer (see `createOrderTransferService`); its
  * output carries the token to mail, marked secret so the journal keeps a redaction. Undone by

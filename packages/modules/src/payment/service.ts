@@ -20,6 +20,14 @@ export type PaymentCollection = PaymentCollectionRow & { payment_sessions: Payme
 
 const liveCollection = isNull(paymentCollection.deleted_at);
 
+/** `promise`, or `onTimeout()` thrown after `ms` (no limit when undefined). */
+function answerWithin<T>(promise: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
+  if (ms === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(onTimeout()), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Payment collections, sessions and payments over the registered providers. Calls to a provider
  * carry an idempotency key so a retried saga step cannot charge twice.
@@ -117,22 +125,33 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 
     /**
      * Authorizes a session with its provider: on success the session and collection are
-     * `authorized` and a payment exists. A decline is `payment_authorization_error`, a further
-     * step for the customer `payment_requires_more_error`; a provider failure is thrown as is.
+     * `authorized` and a payment exists (written together). A decline is
+     * `payment_authorization_error`, a further step for the customer `payment_requires_more_error`;
+     * a provider failure is thrown as is. A provider silent for `timeoutMs` fails the call with a
+     * retryable `timeout` and nothing is written: its late answer changes nothing here, and an
+     * authorization it brings is voided at the provider.
      */
-    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string } = {}): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {}): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
       const [session] = await db.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
         const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
         return { collection: await service.retrieveCollection(collectionId), payment: existing! };
       }
-      const outcome = await providers.get(session.provider_id).authorize({
+      const provider = providers.get(session.provider_id);
+      const idempotencyKey = options.idempotencyKey ?? sessionId;
+      const call = provider.authorize({
         amount: session.amount,
         currency_code: session.currency_code,
         data: session.data,
         context: { ...(session.context ?? {}), ...(options.context ?? {}) },
-        idempotencyKey: options.idempotencyKey ?? sessionId,
+        idempotencyKey,
+      });
+      const outcome = await answerWithin(call, options.timeoutMs, () => {
+        void call
+          .then((late) => (late.status === "authorized" ? provider.cancel({ amount: session.amount, currency_code: session.currency_code, data: late.data, idempotencyKey: `${idempotencyKey}:late` }) : undefined))
+          .catch(() => {});
+        return errors.timeout(`Payment provider ${session.provider_id} did not answer the authorization within ${options.timeoutMs} ms`);
       });
       if (outcome.status === "declined") {
         await db.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
@@ -142,20 +161,23 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         await db.update(paymentSession).set({ status: "requires_more", data: outcome.data }).where(eq(paymentSession.id, sessionId));
         throw errors.paymentRequiresMore("More information is required for payment");
       }
-      const now = new Date();
-      await db.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: now }).where(eq(paymentSession.id, sessionId));
-      const [created] = await db
-        .insert(payment)
-        .values({ id: generateId("pay"), payment_collection_id: collectionId, payment_session_id: sessionId, provider_id: session.provider_id, currency_code: session.currency_code, amount: session.amount, data: outcome.data })
-        .returning();
-      await db
-        .update(paymentCollection)
-        .set({
-          authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
-          status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
-        })
-        .where(eq(paymentCollection.id, collectionId));
-      return { collection: await service.retrieveCollection(collectionId), payment: created! };
+      // All three or none: a process dying in between must not leave an authorized session without its payment.
+      const created = await transaction(db, async (t) => {
+        await t.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: new Date() }).where(eq(paymentSession.id, sessionId));
+        const [row] = await t
+          .insert(payment)
+          .values({ id: generateId("pay"), payment_collection_id: collectionId, payment_session_id: sessionId, provider_id: session.provider_id, currency_code: session.currency_code, amount: session.amount, data: outcome.data })
+          .returning();
+        await t
+          .update(paymentCollection)
+          .set({
+            authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
+            status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
+          })
+          .where(eq(paymentCollection.id, collectionId));
+        return row!;
+      });
+      return { collection: await service.retrieveCollection(collectionId), payment: created };
     },
 
     /**

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
@@ -34,6 +34,8 @@ const live = isNull(priceList.deleted_at);
  * await createPriceListService(db).create({ title: "VIP", type: "override", rules: [{ rule_type: "customer_group_id", value: "cusgroup_1" }] });
  */
 export function createPriceListService(db: Db) {
+  // Built on first use: services are also built over step transactions, which never ask it.
+  let nextChangeStatement: ReturnType<typeof prepareNextChange> | undefined;
   const service = {
     async create(input: PriceListCreate): Promise<PriceList> {
       checkDates(input.starts_at, input.ends_at);
@@ -174,6 +176,15 @@ export function createPriceListService(db: Db) {
       });
     },
 
+    /**
+     * When the next active price list starts or ends (null: none will): prices read before that
+     * moment may change at it without any write, so a cached catalog answer expires there.
+     */
+    async nextChange(): Promise<Date | null> {
+      const [row] = await (nextChangeStatement ??= prepareNextChange(db)).execute();
+      return toDate(row?.at ?? null);
+    },
+
     /** Removes one price from the list. */
     async deletePrice(id: string, priceId: string): Promise<void> {
       await service.retrieve(id);
@@ -185,6 +196,17 @@ export function createPriceListService(db: Db) {
 }
 
 export type PriceListService = ReturnType<typeof createPriceListService>;
+
+/** The earliest future start or end among active price lists, as one prepared statement. */
+function prepareNextChange(db: Db) {
+  return db
+    .select({
+      at: sql<Date | string | null>`least(min(${priceList.starts_at}) filter (where ${priceList.starts_at} > now()), min(${priceList.ends_at}) filter (where ${priceList.ends_at} > now()))`,
+    })
+    .from(priceList)
+    .where(and(live, eq(priceList.status, "active")))
+    .prepare("price_list_next_change");
+}
 
 function conditions(filters: PriceListFilters): SQL[] {
   const out = anyOf(filters, { id: priceList.id, status: priceList.status, type: priceList.type });

@@ -1,6 +1,7 @@
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
+import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import {
   applicationMethod,
@@ -50,6 +51,7 @@ export interface RuleBatchResult {
 export function createPromotionService(db: Db) {
   const service = {
     ...campaignOperations(db),
+    ...integrityMethods(db),
 
     async create(input: PromotionCreate): Promise<PromotionView> {
       const is_automatic = input.is_automatic ?? false;

@@ -91,6 +91,11 @@ describe("POST /admin/orders/{id}/archive", () => {
     expect((await get(order.id)).status).toBe("completed");
     expect(await actions(order.id)).toEqual(["order_placed", "order_completed"]);
 
+    // Completing is one transaction with its event; completing again is refused and records none.
+    expect((await t.admin.post(`/admin/orders/${order.id}/complete`, {})).statusCode).toBe(400);
+    const completed = await t.app.modules.events.list({ name: ["order.completed"] }, { limit: 100, offset: 0 });
+    expect(completed.items.filter((e) => (e.data as { id: string }).id === order.id)).toHaveLength(1);
+
     const results = await Promise.all([t.admin.post(`/admin/orders/${order.id}/archive`, {}), t.admin.post(`/admin/orders/${order.id}/archive`, {})]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect((await get(order.id)).status).toBe("archived");

@@ -9,12 +9,12 @@ import { Answer, ArrayQuery, Filter, ListAnswer, ListQuery, ListQueryOf, listRes
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import {
-  archiveOrderWorkflow,
+  archiveOrder,
   cancelFulfillmentWorkflow,
   cancelOrderWorkflow,
   cancelReturnWorkflow,
   capturePaymentWorkflow,
-  completeOrderWorkflow,
+  completeOrder,
   createFulfillmentWorkflow,
   createReturnWorkflow,
   createShipmentWorkflow,
@@ -162,12 +162,12 @@ export default async function orders(app: App): Promise<void> {
   });
 
   app.post("/orders/:id/complete", { schema: { params: Params, response: One } }, async (request) => {
-    await app.infra.engine.execute(completeOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
+    await completeOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
 
   app.post("/orders/:id/archive", { schema: { params: Params, response: One } }, async (request) => {
-    await app.infra.engine.execute(archiveOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
+    await archiveOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
 

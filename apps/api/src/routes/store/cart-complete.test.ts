@@ -48,6 +48,8 @@ interface Checkout {
   quantity?: number;
   provider?: string;
   behavior?: "authorize" | "decline" | "requires_more" | "error";
+  /** The pp_test session's data, when more than a behavior (`hang_ms`, `fail_times`). */
+  data?: Record<string, unknown>;
   promo?: string;
   headers?: Headers;
 }
@@ -60,7 +62,7 @@ const readyCart = (options: Checkout = {}) =>
     variant_id: options.variant ?? tee,
     quantity: options.quantity,
     provider: options.provider,
-    data: options.behavior ? { behavior: options.behavior } : {},
+    data: options.data ?? (options.behavior ? { behavior: options.behavior } : {}),
     promo: options.promo,
     headers: options.headers,
   });
@@ -277,6 +279,35 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     await expectCartError(await complete(cart.id), "provider_error", "ProviderError", /pp_test/);
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
   });
+
+  it("flaky: the provider's failures are retried with backoff and the order is placed", async () => {
+    const cart = await readyCart({ provider: "pp_test", data: { behavior: "flaky", fail_times: 2 } });
+    const done = await ok(complete(cart.id));
+    expect(done.order, JSON.stringify(done.error)).toMatchObject({ payment_status: "authorized" });
+    expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
+    // Failing more often than the step retries: reported and compensated.
+    const stubborn = await readyCart({ provider: "pp_test", data: { behavior: "flaky", fail_times: 3 } });
+    await expectCartError(await complete(stubborn.id), "provider_error", "ProviderError", /flaky failure 3 of 3/);
+    expect(await effects(stubborn.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
+  });
+
+  it("hang: every attempt times out, the checkout compensates, and the provider's late answer changes nothing", async () => {
+    // Each of the three attempts waits 5 s; the first one's answer (an authorization) comes at 16 s.
+    const cart = await readyCart({ provider: "pp_test", data: { behavior: "hang", hang_ms: 16_000 } });
+    const started = Date.now();
+    await expectCartError(await complete(cart.id), "timeout", "Timeout", /pp_test did not answer the authorization within 5000 ms/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
+    const compensated = { orders: 0, reservations: 0, live_payments: 0, canceled_payments: 0, completed: false, collection_status: "not_paid" };
+    expect(await effects(cart.id)).toMatchObject(compensated);
+    await new Promise((resolve) => setTimeout(resolve, started + 17_000 - Date.now()));
+    expect(await effects(cart.id)).toMatchObject(compensated);
+    const [session] = (await t.app.modules.payment.collectionForCart(cart.id))!.payment_sessions;
+    expect(session).toMatchObject({ status: "pending", authorized_at: null });
+    // The shopper pays with another session and gets one order.
+    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
+    expect((await ok(complete(cart.id))).type).toBe("order");
+    expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
+  }, 40_000);
 
   it("insufficient inventory: reported in the cart answer, nothing authorized", async () => {
     const first = await readyCart({ variant: limited, quantity: 1, provider: "pp_test" });

@@ -29,9 +29,9 @@ export function storeChannels(request: FastifyRequest, requested: string[] | und
 
 /**
  * The pricing context of `region_id` / `currency_code`: the region gives the currency when none is
- * named, and a signed-in customer's groups select customer-group price lists.
+ * named; `customerGroupIds` (the signed-in customer's groups) select customer-group price lists.
  */
-export async function pricingContext(app: App, request: FastifyRequest, query: { region_id?: string; currency_code?: string }): Promise<PriceContext | null> {
+export async function pricingContext(app: App, query: { region_id?: string; currency_code?: string }, customerGroupIds: string[]): Promise<PriceContext | null> {
   if (!query.region_id && !query.currency_code) return null;
   let currency = query.currency_code?.toLowerCase();
   if (query.region_id) {
@@ -41,14 +41,7 @@ export async function pricingContext(app: App, request: FastifyRequest, query: {
     currency ??= regionCurrency;
   }
   if (currency && !(await app.modules.currency.existing([currency])).has(currency)) throw errors.invalidData(`Currency with code: ${currency} was not found`);
-  return { currency_code: currency, region_id: query.region_id, customer_group_ids: await customerGroupIds(app, request) };
-}
-
-/** The groups of the signed-in customer (none for guests): price lists with group rules use them. */
-async function customerGroupIds(app: App, request: FastifyRequest): Promise<string[]> {
-  const auth = request.auth;
-  if (!auth || auth.actor_type !== "customer" || !auth.actor_id) return [];
-  return app.modules.customer.groupIdsOfCustomer(auth.actor_id);
+  return { currency_code: currency, region_id: query.region_id, customer_group_ids: customerGroupIds };
 }
 
 /** A variant as the Store API shows it: `calculated_price` with a pricing context, `inventory_quantity` when asked for. */

@@ -1,6 +1,7 @@
 import type { App } from "../../app";
 import { allowOrigins } from "../../plugins/cors";
 import { resolveSalesChannels } from "../../plugins/publishable-key";
+import { registerCatalogCache } from "./catalog-cache";
 
 /**
  * `/store/*`: public unless a route adds `onRequest: app.guards.customer`. Every route here, however
@@ -11,6 +12,7 @@ import { resolveSalesChannels } from "../../plugins/publishable-key";
 export default async function store(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.store);
   app.addHook("onRequest", resolveSalesChannels(app.publishableKeys));
+  registerCatalogCache(app);
   await app.register(import("./products"));
   await app.register(import("./product-variants"));
   await app.register(import("./collections"));

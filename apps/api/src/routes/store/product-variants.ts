@@ -4,6 +4,7 @@ import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";
+import { catalogAnswer } from "./catalog-cache";
 
 const Params = Type.Object({ id: Id() });
 const PricingQuery = {
@@ -37,24 +38,28 @@ export default async function productVariants(app: App): Promise<void> {
     const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
-    const pricing = await pricingContext(app, request, { region_id, currency_code });
-    const visible = await visibleProductIds(channels, product_id);
-    if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
-    const { items, count } = await products.listVariants({ ...filters, product_id: visible }, { limit, offset, order });
-    const shaped = await storeVariants(app, items, { salesChannelIds: channels, pricing }, selection, "");
-    return listResponse("variants", project(shaped, selection), count, { limit, offset });
+    return catalogAnswer(app, request, { channels, selection, inventoryPath: "inventory_quantity" }, async (groups) => {
+      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+      const visible = await visibleProductIds(channels, product_id);
+      if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
+      const { items, count } = await products.listVariants({ ...filters, product_id: visible }, { limit, offset, order });
+      const shaped = await storeVariants(app, items, { salesChannelIds: channels, pricing }, selection, "");
+      return listResponse("variants", project(shaped, selection), count, { limit, offset });
+    });
   });
 
   app.get("/product-variants/:id", { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } }, async (request) => {
     const { fields, region_id, currency_code, sales_channel_id } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
-    const pricing = await pricingContext(app, request, { region_id, currency_code });
-    const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
-    const variant = items[0];
-    const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
-    if (!variant || visible.length === 0) throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
-    const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
-    return { variant: project(shaped!, selection) };
+    return catalogAnswer(app, request, { channels, selection, inventoryPath: "inventory_quantity" }, async (groups) => {
+      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+      const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
+      const variant = items[0];
+      const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
+      if (!variant || visible.length === 0) throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
+      const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
+      return { variant: project(shaped!, selection) };
+    });
   });
 }

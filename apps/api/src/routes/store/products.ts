@@ -5,6 +5,7 @@ import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeProducts, StoreProductView } from "./catalog-context";
+import { catalogAnswer } from "./catalog-cache";
 
 const Params = Type.Object({ id: Id() });
 const PricingQuery = {
@@ -17,6 +18,8 @@ const ListProducts = ListQueryOf(
   { ...PricingQuery, q: Type.Optional(Title()), is_giftcard: Type.Optional(Type.Boolean()) },
 );
 const RetrieveProduct = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
+
+const INVENTORY = "variants.inventory_quantity";
 
 // Sales channel links are not part of the Store shape.
 const STORE_RELATIONS = PRODUCT_RELATIONS.filter((r) => r !== "sales_channels");
@@ -35,25 +38,29 @@ export default async function products(app: App): Promise<void> {
     const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
-    const pricing = await pricingContext(app, request, { region_id, currency_code });
-    if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
-    const { items, count } = await service.list(
-      { ...filters, tag_value: tags, status: ["published"], sales_channel_id: channels },
-      { limit, offset, order },
-      { relations: relationsFor(selection) },
-    );
-    const shaped = await storeProducts(app, items, { salesChannelIds: channels, pricing }, selection);
-    return listResponse("products", project(shaped, selection), count, { limit, offset });
+    return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+      if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
+      const { items, count } = await service.list(
+        { ...filters, tag_value: tags, status: ["published"], sales_channel_id: channels },
+        { limit, offset, order },
+        { relations: relationsFor(selection) },
+      );
+      const shaped = await storeProducts(app, items, { salesChannelIds: channels, pricing }, selection);
+      return listResponse("products", project(shaped, selection), count, { limit, offset });
+    });
   });
 
   app.get("/products/:id", { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } }, async (request) => {
     const { fields, region_id, currency_code, sales_channel_id } = request.query;
     const selection = parseFields(fields);
     const channels = storeChannels(request, sales_channel_id);
-    const pricing = await pricingContext(app, request, { region_id, currency_code });
-    if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
-    const product = await service.retrieve(request.params.id, { relations: relationsFor(selection), filters: { status: ["published"], sales_channel_id: channels } });
-    const [shaped] = await storeProducts(app, [product], { salesChannelIds: channels, pricing }, selection);
-    return { product: project(shaped!, selection) };
+    return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+      if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
+      const product = await service.retrieve(request.params.id, { relations: relationsFor(selection), filters: { status: ["published"], sales_channel_id: channels } });
+      const [shaped] = await storeProducts(app, [product], { salesChannelIds: channels, pricing }, selection);
+      return { product: project(shaped!, selection) };
+    });
   });
 }

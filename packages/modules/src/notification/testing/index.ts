@@ -31,12 +31,13 @@ export async function waitForMail(smtp: TestSmtpServer, to: string, after = 0): 
 
 /**
  * A real SMTP server on loopback for tests: collects every message, or refuses recipients
- * while `refuse` is true.
+ * while `refuse` is true. On a free port, or on `port` (a server coming up where a provider
+ * already points: mail that could not go out while nothing listened).
  * @example
  * const smtp = await startTestSmtpServer();
  * const app = await createTestApp({ SMTP_URL: smtp.url });
  */
-export async function startTestSmtpServer(): Promise<TestSmtpServer> {
+export async function startTestSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const state = { refuse: false };
   const server = new SMTPServer({
@@ -56,7 +57,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -10,9 +10,15 @@ export interface ProviderRegistry {
   ids(): string[];
 }
 
+/**
+ * One `pp_test` per process: what it remembers by idempotency key (answers, `flaky` failures) must
+ * outlive the payment services built for each step and request, as a real provider's would.
+ */
+const testProvider = createTestProvider();
+
 /** The built-in providers (`pp_system_default`, `pp_test`) plus any given. */
 export function createProviderRegistry(extra: PaymentProvider[] = []): ProviderRegistry {
-  const byId = new Map<string, PaymentProvider>([systemProvider, createTestProvider(), ...extra].map((p) => [p.id, p]));
+  const byId = new Map<string, PaymentProvider>([systemProvider, testProvider, ...extra].map((p) => [p.id, p]));
   return {
     get(id) {
       const provider = byId.get(id);

@@ -1,0 +1,51 @@
+import type { FastifyRequest } from "fastify";
+import { catalogVersionReader } from "@kasse/db";
+import type { App } from "../../app";
+import { wants, type FieldSelection } from "../../http/fields";
+import { createVersionedCache, type VersionedCache } from "../../http/versioned-cache";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Store catalog answers of this process, labelled with the catalog version (see {@link catalogAnswer}). */
+    catalogCache: VersionedCache;
+  }
+}
+
+/** Gives the store routes their catalog cache, over the `catalog_version` every catalog write bumps (`CATALOG_TABLES`). */
+export function registerCatalogCache(app: App): void {
+  app.decorate(
+    "catalogCache",
+    createVersionedCache({ version: catalogVersionReader(app.modules.db), validUntil: () => app.modules.priceList.nextChange(), maxEntries: app.config.env.CATALOG_CACHE_ENTRIES }),
+  );
+}
+
+/**
+ * A store catalog answer, from this process's cache when the catalog has not changed since it was
+ * read: the key is the route, the sales channels, the customer's groups (they select price lists)
+ * and the whole validated query (region, currency, filters, page, `fields`). Answers showing stock
+ * (`inventoryPath` asked for) are read fresh: stock changes with every checkout, which bumps no version.
+ */
+export async function catalogAnswer<T>(
+  app: App,
+  request: FastifyRequest,
+  scope: { channels: string[]; selection: FieldSelection; inventoryPath: string },
+  read: (customerGroupIds: string[]) => Promise<T>,
+): Promise<T> {
+  const groups = await customerGroupIds(app, request);
+  if (wants(scope.selection, scope.inventoryPath)) return read(groups);
+  const key = JSON.stringify([request.routeOptions.url, request.params, scope.channels, groups, canonical(request.query)]);
+  return app.catalogCache.read(key, () => read(groups));
+}
+
+/** The query's entries sorted by name, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
+const canonical = (query: unknown): Array<[string, unknown]> =>
+  Object.entries((query ?? {}) as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The groups of the signed-in customer (none for guests): price lists with group rules use them. */
+async function customerGroupIds(app: App, request: FastifyRequest): Promise<string[]> {
+  const auth = request.auth;
+  if (!auth || auth.actor_type !== "customer" || !auth.actor_id) return [];
+  return app.modules.customer.groupIdsOfCustomer(auth.actor_id);
+}

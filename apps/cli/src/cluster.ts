@@ -1,0 +1,56 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Config } from "@kasse/runtime";
+
+/** Why `kasse start --processes N` cannot run with this configuration, or null when it can. */
+export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, processes: number): string | null {
+  if (processes <= 1) return null;
+  if (config.embedded) {
+    return `kasse start --processes ${processes} needs services mode (DATABASE_URL and REDIS_URL): the embedded PGlite database can be opened by one process only. Start without --processes, or point DATABASE_URL at PostgreSQL.`;
+  }
+  if (!config.redisUrl) return `kasse start --processes ${processes} needs REDIS_URL: the API processes share the workflow queue and the rate-limit counters through Redis.`;
+  return null;
+}
+
+/**
+ * The primary of `kasse start --processes N`: forks N API processes that serve one port (node's
+ * cluster hands each new connection to the next process), restarts one that dies after it
+ * listened (one that dies before is failing to start: the others are stopped too), and on
+ * SIGTERM/SIGINT passes the signal on and exits once every process has shut down gracefully.
+ * Each process is a whole `kasse start` (API and, unless --no-worker, a worker): they share
+ * PostgreSQL and Redis, so none holds state another needs.
+ */
+export function startCluster(processes: number): Promise<number> {
+  let stopping = false;
+  let exitCode = 0;
+  const running = new Set<Worker>();
+  const listened = new Set<Worker>();
+  const fork = () => running.add(cluster.fork());
+  return new Promise((resolveExit) => {
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+    cluster.on("listening", (worker) => listened.add(worker));
+    cluster.on("exit", (worker, code, signal) => {
+      running.delete(worker);
+      const hadListened = listened.delete(worker);
+      if (stopping) {
+        if (running.size === 0) resolveExit(exitCode);
+        return;
+      }
+      if (!hadListened) {
+        console.error(`kasse: an API process exited ${signal ?? `with code ${code}`} while starting; stopping the others.`);
+        exitCode = 1;
+        stop("SIGTERM");
+        if (running.size === 0) resolveExit(exitCode);
+        return;
+      }
+      console.error(`kasse: API process ${worker.process.pid} exited ${signal ?? `with code ${code}`}; starting another.`);
+      fork();
+    });
+    for (let i = 0; i < processes; i++) fork();
+  });
+}
