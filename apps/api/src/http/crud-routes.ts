@@ -29,6 +29,34 @@ export interface Crud<V, Q extends TObject, C extends TSchema, U extends TSchema
   delete?(id: string): Promise<unknown>;
 }
 
+/** A module whose operations have the standard names, as most admin resources' modules do. */
+interface StandardModule<V, F, B, P> {
+  list(filters: F, page: Page): Promise<{ items: V[]; count: number }>;
+  retrieve(id: string): Promise<V>;
+  create(body: B): Promise<V>;
+  update(id: string, body: P): Promise<V>;
+  delete(id: string): Promise<unknown>;
+}
+
+/**
+ * The five operations of a module with the standard names, for {@link crudRoutes}: its routes
+ * validate the list `query` and the `create` and `update` bodies given here.
+ * @example
+ * crudRoutes(app, { path: "/regions", one: "region", many: "regions", view: RegionView, ...standardCrud(app.modules.region, schemas) });
+ */
+export function standardCrud<V, Q extends TObject, C extends TSchema, U extends TSchema>(
+  module: StandardModule<V, ListFilters<Q>, Static<C>, Static<U>>,
+  schemas: { query: Q; create: C; update: U },
+): Pick<Crud<V, Q, C, U>, "list" | "retrieve" | "create" | "update" | "delete"> {
+  return {
+    list: { query: schemas.query, run: (filters, page) => module.list(filters, page) },
+    retrieve: (id) => module.retrieve(id),
+    create: { body: schemas.create, run: (body) => module.create(body) },
+    update: { body: schemas.update, run: (id, body) => module.update(id, body) },
+    delete: (id) => module.delete(id),
+  };
+}
+
 /**
  * Registers a resource's list, create, retrieve, update and delete routes with the answers every
  * admin resource gives: `{<many>: [...], count, offset, limit}`, `{<one>: ...}` (shaped by `fields`

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import { CollectionCreate, CollectionUpdate, ProductCollectionView } from "@kasse/modules/product";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 
 const ListCollections = ListQueryOf({ id: Id(), handle: Filter("handle"), title: Title() }, { q: Type.Optional(Title()) });
@@ -10,15 +10,6 @@ const ListCollections = ListQueryOf({ id: Id(), handle: Filter("handle"), title:
 /** Admin product collections: CRUD (docs/CONTRACT.md). */
 export default async function collections(app: App): Promise<void> {
   const service = app.modules.product.collections;
-  crudRoutes(app, {
-    path: "/collections",
-    one: "collection",
-    many: "collections",
-    view: ProductCollectionView,
-    list: { query: ListCollections, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
-    create: { body: CollectionCreate, run: (body) => service.create(body) },
-    update: { body: CollectionUpdate, run: (id, body) => service.update(id, body) },
-    delete: (id) => service.delete(id),
-  });
+  const operations = standardCrud(service, { query: ListCollections, create: CollectionCreate, update: CollectionUpdate });
+  crudRoutes(app, { path: "/collections", one: "collection", many: "collections", view: ProductCollectionView, ...operations });
 }

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 /** Filters of region lists (Admin and Store). */
@@ -11,15 +11,6 @@ export const ListRegions = ListQueryOf({ id: Id(), name: Title(), currency_code:
 /** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
-  crudRoutes(app, {
-    path: "/regions",
-    one: "region",
-    many: "regions",
-    view: RegionView,
-    list: { query: ListRegions, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
-    create: { body: RegionCreate, run: (body) => service.create(body) },
-    update: { body: RegionUpdate, run: (id, body) => service.update(id, body) },
-    delete: (id) => service.delete(id),
-  });
+  const operations = standardCrud(service, { query: ListRegions, create: RegionCreate, update: RegionUpdate });
+  crudRoutes(app, { path: "/regions", one: "region", many: "regions", view: RegionView, ...operations });
 }

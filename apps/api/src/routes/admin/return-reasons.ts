@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import { ReturnReasonCreate, ReturnReasonUpdate, ReturnReasonView } from "@kasse/modules/order";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 const ListReasons = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional(Title()) });
@@ -10,15 +10,6 @@ const ListReasons = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional
 /** Admin return reasons (Medusa's `/admin/return-reasons`): CRUD, soft delete. */
 export default async function returnReasons(app: App): Promise<void> {
   const reasons = app.modules.returnReason;
-  crudRoutes(app, {
-    path: "/return-reasons",
-    one: "return_reason",
-    many: "return_reasons",
-    view: ReturnReasonView,
-    list: { query: ListReasons, run: (filters, page) => reasons.list(filters, page) },
-    retrieve: (id) => reasons.retrieve(id),
-    create: { body: ReturnReasonCreate, run: (body) => reasons.create(body) },
-    update: { body: ReturnReasonUpdate, run: (id, body) => reasons.update(id, body) },
-    delete: (id) => reasons.delete(id),
-  });
+  const operations = standardCrud(reasons, { query: ListReasons, create: ReturnReasonCreate, update: ReturnReasonUpdate });
+  crudRoutes(app, { path: "/return-reasons", one: "return_reason", many: "return_reasons", view: ReturnReasonView, ...operations });
 }

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import { SalesChannelCreate, SalesChannelUpdate, SalesChannelView } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 const ListSalesChannels = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()), is_disabled: Type.Optional(Type.Boolean()) });
@@ -10,15 +10,6 @@ const ListSalesChannels = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Opt
 /** Admin sales channels: CRUD (docs/CONTRACT.md). */
 export default async function salesChannels(app: App): Promise<void> {
   const channels = app.modules.salesChannel;
-  crudRoutes(app, {
-    path: "/sales-channels",
-    one: "sales_channel",
-    many: "sales_channels",
-    view: SalesChannelView,
-    list: { query: ListSalesChannels, run: (filters, page) => channels.list(filters, page) },
-    retrieve: (id) => channels.retrieve(id),
-    create: { body: SalesChannelCreate, run: (body) => channels.create(body) },
-    update: { body: SalesChannelUpdate, run: (id, body) => channels.update(id, body) },
-    delete: (id) => channels.delete(id),
-  });
+  const operations = standardCrud(channels, { query: ListSalesChannels, create: SalesChannelCreate, update: SalesChannelUpdate });
+  crudRoutes(app, { path: "/sales-channels", one: "sales_channel", many: "sales_channels", view: SalesChannelView, ...operations });
 }

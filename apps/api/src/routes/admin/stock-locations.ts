@@ -3,7 +3,7 @@ import { Id, Title } from "@kasse/db";
 import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation, StockLocationView } from "@kasse/modules/stock-location";
 import { setStockLocationSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
@@ -22,18 +22,8 @@ export default async function stockLocations(app: App): Promise<void> {
   };
   const one = async (location: StockLocation) => (await shape([location]))[0]!;
 
-  crudRoutes(app, {
-    path: "/stock-locations",
-    one: "stock_location",
-    many: "stock_locations",
-    view: StockLocationView,
-    present: shape,
-    list: { query: ListStockLocations, run: (filters, page) => locations.list(filters, page) },
-    retrieve: (id) => locations.retrieve(id),
-    create: { body: StockLocationCreate, run: (body) => locations.create(body) },
-    update: { body: StockLocationUpdate, run: (id, body) => locations.update(id, body) },
-    delete: (id) => locations.delete(id),
-  });
+  const operations = standardCrud(locations, { query: ListStockLocations, create: StockLocationCreate, update: StockLocationUpdate });
+  crudRoutes(app, { path: "/stock-locations", one: "stock_location", many: "stock_locations", view: StockLocationView, present: shape, ...operations });
 
   app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels, response: Answer("stock_location", StockLocationView) } }, async (request) => {
     return { stock_location: await one(await setStockLocationSalesChannels(app.modules, request.params.id, request.body)) };
