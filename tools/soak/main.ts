@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { connect, type Database } from "@kasse/db";
 import { createUserAccount, seedDemoStore } from "@kasse/flows";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
+import { createModules } from "@kasse/modules";
 import { createInventoryService } from "@kasse/modules/inventory";
 import { createProductService } from "@kasse/modules/product";
 import { createPromotionService } from "@kasse/modules/promotion";
@@ -57,7 +58,7 @@ async function prepare(options: SoakOptions, redisUrl: string, receiver: Receive
   const infra = await createInfrastructure(config, { migrate: true });
   try {
     const db = infra.database.db;
-    const store = await seedDemoStore(db);
+    const store = await seedDemoStore(createModules(db));
     if (!store) throw new Error("the new soak database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     await createRegionService(db).update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });

@@ -22,7 +22,7 @@ const failures = (results: CheckResult[]) => results.filter((r) => r.violations.
 
 beforeAll(async () => {
   t = await createTestApp();
-  store = (await seedDemoStore(t.app.modules.db))!;
+  store = (await seedDemoStore(t.app.modules))!;
   headers = { "x-publishable-api-key": store.publishable_api_key };
   const db = t.database.db;
   const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);

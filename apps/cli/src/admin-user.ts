@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Config, Infrastructure } from "@kasse/runtime";
 import { createUserAccount } from "@kasse/flows";
-import { createUserService } from "@kasse/modules/user";
+import { createModules } from "@kasse/modules";
 
 /** The login of an admin created by {@link ensureFirstAdmin}; `password` is set only when it was generated. */
 export interface FirstAdmin {
@@ -17,7 +17,7 @@ const DEFAULT_EMAIL = "admin@kasse.local";
  * password that the caller prints once (only its hash is stored). Returns null when users exist.
  */
 export async function ensureFirstAdmin(config: Config, infra: Required<Pick<Infrastructure, "database" | "engine">>): Promise<FirstAdmin | null> {
-  const users = createUserService(infra.database.db);
+  const users = createModules(infra.database.db).user;
   const { count } = await users.list({}, { limit: 1, offset: 0 });
   if (count > 0) return null;
   const email = config.env.KASSE_ADMIN_EMAIL ?? DEFAULT_EMAIL;

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
 import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
+import { createModules } from "@kasse/modules";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const benchDir = resolve(process.env.KASSE_BENCH_DIR ?? join(repo, "../shared/bench"));
@@ -60,7 +61,7 @@ async function prepareDatabase(): Promise<DemoStore> {
   const config = loadConfig({ DATABASE_URL: urlOf(dbName), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const store = await seedDemoStore(infra.database.db);
+    const store = await seedDemoStore(createModules(infra.database.db));
     if (!store) throw new Error("the new bench database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     return store;

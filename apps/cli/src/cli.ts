@@ -83,10 +83,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     case "seed": {
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { seedDemoStore }, { describeStore }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows"), import("./seed")]);
+      const [{ createInfrastructure }, { seedDemoStore }, { createModules }, { describeStore }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows"), import("@kasse/modules"), import("./seed")]);
       const infra = await createInfrastructure(config);
       try {
-        const store = await seedDemoStore(infra.database.db, { publishableKey: values["publishable-key"], publicUrl: publicUrlOf(config.env) });
+        const store = await seedDemoStore(createModules(infra.database.db), { publishableKey: values["publishable-key"], publicUrl: publicUrlOf(config.env) });
         console.log(store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.");
       } finally {
         await infra.close();

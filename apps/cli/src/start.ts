@@ -1,6 +1,7 @@
 import { handleSignals, startServer, type RunningServer } from "@kasse/api";
 import { createInfrastructure, createLogger, publicUrlOf, workerEvents, type Config } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
+import { createModules } from "@kasse/modules";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";
@@ -26,7 +27,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);
-      const store = await seedDemoStore(infra.database.db, { publicUrl: publicUrlOf(config.env) });
+      const store = await seedDemoStore(createModules(infra.database.db), { publicUrl: publicUrlOf(config.env) });
       if (store) notes.push(...describeStore(store));
       const admin = await ensureFirstAdmin(config, infra);
       if (admin) {

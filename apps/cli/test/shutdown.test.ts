@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { createModules } from "@kasse/modules";
 import { startKasse, type Exit } from "./kasse-process";
 
 // SIGTERM to a real `kasse start` (services mode: PostgreSQL, Redis, the BullMQ worker) while 20
@@ -24,7 +25,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   if (!onPostgres()) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(database.db))!;
+  store = (await seedDemoStore(createModules(database.db)))!;
   env = {
     DATABASE_URL: database.url!,
     REDIS_URL: redisUrl,

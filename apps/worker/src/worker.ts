@@ -1,6 +1,7 @@
 import { isKasseError } from "@kasse/db";
 import { allSubscribers, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
-import { createEventDispatcher, createWebhookService, type EventDispatcher } from "@kasse/modules/event";
+import { createModules } from "@kasse/modules";
+import { createEventDispatcher, type EventDispatcher } from "@kasse/modules/event";
 import type { EngineLogger } from "@kasse/workflows";
 import { subscribeEventReleases, type Config, type Infrastructure } from "@kasse/runtime";
 import { maintenanceJobs } from "./maintenance";
@@ -107,7 +108,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     const events = options.events;
     const db = infra.database.db;
     dispatcher = createEventDispatcher(db, {
-      webhooks: createWebhookService(db, { secret: events.secret, allowPrivate: events.allowPrivate }),
+      webhooks: createModules(db, { secret: events.secret, webhookAllowPrivate: events.allowPrivate }).webhooks,
       subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine }),
       retrySchedule: events.retrySchedule,
       timeoutMs: events.timeoutMs,

@@ -1,4 +1,4 @@
-import type { Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { withEvents } from "./events";
 import type { ProductCreate, ProductUpdate } from "@kasse/modules/product";
 import { createProductsIn } from "./create-products";
@@ -16,14 +16,14 @@ export interface ProductBatch {
  * Creates, updates and deletes products in ONE transaction: one bad item rolls back the whole
  * batch. Returns the affected ids.
  */
-export function batchProducts(db: Db, batch: ProductBatch): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
-  return withEvents(db, async (tx) => {
-    const created = await createProductsIn(tx, batch.create ?? []);
+export function batchProducts(m: Modules, batch: ProductBatch): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
+  return withEvents(m, async (t) => {
+    const created = await createProductsIn(t, batch.create ?? []);
     const updated = await updateProductsIn(
-      tx,
+      t,
       (batch.update ?? []).map(({ id, ...input }) => ({ id, input })),
     );
-    const deleted = batch.delete?.length ? await deleteProductsIn(tx, batch.delete) : [];
+    const deleted = batch.delete?.length ? await deleteProductsIn(t, batch.delete) : [];
     return { created, updated, deleted };
   });
 }

@@ -69,14 +69,13 @@ export function writeCart(
   actor: CartActor,
   change: (t: Modules, state: CartState) => Promise<RefreshOptions | void>,
 ): Promise<CartResult> {
-  return withEvents(m.db, async (tx) => {
-    const t = m.bindTo(tx);
+  return withEvents(m, async (t) => {
     const locked = await t.cart.lock(cartId);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const options = (await change(t, locked)) ?? {};
     const result = await withPromotions(t, await refreshCart(t, await t.cart.load(cartId), options));
-    await recordEvent(tx, "cart.updated", { id: cartId });
+    await recordEvent(t.db, "cart.updated", { id: cartId });
     return result;
   });
 }

@@ -98,7 +98,7 @@ const keysOf = async (cartId: string) => (await engine.list({ transaction_id: [c
 describe("completeCart", () => {
   it("places the order from the cart's snapshot and links its payment collection", async () => {
     const cartId = await readyCart();
-    const outcome = await completeCart(engine, database.db, cartId, guest);
+    const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
     expect(outcome.type).toBe("order");
     if (outcome.type !== "order") return;
     const order = await createOrderService(database.db).retrieve(outcome.order_id);
@@ -112,11 +112,11 @@ describe("completeCart", () => {
   it("throws a missing precondition (400 with the missing pieces) and keys the next attempt anew", async () => {
     const cartId = await readyCart();
     await createCartService(database.db).update(cartId, { email: null, billing_address: null });
-    const error = await completeCart(engine, database.db, cartId, guest).catch((e: unknown) => e);
+    const error = await completeCart(engine, createModules(database.db), cartId, guest).catch((e: unknown) => e);
     expect(isKasseError(error) && error.type).toBe("invalid_data");
     expect(isKasseError(error) && error.details).toMatchObject({ missing: ["email", "billing address"] });
     await createCartService(database.db).update(cartId, { email: "b@example.com", billing_address: { address_1: "2 Side St", city: "Berlin", postal_code: "10115", country_code: "de" } });
-    expect((await completeCart(engine, database.db, cartId, guest)).type).toBe("order");
+    expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
     expect(await keysOf(cartId)).toEqual([
       [`${cartId}:0`, "failed"],
       [`${cartId}:1`, "succeeded"],
@@ -129,7 +129,7 @@ describe("completeCart", () => {
     await database.db.execute(sql.raw(`create function kasse_test_touch_cart() returns trigger language plpgsql as $$ begin update cart set updated_at = now() + interval '1 second' where id = '${cartId}'; return new; end $$`));
     await database.db.execute(sql.raw(`create trigger kasse_test_touch_cart after insert on reservation_item for each row execute function kasse_test_touch_cart()`));
     try {
-      const outcome = await completeCart(engine, database.db, cartId, guest);
+      const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
       expect(outcome).toMatchObject({ type: "cart", error: { type: "invalid_data", name: "InvalidData", message: expect.stringMatching(/changed while it was being completed/) } });
     } finally {
       await database.db.execute(sql.raw(`drop trigger kasse_test_touch_cart on reservation_item`));
@@ -141,17 +141,17 @@ describe("completeCart", () => {
     const [payment] = (await createPaymentService(database.db).collectionForCart(cartId))!.payments;
     expect(payment?.canceled_at).not.toBeNull();
     // The voided session is gone for good (a missing session is named), a new one completes the cart as it is now.
-    await expect(completeCart(engine, database.db, cartId, guest)).rejects.toMatchObject({ type: "invalid_data", details: { missing: ["payment session"] } });
+    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({ type: "invalid_data", details: { missing: ["payment session"] } });
     await createPaymentService(database.db).createSession(payment!.payment_collection_id, { provider_id: "pp_system_default" });
-    expect((await completeCart(engine, database.db, cartId, guest)).type).toBe("order");
+    expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
   });
 
   it("answers an unknown cart and someone else's cart with not_found", async () => {
-    await expect(completeCart(engine, database.db, "cart_missing", guest)).rejects.toMatchObject({ type: "not_found" });
+    await expect(completeCart(engine, createModules(database.db), "cart_missing", guest)).rejects.toMatchObject({ type: "not_found" });
     const cartId = await readyCart();
     await createCartService(database.db).update(cartId, { customer_id: "cus_owner" });
-    await expect(completeCart(engine, database.db, cartId, guest)).rejects.toMatchObject({ type: "not_found" });
+    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({ type: "not_found" });
     expect(await keysOf(cartId)).toEqual([]);
-    expect((await completeCart(engine, database.db, cartId, { customer_id: "cus_owner" })).type).toBe("order");
+    expect((await completeCart(engine, createModules(database.db), cartId, { customer_id: "cus_owner" })).type).toBe("order");
   });
 });

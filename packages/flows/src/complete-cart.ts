@@ -1,8 +1,9 @@
-import { errors, isKasseError, type Db, type KasseError } from "@kasse/db";
+import { errors, isKasseError, type KasseError } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { step, workflow, type Engine } from "@kasse/workflows";
-import { createCartService, type CartAddress, type CartState } from "@kasse/modules/cart";
+import { type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
-import { createOrderService, type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
+import { type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
 import { type PaymentCollection } from "@kasse/modules/payment";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
 import type { CartActor } from "./cart-write";
@@ -274,10 +275,10 @@ export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: 
  * someone else's cart is thrown; an error of the workflow is returned as `{type: "cart", error}`
  * (the caller decides which are answered as errors).
  * @example
- * const outcome = await completeCart(app.infra.engine, app.modules.db, cartId, { customer_id: null });
+ * const outcome = await completeCart(app.infra.engine, app.modules, cartId, { customer_id: null });
  */
-export async function completeCart(engine: Pick<Engine, "execute">, db: Db, cartId: string, actor: CartActor): Promise<CompleteCartOutcome> {
-  const [cart, placed] = await Promise.all([createCartService(db).retrieve(cartId), createOrderService(db).findByCart(cartId)]);
+export async function completeCart(engine: Pick<Engine, "execute">, m: Modules, cartId: string, actor: CartActor): Promise<CompleteCartOutcome> {
+  const [cart, placed] = await Promise.all([m.cart.retrieve(cartId), m.order.findByCart(cartId)]);
   // As `assertCartAccess`: someone else's cart reads as missing.
   if (cart.customer_id && cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${cartId} was not found`);
   if (cart.completed_at && placed) return { type: "order", order_id: placed.id };

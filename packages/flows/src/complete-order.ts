@@ -9,9 +9,9 @@ import { withEvents } from "./events";
  * refused once canceled; with its `order.completed` event, in one transaction (one module: no saga).
  */
 export function completeOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
-  return withEvents(modules.db, async (tx) => {
-    const { order } = await modules.bindTo(tx).order.complete(orderId, actor);
-    await recordEvent(tx, "order.completed", { id: order.id });
+  return withEvents(modules, async (t) => {
+    const { order } = await t.order.complete(orderId, actor);
+    await recordEvent(t.db, "order.completed", { id: order.id });
   });
 }
 

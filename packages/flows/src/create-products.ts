@@ -1,15 +1,15 @@
-import type { Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import { createVariantInventoryItemsStep } from "@kasse/modules/inventory";
 import { setNewVariantPricesStep } from "@kasse/modules/pricing";
-import { createProductService, createProductsStep, type ProductCreate, type VariantWrite } from "@kasse/modules/product";
+import { createProductsStep, type ProductCreate, type VariantWrite } from "@kasse/modules/product";
 import { step, workflow } from "@kasse/workflows";
 import { applyVariantWrites, assertSalesChannels } from "./product-writes";
 
 /** The sales channels the products name must be live (400 naming the missing ones). Reads only. */
 const checkSalesChannelsStep = step("check-product-sales-channels", {
   invoke: async (input: ProductCreate[], ctx) => {
-    await assertSalesChannels(ctx.tx, input.flatMap((p) => p.sales_channels ?? []));
+    await assertSalesChannels(ctx.modules, input.flatMap((p) => p.sales_channels ?? []));
     return { output: null };
   },
 });
@@ -36,14 +36,13 @@ export const createProductsWorkflow = workflow("create-products", async (input: 
  * Creates products inside `tx`, for writes that must be all or nothing with more than products:
  * a product batch (`batchProducts`) and the demo store's seed.
  */
-export async function createProductsIn(tx: Db, inputs: ProductCreate[]): Promise<string[]> {
-  const products = createProductService(tx);
+export async function createProductsIn(m: Modules, inputs: ProductCreate[]): Promise<string[]> {
   const ids: string[] = [];
   for (const input of inputs) {
-    await assertSalesChannels(tx, input.sales_channels);
-    const write = await products.create(input);
-    await applyVariantWrites(tx, write);
-    await recordEvent(tx, "product.created", { id: write.id });
+    await assertSalesChannels(m, input.sales_channels);
+    const write = await m.product.create(input);
+    await applyVariantWrites(m, write);
+    await recordEvent(m.db, "product.created", { id: write.id });
     ids.push(write.id);
   }
   return ids;

@@ -1,26 +1,26 @@
-import type { Db } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
-import { createCustomerService, type CustomerCreate, type CustomerCreateContext, type CustomerDetail, type CustomerUpdate } from "@kasse/modules/customer";
+import type { CustomerCreate, CustomerCreateContext, CustomerDetail, CustomerUpdate } from "@kasse/modules/customer";
 import { withEvents } from "./events";
 
 /**
  * Customer writes outside registration, each in one transaction with its event
  * (`customer.created`, `customer.updated` naming the fields given).
  * @example
- * const customer = await customerWrites.update(db, id, { first_name: "Ana" });
+ * const customer = await customerWrites.update(app.modules, id, { first_name: "Ana" });
  */
 export const customerWrites = {
-  create: (db: Db, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
-    withEvents(db, async (tx) => {
-      const created = await createCustomerService(tx).create(input, context);
-      await recordEvent(tx, "customer.created", { id: created.id, email: created.email, has_account: created.has_account });
+  create: (m: Modules, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
+    withEvents(m, async (t) => {
+      const created = await t.customer.create(input, context);
+      await recordEvent(t.db, "customer.created", { id: created.id, email: created.email, has_account: created.has_account });
       return created;
     }),
-  update: (db: Db, id: string, input: CustomerUpdate): Promise<CustomerDetail> =>
-    withEvents(db, async (tx) => {
-      const updated = await createCustomerService(tx).update(id, input);
+  update: (m: Modules, id: string, input: CustomerUpdate): Promise<CustomerDetail> =>
+    withEvents(m, async (t) => {
+      const updated = await t.customer.update(id, input);
       const fields = Object.keys(input).sort();
-      if (fields.length > 0) await recordEvent(tx, "customer.updated", { id, fields });
+      if (fields.length > 0) await recordEvent(t.db, "customer.updated", { id, fields });
       return updated;
     }),
 };

@@ -1,14 +1,15 @@
-import { transaction, type Db } from "@kasse/db";
+import { transaction } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { eventsReleased } from "@kasse/modules/event";
 
 /**
- * A single-transaction write that records events (`recordEvent(tx, …)`): runs `fn` in one
- * transaction, then wakes this process's event dispatcher once it committed.
+ * A single-transaction write that records events (`recordEvent(t.db, …)`): runs `fn` in one
+ * transaction with the modules bound to it, then wakes this process's event dispatcher once it committed.
  * @example
- * await withEvents(db, async (tx) => { await products.update(id, input, tx); await recordEvent(tx, "product.updated", { id }); });
+ * await withEvents(m, async (t) => { await t.product.update(id, input); await recordEvent(t.db, "product.updated", { id }); });
  */
-export async function withEvents<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  const result = await transaction(db, fn);
+export async function withEvents<T>(m: Modules, fn: (t: Modules) => Promise<T>): Promise<T> {
+  const result = await transaction(m.db, (tx) => fn(m.bindTo(tx)));
   eventsReleased();
   return result;
 }

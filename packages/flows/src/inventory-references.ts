@@ -58,13 +58,13 @@ export async function createInventoryItem(m: Modules, input: InventoryItemCreate
 export async function addInventoryLevel(m: Modules, itemId: string, input: InventoryLevelCreate) {
   await m.inventory.retrieve(itemId);
   await requireLocations(m, [input.location_id]);
-  return inventoryLevels.create(m.db, itemId, [input]);
+  return inventoryLevels.create(m, itemId, [input]);
 }
 
 /** Creates, updates and deletes an item's levels at once; created ones at locations that exist. */
 export async function batchInventoryLevels(m: Modules, itemId: string, input: InventoryLevelBatch) {
   await requireLocations(m, (input.create ?? []).map((l) => l.location_id));
-  return inventoryLevels.batch(m.db, itemId, input);
+  return inventoryLevels.batch(m, itemId, input);
 }
 
 /** Links and unlinks a publishable key's sales channels; the ones added must exist. */

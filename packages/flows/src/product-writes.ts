@@ -1,8 +1,6 @@
-import { errors, isKasseError, type Db } from "@kasse/db";
-import { createInventoryService } from "@kasse/modules/inventory";
-import { createPricingService } from "@kasse/modules/pricing";
+import { errors, isKasseError } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import type { ProductWrite, VariantWrite } from "@kasse/modules/product";
-import { createSalesChannelService } from "@kasse/modules/sales-channel";
 
 /**
  * Carries a product write over to the modules that own the rest of a variant: prices of
@@ -10,9 +8,8 @@ import { createSalesChannelService } from "@kasse/modules/sales-channel";
  * manages inventory (inventory), and cleanup of removed variants. Runs in the caller's
  * transaction so the product rows and these writes commit together.
  */
-export async function applyVariantWrites(tx: Db, write: Pick<ProductWrite, "created" | "updated" | "deleted">): Promise<void> {
-  const pricing = createPricingService(tx);
-  const inventory = createInventoryService(tx);
+export async function applyVariantWrites(m: Modules, write: Pick<ProductWrite, "created" | "updated" | "deleted">): Promise<void> {
+  const { pricing, inventory } = m;
   for (const variant of [...write.created, ...write.updated] as VariantWrite[]) {
     if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices);
   }
@@ -35,10 +32,10 @@ export async function applyVariantWrites(tx: Db, write: Pick<ProductWrite, "crea
 }
 
 /** Rejects sales channel ids that are not live channels (400 naming them). */
-export async function assertSalesChannels(tx: Db, refs: Array<{ id: string }> | undefined): Promise<void> {
+export async function assertSalesChannels(m: Modules, refs: Array<{ id: string }> | undefined): Promise<void> {
   const ids = [...new Set((refs ?? []).map((r) => r.id))];
   if (ids.length === 0) return;
-  const found = await createSalesChannelService(tx).existing(ids);
+  const found = await m.salesChannel.existing(ids);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
 }

@@ -1,15 +1,6 @@
-import { transaction, type Db } from "@kasse/db";
-import { createApiKeyService } from "@kasse/modules/api-key";
-import { createCurrencyService } from "@kasse/modules/currency";
-import { createStoreService } from "@kasse/modules/store";
-import { createFulfillmentService } from "@kasse/modules/fulfillment";
-import { createInventoryService } from "@kasse/modules/inventory";
-import { createPricePreferenceService } from "@kasse/modules/pricing";
-import { createProductService, type ProductCreate } from "@kasse/modules/product";
-import { createRegionService } from "@kasse/modules/region";
-import { createSalesChannelService } from "@kasse/modules/sales-channel";
-import { createStockLocationService } from "@kasse/modules/stock-location";
-import { createTaxService } from "@kasse/modules/tax";
+import { transaction } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import type { ProductCreate } from "@kasse/modules/product";
 import { createProductsIn } from "./create-products";
 
 /** What the seed created: printed by `kasse seed` so a new user can point a storefront at it. */
@@ -80,35 +71,36 @@ const handleOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "
  * products with variants, prices and stock. Does nothing (returns null) when the store already
  * has regions or products, so `kasse seed` and the first embedded start can both call it.
  * @example
- * const store = await seedDemoStore(db);
+ * const store = await seedDemoStore(createModules(db));
  * if (store) console.log(`publishable key: ${store.publishable_api_key}`);
  */
-export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<DemoStore | null> {
-  return transaction(db, async (tx) => {
-    const regions = createRegionService(tx);
-    const products = createProductService(tx);
+export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Promise<DemoStore | null> {
+  return transaction(m.db, async (tx) => {
+    const t = m.bindTo(tx);
+    const regions = t.region;
+    const products = t.product;
     const [existingRegions, existingProducts] = await Promise.all([regions.list({}, { limit: 1, offset: 0 }), products.list({}, { limit: 1, offset: 0 }, { relations: [] })]);
     if (existingRegions.count > 0 || existingProducts.count > 0) return null;
 
-    const channel = await createSalesChannelService(tx).getOrCreateDefault();
-    const apiKeys = createApiKeyService(tx);
+    const channel = await t.salesChannel.getOrCreateDefault();
+    const apiKeys = t.apiKey;
     const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", { token: options.publishableKey });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
 
-    await createCurrencyService(tx).update("usd", { is_default: true });
+    await t.currency.update("usd", { is_default: true });
     const us = await regions.create({ name: "United States", currency_code: "usd", countries: ["us"] });
     const eu = await regions.create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
     // European shelf prices include VAT.
-    await createPricePreferenceService(tx).create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
-    const taxes = createTaxService(tx);
+    await t.pricePreference.create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
+    const taxes = t.tax;
     await taxes.create({ country_code: "us", default_tax_rate: { rate: 0, code: "US-NONE", name: "No sales tax" } }, "seed");
     await taxes.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE-VAT", name: "Umsatzsteuer" } }, "seed");
     await taxes.create({ country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } }, "seed");
 
-    const locations = createStockLocationService(tx);
+    const locations = t.stockLocation;
     const location = await locations.create({ name: "Main Warehouse" });
     await locations.updateSalesChannels(location.id, { add: [channel.id] });
-    await createStoreService(tx).getOrCreate({
+    await t.store.getOrCreate({
       name: "Kasse Demo Store",
       default_sales_channel_id: channel.id,
       default_region_id: us.id,
@@ -118,7 +110,7 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
         { currency_code: "eur", is_default: false },
       ],
     });
-    const fulfillment = createFulfillmentService(tx);
+    const fulfillment = t.fulfillment;
     const profile = await fulfillment.getOrCreateDefaultProfile();
     await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "usd", amount: 800 }], region_id: us.id, stock_location_id: location.id, shipping_profile_id: profile.id });
     await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "eur", amount: 700 }], region_id: eu.id, stock_location_id: location.id, shipping_profile_id: profile.id });
@@ -153,10 +145,10 @@ export async function seedDemoStore(db: Db, options: SeedOptions = {}): Promise<
         ],
       })),
     }));
-    const productIds = await createProductsIn(tx, inputs);
+    const productIds = await createProductsIn(t, inputs);
 
     // Stock every variant at the warehouse; quantities vary so some sizes run low.
-    const inventory = createInventoryService(tx);
+    const inventory = t.inventory;
     const { items: variants } = await products.listVariants({ product_id: productIds }, { limit: 1000, offset: 0 });
     const links = await inventory.listVariantInventoryItems(variants.map((v) => v.id));
     let n = 0;

@@ -26,8 +26,7 @@ export interface CartChannelContext {
  * const result = await createCart(app.modules, { customer_id: null }, { sales_channel_ids: [defaultId], from_publishable_key: false }, { region_id });
  */
 export function createCart(m: Modules, actor: CartActor, channels: CartChannelContext, input: CartCreate): Promise<CartResult> {
-  return withEvents(m.db, async (tx) => {
-    const t = m.bindTo(tx);
+  return withEvents(m, async (t) => {
     const region = input.region_id ? await regionFor(t, input.region_id) : await defaultRegion(t);
     const currency_code = currencyFor(region, input.currency_code);
     const sales_channel_id = await salesChannelFor(t, channels, input.sales_channel_id);
@@ -48,7 +47,7 @@ export function createCart(m: Modules, actor: CartActor, channels: CartChannelCo
     const codes = presentCodes(input.promo_codes) ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
     const result = await refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
-    await recordEvent(tx, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
+    await recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
     return result;
   });
 }

@@ -7,8 +7,8 @@ export const DEFAULT_RETRY: Required<RetryPolicy> = { attempts: 3, backoffMs: 10
  * Defines a step: an effect (`invoke`) and how to undo it (`compensate`).
  * @example
  * const reserve = step("reserve-stock", {
- *   invoke: async (input: { itemId: string; qty: number }, ctx) => ({ output: await inventory.reserve(input, ctx.tx) }),
- *   compensate: async (reservation, ctx) => inventory.release(reservation.id, ctx.tx),
+ *   invoke: async (input: { itemId: string; qty: number }, ctx) => ({ output: await ctx.modules.inventory.reserve(input) }),
+ *   compensate: async (reservation, ctx) => ctx.modules.inventory.release(reservation.id),
  * });
  */
 export function step<I, O, C = O>(name: string, options: TransactionalStepOptions<I, O, C>): Step<I, O, C>;

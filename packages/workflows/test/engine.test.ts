@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { errors, KasseError, queryRows } from "@kasse/db";
+import { errors, KasseError, queryRows, type Db } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
-import { createEngine, createInProcessScheduler, step, workflow, WorkflowDivergenceError, workflowExecutions, workflowStepRuns } from "../src";
+import { createEngine, createInProcessScheduler, step, workflow, WorkflowDivergenceError, workflowExecutions, workflowStepRuns, type StepModules } from "../src";
 import { createEffectsTable, effect, effectsOf, sequence } from "./fixtures/effects";
 
 const database = useTestDatabase();
@@ -166,6 +166,41 @@ describe("workflow engine", () => {
     for (const r of results) expect(r.key).toBe(`${r.executionId}:0`);
     const [counter] = await queryRows<{ value: number }>(database.db, sql`select value from test_counters where name = 'locked'`);
     expect(counter!.value).toBe(10);
+  });
+});
+
+describe("ctx.modules", () => {
+  it("are built over the step's transaction (the pool in an outside step), on first read, once per attempt", async () => {
+    const built: Db[] = [];
+    // The engine knows no module: a stand-in container that records the handle it was built over.
+    const modules = (db: Db) => (built.push(db), { handle: db }) as unknown as StepModules;
+    const handleOf = (m: StepModules) => (m as unknown as { handle: Db }).handle;
+    const seen: Array<{ same: boolean; tx: boolean }> = [];
+    const inTx = step("modules-in-tx", {
+      invoke: async (_: null, ctx) => {
+        seen.push({ same: handleOf(ctx.modules) === handleOf(ctx.modules), tx: handleOf(ctx.modules) === (ctx.tx as unknown as Db) });
+        return { output: null };
+      },
+    });
+    const untouched = step("modules-unread", { invoke: async () => ({ output: null }) });
+    const outside = step("modules-outside", {
+      transactional: false,
+      invoke: async (_: null, ctx) => {
+        seen.push({ same: handleOf(ctx.modules) === handleOf(ctx.modules), tx: handleOf(ctx.modules) !== database.db });
+        return { output: null };
+      },
+    });
+    const wf = workflow("modules-binding", async (_: null, ctx) => {
+      await ctx.run(inTx, null);
+      await ctx.run(untouched, null);
+      await ctx.run(outside, null);
+      return null;
+    });
+    await newEngine({ modules }).execute(wf, null);
+    expect(seen).toEqual([{ same: true, tx: true }, { same: true, tx: false }]);
+    expect(built).toHaveLength(2);
+    expect(built[1]).toBe(database.db);
+    await expect(newEngine().execute(workflow("modules-missing", (_: null, ctx) => ctx.run(inTx, null)), null)).rejects.toMatchObject({ type: "unexpected_state" });
   });
 });
 

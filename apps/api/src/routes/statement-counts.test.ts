@@ -43,7 +43,7 @@ let variantIds: string[];
 const counts = new Map<Route, number>();
 
 beforeAll(async () => {
-  store = (await seedDemoStore(t.app.modules.db))!;
+  store = (await seedDemoStore(t.app.modules))!;
   headers = { "x-publishable-api-key": store.publishable_api_key };
   admin = await t.adminHeaders();
   const options = await t.admin.get(`/admin/shipping-options?region_id=${store.region_ids.us}`);

@@ -43,7 +43,7 @@ interface SeedAnswer {
  */
 export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<FuzzStore> {
   const { app } = t;
-  const demo = (await seedDemoStore(app.modules.db))!;
+  const demo = (await seedDemoStore(app.modules))!;
   const inject = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.inject({ method: method as "GET", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
     if (res.statusCode >= 300) throw new Error(`fuzz seed: ${method} ${url} answered ${res.statusCode} ${res.body}`);

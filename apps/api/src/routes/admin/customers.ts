@@ -37,7 +37,7 @@ export default async function customers(app: App): Promise<void> {
   });
 
   app.post("/customers", { schema: { body: CustomerCreate, response: One } }, async (request) => {
-    return { customer: await customerWrites.create(app.modules.db, request.body, { has_account: false, created_by: request.auth!.actor_id }) };
+    return { customer: await customerWrites.create(app.modules, request.body, { has_account: false, created_by: request.auth!.actor_id }) };
   });
 
   app.get("/customers/:id", { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } }, async (request) => {
@@ -46,7 +46,7 @@ export default async function customers(app: App): Promise<void> {
   });
 
   app.post("/customers/:id", { schema: { params: Params, body: CustomerUpdate, response: One } }, async (request) => {
-    return { customer: await customerWrites.update(app.modules.db, request.params.id, request.body) };
+    return { customer: await customerWrites.update(app.modules, request.params.id, request.body) };
   });
 
   app.delete("/customers/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {

@@ -75,7 +75,7 @@ export default async function inventoryItems(app: App): Promise<void> {
   });
 
   app.post("/inventory-items/:id/location-levels/:location_id", { schema: { params: LevelParams, body: InventoryLevelUpdate, response: One } }, async (request) => {
-    await inventoryLevels.update(app.modules.db, request.params.id, request.params.location_id, request.body);
+    await inventoryLevels.update(app.modules, request.params.id, request.params.location_id, request.body);
     return { inventory_item: await inventory.retrieve(request.params.id) };
   });
 

@@ -63,7 +63,6 @@ const Batch = { 200: Type.Object({ created: Type.Array(AdminProductView), update
 
 /** Admin products: CRUD, batch, variants, options and variant prices (docs/CONTRACT.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
-  const db = app.modules.db;
   const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });
 
   app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } }, async (request) => {
@@ -90,7 +89,7 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/batch", { schema: { body: ProductBatch, response: Batch } }, async (request) => {
-    const result = await batchProducts(db, request.body);
+    const result = await batchProducts(app.modules, request.body);
     const selection = parseFields(undefined);
     const load = async (ids: string[]) =>
       ids.length ? adminProducts(app, (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items, selection) : [];
@@ -100,12 +99,12 @@ export default async function products(app: App): Promise<void> {
   app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => one(request.params.id, request.query.fields));
 
   app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
-    await updateProducts(db, [{ id: request.params.id, input: request.body }]);
+    await updateProducts(app.modules, [{ id: request.params.id, input: request.body }]);
     return one(request.params.id);
   });
 
   app.delete("/products/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await deleteProducts(db, [request.params.id]);
+    await deleteProducts(app.modules, [request.params.id]);
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
@@ -118,7 +117,7 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate, response: One } }, async (request) => {
-    await createProductVariants(db, request.params.id, [request.body]);
+    await createProductVariants(app.modules, request.params.id, [request.body]);
     return one(request.params.id);
   });
 
@@ -129,12 +128,12 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/:id/variants/:variant_id", { schema: { params: VariantParams, body: VariantUpdate, response: One } }, async (request) => {
-    await updateProductVariant(db, request.params.id, request.params.variant_id, request.body);
+    await updateProductVariant(app.modules, request.params.id, request.params.variant_id, request.body);
     return one(request.params.id);
   });
 
   app.delete("/products/:id/variants/:variant_id", { schema: { params: VariantParams, response: DeletedChild } }, async (request) => {
-    await deleteProductVariant(db, request.params.id, request.params.variant_id);
+    await deleteProductVariant(app.modules, request.params.id, request.params.variant_id);
     return { id: request.params.variant_id, object: "variant", deleted: true as const, parent: (await one(request.params.id)).product };
   });
 
@@ -146,7 +145,7 @@ export default async function products(app: App): Promise<void> {
   );
 
   app.post("/products/:id/variants/:variant_id/prices", { schema: { params: VariantParams, body: VariantPrices, response: One } }, async (request) => {
-    await setProductVariantPrices(db, request.params.id, request.params.variant_id, request.body.prices);
+    await setProductVariantPrices(app.modules, request.params.id, request.params.variant_id, request.body.prices);
     return one(request.params.id);
   });
 
@@ -157,7 +156,7 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/:id/options", { schema: { params: Params, body: OptionCreate, response: One } }, async (request) => {
-    await productOptions.create(db, request.params.id, request.body);
+    await productOptions.create(app.modules, request.params.id, request.body);
     return one(request.params.id);
   });
 
@@ -169,12 +168,12 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/:id/options/:option_id", { schema: { params: OptionParams, body: OptionUpdate, response: One } }, async (request) => {
-    await productOptions.update(db, request.params.id, request.params.option_id, request.body);
+    await productOptions.update(app.modules, request.params.id, request.params.option_id, request.body);
     return one(request.params.id);
   });
 
   app.delete("/products/:id/options/:option_id", { schema: { params: OptionParams, response: DeletedChild } }, async (request) => {
-    await productOptions.delete(db, request.params.id, request.params.option_id);
+    await productOptions.delete(app.modules, request.params.id, request.params.option_id);
     return { id: request.params.option_id, object: "product_option", deleted: true as const, parent: (await one(request.params.id)).product };
   });
 }

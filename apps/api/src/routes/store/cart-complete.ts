@@ -40,7 +40,7 @@ export default async function cartComplete(app: App): Promise<void> {
     },
     async (request) => {
       const actor = cartActor(request);
-      const outcome = await completeCart(app.infra.engine, m.db, request.params.id, actor);
+      const outcome = await completeCart(app.infra.engine, m, request.params.id, actor);
       if (outcome.type === "order") return { type: "order" as const, order: await orderView(m, await m.order.retrieve(outcome.order_id), "store") };
       const { error } = outcome;
       if (HTTP_ERRORS.has(error.type)) throw error;

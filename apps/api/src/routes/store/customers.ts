@@ -52,7 +52,7 @@ export default async function customers(app: App): Promise<void> {
   });
 
   app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {
-    return { customer: await customerWrites.update(app.modules.db, me(request), request.body) };
+    return { customer: await customerWrites.update(app.modules, me(request), request.body) };
   });
 
   app.get("/customers/me/addresses", { ...customerOnly, schema: { querystring: Type.Object(ListQuery, { additionalProperties: false }), response: Addresses } }, async (request) => {

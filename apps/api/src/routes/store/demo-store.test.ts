@@ -6,7 +6,7 @@ let t: TestApp;
 let store: DemoStore;
 beforeAll(async () => {
   t = await createTestApp();
-  const seeded = await seedDemoStore(t.app.modules.db, { publicUrl: "https://api.shop.example/" });
+  const seeded = await seedDemoStore(t.app.modules, { publicUrl: "https://api.shop.example/" });
   expect(seeded).not.toBeNull();
   store = seeded!;
 }, 120_000);
@@ -38,7 +38,7 @@ describe("the demo store", () => {
   it("has no pictures without a public URL", async () => {
     const other = await createTestApp();
     try {
-      await seedDemoStore(other.app.modules.db);
+      await seedDemoStore(other.app.modules);
       const product = (await other.app.inject({ method: "GET", url: "/store/products/linen-shirt" })).json().product;
       expect(product.thumbnail).toBeNull();
       expect(product.images).toEqual([]);
@@ -49,7 +49,7 @@ describe("the demo store", () => {
 
   it("is seeded once", async () => {
     expect(store.product_count).toBe(20);
-    expect(await seedDemoStore(t.app.modules.db)).toBeNull();
+    expect(await seedDemoStore(t.app.modules)).toBeNull();
     expect((await t.store.get("/store/regions")).json().count).toBe(2);
   });
 
