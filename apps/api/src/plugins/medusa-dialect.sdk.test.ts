@@ -1,8 +1,8 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUserAccount } from "@kasse/flows";
 import { useTestApp } from "../testing";
+import { listenOnLoopback, publishableKey } from "../testing/storefront";
 import { sdkFailure } from "../testing/sdk";
 
 // Medusa's own clients pointed at Kasse's Medusa dialect (`http://host:port/medusa`), with no
@@ -20,15 +20,12 @@ let channelId: string;
 
 beforeAll(async () => {
   const m = t.app.modules;
-  const headers = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
   channelId = channel.id;
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers, payload: { add: [channel.id] } });
+  const key = await publishableKey(t, channel.id);
   regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false })).id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/medusa`;
+  const baseUrl = `${await listenOnLoopback(t)}/medusa`;
   store = new Medusa({ baseUrl, publishableKey: key.token });
   admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });

@@ -1,7 +1,7 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { listenOnLoopback, publishableKey as storefrontKey } from "../../testing/storefront";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
@@ -15,10 +15,8 @@ let optionId: string;
 
 beforeAll(async () => {
   const m = t.app.modules;
-  const admin = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: admin, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers: admin, payload: { add: [channel.id] } });
+  const key = await storefrontKey(t, channel.id);
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
   regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
@@ -29,9 +27,7 @@ beforeAll(async () => {
   );
   variantId = product.variantIds[0]!;
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = t.app.server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = await listenOnLoopback(t);
   publishableKey = key.token;
   sdk = new Medusa({ baseUrl, publishableKey });
 });
