@@ -8,6 +8,8 @@ export interface CreateFulfillmentInput {
   order_id: string;
   items: Array<{ id: string; quantity: number }>;
   location_id: string;
+  /** The option whose provider fulfils; the order's shipping method's option when absent. */
+  shipping_option_id?: string;
   metadata?: Record<string, unknown> | null;
   actor?: OrderActor | null;
 }
@@ -23,12 +25,16 @@ const checkReservationLocationStep = step("check-reservation-location", {
 });
 
 /**
- * The fulfillment provider of the order: its shipping method's option's provider (`manual_manual`
- * when the option is gone or none was chosen), with the option's data and the method's over it.
- * Reads only.
+ * The fulfillment provider of the order: the chosen option's provider when the merchant picked
+ * one (it must exist), else its shipping method's option's provider (`manual_manual` when the
+ * option is gone or none was chosen), with the option's data and the method's over it. Reads only.
  */
 const chooseFulfillmentProviderStep = step("choose-fulfillment-provider", {
-  invoke: async (input: { order_id: string }, ctx) => {
+  invoke: async (input: { order_id: string; shipping_option_id?: string }, ctx) => {
+    if (input.shipping_option_id) {
+      const chosen = await ctx.modules.fulfillment.retrieveOption(input.shipping_option_id);
+      return { output: { provider_id: chosen.provider_id, data: { ...(chosen.data ?? {}) } } };
+    }
     const order = await ctx.modules.order.retrieve(input.order_id);
     const ids = order.shipping_methods.flatMap((m) => (m.shipping_option_id ? [m.shipping_option_id] : []));
     const { items: options } = ids.length ? await ctx.modules.fulfillment.listOptions({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
@@ -51,7 +57,7 @@ export const createFulfillmentWorkflow = workflow("create-fulfillment", async (i
   const reservedFor = (l: (typeof moved.lines)[number]) => l.cart_line_item_id ?? l.id;
   await ctx.run(checkReservationLocationStep, { line_item_ids: moved.lines.map(reservedFor), location_id: input.location_id });
   const stockLines = moved.lines.filter((l) => l.variant_id).map((l) => ({ line_item_id: reservedFor(l), variant_id: l.variant_id!, quantity: l.quantity }));
-  const provider = await ctx.run(chooseFulfillmentProviderStep, { order_id: input.order_id });
+  const provider = await ctx.run(chooseFulfillmentProviderStep, { order_id: input.order_id, shipping_option_id: input.shipping_option_id });
   const consumed = stockLines.length ? await ctx.run(consumeLineItemsStep, stockLines) : [];
   const items = moved.lines.map((l) => ({ line_item_id: l.id, quantity: l.quantity }));
   const providerFulfillment = await ctx.run(createProviderFulfillmentStep, { provider_id: provider.provider_id, order_id: input.order_id, location_id: input.location_id, items, data: provider.data });

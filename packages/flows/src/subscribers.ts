@@ -85,6 +85,7 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
   name: "shipment-notice",
   events: ["shipment.created"],
   async handle(event, deps) {
+    if (event.data.no_notification === true) return;
     const order = await orderToNotify(deps, event.data.order_id);
     if (!order) return;
     const shipped = await createFulfillmentRecordService(deps.db).retrieve(String(event.data.id));

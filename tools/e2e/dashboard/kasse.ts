@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "../storefront";
 
 const bin = resolve(import.meta.dirname, "../../../apps/cli/bin/kasse.js");
 
@@ -25,15 +26,18 @@ export interface StartKasseOptions {
 
 /**
  * `kasse start` in embedded mode, as a new user runs it: a fresh temporary data dir (migrated and
- * seeded with the demo store and the admin on this first start), on a free port of 127.0.0.1.
+ * seeded with the demo store and the admin on this first start), on a free port of 127.0.0.1 that
+ * is also its public URL (uploaded files are served, and linked, there).
  */
 export async function startKasse(options: StartKasseOptions): Promise<RunningKasse> {
   const dataDir = mkdtempSync(join(tmpdir(), "kasse-e2e-dashboard-"));
+  const port = await freePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
     KASSE_DATA_DIR: dataDir,
-    PORT: "0",
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
     KASSE_ADMIN_EMAIL: options.admin.email,

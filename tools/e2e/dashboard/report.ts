@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ActionResult } from "./actions/run-action";
 import type { ErrorPage } from "./allow-list";
 import type { ConsoleRecord, RequestRecord } from "./recorder";
 
@@ -37,7 +38,7 @@ function failingRequests(requests: RequestRecord[]) {
 }
 
 /** Writes `report.json` (everything recorded) and `report.md` (per page, then the failing requests) into `dir`. */
-export function writeReport(dir: string, run: { backendPath: string; pages: PageResult[]; requests: RequestRecord[]; consoleErrors: ConsoleRecord[]; errorPages: ErrorPage[] }) {
+export function writeReport(dir: string, run: { backendPath: string; pages: PageResult[]; actions: ActionResult[]; requests: RequestRecord[]; consoleErrors: ConsoleRecord[]; errorPages: ErrorPage[] }) {
   const distinct = new Set(run.requests.filter((r) => r.kind === "api").map((r) => `${r.method} ${r.path}`));
   const ok = new Set(run.requests.filter((r) => r.kind === "api" && r.status >= 200 && r.status < 400).map((r) => `${r.method} ${r.path}`));
   const failing = failingRequests(run.requests);
@@ -54,6 +55,12 @@ export function writeReport(dir: string, run: { backendPath: string; pages: Page
       const list = [...new Set(requests.map((r) => `${r.method} ${r.path} ${r.status}`))].join("<br>");
       return `| ${p.name} | ${verdict(p, run.requests, run.consoleErrors, run.errorPages)} | ${list || "–"} | ${consoleErrors.length || "–"} | ${p.screenshot} |`;
     }),
+    "",
+    "## Actions",
+    "",
+    "| action | result | screenshots |",
+    "|---|---|---|",
+    ...run.actions.map((a) => `| ${a.name} | ${a.error ? `failed: ${a.error.replaceAll("|", "\\|").slice(0, 200)}` : "passed"} | ${a.screenshots.join("<br>")} |`),
     "",
     "## Failing requests",
     "",

@@ -9,12 +9,16 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { buildAdmin, normalizeBackendPath } from "@kasse/admin";
+import { dashboardActions } from "./actions";
+import { runAction, type ActionResult } from "./actions/run-action";
+import { adminApi } from "./api";
 import { judge, loadAllowList, type ErrorPage } from "./allow-list";
 import { startKasse, type RunningKasse } from "./kasse";
 import { surveyPages } from "./pages";
 import { createRecorder, type Recorder } from "./recorder";
 import { failed, writeReport, type PageResult } from "./report";
 import { seedStore } from "./seed";
+import { settle } from "./ui";
 
 const here = import.meta.dirname;
 const { values } = parseArgs({
@@ -22,6 +26,10 @@ const { values } = parseArgs({
     "backend-path": { type: "string", default: process.env.MEDUSA_BASE_PATH ?? "/medusa" },
     "allow-list": { type: "string", default: join(here, "allow-list.json") },
     out: { type: "string", default: join(here, "out") },
+    // Only these actions (comma-separated names); "none" skips them all.
+    actions: { type: "string" },
+    // Skip the page survey (when working on an action).
+    "no-pages": { type: "boolean", default: false },
   },
 });
 const backendPath = normalizeBackendPath(values["backend-path"]);
@@ -60,7 +68,7 @@ try {
     console.log(`login: ${loginError ?? "ok"} (${elapsed()})`);
 
     const pages: PageResult[] = [];
-    for (const [i, target] of surveyPages(seeded).entries()) {
+    for (const [i, target] of (values["no-pages"] ? [] : surveyPages(seeded)).entries()) {
       recorder.setPage(target.name);
       const started = Date.now();
       await page.goto(`${kasse.origin}/app${target.path}`, { waitUntil: "domcontentloaded" });
@@ -76,11 +84,20 @@ try {
       const failures = recorder.requests.filter((r) => r.page === target.name && failed(r)).length;
       console.log(`${target.name}: ${shown ?? (finalPath === "/app/login" ? "login form" : "rendered")}, ${failures} failing requests (${Date.now() - started} ms)`);
     }
+    const api = await adminApi(kasse);
+    const only = values.actions?.split(",");
+    const actions: ActionResult[] = [];
+    for (const action of dashboardActions.filter((a) => !only || only.includes(a.name))) {
+      recorder.setPage(`action:${action.name}`);
+      const result = await runAction(action, { page, kasse, api, seeded, shots });
+      actions.push(result);
+      console.log(`action ${action.name}: ${result.error ? `FAILED: ${result.error}` : "passed"} (${result.ms} ms)`);
+    }
     // Let the last responses' handlers finish reading their bodies.
     await page.waitForTimeout(500);
     await context.close();
 
-    const run = { backendPath, pages, requests: recorder.requests, consoleErrors: recorder.consoleErrors, errorPages };
+    const run = { backendPath, pages, actions, requests: recorder.requests, consoleErrors: recorder.consoleErrors, errorPages };
     const summary = writeReport(out, run);
     const verdict = judge(loadAllowList(values["allow-list"]), { requests: run.requests.filter(failed), consoleErrors: run.consoleErrors, errorPages });
     console.log(`\n${summary.distinct} distinct API requests, ${summary.ok} answered 2xx/3xx; ${summary.failing.length} distinct failing; ${recorder.external()} requests to other hosts ignored.`);
@@ -89,7 +106,9 @@ try {
     for (const c of dedupe(verdict.consoleErrors.map((c) => `console ${c.source} on ${c.page}: ${c.text.slice(0, 200)}`))) console.log(`  NOT ALLOWED ${c}`);
     for (const p of verdict.errorPages) console.log(`  NOT ALLOWED error page on ${p.page}: ${p.error}`);
     for (const entry of verdict.unused) console.log(`  allow-list entry no longer needed (remove it): ${JSON.stringify(entry)}`);
-    const bad = verdict.requests.length + verdict.consoleErrors.length + verdict.errorPages.length;
+    const failedActions = actions.filter((a) => a.error);
+    for (const a of failedActions) console.log(`  FAILED action ${a.name}: ${a.error}`);
+    const bad = verdict.requests.length + verdict.consoleErrors.length + verdict.errorPages.length + failedActions.length;
     console.log(bad ? `FAILED: ${bad} failures not in the allow-list (${elapsed()})` : `PASSED (${elapsed()})`);
     exitCode = bad ? 1 : 0;
   } finally {
@@ -133,11 +152,6 @@ async function logIn(page: Page, kasse: RunningKasse, recorder: Recorder): Promi
   }
   recorder.signedIn();
   return error;
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 15_000 }).catch(() => undefined);
-  await page.waitForTimeout(1000);
 }
 
 function dedupe(lines: string[]): string[] {

@@ -13,16 +13,28 @@ export const ListQuery = {
 };
 
 /**
- * A list route's querystring: the paging part, `filters` as given, and each of `lists` accepted as
- * one value or many ({@link ArrayQuery}); all optional, nothing else.
+ * A list route's querystring: the `paging` part ({@link ListQuery} unless given), `filters` as
+ * given, and each of `lists` accepted as one value or many ({@link ArrayQuery}); all optional,
+ * nothing else.
  * @example
  * const ListRegions = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()) });
  */
-export function ListQueryOf<L extends TProperties, F extends TProperties = Record<never, never>>(lists: L, filters: F = {} as F) {
+export function ListQueryOf<L extends TProperties, F extends TProperties = Record<never, never>, P extends TProperties = typeof ListQuery>(
+  lists: L,
+  filters: F = {} as F,
+  paging: P = ListQuery as unknown as P,
+) {
   type Many = { [K in keyof L]: TOptional<TArray<L[K]>> };
   const many = Object.fromEntries(Object.entries(lists).map(([key, item]) => [key, Type.Optional(ArrayQuery(item))])) as Many;
-  return Type.Object({ ...ListQuery, ...filters, ...many }, { additionalProperties: false });
+  return Type.Object({ ...paging, ...filters, ...many }, { additionalProperties: false });
 }
+
+/**
+ * Paging of the small settings lists Medusa's dashboard reads whole with `limit=9999` (regions and
+ * price preferences: one price column per currency in its product and price list grids). Such a
+ * list is never that long; the limit may say so.
+ */
+export const WholeListQuery = { ...ListQuery, limit: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_LIMIT }) };
 
 /** `fields` alone, for retrieve routes. */
 export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });

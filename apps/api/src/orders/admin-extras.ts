@@ -8,6 +8,7 @@ import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 import { OrderDetailView, type orderView } from "./view";
+import { ShippingProfileView } from "@kasse/modules/fulfillment";
 
 type OrderView = Awaited<ReturnType<typeof orderView>>;
 
@@ -16,7 +17,9 @@ const LineView = detailProperties.items!.items as Parameters<typeof Extend>[0];
 
 /** The bought variant as it is now (it may have changed or gone since): options, product, inventory links. */
 const OrderVariantView = Extend(ProductVariantView, {
-  product: Type.Optional(OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String() }))),
+  product: Type.Optional(
+    OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String(), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) })),
+  ),
   inventory_items: Type.Optional(Type.Array(VariantInventoryItemView)),
 });
 
@@ -77,10 +80,14 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
     variantIds.length && wants(selection, "items.variant.inventory_items") ? modules.inventory.listVariantInventoryItems(variantIds) : undefined,
   ]);
   const productIds = [...new Set(variants.map((v) => v.product_id))];
-  const products =
-    productIds.length && wants(selection, "items.variant.product")
-      ? new Map((await modules.product.list({ id: productIds }, page(productIds.length), { relations: [] })).items.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status }]))
-      : undefined;
+  const wantsProducts = productIds.length > 0 && wants(selection, "items.variant.product");
+  const [productRows, profile] = await Promise.all([
+    wantsProducts ? modules.product.list({ id: productIds }, page(productIds.length), { relations: [] }).then((r) => r.items) : [],
+    wantsProducts && wants(selection, "items.variant.product.shipping_profile") ? modules.fulfillment.defaultProfile() : undefined,
+  ]);
+  const products = wantsProducts
+    ? new Map(productRows.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status, ...(profile !== undefined ? { shipping_profile: profile } : {}) }]))
+    : undefined;
   const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
   const [customerById, channelById, regionById, variantById] = [byId(customers), byId(channels), byId(regions), byId(variants)];
 

@@ -30,7 +30,7 @@ export const OrderDetailView = Extend(
     shipping_address: OrNull(AddressView),
     billing_address: OrNull(AddressView),
     payment_collections: Type.Array(PaymentCollectionView),
-    fulfillments: Type.Array(Extend(FulfillmentView, {}, ["inventory_consumed", "deleted_at"])),
+    fulfillments: Type.Array(Extend(FulfillmentView, { requires_shipping: Type.Boolean() }, ["inventory_consumed", "deleted_at"])),
     returns: Type.Array(ReturnView),
     paid_total: MoneyView(),
     refunded_total: MoneyView(),
@@ -77,7 +77,12 @@ function shape(order: Order, collections: PaymentCollection[], fulfillments: Ful
     })),
     shipping_methods: order.shipping_methods.map(({ deleted_at: _d, ...method }) => method),
     payment_collections: collections.map((c) => paymentCollectionView(c, audience)),
-    fulfillments: fulfillments.map(({ deleted_at: _d, inventory_consumed: _consumed, items, ...f }) => ({ ...f, items: items.map(({ deleted_at: _x, ...i }) => i) })),
+    fulfillments: fulfillments.map(({ deleted_at: _d, inventory_consumed: _consumed, items, ...f }) => ({
+      ...f,
+      // Shipped to the customer (not handed over in store) when one of its lines needs shipping.
+      requires_shipping: items.some((i) => order.items.find((line) => line.id === i.line_item_id)?.requires_shipping ?? true),
+      items: items.map(({ deleted_at: _x, ...i }) => i),
+    })),
     returns: returns.map(({ deleted_at: _d, items, ...r }) => ({ ...r, items: items.map(({ deleted_at: _x, ...i }) => i) })),
     discount_subtotal: order.discount_total,
     paid_total,

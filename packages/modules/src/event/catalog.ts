@@ -44,7 +44,12 @@ export const eventCatalog = {
   "shipment.created": {
     version: 1,
     description: "A fulfillment was shipped.",
-    data: payload({ id: S("The fulfillment"), order_id: S("The order"), tracking_numbers: Ids("The tracking numbers of its labels") }),
+    data: payload({
+      id: S("The fulfillment"),
+      order_id: S("The order"),
+      tracking_numbers: Ids("The tracking numbers of its labels"),
+      no_notification: Type.Boolean({ description: "The merchant shipped it without telling the customer (Medusa's no_notification)" }),
+    }),
   },
   "delivery.created": { version: 1, description: "A fulfillment was delivered.", data: payload({ id: S("The fulfillment"), order_id: S("The order") }) },
   "order.return_requested": { version: 1, description: "A return of an order was requested.", data: payload({ order_id: S("The order"), return_id: S("The return") }) },

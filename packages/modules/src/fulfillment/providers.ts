@@ -18,6 +18,8 @@ export interface FulfillmentProviderCall {
  */
 export interface FulfillmentProvider {
   id: string;
+  /** What an admin can set a shipping option up with (Medusa's fulfillment options); `is_return` for returns. */
+  options: ReadonlyArray<{ id: string; is_return?: boolean }>;
   /** Creates the fulfillment; answers the provider's data, stored on the fulfillment. Throws to fail the step. */
   createFulfillment(call: FulfillmentProviderCall): Promise<{ data: Record<string, unknown> }>;
   /** Cancels a fulfillment this provider created (`data` as it answered). */
@@ -27,6 +29,7 @@ export interface FulfillmentProvider {
 /** The default provider: nothing outside Kasse (the merchant packs and ships by hand). */
 export const manualFulfillmentProvider: FulfillmentProvider = {
   id: "manual_manual",
+  options: [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }],
   createFulfillment: async () => ({ data: {} }),
   cancelFulfillment: async () => {},
 };
@@ -42,6 +45,7 @@ export function createTestFulfillmentProvider(): FulfillmentProvider & { cancele
   const canceled = new Set<string>();
   return {
     id: "ful_test",
+    options: [{ id: "ful-test" }, { id: "ful-test-return", is_return: true }],
     async createFulfillment(call) {
       const seen = created.get(call.idempotencyKey);
       if (seen) return seen;

@@ -167,13 +167,15 @@ export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
 
 /**
  * Body of `POST /admin/orders/{id}/fulfillments/{fulfillment_id}/shipments`: Medusa's clients list
- * the fulfillment's `items` (a fulfillment ships whole, so they must be exactly its items) and the
- * carrier's `labels`.
+ * the fulfillment's `items` (a fulfillment ships whole, so they must be exactly its items), the
+ * carrier's `labels`, and `no_notification`.
  */
 export const ShipmentCreate = Type.Object(
   {
     items: Type.Optional(Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 1000 })),
     labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
+    /** Ship without the shipment notice to the customer. */
+    no_notification: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

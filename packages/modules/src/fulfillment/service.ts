@@ -61,9 +61,19 @@ export function createFulfillmentService(db: Db) {
       await db.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
     },
 
+    /**
+     * The profile every product ships under: Kasse assigns no profile per product (any option may
+     * ship any product), so a product's `shipping_profile` is the store's default one. Null before
+     * the first option created it. Reads only.
+     */
+    async defaultProfile(): Promise<ShippingProfileRow | null> {
+      const [existing] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
+      return existing ?? null;
+    },
+
     /** The store's default profile, created on first use. */
     async getOrCreateDefaultProfile(): Promise<ShippingProfileRow> {
-      const [existing] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
+      const existing = await service.defaultProfile();
       if (existing) return existing;
       const [row] = await db.insert(shippingProfile).values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" }).onConflictDoNothing().returning();
       return row ?? (await service.getOrCreateDefaultProfile());

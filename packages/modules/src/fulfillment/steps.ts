@@ -54,7 +54,7 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
 export const markFulfillmentStep = step("mark-fulfillment", {
   invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
     const marked = await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, true, input.shipment ?? {});
-    if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number) });
+    if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number), no_notification: input.shipment?.no_notification ?? false });
     else if (input.field === "delivered_at") await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
     else await ctx.emit("order.fulfillment_canceled", { order_id: input.order_id, fulfillment_id: marked.id });
     const output = {

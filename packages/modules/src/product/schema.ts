@@ -312,7 +312,15 @@ const variantFields = {
 };
 
 /** A variant in a product create body, or `POST /admin/products/{id}/variants`. */
-export const VariantCreate = Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }, { additionalProperties: false });
+export const VariantCreate = Type.Object(
+  {
+    ...variantFields,
+    prices: Type.Array(VariantPriceInput),
+    // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
+    inventory_items: Type.Optional(Type.Array(Type.Object({ inventory_item_id: Id(), required_quantity: Count() }), { maxItems: 0 })),
+  },
+  { additionalProperties: false },
+);
 export type VariantCreate = Static<typeof VariantCreate>;
 
 /** `POST /admin/products/{id}/variants/{variant_id}`: the create fields, all optional. */
@@ -327,7 +335,13 @@ export type VariantUpsert = Static<typeof VariantUpsert>;
 
 /** `POST /admin/products/{id}/options` and the options of a product create body. */
 export const OptionCreate = Type.Object(
-  { title: Title({ minLength: 1 }), values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }), metadata: OptionalMetadata() },
+  {
+    title: Title({ minLength: 1 }),
+    values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
+    metadata: OptionalMetadata(),
+    // Medusa's flag for an option of this product alone, which every Kasse option is (none is shared).
+    is_exclusive: Type.Optional(Type.Literal(true)),
+  },
   { additionalProperties: false },
 );
 export type OptionCreate = Static<typeof OptionCreate>;
@@ -353,7 +367,8 @@ const productFields = {
   discountable: Type.Optional(Type.Boolean()),
   thumbnail: Optional(Url()),
   external_id: Optional(Id()),
-  images: Type.Optional(Type.Array(Type.Object({ url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
+  // An image with the `id` of one of the product's images is that image kept (with the variants shown with it); others are new.
+  images: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Id({ minLength: 1 })), url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
   collection_id: Optional(Id()),
   type_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
@@ -372,7 +387,13 @@ const productFields = {
 
 /** Body of `POST /admin/products`. */
 export const ProductCreate = Type.Object(
-  { ...productFields, options: Type.Array(OptionCreate, { minItems: 1 }), variants: Type.Optional(Type.Array(VariantCreate)) },
+  {
+    ...productFields,
+    // Empty: generated from the title, as when absent (Medusa's product form sends the blank field).
+    handle: Type.Optional(Type.Union([Handle(), Type.Literal("")])),
+    options: Type.Array(OptionCreate, { minItems: 1 }),
+    variants: Type.Optional(Type.Array(VariantCreate)),
+  },
   { additionalProperties: false },
 );
 export type ProductCreate = Static<typeof ProductCreate>;

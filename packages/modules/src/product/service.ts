@@ -186,11 +186,19 @@ export function createProductService(db: Db) {
       if (ids.length) await tx.insert(productCategoryProduct).values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
     }
     if (input.images) {
-      await tx.delete(productImage).where(eq(productImage.product_id, productId));
-      if (input.images.length) {
+      // Images named by the id of one of the product's images are kept in place (their variant links
+      // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
+      const existing = new Set((await tx.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map((r) => r.id));
+      const keptId = (image: { id?: string }) => (image.id && existing.has(image.id) ? image.id : undefined);
+      const kept = new Set(input.images.flatMap((image) => keptId(image) ?? []));
+      const gone = [...existing].filter((id) => !kept.has(id));
+      if (gone.length) await tx.delete(productImage).where(inArray(productImage.id, gone));
+      const rows = input.images.map((image, rank) => ({ id: keptId(image) ?? generateId("img"), product_id: productId, url: image.url, rank, metadata: image.metadata ?? null }));
+      if (rows.length) {
         await tx
           .insert(productImage)
-          .values(input.images.map((image, rank) => ({ id: generateId("img"), product_id: productId, url: image.url, rank, metadata: image.metadata ?? null })));
+          .values(rows)
+          .onConflictDoUpdate({ target: productImage.id, set: { url: sql`excluded.url`, rank: sql`excluded.rank`, metadata: sql`excluded.metadata` } });
       }
     }
   }

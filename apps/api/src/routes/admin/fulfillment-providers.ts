@@ -4,15 +4,6 @@ import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 
-/**
- * The fulfillment providers Kasse runs: `manual_manual`, the one Medusa installs by default, with
- * which an admin records fulfillments and shipments by hand (no carrier integration). Every
- * stock location can use it.
- */
-export const FULFILLMENT_PROVIDERS = [{ id: "manual_manual", is_enabled: true }] as const;
-/** What the manual provider offers when a shipping option is set up (Medusa's provider options). */
-const MANUAL_OPTIONS = [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }];
-
 // Partial: `fields` may narrow it.
 const ProviderView = Type.Partial(Type.Object({ id: Type.String(), is_enabled: Type.Boolean() }));
 const OptionView = Type.Object({ id: Type.String(), is_return: Type.Optional(Type.Boolean()) });
@@ -20,14 +11,22 @@ const ListProviders = ListQueryOf({ id: Id(), stock_location_id: Id() }, { q: Ty
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
-/** `GET /admin/fulfillment-providers` and `/{id}/options` (`sdk.admin.fulfillmentProvider`). */
+/**
+ * `GET /admin/fulfillment-providers` and `/{id}/options` (`sdk.admin.fulfillmentProvider`): the
+ * providers this process registered (`manual_manual`, with which an admin records fulfillments
+ * and shipments by hand, and any configured), as the fulfillment saga finds them. Every stock
+ * location can use each of them.
+ */
 export default async function fulfillmentProviders(app: App): Promise<void> {
+  const registry = app.modules.fulfillmentProviders;
+
   app.get("/fulfillment-providers", { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } }, async (request) => {
     const { id, q, is_enabled, stock_location_id, limit, offset, order, fields } = request.query;
     if (order !== undefined && !["id", "+id", "-id"].includes(order)) throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);
     // Every live location can use every provider; an unknown location has none.
     const locations = stock_location_id?.length ? await app.modules.stockLocation.existing(stock_location_id) : undefined;
-    const matching = FULFILLMENT_PROVIDERS.filter(
+    const registered = registry.ids().map((providerId) => ({ id: providerId, is_enabled: true }));
+    const matching = registered.filter(
       (p) => (!id || id.includes(p.id)) && (!q || p.id.includes(q.toLowerCase())) && (is_enabled === undefined || p.is_enabled === is_enabled) && (!locations || locations.size > 0),
     );
     const sorted = order === "-id" ? [...matching].reverse() : [...matching];
@@ -35,7 +34,7 @@ export default async function fulfillmentProviders(app: App): Promise<void> {
   });
 
   app.get("/fulfillment-providers/:id/options", { schema: { params: Params, querystring: NoQuery, response: { 200: Type.Object({ fulfillment_options: Type.Array(OptionView) }, { description: "What the provider can fulfil with" }) } } }, async (request) => {
-    if (!FULFILLMENT_PROVIDERS.some((p) => p.id === request.params.id)) throw errors.notFound(`Fulfillment provider with id: ${request.params.id} was not found`);
-    return { fulfillment_options: MANUAL_OPTIONS };
+    if (!registry.has(request.params.id)) throw errors.notFound(`Fulfillment provider with id: ${request.params.id} was not found`);
+    return { fulfillment_options: [...registry.get(request.params.id).options] };
   });
 }

@@ -45,6 +45,8 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./dashboard-shell"));
   await app.register(import("./stores"));
   await app.register(import("./order-claims-exchanges"));
+  await app.register(import("./refund-reasons"));
+  await app.register(import("./product-options"));
   await app.register(import("./fulfillment-providers"));
   await app.register(import("./uploads"));
   await app.register(import("./tax-rates"));

@@ -68,6 +68,13 @@ describe("admin inventory items", () => {
     expect(listed.json().inventory_item.location_levels).toHaveLength(2);
     expect(listed.json().inventory_levels).toEqual(listed.json().inventory_item.location_levels);
     expect((await t.admin.get(`/admin/inventory-items/${item.id}/location-levels?location_id=${hamburg}`)).json().count).toBe(1);
+    // The inventory page's request: each level with its location's name.
+    const named = (await t.admin.get(`/admin/inventory-items/${item.id}/location-levels?limit=20&offset=0&fields=%2Bstock_locations.id,%2Bstock_locations.name`)).json();
+    expect(Object.fromEntries(named.inventory_levels.map((l: { location_id: string; stock_locations: unknown }) => [l.location_id, l.stock_locations]))).toEqual({
+      [berlin]: [{ id: berlin, name: "Berlin" }],
+      [hamburg]: [{ id: hamburg, name: "Hamburg" }],
+    });
+    expect(listed.json().inventory_levels[0]).not.toHaveProperty("stock_locations");
 
     const removed = await t.admin.delete(`/admin/inventory-items/${item.id}/location-levels/${hamburg}`);
     expect(removed.statusCode).toBe(200);

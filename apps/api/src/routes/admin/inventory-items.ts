@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Extend, Id, Title, View } from "@kasse/db";
 import { InventoryItemCreate, InventoryItemUpdate, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate, InventoryItemView, InventoryLevelView } from "@kasse/modules/inventory";
 import { addInventoryLevel, inventoryLevels, batchInventoryLevels, createInventoryItem } from "@kasse/flows";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
+import { parseFields, project, wants } from "../../http/fields";
 import { Answer, ArrayQuery, DeleteResponse, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
@@ -24,7 +24,13 @@ const ListLevels = Type.Object({ ...ListQuery, location_id: Type.Optional(ArrayQ
 
 const One = Answer("inventory_item", InventoryItemView);
 // The item with its levels, and the levels as a list page.
-const Levels = { 200: Type.Unsafe<unknown>(Type.Object({ inventory_item: InventoryItemView, inventory_levels: Type.Array(InventoryLevelView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() })) };
+/** A level with, when `fields` names them, Medusa's `stock_locations` link: the one location it is at. */
+const LevelView = Extend(InventoryLevelView, { stock_locations: Type.Optional(Type.Array(View({ id: Type.String(), name: Type.String() }))) });
+const Levels = {
+  200: Type.Unsafe<unknown>(
+    Type.Object({ inventory_item: Extend(InventoryItemView, { location_levels: Type.Array(LevelView) }), inventory_levels: Type.Array(LevelView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }),
+  ),
+};
 const LevelBatch = { 200: Type.Object({ created: Type.Array(InventoryLevelView), updated: Type.Array(InventoryLevelView), deleted: Type.Array(Type.String()) }) };
 const DeletedLevel = { 200: Type.Object({ ...DeleteResponse.properties, parent: InventoryItemView }) };
 
@@ -60,7 +66,11 @@ export default async function inventoryItems(app: App): Promise<void> {
   app.get("/inventory-items/:id/location-levels", { schema: { params: Params, querystring: ListLevels, response: Levels } }, async (request) => {
     const { limit, offset, fields, location_id } = request.query;
     const { items, count } = await inventory.listLevels(request.params.id, { location_id }, { limit, offset });
-    const levels = project(items, parseFields(fields));
+    const selection = parseFields(fields);
+    // The levels' locations (the inventory page shows their names): one query for the page, when asked for.
+    const ids = wants(selection, "stock_locations") ? [...new Set(items.map((l) => l.location_id))] : [];
+    const locations = ids.length ? new Map((await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 })).items.map((l) => [l.id, { id: l.id, name: l.name }])) : undefined;
+    const levels = project(locations ? items.map((l) => ({ ...l, stock_locations: locations.has(l.location_id) ? [locations.get(l.location_id)!] : [] })) : items, selection);
     return { inventory_item: { id: request.params.id, location_levels: levels }, ...listResponse("inventory_levels", levels, count, { limit, offset }) };
   });
 

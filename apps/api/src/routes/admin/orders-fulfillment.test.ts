@@ -201,3 +201,31 @@ describe("fulfill, ship, deliver, cancel", () => {
     }
   });
 });
+
+describe("Medusa's dashboard forms", () => {
+  it("fulfils with the option the merchant picked and says the fulfillment requires shipping; ships without a notice", async () => {
+    const { order } = await place();
+    const option = (await t.admin.post("/admin/shipping-options", { name: "Courier", provider_id: "manual_manual", prices: [{ currency_code: "usd", amount: 1500 }] })).json().shipping_option;
+    const unknown = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: "so_missing", no_notification: true });
+    expect(unknown.statusCode).toBe(404);
+
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: option.id, no_notification: true });
+    expect(res.statusCode).toBe(200);
+    const fulfillment = res.json().order.fulfillments[0];
+    expect(fulfillment).toMatchObject({ provider_id: "manual_manual", requires_shipping: true, location_id: LOC });
+
+    const shipped = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`, { labels: [{ tracking_number: "1Z", tracking_url: "", label_url: "" }], no_notification: true });
+    expect(shipped.statusCode).toBe(200);
+    expect(shipped.json().order.fulfillments[0].shipped_at).not.toBeNull();
+    const [event] = await t.app.modules.events.list({ name: ["shipment.created"] }, { limit: 100, offset: 0 }).then((r) => r.items.filter((e) => e.data.id === fulfillment.id));
+    expect(event?.data).toMatchObject({ id: fulfillment.id, order_id: order.id, tracking_numbers: ["1Z"], no_notification: true });
+  });
+
+  it("answers refund reasons truthfully empty: a refund's reason is its free-text note", async () => {
+    const list = await t.admin.get("/admin/refund-reasons?limit=20&offset=0");
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual({ refund_reasons: [], count: 0, offset: 0, limit: 20 });
+    const one = await t.admin.get("/admin/refund-reasons/rr_1");
+    expect(one.statusCode).toBe(404);
+  });
+});

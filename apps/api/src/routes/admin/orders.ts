@@ -49,6 +49,10 @@ const FulfillmentCreate = Type.Object(
   {
     items: Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
     location_id: Id({ minLength: 1 }),
+    /** Fulfil with this option's provider rather than the one the customer chose (Medusa's fulfillment form). */
+    shipping_option_id: Type.Optional(Id({ minLength: 1 })),
+    /** Medusa's flag to silence the fulfillment notice; Kasse sends none for a fulfillment (the shipment's notice is the customer's message). */
+    no_notification: Type.Optional(Type.Boolean()),
     metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
@@ -142,7 +146,8 @@ export default async function orders(app: App): Promise<void> {
   });
 
   app.post("/orders/:id/fulfillments", { schema: { params: Params, body: FulfillmentCreate, response: One } }, async (request) => {
-    await app.infra.engine.execute(createFulfillmentWorkflow, { order_id: request.params.id, ...request.body, actor: actor(request) });
+    const { no_notification: _silent, ...fulfillment } = request.body;
+    await app.infra.engine.execute(createFulfillmentWorkflow, { order_id: request.params.id, ...fulfillment, actor: actor(request) });
     return respond(request.params.id);
   });
 

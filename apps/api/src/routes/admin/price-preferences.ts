@@ -2,9 +2,9 @@ import { Code, Id } from "@kasse/db";
 import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
-import { ListQueryOf } from "../../http/schemas";
+import { ListQueryOf, WholeListQuery } from "../../http/schemas";
 
-const ListPricePreferences = ListQueryOf({ id: Id(), attribute: Code(), value: Code() });
+const ListPricePreferences = ListQueryOf({ id: Id(), attribute: Code(), value: Code() }, {}, WholeListQuery);
 
 /** Admin price preferences: whether a region's or currency's prices include tax (docs/CONTRACT.md). */
 export default async function pricePreferences(app: App): Promise<void> {

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend } from "@kasse/db";
+import { Extend, OrNull } from "@kasse/db";
+import { ShippingProfileView } from "@kasse/modules/fulfillment";
 import { InventoryItemView, VariantInventoryItemView } from "@kasse/modules/inventory";
 import { PriceView } from "@kasse/modules/pricing";
 import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation, type ProductVariant } from "@kasse/modules/product";
@@ -10,7 +11,7 @@ import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 /** A variant as the Admin API shows it: with its prices and inventory item links. */
 export const AdminVariantView = Extend(ProductVariantView, { prices: Type.Array(PriceView), inventory_items: Type.Array(VariantInventoryItemView) });
 /** A product as the Admin API shows it: variants as {@link AdminVariantView}, sales channel records. */
-export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView) });
+export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) });
 
 /** The product relations a `fields` selection needs: all by default, else only those named. */
 export function relationsFor(selection: FieldSelection): ProductRelation[] {
@@ -22,17 +23,19 @@ const wantsChild = (node: FieldNode | undefined, key: string): boolean => !node 
 
 /**
  * Completes a page of products the way Medusa's Admin API shows them: variant `prices`
- * (pricing), variant `inventory_items` (inventory) and `sales_channels` records. One query per
- * module for the whole page, never one per product.
+ * (pricing), variant `inventory_items` (inventory), `sales_channels` records, and the
+ * `shipping_profile` when `fields` names it (the default one: Kasse assigns no profile per product).
+ * One query per module for the whole page, never one per product.
  */
 export async function adminProducts(app: App, products: Product[], selection: FieldSelection): Promise<Product[]> {
   const variantsNode = selection.root.children.get("variants");
   const variantIds = products.flatMap((p) => (p.variants ?? []).map((v) => v.id));
   const channelIds = [...new Set(products.flatMap((p) => (p.sales_channels ?? []).map((c) => c.id)))];
-  const [prices, inventoryItems, channels] = await Promise.all([
+  const [prices, inventoryItems, channels, profile] = await Promise.all([
     variantIds.length && wantsChild(variantsNode, "prices") ? app.modules.pricing.listVariantPrices(variantIds) : undefined,
     variantIds.length && wantsChild(variantsNode, "inventory_items") ? app.modules.inventory.listVariantInventoryItems(variantIds) : undefined,
     channelIds.length ? app.modules.salesChannel.list({ id: channelIds }, { limit: channelIds.length, offset: 0 }).then((r) => new Map(r.items.map((c) => [c.id, c]))) : undefined,
+    products.length && wants(selection, "shipping_profile") ? app.modules.fulfillment.defaultProfile() : undefined,
   ]);
   return products.map((p) => ({
     ...p,
@@ -46,6 +49,7 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
         }
       : {}),
     ...(p.sales_channels ? { sales_channels: p.sales_channels.map((c) => channels?.get(c.id)).filter((c) => c !== undefined) } : {}),
+    ...(profile !== undefined ? { shipping_profile: profile } : {}),
   }));
 }
 

@@ -525,3 +525,35 @@ describe("admin product variants across products", () => {
 // Requests as the admin, for the dashboard tests below.
 const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
 const get = (url: string) => t.admin.get(url);
+
+describe("admin products: Medusa's media form and shipping profile", () => {
+  it("keeps the images named by their id (in the new order) and adds the others, as the media form sends them", async () => {
+    const product = (await t.admin.post("/admin/products", { title: "Media shirt", options: [{ title: "Size", values: ["One"] }], images: [{ url: "https://img/a.png" }, { url: "https://img/b.png" }] })).json().product;
+    const [a, b] = product.images as Array<{ id: string; url: string }>;
+    const res = await t.admin.post(`/admin/products/${product.id}`, { images: [{ id: b!.id, url: b!.url }, { id: "174nd", url: "https://img/c.png" }] });
+    expect(res.statusCode).toBe(200);
+    const images = res.json().product.images as Array<{ id: string; url: string; rank: number }>;
+    expect(images.map((i) => [i.url, i.rank])).toEqual([["https://img/b.png", 0], ["https://img/c.png", 1]]);
+    expect(images[0]!.id).toBe(b!.id);
+    expect(images.map((i) => i.id)).not.toContain(a!.id);
+    expect(images[1]!.id).toMatch(/^img_/);
+  });
+
+  it("answers shipping_profile when asked: the default profile every product ships under", async () => {
+    const product = (await t.admin.post("/admin/products", { title: "Profiled shirt", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    const profile = await t.app.modules.fulfillment.getOrCreateDefaultProfile();
+    const asked = (await t.admin.get(`/admin/products/${product.id}?fields=id,*shipping_profile`)).json().product;
+    expect(asked.shipping_profile).toMatchObject({ id: profile.id, type: "default" });
+    expect((await t.admin.get(`/admin/products/${product.id}`)).json().product).not.toHaveProperty("shipping_profile");
+  });
+});
+
+describe("admin product options shared between products (Medusa's product form)", () => {
+  it("answers truthfully empty: a Kasse option belongs to its one product", async () => {
+    const list = await t.admin.get("/admin/product-options?limit=10&offset=0&is_exclusive=false&fields=id,title,values.id");
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual({ product_options: [], count: 0, offset: 0, limit: 10 });
+    expect((await t.admin.get("/admin/product-options/opt_1")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/product-options?unknown=1")).statusCode).toBe(400);
+  });
+});

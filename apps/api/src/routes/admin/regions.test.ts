@@ -82,3 +82,15 @@ describe("admin regions", () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/regions" })).statusCode).toBe(401);
   });
 });
+
+describe("regions and price preferences read whole (Medusa's price grids ask limit=9999)", () => {
+  it("accepts a limit up to 10,000 on these two small lists and refuses more", async () => {
+    for (const path of ["/admin/regions", "/admin/price-preferences"]) {
+      const whole = await t.admin.get(`${path}?limit=9999`);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.json().limit).toBe(9999);
+      expect((await t.admin.get(`${path}?limit=10001`)).statusCode).toBe(400);
+    }
+    expect((await t.admin.get("/admin/customers?limit=9999")).statusCode).toBe(400);
+  });
+});

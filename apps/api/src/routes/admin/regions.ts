@@ -3,10 +3,10 @@ import { Code, Id, Title } from "@kasse/db";
 import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
-import { ListQueryOf } from "../../http/schemas";
+import { ListQueryOf, WholeListQuery } from "../../http/schemas";
 
 /** Filters of region lists (Admin and Store). */
-export const ListRegions = ListQueryOf({ id: Id(), name: Title(), currency_code: Code() }, { q: Type.Optional(Title()) });
+export const ListRegions = ListQueryOf({ id: Id(), name: Title(), currency_code: Code() }, { q: Type.Optional(Title()) }, WholeListQuery);
 
 /** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {

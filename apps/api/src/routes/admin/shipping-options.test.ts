@@ -98,3 +98,17 @@ describe("admin shipping options", () => {
     expect((await t.admin.get(`/admin/shipping-options/${option.id}`)).json().shipping_option).toMatchObject({ name: "Keep", prices: [expect.objectContaining({ amount: 100 })] });
   });
 });
+
+describe("admin shipping options: where an option ships from, Medusa's way", () => {
+  it("answers service_zone.fulfillment_set.location as the option's stock location, null without one", async () => {
+    const location = await t.app.modules.stockLocation.create({ name: "Berlin warehouse" });
+    const from = (await t.admin.post("/admin/shipping-options", { name: "From Berlin", stock_location_id: location.id, prices: [{ currency_code: "eur", amount: 500 }] })).json().shipping_option;
+    const nowhere = (await t.admin.post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 700 }] })).json().shipping_option;
+    const one = await t.admin.get(`/admin/shipping-options/${from.id}?fields=+service_zone.fulfillment_set.location.id`);
+    expect(one.json().shipping_option.service_zone).toEqual({ fulfillment_set: { location: { id: location.id } } });
+    const list = (await t.admin.get(`/admin/shipping-options?id[]=${from.id}&id[]=${nowhere.id}&fields=id,*service_zone.fulfillment_set.location`)).json().shipping_options;
+    expect(list.find((o: { id: string }) => o.id === nowhere.id).service_zone).toBeNull();
+    expect(list.find((o: { id: string }) => o.id === from.id).service_zone.fulfillment_set).toEqual({ location: { id: location.id, name: "Berlin warehouse" } });
+    expect((await t.admin.get(`/admin/shipping-options/${from.id}`)).json().shipping_option).not.toHaveProperty("service_zone");
+  });
+});

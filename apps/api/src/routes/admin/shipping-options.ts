@@ -1,11 +1,26 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
-import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView } from "@kasse/modules/fulfillment";
+import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
+import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView, type ShippingOption } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
-import { ListQueryOf } from "../../http/schemas";
+import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
+import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
-const ListOptions = ListQueryOf({ id: Id(), region_id: Id(), stock_location_id: Id(), shipping_profile_id: Id() }, { q: Type.Optional(Title()) });
+const Params = Type.Object({ id: Id() });
+/** An option with, when asked for, where it ships from in Medusa's terms (see `withLocation`). */
+const AdminShippingOptionView = Extend(ShippingOptionView, {
+  service_zone: Type.Optional(OrNull(View({ fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }) }))),
+});
+const ListOptions = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    region_id: Type.Optional(ArrayQuery(Id())),
+    stock_location_id: Type.Optional(ArrayQuery(Id())),
+    shipping_profile_id: Type.Optional(ArrayQuery(Id())),
+  },
+  { additionalProperties: false },
+);
 
 /** Admin shipping options (docs/CONTRACT.md): flat prices per currency or per region. */
 export default async function shippingOptions(app: App): Promise<void> {
@@ -20,15 +35,46 @@ export default async function shippingOptions(app: App): Promise<void> {
     if (missing.length) throw errors.invalidData(`Regions with ids: ${missing.join(", ")} were not found`);
   };
 
-  crudRoutes(app, {
-    path: "/shipping-options",
-    one: "shipping_option",
-    many: "shipping_options",
-    view: ShippingOptionView,
-    list: { query: ListOptions, run: (filters, page) => fulfillment.listOptions(filters, page) },
-    retrieve: (id) => fulfillment.retrieveOption(id),
-    create: { body: ShippingOptionCreate, run: async (body) => (await requireRegions(body), fulfillment.createOption(body)) },
-    update: { body: ShippingOptionUpdate, run: async (id, body) => (await requireRegions(body), fulfillment.updateOption(id, body)) },
-    delete: (id) => fulfillment.deleteOption(id),
+  /**
+   * Medusa reaches the place an option ships from through `service_zone.fulfillment_set.location`
+   * (the fulfillment form preselects it); Kasse binds an option to its stock location directly, so
+   * that path is the option's location (null when it has none). One query for the page, when asked for.
+   */
+  const withLocation = async (options: ShippingOption[], selection: FieldSelection) => {
+    if (!wants(selection, "service_zone")) return options;
+    const ids = [...new Set(options.flatMap((o) => (o.stock_location_id ? [o.stock_location_id] : [])))];
+    const { items } = ids.length ? await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const byId = new Map(items.map((l) => [l.id, { id: l.id, name: l.name }]));
+    return options.map((option) => {
+      const location = option.stock_location_id ? byId.get(option.stock_location_id) : undefined;
+      return { ...option, service_zone: location ? { fulfillment_set: { type: "shipping", location } } : null };
+    });
+  };
+
+  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } }, async (request) => {
+    const { limit, offset, order, fields, ...filters } = request.query;
+    const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
+    const selection = parseFields(fields);
+    return listResponse("shipping_options", project(await withLocation(items, selection), selection), count, { limit, offset });
+  });
+
+  app.post("/shipping-options", { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
+    await requireRegions(request.body);
+    return { shipping_option: await fulfillment.createOption(request.body) };
+  });
+
+  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", AdminShippingOptionView) } }, async (request) => {
+    const selection = parseFields(request.query.fields);
+    return { shipping_option: project((await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0], selection) };
+  });
+
+  app.post("/shipping-options/:id", { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
+    await requireRegions(request.body);
+    return { shipping_option: await fulfillment.updateOption(request.params.id, request.body) };
+  });
+
+  app.delete("/shipping-options/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+    await fulfillment.deleteOption(request.params.id);
+    return { id: request.params.id, object: "shipping_option", deleted: true as const };
   });
 }

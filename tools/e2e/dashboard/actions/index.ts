@@ -1,0 +1,10 @@
+import type { DashboardAction } from "./action";
+import { customersAndGroups } from "./customers";
+import { editStock } from "./inventory";
+import { createPriceList } from "./price-list";
+import { createProduct } from "./product-create";
+import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
+import { uploadProductImage } from "./product-image";
+
+/** The actions the run performs, in order (later ones may build on earlier ones' records). */
+export const dashboardActions: DashboardAction[] = [customersAndGroups, fulfilShipDeliverCaptureRefund, cancelOrder, editStock, uploadProductImage, createPriceList, createProduct];
