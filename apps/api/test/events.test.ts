@@ -60,7 +60,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
-  const created = await t.app.inject({ method: "POST", url: "/admin/webhooks", headers: admin, payload: { url, events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"] } });
+  const created = await t.admin.post("/admin/webhooks", { url, events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"] });
   whsec = created.json().webhook.secret;
   dispatcher = createEventDispatcher(t.database.db, {
     webhooks: m.webhooks,
@@ -73,11 +73,9 @@ afterAll(async () => {
   await t.close();
 });
 
-type Headers = Record<string, string>;
-const post = (url: string, payload?: unknown, headers: Headers = {}) => t.app.inject({ method: "POST", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 
-async function ok(res: ReturnType<typeof post>) {
+async function ok(res: ReturnType<typeof t.store.post>) {
   const answer = await res;
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json();
@@ -85,12 +83,12 @@ async function ok(res: ReturnType<typeof post>) {
 
 /** A cart ready to complete, built through the store API. */
 async function readyCart(options: { variant?: string; quantity?: number; provider?: string; behavior?: string; email?: string } = {}) {
-  const { cart } = await ok(post("/store/carts", { region_id: regionId }));
-  await ok(post(`/store/carts/${cart.id}/line-items`, { variant_id: options.variant ?? tee, quantity: options.quantity ?? 2 }));
-  await ok(post(`/store/carts/${cart.id}`, { email: options.email ?? "ada@example.com", shipping_address: address, billing_address: address }));
-  await ok(post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
-  const { payment_collection } = await ok(post("/store/payment-collections", { cart_id: cart.id }));
-  await ok(post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: options.provider ?? "pp_system_default", data: options.behavior ? { behavior: options.behavior } : {} }));
+  const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
+  await ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: options.variant ?? tee, quantity: options.quantity ?? 2 }));
+  await ok(t.store.post(`/store/carts/${cart.id}`, { email: options.email ?? "ada@example.com", shipping_address: address, billing_address: address }));
+  await ok(t.store.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
+  const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
+  await ok(t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: options.provider ?? "pp_system_default", data: options.behavior ? { behavior: options.behavior } : {} }));
   return cart.id as string;
 }
 
@@ -103,7 +101,7 @@ const verify = (r: { headers: IncomingHttpHeaders; body: string }) =>
 describe("events of a checkout", () => {
   it("a completed checkout commits one order.placed; the receiver verifies it and the shopper gets a confirmation with items, amounts and addresses", async () => {
     const cartId = await readyCart({ quantity: 2 });
-    const completed = await ok(post(`/store/carts/${cartId}/complete`));
+    const completed = await ok(t.store.post(`/store/carts/${cartId}/complete`));
     expect(completed.type).toBe("order");
     const order = completed.order;
     const placed = await placedFor(order.id);
@@ -132,14 +130,14 @@ describe("events of a checkout", () => {
   it("a declined payment or stock running out commits no order.placed", async () => {
     const before = (await events("order.placed")).length;
     const declined = await readyCart({ provider: "pp_test", behavior: "decline" });
-    const answer = await ok(post(`/store/carts/${declined}/complete`));
+    const answer = await ok(t.store.post(`/store/carts/${declined}/complete`));
     expect(answer.type).toBe("cart");
     expect(answer.error.type).toBe("payment_authorization_error");
 
     const first = await readyCart({ variant: single, quantity: 1, provider: "pp_test" });
     const second = await readyCart({ variant: single, quantity: 1, provider: "pp_test" });
-    expect((await ok(post(`/store/carts/${first}/complete`))).type).toBe("order");
-    const soldOut = await ok(post(`/store/carts/${second}/complete`));
+    expect((await ok(t.store.post(`/store/carts/${first}/complete`))).type).toBe("order");
+    const soldOut = await ok(t.store.post(`/store/carts/${second}/complete`));
     expect(soldOut.type).toBe("cart");
     expect((await events("order.placed")).length).toBe(before + 1);
     // The compensated executions' unreleased events are purged, never delivered.
@@ -151,19 +149,19 @@ describe("events of a checkout", () => {
 
 describe("events of order handling", () => {
   it("shipping with tracking, refunding and canceling: events delivered and the shopper's messages", async () => {
-    const shipped = (await ok(post(`/store/carts/${await readyCart({ email: "grace@example.com" })}/complete`))).order;
+    const shipped = (await ok(t.store.post(`/store/carts/${await readyCart({ email: "grace@example.com" })}/complete`))).order;
     const lines = shipped.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity }));
     const location = (await t.app.modules.stockLocation.list({}, { limit: 1, offset: 0 })).items[0]!.id;
-    const fulfilled = await ok(post(`/admin/orders/${shipped.id}/fulfillments`, { items: lines, location_id: location }, admin));
+    const fulfilled = await ok(t.store.post(`/admin/orders/${shipped.id}/fulfillments`, { items: lines, location_id: location }, admin));
     const fulfillmentId = fulfilled.order.fulfillments[0].id;
-    await ok(post(`/admin/orders/${shipped.id}/fulfillments/${fulfillmentId}/shipments`, { labels: [{ tracking_number: "1Z999AA10123456784", tracking_url: "https://track.example.com/1Z999AA10123456784", label_url: "https://labels.example.com/1.pdf" }] }, admin));
+    await ok(t.store.post(`/admin/orders/${shipped.id}/fulfillments/${fulfillmentId}/shipments`, { labels: [{ tracking_number: "1Z999AA10123456784", tracking_url: "https://track.example.com/1Z999AA10123456784", label_url: "https://labels.example.com/1.pdf" }] }, admin));
     const [collection] = await t.app.modules.payment.listCollections({ id: shipped.payment_collection_ids ?? [] });
     const paymentId = collection?.payments[0]?.id ?? (await t.app.modules.payment.collectionForCart(shipped.cart_id))!.payments[0]!.id;
-    await ok(post(`/admin/payments/${paymentId}/capture`, {}, admin));
-    await ok(post(`/admin/payments/${paymentId}/refund`, { amount: 1500 }, admin));
+    await ok(t.store.post(`/admin/payments/${paymentId}/capture`, {}, admin));
+    await ok(t.store.post(`/admin/payments/${paymentId}/refund`, { amount: 1500 }, admin));
 
-    const canceled = (await ok(post(`/store/carts/${await readyCart({ email: "linus@example.com" })}/complete`))).order;
-    await ok(post(`/admin/orders/${canceled.id}/cancel`, {}, admin));
+    const canceled = (await ok(t.store.post(`/store/carts/${await readyCart({ email: "linus@example.com" })}/complete`))).order;
+    await ok(t.store.post(`/admin/orders/${canceled.id}/cancel`, {}, admin));
 
     await dispatcher.run();
     const messages = received.map(verify);

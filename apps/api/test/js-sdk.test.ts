@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sdkFailure } from "../src/testing/sdk";
 import Medusa from "@medusajs/js-sdk";
 import { createUserAccount } from "@kasse/flows";
 import { EMAILPASS } from "@kasse/modules/auth";
-import { createTestApp, type TestApp } from "../src/testing";
+import { useTestApp } from "../src/testing";
 
 // Medusa's own client, unchanged, against a listening Kasse: paths, bodies, query encoding (qs),
 // auth transport and response keys must all be what the SDK sends and reads.
@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from "../src/testing";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: untyped JSON from the SDK
 type Row = any;
 
-let t: TestApp;
+const t = useTestApp();
 let baseUrl: string;
 let admin: Medusa;
 
@@ -25,7 +25,6 @@ function client(options: { publishableKey?: string; apiKey?: string } = {}): Med
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const address = t.app.server.address();
   if (!address || typeof address === "string") throw new Error("the app is not listening on a port");
@@ -34,7 +33,6 @@ beforeAll(async () => {
   admin = client();
   await admin.auth.login("user", "emailpass", { email: "admin@kasse.test", password: "admin-pass-1" });
 });
-afterAll(() => t.close());
 
 describe("js-sdk: admin auth", () => {
   it("logs in with emailpass, stores the token and sends it as Bearer", async () => {

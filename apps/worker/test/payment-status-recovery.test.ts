@@ -15,13 +15,11 @@ let t: TestApp;
 let redis: Redis;
 let scheduler: Scheduler;
 let worker: RunningWorker;
-let admin: Record<string, string>;
 beforeAll(async () => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   scheduler = createBullMqScheduler({ connection: redis, prefix });
-  t = await createTestApp({}, { scheduler });
+  t = await createTestApp({}, { scheduler, adminId: "user_recovery" });
   worker = await startWorker({ config: t.config, infra: t.app.infra });
-  admin = await t.adminHeaders("user_recovery");
 });
 afterAll(async () => {
   await worker.close();
@@ -32,13 +30,12 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const order = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 
 describe("the last payment status step of capture and refund fails", () => {
   const cases = [
     { kind: "capture", body: { amount: 1000 }, moved: { paid_total: 1000, refunded_total: 0 }, status: "partially_captured", before: async () => undefined },
-    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => post(`/admin/payments/${id}/capture`) },
+    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}) },
   ] as const;
 
   for (const c of cases) {
@@ -46,19 +43,19 @@ describe("the last payment status step of capture and refund fails", () => {
       const placed = await placeTestOrder(t.app);
       await c.before(placed.payment_id);
       const settled = (await order(placed.order.id)).payment_status;
-      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () => post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
+      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () => t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
       // A capture or refund cannot be undone: the amounts show it at once; the stored status lags.
       expect(await order(placed.order.id)).toMatchObject({ payment_status: settled, ...c.moved });
-      const failed = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions?workflow_id=${c.kind}-payment&state=compensation_failed`, headers: admin })).json().workflow_executions;
+      const failed = (await t.admin.get(`/admin/workflow-executions?workflow_id=${c.kind}-payment&state=compensation_failed`)).json().workflow_executions;
       expect(failed).toHaveLength(1);
 
       // The fault is gone: the worker's compensation retry re-derives the status from the payments.
       await vi.waitFor(async () => expect(await order(placed.order.id)).toMatchObject({ payment_status: c.status, ...c.moved }), { timeout: 20_000, interval: 200 });
       // The status is written inside the compensation; the execution is marked compensated just after it.
       await vi.waitFor(async () => {
-        const execution = (await t.app.inject({ method: "GET", url: `/admin/workflow-executions/${failed[0].id}`, headers: admin })).json().workflow_execution;
+        const execution = (await t.admin.get(`/admin/workflow-executions/${failed[0].id}`)).json().workflow_execution;
         expect(execution.state).toBe("compensated");
       }, { timeout: 10_000, interval: 100 });
       // Nothing was moved twice.

@@ -1,4 +1,5 @@
-import { bigint, jsonb, timestamp } from "drizzle-orm/pg-core";
+import { bigint, jsonb, pgTable, text, timestamp, type PgColumnBuilderBase, type PgTableExtraConfigValue } from "drizzle-orm/pg-core";
+import type { BuildExtraConfigColumns } from "drizzle-orm";
 import { registerMoneyColumn } from "./money";
 
 /** `created_at`, `updated_at` (set on update by `$onUpdate`), `deleted_at` for soft delete. */
@@ -10,6 +11,26 @@ export const timestamps = () => ({
     .$onUpdate(() => new Date()),
   deleted_at: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
 });
+
+/** The columns every entity table has around its own: a text `id` first, the {@link timestamps} last. */
+type EntityColumns<C extends Record<string, PgColumnBuilderBase>> = Flat<{ id: ReturnType<typeof entityId> } & C & ReturnType<typeof timestamps>>;
+type Flat<T> = { [K in keyof T]: T[K] };
+const entityId = () => text("id").primaryKey();
+
+/**
+ * A table of a Kasse entity: `id` (text primary key), the given `columns`, then `created_at`,
+ * `updated_at` and `deleted_at` (soft delete), in that order; `extraConfig` as `pgTable` takes it.
+ * @example
+ * export const tag = entityTable("tag", { value: text("value").notNull() }, (t) => [index("tag_value_idx").on(t.value)]);
+ */
+export function entityTable<N extends string, C extends Record<string, PgColumnBuilderBase>>(
+  name: N,
+  columns: C,
+  extraConfig?: (self: BuildExtraConfigColumns<N, EntityColumns<C>, "pg">) => PgTableExtraConfigValue[],
+) {
+  const all: EntityColumns<C> = { id: entityId(), ...columns, ...timestamps() };
+  return pgTable<N, EntityColumns<C>>(name, all, extraConfig);
+}
 
 /**
  * A money amount in integer minor units (bigint in the database, a safe integer in JS). Views

@@ -4,9 +4,9 @@ export { migrate, migrationsFolder, migrationStatus, assertMigrated, MigrationsP
 export { transaction, lockKeys, readSnapshot } from "./transaction";
 export { queryRows } from "./rows";
 export { generateId } from "./ids";
-export { timestamps, money, metadata, storedTotals } from "./columns";
+export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
-export { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
+export { anyOf, DEFAULT_LIMIT, existingIds, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, ilike, sql } from "drizzle-orm";
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { createTestDatabase, type TestDatabase } from "./testing";
+import { useTestDatabase } from "./testing";
 import { DEFAULT_LIMIT, MAX_LIMIT, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate } from "./list";
 
 const item = pgTable("list_test_item", {
@@ -12,9 +12,8 @@ const item = pgTable("list_test_item", {
 });
 const columns = { title: item.title, rank: item.rank, created_at: item.created_at };
 
-let database: TestDatabase;
+const database = useTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await database.db.execute(sql`create table list_test_item (id text primary key, title text not null, rank integer not null, created_at timestamptz not null)`);
   await database.db.insert(item).values([
     { id: "i3", title: "b", rank: 1, created_at: new Date("2026-01-03T00:00:00Z") },
@@ -22,7 +21,6 @@ beforeAll(async () => {
     { id: "i2", title: "b", rank: 3, created_at: new Date("2026-01-02T00:00:00Z") },
   ]);
 });
-afterAll(() => database.close());
 
 const ids = async (order: string | undefined) =>
   (await database.db.select({ id: item.id }).from(item).orderBy(...orderBy(order, columns, item.id))).map((r) => r.id);

@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "./errors";
 import type { Db } from "./types";
@@ -103,3 +103,30 @@ export async function listPage<T extends PgTable>(db: Db, table: T, where: SQL |
  * if (filters.q) conditions.push(ilike(salesChannel.name, likePattern(filters.q)));
  */
 export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The filters that match any of several values, as `column IN (…)` conditions: one for each key of
+ * `columns` whose filter is a non-empty list (an absent or empty one filters nothing).
+ * @example
+ * const conditions = anyOf(filters, { id: region.id, name: region.name });
+ */
+export function anyOf<F extends object>(filters: F, columns: { [K in keyof F]?: AnyPgColumn }): SQL[] {
+  const out: SQL[] = [];
+  for (const [key, column] of Object.entries(columns) as Array<[keyof F, AnyPgColumn]>) {
+    const values = filters[key];
+    if (Array.isArray(values) && values.length > 0) out.push(inArray(column, values));
+  }
+  return out;
+}
+
+/**
+ * The ids among `ids` that are rows of `table` matching `live` (e.g. not soft-deleted), in one
+ * query: callers reject the others.
+ * @example
+ * const known = await existingIds(db, salesChannel, ids, isNull(salesChannel.deleted_at));
+ */
+export async function existingIds(db: Db, table: PgTable & { id: AnyPgColumn }, ids: string[], live: SQL): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = (await db.select({ id: table.id }).from(table as PgTable).where(and(inArray(table.id, ids), live))) as Array<{ id: string }>;
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@kasse/db/testing";
 import { isKasseError } from "@kasse/db";
 import { createEngine, type Engine } from "@kasse/workflows";
 import { createCartService } from "@kasse/modules/cart";
@@ -12,7 +12,7 @@ import { createStockLocationService } from "@kasse/modules/stock-location";
 import { completeCart } from "./complete-cart";
 import { createModules } from "@kasse/modules";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let engine: Engine;
 let variantId: string;
 let productId: string;
@@ -20,7 +20,6 @@ const CHANNEL = "sc_web";
 const guest = { customer_id: null };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
@@ -32,7 +31,6 @@ beforeAll(async () => {
   const [link] = await inventory.createItemsForVariants([{ variant_id: variantId, sku: "CAP", title: "Cap" }]);
   await inventory.createLevels(link!.inventory_item_id, [{ location_id: location.id, stocked_quantity: 100 }]);
 });
-afterAll(() => database.close());
 
 /** A checkout-ready cart written through the module services: one line of 2 × 1500, shipping 500. */
 async function readyCart(): Promise<string> {

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
 import { createUserAccount } from "./create-user-account";
 import { createModules } from "@kasse/modules";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  database = await createTestDatabase();
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
-afterAll(() => database.close());
 
 describe("createUserAccount", () => {
   it("creates a user and a linked emailpass identity the user can sign in with", async () => {

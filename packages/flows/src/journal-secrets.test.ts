@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { generateId, queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, SecretUnavailableError, type AnyWorkflow, type Engine } from "@kasse/workflows";
 import { hashPassword } from "@kasse/modules/auth";
 import { createCustomerService } from "@kasse/modules/customer";
@@ -14,13 +14,11 @@ import { createModules } from "@kasse/modules";
 import { createOrderService } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  database = await createTestDatabase();
   engine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db) });
 });
-afterAll(() => database.close());
 
 /** Every string of every journal row of `workflowId` (executions and step runs, decoded from JSON). */
 async function journalStrings(workflowId: string): Promise<string[]> {

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, type Engine } from "@kasse/workflows";
 import { createAuthService } from "@kasse/modules/auth";
 import { createCustomerService } from "@kasse/modules/customer";
 import { registerCustomer } from "./register-customer";
 import { createModules } from "@kasse/modules";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  database = await createTestDatabase();
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
-afterAll(() => database.close());
 
 const count = async (table: string) => (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
 

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine } from "@kasse/workflows";
 import { createNotificationService, DELIVERY_RETRY, type NotificationProvider } from "@kasse/modules/notification";
 import { createModules } from "@kasse/modules";
 import { sendNotification, sendNotificationWorkflow } from "./send-notification";
 import { allWorkflows } from "./index";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
 
 /** A provider failing its first `failures` calls. */
 function flaky(failures: number): NotificationProvider & { calls: number; sent: string[] } {

@@ -69,14 +69,17 @@ async function orderToNotify(deps: SubscriberDeps, orderId: unknown): Promise<Or
 
 const email = (order: Order, template: string, data: Record<string, unknown>): NotificationInput => ({ to: order.email!, channel: "email", template, data, resource_type: "order" });
 
-const orderConfirmationSubscriber: SubscriberDefinition = {
-  name: "order-confirmation",
-  events: ["order.placed"],
+/** Mails the order's summary with `template` when `eventName` (whose data is the order's id) is released. */
+const orderEmailSubscriber = (name: string, eventName: string, template: string): SubscriberDefinition => ({
+  name,
+  events: [eventName],
   async handle(event, deps) {
     const order = await orderToNotify(deps, event.data.id);
-    if (order) await notify(deps, event, this.name, email(order, "order.placed", orderData(order)));
+    if (order) await notify(deps, event, name, email(order, template, orderData(order)));
   },
-};
+});
+
+const orderConfirmationSubscriber = orderEmailSubscriber("order-confirmation", "order.placed", "order.placed");
 
 const shipmentNoticeSubscriber: SubscriberDefinition = {
   name: "shipment-notice",
@@ -94,14 +97,7 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
   },
 };
 
-const cancellationNoticeSubscriber: SubscriberDefinition = {
-  name: "cancellation-notice",
-  events: ["order.canceled"],
-  async handle(event, deps) {
-    const order = await orderToNotify(deps, event.data.id);
-    if (order) await notify(deps, event, this.name, email(order, "order.canceled", orderData(order)));
-  },
-};
+const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
 
 const refundNoticeSubscriber: SubscriberDefinition = {
   name: "refund-notice",

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, createInProcessScheduler, step, workflow, type Scheduler } from "../src";
 import { createEffectsTable, effect, effectsOf } from "./fixtures/effects";
 
 // Graceful shutdown of the engine (`drain`): no new claims, running work finishes or pauses at a
 // step boundary with its lease given back, and another engine carries on from the journal.
 
-let database: TestDatabase;
+const database = useTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await createEffectsTable(database.db);
 });
-afterAll(() => database.close());
 
 const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ db: database.db, leaseMs: 60_000, ...extra });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

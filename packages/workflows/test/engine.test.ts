@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { errors, KasseError, queryRows, type Db } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, createInProcessScheduler, step, workflow, WorkflowDivergenceError, workflowExecutions, workflowStepRuns, type StepModules } from "../src";
 import { createEffectsTable, effect, effectsOf, sequence } from "./fixtures/effects";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await createEffectsTable(database.db);
 });
-afterAll(() => database.close());
 
 const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ db: database.db, leaseMs: 2_000, ...extra });
 

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { errors, queryRows } from "@kasse/db";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Step } from "../src";
 import { createEffectsTable, effectsOf } from "./fixtures/effects";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await createEffectsTable(database.db);
 });
-afterAll(() => database.close());
 
 /** How one generated step behaves. */
 interface StepPlan {

@@ -1,16 +1,12 @@
 import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { errors, KasseError, queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, SecretUnavailableError, step, workflow, type Engine, type EngineLogger } from "../src";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
 
 /** Every journal row of the executions of `workflowId`, each column as PostgreSQL prints it (jsonb as JSON text). */
 async function journalText(workflowId: string): Promise<string> {

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../testing";
 
 // Paging through a real list route (the reference resource), on PostgreSQL and on PGlite.
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
   for (let i = 0; i < 20; i++) {
-    const res = await t.app.inject({ method: "POST", url: "/admin/sales-channels", headers: admin, payload: { name: `Channel ${String(i).padStart(2, "0")}` } });
+    const res = await t.admin.post("/admin/sales-channels", { name: `Channel ${String(i).padStart(2, "0")}` });
     expect(res.statusCode).toBe(200);
   }
 });
-afterAll(() => t.close());
 
-const list = (query: string) => t.app.inject({ method: "GET", url: `/admin/sales-channels?${query}`, headers: admin });
+const list = (query: string) => t.admin.get(`/admin/sales-channels?${query}`);
 
 describe("list paging", () => {
   it("defaults to limit 15, offset 0, with the total count", async () => {

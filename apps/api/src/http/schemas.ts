@@ -1,4 +1,4 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type, type TArray, type TOptional, type TProperties, type TSchema } from "@sinclair/typebox";
 import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
 
 /** `fields`: Medusa's admin asks for long selections (an order's is ~1,500 characters). */
@@ -11,6 +11,23 @@ export const ListQuery = {
   fields: Type.Optional(Fields()),
   order: Type.Optional(Type.String({ maxLength: 1000, pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" })),
 };
+
+/**
+ * A list route's querystring: the `paging` part ({@link ListQuery} unless given), `filters` as
+ * given, and each of `lists` accepted as one value or many ({@link ArrayQuery}); all optional,
+ * nothing else.
+ * @example
+ * const ListRegions = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()) });
+ */
+export function ListQueryOf<L extends TProperties, F extends TProperties = Record<never, never>, P extends TProperties = typeof ListQuery>(
+  lists: L,
+  filters: F = {} as F,
+  paging: P = ListQuery as unknown as P,
+) {
+  type Many = { [K in keyof L]: TOptional<TArray<L[K]>> };
+  const many = Object.fromEntries(Object.entries(lists).map(([key, item]) => [key, Type.Optional(ArrayQuery(item))])) as Many;
+  return Type.Object({ ...paging, ...filters, ...many }, { additionalProperties: false });
+}
 
 /**
  * Paging of the small settings lists Medusa's dashboard reads whole with `limit=9999` (regions and

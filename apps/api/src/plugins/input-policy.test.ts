@@ -1,26 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { HANDLE_PATTERN, MAX_OFFSET, queryRows } from "@kasse/db";
-import { createTestApp, type TestApp } from "../testing";
+import { useTestApp } from "../testing";
 import { MAX_JSON_DEPTH } from "./input-policy";
 
-let t: TestApp;
+const t = useTestApp();
 let admin: Record<string, string>;
 let store: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = { ...(await t.adminHeaders()), "content-type": "application/json" };
   await t.app.modules.region.create({ name: "Europe", currency_code: "eur", countries: ["de"] });
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: admin, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
+  const key = (await t.admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
   const channel = await t.app.modules.salesChannel.getOrCreateDefault();
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers: admin, payload: { add: [channel.id] } });
+  await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] });
   store = { "x-publishable-api-key": key.token, "content-type": "application/json" };
 });
-afterAll(() => t.close());
 
 /** POSTs a raw JSON text (so escapes such as \u0000 and \ud800 reach the server as written). */
 const postRaw = (url: string, json: string | Buffer, headers: Record<string, string>) => t.app.inject({ method: "POST", url, headers, payload: json });
-const get = (url: string, headers: Record<string, string> = admin) => t.app.inject({ method: "GET", url, headers });
 const count = async (table: string) => Number((await queryRows<{ n: number | string }>(t.database.db, sql.raw(`select count(*) as n from ${table}`)))[0]!.n);
 
 function expectRefused(res: { statusCode: number; json(): unknown }, message?: RegExp) {
@@ -65,11 +62,11 @@ describe("text PostgreSQL cannot hold is refused at the edge", () => {
   });
 
   it("a NUL in the query string or a path parameter: 400 on store and admin routes (was 500)", async () => {
-    expectRefused(await get("/store/products?q=a%00b", store), /Field 'q' contains a NUL character/);
-    expectRefused(await get("/store/products?handle[]=x%00", store), /contains a NUL character/);
-    expectRefused(await get("/admin/products?id=prod_%00", admin), /contains a NUL character/);
-    expectRefused(await get("/admin/products/prod_%00x", admin), /Field 'id' contains a NUL character/);
-    expectRefused(await get("/store/carts/cart_%00", store), /Field 'id' contains a NUL character/);
+    expectRefused(await t.store.get("/store/products?q=a%00b", store), /Field 'q' contains a NUL character/);
+    expectRefused(await t.store.get("/store/products?handle[]=x%00", store), /contains a NUL character/);
+    expectRefused(await t.store.get("/admin/products?id=prod_%00", admin), /contains a NUL character/);
+    expectRefused(await t.store.get("/admin/products/prod_%00x", admin), /Field 'id' contains a NUL character/);
+    expectRefused(await t.store.get("/store/carts/cart_%00", store), /Field 'id' contains a NUL character/);
   });
 });
 
@@ -98,22 +95,22 @@ describe("paging bounds", () => {
 
   it(`an offset above ${MAX_OFFSET}: 400 on every list (a huge one was a 500)`, async () => {
     for (const url of lists) {
-      expectRefused(await get(`${url}?offset=99999999999999999999`), /offset/);
-      expectRefused(await get(`${url}?offset=${MAX_OFFSET + 1}`), /offset/);
+      expectRefused(await t.admin.get(`${url}?offset=99999999999999999999`), /offset/);
+      expectRefused(await t.admin.get(`${url}?offset=${MAX_OFFSET + 1}`), /offset/);
     }
-    expectRefused(await get("/store/products?offset=99999999999999999999", store), /offset/);
-    const deepest = await get(`/admin/products?offset=${MAX_OFFSET}`);
+    expectRefused(await t.store.get("/store/products?offset=99999999999999999999", store), /offset/);
+    const deepest = await t.admin.get(`/admin/products?offset=${MAX_OFFSET}`);
     expect(deepest.statusCode).toBe(200);
     expect(deepest.json()).toMatchObject({ products: [], offset: MAX_OFFSET });
   });
 
   it("a limit above 1000: 400; 1000 is served", async () => {
     for (const url of lists) {
-      expectRefused(await get(`${url}?limit=1001`), /limit/);
-      expectRefused(await get(`${url}?limit=99999999999999999999`), /limit/);
+      expectRefused(await t.admin.get(`${url}?limit=1001`), /limit/);
+      expectRefused(await t.admin.get(`${url}?limit=99999999999999999999`), /limit/);
     }
-    expectRefused(await get("/store/products?limit=1001", store), /limit/);
-    expect((await get("/admin/products?limit=1000")).json().limit).toBe(1000);
+    expectRefused(await t.store.get("/store/products?limit=1001", store), /limit/);
+    expect((await t.admin.get("/admin/products?limit=1000")).json().limit).toBe(1000);
   });
 });
 
@@ -152,12 +149,12 @@ describe("string lengths and handles", () => {
   });
 
   it("filters bound their length, not their shape: a handle or email that cannot match finds nothing", async () => {
-    const res = await get("/store/products?handle=men/shirts", store);
+    const res = await t.store.get("/store/products?handle=men/shirts", store);
     expect(res.statusCode).toBe(200);
     expect(res.json().products).toEqual([]);
-    expect((await get("/admin/customers?email=not-an-email")).json().customers).toEqual([]);
-    expectRefused(await get(`/store/products?handle=${"h".repeat(256)}`, store), /Field 'handle.0' must NOT have more than 255/);
-    expectRefused(await get(`/admin/customers?email=${"e".repeat(321)}`), /Field 'email.0'/);
+    expect((await t.admin.get("/admin/customers?email=not-an-email")).json().customers).toEqual([]);
+    expectRefused(await t.store.get(`/store/products?handle=${"h".repeat(256)}`, store), /Field 'handle.0' must NOT have more than 255/);
+    expectRefused(await t.admin.get(`/admin/customers?email=${"e".repeat(321)}`), /Field 'email.0'/);
   });
 
   it("emails, names and descriptions have limits too", async () => {

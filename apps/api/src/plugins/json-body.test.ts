@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = { ...(await t.adminHeaders()), "content-type": "application/json" };
 });
-afterAll(() => t.close());
 
 const send = (method: "POST" | "DELETE", url: string, payload?: string) => t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload }) });
-const channelCount = async () => (await t.app.inject({ method: "GET", url: "/admin/sales-channels", headers: admin })).json().count as number;
+const channelCount = async () => (await t.admin.get("/admin/sales-channels")).json().count as number;
 
 describe("JSON bodies", () => {
   it("an empty body with content-type application/json is no body (as Medusa's js-sdk sends body-less POSTs and DELETEs)", async () => {

@@ -1,8 +1,8 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUserAccount } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../testing";
+import { useTestApp } from "../testing";
+import { listenOnLoopback, publishableKey } from "../testing/storefront";
 import { sdkFailure } from "../testing/sdk";
 
 // Medusa's own clients pointed at Kasse's Medusa dialect (`http://host:port/medusa`), with no
@@ -12,29 +12,24 @@ import { sdkFailure } from "../testing/sdk";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's types come from @medusajs/types, not installed: untyped JSON
 type Row = any;
 
-let t: TestApp;
+const t = useTestApp();
 let store: Medusa;
 let admin: Medusa;
 let regionId: string;
 let channelId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
-  const headers = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
   channelId = channel.id;
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers, payload: { add: [channel.id] } });
+  const key = await publishableKey(t, channel.id);
   regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false })).id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/medusa`;
+  const baseUrl = `${await listenOnLoopback(t)}/medusa`;
   store = new Medusa({ baseUrl, publishableKey: key.token });
   admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
 

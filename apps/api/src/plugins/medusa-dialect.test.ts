@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
-import { createTestApp, type TestApp } from "../testing";
+import { useTestApp } from "../testing";
 import { withCurrencyFields } from "./medusa-dialect";
 
 /**
@@ -8,14 +8,13 @@ import { withCurrencyFields } from "./medusa-dialect";
  * `/medusa` (major units): a product priced by the admin in one dialect reads the same in the
  * other, a checkout gives the same order, a capture and a refund move the same money.
  */
-let t: TestApp;
+const t = useTestApp();
 let admin: Record<string, string>;
 let channelId: string;
 const regions: Record<"usd" | "jpy" | "kwd", string> = { usd: "", jpy: "", kwd: "" };
 const country = { usd: "us", jpy: "jp", kwd: "kw" } as const;
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.adminHeaders();
   const m = t.app.modules;
   channelId = (await m.salesChannel.getOrCreateDefault()).id;
@@ -23,7 +22,6 @@ beforeAll(async () => {
     regions[code] = (await m.region.create({ name: code.toUpperCase(), currency_code: code, countries: [country[code]], automatic_taxes: false })).id;
   }
 }, 60_000);
-afterAll(() => t.close());
 
 type Dialect = "" | "/medusa";
 const DIALECTS: [string, Dialect][] = [["root", ""], ["medusa", "/medusa"]];

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../testing";
 import { registeredOperations } from "../testing/operations";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-}, 60_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** Admin paths a non-admin calls: the invite is accepted with a registration token. */
 const OUTSIDE_ADMIN_GUARD = ["POST /admin/invites/accept"];

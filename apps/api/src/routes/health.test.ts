@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { createTestDatabase, useTestDatabase } from "@kasse/db/testing";
 import { buildApp } from "../app";
 import { loadConfig, type Infrastructure, createWorkflowRuntime } from "@kasse/runtime";
 import { MIGRATION_CHECK_MS } from "./health";
@@ -10,11 +10,7 @@ import { MIGRATION_CHECK_MS } from "./health";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
 
 /** An app on `database` (and `redis`), with an engine of its own as every process has. */
 const appOn = (infra: Pick<Infrastructure, "database" | "redis">, appConfig = config) => buildApp({ config: appConfig, infra: { ...infra, ...createWorkflowRuntime(infra.database) }, logger: false });

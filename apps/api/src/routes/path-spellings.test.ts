@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cart as cartTable } from "@kasse/modules/cart";
-import { createTestApp, type TestApp } from "../testing";
+import { useTestApp } from "../testing";
 import { createFixtureProduct } from "../testing/catalog";
 
 // Guards belong to routes, so every spelling of a guarded path that reaches the route meets its
 // guard, and every other spelling matches no route. None may be served unguarded.
 
-let t: TestApp;
+const t = useTestApp();
 let admin: Record<string, string>;
 let revokedKey: string;
 let readyCartId: string;
@@ -70,7 +70,6 @@ const refusedOrNotFound = (res: Reply, url: string, status: number, type: string
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.adminHeaders();
   const m = t.app.modules;
   const channel = await m.salesChannel.getOrCreateDefault();
@@ -99,7 +98,6 @@ beforeAll(async () => {
   readyCartId = cart.id;
   revokedKey = key.token;
 }, 60_000);
-afterAll(() => t.close());
 
 describe("a revoked or unknown publishable key on every spelling of a store path", () => {
   it("POST /store/carts/{id}/complete: no spelling completes the cart", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../testing";
+import { useTestApp } from "../testing";
 
 // The statements each storefront, checkout and admin-list request sends to the database, counted
 // by the test database's query logger (transactions included, the saga's journal too). A change
@@ -34,7 +34,7 @@ const BUDGET = {
 } as const;
 type Route = keyof typeof BUDGET;
 
-let t: TestApp;
+const t = useTestApp();
 let store: DemoStore;
 let headers: Record<string, string>;
 let admin: Record<string, string>;
@@ -43,16 +43,14 @@ let variantIds: string[];
 const counts = new Map<Route, number>();
 
 beforeAll(async () => {
-  t = await createTestApp();
   store = (await seedDemoStore(t.app.modules))!;
   headers = { "x-publishable-api-key": store.publishable_api_key };
   admin = await t.adminHeaders();
-  const options = await t.app.inject({ method: "GET", url: `/admin/shipping-options?region_id=${store.region_ids.us}`, headers: admin });
+  const options = await t.admin.get(`/admin/shipping-options?region_id=${store.region_ids.us}`);
   optionId = options.json().shipping_options[0].id;
-  const products = await t.app.inject({ method: "GET", url: "/admin/products?limit=100&fields=id,variants.id", headers: admin });
+  const products = await t.admin.get("/admin/products?limit=100&fields=id,variants.id");
   variantIds = products.json().products.flatMap((p: { variants: Array<{ id: string }> }) => p.variants.map((v) => v.id));
 }, 120_000);
-afterAll(() => t.close());
 
 // The publishable key's lookup is cached per process for 5 s (plugins/publishable-key.ts): it
 // lands on whichever request finds the entry expired, so it is not counted against a route.

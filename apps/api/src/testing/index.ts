@@ -1,4 +1,5 @@
-import { createTestDatabase, joinTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase, joinTestDatabase, lazy, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
 import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
@@ -22,7 +23,7 @@ export interface Requester {
 
 export interface TestApp {
   app: App;
-  /** Requests as the admin of {@link adminHeaders} (`t.admin.post("/admin/regions", body)`). */
+  /** Requests as the admin user `adminId` of the options (`t.admin.post("/admin/regions", body)`). */
   admin: Requester;
   /** Requests as an anonymous store (or auth) client: no credentials, the default sales channel. */
   store: Requester;
@@ -42,6 +43,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
+  /** The user behind `t.admin` (`user_test_admin` by default): a test that asserts who did something names its own. */
+  adminId?: string;
   /** A Redis client for the app's infrastructure (rate-limit store); the caller closes it. */
   redis?: Infrastructure["redis"];
   /** The engine's scheduler (e.g. a BullMQ one the test owns); in-process timers by default. */
@@ -81,7 +84,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const customerHeaders = (customerId: string) => actorHeaders(app, "customer", customerId);
   return {
     app,
-    admin: requester(app, once(() => adminHeaders())),
+    admin: requester(app, once(() => adminHeaders(options.adminId))),
     store: requester(app, async () => ({})),
     customer: (customerId) => requester(app, once(() => customerHeaders(customerId))),
     database,
@@ -95,6 +98,23 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       await database.close();
     },
   };
+}
+
+/**
+ * The test file's app, made before its tests and closed after them: `const t = useTestApp();` at the
+ * top of the file stands for `let t` with its `beforeAll`/`afterAll`. Read it inside tests and hooks
+ * (a `beforeAll` registered after this line sees it made).
+ */
+export function useTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
+  let made: TestApp | undefined;
+  beforeAll(async () => {
+    made = await createTestApp(env, options);
+  });
+  afterAll(() => made?.close());
+  return lazy(() => {
+    if (!made) throw new Error("useTestApp: read before the app was made (outside a test or hook)");
+    return made;
+  });
 }
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };

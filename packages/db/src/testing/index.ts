@@ -152,3 +152,4 @@ function databaseUrl(serverUrl: string, name: string): string {
   url.pathname = `/${name}`;
   return url.toString();
 }
+export { lazy, useTestDatabase } from "./made-in-hooks";

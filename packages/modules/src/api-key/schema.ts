@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, timestamps } from "@kasse/db";
+import { Id, entityTable } from "@kasse/db";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,
@@ -10,10 +10,9 @@ import { Id, timestamps } from "@kasse/db";
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
 
-export const apiKey = pgTable(
+export const apiKey = entityTable(
   "api_key",
   {
-    id: text("id").primaryKey(),
     token: text("token"),
     token_hash: text("token_hash").notNull(),
     redacted: text("redacted").notNull(),
@@ -22,7 +21,6 @@ export const apiKey = pgTable(
     created_by: text("created_by").notNull(),
     revoked_by: text("revoked_by"),
     revoked_at: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [
     // Every authenticated request looks its key up by this hash.

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
-import { createApiKeyService, hashToken, type ApiKeyService } from "./service";
+import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { createApiKeyService, hashToken } from "./service";
 
-let database: TestDatabase;
-let keys: ApiKeyService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  keys = createApiKeyService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const keys = lazy(() => createApiKeyService(database.db));
 
 describe("api key service", () => {
   it("takes a given token of the key's type and refuses a malformed one", async () => {

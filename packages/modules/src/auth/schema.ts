@@ -1,6 +1,6 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { timestamps } from "@kasse/db";
+import { entityTable } from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -9,17 +9,15 @@ import { timestamps } from "@kasse/db";
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
 
-export const authIdentity = pgTable(
+export const authIdentity = entityTable(
   "auth_identity",
   {
-    id: text("id").primaryKey(),
     app_metadata: jsonb("app_metadata").$type<Record<string, unknown>>().notNull().default({}),
     /**
      * Goes up by one whenever the identity's credentials change (password changed or reset).
      * Every token carries the value it was signed with and is refused once they differ.
      */
     credentials_version: integer("credentials_version").notNull().default(1),
-    ...timestamps(),
   },
   (t) => [index("auth_identity_created_at_idx").on(t.created_at)],
 );
@@ -29,10 +27,9 @@ export const authIdentity = pgTable(
  * (the email for emailpass). `provider_metadata` holds provider secrets (the password hash) and is
  * never sent to a client; `user_metadata` is the profile (OAuth name, picture, ...).
  */
-export const providerIdentity = pgTable(
+export const providerIdentity = entityTable(
   "provider_identity",
   {
-    id: text("id").primaryKey(),
     entity_id: text("entity_id").notNull(),
     provider: text("provider").notNull(),
     auth_identity_id: text("auth_identity_id")
@@ -40,7 +37,6 @@ export const providerIdentity = pgTable(
       .references(() => authIdentity.id, { onDelete: "cascade" }),
     user_metadata: jsonb("user_metadata").$type<Record<string, unknown>>(),
     provider_metadata: jsonb("provider_metadata").$type<Record<string, unknown>>(),
-    ...timestamps(),
   },
   (t) => [
     // Identities are deleted for real (not soft-deleted), so an email is free again once its identity is gone.

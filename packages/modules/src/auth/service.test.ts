@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
+import { describe, expect, it } from "vitest";
+import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
 import { hashParams, hashPassword, verifyPassword } from "./password";
-import { createAuthService, type AuthService } from "./service";
+import { createAuthService } from "./service";
 
-let database: TestDatabase;
-let auth: AuthService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  auth = createAuthService(database.db, { scrypt: { logN: 4 } });
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const auth = lazy(() => createAuthService(database.db, { scrypt: { logN: 4 } }));
 
 const body = (email: string, password: string) => ({ body: { email, password } });
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, MetadataView, OrNull, RowView, View } from "@kasse/db";
+import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, Title, MetadataView, OrNull, RowView, View, entityTable } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -45,10 +45,9 @@ const lineTotals = () => ({
 });
 
 /** Carts: what a storefront customer is about to buy; totals are stored so reads are cheap. */
-export const cart = pgTable(
+export const cart = entityTable(
   "cart",
   {
-    id: text("id").primaryKey(),
     region_id: text("region_id"),
     sales_channel_id: text("sales_channel_id"),
     customer_id: text("customer_id"),
@@ -64,16 +63,14 @@ export const cart = pgTable(
     original_total: money("original_total").notNull().default(0),
     completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("cart_customer_idx").on(t.customer_id), index("cart_region_idx").on(t.region_id), index("cart_created_at_idx").on(t.created_at)],
 );
 
 /** A cart line: the variant as it was when added (snapshot) and its computed money. */
-export const cartLineItem = pgTable(
+export const cartLineItem = entityTable(
   "cart_line_item",
   {
-    id: text("id").primaryKey(),
     cart_id: text("cart_id")
       .notNull()
       .references(() => cart.id, { onDelete: "cascade" }),
@@ -98,16 +95,14 @@ export const cartLineItem = pgTable(
     adjustments: jsonb("adjustments").$type<Adjustment[]>().notNull().default([]),
     ...lineTotals(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("cart_line_item_cart_idx").on(t.cart_id), index("cart_line_item_variant_idx").on(t.cart_id, t.variant_id).where(sql`deleted_at is null`)],
 );
 
 /** A shipping method chosen for the cart: at most one per shipping profile. */
-export const cartShippingMethod = pgTable(
+export const cartShippingMethod = entityTable(
   "cart_shipping_method",
   {
-    id: text("id").primaryKey(),
     cart_id: text("cart_id")
       .notNull()
       .references(() => cart.id, { onDelete: "cascade" }),
@@ -121,7 +116,6 @@ export const cartShippingMethod = pgTable(
     adjustments: jsonb("adjustments").$type<Adjustment[]>().notNull().default([]),
     ...lineTotals(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("cart_shipping_method_cart_idx").on(t.cart_id)],
 );

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { transaction } from "@kasse/db";
-import { createCartService, type CartService, type LineItemInsert } from "./index";
+import { createCartService, type LineItemInsert } from "./index";
 
-let database: TestDatabase;
-let carts: CartService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  carts = createCartService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const carts = lazy(() => createCartService(database.db));
 
 const snapshot = (variant: string): Omit<LineItemInsert, "quantity"> => ({
   variant_id: variant,

@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Email, metadata, OptionalMetadata, Secret, timestamps, Title } from "@kasse/db";
+import { CountryCode, Email, metadata, OptionalMetadata, Secret, Title, entityTable } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
-export const customer = pgTable(
+export const customer = entityTable(
   "customer",
   {
-    id: text("id").primaryKey(),
     email: text("email").notNull(),
     first_name: text("first_name"),
     last_name: text("last_name"),
@@ -16,7 +15,6 @@ export const customer = pgTable(
     has_account: boolean("has_account").notNull().default(false),
     created_by: text("created_by"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // As Medusa: one live customer per email and account kind, so a guest and a registered customer may share an email.
@@ -27,10 +25,9 @@ export const customer = pgTable(
 );
 
 /** A customer's saved addresses; at most one default shipping and one default billing per customer. */
-export const customerAddress = pgTable(
+export const customerAddress = entityTable(
   "customer_address",
   {
-    id: text("id").primaryKey(),
     customer_id: text("customer_id").notNull().references(() => customer.id),
     address_name: text("address_name"),
     is_default_shipping: boolean("is_default_shipping").notNull().default(false),
@@ -46,7 +43,6 @@ export const customerAddress = pgTable(
     postal_code: text("postal_code"),
     phone: text("phone"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("customer_address_customer_id_idx").on(t.customer_id),
@@ -56,14 +52,12 @@ export const customerAddress = pgTable(
 );
 
 /** Customer groups: segments used by price lists and promotions. */
-export const customerGroup = pgTable(
+export const customerGroup = entityTable(
   "customer_group",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     created_by: text("created_by"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("customer_group_name_uq").on(t.name).where(sql`deleted_at is null`),

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { createCustomerService, type CustomerService } from "./index";
+import { describe, expect, it } from "vitest";
+import { onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { createCustomerService } from "./index";
 
-let database: TestDatabase;
-let customers: CustomerService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  customers = createCustomerService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const customers = lazy(() => createCustomerService(database.db));
 
 const address = { address_1: "1 Main St", city: "Berlin", postal_code: "10115", country_code: "DE" };
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import {
   customer,
   customerAddress,
@@ -304,9 +304,7 @@ export function createCustomerService(db: Db) {
     },
 
     async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }): Promise<{ items: CustomerGroupRow[]; count: number }> {
-      const conditions: SQL[] = [];
-      if (filters.id?.length) conditions.push(inArray(customerGroup.id, filters.id));
-      if (filters.name?.length) conditions.push(inArray(customerGroup.name, filters.name));
+      const conditions = anyOf(filters, { id: customerGroup.id, name: customerGroup.name });
       if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
       if (filters.customer_id?.length) {
         conditions.push(inArray(customerGroup.id, db.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));

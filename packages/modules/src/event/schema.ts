@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, OrNull, RowView, TimestampView, timestamps, Url } from "@kasse/db";
+import { LongText, OrNull, RowView, TimestampView, Url, entityTable } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -37,10 +37,9 @@ export const event = pgTable(
 export type EventRow = typeof event.$inferSelect;
 
 /** Webhook endpoints: where the dispatcher POSTs events, signed with the endpoint's secret. */
-export const webhook = pgTable(
+export const webhook = entityTable(
   "webhook",
   {
-    id: text("id").primaryKey(),
     url: text("url").notNull(),
     /** Event names, or `*` for all. */
     events: jsonb("events").$type<string[]>().notNull(),
@@ -52,7 +51,6 @@ export const webhook = pgTable(
     failing_since: at("failing_since"),
     /** Why the endpoint was disabled by Kasse (null when enabled, or disabled by an admin). */
     disabled_reason: text("disabled_reason"),
-    ...timestamps(),
   },
   (t) => [index("webhook_created_at_idx").on(t.created_at)],
 );

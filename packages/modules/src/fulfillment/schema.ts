@@ -1,26 +1,23 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, timestamps, Title, Url, AnyJson, OrNull, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, Title, Url, AnyJson, OrNull, RowView, View, entityTable } from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
-export const shippingProfile = pgTable(
+export const shippingProfile = entityTable(
   "shipping_profile",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     type: text("type").notNull(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("shipping_profile_name_uq").on(t.name).where(sql`deleted_at is null`)],
 );
 
 /** A way to ship a cart: flat-priced per currency or per region. */
-export const shippingOption = pgTable(
+export const shippingOption = entityTable(
   "shipping_option",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     price_type: text("price_type").notNull().default("flat"),
     region_id: text("region_id"),
@@ -32,7 +29,6 @@ export const shippingOption = pgTable(
     rules: jsonb("rules").$type<ShippingOptionRule[]>().notNull().default([]),
     type: jsonb("type").$type<{ label: string; description?: string; code: string }>(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("shipping_option_region_idx").on(t.region_id),
@@ -121,10 +117,9 @@ export interface ShippingOptionFilters {
  * A fulfillment: units of an order's lines packed at a stock location, then shipped and delivered.
  * `order_id` is the order module's id (a plain column: modules don't reference each other).
  */
-export const fulfillment = pgTable(
+export const fulfillment = entityTable(
   "fulfillment",
   {
-    id: text("id").primaryKey(),
     order_id: text("order_id").notNull(),
     location_id: text("location_id").notNull(),
     provider_id: text("provider_id").notNull().default("manual_manual"),
@@ -137,16 +132,14 @@ export const fulfillment = pgTable(
     /** The reservations this fulfillment consumed (the inventory module's record), restored on cancel. */
     inventory_consumed: jsonb("inventory_consumed").$type<Array<{ reservation_id: string; inventory_item_id: string; location_id: string; quantity: number; deleted: boolean }>>().notNull().default([]),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("fulfillment_order_idx").on(t.order_id), index("fulfillment_location_idx").on(t.location_id)],
 );
 
 /** One order line's units in a fulfillment. */
-export const fulfillmentItem = pgTable(
+export const fulfillmentItem = entityTable(
   "fulfillment_item",
   {
-    id: text("id").primaryKey(),
     fulfillment_id: text("fulfillment_id")
       .notNull()
       .references(() => fulfillment.id, { onDelete: "cascade" }),
@@ -154,7 +147,6 @@ export const fulfillmentItem = pgTable(
     title: text("title").notNull(),
     sku: text("sku"),
     quantity: integer("quantity").notNull(),
-    ...timestamps(),
   },
   (t) => [index("fulfillment_item_fulfillment_idx").on(t.fulfillment_id), index("fulfillment_item_line_idx").on(t.line_item_id)],
 );

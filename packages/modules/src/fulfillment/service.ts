@@ -1,5 +1,5 @@
 import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
   shippingOption,
@@ -47,8 +47,7 @@ export function createFulfillmentService(db: Db) {
 
     async listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: Paging & { order?: string }) {
       const conditions: SQL[] = [liveProfile];
-      if (filters.id?.length) conditions.push(inArray(shippingProfile.id, filters.id));
-      if (filters.type?.length) conditions.push(inArray(shippingProfile.type, filters.type));
+      conditions.push(...anyOf(filters, { id: shippingProfile.id, type: shippingProfile.type }));
       if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
       const where = and(...conditions);
       return listPage(db, shippingProfile, where, orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id), page);
@@ -129,10 +128,7 @@ export function createFulfillmentService(db: Db) {
 
     async listOptions(filters: ShippingOptionFilters, page: Paging & { order?: string }): Promise<{ items: ShippingOption[]; count: number }> {
       const conditions: SQL[] = [liveOption];
-      if (filters.id?.length) conditions.push(inArray(shippingOption.id, filters.id));
-      if (filters.region_id?.length) conditions.push(inArray(shippingOption.region_id, filters.region_id));
-      if (filters.stock_location_id?.length) conditions.push(inArray(shippingOption.stock_location_id, filters.stock_location_id));
-      if (filters.shipping_profile_id?.length) conditions.push(inArray(shippingOption.shipping_profile_id, filters.shipping_profile_id));
+      conditions.push(...anyOf(filters, { id: shippingOption.id, region_id: shippingOption.region_id, stock_location_id: shippingOption.stock_location_id, shipping_profile_id: shippingOption.shipping_profile_id }));
       if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
       const where = and(...conditions);
       const { items: rows, count: total } = await listPage(db, shippingOption, where, orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id), page);

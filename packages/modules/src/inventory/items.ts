@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, likePattern, listPage, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, likePattern, listPage, orderBy, transaction, type Db, type Paging, existingIds, anyOf } from "@kasse/db";
 import {
   inventoryItem,
   inventoryItemVariant,
@@ -71,9 +71,7 @@ export function itemMethods(db: Db) {
 
     /** The ids among `ids` that are live items. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: inventoryItem.id }).from(inventoryItem).where(and(inArray(inventoryItem.id, ids), liveItem));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, inventoryItem, ids, liveItem);
     },
   };
   return items;
@@ -108,9 +106,7 @@ async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryIt
 }
 
 function itemConditions(filters: InventoryItemFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(inventoryItem.id, filters.id));
-  if (filters.sku?.length) out.push(inArray(inventoryItem.sku, filters.sku));
+  const out = anyOf(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
   if (filters.location_id?.length) {
     const locations = sql.join(filters.location_id.map((id) => sql`${id}`), sql`, `);
     out.push(sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`);

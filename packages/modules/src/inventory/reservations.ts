@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isKasseError, listPage, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, isKasseError, listPage, orderBy, transaction, type Db, type Paging, anyOf } from "@kasse/db";
 import { inventoryItem, inventoryLevel, reservationItem, type ReservationFilters, type ReservationRow, type ReservationUpdate } from "./schema";
 import { groupByLevel, key, level, levelAt, liveItem, liveLevel, liveReservation, reservation } from "./rows";
 import type { LevelMethods } from "./levels";
@@ -117,10 +117,7 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
 
     async listReservations(filters: ReservationFilters, page: Paging & { order?: string }): Promise<{ items: Reservation[]; count: number }> {
       const conditions: SQL[] = [liveReservation];
-      if (filters.id?.length) conditions.push(inArray(reservationItem.id, filters.id));
-      if (filters.inventory_item_id?.length) conditions.push(inArray(reservationItem.inventory_item_id, filters.inventory_item_id));
-      if (filters.location_id?.length) conditions.push(inArray(reservationItem.location_id, filters.location_id));
-      if (filters.line_item_id?.length) conditions.push(inArray(reservationItem.line_item_id, filters.line_item_id));
+      conditions.push(...anyOf(filters, { id: reservationItem.id, inventory_item_id: reservationItem.inventory_item_id, location_id: reservationItem.location_id, line_item_id: reservationItem.line_item_id }));
       const where = and(...conditions);
       const { items: rows, count: total } = await listPage(db, reservationItem, where, orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id), page);
       return { items: rows.map(reservation), count: total };

@@ -1,16 +1,15 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, timestamps, Title, Url, RowView } from "@kasse/db";
+import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, Title, Url, RowView, entityTable } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () => sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
 
 /** Inventory items: the stock-keeping units whose quantities are tracked per location. */
-export const inventoryItem = pgTable(
+export const inventoryItem = entityTable(
   "inventory_item",
   {
-    id: text("id").primaryKey(),
     sku: text("sku"),
     title: text("title"),
     description: text("description"),
@@ -25,7 +24,6 @@ export const inventoryItem = pgTable(
     width: doublePrecision("width"),
     requires_shipping: boolean("requires_shipping").notNull().default(true),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("inventory_item_sku_uq").on(t.sku).where(sql`deleted_at is null`),
@@ -43,10 +41,9 @@ export const inventoryItem = pgTable(
  * reserves is what refuses overselling when backorders are not allowed.
  * `location_id` is a plain id: the stock-location module owns locations.
  */
-export const inventoryLevel = pgTable(
+export const inventoryLevel = entityTable(
   "inventory_level",
   {
-    id: text("id").primaryKey(),
     inventory_item_id: text("inventory_item_id")
       .notNull()
       .references(() => inventoryItem.id),
@@ -58,7 +55,6 @@ export const inventoryLevel = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`stocked_quantity - reserved_quantity`),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id).where(sql`deleted_at is null`),
@@ -75,10 +71,9 @@ export const inventoryLevel = pgTable(
  * `allow_backorder` is the variant's flag at reservation time (passed in by the flow), so a
  * later change of quantity is re-checked by the same rule.
  */
-export const reservationItem = pgTable(
+export const reservationItem = entityTable(
   "reservation_item",
   {
-    id: text("id").primaryKey(),
     inventory_item_id: text("inventory_item_id")
       .notNull()
       .references(() => inventoryItem.id),
@@ -89,7 +84,6 @@ export const reservationItem = pgTable(
     created_by: text("created_by"),
     allow_backorder: boolean("allow_backorder").notNull().default(false),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("reservation_item_inventory_item_idx").on(t.inventory_item_id),

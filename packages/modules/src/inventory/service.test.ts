@@ -1,16 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows, type KasseError } from "@kasse/db";
-import { createTestDatabase, failure, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { createInventoryService, type InventoryService } from "./service";
+import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { createInventoryService } from "./service";
 
-let database: TestDatabase;
-let inventory: InventoryService;
-beforeAll(async () => {
-  database = await createTestDatabase({ poolSize: 20 });
-  inventory = createInventoryService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase({ poolSize: 20 });
+const inventory = lazy(() => createInventoryService(database.db));
 
 const LOC_A = "sloc_a";
 const LOC_B = "sloc_b";

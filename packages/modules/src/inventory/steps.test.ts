@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { errors, type KasseError } from "@kasse/db";
-import { createTestDatabase, failure, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
-import { createInventoryService, type InventoryService, type ReserveForLinesInput } from "./service";
+import { createInventoryService, type ReserveForLinesInput } from "./service";
 import { consumeLineItemsStep, receiveVariantsStep, releaseLineItemReservationsStep, reserveLineItemsStep } from "./steps";
 import { createModules } from "../modules";
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
 
-let database: TestDatabase;
+const database = useTestDatabase({ poolSize: 20 });
 let engine: Engine;
-let inventory: InventoryService;
 /** The sales channel's locations, oldest first, as checkout passes them (`locationIdsForSalesChannels`). */
 const OLDER = "sloc_older";
 const NEWER = "sloc_newer";
@@ -19,12 +18,10 @@ const ELSEWHERE = "sloc_other_channel";
 const CHANNEL_LOCATIONS = [OLDER, NEWER];
 const LOC = OLDER;
 
+const inventory = lazy(() => createInventoryService(database.db));
 beforeAll(async () => {
-  database = await createTestDatabase({ poolSize: 20 });
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
-  inventory = createInventoryService(database.db);
 });
-afterAll(() => database.close());
 
 /** A variant with its own inventory item stocked as given. */
 async function variant(id: string, stock: Record<string, number>): Promise<string> {

@@ -1,15 +1,14 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { RowView, timestamps } from "@kasse/db";
+import { RowView, entityTable } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
  * message is never lost between "decided to send" and "sent". Delivery updates `status`.
  */
-export const notification = pgTable(
+export const notification = entityTable(
   "notification",
   {
-    id: text("id").primaryKey(),
     to: text("to").notNull(),
     channel: text("channel").notNull(),
     template: text("template").notNull(),
@@ -25,7 +24,6 @@ export const notification = pgTable(
     /** Who or what the message is about (`customer`, `user`), for filtering. */
     resource_type: text("resource_type"),
     sent_at: timestamp("sent_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [
     index("notification_status_idx").on(t.status),

@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging, listPage } from "@kasse/db";
+import { and, desc, eq } from "drizzle-orm";
+import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging, listPage, anyOf } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";
@@ -136,12 +136,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     },
 
     async list(filters: NotificationFilters, page: Paging & { order?: string }): Promise<{ items: NotificationRow[]; count: number }> {
-      const conditions: SQL[] = [];
-      if (filters.id?.length) conditions.push(inArray(notification.id, filters.id));
-      if (filters.to?.length) conditions.push(inArray(notification.to, filters.to));
-      if (filters.channel?.length) conditions.push(inArray(notification.channel, filters.channel));
-      if (filters.template?.length) conditions.push(inArray(notification.template, filters.template));
-      if (filters.status?.length) conditions.push(inArray(notification.status, filters.status));
+      const conditions = anyOf(filters, { id: notification.id, to: notification.to, channel: notification.channel, template: notification.template, status: notification.status });
       const where = and(...conditions);
       const columns = { created_at: notification.created_at, updated_at: notification.updated_at, status: notification.status, to: notification.to };
       const order = page.order ? orderBy(page.order, columns, notification.id) : [desc(notification.created_at), desc(notification.id)];

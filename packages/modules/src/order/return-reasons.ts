@@ -1,5 +1,5 @@
-import { and, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 const live = isNull(returnReason.deleted_at);
@@ -61,9 +61,7 @@ export function createReturnReasonService(db: Db) {
 
     /** The ids among `ids` that are live reasons. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: returnReason.id }).from(returnReason).where(and(inArray(returnReason.id, ids), live));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, returnReason, ids, live);
     },
   };
   return service;
@@ -72,9 +70,7 @@ export function createReturnReasonService(db: Db) {
 export type ReturnReasonService = ReturnType<typeof createReturnReasonService>;
 
 function conditions(filters: ReturnReasonFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(returnReason.id, filters.id));
-  if (filters.value?.length) out.push(inArray(returnReason.value, filters.value));
+  const out = anyOf(filters, { id: returnReason.id, value: returnReason.value });
   if (filters.q) {
     const pattern = likePattern(filters.q);
     out.push(or(ilike(returnReason.value, pattern), ilike(returnReason.label, pattern), ilike(returnReason.description, pattern))!);

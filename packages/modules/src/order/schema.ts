@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, LocaleCode, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, timestamps, Title, Url, RowView, View } from "@kasse/db";
+import { Amount, Code, LocaleCode, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, Title, Url, RowView, View, entityTable } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
@@ -36,10 +36,9 @@ export interface OrderAddress {
  * checkouts never share one. Totals are stored as computed at checkout (the order is a record of
  * what was bought, not recomputed from live prices).
  */
-export const order = pgTable(
+export const order = entityTable(
   "order",
   {
-    id: text("id").primaryKey(),
     display_id: integer("display_id").notNull().generatedAlwaysAsIdentity(),
     status: text("status").$type<OrderStatus>().notNull().default("pending"),
     payment_status: text("payment_status").$type<OrderPaymentStatus>().notNull().default("not_paid"),
@@ -59,7 +58,6 @@ export const order = pgTable(
     ...storedTotals(),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("order_display_id_idx").on(t.display_id),
@@ -82,10 +80,9 @@ export const order = pgTable(
  * (`cart_line_item_id`, so checkout reservations made for the cart line are found for it), and how
  * many units have been fulfilled, shipped, delivered, asked back and received back.
  */
-export const orderLineItem = pgTable(
+export const orderLineItem = entityTable(
   "order_line_item",
   {
-    id: text("id").primaryKey(),
     order_id: text("order_id")
       .notNull()
       .references(() => order.id, { onDelete: "cascade" }),
@@ -115,7 +112,6 @@ export const orderLineItem = pgTable(
     return_requested_quantity: integer("return_requested_quantity").notNull().default(0),
     return_received_quantity: integer("return_received_quantity").notNull().default(0),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("order_line_item_order_idx").on(t.order_id), index("order_line_item_cart_line_idx").on(t.cart_line_item_id), index("order_line_item_variant_idx").on(t.variant_id)],
 );
@@ -138,10 +134,9 @@ export const orderPromotion = pgTable(
 );
 
 /** How the order ships: the chosen option's name and price as they were at checkout. */
-export const orderShippingMethod = pgTable(
+export const orderShippingMethod = entityTable(
   "order_shipping_method",
   {
-    id: text("id").primaryKey(),
     order_id: text("order_id")
       .notNull()
       .references(() => order.id, { onDelete: "cascade" }),
@@ -156,7 +151,6 @@ export const orderShippingMethod = pgTable(
     total: money("total").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("order_shipping_method_order_idx").on(t.order_id)],
 );
@@ -183,15 +177,13 @@ export const orderChange = pgTable(
 );
 
 /** Why customers send items back (Medusa's return reasons), chosen per returned line. */
-export const returnReason = pgTable(
+export const returnReason = entityTable(
   "return_reason",
   {
-    id: text("id").primaryKey(),
     value: text("value").notNull(),
     label: text("label").notNull(),
     description: text("description"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("return_reason_value_uq").on(t.value).where(sql`deleted_at is null`), index("return_reason_created_at_idx").on(t.created_at)],
 );
@@ -201,10 +193,9 @@ export const RETURN_STATUSES = ["requested", "partially_received", "received", "
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /** A return of fulfilled units of an order, received back into stock at `location_id`. */
-export const orderReturn = pgTable(
+export const orderReturn = entityTable(
   "order_return",
   {
-    id: text("id").primaryKey(),
     order_id: text("order_id")
       .notNull()
       .references(() => order.id, { onDelete: "cascade" }),
@@ -213,16 +204,14 @@ export const orderReturn = pgTable(
     received_at: timestamp("received_at", { withTimezone: true, mode: "date" }),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("order_return_order_idx").on(t.order_id)],
 );
 
 /** One returned line: how many units were asked back and how many came back. */
-export const orderReturnItem = pgTable(
+export const orderReturnItem = entityTable(
   "order_return_item",
   {
-    id: text("id").primaryKey(),
     return_id: text("return_id")
       .notNull()
       .references(() => orderReturn.id, { onDelete: "cascade" }),
@@ -230,7 +219,6 @@ export const orderReturnItem = pgTable(
     quantity: integer("quantity").notNull(),
     received_quantity: integer("received_quantity").notNull().default(0),
     reason_id: text("reason_id"),
-    ...timestamps(),
   },
   (t) => [index("order_return_item_return_idx").on(t.return_id)],
 );
@@ -245,10 +233,9 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
  * own). The order's email receives a single-use, expiring token; only its SHA-256 is stored.
  * Answering it (accept or decline) ends the request; a newer request cancels an older one.
  */
-export const orderTransferRequest = pgTable(
+export const orderTransferRequest = entityTable(
   "order_transfer_request",
   {
-    id: text("id").primaryKey(),
     order_id: text("order_id")
       .notNull()
       .references(() => order.id, { onDelete: "cascade" }),
@@ -260,7 +247,6 @@ export const orderTransferRequest = pgTable(
     status: text("status").$type<TransferStatus>().notNull().default("requested"),
     expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("order_transfer_request_token_uq").on(t.token_hash), index("order_transfer_request_order_idx").on(t.order_id, t.status)],
 );

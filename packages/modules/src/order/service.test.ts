@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { errors, queryRows } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
-import { createOrderService, type OrderService } from "./service";
+import { createOrderService } from "./service";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
 import { createModules } from "../modules";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let engine: Engine;
-let orders: OrderService;
+const orders = lazy(() => createOrderService(database.db));
 beforeAll(async () => {
-  database = await createTestDatabase();
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
-  orders = createOrderService(database.db);
 });
-afterAll(() => database.close());
 
 const admin = { actor_type: "user", actor_id: "user_1" };
 const fail = step("test-order-fails", {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, queryRows, rangeConditions, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, orderBy, queryRows, rangeConditions, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import {
   order,
   orderChange,
@@ -452,10 +452,7 @@ function conditions(filters: OrderFilters): SQL[] {
   if (filters.status?.length) out.push(inArray(order.status, filters.status as OrderRow["status"][]));
   if (filters.payment_status?.length) out.push(inArray(order.payment_status, filters.payment_status as OrderRow["payment_status"][]));
   if (filters.fulfillment_status?.length) out.push(inArray(order.fulfillment_status, filters.fulfillment_status as OrderRow["fulfillment_status"][]));
-  if (filters.sales_channel_id?.length) out.push(inArray(order.sales_channel_id, filters.sales_channel_id));
-  if (filters.customer_id?.length) out.push(inArray(order.customer_id, filters.customer_id));
-  if (filters.email?.length) out.push(inArray(order.email, filters.email));
-  if (filters.region_id?.length) out.push(inArray(order.region_id, filters.region_id));
+  out.push(...anyOf(filters, { sales_channel_id: order.sales_channel_id, customer_id: order.customer_id, email: order.email, region_id: order.region_id }));
   out.push(...rangeConditions(order.created_at, filters.created_at), ...rangeConditions(order.updated_at, filters.updated_at));
   if (filters.q) {
     const q = filters.q.trim();

@@ -1,17 +1,16 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { Type } from "@sinclair/typebox";
-import { RowView, View, metadata, money, timestamps } from "@kasse/db";
+import { RowView, View, metadata, money, entityTable } from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
 export type PaymentCollectionStatus = "not_paid" | "awaiting" | "authorized" | "partially_authorized" | "canceled" | "failed" | "completed";
 export type PaymentSessionStatus = "pending" | "requires_more" | "authorized" | "error" | "canceled";
 
 /** What one checkout pays: the cart's total, and how much of it is authorized, captured, refunded. */
-export const paymentCollection = pgTable(
+export const paymentCollection = entityTable(
   "payment_collection",
   {
-    id: text("id").primaryKey(),
     cart_id: text("cart_id"),
     region_id: text("region_id"),
     currency_code: text("currency_code").notNull(),
@@ -22,7 +21,6 @@ export const paymentCollection = pgTable(
     status: text("status").$type<PaymentCollectionStatus>().notNull().default("not_paid"),
     completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // One live collection per cart: a second create returns the first.
@@ -31,10 +29,9 @@ export const paymentCollection = pgTable(
 );
 
 /** A provider's session: the data the client needs to pay, and whether it authorized. */
-export const paymentSession = pgTable(
+export const paymentSession = entityTable(
   "payment_session",
   {
-    id: text("id").primaryKey(),
     payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
     provider_id: text("provider_id").notNull(),
     currency_code: text("currency_code").notNull(),
@@ -43,16 +40,14 @@ export const paymentSession = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     context: jsonb("context").$type<Record<string, unknown>>(),
     authorized_at: timestamp("authorized_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [index("payment_session_collection_idx").on(t.payment_collection_id)],
 );
 
 /** An authorized payment, captured and refunded in parts. */
-export const payment = pgTable(
+export const payment = entityTable(
   "payment",
   {
-    id: text("id").primaryKey(),
     payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
     payment_session_id: text("payment_session_id").notNull(),
     provider_id: text("provider_id").notNull(),
@@ -61,7 +56,6 @@ export const payment = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     captured_at: timestamp("captured_at", { withTimezone: true, mode: "date" }),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [index("payment_collection_idx").on(t.payment_collection_id), uniqueIndex("payment_session_uq").on(t.payment_session_id)],
 );

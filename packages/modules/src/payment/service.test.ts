@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
+import { describe, expect, it } from "vitest";
+import { onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { isKasseError } from "@kasse/db";
-import { createPaymentService, type PaymentService } from "./index";
+import { createPaymentService } from "./index";
 
-let database: TestDatabase;
-let payments: PaymentService;
-beforeAll(async () => {
-  database = await createTestDatabase({ poolSize: 12 });
-  payments = createPaymentService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase({ poolSize: 12 });
+const payments = lazy(() => createPaymentService(database.db));
 
 let cartSeq = 0;
 const newCollection = (amount = 5000) => payments.createCollection({ cart_id: `cart_${++cartSeq}`, currency_code: "USD", amount });

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
   price,
@@ -209,10 +209,7 @@ function prepareNextChange(db: Db) {
 }
 
 function conditions(filters: PriceListFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(priceList.id, filters.id));
-  if (filters.status?.length) out.push(inArray(priceList.status, filters.status));
-  if (filters.type?.length) out.push(inArray(priceList.type, filters.type));
+  const out = anyOf(filters, { id: priceList.id, status: priceList.status, type: priceList.type });
   if (filters.q) {
     const pattern = likePattern(filters.q);
     out.push(or(ilike(priceList.title, pattern), ilike(priceList.description, pattern))!);

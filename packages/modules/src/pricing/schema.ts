@@ -1,16 +1,15 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, MoneyView, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, MoneyView, Title, OrNull, RowView, View, entityTable } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
  * `region_id` is the price's region rule; quantities bound a tier (inclusive).
  */
-export const price = pgTable(
+export const price = entityTable(
   "price",
   {
-    id: text("id").primaryKey(),
     variant_id: text("variant_id").notNull(),
     price_list_id: text("price_list_id"),
     currency_code: text("currency_code").notNull(),
@@ -18,23 +17,20 @@ export const price = pgTable(
     min_quantity: integer("min_quantity"),
     max_quantity: integer("max_quantity"),
     region_id: text("region_id"),
-    ...timestamps(),
   },
   (t) => [index("price_variant_id_idx").on(t.variant_id, t.currency_code), index("price_price_list_id_idx").on(t.price_list_id)],
 );
 
 /** Price lists: `sale` lowers prices, `override` replaces them, for the customers and regions their rules name. */
-export const priceList = pgTable(
+export const priceList = entityTable(
   "price_list",
   {
-    id: text("id").primaryKey(),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     type: text("type", { enum: ["sale", "override"] }).notNull(),
     status: text("status", { enum: ["active", "draft"] }).notNull().default("draft"),
     starts_at: timestamp("starts_at", { withTimezone: true, mode: "date" }),
     ends_at: timestamp("ends_at", { withTimezone: true, mode: "date" }),
-    ...timestamps(),
   },
   (t) => [index("price_list_status_idx").on(t.status, t.type), index("price_list_created_at_idx").on(t.created_at)],
 );
@@ -52,14 +48,12 @@ export const priceListRule = pgTable(
 );
 
 /** Whether prices for a region or a currency include tax. */
-export const pricePreference = pgTable(
+export const pricePreference = entityTable(
   "price_preference",
   {
-    id: text("id").primaryKey(),
     attribute: text("attribute", { enum: ["region_id", "currency_code"] }).notNull(),
     value: text("value").notNull(),
     is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("price_preference_uq").on(t.attribute, t.value).where(sql`deleted_at is null`)],
 );
@@ -84,18 +78,8 @@ export const VariantPriceInput = Type.Object(
 );
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
-/** A price in a price list create body or batch `create`. */
-export const PriceListPriceCreate = Type.Object(
-  {
-    variant_id: Id({ minLength: 1 }),
-    currency_code: Currency,
-    amount: Amount(),
-    min_quantity: Quantity,
-    max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
-  },
-  { additionalProperties: false },
-);
+/** A price in a price list create body or batch `create`: a variant's price, naming the variant. */
+export const PriceListPriceCreate = Type.Object({ variant_id: Id({ minLength: 1 }), ...VariantPriceInput.properties }, { additionalProperties: false });
 export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
 
 /** A price in a batch `update`. */

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { countQueries, createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { countQueries, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./index";
 
-let database: TestDatabase;
-let pricing: ReturnType<typeof createPricingService>;
-let lists: ReturnType<typeof createPriceListService>;
-let preferences: ReturnType<typeof createPricePreferenceService>;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  pricing = createPricingService(database.db);
-  lists = createPriceListService(database.db);
-  preferences = createPricePreferenceService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const pricing = lazy(() => createPricingService(database.db));
+const lists = lazy(() => createPriceListService(database.db));
+const preferences = lazy(() => createPricePreferenceService(database.db));
 
 describe("variant base prices", () => {
   it("replaces a variant's base prices and lists them in the admin shape", async () => {

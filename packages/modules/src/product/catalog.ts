@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
   product,
@@ -71,9 +71,7 @@ export function createCollectionService(db: Db) {
 
     async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
       const conditions: SQL[] = [isNull(productCollection.deleted_at)];
-      if (filters.id?.length) conditions.push(inArray(productCollection.id, filters.id));
-      if (filters.handle?.length) conditions.push(inArray(productCollection.handle, filters.handle));
-      if (filters.title?.length) conditions.push(inArray(productCollection.title, filters.title));
+      conditions.push(...anyOf(filters, { id: productCollection.id, handle: productCollection.handle, title: productCollection.title }));
       if (filters.q) conditions.push(or(ilike(productCollection.title, likePattern(filters.q)), ilike(productCollection.handle, likePattern(filters.q)))!);
       const where = and(...conditions);
       const columns = { created_at: productCollection.created_at, updated_at: productCollection.updated_at, title: productCollection.title, handle: productCollection.handle };
@@ -103,9 +101,7 @@ export function createCollectionService(db: Db) {
 
     /** The ids among `ids` that are live collections. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: productCollection.id }).from(productCollection).where(and(inArray(productCollection.id, ids), isNull(productCollection.deleted_at)));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, productCollection, ids, isNull(productCollection.deleted_at));
     },
   };
   return service;
@@ -310,9 +306,7 @@ export function createCategoryService(db: Db) {
 
     /** The ids among `ids` that are live categories. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: productCategory.id }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, productCategory, ids, live);
     },
 
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
@@ -336,9 +330,7 @@ function siblingsOf(parentId: string | null): SQL {
 
 function categoryConditions(filters: CategoryFilters): SQL[] {
   const out: SQL[] = [isNull(productCategory.deleted_at)];
-  if (filters.id?.length) out.push(inArray(productCategory.id, filters.id));
-  if (filters.handle?.length) out.push(inArray(productCategory.handle, filters.handle));
-  if (filters.name?.length) out.push(inArray(productCategory.name, filters.name));
+  out.push(...anyOf(filters, { id: productCategory.id, handle: productCategory.handle, name: productCategory.name }));
   if (filters.is_active !== undefined) out.push(eq(productCategory.is_active, filters.is_active));
   if (filters.is_internal !== undefined) out.push(eq(productCategory.is_internal, filters.is_internal));
   if (filters.q) out.push(or(ilike(productCategory.name, likePattern(filters.q)), ilike(productCategory.handle, likePattern(filters.q)))!);
@@ -386,8 +378,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
 
     async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
       const conditions: SQL[] = [live];
-      if (filters.id?.length) conditions.push(inArray(table.id, filters.id));
-      if (filters.value?.length) conditions.push(inArray(table.value, filters.value));
+      conditions.push(...anyOf(filters, { id: table.id, value: table.value }));
       if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
       const where = and(...conditions);
       const { items, count: total } = await listPage(db, table, where, orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id), page);
@@ -423,9 +414,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
 
     /** The ids among `ids` that are live records. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: table.id }).from(table).where(and(inArray(table.id, ids), live));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, table, ids, live);
     },
   };
   return service;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TUnsafe } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, timestamps, Title, Url, OrNull, RowView, View } from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, Title, Url, OrNull, RowView, View, entityTable } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -29,10 +29,9 @@ export const productSearchText = (table = "") => {
 };
 
 /** Products. `q` searches title, subtitle, description and handle through one trigram index. */
-export const product = pgTable(
+export const product = entityTable(
   "product",
   {
-    id: text("id").primaryKey(),
     title: text("title").notNull(),
     subtitle: text("subtitle"),
     description: text("description"),
@@ -46,7 +45,6 @@ export const product = pgTable(
     type_id: text("type_id"),
     ...physical(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // A handle is unique among live products only, so a deleted product's handle can be reused.
@@ -60,10 +58,9 @@ export const product = pgTable(
   ],
 );
 
-export const productOption = pgTable(
+export const productOption = entityTable(
   "product_option",
   {
-    id: text("id").primaryKey(),
     product_id: text("product_id")
       .notNull()
       .references(() => product.id),
@@ -71,7 +68,6 @@ export const productOption = pgTable(
     // Keeps options in the order they were given.
     rank: integer("rank").notNull().default(0),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("product_option_product_idx").on(t.product_id),
@@ -79,10 +75,9 @@ export const productOption = pgTable(
   ],
 );
 
-export const productOptionValue = pgTable(
+export const productOptionValue = entityTable(
   "product_option_value",
   {
-    id: text("id").primaryKey(),
     option_id: text("option_id")
       .notNull()
       .references(() => productOption.id),
@@ -90,7 +85,6 @@ export const productOptionValue = pgTable(
     // Keeps values in the order they were given.
     rank: integer("rank").notNull().default(0),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("product_option_value_option_idx").on(t.option_id),
@@ -98,10 +92,9 @@ export const productOptionValue = pgTable(
   ],
 );
 
-export const productVariant = pgTable(
+export const productVariant = entityTable(
   "product_variant",
   {
-    id: text("id").primaryKey(),
     product_id: text("product_id")
       .notNull()
       .references(() => product.id),
@@ -115,7 +108,6 @@ export const productVariant = pgTable(
     variant_rank: integer("variant_rank").notNull().default(0),
     ...physical(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("product_variant_product_idx").on(t.product_id),
@@ -138,17 +130,15 @@ export const productVariantOption = pgTable(
   (t) => [primaryKey({ columns: [t.variant_id, t.option_value_id] }), index("product_variant_option_value_idx").on(t.option_value_id)],
 );
 
-export const productImage = pgTable(
+export const productImage = entityTable(
   "product_image",
   {
-    id: text("id").primaryKey(),
     product_id: text("product_id")
       .notNull()
       .references(() => product.id),
     url: text("url").notNull(),
     rank: integer("rank").notNull().default(0),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("product_image_product_idx").on(t.product_id)],
 );
@@ -174,14 +164,12 @@ export const VariantImagesBatch = Type.Object(
 );
 export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
 
-export const productCollection = pgTable(
+export const productCollection = entityTable(
   "product_collection",
   {
-    id: text("id").primaryKey(),
     title: text("title").notNull(),
     handle: text("handle").notNull(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("product_collection_handle_uq").on(t.handle).where(sql`deleted_at is null`),
@@ -194,10 +182,9 @@ export const productCollection = pgTable(
  * Categories form a tree. `mpath` is the dot-joined chain of ids from the root to this
  * category, so descendants are one indexed `LIKE 'root.child.%'` and cycles are detectable.
  */
-export const productCategory = pgTable(
+export const productCategory = entityTable(
   "product_category",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     handle: text("handle").notNull(),
@@ -207,7 +194,6 @@ export const productCategory = pgTable(
     rank: integer("rank").notNull().default(0),
     parent_category_id: text("parent_category_id"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("product_category_handle_uq").on(t.handle).where(sql`deleted_at is null`),
@@ -217,24 +203,20 @@ export const productCategory = pgTable(
   ],
 );
 
-export const productTag = pgTable(
+export const productTag = entityTable(
   "product_tag",
   {
-    id: text("id").primaryKey(),
     value: text("value").notNull(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("product_tag_value_uq").on(t.value).where(sql`deleted_at is null`)],
 );
 
-export const productType = pgTable(
+export const productType = entityTable(
   "product_type",
   {
-    id: text("id").primaryKey(),
     value: text("value").notNull(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("product_type_value_uq").on(t.value).where(sql`deleted_at is null`)],
 );

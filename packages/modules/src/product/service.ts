@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, likePattern, listPage, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, likePattern, listPage, orderBy, transaction, type Db, type Paging, existingIds, anyOf } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
 import { attachRelations, loadOptions, loadVariantOptions, type Product, type ProductOption, type ProductVariant } from "./reads";
@@ -82,11 +82,7 @@ export function createProductService(db: Db) {
   /** SQL conditions of a product list; category descendants are resolved first. */
   async function conditions(filters: ProductFilters, tx: Db): Promise<SQL[]> {
     const out: SQL[] = [liveProduct];
-    if (filters.id?.length) out.push(inArray(product.id, filters.id));
-    if (filters.handle?.length) out.push(inArray(product.handle, filters.handle));
-    if (filters.status?.length) out.push(inArray(product.status, filters.status));
-    if (filters.collection_id?.length) out.push(inArray(product.collection_id, filters.collection_id));
-    if (filters.type_id?.length) out.push(inArray(product.type_id, filters.type_id));
+    out.push(...anyOf(filters, { id: product.id, handle: product.handle, status: product.status, collection_id: product.collection_id, type_id: product.type_id }));
     if (filters.is_giftcard !== undefined) out.push(eq(product.is_giftcard, filters.is_giftcard));
     if (filters.q) {
       // A UNION of two trigram-indexed lookups, so neither side needs a sequential scan.
@@ -387,9 +383,7 @@ export function createProductService(db: Db) {
     /** Live variants with their option values and `product_id`. */
     async listVariants(filters: VariantFilters, page: Paging & { order?: string } = { limit: 1000, offset: 0 }): Promise<{ items: ProductVariant[]; count: number }> {
       const conds: SQL[] = [isNull(productVariant.deleted_at)];
-      if (filters.id?.length) conds.push(inArray(productVariant.id, filters.id));
-      if (filters.product_id?.length) conds.push(inArray(productVariant.product_id, filters.product_id));
-      if (filters.sku?.length) conds.push(inArray(productVariant.sku, filters.sku));
+      conds.push(...anyOf(filters, { id: productVariant.id, product_id: productVariant.product_id, sku: productVariant.sku }));
       if (filters.q) conds.push(or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!);
       const where = and(...conds);
       const columns = { created_at: productVariant.created_at, updated_at: productVariant.updated_at, title: productVariant.title, sku: productVariant.sku, variant_rank: productVariant.variant_rank };
@@ -583,9 +577,7 @@ export function createProductService(db: Db) {
 
     /** The ids among `ids` that are live products. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, product, ids, liveProduct);
     },
   };
   return service;

@@ -1,5 +1,5 @@
 import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { campaign, campaignBudget, promotion, type BudgetInput, type CampaignCreate, type CampaignFilters, type CampaignPromotions, type CampaignUpdate } from "./schema";
 import { campaignViews, type CampaignView } from "./views";
 
@@ -146,9 +146,7 @@ const identifierTaken = (identifier: string) => (error: unknown) => {
 };
 
 function conditions(filters: CampaignFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(campaign.id, filters.id));
-  if (filters.campaign_identifier?.length) out.push(inArray(campaign.campaign_identifier, filters.campaign_identifier));
+  const out = anyOf(filters, { id: campaign.id, campaign_identifier: campaign.campaign_identifier });
   if (filters.q) {
     const pattern = likePattern(filters.q);
     out.push(or(ilike(campaign.name, pattern), ilike(campaign.campaign_identifier, pattern), ilike(campaign.description, pattern))!);

@@ -1,22 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, numeric, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, MoneyWhen, OptionalMetadata, timestamps, Title, OrNull, RowView, View } from "@kasse/db";
+import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, MoneyWhen, OptionalMetadata, Title, OrNull, RowView, View, entityTable } from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
-export const campaign = pgTable(
+export const campaign = entityTable(
   "promotion_campaign",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     description: text("description"),
     campaign_identifier: text("campaign_identifier").notNull(),
     starts_at: at("starts_at"),
     ends_at: at("ends_at"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("promotion_campaign_identifier_uq").on(t.campaign_identifier).where(sql`deleted_at is null`),
@@ -28,32 +26,28 @@ export const campaign = pgTable(
  * A campaign's budget: `usage` counts orders, `spend` sums discounted minor units. `used` only
  * moves through the guarded update in the service, so it never passes `limit`.
  */
-export const campaignBudget = pgTable(
+export const campaignBudget = entityTable(
   "promotion_campaign_budget",
   {
-    id: text("id").primaryKey(),
     campaign_id: text("campaign_id").notNull().references(() => campaign.id, { onDelete: "cascade" }),
     type: text("type").$type<BudgetType>().notNull(),
     limit: money("limit"),
     used: bigint("used", { mode: "number" }).notNull().default(0),
     currency_code: text("currency_code"),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("promotion_campaign_budget_campaign_uq").on(t.campaign_id)],
 );
 
 /** Promotions: a code (or automatic), conditions, and one application method. */
-export const promotion = pgTable(
+export const promotion = entityTable(
   "promotion",
   {
-    id: text("id").primaryKey(),
     code: text("code"),
     type: text("type").$type<PromotionType>().notNull(),
     status: text("status").$type<PromotionStatus>().notNull().default("active"),
     is_automatic: boolean("is_automatic").notNull().default(false),
     campaign_id: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // Codes are unique regardless of case: "SUMMER" and "summer" are one code to a shopper.
@@ -65,10 +59,9 @@ export const promotion = pgTable(
 );
 
 /** How a promotion discounts: one row per promotion. */
-export const applicationMethod = pgTable(
+export const applicationMethod = entityTable(
   "promotion_application_method",
   {
-    id: text("id").primaryKey(),
     promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
     type: text("type").$type<ApplicationType>().notNull(),
     target_type: text("target_type").$type<TargetType>().notNull(),
@@ -79,7 +72,6 @@ export const applicationMethod = pgTable(
     max_quantity: integer("max_quantity"),
     apply_to_quantity: integer("apply_to_quantity"),
     buy_rules_min_quantity: integer("buy_rules_min_quantity"),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("promotion_application_method_promotion_uq").on(t.promotion_id)],
 );
@@ -88,10 +80,9 @@ export const applicationMethod = pgTable(
  * Rules of three kinds: `promotion` (conditions on the cart), `target` (which items or shipping
  * methods are discounted), `buy` (which items count toward a buyget's purchase).
  */
-export const promotionRule = pgTable(
+export const promotionRule = entityTable(
   "promotion_rule",
   {
-    id: text("id").primaryKey(),
     promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
     kind: text("kind").$type<RuleKind>().notNull(),
     attribute: text("attribute").notNull(),
@@ -99,7 +90,6 @@ export const promotionRule = pgTable(
     description: text("description"),
     // Kept with the rule (always read whole), shaped as Medusa answers: `[{id, value}]`.
     values: jsonb("values").$type<RuleValue[]>().notNull(),
-    ...timestamps(),
   },
   (t) => [index("promotion_rule_promotion_idx").on(t.promotion_id, t.kind)],
 );

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { type TestDatabase, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import { campaignBudget, promotion } from "./schema";
-import { createPromotionService, type PromotionService } from "./service";
+import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
 import { createModules } from "../modules";
 
-let database: TestDatabase;
-let service: PromotionService;
-beforeAll(async () => {
-  database = await createTestDatabase({ poolSize: 20 });
-  service = createPromotionService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase({ poolSize: 20 });
+const service = lazy(() => createPromotionService(database.db));
 
 let seq = 0;
 const uid = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
@@ -277,8 +277,7 @@ function conditions(filters: PromotionFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(promotion.id, filters.id));
   if (filters.code?.length) out.push(inArray(sql`lower(${promotion.code})`, filters.code.map((c) => c.toLowerCase())));
-  if (filters.campaign_id?.length) out.push(inArray(promotion.campaign_id, filters.campaign_id));
-  if (filters.status?.length) out.push(inArray(promotion.status, filters.status));
+  out.push(...anyOf(filters, { campaign_id: promotion.campaign_id, status: promotion.status }));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   if (filters.q) out.push(ilike(promotion.code, likePattern(filters.q)));
   return out;

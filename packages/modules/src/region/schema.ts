@@ -1,17 +1,15 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, timestamps, Title, RowView, View } from "@kasse/db";
+import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, Title, RowView, View, entityTable } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
-export const region = pgTable(
+export const region = entityTable(
   "region",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     currency_code: text("currency_code").notNull(),
     automatic_taxes: boolean("automatic_taxes").notNull().default(true),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("region_name_idx").on(t.name), index("region_currency_code_idx").on(t.currency_code), index("region_created_at_idx").on(t.created_at)],
 );

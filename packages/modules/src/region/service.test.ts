@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transaction } from "@kasse/db";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createRegionService } from "./service";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
 
 describe("region currencyOf", () => {
   it("answers the region's currency in one prepared statement, in and out of a transaction; unknown and deleted regions are not found", async () => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
 
 /** A country as regions show it. */
@@ -104,9 +104,7 @@ export function createRegionService(db: Db) {
 export type RegionService = ReturnType<typeof createRegionService>;
 
 function conditions(filters: RegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(region.id, filters.id));
-  if (filters.name?.length) out.push(inArray(region.name, filters.name));
+  const out = anyOf(filters, { id: region.id, name: region.name });
   if (filters.currency_code?.length) out.push(inArray(region.currency_code, filters.currency_code.map((c) => c.toLowerCase())));
   if (filters.q) {
     const pattern = likePattern(filters.q);

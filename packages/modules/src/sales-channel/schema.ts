@@ -1,19 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, metadata, OptionalMetadata, timestamps, Title, RowView } from "@kasse/db";
+import { LongText, metadata, OptionalMetadata, Title, RowView, entityTable } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
-export const salesChannel = pgTable(
+export const salesChannel = entityTable(
   "sales_channel",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     description: text("description"),
     is_disabled: boolean("is_disabled").notNull().default(false),
     is_default: boolean("is_default").notNull().default(false),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("sales_channel_name_idx").on(t.name),

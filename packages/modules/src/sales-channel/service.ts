@@ -1,5 +1,5 @@
-import { and, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { errors, generateId, orderBy, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
 import { salesChannel, type SalesChannelCreate, type SalesChannelFilters, type SalesChannelRow, type SalesChannelUpdate } from "./schema";
 
 const live = isNull(salesChannel.deleted_at);
@@ -59,9 +59,7 @@ export function createSalesChannelService(db: Db) {
 
     /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: salesChannel.id }).from(salesChannel).where(and(inArray(salesChannel.id, ids), live));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, salesChannel, ids, live);
     },
   };
   return service;
@@ -70,9 +68,7 @@ export function createSalesChannelService(db: Db) {
 export type SalesChannelService = ReturnType<typeof createSalesChannelService>;
 
 function conditions(filters: SalesChannelFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(salesChannel.id, filters.id));
-  if (filters.name?.length) out.push(inArray(salesChannel.name, filters.name));
+  const out = anyOf(filters, { id: salesChannel.id, name: salesChannel.name });
   if (filters.is_disabled !== undefined) out.push(eq(salesChannel.is_disabled, filters.is_disabled));
   if (filters.q) {
     const pattern = likePattern(filters.q);

@@ -1,16 +1,14 @@
 import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, MetadataView, OrNull, RowView, TimestampView, View } from "@kasse/db";
+import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, MetadataView, OrNull, RowView, TimestampView, View, entityTable } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
-export const stockLocation = pgTable(
+export const stockLocation = entityTable(
   "stock_location",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     address_id: text("address_id"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [index("stock_location_name_idx").on(t.name), index("stock_location_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")), index("stock_location_created_at_idx").on(t.created_at), index("stock_location_address_id_idx").on(t.address_id)],
 );

@@ -1,5 +1,5 @@
 import { and, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -101,9 +101,7 @@ export function createStockLocationService(db: Db) {
 
     /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
     async existing(ids: string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: stockLocation.id }).from(stockLocation).where(and(inArray(stockLocation.id, ids), live));
-      return new Set(rows.map((r) => r.id));
+      return existingIds(db, stockLocation, ids, live);
     },
   };
   return service;
@@ -149,9 +147,7 @@ async function hydrate(tx: Db, rows: StockLocationRow[]): Promise<StockLocation[
 }
 
 function conditions(filters: StockLocationFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(stockLocation.id, filters.id));
-  if (filters.name?.length) out.push(inArray(stockLocation.name, filters.name));
+  const out = anyOf(filters, { id: stockLocation.id, name: stockLocation.name });
   if (filters.sales_channel_id?.length) {
     const channels = sql.join(filters.sales_channel_id.map((id) => sql`${id}`), sql`, `);
     out.push(sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`);

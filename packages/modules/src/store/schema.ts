@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CurrencyCode, DateTime, Id, metadata, OptionalMetadata, RowView, timestamps, Title } from "@kasse/db";
+import { CurrencyCode, DateTime, Id, metadata, OptionalMetadata, RowView, Title, entityTable } from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
-export const store = pgTable(
+export const store = entityTable(
   "store",
   {
-    id: text("id").primaryKey(),
     name: text("name").notNull(),
     default_sales_channel_id: text("default_sales_channel_id"),
     default_region_id: text("default_region_id"),
@@ -15,20 +14,17 @@ export const store = pgTable(
     /** Kasse runs one store: this flag is true on it, and a unique index keeps it the only one. */
     is_primary: boolean("is_primary").notNull().default(true),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [uniqueIndex("store_primary_uq").on(t.is_primary).where(sql`is_primary and deleted_at is null`)],
 );
 
 /** A currency the store sells in; one of them is the store's default. */
-export const storeCurrency = pgTable(
+export const storeCurrency = entityTable(
   "store_currency",
   {
-    id: text("id").primaryKey(),
     store_id: text("store_id").notNull(),
     currency_code: text("currency_code").notNull(),
     is_default: boolean("is_default").notNull().default(false),
-    ...timestamps(),
   },
   (t) => [
     index("store_currency_store_idx").on(t.store_id),

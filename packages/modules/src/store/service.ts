@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging } from "@kasse/db";
+import { errors, generateId, orderBy, transaction, type Db, type Paging, anyOf, likePattern } from "@kasse/db";
 import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow, type StoreUpdate } from "./schema";
 
 /** A store as the API shows it: the row and its supported currencies. */
@@ -157,9 +157,7 @@ export function createStoreService(db: Db) {
 export type StoreService = ReturnType<typeof createStoreService>;
 
 function conditions(filters: StoreFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(store.id, filters.id));
-  if (filters.name?.length) out.push(inArray(store.name, filters.name));
-  if (filters.q) out.push(ilike(store.name, `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  const out = anyOf(filters, { id: store.id, name: store.name });
+  if (filters.q) out.push(ilike(store.name, likePattern(filters.q)));
   return out;
 }

@@ -1,19 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, RowView } from "@kasse/db";
+import { Code, CountryCode, Id, metadata, OptionalMetadata, Title, RowView, entityTable } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
-export const taxRegion = pgTable(
+export const taxRegion = entityTable(
   "tax_region",
   {
-    id: text("id").primaryKey(),
     country_code: text("country_code").notNull(),
     province_code: text("province_code"),
     parent_id: text("parent_id"),
     created_by: text("created_by"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // One live tax region per country, and one per (country, province).
@@ -24,10 +22,9 @@ export const taxRegion = pgTable(
 );
 
 /** Tax rates of a region; `rate` is a percentage (25 means 25 %). */
-export const taxRate = pgTable(
+export const taxRate = entityTable(
   "tax_rate",
   {
-    id: text("id").primaryKey(),
     tax_region_id: text("tax_region_id").notNull(),
     rate: doublePrecision("rate"),
     code: text("code").notNull(),
@@ -36,7 +33,6 @@ export const taxRate = pgTable(
     is_combinable: boolean("is_combinable").notNull().default(false),
     created_by: text("created_by"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     index("tax_rate_tax_region_id_idx").on(t.tax_region_id),

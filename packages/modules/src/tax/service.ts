@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
 import { taxRate, taxRegion, type TaxRateRow, type TaxRegionCreate, type TaxRegionFilters, type TaxRegionRow } from "./schema";
 
 /** A tax rate as the API shows it. */
@@ -94,9 +94,7 @@ export function createTaxService(db: Db) {
     /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
     async listRates(filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string }, page: Paging & { order?: string }): Promise<{ items: TaxRateRow[]; count: number }> {
       const conditions: SQL[] = [liveRate];
-      if (filters.id?.length) conditions.push(inArray(taxRate.id, filters.id));
-      if (filters.tax_region_id?.length) conditions.push(inArray(taxRate.tax_region_id, filters.tax_region_id));
-      if (filters.code?.length) conditions.push(inArray(taxRate.code, filters.code));
+      conditions.push(...anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code }));
       if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
       if (filters.q) {
         const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

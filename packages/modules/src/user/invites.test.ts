@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
-import { INVITE_TTL_MS, createInviteService, type InviteService } from "./invites";
+import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { INVITE_TTL_MS, createInviteService } from "./invites";
 import { invite } from "./schema";
 import { createUserService } from "./service";
 
-let database: TestDatabase;
-let invites: InviteService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  invites = createInviteService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const invites = lazy(() => createInviteService(database.db));
 
 describe("invite service", () => {
   it("stores a hash of a 256-bit secret, finds the invite by the secret, and lets it be claimed once", async () => {

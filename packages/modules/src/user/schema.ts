@@ -1,22 +1,20 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, OptionalMetadata, timestamps } from "@kasse/db";
+import { metadata, OptionalMetadata, entityTable } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
 
-export const user = pgTable(
+export const user = entityTable(
   "user",
   {
-    id: text("id").primaryKey(),
     email: text("email").notNull(),
     first_name: text("first_name"),
     last_name: text("last_name"),
     avatar_url: text("avatar_url"),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     uniqueIndex("user_email_uq").on(t.email).where(sql`deleted_at is null`),
@@ -80,16 +78,14 @@ export interface UserFilters {
  * invite email. Accepting marks the invite accepted and deletes it (soft), so its email can be
  * invited again once that user is gone.
  */
-export const invite = pgTable(
+export const invite = entityTable(
   "invite",
   {
-    id: text("id").primaryKey(),
     email: text("email").notNull(),
     accepted: boolean("accepted").notNull().default(false),
     token_hash: text("token_hash").notNull(),
     expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     metadata: metadata(),
-    ...timestamps(),
   },
   (t) => [
     // Accepting looks the invite up by this hash.

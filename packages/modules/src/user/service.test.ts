@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, failure, type TestDatabase } from "@kasse/db/testing";
-import { createUserService, type UserService } from "./service";
+import { describe, expect, it } from "vitest";
+import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { createUserService } from "./service";
 
-let database: TestDatabase;
-let users: UserService;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  users = createUserService(database.db);
-});
-afterAll(() => database.close());
+const database = useTestDatabase();
+const users = lazy(() => createUserService(database.db));
 
 describe("user service", () => {
   it("creates, retrieves, updates, lists and soft-deletes; emails are unique among live users", async () => {

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_admin");
-});
-afterAll(() => t.close());
+const t = useTestApp({}, { adminId: "user_admin" });
 
-const post = (url: string, payload?: unknown, headers = admin) => t.app.inject({ method: "POST", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-const get = (url: string, headers = admin) => t.app.inject({ method: "GET", url, headers });
-const del = (url: string) => t.app.inject({ method: "DELETE", url, headers: admin });
 const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}` });
 
 describe("secret API keys", () => {
   it("creates a key whose token is shown once and authenticates by header, query and Basic until revoked", async () => {
-    const created = await post("/admin/api-keys", { title: "CI", type: "secret" });
+    const created = await t.admin.post("/admin/api-keys", { title: "CI", type: "secret" });
     expect(created.statusCode).toBe(200);
     const key = created.json().api_key;
     expect(key).toMatchObject({ title: "CI", type: "secret", created_by: "user_admin", revoked_at: null });
@@ -27,9 +18,9 @@ describe("secret API keys", () => {
     expect(key).not.toHaveProperty("token_hash");
     expect(new Date(key.created_at).toISOString()).toBe(key.created_at);
 
-    const retrieved = (await get(`/admin/api-keys/${key.id}`)).json().api_key;
+    const retrieved = (await t.admin.get(`/admin/api-keys/${key.id}`)).json().api_key;
     expect(retrieved).not.toHaveProperty("token");
-    const listed = (await get("/admin/api-keys?type=secret")).json();
+    const listed = (await t.admin.get("/admin/api-keys?type=secret")).json();
     expect(listed.count).toBe(1);
     expect(listed.api_keys[0]).not.toHaveProperty("token");
     expect(JSON.stringify(listed)).not.toContain(key.token.slice(6, -3));
@@ -44,7 +35,7 @@ describe("secret API keys", () => {
     // /users/me: the key is not a user (as Medusa).
     expect((await t.app.inject({ method: "GET", url: "/admin/users/me", headers: { "x-service-access-token": key.token } })).statusCode).toBe(404);
 
-    const revoked = await post(`/admin/api-keys/${key.id}/revoke`);
+    const revoked = await t.admin.post(`/admin/api-keys/${key.id}/revoke`);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().api_key).toMatchObject({ id: key.id, revoked_by: "user_admin" });
     expect(revoked.json().api_key.revoked_at).toEqual(expect.any(String));
@@ -55,37 +46,37 @@ describe("secret API keys", () => {
     }
     expect((await t.app.inject({ method: "GET", url: `/admin/api-keys?api_token=${key.token}` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "GET", url: "/admin/api-keys", headers: { "x-service-access-token": "sk_unknown" } })).statusCode).toBe(401);
-    expect((await post(`/admin/api-keys/${key.id}/revoke`)).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/api-keys/${key.id}/revoke`)).statusCode).toBe(400);
   });
 
   it("keeps several secret keys active at once: each works, revoking one leaves the others working", async () => {
     const create = async (title: string) => {
-      const res = await post("/admin/api-keys", { title, type: "secret" });
+      const res = await t.admin.post("/admin/api-keys", { title, type: "secret" });
       expect(res.statusCode).toBe(200);
       return res.json().api_key as { id: string; token: string };
     };
     const [old, rotated, third] = [await create("Old"), await create("Rotated"), await create("Third")];
     expect(new Set([old.token, rotated.token, third.token]).size).toBe(3);
     const as = (key: { token: string }) => ({ "x-service-access-token": key.token });
-    for (const key of [old, rotated, third]) expect((await get("/admin/api-keys", as(key))).statusCode).toBe(200);
+    for (const key of [old, rotated, third]) expect((await t.store.get("/admin/api-keys", as(key))).statusCode).toBe(200);
 
-    expect((await post(`/admin/api-keys/${old.id}/revoke`)).statusCode).toBe(200);
-    const refused = await get("/admin/api-keys", as(old));
+    expect((await t.admin.post(`/admin/api-keys/${old.id}/revoke`)).statusCode).toBe(200);
+    const refused = await t.store.get("/admin/api-keys", as(old));
     expect(refused.statusCode).toBe(401);
     expect(refused.json().type).toBe("unauthorized");
     // The others still work, and can do what a key does (create another key).
-    expect((await get("/admin/api-keys", as(rotated))).statusCode).toBe(200);
+    expect((await t.store.get("/admin/api-keys", as(rotated))).statusCode).toBe(200);
     const viaRotated = await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: as(rotated), payload: { title: "Fourth", type: "secret" } });
     expect(viaRotated.statusCode).toBe(200);
     expect(viaRotated.json().api_key.created_by).toBe(rotated.id);
-    expect((await get("/admin/api-keys", basic(third.token))).statusCode).toBe(200);
+    expect((await t.store.get("/admin/api-keys", basic(third.token))).statusCode).toBe(200);
 
     // The list shows every active secret key, never a secret token.
-    const listed = await get("/admin/api-keys?type=secret&revoked=false&limit=100");
+    const listed = await t.admin.get("/admin/api-keys?type=secret&revoked=false&limit=100");
     const ids = listed.json().api_keys.map((k: { id: string }) => k.id);
     expect(ids).toEqual(expect.arrayContaining([rotated.id, third.id, viaRotated.json().api_key.id]));
     expect(ids).not.toContain(old.id);
-    const body = listed.body + (await get("/admin/api-keys?limit=100")).body + (await get(`/admin/api-keys/${rotated.id}`)).body;
+    const body = listed.body + (await t.admin.get("/admin/api-keys?limit=100")).body + (await t.admin.get(`/admin/api-keys/${rotated.id}`)).body;
     for (const key of [old, rotated, third, viaRotated.json().api_key]) expect(body).not.toContain(key.token.slice(6, -3));
     for (const key of listed.json().api_keys) expect(key).not.toHaveProperty("token");
   });
@@ -100,30 +91,30 @@ describe("secret API keys", () => {
   });
 
   it("updates the title, deletes only revoked keys", async () => {
-    const key = (await post("/admin/api-keys", { title: "Temp", type: "secret" })).json().api_key;
-    expect((await post(`/admin/api-keys/${key.id}`, { title: "Renamed" })).json().api_key.title).toBe("Renamed");
-    const early = await del(`/admin/api-keys/${key.id}`);
+    const key = (await t.admin.post("/admin/api-keys", { title: "Temp", type: "secret" })).json().api_key;
+    expect((await t.admin.post(`/admin/api-keys/${key.id}`, { title: "Renamed" })).json().api_key.title).toBe("Renamed");
+    const early = await t.admin.delete(`/admin/api-keys/${key.id}`);
     expect(early.statusCode).toBe(403);
     expect(early.json().type).toBe("not_allowed");
-    await post(`/admin/api-keys/${key.id}/revoke`, {});
-    const deleted = await del(`/admin/api-keys/${key.id}`);
+    await t.admin.post(`/admin/api-keys/${key.id}/revoke`, {});
+    const deleted = await t.admin.delete(`/admin/api-keys/${key.id}`);
     expect(deleted.json()).toEqual({ id: key.id, object: "api_key", deleted: true });
-    expect((await get(`/admin/api-keys/${key.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/api-keys/${key.id}`)).statusCode).toBe(404);
   });
 
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
-    const before = (await get("/admin/api-keys")).json().count;
+    const before = (await t.admin.get("/admin/api-keys")).json().count;
     for (const body of [{}, { title: "x" }, { title: "x", type: "root" }, { title: "", type: "publishable" }, { title: 5, type: "publishable" }, { title: "x", type: "publishable", token: "pk_mine" }]) {
-      const res = await post("/admin/api-keys", body);
+      const res = await t.admin.post("/admin/api-keys", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get("/admin/api-keys")).json().count).toBe(before);
-    expect((await get("/admin/api-keys?type=root")).statusCode).toBe(400);
-    expect((await get("/admin/api-keys?order=token_hash")).statusCode).toBe(400);
-    expect((await post("/admin/api-keys/apk_missing", { title: "x" })).statusCode).toBe(404);
-    expect((await post("/admin/api-keys/apk_missing/revoke")).statusCode).toBe(404);
-    expect((await post("/admin/api-keys/apk_missing/revoke", { reason: "x" })).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/api-keys")).json().count).toBe(before);
+    expect((await t.admin.get("/admin/api-keys?type=root")).statusCode).toBe(400);
+    expect((await t.admin.get("/admin/api-keys?order=token_hash")).statusCode).toBe(400);
+    expect((await t.admin.post("/admin/api-keys/apk_missing", { title: "x" })).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/api-keys/apk_missing/revoke")).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/api-keys/apk_missing/revoke", { reason: "x" })).statusCode).toBe(400);
   });
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
@@ -136,27 +127,27 @@ describe("secret API keys", () => {
 
 describe("publishable API keys", () => {
   it("lists the token in full and links sales channels that exist", async () => {
-    const key = (await post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
+    const key = (await t.admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
     expect(key.token).toMatch(/^pk_[0-9a-f]{64}$/);
     expect(key.sales_channels).toEqual([]);
-    const listed = (await get("/admin/api-keys?type=publishable&q=storefront")).json();
+    const listed = (await t.admin.get("/admin/api-keys?type=publishable&q=storefront")).json();
     expect(listed).toMatchObject({ count: 1, api_keys: [{ id: key.id, token: key.token }] });
 
-    const channel = (await post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
-    const linked = await post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] });
+    const channel = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
+    const linked = await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [channel.id] });
     expect(linked.statusCode).toBe(200);
     expect(linked.json().api_key.sales_channels).toEqual([{ id: channel.id }]);
 
-    const missing = await post(`/admin/api-keys/${key.id}/sales-channels`, { add: ["sc_missing"] });
+    const missing = await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: ["sc_missing"] });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toContain("sc_missing");
     for (const body of [{ add: "x" }, { add: [1] }, { other: [] }]) {
-      expect((await post(`/admin/api-keys/${key.id}/sales-channels`, body)).statusCode).toBe(400);
+      expect((await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, body)).statusCode).toBe(400);
     }
-    expect((await get(`/admin/api-keys/${key.id}`)).json().api_key.sales_channels).toEqual([{ id: channel.id }]);
+    expect((await t.admin.get(`/admin/api-keys/${key.id}`)).json().api_key.sales_channels).toEqual([{ id: channel.id }]);
 
-    const removed = await post(`/admin/api-keys/${key.id}/sales-channels`, { remove: [channel.id] });
+    const removed = await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { remove: [channel.id] });
     expect(removed.json().api_key.sales_channels).toEqual([]);
-    expect((await post("/admin/api-keys/apk_missing/sales-channels", { add: [] })).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/api-keys/apk_missing/sales-channels", { add: [] })).statusCode).toBe(404);
   });
 });

@@ -4,19 +4,13 @@ import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiK
 import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, ListQueryOf, RetrieveQuery } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
 const Params = Type.Object({ id: Id() });
-const ListApiKeys = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    type: Type.Optional(ApiKeyTypeSchema),
-    revoked: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListApiKeys = ListQueryOf(
+  { id: Id() },
+  { q: Type.Optional(Title()), type: Type.Optional(ApiKeyTypeSchema), revoked: Type.Optional(Type.Boolean()) },
 );
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so a token hash can never be serialized, and a secret token only where it is meant to be.

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const count = async () => (await t.admin.get("/admin/campaigns?limit=0")).json().count as number;
 const promotion = async (code: string) =>

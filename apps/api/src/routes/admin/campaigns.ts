@@ -3,38 +3,15 @@ import { Code, Id, Title } from "@kasse/db";
 import { CampaignCreate, CampaignPromotions, CampaignUpdate, CampaignResponse } from "@kasse/modules/promotion";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { crudRoutes } from "../../http/crud-routes";
+import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListCampaigns = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    campaign_identifier: Type.Optional(ArrayQuery(Code())),
-  },
-  { additionalProperties: false },
-);
+const ListCampaigns = ListQueryOf({ id: Id(), campaign_identifier: Code() }, { q: Type.Optional(Title()) });
 
 /** Admin campaigns: CRUD with budget, and promotion membership (docs/CONTRACT.md "Admin: promotions and campaigns"). */
 export default async function campaigns(app: App): Promise<void> {
   const service = app.modules.promotion;
-
-  app.get("/campaigns", { schema: { querystring: ListCampaigns, response: ListAnswer("campaigns", CampaignResponse) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await service.listCampaigns(filters, { limit, offset, order });
-    return listResponse("campaigns", project(items, parseFields(fields)), count, { limit, offset });
-  });
-
-  app.post("/campaigns", { schema: { body: CampaignCreate, response: Answer("campaign", CampaignResponse) } }, async (request) => {
-    return { campaign: await service.createCampaign(request.body) };
-  });
-
-  app.get("/campaigns/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("campaign", CampaignResponse) } }, async (request) => {
-    return { campaign: project(await service.retrieveCampaign(request.params.id), parseFields(request.query.fields)) };
-  });
-
   // Medusa's dialect: a budget update's `limit` is read with the stored budget's type and currency.
   const budgetContext = {
     medusa: {
@@ -44,13 +21,16 @@ export default async function campaigns(app: App): Promise<void> {
       },
     },
   };
-  app.post("/campaigns/:id", { config: budgetContext, schema: { params: Params, body: CampaignUpdate, response: Answer("campaign", CampaignResponse) } }, async (request) => {
-    return { campaign: await service.updateCampaign(request.params.id, request.body) };
-  });
-
-  app.delete("/campaigns/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await service.deleteCampaign(request.params.id);
-    return { id: request.params.id, object: "campaign", deleted: true as const };
+  crudRoutes(app, {
+    path: "/campaigns",
+    one: "campaign",
+    many: "campaigns",
+    view: CampaignResponse,
+    list: { query: ListCampaigns, run: (filters, page) => service.listCampaigns(filters, page) },
+    retrieve: (id) => service.retrieveCampaign(id),
+    create: { body: CampaignCreate, run: (body) => service.createCampaign(body) },
+    update: { body: CampaignUpdate, config: budgetContext, run: (id, body) => service.updateCampaign(id, body) },
+    delete: (id) => service.deleteCampaign(id),
   });
 
   app.post("/campaigns/:id/promotions", { schema: { params: Params, body: CampaignPromotions, response: Answer("campaign", CampaignResponse) } }, async (request) => {

@@ -3,24 +3,15 @@ import { Id, normalizeRange, Title, toDate } from "@kasse/db";
 import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate, AddressResponse } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, DeleteResponse, Filter, ListAnswer, ListQuery, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 import { customerWrites, removeCustomerAccountWorkflow } from "@kasse/flows";
 
 const Params = Type.Object({ id: Id() });
 const AddressParams = Type.Object({ id: Id(), address_id: Id() });
-const ListCustomers = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Filter("email"))),
-    has_account: Type.Optional(Type.Boolean()),
-    groups: Type.Optional(ArrayQuery(Id())),
-    created_at: Type.Optional(RangeQuery()),
-    updated_at: Type.Optional(RangeQuery()),
-  },
-  { additionalProperties: false },
+const ListCustomers = ListQueryOf(
+  { id: Id(), email: Filter("email"), groups: Id() },
+  { q: Type.Optional(Title()), has_account: Type.Optional(Type.Boolean()), created_at: Type.Optional(RangeQuery()), updated_at: Type.Optional(RangeQuery()) },
 );
 const One = { 200: Type.Object({ customer: CustomerResponse }) };
 /** `GET /admin/customers/{id}` also carries the customer's order summaries (docs/CONTRACT.md). */

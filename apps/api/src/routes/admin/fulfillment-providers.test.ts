@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 
 describe("admin fulfillment providers", () => {
@@ -17,7 +11,7 @@ describe("admin fulfillment providers", () => {
     // The process's registry: the manual provider and the test one every process registers (as `pp_test` for payments).
     expect(all.json()).toEqual({ fulfillment_providers: t.app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true })), count: 2, offset: 0, limit: 15 });
     expect(t.app.modules.fulfillmentProviders.ids()).toEqual(["manual_manual", "ful_test"]);
-    const location = (await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: admin, payload: { name: "Depot" } })).json().stock_location;
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Depot" })).json().stock_location;
     const atLocation = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
     expect(atLocation.json(), atLocation.body).toMatchObject({ fulfillment_providers: [{ id: "manual_manual" }, { id: "ful_test" }] });
     expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);

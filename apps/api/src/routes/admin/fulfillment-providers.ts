@@ -2,21 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 
 // Partial: `fields` may narrow it.
 const ProviderView = Type.Partial(Type.Object({ id: Type.String(), is_enabled: Type.Boolean() }));
 const OptionView = Type.Object({ id: Type.String(), is_return: Type.Optional(Type.Boolean()) });
-const ListProviders = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    is_enabled: Type.Optional(Type.Boolean()),
-    stock_location_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListProviders = ListQueryOf({ id: Id(), stock_location_id: Id() }, { q: Type.Optional(Title()), is_enabled: Type.Optional(Type.Boolean()) });
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
 const NoQuery = Type.Object({}, { additionalProperties: false });
 

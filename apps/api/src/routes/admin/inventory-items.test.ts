@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let berlin: string;
 let hamburg: string;
 beforeAll(async () => {
-  t = await createTestApp();
   berlin = (await t.admin.post("/admin/stock-locations", { name: "Berlin" })).json().stock_location.id;
   hamburg = (await t.admin.post("/admin/stock-locations", { name: "Hamburg" })).json().stock_location.id;
 });
-afterAll(() => t.close());
 
 const levelsOf = async (itemId: string) =>
   Object.fromEntries(

@@ -8,11 +8,9 @@ import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startTestSmtpServer>>;
-let admin: Record<string, string>;
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
-  t = await createTestApp({ SMTP_URL: smtp.url });
-  admin = await t.adminHeaders("user_inviter");
+  t = await createTestApp({ SMTP_URL: smtp.url }, { adminId: "user_inviter" });
 });
 afterAll(async () => {
   await t.close();
@@ -21,17 +19,14 @@ afterAll(async () => {
 
 type Headers = Record<string, string>;
 const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
-const post = (url: string, payload?: unknown, headers: Headers = admin) => t.app.inject({ method: "POST", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-const get = (url: string, headers: Headers = admin) => t.app.inject({ method: "GET", url, headers });
-const del = (url: string, headers: Headers = admin) => t.app.inject({ method: "DELETE", url, headers });
-const accept = (token: string, body: unknown, registration: string) => post(`/admin/invites/accept?token=${encodeURIComponent(token)}`, body, bearer(registration));
+const accept = (token: string, body: unknown, registration: string) => t.store.post(`/admin/invites/accept?token=${encodeURIComponent(token)}`, body, bearer(registration));
 const register = async (email: string, password = "pw-invited-1") => {
-  const res = await post("/auth/user/emailpass/register", { email, password }, {});
+  const res = await t.store.post("/auth/user/emailpass/register", { email, password }, {});
   expect(res.statusCode, res.body).toBe(200);
   return res.json().token as string;
 };
 const invite = async (email: string, extra: Record<string, unknown> = {}) => {
-  const res = await post("/admin/invites", { email, ...extra });
+  const res = await t.admin.post("/admin/invites", { email, ...extra });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().invite as { id: string; email: string; token: string; accepted: boolean; expires_at: string; metadata: unknown };
 };
@@ -71,9 +66,9 @@ describe("admin invites: the whole cycle", () => {
     expect(tokenIn(mail)).toBe(created.token);
 
     // Never shown again, never stored: only a hash of its secret.
-    const listed = await get("/admin/invites?q=new.admin");
+    const listed = await t.admin.get("/admin/invites?q=new.admin");
     expect(listed.json()).toMatchObject({ count: 1, offset: 0, limit: 15, invites: [{ id: created.id, email: "new.admin@example.com", accepted: false }] });
-    const retrieved = await get(`/admin/invites/${created.id}`);
+    const retrieved = await t.admin.get(`/admin/invites/${created.id}`);
     const secret = decodeJwt(created.token).jti!;
     for (const res of [listed, retrieved]) {
       expect(res.body).not.toContain(created.token);
@@ -83,7 +78,7 @@ describe("admin invites: the whole cycle", () => {
     const [row] = await t.database.db.select().from(inviteTable).where(eq(inviteTable.id, created.id));
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    const notifications = await get("/admin/notifications?to=new.admin@example.com");
+    const notifications = await t.admin.get("/admin/notifications?to=new.admin@example.com");
     expect(notifications.json().notifications[0]).toMatchObject({ template: "user.invite", status: "success" });
     expect(notifications.body).not.toContain(secret);
 
@@ -94,16 +89,16 @@ describe("admin invites: the whole cycle", () => {
     expect(user).toMatchObject({ email: "new.admin@example.com", first_name: "Nia", last_name: "Admin" });
     expect(Object.keys(user)).not.toContain("token");
 
-    const login = await post("/auth/user/emailpass", { email: "new.admin@example.com", password: "pw-invited-1" }, {});
+    const login = await t.store.post("/auth/user/emailpass", { email: "new.admin@example.com", password: "pw-invited-1" }, {});
     expect(login.statusCode).toBe(200);
-    expect((await get("/admin/users/me", bearer(login.json().token))).json().user.id).toBe(user.id);
+    expect((await t.store.get("/admin/users/me", bearer(login.json().token))).json().user.id).toBe(user.id);
     // The registration token becomes the new admin's through a refresh, as Medusa's dashboard does.
-    const refreshed = await get("/auth/token/refresh", bearer(registration));
+    const refreshed = await t.store.get("/auth/token/refresh", bearer(registration));
     expect(decodeJwt(refreshed.json().token)).toMatchObject({ actor_type: "user", actor_id: user.id });
 
     // Used up: gone from the list, and a second accept is 401.
-    expect((await get("/admin/invites?q=new.admin")).json().count).toBe(0);
-    expect((await get(`/admin/invites/${created.id}`)).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/invites?q=new.admin")).json().count).toBe(0);
+    expect((await t.admin.get(`/admin/invites/${created.id}`)).statusCode).toBe(404);
     const other = await register("someone-else@example.com");
     expect401(await accept(created.token, {}, other));
     expect401(await accept(created.token, {}, registration));
@@ -120,7 +115,7 @@ describe("admin invites: the whole cycle", () => {
   it("resend gives a new token and a new expiry and mails it; the old token stops working; delete voids it", async () => {
     const first = await invite("resend@example.com");
     await t.database.db.update(inviteTable).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(inviteTable.id, first.id));
-    const resent = await post(`/admin/invites/${first.id}/resend`);
+    const resent = await t.admin.post(`/admin/invites/${first.id}/resend`);
     expect(resent.statusCode, resent.body).toBe(200);
     const second = resent.json().invite;
     expect(second.id).toBe(first.id);
@@ -132,14 +127,14 @@ describe("admin invites: the whole cycle", () => {
     expect401(await accept(first.token, {}, registration));
     expect((await accept(second.token, {}, registration)).statusCode).toBe(200);
     // An accepted invite cannot be resent (it is gone).
-    expect((await post(`/admin/invites/${first.id}/resend`)).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/invites/${first.id}/resend`)).statusCode).toBe(404);
 
     const doomed = await invite("doomed@example.com");
-    expect((await del(`/admin/invites/${doomed.id}`)).json()).toEqual({ id: doomed.id, object: "invite", deleted: true });
+    expect((await t.admin.delete(`/admin/invites/${doomed.id}`)).json()).toEqual({ id: doomed.id, object: "invite", deleted: true });
     expect401(await accept(doomed.token, {}, await register("doomed@example.com")));
-    expect((await del(`/admin/invites/${doomed.id}`)).statusCode).toBe(404);
+    expect((await t.admin.delete(`/admin/invites/${doomed.id}`)).statusCode).toBe(404);
     // Its email may be invited again.
-    expect((await post("/admin/invites", { email: "doomed@example.com" })).statusCode).toBe(200);
+    expect((await t.admin.post("/admin/invites", { email: "doomed@example.com" })).statusCode).toBe(200);
   });
 });
 
@@ -156,12 +151,12 @@ describe("admin invites: refusals", () => {
     const foreignKey = new TextEncoder().encode("another-deployment-secret-0123456789");
     const foreign = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "kasse-invite+jwt" }).sign(foreignKey);
     // A session token signed with the right key is not an invite token.
-    const session = (await post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1" }, {})).json().token;
+    const session = (await t.store.post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1" }, {})).json().token;
     const [header, payload, signature] = live.token.split(".");
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, email: "evil@example.com" })).toString("base64url")}.${signature}`;
     const forgedRegistration = await register("forged@example.com");
     for (const token of [foreign, session, tampered, "garbage", `${header}.${payload}.`]) expect401(await accept(token, {}, forgedRegistration));
-    expect((await post("/admin/invites/accept", {}, bearer(forgedRegistration))).statusCode).toBe(400);
+    expect((await t.store.post("/admin/invites/accept", {}, bearer(forgedRegistration))).statusCode).toBe(400);
     expect(await userCount()).toBe(users);
     // The genuine token still works afterwards.
     expect((await accept(live.token, {}, forgedRegistration)).statusCode).toBe(200);
@@ -171,12 +166,12 @@ describe("admin invites: refusals", () => {
     const created = await invite("exact@example.com");
     const users = await userCount();
     // No token, a bad one, a customer's registration token, an API key.
-    expect401(await post(`/admin/invites/accept?token=${created.token}`, {}, {}));
+    expect401(await t.store.post(`/admin/invites/accept?token=${created.token}`, {}, {}));
     expect401(await accept(created.token, {}, "garbage"));
-    const customerRegistration = (await post("/auth/customer/emailpass/register", { email: "exact-customer@example.com", password: "pw-c-1" }, {})).json().token;
+    const customerRegistration = (await t.store.post("/auth/customer/emailpass/register", { email: "exact-customer@example.com", password: "pw-c-1" }, {})).json().token;
     expect401(await accept(created.token, {}, customerRegistration));
-    const key = (await post("/admin/api-keys", { title: "k", type: "secret" })).json().api_key.token;
-    expect401(await post(`/admin/invites/accept?token=${created.token}`, {}, { "x-service-access-token": key }));
+    const key = (await t.admin.post("/admin/api-keys", { title: "k", type: "secret" })).json().api_key.token;
+    expect401(await t.store.post(`/admin/invites/accept?token=${created.token}`, {}, { "x-service-access-token": key }));
     // A signed-in admin is already a user.
     const signedIn = await accept(created.token, {}, (await t.adminHeaders("user_inviter")).authorization!.slice(7));
     expect(signedIn.statusCode).toBe(400);
@@ -191,7 +186,7 @@ describe("admin invites: refusals", () => {
     expect(wrongIdentity.json().type).toBe("invalid_data");
     // Bad bodies and queries.
     for (const body of [{ first_name: 5 }, { unknown: true }, { email: 7 }]) expect((await accept(created.token, body, registration)).statusCode).toBe(400);
-    expect((await post(`/admin/invites/accept?token=${created.token}&extra=1`, {}, bearer(registration))).statusCode).toBe(400);
+    expect((await t.store.post(`/admin/invites/accept?token=${created.token}&extra=1`, {}, bearer(registration))).statusCode).toBe(400);
     expect(await userCount()).toBe(users);
     // Nothing was used up.
     expect((await accept(created.token, { first_name: "Exact" }, registration)).statusCode).toBe(200);
@@ -204,7 +199,7 @@ describe("admin invites: refusals", () => {
     const res = await accept(created.token, {}, registration);
     expect(res.statusCode).toBe(409);
     expect(res.json().type).toBe("conflict");
-    expect((await get(`/admin/invites/${created.id}`)).json().invite).toMatchObject({ id: created.id, accepted: false });
+    expect((await t.admin.get(`/admin/invites/${created.id}`)).json().invite).toMatchObject({ id: created.id, accepted: false });
     expect(await t.app.modules.invite.findOpen(decodeJwt(created.token).jti!)).toMatchObject({ id: created.id });
   });
 
@@ -221,36 +216,36 @@ describe("admin invites: refusals", () => {
   it("bad create input, a duplicate invite and an existing user's email are refused and write nothing", async () => {
     const before = await inviteCount();
     for (const body of [{}, { email: "not-an-email" }, { email: 5 }, { email: "ok@example.com", extra: 1 }, { email: "ok@example.com", metadata: "x" }, { email: "ok@example.com", token: "mine" }]) {
-      const res = await post("/admin/invites", body);
+      const res = await t.admin.post("/admin/invites", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     await invite("twice@example.com");
-    const twice = await post("/admin/invites", { email: "TWICE@example.com" });
+    const twice = await t.admin.post("/admin/invites", { email: "TWICE@example.com" });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().type).toBe("conflict");
-    const existing = await post("/admin/invites", { email: "user_inviter@kasse.test" });
+    const existing = await t.admin.post("/admin/invites", { email: "user_inviter@kasse.test" });
     expect(existing.statusCode).toBe(409);
     expect(await inviteCount()).toBe(before + 1);
 
-    expect((await get("/admin/invites/invite_missing")).statusCode).toBe(404);
-    expect((await post("/admin/invites/invite_missing/resend")).statusCode).toBe(404);
-    expect((await del("/admin/invites/invite_missing")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/invites/invite_missing")).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/invites/invite_missing/resend")).statusCode).toBe(404);
+    expect((await t.admin.delete("/admin/invites/invite_missing")).statusCode).toBe(404);
     const created = await invite("resend-body@example.com");
-    expect((await post(`/admin/invites/${created.id}/resend`, { email: "x@example.com" })).statusCode).toBe(400);
-    for (const query of ["limit=-1", "order=token_hash", "unknown=1", "offset=x"]) expect((await get(`/admin/invites?${query}`)).statusCode, query).toBe(400);
+    expect((await t.admin.post(`/admin/invites/${created.id}/resend`, { email: "x@example.com" })).statusCode).toBe(400);
+    for (const query of ["limit=-1", "order=token_hash", "unknown=1", "offset=x"]) expect((await t.admin.get(`/admin/invites?${query}`)).statusCode, query).toBe(400);
   });
 
   it("lists with paging, filters and order; every route but accept needs an admin", async () => {
-    const listed = await get("/admin/invites?limit=2&offset=0&order=email");
+    const listed = await t.admin.get("/admin/invites?limit=2&offset=0&order=email");
     expect(listed.statusCode).toBe(200);
     const body = listed.json();
     expect(body.invites).toHaveLength(2);
     expect(body.count).toBeGreaterThan(2);
     expect(body.invites.map((i: { email: string }) => i.email)).toEqual([...body.invites.map((i: { email: string }) => i.email)].sort());
-    const byEmail = await get("/admin/invites?email=twice@example.com");
+    const byEmail = await t.admin.get("/admin/invites?email=twice@example.com");
     expect(byEmail.json()).toMatchObject({ count: 1, invites: [{ email: "twice@example.com" }] });
-    expect((await get(`/admin/invites?id[]=${byEmail.json().invites[0].id}&fields=email`)).json().invites).toEqual([{ id: byEmail.json().invites[0].id, email: "twice@example.com" }]);
+    expect((await t.admin.get(`/admin/invites?id[]=${byEmail.json().invites[0].id}&fields=email`)).json().invites).toEqual([{ id: byEmail.json().invites[0].id, email: "twice@example.com" }]);
 
     const customer = await t.customerHeaders("cus_invites");
     for (const [method, url] of [["GET", "/admin/invites"], ["POST", "/admin/invites"], ["GET", "/admin/invites/invite_x"], ["POST", "/admin/invites/invite_x/resend"], ["DELETE", "/admin/invites/invite_x"]] as const) {

@@ -6,19 +6,11 @@ import type { FastifyBaseLogger } from "fastify";
 import type { App } from "../../app";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
 const Params = Type.Object({ id: Id() });
-const ListInvites = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Filter("email"))),
-  },
-  { additionalProperties: false },
-);
+const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
 const One = { 200: Type.Object({ invite: InviteView }) };

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
-const get = (url: string, headers = admin) => t.app.inject({ method: "GET", url, headers });
 
 describe("admin notifications", () => {
   it("lists the outbox newest first with filters and paging; secret data is redacted; the default provider is log", async () => {
@@ -18,28 +11,28 @@ describe("admin notifications", () => {
     const second = await service.send({ to: "n2@example.com", channel: "feed", template: "order.placed", data: { order_id: "order_1" } });
     expect(first).toMatchObject({ provider_id: "log", status: "success" });
 
-    const all = await get("/admin/notifications");
+    const all = await t.admin.get("/admin/notifications");
     expect(all.statusCode).toBe(200);
     expect(all.json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect(all.json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id, first.id]);
     expect(all.body).not.toContain("s3cret-token");
     expect(all.json().notifications[1].data).toEqual({ token: "[redacted]", email: "n1@example.com" });
 
-    expect((await get("/admin/notifications?channel=feed")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
-    expect((await get("/admin/notifications?status[]=failure")).json().count).toBe(0);
-    expect((await get("/admin/notifications?to=n1@example.com&fields=status")).json().notifications).toEqual([{ id: first.id, status: "success" }]);
-    expect((await get("/admin/notifications?limit=1&offset=1&order=created_at")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
-    expect((await get(`/admin/notifications/${first.id}`)).json().notification.data.token).toBe("[redacted]");
-    expect((await get("/admin/notifications/noti_missing")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/notifications?channel=feed")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
+    expect((await t.admin.get("/admin/notifications?status[]=failure")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/notifications?to=n1@example.com&fields=status")).json().notifications).toEqual([{ id: first.id, status: "success" }]);
+    expect((await t.admin.get("/admin/notifications?limit=1&offset=1&order=created_at")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
+    expect((await t.admin.get(`/admin/notifications/${first.id}`)).json().notification.data.token).toBe("[redacted]");
+    expect((await t.admin.get("/admin/notifications/noti_missing")).statusCode).toBe(404);
   });
 
   it("rejects bad filters with 400 and non-admins with 401/403", async () => {
     for (const url of ["/admin/notifications?status=bogus", "/admin/notifications?limit=-1", "/admin/notifications?order=data", "/admin/notifications?x=1"]) {
-      const res = await get(url);
+      const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     expect((await t.app.inject({ method: "GET", url: "/admin/notifications" })).statusCode).toBe(401);
-    expect((await get("/admin/notifications", await t.customerHeaders("cus_1"))).statusCode).toBe(403);
+    expect((await t.store.get("/admin/notifications", await t.customerHeaders("cus_1"))).statusCode).toBe(403);
   });
 });

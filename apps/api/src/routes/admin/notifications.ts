@@ -2,22 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { Code, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, Filter, ListAnswer, ListQueryOf, RetrieveQuery } from "../../http/schemas";
 import { NotificationView } from "@kasse/modules/notification";
 
 const Params = Type.Object({ id: Id() });
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("success"), Type.Literal("failure")]);
-const ListNotifications = Type.Object(
-  {
-    ...ListQuery,
-    id: Type.Optional(ArrayQuery(Id())),
-    to: Type.Optional(ArrayQuery(Filter("email"))),
-    channel: Type.Optional(ArrayQuery(Code())),
-    template: Type.Optional(ArrayQuery(Code())),
-    status: Type.Optional(ArrayQuery(Status)),
-  },
-  { additionalProperties: false },
-);
+const ListNotifications = ListQueryOf({ id: Id(), to: Filter("email"), channel: Code(), template: Code(), status: Status });
 
 /** Admin notifications: the outbox, newest first (secret data such as reset tokens shows as `[redacted]`). */
 export default async function notifications(app: App): Promise<void> {

@@ -1,62 +1,57 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp({}, { adminId: "user_archive" });
 const LOC = "sloc_archive";
 let items: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_archive");
   items = await stockTestVariants(t.app, [LOC]);
 });
-afterAll(() => t.close());
 
-const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const get = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const levels = async () => Promise.all(Object.values(items).map((id) => t.app.modules.inventory.retrieveLevel(id, LOC)));
-const actions = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}/changes?limit=100`, headers: admin })).json().order_changes.map((c: { action: string }) => c.action);
+const actions = async (id: string) => (await t.admin.get(`/admin/orders/${id}/changes?limit=100`)).json().order_changes.map((c: { action: string }) => c.action);
 
 describe("POST /admin/orders/{id}/archive", () => {
   it("archives a completed or canceled order, logged with the admin; refuses a pending one and a second archive", async () => {
     const { order } = await placeTestOrder(t.app);
-    const pending = await post(`/admin/orders/${order.id}/archive`);
+    const pending = await t.admin.post(`/admin/orders/${order.id}/archive`, {});
     expect(pending.statusCode).toBe(400);
     expect(pending.json()).toEqual({ type: "invalid_data", message: `Order ${order.id} is pending; only completed, canceled or draft orders can be archived` });
     expect((await get(order.id)).status).toBe("pending");
 
-    await post(`/admin/orders/${order.id}/complete`);
-    const archived = await post(`/admin/orders/${order.id}/archive`);
+    await t.admin.post(`/admin/orders/${order.id}/complete`, {});
+    const archived = await t.admin.post(`/admin/orders/${order.id}/archive`, {});
     expect(archived.statusCode).toBe(200);
     expect(archived.json().order).toMatchObject({ id: order.id, status: "archived", payment_status: "authorized", fulfillment_status: "not_fulfilled" });
-    const log = (await t.app.inject({ method: "GET", url: `/admin/orders/${order.id}/changes`, headers: admin })).json().order_changes;
+    const log = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json().order_changes;
     expect(log.at(-1)).toMatchObject({ action: "order_archived", actor_type: "user", actor_id: "user_archive", before: { status: "completed" }, after: { status: "archived" } });
 
-    const again = await post(`/admin/orders/${order.id}/archive`);
+    const again = await t.admin.post(`/admin/orders/${order.id}/archive`, {});
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(`Order ${order.id} is already archived`);
 
     const canceled = (await placeTestOrder(t.app)).order;
-    await post(`/admin/orders/${canceled.id}/cancel`);
-    const res = await post(`/admin/orders/${canceled.id}/archive`);
+    await t.admin.post(`/admin/orders/${canceled.id}/cancel`, {});
+    const res = await t.admin.post(`/admin/orders/${canceled.id}/archive`, {});
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toMatchObject({ status: "archived", payment_status: "canceled", fulfillment_status: "canceled" });
 
-    const listed = (await t.app.inject({ method: "GET", url: "/admin/orders?status[]=archived&fields=id,status", headers: admin })).json();
+    const listed = (await t.admin.get("/admin/orders?status[]=archived&fields=id,status")).json();
     expect(listed.orders.map((o: { id: string }) => o.id).sort()).toEqual([order.id, canceled.id].sort());
-    expect((await post("/admin/orders/order_missing/archive")).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/orders/order_missing/archive", {})).statusCode).toBe(404);
   });
 
   it("an archived order is closed: no cancel, completion, fulfillment, payment movement or return; stock and money untouched", async () => {
     const { order, collection_id, payment_id } = await placeTestOrder(t.app, {}, { reserve_at: LOC });
     const shirt = order.items[0]!.id;
-    await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC });
-    await post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`, { amount: 1000 });
+    await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC });
+    await t.admin.post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`, { amount: 1000 });
     const fid = (await get(order.id)).fulfillments[0].id as string;
-    await post(`/admin/orders/${order.id}/complete`);
-    expect((await post(`/admin/orders/${order.id}/archive`)).statusCode).toBe(200);
+    await t.admin.post(`/admin/orders/${order.id}/complete`, {});
+    expect((await t.admin.post(`/admin/orders/${order.id}/archive`, {})).statusCode).toBe(200);
     const before = await get(order.id);
     const stockBefore = await levels();
 
@@ -72,7 +67,7 @@ describe("POST /admin/orders/{id}/archive", () => {
       [`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC }, `Order ${order.id} is archived and cannot be returned`],
     ];
     for (const [url, body, message] of refused) {
-      const res = await post(url, body);
+      const res = await t.admin.post(url, body);
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), url).toEqual({ type: "invalid_data", message });
     }
@@ -81,7 +76,7 @@ describe("POST /admin/orders/{id}/archive", () => {
     expect(await levels()).toEqual(stockBefore);
 
     // The record stays editable (notes, a corrected email) and every edit is logged.
-    const edited = await post(`/admin/orders/${order.id}`, { email: "fixed@example.com", metadata: { note: "archived after audit" } });
+    const edited = await t.admin.post(`/admin/orders/${order.id}`, { email: "fixed@example.com", metadata: { note: "archived after audit" } });
     expect(edited.statusCode).toBe(200);
     expect(edited.json().order).toMatchObject({ status: "archived", email: "fixed@example.com" });
     expect((await actions(order.id)).at(-1)).toBe("order_updated");
@@ -89,19 +84,19 @@ describe("POST /admin/orders/{id}/archive", () => {
 
   it("a failure inside the archive step leaves the order as it was; two archives at once archive it once", async () => {
     const { order } = await placeTestOrder(t.app);
-    await post(`/admin/orders/${order.id}/complete`);
-    const failed = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'order_archived'", () => post(`/admin/orders/${order.id}/archive`));
+    await t.admin.post(`/admin/orders/${order.id}/complete`, {});
+    const failed = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'order_archived'", () => t.admin.post(`/admin/orders/${order.id}/archive`, {}));
     expect(failed.statusCode).toBe(500);
     expect(failed.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
     expect((await get(order.id)).status).toBe("completed");
     expect(await actions(order.id)).toEqual(["order_placed", "order_completed"]);
 
     // Completing is one transaction with its event; completing again is refused and records none.
-    expect((await post(`/admin/orders/${order.id}/complete`)).statusCode).toBe(400);
+    expect((await t.admin.post(`/admin/orders/${order.id}/complete`, {})).statusCode).toBe(400);
     const completed = await t.app.modules.events.list({ name: ["order.completed"] }, { limit: 100, offset: 0 });
     expect(completed.items.filter((e) => (e.data as { id: string }).id === order.id)).toHaveLength(1);
 
-    const results = await Promise.all([post(`/admin/orders/${order.id}/archive`), post(`/admin/orders/${order.id}/archive`)]);
+    const results = await Promise.all([t.admin.post(`/admin/orders/${order.id}/archive`, {}), t.admin.post(`/admin/orders/${order.id}/archive`, {})]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect((await get(order.id)).status).toBe("archived");
     expect(await actions(order.id)).toEqual(["order_placed", "order_completed", "order_archived"]);

@@ -1,22 +1,16 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp({}, { adminId: "user_cancel" });
 const LOC = "sloc_cancel";
 let items: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_cancel");
   items = await stockTestVariants(t.app, [LOC]);
 });
-afterAll(() => t.close());
 
-const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
 const reserved = async () => ({
   shirt: (await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC)).reserved_quantity,
   mug: (await t.app.modules.inventory.retrieveLevel(items.variant_mug!, LOC)).reserved_quantity,
@@ -30,7 +24,7 @@ describe("POST /admin/orders/{id}/cancel", () => {
     const { order, payment_id } = await place();
     expect(await reserved()).toEqual({ shirt: base.shirt + 2, mug: base.mug + 1 });
 
-    const res = await post(`/admin/orders/${order.id}/cancel`);
+    const res = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toMatchObject({ id: order.id, status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
     expect(await reserved()).toEqual(base);
@@ -40,40 +34,40 @@ describe("POST /admin/orders/{id}/cancel", () => {
     expect(collection.payments[0]).toMatchObject({ id: payment_id });
     expect(collection.payments[0].canceled_at).not.toBeNull();
 
-    const changes = (await get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string; actor_id: string | null }) => [c.action, c.actor_id]);
+    const changes = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string; actor_id: string | null }) => [c.action, c.actor_id]);
     expect(changes).toEqual([["order_placed", null], ["order_canceled", "user_cancel"], ["payments_canceled", "user_cancel"], ["payment_status_changed", "user_cancel"]]);
   });
 
   it("refunds what was captured", async () => {
     const { order, payment_id } = await place();
-    await post(`/admin/payments/${payment_id}/capture`, { amount: 2000 });
-    const res = await post(`/admin/orders/${order.id}/cancel`);
+    await t.admin.post(`/admin/payments/${payment_id}/capture`, { amount: 2000 });
+    const res = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(res.json().order).toMatchObject({ status: "canceled", payment_status: "canceled", paid_total: 2000, refunded_total: 2000 });
     expect(res.json().order.payment_collections[0].payments[0].refunds).toEqual([expect.objectContaining({ amount: 2000, note: "Order canceled" })]);
   });
 
   it("refuses a canceled order and a fulfilled one with 400, changing nothing", async () => {
     const { order } = await place();
-    await post(`/admin/orders/${order.id}/cancel`);
-    const again = await post(`/admin/orders/${order.id}/cancel`);
+    await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
+    const again = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ type: "invalid_data", message: `Order ${order.id} is already canceled` });
 
     const fulfilled = (await place()).order;
-    expect((await post(`/admin/orders/${fulfilled.id}/fulfillments`, { items: [{ id: fulfilled.items[0]!.id, quantity: 1 }], location_id: LOC })).statusCode).toBe(200);
+    expect((await t.admin.post(`/admin/orders/${fulfilled.id}/fulfillments`, { items: [{ id: fulfilled.items[0]!.id, quantity: 1 }], location_id: LOC })).statusCode).toBe(200);
     const before = await reserved();
-    const refused = await post(`/admin/orders/${fulfilled.id}/cancel`);
+    const refused = await t.admin.post(`/admin/orders/${fulfilled.id}/cancel`, {});
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(`All fulfillments must be canceled before canceling order ${fulfilled.id}`);
-    expect((await get(`/admin/orders/${fulfilled.id}`)).json().order).toMatchObject({ status: "pending", payment_status: "authorized", fulfillment_status: "partially_fulfilled" });
+    expect((await t.admin.get(`/admin/orders/${fulfilled.id}`)).json().order).toMatchObject({ status: "pending", payment_status: "authorized", fulfillment_status: "partially_fulfilled" });
     expect(await reserved()).toEqual(before);
-    expect((await post("/admin/orders/order_missing/cancel")).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/orders/order_missing/cancel", {})).statusCode).toBe(404);
   });
 
   it("a failure at each step leaves the order, its reservations and its payment as they were (or says what moved)", async () => {
     const db = t.database.db;
     const expectUntouched = async (id: string, base: { shirt: number; mug: number }) => {
-      const order = (await get(`/admin/orders/${id}`)).json().order;
+      const order = (await t.admin.get(`/admin/orders/${id}`)).json().order;
       expect(order).toMatchObject({ status: "pending", fulfillment_status: "not_fulfilled" });
       expect(await reserved()).toEqual(base);
       return order;
@@ -82,30 +76,30 @@ describe("POST /admin/orders/{id}/cancel", () => {
     let { order } = await place();
     let base = await reserved();
     await db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${order.id}`);
-    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () => post(`/admin/orders/${order.id}/cancel`));
+    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_collections[0]).toMatchObject({ status: "authorized", authorized_amount: 3200 });
 
     // Step "cancel-order" fails.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () => post(`/admin/orders/${order.id}/cancel`));
+    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
 
     // Step "release-reservations" fails: the order's status comes back.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "reservation_item", "UPDATE", "true", () => post(`/admin/orders/${order.id}/cancel`));
+    res = await withFailure(db, "reservation_item", "UPDATE", "true", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
-    const actions = (await get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string }) => c.action);
+    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string }) => c.action);
     expect(actions).toEqual(["order_placed", "order_canceled", "order_cancel_reverted"]);
 
     // Step "cancel-order-payments" fails: reservations and status come back; the payment is untouched.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "payment", "UPDATE", "true", () => post(`/admin/orders/${order.id}/cancel`));
+    res = await withFailure(db, "payment", "UPDATE", "true", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
     expect(res.statusCode).toBe(500);
     const afterPaymentFailure = await expectUntouched(order.id, base);
     expect(afterPaymentFailure.payment_status).toBe("authorized");
@@ -116,7 +110,7 @@ describe("POST /admin/orders/{id}/cancel", () => {
     for (const [table, op, when] of [["order_change", "INSERT", "NEW.action = 'payments_canceled'"], ["order", "UPDATE", "NEW.status = 'canceled' and NEW.payment_status = 'canceled'"]] as const) {
       ({ order } = await place());
       base = await reserved();
-      res = await withFailure(db, table, op, when, () => post(`/admin/orders/${order.id}/cancel`));
+      res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
       expect(res.statusCode).toBe(500);
       const after = await expectUntouched(order.id, base);
       expect(after.payment_status).toBe("canceled");
@@ -127,17 +121,17 @@ describe("POST /admin/orders/{id}/cancel", () => {
   it("two concurrent cancels: one cancels, the other is refused; reservations released once", async () => {
     const base = await reserved();
     const { order } = await place();
-    const results = await Promise.all([post(`/admin/orders/${order.id}/cancel`), post(`/admin/orders/${order.id}/cancel`)]);
+    const results = await Promise.all([t.admin.post(`/admin/orders/${order.id}/cancel`, {}), t.admin.post(`/admin/orders/${order.id}/cancel`, {})]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect(await reserved()).toEqual(base);
-    expect((await get(`/admin/orders/${order.id}`)).json().order).toMatchObject({ status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
+    expect((await t.admin.get(`/admin/orders/${order.id}`)).json().order).toMatchObject({ status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
   });
 
   it("cancel racing a capture: the order ends consistent either way", async () => {
     const { order, collection_id } = await place();
-    const [canceled, captured] = await Promise.all([post(`/admin/orders/${order.id}/cancel`), post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`)]);
+    const [canceled, captured] = await Promise.all([t.admin.post(`/admin/orders/${order.id}/cancel`, {}), t.admin.post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`, {})]);
     expect(canceled.statusCode).toBe(200);
-    const final = (await get(`/admin/orders/${order.id}`)).json().order;
+    const final = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
     expect(final).toMatchObject({ status: "canceled", payment_status: "canceled" });
     if (captured.statusCode === 200) {
       // The capture came first: the cancellation refunded it in full.

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 import { placeTestOrder } from "../../testing/orders";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_orders_dashboard");
-});
-afterAll(() => t.close());
+const t = useTestApp({}, { adminId: "user_orders_dashboard" });
 
-const get = (url: string, headers: Record<string, string> = admin) => t.app.inject({ method: "GET", url, headers });
 const expect400 = async (url: string) => {
-  const res = await get(url);
+  const res = await t.admin.get(url);
   expect(res.statusCode, url).toBe(400);
   expect(res.json().type).toBe("invalid_data");
 };
@@ -21,21 +14,21 @@ const expect400 = async (url: string) => {
 describe("what the dashboard's order page reads", () => {
   it("previews an order: with no pending change, the order as it is, shaped by fields", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_preview" });
-    const detail = (await get(`/admin/orders/${order.id}`)).json().order;
-    const res = await get(`/admin/orders/${order.id}/preview`);
+    const detail = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
+    const res = await t.admin.get(`/admin/orders/${order.id}/preview`);
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toEqual(detail);
-    expect((await get(`/admin/orders/${order.id}/preview?fields=id,total`)).json()).toEqual({ order: { id: order.id, total: detail.total, payment_status: "authorized", fulfillment_status: "not_fulfilled" } });
-    expect((await get("/admin/orders/order_missing/preview")).statusCode).toBe(404);
+    expect((await t.admin.get(`/admin/orders/${order.id}/preview?fields=id,total`)).json()).toEqual({ order: { id: order.id, total: detail.total, payment_status: "authorized", fulfillment_status: "not_fulfilled" } });
+    expect((await t.admin.get("/admin/orders/order_missing/preview")).statusCode).toBe(404);
     await expect400(`/admin/orders/${order.id}/preview?version=1&x=1`);
   });
 
   it("answers the order's only version, 1, and no other", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_version" });
-    const res = await get(`/admin/orders/${order.id}?version=1&fields=id`);
+    const res = await t.admin.get(`/admin/orders/${order.id}?version=1&fields=id`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ order: { id: order.id, payment_status: "authorized", fulfillment_status: "not_fulfilled" } });
-    const later = await get(`/admin/orders/${order.id}?version=2`);
+    const later = await t.admin.get(`/admin/orders/${order.id}?version=2`);
     expect(later.statusCode).toBe(404);
     expect(later.json()).toEqual({ type: "not_found", message: `Order ${order.id} has no version 2` });
     await expect400(`/admin/orders/${order.id}?version=0`);
@@ -44,47 +37,42 @@ describe("what the dashboard's order page reads", () => {
 
   it("lists order changes by Medusa change type: Kasse's log has none of those kinds", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_changes" });
-    const all = (await get(`/admin/orders/${order.id}/changes`)).json();
+    const all = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json();
     expect(all.count).toBeGreaterThan(0);
     const first = all.order_changes[0];
-    expect((await get(`/admin/orders/${order.id}/changes?id[0]=${first.id}`)).json()).toMatchObject({ count: 1, order_changes: [{ id: first.id }] });
-    const typed = await get(`/admin/orders/${order.id}/changes?change_type[0]=edit&change_type[1]=claim&change_type[2]=exchange&change_type[3]=return&change_type[4]=transfer&change_type[5]=update_order`);
+    expect((await t.admin.get(`/admin/orders/${order.id}/changes?id[0]=${first.id}`)).json()).toMatchObject({ count: 1, order_changes: [{ id: first.id }] });
+    const typed = await t.admin.get(`/admin/orders/${order.id}/changes?change_type[0]=edit&change_type[1]=claim&change_type[2]=exchange&change_type[3]=return&change_type[4]=transfer&change_type[5]=update_order`);
     expect(typed.statusCode).toBe(200);
     expect(typed.json()).toEqual({ order_changes: [], count: 0, offset: 0, limit: 15 });
-    expect((await get(`/admin/orders/${order.id}/changes?status=pending`)).json().count).toBe(0);
+    expect((await t.admin.get(`/admin/orders/${order.id}/changes?status=pending`)).json().count).toBe(0);
     await expect400(`/admin/orders/${order.id}/changes?change_type[0]=rename`);
     await expect400(`/admin/orders/${order.id}/changes?status=open`);
-    expect((await get("/admin/orders/order_missing/changes?change_type=edit")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/orders/order_missing/changes?change_type=edit")).statusCode).toBe(404);
   });
 
   it("lists claims and exchanges truthfully as empty, with Medusa's filters; none is found by id", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_claims" });
     for (const plural of ["claims", "exchanges"]) {
-      const res = await get(`/admin/${plural}?order_id=${order.id}&fields=*additional_items&limit=20`);
+      const res = await t.admin.get(`/admin/${plural}?order_id=${order.id}&fields=*additional_items&limit=20`);
       expect(res.statusCode, plural).toBe(200);
       expect(res.json()).toEqual({ [plural]: [], count: 0, offset: 0, limit: 20 });
-      expect((await get(`/admin/${plural}?status[]=requested&created_at[gte]=2024-01-01&q=x`)).statusCode).toBe(200);
-      const one = await get(`/admin/${plural}/x_1`);
+      expect((await t.admin.get(`/admin/${plural}?status[]=requested&created_at[gte]=2024-01-01&q=x`)).statusCode).toBe(200);
+      const one = await t.admin.get(`/admin/${plural}/x_1`);
       expect(one.statusCode).toBe(404);
       expect(one.json().type).toBe("not_found");
       await expect400(`/admin/${plural}?status=lost`);
       await expect400(`/admin/${plural}?unknown=1`);
-      expect((await get(`/admin/${plural}`, {})).statusCode).toBe(401);
+      expect((await t.store.get(`/admin/${plural}`, {})).statusCode).toBe(401);
     }
   });
 });
 
 describe("the fields the dashboard asks of an order", () => {
   it("always answers payment and fulfillment status, and on request the customer, sales channel, region and each line's variant", async () => {
-    const customer = (await t.app.inject({ method: "POST", url: "/admin/customers", headers: admin, payload: { email: "ana@example.com", first_name: "Ana" } })).json().customer;
-    const channel = (await t.app.inject({ method: "POST", url: "/admin/sales-channels", headers: admin, payload: { name: "Shop" } })).json().sales_channel;
+    const customer = (await t.admin.post("/admin/customers", { email: "ana@example.com", first_name: "Ana" })).json().customer;
+    const channel = (await t.admin.post("/admin/sales-channels", { name: "Shop" })).json().sales_channel;
     const product = (
-      await t.app.inject({
-        method: "POST",
-        url: "/admin/products",
-        headers: admin,
-        payload: { title: "Mug", options: [{ title: "Size", values: ["L"] }], variants: [{ title: "L", sku: "MUG-L", options: { Size: "L" }, prices: [{ currency_code: "eur", amount: 1000 }] }] },
-      })
+      await t.admin.post("/admin/products", { title: "Mug", options: [{ title: "Size", values: ["L"] }], variants: [{ title: "L", sku: "MUG-L", options: { Size: "L" }, prices: [{ currency_code: "eur", amount: 1000 }] }] })
     ).json().product;
     const variant = product.variants[0];
     const snapshot = orderSnapshot({});
@@ -92,7 +80,7 @@ describe("the fields the dashboard asks of an order", () => {
     const { order } = await placeTestOrder(t.app, { customer_id: customer.id, sales_channel_id: channel.id, items });
 
     const fields = "id,total,*customer,*sales_channel,*items,*items.variant,*items.variant.product,*items.variant.options,+items.variant.manage_inventory,region.automatic_taxes,original_total,original_tax_total,credit_line_total,refundable_total";
-    const res = await get(`/admin/orders/${order.id}?fields=${encodeURIComponent(fields)}`);
+    const res = await t.admin.get(`/admin/orders/${order.id}?fields=${encodeURIComponent(fields)}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json().order;
     expect(body).toMatchObject({
@@ -113,10 +101,10 @@ describe("the fields the dashboard asks of an order", () => {
     expect(body).not.toHaveProperty("email");
 
     // The list answers the same, one query per relation for the page.
-    const list = await get(`/admin/orders?customer_id=${customer.id}&fields=id,*customer,*sales_channel`);
+    const list = await t.admin.get(`/admin/orders?customer_id=${customer.id}&fields=id,*customer,*sales_channel`);
     expect(list.json().orders).toEqual([expect.objectContaining({ id: order.id, payment_status: "authorized", customer: expect.objectContaining({ id: customer.id }), sales_channel: expect.objectContaining({ id: channel.id }) })]);
     // Without fields, no relation is loaded but the computed totals are there.
-    const plain = (await get(`/admin/orders/${order.id}`)).json().order;
+    const plain = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
     expect(plain).not.toHaveProperty("customer");
     expect(plain).toMatchObject({ credit_lines: [], credit_line_total: 0, original_total: plain.total });
   });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 import { defaultFulfillmentProviders, type createTestFulfillmentProvider } from "@kasse/modules/fulfillment";
@@ -8,19 +8,14 @@ import { defaultFulfillmentProviders, type createTestFulfillmentProvider } from 
 // (`ful_test` here, as `pp_test` is for payments): its answer is stored on the fulfillment; a
 // provider that fails leaves nothing behind (stock, order quantities); a failure after the
 // provider created its fulfillment cancels it there.
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp({}, { adminId: "user_ful_provider" });
 const LOC = "sloc_provider";
 let items: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_ful_provider");
   items = await stockTestVariants(t.app, [LOC]);
 });
-afterAll(() => t.close());
 
-const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const getOrder = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const getOrder = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const stock = async () => {
   const l = await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC);
   return { stocked: l.stocked_quantity, reserved: l.reserved_quantity };
@@ -39,14 +34,14 @@ async function orderShippedWith(data: Record<string, unknown>) {
 describe("fulfillment providers", () => {
   it("creates the fulfillment with the shipping option's provider and keeps its answer", async () => {
     const order = await orderShippedWith({ service: "express" });
-    const res = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
     expect(res.statusCode).toBe(200);
     const [fulfillment] = res.json().order.fulfillments;
     expect(fulfillment).toMatchObject({ provider_id: "ful_test", data: { service: "express", ful_test_id: expect.stringMatching(/^ful_test_wfx_/) } });
     expect(fulTest().canceled()).not.toContain(fulfillment.data.ful_test_id);
 
     // Canceling it in Kasse cancels it with the provider too.
-    const canceled = await post(`/admin/orders/${order.id}/fulfillments/${fulfillment.id}/cancel`);
+    const canceled = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fulfillment.id}/cancel`, {});
     expect(canceled.statusCode).toBe(200);
     expect(canceled.json().order.fulfillments[0].canceled_at).not.toBeNull();
     expect(fulTest().canceled()).toContain(fulfillment.data.ful_test_id);
@@ -55,7 +50,7 @@ describe("fulfillment providers", () => {
   it("a provider that fails: 502 provider_error, and the saga gives back the stock and the order's quantities", async () => {
     const order = await orderShippedWith({ behavior: "fail" });
     const before = await stock();
-    const res = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ type: "provider_error", message: "ful_test: the provider failed to create the fulfillment" });
     const after = await getOrder(order.id);
@@ -71,7 +66,7 @@ describe("fulfillment providers", () => {
   it("a failure after the provider created its fulfillment cancels it with the provider", async () => {
     const order = await orderShippedWith({});
     const before = await stock();
-    const res = await withFailure(t.app.modules.db, "fulfillment", "INSERT", "true", () => post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }));
+    const res = await withFailure(t.app.modules.db, "fulfillment", "INSERT", "true", () => t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }));
     expect(res.statusCode).toBe(500);
     expect((await getOrder(order.id)).fulfillments).toEqual([]);
     expect(await stock()).toEqual(before);

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp({}, { adminId: "user_ful" });
 const LOC = "sloc_ful";
 let items: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_ful");
   items = await stockTestVariants(t.app, [LOC, "sloc_other"]);
 });
-afterAll(() => t.close());
 
-const post = (url: string, payload: unknown = {}) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = async (id: string) => (await t.app.inject({ method: "GET", url: `/admin/orders/${id}`, headers: admin })).json().order;
+const get = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const level = async (variant: string) => {
   const l = await t.app.modules.inventory.retrieveLevel(items[variant]!, LOC);
   return { stocked: l.stocked_quantity, reserved: l.reserved_quantity };
@@ -30,7 +25,7 @@ describe("fulfill, ship, deliver, cancel", () => {
     const [shirt, mug] = order.items;
     const start = await levels();
 
-    const first = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC, metadata: { box: 1 } });
+    const first = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC, metadata: { box: 1 } });
     expect(first.statusCode).toBe(200);
     let body = first.json().order;
     expect(body.fulfillment_status).toBe("partially_fulfilled");
@@ -41,53 +36,53 @@ describe("fulfill, ship, deliver, cancel", () => {
     expect(await levels()).toEqual({ shirt: { stocked: start.shirt.stocked - 1, reserved: start.shirt.reserved - 1 }, mug: start.mug });
     const f1 = body.fulfillments[0].id as string;
 
-    body = (await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
+    body = (await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 1 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
     expect(body.fulfillment_status).toBe("fulfilled");
     expect(await levels()).toEqual({ shirt: { stocked: start.shirt.stocked - 2, reserved: start.shirt.reserved - 2 }, mug: { stocked: start.mug.stocked - 1, reserved: start.mug.reserved - 1 } });
     const f2 = body.fulfillments[1].id as string;
 
-    const over = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: mug!.id, quantity: 1 }], location_id: LOC });
+    const over = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: mug!.id, quantity: 1 }], location_id: LOC });
     expect(over.statusCode).toBe(400);
     expect(over.json().message).toBe(`Cannot fulfill more than 0 of item ${mug!.id}`);
 
-    body = (await post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`, { items: [{ id: shirt!.id, quantity: 1 }] })).json().order;
+    body = (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`, { items: [{ id: shirt!.id, quantity: 1 }] })).json().order;
     expect(body.fulfillment_status).toBe("partially_shipped");
     expect(body.fulfillments[0].shipped_at).not.toBeNull();
-    const cancelShipped = await post(`/admin/orders/${order.id}/fulfillments/${f1}/cancel`);
+    const cancelShipped = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f1}/cancel`, {});
     expect(cancelShipped.statusCode).toBe(400);
     expect(cancelShipped.json().message).toBe(`Fulfillment ${f1} is shipped and cannot be canceled`);
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().message).toBe(`Fulfillment ${f2} is not shipped yet`);
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`, {})).json().message).toBe(`Fulfillment ${f2} is not shipped yet`);
 
-    body = (await post(`/admin/orders/${order.id}/fulfillments/${f1}/mark-as-delivered`)).json().order;
+    body = (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f1}/mark-as-delivered`, {})).json().order;
     expect(body.fulfillment_status).toBe("partially_delivered");
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`)).json().message).toBe(`Fulfillment ${f1} is already shipped`);
-    body = (await post(`/admin/orders/${order.id}/fulfillments/${f2}/shipments`)).json().order;
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f1}/shipments`, {})).json().message).toBe(`Fulfillment ${f1} is already shipped`);
+    body = (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f2}/shipments`, {})).json().order;
     expect(body.fulfillment_status).toBe("partially_delivered");
-    body = (await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().order;
+    body = (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`, {})).json().order;
     expect(body.fulfillment_status).toBe("delivered");
     expect(qty(body)).toEqual([[2, 2, 2], [1, 1, 1]]);
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`)).json().message).toBe(`Fulfillment ${f2} is already delivered`);
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${f2}/mark-as-delivered`, {})).json().message).toBe(`Fulfillment ${f2} is already delivered`);
 
-    const cancel = await post(`/admin/orders/${order.id}/cancel`);
+    const cancel = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(cancel.statusCode).toBe(400);
-    const actions = (await t.app.inject({ method: "GET", url: `/admin/orders/${order.id}/changes?limit=50`, headers: admin })).json().order_changes.map((c: { action: string }) => c.action);
+    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`)).json().order_changes.map((c: { action: string }) => c.action);
     expect(actions).toEqual(["order_placed", "fulfillment_created", "fulfillment_created", "shipment_created", "fulfillment_delivered", "shipment_created", "fulfillment_delivered"]);
   });
 
   it("cancel-fulfillment restores the quantities, the reservations and the stock", async () => {
     const { order } = await place();
     const start = await levels();
-    const created = (await post(`/admin/orders/${order.id}/fulfillments`, { items: order.items.map((i) => ({ id: i.id, quantity: i.quantity })), location_id: LOC })).json().order;
+    const created = (await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: order.items.map((i) => ({ id: i.id, quantity: i.quantity })), location_id: LOC })).json().order;
     expect(created.fulfillment_status).toBe("fulfilled");
-    const res = await post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`);
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`, {});
     expect(res.statusCode).toBe(200);
     expect(res.json().order.fulfillment_status).toBe("not_fulfilled");
     expect(res.json().order.fulfillments[0].canceled_at).not.toBeNull();
     expect(qty(res.json().order)).toEqual([[0, 0, 0], [0, 0, 0]]);
     expect(await levels()).toEqual(start);
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`)).json().message).toBe(`Fulfillment ${created.fulfillments[0].id} is canceled`);
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`, {})).json().message).toBe(`Fulfillment ${created.fulfillments[0].id} is canceled`);
     // The order can be canceled again now nothing is fulfilled; its reservations are released.
-    expect((await post(`/admin/orders/${order.id}/cancel`)).statusCode).toBe(200);
+    expect((await t.admin.post(`/admin/orders/${order.id}/cancel`, {})).statusCode).toBe(200);
   });
 
   it("refuses bad input with 400/404 and changes nothing", async () => {
@@ -96,20 +91,20 @@ describe("fulfill, ship, deliver, cancel", () => {
     const start = await levels();
     const shirt = order.items[0]!.id;
     for (const body of [{}, { items: [], location_id: LOC }, { items: [{ id: shirt, quantity: 0 }], location_id: LOC }, { items: [{ id: shirt, quantity: 3 }], location_id: LOC }, { items: [{ id: other.items[0]!.id, quantity: 1 }], location_id: LOC }, { items: [{ id: shirt, quantity: 1 }, { id: shirt, quantity: 1 }], location_id: LOC }, { items: [{ id: shirt, quantity: 1 }] }, { items: [{ id: shirt, quantity: 1 }], location_id: "sloc_other" }, { items: [{ id: shirt, quantity: 1 }], location_id: LOC, x: 1 }]) {
-      const res = await post(`/admin/orders/${order.id}/fulfillments`, body);
+      const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await post("/admin/orders/order_missing/fulfillments", { items: [{ id: shirt, quantity: 1 }], location_id: LOC })).statusCode).toBe(404);
-    expect((await post(`/admin/orders/${order.id}/fulfillments/ful_missing/shipments`)).statusCode).toBe(404);
-    expect((await post(`/admin/orders/${order.id}/fulfillments/ful_missing/cancel`)).statusCode).toBe(404);
+    expect((await t.admin.post("/admin/orders/order_missing/fulfillments", { items: [{ id: shirt, quantity: 1 }], location_id: LOC })).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/ful_missing/shipments`, {})).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/ful_missing/cancel`, {})).statusCode).toBe(404);
     const current = await get(order.id);
     expect(current.fulfillment_status).toBe("not_fulfilled");
     expect(current.fulfillments).toEqual([]);
     expect(await levels()).toEqual(start);
 
-    await post(`/admin/orders/${order.id}/cancel`);
-    const canceled = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC });
+    await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
+    const canceled = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC });
     expect(canceled.statusCode).toBe(400);
     expect(canceled.json().message).toBe(`Order ${order.id} is canceled and cannot be fulfilled`);
   });
@@ -127,40 +122,40 @@ describe("fulfill, ship, deliver, cancel", () => {
     };
     // create-fulfillment: fail at the order step, the stock step, the record step.
     for (const [table, op] of [["order_line_item", "UPDATE"], ["reservation_item", "UPDATE"], ["fulfillment", "INSERT"]] as const) {
-      const res = await withFailure(db, table, op, "true", () => post(`/admin/orders/${order.id}/fulfillments`, body));
+      const res = await withFailure(db, table, op, "true", () => t.admin.post(`/admin/orders/${order.id}/fulfillments`, body));
       expect(res.statusCode, table).toBe(500);
       expect((await unchanged("not_fulfilled")).fulfillments).toEqual([]);
     }
-    const fulfilled = (await post(`/admin/orders/${order.id}/fulfillments`, body)).json().order;
+    const fulfilled = (await t.admin.post(`/admin/orders/${order.id}/fulfillments`, body)).json().order;
     const fid = fulfilled.fulfillments[0].id as string;
     const afterFulfill = await levels();
 
     // cancel-fulfillment: fail at the mark, the order step, the stock step.
     for (const [table, op, when] of [["fulfillment", "UPDATE", "NEW.canceled_at is not null"], ["order_line_item", "UPDATE", "true"], ["inventory_level", "UPDATE", "true"]] as const) {
-      const res = await withFailure(db, table, op, when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`));
+      const res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`, {}));
       expect(res.statusCode, table).toBe(500);
       expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].canceled_at).toBeNull();
     }
     // create-shipment: fail at the mark, the order step.
     for (const [table, op, when] of [["fulfillment", "UPDATE", "NEW.shipped_at is not null"], ["order_line_item", "UPDATE", "true"]] as const) {
-      const res = await withFailure(db, table, op, when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`));
+      const res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`, {}));
       expect(res.statusCode, table).toBe(500);
       expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].shipped_at).toBeNull();
     }
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`)).json().order.fulfillment_status).toBe("partially_shipped");
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`, {})).json().order.fulfillment_status).toBe("partially_shipped");
     // mark-delivered: fail at the mark, the order step.
     for (const [table, when] of [["fulfillment", "NEW.delivered_at is not null"], ["order_line_item", "true"]] as const) {
-      const res = await withFailure(db, table, "UPDATE", when, () => post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`));
+      const res = await withFailure(db, table, "UPDATE", when, () => t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`, {}));
       expect(res.statusCode, table).toBe(500);
       expect((await unchanged("partially_shipped", afterFulfill)).fulfillments[0].delivered_at).toBeNull();
     }
-    expect((await post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`)).json().order.fulfillment_status).toBe("partially_delivered");
+    expect((await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`, {})).json().order.fulfillment_status).toBe("partially_delivered");
   });
 
   it("a shipment carries the carrier's labels and must name exactly the fulfillment's items", async () => {
     const { order } = await place();
     const [shirt, mug] = order.items;
-    const created = (await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
+    const created = (await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: shirt!.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], location_id: LOC })).json().order;
     const fulfillment = created.fulfillments[0];
     const url = `/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`;
     const label = { tracking_number: "1Z999", tracking_url: "https://track.example/1Z999", label_url: "https://labels.example/1Z999.pdf" };
@@ -169,12 +164,12 @@ describe("fulfill, ship, deliver, cancel", () => {
       [{ items: [{ id: shirt!.id, quantity: 2 }] }, `Fulfillment ${fulfillment.id} ships whole: item ${mug!.id} has 1 units in it, 0 named`],
       [{ items: [{ id: "ordli_elsewhere", quantity: 1 }] }, `Item ordli_elsewhere is not in fulfillment ${fulfillment.id}`],
     ] as const) {
-      const res = await post(url, body);
+      const res = await t.admin.post(url, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json()).toEqual({ type: "invalid_data", message });
     }
     for (const body of [{ labels: [{ tracking_url: "x", label_url: "y" }] }, { labels: [{ ...label, carrier: "ups" }] }, { labels: "1Z999" }, { items: [{ id: shirt!.id, quantity: 0 }] }]) {
-      const res = await post(url, body);
+      const res = await t.admin.post(url, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
@@ -182,7 +177,7 @@ describe("fulfill, ship, deliver, cancel", () => {
 
     // Named by fulfillment item id (as Medusa's SDK docs do) or by order line id: both are the whole fulfillment.
     const shirtItem = fulfillment.items.find((i: { line_item_id: string }) => i.line_item_id === shirt!.id);
-    const shipped = await post(url, { items: [{ id: shirtItem.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], labels: [label] });
+    const shipped = await t.admin.post(url, { items: [{ id: shirtItem.id, quantity: 2 }, { id: mug!.id, quantity: 1 }], labels: [label] });
     expect(shipped.statusCode, shipped.body).toBe(200);
     expect(shipped.json().order.fulfillment_status).toBe("shipped");
     expect(shipped.json().order.fulfillments[0].labels).toEqual([{ id: expect.stringMatching(/^fulla_/), ...label }]);
@@ -193,7 +188,7 @@ describe("fulfill, ship, deliver, cancel", () => {
     for (let round = 0; round < 3; round++) {
       const { order } = await place();
       const start = await levels();
-      const [fulfill, cancel] = await Promise.all([post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }), post(`/admin/orders/${order.id}/cancel`)]);
+      const [fulfill, cancel] = await Promise.all([t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }), t.admin.post(`/admin/orders/${order.id}/cancel`, {})]);
       expect([fulfill.statusCode, cancel.statusCode].sort()).toEqual([200, 400]);
       const final = await get(order.id);
       if (fulfill.statusCode === 200) {
@@ -210,16 +205,16 @@ describe("fulfill, ship, deliver, cancel", () => {
 describe("Medusa's dashboard forms", () => {
   it("fulfils with the option the merchant picked and says the fulfillment requires shipping; ships without a notice", async () => {
     const { order } = await place();
-    const option = (await post("/admin/shipping-options", { name: "Courier", provider_id: "manual_manual", prices: [{ currency_code: "usd", amount: 1500 }] })).json().shipping_option;
-    const unknown = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: "so_missing", no_notification: true });
+    const option = (await t.admin.post("/admin/shipping-options", { name: "Courier", provider_id: "manual_manual", prices: [{ currency_code: "usd", amount: 1500 }] })).json().shipping_option;
+    const unknown = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: "so_missing", no_notification: true });
     expect(unknown.statusCode).toBe(404);
 
-    const res = await post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: option.id, no_notification: true });
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC, shipping_option_id: option.id, no_notification: true });
     expect(res.statusCode).toBe(200);
     const fulfillment = res.json().order.fulfillments[0];
     expect(fulfillment).toMatchObject({ provider_id: "manual_manual", requires_shipping: true, location_id: LOC });
 
-    const shipped = await post(`/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`, { labels: [{ tracking_number: "1Z", tracking_url: "", label_url: "" }], no_notification: true });
+    const shipped = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`, { labels: [{ tracking_number: "1Z", tracking_url: "", label_url: "" }], no_notification: true });
     expect(shipped.statusCode).toBe(200);
     expect(shipped.json().order.fulfillments[0].shipped_at).not.toBeNull();
     const [event] = await t.app.modules.events.list({ name: ["shipment.created"] }, { limit: 100, offset: 0 }).then((r) => r.items.filter((e) => e.data.id === fulfillment.id));
@@ -227,10 +222,10 @@ describe("Medusa's dashboard forms", () => {
   });
 
   it("answers refund reasons truthfully empty: a refund's reason is its free-text note", async () => {
-    const list = await t.app.inject({ method: "GET", url: "/admin/refund-reasons?limit=20&offset=0", headers: admin });
+    const list = await t.admin.get("/admin/refund-reasons?limit=20&offset=0");
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ refund_reasons: [], count: 0, offset: 0, limit: 20 });
-    const one = await t.app.inject({ method: "GET", url: "/admin/refund-reasons/rr_1", headers: admin });
+    const one = await t.admin.get("/admin/refund-reasons/rr_1");
     expect(one.statusCode).toBe(404);
   });
 });

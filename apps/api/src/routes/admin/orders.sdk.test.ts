@@ -1,9 +1,9 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
+import { listenOnLoopback, publishableKey } from "../../testing/storefront";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // After a storefront checkout through Medusa's SDK, an admin operates the order through the same
@@ -12,7 +12,7 @@ import { createFixtureProduct } from "../../testing/catalog";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's types come from @medusajs/types, not installed: untyped JSON
 type Row = any;
 
-let t: TestApp;
+const t = useTestApp();
 let store: Medusa;
 let admin: Medusa;
 let regionId: string;
@@ -22,12 +22,9 @@ let locationId: string;
 let itemId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
-  const headers = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers, payload: { add: [channel.id] } });
+  const key = await publishableKey(t, channel.id);
   locationId = (await m.stockLocation.create({ name: "Warehouse" })).id;
   await m.stockLocation.updateSalesChannels(locationId, { add: [channel.id] });
   regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default"] })).id;
@@ -40,13 +37,11 @@ beforeAll(async () => {
   itemId = (await m.inventory.listVariantInventoryItems([variantId])).get(variantId)![0]!.inventory_item_id;
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const baseUrl = await listenOnLoopback(t);
   store = new Medusa({ baseUrl, publishableKey: key.token });
   admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { placeTestOrder } from "../../testing/orders";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders("user_orders_admin");
-});
-afterAll(() => t.close());
+const t = useTestApp({}, { adminId: "user_orders_admin" });
 
-const post = (url: string, payload: unknown) => t.app.inject({ method: "POST", url, headers: admin, payload: payload as object });
-const get = (url: string) => t.app.inject({ method: "GET", url, headers: admin });
 const ids = (res: { json(): { orders: Array<{ id: string }> } }) => res.json().orders.map((o) => o.id).sort();
 
 describe("admin orders: retrieve", () => {
   it("answers the Medusa order shape with line quantities, payments and paid/refunded totals", async () => {
     const { order, collection_id, payment_id } = await placeTestOrder(t.app, { customer_id: "cus_shape" });
-    const res = await get(`/admin/orders/${order.id}`);
+    const res = await t.admin.get(`/admin/orders/${order.id}`);
     expect(res.statusCode).toBe(200);
     const body = res.json().order;
     expect(body).toMatchObject({
@@ -54,13 +46,13 @@ describe("admin orders: retrieve", () => {
     // paid_total and refunded_total are read from the collection's captured and refunded amounts.
     await t.app.modules.payment.capturePayment(payment_id, { amount: 1200 });
     await t.app.modules.payment.refundPayment(payment_id, { amount: 200 });
-    const after = (await get(`/admin/orders/${order.id}`)).json().order;
+    const after = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
     expect(after).toMatchObject({ paid_total: 1200, refunded_total: 200, summary: { paid_total: 1200, refunded_total: 200, pending_difference: 2200 } });
   });
 
   it("narrows with fields (payment and fulfillment status always come, as in Medusa)", async () => {
     const { order } = await placeTestOrder(t.app);
-    const res = await get(`/admin/orders/${order.id}?fields=id,display_id,items.quantity`);
+    const res = await t.admin.get(`/admin/orders/${order.id}?fields=id,display_id,items.quantity`);
     expect(res.json().order).toEqual({
       id: order.id,
       display_id: order.display_id,
@@ -68,11 +60,11 @@ describe("admin orders: retrieve", () => {
       fulfillment_status: "not_fulfilled",
       items: [{ id: order.items[0]!.id, quantity: 2 }, { id: order.items[1]!.id, quantity: 1 }],
     });
-    expect(Object.keys((await get(`/admin/orders/${order.id}?fields=id,-payment_status,-fulfillment_status`)).json().order)).toEqual(["id"]);
+    expect(Object.keys((await t.admin.get(`/admin/orders/${order.id}?fields=id,-payment_status,-fulfillment_status`)).json().order)).toEqual(["id"]);
   });
 
   it("unknown id: 404 not_found", async () => {
-    const res = await get("/admin/orders/order_missing");
+    const res = await t.admin.get("/admin/orders/order_missing");
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ type: "not_found", message: "Order with id: order_missing was not found" });
   });
@@ -84,40 +76,40 @@ describe("admin orders: list", () => {
     const b = (await placeTestOrder(t.app, { email: "filter-b@example.com", customer_id: "cus_fb", region_id: "reg_fb", sales_channel_id: "sc_fb" })).order;
     await t.app.modules.order.create({ ...(await import("@kasse/modules/order/testing")).orderSnapshot({ email: "filter-c@example.com", sales_channel_id: "sc_fa", status: "requires_action" }) });
 
-    expect(ids(await get("/admin/orders?customer_id=cus_fa"))).toEqual([a.id]);
-    expect(ids(await get("/admin/orders?customer_id[]=cus_fa&customer_id[]=cus_fb"))).toEqual([a.id, b.id].sort());
-    expect(ids(await get("/admin/orders?email=filter-b@example.com"))).toEqual([b.id]);
-    expect(ids(await get("/admin/orders?region_id=reg_fa"))).toEqual([a.id]);
-    expect((await get("/admin/orders?sales_channel_id[]=sc_fa")).json().count).toBe(2);
-    expect((await get("/admin/orders?sales_channel_id[]=sc_fa&status[]=pending")).json().orders.map((o: { id: string }) => o.id)).toEqual([a.id]);
-    expect((await get("/admin/orders?sales_channel_id[]=sc_fa&status[0]=requires_action")).json().count).toBe(1);
-    expect((await get("/admin/orders?sales_channel_id=sc_fa&payment_status[]=authorized")).json().count).toBe(1);
-    expect((await get("/admin/orders?sales_channel_id=sc_fa&payment_status[]=not_paid")).json().count).toBe(1);
-    expect((await get("/admin/orders?sales_channel_id=sc_fa&fulfillment_status[]=not_fulfilled&fulfillment_status[]=shipped")).json().count).toBe(2);
-    expect((await get("/admin/orders?sales_channel_id=sc_fa&fulfillment_status=delivered")).json().count).toBe(0);
-    expect(ids(await get(`/admin/orders?q=${a.display_id}`))).toEqual([a.id]);
-    expect(ids(await get("/admin/orders?q=FILTER-B"))).toEqual([b.id]);
+    expect(ids(await t.admin.get("/admin/orders?customer_id=cus_fa"))).toEqual([a.id]);
+    expect(ids(await t.admin.get("/admin/orders?customer_id[]=cus_fa&customer_id[]=cus_fb"))).toEqual([a.id, b.id].sort());
+    expect(ids(await t.admin.get("/admin/orders?email=filter-b@example.com"))).toEqual([b.id]);
+    expect(ids(await t.admin.get("/admin/orders?region_id=reg_fa"))).toEqual([a.id]);
+    expect((await t.admin.get("/admin/orders?sales_channel_id[]=sc_fa")).json().count).toBe(2);
+    expect((await t.admin.get("/admin/orders?sales_channel_id[]=sc_fa&status[]=pending")).json().orders.map((o: { id: string }) => o.id)).toEqual([a.id]);
+    expect((await t.admin.get("/admin/orders?sales_channel_id[]=sc_fa&status[0]=requires_action")).json().count).toBe(1);
+    expect((await t.admin.get("/admin/orders?sales_channel_id=sc_fa&payment_status[]=authorized")).json().count).toBe(1);
+    expect((await t.admin.get("/admin/orders?sales_channel_id=sc_fa&payment_status[]=not_paid")).json().count).toBe(1);
+    expect((await t.admin.get("/admin/orders?sales_channel_id=sc_fa&fulfillment_status[]=not_fulfilled&fulfillment_status[]=shipped")).json().count).toBe(2);
+    expect((await t.admin.get("/admin/orders?sales_channel_id=sc_fa&fulfillment_status=delivered")).json().count).toBe(0);
+    expect(ids(await t.admin.get(`/admin/orders?q=${a.display_id}`))).toEqual([a.id]);
+    expect(ids(await t.admin.get("/admin/orders?q=FILTER-B"))).toEqual([b.id]);
 
     // Timestamps in the database have microseconds; the JS Date of `b` is floored to the millisecond.
     const bCreated = encodeURIComponent(b.created_at.toISOString());
     const before = encodeURIComponent(new Date(a.created_at.getTime() - 1).toISOString());
     const both = "customer_id[]=cus_fa&customer_id[]=cus_fb";
-    expect(ids(await get(`/admin/orders?${both}&created_at[gte]=${bCreated}`))).toEqual([b.id]);
-    expect(ids(await get(`/admin/orders?${both}&created_at[$lt]=${bCreated}`))).toEqual([a.id]);
-    expect(ids(await get(`/admin/orders?${both}&created_at[gt]=${before}`))).toEqual([a.id, b.id].sort());
-    expect(ids(await get(`/admin/orders?${both}&created_at[lte]=${before}`))).toEqual([]);
+    expect(ids(await t.admin.get(`/admin/orders?${both}&created_at[gte]=${bCreated}`))).toEqual([b.id]);
+    expect(ids(await t.admin.get(`/admin/orders?${both}&created_at[$lt]=${bCreated}`))).toEqual([a.id]);
+    expect(ids(await t.admin.get(`/admin/orders?${both}&created_at[gt]=${before}`))).toEqual([a.id, b.id].sort());
+    expect(ids(await t.admin.get(`/admin/orders?${both}&created_at[lte]=${before}`))).toEqual([]);
 
-    const page = await get("/admin/orders?sales_channel_id[]=sc_fa&sales_channel_id[]=sc_fb&order=-display_id&limit=1&offset=1&fields=id,display_id");
+    const page = await t.admin.get("/admin/orders?sales_channel_id[]=sc_fa&sales_channel_id[]=sc_fb&order=-display_id&limit=1&offset=1&fields=id,display_id");
     expect(page.json()).toMatchObject({ count: 3, limit: 1, offset: 1 });
     expect(page.json().orders).toEqual([{ id: b.id, display_id: b.display_id, payment_status: "authorized", fulfillment_status: "not_fulfilled" }]);
-    const defaults = (await get("/admin/orders")).json();
+    const defaults = (await t.admin.get("/admin/orders")).json();
     expect(defaults).toMatchObject({ limit: 15, offset: 0 });
     expect(defaults.orders[0].items.length).toBeGreaterThan(0);
   });
 
   it("rejects bad filters with 400 invalid_data", async () => {
     for (const query of ["status[]=shipped", "payment_status=paid", "fulfillment_status[]=nope", "created_at[gte]=yesterday", "created_at[between]=x", "order=nope", "limit=-1", "unknown=1"]) {
-      const res = await get(`/admin/orders?${query}`);
+      const res = await t.admin.get(`/admin/orders?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().type, query).toBe("invalid_data");
     }
@@ -127,12 +119,12 @@ describe("admin orders: list", () => {
 describe("admin orders: update and changes", () => {
   it("updates email, addresses and metadata, each change logged with who and before/after", async () => {
     const { order } = await placeTestOrder(t.app);
-    const res = await post(`/admin/orders/${order.id}`, { email: "changed@example.com", shipping_address: { city: "Hamburg", postal_code: "20095" }, billing_address: { company: "ACME" }, metadata: { note: "vip" } });
+    const res = await t.admin.post(`/admin/orders/${order.id}`, { email: "changed@example.com", shipping_address: { city: "Hamburg", postal_code: "20095" }, billing_address: { company: "ACME" }, metadata: { note: "vip" } });
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toMatchObject({ id: order.id, email: "changed@example.com", shipping_address: { city: "Hamburg", postal_code: "20095", address_1: "1 Main St" }, billing_address: { company: "ACME" }, metadata: { note: "vip" } });
     expect(res.json().order.items).toHaveLength(2);
 
-    const changes = await get(`/admin/orders/${order.id}/changes`);
+    const changes = await t.admin.get(`/admin/orders/${order.id}/changes`);
     expect(changes.statusCode).toBe(200);
     expect(changes.json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
     const [placed, updated] = changes.json().order_changes;
@@ -141,23 +133,23 @@ describe("admin orders: update and changes", () => {
     expect(updated.before).toMatchObject({ email: "buyer@example.com", metadata: null, shipping_address: { city: "Berlin" }, billing_address: { company: null } });
     expect(updated.after).toMatchObject({ email: "changed@example.com", metadata: { note: "vip" }, shipping_address: { city: "Hamburg" }, billing_address: { company: "ACME" } });
     expect(new Date(updated.created_at).toISOString()).toBe(updated.created_at);
-    expect((await get(`/admin/orders/${order.id}/changes?limit=1&offset=1&fields=action`)).json().order_changes).toEqual([{ id: updated.id, action: "order_updated" }]);
+    expect((await t.admin.get(`/admin/orders/${order.id}/changes?limit=1&offset=1&fields=action`)).json().order_changes).toEqual([{ id: updated.id, action: "order_updated" }]);
   });
 
   it("rejects bad bodies with 400 and writes nothing", async () => {
     const { order } = await placeTestOrder(t.app);
     for (const body of [{ email: "not-an-email" }, { email: 5 }, { status: "canceled" }, { shipping_address: { country_code: "deu" } }, { shipping_address: { street: "x" } }, { metadata: "x" }, { items: [] }]) {
-      const res = await post(`/admin/orders/${order.id}`, body);
+      const res = await t.admin.post(`/admin/orders/${order.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await get(`/admin/orders/${order.id}`)).json().order).toMatchObject({ email: "buyer@example.com", status: "pending", metadata: null });
-    expect((await get(`/admin/orders/${order.id}/changes`)).json().count).toBe(1);
+    expect((await t.admin.get(`/admin/orders/${order.id}`)).json().order).toMatchObject({ email: "buyer@example.com", status: "pending", metadata: null });
+    expect((await t.admin.get(`/admin/orders/${order.id}/changes`)).json().count).toBe(1);
   });
 
   it("unknown ids: 404 on update and changes", async () => {
-    expect((await post("/admin/orders/order_missing", { email: "a@example.com" })).statusCode).toBe(404);
-    const res = await get("/admin/orders/order_missing/changes");
+    expect((await t.admin.post("/admin/orders/order_missing", { email: "a@example.com" })).statusCode).toBe(404);
+    const res = await t.admin.get("/admin/orders/order_missing/changes");
     expect(res.statusCode).toBe(404);
     expect(res.json().type).toBe("not_found");
   });

@@ -5,7 +5,7 @@ import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { always, parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, listResponse, RangeQuery, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, ArrayQuery, Filter, ListAnswer, ListQuery, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import {
@@ -25,22 +25,18 @@ import {
 
 const Params = Type.Object({ id: Id() });
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const ListOrders = Type.Object(
+const ListOrders = ListQueryOf(
   {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    status: Type.Optional(ArrayQuery(oneOf(ORDER_STATUSES))),
-    payment_status: Type.Optional(ArrayQuery(oneOf(PAYMENT_STATUSES))),
-    fulfillment_status: Type.Optional(ArrayQuery(oneOf(FULFILLMENT_STATUSES))),
-    sales_channel_id: Type.Optional(ArrayQuery(Id())),
-    customer_id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Filter("email"))),
-    region_id: Type.Optional(ArrayQuery(Id())),
-    created_at: Type.Optional(RangeQuery()),
-    updated_at: Type.Optional(RangeQuery()),
+    id: Id(),
+    status: oneOf(ORDER_STATUSES),
+    payment_status: oneOf(PAYMENT_STATUSES),
+    fulfillment_status: oneOf(FULFILLMENT_STATUSES),
+    sales_channel_id: Id(),
+    customer_id: Id(),
+    email: Filter("email"),
+    region_id: Id(),
   },
-  { additionalProperties: false },
+  { q: Type.Optional(Title()), created_at: Type.Optional(RangeQuery()), updated_at: Type.Optional(RangeQuery()) },
 );
 const CollectionParams = Type.Object({ id: Id(), payment_collection_id: Id() });
 /** Body of a collection capture: `amount` (default: all that is authorized and not captured). */

@@ -2,13 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { PaymentProviderView } from "@kasse/modules/payment";
 
-const ListProviders = Type.Object(
-  { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), is_enabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+const ListProviders = ListQueryOf({ id: Id() }, { is_enabled: Type.Optional(Type.Boolean()) });
 
 /**
  * `GET /admin/payments/payment-providers` (Medusa's path, `sdk.admin.payment.listPaymentProviders()`):

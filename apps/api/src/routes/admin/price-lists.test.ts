@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let variant1: string;
 let variant2: string;
 beforeAll(async () => {
-  t = await createTestApp();
   const product = await createFixtureProduct(t, {
     title: "Shirt",
     variants: [
@@ -16,7 +15,6 @@ beforeAll(async () => {
   });
   [variant1, variant2] = product.variantIds as [string, string];
 });
-afterAll(() => t.close());
 
 describe("admin price lists", () => {
   let list: { id: string; prices: Array<{ id: string }> };

@@ -4,26 +4,17 @@ import { PriceListCreate, PriceListPricesBatch, PriceListUpdate, PriceListView, 
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, Deleted, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const PriceParams = Type.Object({ id: Id(), price_id: Id() });
-const ListPriceLists = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    status: Type.Optional(ArrayQuery(Type.Union([Type.Literal("active"), Type.Literal("draft")]))),
-    type: Type.Optional(ArrayQuery(Type.Union([Type.Literal("sale"), Type.Literal("override")]))),
-  },
-  { additionalProperties: false },
+const ListPriceLists = ListQueryOf(
+  { id: Id(), status: Type.Union([Type.Literal("active"), Type.Literal("draft")]), type: Type.Union([Type.Literal("sale"), Type.Literal("override")]) },
+  { q: Type.Optional(Title()) },
 );
 
 /** `GET /admin/price-lists/{id}/prices`: the list's prices, a page at a time. */
-const ListPrices = Type.Object(
-  { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), variant_id: Type.Optional(ArrayQuery(Id())), currency_code: Type.Optional(ArrayQuery(CurrencyCode())) },
-  { additionalProperties: false },
-);
+const ListPrices = ListQueryOf({ id: Id(), variant_id: Id(), currency_code: CurrencyCode() });
 const PriceBatch = { 200: Type.Object({ created: Type.Array(PriceView), updated: Type.Array(PriceView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */

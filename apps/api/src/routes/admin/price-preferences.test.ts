@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("admin price preferences", () => {
   it("creates, lists, updates and deletes; one per attribute and value", async () => {
@@ -31,7 +25,7 @@ describe("admin price preferences", () => {
     expect(updated.json().price_preference.is_tax_inclusive).toBe(false);
     expect((await t.admin.get(`/admin/price-preferences/${pref.id}`)).json().price_preference.is_tax_inclusive).toBe(false);
 
-    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/price-preferences/${pref.id}`, headers: admin });
+    const deleted = await t.admin.delete(`/admin/price-preferences/${pref.id}`);
     expect(deleted.json()).toEqual({ id: pref.id, object: "price_preference", deleted: true });
     expect((await t.admin.get(`/admin/price-preferences/${pref.id}`)).statusCode).toBe(404);
     // Deleted preferences free their (attribute, value).

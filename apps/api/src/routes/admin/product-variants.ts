@@ -2,19 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { AdminVariantListView, variantExtras } from "./product-responses";
 
-const ListVariants = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    sku: Type.Optional(ArrayQuery(Code())),
-    product_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListVariants = ListQueryOf({ id: Id(), sku: Code(), product_id: Id() }, { q: Type.Optional(Title()) });
 
 /**
  * `GET /admin/product-variants` (`sdk.admin.productVariant.list`): variants across products, as

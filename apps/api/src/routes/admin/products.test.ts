@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let channel: { id: string; name: string };
 let collection: { id: string };
 let tag: { id: string };
@@ -24,14 +24,12 @@ const shirt = (over: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
   channel = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
   collection = (await t.admin.post("/admin/collections", { title: "Summer" })).json().collection;
   tag = (await t.admin.post("/admin/product-tags", { value: "cotton" })).json().product_tag;
   category = (await t.admin.post("/admin/product-categories", { name: "Shirts", is_active: true })).json().product_category;
   type = (await t.admin.post("/admin/product-types", { value: "apparel" })).json().product_type;
 });
-afterAll(() => t.close());
 
 describe("admin products: create and retrieve", () => {
   it("creates a product with options, variants, prices, images and links, shaped as Medusa's", async () => {

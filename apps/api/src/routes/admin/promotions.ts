@@ -4,21 +4,13 @@ import { ATTRIBUTE_LABELS, MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, OPERATOR_L
 import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { crudRoutes } from "../../http/crud-routes";
+import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListPromotions = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    code: Type.Optional(ArrayQuery(Code())),
-    campaign_id: Type.Optional(ArrayQuery(Id())),
-    status: Type.Optional(ArrayQuery(Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))))),
-    is_automatic: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListPromotions = ListQueryOf(
+  { id: Id(), code: Code(), campaign_id: Id(), status: Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))) },
+  { q: Type.Optional(Title()), is_automatic: Type.Optional(Type.Boolean()) },
 );
 
 const RuleDisplay = Type.Object({
@@ -62,27 +54,16 @@ export default async function promotions(app: App): Promise<void> {
   const updateContext = { medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) } };
   const rulesContext = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) } };
 
-  app.get("/promotions", { schema: { querystring: ListPromotions, response: ListAnswer("promotions", PromotionResponse) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await service.list(filters, { limit, offset, order });
-    return listResponse("promotions", project(items, parseFields(fields)), count, { limit, offset });
-  });
-
-  app.post("/promotions", { schema: { body: PromotionCreate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
-    return { promotion: await service.create(request.body) };
-  });
-
-  app.get("/promotions/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("promotion", PromotionResponse) } }, async (request) => {
-    return { promotion: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
-
-  app.post("/promotions/:id", { config: updateContext, schema: { params: Params, body: PromotionUpdate, response: Answer("promotion", PromotionResponse) } }, async (request) => {
-    return { promotion: await service.update(request.params.id, request.body) };
-  });
-
-  app.delete("/promotions/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await service.delete(request.params.id);
-    return { id: request.params.id, object: "promotion", deleted: true as const };
+  crudRoutes(app, {
+    path: "/promotions",
+    one: "promotion",
+    many: "promotions",
+    view: PromotionResponse,
+    list: { query: ListPromotions, run: (filters, page) => service.list(filters, page) },
+    retrieve: (id) => service.retrieve(id),
+    create: { body: PromotionCreate, run: (body) => service.create(body) },
+    update: { body: PromotionUpdate, config: updateContext, run: (id, body) => service.update(id, body) },
+    delete: (id) => service.delete(id),
   });
 
   // Medusa's `GET /admin/promotions/{id}/{rules,target-rules,buy-rules}`: one kind of rule, each

@@ -1,17 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@kasse/db";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let berlin: string;
 let hamburg: string;
 beforeAll(async () => {
-  t = await createTestApp();
   berlin = (await t.admin.post("/admin/stock-locations", { name: "Berlin" })).json().stock_location.id;
   hamburg = (await t.admin.post("/admin/stock-locations", { name: "Hamburg" })).json().stock_location.id;
 });
-afterAll(() => t.close());
 
 /** An item stocked at Berlin (and optionally Hamburg). */
 async function stockedItem(sku: string, berlinQty: number, hamburgQty?: number): Promise<string> {

@@ -1,22 +1,11 @@
-import { Type } from "@sinclair/typebox";
 import { errors, Id } from "@kasse/db";
 import { createReservation, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { crudRoutes } from "../../http/crud-routes";
+import { ListQueryOf } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
-const ListReservations = Type.Object(
-  {
-    ...ListQuery,
-    id: Type.Optional(ArrayQuery(Id())),
-    inventory_item_id: Type.Optional(ArrayQuery(Id())),
-    location_id: Type.Optional(ArrayQuery(Id())),
-    line_item_id: Type.Optional(ArrayQuery(Id())),
-  },
-  { additionalProperties: false },
-);
+const ListReservations = ListQueryOf({ id: Id(), inventory_item_id: Id(), location_id: Id(), line_item_id: Id() });
 
 /**
  * Admin reservations: each change of quantity moves the level's `reserved_quantity` in the same
@@ -26,27 +15,18 @@ const ListReservations = Type.Object(
 export default async function reservations(app: App): Promise<void> {
   const inventory = app.modules.inventory;
 
-  app.get("/reservations", { schema: { querystring: ListReservations, response: ListAnswer("reservations", ReservationView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await inventory.listReservations(filters, { limit, offset, order });
-    return listResponse("reservations", project(items, parseFields(fields)), count, { limit, offset });
-  });
-
-  app.post("/reservations", { schema: { body: ReservationCreate, response: Answer("reservation", ReservationView) } }, async (request) => {
-    return { reservation: await createReservation(app.modules, request.body, request.auth?.actor_id ?? null) };
-  });
-
-  app.get("/reservations/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("reservation", ReservationView) } }, async (request) => {
-    return { reservation: project(await inventory.retrieveReservation(request.params.id), parseFields(request.query.fields)) };
-  });
-
-  app.post("/reservations/:id", { schema: { params: Params, body: ReservationUpdate, response: Answer("reservation", ReservationView) } }, async (request) => {
-    return { reservation: await updateReservation(app.modules, request.params.id, request.body) };
-  });
-
-  app.delete("/reservations/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    const [released] = await inventory.releaseReservations([request.params.id]);
-    if (!released) throw errors.notFound(`Reservation with id: ${request.params.id} was not found`);
-    return { id: request.params.id, object: "reservation", deleted: true as const };
+  crudRoutes(app, {
+    path: "/reservations",
+    one: "reservation",
+    many: "reservations",
+    view: ReservationView,
+    list: { query: ListReservations, run: (filters, page) => inventory.listReservations(filters, page) },
+    retrieve: (id) => inventory.retrieveReservation(id),
+    create: { body: ReservationCreate, run: (body, request) => createReservation(app.modules, body, request.auth?.actor_id ?? null) },
+    update: { body: ReservationUpdate, run: (id, body) => updateReservation(app.modules, id, body) },
+    delete: async (id) => {
+      const [released] = await inventory.releaseReservations([id]);
+      if (!released) throw errors.notFound(`Reservation with id: ${id} was not found`);
+    },
   });
 }

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("admin return reasons", () => {
   it("creates, retrieves, updates, lists and soft-deletes", async () => {
@@ -25,7 +19,7 @@ describe("admin return reasons", () => {
       { id: expect.any(String), value: "wrong_size" },
       { id: reason.id, value: "damaged" },
     ]);
-    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/return-reasons/${reason.id}`, headers: admin });
+    const deleted = await t.admin.delete(`/admin/return-reasons/${reason.id}`);
     expect(deleted.json()).toEqual({ id: reason.id, object: "return_reason", deleted: true });
     expect((await t.admin.get(`/admin/return-reasons/${reason.id}`)).statusCode).toBe(404);
     // The value is free again once deleted.
@@ -45,7 +39,7 @@ describe("admin return reasons", () => {
     expect(dup.json()).toEqual({ type: "conflict", message: "Return reason with value: dup already exists" });
     expect((await t.admin.get("/admin/return-reasons")).json().count).toBe(before + 1);
     expect((await t.admin.post("/admin/return-reasons/rr_missing", { label: "x" })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: "DELETE", url: "/admin/return-reasons/rr_missing", headers: admin })).statusCode).toBe(404);
+    expect((await t.admin.delete("/admin/return-reasons/rr_missing")).statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: "/admin/return-reasons" })).statusCode).toBe(401);
   });
 });

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.adminHeaders();
 });
-afterAll(() => t.close());
 
 describe("admin sales channels", () => {
   it("creates, retrieves, updates, lists and soft-deletes", async () => {
@@ -30,7 +28,7 @@ describe("admin sales channels", () => {
     expect(fields.json().sales_channels.map((c: { name: string }) => c.name)).toEqual(["Web", "Retail"]);
     expect(Object.keys(fields.json().sales_channels[0]).sort()).toEqual(["id", "name"]);
 
-    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/sales-channels/${channel.id}`, headers: admin });
+    const deleted = await t.admin.delete(`/admin/sales-channels/${channel.id}`);
     expect(deleted.json()).toEqual({ id: channel.id, object: "sales_channel", deleted: true });
     expect((await t.admin.get(`/admin/sales-channels/${channel.id}`)).statusCode).toBe(404);
   });

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let us: string;
 let eu: string;
 beforeAll(async () => {
-  t = await createTestApp();
   us = (await t.app.modules.region.create({ name: "US", currency_code: "usd", countries: ["us"] })).id;
   eu = (await t.app.modules.region.create({ name: "EU", currency_code: "eur", countries: ["de"] })).id;
 });
-afterAll(() => t.close());
 
 describe("admin shipping profiles", () => {
   it("creates, lists, refuses duplicates and deletes", async () => {

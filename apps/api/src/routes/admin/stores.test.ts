@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 
 describe("admin store", () => {
@@ -82,7 +76,7 @@ describe("admin store", () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
       expect(res.json().type).toBe(type);
     }
-    const badFields = await t.app.inject({ method: "POST", url: `/admin/stores/${id}?fields=na%20me`, headers: admin, payload: { name: "Renamed" } });
+    const badFields = await t.admin.post(`/admin/stores/${id}?fields=na%20me`, { name: "Renamed" });
     expect(badFields.statusCode).toBe(400);
     expect((await t.admin.get(`/admin/stores/${id}`)).json().store).toEqual(before);
     expect((await t.admin.post("/admin/stores/store_missing", { name: "x" })).statusCode).toBe(404);

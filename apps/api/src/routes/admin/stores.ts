@@ -5,7 +5,7 @@ import { CurrencyView } from "@kasse/modules/currency";
 import { StoreCurrencyView, StoreUpdate, StoreView, type Store } from "@kasse/modules/store";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Filter, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, Filter, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
 
 /** The store's name until an admin renames it. */
 export const DEFAULT_STORE_NAME = "Kasse Store";
@@ -13,10 +13,7 @@ export const DEFAULT_STORE_NAME = "Kasse Store";
 /** The store with each supported currency's `currency`. */
 const AdminStoreView = Extend(StoreView, { supported_currencies: Type.Array(Extend(StoreCurrencyView, { currency: Type.Union([CurrencyView, Type.Null()]) })) });
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
-const ListStores = Type.Object(
-  { ...ListQuery, id: Type.Optional(ArrayQuery(Id())), name: Type.Optional(ArrayQuery(Filter("title"))), q: Type.Optional(Title()) },
-  { additionalProperties: false },
-);
+const ListStores = ListQueryOf({ id: Id(), name: Filter("title") }, { q: Type.Optional(Title()) });
 
 /**
  * Admin store (Medusa's `GET /admin/stores`, `GET/POST /admin/stores/{id}`): the one store Kasse

@@ -59,11 +59,11 @@ describe("admin uploads", () => {
     const one = await t.app.inject({ method: "GET", url: `/admin/uploads/${files[1]!.id}`, headers: { ...admin } });
     expect(one.json()).toEqual({ file: { id: files[1]!.id, url: `http://shop.test/static/uploads/${files[1]!.id}` } });
 
-    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin });
+    const deleted = await t.admin.delete(`/admin/uploads/${files[1]!.id}`);
     expect(deleted.json()).toEqual({ id: files[1]!.id, object: "file", deleted: true });
     expect(stored()).toEqual([files[0]!.id]);
     expect((await t.app.inject({ method: "GET", url: `/static/uploads/${files[1]!.id}` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: "DELETE", url: `/admin/uploads/${files[1]!.id}`, headers: admin })).statusCode).toBe(404);
+    expect((await t.admin.delete(`/admin/uploads/${files[1]!.id}`)).statusCode).toBe(404);
   });
 
   it("refuses what is not an allowed image, too big, too many, empty, or not multipart, and stores nothing", async () => {
@@ -94,7 +94,7 @@ describe("admin uploads", () => {
   it("requires an admin; unknown or malformed ids are 4xx", async () => {
     expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), {})).statusCode).toBe(401);
     expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), await t.customerHeaders("cus_1"))).statusCode).toBe(403);
-    expect((await t.app.inject({ method: "GET", url: "/admin/uploads/nothing.png", headers: admin })).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/uploads/nothing.png")).statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);
   });

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUserAccount } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let userId: string;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp();
   ({ user_id: userId } = await createUserAccount(t.app.infra.engine, { email: "me@example.com", password: "pw-me", first_name: "Me" }, { scryptLogN: 4 }));
   token = (await t.app.inject({ method: "POST", url: "/auth/user/emailpass", payload: { email: "me@example.com", password: "pw-me" } })).json().token;
 });
-afterAll(() => t.close());
 
 const as = () => ({ authorization: `Bearer ${token}` });
 

@@ -4,19 +4,11 @@ import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, DeleteResponse, Filter, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery } from "../../http/schemas";
 import { errorAnswer } from "../../plugins/openapi-operations";
 
 const Params = Type.Object({ id: Id() });
-const ListUsers = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    email: Type.Optional(ArrayQuery(Filter("email"))),
-  },
-  { additionalProperties: false },
-);
+const ListUsers = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const One = { 200: Type.Object({ user: UserView }) };
 const Many = { 200: Type.Object({ users: Type.Array(UserView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
 

@@ -69,7 +69,7 @@ describe("admin webhooks", () => {
     expect(stored!.row).not.toContain(hook.secret.slice(6));
     expect(stored!.row).not.toContain(rotated.json().webhook.secret.slice(6));
 
-    const deleted = await t.app.inject({ method: "DELETE", url: `/admin/webhooks/${hook.id}`, headers: admin });
+    const deleted = await t.admin.delete(`/admin/webhooks/${hook.id}`);
     expect(deleted.json()).toEqual({ id: hook.id, object: "webhook", deleted: true });
     expect((await get(`/admin/webhooks/${hook.id}`)).statusCode).toBe(404);
   });

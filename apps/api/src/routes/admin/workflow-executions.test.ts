@@ -6,14 +6,11 @@ import { createBullMqScheduler, step, workflow } from "@kasse/workflows";
 import { createTestApp, type TestApp } from "../../testing";
 
 let t: TestApp;
-let admin: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers = admin) => t.app.inject({ method: "GET", url, headers });
 
 let healed = false;
 const reserve = step("test-reserve", { invoke: async (input: { qty: number }) => ({ output: { reserved: input.qty } }) });
@@ -43,32 +40,32 @@ describe("admin workflow executions", () => {
     await engine.execute(ok, { qty: 2 }, { idempotencyKey: "cart_a" });
     await expect(engine.execute(refused, { qty: 1 })).rejects.toMatchObject({ type: "invalid_data" });
     await expect(engine.execute(stuck, null)).rejects.toMatchObject({ message: "stop" });
-    const list = (await get("/admin/workflow-executions?limit=50")).json().workflow_executions as Array<{ id: string; workflow_id: string }>;
+    const list = (await t.admin.get("/admin/workflow-executions?limit=50")).json().workflow_executions as Array<{ id: string; workflow_id: string }>;
     okId = list.find((e) => e.workflow_id === "test-ok")!.id;
     stuckId = list.find((e) => e.workflow_id === "test-stuck")!.id;
   });
 
   it("lists executions with filters and paging", async () => {
-    const all = await get("/admin/workflow-executions");
+    const all = await t.admin.get("/admin/workflow-executions");
     expect(all.statusCode).toBe(200);
     expect(all.json()).toMatchObject({ count: 3, offset: 0, limit: 15 });
-    const byState = (await get("/admin/workflow-executions?state[]=compensated&state[]=succeeded")).json();
+    const byState = (await t.admin.get("/admin/workflow-executions?state[]=compensated&state[]=succeeded")).json();
     expect(byState.workflow_executions.map((e: { workflow_id: string; state: string }) => [e.workflow_id, e.state]).sort()).toEqual([
       ["test-ok", "succeeded"],
       ["test-refused", "compensated"],
     ]);
-    const byTransaction = (await get("/admin/workflow-executions?transaction_id=cart_a")).json();
+    const byTransaction = (await t.admin.get("/admin/workflow-executions?transaction_id=cart_a")).json();
     expect(byTransaction.count).toBe(1);
     expect(byTransaction.workflow_executions[0]).toMatchObject({ id: okId, workflow_id: "test-ok", idempotency_key: "cart_a", state: "succeeded", result: { reserved: 2 } });
     expect(byTransaction.workflow_executions[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
-    const page = (await get("/admin/workflow-executions?workflow_id=test-stuck&fields=id,state")).json();
+    const page = (await t.admin.get("/admin/workflow-executions?workflow_id=test-stuck&fields=id,state")).json();
     expect(page.workflow_executions).toEqual([{ id: stuckId, state: "compensation_failed" }]);
-    expect((await get("/admin/workflow-executions?limit=1&offset=1")).json().workflow_executions).toHaveLength(1);
-    expect((await get("/admin/workflow-executions?created_at[lt]=2000-01-01T00:00:00Z")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/workflow-executions?limit=1&offset=1")).json().workflow_executions).toHaveLength(1);
+    expect((await t.admin.get("/admin/workflow-executions?created_at[lt]=2000-01-01T00:00:00Z")).json().count).toBe(0);
   });
 
   it("shows one execution with its ordered step journal", async () => {
-    const res = await get(`/admin/workflow-executions/${stuckId}`);
+    const res = await t.admin.get(`/admin/workflow-executions/${stuckId}`);
     expect(res.statusCode).toBe(200);
     const execution = res.json().workflow_execution;
     expect(execution).toMatchObject({ id: stuckId, workflow_id: "test-stuck", state: "compensation_failed", error: { type: "invalid_data", message: "stop" } });
@@ -85,7 +82,7 @@ describe("admin workflow executions", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().workflow_execution).toMatchObject({ id: stuckId, dead_lettered_at: null });
     const deadline = Date.now() + 10_000;
-    while ((await get(`/admin/workflow-executions/${stuckId}`)).json().workflow_execution.state !== "compensated") {
+    while ((await t.admin.get(`/admin/workflow-executions/${stuckId}`)).json().workflow_execution.state !== "compensated") {
       if (Date.now() > deadline) throw new Error("retry did not finish");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -94,12 +91,12 @@ describe("admin workflow executions", () => {
 
   it("rejects bad input with 4xx {type, message}", async () => {
     for (const url of ["/admin/workflow-executions?state=bogus", "/admin/workflow-executions?limit=-1", "/admin/workflow-executions?nope=1", "/admin/workflow-executions?order=secret", "/admin/workflow-executions?created_at[gte]=yesterday"]) {
-      const res = await get(url);
+      const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type, url).toBe("invalid_data");
       expect(typeof res.json().message).toBe("string");
     }
-    const missing = await get("/admin/workflow-executions/wfx_missing");
+    const missing = await t.admin.get("/admin/workflow-executions/wfx_missing");
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ type: "not_found", message: "Workflow execution with id: wfx_missing was not found" });
     expect((await t.admin.post("/admin/workflow-executions/wfx_missing/retry")).statusCode).toBe(404);
@@ -108,17 +105,17 @@ describe("admin workflow executions", () => {
     expect(done.json().type).toBe("conflict");
     const body = await t.admin.post(`/admin/workflow-executions/${okId}/retry`, { force: true });
     expect(body.statusCode).toBe(400);
-    expect((await get(`/admin/workflow-executions/${okId}`)).json().workflow_execution.state).toBe("succeeded");
+    expect((await t.admin.get(`/admin/workflow-executions/${okId}`)).json().workflow_execution.state).toBe("succeeded");
   });
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/workflow-executions" })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "POST", url: `/admin/workflow-executions/${stuckId}/retry` })).statusCode).toBe(401);
-    const res = await get("/admin/workflow-executions", await t.customerHeaders("cus_1"));
+    const res = await t.store.get("/admin/workflow-executions", await t.customerHeaders("cus_1"));
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe("not_allowed");
     // No BullMQ here (in-process scheduler): no bull-board either.
-    expect((await get("/admin/queues")).statusCode).toBe(404);
+    expect((await t.admin.get("/admin/queues")).statusCode).toBe(404);
   });
 });
 

@@ -3,20 +3,11 @@ import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
 import { ExecutionRowView, StepRunRowView, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, ListAnswer, ListQuery, RangeQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) });
 const State = Type.Union(["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)));
-const ListExecutions = Type.Object(
-  {
-    ...ListQuery,
-    workflow_id: Type.Optional(ArrayQuery(Id())),
-    state: Type.Optional(ArrayQuery(State)),
-    transaction_id: Type.Optional(ArrayQuery(Id())),
-    created_at: Type.Optional(RangeQuery()),
-  },
-  { additionalProperties: false },
-);
+const ListExecutions = ListQueryOf({ workflow_id: Id(), state: State, transaction_id: Id() }, { created_at: Type.Optional(RangeQuery()) });
 const NoBody = Type.Object({}, { additionalProperties: false });
 /** A bodiless POST validates as `{}`; any field sent is rejected by the strict schema. */
 const emptyBody = async (request: { body: unknown }) => {

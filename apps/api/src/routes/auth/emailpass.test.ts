@@ -1,39 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, SignJWT } from "jose";
 import { createUserAccount } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let userId: string;
 const ADMIN = { email: "admin@example.com", password: "correct horse" };
 beforeAll(async () => {
-  t = await createTestApp();
   ({ user_id: userId } = await createUserAccount(t.app.infra.engine, ADMIN, { scryptLogN: t.config.scryptLogN }));
 });
-afterAll(() => t.close());
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: "POST", url, payload: payload as object, headers });
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const INVALID = { type: "invalid_data", message: "Invalid email or password" };
 
 describe("POST /auth/{actor_type}/emailpass", () => {
   it("signs an admin in: the token names the user, its identity and expires", async () => {
-    const res = await post("/auth/user/emailpass", ADMIN);
+    const res = await t.store.post("/auth/user/emailpass", ADMIN);
     expect(res.statusCode).toBe(200);
     const { token } = res.json();
     const claims = decodeJwt(token);
     expect(claims).toMatchObject({ actor_id: userId, actor_type: "user", app_metadata: { user_id: userId } });
     expect(claims.auth_identity_id).toMatch(/^authid_/);
     expect(claims.exp! - claims.iat!).toBe(24 * 3600);
-    const me = await get("/admin/users/me", bearer(token));
+    const me = await t.store.get("/admin/users/me", bearer(token));
     expect(me.statusCode).toBe(200);
     expect(me.json().user).toMatchObject({ id: userId, email: ADMIN.email });
   });
 
   it("answers a wrong password and an unknown email identically (400 invalid_data)", async () => {
-    const wrong = await post("/auth/user/emailpass", { ...ADMIN, password: "wrong" });
-    const unknown = await post("/auth/user/emailpass", { email: "nobody@example.com", password: ADMIN.password });
+    const wrong = await t.store.post("/auth/user/emailpass", { ...ADMIN, password: "wrong" });
+    const unknown = await t.store.post("/auth/user/emailpass", { email: "nobody@example.com", password: ADMIN.password });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual(INVALID);
@@ -42,11 +38,11 @@ describe("POST /auth/{actor_type}/emailpass", () => {
 
   it("refuses an admin identity as a customer it is not, and a customer identity as an admin", async () => {
     // An identity with no customer gets a registration token, as in Medusa (the storefront then creates the customer).
-    const asCustomer = await post("/auth/customer/emailpass", ADMIN);
+    const asCustomer = await t.store.post("/auth/customer/emailpass", ADMIN);
     expect(asCustomer.statusCode).toBe(200);
     expect(decodeJwt(asCustomer.json().token)).toMatchObject({ actor_id: "", actor_type: "customer" });
-    await post("/auth/customer/emailpass/register", { email: "shopper@example.com", password: "pw-shopper" });
-    const asAdmin = await post("/auth/user/emailpass", { email: "shopper@example.com", password: "pw-shopper" });
+    await t.store.post("/auth/customer/emailpass/register", { email: "shopper@example.com", password: "pw-shopper" });
+    const asAdmin = await t.store.post("/auth/user/emailpass", { email: "shopper@example.com", password: "pw-shopper" });
     expect(asAdmin.statusCode).toBe(400);
     expect(asAdmin.json()).toEqual(INVALID);
   });
@@ -54,21 +50,21 @@ describe("POST /auth/{actor_type}/emailpass", () => {
   it("rejects malformed bodies and unknown actor types with 400 invalid_data", async () => {
     const bodies = [{}, { email: ADMIN.email }, { email: ADMIN.email, password: 5 }, { ...ADMIN, extra: true }, { email: "not-an-email", password: "x" }, { email: ADMIN.email, password: "" }];
     for (const body of bodies) {
-      const res = await post("/auth/user/emailpass", body);
+      const res = await t.store.post("/auth/user/emailpass", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    const actor = await post("/auth/admin/emailpass", ADMIN);
+    const actor = await t.store.post("/auth/admin/emailpass", ADMIN);
     expect(actor.statusCode).toBe(400);
     expect(actor.json().type).toBe("invalid_data");
   });
 
   it("POST /auth/emailpass signs a customer in", async () => {
-    await post("/auth/emailpass/register", { email: "plain@example.com", password: "pw-plain" });
-    const res = await post("/auth/emailpass", { email: "plain@example.com", password: "pw-plain" });
+    await t.store.post("/auth/emailpass/register", { email: "plain@example.com", password: "pw-plain" });
+    const res = await t.store.post("/auth/emailpass", { email: "plain@example.com", password: "pw-plain" });
     expect(res.statusCode).toBe(200);
     expect(decodeJwt(res.json().token)).toMatchObject({ actor_type: "customer", actor_id: "" });
-    expect((await post("/auth/emailpass", { email: "plain@example.com", password: "nope" })).json()).toEqual(INVALID);
+    expect((await t.store.post("/auth/emailpass", { email: "plain@example.com", password: "nope" })).json()).toEqual(INVALID);
   });
 });
 
@@ -79,37 +75,37 @@ describe("registration", () => {
       ["/auth/emailpass/register", "new-customer-2@example.com"],
       ["/auth/user/emailpass/register", "invited@example.com"],
     ] as const) {
-      const res = await post(url, { email, password: "pw-12345" });
+      const res = await t.store.post(url, { email, password: "pw-12345" });
       expect(res.statusCode).toBe(200);
       const claims = decodeJwt(res.json().token);
       expect(claims).toMatchObject({ actor_id: "", actor_type: url.includes("/user/") ? "user" : "customer", app_metadata: {} });
       expect(claims.auth_identity_id).toMatch(/^authid_/);
     }
-    const again = await post("/auth/customer/emailpass/register", { email: "NEW-customer@example.com", password: "other" });
+    const again = await t.store.post("/auth/customer/emailpass/register", { email: "NEW-customer@example.com", password: "other" });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ type: "unauthorized", message: "Identity with email already exists" });
     // A registered user identity with no user cannot sign in as an admin.
-    expect((await post("/auth/user/emailpass", { email: "invited@example.com", password: "pw-12345" })).json()).toEqual(INVALID);
+    expect((await t.store.post("/auth/user/emailpass", { email: "invited@example.com", password: "pw-12345" })).json()).toEqual(INVALID);
   });
 
   it("rejects bad registration bodies without writing anything", async () => {
     for (const body of [{ email: "x@example.com" }, { email: "x@example.com", password: "pw", first_name: "X" }]) {
-      const res = await post("/auth/customer/emailpass/register", body);
+      const res = await t.store.post("/auth/customer/emailpass/register", body);
       expect(res.statusCode).toBe(400);
     }
-    expect((await post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode).toBe(200);
+    expect((await t.store.post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode).toBe(200);
   });
 });
 
 describe("email verification (never required; README \"API notes\")", () => {
   it("a new customer's login answers a token, never verification_required; the verification routes are not served (they fall on the sign-in route)", async () => {
-    const { token } = (await post("/auth/customer/emailpass/register", { email: "unverified@example.com", password: "pw-unverified" })).json();
-    const login = await post("/auth/customer/emailpass", { email: "unverified@example.com", password: "pw-unverified" });
+    const { token } = (await t.store.post("/auth/customer/emailpass/register", { email: "unverified@example.com", password: "pw-unverified" })).json();
+    const login = await t.store.post("/auth/customer/emailpass", { email: "unverified@example.com", password: "pw-unverified" });
     expect(login.statusCode).toBe(200);
     expect(Object.keys(login.json())).toEqual(["token"]);
     for (const base of ["", "/medusa"]) {
-      const request = await post(`${base}/auth/verification/request`, { entity_id: "unverified@example.com", entity_type: "email" }, bearer(token));
-      const confirm = await post(`${base}/auth/verification/confirm`, { code: "made-up" });
+      const request = await t.store.post(`${base}/auth/verification/request`, { entity_id: "unverified@example.com", entity_type: "email" }, bearer(token));
+      const confirm = await t.store.post(`${base}/auth/verification/confirm`, { code: "made-up" });
       for (const res of [request, confirm]) {
         expect(res.statusCode).toBe(400);
         expect(res.json().type).toBe("invalid_data");
@@ -134,70 +130,70 @@ describe("tokens", () => {
     const [header, , signature] = good.split(".");
     const tampered = `${header}.${b64({ ...claims(), exp: now + 3600 })}.${signature}`;
     for (const token of [none, wrongKey, expired, noExp, tampered, "garbage", "a.b.c"]) {
-      const res = await get("/admin/users/me", bearer(token));
+      const res = await t.store.get("/admin/users/me", bearer(token));
       expect(res.statusCode).toBe(401);
       expect(res.json().type).toBe("unauthorized");
     }
-    expect((await get("/admin/users/me", bearer(expired))).json().message).toBe("Token expired");
+    expect((await t.store.get("/admin/users/me", bearer(expired))).json().message).toBe("Token expired");
   });
 
   it("answers 401 without credentials and 403 for a customer on admin routes", async () => {
-    expect((await get("/admin/users/me")).statusCode).toBe(401);
-    const customer = await get("/admin/users/me", await t.customerHeaders("cus_1"));
+    expect((await t.store.get("/admin/users/me")).statusCode).toBe(401);
+    const customer = await t.store.get("/admin/users/me", await t.customerHeaders("cus_1"));
     expect(customer.statusCode).toBe(403);
     expect(customer.json().type).toBe("not_allowed");
   });
 
   it("GET /auth/token/refresh issues a fresh token from the identity as it is now", async () => {
-    const { token } = (await post("/auth/user/emailpass", ADMIN)).json();
-    const res = await get("/auth/token/refresh", bearer(token));
+    const { token } = (await t.store.post("/auth/user/emailpass", ADMIN)).json();
+    const res = await t.store.get("/auth/token/refresh", bearer(token));
     expect(res.statusCode).toBe(200);
     const fresh = res.json().token;
     expect(decodeJwt(fresh)).toMatchObject({ actor_id: userId, actor_type: "user", auth_identity_id: decodeJwt(token).auth_identity_id });
-    expect((await get("/admin/users/me", bearer(fresh))).statusCode).toBe(200);
+    expect((await t.store.get("/admin/users/me", bearer(fresh))).statusCode).toBe(200);
 
     // A registration token becomes the customer's token once the customer is linked.
-    const registration = (await post("/auth/customer/emailpass/register", { email: "later@example.com", password: "pw-later" })).json().token;
+    const registration = (await t.store.post("/auth/customer/emailpass/register", { email: "later@example.com", password: "pw-later" })).json().token;
     await t.app.modules.auth.linkActor(decodeJwt(registration).auth_identity_id as string, "customer", "cus_later");
-    expect(decodeJwt((await get("/auth/token/refresh", bearer(registration))).json().token)).toMatchObject({ actor_id: "cus_later", actor_type: "customer" });
+    expect(decodeJwt((await t.store.get("/auth/token/refresh", bearer(registration))).json().token)).toMatchObject({ actor_id: "cus_later", actor_type: "customer" });
 
-    expect((await get("/auth/token/refresh")).statusCode).toBe(401);
-    expect((await get("/auth/token/refresh", bearer("garbage"))).statusCode).toBe(401);
+    expect((await t.store.get("/auth/token/refresh")).statusCode).toBe(401);
+    expect((await t.store.get("/auth/token/refresh", bearer("garbage"))).statusCode).toBe(401);
     // A token whose identity does not exist.
     const orphan = await t.app.tokens.sign({ actor_id: userId, actor_type: "user", auth_identity_id: "authid_missing", app_metadata: {}, credentials_version: 1 });
-    expect((await get("/auth/token/refresh", bearer(orphan))).statusCode).toBe(401);
+    expect((await t.store.get("/auth/token/refresh", bearer(orphan))).statusCode).toBe(401);
   });
 
   it("POST /auth/token/refresh (Medusa's js-sdk form) answers the same; it takes no body fields", async () => {
-    const { token } = (await post("/auth/user/emailpass", ADMIN)).json();
+    const { token } = (await t.store.post("/auth/user/emailpass", ADMIN)).json();
     const res = await t.app.inject({ method: "POST", url: "/auth/token/refresh", headers: { ...bearer(token), "content-type": "application/json" } });
     expect(res.statusCode).toBe(200);
     expect(decodeJwt(res.json().token)).toMatchObject({ actor_id: userId, actor_type: "user" });
-    const extra = await post("/auth/token/refresh", { actor_id: "user_other" }, bearer(token));
+    const extra = await t.store.post("/auth/token/refresh", { actor_id: "user_other" }, bearer(token));
     expect(extra.statusCode).toBe(400);
     expect(extra.json().type).toBe("invalid_data");
-    expect((await post("/auth/token/refresh", {})).statusCode).toBe(401);
+    expect((await t.store.post("/auth/token/refresh", {})).statusCode).toBe(401);
   });
 });
 
 describe("POST /auth/emailpass/update", () => {
   it("changes the caller's own password", async () => {
-    await post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-pw" });
-    const token = (await post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json().token;
-    expect((await post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(401);
-    const other = await post("/auth/emailpass/update", { email: ADMIN.email, password: "hijack" }, bearer(token));
+    await t.store.post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-pw" });
+    const token = (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json().token;
+    expect((await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(401);
+    const other = await t.store.post("/auth/emailpass/update", { email: ADMIN.email, password: "hijack" }, bearer(token));
     expect(other.statusCode).toBe(401);
-    expect((await post("/auth/user/emailpass", ADMIN)).statusCode).toBe(200);
-    expect((await post("/auth/emailpass/update", { email: "change@example.com" }, bearer(token))).statusCode).toBe(400);
+    expect((await t.store.post("/auth/user/emailpass", ADMIN)).statusCode).toBe(200);
+    expect((await t.store.post("/auth/emailpass/update", { email: "change@example.com" }, bearer(token))).statusCode).toBe(400);
 
-    const res = await post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" }, bearer(token));
+    const res = await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" }, bearer(token));
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
     expect(body.auth_identity).toMatchObject({ entity_id: "change@example.com", provider_identities: [{ provider: "emailpass", entity_id: "change@example.com" }] });
     expect(JSON.stringify(body)).not.toContain("scrypt");
     expect(body.auth_identity.provider_identities[0]).not.toHaveProperty("provider_metadata");
-    expect((await post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json()).toEqual(INVALID);
-    expect((await post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(200);
+    expect((await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json()).toEqual(INVALID);
+    expect((await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(200);
   });
 });

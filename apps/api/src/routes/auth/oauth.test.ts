@@ -81,12 +81,11 @@ afterAll(async () => {
   await fake.idp.close();
 });
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
 const googleProfile = (sub: string, extra: Record<string, unknown> = {}) => ({ sub, email: `${sub}@gmail.test`, email_verified: true, name: "Ana Lima", given_name: "Ana", family_name: "Lima", picture: "https://pics.test/ana.png", ...extra });
 
 /** Starts a sign-in, lets the fake provider approve it, and returns the callback's query string. */
 async function approve(startUrl: string): Promise<{ query: string; location: URL }> {
-  const start = await get(startUrl);
+  const start = await t.store.get(startUrl);
   expect(start.statusCode, start.body).toBe(302);
   const location = new URL(start.headers.location as string);
   const consent = await fetch(location, { redirect: "manual" });
@@ -96,7 +95,7 @@ async function approve(startUrl: string): Promise<{ query: string; location: URL
 
 describe("oauth: the providers a login page offers", () => {
   it("lists email and password as a form and each configured OAuth provider as a redirect", async () => {
-    const res = await get("/auth/user/providers");
+    const res = await t.store.get("/auth/user/providers");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       providers: [
@@ -118,7 +117,7 @@ describe("oauth: google", () => {
     // The PKCE verifier stays on the server: only its challenge travels.
     expect(location.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
 
-    const res = await get(`/auth/customer/google/callback${query}`);
+    const res = await t.store.get(`/auth/customer/google/callback${query}`);
     expect(res.statusCode, res.body).toBe(200);
     const claims = await t.app.tokens.verify(res.json().token);
     // No customer yet: a registration token, finished by POST /store/customers.
@@ -133,11 +132,11 @@ describe("oauth: google", () => {
     // Signing in again updates the profile and answers the customer's token.
     fake.state.profile = googleProfile("g-100", { name: "Ana L. Lima", picture: "https://pics.test/new.png" });
     const again = await approve("/auth/customer/google");
-    const second = await get(`/auth/customer/google/callback${again.query}`);
+    const second = await t.store.get(`/auth/customer/google/callback${again.query}`);
     expect(second.statusCode).toBe(200);
     const customerClaims = await t.app.tokens.verify(second.json().token);
     expect(customerClaims.actor_id).toBe(created.json().customer.id);
-    const me = await get("/store/customers/me", { authorization: `Bearer ${second.json().token}` });
+    const me = await t.store.get("/store/customers/me", { authorization: `Bearer ${second.json().token}` });
     expect(me.json().customer.email).toBe("g-100@gmail.test");
     const updated = await t.app.modules.auth.findByProvider("google", "g-100");
     expect(updated?.provider_identities[0]?.user_metadata).toMatchObject({ name: "Ana L. Lima", picture: "https://pics.test/new.png" });
@@ -146,20 +145,20 @@ describe("oauth: google", () => {
   it("refuses an unverified email with 401 and creates nothing", async () => {
     fake.state.profile = googleProfile("g-unverified", { email_verified: false });
     const { query } = await approve("/auth/customer/google");
-    const res = await get(`/auth/customer/google/callback${query}`);
+    const res = await t.store.get(`/auth/customer/google/callback${query}`);
     expect(res.statusCode).toBe(401);
     expect(res.json().type).toBe("unauthorized");
     expect(await t.app.modules.auth.findByProvider("google", "g-unverified")).toBeNull();
     fake.state.profile = googleProfile("g-stringy", { email_verified: "true" });
     const stringy = await approve("/auth/customer/google");
-    expect((await get(`/auth/customer/google/callback${stringy.query}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/google/callback${stringy.query}`)).statusCode).toBe(401);
   });
 
   it("rejects reused, forged, expired, cross-provider and cross-actor states with 401", async () => {
     fake.state.profile = googleProfile("g-200");
     const { query } = await approve("/auth/customer/google");
-    expect((await get(`/auth/customer/google/callback${query}`)).statusCode).toBe(200);
-    const reused = await get(`/auth/customer/google/callback${query}`);
+    expect((await t.store.get(`/auth/customer/google/callback${query}`)).statusCode).toBe(200);
+    const reused = await t.store.get(`/auth/customer/google/callback${query}`);
     expect(reused.statusCode).toBe(401);
     expect(reused.json().type).toBe("unauthorized");
 
@@ -174,16 +173,16 @@ describe("oauth: google", () => {
       return `?${p.toString()}`;
     };
     for (const state of [forge({ e: Date.now() + 3_600_000 }), forge({ a: "user" }), `${payload}.${Buffer.from("x".repeat(32)).toString("base64url")}`, "garbage", `${payload}`, ""]) {
-      const res = await get(`/auth/customer/google/callback${withState(state)}`);
+      const res = await t.store.get(`/auth/customer/google/callback${withState(state)}`);
       expect(res.statusCode, state).toBe(401);
     }
     // The state is bound to its provider and actor type.
-    expect((await get(`/auth/customer/github/callback${fresh.query}`)).statusCode).toBe(401);
-    expect((await get(`/auth/user/google/callback${fresh.query}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/github/callback${fresh.query}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/user/google/callback${fresh.query}`)).statusCode).toBe(401);
     // Expired server-side: 401, and the code is never exchanged.
     await t.database.db.update(authOneTimeToken).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(authOneTimeToken.kind, "oauth_state"));
     const before = fake.state.tokenRequests;
-    expect((await get(`/auth/customer/google/callback${fresh.query}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/google/callback${fresh.query}`)).statusCode).toBe(401);
     expect(fake.state.tokenRequests).toBe(before);
   });
 
@@ -192,16 +191,16 @@ describe("oauth: google", () => {
     const { query } = await approve("/auth/customer/google");
     const params = new URLSearchParams(query);
     params.set("code", "not-a-code");
-    expect((await get(`/auth/customer/google/callback?${params}`)).statusCode).toBe(401);
-    expect((await get(`/auth/customer/google/callback?state=${params.get("state")}`)).statusCode).toBe(401);
-    expect((await get("/auth/customer/google/callback?code=abc")).statusCode).toBe(401);
-    expect((await get(`/auth/customer/google/callback?error=access_denied&state=${params.get("state")}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/google/callback?${params}`)).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/google/callback?state=${params.get("state")}`)).statusCode).toBe(401);
+    expect((await t.store.get("/auth/customer/google/callback?code=abc")).statusCode).toBe(401);
+    expect((await t.store.get(`/auth/customer/google/callback?error=access_denied&state=${params.get("state")}`)).statusCode).toBe(401);
   });
 
   it("the contract's /auth/google forms act for the customer; POST answers {location}; unknown providers are 404", async () => {
     fake.state.profile = googleProfile("g-400");
     const { query } = await approve("/auth/google");
-    const res = await get(`/auth/google/callback${query}`);
+    const res = await t.store.get(`/auth/google/callback${query}`);
     expect(res.statusCode).toBe(200);
     expect((await t.app.tokens.verify(res.json().token)).actor_type).toBe("customer");
 
@@ -209,16 +208,16 @@ describe("oauth: google", () => {
     expect(post.statusCode).toBe(200);
     expect(post.json().location).toContain(`${fake.base}/authorize?`);
 
-    expect((await get("/auth/customer/facebook")).statusCode).toBe(404);
-    expect((await get("/auth/customer/facebook/callback?code=a&state=b")).statusCode).toBe(404);
-    expect((await get("/auth/vendor/google")).statusCode).toBe(400);
-    expect((await get("/auth/customer/emailpass")).statusCode).toBe(400);
+    expect((await t.store.get("/auth/customer/facebook")).statusCode).toBe(404);
+    expect((await t.store.get("/auth/customer/facebook/callback?code=a&state=b")).statusCode).toBe(404);
+    expect((await t.store.get("/auth/vendor/google")).statusCode).toBe(400);
+    expect((await t.store.get("/auth/customer/emailpass")).statusCode).toBe(400);
   });
 
   it("an admin cannot sign in through OAuth without a linked user (401)", async () => {
     fake.state.profile = googleProfile("g-500");
     const { query } = await approve("/auth/user/google");
-    const res = await get(`/auth/user/google/callback${query}`);
+    const res = await t.store.get(`/auth/user/google/callback${query}`);
     expect(res.statusCode).toBe(401);
   });
 });
@@ -232,7 +231,7 @@ describe("oauth: github", () => {
     ];
     const { query, location } = await approve("/auth/customer/github");
     expect(location.searchParams.get("scope")).toBe("read:user user:email");
-    const res = await get(`/auth/customer/github/callback${query}`);
+    const res = await t.store.get(`/auth/customer/github/callback${query}`);
     expect(res.statusCode, res.body).toBe(200);
     const target = new URL(res.json().location);
     expect(`${target.origin}${target.pathname}`).toBe(`${STORE}/account`);

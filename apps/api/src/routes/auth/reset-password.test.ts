@@ -15,8 +15,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: "POST", url, headers, payload: payload as object });
-const login = (actor: string, email: string, password: string) => post(`/auth/${actor}/emailpass`, { email, password });
+const login = (actor: string, email: string, password: string) => t.store.post(`/auth/${actor}/emailpass`, { email, password });
 
 /** Waits for the mail to `to` (delivery happens after the 201). */
 async function mailTo(to: string, after = 0): Promise<ReceivedMail> {
@@ -30,7 +29,7 @@ async function mailTo(to: string, after = 0): Promise<ReceivedMail> {
 const tokenIn = (mail: ReceivedMail) => /Your reset token: ([A-Za-z0-9_-]+)/.exec(mail.raw)?.[1] ?? "";
 
 async function requestReset(actor: string, body: Record<string, string>) {
-  const res = await post(`/auth/${actor}/emailpass/reset-password`, body);
+  const res = await t.store.post(`/auth/${actor}/emailpass/reset-password`, body);
   expect(res.statusCode).toBe(201);
   expect(res.body).toBe("");
   return res;
@@ -38,7 +37,7 @@ async function requestReset(actor: string, body: Record<string, string>) {
 
 describe("password reset", () => {
   it("sends a single-use token through SMTP; the update sets the password once; reuse is 401", async () => {
-    expect((await post("/store/customers", { email: "reset@example.com", password: "old-pass-1" })).statusCode).toBe(200);
+    expect((await t.store.post("/store/customers", { email: "reset@example.com", password: "old-pass-1" })).statusCode).toBe(200);
     await requestReset("customer", { email: "Reset@Example.com" });
     const mail = await mailTo("reset@example.com");
     expect(mail.raw).toContain("Subject: Reset your password");
@@ -56,27 +55,27 @@ describe("password reset", () => {
     expect(notifications.json()).toMatchObject({ count: 1, notifications: [{ to: "reset@example.com", channel: "email", template: "auth.password_reset", status: "success", attempts: 1, provider_id: "smtp", data: { token: "[redacted]" } }] });
     expect(notifications.body).not.toContain(token);
 
-    const wrongEmail = await post("/auth/customer/emailpass/update", { email: "other@example.com", token, password: "new-pass-1" });
+    const wrongEmail = await t.store.post("/auth/customer/emailpass/update", { email: "other@example.com", token, password: "new-pass-1" });
     expect(wrongEmail.statusCode).toBe(401);
-    const wrongActor = await post("/auth/user/emailpass/update", { email: "reset@example.com", token, password: "new-pass-1" });
+    const wrongActor = await t.store.post("/auth/user/emailpass/update", { email: "reset@example.com", token, password: "new-pass-1" });
     expect(wrongActor.statusCode).toBe(401);
 
-    const updated = await post("/auth/customer/emailpass/update", { email: "reset@example.com", token, password: "new-pass-1" });
+    const updated = await t.store.post("/auth/customer/emailpass/update", { email: "reset@example.com", token, password: "new-pass-1" });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toEqual({ success: true });
     expect((await login("customer", "reset@example.com", "new-pass-1")).statusCode).toBe(200);
     expect((await login("customer", "reset@example.com", "old-pass-1")).statusCode).toBe(400);
 
-    const reused = await post("/auth/customer/emailpass/update", { email: "reset@example.com", token, password: "evil-pass-1" });
+    const reused = await t.store.post("/auth/customer/emailpass/update", { email: "reset@example.com", token, password: "evil-pass-1" });
     expect(reused.statusCode).toBe(401);
     expect(reused.json().type).toBe("unauthorized");
     expect((await login("customer", "reset@example.com", "new-pass-1")).statusCode).toBe(200);
   });
 
   it("answers an unknown email exactly like a known one and sends nothing (no enumeration)", async () => {
-    expect((await post("/store/customers", { email: "known@example.com", password: "pw-123456" })).statusCode).toBe(200);
-    const known = await post("/auth/customer/emailpass/reset-password", { email: "known@example.com" });
-    const unknown = await post("/auth/customer/emailpass/reset-password", { email: "ghost@example.com" });
+    expect((await t.store.post("/store/customers", { email: "known@example.com", password: "pw-123456" })).statusCode).toBe(200);
+    const known = await t.store.post("/auth/customer/emailpass/reset-password", { email: "known@example.com" });
+    const unknown = await t.store.post("/auth/customer/emailpass/reset-password", { email: "ghost@example.com" });
     expect([unknown.statusCode, unknown.body, unknown.headers["content-type"]]).toEqual([known.statusCode, known.body, known.headers["content-type"]]);
     await mailTo("known@example.com");
     await t.app.inject({ method: "GET", url: "/health" });
@@ -87,11 +86,11 @@ describe("password reset", () => {
   });
 
   it("an expired token is 401; a newer reset voids older links; garbage tokens and bad bodies are rejected", async () => {
-    expect((await post("/store/customers", { email: "expiry@example.com", password: "pw-123456" })).statusCode).toBe(200);
+    expect((await t.store.post("/store/customers", { email: "expiry@example.com", password: "pw-123456" })).statusCode).toBe(200);
     await requestReset("customer", { email: "expiry@example.com" });
     const first = tokenIn(await mailTo("expiry@example.com"));
     await t.database.db.update(authOneTimeToken).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(authOneTimeToken.entity_id, "expiry@example.com"));
-    const expired = await post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: first, password: "new-pass-1" });
+    const expired = await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: first, password: "new-pass-1" });
     expect(expired.statusCode).toBe(401);
 
     // Medusa's SDK form: `{identifier}`, and the token as a Bearer header.
@@ -99,29 +98,29 @@ describe("password reset", () => {
     const second = tokenIn(await mailTo("expiry@example.com", 1));
     await requestReset("customer", { email: "expiry@example.com" });
     const third = tokenIn(await mailTo("expiry@example.com", 2));
-    const viaHeader = await post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "new-pass-3" }, { authorization: `Bearer ${third}` });
+    const viaHeader = await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "new-pass-3" }, { authorization: `Bearer ${third}` });
     expect(viaHeader.statusCode).toBe(200);
     // Using one link voided the other outstanding one.
-    expect((await post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: second, password: "x-pass-1" })).statusCode).toBe(401);
+    expect((await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: second, password: "x-pass-1" })).statusCode).toBe(401);
     expect((await login("customer", "expiry@example.com", "new-pass-3")).statusCode).toBe(200);
 
-    expect((await post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: "forged-token", password: "x" })).statusCode).toBe(401);
-    expect((await post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "x" })).statusCode).toBe(401);
+    expect((await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", token: "forged-token", password: "x" })).statusCode).toBe(401);
+    expect((await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "x" })).statusCode).toBe(401);
     for (const body of [{}, { email: "expiry@example.com", token: "t" }, { email: "bad", token: "t", password: "p" }, { email: "expiry@example.com", token: "t", password: "p", x: 1 }]) {
-      expect((await post("/auth/customer/emailpass/update", body)).statusCode, JSON.stringify(body)).toBe(400);
+      expect((await t.store.post("/auth/customer/emailpass/update", body)).statusCode, JSON.stringify(body)).toBe(400);
     }
     for (const body of [{}, { email: "" }, { email: "a@b.co", identifier: "a@b.co" }, { mail: "a@b.co" }]) {
-      expect((await post("/auth/customer/emailpass/reset-password", body)).statusCode, JSON.stringify(body)).toBe(400);
+      expect((await t.store.post("/auth/customer/emailpass/reset-password", body)).statusCode, JSON.stringify(body)).toBe(400);
     }
-    expect((await post("/auth/vendor/emailpass/reset-password", { email: "a@b.co" })).statusCode).toBe(400);
+    expect((await t.store.post("/auth/vendor/emailpass/reset-password", { email: "a@b.co" })).statusCode).toBe(400);
   });
 
   it("works the same for admin users", async () => {
-    expect((await post("/auth/user/emailpass/register", { email: "admin.reset@example.com", password: "admin-pass-1" })).statusCode).toBe(200);
+    expect((await t.store.post("/auth/user/emailpass/register", { email: "admin.reset@example.com", password: "admin-pass-1" })).statusCode).toBe(200);
     await requestReset("user", { email: "admin.reset@example.com" });
     const token = tokenIn(await mailTo("admin.reset@example.com"));
-    expect((await post("/auth/customer/emailpass/update", { email: "admin.reset@example.com", token, password: "x-pass-1" })).statusCode).toBe(401);
-    expect((await post("/auth/user/emailpass/update", { email: "admin.reset@example.com", token, password: "admin-pass-2" })).statusCode).toBe(200);
-    expect((await post("/auth/user/emailpass/update", { email: "admin.reset@example.com", token, password: "admin-pass-3" })).statusCode).toBe(401);
+    expect((await t.store.post("/auth/customer/emailpass/update", { email: "admin.reset@example.com", token, password: "x-pass-1" })).statusCode).toBe(401);
+    expect((await t.store.post("/auth/user/emailpass/update", { email: "admin.reset@example.com", token, password: "admin-pass-2" })).statusCode).toBe(200);
+    expect((await t.store.post("/auth/user/emailpass/update", { email: "admin.reset@example.com", token, password: "admin-pass-3" })).statusCode).toBe(401);
   });
 });

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
 
 // A campaign's usage budget under concurrent checkouts: the budget is consumed by a
 // guarded update inside the complete-cart saga, so it can never be overrun.
-let t: TestApp;
+const t = useTestApp();
 let regionId: string;
 let optionId: string;
 let variantId: string;
 let campaignId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const store = await checkoutStore(t, {
     region: { name: "US", currency_code: "usd", countries: ["us"] },
@@ -24,7 +23,6 @@ beforeAll(async () => {
   campaignId = (await m.promotion.createCampaign({ name: "Ten", campaign_identifier: "ten", budget: { type: "usage", limit: 10 } })).id;
   await m.promotion.create({ code: "TEN", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 20 } });
 }, 120_000);
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
 

@@ -1,11 +1,11 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
+import { listenOnLoopback, publishableKey as storefrontKey } from "../../testing/storefront";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
-let t: TestApp;
+const t = useTestApp();
 let sdk: Medusa;
 let baseUrl: string;
 let publishableKey: string;
@@ -14,12 +14,9 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
-  const admin = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: admin, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers: admin, payload: { add: [channel.id] } });
+  const key = await storefrontKey(t, channel.id);
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
   regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
@@ -30,13 +27,10 @@ beforeAll(async () => {
   );
   variantId = product.variantIds[0]!;
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = t.app.server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = await listenOnLoopback(t);
   publishableKey = key.token;
   sdk = new Medusa({ baseUrl, publishableKey });
 });
-afterAll(() => t.close());
 
 const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 

@@ -1,13 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
 import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
 import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
 
-let t: TestApp;
+const t = useTestApp();
 let regionId: string;
 let optionId: string;
 let tee: string;
@@ -16,7 +16,6 @@ let scarce: string;
 let campaignId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const store = await checkoutStore(t, {
     region: { name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] },
@@ -31,15 +30,12 @@ beforeAll(async () => {
   campaignId = (await m.promotion.createCampaign({ name: "Launch", campaign_identifier: "launch", budget: { type: "usage", limit: 1 } })).id;
   await m.promotion.create({ code: "ONCE", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
 }, 60_000);
-afterAll(() => t.close());
 
 type Headers = Record<string, string>;
-const post = (url: string, payload?: unknown, headers: Headers = {}) => t.app.inject({ method: "POST", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-const get = (url: string, headers: Headers = {}) => t.app.inject({ method: "GET", url, headers });
-const complete = (cartId: string, headers: Headers = {}) => post(`/store/carts/${cartId}/complete`, undefined, headers);
+const complete = (cartId: string, headers: Headers = {}) => t.store.post(`/store/carts/${cartId}/complete`, undefined, headers);
 const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
 
-type Reply = Awaited<ReturnType<typeof post>>;
+type Reply = Awaited<ReturnType<typeof t.store.post>>;
 
 async function ok(res: Promise<Reply>) {
   const answer = await res;
@@ -139,18 +135,18 @@ describe("POST /store/carts/{id}/complete: success", () => {
     expect(order.billing_address).toMatchObject(address);
     expect(order.payment_collections).toEqual([expect.objectContaining({ id: cart.payment_collection.id, status: "authorized", authorized_amount: 4500 })]);
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
-    expect((await ok(get(`/store/orders/${order.id}`))).order).toMatchObject({ id: order.id, status: "pending" });
-    expect((await ok(get(`/store/carts/${cart.id}`))).cart.completed_at).not.toBeNull();
+    expect((await ok(t.store.get(`/store/orders/${order.id}`))).order).toMatchObject({ id: order.id, status: "pending" });
+    expect((await ok(t.store.get(`/store/carts/${cart.id}`))).cart.completed_at).not.toBeNull();
   });
 
   it("the order keeps the shopper's locale from the cart, in the store's and the admin's answers", async () => {
     const cart = await readyCart();
-    await ok(post(`/store/carts/${cart.id}`, { locale: "de-DE" }));
+    await ok(t.store.post(`/store/carts/${cart.id}`, { locale: "de-DE" }));
     const order = (await ok(complete(cart.id))).order;
     expect(order.locale).toBe("de-DE");
-    expect((await ok(get(`/store/orders/${order.id}`))).order.locale).toBe("de-DE");
-    expect((await ok(get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({ id: order.id, locale: "de-DE" });
-    expect((await ok(get(`/admin/orders/${order.id}`, await t.adminHeaders()))).order.locale).toBe("de-DE");
+    expect((await ok(t.store.get(`/store/orders/${order.id}`))).order.locale).toBe("de-DE");
+    expect((await ok(t.store.get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({ id: order.id, locale: "de-DE" });
+    expect((await ok(t.store.get(`/admin/orders/${order.id}`, await t.adminHeaders()))).order.locale).toBe("de-DE");
   });
 
   it("completing again returns the same order without placing another", async () => {
@@ -174,7 +170,7 @@ describe("POST /store/carts/{id}/complete: success", () => {
   it("uses a payment the customer authorized before completing", async () => {
     const cart = await readyCart({ provider: "pp_test" });
     const session = cart.payment_collection.payment_sessions[0];
-    await ok(post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
+    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
     const order = (await ok(complete(cart.id))).order;
     expect(order).toMatchObject({ payment_status: "authorized" });
     expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 0 });
@@ -208,21 +204,21 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
   };
 
   it("names each missing piece with 400 invalid_data and writes nothing, until the cart is complete", async () => {
-    const { cart } = await ok(post("/store/carts", { region_id: regionId }));
+    const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
     await expectMissing(cart.id, ["items", "email", "shipping address", "billing address", "shipping method", "payment collection"]);
-    await ok(post(`/store/carts/${cart.id}/line-items`, { variant_id: tee, quantity: 1 }));
+    await ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: tee, quantity: 1 }));
     await expectMissing(cart.id, ["email", "shipping address", "billing address", "shipping method", "payment collection"], ["items"]);
-    await ok(post(`/store/carts/${cart.id}`, { email: "ada@example.com" }));
+    await ok(t.store.post(`/store/carts/${cart.id}`, { email: "ada@example.com" }));
     await expectMissing(cart.id, ["shipping address", "billing address", "shipping method", "payment collection"], ["email"]);
-    await ok(post(`/store/carts/${cart.id}/shipping-address`, address));
+    await ok(t.store.post(`/store/carts/${cart.id}/shipping-address`, address));
     await expectMissing(cart.id, ["billing address", "shipping method", "payment collection"], ["shipping address"]);
-    await ok(post(`/store/carts/${cart.id}/billing-address`, address));
+    await ok(t.store.post(`/store/carts/${cart.id}/billing-address`, address));
     await expectMissing(cart.id, ["shipping method", "payment collection"], ["billing address"]);
-    await ok(post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
+    await ok(t.store.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
     await expectMissing(cart.id, ["payment collection"], ["shipping method"]);
-    const { payment_collection } = await ok(post("/store/payment-collections", { cart_id: cart.id }));
+    const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
     await expectMissing(cart.id, ["payment session"], ["payment collection"]);
-    await ok(post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }));
+    await ok(t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }));
     // The earlier refusals do not block the completion once the cart is ready.
     expect((await ok(complete(cart.id))).type).toBe("order");
   });
@@ -230,7 +226,7 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
   it("refuses a payment collection that does not cover the cart total", async () => {
     const cart = await readyCart({ provider: "pp_test" });
     const session = cart.payment_collection.payment_sessions[0];
-    await ok(post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
+    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
     // The cart grows after its payment was authorized: the authorization no longer covers it.
     await t.database.db.execute(`update cart set total = total + 100 where id = '${cart.id}'`);
     const res = await complete(cart.id);
@@ -244,11 +240,11 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ type: "not_found", message: expect.stringContaining("cart_missing") });
     const cart = await readyCart();
-    const bad = await post(`/store/carts/${cart.id}/complete`, { bogus: true });
+    const bad = await t.store.post(`/store/carts/${cart.id}/complete`, { bogus: true });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().type).toBe("invalid_data");
     expect(await effects(cart.id)).toMatchObject({ orders: 0, completed: false });
-    expect((await ok(post(`/store/carts/${cart.id}/complete`, {}))).type).toBe("order");
+    expect((await ok(t.store.post(`/store/carts/${cart.id}/complete`, {}))).type).toBe("order");
   });
 });
 
@@ -265,7 +261,7 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
     // Completing again without fixing the payment fails the same way (a new attempt, not a stored answer).
     await expectCartError(await complete(cart.id), "payment_authorization_error", "PaymentAuthorizationError");
-    await ok(post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
+    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
     const done = await ok(complete(cart.id));
     expect(done, JSON.stringify(done.error)).toMatchObject({ type: "order", order: { status: "pending" } });
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
@@ -308,7 +304,7 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     const [session] = (await t.app.modules.payment.collectionForCart(cart.id))!.payment_sessions;
     expect(session).toMatchObject({ status: "pending", authorized_at: null });
     // The shopper pays with another session and gets one order.
-    await ok(post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
+    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
     expect((await ok(complete(cart.id))).type).toBe("order");
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
   }, 40_000);
@@ -357,7 +353,7 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
       // The authorization happens before the promotion and order steps: those failures void it.
       expect(after.canceled_payments, table).toBe(table === "reservation_item" ? 0 : 1);
       expect(await used(), table).toBe(before);
-      await ok(post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test" }));
+      await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test" }));
       const retried = await ok(complete(cart.id));
       expect(retried.type, `${table}: ${JSON.stringify(retried.error)}`).toBe("order");
       expect(await used()).toBe(before! + 1);

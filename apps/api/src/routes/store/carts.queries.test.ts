@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { countQueries } from "@kasse/db/testing";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let regionId: string;
 let variantIds: string[];
 let optionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const channel = await m.salesChannel.getOrCreateDefault();
   const location = await m.stockLocation.create({ name: "Warehouse" });
@@ -24,7 +23,6 @@ beforeAll(async () => {
   ));
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
 }, 120_000);
-afterAll(() => t.close());
 
 describe("store cart read cost", () => {
   it("GET /store/carts/{id} is a constant, small number of queries whatever the cart holds", async () => {

@@ -1,11 +1,11 @@
 import Medusa from "@medusajs/js-sdk";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
+import { listenOnLoopback, publishableKey } from "../../testing/storefront";
 import { createFixtureProduct } from "../../testing/catalog";
 
 // The Medusa storefront path, unchanged, against the app on a real loopback port.
-let t: TestApp;
+const t = useTestApp();
 let sdk: Medusa;
 let regionId: string;
 let channelId: string;
@@ -13,13 +13,10 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
-  const admin = await t.adminHeaders();
   const channel = await m.salesChannel.create({ name: "Web shop" });
   channelId = channel.id;
-  const key = (await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: admin, payload: { title: "Storefront", type: "publishable" } })).json().api_key;
-  await t.app.inject({ method: "POST", url: `/admin/api-keys/${key.id}/sales-channels`, headers: admin, payload: { add: [channel.id] } });
+  const key = await publishableKey(t, channel.id);
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
   regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"] })).id;
@@ -31,11 +28,8 @@ beforeAll(async () => {
   );
   variantId = product.variantIds[0]!;
   optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = t.app.server.address() as AddressInfo;
-  sdk = new Medusa({ baseUrl: `http://127.0.0.1:${port}`, publishableKey: key.token });
+  sdk = new Medusa({ baseUrl: await listenOnLoopback(t), publishableKey: key.token });
 });
-afterAll(() => t.close());
 
 describe("@medusajs/js-sdk storefront checkout", () => {
   it("creates a cart, adds an item, sets addresses, ships and starts a payment session", async () => {

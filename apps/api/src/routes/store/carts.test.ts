@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let eu: { id: string };
 let us: { id: string };
 let shirt: { id: string; variantIds: string[] };
@@ -14,7 +14,6 @@ let express: { id: string };
 let usOnly: { id: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const channel = await m.salesChannel.getOrCreateDefault();
   const other = await m.salesChannel.create({ name: "Retail" });
@@ -47,13 +46,10 @@ beforeAll(async () => {
   await m.promotion.create({ code: "TENOFF", type: "standard", application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
   await m.promotion.create({ code: "USD5", type: "standard", application_method: { type: "fixed", target_type: "order", allocation: "across", value: 500, currency_code: "usd" } });
 });
-afterAll(() => t.close());
 
 type Headers = Record<string, string>;
 const post = (url: string, payload?: unknown, headers: Headers = {}) =>
   t.app.inject({ method: "POST", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-const get = (url: string, headers: Headers = {}) => t.app.inject({ method: "GET", url, headers });
-const del = (url: string, payload?: unknown, headers: Headers = {}) => t.app.inject({ method: "DELETE", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 async function newCart(body: Record<string, unknown> = { region_id: eu.id }, headers: Headers = {}) {
   const res = await post("/store/carts", body, headers);
@@ -75,12 +71,12 @@ describe("store carts: create and read", () => {
     expect(cart).toMatchObject({ subtotal: 0, discount_total: 0, shipping_total: 0, tax_total: 0, total: 0, completed_at: null, payment_collection: null });
     expect(cart.region).toMatchObject({ id: eu.id, currency_code: "eur" });
     expect(cart.sales_channel_id).toMatch(/^sc_/);
-    const read = await get(`/store/carts/${cart.id}`);
+    const read = await t.store.get(`/store/carts/${cart.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json().cart).toMatchObject({ id: cart.id, email: "a@example.com" });
-    expect((await get(`/store/carts/${cart.id}?fields=id,total`)).json().cart).toEqual({ id: cart.id, total: 0 });
-    expect((await get(`/store/carts/${cart.id}?fields=*items,%2Bitems.total`)).json().cart).toMatchObject({ id: cart.id, total: 0, items: [] });
-    expect400(await get(`/store/carts/${cart.id}?fields=bad field`));
+    expect((await t.store.get(`/store/carts/${cart.id}?fields=id,total`)).json().cart).toEqual({ id: cart.id, total: 0 });
+    expect((await t.store.get(`/store/carts/${cart.id}?fields=*items,%2Bitems.total`)).json().cart).toMatchObject({ id: cart.id, total: 0, items: [] });
+    expect400(await t.store.get(`/store/carts/${cart.id}?fields=bad field`));
   });
 
   it("uses the store's first region when none is named", async () => {
@@ -99,7 +95,7 @@ describe("store carts: create and read", () => {
   });
 
   it("answers unknown carts with 404", async () => {
-    const res = await get("/store/carts/cart_missing");
+    const res = await t.store.get("/store/carts/cart_missing");
     expect(res.statusCode).toBe(404);
     expect(res.json().type).toBe("not_found");
   });
@@ -156,8 +152,8 @@ describe("store carts: line items", () => {
     expect400(await post(url, { variant_id: shirt.variantIds[1], quantity: 3 }), /insufficient inventory/i);
     const usd = await newCart({ region_id: us.id });
     expect400(await post(`/store/carts/${usd.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }), /no price in usd/);
-    expect((await get(`/store/carts/${usd.id}`)).json().cart.items).toEqual([]);
-    const after = (await get(`/store/carts/${cart.id}`)).json().cart;
+    expect((await t.store.get(`/store/carts/${usd.id}`)).json().cart.items).toEqual([]);
+    const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
     expect(after.items).toHaveLength(1);
     expect(after.items[0]).toMatchObject({ variant_id: mug.variantIds[0], quantity: 1 });
     expect(after.total).toBe(500);
@@ -167,7 +163,7 @@ describe("store carts: line items", () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 2 });
     expect400(await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 1 }), /insufficient inventory/i);
-    const item = (await get(`/store/carts/${cart.id}`)).json().cart.items[0];
+    const item = (await t.store.get(`/store/carts/${cart.id}`)).json().cart.items[0];
     expect(item.quantity).toBe(2);
     expect400(await post(`/store/carts/${cart.id}/line-items/${item.id}`, { quantity: 3 }), /insufficient inventory/i);
   });
@@ -180,14 +176,14 @@ describe("store carts: line items", () => {
     const shirtLine = two.items.find((i: { variant_id: string }) => i.variant_id === shirt.variantIds[0]);
     for (const quantity of [-1, 1.2, "3"]) expect400(await post(`/store/carts/${cart.id}/line-items/${mugLine.id}`, { quantity }));
     expect((await post(`/store/carts/${cart.id}/line-items/cali_missing`, { quantity: 1 })).statusCode).toBe(404);
-    const removed = await del(`/store/carts/${cart.id}/line-items/${shirtLine.id}`);
+    const removed = await t.store.delete(`/store/carts/${cart.id}/line-items/${shirtLine.id}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ id: shirtLine.id, object: "line-item", deleted: true });
     expect(removed.json().parent.items).toHaveLength(1);
     const zero = (await post(`/store/carts/${cart.id}/line-items/${mugLine.id}`, { quantity: 0 })).json().cart;
     expect(zero.items).toEqual([]);
     expect(zero.total).toBe(0);
-    expect((await del(`/store/carts/${cart.id}/line-items/${mugLine.id}`)).statusCode).toBe(404);
+    expect((await t.store.delete(`/store/carts/${cart.id}/line-items/${mugLine.id}`)).statusCode).toBe(404);
   });
 });
 
@@ -204,7 +200,7 @@ describe("store carts: addresses, taxes, shipping", () => {
     expect(taxed.items[0]).toMatchObject({ subtotal: 2000, tax_total: 380, total: 2380, tax_lines: [{ rate: 19, code: "DE19" }] });
     expect(taxed).toMatchObject({ subtotal: 2000, tax_total: 380, total: 2380 });
 
-    const options = await get(`/store/shipping-options?cart_id=${cart.id}`);
+    const options = await t.store.get(`/store/shipping-options?cart_id=${cart.id}`);
     expect(options.statusCode).toBe(200);
     const names = options.json().shipping_options.map((o: { name: string; amount: number }) => `${o.name}:${o.amount}`);
     expect(names.sort()).toEqual(["Express:1500", "Standard:800"]);
@@ -236,7 +232,7 @@ describe("store carts: addresses, taxes, shipping", () => {
     expect400(await post(`/store/carts/${cart.id}/shipping-address`, { address_1: "x", city: "y", postal_code: "1", country_code: "deu" }));
     expect400(await post(`/store/carts/${cart.id}/billing-address`, { address_1: "x", city: "y", postal_code: "1", country_code: "de", zip: 1 }));
     expect400(await post(`/store/carts/${cart.id}/taxes`, { x: 1 }));
-    expect400(await get(`/store/shipping-options`));
+    expect400(await t.store.get(`/store/shipping-options`));
   });
 
   it("changing the region re-prices the lines and drops shipping methods that no longer apply", async () => {
@@ -254,7 +250,7 @@ describe("store carts: addresses, taxes, shipping", () => {
     const other = await newCart();
     await post(`/store/carts/${other.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
     expect400(await post(`/store/carts/${other.id}`, { region_id: us.id }), /no price in usd/);
-    expect((await get(`/store/carts/${other.id}`)).json().cart.region_id).toBe(eu.id);
+    expect((await t.store.get(`/store/carts/${other.id}`)).json().cart.region_id).toBe(eu.id);
     expect400(await post(`/store/carts/${other.id}`, { currency_code: "usd" }));
     expect400(await post(`/store/carts/${other.id}`, { region_id: "reg_missing" }));
   });
@@ -300,7 +296,7 @@ describe("store carts: promotions", () => {
       { id: expect.any(String), code: "TENOFF", is_automatic: false, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: null } },
     ]);
     // A read shows the same promotions.
-    expect((await get(`/store/carts/${cart.id}`)).json().cart.promotions).toEqual(discounted.promotions);
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.promotions).toEqual(discounted.promotions);
     // Quantity changes re-evaluate the promotion.
     const more = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
     expect(more).toMatchObject({ subtotal: 3000, discount_total: 300, total: 2700 });
@@ -309,9 +305,9 @@ describe("store carts: promotions", () => {
     expect400(await post(`/store/carts/${cart.id}/promotions`, { promo_codes: ["USD5"] }), /USD5/);
     expect400(await post(`/store/carts/${cart.id}/promotions`, { promo_codes: [] }));
     expect400(await post(`/store/carts/${cart.id}/promotions`, {}));
-    expect((await get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ discount_total: 300, total: 2700 });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ discount_total: 300, total: 2700 });
 
-    const removed = await del(`/store/carts/${cart.id}/promotions`, { promo_codes: ["TENOFF"] });
+    const removed = await t.store.delete(`/store/carts/${cart.id}/promotions`, { promo_codes: ["TENOFF"] });
     expect(removed.statusCode).toBe(200);
     expect(removed.json().cart).toMatchObject({ discount_total: 0, total: 3000, promotions: [] });
     // The cart update takes `promo_codes` too (Medusa), with the same checks.
@@ -366,16 +362,16 @@ describe("store carts: ownership, customers, completion", () => {
     const owner = await t.customerHeaders(customer.id);
     const cart = await newCart({ region_id: eu.id }, owner);
     expect(cart).toMatchObject({ customer_id: customer.id, email: "owner@example.com" });
-    expect((await get(`/store/carts/${cart.id}`, owner)).statusCode).toBe(200);
+    expect((await t.store.get(`/store/carts/${cart.id}`, owner)).statusCode).toBe(200);
     const someoneElse = await t.customerHeaders("cus_other");
     for (const headers of [{}, someoneElse]) {
-      expect((await get(`/store/carts/${cart.id}`, headers)).statusCode).toBe(404);
+      expect((await t.store.get(`/store/carts/${cart.id}`, headers)).statusCode).toBe(404);
       expect((await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }, headers)).statusCode).toBe(404);
       expect((await post(`/store/carts/${cart.id}`, { email: "x@example.com" }, headers)).statusCode).toBe(404);
-      expect((await get(`/store/shipping-options?cart_id=${cart.id}`, headers)).statusCode).toBe(404);
+      expect((await t.store.get(`/store/shipping-options?cart_id=${cart.id}`, headers)).statusCode).toBe(404);
       expect((await post("/store/payment-collections", { cart_id: cart.id }, headers)).statusCode).toBe(404);
     }
-    expect((await get(`/store/carts/${cart.id}`, owner)).json().cart.email).toBe("owner@example.com");
+    expect((await t.store.get(`/store/carts/${cart.id}`, owner)).json().cart.email).toBe("owner@example.com");
   });
 
   it("transfers a guest cart to the signed-in customer", async () => {
@@ -388,14 +384,14 @@ describe("store carts: ownership, customers, completion", () => {
     const res = await post(`/store/carts/${cart.id}/customer`, undefined, headers);
     expect(res.statusCode).toBe(200);
     expect(res.json().cart).toMatchObject({ customer_id: customer.id, email: "taker@example.com" });
-    expect((await get(`/store/carts/${cart.id}`)).statusCode).toBe(404);
+    expect((await t.store.get(`/store/carts/${cart.id}`)).statusCode).toBe(404);
   });
 
   it("serializes concurrent writes to one cart: parallel adds merge into one line", async () => {
     const cart = await newCart();
     const results = await Promise.all(Array.from({ length: 5 }, () => post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })));
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    const read = (await get(`/store/carts/${cart.id}`)).json().cart;
+    const read = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
     expect(read.items).toHaveLength(1);
     expect(read.items[0].quantity).toBe(5);
     expect(read.total).toBe(2500);
@@ -432,15 +428,15 @@ describe("store carts: ownership, customers, completion", () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
     await t.app.modules.cart.update(cart.id, { completed_at: new Date() });
-    expect((await get(`/store/carts/${cart.id}`)).statusCode).toBe(200);
-    const line = (await get(`/store/carts/${cart.id}`)).json().cart.items[0];
+    expect((await t.store.get(`/store/carts/${cart.id}`)).statusCode).toBe(200);
+    const line = (await t.store.get(`/store/carts/${cart.id}`)).json().cart.items[0];
     expect400(await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }), /completed/);
     expect400(await post(`/store/carts/${cart.id}/line-items/${line.id}`, { quantity: 2 }), /completed/);
-    expect400(await del(`/store/carts/${cart.id}/line-items/${line.id}`), /completed/);
+    expect400(await t.store.delete(`/store/carts/${cart.id}/line-items/${line.id}`), /completed/);
     expect400(await post(`/store/carts/${cart.id}`, { email: "late@example.com" }), /completed/);
     expect400(await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id }), /completed/);
     expect400(await post("/store/payment-collections", { cart_id: cart.id }), /completed/);
-    expect((await get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ email: null, items: [{ quantity: 1 }] });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ email: null, items: [{ quantity: 1 }] });
   });
 });
 
@@ -497,6 +493,6 @@ describe("store payment collections", () => {
     const res = await post(`/store/payment-collections/${collection.id}/payment-sessions/${session.id}/authorize`, {});
     expect(res.statusCode).toBe(400);
     expect(res.json().type).toBe("payment_authorization_error");
-    expect((await get(`/store/carts/${cart.id}`)).json().cart.payment_collection).toMatchObject({ status: "not_paid", authorized_amount: 0 });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection).toMatchObject({ status: "not_paid", authorized_amount: 0 });
   });
 });

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let summer: { id: string };
 beforeAll(async () => {
-  t = await createTestApp();
   summer = await t.app.modules.product.collections.create({ title: "Summer", handle: "summer", metadata: { season: 2 } });
   await t.app.modules.product.collections.create({ title: "Winter", handle: "winter" });
   const gone = await t.app.modules.product.collections.create({ title: "Gone", handle: "gone" });
   await t.app.modules.product.collections.delete(gone.id);
 });
-afterAll(() => t.close());
 
 
 describe("store collections", () => {

@@ -2,22 +2,13 @@ import { Type } from "@sinclair/typebox";
 import { Extend, Id, Title } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, Filter, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
 import { ProductCollectionView } from "@kasse/modules/product";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { productsByGroup, StoreProductView } from "./catalog-context";
 
 const Params = Type.Object({ id: Id() });
-const ListCollections = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Filter("handle"))),
-    title: Type.Optional(ArrayQuery(Title())),
-  },
-  { additionalProperties: false },
-);
+const ListCollections = ListQueryOf({ id: Id(), handle: Filter("handle"), title: Title() }, { q: Type.Optional(Title()) });
 
 /** The Store shape of a collection: `{id, title, handle, metadata}`. */
 const storeCollection = (c: { id: string; title: string; handle: string; metadata: Record<string, unknown> | null }) => ({ id: c.id, title: c.title, handle: c.handle, metadata: c.metadata });

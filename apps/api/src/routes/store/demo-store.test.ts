@@ -12,28 +12,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
 
 describe("the demo store", () => {
   it("has a picture per product, a PNG Kasse serves itself under the public URL", async () => {
-    const { products } = (await get("/store/products?limit=20&fields=handle,thumbnail,*images", { "x-publishable-api-key": store.publishable_api_key })).json();
+    const { products } = (await t.store.get("/store/products?limit=20&fields=handle,thumbnail,*images", { "x-publishable-api-key": store.publishable_api_key })).json();
     expect(products).toHaveLength(20);
     for (const product of products) {
       const url = `https://api.shop.example/static/demo/${product.handle}.png`;
       expect(product.thumbnail).toBe(url);
       expect(product.images.map((i: { url: string }) => i.url)).toEqual([url]);
-      const file = await get(new URL(url).pathname);
+      const file = await t.store.get(new URL(url).pathname);
       expect(file.statusCode).toBe(200);
       expect(file.headers["content-type"]).toBe("image/png");
       expect(file.rawPayload.subarray(1, 4).toString("ascii")).toBe("PNG");
       expect(file.rawPayload.length).toBeLessThan(10_000);
       expect(file.headers["cache-control"]).toMatch(/max-age=86400/);
     }
-    expect((await get("/static/demo/nope.png")).statusCode).toBe(404);
+    expect((await t.store.get("/static/demo/nope.png")).statusCode).toBe(404);
     // No directory listing.
-    expect((await get("/static/demo/")).json()).toEqual({ type: "not_allowed", message: "Forbidden" });
-    expect((await get("/static/../package.json")).statusCode).toBe(404);
-    expect((await get("/static/%2e%2e/package.json")).statusCode).toBe(404);
+    expect((await t.store.get("/static/demo/")).json()).toEqual({ type: "not_allowed", message: "Forbidden" });
+    expect((await t.store.get("/static/../package.json")).statusCode).toBe(404);
+    expect((await t.store.get("/static/%2e%2e/package.json")).statusCode).toBe(404);
   });
 
   it("has no pictures without a public URL", async () => {
@@ -51,13 +50,13 @@ describe("the demo store", () => {
   it("is seeded once", async () => {
     expect(store.product_count).toBe(20);
     expect(await seedDemoStore(t.app.modules)).toBeNull();
-    expect((await get("/store/regions")).json().count).toBe(2);
+    expect((await t.store.get("/store/regions")).json().count).toBe(2);
   });
 
   it("serves its catalog to a storefront with the publishable key, priced and stocked", async () => {
     const headers = { "x-publishable-api-key": store.publishable_api_key };
     const fields = encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity");
-    const us = (await get(`/store/products?limit=20&region_id=${store.region_ids.us}&fields=${fields}`, headers)).json();
+    const us = (await t.store.get(`/store/products?limit=20&region_id=${store.region_ids.us}&fields=${fields}`, headers)).json();
     expect(us.count).toBe(20);
     for (const product of us.products) {
       expect(product.variants.length).toBeGreaterThan(0);
@@ -66,23 +65,23 @@ describe("the demo store", () => {
         expect(variant.inventory_quantity).toBeGreaterThanOrEqual(5);
       }
     }
-    const eu = (await get(`/store/products/linen-shirt?region_id=${store.region_ids.eu}`, headers)).json().product;
+    const eu = (await t.store.get(`/store/products/linen-shirt?region_id=${store.region_ids.eu}`, headers)).json().product;
     expect(eu.variants[0].calculated_price).toMatchObject({ currency_code: "eur", calculated_amount: 5300, is_calculated_price_tax_inclusive: true });
     expect(eu.collection.title).toBe("Seasonal");
     expect(eu.categories[0].handle).toBe("shirts");
-    expect((await get("/store/collections", headers)).json().count).toBe(2);
-    expect((await get("/store/product-categories", headers)).json().count).toBe(4);
-    expect((await get(`/store/products?category_id[]=${eu.categories[0].id}`, headers)).json().count).toBe(5);
+    expect((await t.store.get("/store/collections", headers)).json().count).toBe(2);
+    expect((await t.store.get("/store/product-categories", headers)).json().count).toBe(4);
+    expect((await t.store.get(`/store/products?category_id[]=${eu.categories[0].id}`, headers)).json().count).toBe(5);
   });
 
   it("answers GET /store/products on the demo data quickly", async () => {
     const url = `/store/products?region_id=${store.region_ids.us}&fields=${encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity")}`;
     const headers = { "x-publishable-api-key": store.publishable_api_key };
-    await get(url, headers);
+    await t.store.get(url, headers);
     const runs: number[] = [];
     for (let i = 0; i < 10; i++) {
       const started = performance.now();
-      expect((await get(url, headers)).statusCode).toBe(200);
+      expect((await t.store.get(url, headers)).statusCode).toBe(200);
       runs.push(performance.now() - started);
     }
     runs.sort((a, b) => a - b);

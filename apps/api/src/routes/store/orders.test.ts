@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { eq } from "drizzle-orm";
 import { orderLineItem } from "@kasse/modules/order";
 import { placeTestOrder } from "../../testing/orders";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const get = async (url: string, customerId?: string) => t.app.inject({ method: "GET", url, headers: customerId ? await t.customerHeaders(customerId) : {} });
 

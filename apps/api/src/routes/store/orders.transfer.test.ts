@@ -20,13 +20,12 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: "POST", url, payload: body as object, headers });
 const decode = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Requests the transfer as the storefront does, and reads the token from the mail it sent. */
 async function requestAndReadToken(orderId: string, email: string): Promise<string> {
   const before = smtp.mails.filter((m) => m.to.includes(email)).length;
-  const res = await post(`/store/orders/${orderId}/transfer/request?fields=id,%20email`, {}, claimer.headers);
+  const res = await t.store.post(`/store/orders/${orderId}/transfer/request?fields=id,%20email`, {}, claimer.headers);
   expect(res.statusCode).toBe(200);
   expect(res.json()).toEqual({ order: { id: orderId, email } });
   const mail = decode((await waitForMail(smtp, email, before)).raw);
@@ -51,12 +50,12 @@ describe("store order transfer", () => {
     expect(JSON.stringify(notes)).not.toContain(token);
 
     // A wrong token changes nothing; the right one moves the order, anonymously (the link's reader).
-    const wrong = await post(`/store/orders/${guest.id}/transfer/accept`, { token: "not-the-token" });
+    const wrong = await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token: "not-the-token" });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ type: "invalid_data", message: "Invalid or expired transfer token" });
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
 
-    const accepted = await post(`/store/orders/${guest.id}/transfer/accept`, { token });
+    const accepted = await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().order).toMatchObject({ id: guest.id, customer_id: claimer.id });
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBe(claimer.id);
@@ -65,7 +64,7 @@ describe("store order transfer", () => {
     expect(history.orders.map((o: { id: string }) => o.id)).toContain(guest.id);
     expect((await t.app.inject({ method: "GET", url: `/store/orders/${guest.id}` })).statusCode).toBe(404);
     // Single use.
-    const again = await post(`/store/orders/${guest.id}/transfer/accept`, { token });
+    const again = await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token });
     expect(again.statusCode).toBe(400);
     // The change log names the transfer.
     const changes = await t.app.modules.order.listChanges(guest.id, { limit: 20, offset: 0 });
@@ -77,12 +76,12 @@ describe("store order transfer", () => {
     const first = await requestAndReadToken(guest.id, "guest-b@example.com");
     const second = await requestAndReadToken(guest.id, "guest-b@example.com");
     expect(second).not.toBe(first);
-    expect((await post(`/store/orders/${guest.id}/transfer/decline`, { token: first })).statusCode).toBe(400);
+    expect((await t.store.post(`/store/orders/${guest.id}/transfer/decline`, { token: first })).statusCode).toBe(400);
 
-    const declined = await post(`/store/orders/${guest.id}/transfer/decline`, { token: second });
+    const declined = await t.store.post(`/store/orders/${guest.id}/transfer/decline`, { token: second });
     expect(declined.statusCode).toBe(200);
     expect(declined.json().order.customer_id).toBeNull();
-    expect((await post(`/store/orders/${guest.id}/transfer/accept`, { token: second })).statusCode).toBe(400);
+    expect((await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token: second })).statusCode).toBe(400);
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
     const rows = await t.app.modules.db.select().from(orderTransferRequest).where(eq(orderTransferRequest.order_id, guest.id));
     expect(rows.map((r) => r.status).sort()).toEqual(["canceled", "declined"]);
@@ -92,7 +91,7 @@ describe("store order transfer", () => {
     const guest = (await placeTestOrder(t.app, { customer_id: null, email: "guest-c@example.com" })).order;
     const token = await requestAndReadToken(guest.id, "guest-c@example.com");
     await t.app.modules.db.update(orderTransferRequest).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(orderTransferRequest.order_id, guest.id));
-    expect((await post(`/store/orders/${guest.id}/transfer/accept`, { token })).statusCode).toBe(400);
+    expect((await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token })).statusCode).toBe(400);
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
   });
 
@@ -105,24 +104,24 @@ describe("store order transfer", () => {
     const rowsBefore = await countRows();
 
     // Only a signed-in customer asks.
-    expect((await post(`/store/orders/${guest.id}/transfer/request`, {})).statusCode).toBe(401);
+    expect((await t.store.post(`/store/orders/${guest.id}/transfer/request`, {})).statusCode).toBe(401);
     // A guest customer record (no account) cannot receive orders.
     const guestRecord = await t.app.modules.customer.create({ email: "nobody@example.com" }, { has_account: false });
-    const asGuest = await post(`/store/orders/${guest.id}/transfer/request`, {}, await t.customerHeaders(guestRecord.id));
+    const asGuest = await t.store.post(`/store/orders/${guest.id}/transfer/request`, {}, await t.customerHeaders(guestRecord.id));
     expect(asGuest.statusCode).toBe(400);
     expect(asGuest.json().message).toMatch(/guest customer account/);
     // Already the customer's; someone else's (404, as for reading it); unknown.
-    expect((await post(`/store/orders/${mine.id}/transfer/request`, {}, claimer.headers)).json()).toEqual({ type: "invalid_data", message: `Order: ${mine.id} already belongs to customer: ${claimer.id}` });
-    expect((await post(`/store/orders/${theirs.id}/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
-    expect((await post(`/store/orders/order_missing/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
+    expect((await t.store.post(`/store/orders/${mine.id}/transfer/request`, {}, claimer.headers)).json()).toEqual({ type: "invalid_data", message: `Order: ${mine.id} already belongs to customer: ${claimer.id}` });
+    expect((await t.store.post(`/store/orders/${theirs.id}/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
+    expect((await t.store.post(`/store/orders/order_missing/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
     // Bad bodies.
-    expect((await post(`/store/orders/${guest.id}/transfer/request`, { description: "x" }, claimer.headers)).statusCode).toBe(400);
+    expect((await t.store.post(`/store/orders/${guest.id}/transfer/request`, { description: "x" }, claimer.headers)).statusCode).toBe(400);
     for (const body of [{}, { token: "" }, { token: 5 }, { token: "x".repeat(5000) }, { token: "a", extra: 1 }]) {
-      const res = await post(`/store/orders/${guest.id}/transfer/accept`, body);
+      const res = await t.store.post(`/store/orders/${guest.id}/transfer/accept`, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await post(`/store/orders/order_missing/transfer/decline`, { token: "abc" })).statusCode).toBe(404);
+    expect((await t.store.post(`/store/orders/order_missing/transfer/decline`, { token: "abc" })).statusCode).toBe(404);
 
     expect(await countRows()).toBe(rowsBefore);
     expect(smtp.mails.length).toBe(mailsBefore);

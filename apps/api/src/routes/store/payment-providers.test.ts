@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let regionId: string;
 beforeAll(async () => {
-  t = await createTestApp();
   const region = await t.app.modules.region.create({ name: "US", currency_code: "usd", payment_providers: ["pp_system_default", "pp_test"] });
   regionId = region.id;
 });
-afterAll(() => t.close());
 
 describe("GET /store/payment-providers", () => {
   it("lists the region's providers", async () => {

@@ -1,13 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { App } from "../../app";
-import { ListAnswer, ListQuery, listResponse } from "../../http/schemas";
+import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { PaymentProviderView } from "@kasse/modules/payment";
 
-const ListProviders = Type.Object(
-  { ...ListQuery, region_id: Id({ minLength: 1 }), is_enabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+const ListProviders = ListQueryOf({  }, { region_id: Id({ minLength: 1 }), is_enabled: Type.Optional(Type.Boolean()) });
 
 /** `GET /store/payment-providers?region_id=`: the region's providers this process can run. */
 export default async function paymentProviders(app: App): Promise<void> {

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 const ids: Record<string, string> = {};
 beforeAll(async () => {
-  t = await createTestApp();
   const categories = t.app.modules.product.categories;
   ids.men = (await categories.create({ name: "Men", handle: "men", is_active: true })).id;
   ids.shirts = (await categories.create({ name: "Shirts", handle: "shirts", is_active: true, parent_category_id: ids.men })).id;
@@ -13,7 +12,6 @@ beforeAll(async () => {
   ids.hidden = (await categories.create({ name: "Hidden", handle: "hidden", is_active: true, is_internal: true, parent_category_id: ids.men })).id;
   ids.inactive = (await categories.create({ name: "Inactive", handle: "inactive", is_active: false })).id;
 });
-afterAll(() => t.close());
 
 const names = (body: { product_categories: Array<{ name: string }> }) => body.product_categories.map((c) => c.name).sort();
 

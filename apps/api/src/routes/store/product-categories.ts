@@ -5,21 +5,13 @@ import type { App } from "../../app";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { productsByGroup, StoreProductView } from "./catalog-context";
-import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { ProductCategoryView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Id() });
-const ListCategories = Type.Object(
-  {
-    ...ListQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Filter("handle"))),
-    name: Type.Optional(ArrayQuery(Title())),
-    parent_category_id: Type.Optional(ArrayQuery(Id())),
-    include_descendants_tree: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListCategories = ListQueryOf(
+  { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
+  { q: Type.Optional(Title()), include_descendants_tree: Type.Optional(Type.Boolean()) },
 );
 const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), include_descendants_tree: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 

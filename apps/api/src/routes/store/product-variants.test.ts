@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let shirt: { id: string; variantIds: string[] };
 let mug: { id: string; variantIds: string[] };
 let hidden: string[] = [];
 let regionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const channel = await m.salesChannel.getOrCreateDefault();
   const other = await m.salesChannel.create({ name: "Other" });
@@ -34,7 +33,6 @@ beforeAll(async () => {
   const elsewhere = await createFixtureProduct(t, { title: "Elsewhere", status: "published", sales_channels: [{ id: other.id }], variants: [{ title: "E", sku: "ELSE", size: "One", prices: [] }] });
   hidden = [...draft.variantIds, ...elsewhere.variantIds];
 });
-afterAll(() => t.close());
 
 const skus = (body: { variants: Array<{ sku: string }> }) => body.variants.map((v) => v.sku).sort();
 

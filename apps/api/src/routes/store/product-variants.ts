@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Fields, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";
 import { catalogAnswer } from "./catalog-cache";
 
@@ -12,17 +12,7 @@ const PricingQuery = {
   currency_code: Type.Optional(CurrencyCode()),
   sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
-const ListVariants = Type.Object(
-  {
-    ...ListQuery,
-    ...PricingQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    product_id: Type.Optional(ArrayQuery(Id())),
-    sku: Type.Optional(ArrayQuery(Code())),
-  },
-  { additionalProperties: false },
-);
+const ListVariants = ListQueryOf({ id: Id(), product_id: Id(), sku: Code() }, { ...PricingQuery, q: Type.Optional(Title()) });
 const RetrieveVariant = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
 
 /** Store variants: variants of published products in the request's sales channels, priced on request. */

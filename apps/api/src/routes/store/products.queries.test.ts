@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { countQueries } from "@kasse/db/testing";
-import { createTestApp, type TestApp } from "../../testing";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
+const t = useTestApp();
 let regionId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   const m = t.app.modules;
   const channel = await m.salesChannel.getOrCreateDefault();
   regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"] })).id;
@@ -33,7 +32,6 @@ beforeAll(async () => {
     );
   }
 }, 300_000);
-afterAll(() => t.close());
 
 describe("store product page cost", () => {
   const fields = encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity");

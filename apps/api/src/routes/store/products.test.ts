@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
-let t: TestApp;
-let admin: Record<string, string>;
+const t = useTestApp();
 const ids: Record<string, string> = {};
 let shirt: { id: string; variantIds: string[] };
 let mug: { id: string; variantIds: string[] };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminHeaders();
   const m = t.app.modules;
   const defaultChannel = await m.salesChannel.getOrCreateDefault();
   const other = await m.salesChannel.create({ name: "Other" });
@@ -55,14 +52,12 @@ beforeAll(async () => {
   const gone = await createFixtureProduct(t, { title: "Deleted Sock", status: "published", sales_channels: [{ id: defaultChannel.id }], variants: [{ title: "Sock", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }] });
   await m.product.delete([gone.id]);
 });
-afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers });
 const titles = (body: { products: Array<{ title: string }> }) => body.products.map((p) => p.title);
 
 describe("GET /store/products visibility", () => {
   it("shows only published, live products of the default channel", async () => {
-    const res = await get("/store/products?order=title");
+    const res = await t.store.get("/store/products?order=title");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect(titles(res.json())).toEqual(["Coffee Mug", "Linen Shirt"]);
@@ -71,29 +66,29 @@ describe("GET /store/products visibility", () => {
   it("uses the publishable key's channels, and sales_channel_id", async () => {
     const key = await t.app.modules.apiKey.create({ title: "Other store", type: "publishable" }, "user_1");
     await t.app.modules.apiKey.updateSalesChannels(key.id, { add: [ids.other!] });
-    const keyed = await get("/store/products", { "x-publishable-api-key": key.token });
+    const keyed = await t.store.get("/store/products", { "x-publishable-api-key": key.token });
     expect(titles(keyed.json())).toEqual(["Other Channel Scarf"]);
-    expect(titles((await get(`/store/products?sales_channel_id=${ids.other}`)).json())).toEqual(["Other Channel Scarf"]);
-    const outside = await get(`/store/products?sales_channel_id=${ids.default}`, { "x-publishable-api-key": key.token });
+    expect(titles((await t.store.get(`/store/products?sales_channel_id=${ids.other}`)).json())).toEqual(["Other Channel Scarf"]);
+    const outside = await t.store.get(`/store/products?sales_channel_id=${ids.default}`, { "x-publishable-api-key": key.token });
     expect(outside.statusCode).toBe(400);
     expect(outside.json().type).toBe("invalid_data");
-    const bad = await get("/store/products", { "x-publishable-api-key": "pk_nope" });
+    const bad = await t.store.get("/store/products", { "x-publishable-api-key": "pk_nope" });
     expect(bad.statusCode).toBe(400);
     const empty = await t.app.modules.apiKey.create({ title: "No channels", type: "publishable" }, "user_1");
-    expect((await get("/store/products", { "x-publishable-api-key": empty.token })).json()).toMatchObject({ products: [], count: 0 });
-    expect((await get(`/store/products/${shirt.id}`, { "x-publishable-api-key": empty.token })).statusCode).toBe(404);
+    expect((await t.store.get("/store/products", { "x-publishable-api-key": empty.token })).json()).toMatchObject({ products: [], count: 0 });
+    expect((await t.store.get(`/store/products/${shirt.id}`, { "x-publishable-api-key": empty.token })).statusCode).toBe(404);
   });
 
   it("retrieves by id or handle; hidden products are 404", async () => {
-    expect((await get(`/store/products/${shirt.id}`)).json().product.handle).toBe("linen-shirt");
-    expect((await get("/store/products/linen-shirt")).json().product.id).toBe(shirt.id);
+    expect((await t.store.get(`/store/products/${shirt.id}`)).json().product.handle).toBe("linen-shirt");
+    expect((await t.store.get("/store/products/linen-shirt")).json().product.id).toBe(shirt.id);
     const all = await t.app.modules.product.list({}, { limit: 50, offset: 0 }, { relations: [] });
     for (const hidden of all.items.filter((p) => p.title !== "Linen Shirt" && p.title !== "Coffee Mug")) {
-      const res = await get(`/store/products/${hidden.id}`);
+      const res = await t.store.get(`/store/products/${hidden.id}`);
       expect(res.statusCode).toBe(404);
       expect(res.json().type).toBe("not_found");
     }
-    expect((await get("/store/products/prod_missing")).statusCode).toBe(404);
+    expect((await t.store.get("/store/products/prod_missing")).statusCode).toBe(404);
   });
 });
 
@@ -115,35 +110,35 @@ describe("GET /store/products filters and paging", () => {
     ["offset=5", []],
   ])("%s", async (query, expected) => {
     const url = `/store/products?${query.replace("COLLECTION", ids.collection!).replace("CATEGORY", ids.category!).replace("TYPE", ids.type!).replace("MUG", mug.id)}`;
-    const res = await get(url);
+    const res = await t.store.get(url);
     expect(res.statusCode).toBe(200);
     expect(titles(res.json())).toEqual(expected);
   });
 
   it("filters by tag id and collection as the storefront's related-products rail sends them (indexed arrays)", async () => {
-    const res = await get(`/store/products?limit=12&offset=0&collection_id[0]=${ids.collection}&tag_id[0]=${ids.tag}&tag_id[1]=ptag_other&is_giftcard=false`);
+    const res = await t.store.get(`/store/products?limit=12&offset=0&collection_id[0]=${ids.collection}&tag_id[0]=${ids.tag}&tag_id[1]=ptag_other&is_giftcard=false`);
     expect(res.statusCode).toBe(200);
     expect(titles(res.json())).toEqual(["Linen Shirt"]);
-    expect(titles((await get(`/store/products?tag_id=ptag_none`)).json())).toEqual([]);
+    expect(titles((await t.store.get(`/store/products?tag_id=ptag_none`)).json())).toEqual([]);
   });
 
   it("filters by option value ids: products with a variant of any of them", async () => {
-    const product = (await get("/store/products/linen-shirt")).json().product;
+    const product = (await t.store.get("/store/products/linen-shirt")).json().product;
     const valueOf = (size: string) => product.options[0].values.find((v: { value: string }) => v.value === size).id as string;
-    const mugValue = (await get(`/store/products/${mug.id}`)).json().product.options[0].values[0].id as string;
-    expect(titles((await get(`/store/products?option_value_id[0]=${valueOf("M")}`)).json())).toEqual(["Linen Shirt"]);
-    expect(titles((await get(`/store/products?order=title&option_value_id[0]=${valueOf("S")}&option_value_id[1]=${mugValue}`)).json())).toEqual(["Coffee Mug", "Linen Shirt"]);
-    expect((await get(`/store/products?option_value_id=optval_missing`)).json()).toMatchObject({ products: [], count: 0 });
+    const mugValue = (await t.store.get(`/store/products/${mug.id}`)).json().product.options[0].values[0].id as string;
+    expect(titles((await t.store.get(`/store/products?option_value_id[0]=${valueOf("M")}`)).json())).toEqual(["Linen Shirt"]);
+    expect(titles((await t.store.get(`/store/products?order=title&option_value_id[0]=${valueOf("S")}&option_value_id[1]=${mugValue}`)).json())).toEqual(["Coffee Mug", "Linen Shirt"]);
+    expect((await t.store.get(`/store/products?option_value_id=optval_missing`)).json()).toMatchObject({ products: [], count: 0 });
   });
 
   it("keeps the total count when paging", async () => {
-    expect((await get("/store/products?limit=1")).json()).toMatchObject({ count: 2, limit: 1, offset: 0 });
+    expect((await t.store.get("/store/products?limit=1")).json()).toMatchObject({ count: 2, limit: 1, offset: 0 });
   });
 });
 
 describe("GET /store/products shapes and fields", () => {
   it("answers the contract's Store shapes", async () => {
-    const product = (await get("/store/products/linen-shirt")).json().product;
+    const product = (await t.store.get("/store/products/linen-shirt")).json().product;
     expect(product).toMatchObject({
       id: shirt.id,
       title: "Linen Shirt",
@@ -168,24 +163,24 @@ describe("GET /store/products shapes and fields", () => {
   });
 
   it("narrows to named fields", async () => {
-    const res = (await get("/store/products?fields=id,title&order=title")).json();
+    const res = (await t.store.get("/store/products?fields=id,title&order=title")).json();
     expect(res.products).toEqual([
       { id: mug.id, title: "Coffee Mug" },
       { id: shirt.id, title: "Linen Shirt" },
     ]);
-    const nested = (await get("/store/products/linen-shirt?fields=title,variants.sku")).json().product;
+    const nested = (await t.store.get("/store/products/linen-shirt?fields=title,variants.sku")).json().product;
     expect(nested).toEqual({ id: shirt.id, title: "Linen Shirt", variants: [{ id: expect.any(String), sku: "SHIRT-S" }, { id: expect.any(String), sku: "SHIRT-M" }] });
   });
 
   it.each(["*,variants.inventory_quantity", "+variants.inventory_quantity", "*variants,+variants.inventory_quantity"])("adds inventory_quantity with fields=%s", async (fields) => {
-    const product = (await get(`/store/products/linen-shirt?fields=${encodeURIComponent(fields)}`)).json().product;
+    const product = (await t.store.get(`/store/products/linen-shirt?fields=${encodeURIComponent(fields)}`)).json().product;
     expect(product.title).toBe("Linen Shirt");
     const bySku = Object.fromEntries(product.variants.map((v: { sku: string; inventory_quantity: number }) => [v.sku, v.inventory_quantity]));
     expect(bySku).toEqual({ "SHIRT-S": 7, "SHIRT-M": 0 });
   });
 
   it("counts stock only at locations of the request's channel", async () => {
-    const product = (await get(`/store/products?sales_channel_id=${ids.other}&fields=${encodeURIComponent("*,variants.inventory_quantity")}`)).json().products[0];
+    const product = (await t.store.get(`/store/products?sales_channel_id=${ids.other}&fields=${encodeURIComponent("*,variants.inventory_quantity")}`)).json().products[0];
     expect(product.title).toBe("Other Channel Scarf");
     expect(product.variants[0]).not.toHaveProperty("inventory_quantity"); // no inventory item linked
   });
@@ -193,7 +188,7 @@ describe("GET /store/products shapes and fields", () => {
 
 describe("calculated_price", () => {
   const priceOf = async (query: string, sku = "SHIRT-S", headers: Record<string, string> = {}) => {
-    const res = await get(`/store/products/linen-shirt?fields=${encodeURIComponent("*variants.calculated_price")}&${query}`, headers);
+    const res = await t.store.get(`/store/products/linen-shirt?fields=${encodeURIComponent("*variants.calculated_price")}&${query}`, headers);
     expect(res.statusCode).toBe(200);
     return res.json().product.variants.find((v: { sku: string }) => v.sku === sku).calculated_price;
   };
@@ -219,81 +214,66 @@ describe("calculated_price", () => {
   });
 
   it("changes when a sale list is activated, and ignores it when dearer", async () => {
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/admin/price-lists",
-      headers: admin,
-      payload: { title: "Sale", type: "sale", prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 2500 }, { variant_id: shirt.variantIds[1], currency_code: "usd", amount: 9999 }] },
-    });
+    const created = await t.admin.post("/admin/price-lists", { title: "Sale", type: "sale", prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 2500 }, { variant_id: shirt.variantIds[1], currency_code: "usd", amount: 9999 }] });
     const list = created.json().price_list;
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
-    await t.app.inject({ method: "POST", url: `/admin/price-lists/${list.id}`, headers: admin, payload: { status: "active" } });
+    await t.admin.post(`/admin/price-lists/${list.id}`, { status: "active" });
     expect(await priceOf("currency_code=usd")).toMatchObject({ calculated_amount: 2500, original_amount: 3000, calculated_price: { price_list_id: list.id, price_list_type: "sale" } });
     expect((await priceOf("currency_code=usd", "SHIRT-M")).calculated_amount).toBe(3200);
-    await t.app.inject({ method: "POST", url: `/admin/price-lists/${list.id}`, headers: admin, payload: { ends_at: "2020-01-02T00:00:00.000Z", starts_at: "2020-01-01T00:00:00.000Z" } });
+    await t.admin.post(`/admin/price-lists/${list.id}`, { ends_at: "2020-01-02T00:00:00.000Z", starts_at: "2020-01-01T00:00:00.000Z" });
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
-    await t.app.inject({ method: "DELETE", url: `/admin/price-lists/${list.id}`, headers: admin });
+    await t.admin.delete(`/admin/price-lists/${list.id}`);
   });
 
   it("applies a customer-group override only to that group's customers, and a region-rule list only in that region", async () => {
     const group = await t.app.modules.customer.createGroup({ name: "VIP" });
     const customer = await t.app.modules.customer.create({ email: "vip@example.com" });
     await t.app.modules.customer.updateGroupCustomers(group.id, { add: [customer.id] });
-    await t.app.inject({
-      method: "POST",
-      url: "/admin/price-lists",
-      headers: admin,
-      payload: { title: "VIP", type: "override", status: "active", rules: { customer_group_id: [group.id] }, prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 3500 }] },
-    });
+    await t.admin.post("/admin/price-lists", { title: "VIP", type: "override", status: "active", rules: { customer_group_id: [group.id] }, prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 3500 }] });
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
     const vip = await t.customerHeaders(customer.id);
     expect(await priceOf("currency_code=usd", "SHIRT-S", vip)).toMatchObject({ calculated_amount: 3500, original_amount: 3500, calculated_price: { price_list_type: "override" } });
     expect((await priceOf("currency_code=usd", "SHIRT-S", await t.customerHeaders("cus_other"))).calculated_amount).toBe(3000);
 
-    await t.app.inject({
-      method: "POST",
-      url: "/admin/price-lists",
-      headers: admin,
-      payload: { title: "EU sale", type: "sale", status: "active", rules: [{ rule_type: "region_id", value: ids.eu }], prices: [{ variant_id: shirt.variantIds[0], currency_code: "eur", amount: 2000 }] },
-    });
+    await t.admin.post("/admin/price-lists", { title: "EU sale", type: "sale", status: "active", rules: [{ rule_type: "region_id", value: ids.eu }], prices: [{ variant_id: shirt.variantIds[0], currency_code: "eur", amount: 2000 }] });
     expect((await priceOf("currency_code=eur")).calculated_amount).toBe(2800);
     expect((await priceOf(`region_id=${ids.eu}`)).calculated_amount).toBe(2000);
   });
 
   it("flags tax-inclusive prices from price preferences, region before currency", async () => {
-    const pref = (await t.app.inject({ method: "POST", url: "/admin/price-preferences", headers: admin, payload: { attribute: "currency_code", value: "eur", is_tax_inclusive: true } })).json().price_preference;
+    const pref = (await t.admin.post("/admin/price-preferences", { attribute: "currency_code", value: "eur", is_tax_inclusive: true })).json().price_preference;
     expect((await priceOf("currency_code=eur")).is_calculated_price_tax_inclusive).toBe(true);
     expect((await priceOf(`region_id=${ids.eu}`)).is_calculated_price_tax_inclusive).toBe(true);
-    await t.app.inject({ method: "POST", url: "/admin/price-preferences", headers: admin, payload: { attribute: "region_id", value: ids.eu, is_tax_inclusive: false } });
+    await t.admin.post("/admin/price-preferences", { attribute: "region_id", value: ids.eu, is_tax_inclusive: false });
     expect((await priceOf(`region_id=${ids.eu}`)).is_calculated_price_tax_inclusive).toBe(false);
     expect((await priceOf("currency_code=usd")).is_calculated_price_tax_inclusive).toBe(false);
-    await t.app.inject({ method: "DELETE", url: `/admin/price-preferences/${pref.id}`, headers: admin });
+    await t.admin.delete(`/admin/price-preferences/${pref.id}`);
   });
 
   it("prices product lists too", async () => {
-    const body = (await get("/store/products?currency_code=usd&order=title")).json();
+    const body = (await t.store.get("/store/products?currency_code=usd&order=title")).json();
     expect(body.products[0].variants[0].calculated_price.calculated_amount).toBe(1200);
   });
 });
 
 describe("variant images", () => {
   it("shows a variant with the product images an admin chose for it (*variants.images), none by default", async () => {
-    const before = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    const before = (await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
     expect(before.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
     const image = before.images[0];
-    const batch = (variantId: string, body: unknown, productId = shirt.id) => t.app.inject({ method: "POST", url: `/admin/products/${productId}/variants/${variantId}/images/batch`, headers: admin, payload: body as object });
+    const batch = (variantId: string, body: unknown, productId = shirt.id) => t.admin.post(`/admin/products/${productId}/variants/${variantId}/images/batch`, body as object);
 
     const added = await batch(shirt.variantIds[1]!, { add: [image.id] });
     expect(added.statusCode).toBe(200);
     expect(added.json()).toEqual({ added: [image.id], removed: [] });
     // Adding again changes nothing.
     expect((await batch(shirt.variantIds[1]!, { add: [image.id] })).statusCode).toBe(200);
-    const after = (await get(`/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`)).json().products[0];
+    const after = (await t.store.get(`/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`)).json().products[0];
     const bySku = (sku: string) => after.variants.find((v: { sku: string }) => v.sku === sku);
     expect(bySku("SHIRT-M").images).toEqual([{ id: image.id, url: "https://img.example/shirt.png", rank: 0 }]);
     expect(bySku("SHIRT-S").images).toEqual([]);
     // Not asked: not loaded.
-    expect((await get(`/store/products/${shirt.id}`)).json().product.variants[0]).not.toHaveProperty("images");
+    expect((await t.store.get(`/store/products/${shirt.id}`)).json().product.variants[0]).not.toHaveProperty("images");
 
     // Another product's image, another product's variant, unknown ids, bad bodies: refused, nothing written.
     const mugVariant = mug.variantIds[0]!;
@@ -308,14 +288,14 @@ describe("variant images", () => {
 
     const removed = await batch(shirt.variantIds[1]!, { remove: [image.id] });
     expect(removed.json()).toEqual({ added: [], removed: [image.id] });
-    const gone = (await get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    const gone = (await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
     expect(gone.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
   });
 });
 
 describe("GET /store/product-options", () => {
   it("lists the options of the visible products with their values; every option is its product's own", async () => {
-    const res = await get("/store/product-options?fields=*values&order=created_at");
+    const res = await t.store.get("/store/product-options?fields=*values&order=created_at");
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ count: 2, offset: 0, limit: 50 });
@@ -325,17 +305,17 @@ describe("GET /store/product-options", () => {
     // Draft, other-channel and deleted products' options are not listed.
     expect(body.product_options.map((o: { product_id: string }) => o.product_id).sort()).toEqual([shirt.id, mug.id].sort());
     // Medusa's shared options (is_exclusive false): Kasse has none.
-    expect((await get("/store/product-options?is_exclusive=false&fields=*values")).json()).toMatchObject({ product_options: [], count: 0 });
-    expect((await get("/store/product-options?is_exclusive=true")).json().count).toBe(2);
-    expect((await get(`/store/product-options?id[0]=${shirtOption.id}`)).json().product_options.map((o: { id: string }) => o.id)).toEqual([shirtOption.id]);
-    expect((await get("/store/product-options?title=Colour")).json().count).toBe(0);
-    expect((await get("/store/product-options?q=siz&limit=1")).json()).toMatchObject({ count: 2, limit: 1 });
-    expect((await get("/store/product-options?fields=id,title&limit=1")).json().product_options[0]).toEqual({ id: expect.any(String), title: "Size" });
+    expect((await t.store.get("/store/product-options?is_exclusive=false&fields=*values")).json()).toMatchObject({ product_options: [], count: 0 });
+    expect((await t.store.get("/store/product-options?is_exclusive=true")).json().count).toBe(2);
+    expect((await t.store.get(`/store/product-options?id[0]=${shirtOption.id}`)).json().product_options.map((o: { id: string }) => o.id)).toEqual([shirtOption.id]);
+    expect((await t.store.get("/store/product-options?title=Colour")).json().count).toBe(0);
+    expect((await t.store.get("/store/product-options?q=siz&limit=1")).json()).toMatchObject({ count: 2, limit: 1 });
+    expect((await t.store.get("/store/product-options?fields=id,title&limit=1")).json().product_options[0]).toEqual({ id: expect.any(String), title: "Size" });
   });
 
   it("rejects bad input", async () => {
     for (const query of ["is_exclusive=maybe", "limit=-1", "nope=1", "order=price"]) {
-      const res = await get(`/store/product-options?${query}`);
+      const res = await t.store.get(`/store/product-options?${query}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
@@ -358,14 +338,14 @@ describe("bad input", () => {
     `tag_id[0]=${"x".repeat(300)}`,
     "option_value_id[a][b]=1",
   ])("%s → 400 invalid_data", async (query) => {
-    const res = await get(`/store/products?${query}`);
+    const res = await t.store.get(`/store/products?${query}`);
     expect(res.statusCode).toBe(400);
     expect(res.json().type).toBe("invalid_data");
     expect(typeof res.json().message).toBe("string");
   });
 
   it("rejects bad input on retrieve too", async () => {
-    expect((await get("/store/products/linen-shirt?region_id=reg_missing")).statusCode).toBe(400);
-    expect((await get("/store/products/linen-shirt?nope=1")).statusCode).toBe(400);
+    expect((await t.store.get("/store/products/linen-shirt?region_id=reg_missing")).statusCode).toBe(400);
+    expect((await t.store.get("/store/products/linen-shirt?nope=1")).statusCode).toBe(400);
   });
 });

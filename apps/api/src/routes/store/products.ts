@@ -3,7 +3,7 @@ import { CurrencyCode, errors, Id, Title } from "@kasse/db";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, ListAnswer } from "../../http/schemas";
+import { Answer, ArrayQuery, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeProducts, StoreProductView } from "./catalog-context";
 import { catalogAnswer } from "./catalog-cache";
 
@@ -13,22 +13,9 @@ const PricingQuery = {
   currency_code: Type.Optional(CurrencyCode()),
   sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
-const ListProducts = Type.Object(
-  {
-    ...ListQuery,
-    ...PricingQuery,
-    q: Type.Optional(Title()),
-    id: Type.Optional(ArrayQuery(Id())),
-    handle: Type.Optional(ArrayQuery(Filter("handle"))),
-    collection_id: Type.Optional(ArrayQuery(Id())),
-    category_id: Type.Optional(ArrayQuery(Id())),
-    tags: Type.Optional(ArrayQuery(Title())),
-    tag_id: Type.Optional(ArrayQuery(Id())),
-    option_value_id: Type.Optional(ArrayQuery(Id())),
-    type_id: Type.Optional(ArrayQuery(Id())),
-    is_giftcard: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
+const ListProducts = ListQueryOf(
+  { id: Id(), handle: Filter("handle"), collection_id: Id(), category_id: Id(), tags: Title(), tag_id: Id(), option_value_id: Id(), type_id: Id() },
+  { ...PricingQuery, q: Type.Optional(Title()), is_giftcard: Type.Optional(Type.Boolean()) },
 );
 const RetrieveProduct = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
 

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../../testing";
 
-let t: TestApp;
+const t = useTestApp();
 let eu: { id: string };
 beforeAll(async () => {
-  t = await createTestApp();
   eu = await t.app.modules.region.create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
   await t.app.modules.region.create({ name: "US", currency_code: "usd", countries: ["us"] });
 });
-afterAll(() => t.close());
 
 
 describe("store regions", () => {
