@@ -5,7 +5,7 @@ import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { ListQueryOf } from "../../http/schemas";
+import { ListQuery, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const ListPromotions = ListQueryOf(
@@ -30,10 +30,8 @@ const RulesQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 
 const RuleTypeParams = Type.Object({ rule_type: Type.Union(RULE_TYPES.map((t) => Type.Literal(t))) });
 const RuleOptionsQuery = Type.Omit(RulesQuery, ["fields"], { additionalProperties: false });
 const RuleValueParams = Type.Object({ ...RuleTypeParams.properties, rule_attribute_id: Code() });
-const RuleValueQuery = Type.Object(
-  { q: Type.Optional(Title()), limit: ListQuery.limit, offset: ListQuery.offset, value: Type.Optional(ArrayQuery(Code())) },
-  { additionalProperties: false },
-);
+// `value[]`: the values already chosen, which the form asks to label.
+const RuleValueQuery = ListQueryOf({ value: Code() }, { q: Type.Optional(Title()) }, { limit: ListQuery.limit, offset: ListQuery.offset });
 const AttributeOptionsAnswer = { 200: Type.Object({ attributes: Type.Array(RuleAttributeOption) }, { description: "The attributes a rule of this type may test, with their operators" }) };
 const ValueOptionsAnswer = { 200: Type.Object({ values: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })) }, { description: "The records a rule on this attribute can name" }) };
 
