@@ -64,6 +64,12 @@ describe("admin promotion rule options", () => {
     await t.admin.post("/admin/products", { title: "Mug", options: [{ title: "Size", values: ["M"] }] });
     expect(await values("target-rules/product?q=shi")).toEqual([{ label: "Shirt", value: shirt.id }]);
     expect(await values(`buy-rules/product?value[]=${shirt.id}`)).toEqual([{ label: "Shirt", value: shirt.id }]);
+
+    // A longer page costs no more statements: one list read, never one per record.
+    const statements = async (path: string) => (await t.database.statements.record(() => values(path))).length;
+    for (const attribute of ["product", "customer_group", "region", "currency_code"]) {
+      expect(await statements(`rules/${attribute}?limit=50`), attribute).toBe(await statements(`rules/${attribute}?limit=1`));
+    }
   });
 
   it("refuses an unknown rule type or attribute, and attributes without a value list", async () => {
