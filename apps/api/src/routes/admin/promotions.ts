@@ -72,15 +72,15 @@ export default async function promotions(app: App): Promise<void> {
       const rules = kind === "promotion" ? promotion.rules : kind === "target" ? (promotion.application_method?.target_rules ?? []) : (promotion.application_method?.buy_rules ?? []);
       return {
         rules: rules.map((rule) => {
-          const canonical = ruleAttribute(rule.attribute) ?? rule.attribute;
+          const canonical = ruleAttribute(rule.attribute);
           return {
             id: rule.id,
             attribute: rule.attribute,
             operator: rule.operator,
             description: rule.description ?? null,
-            attribute_label: ATTRIBUTE_LABELS[canonical as keyof typeof ATTRIBUTE_LABELS] ?? rule.attribute,
+            attribute_label: canonical ? ATTRIBUTE_LABELS[canonical] : rule.attribute,
             operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
-            field_type: NUMERIC_ATTRIBUTES.has(canonical as never) ? ("number" as const) : ("multiselect" as const),
+            field_type: canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
             values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
           };
         }),
