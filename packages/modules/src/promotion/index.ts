@@ -1,5 +1,11 @@
 export * from "./schema";
-export { createPromotionService, type PromotionService, type PromotionUsage, type BudgetConsumption, type RuleBatchResult } from "./service";
+export {
+  createPromotionService,
+  type PromotionService,
+  type PromotionUsage,
+  type BudgetConsumption,
+  type RuleBatchResult,
+} from "./service";
 export * from "./compute-adjustments";
 export { allocate, percentOf } from "./allocation";
 export { NUMERIC_ATTRIBUTES, RULE_ATTRIBUTES, ruleAttribute, type RuleAttribute } from "./rules";

@@ -1,6 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, MoneyWhen, Title } from "@kasse/db";
-import { MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, ruleAttribute, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import {
+  MONEY_RULE_ATTRIBUTES,
+  NUMERIC_ATTRIBUTES,
+  ruleAttribute,
+  PROMOTION_STATUSES,
+  PromotionCreate,
+  PromotionUpdate,
+  RuleBatch,
+  type RuleKind,
+  PromotionResponse,
+  RuleBatchResponse,
+} from "@kasse/modules/promotion";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
@@ -13,7 +24,15 @@ const ListPromotions = ListQueryOf(
 );
 
 /** Medusa's operator names, as its dashboard shows them. */
-const OPERATOR_LABELS: Record<string, string> = { eq: "Equal", ne: "Not In", in: "In", gt: "Greater than", gte: "Greater than or equal", lt: "Less than", lte: "Less than or equal" };
+const OPERATOR_LABELS: Record<string, string> = {
+  eq: "Equal",
+  ne: "Not In",
+  in: "In",
+  gt: "Greater than",
+  gte: "Greater than or equal",
+  lt: "Less than",
+  lte: "Less than or equal",
+};
 /** What each rule attribute (canonical or Medusa's alias) is called in a form. */
 const ATTRIBUTE_LABELS: Record<string, string> = {
   customer_group_id: "Customer Group",
@@ -37,10 +56,29 @@ const RuleDisplay = Type.Object({
   operator_label: Type.String(),
   field_type: Type.Union([Type.Literal("number"), Type.Literal("multiselect")]),
   // Amounts on cart-total attributes are money (the dialect converts the value and its label).
-  values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() }))),
+  values: MoneyWhen(
+    "attribute",
+    MONEY_RULE_ATTRIBUTES,
+    Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() })),
+  ),
 });
-const RulesAnswer = { 200: Type.Object({ rules: Type.Array(RuleDisplay) }, { description: "The promotion's rules of this kind, with the labels a form shows" }) };
-const RulesQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 4096 })), promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])), application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])), application_method_target_type: Type.Optional(Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")])) }, { additionalProperties: false });
+const RulesAnswer = {
+  200: Type.Object(
+    { rules: Type.Array(RuleDisplay) },
+    { description: "The promotion's rules of this kind, with the labels a form shows" },
+  ),
+};
+const RulesQuery = Type.Object(
+  {
+    fields: Type.Optional(Type.String({ maxLength: 4096 })),
+    promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])),
+    application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])),
+    application_method_target_type: Type.Optional(
+      Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")]),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const batches: Array<[path: string, kind: RuleKind]> = [
   ["rules", "promotion"],
@@ -56,8 +94,12 @@ export default async function promotions(app: App): Promise<void> {
     const method = (await service.retrieve((request.params as { id: string }).id)).application_method;
     return method ? { type: method.type, currency_code: method.currency_code } : undefined;
   };
-  const updateContext = { medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) } };
-  const rulesContext = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) } };
+  const updateContext = {
+    medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) },
+  };
+  const rulesContext = {
+    medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) },
+  };
 
   crudRoutes(app, {
     path: "/promotions",
@@ -74,30 +116,43 @@ export default async function promotions(app: App): Promise<void> {
   // Medusa's `GET /admin/promotions/{id}/{rules,target-rules,buy-rules}`: one kind of rule, each
   // with the labels its dashboard shows (values are labelled by themselves: ids, codes, amounts).
   for (const [path, kind] of batches) {
-    app.get(`/promotions/:id/${path}`, { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } }, async (request) => {
-      const promotion = await service.retrieve(request.params.id);
-      const rules = kind === "promotion" ? promotion.rules : kind === "target" ? (promotion.application_method?.target_rules ?? []) : (promotion.application_method?.buy_rules ?? []);
-      return {
-        rules: rules.map((rule) => {
-          const canonical = ruleAttribute(rule.attribute) ?? rule.attribute;
-          return {
-            id: rule.id,
-            attribute: rule.attribute,
-            operator: rule.operator,
-            description: rule.description ?? null,
-            attribute_label: ATTRIBUTE_LABELS[canonical] ?? rule.attribute,
-            operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
-            field_type: NUMERIC_ATTRIBUTES.has(canonical as never) ? ("number" as const) : ("multiselect" as const),
-            values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
-          };
-        }),
-      };
-    });
+    app.get(
+      `/promotions/:id/${path}`,
+      { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } },
+      async (request) => {
+        const promotion = await service.retrieve(request.params.id);
+        const rules =
+          kind === "promotion"
+            ? promotion.rules
+            : kind === "target"
+              ? (promotion.application_method?.target_rules ?? [])
+              : (promotion.application_method?.buy_rules ?? []);
+        return {
+          rules: rules.map((rule) => {
+            const canonical = ruleAttribute(rule.attribute) ?? rule.attribute;
+            return {
+              id: rule.id,
+              attribute: rule.attribute,
+              operator: rule.operator,
+              description: rule.description ?? null,
+              attribute_label: ATTRIBUTE_LABELS[canonical] ?? rule.attribute,
+              operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
+              field_type: NUMERIC_ATTRIBUTES.has(canonical as never) ? ("number" as const) : ("multiselect" as const),
+              values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
+            };
+          }),
+        };
+      },
+    );
   }
 
   for (const [path, kind] of batches) {
-    app.post(`/promotions/:id/${path}/batch`, { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
-      return service.batchRules(request.params.id, kind, request.body);
-    });
+    app.post(
+      `/promotions/:id/${path}/batch`,
+      { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } },
+      async (request) => {
+        return service.batchRules(request.params.id, kind, request.body);
+      },
+    );
   }
 }
