@@ -101,7 +101,8 @@ export async function build(name, { force = false } = {}) {
 /** Builds `name` if stale, saying so on a terminal. The launchers call this before running the build. */
 export async function ensureBuilt(name) {
   const result = await build(name);
-  if (result.built && process.stderr.isTTY) console.error(`Compiled ${programs[name].outdir} in ${result.ms} ms (${result.reason}).`);
+  if (result.built && process.stderr.isTTY)
+    console.error(`Compiled ${programs[name].outdir} in ${result.ms} ms (${result.reason}).`);
 }
 
 const isEntry = (path) => /[\\/]main\.js$/.test(path);
@@ -141,7 +142,11 @@ function externals(out) {
         const name = packageName(args.path);
         const fromSource = packageDir(args.resolveDir, name);
         if (!fromSource || fromSource === packageDir(out, name)) return { path: args.path, external: true };
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { inner: true } });
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: { inner: true },
+        });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         let path = relative(out, resolved.path).split(sep).join("/");
         if (!path.startsWith(".")) path = `./${path}`;
@@ -178,11 +183,21 @@ function sourceRelativeUrls(out) {
         if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
         const source = readFileSync(args.path, "utf8");
         if (/import\.meta\.(dirname|filename)/.test(source)) {
-          return { errors: [{ text: "use import.meta.url (import.meta.dirname and filename are not rewritten for the bundle)" }] };
+          return {
+            errors: [
+              { text: "use import.meta.url (import.meta.dirname and filename are not rewritten for the bundle)" },
+            ],
+          };
         }
         if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
         const relativePath = relative(out, args.path).split(sep).join("/");
-        return { contents: source.replaceAll("import.meta.url", `new URL(${JSON.stringify(relativePath)}, import.meta.url).href`), loader: "ts" };
+        return {
+          contents: source.replaceAll(
+            "import.meta.url",
+            `new URL(${JSON.stringify(relativePath)}, import.meta.url).href`,
+          ),
+          loader: "ts",
+        };
       });
     },
   };
@@ -192,6 +207,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const ifStale = process.argv.includes("--if-stale");
   for (const name of Object.keys(programs)) {
     const result = await build(name, { force: !ifStale });
-    console.log(result.built ? `${programs[name].outdir}: built in ${result.ms} ms` : `${programs[name].outdir}: up to date`);
+    console.log(
+      result.built ? `${programs[name].outdir}: built in ${result.ms} ms` : `${programs[name].outdir}: up to date`,
+    );
   }
 }

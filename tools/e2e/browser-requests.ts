@@ -11,17 +11,30 @@ export interface StorefrontRequests {
 
 const kindOf = (request: Request) => {
   const headers = request.headers();
-  return headers["next-action"] ? " (server action)" : headers["next-router-prefetch"] ? " (prefetch)" : headers["rsc"] ? " (rsc)" : "";
+  return headers["next-action"]
+    ? " (server action)"
+    : headers["next-router-prefetch"]
+      ? " (prefetch)"
+      : headers["rsc"]
+        ? " (rsc)"
+        : "";
 };
 
 /** Tracks `context`'s requests to `shop`, appending one line per finished request to `log` labelled with `step()`. */
-export function trackStorefrontRequests(context: BrowserContext, shop: string, log: string[], step: () => string): StorefrontRequests {
+export function trackStorefrontRequests(
+  context: BrowserContext,
+  shop: string,
+  log: string[],
+  step: () => string,
+): StorefrontRequests {
   const inFlight = new Set<Request>();
   const started = new Map<Request, number>();
   const waiters = new Set<() => void>();
   const ended = (request: Request, outcome: string) => {
     if (!request.url().includes("/_next/static/") && request.url().startsWith(shop)) {
-      log.push(`${step()} | ${request.method()} ${request.url().slice(shop.length)}${kindOf(request)} ${outcome} after ${Math.round(performance.now() - (started.get(request) ?? 0))} ms`);
+      log.push(
+        `${step()} | ${request.method()} ${request.url().slice(shop.length)}${kindOf(request)} ${outcome} after ${Math.round(performance.now() - (started.get(request) ?? 0))} ms`,
+      );
     }
     started.delete(request);
     inFlight.delete(request);
@@ -32,7 +45,10 @@ export function trackStorefrontRequests(context: BrowserContext, shop: string, l
     // Link prefetches render pages nobody asked for yet; nothing waits on them (and the footer links pages that do not exist).
     if (request.url().startsWith(shop) && !request.headers()["next-router-prefetch"]) inFlight.add(request);
   });
-  context.on("requestfinished", (request) => void request.response().then((r) => ended(request, `→ ${r?.status() ?? "?"}`)));
+  context.on(
+    "requestfinished",
+    (request) => void request.response().then((r) => ended(request, `→ ${r?.status() ?? "?"}`)),
+  );
   context.on("requestfailed", (request) => ended(request, `failed: ${request.failure()?.errorText}`));
   return {
     quiet(timeoutMs) {
@@ -40,7 +56,11 @@ export function trackStorefrontRequests(context: BrowserContext, shop: string, l
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(done);
-          reject(new Error(`storefront requests still in flight after ${timeoutMs} ms: ${[...inFlight].map((r) => `${r.method()} ${r.url()}`).join(", ")}`));
+          reject(
+            new Error(
+              `storefront requests still in flight after ${timeoutMs} ms: ${[...inFlight].map((r) => `${r.method()} ${r.url()}`).join(", ")}`,
+            ),
+          );
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);

@@ -54,7 +54,8 @@ function integer(name: string, fallback: number): number {
 export function normalizeBasePath(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, "");
   if (trimmed === "") return "";
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new Error(`KASSE_E2E_BASE_PATH must be a path like /medusa (or / for the root), got '${raw}'`);
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    throw new Error(`KASSE_E2E_BASE_PATH must be a path like /medusa (or / for the root), got '${raw}'`);
   return trimmed;
 }
 
@@ -68,7 +69,10 @@ export function loadE2eConfig(): E2eConfig {
     basePath: normalizeBasePath(process.env.KASSE_E2E_BASE_PATH ?? "/medusa"),
     backendPort: integer("KASSE_E2E_BACKEND_PORT", 9309),
     chromium: process.env.KASSE_E2E_CHROMIUM || "/usr/bin/chromium",
-    journeys: (process.env.KASSE_E2E_JOURNEYS ?? "").split(",").map((j) => j.trim()).filter(Boolean),
+    journeys: (process.env.KASSE_E2E_JOURNEYS ?? "")
+      .split(",")
+      .map((j) => j.trim())
+      .filter(Boolean),
     actionTimeoutMs: integer("KASSE_E2E_TIMEOUT_MS", 20_000),
     keepData: process.env.KASSE_E2E_KEEP_DATA === "1",
   };

@@ -47,7 +47,13 @@ function createApi(url: string): KasseApi {
     return (text ? JSON.parse(text) : {}) as T;
   }
   return {
-    store: (method, path, body, token) => call(method, path, { "x-publishable-api-key": PUBLISHABLE_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body),
+    store: (method, path, body, token) =>
+      call(
+        method,
+        path,
+        { "x-publishable-api-key": PUBLISHABLE_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body,
+      ),
     async admin(method, path, body) {
       adminToken ??= (await call<{ token: string }>("POST", "/auth/user/emailpass", {}, ADMIN)).token;
       return call(method, path, { authorization: `Bearer ${adminToken}` }, body);
@@ -60,7 +66,10 @@ function createApi(url: string): KasseApi {
  * `kasse start` on a free port (with the admin the suite signs in as, `smtpUrl` for email and
  * `storefrontUrl` for the links in shopper emails).
  */
-export async function startKasse(config: E2eConfig, options: { logFile: string; smtpUrl: string; storefrontUrl: string }): Promise<RunningKasse> {
+export async function startKasse(
+  config: E2eConfig,
+  options: { logFile: string; smtpUrl: string; storefrontUrl: string },
+): Promise<RunningKasse> {
   const dataDir = mkdtempSync(join(tmpdir(), "kasse-e2e-"));
   const bin = join(config.root, "apps", "cli", "bin", "kasse.js");
   const env = {
@@ -81,8 +90,16 @@ export async function startKasse(config: E2eConfig, options: { logFile: string; 
     if (!config.keepData) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await runCommand("kasse seed", process.execPath, [bin, "seed", "--publishable-key", PUBLISHABLE_KEY], { cwd: config.root, env, logFile: options.logFile });
-    const service = startService("kasse start", process.execPath, [bin, "start"], { cwd: config.root, env, logFile: options.logFile });
+    await runCommand("kasse seed", process.execPath, [bin, "seed", "--publishable-key", PUBLISHABLE_KEY], {
+      cwd: config.root,
+      env,
+      logFile: options.logFile,
+    });
+    const service = startService("kasse start", process.execPath, [bin, "start"], {
+      cwd: config.root,
+      env,
+      logFile: options.logFile,
+    });
     const [, url] = await service.waitFor(/Kasse listening on (http:\/\/\S+)/, 120_000);
     return {
       url: url!,

@@ -10,7 +10,9 @@ export interface Mailbox {
 
 /** A mail's text with quoted-printable soft breaks and escapes undone (long links are wrapped that way). */
 function decodeMail(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /**
@@ -32,7 +34,10 @@ export async function startMailbox(): Promise<Mailbox> {
       for (;;) {
         const match = find(to, pattern);
         if (match) return match;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${pattern} arrived within ${timeoutMs} ms (${smtp.mails.length} mail(s) received in all)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no mail to ${to} matching ${pattern} arrived within ${timeoutMs} ms (${smtp.mails.length} mail(s) received in all)`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -17,7 +17,14 @@ import { orderTransfer } from "./journeys/order-transfer";
 
 // `npm run test:e2e`: Medusa's published storefront, built against a Kasse started here, driven in Chromium.
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+];
 
 const started = performance.now();
 
@@ -47,7 +54,13 @@ async function main(): Promise<number> {
     mailbox = await startMailbox();
     // The storefront's port is chosen first: Kasse links to the storefront in its emails (STOREFRONT_URL).
     const storefrontPort = await freePort();
-    kasse = await phase("kasse (seed + start)", () => startKasse(config, { logFile: join(artifacts, "kasse.log"), smtpUrl: mailbox!.url, storefrontUrl: storefrontUrl(storefrontPort) }));
+    kasse = await phase("kasse (seed + start)", () =>
+      startKasse(config, {
+        logFile: join(artifacts, "kasse.log"),
+        smtpUrl: mailbox!.url,
+        storefrontUrl: storefrontUrl(storefrontPort),
+      }),
+    );
     recorder = await startRecorder(config.backendPort, new URL(kasse.url));
     const backendUrl = `${recorder.url}${config.basePath}`;
     console.log(`  Kasse ${kasse.url}; the storefront talks to it through ${backendUrl} (recorded)`);
@@ -61,23 +74,59 @@ async function main(): Promise<number> {
         (e) => e.url.split("?")[0]!.slice(config.basePath.length),
         BY_DESIGN,
       );
-    const storefront = await phase("storefront install + build", () => prepareStorefront(config, backendUrl, artifacts)).catch((error: Error) => {
-      outcomes.push({ journey: "build", step: "next build", status: "failed", failures: [`${error.message.split("\n")[0]} … ${error.message.split("\n").slice(-6).join(" ").replace(/\s+/g, " ")}`, ...buildRefusals()], ms: phases["storefront install + build"] ?? 0 });
+    const storefront = await phase("storefront install + build", () =>
+      prepareStorefront(config, backendUrl, artifacts),
+    ).catch((error: Error) => {
+      outcomes.push({
+        journey: "build",
+        step: "next build",
+        status: "failed",
+        failures: [
+          `${error.message.split("\n")[0]} … ${error.message.split("\n").slice(-6).join(" ").replace(/\s+/g, " ")}`,
+          ...buildRefusals(),
+        ],
+        ms: phases["storefront install + build"] ?? 0,
+      });
       return null;
     });
     if (!storefront) {
       const commit = storefrontSource(config).commit;
-      writeReport(artifacts, { basePath: config.basePath, storefrontCommit: commit, phases, outcomes, totalMs: Math.round(performance.now() - started) }, recorder.exchanges);
+      writeReport(
+        artifacts,
+        {
+          basePath: config.basePath,
+          storefrontCommit: commit,
+          phases,
+          outcomes,
+          totalMs: Math.round(performance.now() - started),
+        },
+        recorder.exchanges,
+      );
       return 1;
     }
-    console.log(`  storefront ${storefront.commit.slice(0, 7)}: install ${storefront.installed}, build ${storefront.built}`);
+    console.log(
+      `  storefront ${storefront.commit.slice(0, 7)}: install ${storefront.installed}, build ${storefront.built}`,
+    );
     if (storefront.built === "built") {
       const failures = buildRefusals();
-      outcomes.push({ journey: "build", step: "next build", status: failures.length ? "failed" : "passed", failures, ms: phases["storefront install + build"] ?? 0 });
+      outcomes.push({
+        journey: "build",
+        step: "next build",
+        status: failures.length ? "failed" : "passed",
+        failures,
+        ms: phases["storefront install + build"] ?? 0,
+      });
     }
 
-    await kasse.api.admin("POST", "/admin/promotions", { code: PROMO_CODE, type: "standard", status: "active", application_method: { type: "percentage", target_type: "items", allocation: "each", value: 10 } });
-    const server = await phase("storefront start", () => startStorefront(storefront.dir, backendUrl, artifacts, storefrontPort));
+    await kasse.api.admin("POST", "/admin/promotions", {
+      code: PROMO_CODE,
+      type: "standard",
+      status: "active",
+      application_method: { type: "percentage", target_type: "items", allocation: "each", value: 10 },
+    });
+    const server = await phase("storefront start", () =>
+      startStorefront(storefront.dir, backendUrl, artifacts, storefrontPort),
+    );
     browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });
     const runner = new Runner(browser, recorder, kasse.api, config, server.url, artifacts);
     await phase("journeys", async () => {
@@ -89,7 +138,17 @@ async function main(): Promise<number> {
     });
     outcomes.push(...runner.outcomes);
     writeFileSync(join(artifacts, "browser-traffic.txt"), runner.browserLog.join("\n"));
-    const failed = writeReport(artifacts, { basePath: config.basePath, storefrontCommit: storefront.commit, phases, outcomes, totalMs: Math.round(performance.now() - started) }, recorder.exchanges);
+    const failed = writeReport(
+      artifacts,
+      {
+        basePath: config.basePath,
+        storefrontCommit: storefront.commit,
+        phases,
+        outcomes,
+        totalMs: Math.round(performance.now() - started),
+      },
+      recorder.exchanges,
+    );
     return failed === 0 ? 0 : 1;
   } finally {
     await browser?.close().catch(() => undefined);

@@ -29,7 +29,9 @@ export function formatMinor(minor: number, currency: string, digits: number): st
 export function formatShown(minor: number, currency: string, digits: number, basePath: string): string {
   if (basePath !== "") return formatMinor(minor, currency, digits);
   if (!Number.isInteger(minor)) throw new Error(`not an integer amount in minor units: ${minor}`);
-  return normalizeText(new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(minor));
+  return normalizeText(
+    new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(minor),
+  );
 }
 
 /** Whitespace as one plain space (Intl uses no-break spaces in some locales). */

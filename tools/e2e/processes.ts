@@ -20,9 +20,19 @@ const running = new Set<Service>();
  * Starts a command in its own process group (so that stopping it also stops whatever it spawned,
  * e.g. next's workers), logging stdout and stderr to `logFile`.
  */
-export function startService(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Service {
+export function startService(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+): Service {
   const log = createWriteStream(options.logFile, { flags: "a" });
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -60,9 +70,16 @@ export function startService(name: string, command: string, args: string[], opti
         const check = () => {
           const match = output.match(pattern);
           if (match) return done(() => resolve(match));
-          if (ended) done(() => reject(new Error(`${name} exited before printing ${pattern}; its last output:\n${tail()}`)));
+          if (ended)
+            done(() => reject(new Error(`${name} exited before printing ${pattern}; its last output:\n${tail()}`)));
         };
-        const timer = setTimeout(() => done(() => reject(new Error(`${name} did not print ${pattern} within ${timeoutMs} ms; its last output:\n${tail()}`))), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            done(() =>
+              reject(new Error(`${name} did not print ${pattern} within ${timeoutMs} ms; its last output:\n${tail()}`)),
+            ),
+          timeoutMs,
+        );
         const done = (settle: () => void) => {
           clearTimeout(timer);
           listeners.delete(check);
@@ -93,10 +110,16 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Runs a command to completion (output to `logFile`); rejects with the output's tail when it fails. */
-export async function runCommand(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Promise<void> {
+export async function runCommand(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+): Promise<void> {
   const service = startService(name, command, args, options);
   const code = await service.exited;
-  if (code !== 0) throw new Error(`${name} failed (exit ${code}); see ${options.logFile}. Last output:\n${service.tail()}`);
+  if (code !== 0)
+    throw new Error(`${name} failed (exit ${code}); see ${options.logFile}. Last output:\n${service.tail()}`);
 }
 
 /** Stops every service still running, the most recently started first. */

@@ -62,12 +62,15 @@ export async function startRecorder(port: number, target: URL): Promise<Recorder
       // Plain bodies, so that Kasse's error messages can be recorded.
       const { "accept-encoding": _encoding, ...rest } = req.headers;
       const headers = { ...rest, host: target.host };
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, async (answer) => {
-        const payload = await readBody(answer);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(payload);
-        finish(answer.statusCode ?? 502, payload.toString("utf8"));
-      });
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+        async (answer) => {
+          const payload = await readBody(answer);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(payload);
+          finish(answer.statusCode ?? 502, payload.toString("utf8"));
+        },
+      );
       upstream.on("error", (error) => {
         res.writeHead(502, { "content-type": "application/json" });
         res.end(JSON.stringify({ type: "proxy_error", message: String(error) }));
@@ -103,7 +106,13 @@ export async function startRecorder(port: number, target: URL): Promise<Recorder
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new Error(`Port ${port} is taken: set KASSE_E2E_BACKEND_PORT to a free port (the storefront is then rebuilt for it)`) : error),
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `Port ${port} is taken: set KASSE_E2E_BACKEND_PORT to a free port (the storefront is then rebuilt for it)`,
+            )
+          : error,
+      ),
     );
     server.listen(port, "127.0.0.1", () => resolve());
   });

@@ -32,13 +32,22 @@ export function writeReport(artifacts: string, summary: RunSummary, exchanges: E
     "",
     "## Failures",
     "",
-    ...failed.flatMap((o) => [`### ${o.journey} › ${o.step} (${o.status})`, "", ...o.failures.map((f) => `- ${f.replace(/\n/g, " ")}`), ""]),
+    ...failed.flatMap((o) => [
+      `### ${o.journey} › ${o.step} (${o.status})`,
+      "",
+      ...o.failures.map((f) => `- ${f.replace(/\n/g, " ")}`),
+      "",
+    ]),
   ];
   writeFileSync(join(artifacts, "report.md"), lines.join("\n"));
   writeFileSync(join(artifacts, "report.json"), JSON.stringify(summary, null, 2));
   writeFileSync(join(artifacts, "traffic.json"), JSON.stringify(exchanges, null, 2));
 
-  console.log(`\nPhases: ${Object.entries(summary.phases).map(([name, ms]) => `${name} ${seconds(ms)}`).join(", ")}`);
+  console.log(
+    `\nPhases: ${Object.entries(summary.phases)
+      .map(([name, ms]) => `${name} ${seconds(ms)}`)
+      .join(", ")}`,
+  );
   console.log(`Report, screenshots and Kasse traffic: ${artifacts}`);
   console.log(`Total runtime ${seconds(summary.totalMs)}`);
   // The plain closing line CI reads.

@@ -23,14 +23,32 @@ export interface Allowance {
  * signed-in customer to learn whether there is one, and a guest's answer is 401.
  */
 export const BY_DESIGN: Allowance[] = [
-  { method: "GET", path: /^\/store\/customers\/me$/, status: 401, authorized: false, why: "guest probe for a signed-in customer" },
+  {
+    method: "GET",
+    path: /^\/store\/customers\/me$/,
+    status: 401,
+    authorized: false,
+    why: "guest probe for a signed-in customer",
+  },
   // Next renders both parallel slots of /account (@dashboard and @login) and shows one: a guest's dashboard slot still lists orders.
-  { method: "GET", path: /^\/store\/orders$/, status: 401, authorized: false, why: "the account page's dashboard slot, rendered for guests too" },
+  {
+    method: "GET",
+    path: /^\/store\/orders$/,
+    status: 401,
+    authorized: false,
+    why: "the account page's dashboard slot, rendered for guests too",
+  },
 ];
 
 /** Whether an exchange answered >= 400 is allowed by `allowances` (matched on the path below the base path). */
 function isAllowed(exchange: Exchange, path: string, allowances: Allowance[]): boolean {
-  return allowances.some((a) => a.method === exchange.method && a.status === exchange.status && a.path.test(path) && (a.authorized === undefined || a.authorized === exchange.authorized));
+  return allowances.some(
+    (a) =>
+      a.method === exchange.method &&
+      a.status === exchange.status &&
+      a.path.test(path) &&
+      (a.authorized === undefined || a.authorized === exchange.authorized),
+  );
 }
 
 /** Kasse's refusals among `exchanges`, one line per distinct request and answer, with a count when repeated. */
@@ -38,7 +56,8 @@ export function refusals(exchanges: Exchange[], localPath: (e: Exchange) => stri
   const lines = new Map<string, number>();
   for (const exchange of exchanges) {
     if (exchange.status < 400 || isAllowed(exchange, localPath(exchange), allowances)) continue;
-    const line = `kasse: ${exchange.method} ${exchange.url} → ${exchange.status} (${exchange.from}) ${exchange.responseBody ?? ""}`.trim();
+    const line =
+      `kasse: ${exchange.method} ${exchange.url} → ${exchange.status} (${exchange.from}) ${exchange.responseBody ?? ""}`.trim();
     lines.set(line, (lines.get(line) ?? 0) + 1);
   }
   return [...lines].map(([line, n]) => (n > 1 ? `${line} (×${n})` : line));
@@ -115,7 +134,12 @@ export interface JourneyApi {
   newContext(): Promise<BrowserContext>;
 }
 
-const ERROR_PAGES = ["Application error: a server-side exception", "Application error: a client-side exception", "Internal Server Error", "This page could not be found"];
+const ERROR_PAGES = [
+  "Application error: a server-side exception",
+  "Application error: a client-side exception",
+  "Internal Server Error",
+  "This page could not be found",
+];
 
 /** The Next.js error page's text on `page`, or null. */
 async function errorPageText(page: Page): Promise<string | null> {
@@ -126,8 +150,18 @@ async function errorPageText(page: Page): Promise<string | null> {
   return null;
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
-const firstLines = (text: string, n = 4) => text.split("\n").filter((l) => l.trim()).slice(0, n).join(" | ");
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 60);
+const firstLines = (text: string, n = 4) =>
+  text
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(0, n)
+    .join(" | ");
 
 /** The journeys' runner: steps in order, each checked for error pages, Kasse's answers and amounts, and screenshotted. */
 export class Runner {
@@ -153,7 +187,10 @@ export class Runner {
   async currencyDigits(code: string): Promise<number> {
     const known = this.digits.get(code);
     if (known !== undefined) return known;
-    const { currency } = await this.kasse.admin<{ currency: { decimal_digits: number } }>("GET", `/admin/currencies/${code}`);
+    const { currency } = await this.kasse.admin<{ currency: { decimal_digits: number } }>(
+      "GET",
+      `/admin/currencies/${code}`,
+    );
     this.digits.set(code, currency.decimal_digits);
     return currency.decimal_digits;
   }
@@ -161,7 +198,9 @@ export class Runner {
   /** The path of an exchange below the base path, without its query. */
   localPath(exchange: Exchange): string {
     const path = exchange.url.split("?")[0]!;
-    return this.config.basePath && path.startsWith(this.config.basePath) ? path.slice(this.config.basePath.length) || "/" : path;
+    return this.config.basePath && path.startsWith(this.config.basePath)
+      ? path.slice(this.config.basePath.length) || "/"
+      : path;
   }
 
   /**
@@ -191,7 +230,8 @@ export class Runner {
       pageProblems.push(`browser exception: ${firstLines(error.message, 2)}`);
     });
     page.on("response", (response) => {
-      if (response.request().isNavigationRequest() && response.status() >= 500) pageProblems.push(`storefront answered ${response.status()} to ${response.url()}`);
+      if (response.request().isNavigationRequest() && response.status() >= 500)
+        pageProblems.push(`storefront answered ${response.status()} to ${response.url()}`);
     });
     let broken: string | null = null;
     let stepIndex = 0;
@@ -200,13 +240,23 @@ export class Runner {
       const label = `${name} › ${title}`;
       stepIndex++;
       if (broken && !options.fresh) {
-        this.outcomes.push({ journey: name, step: title, status: "not reached", failures: [`not reached: ${broken}`], ms: 0 });
+        this.outcomes.push({
+          journey: name,
+          step: title,
+          status: "not reached",
+          failures: [`not reached: ${broken}`],
+          ms: 0,
+        });
         return;
       }
       const started = performance.now();
       const failures: string[] = [];
       const from = this.recorder.exchanges.length;
-      const screenshotBase = join(this.artifacts, "screenshots", `${String(index).padStart(2, "0")}-${slug(name)}-${String(stepIndex).padStart(2, "0")}-${slug(title)}`);
+      const screenshotBase = join(
+        this.artifacts,
+        "screenshots",
+        `${String(index).padStart(2, "0")}-${slug(name)}-${String(stepIndex).padStart(2, "0")}-${slug(title)}`,
+      );
       this.recorder.mark(label);
       this.currentStep = label;
       pageProblems.length = 0;
@@ -221,16 +271,22 @@ export class Runner {
         expectAmount: async (what, target, minor, currency) => {
           const expected = formatShown(minor, currency, await this.currencyDigits(currency), this.config.basePath);
           const text = typeof target === "string" ? target : await target.innerText();
-          if (!showsAmount(text, expected)) failures.push(`amount: ${what} shows "${normalizeText(text)}", Kasse computed ${minor} ${currency} (minor units), shown through ${this.config.basePath || "the root"} as ${expected}`);
+          if (!showsAmount(text, expected))
+            failures.push(
+              `amount: ${what} shows "${normalizeText(text)}", Kasse computed ${minor} ${currency} (minor units), shown through ${this.config.basePath || "the root"} as ${expected}`,
+            );
         },
         visit: async (path, ready) => {
           const response = await page.goto(path);
-          if (response && response.status() >= 500) throw new Error(`GET ${path} answered ${response.status()}: ${await errorPageText(page)}`);
+          if (response && response.status() >= 500)
+            throw new Error(`GET ${path} answered ${response.status()}: ${await errorPageText(page)}`);
           await s.settle(typeof ready === "function" ? ready(page) : ready);
         },
         settle: async (ready) => {
           const on = ready.page();
-          const error = on.getByText(/Application error: a (server|client)-side exception|This page could not be found|Internal Server Error/);
+          const error = on.getByText(
+            /Application error: a (server|client)-side exception|This page could not be found|Internal Server Error/,
+          );
           await ready.or(error).first().waitFor({ state: "visible" });
           const text = await errorPageText(on);
           if (text) throw new Error(`Next.js error page at ${new URL(on.url()).pathname}: ${text}`);
@@ -247,32 +303,51 @@ export class Runner {
             ]).then(() => "ended" as const);
             ended.catch(() => undefined);
             await s.press(target);
-            if ((await Promise.race([page.waitForURL(url).then(() => "arrived" as const), ended])) === "arrived") return;
+            if ((await Promise.race([page.waitForURL(url).then(() => "arrived" as const), ended])) === "arrived")
+              return;
             // The router commits the URL after its request ended; a dropped navigation never does.
             await quiet();
-            if (await page.waitForURL(url, { timeout: this.config.actionTimeoutMs / 4 }).then(() => true, () => false)) return;
-            if (attempt === 3) throw new Error(`${target} never led to ${url}: the storefront dropped the navigation ${attempt} times`);
+            if (
+              await page.waitForURL(url, { timeout: this.config.actionTimeoutMs / 4 }).then(
+                () => true,
+                () => false,
+              )
+            )
+              return;
+            if (attempt === 3)
+              throw new Error(`${target} never led to ${url}: the storefront dropped the navigation ${attempt} times`);
           }
         },
         press: async (target) => {
           const deadline = Date.now() + this.config.actionTimeoutMs;
           // Resolved afresh each time: a streamed Suspense boundary replaces its placeholder's nodes.
-          while (!(await target.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber$")), undefined, { timeout: this.config.actionTimeoutMs }))) {
+          while (
+            !(await target.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber$")), undefined, {
+              timeout: this.config.actionTimeoutMs,
+            }))
+          ) {
             if (Date.now() > deadline) throw new Error(`${target} was never hydrated by React`);
             await target.page().waitForTimeout(50);
           }
           await target.click();
         },
         action: async (trigger) => {
-          const answered = page.waitForResponse((r) => r.url().startsWith(this.shop) && !!r.request().headers()["next-action"]);
+          const answered = page.waitForResponse(
+            (r) => r.url().startsWith(this.shop) && !!r.request().headers()["next-action"],
+          );
           await trigger();
           const response = await answered;
           // The body is streamed: the answer is complete when the request finished (or the page dropped it).
-          await Promise.race([response.finished(), page.waitForEvent("requestfailed", (r) => r === response.request())]);
+          await Promise.race([
+            response.finished(),
+            page.waitForEvent("requestfailed", (r) => r === response.request()),
+          ]);
           await quiet();
         },
         capture: async (other, name) => {
-          await other.screenshot({ path: `${screenshotBase}-${slug(name)}.png`, fullPage: true }).catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
+          await other
+            .screenshot({ path: `${screenshotBase}-${slug(name)}.png`, fullPage: true })
+            .catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
         },
       };
       try {
@@ -294,10 +369,21 @@ export class Runner {
       const mine = this.recorder.exchanges.slice(from).filter((e) => e.step === label);
       failures.push(...refusals(mine, (e) => this.localPath(e), [...BY_DESIGN, ...(options.allow ?? [])]));
       const screenshot = `${screenshotBase}.png`;
-      await page.screenshot({ path: screenshot, fullPage: true }).catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
+      await page
+        .screenshot({ path: screenshot, fullPage: true })
+        .catch((error: Error) => failures.push(`screenshot failed: ${firstLines(error.message, 1)}`));
       const ms = Math.round(performance.now() - started);
-      this.outcomes.push({ journey: name, step: title, status: failures.length ? "failed" : "passed", failures, screenshot, ms });
-      console.log(`  ${failures.length ? "✗" : "✓"} ${label} (${ms} ms)${failures.map((f) => `\n      ${f}`).join("")}`);
+      this.outcomes.push({
+        journey: name,
+        step: title,
+        status: failures.length ? "failed" : "passed",
+        failures,
+        screenshot,
+        ms,
+      });
+      console.log(
+        `  ${failures.length ? "✗" : "✓"} ${label} (${ms} ms)${failures.map((f) => `\n      ${f}`).join("")}`,
+      );
     };
 
     console.log(`\n${name}`);
@@ -305,7 +391,13 @@ export class Runner {
       await body({ step, newContext });
     } catch (error) {
       // A journey's own code failing outside a step is a harness bug: report it on the journey.
-      this.outcomes.push({ journey: name, step: "(journey)", status: "failed", failures: [`harness error: ${error instanceof Error ? error.stack : String(error)}`], ms: 0 });
+      this.outcomes.push({
+        journey: name,
+        step: "(journey)",
+        status: "failed",
+        failures: [`harness error: ${error instanceof Error ? error.stack : String(error)}`],
+        ms: 0,
+      });
     } finally {
       for (const c of contexts) await c.close().catch(() => undefined);
     }

@@ -76,7 +76,10 @@ export async function region(kasse: KasseApi, country = COUNTRY): Promise<KasseR
 
 /** Every published product with prices in the region, as Kasse lists them. */
 export async function products(kasse: KasseApi, regionId: string, filter = ""): Promise<KasseProduct[]> {
-  const { products: list } = await kasse.store<{ products: KasseProduct[] }>("GET", `/store/products?limit=100&region_id=${regionId}${filter}`);
+  const { products: list } = await kasse.store<{ products: KasseProduct[] }>(
+    "GET",
+    `/store/products?limit=100&region_id=${regionId}${filter}`,
+  );
   return list;
 }
 
@@ -88,7 +91,9 @@ export async function productByHandle(kasse: KasseApi, regionId: string, handle:
 
 /** The lowest calculated price of a product's variants (what a product card shows). */
 export function cheapest(product: KasseProduct): number {
-  const amounts = product.variants.map((v) => v.calculated_price?.calculated_amount).filter((a): a is number => typeof a === "number");
+  const amounts = product.variants
+    .map((v) => v.calculated_price?.calculated_amount)
+    .filter((a): a is number => typeof a === "number");
   if (!amounts.length) throw new Error(`${product.title} has no price in the region`);
   return Math.min(...amounts);
 }
@@ -130,19 +135,35 @@ export async function kasseOrder(kasse: KasseApi, id: string): Promise<KasseOrde
  * On a product page: picks `value` of the product's option (when it has several variants), checks
  * that the storefront selected Kasse's variant and shows its price, and adds one to the cart.
  */
-export async function chooseAndAdd(s: StepContext, product: KasseProduct, value: string, itemsAfter: number): Promise<void> {
+export async function chooseAndAdd(
+  s: StepContext,
+  product: KasseProduct,
+  value: string,
+  itemsAfter: number,
+): Promise<void> {
   const { page } = s;
   const variant = variantWith(product, value);
   await choose(s, product, value);
   const price = variant.calculated_price;
-  if (price) await s.expectAmount(`product page price of ${product.title} ${value}`, page.getByTestId("product-price").first(), price.calculated_amount, price.currency_code);
+  if (price)
+    await s.expectAmount(
+      `product page price of ${product.title} ${value}`,
+      page.getByTestId("product-price").first(),
+      price.calculated_amount,
+      price.currency_code,
+    );
   const add = page.getByTestId("product-container").getByTestId("add-product-button");
-  if (!(await add.isEnabled())) throw new Error(`the add-to-cart button of ${product.title} ${value} is disabled and says "${await add.innerText()}"`);
+  if (!(await add.isEnabled()))
+    throw new Error(
+      `the add-to-cart button of ${product.title} ${value} is disabled and says "${await add.innerText()}"`,
+    );
   await s.action(() => s.press(add));
   const cart = await shopperCart(s.context, s.kasse);
   const count = cart.items.reduce((n, i) => n + i.quantity, 0);
   if (!cart.items.some((i) => i.variant_id === variant.id) || count !== itemsAfter) {
-    throw new Error(`after "Add to cart" Kasse's cart holds ${count} item(s) (${cart.items.map((i) => `${i.quantity}× ${i.variant_id}`).join(", ")}), expected ${itemsAfter} with ${variant.id}`);
+    throw new Error(
+      `after "Add to cart" Kasse's cart holds ${count} item(s) (${cart.items.map((i) => `${i.quantity}× ${i.variant_id}`).join(", ")}), expected ${itemsAfter} with ${variant.id}`,
+    );
   }
   await expectNavCount(s, itemsAfter);
 }
@@ -161,11 +182,16 @@ export async function expectNavCount(s: StepContext, n: number): Promise<void> {
 export async function choose(s: StepContext, product: KasseProduct, value: string): Promise<void> {
   const { page } = s;
   const variant = variantWith(product, value);
-  if (product.variants.length > 1) await s.press(page.getByTestId("product-options").first().getByRole("button", { name: value, exact: true }));
-  await page.waitForURL((url) => url.searchParams.get("v_id") === variant.id).catch(async () => {
-    const add = page.getByTestId("add-product-button");
-    throw new Error(`choosing "${value}" of ${product.title} selected no variant (expected ?v_id=${variant.id}); the add button says "${await add.innerText()}"`);
-  });
+  if (product.variants.length > 1)
+    await s.press(page.getByTestId("product-options").first().getByRole("button", { name: value, exact: true }));
+  await page
+    .waitForURL((url) => url.searchParams.get("v_id") === variant.id)
+    .catch(async () => {
+      const add = page.getByTestId("add-product-button");
+      throw new Error(
+        `choosing "${value}" of ${product.title} selected no variant (expected ?v_id=${variant.id}); the add button says "${await add.innerText()}"`,
+      );
+    });
   // The URL changes at once; the page's render for it arrives later.
   await s.quiet();
 }
@@ -179,15 +205,18 @@ export async function expectCartTotals(s: StepContext, scope: Locator, cart: Kas
   await s.expectAmount("cart total", scope.getByTestId("cart-total"), cart.total, c);
   const discount = scope.getByTestId("cart-discount");
   if (cart.discount_total > 0) {
-    if ((await discount.count()) === 0) s.soft(`amount: the cart shows no discount row, Kasse's cart has discount_total ${cart.discount_total} ${c}`);
+    if ((await discount.count()) === 0)
+      s.soft(`amount: the cart shows no discount row, Kasse's cart has discount_total ${cart.discount_total} ${c}`);
     else await s.expectAmount("cart discount", discount, cart.discount_total, c);
-  } else if ((await discount.count()) > 0) s.soft(`amount: the cart shows a discount row "${await discount.innerText()}", Kasse's cart has no discount`);
+  } else if ((await discount.count()) > 0)
+    s.soft(`amount: the cart shows a discount row "${await discount.innerText()}", Kasse's cart has no discount`);
 }
 
 /** Checks each cart line's unit price and total on the cart page against Kasse's lines. */
 export async function expectCartLines(s: StepContext, cart: KasseCart): Promise<void> {
   const rows = s.page.getByTestId("cart-container").getByTestId("product-row");
-  if ((await rows.count()) !== cart.items.length) s.soft(`the cart page lists ${await rows.count()} lines, Kasse's cart has ${cart.items.length}`);
+  if ((await rows.count()) !== cart.items.length)
+    s.soft(`the cart page lists ${await rows.count()} lines, Kasse's cart has ${cart.items.length}`);
   for (const item of cart.items) {
     const title = item.product_title ?? item.title ?? "";
     const row = rows.filter({ has: s.page.getByTestId("product-title").getByText(title, { exact: true }) }).first();
@@ -196,7 +225,13 @@ export async function expectCartLines(s: StepContext, cart: KasseCart): Promise<
       continue;
     }
     await s.expectAmount(`line total of ${title}`, row.getByTestId("product-price"), item.total, cart.currency_code);
-    if (item.total % item.quantity === 0) await s.expectAmount(`unit price of ${title}`, row.getByTestId("product-unit-price"), item.total / item.quantity, cart.currency_code);
+    if (item.total % item.quantity === 0)
+      await s.expectAmount(
+        `unit price of ${title}`,
+        row.getByTestId("product-unit-price"),
+        item.total / item.quantity,
+        cart.currency_code,
+      );
   }
 }
 
@@ -210,28 +245,50 @@ export interface Address {
   phone: string;
 }
 
-export const ADDRESS: Address = { first_name: "Ada", last_name: "Shopper", address_1: "1 Market Street", city: "San Francisco", postal_code: "94105", province: "CA", phone: "5550100" };
+export const ADDRESS: Address = {
+  first_name: "Ada",
+  last_name: "Shopper",
+  address_1: "1 Market Street",
+  city: "San Francisco",
+  postal_code: "94105",
+  province: "CA",
+  phone: "5550100",
+};
 
 /**
  * The checkout from the address step to the confirmation page: `fill` enters email and address
  * (a guest; a customer with a saved address gets it preselected), then delivery, manual payment,
  * place order. Returns the order id from the confirmation page's URL.
  */
-export async function checkout(j: JourneyApi, fillAddresses: (s: StepContext) => Promise<void>, state: { orderId?: string }): Promise<void> {
+export async function checkout(
+  j: JourneyApi,
+  fillAddresses: (s: StepContext) => Promise<void>,
+  state: { orderId?: string },
+): Promise<void> {
   const stepFn = j.step;
   await stepFn("checkout: email and addresses", async (t) => {
     await t.visit("/us/checkout?step=address", t.page.getByTestId("submit-address-button"));
     await fillAddresses(t);
     await t.press(t.page.getByTestId("submit-address-button"));
     await t.page.waitForURL(/step=delivery/).catch(async () => {
-      throw new Error(`the address step did not move on to delivery: ${await t.page.getByTestId("address-error-message").innerText().catch(() => "(no error shown)")}`);
+      throw new Error(
+        `the address step did not move on to delivery: ${await t.page
+          .getByTestId("address-error-message")
+          .innerText()
+          .catch(() => "(no error shown)")}`,
+      );
     });
     const cart = await shopperCart(t.context, t.kasse);
-    if (!cart.email || !cart.shipping_address) t.soft(`Kasse's cart has email ${cart.email} and shipping address ${JSON.stringify(cart.shipping_address)} after the address step`);
+    if (!cart.email || !cart.shipping_address)
+      t.soft(
+        `Kasse's cart has email ${cart.email} and shipping address ${JSON.stringify(cart.shipping_address)} after the address step`,
+      );
   });
   await stepFn("checkout: shipping option", async (t) => {
     const cart = await shopperCart(t.context, t.kasse);
-    const { shipping_options } = await t.kasse.store<{ shipping_options: Array<{ id: string; name: string; amount: number }> }>("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, await shopperToken(t.context));
+    const { shipping_options } = await t.kasse.store<{
+      shipping_options: Array<{ id: string; name: string; amount: number }>;
+    }>("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, await shopperToken(t.context));
     const option = shipping_options[0];
     if (!option) throw new Error("Kasse offers no shipping option for the cart");
     const radio = t.page.getByTestId("delivery-option-radio").filter({ hasText: option.name }).first();
@@ -241,16 +298,27 @@ export async function checkout(j: JourneyApi, fillAddresses: (s: StepContext) =>
     const after = t.page.getByTestId("submit-delivery-option-button");
     await t.press(after);
     await t.page.waitForURL(/step=payment/).catch(async () => {
-      throw new Error(`the delivery step did not move on to payment: ${await t.page.getByTestId("delivery-option-error-message").innerText().catch(() => "(no error shown)")}`);
+      throw new Error(
+        `the delivery step did not move on to payment: ${await t.page
+          .getByTestId("delivery-option-error-message")
+          .innerText()
+          .catch(() => "(no error shown)")}`,
+      );
     });
     const updated = await kasseCart(t.kasse, cart.id, t.context);
-    if (!updated.shipping_methods.some((m) => m.shipping_option_id === option.id)) t.soft(`Kasse's cart has no shipping method of option ${option.id} after the delivery step`);
+    if (!updated.shipping_methods.some((m) => m.shipping_option_id === option.id))
+      t.soft(`Kasse's cart has no shipping method of option ${option.id} after the delivery step`);
   });
   await stepFn("checkout: manual payment", async (t) => {
     await t.press(t.page.getByText("Manual Payment", { exact: false }).first());
     await t.press(t.page.getByTestId("submit-payment-button"));
     await t.page.waitForURL(/step=review/).catch(async () => {
-      throw new Error(`the payment step did not move on to review: ${await t.page.getByTestId("payment-method-error-message").innerText().catch(() => "(no error shown)")}`);
+      throw new Error(
+        `the payment step did not move on to review: ${await t.page
+          .getByTestId("payment-method-error-message")
+          .innerText()
+          .catch(() => "(no error shown)")}`,
+      );
     });
     const cart = await shopperCart(t.context, t.kasse);
     await expectCartTotals(t, t.page.getByTestId("checkout-container").or(t.page.locator("body")).first(), cart);
@@ -258,7 +326,12 @@ export async function checkout(j: JourneyApi, fillAddresses: (s: StepContext) =>
   await stepFn("checkout: place order", async (t) => {
     await t.press(t.page.getByTestId("submit-order-button"));
     await t.page.waitForURL(/\/order\/[^/]+\/confirmed/).catch(async () => {
-      throw new Error(`placing the order did not reach the confirmation page: ${await t.page.getByTestId("manual-payment-error-message").innerText().catch(() => "(no error shown)")}`);
+      throw new Error(
+        `placing the order did not reach the confirmation page: ${await t.page
+          .getByTestId("manual-payment-error-message")
+          .innerText()
+          .catch(() => "(no error shown)")}`,
+      );
     });
     await t.settle(t.page.getByTestId("order-complete-container"));
     state.orderId = /\/order\/([^/]+)\/confirmed/.exec(t.page.url())![1];
@@ -277,22 +350,42 @@ export async function expectOrderPage(s: StepContext, order: KasseOrder): Promis
   const { page } = s;
   const c = order.currency_code;
   const displayId = page.getByTestId("order-id");
-  if ((await displayId.count()) && (await displayId.innerText()).trim() !== String(order.display_id)) s.soft(`the page shows order number "${await displayId.innerText()}", Kasse's is ${order.display_id}`);
+  if ((await displayId.count()) && (await displayId.innerText()).trim() !== String(order.display_id))
+    s.soft(`the page shows order number "${await displayId.innerText()}", Kasse's is ${order.display_id}`);
   if ((await page.getByTestId("cart-total").count()) > 0) {
     const totals = page.locator("body");
-    await s.expectAmount("order item subtotal", totals.getByTestId("cart-subtotal"), order.item_subtotal ?? order.subtotal, c);
-    await s.expectAmount("order shipping", totals.getByTestId("cart-shipping"), order.shipping_subtotal ?? order.shipping_total, c);
+    await s.expectAmount(
+      "order item subtotal",
+      totals.getByTestId("cart-subtotal"),
+      order.item_subtotal ?? order.subtotal,
+      c,
+    );
+    await s.expectAmount(
+      "order shipping",
+      totals.getByTestId("cart-shipping"),
+      order.shipping_subtotal ?? order.shipping_total,
+      c,
+    );
     await s.expectAmount("order taxes", totals.getByTestId("cart-taxes"), order.tax_total, c);
     await s.expectAmount("order total", totals.getByTestId("cart-total"), order.total, c);
-    if (order.discount_total > 0 && (await totals.getByTestId("cart-discount").count()) === 0) s.soft(`amount: the order page shows no discount row, Kasse's order has discount_total ${order.discount_total} ${c}`);
+    if (order.discount_total > 0 && (await totals.getByTestId("cart-discount").count()) === 0)
+      s.soft(
+        `amount: the order page shows no discount row, Kasse's order has discount_total ${order.discount_total} ${c}`,
+      );
   } else {
     const summary = page.locator("div", { has: page.getByRole("heading", { name: "Order Summary" }) }).last();
-    const row = (label: string) => summary.locator("div.flex", { has: page.locator(`span:text-is("${label}")`) }).last().locator("span").last();
+    const row = (label: string) =>
+      summary
+        .locator("div.flex", { has: page.locator(`span:text-is("${label}")`) })
+        .last()
+        .locator("span")
+        .last();
     // OrderSummary's getAmount renders nothing for a zero amount (`if (!amount) return`): an empty cell shows 0.
     const expectRow = async (what: string, label: string, minor: number) => {
       if (minor === 0) {
         const text = (await row(label).innerText()).trim();
-        if (text !== "") s.soft(`amount: ${what} shows "${text}", Kasse computed 0 ${c} (the storefront leaves a zero empty)`);
+        if (text !== "")
+          s.soft(`amount: ${what} shows "${text}", Kasse computed 0 ${c} (the storefront leaves a zero empty)`);
       } else await s.expectAmount(what, row(label), minor, c);
     };
     await expectRow("order subtotal", "Subtotal", order.subtotal);
@@ -303,10 +396,12 @@ export async function expectOrderPage(s: StepContext, order: KasseOrder): Promis
   }
   const method = order.shipping_methods?.[0];
   const methodSummary = page.getByTestId("shipping-method-summary");
-  if (method && (await methodSummary.count())) await s.expectAmount(`shipping method ${method.name}`, methodSummary.first(), method.total ?? method.amount, c);
+  if (method && (await methodSummary.count()))
+    await s.expectAmount(`shipping method ${method.name}`, methodSummary.first(), method.total ?? method.amount, c);
   const payment = order.payment_collections?.[0]?.payments?.[0];
   const paymentAmount = page.getByTestId("payment-amount");
-  if (payment && (await paymentAmount.count())) await s.expectAmount("payment amount", paymentAmount.first(), payment.amount, c);
+  if (payment && (await paymentAmount.count()))
+    await s.expectAmount("payment amount", paymentAmount.first(), payment.amount, c);
   const rows = page.getByTestId("products-table").getByTestId("product-row");
   for (const item of order.items) {
     const title = item.product_title ?? item.title ?? "";
@@ -317,7 +412,10 @@ export async function expectOrderPage(s: StepContext, order: KasseOrder): Promis
     }
     await s.expectAmount(`order line total of ${title}`, line.getByTestId("product-price").first(), item.total, c);
     const variant = line.getByTestId("product-variant");
-    if ((await variant.count()) && !/Variant:\s*\S/.test(await variant.first().innerText())) s.soft(`the order line of ${title} shows "${normalizeText(await variant.first().innerText())}" without its variant (Kasse's line is variant ${item.variant_id})`);
+    if ((await variant.count()) && !/Variant:\s*\S/.test(await variant.first().innerText()))
+      s.soft(
+        `the order line of ${title} shows "${normalizeText(await variant.first().innerText())}" without its variant (Kasse's line is variant ${item.variant_id})`,
+      );
   }
 }
 
@@ -325,15 +423,38 @@ export async function expectOrderPage(s: StepContext, order: KasseOrder): Promis
  * Places a guest order straight through Kasse's API (root): the data an order-transfer journey
  * starts from, independent of whether the storefront's checkout works.
  */
-export async function placeGuestOrderViaApi(kasse: KasseApi, email: string, regionId: string, variantId: string): Promise<KasseOrder> {
+export async function placeGuestOrderViaApi(
+  kasse: KasseApi,
+  email: string,
+  regionId: string,
+  variantId: string,
+): Promise<KasseOrder> {
   const address = { ...ADDRESS, country_code: COUNTRY };
-  const { cart } = await kasse.store<{ cart: KasseCart }>("POST", "/store/carts", { region_id: regionId, email, shipping_address: address, billing_address: address });
+  const { cart } = await kasse.store<{ cart: KasseCart }>("POST", "/store/carts", {
+    region_id: regionId,
+    email,
+    shipping_address: address,
+    billing_address: address,
+  });
   await kasse.store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 1 });
-  const { shipping_options } = await kasse.store<{ shipping_options: Array<{ id: string }> }>("GET", `/store/shipping-options?cart_id=${cart.id}`);
+  const { shipping_options } = await kasse.store<{ shipping_options: Array<{ id: string }> }>(
+    "GET",
+    `/store/shipping-options?cart_id=${cart.id}`,
+  );
   await kasse.store("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id });
-  const { payment_collection } = await kasse.store<{ payment_collection: { id: string } }>("POST", "/store/payment-collections", { cart_id: cart.id });
-  await kasse.store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" });
-  const done = await kasse.store<{ type: string; order?: KasseOrder; error?: unknown }>("POST", `/store/carts/${cart.id}/complete`);
-  if (done.type !== "order" || !done.order) throw new Error(`completing the setup cart gave ${JSON.stringify(done).slice(0, 300)}`);
+  const { payment_collection } = await kasse.store<{ payment_collection: { id: string } }>(
+    "POST",
+    "/store/payment-collections",
+    { cart_id: cart.id },
+  );
+  await kasse.store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+    provider_id: "pp_system_default",
+  });
+  const done = await kasse.store<{ type: string; order?: KasseOrder; error?: unknown }>(
+    "POST",
+    `/store/carts/${cart.id}/complete`,
+  );
+  if (done.type !== "order" || !done.order)
+    throw new Error(`completing the setup cart gave ${JSON.stringify(done).slice(0, 300)}`);
   return done.order;
 }

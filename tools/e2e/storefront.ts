@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { join, relative } from "node:path";
 import { COUNTRY, PUBLISHABLE_KEY, type E2eConfig } from "./config";
@@ -25,7 +35,9 @@ const sha256 = (...parts: Array<string | Buffer>) => {
 function filesOf(dir: string, base = dir): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => !["node_modules", ".next"].includes(entry.name))
-    .flatMap((entry) => (entry.isDirectory() ? filesOf(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))]))
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesOf(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))],
+    )
     .sort();
 }
 
@@ -35,7 +47,9 @@ export function storefrontSource(config: E2eConfig): { app: string; lock: string
   const lock = join(config.storefrontSource, "npm-package-lock.json");
   const sourceMd = join(config.storefrontSource, "SOURCE.md");
   if (!existsSync(app) || !existsSync(lock) || !existsSync(sourceMd)) {
-    throw new Error(`The storefront source is not at ${config.storefrontSource} (expected SOURCE.md, apps/storefront, npm-package-lock.json); set KASSE_E2E_STOREFRONT_SRC`);
+    throw new Error(
+      `The storefront source is not at ${config.storefrontSource} (expected SOURCE.md, apps/storefront, npm-package-lock.json); set KASSE_E2E_STOREFRONT_SRC`,
+    );
   }
   const commit = /\b[0-9a-f]{40}\b/.exec(readFileSync(sourceMd, "utf8"))?.[0];
   if (!commit) throw new Error(`${sourceMd} names no commit`);
@@ -66,12 +80,15 @@ function readStamp(dir: string): CacheStamp | null {
 /** Copies the published tree over `dest` (node_modules and .next stay) and makes it writable: the source is read-only. */
 function copySource(app: string, lock: string, dest: string): void {
   mkdirSync(dest, { recursive: true });
-  for (const entry of readdirSync(dest)) if (!["node_modules", ".next", STAMP].includes(entry)) rmSync(join(dest, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(dest))
+    if (!["node_modules", ".next", STAMP].includes(entry)) rmSync(join(dest, entry), { recursive: true, force: true });
   cpSync(app, dest, { recursive: true });
   cpSync(lock, join(dest, "package-lock.json"));
   const writable = (path: string) => {
     chmodSync(path, statSync(path).mode | 0o200);
-    if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) if (entry !== "node_modules" && entry !== ".next") writable(join(path, entry));
+    if (statSync(path).isDirectory())
+      for (const entry of readdirSync(path))
+        if (entry !== "node_modules" && entry !== ".next") writable(join(path, entry));
   };
   writable(dest);
 }
@@ -103,7 +120,11 @@ export interface PreparedStorefront {
  * reusing what the stamp says is current. `next build` needs the backend up (it lists regions,
  * products, categories and collections), so Kasse and the proxy run before this.
  */
-export async function prepareStorefront(config: E2eConfig, backendUrl: string, logDir: string): Promise<PreparedStorefront> {
+export async function prepareStorefront(
+  config: E2eConfig,
+  backendUrl: string,
+  logDir: string,
+): Promise<PreparedStorefront> {
   const { app, lock } = storefrontSource(config);
   const dir = join(config.workDir, "storefront");
   const { installKey, buildKey, commit } = cacheKeys(config, backendUrl);
@@ -114,7 +135,11 @@ export async function prepareStorefront(config: E2eConfig, backendUrl: string, l
     const started = performance.now();
     rmSync(dir, { recursive: true, force: true });
     copySource(app, lock, dir);
-    await runCommand("npm ci (storefront)", "npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, env: { ...process.env, NODE_ENV: "development" }, logFile: join(logDir, "storefront-install.log") });
+    await runCommand("npm ci (storefront)", "npm", ["ci", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      env: { ...process.env, NODE_ENV: "development" },
+      logFile: join(logDir, "storefront-install.log"),
+    });
     writeFileSync(join(dir, STAMP), JSON.stringify({ installKey } satisfies CacheStamp, null, 2));
     result.installed = "installed";
     result.installMs = performance.now() - started;
@@ -125,7 +150,12 @@ export async function prepareStorefront(config: E2eConfig, backendUrl: string, l
     copySource(app, lock, dir);
     // A failed build must not leave a stamp that claims the old build matches.
     writeFileSync(join(dir, STAMP), JSON.stringify({ installKey } satisfies CacheStamp, null, 2));
-    await runCommand("next build", process.execPath, [join(dir, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: dir, env: storefrontEnv(backendUrl), logFile: join(logDir, "storefront-build.log") });
+    await runCommand(
+      "next build",
+      process.execPath,
+      [join(dir, "node_modules", "next", "dist", "bin", "next"), "build"],
+      { cwd: dir, env: storefrontEnv(backendUrl), logFile: join(logDir, "storefront-build.log") },
+    );
     writeFileSync(join(dir, STAMP), JSON.stringify({ installKey, buildKey } satisfies CacheStamp, null, 2));
     result.built = "built";
     result.buildMs = performance.now() - started;
@@ -157,13 +187,23 @@ export function storefrontUrl(port: number): string {
  * e.g. the regions the middleware maps countries with) is emptied first: it holds ids of the Kasse
  * the build ran against, and each run's Kasse is new.
  */
-export async function startStorefront(dir: string, backendUrl: string, logDir: string, port: number): Promise<{ url: string; service: Service }> {
+export async function startStorefront(
+  dir: string,
+  backendUrl: string,
+  logDir: string,
+  port: number,
+): Promise<{ url: string; service: Service }> {
   rmSync(join(dir, ".next", "cache", "fetch-cache"), { recursive: true, force: true });
-  const service = startService("next start", process.execPath, [join(dir, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: dir,
-    env: storefrontEnv(backendUrl),
-    logFile: join(logDir, "storefront.log"),
-  });
+  const service = startService(
+    "next start",
+    process.execPath,
+    [join(dir, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: dir,
+      env: storefrontEnv(backendUrl),
+      logFile: join(logDir, "storefront.log"),
+    },
+  );
   await service.waitFor(/Ready in/, 60_000);
   return { url: storefrontUrl(port), service };
 }

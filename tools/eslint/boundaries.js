@@ -19,20 +19,23 @@ function privateTables() {
     tables.set(key, new Set(names));
   };
   const modules = path.join(root, "packages/modules/src");
-  for (const name of fs.existsSync(modules) ? fs.readdirSync(modules) : []) collect(`modules/${name}`, path.join(modules, name, "schema.ts"));
+  for (const name of fs.existsSync(modules) ? fs.readdirSync(modules) : [])
+    collect(`modules/${name}`, path.join(modules, name, "schema.ts"));
   collect("workflows", path.join(root, "packages/workflows/src/schema.ts"));
   return tables;
 }
 const tables = privateTables();
 
 /** Tests and test helpers may inspect tables (prefer module methods or `@kasse/db/testing`). */
-const isTestCode = (file) => /\.test\.ts$/.test(file) || /[/\\](test|testing|bench)[/\\]/.test(path.relative(root, file));
+const isTestCode = (file) =>
+  /\.test\.ts$/.test(file) || /[/\\](test|testing|bench)[/\\]/.test(path.relative(root, file));
 
 function locate(file) {
   const rel = path.relative(root, file).split(path.sep);
   if (rel[0] === "apps") return { layer: "apps", name: rel[1] };
   // A file directly in packages/modules/src (the container, `modules.ts`) is the package, not a module: "*".
-  if (rel[0] === "packages" && rel[1] === "modules" && rel[2] === "src") return { layer: "modules", name: rel.length === 4 ? "*" : rel[3] };
+  if (rel[0] === "packages" && rel[1] === "modules" && rel[2] === "src")
+    return { layer: "modules", name: rel.length === 4 ? "*" : rel[3] };
   if (rel[0] === "packages") return { layer: rel[1], name: rel[1] };
   return { layer: "other" };
 }
@@ -70,41 +73,76 @@ export default {
           if (typeof source !== "string") return;
           const to = target(source, file);
           if (!to) return;
-          const why =
-            !allowed[from.layer]?.includes(to.layer) ? "dependencies point apps → runtime → flows → modules → db"
-            : from.layer === "modules" && to.layer === "modules" && to.name !== from.name && from.name !== "*" && !(to.name === "*" && isTestCode(file))
+          const why = !allowed[from.layer]?.includes(to.layer)
+            ? "dependencies point apps → runtime → flows → modules → db"
+            : from.layer === "modules" &&
+                to.layer === "modules" &&
+                to.name !== from.name &&
+                from.name !== "*" &&
+                !(to.name === "*" && isTestCode(file))
               ? "a module never imports another module (its tests may build the whole container)"
-            : null;
-          if (why) context.report({ node, messageId: "forbidden", data: { from: `${from.layer}/${from.name}`, to: `${to.layer}/${to.name}`, why } });
+              : null;
+          if (why)
+            context.report({
+              node,
+              messageId: "forbidden",
+              data: { from: `${from.layer}/${from.name}`, to: `${to.layer}/${to.name}`, why },
+            });
         };
-        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: (n) => check({ ...n, source: n.source }) };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: (n) => check({ ...n, source: n.source }),
+        };
       },
     },
     // Flows and apps (outside tests) import no `drizzle-orm`, no schema file and no table: every
     // read and write goes through a module method (tables are the modules' own).
     "private-tables": {
-      meta: { type: "problem", messages: { forbidden: "{{from}} may not import {{what}}: read and write through a module method ({{why}})" }, schema: [] },
+      meta: {
+        type: "problem",
+        messages: { forbidden: "{{from}} may not import {{what}}: read and write through a module method ({{why}})" },
+        schema: [],
+      },
       create(context) {
         const file = context.filename;
         const from = locate(file);
         if ((from.layer !== "flows" && from.layer !== "apps") || isTestCode(file)) return {};
-        const report = (node, what) => context.report({ node, messageId: "forbidden", data: { from: `${from.layer}/${from.name}`, what, why: "tables are private to their module" } });
+        const report = (node, what) =>
+          context.report({
+            node,
+            messageId: "forbidden",
+            data: { from: `${from.layer}/${from.name}`, what, why: "tables are private to their module" },
+          });
         const check = (node) => {
           const source = node.source?.value;
           if (typeof source !== "string") return;
           if (source === "drizzle-orm" || source.startsWith("drizzle-orm/")) return report(node, `'${source}'`);
-          if (/^@kasse\/modules\/[^/]+\/schema$/.test(source) || (source.startsWith(".") && /[/\\]schema(\.ts)?$/.test(source))) return report(node, `the schema file '${source}'`);
+          if (
+            /^@kasse\/modules\/[^/]+\/schema$/.test(source) ||
+            (source.startsWith(".") && /[/\\]schema(\.ts)?$/.test(source))
+          )
+            return report(node, `the schema file '${source}'`);
           const to = target(source, file);
           const key = to?.layer === "modules" ? `modules/${to.name}` : to?.layer === "workflows" ? "workflows" : null;
           const private_ = key && tables.get(key);
           if (!private_) return;
           for (const spec of node.specifiers ?? []) {
-            const name = spec.type === "ImportSpecifier" || spec.type === "ExportSpecifier" ? (spec.imported ?? spec.local).name : null;
+            const name =
+              spec.type === "ImportSpecifier" || spec.type === "ExportSpecifier"
+                ? (spec.imported ?? spec.local).name
+                : null;
             if (spec.type === "ImportNamespaceSpecifier") report(node, `all of '${source}' (it holds tables)`);
             else if (name && private_.has(name)) report(spec, `the table '${name}' of ${key}`);
           }
         };
-        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: (node) => check(node), ImportExpression: (n) => check({ ...n, source: n.source }) };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: (node) => check(node),
+          ImportExpression: (n) => check({ ...n, source: n.source }),
+        };
       },
     },
   },

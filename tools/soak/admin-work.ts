@@ -11,7 +11,6 @@ interface AdminFigures {
 /** What happens to an order (weights): shipped and paid, partly refunded, canceled, or returned. */
 const PLANS = { ship_capture_refund: 40, cancel: 20, ship_capture_return: 20, leave: 20 } as const;
 
-
 /**
  * The merchant's side: takes placed orders one by one and works them through the Admin API
  * (fulfil, ship, capture, partial refund, cancel, return and receive), each request retried under
@@ -22,7 +21,8 @@ export function createAdminWork(client: Client, admin: { email: string; password
   let token: Promise<string> | undefined;
   const login = async () => {
     const answer = await client.request("POST", "/auth/user/emailpass", { body: admin });
-    if (answer?.status !== 200) throw new Error(`admin login failed: ${answer?.status} ${JSON.stringify(answer?.body)}`);
+    if (answer?.status !== 200)
+      throw new Error(`admin login failed: ${answer?.status} ${JSON.stringify(answer?.body)}`);
     return answer.body.token as string;
   };
 
@@ -51,20 +51,39 @@ export function createAdminWork(client: Client, admin: { email: string; password
     const read = await call("read", "GET", `/admin/orders/${orderId}`);
     const order = read?.body?.order;
     if (!order) return;
-    const items = (order.items as Array<{ id: string; quantity: number }>).map((i) => ({ id: i.id, quantity: i.quantity }));
-    const fulfilled = await call("fulfil", "POST", `/admin/orders/${orderId}/fulfillments`, { items, location_id: locationId });
+    const items = (order.items as Array<{ id: string; quantity: number }>).map((i) => ({
+      id: i.id,
+      quantity: i.quantity,
+    }));
+    const fulfilled = await call("fulfil", "POST", `/admin/orders/${orderId}/fulfillments`, {
+      items,
+      location_id: locationId,
+    });
     const fulfillment = fulfilled?.body?.order?.fulfillments?.at(-1);
     if (!fulfillment) return;
-    const label = { tracking_number: `SOAK${fulfillment.id.slice(-8)}`, tracking_url: "https://carrier.example.com/track", label_url: "https://carrier.example.com/label" };
-    await call("ship", "POST", `/admin/orders/${orderId}/fulfillments/${fulfillment.id}/shipments`, { labels: [label] });
+    const label = {
+      tracking_number: `SOAK${fulfillment.id.slice(-8)}`,
+      tracking_url: "https://carrier.example.com/track",
+      label_url: "https://carrier.example.com/label",
+    };
+    await call("ship", "POST", `/admin/orders/${orderId}/fulfillments/${fulfillment.id}/shipments`, {
+      labels: [label],
+    });
     const collection = order.payment_collections?.[0];
     if (!collection) return;
-    if (!(await call("capture", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/capture`, {}))) return;
+    if (!(await call("capture", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/capture`, {})))
+      return;
     if (plan === "ship_capture_refund") {
-      await call("refund", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/refund`, { amount: Math.max(1, Math.floor(order.total / 4)), reason: "soak: partial refund" });
+      await call("refund", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/refund`, {
+        amount: Math.max(1, Math.floor(order.total / 4)),
+        reason: "soak: partial refund",
+      });
       return;
     }
-    const returned = await call("return", "POST", `/admin/orders/${orderId}/returns`, { items: [{ id: items[0]!.id, quantity: 1 }], location_id: locationId });
+    const returned = await call("return", "POST", `/admin/orders/${orderId}/returns`, {
+      items: [{ id: items[0]!.id, quantity: 1 }],
+      location_id: locationId,
+    });
     const ret = returned?.body?.return;
     if (ret) await call("receive", "POST", `/admin/orders/${orderId}/returns/${ret.id}/receive`, {});
   }

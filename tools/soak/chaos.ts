@@ -16,7 +16,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `apiKillEveryS`, a worker SIGKILLed while it holds an execution, Redis restarted once, and the
  * PostgreSQL cluster restarted once (when `restartPostgres`). Resolves when `until` passes.
  */
-export async function runChaos(cluster: Cluster, db: Db, options: { durationS: number; apiKillEveryS: number; restartPostgres: boolean; log: (line: string) => void }): Promise<ChaosFigures> {
+export async function runChaos(
+  cluster: Cluster,
+  db: Db,
+  options: { durationS: number; apiKillEveryS: number; restartPostgres: boolean; log: (line: string) => void },
+): Promise<ChaosFigures> {
   const figures: ChaosFigures = { events: [], killedMidExecution: null };
   const start = Date.now();
   const until = start + options.durationS * 1000;

@@ -33,7 +33,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * runs, or the cart's completion still runs in a process that died (until its lease expires and a
  * worker resumes it).
  */
-const retryable = (answer: Answer | null) => answer === null || answer.status >= 502 || (answer.status === 409 && /still being processed|still running/i.test(String(answer.body?.message)));
+const retryable = (answer: Answer | null) =>
+  answer === null ||
+  answer.status >= 502 ||
+  (answer.status === 409 && /still being processed|still running/i.test(String(answer.body?.message)));
 
 /**
  * The users' HTTP client: round-robin over the API processes that are up, and every POST under an
@@ -55,12 +58,20 @@ export function createClient(liveApiUrls: () => string[], options: { keyPatience
     try {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { ...call.headers, ...(key ? { "idempotency-key": key } : {}), ...(call.body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          ...call.headers,
+          ...(key ? { "idempotency-key": key } : {}),
+          ...(call.body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: AbortSignal.timeout(call.timeoutMs ?? 30_000),
       });
       const text = await res.text();
-      return { status: res.status, replayed: res.headers.get("idempotent-replayed") === "true", body: text ? JSON.parse(text) : null };
+      return {
+        status: res.status,
+        replayed: res.headers.get("idempotent-replayed") === "true",
+        body: text ? JSON.parse(text) : null,
+      };
     } catch {
       return null;
     }
@@ -73,7 +84,12 @@ export function createClient(liveApiUrls: () => string[], options: { keyPatience
      * outcome is unknown to the client; the checks afterwards find it in the database).
      * `onKey` hears every key used, so the soak can check none of them made a duplicate.
      */
-    async request(method: string, path: string, call: Call & { key?: string } = {}, onKey?: (key: string) => void): Promise<Answer | null> {
+    async request(
+      method: string,
+      path: string,
+      call: Call & { key?: string } = {},
+      onKey?: (key: string) => void,
+    ): Promise<Answer | null> {
       const started = Date.now();
       let key = call.key ?? (method === "POST" ? randomUUID() : undefined);
       let keySince = started;

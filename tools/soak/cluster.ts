@@ -62,11 +62,20 @@ export async function startRedis(logDir: string): Promise<{ url: string; port: n
 }
 
 function redisServer(port: number, logDir: string): Service {
-  return startService("redis", "redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { cwd: repo, env: process.env, logFile: join(logDir, "redis.log") });
+  return startService(
+    "redis",
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { cwd: repo, env: process.env, logFile: join(logDir, "redis.log") },
+  );
 }
 
 /** Starts `apis` API processes and `workers` workers on `env`, each logging to `logDir`. */
-export async function startCluster(env: ClusterEnv, redis: { port: number; service: Service }, options: { apis: number; workers: number; logDir: string }): Promise<Cluster> {
+export async function startCluster(
+  env: ClusterEnv,
+  redis: { port: number; service: Service },
+  options: { apis: number; workers: number; logDir: string },
+): Promise<Cluster> {
   const processEnv = {
     ...process.env,
     DATABASE_URL: env.databaseUrl,
@@ -82,17 +91,34 @@ export async function startCluster(env: ClusterEnv, redis: { port: number; servi
   };
   const ports = await Promise.all(Array.from({ length: options.apis }, () => freePort()));
   const startApi = async (i: number): Promise<Member["service"]> => {
-    const service = startService(`api${i}`, process.execPath, [join(repo, "apps/cli/bin/kasse.js"), "start", "--no-worker"], { cwd: repo, env: { ...processEnv, PORT: String(ports[i]) }, logFile: join(options.logDir, `api${i}.log`) });
+    const service = startService(
+      `api${i}`,
+      process.execPath,
+      [join(repo, "apps/cli/bin/kasse.js"), "start", "--no-worker"],
+      { cwd: repo, env: { ...processEnv, PORT: String(ports[i]) }, logFile: join(options.logDir, `api${i}.log`) },
+    );
     await service.waitFor(/listening on/, 60_000);
     return service;
   };
   const startWorker = async (i: number): Promise<Member["service"]> => {
-    const service = startService(`worker${i}`, process.execPath, [join(repo, "apps/worker/bin/kasse-worker.js")], { cwd: repo, env: { ...processEnv, LOG_LEVEL: "info" }, logFile: join(options.logDir, `worker${i}.log`) });
+    const service = startService(`worker${i}`, process.execPath, [join(repo, "apps/worker/bin/kasse-worker.js")], {
+      cwd: repo,
+      env: { ...processEnv, LOG_LEVEL: "info" },
+      logFile: join(options.logDir, `worker${i}.log`),
+    });
     await service.waitFor(/worker started/, 60_000);
     return service;
   };
-  const apis: Member[] = await Promise.all(Array.from({ length: options.apis }, async (_, i) => ({ name: `api${i}`, service: await startApi(i), kills: 0 })));
-  const workers: Member[] = await Promise.all(Array.from({ length: options.workers }, async (_, i) => ({ name: `worker${i}`, service: await startWorker(i), kills: 0 })));
+  const apis: Member[] = await Promise.all(
+    Array.from({ length: options.apis }, async (_, i) => ({ name: `api${i}`, service: await startApi(i), kills: 0 })),
+  );
+  const workers: Member[] = await Promise.all(
+    Array.from({ length: options.workers }, async (_, i) => ({
+      name: `worker${i}`,
+      service: await startWorker(i),
+      kills: 0,
+    })),
+  );
   const down = new Set<number>();
   let redisService = redis.service;
 

@@ -53,8 +53,17 @@ async function onServer(statement: string): Promise<void> {
  * plenty of stock but two scarce variants, the SOAK10 promotion under a usage budget, and the
  * receiver's webhook. Returns what the users need and every variant's stock before.
  */
-async function prepare(options: SoakOptions, redisUrl: string, receiver: Receiver): Promise<{ shop: Shop; stockBefore: Map<string, number>; locationId: string }> {
-  const config = loadConfig({ DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
+async function prepare(
+  options: SoakOptions,
+  redisUrl: string,
+  receiver: Receiver,
+): Promise<{ shop: Shop; stockBefore: Map<string, number>; locationId: string }> {
+  const config = loadConfig({
+    DATABASE_URL: urlOf(dbName),
+    REDIS_URL: redisUrl,
+    JWT_SECRET: jwtSecret,
+    LOG_LEVEL: "warn",
+  });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
     const db = infra.database.db;
@@ -70,14 +79,31 @@ async function prepare(options: SoakOptions, redisUrl: string, receiver: Receive
     const stockBefore = new Map<string, number>();
     for (const variant of stocked) {
       const quantity = scarce.includes(variant.id) ? options.scarceStock : 100_000;
-      await inventory.updateLevel(links.get(variant.id)![0]!.inventory_item_id, store.stock_location_id, { stocked_quantity: quantity });
+      await inventory.updateLevel(links.get(variant.id)![0]!.inventory_item_id, store.stock_location_id, {
+        stocked_quantity: quantity,
+      });
       stockBefore.set(variant.id, quantity);
     }
     const promotions = createPromotionService(db);
-    const campaign = await promotions.createCampaign({ name: "Soak", campaign_identifier: "soak", budget: { type: "usage", limit: options.promotionBudget } });
-    await promotions.create({ code: PROMO, type: "standard", campaign_id: campaign.id, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
-    await createWebhookService(db, { secret: jwtSecret, allowPrivate: true }).create({ url: receiver.url, events: ["order.placed"], description: "soak receiver" });
-    const [option] = (await createFulfillmentService(db).listOptions({ region_id: [store.region_ids.us] }, { limit: 1, offset: 0 })).items;
+    const campaign = await promotions.createCampaign({
+      name: "Soak",
+      campaign_identifier: "soak",
+      budget: { type: "usage", limit: options.promotionBudget },
+    });
+    await promotions.create({
+      code: PROMO,
+      type: "standard",
+      campaign_id: campaign.id,
+      application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+    });
+    await createWebhookService(db, { secret: jwtSecret, allowPrivate: true }).create({
+      url: receiver.url,
+      events: ["order.placed"],
+      description: "soak receiver",
+    });
+    const [option] = (
+      await createFulfillmentService(db).listOptions({ region_id: [store.region_ids.us] }, { limit: 1, offset: 0 })
+    ).items;
     const shop: Shop = {
       storeHeaders: { "x-publishable-api-key": store.publishable_api_key },
       regionId: store.region_ids.us,
@@ -95,7 +121,10 @@ async function prepare(options: SoakOptions, redisUrl: string, receiver: Receive
 /** `kasse check` on the soak's database, as an operator runs it: its exit code and report. */
 function kasseCheck(): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(repo, "apps/cli/bin/kasse.js"), "check"], { env: { ...process.env, DATABASE_URL: urlOf(dbName) }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(repo, "apps/cli/bin/kasse.js"), "check"], {
+      env: { ...process.env, DATABASE_URL: urlOf(dbName) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -115,7 +144,11 @@ async function main(): Promise<number> {
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
   try {
     const { shop, stockBefore, locationId } = await prepare(options, redis.url, receiver);
-    cluster = await startCluster({ databaseUrl: urlOf(dbName), redisUrl: redis.url, jwtSecret }, redis, { apis: 2, workers: 2, logDir });
+    cluster = await startCluster({ databaseUrl: urlOf(dbName), redisUrl: redis.url, jwtSecret }, redis, {
+      apis: 2,
+      workers: 2,
+      logDir,
+    });
     database = await connect({ url: urlOf(dbName), poolSize: 2 });
     const client = createClient(cluster.liveApiUrls);
     const shoppers = createShoppers(client, shop);
@@ -150,15 +183,39 @@ async function main(): Promise<number> {
         "",
         `Figures (${options.durationS} s, ${options.users} users):`,
         `  checkouts ${f.checkouts}: orders ${f.orders}, declines ${f.declines}, payment timeouts (hang) ${f.timeouts}, oversell attempts refused ${f.oversellRefused}, promotion budget refusals ${f.budgetRefused}`,
-        `  checkouts dropped in setup: ${Object.entries(f.setupFailures).map(([why, n]) => `${why} ×${n}`).join("; ") || "none"}`,
-        `  other answers to a complete: ${Object.entries(f.otherFailures).map(([why, n]) => `${why} ×${n}`).join("; ") || "none"}`,
+        `  checkouts dropped in setup: ${
+          Object.entries(f.setupFailures)
+            .map(([why, n]) => `${why} ×${n}`)
+            .join("; ") || "none"
+        }`,
+        `  other answers to a complete: ${
+          Object.entries(f.otherFailures)
+            .map(([why, n]) => `${why} ×${n}`)
+            .join("; ") || "none"
+        }`,
         `  browses ${f.browses}; requests ${client.figures.requests}, retried ${client.figures.retries}, retried under a new key ${client.figures.newKeys}`,
         `  duplicates refused (repeated completes answered with the first order) ${repeats}`,
-        `  admin: ${Object.entries(adminWork.figures.done).map(([k, v]) => `${k} ${v}`).join(", ")}; refused: ${Object.entries(adminWork.figures.refused).map(([k, v]) => `${k} ×${v}`).join(", ") || "none"}; failed ${adminWork.figures.failed}`,
-        `  kills survived: ${kills.api} API, ${kills.worker} worker${chaos.killedMidExecution ? ` (mid-execution: ${chaos.killedMidExecution})` : ""}; ${chaos.events.filter((e) => /restarted/.test(e)).map((e) => e.replace(/^\[.*?\] /, "")).join(", ")}`,
+        `  admin: ${Object.entries(adminWork.figures.done)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}; refused: ${
+          Object.entries(adminWork.figures.refused)
+            .map(([k, v]) => `${k} ×${v}`)
+            .join(", ") || "none"
+        }; failed ${adminWork.figures.failed}`,
+        `  kills survived: ${kills.api} API, ${kills.worker} worker${chaos.killedMidExecution ? ` (mid-execution: ${chaos.killedMidExecution})` : ""}; ${chaos.events
+          .filter((e) => /restarted/.test(e))
+          .map((e) => e.replace(/^\[.*?\] /, ""))
+          .join(", ")}`,
         `  webhook deliveries of order.placed: ${receiver.deliveries()} for ${receiver.placed.size} orders`,
         "",
-        ...verdicts.map((v) => (v.failures.length ? `FAIL  ${v.name}\n${v.failures.slice(0, 10).map((l) => `        ${l}`).join("\n")}` : `ok    ${v.name}`)),
+        ...verdicts.map((v) =>
+          v.failures.length
+            ? `FAIL  ${v.name}\n${v.failures
+                .slice(0, 10)
+                .map((l) => `        ${l}`)
+                .join("\n")}`
+            : `ok    ${v.name}`,
+        ),
       ].join("\n"),
     );
     return verdicts.some((v) => v.failures.length) ? 1 : 0;

@@ -49,9 +49,14 @@ interface ShopperFigures {
   setupFailures: Record<string, number>;
 }
 
-
-
-const ADDRESS = { first_name: "Soak", last_name: "Tester", address_1: "1 Load Street", city: "New York", postal_code: "10001", country_code: "us" };
+const ADDRESS = {
+  first_name: "Soak",
+  last_name: "Tester",
+  address_1: "1 Load Street",
+  city: "New York",
+  postal_code: "10001",
+  country_code: "us",
+};
 
 /** The pp_test session data of each kind: `hang` never answers (the checkout times out after three 5 s attempts). */
 function sessionData(kind: CheckoutKind): Record<string, unknown> {
@@ -63,14 +68,28 @@ function sessionData(kind: CheckoutKind): Record<string, unknown> {
 
 /** The store users: browsing and checkouts of every kind, recorded for the checks afterwards. */
 export function createShoppers(client: Client, shop: Shop) {
-  const figures: ShopperFigures = { browses: 0, checkouts: 0, orders: 0, declines: 0, timeouts: 0, oversellRefused: 0, budgetRefused: 0, otherFailures: {}, setupFailures: {} };
+  const figures: ShopperFigures = {
+    browses: 0,
+    checkouts: 0,
+    orders: 0,
+    declines: 0,
+    timeouts: 0,
+    oversellRefused: 0,
+    budgetRefused: 0,
+    otherFailures: {},
+    setupFailures: {},
+  };
   const other = (why: string) => (figures.otherFailures[why] = (figures.otherFailures[why] ?? 0) + 1);
   const started: StartedCheckout[] = [];
   const placed: string[] = [];
   const headers = shop.storeHeaders;
 
   async function browse(): Promise<void> {
-    const page = await client.request("GET", `/store/products?limit=15&region_id=${shop.regionId}&offset=${Math.floor(Math.random() * 3) * 5}`, { headers });
+    const page = await client.request(
+      "GET",
+      `/store/products?limit=15&region_id=${shop.regionId}&offset=${Math.floor(Math.random() * 3) * 5}`,
+      { headers },
+    );
     figures.browses++;
     const product = page?.body?.products?.[0];
     if (product) await client.request("GET", `/store/products/${product.id}?region_id=${shop.regionId}`, { headers });
@@ -85,7 +104,9 @@ export function createShoppers(client: Client, shop: Shop) {
       return null;
     }
     if (answer?.status !== 200) {
-      const why = answer ? `${answer.status} ${answer.body?.type ?? ""}: ${String(answer.body?.message ?? "").slice(0, 60)}` : "no answer";
+      const why = answer
+        ? `${answer.status} ${answer.body?.type ?? ""}: ${String(answer.body?.message ?? "").slice(0, 60)}`
+        : "no answer";
       figures.setupFailures[why] = (figures.setupFailures[why] ?? 0) + 1;
       return null;
     }
@@ -94,7 +115,12 @@ export function createShoppers(client: Client, shop: Shop) {
 
   /** Completes under the record's keys; notes what the answer says. */
   async function complete(record: StartedCheckout, key?: string): Promise<Answer | null> {
-    const answer = await client.request("POST", `/store/carts/${record.cartId}/complete`, { headers, timeoutMs: 60_000, key }, (k) => record.keys.push(k));
+    const answer = await client.request(
+      "POST",
+      `/store/carts/${record.cartId}/complete`,
+      { headers, timeoutMs: 60_000, key },
+      (k) => record.keys.push(k),
+    );
     const body = answer?.body;
     if (answer?.status === 200 && body?.type === "order") {
       if (record.orderId && record.orderId !== body.order.id) record.conflictingOrders.push(body.order.id);
@@ -123,10 +149,20 @@ export function createShoppers(client: Client, shop: Shop) {
     if (!cart) return;
     const cartId: string = cart.body.cart.id;
     if (!(await step("POST", `/store/carts/${cartId}/line-items`, { variant_id: variant, quantity }))) return;
-    if (!(await step("POST", `/store/carts/${cartId}`, { email: `soak-${cartId.slice(-8)}@example.com`, shipping_address: ADDRESS, billing_address: ADDRESS }))) return;
+    if (
+      !(await step("POST", `/store/carts/${cartId}`, {
+        email: `soak-${cartId.slice(-8)}@example.com`,
+        shipping_address: ADDRESS,
+        billing_address: ADDRESS,
+      }))
+    )
+      return;
     if (!(await step("POST", `/store/carts/${cartId}/shipping-methods`, { option_id: shop.shippingOptionId }))) return;
     if (kind === "promotion") {
-      const applied = await client.request("POST", `/store/carts/${cartId}/promotions`, { headers, body: { promo_codes: [shop.promoCode] } });
+      const applied = await client.request("POST", `/store/carts/${cartId}/promotions`, {
+        headers,
+        body: { promo_codes: [shop.promoCode] },
+      });
       // A campaign whose budget is used up no longer applies: the shopper is told at once, before checkout.
       if (applied?.status === 400 && /promotion code/i.test(String(applied.body?.message))) figures.budgetRefused++;
       if (applied?.status !== 200) return;
@@ -134,9 +170,24 @@ export function createShoppers(client: Client, shop: Shop) {
     const collection = await step("POST", "/store/payment-collections", { cart_id: cartId });
     if (!collection) return;
     const collectionId: string = collection.body.payment_collection.id;
-    if (!(await step("POST", `/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_test", data: sessionData(kind) }))) return;
+    if (
+      !(await step("POST", `/store/payment-collections/${collectionId}/payment-sessions`, {
+        provider_id: "pp_test",
+        data: sessionData(kind),
+      }))
+    )
+      return;
 
-    const record: StartedCheckout = { cartId, kind, lines: { [variant]: quantity }, keys: [], orderId: null, errors: [], repeats: 0, conflictingOrders: [] };
+    const record: StartedCheckout = {
+      cartId,
+      kind,
+      lines: { [variant]: quantity },
+      keys: [],
+      orderId: null,
+      errors: [],
+      repeats: 0,
+      conflictingOrders: [],
+    };
     started.push(record);
     figures.checkouts++;
     await complete(record);
@@ -144,7 +195,13 @@ export function createShoppers(client: Client, shop: Shop) {
     if (kind === "double_submit" && record.keys.length) await complete(record, record.keys.at(-1));
     // Half the declined shoppers pay with another card.
     if (kind === "decline" && !record.orderId && Math.random() < 0.5) {
-      if (await step("POST", `/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } })) await complete(record);
+      if (
+        await step("POST", `/store/payment-collections/${collectionId}/payment-sessions`, {
+          provider_id: "pp_test",
+          data: { behavior: "authorize" },
+        })
+      )
+        await complete(record);
     }
     if (record.orderId) {
       figures.orders++;

@@ -30,12 +30,23 @@ export async function settle(db: Db, timeoutMs: number): Promise<void> {
 }
 
 /** The soak's assertions over the database it ran on, the checkouts it started and what the receiver got. */
-export async function verify(db: Db, input: { checkouts: StartedCheckout[]; stockBefore: Map<string, number>; receiver: Receiver }): Promise<Verdict[]> {
+export async function verify(
+  db: Db,
+  input: { checkouts: StartedCheckout[]; stockBefore: Map<string, number>; receiver: Receiver },
+): Promise<Verdict[]> {
   const cartIds = input.checkouts.map((c) => c.cartId);
-  const orders = await queryRows<{ id: string; cart_id: string }>(db, sql`select id, cart_id from "order" where cart_id in ${list(cartIds)}`);
+  const orders = await queryRows<{ id: string; cart_id: string }>(
+    db,
+    sql`select id, cart_id from "order" where cart_id in ${list(cartIds)}`,
+  );
   const ordersByCart = new Map<string, string[]>();
   for (const o of orders) ordersByCart.set(o.cart_id, [...(ordersByCart.get(o.cart_id) ?? []), o.id]);
-  const leftovers = await queryRows<{ cart_id: string; completed: boolean; reservations: number; live_payments: number }>(
+  const leftovers = await queryRows<{
+    cart_id: string;
+    completed: boolean;
+    reservations: number;
+    live_payments: number;
+  }>(
     db,
     sql`select c.id as cart_id, c.completed_at is not null as completed,
                (select count(*)::int from reservation_item r join cart_line_item l on l.id = r.line_item_id where l.cart_id = c.id and r.deleted_at is null) as reservations,
@@ -50,10 +61,16 @@ export async function verify(db: Db, input: { checkouts: StartedCheckout[]; stoc
     const placed = ordersByCart.get(checkout.cartId) ?? [];
     const state = cartState.get(checkout.cartId);
     if (placed.length > 1) duplicates.push(`cart ${checkout.cartId} has ${placed.length} orders: ${placed.join(", ")}`);
-    if (checkout.conflictingOrders.length) duplicates.push(`cart ${checkout.cartId}: the client was told of orders ${[checkout.orderId, ...checkout.conflictingOrders].join(", ")}`);
-    if (checkout.orderId && !placed.includes(checkout.orderId)) outcomes.push(`cart ${checkout.cartId}: the client was told of order ${checkout.orderId}, which does not exist`);
+    if (checkout.conflictingOrders.length)
+      duplicates.push(
+        `cart ${checkout.cartId}: the client was told of orders ${[checkout.orderId, ...checkout.conflictingOrders].join(", ")}`,
+      );
+    if (checkout.orderId && !placed.includes(checkout.orderId))
+      outcomes.push(`cart ${checkout.cartId}: the client was told of order ${checkout.orderId}, which does not exist`);
     if (placed.length === 0 && state && (state.completed || state.reservations > 0 || state.live_payments > 0)) {
-      outcomes.push(`cart ${checkout.cartId} (${checkout.kind}) has no order but is not fully compensated: completed ${state.completed}, ${state.reservations} reservations, ${state.live_payments} live payments`);
+      outcomes.push(
+        `cart ${checkout.cartId} (${checkout.kind}) has no order but is not fully compensated: completed ${state.completed}, ${state.reservations} reservations, ${state.live_payments} live payments`,
+      );
     }
   }
 
@@ -74,7 +91,10 @@ export async function verify(db: Db, input: { checkouts: StartedCheckout[]; stoc
   const stockFailures = stock
     .map((s) => ({ ...s, consumed: input.stockBefore.get(s.variant_id)! - s.stocked + s.reserved }))
     .filter((s) => s.consumed !== s.ordered)
-    .map((s) => `variant ${s.variant_id}: ${s.consumed} units consumed (stocked ${input.stockBefore.get(s.variant_id)} → ${s.stocked}, reserved ${s.reserved}) but ${s.ordered} ordered`);
+    .map(
+      (s) =>
+        `variant ${s.variant_id}: ${s.consumed} units consumed (stocked ${input.stockBefore.get(s.variant_id)} → ${s.stocked}, reserved ${s.reserved}) but ${s.ordered} ordered`,
+    );
 
   const events = await queryRows<{ order_id: string; n: number }>(
     db,
@@ -84,16 +104,27 @@ export async function verify(db: Db, input: { checkouts: StartedCheckout[]; stoc
   const eventCount = new Map(events.map((e) => [e.order_id, e.n]));
   const allOrders = new Set(orders.map((o) => o.id));
   const eventFailures = [
-    ...orders.filter((o) => eventCount.get(o.id) !== 1).map((o) => `order ${o.id} has ${eventCount.get(o.id) ?? 0} order.placed events`),
-    ...events.filter((e) => !allOrders.has(e.order_id)).map((e) => `order.placed for ${e.order_id}, which is no order of the soak`),
-    ...orders.filter((o) => !input.receiver.placed.has(o.id)).map((o) => `order ${o.id}: its order.placed never reached the receiver`),
-    ...[...input.receiver.placed].filter(([, ids]) => ids.size > 1).map(([id, ids]) => `order ${id}: the receiver got ${ids.size} different order.placed events`),
+    ...orders
+      .filter((o) => eventCount.get(o.id) !== 1)
+      .map((o) => `order ${o.id} has ${eventCount.get(o.id) ?? 0} order.placed events`),
+    ...events
+      .filter((e) => !allOrders.has(e.order_id))
+      .map((e) => `order.placed for ${e.order_id}, which is no order of the soak`),
+    ...orders
+      .filter((o) => !input.receiver.placed.has(o.id))
+      .map((o) => `order ${o.id}: its order.placed never reached the receiver`),
+    ...[...input.receiver.placed]
+      .filter(([, ids]) => ids.size > 1)
+      .map(([id, ids]) => `order ${id}: the receiver got ${ids.size} different order.placed events`),
   ];
 
   return [
     { name: "every started checkout has an order or a fully compensated cart", failures: outcomes },
     { name: "no duplicate order (a retried Idempotency-Key or a repeated complete)", failures: duplicates },
-    { name: "no execution stuck (running, compensating, or compensation_failed)", failures: stuck.map((s) => `${s.workflow_id} ${s.id}: ${s.state}`) },
+    {
+      name: "no execution stuck (running, compensating, or compensation_failed)",
+      failures: stuck.map((s) => `${s.workflow_id} ${s.id}: ${s.state}`),
+    },
     { name: "stock consumed = units ordered (per variant)", failures: stockFailures },
     { name: "exactly one order.placed per order, delivered to the receiver at least once", failures: eventFailures },
   ];
@@ -101,5 +132,10 @@ export async function verify(db: Db, input: { checkouts: StartedCheckout[]; stoc
 
 /** `(a, b, c)` for `in`; a list that can never match when empty. */
 function list(ids: string[]) {
-  return ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`;
+  return ids.length
+    ? sql`(${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql`(null)`;
 }

@@ -23,13 +23,24 @@ function fakeBuild(backendPath: string, withStamp = true): string {
 
 describe("build inputs", () => {
   it("normalizes the backend path", () => {
-    expect(["/medusa", "/medusa/", "medusa", " /medusa// "].map(normalizeBackendPath)).toEqual(["/medusa", "/medusa", "/medusa", "/medusa"]);
+    expect(["/medusa", "/medusa/", "medusa", " /medusa// "].map(normalizeBackendPath)).toEqual([
+      "/medusa",
+      "/medusa",
+      "/medusa",
+      "/medusa",
+    ]);
     expect(["/", "", "//"].map(normalizeBackendPath)).toEqual(["/", "/", "/"]);
   });
 
   it("hash the pinned versions and the backend path: the same inputs, the same folder", () => {
     const medusa = buildInputs({ backendPath: "/medusa" });
-    expect(medusa).toMatchObject({ dashboard: "2.21.2", bundler: "2.21.2", backendPath: "/medusa", base: "/app", authType: "jwt" });
+    expect(medusa).toMatchObject({
+      dashboard: "2.21.2",
+      bundler: "2.21.2",
+      backendPath: "/medusa",
+      base: "/app",
+      authType: "jwt",
+    });
     expect(buildInputs({ backendPath: "/medusa/" }).hash).toBe(medusa.hash);
     expect(buildInputs({ backendPath: "/" }).hash).not.toBe(medusa.hash);
     expect(medusa.hash).toMatch(/^[0-9a-f]{16}$/);
@@ -41,7 +52,11 @@ describe("build inputs", () => {
         "": { dependencies: { fastify: "5" } },
         "apps/admin": { dependencies: { bundler: "1" } },
         "node_modules/bundler": { version: "1.0.0", integrity: "sha-b", dependencies: { vite: "7", shared: "1" } },
-        "node_modules/bundler/node_modules/vite": { version: "7.0.0", integrity: "sha-v7", dependencies: { shared: "2" } },
+        "node_modules/bundler/node_modules/vite": {
+          version: "7.0.0",
+          integrity: "sha-v7",
+          dependencies: { shared: "2" },
+        },
         "node_modules/bundler/node_modules/vite/node_modules/shared": { version: "2.0.0" },
         "node_modules/shared": { version: "1.0.0" },
         "node_modules/vite": { version: "6.0.0" },
@@ -59,7 +74,14 @@ describe("build inputs", () => {
   it("cover the dashboard's tree in the real lockfile and nothing of the API's", () => {
     const lock = JSON.parse(readFileSync(join(adminDir, "../../package-lock.json"), "utf8"));
     const closure = lockClosure(lock).map((line) => line.split("@").slice(0, -1).join("@"));
-    expect(closure).toEqual(expect.arrayContaining(["node_modules/@medusajs/dashboard", "node_modules/@medusajs/admin-bundler", "node_modules/vite", "node_modules/react"]));
+    expect(closure).toEqual(
+      expect.arrayContaining([
+        "node_modules/@medusajs/dashboard",
+        "node_modules/@medusajs/admin-bundler",
+        "node_modules/vite",
+        "node_modules/react",
+      ]),
+    );
     expect(closure).not.toContain("node_modules/fastify");
     expect(closure).not.toContain("node_modules/drizzle-orm");
   });

@@ -1,5 +1,17 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ADMIN_BASE, buildInputs, bundleScript, distDir, type AdminBuildOptions, type BuildInputs } from "./inputs";
 
@@ -61,7 +73,10 @@ export async function buildAdmin(options: AdminBuildOptions): Promise<BuildResul
     const out = join(work, "out");
     const log = join(distDir, `${state.inputs.hash}.log`);
     await runBundler(work, out, state.inputs, log);
-    writeFileSync(join(out, STAMP), `${JSON.stringify({ ...state.inputs, built_at: new Date().toISOString(), ms: Date.now() - started }, null, 2)}\n`);
+    writeFileSync(
+      join(out, STAMP),
+      `${JSON.stringify({ ...state.inputs, built_at: new Date().toISOString(), ms: Date.now() - started }, null, 2)}\n`,
+    );
     if (!adminBuildState(options).ready) {
       rmSync(state.dir, { recursive: true, force: true });
       renameSync(out, state.dir);
@@ -131,7 +146,8 @@ function prune(current: string): void {
   const entries = readdirSync(distDir, { withFileTypes: true });
   for (const entry of entries) {
     const pid = /^\.work-\w+-(\d+)$/.exec(entry.name)?.[1];
-    if (pid && Number(pid) !== process.pid && !alive(Number(pid))) rmSync(join(distDir, entry.name), { recursive: true, force: true });
+    if (pid && Number(pid) !== process.pid && !alive(Number(pid)))
+      rmSync(join(distDir, entry.name), { recursive: true, force: true });
   }
   const builds = entries
     .filter((entry) => entry.isDirectory() && entry.name !== current && existsSync(join(distDir, entry.name, STAMP)))

@@ -15,12 +15,15 @@ if (!outDir || !base || !backendPath) {
 // absolute URL), so any other path becomes an expression evaluated in the browser: the page's origin
 // plus the path. Vite's `define` accepts only literals and names, so a pre-transform writes the
 // expression where the dashboard reads the __BACKEND_URL__ global.
-const backendUrl = backendPath === "/" ? JSON.stringify("/") : `(window.location.origin + ${JSON.stringify(backendPath)})`;
+const backendUrl =
+  backendPath === "/" ? JSON.stringify("/") : `(window.location.origin + ${JSON.stringify(backendPath)})`;
 const backendOnThisOrigin = {
   name: "kasse-backend-url",
   enforce: "pre",
   transform(code) {
-    return code.includes("__BACKEND_URL__") ? { code: code.replaceAll("__BACKEND_URL__", backendUrl), map: null } : null;
+    return code.includes("__BACKEND_URL__")
+      ? { code: code.replaceAll("__BACKEND_URL__", backendUrl), map: null }
+      : null;
   },
 };
 

@@ -1,2 +1,9 @@
-export { ADMIN_BASE, adminDir, buildInputs, normalizeBackendPath, type AdminBuildOptions, type BuildInputs } from "./inputs";
+export {
+  ADMIN_BASE,
+  adminDir,
+  buildInputs,
+  normalizeBackendPath,
+  type AdminBuildOptions,
+  type BuildInputs,
+} from "./inputs";
 export { adminBuildState, buildAdmin, type AdminBuildState, type BuildResult } from "./build";

@@ -53,7 +53,11 @@ export function buildInputs(options: AdminBuildOptions): BuildInputs {
   hash.update(readFileSync(bundleScript));
   const lockfile = join(repoRoot, "package-lock.json");
   // Without a lockfile (an install that did not come from this repository) the two versions stand for the tree.
-  if (existsSync(lockfile)) for (const line of lockClosure(JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockEntry> })) hash.update(`${line}\n`);
+  if (existsSync(lockfile))
+    for (const line of lockClosure(
+      JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockEntry> },
+    ))
+      hash.update(`${line}\n`);
   return { hash: hash.digest("hex").slice(0, 16), dashboard, bundler, backendPath, base: ADMIN_BASE, authType: "jwt" };
 }
 
@@ -93,7 +97,9 @@ export function lockClosure(lock: { packages: Record<string, LockEntry> }, from 
       queue.push(location);
     }
   }
-  return [...seen].sort().map((location) => `${location}@${packages[location]?.version ?? ""}:${packages[location]?.integrity ?? ""}`);
+  return [...seen]
+    .sort()
+    .map((location) => `${location}@${packages[location]?.version ?? ""}:${packages[location]?.integrity ?? ""}`);
 }
 
 function resolveIn(packages: Record<string, LockEntry>, at: string, name: string): string | undefined {

@@ -33,7 +33,13 @@ import { registerInFlight } from "./plugins/in-flight";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -66,7 +72,8 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, infra } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logger === true ? {} : options.logger),
+    logger:
+      options.logger === false ? false : loggerOptions(config.logLevel, options.logger === true ? {} : options.logger),
     genReqId,
     requestIdHeader: false,
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
@@ -81,7 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     return503OnClosing: false,
     // Kasse's own compilers from the start, so fastify never loads its default ones (a second Ajv: a tenth of a start).
     // (Fastify types these factories after @fastify/ajv-compiler's pool API; a factory returning a compiler is what it calls.)
-    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } } as unknown as FastifyServerOptions["schemaController"],
+    schemaController: {
+      compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler },
+    } as unknown as FastifyServerOptions["schemaController"],
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
@@ -90,14 +99,32 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
-  app.decorate("modules", createModules(infra.database.db, { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger: app.log, scryptLogN: config.scryptLogN, files: config.files, webhookAllowPrivate: config.events.allowPrivate }));
+  app.decorate(
+    "modules",
+    createModules(infra.database.db, {
+      secret: config.jwt.secret,
+      smtpUrl: config.env.SMTP_URL,
+      logger: app.log,
+      scryptLogN: config.scryptLogN,
+      files: config.files,
+      webhookAllowPrivate: config.events.allowPrivate,
+    }),
+  );
 
   registerRequestId(app);
   registerErrorHandling(app);
   registerJsonBody(app);
   // One log line per request, after the response: method, url as sent (with a dialect base path; no query: it may carry api_token), status, time.
   app.addHook("onResponse", async (request, reply) => {
-    request.log.info({ method: request.method, url: request.originalUrl.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    request.log.info(
+      {
+        method: request.method,
+        url: request.originalUrl.split("?")[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
   });
   await registerCors(app);
   await registerRateLimit(app, config, infra);

@@ -18,28 +18,56 @@ let headers: Record<string, string>;
 
 const run = (statement: string) => t.database.db.execute(sql.raw(statement));
 const check = () => checkInvariants(t.database.db, { recoveryEveryMs: 5_000 });
-const failures = (results: CheckResult[]) => results.filter((r) => r.violations.length).map((r) => ({ name: r.name.split(":")[0], violations: r.violations }));
+const failures = (results: CheckResult[]) =>
+  results.filter((r) => r.violations.length).map((r) => ({ name: r.name.split(":")[0], violations: r.violations }));
 
 beforeAll(async () => {
   t = await createTestApp();
   store = (await seedDemoStore(t.app.modules))!;
   headers = { "x-publishable-api-key": store.publishable_api_key };
   const db = t.database.db;
-  const [option] = await queryRows<{ id: string }>(db, sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`);
-  const [variant] = await queryRows<{ id: string }>(db, sql`select id from product_variant where deleted_at is null order by id limit 1`);
+  const [option] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from shipping_option where region_id = ${store.region_ids.us} limit 1`,
+  );
+  const [variant] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from product_variant where deleted_at is null order by id limit 1`,
+  );
   optionId = option!.id;
   variantId = variant!.id;
-  const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 2, headers });
-  await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: option!.id, variant_id: variant!.id, quantity: 1, headers }); // left open
+  const cart = await checkoutReadyCart(t, {
+    region_id: store.region_ids.us,
+    option_id: option!.id,
+    variant_id: variant!.id,
+    quantity: 2,
+    headers,
+  });
+  await checkoutReadyCart(t, {
+    region_id: store.region_ids.us,
+    option_id: option!.id,
+    variant_id: variant!.id,
+    quantity: 1,
+    headers,
+  }); // left open
   const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
   expect(completed.json().type, completed.body).toBe("order");
   orderId = completed.json().order.id;
   cartId = cart.id;
-  const [payment] = await queryRows<{ id: string; payment_collection_id: string }>(db, sql`select id, payment_collection_id from payment order by created_at desc limit 1`);
+  const [payment] = await queryRows<{ id: string; payment_collection_id: string }>(
+    db,
+    sql`select id, payment_collection_id from payment order by created_at desc limit 1`,
+  );
   paymentId = payment!.id;
   collectionId = payment!.payment_collection_id;
-  const [reservation] = await queryRows<{ inventory_item_id: string; location_id: string }>(db, sql`select inventory_item_id, location_id from reservation_item limit 1`);
-  const [level] = await queryRows<{ id: string }>(db, sql`select id from inventory_level where inventory_item_id = ${reservation!.inventory_item_id} and location_id = ${reservation!.location_id}`);
+  const [reservation] = await queryRows<{ inventory_item_id: string; location_id: string }>(
+    db,
+    sql`select inventory_item_id, location_id from reservation_item limit 1`,
+  );
+  const [level] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from inventory_level where inventory_item_id = ${reservation!.inventory_item_id} and location_id = ${reservation!.location_id}`,
+  );
   levelId = level!.id;
 }, 120_000);
 afterAll(() => t?.close());
@@ -50,7 +78,12 @@ describe("checkInvariants (kasse check)", () => {
     expect(results).toHaveLength(7);
     expect(failures(results)).toEqual([]);
     // The checks read one snapshot, in a transaction that cannot write.
-    const write = await readSnapshot(t.database.db, (tx) => tx.execute(sql`update cart set email = 'x@example.com'`)).then(() => null, (error: Error) => error);
+    const write = await readSnapshot(t.database.db, (tx) =>
+      tx.execute(sql`update cart set email = 'x@example.com'`),
+    ).then(
+      () => null,
+      (error: Error) => error,
+    );
     expect((write?.cause as Error | undefined)?.message).toMatch(/read-only transaction/);
   });
 
@@ -58,25 +91,51 @@ describe("checkInvariants (kasse check)", () => {
     await run(`update inventory_level set reserved_quantity = reserved_quantity + 3 where id = '${levelId}'`);
     try {
       const [failed] = failures(await check());
-      expect(failed).toEqual({ name: "inventory levels", violations: [{ id: levelId, problem: expect.stringMatching(/^reserved \d+ but its reservations hold \d+$/) }] });
+      expect(failed).toEqual({
+        name: "inventory levels",
+        violations: [{ id: levelId, problem: expect.stringMatching(/^reserved \d+ but its reservations hold \d+$/) }],
+      });
     } finally {
       await run(`update inventory_level set reserved_quantity = reserved_quantity - 3 where id = '${levelId}'`);
     }
   });
 
   it("names a reservation for a line of no live order", async () => {
-    const [reservation] = await queryRows<{ id: string; inventory_item_id: string; location_id: string; quantity: number }>(t.database.db, sql`select id, inventory_item_id, location_id, quantity from reservation_item limit 1`);
+    const [reservation] = await queryRows<{
+      id: string;
+      inventory_item_id: string;
+      location_id: string;
+      quantity: number;
+    }>(t.database.db, sql`select id, inventory_item_id, location_id, quantity from reservation_item limit 1`);
     await run(`update reservation_item set line_item_id = 'ordli_gone' where id = '${reservation!.id}'`);
     try {
       const found = failures(await check());
-      const [line] = await queryRows<{ id: string }>(t.database.db, sql`select id from order_line_item where order_id = ${orderId}`);
+      const [line] = await queryRows<{ id: string }>(
+        t.database.db,
+        sql`select id from order_line_item where order_id = ${orderId}`,
+      );
       expect(found).toEqual([
-        { name: "reservations", violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }] },
+        {
+          name: "reservations",
+          violations: [{ id: reservation!.id, problem: expect.stringContaining("line item ordli_gone") }],
+        },
         // The order's line lost the reservation it needs.
-        { name: "order lines", violations: [{ id: line!.id, problem: expect.stringMatching(/^2 unit\(s\) of variant \S+ not fulfilled, but its reservations hold 0 \(expected 2\)$/) }] },
+        {
+          name: "order lines",
+          violations: [
+            {
+              id: line!.id,
+              problem: expect.stringMatching(
+                /^2 unit\(s\) of variant \S+ not fulfilled, but its reservations hold 0 \(expected 2\)$/,
+              ),
+            },
+          ],
+        },
       ]);
       // A reservation of a canceled order is as orphaned.
-      await run(`update reservation_item set line_item_id = (select cart_line_item_id from order_line_item where order_id = '${orderId}' limit 1) where id = '${reservation!.id}'`);
+      await run(
+        `update reservation_item set line_item_id = (select cart_line_item_id from order_line_item where order_id = '${orderId}' limit 1) where id = '${reservation!.id}'`,
+      );
       expect(failures(await check())).toEqual([]);
       await run(`update "order" set canceled_at = now() where id = '${orderId}'`);
       expect(failures(await check()).map((f) => f.violations[0]!.id)).toEqual([reservation!.id]);
@@ -88,13 +147,33 @@ describe("checkInvariants (kasse check)", () => {
 
   it("accepts a reservation for an open cart's line only while that cart's completion runs", async () => {
     const db = t.database.db;
-    const [line] = await queryRows<{ id: string; cart_id: string }>(db, sql`select l.id, l.cart_id from cart_line_item l join cart c on c.id = l.cart_id where c.completed_at is null limit 1`);
-    const [level] = await queryRows<{ inventory_item_id: string; location_id: string }>(db, sql`select inventory_item_id, location_id from inventory_level where id = ${levelId}`);
-    await run(`insert into reservation_item (id, inventory_item_id, location_id, quantity, line_item_id) values ('resitem_check', '${level!.inventory_item_id}', '${level!.location_id}', 1, '${line!.id}')`);
+    const [line] = await queryRows<{ id: string; cart_id: string }>(
+      db,
+      sql`select l.id, l.cart_id from cart_line_item l join cart c on c.id = l.cart_id where c.completed_at is null limit 1`,
+    );
+    const [level] = await queryRows<{ inventory_item_id: string; location_id: string }>(
+      db,
+      sql`select inventory_item_id, location_id from inventory_level where id = ${levelId}`,
+    );
+    await run(
+      `insert into reservation_item (id, inventory_item_id, location_id, quantity, line_item_id) values ('resitem_check', '${level!.inventory_item_id}', '${level!.location_id}', 1, '${line!.id}')`,
+    );
     await run(`update inventory_level set reserved_quantity = reserved_quantity + 1 where id = '${levelId}'`);
     try {
-      expect(failures(await check())).toEqual([{ name: "reservations", violations: [{ id: "resitem_check", problem: `reserves for line item ${line!.id} of cart ${line!.cart_id}, which is not being completed` }] }]);
-      await run(`insert into workflow_executions (id, workflow_id, idempotency_key, transaction_id, state, lease_owner, lease_expires_at) values ('wfe_check', 'complete-cart', '${line!.cart_id}', '${line!.cart_id}', 'running', 'me', now() + interval '1 minute')`);
+      expect(failures(await check())).toEqual([
+        {
+          name: "reservations",
+          violations: [
+            {
+              id: "resitem_check",
+              problem: `reserves for line item ${line!.id} of cart ${line!.cart_id}, which is not being completed`,
+            },
+          ],
+        },
+      ]);
+      await run(
+        `insert into workflow_executions (id, workflow_id, idempotency_key, transaction_id, state, lease_owner, lease_expires_at) values ('wfe_check', 'complete-cart', '${line!.cart_id}', '${line!.cart_id}', 'running', 'me', now() + interval '1 minute')`,
+      );
       expect(failures(await check())).toEqual([]);
     } finally {
       await run(`delete from workflow_executions where id = 'wfe_check'`);
@@ -121,7 +200,10 @@ describe("checkInvariants (kasse check)", () => {
   it("names a completed cart without an order and a cart with two orders", async () => {
     await run(`update "order" set cart_id = null where id = '${orderId}'`);
     try {
-      expect(failures(await check())).toContainEqual({ name: "carts", violations: [{ id: cartId, problem: "is completed but has no order" }] });
+      expect(failures(await check())).toContainEqual({
+        name: "carts",
+        violations: [{ id: cartId, problem: "is completed but has no order" }],
+      });
     } finally {
       await run(`update "order" set cart_id = '${cartId}' where id = '${orderId}'`);
     }
@@ -129,7 +211,12 @@ describe("checkInvariants (kasse check)", () => {
     await run(`insert into "order" (id, cart_id, currency_code) values ('${second}', '${cartId}', 'usd')`);
     try {
       const found = failures(await check());
-      expect(found).toEqual([{ name: "carts", violations: [{ id: cartId, problem: `has 2 orders: ${[orderId, second].sort().join(", ")}` }] }]);
+      expect(found).toEqual([
+        {
+          name: "carts",
+          violations: [{ id: cartId, problem: `has 2 orders: ${[orderId, second].sort().join(", ")}` }],
+        },
+      ]);
     } finally {
       await run(`delete from "order" where id = '${second}'`);
     }
@@ -144,7 +231,12 @@ describe("checkInvariants (kasse check)", () => {
     await run(`update reservation_item set quantity = quantity - 1 where id = '${line!.reservation_id}'`);
     await run(`update inventory_level set reserved_quantity = reserved_quantity - 1 where id = '${levelId}'`);
     try {
-      expect(failures(await check())).toEqual([{ name: "order lines", violations: [{ id: line!.id, problem: expect.stringMatching(/but its reservations hold 1 \(expected 2\)$/) }] }]);
+      expect(failures(await check())).toEqual([
+        {
+          name: "order lines",
+          violations: [{ id: line!.id, problem: expect.stringMatching(/but its reservations hold 1 \(expected 2\)$/) }],
+        },
+      ]);
       // Fulfilled units need no reservation.
       await run(`update order_line_item set fulfilled_quantity = 1 where id = '${line!.id}'`);
       expect(failures(await check())).toEqual([]);
@@ -158,18 +250,47 @@ describe("checkInvariants (kasse check)", () => {
 
   it("names a campaign whose budget usage differs from the orders that used its promotions", async () => {
     const m = t.app.modules;
-    const campaign = await m.promotion.createCampaign({ name: "Check", campaign_identifier: "check", budget: { type: "usage", limit: 10 } });
-    await m.promotion.create({ code: "CHECK10", type: "standard", campaign_id: campaign.id, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
-    const cart = await checkoutReadyCart(t, { region_id: store.region_ids.us, option_id: optionId, variant_id: variantId, quantity: 1, promo: "CHECK10", headers });
+    const campaign = await m.promotion.createCampaign({
+      name: "Check",
+      campaign_identifier: "check",
+      budget: { type: "usage", limit: 10 },
+    });
+    await m.promotion.create({
+      code: "CHECK10",
+      type: "standard",
+      campaign_id: campaign.id,
+      application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+    });
+    const cart = await checkoutReadyCart(t, {
+      region_id: store.region_ids.us,
+      option_id: optionId,
+      variant_id: variantId,
+      quantity: 1,
+      promo: "CHECK10",
+      headers,
+    });
     const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete`, headers });
     expect(completed.json().type, completed.body).toBe("order");
     // The order records the promotion it used, and the campaign counted it.
-    const [used] = await queryRows<{ order_id: string; amount: number }>(t.database.db, sql`select order_id, amount::int from order_promotion where order_id = ${completed.json().order.id}`);
+    const [used] = await queryRows<{ order_id: string; amount: number }>(
+      t.database.db,
+      sql`select order_id, amount::int from order_promotion where order_id = ${completed.json().order.id}`,
+    );
     expect(used).toEqual({ order_id: completed.json().order.id, amount: cart.discount_total });
     expect(failures(await check())).toEqual([]);
     await run(`update promotion_campaign_budget set used = used + 1 where campaign_id = '${campaign.id}'`);
     try {
-      expect(failures(await check())).toEqual([{ name: "promotions", violations: [{ id: campaign.id, problem: `its usage budget counts 2 but the orders that used its promotions make 1 (1 order(s), ${cart.discount_total} discounted)` }] }]);
+      expect(failures(await check())).toEqual([
+        {
+          name: "promotions",
+          violations: [
+            {
+              id: campaign.id,
+              problem: `its usage budget counts 2 but the orders that used its promotions make 1 (1 order(s), ${cart.discount_total} discounted)`,
+            },
+          ],
+        },
+      ]);
     } finally {
       await run(`update promotion_campaign_budget set used = used - 1 where campaign_id = '${campaign.id}'`);
     }
@@ -177,17 +298,50 @@ describe("checkInvariants (kasse check)", () => {
   });
 
   it("names an execution left running with an expired lease and a failed compensation without a retry", async () => {
-    const [execution] = await queryRows<{ id: string }>(t.database.db, sql`select id from workflow_executions where workflow_id = 'complete-cart' limit 1`);
+    const [execution] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select id from workflow_executions where workflow_id = 'complete-cart' limit 1`,
+    );
     const id = execution!.id;
-    await run(`update workflow_executions set state = 'running', lease_owner = 'gone', lease_expires_at = now() - interval '3 seconds' where id = '${id}'`);
+    await run(
+      `update workflow_executions set state = 'running', lease_owner = 'gone', lease_expires_at = now() - interval '3 seconds' where id = '${id}'`,
+    );
     expect(failures(await check())).toEqual([]);
     await run(`update workflow_executions set lease_expires_at = now() - interval '1 minute' where id = '${id}'`);
-    expect(failures(await check())).toEqual([{ name: "workflow executions", violations: [{ id, problem: expect.stringMatching(/^complete-cart: running but its lease expired .* and no process resumed it$/) }] }]);
-    await run(`update workflow_executions set state = 'compensation_failed', lease_owner = null, lease_expires_at = null, next_retry_at = now() + interval '1 minute' where id = '${id}'`);
+    expect(failures(await check())).toEqual([
+      {
+        name: "workflow executions",
+        violations: [
+          {
+            id,
+            problem: expect.stringMatching(
+              /^complete-cart: running but its lease expired .* and no process resumed it$/,
+            ),
+          },
+        ],
+      },
+    ]);
+    await run(
+      `update workflow_executions set state = 'compensation_failed', lease_owner = null, lease_expires_at = null, next_retry_at = now() + interval '1 minute' where id = '${id}'`,
+    );
     expect(failures(await check())).toEqual([]);
     await run(`update workflow_executions set next_retry_at = null, dead_lettered_at = now() where id = '${id}'`);
-    expect(failures(await check())).toEqual([{ name: "workflow executions", violations: [{ id, problem: expect.stringMatching(/^complete-cart: compensation failed and no retry is planned \(dead-lettered /) }] }]);
-    await run(`update workflow_executions set state = 'succeeded', next_retry_at = null, dead_lettered_at = null where id = '${id}'`);
+    expect(failures(await check())).toEqual([
+      {
+        name: "workflow executions",
+        violations: [
+          {
+            id,
+            problem: expect.stringMatching(
+              /^complete-cart: compensation failed and no retry is planned \(dead-lettered /,
+            ),
+          },
+        ],
+      },
+    ]);
+    await run(
+      `update workflow_executions set state = 'succeeded', next_retry_at = null, dead_lettered_at = null where id = '${id}'`,
+    );
     expect(failures(await check())).toEqual([]);
   });
 });

@@ -5,16 +5,21 @@ import { createTestDatabase } from "@kasse/db/testing";
 import { loadConfig, createWorkflowRuntime } from "@kasse/runtime";
 import { handleSignals, listenGraceMs, startServer, type RunningServer, type Stoppable } from "./server";
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
 const request = (url: string, path: string) =>
   new Promise<Answer>((resolve, reject) => {
-    http.get(`${url}${path}`, { agent: false }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", reject);
-    }).on("error", reject);
+    http
+      .get(`${url}${path}`, { agent: false }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", reject);
+      })
+      .on("error", reject);
   });
 
 let release: () => void = () => {};
@@ -32,7 +37,9 @@ async function start(env: Record<string, string> = {}, worker?: Stoppable): Prom
     ...env,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
-  started = new Promise((resolve) => { onStarted = resolve; });
+  started = new Promise((resolve) => {
+    onStarted = resolve;
+  });
   return startServer({
     config,
     infra: { database, ...createWorkflowRuntime(database), close: () => database.close() },
@@ -41,13 +48,20 @@ async function start(env: Record<string, string> = {}, worker?: Stoppable): Prom
     extraRoutes: (app) => {
       app.get("/test/slow", async () => {
         onStarted();
-        await new Promise<void>((resolve) => { release = resolve; });
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
         return { finished: true };
       });
       app.get("/test/slow-then-query", async () => {
         onStarted();
-        await new Promise<void>((resolve) => { release = resolve; });
-        lateQuery = app.modules.salesChannel.list({}, { limit: 1, offset: 0 }).then(() => "ok", (error: Error) => error.message);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        lateQuery = app.modules.salesChannel.list({}, { limit: 1, offset: 0 }).then(
+          () => "ok",
+          (error: Error) => error.message,
+        );
         await lateQuery;
         return { finished: true };
       });
@@ -116,7 +130,10 @@ describe("server", () => {
     await ended;
     expect(raw).toMatch(/^HTTP\/1\.1 503 /);
     expect(raw).toMatch(/connection: close/i);
-    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({ type: "unavailable", message: "This server is shutting down; retry the request" });
+    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({
+      type: "unavailable",
+      message: "This server is shutting down; retry the request",
+    });
     release();
     expect((await inFlight).status).toBe(200);
     await shutdown;

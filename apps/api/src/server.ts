@@ -50,15 +50,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let worker: Stoppable | undefined;
   let closing: Promise<void> | undefined;
   try {
-    app = await buildApp({ config, infra, logger: options.logger, verifyApiKey: options.verifyApiKey, extraRoutes: options.extraRoutes });
+    app = await buildApp({
+      config,
+      infra,
+      logger: options.logger,
+      verifyApiKey: options.verifyApiKey,
+      extraRoutes: options.extraRoutes,
+    });
     // A request on a connection still open while shutting down: refused, to be retried on another process.
     app.addHook("onRequest", async (_request, reply) => {
       if (!closing) return;
-      reply.code(503).header("connection", "close").send({ type: "unavailable", message: "This server is shutting down; retry the request" });
+      reply
+        .code(503)
+        .header("connection", "close")
+        .send({ type: "unavailable", message: "This server is shutting down; retry the request" });
       return reply;
     });
     await app.listen({ port: config.port, host: config.host });
-    if (options.startWorker) worker = await options.startWorker({ config, infra, logger: app.log.child({ name: "worker" }) });
+    if (options.startWorker)
+      worker = await options.startWorker({ config, infra, logger: app.log.child({ name: "worker" }) });
   } catch (error) {
     await app?.close().catch(() => {});
     await infra.close().catch(() => {});
@@ -78,7 +88,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       timer.unref();
       // Everything stops taking new work at once; what is under way shares the same deadline.
       const drained = running.infra.engine.drain(config.shutdownTimeoutMs).then(({ unfinished }) => {
-        if (unfinished.length) running.log.warn({ executionIds: unfinished }, "shutdown timeout: workflow steps still running; their executions resume after their lease expires");
+        if (unfinished.length)
+          running.log.warn(
+            { executionIds: unfinished },
+            "shutdown timeout: workflow steps still running; their executions resume after their lease expires",
+          );
       });
       // The listener stays open for a moment: a request already sent on a keep-alive connection, or
       // waiting in the accept backlog, is read and answered 503 rather than cut when Node closes
@@ -88,7 +102,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clearTimeout(timer);
       // A handler cut off from its client at the deadline still runs; the database stays open for it.
       if (!(await running.inFlight.settled(Date.now() + config.shutdownTimeoutMs))) {
-        running.log.warn({ handlers: running.inFlight.size }, "shutdown timeout: request handlers still running; closing the database under them");
+        running.log.warn(
+          { handlers: running.inFlight.size },
+          "shutdown timeout: request handlers still running; closing the database under them",
+        );
       }
       await infra.close();
       const failed = stopped.find((result): result is PromiseRejectedResult => result.status === "rejected");
@@ -102,7 +119,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
  * Shuts the server down gracefully on SIGTERM or SIGINT, then exits (0, or 1 when shutdown
  * failed). A second signal while shutting down exits at once.
  */
-export function handleSignals(server: RunningServer, exit: (code: number) => void = (code) => process.exit(code)): () => void {
+export function handleSignals(
+  server: RunningServer,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
   let shuttingDown = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) return exit(1);

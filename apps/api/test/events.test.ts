@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { allSubscribers, bindSubscribers } from "@kasse/flows";
-import { catalogEntries, createEventDispatcher, event as eventTable, eventProblems, type EventDispatcher, type EventRow } from "@kasse/modules/event";
+import {
+  catalogEntries,
+  createEventDispatcher,
+  event as eventTable,
+  eventProblems,
+  type EventDispatcher,
+  type EventRow,
+} from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
 import { createTestApp, type TestApp } from "../src/testing";
 import { createFixtureProduct } from "../src/testing/catalog";
@@ -33,7 +40,14 @@ beforeAll(async () => {
   const channel = await m.salesChannel.getOrCreateDefault();
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
+  regionId = (
+    await m.region.create({
+      name: "Europe",
+      currency_code: "eur",
+      countries: ["de"],
+      payment_providers: ["pp_system_default", "pp_test"],
+    })
+  ).id;
   const product = await createFixtureProduct(
     t,
     {
@@ -48,7 +62,8 @@ beforeAll(async () => {
     location.id,
   );
   [tee, single] = product.variantIds as [string, string];
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
+    .id;
   server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
@@ -60,7 +75,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
-  const created = await t.admin.post("/admin/webhooks", { url, events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"] });
+  const created = await t.admin.post("/admin/webhooks", {
+    url,
+    events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"],
+  });
   whsec = created.json().webhook.secret;
   dispatcher = createEventDispatcher(t.database.db, {
     webhooks: m.webhooks,
@@ -73,7 +91,14 @@ afterAll(async () => {
   await t.close();
 });
 
-const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 async function ok(res: ReturnType<typeof t.store.post>) {
   const answer = await res;
@@ -82,21 +107,48 @@ async function ok(res: ReturnType<typeof t.store.post>) {
 }
 
 /** A cart ready to complete, built through the store API. */
-async function readyCart(options: { variant?: string; quantity?: number; provider?: string; behavior?: string; email?: string } = {}) {
+async function readyCart(
+  options: { variant?: string; quantity?: number; provider?: string; behavior?: string; email?: string } = {},
+) {
   const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
-  await ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: options.variant ?? tee, quantity: options.quantity ?? 2 }));
-  await ok(t.store.post(`/store/carts/${cart.id}`, { email: options.email ?? "ada@example.com", shipping_address: address, billing_address: address }));
+  await ok(
+    t.store.post(`/store/carts/${cart.id}/line-items`, {
+      variant_id: options.variant ?? tee,
+      quantity: options.quantity ?? 2,
+    }),
+  );
+  await ok(
+    t.store.post(`/store/carts/${cart.id}`, {
+      email: options.email ?? "ada@example.com",
+      shipping_address: address,
+      billing_address: address,
+    }),
+  );
   await ok(t.store.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
   const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
-  await ok(t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: options.provider ?? "pp_system_default", data: options.behavior ? { behavior: options.behavior } : {} }));
+  await ok(
+    t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+      provider_id: options.provider ?? "pp_system_default",
+      data: options.behavior ? { behavior: options.behavior } : {},
+    }),
+  );
   return cart.id as string;
 }
 
-const events = (name: string): Promise<EventRow[]> => t.database.db.select().from(eventTable).where(eq(eventTable.name, name)).orderBy(asc(eventTable.created_at));
+const events = (name: string): Promise<EventRow[]> =>
+  t.database.db.select().from(eventTable).where(eq(eventTable.name, name)).orderBy(asc(eventTable.created_at));
 const placedFor = async (orderId: string) => (await events("order.placed")).filter((e) => e.data.id === orderId);
-const mails = async (template: string) => (await t.database.db.select().from(notificationTable).where(eq(notificationTable.template, template))).map((n) => ({ ...n, ...renderTemplate(n.template, n.data) }));
+const mails = async (template: string) =>
+  (await t.database.db.select().from(notificationTable).where(eq(notificationTable.template, template))).map((n) => ({
+    ...n,
+    ...renderTemplate(n.template, n.data),
+  }));
 const verify = (r: { headers: IncomingHttpHeaders; body: string }) =>
-  new Webhook(whsec).verify(r.body, { "webhook-id": String(r.headers["webhook-id"]), "webhook-timestamp": String(r.headers["webhook-timestamp"]), "webhook-signature": String(r.headers["webhook-signature"]) }) as { id: string; type: string; data: Record<string, unknown> };
+  new Webhook(whsec).verify(r.body, {
+    "webhook-id": String(r.headers["webhook-id"]),
+    "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+    "webhook-signature": String(r.headers["webhook-signature"]),
+  }) as { id: string; type: string; data: Record<string, unknown> };
 
 describe("events of a checkout", () => {
   it("a completed checkout commits one order.placed; the receiver verifies it and the shopper gets a confirmation with items, amounts and addresses", async () => {
@@ -106,7 +158,16 @@ describe("events of a checkout", () => {
     const order = completed.order;
     const placed = await placedFor(order.id);
     expect(placed).toHaveLength(1);
-    expect(placed[0]!.data).toEqual({ id: order.id, display_id: order.display_id, cart_id: cartId, customer_id: null, email: "ada@example.com", currency_code: "eur", total: 4500, item_count: 2 });
+    expect(placed[0]!.data).toEqual({
+      id: order.id,
+      display_id: order.display_id,
+      cart_id: cartId,
+      customer_id: null,
+      email: "ada@example.com",
+      currency_code: "eur",
+      total: 4500,
+      item_count: 2,
+    });
     expect((await events("cart.created")).some((e) => e.data.id === cartId)).toBe(true);
 
     // The dispatcher may already be on it (a workflow in this process released the event): wait for its round.
@@ -116,7 +177,11 @@ describe("events of a checkout", () => {
     const confirmations = (await mails("order.placed")).filter((m) => m.data.order_id === order.id);
     expect(confirmations).toHaveLength(1);
     const mail = confirmations[0]!;
-    expect(mail).toMatchObject({ to: "ada@example.com", status: "success", subject: `Order #${order.display_id} confirmed` });
+    expect(mail).toMatchObject({
+      to: "ada@example.com",
+      status: "success",
+      subject: `Order #${order.display_id} confirmed`,
+    });
     expect(mail.text).toContain("2 × Tee (M): €40.00");
     expect(mail.text).toContain("Shipping: €5.00");
     expect(mail.text).toContain("Total: €45.00");
@@ -143,35 +208,69 @@ describe("events of a checkout", () => {
     // The compensated executions' unreleased events are purged, never delivered.
     await dispatcher.purge();
     await dispatcher.run();
-    expect((await events("order.placed")).filter((e) => e.data.cart_id === declined || e.data.cart_id === second)).toHaveLength(0);
+    expect(
+      (await events("order.placed")).filter((e) => e.data.cart_id === declined || e.data.cart_id === second),
+    ).toHaveLength(0);
   });
 });
 
 describe("events of order handling", () => {
   it("shipping with tracking, refunding and canceling: events delivered and the shopper's messages", async () => {
-    const shipped = (await ok(t.store.post(`/store/carts/${await readyCart({ email: "grace@example.com" })}/complete`))).order;
+    const shipped = (await ok(t.store.post(`/store/carts/${await readyCart({ email: "grace@example.com" })}/complete`)))
+      .order;
     const lines = shipped.items.map((i: { id: string; quantity: number }) => ({ id: i.id, quantity: i.quantity }));
     const location = (await t.app.modules.stockLocation.list({}, { limit: 1, offset: 0 })).items[0]!.id;
-    const fulfilled = await ok(t.store.post(`/admin/orders/${shipped.id}/fulfillments`, { items: lines, location_id: location }, admin));
+    const fulfilled = await ok(
+      t.store.post(`/admin/orders/${shipped.id}/fulfillments`, { items: lines, location_id: location }, admin),
+    );
     const fulfillmentId = fulfilled.order.fulfillments[0].id;
-    await ok(t.store.post(`/admin/orders/${shipped.id}/fulfillments/${fulfillmentId}/shipments`, { labels: [{ tracking_number: "1Z999AA10123456784", tracking_url: "https://track.example.com/1Z999AA10123456784", label_url: "https://labels.example.com/1.pdf" }] }, admin));
+    await ok(
+      t.store.post(
+        `/admin/orders/${shipped.id}/fulfillments/${fulfillmentId}/shipments`,
+        {
+          labels: [
+            {
+              tracking_number: "1Z999AA10123456784",
+              tracking_url: "https://track.example.com/1Z999AA10123456784",
+              label_url: "https://labels.example.com/1.pdf",
+            },
+          ],
+        },
+        admin,
+      ),
+    );
     const [collection] = await t.app.modules.payment.listCollections({ id: shipped.payment_collection_ids ?? [] });
-    const paymentId = collection?.payments[0]?.id ?? (await t.app.modules.payment.collectionForCart(shipped.cart_id))!.payments[0]!.id;
+    const paymentId =
+      collection?.payments[0]?.id ?? (await t.app.modules.payment.collectionForCart(shipped.cart_id))!.payments[0]!.id;
     await ok(t.store.post(`/admin/payments/${paymentId}/capture`, {}, admin));
     await ok(t.store.post(`/admin/payments/${paymentId}/refund`, { amount: 1500 }, admin));
 
-    const canceled = (await ok(t.store.post(`/store/carts/${await readyCart({ email: "linus@example.com" })}/complete`))).order;
+    const canceled = (
+      await ok(t.store.post(`/store/carts/${await readyCart({ email: "linus@example.com" })}/complete`))
+    ).order;
     await ok(t.store.post(`/admin/orders/${canceled.id}/cancel`, {}, admin));
 
     await dispatcher.run();
     const messages = received.map(verify);
-    expect(messages.find((m) => m.type === "shipment.created")).toMatchObject({ data: { id: fulfillmentId, order_id: shipped.id, tracking_numbers: ["1Z999AA10123456784"] } });
-    expect(messages.find((m) => m.type === "payment.refunded" && m.data.order_id === shipped.id)).toMatchObject({ data: { id: paymentId, amount: 1500, currency_code: "eur" } });
+    expect(messages.find((m) => m.type === "shipment.created")).toMatchObject({
+      data: { id: fulfillmentId, order_id: shipped.id, tracking_numbers: ["1Z999AA10123456784"] },
+    });
+    expect(messages.find((m) => m.type === "payment.refunded" && m.data.order_id === shipped.id)).toMatchObject({
+      data: { id: paymentId, amount: 1500, currency_code: "eur" },
+    });
     expect(messages.find((m) => m.type === "order.canceled")).toMatchObject({ data: { id: canceled.id } });
-    for (const name of ["order.fulfillment_created", "payment.captured"]) expect((await events(name)).some((e) => e.data.order_id === shipped.id), name).toBe(true);
+    for (const name of ["order.fulfillment_created", "payment.captured"])
+      expect(
+        (await events(name)).some((e) => e.data.order_id === shipped.id),
+        name,
+      ).toBe(true);
 
     const [shipMail] = (await mails("order.shipped")).filter((m) => m.data.order_id === shipped.id);
-    expect(shipMail).toMatchObject({ to: "grace@example.com", status: "success", subject: `Order #${shipped.display_id} has shipped` });
+    expect(shipMail).toMatchObject({
+      to: "grace@example.com",
+      status: "success",
+      subject: `Order #${shipped.display_id} has shipped`,
+    });
     expect(shipMail!.text).toContain("2 × Tee (M): €40.00");
     expect(shipMail!.text).toContain("Tracking:\n  1Z999AA10123456784 https://track.example.com/1Z999AA10123456784");
     const [refundMail] = (await mails("order.refunded")).filter((m) => m.data.order_id === shipped.id);
@@ -191,6 +290,17 @@ describe("events of order handling", () => {
       expect(row.version).toBe(versions.get(row.name as never));
     }
     const names = new Set(all.map((e) => e.name));
-    for (const name of ["order.placed", "order.canceled", "order.fulfillment_created", "shipment.created", "payment.captured", "payment.refunded", "cart.created", "cart.updated", "inventory-item.updated"]) expect(names, name).toContain(name);
+    for (const name of [
+      "order.placed",
+      "order.canceled",
+      "order.fulfillment_created",
+      "shipment.created",
+      "payment.captured",
+      "payment.refunded",
+      "cart.created",
+      "cart.updated",
+      "inventory-item.updated",
+    ])
+      expect(names, name).toContain(name);
   });
 });

@@ -7,7 +7,15 @@ import addFormats from "ajv-formats";
 import { stringify } from "qs";
 import { createTestApp, type TestApp } from "../src/testing";
 import { registeredOperations } from "../src/testing/operations";
-import { hostileBody, hostileParam, hostileQuery, hostileValue, pathEncoding, valid, type JsonSchema } from "./fuzz/arbitraries";
+import {
+  hostileBody,
+  hostileParam,
+  hostileQuery,
+  hostileValue,
+  pathEncoding,
+  valid,
+  type JsonSchema,
+} from "./fuzz/arbitraries";
 import { fingerprinter, idName, seedFuzzStore, type Actor, type AdminCredential, type FuzzStore } from "./fuzz/store";
 
 /**
@@ -30,7 +38,11 @@ const ONLY = process.env.FUZZ_OPS ? new RegExp(process.env.FUZZ_OPS) : null;
 const ACTORS: Actor[] = ["anonymous", "customer", "admin"];
 
 type Parameter = { in: string; name: string; required?: boolean; schema?: JsonSchema };
-type Operation = { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+};
 type Doc = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, JsonSchema> } };
 
 interface Case {
@@ -65,7 +77,9 @@ let fingerprint: () => Promise<Map<string, string>>;
 beforeAll(async () => {
   t = await createTestApp();
   doc = t.app.swagger() as unknown as Doc;
-  const lists = registeredOperations(t.app).filter((o) => o.method === "GET" && !o.path.includes("{") && /^\/(admin|store)\//.test(o.path)).map((o) => o.path);
+  const lists = registeredOperations(t.app)
+    .filter((o) => o.method === "GET" && !o.path.includes("{") && /^\/(admin|store)\//.test(o.path))
+    .map((o) => o.path);
   store = await seedFuzzStore(t, lists);
   fingerprint = await fingerprinter(t);
 }, 180_000);
@@ -78,12 +92,17 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   if (!validate) validators.set(schema, (validate = ajv.compile({ ...schema, components: doc.components })));
   return validate;
 }
-const ERROR: JsonSchema = { type: "object", required: ["type", "message"], properties: { type: { type: "string" }, message: { type: "string" } } };
+const ERROR: JsonSchema = {
+  type: "object",
+  required: ["type", "message"],
+  properties: { type: { type: "string" }, message: { type: "string" } },
+};
 const resolve = (ref: string) => doc.components!.schemas![ref.split("/").pop()!]!;
 
 /** Operations in an order that keeps the store usable: reads, then writes, then auth, then deletes. */
 function operationsInOrder(): Array<{ method: string; path: string; operation: Operation }> {
-  const rank = (method: string, path: string) => (method === "DELETE" ? 3 : path.startsWith("/auth") ? 2 : method === "GET" ? 0 : 1);
+  const rank = (method: string, path: string) =>
+    method === "DELETE" ? 3 : path.startsWith("/auth") ? 2 : method === "GET" ? 0 : 1;
   return registeredOperations(t.app)
     .filter(({ method, path }) => !ONLY || ONLY.test(`${method} ${path}`))
     .map(({ method, path }) => ({ method, path, operation: doc.paths[path]![method.toLowerCase()]! }))
@@ -103,13 +122,26 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
   const params = fc.record(
     Object.fromEntries(
       pathParams.map((p) => {
-        const pool = [...(pools.get(poolName(p.name)) ?? [])].filter((id) => !(method === "DELETE" || path.endsWith("/revoke")) || !store.protectedIds.has(id));
-        return [p.name, pool.length ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 4 }, { arbitrary: fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent), weight: 1 }) : fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent)];
+        const pool = [...(pools.get(poolName(p.name)) ?? [])].filter(
+          (id) => !(method === "DELETE" || path.endsWith("/revoke")) || !store.protectedIds.has(id),
+        );
+        return [
+          p.name,
+          pool.length
+            ? fc.oneof(
+                { arbitrary: fc.constantFrom(...pool), weight: 4 },
+                { arbitrary: fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent), weight: 1 },
+              )
+            : fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
+        ];
       }),
     ),
   ) as fc.Arbitrary<Record<string, string>>;
   const queryProps = parameters.filter((p) => p.in === "query");
-  const query = fc.record(Object.fromEntries(queryProps.map((p) => [p.name, valid(p.schema, pools, resolve, p.name)])), { requiredKeys: queryProps.filter((p) => p.required).map((p) => p.name) });
+  const query = fc.record(
+    Object.fromEntries(queryProps.map((p) => [p.name, valid(p.schema, pools, resolve, p.name)])),
+    { requiredKeys: queryProps.filter((p) => p.required).map((p) => p.name) },
+  );
   const bodySchema = operation.requestBody?.content?.["application/json"]?.schema;
   const body = bodySchema ? valid(bodySchema, pools, resolve) : fc.constant(undefined);
   const mutations: Case["mutation"][] = ["none", "none", "field", "query", "rawQuery", "param", "path"];
@@ -129,7 +161,10 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
       hostileQuery,
       encode: pathEncoding,
       target: fc.nat(),
-      idempotencyKey: method === "POST" ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom("", " ", "x".repeat(300), "a b", "%00")), { freq: 4 }) : fc.constant(null),
+      idempotencyKey:
+        method === "POST"
+          ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom("", " ", "x".repeat(300), "a b", "%00")), { freq: 4 })
+          : fc.constant(null),
     })
     .map(({ hostile, hostileBody: raw, hostileParam: param, hostileQuery: rawQuery, encode, target, ...c }) => {
       const out: Case = { ...c, query: { ...c.query }, params: { ...c.params } };
@@ -141,7 +176,8 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
         } else if (queryProps.length) out.query[queryProps[target % queryProps.length]!.name] = hostile;
         else out.query.limit = hostile;
       }
-      if (c.mutation === "query") out.query[queryProps.length ? queryProps[target % queryProps.length]!.name : "offset"] = hostile;
+      if (c.mutation === "query")
+        out.query[queryProps.length ? queryProps[target % queryProps.length]!.name : "offset"] = hostile;
       if (c.mutation === "body") out.rawBody = raw;
       if (c.mutation === "param") {
         const names = Object.keys(out.params);
@@ -157,7 +193,10 @@ function caseFor(method: string, path: string, operation: Operation, actor: Acto
 function requestOf(method: string, path: string, c: Case) {
   let url = path.replace(/\{(\w+)\}/g, (_, name: string) => c.params[name] ?? "x");
   if (c.encode) url = c.encode(url);
-  const queryString = stringify(c.actor === "admin" && c.credential === "query" ? { ...c.query, api_token: store.apiToken } : c.query, { encodeValuesOnly: false, allowDots: false });
+  const queryString = stringify(
+    c.actor === "admin" && c.credential === "query" ? { ...c.query, api_token: store.apiToken } : c.query,
+    { encodeValuesOnly: false, allowDots: false },
+  );
   const query = [queryString, c.rawQuery].filter(Boolean).join("&");
   if (query) url += `?${query}`;
   const headers: Record<string, string> = { ...store.headers(c.actor, c.credential) };
@@ -172,11 +211,20 @@ function requestOf(method: string, path: string, c: Case) {
 
 /** The documented answer for a status: exact, then `4XX`/`5XX`, then `default`. */
 function documented(operation: Operation, status: number) {
-  return operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`] ?? operation.responses.default;
+  return (
+    operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`] ?? operation.responses.default
+  );
 }
 
 /** What is wrong with an answer, or null: a 5xx, an undocumented status or body, a refusal that changed the database. */
-function check(operation: Operation, c: Case, status: number, text: string, before: Map<string, string>, after: Map<string, string>): string | null {
+function check(
+  operation: Operation,
+  c: Case,
+  status: number,
+  text: string,
+  before: Map<string, string>,
+  after: Map<string, string>,
+): string | null {
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -213,7 +261,8 @@ async function settled(previous: Map<string, string>): Promise<Map<string, strin
   return current;
 }
 
-const sameState = (a: Map<string, string>, b: Map<string, string>) => a.size === b.size && [...a].every(([table, value]) => b.get(table) === value);
+const sameState = (a: Map<string, string>, b: Map<string, string>) =>
+  a.size === b.size && [...a].every(([table, value]) => b.get(table) === value);
 
 function operationSeed(name: string): number {
   return createHash("sha256").update(`${SEED}:${name}`).digest().readUInt32BE(0);
@@ -255,15 +304,35 @@ describe("fuzzing every operation from its OpenAPI schemas", () => {
           });
           return false;
         });
-        const result = await fc.check(property, { seed: operationSeed(`${name} ${actor}`), numRuns, endOnFailure: true });
+        const result = await fc.check(property, {
+          seed: operationSeed(`${name} ${actor}`),
+          numRuns,
+          endOnFailure: true,
+        });
         const finding = found[found.length - 1];
-        if (finding) findings.push({ ...finding, problem: `${finding.problem} (reproduce: FUZZ_SEED=${SEED} FUZZ_OPS='^${method} ${path.replace(/[{}]/g, "\\$&")}$')` });
-        else if (result.failed) findings.push({ operation: name, problem: `the fuzzer threw ${String(result.errorInstance)}`, request: "", status: 0, answer: "" });
+        if (finding)
+          findings.push({
+            ...finding,
+            problem: `${finding.problem} (reproduce: FUZZ_SEED=${SEED} FUZZ_OPS='^${method} ${path.replace(/[{}]/g, "\\$&")}$')`,
+          });
+        else if (result.failed)
+          findings.push({
+            operation: name,
+            problem: `the fuzzer threw ${String(result.errorInstance)}`,
+            request: "",
+            status: 0,
+            answer: "",
+          });
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.warn(`fuzz: ${operations.length} operations × ${ACTORS.length} callers, ${cases} cases in ${seconds} s (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}), ${findings.length} failing`);
+      console.warn(
+        `fuzz: ${operations.length} operations × ${ACTORS.length} callers, ${cases} cases in ${seconds} s (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}), ${findings.length} failing`,
+      );
       if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(findings, null, 2));
-      for (const finding of findings) console.warn(`fuzz finding: ${finding.operation}: ${finding.problem}\n  request: ${finding.request}\n  answer ${finding.status}: ${finding.answer}`);
+      for (const finding of findings)
+        console.warn(
+          `fuzz finding: ${finding.operation}: ${finding.problem}\n  request: ${finding.request}\n  answer ${finding.status}: ${finding.answer}`,
+        );
       expect(findings.map((f) => `${f.operation}: ${f.problem}`)).toEqual([]);
     },
     BUDGET_MS + 120_000,

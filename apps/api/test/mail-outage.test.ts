@@ -30,7 +30,12 @@ beforeAll(async () => {
   port = await closedPort();
   t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
   // Retries 0.3 s apart instead of 5 s, 5 min, …
-  dispatcher = createEventDispatcher(t.database.db, { webhooks: t.app.modules.webhooks, subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine }), retrySchedule: [300, 300, 300], jitter: 0 });
+  dispatcher = createEventDispatcher(t.database.db, {
+    webhooks: t.app.modules.webhooks,
+    subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine }),
+    retrySchedule: [300, 300, 300],
+    jitter: 0,
+  });
 }, 60_000);
 afterAll(async () => {
   await dispatcher.close();
@@ -40,13 +45,25 @@ afterAll(async () => {
 
 describe("order confirmation while the SMTP server is down", () => {
   it("stays pending and its event due again; once the server is up, the mail arrives exactly once", async () => {
-    const store = await checkoutStore(t, { variants: [{ title: "M", size: "M", stock: 10, prices: [{ currency_code: "eur", amount: 2000 }] }] });
-    const cart = await checkoutReadyCart(t, { region_id: store.regionId, option_id: store.optionId, variant_id: store.variantIds[0]!, quantity: 1 });
+    const store = await checkoutStore(t, {
+      variants: [{ title: "M", size: "M", stock: 10, prices: [{ currency_code: "eur", amount: 2000 }] }],
+    });
+    const cart = await checkoutReadyCart(t, {
+      region_id: store.regionId,
+      option_id: store.optionId,
+      variant_id: store.variantIds[0]!,
+      quantity: 1,
+    });
     const completed = await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}/complete` });
     expect(completed.json().type, completed.body).toBe("order");
     const orderId: string = completed.json().order.id;
-    const placed = (await t.database.db.select().from(eventTable).where(eq(eventTable.name, "order.placed"))).find((e) => e.data.id === orderId)!;
-    const confirmations = async () => (await t.database.db.select().from(notificationTable).where(eq(notificationTable.template, "order.placed"))).filter((n) => n.data.order_id === orderId);
+    const placed = (await t.database.db.select().from(eventTable).where(eq(eventTable.name, "order.placed"))).find(
+      (e) => e.data.id === orderId,
+    )!;
+    const confirmations = async () =>
+      (
+        await t.database.db.select().from(notificationTable).where(eq(notificationTable.template, "order.placed"))
+      ).filter((n) => n.data.order_id === orderId);
 
     await dispatcher.run();
     const [pending] = await confirmations();
@@ -54,7 +71,11 @@ describe("order confirmation while the SMTP server is down", () => {
     expect(pending!.attempts).toBeGreaterThanOrEqual(1);
     expect(pending!.last_error).toMatch(/ECONNREFUSED/);
     const [due] = await t.database.db.select().from(eventTable).where(eq(eventTable.id, placed.id));
-    expect(due).toMatchObject({ dispatched_at: null, attempts: 1, last_error: expect.stringContaining("order-confirmation") });
+    expect(due).toMatchObject({
+      dispatched_at: null,
+      attempts: 1,
+      last_error: expect.stringContaining("order-confirmation"),
+    });
 
     smtp = await startTestSmtpServer({ port });
     await new Promise((resolve) => setTimeout(resolve, 400));

@@ -45,9 +45,17 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 let logins = 0;
 // With an Idempotency-Key, so the stored (encrypted) answer holding the JWT is searched too.
 const login = async (actor: string, email: string, password: string) =>
-  remember(`${actor} JWT #${++logins} of ${email}`, (await send("POST", `/auth/${actor}/emailpass`, { email, password }, { "idempotency-key": `login-${logins}` })).json().token);
+  remember(
+    `${actor} JWT #${++logins} of ${email}`,
+    (
+      await send("POST", `/auth/${actor}/emailpass`, { email, password }, { "idempotency-key": `login-${logins}` })
+    ).json().token,
+  );
 const storedHash = async (email: string) => {
-  const [row] = await queryRows<{ hash: string }>(t.database.db, sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = ${email}`);
+  const [row] = await queryRows<{ hash: string }>(
+    t.database.db,
+    sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = ${email}`,
+  );
   return row!.hash;
 };
 const inviteTokenIn = (raw: string) => /Your invite token: ([\w.-]+)/.exec(raw.replace(/=\r?\n/g, ""))?.[1] ?? "";
@@ -61,80 +69,142 @@ const HASHED = "provider_identity.provider_metadata";
  * more block here.
  */
 const flows: Array<[string, () => Promise<void>]> = [
-  ["register with a password (POST /store/customers)", async () => {
-    const password = remember("customer password (one-call form)", "one-call-Pa55word!");
-    await send("POST", "/store/customers", { email: "onecall@example.com", password, first_name: "Ana" });
-    remember("customer hash (one-call form)", await storedHash("onecall@example.com"), [HASHED]);
-    await login("customer", "onecall@example.com", password);
-  }],
-  ["register with a registration token (/auth/customer/emailpass/register)", async () => {
-    const password = remember("customer password (token form)", "token-form-Pa55word!");
-    const registration = remember("registration JWT", (await send("POST", "/auth/customer/emailpass/register", { email: "tokenform@example.com", password })).json().token);
-    await send("POST", "/store/customers", { email: "tokenform@example.com", last_name: "Lopez" }, bearer(registration));
-    remember("customer hash (token form)", await storedHash("tokenform@example.com"), [HASHED]);
-    await login("customer", "tokenform@example.com", password);
-  }],
-  ["create an admin user and sign in", async () => {
-    const password = remember("admin password", "admin-Pa55word!");
-    await createUserAccount(t.app.infra.engine, { email: "admin@example.com", password }, { scryptLogN: 4 });
-    remember("admin hash", await storedHash("admin@example.com"), [HASHED]);
-    await login("user", "admin@example.com", password);
-  }],
-  ["reset a customer's password (token in the body)", async () => {
-    const before = await storedHash("onecall@example.com");
-    await send("POST", "/auth/customer/emailpass/reset-password", { email: "onecall@example.com" });
-    const token = remember("customer reset token", resetTokenIn((await waitForMail(smtp, "onecall@example.com")).raw));
-    remember("customer reset token hash", sha256(token), ["auth_one_time_token.token_hash"]);
-    // A storefront link carries it in a query string: answered 400, logged without the query.
-    expect((await inject("GET", `/store/products?token=${token}`)).statusCode).toBe(400);
-    const password = remember("customer password after reset", "after-reset-Pa55word!");
-    await send("POST", "/auth/customer/emailpass/update", { email: "onecall@example.com", token, password });
-    replaced(before);
-    remember("customer hash after reset", await storedHash("onecall@example.com"), [HASHED]);
-    await login("customer", "onecall@example.com", password);
-  }],
-  ["reset an admin's password (token as Bearer, as Medusa's SDK sends it)", async () => {
-    const before = await storedHash("admin@example.com");
-    await send("POST", "/auth/user/emailpass/reset-password", { identifier: "admin@example.com" });
-    const token = remember("admin reset token", resetTokenIn((await waitForMail(smtp, "admin@example.com")).raw));
-    remember("admin reset token hash", sha256(token), ["auth_one_time_token.token_hash"]);
-    const password = remember("admin password after reset", "admin-after-Pa55word!");
-    await send("POST", "/auth/user/emailpass/update", { email: "admin@example.com", password }, bearer(token));
-    replaced(before);
-    remember("admin hash after reset", await storedHash("admin@example.com"), [HASHED]);
-    await login("user", "admin@example.com", password);
-  }],
-  ["create a secret API key and use it in the header, as Basic and in the query", async () => {
-    const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
-    const created = await send("POST", "/admin/api-keys", { title: "CI", type: "secret" }, { ...admin, "idempotency-key": "create-ci-key" });
-    const token = remember("secret API key", created.json().api_key.token);
-    remember("secret API key hash", sha256(token), ["api_key.token_hash"]);
-    await send("GET", "/admin/api-keys", undefined, { "x-service-access-token": token });
-    await send("GET", "/admin/api-keys", undefined, { authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}` });
-    await send("GET", `/admin/api-keys?api_token=${token}`);
-  }],
-  ["create a webhook endpoint and rotate its signing secret (sealed at rest: it must be read back to sign)", async () => {
-    const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
-    const created = (await send("POST", "/admin/webhooks", { url: "https://hooks.example.com/kasse", events: ["*"] }, { ...admin, "idempotency-key": "create-webhook" })).json().webhook as { id: string; secret: string };
-    remember("webhook signing secret", created.secret);
-    remember("webhook signing key (base64)", created.secret.slice("whsec_".length));
-    const rotated = (await send("POST", `/admin/webhooks/${created.id}/rotate-secret`, {}, admin)).json().webhook as { secret: string };
-    remember("rotated webhook signing secret", rotated.secret);
-    remember("rotated webhook signing key (base64)", rotated.secret.slice("whsec_".length));
-  }],
-  ["invite an admin, register with the invited email and accept with the token in the query", async () => {
-    const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
-    const created = (await send("POST", "/admin/invites", { email: "invited@example.com" }, admin)).json().invite as { token: string };
-    const token = remember("invite token", created.token);
-    const secret = remember("invite token secret (jti)", decodeJwt(token).jti ?? "");
-    remember("invite token secret hash", sha256(secret), ["invite.token_hash"]);
-    expect(inviteTokenIn((await waitForMail(smtp, "invited@example.com")).raw)).toBe(token);
-    const password = remember("invited admin password", "invited-Pa55word!");
-    const registration = remember("invited registration JWT", (await send("POST", "/auth/user/emailpass/register", { email: "invited@example.com", password })).json().token);
-    await send("POST", `/admin/invites/accept?token=${encodeURIComponent(token)}`, { first_name: "In", last_name: "Vited" }, bearer(registration));
-    remember("invited admin hash", await storedHash("invited@example.com"), [HASHED]);
-    await login("user", "invited@example.com", password);
-  }],
+  [
+    "register with a password (POST /store/customers)",
+    async () => {
+      const password = remember("customer password (one-call form)", "one-call-Pa55word!");
+      await send("POST", "/store/customers", { email: "onecall@example.com", password, first_name: "Ana" });
+      remember("customer hash (one-call form)", await storedHash("onecall@example.com"), [HASHED]);
+      await login("customer", "onecall@example.com", password);
+    },
+  ],
+  [
+    "register with a registration token (/auth/customer/emailpass/register)",
+    async () => {
+      const password = remember("customer password (token form)", "token-form-Pa55word!");
+      const registration = remember(
+        "registration JWT",
+        (await send("POST", "/auth/customer/emailpass/register", { email: "tokenform@example.com", password })).json()
+          .token,
+      );
+      await send(
+        "POST",
+        "/store/customers",
+        { email: "tokenform@example.com", last_name: "Lopez" },
+        bearer(registration),
+      );
+      remember("customer hash (token form)", await storedHash("tokenform@example.com"), [HASHED]);
+      await login("customer", "tokenform@example.com", password);
+    },
+  ],
+  [
+    "create an admin user and sign in",
+    async () => {
+      const password = remember("admin password", "admin-Pa55word!");
+      await createUserAccount(t.app.infra.engine, { email: "admin@example.com", password }, { scryptLogN: 4 });
+      remember("admin hash", await storedHash("admin@example.com"), [HASHED]);
+      await login("user", "admin@example.com", password);
+    },
+  ],
+  [
+    "reset a customer's password (token in the body)",
+    async () => {
+      const before = await storedHash("onecall@example.com");
+      await send("POST", "/auth/customer/emailpass/reset-password", { email: "onecall@example.com" });
+      const token = remember(
+        "customer reset token",
+        resetTokenIn((await waitForMail(smtp, "onecall@example.com")).raw),
+      );
+      remember("customer reset token hash", sha256(token), ["auth_one_time_token.token_hash"]);
+      // A storefront link carries it in a query string: answered 400, logged without the query.
+      expect((await inject("GET", `/store/products?token=${token}`)).statusCode).toBe(400);
+      const password = remember("customer password after reset", "after-reset-Pa55word!");
+      await send("POST", "/auth/customer/emailpass/update", { email: "onecall@example.com", token, password });
+      replaced(before);
+      remember("customer hash after reset", await storedHash("onecall@example.com"), [HASHED]);
+      await login("customer", "onecall@example.com", password);
+    },
+  ],
+  [
+    "reset an admin's password (token as Bearer, as Medusa's SDK sends it)",
+    async () => {
+      const before = await storedHash("admin@example.com");
+      await send("POST", "/auth/user/emailpass/reset-password", { identifier: "admin@example.com" });
+      const token = remember("admin reset token", resetTokenIn((await waitForMail(smtp, "admin@example.com")).raw));
+      remember("admin reset token hash", sha256(token), ["auth_one_time_token.token_hash"]);
+      const password = remember("admin password after reset", "admin-after-Pa55word!");
+      await send("POST", "/auth/user/emailpass/update", { email: "admin@example.com", password }, bearer(token));
+      replaced(before);
+      remember("admin hash after reset", await storedHash("admin@example.com"), [HASHED]);
+      await login("user", "admin@example.com", password);
+    },
+  ],
+  [
+    "create a secret API key and use it in the header, as Basic and in the query",
+    async () => {
+      const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
+      const created = await send(
+        "POST",
+        "/admin/api-keys",
+        { title: "CI", type: "secret" },
+        { ...admin, "idempotency-key": "create-ci-key" },
+      );
+      const token = remember("secret API key", created.json().api_key.token);
+      remember("secret API key hash", sha256(token), ["api_key.token_hash"]);
+      await send("GET", "/admin/api-keys", undefined, { "x-service-access-token": token });
+      await send("GET", "/admin/api-keys", undefined, {
+        authorization: `Basic ${Buffer.from(`${token}:`).toString("base64")}`,
+      });
+      await send("GET", `/admin/api-keys?api_token=${token}`);
+    },
+  ],
+  [
+    "create a webhook endpoint and rotate its signing secret (sealed at rest: it must be read back to sign)",
+    async () => {
+      const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
+      const created = (
+        await send(
+          "POST",
+          "/admin/webhooks",
+          { url: "https://hooks.example.com/kasse", events: ["*"] },
+          { ...admin, "idempotency-key": "create-webhook" },
+        )
+      ).json().webhook as { id: string; secret: string };
+      remember("webhook signing secret", created.secret);
+      remember("webhook signing key (base64)", created.secret.slice("whsec_".length));
+      const rotated = (await send("POST", `/admin/webhooks/${created.id}/rotate-secret`, {}, admin)).json().webhook as {
+        secret: string;
+      };
+      remember("rotated webhook signing secret", rotated.secret);
+      remember("rotated webhook signing key (base64)", rotated.secret.slice("whsec_".length));
+    },
+  ],
+  [
+    "invite an admin, register with the invited email and accept with the token in the query",
+    async () => {
+      const admin = bearer(await login("user", "admin@example.com", "admin-after-Pa55word!"));
+      const created = (await send("POST", "/admin/invites", { email: "invited@example.com" }, admin)).json().invite as {
+        token: string;
+      };
+      const token = remember("invite token", created.token);
+      const secret = remember("invite token secret (jti)", decodeJwt(token).jti ?? "");
+      remember("invite token secret hash", sha256(secret), ["invite.token_hash"]);
+      expect(inviteTokenIn((await waitForMail(smtp, "invited@example.com")).raw)).toBe(token);
+      const password = remember("invited admin password", "invited-Pa55word!");
+      const registration = remember(
+        "invited registration JWT",
+        (await send("POST", "/auth/user/emailpass/register", { email: "invited@example.com", password })).json().token,
+      );
+      await send(
+        "POST",
+        `/admin/invites/accept?token=${encodeURIComponent(token)}`,
+        { first_name: "In", last_name: "Vited" },
+        bearer(registration),
+      );
+      remember("invited admin hash", await storedHash("invited@example.com"), [HASHED]);
+      await login("user", "invited@example.com", password);
+    },
+  ],
 ];
 
 beforeAll(async () => {
@@ -157,17 +227,24 @@ async function allCells(): Promise<Array<{ column: string; text: string }>> {
         where t.table_type = 'BASE TABLE' and c.table_schema not in ('pg_catalog', 'information_schema') order by 1, 2, 3`,
   );
   const tables = new Map<string, typeof columns>();
-  for (const c of columns) tables.set(`${c.table_schema}.${c.table_name}`, [...(tables.get(`${c.table_schema}.${c.table_name}`) ?? []), c]);
+  for (const c of columns)
+    tables.set(`${c.table_schema}.${c.table_name}`, [...(tables.get(`${c.table_schema}.${c.table_name}`) ?? []), c]);
   expect(tables.size).toBeGreaterThan(40);
   const cells: Array<{ column: string; text: string }> = [];
   for (const [, [first, ...rest]] of tables) {
     const { table_schema: schema, table_name: table } = first!;
-    const rows = await queryRows<{ row: string }>(t.database.db, sql`select row_to_json(r)::text as row from ${sql.identifier(schema)}.${sql.identifier(table)} r`);
+    const rows = await queryRows<{ row: string }>(
+      t.database.db,
+      sql`select row_to_json(r)::text as row from ${sql.identifier(schema)}.${sql.identifier(table)} r`,
+    );
     for (const { row } of rows) {
       const record = JSON.parse(row) as Record<string, unknown>;
       for (const { column_name: column } of [first!, ...rest]) {
         const cell = record[column];
-        cells.push({ column: `${schema === "public" ? "" : `${schema}.`}${table}.${column}`, text: typeof cell === "string" ? cell : JSON.stringify(cell ?? null) });
+        cells.push({
+          column: `${schema === "public" ? "" : `${schema}.`}${table}.${column}`,
+          text: typeof cell === "string" ? cell : JSON.stringify(cell ?? null),
+        });
       }
     }
   }
@@ -177,8 +254,13 @@ async function allCells(): Promise<Array<{ column: string; text: string }>> {
 describe("secrets at rest and in the logs", () => {
   it("ran every flow, journaled its workflows, and logged every request", async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(20);
-    const workflows = await queryRows<{ workflow_id: string }>(t.database.db, sql`select distinct workflow_id from workflow_executions order by 1`);
-    expect(workflows.map((w) => w.workflow_id)).toEqual(expect.arrayContaining(["create-user-account", "register-customer", "send-notification"]));
+    const workflows = await queryRows<{ workflow_id: string }>(
+      t.database.db,
+      sql`select distinct workflow_id from workflow_executions order by 1`,
+    );
+    expect(workflows.map((w) => w.workflow_id)).toEqual(
+      expect.arrayContaining(["create-user-account", "register-customer", "send-notification"]),
+    );
     expect(logs.lines.filter((line) => line.includes('"msg":"request"'))).toHaveLength(requests);
     expect(logs.text()).toContain('"url":"/store/products"');
     expect(logs.text()).toContain('"url":"/admin/api-keys"');
@@ -188,7 +270,10 @@ describe("secrets at rest and in the logs", () => {
     const cells = await allCells();
     expect(cells.some((c) => c.column === "workflow_executions.input")).toBe(true);
     const placed: Record<string, string[]> = {};
-    for (const secret of secrets) placed[secret.label] = [...new Set(cells.filter((c) => c.text.includes(secret.value)).map((c) => c.column))].sort();
+    for (const secret of secrets)
+      placed[secret.label] = [
+        ...new Set(cells.filter((c) => c.text.includes(secret.value)).map((c) => c.column)),
+      ].sort();
     expect(placed).toEqual(Object.fromEntries(secrets.map((s) => [s.label, s.allowedIn])));
   });
 

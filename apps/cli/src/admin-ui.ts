@@ -18,7 +18,10 @@ export function prepareAdminUi(config: Config, url: string): string | undefined 
   if (ready) return `Admin dashboard: ${at}`;
   buildAdmin(config.adminUi).then(
     (result) => console.log(`Admin dashboard built in ${Math.round(result.ms / 1000)} s: ${at}`),
-    (error: unknown) => console.error(`${(error as Error).message}\nThe API is unaffected; /app answers 503 until \`npm run build:admin\` succeeds.`),
+    (error: unknown) =>
+      console.error(
+        `${(error as Error).message}\nThe API is unaffected; /app answers 503 until \`npm run build:admin\` succeeds.`,
+      ),
   );
   return `Admin dashboard: ${at} (being built in the background, about a minute on first start; /app answers 503 until then)`;
 }
@@ -26,5 +29,7 @@ export function prepareAdminUi(config: Config, url: string): string | undefined 
 /** `kasse admin build`: builds the dashboard for this configuration in the foreground, unless it is already built. */
 export async function buildAdminUi(config: Config): Promise<string> {
   const result = await buildAdmin(config.adminUi);
-  return result.built ? `Admin dashboard built in ${Math.round(result.ms / 1000)} s: ${result.dir}` : `Admin dashboard already built for this configuration: ${result.dir}`;
+  return result.built
+    ? `Admin dashboard built in ${Math.round(result.ms / 1000)} s: ${result.dir}`
+    : `Admin dashboard already built for this configuration: ${result.dir}`;
 }

@@ -16,7 +16,10 @@ const DEFAULT_EMAIL = "admin@kasse.local";
  * login: `KASSE_ADMIN_EMAIL` / `KASSE_ADMIN_PASSWORD`, or a default email and a generated
  * password that the caller prints once (only its hash is stored). Returns null when users exist.
  */
-export async function ensureFirstAdmin(config: Config, infra: Required<Pick<Infrastructure, "database" | "engine">>): Promise<FirstAdmin | null> {
+export async function ensureFirstAdmin(
+  config: Config,
+  infra: Required<Pick<Infrastructure, "database" | "engine">>,
+): Promise<FirstAdmin | null> {
   const users = createModules(infra.database.db).user;
   const { count } = await users.list({}, { limit: 1, offset: 0 });
   if (count > 0) return null;

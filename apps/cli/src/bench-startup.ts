@@ -23,7 +23,14 @@ const { values } = parseArgs({
 const dataDir = resolve(values["data-dir"]);
 const port = Number(values.port);
 const [command, ...args] = values.command.split(" ").filter(Boolean);
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, KASSE_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  KASSE_DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+};
 
 function health(): Promise<number> {
   return new Promise((done) => {
@@ -61,7 +68,8 @@ async function once(): Promise<{ ms: number; cpu: number | undefined; output: st
   let cpu: number | undefined;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before answering:\n${output}`);
+      if (child.exitCode !== null)
+        throw new Error(`the server exited (${child.exitCode}) before answering:\n${output}`);
       if ((await health()) === 200) {
         ms = performance.now() - started;
         cpu = cpuMs(child.pid);
@@ -90,11 +98,19 @@ for (let i = 0; i < Number(values.runs); i++) {
   runs.push(ms);
   if (cpu !== undefined) cpus.push(cpu);
   const ready = /ready in (\d+) ms/.exec(output)?.[1];
-  console.log(`  restart ${i + 1}: ${ms.toFixed(0)} ms to /health${cpu !== undefined ? `, ${cpu.toFixed(0)} ms of CPU` : ""}${ready ? ` (server says ready in ${ready} ms)` : ""}`);
+  console.log(
+    `  restart ${i + 1}: ${ms.toFixed(0)} ms to /health${cpu !== undefined ? `, ${cpu.toFixed(0)} ms of CPU` : ""}${ready ? ` (server says ready in ${ready} ms)` : ""}`,
+  );
   if (values.verbose) console.log(output.trimEnd().replace(/^/gm, "    | "));
-  if (/being built in the background/.test(output)) console.log("  (the admin dashboard was being built meanwhile: run `npm run build:admin` first for a quiet figure)");
+  if (/being built in the background/.test(output))
+    console.log(
+      "  (the admin dashboard was being built meanwhile: run `npm run build:admin` first for a quiet figure)",
+    );
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`median of ${runs.length} restarts: ${median(runs).toFixed(0)} ms to /health (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)})${cpus.length ? `; CPU median ${median(cpus).toFixed(0)} ms` : ""}`);
+console.log(
+  `median of ${runs.length} restarts: ${median(runs).toFixed(0)} ms to /health (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)})${cpus.length ? `; CPU median ${median(cpus).toFixed(0)} ms` : ""}`,
+);
 // The machine's load while measuring: on a shared machine wall time says as much about the neighbours as about Kasse.
-if (existsSync("/proc/loadavg")) console.log(`load average: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+if (existsSync("/proc/loadavg"))
+  console.log(`load average: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);

@@ -39,7 +39,8 @@ function splitArguments(argv: string[]): { apiProcesses: number; harnessArgs: st
     }
     const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
     processes = Number(value);
-    if (!Number.isInteger(processes) || processes < 1) throw new Error(`--api-processes takes a whole number of processes, not '${value}'`);
+    if (!Number.isInteger(processes) || processes < 1)
+      throw new Error(`--api-processes takes a whole number of processes, not '${value}'`);
   }
   return { apiProcesses: processes, harnessArgs: harness };
 }
@@ -86,11 +87,26 @@ async function dropDatabase(): Promise<void> {
  */
 function startServer(): Promise<ChildProcess> {
   const bin = join(repo, "apps/cli/bin/kasse.js");
-  const env = { ...process.env, DATABASE_URL: urlOf(dbName), REDIS_URL: redisUrl, JWT_SECRET: jwtSecret, PORT: port, HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_UI: "false" };
+  const env = {
+    ...process.env,
+    DATABASE_URL: urlOf(dbName),
+    REDIS_URL: redisUrl,
+    JWT_SECRET: jwtSecret,
+    PORT: port,
+    HOST: "127.0.0.1",
+    RATE_LIMIT_MAX: "0",
+    RATE_LIMIT_AUTH_MAX: "0",
+    LOG_LEVEL: "warn",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    ADMIN_UI: "false",
+  };
   // KASSE_BENCH_NODE_ARGS: options for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
   const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
-  const child = spawn(process.execPath, [...nodeArgs, bin, "start", ...processes], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, "start", ...processes], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolveStart, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -105,8 +121,17 @@ function startServer(): Promise<ChildProcess> {
   });
 }
 
-async function http<T>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+async function http<T>(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, json: (await res.json()) as T };
 }
 
@@ -116,17 +141,30 @@ async function hasRoute(method: string, path: string, headers: Record<string, st
   return !(res.status === 404 && res.json.message?.startsWith("Route "));
 }
 
-interface AdminVariant { id: string; inventory_items?: Array<{ inventory_item_id: string }> }
+interface AdminVariant {
+  id: string;
+  inventory_items?: Array<{ inventory_item_id: string }>;
+}
 
 /** The harness's target JSON, read from the running server. */
 async function buildTarget(store: DemoStore, pidFile: string) {
   const login = await http<{ token: string }>("POST", "/auth/user/emailpass", {}, admin);
   if (login.status !== 200) throw new Error(`admin login failed: ${login.status}`);
   const auth = { authorization: `Bearer ${login.json.token}` };
-  const products = await http<{ products: Array<{ variants: AdminVariant[] }> }>("GET", "/admin/products?limit=100&fields=id,variants.id,variants.inventory_items", auth);
+  const products = await http<{ products: Array<{ variants: AdminVariant[] }> }>(
+    "GET",
+    "/admin/products?limit=100&fields=id,variants.id,variants.inventory_items",
+    auth,
+  );
   const variants = products.json.products.flatMap((p) => p.variants);
-  const options = await http<{ shipping_options: Array<{ id: string }> }>("GET", `/admin/shipping-options?region_id=${store.region_ids.us}`, auth);
-  const variantInventory = Object.fromEntries(variants.filter((v) => v.inventory_items?.[0]).map((v) => [v.id, v.inventory_items![0]!.inventory_item_id]));
+  const options = await http<{ shipping_options: Array<{ id: string }> }>(
+    "GET",
+    `/admin/shipping-options?region_id=${store.region_ids.us}`,
+    auth,
+  );
+  const variantInventory = Object.fromEntries(
+    variants.filter((v) => v.inventory_items?.[0]).map((v) => [v.id, v.inventory_items![0]!.inventory_item_id]),
+  );
   const scarce = variants.find((v) => variantInventory[v.id]);
   const storeHeaders = { "x-publishable-api-key": store.publishable_api_key };
   const available = {
@@ -181,9 +219,15 @@ async function startWebhookReceiver(): Promise<{ server: Server; report(): strin
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
   const login = await http<{ token: string }>("POST", "/auth/user/emailpass", {}, admin);
-  const created = await http<{ webhook?: { id: string } }>("POST", "/admin/webhooks", { authorization: `Bearer ${login.json.token}` }, { url, events: ["order.placed"], description: "bench: commit-to-delivery delay" });
+  const created = await http<{ webhook?: { id: string } }>(
+    "POST",
+    "/admin/webhooks",
+    { authorization: `Bearer ${login.json.token}` },
+    { url, events: ["order.placed"], description: "bench: commit-to-delivery delay" },
+  );
   if (!created.json.webhook) throw new Error(`could not create the bench webhook: ${created.status}`);
-  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  const pct = (sorted: number[], p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   return {
     server,
     report() {
@@ -209,7 +253,8 @@ async function main(): Promise<number> {
   if (!existsSync(join(benchDir, "bench.mjs"))) throw new Error(`No harness at ${benchDir} (set KASSE_BENCH_DIR)`);
   if (!existsSync(join(benchDir, "node_modules"))) {
     console.log(`Installing the harness's dependencies in ${benchDir}`);
-    if ((await run("npm", ["ci", "--no-audit", "--no-fund"], benchDir)) !== 0) throw new Error("npm ci failed in the harness directory");
+    if ((await run("npm", ["ci", "--no-audit", "--no-fund"], benchDir)) !== 0)
+      throw new Error("npm ci failed in the harness directory");
   }
   mkdirSync(outDir, { recursive: true });
   console.log(`Preparing ${dbName}: migrations, demo store, admin`);
@@ -222,11 +267,28 @@ async function main(): Promise<number> {
     const { target, available } = await buildTarget(store, pidFile);
     const targetFile = join(outDir, `target-${stamp}.json`);
     writeFileSync(targetFile, JSON.stringify(target, null, 2));
-    const scenarios = Object.entries(available).filter(([, ok]) => ok).map(([name]) => name);
-    const skipped = Object.entries(available).filter(([, ok]) => !ok).map(([name]) => name);
+    const scenarios = Object.entries(available)
+      .filter(([, ok]) => ok)
+      .map(([name]) => name);
+    const skipped = Object.entries(available)
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     if (skipped.length) console.log(`Not available on this server yet, skipped: ${skipped.join(", ")}`);
     const probes = available.checkout ? "oversell,double-complete" : "none";
-    const args = ["bench.mjs", "--target", targetFile, "--scenarios", scenarios.join(","), "--probes", probes, "--server-pid-file", pidFile, "--out", join(outDir, `kasse-${stamp}.json`), ...harnessArgs];
+    const args = [
+      "bench.mjs",
+      "--target",
+      targetFile,
+      "--scenarios",
+      scenarios.join(","),
+      "--probes",
+      probes,
+      "--server-pid-file",
+      pidFile,
+      "--out",
+      join(outDir, `kasse-${stamp}.json`),
+      ...harnessArgs,
+    ];
     const receiver = available.checkout ? await startWebhookReceiver() : undefined;
     try {
       return await run(process.execPath, args, benchDir);

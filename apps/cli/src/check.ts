@@ -9,7 +9,10 @@ export function formatReport(results: CheckResult[], cap: number): string {
     if (!violations.length) return `ok    ${name}`;
     const count = violations.length >= cap ? `at least ${cap}` : `${violations.length}`;
     const listed = violations.slice(0, SHOWN).map((v) => `\n        ${v.id}: ${v.problem}`);
-    const more = violations.length > SHOWN ? `\n        … and ${violations.length - SHOWN}${violations.length >= cap ? "+" : ""} more` : "";
+    const more =
+      violations.length > SHOWN
+        ? `\n        … and ${violations.length - SHOWN}${violations.length >= cap ? "+" : ""} more`
+        : "";
     return `FAIL  ${name}: ${count} violation${violations.length === 1 ? "" : "s"}${listed.join("")}${more}`;
   });
   const failed = results.filter((r) => r.violations.length).length;

@@ -11,7 +11,14 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { help: { type: "boolean", short: "h" }, email: { type: "string" }, password: { type: "string" }, "no-worker": { type: "boolean" }, processes: { type: "string" }, "publishable-key": { type: "string" } },
+    options: {
+      help: { type: "boolean", short: "h" },
+      email: { type: "string" },
+      password: { type: "string" },
+      "no-worker": { type: "boolean" },
+      processes: { type: "string" },
+      "publishable-key": { type: "string" },
+    },
   });
   const [command] = positionals;
   if (values.help || command === undefined || command === "help") {
@@ -26,7 +33,10 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       const config = loadConfig();
-      const [{ default: cluster }, { clusterRefusal, startCluster }] = await Promise.all([import("node:cluster"), import("./cluster")]);
+      const [{ default: cluster }, { clusterRefusal, startCluster }] = await Promise.all([
+        import("node:cluster"),
+        import("./cluster"),
+      ]);
       const refusal = clusterRefusal(config, processes);
       if (refusal) {
         console.error(refusal);
@@ -40,7 +50,10 @@ export async function run(argv: string[]): Promise<number> {
     case "migrate": {
       const config = loadBaseConfig();
       const [{ connect }, { migrateExclusively }] = await Promise.all([import("@kasse/db"), import("./migrate")]);
-      const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+      const database = await connect({
+        url: config.databaseUrl,
+        dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
+      });
       try {
         await migrateExclusively(database);
       } finally {
@@ -57,10 +70,14 @@ export async function run(argv: string[]): Promise<number> {
         console.error((error as Error).message);
         return 2;
       }
-      const [{ connect, migrationStatus }, { checkInvariants }, { RECOVERY_EVERY_MS }, { formatReport }] = await Promise.all([import("@kasse/db"), import("@kasse/flows"), import("@kasse/worker"), import("./check")]);
+      const [{ connect, migrationStatus }, { checkInvariants }, { RECOVERY_EVERY_MS }, { formatReport }] =
+        await Promise.all([import("@kasse/db"), import("@kasse/flows"), import("@kasse/worker"), import("./check")]);
       let database;
       try {
-        database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+        database = await connect({
+          url: config.databaseUrl,
+          dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
+        });
         await database.ping();
       } catch (error) {
         console.error(`Cannot connect to the database: ${(error as Error).message}`);
@@ -83,11 +100,21 @@ export async function run(argv: string[]): Promise<number> {
     }
     case "seed": {
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { seedDemoStore }, { createModules }, { describeStore }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows"), import("@kasse/modules"), import("./seed")]);
+      const [{ createInfrastructure }, { seedDemoStore }, { createModules }, { describeStore }] = await Promise.all([
+        import("@kasse/runtime"),
+        import("@kasse/flows"),
+        import("@kasse/modules"),
+        import("./seed"),
+      ]);
       const infra = await createInfrastructure(config);
       try {
-        const store = await seedDemoStore(createModules(infra.database.db), { publishableKey: values["publishable-key"], publicUrl: publicUrlOf(config.env) });
-        console.log(store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.");
+        const store = await seedDemoStore(createModules(infra.database.db), {
+          publishableKey: values["publishable-key"],
+          publicUrl: publicUrlOf(config.env),
+        });
+        console.log(
+          store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.",
+        );
       } finally {
         await infra.close();
       }
@@ -106,11 +133,20 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([import("@kasse/runtime"), import("@kasse/flows")]);
+      const [{ createInfrastructure }, { createUserAccount }] = await Promise.all([
+        import("@kasse/runtime"),
+        import("@kasse/flows"),
+      ]);
       const infra = await createInfrastructure(config);
       try {
-        const { user_id } = await createUserAccount(infra.engine, { email: values.email, password: values.password }, { scryptLogN: config.scryptLogN });
-        console.log(`Created admin user ${values.email.trim().toLowerCase()} (${user_id}); sign in at POST /auth/user/emailpass.`);
+        const { user_id } = await createUserAccount(
+          infra.engine,
+          { email: values.email, password: values.password },
+          { scryptLogN: config.scryptLogN },
+        );
+        console.log(
+          `Created admin user ${values.email.trim().toLowerCase()} (${user_id}); sign in at POST /auth/user/emailpass.`,
+        );
       } finally {
         await infra.close();
       }

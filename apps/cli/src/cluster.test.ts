@@ -9,7 +9,10 @@ const bin = fileURLToPath(new URL("../bin/kasse.js", import.meta.url));
 /** Runs `kasse` with `env` (and no inherited database or Redis settings). */
 function kasse(args: string[], env: Record<string, string>): ChildProcess {
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env;
-  return spawn(process.execPath, [bin, ...args], { env: { ...rest, LOG_LEVEL: "warn", ADMIN_UI: "false", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [bin, ...args], {
+    env: { ...rest, LOG_LEVEL: "warn", ADMIN_UI: "false", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** Everything the process wrote, and its exit code, once it exits. */
@@ -22,7 +25,9 @@ function exited(child: ChildProcess): Promise<{ code: number | null; output: str
 
 describe("kasse start --processes", () => {
   it("refuses more than one process on the embedded database, saying why", async () => {
-    const { code, output } = await exited(kasse(["start", "--processes", "2"], { JWT_SECRET: "cluster-test-secret-0123456789" }));
+    const { code, output } = await exited(
+      kasse(["start", "--processes", "2"], { JWT_SECRET: "cluster-test-secret-0123456789" }),
+    );
     expect(code).toBe(2);
     expect(output).toContain("needs services mode (DATABASE_URL and REDIS_URL)");
   });
@@ -40,7 +45,13 @@ describe.skipIf(!onPostgres() || !process.env.REDIS_URL)("kasse start --processe
 
   it("serves one port from N processes, replaces one that dies, and stops them all on SIGTERM", async () => {
     database = await createTestDatabase();
-    const child = kasse(["start", "--processes", "2", "--no-worker"], { DATABASE_URL: database.url!, REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: "cluster-test-secret-0123456789", PORT: "0", HOST: "127.0.0.1" });
+    const child = kasse(["start", "--processes", "2", "--no-worker"], {
+      DATABASE_URL: database.url!,
+      REDIS_URL: process.env.REDIS_URL!,
+      JWT_SECRET: "cluster-test-secret-0123456789",
+      PORT: "0",
+      HOST: "127.0.0.1",
+    });
     const done = exited(child);
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -52,10 +63,16 @@ describe.skipIf(!onPostgres() || !process.env.REDIS_URL)("kasse start --processe
     // Port 0: the cluster picks one port for all its processes.
     const [url, other] = listening();
     expect(other).toBe(url);
-    const children = () => execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" }).split("\n").map((s) => s.trim()).filter(Boolean);
+    const children = () =>
+      execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" })
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean);
     const first = children();
     expect(first).toHaveLength(2);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/health`).then((res) => res.status)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${url}/health`).then((res) => res.status)),
+    );
     expect(answers.every((status) => status === 200)).toBe(true);
 
     process.kill(Number(first[0]), "SIGKILL");

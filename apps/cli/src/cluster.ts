@@ -7,7 +7,8 @@ export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, pr
   if (config.embedded) {
     return `kasse start --processes ${processes} needs services mode (DATABASE_URL and REDIS_URL): the embedded PGlite database can be opened by one process only. Start without --processes, or point DATABASE_URL at PostgreSQL.`;
   }
-  if (!config.redisUrl) return `kasse start --processes ${processes} needs REDIS_URL: the API processes share the workflow queue and the rate-limit counters through Redis.`;
+  if (!config.redisUrl)
+    return `kasse start --processes ${processes} needs REDIS_URL: the API processes share the workflow queue and the rate-limit counters through Redis.`;
   return null;
 }
 
@@ -42,13 +43,17 @@ export function startCluster(processes: number): Promise<number> {
         return;
       }
       if (!hadListened) {
-        console.error(`kasse: an API process exited ${signal ?? `with code ${code}`} while starting; stopping the others.`);
+        console.error(
+          `kasse: an API process exited ${signal ?? `with code ${code}`} while starting; stopping the others.`,
+        );
         exitCode = 1;
         stop("SIGTERM");
         if (running.size === 0) resolveExit(exitCode);
         return;
       }
-      console.error(`kasse: API process ${worker.process.pid} exited ${signal ?? `with code ${code}`}; starting another.`);
+      console.error(
+        `kasse: API process ${worker.process.pid} exited ${signal ?? `with code ${code}`}; starting another.`,
+      );
       fork();
     });
     for (let i = 0; i < processes; i++) fork();

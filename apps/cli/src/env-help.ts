@@ -6,7 +6,8 @@ const envDescriptions: Record<keyof Env, string> = {
   REDIS_URL: "Redis URL: BullMQ queues and shared rate-limit counters",
   PORT: "HTTP port",
   HOST: "HTTP listen address",
-  JWT_SECRET: "Secret signing the JWTs, 16+ characters (required by `kasse start` with DATABASE_URL; generated in embedded mode)",
+  JWT_SECRET:
+    "Secret signing the JWTs, 16+ characters (required by `kasse start` with DATABASE_URL; generated in embedded mode)",
   JWT_EXPIRES_IN: "JWT lifetime, e.g. 24h, 30m",
   SCRYPT_LOG_N: "scrypt cost (log2 N) for new password hashes",
   RATE_LIMIT_MAX: "Requests per client per window on all routes; 0 = off (default 3000, 0 in embedded mode)",
@@ -20,25 +21,37 @@ const envDescriptions: Record<keyof Env, string> = {
   KASSE_ADMIN_EMAIL: "Email of the admin user created on the first embedded start",
   KASSE_ADMIN_PASSWORD: "Its password (generated and printed once when unset)",
   WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
-  SHUTDOWN_TIMEOUT_MS: "How long shutdown lets in-flight requests and workflow steps finish (executions pause at a step halfway through) before closing connections",
-  HTTP_HEADERS_TIMEOUT_MS: "Time a client has to send a request's headers; past it (checked every second) it is answered 408 and disconnected",
-  HTTP_REQUEST_TIMEOUT_MS: "Time a client has to send a whole request, headers and body; past it (checked every second) it is answered 408 and disconnected",
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: "Idle time a keep-alive connection waits for its next request (Node adds 1 s); behind a load balancer, set it above the balancer's idle timeout",
+  SHUTDOWN_TIMEOUT_MS:
+    "How long shutdown lets in-flight requests and workflow steps finish (executions pause at a step halfway through) before closing connections",
+  HTTP_HEADERS_TIMEOUT_MS:
+    "Time a client has to send a request's headers; past it (checked every second) it is answered 408 and disconnected",
+  HTTP_REQUEST_TIMEOUT_MS:
+    "Time a client has to send a whole request, headers and body; past it (checked every second) it is answered 408 and disconnected",
+  HTTP_KEEP_ALIVE_TIMEOUT_MS:
+    "Idle time a keep-alive connection waits for its next request (Node adds 1 s); behind a load balancer, set it above the balancer's idle timeout",
   TRUST_PROXY: "Take the client address from X-Forwarded-For (set only behind your own proxy; rate limits key on it)",
   SMTP_URL: "SMTP server for notification emails (smtp://user:pass@host:port)",
-  WEBHOOK_ALLOW_PRIVATE: "Allow webhook endpoints on loopback, private and link-local addresses (checked at creation and against the resolved address at each delivery; off = SSRF guard)",
-  WEBHOOK_RETRY_SCHEDULE: "Delays before each retry of a failed webhook delivery, comma-separated (ms, s, m, h, d), each with ±20% jitter; after the last one the event is given up for that endpoint",
-  CATALOG_CACHE_ENTRIES: "Store catalog answers (product and variant lists and pages, by region, channel, customer group and query) each API process keeps, checked against the catalog version on every read; 0 = off",
-  EVENTS_POLL_MS: "How often the worker looks for committed events to deliver (a workflow in the same process wakes it at once)",
-  STOREFRONT_URL: "The storefront's address, for links in shopper emails (order transfer: {STOREFRONT_URL}/order/{id}/transfer/{token})",
-  PUBLIC_URL: "Kasse's public address, for absolute URLs of the files it serves under /static (demo product images); default http://localhost:{PORT}",
-  STORE_LOCALES: "Languages the store offers (GET /store/locales), BCP 47 tags comma separated (en-US,de-DE); none by default",
+  WEBHOOK_ALLOW_PRIVATE:
+    "Allow webhook endpoints on loopback, private and link-local addresses (checked at creation and against the resolved address at each delivery; off = SSRF guard)",
+  WEBHOOK_RETRY_SCHEDULE:
+    "Delays before each retry of a failed webhook delivery, comma-separated (ms, s, m, h, d), each with ±20% jitter; after the last one the event is given up for that endpoint",
+  CATALOG_CACHE_ENTRIES:
+    "Store catalog answers (product and variant lists and pages, by region, channel, customer group and query) each API process keeps, checked against the catalog version on every read; 0 = off",
+  EVENTS_POLL_MS:
+    "How often the worker looks for committed events to deliver (a workflow in the same process wakes it at once)",
+  STOREFRONT_URL:
+    "The storefront's address, for links in shopper emails (order transfer: {STOREFRONT_URL}/order/{id}/transfer/{token})",
+  PUBLIC_URL:
+    "Kasse's public address, for absolute URLs of the files it serves under /static (demo product images); default http://localhost:{PORT}",
+  STORE_LOCALES:
+    "Languages the store offers (GET /store/locales), BCP 47 tags comma separated (en-US,de-DE); none by default",
   FILE_DIR: "Where uploaded files (product images) are kept on disk (default <KASSE_DATA_DIR>/uploads)",
   FILE_BASE_URL: "Public URL uploaded files are served at (default {PUBLIC_URL}/static/uploads)",
   UPLOAD_MAX_BYTES: "Largest file an admin may upload, in bytes (default 10485760)",
   UPLOAD_MAX_FILES: "Most files one upload may carry (default 10)",
   ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
-  MEDUSA_BASE_PATH: "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",
+  MEDUSA_BASE_PATH:
+    "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
   GOOGLE_CALLBACK_URL: "Google OAuth callback URL",
@@ -48,19 +61,23 @@ const envDescriptions: Record<keyof Env, string> = {
   GOOGLE_AUTHORIZE_URL: "Google authorize endpoint (default https://accounts.google.com/o/oauth2/v2/auth)",
   GOOGLE_TOKEN_URL: "Google token endpoint (default https://oauth2.googleapis.com/token)",
   GOOGLE_USERINFO_URL: "Google OpenID userinfo endpoint (default https://openidconnect.googleapis.com/v1/userinfo)",
-  GOOGLE_SUCCESS_REDIRECT_URL: "Success page: the Google callback answers {location} = this URL with ?auth_token= (unset: {token})",
+  GOOGLE_SUCCESS_REDIRECT_URL:
+    "Success page: the Google callback answers {location} = this URL with ?auth_token= (unset: {token})",
   GITHUB_AUTHORIZE_URL: "GitHub authorize endpoint (default https://github.com/login/oauth/authorize)",
   GITHUB_TOKEN_URL: "GitHub token endpoint (default https://github.com/login/oauth/access_token)",
   GITHUB_USERINFO_URL: "GitHub user endpoint (default https://api.github.com/user)",
-  GITHUB_EMAILS_URL: "GitHub emails endpoint, read when the profile has no public email (default https://api.github.com/user/emails)",
-  GITHUB_SUCCESS_REDIRECT_URL: "Success page: the GitHub callback answers {location} = this URL with ?auth_token= (unset: {token})",
+  GITHUB_EMAILS_URL:
+    "GitHub emails endpoint, read when the profile has no public email (default https://api.github.com/user/emails)",
+  GITHUB_SUCCESS_REDIRECT_URL:
+    "Success page: the GitHub callback answers {location} = this URL with ?auth_token= (unset: {token})",
 };
 
 /** Every variable with its default (from `EnvSchema`) and description, in schema order. */
 export function envTable(): Array<{ name: string; default: string; description: string }> {
   return Object.entries(EnvSchema.properties).map(([name, schema]) => ({
     name,
-    default: (schema as { default?: unknown }).default === undefined ? "" : String((schema as { default?: unknown }).default),
+    default:
+      (schema as { default?: unknown }).default === undefined ? "" : String((schema as { default?: unknown }).default),
     description: envDescriptions[name as keyof Env],
   }));
 }

@@ -2,14 +2,35 @@ import { envTable } from "./env-help";
 
 /** The commands `kasse` knows, as `kasse --help` lists them. */
 const commands = [
-  ["start", "Serve the API on HOST:PORT with the worker in-process. Without DATABASE_URL: embedded PGlite under KASSE_DATA_DIR, migrated, and on the first start a demo store and an admin (login printed once)"],
+  [
+    "start",
+    "Serve the API on HOST:PORT with the worker in-process. Without DATABASE_URL: embedded PGlite under KASSE_DATA_DIR, migrated, and on the first start a demo store and an admin (login printed once)",
+  ],
   ["start --no-worker", "Serve the API only, beside separate worker processes (services mode)"],
-  ["start --processes <n>", "Serve the API from n processes on one port (node cluster; a process that dies is restarted), each with a worker unless --no-worker. Services mode only (PostgreSQL and Redis)"],
-  ["migrate", "Apply pending database migrations; needs only DATABASE_URL (one process at a time: takes a PostgreSQL advisory lock). start refuses a database missing migrations"],
-  ["seed [--publishable-key pk_…]", "Create the demo store (regions, channel, publishable key, 20 products) unless the store has regions or products; --publishable-key sets the key's token instead of generating one (a storefront built against it keeps working on a new seed)"],
-  ["check", "Verify the database's invariants (stock levels and reservations, payment amounts, one order per completed cart, stuck workflow executions) read-only; prints each check's result and exits 0 when all hold, 1 when one is violated, 2 on a bad configuration or an unreachable/unmigrated database"],
-  ["admin build", "Build Medusa's admin dashboard for /app for this configuration (MEDUSA_BASE_PATH) unless built; start does it in the background when missing"],
-  ["user create --email <email> --password <password>", "Create an admin user with an email/password login (POST /auth/user/emailpass)"],
+  [
+    "start --processes <n>",
+    "Serve the API from n processes on one port (node cluster; a process that dies is restarted), each with a worker unless --no-worker. Services mode only (PostgreSQL and Redis)",
+  ],
+  [
+    "migrate",
+    "Apply pending database migrations; needs only DATABASE_URL (one process at a time: takes a PostgreSQL advisory lock). start refuses a database missing migrations",
+  ],
+  [
+    "seed [--publishable-key pk_…]",
+    "Create the demo store (regions, channel, publishable key, 20 products) unless the store has regions or products; --publishable-key sets the key's token instead of generating one (a storefront built against it keeps working on a new seed)",
+  ],
+  [
+    "check",
+    "Verify the database's invariants (stock levels and reservations, payment amounts, one order per completed cart, stuck workflow executions) read-only; prints each check's result and exits 0 when all hold, 1 when one is violated, 2 on a bad configuration or an unreachable/unmigrated database",
+  ],
+  [
+    "admin build",
+    "Build Medusa's admin dashboard for /app for this configuration (MEDUSA_BASE_PATH) unless built; start does it in the background when missing",
+  ],
+  [
+    "user create --email <email> --password <password>",
+    "Create an admin user with an email/password login (POST /auth/user/emailpass)",
+  ],
   ["help", "This text (also --help, -h)"],
 ] as const;
 

@@ -8,7 +8,12 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // Configuration and usage mistakes are the operator's: their message is enough, no stack.
-    if (error instanceof ConfigError || error instanceof MigrationsPendingError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) console.error((error as Error).message);
+    if (
+      error instanceof ConfigError ||
+      error instanceof MigrationsPendingError ||
+      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    )
+      console.error((error as Error).message);
     else if (isKasseError(error) && error.status < 500) console.error(`${error.type}: ${error.message}`);
     else console.error(error);
     process.exitCode = 1;

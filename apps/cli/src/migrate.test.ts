@@ -15,7 +15,8 @@ const urlOf = (db: string) => {
   url.pathname = `/${db}`;
   return url.toString();
 };
-const journalEntries = (): number => JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")).entries.length;
+const journalEntries = (): number =>
+  JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")).entries.length;
 
 describe.skipIf(!onPostgres())("kasse migrate on PostgreSQL", () => {
   let admin: Database;
@@ -33,11 +34,17 @@ describe.skipIf(!onPostgres())("kasse migrate on PostgreSQL", () => {
     const b = await connect({ url: urlOf(name), poolSize: 3 });
     try {
       await Promise.all([migrateExclusively(a), migrateExclusively(b)]);
-      const [row] = await queryRows<{ count: number }>(a.db, sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+      const [row] = await queryRows<{ count: number }>(
+        a.db,
+        sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+      );
       expect(row!.count).toBe(journalEntries());
       // Running again is a no-op.
       await migrateExclusively(a);
-      const [again] = await queryRows<{ count: number }>(a.db, sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+      const [again] = await queryRows<{ count: number }>(
+        a.db,
+        sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+      );
       expect(again!.count).toBe(journalEntries());
     } finally {
       await a.close();

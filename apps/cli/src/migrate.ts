@@ -7,7 +7,8 @@ import { lockKeys, migrate, migrationStatus, transaction, type Database } from "
  */
 export async function migrateExclusively(database: Database): Promise<void> {
   // A restart finds nothing pending: two small queries instead of drizzle's reading and hashing every migration file.
-  if (database.kind === "pglite") return (await migrationStatus(database)).pending.length > 0 ? migrate(database) : undefined;
+  if (database.kind === "pglite")
+    return (await migrationStatus(database)).pending.length > 0 ? migrate(database) : undefined;
   // The lock is held by this transaction's connection; the migrator runs on another one of the pool.
   await transaction(database.db, async (tx) => {
     await lockKeys(tx, ["kasse:migrate"]);

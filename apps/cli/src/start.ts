@@ -58,6 +58,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const mode = config.embedded ? `embedded, data in ${config.dataDir}` : "services";
   const worker = options.worker ? "with worker" : "without worker";
   // One write, so whoever reads the output sees the address and the login together.
-  console.log([`Kasse listening on ${server.url} (${mode}, ${worker}); API docs at ${server.url}/docs; ready in ${Math.round(process.uptime() * 1000)} ms`, ...notes].join("\n"));
+  console.log(
+    [
+      `Kasse listening on ${server.url} (${mode}, ${worker}); API docs at ${server.url}/docs; ready in ${Math.round(process.uptime() * 1000)} ms`,
+      ...notes,
+    ].join("\n"),
+  );
   return server;
 }

@@ -30,7 +30,8 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 describe("kasse --help", () => {
   it("lists the commands and every environment variable of EnvSchema with a description", async () => {
     const text = helpText();
-    for (const command of ["start", "start --no-worker", "migrate", "check", "seed", "admin build", "user create"]) expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["start", "start --no-worker", "migrate", "check", "seed", "admin build", "user create"])
+      expect(text).toMatch(new RegExp(`^  ${command} `, "m"));
     for (const name of Object.keys(EnvSchema.properties)) expect(text).toMatch(new RegExp(`^  ${name} `, "m"));
     expect(envTable().every((row) => row.description.length > 5)).toBe(true);
     expect(text).toMatch(/PORT\s+9000/);
@@ -117,7 +118,10 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toMatch(/^ok {4}inventory levels: /m);
       expect(clean.stdout).toContain("All 7 checks passed.");
-      const [level] = await queryRows<{ id: string }>(database.db, sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`);
+      const [level] = await queryRows<{ id: string }>(
+        database.db,
+        sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`,
+      );
       const broken = await kasse(["check"], env);
       expect(broken.code).toBe(1);
       expect(broken.stdout).toMatch(/^FAIL {2}inventory levels: .*: 1 violation$/m);
@@ -144,13 +148,17 @@ describe.skipIf(!onPostgres())("a database missing migrations", () => {
     const database = await connect({ url, poolSize: 1 });
     try {
       const env = { DATABASE_URL: url, JWT_SECRET: "cli-test-secret-cli-test-secret", PORT: "0", HOST: "127.0.0.1" };
-      const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+      const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+        entries: Array<{ tag: string }>;
+      };
       const total = journal.entries.length;
 
       const never = await kasse(["start"], env);
       expect(never.code).toBe(1);
       expect(never.stdout).not.toMatch(/listening/);
-      expect(never.stderr.trim()).toBe(`The database has not been migrated: ${total} of ${total} migrations pending (${journal.entries.map((e) => e.tag).join(", ")}). Run \`kasse migrate\` first.`);
+      expect(never.stderr.trim()).toBe(
+        `The database has not been migrated: ${total} of ${total} migrations pending (${journal.entries.map((e) => e.tag).join(", ")}). Run \`kasse migrate\` first.`,
+      );
       const worker = await node([workerBin], { ...env, REDIS_URL: "redis://127.0.0.1:1" });
       expect(worker.code).toBe(1);
       expect(worker.stderr).toMatch(/has not been migrated: .*Run `kasse migrate` first\./);
@@ -161,10 +169,14 @@ describe.skipIf(!onPostgres())("a database missing migrations", () => {
       expect(await migrationStatus(database)).toEqual({ expected: total, pending: [] });
 
       // One migration behind (a new version's migration not run yet): refused, naming it.
-      await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+      await database.db.execute(
+        sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+      );
       const behind = await kasse(["start", "--no-worker"], env);
       expect(behind.code).toBe(1);
-      expect(behind.stderr.trim()).toBe(`The database is behind this version of Kasse: 1 of ${total} migrations pending (${journal.entries.at(-1)!.tag}). Run \`kasse migrate\` first.`);
+      expect(behind.stderr.trim()).toBe(
+        `The database is behind this version of Kasse: 1 of ${total} migrations pending (${journal.entries.at(-1)!.tag}). Run \`kasse migrate\` first.`,
+      );
     } finally {
       await database.close();
       await server.db.execute(`drop database if exists ${name} with (force)`);
@@ -201,12 +213,19 @@ describe.skipIf(!onPostgres())("kasse start (services)", () => {
     try {
       let seen: string | undefined;
       let ready: number | undefined;
-      const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret", PORT: "0", HOST: "127.0.0.1" };
+      const env = {
+        DATABASE_URL: database.url!,
+        JWT_SECRET: "cli-test-secret-cli-test-secret",
+        PORT: "0",
+        HOST: "127.0.0.1",
+      };
       const result = await kasse(["start", "--no-worker"], env, (stdout, child) => {
         const url = /listening on (http:\/\/\S+) \(services, without worker\)/.exec(stdout)?.[1];
         if (!url || seen !== undefined) return;
         seen = stdout;
-        void fetch(`${url}/health/ready`).then((res) => (ready = res.status)).finally(() => child.kill("SIGTERM"));
+        void fetch(`${url}/health/ready`)
+          .then((res) => (ready = res.status))
+          .finally(() => child.kill("SIGTERM"));
       });
       expect(result.code, result.stderr).toBe(0);
       expect(ready).toBe(200);
@@ -224,42 +243,52 @@ describe("kasse start (embedded)", () => {
     dirs.push(dataDir);
     let url: string | undefined;
     let checks: Promise<unknown> | undefined;
-    const result = await kasse(["start"], { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" }, (stdout, child) => {
-      const match = /listening on (http:\/\/\S+) \(embedded/.exec(stdout);
-      if (!match || url) return;
-      url = match[1];
-      checks = (async (): Promise<unknown> => {
-        try {
-          const health = await fetch(`${url}/health`);
-          expect(health.status).toBe(200);
-          expect(((await health.json()) as { status: string }).status).toBe("ok");
-          expect((await fetch(`${url}/health/ready`)).status).toBe(200);
-          expect((await fetch(`${url}/docs/json`)).status).toBe(200);
-          // The admin dashboard: served at /app, or (first start on this checkout) being built with a 503 saying so.
-          expect(stdout).toContain(`Admin dashboard: ${url}/app`);
-          const app = await fetch(`${url}/app/orders`);
-          if (app.status === 503) expect(((await app.json()) as { type: string }).type).toBe("unavailable");
-          else expect([app.status, app.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
-          // The first start created an admin and printed its generated password once.
-          const login = /Admin login: (\S+) \/ (\S+)/.exec(stdout);
-          expect(login?.[1]).toBe("admin@kasse.local");
-          const token = await fetch(`${url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: login![1], password: login![2] }) });
-          expect(token.status).toBe(200);
-          expect(typeof ((await token.json()) as { token?: unknown }).token).toBe("string");
-          // ... and seeded the demo store, readable with the printed publishable key.
-          const key = /Publishable API key \(x-publishable-api-key\): (\S+)/.exec(stdout)?.[1];
-          expect(key).toMatch(/^pk_/);
-          const products = await fetch(`${url}/store/products?limit=5`, { headers: { "x-publishable-api-key": key! } });
-          expect(products.status).toBe(200);
-          expect(((await products.json()) as { count: number }).count).toBe(20);
-          return undefined;
-        } catch (error) {
-          return error;
-        } finally {
-          child.kill("SIGTERM");
-        }
-      })();
-    });
+    const result = await kasse(
+      ["start"],
+      { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" },
+      (stdout, child) => {
+        const match = /listening on (http:\/\/\S+) \(embedded/.exec(stdout);
+        if (!match || url) return;
+        url = match[1];
+        checks = (async (): Promise<unknown> => {
+          try {
+            const health = await fetch(`${url}/health`);
+            expect(health.status).toBe(200);
+            expect(((await health.json()) as { status: string }).status).toBe("ok");
+            expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+            expect((await fetch(`${url}/docs/json`)).status).toBe(200);
+            // The admin dashboard: served at /app, or (first start on this checkout) being built with a 503 saying so.
+            expect(stdout).toContain(`Admin dashboard: ${url}/app`);
+            const app = await fetch(`${url}/app/orders`);
+            if (app.status === 503) expect(((await app.json()) as { type: string }).type).toBe("unavailable");
+            else expect([app.status, app.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+            // The first start created an admin and printed its generated password once.
+            const login = /Admin login: (\S+) \/ (\S+)/.exec(stdout);
+            expect(login?.[1]).toBe("admin@kasse.local");
+            const token = await fetch(`${url}/auth/user/emailpass`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ email: login![1], password: login![2] }),
+            });
+            expect(token.status).toBe(200);
+            expect(typeof ((await token.json()) as { token?: unknown }).token).toBe("string");
+            // ... and seeded the demo store, readable with the printed publishable key.
+            const key = /Publishable API key \(x-publishable-api-key\): (\S+)/.exec(stdout)?.[1];
+            expect(key).toMatch(/^pk_/);
+            const products = await fetch(`${url}/store/products?limit=5`, {
+              headers: { "x-publishable-api-key": key! },
+            });
+            expect(products.status).toBe(200);
+            expect(((await products.json()) as { count: number }).count).toBe(20);
+            return undefined;
+          } catch (error) {
+            return error;
+          } finally {
+            child.kill("SIGTERM");
+          }
+        })();
+      },
+    );
     expect(url, result.stderr).toBeDefined();
     const failed = await checks;
     if (failed) throw failed;
@@ -267,12 +296,16 @@ describe("kasse start (embedded)", () => {
 
     // A restart on the same data: no new admin, no second seed.
     let again: string | undefined;
-    const restart = await kasse(["start"], { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" }, (stdout, child) => {
-      if (again === undefined && /listening on/.test(stdout)) {
-        again = stdout;
-        child.kill("SIGTERM");
-      }
-    });
+    const restart = await kasse(
+      ["start"],
+      { KASSE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" },
+      (stdout, child) => {
+        if (again === undefined && /listening on/.test(stdout)) {
+          again = stdout;
+          child.kill("SIGTERM");
+        }
+      },
+    );
     expect(restart.code, restart.stderr).toBe(0);
     expect(again).toMatch(/with worker/);
     expect(again).not.toMatch(/Admin login|Demo store seeded/);

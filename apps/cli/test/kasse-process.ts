@@ -15,14 +15,26 @@ export interface Exit {
  * Runs `kasse` in a child process with a clean environment (no DATABASE_URL unless given);
  * `onOutput` sees the stdout so far after each chunk (to act once the server listens).
  */
-export function kasse(args: string[], env: Record<string, string> = {}, onOutput?: (stdout: string, child: ChildProcess) => void): Promise<Exit> {
+export function kasse(
+  args: string[],
+  env: Record<string, string> = {},
+  onOutput?: (stdout: string, child: ChildProcess) => void,
+): Promise<Exit> {
   return node([bin, ...args], env, onOutput);
 }
 
 /** Runs `node <args>` from the repository root with only PATH, LOG_LEVEL=warn and `env` set. */
-export function node(args: string[], env: Record<string, string> = {}, onOutput?: (stdout: string, child: ChildProcess) => void): Promise<Exit> {
+export function node(
+  args: string[],
+  env: Record<string, string> = {},
+  onOutput?: (stdout: string, child: ChildProcess) => void,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -63,11 +75,9 @@ export function startKasse(env: Record<string, string>, args: string[] = []): Pr
         },
       });
     });
-    exited.then(
-      (exit) => {
-        if (!listening) reject(new Error(`kasse start exited ${exit.code} before listening:\n${exit.stderr}${exit.stdout}`));
-      },
-      reject,
-    );
+    exited.then((exit) => {
+      if (!listening)
+        reject(new Error(`kasse start exited ${exit.code} before listening:\n${exit.stderr}${exit.stdout}`));
+    }, reject);
   });
 }

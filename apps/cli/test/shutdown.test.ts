@@ -16,7 +16,8 @@ import { startKasse, type Exit } from "./kasse-process";
 const redisUrl = `${process.env.REDIS_URL ?? "redis://127.0.0.1:6379"}/${randomInt(1, 16)}`;
 const CARTS = 20;
 const SHUTDOWN_TIMEOUT_MS = 2000;
-const CONNECTION_ERRORS = /CONNECTION_ENDED|CONNECTION_DESTROYED|CONNECTION_CLOSED|Connection terminated|connection is closed|Connection is closed|ECONNRESET|database is closed/i;
+const CONNECTION_ERRORS =
+  /CONNECTION_ENDED|CONNECTION_DESTROYED|CONNECTION_CLOSED|Connection terminated|connection is closed|Connection is closed|ECONNRESET|database is closed/i;
 
 let database: TestDatabase;
 let store: DemoStore;
@@ -47,7 +48,14 @@ afterAll(async () => {
   await database.close();
 });
 
-const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 interface Answer {
   status: number;
@@ -59,7 +67,10 @@ function storefront(url: string) {
   return async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { "x-publishable-api-key": store.publishable_api_key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        "x-publishable-api-key": store.publishable_api_key,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
@@ -79,7 +90,12 @@ type Id = { id: string };
 
 /** The two variants with the most stock, so 20 carts can buy both (they also contend for the same rows). */
 async function stockedVariants(call: Storefront): Promise<string[]> {
-  const { products } = await ok<{ products: Array<{ variants: Array<{ id: string; inventory_quantity: number }> }> }>(call("GET", `/store/products?limit=50&region_id=${store.region_ids.eu}&fields=*variants,+variants.inventory_quantity`));
+  const { products } = await ok<{ products: Array<{ variants: Array<{ id: string; inventory_quantity: number }> }> }>(
+    call(
+      "GET",
+      `/store/products?limit=50&region_id=${store.region_ids.eu}&fields=*variants,+variants.inventory_quantity`,
+    ),
+  );
   const variants = products.flatMap((p) => p.variants);
   const top = variants.sort((a, b) => b.inventory_quantity - a.inventory_quantity).slice(0, 2);
   expect(top.every((v) => v.inventory_quantity >= CARTS)).toBe(true);
@@ -89,17 +105,35 @@ async function stockedVariants(call: Storefront): Promise<string[]> {
 /** A guest cart ready to complete: one unit of each variant, addresses, shipping, a payment session. */
 async function readyCart(call: Storefront, variants: string[]): Promise<string> {
   const { cart } = await ok<{ cart: Id }>(call("POST", "/store/carts", { region_id: store.region_ids.eu }));
-  for (const variant_id of variants) await ok(call("POST", `/store/carts/${cart.id}/line-items`, { variant_id, quantity: 1 }));
-  await ok(call("POST", `/store/carts/${cart.id}`, { email: "guest@example.com", shipping_address: address, billing_address: address }));
-  const { shipping_options } = await ok<{ shipping_options: Id[] }>(call("GET", `/store/shipping-options?cart_id=${cart.id}`));
+  for (const variant_id of variants)
+    await ok(call("POST", `/store/carts/${cart.id}/line-items`, { variant_id, quantity: 1 }));
+  await ok(
+    call("POST", `/store/carts/${cart.id}`, {
+      email: "guest@example.com",
+      shipping_address: address,
+      billing_address: address,
+    }),
+  );
+  const { shipping_options } = await ok<{ shipping_options: Id[] }>(
+    call("GET", `/store/shipping-options?cart_id=${cart.id}`),
+  );
   await ok(call("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }));
-  const { payment_collection } = await ok<{ payment_collection: Id }>(call("POST", "/store/payment-collections", { cart_id: cart.id }));
-  await ok(call("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }));
+  const { payment_collection } = await ok<{ payment_collection: Id }>(
+    call("POST", "/store/payment-collections", { cart_id: cart.id }),
+  );
+  await ok(
+    call("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+      provider_id: "pp_system_default",
+    }),
+  );
   return cart.id;
 }
 
 const executions = () =>
-  queryRows<{ id: string; state: string; lease_owner: string | null }>(database.db, sql`select id, state, lease_owner from workflow_executions where workflow_id = 'complete-cart'`);
+  queryRows<{ id: string; state: string; lease_owner: string | null }>(
+    database.db,
+    sql`select id, state, lease_owner from workflow_executions where workflow_id = 'complete-cart'`,
+  );
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -117,8 +151,12 @@ describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
     const call = storefront(first.url);
     const variants = await stockedVariants(call);
     const carts: string[] = [];
-    for (let i = 0; i < CARTS; i += 5) carts.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => readyCart(call, variants)))));
-    const [before] = await queryRows<{ reserved: number }>(database.db, sql`select coalesce(sum(reserved_quantity), 0)::int as reserved from inventory_level`);
+    for (let i = 0; i < CARTS; i += 5)
+      carts.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => readyCart(call, variants)))));
+    const [before] = await queryRows<{ reserved: number }>(
+      database.db,
+      sql`select coalesce(sum(reserved_quantity), 0)::int as reserved from inventory_level`,
+    );
 
     // All 20 completions at once; SIGTERM as soon as the first execution is journaled.
     let answered = 0;
@@ -126,7 +164,13 @@ describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
     const completions = carts.map((id) =>
       call("POST", `/store/carts/${id}/complete`).then(
         (res) => ((answered += 1), res),
-        (error: unknown): Answer => ((answered += 1), { status: 0, json: { error: String((error as { cause?: unknown }).cause ?? error), afterKill: Date.now() - killedAt } }),
+        (error: unknown): Answer => (
+          (answered += 1),
+          {
+            status: 0,
+            json: { error: String((error as { cause?: unknown }).cause ?? error), afterKill: Date.now() - killedAt },
+          }
+        ),
       ),
     );
     await waitFor(async () => (await executions()).length > 0, 20_000);
@@ -145,7 +189,8 @@ describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
     // never before it, and that cart too ends with one order below.
     for (const answer of firstAnswers) {
       if (answer.status === 200) expect(answer.json.type, JSON.stringify(answer.json)).toBe("order");
-      else if (answer.status === 0) expect(answer.json.afterKill, JSON.stringify(answer.json)).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS);
+      else if (answer.status === 0)
+        expect(answer.json.afterKill, JSON.stringify(answer.json)).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS);
       else expect(answer, JSON.stringify(answer.json)).toMatchObject({ status: 503, json: { type: "unavailable" } });
     }
     // Nothing it started failed, and what it could not finish it handed back (no lease left to expire).
@@ -174,9 +219,15 @@ describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
     );
     expect(orders).toHaveLength(CARTS);
     for (const row of orders) expect(row).toMatchObject({ orders: 1, units: variants.length });
-    const [after] = await queryRows<{ reserved: number }>(database.db, sql`select coalesce(sum(reserved_quantity), 0)::int as reserved from inventory_level`);
+    const [after] = await queryRows<{ reserved: number }>(
+      database.db,
+      sql`select coalesce(sum(reserved_quantity), 0)::int as reserved from inventory_level`,
+    );
     expect(after!.reserved - before!.reserved).toBe(CARTS * variants.length);
-    const [reservations] = await queryRows<{ units: number }>(database.db, sql`select coalesce(sum(quantity), 0)::int as units from reservation_item where deleted_at is null`);
+    const [reservations] = await queryRows<{ units: number }>(
+      database.db,
+      sql`select coalesce(sum(quantity), 0)::int as units from reservation_item where deleted_at is null`,
+    );
     expect(reservations!.units).toBe(CARTS * variants.length);
   }, 180_000);
 });

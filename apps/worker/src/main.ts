@@ -1,6 +1,13 @@
 // `apps/worker` entry point (`npm run worker`, compiled to apps/worker/dist) with DATABASE_URL, REDIS_URL and JWT_SECRET set.
 import { MigrationsPendingError } from "@kasse/db";
-import { ConfigError, createInfrastructure, createLogger, loadBaseConfig, loadConfig, workerEvents } from "@kasse/runtime";
+import {
+  ConfigError,
+  createInfrastructure,
+  createLogger,
+  loadBaseConfig,
+  loadConfig,
+  workerEvents,
+} from "@kasse/runtime";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
@@ -8,7 +15,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, { name: "kasse-worker" });
   if (!config.redisUrl || config.embedded) {
     // Embedded mode runs its worker inside `kasse start`; a separate worker needs the shared services.
-    throw new ConfigError("The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).");
+    throw new ConfigError(
+      "The worker needs DATABASE_URL and REDIS_URL (in embedded mode `kasse start` runs the worker in-process).",
+    );
   }
   // The worker delivers notifications, whose secret data is sealed under JWT_SECRET.
   const { jwt } = loadConfig(process.env);

@@ -97,7 +97,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       return;
     }
     logger.info(
-      { executionId, workflow: execution?.workflow_id, state: execution?.state, attempt: execution?.attempt, error: execution?.error?.type, ms: Date.now() - started },
+      {
+        executionId,
+        workflow: execution?.workflow_id,
+        state: execution?.state,
+        attempt: execution?.attempt,
+        error: execution?.error?.type,
+        ms: Date.now() - started,
+      },
       "execution outcome",
     );
   };
@@ -116,11 +123,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       logger,
     });
     const running = dispatcher;
-    maintenance.push({ name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.poll() }, { name: "purge-events", everyMs: 10 * 60_000, run: () => running.purge() });
+    maintenance.push(
+      { name: "dispatch-events", everyMs: events.pollMs ?? 250, run: () => running.poll() },
+      { name: "purge-events", everyMs: 10 * 60_000, run: () => running.purge() },
+    );
   }
   const consumer = await scheduler.consume({ resume, maintenance }, { concurrency: config.workerConcurrency });
   // Released events announced by other processes (services mode) go out at once, not at the next poll.
-  const stopListening = dispatcher && infra.redis ? await subscribeEventReleases(infra.redis, dispatcher.wake) : undefined;
+  const stopListening =
+    dispatcher && infra.redis ? await subscribeEventReleases(infra.redis, dispatcher.wake) : undefined;
   // Events committed before this worker started (or while none ran) go out now.
   dispatcher?.wake();
   logger.info({ scheduler: scheduler.kind, concurrency: config.workerConcurrency }, "worker started");
@@ -130,13 +141,24 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     close: () =>
       (closing ??= (async () => {
         // Both at once: the consumer stops fetching and waits for its jobs, which the drain bounds.
-        const stopped = Promise.all([consumer.close(), engine.drain(config.shutdownTimeoutMs), dispatcher?.close(), stopListening?.()]).then(() => "stopped" as const);
+        const stopped = Promise.all([
+          consumer.close(),
+          engine.drain(config.shutdownTimeoutMs),
+          dispatcher?.close(),
+          stopListening?.(),
+        ]).then(() => "stopped" as const);
         let timer: NodeJS.Timeout | undefined;
         // A step that outlives the drain holds its job (and its lease, until it expires) past the deadline.
-        const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs + JOB_SETTLE_MS)));
+        const timeout = new Promise<"timeout">(
+          (resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownTimeoutMs + JOB_SETTLE_MS)),
+        );
         const outcome = await Promise.race([stopped, timeout]);
         clearTimeout(timer);
-        if (outcome === "timeout") logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "worker shutdown timed out; unfinished executions resume after their lease expires");
+        if (outcome === "timeout")
+          logger.warn(
+            { timeoutMs: config.shutdownTimeoutMs },
+            "worker shutdown timed out; unfinished executions resume after their lease expires",
+          );
         logger.info({}, "worker stopped");
       })()),
   };

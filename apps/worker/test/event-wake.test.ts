@@ -56,8 +56,14 @@ afterAll(async () => {
 
 describe.skipIf(!onPostgres())("a dedicated worker hears of released events over Redis", () => {
   it("delivers an event released by another process long before its next poll", async () => {
-    await createWebhookService(database.db, { secret: workerEvents.secret, allowPrivate: true }).create({ url, events: ["order.placed"] });
-    proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, REDIS_URL, prefix, String(POLL_MS)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    await createWebhookService(database.db, { secret: workerEvents.secret, allowPrivate: true }).create({
+      url,
+      events: ["order.placed"],
+    });
+    proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, REDIS_URL, prefix, String(POLL_MS)], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     proc.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -77,9 +83,21 @@ describe.skipIf(!onPostgres())("a dedicated worker hears of released events over
     try {
       const delivered = new Promise<void>((resolve) => (onRequest = resolve));
       const committed = Date.now();
-      await recordEvent(database.db, "order.placed", { id: "order_wake", display_id: 1, cart_id: null, customer_id: null, email: "wake@example.com", currency_code: "eur", total: 990, item_count: 1 });
+      await recordEvent(database.db, "order.placed", {
+        id: "order_wake",
+        display_id: 1,
+        cart_id: null,
+        customer_id: null,
+        email: "wake@example.com",
+        currency_code: "eur",
+        total: 990,
+        item_count: 1,
+      });
       eventsReleased();
-      await Promise.race([delivered, new Promise((_, reject) => setTimeout(() => reject(new Error("not delivered within 10 s")), 10_000))]);
+      await Promise.race([
+        delivered,
+        new Promise((_, reject) => setTimeout(() => reject(new Error("not delivered within 10 s")), 10_000)),
+      ]);
       expect(received).toHaveLength(1);
       expect(JSON.parse(received[0]!.body)).toMatchObject({ type: "order.placed", data: { id: "order_wake" } });
       expect(received[0]!.at - committed).toBeLessThan(POLL_MS / 6);

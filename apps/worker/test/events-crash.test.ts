@@ -62,7 +62,10 @@ afterAll(async () => {
 const waitForRequests = (n: number, timeoutMs: number) =>
   new Promise<void>((resolve, reject) => {
     if (received.length >= n) return resolve();
-    const timer = setTimeout(() => reject(new Error(`${received.length} of ${n} requests in ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${received.length} of ${n} requests in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     onRequest = () => {
       if (received.length >= n) {
         clearTimeout(timer);
@@ -73,8 +76,15 @@ const waitForRequests = (n: number, timeoutMs: number) =>
 
 describe.skipIf(!onPostgres())("a worker killed between the commit and the delivery", () => {
   it("after a restart the event is delivered, with the same webhook-id", async () => {
-    const { secret } = await createWebhookService(database.db, { secret: workerEvents.secret, allowPrivate: true }).create({ url, events: ["order.placed"] });
-    let proc: ChildProcess | undefined = spawn(process.execPath, ["--import", "tsx", child, database.url!, REDIS_URL, prefix], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const { secret } = await createWebhookService(database.db, {
+      secret: workerEvents.secret,
+      allowPrivate: true,
+    }).create({ url, events: ["order.placed"] });
+    let proc: ChildProcess | undefined = spawn(
+      process.execPath,
+      ["--import", "tsx", child, database.url!, REDIS_URL, prefix],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stderr = "";
     proc.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -87,16 +97,33 @@ describe.skipIf(!onPostgres())("a worker killed between the commit and the deliv
       });
     });
     // Committed; the worker picks it up and is killed while the receiver holds its request.
-    await recordEvent(database.db, "order.placed", { id: "order_crash", display_id: 7, cart_id: null, customer_id: null, email: "crash@example.com", currency_code: "eur", total: 990, item_count: 1 });
+    await recordEvent(database.db, "order.placed", {
+      id: "order_crash",
+      display_id: 7,
+      cart_id: null,
+      customer_id: null,
+      email: "crash@example.com",
+      currency_code: "eur",
+      total: 990,
+      item_count: 1,
+    });
     await waitForRequests(1, 15_000);
     proc.kill("SIGKILL");
     await new Promise((resolve) => proc!.once("exit", resolve));
     proc = undefined;
 
-    const infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }) }) };
+    const infra = {
+      database,
+      redis,
+      ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }) }),
+    };
     let worker: RunningWorker | undefined;
     try {
-      worker = await startWorker({ config: { workerConcurrency: 2, shutdownTimeoutMs: 1_000 }, infra, events: workerEvents });
+      worker = await startWorker({
+        config: { workerConcurrency: 2, shutdownTimeoutMs: 1_000 },
+        infra,
+        events: workerEvents,
+      });
       await waitForRequests(2, 15_000);
     } finally {
       await worker?.close();
@@ -106,7 +133,11 @@ describe.skipIf(!onPostgres())("a worker killed between the commit and the deliv
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(second!.body).toBe(first!.body);
     const verifier = new Webhook(secret);
-    const message = verifier.verify(second!.body, { "webhook-id": String(second!.headers["webhook-id"]), "webhook-timestamp": String(second!.headers["webhook-timestamp"]), "webhook-signature": String(second!.headers["webhook-signature"]) });
+    const message = verifier.verify(second!.body, {
+      "webhook-id": String(second!.headers["webhook-id"]),
+      "webhook-timestamp": String(second!.headers["webhook-timestamp"]),
+      "webhook-signature": String(second!.headers["webhook-signature"]),
+    });
     expect(message).toMatchObject({ type: "order.placed", data: { id: "order_crash" } });
     expect((message as { id: string }).id).toBe(first!.headers["webhook-id"]);
     // Taken over after the dead worker's claim expired (request timeout 2 s + lease 0.5 s), not before.

@@ -40,7 +40,10 @@ afterAll(async () => {
 
 /** Runs the dying process until it is inside the provider's send, kills it there; the message id. */
 async function deliveryKilledMidway(to: string, token: string): Promise<string> {
-  const proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, SECRET, to, token], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, SECRET, to, token], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise<string>((resolve, reject) => {
     let out = "";
     proc.stdout.on("data", (chunk: Buffer) => {
@@ -62,17 +65,40 @@ describe("a notification delivery whose process died", () => {
     const notifications = createNotificationService(database.db, { secret: SECRET, providers: [] });
     expect(await notifications.retrieve(id)).toMatchObject({ status: "pending" });
 
-    const config = loadConfig({ DATABASE_URL: database.url!, REDIS_URL, JWT_SECRET: SECRET, SMTP_URL: smtp.url, LOG_LEVEL: "silent" });
-    infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), modules: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL } }) };
-    const [execution] = (await infra.engine.list({ workflow_id: ["send-notification"] }, { limit: 10, offset: 0 })).items;
-    expect(execution).toMatchObject({ state: "running", idempotency_key: `notification:${id}`, lease_owner: "notification-child" });
+    const config = loadConfig({
+      DATABASE_URL: database.url!,
+      REDIS_URL,
+      JWT_SECRET: SECRET,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: "silent",
+    });
+    infra = {
+      database,
+      redis,
+      ...createWorkflowRuntime(database, {
+        scheduler: createBullMqScheduler({ connection: redis, prefix }),
+        modules: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL },
+      }),
+    };
+    const [execution] = (await infra.engine.list({ workflow_id: ["send-notification"] }, { limit: 10, offset: 0 }))
+      .items;
+    expect(execution).toMatchObject({
+      state: "running",
+      idempotency_key: `notification:${id}`,
+      lease_owner: "notification-child",
+    });
 
     const worker = await startWorker({ config, infra, recoveryEveryMs: 250 });
     try {
       // The lease (1 s) expires, the recovery sweep (250 ms) queues it, the worker delivers it.
-      for (let i = 0; i < 200 && (await notifications.retrieve(id)).status === "pending"; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 200 && (await notifications.retrieve(id)).status === "pending"; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await waitForMail(smtp, "crashed@example.com")).raw).toContain(token);
-      expect(await notifications.retrieve(id)).toMatchObject({ status: "success", provider_id: "smtp", data: { token: "[redacted]" } });
+      expect(await notifications.retrieve(id)).toMatchObject({
+        status: "success",
+        provider_id: "smtp",
+        data: { token: "[redacted]" },
+      });
       const done = await infra.engine.retrieve(execution!.id);
       expect(done).toMatchObject({ state: "succeeded", result: { id, status: "success" } });
       expect(done.steps).toMatchObject([{ name: "deliver-notification", state: "succeeded", attempts: 2 }]);

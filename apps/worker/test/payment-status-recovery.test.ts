@@ -34,8 +34,20 @@ const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).j
 
 describe("the last payment status step of capture and refund fails", () => {
   const cases = [
-    { kind: "capture", body: { amount: 1000 }, moved: { paid_total: 1000, refunded_total: 0 }, status: "partially_captured", before: async () => undefined },
-    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}) },
+    {
+      kind: "capture",
+      body: { amount: 1000 },
+      moved: { paid_total: 1000, refunded_total: 0 },
+      status: "partially_captured",
+      before: async () => undefined,
+    },
+    {
+      kind: "refund",
+      body: { amount: 400 },
+      moved: { paid_total: 3200, refunded_total: 400 },
+      status: "partially_refunded",
+      before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}),
+    },
   ] as const;
 
   for (const c of cases) {
@@ -43,21 +55,31 @@ describe("the last payment status step of capture and refund fails", () => {
       const placed = await placeTestOrder(t.app);
       await c.before(placed.payment_id);
       const settled = (await order(placed.order.id)).payment_status;
-      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () => t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
+      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () =>
+        t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body),
+      );
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ type: "unknown_error", message: "An unknown error occurred." });
       // A capture or refund cannot be undone: the amounts show it at once; the stored status lags.
       expect(await order(placed.order.id)).toMatchObject({ payment_status: settled, ...c.moved });
-      const failed = (await t.admin.get(`/admin/workflow-executions?workflow_id=${c.kind}-payment&state=compensation_failed`)).json().workflow_executions;
+      const failed = (
+        await t.admin.get(`/admin/workflow-executions?workflow_id=${c.kind}-payment&state=compensation_failed`)
+      ).json().workflow_executions;
       expect(failed).toHaveLength(1);
 
       // The fault is gone: the worker's compensation retry re-derives the status from the payments.
-      await vi.waitFor(async () => expect(await order(placed.order.id)).toMatchObject({ payment_status: c.status, ...c.moved }), { timeout: 20_000, interval: 200 });
+      await vi.waitFor(
+        async () => expect(await order(placed.order.id)).toMatchObject({ payment_status: c.status, ...c.moved }),
+        { timeout: 20_000, interval: 200 },
+      );
       // The status is written inside the compensation; the execution is marked compensated just after it.
-      await vi.waitFor(async () => {
-        const execution = (await t.admin.get(`/admin/workflow-executions/${failed[0].id}`)).json().workflow_execution;
-        expect(execution.state).toBe("compensated");
-      }, { timeout: 10_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          const execution = (await t.admin.get(`/admin/workflow-executions/${failed[0].id}`)).json().workflow_execution;
+          expect(execution.state).toBe("compensated");
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       // Nothing was moved twice.
       const collection = (await order(placed.order.id)).payment_collections[0];
       expect(collection.payments[0][c.kind === "capture" ? "captures" : "refunds"]).toHaveLength(1);

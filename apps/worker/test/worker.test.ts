@@ -6,7 +6,14 @@ import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { claimIdempotencyKey, queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { createBullMqScheduler, createEngine, step, workflow, type AnyWorkflow, type EngineLogger } from "@kasse/workflows";
+import {
+  createBullMqScheduler,
+  createEngine,
+  step,
+  workflow,
+  type AnyWorkflow,
+  type EngineLogger,
+} from "@kasse/workflows";
 import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { crashWorkflow } from "../../../packages/workflows/test/fixtures/crash-workflow";
 import { maintenanceJobs, startWorker } from "../src";
@@ -29,7 +36,14 @@ const logger: EngineLogger = {
   warn: (obj, msg = "") => lines.push({ msg, obj: obj as Record<string, unknown> }),
   error: (obj, msg = "") => lines.push({ msg, obj: obj as Record<string, unknown> }),
 };
-const config = loadConfig({ DATABASE_URL: "postgres://unused", REDIS_URL, JWT_SECRET: "worker-test-secret-1234", WORKER_CONCURRENCY: "3", SHUTDOWN_TIMEOUT_MS: "5000", LOG_LEVEL: "silent" });
+const config = loadConfig({
+  DATABASE_URL: "postgres://unused",
+  REDIS_URL,
+  JWT_SECRET: "worker-test-secret-1234",
+  WORKER_CONCURRENCY: "3",
+  SHUTDOWN_TIMEOUT_MS: "5000",
+  LOG_LEVEL: "silent",
+});
 
 let slowRuns = 0;
 const slowStep = step("worker-slow", {
@@ -44,9 +58,15 @@ const crashable = crashWorkflow();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await database.db.execute(sql`create table if not exists test_counters (name text primary key, value integer not null)`);
+  await database.db.execute(
+    sql`create table if not exists test_counters (name text primary key, value integer not null)`,
+  );
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  infra = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }) }) };
+  infra = {
+    database,
+    redis,
+    ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }) }),
+  };
 });
 afterAll(async () => {
   for (const other of processes) await other.scheduler.close();
@@ -59,7 +79,11 @@ afterAll(async () => {
 
 /** What a worker process runs on: its own engine (knowing `workflows` too) over the shared database and queue. */
 function workerProcess(workflows: AnyWorkflow[]): Infrastructure {
-  const own = { database, redis, ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), logger }) };
+  const own = {
+    database,
+    redis,
+    ...createWorkflowRuntime(database, { scheduler: createBullMqScheduler({ connection: redis, prefix }), logger }),
+  };
   for (const wf of workflows) own.engine.register(wf);
   processes.push(own);
   return own;
@@ -77,16 +101,27 @@ describe("worker", () => {
   it("runs queued executions from the BullMQ queue and logs each outcome", async () => {
     const worker = await startWorker({ config, infra: workerProcess([slow, crashable]), logger });
     const ids = await Promise.all(["a", "b", "c", "d"].map((x) => infra.engine.enqueue(slow, x)));
-    await waitFor(async () => (await Promise.all(ids.map((id) => infra.engine.retrieve(id)))).every((e) => e.state === "succeeded"));
+    await waitFor(async () =>
+      (await Promise.all(ids.map((id) => infra.engine.retrieve(id)))).every((e) => e.state === "succeeded"),
+    );
     expect((await infra.engine.retrieve(ids[0]!)).result).toBe("a!");
     expect(slowRuns).toBe(4);
-    await waitFor(async () => ids.every((id) => lines.some((l) => l.msg === "execution outcome" && l.obj.executionId === id && l.obj.state === "succeeded")));
-    expect(lines.some((l) => l.msg === "worker started" && l.obj.scheduler === "bullmq" && l.obj.concurrency === 3)).toBe(true);
+    await waitFor(async () =>
+      ids.every((id) =>
+        lines.some((l) => l.msg === "execution outcome" && l.obj.executionId === id && l.obj.state === "succeeded"),
+      ),
+    );
+    expect(
+      lines.some((l) => l.msg === "worker started" && l.obj.scheduler === "bullmq" && l.obj.concurrency === 3),
+    ).toBe(true);
     await worker.close();
   });
 
   it.skipIf(!onPostgres())("resumes a workflow whose process was SIGKILLed, after its lease expires", async () => {
-    const proc = spawn(process.execPath, ["--import", "tsx", crashChild, database.url!, "worker-crash", "between"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", crashChild, database.url!, "worker-crash", "between"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const id = await new Promise<string>((resolve, reject) => {
       let out = "";
       proc.stdout.on("data", (chunk: Buffer) => {
@@ -102,7 +137,10 @@ describe("worker", () => {
     expect((await infra.engine.retrieve(id)).state).toBe("running");
     const worker = await startWorker({ config, infra: workerProcess([slow, crashable]), logger, recoveryEveryMs: 250 });
     await waitFor(async () => (await infra.engine.retrieve(id)).state === "succeeded");
-    const counts = await queryRows<{ name: string; value: number }>(database.db, sql`select name, value from test_counters where name like 'worker-crash:%' order by name`);
+    const counts = await queryRows<{ name: string; value: number }>(
+      database.db,
+      sql`select name, value from test_counters where name like 'worker-crash:%' order by name`,
+    );
     expect(counts).toEqual([
       { name: "worker-crash:first", value: 1 },
       { name: "worker-crash:second", value: 1 },
@@ -117,7 +155,11 @@ describe("worker", () => {
     const id = await infra.engine.enqueue(slow, "graceful");
     await waitFor(async () => slowRuns > before, 10_000);
     await worker.close();
-    expect((await infra.engine.retrieve(id))).toMatchObject({ state: "succeeded", result: "graceful!", lease_owner: null });
+    expect(await infra.engine.retrieve(id)).toMatchObject({
+      state: "succeeded",
+      result: "graceful!",
+      lease_owner: null,
+    });
     expect(lines.some((l) => l.msg === "worker stopped")).toBe(true);
   });
 
@@ -134,7 +176,10 @@ describe("worker", () => {
       },
     });
     const second = step("handover-second", { invoke: async (_: null) => (runs.push("second"), { output: 2 }) });
-    const handover = workflow("worker-handover", async (_: null, ctx) => [await ctx.run(first, null), await ctx.run(second, null)]);
+    const handover = workflow("worker-handover", async (_: null, ctx) => [
+      await ctx.run(first, null),
+      await ctx.run(second, null),
+    ]);
     // Executions get half of the 1 s to finish, then pause: the first step (800 ms) ends inside it.
     const quick = { ...config, shutdownTimeoutMs: 1_000 };
     // No recovery sweep in the window: only the hand-over can move the execution on.
@@ -145,7 +190,9 @@ describe("worker", () => {
     await a.close();
     const paused = await infra.engine.retrieve(id);
     expect(paused).toMatchObject({ state: "running", lease_owner: null });
-    expect(lines.some((l) => l.msg === "workflow execution paused for shutdown; lease released" && l.obj.executionId === id)).toBe(true);
+    expect(
+      lines.some((l) => l.msg === "workflow execution paused for shutdown; lease released" && l.obj.executionId === id),
+    ).toBe(true);
     // Well before any lease (30 s) could expire, the other worker finished it from the second step.
     await waitFor(async () => (await infra.engine.retrieve(id)).state === "succeeded", 5_000);
     expect((await infra.engine.retrieve(id)).result).toEqual([1, 2]);

@@ -13,11 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const insertCurrency = (code: string) => sql`insert into currency (code, symbol, symbol_native, name, decimal_digits) values (${code}, ${code}, ${code}, ${code}, 2) on conflict do nothing`;
+const insertCurrency = (code: string) =>
+  sql`insert into currency (code, symbol, symbol_native, name, decimal_digits) values (${code}, ${code}, ${code}, ${code}, 2) on conflict do nothing`;
 
 describe("catalog version", () => {
   it("is bumped by a trigger on exactly the catalog tables", async () => {
-    const rows = await queryRows<{ table: string }>(database.db, sql`select tgrelid::regclass::text as table from pg_trigger where tgname like '%\_catalog\_version' and not tgisinternal`);
+    const rows = await queryRows<{ table: string }>(
+      database.db,
+      sql`select tgrelid::regclass::text as table from pg_trigger where tgname like '%\_catalog\_version' and not tgisinternal`,
+    );
     expect(rows.map((r) => r.table).sort()).toEqual([...CATALOG_TABLES].sort());
   });
 

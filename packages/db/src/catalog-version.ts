@@ -38,6 +38,10 @@ export const CATALOG_TABLES = [
  * answer it labels: an answer stored under a version is then at least as new as that version.
  */
 export function catalogVersionReader(db: Db): () => Promise<string> {
-  const statement = db.select({ version: catalogVersion.version }).from(catalogVersion).where(eq(catalogVersion.id, 1)).prepare("catalog_version");
+  const statement = db
+    .select({ version: catalogVersion.version })
+    .from(catalogVersion)
+    .where(eq(catalogVersion.id, 1))
+    .prepare("catalog_version");
   return async () => String((await statement.execute())[0]?.version ?? 0);
 }

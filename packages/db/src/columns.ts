@@ -1,4 +1,12 @@
-import { bigint, jsonb, pgTable, text, timestamp, type PgColumnBuilderBase, type PgTableExtraConfigValue } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  type PgColumnBuilderBase,
+  type PgTableExtraConfigValue,
+} from "drizzle-orm/pg-core";
 import type { BuildExtraConfigColumns } from "drizzle-orm";
 import { registerMoneyColumn } from "./money";
 
@@ -13,7 +21,9 @@ export const timestamps = () => ({
 });
 
 /** The columns every entity table has around its own: a text `id` first, the {@link timestamps} last. */
-type EntityColumns<C extends Record<string, PgColumnBuilderBase>> = Flat<{ id: ReturnType<typeof entityId> } & C & ReturnType<typeof timestamps>>;
+type EntityColumns<C extends Record<string, PgColumnBuilderBase>> = Flat<
+  { id: ReturnType<typeof entityId> } & C & ReturnType<typeof timestamps>
+>;
 type Flat<T> = { [K in keyof T]: T[K] };
 const entityId = () => text("id").primaryKey();
 

@@ -34,7 +34,11 @@ function connectPostgres(url: string, max: number, logger: Logger | undefined): 
   return {
     db,
     kind: "postgres",
-    ping: (timeoutMs = 2000) => withTimeout(db.execute(sql`select 1`).then(() => undefined), timeoutMs),
+    ping: (timeoutMs = 2000) =>
+      withTimeout(
+        db.execute(sql`select 1`).then(() => undefined),
+        timeoutMs,
+      ),
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -51,7 +55,10 @@ async function connectPglite(dataDir: string | undefined, logger: Logger | undef
     kind: "pglite",
     ping: async (timeoutMs = 2000) => {
       if (closed) throw new Error("database is closed");
-      await withTimeout(client.query("select 1").then(() => undefined), timeoutMs);
+      await withTimeout(
+        client.query("select 1").then(() => undefined),
+        timeoutMs,
+      );
     },
     close: async () => {
       if (closed) return;
@@ -65,8 +72,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
     promise.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (error: unknown) => { clearTimeout(timer); reject(error); },
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
     );
   });
 }

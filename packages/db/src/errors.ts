@@ -29,7 +29,11 @@ export class KasseError extends Error {
   /** Machine-readable detail (e.g. the missing checkout fields); never secret. */
   readonly details?: Record<string, unknown>;
 
-  constructor(type: ErrorType, message: string, options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {}) {
+  constructor(
+    type: ErrorType,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const entry = errorCatalog[type];
     this.name = entry.name;
@@ -41,7 +45,13 @@ export class KasseError extends Error {
 
   /** The JSON form journaled by the engine and rebuilt by {@link fromJSON}. */
   toJSON(): SerializedError {
-    return { type: this.type, name: this.name, message: this.message, retryable: this.retryable, ...(this.details ? { details: this.details } : {}) };
+    return {
+      type: this.type,
+      name: this.name,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.details ? { details: this.details } : {}),
+    };
   }
 }
 
@@ -54,7 +64,8 @@ export interface SerializedError {
 }
 
 /** Builds the error factory for one catalog type. */
-const make = (type: ErrorType) => (message: string, options?: ConstructorParameters<typeof KasseError>[2]) => new KasseError(type, message, options);
+const make = (type: ErrorType) => (message: string, options?: ConstructorParameters<typeof KasseError>[2]) =>
+  new KasseError(type, message, options);
 
 /** Factories for the catalog's types, e.g. `throw errors.notFound("Product prod_1 was not found")`. */
 export const errors = {

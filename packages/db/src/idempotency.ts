@@ -60,26 +60,48 @@ export async function claimIdempotencyKey(db: Db, input: ClaimInput): Promise<Id
       })
       .returning({ key: idempotencyKey.key });
     if (claimed.length > 0) return { outcome: "claimed" };
-    const [row] = await db.select().from(idempotencyKey).where(and(eq(idempotencyKey.scope, input.scope), eq(idempotencyKey.key, input.key)));
+    const [row] = await db
+      .select()
+      .from(idempotencyKey)
+      .where(and(eq(idempotencyKey.scope, input.scope), eq(idempotencyKey.key, input.key)));
     if (!row) continue;
     if (row.fingerprint !== input.fingerprint) return { outcome: "conflict", reason: "different_request" };
     if (row.state === "running") return { outcome: "conflict", reason: "in_progress" };
-    return { outcome: "replay", response: { status: row.response_status ?? 200, contentType: row.response_content_type, body: row.response_body ?? "" } };
+    return {
+      outcome: "replay",
+      response: {
+        status: row.response_status ?? 200,
+        contentType: row.response_content_type,
+        body: row.response_body ?? "",
+      },
+    };
   }
   return { outcome: "conflict", reason: "in_progress" };
 }
 
 /** Stores the response of a claimed key so repeats replay it. */
-export async function completeIdempotencyKey(db: Db, scope: string, key: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  db: Db,
+  scope: string,
+  key: string,
+  response: StoredResponse,
+): Promise<void> {
   await db
     .update(idempotencyKey)
-    .set({ state: "completed", response_status: response.status, response_content_type: response.contentType, response_body: response.body })
+    .set({
+      state: "completed",
+      response_status: response.status,
+      response_content_type: response.contentType,
+      response_body: response.body,
+    })
     .where(and(eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key), eq(idempotencyKey.state, "running")));
 }
 
 /** Forgets a claimed key whose request must be retryable (a 5xx, or a response that cannot be stored). */
 export async function releaseIdempotencyKey(db: Db, scope: string, key: string): Promise<void> {
-  await db.delete(idempotencyKey).where(and(eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key), eq(idempotencyKey.state, "running")));
+  await db
+    .delete(idempotencyKey)
+    .where(and(eq(idempotencyKey.scope, scope), eq(idempotencyKey.key, key), eq(idempotencyKey.state, "running")));
 }
 
 /**
@@ -88,6 +110,9 @@ export async function releaseIdempotencyKey(db: Db, scope: string, key: string):
  * const purged = await purgeExpiredIdempotencyKeys(database.db);
  */
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date = new Date()): Promise<number> {
-  const deleted = await db.delete(idempotencyKey).where(lt(idempotencyKey.expires_at, now)).returning({ key: idempotencyKey.key });
+  const deleted = await db
+    .delete(idempotencyKey)
+    .where(lt(idempotencyKey.expires_at, now))
+    .returning({ key: idempotencyKey.key });
   return deleted.length;
 }

@@ -1,12 +1,33 @@
 export type { Database, Db, DriverKind, Tx } from "./types";
 export { connect, type ConnectOptions } from "./connect";
-export { migrate, migrationsFolder, migrationStatus, assertMigrated, MigrationsPendingError, type MigrationStatus } from "./migrate";
+export {
+  migrate,
+  migrationsFolder,
+  migrationStatus,
+  assertMigrated,
+  MigrationsPendingError,
+  type MigrationStatus,
+} from "./migrate";
 export { transaction, lockKeys, readSnapshot } from "./transaction";
 export { queryRows } from "./rows";
 export { generateId } from "./ids";
 export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
-export { anyOf, DEFAULT_LIMIT, existingIds, MAX_LIMIT, MAX_OFFSET, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate, type Paging, type RangeFilter } from "./list";
+export {
+  anyOf,
+  DEFAULT_LIMIT,
+  existingIds,
+  MAX_LIMIT,
+  MAX_OFFSET,
+  likePattern,
+  listPage,
+  normalizeRange,
+  orderBy,
+  rangeConditions,
+  toDate,
+  type Paging,
+  type RangeFilter,
+} from "./list";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";
@@ -48,5 +69,14 @@ export {
   OptionalMetadata,
   ProviderData,
 } from "./input";
-export { MONEY_KEYWORD, Money, MoneyView, MoneyWhen, moneyMarker, isMoneyColumn, type MoneyCondition, type MoneyMarker } from "./money";
+export {
+  MONEY_KEYWORD,
+  Money,
+  MoneyView,
+  MoneyWhen,
+  moneyMarker,
+  isMoneyColumn,
+  type MoneyCondition,
+  type MoneyMarker,
+} from "./money";
 export { AnyJson, Extend, ListView, MetadataView, OrNull, RowView, TimestampView, View, rowProperties } from "./views";

@@ -54,7 +54,10 @@ export const HANDLE_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
 const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
 
-const bounded = (maxLength: number) => (options: StringOptions = {}) => Type.String({ maxLength, ...options });
+const bounded =
+  (maxLength: number) =>
+  (options: StringOptions = {}) =>
+    Type.String({ maxLength, ...options });
 
 /** An id (of a Kasse record or a provider's). */
 export const Id = bounded(MAX_LENGTH.id);
@@ -69,22 +72,27 @@ export const Url = bounded(MAX_LENGTH.url);
 /** A password or a one-time token. */
 export const Secret = bounded(MAX_LENGTH.secret);
 /** An ISO 8601 timestamp. */
-export const DateTime = (options: StringOptions = {}) => Type.String({ format: "date-time", maxLength: MAX_LENGTH.dateTime, ...options });
+export const DateTime = (options: StringOptions = {}) =>
+  Type.String({ format: "date-time", maxLength: MAX_LENGTH.dateTime, ...options });
 /** A URL handle: lower-case ASCII words joined by hyphens, at most 255 characters. */
-export const Handle = (options: StringOptions = {}) => Type.String({ minLength: 1, maxLength: MAX_LENGTH.handle, pattern: HANDLE_PATTERN, ...options });
+export const Handle = (options: StringOptions = {}) =>
+  Type.String({ minLength: 1, maxLength: MAX_LENGTH.handle, pattern: HANDLE_PATTERN, ...options });
 /** A lower-case ISO 4217 currency code (`usd`); upper case is accepted and lowered by the service. */
 export const CurrencyCode = () => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$" });
 /** A two-letter ISO 3166 country code. */
 export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, pattern: "^[A-Za-z]{2}$" });
 /** A BCP 47 language tag (`en-US`, `de`, `zh-Hant-TW`). */
-export const LocaleCode = () => Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" });
+export const LocaleCode = () =>
+  Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" });
 /** An email address: `local@domain.tld`, at most 320 characters. */
-export const Email = (options: StringOptions = {}) => Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
+export const Email = (options: StringOptions = {}) =>
+  Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
 
 /** An amount in integer minor units, 0 or more by default: the same schema as `Money` (marked as money). */
 export const Amount = Money;
 /** A quantity, a rank or a count, 0 or more by default. */
-export const Count = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.count, ...options });
+export const Count = (options: IntegerOptions = {}) =>
+  Type.Integer({ minimum: 0, maximum: MAX_INTEGER.count, ...options });
 
 /**
  * `metadata`, with a payment API's limits (Stripe's): at most 50 keys of at most 40 characters,

@@ -2,7 +2,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, ilike, sql } from "drizzle-orm";
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { useTestDatabase } from "./testing";
-import { DEFAULT_LIMIT, MAX_LIMIT, likePattern, listPage, normalizeRange, orderBy, rangeConditions, toDate } from "./list";
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  likePattern,
+  listPage,
+  normalizeRange,
+  orderBy,
+  rangeConditions,
+  toDate,
+} from "./list";
 
 const item = pgTable("list_test_item", {
   id: text("id").primaryKey(),
@@ -14,7 +23,9 @@ const columns = { title: item.title, rank: item.rank, created_at: item.created_a
 
 const database = useTestDatabase();
 beforeAll(async () => {
-  await database.db.execute(sql`create table list_test_item (id text primary key, title text not null, rank integer not null, created_at timestamptz not null)`);
+  await database.db.execute(
+    sql`create table list_test_item (id text primary key, title text not null, rank integer not null, created_at timestamptz not null)`,
+  );
   await database.db.insert(item).values([
     { id: "i3", title: "b", rank: 1, created_at: new Date("2026-01-03T00:00:00Z") },
     { id: "i1", title: "a", rank: 2, created_at: new Date("2026-01-01T00:00:00Z") },
@@ -23,7 +34,12 @@ beforeAll(async () => {
 });
 
 const ids = async (order: string | undefined) =>
-  (await database.db.select({ id: item.id }).from(item).orderBy(...orderBy(order, columns, item.id))).map((r) => r.id);
+  (
+    await database.db
+      .select({ id: item.id })
+      .from(item)
+      .orderBy(...orderBy(order, columns, item.id))
+  ).map((r) => r.id);
 
 describe("paging constants", () => {
   it("defaults to 15 and accepts at most 1000", () => {
@@ -47,15 +63,25 @@ describe("orderBy", () => {
   });
 
   it("rejects a column not offered with invalid_data", () => {
-    expect(() => orderBy("password", columns, item.id)).toThrow(expect.objectContaining({ type: "invalid_data", message: "Cannot order by 'password'" }));
+    expect(() => orderBy("password", columns, item.id)).toThrow(
+      expect.objectContaining({ type: "invalid_data", message: "Cannot order by 'password'" }),
+    );
     expect(() => orderBy("-id;drop", columns, item.id)).toThrow(expect.objectContaining({ type: "invalid_data" }));
   });
 });
 
 describe("normalizeRange", () => {
   it("accepts operators with and without $", () => {
-    expect(normalizeRange({ gte: "2026-01-01", $lt: "2026-02-01" }, String)).toEqual({ gte: "2026-01-01", lt: "2026-02-01" });
-    expect(normalizeRange({ $gt: "1", $lte: "5", $eq: "3", $ne: "4" }, Number)).toEqual({ gt: 1, lte: 5, eq: 3, ne: 4 });
+    expect(normalizeRange({ gte: "2026-01-01", $lt: "2026-02-01" }, String)).toEqual({
+      gte: "2026-01-01",
+      lt: "2026-02-01",
+    });
+    expect(normalizeRange({ $gt: "1", $lte: "5", $eq: "3", $ne: "4" }, Number)).toEqual({
+      gt: 1,
+      lte: 5,
+      eq: 3,
+      ne: 4,
+    });
   });
 
   it("reads `in` as a list, a single value too", () => {
@@ -68,15 +94,25 @@ describe("normalizeRange", () => {
   });
 
   it("rejects unknown operators and malformed timestamps with invalid_data", () => {
-    expect(() => normalizeRange({ $like: "x" }, String)).toThrow(expect.objectContaining({ type: "invalid_data", message: "Unknown range operator '$like'" }));
-    expect(() => normalizeRange({ gte: "yesterday" }, toDate)).toThrow(expect.objectContaining({ type: "invalid_data" }));
+    expect(() => normalizeRange({ $like: "x" }, String)).toThrow(
+      expect.objectContaining({ type: "invalid_data", message: "Unknown range operator '$like'" }),
+    );
+    expect(() => normalizeRange({ gte: "yesterday" }, toDate)).toThrow(
+      expect.objectContaining({ type: "invalid_data" }),
+    );
     expect(() => toDate(["2026-01-01"])).toThrow(expect.objectContaining({ type: "invalid_data" }));
   });
 });
 
 describe("rangeConditions", () => {
   const where = async (range: Parameters<typeof normalizeRange>[0]) =>
-    (await database.db.select({ id: item.id }).from(item).where(and(...rangeConditions(item.created_at, normalizeRange(range, toDate)))).orderBy(item.id)).map((r) => r.id);
+    (
+      await database.db
+        .select({ id: item.id })
+        .from(item)
+        .where(and(...rangeConditions(item.created_at, normalizeRange(range, toDate))))
+        .orderBy(item.id)
+    ).map((r) => r.id);
 
   it("filters on a column with every operator", async () => {
     expect(await where({ gte: "2026-01-02T00:00:00Z" })).toEqual(["i2", "i3"]);
@@ -93,17 +129,33 @@ describe("rangeConditions", () => {
 
 describe("listPage", () => {
   it("answers one page in the order asked and the count of every matching row", async () => {
-    const page = await listPage(database.db, item, eq(item.title, "b"), orderBy("-rank", columns, item.id), { limit: 1, offset: 0 });
+    const page = await listPage(database.db, item, eq(item.title, "b"), orderBy("-rank", columns, item.id), {
+      limit: 1,
+      offset: 0,
+    });
     expect(page).toEqual({ items: [expect.objectContaining({ id: "i2", title: "b", rank: 3 })], count: 2 });
-    expect(await listPage(database.db, item, undefined, orderBy(undefined, columns, item.id), { limit: 5, offset: 2 })).toMatchObject({ items: [{ id: "i3" }], count: 3 });
-    expect(await listPage(database.db, item, eq(item.title, "none"), [], { limit: 5, offset: 0 })).toEqual({ items: [], count: 0 });
+    expect(
+      await listPage(database.db, item, undefined, orderBy(undefined, columns, item.id), { limit: 5, offset: 2 }),
+    ).toMatchObject({ items: [{ id: "i3" }], count: 3 });
+    expect(await listPage(database.db, item, eq(item.title, "none"), [], { limit: 5, offset: 0 })).toEqual({
+      items: [],
+      count: 0,
+    });
   });
 });
 
 describe("likePattern", () => {
   it("matches the text anywhere, its %, _ and backslash literally", async () => {
     expect(likePattern("a%b_c\\")).toBe("%a\\%b\\_c\\\\%");
-    const titles = async (q: string) => (await database.db.select({ title: sql<string>`t` }).from(sql`(values ('50%'), ('500'), ('a_b'), ('axb')) as v(t)`).where(ilike(sql`t`, likePattern(q)))).map((r) => r.title).sort();
+    const titles = async (q: string) =>
+      (
+        await database.db
+          .select({ title: sql<string>`t` })
+          .from(sql`(values ('50%'), ('500'), ('a_b'), ('axb')) as v(t)`)
+          .where(ilike(sql`t`, likePattern(q)))
+      )
+        .map((r) => r.title)
+        .sort();
     expect(await titles("50%")).toEqual(["50%"]);
     expect(await titles("a_b")).toEqual(["a_b"]);
     expect(await titles("5")).toEqual(["50%", "500"]);

@@ -43,7 +43,8 @@ export function normalizeRange<T>(value: unknown, convert: (raw: unknown) => T):
 /** A timestamp from a query value; a malformed one is `invalid_data`. */
 export function toDate(raw: unknown): Date {
   const date = new Date(String(raw));
-  if (typeof raw !== "string" || Number.isNaN(date.getTime())) throw errors.invalidData(`'${String(raw)}' is not a valid timestamp`);
+  if (typeof raw !== "string" || Number.isNaN(date.getTime()))
+    throw errors.invalidData(`'${String(raw)}' is not a valid timestamp`);
   return date;
 }
 
@@ -67,10 +68,18 @@ export function rangeConditions<T>(column: AnyPgColumn | SQLWrapper, range: Rang
  * @example
  * db.select().from(product).orderBy(...orderBy(query.order, { created_at: product.created_at, title: product.title }, product.id))
  */
-export function orderBy(order: string | undefined, columns: Record<string, AnyPgColumn>, tieBreaker: AnyPgColumn, fallback = "created_at"): SQL[] {
+export function orderBy(
+  order: string | undefined,
+  columns: Record<string, AnyPgColumn>,
+  tieBreaker: AnyPgColumn,
+  fallback = "created_at",
+): SQL[] {
   const terms: SQL[] = [];
   const spec = order?.trim() || fallback;
-  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const descending = part.startsWith("-");
     const name = descending || part.startsWith("+") ? part.slice(1) : part;
     const column = columns[name];
@@ -87,10 +96,22 @@ export function orderBy(order: string | undefined, columns: Record<string, AnyPg
  * @example
  * const { items, count } = await listPage(tx, salesChannel, where, orderBy(page.order, columns, salesChannel.id), page);
  */
-export async function listPage<T extends PgTable>(db: Db, table: T, where: SQL | undefined, order: SQL[], page: Paging): Promise<{ items: T["$inferSelect"][]; count: number }> {
+export async function listPage<T extends PgTable>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  order: SQL[],
+  page: Paging,
+): Promise<{ items: T["$inferSelect"][]; count: number }> {
   const from = table as PgTable;
   const [items, [total]] = await Promise.all([
-    db.select().from(from).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(from)
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ count: count() }).from(from).where(where),
   ]);
   return { items: items as T["$inferSelect"][], count: total?.count ?? 0 };
@@ -125,8 +146,16 @@ export function anyOf<F extends object>(filters: F, columns: { [K in keyof F]?: 
  * @example
  * const known = await existingIds(db, salesChannel, ids, isNull(salesChannel.deleted_at));
  */
-export async function existingIds(db: Db, table: PgTable & { id: AnyPgColumn }, ids: string[], live: SQL): Promise<Set<string>> {
+export async function existingIds(
+  db: Db,
+  table: PgTable & { id: AnyPgColumn },
+  ids: string[],
+  live: SQL,
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = (await db.select({ id: table.id }).from(table as PgTable).where(and(inArray(table.id, ids), live))) as Array<{ id: string }>;
+  const rows = (await db
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(and(inArray(table.id, ids), live))) as Array<{ id: string }>;
   return new Set(rows.map((r) => r.id));
 }

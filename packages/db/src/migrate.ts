@@ -52,10 +52,16 @@ function shippedMigrations(): JournalEntry[] {
  */
 export async function migrationStatus(database: Database): Promise<MigrationStatus> {
   const shipped = shippedMigrations();
-  const [table] = await queryRows<{ name: string | null }>(database.db, sql`select to_regclass(${`${MIGRATIONS_SCHEMA}.__drizzle_migrations`})::text as name`);
+  const [table] = await queryRows<{ name: string | null }>(
+    database.db,
+    sql`select to_regclass(${`${MIGRATIONS_SCHEMA}.__drizzle_migrations`})::text as name`,
+  );
   let last = -Infinity;
   if (table?.name) {
-    const [row] = await queryRows<{ created_at: string | number | null }>(database.db, sql`select max(created_at) as created_at from ${sql.identifier(MIGRATIONS_SCHEMA)}.__drizzle_migrations`);
+    const [row] = await queryRows<{ created_at: string | number | null }>(
+      database.db,
+      sql`select max(created_at) as created_at from ${sql.identifier(MIGRATIONS_SCHEMA)}.__drizzle_migrations`,
+    );
     if (row?.created_at !== null && row?.created_at !== undefined) last = Number(row.created_at);
   }
   return { expected: shipped.length, pending: shipped.filter((m) => m.when > last).map((m) => m.tag) };

@@ -24,7 +24,11 @@ describe("Money", () => {
   });
 
   it("knows money() columns, so row views mark them", () => {
-    const table = pgTable("money_test", { id: text("id"), amount: money("amount").notNull(), quantity: integer("quantity") });
+    const table = pgTable("money_test", {
+      id: text("id"),
+      amount: money("amount").notNull(),
+      quantity: integer("quantity"),
+    });
     expect(isMoneyColumn(table.amount)).toBe(true);
     expect(isMoneyColumn(table.quantity)).toBe(false);
     const properties = rowProperties(table);

@@ -41,8 +41,16 @@ export const MoneyView = (options: IntegerOptions = {}) => Type.Integer({ ...opt
  * promotion rule's `values` on a `subtotal` attribute); the dialect converts every number and
  * numeric string in it. `fallback` is the sibling's value when a request leaves it out.
  */
-export function MoneyWhen<T extends TSchema>(field: string, values: readonly string[], schema: T, fallback?: string): T {
-  return { ...schema, [MONEY_KEYWORD]: { when: { field, in: [...values], ...(fallback === undefined ? {} : { default: fallback }) } } };
+export function MoneyWhen<T extends TSchema>(
+  field: string,
+  values: readonly string[],
+  schema: T,
+  fallback?: string,
+): T {
+  return {
+    ...schema,
+    [MONEY_KEYWORD]: { when: { field, in: [...values], ...(fallback === undefined ? {} : { default: fallback }) } },
+  };
 }
 
 /** The money marker of a schema, or undefined when it is not money. */
@@ -61,4 +69,5 @@ export function registerMoneyColumn<B extends object>(builder: B): B {
 }
 
 /** Whether a drizzle column was declared with `money()`. */
-export const isMoneyColumn = (column: Column): boolean => moneyColumnConfigs.has((column as unknown as { config: object }).config);
+export const isMoneyColumn = (column: Column): boolean =>
+  moneyColumnConfigs.has((column as unknown as { config: object }).config);

@@ -28,7 +28,8 @@ export function scrubValue<T>(value: T, secrets: ReadonlySet<string>): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return scrubText(v, secrets);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, walk(child)]));
+    if (v !== null && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, walk(child)]));
     return v;
   };
   return walk(value) as T;
@@ -43,9 +44,13 @@ export function scrubError(error: KasseError, secrets: ReadonlySet<string>): Kas
   if (secrets.size === 0) return error;
   const message = scrubText(error.message, secrets);
   const details = error.details === undefined ? undefined : scrubValue(error.details, secrets);
-  if (error.cause === undefined && message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
+  if (
+    error.cause === undefined &&
+    message === error.message &&
+    JSON.stringify(details) === JSON.stringify(error.details)
+  )
+    return error;
   const clean = new KasseError(error.type, message, { details, retryable: error.retryable });
   clean.name = error.name;
   return clean;
 }
-

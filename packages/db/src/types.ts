@@ -8,7 +8,11 @@ import type { ExtractTablesWithRelations } from "drizzle-orm";
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 
 /** A drizzle transaction handle: what a workflow step receives. */
-export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
+export type Tx = PgTransaction<
+  PgQueryResultHKT,
+  Record<string, never>,
+  ExtractTablesWithRelations<Record<string, never>>
+>;
 
 /** Which driver a {@link Database} runs on. */
 export type DriverKind = "postgres" | "pglite";

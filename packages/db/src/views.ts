@@ -9,14 +9,18 @@ export const TimestampView = () => Type.Unsafe<Date | string>({ type: "string", 
 export const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Free key-value metadata, or null. */
-export const MetadataView = () => Type.Unsafe<Record<string, unknown> | null>({ anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }] });
+export const MetadataView = () =>
+  Type.Unsafe<Record<string, unknown> | null>({
+    anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }],
+  });
 
 /** Any JSON value (a provider's `data`, a journal's step output). */
 export const AnyJson = () => Type.Unsafe<unknown>({});
 
 function columnSchema(column: Column): TSchema {
   const base = ((): TSchema => {
-    if (column.columnType === "PgJsonb" || column.columnType === "PgJson") return column.name === "metadata" ? Type.Record(Type.String(), Type.Unknown()) : Type.Unsafe({});
+    if (column.columnType === "PgJsonb" || column.columnType === "PgJson")
+      return column.name === "metadata" ? Type.Record(Type.String(), Type.Unknown()) : Type.Unsafe({});
     if (column.enumValues?.length) return Type.Union(column.enumValues.map((value) => Type.Literal(value)));
     switch (column.dataType) {
       case "date":
@@ -25,7 +29,9 @@ function columnSchema(column: Column): TSchema {
         return Type.Boolean();
       case "number":
         if (isMoneyColumn(column)) return MoneyView();
-        return column.columnType === "PgDoublePrecision" || column.columnType === "PgReal" ? Type.Number() : Type.Integer();
+        return column.columnType === "PgDoublePrecision" || column.columnType === "PgReal"
+          ? Type.Number()
+          : Type.Integer();
       case "array":
         return Type.Array(Type.Unsafe({}));
       default:

@@ -19,7 +19,11 @@ export interface AcceptInviteInput {
  */
 export const acceptInviteWorkflow = workflow("accept-invite", async (input: AcceptInviteInput, ctx) => {
   const invite = await ctx.run(claimInviteStep, input.invite_id);
-  const user = await ctx.run(createUserStep, { email: invite.email, first_name: input.first_name, last_name: input.last_name });
+  const user = await ctx.run(createUserStep, {
+    email: invite.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+  });
   await ctx.run(linkActorStep, { auth_identity_id: input.auth_identity_id, actor_type: "user", actor_id: user.id });
   return { user_id: user.id };
 });

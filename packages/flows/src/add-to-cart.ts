@@ -20,7 +20,12 @@ export function addToCart(m: Modules, cartId: string, actor: CartActor, input: L
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     await assertAvailable(t, state, variant.variant, quantity);
     if (existing) {
-      await t.cart.updateItem(cartId, existing.id, { quantity, ...(input.metadata !== undefined ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } } : {}) });
+      await t.cart.updateItem(cartId, existing.id, {
+        quantity,
+        ...(input.metadata !== undefined
+          ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
+          : {}),
+      });
     } else {
       await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
     }
@@ -28,7 +33,13 @@ export function addToCart(m: Modules, cartId: string, actor: CartActor, input: L
 }
 
 /** Sets a line's quantity (0 removes the line, as in Medusa), re-checking inventory. */
-export function updateLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor, input: LineItemUpdate): Promise<CartResult> {
+export function updateLineItem(
+  m: Modules,
+  cartId: string,
+  lineId: string,
+  actor: CartActor,
+  input: LineItemUpdate,
+): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (t, state) => {
     const line = state.items.find((i) => i.id === lineId);
     if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
@@ -37,7 +48,10 @@ export function updateLineItem(m: Modules, cartId: string, lineId: string, actor
       const variant = await sellableVariant(t, state, line.variant_id);
       await assertAvailable(t, state, variant.variant, input.quantity);
     }
-    await t.cart.updateItem(cartId, lineId, { quantity: input.quantity, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) });
+    await t.cart.updateItem(cartId, lineId, {
+      quantity: input.quantity,
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+    });
   });
 }
 
@@ -49,15 +63,27 @@ export function deleteLineItem(m: Modules, cartId: string, lineId: string, actor
 }
 
 /** The variant and the snapshot a new line keeps of it, after checking it may be sold in this cart. */
-async function sellableVariant(m: Modules, state: CartState, variantId: string): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
+async function sellableVariant(
+  m: Modules,
+  state: CartState,
+  variantId: string,
+): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
   const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 });
   const variant = items[0];
   if (!variant) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
-  const { items: products } = await m.product.list({ id: [variant.product_id] }, { limit: 1, offset: 0 }, { relations: ["categories", "tags", "sales_channels"] });
+  const { items: products } = await m.product.list(
+    { id: [variant.product_id] },
+    { limit: 1, offset: 0 },
+    { relations: ["categories", "tags", "sales_channels"] },
+  );
   const product = products[0];
   if (!product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
-  if (product.status !== "published") throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
-  if (!state.cart.sales_channel_id || !(product.sales_channels ?? []).some((c) => c.id === state.cart.sales_channel_id)) {
+  if (product.status !== "published")
+    throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
+  if (
+    !state.cart.sales_channel_id ||
+    !(product.sales_channels ?? []).some((c) => c.id === state.cart.sales_channel_id)
+  ) {
     throw errors.invalidData(`Variant with id: ${variantId} is not available in the cart's sales channel`);
   }
   return {
@@ -88,7 +114,10 @@ async function sellableVariant(m: Modules, state: CartState, variantId: string):
 /** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
 async function assertAvailable(m: Modules, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
   if (!variant.manage_inventory || variant.allow_backorder) return;
-  const locations = await m.stockLocation.locationIdsForSalesChannels(state.cart.sales_channel_id ? [state.cart.sales_channel_id] : []);
+  const locations = await m.stockLocation.locationIdsForSalesChannels(
+    state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [],
+  );
   const available = (await m.inventory.availableQuantities([variant.id], locations)).get(variant.id) ?? 0;
-  if (available < quantity) throw errors.invalidData(`Insufficient inventory for variant ${variant.id}: ${quantity} requested`);
+  if (available < quantity)
+    throw errors.invalidData(`Insufficient inventory for variant ${variant.id}: ${quantity} requested`);
 }

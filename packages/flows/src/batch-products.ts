@@ -16,7 +16,10 @@ export interface ProductBatch {
  * Creates, updates and deletes products in ONE transaction: one bad item rolls back the whole
  * batch. Returns the affected ids.
  */
-export function batchProducts(m: Modules, batch: ProductBatch): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
+export function batchProducts(
+  m: Modules,
+  batch: ProductBatch,
+): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
   return withEvents(m, async (t) => {
     const created = await createProductsIn(t, batch.create ?? []);
     const updated = await updateProductsIn(

@@ -16,7 +16,9 @@ const restoreConsumedStep = step("restore-consumed-reservations", {
     return { output: null, compensateInput: consumed };
   },
   compensate: async (consumed: ConsumedReservation[], ctx) => {
-    await ctx.modules.inventory.consumeReservations(consumed.map((c) => ({ reservation_id: c.reservation_id, quantity: c.quantity })));
+    await ctx.modules.inventory.consumeReservations(
+      consumed.map((c) => ({ reservation_id: c.reservation_id, quantity: c.quantity })),
+    );
   },
 });
 
@@ -27,8 +29,18 @@ const restoreConsumedStep = step("restore-consumed-reservations", {
  */
 export const cancelFulfillmentWorkflow = workflow("cancel-fulfillment", async (input: CancelFulfillmentInput, ctx) => {
   await ctx.run(checkOrderOpenStep, { order_id: input.order_id, doing: "changed" });
-  const canceled = await ctx.run(markFulfillmentStep, { order_id: input.order_id, fulfillment_id: input.fulfillment_id, field: "canceled_at" as const });
-  const moved = await ctx.run(moveOrderLinesStep, { order_id: input.order_id, stage: "fulfilled_quantity", items: canceled.items.map((i) => ({ id: i.id, quantity: -i.quantity })), action: "fulfillment_canceled", actor: input.actor ?? null });
+  const canceled = await ctx.run(markFulfillmentStep, {
+    order_id: input.order_id,
+    fulfillment_id: input.fulfillment_id,
+    field: "canceled_at" as const,
+  });
+  const moved = await ctx.run(moveOrderLinesStep, {
+    order_id: input.order_id,
+    stage: "fulfilled_quantity",
+    items: canceled.items.map((i) => ({ id: i.id, quantity: -i.quantity })),
+    action: "fulfillment_canceled",
+    actor: input.actor ?? null,
+  });
   if (canceled.inventory_consumed.length) await ctx.run(restoreConsumedStep, canceled.inventory_consumed);
   await ctx.run(cancelProviderFulfillmentStep, { provider_id: canceled.provider_id, data: canceled.data });
   return { fulfillment_id: canceled.id, fulfillment_status: moved.fulfillment_status };

@@ -20,8 +20,18 @@ export const cancelOrderWorkflow = workflow("cancel-order", async (input: Cancel
   await ctx.run(syncPaymentStatusStep, sync);
   const order = await ctx.run(cancelOrderStep, { order_id: input.order_id, actor: input.actor ?? null });
   const released = await ctx.run(releaseLineItemReservationsStep, { line_item_ids: order.line_item_ids });
-  const payments = await ctx.run(cancelOrderPaymentsStep, { payment_collection_ids: order.payment_collection_ids, created_by: input.actor?.actor_id ?? null });
-  if (payments.length) await ctx.run(recordPaymentChangeStep, { order_id: order.id, action: "payments_canceled", actor: input.actor ?? null, details: { payments }, events: { name: "payment.refunded", moves: payments.filter((p) => p.action === "refunded") } });
+  const payments = await ctx.run(cancelOrderPaymentsStep, {
+    payment_collection_ids: order.payment_collection_ids,
+    created_by: input.actor?.actor_id ?? null,
+  });
+  if (payments.length)
+    await ctx.run(recordPaymentChangeStep, {
+      order_id: order.id,
+      action: "payments_canceled",
+      actor: input.actor ?? null,
+      details: { payments },
+      events: { name: "payment.refunded", moves: payments.filter((p) => p.action === "refunded") },
+    });
   const payment_status = await ctx.run(syncPaymentStatusStep, sync);
   return { id: order.id, status: order.status, payment_status, released_reservations: released.map((r) => r.id) };
 });

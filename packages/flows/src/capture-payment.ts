@@ -15,8 +15,20 @@ export const capturePaymentWorkflow = workflow("capture-payment", async (input: 
   const plan = await ctx.run(planPaymentMovesStep, { ...input, kind: "capture" });
   const sync = { order_id: plan.order_id, actor: input.actor ?? null };
   await ctx.run(syncPaymentStatusStep, sync);
-  for (const move of plan.moves) await ctx.run(capturePaymentStep, { ...move, created_by: input.actor?.actor_id ?? null });
-  await ctx.run(recordPaymentChangeStep, { order_id: plan.order_id, action: "payment_captured", actor: input.actor ?? null, details: { captures: plan.moves }, events: { name: "payment.captured", moves: plan.moves } });
+  for (const move of plan.moves)
+    await ctx.run(capturePaymentStep, { ...move, created_by: input.actor?.actor_id ?? null });
+  await ctx.run(recordPaymentChangeStep, {
+    order_id: plan.order_id,
+    action: "payment_captured",
+    actor: input.actor ?? null,
+    details: { captures: plan.moves },
+    events: { name: "payment.captured", moves: plan.moves },
+  });
   const payment_status = await ctx.run(syncPaymentStatusStep, sync);
-  return { order_id: plan.order_id, payment_collection_id: plan.payment_collection_id, payment_ids: plan.moves.map((m) => m.payment_id), payment_status };
+  return {
+    order_id: plan.order_id,
+    payment_collection_id: plan.payment_collection_id,
+    payment_ids: plan.moves.map((m) => m.payment_id),
+    payment_status,
+  };
 });

@@ -22,7 +22,12 @@ export function createCartPaymentCollection(m: Modules, cartId: string, actor: C
     assertCartOpen(state);
     const { cart } = state;
     const [payment_collection, region] = await Promise.all([
-      t.payment.createCollection({ cart_id: cart.id, region_id: cart.region_id, currency_code: cart.currency_code, amount: cart.total }),
+      t.payment.createCollection({
+        cart_id: cart.id,
+        region_id: cart.region_id,
+        currency_code: cart.currency_code,
+        amount: cart.total,
+      }),
       regionOf(t, cart.region_id),
     ]);
     return { payment_collection, region };
@@ -42,7 +47,9 @@ export function startPaymentSession(
   return transaction(m.db, async (tx) => {
     const t = m.bindTo(tx);
     const { region } = await accessibleCollection(t, collectionId, actor, true);
-    const enabled = region ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled) : t.payment.providers.has(input.provider_id);
+    const enabled = region
+      ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
+      : t.payment.providers.has(input.provider_id);
     if (!enabled) throw errors.invalidData(`Payment provider ${input.provider_id} is not enabled in the cart's region`);
     const payment_collection = await t.payment.createSession(collectionId, input);
     return { payment_collection, region };
@@ -54,17 +61,31 @@ export function startPaymentSession(
  * decline is 400 `payment_authorization_error`, a further customer step `payment_requires_more_error`
  * (the session keeps that status). Not inside a transaction: the provider's answer is recorded either way.
  */
-export async function authorizePaymentSession(m: Modules, collectionId: string, sessionId: string, actor: CartActor, context?: Record<string, unknown>): Promise<CartPaymentResult> {
+export async function authorizePaymentSession(
+  m: Modules,
+  collectionId: string,
+  sessionId: string,
+  actor: CartActor,
+  context?: Record<string, unknown>,
+): Promise<CartPaymentResult> {
   const { region } = await accessibleCollection(m, collectionId, actor, false);
   const { collection } = await m.payment.authorizeSession(collectionId, sessionId, { context });
   return { payment_collection: collection, region };
 }
 
 /** The collection, if the caller may reach its cart (a customer's cart only with their token, else 404). */
-async function accessibleCollection(m: Modules, collectionId: string, actor: CartActor, lockCart: boolean): Promise<CartPaymentResult> {
+async function accessibleCollection(
+  m: Modules,
+  collectionId: string,
+  actor: CartActor,
+  lockCart: boolean,
+): Promise<CartPaymentResult> {
   const payment_collection = await m.payment.retrieveCollection(collectionId);
-  if (!payment_collection.cart_id) return { payment_collection, region: await regionOf(m, payment_collection.region_id) };
-  const state = lockCart ? await m.cart.lock(payment_collection.cart_id) : await m.cart.load(payment_collection.cart_id);
+  if (!payment_collection.cart_id)
+    return { payment_collection, region: await regionOf(m, payment_collection.region_id) };
+  const state = lockCart
+    ? await m.cart.lock(payment_collection.cart_id)
+    : await m.cart.load(payment_collection.cart_id);
   try {
     assertCartAccess(state, actor);
   } catch {

@@ -25,12 +25,22 @@ export interface CartPromotion {
   id: string;
   code: string | null;
   is_automatic: boolean;
-  application_method: { type: string; target_type: string; allocation: string | null; value: number; currency_code: string | null } | null;
+  application_method: {
+    type: string;
+    target_type: string;
+    allocation: string | null;
+    value: number;
+    currency_code: string | null;
+  } | null;
 }
 
 /** Adds the applied promotions (one query for all) to a cart result. */
 export async function withPromotions(m: Modules, result: CartResult): Promise<CartResult> {
-  const ids = [...new Set([...result.items, ...result.shipping_methods].flatMap((line) => line.adjustments.map((a) => a.promotion_id)))];
+  const ids = [
+    ...new Set(
+      [...result.items, ...result.shipping_methods].flatMap((line) => line.adjustments.map((a) => a.promotion_id)),
+    ),
+  ];
   if (ids.length === 0) return { ...result, promotions: [] };
   const { items } = await m.promotion.list({ id: ids }, { limit: ids.length, offset: 0 });
   const promotions = items.map((p) => ({
@@ -38,7 +48,13 @@ export async function withPromotions(m: Modules, result: CartResult): Promise<Ca
     code: p.code,
     is_automatic: p.is_automatic,
     application_method: p.application_method
-      ? { type: p.application_method.type, target_type: p.application_method.target_type, allocation: p.application_method.allocation, value: Number(p.application_method.value), currency_code: p.application_method.currency_code }
+      ? {
+          type: p.application_method.type,
+          target_type: p.application_method.target_type,
+          allocation: p.application_method.allocation,
+          value: Number(p.application_method.value),
+          currency_code: p.application_method.currency_code,
+        }
       : null,
   }));
   return { ...result, promotions };
@@ -49,7 +65,8 @@ export async function withPromotions(m: Modules, result: CartResult): Promise<Ca
  * answer as for an id that does not exist (docs/CONTRACT.md "Access to carts and orders").
  */
 export function assertCartAccess(state: Pick<CartState, "cart">, actor: CartActor): void {
-  if (state.cart.customer_id && state.cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${state.cart.id} was not found`);
+  if (state.cart.customer_id && state.cart.customer_id !== actor.customer_id)
+    throw errors.notFound(`Cart with id: ${state.cart.id} was not found`);
 }
 
 /** A completed cart is read-only. */

@@ -43,11 +43,26 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
   const products = createProductService(db);
   const promotions = createPromotionService(db);
   return [
-    { name: "inventory levels: quantities non-negative, reserved = the sum of their reservations", violations: await inventory.checkLevels(cap) },
-    { name: "reservations: each for a line of a live order, or of a cart being completed", violations: await orphanReservations() },
-    { name: "order lines: what a live order has not fulfilled is reserved (ordered − canceled = reserved + fulfilled)", violations: await unreservedLines() },
-    { name: "promotions: a campaign budget's usage = the orders that used its promotions", violations: await budgetUsage() },
-    { name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)", violations: await payments.checkAmounts(cap) },
+    {
+      name: "inventory levels: quantities non-negative, reserved = the sum of their reservations",
+      violations: await inventory.checkLevels(cap),
+    },
+    {
+      name: "reservations: each for a line of a live order, or of a cart being completed",
+      violations: await orphanReservations(),
+    },
+    {
+      name: "order lines: what a live order has not fulfilled is reserved (ordered − canceled = reserved + fulfilled)",
+      violations: await unreservedLines(),
+    },
+    {
+      name: "promotions: a campaign budget's usage = the orders that used its promotions",
+      violations: await budgetUsage(),
+    },
+    {
+      name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)",
+      violations: await payments.checkAmounts(cap),
+    },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
     {
       name: `workflow executions: none running with a lease expired over ${recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
@@ -57,7 +72,7 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
 
   async function orphanReservations(): Promise<Violation[]> {
     const out: Violation[] = [];
-    for (let after = ""; out.length < cap; ) {
+    for (let after = ""; out.length < cap;) {
       const page = await inventory.reservationLinesPage(after, BATCH);
       if (!page.length) break;
       after = page[page.length - 1]!.id;
@@ -70,7 +85,12 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
         if (onOrders.has(r.line_item_id)) continue;
         const cartId = cartLines.get(r.line_item_id);
         if (cartId && completing.has(cartId)) continue;
-        out.push({ id: r.id, problem: cartId ? `reserves for line item ${r.line_item_id} of cart ${cartId}, which is not being completed` : `reserves for line item ${r.line_item_id}, which is on no live order` });
+        out.push({
+          id: r.id,
+          problem: cartId
+            ? `reserves for line item ${r.line_item_id} of cart ${cartId}, which is not being completed`
+            : `reserves for line item ${r.line_item_id}, which is on no live order`,
+        });
       }
     }
     return out.slice(0, cap);
@@ -78,7 +98,7 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
 
   async function unreservedLines(): Promise<Violation[]> {
     const out: Violation[] = [];
-    for (let after = ""; out.length < cap; ) {
+    for (let after = ""; out.length < cap;) {
       const page = await orders.unfulfilledLinesPage(after, BATCH);
       if (!page.length) break;
       after = page[page.length - 1]!.id;
@@ -86,15 +106,22 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
       const [variants, links, reserved] = await Promise.all([
         products.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }),
         inventory.listVariantInventoryItems(variantIds),
-        inventory.reservedForLines(page.flatMap((l) => [l.id, l.cart_line_item_id].filter((id): id is string => id !== null))),
+        inventory.reservedForLines(
+          page.flatMap((l) => [l.id, l.cart_line_item_id].filter((id): id is string => id !== null)),
+        ),
       ]);
       // Variants that do not manage inventory are sold without reservations; a deleted variant's lines are not checked.
       const managed = new Set(variants.items.filter((v) => v.manage_inventory).map((v) => v.id));
       for (const line of page) {
         if (!managed.has(line.variant_id)) continue;
         const perUnit = (links.get(line.variant_id) ?? []).reduce((n, l) => n + l.required_quantity, 0);
-        const held = (reserved.get(line.id) ?? 0) + (line.cart_line_item_id ? (reserved.get(line.cart_line_item_id) ?? 0) : 0);
-        if (held !== line.outstanding * perUnit) out.push({ id: line.id, problem: `${line.outstanding} unit(s) of variant ${line.variant_id} not fulfilled, but its reservations hold ${held} (expected ${line.outstanding * perUnit})` });
+        const held =
+          (reserved.get(line.id) ?? 0) + (line.cart_line_item_id ? (reserved.get(line.cart_line_item_id) ?? 0) : 0);
+        if (held !== line.outstanding * perUnit)
+          out.push({
+            id: line.id,
+            problem: `${line.outstanding} unit(s) of variant ${line.variant_id} not fulfilled, but its reservations hold ${held} (expected ${line.outstanding * perUnit})`,
+          });
       }
     }
     return out.slice(0, cap);
@@ -102,22 +129,29 @@ async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Prom
 
   async function budgetUsage(): Promise<Violation[]> {
     const out: Violation[] = [];
-    for (let after = ""; out.length < cap; ) {
+    for (let after = ""; out.length < cap;) {
       const page = await promotions.budgetsPage(after, BATCH);
       if (!page.length) break;
       after = page[page.length - 1]!.campaign_id;
       for (const budget of page) {
         const use = await orders.promotionUse(budget.promotion_ids);
         const expected = budget.type === "usage" ? use.orders : use.amount;
-        if (budget.used !== expected) out.push({ id: budget.campaign_id, problem: `its ${budget.type} budget counts ${budget.used} but the orders that used its promotions make ${expected} (${use.orders} order(s), ${use.amount} discounted)` });
+        if (budget.used !== expected)
+          out.push({
+            id: budget.campaign_id,
+            problem: `its ${budget.type} budget counts ${budget.used} but the orders that used its promotions make ${expected} (${use.orders} order(s), ${use.amount} discounted)`,
+          });
       }
     }
     return out.slice(0, cap);
   }
 
   async function cartOrders(): Promise<Violation[]> {
-    const out: Violation[] = (await orders.cartsWithSeveralOrders(cap)).map((c) => ({ id: c.cart_id, problem: `has ${c.order_ids.length} orders: ${c.order_ids.join(", ")}` }));
-    for (let after = ""; out.length < cap; ) {
+    const out: Violation[] = (await orders.cartsWithSeveralOrders(cap)).map((c) => ({
+      id: c.cart_id,
+      problem: `has ${c.order_ids.length} orders: ${c.order_ids.join(", ")}`,
+    }));
+    for (let after = ""; out.length < cap;) {
       const page = await carts.completedCartsPage(after, BATCH);
       if (!page.length) break;
       after = page[page.length - 1]!;

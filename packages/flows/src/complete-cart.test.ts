@@ -24,7 +24,12 @@ beforeAll(async () => {
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
   await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });
-  const product = await createProductService(db).create({ title: "Cap", status: "published", options: [{ title: "Size", values: ["One"] }], variants: [{ title: "One", sku: "CAP", options: { Size: "One" }, prices: [] }] });
+  const product = await createProductService(db).create({
+    title: "Cap",
+    status: "published",
+    options: [{ title: "Size", values: ["One"] }],
+    variants: [{ title: "One", sku: "CAP", options: { Size: "One" }, prices: [] }],
+  });
   productId = product.id;
   variantId = product.created[0]!.id;
   const inventory = createInventoryService(db);
@@ -37,7 +42,14 @@ async function readyCart(): Promise<string> {
   const db = database.db;
   const carts = createCartService(db);
   const address = { address_1: "1 Main St", city: "Berlin", postal_code: "10115", country_code: "de" };
-  const cart = await carts.create({ region_id: null, sales_channel_id: CHANNEL, currency_code: "eur", email: "a@example.com", shipping_address: address, billing_address: address });
+  const cart = await carts.create({
+    region_id: null,
+    sales_channel_id: CHANNEL,
+    currency_code: "eur",
+    email: "a@example.com",
+    shipping_address: address,
+    billing_address: address,
+  });
   const line = await carts.addItem(cart.id, {
     variant_id: variantId,
     product_id: productId,
@@ -57,32 +69,36 @@ async function readyCart(): Promise<string> {
     product_category_ids: [],
     product_tag_ids: [],
   });
-  const method = await carts.setShippingMethod(cart.id, { shipping_option_id: "so_1", shipping_profile_id: null, name: "Standard", amount: 500, is_tax_inclusive: false, data: {} });
+  const method = await carts.setShippingMethod(cart.id, {
+    shipping_option_id: "so_1",
+    shipping_profile_id: null,
+    name: "Standard",
+    amount: 500,
+    is_tax_inclusive: false,
+    data: {},
+  });
   const line_totals = { subtotal: 3000, discount_total: 0, tax_total: 0, total: 3000, original_total: 3000 };
   const method_totals = { subtotal: 500, discount_total: 0, tax_total: 0, total: 500, original_total: 500 };
-  await carts.saveComputed(
-    cart.id,
-    {
-      items: [{ id: line.id, ...line_totals, is_tax_inclusive: false, tax_lines: [], adjustments: [] }],
-      shipping_methods: [{ id: method.id, ...method_totals, is_tax_inclusive: false, tax_lines: [], adjustments: [] }],
-      totals: {
-        item_subtotal: 3000,
-        item_discount_total: 0,
-        item_tax_total: 0,
-        item_total: 3000,
-        shipping_subtotal: 500,
-        shipping_discount_total: 0,
-        shipping_tax_total: 0,
-        shipping_total: 500,
-        subtotal: 3500,
-        discount_total: 0,
-        tax_total: 0,
-        total: 3500,
-        original_total: 3500,
-      },
-      promo_codes: [],
-    }
-  );
+  await carts.saveComputed(cart.id, {
+    items: [{ id: line.id, ...line_totals, is_tax_inclusive: false, tax_lines: [], adjustments: [] }],
+    shipping_methods: [{ id: method.id, ...method_totals, is_tax_inclusive: false, tax_lines: [], adjustments: [] }],
+    totals: {
+      item_subtotal: 3000,
+      item_discount_total: 0,
+      item_tax_total: 0,
+      item_total: 3000,
+      shipping_subtotal: 500,
+      shipping_discount_total: 0,
+      shipping_tax_total: 0,
+      shipping_total: 500,
+      subtotal: 3500,
+      discount_total: 0,
+      tax_total: 0,
+      total: 3500,
+      original_total: 3500,
+    },
+    promo_codes: [],
+  });
   const payments = createPaymentService(db);
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });
   await payments.createSession(collection.id, { provider_id: "pp_system_default" });
@@ -91,9 +107,18 @@ async function readyCart(): Promise<string> {
 
 const reservationsOf = async (cartId: string) => {
   const { items } = await createCartService(database.db).load(cartId);
-  return (await createInventoryService(database.db).listReservations({ line_item_id: items.map((i) => i.id) }, { limit: 10, offset: 0 })).count;
+  return (
+    await createInventoryService(database.db).listReservations(
+      { line_item_id: items.map((i) => i.id) },
+      { limit: 10, offset: 0 },
+    )
+  ).count;
 };
-const keysOf = async (cartId: string) => (await engine.list({ transaction_id: [cartId] }, { limit: 10, offset: 0, order: "created_at" })).items.map((e) => [e.idempotency_key, e.state]);
+const keysOf = async (cartId: string) =>
+  (await engine.list({ transaction_id: [cartId] }, { limit: 10, offset: 0, order: "created_at" })).items.map((e) => [
+    e.idempotency_key,
+    e.state,
+  ]);
 
 describe("completeCart", () => {
   it("places the order from the cart's snapshot and links its payment collection", async () => {
@@ -103,8 +128,18 @@ describe("completeCart", () => {
     if (outcome.type !== "order") return;
     const order = await createOrderService(database.db).retrieve(outcome.order_id);
     const collection = await createPaymentService(database.db).collectionForCart(cartId);
-    expect(order).toMatchObject({ cart_id: cartId, status: "pending", payment_status: "authorized", fulfillment_status: "not_fulfilled", total: 3500, shipping_total: 500, payment_collection_ids: [collection!.id] });
-    expect(order.items).toEqual([expect.objectContaining({ variant_id: variantId, quantity: 2, unit_price: 1500, total: 3000 })]);
+    expect(order).toMatchObject({
+      cart_id: cartId,
+      status: "pending",
+      payment_status: "authorized",
+      fulfillment_status: "not_fulfilled",
+      total: 3500,
+      shipping_total: 500,
+      payment_collection_ids: [collection!.id],
+    });
+    expect(order.items).toEqual([
+      expect.objectContaining({ variant_id: variantId, quantity: 2, unit_price: 1500, total: 3000 }),
+    ]);
     expect(await reservationsOf(cartId)).toBe(1);
     expect(await keysOf(cartId)).toEqual([[`${cartId}:0`, "succeeded"]]);
   });
@@ -115,7 +150,10 @@ describe("completeCart", () => {
     const error = await completeCart(engine, createModules(database.db), cartId, guest).catch((e: unknown) => e);
     expect(isKasseError(error) && error.type).toBe("invalid_data");
     expect(isKasseError(error) && error.details).toMatchObject({ missing: ["email", "billing address"] });
-    await createCartService(database.db).update(cartId, { email: "b@example.com", billing_address: { address_1: "2 Side St", city: "Berlin", postal_code: "10115", country_code: "de" } });
+    await createCartService(database.db).update(cartId, {
+      email: "b@example.com",
+      billing_address: { address_1: "2 Side St", city: "Berlin", postal_code: "10115", country_code: "de" },
+    });
     expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
     expect(await keysOf(cartId)).toEqual([
       [`${cartId}:0`, "failed"],
@@ -126,11 +164,26 @@ describe("completeCart", () => {
   it("refuses to place an order for a cart that changed while it was being completed, undoing the reservation", async () => {
     const cartId = await readyCart();
     // A cart write landing between the reservation and the order (as a concurrent line-item add would).
-    await database.db.execute(sql.raw(`create function kasse_test_touch_cart() returns trigger language plpgsql as $$ begin update cart set updated_at = now() + interval '1 second' where id = '${cartId}'; return new; end $$`));
-    await database.db.execute(sql.raw(`create trigger kasse_test_touch_cart after insert on reservation_item for each row execute function kasse_test_touch_cart()`));
+    await database.db.execute(
+      sql.raw(
+        `create function kasse_test_touch_cart() returns trigger language plpgsql as $$ begin update cart set updated_at = now() + interval '1 second' where id = '${cartId}'; return new; end $$`,
+      ),
+    );
+    await database.db.execute(
+      sql.raw(
+        `create trigger kasse_test_touch_cart after insert on reservation_item for each row execute function kasse_test_touch_cart()`,
+      ),
+    );
     try {
       const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
-      expect(outcome).toMatchObject({ type: "cart", error: { type: "invalid_data", name: "InvalidData", message: expect.stringMatching(/changed while it was being completed/) } });
+      expect(outcome).toMatchObject({
+        type: "cart",
+        error: {
+          type: "invalid_data",
+          name: "InvalidData",
+          message: expect.stringMatching(/changed while it was being completed/),
+        },
+      });
     } finally {
       await database.db.execute(sql.raw(`drop trigger kasse_test_touch_cart on reservation_item`));
       await database.db.execute(sql.raw(`drop function kasse_test_touch_cart()`));
@@ -141,17 +194,28 @@ describe("completeCart", () => {
     const [payment] = (await createPaymentService(database.db).collectionForCart(cartId))!.payments;
     expect(payment?.canceled_at).not.toBeNull();
     // The voided session is gone for good (a missing session is named), a new one completes the cart as it is now.
-    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({ type: "invalid_data", details: { missing: ["payment session"] } });
-    await createPaymentService(database.db).createSession(payment!.payment_collection_id, { provider_id: "pp_system_default" });
+    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
+      type: "invalid_data",
+      details: { missing: ["payment session"] },
+    });
+    await createPaymentService(database.db).createSession(payment!.payment_collection_id, {
+      provider_id: "pp_system_default",
+    });
     expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
   });
 
   it("answers an unknown cart and someone else's cart with not_found", async () => {
-    await expect(completeCart(engine, createModules(database.db), "cart_missing", guest)).rejects.toMatchObject({ type: "not_found" });
+    await expect(completeCart(engine, createModules(database.db), "cart_missing", guest)).rejects.toMatchObject({
+      type: "not_found",
+    });
     const cartId = await readyCart();
     await createCartService(database.db).update(cartId, { customer_id: "cus_owner" });
-    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({ type: "not_found" });
+    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
+      type: "not_found",
+    });
     expect(await keysOf(cartId)).toEqual([]);
-    expect((await completeCart(engine, createModules(database.db), cartId, { customer_id: "cus_owner" })).type).toBe("order");
+    expect((await completeCart(engine, createModules(database.db), cartId, { customer_id: "cus_owner" })).type).toBe(
+      "order",
+    );
   });
 });

@@ -146,8 +146,17 @@ const prepareCompletionStep = step("prepare-cart-completion", {
   invoke: async (input: { cart_id: string }, ctx) => {
     const state = await ctx.modules.cart.lock(input.cart_id);
     const { cart } = state;
-    const actor: OrderActor = cart.customer_id ? { actor_type: "customer", actor_id: cart.customer_id } : { actor_type: null, actor_id: null };
-    const empty = { cart_updated_at: cart.updated_at.toISOString(), reserve: { lines: [], location_ids: [] }, authorize: null, usages: [], order: null, actor };
+    const actor: OrderActor = cart.customer_id
+      ? { actor_type: "customer", actor_id: cart.customer_id }
+      : { actor_type: null, actor_id: null };
+    const empty = {
+      cart_updated_at: cart.updated_at.toISOString(),
+      reserve: { lines: [], location_ids: [] },
+      authorize: null,
+      usages: [],
+      order: null,
+      actor,
+    };
     if (cart.completed_at) {
       const placed = await ctx.modules.order.findByCart(cart.id);
       if (!placed) throw errors.invalidData(`Cart ${cart.id} is already completed`);
@@ -157,26 +166,40 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     const variantIds = [...new Set(state.items.map((i) => i.variant_id))];
     const [collection, variants, location_ids] = await Promise.all([
       ctx.modules.payment.collectionForCart(cart.id),
-      variantIds.length ? ctx.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }) : { items: [] },
+      variantIds.length
+        ? ctx.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 })
+        : { items: [] },
       cart.sales_channel_id ? ctx.modules.stockLocation.locationIdsForSalesChannels([cart.sales_channel_id]) : [],
     ]);
     const missing = missingPieces(state, collection);
-    if (missing.length) throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
+    if (missing.length)
+      throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
     const payment = collection!;
     const authorized = payment.status === "authorized" || payment.status === "completed";
     const covered = authorized ? payment.authorized_amount : payment.amount;
     if (covered < cart.total || payment.currency_code !== cart.currency_code) {
-      throw preconditionError(`Cannot complete cart ${cart.id}: the payment collection (${covered} ${payment.currency_code}) does not cover the cart total (${cart.total} ${cart.currency_code})`, ["payment"]);
+      throw preconditionError(
+        `Cannot complete cart ${cart.id}: the payment collection (${covered} ${payment.currency_code}) does not cover the cart total (${cart.total} ${cart.currency_code})`,
+        ["payment"],
+      );
     }
     const session = authorized ? undefined : sessionToAuthorize(payment);
-    if (!authorized && !session) throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
+    if (!authorized && !session)
+      throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
     const flags = new Map(variants.items.map((v) => [v.id, v]));
     const lines: ReserveForLinesInput["lines"] = [];
     for (const item of state.items) {
       const variant = flags.get(item.variant_id);
-      if (!variant) throw errors.invalidData(`Variant ${item.variant_id} of line item ${item.id} (${item.title}) no longer exists`);
+      if (!variant)
+        throw errors.invalidData(`Variant ${item.variant_id} of line item ${item.id} (${item.title}) no longer exists`);
       // Variants that don't manage inventory are sold without reservations (as in Medusa).
-      if (variant.manage_inventory) lines.push({ line_item_id: item.id, variant_id: item.variant_id, quantity: item.quantity, allow_backorder: variant.allow_backorder });
+      if (variant.manage_inventory)
+        lines.push({
+          line_item_id: item.id,
+          variant_id: item.variant_id,
+          quantity: item.quantity,
+          allow_backorder: variant.allow_backorder,
+        });
     }
     const plan: CompletionPlan = {
       ...empty,
@@ -208,7 +231,10 @@ const AUTHORIZE_TIMEOUT_MS = 5_000;
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, { idempotencyKey: ctx.idempotencyKey, timeoutMs: AUTHORIZE_TIMEOUT_MS });
+    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, {
+      idempotencyKey: ctx.idempotencyKey,
+      timeoutMs: AUTHORIZE_TIMEOUT_MS,
+    });
     return { output: { payment_id: payment.id } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
@@ -225,7 +251,8 @@ const authorizeCartPaymentStep = step("authorize-cart-payment", {
 const placeOrderStep = step("place-order", {
   invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
     const closed = await ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at);
-    if (!closed) throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
+    if (!closed)
+      throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
     const created = await ctx.modules.order.create(input.order, input.actor);
     // Released only when the whole checkout succeeds: a compensated one never announces an order.
     await ctx.emit("order.placed", {
@@ -238,7 +265,10 @@ const placeOrderStep = step("place-order", {
       total: input.order.totals.total,
       item_count: input.order.items.reduce((sum, i) => sum + i.quantity, 0),
     });
-    return { output: { id: created.id, display_id: created.display_id }, compensateInput: { order_id: created.id, cart_id: input.cart_id } };
+    return {
+      output: { id: created.id, display_id: created.display_id },
+      compensateInput: { order_id: created.id, cart_id: input.cart_id },
+    };
   },
   compensate: async (input: { order_id: string; cart_id: string }, ctx) => {
     await ctx.modules.order.delete(input.order_id);
@@ -259,7 +289,12 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
   if (plan.authorize) await ctx.run(authorizeCartPaymentStep, plan.authorize);
   if (plan.usages.length) await ctx.run(registerPromotionUsage, { usages: plan.usages });
-  const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at, order: plan.order!, actor: plan.actor });
+  const order = await ctx.run(placeOrderStep, {
+    cart_id: input.cart_id,
+    cart_updated_at: plan.cart_updated_at,
+    order: plan.order!,
+    actor: plan.actor,
+  });
   return { order_id: order.id };
 });
 
@@ -277,13 +312,23 @@ export type CompleteCartOutcome = { type: "order"; order_id: string } | { type: 
  * @example
  * const outcome = await completeCart(app.infra.engine, app.modules, cartId, { customer_id: null });
  */
-export async function completeCart(engine: Pick<Engine, "execute">, m: Modules, cartId: string, actor: CartActor): Promise<CompleteCartOutcome> {
+export async function completeCart(
+  engine: Pick<Engine, "execute">,
+  m: Modules,
+  cartId: string,
+  actor: CartActor,
+): Promise<CompleteCartOutcome> {
   const [cart, placed] = await Promise.all([m.cart.retrieve(cartId), m.order.findByCart(cartId)]);
   // As `assertCartAccess`: someone else's cart reads as missing.
-  if (cart.customer_id && cart.customer_id !== actor.customer_id) throw errors.notFound(`Cart with id: ${cartId} was not found`);
+  if (cart.customer_id && cart.customer_id !== actor.customer_id)
+    throw errors.notFound(`Cart with id: ${cartId} was not found`);
   if (cart.completed_at && placed) return { type: "order", order_id: placed.id };
   try {
-    const { order_id } = await engine.execute(completeCartWorkflow, { cart_id: cartId }, { idempotencyKey: cartId, freshAfterFailure: true });
+    const { order_id } = await engine.execute(
+      completeCartWorkflow,
+      { cart_id: cartId },
+      { idempotencyKey: cartId, freshAfterFailure: true },
+    );
     return { type: "order", order_id };
   } catch (error) {
     if (!isKasseError(error) || isCheckoutPrecondition(error)) throw error;

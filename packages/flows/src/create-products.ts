@@ -9,7 +9,10 @@ import { applyVariantWrites, assertSalesChannels } from "./product-writes";
 /** The sales channels the products name must be live (400 naming the missing ones). Reads only. */
 const checkSalesChannelsStep = step("check-product-sales-channels", {
   invoke: async (input: ProductCreate[], ctx) => {
-    await assertSalesChannels(ctx.modules, input.flatMap((p) => p.sales_channels ?? []));
+    await assertSalesChannels(
+      ctx.modules,
+      input.flatMap((p) => p.sales_channels ?? []),
+    );
     return { output: null };
   },
 });
@@ -27,7 +30,9 @@ export const createProductsWorkflow = workflow("create-products", async (input: 
   const created: VariantWrite[] = writes.flatMap((w) => w.created);
   const priced = created.flatMap((v) => (v.prices ? [{ variant_id: v.id, prices: v.prices }] : []));
   if (priced.length) await ctx.run(setNewVariantPricesStep, priced);
-  const managed = created.filter((v) => v.manage_inventory).map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title }));
+  const managed = created
+    .filter((v) => v.manage_inventory)
+    .map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title }));
   if (managed.length) await ctx.run(createVariantInventoryItemsStep, managed);
   return writes.map((w) => w.id);
 });

@@ -24,6 +24,10 @@ const checkReturnLocationStep = step("check-return-location", {
  * return's location. Nothing moves in stock until the return is received.
  */
 export const createReturnWorkflow = workflow("create-return", async (input: CreateReturnInput, ctx) => {
-  await ctx.run(checkReturnLocationStep, { order_id: input.order_id, line_item_ids: input.return.items.map((i) => i.id), location_id: input.return.location_id });
+  await ctx.run(checkReturnLocationStep, {
+    order_id: input.order_id,
+    line_item_ids: input.return.items.map((i) => i.id),
+    location_id: input.return.location_id,
+  });
   return ctx.run(createReturnStep, input);
 });

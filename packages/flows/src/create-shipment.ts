@@ -17,7 +17,18 @@ export type CreateShipmentInput = FulfillmentMoveInput & { shipment?: ShipmentCr
  */
 export const createShipmentWorkflow = workflow("create-shipment", async (input: CreateShipmentInput, ctx) => {
   await ctx.run(checkOrderOpenStep, { order_id: input.order_id, doing: "shipped" });
-  const shipped = await ctx.run(markFulfillmentStep, { order_id: input.order_id, fulfillment_id: input.fulfillment_id, field: "shipped_at" as const, shipment: input.shipment ?? {} });
-  const moved = await ctx.run(moveOrderLinesStep, { order_id: input.order_id, stage: "shipped_quantity", items: shipped.items, action: "shipment_created", actor: input.actor ?? null });
+  const shipped = await ctx.run(markFulfillmentStep, {
+    order_id: input.order_id,
+    fulfillment_id: input.fulfillment_id,
+    field: "shipped_at" as const,
+    shipment: input.shipment ?? {},
+  });
+  const moved = await ctx.run(moveOrderLinesStep, {
+    order_id: input.order_id,
+    stage: "shipped_quantity",
+    items: shipped.items,
+    action: "shipment_created",
+    actor: input.actor ?? null,
+  });
   return { fulfillment_id: shipped.id, fulfillment_status: moved.fulfillment_status };
 });

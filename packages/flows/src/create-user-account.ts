@@ -1,6 +1,13 @@
 import { errors } from "@kasse/db";
 import { workflow, type Engine } from "@kasse/workflows";
-import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import {
+  createAuthIdentityStep,
+  DEFAULT_SCRYPT,
+  EMAILPASS,
+  hashPassword,
+  linkActorStep,
+  normalizeEmail,
+} from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
 
 /** The workflow's input: the password arrives hashed, and the hash is a secret field (journaled as a redaction). */
@@ -19,8 +26,17 @@ export interface CreateUserAccountWorkflowInput {
 export const createUserAccountWorkflow = workflow(
   "create-user-account",
   async (input: CreateUserAccountWorkflowInput, ctx) => {
-    const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: input.email, user_metadata: null, provider_metadata: { password: input.password_hash } });
-    const user = await ctx.run(createUserStep, { email: input.email, first_name: input.first_name, last_name: input.last_name });
+    const identity = await ctx.run(createAuthIdentityStep, {
+      provider: EMAILPASS,
+      entity_id: input.email,
+      user_metadata: null,
+      provider_metadata: { password: input.password_hash },
+    });
+    const user = await ctx.run(createUserStep, {
+      email: input.email,
+      first_name: input.first_name,
+      last_name: input.last_name,
+    });
     await ctx.run(linkActorStep, { auth_identity_id: identity.id, actor_type: "user", actor_id: user.id });
     return { user_id: user.id, auth_identity_id: identity.id };
   },
@@ -46,9 +62,19 @@ export async function createUserAccount(
   options: { scryptLogN?: number } = {},
 ): Promise<{ user_id: string; auth_identity_id: string }> {
   const email = normalizeEmail(input.email ?? "");
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320) throw errors.invalidData(`'${input.email}' is not a valid email`);
-  if (typeof input.password !== "string" || input.password.length === 0) throw errors.invalidData("A password is required");
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320)
+    throw errors.invalidData(`'${input.email}' is not a valid email`);
+  if (typeof input.password !== "string" || input.password.length === 0)
+    throw errors.invalidData("A password is required");
   if (input.password.length > 1024) throw errors.invalidData("The password is too long");
-  const password_hash = await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
-  return engine.execute(createUserAccountWorkflow, { email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, password_hash });
+  const password_hash = await hashPassword(input.password, {
+    ...DEFAULT_SCRYPT,
+    logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN,
+  });
+  return engine.execute(createUserAccountWorkflow, {
+    email,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    password_hash,
+  });
 }

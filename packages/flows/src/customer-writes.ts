@@ -13,7 +13,11 @@ export const customerWrites = {
   create: (m: Modules, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
     withEvents(m, async (t) => {
       const created = await t.customer.create(input, context);
-      await recordEvent(t.db, "customer.created", { id: created.id, email: created.email, has_account: created.has_account });
+      await recordEvent(t.db, "customer.created", {
+        id: created.id,
+        email: created.email,
+        has_account: created.has_account,
+      });
       return created;
     }),
   update: (m: Modules, id: string, input: CustomerUpdate): Promise<CustomerDetail> =>

@@ -25,7 +25,29 @@ import { createProductsWorkflow } from "./create-products";
  * Every commerce workflow, so the worker can resume any of them by name.
  * Add each new flow here with a one-line targeted edit.
  */
-export const allWorkflows: AnyWorkflow[] = [registerCustomerWorkflow, createUserAccountWorkflow, removeUserAccountWorkflow, cancelOrderWorkflow, capturePaymentWorkflow, refundPaymentWorkflow, createFulfillmentWorkflow, cancelFulfillmentWorkflow, createShipmentWorkflow, markDeliveredWorkflow, createReturnWorkflow, receiveReturnWorkflow, cancelReturnWorkflow, completeCartWorkflow, removeCustomerAccountWorkflow, acceptInviteWorkflow, sendNotificationWorkflow, requestOrderTransferWorkflow, updateStoreWorkflow, queueEventNotificationWorkflow, createProductsWorkflow];
+export const allWorkflows: AnyWorkflow[] = [
+  registerCustomerWorkflow,
+  createUserAccountWorkflow,
+  removeUserAccountWorkflow,
+  cancelOrderWorkflow,
+  capturePaymentWorkflow,
+  refundPaymentWorkflow,
+  createFulfillmentWorkflow,
+  cancelFulfillmentWorkflow,
+  createShipmentWorkflow,
+  markDeliveredWorkflow,
+  createReturnWorkflow,
+  receiveReturnWorkflow,
+  cancelReturnWorkflow,
+  completeCartWorkflow,
+  removeCustomerAccountWorkflow,
+  acceptInviteWorkflow,
+  sendNotificationWorkflow,
+  requestOrderTransferWorkflow,
+  updateStoreWorkflow,
+  queueEventNotificationWorkflow,
+  createProductsWorkflow,
+];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
@@ -34,22 +56,66 @@ export { acceptInviteWorkflow, type AcceptInviteInput } from "./accept-invite";
 // Product create is a saga over product, pricing and inventory; the other product writes are one
 // database transaction each (docs/CONVENTIONS.md says why).
 export { createProductsWorkflow } from "./create-products";
-export { updateProducts, createProductVariants, updateProductVariant, deleteProductVariant, setProductVariantPrices, productOptions } from "./update-products";
+export {
+  updateProducts,
+  createProductVariants,
+  updateProductVariant,
+  deleteProductVariant,
+  setProductVariantPrices,
+  productOptions,
+} from "./update-products";
 export { deleteProducts } from "./delete-products";
 export { batchProducts, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
-export { requestOrderTransfer, requestOrderTransferWorkflow, type RequestOrderTransferInput, type RequestOrderTransferResult } from "./transfer-order";
+export {
+  requestOrderTransfer,
+  requestOrderTransferWorkflow,
+  type RequestOrderTransferInput,
+  type RequestOrderTransferResult,
+} from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
-export { createReservation, updateReservation, createInventoryItem, addInventoryLevel, batchInventoryLevels, setApiKeySalesChannels, setStockLocationSalesChannels } from "./inventory-references";
+export {
+  createReservation,
+  updateReservation,
+  createInventoryItem,
+  addInventoryLevel,
+  batchInventoryLevels,
+  setApiKeySalesChannels,
+  setStockLocationSalesChannels,
+} from "./inventory-references";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.
-export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartActor, type CartResult, type CartPromotion, withPromotions } from "./cart-write";
+export {
+  writeCart,
+  readCart,
+  assertCartAccess,
+  assertCartOpen,
+  type CartActor,
+  type CartResult,
+  type CartPromotion,
+  withPromotions,
+} from "./cart-write";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";
 export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
-export { createCart, updateCart, setCartAddress, addShippingMethod, addPromotions, removePromotions, calculateCartTaxes, transferCart, type CartChannelContext } from "./update-cart";
-export { createCartPaymentCollection, startPaymentSession, authorizePaymentSession, type CartPaymentResult } from "./cart-payment";
+export {
+  createCart,
+  updateCart,
+  setCartAddress,
+  addShippingMethod,
+  addPromotions,
+  removePromotions,
+  calculateCartTaxes,
+  transferCart,
+  type CartChannelContext,
+} from "./update-cart";
+export {
+  createCartPaymentCollection,
+  startPaymentSession,
+  authorizePaymentSession,
+  type CartPaymentResult,
+} from "./cart-payment";
 export { cancelOrderWorkflow, type CancelOrderInput } from "./cancel-order";
 export { capturePaymentWorkflow, type CapturePaymentInput } from "./capture-payment";
 export { refundPaymentWorkflow, type RefundPaymentInput } from "./refund-payment";
@@ -67,5 +133,11 @@ export { inventoryLevels } from "./inventory-levels";
 export { withEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";
 export { customerWrites } from "./customer-writes";
-export { allSubscribers, bindSubscribers, queueEventNotificationWorkflow, type SubscriberDefinition, type SubscriberDeps } from "./subscribers";
+export {
+  allSubscribers,
+  bindSubscribers,
+  queueEventNotificationWorkflow,
+  type SubscriberDefinition,
+  type SubscriberDeps,
+} from "./subscribers";
 export { checkInvariants, type CheckResult } from "./check";

@@ -1,12 +1,22 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
-import type { InventoryLevel, InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } from "@kasse/modules/inventory";
+import type {
+  InventoryLevel,
+  InventoryLevelBatch,
+  InventoryLevelCreate,
+  InventoryLevelUpdate,
+} from "@kasse/modules/inventory";
 import { withEvents } from "./events";
 
 /** `inventory-item.updated` for levels whose stock was set. */
 async function recordLevels(m: Modules, itemId: string, levels: InventoryLevel[]): Promise<void> {
   for (const level of levels) {
-    await recordEvent(m.db, "inventory-item.updated", { id: itemId, location_id: level.location_id, stocked_quantity: level.stocked_quantity, reserved_quantity: level.reserved_quantity });
+    await recordEvent(m.db, "inventory-item.updated", {
+      id: itemId,
+      location_id: level.location_id,
+      stocked_quantity: level.stocked_quantity,
+      reserved_quantity: level.reserved_quantity,
+    });
   }
 }
 
@@ -27,7 +37,9 @@ export const inventoryLevels = {
   batch: (m: Modules, itemId: string, input: InventoryLevelBatch) =>
     withEvents(m, async (t) => {
       const result = await t.inventory.batchLevels(itemId, input);
-      const stockSet = new Set((input.update ?? []).filter((u) => u.stocked_quantity !== undefined).map((u) => u.location_id));
+      const stockSet = new Set(
+        (input.update ?? []).filter((u) => u.stocked_quantity !== undefined).map((u) => u.location_id),
+      );
       await recordLevels(t, itemId, [...result.created, ...result.updated.filter((l) => stockSet.has(l.location_id))]);
       return result;
     }),

@@ -1,7 +1,13 @@
 import { errors } from "@kasse/db";
 import { inventoryLevels } from "./inventory-levels";
 import type { Modules } from "@kasse/modules";
-import type { InventoryItemCreate, InventoryLevelBatch, InventoryLevelCreate, ReservationCreate, ReservationUpdate } from "@kasse/modules/inventory";
+import type {
+  InventoryItemCreate,
+  InventoryLevelBatch,
+  InventoryLevelCreate,
+  ReservationCreate,
+  ReservationUpdate,
+} from "@kasse/modules/inventory";
 import type { ApiKeySalesChannels } from "@kasse/modules/api-key";
 import type { StockLocationSalesChannels } from "@kasse/modules/stock-location";
 
@@ -19,7 +25,8 @@ async function requireLocations(m: Modules, ids: string[]): Promise<void> {
 
 /** A reservation's stock location must exist (404). */
 async function requireLocation(m: Modules, id: string): Promise<void> {
-  if (!(await m.stockLocation.existing([id])).has(id)) throw errors.notFound(`Stock location with id: ${id} was not found`);
+  if (!(await m.stockLocation.existing([id])).has(id))
+    throw errors.notFound(`Stock location with id: ${id} was not found`);
 }
 
 /**
@@ -50,7 +57,10 @@ export async function updateReservation(m: Modules, id: string, input: Reservati
 
 /** A new inventory item with its stock at locations that exist. */
 export async function createInventoryItem(m: Modules, input: InventoryItemCreate) {
-  await requireLocations(m, (input.location_levels ?? []).map((l) => l.location_id));
+  await requireLocations(
+    m,
+    (input.location_levels ?? []).map((l) => l.location_id),
+  );
   return m.inventory.create(input);
 }
 
@@ -63,7 +73,10 @@ export async function addInventoryLevel(m: Modules, itemId: string, input: Inven
 
 /** Creates, updates and deletes an item's levels at once; created ones at locations that exist. */
 export async function batchInventoryLevels(m: Modules, itemId: string, input: InventoryLevelBatch) {
-  await requireLocations(m, (input.create ?? []).map((l) => l.location_id));
+  await requireLocations(
+    m,
+    (input.create ?? []).map((l) => l.location_id),
+  );
   return inventoryLevels.batch(m, itemId, input);
 }
 

@@ -59,39 +59,90 @@ const scrypt = (password: string) => hashPassword(password, { logN: 4, r: 8, p: 
 const carriesSecrets: Record<string, () => Promise<string[]>> = {
   "create-user-account": async () => {
     const hash = await scrypt("user-plain-pass");
-    const ok = await engine.execute(createUserAccountWorkflow, { email: "journal-user@example.com", first_name: null, last_name: null, password_hash: hash });
+    const ok = await engine.execute(createUserAccountWorkflow, {
+      email: "journal-user@example.com",
+      first_name: null,
+      last_name: null,
+      password_hash: hash,
+    });
     expect(ok.user_id).toMatch(/^user_/);
     // The user step conflicts after the identity step stored the hash: compensated.
     await createUserService(database.db).create({ email: "journal-taken@example.com" });
     const takenHash = await scrypt("taken-plain-pass");
-    await expect(engine.execute(createUserAccountWorkflow, { email: "journal-taken@example.com", first_name: null, last_name: null, password_hash: takenHash })).rejects.toMatchObject({ type: "conflict" });
+    await expect(
+      engine.execute(createUserAccountWorkflow, {
+        email: "journal-taken@example.com",
+        first_name: null,
+        last_name: null,
+        password_hash: takenHash,
+      }),
+    ).rejects.toMatchObject({ type: "conflict" });
     // Resumed without the hash: fails cleanly, creates nothing (never an identity whose "hash" is the placeholder).
-    const id = await crashedExecution("create-user-account", { email: "journal-crash@example.com", first_name: null, last_name: null, password_hash: REDACTED });
+    const id = await crashedExecution("create-user-account", {
+      email: "journal-crash@example.com",
+      first_name: null,
+      last_name: null,
+      password_hash: REDACTED,
+    });
     await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
-    expect(await count(sql`select count(*)::int as n from provider_identity where entity_id = 'journal-crash@example.com'`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int as n from provider_identity where entity_id = 'journal-crash@example.com'`),
+    ).toBe(0);
     expect((await engine.retrieve(id)).state).toBe("failed");
     return ["user-plain-pass", hash, "taken-plain-pass", takenHash];
   },
   "register-customer": async () => {
     const hash = await scrypt("customer-plain-pass");
-    await engine.execute(registerCustomerWorkflow, { customer: { email: "journal-customer@example.com" }, auth_identity_id: null, password_hash: hash });
+    await engine.execute(registerCustomerWorkflow, {
+      customer: { email: "journal-customer@example.com" },
+      auth_identity_id: null,
+      password_hash: hash,
+    });
     await createCustomerService(database.db).create({ email: "journal-registered@example.com" }, { has_account: true });
     const takenHash = await scrypt("registered-plain-pass");
-    await expect(engine.execute(registerCustomerWorkflow, { customer: { email: "journal-registered@example.com" }, auth_identity_id: null, password_hash: takenHash })).rejects.toMatchObject({ type: "conflict" });
-    const id = await crashedExecution("register-customer", { customer: { email: "journal-crash-customer@example.com" }, auth_identity_id: null, password_hash: REDACTED });
+    await expect(
+      engine.execute(registerCustomerWorkflow, {
+        customer: { email: "journal-registered@example.com" },
+        auth_identity_id: null,
+        password_hash: takenHash,
+      }),
+    ).rejects.toMatchObject({ type: "conflict" });
+    const id = await crashedExecution("register-customer", {
+      customer: { email: "journal-crash-customer@example.com" },
+      auth_identity_id: null,
+      password_hash: REDACTED,
+    });
     await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
-    expect(await count(sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`),
+    ).toBe(0);
     return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
   },
   "request-order-transfer": async () => {
     // The transfer token travels from the order step to the outbox step: redacted in the journal.
     const mails: string[] = [];
-    const options = { secret: "journal-secrets-test-secret", notificationProviders: [{ id: "capture", channels: ["email"], send: async (m: { text: string }) => (mails.push(m.text), {}) }] };
+    const options = {
+      secret: "journal-secrets-test-secret",
+      notificationProviders: [
+        { id: "capture", channels: ["email"], send: async (m: { text: string }) => (mails.push(m.text), {}) },
+      ],
+    };
     const notifications = createModules(database.db, options).notification;
-    const transferEngine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db, options) });
+    const transferEngine = createEngine({
+      db: database.db,
+      workflows: allWorkflows,
+      modules: (db) => createModules(db, options),
+    });
     const order = await createOrderService(database.db).create(orderSnapshot({ email: "journal-guest@example.com" }));
-    const customer = await createCustomerService(database.db).create({ email: "journal-claimer@example.com" }, { has_account: true });
-    const result = await requestOrderTransfer(transferEngine, notifications, { order_id: order.id, customer_id: customer.id, storefront_url: null });
+    const customer = await createCustomerService(database.db).create(
+      { email: "journal-claimer@example.com" },
+      { has_account: true },
+    );
+    const result = await requestOrderTransfer(transferEngine, notifications, {
+      order_id: order.id,
+      customer_id: customer.id,
+      storefront_url: null,
+    });
     const token = /\/transfer\/([^\s/]+)/.exec(mails.join("\n"))?.[1];
     expect(token, "the email carries the token").toBeTruthy();
     expect(result.order_id).toBe(order.id);
@@ -128,7 +179,9 @@ describe("secrets in the journal of the registered workflows", () => {
     const names = allWorkflows.map((wf: AnyWorkflow) => wf.name).sort();
     expect([...Object.keys(carriesSecrets), ...noSecrets].sort()).toEqual(names);
     // A workflow with secret input is one of those carrying secrets.
-    for (const wf of allWorkflows) if (wf.secret.input.length > 0 || wf.secret.result.length > 0) expect(Object.keys(carriesSecrets)).toContain(wf.name);
+    for (const wf of allWorkflows)
+      if (wf.secret.input.length > 0 || wf.secret.result.length > 0)
+        expect(Object.keys(carriesSecrets)).toContain(wf.name);
   });
 
   for (const [name, scenario] of Object.entries(carriesSecrets)) {
@@ -136,7 +189,11 @@ describe("secrets in the journal of the registered workflows", () => {
       const secrets = await scenario();
       const strings = await journalStrings(name);
       expect(strings).toContain(REDACTED);
-      for (const secret of secrets) expect(strings.filter((s) => s.includes(secret)), secret).toEqual([]);
+      for (const secret of secrets)
+        expect(
+          strings.filter((s) => s.includes(secret)),
+          secret,
+        ).toEqual([]);
     });
   }
 });

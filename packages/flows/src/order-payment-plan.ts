@@ -22,7 +22,8 @@ export const planPaymentMovesStep = step("plan-payment-moves", {
   invoke: async (input: PaymentTarget & { kind: "capture" | "refund" }, ctx) => {
     const payments = ctx.modules.payment;
     const orders = ctx.modules.order;
-    if (input.amount !== null && input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount <= 0)) throw errors.invalidData(`The ${input.kind} amount must be a positive integer`);
+    if (input.amount !== null && input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount <= 0))
+      throw errors.invalidData(`The ${input.kind} amount must be a positive integer`);
     let collectionId = input.payment_collection_id ?? null;
     if (input.payment_id) {
       collectionId = (await payments.retrievePayment(input.payment_id)).payment_collection_id;
@@ -31,15 +32,19 @@ export const planPaymentMovesStep = step("plan-payment-moves", {
     let orderId = input.order_id ?? null;
     if (orderId) {
       const order = await orders.lock(orderId);
-      if (!order.payment_collection_ids.includes(collectionId)) throw errors.notFound(`Payment collection with id: ${collectionId} was not found on order ${orderId}`);
+      if (!order.payment_collection_ids.includes(collectionId))
+        throw errors.notFound(`Payment collection with id: ${collectionId} was not found on order ${orderId}`);
     } else {
       orderId = (await orders.findByPaymentCollection(collectionId))?.id ?? null;
     }
     // Money moves only on an open order (a canceled one was settled by its cancellation).
     if (orderId) assertOpen(await orders.retrieve(orderId), input.kind === "capture" ? "captured" : "refunded");
     const collection = await payments.retrieveCollection(collectionId);
-    const candidates = input.payment_id ? collection.payments.filter((p) => p.id === input.payment_id) : collection.payments;
-    if (input.payment_id && candidates[0]?.canceled_at) throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
+    const candidates = input.payment_id
+      ? collection.payments.filter((p) => p.id === input.payment_id)
+      : collection.payments;
+    if (input.payment_id && candidates[0]?.canceled_at)
+      throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
     const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined);
     return { output: { order_id: orderId, payment_collection_id: collectionId, moves } };
   },

@@ -13,7 +13,14 @@ export function issuePasswordReset(
   input: { actor_type: string; provider: string; email: string; auth_identity_id: string; ttlMs: number },
 ) {
   return withEvents(m, async (t) => {
-    const issued = await t.authTokens.issue({ kind: "password_reset", actor_type: input.actor_type, provider: input.provider, ttlMs: input.ttlMs, auth_identity_id: input.auth_identity_id, entity_id: input.email });
+    const issued = await t.authTokens.issue({
+      kind: "password_reset",
+      actor_type: input.actor_type,
+      provider: input.provider,
+      ttlMs: input.ttlMs,
+      auth_identity_id: input.auth_identity_id,
+      entity_id: input.email,
+    });
     await recordEvent(t.db, "auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
     return issued;
   });

@@ -8,13 +8,17 @@ import type { ProductWrite, VariantWrite } from "@kasse/modules/product";
  * manages inventory (inventory), and cleanup of removed variants. Runs in the caller's
  * transaction so the product rows and these writes commit together.
  */
-export async function applyVariantWrites(m: Modules, write: Pick<ProductWrite, "created" | "updated" | "deleted">): Promise<void> {
+export async function applyVariantWrites(
+  m: Modules,
+  write: Pick<ProductWrite, "created" | "updated" | "deleted">,
+): Promise<void> {
   const { pricing, inventory } = m;
   for (const variant of [...write.created, ...write.updated] as VariantWrite[]) {
     if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices);
   }
   const managed = write.created.filter((v) => v.manage_inventory);
-  if (managed.length) await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })));
+  if (managed.length)
+    await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })));
   if (write.deleted.length) {
     await pricing.deleteVariantPrices(write.deleted);
     const unlinked = await inventory.unlinkVariants(write.deleted);

@@ -20,7 +20,12 @@ export interface RuleValueOption {
  * of the module that owns them (the store's currencies read the store first). Products are
  * labelled by title, tags by their value, the rest by name. 400 for an attribute without a list.
  */
-export async function ruleValueOptions(m: Modules, ruleType: RuleType, attributeId: string, query: RuleValueQuery): Promise<RuleValueOption[]> {
+export async function ruleValueOptions(
+  m: Modules,
+  ruleType: RuleType,
+  attributeId: string,
+  query: RuleValueQuery,
+): Promise<RuleValueOption[]> {
   const source = ruleValueSource(ruleType, attributeId);
   const { q, value: id, limit, offset } = query;
   const page = { limit, offset };
@@ -38,7 +43,10 @@ export async function ruleValueOptions(m: Modules, ruleType: RuleType, attribute
       return (await m.currency.list({ q, code }, page)).items.map((c) => ({ label: c.name, value: c.code }));
     }
     case "product":
-      return (await m.product.list({ q, id }, page, { relations: [] })).items.map((p) => ({ label: p.title, value: p.id }));
+      return (await m.product.list({ q, id }, page, { relations: [] })).items.map((p) => ({
+        label: p.title,
+        value: p.id,
+      }));
     case "product_category":
       return named((await m.product.categories.list({ q, id }, page)).items);
     case "product_collection":

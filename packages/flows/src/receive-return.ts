@@ -17,7 +17,12 @@ export interface ReceiveReturnInput {
  * and those units go back into stock at the return's location. Each step is undone if the next fails.
  */
 export const receiveReturnWorkflow = workflow("receive-return", async (input: ReceiveReturnInput, ctx) => {
-  const received = await ctx.run(receiveReturnStep, { return_id: input.return_id, order_id: input.order_id ?? null, receive: input.receive ?? {}, actor: input.actor ?? null });
+  const received = await ctx.run(receiveReturnStep, {
+    return_id: input.return_id,
+    order_id: input.order_id ?? null,
+    receive: input.receive ?? {},
+    actor: input.actor ?? null,
+  });
   if (received.restock.length) await ctx.run(receiveVariantsStep, received.restock);
   return { id: received.id, order_id: received.order_id };
 });

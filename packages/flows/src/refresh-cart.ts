@@ -43,9 +43,19 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
 
   const items = state.items.map((item) => {
     const price = prices.get(item.id)!;
-    return { ...item, unit_price: price.calculated_amount, is_tax_inclusive: price.is_calculated_price_tax_inclusive, tax_lines: taxLines ?? item.tax_lines };
+    return {
+      ...item,
+      unit_price: price.calculated_amount,
+      is_tax_inclusive: price.is_calculated_price_tax_inclusive,
+      tax_lines: taxLines ?? item.tax_lines,
+    };
   });
-  const shipping_methods = methods.map(({ method, amount }) => ({ ...method, amount, is_tax_inclusive: shippingInclusive, tax_lines: taxLines ?? method.tax_lines }));
+  const shipping_methods = methods.map(({ method, amount }) => ({
+    ...method,
+    amount,
+    is_tax_inclusive: shippingInclusive,
+    tax_lines: taxLines ?? method.tax_lines,
+  }));
 
   const codes = options.codes ?? cart.promo_codes;
   const promotions = items.length
@@ -64,36 +74,82 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
             product_tag_ids: i.product_tag_ids,
             is_discountable: i.is_discountable,
           })),
-          shipping_methods: shipping_methods.map((s) => ({ id: s.id, amount: s.amount, shipping_option_id: s.shipping_option_id })),
+          shipping_methods: shipping_methods.map((s) => ({
+            id: s.id,
+            amount: s.amount,
+            shipping_option_id: s.shipping_option_id,
+          })),
         },
         codes,
-        {}
+        {},
       )
     : null;
-  const appliedCodes = new Set((promotions?.applied ?? []).map((a) => a.code?.toLowerCase()).filter((c): c is string => !!c));
+  const appliedCodes = new Set(
+    (promotions?.applied ?? []).map((a) => a.code?.toLowerCase()).filter((c): c is string => !!c),
+  );
   for (const code of options.requireCodes ?? []) {
-    if (!appliedCodes.has(code.toLowerCase())) throw errors.invalidData(`The promotion code ${code} is invalid or does not apply to the cart`);
+    if (!appliedCodes.has(code.toLowerCase()))
+      throw errors.invalidData(`The promotion code ${code} is invalid or does not apply to the cart`);
   }
-  const itemAdjustments = group((promotions?.item_adjustments ?? []).map((a) => ({ key: a.item_id, value: adjustment(a) })));
-  const methodAdjustments = group((promotions?.shipping_method_adjustments ?? []).map((a) => ({ key: a.shipping_method_id, value: adjustment(a) })));
+  const itemAdjustments = group(
+    (promotions?.item_adjustments ?? []).map((a) => ({ key: a.item_id, value: adjustment(a) })),
+  );
+  const methodAdjustments = group(
+    (promotions?.shipping_method_adjustments ?? []).map((a) => ({ key: a.shipping_method_id, value: adjustment(a) })),
+  );
 
   const totals = computeTotals({
-    items: items.map((i) => ({ unit_price: i.unit_price, quantity: i.quantity, is_tax_inclusive: i.is_tax_inclusive, tax_rates: i.tax_lines.map((t) => t.rate), discounts: (itemAdjustments.get(i.id) ?? []).map((a) => a.amount) })),
-    shipping_methods: shipping_methods.map((s) => ({ amount: s.amount, is_tax_inclusive: s.is_tax_inclusive, tax_rates: s.tax_lines.map((t) => t.rate), discounts: (methodAdjustments.get(s.id) ?? []).map((a) => a.amount) })),
+    items: items.map((i) => ({
+      unit_price: i.unit_price,
+      quantity: i.quantity,
+      is_tax_inclusive: i.is_tax_inclusive,
+      tax_rates: i.tax_lines.map((t) => t.rate),
+      discounts: (itemAdjustments.get(i.id) ?? []).map((a) => a.amount),
+    })),
+    shipping_methods: shipping_methods.map((s) => ({
+      amount: s.amount,
+      is_tax_inclusive: s.is_tax_inclusive,
+      tax_rates: s.tax_lines.map((t) => t.rate),
+      discounts: (methodAdjustments.get(s.id) ?? []).map((a) => a.amount),
+    })),
   });
-  const computedItems: ComputedLine[] = items.map((i, n) => ({ id: i.id, unit_price: i.unit_price, is_tax_inclusive: i.is_tax_inclusive, tax_lines: i.tax_lines, adjustments: itemAdjustments.get(i.id) ?? [], ...totals.items[n]! }));
-  const computedMethods: ComputedLine[] = shipping_methods.map((s, n) => ({ id: s.id, amount: s.amount, is_tax_inclusive: s.is_tax_inclusive, tax_lines: s.tax_lines, adjustments: methodAdjustments.get(s.id) ?? [], ...totals.shipping_methods[n]! }));
+  const computedItems: ComputedLine[] = items.map((i, n) => ({
+    id: i.id,
+    unit_price: i.unit_price,
+    is_tax_inclusive: i.is_tax_inclusive,
+    tax_lines: i.tax_lines,
+    adjustments: itemAdjustments.get(i.id) ?? [],
+    ...totals.items[n]!,
+  }));
+  const computedMethods: ComputedLine[] = shipping_methods.map((s, n) => ({
+    id: s.id,
+    amount: s.amount,
+    is_tax_inclusive: s.is_tax_inclusive,
+    tax_lines: s.tax_lines,
+    adjustments: methodAdjustments.get(s.id) ?? [],
+    ...totals.shipping_methods[n]!,
+  }));
   // Keep the codes that still discount something (as Medusa drops promotions that no longer apply).
   const promo_codes = codes.filter((c) => appliedCodes.has(c.toLowerCase()));
   const [, found] = await Promise.all([
-    m.cart.saveComputed(cart.id, { items: computedItems, shipping_methods: computedMethods, totals: totals.cart, promo_codes }),
+    m.cart.saveComputed(cart.id, {
+      items: computedItems,
+      shipping_methods: computedMethods,
+      totals: totals.cart,
+      promo_codes,
+    }),
     m.payment.collectionForCart(cart.id),
   ]);
   const payment_collection = found ?? null;
-  if (payment_collection && payment_collection.amount !== totals.cart.total && (payment_collection.status === "not_paid" || payment_collection.status === "awaiting")) {
+  if (
+    payment_collection &&
+    payment_collection.amount !== totals.cart.total &&
+    (payment_collection.status === "not_paid" || payment_collection.status === "awaiting")
+  ) {
     await m.payment.setCollectionAmount(payment_collection.id, totals.cart.total);
     payment_collection.amount = totals.cart.total;
-    for (const session of payment_collection.payment_sessions) if (session.status === "pending") session.amount = totals.cart.total;
+    for (const session of payment_collection.payment_sessions)
+      if (session.status === "pending") session.amount = totals.cart.total;
   }
 
   const now = new Date();
@@ -107,16 +163,28 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
 }
 
 /** Each line's calculated price, one pricing call per distinct quantity (quantity tiers). */
-async function priceItems(m: Modules, state: CartState, customer_group_ids: string[]): Promise<Map<string, CalculatedPrice>> {
+async function priceItems(
+  m: Modules,
+  state: CartState,
+  customer_group_ids: string[],
+): Promise<Map<string, CalculatedPrice>> {
   const byQuantity = group(state.items.map((i) => ({ key: i.quantity, value: i })));
   const out = new Map<string, CalculatedPrice>();
-  const context = { currency_code: state.cart.currency_code, region_id: state.cart.region_id ?? undefined, customer_group_ids };
+  const context = {
+    currency_code: state.cart.currency_code,
+    region_id: state.cart.region_id ?? undefined,
+    customer_group_ids,
+  };
   await Promise.all(
     [...byQuantity].map(async ([quantity, items]) => {
-      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], { ...context, quantity });
+      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], {
+        ...context,
+        quantity,
+      });
       for (const item of items) {
         const price = prices.get(item.variant_id);
-        if (!price) throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${state.cart.currency_code}`);
+        if (!price)
+          throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${state.cart.currency_code}`);
         out.set(item.id, price);
       }
     }),
@@ -127,10 +195,18 @@ async function priceItems(m: Modules, state: CartState, customer_group_ids: stri
 /** The cart's methods whose option still applies, with the option's current amount; the others' ids. */
 async function applicableMethods(m: Modules, state: CartState) {
   if (state.shipping_methods.length === 0) return { methods: [], dropped: [] as string[] };
-  const options = await m.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code });
+  const options = await m.fulfillment.optionsForContext({
+    region_id: state.cart.region_id,
+    currency_code: state.cart.currency_code,
+  });
   const amounts = new Map(options.map((o) => [o.id, o.amount]));
-  const methods = state.shipping_methods.filter((s) => amounts.has(s.shipping_option_id)).map((method) => ({ method, amount: amounts.get(method.shipping_option_id)! }));
-  return { methods, dropped: state.shipping_methods.filter((s) => !amounts.has(s.shipping_option_id)).map((s) => s.id) };
+  const methods = state.shipping_methods
+    .filter((s) => amounts.has(s.shipping_option_id))
+    .map((method) => ({ method, amount: amounts.get(method.shipping_option_id)! }));
+  return {
+    methods,
+    dropped: state.shipping_methods.filter((s) => !amounts.has(s.shipping_option_id)).map((s) => s.id),
+  };
 }
 
 /** The tax lines of the shipping address's rate: none without an address or a tax region for its country. */
@@ -143,8 +219,13 @@ async function taxRateFor(m: Modules, state: CartState): Promise<TaxLine[]> {
 
 /** Whether shipping prices include tax: the region's price preference, else the currency's (as for variant prices). */
 async function shippingTaxInclusive(m: Modules, regionId: string | null, currency: string): Promise<boolean> {
-  const { items } = await m.pricePreference.list({ attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] }, { limit: 10, offset: 0 });
-  const preference = items.find((p) => p.attribute === "region_id" && p.value === regionId) ?? items.find((p) => p.attribute === "currency_code" && p.value === currency);
+  const { items } = await m.pricePreference.list(
+    { attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] },
+    { limit: 10, offset: 0 },
+  );
+  const preference =
+    items.find((p) => p.attribute === "region_id" && p.value === regionId) ??
+    items.find((p) => p.attribute === "currency_code" && p.value === currency);
   return preference?.is_tax_inclusive ?? false;
 }
 

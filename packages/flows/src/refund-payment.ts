@@ -15,8 +15,24 @@ export const refundPaymentWorkflow = workflow("refund-payment", async (input: Re
   const plan = await ctx.run(planPaymentMovesStep, { ...input, kind: "refund" });
   const sync = { order_id: plan.order_id, actor: input.actor ?? null };
   await ctx.run(syncPaymentStatusStep, sync);
-  for (const move of plan.moves) await ctx.run(refundPaymentStep, { ...move, note: input.reason ?? null, created_by: input.actor?.actor_id ?? null });
-  await ctx.run(recordPaymentChangeStep, { order_id: plan.order_id, action: "payment_refunded", actor: input.actor ?? null, details: { refunds: plan.moves, reason: input.reason ?? null }, events: { name: "payment.refunded", moves: plan.moves } });
+  for (const move of plan.moves)
+    await ctx.run(refundPaymentStep, {
+      ...move,
+      note: input.reason ?? null,
+      created_by: input.actor?.actor_id ?? null,
+    });
+  await ctx.run(recordPaymentChangeStep, {
+    order_id: plan.order_id,
+    action: "payment_refunded",
+    actor: input.actor ?? null,
+    details: { refunds: plan.moves, reason: input.reason ?? null },
+    events: { name: "payment.refunded", moves: plan.moves },
+  });
   const payment_status = await ctx.run(syncPaymentStatusStep, sync);
-  return { order_id: plan.order_id, payment_collection_id: plan.payment_collection_id, payment_ids: plan.moves.map((m) => m.payment_id), payment_status };
+  return {
+    order_id: plan.order_id,
+    payment_collection_id: plan.payment_collection_id,
+    payment_ids: plan.moves.map((m) => m.payment_id),
+    payment_status,
+  };
 });

@@ -14,18 +14,35 @@ beforeAll(async () => {
   engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
 });
 
-const count = async (table: string) => (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
+const count = async (table: string) =>
+  (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
 
 describe("registerCustomer", () => {
   it("one-call form: creates the identity and the customer, linked; the journal holds neither the password nor its hash", async () => {
-    const { customer_id, auth_identity_id } = await registerCustomer(engine, { customer: { email: "Ana@Example.com", first_name: "Ana" }, password: "pw-plain-1" }, { scryptLogN: 4 });
-    expect(await createCustomerService(database.db).retrieve(customer_id)).toMatchObject({ email: "ana@example.com", has_account: true, first_name: "Ana" });
+    const { customer_id, auth_identity_id } = await registerCustomer(
+      engine,
+      { customer: { email: "Ana@Example.com", first_name: "Ana" }, password: "pw-plain-1" },
+      { scryptLogN: 4 },
+    );
+    expect(await createCustomerService(database.db).retrieve(customer_id)).toMatchObject({
+      email: "ana@example.com",
+      has_account: true,
+      first_name: "Ana",
+    });
     const auth = createAuthService(database.db);
-    const login = await auth.login("customer", "emailpass", { body: { email: "ana@example.com", password: "pw-plain-1" } });
+    const login = await auth.login("customer", "emailpass", {
+      body: { email: "ana@example.com", password: "pw-plain-1" },
+    });
     expect(login).toMatchObject({ claims: { actor_id: customer_id, auth_identity_id } });
-    const journal = await queryRows(database.db, sql`select input from workflow_executions where workflow_id = 'register-customer'`);
+    const journal = await queryRows(
+      database.db,
+      sql`select input from workflow_executions where workflow_id = 'register-customer'`,
+    );
     expect(JSON.stringify(journal)).not.toContain("pw-plain-1");
-    const [{ hash }] = await queryRows<{ hash: string }>(database.db, sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = 'ana@example.com'`) as [{ hash: string }];
+    const [{ hash }] = (await queryRows<{ hash: string }>(
+      database.db,
+      sql`select provider_metadata->>'password' as hash from provider_identity where entity_id = 'ana@example.com'`,
+    )) as [{ hash: string }];
     expect(hash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(journal)).not.toContain(hash);
   });
@@ -35,21 +52,30 @@ describe("registerCustomer", () => {
     const customers = await count("customer");
     // The customer row exists with an account, but not the identity: the customer step fails after the identity step.
     await createCustomerService(database.db).create({ email: "taken@example.com" }, { has_account: true });
-    await expect(registerCustomer(engine, { customer: { email: "taken@example.com" }, password: "pw" }, { scryptLogN: 4 })).rejects.toMatchObject({ type: "conflict" });
+    await expect(
+      registerCustomer(engine, { customer: { email: "taken@example.com" }, password: "pw" }, { scryptLogN: 4 }),
+    ).rejects.toMatchObject({ type: "conflict" });
     expect(await count("auth_identity")).toBe(identities);
     expect(await count("customer")).toBe(customers + 1);
     // An email that already has an identity is conflict before anything is created.
-    await expect(registerCustomer(engine, { customer: { email: "ana@example.com" }, password: "pw" }, { scryptLogN: 4 })).rejects.toMatchObject({ type: "conflict", message: "An account with email ana@example.com already exists" });
+    await expect(
+      registerCustomer(engine, { customer: { email: "ana@example.com" }, password: "pw" }, { scryptLogN: 4 }),
+    ).rejects.toMatchObject({ type: "conflict", message: "An account with email ana@example.com already exists" });
     expect(await count("customer")).toBe(customers + 1);
   });
 
   it("registration-token form links the existing identity once; a second customer for it is conflict and removed", async () => {
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const identity = await auth.register("emailpass", { body: { email: "token@example.com", password: "pw" } });
-    const first = await registerCustomer(engine, { customer: { email: "token@example.com" }, auth_identity_id: identity.id });
+    const first = await registerCustomer(engine, {
+      customer: { email: "token@example.com" },
+      auth_identity_id: identity.id,
+    });
     expect((await auth.retrieve(identity.id)).app_metadata).toEqual({ customer_id: first.customer_id });
     const customers = await count("customer");
-    await expect(registerCustomer(engine, { customer: { email: "token2@example.com" }, auth_identity_id: identity.id })).rejects.toMatchObject({ type: "conflict" });
+    await expect(
+      registerCustomer(engine, { customer: { email: "token2@example.com" }, auth_identity_id: identity.id }),
+    ).rejects.toMatchObject({ type: "conflict" });
     expect(await count("customer")).toBe(customers);
   });
 });

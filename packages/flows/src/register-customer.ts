@@ -1,6 +1,13 @@
 import { errors, isKasseError } from "@kasse/db";
 import { workflow, type Engine } from "@kasse/workflows";
-import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword, linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import {
+  createAuthIdentityStep,
+  DEFAULT_SCRYPT,
+  EMAILPASS,
+  hashPassword,
+  linkActorStep,
+  normalizeEmail,
+} from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
 
 /** The workflow's input: a password arrives hashed, and the hash is a secret field (journaled as a redaction). */
@@ -21,7 +28,12 @@ export const registerCustomerWorkflow = workflow(
   async (input: RegisterCustomerWorkflowInput, ctx) => {
     let identityId = input.auth_identity_id;
     if (!identityId) {
-      const identity = await ctx.run(createAuthIdentityStep, { provider: EMAILPASS, entity_id: normalizeEmail(input.customer.email), user_metadata: null, provider_metadata: { password: input.password_hash } });
+      const identity = await ctx.run(createAuthIdentityStep, {
+        provider: EMAILPASS,
+        entity_id: normalizeEmail(input.customer.email),
+        user_metadata: null,
+        provider_metadata: { password: input.password_hash },
+      });
       identityId = identity.id;
     }
     const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
@@ -32,7 +44,9 @@ export const registerCustomerWorkflow = workflow(
 );
 
 /** Registration, in either form of docs/CONTRACT.md: with a registration token's identity, or with a password. */
-export type RegisterCustomerInput = { customer: CustomerCreate } & ({ auth_identity_id: string; password?: undefined } | { auth_identity_id?: undefined; password: string });
+export type RegisterCustomerInput = { customer: CustomerCreate } & (
+  { auth_identity_id: string; password?: undefined } | { auth_identity_id?: undefined; password: string }
+);
 
 /**
  * Registers a customer through {@link registerCustomerWorkflow}. An email that already has an
@@ -40,12 +54,28 @@ export type RegisterCustomerInput = { customer: CustomerCreate } & ({ auth_ident
  * @example
  * const { customer_id } = await registerCustomer(engine, { customer: { email }, password }, { scryptLogN: 15 });
  */
-export async function registerCustomer(engine: Pick<Engine, "execute">, input: RegisterCustomerInput, options: { scryptLogN?: number } = {}): Promise<{ customer_id: string; auth_identity_id: string }> {
-  const password_hash = input.password === undefined ? null : await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
+export async function registerCustomer(
+  engine: Pick<Engine, "execute">,
+  input: RegisterCustomerInput,
+  options: { scryptLogN?: number } = {},
+): Promise<{ customer_id: string; auth_identity_id: string }> {
+  const password_hash =
+    input.password === undefined
+      ? null
+      : await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
   try {
-    return await engine.execute(registerCustomerWorkflow, { customer: input.customer, auth_identity_id: input.auth_identity_id ?? null, password_hash });
+    return await engine.execute(registerCustomerWorkflow, {
+      customer: input.customer,
+      auth_identity_id: input.auth_identity_id ?? null,
+      password_hash,
+    });
   } catch (error) {
-    if (isKasseError(error) && error.type === "conflict") throw errors.conflict(error.message.startsWith("An identity") ? `An account with email ${normalizeEmail(input.customer.email)} already exists` : error.message);
+    if (isKasseError(error) && error.type === "conflict")
+      throw errors.conflict(
+        error.message.startsWith("An identity")
+          ? `An account with email ${normalizeEmail(input.customer.email)} already exists`
+          : error.message,
+      );
     throw error;
   }
 }

@@ -10,11 +10,17 @@ import { deleteCustomerStep } from "@kasse/modules/customer";
  * end). Any failure before the last step restores the customer and the identities. An unknown
  * customer is `not_found`.
  */
-export const removeCustomerAccountWorkflow = workflow("remove-customer-account", async (input: { customer_id: string }, ctx) => {
-  await ctx.run(deleteCustomerStep, input.customer_id);
-  const { auth_identity_ids } = await ctx.run(unlinkActorStep, { actor_type: "customer", actor_id: input.customer_id });
-  const disabled = await ctx.run(disableOrphanIdentitiesStep, { auth_identity_ids });
-  // Last: deleting an identity cannot be undone.
-  await ctx.run(purgeIdentitiesStep, disabled);
-  return { id: input.customer_id };
-});
+export const removeCustomerAccountWorkflow = workflow(
+  "remove-customer-account",
+  async (input: { customer_id: string }, ctx) => {
+    await ctx.run(deleteCustomerStep, input.customer_id);
+    const { auth_identity_ids } = await ctx.run(unlinkActorStep, {
+      actor_type: "customer",
+      actor_id: input.customer_id,
+    });
+    const disabled = await ctx.run(disableOrphanIdentitiesStep, { auth_identity_ids });
+    // Last: deleting an identity cannot be undone.
+    await ctx.run(purgeIdentitiesStep, disabled);
+    return { id: input.customer_id };
+  },
+);

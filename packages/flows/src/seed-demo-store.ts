@@ -39,29 +39,193 @@ const ONE = { title: "Size", values: ["One size"] };
 
 // The catalog a new user sees: 20 products over 4 categories and 2 collections.
 const CATALOG: DemoProduct[] = [
-  { title: "Linen Shirt", description: "A breathable shirt in washed linen.", collection: "Seasonal", category: "Shirts", option: SIZES, usd: 5900, tags: ["linen", "summer"] },
-  { title: "Oxford Shirt", description: "A button-down in heavy oxford cotton.", collection: "Essentials", category: "Shirts", option: SIZES, usd: 6500, tags: ["cotton"] },
-  { title: "Crew T-Shirt", description: "The everyday tee in organic jersey.", collection: "Essentials", category: "Shirts", option: SIZES, usd: 2500, tags: ["cotton", "organic"] },
-  { title: "Long Sleeve Tee", description: "Jersey tee with long sleeves.", collection: "Essentials", category: "Shirts", option: SIZES, usd: 3200, tags: ["cotton"] },
-  { title: "Flannel Shirt", description: "Brushed cotton flannel for cold days.", collection: "Seasonal", category: "Shirts", option: SIZES, usd: 6900, tags: ["cotton", "winter"] },
-  { title: "Merino Sweater", description: "Fine-gauge merino wool crew neck.", collection: "Essentials", category: "Sweaters", option: SIZES, usd: 9900, tags: ["wool"] },
-  { title: "Cable Knit Sweater", description: "Chunky cable knit in lambswool.", collection: "Seasonal", category: "Sweaters", option: SIZES, usd: 12900, tags: ["wool", "winter"] },
-  { title: "Hoodie", description: "Loopback cotton hoodie.", collection: "Essentials", category: "Sweaters", option: SIZES, usd: 7500, tags: ["cotton"] },
-  { title: "Cardigan", description: "A soft cardigan with horn buttons.", collection: "Seasonal", category: "Sweaters", option: SIZES, usd: 10900, tags: ["wool"] },
-  { title: "Sweatshirt", description: "Classic crew sweatshirt.", collection: "Essentials", category: "Sweaters", option: SIZES, usd: 5900, tags: ["cotton"] },
-  { title: "Chinos", description: "Slim chinos in stretch twill.", collection: "Essentials", category: "Pants", option: SIZES, usd: 7900, tags: ["cotton"] },
-  { title: "Selvedge Jeans", description: "Raw selvedge denim, straight fit.", collection: "Essentials", category: "Pants", option: SIZES, usd: 14900, tags: ["denim"] },
-  { title: "Linen Trousers", description: "Relaxed trousers in linen.", collection: "Seasonal", category: "Pants", option: SIZES, usd: 8900, tags: ["linen", "summer"] },
-  { title: "Corduroy Pants", description: "Wide-wale corduroy, relaxed fit.", collection: "Seasonal", category: "Pants", option: SIZES, usd: 9500, tags: ["cotton", "winter"] },
-  { title: "Shorts", description: "Cotton shorts with a drawstring.", collection: "Seasonal", category: "Pants", option: SIZES, usd: 4500, tags: ["cotton", "summer"] },
-  { title: "Wool Beanie", description: "Rib-knit beanie in merino.", collection: "Seasonal", category: "Accessories", option: ONE, usd: 2900, tags: ["wool", "winter"] },
-  { title: "Canvas Tote", description: "Heavy canvas tote bag.", collection: "Essentials", category: "Accessories", option: ONE, usd: 3500, tags: ["cotton"] },
-  { title: "Leather Belt", description: "Vegetable-tanned leather belt.", collection: "Essentials", category: "Accessories", option: { title: "Size", values: ["85", "95", "105"] }, usd: 5500, tags: ["leather"] },
-  { title: "Wool Scarf", description: "A long scarf in brushed wool.", collection: "Seasonal", category: "Accessories", option: ONE, usd: 4900, tags: ["wool", "winter"] },
-  { title: "Sunglasses", description: "Acetate frames with polarized lenses.", collection: "Seasonal", category: "Accessories", option: ONE, usd: 8900, tags: ["summer"] },
+  {
+    title: "Linen Shirt",
+    description: "A breathable shirt in washed linen.",
+    collection: "Seasonal",
+    category: "Shirts",
+    option: SIZES,
+    usd: 5900,
+    tags: ["linen", "summer"],
+  },
+  {
+    title: "Oxford Shirt",
+    description: "A button-down in heavy oxford cotton.",
+    collection: "Essentials",
+    category: "Shirts",
+    option: SIZES,
+    usd: 6500,
+    tags: ["cotton"],
+  },
+  {
+    title: "Crew T-Shirt",
+    description: "The everyday tee in organic jersey.",
+    collection: "Essentials",
+    category: "Shirts",
+    option: SIZES,
+    usd: 2500,
+    tags: ["cotton", "organic"],
+  },
+  {
+    title: "Long Sleeve Tee",
+    description: "Jersey tee with long sleeves.",
+    collection: "Essentials",
+    category: "Shirts",
+    option: SIZES,
+    usd: 3200,
+    tags: ["cotton"],
+  },
+  {
+    title: "Flannel Shirt",
+    description: "Brushed cotton flannel for cold days.",
+    collection: "Seasonal",
+    category: "Shirts",
+    option: SIZES,
+    usd: 6900,
+    tags: ["cotton", "winter"],
+  },
+  {
+    title: "Merino Sweater",
+    description: "Fine-gauge merino wool crew neck.",
+    collection: "Essentials",
+    category: "Sweaters",
+    option: SIZES,
+    usd: 9900,
+    tags: ["wool"],
+  },
+  {
+    title: "Cable Knit Sweater",
+    description: "Chunky cable knit in lambswool.",
+    collection: "Seasonal",
+    category: "Sweaters",
+    option: SIZES,
+    usd: 12900,
+    tags: ["wool", "winter"],
+  },
+  {
+    title: "Hoodie",
+    description: "Loopback cotton hoodie.",
+    collection: "Essentials",
+    category: "Sweaters",
+    option: SIZES,
+    usd: 7500,
+    tags: ["cotton"],
+  },
+  {
+    title: "Cardigan",
+    description: "A soft cardigan with horn buttons.",
+    collection: "Seasonal",
+    category: "Sweaters",
+    option: SIZES,
+    usd: 10900,
+    tags: ["wool"],
+  },
+  {
+    title: "Sweatshirt",
+    description: "Classic crew sweatshirt.",
+    collection: "Essentials",
+    category: "Sweaters",
+    option: SIZES,
+    usd: 5900,
+    tags: ["cotton"],
+  },
+  {
+    title: "Chinos",
+    description: "Slim chinos in stretch twill.",
+    collection: "Essentials",
+    category: "Pants",
+    option: SIZES,
+    usd: 7900,
+    tags: ["cotton"],
+  },
+  {
+    title: "Selvedge Jeans",
+    description: "Raw selvedge denim, straight fit.",
+    collection: "Essentials",
+    category: "Pants",
+    option: SIZES,
+    usd: 14900,
+    tags: ["denim"],
+  },
+  {
+    title: "Linen Trousers",
+    description: "Relaxed trousers in linen.",
+    collection: "Seasonal",
+    category: "Pants",
+    option: SIZES,
+    usd: 8900,
+    tags: ["linen", "summer"],
+  },
+  {
+    title: "Corduroy Pants",
+    description: "Wide-wale corduroy, relaxed fit.",
+    collection: "Seasonal",
+    category: "Pants",
+    option: SIZES,
+    usd: 9500,
+    tags: ["cotton", "winter"],
+  },
+  {
+    title: "Shorts",
+    description: "Cotton shorts with a drawstring.",
+    collection: "Seasonal",
+    category: "Pants",
+    option: SIZES,
+    usd: 4500,
+    tags: ["cotton", "summer"],
+  },
+  {
+    title: "Wool Beanie",
+    description: "Rib-knit beanie in merino.",
+    collection: "Seasonal",
+    category: "Accessories",
+    option: ONE,
+    usd: 2900,
+    tags: ["wool", "winter"],
+  },
+  {
+    title: "Canvas Tote",
+    description: "Heavy canvas tote bag.",
+    collection: "Essentials",
+    category: "Accessories",
+    option: ONE,
+    usd: 3500,
+    tags: ["cotton"],
+  },
+  {
+    title: "Leather Belt",
+    description: "Vegetable-tanned leather belt.",
+    collection: "Essentials",
+    category: "Accessories",
+    option: { title: "Size", values: ["85", "95", "105"] },
+    usd: 5500,
+    tags: ["leather"],
+  },
+  {
+    title: "Wool Scarf",
+    description: "A long scarf in brushed wool.",
+    collection: "Seasonal",
+    category: "Accessories",
+    option: ONE,
+    usd: 4900,
+    tags: ["wool", "winter"],
+  },
+  {
+    title: "Sunglasses",
+    description: "Acetate frames with polarized lenses.",
+    collection: "Seasonal",
+    category: "Accessories",
+    option: ONE,
+    usd: 8900,
+    tags: ["summer"],
+  },
 ];
 
-const handleOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const handleOf = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /**
  * Creates the demo store a new user sees, in one transaction: the store (selling in usd, the
@@ -79,12 +243,17 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     const t = m.bindTo(tx);
     const regions = t.region;
     const products = t.product;
-    const [existingRegions, existingProducts] = await Promise.all([regions.list({}, { limit: 1, offset: 0 }), products.list({}, { limit: 1, offset: 0 }, { relations: [] })]);
+    const [existingRegions, existingProducts] = await Promise.all([
+      regions.list({}, { limit: 1, offset: 0 }),
+      products.list({}, { limit: 1, offset: 0 }, { relations: [] }),
+    ]);
     if (existingRegions.count > 0 || existingProducts.count > 0) return null;
 
     const channel = await t.salesChannel.getOrCreateDefault();
     const apiKeys = t.apiKey;
-    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", { token: options.publishableKey });
+    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", {
+      token: options.publishableKey,
+    });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
 
     await t.currency.update("usd", { is_default: true });
@@ -93,8 +262,14 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     // European shelf prices include VAT.
     await t.pricePreference.create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
     const taxes = t.tax;
-    await taxes.create({ country_code: "us", default_tax_rate: { rate: 0, code: "US-NONE", name: "No sales tax" } }, "seed");
-    await taxes.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE-VAT", name: "Umsatzsteuer" } }, "seed");
+    await taxes.create(
+      { country_code: "us", default_tax_rate: { rate: 0, code: "US-NONE", name: "No sales tax" } },
+      "seed",
+    );
+    await taxes.create(
+      { country_code: "de", default_tax_rate: { rate: 19, code: "DE-VAT", name: "Umsatzsteuer" } },
+      "seed",
+    );
     await taxes.create({ country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } }, "seed");
 
     const locations = t.stockLocation;
@@ -112,15 +287,30 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     });
     const fulfillment = t.fulfillment;
     const profile = await fulfillment.getOrCreateDefaultProfile();
-    await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "usd", amount: 800 }], region_id: us.id, stock_location_id: location.id, shipping_profile_id: profile.id });
-    await fulfillment.createOption({ name: "Standard Shipping", prices: [{ currency_code: "eur", amount: 700 }], region_id: eu.id, stock_location_id: location.id, shipping_profile_id: profile.id });
+    await fulfillment.createOption({
+      name: "Standard Shipping",
+      prices: [{ currency_code: "usd", amount: 800 }],
+      region_id: us.id,
+      stock_location_id: location.id,
+      shipping_profile_id: profile.id,
+    });
+    await fulfillment.createOption({
+      name: "Standard Shipping",
+      prices: [{ currency_code: "eur", amount: 700 }],
+      region_id: eu.id,
+      stock_location_id: location.id,
+      shipping_profile_id: profile.id,
+    });
 
     const collectionIds = new Map<string, string>();
-    for (const title of ["Essentials", "Seasonal"]) collectionIds.set(title, (await products.collections.create({ title, handle: handleOf(title) })).id);
+    for (const title of ["Essentials", "Seasonal"])
+      collectionIds.set(title, (await products.collections.create({ title, handle: handleOf(title) })).id);
     const categoryIds = new Map<string, string>();
-    for (const name of ["Shirts", "Sweaters", "Pants", "Accessories"]) categoryIds.set(name, (await products.categories.create({ name, handle: handleOf(name), is_active: true })).id);
+    for (const name of ["Shirts", "Sweaters", "Pants", "Accessories"])
+      categoryIds.set(name, (await products.categories.create({ name, handle: handleOf(name), is_active: true })).id);
     const tagIds = new Map<string, string>();
-    for (const value of new Set(CATALOG.flatMap((p) => p.tags))) tagIds.set(value, (await products.tags.create({ value })).id);
+    for (const value of new Set(CATALOG.flatMap((p) => p.tags)))
+      tagIds.set(value, (await products.tags.create({ value })).id);
 
     const base = options.publicUrl?.replace(/\/+$/, "");
     const picture = (title: string) => (base ? `${base}/static/demo/${handleOf(title)}.png` : null);
@@ -154,9 +344,17 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     let n = 0;
     for (const variant of variants) {
       for (const link of links.get(variant.id) ?? []) {
-        await inventory.createLevels(link.inventory_item_id, [{ location_id: location.id, stocked_quantity: 5 + ((n++ * 7) % 40) }]);
+        await inventory.createLevels(link.inventory_item_id, [
+          { location_id: location.id, stocked_quantity: 5 + ((n++ * 7) % 40) },
+        ]);
       }
     }
-    return { sales_channel_id: channel.id, publishable_api_key: key.token, region_ids: { us: us.id, eu: eu.id }, stock_location_id: location.id, product_count: productIds.length };
+    return {
+      sales_channel_id: channel.id,
+      publishable_api_key: key.token,
+      region_ids: { us: us.id, eu: eu.id },
+      stock_location_id: location.id,
+      product_count: productIds.length,
+    };
   });
 }

@@ -1,11 +1,19 @@
 import { workflow, type Engine } from "@kasse/workflows";
-import { deliverNotificationStep, type NotificationInput, type NotificationRow, type NotificationService } from "@kasse/modules/notification";
+import {
+  deliverNotificationStep,
+  type NotificationInput,
+  type NotificationRow,
+  type NotificationService,
+} from "@kasse/modules/notification";
 
 /**
  * Delivers one outbox message (see `deliverNotificationStep`; `keep_pending` leaves it pending when
  * every attempt failed, for a later run); the engine's `ctx.modules.notification` sends it.
  */
-export const sendNotificationWorkflow = workflow("send-notification", (input: { notification_id: string; keep_pending?: boolean }, ctx) => ctx.run(deliverNotificationStep, input));
+export const sendNotificationWorkflow = workflow(
+  "send-notification",
+  (input: { notification_id: string; keep_pending?: boolean }, ctx) => ctx.run(deliverNotificationStep, input),
+);
 
 /**
  * Writes a message to the outbox, then delivers it as a workflow step with retries. Answers the
@@ -14,7 +22,11 @@ export const sendNotificationWorkflow = workflow("send-notification", (input: { 
  * @example
  * await sendNotification(app.infra.engine, app.modules.notification, { to, channel: "email", template: "auth.password_reset", data: { token }, secret_keys: ["token"] });
  */
-export async function sendNotification(engine: Pick<Engine, "execute">, service: NotificationService, input: NotificationInput): Promise<NotificationRow> {
+export async function sendNotification(
+  engine: Pick<Engine, "execute">,
+  service: NotificationService,
+  input: NotificationInput,
+): Promise<NotificationRow> {
   const row = await service.create(input);
   return deliverNotification(engine, service, row.id);
 }
@@ -23,7 +35,11 @@ export async function sendNotification(engine: Pick<Engine, "execute">, service:
  * Delivers a message already in the outbox (written by a workflow's `queueNotificationStep`), as
  * {@link sendNotification} does: a failed delivery is recorded on the message, not thrown.
  */
-export async function deliverNotification(engine: Pick<Engine, "execute">, service: NotificationService, id: string): Promise<NotificationRow> {
+export async function deliverNotification(
+  engine: Pick<Engine, "execute">,
+  service: NotificationService,
+  id: string,
+): Promise<NotificationRow> {
   try {
     await engine.execute(sendNotificationWorkflow, { notification_id: id }, { idempotencyKey: `notification:${id}` });
   } catch (error) {

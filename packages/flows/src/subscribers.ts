@@ -30,7 +30,10 @@ const createNotificationStep = step("create-notification", {
  * Writes a subscriber's message for an event to the outbox, once: run again for the same event
  * (at-least-once dispatch), the execution's idempotency key (event, subscriber) answers the same message.
  */
-export const queueEventNotificationWorkflow = workflow("queue-event-notification", (input: { message: NotificationInput }, ctx) => ctx.run(createNotificationStep, input));
+export const queueEventNotificationWorkflow = workflow(
+  "queue-event-notification",
+  (input: { message: NotificationInput }, ctx) => ctx.run(createNotificationStep, input),
+);
 
 /**
  * The message of one (event, subscriber), then its delivery. When the provider is down (an SMTP
@@ -38,9 +41,22 @@ export const queueEventNotificationWorkflow = workflow("queue-event-notification
  * dispatcher runs it again on its retry schedule (5 s, 5 min, …): the shopper's mail is delayed,
  * not lost, and sent once (a delivered message is not sent again).
  */
-async function notify(deps: SubscriberDeps, event: EventRow, subscriber: string, message: NotificationInput): Promise<void> {
-  const { id } = await deps.engine.execute(queueEventNotificationWorkflow, { message }, { idempotencyKey: `${event.id}:${subscriber}` });
-  await deps.engine.execute(sendNotificationWorkflow, { notification_id: id, keep_pending: true }, { idempotencyKey: `notification:${id}`, freshAfterFailure: true });
+async function notify(
+  deps: SubscriberDeps,
+  event: EventRow,
+  subscriber: string,
+  message: NotificationInput,
+): Promise<void> {
+  const { id } = await deps.engine.execute(
+    queueEventNotificationWorkflow,
+    { message },
+    { idempotencyKey: `${event.id}:${subscriber}` },
+  );
+  await deps.engine.execute(
+    sendNotificationWorkflow,
+    { notification_id: id, keep_pending: true },
+    { idempotencyKey: `notification:${id}`, freshAfterFailure: true },
+  );
 }
 
 /** An order as the shopper's messages show it: lines, money in its currency, addresses. */
@@ -49,7 +65,13 @@ function orderData(order: Order): Record<string, unknown> {
     order_id: order.id,
     display_id: order.display_id,
     currency_code: order.currency_code,
-    items: order.items.map((i) => ({ title: i.product_title ?? i.title, variant_title: i.variant_title, quantity: i.quantity, unit_price: i.unit_price, total: i.total })),
+    items: order.items.map((i) => ({
+      title: i.product_title ?? i.title,
+      variant_title: i.variant_title,
+      quantity: i.quantity,
+      unit_price: i.unit_price,
+      total: i.total,
+    })),
     item_subtotal: order.item_subtotal,
     shipping_subtotal: order.shipping_subtotal,
     discount_total: order.discount_total,
@@ -63,11 +85,19 @@ function orderData(order: Order): Record<string, unknown> {
 /** The order an event is about; null when it is gone or has no email (nobody to write to). */
 async function orderToNotify(deps: SubscriberDeps, orderId: unknown): Promise<Order | null> {
   if (typeof orderId !== "string") throw errors.unexpectedState("The event names no order");
-  const order = await createOrderService(deps.db).retrieve(orderId).catch(() => null);
+  const order = await createOrderService(deps.db)
+    .retrieve(orderId)
+    .catch(() => null);
   return order?.email ? order : null;
 }
 
-const email = (order: Order, template: string, data: Record<string, unknown>): NotificationInput => ({ to: order.email!, channel: "email", template, data, resource_type: "order" });
+const email = (order: Order, template: string, data: Record<string, unknown>): NotificationInput => ({
+  to: order.email!,
+  channel: "email",
+  template,
+  data,
+  resource_type: "order",
+});
 
 /** Mails the order's summary with `template` when `eventName` (whose data is the order's id) is released. */
 const orderEmailSubscriber = (name: string, eventName: string, template: string): SubscriberDefinition => ({
@@ -91,9 +121,22 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
     const shipped = await createFulfillmentRecordService(deps.db).retrieve(String(event.data.id));
     const quantities = new Map(shipped.items.map((i) => [i.line_item_id, i.quantity]));
     const data = orderData(order);
-    const items = order.items.filter((i) => quantities.has(i.id)).map((i) => ({ title: i.product_title ?? i.title, variant_title: i.variant_title, quantity: quantities.get(i.id), unit_price: i.unit_price, total: i.unit_price * (quantities.get(i.id) ?? 0) }));
+    const items = order.items
+      .filter((i) => quantities.has(i.id))
+      .map((i) => ({
+        title: i.product_title ?? i.title,
+        variant_title: i.variant_title,
+        quantity: quantities.get(i.id),
+        unit_price: i.unit_price,
+        total: i.unit_price * (quantities.get(i.id) ?? 0),
+      }));
     const tracking = shipped.labels.map((l) => ({ number: l.tracking_number, url: l.tracking_url }));
-    await notify(deps, event, this.name, email(order, "order.shipped", { ...data, items, fulfillment_id: shipped.id, tracking }));
+    await notify(
+      deps,
+      event,
+      this.name,
+      email(order, "order.shipped", { ...data, items, fulfillment_id: shipped.id, tracking }),
+    );
   },
 };
 
@@ -105,12 +148,29 @@ const refundNoticeSubscriber: SubscriberDefinition = {
   async handle(event, deps) {
     if (!event.data.order_id) return;
     const order = await orderToNotify(deps, event.data.order_id);
-    if (order) await notify(deps, event, this.name, email(order, "order.refunded", { order_id: order.id, display_id: order.display_id, amount: event.data.amount, currency_code: event.data.currency_code, payment_id: event.data.id }));
+    if (order)
+      await notify(
+        deps,
+        event,
+        this.name,
+        email(order, "order.refunded", {
+          order_id: order.id,
+          display_id: order.display_id,
+          amount: event.data.amount,
+          currency_code: event.data.currency_code,
+          payment_id: event.data.id,
+        }),
+      );
   },
 };
 
 /** Every in-process subscriber, in the order they run for an event. Add one here (one registry, like `allWorkflows`). */
-export const allSubscribers: readonly SubscriberDefinition[] = [orderConfirmationSubscriber, shipmentNoticeSubscriber, cancellationNoticeSubscriber, refundNoticeSubscriber];
+export const allSubscribers: readonly SubscriberDefinition[] = [
+  orderConfirmationSubscriber,
+  shipmentNoticeSubscriber,
+  cancellationNoticeSubscriber,
+  refundNoticeSubscriber,
+];
 
 /** The subscribers bound to a process's dependencies, for `createEventDispatcher`. */
 export function bindSubscribers(definitions: readonly SubscriberDefinition[], deps: SubscriberDeps): EventSubscriber[] {

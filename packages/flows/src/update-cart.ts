@@ -8,7 +8,8 @@ import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 
 /** A body's promotion codes without its `null` entries (an automatic promotion's code, sent back by storefronts). */
-const presentCodes = (codes: Array<string | null> | undefined): string[] | undefined => codes?.filter((c): c is string => c !== null);
+const presentCodes = (codes: Array<string | null> | undefined): string[] | undefined =>
+  codes?.filter((c): c is string => c !== null);
 
 /** Where a new cart is sold: the request's sales channels (publishable key, else the default channel). */
 export interface CartChannelContext {
@@ -25,28 +26,35 @@ export interface CartChannelContext {
  * @example
  * const result = await createCart(app.modules, { customer_id: null }, { sales_channel_ids: [defaultId], from_publishable_key: false }, { region_id });
  */
-export function createCart(m: Modules, actor: CartActor, channels: CartChannelContext, input: CartCreate): Promise<CartResult> {
+export function createCart(
+  m: Modules,
+  actor: CartActor,
+  channels: CartChannelContext,
+  input: CartCreate,
+): Promise<CartResult> {
   return withEvents(m, async (t) => {
     const region = input.region_id ? await regionFor(t, input.region_id) : await defaultRegion(t);
     const currency_code = currencyFor(region, input.currency_code);
     const sales_channel_id = await salesChannelFor(t, channels, input.sales_channel_id);
     const customer = actor.customer_id ? await t.customer.retrieve(actor.customer_id).catch(nullIfMissing) : null;
-    const created = await t.cart.create(
-      {
-        region_id: region.id,
-        sales_channel_id,
-        currency_code,
-        customer_id: actor.customer_id,
-        email: input.email ?? customer?.email ?? null,
-        locale: input.locale ?? null,
-        metadata: input.metadata ?? null,
-        shipping_address: input.shipping_address ?? null,
-        billing_address: input.billing_address ?? null,
-      }
-    );
+    const created = await t.cart.create({
+      region_id: region.id,
+      sales_channel_id,
+      currency_code,
+      customer_id: actor.customer_id,
+      email: input.email ?? customer?.email ?? null,
+      locale: input.locale ?? null,
+      metadata: input.metadata ?? null,
+      shipping_address: input.shipping_address ?? null,
+      billing_address: input.billing_address ?? null,
+    });
     const codes = presentCodes(input.promo_codes) ?? [];
     // A new cart has no lines or methods yet: no need to read them back.
-    const result = await refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region });
+    const result = await refreshCart(
+      t,
+      { cart: created, items: [], shipping_methods: [] },
+      { codes, requireCodes: codes, region },
+    );
     await recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
     return result;
   });
@@ -57,7 +65,13 @@ export function createCart(m: Modules, actor: CartActor, channels: CartChannelCo
  * and drops shipping methods that no longer apply; a shipping address outside the new region's
  * countries is cleared, as Medusa does.
  */
-export function updateCart(m: Modules, cartId: string, actor: CartActor, channels: CartChannelContext, input: CartUpdate): Promise<CartResult> {
+export function updateCart(
+  m: Modules,
+  cartId: string,
+  actor: CartActor,
+  channels: CartChannelContext,
+  input: CartUpdate,
+): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (t, state) => {
     const { region_id, currency_code, sales_channel_id, promo_codes, ...fields } = input;
     const changes: Parameters<Modules["cart"]["update"]>[1] = { ...fields };
@@ -67,8 +81,11 @@ export function updateCart(m: Modules, cartId: string, actor: CartActor, channel
       options.region = region;
       changes.region_id = region.id;
       changes.currency_code = currencyFor(region, currency_code);
-      const country = (fields.shipping_address === undefined ? state.cart.shipping_address : fields.shipping_address)?.country_code?.toLowerCase();
-      if (country && region.countries.length && !region.countries.some((c) => c.iso_2 === country)) changes.shipping_address = null;
+      const country = (
+        fields.shipping_address === undefined ? state.cart.shipping_address : fields.shipping_address
+      )?.country_code?.toLowerCase();
+      if (country && region.countries.length && !region.countries.some((c) => c.iso_2 === country))
+        changes.shipping_address = null;
     } else if (currency_code !== undefined && currency_code.toLowerCase() !== state.cart.currency_code) {
       throw errors.invalidData(`Currency ${currency_code.toLowerCase()} is not the currency of the cart's region`);
     }
@@ -77,14 +94,22 @@ export function updateCart(m: Modules, cartId: string, actor: CartActor, channel
     const codes = presentCodes(promo_codes);
     if (codes !== undefined) {
       options.codes = codes;
-      options.requireCodes = codes.filter((c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()));
+      options.requireCodes = codes.filter(
+        (c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()),
+      );
     }
     return options;
   });
 }
 
 /** Sets the shipping or billing address (the contract's dedicated endpoints). */
-export function setCartAddress(m: Modules, cartId: string, actor: CartActor, kind: "shipping_address" | "billing_address", address: CartAddressInput): Promise<CartResult> {
+export function setCartAddress(
+  m: Modules,
+  cartId: string,
+  actor: CartActor,
+  kind: "shipping_address" | "billing_address",
+  address: CartAddressInput,
+): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (t) => {
     await t.cart.update(cartId, { [kind]: address });
   });
@@ -94,15 +119,27 @@ export function setCartAddress(m: Modules, cartId: string, actor: CartActor, kin
  * Adds the shipping method of an option valid for the cart (its region and currency), replacing
  * the cart's method of the same shipping profile; any other option is 400 `invalid_data`.
  */
-export function addShippingMethod(m: Modules, cartId: string, actor: CartActor, input: ShippingMethodCreate): Promise<CartResult> {
+export function addShippingMethod(
+  m: Modules,
+  cartId: string,
+  actor: CartActor,
+  input: ShippingMethodCreate,
+): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (t, state) => {
-    const options = await t.fulfillment.optionsForContext({ region_id: state.cart.region_id, currency_code: state.cart.currency_code });
+    const options = await t.fulfillment.optionsForContext({
+      region_id: state.cart.region_id,
+      currency_code: state.cart.currency_code,
+    });
     const option = options.find((o) => o.id === input.option_id);
     if (!option) throw errors.invalidData(`Shipping option with id: ${input.option_id} is not valid for the cart`);
-    await t.cart.setShippingMethod(
-      cartId,
-      { shipping_option_id: option.id, shipping_profile_id: option.shipping_profile_id, name: option.name, amount: option.amount, is_tax_inclusive: false, data: input.data ?? {} }
-    );
+    await t.cart.setShippingMethod(cartId, {
+      shipping_option_id: option.id,
+      shipping_profile_id: option.shipping_profile_id,
+      name: option.name,
+      amount: option.amount,
+      is_tax_inclusive: false,
+      data: input.data ?? {},
+    });
   });
 }
 
@@ -132,10 +169,16 @@ export function calculateCartTaxes(m: Modules, cartId: string, actor: CartActor)
  * Gives a guest cart to the signed-in customer (`POST /store/carts/{id}/customer`): the cart takes
  * their id and email (or the email given) and is re-priced for their customer groups.
  */
-export async function transferCart(m: Modules, cartId: string, actor: CartActor, input: { customer_id?: string; email?: string }): Promise<CartResult> {
+export async function transferCart(
+  m: Modules,
+  cartId: string,
+  actor: CartActor,
+  input: { customer_id?: string; email?: string },
+): Promise<CartResult> {
   if (!actor.customer_id) throw errors.unauthorized("A signed-in customer is required to take over a cart");
   const customerId = actor.customer_id;
-  if (input.customer_id && input.customer_id !== customerId) throw errors.notAllowed("A cart can only be transferred to the signed-in customer");
+  if (input.customer_id && input.customer_id !== customerId)
+    throw errors.notAllowed("A cart can only be transferred to the signed-in customer");
   return writeCart(m, cartId, actor, async (t) => {
     const customer = await t.customer.retrieve(customerId);
     await t.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
@@ -146,7 +189,8 @@ async function regionFor(m: Modules, id: string): Promise<Region> {
   try {
     return await m.region.retrieve(id);
   } catch (error) {
-    if (isKasseError(error) && error.type === "not_found") throw errors.invalidData(`Region with id: ${id} was not found`);
+    if (isKasseError(error) && error.type === "not_found")
+      throw errors.invalidData(`Region with id: ${id} was not found`);
     throw error;
   }
 }
@@ -160,18 +204,25 @@ async function defaultRegion(m: Modules): Promise<Region> {
 
 /** A cart's currency is its region's; naming another one is 400. */
 function currencyFor(region: Region, requested: string | undefined): string {
-  if (requested && requested.toLowerCase() !== region.currency_code) throw errors.invalidData(`Currency ${requested.toLowerCase()} is not the currency of region ${region.id}`);
+  if (requested && requested.toLowerCase() !== region.currency_code)
+    throw errors.invalidData(`Currency ${requested.toLowerCase()} is not the currency of region ${region.id}`);
   return region.currency_code;
 }
 
-async function salesChannelFor(m: Modules, channels: CartChannelContext, requested: string | undefined): Promise<string> {
+async function salesChannelFor(
+  m: Modules,
+  channels: CartChannelContext,
+  requested: string | undefined,
+): Promise<string> {
   if (requested && channels.from_publishable_key && !channels.sales_channel_ids.includes(requested)) {
     throw errors.invalidData(`Sales channel ${requested} is not part of the publishable key`);
   }
   const id = requested ?? channels.sales_channel_ids[0];
   if (!id) throw errors.invalidData("The publishable key has no sales channel");
   const channel = await m.salesChannel.retrieve(id).catch((error: unknown) => {
-    throw isKasseError(error) && error.type === "not_found" ? errors.invalidData(`Sales channel with id: ${id} was not found`) : error;
+    throw isKasseError(error) && error.type === "not_found"
+      ? errors.invalidData(`Sales channel with id: ${id} was not found`)
+      : error;
   });
   if (channel.is_disabled) throw errors.invalidData(`Sales channel ${id} is disabled`);
   return channel.id;

@@ -6,7 +6,10 @@ import type { OptionCreate, OptionUpdate, ProductUpdate, VariantCreate, VariantU
 import { applyVariantWrites, assertSalesChannels } from "./product-writes";
 
 /** Updates products inside `tx`; nested `options`/`variants` replace their sets. */
-export async function updateProductsIn(m: Modules, updates: Array<{ id: string; input: ProductUpdate }>): Promise<string[]> {
+export async function updateProductsIn(
+  m: Modules,
+  updates: Array<{ id: string; input: ProductUpdate }>,
+): Promise<string[]> {
   for (const { id, input } of updates) {
     await assertSalesChannels(m, input.sales_channels);
     const write = await m.product.update(id, input);
@@ -36,7 +39,12 @@ export function createProductVariants(m: Modules, productId: string, variants: V
 }
 
 /** Updates one variant and, when given, replaces its prices, in one transaction. */
-export function updateProductVariant(m: Modules, productId: string, variantId: string, input: VariantUpdate): Promise<void> {
+export function updateProductVariant(
+  m: Modules,
+  productId: string,
+  variantId: string,
+  input: VariantUpdate,
+): Promise<void> {
   return withEvents(m, async (t) => {
     const updated = await t.product.updateVariant(productId, variantId, input);
     await applyVariantWrites(t, { created: [], updated: [updated], deleted: [] });
@@ -54,7 +62,12 @@ export function deleteProductVariant(m: Modules, productId: string, variantId: s
 }
 
 /** Replaces a variant's base prices after checking it belongs to the product. */
-export function setProductVariantPrices(m: Modules, productId: string, variantId: string, prices: PriceInput[]): Promise<void> {
+export function setProductVariantPrices(
+  m: Modules,
+  productId: string,
+  variantId: string,
+  prices: PriceInput[],
+): Promise<void> {
   return withEvents(m, async (t) => {
     await t.product.retrieveVariant(productId, variantId);
     await t.pricing.setVariantPrices(variantId, prices);
@@ -64,10 +77,12 @@ export function setProductVariantPrices(m: Modules, productId: string, variantId
 
 /** Option writes touch only the product module; they are here so routes call one place for product writes. */
 export const productOptions = {
-  create: (m: Modules, productId: string, input: OptionCreate) => withEvents(m, async (t) => withUpdated(t, productId, await t.product.createOption(productId, input))),
+  create: (m: Modules, productId: string, input: OptionCreate) =>
+    withEvents(m, async (t) => withUpdated(t, productId, await t.product.createOption(productId, input))),
   update: (m: Modules, productId: string, optionId: string, input: OptionUpdate) =>
     withEvents(m, async (t) => withUpdated(t, productId, await t.product.updateOption(productId, optionId, input))),
-  delete: (m: Modules, productId: string, optionId: string) => withEvents(m, async (t) => withUpdated(t, productId, await t.product.deleteOption(productId, optionId))),
+  delete: (m: Modules, productId: string, optionId: string) =>
+    withEvents(m, async (t) => withUpdated(t, productId, await t.product.deleteOption(productId, optionId))),
 };
 
 /** Records `product.updated` for a write's product and passes its result on. */

@@ -8,7 +8,9 @@ import { updateStoreStep, type UpdateStoreStepInput } from "@kasse/modules/store
  */
 export const updateStoreWorkflow = workflow("update-store", async (input: UpdateStoreStepInput, ctx) => {
   const store = await ctx.run(updateStoreStep, input);
-  const inclusion = (input.update.supported_currencies ?? []).flatMap((c) => (c.is_tax_inclusive === undefined ? [] : [{ currency_code: c.currency_code, is_tax_inclusive: c.is_tax_inclusive }]));
+  const inclusion = (input.update.supported_currencies ?? []).flatMap((c) =>
+    c.is_tax_inclusive === undefined ? [] : [{ currency_code: c.currency_code, is_tax_inclusive: c.is_tax_inclusive }],
+  );
   if (inclusion.length > 0) await ctx.run(setCurrencyTaxInclusionStep, inclusion);
   return store;
 });

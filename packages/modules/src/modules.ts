@@ -7,10 +7,25 @@ import { createCurrencyService } from "./currency";
 import { createCustomerService } from "./customer";
 import { createEventService, createWebhookService } from "./event";
 import { createFileService, createLocalFileProvider } from "./file";
-import { createFulfillmentRecordService, createFulfillmentService, defaultFulfillmentProviders, type FulfillmentProviderRegistry } from "./fulfillment";
+import {
+  createFulfillmentRecordService,
+  createFulfillmentService,
+  defaultFulfillmentProviders,
+  type FulfillmentProviderRegistry,
+} from "./fulfillment";
 import { createInventoryService } from "./inventory";
-import { createNotificationService, defaultNotificationProviders, type NotificationLogger, type NotificationProvider } from "./notification";
-import { createOrderService, createOrderTransferService, createReturnReasonService, createReturnService } from "./order";
+import {
+  createNotificationService,
+  defaultNotificationProviders,
+  type NotificationLogger,
+  type NotificationProvider,
+} from "./notification";
+import {
+  createOrderService,
+  createOrderTransferService,
+  createReturnReasonService,
+  createReturnService,
+} from "./order";
 import { createPaymentService } from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
 import { createProductService } from "./product";
@@ -56,7 +71,10 @@ export interface ModulesOptions {
  */
 export function createModules(db: Db, options: ModulesOptions = {}) {
   const secret = (service: string, what: string) => {
-    if (!options.secret) throw errors.unexpectedState(`This process has no ${service} service (it runs without JWT_SECRET): it cannot ${what}`);
+    if (!options.secret)
+      throw errors.unexpectedState(
+        `This process has no ${service} service (it runs without JWT_SECRET): it cannot ${what}`,
+      );
     return options.secret;
   };
   return lazily({
@@ -69,7 +87,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     customer: () => createCustomerService(db),
     notification: () =>
       createNotificationService(db, {
-        providers: options.notificationProviders ?? defaultNotificationProviders({ smtpUrl: options.smtpUrl, logger: options.logger }),
+        providers:
+          options.notificationProviders ??
+          defaultNotificationProviders({ smtpUrl: options.smtpUrl, logger: options.logger }),
         secret: secret("notification", "deliver notifications"),
       }),
     authTokens: () => createOneTimeTokenService(db),
@@ -100,7 +120,11 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     orderReturn: () => createReturnService(db),
     orderTransfer: () => createOrderTransferService(db),
     events: () => createEventService(db),
-    webhooks: () => createWebhookService(db, { secret: secret("webhook", "sign webhooks"), allowPrivate: options.webhookAllowPrivate }),
+    webhooks: () =>
+      createWebhookService(db, {
+        secret: secret("webhook", "sign webhooks"),
+        allowPrivate: options.webhookAllowPrivate,
+      }),
   });
 }
 

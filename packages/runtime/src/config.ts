@@ -23,7 +23,18 @@ export const EnvSchema = Type.Object({
   STORE_CORS: Type.String({ default: "*" }),
   ADMIN_CORS: Type.String({ default: "*" }),
   AUTH_CORS: Type.String({ default: "*" }),
-  LOG_LEVEL: Type.Union([Type.Literal("fatal"), Type.Literal("error"), Type.Literal("warn"), Type.Literal("info"), Type.Literal("debug"), Type.Literal("trace"), Type.Literal("silent")], { default: "info" }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal("fatal"),
+      Type.Literal("error"),
+      Type.Literal("warn"),
+      Type.Literal("info"),
+      Type.Literal("debug"),
+      Type.Literal("trace"),
+      Type.Literal("silent"),
+    ],
+    { default: "info" },
+  ),
   KASSE_DATA_DIR: Type.String({ default: ".kasse" }),
   KASSE_ADMIN_EMAIL: Str(),
   KASSE_ADMIN_PASSWORD: Str(),
@@ -43,7 +54,10 @@ export const EnvSchema = Type.Object({
   /** Kasse's own public address (e.g. https://api.shop.example), for absolute URLs of files it serves (/static). */
   PUBLIC_URL: Str(),
   /** The languages the store offers (`GET /store/locales`): BCP 47 tags, comma separated. */
-  STORE_LOCALES: Type.String({ default: "", pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$" }),
+  STORE_LOCALES: Type.String({
+    default: "",
+    pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$",
+  }),
   // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
   // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
   FILE_DIR: Str(),
@@ -120,7 +134,19 @@ export class ConfigError extends Error {
 }
 
 /** What commands and processes that serve no HTTP need (migrate, seed, user create, the worker): no JWT secret. */
-export type BaseConfig = Pick<Config, "env" | "embedded" | "databaseUrl" | "redisUrl" | "dataDir" | "scryptLogN" | "logLevel" | "shutdownTimeoutMs" | "workerConcurrency" | "events">;
+export type BaseConfig = Pick<
+  Config,
+  | "env"
+  | "embedded"
+  | "databaseUrl"
+  | "redisUrl"
+  | "dataDir"
+  | "scryptLogN"
+  | "logLevel"
+  | "shutdownTimeoutMs"
+  | "workerConcurrency"
+  | "events"
+>;
 
 /**
  * Reads and validates the environment without requiring what only the HTTP API uses (JWT_SECRET).
@@ -170,8 +196,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const secret = env.JWT_SECRET ?? (embedded ? embeddedSecret(dataDir) : undefined);
   if (!secret) throw new ConfigError("JWT_SECRET is required when DATABASE_URL is set (at least 16 characters).");
   // Node refuses a headers timeout longer than the request timeout (headers are part of the request).
-  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) throw new ConfigError("HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS.");
-  const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS)
+    throw new ConfigError("HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS.");
+  const list = (value: string) =>
+    value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   const serviceDefault = (value: number | undefined, fallback: number) => value ?? (embedded ? 0 : fallback);
   return {
     ...base,
@@ -184,7 +215,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       windowMs: env.RATE_LIMIT_WINDOW_MS,
     },
     cors: { store: list(env.STORE_CORS), admin: list(env.ADMIN_CORS), auth: list(env.AUTH_CORS) },
-    http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     trustProxy: env.TRUST_PROXY,
     medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
     // One setting: the dashboard calls the dialect wherever it is served.

@@ -22,7 +22,10 @@ export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
   options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
 ): Promise<Infrastructure & { close(): Promise<void> }> {
-  const database = await connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+  const database = await connect({
+    url: config.databaseUrl,
+    dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
+  });
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
@@ -35,7 +38,13 @@ export async function createInfrastructure(
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  const modules = { secret: config.jwt?.secret, smtpUrl: config.env.SMTP_URL, logger: options.logger, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate };
+  const modules = {
+    secret: config.jwt?.secret,
+    smtpUrl: config.env.SMTP_URL,
+    logger: options.logger,
+    scryptLogN: config.scryptLogN,
+    webhookAllowPrivate: config.events.allowPrivate,
+  };
   const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, modules });
   // Workers in other processes hear of this process's events at once rather than at their next poll.
   const stopAnnouncing = redis && publishEventReleases(redis);

@@ -6,7 +6,14 @@ export type KasseLoggerOptions = LoggerOptions & { stream?: DestinationStream };
 const CENSOR = "[redacted]";
 
 /** Headers that carry credentials or capabilities: never logged, wherever a `headers` object turns up. */
-const SECRET_HEADERS = ["authorization", "cookie", "set-cookie", "x-service-access-token", "x-publishable-api-key", "idempotency-key"];
+const SECRET_HEADERS = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-service-access-token",
+  "x-publishable-api-key",
+  "idempotency-key",
+];
 
 /** Fields never logged: bodies (they hold passwords and tokens) and the credential headers, at the top and one level down. */
 const REDACT = [
@@ -33,11 +40,19 @@ function stripDeep(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return stripQueryStrings(value);
   if (depth > 8 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => stripDeep(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !ERROR_DROPS.has(key)).map(([key, child]) => [key, stripDeep(child, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !ERROR_DROPS.has(key))
+      .map(([key, child]) => [key, stripDeep(child, depth + 1)]),
+  );
 }
 
 /** A request as logged: method and path only (no query string, no headers, no body). */
-const req = (request: { method?: string; url?: string; ip?: string }) => ({ method: request.method, url: request.url === undefined ? undefined : stripQueryStrings(request.url), remoteAddress: request.ip });
+const req = (request: { method?: string; url?: string; ip?: string }) => ({
+  method: request.method,
+  url: request.url === undefined ? undefined : stripQueryStrings(request.url),
+  remoteAddress: request.ip,
+});
 
 /** A response as logged: its status only (no headers, no body). */
 const res = (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode });
@@ -56,7 +71,15 @@ const err = (error: unknown) => (error instanceof Error ? stripDeep(stdSerialize
 export function loggerOptions(level: string, extra: KasseLoggerOptions = {}): KasseLoggerOptions {
   return {
     level,
-    serializers: { req, request: req, res, reply: res, err, error: err, msg: (message: unknown) => (typeof message === "string" ? stripQueryStrings(message) : message) },
+    serializers: {
+      req,
+      request: req,
+      res,
+      reply: res,
+      err,
+      error: err,
+      msg: (message: unknown) => (typeof message === "string" ? stripQueryStrings(message) : message),
+    },
     redact: { paths: REDACT, censor: CENSOR },
     ...extra,
   };

@@ -4,7 +4,14 @@ import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
 import { eventOutbox } from "@kasse/modules/event";
 import { createModules, type ModulesOptions } from "@kasse/modules";
-import { createBullMqScheduler, createEngine, createInProcessScheduler, type Engine, type EngineLogger, type Scheduler } from "@kasse/workflows";
+import {
+  createBullMqScheduler,
+  createEngine,
+  createInProcessScheduler,
+  type Engine,
+  type EngineLogger,
+  type Scheduler,
+} from "@kasse/workflows";
 
 /** The saga engine and the scheduler it queues to, as `Infrastructure` carries them. */
 export interface WorkflowRuntime {
@@ -37,10 +44,21 @@ export interface WorkflowRuntimeOptions {
  */
 export function createWorkflowRuntime(database: Database, options: WorkflowRuntimeOptions = {}): WorkflowRuntime {
   const scheduler =
-    options.scheduler ?? (options.redis ? createBullMqScheduler({ connection: options.redis, logger: options.logger }) : createInProcessScheduler({ logger: options.logger }));
+    options.scheduler ??
+    (options.redis
+      ? createBullMqScheduler({ connection: options.redis, logger: options.logger })
+      : createInProcessScheduler({ logger: options.logger }));
   // Steps' `ctx.modules` are built over their transaction; `ctx.emit` writes to the event module's outbox in it.
   const modules = (db: Database["db"]) => createModules(db, options.modules);
-  const engine = createEngine({ db: database.db, scheduler, logger: options.logger, workflows: allWorkflows, leaseMs: options.leaseMs, modules, events: eventOutbox });
+  const engine = createEngine({
+    db: database.db,
+    scheduler,
+    logger: options.logger,
+    workflows: allWorkflows,
+    leaseMs: options.leaseMs,
+    modules,
+    events: eventOutbox,
+  });
   return { engine, scheduler };
 }
 

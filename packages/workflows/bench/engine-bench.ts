@@ -42,9 +42,13 @@ try {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    out(`concurrency ${String(concurrency).padStart(2)}: ${Math.round(total / seconds)} executions/s (${((seconds * 1000) / total).toFixed(2)} ms per execution)`);
+    out(
+      `concurrency ${String(concurrency).padStart(2)}: ${Math.round(total / seconds)} executions/s (${((seconds * 1000) / total).toFixed(2)} ms per execution)`,
+    );
   }
-  out(`round trips per execution: ${perExecution} (insert execution + 3 × [begin, journal upsert, commit] + final state) = ${(perExecution / 3).toFixed(2)} per step`);
+  out(
+    `round trips per execution: ${perExecution} (insert execution + 3 × [begin, journal upsert, commit] + final state) = ${(perExecution / 3).toFixed(2)} per step`,
+  );
 } finally {
   await client.end({ timeout: 5 });
   await database.close();

@@ -1,7 +1,11 @@
 import type { Clock, RetryPolicy } from "./types";
 
 /** Exponential backoff with equal jitter: between half and all of `backoffMs * 2^(attempt-1)`, capped. */
-export function backoffDelay(policy: Required<RetryPolicy>, attempt: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: Required<RetryPolicy>,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exponential / 2 + (random() * exponential) / 2);
 }
@@ -18,8 +22,14 @@ export function withTimeout<T>(promise: Promise<T>, ms: number | undefined, onTi
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
     promise.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (error: unknown) => { clearTimeout(timer); reject(error); },
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
     );
   });
 }

@@ -66,7 +66,12 @@ export function createEngine(options: EngineOptions) {
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const leaseMs = options.leaseMs ?? 30_000;
   const waitTimeoutMs = options.waitTimeoutMs ?? 15_000;
-  const compensationRetry: Required<RetryPolicy> = { attempts: 10, backoffMs: 1_000, maxBackoffMs: 10 * 60_000, ...options.compensationRetry };
+  const compensationRetry: Required<RetryPolicy> = {
+    attempts: 10,
+    backoffMs: 1_000,
+    maxBackoffMs: 10 * 60_000,
+    ...options.compensationRetry,
+  };
   const registry = new Map<string, AnyWorkflow>();
   /** Executions this process is running, so local waiters join them instead of polling. */
   const running = new Map<string, Promise<unknown>>();
@@ -102,14 +107,35 @@ export function createEngine(options: EngineOptions) {
       const attempt = row.attempt;
       const now = clock.now();
       if (attempt >= compensationRetry.attempts) {
-        await journal.setState(db, row.id, owner, now, { state: "compensation_failed", release: true, next_retry_at: null, dead_lettered_at: now, finished: true });
-        logger.error({ executionId: row.id, workflow: row.workflow_id, attempt }, "workflow compensation dead-lettered");
+        await journal.setState(db, row.id, owner, now, {
+          state: "compensation_failed",
+          release: true,
+          next_retry_at: null,
+          dead_lettered_at: now,
+          finished: true,
+        });
+        logger.error(
+          { executionId: row.id, workflow: row.workflow_id, attempt },
+          "workflow compensation dead-lettered",
+        );
         return;
       }
       const delayMs = backoffDelay(compensationRetry, attempt);
-      await journal.setState(db, row.id, owner, now, { state: "compensation_failed", release: true, next_retry_at: new Date(now.getTime() + delayMs), finished: true });
-      logger.warn({ executionId: row.id, workflow: row.workflow_id, attempt, delayMs }, "workflow compensation failed; retry scheduled");
-      await options.scheduler?.enqueue(row.id, { delayMs, dedupeKey: `${row.id}-${attempt}` }).catch((error: unknown) => logger.error({ err: error, executionId: row.id }, "could not schedule compensation retry"));
+      await journal.setState(db, row.id, owner, now, {
+        state: "compensation_failed",
+        release: true,
+        next_retry_at: new Date(now.getTime() + delayMs),
+        finished: true,
+      });
+      logger.warn(
+        { executionId: row.id, workflow: row.workflow_id, attempt, delayMs },
+        "workflow compensation failed; retry scheduled",
+      );
+      await options.scheduler
+        ?.enqueue(row.id, { delayMs, dedupeKey: `${row.id}-${attempt}` })
+        .catch((error: unknown) =>
+          logger.error({ err: error, executionId: row.id }, "could not schedule compensation retry"),
+        );
     },
     halting: () => halting,
     whenHalting,
@@ -125,7 +151,11 @@ export function createEngine(options: EngineOptions) {
   const leaseUntil = () => new Date(clock.now().getTime() + leaseMs);
 
   /** The idempotency key and transaction id a new execution of `wf` is recorded under (see `freshAfterFailure`). */
-  const keysOf = async (wf: AnyWorkflow, opts: ExecuteOptions, id: string): Promise<{ key: string | null; transactionId: string }> => {
+  const keysOf = async (
+    wf: AnyWorkflow,
+    opts: ExecuteOptions,
+    id: string,
+  ): Promise<{ key: string | null; transactionId: string }> => {
     const transactionId = opts.transactionId ?? opts.idempotencyKey ?? id;
     if (opts.idempotencyKey === undefined) return { key: null, transactionId };
     if (!opts.freshAfterFailure) return { key: opts.idempotencyKey, transactionId };
@@ -141,8 +171,17 @@ export function createEngine(options: EngineOptions) {
     const promise = runExecution(env, wf, row, fresh, fresh ? input : row.input).catch(async (error: unknown) => {
       if (!(error instanceof Halted)) throw error;
       logger.info({ executionId: row.id, workflow: wf.name }, "workflow execution paused for shutdown; lease released");
-      await options.scheduler?.enqueue(row.id, { dedupeKey: `${row.id}-${row.attempt}` }).catch((failure: unknown) => logger.warn({ err: failure, executionId: row.id }, "could not queue a paused execution; the recovery sweep will"));
-      throw shuttingDown(`workflow execution ${row.id} was paused and is resumed by another process; retry the request`);
+      await options.scheduler
+        ?.enqueue(row.id, { dedupeKey: `${row.id}-${row.attempt}` })
+        .catch((failure: unknown) =>
+          logger.warn(
+            { err: failure, executionId: row.id },
+            "could not queue a paused execution; the recovery sweep will",
+          ),
+        );
+      throw shuttingDown(
+        `workflow execution ${row.id} was paused and is resumed by another process; retry the request`,
+      );
     });
     running.set(row.id, promise);
     void promise.then(
@@ -209,7 +248,10 @@ export function createEngine(options: EngineOptions) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...active]), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      await Promise.race([
+        Promise.allSettled([...active]),
+        new Promise((resolve) => (timer = setTimeout(resolve, left))),
+      ]);
       clearTimeout(timer);
     }
     return true;
@@ -259,7 +301,10 @@ export function createEngine(options: EngineOptions) {
      * known key). Not for a workflow with secret input: the worker would get only its redaction.
      */
     async enqueue<I, R>(wf: Workflow<I, R>, input: I, opts: ExecuteOptions = {}): Promise<string> {
-      if (wf.secret.input.length > 0) throw new Error(`Workflow '${wf.name}' has secret input, which is never journaled: run it with execute, not enqueue`);
+      if (wf.secret.input.length > 0)
+        throw new Error(
+          `Workflow '${wf.name}' has secret input, which is never journaled: run it with execute, not enqueue`,
+        );
       register(wf);
       const id = generateId("wfx");
       const { key, transactionId } = await keysOf(wf, opts, id);
@@ -306,11 +351,15 @@ export function createEngine(options: EngineOptions) {
       const row = await journal.getExecution(db, executionId);
       if (!row) throw errors.notFound(`Workflow execution with id: ${executionId} was not found`);
       if (row.state === "succeeded" || row.state === "compensated") {
-        throw errors.conflict(`Workflow execution ${executionId} is ${row.state}; only failed, compensation_failed or stuck executions can be retried`);
+        throw errors.conflict(
+          `Workflow execution ${executionId} is ${row.state}; only failed, compensation_failed or stuck executions can be retried`,
+        );
       }
       workflowOf(row);
-      if (!(await journal.rearm(db, row, clock.now()))) throw errors.conflict(`Workflow execution ${executionId} is being run by a live process`);
-      if (options.scheduler) await options.scheduler.enqueue(executionId, { dedupeKey: `${executionId}-retry-${row.attempt}` });
+      if (!(await journal.rearm(db, row, clock.now())))
+        throw errors.conflict(`Workflow execution ${executionId} is being run by a live process`);
+      if (options.scheduler)
+        await options.scheduler.enqueue(executionId, { dedupeKey: `${executionId}-retry-${row.attempt}` });
       else void this.resume(executionId).catch(() => {});
       const updated = await journal.getExecution(db, executionId);
       return updated ?? row;
@@ -321,7 +370,10 @@ export function createEngine(options: EngineOptions) {
       const due = await journal.dueExecutions(db, clock.now(), limit);
       for (const { id, attempt } of due) {
         if (options.scheduler) await options.scheduler.enqueue(id, { dedupeKey: `${id}-${attempt}` });
-        else await this.resume(id).catch((error: unknown) => logger.warn({ err: error, executionId: id }, "resume failed"));
+        else
+          await this.resume(id).catch((error: unknown) =>
+            logger.warn({ err: error, executionId: id }, "resume failed"),
+          );
       }
       return due.length;
     },
@@ -334,7 +386,8 @@ export function createEngine(options: EngineOptions) {
     },
 
     /** A page of executions with filters. */
-    list: (filters: journal.ExecutionFilters, paging: { limit: number; offset: number; order?: string }) => journal.listExecutions(db, filters, paging),
+    list: (filters: journal.ExecutionFilters, paging: { limit: number; offset: number; order?: string }) =>
+      journal.listExecutions(db, filters, paging),
 
     /**
      * Graceful shutdown, at most `timeoutMs`. At once: no more claims of other work (`resume`, the
@@ -349,17 +402,21 @@ export function createEngine(options: EngineOptions) {
       stopping = true;
       const begun = Date.now();
       const idle = await idleWithin(begun + timeoutMs / 2);
-      if (!idle && !halting) logger.info({ executions: running.size }, "shutdown: workflow executions pause at their next step");
+      if (!idle && !halting)
+        logger.info({ executions: running.size }, "shutdown: workflow executions pause at their next step");
       // From here (and once drained) nothing new starts: the database is about to close.
       halting = true;
       startHalting();
       if (!idle) await idleWithin(begun + timeoutMs);
       const unfinished = [...running.keys()];
-      if (unfinished.length > 0) logger.warn({ executionIds: unfinished, timeoutMs }, "shutdown timeout: workflow steps still running; their executions resume after their lease expires");
+      if (unfinished.length > 0)
+        logger.warn(
+          { executionIds: unfinished, timeoutMs },
+          "shutdown timeout: workflow steps still running; their executions resume after their lease expires",
+        );
       return { unfinished };
     },
   };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
-

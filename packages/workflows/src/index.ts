@@ -7,7 +7,12 @@ export * from "./schema";
 export type * from "./types";
 export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";
 export { createInProcessScheduler } from "./scheduler-in-process";
-export { createBullMqScheduler, WORKFLOWS_QUEUE, type BullMqScheduler, type BullMqSchedulerOptions } from "./scheduler-bullmq";
+export {
+  createBullMqScheduler,
+  WORKFLOWS_QUEUE,
+  type BullMqScheduler,
+  type BullMqSchedulerOptions,
+} from "./scheduler-bullmq";
 export { SecretUnavailableError, type SecretPath } from "./secrets";
 // The redaction the journal stores in place of a secret (defined beside the error catalog, which scrubs errors with it).
 export { REDACTED } from "@kasse/db";

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { orderBy, rangeConditions, type Db, type Paging, type RangeFilter, type SerializedError } from "@kasse/db";
-import { workflowExecutions as executions, workflowStepRuns as stepRuns, type ExecutionRow, type ExecutionState, type StepRunRow, type StepState } from "./schema";
+import {
+  workflowExecutions as executions,
+  workflowStepRuns as stepRuns,
+  type ExecutionRow,
+  type ExecutionState,
+  type StepRunRow,
+  type StepState,
+} from "./schema";
 
 // Every read and write of the two journal tables. Each function is one statement (one round trip).
 
@@ -9,7 +16,16 @@ const ACTIVE: ExecutionState[] = ["running", "compensating"];
 /** Inserts an execution, or returns the existing one with the same workflow and idempotency key. */
 export async function insertExecution(
   db: Db,
-  values: { id: string; workflow_id: string; idempotency_key: string | null; transaction_id: string; input: unknown; owner: string | null; leaseUntil: Date | null; now: Date },
+  values: {
+    id: string;
+    workflow_id: string;
+    idempotency_key: string | null;
+    transaction_id: string;
+    input: unknown;
+    owner: string | null;
+    leaseUntil: Date | null;
+    now: Date;
+  },
 ): Promise<{ row: ExecutionRow; created: boolean }> {
   const [created] = await db
     .insert(executions)
@@ -30,7 +46,8 @@ export async function insertExecution(
     .returning();
   if (created) return { row: created, created: true };
   const existing = await findByKey(db, values.workflow_id, values.idempotency_key ?? "");
-  if (!existing) throw new Error(`workflow execution ${values.workflow_id}/${values.idempotency_key} vanished after a conflict`);
+  if (!existing)
+    throw new Error(`workflow execution ${values.workflow_id}/${values.idempotency_key} vanished after a conflict`);
   return { row: existing, created: false };
 }
 
@@ -39,12 +56,21 @@ export async function failedAttempts(db: Db, workflowId: string, transactionId: 
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(executions)
-    .where(and(eq(executions.workflow_id, workflowId), eq(executions.transaction_id, transactionId), inArray(executions.state, ["failed", "compensated"])));
+    .where(
+      and(
+        eq(executions.workflow_id, workflowId),
+        eq(executions.transaction_id, transactionId),
+        inArray(executions.state, ["failed", "compensated"]),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 
 async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
-  const [row] = await db.select().from(executions).where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
+  const [row] = await db
+    .select()
+    .from(executions)
+    .where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
   return row;
 }
 
@@ -57,7 +83,13 @@ export async function getExecution(db: Db, id: string): Promise<ExecutionRow | u
  * Takes the lease of an execution that nobody holds (or whose holder's lease expired) and is
  * due: active, or `compensation_failed` with its retry time reached and not dead-lettered.
  */
-export async function claimExecution(db: Db, id: string, owner: string, now: Date, leaseUntil: Date): Promise<ExecutionRow | undefined> {
+export async function claimExecution(
+  db: Db,
+  id: string,
+  owner: string,
+  now: Date,
+  leaseUntil: Date,
+): Promise<ExecutionRow | undefined> {
   const [row] = await db
     .update(executions)
     .set({ lease_owner: owner, lease_expires_at: leaseUntil, attempt: sql`${executions.attempt} + 1`, updated_at: now })
@@ -67,7 +99,11 @@ export async function claimExecution(db: Db, id: string, owner: string, now: Dat
         or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
         or(
           inArray(executions.state, ACTIVE),
-          and(eq(executions.state, "compensation_failed"), isNull(executions.dead_lettered_at), lte(executions.next_retry_at, now)),
+          and(
+            eq(executions.state, "compensation_failed"),
+            isNull(executions.dead_lettered_at),
+            lte(executions.next_retry_at, now),
+          ),
         ),
       ),
     )
@@ -91,7 +127,15 @@ export async function setState(
   id: string,
   owner: string,
   now: Date,
-  values: { state: ExecutionState; result?: unknown; error?: SerializedError | null; release?: boolean; finished?: boolean; next_retry_at?: Date | null; dead_lettered_at?: Date | null },
+  values: {
+    state: ExecutionState;
+    result?: unknown;
+    error?: SerializedError | null;
+    release?: boolean;
+    finished?: boolean;
+    next_retry_at?: Date | null;
+    dead_lettered_at?: Date | null;
+  },
 ): Promise<boolean> {
   const rows = await db
     .update(executions)
@@ -112,7 +156,10 @@ export async function setState(
 
 /** Gives the lease back without changing the state (a process stopping). */
 export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
-  await db.update(executions).set({ lease_owner: null, lease_expires_at: null }).where(and(eq(executions.id, id), eq(executions.lease_owner, owner)));
+  await db
+    .update(executions)
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)));
 }
 
 export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRow[]> {
@@ -120,7 +167,10 @@ export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRo
 }
 
 export async function stepRun(db: Db, executionId: string, index: number): Promise<StepRunRow | undefined> {
-  const [row] = await db.select().from(stepRuns).where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index)));
+  const [row] = await db
+    .select()
+    .from(stepRuns)
+    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index)));
   return row;
 }
 
@@ -133,7 +183,18 @@ const notSucceeded = sql`${stepRuns.state} <> 'succeeded'`;
  */
 export async function writeStep(
   db: Db,
-  row: { execution_id: string; index: number; name: string; state: StepState; attempts: number; output?: unknown; compensate_input?: unknown; error?: SerializedError | null; started_at?: Date; finished_at?: Date | null },
+  row: {
+    execution_id: string;
+    index: number;
+    name: string;
+    state: StepState;
+    attempts: number;
+    output?: unknown;
+    compensate_input?: unknown;
+    error?: SerializedError | null;
+    started_at?: Date;
+    finished_at?: Date | null;
+  },
 ): Promise<boolean> {
   const set = {
     state: row.state,
@@ -155,29 +216,61 @@ export async function writeStep(
 export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {
   const rows = await db
     .update(stepRuns)
-    .set({ state: "compensated", compensated_at: now, compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`, error: null })
-    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index), inArray(stepRuns.state, ["succeeded", "compensation_failed"])))
+    .set({
+      state: "compensated",
+      compensated_at: now,
+      compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
+      error: null,
+    })
+    .where(
+      and(
+        eq(stepRuns.execution_id, executionId),
+        eq(stepRuns.index, index),
+        inArray(stepRuns.state, ["succeeded", "compensation_failed"]),
+      ),
+    )
     .returning({ index: stepRuns.index });
   return rows.length > 0;
 }
 
 /** Records a failed compensation attempt. */
-export async function compensationFailed(db: Db, executionId: string, index: number, error: SerializedError, final: boolean): Promise<void> {
+export async function compensationFailed(
+  db: Db,
+  executionId: string,
+  index: number,
+  error: SerializedError,
+  final: boolean,
+): Promise<void> {
   await db
     .update(stepRuns)
-    .set({ compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`, error, ...(final ? { state: "compensation_failed" as const } : {}) })
+    .set({
+      compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
+      error,
+      ...(final ? { state: "compensation_failed" as const } : {}),
+    })
     .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index), ne(stepRuns.state, "compensated")));
 }
 
 /** Executions whose process died (lease expired) or whose compensation retry is due. */
-export async function dueExecutions(db: Db, now: Date, limit: number): Promise<Array<Pick<ExecutionRow, "id" | "attempt">>> {
+export async function dueExecutions(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<Array<Pick<ExecutionRow, "id" | "attempt">>> {
   return db
     .select({ id: executions.id, attempt: executions.attempt })
     .from(executions)
     .where(
       or(
-        and(inArray(executions.state, ACTIVE), or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now))),
-        and(eq(executions.state, "compensation_failed"), isNull(executions.dead_lettered_at), lte(executions.next_retry_at, now)),
+        and(
+          inArray(executions.state, ACTIVE),
+          or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
+        ),
+        and(
+          eq(executions.state, "compensation_failed"),
+          isNull(executions.dead_lettered_at),
+          lte(executions.next_retry_at, now),
+        ),
       ),
     )
     .orderBy(asc(executions.updated_at))
@@ -186,13 +279,26 @@ export async function dueExecutions(db: Db, now: Date, limit: number): Promise<A
 
 /** Makes a failed, compensation-failed or stuck execution runnable again (admin retry). */
 export async function rearm(db: Db, row: ExecutionRow, now: Date): Promise<boolean> {
-  const base = and(eq(executions.id, row.id), eq(executions.state, row.state), or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)));
+  const base = and(
+    eq(executions.id, row.id),
+    eq(executions.state, row.state),
+    or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
+  );
   if (row.state === "failed") {
     // Forget the failed attempt so the replay runs the step again.
-    await db.delete(stepRuns).where(and(eq(stepRuns.execution_id, row.id), inArray(stepRuns.state, ["failed", "running"])));
+    await db
+      .delete(stepRuns)
+      .where(and(eq(stepRuns.execution_id, row.id), inArray(stepRuns.state, ["failed", "running"])));
     const rows = await db
       .update(executions)
-      .set({ state: "running", error: null, finished_at: null, lease_owner: null, lease_expires_at: null, updated_at: now })
+      .set({
+        state: "running",
+        error: null,
+        finished_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        updated_at: now,
+      })
       .where(base)
       .returning({ id: executions.id });
     return rows.length > 0;
@@ -214,17 +320,37 @@ export interface ExecutionFilters {
 }
 
 /** One page of executions (newest first by default) and the total count. */
-export async function listExecutions(db: Db, filters: ExecutionFilters, paging: Paging & { order?: string }): Promise<{ items: ExecutionRow[]; count: number }> {
+export async function listExecutions(
+  db: Db,
+  filters: ExecutionFilters,
+  paging: Paging & { order?: string },
+): Promise<{ items: ExecutionRow[]; count: number }> {
   const conditions: SQL[] = [...rangeConditions(executions.created_at, filters.created_at)];
   if (filters.workflow_id) conditions.push(inArray(executions.workflow_id, filters.workflow_id));
   if (filters.state) conditions.push(inArray(executions.state, filters.state));
   if (filters.transaction_id) conditions.push(inArray(executions.transaction_id, filters.transaction_id));
   const where = conditions.length ? and(...conditions) : undefined;
-  const columns = { created_at: executions.created_at, updated_at: executions.updated_at, workflow_id: executions.workflow_id, state: executions.state };
-  const order = paging.order ? orderBy(paging.order, columns, executions.id) : [desc(executions.created_at), asc(executions.id)];
+  const columns = {
+    created_at: executions.created_at,
+    updated_at: executions.updated_at,
+    workflow_id: executions.workflow_id,
+    state: executions.state,
+  };
+  const order = paging.order
+    ? orderBy(paging.order, columns, executions.id)
+    : [desc(executions.created_at), asc(executions.id)];
   const [items, [total]] = await Promise.all([
-    db.select().from(executions).where(where).orderBy(...order).limit(paging.limit).offset(paging.offset),
-    db.select({ count: sql<number>`count(*)::int` }).from(executions).where(where),
+    db
+      .select()
+      .from(executions)
+      .where(where)
+      .orderBy(...order)
+      .limit(paging.limit)
+      .offset(paging.offset),
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(executions)
+      .where(where),
   ]);
   return { items, count: total?.count ?? 0 };
 }
@@ -234,14 +360,28 @@ export async function listExecutions(db: Db, filters: ExecutionFilters, paging: 
  * lease expired (or that were released) more than `overdueMs` ago, and `compensation_failed`
  * ones with no retry planned (dead-lettered, or never scheduled). At most `limit`, oldest first.
  */
-export async function overdueExecutions(db: Db, overdueMs: number, limit: number): Promise<Array<{ id: string; problem: string }>> {
+export async function overdueExecutions(
+  db: Db,
+  overdueMs: number,
+  limit: number,
+): Promise<Array<{ id: string; problem: string }>> {
   const since = sql`now() - make_interval(secs => ${overdueMs / 1000})`;
   const rows = await db
-    .select({ id: executions.id, workflow_id: executions.workflow_id, state: executions.state, lease_expires_at: executions.lease_expires_at, updated_at: executions.updated_at, dead_lettered_at: executions.dead_lettered_at })
+    .select({
+      id: executions.id,
+      workflow_id: executions.workflow_id,
+      state: executions.state,
+      lease_expires_at: executions.lease_expires_at,
+      updated_at: executions.updated_at,
+      dead_lettered_at: executions.dead_lettered_at,
+    })
     .from(executions)
     .where(
       or(
-        and(inArray(executions.state, ACTIVE), sql`coalesce(${executions.lease_expires_at}, ${executions.updated_at}) < ${since}`),
+        and(
+          inArray(executions.state, ACTIVE),
+          sql`coalesce(${executions.lease_expires_at}, ${executions.updated_at}) < ${since}`,
+        ),
         and(eq(executions.state, "compensation_failed"), isNull(executions.next_retry_at)),
       ),
     )
@@ -262,6 +402,12 @@ export async function activeExecutionKeys(db: Db, workflowId: string, keys: stri
   const rows = await db
     .select({ key: executions.idempotency_key })
     .from(executions)
-    .where(and(eq(executions.workflow_id, workflowId), inArray(executions.idempotency_key, keys), inArray(executions.state, ACTIVE)));
+    .where(
+      and(
+        eq(executions.workflow_id, workflowId),
+        inArray(executions.idempotency_key, keys),
+        inArray(executions.state, ACTIVE),
+      ),
+    );
   return new Set(rows.map((r) => r.key!));
 }

@@ -1,11 +1,31 @@
 import { sql } from "drizzle-orm";
-import { errors, fromJSON, KasseError, lockKeys, scrubError, toKasseError, transaction, type Db, type Tx } from "@kasse/db";
+import {
+  errors,
+  fromJSON,
+  KasseError,
+  lockKeys,
+  scrubError,
+  toKasseError,
+  transaction,
+  type Db,
+  type Tx,
+} from "@kasse/db";
 import { asJson, backoffDelay, withTimeout } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { EventRecorder } from "./events";
-import type { AnyWorkflow, Clock, EngineLogger, Step, StepContext, ModulesFactory, StepModules, OutsideStepContext, WorkflowContext } from "./types";
+import type {
+  AnyWorkflow,
+  Clock,
+  EngineLogger,
+  Step,
+  StepContext,
+  ModulesFactory,
+  StepModules,
+  OutsideStepContext,
+  WorkflowContext,
+} from "./types";
 
 /** This process no longer holds the execution's lease: another one took it over. Internal. */
 export class LeaseLost extends Error {
@@ -69,17 +89,29 @@ interface Lease {
 function holdLease(env: RunEnv, executionId: string): Lease {
   let lost = false;
   let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    journal
-      .renewLease(env.db, executionId, env.owner, new Date(env.clock.now().getTime() + env.leaseMs))
-      .then((held) => { if (!held) lost = true; })
-      .catch((error: unknown) => env.logger.warn({ err: error, executionId }, "lease renewal failed"))
-      .finally(() => { busy = false; });
-  }, Math.max(50, Math.floor(env.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      if (busy) return;
+      busy = true;
+      journal
+        .renewLease(env.db, executionId, env.owner, new Date(env.clock.now().getTime() + env.leaseMs))
+        .then((held) => {
+          if (!held) lost = true;
+        })
+        .catch((error: unknown) => env.logger.warn({ err: error, executionId }, "lease renewal failed"))
+        .finally(() => {
+          busy = false;
+        });
+    },
+    Math.max(50, Math.floor(env.leaseMs / 3)),
+  );
   timer.unref();
-  return { get lost() { return lost; }, stop: () => clearInterval(timer) };
+  return {
+    get lost() {
+      return lost;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /**
@@ -87,12 +119,21 @@ function holdLease(env: RunEnv, executionId: string): Lease {
  * function, or straight to compensation for a `compensating`/`compensation_failed` one. A fresh
  * run gets the caller's `input` (with its secrets); a resumed one has only the journaled copy.
  */
-export async function runExecution(env: RunEnv, wf: AnyWorkflow, row: ExecutionRow, fresh = false, input: unknown = row.input): Promise<unknown> {
+export async function runExecution(
+  env: RunEnv,
+  wf: AnyWorkflow,
+  row: ExecutionRow,
+  fresh = false,
+  input: unknown = row.input,
+): Promise<unknown> {
   const lease = holdLease(env, row.id);
   try {
     const steps = fresh ? [] : await journal.stepRunsOf(env.db, row.id);
     // A resumed run whose journal holds redactions may hand a step one in place of a secret.
-    const lost = !fresh && (containsRedacted(row.input) || steps.some((s) => containsRedacted(s.output) || containsRedacted(s.compensate_input)));
+    const lost =
+      !fresh &&
+      (containsRedacted(row.input) ||
+        steps.some((s) => containsRedacted(s.output) || containsRedacted(s.compensate_input)));
     const run = new Run(env, wf, row, fresh ? input : row.input, steps, lease, lost);
     return row.state === "running" ? await run.forward() : await run.compensateOnly();
   } catch (error) {
@@ -161,7 +202,9 @@ class Run {
         const settled = await Promise.allSettled(runs);
         const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
         if (failed) throw failed.reason;
-        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as {
+          -readonly [K in keyof T]: Awaited<T[K]>;
+        };
       },
     };
   }
@@ -180,7 +223,10 @@ class Run {
       if (this.halted) throw new Halted(this.id);
       if (thrown instanceof WorkflowDivergenceError) {
         await this.finish({ state: "failed", error: thrown.toJSON() });
-        this.env.logger.error({ executionId: this.id, workflow: this.wf.name, err: thrown }, "workflow diverged from its journal");
+        this.env.logger.error(
+          { executionId: this.id, workflow: this.wf.name, err: thrown },
+          "workflow diverged from its journal",
+        );
         throw thrown;
       }
       return this.compensate(this.clean(thrown));
@@ -189,7 +235,10 @@ class Run {
     await this.finish({ state: "succeeded", result: this.journaled(value, this.wf.secret.result) });
     // A resumed run may release events that an earlier process recorded.
     if (this.emitted || this.journal.size > 0) this.env.events?.released?.(this.id);
-    this.env.logger.info({ executionId: this.id, workflow: this.wf.name, state: "succeeded" }, "workflow execution finished");
+    this.env.logger.info(
+      { executionId: this.id, workflow: this.wf.name, state: "succeeded" },
+      "workflow execution finished",
+    );
     return value;
   }
 
@@ -200,10 +249,16 @@ class Run {
       await this.wf.fn(this.input, this.context());
     } catch (thrown) {
       if (thrown instanceof LeaseLost) throw thrown;
-      if (!(thrown instanceof StopReplay)) this.env.logger.warn({ executionId: this.id, err: this.clean(thrown) }, "replay for compensation ended with an error");
+      if (!(thrown instanceof StopReplay))
+        this.env.logger.warn(
+          { executionId: this.id, err: this.clean(thrown) },
+          "replay for compensation ended with an error",
+        );
     }
     await this.settle();
-    return this.compensate(this.row.error ? fromJSON(this.row.error) : errors.unexpectedState(`Workflow execution ${this.id} failed`));
+    return this.compensate(
+      this.row.error ? fromJSON(this.row.error) : errors.unexpectedState(`Workflow execution ${this.id} failed`),
+    );
   }
 
   /** Stops the run before a new step or attempt while the engine shuts down. */
@@ -219,7 +274,12 @@ class Run {
   }
 
   private async finish(values: Parameters<typeof journal.setState>[4]): Promise<void> {
-    const held = await journal.setState(this.env.db, this.id, this.env.owner, this.now(), { release: true, finished: true, next_retry_at: null, ...values });
+    const held = await journal.setState(this.env.db, this.id, this.env.owner, this.now(), {
+      release: true,
+      finished: true,
+      next_retry_at: null,
+      ...values,
+    });
     if (!held) throw new LeaseLost(this.id);
   }
 
@@ -261,8 +321,12 @@ class Run {
     collectSecrets(input, step.secret.input, this.secrets);
     if (row?.state === "succeeded") return row.output;
     if (this.collecting) throw new StopReplay();
-    if (row?.state === "failed") throw row.error ? fromJSON(row.error) : errors.unexpectedState(`Step ${step.name} failed`);
-    if (row && row.state !== "running") throw errors.unexpectedState(`Step ${index} ('${step.name}') of execution ${this.id} is ${row.state} in a running execution`);
+    if (row?.state === "failed")
+      throw row.error ? fromJSON(row.error) : errors.unexpectedState(`Step ${step.name} failed`);
+    if (row && row.state !== "running")
+      throw errors.unexpectedState(
+        `Step ${index} ('${step.name}') of execution ${this.id} is ${row.state} in a running execution`,
+      );
     return this.invoke(index, step, input, row?.attempts ?? 0, row?.started_at ?? this.now());
   }
 
@@ -277,7 +341,10 @@ class Run {
     return Object.defineProperty(ctx, "modules", {
       enumerable: true,
       get(): StepModules {
-        if (!factory) throw errors.unexpectedState("This engine was built without modules (createEngine({ modules })): a step cannot read ctx.modules");
+        if (!factory)
+          throw errors.unexpectedState(
+            "This engine was built without modules (createEngine({ modules })): a step cannot read ctx.modules",
+          );
         return (modules ??= factory(db));
       },
     }) as T & { modules: StepModules };
@@ -287,23 +354,64 @@ class Run {
   private emitter(tx: Tx, compensating: boolean) {
     return async (name: string, data: Record<string, unknown>) => {
       const events = this.env.events;
-      if (!events) throw errors.unexpectedState(`Step emitted '${name}' but no event recorder is configured (import @kasse/modules/event)`);
-      await events.record(tx, { name, data: asJson(data) as Record<string, unknown>, execution_id: compensating ? null : this.id });
+      if (!events)
+        throw errors.unexpectedState(
+          `Step emitted '${name}' but no event recorder is configured (import @kasse/modules/event)`,
+        );
+      await events.record(tx, {
+        name,
+        data: asJson(data) as Record<string, unknown>,
+        execution_id: compensating ? null : this.id,
+      });
       if (!compensating) this.emitted = true;
     };
   }
 
-  private txContext(tx: Tx, index: number, attempt: number, signal: AbortSignal, compensating = false): StepContext & OutsideStepContext {
-    return this.withModules({ ...this.baseContext(index, attempt, signal), tx, db: tx as unknown as Db, lock: (keys: readonly string[]) => lockKeys(tx, keys), emit: this.emitter(tx, compensating) }, tx as unknown as Db);
+  private txContext(
+    tx: Tx,
+    index: number,
+    attempt: number,
+    signal: AbortSignal,
+    compensating = false,
+  ): StepContext & OutsideStepContext {
+    return this.withModules(
+      {
+        ...this.baseContext(index, attempt, signal),
+        tx,
+        db: tx as unknown as Db,
+        lock: (keys: readonly string[]) => lockKeys(tx, keys),
+        emit: this.emitter(tx, compensating),
+      },
+      tx as unknown as Db,
+    );
   }
 
   private outsideContext(index: number, attempt: number, signal: AbortSignal): StepContext & OutsideStepContext {
-    const noTx = () => { throw errors.unexpectedState("A transactional: false step has no transaction"); };
-    return this.withModules({ ...this.baseContext(index, attempt, signal), db: this.env.db, get tx(): Tx { return noTx(); }, lock: async () => noTx(), emit: async () => noTx() }, this.env.db);
+    const noTx = () => {
+      throw errors.unexpectedState("A transactional: false step has no transaction");
+    };
+    return this.withModules(
+      {
+        ...this.baseContext(index, attempt, signal),
+        db: this.env.db,
+        get tx(): Tx {
+          return noTx();
+        },
+        lock: async () => noTx(),
+        emit: async () => noTx(),
+      },
+      this.env.db,
+    );
   }
 
   /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */
-  private async invoke(index: number, step: AnyStep, input: unknown, previousAttempts: number, startedAt: Date): Promise<unknown> {
+  private async invoke(
+    index: number,
+    step: AnyStep,
+    input: unknown,
+    previousAttempts: number,
+    startedAt: Date,
+  ): Promise<unknown> {
     const { db } = this.env;
     const base = { execution_id: this.id, index, name: step.name, started_at: startedAt };
     for (let attempt = previousAttempts + 1; ; attempt++) {
@@ -317,16 +425,24 @@ class Run {
       };
       try {
         if (this.lost && containsRedacted(input)) {
-          throw new SecretUnavailableError(`Step '${step.name}' of execution ${this.id} needs a secret that was not journaled (the process that started the execution stopped); run the operation again`);
+          throw new SecretUnavailableError(
+            `Step '${step.name}' of execution ${this.id} needs a secret that was not journaled (the process that started the execution stopped); run the operation again`,
+          );
         }
         if (step.transactional) {
           return await transaction(db, async (tx) => {
-            if (step.timeoutMs !== undefined) await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
+            if (step.timeoutMs !== undefined)
+              await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
             const invoked = step.invoke(input, this.txContext(tx, index, attempt, abandoned.signal));
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);
             const done = this.succeeded(index, step, result);
-            const written = await journal.writeStep(tx as unknown as Db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() });
+            const written = await journal.writeStep(tx as unknown as Db, {
+              ...base,
+              ...done.row,
+              attempts: attempt,
+              finished_at: this.now(),
+            });
             if (!written) throw new AlreadyDone();
             return done.output;
           });
@@ -336,14 +452,21 @@ class Run {
         invoked.catch(() => {});
         const result = await withTimeout(invoked, step.timeoutMs, timeout);
         const done = this.succeeded(index, step, result);
-        if (!(await journal.writeStep(db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() }))) throw new AlreadyDone();
+        if (!(await journal.writeStep(db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() })))
+          throw new AlreadyDone();
         return done.output;
       } catch (thrown) {
         if (thrown instanceof AlreadyDone) return this.doneElsewhere(index);
         if (thrown instanceof LeaseLost) throw thrown;
         const error = this.clean(thrown);
         const final = !error.retryable || attempt >= step.retry.attempts;
-        const written = await journal.writeStep(db, { ...base, state: final ? "failed" : "running", attempts: attempt, error: error.toJSON(), finished_at: final ? this.now() : null });
+        const written = await journal.writeStep(db, {
+          ...base,
+          state: final ? "failed" : "running",
+          attempts: attempt,
+          error: error.toJSON(),
+          finished_at: final ? this.now() : null,
+        });
         if (!written) return this.doneElsewhere(index);
         if (final) throw error;
         await this.pause(backoffDelay(step.retry, attempt));
@@ -357,14 +480,20 @@ class Run {
     const compensateInput = result.compensateInput === undefined ? output : asJson(result.compensateInput);
     const compensatePaths = result.compensateInput === undefined ? step.secret.output : step.secret.compensateInput;
     this.compensateInputs.set(index, compensateInput);
-    const row = { state: "succeeded" as const, output: this.journaled(output, step.secret.output), compensate_input: this.journaled(compensateInput, compensatePaths), error: null };
+    const row = {
+      state: "succeeded" as const,
+      output: this.journaled(output, step.secret.output),
+      compensate_input: this.journaled(compensateInput, compensatePaths),
+      error: null,
+    };
     return { output, row };
   }
 
   private async doneElsewhere(index: number): Promise<unknown> {
     this.compensateInputs.delete(index);
     const row = await journal.stepRun(this.env.db, this.id, index);
-    if (row?.state !== "succeeded") throw errors.unexpectedState(`Step ${index} of execution ${this.id} changed under this process`);
+    if (row?.state !== "succeeded")
+      throw errors.unexpectedState(`Step ${index} of execution ${this.id} changed under this process`);
     if (containsRedacted(row.output) || containsRedacted(row.compensate_input)) this.lost = true;
     return row.output;
   }
@@ -377,27 +506,42 @@ class Run {
       .sort((a, b) => b.index - a.index);
     if (done.length === 0) {
       await this.finish({ state: "failed", error: error.toJSON() });
-      logger.info({ executionId: this.id, workflow: this.wf.name, state: "failed", error: error.type }, "workflow execution finished");
+      logger.info(
+        { executionId: this.id, workflow: this.wf.name, state: "failed", error: error.type },
+        "workflow execution finished",
+      );
       throw error;
     }
-    if (!(await journal.setState(db, this.id, this.env.owner, this.now(), { state: "compensating", error: error.toJSON() }))) throw new LeaseLost(this.id);
+    if (
+      !(await journal.setState(db, this.id, this.env.owner, this.now(), {
+        state: "compensating",
+        error: error.toJSON(),
+      }))
+    )
+      throw new LeaseLost(this.id);
     for (const stepRow of done) {
       // Paused between two compensations, it stays `compensating` and the next process goes on.
       this.checkHalting();
       const def = this.defs.get(stepRow.index);
-      const compensated = def && def.name === stepRow.name ? await this.compensateStep(def, stepRow) : await this.undefinedStep(stepRow);
+      const compensated =
+        def && def.name === stepRow.name ? await this.compensateStep(def, stepRow) : await this.undefinedStep(stepRow);
       if (!compensated) {
         await this.env.onCompensationFailed(this.row);
         throw error;
       }
     }
     await this.finish({ state: "compensated" });
-    logger.info({ executionId: this.id, workflow: this.wf.name, state: "compensated", error: error.type }, "workflow execution finished");
+    logger.info(
+      { executionId: this.id, workflow: this.wf.name, state: "compensated", error: error.type },
+      "workflow execution finished",
+    );
     throw error;
   }
 
   private async undefinedStep(stepRow: StepRunRow): Promise<false> {
-    const missing = errors.unexpectedState(`Cannot compensate step ${stepRow.index} ('${stepRow.name}'): the workflow no longer reaches it`);
+    const missing = errors.unexpectedState(
+      `Cannot compensate step ${stepRow.index} ('${stepRow.name}'): the workflow no longer reaches it`,
+    );
     await journal.compensationFailed(this.env.db, this.id, stepRow.index, missing.toJSON(), true);
     return false;
   }
@@ -414,9 +558,14 @@ class Run {
     const compensateInput = live ? this.compensateInputs.get(stepRow.index) : stepRow.compensate_input;
     if (!live && this.lost && containsRedacted(compensateInput)) {
       // Retrying cannot bring the secret back: fail the compensation for an operator to see.
-      const missing = new SecretUnavailableError(`Cannot compensate step ${stepRow.index} ('${def.name}') of execution ${this.id}: its compensation input was journaled without its secret`);
+      const missing = new SecretUnavailableError(
+        `Cannot compensate step ${stepRow.index} ('${def.name}') of execution ${this.id}: its compensation input was journaled without its secret`,
+      );
       await journal.compensationFailed(db, this.id, stepRow.index, missing.toJSON(), true);
-      this.env.logger.warn({ executionId: this.id, step: def.name, err: missing }, "compensation needs a secret that was not journaled");
+      this.env.logger.warn(
+        { executionId: this.id, step: def.name, err: missing },
+        "compensation needs a secret that was not journaled",
+      );
       return false;
     }
     for (let attempt = 1; ; attempt++) {
@@ -433,7 +582,10 @@ class Run {
           await transaction(db, async (tx) => {
             // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
             if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
-            const undone = compensate(compensateInput, this.txContext(tx, stepRow.index, count, abandoned.signal, true));
+            const undone = compensate(
+              compensateInput,
+              this.txContext(tx, stepRow.index, count, abandoned.signal, true),
+            );
             undone.catch(() => {});
             await withTimeout(undone, def.timeoutMs, timeout);
           });
@@ -450,7 +602,10 @@ class Run {
         // Compensations retry whatever the error: giving up would leave an effect behind.
         const final = attempt >= def.retry.attempts;
         await journal.compensationFailed(db, this.id, stepRow.index, error.toJSON(), final);
-        this.env.logger.warn({ executionId: this.id, step: def.name, attempt: count, err: error }, "compensation attempt failed");
+        this.env.logger.warn(
+          { executionId: this.id, step: def.name, attempt: count, err: error },
+          "compensation attempt failed",
+        );
         if (final) return false;
         await this.pause(backoffDelay(def.retry, attempt));
       }

@@ -59,7 +59,11 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
           await queue.upsertJobScheduler(
             `maintenance-${job.name}`,
             { every: job.everyMs },
-            { name: "maintenance", data: { job: job.name } satisfies MaintenanceData, opts: { removeOnComplete: true, removeOnFail: 100 } },
+            {
+              name: "maintenance",
+              data: { job: job.name } satisfies MaintenanceData,
+              opts: { removeOnComplete: true, removeOnFail: 100 },
+            },
           );
         }
       };
@@ -67,7 +71,10 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
       // The schedules live in Redis: one restarted without persistence (or failed over) has lost
       // them, and without the recovery sweep and the event dispatch nothing would run again until
       // a worker restarted. Every reconnection puts them back (an upsert changes nothing when present).
-      const reschedule = () => void schedule().catch((error: unknown) => logger?.warn({ err: error }, "could not restore the maintenance schedules after a reconnection"));
+      const reschedule = () =>
+        void schedule().catch((error: unknown) =>
+          logger?.warn({ err: error }, "could not restore the maintenance schedules after a reconnection"),
+        );
       connection.on("ready", reschedule);
       const worker = new Worker(
         WORKFLOWS_QUEUE,
@@ -84,7 +91,9 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
         },
         { connection, prefix, concurrency: Math.max(1, opts.concurrency ?? 4) },
       );
-      worker.on("failed", (job, error) => logger?.error({ err: error, job: job?.name, data: job?.data }, "workflow job failed"));
+      worker.on("failed", (job, error) =>
+        logger?.error({ err: error, job: job?.name, data: job?.data }, "workflow job failed"),
+      );
       worker.on("error", (error) => logger?.error({ err: error }, "workflow worker error"));
       workers.add(worker);
       await worker.waitUntilReady();

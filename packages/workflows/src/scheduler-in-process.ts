@@ -65,7 +65,9 @@ export function createInProcessScheduler(options: { logger?: EngineLogger } = {}
           job
             .run()
             .catch((error: unknown) => logger?.error({ err: error, job: job.name }, "maintenance job failed"))
-            .finally(() => { running = false; });
+            .finally(() => {
+              running = false;
+            });
         }, job.everyMs);
         interval.unref();
         intervals.add(interval);

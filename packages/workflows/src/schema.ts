@@ -2,7 +2,8 @@ import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueInde
 import { RowView, type SerializedError } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
-export type ExecutionState = "running" | "succeeded" | "failed" | "compensating" | "compensated" | "compensation_failed";
+export type ExecutionState =
+  "running" | "succeeded" | "failed" | "compensating" | "compensated" | "compensation_failed";
 
 /** Where one step run is. `running` also covers an attempt that failed and will be retried. */
 export type StepState = "running" | "succeeded" | "failed" | "compensated" | "compensation_failed";

@@ -28,7 +28,8 @@ function redactAt(value: unknown, keys: string[]): unknown {
   if (Array.isArray(value)) return key === "*" ? value.map((item) => redactAt(item, rest)) : value;
   const record = value as Record<string, unknown>;
   const copy: Record<string, unknown> = { ...record };
-  for (const k of key === "*" ? Object.keys(record) : Object.hasOwn(record, key) ? [key] : []) copy[k] = redactAt(record[k], rest);
+  for (const k of key === "*" ? Object.keys(record) : Object.hasOwn(record, key) ? [key] : [])
+    copy[k] = redactAt(record[k], rest);
   return copy;
 }
 
@@ -49,7 +50,8 @@ function collectAt(value: unknown, keys: string[], into: Set<string>): void {
 
 function collectLeaves(value: unknown, into: Set<string>): void {
   if (typeof value === "string" && value !== "" && value !== REDACTED) into.add(value);
-  else if (value !== null && typeof value === "object") for (const child of Object.values(value)) collectLeaves(child, into);
+  else if (value !== null && typeof value === "object")
+    for (const child of Object.values(value)) collectLeaves(child, into);
 }
 
 /**

@@ -109,7 +109,11 @@ export interface Step<I, O, C = O> {
   readonly retry: Required<RetryPolicy>;
   readonly timeoutMs: number | undefined;
   /** Paths of secret fields, as given (empty when none). */
-  readonly secret: { readonly input: readonly string[]; readonly output: readonly string[]; readonly compensateInput: readonly string[] };
+  readonly secret: {
+    readonly input: readonly string[];
+    readonly output: readonly string[];
+    readonly compensateInput: readonly string[];
+  };
   readonly invoke: (input: I, ctx: StepContext & OutsideStepContext) => Promise<StepResult<O, C>>;
   readonly compensate: ((compensateInput: C, ctx: StepContext & OutsideStepContext) => Promise<void>) | undefined;
   readonly __types?: { input: I; output: O; compensateInput: C };

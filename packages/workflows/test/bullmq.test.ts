@@ -29,14 +29,32 @@ afterAll(async () => {
 });
 
 /** One worker process's worth: its own Redis connection, database pool, scheduler and engine. */
-async function startWorker(name: string, workflows: Parameters<typeof createEngine>[0]["workflows"], extra: Partial<Parameters<typeof createEngine>[0]> = {}) {
+async function startWorker(
+  name: string,
+  workflows: Parameters<typeof createEngine>[0]["workflows"],
+  extra: Partial<Parameters<typeof createEngine>[0]> = {},
+) {
   const connection = redis();
   const own: Database | undefined = database.url ? await connect({ url: database.url, poolSize: 5 }) : undefined;
   const scheduler = createBullMqScheduler({ connection, prefix });
-  const engine = createEngine({ db: (own ?? database).db, scheduler, workflows, owner: name, leaseMs: 2_000, ...extra });
+  const engine = createEngine({
+    db: (own ?? database).db,
+    scheduler,
+    workflows,
+    owner: name,
+    leaseMs: 2_000,
+    ...extra,
+  });
   const handled: string[] = [];
   const consumer = await scheduler.consume(
-    { resume: async (id) => void (await engine.resume(id).then(() => handled.push(id), () => {})), maintenance: [{ name: "recover", everyMs: 300, run: () => engine.recover() }] },
+    {
+      resume: async (id) =>
+        void (await engine.resume(id).then(
+          () => handled.push(id),
+          () => {},
+        )),
+      maintenance: [{ name: "recover", everyMs: 300, run: () => engine.recover() }],
+    },
     { concurrency: 4 },
   );
   let closed = false;
@@ -65,7 +83,10 @@ describe("BullMQ scheduler", () => {
     const connection = redis();
     const scheduler = createBullMqScheduler({ connection, prefix: `${prefix}-lost` });
     let runs = 0;
-    const consumer = await scheduler.consume({ resume: async () => {}, maintenance: [{ name: "tick", everyMs: 100, run: async () => void runs++ }] });
+    const consumer = await scheduler.consume({
+      resume: async () => {},
+      maintenance: [{ name: "tick", everyMs: 100, run: async () => void runs++ }],
+    });
     cleanup.push(async () => {
       await consumer.close();
       await scheduler.close();
@@ -94,11 +115,21 @@ describe("BullMQ scheduler", () => {
       await w1.scheduler.enqueue(id);
       await w2.scheduler.enqueue(id);
     }
-    const states = async () => queryRows<{ state: string }>(database.db, sql`select state from workflow_executions where workflow_id = 'crashable'`);
+    const states = async () =>
+      queryRows<{ state: string }>(
+        database.db,
+        sql`select state from workflow_executions where workflow_id = 'crashable'`,
+      );
     await waitFor(async () => (await states()).filter((r) => r.state === "succeeded").length === 20);
-    const [counts] = await queryRows<{ total: number; max: number; n: number }>(database.db, sql`select sum(value)::int as total, max(value)::int as max, count(*)::int as n from test_counters where name like 'queued-%'`);
+    const [counts] = await queryRows<{ total: number; max: number; n: number }>(
+      database.db,
+      sql`select sum(value)::int as total, max(value)::int as max, count(*)::int as n from test_counters where name like 'queued-%'`,
+    );
     expect(counts).toEqual({ total: 60, max: 1, n: 60 });
-    const [steps] = await queryRows<{ max: number; n: number }>(database.db, sql`select max(attempts)::int as max, count(*)::int as n from workflow_step_runs s join workflow_executions e on e.id = s.execution_id where e.workflow_id = 'crashable'`);
+    const [steps] = await queryRows<{ max: number; n: number }>(
+      database.db,
+      sql`select max(attempts)::int as max, count(*)::int as n from workflow_step_runs s join workflow_executions e on e.id = s.execution_id where e.workflow_id = 'crashable'`,
+    );
     expect(steps).toEqual({ max: 1, n: 60 });
     expect(w1.handled.length + w2.handled.length).toBeGreaterThanOrEqual(20);
     // Idempotent enqueue: a known key gives the same execution.
@@ -113,7 +144,9 @@ describe("BullMQ scheduler", () => {
       await ctx.run({ ...stubborn, retry: { attempts: 1, backoffMs: 1, maxBackoffMs: 1 } }, input);
       await ctx.run(effect("bull-fails", { fatal: () => true }), input);
     });
-    const worker = await startWorker("worker-c", [wf], { compensationRetry: { attempts: 10, backoffMs: 50, maxBackoffMs: 200 } });
+    const worker = await startWorker("worker-c", [wf], {
+      compensationRetry: { attempts: 10, backoffMs: 50, maxBackoffMs: 200 },
+    });
     // The caller's engine runs the first attempt; the compensation retries happen in the worker.
     const caller: Engine = worker.engine;
     await expect(caller.execute(wf, { run: "bull-bg" })).rejects.toMatchObject({ type: "invalid_data" });
@@ -130,10 +163,11 @@ describe("BullMQ scheduler", () => {
   it("the recovery sweep resumes an execution whose process died", async () => {
     const counted = step("sweep-step", { invoke: async (input: string) => ({ output: input.toUpperCase() }) });
     const wf = workflow("swept", async (input: string, ctx) => ctx.run(counted, input));
-    await database.db.execute(sql`insert into workflow_executions (id, workflow_id, transaction_id, state, input, attempt, lease_owner, lease_expires_at) values ('wfx_swept', 'swept', 'wfx_swept', 'running', '"abc"', 1, 'dead', now() - interval '1 minute')`);
+    await database.db.execute(
+      sql`insert into workflow_executions (id, workflow_id, transaction_id, state, input, attempt, lease_owner, lease_expires_at) values ('wfx_swept', 'swept', 'wfx_swept', 'running', '"abc"', 1, 'dead', now() - interval '1 minute')`,
+    );
     const worker = await startWorker("worker-s", [wf]);
     await waitFor(async () => (await worker.engine.retrieve("wfx_swept")).state === "succeeded");
     expect((await worker.engine.retrieve("wfx_swept")).result).toBe("ABC");
   });
 });
-

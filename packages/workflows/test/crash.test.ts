@@ -23,10 +23,16 @@ afterAll(() => database?.close());
 /** Starts the child, waits for its `<label> <executionId>` line, kills it with SIGKILL. */
 function runAndKill(run: string, mode: "between" | "inside"): Promise<string> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, run, mode], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, run, mode], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
-    const timer = setTimeout(() => { proc.kill("SIGKILL"); reject(new Error(`child did not reach the hook: ${err}`)); }, 20_000);
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`child did not reach the hook: ${err}`));
+    }, 20_000);
     proc.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     proc.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
@@ -34,21 +40,39 @@ function runAndKill(run: string, mode: "between" | "inside"): Promise<string> {
       if (!match) return;
       clearTimeout(timer);
       proc.kill("SIGKILL");
-      proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve(match[1]!) : reject(new Error(`child exited with ${signal}`))));
+      proc.on("exit", (_code, signal) =>
+        signal === "SIGKILL" ? resolve(match[1]!) : reject(new Error(`child exited with ${signal}`)),
+      );
     });
     proc.on("error", reject);
   });
 }
 
 const counters = async (run: string) =>
-  Object.fromEntries((await queryRows<{ name: string; value: number }>(database.db, sql`select name, value from test_counters where name like ${`${run}:%`}`)).map((r) => [r.name.split(":")[1], r.value]));
+  Object.fromEntries(
+    (
+      await queryRows<{ name: string; value: number }>(
+        database.db,
+        sql`select name, value from test_counters where name like ${`${run}:%`}`,
+      )
+    ).map((r) => [r.name.split(":")[1], r.value]),
+  );
 
 /** A worker-like consumer: the recovery sweep as a maintenance job, resumes through the scheduler. */
 async function recoveringWorker() {
   const scheduler = createInProcessScheduler();
   const engine = createEngine({ db: database.db, scheduler, leaseMs: 1_000, workflows: [crashWorkflow()] });
-  const consumer = await scheduler.consume({ resume: async (id) => void (await engine.resume(id).catch(() => {})), maintenance: [{ name: "recover", everyMs: 200, run: () => engine.recover() }] });
-  return { engine, close: async () => { await consumer.close(); await scheduler.close(); } };
+  const consumer = await scheduler.consume({
+    resume: async (id) => void (await engine.resume(id).catch(() => {})),
+    maintenance: [{ name: "recover", everyMs: 200, run: () => engine.recover() }],
+  });
+  return {
+    engine,
+    close: async () => {
+      await consumer.close();
+      await scheduler.close();
+    },
+  };
 }
 
 async function waitForState(engine: ReturnType<typeof createEngine>, id: string, state: string): Promise<void> {
@@ -62,7 +86,10 @@ async function waitForState(engine: ReturnType<typeof createEngine>, id: string,
 describe.skipIf(!onPostgres())("crash recovery (SIGKILL)", () => {
   it("a run without a crash, for reference", async () => {
     const result = await createEngine({ db: database.db }).execute(crashWorkflow(), { run: "reference" });
-    expect(result).toEqual({ run: "reference", steps: ["first done for reference", "second done for reference", "third done for reference"] });
+    expect(result).toEqual({
+      run: "reference",
+      steps: ["first done for reference", "second done for reference", "third done for reference"],
+    });
     expect(await counters("reference")).toEqual({ first: 1, second: 1, third: 1 });
   });
 
@@ -76,9 +103,16 @@ describe.skipIf(!onPostgres())("crash recovery (SIGKILL)", () => {
     const worker = await recoveringWorker();
     await waitForState(worker.engine, id, "succeeded");
     const done = await worker.engine.retrieve(id);
-    expect(done.result).toEqual({ run: "between", steps: ["first done for between", "second done for between", "third done for between"] });
+    expect(done.result).toEqual({
+      run: "between",
+      steps: ["first done for between", "second done for between", "third done for between"],
+    });
     expect(done.attempt).toBe(2);
-    expect(done.steps.map((s) => [s.name, s.state, s.attempts])).toEqual([["first", "succeeded", 1], ["second", "succeeded", 1], ["third", "succeeded", 1]]);
+    expect(done.steps.map((s) => [s.name, s.state, s.attempts])).toEqual([
+      ["first", "succeeded", 1],
+      ["second", "succeeded", 1],
+      ["third", "succeeded", 1],
+    ]);
     expect(await counters("between")).toEqual({ first: 1, second: 1, third: 1 });
     await worker.close();
   });
@@ -91,7 +125,10 @@ describe.skipIf(!onPostgres())("crash recovery (SIGKILL)", () => {
 
     const worker = await recoveringWorker();
     await waitForState(worker.engine, id, "succeeded");
-    expect((await worker.engine.retrieve(id)).result).toEqual({ run: "inside", steps: ["first done for inside", "second done for inside", "third done for inside"] });
+    expect((await worker.engine.retrieve(id)).result).toEqual({
+      run: "inside",
+      steps: ["first done for inside", "second done for inside", "third done for inside"],
+    });
     expect(await counters("inside")).toEqual({ first: 1, second: 1, third: 1 });
     await worker.close();
   });
@@ -113,8 +150,13 @@ describe.skipIf(!onPostgres())("lease takeover", () => {
     const running = a.execute(slow, { run: "takeover" });
     await inStep;
     // Process A looks dead (its lease ran out) while it is still inside step 2: B takes over.
-    await database.db.execute(sql`update workflow_executions set lease_expires_at = now() - interval '1 second' where lease_owner = 'process-a'`);
-    const [{ id }] = (await queryRows<{ id: string }>(database.db, sql`select id from workflow_executions where lease_owner = 'process-a'`)) as [{ id: string }];
+    await database.db.execute(
+      sql`update workflow_executions set lease_expires_at = now() - interval '1 second' where lease_owner = 'process-a'`,
+    );
+    const [{ id }] = (await queryRows<{ id: string }>(
+      database.db,
+      sql`select id from workflow_executions where lease_owner = 'process-a'`,
+    )) as [{ id: string }];
     const b = createEngine({ db: database.db, leaseMs: 60_000, owner: "process-b", workflows: [crashWorkflow()] });
     const resumed = b.resume(id);
     await new Promise((resolve) => setTimeout(resolve, 200)); // B is now blocked behind A's uncommitted effect
@@ -122,6 +164,10 @@ describe.skipIf(!onPostgres())("lease takeover", () => {
     const [resultA, resultB] = await Promise.all([running, resumed]);
     expect(resultA).toEqual(resultB);
     expect(await counters("takeover")).toEqual({ first: 1, second: 1, third: 1 });
-    expect((await b.retrieve(id)).steps.map((s) => [s.name, s.state])).toEqual([["first", "succeeded"], ["second", "succeeded"], ["third", "succeeded"]]);
+    expect((await b.retrieve(id)).steps.map((s) => [s.name, s.state])).toEqual([
+      ["first", "succeeded"],
+      ["second", "succeeded"],
+      ["third", "succeeded"],
+    ]);
   });
 });

@@ -13,7 +13,8 @@ beforeAll(async () => {
   await createEffectsTable(database.db);
 });
 
-const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ db: database.db, leaseMs: 60_000, ...extra });
+const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) =>
+  createEngine({ db: database.db, leaseMs: 60_000, ...extra });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A step that writes its effect after `ms` (the effect table counts how often it ran); `started` resolves as it begins. */
@@ -22,13 +23,27 @@ const slow = (name: string, ms: number, started?: () => void) =>
     invoke: async (input: { run: string }, ctx) => {
       started?.();
       await sleep(ms);
-      await ctx.tx.execute(sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`);
+      await ctx.tx.execute(
+        sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`,
+      );
       return { output: name };
     },
   });
 
-const lease = async (id: string) => (await queryRows<{ lease_owner: string | null; state: string }>(database.db, sql`select lease_owner, state from workflow_executions where id = ${id}`))[0]!;
-const idOf = async (workflowId: string) => (await queryRows<{ id: string }>(database.db, sql`select id from workflow_executions where workflow_id = ${workflowId}`))[0]!.id;
+const lease = async (id: string) =>
+  (
+    await queryRows<{ lease_owner: string | null; state: string }>(
+      database.db,
+      sql`select lease_owner, state from workflow_executions where id = ${id}`,
+    )
+  )[0]!;
+const idOf = async (workflowId: string) =>
+  (
+    await queryRows<{ id: string }>(
+      database.db,
+      sql`select id from workflow_executions where workflow_id = ${workflowId}`,
+    )
+  )[0]!.id;
 
 /** A promise and the function that resolves it: the test waits until a step has begun. */
 function signal(): { reached: Promise<void>; reach: () => void } {
@@ -47,10 +62,17 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): P
 
 describe("engine drain", () => {
   it("lets an execution that finishes within the first half of the timeout finish", async () => {
-    const wf = workflow("drain-quick", async (input: { run: string }, ctx) => [await ctx.run(slow("quick-a", 50), input), await ctx.run(slow("quick-b", 50), input)]);
+    const wf = workflow("drain-quick", async (input: { run: string }, ctx) => [
+      await ctx.run(slow("quick-a", 50), input),
+      await ctx.run(slow("quick-b", 50), input),
+    ]);
     const engine = newEngine();
     const running = engine.execute(wf, { run: "quick" });
-    await waitFor(async () => (await queryRows(database.db, sql`select 1 from workflow_executions where workflow_id = 'drain-quick'`)).length > 0);
+    await waitFor(
+      async () =>
+        (await queryRows(database.db, sql`select 1 from workflow_executions where workflow_id = 'drain-quick'`))
+          .length > 0,
+    );
     expect(await engine.drain(4_000)).toEqual({ unfinished: [] });
     expect(await running).toEqual(["quick-a", "quick-b"]);
     expect(await effectsOf(database.db, "quick")).toEqual(["quick-a", "quick-b"]);
@@ -87,12 +109,16 @@ describe("engine drain", () => {
     const wf = workflow("drain-refuse", async (input: { run: string }, ctx) => ctx.run(effect("refuse-a"), input));
     const engine = newEngine({ workflows: [wf] });
     const other = newEngine({ workflows: [wf] });
-    await database.db.execute(sql`insert into workflow_executions (id, workflow_id, transaction_id, state, input, attempt) values ('wfx_orphan', 'drain-refuse', 'wfx_orphan', 'running', ${JSON.stringify({ run: "orphan" })}::jsonb, 0)`);
+    await database.db.execute(
+      sql`insert into workflow_executions (id, workflow_id, transaction_id, state, input, attempt) values ('wfx_orphan', 'drain-refuse', 'wfx_orphan', 'running', ${JSON.stringify({ run: "orphan" })}::jsonb, 0)`,
+    );
     const drained = engine.drain(200);
     await expect(engine.resume("wfx_orphan")).rejects.toMatchObject({ type: "unavailable" });
     await drained;
     await expect(engine.execute(wf, { run: "late" })).rejects.toMatchObject({ type: "unavailable" });
-    expect(await queryRows(database.db, sql`select 1 from workflow_executions where input->>'run' = 'late'`)).toHaveLength(0);
+    expect(
+      await queryRows(database.db, sql`select 1 from workflow_executions where input->>'run' = 'late'`),
+    ).toHaveLength(0);
     expect(await lease("wfx_orphan")).toEqual({ lease_owner: null, state: "running" });
     // Another engine is not affected.
     expect(await other.resume("wfx_orphan")).toEqual({ step: "refuse-a", attempt: 1 });
@@ -118,13 +144,19 @@ describe("engine drain", () => {
     const id = await idOf("drain-backoff");
     expect(await lease(id)).toEqual({ lease_owner: null, state: "running" });
     expect(attempts).toBe(1);
-    const [journaled] = await queryRows<{ state: string; attempts: number }>(database.db, sql`select state, attempts from workflow_step_runs where execution_id = ${id}`);
+    const [journaled] = await queryRows<{ state: string; attempts: number }>(
+      database.db,
+      sql`select state, attempts from workflow_step_runs where execution_id = ${id}`,
+    );
     expect(journaled).toEqual({ state: "running", attempts: 1 });
   });
 
   it("leaves the lease of a step that outlives the timeout, so nobody else runs that step meanwhile", async () => {
     const aStarted = signal();
-    const wf = workflow("drain-overrun", async (input: { run: string }, ctx) => [await ctx.run(slow("overrun-a", 800, aStarted.reach), input), await ctx.run(effect("overrun-b"), input)]);
+    const wf = workflow("drain-overrun", async (input: { run: string }, ctx) => [
+      await ctx.run(slow("overrun-a", 800, aStarted.reach), input),
+      await ctx.run(effect("overrun-b"), input),
+    ]);
     const engine = newEngine();
     const running = engine.execute(wf, { run: "overrun" });
     running.catch(() => {});

@@ -2,7 +2,16 @@ import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { errors, KasseError, queryRows, type Db } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
-import { createEngine, createInProcessScheduler, step, workflow, WorkflowDivergenceError, workflowExecutions, workflowStepRuns, type StepModules } from "../src";
+import {
+  createEngine,
+  createInProcessScheduler,
+  step,
+  workflow,
+  WorkflowDivergenceError,
+  workflowExecutions,
+  workflowStepRuns,
+  type StepModules,
+} from "../src";
 import { createEffectsTable, effect, effectsOf, sequence } from "./fixtures/effects";
 
 const database = useTestDatabase();
@@ -10,7 +19,8 @@ beforeAll(async () => {
   await createEffectsTable(database.db);
 });
 
-const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ db: database.db, leaseMs: 2_000, ...extra });
+const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) =>
+  createEngine({ db: database.db, leaseMs: 2_000, ...extra });
 
 describe("workflow engine", () => {
   it("runs every step and journals the success, with types flowing to the result", async () => {
@@ -37,8 +47,16 @@ describe("workflow engine", () => {
     const wf = sequence("retry", [effect("a"), flaky]);
     const result = await engine.execute(wf, { run: "retry-1" });
     expect(result.steps).toEqual(["a", "flaky"]);
-    const detail = await engine.retrieve((await engine.list({ workflow_id: ["retry"] }, { limit: 1, offset: 0 })).items[0]!.id);
-    expect(detail.steps[1]).toMatchObject({ name: "flaky", state: "succeeded", attempts: 3, error: null, output: { step: "flaky", attempt: 3 } });
+    const detail = await engine.retrieve(
+      (await engine.list({ workflow_id: ["retry"] }, { limit: 1, offset: 0 })).items[0]!.id,
+    );
+    expect(detail.steps[1]).toMatchObject({
+      name: "flaky",
+      state: "succeeded",
+      attempts: 3,
+      error: null,
+      output: { step: "flaky", attempt: 3 },
+    });
     expect(await effectsOf(database.db, "retry-1")).toEqual(["a", "flaky"]);
   });
 
@@ -47,7 +65,9 @@ describe("workflow engine", () => {
     const tracked = (name: string) =>
       step(name, {
         invoke: async (input: { run: string }, ctx) => {
-          await ctx.tx.execute(sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`);
+          await ctx.tx.execute(
+            sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`,
+          );
           return { output: name };
         },
         compensate: async (out, ctx) => {
@@ -96,7 +116,12 @@ describe("workflow engine", () => {
       retry: { attempts: 4, backoffMs: 1 },
     });
     const engine = newEngine();
-    const error = await engine.execute(workflow("fails", async (_: null, ctx) => ctx.run(broken, null)), null).catch((e: unknown) => e);
+    const error = await engine
+      .execute(
+        workflow("fails", async (_: null, ctx) => ctx.run(broken, null)),
+        null,
+      )
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "unknown_error", message: "provider down" });
     expect(calls).toBe(4);
     const [row] = (await engine.list({ workflow_id: ["fails"] }, { limit: 1, offset: 0 })).items;
@@ -118,13 +143,27 @@ describe("workflow engine", () => {
       retry: { attempts: 2, backoffMs: 1 },
     });
     const engine = newEngine();
-    expect(await engine.execute(workflow("timeout", async (_: null, ctx) => ctx.run(slow, null)), null)).toBe(2);
+    expect(
+      await engine.execute(
+        workflow("timeout", async (_: null, ctx) => ctx.run(slow, null)),
+        null,
+      ),
+    ).toBe(2);
     const [row] = (await engine.list({ workflow_id: ["timeout"] }, { limit: 1, offset: 0 })).items;
     expect((await engine.retrieve(row!.id)).steps[0]).toMatchObject({ state: "succeeded", attempts: 2 });
     expect(signals.map((s) => s.aborted)).toEqual([true, false]);
 
-    const never = step("never", { invoke: async (_: null) => new Promise<{ output: null }>(() => {}), timeoutMs: 50, retry: { attempts: 1 } });
-    const error = await engine.execute(workflow("timeout-fails", async (_: null, ctx) => ctx.run(never, null)), null).catch((e: unknown) => e);
+    const never = step("never", {
+      invoke: async (_: null) => new Promise<{ output: null }>(() => {}),
+      timeoutMs: 50,
+      retry: { attempts: 1 },
+    });
+    const error = await engine
+      .execute(
+        workflow("timeout-fails", async (_: null, ctx) => ctx.run(never, null)),
+        null,
+      )
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "timeout", message: "Step 'never' timed out after 50 ms" });
   });
 
@@ -155,16 +194,25 @@ describe("workflow engine", () => {
     const increment = step("increment", {
       invoke: async (_: null, ctx) => {
         await ctx.lock(["counter:locked", "another"]);
-        const [row] = await queryRows<{ value: number }>(ctx.tx as never, sql`select value from test_counters where name = 'locked'`);
+        const [row] = await queryRows<{ value: number }>(
+          ctx.tx as never,
+          sql`select value from test_counters where name = 'locked'`,
+        );
         await new Promise((resolve) => setTimeout(resolve, 5));
         await ctx.tx.execute(sql`update test_counters set value = ${row!.value + 1} where name = 'locked'`);
         return { output: ctx.idempotencyKey };
       },
     });
-    const wf = workflow("locked", async (_: null, ctx) => ({ key: await ctx.run(increment, null), executionId: ctx.executionId }));
+    const wf = workflow("locked", async (_: null, ctx) => ({
+      key: await ctx.run(increment, null),
+      executionId: ctx.executionId,
+    }));
     const results = await Promise.all(Array.from({ length: 10 }, () => engine.execute(wf, null)));
     for (const r of results) expect(r.key).toBe(`${r.executionId}:0`);
-    const [counter] = await queryRows<{ value: number }>(database.db, sql`select value from test_counters where name = 'locked'`);
+    const [counter] = await queryRows<{ value: number }>(
+      database.db,
+      sql`select value from test_counters where name = 'locked'`,
+    );
     expect(counter!.value).toBe(10);
   });
 });
@@ -178,7 +226,10 @@ describe("ctx.modules", () => {
     const seen: Array<{ same: boolean; tx: boolean }> = [];
     const inTx = step("modules-in-tx", {
       invoke: async (_: null, ctx) => {
-        seen.push({ same: handleOf(ctx.modules) === handleOf(ctx.modules), tx: handleOf(ctx.modules) === (ctx.tx as unknown as Db) });
+        seen.push({
+          same: handleOf(ctx.modules) === handleOf(ctx.modules),
+          tx: handleOf(ctx.modules) === (ctx.tx as unknown as Db),
+        });
         return { output: null };
       },
     });
@@ -197,10 +248,18 @@ describe("ctx.modules", () => {
       return null;
     });
     await newEngine({ modules }).execute(wf, null);
-    expect(seen).toEqual([{ same: true, tx: true }, { same: true, tx: false }]);
+    expect(seen).toEqual([
+      { same: true, tx: true },
+      { same: true, tx: false },
+    ]);
     expect(built).toHaveLength(2);
     expect(built[1]).toBe(database.db);
-    await expect(newEngine().execute(workflow("modules-missing", (_: null, ctx) => ctx.run(inTx, null)), null)).rejects.toMatchObject({ type: "unexpected_state" });
+    await expect(
+      newEngine().execute(
+        workflow("modules-missing", (_: null, ctx) => ctx.run(inTx, null)),
+        null,
+      ),
+    ).rejects.toMatchObject({ type: "unexpected_state" });
   });
 });
 
@@ -217,7 +276,9 @@ describe("idempotency", () => {
     const list = await engine.list({ transaction_id: ["cart_1"] }, { limit: 10, offset: 0 });
     expect(list.count).toBe(1);
 
-    const refusing = workflow("idem-fail", async (_: string, ctx) => ctx.run(effect("nope", { fatal: () => true }), { run: "idem-fail" }));
+    const refusing = workflow("idem-fail", async (_: string, ctx) =>
+      ctx.run(effect("nope", { fatal: () => true }), { run: "idem-fail" }),
+    );
     const first = await engine.execute(refusing, "x", { idempotencyKey: "k" }).catch((e: unknown) => e);
     const second = await engine.execute(refusing, "x", { idempotencyKey: "k" }).catch((e: unknown) => e);
     expect(first).toMatchObject({ type: "invalid_data", message: "nope refuses idem-fail" });
@@ -237,8 +298,14 @@ describe("idempotency", () => {
     const wf = workflow("fresh-after-failure", async (input: string, ctx) => ctx.run(flaky, input));
     const engine = newEngine();
     const options = { idempotencyKey: "cart_fresh", freshAfterFailure: true };
-    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({ type: "invalid_data", message: "declined 1" });
-    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({ type: "invalid_data", message: "declined 2" });
+    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({
+      type: "invalid_data",
+      message: "declined 1",
+    });
+    await expect(engine.execute(wf, "x", options)).rejects.toMatchObject({
+      type: "invalid_data",
+      message: "declined 2",
+    });
     expect(await engine.execute(wf, "x", options)).toBe("x#3");
     // Once one succeeded, it answers for the key: nothing runs again.
     expect(await newEngine().execute(wf, "x", options)).toBe("x#3");
@@ -257,14 +324,18 @@ describe("idempotency", () => {
       invoke: async (_: null, ctx) => {
         runs++;
         await new Promise((resolve) => setTimeout(resolve, 100));
-        await ctx.tx.execute(sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, 'slow-once', 'concurrent')`);
+        await ctx.tx.execute(
+          sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, 'slow-once', 'concurrent')`,
+        );
         return { output: { order: `order_${ctx.executionId}` } };
       },
     });
     const wf = workflow("concurrent", async (_: null, ctx) => ctx.run(slowOnce, null));
     // Two engines (as two API processes) sharing the database.
     const engines = [newEngine(), newEngine()];
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => engines[i % 2]!.execute(wf, null, { idempotencyKey: "cart_concurrent" })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => engines[i % 2]!.execute(wf, null, { idempotencyKey: "cart_concurrent" })),
+    );
     expect(runs).toBe(1);
     expect(new Set(results.map((r) => JSON.stringify(r))).size).toBe(1);
     expect(await effectsOf(database.db, "concurrent")).toEqual(["slow-once"]);
@@ -273,11 +344,16 @@ describe("idempotency", () => {
   it("answers conflict when the running execution outlasts the wait", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const blocked = step("blocked", { invoke: async (_: null) => (await gate, { output: "done" }), transactional: false });
+    const blocked = step("blocked", {
+      invoke: async (_: null) => (await gate, { output: "done" }),
+      transactional: false,
+    });
     const wf = workflow("waits", async (_: null, ctx) => ctx.run(blocked, null));
     const first = newEngine().execute(wf, null, { idempotencyKey: "w" });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const error = await newEngine({ waitTimeoutMs: 100 }).execute(wf, null, { idempotencyKey: "w" }).catch((e: unknown) => e);
+    const error = await newEngine({ waitTimeoutMs: 100 })
+      .execute(wf, null, { idempotencyKey: "w" })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "conflict", status: 409 });
     release();
     expect(await first).toBe("done");
@@ -288,21 +364,50 @@ describe("replay and divergence", () => {
   /** Journals an execution as a process would leave it when killed after `names` succeeded. */
   async function crashedExecution(id: string, workflowId: string, input: unknown, names: string[]) {
     const past = new Date(Date.now() - 60_000);
-    await database.db.insert(workflowExecutions).values({ id, workflow_id: workflowId, transaction_id: id, state: "running", input, attempt: 1, lease_owner: "dead-process", lease_expires_at: past });
+    await database.db.insert(workflowExecutions).values({
+      id,
+      workflow_id: workflowId,
+      transaction_id: id,
+      state: "running",
+      input,
+      attempt: 1,
+      lease_owner: "dead-process",
+      lease_expires_at: past,
+    });
     for (const [index, name] of names.entries()) {
-      await database.db.insert(workflowStepRuns).values({ execution_id: id, index, name, state: "succeeded", attempts: 1, output: { step: name, attempt: 1 }, compensate_input: { run: "replay" }, started_at: past, finished_at: past });
+      await database.db.insert(workflowStepRuns).values({
+        execution_id: id,
+        index,
+        name,
+        state: "succeeded",
+        attempts: 1,
+        output: { step: name, attempt: 1 },
+        compensate_input: { run: "replay" },
+        started_at: past,
+        finished_at: past,
+      });
     }
   }
 
   it("resumes a crashed execution by replay: journaled steps are not run again", async () => {
     let aRuns = 0;
     const a = step("a", { invoke: async (_: { run: string }) => ({ output: { step: "a", attempt: ++aRuns } }) });
-    const wf = workflow("replayed", async (input: { run: string }, ctx) => [await ctx.run(a, input), await ctx.run(effect("b"), input)]);
+    const wf = workflow("replayed", async (input: { run: string }, ctx) => [
+      await ctx.run(a, input),
+      await ctx.run(effect("b"), input),
+    ]);
     await crashedExecution("wfx_replay_1", "replayed", { run: "replay" }, ["a"]);
     const engine = newEngine({ workflows: [wf] });
     expect(await engine.recover()).toBeGreaterThanOrEqual(1); // no scheduler: resumes inline
     const detail = await engine.retrieve("wfx_replay_1");
-    expect(detail).toMatchObject({ state: "succeeded", attempt: 2, result: [{ step: "a", attempt: 1 }, { step: "b", attempt: 1 }] });
+    expect(detail).toMatchObject({
+      state: "succeeded",
+      attempt: 2,
+      result: [
+        { step: "a", attempt: 1 },
+        { step: "b", attempt: 1 },
+      ],
+    });
     expect(aRuns).toBe(0);
     await expect(engine.resume("wfx_replay_1")).resolves.toEqual(detail.result);
   });
@@ -316,14 +421,20 @@ describe("replay and divergence", () => {
     expect((error as Error).message).toContain("step 0 is 'original' in the journal but the code ran 'renamed'");
     const detail = await engine.retrieve("wfx_diverged_1");
     expect(detail.state).toBe("failed");
-    expect(detail.error).toMatchObject({ type: "unexpected_state", retryable: false, details: { index: 0, journaled: "original", ran: "renamed" } });
+    expect(detail.error).toMatchObject({
+      type: "unexpected_state",
+      retryable: false,
+      details: { index: 0, journaled: "original", ran: "renamed" },
+    });
     expect(await effectsOf(database.db, "div")).toEqual([]);
   });
 
   it("reports a workflow that stops before steps its journal has", async () => {
     const wf = workflow("shorter", async (input: { run: string }, ctx) => ctx.run(effect("a"), input));
     await crashedExecution("wfx_shorter_1", "shorter", { run: "short" }, ["a", "b"]);
-    const error = await newEngine({ workflows: [wf] }).resume("wfx_shorter_1").catch((e: unknown) => e);
+    const error = await newEngine({ workflows: [wf] })
+      .resume("wfx_shorter_1")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowDivergenceError);
     expect((error as Error).message).toContain("journal has step 1 ('b')");
   });
@@ -331,7 +442,16 @@ describe("replay and divergence", () => {
   it("does not resume an execution whose lease is alive", async () => {
     const wf = workflow("leased", async () => 1);
     const until = new Date(Date.now() + 60_000);
-    await database.db.insert(workflowExecutions).values({ id: "wfx_leased", workflow_id: "leased", transaction_id: "wfx_leased", state: "running", input: null, attempt: 1, lease_owner: "alive", lease_expires_at: until });
+    await database.db.insert(workflowExecutions).values({
+      id: "wfx_leased",
+      workflow_id: "leased",
+      transaction_id: "wfx_leased",
+      state: "running",
+      input: null,
+      attempt: 1,
+      lease_owner: "alive",
+      lease_expires_at: until,
+    });
     await expect(newEngine({ workflows: [wf] }).resume("wfx_leased")).rejects.toMatchObject({ type: "conflict" });
     await expect(newEngine().resume("wfx_missing")).rejects.toMatchObject({ type: "not_found" });
   });
@@ -346,8 +466,15 @@ describe("background compensation", () => {
       await ctx.run(single, input);
       await ctx.run(effect("fails", { fatal: () => true }), input);
     });
-    const engine = newEngine({ scheduler, workflows: [wf], compensationRetry: { attempts: 10, backoffMs: 20, maxBackoffMs: 50 } });
-    const consumer = await scheduler.consume({ resume: async (id) => void (await engine.resume(id).catch(() => {})), maintenance: [] });
+    const engine = newEngine({
+      scheduler,
+      workflows: [wf],
+      compensationRetry: { attempts: 10, backoffMs: 20, maxBackoffMs: 50 },
+    });
+    const consumer = await scheduler.consume({
+      resume: async (id) => void (await engine.resume(id).catch(() => {})),
+      maintenance: [],
+    });
     const error = await engine.execute(wf, { run: "bg" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "invalid_data", message: "fails refuses bg" });
     const [row] = (await engine.list({ workflow_id: ["bg-compensation"] }, { limit: 1, offset: 0 })).items;
@@ -385,7 +512,11 @@ describe("background compensation", () => {
     const dead = await engine.retrieve(row!.id);
     expect(dead).toMatchObject({ state: "compensation_failed", next_retry_at: null, attempt: 2 });
     expect(dead.dead_lettered_at).toBeInstanceOf(Date);
-    expect(dead.steps[0]).toMatchObject({ state: "compensation_failed", compensation_attempts: 2, error: { message: "still broken" } });
+    expect(dead.steps[0]).toMatchObject({
+      state: "compensation_failed",
+      compensation_attempts: 2,
+      error: { message: "still broken" },
+    });
     expect(await engine.recover()).toBe(0); // dead letters are not swept
 
     healed = true;
@@ -406,9 +537,14 @@ describe("admin retry", () => {
         return { output: "fixed" };
       },
     });
-    const wf = workflow("admin-retry", async (_: null, ctx) => [await ctx.run(first, null), await ctx.run(second, null)]);
+    const wf = workflow("admin-retry", async (_: null, ctx) => [
+      await ctx.run(first, null),
+      await ctx.run(second, null),
+    ]);
     const engine = newEngine({ workflows: [wf] });
-    await expect(engine.execute(wf, null, { idempotencyKey: "retry-me" })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(engine.execute(wf, null, { idempotencyKey: "retry-me" })).rejects.toMatchObject({
+      type: "invalid_data",
+    });
     const id = (await engine.list({ workflow_id: ["admin-retry"] }, { limit: 1, offset: 0 })).items[0]!.id;
     expect((await engine.retrieve(id)).state).toBe("compensated");
     await expect(engine.retry(id)).rejects.toMatchObject({ type: "conflict" }); // compensated is final
@@ -416,25 +552,49 @@ describe("admin retry", () => {
     // A failure with nothing to undo ends `failed`, which an admin may retry once the cause is fixed.
     const lone = workflow("admin-retry-lone", async (_: null, ctx) => ctx.run(second, null));
     const lonely = newEngine({ workflows: [lone] });
-    await expect(lonely.execute(lone, null, { idempotencyKey: "lone" })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(lonely.execute(lone, null, { idempotencyKey: "lone" })).rejects.toMatchObject({
+      type: "invalid_data",
+    });
     const loneId = (await lonely.list({ workflow_id: ["admin-retry-lone"] }, { limit: 1, offset: 0 })).items[0]!.id;
     expect((await lonely.retrieve(loneId)).state).toBe("failed");
     broken = false;
     const rearmed = await lonely.retry(loneId); // no scheduler: resumed inline
     expect(rearmed.state).toBe("running");
     await waitFor(async () => (await lonely.retrieve(loneId)).state === "succeeded");
-    expect((await lonely.retrieve(loneId)).steps.map((s) => [s.name, s.state, s.attempts])).toEqual([["retry-second", "succeeded", 1]]);
+    expect((await lonely.retrieve(loneId)).steps.map((s) => [s.name, s.state, s.attempts])).toEqual([
+      ["retry-second", "succeeded", 1],
+    ]);
     expect(await lonely.execute(lone, null, { idempotencyKey: "lone" })).toBe("fixed");
     expect(firstRuns).toBe(1);
   });
 
   it("re-queues a stuck running execution, but not one whose lease is alive", async () => {
-    const wf = workflow("stuck-running", async (_: null, ctx) => ctx.run(step("stuck-step", { invoke: async (_: null) => ({ output: "ok" }) }), null));
+    const wf = workflow("stuck-running", async (_: null, ctx) =>
+      ctx.run(step("stuck-step", { invoke: async (_: null) => ({ output: "ok" }) }), null),
+    );
     const engine = newEngine({ workflows: [wf] });
-    await database.db.insert(workflowExecutions).values({ id: "wfx_stuck", workflow_id: "stuck-running", transaction_id: "wfx_stuck", state: "running", input: null, attempt: 1, lease_owner: "gone", lease_expires_at: new Date(Date.now() - 1000) });
+    await database.db.insert(workflowExecutions).values({
+      id: "wfx_stuck",
+      workflow_id: "stuck-running",
+      transaction_id: "wfx_stuck",
+      state: "running",
+      input: null,
+      attempt: 1,
+      lease_owner: "gone",
+      lease_expires_at: new Date(Date.now() - 1000),
+    });
     await engine.retry("wfx_stuck");
     await waitFor(async () => (await engine.retrieve("wfx_stuck")).state === "succeeded");
-    await database.db.insert(workflowExecutions).values({ id: "wfx_alive", workflow_id: "stuck-running", transaction_id: "wfx_alive", state: "running", input: null, attempt: 1, lease_owner: "alive", lease_expires_at: new Date(Date.now() + 60_000) });
+    await database.db.insert(workflowExecutions).values({
+      id: "wfx_alive",
+      workflow_id: "stuck-running",
+      transaction_id: "wfx_alive",
+      state: "running",
+      input: null,
+      attempt: 1,
+      lease_owner: "alive",
+      lease_expires_at: new Date(Date.now() + 60_000),
+    });
     await expect(engine.retry("wfx_alive")).rejects.toMatchObject({ type: "conflict" });
     await expect(engine.retry("wfx_nope")).rejects.toMatchObject({ type: "not_found" });
   });
@@ -447,4 +607,3 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): P
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-

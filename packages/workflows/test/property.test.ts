@@ -26,7 +26,11 @@ interface StepPlan {
 }
 
 const planArb = fc.record({
-  transient: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 2 }) }, { weight: 1, arbitrary: fc.constant(3) }),
+  transient: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 2 }) },
+    { weight: 1, arbitrary: fc.constant(3) },
+  ),
   fatal: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
   compensationFailures: fc.integer({ min: 0, max: 2 }),
   outside: fc.boolean(),
@@ -58,7 +62,9 @@ function planned(name: string, plan: StepPlan): Step<string, string, string> {
       transactional: false,
       invoke: async (run: string, ctx) => {
         fail();
-        await ctx.db.execute(sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`);
+        await ctx.db.execute(
+          sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`,
+        );
         return { output: name, compensateInput: run };
       },
       compensate: async (run, ctx) => {
@@ -70,7 +76,9 @@ function planned(name: string, plan: StepPlan): Step<string, string, string> {
   }
   return step(name, {
     invoke: async (run: string, ctx) => {
-      await ctx.tx.execute(sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`);
+      await ctx.tx.execute(
+        sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`,
+      );
       fail(); // after the write: a failed attempt's write must roll back with it
       return { output: name, compensateInput: run };
     },
@@ -91,7 +99,9 @@ describe("property: all effects or none", () => {
         const steps = plans.map((plan, i) => planned(`s${i}`, plan));
         // Consecutive steps flagged `parallel` run together in one ctx.all group.
         const groups: number[][] = [];
-        plans.forEach((plan, i) => (plan.parallel && groups.length > 0 ? groups[groups.length - 1]!.push(i) : groups.push([i])));
+        plans.forEach((plan, i) =>
+          plan.parallel && groups.length > 0 ? groups[groups.length - 1]!.push(i) : groups.push([i]),
+        );
         const wf = workflow(`prop-${counter}`, async (input: string, ctx) => {
           const out: string[] = [];
           for (const group of groups) out.push(...(await ctx.all(group.map((i) => ctx.run(steps[i]!, input)))));
@@ -110,7 +120,10 @@ describe("property: all effects or none", () => {
           expect(outcome).toEqual({ ok: true, result: plans.map((_, i) => `s${i}`) });
           expect(effects).toEqual(plans.map((_, i) => `s${i}`).sort());
         }
-        const [execution] = await queryRows<{ state: string }>(database.db, sql`select state from workflow_executions where workflow_id = ${`prop-${counter}`}`);
+        const [execution] = await queryRows<{ state: string }>(
+          database.db,
+          sql`select state from workflow_executions where workflow_id = ${`prop-${counter}`}`,
+        );
         if (fails) expect(["failed", "compensated"]).toContain(execution?.state);
         else expect(execution?.state).toBe("succeeded");
       }),

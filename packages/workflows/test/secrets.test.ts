@@ -37,11 +37,14 @@ function capturingLogger(): EngineLogger & { text(): string } {
   return { info: keep, warn: keep, error: keep, text: () => lines.join("\n") };
 }
 
-const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ db: database.db, leaseMs: 1_000, ...extra });
+const newEngine = (extra: Partial<Parameters<typeof createEngine>[0]> = {}) =>
+  createEngine({ db: database.db, leaseMs: 1_000, ...extra });
 
 /** Stops this "process" mid-execution: its lease is expired and given up, as when a process dies. */
 async function expireLease(executionId: string): Promise<void> {
-  await database.db.execute(sql`update workflow_executions set lease_owner = null, lease_expires_at = now() - interval '1 minute' where id = ${executionId}`);
+  await database.db.execute(
+    sql`update workflow_executions set lease_owner = null, lease_expires_at = now() - interval '1 minute' where id = ${executionId}`,
+  );
 }
 
 const HASH = "scrypt$16384$8$1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA";
@@ -59,7 +62,9 @@ describe("secret fields", () => {
       compensate: async (input) => void seen.push(`undo ${input.token}`),
     });
     // Returns the token in a field no path names: the journal still must not hold it.
-    const echo = step("echo", { invoke: async (input: { token: string }) => ({ output: { note: `sent ${input.token}` } }) });
+    const echo = step("echo", {
+      invoke: async (input: { token: string }) => ({ output: { note: `sent ${input.token}` } }),
+    });
     const wf = workflow(
       "secret-success",
       async (input: { email: string; password_hash: string }, ctx) => {
@@ -86,7 +91,9 @@ describe("secret fields", () => {
       ["echo", { note: `sent ${REDACTED}` }, { note: `sent ${REDACTED}` }],
     ]);
     // A later caller with the same key gets the journaled result: the secret was shown once.
-    expect(await newEngine().execute(wf, { email: "a@example.com", password_hash: HASH }, { idempotencyKey: "s-1" })).toEqual({ id: "tok_1", token: REDACTED, note: `sent ${REDACTED}` });
+    expect(
+      await newEngine().execute(wf, { email: "a@example.com", password_hash: HASH }, { idempotencyKey: "s-1" }),
+    ).toEqual({ id: "tok_1", token: REDACTED, note: `sent ${REDACTED}` });
   });
 
   it("compensates with the real compensation input in the process that ran the step", async () => {
@@ -118,7 +125,10 @@ describe("secret fields", () => {
       retry: { attempts: 2, backoffMs: 1, maxBackoffMs: 1 },
       invoke: async (input: { provider_metadata: { password: string } }): Promise<{ output: { id: string } }> => {
         attempts++;
-        if (attempts === 1) throw new Error(`Failed query: insert into auth_provider_identity values ($1)\nparams: {"password":"${input.provider_metadata.password}"}`);
+        if (attempts === 1)
+          throw new Error(
+            `Failed query: insert into auth_provider_identity values ($1)\nparams: {"password":"${input.provider_metadata.password}"}`,
+          );
         return { output: { id: "authid_1" } };
       },
       compensate: async () => {
@@ -127,7 +137,9 @@ describe("secret fields", () => {
     });
     const check = step("check", {
       invoke: async (input: { hash: string }): Promise<{ output: null }> => {
-        throw errors.conflict(`An identity with password ${input.hash} exists`, { details: { hash: input.hash, nested: [input.hash] } });
+        throw errors.conflict(`An identity with password ${input.hash} exists`, {
+          details: { hash: input.hash, nested: [input.hash] },
+        });
       },
     });
     const wf = workflow(
@@ -138,9 +150,16 @@ describe("secret fields", () => {
       },
       { secret: { input: ["password_hash"] } },
     );
-    const error = await newEngine({ logger, compensationRetry: { attempts: 1 } }).execute(wf, { password_hash: HASH }).catch((e: unknown) => e);
+    const error = await newEngine({ logger, compensationRetry: { attempts: 1 } })
+      .execute(wf, { password_hash: HASH })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KasseError);
-    expect(error).toMatchObject({ type: "conflict", retryable: false, message: `An identity with password ${REDACTED} exists`, details: { hash: REDACTED, nested: [REDACTED] } });
+    expect(error).toMatchObject({
+      type: "conflict",
+      retryable: false,
+      message: `An identity with password ${REDACTED} exists`,
+      details: { hash: REDACTED, nested: [REDACTED] },
+    });
     expect(JSON.stringify(error)).not.toContain(HASH);
     expect(String((error as Error).stack)).not.toContain(HASH);
     expect((error as Error).cause).toBeUndefined();
@@ -208,7 +227,10 @@ describe("secret fields", () => {
     let executionId = "";
     let block = true;
     const plain = step("plain", { invoke: async (input: { email: string }) => ({ output: `done ${input.email}` }) });
-    const hashIt = step("hash-it", { secret: { input: ["hash"] }, invoke: async (input: { hash: string }) => ({ output: { length: input.hash.length } }) });
+    const hashIt = step("hash-it", {
+      secret: { input: ["hash"] },
+      invoke: async (input: { hash: string }) => ({ output: { length: input.hash.length } }),
+    });
     const wf = workflow(
       "secret-resume-ok",
       async (input: { email: string; password_hash: string }, ctx) => {
@@ -225,22 +247,52 @@ describe("secret fields", () => {
     while (!executionId) await new Promise((resolve) => setTimeout(resolve, 10));
     block = false;
     await expireLease(executionId);
-    expect(await newEngine({ workflows: [wf] }).resume(executionId)).toEqual({ used: { length: HASH.length }, done: "done ok@example.com" });
+    expect(await newEngine({ workflows: [wf] }).resume(executionId)).toEqual({
+      used: { length: HASH.length },
+      done: "done ok@example.com",
+    });
   });
 
   it("refuses to enqueue a workflow with secret input (the worker would get only the redaction)", async () => {
-    const wf = workflow("secret-enqueue", async (input: { token: string }) => input.token.length, { secret: { input: ["token"] } });
+    const wf = workflow("secret-enqueue", async (input: { token: string }) => input.token.length, {
+      secret: { input: ["token"] },
+    });
     await expect(newEngine().enqueue(wf, { token: TOKEN })).rejects.toThrow(/secret input/);
     expect(await journalText("secret-enqueue")).toBe("");
   });
 
   it("redacts through arrays, records and whole objects; absent and null fields stay", async () => {
-    const wf = workflow("secret-paths", async (input: { items: Array<{ token: string; name: string }>; keys: Record<string, { secret: string }>; meta: { a: string; b: number } | null; none?: string | null }) => input.items.length, {
-      secret: { input: ["items.*.token", "keys.*.secret", "meta", "none"] },
+    const wf = workflow(
+      "secret-paths",
+      async (input: {
+        items: Array<{ token: string; name: string }>;
+        keys: Record<string, { secret: string }>;
+        meta: { a: string; b: number } | null;
+        none?: string | null;
+      }) => input.items.length,
+      {
+        secret: { input: ["items.*.token", "keys.*.secret", "meta", "none"] },
+      },
+    );
+    await newEngine().execute(wf, {
+      items: [
+        { token: "t-one-1", name: "one" },
+        { token: "t-two-2", name: "two" },
+      ],
+      keys: { x: { secret: "k-x-secret" } },
+      meta: { a: "a-secret", b: 12345 },
+      none: null,
     });
-    await newEngine().execute(wf, { items: [{ token: "t-one-1", name: "one" }, { token: "t-two-2", name: "two" }], keys: { x: { secret: "k-x-secret" } }, meta: { a: "a-secret", b: 12345 }, none: null });
     const [execution] = (await newEngine().list({ workflow_id: ["secret-paths"] }, { limit: 1, offset: 0 })).items;
-    expect(execution!.input).toEqual({ items: [{ token: REDACTED, name: "one" }, { token: REDACTED, name: "two" }], keys: { x: { secret: REDACTED } }, meta: REDACTED, none: null });
+    expect(execution!.input).toEqual({
+      items: [
+        { token: REDACTED, name: "one" },
+        { token: REDACTED, name: "two" },
+      ],
+      keys: { x: { secret: REDACTED } },
+      meta: REDACTED,
+      none: null,
+    });
     // @ts-expect-error a path that is not a field of the input is a type error
     workflow("secret-typo", async (input: { password_hash: string }) => input, { secret: { input: ["password"] } });
   });
@@ -259,7 +311,10 @@ interface SecretPlan {
 
 const planArb: fc.Arbitrary<SecretPlan> = fc.record({
   output: fc.constantFrom("none" as const, "declared" as const, "embedded" as const),
-  fail: fc.oneof({ weight: 4, arbitrary: fc.constant("none" as const) }, { weight: 1, arbitrary: fc.constantFrom("plain-once" as const, "typed" as const) }),
+  fail: fc.oneof(
+    { weight: 4, arbitrary: fc.constant("none" as const) },
+    { weight: 1, arbitrary: fc.constantFrom("plain-once" as const, "typed" as const) },
+  ),
   compensationFails: fc.boolean(),
   outside: fc.boolean(),
 });
@@ -270,46 +325,65 @@ describe("property: no journal row ever holds a secret", () => {
   it("for random workflows passing a secret input through steps that return it, fail with it and compensate with it", async () => {
     const engine: Engine = newEngine({ compensationRetry: { attempts: 1 } });
     await fc.assert(
-      fc.asyncProperty(fc.array(planArb, { minLength: 1, maxLength: 5 }), fc.string({ minLength: 8, maxLength: 40 }).map((s) => `\u00a7${s}`), async (plans, secret) => {
-        const id = `secret-property-${++generated}`;
-        const steps = plans.map((plan, i) => {
-          let failed = false;
-          let compensationFailed = false;
-          const invoke = async (input: { secret: string }) => {
-            if (plan.fail === "typed") throw errors.invalidData(`step ${i} refuses ${input.secret}`, { details: { secret: input.secret } });
-            if (plan.fail === "plain-once" && !failed) {
-              failed = true;
-              throw new Error(`params: ${JSON.stringify(input)}`);
-            }
-            const output = plan.output === "declared" ? { secret: input.secret } : plan.output === "embedded" ? { note: `<${input.secret}>` } : { note: "none" };
-            return { output, compensateInput: { secret: input.secret } };
-          };
-          const compensate = async () => {
-            if (plan.compensationFails && !compensationFailed) {
-              compensationFailed = true;
-              throw new Error(`undo failed for ${secret}`);
-            }
-          };
-          const options = { retry: { attempts: 2, backoffMs: 1, maxBackoffMs: 1 }, secret: { input: ["secret" as const], output: plan.output === "declared" ? ["secret" as const] : [], compensateInput: ["secret" as const] } };
-          return plan.outside ? step(`p${i}`, { ...options, transactional: false, invoke, compensate }) : step(`p${i}`, { ...options, invoke, compensate });
-        });
-        const wf = workflow(
-          id,
-          async (input: { secret: string }, ctx) => {
-            const outputs: unknown[] = [];
-            for (const s of steps) outputs.push(await ctx.run(s, { secret: input.secret }));
-            return outputs;
-          },
-          { secret: { input: ["secret"] } },
-        );
-        await engine.execute(wf, { secret }).catch((error: unknown) => {
-          expect(JSON.stringify(error)).not.toContain(secret);
-          expect(String((error as Error).message)).not.toContain(secret);
-        });
-        const strings = await journalStrings(id);
-        expect(strings.length).toBeGreaterThan(0);
-        expect(strings.filter((s) => s.includes(secret))).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(planArb, { minLength: 1, maxLength: 5 }),
+        fc.string({ minLength: 8, maxLength: 40 }).map((s) => `\u00a7${s}`),
+        async (plans, secret) => {
+          const id = `secret-property-${++generated}`;
+          const steps = plans.map((plan, i) => {
+            let failed = false;
+            let compensationFailed = false;
+            const invoke = async (input: { secret: string }) => {
+              if (plan.fail === "typed")
+                throw errors.invalidData(`step ${i} refuses ${input.secret}`, { details: { secret: input.secret } });
+              if (plan.fail === "plain-once" && !failed) {
+                failed = true;
+                throw new Error(`params: ${JSON.stringify(input)}`);
+              }
+              const output =
+                plan.output === "declared"
+                  ? { secret: input.secret }
+                  : plan.output === "embedded"
+                    ? { note: `<${input.secret}>` }
+                    : { note: "none" };
+              return { output, compensateInput: { secret: input.secret } };
+            };
+            const compensate = async () => {
+              if (plan.compensationFails && !compensationFailed) {
+                compensationFailed = true;
+                throw new Error(`undo failed for ${secret}`);
+              }
+            };
+            const options = {
+              retry: { attempts: 2, backoffMs: 1, maxBackoffMs: 1 },
+              secret: {
+                input: ["secret" as const],
+                output: plan.output === "declared" ? ["secret" as const] : [],
+                compensateInput: ["secret" as const],
+              },
+            };
+            return plan.outside
+              ? step(`p${i}`, { ...options, transactional: false, invoke, compensate })
+              : step(`p${i}`, { ...options, invoke, compensate });
+          });
+          const wf = workflow(
+            id,
+            async (input: { secret: string }, ctx) => {
+              const outputs: unknown[] = [];
+              for (const s of steps) outputs.push(await ctx.run(s, { secret: input.secret }));
+              return outputs;
+            },
+            { secret: { input: ["secret"] } },
+          );
+          await engine.execute(wf, { secret }).catch((error: unknown) => {
+            expect(JSON.stringify(error)).not.toContain(secret);
+            expect(String((error as Error).message)).not.toContain(secret);
+          });
+          const strings = await journalStrings(id);
+          expect(strings.length).toBeGreaterThan(0);
+          expect(strings.filter((s) => s.includes(secret))).toEqual([]);
+        },
+      ),
       { numRuns: 40, seed: 20240614 },
     );
   });

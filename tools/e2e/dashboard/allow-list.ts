@@ -25,10 +25,14 @@ export function loadAllowList(file: string): AllowList {
 }
 
 const onPage = (entry: { page?: string }, page: string) => !entry.page || entry.page === "*" || entry.page === page;
-const pathMatches = (pattern: string, path: string) => (pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path);
+const pathMatches = (pattern: string, path: string) =>
+  pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
 
 /** Splits the run's failures into those the allow-list covers and those it does not, and finds its entries nothing matched. */
-export function judge(list: AllowList, failures: { requests: RequestRecord[]; consoleErrors: ConsoleRecord[]; errorPages: ErrorPage[] }) {
+export function judge(
+  list: AllowList,
+  failures: { requests: RequestRecord[]; consoleErrors: ConsoleRecord[]; errorPages: ErrorPage[] },
+) {
   const used = new Set<object>();
   const find = <T extends object>(entries: T[], test: (entry: T) => boolean) => {
     const entry = entries.find(test);
@@ -36,10 +40,22 @@ export function judge(list: AllowList, failures: { requests: RequestRecord[]; co
     return entry !== undefined;
   };
   const requests = failures.requests.filter(
-    (r) => !find(list.requests, (e) => e.method === r.method && pathMatches(e.path, r.path) && (e.status === undefined || e.status === r.status) && onPage(e, r.page)),
+    (r) =>
+      !find(
+        list.requests,
+        (e) =>
+          e.method === r.method &&
+          pathMatches(e.path, r.path) &&
+          (e.status === undefined || e.status === r.status) &&
+          onPage(e, r.page),
+      ),
   );
-  const consoleErrors = failures.consoleErrors.filter((c) => !find(list.consoleErrors, (e) => new RegExp(e.match).test(c.text) && onPage(e, c.page)));
-  const errorPages = failures.errorPages.filter((p) => !find(list.errorPages, (e) => e.page === p.page && (!e.match || new RegExp(e.match).test(p.error))));
+  const consoleErrors = failures.consoleErrors.filter(
+    (c) => !find(list.consoleErrors, (e) => new RegExp(e.match).test(c.text) && onPage(e, c.page)),
+  );
+  const errorPages = failures.errorPages.filter(
+    (p) => !find(list.errorPages, (e) => e.page === p.page && (!e.match || new RegExp(e.match).test(p.error))),
+  );
   const unused = [...list.requests, ...list.consoleErrors, ...list.errorPages].filter((entry) => !used.has(entry));
   return { requests, consoleErrors, errorPages, unused };
 }

@@ -66,7 +66,10 @@ export async function startKasse(options: StartKasseOptions): Promise<RunningKas
 function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`kasse start did not print ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`kasse start did not print ${pattern} within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       if (pattern.test(output)) {

@@ -50,7 +50,12 @@ export function createRecorder(page: Page, origin: string, backendPath: string) 
     if (url.origin !== origin) return null;
     const asset = url.pathname === "/app" || url.pathname.startsWith("/app/");
     const apiPath = prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
-    return { method: request.method(), path: normalizePath(asset ? url.pathname : apiPath), query: url.search, kind: asset ? ("asset" as const) : ("api" as const) };
+    return {
+      method: request.method(),
+      path: normalizePath(asset ? url.pathname : apiPath),
+      query: url.search,
+      kind: asset ? ("asset" as const) : ("api" as const),
+    };
   };
 
   page.on("response", async (response: Response) => {
@@ -67,7 +72,8 @@ export function createRecorder(page: Page, origin: string, backendPath: string) 
       } catch {
         record.message = body.slice(0, 200);
       }
-      if (signedOut && record.status === 401 && record.method === "GET" && record.path === "/admin/users/me") record.deliberate = true;
+      if (signedOut && record.status === 401 && record.method === "GET" && record.path === "/admin/users/me")
+        record.deliberate = true;
     }
     requests.push(record);
   });
@@ -92,7 +98,9 @@ export function createRecorder(page: Page, origin: string, backendPath: string) 
     if (/^Failed to load resource: the server responded with a status of \d+/.test(message.text())) return;
     consoleErrors.push({ page: current, source: "console", text: message.text().slice(0, 500), url });
   });
-  page.on("pageerror", (error) => consoleErrors.push({ page: current, source: "pageerror", text: String(error).slice(0, 500) }));
+  page.on("pageerror", (error) =>
+    consoleErrors.push({ page: current, source: "pageerror", text: String(error).slice(0, 500) }),
+  );
 
   return {
     requests,

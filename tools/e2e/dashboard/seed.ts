@@ -26,32 +26,56 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
   const admin = await adminApi(kasse);
   const store = createApi(kasse.origin, { "x-publishable-api-key": kasse.publishableKey });
 
-  const { regions } = await admin<{ regions: Array<{ id: string; currency_code: string }> }>("GET", "/admin/regions?limit=10");
+  const { regions } = await admin<{ regions: Array<{ id: string; currency_code: string }> }>(
+    "GET",
+    "/admin/regions?limit=10",
+  );
   const region = regions.find((r) => r.currency_code === "usd") ?? regions[0]!;
-  const { products } = await store<{ products: Array<{ id: string; variants: Array<{ id: string }> }> }>("GET", "/store/products?limit=1");
+  const { products } = await store<{ products: Array<{ id: string; variants: Array<{ id: string }> }> }>(
+    "GET",
+    "/store/products?limit=1",
+  );
   const product = products[0]!;
   const variantId = product.variants[0]!.id;
 
   // Stock enough for the orders the actions place (the demo store stocks 5 to 44 of each variant).
-  const { stock_locations } = await admin<{ stock_locations: Array<{ id: string }> }>("GET", "/admin/stock-locations?limit=1");
+  const { stock_locations } = await admin<{ stock_locations: Array<{ id: string }> }>(
+    "GET",
+    "/admin/stock-locations?limit=1",
+  );
   const locationId = stock_locations[0]!.id;
-  const { variants } = await admin<{ variants: Array<{ id: string; inventory_items: Array<{ inventory_item_id: string }> }> }>("GET", `/admin/products/${product.id}/variants?id=${variantId}`);
+  const { variants } = await admin<{
+    variants: Array<{ id: string; inventory_items: Array<{ inventory_item_id: string }> }>;
+  }>("GET", `/admin/products/${product.id}/variants?id=${variantId}`);
   const inventoryItemId = variants[0]!.inventory_items[0]!.inventory_item_id;
-  await admin("POST", `/admin/inventory-items/${inventoryItemId}/location-levels/${locationId}`, { stocked_quantity: 100 });
+  await admin("POST", `/admin/inventory-items/${inventoryItemId}/location-levels/${locationId}`, {
+    stocked_quantity: 100,
+  });
   const orderId = await placeOrder(kasse, region.id, variantId);
 
-  const { customer } = await admin<{ customer: { id: string } }>("POST", "/admin/customers", { email: "grace@example.com", first_name: "Grace", last_name: "Hopper" });
-  const { customer_group } = await admin<{ customer_group: { id: string } }>("POST", "/admin/customer-groups", { name: "VIP" });
+  const { customer } = await admin<{ customer: { id: string } }>("POST", "/admin/customers", {
+    email: "grace@example.com",
+    first_name: "Grace",
+    last_name: "Hopper",
+  });
+  const { customer_group } = await admin<{ customer_group: { id: string } }>("POST", "/admin/customer-groups", {
+    name: "VIP",
+  });
   await admin("POST", `/admin/customer-groups/${customer_group.id}/customers`, { add: [customer.id] });
 
-  const { promotion } = await admin<{ promotion: { id: string } }>(
-    "POST",
-    "/admin/promotions",
-    { code: "WELCOME10", type: "standard", status: "active", application_method: { type: "percentage", target_type: "order", value: 10 } });
-  const { price_list } = await admin<{ price_list: { id: string } }>(
-    "POST",
-    "/admin/price-lists",
-    { title: "Summer sale", description: "A sale price for one variant", type: "sale", status: "active", prices: [{ variant_id: variantId, currency_code: region.currency_code, amount: 1000 }] });
+  const { promotion } = await admin<{ promotion: { id: string } }>("POST", "/admin/promotions", {
+    code: "WELCOME10",
+    type: "standard",
+    status: "active",
+    application_method: { type: "percentage", target_type: "order", value: 10 },
+  });
+  const { price_list } = await admin<{ price_list: { id: string } }>("POST", "/admin/price-lists", {
+    title: "Summer sale",
+    description: "A sale price for one variant",
+    type: "sale",
+    status: "active",
+    prices: [{ variant_id: variantId, currency_code: region.currency_code, amount: 1000 }],
+  });
 
   return {
     orderId,
@@ -72,15 +96,40 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
  */
 export async function placeOrder(kasse: RunningKasse, regionId: string, variantId: string): Promise<string> {
   const store = createApi(kasse.origin, { "x-publishable-api-key": kasse.publishableKey });
-  const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
+  const address = {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    address_1: "1 Main St",
+    city: "Springfield",
+    postal_code: "12345",
+    country_code: "us",
+  };
   const { cart } = await store<{ cart: { id: string } }>("POST", "/store/carts", { region_id: regionId });
   await store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 2 });
-  await store("POST", `/store/carts/${cart.id}`, { email: "ada@example.com", shipping_address: address, billing_address: address });
-  const { shipping_options } = await store<{ shipping_options: Array<{ id: string }> }>("GET", `/store/shipping-options?cart_id=${cart.id}`);
+  await store("POST", `/store/carts/${cart.id}`, {
+    email: "ada@example.com",
+    shipping_address: address,
+    billing_address: address,
+  });
+  const { shipping_options } = await store<{ shipping_options: Array<{ id: string }> }>(
+    "GET",
+    `/store/shipping-options?cart_id=${cart.id}`,
+  );
   await store("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id });
-  const { payment_collection } = await store<{ payment_collection: { id: string } }>("POST", "/store/payment-collections", { cart_id: cart.id });
-  await store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" });
-  const completed = await store<{ type: string; order?: { id: string }; error?: Json }>("POST", `/store/carts/${cart.id}/complete`, {});
-  if (completed.type !== "order" || !completed.order) throw new Error(`checkout did not place an order: ${JSON.stringify(completed.error)}`);
+  const { payment_collection } = await store<{ payment_collection: { id: string } }>(
+    "POST",
+    "/store/payment-collections",
+    { cart_id: cart.id },
+  );
+  await store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+    provider_id: "pp_system_default",
+  });
+  const completed = await store<{ type: string; order?: { id: string }; error?: Json }>(
+    "POST",
+    `/store/carts/${cart.id}/complete`,
+    {},
+  );
+  if (completed.type !== "order" || !completed.order)
+    throw new Error(`checkout did not place an order: ${JSON.stringify(completed.error)}`);
   return completed.order.id;
 }

@@ -24,7 +24,10 @@ export async function fill(page: Page, name: string, value: string): Promise<voi
 
 /** Clicks the visible button whose accessible name is exactly `name` (the last one: a modal's over the page's). */
 export async function click(page: Page, name: string | RegExp): Promise<void> {
-  const button = page.getByRole("button", { name, exact: typeof name === "string" }).filter({ visible: true }).last();
+  const button = page
+    .getByRole("button", { name, exact: typeof name === "string" })
+    .filter({ visible: true })
+    .last();
   await button.waitFor({ state: "visible", timeout: TIMEOUT });
   await button.click();
 }

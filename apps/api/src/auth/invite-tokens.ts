@@ -33,7 +33,11 @@ export function createInviteTokens(key: Uint8Array): InviteTokens {
         .sign(key),
     async secretOf(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], typ: TYP, requiredClaims: ["jti", "exp"] });
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ["HS256"],
+          typ: TYP,
+          requiredClaims: ["jti", "exp"],
+        });
         return payload.jti!;
       } catch {
         throw invalidInvite();

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createTokenIssuer } from "./tokens";
 
-const claims = { actor_id: "user_1", actor_type: "user", auth_identity_id: "authid_1", app_metadata: {}, credentials_version: 1 };
+const claims = {
+  actor_id: "user_1",
+  actor_type: "user",
+  auth_identity_id: "authid_1",
+  app_metadata: {},
+  credentials_version: 1,
+};
 const secret = new TextEncoder().encode("tokens-test-secret-0123456789");
 
 describe("token issuer", () => {

@@ -55,7 +55,11 @@ export function createTokenIssuer(secret: Uint8Array, expiresIn: string): TokenI
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["exp"] });
         // A token without a credentials version predates the check (or is not a session token): refused.
-        if (typeof payload.actor_type !== "string" || typeof payload.auth_identity_id !== "string" || !Number.isSafeInteger(payload.credentials_version)) {
+        if (
+          typeof payload.actor_type !== "string" ||
+          typeof payload.auth_identity_id !== "string" ||
+          !Number.isSafeInteger(payload.credentials_version)
+        ) {
           throw errors.unauthorized("Invalid token");
         }
         const claims: TokenClaims = {

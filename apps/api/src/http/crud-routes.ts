@@ -64,7 +64,10 @@ export function standardCrud<V, Q extends TObject, C extends TSchema, U extends 
  * @example
  * crudRoutes(app, { path: "/regions", one: "region", many: "regions", view: RegionView, retrieve: (id) => regions.retrieve(id) });
  */
-export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TSchema>(app: App, crud: Crud<V, Q, C, U>): void {
+export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TSchema>(
+  app: App,
+  crud: Crud<V, Q, C, U>,
+): void {
   const params = crud.params ?? Type.Object({ id: Id() });
   const [name] = Object.keys(params.properties);
   const path = `${crud.path}/:${name}`;
@@ -74,26 +77,44 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
   const { list, retrieve, create, update, delete: remove } = crud;
 
   if (list) {
-    app.get(crud.path, { schema: { querystring: list.query, response: ListAnswer(crud.many, crud.view) } }, async (request) => {
-      const { limit, offset, order, fields, ...filters } = request.query as Static<Q> & Page & { fields?: string };
-      const { items, count } = await list.run(filters as ListFilters<Q>, { limit, offset, order });
-      return listResponse(crud.many, project(await present(items), parseFields(fields)), count, { limit, offset });
-    });
+    app.get(
+      crud.path,
+      { schema: { querystring: list.query, response: ListAnswer(crud.many, crud.view) } },
+      async (request) => {
+        const { limit, offset, order, fields, ...filters } = request.query as Static<Q> & Page & { fields?: string };
+        const { items, count } = await list.run(filters as ListFilters<Q>, { limit, offset, order });
+        return listResponse(crud.many, project(await present(items), parseFields(fields)), count, { limit, offset });
+      },
+    );
   }
   if (create) {
-    app.post(crud.path, { schema: { body: create.body, response: Answer(crud.one, create.view ?? crud.view) } }, async (request) => {
-      return { [crud.one]: await presentOne(await create.run(request.body as Static<C>, request)) };
-    });
+    app.post(
+      crud.path,
+      { schema: { body: create.body, response: Answer(crud.one, create.view ?? crud.view) } },
+      async (request) => {
+        return { [crud.one]: await presentOne(await create.run(request.body as Static<C>, request)) };
+      },
+    );
   }
   if (retrieve) {
-    app.get(path, { schema: { params, querystring: RetrieveQuery, response: Answer(crud.one, crud.view) } }, async (request) => {
-      return { [crud.one]: project(await presentOne(await retrieve(idOf(request))), parseFields(request.query.fields)) };
-    });
+    app.get(
+      path,
+      { schema: { params, querystring: RetrieveQuery, response: Answer(crud.one, crud.view) } },
+      async (request) => {
+        return {
+          [crud.one]: project(await presentOne(await retrieve(idOf(request))), parseFields(request.query.fields)),
+        };
+      },
+    );
   }
   if (update) {
-    app.post(path, { config: update.config, schema: { params, body: update.body, response: Answer(crud.one, crud.view) } }, async (request) => {
-      return { [crud.one]: await presentOne(await update.run(idOf(request), request.body as Static<U>)) };
-    });
+    app.post(
+      path,
+      { config: update.config, schema: { params, body: update.body, response: Answer(crud.one, crud.view) } },
+      async (request) => {
+        return { [crud.one]: await presentOne(await update.run(idOf(request), request.body as Static<U>)) };
+      },
+    );
   }
   if (remove) {
     app.delete(path, { schema: { params, response: Deleted } }, async (request) => {

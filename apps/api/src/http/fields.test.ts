@@ -9,7 +9,13 @@ const product = {
   created_at: new Date("2026-01-01T00:00:00.000Z"),
   collection: { id: "pcol_1", title: "Summer", handle: "summer" },
   variants: [
-    { id: "var_1", sku: "S-1", title: "S", prices: [{ id: "price_1", amount: 1000, currency_code: "eur" }], inventory_quantity: 4 },
+    {
+      id: "var_1",
+      sku: "S-1",
+      title: "S",
+      prices: [{ id: "price_1", amount: 1000, currency_code: "eur" }],
+      inventory_quantity: 4,
+    },
     { id: "var_2", sku: "S-2", title: "M", prices: [], inventory_quantity: 0 },
   ],
 };
@@ -28,11 +34,17 @@ describe("parseFields + project", () => {
     expect(project(product, parseFields("title,variants.sku"))).toEqual({
       id: "prod_1",
       title: "Shirt",
-      variants: [{ id: "var_1", sku: "S-1" }, { id: "var_2", sku: "S-2" }],
+      variants: [
+        { id: "var_1", sku: "S-1" },
+        { id: "var_2", sku: "S-2" },
+      ],
     });
     expect(project(product, parseFields("variants.prices.amount"))).toEqual({
       id: "prod_1",
-      variants: [{ id: "var_1", prices: [{ id: "price_1", amount: 1000 }] }, { id: "var_2", prices: [] }],
+      variants: [
+        { id: "var_1", prices: [{ id: "price_1", amount: 1000 }] },
+        { id: "var_2", prices: [] },
+      ],
     });
   });
 
@@ -57,18 +69,30 @@ describe("parseFields + project", () => {
   });
 
   it("`*relation` (Medusa) and a bare relation name keep the relation whole", () => {
-    expect(project(product, parseFields("title,*collection"))).toEqual({ id: "prod_1", title: "Shirt", collection: product.collection });
+    expect(project(product, parseFields("title,*collection"))).toEqual({
+      id: "prod_1",
+      title: "Shirt",
+      collection: product.collection,
+    });
     expect(project(product, parseFields("collection"))).toEqual({ id: "prod_1", collection: product.collection });
     expect(project(product, parseFields("variants.*"))).toEqual({ id: "prod_1", variants: product.variants });
   });
 
   it("`-relation` with a path inside it keeps only that path (Medusa's `variants.id,-variants`)", () => {
-    expect(project(product, parseFields("id,title,variants.id,-variants"))).toEqual({ id: "prod_1", title: "Shirt", variants: [{ id: "var_1" }, { id: "var_2" }] });
+    expect(project(product, parseFields("id,title,variants.id,-variants"))).toEqual({
+      id: "prod_1",
+      title: "Shirt",
+      variants: [{ id: "var_1" }, { id: "var_2" }],
+    });
     expect(project(product, parseFields("id,-variants"))).toEqual({ id: "prod_1" });
   });
 
   it("`always` keeps keys a selection left out, unless it removed them", () => {
-    expect(project(product, always(parseFields("title"), "handle"))).toEqual({ id: "prod_1", title: "Shirt", handle: "shirt" });
+    expect(project(product, always(parseFields("title"), "handle"))).toEqual({
+      id: "prod_1",
+      title: "Shirt",
+      handle: "shirt",
+    });
     expect(project(product, always(parseFields("title,-handle"), "handle"))).toEqual({ id: "prod_1", title: "Shirt" });
     expect(project(product, always(parseFields(undefined), "handle"))).toEqual(product);
   });

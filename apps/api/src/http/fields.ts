@@ -28,11 +28,17 @@ export function parseFields(raw: string | undefined): FieldSelection {
   const root = node(true);
   const named = new Set<string>();
   if (raw === undefined || raw.trim() === "") return { root, named };
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   // Only bare names (no `*`, `+`, `-`) narrow the response to what is named.
   root.all = !parts.some((p) => !/^[*+-]/.test(p) && p !== "*");
   for (const part of parts) {
-    if (part === "*") { root.all = true; continue; }
+    if (part === "*") {
+      root.all = true;
+      continue;
+    }
     const sign = part[0] === "+" || part[0] === "-" ? part[0] : "";
     let path = sign ? part.slice(1) : part;
     if (path.startsWith("*")) path = path.slice(1);

@@ -1,10 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import { KasseError, Money, MoneyView, MoneyWhen, View } from "@kasse/db";
-import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, NotMinorUnitsError, toMajor, toMinor, type MoneyWalk } from "./money";
+import {
+  answerToMajor,
+  assertMinorUnits,
+  bodyToMinor,
+  MissingCurrencyError,
+  NotMinorUnitsError,
+  toMajor,
+  toMinor,
+  type MoneyWalk,
+} from "./money";
 
 const DIGITS: Record<string, number> = { usd: 2, eur: 2, jpy: 0, kwd: 3 };
-const walk: MoneyWalk = { digits: (c) => DIGITS[c] ?? 2, regionCurrency: async (id) => (id === "reg_jp" ? "jpy" : undefined) };
+const walk: MoneyWalk = {
+  digits: (c) => DIGITS[c] ?? 2,
+  regionCurrency: async (id) => (id === "reg_jp" ? "jpy" : undefined),
+};
 
 describe("toMinor / toMajor", () => {
   it("is exact for 0, 2 and 3 decimal digits, both ways", () => {
@@ -45,23 +57,50 @@ describe("toMinor / toMajor", () => {
   });
 });
 
-const Price = Type.Object({ currency_code: Type.Optional(Type.String()), region_id: Type.Optional(Type.String()), amount: Money() });
+const Price = Type.Object({
+  currency_code: Type.Optional(Type.String()),
+  region_id: Type.Optional(Type.String()),
+  amount: Money(),
+});
 const Body = Type.Object({
   prices: Type.Array(Price),
   quantity: Type.Integer(),
-  application_method: Type.Optional(Type.Object({ type: Type.Optional(Type.String()), currency_code: Type.Optional(Type.String()), value: MoneyWhen("type", ["fixed"], Type.Number()) })),
-  rules: Type.Optional(Type.Array(Type.Object({ attribute: Type.String(), values: MoneyWhen("attribute", ["subtotal"], Type.Union([Type.String(), Type.Array(Type.String())])) }))),
+  application_method: Type.Optional(
+    Type.Object({
+      type: Type.Optional(Type.String()),
+      currency_code: Type.Optional(Type.String()),
+      value: MoneyWhen("type", ["fixed"], Type.Number()),
+    }),
+  ),
+  rules: Type.Optional(
+    Type.Array(
+      Type.Object({
+        attribute: Type.String(),
+        values: MoneyWhen("attribute", ["subtotal"], Type.Union([Type.String(), Type.Array(Type.String())])),
+      }),
+    ),
+  ),
 });
 
 describe("bodyToMinor", () => {
   it("converts each amount in its own currency, and leaves quantities and percentages alone", async () => {
     const body = {
-      prices: [{ currency_code: "usd", amount: 19.99 }, { currency_code: "JPY", amount: 1999 }, { currency_code: "kwd", amount: 1.999 }, { region_id: "reg_jp", amount: 500 }],
+      prices: [
+        { currency_code: "usd", amount: 19.99 },
+        { currency_code: "JPY", amount: 1999 },
+        { currency_code: "kwd", amount: 1.999 },
+        { region_id: "reg_jp", amount: 500 },
+      ],
       quantity: 3,
       application_method: { type: "percentage", value: 12.5 },
     };
     expect(await bodyToMinor(body, Body, walk)).toEqual({
-      prices: [{ currency_code: "usd", amount: 1999 }, { currency_code: "JPY", amount: 1999 }, { currency_code: "kwd", amount: 1999 }, { region_id: "reg_jp", amount: 500 }],
+      prices: [
+        { currency_code: "usd", amount: 1999 },
+        { currency_code: "JPY", amount: 1999 },
+        { currency_code: "kwd", amount: 1999 },
+        { region_id: "reg_jp", amount: 500 },
+      ],
       quantity: 3,
       application_method: { type: "percentage", value: 12.5 },
     });
@@ -69,29 +108,78 @@ describe("bodyToMinor", () => {
   });
 
   it("converts a conditional amount when its condition holds, from the body or the route's context", async () => {
-    const fixed = { prices: [], quantity: 1, application_method: { type: "fixed", currency_code: "usd", value: 10.5 }, rules: [{ attribute: "subtotal", values: ["100.25"] }, { attribute: "currency_code", values: ["usd"] }] };
-    expect(await bodyToMinor(fixed, Body, walk)).toMatchObject({ application_method: { value: 1050 }, rules: [{ values: ["10025"] }, { values: ["usd"] }] });
+    const fixed = {
+      prices: [],
+      quantity: 1,
+      application_method: { type: "fixed", currency_code: "usd", value: 10.5 },
+      rules: [
+        { attribute: "subtotal", values: ["100.25"] },
+        { attribute: "currency_code", values: ["usd"] },
+      ],
+    };
+    expect(await bodyToMinor(fixed, Body, walk)).toMatchObject({
+      application_method: { value: 1050 },
+      rules: [{ values: ["10025"] }, { values: ["usd"] }],
+    });
     const partial = { prices: [], quantity: 1, application_method: { value: 7 } };
-    expect(await bodyToMinor(partial, Body, walk, { application_method: { type: "fixed", currency_code: "kwd" } })).toMatchObject({ application_method: { value: 7000 } });
-    expect(await bodyToMinor(partial, Body, walk, { application_method: { type: "percentage" } })).toMatchObject({ application_method: { value: 7 } });
-    expect(await bodyToMinor({ amount: 12.34 }, Type.Object({ amount: Money() }), walk, { currency_code: "usd" })).toEqual({ amount: 1234 });
+    expect(
+      await bodyToMinor(partial, Body, walk, { application_method: { type: "fixed", currency_code: "kwd" } }),
+    ).toMatchObject({ application_method: { value: 7000 } });
+    expect(await bodyToMinor(partial, Body, walk, { application_method: { type: "percentage" } })).toMatchObject({
+      application_method: { value: 7 },
+    });
+    expect(
+      await bodyToMinor({ amount: 12.34 }, Type.Object({ amount: Money() }), walk, { currency_code: "usd" }),
+    ).toEqual({ amount: 1234 });
   });
 
   it("answers 400 invalid_data for excess precision or an amount without a currency", async () => {
-    await expect(bodyToMinor({ prices: [{ currency_code: "usd", amount: 19.999 }], quantity: 1 }, Body, walk)).rejects.toMatchObject({ type: "invalid_data", message: expect.stringContaining("prices[0].amount") });
-    await expect(bodyToMinor({ prices: [{ currency_code: "jpy", amount: 0.5 }], quantity: 1 }, Body, walk)).rejects.toBeInstanceOf(KasseError);
-    await expect(bodyToMinor({ prices: [{ amount: 1 }], quantity: 1 }, Body, walk)).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(
+      bodyToMinor({ prices: [{ currency_code: "usd", amount: 19.999 }], quantity: 1 }, Body, walk),
+    ).rejects.toMatchObject({ type: "invalid_data", message: expect.stringContaining("prices[0].amount") });
+    await expect(
+      bodyToMinor({ prices: [{ currency_code: "jpy", amount: 0.5 }], quantity: 1 }, Body, walk),
+    ).rejects.toBeInstanceOf(KasseError);
+    await expect(bodyToMinor({ prices: [{ amount: 1 }], quantity: 1 }, Body, walk)).rejects.toMatchObject({
+      type: "invalid_data",
+    });
   });
 });
 
 describe("answerToMajor", () => {
   const Item = View({ id: Type.String(), quantity: Type.Integer(), unit_price: MoneyView(), total: MoneyView() });
-  const Cart = Type.Object({ cart: View({ id: Type.String(), currency_code: Type.String(), total: MoneyView(), items: Type.Array(Item), region: Type.Union([View({ id: Type.String() }), Type.Null()]) }) });
+  const Cart = Type.Object({
+    cart: View({
+      id: Type.String(),
+      currency_code: Type.String(),
+      total: MoneyView(),
+      items: Type.Array(Item),
+      region: Type.Union([View({ id: Type.String() }), Type.Null()]),
+    }),
+  });
 
   it("converts amounts in the nearest currency above them and keeps the rest", () => {
     const created = new Date();
-    const answer = { cart: { id: "cart_1", currency_code: "kwd", total: 3999, created, items: [{ id: "i", quantity: 2, unit_price: 1999, total: 3998 }], region: null } };
-    expect(answerToMajor(answer, Cart, walk)).toEqual({ cart: { id: "cart_1", currency_code: "kwd", total: 3.999, created, items: [{ id: "i", quantity: 2, unit_price: 1.999, total: 3.998 }], region: null } });
+    const answer = {
+      cart: {
+        id: "cart_1",
+        currency_code: "kwd",
+        total: 3999,
+        created,
+        items: [{ id: "i", quantity: 2, unit_price: 1999, total: 3998 }],
+        region: null,
+      },
+    };
+    expect(answerToMajor(answer, Cart, walk)).toEqual({
+      cart: {
+        id: "cart_1",
+        currency_code: "kwd",
+        total: 3.999,
+        created,
+        items: [{ id: "i", quantity: 2, unit_price: 1.999, total: 3.998 }],
+        region: null,
+      },
+    });
     expect(answer.cart.total).toBe(3999);
   });
 
@@ -101,20 +189,40 @@ describe("answerToMajor", () => {
 });
 
 describe("assertMinorUnits", () => {
-  const Answer = Type.Object({ order: View({ currency_code: Type.String(), total: MoneyView(), quantity: Type.Number() }) });
+  const Answer = Type.Object({
+    order: View({ currency_code: Type.String(), total: MoneyView(), quantity: Type.Number() }),
+  });
   it("passes integers (with or without a currency) and fails a fraction of a minor unit", () => {
     expect(() => assertMinorUnits({ order: { total: 1999, quantity: 1.5 } }, Answer)).not.toThrow();
-    expect(() => assertMinorUnits({ order: { currency_code: "usd", total: 19.99 } }, Answer)).toThrow(NotMinorUnitsError);
+    expect(() => assertMinorUnits({ order: { currency_code: "usd", total: 19.99 } }, Answer)).toThrow(
+      NotMinorUnitsError,
+    );
   });
 });
 
 describe("conditional amounts without a currency", () => {
-  const Promotion = Type.Object({ promotion: View({ rules: Type.Array(View({ attribute: Type.String(), values: MoneyWhen("attribute", ["subtotal"], Type.Array(View({ id: Type.String(), value: Type.String() }))) })) }) });
+  const Promotion = Type.Object({
+    promotion: View({
+      rules: Type.Array(
+        View({
+          attribute: Type.String(),
+          values: MoneyWhen("attribute", ["subtotal"], Type.Array(View({ id: Type.String(), value: Type.String() }))),
+        }),
+      ),
+    }),
+  });
   it("are answered as stored (no exact major units) in answers, and refused in requests", async () => {
     const answer = { promotion: { rules: [{ attribute: "subtotal", values: [{ id: "v", value: "10000" }] }] } };
     expect(answerToMajor(answer, Promotion, walk)).toEqual(answer);
-    const Rule = Type.Object({ attribute: Type.String(), values: MoneyWhen("attribute", ["subtotal"], Type.Array(Type.String())) });
-    await expect(bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk)).rejects.toMatchObject({ type: "invalid_data" });
-    expect(await bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk, { currency_code: "usd" })).toEqual({ attribute: "subtotal", values: ["10000"] });
+    const Rule = Type.Object({
+      attribute: Type.String(),
+      values: MoneyWhen("attribute", ["subtotal"], Type.Array(Type.String())),
+    });
+    await expect(bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk)).rejects.toMatchObject({
+      type: "invalid_data",
+    });
+    expect(await bodyToMinor({ attribute: "subtotal", values: ["100"] }, Rule, walk, { currency_code: "usd" })).toEqual(
+      { attribute: "subtotal", values: ["10000"] },
+    );
   });
 });

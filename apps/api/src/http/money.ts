@@ -30,13 +30,16 @@ export function toMinor(value: number | string, digits: number): number | undefi
 export function toMajor(minor: number, digits: number): number {
   if (!Number.isSafeInteger(minor)) throw new Error(`not an amount in minor units: ${String(minor)}`);
   if (digits === 0) return minor;
-  const text = Math.abs(minor).toString().padStart(digits + 1, "0");
+  const text = Math.abs(minor)
+    .toString()
+    .padStart(digits + 1, "0");
   const major = `${text.slice(0, -digits)}.${text.slice(-digits)}`;
   return Number(`${minor < 0 ? "-" : ""}${major}`);
 }
 
 /** A number's plain decimal text (`1e-7` → `0.0000001` is left to the exponent parser). */
-const numberText = (value: number): string => (Number.isInteger(value) && Math.abs(value) < 1e21 ? BigInt(value).toString() : String(value));
+const numberText = (value: number): string =>
+  Number.isInteger(value) && Math.abs(value) < 1e21 ? BigInt(value).toString() : String(value);
 
 type Schema = Record<string, unknown>;
 
@@ -67,7 +70,8 @@ function branches(schema: unknown): Schema[] {
   if (!schema || typeof schema !== "object") return [];
   const s = schema as Schema;
   const out: Schema[] = [s];
-  for (const key of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(s[key])) for (const b of s[key] as unknown[]) out.push(...branches(b));
+  for (const key of ["anyOf", "oneOf", "allOf"])
+    if (Array.isArray(s[key])) for (const b of s[key] as unknown[]) out.push(...branches(b));
   return out;
 }
 
@@ -76,27 +80,36 @@ function objectProperties(schema: unknown): Map<string, Schema[]> {
   const props = new Map<string, Schema[]>();
   for (const b of branches(schema)) {
     if (!b.properties || typeof b.properties !== "object") continue;
-    for (const [key, sub] of Object.entries(b.properties as Record<string, Schema>)) props.set(key, [...(props.get(key) ?? []), sub]);
+    for (const [key, sub] of Object.entries(b.properties as Record<string, Schema>))
+      props.set(key, [...(props.get(key) ?? []), sub]);
   }
   return props;
 }
 
 function itemSchemas(schema: unknown): Schema[] {
-  return branches(schema).flatMap((b) => (b.items && typeof b.items === "object" && !Array.isArray(b.items) ? [b.items as Schema] : []));
+  return branches(schema).flatMap((b) =>
+    b.items && typeof b.items === "object" && !Array.isArray(b.items) ? [b.items as Schema] : [],
+  );
 }
 
 function markerOf(schemas: Schema[]): MoneyMarker | undefined {
-  for (const s of schemas) for (const b of branches(s)) {
-    const marker = moneyMarker(b as never);
-    if (marker) return marker;
-  }
+  for (const s of schemas)
+    for (const b of branches(s)) {
+      const marker = moneyMarker(b as never);
+      if (marker) return marker;
+    }
   return undefined;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value);
+  value !== null &&
+  typeof value === "object" &&
+  !Array.isArray(value) &&
+  !(value instanceof Date) &&
+  !Buffer.isBuffer(value);
 
-const lower = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 ? value.toLowerCase() : undefined);
+const lower = (value: unknown): string | undefined =>
+  typeof value === "string" && value.length > 0 ? value.toLowerCase() : undefined;
 
 /** Children whose `currency_code` is also their parent's: a promotion's application method, a shipping option's calculated price. */
 const CURRENCY_CHILDREN = ["application_method", "calculated_price"] as const;
@@ -110,7 +123,11 @@ function ownCurrency(value: Record<string, unknown>, context: MoneyContext | und
   const direct = lower(value.currency_code) ?? lower(context?.currency_code);
   if (direct) return direct;
   for (const key of CURRENCY_CHILDREN) {
-    const child = isObject(value[key]) ? value[key] : isObject(context?.[key]) ? (context[key] as Record<string, unknown>) : undefined;
+    const child = isObject(value[key])
+      ? value[key]
+      : isObject(context?.[key])
+        ? (context[key] as Record<string, unknown>)
+        : undefined;
     const code = lower(child?.currency_code);
     if (code) return code;
   }
@@ -128,16 +145,29 @@ function applies(marker: MoneyMarker, object: Record<string, unknown>, context: 
  * schema marks them (`Money`, `MoneyWhen`). Returns a new body; throws 400 `invalid_data` for an
  * amount with more decimals than its currency has, or one whose currency cannot be known.
  */
-export async function bodyToMinor(body: unknown, schema: unknown, walk: MoneyWalk, context?: MoneyContext): Promise<unknown> {
+export async function bodyToMinor(
+  body: unknown,
+  schema: unknown,
+  walk: MoneyWalk,
+  context?: MoneyContext,
+): Promise<unknown> {
   return inValue(body, [schema as Schema], walk, undefined, context, "");
 }
 
-async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, given: unknown, path: string): Promise<unknown> {
+async function inValue(
+  value: unknown,
+  schemas: Schema[],
+  walk: MoneyWalk,
+  currency: string | undefined,
+  given: unknown,
+  path: string,
+): Promise<unknown> {
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
     if (items.length === 0) return value;
     const out: unknown[] = [];
-    for (const [i, item] of value.entries()) out.push(await inValue(item, items, walk, currency, Array.isArray(given) ? given[i] : given, `${path}[${i}]`));
+    for (const [i, item] of value.entries())
+      out.push(await inValue(item, items, walk, currency, Array.isArray(given) ? given[i] : given, `${path}[${i}]`));
     return out;
   }
   const context = isObject(given) ? given : undefined;
@@ -146,7 +176,8 @@ async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, curre
   for (const s of schemas) for (const [k, v] of objectProperties(s)) props.set(k, [...(props.get(k) ?? []), ...v]);
   if (props.size === 0) return value;
   let here = ownCurrency(value, context);
-  if (!here && typeof value.region_id === "string" && walk.regionCurrency) here = await walk.regionCurrency(value.region_id);
+  if (!here && typeof value.region_id === "string" && walk.regionCurrency)
+    here = await walk.regionCurrency(value.region_id);
   here ??= currency;
   const out: Record<string, unknown> = { ...value };
   for (const [key, field] of Object.entries(value)) {
@@ -167,17 +198,23 @@ async function inValue(value: unknown, schemas: Schema[], walk: MoneyWalk, curre
 function amountsToMinor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
   if (Array.isArray(value)) return value.map((v, i) => amountsToMinor(v, currency, walk, `${where}[${i}]`));
   // A promotion rule's stored values: `{id, value}`.
-  if (isObject(value)) return "value" in value ? { ...value, value: amountsToMinor(value.value, currency, walk, `${where}.value`) } : value;
+  if (isObject(value))
+    return "value" in value
+      ? { ...value, value: amountsToMinor(value.value, currency, walk, `${where}.value`) }
+      : value;
   const numeric = typeof value === "number" || (typeof value === "string" && DECIMAL.test(value.trim()));
   // Anything else is left for the schema to refuse with its usual message.
   if (!numeric) return value;
   // Zero is zero in every currency.
   if (Number(value) === 0) return typeof value === "string" ? "0" : 0;
-  if (!currency) throw errors.invalidData(`${where}: an amount needs its currency (currency_code) to be read in major units`);
+  if (!currency)
+    throw errors.invalidData(`${where}: an amount needs its currency (currency_code) to be read in major units`);
   const digits = walk.digits(currency);
   const minor = toMinor(value, digits);
   if (minor === undefined || Math.abs(minor) > MAX_INTEGER.amount) {
-    throw errors.invalidData(`${where}: ${String(value)} is not an amount in ${currency.toUpperCase()}, which has ${digits} decimal digit${digits === 1 ? "" : "s"}`);
+    throw errors.invalidData(
+      `${where}: ${String(value)} is not an amount in ${currency.toUpperCase()}, which has ${digits} decimal digit${digits === 1 ? "" : "s"}`,
+    );
   }
   return typeof value === "string" ? String(minor) : minor;
 }
@@ -203,17 +240,29 @@ export function assertMinorUnits(answer: unknown, schema: unknown): void {
   outValue(answer, [schema as Schema], check, undefined, "", true);
 }
 
-function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: string | undefined, path: string, checkOnly = false): unknown {
+function outValue(
+  value: unknown,
+  schemas: Schema[],
+  walk: MoneyWalk,
+  currency: string | undefined,
+  path: string,
+  checkOnly = false,
+): unknown {
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
-    return items.length === 0 ? value : value.map((item, i) => outValue(item, items, walk, currency, `${path}[${i}]`, checkOnly));
+    return items.length === 0
+      ? value
+      : value.map((item, i) => outValue(item, items, walk, currency, `${path}[${i}]`, checkOnly));
   }
   if (!isObject(value)) return value;
   const props = new Map<string, Schema[]>();
   for (const s of schemas) for (const [k, v] of objectProperties(s)) props.set(k, [...(props.get(k) ?? []), ...v]);
   if (props.size === 0) return value;
   const region = typeof value.region_id === "string" ? value.region_id : undefined;
-  const here = ownCurrency(value, undefined) ?? (region && walk.knownRegionCurrency ? walk.knownRegionCurrency(region) || undefined : undefined) ?? currency;
+  const here =
+    ownCurrency(value, undefined) ??
+    (region && walk.knownRegionCurrency ? walk.knownRegionCurrency(region) || undefined : undefined) ??
+    currency;
   const out: Record<string, unknown> = { ...value };
   for (const [key, field] of Object.entries(value)) {
     const sub = props.get(key);
@@ -223,7 +272,8 @@ function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: 
     if (marker) {
       // A conditional amount stored without any currency (a cart-total rule of a promotion that
       // has none) has no exact major units: it is answered as stored rather than failing the read.
-      if (applies(marker, value, undefined) && (here || marker === true || checkOnly)) out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
+      if (applies(marker, value, undefined) && (here || marker === true || checkOnly))
+        out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
       continue;
     }
     out[key] = outValue(field, sub, walk, here, where, checkOnly);
@@ -234,14 +284,23 @@ function outValue(value: unknown, schemas: Schema[], walk: MoneyWalk, currency: 
 function assertIntegers(value: unknown, where: string): unknown {
   if (Array.isArray(value)) value.forEach((v, i) => assertIntegers(v, `${where}[${i}]`));
   else if (isObject(value) && "value" in value) assertIntegers(value.value, `${where}.value`);
-  else if (typeof value === "number" && !Number.isSafeInteger(value)) throw new NotMinorUnitsError(`${where}: ${value} is money but not integer minor units`);
+  else if (typeof value === "number" && !Number.isSafeInteger(value))
+    throw new NotMinorUnitsError(`${where}: ${value} is money but not integer minor units`);
   return value;
 }
 
 function amountsToMajor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
   if (Array.isArray(value)) return value.map((v, i) => amountsToMajor(v, currency, walk, `${where}[${i}]`));
-  if (isObject(value)) return "value" in value ? { ...value, value: amountsToMajor(value.value, currency, walk, `${where}.value`) } : value;
-  const minor = typeof value === "number" ? value : typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : undefined;
+  if (isObject(value))
+    return "value" in value
+      ? { ...value, value: amountsToMajor(value.value, currency, walk, `${where}.value`) }
+      : value;
+  const minor =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^-?\d+$/.test(value.trim())
+        ? Number(value)
+        : undefined;
   if (minor === undefined || !Number.isSafeInteger(minor)) return value;
   if (minor === 0) return value;
   if (!currency) throw new MissingCurrencyError(`${where}: a money amount with no currency_code above or beside it`);

@@ -22,7 +22,9 @@ describe("list paging", () => {
 
   it("pages with limit and offset without gaps or repeats", async () => {
     const first = (await list("limit=8&order=name")).json().sales_channels.map((c: { name: string }) => c.name);
-    const second = (await list("limit=8&offset=8&order=name")).json().sales_channels.map((c: { name: string }) => c.name);
+    const second = (await list("limit=8&offset=8&order=name"))
+      .json()
+      .sales_channels.map((c: { name: string }) => c.name);
     const third = await list("limit=8&offset=16&order=name");
     expect(third.json()).toMatchObject({ limit: 8, offset: 16, count: 20 });
     const all = [...first, ...second, ...third.json().sales_channels.map((c: { name: string }) => c.name)];

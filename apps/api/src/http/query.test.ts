@@ -14,13 +14,18 @@ describe("parseQueryString", () => {
   });
 
   it("reads range objects with and without Medusa's $", () => {
-    expect(parseQueryString("created_at[gte]=2026-01-01&created_at[lt]=2026-02-01")).toEqual({ created_at: { gte: "2026-01-01", lt: "2026-02-01" } });
+    expect(parseQueryString("created_at[gte]=2026-01-01&created_at[lt]=2026-02-01")).toEqual({
+      created_at: { gte: "2026-01-01", lt: "2026-02-01" },
+    });
     expect(parseQueryString("created_at[$gte]=2026-01-01")).toEqual({ created_at: { $gte: "2026-01-01" } });
     expect(parseQueryString("customers[id]=cus_1")).toEqual({ customers: { id: "cus_1" } });
   });
 
   it("decodes values and keeps commas inside one value", () => {
-    expect(parseQueryString("fields=*%2Cvariants.sku&q=blue%20shirt")).toEqual({ fields: "*,variants.sku", q: "blue shirt" });
+    expect(parseQueryString("fields=*%2Cvariants.sku&q=blue%20shirt")).toEqual({
+      fields: "*,variants.sku",
+      q: "blue shirt",
+    });
     expect(parseQueryString("fields=id,title")).toEqual({ fields: "id,title" });
     expect(parseQueryString("")).toEqual({});
   });

@@ -6,7 +6,14 @@ import qs from "qs";
  * `created_at[$gte]=…`, `customers[id]=…`).
  */
 export function parseQueryString(raw: string): Record<string, unknown> {
-  return qs.parse(raw, { depth: 4, arrayLimit: 1000, parameterLimit: 2000, allowDots: false, comma: false, duplicates: "combine" });
+  return qs.parse(raw, {
+    depth: 4,
+    arrayLimit: 1000,
+    parameterLimit: 2000,
+    allowDots: false,
+    comma: false,
+    duplicates: "combine",
+  });
 }
 
 /** A query value as an array: a single value becomes a one-element array. */

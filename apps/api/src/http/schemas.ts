@@ -9,7 +9,9 @@ export const ListQuery = {
   limit: Type.Integer({ minimum: 0, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
   fields: Type.Optional(Fields()),
-  order: Type.Optional(Type.String({ maxLength: 1000, pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" })),
+  order: Type.Optional(
+    Type.String({ maxLength: 1000, pattern: "^[-+]?[A-Za-z_][A-Za-z0-9_.]*(,[-+]?[A-Za-z_][A-Za-z0-9_.]*)*$" }),
+  ),
 };
 
 /**
@@ -19,13 +21,15 @@ export const ListQuery = {
  * @example
  * const ListRegions = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()) });
  */
-export function ListQueryOf<L extends TProperties, F extends TProperties = Record<never, never>, P extends TProperties = typeof ListQuery>(
-  lists: L,
-  filters: F = {} as F,
-  paging: P = ListQuery as unknown as P,
-) {
+export function ListQueryOf<
+  L extends TProperties,
+  F extends TProperties = Record<never, never>,
+  P extends TProperties = typeof ListQuery,
+>(lists: L, filters: F = {} as F, paging: P = ListQuery as unknown as P) {
   type Many = { [K in keyof L]: TOptional<TArray<L[K]>> };
-  const many = Object.fromEntries(Object.entries(lists).map(([key, item]) => [key, Type.Optional(ArrayQuery(item))])) as Many;
+  const many = Object.fromEntries(
+    Object.entries(lists).map(([key, item]) => [key, Type.Optional(ArrayQuery(item))]),
+  ) as Many;
   return Type.Object({ ...paging, ...filters, ...many }, { additionalProperties: false });
 }
 
@@ -34,7 +38,10 @@ export function ListQueryOf<L extends TProperties, F extends TProperties = Recor
  * price preferences: one price column per currency in its product and price list grids). Such a
  * list is never that long; the limit may say so.
  */
-export const WholeListQuery = { ...ListQuery, limit: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_LIMIT }) };
+export const WholeListQuery = {
+  ...ListQuery,
+  limit: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_LIMIT }),
+};
 
 /** `fields` alone, for retrieve routes. */
 export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });
@@ -50,7 +57,13 @@ export const Filter = (kind: keyof typeof MAX_LENGTH) => Type.String({ maxLength
 
 /** A range filter object: `created_at[gte]=…` or Medusa's `created_at[$gte]=…`. Normalize with `normalizeRange`. */
 export const RangeQuery = () =>
-  Type.Union([Code(), Type.Record(Type.String({ pattern: "^\\$?(gt|gte|lt|lte|eq|ne|in)$" }), Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]))]);
+  Type.Union([
+    Code(),
+    Type.Record(
+      Type.String({ pattern: "^\\$?(gt|gte|lt|lte|eq|ne|in)$" }),
+      Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]),
+    ),
+  ]);
 
 /** `{id, object, deleted: true}`. */
 export const DeleteResponse = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });
@@ -64,10 +77,14 @@ export const listResponse = <T>(key: string, items: T[], count: number, page: { 
 });
 
 /** `{200: {<key>: view}}`: the success answer of a route that answers one resource. */
-export const Answer = <T extends TSchema>(key: string, view: T) => ({ 200: Type.Object({ [key]: view }, { description: `The ${key.replaceAll("_", " ")}` }) });
+export const Answer = <T extends TSchema>(key: string, view: T) => ({
+  200: Type.Object({ [key]: view }, { description: `The ${key.replaceAll("_", " ")}` }),
+});
 
 /** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
-export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({ 200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` } });
+export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({
+  200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` },
+});
 
 /** `{200: {id, object, deleted: true}}`. */
 export const Deleted = { 200: { ...DeleteResponse, description: "Deleted" } };

@@ -14,7 +14,11 @@ let t: TestApp;
 let port: number;
 beforeAll(async () => {
   t = await createTestApp(
-    { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS), HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS) },
+    {
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
+    },
     {
       extraRoutes: (app) => {
         app.get("/test/slow-handler", async () => {
@@ -79,7 +83,9 @@ function trickle(socket: Socket, text: string, everyMs = 40): void {
 describe("slow clients are cut", () => {
   it("headers sent one byte at a time: 408 {type, message} and closed within the headers timeout", async () => {
     // A header line that never ends: a steady trickle keeps an idle-socket timer from ever firing.
-    const { raw, closedAfterMs } = await exchange((socket) => trickle(socket, `GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ${"a".repeat(100_000)}`));
+    const { raw, closedAfterMs } = await exchange((socket) =>
+      trickle(socket, `GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ${"a".repeat(100_000)}`),
+    );
     const response = lastResponse(raw);
     expect(response.status).toBe(408);
     expect(response.headers).toContain("content-type: application/json");
@@ -90,7 +96,9 @@ describe("slow clients are cut", () => {
 
   it("a body sent one byte at a time: 408 and closed within the request timeout", async () => {
     const { raw, closedAfterMs } = await exchange((socket) => {
-      socket.write("POST /store/carts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+      socket.write(
+        "POST /store/carts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+      );
       trickle(socket, '{"metadata":{"a":"' + "b".repeat(100_000));
     });
     const response = lastResponse(raw);
@@ -116,21 +124,27 @@ describe("slow clients are cut", () => {
 
 describe("slow handlers are not cut", () => {
   it("a request received in time is answered however long its handler takes", async () => {
-    const { raw } = await exchange((socket) => socket.write("GET /test/slow-handler HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const { raw } = await exchange((socket) =>
+      socket.write("GET /test/slow-handler HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
     expect(lastResponse(raw)).toMatchObject({ status: 200, body: { done: true } });
   });
 });
 
 describe("requests that never reach a route answer {type, message} JSON", () => {
   it("431 for headers over Node's limit", async () => {
-    const { raw } = await exchange((socket) => socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`));
+    const { raw } = await exchange((socket) =>
+      socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`),
+    );
     const response = lastResponse(raw);
     expect(response.status).toBe(431);
     expect(response.body).toEqual({ type: "invalid_data", message: expect.any(String) });
   });
 
   it("431 for a request line over Node's limit", async () => {
-    const { raw } = await exchange((socket) => socket.write(`GET /store/products?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    const { raw } = await exchange((socket) =>
+      socket.write(`GET /store/products?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    );
     expect(lastResponse(raw)).toMatchObject({ status: 431, body: { type: "invalid_data" } });
   });
 
@@ -163,10 +177,20 @@ describe("requests that never reach a route answer {type, message} JSON", () => 
   });
 
   it("413 for a body over 1 MB, 415 for a body of a type no parser takes", async () => {
-    const big = await t.app.inject({ method: "POST", url: "/store/carts", headers: { "content-type": "application/json" }, payload: `{"metadata":{"a":"${"b".repeat(1_100_000)}"}}` });
+    const big = await t.app.inject({
+      method: "POST",
+      url: "/store/carts",
+      headers: { "content-type": "application/json" },
+      payload: `{"metadata":{"a":"${"b".repeat(1_100_000)}"}}`,
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ type: "invalid_data", message: expect.any(String) });
-    const text = await t.app.inject({ method: "POST", url: "/store/carts", headers: { "content-type": "application/xml" }, payload: "<cart/>" });
+    const text = await t.app.inject({
+      method: "POST",
+      url: "/store/carts",
+      headers: { "content-type": "application/xml" },
+      payload: "<cart/>",
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json()).toEqual({ type: "invalid_data", message: expect.any(String) });
   });
@@ -175,7 +199,9 @@ describe("requests that never reach a route answer {type, message} JSON", () => 
 describe("configuration", () => {
   it("refuses a headers timeout longer than the request timeout", () => {
     const base = { JWT_SECRET: "x".repeat(32), DATABASE_URL: "postgres://x" };
-    expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: "40000", HTTP_REQUEST_TIMEOUT_MS: "30000" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: "40000", HTTP_REQUEST_TIMEOUT_MS: "30000" })).toThrow(
+      ConfigError,
+    );
     expect(() => loadConfig({ ...base, HTTP_KEEP_ALIVE_TIMEOUT_MS: "0" })).toThrow(ConfigError);
     const defaults = loadConfig(base).http;
     expect(defaults).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 25_000, keepAliveTimeoutMs: 5_000 });

@@ -20,7 +20,11 @@ export function serverOptions(config: Pick<Config, "http">) {
   return {
     // Node measures headers and the whole request from their first byte, so a client sending one
     // byte at a time is cut after these however steady its trickle (an idle-socket timeout is not).
-    http: { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: checkingInterval(headersTimeoutMs) },
+    http: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(headersTimeoutMs),
+    },
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     frameworkErrors,

@@ -59,7 +59,11 @@ describe("versioned cache", () => {
   it("loads every time when it keeps no entries", async () => {
     let loads = 0;
     let versionReads = 0;
-    const cache = createVersionedCache({ version: async () => String(++versionReads), validUntil: async () => null, maxEntries: 0 });
+    const cache = createVersionedCache({
+      version: async () => String(++versionReads),
+      validUntil: async () => null,
+      maxEntries: 0,
+    });
     await cache.read("k", async () => ++loads);
     await cache.read("k", async () => ++loads);
     expect([loads, versionReads]).toEqual([2, 0]);

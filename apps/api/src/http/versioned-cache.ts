@@ -44,13 +44,15 @@ export function createVersionedCache(options: VersionedCacheOptions) {
    */
   const currentVersion = (): Promise<string> => {
     if (!running) return startRead();
-    queued ??= running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      queued = undefined;
-      return startRead();
-    });
+    queued ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = undefined;
+        return startRead();
+      });
     return queued;
   };
 

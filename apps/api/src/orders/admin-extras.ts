@@ -18,7 +18,16 @@ const LineView = detailProperties.items!.items as Parameters<typeof Extend>[0];
 /** The bought variant as it is now (it may have changed or gone since): options, product, inventory links. */
 const OrderVariantView = Extend(ProductVariantView, {
   product: Type.Optional(
-    OrNull(View({ id: Type.String(), title: Type.String(), handle: Type.String(), thumbnail: OrNull(Type.String()), status: Type.String(), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) })),
+    OrNull(
+      View({
+        id: Type.String(),
+        title: Type.String(),
+        handle: Type.String(),
+        thumbnail: OrNull(Type.String()),
+        status: Type.String(),
+        shipping_profile: Type.Optional(OrNull(ShippingProfileView)),
+      }),
+    ),
   ),
   inventory_items: Type.Optional(Type.Array(VariantInventoryItemView)),
 });
@@ -66,7 +75,9 @@ function originalTax(rows: Array<{ subtotal: number; discount_total: number; tax
 export async function adminOrderViews<T extends OrderView>(modules: Modules, orders: T[], selection: FieldSelection) {
   const all = selection.root.all && selection.named.size === 0;
   const want = (path: string) => !all && wants(selection, path);
-  const ids = (pick: (o: T) => Array<string | null | undefined>) => [...new Set(orders.flatMap(pick).filter((x): x is string => typeof x === "string"))];
+  const ids = (pick: (o: T) => Array<string | null | undefined>) => [
+    ...new Set(orders.flatMap(pick).filter((x): x is string => typeof x === "string")),
+  ];
   const customerIds = want("customer") ? ids((o) => [o.customer_id]) : [];
   const channelIds = want("sales_channel") ? ids((o) => [o.sales_channel_id]) : [];
   const regionIds = want("region") ? ids((o) => [o.region_id]) : [];
@@ -74,22 +85,49 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
   const page = (n: number) => ({ limit: n, offset: 0 });
   const [customers, channels, regions, variants, links] = await Promise.all([
     customerIds.length ? modules.customer.list({ id: customerIds }, page(customerIds.length)).then((r) => r.items) : [],
-    channelIds.length ? modules.salesChannel.list({ id: channelIds }, page(channelIds.length)).then((r) => r.items) : [],
+    channelIds.length
+      ? modules.salesChannel.list({ id: channelIds }, page(channelIds.length)).then((r) => r.items)
+      : [],
     regionIds.length ? modules.region.list({ id: regionIds }, page(regionIds.length)).then((r) => r.items) : [],
-    variantIds.length ? modules.product.listVariants({ id: variantIds }, page(variantIds.length)).then((r) => r.items) : [],
-    variantIds.length && wants(selection, "items.variant.inventory_items") ? modules.inventory.listVariantInventoryItems(variantIds) : undefined,
+    variantIds.length
+      ? modules.product.listVariants({ id: variantIds }, page(variantIds.length)).then((r) => r.items)
+      : [],
+    variantIds.length && wants(selection, "items.variant.inventory_items")
+      ? modules.inventory.listVariantInventoryItems(variantIds)
+      : undefined,
   ]);
   const productIds = [...new Set(variants.map((v) => v.product_id))];
   const wantsProducts = productIds.length > 0 && wants(selection, "items.variant.product");
   const [productRows, profile] = await Promise.all([
-    wantsProducts ? modules.product.list({ id: productIds }, page(productIds.length), { relations: [] }).then((r) => r.items) : [],
-    wantsProducts && wants(selection, "items.variant.product.shipping_profile") ? modules.fulfillment.defaultProfile() : undefined,
+    wantsProducts
+      ? modules.product.list({ id: productIds }, page(productIds.length), { relations: [] }).then((r) => r.items)
+      : [],
+    wantsProducts && wants(selection, "items.variant.product.shipping_profile")
+      ? modules.fulfillment.defaultProfile()
+      : undefined,
   ]);
   const products = wantsProducts
-    ? new Map(productRows.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, thumbnail: p.thumbnail, status: p.status, ...(profile !== undefined ? { shipping_profile: profile } : {}) }]))
+    ? new Map(
+        productRows.map((p) => [
+          p.id,
+          {
+            id: p.id,
+            title: p.title,
+            handle: p.handle,
+            thumbnail: p.thumbnail,
+            status: p.status,
+            ...(profile !== undefined ? { shipping_profile: profile } : {}),
+          },
+        ]),
+      )
     : undefined;
   const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
-  const [customerById, channelById, regionById, variantById] = [byId(customers), byId(channels), byId(regions), byId(variants)];
+  const [customerById, channelById, regionById, variantById] = [
+    byId(customers),
+    byId(channels),
+    byId(regions),
+    byId(variants),
+  ];
 
   return orders.map((o) => {
     const lines = o.items as Line[];
@@ -124,9 +162,15 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
       refundable_total: Math.max(0, paid),
       credit_line_total: 0,
       credit_lines: [],
-      ...(customerIds.length || want("customer") ? { customer: o.customer_id ? (customerById.get(o.customer_id) ?? null) : null } : {}),
-      ...(channelIds.length || want("sales_channel") ? { sales_channel: o.sales_channel_id ? (channelById.get(o.sales_channel_id) ?? null) : null } : {}),
-      ...(regionIds.length || want("region") ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null } : {}),
+      ...(customerIds.length || want("customer")
+        ? { customer: o.customer_id ? (customerById.get(o.customer_id) ?? null) : null }
+        : {}),
+      ...(channelIds.length || want("sales_channel")
+        ? { sales_channel: o.sales_channel_id ? (channelById.get(o.sales_channel_id) ?? null) : null }
+        : {}),
+      ...(regionIds.length || want("region")
+        ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null }
+        : {}),
     };
   });
 }

@@ -15,22 +15,42 @@ const LineVariantView = View({
   title: Type.String(),
   sku: OrNull(Type.String()),
   product_id: Type.String(),
-  options: Type.Array(View({ id: Type.String(), value: Type.String(), option_id: Type.String(), option: View({ id: Type.String(), title: Type.String() }) })),
+  options: Type.Array(
+    View({
+      id: Type.String(),
+      value: Type.String(),
+      option_id: Type.String(),
+      option: View({ id: Type.String(), title: Type.String() }),
+    }),
+  ),
 });
 /** The live product of an order line (`fields=*items.product`), null once deleted. */
-const LineProductView = View({ id: Type.String(), title: Type.String(), handle: Type.String(), subtitle: OrNull(Type.String()), thumbnail: OrNull(Type.String()) });
+const LineProductView = View({
+  id: Type.String(),
+  title: Type.String(),
+  handle: Type.String(),
+  subtitle: OrNull(Type.String()),
+  thumbnail: OrNull(Type.String()),
+});
 
 /** An order as the API shows it ({@link orderViews}); the Store leaves provider data out of its payment collections. */
 export const OrderDetailView = Extend(
   OrderView,
   {
-    items: Type.Array(Extend(OrderLineItemView, { variant: Type.Optional(OrNull(LineVariantView)), product: Type.Optional(OrNull(LineProductView)) })),
+    items: Type.Array(
+      Extend(OrderLineItemView, {
+        variant: Type.Optional(OrNull(LineVariantView)),
+        product: Type.Optional(OrNull(LineProductView)),
+      }),
+    ),
     /** The discount without tax (Kasse's `discount_total` is without tax), as Medusa's storefront reads it. */
     discount_subtotal: MoneyView(),
     shipping_address: OrNull(AddressView),
     billing_address: OrNull(AddressView),
     payment_collections: Type.Array(PaymentCollectionView),
-    fulfillments: Type.Array(Extend(FulfillmentView, { requires_shipping: Type.Boolean() }, ["inventory_consumed", "deleted_at"])),
+    fulfillments: Type.Array(
+      Extend(FulfillmentView, { requires_shipping: Type.Boolean() }, ["inventory_consumed", "deleted_at"]),
+    ),
     returns: Type.Array(ReturnView),
     paid_total: MoneyView(),
     refunded_total: MoneyView(),
@@ -48,9 +68,21 @@ export const OrderDetailView = Extend(
 export async function orderViews(modules: Modules, orders: Order[], audience: Audience = "admin") {
   const ids = [...new Set(orders.flatMap((o) => o.payment_collection_ids))];
   const orderIds = orders.map((o) => o.id);
-  const [collections, fulfillments, returns] = await Promise.all([ids.length ? modules.payment.listCollections({ id: ids }) : [], modules.fulfillmentRecord.listForOrders(orderIds), modules.orderReturn.listForOrders(orderIds)]);
+  const [collections, fulfillments, returns] = await Promise.all([
+    ids.length ? modules.payment.listCollections({ id: ids }) : [],
+    modules.fulfillmentRecord.listForOrders(orderIds),
+    modules.orderReturn.listForOrders(orderIds),
+  ]);
   const byId = new Map(collections.map((c) => [c.id, c]));
-  return orders.map((o) => shape(o, o.payment_collection_ids.flatMap((id) => byId.get(id) ?? []), fulfillments.get(o.id) ?? [], returns.get(o.id) ?? [], audience));
+  return orders.map((o) =>
+    shape(
+      o,
+      o.payment_collection_ids.flatMap((id) => byId.get(id) ?? []),
+      fulfillments.get(o.id) ?? [],
+      returns.get(o.id) ?? [],
+      audience,
+    ),
+  );
 }
 
 /** {@link orderViews} for one order. */
@@ -58,7 +90,13 @@ export async function orderView(modules: Modules, order: Order, audience: Audien
   return (await orderViews(modules, [order], audience))[0]!;
 }
 
-function shape(order: Order, collections: PaymentCollection[], fulfillments: Fulfillment[], returns: OrderReturn[], audience: Audience) {
+function shape(
+  order: Order,
+  collections: PaymentCollection[],
+  fulfillments: Fulfillment[],
+  returns: OrderReturn[],
+  audience: Audience,
+) {
   const { payment_collection_ids: _ids, deleted_at: _deleted, ...rest } = order;
   const paid_total = collections.reduce((sum, c) => sum + c.captured_amount, 0);
   const refunded_total = collections.reduce((sum, c) => sum + c.refunded_amount, 0);
@@ -80,10 +118,15 @@ function shape(order: Order, collections: PaymentCollection[], fulfillments: Ful
     fulfillments: fulfillments.map(({ deleted_at: _d, inventory_consumed: _consumed, items, ...f }) => ({
       ...f,
       // Shipped to the customer (not handed over in store) when one of its lines needs shipping.
-      requires_shipping: items.some((i) => order.items.find((line) => line.id === i.line_item_id)?.requires_shipping ?? true),
+      requires_shipping: items.some(
+        (i) => order.items.find((line) => line.id === i.line_item_id)?.requires_shipping ?? true,
+      ),
       items: items.map(({ deleted_at: _x, ...i }) => i),
     })),
-    returns: returns.map(({ deleted_at: _d, items, ...r }) => ({ ...r, items: items.map(({ deleted_at: _x, ...i }) => i) })),
+    returns: returns.map(({ deleted_at: _d, items, ...r }) => ({
+      ...r,
+      items: items.map(({ deleted_at: _x, ...i }) => i),
+    })),
     discount_subtotal: order.discount_total,
     paid_total,
     refunded_total,
@@ -106,11 +149,9 @@ function paymentCollectionView(collection: PaymentCollection, audience: Audience
  * Adds each line's live `variant` and `product` when `fields` names `items.variant` /
  * `items.product` (Medusa's storefront asks for both): one query each for all the orders' lines.
  */
-export async function withLineRefs<T extends { items: Array<{ variant_id: string | null; product_id: string | null }> }>(
-  modules: Modules,
-  orders: T[],
-  selection: FieldSelection,
-): Promise<T[]> {
+export async function withLineRefs<
+  T extends { items: Array<{ variant_id: string | null; product_id: string | null }> },
+>(modules: Modules, orders: T[], selection: FieldSelection): Promise<T[]> {
   const wantsVariant = wants(selection, "items.variant");
   const wantsProduct = wants(selection, "items.product");
   if (!wantsVariant && !wantsProduct) return orders;
@@ -118,16 +159,38 @@ export async function withLineRefs<T extends { items: Array<{ variant_id: string
   const variantIds = [...new Set(lines.map((l) => l.variant_id).filter((id): id is string => !!id))];
   const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is string => !!id))];
   const [variants, products] = await Promise.all([
-    wantsVariant && variantIds.length ? modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }).then((r) => r.items) : [],
-    wantsProduct && productIds.length ? modules.product.list({ id: productIds }, { limit: productIds.length, offset: 0 }, { relations: [] }).then((r) => r.items) : [],
+    wantsVariant && variantIds.length
+      ? modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }).then((r) => r.items)
+      : [],
+    wantsProduct && productIds.length
+      ? modules.product
+          .list({ id: productIds }, { limit: productIds.length, offset: 0 }, { relations: [] })
+          .then((r) => r.items)
+      : [],
   ]);
   const variantById = new Map(
     variants.map((v) => [
       v.id,
-      { id: v.id, title: v.title, sku: v.sku, product_id: v.product_id, options: v.options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) },
+      {
+        id: v.id,
+        title: v.title,
+        sku: v.sku,
+        product_id: v.product_id,
+        options: v.options.map((o) => ({
+          id: o.id,
+          value: o.value,
+          option_id: o.option_id,
+          option: { id: o.option.id, title: o.option.title },
+        })),
+      },
     ]),
   );
-  const productById = new Map(products.map((p) => [p.id, { id: p.id, title: p.title, handle: p.handle, subtitle: p.subtitle, thumbnail: p.thumbnail }]));
+  const productById = new Map(
+    products.map((p) => [
+      p.id,
+      { id: p.id, title: p.title, handle: p.handle, subtitle: p.subtitle, thumbnail: p.thumbnail },
+    ]),
+  );
   return orders.map((o) => ({
     ...o,
     items: o.items.map((item) => ({

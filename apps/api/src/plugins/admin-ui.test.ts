@@ -155,7 +155,11 @@ describe("before the dashboard is built", () => {
   });
 
   it("answers a browser with a page that says the same and reloads itself", async () => {
-    const res = await missing.app.inject({ method: "GET", url: "/app/orders", headers: { accept: "text/html,application/xhtml+xml" } });
+    const res = await missing.app.inject({
+      method: "GET",
+      url: "/app/orders",
+      headers: { accept: "text/html,application/xhtml+xml" },
+    });
     expect(res.statusCode).toBe(503);
     expect(res.headers["content-type"]).toMatch(/^text\/html/);
     expect(res.body).toContain("<h1>Admin dashboard unavailable</h1>");

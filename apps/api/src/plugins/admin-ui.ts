@@ -35,14 +35,16 @@ export async function registerAdminUi(app: FastifyInstance, config: Config): Pro
           cacheControl: false,
           // Only the bundle's files: index.html through the fallback, everything else from assets/.
           allowedPath: (pathname) => pathname === "index.html" || pathname.startsWith("/assets/"),
-          setHeaders: (reply, path) => reply.header("cache-control", path.endsWith("index.html") ? "no-cache" : IMMUTABLE),
+          setHeaders: (reply, path) =>
+            reply.header("cache-control", path.endsWith("index.html") ? "no-cache" : IMMUTABLE),
         });
       }
       const index = (_request: FastifyRequest, reply: FastifyReply) => reply.sendFile("index.html");
       scope.get("/", { schema: { hide: true } }, index);
       scope.setNotFoundHandler((request, reply) => {
         const path = request.url.split("?")[0]!;
-        if ((request.method === "GET" || request.method === "HEAD") && !path.startsWith(`${ADMIN_BASE}/assets/`)) return index(request, reply);
+        if ((request.method === "GET" || request.method === "HEAD") && !path.startsWith(`${ADMIN_BASE}/assets/`))
+          return index(request, reply);
         return reply.code(404).send({ type: "not_found", message: `Route ${request.method} ${path} not found` });
       });
     },
@@ -51,9 +53,13 @@ export async function registerAdminUi(app: FastifyInstance, config: Config): Pro
 }
 
 function locateBuild(backendPath: string): { dir?: string; problem: string } {
-  const howToBuild = "`kasse start` builds it in the background on its first start (about a minute); `npm run build:admin` builds it ahead. ADMIN_UI=false turns /app off.";
+  const howToBuild =
+    "`kasse start` builds it in the background on its first start (about a minute); `npm run build:admin` builds it ahead. ADMIN_UI=false turns /app off.";
   try {
-    return { dir: adminBuildState({ backendPath }).dir, problem: `The admin dashboard is not built yet. ${howToBuild}` };
+    return {
+      dir: adminBuildState({ backendPath }).dir,
+      problem: `The admin dashboard is not built yet. ${howToBuild}`,
+    };
   } catch (error) {
     // @medusajs/dashboard is missing (an install without the admin workspace): say so instead of failing to start.
     return { problem: `The admin dashboard cannot be built: ${(error as Error).message}` };
@@ -63,7 +69,8 @@ function locateBuild(backendPath: string): { dir?: string; problem: string } {
 function unavailable(request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
   void reply.code(503).header("retry-after", "30").header("cache-control", "no-store");
   if (!request.headers.accept?.includes("text/html")) return reply.send({ type: "unavailable", message });
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="15"><title>Kasse admin</title></head>` +
+  const html =
+    `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="15"><title>Kasse admin</title></head>` +
     `<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;line-height:1.5"><h1>Admin dashboard unavailable</h1><p>${escapeHtml(message)}</p><p>This page reloads by itself.</p></body></html>`;
   return reply.type("text/html; charset=utf-8").send(html);
 }

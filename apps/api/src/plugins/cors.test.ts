@@ -10,16 +10,26 @@ const EVIL = "https://evil.example";
 let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp({ STORE_CORS: SHOP, ADMIN_CORS: BACKOFFICE, AUTH_CORS: `${LOGIN}, ${SHOP}`, RATE_LIMIT_MAX: "2" });
+  t = await createTestApp({
+    STORE_CORS: SHOP,
+    ADMIN_CORS: BACKOFFICE,
+    AUTH_CORS: `${LOGIN}, ${SHOP}`,
+    RATE_LIMIT_MAX: "2",
+  });
   admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
 
 // Every request from its own address, so the rate limit (2 per window, for the 429 case) only bites where meant.
 const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-const send = (method: string, url: string, headers: Record<string, string> = {}, remoteAddress = address()) => t.app.inject({ method: method as "GET", url, headers, remoteAddress });
+const send = (method: string, url: string, headers: Record<string, string> = {}, remoteAddress = address()) =>
+  t.app.inject({ method: method as "GET", url, headers, remoteAddress });
 const preflight = (url: string, origin: string, method = "POST") =>
-  send("OPTIONS", url, { origin, "access-control-request-method": method, "access-control-request-headers": "content-type,x-publishable-api-key" });
+  send("OPTIONS", url, {
+    origin,
+    "access-control-request-method": method,
+    "access-control-request-headers": "content-type,x-publishable-api-key",
+  });
 const allowedOrigin = (res: Awaited<ReturnType<typeof send>>) => res.headers["access-control-allow-origin"];
 
 describe("CORS origins per route group", () => {
@@ -34,7 +44,9 @@ describe("CORS origins per route group", () => {
     const shopOnAdmin = await send("GET", "/admin/sales-channels", { origin: SHOP, ...admin });
     expect(shopOnAdmin.statusCode).toBe(200);
     expect(allowedOrigin(shopOnAdmin)).toBeUndefined();
-    expect(allowedOrigin(await send("GET", "/admin/sales-channels", { origin: BACKOFFICE, ...admin }))).toBe(BACKOFFICE);
+    expect(allowedOrigin(await send("GET", "/admin/sales-channels", { origin: BACKOFFICE, ...admin }))).toBe(
+      BACKOFFICE,
+    );
     expect(allowedOrigin(await send("GET", "/store/regions", { origin: BACKOFFICE }))).toBeUndefined();
 
     const login = { origin: LOGIN, "content-type": "application/json" };
@@ -48,7 +60,9 @@ describe("CORS origins per route group", () => {
 
   it("follows the route, not the path's spelling", async () => {
     expect(allowedOrigin(await send("GET", "/%61dmin/sales-channels", { origin: SHOP, ...admin }))).toBeUndefined();
-    expect(allowedOrigin(await send("GET", "/%61dmin/sales-channels", { origin: BACKOFFICE, ...admin }))).toBe(BACKOFFICE);
+    expect(allowedOrigin(await send("GET", "/%61dmin/sales-channels", { origin: BACKOFFICE, ...admin }))).toBe(
+      BACKOFFICE,
+    );
     expect(allowedOrigin(await send("GET", "/%73tore/regions", { origin: SHOP }))).toBe(SHOP);
     expect(allowedOrigin(await preflight("/%61dmin/products", SHOP))).toBeUndefined();
   });
@@ -77,7 +91,12 @@ describe("CORS origins per route group", () => {
 
 describe("preflight OPTIONS per group", () => {
   it("answers 204 with the allowed methods and headers for the group's origins", async () => {
-    for (const [url, origin] of [["/store/carts", SHOP], ["/admin/products", BACKOFFICE], ["/auth/user/emailpass", LOGIN], ["/auth/customer/emailpass", SHOP]] as const) {
+    for (const [url, origin] of [
+      ["/store/carts", SHOP],
+      ["/admin/products", BACKOFFICE],
+      ["/auth/user/emailpass", LOGIN],
+      ["/auth/customer/emailpass", SHOP],
+    ] as const) {
       const res = await preflight(url, origin);
       expect(res.statusCode, url).toBe(204);
       expect(allowedOrigin(res), url).toBe(origin);
@@ -88,11 +107,20 @@ describe("preflight OPTIONS per group", () => {
   });
 
   it("refuses another group's origin, or any other, with {type, message} and no CORS headers", async () => {
-    for (const [url, origin, status] of [["/store/carts", BACKOFFICE, 403], ["/store/carts", EVIL, 403], ["/auth/user/emailpass", BACKOFFICE, 403], ["/admin/products", SHOP, 401], ["/admin/products", EVIL, 401]] as const) {
+    for (const [url, origin, status] of [
+      ["/store/carts", BACKOFFICE, 403],
+      ["/store/carts", EVIL, 403],
+      ["/auth/user/emailpass", BACKOFFICE, 403],
+      ["/admin/products", SHOP, 401],
+      ["/admin/products", EVIL, 401],
+    ] as const) {
       const res = await preflight(url, origin);
       expect(res.statusCode, `${origin} on ${url}`).toBe(status);
       expect(allowedOrigin(res), url).toBeUndefined();
-      expect(res.json(), url).toEqual({ type: status === 403 ? "not_allowed" : "unauthorized", message: expect.any(String) });
+      expect(res.json(), url).toEqual({
+        type: status === 403 ? "not_allowed" : "unauthorized",
+        message: expect.any(String),
+      });
     }
   });
 });
@@ -103,7 +131,11 @@ describe("* allows any origin", () => {
     try {
       const res = await open.app.inject({ method: "GET", url: "/store/regions", headers: { origin: EVIL } });
       expect(res.headers["access-control-allow-origin"]).toBe(EVIL);
-      const admin = await open.app.inject({ method: "OPTIONS", url: "/admin/products", headers: { origin: EVIL, "access-control-request-method": "POST" } });
+      const admin = await open.app.inject({
+        method: "OPTIONS",
+        url: "/admin/products",
+        headers: { origin: EVIL, "access-control-request-method": "POST" },
+      });
       expect(admin.statusCode).toBe(204);
       expect(admin.headers["access-control-allow-origin"]).toBe(EVIL);
     } finally {

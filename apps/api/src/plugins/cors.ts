@@ -36,7 +36,8 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
  */
 export function allowOrigins(app: FastifyInstance, origins: string[]): void {
   const any = origins.includes("*");
-  const origin: OriginCheck = (value, callback) => callback(null, value !== undefined && (any || origins.includes(value)));
+  const origin: OriginCheck = (value, callback) =>
+    callback(null, value !== undefined && (any || origins.includes(value)));
   app.addHook("onRoute", (route) => {
     route.config = { ...route.config, cors: { origin } };
   });

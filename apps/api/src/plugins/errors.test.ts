@@ -35,24 +35,38 @@ describe("error mapping on routes", () => {
   let u: TestApp;
   beforeAll(async () => {
     // Extra routes can't be added after ready(): a second app registers them at build time.
-    u = await createTestApp({}, {
-      extraRoutes: (app) => {
-        app.post("/test/echo", { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), qty: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }) } }, async (request) => ({ echo: request.body }));
-        app.get("/test/domain/:type", async (request) => {
-          throw new KasseError((request.params as { type: ErrorType }).type, "domain failure");
-        });
-        app.get("/test/crash", async () => {
-          throw new TypeError("secret internal detail at /srv/app.ts:42");
-        });
-        app.get("/test/crash-sync", () => {
-          throw new Error("sync detail");
-        });
-        // What a workflow step's failed query becomes: a plain error wrapped as `unknown_error`.
-        app.get("/test/crash-wrapped", () => {
-          throw toKasseError(new Error('Failed query: insert into "order_change" values ($1) params: secret'));
-        });
+    u = await createTestApp(
+      {},
+      {
+        extraRoutes: (app) => {
+          app.post(
+            "/test/echo",
+            {
+              schema: {
+                body: Type.Object(
+                  { name: Type.String({ minLength: 1 }), qty: Type.Optional(Type.Integer({ minimum: 1 })) },
+                  { additionalProperties: false },
+                ),
+              },
+            },
+            async (request) => ({ echo: request.body }),
+          );
+          app.get("/test/domain/:type", async (request) => {
+            throw new KasseError((request.params as { type: ErrorType }).type, "domain failure");
+          });
+          app.get("/test/crash", async () => {
+            throw new TypeError("secret internal detail at /srv/app.ts:42");
+          });
+          app.get("/test/crash-sync", () => {
+            throw new Error("sync detail");
+          });
+          // What a workflow step's failed query becomes: a plain error wrapped as `unknown_error`.
+          app.get("/test/crash-wrapped", () => {
+            throw toKasseError(new Error('Failed query: insert into "order_change" values ($1) params: secret'));
+          });
+        },
       },
-    });
+    );
   });
   afterAll(() => u.close());
 
@@ -96,7 +110,10 @@ describe("error mapping on routes", () => {
       const res = await u.app.inject({ method: "GET", url: `/test/domain/${type}` });
       expect(res.statusCode, type).toBe(entry.status);
       // A 500's message is internal (the log keeps it); every other type's message is for the caller.
-      expect(res.json()).toEqual({ type, message: entry.status === 500 ? "An unknown error occurred." : "domain failure" });
+      expect(res.json()).toEqual({
+        type,
+        message: entry.status === 500 ? "An unknown error occurred." : "domain failure",
+      });
     }
     expect(errors.notFound("x").status).toBe(404);
   });

@@ -55,8 +55,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 function clientMessage(error: FastifyError): string {
-  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError) return "Malformed JSON in request body";
-  if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY") return "Body cannot be empty when content-type is set to 'application/json'";
+  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError)
+    return "Malformed JSON in request body";
+  if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
+    return "Body cannot be empty when content-type is set to 'application/json'";
   return error.message;
 }
 
@@ -65,8 +67,10 @@ function validationMessage(error: FastifyError): string {
   const parts = (error.validation ?? []).map((issue) => {
     const path = issue.instancePath ? issue.instancePath.slice(1).replaceAll("/", ".") : "";
     const params = issue.params as Record<string, unknown>;
-    if (issue.keyword === "additionalProperties") return `Unrecognized field '${[path, params.additionalProperty].filter(Boolean).join(".")}' in ${part}`;
-    if (issue.keyword === "required") return `Field '${[path, params.missingProperty].filter(Boolean).join(".")}' is required in ${part}`;
+    if (issue.keyword === "additionalProperties")
+      return `Unrecognized field '${[path, params.additionalProperty].filter(Boolean).join(".")}' in ${part}`;
+    if (issue.keyword === "required")
+      return `Field '${[path, params.missingProperty].filter(Boolean).join(".")}' is required in ${part}`;
     // A bad key is not echoed (it may be the long or hostile text); its object is named instead.
     if ("propertyName" in issue) return `A field name${path ? ` in '${path}'` : ""} ${issue.message ?? "is invalid"}`;
     return `${path ? `Field '${path}'` : part} ${issue.message ?? "is invalid"}`;

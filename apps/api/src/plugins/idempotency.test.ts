@@ -13,25 +13,34 @@ let release: () => void = () => {};
 let started: () => void = () => {};
 
 beforeAll(async () => {
-  t = await createTestApp({}, {
-    extraRoutes: (app) => {
-      app.post("/test/count", { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } }, async (request) => {
-        runs += 1;
-        if (failNext) {
-          failNext = false;
-          throw new Error("boom");
-        }
-        if (request.body.n < 0) throw errors.invalidData("n must not be negative");
-        return { runs, n: request.body.n };
-      });
-      app.post("/test/slow", async () => {
-        runs += 1;
-        started();
-        await new Promise<void>((resolve) => { release = resolve; });
-        return { done: true };
-      });
+  t = await createTestApp(
+    {},
+    {
+      extraRoutes: (app) => {
+        app.post(
+          "/test/count",
+          { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } },
+          async (request) => {
+            runs += 1;
+            if (failNext) {
+              failNext = false;
+              throw new Error("boom");
+            }
+            if (request.body.n < 0) throw errors.invalidData("n must not be negative");
+            return { runs, n: request.body.n };
+          },
+        );
+        app.post("/test/slow", async () => {
+          runs += 1;
+          started();
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          return { done: true };
+        });
+      },
     },
-  });
+  );
   admin = await t.adminHeaders();
 });
 afterAll(() => t.close());
@@ -39,7 +48,11 @@ afterAll(() => t.close());
 const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: "POST", url, payload, headers: { ...admin, ...headers } });
 const hashed = (key: string) => createHash("sha256").update(key).digest("hex");
-const keyRows = (key: string) => t.database.db.select().from(idempotencyKey).where(eq(idempotencyKey.key, hashed(key)));
+const keyRows = (key: string) =>
+  t.database.db
+    .select()
+    .from(idempotencyKey)
+    .where(eq(idempotencyKey.key, hashed(key)));
 
 describe("Idempotency-Key", () => {
   it("runs the first request and replays the stored response for a repeat", async () => {
@@ -64,7 +77,10 @@ describe("Idempotency-Key", () => {
     expect(row!.response_body).not.toContain(res.body);
     expect(row!.fingerprint).not.toBe(createHash("sha256").update(`POST /test/count\n{"n":424242}`).digest("hex"));
     // A tampered ciphertext is refused, never served.
-    await t.database.db.update(idempotencyKey).set({ response_body: sql`'AAAA' || substr(response_body, 5)` }).where(eq(idempotencyKey.key, hashed("secret-key-1")));
+    await t.database.db
+      .update(idempotencyKey)
+      .set({ response_body: sql`'AAAA' || substr(response_body, 5)` })
+      .where(eq(idempotencyKey.key, hashed("secret-key-1")));
     const tampered = await post("/test/count", { n: 424242 }, { "idempotency-key": "secret-key-1" });
     expect(tampered.statusCode).toBe(409);
     expect(tampered.json().type).toBe("conflict");
@@ -72,7 +88,12 @@ describe("Idempotency-Key", () => {
 
   it("treats a body with the same content in another key order as the same request", async () => {
     await post("/test/count", { n: 2 }, { "idempotency-key": "order-1" });
-    const again = await t.app.inject({ method: "POST", url: "/test/count", headers: { ...admin, "idempotency-key": "order-1", "content-type": "application/json" }, payload: '{ "n" : 2 }' });
+    const again = await t.app.inject({
+      method: "POST",
+      url: "/test/count",
+      headers: { ...admin, "idempotency-key": "order-1", "content-type": "application/json" },
+      payload: '{ "n" : 2 }',
+    });
     expect(again.headers["idempotent-replayed"]).toBe("true");
   });
 
@@ -96,14 +117,19 @@ describe("Idempotency-Key", () => {
     const before = runs;
     const changed = await post("/test/count", { n: 4 }, { "idempotency-key": "changed-1" });
     expect(changed.statusCode).toBe(409);
-    expect(changed.json()).toEqual({ type: "conflict", message: "This Idempotency-Key was already used with a different request" });
+    expect(changed.json()).toEqual({
+      type: "conflict",
+      message: "This Idempotency-Key was already used with a different request",
+    });
     const otherPath = await post("/test/slow", { n: 3 }, { "idempotency-key": "changed-1" });
     expect(otherPath.statusCode).toBe(409);
     expect(runs).toBe(before);
   });
 
   it("answers 409 conflict to a repeat while the first request still runs, then replays", async () => {
-    const begun = new Promise<void>((resolve) => { started = resolve; });
+    const begun = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const first = post("/test/slow", {}, { "idempotency-key": "slow-1" });
     await begun;
     const concurrent = await post("/test/slow", {}, { "idempotency-key": "slow-1" });
@@ -121,7 +147,9 @@ describe("Idempotency-Key", () => {
 
   it("lets exactly one of many simultaneous requests with one key run", async () => {
     const before = runs;
-    const results = await Promise.all(Array.from({ length: 8 }, () => post("/test/count", { n: 5 }, { "idempotency-key": "race-1" })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => post("/test/count", { n: 5 }, { "idempotency-key": "race-1" })),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
@@ -157,7 +185,12 @@ describe("Idempotency-Key", () => {
     expect(await keyRows("schema-1")).toHaveLength(0);
     expect((await post("/test/count", { n: 7 }, { "idempotency-key": "schema-1" })).statusCode).toBe(200);
 
-    const anonymous = await t.app.inject({ method: "POST", url: "/admin/sales-channels", payload: { name: "x" }, headers: { "idempotency-key": "auth-1" } });
+    const anonymous = await t.app.inject({
+      method: "POST",
+      url: "/admin/sales-channels",
+      payload: { name: "x" },
+      headers: { "idempotency-key": "auth-1" },
+    });
     expect(anonymous.statusCode).toBe(401);
     expect(await keyRows("auth-1")).toHaveLength(0);
   });
@@ -172,16 +205,29 @@ describe("Idempotency-Key", () => {
 
   it("scopes keys to the caller", async () => {
     const mine = await post("/test/count", { n: 9 }, { "idempotency-key": "shared-1" });
-    const other = await t.app.inject({ method: "POST", url: "/test/count", payload: { n: 9 }, headers: { ...(await t.adminHeaders("user_other")), "idempotency-key": "shared-1" } });
+    const other = await t.app.inject({
+      method: "POST",
+      url: "/test/count",
+      payload: { n: 9 },
+      headers: { ...(await t.adminHeaders("user_other")), "idempotency-key": "shared-1" },
+    });
     expect(other.headers["idempotent-replayed"]).toBeUndefined();
     expect(other.json().runs).toBe(mine.json().runs + 1);
 
     const anon = (ip: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: "POST", url: "/test/count", payload: { n: 9 }, remoteAddress: ip, headers: { "idempotency-key": "anon-1", ...headers } });
+      t.app.inject({
+        method: "POST",
+        url: "/test/count",
+        payload: { n: 9 },
+        remoteAddress: ip,
+        headers: { "idempotency-key": "anon-1", ...headers },
+      });
     const a = await anon("10.0.0.1");
     expect((await anon("10.0.0.1")).headers["idempotent-replayed"]).toBe("true");
     expect((await anon("10.0.0.2")).json().runs).toBe(a.json().runs + 1);
-    expect((await anon("10.0.0.1", { "x-publishable-api-key": "pk_other" })).headers["idempotent-replayed"]).toBeUndefined();
+    expect(
+      (await anon("10.0.0.1", { "x-publishable-api-key": "pk_other" })).headers["idempotent-replayed"],
+    ).toBeUndefined();
   });
 
   it("runs every request without a key", async () => {
@@ -203,12 +249,18 @@ describe("Idempotency-Key", () => {
     await post("/test/count", { n: 11 }, { "idempotency-key": "old-1" });
     const [row] = await keyRows("old-1");
     expect(row!.expires_at.getTime() - row!.created_at.getTime()).toBeGreaterThanOrEqual(24 * 3600 * 1000);
-    await t.database.db.update(idempotencyKey).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(idempotencyKey.key, hashed("old-1")));
+    await t.database.db
+      .update(idempotencyKey)
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where(eq(idempotencyKey.key, hashed("old-1")));
     // An expired key is taken over even before the purge runs.
     const before = runs;
     expect((await post("/test/count", { n: 12 }, { "idempotency-key": "old-1" })).statusCode).toBe(200);
     expect(runs).toBe(before + 1);
-    await t.database.db.update(idempotencyKey).set({ expires_at: sql`now() - interval '1 second'` }).where(eq(idempotencyKey.key, hashed("old-1")));
+    await t.database.db
+      .update(idempotencyKey)
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where(eq(idempotencyKey.key, hashed("old-1")));
     expect(await purgeExpiredIdempotencyKeys(t.database.db)).toBe(1);
     expect(await keyRows("old-1")).toHaveLength(0);
     expect(await keyRows("replay-1")).toHaveLength(1);

@@ -1,7 +1,16 @@
 import { createHash, createHmac } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isMedusaDialect } from "./medusa-dialect";
-import { claimIdempotencyKey, completeIdempotencyKey, deriveKey, errors, releaseIdempotencyKey, seal, unseal, type Db } from "@kasse/db";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  deriveKey,
+  errors,
+  releaseIdempotencyKey,
+  seal,
+  unseal,
+  type Db,
+} from "@kasse/db";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -33,7 +42,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
     if (request.method !== "POST" || request.routeOptions.url === undefined) return;
     const header = request.headers["idempotency-key"];
     if (header === undefined) return;
-    if (typeof header !== "string" || !KEY.test(header)) throw errors.invalidData("Idempotency-Key must be 1 to 255 printable ASCII characters");
+    if (typeof header !== "string" || !KEY.test(header))
+      throw errors.invalidData("Idempotency-Key must be 1 to 255 printable ASCII characters");
     const scope = idempotencyScope(request);
     const secret = deriveKey(header, `kasse-idempotency:${scope}`, serverSecret);
     const key = createHash("sha256").update(header).digest("hex");
@@ -51,7 +61,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, serverSecret: 
     }
     const { response } = claim;
     const body = unseal(response.body, secret);
-    if (body === null) throw errors.conflict("The response stored for this Idempotency-Key can no longer be read; use a new key");
+    if (body === null)
+      throw errors.conflict("The response stored for this Idempotency-Key can no longer be read; use a new key");
     if (response.contentType) void reply.header("content-type", response.contentType);
     return reply.code(response.status).header("idempotent-replayed", "true").send(body);
   });
@@ -101,13 +112,17 @@ function idempotencyScope(request: FastifyRequest): string {
 function fingerprint(request: FastifyRequest, secret: Buffer): string {
   // The dialect too: one body means other amounts under /medusa (major units) than at the root.
   const target = `${request.method} ${isMedusaDialect(request) ? "medusa:" : ""}${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.query)}`;
-  return createHmac("sha256", secret).update(`${target}\n${canonicalJson(request.body)}`).digest("hex");
+  return createHmac("sha256", secret)
+    .update(`${target}\n${canonicalJson(request.body)}`)
+    .digest("hex");
 }
 
 function canonicalJson(value: unknown): string {
   if (value === undefined) return "";
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }

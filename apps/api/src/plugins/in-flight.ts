@@ -41,7 +41,10 @@ export function registerInFlight(app: FastifyInstance): void {
         const left = deadline - Date.now();
         if (left <= 0) return false;
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+        await Promise.race([
+          Promise.allSettled([...running]),
+          new Promise((resolve) => (timer = setTimeout(resolve, left))),
+        ]);
         clearTimeout(timer);
       }
       return true;

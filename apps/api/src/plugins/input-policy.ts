@@ -13,7 +13,11 @@ const NUL = /\0/;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 const stringProblem = (text: string): string | null =>
-  NUL.test(text) ? "contains a NUL character" : LONE_SURROGATE.test(text) ? "contains an unpaired UTF-16 surrogate" : null;
+  NUL.test(text)
+    ? "contains a NUL character"
+    : LONE_SURROGATE.test(text)
+      ? "contains an unpaired UTF-16 surrogate"
+      : null;
 
 /**
  * Why `value` (a parsed JSON body, query or path parameters) cannot be accepted, or null: a NUL

@@ -7,7 +7,8 @@ beforeAll(async () => {
   admin = { ...(await t.adminHeaders()), "content-type": "application/json" };
 });
 
-const send = (method: "POST" | "DELETE", url: string, payload?: string) => t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload }) });
+const send = (method: "POST" | "DELETE", url: string, payload?: string) =>
+  t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload }) });
 const channelCount = async () => (await t.admin.get("/admin/sales-channels")).json().count as number;
 
 describe("JSON bodies", () => {
@@ -17,7 +18,8 @@ describe("JSON bodies", () => {
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().api_key.revoked_at).not.toBeNull();
 
-    const channel = (await send("POST", "/admin/sales-channels", JSON.stringify({ name: "Gone" }))).json().sales_channel;
+    const channel = (await send("POST", "/admin/sales-channels", JSON.stringify({ name: "Gone" }))).json()
+      .sales_channel;
     const deleted = await send("DELETE", `/admin/sales-channels/${channel.id}`);
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ id: channel.id, object: "sales_channel", deleted: true });

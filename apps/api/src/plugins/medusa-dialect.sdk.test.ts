@@ -23,7 +23,8 @@ beforeAll(async () => {
   const channel = await m.salesChannel.create({ name: "Web shop" });
   channelId = channel.id;
   const key = await publishableKey(t, channel.id);
-  regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false })).id;
+  regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false }))
+    .id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
   const baseUrl = `${await listenOnLoopback(t)}/medusa`;
   store = new Medusa({ baseUrl, publishableKey: key.token });
@@ -31,7 +32,14 @@ beforeAll(async () => {
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
 
-const address = { first_name: "Ada", last_name: "L", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
+const address = {
+  first_name: "Ada",
+  last_name: "L",
+  address_1: "1 Main St",
+  city: "Springfield",
+  postal_code: "12345",
+  country_code: "us",
+};
 
 describe("@medusajs/js-sdk against /medusa", () => {
   it("prices, sells, captures and refunds in major units; Kasse stores minor units", async () => {
@@ -40,19 +48,36 @@ describe("@medusajs/js-sdk against /medusa", () => {
       status: "published",
       sales_channels: [{ id: channelId }],
       options: [{ title: "Size", values: ["M"] }],
-      variants: [{ title: "M", manage_inventory: false, options: { Size: "M" }, prices: [{ currency_code: "usd", amount: 19.99 }] }],
+      variants: [
+        {
+          title: "M",
+          manage_inventory: false,
+          options: { Size: "M" },
+          prices: [{ currency_code: "usd", amount: 19.99 }],
+        },
+      ],
     } as Row);
     expect(product.variants[0].prices[0]).toMatchObject({ currency_code: "usd", amount: 19.99 });
-    const { shipping_option } = await admin.admin.shippingOption.create({ name: "Standard", price_type: "flat", prices: [{ currency_code: "usd", amount: 4.5 }] } as Row);
+    const { shipping_option } = await admin.admin.shippingOption.create({
+      name: "Standard",
+      price_type: "flat",
+      prices: [{ currency_code: "usd", amount: 4.5 }],
+    } as Row);
 
     const { products } = await store.store.product.list({ region_id: regionId, fields: "*variants.calculated_price" });
     const listed = products.find((p: Row) => p.id === product.id);
     expect(listed.variants[0].calculated_price).toMatchObject({ calculated_amount: 19.99, currency_code: "usd" });
 
     const { cart } = await store.store.cart.create({ region_id: regionId });
-    const withItem = (await store.store.cart.createLineItem(cart.id, { variant_id: product.variants[0].id, quantity: 2 })).cart;
+    const withItem = (
+      await store.store.cart.createLineItem(cart.id, { variant_id: product.variants[0].id, quantity: 2 })
+    ).cart;
     expect(withItem).toMatchObject({ item_subtotal: 39.98, total: 39.98 });
-    await store.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address });
+    await store.store.cart.update(cart.id, {
+      email: "ada@example.com",
+      shipping_address: address,
+      billing_address: address,
+    });
     const { shipping_options } = await store.store.fulfillment.listCartOptions({ cart_id: cart.id });
     expect(shipping_options.find((o: Row) => o.id === shipping_option.id)).toMatchObject({ amount: 4.5 });
     const shipped = (await store.store.cart.addShippingMethod(cart.id, { option_id: shipping_option.id })).cart;
@@ -68,10 +93,17 @@ describe("@medusajs/js-sdk against /medusa", () => {
     await admin.admin.payment.refund(paymentId, { amount: 10.25 });
     const { order: after } = await admin.admin.order.retrieve(result.order.id);
     expect(after).toMatchObject({ total: 44.48, summary: { paid_total: 44.48, refunded_total: 10.25 } });
-    expect(await sdkFailure(admin.admin.payment.refund(paymentId, { amount: 0.001 }))).toEqual({ status: 400, message: "amount: 0.001 is not an amount in USD, which has 2 decimal digits" });
+    expect(await sdkFailure(admin.admin.payment.refund(paymentId, { amount: 0.001 }))).toEqual({
+      status: 400,
+      message: "amount: 0.001 is not an amount in USD, which has 2 decimal digits",
+    });
 
     // The contract's root still speaks minor units about the same order.
-    const root = await t.app.inject({ method: "GET", url: `/admin/orders/${result.order.id}`, headers: await t.adminHeaders() });
+    const root = await t.app.inject({
+      method: "GET",
+      url: `/admin/orders/${result.order.id}`,
+      headers: await t.adminHeaders(),
+    });
     expect(root.json().order).toMatchObject({ total: 4448, paid_total: 4448, refunded_total: 1025 });
   });
 });

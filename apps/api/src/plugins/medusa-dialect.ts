@@ -2,7 +2,14 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
 import { moneyMarker } from "@kasse/db";
 import { lazySerializerCompiler } from "./validation";
-import { answerToMajor, assertMinorUnits, bodyToMinor, MissingCurrencyError, type MoneyContext, type MoneyWalk } from "../http/money";
+import {
+  answerToMajor,
+  assertMinorUnits,
+  bodyToMinor,
+  MissingCurrencyError,
+  type MoneyContext,
+  type MoneyWalk,
+} from "../http/money";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -30,7 +37,8 @@ const MEDUSA_ROUTE_LIMITS: Record<string, number> = {
 };
 
 /** Medusa's default `limit` for a list route (by its registered URL). */
-const medusaDefaultLimit = (url: string | undefined): number => (url !== undefined ? MEDUSA_ROUTE_LIMITS[url] : undefined) ?? MEDUSA_DEFAULT_LIMIT;
+const medusaDefaultLimit = (url: string | undefined): number =>
+  (url !== undefined ? MEDUSA_ROUTE_LIMITS[url] : undefined) ?? MEDUSA_DEFAULT_LIMIT;
 
 /**
  * Medusa's dialect (docs/CONTRACT.md "Medusa's dialect"): the whole API again under `basePath` (`/medusa/store/...`),
@@ -53,7 +61,8 @@ export function medusaRewriteUrl(basePath: string): (req: IncomingMessage) => st
 }
 
 /** Whether the request speaks Medusa's dialect (came in under the base path). */
-export const isMedusaDialect = (request: FastifyRequest): boolean => (request.raw as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] === true;
+export const isMedusaDialect = (request: FastifyRequest): boolean =>
+  (request.raw as IncomingMessage & { [DIALECT]?: boolean })[DIALECT] === true;
 
 /**
  * `fields` with `currency_code` named beside every narrowed selection (`id,total` →
@@ -63,7 +72,10 @@ export const isMedusaDialect = (request: FastifyRequest): boolean => (request.ra
  * `currency_code` (`-currency_code`) is ignored for the same reason.
  */
 export function withCurrencyFields(fields: string): string {
-  const parts = fields.split(",").map((p) => p.trim()).filter((p) => p && !/^-(.+\.)?currency_code$/.test(p));
+  const parts = fields
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p && !/^-(.+\.)?currency_code$/.test(p));
   if (parts.length === 0) return "";
   const bare = parts.filter((p) => !/^[*+-]/.test(p) && !p.endsWith("*"));
   if (bare.length === 0) return parts.join(",");
@@ -136,7 +148,8 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
     const schema = request.routeOptions.schema;
     const query = request.query as Record<string, unknown> | undefined;
     const querySchema = schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-    if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined) query.limit = String(medusaDefaultLimit(request.routeOptions.url));
+    if (query && typeof query === "object" && querySchema?.properties?.limit && query.limit === undefined)
+      query.limit = String(medusaDefaultLimit(request.routeOptions.url));
     if (query && typeof query.fields === "string") query.fields = withCurrencyFields(query.fields);
     if (schema?.body && request.body !== undefined && request.body !== null && typeof request.body === "object") {
       const context = await request.routeOptions.config.medusa?.context?.(request);
@@ -181,7 +194,11 @@ export function registerMedusaDialect(app: FastifyInstance, options: { checkResp
         }
       }
     } catch (error) {
-      if (error instanceof MissingCurrencyError) request.log.error({ err: error, route: request.routeOptions.url }, "Medusa dialect: an amount without a currency");
+      if (error instanceof MissingCurrencyError)
+        request.log.error(
+          { err: error, route: request.routeOptions.url },
+          "Medusa dialect: an amount without a currency",
+        );
       throw error;
     }
   });

@@ -3,7 +3,8 @@ import { useTestApp } from "../testing";
 
 const t = useTestApp();
 
-const send = (method: string, url: string, headers: Record<string, string> = {}) => t.app.inject({ method: method as "GET", url, headers });
+const send = (method: string, url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: method as "GET", url, headers });
 
 describe("a known path with a method it does not take", () => {
   it("answers 405 not_allowed with an Allow header listing the path's methods", async () => {
@@ -11,7 +12,10 @@ describe("a known path with a method it does not take", () => {
       const res = await send(method, "/store/products");
       expect(res.statusCode, method).toBe(405);
       expect(res.headers.allow, method).toBe("GET, HEAD");
-      expect(res.json(), method).toEqual({ type: "not_allowed", message: `Method ${method} is not allowed on /store/products; allowed: GET, HEAD` });
+      expect(res.json(), method).toEqual({
+        type: "not_allowed",
+        message: `Method ${method} is not allowed on /store/products; allowed: GET, HEAD`,
+      });
     }
   });
 
@@ -42,7 +46,13 @@ describe("a known path with a method it does not take", () => {
 
 describe("an unknown path", () => {
   it("answers 404 not_found with no Allow header, whatever the method", async () => {
-    for (const [method, url] of [["GET", "/store/nothing-here"], ["TRACE", "/nothing"], ["PUT", "//store/products"], ["DELETE", "/Store/products"], ["OPTIONS", "/nothing"]] as const) {
+    for (const [method, url] of [
+      ["GET", "/store/nothing-here"],
+      ["TRACE", "/nothing"],
+      ["PUT", "//store/products"],
+      ["DELETE", "/Store/products"],
+      ["OPTIONS", "/nothing"],
+    ] as const) {
       const res = await send(method, url);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers.allow).toBeUndefined();

@@ -13,7 +13,13 @@ export function registerNotFound(app: FastifyInstance): void {
     const path = request.url.split("?")[0];
     const methods = allowed(request);
     if (methods.length > 0 && !methods.includes(request.method)) {
-      void reply.code(405).header("allow", methods.join(", ")).send({ type: "not_allowed", message: `Method ${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}` });
+      void reply
+        .code(405)
+        .header("allow", methods.join(", "))
+        .send({
+          type: "not_allowed",
+          message: `Method ${request.method} is not allowed on ${path}; allowed: ${methods.join(", ")}`,
+        });
       return;
     }
     void reply.code(404).send({ type: "not_found", message: `Route ${request.method} ${path} not found` });

@@ -26,7 +26,11 @@ function isGuarded(route: RouteOptions, guards: Guards): boolean {
   const hooks = hooksOf(route);
   if (hooks.includes(guards.customer) || hooks.includes(guards.admin)) return true;
   const security = (route.schema as { security?: Requirement[] } | undefined)?.security;
-  return Array.isArray(security) && security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0);
+  return (
+    Array.isArray(security) &&
+    security.length > 0 &&
+    !security.some((requirement) => Object.keys(requirement).length === 0)
+  );
 }
 
 /** The security of a route by its group and guard: admin, customer-only store, public store, auth and health (none). */
@@ -60,10 +64,16 @@ export function errorResponses(route: RouteOptions, guards: Guards): Record<numb
   const query = (route.schema as { querystring?: { required?: string[] } } | undefined)?.querystring;
   const responses: Record<number, TSchema> = {};
   responses[400] = errorAnswer("Invalid request: a field fails the schema, malformed JSON, or a bad header");
-  if (isGuarded(route, guards) || area(route) === "auth" || area(route) === "store") responses[401] = errorAnswer("Missing, invalid, expired or revoked credentials");
-  if (isGuarded(route, guards) || area(route) === "store") responses[403] = errorAnswer("The credentials are valid but not for this kind of actor, resource or action");
-  if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id"))) responses[404] = errorAnswer("A resource named in the path, body or query does not exist");
-  if (methods.includes("POST")) responses[409] = errorAnswer("The Idempotency-Key was used with another request or is in use, or a unique value is taken");
+  if (isGuarded(route, guards) || area(route) === "auth" || area(route) === "store")
+    responses[401] = errorAnswer("Missing, invalid, expired or revoked credentials");
+  if (isGuarded(route, guards) || area(route) === "store")
+    responses[403] = errorAnswer("The credentials are valid but not for this kind of actor, resource or action");
+  if (hasParams || takesBody || (query?.required ?? []).some((name) => name.endsWith("_id")))
+    responses[404] = errorAnswer("A resource named in the path, body or query does not exist");
+  if (methods.includes("POST"))
+    responses[409] = errorAnswer(
+      "The Idempotency-Key was used with another request or is in use, or a unique value is taken",
+    );
   if (takesBody) {
     responses[413] = errorAnswer("The body is larger than the limit");
     responses[415] = errorAnswer("The body is not JSON");

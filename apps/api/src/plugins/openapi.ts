@@ -37,11 +37,37 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       webhooks: openApiWebhooks() as Record<string, OpenAPIV3_1.PathItemObject>,
       components: {
         securitySchemes: {
-          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A token from `/auth/{actor_type}/{provider}`: a user's for `/admin`, a customer's for the store" },
-          apiKey: { type: "apiKey", in: "header", name: "x-service-access-token", description: "A secret API key (`sk_…`), admin only" },
-          apiKeyQuery: { type: "apiKey", in: "query", name: "api_token", description: "A secret API key (`sk_…`) in the query string, admin only" },
-          apiKeyBasic: { type: "http", scheme: "basic", description: "A secret API key (`sk_…`) as the Basic user name, with no password; admin only" },
-          publishableKey: { type: "apiKey", in: "header", name: "x-publishable-api-key", description: "A publishable key (`pk_…`): the sales channels a storefront sees; without it, the default channel" },
+          bearer: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "JWT",
+            description:
+              "A token from `/auth/{actor_type}/{provider}`: a user's for `/admin`, a customer's for the store",
+          },
+          apiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "x-service-access-token",
+            description: "A secret API key (`sk_…`), admin only",
+          },
+          apiKeyQuery: {
+            type: "apiKey",
+            in: "query",
+            name: "api_token",
+            description: "A secret API key (`sk_…`) in the query string, admin only",
+          },
+          apiKeyBasic: {
+            type: "http",
+            scheme: "basic",
+            description: "A secret API key (`sk_…`) as the Basic user name, with no password; admin only",
+          },
+          publishableKey: {
+            type: "apiKey",
+            in: "header",
+            name: "x-publishable-api-key",
+            description:
+              "A publishable key (`pk_…`): the sales channels a storefront sees; without it, the default channel",
+          },
         },
       },
     },
@@ -53,10 +79,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 
 // The UI at `/docs`, CORS preflight catch-alls and bull-board's pages (`/admin/queues`, HTML and its own API) are not the API.
 const isHidden = (route: RouteOptions) =>
-  (route.schema as { hide?: boolean } | undefined)?.hide === true || route.url === "*" || route.url.startsWith("/docs") || route.url.startsWith("/admin/queues");
+  (route.schema as { hide?: boolean } | undefined)?.hide === true ||
+  route.url === "*" ||
+  route.url.startsWith("/docs") ||
+  route.url.startsWith("/admin/queues");
 
 function optionalDefaults(schema: FastifySchema | undefined): FastifySchema {
-  const query = schema?.querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  const query = schema?.querystring as
+    { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
   if (!schema || !query?.properties || !query.required) return schema ?? {};
   const required = query.required.filter((name) => query.properties![name]?.default === undefined);
   return { ...schema, querystring: { ...query, required } };

@@ -4,19 +4,30 @@ import { createPublishableKeyCache, resolveSalesChannels } from "./publishable-k
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, {
-    // A route with the store group's hook that shows what it resolved.
-    extraRoutes: async (app) => {
-      await app.register(async (probe) => {
-        probe.addHook("onRequest", resolveSalesChannels(probe.publishableKeys));
-        probe.get("/store-probe", async (request) => ({ sales_channel_ids: request.salesChannelIds, publishable_key_id: request.publishableKeyId }));
-      });
+  t = await createTestApp(
+    {},
+    {
+      // A route with the store group's hook that shows what it resolved.
+      extraRoutes: async (app) => {
+        await app.register(async (probe) => {
+          probe.addHook("onRequest", resolveSalesChannels(probe.publishableKeys));
+          probe.get("/store-probe", async (request) => ({
+            sales_channel_ids: request.salesChannelIds,
+            publishable_key_id: request.publishableKeyId,
+          }));
+        });
+      },
     },
-  });
+  );
 });
 afterAll(() => t.close());
 
-const probe = (key?: string) => t.app.inject({ method: "GET", url: "/store-probe", headers: key === undefined ? {} : { "x-publishable-api-key": key } });
+const probe = (key?: string) =>
+  t.app.inject({
+    method: "GET",
+    url: "/store-probe",
+    headers: key === undefined ? {} : { "x-publishable-api-key": key },
+  });
 
 async function publishableKey(channelIds: string[]) {
   const key = (await t.admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
@@ -71,7 +82,10 @@ describe("x-publishable-api-key on store routes", () => {
   });
 
   it("does not touch routes outside /store", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/health", headers: { "x-publishable-api-key": "pk_unknown" } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/health", headers: { "x-publishable-api-key": "pk_unknown" } }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 

@@ -39,7 +39,11 @@ export interface PublishableKeyCache {
  * every call. Unknown tokens are not cached, so a new key works at once; a revoked one stops
  * working within {@link PUBLISHABLE_KEY_TTL_MS} on other processes and at once on this one.
  */
-export function createPublishableKeyCache(apiKeys: Pick<ApiKeyService, "resolvePublishable">, channels: Pick<SalesChannelService, "getOrCreateDefault">, ttlMs = PUBLISHABLE_KEY_TTL_MS): PublishableKeyCache {
+export function createPublishableKeyCache(
+  apiKeys: Pick<ApiKeyService, "resolvePublishable">,
+  channels: Pick<SalesChannelService, "getOrCreateDefault">,
+  ttlMs = PUBLISHABLE_KEY_TTL_MS,
+): PublishableKeyCache {
   const keys = new Map<string, { value: { id: string; sales_channel_ids: string[] }; expires: number }>();
   let fallback: { id: string; expires: number } | undefined;
   return {
@@ -98,7 +102,10 @@ export function resolveSalesChannels(cache: PublishableKeyCache) {
     }
     const token = Array.isArray(header) ? header[0] : header;
     const key = token ? await cache.resolve(token) : null;
-    if (!key) throw errors.invalidData(`A valid publishable key is required to proceed with the request (${PUBLISHABLE_KEY_HEADER})`);
+    if (!key)
+      throw errors.invalidData(
+        `A valid publishable key is required to proceed with the request (${PUBLISHABLE_KEY_HEADER})`,
+      );
     request.publishableKeyId = key.id;
     request.salesChannelIds = [...key.sales_channel_ids];
   };

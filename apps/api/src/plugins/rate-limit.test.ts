@@ -13,7 +13,12 @@ beforeAll(async () => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   t = await createTestApp(
     { RATE_LIMIT_MAX: "3", RATE_LIMIT_AUTH_MAX: "2", RATE_LIMIT_WINDOW_MS: "60000" },
-    { redis, extraRoutes: (app) => { app.post("/auth/test/login", async () => ({ ok: true })); } },
+    {
+      redis,
+      extraRoutes: (app) => {
+        app.post("/auth/test/login", async () => ({ ok: true }));
+      },
+    },
   );
 });
 afterAll(async () => {
@@ -34,10 +39,20 @@ describe("rate limiting (Redis store)", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     // Unknown routes count and are refused as well; so are requests with credentials (checked first).
     expect((await get("/nope")).statusCode).toBe(429);
-    const withToken = await t.app.inject({ method: "GET", url: "/admin/sales-channels", remoteAddress: ip, headers: await t.adminHeaders() });
+    const withToken = await t.app.inject({
+      method: "GET",
+      url: "/admin/sales-channels",
+      remoteAddress: ip,
+      headers: await t.adminHeaders(),
+    });
     expect(withToken.statusCode).toBe(429);
     // Without TRUST_PROXY a client cannot pick another rate-limit key through X-Forwarded-For.
-    const spoofed = await t.app.inject({ method: "GET", url: "/health", remoteAddress: ip, headers: { "x-forwarded-for": "203.0.113.9" } });
+    const spoofed = await t.app.inject({
+      method: "GET",
+      url: "/health",
+      remoteAddress: ip,
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
     expect(spoofed.statusCode).toBe(429);
   });
 
@@ -74,7 +89,8 @@ describe("rate limiting off", () => {
   it("does not limit when the budgets are 0", async () => {
     const off = await createTestApp();
     try {
-      for (let i = 0; i < 20; i++) expect((await off.app.inject({ method: "GET", url: "/health", remoteAddress: ip })).statusCode).toBe(200);
+      for (let i = 0; i < 20; i++)
+        expect((await off.app.inject({ method: "GET", url: "/health", remoteAddress: ip })).statusCode).toBe(200);
     } finally {
       await off.close();
     }

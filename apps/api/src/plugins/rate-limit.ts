@@ -32,7 +32,10 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, in
     allowList: (request) => budget(bucketOf(request)) === 0,
     max: (request) => budget(bucketOf(request)),
     errorResponseBuilder: (_request, context) =>
-      new KasseError("too_many_requests", `Too many requests: at most ${context.max} per ${Math.round(windowMs / 1000)} s; retry in ${context.after}`),
+      new KasseError(
+        "too_many_requests",
+        `Too many requests: at most ${context.max} per ${Math.round(windowMs / 1000)} s; retry in ${context.after}`,
+      ),
   });
   // One root hook rather than per-route ones: unknown routes count too, and a flood is refused
   // before credentials are verified (register this before the auth plugin).

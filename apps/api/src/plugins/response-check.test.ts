@@ -4,7 +4,9 @@ import { Type } from "@sinclair/typebox";
 import { View } from "@kasse/db";
 import { registerResponseCheck } from "./response-check";
 
-const Open = { 200: Type.Object({ thing: View({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }) }) };
+const Open = {
+  200: Type.Object({ thing: View({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }) }),
+};
 const Strict = { 200: Type.Object({ user: Type.Object({ id: Type.String() }) }) };
 
 let app: FastifyInstance;
@@ -19,7 +21,8 @@ beforeAll(async () => {
     "/missing-required": [Strict, { user: {} }],
     "/hidden": [Strict, { user: { id: "u", password_hash: "h" } }],
   };
-  for (const [url, [response, body]] of Object.entries(routes)) app.get(url, { schema: { response } }, async () => body);
+  for (const [url, [response, body]] of Object.entries(routes))
+    app.get(url, { schema: { response } }, async () => body);
   await app.ready();
 });
 afterAll(() => app.close());
@@ -32,8 +35,11 @@ describe("the response check of test apps", () => {
 
   it("fails an undocumented key in an open view, a wrong type, a null the serializer would turn into '' and a missing required key", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    for (const url of ["/unlisted", "/wrong-type", "/null-for-string", "/missing-required"]) expect((await app.inject(url)).statusCode, url).toBe(500);
-    expect(log.mock.calls.map(([message]) => String(message)).join("\n")).toMatch(/GET \/unlisted 200: the answer does not match its schema/);
+    for (const url of ["/unlisted", "/wrong-type", "/null-for-string", "/missing-required"])
+      expect((await app.inject(url)).statusCode, url).toBe(500);
+    expect(log.mock.calls.map(([message]) => String(message)).join("\n")).toMatch(
+      /GET \/unlisted 200: the answer does not match its schema/,
+    );
     log.mockRestore();
   });
 });

@@ -16,10 +16,15 @@ type Schema = Record<string, unknown>;
  * hides are left out. A mismatch throws, so the request answers 500 and the test fails.
  */
 export function registerResponseCheck(app: FastifyInstance): void {
-  const ajv = addFormats(new Ajv({ strict: false, allErrors: true, removeAdditional: true, coerceTypes: false, useDefaults: false }));
+  const ajv = addFormats(
+    new Ajv({ strict: false, allErrors: true, removeAdditional: true, coerceTypes: false, useDefaults: false }),
+  );
   // Many routes share a schema (every error answer), and most are never answered in a test
   // file: compile each one once, when first used.
-  const compiled = new Map<string, { serialize: (payload: unknown) => string; validate: ReturnType<typeof ajv.compile> }>();
+  const compiled = new Map<
+    string,
+    { serialize: (payload: unknown) => string; validate: ReturnType<typeof ajv.compile> }
+  >();
   const compile = (text: string) => {
     let entry = compiled.get(text);
     if (!entry) {
@@ -37,8 +42,12 @@ export function registerResponseCheck(app: FastifyInstance): void {
       const out = serialize(payload);
       const plain: unknown = JSON.parse(JSON.stringify(payload) ?? "null");
       const where = `${method} ${url} ${httpStatus}`;
-      if (!validate(plain)) throw mismatch(`${where}: the answer does not match its schema: ${ajv.errorsText(validate.errors, { separator: "; " })}`);
-      if (!isDeepStrictEqual(plain, JSON.parse(out))) throw mismatch(`${where}: the serializer changed the answer: ${firstDifference(plain, JSON.parse(out))}`);
+      if (!validate(plain))
+        throw mismatch(
+          `${where}: the answer does not match its schema: ${ajv.errorsText(validate.errors, { separator: "; " })}`,
+        );
+      if (!isDeepStrictEqual(plain, JSON.parse(out)))
+        throw mismatch(`${where}: the serializer changed the answer: ${firstDifference(plain, JSON.parse(out))}`);
       return out;
     };
   });
@@ -61,7 +70,8 @@ function closed(schema: unknown, inUnion = false): unknown {
   if (!schema || typeof schema !== "object") return schema;
   const copy: Schema = {};
   for (const [key, value] of Object.entries(schema as Schema)) {
-    if (key === "properties" || key === "patternProperties") copy[key] = mapValues(value as Schema, (v) => closed(v, inUnion));
+    if (key === "properties" || key === "patternProperties")
+      copy[key] = mapValues(value as Schema, (v) => closed(v, inUnion));
     else if (key === "enum" || key === "const" || key === "default") copy[key] = value;
     else copy[key] = closed(value, inUnion || key === "anyOf" || key === "oneOf");
   }
@@ -73,7 +83,8 @@ function closed(schema: unknown, inUnion = false): unknown {
   return copy;
 }
 
-const mapValues = (object: Schema, fn: (value: unknown) => unknown) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value)]));
+const mapValues = (object: Schema, fn: (value: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value)]));
 
 function firstDifference(a: unknown, b: unknown, path = ""): string {
   if (a && b && typeof a === "object" && typeof b === "object") {

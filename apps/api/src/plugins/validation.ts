@@ -7,7 +7,8 @@ import { MAX_JSON_LENGTH_KEYWORD } from "@kasse/db";
 const base: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
 
 /** A value's length as `x-max-json-length` counts it: a string's characters, anything else its JSON text. */
-const jsonLength = (value: unknown): number => (typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0));
+const jsonLength = (value: unknown): number =>
+  typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);
 
 function withKasseKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword({
@@ -72,12 +73,16 @@ export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema
  * A serializer compiler that compiles each response schema on first use, once per schema object,
  * after `transform` (the Medusa dialect writes money as numbers).
  */
-export function lazySerializerCompiler(transform?: (schema: object) => object): FastifySerializerCompiler<FastifySchema> {
+export function lazySerializerCompiler(
+  transform?: (schema: object) => object,
+): FastifySerializerCompiler<FastifySchema> {
   const cache = new WeakMap<object, (data: unknown) => string>();
   const compile = (schema: object) => {
     let serialize = cache.get(schema);
     if (!serialize) {
-      serialize = transform ? (fastJsonStringify(transform(schema), { schema: {} }) as (data: unknown) => string) : compileSerializer(schema);
+      serialize = transform
+        ? (fastJsonStringify(transform(schema), { schema: {} }) as (data: unknown) => string)
+        : compileSerializer(schema);
       cache.set(schema, serialize);
     }
     return serialize;

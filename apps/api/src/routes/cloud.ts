@@ -3,7 +3,10 @@ import type { App } from "../app";
 import { allowOrigins } from "../plugins/cors";
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
-const CloudAuth = Type.Object({ enabled: Type.Boolean() }, { description: "Whether sign-in through a hosting cloud is offered" });
+const CloudAuth = Type.Object(
+  { enabled: Type.Boolean() },
+  { description: "Whether sign-in through a hosting cloud is offered" },
+);
 
 /**
  * `/cloud/*`: Medusa Cloud's sign-in, which its admin dashboard asks about before login. Kasse is
@@ -12,5 +15,7 @@ const CloudAuth = Type.Object({ enabled: Type.Boolean() }, { description: "Wheth
  */
 export default async function cloud(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.admin);
-  app.get("/auth", { schema: { querystring: NoQuery, response: { 200: CloudAuth } } }, async () => ({ enabled: false }));
+  app.get("/auth", { schema: { querystring: NoQuery, response: { 200: CloudAuth } } }, async () => ({
+    enabled: false,
+  }));
 }

@@ -8,12 +8,18 @@ import { loadConfig, type Infrastructure, createWorkflowRuntime } from "@kasse/r
 import { MIGRATION_CHECK_MS } from "./health";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
+const config = loadConfig({
+  JWT_SECRET: "test-secret-test-secret-test-secret",
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_MAX: "0",
+  RATE_LIMIT_AUTH_MAX: "0",
+});
 
 const database = useTestDatabase();
 
 /** An app on `database` (and `redis`), with an engine of its own as every process has. */
-const appOn = (infra: Pick<Infrastructure, "database" | "redis">, appConfig = config) => buildApp({ config: appConfig, infra: { ...infra, ...createWorkflowRuntime(infra.database) }, logger: false });
+const appOn = (infra: Pick<Infrastructure, "database" | "redis">, appConfig = config) =>
+  buildApp({ config: appConfig, infra: { ...infra, ...createWorkflowRuntime(infra.database) }, logger: false });
 
 const ready = async (infra: Pick<Infrastructure, "database" | "redis">) => {
   const app = await appOn(infra);
@@ -37,10 +43,19 @@ describe("/health/ready", () => {
   });
 
   it("answers 503 naming the database when it does not answer", async () => {
-    const unreachable = { ...database, ping: async () => { throw new Error("connect ECONNREFUSED 127.0.0.1:5432"); } };
+    const unreachable = {
+      ...database,
+      ping: async () => {
+        throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      },
+    };
     const res = await ready({ database: unreachable });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ status: "unavailable", type: "unavailable", checks: { database: "connect ECONNREFUSED 127.0.0.1:5432" } });
+    expect(res.json()).toMatchObject({
+      status: "unavailable",
+      type: "unavailable",
+      checks: { database: "connect ECONNREFUSED 127.0.0.1:5432" },
+    });
     expect(res.json().message).toMatch(/database/);
     // The process itself still serves.
     const app = await appOn({ database: unreachable });
@@ -57,7 +72,12 @@ describe("/health/ready", () => {
   });
 
   it("answers 503 naming Redis when Redis does not answer", async () => {
-    const redis = new Redis("redis://127.0.0.1:1", { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const redis = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     try {
       const res = await ready({ database, redis });
       expect(res.statusCode).toBe(503);
@@ -71,19 +91,30 @@ describe("/health/ready", () => {
 
   it("answers 503 naming the migrations in services mode while the database is behind the code, and 200 once it is migrated", async () => {
     // Services mode (DATABASE_URL set) on a database of its own; embedded mode migrates itself on start.
-    const services = loadConfig({ DATABASE_URL: "postgres://services-mode", JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0" });
+    const services = loadConfig({
+      DATABASE_URL: "postgres://services-mode",
+      JWT_SECRET: "test-secret-test-secret-test-secret",
+      LOG_LEVEL: "silent",
+      RATE_LIMIT_MAX: "0",
+      RATE_LIMIT_AUTH_MAX: "0",
+    });
     const own = await createTestDatabase();
     const app = await appOn({ database: own }, services);
     try {
       const ready = () => app.inject({ method: "GET", url: "/health/ready" });
-      const [latest] = await queryRows<{ hash: string; created_at: string }>(own.db, sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`);
+      const [latest] = await queryRows<{ hash: string; created_at: string }>(
+        own.db,
+        sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`,
+      );
       const behind = await ready();
       expect(behind.statusCode).toBe(503);
       expect(behind.json()).toMatchObject({ status: "unavailable", type: "unavailable", checks: { database: "ok" } });
       expect(behind.json().checks.migrations).toMatch(/^1 pending \(\d{4}_\w+\): run kasse migrate$/);
       expect(behind.json().message).toMatch(/^Not ready: migrations: 1 pending/);
 
-      await own.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${latest!.hash}, ${latest!.created_at})`);
+      await own.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${latest!.hash}, ${latest!.created_at})`,
+      );
       // The check is reused for a few seconds (balancers probe often), then made again.
       expect((await ready()).statusCode).toBe(503);
       const now = Date.now();

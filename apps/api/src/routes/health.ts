@@ -28,29 +28,43 @@ export default async function health(app: App): Promise<void> {
     timestamp: new Date().toISOString(),
   }));
 
-  app.get("/health/ready", { schema: { tags: ["health"], response: { 200: Ready, 503: { ...Ready, description: "The database or Redis is not answering" } } } }, async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    const probe = async (name: string, fn: () => Promise<unknown>) => {
-      try {
-        await fn();
-        checks[name] = "ok";
-      } catch (error) {
-        checks[name] = error instanceof Error ? error.message : "unavailable";
-      }
-    };
-    await Promise.all([
-      probe("database", () => app.infra.database.ping(2000)),
-      app.infra.redis ? probe("redis", () => withTimeout(app.infra.redis!.ping(), 2000)) : Promise.resolve(),
-      migrations ? probe("migrations", migrations) : Promise.resolve(),
-    ]);
-    const failing = Object.entries(checks).filter(([, v]) => v !== "ok");
-    return reply.code(failing.length ? 503 : 200).send({
-      status: failing.length ? "unavailable" : "ok",
-      timestamp: new Date().toISOString(),
-      checks,
-      ...(failing.length ? { type: "unavailable", message: `Not ready: ${failing.map(([name, problem]) => `${name}: ${problem}`).join("; ")}` } : {}),
-    });
-  });
+  app.get(
+    "/health/ready",
+    {
+      schema: {
+        tags: ["health"],
+        response: { 200: Ready, 503: { ...Ready, description: "The database or Redis is not answering" } },
+      },
+    },
+    async (_request, reply) => {
+      const checks: Record<string, string> = {};
+      const probe = async (name: string, fn: () => Promise<unknown>) => {
+        try {
+          await fn();
+          checks[name] = "ok";
+        } catch (error) {
+          checks[name] = error instanceof Error ? error.message : "unavailable";
+        }
+      };
+      await Promise.all([
+        probe("database", () => app.infra.database.ping(2000)),
+        app.infra.redis ? probe("redis", () => withTimeout(app.infra.redis!.ping(), 2000)) : Promise.resolve(),
+        migrations ? probe("migrations", migrations) : Promise.resolve(),
+      ]);
+      const failing = Object.entries(checks).filter(([, v]) => v !== "ok");
+      return reply.code(failing.length ? 503 : 200).send({
+        status: failing.length ? "unavailable" : "ok",
+        timestamp: new Date().toISOString(),
+        checks,
+        ...(failing.length
+          ? {
+              type: "unavailable",
+              message: `Not ready: ${failing.map(([name, problem]) => `${name}: ${problem}`).join("; ")}`,
+            }
+          : {}),
+      });
+    },
+  );
 }
 
 /** Rejects while the database lacks shipped migrations; one check per {@link MIGRATION_CHECK_MS}, failed queries not kept. */
@@ -64,10 +78,14 @@ function migrationCheck(database: Database): () => Promise<void> {
         .finally(() => (inFlight = undefined));
       last = { at: Date.now(), pending: await inFlight };
     }
-    if (last.pending.length > 0) throw new Error(`${last.pending.length} pending (${last.pending.join(", ")}): run kasse migrate`);
+    if (last.pending.length > 0)
+      throw new Error(`${last.pending.length} pending (${last.pending.join(", ")}): run kasse migrate`);
   };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
+  ]);
 }

@@ -11,7 +11,8 @@ type Schema = Record<string, unknown>;
  * `MoneyWhen`, so a number field with one of these names that is not marked would reach Medusa's
  * clients in minor units (100 times too much).
  */
-const MONEY_NAME = /(^|_)(amount|price|prices|total|subtotal|balance|refunded|captured|authorized|paid|difference|spend|unit_price|value|limit|used)$/;
+const MONEY_NAME =
+  /(^|_)(amount|price|prices|total|subtotal|balance|refunded|captured|authorized|paid|difference|spend|unit_price|value|limit|used)$/;
 
 /** Number fields (by path from the request part or answer) with a money-like name that are not money, with the reason. */
 const NOT_MONEY: Record<string, string> = {
@@ -32,12 +33,19 @@ function unmarkedMoney(schema: unknown, at: string): string[] {
       if (Array.isArray(s[combinator])) for (const branch of s[combinator] as unknown[]) visit(branch, path, key, here);
     }
     const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-    if ((types.includes("integer") || types.includes("number")) && key && MONEY_NAME.test(key) && !here && !(path in NOT_MONEY)) {
+    if (
+      (types.includes("integer") || types.includes("number")) &&
+      key &&
+      MONEY_NAME.test(key) &&
+      !here &&
+      !(path in NOT_MONEY)
+    ) {
       found.push(`${at} ${path}: a number named like money without Money()/MoneyView()`);
     }
     if (types.includes("array") && s.items) visit(s.items, `${path}[]`, key, here);
     if (s.properties && typeof s.properties === "object") {
-      for (const [name, child] of Object.entries(s.properties as Record<string, unknown>)) visit(child, path ? `${path}.${name}` : name, name, false);
+      for (const [name, child] of Object.entries(s.properties as Record<string, unknown>))
+        visit(child, path ? `${path}.${name}` : name, name, false);
     }
   };
   visit(schema, "", undefined, false);
@@ -61,7 +69,11 @@ describe("every money field of every route is marked for Medusa's dialect", () =
       value: MoneyWhen("type", ["fixed"], Type.Number()),
       discount_total: Type.Optional(Type.Integer()),
     });
-    expect(unmarkedMoney(schema, "X")).toEqual(["X total: a number named like money without Money()/MoneyView()", "X items[].unit_price: a number named like money without Money()/MoneyView()", "X discount_total: a number named like money without Money()/MoneyView()"]);
+    expect(unmarkedMoney(schema, "X")).toEqual([
+      "X total: a number named like money without Money()/MoneyView()",
+      "X items[].unit_price: a number named like money without Money()/MoneyView()",
+      "X discount_total: a number named like money without Money()/MoneyView()",
+    ]);
   });
 
   it("in request bodies, queries and answers", () => {
@@ -72,8 +84,10 @@ describe("every money field of every route is marked for Medusa's dialect", () =
       const name = `${methods.join(",")} ${route.url}`;
       const schema = route.schema as Schema | undefined;
       if (!schema) continue;
-      for (const part of ["body", "querystring"] as const) if (schema[part]) problems.push(...unmarkedMoney(schema[part], `${name} ${part}`));
-      for (const [status, answer] of Object.entries((schema.response ?? {}) as Record<string, unknown>)) problems.push(...unmarkedMoney(answer, `${name} ${status}`));
+      for (const part of ["body", "querystring"] as const)
+        if (schema[part]) problems.push(...unmarkedMoney(schema[part], `${name} ${part}`));
+      for (const [status, answer] of Object.entries((schema.response ?? {}) as Record<string, unknown>))
+        problems.push(...unmarkedMoney(answer, `${name} ${status}`));
     }
     expect(problems).toEqual([]);
   });

@@ -59,7 +59,10 @@ type Reply = Awaited<ReturnType<typeof send>>;
 
 const notFound = (res: Reply, url: string) => {
   expect([404, 405], `${url}: ${res.body}`).toContain(res.statusCode);
-  expect(res.json(), url).toEqual({ type: res.statusCode === 404 ? "not_found" : "not_allowed", message: expect.any(String) });
+  expect(res.json(), url).toEqual({
+    type: res.statusCode === 404 ? "not_found" : "not_allowed",
+    message: expect.any(String),
+  });
 };
 
 /** Refused by the guard (`status`, `type`) when it reached a route, else 404/405. */
@@ -75,25 +78,57 @@ beforeAll(async () => {
   const channel = await m.salesChannel.getOrCreateDefault();
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  const region = await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default"] });
+  const region = await m.region.create({
+    name: "Europe",
+    currency_code: "eur",
+    countries: ["de"],
+    payment_providers: ["pp_system_default"],
+  });
   const product = await createFixtureProduct(
     t,
-    { title: "Tee", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "M", size: "M", stock: 100, prices: [{ currency_code: "eur", amount: 2000 }] }] },
+    {
+      title: "Tee",
+      status: "published",
+      sales_channels: [{ id: channel.id }],
+      variants: [{ title: "M", size: "M", stock: 100, prices: [{ currency_code: "eur", amount: 2000 }] }],
+    },
     location.id,
   );
-  const option = await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] });
+  const option = await m.fulfillment.createOption({
+    name: "Standard",
+    prices: [{ currency_code: "eur", amount: 500 }],
+  });
 
   // A storefront's key, and a cart it filled up to the point of completion; then the key is revoked.
   const key = (await ok(send("POST", "/admin/api-keys", admin, { title: "Storefront", type: "publishable" }))).api_key;
   await ok(send("POST", `/admin/api-keys/${key.id}/sales-channels`, admin, { add: [channel.id] }));
   const store = { "x-publishable-api-key": key.token };
-  const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+  const address = {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    address_1: "Hauptstr. 1",
+    city: "Berlin",
+    postal_code: "10115",
+    country_code: "de",
+  };
   const { cart } = await ok(send("POST", "/store/carts", store, { region_id: region.id }));
-  await ok(send("POST", `/store/carts/${cart.id}/line-items`, store, { variant_id: product.variantIds[0], quantity: 1 }));
-  await ok(send("POST", `/store/carts/${cart.id}`, store, { email: "ada@example.com", shipping_address: address, billing_address: address }));
+  await ok(
+    send("POST", `/store/carts/${cart.id}/line-items`, store, { variant_id: product.variantIds[0], quantity: 1 }),
+  );
+  await ok(
+    send("POST", `/store/carts/${cart.id}`, store, {
+      email: "ada@example.com",
+      shipping_address: address,
+      billing_address: address,
+    }),
+  );
   await ok(send("POST", `/store/carts/${cart.id}/shipping-methods`, store, { option_id: option.id }));
   const { payment_collection } = await ok(send("POST", "/store/payment-collections", store, { cart_id: cart.id }));
-  await ok(send("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, store, { provider_id: "pp_system_default" }));
+  await ok(
+    send("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, store, {
+      provider_id: "pp_system_default",
+    }),
+  );
   await ok(send("POST", `/admin/api-keys/${key.id}/revoke`, admin));
   readyCartId = cart.id;
   revokedKey = key.token;
@@ -118,9 +153,13 @@ describe("a revoked or unknown publishable key on every spelling of a store path
     const carts = async () => (await t.database.db.select({ id: cartTable.id }).from(cartTable)).length;
     const before = await carts();
     for (const key of [revokedKey, "pk_unknown"]) {
-      for (const [method, path] of [["GET", "/store/products"], ["POST", "/store/carts"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/store/products"],
+        ["POST", "/store/carts"],
+      ] as const) {
         const { routed, unrouted, either } = spellings(path);
-        const attempt = (url: string) => send(method, url, { "x-publishable-api-key": key }, method === "POST" ? {} : undefined);
+        const attempt = (url: string) =>
+          send(method, url, { "x-publishable-api-key": key }, method === "POST" ? {} : undefined);
         for (const url of routed) {
           const res = await attempt(url);
           expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(400);

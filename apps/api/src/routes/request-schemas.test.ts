@@ -30,16 +30,20 @@ function unboundedStrings(schema: Schema, at: string, allowExtras: boolean): str
   const visit = (node: Schema, path: string, key: string | undefined) => {
     if (key === "metadata") {
       const variants = Array.isArray(node.anyOf) ? (node.anyOf as Schema[]).filter((s) => s.type !== "null") : [node];
-      if (!variants.every((s) => isDeepStrictEqual(s, METADATA))) found.push(`${path}: metadata is not the shared Metadata() schema`);
+      if (!variants.every((s) => isDeepStrictEqual(s, METADATA)))
+        found.push(`${path}: metadata is not the shared Metadata() schema`);
       return;
     }
     if (node.const !== undefined || Array.isArray(node.enum)) return;
     if (typeof node[MAX_JSON_LENGTH_KEYWORD] === "number") return;
     for (const combinator of ["anyOf", "oneOf", "allOf"] as const) {
-      if (Array.isArray(node[combinator])) for (const [i, branch] of (node[combinator] as Schema[]).entries()) visit(branch, `${path}|${i}`, key);
+      if (Array.isArray(node[combinator]))
+        for (const [i, branch] of (node[combinator] as Schema[]).entries()) visit(branch, `${path}|${i}`, key);
     }
-    const types = node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
-    if (types.length === 0 && !node.anyOf && !node.oneOf && !node.allOf && !node.not) found.push(`${path}: accepts anything`);
+    const types =
+      node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
+    if (types.length === 0 && !node.anyOf && !node.oneOf && !node.allOf && !node.not)
+      found.push(`${path}: accepts anything`);
     if (types.includes("string") && typeof node.maxLength !== "number") found.push(`${path}: string without maxLength`);
     // An integer column overflows (a 500) where a JSON number does not: every integer is bounded too.
     if (types.includes("integer") && typeof node.maximum !== "number") found.push(`${path}: integer without maximum`);
@@ -48,11 +52,14 @@ function unboundedStrings(schema: Schema, at: string, allowExtras: boolean): str
       else found.push(`${path}: array of anything`);
     }
     if (types.includes("object")) {
-      for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Schema>)) visit(child, path ? `${path}.${name}` : name, name);
-      for (const [pattern, child] of Object.entries((node.patternProperties ?? {}) as Record<string, Schema>)) visit(child, `${path}[${pattern}]`, undefined);
+      for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Schema>))
+        visit(child, path ? `${path}.${name}` : name, name);
+      for (const [pattern, child] of Object.entries((node.patternProperties ?? {}) as Record<string, Schema>))
+        visit(child, `${path}[${pattern}]`, undefined);
       const extra = node.additionalProperties;
       if (typeof extra === "object" && extra !== null) visit(extra as Schema, `${path}[*]`, undefined);
-      else if (extra !== false && !node.patternProperties && !allowExtras) found.push(`${path || "(root)"}: takes any extra field`);
+      else if (extra !== false && !node.patternProperties && !allowExtras)
+        found.push(`${path || "(root)"}: takes any extra field`);
     }
   };
   visit(schema, "", undefined);

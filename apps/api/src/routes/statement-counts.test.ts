@@ -49,7 +49,9 @@ beforeAll(async () => {
   const options = await t.admin.get(`/admin/shipping-options?region_id=${store.region_ids.us}`);
   optionId = options.json().shipping_options[0].id;
   const products = await t.admin.get("/admin/products?limit=100&fields=id,variants.id");
-  variantIds = products.json().products.flatMap((p: { variants: Array<{ id: string }> }) => p.variants.map((v) => v.id));
+  variantIds = products
+    .json()
+    .products.flatMap((p: { variants: Array<{ id: string }> }) => p.variants.map((v) => v.id));
 }, 120_000);
 
 // The publishable key's lookup is cached per process for 5 s (plugins/publishable-key.ts): it
@@ -67,20 +69,49 @@ async function measure(method: "GET" | "POST", url: string, payload?: object, ex
   return { count: statements.length, statements, body: res!.json() };
 }
 
-const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Main St",
+  city: "Springfield",
+  postal_code: "12345",
+  country_code: "us",
+};
 
 /** The harness's guest checkout (shared/bench `checkout`), step by step, with each step's count. */
 async function checkout(variantId: string): Promise<Map<Route, number>> {
   const step = new Map<Route, number>();
-  const cart = await measure("POST", "/store/carts", { region_id: store.region_ids.us, sales_channel_id: store.sales_channel_id });
+  const cart = await measure("POST", "/store/carts", {
+    region_id: store.region_ids.us,
+    sales_channel_id: store.sales_channel_id,
+  });
   step.set("POST /store/carts", cart.count);
   const id: string = cart.body.cart.id;
-  step.set("POST /store/carts/:id/line-items", (await measure("POST", `/store/carts/${id}/line-items`, { variant_id: variantId, quantity: 1 })).count);
-  step.set("POST /store/carts/:id", (await measure("POST", `/store/carts/${id}`, { email: "ada@example.com", shipping_address: address, billing_address: address })).count);
-  step.set("POST /store/carts/:id/shipping-methods", (await measure("POST", `/store/carts/${id}/shipping-methods`, { option_id: optionId })).count);
+  step.set(
+    "POST /store/carts/:id/line-items",
+    (await measure("POST", `/store/carts/${id}/line-items`, { variant_id: variantId, quantity: 1 })).count,
+  );
+  step.set(
+    "POST /store/carts/:id",
+    (
+      await measure("POST", `/store/carts/${id}`, {
+        email: "ada@example.com",
+        shipping_address: address,
+        billing_address: address,
+      })
+    ).count,
+  );
+  step.set(
+    "POST /store/carts/:id/shipping-methods",
+    (await measure("POST", `/store/carts/${id}/shipping-methods`, { option_id: optionId })).count,
+  );
   const collection = await measure("POST", "/store/payment-collections", { cart_id: id });
   step.set("POST /store/payment-collections", collection.count);
-  const session = await measure("POST", `/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" });
+  const session = await measure(
+    "POST",
+    `/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`,
+    { provider_id: "pp_system_default" },
+  );
   step.set("POST /store/payment-collections/:id/payment-sessions", session.count);
   const complete = await measure("POST", `/store/carts/${id}/complete`);
   expect(complete.body.type).toBe("order");
@@ -125,12 +156,16 @@ describe("statements per request", () => {
   }, 120_000);
 
   afterAll(() => {
-    console.warn(`statements per request:\n${[...counts].map(([route, n]) => `  ${route}: ${n} (budget ${BUDGET[route]})`).join("\n")}`);
+    console.warn(
+      `statements per request:\n${[...counts].map(([route, n]) => `  ${route}: ${n} (budget ${BUDGET[route]})`).join("\n")}`,
+    );
   });
 
   it("stays within each route's budget", () => {
     expect([...counts.keys()].sort()).toEqual(Object.keys(BUDGET).sort());
-    const over = [...counts].filter(([route, n]) => n > BUDGET[route]).map(([route, n]) => `${route}: ${n} > ${BUDGET[route]}`);
+    const over = [...counts]
+      .filter(([route, n]) => n > BUDGET[route])
+      .map(([route, n]) => `${route}: ${n} > ${BUDGET[route]}`);
     expect(over).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../app";
 
-const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) }, { additionalProperties: false });
+const Params = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) },
+  { additionalProperties: false },
+);
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
@@ -12,7 +15,14 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 export default async function staticFiles(app: App): Promise<void> {
   app.get(
     "/static/uploads/:id",
-    { schema: { tags: ["files"], params: Params, querystring: NoQuery, response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "The file's bytes" }) } } },
+    {
+      schema: {
+        tags: ["files"],
+        params: Params,
+        querystring: NoQuery,
+        response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "The file's bytes" }) },
+      },
+    },
     async (request, reply) => {
       const file = await app.modules.file.open(request.params.id);
       return reply

@@ -11,15 +11,29 @@ import type { App } from "../app";
  * @example
  * const admin = await actorHeaders(app, "user", "user_1");
  */
-export async function actorHeaders(app: App, actorType: "user" | "customer", actorId: string): Promise<Record<string, string>> {
+export async function actorHeaders(
+  app: App,
+  actorType: "user" | "customer",
+  actorId: string,
+): Promise<Record<string, string>> {
   const db = app.modules.db;
   const id = `authid_test_${actorType}_${actorId}`;
   await db
     .insert(authIdentity)
     .values({ id, app_metadata: { [actorKey(actorType)]: actorId } })
     .onConflictDoNothing();
-  if (actorType === "user") await db.insert(user).values({ id: actorId, email: `${actorId}@kasse.test`.toLowerCase() }).onConflictDoNothing();
+  if (actorType === "user")
+    await db
+      .insert(user)
+      .values({ id: actorId, email: `${actorId}@kasse.test`.toLowerCase() })
+      .onConflictDoNothing();
   const [identity] = await db.select().from(authIdentity).where(eq(authIdentity.id, id));
-  const claims = { actor_type: actorType, actor_id: actorId, auth_identity_id: id, app_metadata: identity!.app_metadata, credentials_version: identity!.credentials_version };
+  const claims = {
+    actor_type: actorType,
+    actor_id: actorId,
+    auth_identity_id: id,
+    app_metadata: identity!.app_metadata,
+    credentials_version: identity!.credentials_version,
+  };
   return { authorization: `Bearer ${await app.tokens.sign(claims)}` };
 }

@@ -32,8 +32,12 @@ export async function createFixtureProduct(
     variantIds.push(created.id);
     await modules.pricing.setVariantPrices(created.id, spec.prices);
     if (locationId && spec.stock !== undefined) {
-      const [link] = await modules.inventory.createItemsForVariants([{ variant_id: created.id, sku: created.sku, title: created.title }]);
-      await modules.inventory.createLevels(link!.inventory_item_id, [{ location_id: locationId, stocked_quantity: spec.stock }]);
+      const [link] = await modules.inventory.createItemsForVariants([
+        { variant_id: created.id, sku: created.sku, title: created.title },
+      ]);
+      await modules.inventory.createLevels(link!.inventory_item_id, [
+        { location_id: locationId, stocked_quantity: spec.stock },
+      ]);
     }
   }
   return { id: write.id, variantIds };

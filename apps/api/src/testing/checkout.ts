@@ -20,7 +20,12 @@ export interface CheckoutStore {
  */
 export async function checkoutStore(
   t: TestApp,
-  input: { region?: { name: string; currency_code: string; countries: string[]; payment_providers?: string[] }; title?: string; variants: FixtureVariant[]; shipping_amount?: number },
+  input: {
+    region?: { name: string; currency_code: string; countries: string[]; payment_providers?: string[] };
+    title?: string;
+    variants: FixtureVariant[];
+    shipping_amount?: number;
+  },
 ): Promise<CheckoutStore> {
   const m = t.app.modules;
   const region = input.region ?? { name: "Europe", currency_code: "eur", countries: ["de"] };
@@ -28,13 +33,34 @@ export async function checkoutStore(
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
   const regionId = (await m.region.create(region)).id;
-  const product = await createFixtureProduct(t, { title: input.title ?? "Tee", status: "published", sales_channels: [{ id: channel.id }], variants: input.variants }, location.id);
-  const optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: region.currency_code, amount: input.shipping_amount ?? 500 }] })).id;
+  const product = await createFixtureProduct(
+    t,
+    {
+      title: input.title ?? "Tee",
+      status: "published",
+      sales_channels: [{ id: channel.id }],
+      variants: input.variants,
+    },
+    location.id,
+  );
+  const optionId = (
+    await m.fulfillment.createOption({
+      name: "Standard",
+      prices: [{ currency_code: region.currency_code, amount: input.shipping_amount ?? 500 }],
+    })
+  ).id;
   return { channelId: channel.id, locationId: location.id, regionId, optionId, variantIds: product.variantIds };
 }
 
 /** A German address, the default of {@link checkoutReadyCart}. */
-const TEST_ADDRESS = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const TEST_ADDRESS = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 export interface ReadyCartOptions {
   region_id: string;
@@ -58,16 +84,31 @@ export async function checkoutReadyCart(t: TestApp, options: ReadyCartOptions) {
   const headers = options.headers ?? {};
   const address = options.address ?? TEST_ADDRESS;
   const ok = async (method: "GET" | "POST", url: string, payload?: unknown) => {
-    const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await t.app.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     if (res.statusCode !== 200) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
     return res.json();
   };
   const { cart } = await ok("POST", "/store/carts", { region_id: options.region_id });
-  await ok("POST", `/store/carts/${cart.id}/line-items`, { variant_id: options.variant_id, quantity: options.quantity ?? 2 });
-  await ok("POST", `/store/carts/${cart.id}`, { email: "ada@example.com", shipping_address: address, billing_address: address });
+  await ok("POST", `/store/carts/${cart.id}/line-items`, {
+    variant_id: options.variant_id,
+    quantity: options.quantity ?? 2,
+  });
+  await ok("POST", `/store/carts/${cart.id}`, {
+    email: "ada@example.com",
+    shipping_address: address,
+    billing_address: address,
+  });
   await ok("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: options.option_id });
   if (options.promo) await ok("POST", `/store/carts/${cart.id}/promotions`, { promo_codes: [options.promo] });
   const { payment_collection } = await ok("POST", "/store/payment-collections", { cart_id: cart.id });
-  await ok("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: options.provider ?? "pp_system_default", data: options.data ?? {} });
+  await ok("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+    provider_id: options.provider ?? "pp_system_default",
+    data: options.data ?? {},
+  });
   return (await ok("GET", `/store/carts/${cart.id}`)).cart;
 }

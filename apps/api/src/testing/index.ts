@@ -66,7 +66,9 @@ export interface TestAppOptions {
  * const res = await t.app.inject({ method: "GET", url: "/health" });
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.databaseOf ? await joinTestDatabase(options.databaseOf.database) : await createTestDatabase();
+  const database = options.databaseOf
+    ? await joinTestDatabase(options.databaseOf.database)
+    : await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: "test-secret-test-secret-test-secret",
     SCRYPT_LOG_N: "4",
@@ -77,16 +79,40 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const logger = testLogger(config, options.logger);
-  const workflows = createWorkflowRuntime(database, { scheduler: options.scheduler, leaseMs: 5_000, logger, modules: { secret: config.jwt.secret, smtpUrl: config.env.SMTP_URL, logger, scryptLogN: config.scryptLogN, webhookAllowPrivate: config.events.allowPrivate } });
-  const app = await buildApp({ config, infra: { database, redis: options.redis, ...workflows }, logger: options.logger ?? false, extraRoutes: options.extraRoutes, checkResponses: true });
+  const workflows = createWorkflowRuntime(database, {
+    scheduler: options.scheduler,
+    leaseMs: 5_000,
+    logger,
+    modules: {
+      secret: config.jwt.secret,
+      smtpUrl: config.env.SMTP_URL,
+      logger,
+      scryptLogN: config.scryptLogN,
+      webhookAllowPrivate: config.events.allowPrivate,
+    },
+  });
+  const app = await buildApp({
+    config,
+    infra: { database, redis: options.redis, ...workflows },
+    logger: options.logger ?? false,
+    extraRoutes: options.extraRoutes,
+    checkResponses: true,
+  });
   await app.ready();
   const adminHeaders = (actorId = "user_test_admin") => actorHeaders(app, "user", actorId);
   const customerHeaders = (customerId: string) => actorHeaders(app, "customer", customerId);
   return {
     app,
-    admin: requester(app, once(() => adminHeaders(options.adminId))),
+    admin: requester(
+      app,
+      once(() => adminHeaders(options.adminId)),
+    ),
     store: requester(app, async () => ({})),
-    customer: (customerId) => requester(app, once(() => customerHeaders(customerId))),
+    customer: (customerId) =>
+      requester(
+        app,
+        once(() => customerHeaders(customerId)),
+      ),
     database,
     config,
     adminHeaders,
@@ -133,7 +159,12 @@ function once(make: () => Promise<Headers>): () => Promise<Headers> {
 
 function requester(app: App, credentials: () => Promise<Headers>): Requester {
   const send = async (method: "GET" | "POST" | "DELETE", url: string, payload: unknown, headers: Headers = {}) =>
-    app.inject({ method, url, headers: { ...(await credentials()), ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method,
+      url,
+      headers: { ...(await credentials()), ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   return {
     get: (url, headers) => send("GET", url, undefined, headers),
     post: (url, payload, headers) => send("POST", url, payload, headers),

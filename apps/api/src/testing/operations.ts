@@ -23,8 +23,10 @@ export function registeredOperations(app: FastifyInstance): RegisteredOperation[
     stack.length = depth;
     stack.push(match[1]!);
     const url = stack.join("");
-    if (!match[2] || url.startsWith("/docs") || url === "/app" || url.startsWith("/app/") || url.includes("*")) continue;
-    for (const method of match[2].split(", ")) if (method !== "HEAD" && method !== "OPTIONS") operations.push({ method, path: namedParams(app, method, url) });
+    if (!match[2] || url.startsWith("/docs") || url === "/app" || url.startsWith("/app/") || url.includes("*"))
+      continue;
+    for (const method of match[2].split(", "))
+      if (method !== "HEAD" && method !== "OPTIONS") operations.push({ method, path: namedParams(app, method, url) });
   }
   return operations;
 }

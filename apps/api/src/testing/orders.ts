@@ -3,7 +3,9 @@ import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 import type { App } from "../app";
 
-const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) => ctx.run(createOrderStep, { order: input.order }));
+const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) =>
+  ctx.run(createOrderStep, { order: input.order }),
+);
 
 export interface PlaceTestOrderOptions {
   /** Provider data of the `pp_test` payment (e.g. `{ refund_behavior: "error" }`). */
@@ -16,11 +18,19 @@ export interface PlaceTestOrderOptions {
  * Test fixture: inventory items for the variants of `orderSnapshot` (`variant_shirt`, `variant_mug`),
  * each stocked with 100 at every location given. Returns the item id of each variant.
  */
-export async function stockTestVariants(app: App, locationIds: string[]): Promise<Record<"variant_shirt" | "variant_mug", string>> {
+export async function stockTestVariants(
+  app: App,
+  locationIds: string[],
+): Promise<Record<"variant_shirt" | "variant_mug", string>> {
   const items = { variant_shirt: "", variant_mug: "" };
   for (const variant of ["variant_shirt", "variant_mug"] as const) {
-    const [link] = await app.modules.inventory.createItemsForVariants([{ variant_id: variant, sku: variant.toUpperCase(), title: variant }]);
-    await app.modules.inventory.createLevels(link!.inventory_item_id, locationIds.map((location_id) => ({ location_id, stocked_quantity: 100 })));
+    const [link] = await app.modules.inventory.createItemsForVariants([
+      { variant_id: variant, sku: variant.toUpperCase(), title: variant },
+    ]);
+    await app.modules.inventory.createLevels(
+      link!.inventory_item_id,
+      locationIds.map((location_id) => ({ location_id, stocked_quantity: 100 })),
+    );
     items[variant] = link!.inventory_item_id;
   }
   return items;
@@ -31,16 +41,37 @@ export async function stockTestVariants(app: App, locationIds: string[]): Promis
  * order's total with a `pp_test` payment authorized, reservations for the cart lines (optional),
  * then the order created by `createOrderStep`.
  */
-export async function placeTestOrder(app: App, overrides: Partial<OrderCreate> = {}, options: PlaceTestOrderOptions = {}) {
+export async function placeTestOrder(
+  app: App,
+  overrides: Partial<OrderCreate> = {},
+  options: PlaceTestOrderOptions = {},
+) {
   const snapshot = orderSnapshot(overrides);
   const { payment, inventory } = app.modules;
-  const collection = await payment.createCollection({ region_id: snapshot.region_id ?? null, currency_code: snapshot.currency_code, amount: snapshot.totals.total });
-  const withSession = await payment.createSession(collection.id, { provider_id: "pp_test", data: options.payment_data ?? {} });
+  const collection = await payment.createCollection({
+    region_id: snapshot.region_id ?? null,
+    currency_code: snapshot.currency_code,
+    amount: snapshot.totals.total,
+  });
+  const withSession = await payment.createSession(collection.id, {
+    provider_id: "pp_test",
+    data: options.payment_data ?? {},
+  });
   const { payment: authorized } = await payment.authorizeSession(collection.id, withSession.payment_sessions[0]!.id);
   if (options.reserve_at) {
-    const lines = snapshot.items.map((i) => ({ line_item_id: i.cart_line_item_id!, variant_id: i.variant_id!, quantity: i.quantity }));
+    const lines = snapshot.items.map((i) => ({
+      line_item_id: i.cart_line_item_id!,
+      variant_id: i.variant_id!,
+      quantity: i.quantity,
+    }));
     await inventory.reserveForLines({ lines, location_ids: [options.reserve_at] });
   }
-  const created = await app.infra.engine.execute(placeOrder, { order: { ...snapshot, payment_collection_ids: [collection.id], payment_status: "authorized" } });
-  return { order: await app.modules.order.retrieve(created.id), collection_id: collection.id, payment_id: authorized.id };
+  const created = await app.infra.engine.execute(placeOrder, {
+    order: { ...snapshot, payment_collection_ids: [collection.id], payment_status: "authorized" },
+  });
+  return {
+    order: await app.modules.order.retrieve(created.id),
+    collection_id: collection.id,
+    payment_id: authorized.id,
+  };
 }

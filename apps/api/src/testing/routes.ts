@@ -21,8 +21,17 @@ export interface RouteWalk {
 export async function routeWalk(): Promise<RouteWalk> {
   const database = await createTestDatabase();
   const routes: RouteOptions[] = [];
-  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", ...(database.url ? { DATABASE_URL: database.url } : {}) });
-  const app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false, onRoute: (route) => routes.push(route) });
+  const config = loadConfig({
+    JWT_SECRET: "test-secret-test-secret-test-secret",
+    LOG_LEVEL: "silent",
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  });
+  const app = await buildApp({
+    config,
+    infra: { database, ...createWorkflowRuntime(database) },
+    logger: false,
+    onRoute: (route) => routes.push(route),
+  });
   await app.ready();
   return {
     app,

@@ -45,30 +45,85 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
   const { app } = t;
   const demo = (await seedDemoStore(app.modules))!;
   const inject = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-    const res = await app.inject({ method: method as "GET", url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await app.inject({
+      method: method as "GET",
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     if (res.statusCode >= 300) throw new Error(`fuzz seed: ${method} ${url} answered ${res.statusCode} ${res.body}`);
     return res.json() as SeedAnswer;
   };
 
-  await createUserAccount(app.infra.engine, { email: "fuzz-admin@example.com", password: PASSWORD }, { scryptLogN: t.config.scryptLogN });
-  const adminToken = (await inject("POST", "/auth/user/emailpass", { email: "fuzz-admin@example.com", password: PASSWORD })).token;
+  await createUserAccount(
+    app.infra.engine,
+    { email: "fuzz-admin@example.com", password: PASSWORD },
+    { scryptLogN: t.config.scryptLogN },
+  );
+  const adminToken = (
+    await inject("POST", "/auth/user/emailpass", { email: "fuzz-admin@example.com", password: PASSWORD })
+  ).token;
   const admin = { authorization: `Bearer ${adminToken}` };
-  const registration = (await inject("POST", "/auth/customer/emailpass/register", { email: "fuzz-customer@example.com", password: PASSWORD })).token;
-  const { customer } = await inject("POST", "/store/customers", { email: "fuzz-customer@example.com", first_name: "Fuzz" }, { authorization: `Bearer ${registration}` });
-  const customerToken = (await inject("POST", "/auth/customer/emailpass", { email: "fuzz-customer@example.com", password: PASSWORD })).token;
+  const registration = (
+    await inject("POST", "/auth/customer/emailpass/register", {
+      email: "fuzz-customer@example.com",
+      password: PASSWORD,
+    })
+  ).token;
+  const { customer } = await inject(
+    "POST",
+    "/store/customers",
+    { email: "fuzz-customer@example.com", first_name: "Fuzz" },
+    { authorization: `Bearer ${registration}` },
+  );
+  const customerToken = (
+    await inject("POST", "/auth/customer/emailpass", { email: "fuzz-customer@example.com", password: PASSWORD })
+  ).token;
   const shopper = { authorization: `Bearer ${customerToken}`, "x-publishable-api-key": demo.publishable_api_key };
   const { api_key: secretKey } = await inject("POST", "/admin/api-keys", { title: "fuzz", type: "secret" }, admin);
   const me = (await inject("GET", "/admin/users/me", undefined, admin)).user;
 
   // A checkout through the store API, as a storefront does it.
-  const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "New York", postal_code: "10001", country_code: "us" };
-  const { products } = await inject("GET", `/store/products?limit=2&region_id=${demo.region_ids.us}`, undefined, shopper);
-  const { cart } = await inject("POST", "/store/carts", { region_id: demo.region_ids.us, email: "fuzz-customer@example.com", shipping_address: address, billing_address: address }, shopper);
-  await inject("POST", `/store/carts/${cart.id}/line-items`, { variant_id: products[0]!.variants[0]!.id, quantity: 1 }, shopper);
+  const address = {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    address_1: "1 Main St",
+    city: "New York",
+    postal_code: "10001",
+    country_code: "us",
+  };
+  const { products } = await inject(
+    "GET",
+    `/store/products?limit=2&region_id=${demo.region_ids.us}`,
+    undefined,
+    shopper,
+  );
+  const { cart } = await inject(
+    "POST",
+    "/store/carts",
+    {
+      region_id: demo.region_ids.us,
+      email: "fuzz-customer@example.com",
+      shipping_address: address,
+      billing_address: address,
+    },
+    shopper,
+  );
+  await inject(
+    "POST",
+    `/store/carts/${cart.id}/line-items`,
+    { variant_id: products[0]!.variants[0]!.id, quantity: 1 },
+    shopper,
+  );
   const { shipping_options } = await inject("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, shopper);
   await inject("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }, shopper);
   const { payment_collection } = await inject("POST", "/store/payment-collections", { cart_id: cart.id }, shopper);
-  await inject("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }, shopper);
+  await inject(
+    "POST",
+    `/store/payment-collections/${payment_collection.id}/payment-sessions`,
+    { provider_id: "pp_system_default" },
+    shopper,
+  );
   await inject("POST", `/store/carts/${cart.id}/complete`, undefined, shopper);
   // A second cart, left open for the cart routes.
   await inject("POST", "/store/carts", { region_id: demo.region_ids.eu }, shopper);
@@ -92,10 +147,15 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
     }
   };
   for (const url of listRoutes) {
-    const res = await app.inject({ method: "GET", url: `${url}?limit=50`, headers: url.startsWith("/admin") ? admin : shopper });
+    const res = await app.inject({
+      method: "GET",
+      url: `${url}?limit=50`,
+      headers: url.startsWith("/admin") ? admin : shopper,
+    });
     if (res.statusCode === 200) harvest(res.json());
   }
-  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`]) harvest((await app.inject({ method: "GET", url, headers: shopper })).json());
+  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`])
+    harvest((await app.inject({ method: "GET", url, headers: shopper })).json());
   pools.set("actor_type", new Set(["customer", "user"]));
   pools.set("provider", new Set(["emailpass", "google", "github"]));
   return {
@@ -103,7 +163,8 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
       if (actor === "anonymous") return {};
       if (actor === "customer") return { authorization: `Bearer ${customerToken}` };
       if (credential === "header") return { "x-service-access-token": secretKey.token };
-      if (credential === "basic") return { authorization: `Basic ${Buffer.from(`${secretKey.token}:`).toString("base64")}` };
+      if (credential === "basic")
+        return { authorization: `Basic ${Buffer.from(`${secretKey.token}:`).toString("base64")}` };
       return credential === "jwt" ? admin : {};
     },
     apiToken: secretKey.token,
@@ -116,7 +177,12 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
 
 /** The path-parameter name an object under `key` is known by: `variants` → `variant_id`, `items` → `line_id`. */
 export function idName(key: string): string {
-  const special: Record<string, string> = { items: "line_id", payment_sessions: "session_id", location_levels: "location_id", me: "customer_id" };
+  const special: Record<string, string> = {
+    items: "line_id",
+    payment_sessions: "session_id",
+    location_levels: "location_id",
+    me: "customer_id",
+  };
   if (special[key]) return special[key]!;
   key = key.replaceAll("-", "_");
   const one = key.endsWith("ies") ? `${key.slice(0, -3)}y` : key.endsWith("s") ? key.slice(0, -1) : key;
@@ -144,8 +210,14 @@ export async function fingerprinter(t: TestApp): Promise<() => Promise<Map<strin
   );
   const parts = tables
     .filter(({ table_name }) => !WRITTEN_WHEN_REFUSED.has(table_name))
-    .map(({ table_name, has_updated }) => `select '${table_name}' as name, count(*)::text || '/' || ${has_updated ? "coalesce(max(updated_at)::text, '')" : "''"} as state from "${table_name}"`);
-  parts.push(`select 'unfinished workflow runs' as name, count(*)::text as state from "workflow_executions" where state in ('running', 'compensating')`);
+    .map(
+      ({ table_name, has_updated }) =>
+        `select '${table_name}' as name, count(*)::text || '/' || ${has_updated ? "coalesce(max(updated_at)::text, '')" : "''"} as state from "${table_name}"`,
+    );
+  parts.push(
+    `select 'unfinished workflow runs' as name, count(*)::text as state from "workflow_executions" where state in ('running', 'compensating')`,
+  );
   const query = sql.raw(parts.join(" union all "));
-  return async () => new Map((await queryRows<{ name: string; state: string }>(db, query)).map((row) => [row.name, row.state]));
+  return async () =>
+    new Map((await queryRows<{ name: string; state: string }>(db, query)).map((row) => [row.name, row.state]));
 }

@@ -128,7 +128,8 @@ function ensureTemplate(serverUrl: string): Promise<string> {
  */
 async function dropStale(admin: postgres.Sql, keep: string): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
-  const rows = await admin`select datname, shobj_description(oid, 'pg_database') as born from pg_database where datname like 'kasse\_t%'`;
+  const rows =
+    await admin`select datname, shobj_description(oid, 'pg_database') as born from pg_database where datname like 'kasse\_t%'`;
   for (const { datname, born } of rows as unknown as Array<{ datname: string; born: string | null }>) {
     if (datname === keep) continue;
     const stamp = /^kasse_t_(\d+)_/.exec(datname)?.[1];

@@ -41,7 +41,10 @@ export const apiKeySalesChannel = pgTable(
     sales_channel_id: text("sales_channel_id").notNull(),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.api_key_id, t.sales_channel_id] }), index("api_key_sales_channel_sales_channel_id_idx").on(t.sales_channel_id)],
+  (t) => [
+    primaryKey({ columns: [t.api_key_id, t.sales_channel_id] }),
+    index("api_key_sales_channel_sales_channel_id_idx").on(t.sales_channel_id),
+  ],
 );
 
 export type ApiKeyRow = typeof apiKey.$inferSelect;
@@ -57,7 +60,10 @@ export const ApiKeyCreate = Type.Object(
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 
 /** Body of `POST /admin/api-keys/{id}`. */
-export const ApiKeyUpdate = Type.Object({ title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
+export const ApiKeyUpdate = Type.Object(
+  { title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { additionalProperties: false },
+);
 export type ApiKeyUpdate = Static<typeof ApiKeyUpdate>;
 
 /** Body of `POST /admin/api-keys/{id}/sales-channels`. */

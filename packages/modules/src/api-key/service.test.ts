@@ -9,11 +9,15 @@ const keys = lazy(() => createApiKeyService(database.db));
 
 describe("api key service", () => {
   it("takes a given token of the key's type and refuses a malformed one", async () => {
-    const given = await keys.create({ title: "Fixed", type: "publishable" }, "seed", { token: "pk_fixed-token_for_a_storefront" });
+    const given = await keys.create({ title: "Fixed", type: "publishable" }, "seed", {
+      token: "pk_fixed-token_for_a_storefront",
+    });
     expect(given.token).toBe("pk_fixed-token_for_a_storefront");
     expect((await keys.resolvePublishable("pk_fixed-token_for_a_storefront"))?.id).toBe(given.id);
     for (const token of ["sk_fixed-token_for_a_storefront", "pk_short", "pk_with spaces in the token"]) {
-      expect((await failure(keys.create({ title: "Bad", type: "publishable" }, "seed", { token }))).type, token).toBe("invalid_data");
+      expect((await failure(keys.create({ title: "Bad", type: "publishable" }, "seed", { token }))).type, token).toBe(
+        "invalid_data",
+      );
     }
   });
 
@@ -22,7 +26,10 @@ describe("api key service", () => {
     expect(created.token).toMatch(/^sk_[0-9a-f]{64}$/);
     expect(created.redacted).toBe(`${created.token.slice(0, 6)}***${created.token.slice(-3)}`);
     expect(created).toMatchObject({ title: "CI", type: "secret", created_by: "user_1", revoked_at: null });
-    const [row] = await queryRows<{ token: string | null; token_hash: string }>(database.db, sql`select token, token_hash from api_key where id = ${created.id}`);
+    const [row] = await queryRows<{ token: string | null; token_hash: string }>(
+      database.db,
+      sql`select token, token_hash from api_key where id = ${created.id}`,
+    );
     expect(row).toEqual({ token: null, token_hash: hashToken(created.token) });
     const again = await keys.retrieve(created.id);
     expect(again).not.toHaveProperty("token");
@@ -79,7 +86,9 @@ describe("api key service", () => {
 
   it("refuses adding and removing the same channel at once, writing nothing", async () => {
     const key = await keys.create({ title: "Both", type: "publishable" }, "user_1");
-    expect((await failure(keys.updateSalesChannels(key.id, { add: ["sc_x"], remove: ["sc_x"] }))).type).toBe("invalid_data");
+    expect((await failure(keys.updateSalesChannels(key.id, { add: ["sc_x"], remove: ["sc_x"] }))).type).toBe(
+      "invalid_data",
+    );
     expect((await keys.retrieve(key.id)).sales_channels).toEqual([]);
   });
 

@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
-import { apiKey, apiKeySalesChannel, type ApiKeyCreate, type ApiKeyFilters, type ApiKeyRow, type ApiKeySalesChannels, type ApiKeyUpdate } from "./schema";
+import {
+  apiKey,
+  apiKeySalesChannel,
+  type ApiKeyCreate,
+  type ApiKeyFilters,
+  type ApiKeyRow,
+  type ApiKeySalesChannels,
+  type ApiKeyUpdate,
+} from "./schema";
 
 const live = isNull(apiKey.deleted_at);
 /** Revocation takes effect at `revoked_at`; a key is active until then. */
@@ -59,7 +67,10 @@ export function createApiKeyService(db: Db) {
   };
 
   const row = async (id: string, tx: Db): Promise<ApiKeyRow> => {
-    const [found] = await tx.select().from(apiKey).where(and(eq(apiKey.id, id), live));
+    const [found] = await tx
+      .select()
+      .from(apiKey)
+      .where(and(eq(apiKey.id, id), live));
     if (!found) throw errors.notFound(`API key with id: ${id} was not found`);
     return found;
   };
@@ -72,10 +83,16 @@ export function createApiKeyService(db: Db) {
      * `options.token` sets the token instead of generating one (`kasse seed --publishable-key`,
      * so a rebuilt storefront can keep the key it was built with); it must carry the type's prefix.
      */
-    async create(input: ApiKeyCreate, createdBy: string, options: { token?: string } = {}): Promise<ApiKeyDetails & { token: string }> {
+    async create(
+      input: ApiKeyCreate,
+      createdBy: string,
+      options: { token?: string } = {},
+    ): Promise<ApiKeyDetails & { token: string }> {
       const prefix = input.type === "secret" ? "sk" : "pk";
       if (options.token !== undefined && !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16,128}$`).test(options.token)) {
-        throw errors.invalidData(`A ${input.type} API key token is ${prefix}_ followed by 16 to 128 letters, digits, _ or -`);
+        throw errors.invalidData(
+          `A ${input.type} API key token is ${prefix}_ followed by 16 to 128 letters, digits, _ or -`,
+        );
       }
       const token = options.token ?? `${prefix}_${randomBytes(32).toString("hex")}`;
       const [created] = await db
@@ -98,16 +115,41 @@ export function createApiKeyService(db: Db) {
       return details(found, (await channelsOf([found.id], db)).get(found.id));
     },
 
-    async list(filters: ApiKeyFilters, page: Paging & { order?: string }): Promise<{ items: ApiKeyDetails[]; count: number }> {
+    async list(
+      filters: ApiKeyFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: ApiKeyDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, apiKey, where, orderBy(page.order, { created_at: apiKey.created_at, updated_at: apiKey.updated_at, title: apiKey.title, revoked_at: apiKey.revoked_at }, apiKey.id), page);
-      const channels = await channelsOf(rows.filter((r) => r.type === "publishable").map((r) => r.id), db);
+      const { items: rows, count: total } = await listPage(
+        db,
+        apiKey,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: apiKey.created_at,
+            updated_at: apiKey.updated_at,
+            title: apiKey.title,
+            revoked_at: apiKey.revoked_at,
+          },
+          apiKey.id,
+        ),
+        page,
+      );
+      const channels = await channelsOf(
+        rows.filter((r) => r.type === "publishable").map((r) => r.id),
+        db,
+      );
       return { items: rows.map((r) => details(r, channels.get(r.id))), count: total };
     },
 
     async update(id: string, input: ApiKeyUpdate): Promise<ApiKeyDetails> {
       if (input.title !== undefined) {
-        const [updated] = await db.update(apiKey).set({ title: input.title }).where(and(eq(apiKey.id, id), live)).returning({ id: apiKey.id });
+        const [updated] = await db
+          .update(apiKey)
+          .set({ title: input.title })
+          .where(and(eq(apiKey.id, id), live))
+          .returning({ id: apiKey.id });
         if (!updated) throw errors.notFound(`API key with id: ${id} was not found`);
       }
       return service.retrieve(id);
@@ -147,12 +189,21 @@ export function createApiKeyService(db: Db) {
     async updateSalesChannels(id: string, input: ApiKeySalesChannels): Promise<ApiKeyDetails> {
       return transaction(db, async (inner) => {
         const found = await row(id, inner);
-        if (found.type !== "publishable") throw errors.invalidData("Sales channels can only be associated with publishable API keys");
+        if (found.type !== "publishable")
+          throw errors.invalidData("Sales channels can only be associated with publishable API keys");
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
-        if (add.some((c) => remove.includes(c))) throw errors.invalidData("A sales channel cannot be both added and removed");
-        if (remove.length) await inner.delete(apiKeySalesChannel).where(and(eq(apiKeySalesChannel.api_key_id, id), inArray(apiKeySalesChannel.sales_channel_id, remove)));
-        if (add.length) await inner.insert(apiKeySalesChannel).values(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id }))).onConflictDoNothing();
+        if (add.some((c) => remove.includes(c)))
+          throw errors.invalidData("A sales channel cannot be both added and removed");
+        if (remove.length)
+          await inner
+            .delete(apiKeySalesChannel)
+            .where(and(eq(apiKeySalesChannel.api_key_id, id), inArray(apiKeySalesChannel.sales_channel_id, remove)));
+        if (add.length)
+          await inner
+            .insert(apiKeySalesChannel)
+            .values(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id })))
+            .onConflictDoNothing();
         await inner.update(apiKey).set({ updated_at: new Date() }).where(eq(apiKey.id, id));
         return createApiKeyService(inner).retrieve(id);
       });

@@ -1,10 +1,25 @@
 export * from "./schema";
-export { createAuthService, actorIdOf, actorKey, linkedActorTypes, type AuthService, type AuthServiceOptions, type ActorClaims, type SessionClaims } from "./service";
+export {
+  createAuthService,
+  actorIdOf,
+  actorKey,
+  linkedActorTypes,
+  type AuthService,
+  type AuthServiceOptions,
+  type ActorClaims,
+  type SessionClaims,
+} from "./service";
 export { emailpassProvider, normalizeEmail, invalidCredentials, EMAILPASS } from "./providers/emailpass";
 export type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
 export { hashPassword, verifyPassword, hashParams, DEFAULT_SCRYPT, type ScryptParams } from "./password";
 export { createOneTimeTokenService, type OneTimeTokenService } from "./one-time-tokens";
 export * from "./steps";
-export { oauth2Provider, OAUTH_STATE_TTL_MS, type OAuth2Options, type OAuthProfile, type OAuthHttp } from "./providers/oauth2";
+export {
+  oauth2Provider,
+  OAUTH_STATE_TTL_MS,
+  type OAuth2Options,
+  type OAuthProfile,
+  type OAuthHttp,
+} from "./providers/oauth2";
 export { googleProvider, GOOGLE_DEFAULTS, type GoogleOptions } from "./providers/google";
 export { githubProvider, GITHUB_DEFAULTS, type GithubOptions } from "./providers/github";

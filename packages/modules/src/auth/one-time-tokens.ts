@@ -26,7 +26,11 @@ export const authOneTimeToken = pgTable(
     used_at: timestamp("used_at", { withTimezone: true, mode: "date" }),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash), index("auth_one_time_token_identity_idx").on(t.auth_identity_id), index("auth_one_time_token_expires_idx").on(t.expires_at)],
+  (t) => [
+    uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash),
+    index("auth_one_time_token_identity_idx").on(t.auth_identity_id),
+    index("auth_one_time_token_expires_idx").on(t.expires_at),
+  ],
 );
 
 export type OneTimeTokenKind = "password_reset" | "oauth_state";
@@ -44,9 +48,16 @@ const sha256 = (secret: string) => createHash("sha256").update(secret).digest("h
 export function createOneTimeTokenService(db: Db) {
   const service = {
     /** A new random secret (256 bits) and its stored row; the secret itself is never stored. */
-    async issue(
-      input: { kind: OneTimeTokenKind; actor_type: string; provider: string; ttlMs: number; auth_identity_id?: string | null; entity_id?: string | null; data?: Record<string, unknown>; secret?: string }
-    ): Promise<{ secret: string; row: OneTimeTokenRow }> {
+    async issue(input: {
+      kind: OneTimeTokenKind;
+      actor_type: string;
+      provider: string;
+      ttlMs: number;
+      auth_identity_id?: string | null;
+      entity_id?: string | null;
+      data?: Record<string, unknown>;
+      secret?: string;
+    }): Promise<{ secret: string; row: OneTimeTokenRow }> {
       const secret = input.secret ?? randomBytes(32).toString("base64url");
       const [row] = await db
         .insert(authOneTimeToken)
@@ -69,7 +80,11 @@ export function createOneTimeTokenService(db: Db) {
      * Marks the token used and returns it, if it is of `kind`, unused, unexpired and matches
      * `where`; otherwise null and nothing changes. Atomic: one UPDATE decides.
      */
-    async consume(kind: OneTimeTokenKind, secret: string, where: { actor_type?: string; provider?: string; entity_id?: string } = {}): Promise<OneTimeTokenRow | null> {
+    async consume(
+      kind: OneTimeTokenKind,
+      secret: string,
+      where: { actor_type?: string; provider?: string; entity_id?: string } = {},
+    ): Promise<OneTimeTokenRow | null> {
       const [row] = await db
         .update(authOneTimeToken)
         .set({ used_at: sql`now()` })
@@ -93,7 +108,13 @@ export function createOneTimeTokenService(db: Db) {
       await db
         .update(authOneTimeToken)
         .set({ used_at: sql`now()` })
-        .where(and(eq(authOneTimeToken.kind, kind), eq(authOneTimeToken.auth_identity_id, authIdentityId), isNull(authOneTimeToken.used_at)));
+        .where(
+          and(
+            eq(authOneTimeToken.kind, kind),
+            eq(authOneTimeToken.auth_identity_id, authIdentityId),
+            isNull(authOneTimeToken.used_at),
+          ),
+        );
     },
   };
   return service;

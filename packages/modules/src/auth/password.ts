@@ -18,7 +18,9 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   // Node's default maxmem (32 MiB) is exactly 128·N·r at logN 15, r 8: scrypt would refuse it.
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

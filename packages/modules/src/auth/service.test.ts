@@ -71,9 +71,14 @@ describe("emailpass provider", () => {
     await auth.register("emailpass", body("dup@example.com", "pw"));
     const again = await failure(auth.register("emailpass", body("DUP@example.com", "other")));
     expect(again).toMatchObject({ type: "unauthorized", message: "Identity with email already exists" });
-    const racing = await Promise.allSettled([auth.register("emailpass", body("race@example.com", "a")), auth.register("emailpass", body("race@example.com", "b"))]);
+    const racing = await Promise.allSettled([
+      auth.register("emailpass", body("race@example.com", "a")),
+      auth.register("emailpass", body("race@example.com", "b")),
+    ]);
     expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect((racing.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.message).toBe("Identity with email already exists");
+    expect((racing.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.message).toBe(
+      "Identity with email already exists",
+    );
   });
 
   it("upgrades a hash made with other parameters on the next sign-in", async () => {
@@ -89,7 +94,9 @@ describe("emailpass provider", () => {
   it("updates the password of the caller's own identity only", async () => {
     const mine = await auth.register("emailpass", body("mine@example.com", "old"));
     const theirs = await auth.register("emailpass", body("theirs@example.com", "old"));
-    const denied = await failure(auth.update("emailpass", { ...body("theirs@example.com", "new"), authIdentityId: mine.id }));
+    const denied = await failure(
+      auth.update("emailpass", { ...body("theirs@example.com", "new"), authIdentityId: mine.id }),
+    );
     expect(denied.type).toBe("unauthorized");
     expect((await auth.authenticate("emailpass", body("theirs@example.com", "old"))).identity?.id).toBe(theirs.id);
     await auth.update("emailpass", { ...body("mine@example.com", "new"), authIdentityId: mine.id });
@@ -98,7 +105,9 @@ describe("emailpass provider", () => {
   });
 
   it("rejects missing credentials and unknown providers", async () => {
-    expect((await failure(auth.authenticate("emailpass", { body: { email: "x@example.com" } }))).type).toBe("invalid_data");
+    expect((await failure(auth.authenticate("emailpass", { body: { email: "x@example.com" } }))).type).toBe(
+      "invalid_data",
+    );
     expect((await failure(auth.validateCallback("emailpass", { body: {} }))).type).toBe("invalid_data");
     expect((await failure(auth.authenticate("nope", body("x@example.com", "pw")))).type).toBe("not_found");
   });
@@ -130,7 +139,10 @@ describe("actors and claims", () => {
     const identity = await auth.register("emailpass", body("refresh@example.com", "pw"));
     const registering = { actor_id: "", actor_type: "customer", auth_identity_id: identity.id, app_metadata: {} };
     await auth.linkActor(identity.id, "customer", "cus_9");
-    expect(await auth.refresh(registering)).toMatchObject({ actor_id: "cus_9", app_metadata: { customer_id: "cus_9" } });
+    expect(await auth.refresh(registering)).toMatchObject({
+      actor_id: "cus_9",
+      app_metadata: { customer_id: "cus_9" },
+    });
     await auth.unlinkActor(identity.id, "customer");
     expect((await failure(auth.refresh({ ...registering, actor_id: "cus_9" }))).type).toBe("unauthorized");
     await auth.delete(identity.id);
@@ -143,7 +155,9 @@ describe("sessions", () => {
   it("a token's claims stay alive until the password changes, the actor is unlinked or the identity goes", async () => {
     const identity = await auth.register("emailpass", body("session@example.com", "pw-1"));
     await auth.linkActor(identity.id, "customer", "cus_s");
-    const { claims } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-1"))) as { claims: Parameters<typeof auth.sessionAlive>[0] };
+    const { claims } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-1"))) as {
+      claims: Parameters<typeof auth.sessionAlive>[0];
+    };
     expect(claims).toMatchObject({ actor_id: "cus_s", credentials_version: 1 });
     expect(await auth.sessionAlive(claims)).toBe(true);
     // Another actor id, another identity, another version: not this session.
@@ -154,7 +168,9 @@ describe("sessions", () => {
     // A password change ends it; the next sign-in carries the new version.
     await auth.update("emailpass", { ...body("session@example.com", "pw-2"), authIdentityId: identity.id });
     expect(await auth.sessionAlive(claims)).toBe(false);
-    const { claims: next } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-2"))) as { claims: typeof claims };
+    const { claims: next } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-2"))) as {
+      claims: typeof claims;
+    };
     expect(next.credentials_version).toBe(2);
     expect(await auth.sessionAlive(next)).toBe(true);
     // A rehash on sign-in (same password, new cost) is not a credential change.
@@ -180,7 +196,9 @@ describe("sessions", () => {
     expect(await auth.disableOrphans([lone.id, shared.id, "authid_missing"])).toEqual([lone.id]);
     expect(await auth.sessionAlive(registration)).toBe(false);
     expect(await auth.findByProvider("emailpass", "lone@example.com")).toBeNull();
-    expect((await failure(auth.login("customer", "emailpass", body("lone@example.com", "pw")))).message).toBe("Invalid email or password");
+    expect((await failure(auth.login("customer", "emailpass", body("lone@example.com", "pw")))).message).toBe(
+      "Invalid email or password",
+    );
     // Purging a live identity does nothing.
     await auth.purgeDisabled([shared.id]);
     expect((await auth.retrieve(shared.id)).app_metadata).toEqual({ customer_id: "cus_shared" });

@@ -68,7 +68,12 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     const providers = await tx
       .select()
       .from(providerIdentity)
-      .where(inArray(providerIdentity.auth_identity_id, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          providerIdentity.auth_identity_id,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id));
     return rows.map((row) => ({ ...row, provider_identities: providers.filter((p) => p.auth_identity_id === row.id) }));
   };
@@ -97,7 +102,10 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     },
 
     async retrieve(id: string): Promise<AuthIdentity> {
-      const rows = await db.select().from(authIdentity).where(and(eq(authIdentity.id, id), liveIdentity));
+      const rows = await db
+        .select()
+        .from(authIdentity)
+        .where(and(eq(authIdentity.id, id), liveIdentity));
       const [identity] = await withProviders(rows, db);
       if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
       return identity;
@@ -109,34 +117,59 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
         .from(providerIdentity)
         .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
         .where(and(eq(providerIdentity.provider, providerId), eq(providerIdentity.entity_id, entityId), liveIdentity));
-      const [identity] = await withProviders(rows.map((r) => r.identity), db);
+      const [identity] = await withProviders(
+        rows.map((r) => r.identity),
+        db,
+      );
       return identity ?? null;
     },
 
     /** Creates an identity with its first provider identity; a taken `(provider, entity_id)` is a `conflict`. */
-    async createIdentity(
-      input: { provider: string; entity_id: string; user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null; app_metadata?: Record<string, unknown> }
-    ): Promise<AuthIdentity> {
+    async createIdentity(input: {
+      provider: string;
+      entity_id: string;
+      user_metadata?: Record<string, unknown> | null;
+      provider_metadata?: Record<string, unknown> | null;
+      app_metadata?: Record<string, unknown>;
+    }): Promise<AuthIdentity> {
       try {
         return await db.transaction(async (inner) => {
-          const [identity] = await inner.insert(authIdentity).values({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} }).returning();
+          const [identity] = await inner
+            .insert(authIdentity)
+            .values({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} })
+            .returning();
           const [entry] = await inner
             .insert(providerIdentity)
-            .values({ id: generateId("provid"), entity_id: input.entity_id, provider: input.provider, auth_identity_id: identity!.id, user_metadata: input.user_metadata ?? null, provider_metadata: input.provider_metadata ?? null })
+            .values({
+              id: generateId("provid"),
+              entity_id: input.entity_id,
+              provider: input.provider,
+              auth_identity_id: identity!.id,
+              user_metadata: input.user_metadata ?? null,
+              provider_metadata: input.provider_metadata ?? null,
+            })
             .returning();
           return { ...identity!, provider_identities: [entry!] };
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`An identity for ${input.provider} ${input.entity_id} already exists`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(`An identity for ${input.provider} ${input.entity_id} already exists`);
         throw error;
       }
     },
 
-    async updateProviderIdentity(id: string, patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }): Promise<ProviderIdentityRow> {
+    async updateProviderIdentity(
+      id: string,
+      patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null },
+    ): Promise<ProviderIdentityRow> {
       const set: Partial<ProviderIdentityRow> = {};
       if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
       if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
-      const [row] = await db.update(providerIdentity).set({ ...set, updated_at: new Date() }).where(eq(providerIdentity.id, id)).returning();
+      const [row] = await db
+        .update(providerIdentity)
+        .set({ ...set, updated_at: new Date() })
+        .where(eq(providerIdentity.id, id))
+        .returning();
       if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
       return row;
     },
@@ -155,8 +188,17 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       const key = actorKey(actorType);
       const updated = await db
         .update(authIdentity)
-        .set({ app_metadata: sql`${authIdentity.app_metadata} || jsonb_build_object(${key}::text, ${actorId}::text)`, updated_at: new Date() })
-        .where(and(eq(authIdentity.id, id), liveIdentity, sql`coalesce(${authIdentity.app_metadata} ->> ${key}, ${actorId}) = ${actorId}`))
+        .set({
+          app_metadata: sql`${authIdentity.app_metadata} || jsonb_build_object(${key}::text, ${actorId}::text)`,
+          updated_at: new Date(),
+        })
+        .where(
+          and(
+            eq(authIdentity.id, id),
+            liveIdentity,
+            sql`coalesce(${authIdentity.app_metadata} ->> ${key}, ${actorId}) = ${actorId}`,
+          ),
+        )
         .returning({ id: authIdentity.id });
       if (updated.length === 0) {
         await service.retrieve(id);
@@ -218,12 +260,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
       if (!email) throw errors.invalidData("This account signs in without a password");
       await db.transaction(async (inner) => {
-        const checked = await createAuthService(inner, options).authenticate(EMAILPASS, { body: { email, password: input.old_password } }).catch((error: unknown) => {
-          if (isKasseError(error) && error.type === "invalid_data") throw errors.invalidData("The old password is incorrect");
-          throw error;
-        });
+        const checked = await createAuthService(inner, options)
+          .authenticate(EMAILPASS, { body: { email, password: input.old_password } })
+          .catch((error: unknown) => {
+            if (isKasseError(error) && error.type === "invalid_data")
+              throw errors.invalidData("The old password is incorrect");
+            throw error;
+          });
         if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
-        await createAuthService(inner, options).update(EMAILPASS, { body: { email, password: input.new_password }, authIdentityId: identityId });
+        await createAuthService(inner, options).update(EMAILPASS, {
+          body: { email, password: input.new_password },
+          authIdentityId: identityId,
+        });
         await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
       });
     },
@@ -237,9 +285,16 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }): Promise<void> {
       await db.transaction(async (inner) => {
         const tokens = createOneTimeTokenService(inner);
-        const token = await tokens.consume("password_reset", secret, { actor_type: input.actor_type, provider: EMAILPASS, entity_id: input.email });
+        const token = await tokens.consume("password_reset", secret, {
+          actor_type: input.actor_type,
+          provider: EMAILPASS,
+          entity_id: input.email,
+        });
         if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-        await createAuthService(inner, options).update(EMAILPASS, { body: { email: input.email, password: input.password }, authIdentityId: token.auth_identity_id });
+        await createAuthService(inner, options).update(EMAILPASS, {
+          body: { email: input.email, password: input.password },
+          authIdentityId: token.auth_identity_id,
+        });
         // One reset per request: any other outstanding link stops working too.
         await tokens.revokeForIdentity("password_reset", token.auth_identity_id);
       });
@@ -260,11 +315,21 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * in force for every process as soon as it has committed.
      */
     async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">): Promise<boolean> {
-      const linked = claims.actor_id === "" ? undefined : sql`${authIdentity.app_metadata} ->> ${actorKey(claims.actor_type)} = ${claims.actor_id}`;
+      const linked =
+        claims.actor_id === ""
+          ? undefined
+          : sql`${authIdentity.app_metadata} ->> ${actorKey(claims.actor_type)} = ${claims.actor_id}`;
       const rows = await db
         .select({ id: authIdentity.id })
         .from(authIdentity)
-        .where(and(eq(authIdentity.id, claims.auth_identity_id), liveIdentity, eq(authIdentity.credentials_version, claims.credentials_version), linked));
+        .where(
+          and(
+            eq(authIdentity.id, claims.auth_identity_id),
+            liveIdentity,
+            eq(authIdentity.credentials_version, claims.credentials_version),
+            linked,
+          ),
+        );
       return rows.length > 0;
     },
 
@@ -276,9 +341,15 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     async disableOrphans(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
-      const rows = await db.select().from(authIdentity).where(and(inArray(authIdentity.id, ids), liveIdentity)).orderBy(asc(authIdentity.id)).for("update");
+      const rows = await db
+        .select()
+        .from(authIdentity)
+        .where(and(inArray(authIdentity.id, ids), liveIdentity))
+        .orderBy(asc(authIdentity.id))
+        .for("update");
       const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
-      if (orphans.length) await db.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
+      if (orphans.length)
+        await db.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
       return orphans;
     },
 
@@ -293,9 +364,13 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      */
     async purgeDisabled(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      const purged = await db.delete(authIdentity).where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at))).returning({ id: authIdentity.id });
+      const purged = await db
+        .delete(authIdentity)
+        .where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at)))
+        .returning({ id: authIdentity.id });
       const purgedIds = purged.map((row) => row.id);
-      if (purgedIds.length) await db.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
+      if (purgedIds.length)
+        await db.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
     },
 
     /**
@@ -306,11 +381,21 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     claimsFor(identity: AuthIdentity, actorType: string): ActorClaims {
       const actorId = actorIdOf(identity, actorType);
       if (!actorId && !selfRegistering.has(actorType)) throw invalidCredentials();
-      return { actor_id: actorId, actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
+      return {
+        actor_id: actorId,
+        actor_type: actorType,
+        auth_identity_id: identity.id,
+        app_metadata: identity.app_metadata,
+        credentials_version: identity.credentials_version,
+      };
     },
 
     /** Signs in with a provider as `actorType`: the token claims, or (OAuth) a redirect location. */
-    async login(actorType: string, providerId: string, input: ProviderInput): Promise<{ claims: ActorClaims } | { location: string }> {
+    async login(
+      actorType: string,
+      providerId: string,
+      input: ProviderInput,
+    ): Promise<{ claims: ActorClaims } | { location: string }> {
       const result = await service.authenticate(providerId, input);
       if (result.location !== undefined) return { location: result.location };
       return { claims: service.claimsFor(result.identity, actorType) };
@@ -319,7 +404,13 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     /** Registers a new identity: claims of a registration token (`actor_id` ""). */
     async registerActor(actorType: string, providerId: string, input: ProviderInput): Promise<ActorClaims> {
       const identity = await service.register(providerId, input);
-      return { actor_id: "", actor_type: actorType, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
+      return {
+        actor_id: "",
+        actor_type: actorType,
+        auth_identity_id: identity.id,
+        app_metadata: identity.app_metadata,
+        credentials_version: identity.credentials_version,
+      };
     },
 
     /**
@@ -332,7 +423,13 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       });
       const actorId = actorIdOf(identity, current.actor_type);
       if (current.actor_id && actorId !== current.actor_id) throw errors.unauthorized("Invalid token");
-      return { actor_id: actorId, actor_type: current.actor_type, auth_identity_id: identity.id, app_metadata: identity.app_metadata, credentials_version: identity.credentials_version };
+      return {
+        actor_id: actorId,
+        actor_type: current.actor_type,
+        auth_identity_id: identity.id,
+        app_metadata: identity.app_metadata,
+        credentials_version: identity.credentials_version,
+      };
     },
   };
 

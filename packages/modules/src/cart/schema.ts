@@ -1,7 +1,26 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, CurrencyCode, Email, Id, LocaleCode, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, Title, MetadataView, OrNull, RowView, View, entityTable } from "@kasse/db";
+import {
+  Code,
+  CountryCode,
+  CurrencyCode,
+  Email,
+  Id,
+  LocaleCode,
+  metadata,
+  money,
+  MoneyView,
+  OptionalMetadata,
+  ProviderData,
+  storedTotals,
+  Title,
+  MetadataView,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
 export interface CartAddress {
@@ -64,7 +83,11 @@ export const cart = entityTable(
     completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     metadata: metadata(),
   },
-  (t) => [index("cart_customer_idx").on(t.customer_id), index("cart_region_idx").on(t.region_id), index("cart_created_at_idx").on(t.created_at)],
+  (t) => [
+    index("cart_customer_idx").on(t.customer_id),
+    index("cart_region_idx").on(t.region_id),
+    index("cart_created_at_idx").on(t.created_at),
+  ],
 );
 
 /** A cart line: the variant as it was when added (snapshot) and its computed money. */
@@ -96,7 +119,12 @@ export const cartLineItem = entityTable(
     ...lineTotals(),
     metadata: metadata(),
   },
-  (t) => [index("cart_line_item_cart_idx").on(t.cart_id), index("cart_line_item_variant_idx").on(t.cart_id, t.variant_id).where(sql`deleted_at is null`)],
+  (t) => [
+    index("cart_line_item_cart_idx").on(t.cart_id),
+    index("cart_line_item_variant_idx")
+      .on(t.cart_id, t.variant_id)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 /** A shipping method chosen for the cart: at most one per shipping profile. */
@@ -229,7 +257,10 @@ export const ShippingMethodCreate = Type.Object(
 export type ShippingMethodCreate = Static<typeof ShippingMethodCreate>;
 
 /** Body of `POST` and `DELETE /store/carts/{id}/promotions`. */
-export const PromoCodes = Type.Object({ promo_codes: Type.Array(Code({ minLength: 1 }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export const PromoCodes = Type.Object(
+  { promo_codes: Type.Array(Code({ minLength: 1 }), { minItems: 1, maxItems: 50 }) },
+  { additionalProperties: false },
+);
 export type PromoCodes = Static<typeof PromoCodes>;
 
 /** Body of `POST /store/carts/{id}/customer`. */
@@ -261,6 +292,20 @@ export const CartRowView = RowView(cart);
 export const CartLineItemRowView = RowView(cartLineItem);
 export const CartShippingMethodRowView = RowView(cartShippingMethod);
 /** A tax line of a line item (`item_id`) or shipping method (`shipping_method_id`). */
-export const TaxLineView = View({ rate: Type.Number(), code: Type.String(), name: Type.String(), tax_rate_id: OrNull(Type.String()), item_id: Type.String(), shipping_method_id: Type.String() });
+export const TaxLineView = View({
+  rate: Type.Number(),
+  code: Type.String(),
+  name: Type.String(),
+  tax_rate_id: OrNull(Type.String()),
+  item_id: Type.String(),
+  shipping_method_id: Type.String(),
+});
 /** A promotion's discount on a line item (`item_id`) or shipping method (`shipping_method_id`). */
-export const AdjustmentView = View({ id: Type.String(), promotion_id: Type.String(), code: OrNull(Type.String()), amount: MoneyView(), item_id: Type.String(), shipping_method_id: Type.String() });
+export const AdjustmentView = View({
+  id: Type.String(),
+  promotion_id: Type.String(),
+  code: OrNull(Type.String()),
+  amount: MoneyView(),
+  item_id: Type.String(),
+  shipping_method_id: Type.String(),
+});

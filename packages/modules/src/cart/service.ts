@@ -36,7 +36,18 @@ export interface CartInsert {
 }
 
 /** A new line: the variant snapshot the flow took from the catalog. */
-export type LineItemInsert = Omit<CartLineItemRow, "id" | "cart_id" | "created_at" | "updated_at" | "deleted_at" | keyof LineTotals | "tax_lines" | "adjustments" | "metadata"> & {
+export type LineItemInsert = Omit<
+  CartLineItemRow,
+  | "id"
+  | "cart_id"
+  | "created_at"
+  | "updated_at"
+  | "deleted_at"
+  | keyof LineTotals
+  | "tax_lines"
+  | "adjustments"
+  | "metadata"
+> & {
   metadata?: Record<string, unknown> | null;
 };
 
@@ -86,9 +97,20 @@ export function createCartService(db: Db) {
     /** The cart with its live lines and methods: three queries, whatever the cart's size. */
     async load(id: string): Promise<CartState> {
       const [[row], items, methods] = await Promise.all([
-        db.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))),
-        db.select().from(cartLineItem).where(and(eq(cartLineItem.cart_id, id), liveItem)).orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
-        db.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, id), liveMethod)).orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+        db
+          .select()
+          .from(cart)
+          .where(and(eq(cart.id, id), isNull(cart.deleted_at))),
+        db
+          .select()
+          .from(cartLineItem)
+          .where(and(eq(cartLineItem.cart_id, id), liveItem))
+          .orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+        db
+          .select()
+          .from(cartShippingMethod)
+          .where(and(eq(cartShippingMethod.cart_id, id), liveMethod))
+          .orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
       ]);
       if (!row) throw notFound(id);
       return { cart: row, items, shipping_methods: methods };
@@ -96,7 +118,10 @@ export function createCartService(db: Db) {
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
     async retrieve(id: string): Promise<CartRow> {
-      const [row] = await db.select().from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at)));
+      const [row] = await db
+        .select()
+        .from(cart)
+        .where(and(eq(cart.id, id), isNull(cart.deleted_at)));
       if (!row) throw notFound(id);
       return row;
     },
@@ -111,7 +136,13 @@ export function createCartService(db: Db) {
       const closed = await db
         .update(cart)
         .set({ completed_at: now, updated_at: now })
-        .where(and(eq(cart.id, id), isNull(cart.completed_at), sql`date_trunc('milliseconds', ${cart.updated_at}) = ${checkedUpdatedAt}::timestamptz`))
+        .where(
+          and(
+            eq(cart.id, id),
+            isNull(cart.completed_at),
+            sql`date_trunc('milliseconds', ${cart.updated_at}) = ${checkedUpdatedAt}::timestamptz`,
+          ),
+        )
         .returning({ id: cart.id });
       return closed.length > 0;
     },
@@ -126,7 +157,11 @@ export function createCartService(db: Db) {
      * writes to one cart run one after the other) and returns its state.
      */
     async lock(id: string): Promise<CartState> {
-      const [row] = await db.select({ id: cart.id }).from(cart).where(and(eq(cart.id, id), isNull(cart.deleted_at))).for("update");
+      const [row] = await db
+        .select({ id: cart.id })
+        .from(cart)
+        .where(and(eq(cart.id, id), isNull(cart.deleted_at)))
+        .for("update");
       if (!row) throw notFound(id);
       // Read after the lock is held, so the state cannot change underneath the caller.
       return createCartService(db).load(id);
@@ -135,10 +170,23 @@ export function createCartService(db: Db) {
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
     async update(
       id: string,
-      input: Partial<Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code" | "email" | "locale" | "customer_id" | "metadata" | "promo_codes" | "completed_at">> & {
+      input: Partial<
+        Pick<
+          CartRow,
+          | "region_id"
+          | "sales_channel_id"
+          | "currency_code"
+          | "email"
+          | "locale"
+          | "customer_id"
+          | "metadata"
+          | "promo_codes"
+          | "completed_at"
+        >
+      > & {
         shipping_address?: CartAddressInput | null;
         billing_address?: CartAddressInput | null;
-      }
+      },
     ): Promise<void> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
@@ -156,7 +204,11 @@ export function createCartService(db: Db) {
       return row!;
     },
 
-    async updateItem(cartId: string, itemId: string, input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null }): Promise<void> {
+    async updateItem(
+      cartId: string,
+      itemId: string,
+      input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
+    ): Promise<void> {
       const updated = await db
         .update(cartLineItem)
         .set(input)
@@ -176,10 +228,25 @@ export function createCartService(db: Db) {
     /** Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa). */
     async setShippingMethod(
       cartId: string,
-      input: { shipping_option_id: string; shipping_profile_id: string | null; name: string; amount: number; is_tax_inclusive: boolean; data: Record<string, unknown> }
+      input: {
+        shipping_option_id: string;
+        shipping_profile_id: string | null;
+        name: string;
+        amount: number;
+        is_tax_inclusive: boolean;
+        data: Record<string, unknown>;
+      },
     ): Promise<CartShippingMethodRow> {
-      const existing = await db.select().from(cartShippingMethod).where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
-      const replaced = existing.filter((m) => m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id).map((m) => m.id);
+      const existing = await db
+        .select()
+        .from(cartShippingMethod)
+        .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
+      const replaced = existing
+        .filter(
+          (m) =>
+            m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id,
+        )
+        .map((m) => m.id);
       await service.deleteShippingMethods(replaced);
       const [row] = await db
         .insert(cartShippingMethod)
@@ -193,17 +260,30 @@ export function createCartService(db: Db) {
     },
 
     /** Writes what the cart flow computed: each line's money, each method's, and the cart's totals. */
-    async saveComputed(cartId: string, computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] }): Promise<void> {
+    async saveComputed(
+      cartId: string,
+      computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] },
+    ): Promise<void> {
       // Sent together: one round trip's latency on a pipelining driver.
       await Promise.all([
-        ...computed.items.map(({ id, amount: _amount, ...line }) => db.update(cartLineItem).set(line).where(eq(cartLineItem.id, id))),
-        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) => db.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id))),
-        db.update(cart).set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() }).where(eq(cart.id, cartId)),
+        ...computed.items.map(({ id, amount: _amount, ...line }) =>
+          db.update(cartLineItem).set(line).where(eq(cartLineItem.id, id)),
+        ),
+        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) =>
+          db.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id)),
+        ),
+        db
+          .update(cart)
+          .set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() })
+          .where(eq(cart.id, cartId)),
       ]);
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */
     async completedCartsPage(afterId: string, limit: number): Promise<string[]> {
-      const rows = await queryRows<{ id: string }>(db, sql`select id from cart where completed_at is not null and deleted_at is null and id > ${afterId} order by id limit ${limit}`);
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select id from cart where completed_at is not null and deleted_at is null and id > ${afterId} order by id limit ${limit}`,
+      );
       return rows.map((r) => r.id);
     },
 

@@ -83,11 +83,20 @@ export interface ComputedTotals {
  * computeTotals({ items: [{ unit_price: 1000, quantity: 2, is_tax_inclusive: false, tax_rates: [19], discounts: [] }], shipping_methods: [] })
  * // items[0]: { subtotal: 2000, discount_total: 0, tax_total: 380, total: 2380, original_total: 2380 }
  */
-export function computeTotals(input: { items: readonly TotalsLineInput[]; shipping_methods: readonly TotalsShippingInput[] }): ComputedTotals {
+export function computeTotals(input: {
+  items: readonly TotalsLineInput[];
+  shipping_methods: readonly TotalsShippingInput[];
+}): ComputedTotals {
   const items = input.items.map((item) => lineTotals(item.unit_price * item.quantity, item));
   const shipping_methods = input.shipping_methods.map((method) => lineTotals(method.amount, method));
   const sum = (lines: LineTotals[], key: keyof LineTotals) => lines.reduce((acc, line) => acc + line[key], 0);
-  const item = { subtotal: sum(items, "subtotal"), discount: sum(items, "discount_total"), tax: sum(items, "tax_total"), total: sum(items, "total"), original: sum(items, "original_total") };
+  const item = {
+    subtotal: sum(items, "subtotal"),
+    discount: sum(items, "discount_total"),
+    tax: sum(items, "tax_total"),
+    total: sum(items, "total"),
+    original: sum(items, "original_total"),
+  };
   const ship = {
     subtotal: sum(shipping_methods, "subtotal"),
     discount: sum(shipping_methods, "discount_total"),
@@ -116,15 +125,27 @@ export function computeTotals(input: { items: readonly TotalsLineInput[]; shippi
   };
 }
 
-function lineTotals(gross: number, line: { is_tax_inclusive: boolean; tax_rates: readonly number[]; discounts: readonly number[] }): LineTotals {
+function lineTotals(
+  gross: number,
+  line: { is_tax_inclusive: boolean; tax_rates: readonly number[]; discounts: readonly number[] },
+): LineTotals {
   assertAmount(gross, "amount");
   for (const d of line.discounts) assertAmount(d, "discount");
   const rate = rateInMilli(line.tax_rates);
-  const discount = Math.min(gross, line.discounts.reduce((a, d) => a + d, 0));
+  const discount = Math.min(
+    gross,
+    line.discounts.reduce((a, d) => a + d, 0),
+  );
   if (!line.is_tax_inclusive) {
     const taxable = gross - discount;
     const tax = taxOnNet(taxable, rate);
-    return { subtotal: gross, discount_total: discount, tax_total: tax, total: taxable + tax, original_total: gross + taxOnNet(gross, rate) };
+    return {
+      subtotal: gross,
+      discount_total: discount,
+      tax_total: tax,
+      total: taxable + tax,
+      original_total: gross + taxOnNet(gross, rate),
+    };
   }
   const total = gross - discount;
   const tax = taxInGross(total, rate);
@@ -160,5 +181,6 @@ function roundDiv(n: bigint, d: bigint): number {
 }
 
 function assertAmount(value: number, what: string): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Invalid ${what}: ${value} (a non-negative integer in minor units)`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`Invalid ${what}: ${value} (a non-negative integer in minor units)`);
 }

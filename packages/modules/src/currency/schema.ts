@@ -15,13 +15,20 @@ export const currency = pgTable(
     is_default: boolean("is_default").notNull().default(false),
     ...timestamps(),
   },
-  (t) => [uniqueIndex("currency_default_uq").on(t.is_default).where(sql`is_default`)],
+  (t) => [
+    uniqueIndex("currency_default_uq")
+      .on(t.is_default)
+      .where(sql`is_default`),
+  ],
 );
 
 export type CurrencyRow = typeof currency.$inferSelect;
 
 /** Body of `POST /admin/currencies/{code}`. */
-export const CurrencyUpdate = Type.Object({ is_default: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const CurrencyUpdate = Type.Object(
+  { is_default: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
 
 /** Filters of `GET /admin/currencies`. */

@@ -29,9 +29,18 @@ export function createCurrencyService(db: Db) {
       return row;
     },
 
-    async list(filters: CurrencyFilters, page: Paging & { order?: string }): Promise<{ items: Currency[]; count: number }> {
+    async list(
+      filters: CurrencyFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: Currency[]; count: number }> {
       const where = and(...conditions(filters));
-      const { items, count: total } = await listPage(db, currency, where, orderBy(page.order, columns, currency.code, "code"), page);
+      const { items, count: total } = await listPage(
+        db,
+        currency,
+        where,
+        orderBy(page.order, columns, currency.code, "code"),
+        page,
+      );
       return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
 
@@ -40,8 +49,13 @@ export function createCurrencyService(db: Db) {
       const existing = await service.retrieve(code);
       if (input.is_default === undefined) return existing;
       return transaction(db, async (inner) => {
-        if (input.is_default) await inner.update(currency).set({ is_default: false }).where(eq(currency.is_default, true));
-        const [row] = await inner.update(currency).set({ is_default: input.is_default }).where(eq(currency.code, existing.code)).returning(columns);
+        if (input.is_default)
+          await inner.update(currency).set({ is_default: false }).where(eq(currency.is_default, true));
+        const [row] = await inner
+          .update(currency)
+          .set({ is_default: input.is_default })
+          .where(eq(currency.code, existing.code))
+          .returning(columns);
         return row!;
       });
     },
@@ -67,7 +81,13 @@ export type CurrencyService = ReturnType<typeof createCurrencyService>;
 
 function conditions(filters: CurrencyFilters): SQL[] {
   const out: SQL[] = [];
-  if (filters.code?.length) out.push(inArray(currency.code, filters.code.map((c) => c.toLowerCase())));
+  if (filters.code?.length)
+    out.push(
+      inArray(
+        currency.code,
+        filters.code.map((c) => c.toLowerCase()),
+      ),
+    );
   if (filters.is_default !== undefined) out.push(eq(currency.is_default, filters.is_default));
   if (filters.q) {
     const pattern = likePattern(filters.q);

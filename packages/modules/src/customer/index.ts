@@ -1,3 +1,8 @@
 export * from "./schema";
-export { createCustomerService, type CustomerService, type CustomerDetail, type CustomerCreateContext } from "./service";
+export {
+  createCustomerService,
+  type CustomerService,
+  type CustomerDetail,
+  type CustomerCreateContext,
+} from "./service";
 export * from "./steps";

@@ -18,7 +18,9 @@ export const customer = entityTable(
   },
   (t) => [
     // As Medusa: one live customer per email and account kind, so a guest and a registered customer may share an email.
-    uniqueIndex("customer_email_has_account_uq").on(t.email, t.has_account).where(sql`deleted_at is null`),
+    uniqueIndex("customer_email_has_account_uq")
+      .on(t.email, t.has_account)
+      .where(sql`deleted_at is null`),
     index("customer_created_at_idx").on(t.created_at),
     index("customer_updated_at_idx").on(t.updated_at),
   ],
@@ -28,7 +30,9 @@ export const customer = entityTable(
 export const customerAddress = entityTable(
   "customer_address",
   {
-    customer_id: text("customer_id").notNull().references(() => customer.id),
+    customer_id: text("customer_id")
+      .notNull()
+      .references(() => customer.id),
     address_name: text("address_name"),
     is_default_shipping: boolean("is_default_shipping").notNull().default(false),
     is_default_billing: boolean("is_default_billing").notNull().default(false),
@@ -46,8 +50,12 @@ export const customerAddress = entityTable(
   },
   (t) => [
     index("customer_address_customer_id_idx").on(t.customer_id),
-    uniqueIndex("customer_address_default_shipping_uq").on(t.customer_id).where(sql`is_default_shipping and deleted_at is null`),
-    uniqueIndex("customer_address_default_billing_uq").on(t.customer_id).where(sql`is_default_billing and deleted_at is null`),
+    uniqueIndex("customer_address_default_shipping_uq")
+      .on(t.customer_id)
+      .where(sql`is_default_shipping and deleted_at is null`),
+    uniqueIndex("customer_address_default_billing_uq")
+      .on(t.customer_id)
+      .where(sql`is_default_billing and deleted_at is null`),
   ],
 );
 
@@ -60,7 +68,9 @@ export const customerGroup = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("customer_group_name_uq").on(t.name).where(sql`deleted_at is null`),
+    uniqueIndex("customer_group_name_uq")
+      .on(t.name)
+      .where(sql`deleted_at is null`),
     index("customer_group_created_at_idx").on(t.created_at),
   ],
 );
@@ -69,8 +79,12 @@ export const customerGroup = entityTable(
 export const customerGroupCustomer = pgTable(
   "customer_group_customer",
   {
-    customer_id: text("customer_id").notNull().references(() => customer.id),
-    customer_group_id: text("customer_group_id").notNull().references(() => customerGroup.id),
+    customer_id: text("customer_id")
+      .notNull()
+      .references(() => customer.id),
+    customer_group_id: text("customer_group_id")
+      .notNull()
+      .references(() => customerGroup.id),
     created_by: text("created_by"),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -84,7 +98,8 @@ export type CustomerRow = typeof customer.$inferSelect;
 export type CustomerAddressRow = typeof customerAddress.$inferSelect;
 export type CustomerGroupRow = typeof customerGroup.$inferSelect;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
 const Text = () => Nullable(Title());
 
 const customerFields = {
@@ -102,7 +117,10 @@ export const CustomerCreate = Type.Object({ email: Email(), ...customerFields },
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
 /** Body of `POST /admin/customers/{id}` and `POST /store/customers/me`: the create fields, all optional. */
-export const CustomerUpdate = Type.Object({ email: Type.Optional(Email()), ...customerFields }, { additionalProperties: false });
+export const CustomerUpdate = Type.Object(
+  { email: Type.Optional(Email()), ...customerFields },
+  { additionalProperties: false },
+);
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
 const addressFields = {
@@ -130,13 +148,22 @@ export type AddressCreate = Static<typeof AddressCreate>;
 
 /** Body of an address update: every field optional, but a required one cannot be cleared. */
 export const AddressUpdate = Type.Object(
-  { ...addressFields, address_1: Type.Optional(Required()), city: Type.Optional(Required()), postal_code: Type.Optional(Required()), country_code: Type.Optional(Country()) },
+  {
+    ...addressFields,
+    address_1: Type.Optional(Required()),
+    city: Type.Optional(Required()),
+    postal_code: Type.Optional(Required()),
+    country_code: Type.Optional(Country()),
+  },
   { additionalProperties: false },
 );
 export type AddressUpdate = Static<typeof AddressUpdate>;
 
 /** Body of `POST /admin/customer-groups`. */
-export const CustomerGroupCreate = Type.Object({ name: Title({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false });
+export const CustomerGroupCreate = Type.Object(
+  { name: Title({ minLength: 1 }), metadata: OptionalMetadata() },
+  { additionalProperties: false },
+);
 export type CustomerGroupCreate = Static<typeof CustomerGroupCreate>;
 
 /** Body of `POST /admin/customer-groups/{id}`. */
@@ -165,9 +192,13 @@ export interface CustomerGroupFilters {
 
 // Response schemas describe JSON, while services hand back Dates: the serializer writes them as ISO strings.
 const Timestamp = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
-const NullableTimestamp = () => Type.Unsafe<Date | string | null>({ anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] });
+const NullableTimestamp = () =>
+  Type.Unsafe<Date | string | null>({ anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] });
 const NullableText = () => Type.Union([Type.String(), Type.Null()]);
-const MetaOut = () => Type.Unsafe<Record<string, unknown> | null>({ anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }] });
+const MetaOut = () =>
+  Type.Unsafe<Record<string, unknown> | null>({
+    anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }],
+  });
 
 /** An address as every response shows it. */
 export const AddressResponse = Type.Partial(

@@ -13,7 +13,9 @@ describe("customer service", () => {
     // A registered customer may share a guest's email (a guest who later signs up).
     const registered = await customers.create({ email: "same@example.com" }, { has_account: true });
     expect([guest.email, registered.email]).toEqual(["same@example.com", "same@example.com"]);
-    await expect(customers.create({ email: "SAME@example.com" }, { has_account: true })).rejects.toMatchObject({ type: "conflict" });
+    await expect(customers.create({ email: "SAME@example.com" }, { has_account: true })).rejects.toMatchObject({
+      type: "conflict",
+    });
     await customers.delete(registered.id);
     await expect(customers.retrieve(registered.id)).rejects.toMatchObject({ type: "not_found" });
     expect((await customers.create({ email: "same@example.com" }, { has_account: true })).has_account).toBe(true);
@@ -22,7 +24,14 @@ describe("customer service", () => {
 
   it("at most one default shipping and billing address per customer, even under concurrent writes", async () => {
     const c = await customers.create({ email: "defaults@example.com" });
-    const writes = Array.from({ length: onPostgres() ? 6 : 3 }, (_, i) => customers.addAddress(c.id, { ...address, address_1: `${i} Main St`, is_default_shipping: true, is_default_billing: i % 2 === 0 }));
+    const writes = Array.from({ length: onPostgres() ? 6 : 3 }, (_, i) =>
+      customers.addAddress(c.id, {
+        ...address,
+        address_1: `${i} Main St`,
+        is_default_shipping: true,
+        is_default_billing: i % 2 === 0,
+      }),
+    );
     await Promise.all(writes);
     const { addresses } = await customers.retrieve(c.id);
     expect(addresses.filter((a) => a.is_default_shipping)).toHaveLength(1);
@@ -48,9 +57,13 @@ describe("customer service", () => {
     await customers.updateGroupCustomers(gone.id, { add: [c.id] });
     await customers.deleteGroup(gone.id);
     expect(await customers.groupIdsOfCustomer(c.id)).toEqual([vip.id]);
-    await expect(customers.updateGroupCustomers(vip.id, { remove: [c.id], add: ["cus_unknown"] })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(
+      customers.updateGroupCustomers(vip.id, { remove: [c.id], add: ["cus_unknown"] }),
+    ).rejects.toMatchObject({ type: "invalid_data" });
     expect(await customers.groupIdsOfCustomer(c.id)).toEqual([vip.id]);
-    expect((await customers.list({ groups: [vip.id] }, { limit: 10, offset: 0 })).items.map((x) => x.id)).toEqual([c.id]);
+    expect((await customers.list({ groups: [vip.id] }, { limit: 10, offset: 0 })).items.map((x) => x.id)).toEqual([
+      c.id,
+    ]);
   });
 
   it("updateCustomerGroups changes one customer's groups all or nothing", async () => {
@@ -60,9 +73,13 @@ describe("customer service", () => {
     const added = await customers.updateCustomerGroups(c.id, { add: [a.id, b.id, a.id] });
     expect(added.groups.map((g) => g.id).sort()).toEqual([a.id, b.id].sort());
     // An unknown group fails the whole change: the removal of A does not happen either.
-    await expect(customers.updateCustomerGroups(c.id, { remove: [a.id], add: ["cusgroup_unknown"] })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(
+      customers.updateCustomerGroups(c.id, { remove: [a.id], add: ["cusgroup_unknown"] }),
+    ).rejects.toMatchObject({ type: "invalid_data" });
     expect((await customers.groupIdsOfCustomer(c.id)).sort()).toEqual([a.id, b.id].sort());
     expect((await customers.updateCustomerGroups(c.id, { remove: [a.id] })).groups.map((g) => g.id)).toEqual([b.id]);
-    await expect(customers.updateCustomerGroups("cus_unknown", { add: [b.id] })).rejects.toMatchObject({ type: "not_found" });
+    await expect(customers.updateCustomerGroups("cus_unknown", { add: [b.id] })).rejects.toMatchObject({
+      type: "not_found",
+    });
   });
 });

@@ -1,5 +1,17 @@
 import { and, asc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, rangeConditions, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  rangeConditions,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
 import {
   customer,
   customerAddress,
@@ -44,7 +56,6 @@ function companyOf(input: { company?: string | null; company_name?: string | nul
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-
 /**
  * Customers, their addresses and customer groups.
  * @example
@@ -57,7 +68,11 @@ export function createCustomerService(db: Db) {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [addresses, memberships] = await Promise.all([
-      tx.select().from(customerAddress).where(and(inArray(customerAddress.customer_id, ids), liveAddress)).orderBy(customerAddress.created_at, customerAddress.id),
+      tx
+        .select()
+        .from(customerAddress)
+        .where(and(inArray(customerAddress.customer_id, ids), liveAddress))
+        .orderBy(customerAddress.created_at, customerAddress.id),
       tx
         .select({ customer_id: customerGroupCustomer.customer_id, group: customerGroup })
         .from(customerGroupCustomer)
@@ -79,7 +94,10 @@ export function createCustomerService(db: Db) {
   }
 
   async function row(id: string, tx: Db): Promise<CustomerRow> {
-    const [found] = await tx.select().from(customer).where(and(eq(customer.id, id), live));
+    const [found] = await tx
+      .select()
+      .from(customer)
+      .where(and(eq(customer.id, id), live));
     if (!found) throw errors.notFound(`Customer with id: ${id} was not found`);
     return found;
   }
@@ -88,15 +106,35 @@ export function createCustomerService(db: Db) {
     const [taken] = await tx
       .select({ id: customer.id })
       .from(customer)
-      .where(and(eq(customer.email, email), eq(customer.has_account, hasAccount), live, exceptId ? ne(customer.id, exceptId) : undefined))
+      .where(
+        and(
+          eq(customer.email, email),
+          eq(customer.has_account, hasAccount),
+          live,
+          exceptId ? ne(customer.id, exceptId) : undefined,
+        ),
+      )
       .limit(1);
-    if (taken) throw errors.conflict(`A customer with email ${email}${hasAccount ? " and an account" : ""} already exists`);
+    if (taken)
+      throw errors.conflict(`A customer with email ${email}${hasAccount ? " and an account" : ""} already exists`);
   }
 
   /** Clears the previous default of each kind the new or updated address claims. */
-  async function clearDefaults(customerId: string, flags: { is_default_shipping?: boolean; is_default_billing?: boolean }, tx: Db): Promise<void> {
-    if (flags.is_default_shipping) await tx.update(customerAddress).set({ is_default_shipping: false }).where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_shipping, true)));
-    if (flags.is_default_billing) await tx.update(customerAddress).set({ is_default_billing: false }).where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_billing, true)));
+  async function clearDefaults(
+    customerId: string,
+    flags: { is_default_shipping?: boolean; is_default_billing?: boolean },
+    tx: Db,
+  ): Promise<void> {
+    if (flags.is_default_shipping)
+      await tx
+        .update(customerAddress)
+        .set({ is_default_shipping: false })
+        .where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_shipping, true)));
+    if (flags.is_default_billing)
+      await tx
+        .update(customerAddress)
+        .set({ is_default_billing: false })
+        .where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_billing, true)));
   }
 
   const conflictOnUnique = (error: unknown, message: string): never => {
@@ -135,7 +173,10 @@ export function createCustomerService(db: Db) {
       return (await withRelations([await row(id, db)], db))[0]!;
     },
 
-    async list(filters: CustomerFilters, page: Paging & { order?: string }): Promise<{ items: CustomerDetail[]; count: number }> {
+    async list(
+      filters: CustomerFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: CustomerDetail[]; count: number }> {
       const where = and(live, ...customerConditions(filters));
       const columns = {
         created_at: customer.created_at,
@@ -148,7 +189,13 @@ export function createCustomerService(db: Db) {
         company_name: customer.company_name,
         has_account: customer.has_account,
       };
-      const { items: rows, count: total } = await listPage(db, customer, where, orderBy(page.order, columns, customer.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        customer,
+        where,
+        orderBy(page.order, columns, customer.id),
+        page,
+      );
       return { items: await withRelations(rows, db), count: total };
     },
 
@@ -164,7 +211,10 @@ export function createCustomerService(db: Db) {
       }
       if (Object.keys(changes).length > 0) {
         try {
-          await db.update(customer).set(changes).where(and(eq(customer.id, id), live));
+          await db
+            .update(customer)
+            .set(changes)
+            .where(and(eq(customer.id, id), live));
         } catch (error) {
           conflictOnUnique(error, `A customer with email ${changes.email} already exists`);
         }
@@ -177,7 +227,10 @@ export function createCustomerService(db: Db) {
       await row(id, db);
       const now = new Date();
       await transaction(db, async (t) => {
-        await t.update(customerAddress).set({ deleted_at: now }).where(and(eq(customerAddress.customer_id, id), liveAddress));
+        await t
+          .update(customerAddress)
+          .set({ deleted_at: now })
+          .where(and(eq(customerAddress.customer_id, id), liveAddress));
         await t.update(customer).set({ deleted_at: now }).where(eq(customer.id, id));
       });
       return now;
@@ -186,14 +239,24 @@ export function createCustomerService(db: Db) {
     /** Undoes {@link delete}: the customer and the addresses deleted with it (at `deletedAt`) are live again. */
     async restore(id: string, deletedAt: Date): Promise<void> {
       await transaction(db, async (t) => {
-        await t.update(customer).set({ deleted_at: null }).where(and(eq(customer.id, id), eq(customer.deleted_at, deletedAt)));
-        await t.update(customerAddress).set({ deleted_at: null }).where(and(eq(customerAddress.customer_id, id), eq(customerAddress.deleted_at, deletedAt)));
+        await t
+          .update(customer)
+          .set({ deleted_at: null })
+          .where(and(eq(customer.id, id), eq(customer.deleted_at, deletedAt)));
+        await t
+          .update(customerAddress)
+          .set({ deleted_at: null })
+          .where(and(eq(customerAddress.customer_id, id), eq(customerAddress.deleted_at, deletedAt)));
       });
     },
 
     /** The live customer with an account for `email`, or null. */
     async findAccountByEmail(email: string): Promise<CustomerRow | null> {
-      const [found] = await db.select().from(customer).where(and(eq(customer.email, normalizeEmail(email)), eq(customer.has_account, true), live)).limit(1);
+      const [found] = await db
+        .select()
+        .from(customer)
+        .where(and(eq(customer.email, normalizeEmail(email)), eq(customer.has_account, true), live))
+        .limit(1);
       return found ?? null;
     },
 
@@ -217,7 +280,10 @@ export function createCustomerService(db: Db) {
 
     /** An address of this customer; another customer's address is not found (never revealed). */
     async retrieveAddress(customerId: string, addressId: string): Promise<CustomerAddressRow> {
-      const [found] = await db.select().from(customerAddress).where(and(eq(customerAddress.id, addressId), eq(customerAddress.customer_id, customerId), liveAddress));
+      const [found] = await db
+        .select()
+        .from(customerAddress)
+        .where(and(eq(customerAddress.id, addressId), eq(customerAddress.customer_id, customerId), liveAddress));
       if (!found) throw errors.notFound(`Address with id: ${addressId} was not found`);
       return found;
     },
@@ -259,23 +325,38 @@ export function createCustomerService(db: Db) {
         if (Object.keys(input).length === 0) return existing;
         await clearDefaults(customerId, input, t);
         const changes = { ...input, ...(input.country_code ? { country_code: input.country_code.toLowerCase() } : {}) };
-        const [updated] = await t.update(customerAddress).set(changes).where(eq(customerAddress.id, addressId)).returning();
+        const [updated] = await t
+          .update(customerAddress)
+          .set(changes)
+          .where(eq(customerAddress.id, addressId))
+          .returning();
         return updated!;
       });
     },
 
     async deleteAddress(customerId: string, addressId: string): Promise<void> {
       await service.retrieveAddress(customerId, addressId);
-      await db.update(customerAddress).set({ deleted_at: new Date(), is_default_billing: false, is_default_shipping: false }).where(eq(customerAddress.id, addressId));
+      await db
+        .update(customerAddress)
+        .set({ deleted_at: new Date(), is_default_billing: false, is_default_shipping: false })
+        .where(eq(customerAddress.id, addressId));
     },
 
     // --- groups ----------------------------------------------------------------------------
 
-    async createGroup(input: CustomerGroupCreate, context: { created_by?: string | null } = {}): Promise<CustomerGroupRow> {
+    async createGroup(
+      input: CustomerGroupCreate,
+      context: { created_by?: string | null } = {},
+    ): Promise<CustomerGroupRow> {
       try {
         const [created] = await db
           .insert(customerGroup)
-          .values({ id: generateId("cusgroup"), name: input.name, metadata: input.metadata ?? null, created_by: context.created_by ?? null })
+          .values({
+            id: generateId("cusgroup"),
+            name: input.name,
+            metadata: input.metadata ?? null,
+            created_by: context.created_by ?? null,
+          })
           .returning();
         return created!;
       } catch (error) {
@@ -284,7 +365,10 @@ export function createCustomerService(db: Db) {
     },
 
     async retrieveGroup(id: string): Promise<CustomerGroupRow> {
-      const [found] = await db.select().from(customerGroup).where(and(eq(customerGroup.id, id), liveGroup));
+      const [found] = await db
+        .select()
+        .from(customerGroup)
+        .where(and(eq(customerGroup.id, id), liveGroup));
       if (!found) throw errors.notFound(`Customer group with id: ${id} was not found`);
       return found;
     },
@@ -303,21 +387,40 @@ export function createCustomerService(db: Db) {
       return out;
     },
 
-    async listGroups(filters: CustomerGroupFilters, page: Paging & { order?: string }): Promise<{ items: CustomerGroupRow[]; count: number }> {
+    async listGroups(
+      filters: CustomerGroupFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions = anyOf(filters, { id: customerGroup.id, name: customerGroup.name });
       if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
       if (filters.customer_id?.length) {
-        conditions.push(inArray(customerGroup.id, db.select({ id: customerGroupCustomer.customer_group_id }).from(customerGroupCustomer).where(inArray(customerGroupCustomer.customer_id, filters.customer_id))));
+        conditions.push(
+          inArray(
+            customerGroup.id,
+            db
+              .select({ id: customerGroupCustomer.customer_group_id })
+              .from(customerGroupCustomer)
+              .where(inArray(customerGroupCustomer.customer_id, filters.customer_id)),
+          ),
+        );
       }
       const where = and(liveGroup, ...conditions);
-      const columns = { created_at: customerGroup.created_at, updated_at: customerGroup.updated_at, name: customerGroup.name };
+      const columns = {
+        created_at: customerGroup.created_at,
+        updated_at: customerGroup.updated_at,
+        name: customerGroup.name,
+      };
       return listPage(db, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
     },
 
     async updateGroup(id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> {
       if (Object.keys(input).length === 0) return service.retrieveGroup(id);
       try {
-        const [updated] = await db.update(customerGroup).set(input).where(and(eq(customerGroup.id, id), liveGroup)).returning();
+        const [updated] = await db
+          .update(customerGroup)
+          .set(input)
+          .where(and(eq(customerGroup.id, id), liveGroup))
+          .returning();
         if (!updated) throw errors.notFound(`Customer group with id: ${id} was not found`);
         return updated;
       } catch (error) {
@@ -338,14 +441,21 @@ export function createCustomerService(db: Db) {
      * Adds and removes members in one transaction. Every id must be a live customer, else
      * `invalid_data` and nothing changes. Adding a member twice is a no-op.
      */
-    async updateGroupCustomers(groupId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}): Promise<CustomerGroupRow> {
+    async updateGroupCustomers(
+      groupId: string,
+      change: { add?: string[]; remove?: string[] },
+      context: { created_by?: string | null } = {},
+    ): Promise<CustomerGroupRow> {
       const add = [...new Set(change.add ?? [])];
       const remove = [...new Set(change.remove ?? [])];
       return transaction(db, async (t) => {
         const group = await createCustomerService(t).retrieveGroup(groupId);
         const wanted = [...new Set([...add, ...remove])];
         if (wanted.length > 0) {
-          const found = await t.select({ id: customer.id }).from(customer).where(and(inArray(customer.id, wanted), live));
+          const found = await t
+            .select({ id: customer.id })
+            .from(customer)
+            .where(and(inArray(customer.id, wanted), live));
           const known = new Set(found.map((r) => r.id));
           const unknown = wanted.filter((id) => !known.has(id));
           if (unknown.length > 0) throw errors.invalidData(`Customers with ids: ${unknown.join(", ")} were not found`);
@@ -353,11 +463,24 @@ export function createCustomerService(db: Db) {
         if (add.length > 0) {
           await t
             .insert(customerGroupCustomer)
-            .values(add.map((customer_id) => ({ customer_id, customer_group_id: groupId, created_by: context.created_by ?? null })))
+            .values(
+              add.map((customer_id) => ({
+                customer_id,
+                customer_group_id: groupId,
+                created_by: context.created_by ?? null,
+              })),
+            )
             .onConflictDoNothing();
         }
         if (remove.length > 0) {
-          await t.delete(customerGroupCustomer).where(and(eq(customerGroupCustomer.customer_group_id, groupId), inArray(customerGroupCustomer.customer_id, remove)));
+          await t
+            .delete(customerGroupCustomer)
+            .where(
+              and(
+                eq(customerGroupCustomer.customer_group_id, groupId),
+                inArray(customerGroupCustomer.customer_id, remove),
+              ),
+            );
         }
         return group;
       });
@@ -368,26 +491,47 @@ export function createCustomerService(db: Db) {
      * adds and removes groups in one transaction. Every group id must be a live group, else
      * `invalid_data` and nothing changes; an unknown customer is `not_found`.
      */
-    async updateCustomerGroups(customerId: string, change: { add?: string[]; remove?: string[] }, context: { created_by?: string | null } = {}): Promise<CustomerDetail> {
+    async updateCustomerGroups(
+      customerId: string,
+      change: { add?: string[]; remove?: string[] },
+      context: { created_by?: string | null } = {},
+    ): Promise<CustomerDetail> {
       const add = [...new Set(change.add ?? [])];
       const remove = [...new Set(change.remove ?? [])];
       await transaction(db, async (t) => {
         await lockCustomer(t, customerId);
         const wanted = [...new Set([...add, ...remove])];
         if (wanted.length > 0) {
-          const found = await t.select({ id: customerGroup.id }).from(customerGroup).where(and(inArray(customerGroup.id, wanted), liveGroup));
+          const found = await t
+            .select({ id: customerGroup.id })
+            .from(customerGroup)
+            .where(and(inArray(customerGroup.id, wanted), liveGroup));
           const known = new Set(found.map((r) => r.id));
           const unknown = wanted.filter((id) => !known.has(id));
-          if (unknown.length > 0) throw errors.invalidData(`Customer groups with ids: ${unknown.join(", ")} were not found`);
+          if (unknown.length > 0)
+            throw errors.invalidData(`Customer groups with ids: ${unknown.join(", ")} were not found`);
         }
         if (add.length > 0) {
           await t
             .insert(customerGroupCustomer)
-            .values(add.map((customer_group_id) => ({ customer_id: customerId, customer_group_id, created_by: context.created_by ?? null })))
+            .values(
+              add.map((customer_group_id) => ({
+                customer_id: customerId,
+                customer_group_id,
+                created_by: context.created_by ?? null,
+              })),
+            )
             .onConflictDoNothing();
         }
         if (remove.length > 0) {
-          await t.delete(customerGroupCustomer).where(and(eq(customerGroupCustomer.customer_id, customerId), inArray(customerGroupCustomer.customer_group_id, remove)));
+          await t
+            .delete(customerGroupCustomer)
+            .where(
+              and(
+                eq(customerGroupCustomer.customer_id, customerId),
+                inArray(customerGroupCustomer.customer_group_id, remove),
+              ),
+            );
         }
       });
       return service.retrieve(customerId);
@@ -400,7 +544,11 @@ export type CustomerService = ReturnType<typeof createCustomerService>;
 
 /** Serializes address writes of one customer so two concurrent "make default" calls cannot both win. */
 async function lockCustomer(tx: Db, customerId: string): Promise<void> {
-  const [found] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, customerId), live)).for("update");
+  const [found] = await tx
+    .select({ id: customer.id })
+    .from(customer)
+    .where(and(eq(customer.id, customerId), live))
+    .for("update");
   if (!found) throw errors.notFound(`Customer with id: ${customerId} was not found`);
 }
 
@@ -410,13 +558,24 @@ function customerConditions(filters: CustomerFilters): SQL[] {
   if (filters.email?.length) out.push(inArray(customer.email, filters.email.map(normalizeEmail)));
   if (filters.has_account !== undefined) out.push(eq(customer.has_account, filters.has_account));
   if (filters.groups?.length) {
-    out.push(sql`exists (select 1 from ${customerGroupCustomer} where ${customerGroupCustomer.customer_id} = ${customer.id} and ${inArray(customerGroupCustomer.customer_group_id, filters.groups)})`);
+    out.push(
+      sql`exists (select 1 from ${customerGroupCustomer} where ${customerGroupCustomer.customer_id} = ${customer.id} and ${inArray(customerGroupCustomer.customer_group_id, filters.groups)})`,
+    );
   }
-  out.push(...rangeConditions(customer.created_at, filters.created_at), ...rangeConditions(customer.updated_at, filters.updated_at));
+  out.push(
+    ...rangeConditions(customer.created_at, filters.created_at),
+    ...rangeConditions(customer.updated_at, filters.updated_at),
+  );
   if (filters.q) {
     const pattern = likePattern(filters.q);
     out.push(
-      or(ilike(customer.email, pattern), ilike(customer.first_name, pattern), ilike(customer.last_name, pattern), ilike(customer.phone, pattern), ilike(customer.company_name, pattern))!,
+      or(
+        ilike(customer.email, pattern),
+        ilike(customer.first_name, pattern),
+        ilike(customer.last_name, pattern),
+        ilike(customer.phone, pattern),
+        ilike(customer.company_name, pattern),
+      )!,
     );
   }
   return out;

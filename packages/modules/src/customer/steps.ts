@@ -16,7 +16,10 @@ export interface CreateCustomerStepInput {
  */
 export const createCustomerStep = step("create-customer", {
   invoke: async (input: CreateCustomerStepInput, ctx) => {
-    const created = await ctx.modules.customer.create(input.customer, { has_account: input.has_account, created_by: input.created_by ?? null });
+    const created = await ctx.modules.customer.create(input.customer, {
+      has_account: input.has_account,
+      created_by: input.created_by ?? null,
+    });
     await ctx.emit("customer.created", { id: created.id, email: created.email, has_account: created.has_account });
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
@@ -43,7 +46,8 @@ export const deleteCustomerStep = step("delete-customer", {
 export const registeredCustomerStep = step("registered-customer", {
   invoke: async (input: { customer_id: string; purpose: string }, ctx) => {
     const found = await ctx.modules.customer.retrieve(input.customer_id);
-    if (!found.has_account) throw errors.invalidData(`Cannot ${input.purpose} to a guest customer account: ${found.email}`);
+    if (!found.has_account)
+      throw errors.invalidData(`Cannot ${input.purpose} to a guest customer account: ${found.email}`);
     return { output: { id: found.id, email: found.email } };
   },
 });

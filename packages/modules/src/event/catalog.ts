@@ -9,7 +9,8 @@ const S = (description: string) => Type.String({ description });
 const Ids = (description: string) => Type.Array(Type.String(), { description });
 const NullableS = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const Int = (description: string) => Type.Integer({ description });
-const payload = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
+const payload = <P extends Record<string, TSchema>>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
 
 const orderRef = { id: S("The order id") };
 
@@ -29,7 +30,11 @@ export const eventCatalog = {
       item_count: Int("The number of units ordered"),
     }),
   },
-  "order.canceled": { version: 1, description: "An order was canceled (its payments voided or refunded, its reservations released).", data: payload({ ...orderRef }) },
+  "order.canceled": {
+    version: 1,
+    description: "An order was canceled (its payments voided or refunded, its reservations released).",
+    data: payload({ ...orderRef }),
+  },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
   "order.fulfillment_created": {
     version: 1,
@@ -48,34 +53,88 @@ export const eventCatalog = {
       id: S("The fulfillment"),
       order_id: S("The order"),
       tracking_numbers: Ids("The tracking numbers of its labels"),
-      no_notification: Type.Boolean({ description: "The merchant shipped it without telling the customer (Medusa's no_notification)" }),
+      no_notification: Type.Boolean({
+        description: "The merchant shipped it without telling the customer (Medusa's no_notification)",
+      }),
     }),
   },
-  "delivery.created": { version: 1, description: "A fulfillment was delivered.", data: payload({ id: S("The fulfillment"), order_id: S("The order") }) },
-  "order.return_requested": { version: 1, description: "A return of an order was requested.", data: payload({ order_id: S("The order"), return_id: S("The return") }) },
-  "order.return_received": { version: 1, description: "A return was received.", data: payload({ order_id: S("The order"), return_id: S("The return") }) },
+  "delivery.created": {
+    version: 1,
+    description: "A fulfillment was delivered.",
+    data: payload({ id: S("The fulfillment"), order_id: S("The order") }),
+  },
+  "order.return_requested": {
+    version: 1,
+    description: "A return of an order was requested.",
+    data: payload({ order_id: S("The order"), return_id: S("The return") }),
+  },
+  "order.return_received": {
+    version: 1,
+    description: "A return was received.",
+    data: payload({ order_id: S("The order"), return_id: S("The return") }),
+  },
   "payment.captured": {
     version: 1,
     description: "A payment was captured (in part or in full).",
-    data: payload({ id: S("The payment"), order_id: NullableS("Its order"), amount: Int("The amount captured now, minor units"), currency_code: S("The currency") }),
+    data: payload({
+      id: S("The payment"),
+      order_id: NullableS("Its order"),
+      amount: Int("The amount captured now, minor units"),
+      currency_code: S("The currency"),
+    }),
   },
   "payment.refunded": {
     version: 1,
     description: "A payment was refunded (in part or in full).",
-    data: payload({ id: S("The payment"), order_id: NullableS("Its order"), amount: Int("The amount refunded now, minor units"), currency_code: S("The currency") }),
+    data: payload({
+      id: S("The payment"),
+      order_id: NullableS("Its order"),
+      amount: Int("The amount refunded now, minor units"),
+      currency_code: S("The currency"),
+    }),
   },
-  "customer.created": { version: 1, description: "A customer was created.", data: payload({ id: S("The customer"), email: S("Their email"), has_account: Type.Boolean({ description: "Whether they registered" }) }) },
-  "customer.updated": { version: 1, description: "A customer's details changed.", data: payload({ id: S("The customer"), fields: Ids("The fields that changed") }) },
+  "customer.created": {
+    version: 1,
+    description: "A customer was created.",
+    data: payload({
+      id: S("The customer"),
+      email: S("Their email"),
+      has_account: Type.Boolean({ description: "Whether they registered" }),
+    }),
+  },
+  "customer.updated": {
+    version: 1,
+    description: "A customer's details changed.",
+    data: payload({ id: S("The customer"), fields: Ids("The fields that changed") }),
+  },
   "product.created": { version: 1, description: "A product was created.", data: payload({ id: S("The product") }) },
-  "product.updated": { version: 1, description: "A product, its variants, options or prices changed.", data: payload({ id: S("The product") }) },
+  "product.updated": {
+    version: 1,
+    description: "A product, its variants, options or prices changed.",
+    data: payload({ id: S("The product") }),
+  },
   "product.deleted": { version: 1, description: "A product was deleted.", data: payload({ id: S("The product") }) },
   "inventory-item.updated": {
     version: 1,
-    description: "The stock on hand of an inventory item at a location changed: a fulfillment, a received return, an adjustment, an admin's level write.",
-    data: payload({ id: S("The inventory item"), location_id: S("The stock location"), stocked_quantity: Int("Units on hand"), reserved_quantity: Int("Units reserved") }),
+    description:
+      "The stock on hand of an inventory item at a location changed: a fulfillment, a received return, an adjustment, an admin's level write.",
+    data: payload({
+      id: S("The inventory item"),
+      location_id: S("The stock location"),
+      stocked_quantity: Int("Units on hand"),
+      reserved_quantity: Int("Units reserved"),
+    }),
   },
-  "cart.created": { version: 1, description: "A cart was created.", data: payload({ id: S("The cart"), currency_code: S("Its currency"), customer_id: NullableS("Its customer") }) },
-  "cart.updated": { version: 1, description: "A cart changed (items, addresses, methods, promotions, customer).", data: payload({ id: S("The cart") }) },
+  "cart.created": {
+    version: 1,
+    description: "A cart was created.",
+    data: payload({ id: S("The cart"), currency_code: S("Its currency"), customer_id: NullableS("Its customer") }),
+  },
+  "cart.updated": {
+    version: 1,
+    description: "A cart changed (items, addresses, methods, promotions, customer).",
+    data: payload({ id: S("The cart") }),
+  },
   "auth.password_reset": {
     version: 1,
     description: "A password reset was requested; the token itself is only ever in the message to the owner.",
@@ -107,7 +166,13 @@ export function catalogEntries(): Array<{ name: EventName; version: number; desc
  * (Standard Webhooks: `{id, type, timestamp, data}` and the `webhook-*` headers).
  */
 export function openApiWebhooks(): Record<string, unknown> {
-  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  const header = (name: string, description: string) => ({
+    name,
+    in: "header",
+    required: true,
+    schema: { type: "string" },
+    description,
+  });
   return Object.fromEntries(
     catalogEntries().map(({ name, version, description, data }) => [
       name,
@@ -119,7 +184,10 @@ export function openApiWebhooks(): Record<string, unknown> {
           parameters: [
             header("webhook-id", "The event id: the same on every retry of this event, to deduplicate"),
             header("webhook-timestamp", "Unix seconds when this attempt was signed"),
-            header("webhook-signature", "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the endpoint secret"),
+            header(
+              "webhook-signature",
+              "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the endpoint secret",
+            ),
           ],
           requestBody: {
             required: true,
@@ -139,7 +207,12 @@ export function openApiWebhooks(): Record<string, unknown> {
               },
             },
           },
-          responses: { "200": { description: "Any 2xx acknowledges the event; anything else, a timeout (10 s) or a redirect is retried on the schedule" } },
+          responses: {
+            "200": {
+              description:
+                "Any 2xx acknowledges the event; anything else, a timeout (10 s) or a redirect is retried on the schedule",
+            },
+          },
         },
       },
     ]),

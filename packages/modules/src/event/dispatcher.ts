@@ -2,7 +2,14 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { generateId, queryRows, transaction, type Db } from "@kasse/db";
 import { createEventService, onEventsReleased } from "./service";
 import { sendWebhook, type SendResult } from "./send";
-import { event as eventTable, webhook, webhookDelivery, type EventRow, type WebhookDeliveryRow, type WebhookRow } from "./schema";
+import {
+  event as eventTable,
+  webhook,
+  webhookDelivery,
+  type EventRow,
+  type WebhookDeliveryRow,
+  type WebhookRow,
+} from "./schema";
 import type { WebhookService } from "./webhooks";
 
 /** An in-process subscriber: registered statically in code. `handle` must be idempotent (at least once). */
@@ -110,14 +117,23 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         await subscriber.handle(row);
       } catch (error) {
         failures.push(`${subscriber.name}: ${error instanceof Error ? error.message : String(error)}`);
-        logger.warn({ err: error, event: row.id, name: row.name, subscriber: subscriber.name }, "event subscriber failed");
+        logger.warn(
+          { err: error, event: row.id, name: row.name, subscriber: subscriber.name },
+          "event subscriber failed",
+        );
       }
     }
     if (failures.length === 0) return events.markDispatched(row.id);
     const delay = delayBefore(row.attempts);
     if (delay === null) {
-      logger.error({ event: row.id, name: row.name, failures }, "event subscribers still fail after the whole retry schedule; giving up");
-      await db.update(eventTable).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) }).where(eq(eventTable.id, row.id));
+      logger.error(
+        { event: row.id, name: row.name, failures },
+        "event subscribers still fail after the whole retry schedule; giving up",
+      );
+      await db
+        .update(eventTable)
+        .set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) })
+        .where(eq(eventTable.id, row.id));
       return;
     }
     await events.markFailed(row.id, failures.join("; "), delay);
@@ -133,7 +149,9 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     while (handling.size < SUBSCRIBER_CONCURRENCY && waiting.length > 0) {
       const row = waiting.shift()!;
       const job: Promise<void> = dispatchOne(row)
-        .catch((error: unknown) => logger.error({ err: error, event: row.id }, "event dispatch failed; retried after its lease"))
+        .catch((error: unknown) =>
+          logger.error({ err: error, event: row.id }, "event dispatch failed; retried after its lease"),
+        )
         .finally(() => {
           handling.delete(job);
           pump();
@@ -148,7 +166,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   }
 
   /** Resolves once no subscriber work is queued or running in this dispatcher. */
-  const subscribersIdle = (): Promise<void> => (handling.size === 0 && waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve)));
+  const subscribersIdle = (): Promise<void> =>
+    handling.size === 0 && waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve));
 
   /**
    * Claims released events (while this dispatcher's subscriber backlog has room), schedules their
@@ -160,9 +179,22 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     if (room <= 0) return 0;
     const claimed = await events.claim(Math.min(batch, room), claimLeaseMs);
     if (claimed.length === 0) return 0;
-    const hooks = await db.select().from(webhook).where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
+    const hooks = await db
+      .select()
+      .from(webhook)
+      .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
     const deliveries = claimed.flatMap((row) =>
-      hooks.filter((h) => matches(h.events, row.name)).map((h) => ({ id: generateId("whd"), webhook_id: h.id, event_id: row.id, event_name: row.name, attempt: 1, status: "scheduled" as const, scheduled_at: new Date() })),
+      hooks
+        .filter((h) => matches(h.events, row.name))
+        .map((h) => ({
+          id: generateId("whd"),
+          webhook_id: h.id,
+          event_id: row.id,
+          event_name: row.name,
+          attempt: 1,
+          status: "scheduled" as const,
+          scheduled_at: new Date(),
+        })),
     );
     // Idempotent: a dispatch taken over after a crash finds them there.
     if (deliveries.length > 0) {
@@ -179,24 +211,65 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     const now = new Date();
     await transaction(db, async (tx) => {
       if (result.error === null) {
-        await tx.update(webhookDelivery).set({ status: "succeeded", status_code: result.status_code, duration_ms: result.duration_ms, error: null, finished_at: now }).where(eq(webhookDelivery.id, delivery.id));
-        await tx.update(webhook).set({ failing_since: null }).where(and(eq(webhook.id, hook.id), sql`failing_since is not null`));
+        await tx
+          .update(webhookDelivery)
+          .set({
+            status: "succeeded",
+            status_code: result.status_code,
+            duration_ms: result.duration_ms,
+            error: null,
+            finished_at: now,
+          })
+          .where(eq(webhookDelivery.id, delivery.id));
+        await tx
+          .update(webhook)
+          .set({ failing_since: null })
+          .where(and(eq(webhook.id, hook.id), sql`failing_since is not null`));
         return;
       }
       const delay = delayBefore(delivery.attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
-      await tx.update(webhookDelivery).set({ status: "failed", status_code: result.status_code, duration_ms: result.duration_ms, error: result.error.slice(0, 2000), finished_at: now, next_retry_at: nextAt }).where(eq(webhookDelivery.id, delivery.id));
-      const [current] = await tx.update(webhook).set({ failing_since: sql`coalesce(${webhook.failing_since}, ${now.toISOString()}::timestamptz)` }).where(eq(webhook.id, hook.id)).returning();
+      await tx
+        .update(webhookDelivery)
+        .set({
+          status: "failed",
+          status_code: result.status_code,
+          duration_ms: result.duration_ms,
+          error: result.error.slice(0, 2000),
+          finished_at: now,
+          next_retry_at: nextAt,
+        })
+        .where(eq(webhookDelivery.id, delivery.id));
+      const [current] = await tx
+        .update(webhook)
+        .set({ failing_since: sql`coalesce(${webhook.failing_since}, ${now.toISOString()}::timestamptz)` })
+        .where(eq(webhook.id, hook.id))
+        .returning();
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
-        const reason = `Disabled on ${now.toISOString()}: every delivery has failed since ${since.toISOString()}${nextAt === null ? " and an event exhausted its retry schedule" : ""}; last error: ${result.error}`.slice(0, 2000);
-        await tx.update(webhook).set({ enabled: false, disabled_reason: reason }).where(and(eq(webhook.id, hook.id), eq(webhook.enabled, true)));
+        const reason =
+          `Disabled on ${now.toISOString()}: every delivery has failed since ${since.toISOString()}${nextAt === null ? " and an event exhausted its retry schedule" : ""}; last error: ${result.error}`.slice(
+            0,
+            2000,
+          );
+        await tx
+          .update(webhook)
+          .set({ enabled: false, disabled_reason: reason })
+          .where(and(eq(webhook.id, hook.id), eq(webhook.enabled, true)));
         logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
       }
       if (nextAt) {
         await tx
           .insert(webhookDelivery)
-          .values({ id: generateId("whd"), webhook_id: hook.id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: delivery.attempt + 1, status: "scheduled", scheduled_at: nextAt })
+          .values({
+            id: generateId("whd"),
+            webhook_id: hook.id,
+            event_id: delivery.event_id,
+            event_name: delivery.event_name,
+            attempt: delivery.attempt + 1,
+            status: "scheduled",
+            scheduled_at: nextAt,
+          })
           .onConflictDoNothing();
       }
     });
@@ -214,10 +287,24 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
           returning id`,
     );
     if (claimed.length === 0) return 0;
-    const deliveries = await db.select().from(webhookDelivery).where(inArray(webhookDelivery.id, claimed.map((c) => c.id)));
+    const deliveries = await db
+      .select()
+      .from(webhookDelivery)
+      .where(
+        inArray(
+          webhookDelivery.id,
+          claimed.map((c) => c.id),
+        ),
+      );
     const [hooks, rows] = await Promise.all([
-      db.select().from(webhook).where(inArray(webhook.id, [...new Set(deliveries.map((d) => d.webhook_id))])),
-      db.select().from(eventTable).where(inArray(eventTable.id, [...new Set(deliveries.map((d) => d.event_id))])),
+      db
+        .select()
+        .from(webhook)
+        .where(inArray(webhook.id, [...new Set(deliveries.map((d) => d.webhook_id))])),
+      db
+        .select()
+        .from(eventTable)
+        .where(inArray(eventTable.id, [...new Set(deliveries.map((d) => d.event_id))])),
     ]);
     const hookOf = new Map(hooks.map((h) => [h.id, h]));
     const eventOf = new Map(rows.map((e) => [e.id, e]));
@@ -229,12 +316,28 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         if (!row) result = { status_code: null, duration_ms: 0, error: `Event ${delivery.event_id} no longer exists` };
         else {
           try {
-            result = await sendWebhook({ url: hook.url, secret: webhooks.openSecret(hook), id: row.id, body: webhookBody(row), allowPrivate: webhooks.allowPrivate, timeoutMs });
+            result = await sendWebhook({
+              url: hook.url,
+              secret: webhooks.openSecret(hook),
+              id: row.id,
+              body: webhookBody(row),
+              allowPrivate: webhooks.allowPrivate,
+              timeoutMs,
+            });
           } catch (error) {
-            result = { status_code: null, duration_ms: 0, error: error instanceof Error ? error.message : String(error) };
+            result = {
+              status_code: null,
+              duration_ms: 0,
+              error: error instanceof Error ? error.message : String(error),
+            };
           }
         }
-        await record(delivery, hook, result).catch((error: unknown) => logger.error({ err: error, delivery: delivery.id }, "could not record a webhook delivery; it is retried after its lease"));
+        await record(delivery, hook, result).catch((error: unknown) =>
+          logger.error(
+            { err: error, delivery: delivery.id },
+            "could not record a webhook delivery; it is retried after its lease",
+          ),
+        );
       }),
     );
     return deliveries.length;
@@ -296,7 +399,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     }
   }
 
-  const wake = () => void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
+  const wake = () =>
+    void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
   const unsubscribe = onEventsReleased(wake);
 
   return {

@@ -28,7 +28,9 @@ export const event = pgTable(
     last_error: text("last_error"),
   },
   (t) => [
-    index("event_waiting_idx").on(t.created_at).where(sql`dispatched_at is null`),
+    index("event_waiting_idx")
+      .on(t.created_at)
+      .where(sql`dispatched_at is null`),
     index("event_execution_idx").on(t.execution_id),
     index("event_name_idx").on(t.name, t.created_at),
   ],
@@ -82,7 +84,9 @@ export const webhookDelivery = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_delivery_attempt_uq").on(t.webhook_id, t.event_id, t.attempt),
-    index("webhook_delivery_due_idx").on(t.scheduled_at).where(sql`status in ('scheduled', 'sending')`),
+    index("webhook_delivery_due_idx")
+      .on(t.scheduled_at)
+      .where(sql`status in ('scheduled', 'sending')`),
     index("webhook_delivery_webhook_idx").on(t.webhook_id, t.created_at),
   ],
 );
@@ -92,7 +96,8 @@ export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
 // ---- Requests -------------------------------------------------------------------------------
 
 /** An event name of the catalog, or `*`. */
-const EventPattern = () => Type.String({ minLength: 1, maxLength: 64, pattern: "^(\\*|[a-z][a-z_-]*(\\.[a-z][a-z_-]*)+)$" });
+const EventPattern = () =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: "^(\\*|[a-z][a-z_-]*(\\.[a-z][a-z_-]*)+)$" });
 
 /** Body of `POST /admin/webhooks`. */
 export const WebhookCreate = Type.Object(
@@ -142,7 +147,10 @@ export const WebhookView = Type.Object(
 );
 
 /** The answer of create and rotate-secret: the only time the secret (`whsec_…`) is shown. */
-export const WebhookWithSecretView = Type.Object({ ...WebhookView.properties, secret: Type.String({ description: "The signing secret, shown only in this answer" }) }, { additionalProperties: false });
+export const WebhookWithSecretView = Type.Object(
+  { ...WebhookView.properties, secret: Type.String({ description: "The signing secret, shown only in this answer" }) },
+  { additionalProperties: false },
+);
 
 /** One delivery attempt. */
 export const WebhookDeliveryView = RowView(webhookDelivery);

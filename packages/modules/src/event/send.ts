@@ -7,10 +7,28 @@ import { BlockList, isIP } from "node:net";
 /** Addresses a webhook may not reach unless private delivery is allowed (SSRF). */
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) blocked.addSubnet(net, prefix, "ipv6");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+] as const)
+  blocked.addSubnet(net, prefix, "ipv6");
 
 /** True for a loopback, private, link-local, multicast or otherwise non-public address. */
 export function isPrivateAddress(address: string): boolean {
@@ -40,8 +58,10 @@ export function urlProblem(url: string, allowPrivate: boolean): string | null {
   if (parsed.username || parsed.password) return "A webhook URL may not carry credentials";
   if (allowPrivate) return null;
   const host = parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return "A webhook URL may not point at this machine (WEBHOOK_ALLOW_PRIVATE=true allows it)";
-  if (isIP(host) && isPrivateAddress(host)) return `A webhook URL may not point at a loopback, private or link-local address (${host}; WEBHOOK_ALLOW_PRIVATE=true allows it)`;
+  if (host === "localhost" || host.endsWith(".localhost"))
+    return "A webhook URL may not point at this machine (WEBHOOK_ALLOW_PRIVATE=true allows it)";
+  if (isIP(host) && isPrivateAddress(host))
+    return `A webhook URL may not point at a loopback, private or link-local address (${host}; WEBHOOK_ALLOW_PRIVATE=true allows it)`;
   return null;
 }
 
@@ -60,12 +80,17 @@ export interface SendResult {
 
 /** Resolves like `dns.lookup`, refusing private addresses: the check holds for the address actually connected to. */
 function guardedLookup(allowPrivate: boolean): RequestOptions["lookup"] {
-  return ((hostname: string, options: object, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: object,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "");
       const list = addresses as LookupAddress[];
       const bad = allowPrivate ? undefined : list.find((a) => isPrivateAddress(a.address));
-      if (bad) return callback(new Error(`${hostname} resolves to a private address (${bad.address}); delivery refused`), "");
+      if (bad)
+        return callback(new Error(`${hostname} resolves to a private address (${bad.address}); delivery refused`), "");
       if ((options as { all?: boolean }).all) return callback(null, list);
       const first = list[0];
       if (!first) return callback(new Error(`${hostname} has no address`), "");
@@ -78,10 +103,22 @@ function guardedLookup(allowPrivate: boolean): RequestOptions["lookup"] {
  * POSTs one signed Standard Webhooks message: a 2xx answer is success; redirects are not followed
  * (a 3xx is a failure); the whole exchange is bounded by `timeoutMs`.
  */
-export function sendWebhook(options: { url: string; secret: string; id: string; body: string; allowPrivate: boolean; timeoutMs: number; now?: () => number }): Promise<SendResult> {
+export function sendWebhook(options: {
+  url: string;
+  secret: string;
+  id: string;
+  body: string;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  now?: () => number;
+}): Promise<SendResult> {
   const started = Date.now();
   const timestamp = Math.floor((options.now?.() ?? Date.now()) / 1000);
-  const done = (status_code: number | null, error: string | null): SendResult => ({ status_code, duration_ms: Date.now() - started, error });
+  const done = (status_code: number | null, error: string | null): SendResult => ({
+    status_code,
+    duration_ms: Date.now() - started,
+    error,
+  });
   const problem = urlProblem(options.url, options.allowPrivate);
   if (problem) return Promise.resolve(done(null, problem));
   const url = new URL(options.url);
@@ -116,7 +153,17 @@ export function sendWebhook(options: { url: string; secret: string; id: string; 
           read += chunk.length;
           if (read > 64 * 1024) res.destroy();
         });
-        const end = () => finish(done(status, status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`));
+        const end = () =>
+          finish(
+            done(
+              status,
+              status >= 200 && status < 300
+                ? null
+                : status >= 300 && status < 400
+                  ? `HTTP ${status}: redirects are not followed`
+                  : `HTTP ${status}`,
+            ),
+          );
         res.on("end", end);
         res.on("close", end);
         res.on("error", end);

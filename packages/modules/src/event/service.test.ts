@@ -9,7 +9,19 @@ import { Webhook } from "standardwebhooks";
 import { errors } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
-import { catalogEntries, createEventDispatcher, createEventService, createWebhookService, DEFAULT_RETRY_SCHEDULE, event, eventProblems, isPrivateAddress, recordEvent, webhook, type EventRow } from "./index";
+import {
+  catalogEntries,
+  createEventDispatcher,
+  createEventService,
+  createWebhookService,
+  DEFAULT_RETRY_SCHEDULE,
+  event,
+  eventProblems,
+  isPrivateAddress,
+  recordEvent,
+  webhook,
+  type EventRow,
+} from "./index";
 import { createModules } from "../modules";
 
 let database: TestDatabase;
@@ -65,7 +77,12 @@ describe("the event outbox", () => {
       },
       compensate: async (id, ctx) => ctx.emit("product.deleted", { id }),
     });
-    const fail = step("test-fail", { invoke: async (input: { fail: boolean }) => { if (input.fail) throw errors.invalidData("declined"); return { output: null }; } });
+    const fail = step("test-fail", {
+      invoke: async (input: { fail: boolean }) => {
+        if (input.fail) throw errors.invalidData("declined");
+        return { output: null };
+      },
+    });
     const wf = workflow("test-emit", async (input: { id: string; fail: boolean }, ctx) => {
       await ctx.run(create, { id: input.id });
       await ctx.run(fail, { fail: input.fail });
@@ -82,14 +99,20 @@ describe("the event outbox", () => {
     expect(await events.purgeDiscarded()).toBe(1);
     // Retention: a dispatched event past it goes; a recent one stays.
     const old = claimed.find((e) => e.name === "product.created")!;
-    await database.db.update(event).set({ dispatched_at: new Date(Date.now() - 31 * 86_400_000) }).where(eq(event.id, old.id));
+    await database.db
+      .update(event)
+      .set({ dispatched_at: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(event.id, old.id));
     const recent = claimed.find((e) => e.name === "product.deleted")!;
     await database.db.update(event).set({ dispatched_at: new Date() }).where(eq(event.id, recent.id));
     expect(await events.purgeDelivered(30)).toBe(1);
     await database.db.update(event).set({ dispatched_at: null }).where(eq(event.id, recent.id));
     await recordEvent(database.db, "product.created", { id: "prod_ok" });
     const all = await database.db.select().from(event);
-    expect(all.map((e) => `${e.name}:${String(e.data.id)}`).sort()).toEqual(["product.created:prod_ok", "product.deleted:prod_failed"]);
+    expect(all.map((e) => `${e.name}:${String(e.data.id)}`).sort()).toEqual([
+      "product.created:prod_ok",
+      "product.deleted:prod_failed",
+    ]);
     for (const row of all) {
       expect(row.id).toMatch(/^evt_/);
       expect(row.version).toBe(1);
@@ -99,8 +122,12 @@ describe("the event outbox", () => {
   });
 
   it("refuses a payload that does not match the catalog, and an unknown name", async () => {
-    await expect(recordEvent(database.db, "order.canceled", { id: 1 } as never)).rejects.toMatchObject({ type: "unexpected_state" });
-    await expect(recordEvent(database.db, "order.canceled", { id: "order_1", whole_order: {} } as never)).rejects.toMatchObject({ type: "unexpected_state" });
+    await expect(recordEvent(database.db, "order.canceled", { id: 1 } as never)).rejects.toMatchObject({
+      type: "unexpected_state",
+    });
+    await expect(
+      recordEvent(database.db, "order.canceled", { id: "order_1", whole_order: {} } as never),
+    ).rejects.toMatchObject({ type: "unexpected_state" });
     expect(eventProblems("order.exploded", {})).toEqual(["'order.exploded' is not in the event catalog"]);
     expect(await database.db.select().from(event)).toHaveLength(0);
   });
@@ -110,10 +137,23 @@ describe("webhooks", () => {
   it("validates endpoints: no private, loopback or link-local address unless allowed, known event names only", async () => {
     await reset();
     const strict = createWebhookService(database.db, { secret });
-    for (const url of ["http://127.0.0.1:9/x", "http://localhost/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://10.1.2.3/", "http://192.168.0.1/", "http://[::ffff:127.0.0.1]/", "ftp://example.com/", "http://u:p@example.com/", "not a url"]) {
+    for (const url of [
+      "http://127.0.0.1:9/x",
+      "http://localhost/x",
+      "http://[::1]/x",
+      "http://169.254.169.254/latest",
+      "http://10.1.2.3/",
+      "http://192.168.0.1/",
+      "http://[::ffff:127.0.0.1]/",
+      "ftp://example.com/",
+      "http://u:p@example.com/",
+      "not a url",
+    ]) {
       await expect(strict.create({ url, events: ["*"] }), url).rejects.toMatchObject({ type: "invalid_data" });
     }
-    await expect(strict.create({ url: "https://example.com/hooks", events: ["order.exploded"] })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(strict.create({ url: "https://example.com/hooks", events: ["order.exploded"] })).rejects.toMatchObject(
+      { type: "invalid_data" },
+    );
     expect(await database.db.select().from(webhook)).toHaveLength(0);
     const created = await strict.create({ url: "https://example.com/hooks", events: ["order.placed", "order.placed"] });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
@@ -130,12 +170,30 @@ describe("webhooks", () => {
   it("delivers a signed Standard Webhooks message that verifies, after subscribers ran; a retry keeps the webhook-id", async () => {
     await reset();
     const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
-    const { secret: whsec, id } = await hooks.create({ url: `${base}/hook`, events: ["order.placed"], description: "shop" });
+    const { secret: whsec, id } = await hooks.create({
+      url: `${base}/hook`,
+      events: ["order.placed"],
+      description: "shop",
+    });
     await hooks.create({ url: `${base}/other`, events: ["order.canceled"] });
     const handled: EventRow[] = [];
-    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }], retrySchedule: [600, 600, 600], jitter: 0 });
+    const dispatcher = createEventDispatcher(database.db, {
+      webhooks: hooks,
+      subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }],
+      retrySchedule: [600, 600, 600],
+      jitter: 0,
+    });
     answer = (n) => (n <= 2 ? 500 : 200);
-    const data = { id: "order_1", display_id: 1, cart_id: "cart_1", customer_id: null, email: "a@example.com", currency_code: "eur", total: 1250, item_count: 2 };
+    const data = {
+      id: "order_1",
+      display_id: 1,
+      cart_id: "cart_1",
+      customer_id: null,
+      email: "a@example.com",
+      currency_code: "eur",
+      total: 1250,
+      item_count: 2,
+    };
     await recordEvent(database.db, "order.placed", data);
     await dispatcher.run();
     expect(handled.map((e) => e.name)).toEqual(["order.placed"]);
@@ -152,18 +210,40 @@ describe("webhooks", () => {
     expect(ids.size).toBe(1);
     const verifier = new Webhook(whsec);
     for (const r of received) {
-      const payload = verifier.verify(r.body, { "webhook-id": String(r.headers["webhook-id"]), "webhook-timestamp": String(r.headers["webhook-timestamp"]), "webhook-signature": String(r.headers["webhook-signature"]) });
-      expect(payload).toEqual({ id: handled[0]!.id, type: "order.placed", timestamp: handled[0]!.created_at.toISOString(), data });
+      const payload = verifier.verify(r.body, {
+        "webhook-id": String(r.headers["webhook-id"]),
+        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+        "webhook-signature": String(r.headers["webhook-signature"]),
+      });
+      expect(payload).toEqual({
+        id: handled[0]!.id,
+        type: "order.placed",
+        timestamp: handled[0]!.created_at.toISOString(),
+        data,
+      });
     }
     expect(received[0]!.headers["content-type"]).toBe("application/json");
     // The delivery log: each attempt with its status, duration, error and next retry.
     const log = await hooks.listDeliveries(id, {}, { limit: 10, offset: 0 });
     expect(log.count).toBe(3);
     const [third, second, first] = log.items;
-    expect(first).toMatchObject({ attempt: 1, status: "failed", status_code: 500, error: "HTTP 500", event_id: handled[0]!.id, event_name: "order.placed" });
+    expect(first).toMatchObject({
+      attempt: 1,
+      status: "failed",
+      status_code: 500,
+      error: "HTTP 500",
+      event_id: handled[0]!.id,
+      event_name: "order.placed",
+    });
     expect(first!.next_retry_at).toBeInstanceOf(Date);
     expect(second).toMatchObject({ attempt: 2, status: "failed", status_code: 500 });
-    expect(third).toMatchObject({ attempt: 3, status: "succeeded", status_code: 200, error: null, next_retry_at: null });
+    expect(third).toMatchObject({
+      attempt: 3,
+      status: "succeeded",
+      status_code: 200,
+      error: null,
+      next_retry_at: null,
+    });
     expect(third!.duration_ms).toBeGreaterThanOrEqual(0);
     // Back to healthy: the failure record is cleared. A redelivery sends the same message again.
     expect((await hooks.retrieve(id)).failing_since).toBeNull();
@@ -184,7 +264,20 @@ describe("webhooks", () => {
     const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
     await hooks.create({ url: `${base}/hook`, events: ["*"] });
     let calls = 0;
-    const dispatcher = createEventDispatcher(database.db, { webhooks: hooks, subscribers: [{ name: "flaky", events: ["*"], handle: async () => { if (++calls === 1) throw new Error("mail server down"); } }], retrySchedule: [1_000], jitter: 0 });
+    const dispatcher = createEventDispatcher(database.db, {
+      webhooks: hooks,
+      subscribers: [
+        {
+          name: "flaky",
+          events: ["*"],
+          handle: async () => {
+            if (++calls === 1) throw new Error("mail server down");
+          },
+        },
+      ],
+      retrySchedule: [1_000],
+      jitter: 0,
+    });
     await recordEvent(database.db, "customer.updated", { id: "cus_1", fields: ["first_name"] });
     await dispatcher.run();
     const [waiting] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
@@ -205,11 +298,18 @@ describe("webhooks", () => {
     const strict = createWebhookService(database.db, { secret });
     answer = () => 302;
     const redirected = await permissive.create({ url: `${base}/moved`, events: ["*"] });
-    const dispatcher = createEventDispatcher(database.db, { webhooks: permissive, subscribers: [], retrySchedule: [60_000], disableAfterMs: 60 * 60_000 });
+    const dispatcher = createEventDispatcher(database.db, {
+      webhooks: permissive,
+      subscribers: [],
+      retrySchedule: [60_000],
+      disableAfterMs: 60 * 60_000,
+    });
     await recordEvent(database.db, "cart.created", { id: "cart_1", currency_code: "eur", customer_id: null });
     await dispatcher.run();
     expect(received).toHaveLength(1);
-    const [moved] = (await permissive.listDeliveries(redirected.id, {}, { limit: 5, offset: 0 })).items.filter((d) => d.attempt === 1);
+    const [moved] = (await permissive.listDeliveries(redirected.id, {}, { limit: 5, offset: 0 })).items.filter(
+      (d) => d.attempt === 1,
+    );
     expect(moved).toMatchObject({ status: "failed", status_code: 302 });
     expect(moved!.error).toContain("redirects are not followed");
     expect((await permissive.retrieve(redirected.id)).enabled).toBe(true);
@@ -222,7 +322,12 @@ describe("webhooks", () => {
       await database.db.delete(webhook);
       const port = new URL(base).port;
       const sneaky = await strict.create({ url: `http://${host}:${port}/hook`, events: ["*"] });
-      const guarded = createEventDispatcher(database.db, { webhooks: strict, subscribers: [], retrySchedule: [60_000], disableAfterMs: 0 });
+      const guarded = createEventDispatcher(database.db, {
+        webhooks: strict,
+        subscribers: [],
+        retrySchedule: [60_000],
+        disableAfterMs: 0,
+      });
       await recordEvent(database.db, "cart.updated", { id: "cart_1" });
       await guarded.run();
       expect(received).toHaveLength(1);
@@ -237,7 +342,11 @@ describe("webhooks", () => {
       expect(disabled.disabled_reason).toContain("private address");
       await expect(strict.redeliver(sneaky.id, refused!.id)).rejects.toMatchObject({ type: "not_allowed" });
       // Re-enabled by the admin: the failure record is cleared and its pending retry goes out again.
-      expect(await strict.update(sneaky.id, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+      expect(await strict.update(sneaky.id, { enabled: true })).toMatchObject({
+        enabled: true,
+        disabled_reason: null,
+        failing_since: null,
+      });
       await guarded.close();
     }
   });
@@ -251,7 +360,8 @@ describe("the catalog", () => {
     for (const entry of catalogEntries()) {
       const row = section.split("\n").find((line) => line.startsWith(`| \`${entry.name}\` |`));
       expect(row, entry.name).toBeDefined();
-      for (const field of Object.keys(entry.data.properties)) expect(row, `${entry.name}.${field}`).toContain(`\`${field}\``);
+      for (const field of Object.keys(entry.data.properties))
+        expect(row, `${entry.name}.${field}`).toContain(`\`${field}\``);
     }
     expect(DEFAULT_RETRY_SCHEDULE).toBe("5s,5m,30m,2h,5h,10h,10h");
     expect(section).toContain("5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h");

@@ -9,10 +9,22 @@ import { event, type EventRow } from "./schema";
  * commit, or, with `executionId`, when that workflow execution succeeds. A payload that does not
  * match the catalog is a bug: it throws rather than publish it.
  */
-export async function recordEvent<N extends EventName>(tx: Db | Tx, name: N, data: EventData<N>, executionId: string | null = null): Promise<void> {
+export async function recordEvent<N extends EventName>(
+  tx: Db | Tx,
+  name: N,
+  data: EventData<N>,
+  executionId: string | null = null,
+): Promise<void> {
   const problems = eventProblems(name, data);
-  if (problems.length > 0) throw errors.unexpectedState(`Event '${name}' does not match its catalog schema: ${problems.join("; ")}`);
-  await (tx as Db).insert(event).values({ id: generateId("evt"), name, version: eventCatalog[name].version, data: data as Record<string, unknown>, execution_id: executionId });
+  if (problems.length > 0)
+    throw errors.unexpectedState(`Event '${name}' does not match its catalog schema: ${problems.join("; ")}`);
+  await (tx as Db).insert(event).values({
+    id: generateId("evt"),
+    name,
+    version: eventCatalog[name].version,
+    data: data as Record<string, unknown>,
+    execution_id: executionId,
+  });
 }
 
 const listeners = new Set<() => void>();
@@ -49,9 +61,18 @@ export interface EventFilters {
 export function createEventService(db: Db) {
   return {
     async list(filters: EventFilters, paging: Paging): Promise<{ items: EventRow[]; count: number }> {
-      const where = and(filters.name ? inArray(event.name, filters.name) : undefined, filters.execution_id ? inArray(event.execution_id, filters.execution_id) : undefined);
+      const where = and(
+        filters.name ? inArray(event.name, filters.name) : undefined,
+        filters.execution_id ? inArray(event.execution_id, filters.execution_id) : undefined,
+      );
       const [items, [total]] = await Promise.all([
-        db.select().from(event).where(where).orderBy(asc(event.created_at), asc(event.id)).limit(paging.limit).offset(paging.offset),
+        db
+          .select()
+          .from(event)
+          .where(where)
+          .orderBy(asc(event.created_at), asc(event.id))
+          .limit(paging.limit)
+          .offset(paging.offset),
         db.select({ value: count() }).from(event).where(where),
       ]);
       return { items, count: total?.value ?? 0 };
@@ -79,17 +100,32 @@ export function createEventService(db: Db) {
             returning id`,
       );
       if (rows.length === 0) return [];
-      return db.select().from(event).where(inArray(event.id, rows.map((r) => r.id))).orderBy(asc(event.created_at), asc(event.id));
+      return db
+        .select()
+        .from(event)
+        .where(
+          inArray(
+            event.id,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(event.created_at), asc(event.id));
     },
 
     /** Marks a claimed event dispatched. */
     async markDispatched(id: string): Promise<void> {
-      await db.update(event).set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null }).where(eq(event.id, id));
+      await db
+        .update(event)
+        .set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null })
+        .where(eq(event.id, id));
     },
 
     /** A failed dispatch: due again after `delayMs`. */
     async markFailed(id: string, message: string, delayMs: number): Promise<void> {
-      await db.update(event).set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) }).where(eq(event.id, id));
+      await db
+        .update(event)
+        .set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) })
+        .where(eq(event.id, id));
     },
 
     /** Deletes the events of executions that compensated or failed: they are never released. Returns how many. */
@@ -107,7 +143,9 @@ export function createEventService(db: Db) {
      * older than that with no delivery left (they can no longer be redelivered). Returns how many events.
      */
     async purgeDelivered(days: number): Promise<number> {
-      await db.execute(sql`delete from webhook_delivery where finished_at < now() - make_interval(days => ${days}) and status in ('succeeded', 'failed')`);
+      await db.execute(
+        sql`delete from webhook_delivery where finished_at < now() - make_interval(days => ${days}) and status in ('succeeded', 'failed')`,
+      );
       const rows = await queryRows<{ id: string }>(
         db,
         sql`delete from event e where e.dispatched_at < now() - make_interval(days => ${days})

@@ -1,9 +1,27 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull, max, type SQL } from "drizzle-orm";
-import { deriveKey, errors, generateId, isUniqueViolation, orderBy, seal, unseal, type Db, type Paging } from "@kasse/db";
+import {
+  deriveKey,
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  seal,
+  unseal,
+  type Db,
+  type Paging,
+} from "@kasse/db";
 import { isEventName } from "./catalog";
 import { urlProblem } from "./send";
-import { webhook, webhookDelivery, type WebhookCreate, type WebhookDeliveryRow, type WebhookFilters, type WebhookRow, type WebhookUpdate } from "./schema";
+import {
+  webhook,
+  webhookDelivery,
+  type WebhookCreate,
+  type WebhookDeliveryRow,
+  type WebhookFilters,
+  type WebhookRow,
+  type WebhookUpdate,
+} from "./schema";
 
 export interface WebhookServiceOptions {
   /**
@@ -28,7 +46,8 @@ const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 function checkEvents(events: readonly string[]): string[] {
   const unknown = events.filter((name) => name !== "*" && !isEventName(name));
-  if (unknown.length > 0) throw errors.invalidData(`Unknown event names: ${unknown.join(", ")} (see the event catalog)`);
+  if (unknown.length > 0)
+    throw errors.invalidData(`Unknown event names: ${unknown.join(", ")} (see the event catalog)`);
   return [...new Set(events)];
 }
 
@@ -57,18 +76,39 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       const secret = newSecret();
       const [row] = await db
         .insert(webhook)
-        .values({ id: generateId("wh"), url: input.url, events: checkEvents(input.events), description: input.description ?? null, secret: seal(Buffer.from(secret), key) })
+        .values({
+          id: generateId("wh"),
+          url: input.url,
+          events: checkEvents(input.events),
+          description: input.description ?? null,
+          secret: seal(Buffer.from(secret), key),
+        })
         .returning();
       return { ...view(row!), secret };
     },
 
-    async list(filters: WebhookFilters, paging: Paging & { order?: string }): Promise<{ items: WebhookInfo[]; count: number }> {
+    async list(
+      filters: WebhookFilters,
+      paging: Paging & { order?: string },
+    ): Promise<{ items: WebhookInfo[]; count: number }> {
       const conditions: SQL[] = [isNull(webhook.deleted_at)];
       if (filters.id) conditions.push(inArray(webhook.id, filters.id));
       if (filters.enabled !== undefined) conditions.push(eq(webhook.enabled, filters.enabled));
       const where = and(...conditions);
       const [items, [total]] = await Promise.all([
-        db.select().from(webhook).where(where).orderBy(...orderBy(paging.order, { created_at: webhook.created_at, updated_at: webhook.updated_at, url: webhook.url }, webhook.id)).limit(paging.limit).offset(paging.offset),
+        db
+          .select()
+          .from(webhook)
+          .where(where)
+          .orderBy(
+            ...orderBy(
+              paging.order,
+              { created_at: webhook.created_at, updated_at: webhook.updated_at, url: webhook.url },
+              webhook.id,
+            ),
+          )
+          .limit(paging.limit)
+          .offset(paging.offset),
         db.select({ value: count() }).from(webhook).where(where),
       ]);
       return { items: items.map(view), count: total?.value ?? 0 };
@@ -88,7 +128,12 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       if (input.url !== undefined) values.url = input.url;
       if (input.events !== undefined) values.events = checkEvents(input.events);
       if (input.description !== undefined) values.description = input.description;
-      if (input.enabled !== undefined) Object.assign(values, { enabled: input.enabled, disabled_reason: null, ...(input.enabled ? { failing_since: null } : {}) });
+      if (input.enabled !== undefined)
+        Object.assign(values, {
+          enabled: input.enabled,
+          disabled_reason: null,
+          ...(input.enabled ? { failing_since: null } : {}),
+        });
       if (Object.keys(values).length === 0) return service.retrieve(id);
       const [row] = await db.update(webhook).set(values).where(live(id)).returning();
       return view(row!);
@@ -103,19 +148,30 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     async rotateSecret(id: string): Promise<WebhookInfo & { secret: string }> {
       await service.retrieve(id);
       const secret = newSecret();
-      const [row] = await db.update(webhook).set({ secret: seal(Buffer.from(secret), key) }).where(live(id)).returning();
+      const [row] = await db
+        .update(webhook)
+        .set({ secret: seal(Buffer.from(secret), key) })
+        .where(live(id))
+        .returning();
       return { ...view(row!), secret };
     },
 
     /** The endpoint's secret for signing (the dispatcher's); throws when it cannot be opened (the server secret changed). */
     openSecret(row: Pick<WebhookRow, "id" | "secret">): string {
       const plain = unseal(row.secret, key);
-      if (!plain) throw errors.unexpectedState(`The secret of webhook ${row.id} cannot be decrypted (the server secret changed); rotate it`);
+      if (!plain)
+        throw errors.unexpectedState(
+          `The secret of webhook ${row.id} cannot be decrypted (the server secret changed); rotate it`,
+        );
       return plain.toString("utf8");
     },
 
     /** The endpoint's delivery attempts, newest first. */
-    async listDeliveries(id: string, filters: { event_id?: string[]; status?: string[] }, paging: Paging): Promise<{ items: WebhookDeliveryRow[]; count: number }> {
+    async listDeliveries(
+      id: string,
+      filters: { event_id?: string[]; status?: string[] },
+      paging: Paging,
+    ): Promise<{ items: WebhookDeliveryRow[]; count: number }> {
       await service.retrieve(id);
       const where = and(
         eq(webhookDelivery.webhook_id, id),
@@ -123,7 +179,13 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
         filters.status ? inArray(webhookDelivery.status, filters.status as WebhookDeliveryRow["status"][]) : undefined,
       );
       const [items, [total]] = await Promise.all([
-        db.select().from(webhookDelivery).where(where).orderBy(desc(webhookDelivery.created_at), desc(webhookDelivery.attempt), desc(webhookDelivery.id)).limit(paging.limit).offset(paging.offset),
+        db
+          .select()
+          .from(webhookDelivery)
+          .where(where)
+          .orderBy(desc(webhookDelivery.created_at), desc(webhookDelivery.attempt), desc(webhookDelivery.id))
+          .limit(paging.limit)
+          .offset(paging.offset),
         db.select({ value: count() }).from(webhookDelivery).where(where),
       ]);
       return { items, count: total?.value ?? 0 };
@@ -132,18 +194,33 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     /** Schedules one more attempt of a delivery's event to its endpoint, now (same `webhook-id`). */
     async redeliver(id: string, deliveryId: string): Promise<WebhookDeliveryRow> {
       const hook = await service.retrieve(id);
-      const [delivery] = await db.select().from(webhookDelivery).where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.webhook_id, id)));
+      const [delivery] = await db
+        .select()
+        .from(webhookDelivery)
+        .where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.webhook_id, id)));
       if (!delivery) throw errors.notFound(`Webhook delivery with id: ${deliveryId} was not found`);
       if (!hook.enabled) throw errors.notAllowed(`Webhook ${id} is disabled; enable it before redelivering`);
-      const [last] = await db.select({ value: max(webhookDelivery.attempt) }).from(webhookDelivery).where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
+      const [last] = await db
+        .select({ value: max(webhookDelivery.attempt) })
+        .from(webhookDelivery)
+        .where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
       try {
         const [row] = await db
           .insert(webhookDelivery)
-          .values({ id: generateId("whd"), webhook_id: id, event_id: delivery.event_id, event_name: delivery.event_name, attempt: (last?.value ?? delivery.attempt) + 1, status: "scheduled", scheduled_at: new Date() })
+          .values({
+            id: generateId("whd"),
+            webhook_id: id,
+            event_id: delivery.event_id,
+            event_name: delivery.event_name,
+            attempt: (last?.value ?? delivery.attempt) + 1,
+            status: "scheduled",
+            scheduled_at: new Date(),
+          })
           .returning();
         return row!;
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`Event ${delivery.event_id} is being redelivered to webhook ${id} already; try again`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(`Event ${delivery.event_id} is being redelivered to webhook ${id} already; try again`);
         throw error;
       }
     },

@@ -40,12 +40,17 @@ export function createFileService(provider: FileProvider, limits: FileLimits) {
      */
     async upload(files: Array<{ filename: string; content: Buffer }>): Promise<StoredFile[]> {
       if (files.length === 0) throw errors.invalidData("No files were uploaded");
-      if (files.length > limits.maxFiles) throw errors.invalidData(`At most ${limits.maxFiles} files may be uploaded at once`);
+      if (files.length > limits.maxFiles)
+        throw errors.invalidData(`At most ${limits.maxFiles} files may be uploaded at once`);
       const checked = files.map((file) => {
         if (file.content.length === 0) throw errors.invalidData(`File ${file.filename} is empty`);
-        if (file.content.length > limits.maxBytes) throw errors.invalidData(`File ${file.filename} is larger than ${limits.maxBytes} bytes`);
+        if (file.content.length > limits.maxBytes)
+          throw errors.invalidData(`File ${file.filename} is larger than ${limits.maxBytes} bytes`);
         const type = detectFileType(file.content);
-        if (!type) throw errors.invalidData(`File ${file.filename} is not an image of an allowed type (${FILE_TYPES.map((t) => t.ext).join(", ")})`);
+        if (!type)
+          throw errors.invalidData(
+            `File ${file.filename} is not an image of an allowed type (${FILE_TYPES.map((t) => t.ext).join(", ")})`,
+          );
         return { ...file, type };
       });
       const stored: StoredFile[] = [];
@@ -84,5 +89,8 @@ export type FileService = ReturnType<typeof createFileService>;
 /** The name without its extension, reduced to letters, digits, `-` and `_` (at most 60). */
 function stem(filename: string): string {
   const base = filename.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
-  return base.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
+  return base
+    .replace(/[^A-Za-z0-9_-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
 }

@@ -1,6 +1,19 @@
 export * from "./schema";
 export { priceFor } from "./price-for";
 export { createFulfillmentService, type FulfillmentService, type ShippingOption } from "./service";
-export { createFulfillmentRecordService, type FulfillmentRecordService, type Fulfillment, type FulfillmentRecordCreate } from "./records";
+export {
+  createFulfillmentRecordService,
+  type FulfillmentRecordService,
+  type Fulfillment,
+  type FulfillmentRecordCreate,
+} from "./records";
 export * from "./steps";
-export { createFulfillmentProviderRegistry, createTestFulfillmentProvider, defaultFulfillmentProviders, manualFulfillmentProvider, type FulfillmentProvider, type FulfillmentProviderCall, type FulfillmentProviderRegistry } from "./providers";
+export {
+  createFulfillmentProviderRegistry,
+  createTestFulfillmentProvider,
+  defaultFulfillmentProviders,
+  manualFulfillmentProvider,
+  type FulfillmentProvider,
+  type FulfillmentProviderCall,
+  type FulfillmentProviderRegistry,
+} from "./providers";

@@ -49,7 +49,8 @@ export function createTestFulfillmentProvider(): FulfillmentProvider & { cancele
     async createFulfillment(call) {
       const seen = created.get(call.idempotencyKey);
       if (seen) return seen;
-      if (call.data.behavior === "fail") throw errors.provider("ful_test: the provider failed to create the fulfillment", { retryable: false });
+      if (call.data.behavior === "fail")
+        throw errors.provider("ful_test: the provider failed to create the fulfillment", { retryable: false });
       if (call.data.behavior === "hang") await new Promise(() => {});
       const result = { data: { ...call.data, ful_test_id: `ful_test_${call.idempotencyKey}` } };
       created.set(call.idempotencyKey, result);
@@ -71,7 +72,9 @@ export interface FulfillmentProviderRegistry {
 
 /** The built-in providers (`manual_manual`, `ful_test`) plus any given. */
 export function createFulfillmentProviderRegistry(extra: FulfillmentProvider[] = []): FulfillmentProviderRegistry {
-  const byId = new Map<string, FulfillmentProvider>([manualFulfillmentProvider, createTestFulfillmentProvider(), ...extra].map((p) => [p.id, p]));
+  const byId = new Map<string, FulfillmentProvider>(
+    [manualFulfillmentProvider, createTestFulfillmentProvider(), ...extra].map((p) => [p.id, p]),
+  );
   return {
     get(id) {
       const provider = byId.get(id);

@@ -1,6 +1,12 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { errors, generateId, type Db } from "@kasse/db";
-import { fulfillment, fulfillmentItem, type FulfillmentItemRow, type FulfillmentRow, type ShipmentCreate } from "./schema";
+import {
+  fulfillment,
+  fulfillmentItem,
+  type FulfillmentItemRow,
+  type FulfillmentRow,
+  type ShipmentCreate,
+} from "./schema";
 
 /** A fulfillment with its items. */
 export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };
@@ -34,19 +40,28 @@ export function createFulfillmentRecordService(db: Db) {
         inventory_consumed: input.inventory_consumed,
         metadata: input.metadata ?? null,
       });
-      await db.insert(fulfillmentItem).values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
+      await db
+        .insert(fulfillmentItem)
+        .values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
       return service.retrieve(id);
     },
 
     async retrieve(id: string): Promise<Fulfillment> {
-      const [row] = await db.select().from(fulfillment).where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
+      const [row] = await db
+        .select()
+        .from(fulfillment)
+        .where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
       return (await attach(db, [row]))[0]!;
     },
 
     /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
     async lockForOrder(orderId: string, id: string): Promise<Fulfillment> {
-      const [row] = await db.select().from(fulfillment).where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at))).for("update");
+      const [row] = await db
+        .select()
+        .from(fulfillment)
+        .where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at)))
+        .for("update");
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
       return (await attach(db, [row]))[0]!;
     },
@@ -55,7 +70,11 @@ export function createFulfillmentRecordService(db: Db) {
     async listForOrders(orderIds: string[]): Promise<Map<string, Fulfillment[]>> {
       const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await db.select().from(fulfillment).where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at))).orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
+      const rows = await db
+        .select()
+        .from(fulfillment)
+        .where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at)))
+        .orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
       for (const f of await attach(db, rows)) out.get(f.order_id)?.push(f);
       return out;
     },
@@ -65,18 +84,34 @@ export function createFulfillmentRecordService(db: Db) {
      * move is allowed. A shipment may name the fulfillment's items (they must be exactly its items:
      * a fulfillment ships whole) and carries the carrier's labels; clearing `shipped_at` drops them.
      */
-    async mark(orderId: string, id: string, field: "shipped_at" | "delivered_at" | "canceled_at", value: boolean, shipment: ShipmentCreate = {}): Promise<Fulfillment> {
+    async mark(
+      orderId: string,
+      id: string,
+      field: "shipped_at" | "delivered_at" | "canceled_at",
+      value: boolean,
+      shipment: ShipmentCreate = {},
+    ): Promise<Fulfillment> {
       const current = await service.lockForOrder(orderId, id);
       if (value) {
         if (current.canceled_at) throw errors.invalidData(`Fulfillment ${id} is canceled`);
-        if (field === "canceled_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is shipped and cannot be canceled`);
-        if (field === "shipped_at" && current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is already shipped`);
-        if (field === "delivered_at" && !current.shipped_at) throw errors.invalidData(`Fulfillment ${id} is not shipped yet`);
-        if (field === "delivered_at" && current.delivered_at) throw errors.invalidData(`Fulfillment ${id} is already delivered`);
+        if (field === "canceled_at" && current.shipped_at)
+          throw errors.invalidData(`Fulfillment ${id} is shipped and cannot be canceled`);
+        if (field === "shipped_at" && current.shipped_at)
+          throw errors.invalidData(`Fulfillment ${id} is already shipped`);
+        if (field === "delivered_at" && !current.shipped_at)
+          throw errors.invalidData(`Fulfillment ${id} is not shipped yet`);
+        if (field === "delivered_at" && current.delivered_at)
+          throw errors.invalidData(`Fulfillment ${id} is already delivered`);
         if (shipment.items) assertWhole(current, shipment.items);
       }
-      const labels = field !== "shipped_at" ? {} : { labels: value ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l })) : [] };
-      await db.update(fulfillment).set({ [field]: value ? new Date() : null, ...labels }).where(eq(fulfillment.id, id));
+      const labels =
+        field !== "shipped_at"
+          ? {}
+          : { labels: value ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l })) : [] };
+      await db
+        .update(fulfillment)
+        .set({ [field]: value ? new Date() : null, ...labels })
+        .where(eq(fulfillment.id, id));
       return createFulfillmentRecordService(db).retrieve(id);
     },
 
@@ -95,7 +130,9 @@ export type FulfillmentRecordService = ReturnType<typeof createFulfillmentRecord
  * named by its order line id (Medusa's dashboard) or by its fulfillment item id (Medusa's SDK docs).
  */
 function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["items"]>): void {
-  const lineOf = new Map(current.items.flatMap((i) => [[i.line_item_id, i.line_item_id] as const, [i.id, i.line_item_id] as const]));
+  const lineOf = new Map(
+    current.items.flatMap((i) => [[i.line_item_id, i.line_item_id] as const, [i.id, i.line_item_id] as const]),
+  );
   const named = new Map<string, number>();
   for (const item of items) {
     const lineId = lineOf.get(item.id);
@@ -103,12 +140,24 @@ function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["it
     named.set(lineId, (named.get(lineId) ?? 0) + item.quantity);
   }
   for (const { line_item_id, quantity } of current.items) {
-    if (named.get(line_item_id) !== quantity) throw errors.invalidData(`Fulfillment ${current.id} ships whole: item ${line_item_id} has ${quantity} units in it, ${named.get(line_item_id) ?? 0} named`);
+    if (named.get(line_item_id) !== quantity)
+      throw errors.invalidData(
+        `Fulfillment ${current.id} ships whole: item ${line_item_id} has ${quantity} units in it, ${named.get(line_item_id) ?? 0} named`,
+      );
   }
 }
 
 async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
   if (rows.length === 0) return [];
-  const items = await tx.select().from(fulfillmentItem).where(inArray(fulfillmentItem.fulfillment_id, rows.map((r) => r.id))).orderBy(asc(fulfillmentItem.id));
+  const items = await tx
+    .select()
+    .from(fulfillmentItem)
+    .where(
+      inArray(
+        fulfillmentItem.fulfillment_id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(fulfillmentItem.id));
   return rows.map((row) => ({ ...row, items: items.filter((i) => i.fulfillment_id === row.id) }));
 }

@@ -1,7 +1,25 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Id, LongText, metadata, money, OptionalMetadata, ProviderData, Title, Url, AnyJson, OrNull, RowView, View, entityTable } from "@kasse/db";
+import {
+  Amount,
+  Code,
+  Count,
+  CurrencyCode,
+  Id,
+  LongText,
+  metadata,
+  money,
+  OptionalMetadata,
+  ProviderData,
+  Title,
+  Url,
+  AnyJson,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
 export const shippingProfile = entityTable(
@@ -11,7 +29,11 @@ export const shippingProfile = entityTable(
     type: text("type").notNull(),
     metadata: metadata(),
   },
-  (t) => [uniqueIndex("shipping_profile_name_uq").on(t.name).where(sql`deleted_at is null`)],
+  (t) => [
+    uniqueIndex("shipping_profile_name_uq")
+      .on(t.name)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 /** A way to ship a cart: flat-priced per currency or per region. */
@@ -94,7 +116,12 @@ const optionFields = {
   rules: Type.Optional(Type.Array(ShippingOptionRule)),
   metadata: OptionalMetadata(),
   // Medusa clients send a `type` object ({label, description, code}).
-  type: Type.Optional(Type.Object({ label: Title(), description: Type.Optional(LongText()), code: Code() }, { additionalProperties: false })),
+  type: Type.Optional(
+    Type.Object(
+      { label: Title(), description: Type.Optional(LongText()), code: Code() },
+      { additionalProperties: false },
+    ),
+  ),
 };
 
 /** Body of `POST /admin/shipping-options`. */
@@ -130,7 +157,18 @@ export const fulfillment = entityTable(
     /** The carrier's labels given at shipment (tracking number and links), as Medusa's `labels`. */
     labels: jsonb("labels").$type<FulfillmentLabel[]>().notNull().default([]),
     /** The reservations this fulfillment consumed (the inventory module's record), restored on cancel. */
-    inventory_consumed: jsonb("inventory_consumed").$type<Array<{ reservation_id: string; inventory_item_id: string; location_id: string; quantity: number; deleted: boolean }>>().notNull().default([]),
+    inventory_consumed: jsonb("inventory_consumed")
+      .$type<
+        Array<{
+          reservation_id: string;
+          inventory_item_id: string;
+          location_id: string;
+          quantity: number;
+          deleted: boolean;
+        }>
+      >()
+      .notNull()
+      .default([]),
     metadata: metadata(),
   },
   (t) => [index("fulfillment_order_idx").on(t.order_id), index("fulfillment_location_idx").on(t.location_id)],
@@ -148,7 +186,10 @@ export const fulfillmentItem = entityTable(
     sku: text("sku"),
     quantity: integer("quantity").notNull(),
   },
-  (t) => [index("fulfillment_item_fulfillment_idx").on(t.fulfillment_id), index("fulfillment_item_line_idx").on(t.line_item_id)],
+  (t) => [
+    index("fulfillment_item_fulfillment_idx").on(t.fulfillment_id),
+    index("fulfillment_item_line_idx").on(t.line_item_id),
+  ],
 );
 
 export type FulfillmentRow = typeof fulfillment.$inferSelect;
@@ -172,7 +213,12 @@ export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
  */
 export const ShipmentCreate = Type.Object(
   {
-    items: Type.Optional(Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 1000 })),
+    items: Type.Optional(
+      Type.Array(
+        Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }),
+        { maxItems: 1000 },
+      ),
+    ),
     labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
     /** Ship without the shipment notice to the customer. */
     no_notification: Type.Optional(Type.Boolean()),

@@ -1,5 +1,16 @@
 import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
   shippingOption,
@@ -31,7 +42,10 @@ export function createFulfillmentService(db: Db) {
   const service = {
     async createProfile(input: ShippingProfileCreate): Promise<ShippingProfileRow> {
       try {
-        const [row] = await db.insert(shippingProfile).values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null }).returning();
+        const [row] = await db
+          .insert(shippingProfile)
+          .values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null })
+          .returning();
         return row!;
       } catch (error) {
         if (isUniqueViolation(error)) throw errors.conflict(`Shipping profile with name: ${input.name} already exists`);
@@ -40,7 +54,10 @@ export function createFulfillmentService(db: Db) {
     },
 
     async retrieveProfile(id: string): Promise<ShippingProfileRow> {
-      const [row] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
+      const [row] = await db
+        .select()
+        .from(shippingProfile)
+        .where(and(eq(shippingProfile.id, id), liveProfile));
       if (!row) throw errors.notFound(`Shipping profile with id: ${id} was not found`);
       return row;
     },
@@ -50,14 +67,24 @@ export function createFulfillmentService(db: Db) {
       conditions.push(...anyOf(filters, { id: shippingProfile.id, type: shippingProfile.type }));
       if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
       const where = and(...conditions);
-      return listPage(db, shippingProfile, where, orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id), page);
+      return listPage(
+        db,
+        shippingProfile,
+        where,
+        orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id),
+        page,
+      );
     },
 
     /** Soft delete; refused while live shipping options use the profile. */
     async deleteProfile(id: string): Promise<void> {
       await service.retrieveProfile(id);
-      const [used] = await db.select({ count: count() }).from(shippingOption).where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
-      if ((used?.count ?? 0) > 0) throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
+      const [used] = await db
+        .select({ count: count() })
+        .from(shippingOption)
+        .where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
+      if ((used?.count ?? 0) > 0)
+        throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
       await db.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
     },
 
@@ -67,7 +94,12 @@ export function createFulfillmentService(db: Db) {
      * the first option created it. Reads only.
      */
     async defaultProfile(): Promise<ShippingProfileRow | null> {
-      const [existing] = await db.select().from(shippingProfile).where(and(eq(shippingProfile.type, "default"), liveProfile)).orderBy(shippingProfile.created_at).limit(1);
+      const [existing] = await db
+        .select()
+        .from(shippingProfile)
+        .where(and(eq(shippingProfile.type, "default"), liveProfile))
+        .orderBy(shippingProfile.created_at)
+        .limit(1);
       return existing ?? null;
     },
 
@@ -75,14 +107,19 @@ export function createFulfillmentService(db: Db) {
     async getOrCreateDefaultProfile(): Promise<ShippingProfileRow> {
       const existing = await service.defaultProfile();
       if (existing) return existing;
-      const [row] = await db.insert(shippingProfile).values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" }).onConflictDoNothing().returning();
+      const [row] = await db
+        .insert(shippingProfile)
+        .values({ id: generateId("sp"), name: "Default Shipping Profile", type: "default" })
+        .onConflictDoNothing()
+        .returning();
       return row ?? (await service.getOrCreateDefaultProfile());
     },
 
     /** Creates an option with its prices, all or nothing. */
     async createOption(input: ShippingOptionCreate): Promise<ShippingOption> {
       return transaction(db, async (tx) => {
-        const profileId = input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
+        const profileId =
+          input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
         if (input.shipping_profile_id) await existingProfile(tx, profileId);
         const id = generateId("so");
         await tx.insert(shippingOption).values({
@@ -110,7 +147,8 @@ export function createFulfillmentService(db: Db) {
         await createFulfillmentService(tx).retrieveOption(id);
         const { prices, ...fields } = input;
         if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
-        if (Object.keys(fields).length > 0) await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
+        if (Object.keys(fields).length > 0)
+          await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
         if (prices) {
           await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
           await insertPrices(tx, id, prices);
@@ -120,18 +158,37 @@ export function createFulfillmentService(db: Db) {
     },
 
     async retrieveOption(id: string): Promise<ShippingOption> {
-      const [row] = await db.select().from(shippingOption).where(and(eq(shippingOption.id, id), liveOption));
+      const [row] = await db
+        .select()
+        .from(shippingOption)
+        .where(and(eq(shippingOption.id, id), liveOption));
       if (!row) throw errors.notFound(`Shipping option with id: ${id} was not found`);
       const [withPrices] = await attachPrices(db, [row]);
       return withPrices!;
     },
 
-    async listOptions(filters: ShippingOptionFilters, page: Paging & { order?: string }): Promise<{ items: ShippingOption[]; count: number }> {
+    async listOptions(
+      filters: ShippingOptionFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: ShippingOption[]; count: number }> {
       const conditions: SQL[] = [liveOption];
-      conditions.push(...anyOf(filters, { id: shippingOption.id, region_id: shippingOption.region_id, stock_location_id: shippingOption.stock_location_id, shipping_profile_id: shippingOption.shipping_profile_id }));
+      conditions.push(
+        ...anyOf(filters, {
+          id: shippingOption.id,
+          region_id: shippingOption.region_id,
+          stock_location_id: shippingOption.stock_location_id,
+          shipping_profile_id: shippingOption.shipping_profile_id,
+        }),
+      );
       if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(db, shippingOption, where, orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        shippingOption,
+        where,
+        orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id),
+        page,
+      );
       return { items: await attachPrices(db, rows), count: total };
     },
 
@@ -144,10 +201,22 @@ export function createFulfillmentService(db: Db) {
      * Options a cart in this region and currency can use, each with its `amount`: store-enabled,
      * not return options, in the region (or region-less) and priced there.
      */
-    async optionsForContext(context: { region_id: string | null; currency_code: string }): Promise<Array<ShippingOption & { amount: number }>> {
-      const inRegion = context.region_id ? or(eq(shippingOption.region_id, context.region_id), isNull(shippingOption.region_id)) : isNull(shippingOption.region_id);
-      const rows = await db.select().from(shippingOption).where(and(liveOption, inRegion)).orderBy(shippingOption.created_at, shippingOption.id);
-      const options = await attachPrices(db, rows.filter((row) => storeVisible(row.rules)));
+    async optionsForContext(context: {
+      region_id: string | null;
+      currency_code: string;
+    }): Promise<Array<ShippingOption & { amount: number }>> {
+      const inRegion = context.region_id
+        ? or(eq(shippingOption.region_id, context.region_id), isNull(shippingOption.region_id))
+        : isNull(shippingOption.region_id);
+      const rows = await db
+        .select()
+        .from(shippingOption)
+        .where(and(liveOption, inRegion))
+        .orderBy(shippingOption.created_at, shippingOption.id);
+      const options = await attachPrices(
+        db,
+        rows.filter((row) => storeVisible(row.rules)),
+      );
       const out: Array<ShippingOption & { amount: number }> = [];
       for (const option of options) {
         const amount = priceFor(option.prices, context);
@@ -162,7 +231,10 @@ export function createFulfillmentService(db: Db) {
 export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
 
 async function existingProfile(tx: Db, id: string): Promise<void> {
-  const [row] = await tx.select({ id: shippingProfile.id }).from(shippingProfile).where(and(eq(shippingProfile.id, id), liveProfile));
+  const [row] = await tx
+    .select({ id: shippingProfile.id })
+    .from(shippingProfile)
+    .where(and(eq(shippingProfile.id, id), liveProfile));
   if (!row) throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
 }
 
@@ -174,14 +246,30 @@ async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPric
     const key = currency ? `c:${currency}` : `r:${region}`;
     if (seen.has(key)) throw errors.invalidData(`Shipping option has two prices for ${currency ?? region}`);
     seen.add(key);
-    return { id: generateId("sopr"), shipping_option_id: optionId, currency_code: currency, region_id: region, amount: price.amount, rank };
+    return {
+      id: generateId("sopr"),
+      shipping_option_id: optionId,
+      currency_code: currency,
+      region_id: region,
+      amount: price.amount,
+      rank,
+    };
   });
   await tx.insert(shippingOptionPrice).values(rows);
 }
 
 async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
   if (rows.length === 0) return [];
-  const prices = await tx.select().from(shippingOptionPrice).where(inArray(shippingOptionPrice.shipping_option_id, rows.map((r) => r.id))).orderBy(shippingOptionPrice.rank);
+  const prices = await tx
+    .select()
+    .from(shippingOptionPrice)
+    .where(
+      inArray(
+        shippingOptionPrice.shipping_option_id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(shippingOptionPrice.rank);
   const byOption = new Map<string, ShippingOption["prices"]>();
   for (const { rank: _rank, ...price } of prices) {
     const list = byOption.get(price.shipping_option_id) ?? [];
@@ -200,5 +288,3 @@ function storeVisible(rules: ShippingOptionRow["rules"]): boolean {
   }
   return true;
 }
-
-

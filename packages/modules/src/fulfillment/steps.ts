@@ -13,11 +13,15 @@ export const createProviderFulfillmentStep = step("create-provider-fulfillment",
   timeoutMs: 10_000,
   invoke: async (input: Omit<FulfillmentProviderCall, "idempotencyKey"> & { provider_id: string }, ctx) => {
     const { provider_id, ...call } = input;
-    const { data } = await ctx.modules.fulfillmentProviders.get(provider_id).createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
+    const { data } = await ctx.modules.fulfillmentProviders
+      .get(provider_id)
+      .createFulfillment({ ...call, idempotencyKey: ctx.idempotencyKey });
     return { output: { provider_id, data }, compensateInput: { provider_id, data } };
   },
   compensate: async (input: { provider_id: string; data: Record<string, unknown> }, ctx) => {
-    await ctx.modules.fulfillmentProviders.get(input.provider_id).cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    await ctx.modules.fulfillmentProviders
+      .get(input.provider_id)
+      .cancelFulfillment({ data: input.data, idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
@@ -41,7 +45,9 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
   transactional: false,
   timeoutMs: 10_000,
   invoke: async (input: { provider_id?: string; data?: Record<string, unknown> }, ctx) => {
-    await ctx.modules.fulfillmentProviders.get(input.provider_id ?? "manual_manual").cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
+    await ctx.modules.fulfillmentProviders
+      .get(input.provider_id ?? "manual_manual")
+      .cancelFulfillment({ data: input.data ?? {}, idempotencyKey: ctx.idempotencyKey });
     return { output: null };
   },
 });
@@ -52,10 +58,31 @@ export const cancelProviderFulfillmentStep = step("cancel-provider-fulfillment",
  * fulfillment's items and consumed reservations.
  */
 export const markFulfillmentStep = step("mark-fulfillment", {
-  invoke: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at"; shipment?: ShipmentCreate }, ctx) => {
-    const marked = await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, true, input.shipment ?? {});
-    if (input.field === "shipped_at") await ctx.emit("shipment.created", { id: marked.id, order_id: input.order_id, tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number), no_notification: input.shipment?.no_notification ?? false });
-    else if (input.field === "delivered_at") await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
+  invoke: async (
+    input: {
+      order_id: string;
+      fulfillment_id: string;
+      field: "shipped_at" | "delivered_at" | "canceled_at";
+      shipment?: ShipmentCreate;
+    },
+    ctx,
+  ) => {
+    const marked = await ctx.modules.fulfillmentRecord.mark(
+      input.order_id,
+      input.fulfillment_id,
+      input.field,
+      true,
+      input.shipment ?? {},
+    );
+    if (input.field === "shipped_at")
+      await ctx.emit("shipment.created", {
+        id: marked.id,
+        order_id: input.order_id,
+        tracking_numbers: (input.shipment?.labels ?? []).map((l) => l.tracking_number),
+        no_notification: input.shipment?.no_notification ?? false,
+      });
+    else if (input.field === "delivered_at")
+      await ctx.emit("delivery.created", { id: marked.id, order_id: input.order_id });
     else await ctx.emit("order.fulfillment_canceled", { order_id: input.order_id, fulfillment_id: marked.id });
     const output = {
       id: marked.id,
@@ -67,7 +94,10 @@ export const markFulfillmentStep = step("mark-fulfillment", {
     };
     return { output, compensateInput: input };
   },
-  compensate: async (input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" }, ctx) => {
+  compensate: async (
+    input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" },
+    ctx,
+  ) => {
     await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, false);
   },
 });

@@ -20,7 +20,10 @@ export function integrityMethods(db: Db) {
       );
       return rows.map((r) => ({
         id: r.id,
-        problem: r.stocked < 0 || r.reserved < 0 ? `negative quantity (stocked ${r.stocked}, reserved ${r.reserved})` : `reserved ${r.reserved} but its reservations hold ${r.reservations}`,
+        problem:
+          r.stocked < 0 || r.reserved < 0
+            ? `negative quantity (stocked ${r.stocked}, reserved ${r.reserved})`
+            : `reserved ${r.reserved} but its reservations hold ${r.reservations}`,
       }));
     },
 

@@ -1,5 +1,16 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, likePattern, listPage, orderBy, transaction, type Db, type Paging, existingIds, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  likePattern,
+  listPage,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  existingIds,
+  anyOf,
+} from "@kasse/db";
 import {
   inventoryItem,
   inventoryItemVariant,
@@ -28,14 +39,35 @@ export function itemMethods(db: Db) {
     },
 
     async retrieve(id: string): Promise<InventoryItem> {
-      const [row] = await db.select().from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem));
+      const [row] = await db
+        .select()
+        .from(inventoryItem)
+        .where(and(eq(inventoryItem.id, id), liveItem));
       if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
       return (await withLevels(db, [row]))[0]!;
     },
 
-    async list(filters: InventoryItemFilters, page: Paging & { order?: string }): Promise<{ items: InventoryItem[]; count: number }> {
+    async list(
+      filters: InventoryItemFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: InventoryItem[]; count: number }> {
       const where = and(liveItem, ...itemConditions(filters));
-      const { items: rows, count: total } = await listPage(db, inventoryItem, where, orderBy(page.order, { created_at: inventoryItem.created_at, updated_at: inventoryItem.updated_at, sku: inventoryItem.sku, title: inventoryItem.title }, inventoryItem.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        inventoryItem,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: inventoryItem.created_at,
+            updated_at: inventoryItem.updated_at,
+            sku: inventoryItem.sku,
+            title: inventoryItem.title,
+          },
+          inventoryItem.id,
+        ),
+        page,
+      );
       return { items: await withLevels(db, rows), count: total };
     },
 
@@ -43,7 +75,11 @@ export function itemMethods(db: Db) {
       const changes = itemValues(input);
       if (Object.keys(changes).length) {
         try {
-          const [row] = await db.update(inventoryItem).set(changes).where(and(eq(inventoryItem.id, id), liveItem)).returning({ id: inventoryItem.id });
+          const [row] = await db
+            .update(inventoryItem)
+            .set(changes)
+            .where(and(eq(inventoryItem.id, id), liveItem))
+            .returning({ id: inventoryItem.id });
           if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
         } catch (error) {
           throw skuConflict(error, input.sku);
@@ -55,15 +91,31 @@ export function itemMethods(db: Db) {
     /** Soft delete with its levels and variant links; refused while the item holds reservations. */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [row] = await t.select({ id: inventoryItem.id }).from(inventoryItem).where(and(eq(inventoryItem.id, id), liveItem)).for("update");
+        const [row] = await t
+          .select({ id: inventoryItem.id })
+          .from(inventoryItem)
+          .where(and(eq(inventoryItem.id, id), liveItem))
+          .for("update");
         if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
         // Reserving updates the level row before inserting the reservation: holding the level
         // locks makes the check below see every reservation committed before or after us.
-        await t.select({ id: inventoryLevel.id }).from(inventoryLevel).where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel)).orderBy(inventoryLevel.id).for("update");
-        const [held] = await t.select({ id: reservationItem.id }).from(reservationItem).where(and(eq(reservationItem.inventory_item_id, id), liveReservation)).limit(1);
+        await t
+          .select({ id: inventoryLevel.id })
+          .from(inventoryLevel)
+          .where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel))
+          .orderBy(inventoryLevel.id)
+          .for("update");
+        const [held] = await t
+          .select({ id: reservationItem.id })
+          .from(reservationItem)
+          .where(and(eq(reservationItem.inventory_item_id, id), liveReservation))
+          .limit(1);
         if (held) throw errors.invalidData(`Cannot delete inventory item ${id}: it has reservations`);
         const now = new Date();
-        await t.update(inventoryLevel).set({ deleted_at: now }).where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel));
+        await t
+          .update(inventoryLevel)
+          .set({ deleted_at: now })
+          .where(and(eq(inventoryLevel.inventory_item_id, id), liveLevel));
         await t.delete(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, id));
         await t.update(inventoryItem).set({ deleted_at: now }).where(eq(inventoryItem.id, id));
       });
@@ -81,7 +133,8 @@ export type ItemMethods = ReturnType<typeof itemMethods>;
 
 function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
   const out: Partial<InventoryItemRow> = {};
-  for (const [field, value] of Object.entries(input)) if (value !== undefined) (out as Record<string, unknown>)[field] = value;
+  for (const [field, value] of Object.entries(input))
+    if (value !== undefined) (out as Record<string, unknown>)[field] = value;
   if (typeof out.origin_country === "string") out.origin_country = out.origin_country.toLowerCase();
   return out;
 }
@@ -92,7 +145,15 @@ async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryIt
   const levels = await tx
     .select()
     .from(inventoryLevel)
-    .where(and(inArray(inventoryLevel.inventory_item_id, rows.map((r) => r.id)), liveLevel))
+    .where(
+      and(
+        inArray(
+          inventoryLevel.inventory_item_id,
+          rows.map((r) => r.id),
+        ),
+        liveLevel,
+      ),
+    )
     .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id));
   return rows.map(({ deleted_at: _deleted, ...row }) => {
     const own = levels.filter((l) => l.inventory_item_id === row.id).map(level);
@@ -108,8 +169,13 @@ async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryIt
 function itemConditions(filters: InventoryItemFilters): SQL[] {
   const out = anyOf(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
   if (filters.location_id?.length) {
-    const locations = sql.join(filters.location_id.map((id) => sql`${id}`), sql`, `);
-    out.push(sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`);
+    const locations = sql.join(
+      filters.location_id.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    out.push(
+      sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`,
+    );
   }
   if (filters.q) {
     const pattern = likePattern(filters.q);

@@ -1,6 +1,12 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, listPage, transaction, type Db, type Paging } from "@kasse/db";
-import { inventoryLevel, type InventoryLevelBatch, type InventoryLevelCreate, type InventoryLevelRow, type InventoryLevelUpdate } from "./schema";
+import {
+  inventoryLevel,
+  type InventoryLevelBatch,
+  type InventoryLevelCreate,
+  type InventoryLevelRow,
+  type InventoryLevelUpdate,
+} from "./schema";
 import { assertItem, level, liveLevel } from "./rows";
 import { createInventoryService, type InventoryLevel } from "./service";
 
@@ -11,7 +17,8 @@ export function levelMethods(db: Db) {
     async createLevels(itemId: string, inputs: InventoryLevelCreate[]): Promise<InventoryLevel[]> {
       await assertItem(db, itemId);
       const locations = inputs.map((i) => i.location_id);
-      if (new Set(locations).size !== locations.length) throw errors.invalidData("A location may have only one level per inventory item");
+      if (new Set(locations).size !== locations.length)
+        throw errors.invalidData("A location may have only one level per inventory item");
       try {
         const rows = await db
           .insert(inventoryLevel)
@@ -28,7 +35,10 @@ export function levelMethods(db: Db) {
           .returning();
         return rows.map(level);
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`Inventory item ${itemId} already has a level at one of the locations ${locations.join(", ")}`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(
+            `Inventory item ${itemId} already has a level at one of the locations ${locations.join(", ")}`,
+          );
         throw error;
       }
     },
@@ -37,16 +47,32 @@ export function levelMethods(db: Db) {
       const [row] = await db
         .select()
         .from(inventoryLevel)
-        .where(and(eq(inventoryLevel.inventory_item_id, itemId), eq(inventoryLevel.location_id, locationId), liveLevel));
+        .where(
+          and(eq(inventoryLevel.inventory_item_id, itemId), eq(inventoryLevel.location_id, locationId), liveLevel),
+        );
       if (!row) throw errors.notFound(`Inventory level for item ${itemId} at location ${locationId} was not found`);
       return level(row);
     },
 
     /** The levels of one item, paged. */
-    async listLevels(itemId: string, filters: { location_id?: string[] }, page: Paging): Promise<{ items: InventoryLevel[]; count: number }> {
+    async listLevels(
+      itemId: string,
+      filters: { location_id?: string[] },
+      page: Paging,
+    ): Promise<{ items: InventoryLevel[]; count: number }> {
       await assertItem(db, itemId);
-      const where = and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel, ...(filters.location_id?.length ? [inArray(inventoryLevel.location_id, filters.location_id)] : []));
-      const { items: rows, count: total } = await listPage(db, inventoryLevel, where, [asc(inventoryLevel.created_at), asc(inventoryLevel.id)], page);
+      const where = and(
+        eq(inventoryLevel.inventory_item_id, itemId),
+        liveLevel,
+        ...(filters.location_id?.length ? [inArray(inventoryLevel.location_id, filters.location_id)] : []),
+      );
+      const { items: rows, count: total } = await listPage(
+        db,
+        inventoryLevel,
+        where,
+        [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+        page,
+      );
       return { items: rows.map(level), count: total };
     },
 
@@ -58,14 +84,27 @@ export function levelMethods(db: Db) {
       const changes: Partial<InventoryLevelRow> = {};
       if (input.incoming_quantity !== undefined) changes.incoming_quantity = input.incoming_quantity;
       if (input.metadata !== undefined) changes.metadata = input.metadata;
-      const at = and(eq(inventoryLevel.inventory_item_id, itemId), eq(inventoryLevel.location_id, locationId), liveLevel);
+      const at = and(
+        eq(inventoryLevel.inventory_item_id, itemId),
+        eq(inventoryLevel.location_id, locationId),
+        liveLevel,
+      );
       const guard: SQL[] = [];
       if (input.stocked_quantity !== undefined) {
         changes.stocked_quantity = input.stocked_quantity;
-        guard.push(or(sql`${input.stocked_quantity} >= ${inventoryLevel.reserved_quantity}`, sql`${input.stocked_quantity} >= ${inventoryLevel.stocked_quantity}`)!);
+        guard.push(
+          or(
+            sql`${input.stocked_quantity} >= ${inventoryLevel.reserved_quantity}`,
+            sql`${input.stocked_quantity} >= ${inventoryLevel.stocked_quantity}`,
+          )!,
+        );
       }
       if (Object.keys(changes).length === 0) return inventoryLevels.retrieveLevel(itemId, locationId);
-      const [row] = await db.update(inventoryLevel).set(changes).where(and(at, ...guard)).returning();
+      const [row] = await db
+        .update(inventoryLevel)
+        .set(changes)
+        .where(and(at, ...guard))
+        .returning();
       if (row) return level(row);
       const current = await inventoryLevels.retrieveLevel(itemId, locationId);
       throw errors.invalidData(
@@ -78,18 +117,30 @@ export function levelMethods(db: Db) {
       const [row] = await db
         .update(inventoryLevel)
         .set({ deleted_at: new Date() })
-        .where(and(eq(inventoryLevel.inventory_item_id, itemId), eq(inventoryLevel.location_id, locationId), liveLevel, eq(inventoryLevel.reserved_quantity, 0)))
+        .where(
+          and(
+            eq(inventoryLevel.inventory_item_id, itemId),
+            eq(inventoryLevel.location_id, locationId),
+            liveLevel,
+            eq(inventoryLevel.reserved_quantity, 0),
+          ),
+        )
         .returning();
       if (row) return level(row);
       const current = await inventoryLevels.retrieveLevel(itemId, locationId);
-      throw errors.invalidData(`Cannot delete the level of item ${itemId} at location ${locationId}: ${current.reserved_quantity} units are reserved`);
+      throw errors.invalidData(
+        `Cannot delete the level of item ${itemId} at location ${locationId}: ${current.reserved_quantity} units are reserved`,
+      );
     },
 
     /**
      * Creates, updates and deletes levels of one item in one transaction (all or nothing), with
      * the same rules as the single operations. `delete` names locations or level ids.
      */
-    async batchLevels(itemId: string, input: InventoryLevelBatch): Promise<{ created: InventoryLevel[]; updated: InventoryLevel[]; deleted: string[] }> {
+    async batchLevels(
+      itemId: string,
+      input: InventoryLevelBatch,
+    ): Promise<{ created: InventoryLevel[]; updated: InventoryLevel[]; deleted: string[] }> {
       return transaction(db, async (t) => {
         await assertItem(t, itemId);
         const deleted: string[] = [];
@@ -97,14 +148,22 @@ export function levelMethods(db: Db) {
           const rows = await t
             .select({ id: inventoryLevel.id, location_id: inventoryLevel.location_id })
             .from(inventoryLevel)
-            .where(and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel, or(inArray(inventoryLevel.id, input.delete), inArray(inventoryLevel.location_id, input.delete))));
+            .where(
+              and(
+                eq(inventoryLevel.inventory_item_id, itemId),
+                liveLevel,
+                or(inArray(inventoryLevel.id, input.delete), inArray(inventoryLevel.location_id, input.delete)),
+              ),
+            );
           const unknown = input.delete.filter((ref) => !rows.some((r) => r.id === ref || r.location_id === ref));
           if (unknown.length) throw errors.notFound(`Inventory item ${itemId} has no level for: ${unknown.join(", ")}`);
-          for (const row of rows) deleted.push((await createInventoryService(t).deleteLevel(itemId, row.location_id)).id);
+          for (const row of rows)
+            deleted.push((await createInventoryService(t).deleteLevel(itemId, row.location_id)).id);
         }
         const created = input.create?.length ? await createInventoryService(t).createLevels(itemId, input.create) : [];
         const updated: InventoryLevel[] = [];
-        for (const { location_id, ...changes } of input.update ?? []) updated.push(await createInventoryService(t).updateLevel(itemId, location_id, changes));
+        for (const { location_id, ...changes } of input.update ?? [])
+          updated.push(await createInventoryService(t).updateLevel(itemId, location_id, changes));
         return { created, updated, deleted };
       });
     },
@@ -115,7 +174,13 @@ export function levelMethods(db: Db) {
       const rows = await db
         .select()
         .from(inventoryLevel)
-        .where(and(inArray(inventoryLevel.inventory_item_id, itemIds), inArray(inventoryLevel.location_id, locationIds), liveLevel));
+        .where(
+          and(
+            inArray(inventoryLevel.inventory_item_id, itemIds),
+            inArray(inventoryLevel.location_id, locationIds),
+            liveLevel,
+          ),
+        );
       return rows.map(level);
     },
   };

@@ -1,10 +1,35 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isKasseError, listPage, orderBy, transaction, type Db, type Paging, anyOf } from "@kasse/db";
-import { inventoryItem, inventoryLevel, reservationItem, type ReservationFilters, type ReservationRow, type ReservationUpdate } from "./schema";
+import {
+  errors,
+  generateId,
+  isKasseError,
+  listPage,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  anyOf,
+} from "@kasse/db";
+import {
+  inventoryItem,
+  inventoryLevel,
+  reservationItem,
+  type ReservationFilters,
+  type ReservationRow,
+  type ReservationUpdate,
+} from "./schema";
 import { groupByLevel, key, level, levelAt, liveItem, liveLevel, liveReservation, reservation } from "./rows";
 import type { LevelMethods } from "./levels";
 import type { VariantLinkMethods } from "./variant-links";
-import { createInventoryService, type ConsumedReservation, type InventoryLevel, type Reservation, type ReserveForLinesInput, type ReserveInput, type StockAdjustment } from "./service";
+import {
+  createInventoryService,
+  type ConsumedReservation,
+  type InventoryLevel,
+  type Reservation,
+  type ReserveForLinesInput,
+  type ReserveInput,
+  type StockAdjustment,
+} from "./service";
 
 /**
  * Reservations and stock movements: reserve (guarded, per level in a fixed order), release,
@@ -20,7 +45,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      */
     async reserve(inputs: ReserveInput[]): Promise<Reservation[]> {
       if (inputs.length === 0) return [];
-      for (const i of inputs) if (!Number.isSafeInteger(i.quantity) || i.quantity < 1) throw errors.invalidData(`Reservation quantity must be a positive integer, got ${i.quantity}`);
+      for (const i of inputs)
+        if (!Number.isSafeInteger(i.quantity) || i.quantity < 1)
+          throw errors.invalidData(`Reservation quantity must be a positive integer, got ${i.quantity}`);
       return transaction(db, async (t) => {
         for (const g of groupByLevel(inputs)) await addReserved(t, g.item, g.location, g.quantity, g.backorder);
         const rows = await t
@@ -54,10 +81,15 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
     async reserveForLines(input: ReserveForLinesInput): Promise<Reservation[]> {
       const links = await variantLinks.listVariantInventoryItems([...new Set(input.lines.map((l) => l.variant_id))]);
       const entries = input.lines.flatMap((line) =>
-        (links.get(line.variant_id) ?? []).map((link) => ({ line, item: link.inventory_item_id, quantity: line.quantity * link.required_quantity })),
+        (links.get(line.variant_id) ?? []).map((link) => ({
+          line,
+          item: link.inventory_item_id,
+          quantity: line.quantity * link.required_quantity,
+        })),
       );
       if (entries.length === 0) return [];
-      if (input.location_ids.length === 0) throw errors.invalidData("Insufficient inventory: no stock location serves this sales channel");
+      if (input.location_ids.length === 0)
+        throw errors.invalidData("Insufficient inventory: no stock location serves this sales channel");
       const needs = new Map<string, { quantity: number; backorder: boolean }>();
       for (const e of entries) {
         const need = needs.get(e.item) ?? { quantity: 0, backorder: true };
@@ -68,16 +100,30 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
       // The plan reads availability; the guarded update decides. When another order took the
       // stock between the two, plan again on fresh numbers (the failed attempt wrote nothing).
       for (let attempt = 1; ; attempt++) {
-        const levels = new Map((await inventoryLevels.levelsAt([...needs.keys()], input.location_ids)).map((l) => [key(l.inventory_item_id, l.location_id), l]));
+        const levels = new Map(
+          (await inventoryLevels.levelsAt([...needs.keys()], input.location_ids)).map((l) => [
+            key(l.inventory_item_id, l.location_id),
+            l,
+          ]),
+        );
         const fits = (item: string, location: string, backorder: boolean) => {
           const lv = levels.get(key(item, location));
           return lv !== undefined && (backorder || lv.available_quantity >= needs.get(item)!.quantity);
         };
         const chosen = new Map<string, string>();
-        const whole = input.strategy === "per_item" ? undefined : input.location_ids.find((loc) => [...needs.keys()].every((item) => fits(item, loc, false)));
+        const whole =
+          input.strategy === "per_item"
+            ? undefined
+            : input.location_ids.find((loc) => [...needs.keys()].every((item) => fits(item, loc, false)));
         for (const [item, need] of needs) {
-          const location = whole ?? input.location_ids.find((loc) => fits(item, loc, false)) ?? (need.backorder ? input.location_ids.find((loc) => fits(item, loc, true)) : undefined);
-          if (!location) throw errors.invalidData(`Insufficient inventory: no stock location of the sales channel has ${need.quantity} of item ${item} available`);
+          const location =
+            whole ??
+            input.location_ids.find((loc) => fits(item, loc, false)) ??
+            (need.backorder ? input.location_ids.find((loc) => fits(item, loc, true)) : undefined);
+          if (!location)
+            throw errors.invalidData(
+              `Insufficient inventory: no stock location of the sales channel has ${need.quantity} of item ${item} available`,
+            );
           chosen.set(item, location);
         }
         try {
@@ -88,7 +134,7 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
               quantity: e.quantity,
               line_item_id: e.line.line_item_id,
               allow_backorder: e.line.allow_backorder === true,
-            }))
+            })),
           );
         } catch (error) {
           if (attempt >= PLAN_ATTEMPTS || !(isKasseError(error) && error.type === "invalid_data")) throw error;
@@ -110,23 +156,54 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
     },
 
     async retrieveReservation(id: string): Promise<Reservation> {
-      const [row] = await db.select().from(reservationItem).where(and(eq(reservationItem.id, id), liveReservation));
+      const [row] = await db
+        .select()
+        .from(reservationItem)
+        .where(and(eq(reservationItem.id, id), liveReservation));
       if (!row) throw errors.notFound(`Reservation with id: ${id} was not found`);
       return reservation(row);
     },
 
-    async listReservations(filters: ReservationFilters, page: Paging & { order?: string }): Promise<{ items: Reservation[]; count: number }> {
+    async listReservations(
+      filters: ReservationFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: Reservation[]; count: number }> {
       const conditions: SQL[] = [liveReservation];
-      conditions.push(...anyOf(filters, { id: reservationItem.id, inventory_item_id: reservationItem.inventory_item_id, location_id: reservationItem.location_id, line_item_id: reservationItem.line_item_id }));
+      conditions.push(
+        ...anyOf(filters, {
+          id: reservationItem.id,
+          inventory_item_id: reservationItem.inventory_item_id,
+          location_id: reservationItem.location_id,
+          line_item_id: reservationItem.line_item_id,
+        }),
+      );
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(db, reservationItem, where, orderBy(page.order, { created_at: reservationItem.created_at, updated_at: reservationItem.updated_at, quantity: reservationItem.quantity }, reservationItem.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        reservationItem,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: reservationItem.created_at,
+            updated_at: reservationItem.updated_at,
+            quantity: reservationItem.quantity,
+          },
+          reservationItem.id,
+        ),
+        page,
+      );
       return { items: rows.map(reservation), count: total };
     },
 
     /** Changes quantity, location or details; a larger quantity or a new location is re-checked against stock. */
     async updateReservation(id: string, input: ReservationUpdate): Promise<Reservation> {
       return transaction(db, async (t) => {
-        const [current] = await t.select().from(reservationItem).where(and(eq(reservationItem.id, id), liveReservation)).for("update");
+        const [current] = await t
+          .select()
+          .from(reservationItem)
+          .where(and(eq(reservationItem.id, id), liveReservation))
+          .for("update");
         if (!current) throw errors.notFound(`Reservation with id: ${id} was not found`);
         const location = input.location_id ?? current.location_id;
         const quantity = input.quantity ?? current.quantity;
@@ -169,7 +246,10 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
     /** Releases every live reservation of the given line items (order cancel, cart abandon). */
     async releaseLineItems(lineItemIds: string[]): Promise<Reservation[]> {
       if (lineItemIds.length === 0) return [];
-      const rows = await db.select({ id: reservationItem.id }).from(reservationItem).where(and(inArray(reservationItem.line_item_id, lineItemIds), liveReservation));
+      const rows = await db
+        .select({ id: reservationItem.id })
+        .from(reservationItem)
+        .where(and(inArray(reservationItem.line_item_id, lineItemIds), liveReservation));
       return reservations.releaseReservations(rows.map((r) => r.id));
     },
 
@@ -177,33 +257,70 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * Fulfillment: takes `quantity` (default: all) of each reservation out of stock: the
      * reservation shrinks (or goes when used up) and the level's stocked and reserved both drop.
      */
-    async consumeReservations(inputs: Array<{ reservation_id: string; quantity?: number }>): Promise<ConsumedReservation[]> {
+    async consumeReservations(
+      inputs: Array<{ reservation_id: string; quantity?: number }>,
+    ): Promise<ConsumedReservation[]> {
       if (inputs.length === 0) return [];
       return transaction(db, async (t) => {
         const ids = [...new Set(inputs.map((i) => i.reservation_id))].sort();
         if (ids.length !== inputs.length) throw errors.invalidData("Each reservation may be consumed once per call");
-        const rows = await t.select().from(reservationItem).where(and(inArray(reservationItem.id, ids), liveReservation)).orderBy(reservationItem.id).for("update");
+        const rows = await t
+          .select()
+          .from(reservationItem)
+          .where(and(inArray(reservationItem.id, ids), liveReservation))
+          .orderBy(reservationItem.id)
+          .for("update");
         const byId = new Map(rows.map((r) => [r.id, r]));
         const consumed: ConsumedReservation[] = [];
         for (const input of inputs) {
-          if (input.quantity !== undefined && !Number.isSafeInteger(input.quantity)) throw errors.invalidData(`Consumed quantity must be an integer, got ${input.quantity}`);
+          if (input.quantity !== undefined && !Number.isSafeInteger(input.quantity))
+            throw errors.invalidData(`Consumed quantity must be an integer, got ${input.quantity}`);
           const row = byId.get(input.reservation_id);
           if (!row) throw errors.notFound(`Reservation with id: ${input.reservation_id} was not found`);
           const quantity = input.quantity ?? row.quantity;
-          if (quantity < 1 || quantity > row.quantity) throw errors.invalidData(`Cannot consume ${quantity} of reservation ${row.id}, which holds ${row.quantity}`);
-          consumed.push({ reservation_id: row.id, inventory_item_id: row.inventory_item_id, location_id: row.location_id, quantity, deleted: quantity === row.quantity });
+          if (quantity < 1 || quantity > row.quantity)
+            throw errors.invalidData(
+              `Cannot consume ${quantity} of reservation ${row.id}, which holds ${row.quantity}`,
+            );
+          consumed.push({
+            reservation_id: row.id,
+            inventory_item_id: row.inventory_item_id,
+            location_id: row.location_id,
+            quantity,
+            deleted: quantity === row.quantity,
+          });
         }
         for (const c of consumed) {
-          if (c.deleted) await t.update(reservationItem).set({ deleted_at: new Date() }).where(eq(reservationItem.id, c.reservation_id));
-          else await t.update(reservationItem).set({ quantity: sql`${reservationItem.quantity} - ${c.quantity}` }).where(eq(reservationItem.id, c.reservation_id));
+          if (c.deleted)
+            await t
+              .update(reservationItem)
+              .set({ deleted_at: new Date() })
+              .where(eq(reservationItem.id, c.reservation_id));
+          else
+            await t
+              .update(reservationItem)
+              .set({ quantity: sql`${reservationItem.quantity} - ${c.quantity}` })
+              .where(eq(reservationItem.id, c.reservation_id));
         }
         for (const g of groupByLevel(consumed)) {
           const [row] = await t
             .update(inventoryLevel)
-            .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} - ${g.quantity}`, reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${g.quantity}` })
-            .where(and(levelAt(g.item, g.location), sql`${inventoryLevel.stocked_quantity} >= ${g.quantity}`, sql`${inventoryLevel.reserved_quantity} >= ${g.quantity}`))
+            .set({
+              stocked_quantity: sql`${inventoryLevel.stocked_quantity} - ${g.quantity}`,
+              reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${g.quantity}`,
+            })
+            .where(
+              and(
+                levelAt(g.item, g.location),
+                sql`${inventoryLevel.stocked_quantity} >= ${g.quantity}`,
+                sql`${inventoryLevel.reserved_quantity} >= ${g.quantity}`,
+              ),
+            )
             .returning({ id: inventoryLevel.id });
-          if (!row) throw errors.invalidData(`Insufficient inventory: item ${g.item} at location ${g.location} has less than ${g.quantity} in stock to fulfill`);
+          if (!row)
+            throw errors.invalidData(
+              `Insufficient inventory: item ${g.item} at location ${g.location} has less than ${g.quantity} in stock to fulfill`,
+            );
         }
         return consumed;
       });
@@ -214,15 +331,23 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * of its variant's items from the line's reservations (oldest first). A line whose variant
      * has no inventory item consumes nothing; a line reserved short is `invalid_data`.
      */
-    async consumeLineItems(lines: Array<{ line_item_id: string; variant_id: string; quantity: number }>): Promise<ConsumedReservation[]> {
+    async consumeLineItems(
+      lines: Array<{ line_item_id: string; variant_id: string; quantity: number }>,
+    ): Promise<ConsumedReservation[]> {
       if (lines.length === 0) return [];
-      for (const l of lines) if (!Number.isSafeInteger(l.quantity) || l.quantity < 1) throw errors.invalidData(`Fulfilled quantity must be a positive integer, got ${l.quantity}`);
+      for (const l of lines)
+        if (!Number.isSafeInteger(l.quantity) || l.quantity < 1)
+          throw errors.invalidData(`Fulfilled quantity must be a positive integer, got ${l.quantity}`);
       return transaction(db, async (t) => {
-        const links = await createInventoryService(t).listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))]);
+        const links = await createInventoryService(t).listVariantInventoryItems([
+          ...new Set(lines.map((l) => l.variant_id)),
+        ]);
         const rows = await t
           .select()
           .from(reservationItem)
-          .where(and(inArray(reservationItem.line_item_id, [...new Set(lines.map((l) => l.line_item_id))]), liveReservation))
+          .where(
+            and(inArray(reservationItem.line_item_id, [...new Set(lines.map((l) => l.line_item_id))]), liveReservation),
+          )
           .orderBy(reservationItem.created_at, reservationItem.id)
           .for("update");
         const left = new Map(rows.map((r) => [r.id, r.quantity]));
@@ -239,18 +364,29 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
               take.set(r.id, (take.get(r.id) ?? 0) + n);
               units -= n;
             }
-            if (units > 0) throw errors.invalidData(`Line item ${line.line_item_id} has ${units} units of item ${link.inventory_item_id} fewer reserved than it fulfills`);
+            if (units > 0)
+              throw errors.invalidData(
+                `Line item ${line.line_item_id} has ${units} units of item ${link.inventory_item_id} fewer reserved than it fulfills`,
+              );
           }
         }
-        return createInventoryService(t).consumeReservations([...take].map(([reservation_id, quantity]) => ({ reservation_id, quantity })));
+        return createInventoryService(t).consumeReservations(
+          [...take].map(([reservation_id, quantity]) => ({ reservation_id, quantity })),
+        );
       });
     },
 
     /** A return received: adds `quantity` × `required_quantity` of each variant's items to stock at the location. */
-    async receiveVariants(lines: Array<{ variant_id: string; location_id: string; quantity: number }>): Promise<StockAdjustment[]> {
+    async receiveVariants(
+      lines: Array<{ variant_id: string; location_id: string; quantity: number }>,
+    ): Promise<StockAdjustment[]> {
       const links = await variantLinks.listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))]);
       const adjustments = lines.flatMap((line) =>
-        (links.get(line.variant_id) ?? []).map((link) => ({ inventory_item_id: link.inventory_item_id, location_id: line.location_id, adjustment: line.quantity * link.required_quantity })),
+        (links.get(line.variant_id) ?? []).map((link) => ({
+          inventory_item_id: link.inventory_item_id,
+          location_id: line.location_id,
+          adjustment: line.quantity * link.required_quantity,
+        })),
       );
       await reservations.adjustStock(adjustments);
       return adjustments;
@@ -263,12 +399,20 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
         for (const g of groupByLevel(consumed)) {
           await t
             .update(inventoryLevel)
-            .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${g.quantity}`, reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${g.quantity}` })
+            .set({
+              stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${g.quantity}`,
+              reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${g.quantity}`,
+            })
             .where(levelAt(g.item, g.location));
         }
         for (const c of consumed) {
-          if (c.deleted) await t.update(reservationItem).set({ deleted_at: null }).where(eq(reservationItem.id, c.reservation_id));
-          else await t.update(reservationItem).set({ quantity: sql`${reservationItem.quantity} + ${c.quantity}` }).where(eq(reservationItem.id, c.reservation_id));
+          if (c.deleted)
+            await t.update(reservationItem).set({ deleted_at: null }).where(eq(reservationItem.id, c.reservation_id));
+          else
+            await t
+              .update(reservationItem)
+              .set({ quantity: sql`${reservationItem.quantity} + ${c.quantity}` })
+              .where(eq(reservationItem.id, c.reservation_id));
         }
       });
     },
@@ -277,14 +421,20 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
      * Changes stocked quantities (a return received: positive). A decrease may not take stock
      * below zero, nor below what is reserved unless `allowBelowReserved` (used to undo a receipt).
      */
-    async adjustStock(adjustments: StockAdjustment[], options: { allowBelowReserved?: boolean } = {}): Promise<InventoryLevel[]> {
+    async adjustStock(
+      adjustments: StockAdjustment[],
+      options: { allowBelowReserved?: boolean } = {},
+    ): Promise<InventoryLevel[]> {
       if (adjustments.length === 0) return [];
-      for (const a of adjustments) if (!Number.isSafeInteger(a.adjustment)) throw errors.invalidData(`Stock adjustment must be an integer, got ${a.adjustment}`);
+      for (const a of adjustments)
+        if (!Number.isSafeInteger(a.adjustment))
+          throw errors.invalidData(`Stock adjustment must be an integer, got ${a.adjustment}`);
       return transaction(db, async (t) => {
         const out: InventoryLevel[] = [];
         for (const g of groupByLevel(adjustments.map((a) => ({ ...a, quantity: a.adjustment })))) {
           const guard = [sql`${inventoryLevel.stocked_quantity} + ${g.quantity} >= 0`];
-          if (g.quantity < 0 && !options.allowBelowReserved) guard.push(sql`${inventoryLevel.available_quantity} + ${g.quantity} >= 0`);
+          if (g.quantity < 0 && !options.allowBelowReserved)
+            guard.push(sql`${inventoryLevel.available_quantity} + ${g.quantity} >= 0`);
           const [row] = await t
             .update(inventoryLevel)
             .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${g.quantity}` })
@@ -292,7 +442,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
             .returning();
           if (!row) {
             await createInventoryService(t).retrieveLevel(g.item, g.location);
-            throw errors.invalidData(`Insufficient inventory: cannot remove ${-g.quantity} of item ${g.item} at location ${g.location}`);
+            throw errors.invalidData(
+              `Insufficient inventory: cannot remove ${-g.quantity} of item ${g.item} at location ${g.location}`,
+            );
           }
           out.push(level(row));
         }
@@ -303,12 +455,17 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
   return reservations;
 }
 
-
 /** How many times `reserveForLines` plans again when the stock it chose was taken meanwhile. */
 const PLAN_ATTEMPTS = 3;
 
 /** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
-async function addReserved(tx: Db, itemId: string, locationId: string, quantity: number, allowBackorder: boolean): Promise<void> {
+async function addReserved(
+  tx: Db,
+  itemId: string,
+  locationId: string,
+  quantity: number,
+  allowBackorder: boolean,
+): Promise<void> {
   const guard = allowBackorder ? [] : [sql`${inventoryLevel.available_quantity} >= ${quantity}`];
   const [row] = await tx
     .update(inventoryLevel)
@@ -316,11 +473,16 @@ async function addReserved(tx: Db, itemId: string, locationId: string, quantity:
     .where(and(levelAt(itemId, locationId), ...guard))
     .returning({ id: inventoryLevel.id });
   if (row) return;
-  const [item] = await tx.select({ id: inventoryItem.id }).from(inventoryItem).where(and(eq(inventoryItem.id, itemId), liveItem));
+  const [item] = await tx
+    .select({ id: inventoryItem.id })
+    .from(inventoryItem)
+    .where(and(eq(inventoryItem.id, itemId), liveItem));
   if (!item) throw errors.notFound(`Inventory item with id: ${itemId} was not found`);
   const [existing] = await tx.select({ id: inventoryLevel.id }).from(inventoryLevel).where(levelAt(itemId, locationId));
   if (!existing) throw errors.invalidData(`Item ${itemId} is not stocked at location ${locationId}`);
-  throw errors.invalidData(`Insufficient inventory: item ${itemId} at location ${locationId} has fewer than ${quantity} available`);
+  throw errors.invalidData(
+    `Insufficient inventory: item ${itemId} at location ${locationId} has fewer than ${quantity} available`,
+  );
 }
 
 /** Gives reserved units back; the CHECK on `reserved_quantity` makes an over-release fail loudly. */

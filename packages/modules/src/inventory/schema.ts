@@ -1,10 +1,33 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, metadata, OptionalMetadata, Title, Url, RowView, entityTable } from "@kasse/db";
+import {
+  Code,
+  CountryCode,
+  Id,
+  LongText,
+  metadata,
+  OptionalMetadata,
+  Title,
+  Url,
+  RowView,
+  entityTable,
+} from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
-export const inventorySearchText = () => sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
+export const inventorySearchText = () =>
+  sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
 
 /** Inventory items: the stock-keeping units whose quantities are tracked per location. */
 export const inventoryItem = entityTable(
@@ -26,7 +49,9 @@ export const inventoryItem = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("inventory_item_sku_uq").on(t.sku).where(sql`deleted_at is null`),
+    uniqueIndex("inventory_item_sku_uq")
+      .on(t.sku)
+      .where(sql`deleted_at is null`),
     index("inventory_item_created_at_idx").on(t.created_at),
     index("inventory_item_title_idx").on(t.title),
     index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
@@ -57,7 +82,9 @@ export const inventoryLevel = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id).where(sql`deleted_at is null`),
+    uniqueIndex("inventory_level_item_location_uq")
+      .on(t.inventory_item_id, t.location_id)
+      .where(sql`deleted_at is null`),
     index("inventory_level_location_idx").on(t.location_id),
     check("inventory_level_stocked_nonnegative", sql`${t.stocked_quantity} >= 0`),
     check("inventory_level_reserved_nonnegative", sql`${t.reserved_quantity} >= 0`),
@@ -169,7 +196,14 @@ export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
 export const InventoryLevelBatch = Type.Object(
   {
     create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
-    update: Type.Optional(Type.Array(Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], { additionalProperties: false }), { maxItems: 1000 })),
+    update: Type.Optional(
+      Type.Array(
+        Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
+          additionalProperties: false,
+        }),
+        { maxItems: 1000 },
+      ),
+    ),
     delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
   },
   { additionalProperties: false },

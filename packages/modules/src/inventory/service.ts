@@ -4,7 +4,11 @@ import { type InventoryItemRow, type InventoryLevelRow, type ReservationCreate, 
 /** A location level as the API shows it. */
 export type InventoryLevel = Omit<InventoryLevelRow, "deleted_at">;
 /** An inventory item with its levels and its totals over them. */
-export type InventoryItem = Omit<InventoryItemRow, "deleted_at"> & { location_levels: InventoryLevel[]; stocked_quantity: number; reserved_quantity: number };
+export type InventoryItem = Omit<InventoryItemRow, "deleted_at"> & {
+  location_levels: InventoryLevel[];
+  stocked_quantity: number;
+  reserved_quantity: number;
+};
 /** A reservation as the API shows it. */
 export type Reservation = Omit<ReservationRow, "deleted_at" | "allow_backorder">;
 
@@ -52,7 +56,13 @@ export function createInventoryService(db: Db) {
   const inventoryLevels = levelMethods(db);
   const items = itemMethods(db);
   const variantLinks = variantLinkMethods(db, items, inventoryLevels);
-  return { ...items, ...inventoryLevels, ...variantLinks, ...reservationMethods(db, inventoryLevels, variantLinks), ...integrityMethods(db) };
+  return {
+    ...items,
+    ...inventoryLevels,
+    ...variantLinks,
+    ...reservationMethods(db, inventoryLevels, variantLinks),
+    ...integrityMethods(db),
+  };
 }
 
 export type InventoryService = ReturnType<typeof createInventoryService>;

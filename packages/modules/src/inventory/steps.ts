@@ -12,19 +12,46 @@ export interface ReservedItem {
   line_item_id: string | null;
 }
 const reserved = (rows: Reservation[]): ReservedItem[] =>
-  rows.map((r) => ({ id: r.id, inventory_item_id: r.inventory_item_id, location_id: r.location_id, quantity: r.quantity, line_item_id: r.line_item_id }));
+  rows.map((r) => ({
+    id: r.id,
+    inventory_item_id: r.inventory_item_id,
+    location_id: r.location_id,
+    quantity: r.quantity,
+    line_item_id: r.line_item_id,
+  }));
 
 // Each step builds the service over its own transaction, so its writes commit with its journal row.
 
 /** Records `inventory-item.updated` with the new levels of the (item, location) pairs whose stock changed. */
-async function emitLevels(ctx: StepContext, pairs: ReadonlyArray<{ inventory_item_id: string; location_id: string }>): Promise<void> {
+async function emitLevels(
+  ctx: StepContext,
+  pairs: ReadonlyArray<{ inventory_item_id: string; location_id: string }>,
+): Promise<void> {
   const unique = [...new Map(pairs.map((p) => [`${p.inventory_item_id}|${p.location_id}`, p])).values()];
   if (unique.length === 0) return;
   const levels = await ctx.tx
-    .select({ id: inventoryLevel.inventory_item_id, location_id: inventoryLevel.location_id, stocked_quantity: inventoryLevel.stocked_quantity, reserved_quantity: inventoryLevel.reserved_quantity })
+    .select({
+      id: inventoryLevel.inventory_item_id,
+      location_id: inventoryLevel.location_id,
+      stocked_quantity: inventoryLevel.stocked_quantity,
+      reserved_quantity: inventoryLevel.reserved_quantity,
+    })
     .from(inventoryLevel)
-    .where(and(isNull(inventoryLevel.deleted_at), or(...unique.map((p) => and(eq(inventoryLevel.inventory_item_id, p.inventory_item_id), eq(inventoryLevel.location_id, p.location_id))))));
-  for (const level of levels.sort((a, b) => `${a.id}|${a.location_id}`.localeCompare(`${b.id}|${b.location_id}`))) await ctx.emit("inventory-item.updated", level);
+    .where(
+      and(
+        isNull(inventoryLevel.deleted_at),
+        or(
+          ...unique.map((p) =>
+            and(
+              eq(inventoryLevel.inventory_item_id, p.inventory_item_id),
+              eq(inventoryLevel.location_id, p.location_id),
+            ),
+          ),
+        ),
+      ),
+    );
+  for (const level of levels.sort((a, b) => `${a.id}|${a.location_id}`.localeCompare(`${b.id}|${b.location_id}`)))
+    await ctx.emit("inventory-item.updated", level);
 }
 
 /**

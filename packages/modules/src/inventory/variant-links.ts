@@ -9,43 +9,65 @@ import type { LevelMethods } from "./levels";
 export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: LevelMethods) {
   const variantLinks = {
     /** One inventory item per variant (same sku and title), linked with `required_quantity` 1. */
-    async createItemsForVariants(variants: Array<{ variant_id: string; sku: string | null; title: string }>): Promise<Array<{ variant_id: string; inventory_item_id: string }>> {
+    async createItemsForVariants(
+      variants: Array<{ variant_id: string; sku: string | null; title: string }>,
+    ): Promise<Array<{ variant_id: string; inventory_item_id: string }>> {
       if (variants.length === 0) return [];
       return transaction(db, async (t) => {
         const links = variants.map((v) => ({ variant_id: v.variant_id, inventory_item_id: generateId("iitem") }));
-        await insertItems(t, variants.map((v, i) => ({ id: links[i]!.inventory_item_id, sku: v.sku, title: v.title })));
+        await insertItems(
+          t,
+          variants.map((v, i) => ({ id: links[i]!.inventory_item_id, sku: v.sku, title: v.title })),
+        );
         await t.insert(inventoryItemVariant).values(links.map((l) => ({ ...l, required_quantity: 1 })));
         return links;
       });
     },
 
     /** Links variants to existing items (e.g. to undo {@link unlinkVariants}). */
-    async linkVariants(links: Array<{ variant_id: string; inventory_item_id: string; required_quantity?: number }>): Promise<void> {
+    async linkVariants(
+      links: Array<{ variant_id: string; inventory_item_id: string; required_quantity?: number }>,
+    ): Promise<void> {
       if (links.length === 0) return;
       const known = await items.existing([...new Set(links.map((l) => l.inventory_item_id))]);
       const missing = links.find((l) => !known.has(l.inventory_item_id));
       if (missing) throw errors.notFound(`Inventory item with id: ${missing.inventory_item_id} was not found`);
       await db
         .insert(inventoryItemVariant)
-        .values(links.map((l) => ({ variant_id: l.variant_id, inventory_item_id: l.inventory_item_id, required_quantity: l.required_quantity ?? 1 })))
+        .values(
+          links.map((l) => ({
+            variant_id: l.variant_id,
+            inventory_item_id: l.inventory_item_id,
+            required_quantity: l.required_quantity ?? 1,
+          })),
+        )
         .onConflictDoNothing();
     },
 
     /** Removes the links of the variants (the items stay); returns the removed links. */
-    async unlinkVariants(variantIds: string[]): Promise<Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>> {
+    async unlinkVariants(
+      variantIds: string[],
+    ): Promise<Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>> {
       if (variantIds.length === 0) return [];
-      return db
-        .delete(inventoryItemVariant)
-        .where(inArray(inventoryItemVariant.variant_id, variantIds))
-        .returning({ variant_id: inventoryItemVariant.variant_id, inventory_item_id: inventoryItemVariant.inventory_item_id, required_quantity: inventoryItemVariant.required_quantity });
+      return db.delete(inventoryItemVariant).where(inArray(inventoryItemVariant.variant_id, variantIds)).returning({
+        variant_id: inventoryItemVariant.variant_id,
+        inventory_item_id: inventoryItemVariant.inventory_item_id,
+        required_quantity: inventoryItemVariant.required_quantity,
+      });
     },
 
     /** The live inventory items of each variant, in one query. */
-    async listVariantInventoryItems(variantIds: string[]): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
+    async listVariantInventoryItems(
+      variantIds: string[],
+    ): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
       const out = new Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>();
       if (variantIds.length === 0) return out;
       const rows = await db
-        .select({ variant_id: inventoryItemVariant.variant_id, inventory_item_id: inventoryItemVariant.inventory_item_id, required_quantity: inventoryItemVariant.required_quantity })
+        .select({
+          variant_id: inventoryItemVariant.variant_id,
+          inventory_item_id: inventoryItemVariant.inventory_item_id,
+          required_quantity: inventoryItemVariant.required_quantity,
+        })
         .from(inventoryItemVariant)
         .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
         .where(inArray(inventoryItemVariant.variant_id, variantIds))
@@ -72,7 +94,10 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
 
     /** The variants linked to an item (e.g. to read their backorder flag). */
     async variantIdsForItem(itemId: string): Promise<string[]> {
-      const rows = await db.select({ variant_id: inventoryItemVariant.variant_id }).from(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, itemId));
+      const rows = await db
+        .select({ variant_id: inventoryItemVariant.variant_id })
+        .from(inventoryItemVariant)
+        .where(eq(inventoryItemVariant.inventory_item_id, itemId));
       return rows.map((r) => r.variant_id);
     },
 
@@ -85,10 +110,20 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     async availableQuantities(variantIds: string[], locationIds: string[] | "all"): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (variantIds.length === 0) return out;
-      const variants = sql.join(variantIds.map((id) => sql`${id}`), sql`, `);
+      const variants = sql.join(
+        variantIds.map((id) => sql`${id}`),
+        sql`, `,
+      );
       // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
       const atLocations =
-        locationIds === "all" ? sql`true` : locationIds.length ? sql`lv.location_id in (${sql.join(locationIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`;
+        locationIds === "all"
+          ? sql`true`
+          : locationIds.length
+            ? sql`lv.location_id in (${sql.join(
+                locationIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql`false`;
       const rows = await queryRows<{ variant_id: string; required_quantity: number; available: string | number }>(
         db,
         sql`select l.variant_id, l.required_quantity, coalesce(sum(lv.available_quantity), 0) as available

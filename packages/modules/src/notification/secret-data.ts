@@ -4,9 +4,14 @@ import { seal, unseal } from "@kasse/db";
 const SEALED = "sealed:v1:";
 
 /** `data` with the values of `keys` sealed (AES-256-GCM under `key`): what the outbox row holds until delivery. */
-export function sealSecretData(data: Record<string, unknown>, keys: readonly string[], key: Buffer): Record<string, unknown> {
+export function sealSecretData(
+  data: Record<string, unknown>,
+  keys: readonly string[],
+  key: Buffer,
+): Record<string, unknown> {
   const out = { ...data };
-  for (const name of keys) if (Object.hasOwn(out, name)) out[name] = SEALED + seal(Buffer.from(JSON.stringify(out[name] ?? null)), key);
+  for (const name of keys)
+    if (Object.hasOwn(out, name)) out[name] = SEALED + seal(Buffer.from(JSON.stringify(out[name] ?? null)), key);
   return out;
 }
 
@@ -14,7 +19,11 @@ export function sealSecretData(data: Record<string, unknown>, keys: readonly str
  * `data` with its sealed values opened for delivery, or null when one cannot be opened (the
  * server secret changed). A plain value (a row written before sealing) is used as it is.
  */
-export function openSecretData(data: Record<string, unknown>, keys: readonly string[], key: Buffer): Record<string, unknown> | null {
+export function openSecretData(
+  data: Record<string, unknown>,
+  keys: readonly string[],
+  key: Buffer,
+): Record<string, unknown> | null {
   const out = { ...data };
   for (const name of keys) {
     const value = out[name];

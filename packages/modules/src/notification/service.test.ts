@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows, REDACTED } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
-import { createLogProvider, createNotificationService, createSmtpProvider, defaultNotificationProviders } from "./index";
+import {
+  createLogProvider,
+  createNotificationService,
+  createSmtpProvider,
+  defaultNotificationProviders,
+} from "./index";
 import { startTestSmtpServer } from "./testing/index";
 
 let database: TestDatabase;
@@ -19,13 +24,31 @@ afterAll(async () => {
 const noSleep = async () => {};
 const secret = "notification-test-secret";
 /** The outbox row as stored, every column as text. */
-const rawRow = async (id: string) => (await queryRows<{ row: string }>(database.db, sql`select n::text as row from notification n where id = ${id}`))[0]!.row;
+const rawRow = async (id: string) =>
+  (await queryRows<{ row: string }>(database.db, sql`select n::text as row from notification n where id = ${id}`))[0]!
+    .row;
 
 describe("notification service", () => {
   it("delivers through SMTP: the message arrives with the token; the row is success and the secret redacted", async () => {
-    const service = createNotificationService(database.db, { secret, providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }), sleep: noSleep });
-    const sent = await service.send({ to: "ana@example.com", channel: "email", template: "auth.password_reset", data: { token: "tok_secret_123", expires_at: "soon" }, secret_keys: ["token"] });
-    expect(sent).toMatchObject({ status: "success", attempts: 1, provider_id: "smtp", to: "ana@example.com", data: { token: "[redacted]", expires_at: "soon" } });
+    const service = createNotificationService(database.db, {
+      secret,
+      providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }),
+      sleep: noSleep,
+    });
+    const sent = await service.send({
+      to: "ana@example.com",
+      channel: "email",
+      template: "auth.password_reset",
+      data: { token: "tok_secret_123", expires_at: "soon" },
+      secret_keys: ["token"],
+    });
+    expect(sent).toMatchObject({
+      status: "success",
+      attempts: 1,
+      provider_id: "smtp",
+      to: "ana@example.com",
+      data: { token: "[redacted]", expires_at: "soon" },
+    });
     const mail = smtp.mails.find((m) => m.to.includes("ana@example.com"));
     expect(mail?.raw).toContain("tok_secret_123");
     expect(mail?.raw).toContain("Subject: Reset your password");
@@ -35,10 +58,22 @@ describe("notification service", () => {
 
   it("retries a refused delivery with backoff and ends in failure with the error recorded", async () => {
     const waits: number[] = [];
-    const service = createNotificationService(database.db, { secret, providers: [createSmtpProvider({ url: smtp.url })], attempts: 3, backoffMs: 10, sleep: async (ms) => void waits.push(ms) });
+    const service = createNotificationService(database.db, {
+      secret,
+      providers: [createSmtpProvider({ url: smtp.url })],
+      attempts: 3,
+      backoffMs: 10,
+      sleep: async (ms) => void waits.push(ms),
+    });
     smtp.refuse = true;
     try {
-      const failed = await service.send({ to: "bob@example.com", channel: "email", template: "welcome", data: { token: "t2" }, secret_keys: ["token"] });
+      const failed = await service.send({
+        to: "bob@example.com",
+        channel: "email",
+        template: "welcome",
+        data: { token: "t2" },
+        secret_keys: ["token"],
+      });
       expect(failed).toMatchObject({ status: "failure", attempts: 3, data: { token: "[redacted]" } });
       expect(failed.last_error).toContain("SMTP delivery failed");
       expect(waits).toEqual([10, 20]);
@@ -49,7 +84,15 @@ describe("notification service", () => {
 
   it("succeeds on a later attempt after a transient failure", async () => {
     let calls = 0;
-    const flaky = { id: "flaky", channels: ["email"], send: async () => { calls++; if (calls < 2) throw new Error("down"); return { external_id: "ext_1" }; } };
+    const flaky = {
+      id: "flaky",
+      channels: ["email"],
+      send: async () => {
+        calls++;
+        if (calls < 2) throw new Error("down");
+        return { external_id: "ext_1" };
+      },
+    };
     const service = createNotificationService(database.db, { secret, providers: [flaky], sleep: noSleep });
     const sent = await service.send({ to: "c@example.com", channel: "email", template: "t", data: {} });
     expect(sent).toMatchObject({ status: "success", attempts: 2, external_id: "ext_1", last_error: null });
@@ -60,8 +103,17 @@ describe("notification service", () => {
 
   it("the log provider writes the rendered message to the log without its secret data; unknown channels are invalid_data", async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const service = createNotificationService(database.db, { secret, providers: [createLogProvider({ info: (obj, msg) => void lines.push({ ...obj, msg }) })] });
-    const sent = await service.send({ to: "d@example.com", channel: "email", template: "auth.password_reset", data: { token: "log_tok_0123456789", expires_at: "soon" }, secret_keys: ["token"] });
+    const service = createNotificationService(database.db, {
+      secret,
+      providers: [createLogProvider({ info: (obj, msg) => void lines.push({ ...obj, msg }) })],
+    });
+    const sent = await service.send({
+      to: "d@example.com",
+      channel: "email",
+      template: "auth.password_reset",
+      data: { token: "log_tok_0123456789", expires_at: "soon" },
+      secret_keys: ["token"],
+    });
     expect(sent).toMatchObject({ status: "success", provider_id: "log" });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ to: "d@example.com", subject: "Reset your password", withheld: ["token"] });
@@ -71,16 +123,34 @@ describe("notification service", () => {
     const list = await service.list({ to: ["d@example.com"] }, { limit: 10, offset: 0 });
     expect(list.count).toBe(1);
     expect(list.items[0]!.data.token).toBe("[redacted]");
-    const smtpOnly = createNotificationService(database.db, { secret, providers: [createSmtpProvider({ url: smtp.url })] });
-    await expect(smtpOnly.send({ to: "x", channel: "sms", template: "t", data: {} })).rejects.toMatchObject({ type: "invalid_data" });
+    const smtpOnly = createNotificationService(database.db, {
+      secret,
+      providers: [createSmtpProvider({ url: smtp.url })],
+    });
+    await expect(smtpOnly.send({ to: "x", channel: "sms", template: "t", data: {} })).rejects.toMatchObject({
+      type: "invalid_data",
+    });
   });
 
   it("keeps secret data encrypted at rest until delivery ends, then erases it; another process with the same secret delivers it", async () => {
     const mails: string[] = [];
-    const provider = { id: "capture", channels: ["email"], send: async (m: { text: string }) => { mails.push(m.text); return {}; } };
+    const provider = {
+      id: "capture",
+      channels: ["email"],
+      send: async (m: { text: string }) => {
+        mails.push(m.text);
+        return {};
+      },
+    };
     const writer = createNotificationService(database.db, { secret, providers: [provider] });
     const token = "reset_tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    const row = await writer.create({ to: "e@example.com", channel: "email", template: "auth.password_reset", data: { token, expires_at: "soon" }, secret_keys: ["token"] });
+    const row = await writer.create({
+      to: "e@example.com",
+      channel: "email",
+      template: "auth.password_reset",
+      data: { token, expires_at: "soon" },
+      secret_keys: ["token"],
+    });
     const pending = await rawRow(row.id);
     expect(pending).not.toContain(token);
     expect(pending).toContain("sealed:v1:");
@@ -97,7 +167,13 @@ describe("notification service", () => {
 
   it("a message sealed under another server secret fails at once (not retried) and its data is erased", async () => {
     const provider = { id: "capture", channels: ["email"], send: async () => ({}) };
-    const row = await createNotificationService(database.db, { secret, providers: [provider] }).create({ to: "f@example.com", channel: "email", template: "t", data: { token: "tok_rotated_1234567" }, secret_keys: ["token"] });
+    const row = await createNotificationService(database.db, { secret, providers: [provider] }).create({
+      to: "f@example.com",
+      channel: "email",
+      template: "t",
+      data: { token: "tok_rotated_1234567" },
+      secret_keys: ["token"],
+    });
     const rotated = createNotificationService(database.db, { secret: "another-server-secret", providers: [provider] });
     await expect(rotated.deliver(row.id)).rejects.toMatchObject({ type: "unexpected_state", retryable: false });
     const failed = await rotated.retrieve(row.id);
@@ -107,10 +183,27 @@ describe("notification service", () => {
   });
 
   it("a provider error quoting the message keeps the secret out of last_error and of the thrown error", async () => {
-    const quoting = { id: "quoting", channels: ["email"], send: async (m: { text: string }) => { throw new Error(`550 rejected: ${m.text}`); } };
-    const service = createNotificationService(database.db, { secret, providers: [quoting], attempts: 1, sleep: noSleep });
+    const quoting = {
+      id: "quoting",
+      channels: ["email"],
+      send: async (m: { text: string }) => {
+        throw new Error(`550 rejected: ${m.text}`);
+      },
+    };
+    const service = createNotificationService(database.db, {
+      secret,
+      providers: [quoting],
+      attempts: 1,
+      sleep: noSleep,
+    });
     const token = "tok_quoted_in_error_0123456789";
-    const row = await service.create({ to: "g@example.com", channel: "email", template: "auth.password_reset", data: { token }, secret_keys: ["token"] });
+    const row = await service.create({
+      to: "g@example.com",
+      channel: "email",
+      template: "auth.password_reset",
+      data: { token },
+      secret_keys: ["token"],
+    });
     const error = await service.deliver(row.id, { final: true }).catch((e: unknown) => e);
     expect(String((error as Error).message)).toContain("550 rejected");
     expect(JSON.stringify(error)).not.toContain(token);

@@ -1,5 +1,17 @@
 import { and, desc, eq } from "drizzle-orm";
-import { deriveKey, errors, generateId, KasseError, orderBy, scrubError, toKasseError, type Db, type Paging, listPage, anyOf } from "@kasse/db";
+import {
+  deriveKey,
+  errors,
+  generateId,
+  KasseError,
+  orderBy,
+  scrubError,
+  toKasseError,
+  type Db,
+  type Paging,
+  listPage,
+  anyOf,
+} from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";
@@ -85,17 +97,39 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       const attempts = row.attempts + 1;
       const data = openSecretData(row.data, row.secret_keys, dataKey);
       if (!data) {
-        const unreadable = new KasseError("unexpected_state", `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`, { retryable: false });
-        await db.update(notification).set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data }).where(eq(notification.id, id));
+        const unreadable = new KasseError(
+          "unexpected_state",
+          `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`,
+          { retryable: false },
+        );
+        await db
+          .update(notification)
+          .set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data })
+          .where(eq(notification.id, id));
         throw unreadable;
       }
       const rendered = renderTemplate(row.template, data);
       const secrets = secretStrings(data, row.secret_keys);
       try {
-        const result = await provider.send({ id: row.id, to: row.to, channel: row.channel, template: row.template, data, secret_keys: row.secret_keys, ...rendered });
+        const result = await provider.send({
+          id: row.id,
+          to: row.to,
+          channel: row.channel,
+          template: row.template,
+          data,
+          secret_keys: row.secret_keys,
+          ...rendered,
+        });
         const [sent] = await db
           .update(notification)
-          .set({ status: "success", attempts, sent_at: new Date(), external_id: result.external_id ?? null, last_error: null, data: redact(row).data })
+          .set({
+            status: "success",
+            attempts,
+            sent_at: new Date(),
+            external_id: result.external_id ?? null,
+            last_error: null,
+            data: redact(row).data,
+          })
           .where(eq(notification.id, id))
           .returning();
         return redact(sent!);
@@ -106,7 +140,11 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
         const final = attemptOptions.final ?? false;
         await db
           .update(notification)
-          .set({ attempts, last_error: message, ...(final ? { status: "failure" as const, data: redact(row).data } : {}) })
+          .set({
+            attempts,
+            last_error: message,
+            ...(final ? { status: "failure" as const, data: redact(row).data } : {}),
+          })
           .where(eq(notification.id, id));
         throw error;
       }
@@ -135,11 +173,27 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       return redact(row);
     },
 
-    async list(filters: NotificationFilters, page: Paging & { order?: string }): Promise<{ items: NotificationRow[]; count: number }> {
-      const conditions = anyOf(filters, { id: notification.id, to: notification.to, channel: notification.channel, template: notification.template, status: notification.status });
+    async list(
+      filters: NotificationFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: NotificationRow[]; count: number }> {
+      const conditions = anyOf(filters, {
+        id: notification.id,
+        to: notification.to,
+        channel: notification.channel,
+        template: notification.template,
+        status: notification.status,
+      });
       const where = and(...conditions);
-      const columns = { created_at: notification.created_at, updated_at: notification.updated_at, status: notification.status, to: notification.to };
-      const order = page.order ? orderBy(page.order, columns, notification.id) : [desc(notification.created_at), desc(notification.id)];
+      const columns = {
+        created_at: notification.created_at,
+        updated_at: notification.updated_at,
+        status: notification.status,
+        to: notification.to,
+      };
+      const order = page.order
+        ? orderBy(page.order, columns, notification.id)
+        : [desc(notification.created_at), desc(notification.id)];
       const { items: rows, count: total } = await listPage(db, notification, where, order, page);
       return { items: rows.map(redact), count: total };
     },

@@ -13,8 +13,25 @@ const order = {
   discount_total: 525,
   tax_total: 0,
   total: 5225,
-  shipping_address: { first_name: "Ada", last_name: "Lovelace", company: null, address_1: "Hauptstr. 1", address_2: null, city: "Berlin", postal_code: "10115", province: null, country_code: "de" },
-  billing_address: { first_name: "Ada", last_name: "Lovelace", address_1: "Rechnungsweg 2", city: "Hamburg", postal_code: "20095", country_code: "de" },
+  shipping_address: {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    company: null,
+    address_1: "Hauptstr. 1",
+    address_2: null,
+    city: "Berlin",
+    postal_code: "10115",
+    province: null,
+    country_code: "de",
+  },
+  billing_address: {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    address_1: "Rechnungsweg 2",
+    city: "Hamburg",
+    postal_code: "20095",
+    country_code: "de",
+  },
 };
 
 describe("shopper message templates", () => {
@@ -59,11 +76,19 @@ describe("shopper message templates", () => {
   });
 
   it("shipment with tracking, and without", () => {
-    const shipped = renderTemplate("order.shipped", { ...order, items: order.items.slice(0, 1), tracking: [{ number: "1Z999", url: "https://track.example.com/1Z999" }] });
+    const shipped = renderTemplate("order.shipped", {
+      ...order,
+      items: order.items.slice(0, 1),
+      tracking: [{ number: "1Z999", url: "https://track.example.com/1Z999" }],
+    });
     expect(shipped.subject).toBe("Order #1042 has shipped");
-    expect(shipped.text).toContain("  2 × Tee (M): €40.00\n\nTracking:\n  1Z999 https://track.example.com/1Z999\n\nShipping to:");
+    expect(shipped.text).toContain(
+      "  2 × Tee (M): €40.00\n\nTracking:\n  1Z999 https://track.example.com/1Z999\n\nShipping to:",
+    );
     expect(shipped.text).not.toContain("Mug");
-    expect(renderTemplate("order.shipped", { ...order, tracking: [] }).text).toContain("No tracking number was given for this shipment.");
+    expect(renderTemplate("order.shipped", { ...order, tracking: [] }).text).toContain(
+      "No tracking number was given for this shipment.",
+    );
   });
 
   it("cancellation and refund", () => {
@@ -82,7 +107,10 @@ describe("order.transfer_requested", () => {
   const data = { order_id: "order_1", token: "tok-123", expires_at: "2026-12-01T00:00:00.000Z" };
 
   it("links to the storefront's transfer page when STOREFRONT_URL is configured", () => {
-    const { subject, text } = renderTemplate("order.transfer_requested", { ...data, storefront_url: "https://shop.example/" });
+    const { subject, text } = renderTemplate("order.transfer_requested", {
+      ...data,
+      storefront_url: "https://shop.example/",
+    });
     expect(subject).toBe("Confirm the transfer of your order");
     expect(text).toContain("https://shop.example/order/order_1/transfer/tok-123");
     expect(text).toContain("order order_1");

@@ -43,12 +43,18 @@ const address = (label: string, value: unknown): string[] => {
   const a = value as Record<string, unknown>;
   const name = [a.first_name, a.last_name].filter(Boolean).map(str).join(" ");
   const cityLine = [a.postal_code, a.city].filter(Boolean).map(str).join(" ");
-  const parts = [name, a.company, a.address_1, a.address_2, cityLine, a.province, str(a.country_code).toUpperCase()].map(str).filter((p) => p !== "");
+  const parts = [name, a.company, a.address_1, a.address_2, cityLine, a.province, str(a.country_code).toUpperCase()]
+    .map(str)
+    .filter((p) => p !== "");
   return parts.length ? [`${label}:`, ...parts.map((p) => `  ${p}`)] : [];
 };
 
 /** Joins lines, collapsing repeated blank lines (optional parts leave none behind). */
-const text = (parts: string[]) => parts.filter((line, i, all) => line !== "" || all[i - 1] !== "").join("\n").trim();
+const text = (parts: string[]) =>
+  parts
+    .filter((line, i, all) => line !== "" || all[i - 1] !== "")
+    .join("\n")
+    .trim();
 
 /** The built-in templates, by name. A template not listed here renders its data as JSON. */
 const templates: Record<string, Template> = {
@@ -80,7 +86,9 @@ const templates: Record<string, Template> = {
         "",
         ...lines(data),
         "",
-        ...(tracking.length ? ["Tracking:", ...tracking.map((t) => `  ${str(t.number)}${t.url ? ` ${str(t.url)}` : ""}`)] : ["No tracking number was given for this shipment."]),
+        ...(tracking.length
+          ? ["Tracking:", ...tracking.map((t) => `  ${str(t.number)}${t.url ? ` ${str(t.url)}` : ""}`)]
+          : ["No tracking number was given for this shipment."]),
         "",
         ...address("Shipping to", data.shipping_address),
       ]),
@@ -136,7 +144,9 @@ const templates: Record<string, Template> = {
       text: [
         `A customer account asked to take over order ${str(data.order_id)}, placed with this email address.`,
         "",
-        data.storefront_url ? `To accept or decline, open: ${str(data.storefront_url).replace(/\/+$/, "")}${path}` : `To accept or decline, open this page of the store: ${path}`,
+        data.storefront_url
+          ? `To accept or decline, open: ${str(data.storefront_url).replace(/\/+$/, "")}${path}`
+          : `To accept or decline, open this page of the store: ${path}`,
         "",
         `The link works once and expires at ${str(data.expires_at)}. If you do not know this account, decline or ignore this message: the order stays yours.`,
       ].join("\n"),

@@ -14,7 +14,8 @@ export interface LineProgress {
  */
 export function deriveFulfillmentStatus(lines: LineProgress[]): OrderFulfillmentStatus {
   const total = lines.reduce((sum, l) => sum + l.quantity, 0);
-  const sum = (key: "fulfilled_quantity" | "shipped_quantity" | "delivered_quantity") => lines.reduce((s, l) => s + l[key], 0);
+  const sum = (key: "fulfilled_quantity" | "shipped_quantity" | "delivered_quantity") =>
+    lines.reduce((s, l) => s + l[key], 0);
   const delivered = sum("delivered_quantity");
   const shipped = sum("shipped_quantity");
   const fulfilled = sum("fulfilled_quantity");

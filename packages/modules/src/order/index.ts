@@ -1,8 +1,28 @@
 export * from "./schema";
-export { createOrderService, assertOpen, type OrderService, type Order, type OrderSummary, type OrderState, type LineStage, type LineMove } from "./service";
+export {
+  createOrderService,
+  assertOpen,
+  type OrderService,
+  type Order,
+  type OrderSummary,
+  type OrderState,
+  type LineStage,
+  type LineMove,
+} from "./service";
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
-export { createReturnService, type ReturnService, type OrderReturn, type ReturnReceipt, type ReceivedLine } from "./returns";
-export { createOrderTransferService, TRANSFER_TOKEN_TTL_MS, type OrderTransferService, type TransferAnswer } from "./transfers";
+export {
+  createReturnService,
+  type ReturnService,
+  type OrderReturn,
+  type ReturnReceipt,
+  type ReceivedLine,
+} from "./returns";
+export {
+  createOrderTransferService,
+  TRANSFER_TOKEN_TTL_MS,
+  type OrderTransferService,
+  type TransferAnswer,
+} from "./transfers";

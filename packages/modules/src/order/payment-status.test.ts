@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { derivePaymentStatus } from "./payment-status";
 
-const c = (authorized_amount: number, captured_amount = 0, refunded_amount = 0, status = "authorized") => ({ amount: 1000, authorized_amount, captured_amount, refunded_amount, status });
+const c = (authorized_amount: number, captured_amount = 0, refunded_amount = 0, status = "authorized") => ({
+  amount: 1000,
+  authorized_amount,
+  captured_amount,
+  refunded_amount,
+  status,
+});
 
 describe("derivePaymentStatus", () => {
   it("reads the status from the collections' amounts", () => {

@@ -20,7 +20,8 @@ export function derivePaymentStatus(orderStatus: OrderStatus, collections: Colle
   // A canceled order's payments are canceled or refunded in full by the cancellation.
   if (orderStatus === "canceled") return "canceled";
   if (collections.length === 0) return "not_paid";
-  const sum = (key: "amount" | "authorized_amount" | "captured_amount" | "refunded_amount") => collections.reduce((total, c) => total + c[key], 0);
+  const sum = (key: "amount" | "authorized_amount" | "captured_amount" | "refunded_amount") =>
+    collections.reduce((total, c) => total + c[key], 0);
   const amount = sum("amount");
   const authorized = sum("authorized_amount");
   const captured = sum("captured_amount");

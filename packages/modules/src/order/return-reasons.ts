@@ -1,5 +1,16 @@
 import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  existingIds,
+  anyOf,
+} from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 const live = isNull(returnReason.deleted_at);
@@ -25,21 +36,48 @@ export function createReturnReasonService(db: Db) {
     async create(input: ReturnReasonCreate): Promise<ReturnReasonRow> {
       const [row] = await db
         .insert(returnReason)
-        .values({ id: generateId("rr"), value: input.value, label: input.label, description: input.description ?? null, metadata: input.metadata ?? null })
+        .values({
+          id: generateId("rr"),
+          value: input.value,
+          label: input.label,
+          description: input.description ?? null,
+          metadata: input.metadata ?? null,
+        })
         .returning()
         .catch(unique(input.value));
       return row!;
     },
 
     async retrieve(id: string): Promise<ReturnReasonRow> {
-      const [row] = await db.select().from(returnReason).where(and(eq(returnReason.id, id), live));
+      const [row] = await db
+        .select()
+        .from(returnReason)
+        .where(and(eq(returnReason.id, id), live));
       if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
       return row;
     },
 
-    async list(filters: ReturnReasonFilters, page: Paging & { order?: string }): Promise<{ items: ReturnReasonRow[]; count: number }> {
+    async list(
+      filters: ReturnReasonFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: ReturnReasonRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      return listPage(db, returnReason, where, orderBy(page.order, { created_at: returnReason.created_at, updated_at: returnReason.updated_at, value: returnReason.value, label: returnReason.label }, returnReason.id), page);
+      return listPage(
+        db,
+        returnReason,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: returnReason.created_at,
+            updated_at: returnReason.updated_at,
+            value: returnReason.value,
+            label: returnReason.label,
+          },
+          returnReason.id,
+        ),
+        page,
+      );
     },
 
     async update(id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> {
@@ -73,7 +111,13 @@ function conditions(filters: ReturnReasonFilters): SQL[] {
   const out = anyOf(filters, { id: returnReason.id, value: returnReason.value });
   if (filters.q) {
     const pattern = likePattern(filters.q);
-    out.push(or(ilike(returnReason.value, pattern), ilike(returnReason.label, pattern), ilike(returnReason.description, pattern))!);
+    out.push(
+      or(
+        ilike(returnReason.value, pattern),
+        ilike(returnReason.label, pattern),
+        ilike(returnReason.description, pattern),
+      )!,
+    );
   }
   return out;
 }

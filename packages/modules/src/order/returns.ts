@@ -1,6 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { errors, generateId, type Db, type Paging, listPage } from "@kasse/db";
-import { orderReturn, orderReturnItem, type OrderActor, type OrderReturnItemRow, type OrderReturnRow, type ReturnCreate, type ReturnReceive, type ReturnStatus } from "./schema";
+import {
+  orderReturn,
+  orderReturnItem,
+  type OrderActor,
+  type OrderReturnItemRow,
+  type OrderReturnRow,
+  type ReturnCreate,
+  type ReturnReceive,
+  type ReturnStatus,
+} from "./schema";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
 
@@ -32,7 +41,8 @@ export function createReturnService(db: Db) {
   /** The return, locked for the transaction; 404 when it is not `orderId`'s (when given). */
   async function lock(id: string, orderId: string | null, tx: Db): Promise<OrderReturn> {
     const [row] = await tx.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
-    if (!row || (orderId && row.order_id !== orderId)) throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
+    if (!row || (orderId && row.order_id !== orderId))
+      throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
     return (await attach(tx, [row]))[0]!;
   }
 
@@ -53,7 +63,11 @@ export function createReturnService(db: Db) {
   async function settleStatus(id: string, tx: Db): Promise<void> {
     const current = await createReturnService(tx).retrieve(id);
     const complete = current.items.every((i) => i.received_quantity === i.quantity);
-    const status: ReturnStatus = complete ? "received" : current.items.some((i) => i.received_quantity > 0) ? "partially_received" : "requested";
+    const status: ReturnStatus = complete
+      ? "received"
+      : current.items.some((i) => i.received_quantity > 0)
+        ? "partially_received"
+        : "requested";
     await tx
       .update(orderReturn)
       .set({ status, received_at: complete ? (current.received_at ?? new Date()) : null })
@@ -67,17 +81,37 @@ export function createReturnService(db: Db) {
       const known = await createReturnReasonService(db).existing(reasonIds);
       const unknown = reasonIds.find((id) => !known.has(id));
       if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
-      await orders(db).moveLineQuantities(orderId, { stage: "return_requested_quantity", lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })), action: "return_requested", actor });
+      await orders(db).moveLineQuantities(orderId, {
+        stage: "return_requested_quantity",
+        lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })),
+        action: "return_requested",
+        actor,
+      });
       const id = generateId("ret");
-      await db.insert(orderReturn).values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
-      await db.insert(orderReturnItem).values(input.items.map((i) => ({ id: generateId("retitem"), return_id: id, line_item_id: i.id, quantity: i.quantity, reason_id: i.reason_id ?? null })));
+      await db
+        .insert(orderReturn)
+        .values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
+      await db.insert(orderReturnItem).values(
+        input.items.map((i) => ({
+          id: generateId("retitem"),
+          return_id: id,
+          line_item_id: i.id,
+          quantity: i.quantity,
+          reason_id: i.reason_id ?? null,
+        })),
+      );
       return service.retrieve(id);
     },
 
     /** Removes a requested return and gives its lines' requested quantities back (a creation's compensation). */
     async remove(id: string): Promise<void> {
       const existing = await lock(id, null, db);
-      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_request_reverted", undo: true });
+      await orders(db).moveLineQuantities(existing.order_id, {
+        stage: "return_requested_quantity",
+        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
+        action: "return_request_reverted",
+        undo: true,
+      });
       await db.delete(orderReturn).where(eq(orderReturn.id, id));
     },
 
@@ -87,12 +121,21 @@ export function createReturnService(db: Db) {
       return (await attach(db, [row]))[0]!;
     },
 
-    async list(filters: { order_id?: string[]; status?: string[] }, page: Paging): Promise<{ items: OrderReturn[]; count: number }> {
+    async list(
+      filters: { order_id?: string[]; status?: string[] },
+      page: Paging,
+    ): Promise<{ items: OrderReturn[]; count: number }> {
       const conditions = [];
       if (filters.order_id?.length) conditions.push(inArray(orderReturn.order_id, filters.order_id));
       if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as ReturnStatus[]));
       const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(db, orderReturn, where, [asc(orderReturn.created_at), asc(orderReturn.id)], page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        orderReturn,
+        where,
+        [asc(orderReturn.created_at), asc(orderReturn.id)],
+        page,
+      );
       return { items: await attach(db, rows), count: total };
     },
 
@@ -100,7 +143,11 @@ export function createReturnService(db: Db) {
     async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {
       const out = new Map<string, OrderReturn[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await db.select().from(orderReturn).where(inArray(orderReturn.order_id, orderIds)).orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
+      const rows = await db
+        .select()
+        .from(orderReturn)
+        .where(inArray(orderReturn.order_id, orderIds))
+        .orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
       for (const r of await attach(db, rows)) out.get(r.order_id)?.push(r);
       return out;
     },
@@ -111,20 +158,34 @@ export function createReturnService(db: Db) {
      * return's and the order lines' received quantities rise; the return is `received` once every
      * unit is back, else `partially_received`. {@link undoReceipt} takes exactly this receipt back.
      */
-    async receive(id: string, orderId: string | null, input: ReturnReceive, actor: OrderActor | undefined): Promise<ReturnReceipt> {
+    async receive(
+      id: string,
+      orderId: string | null,
+      input: ReturnReceive,
+      actor: OrderActor | undefined,
+    ): Promise<ReturnReceipt> {
       const existing = await lock(id, orderId, db);
-      if (existing.status !== "requested" && existing.status !== "partially_received") throw errors.invalidData(`Return ${id} is ${existing.status}`);
+      if (existing.status !== "requested" && existing.status !== "partially_received")
+        throw errors.invalidData(`Return ${id} is ${existing.status}`);
       const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
       const lines: ReceivedLine[] = input.items
         ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
-        : [...outstanding].filter(([, left]) => left > 0).map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
+        : [...outstanding]
+            .filter(([, left]) => left > 0)
+            .map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
       for (const line of lines) {
         const left = outstanding.get(line.line_item_id);
         if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
-        if (line.quantity > left) throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
+        if (line.quantity > left)
+          throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
       }
       // The order's line move also refuses a line listed twice.
-      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_received_quantity", lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })), action: "return_received", actor });
+      await orders(db).moveLineQuantities(existing.order_id, {
+        stage: "return_received_quantity",
+        lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
+        action: "return_received",
+        actor,
+      });
       await addReceived(id, lines, 1, db);
       await settleStatus(id, db);
       return { id, order_id: existing.order_id, location_id: existing.location_id, lines };
@@ -136,7 +197,12 @@ export function createReturnService(db: Db) {
      */
     async undoReceipt(receipt: ReturnReceipt): Promise<void> {
       await lock(receipt.id, null, db);
-      await orders(db).moveLineQuantities(receipt.order_id, { stage: "return_received_quantity", lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })), action: "return_receipt_reverted", undo: true });
+      await orders(db).moveLineQuantities(receipt.order_id, {
+        stage: "return_received_quantity",
+        lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
+        action: "return_receipt_reverted",
+        undo: true,
+      });
       await addReceived(receipt.id, receipt.lines, -1, db);
       await settleStatus(receipt.id, db);
     },
@@ -147,8 +213,14 @@ export function createReturnService(db: Db) {
      */
     async cancel(id: string, orderId: string | null, actor: OrderActor | undefined): Promise<OrderReturn> {
       const existing = await lock(id, orderId, db);
-      if (existing.status !== "requested") throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
-      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })), action: "return_canceled", actor });
+      if (existing.status !== "requested")
+        throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
+      await orders(db).moveLineQuantities(existing.order_id, {
+        stage: "return_requested_quantity",
+        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
+        action: "return_canceled",
+        actor,
+      });
       await db.update(orderReturn).set({ status: "canceled", canceled_at: new Date() }).where(eq(orderReturn.id, id));
       return service.retrieve(id);
     },
@@ -157,7 +229,12 @@ export function createReturnService(db: Db) {
     async undoCancel(id: string): Promise<void> {
       const existing = await lock(id, null, db);
       if (existing.status !== "canceled") return;
-      await orders(db).moveLineQuantities(existing.order_id, { stage: "return_requested_quantity", lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })), action: "return_cancel_reverted", undo: true });
+      await orders(db).moveLineQuantities(existing.order_id, {
+        stage: "return_requested_quantity",
+        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
+        action: "return_cancel_reverted",
+        undo: true,
+      });
       await db.update(orderReturn).set({ status: "requested", canceled_at: null }).where(eq(orderReturn.id, id));
     },
   };
@@ -168,6 +245,15 @@ export type ReturnService = ReturnType<typeof createReturnService>;
 
 async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   if (rows.length === 0) return [];
-  const items = await tx.select().from(orderReturnItem).where(inArray(orderReturnItem.return_id, rows.map((r) => r.id))).orderBy(asc(orderReturnItem.id));
+  const items = await tx
+    .select()
+    .from(orderReturnItem)
+    .where(
+      inArray(
+        orderReturnItem.return_id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(orderReturnItem.id));
   return rows.map((row) => ({ ...row, items: items.filter((i) => i.return_id === row.id) }));
 }

@@ -1,18 +1,60 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Amount, Code, LocaleCode, Count, CountryCode, CurrencyCode, Email, Handle, Id, LongText, metadata, money, MoneyView, OptionalMetadata, ProviderData, storedTotals, Title, Url, RowView, View, entityTable } from "@kasse/db";
+import {
+  Amount,
+  Code,
+  LocaleCode,
+  Count,
+  CountryCode,
+  CurrencyCode,
+  Email,
+  Handle,
+  Id,
+  LongText,
+  metadata,
+  money,
+  MoneyView,
+  OptionalMetadata,
+  ProviderData,
+  storedTotals,
+  Title,
+  Url,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
 export const ORDER_STATUSES = ["pending", "completed", "canceled", "requires_action", "archived", "draft"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Order `payment_status`: Medusa's set (a superset of the contract's). */
-export const PAYMENT_STATUSES = ["not_paid", "awaiting", "authorized", "partially_authorized", "captured", "partially_captured", "partially_refunded", "refunded", "canceled", "requires_action"] as const;
+export const PAYMENT_STATUSES = [
+  "not_paid",
+  "awaiting",
+  "authorized",
+  "partially_authorized",
+  "captured",
+  "partially_captured",
+  "partially_refunded",
+  "refunded",
+  "canceled",
+  "requires_action",
+] as const;
 export type OrderPaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Order `fulfillment_status`: the contract's set. */
-export const FULFILLMENT_STATUSES = ["not_fulfilled", "partially_fulfilled", "fulfilled", "partially_shipped", "shipped", "partially_delivered", "delivered", "canceled"] as const;
+export const FULFILLMENT_STATUSES = [
+  "not_fulfilled",
+  "partially_fulfilled",
+  "fulfilled",
+  "partially_shipped",
+  "shipped",
+  "partially_delivered",
+  "delivered",
+  "canceled",
+] as const;
 export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
@@ -113,7 +155,11 @@ export const orderLineItem = entityTable(
     return_received_quantity: integer("return_received_quantity").notNull().default(0),
     metadata: metadata(),
   },
-  (t) => [index("order_line_item_order_idx").on(t.order_id), index("order_line_item_cart_line_idx").on(t.cart_line_item_id), index("order_line_item_variant_idx").on(t.variant_id)],
+  (t) => [
+    index("order_line_item_order_idx").on(t.order_id),
+    index("order_line_item_cart_line_idx").on(t.cart_line_item_id),
+    index("order_line_item_variant_idx").on(t.variant_id),
+  ],
 );
 
 /**
@@ -130,7 +176,10 @@ export const orderPromotion = pgTable(
     promotion_id: text("promotion_id").notNull(),
     amount: money("amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.order_id, t.promotion_id] }), index("order_promotion_promotion_idx").on(t.promotion_id)],
+  (t) => [
+    primaryKey({ columns: [t.order_id, t.promotion_id] }),
+    index("order_promotion_promotion_idx").on(t.promotion_id),
+  ],
 );
 
 /** How the order ships: the chosen option's name and price as they were at checkout. */
@@ -185,7 +234,12 @@ export const returnReason = entityTable(
     description: text("description"),
     metadata: metadata(),
   },
-  (t) => [uniqueIndex("return_reason_value_uq").on(t.value).where(sql`deleted_at is null`), index("return_reason_created_at_idx").on(t.created_at)],
+  (t) => [
+    uniqueIndex("return_reason_value_uq")
+      .on(t.value)
+      .where(sql`deleted_at is null`),
+    index("return_reason_created_at_idx").on(t.created_at),
+  ],
 );
 
 /** A return's `status` (Medusa's names): asked for, some or all units back, or called off. */
@@ -248,7 +302,10 @@ export const orderTransferRequest = entityTable(
     expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [uniqueIndex("order_transfer_request_token_uq").on(t.token_hash), index("order_transfer_request_order_idx").on(t.order_id, t.status)],
+  (t) => [
+    uniqueIndex("order_transfer_request_token_uq").on(t.token_hash),
+    index("order_transfer_request_order_idx").on(t.order_id, t.status),
+  ],
 );
 
 export type OrderTransferRequestRow = typeof orderTransferRequest.$inferSelect;
@@ -366,9 +423,15 @@ export const OrderCreate = Type.Object(
     totals: OrderTotalsInput,
     payment_collection_ids: Type.Optional(Type.Array(Id({ minLength: 1 }))),
     /** The promotions used at checkout and what each gave the order (see `orderPromotion`). */
-    promotions: Type.Optional(Type.Array(Type.Object({ promotion_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }))),
+    promotions: Type.Optional(
+      Type.Array(
+        Type.Object({ promotion_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }),
+      ),
+    ),
     payment_status: Type.Optional(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s)))),
-    status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")])),
+    status: Type.Optional(
+      Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")]),
+    ),
     metadata: Meta(),
   },
   { additionalProperties: false },
@@ -440,7 +503,10 @@ export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
 export const ReturnCreate = Type.Object(
   {
     items: Type.Array(
-      Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), reason_id: Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
+      Type.Object(
+        { id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), reason_id: Optional(Id({ minLength: 1 })) },
+        { additionalProperties: false },
+      ),
       { minItems: 1, maxItems: 1000 },
     ),
     location_id: Id({ minLength: 1 }),
@@ -458,7 +524,10 @@ export type ReturnCreate = Static<typeof ReturnCreate>;
 export const ReturnReceive = Type.Object(
   {
     items: Type.Optional(
-      Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+      Type.Array(
+        Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }),
+        { minItems: 1, maxItems: 1000 },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -489,4 +558,7 @@ export const ReturnItemView = RowView(orderReturnItem);
 /** A return with its items. */
 export const ReturnView = RowView(orderReturn, { items: Type.Array(ReturnItemView) });
 /** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
-export const OrderView = RowView(order, { items: Type.Array(OrderLineItemView), shipping_methods: Type.Array(OrderShippingMethodView) });
+export const OrderView = RowView(order, {
+  items: Type.Array(OrderLineItemView),
+  shipping_methods: Type.Array(OrderShippingMethodView),
+});

@@ -25,17 +25,32 @@ const placeThenFail = workflow("test-place-order-then-fail", async (input: { ema
   await ctx.run(createOrderStep, { order: orderSnapshot({ email: input.email }) });
   await ctx.run(fail, {});
 });
-const place = workflow("test-place-order", async (input: { email: string }, ctx) => ctx.run(createOrderStep, { order: orderSnapshot({ email: input.email }), actor: { actor_type: "customer", actor_id: "cus_1" } }));
+const place = workflow("test-place-order", async (input: { email: string }, ctx) =>
+  ctx.run(createOrderStep, {
+    order: orderSnapshot({ email: input.email }),
+    actor: { actor_type: "customer", actor_id: "cus_1" },
+  }),
+);
 
 describe("order service", () => {
   it("creates an order from a snapshot with increasing display ids and logs the placement", async () => {
     const first = await orders.create(orderSnapshot(), admin);
     const second = await orders.create(orderSnapshot({ email: "other@example.com" }));
     expect(second.display_id).toBe(first.display_id + 1);
-    expect(first).toMatchObject({ status: "pending", payment_status: "not_paid", fulfillment_status: "not_fulfilled", currency_code: "eur", total: 3200, shipping_total: 700 });
+    expect(first).toMatchObject({
+      status: "pending",
+      payment_status: "not_paid",
+      fulfillment_status: "not_fulfilled",
+      currency_code: "eur",
+      total: 3200,
+      shipping_total: 700,
+    });
     expect(first.shipping_address).toMatchObject({ country_code: "de", city: "Berlin" });
     expect(first.shipping_address!.id).toMatch(/^ordaddr_/);
-    expect(first.items.map((i) => [i.title, i.quantity, i.fulfilled_quantity])).toEqual([["Shirt", 2, 0], ["Mug", 1, 0]]);
+    expect(first.items.map((i) => [i.title, i.quantity, i.fulfilled_quantity])).toEqual([
+      ["Shirt", 2, 0],
+      ["Mug", 1, 0],
+    ]);
     expect(first.items.every((i) => i.cart_line_item_id!.startsWith("cali_"))).toBe(true);
     expect(first.shipping_methods).toHaveLength(1);
     const changes = await orders.listChanges(first.id, { limit: 10, offset: 0 });
@@ -43,36 +58,65 @@ describe("order service", () => {
   });
 
   it("an order with a payment collection starts awaiting unless checkout says authorized", async () => {
-    expect((await orders.create(orderSnapshot({ payment_collection_ids: ["paycol_1"] }))).payment_status).toBe("awaiting");
-    expect((await orders.create(orderSnapshot({ payment_collection_ids: ["paycol_1"], payment_status: "authorized" }))).payment_status).toBe("authorized");
+    expect((await orders.create(orderSnapshot({ payment_collection_ids: ["paycol_1"] }))).payment_status).toBe(
+      "awaiting",
+    );
+    expect(
+      (await orders.create(orderSnapshot({ payment_collection_ids: ["paycol_1"], payment_status: "authorized" })))
+        .payment_status,
+    ).toBe("authorized");
   });
 
   it("updates email, addresses and metadata and logs only what changed", async () => {
     const order = await orders.create(orderSnapshot());
-    const updated = await orders.update(order.id, { email: "new@example.com", shipping_address: { city: "Hamburg" }, metadata: { gift: true } }, admin);
+    const updated = await orders.update(
+      order.id,
+      { email: "new@example.com", shipping_address: { city: "Hamburg" }, metadata: { gift: true } },
+      admin,
+    );
     expect(updated.email).toBe("new@example.com");
-    expect(updated.shipping_address).toMatchObject({ id: order.shipping_address!.id, city: "Hamburg", address_1: "1 Main St" });
+    expect(updated.shipping_address).toMatchObject({
+      id: order.shipping_address!.id,
+      city: "Hamburg",
+      address_1: "1 Main St",
+    });
     expect(updated.metadata).toEqual({ gift: true });
     // Same values again: nothing changes, nothing logged.
     await orders.update(order.id, { email: "new@example.com" }, admin);
     const { items } = await orders.listChanges(order.id, { limit: 10, offset: 0 });
     expect(items.map((c) => c.action)).toEqual(["order_placed", "order_updated"]);
-    expect(items[1]!.before).toEqual({ email: "buyer@example.com", metadata: null, shipping_address: order.shipping_address });
-    expect(items[1]!.after).toMatchObject({ email: "new@example.com", metadata: { gift: true }, shipping_address: { city: "Hamburg" } });
+    expect(items[1]!.before).toEqual({
+      email: "buyer@example.com",
+      metadata: null,
+      shipping_address: order.shipping_address,
+    });
+    expect(items[1]!.after).toMatchObject({
+      email: "new@example.com",
+      metadata: { gift: true },
+      shipping_address: { city: "Hamburg" },
+    });
     expect(items[1]).toMatchObject({ actor_type: "user", actor_id: "user_1" });
   });
 
   it("lists with filters, q over display id and email, and batched relations", async () => {
-    const a = await orders.create(orderSnapshot({ email: "list-a@example.com", customer_id: "cus_list", region_id: "reg_list" }));
+    const a = await orders.create(
+      orderSnapshot({ email: "list-a@example.com", customer_id: "cus_list", region_id: "reg_list" }),
+    );
     await orders.create(orderSnapshot({ email: "list-b@example.com", customer_id: "cus_list" }));
     const byCustomer = await orders.list({ customer_id: ["cus_list"] }, { limit: 10, offset: 0, order: "-display_id" });
     expect(byCustomer.count).toBe(2);
     expect(byCustomer.items[1]!.id).toBe(a.id);
     expect(byCustomer.items.every((o) => o.items.length === 2)).toBe(true);
-    expect((await orders.list({ q: `#${a.display_id}` }, { limit: 10, offset: 0 })).items.map((o) => o.id)).toEqual([a.id]);
+    expect((await orders.list({ q: `#${a.display_id}` }, { limit: 10, offset: 0 })).items.map((o) => o.id)).toEqual([
+      a.id,
+    ]);
     expect((await orders.list({ q: "LIST-A@" }, { limit: 10, offset: 0 })).items.map((o) => o.id)).toEqual([a.id]);
-    expect((await orders.list({ region_id: ["reg_list"], status: ["pending"] }, { limit: 10, offset: 0 })).count).toBe(1);
-    expect((await orders.list({ customer_id: ["cus_list"], status: ["canceled"] }, { limit: 10, offset: 0 })).count).toBe(0);
+    expect((await orders.list({ region_id: ["reg_list"], status: ["pending"] }, { limit: 10, offset: 0 })).count).toBe(
+      1,
+    );
+    expect(
+      (await orders.list({ customer_id: ["cus_list"], status: ["canceled"] }, { limit: 10, offset: 0 })).count,
+    ).toBe(0);
     const summaries = await orders.summariesByCustomer(["cus_list", "cus_none"]);
     expect(summaries.get("cus_list")!.map((s) => s.total)).toEqual([3200, 3200]);
     expect(summaries.get("cus_none")).toEqual([]);
@@ -80,18 +124,34 @@ describe("order service", () => {
 
   it("unknown ids are not_found", async () => {
     await expect(orders.retrieve("order_missing")).rejects.toMatchObject({ type: "not_found" });
-    await expect(orders.update("order_missing", { email: "x@example.com" })).rejects.toMatchObject({ type: "not_found" });
-    await expect(orders.listChanges("order_missing", { limit: 1, offset: 0 })).rejects.toMatchObject({ type: "not_found" });
+    await expect(orders.update("order_missing", { email: "x@example.com" })).rejects.toMatchObject({
+      type: "not_found",
+    });
+    await expect(orders.listChanges("order_missing", { limit: 1, offset: 0 })).rejects.toMatchObject({
+      type: "not_found",
+    });
   });
 
   it("createOrderStep: journals the ids; a later failure deletes the order with its lines and log", async () => {
     const created = await engine.execute(place, { email: "step-ok@example.com" });
     const stored = await orders.retrieve(created.id);
-    expect(created.items).toEqual(stored.items.map((i) => ({ id: i.id, cart_line_item_id: i.cart_line_item_id, variant_id: i.variant_id, quantity: i.quantity })));
+    expect(created.items).toEqual(
+      stored.items.map((i) => ({
+        id: i.id,
+        cart_line_item_id: i.cart_line_item_id,
+        variant_id: i.variant_id,
+        quantity: i.quantity,
+      })),
+    );
     expect(stored.display_id).toBe(created.display_id);
-    expect((await orders.listChanges(created.id, { limit: 5, offset: 0 })).items[0]).toMatchObject({ action: "order_placed", actor_id: "cus_1" });
+    expect((await orders.listChanges(created.id, { limit: 5, offset: 0 })).items[0]).toMatchObject({
+      action: "order_placed",
+      actor_id: "cus_1",
+    });
 
-    await expect(engine.execute(placeThenFail, { email: "step-fail@example.com" })).rejects.toThrow("later step failed");
+    await expect(engine.execute(placeThenFail, { email: "step-fail@example.com" })).rejects.toThrow(
+      "later step failed",
+    );
     expect((await orders.list({ email: ["step-fail@example.com"] }, { limit: 5, offset: 0 })).count).toBe(0);
     const [leftovers] = await queryRows<{ lines: number; changes: number }>(
       database.db,

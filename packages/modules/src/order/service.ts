@@ -1,5 +1,16 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, queryRows, rangeConditions, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  orderBy,
+  queryRows,
+  rangeConditions,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
 import {
   order,
   orderChange,
@@ -24,7 +35,10 @@ import { deriveFulfillmentStatus } from "./fulfillment-status";
 export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
 
 /** The `orders` summary a customer view carries (docs/CONTRACT.md: id, display_id, status, total, created_at). */
-export type OrderSummary = Pick<OrderRow, "id" | "display_id" | "status" | "payment_status" | "fulfillment_status" | "currency_code" | "total" | "created_at">;
+export type OrderSummary = Pick<
+  OrderRow,
+  "id" | "display_id" | "status" | "payment_status" | "fulfillment_status" | "currency_code" | "total" | "created_at"
+>;
 
 /** The status fields a cancellation changes, as JSON (journaled as a compensation input). */
 export interface OrderState {
@@ -33,11 +47,32 @@ export interface OrderState {
   canceled_at: string | null;
 }
 
-const stateOf = (row: OrderRow): OrderState => ({ status: row.status, fulfillment_status: row.fulfillment_status, canceled_at: row.canceled_at?.toISOString() ?? null });
+const stateOf = (row: OrderRow): OrderState => ({
+  status: row.status,
+  fulfillment_status: row.fulfillment_status,
+  canceled_at: row.canceled_at?.toISOString() ?? null,
+});
 /** A stage of a line's progress. */
-export type LineStage = "fulfilled_quantity" | "shipped_quantity" | "delivered_quantity" | "return_requested_quantity" | "return_received_quantity";
-const STAGE_VERB: Record<LineStage, string> = { fulfilled_quantity: "fulfill", shipped_quantity: "ship", delivered_quantity: "deliver", return_requested_quantity: "return", return_received_quantity: "receive" };
-const STAGE_DONE: Record<LineStage, string> = { fulfilled_quantity: "fulfilled", shipped_quantity: "shipped", delivered_quantity: "delivered", return_requested_quantity: "returned", return_received_quantity: "received" };
+export type LineStage =
+  | "fulfilled_quantity"
+  | "shipped_quantity"
+  | "delivered_quantity"
+  | "return_requested_quantity"
+  | "return_received_quantity";
+const STAGE_VERB: Record<LineStage, string> = {
+  fulfilled_quantity: "fulfill",
+  shipped_quantity: "ship",
+  delivered_quantity: "deliver",
+  return_requested_quantity: "return",
+  return_received_quantity: "receive",
+};
+const STAGE_DONE: Record<LineStage, string> = {
+  fulfilled_quantity: "fulfilled",
+  shipped_quantity: "shipped",
+  delivered_quantity: "delivered",
+  return_requested_quantity: "returned",
+  return_received_quantity: "received",
+};
 
 /** How far a line's stage may go: up to the stage before it, down to what later stages hold. */
 function bounds(item: OrderLineItemRow, stage: LineStage): { floor: number; ceiling: number } {
@@ -72,7 +107,8 @@ const ARCHIVABLE: ReadonlyArray<OrderRow["status"]> = ["completed", "canceled", 
  * left to move) or an archived one (archival closes the order for good).
  */
 export function assertOpen(row: Pick<OrderRow, "id" | "status">, doing: string): void {
-  if (row.status === "canceled" || row.status === "archived") throw errors.invalidData(`Order ${row.id} is ${row.status} and cannot be ${doing}`);
+  if (row.status === "canceled" || row.status === "archived")
+    throw errors.invalidData(`Order ${row.id} is ${row.status} and cannot be ${doing}`);
 }
 const live = isNull(order.deleted_at);
 const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
@@ -117,7 +153,8 @@ export function createOrderService(db: Db) {
           metadata: item.metadata ?? null,
         })),
       );
-      if (input.promotions?.length) await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
+      if (input.promotions?.length)
+        await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
       if (input.shipping_methods?.length) {
         await db.insert(orderShippingMethod).values(
           input.shipping_methods.map((method, rank) => ({
@@ -133,26 +170,54 @@ export function createOrderService(db: Db) {
         );
       }
       const created = await service.retrieve(id);
-      await service.recordChange(id, "order_placed", actor, null, { status: created.status, payment_status: created.payment_status, total: created.total });
+      await service.recordChange(id, "order_placed", actor, null, {
+        status: created.status,
+        payment_status: created.payment_status,
+        total: created.total,
+      });
       return created;
     },
 
     async retrieve(id: string): Promise<Order> {
-      const [row] = await db.select().from(order).where(and(eq(order.id, id), live));
+      const [row] = await db
+        .select()
+        .from(order)
+        .where(and(eq(order.id, id), live));
       if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
       return (await attach(db, [row]))[0]!;
     },
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
     async lock(id: string): Promise<Order> {
-      const [row] = await db.select().from(order).where(and(eq(order.id, id), live)).for("update");
+      const [row] = await db
+        .select()
+        .from(order)
+        .where(and(eq(order.id, id), live))
+        .for("update");
       if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
       return (await attach(db, [row]))[0]!;
     },
 
     async list(filters: OrderFilters, page: Paging & { order?: string }): Promise<{ items: Order[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, order, where, orderBy( page.order, { created_at: order.created_at, updated_at: order.updated_at, display_id: order.display_id, total: order.total, email: order.email, status: order.status }, order.id, ), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        order,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: order.created_at,
+            updated_at: order.updated_at,
+            display_id: order.display_id,
+            total: order.total,
+            email: order.email,
+            status: order.status,
+          },
+          order.id,
+        ),
+        page,
+      );
       return { items: await attach(db, rows), count: total };
     },
 
@@ -163,9 +228,12 @@ export function createOrderService(db: Db) {
       if (input.email !== undefined) next.email = input.email;
       if (input.metadata !== undefined) next.metadata = input.metadata;
       // An address edit keeps the fields not sent (Medusa updates the order's address in place).
-      if (input.shipping_address) next.shipping_address = mergeAddress(existing.shipping_address, input.shipping_address);
+      if (input.shipping_address)
+        next.shipping_address = mergeAddress(existing.shipping_address, input.shipping_address);
       if (input.billing_address) next.billing_address = mergeAddress(existing.billing_address, input.billing_address);
-      const changed = (Object.keys(next) as Array<keyof OrderRow>).filter((key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]));
+      const changed = (Object.keys(next) as Array<keyof OrderRow>).filter(
+        (key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]),
+      );
       if (changed.length === 0) return existing;
       await db.update(order).set(next).where(eq(order.id, id));
       await service.recordChange(id, "order_updated", actor, pick(existing, changed), pick(next as OrderRow, changed));
@@ -180,12 +248,20 @@ export function createOrderService(db: Db) {
     async cancel(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
       const existing = await service.lock(id);
       if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
-      if (existing.status === "completed" || existing.status === "archived") throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
-      if (existing.items.some((i) => i.fulfilled_quantity > 0)) throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);
+      if (existing.status === "completed" || existing.status === "archived")
+        throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
+      if (existing.items.some((i) => i.fulfilled_quantity > 0))
+        throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);
       const before = stateOf(existing);
       const after = { status: "canceled" as const, fulfillment_status: "canceled" as const, canceled_at: new Date() };
       await db.update(order).set(after).where(eq(order.id, id));
-      await service.recordChange(id, "order_canceled", actor, { status: before.status, fulfillment_status: before.fulfillment_status }, { status: after.status, fulfillment_status: after.fulfillment_status });
+      await service.recordChange(
+        id,
+        "order_canceled",
+        actor,
+        { status: before.status, fulfillment_status: before.fulfillment_status },
+        { status: after.status, fulfillment_status: after.fulfillment_status },
+      );
       return { before, order: await service.retrieve(id) };
     },
 
@@ -195,7 +271,8 @@ export function createOrderService(db: Db) {
      */
     async complete(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
       const existing = await service.lock(id);
-      if (["canceled", "completed", "archived", "draft"].includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be completed`);
+      if (["canceled", "completed", "archived", "draft"].includes(existing.status))
+        throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be completed`);
       const before = stateOf(existing);
       await db.update(order).set({ status: "completed" }).where(eq(order.id, id));
       await service.recordChange(id, "order_completed", actor, { status: before.status }, { status: "completed" });
@@ -210,7 +287,10 @@ export function createOrderService(db: Db) {
     async archive(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
       const existing = await service.lock(id);
       if (existing.status === "archived") throw errors.invalidData(`Order ${id} is already archived`);
-      if (!ARCHIVABLE.includes(existing.status)) throw errors.invalidData(`Order ${id} is ${existing.status}; only completed, canceled or draft orders can be archived`);
+      if (!ARCHIVABLE.includes(existing.status))
+        throw errors.invalidData(
+          `Order ${id} is ${existing.status}; only completed, canceled or draft orders can be archived`,
+        );
       const before = stateOf(existing);
       await db.update(order).set({ status: "archived" }).where(eq(order.id, id));
       await service.recordChange(id, "order_archived", actor, { status: before.status }, { status: "archived" });
@@ -222,9 +302,19 @@ export function createOrderService(db: Db) {
       const current = await service.lock(id);
       await db
         .update(order)
-        .set({ status: state.status, fulfillment_status: state.fulfillment_status, canceled_at: state.canceled_at ? new Date(state.canceled_at) : null })
+        .set({
+          status: state.status,
+          fulfillment_status: state.fulfillment_status,
+          canceled_at: state.canceled_at ? new Date(state.canceled_at) : null,
+        })
         .where(eq(order.id, id));
-      await service.recordChange(id, action, SYSTEM, { status: current.status, fulfillment_status: current.fulfillment_status }, { status: state.status, fulfillment_status: state.fulfillment_status });
+      await service.recordChange(
+        id,
+        action,
+        SYSTEM,
+        { status: current.status, fulfillment_status: current.fulfillment_status },
+        { status: state.status, fulfillment_status: state.fulfillment_status },
+      );
     },
 
     /**
@@ -246,24 +336,38 @@ export function createOrderService(db: Db) {
         if (!item) throw errors.invalidData(`Item ${line.id} is not on order ${id}`);
         if (seen.has(line.id)) throw errors.invalidData(`Item ${line.id} is listed twice`);
         seen.add(line.id);
-        if (!Number.isSafeInteger(line.quantity) || line.quantity === 0) throw errors.invalidData(`Quantity of item ${line.id} must be a non-zero integer`);
+        if (!Number.isSafeInteger(line.quantity) || line.quantity === 0)
+          throw errors.invalidData(`Quantity of item ${line.id} must be a non-zero integer`);
         const next = item[stage] + line.quantity;
         const { ceiling, floor } = bounds(item, stage);
-        if (next > ceiling) throw errors.invalidData(`Cannot ${STAGE_VERB[stage]} more than ${ceiling - item[stage]} of item ${line.id}`);
-        if (next < floor) throw errors.invalidData(`Item ${line.id} has only ${item[stage] - floor} units that can be taken back`);
+        if (next > ceiling)
+          throw errors.invalidData(`Cannot ${STAGE_VERB[stage]} more than ${ceiling - item[stage]} of item ${line.id}`);
+        if (next < floor)
+          throw errors.invalidData(`Item ${line.id} has only ${item[stage] - floor} units that can be taken back`);
       }
       for (const line of lines) {
-        await db.update(orderLineItem).set({ [stage]: sql`${orderLineItem[stage]} + ${line.quantity}` }).where(eq(orderLineItem.id, line.id));
+        await db
+          .update(orderLineItem)
+          .set({ [stage]: sql`${orderLineItem[stage]} + ${line.quantity}` })
+          .where(eq(orderLineItem.id, line.id));
       }
       const updated = await service.retrieve(id);
-      const status = existing.status === "canceled" ? existing.fulfillment_status : deriveFulfillmentStatus(updated.items);
-      if (status !== existing.fulfillment_status) await db.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
+      const status =
+        existing.status === "canceled" ? existing.fulfillment_status : deriveFulfillmentStatus(updated.items);
+      if (status !== existing.fulfillment_status)
+        await db.update(order).set({ fulfillment_status: status }).where(eq(order.id, id));
       await service.recordChange(
         id,
         action,
         move.actor ?? SYSTEM,
-        { fulfillment_status: existing.fulfillment_status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })) },
-        { fulfillment_status: status, [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })) }
+        {
+          fulfillment_status: existing.fulfillment_status,
+          [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] })),
+        },
+        {
+          fulfillment_status: status,
+          [stage]: lines.map((l) => ({ id: l.id, quantity: byId.get(l.id)![stage] + l.quantity })),
+        },
       );
       return service.retrieve(id);
     },
@@ -273,12 +377,22 @@ export function createOrderService(db: Db) {
       const current = await service.lock(id);
       if (current.payment_status === status) return;
       await db.update(order).set({ payment_status: status }).where(eq(order.id, id));
-      await service.recordChange(id, "payment_status_changed", actor, { payment_status: current.payment_status }, { payment_status: status });
+      await service.recordChange(
+        id,
+        "payment_status_changed",
+        actor,
+        { payment_status: current.payment_status },
+        { payment_status: status },
+      );
     },
 
     /** The order placed from a cart, if any (live). */
     async findByCart(cartId: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(order).where(and(eq(order.cart_id, cartId), live)).limit(1);
+      const [row] = await db
+        .select()
+        .from(order)
+        .where(and(eq(order.cart_id, cartId), live))
+        .limit(1);
       return row;
     },
 
@@ -298,18 +412,38 @@ export function createOrderService(db: Db) {
     },
 
     /** Appends one entry to the order's change log. */
-    async recordChange(orderId: string, action: string, actor: OrderActor, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<OrderChangeRow> {
+    async recordChange(
+      orderId: string,
+      action: string,
+      actor: OrderActor,
+      before: Record<string, unknown> | null,
+      after: Record<string, unknown> | null,
+    ): Promise<OrderChangeRow> {
       const [row] = await db
         .insert(orderChange)
-        .values({ id: generateId("ordch"), order_id: orderId, action, actor_type: actor.actor_type, actor_id: actor.actor_id, before, after })
+        .values({
+          id: generateId("ordch"),
+          order_id: orderId,
+          action,
+          actor_type: actor.actor_type,
+          actor_id: actor.actor_id,
+          before,
+          after,
+        })
         .returning();
       return row!;
     },
 
     /** The order's change log, oldest first. */
-    async listChanges(orderId: string, page: Paging & { id?: string[] }): Promise<{ items: OrderChangeRow[]; count: number }> {
+    async listChanges(
+      orderId: string,
+      page: Paging & { id?: string[] },
+    ): Promise<{ items: OrderChangeRow[]; count: number }> {
       await service.retrieve(orderId);
-      const where = and(eq(orderChange.order_id, orderId), page.id?.length ? inArray(orderChange.id, page.id) : undefined);
+      const where = and(
+        eq(orderChange.order_id, orderId),
+        page.id?.length ? inArray(orderChange.id, page.id) : undefined,
+      );
       return listPage(db, orderChange, where, [asc(orderChange.created_at), asc(orderChange.id)], page);
     },
 
@@ -347,7 +481,10 @@ export function createOrderService(db: Db) {
     /** Which of these carts have a live order. */
     async cartIdsWithOrders(cartIds: string[]): Promise<Set<string>> {
       if (!cartIds.length) return new Set();
-      const rows = await db.selectDistinct({ cart_id: order.cart_id }).from(order).where(and(live, inArray(order.cart_id, cartIds)));
+      const rows = await db
+        .selectDistinct({ cart_id: order.cart_id })
+        .from(order)
+        .where(and(live, inArray(order.cart_id, cartIds)));
       return new Set(rows.map((r) => r.cart_id!));
     },
 
@@ -365,7 +502,9 @@ export function createOrderService(db: Db) {
               and (l.id in ${ids} or l.cart_line_item_id in ${ids})`,
       );
       const wanted = new Set(ids);
-      return new Set(rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))));
+      return new Set(
+        rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))),
+      );
     },
 
     /**
@@ -387,7 +526,10 @@ export function createOrderService(db: Db) {
      * One page (by id) of the lines of live, not canceled orders still owing units (ordered more
      * than fulfilled): what their reservations should hold. `cart_line_item_id` is what checkout reserved under.
      */
-    async unfulfilledLinesPage(afterId: string, limit: number): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> {
+    async unfulfilledLinesPage(
+      afterId: string,
+      limit: number,
+    ): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> {
       return queryRows(
         db,
         sql`select l.id, l.cart_line_item_id, l.variant_id, (l.quantity - l.fulfilled_quantity)::int as outstanding
@@ -426,7 +568,8 @@ function mergeAddress(existing: OrderAddress | null, input: OrderAddressInput): 
   const merged: OrderAddress = { ...base };
   for (const [key, value] of Object.entries(input) as Array<[keyof OrderAddressInput, unknown]>) {
     if (value === undefined) continue;
-    (merged as unknown as Record<string, unknown>)[key] = key === "country_code" && typeof value === "string" ? value.toLowerCase() : value;
+    (merged as unknown as Record<string, unknown>)[key] =
+      key === "country_code" && typeof value === "string" ? value.toLowerCase() : value;
   }
   return merged;
 }
@@ -439,21 +582,44 @@ async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [items, methods] = await Promise.all([
-    tx.select().from(orderLineItem).where(inArray(orderLineItem.order_id, ids)).orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
-    tx.select().from(orderShippingMethod).where(inArray(orderShippingMethod.order_id, ids)).orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+    tx
+      .select()
+      .from(orderLineItem)
+      .where(inArray(orderLineItem.order_id, ids))
+      .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
+    tx
+      .select()
+      .from(orderShippingMethod)
+      .where(inArray(orderShippingMethod.order_id, ids))
+      .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
   ]);
-  return rows.map((row) => ({ ...row, items: items.filter((i) => i.order_id === row.id), shipping_methods: methods.filter((m) => m.order_id === row.id) }));
+  return rows.map((row) => ({
+    ...row,
+    items: items.filter((i) => i.order_id === row.id),
+    shipping_methods: methods.filter((m) => m.order_id === row.id),
+  }));
 }
-
 
 function conditions(filters: OrderFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(order.id, filters.id));
   if (filters.status?.length) out.push(inArray(order.status, filters.status as OrderRow["status"][]));
-  if (filters.payment_status?.length) out.push(inArray(order.payment_status, filters.payment_status as OrderRow["payment_status"][]));
-  if (filters.fulfillment_status?.length) out.push(inArray(order.fulfillment_status, filters.fulfillment_status as OrderRow["fulfillment_status"][]));
-  out.push(...anyOf(filters, { sales_channel_id: order.sales_channel_id, customer_id: order.customer_id, email: order.email, region_id: order.region_id }));
-  out.push(...rangeConditions(order.created_at, filters.created_at), ...rangeConditions(order.updated_at, filters.updated_at));
+  if (filters.payment_status?.length)
+    out.push(inArray(order.payment_status, filters.payment_status as OrderRow["payment_status"][]));
+  if (filters.fulfillment_status?.length)
+    out.push(inArray(order.fulfillment_status, filters.fulfillment_status as OrderRow["fulfillment_status"][]));
+  out.push(
+    ...anyOf(filters, {
+      sales_channel_id: order.sales_channel_id,
+      customer_id: order.customer_id,
+      email: order.email,
+      region_id: order.region_id,
+    }),
+  );
+  out.push(
+    ...rangeConditions(order.created_at, filters.created_at),
+    ...rangeConditions(order.updated_at, filters.updated_at),
+  );
   if (filters.q) {
     const q = filters.q.trim();
     const matches: SQL[] = [ilike(order.email, likePattern(q))];

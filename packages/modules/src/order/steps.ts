@@ -21,7 +21,12 @@ export const createOrderStep = step("create-order", {
     const output: CreatedOrder = {
       id: created.id,
       display_id: created.display_id,
-      items: created.items.map((i) => ({ id: i.id, cart_line_item_id: i.cart_line_item_id, variant_id: i.variant_id, quantity: i.quantity })),
+      items: created.items.map((i) => ({
+        id: i.id,
+        cart_line_item_id: i.cart_line_item_id,
+        variant_id: i.variant_id,
+        quantity: i.quantity,
+      })),
     };
     return { output, compensateInput: { id: created.id } };
   },
@@ -38,7 +43,12 @@ export const cancelOrderStep = step("cancel-order", {
   invoke: async (input: { order_id: string; actor?: OrderActor | null }, ctx) => {
     const { before, order } = await ctx.modules.order.cancel(input.order_id, input.actor ?? undefined);
     await ctx.emit("order.canceled", { id: order.id });
-    const output = { id: order.id, status: order.status, line_item_ids: order.items.flatMap((i) => (i.cart_line_item_id ? [i.id, i.cart_line_item_id] : [i.id])), payment_collection_ids: order.payment_collection_ids };
+    const output = {
+      id: order.id,
+      status: order.status,
+      line_item_ids: order.items.flatMap((i) => (i.cart_line_item_id ? [i.id, i.cart_line_item_id] : [i.id])),
+      payment_collection_ids: order.payment_collection_ids,
+    };
     return { output, compensateInput: { id: order.id, before } };
   },
   compensate: async ({ id, before }: { id: string; before: OrderState }, ctx) => {
@@ -63,17 +73,46 @@ export const checkOrderOpenStep = step("check-order-open", {
  * the stock and fulfillment steps after it.
  */
 export const moveOrderLinesStep = step("move-order-line-quantities", {
-  invoke: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string; actor?: OrderActor | null }, ctx) => {
-    const updated = await ctx.modules.order.moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items, action: input.action, actor: input.actor });
+  invoke: async (
+    input: {
+      order_id: string;
+      stage: LineStage;
+      items: Array<{ id: string; quantity: number }>;
+      action: string;
+      actor?: OrderActor | null;
+    },
+    ctx,
+  ) => {
+    const updated = await ctx.modules.order.moveLineQuantities(input.order_id, {
+      stage: input.stage,
+      lines: input.items,
+      action: input.action,
+      actor: input.actor,
+    });
     const byId = new Map(updated.items.map((i) => [i.id, i]));
     const lines = input.items.map((l) => {
       const item = byId.get(l.id)!;
-      return { id: item.id, quantity: l.quantity, cart_line_item_id: item.cart_line_item_id, variant_id: item.variant_id, title: item.title, sku: item.variant_sku };
+      return {
+        id: item.id,
+        quantity: l.quantity,
+        cart_line_item_id: item.cart_line_item_id,
+        variant_id: item.variant_id,
+        title: item.title,
+        sku: item.variant_sku,
+      };
     });
     return { output: { fulfillment_status: updated.fulfillment_status, lines }, compensateInput: input };
   },
-  compensate: async (input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string }, ctx) => {
-    await ctx.modules.order.moveLineQuantities(input.order_id, { stage: input.stage, lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })), action: `${input.action}_reverted`, undo: true });
+  compensate: async (
+    input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string },
+    ctx,
+  ) => {
+    await ctx.modules.order.moveLineQuantities(input.order_id, {
+      stage: input.stage,
+      lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })),
+      action: `${input.action}_reverted`,
+      undo: true,
+    });
   },
 });
 
@@ -95,8 +134,16 @@ export const createReturnStep = step("create-return", {
  * receipt back.
  */
 export const receiveReturnStep = step("receive-return", {
-  invoke: async (input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null }, ctx) => {
-    const receipt = await ctx.modules.orderReturn.receive(input.return_id, input.order_id, input.receive, input.actor ?? undefined);
+  invoke: async (
+    input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null },
+    ctx,
+  ) => {
+    const receipt = await ctx.modules.orderReturn.receive(
+      input.return_id,
+      input.order_id,
+      input.receive,
+      input.actor ?? undefined,
+    );
     const order = await ctx.modules.order.retrieve(receipt.order_id);
     await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
@@ -130,8 +177,20 @@ export const cancelReturnStep = step("cancel-return", {
 export const requestOrderTransferStep = step("request-order-transfer", {
   secret: { output: ["token"] },
   invoke: async (input: { order_id: string; customer_id: string; actor: OrderActor }, ctx) => {
-    const { secret, request, email } = await ctx.modules.orderTransfer.request({ order_id: input.order_id, customer_id: input.customer_id }, input.actor);
-    return { output: { id: request.id, order_id: request.order_id, email, token: secret, expires_at: request.expires_at.toISOString() }, compensateInput: { id: request.id } };
+    const { secret, request, email } = await ctx.modules.orderTransfer.request(
+      { order_id: input.order_id, customer_id: input.customer_id },
+      input.actor,
+    );
+    return {
+      output: {
+        id: request.id,
+        order_id: request.order_id,
+        email,
+        token: secret,
+        expires_at: request.expires_at.toISOString(),
+      },
+      compensateInput: { id: request.id },
+    };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
     await ctx.modules.orderTransfer.cancel(id);

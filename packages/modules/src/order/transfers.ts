@@ -36,12 +36,14 @@ export function createOrderTransferService(db: Db) {
      */
     async request(
       input: { order_id: string; customer_id: string; ttlMs?: number },
-      actor: OrderActor
+      actor: OrderActor,
     ): Promise<{ secret: string; request: OrderTransferRequestRow; email: string }> {
       return transaction(db, async (t) => {
         const current = await orders(t).lock(input.order_id);
-        if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
-        if (current.customer_id === input.customer_id) throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
+        if (current.status === "canceled")
+          throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
+        if (current.customer_id === input.customer_id)
+          throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
         if (!current.email) throw errors.invalidData(`Order ${current.id} has no email to confirm a transfer with`);
         const now = new Date();
         await t
@@ -60,7 +62,10 @@ export function createOrderTransferService(db: Db) {
             expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
           })
           .returning();
-        await orders(t).recordChange(current.id, "transfer_requested", actor, null, { transfer_request_id: row!.id, customer_id: input.customer_id });
+        await orders(t).recordChange(current.id, "transfer_requested", actor, null, {
+          transfer_request_id: row!.id,
+          customer_id: input.customer_id,
+        });
         return { secret, request: row!, email: current.email };
       });
     },
@@ -97,11 +102,20 @@ export function createOrderTransferService(db: Db) {
           .returning();
         if (!used) throw errors.invalidData("Invalid or expired transfer token");
         if (answer === "accept") {
-          if (current.status === "canceled") throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
+          if (current.status === "canceled")
+            throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
           await t.update(order).set({ customer_id: used.customer_id, updated_at: now }).where(eq(order.id, current.id));
-          await orders(t).recordChange(current.id, "transfer_accepted", { actor_type: null, actor_id: null }, { customer_id: current.customer_id }, { customer_id: used.customer_id, transfer_request_id: used.id });
+          await orders(t).recordChange(
+            current.id,
+            "transfer_accepted",
+            { actor_type: null, actor_id: null },
+            { customer_id: current.customer_id },
+            { customer_id: used.customer_id, transfer_request_id: used.id },
+          );
         } else {
-          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, { transfer_request_id: used.id });
+          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, {
+            transfer_request_id: used.id,
+          });
         }
         return { request: used, order: await orders(t).retrieve(current.id) };
       });
@@ -112,7 +126,13 @@ export function createOrderTransferService(db: Db) {
       const [row] = await db
         .select()
         .from(orderTransferRequest)
-        .where(and(eq(orderTransferRequest.order_id, orderId), eq(orderTransferRequest.status, "requested"), gt(orderTransferRequest.expires_at, sql`now()`)));
+        .where(
+          and(
+            eq(orderTransferRequest.order_id, orderId),
+            eq(orderTransferRequest.status, "requested"),
+            gt(orderTransferRequest.expires_at, sql`now()`),
+          ),
+        );
       return row ?? null;
     },
   };

@@ -4,7 +4,8 @@ import { Type } from "@sinclair/typebox";
 import { RowView, View, metadata, money, entityTable } from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
-export type PaymentCollectionStatus = "not_paid" | "awaiting" | "authorized" | "partially_authorized" | "canceled" | "failed" | "completed";
+export type PaymentCollectionStatus =
+  "not_paid" | "awaiting" | "authorized" | "partially_authorized" | "canceled" | "failed" | "completed";
 export type PaymentSessionStatus = "pending" | "requires_more" | "authorized" | "error" | "canceled";
 
 /** What one checkout pays: the cart's total, and how much of it is authorized, captured, refunded. */
@@ -24,7 +25,9 @@ export const paymentCollection = entityTable(
   },
   (t) => [
     // One live collection per cart: a second create returns the first.
-    uniqueIndex("payment_collection_cart_uq").on(t.cart_id).where(sql`cart_id is not null and deleted_at is null`),
+    uniqueIndex("payment_collection_cart_uq")
+      .on(t.cart_id)
+      .where(sql`cart_id is not null and deleted_at is null`),
   ],
 );
 
@@ -32,7 +35,9 @@ export const paymentCollection = entityTable(
 export const paymentSession = entityTable(
   "payment_session",
   {
-    payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
+    payment_collection_id: text("payment_collection_id")
+      .notNull()
+      .references(() => paymentCollection.id, { onDelete: "cascade" }),
     provider_id: text("provider_id").notNull(),
     currency_code: text("currency_code").notNull(),
     amount: money("amount").notNull(),
@@ -48,7 +53,9 @@ export const paymentSession = entityTable(
 export const payment = entityTable(
   "payment",
   {
-    payment_collection_id: text("payment_collection_id").notNull().references(() => paymentCollection.id, { onDelete: "cascade" }),
+    payment_collection_id: text("payment_collection_id")
+      .notNull()
+      .references(() => paymentCollection.id, { onDelete: "cascade" }),
     payment_session_id: text("payment_session_id").notNull(),
     provider_id: text("provider_id").notNull(),
     currency_code: text("currency_code").notNull(),
@@ -57,14 +64,19 @@ export const payment = entityTable(
     captured_at: timestamp("captured_at", { withTimezone: true, mode: "date" }),
     canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("payment_collection_idx").on(t.payment_collection_id), uniqueIndex("payment_session_uq").on(t.payment_session_id)],
+  (t) => [
+    index("payment_collection_idx").on(t.payment_collection_id),
+    uniqueIndex("payment_session_uq").on(t.payment_session_id),
+  ],
 );
 
 export const capture = pgTable(
   "payment_capture",
   {
     id: text("id").primaryKey(),
-    payment_id: text("payment_id").notNull().references(() => payment.id, { onDelete: "cascade" }),
+    payment_id: text("payment_id")
+      .notNull()
+      .references(() => payment.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     created_by: text("created_by"),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -76,7 +88,9 @@ export const refund = pgTable(
   "payment_refund",
   {
     id: text("id").primaryKey(),
-    payment_id: text("payment_id").notNull().references(() => payment.id, { onDelete: "cascade" }),
+    payment_id: text("payment_id")
+      .notNull()
+      .references(() => payment.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     note: text("note"),
     created_by: text("created_by"),

@@ -7,7 +7,8 @@ const database = useTestDatabase({ poolSize: 12 });
 const payments = lazy(() => createPaymentService(database.db));
 
 let cartSeq = 0;
-const newCollection = (amount = 5000) => payments.createCollection({ cart_id: `cart_${++cartSeq}`, currency_code: "USD", amount });
+const newCollection = (amount = 5000) =>
+  payments.createCollection({ cart_id: `cart_${++cartSeq}`, currency_code: "USD", amount });
 
 async function authorized(amount = 5000, data: Record<string, unknown> = {}) {
   const collection = await newCollection(amount);
@@ -62,28 +63,41 @@ describe("authorization with pp_test", () => {
 
   it("a decline is payment_authorization_error and authorizes nothing", async () => {
     const collection = await newCollection();
-    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "decline" } })).payment_sessions[0]!;
+    const session = (
+      await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "decline" } })
+    ).payment_sessions[0]!;
     const error = await failure(payments.authorizeSession(collection.id, session.id));
     expect(error).toMatchObject({ type: "payment_authorization_error", name: "PaymentAuthorizationError" });
-    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "not_paid", authorized_amount: 0, payments: [] });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({
+      status: "not_paid",
+      authorized_amount: 0,
+      payments: [],
+    });
   });
 
   it("requires_more is payment_requires_more_error", async () => {
     const collection = await newCollection();
-    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "requires_more" } })).payment_sessions[0]!;
-    expect((await failure(payments.authorizeSession(collection.id, session.id))).type).toBe("payment_requires_more_error");
+    const session = (
+      await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "requires_more" } })
+    ).payment_sessions[0]!;
+    expect((await failure(payments.authorizeSession(collection.id, session.id))).type).toBe(
+      "payment_requires_more_error",
+    );
   });
 
   it("a provider error is a provider_error and leaves the session pending", async () => {
     const collection = await newCollection();
-    const session = (await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "error" } })).payment_sessions[0]!;
+    const session = (
+      await payments.createSession(collection.id, { provider_id: "pp_test", data: { behavior: "error" } })
+    ).payment_sessions[0]!;
     expect((await failure(payments.authorizeSession(collection.id, session.id))).type).toBe("provider_error");
     expect((await payments.retrieveCollection(collection.id)).payment_sessions[0]!.status).toBe("pending");
   });
 
   it("authorizing twice returns the same payment", async () => {
     const collection = await newCollection();
-    const session = (await payments.createSession(collection.id, { provider_id: "pp_system_default" })).payment_sessions[0]!;
+    const session = (await payments.createSession(collection.id, { provider_id: "pp_system_default" }))
+      .payment_sessions[0]!;
     const a = await payments.authorizeSession(collection.id, session.id);
     const b = await payments.authorizeSession(collection.id, session.id);
     expect(b.payment.id).toBe(a.payment.id);
@@ -94,30 +108,46 @@ describe("authorization with pp_test", () => {
     const { collection, payment } = await authorized();
     expect(await payments.cancelPayment(payment.id)).toBe(true);
     expect(await payments.cancelPayment(payment.id)).toBe(false);
-    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "canceled", authorized_amount: 0 });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({
+      status: "canceled",
+      authorized_amount: 0,
+    });
   });
 
   it("a partly captured payment cannot be voided (refund it instead)", async () => {
     const { collection, payment } = await authorized(5000);
     await payments.capturePayment(payment.id, { amount: 1000 });
-    expect(await failure(payments.cancelPayment(payment.id))).toMatchObject({ type: "not_allowed", message: `Payment ${payment.id} is captured; refund it instead` });
-    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ status: "authorized", authorized_amount: 5000, captured_amount: 1000 });
+    expect(await failure(payments.cancelPayment(payment.id))).toMatchObject({
+      type: "not_allowed",
+      message: `Payment ${payment.id} is captured; refund it instead`,
+    });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({
+      status: "authorized",
+      authorized_amount: 5000,
+      captured_amount: 1000,
+    });
   });
 
-  it.runIf(onPostgres())("a cancel racing a capture: either the capture wins and the cancel is refused, or the payment is voided and the capture refused", async () => {
-    for (let round = 0; round < 5; round++) {
-      const { collection, payment } = await authorized(5000);
-      const [canceled, captured] = await Promise.allSettled([payments.cancelPayment(payment.id), payments.capturePayment(payment.id, { amount: 1000 })]);
-      const after = await payments.retrieveCollection(collection.id);
-      if (captured.status === "fulfilled") {
-        expect(canceled.status).toBe("rejected");
-        expect(after).toMatchObject({ status: "authorized", captured_amount: 1000 });
-      } else {
-        expect(canceled).toMatchObject({ status: "fulfilled", value: true });
-        expect(after).toMatchObject({ status: "canceled", authorized_amount: 0, captured_amount: 0 });
+  it.runIf(onPostgres())(
+    "a cancel racing a capture: either the capture wins and the cancel is refused, or the payment is voided and the capture refused",
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const { collection, payment } = await authorized(5000);
+        const [canceled, captured] = await Promise.allSettled([
+          payments.cancelPayment(payment.id),
+          payments.capturePayment(payment.id, { amount: 1000 }),
+        ]);
+        const after = await payments.retrieveCollection(collection.id);
+        if (captured.status === "fulfilled") {
+          expect(canceled.status).toBe("rejected");
+          expect(after).toMatchObject({ status: "authorized", captured_amount: 1000 });
+        } else {
+          expect(canceled).toMatchObject({ status: "fulfilled", value: true });
+          expect(after).toMatchObject({ status: "canceled", authorized_amount: 0, captured_amount: 0 });
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe("capture and refund", () => {
@@ -130,7 +160,10 @@ describe("capture and refund", () => {
     expect(captured.captured_at).not.toBeNull();
     await payments.refundPayment(payment.id, { amount: 1000, note: "damaged" });
     expect((await failure(payments.refundPayment(payment.id, { amount: 4001 }))).type).toBe("invalid_data");
-    expect(await payments.retrieveCollection(collection.id)).toMatchObject({ captured_amount: 5000, refunded_amount: 1000 });
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({
+      captured_amount: 5000,
+      refunded_amount: 1000,
+    });
     expect((await failure(payments.cancelPayment(payment.id))).type).toBe("not_allowed");
   });
 
@@ -143,7 +176,9 @@ describe("capture and refund", () => {
   it.runIf(onPostgres())("two concurrent refunds can never sum over the captured amount", async () => {
     const { collection, payment } = await authorized(5000);
     await payments.capturePayment(payment.id);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => payments.refundPayment(payment.id, { amount: 1500 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => payments.refundPayment(payment.id, { amount: 1500 })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
     expect(await payments.retrieveCollection(collection.id)).toMatchObject({ refunded_amount: 4500 });
   });

@@ -40,7 +40,12 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     providers,
 
     /** Creates the cart's collection, or returns the one it already has. */
-    async createCollection(input: { cart_id?: string | null; region_id?: string | null; currency_code: string; amount: number }): Promise<PaymentCollection> {
+    async createCollection(input: {
+      cart_id?: string | null;
+      region_id?: string | null;
+      currency_code: string;
+      amount: number;
+    }): Promise<PaymentCollection> {
       if (input.cart_id) {
         const existing = await service.collectionForCart(input.cart_id);
         if (existing) return existing;
@@ -48,7 +53,13 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       const id = generateId("pay_col");
       const inserted = await db
         .insert(paymentCollection)
-        .values({ id, cart_id: input.cart_id ?? null, region_id: input.region_id ?? null, currency_code: input.currency_code.toLowerCase(), amount: input.amount })
+        .values({
+          id,
+          cart_id: input.cart_id ?? null,
+          region_id: input.region_id ?? null,
+          currency_code: input.currency_code.toLowerCase(),
+          amount: input.amount,
+        })
         .onConflictDoNothing()
         .returning({ id: paymentCollection.id });
       if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
@@ -56,7 +67,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
-      const [row] = await db.select().from(paymentCollection).where(and(eq(paymentCollection.id, id), liveCollection));
+      const [row] = await db
+        .select()
+        .from(paymentCollection)
+        .where(and(eq(paymentCollection.id, id), liveCollection));
       if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
       const [full] = await attach(db, [row]);
       return full!;
@@ -70,14 +84,20 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      const [row] = await db.select().from(paymentCollection).where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
+      const [row] = await db
+        .select()
+        .from(paymentCollection)
+        .where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
       if (!row) return undefined;
       return (await attach(db, [row]))[0];
     },
 
     /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
     async paymentCurrency(paymentId: string): Promise<string> {
-      const [row] = await db.select({ currency_code: payment.currency_code }).from(payment).where(eq(payment.id, paymentId));
+      const [row] = await db
+        .select({ currency_code: payment.currency_code })
+        .from(payment)
+        .where(eq(payment.id, paymentId));
       if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
       return row.currency_code;
     },
@@ -86,8 +106,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
       const conditions = [liveCollection];
       if (filter.id) conditions.push(inArray(paymentCollection.id, filter.id.length ? filter.id : ["-"]));
-      if (filter.cart_id) conditions.push(inArray(paymentCollection.cart_id, filter.cart_id.length ? filter.cart_id : ["-"]));
-      return attach(db, await db.select().from(paymentCollection).where(and(...conditions)));
+      if (filter.cart_id)
+        conditions.push(inArray(paymentCollection.cart_id, filter.cart_id.length ? filter.cart_id : ["-"]));
+      return attach(
+        db,
+        await db
+          .select()
+          .from(paymentCollection)
+          .where(and(...conditions)),
+      );
     },
 
     /** Keeps a not yet authorized collection (and its pending sessions) at the cart's total. */
@@ -97,20 +124,41 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .set({ amount })
         .where(and(eq(paymentCollection.id, id), inArray(paymentCollection.status, ["not_paid", "awaiting"])))
         .returning({ id: paymentCollection.id });
-      if (updated.length) await db.update(paymentSession).set({ amount }).where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
+      if (updated.length)
+        await db
+          .update(paymentSession)
+          .set({ amount })
+          .where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
     },
 
     /**
      * Starts a session with a provider for the collection's amount. As in Medusa, a new session
      * replaces the collection's other unauthorized sessions.
      */
-    async createSession(collectionId: string, input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown>; idempotencyKey?: string }): Promise<PaymentCollection> {
+    async createSession(
+      collectionId: string,
+      input: {
+        provider_id: string;
+        data?: Record<string, unknown>;
+        context?: Record<string, unknown>;
+        idempotencyKey?: string;
+      },
+    ): Promise<PaymentCollection> {
       const collection = await service.retrieveCollection(collectionId);
-      if (collection.status === "authorized" || collection.status === "completed") throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
+      if (collection.status === "authorized" || collection.status === "completed")
+        throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
       const id = generateId("payses");
-      const initiated = await provider.initiate({ amount: collection.amount, currency_code: collection.currency_code, data: input.data ?? {}, context: input.context, idempotencyKey: input.idempotencyKey ?? id });
-      await db.delete(paymentSession).where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
+      const initiated = await provider.initiate({
+        amount: collection.amount,
+        currency_code: collection.currency_code,
+        data: input.data ?? {},
+        context: input.context,
+        idempotencyKey: input.idempotencyKey ?? id,
+      });
+      await db
+        .delete(paymentSession)
+        .where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
       await db.insert(paymentSession).values({
         id,
         payment_collection_id: collectionId,
@@ -131,8 +179,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * retryable `timeout` and nothing is written: its late answer changes nothing here, and an
      * authorization it brings is voided at the provider.
      */
-    async authorizeSession(collectionId: string, sessionId: string, options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {}): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
-      const [session] = await db.select().from(paymentSession).where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
+    async authorizeSession(
+      collectionId: string,
+      sessionId: string,
+      options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
+    ): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+      const [session] = await db
+        .select()
+        .from(paymentSession)
+        .where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
         const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
@@ -149,24 +204,52 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       });
       const outcome = await answerWithin(call, options.timeoutMs, () => {
         void call
-          .then((late) => (late.status === "authorized" ? provider.cancel({ amount: session.amount, currency_code: session.currency_code, data: late.data, idempotencyKey: `${idempotencyKey}:late` }) : undefined))
+          .then((late) =>
+            late.status === "authorized"
+              ? provider.cancel({
+                  amount: session.amount,
+                  currency_code: session.currency_code,
+                  data: late.data,
+                  idempotencyKey: `${idempotencyKey}:late`,
+                })
+              : undefined,
+          )
           .catch(() => {});
-        return errors.timeout(`Payment provider ${session.provider_id} did not answer the authorization within ${options.timeoutMs} ms`);
+        return errors.timeout(
+          `Payment provider ${session.provider_id} did not answer the authorization within ${options.timeoutMs} ms`,
+        );
       });
       if (outcome.status === "declined") {
-        await db.update(paymentSession).set({ status: "error", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        await db
+          .update(paymentSession)
+          .set({ status: "error", data: outcome.data })
+          .where(eq(paymentSession.id, sessionId));
         throw errors.paymentAuthorization(outcome.message);
       }
       if (outcome.status === "requires_more") {
-        await db.update(paymentSession).set({ status: "requires_more", data: outcome.data }).where(eq(paymentSession.id, sessionId));
+        await db
+          .update(paymentSession)
+          .set({ status: "requires_more", data: outcome.data })
+          .where(eq(paymentSession.id, sessionId));
         throw errors.paymentRequiresMore("More information is required for payment");
       }
       // All three or none: a process dying in between must not leave an authorized session without its payment.
       const created = await transaction(db, async (t) => {
-        await t.update(paymentSession).set({ status: "authorized", data: outcome.data, authorized_at: new Date() }).where(eq(paymentSession.id, sessionId));
+        await t
+          .update(paymentSession)
+          .set({ status: "authorized", data: outcome.data, authorized_at: new Date() })
+          .where(eq(paymentSession.id, sessionId));
         const [row] = await t
           .insert(payment)
-          .values({ id: generateId("pay"), payment_collection_id: collectionId, payment_session_id: sessionId, provider_id: session.provider_id, currency_code: session.currency_code, amount: session.amount, data: outcome.data })
+          .values({
+            id: generateId("pay"),
+            payment_collection_id: collectionId,
+            payment_session_id: sessionId,
+            provider_id: session.provider_id,
+            currency_code: session.currency_code,
+            amount: session.amount,
+            data: outcome.data,
+          })
           .returning();
         await t
           .update(paymentCollection)
@@ -191,8 +274,14 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         const [row] = await t.select().from(payment).where(eq(payment.id, paymentId)).for("update");
         if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
         if (row.canceled_at) return false;
-        if ((await sumOf(t, capture, paymentId)) > 0) throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
-        await providers.get(row.provider_id).cancel({ amount: row.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}` });
+        if ((await sumOf(t, capture, paymentId)) > 0)
+          throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
+        await providers.get(row.provider_id).cancel({
+          amount: row.amount,
+          currency_code: row.currency_code,
+          data: row.data,
+          idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}`,
+        });
         await t.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, paymentId));
         await t.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
         await t
@@ -210,33 +299,67 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * Captures `amount` (default: what is left) of an authorized payment. The payment row is locked
      * for the call, so two captures can never take more than was authorized.
      */
-    async capturePayment(paymentId: string, options: { amount?: number; created_by?: string; idempotencyKey?: string } = {}): Promise<Payment> {
+    async capturePayment(
+      paymentId: string,
+      options: { amount?: number; created_by?: string; idempotencyKey?: string } = {},
+    ): Promise<Payment> {
       return transaction(db, async (tx) => {
         const row = await lockPayment(tx, paymentId);
         const captured = await sumOf(tx, capture, paymentId);
         const left = row.amount - captured;
         const amount = options.amount ?? left;
-        if (!Number.isInteger(amount) || amount <= 0) throw errors.invalidData("Capture amount must be a positive integer");
-        if (amount > left) throw errors.invalidData(`Cannot capture more than the authorized amount: ${left} left to capture`);
-        await providers.get(row.provider_id).capture({ amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}` });
-        await tx.insert(capture).values({ id: generateId("capt"), payment_id: paymentId, amount, created_by: options.created_by ?? null });
+        if (!Number.isInteger(amount) || amount <= 0)
+          throw errors.invalidData("Capture amount must be a positive integer");
+        if (amount > left)
+          throw errors.invalidData(`Cannot capture more than the authorized amount: ${left} left to capture`);
+        await providers.get(row.provider_id).capture({
+          amount,
+          currency_code: row.currency_code,
+          data: row.data,
+          idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}`,
+        });
+        await tx
+          .insert(capture)
+          .values({ id: generateId("capt"), payment_id: paymentId, amount, created_by: options.created_by ?? null });
         if (amount === left) await tx.update(payment).set({ captured_at: new Date() }).where(eq(payment.id, paymentId));
-        await tx.update(paymentCollection).set({ captured_amount: sql`${paymentCollection.captured_amount} + ${amount}` }).where(eq(paymentCollection.id, row.payment_collection_id));
+        await tx
+          .update(paymentCollection)
+          .set({ captured_amount: sql`${paymentCollection.captured_amount} + ${amount}` })
+          .where(eq(paymentCollection.id, row.payment_collection_id));
         return reloadPayment(tx, paymentId);
       });
     },
 
     /** Refunds `amount` of what was captured and not yet refunded; the payment row is locked for the call. */
-    async refundPayment(paymentId: string, options: { amount: number; note?: string; created_by?: string; idempotencyKey?: string }): Promise<Payment> {
+    async refundPayment(
+      paymentId: string,
+      options: { amount: number; note?: string; created_by?: string; idempotencyKey?: string },
+    ): Promise<Payment> {
       return transaction(db, async (tx) => {
         const row = await lockPayment(tx, paymentId);
         const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
         const left = captured - refunded;
-        if (!Number.isInteger(options.amount) || options.amount <= 0) throw errors.invalidData("Refund amount must be a positive integer");
-        if (options.amount > left) throw errors.invalidData(`Cannot refund more than the captured amount: ${left} left to refund`);
-        await providers.get(row.provider_id).refund({ amount: options.amount, currency_code: row.currency_code, data: row.data, idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}` });
-        await tx.insert(refund).values({ id: generateId("ref"), payment_id: paymentId, amount: options.amount, note: options.note ?? null, created_by: options.created_by ?? null });
-        await tx.update(paymentCollection).set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${options.amount}` }).where(eq(paymentCollection.id, row.payment_collection_id));
+        if (!Number.isInteger(options.amount) || options.amount <= 0)
+          throw errors.invalidData("Refund amount must be a positive integer");
+        if (options.amount > left)
+          throw errors.invalidData(`Cannot refund more than the captured amount: ${left} left to refund`);
+        await providers.get(row.provider_id).refund({
+          amount: options.amount,
+          currency_code: row.currency_code,
+          data: row.data,
+          idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}`,
+        });
+        await tx.insert(refund).values({
+          id: generateId("ref"),
+          payment_id: paymentId,
+          amount: options.amount,
+          note: options.note ?? null,
+          created_by: options.created_by ?? null,
+        });
+        await tx
+          .update(paymentCollection)
+          .set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${options.amount}` })
+          .where(eq(paymentCollection.id, row.payment_collection_id));
         return reloadPayment(tx, paymentId);
       });
     },
@@ -260,7 +383,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
              where deleted_at is null and (captured_amount > authorized_amount or refunded_amount > captured_amount)
              order by id limit ${limit})`,
       );
-      return rows.slice(0, limit).map((r) => ({ id: r.id, problem: `authorized ${r.authorized}, captured ${r.captured}, refunded ${r.refunded}` }));
+      return rows.slice(0, limit).map((r) => ({
+        id: r.id,
+        problem: `authorized ${r.authorized}, captured ${r.captured}, refunded ${r.refunded}`,
+      }));
     },
   };
   return service;
@@ -281,7 +407,10 @@ async function reloadPayment(tx: Db, paymentId: string): Promise<Payment> {
 }
 
 async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: string): Promise<number> {
-  const [row] = await tx.select({ total: sql<string>`coalesce(sum(${table.amount}), 0)` }).from(table).where(eq(table.payment_id, paymentId));
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum(${table.amount}), 0)` })
+    .from(table)
+    .where(eq(table.payment_id, paymentId));
   return Number(row?.total ?? 0);
 }
 
@@ -292,14 +421,22 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
     tx.select().from(capture).where(inArray(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
     tx.select().from(refund).where(inArray(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
   ]);
-  return rows.map((row) => ({ ...row, captures: captures.filter((c) => c.payment_id === row.id), refunds: refunds.filter((r) => r.payment_id === row.id) }));
+  return rows.map((row) => ({
+    ...row,
+    captures: captures.filter((c) => c.payment_id === row.id),
+    refunds: refunds.filter((r) => r.payment_id === row.id),
+  }));
 }
 
 async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [sessions, payments] = await Promise.all([
-    tx.select().from(paymentSession).where(inArray(paymentSession.payment_collection_id, ids)).orderBy(asc(paymentSession.created_at)),
+    tx
+      .select()
+      .from(paymentSession)
+      .where(inArray(paymentSession.payment_collection_id, ids))
+      .orderBy(asc(paymentSession.created_at)),
     tx.select().from(payment).where(inArray(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
   ]);
   const full = await attachPayments(tx, payments);

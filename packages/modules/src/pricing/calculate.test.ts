@@ -31,7 +31,10 @@ describe("calculatePrice", () => {
   });
 
   it("picks the base price in the context currency (case-insensitive) with the full output shape", () => {
-    const result = calculatePrice([base("p1", 100, { currency_code: "eur" }), base("p2", 200)], lists(), { ...ctx, currency_code: "USD" });
+    const result = calculatePrice([base("p1", 100, { currency_code: "eur" }), base("p2", 200)], lists(), {
+      ...ctx,
+      currency_code: "USD",
+    });
     expect(result).toEqual({
       id: "p2",
       calculated_amount: 200,
@@ -39,7 +42,13 @@ describe("calculatePrice", () => {
       currency_code: "usd",
       is_calculated_price_tax_inclusive: false,
       is_original_price_tax_inclusive: false,
-      calculated_price: { id: "p2", price_list_id: null, price_list_type: null, min_quantity: null, max_quantity: null },
+      calculated_price: {
+        id: "p2",
+        price_list_id: null,
+        price_list_type: null,
+        min_quantity: null,
+        max_quantity: null,
+      },
       original_price: { id: "p2", price_list_id: null, price_list_type: null, min_quantity: null, max_quantity: null },
     });
   });
@@ -54,7 +63,12 @@ describe("calculatePrice", () => {
     const prices = [base("generic", 100), base("eu", 90, { region_id: "reg_eu" })];
     it("prefers the region's price in that region, even when dearer", () => {
       expect(calculatePrice(prices, lists(), { ...ctx, region_id: "reg_eu" })?.id).toBe("eu");
-      expect(calculatePrice([base("generic", 100), base("eu", 120, { region_id: "reg_eu" })], lists(), { ...ctx, region_id: "reg_eu" })?.calculated_amount).toBe(120);
+      expect(
+        calculatePrice([base("generic", 100), base("eu", 120, { region_id: "reg_eu" })], lists(), {
+          ...ctx,
+          region_id: "reg_eu",
+        })?.calculated_amount,
+      ).toBe(120);
     });
     it("ignores a region price without a region or in another region", () => {
       expect(calculatePrice(prices, lists(), ctx)?.id).toBe("generic");
@@ -64,7 +78,11 @@ describe("calculatePrice", () => {
   });
 
   describe("quantity tiers", () => {
-    const prices = [base("one", 100), base("ten", 80, { min_quantity: 10, max_quantity: 49 }), base("fifty", 60, { min_quantity: 50 })];
+    const prices = [
+      base("one", 100),
+      base("ten", 80, { min_quantity: 10, max_quantity: 49 }),
+      base("fifty", 60, { min_quantity: 50 }),
+    ];
     it.each([
       [1, "one"],
       [9, "one"],
@@ -80,7 +98,9 @@ describe("calculatePrice", () => {
     });
     it("respects a max-only tier", () => {
       expect(calculatePrice([base("small", 50, { max_quantity: 2 })], lists(), { ...ctx, quantity: 3 })).toBeNull();
-      expect(calculatePrice([base("small", 50, { max_quantity: 2 })], lists(), { ...ctx, quantity: 2 })?.id).toBe("small");
+      expect(calculatePrice([base("small", 50, { max_quantity: 2 })], lists(), { ...ctx, quantity: 2 })?.id).toBe(
+        "small",
+      );
     });
   });
 
@@ -88,9 +108,18 @@ describe("calculatePrice", () => {
     it("apply only when lower than the base price", () => {
       const sale = lists(list("pl_sale", "sale"));
       const lower = calculatePrice([base("b", 100), base("s", 80, { price_list_id: "pl_sale" })], sale, ctx)!;
-      expect(lower).toMatchObject({ calculated_amount: 80, original_amount: 100, calculated_price: { id: "s", price_list_id: "pl_sale", price_list_type: "sale" }, original_price: { id: "b" } });
+      expect(lower).toMatchObject({
+        calculated_amount: 80,
+        original_amount: 100,
+        calculated_price: { id: "s", price_list_id: "pl_sale", price_list_type: "sale" },
+        original_price: { id: "b" },
+      });
       const higher = calculatePrice([base("b", 100), base("s", 120, { price_list_id: "pl_sale" })], sale, ctx)!;
-      expect(higher).toMatchObject({ calculated_amount: 100, original_amount: 100, calculated_price: { id: "b", price_list_type: null } });
+      expect(higher).toMatchObject({
+        calculated_amount: 100,
+        original_amount: 100,
+        calculated_price: { id: "b", price_list_type: null },
+      });
       const equal = calculatePrice([base("b", 100), base("s", 100, { price_list_id: "pl_sale" })], sale, ctx)!;
       expect(equal.calculated_price.id).toBe("b");
     });
@@ -110,8 +139,17 @@ describe("calculatePrice", () => {
 
   describe("override lists", () => {
     it("replace the base price even when dearer", () => {
-      const result = calculatePrice([base("b", 100), base("o", 130, { price_list_id: "lo" })], lists(list("lo", "override")), ctx)!;
-      expect(result).toMatchObject({ calculated_amount: 130, original_amount: 130, calculated_price: { price_list_type: "override" }, original_price: { id: "o" } });
+      const result = calculatePrice(
+        [base("b", 100), base("o", 130, { price_list_id: "lo" })],
+        lists(list("lo", "override")),
+        ctx,
+      )!;
+      expect(result).toMatchObject({
+        calculated_amount: 130,
+        original_amount: 130,
+        calculated_price: { price_list_type: "override" },
+        original_price: { id: "o" },
+      });
     });
     it("are still undercut by a lower sale price", () => {
       const result = calculatePrice(
@@ -119,15 +157,32 @@ describe("calculatePrice", () => {
         lists(list("lo", "override"), list("ls", "sale")),
         ctx,
       )!;
-      expect(result).toMatchObject({ calculated_amount: 80, original_amount: 90, calculated_price: { id: "s" }, original_price: { id: "o" } });
+      expect(result).toMatchObject({
+        calculated_amount: 80,
+        original_amount: 90,
+        calculated_price: { id: "s" },
+        original_price: { id: "o" },
+      });
     });
     it("choose the most specific override, then the cheapest, then the smallest id", () => {
       const l = lists(list("l1", "override"), list("l2", "override", { rules: { region_id: ["reg_eu"] } }));
-      const regional = calculatePrice([base("a", 50, { price_list_id: "l1" }), base("b", 70, { price_list_id: "l2" })], l, { ...ctx, region_id: "reg_eu" });
+      const regional = calculatePrice(
+        [base("a", 50, { price_list_id: "l1" }), base("b", 70, { price_list_id: "l2" })],
+        l,
+        { ...ctx, region_id: "reg_eu" },
+      );
       expect(regional?.id).toBe("b");
-      const cheap = calculatePrice([base("a", 50, { price_list_id: "l1" }), base("b", 40, { price_list_id: "l1" })], l, ctx);
+      const cheap = calculatePrice(
+        [base("a", 50, { price_list_id: "l1" }), base("b", 40, { price_list_id: "l1" })],
+        l,
+        ctx,
+      );
       expect(cheap?.id).toBe("b");
-      const tie = calculatePrice([base("z", 50, { price_list_id: "l1" }), base("y", 50, { price_list_id: "l1" })], l, ctx);
+      const tie = calculatePrice(
+        [base("z", 50, { price_list_id: "l1" }), base("y", 50, { price_list_id: "l1" })],
+        l,
+        ctx,
+      );
       expect(tie?.id).toBe("y");
     });
   });
@@ -145,7 +200,13 @@ describe("calculatePrice", () => {
     expect(calculatePrice(prices, lists(list("l", "sale", { status: "draft" })), ctx)?.id).toBe("b");
     expect(calculatePrice(prices, lists(list("l", "sale", { starts_at: new Date("2026-07-01") })), ctx)?.id).toBe("b");
     expect(calculatePrice(prices, lists(list("l", "sale", { ends_at: new Date("2026-05-01") })), ctx)?.id).toBe("b");
-    expect(calculatePrice(prices, lists(list("l", "sale", { starts_at: new Date("2026-05-01"), ends_at: new Date("2026-07-01") })), ctx)?.id).toBe("s");
+    expect(
+      calculatePrice(
+        prices,
+        lists(list("l", "sale", { starts_at: new Date("2026-05-01"), ends_at: new Date("2026-07-01") })),
+        ctx,
+      )?.id,
+    ).toBe("s");
   });
 });
 

@@ -38,8 +38,20 @@ export interface CalculatedPrice {
   currency_code: string;
   is_calculated_price_tax_inclusive: boolean;
   is_original_price_tax_inclusive: boolean;
-  calculated_price: { id: string; price_list_id: string | null; price_list_type: "sale" | "override" | null; min_quantity: number | null; max_quantity: number | null };
-  original_price: { id: string; price_list_id: string | null; price_list_type: "sale" | "override" | null; min_quantity: number | null; max_quantity: number | null };
+  calculated_price: {
+    id: string;
+    price_list_id: string | null;
+    price_list_type: "sale" | "override" | null;
+    min_quantity: number | null;
+    max_quantity: number | null;
+  };
+  original_price: {
+    id: string;
+    price_list_id: string | null;
+    price_list_type: "sale" | "override" | null;
+    min_quantity: number | null;
+    max_quantity: number | null;
+  };
 }
 
 interface Ranked {
@@ -57,7 +69,11 @@ interface Ranked {
  * price is the lowest, then the most specific. The smallest id breaks any remaining tie.
  * Returns null when nothing applies.
  */
-export function calculatePrice(prices: readonly CandidatePrice[], lists: ReadonlyMap<string, CandidateList>, context: PricingContext): CalculatedPrice | null {
+export function calculatePrice(
+  prices: readonly CandidatePrice[],
+  lists: ReadonlyMap<string, CandidateList>,
+  context: PricingContext,
+): CalculatedPrice | null {
   const quantity = context.quantity ?? 1;
   const currency = context.currency_code.toLowerCase();
   const applicable: Ranked[] = [];
@@ -74,7 +90,9 @@ export function calculatePrice(prices: readonly CandidatePrice[], lists: Readonl
     applicable.push({ price, list });
   }
   const best = (kind: "base" | "sale" | "override") =>
-    applicable.filter((c) => (kind === "base" ? c.list === null : c.list?.type === kind)).sort(kind === "sale" ? cheapestFirst : mostSpecificFirst)[0];
+    applicable
+      .filter((c) => (kind === "base" ? c.list === null : c.list?.type === kind))
+      .sort(kind === "sale" ? cheapestFirst : mostSpecificFirst)[0];
 
   const original = best("override") ?? best("base");
   const sale = best("sale");
@@ -95,7 +113,10 @@ export function calculatePrice(prices: readonly CandidatePrice[], lists: Readonl
 }
 
 /** Whether a list is in effect for the context: active, dated around `now`, every rule matched. */
-export function listApplies(list: CandidateList, context: Pick<PricingContext, "region_id" | "customer_group_ids" | "now">): boolean {
+export function listApplies(
+  list: CandidateList,
+  context: Pick<PricingContext, "region_id" | "customer_group_ids" | "now">,
+): boolean {
   if (list.status !== "active") return false;
   if (list.starts_at && list.starts_at.getTime() > context.now.getTime()) return false;
   if (list.ends_at && list.ends_at.getTime() <= context.now.getTime()) return false;
@@ -112,13 +133,25 @@ export function listApplies(list: CandidateList, context: Pick<PricingContext, "
 
 function specificity({ price, list }: Ranked): number {
   const ruleCount = list ? Object.values(list.rules).filter((v) => v.length > 0).length : 0;
-  return (price.region_id !== null ? 8 : 0) + (price.min_quantity !== null || price.max_quantity !== null ? 4 : 0) + ruleCount;
+  return (
+    (price.region_id !== null ? 8 : 0) +
+    (price.min_quantity !== null || price.max_quantity !== null ? 4 : 0) +
+    ruleCount
+  );
 }
 
 const byId = (a: Ranked, b: Ranked) => (a.price.id < b.price.id ? -1 : a.price.id > b.price.id ? 1 : 0);
-const mostSpecificFirst = (a: Ranked, b: Ranked) => specificity(b) - specificity(a) || a.price.amount - b.price.amount || byId(a, b);
-const cheapestFirst = (a: Ranked, b: Ranked) => a.price.amount - b.price.amount || specificity(b) - specificity(a) || byId(a, b);
+const mostSpecificFirst = (a: Ranked, b: Ranked) =>
+  specificity(b) - specificity(a) || a.price.amount - b.price.amount || byId(a, b);
+const cheapestFirst = (a: Ranked, b: Ranked) =>
+  a.price.amount - b.price.amount || specificity(b) - specificity(a) || byId(a, b);
 
 function describe({ price, list }: Ranked): CalculatedPrice["calculated_price"] {
-  return { id: price.id, price_list_id: list?.id ?? null, price_list_type: list?.type ?? null, min_quantity: price.min_quantity, max_quantity: price.max_quantity };
+  return {
+    id: price.id,
+    price_list_id: list?.id ?? null,
+    price_list_type: list?.type ?? null,
+    min_quantity: price.min_quantity,
+    max_quantity: price.max_quantity,
+  };
 }

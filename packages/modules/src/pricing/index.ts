@@ -1,7 +1,23 @@
 export * from "./schema";
-export { calculatePrice, listApplies, type CalculatedPrice, type CandidateList, type CandidatePrice, type PricingContext } from "./calculate";
+export {
+  calculatePrice,
+  listApplies,
+  type CalculatedPrice,
+  type CandidateList,
+  type CandidatePrice,
+  type PricingContext,
+} from "./calculate";
 export type { Price, PriceInput } from "./prices";
 export { createPricingService, type PricingService, type PriceContext } from "./service";
-export { createPriceListService, type PriceListService, type PriceList, type PriceListBatchResult } from "./price-list-service";
-export { createPricePreferenceService, type PricePreferenceService, type PricePreference } from "./price-preference-service";
+export {
+  createPriceListService,
+  type PriceListService,
+  type PriceList,
+  type PriceListBatchResult,
+} from "./price-list-service";
+export {
+  createPricePreferenceService,
+  type PricePreferenceService,
+  type PricePreference,
+} from "./price-preference-service";
 export * from "./steps";

@@ -1,5 +1,15 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
   price,
@@ -58,7 +68,10 @@ export function createPriceListService(db: Db) {
     },
 
     async retrieve(id: string): Promise<PriceList> {
-      const [row] = await db.select().from(priceList).where(and(eq(priceList.id, id), live));
+      const [row] = await db
+        .select()
+        .from(priceList)
+        .where(and(eq(priceList.id, id), live));
       if (!row) throw errors.notFound(`Price list with id: ${id} was not found`);
       return (await withRelations(db, [row]))[0]!;
     },
@@ -75,22 +88,44 @@ export function createPriceListService(db: Db) {
     },
 
     /** A page of a price list's prices (404 for an unknown list), ordered by variant, currency and tier. */
-    async listPrices(id: string, filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] }, page: Paging & { order?: string }): Promise<{ items: Price[]; count: number }> {
-      const [list] = await db.select({ id: priceList.id }).from(priceList).where(and(eq(priceList.id, id), live));
+    async listPrices(
+      id: string,
+      filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] },
+      page: Paging & { order?: string },
+    ): Promise<{ items: Price[]; count: number }> {
+      const [list] = await db
+        .select({ id: priceList.id })
+        .from(priceList)
+        .where(and(eq(priceList.id, id), live));
       if (!list) throw errors.notFound(`Price list with id: ${id} was not found`);
       const where = and(
         eq(price.price_list_id, id),
         filters.id?.length ? inArray(price.id, filters.id) : undefined,
         filters.variant_id?.length ? inArray(price.variant_id, filters.variant_id) : undefined,
-        filters.currency_code?.length ? inArray(price.currency_code, filters.currency_code.map((c) => c.toLowerCase())) : undefined,
+        filters.currency_code?.length
+          ? inArray(
+              price.currency_code,
+              filters.currency_code.map((c) => c.toLowerCase()),
+            )
+          : undefined,
       );
-      const columns = { created_at: price.created_at, updated_at: price.updated_at, amount: price.amount, currency_code: price.currency_code, variant_id: price.variant_id };
+      const columns = {
+        created_at: price.created_at,
+        updated_at: price.updated_at,
+        amount: price.amount,
+        currency_code: price.currency_code,
+        variant_id: price.variant_id,
+      };
       const [rows, [total]] = await Promise.all([
         db
           .select()
           .from(price)
           .where(where)
-          .orderBy(...(page.order ? orderBy(page.order, columns, price.id) : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)]))
+          .orderBy(
+            ...(page.order
+              ? orderBy(page.order, columns, price.id)
+              : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)]),
+          )
           .limit(page.limit)
           .offset(page.offset),
         db.select({ count: count() }).from(price).where(where),
@@ -98,9 +133,30 @@ export function createPriceListService(db: Db) {
       return { items: rows.map(toPrice), count: total?.count ?? 0 };
     },
 
-    async list(filters: PriceListFilters, page: Paging & { order?: string }): Promise<{ items: PriceList[]; count: number }> {
+    async list(
+      filters: PriceListFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: PriceList[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, priceList, where, orderBy( page.order, { created_at: priceList.created_at, updated_at: priceList.updated_at, title: priceList.title, status: priceList.status, type: priceList.type, starts_at: priceList.starts_at, ends_at: priceList.ends_at }, priceList.id, ), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        priceList,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: priceList.created_at,
+            updated_at: priceList.updated_at,
+            title: priceList.title,
+            status: priceList.status,
+            type: priceList.type,
+            starts_at: priceList.starts_at,
+            ends_at: priceList.ends_at,
+          },
+          priceList.id,
+        ),
+        page,
+      );
       return { items: await withRelations(db, rows), count: total };
     },
 
@@ -113,7 +169,12 @@ export function createPriceListService(db: Db) {
       validatePrices(input.prices ?? []);
       const { rules, prices, starts_at, ends_at, ...fields } = input;
       await transaction(db, async (inner) => {
-        const set = { ...fields, ...(starts_at !== undefined ? { starts_at: startsAt } : {}), ...(ends_at !== undefined ? { ends_at: endsAt } : {}), updated_at: new Date() };
+        const set = {
+          ...fields,
+          ...(starts_at !== undefined ? { starts_at: startsAt } : {}),
+          ...(ends_at !== undefined ? { ends_at: endsAt } : {}),
+          updated_at: new Date(),
+        };
         await inner.update(priceList).set(set).where(eq(priceList.id, id));
         if (rules) {
           await inner.delete(priceListRule).where(eq(priceListRule.price_list_id, id));
@@ -147,10 +208,15 @@ export function createPriceListService(db: Db) {
       return transaction(db, async (inner) => {
         const touched = [...new Set([...updates.map((u) => u.id), ...deletes])];
         const owned = touched.length
-          ? await inner.select().from(price).where(and(inArray(price.id, touched), eq(price.price_list_id, id))).for("update")
+          ? await inner
+              .select()
+              .from(price)
+              .where(and(inArray(price.id, touched), eq(price.price_list_id, id)))
+              .for("update")
           : [];
         const missing = touched.filter((pid) => !owned.some((p) => p.id === pid));
-        if (missing.length) throw errors.notFound(`Prices with ids: ${missing.join(", ")} were not found in price list ${id}`);
+        if (missing.length)
+          throw errors.notFound(`Prices with ids: ${missing.join(", ")} were not found in price list ${id}`);
         const updated: Price[] = [];
         for (const change of updates) {
           const current = owned.find((p) => p.id === change.id)!;
@@ -164,7 +230,11 @@ export function createPriceListService(db: Db) {
           validatePrices([merged]);
           const [row] = await inner
             .update(price)
-            .set({ ...priceValues(merged), variant_id: change.variant_id ?? current.variant_id, updated_at: new Date() })
+            .set({
+              ...priceValues(merged),
+              variant_id: change.variant_id ?? current.variant_id,
+              updated_at: new Date(),
+            })
             .where(eq(price.id, change.id))
             .returning();
           updated.push(toPrice(row!));
@@ -188,7 +258,10 @@ export function createPriceListService(db: Db) {
     /** Removes one price from the list. */
     async deletePrice(id: string, priceId: string): Promise<void> {
       await service.retrieve(id);
-      const removed = await db.delete(price).where(and(eq(price.id, priceId), eq(price.price_list_id, id))).returning({ id: price.id });
+      const removed = await db
+        .delete(price)
+        .where(and(eq(price.id, priceId), eq(price.price_list_id, id)))
+        .returning({ id: price.id });
       if (removed.length === 0) throw errors.notFound(`Price with id: ${priceId} was not found in price list ${id}`);
     },
   };
@@ -201,7 +274,9 @@ export type PriceListService = ReturnType<typeof createPriceListService>;
 function prepareNextChange(db: Db) {
   return db
     .select({
-      at: sql<Date | string | null>`least(min(${priceList.starts_at}) filter (where ${priceList.starts_at} > now()), min(${priceList.ends_at}) filter (where ${priceList.ends_at} > now()))`,
+      at: sql<
+        Date | string | null
+      >`least(min(${priceList.starts_at}) filter (where ${priceList.starts_at} > now()), min(${priceList.ends_at}) filter (where ${priceList.ends_at} > now()))`,
     })
     .from(priceList)
     .where(and(live, eq(priceList.status, "active")))
@@ -244,14 +319,24 @@ function rulePairs(rules: RulesInput): Array<{ attribute: string; value: string 
 
 async function setRules(tx: Db, listId: string, rules: RulesInput): Promise<void> {
   const pairs = rulePairs(rules);
-  if (pairs.length) await tx.insert(priceListRule).values(pairs.map((p) => ({ id: generateId("plrule"), price_list_id: listId, ...p })));
+  if (pairs.length)
+    await tx
+      .insert(priceListRule)
+      .values(pairs.map((p) => ({ id: generateId("plrule"), price_list_id: listId, ...p })));
 }
 
 async function insertPrices(tx: Db, listId: string, prices: PriceListPriceCreate[]): Promise<Price[]> {
   if (prices.length === 0) return [];
   const rows = await tx
     .insert(price)
-    .values(prices.map((p) => ({ id: generateId("price"), variant_id: p.variant_id, price_list_id: listId, ...priceValues(p) })))
+    .values(
+      prices.map((p) => ({
+        id: generateId("price"),
+        variant_id: p.variant_id,
+        price_list_id: listId,
+        ...priceValues(p),
+      })),
+    )
     .returning();
   return rows.map(toPrice);
 }
@@ -261,8 +346,16 @@ async function withRelations(tx: Db, rows: PriceListRow[]): Promise<PriceList[]>
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [rules, prices] = await Promise.all([
-    tx.select().from(priceListRule).where(inArray(priceListRule.price_list_id, ids)).orderBy(asc(priceListRule.attribute), asc(priceListRule.value)),
-    tx.select().from(price).where(inArray(price.price_list_id, ids)).orderBy(asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
+    tx
+      .select()
+      .from(priceListRule)
+      .where(inArray(priceListRule.price_list_id, ids))
+      .orderBy(asc(priceListRule.attribute), asc(priceListRule.value)),
+    tx
+      .select()
+      .from(price)
+      .where(inArray(price.price_list_id, ids))
+      .orderBy(asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
   ]);
   return rows.map(({ deleted_at: _d, ...row }) => {
     const ruleMap: Record<string, string[]> = {};

@@ -1,6 +1,12 @@
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage } from "@kasse/db";
-import { pricePreference, type PricePreferenceCreate, type PricePreferenceFilters, type PricePreferenceRow, type PricePreferenceUpdate } from "./schema";
+import {
+  pricePreference,
+  type PricePreferenceCreate,
+  type PricePreferenceFilters,
+  type PricePreferenceRow,
+  type PricePreferenceUpdate,
+} from "./schema";
 
 /** A price preference as the API shows it. */
 export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;
@@ -26,24 +32,45 @@ export function createPricePreferenceService(db: Db) {
       try {
         const [row] = await db
           .insert(pricePreference)
-          .values({ id: generateId("prpref"), attribute: input.attribute, value: normalize(input.attribute, input.value), is_tax_inclusive: input.is_tax_inclusive ?? false })
+          .values({
+            id: generateId("prpref"),
+            attribute: input.attribute,
+            value: normalize(input.attribute, input.value),
+            is_tax_inclusive: input.is_tax_inclusive ?? false,
+          })
           .returning(columns);
         return row!;
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`A price preference for ${input.attribute} ${input.value} already exists`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(`A price preference for ${input.attribute} ${input.value} already exists`);
         throw error;
       }
     },
 
     async retrieve(id: string): Promise<PricePreference> {
-      const [row] = await db.select(columns).from(pricePreference).where(and(eq(pricePreference.id, id), live));
+      const [row] = await db
+        .select(columns)
+        .from(pricePreference)
+        .where(and(eq(pricePreference.id, id), live));
       if (!row) throw errors.notFound(`Price preference with id: ${id} was not found`);
       return row;
     },
 
-    async list(filters: PricePreferenceFilters, page: Paging & { order?: string }): Promise<{ items: PricePreference[]; count: number }> {
+    async list(
+      filters: PricePreferenceFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: PricePreference[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const order = orderBy(page.order, { created_at: columns.created_at, updated_at: columns.updated_at, attribute: columns.attribute, value: columns.value }, pricePreference.id);
+      const order = orderBy(
+        page.order,
+        {
+          created_at: columns.created_at,
+          updated_at: columns.updated_at,
+          attribute: columns.attribute,
+          value: columns.value,
+        },
+        pricePreference.id,
+      );
       const { items, count: total } = await listPage(db, pricePreference, where, order, page);
       return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
     },
@@ -52,12 +79,19 @@ export function createPricePreferenceService(db: Db) {
       const existing = await service.retrieve(id);
       if (Object.keys(input).length === 0) return existing;
       const attribute = input.attribute ?? existing.attribute;
-      const set = { ...input, ...(input.value !== undefined || input.attribute !== undefined ? { value: normalize(attribute, input.value ?? existing.value) } : {}), updated_at: new Date() };
+      const set = {
+        ...input,
+        ...(input.value !== undefined || input.attribute !== undefined
+          ? { value: normalize(attribute, input.value ?? existing.value) }
+          : {}),
+        updated_at: new Date(),
+      };
       try {
         const [row] = await db.update(pricePreference).set(set).where(eq(pricePreference.id, id)).returning(columns);
         return row!;
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
         throw error;
       }
     },
@@ -80,7 +114,8 @@ function normalize(attribute: string, value: string): string {
 function conditions(filters: PricePreferenceFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(pricePreference.id, filters.id));
-  if (filters.attribute?.length) out.push(inArray(pricePreference.attribute, filters.attribute as Array<"region_id" | "currency_code">));
+  if (filters.attribute?.length)
+    out.push(inArray(pricePreference.attribute, filters.attribute as Array<"region_id" | "currency_code">));
   if (filters.value?.length) out.push(inArray(pricePreference.value, filters.value));
   return out;
 }

@@ -46,12 +46,16 @@ export function toPrice(row: PriceRow): Price {
  */
 export function validatePrices(prices: readonly PriceInput[]): void {
   for (const p of prices) {
-    if (!Number.isSafeInteger(p.amount) || p.amount < 0) throw errors.invalidData(`Price amount must be a non-negative integer in minor units, got ${String(p.amount)}`);
+    if (!Number.isSafeInteger(p.amount) || p.amount < 0)
+      throw errors.invalidData(`Price amount must be a non-negative integer in minor units, got ${String(p.amount)}`);
     for (const q of [p.min_quantity, p.max_quantity]) {
-      if (q !== undefined && q !== null && (!Number.isSafeInteger(q) || q < 0)) throw errors.invalidData(`Price quantities must be non-negative integers, got ${String(q)}`);
+      if (q !== undefined && q !== null && (!Number.isSafeInteger(q) || q < 0))
+        throw errors.invalidData(`Price quantities must be non-negative integers, got ${String(q)}`);
     }
-    if (p.min_quantity != null && p.max_quantity != null && p.min_quantity > p.max_quantity) throw errors.invalidData("Price min_quantity cannot exceed max_quantity");
-    if (typeof p.currency_code !== "string" || !/^[A-Za-z]{3}$/.test(p.currency_code)) throw errors.invalidData(`Invalid currency code '${String(p.currency_code)}'`);
+    if (p.min_quantity != null && p.max_quantity != null && p.min_quantity > p.max_quantity)
+      throw errors.invalidData("Price min_quantity cannot exceed max_quantity");
+    if (typeof p.currency_code !== "string" || !/^[A-Za-z]{3}$/.test(p.currency_code))
+      throw errors.invalidData(`Invalid currency code '${String(p.currency_code)}'`);
   }
   const codes = [...new Set(prices.map((p) => p.currency_code.toLowerCase()))];
   const unknown = codes.filter((c) => !isCurrencyCode(c));
@@ -59,7 +63,9 @@ export function validatePrices(prices: readonly PriceInput[]): void {
 }
 
 /** The row values of a price input. */
-export function priceValues(p: PriceInput): Pick<PriceRow, "currency_code" | "amount" | "min_quantity" | "max_quantity" | "region_id"> {
+export function priceValues(
+  p: PriceInput,
+): Pick<PriceRow, "currency_code" | "amount" | "min_quantity" | "max_quantity" | "region_id"> {
   return {
     currency_code: p.currency_code.toLowerCase(),
     amount: p.amount,

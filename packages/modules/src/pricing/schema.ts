@@ -1,7 +1,22 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, money, MoneyView, Title, OrNull, RowView, View, entityTable } from "@kasse/db";
+import {
+  Amount,
+  Code,
+  Count,
+  CurrencyCode,
+  DateTime,
+  Id,
+  LongText,
+  money,
+  MoneyView,
+  Title,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -18,7 +33,10 @@ export const price = entityTable(
     max_quantity: integer("max_quantity"),
     region_id: text("region_id"),
   },
-  (t) => [index("price_variant_id_idx").on(t.variant_id, t.currency_code), index("price_price_list_id_idx").on(t.price_list_id)],
+  (t) => [
+    index("price_variant_id_idx").on(t.variant_id, t.currency_code),
+    index("price_price_list_id_idx").on(t.price_list_id),
+  ],
 );
 
 /** Price lists: `sale` lowers prices, `override` replaces them, for the customers and regions their rules name. */
@@ -28,7 +46,9 @@ export const priceList = entityTable(
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     type: text("type", { enum: ["sale", "override"] }).notNull(),
-    status: text("status", { enum: ["active", "draft"] }).notNull().default("draft"),
+    status: text("status", { enum: ["active", "draft"] })
+      .notNull()
+      .default("draft"),
     starts_at: timestamp("starts_at", { withTimezone: true, mode: "date" }),
     ends_at: timestamp("ends_at", { withTimezone: true, mode: "date" }),
   },
@@ -55,7 +75,11 @@ export const pricePreference = entityTable(
     value: text("value").notNull(),
     is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
   },
-  (t) => [uniqueIndex("price_preference_uq").on(t.attribute, t.value).where(sql`deleted_at is null`)],
+  (t) => [
+    uniqueIndex("price_preference_uq")
+      .on(t.attribute, t.value)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 export type PriceRow = typeof price.$inferSelect;
@@ -72,14 +96,19 @@ export const VariantPriceInput = Type.Object(
     amount: Amount(),
     min_quantity: Quantity,
     max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(
+      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
 /** A price in a price list create body or batch `create`: a variant's price, naming the variant. */
-export const PriceListPriceCreate = Type.Object({ variant_id: Id({ minLength: 1 }), ...VariantPriceInput.properties }, { additionalProperties: false });
+export const PriceListPriceCreate = Type.Object(
+  { variant_id: Id({ minLength: 1 }), ...VariantPriceInput.properties },
+  { additionalProperties: false },
+);
 export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
 
 /** A price in a batch `update`. */
@@ -91,7 +120,9 @@ export const PriceListPriceUpdate = Type.Object(
     amount: Type.Optional(Amount()),
     min_quantity: Quantity,
     max_quantity: Quantity,
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(
+      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -101,7 +132,9 @@ const RuleType = Type.Union([Type.Literal("customer_group_id"), Type.Literal("re
 
 /** Price list rules: the contract's `[{rule_type, value}]`, or Medusa's `{customer_group_id: [..]}`. */
 export const PriceListRules = Type.Union([
-  Type.Array(Type.Object({ rule_type: RuleType, value: Id({ minLength: 1 }) }, { additionalProperties: false }), { maxItems: 1000 }),
+  Type.Array(Type.Object({ rule_type: RuleType, value: Id({ minLength: 1 }) }, { additionalProperties: false }), {
+    maxItems: 1000,
+  }),
   Type.Object(
     {
       customer_group_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
@@ -179,7 +212,10 @@ export interface PricePreferenceFilters {
 /** A price; `rules` holds its region rule (`{region_id}`) when it has one. */
 export const PriceView = RowView(price, { rules: Type.Record(Type.String(), Type.String()) });
 /** A price list with its rules (`{customer_group_id: [...]}`) and prices. */
-export const PriceListView = RowView(priceList, { rules: Type.Record(Type.String(), Type.Array(Type.String())), prices: Type.Array(PriceView) });
+export const PriceListView = RowView(priceList, {
+  rules: Type.Record(Type.String(), Type.Array(Type.String())),
+  prices: Type.Array(PriceView),
+});
 /** A price preference. */
 export const PricePreferenceView = RowView(pricePreference);
 

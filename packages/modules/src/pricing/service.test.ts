@@ -19,7 +19,14 @@ describe("variant base prices", () => {
     const listed = await pricing.listVariantPrices(["var_a", "var_none"]);
     expect(listed.get("var_none")).toEqual([]);
     expect(listed.get("var_a")).toEqual([
-      expect.objectContaining({ variant_id: "var_a", currency_code: "eur", amount: 900, rules: { region_id: "reg_eu" }, price_list_id: null, min_quantity: null }),
+      expect.objectContaining({
+        variant_id: "var_a",
+        currency_code: "eur",
+        amount: 900,
+        rules: { region_id: "reg_eu" },
+        price_list_id: null,
+        min_quantity: null,
+      }),
       expect.objectContaining({ currency_code: "usd", amount: 800, rules: {}, min_quantity: 10, max_quantity: null }),
     ]);
     expect(listed.get("var_a")![0]!.id).toMatch(/^price_/);
@@ -34,7 +41,8 @@ describe("variant base prices", () => {
       [{ currency_code: "usd", amount: 1, min_quantity: 5, max_quantity: 2 }],
       [{ currency_code: "us", amount: 1 }],
     ];
-    for (const prices of bad) await expect(pricing.setVariantPrices("var_b", prices)).rejects.toMatchObject({ type: "invalid_data" });
+    for (const prices of bad)
+      await expect(pricing.setVariantPrices("var_b", prices)).rejects.toMatchObject({ type: "invalid_data" });
     expect((await pricing.listVariantPrices(["var_b"])).get("var_b")!.map((p) => p.amount)).toEqual([500]);
   });
 
@@ -53,10 +61,21 @@ describe("calculatePrices", () => {
   it("applies active lists, customer groups, regions and tax preferences", async () => {
     await pricing.setVariantPrices("var_d", [{ currency_code: "usd", amount: 1000 }]);
     await pricing.setVariantPrices("var_e", [{ currency_code: "usd", amount: 2000 }]);
-    const sale = await lists.create({ title: "Sale", type: "sale", status: "draft", prices: [{ variant_id: "var_d", currency_code: "usd", amount: 700 }] });
-    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")?.calculated_amount).toBe(1000);
+    const sale = await lists.create({
+      title: "Sale",
+      type: "sale",
+      status: "draft",
+      prices: [{ variant_id: "var_d", currency_code: "usd", amount: 700 }],
+    });
+    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")?.calculated_amount).toBe(
+      1000,
+    );
     await lists.update(sale.id, { status: "active" });
-    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")).toMatchObject({ calculated_amount: 700, original_amount: 1000, calculated_price: { price_list_id: sale.id, price_list_type: "sale" } });
+    expect((await pricing.calculatePrices(["var_d"], { currency_code: "usd" })).get("var_d")).toMatchObject({
+      calculated_amount: 700,
+      original_amount: 1000,
+      calculated_price: { price_list_id: sale.id, price_list_type: "sale" },
+    });
 
     await lists.create({
       title: "VIP",
@@ -65,14 +84,26 @@ describe("calculatePrices", () => {
       rules: { customer_group_id: ["cg_vip"] },
       prices: [{ variant_id: "var_e", currency_code: "usd", amount: 1500 }],
     });
-    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")?.calculated_amount).toBe(2000);
-    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd", customer_group_ids: ["cg_vip"] })).get("var_e")).toMatchObject({ calculated_amount: 1500, original_amount: 1500 });
+    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")?.calculated_amount).toBe(
+      2000,
+    );
+    expect(
+      (await pricing.calculatePrices(["var_e"], { currency_code: "usd", customer_group_ids: ["cg_vip"] })).get("var_e"),
+    ).toMatchObject({ calculated_amount: 1500, original_amount: 1500 });
 
     await preferences.create({ attribute: "currency_code", value: "USD", is_tax_inclusive: true });
-    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")?.is_calculated_price_tax_inclusive).toBe(true);
+    expect(
+      (await pricing.calculatePrices(["var_e"], { currency_code: "usd" })).get("var_e")
+        ?.is_calculated_price_tax_inclusive,
+    ).toBe(true);
     await preferences.create({ attribute: "region_id", value: "reg_us", is_tax_inclusive: false });
-    expect((await pricing.calculatePrices(["var_e"], { currency_code: "usd", region_id: "reg_us" })).get("var_e")?.is_calculated_price_tax_inclusive).toBe(false);
-    await expect(preferences.create({ attribute: "currency_code", value: "usd" })).rejects.toMatchObject({ type: "conflict" });
+    expect(
+      (await pricing.calculatePrices(["var_e"], { currency_code: "usd", region_id: "reg_us" })).get("var_e")
+        ?.is_calculated_price_tax_inclusive,
+    ).toBe(false);
+    await expect(preferences.create({ attribute: "currency_code", value: "usd" })).rejects.toMatchObject({
+      type: "conflict",
+    });
   });
 
   it("costs the same number of queries for 1 or 100 variants", async () => {
@@ -80,7 +111,9 @@ describe("calculatePrices", () => {
     await database.db.execute(sql`select 1`);
     for (const id of ids.slice(0, 5)) await pricing.setVariantPrices(id, [{ currency_code: "usd", amount: 100 }]);
     let priced: Map<string, unknown> | undefined;
-    const one = await countQueries(database.db, () => pricing.calculatePrices(ids.slice(0, 1), { currency_code: "usd", region_id: "reg_x" }));
+    const one = await countQueries(database.db, () =>
+      pricing.calculatePrices(ids.slice(0, 1), { currency_code: "usd", region_id: "reg_x" }),
+    );
     const many = await countQueries(database.db, async () => {
       priced = await pricing.calculatePrices(ids, { currency_code: "usd", region_id: "reg_x" });
     });

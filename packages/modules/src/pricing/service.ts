@@ -29,7 +29,14 @@ export function createPricingService(db: Db) {
         if (prices.length === 0) return [];
         const rows = await inner
           .insert(price)
-          .values(prices.map((p) => ({ id: generateId("price"), variant_id: variantId, price_list_id: null, ...priceValues(p) })))
+          .values(
+            prices.map((p) => ({
+              id: generateId("price"),
+              variant_id: variantId,
+              price_list_id: null,
+              ...priceValues(p),
+            })),
+          )
           .returning();
         return rows.map(toPrice);
       });
@@ -60,15 +67,25 @@ export function createPricingService(db: Db) {
      */
     async calculatePrices(variantIds: string[], context: PriceContext): Promise<Map<string, CalculatedPrice>> {
       const out = new Map<string, CalculatedPrice>();
-      if (!context.currency_code) throw errors.invalidData("A currency_code or region_id is required to calculate prices");
+      if (!context.currency_code)
+        throw errors.invalidData("A currency_code or region_id is required to calculate prices");
       const currency = context.currency_code.toLowerCase();
       if (variantIds.length === 0) return out;
       const [rows, preferences] = await Promise.all([
         db
           .select({
             price,
-            list: { id: priceList.id, type: priceList.type, status: priceList.status, starts_at: priceList.starts_at, ends_at: priceList.ends_at },
-            rules: sql<Array<{ attribute: string; value: string }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
+            list: {
+              id: priceList.id,
+              type: priceList.type,
+              status: priceList.status,
+              starts_at: priceList.starts_at,
+              ends_at: priceList.ends_at,
+            },
+            rules: sql<Array<{
+              attribute: string;
+              value: string;
+            }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
           })
           .from(price)
           .leftJoin(priceList, eq(priceList.id, price.price_list_id))
@@ -87,26 +104,40 @@ export function createPricingService(db: Db) {
               isNull(pricePreference.deleted_at),
               or(
                 and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, currency)),
-                context.region_id ? and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, context.region_id)) : undefined,
+                context.region_id
+                  ? and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, context.region_id))
+                  : undefined,
               ),
             ),
           ),
       ]);
       // The region's preference wins over the currency's.
-      const preference = preferences.find((p) => p.attribute === "region_id") ?? preferences.find((p) => p.attribute === "currency_code");
+      const preference =
+        preferences.find((p) => p.attribute === "region_id") ??
+        preferences.find((p) => p.attribute === "currency_code");
       const lists = new Map<string, CandidateList>();
       const byVariant = new Map<string, CandidatePrice[]>();
       for (const row of rows) {
         if (row.list && !lists.has(row.list.id)) {
           const rules: Record<string, string[]> = {};
           for (const r of row.rules ?? []) (rules[r.attribute] ??= []).push(r.value);
-          lists.set(row.list.id, { ...row.list, starts_at: toDate(row.list.starts_at), ends_at: toDate(row.list.ends_at), rules });
+          lists.set(row.list.id, {
+            ...row.list,
+            starts_at: toDate(row.list.starts_at),
+            ends_at: toDate(row.list.ends_at),
+            rules,
+          });
         }
         const list = byVariant.get(row.price.variant_id) ?? [];
         list.push(row.price);
         byVariant.set(row.price.variant_id, list);
       }
-      const pricingContext = { ...context, currency_code: currency, is_tax_inclusive: preference?.is_tax_inclusive ?? false, now: new Date() };
+      const pricingContext = {
+        ...context,
+        currency_code: currency,
+        is_tax_inclusive: preference?.is_tax_inclusive ?? false,
+        now: new Date(),
+      };
       for (const [variantId, candidates] of byVariant) {
         const result = calculatePrice(candidates, lists, pricingContext);
         if (result) out.set(variantId, result);

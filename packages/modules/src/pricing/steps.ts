@@ -24,10 +24,19 @@ export const setCurrencyTaxInclusionStep = step("set-currency-tax-inclusion", {
       const [existing] = await ctx.tx
         .select()
         .from(pricePreference)
-        .where(and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, value), isNull(pricePreference.deleted_at)));
+        .where(
+          and(
+            eq(pricePreference.attribute, "currency_code"),
+            eq(pricePreference.value, value),
+            isNull(pricePreference.deleted_at),
+          ),
+        );
       if (existing) {
         if (existing.is_tax_inclusive === is_tax_inclusive) continue;
-        await ctx.tx.update(pricePreference).set({ is_tax_inclusive, updated_at: new Date() }).where(eq(pricePreference.id, existing.id));
+        await ctx.tx
+          .update(pricePreference)
+          .set({ is_tax_inclusive, updated_at: new Date() })
+          .where(eq(pricePreference.id, existing.id));
         undo.push({ id: existing.id, created: false, is_tax_inclusive: existing.is_tax_inclusive });
       } else {
         const id = generateId("prpref");
@@ -40,7 +49,11 @@ export const setCurrencyTaxInclusionStep = step("set-currency-tax-inclusion", {
   compensate: async (undo: Undo, ctx) => {
     for (const entry of undo) {
       if (entry.created) await ctx.tx.delete(pricePreference).where(eq(pricePreference.id, entry.id));
-      else await ctx.tx.update(pricePreference).set({ is_tax_inclusive: entry.is_tax_inclusive }).where(eq(pricePreference.id, entry.id));
+      else
+        await ctx.tx
+          .update(pricePreference)
+          .set({ is_tax_inclusive: entry.is_tax_inclusive })
+          .where(eq(pricePreference.id, entry.id));
     }
   },
 });

@@ -1,5 +1,17 @@
 import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  existingIds,
+  anyOf,
+} from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
   product,
@@ -26,13 +38,21 @@ type Page = Paging & { order?: string };
 /** `%q%` for ILIKE with the wildcards in `q` escaped. */
 
 /** A free handle for `title` among live rows of `column`'s table: `base`, `base-1`, ... */
-async function generatedHandle(tx: Db, table: typeof productCollection | typeof productCategory, title: string, fallback: string): Promise<string> {
+async function generatedHandle(
+  tx: Db,
+  table: typeof productCollection | typeof productCategory,
+  title: string,
+  fallback: string,
+): Promise<string> {
   const base = toHandle(title) || fallback;
   const rows = await tx
     .select({ handle: table.handle })
     .from(table)
     .where(and(isNull(table.deleted_at), or(eq(table.handle, base), like(table.handle, `${base}-%`))));
-  return nextFreeHandle(base, rows.map((r) => r.handle));
+  return nextFreeHandle(
+    base,
+    rows.map((r) => r.handle),
+  );
 }
 
 const byIdOrHandle = (table: typeof productCollection | typeof productCategory, idOrHandle: string) =>
@@ -71,10 +91,27 @@ export function createCollectionService(db: Db) {
 
     async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
       const conditions: SQL[] = [isNull(productCollection.deleted_at)];
-      conditions.push(...anyOf(filters, { id: productCollection.id, handle: productCollection.handle, title: productCollection.title }));
-      if (filters.q) conditions.push(or(ilike(productCollection.title, likePattern(filters.q)), ilike(productCollection.handle, likePattern(filters.q)))!);
+      conditions.push(
+        ...anyOf(filters, {
+          id: productCollection.id,
+          handle: productCollection.handle,
+          title: productCollection.title,
+        }),
+      );
+      if (filters.q)
+        conditions.push(
+          or(
+            ilike(productCollection.title, likePattern(filters.q)),
+            ilike(productCollection.handle, likePattern(filters.q)),
+          )!,
+        );
       const where = and(...conditions);
-      const columns = { created_at: productCollection.created_at, updated_at: productCollection.updated_at, title: productCollection.title, handle: productCollection.handle };
+      const columns = {
+        created_at: productCollection.created_at,
+        updated_at: productCollection.updated_at,
+        title: productCollection.title,
+        handle: productCollection.handle,
+      };
       return listPage(db, productCollection, where, orderBy(page.order, columns, productCollection.id), page);
     },
 
@@ -82,10 +119,15 @@ export function createCollectionService(db: Db) {
       const existing = await service.retrieve(id);
       if (Object.keys(input).length === 0) return existing;
       try {
-        const [row] = await db.update(productCollection).set(input).where(eq(productCollection.id, existing.id)).returning();
+        const [row] = await db
+          .update(productCollection)
+          .set(input)
+          .where(eq(productCollection.id, existing.id))
+          .returning();
         return row!;
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`Product collection with handle: ${input.handle} already exists`);
+        if (isUniqueViolation(error))
+          throw errors.conflict(`Product collection with handle: ${input.handle} already exists`);
         throw error;
       }
     },
@@ -108,7 +150,10 @@ export function createCollectionService(db: Db) {
 }
 
 /** A category with its tree neighbours, as Medusa's Admin and Store APIs show it. */
-export type ProductCategory = ProductCategoryRow & { category_children: ProductCategory[]; parent_category?: ProductCategoryRow | null };
+export type ProductCategory = ProductCategoryRow & {
+  category_children: ProductCategory[];
+  parent_category?: ProductCategoryRow | null;
+};
 
 /** Filters of category lists. */
 export interface CategoryFilters {
@@ -137,18 +182,36 @@ export function createCategoryService(db: Db) {
   const live = isNull(productCategory.deleted_at);
 
   /** Attaches children (or whole subtrees) and parents to a page: two queries. */
-  async function withTree(rows: ProductCategoryRow[], options: CategoryReadOptions, tx: Db): Promise<ProductCategory[]> {
+  async function withTree(
+    rows: ProductCategoryRow[],
+    options: CategoryReadOptions,
+    tx: Db,
+  ): Promise<ProductCategory[]> {
     if (rows.length === 0) return [];
     const childFilter: SQL[] = [live];
-    if (options.children?.is_active !== undefined) childFilter.push(eq(productCategory.is_active, options.children.is_active));
-    if (options.children?.is_internal !== undefined) childFilter.push(eq(productCategory.is_internal, options.children.is_internal));
+    if (options.children?.is_active !== undefined)
+      childFilter.push(eq(productCategory.is_active, options.children.is_active));
+    if (options.children?.is_internal !== undefined)
+      childFilter.push(eq(productCategory.is_internal, options.children.is_internal));
     const below = options.include_descendants_tree
       ? or(...rows.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))!
-      : inArray(productCategory.parent_category_id, rows.map((r) => r.id));
+      : inArray(
+          productCategory.parent_category_id,
+          rows.map((r) => r.id),
+        );
     const parentIds = [...new Set(rows.map((r) => r.parent_category_id).filter((v): v is string => !!v))];
     const [descendants, parents] = await Promise.all([
-      tx.select().from(productCategory).where(and(below, ...childFilter)).orderBy(asc(productCategory.rank), asc(productCategory.id)),
-      parentIds.length ? tx.select().from(productCategory).where(and(inArray(productCategory.id, parentIds), live)) : Promise.resolve([]),
+      tx
+        .select()
+        .from(productCategory)
+        .where(and(below, ...childFilter))
+        .orderBy(asc(productCategory.rank), asc(productCategory.id)),
+      parentIds.length
+        ? tx
+            .select()
+            .from(productCategory)
+            .where(and(inArray(productCategory.id, parentIds), live))
+        : Promise.resolve([]),
     ]);
     const byParent = new Map<string, ProductCategoryRow[]>();
     for (const d of descendants) {
@@ -158,10 +221,15 @@ export function createCategoryService(db: Db) {
     }
     const build = (row: ProductCategoryRow): ProductCategory => ({
       ...row,
-      category_children: (byParent.get(row.id) ?? []).map((c) => (options.include_descendants_tree ? build(c) : { ...c, category_children: [] })),
+      category_children: (byParent.get(row.id) ?? []).map((c) =>
+        options.include_descendants_tree ? build(c) : { ...c, category_children: [] },
+      ),
     });
     const parentById = new Map(parents.map((p) => [p.id, p]));
-    return rows.map((row) => ({ ...build(row), parent_category: row.parent_category_id ? (parentById.get(row.parent_category_id) ?? null) : null }));
+    return rows.map((row) => ({
+      ...build(row),
+      parent_category: row.parent_category_id ? (parentById.get(row.parent_category_id) ?? null) : null,
+    }));
   }
 
   /** Closes the rank gap left at `rank` among the children of `parentId`. */
@@ -173,7 +241,12 @@ export function createCategoryService(db: Db) {
   }
 
   /** Makes room at `rank` among the children of `parentId`; returns the rank used (at most the end). */
-  async function openGap(parentId: string | null, rank: number | undefined, tx: Db, exceptId?: string): Promise<number> {
+  async function openGap(
+    parentId: string | null,
+    rank: number | undefined,
+    tx: Db,
+    exceptId?: string,
+  ): Promise<number> {
     const [last] = await tx
       .select({ max: max(productCategory.rank) })
       .from(productCategory)
@@ -184,7 +257,14 @@ export function createCategoryService(db: Db) {
       await tx
         .update(productCategory)
         .set({ rank: sql`${productCategory.rank} + 1` })
-        .where(and(live, siblingsOf(parentId), gte(productCategory.rank, at), exceptId ? ne(productCategory.id, exceptId) : undefined));
+        .where(
+          and(
+            live,
+            siblingsOf(parentId),
+            gte(productCategory.rank, at),
+            exceptId ? ne(productCategory.id, exceptId) : undefined,
+          ),
+        );
     }
     return at;
   }
@@ -196,7 +276,10 @@ export function createCategoryService(db: Db) {
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
         if (parentId) {
-          const [parent] = await t.select().from(productCategory).where(and(eq(productCategory.id, parentId), live));
+          const [parent] = await t
+            .select()
+            .from(productCategory)
+            .where(and(eq(productCategory.id, parentId), live));
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
@@ -226,7 +309,10 @@ export function createCategoryService(db: Db) {
       });
     },
 
-    async retrieve(idOrHandle: string, options: CategoryReadOptions & { filters?: CategoryFilters } = {}): Promise<ProductCategory> {
+    async retrieve(
+      idOrHandle: string,
+      options: CategoryReadOptions & { filters?: CategoryFilters } = {},
+    ): Promise<ProductCategory> {
       const [row] = await db
         .select()
         .from(productCategory)
@@ -235,7 +321,11 @@ export function createCategoryService(db: Db) {
       return (await withTree([row], options, db))[0]!;
     },
 
-    async list(filters: CategoryFilters, page: Page, options: CategoryReadOptions = {}): Promise<{ items: ProductCategory[]; count: number }> {
+    async list(
+      filters: CategoryFilters,
+      page: Page,
+      options: CategoryReadOptions = {},
+    ): Promise<{ items: ProductCategory[]; count: number }> {
       const where = and(...categoryConditions(filters));
       const columns = {
         created_at: productCategory.created_at,
@@ -244,13 +334,23 @@ export function createCategoryService(db: Db) {
         handle: productCategory.handle,
         rank: productCategory.rank,
       };
-      const { items: rows, count: total } = await listPage(db, productCategory, where, orderBy(page.order, columns, productCategory.id, "rank"), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        productCategory,
+        where,
+        orderBy(page.order, columns, productCategory.id, "rank"),
+        page,
+      );
       return { items: await withTree(rows, options, db), count: total };
     },
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
       return transaction(db, async (t) => {
-        const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
+        const [existing] = await t
+          .select()
+          .from(productCategory)
+          .where(and(eq(productCategory.id, id), live))
+          .for("update");
         if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
         const { parent_category_id: rawParent, rank, ...fields } = input;
         const moving = rawParent !== undefined && (rawParent ?? null) !== existing.parent_category_id;
@@ -259,10 +359,15 @@ export function createCategoryService(db: Db) {
           const parentId = rawParent ?? null;
           let mpath = existing.id;
           if (parentId) {
-            const [parent] = await t.select().from(productCategory).where(and(eq(productCategory.id, parentId), live));
+            const [parent] = await t
+              .select()
+              .from(productCategory)
+              .where(and(eq(productCategory.id, parentId), live));
             if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
             if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
-              throw errors.invalidData(`Product category ${existing.id} cannot be moved under itself or one of its descendants`);
+              throw errors.invalidData(
+                `Product category ${existing.id} cannot be moved under itself or one of its descendants`,
+              );
             }
             mpath = `${parent.mpath}.${existing.id}`;
           }
@@ -283,7 +388,8 @@ export function createCategoryService(db: Db) {
           try {
             await t.update(productCategory).set(patch).where(eq(productCategory.id, existing.id));
           } catch (error) {
-            if (isUniqueViolation(error)) throw errors.conflict(`Product category with handle: ${input.handle} already exists`);
+            if (isUniqueViolation(error))
+              throw errors.conflict(`Product category with handle: ${input.handle} already exists`);
             throw error;
           }
         }
@@ -294,9 +400,17 @@ export function createCategoryService(db: Db) {
     /** Soft delete; a category with children cannot be deleted (as in Medusa). */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [existing] = await t.select().from(productCategory).where(and(eq(productCategory.id, id), live)).for("update");
+        const [existing] = await t
+          .select()
+          .from(productCategory)
+          .where(and(eq(productCategory.id, id), live))
+          .for("update");
         if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
-        const [child] = await t.select({ id: productCategory.id }).from(productCategory).where(and(eq(productCategory.parent_category_id, id), live)).limit(1);
+        const [child] = await t
+          .select({ id: productCategory.id })
+          .from(productCategory)
+          .where(and(eq(productCategory.parent_category_id, id), live))
+          .limit(1);
         if (child) throw errors.invalidData(`Deleting product category (${id}) with category children is not allowed`);
         await t.delete(productCategoryProduct).where(eq(productCategoryProduct.product_category_id, id));
         await t.update(productCategory).set({ deleted_at: new Date() }).where(eq(productCategory.id, id));
@@ -312,7 +426,10 @@ export function createCategoryService(db: Db) {
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
     async withDescendants(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const roots = await db.select({ mpath: productCategory.mpath }).from(productCategory).where(and(inArray(productCategory.id, ids), live));
+      const roots = await db
+        .select({ mpath: productCategory.mpath })
+        .from(productCategory)
+        .where(and(inArray(productCategory.id, ids), live));
       if (roots.length === 0) return ids;
       const rows = await db
         .select({ id: productCategory.id })
@@ -333,11 +450,19 @@ function categoryConditions(filters: CategoryFilters): SQL[] {
   out.push(...anyOf(filters, { id: productCategory.id, handle: productCategory.handle, name: productCategory.name }));
   if (filters.is_active !== undefined) out.push(eq(productCategory.is_active, filters.is_active));
   if (filters.is_internal !== undefined) out.push(eq(productCategory.is_internal, filters.is_internal));
-  if (filters.q) out.push(or(ilike(productCategory.name, likePattern(filters.q)), ilike(productCategory.handle, likePattern(filters.q)))!);
+  if (filters.q)
+    out.push(
+      or(ilike(productCategory.name, likePattern(filters.q)), ilike(productCategory.handle, likePattern(filters.q)))!,
+    );
   if (filters.parent_category_id?.length) {
     const ids = filters.parent_category_id.filter((v): v is string => v !== null);
     const top = filters.parent_category_id.includes(null);
-    out.push(or(...(ids.length ? [inArray(productCategory.parent_category_id, ids)] : []), ...(top ? [isNull(productCategory.parent_category_id)] : []))!);
+    out.push(
+      or(
+        ...(ids.length ? [inArray(productCategory.parent_category_id, ids)] : []),
+        ...(top ? [isNull(productCategory.parent_category_id)] : []),
+      )!,
+    );
   }
   return out;
 }
@@ -354,7 +479,13 @@ export interface ValueFilters {
  * from its products; deleting a type clears it on its products.
  */
 // Tags and types have the same columns, so one implementation serves both tables.
-function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, table: typeof productTag, prefix: string, label: string, detach: (id: string, tx: Db) => Promise<unknown>) {
+function createValueService<Row extends ProductTagRow | ProductTypeRow>(
+  db: Db,
+  table: typeof productTag,
+  prefix: string,
+  label: string,
+  detach: (id: string, tx: Db) => Promise<unknown>,
+) {
   const live = isNull(table.deleted_at);
   const service = {
     async create(input: TagCreate): Promise<Row> {
@@ -371,7 +502,10 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
     },
 
     async retrieve(id: string): Promise<Row> {
-      const [row] = await db.select().from(table).where(and(eq(table.id, id), live));
+      const [row] = await db
+        .select()
+        .from(table)
+        .where(and(eq(table.id, id), live));
       if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
       return row as Row;
     },
@@ -381,7 +515,17 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
       conditions.push(...anyOf(filters, { id: table.id, value: table.value }));
       if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
       const where = and(...conditions);
-      const { items, count: total } = await listPage(db, table, where, orderBy(page.order, { created_at: table.created_at, updated_at: table.updated_at, value: table.value }, table.id), page);
+      const { items, count: total } = await listPage(
+        db,
+        table,
+        where,
+        orderBy(
+          page.order,
+          { created_at: table.created_at, updated_at: table.updated_at, value: table.value },
+          table.id,
+        ),
+        page,
+      );
       return { items: items as Row[], count: total };
     },
 
@@ -405,10 +549,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
       await transaction(db, async (t) => {
         await createValueService(t, table, prefix, label, detach).retrieve(id);
         await detach(id, t);
-        await t
-          .update(table)
-          .set({ deleted_at: new Date() })
-          .where(eq(table.id, id));
+        await t.update(table).set({ deleted_at: new Date() }).where(eq(table.id, id));
       });
     },
 
@@ -422,8 +563,16 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(db: Db, 
 
 /** Product tags: CRUD over unique values. */
 export const createTagService = (db: Db) =>
-  createValueService<ProductTagRow>(db, productTag, "ptag", "Product tag", (id, tx) => tx.delete(productTags).where(eq(productTags.product_tag_id, id)));
+  createValueService<ProductTagRow>(db, productTag, "ptag", "Product tag", (id, tx) =>
+    tx.delete(productTags).where(eq(productTags.product_tag_id, id)),
+  );
 
 /** Product types: CRUD over unique values. */
 export const createTypeService = (db: Db) =>
-  createValueService<ProductTypeRow>(db, productType as unknown as typeof productTag, "ptyp", "Product type", (id, tx) => tx.update(product).set({ type_id: null }).where(eq(product.type_id, id)));
+  createValueService<ProductTypeRow>(
+    db,
+    productType as unknown as typeof productTag,
+    "ptyp",
+    "Product type",
+    (id, tx) => tx.update(product).set({ type_id: null }).where(eq(product.type_id, id)),
+  );

@@ -1,5 +1,17 @@
 export * from "./schema";
-export { createProductService, type ProductService, type Product, type ProductOption, type ProductVariant, type VariantOptionValue, type ProductWrite, type VariantWrite, type VariantFilters, type ProductReadOptions, type ProductCategory } from "./service";
+export {
+  createProductService,
+  type ProductService,
+  type Product,
+  type ProductOption,
+  type ProductVariant,
+  type VariantOptionValue,
+  type ProductWrite,
+  type VariantWrite,
+  type VariantFilters,
+  type ProductReadOptions,
+  type ProductCategory,
+} from "./service";
 export type { CollectionFilters, CategoryFilters, CategoryReadOptions, ValueFilters } from "./catalog";
 export { toHandle } from "./handle";
 export * from "./steps";

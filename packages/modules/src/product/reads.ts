@@ -73,11 +73,22 @@ export async function loadVariantOptions(tx: Db, variantIds: string[]): Promise<
     .from(productVariantOption)
     .innerJoin(productOptionValue, eq(productOptionValue.id, productVariantOption.option_value_id))
     .innerJoin(productOption, eq(productOption.id, productOptionValue.option_id))
-    .where(and(inArray(productVariantOption.variant_id, variantIds), isNull(productOptionValue.deleted_at), isNull(productOption.deleted_at)))
+    .where(
+      and(
+        inArray(productVariantOption.variant_id, variantIds),
+        isNull(productOptionValue.deleted_at),
+        isNull(productOption.deleted_at),
+      ),
+    )
     .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id));
   const out = new Map<string, VariantOptionValue[]>();
   for (const r of rows) {
-    const item = { id: r.id, value: r.value, option_id: r.option_id, option: { id: r.option_id, title: r.option_title, product_id: r.product_id } };
+    const item = {
+      id: r.id,
+      value: r.value,
+      option_id: r.option_id,
+      option: { id: r.option_id, title: r.option_title, product_id: r.product_id },
+    };
     const list = out.get(r.variant_id);
     if (list) list.push(item);
     else out.set(r.variant_id, [item]);
@@ -93,7 +104,10 @@ async function loadVariants(tx: Db, productIds: string[]): Promise<Map<string, P
     .from(productVariant)
     .where(and(inArray(productVariant.product_id, productIds), isNull(productVariant.deleted_at)))
     .orderBy(asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id));
-  const options = await loadVariantOptions(tx, variants.map((v) => v.id));
+  const options = await loadVariantOptions(
+    tx,
+    variants.map((v) => v.id),
+  );
   return group(
     variants.map((v) => ({ ...v, options: options.get(v.id) ?? [] })),
     (v) => v.product_id,
@@ -114,7 +128,15 @@ export async function loadOptions(tx: Db, productIds: string[]): Promise<Map<str
       : await tx
           .select()
           .from(productOptionValue)
-          .where(and(inArray(productOptionValue.option_id, options.map((o) => o.id)), isNull(productOptionValue.deleted_at)))
+          .where(
+            and(
+              inArray(
+                productOptionValue.option_id,
+                options.map((o) => o.id),
+              ),
+              isNull(productOptionValue.deleted_at),
+            ),
+          )
           .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id));
   const byOption = group(values, (v) => v.option_id);
   return group(
@@ -127,7 +149,11 @@ export async function loadOptions(tx: Db, productIds: string[]): Promise<Map<str
  * Loads `relations` for a page of products, one query per relation (two for variants and
  * options) whatever the page size, and returns the products with them attached.
  */
-export async function attachRelations(tx: Db, rows: ProductRow[], relations: ReadonlySet<ProductRelation>): Promise<Product[]> {
+export async function attachRelations(
+  tx: Db,
+  rows: ProductRow[],
+  relations: ReadonlySet<ProductRelation>,
+): Promise<Product[]> {
   if (rows.length === 0 || relations.size === 0) return rows;
   const ids = rows.map((r) => r.id);
   const has = (r: ProductRelation) => relations.has(r);

@@ -1,7 +1,24 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TUnsafe } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, Handle, Id, LongText, MAX_LENGTH, metadata, OptionalMetadata, Title, Url, OrNull, RowView, View, entityTable } from "@kasse/db";
+import {
+  Amount,
+  Code,
+  Count,
+  CurrencyCode,
+  Handle,
+  Id,
+  LongText,
+  MAX_LENGTH,
+  metadata,
+  OptionalMetadata,
+  Title,
+  Url,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -25,7 +42,9 @@ const physical = () => ({
  */
 export const productSearchText = (table = "") => {
   const c = (name: string) => (table ? `"${table}"."${name}"` : `"${name}"`);
-  return sql.raw(`(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`);
+  return sql.raw(
+    `(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`,
+  );
 };
 
 /** Products. `q` searches title, subtitle, description and handle through one trigram index. */
@@ -48,7 +67,9 @@ export const product = entityTable(
   },
   (t) => [
     // A handle is unique among live products only, so a deleted product's handle can be reused.
-    uniqueIndex("product_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    uniqueIndex("product_handle_uq")
+      .on(t.handle)
+      .where(sql`deleted_at is null`),
     index("product_status_idx").on(t.status),
     index("product_collection_idx").on(t.collection_id),
     index("product_type_idx").on(t.type_id),
@@ -71,7 +92,9 @@ export const productOption = entityTable(
   },
   (t) => [
     index("product_option_product_idx").on(t.product_id),
-    uniqueIndex("product_option_title_uq").on(t.product_id, t.title).where(sql`deleted_at is null`),
+    uniqueIndex("product_option_title_uq")
+      .on(t.product_id, t.title)
+      .where(sql`deleted_at is null`),
   ],
 );
 
@@ -88,7 +111,9 @@ export const productOptionValue = entityTable(
   },
   (t) => [
     index("product_option_value_option_idx").on(t.option_id),
-    uniqueIndex("product_option_value_uq").on(t.option_id, t.value).where(sql`deleted_at is null`),
+    uniqueIndex("product_option_value_uq")
+      .on(t.option_id, t.value)
+      .where(sql`deleted_at is null`),
   ],
 );
 
@@ -111,7 +136,9 @@ export const productVariant = entityTable(
   },
   (t) => [
     index("product_variant_product_idx").on(t.product_id),
-    uniqueIndex("product_variant_sku_uq").on(t.sku).where(sql`deleted_at is null and sku is not null`),
+    uniqueIndex("product_variant_sku_uq")
+      .on(t.sku)
+      .where(sql`deleted_at is null and sku is not null`),
     index("product_variant_sku_trgm_idx").using("gin", t.sku.op("gin_trgm_ops")),
   ],
 );
@@ -127,7 +154,10 @@ export const productVariantOption = pgTable(
       .notNull()
       .references(() => productOptionValue.id),
   },
-  (t) => [primaryKey({ columns: [t.variant_id, t.option_value_id] }), index("product_variant_option_value_idx").on(t.option_value_id)],
+  (t) => [
+    primaryKey({ columns: [t.variant_id, t.option_value_id] }),
+    index("product_variant_option_value_idx").on(t.option_value_id),
+  ],
 );
 
 export const productImage = entityTable(
@@ -159,7 +189,10 @@ export const productVariantImage = pgTable(
 
 /** Body of `POST /admin/products/{id}/variants/{variant_id}/images/batch`: image ids of the product to show the variant with, or not. */
 export const VariantImagesBatch = Type.Object(
-  { add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })), remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })) },
+  {
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+  },
   { additionalProperties: false },
 );
 export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
@@ -172,7 +205,9 @@ export const productCollection = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("product_collection_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    uniqueIndex("product_collection_handle_uq")
+      .on(t.handle)
+      .where(sql`deleted_at is null`),
     index("product_collection_title_idx").on(t.title),
     index("product_collection_created_at_idx").on(t.created_at),
   ],
@@ -196,7 +231,9 @@ export const productCategory = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("product_category_handle_uq").on(t.handle).where(sql`deleted_at is null`),
+    uniqueIndex("product_category_handle_uq")
+      .on(t.handle)
+      .where(sql`deleted_at is null`),
     index("product_category_parent_idx").on(t.parent_category_id),
     index("product_category_name_idx").on(t.name),
     index("product_category_mpath_idx").on(t.mpath.op("text_pattern_ops")),
@@ -209,7 +246,11 @@ export const productTag = entityTable(
     value: text("value").notNull(),
     metadata: metadata(),
   },
-  (t) => [uniqueIndex("product_tag_value_uq").on(t.value).where(sql`deleted_at is null`)],
+  (t) => [
+    uniqueIndex("product_tag_value_uq")
+      .on(t.value)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 export const productType = entityTable(
@@ -218,7 +259,11 @@ export const productType = entityTable(
     value: text("value").notNull(),
     metadata: metadata(),
   },
-  (t) => [uniqueIndex("product_type_value_uq").on(t.value).where(sql`deleted_at is null`)],
+  (t) => [
+    uniqueIndex("product_type_value_uq")
+      .on(t.value)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 export const productTags = pgTable(
@@ -231,7 +276,10 @@ export const productTags = pgTable(
       .notNull()
       .references(() => productTag.id),
   },
-  (t) => [primaryKey({ columns: [t.product_id, t.product_tag_id] }), index("product_tags_tag_idx").on(t.product_tag_id)],
+  (t) => [
+    primaryKey({ columns: [t.product_id, t.product_tag_id] }),
+    index("product_tags_tag_idx").on(t.product_tag_id),
+  ],
 );
 
 export const productCategoryProduct = pgTable(
@@ -244,7 +292,10 @@ export const productCategoryProduct = pgTable(
       .notNull()
       .references(() => productCategory.id),
   },
-  (t) => [primaryKey({ columns: [t.product_id, t.product_category_id] }), index("product_category_product_category_idx").on(t.product_category_id)],
+  (t) => [
+    primaryKey({ columns: [t.product_id, t.product_category_id] }),
+    index("product_category_product_category_idx").on(t.product_category_id),
+  ],
 );
 
 /** Product ↔ sales channel link; `sales_channel_id` is a plain id (the channel is another module's). */
@@ -256,7 +307,10 @@ export const productSalesChannel = pgTable(
       .references(() => product.id),
     sales_channel_id: text("sales_channel_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.product_id, t.sales_channel_id] }), index("product_sales_channel_channel_idx").on(t.sales_channel_id)],
+  (t) => [
+    primaryKey({ columns: [t.product_id, t.sales_channel_id] }),
+    index("product_sales_channel_channel_idx").on(t.sales_channel_id),
+  ],
 );
 
 export type ProductRow = typeof product.$inferSelect;
@@ -283,7 +337,9 @@ export const VariantPriceInput = Type.Object(
     amount: Amount(),
     min_quantity: Type.Optional(Nullable(Count())),
     max_quantity: Type.Optional(Nullable(Count())),
-    rules: Type.Optional(Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false })),
+    rules: Type.Optional(
+      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -317,20 +373,27 @@ export const VariantCreate = Type.Object(
     ...variantFields,
     prices: Type.Array(VariantPriceInput),
     // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
-    inventory_items: Type.Optional(Type.Array(Type.Object({ inventory_item_id: Id(), required_quantity: Count() }), { maxItems: 0 })),
+    inventory_items: Type.Optional(
+      Type.Array(Type.Object({ inventory_item_id: Id(), required_quantity: Count() }), { maxItems: 0 }),
+    ),
   },
   { additionalProperties: false },
 );
 export type VariantCreate = Static<typeof VariantCreate>;
 
 /** `POST /admin/products/{id}/variants/{variant_id}`: the create fields, all optional. */
-export const VariantUpdate = Type.Partial(Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }), { additionalProperties: false });
+export const VariantUpdate = Type.Partial(Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }), {
+  additionalProperties: false,
+});
 export type VariantUpdate = Static<typeof VariantUpdate>;
 
 /** A variant inside a product update: with `id` it is updated, without it is created. */
-export const VariantUpsert = Type.Partial(Type.Object({ id: Id({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }), {
-  additionalProperties: false,
-});
+export const VariantUpsert = Type.Partial(
+  Type.Object({ id: Id({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }),
+  {
+    additionalProperties: false,
+  },
+);
 export type VariantUpsert = Static<typeof VariantUpsert>;
 
 /** `POST /admin/products/{id}/options` and the options of a product create body. */
@@ -352,7 +415,12 @@ export type OptionUpdate = Static<typeof OptionUpdate>;
 
 /** An option inside a product update: with `id` it is updated, else matched by title or created. */
 export const OptionUpsert = Type.Object(
-  { id: Type.Optional(Id({ minLength: 1 })), title: Title({ minLength: 1 }), values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }), metadata: OptionalMetadata() },
+  {
+    id: Type.Optional(Id({ minLength: 1 })),
+    title: Title({ minLength: 1 }),
+    values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
+    metadata: OptionalMetadata(),
+  },
   { additionalProperties: false },
 );
 export type OptionUpsert = Static<typeof OptionUpsert>;
@@ -368,7 +436,14 @@ const productFields = {
   thumbnail: Optional(Url()),
   external_id: Optional(Id()),
   // An image with the `id` of one of the product's images is that image kept (with the variants shown with it); others are new.
-  images: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Id({ minLength: 1 })), url: Url({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false }))),
+  images: Type.Optional(
+    Type.Array(
+      Type.Object(
+        { id: Type.Optional(Id({ minLength: 1 })), url: Url({ minLength: 1 }), metadata: OptionalMetadata() },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
   collection_id: Optional(Id()),
   type_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
@@ -399,17 +474,26 @@ export const ProductCreate = Type.Object(
 export type ProductCreate = Static<typeof ProductCreate>;
 
 /** Body of `POST /admin/products/{id}`: every field optional; `options`/`variants` replace the sets. */
-export const ProductUpdate = Type.Partial(Type.Object({ ...productFields, options: Type.Array(OptionUpsert), variants: Type.Array(VariantUpsert) }), {
-  additionalProperties: false,
-});
+export const ProductUpdate = Type.Partial(
+  Type.Object({ ...productFields, options: Type.Array(OptionUpsert), variants: Type.Array(VariantUpsert) }),
+  {
+    additionalProperties: false,
+  },
+);
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
 /** An update item of `POST /admin/products/batch`: the update fields plus the product's `id`. */
-export const ProductBatchUpdate = Type.Object({ ...ProductUpdate.properties, id: Id({ minLength: 1 }) }, { additionalProperties: false });
+export const ProductBatchUpdate = Type.Object(
+  { ...ProductUpdate.properties, id: Id({ minLength: 1 }) },
+  { additionalProperties: false },
+);
 export type ProductBatchUpdate = Static<typeof ProductBatchUpdate>;
 
 /** Body of `POST /admin/collections`. */
-export const CollectionCreate = Type.Object({ title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() }, { additionalProperties: false });
+export const CollectionCreate = Type.Object(
+  { title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() },
+  { additionalProperties: false },
+);
 export type CollectionCreate = Static<typeof CollectionCreate>;
 export const CollectionUpdate = Type.Partial(CollectionCreate, { additionalProperties: false });
 export type CollectionUpdate = Static<typeof CollectionUpdate>;
@@ -433,7 +517,10 @@ export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalPropertie
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
 /** Body of `POST /admin/product-tags` and `/admin/product-types`. */
-export const TagCreate = Type.Object({ value: Title({ minLength: 1 }), metadata: OptionalMetadata() }, { additionalProperties: false });
+export const TagCreate = Type.Object(
+  { value: Title({ minLength: 1 }), metadata: OptionalMetadata() },
+  { additionalProperties: false },
+);
 export type TagCreate = Static<typeof TagCreate>;
 export const TagUpdate = Type.Partial(TagCreate, { additionalProperties: false });
 export type TagUpdate = Static<typeof TagUpdate>;
@@ -462,7 +549,16 @@ export interface ProductFilters {
 }
 
 /** Relations a product read can load, each with one query for the whole page. */
-export const PRODUCT_RELATIONS = ["variants", "options", "images", "tags", "categories", "collection", "type", "sales_channels"] as const;
+export const PRODUCT_RELATIONS = [
+  "variants",
+  "options",
+  "images",
+  "tags",
+  "categories",
+  "collection",
+  "type",
+  "sales_channels",
+] as const;
 export type ProductRelation = (typeof PRODUCT_RELATIONS)[number];
 
 // ---- Responses ------------------------------------------------------------------------------
@@ -472,7 +568,12 @@ export const ProductOptionValueView = RowView(productOptionValue);
 /** A product option with its values. */
 export const ProductOptionView = RowView(productOption, { values: Type.Array(ProductOptionValueView) });
 /** A variant's value for one option, with the option. */
-export const VariantOptionValueView = View({ id: Type.String(), value: Type.String(), option_id: Type.String(), option: View({ id: Type.String(), title: Type.String(), product_id: Type.String() }) });
+export const VariantOptionValueView = View({
+  id: Type.String(),
+  value: Type.String(),
+  option_id: Type.String(),
+  option: View({ id: Type.String(), title: Type.String(), product_id: Type.String() }),
+});
 /** A variant with its option values (the API adds prices, stock and calculated prices: see the product routes). */
 export const ProductVariantView = RowView(productVariant, { options: Type.Array(VariantOptionValueView) });
 /** A product image. */

@@ -37,7 +37,10 @@ describe("product service", () => {
         tags: [{ id: tag.id }],
         images: [{ url: `https://img/${n}` }],
         options: [{ title: "Size", values: ["S", "M"] }],
-        variants: [{ title: "S", options: { Size: "S" }, prices: [] }, { title: "M", options: { Size: "M" }, prices: [] }],
+        variants: [
+          { title: "S", options: { Size: "S" }, prices: [] },
+          { title: "M", options: { Size: "M" }, prices: [] },
+        ],
       });
     }
     const one = await database.count(() => products.list({ q: "counted" }, { limit: 1, offset: 0 }));
@@ -45,7 +48,9 @@ describe("product service", () => {
     expect(twenty).toBe(one);
     const { items } = await products.list({ q: "counted" }, { limit: 20, offset: 0 });
     expect(items).toHaveLength(20);
-    expect(items.every((p) => p.variants?.length === 2 && p.options?.[0]?.values.length === 2 && p.tags?.length === 1)).toBe(true);
+    expect(
+      items.every((p) => p.variants?.length === 2 && p.options?.[0]?.values.length === 2 && p.tags?.length === 1),
+    ).toBe(true);
   });
 
   it("keeps the category tree acyclic with dense ranks and finds descendants", async () => {
@@ -60,8 +65,12 @@ describe("product service", () => {
       ["Child", 1],
     ]);
     expect(tree.category_children[1]!.category_children.map((c) => c.id)).toEqual([grandchild.id]);
-    await expect(categories.update(root.id, { parent_category_id: grandchild.id })).rejects.toMatchObject({ type: "invalid_data" });
-    await expect(categories.update(root.id, { parent_category_id: root.id })).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(categories.update(root.id, { parent_category_id: grandchild.id })).rejects.toMatchObject({
+      type: "invalid_data",
+    });
+    await expect(categories.update(root.id, { parent_category_id: root.id })).rejects.toMatchObject({
+      type: "invalid_data",
+    });
     await expect(categories.delete(child.id)).rejects.toMatchObject({ type: "invalid_data" });
 
     const moved = await categories.update(child.id, { parent_category_id: null });
@@ -96,7 +105,10 @@ describe("product service", () => {
       // The statement the service sent for the page, explained with its parameters inlined.
       const pageQuery = database.queries.slice(before).find((q) => q.includes("limit"));
       expect(pageQuery).toBeDefined();
-      const plan = await queryRows<{ "QUERY PLAN": string }>(db, sql.raw(`explain ${pageQuery!.replace(/\$\d+/g, (m) => paramFor(m))}`));
+      const plan = await queryRows<{ "QUERY PLAN": string }>(
+        db,
+        sql.raw(`explain ${pageQuery!.replace(/\$\d+/g, (m) => paramFor(m))}`),
+      );
       const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
       expect(text).toContain("Bitmap Index Scan on product_search_trgm_idx");
       expect(text).toContain("Bitmap Index Scan on product_variant_sku_trgm_idx");

@@ -1,8 +1,27 @@
 import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, likePattern, listPage, orderBy, transaction, type Db, type Paging, existingIds, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  likePattern,
+  listPage,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  existingIds,
+  anyOf,
+} from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
-import { attachRelations, loadOptions, loadVariantOptions, type Product, type ProductOption, type ProductVariant } from "./reads";
+import {
+  attachRelations,
+  loadOptions,
+  loadVariantOptions,
+  type Product,
+  type ProductOption,
+  type ProductVariant,
+} from "./reads";
 import {
   PRODUCT_RELATIONS,
   product,
@@ -61,8 +80,18 @@ export interface VariantFilters {
 }
 
 const liveProduct = isNull(product.deleted_at);
-const OPTION_ORDER_COLUMNS = { title: productOption.title, created_at: productOption.created_at, updated_at: productOption.updated_at };
-const ORDER_COLUMNS = { created_at: product.created_at, updated_at: product.updated_at, title: product.title, handle: product.handle, status: product.status };
+const OPTION_ORDER_COLUMNS = {
+  title: productOption.title,
+  created_at: productOption.created_at,
+  updated_at: productOption.updated_at,
+};
+const ORDER_COLUMNS = {
+  created_at: product.created_at,
+  updated_at: product.updated_at,
+  title: product.title,
+  handle: product.handle,
+  status: product.status,
+};
 
 /**
  * Products with their options, variants, images and links to collections, types, tags,
@@ -82,7 +111,15 @@ export function createProductService(db: Db) {
   /** SQL conditions of a product list; category descendants are resolved first. */
   async function conditions(filters: ProductFilters, tx: Db): Promise<SQL[]> {
     const out: SQL[] = [liveProduct];
-    out.push(...anyOf(filters, { id: product.id, handle: product.handle, status: product.status, collection_id: product.collection_id, type_id: product.type_id }));
+    out.push(
+      ...anyOf(filters, {
+        id: product.id,
+        handle: product.handle,
+        status: product.status,
+        collection_id: product.collection_id,
+        type_id: product.type_id,
+      }),
+    );
     if (filters.is_giftcard !== undefined) out.push(eq(product.is_giftcard, filters.is_giftcard));
     if (filters.q) {
       // A UNION of two trigram-indexed lookups, so neither side needs a sequential scan.
@@ -95,11 +132,29 @@ export function createProductService(db: Db) {
       );
     }
     if (filters.category_id?.length) {
-      const ids = filters.include_category_descendants ? await createCategoryService(tx).withDescendants(filters.category_id) : filters.category_id;
-      out.push(inArray(product.id, tx.select({ id: productCategoryProduct.product_id }).from(productCategoryProduct).where(inArray(productCategoryProduct.product_category_id, ids))));
+      const ids = filters.include_category_descendants
+        ? await createCategoryService(tx).withDescendants(filters.category_id)
+        : filters.category_id;
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productCategoryProduct.product_id })
+            .from(productCategoryProduct)
+            .where(inArray(productCategoryProduct.product_category_id, ids)),
+        ),
+      );
     }
     if (filters.tag_id?.length) {
-      out.push(inArray(product.id, tx.select({ id: productTags.product_id }).from(productTags).where(inArray(productTags.product_tag_id, filters.tag_id))));
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productTags.product_id })
+            .from(productTags)
+            .where(inArray(productTags.product_tag_id, filters.tag_id)),
+        ),
+      );
     }
     if (filters.option_value_id?.length) {
       out.push(
@@ -109,7 +164,12 @@ export function createProductService(db: Db) {
             .select({ id: productVariant.product_id })
             .from(productVariantOption)
             .innerJoin(productVariant, eq(productVariant.id, productVariantOption.variant_id))
-            .where(and(inArray(productVariantOption.option_value_id, filters.option_value_id), isNull(productVariant.deleted_at))),
+            .where(
+              and(
+                inArray(productVariantOption.option_value_id, filters.option_value_id),
+                isNull(productVariant.deleted_at),
+              ),
+            ),
         ),
       );
     }
@@ -126,13 +186,24 @@ export function createProductService(db: Db) {
       );
     }
     if (filters.variant_id) {
-      out.push(inArray(product.id, tx.select({ id: productVariant.product_id }).from(productVariant).where(and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at)))));
+      out.push(
+        inArray(
+          product.id,
+          tx
+            .select({ id: productVariant.product_id })
+            .from(productVariant)
+            .where(and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at))),
+        ),
+      );
     }
     if (filters.sales_channel_id?.length) {
       out.push(
         inArray(
           product.id,
-          tx.select({ id: productSalesChannel.product_id }).from(productSalesChannel).where(inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
+          tx
+            .select({ id: productSalesChannel.product_id })
+            .from(productSalesChannel)
+            .where(inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
         ),
       );
     }
@@ -140,7 +211,10 @@ export function createProductService(db: Db) {
   }
 
   /** Rejects links to collections, types, tags or categories that do not exist (400, naming the id). */
-  async function assertLinks(input: Pick<ProductUpdate, "collection_id" | "type_id" | "tags" | "categories">, tx: Db): Promise<void> {
+  async function assertLinks(
+    input: Pick<ProductUpdate, "collection_id" | "type_id" | "tags" | "categories">,
+    tx: Db,
+  ): Promise<void> {
     const checks: Array<[string, string[], (ids: string[], tx: Db) => Promise<Set<string>>]> = [
       ["Product collection", input.collection_id ? [input.collection_id] : [], collections.existing],
       ["Product type", input.type_id ? [input.type_id] : [], types.existing],
@@ -171,49 +245,91 @@ export function createProductService(db: Db) {
       .select({ handle: product.handle })
       .from(product)
       .where(and(liveProduct, or(eq(product.handle, base), like(product.handle, `${base}-%`))));
-    return nextFreeHandle(base, rows.map((r) => r.handle));
+    return nextFreeHandle(
+      base,
+      rows.map((r) => r.handle),
+    );
   }
 
-  async function replaceLinks(productId: string, input: Pick<ProductUpdate, "tags" | "categories" | "images">, tx: Db): Promise<void> {
+  async function replaceLinks(
+    productId: string,
+    input: Pick<ProductUpdate, "tags" | "categories" | "images">,
+    tx: Db,
+  ): Promise<void> {
     if (input.tags) {
       await tx.delete(productTags).where(eq(productTags.product_id, productId));
       const ids = [...new Set(input.tags.map((t) => t.id))];
-      if (ids.length) await tx.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
+      if (ids.length)
+        await tx.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
     }
     if (input.categories) {
       await tx.delete(productCategoryProduct).where(eq(productCategoryProduct.product_id, productId));
       const ids = [...new Set(input.categories.map((c) => c.id))];
-      if (ids.length) await tx.insert(productCategoryProduct).values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
+      if (ids.length)
+        await tx
+          .insert(productCategoryProduct)
+          .values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
     }
     if (input.images) {
       // Images named by the id of one of the product's images are kept in place (their variant links
       // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
-      const existing = new Set((await tx.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map((r) => r.id));
+      const existing = new Set(
+        (await tx.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map(
+          (r) => r.id,
+        ),
+      );
       const keptId = (image: { id?: string }) => (image.id && existing.has(image.id) ? image.id : undefined);
       const kept = new Set(input.images.flatMap((image) => keptId(image) ?? []));
       const gone = [...existing].filter((id) => !kept.has(id));
       if (gone.length) await tx.delete(productImage).where(inArray(productImage.id, gone));
-      const rows = input.images.map((image, rank) => ({ id: keptId(image) ?? generateId("img"), product_id: productId, url: image.url, rank, metadata: image.metadata ?? null }));
+      const rows = input.images.map((image, rank) => ({
+        id: keptId(image) ?? generateId("img"),
+        product_id: productId,
+        url: image.url,
+        rank,
+        metadata: image.metadata ?? null,
+      }));
       if (rows.length) {
         await tx
           .insert(productImage)
           .values(rows)
-          .onConflictDoUpdate({ target: productImage.id, set: { url: sql`excluded.url`, rank: sql`excluded.rank`, metadata: sql`excluded.metadata` } });
+          .onConflictDoUpdate({
+            target: productImage.id,
+            set: { url: sql`excluded.url`, rank: sql`excluded.rank`, metadata: sql`excluded.metadata` },
+          });
       }
     }
   }
 
   /** Inserts options with their values. */
-  async function insertOptions(productId: string, inputs: Array<OptionCreate & { rank?: number }>, tx: Db, firstRank = 0): Promise<void> {
+  async function insertOptions(
+    productId: string,
+    inputs: Array<OptionCreate & { rank?: number }>,
+    tx: Db,
+    firstRank = 0,
+  ): Promise<void> {
     const titles = new Set<string>();
     for (const o of inputs) {
       if (titles.has(o.title)) throw errors.invalidData(`Option '${o.title}' is given twice`);
       titles.add(o.title);
     }
     if (inputs.length === 0) return;
-    const options = inputs.map((o, i) => ({ id: generateId("opt"), product_id: productId, title: o.title, rank: o.rank ?? firstRank + i, metadata: o.metadata ?? null }));
+    const options = inputs.map((o, i) => ({
+      id: generateId("opt"),
+      product_id: productId,
+      title: o.title,
+      rank: o.rank ?? firstRank + i,
+      metadata: o.metadata ?? null,
+    }));
     await tx.insert(productOption).values(options);
-    const values = inputs.flatMap((o, i) => [...new Set(o.values)].map((value, rank) => ({ id: generateId("optval"), option_id: options[i]!.id, value, rank })));
+    const values = inputs.flatMap((o, i) =>
+      [...new Set(o.values)].map((value, rank) => ({
+        id: generateId("optval"),
+        option_id: options[i]!.id,
+        value,
+        rank,
+      })),
+    );
     await tx.insert(productOptionValue).values(values);
   }
 
@@ -232,21 +348,32 @@ export function createProductService(db: Db) {
     // Values take the order given: kept ones are re-ranked, new ones inserted at their place.
     for (const value of current.filter((v) => wanted.includes(v.value))) {
       const rank = wanted.indexOf(value.value);
-      if (value.rank !== rank) await tx.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
+      if (value.rank !== rank)
+        await tx.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
     }
     const fresh = wanted.filter((value) => !current.some((v) => v.value === value));
     if (fresh.length) {
-      await tx.insert(productOptionValue).values(fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })));
+      await tx
+        .insert(productOptionValue)
+        .values(
+          fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })),
+        );
     }
   }
 
   /** Soft-deletes options with their values and unlinks them from variants. */
   async function removeOptions(optionIds: string[], tx: Db): Promise<void> {
     if (optionIds.length === 0) return;
-    const values = tx.select({ id: productOptionValue.id }).from(productOptionValue).where(inArray(productOptionValue.option_id, optionIds));
+    const values = tx
+      .select({ id: productOptionValue.id })
+      .from(productOptionValue)
+      .where(inArray(productOptionValue.option_id, optionIds));
     await tx.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, values));
     const now = new Date();
-    await tx.update(productOptionValue).set({ deleted_at: now }).where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)));
+    await tx
+      .update(productOptionValue)
+      .set({ deleted_at: now })
+      .where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)));
     await tx.update(productOption).set({ deleted_at: now }).where(inArray(productOption.id, optionIds));
   }
 
@@ -260,7 +387,8 @@ export function createProductService(db: Db) {
       if (titles.has(input.title)) throw errors.invalidData(`Option '${input.title}' is given twice`);
       titles.add(input.title);
       const match = input.id ? current.find((o) => o.id === input.id) : current.find((o) => o.title === input.title);
-      if (input.id && !match) throw errors.invalidData(`Option with id: ${input.id} does not belong to product ${productId}`);
+      if (input.id && !match)
+        throw errors.invalidData(`Option with id: ${input.id} does not belong to product ${productId}`);
       if (!match) {
         creates.push({ title: input.title, values: input.values, metadata: input.metadata, rank });
         continue;
@@ -297,7 +425,11 @@ export function createProductService(db: Db) {
   }
 
   /** Upserts a product's variant set: with `id` updated, without created, missing removed. */
-  async function replaceVariants(productId: string, inputs: VariantUpsert[], tx: Db): Promise<Omit<ProductWrite, "id">> {
+  async function replaceVariants(
+    productId: string,
+    inputs: VariantUpsert[],
+    tx: Db,
+  ): Promise<Omit<ProductWrite, "id">> {
     const current = await tx
       .select({ id: productVariant.id })
       .from(productVariant)
@@ -324,7 +456,11 @@ export function createProductService(db: Db) {
   }
 
   async function liveProductRow(id: string, tx: Db) {
-    const [row] = await tx.select().from(product).where(and(eq(product.id, id), liveProduct)).for("update");
+    const [row] = await tx
+      .select()
+      .from(product)
+      .where(and(eq(product.id, id), liveProduct))
+      .for("update");
     if (!row) throw errors.notFound(`Product with id: ${id} was not found`);
     return row;
   }
@@ -339,9 +475,19 @@ export function createProductService(db: Db) {
     tags,
     types,
 
-    async list(filters: ProductFilters, page: Paging & { order?: string }, options: ProductReadOptions = {}): Promise<{ items: Product[]; count: number }> {
+    async list(
+      filters: ProductFilters,
+      page: Paging & { order?: string },
+      options: ProductReadOptions = {},
+    ): Promise<{ items: Product[]; count: number }> {
       const where = and(...(await conditions(filters, db)));
-      const { items: rows, count: total } = await listPage(db, product, where, orderBy(page.order, ORDER_COLUMNS, product.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        product,
+        where,
+        orderBy(page.order, ORDER_COLUMNS, product.id),
+        page,
+      );
       return { items: await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
     },
 
@@ -351,9 +497,12 @@ export function createProductService(db: Db) {
      */
     async listOptions(
       filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
-      page: Paging & { order?: string }
+      page: Paging & { order?: string },
     ): Promise<{ items: ProductOption[]; count: number }> {
-      const products = db.select({ id: product.id }).from(product).where(and(...(await conditions(filters.product, db))));
+      const products = db
+        .select({ id: product.id })
+        .from(product)
+        .where(and(...(await conditions(filters.product, db))));
       const where = and(
         isNull(productOption.deleted_at),
         inArray(productOption.product_id, products),
@@ -361,12 +510,26 @@ export function createProductService(db: Db) {
         filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
         filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
       );
-      const { items: rows, count: total } = await listPage(db, productOption, where, orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        productOption,
+        where,
+        orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id),
+        page,
+      );
       const values = rows.length
         ? await db
             .select()
             .from(productOptionValue)
-            .where(and(inArray(productOptionValue.option_id, rows.map((r) => r.id)), isNull(productOptionValue.deleted_at)))
+            .where(
+              and(
+                inArray(
+                  productOptionValue.option_id,
+                  rows.map((r) => r.id),
+                ),
+                isNull(productOptionValue.deleted_at),
+              ),
+            )
             .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id))
         : [];
       return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total };
@@ -374,21 +537,47 @@ export function createProductService(db: Db) {
 
     /** A live product by id or handle, with `relations` (default all). */
     async retrieve(idOrHandle: string, options: ProductReadOptions = {}): Promise<Product> {
-      const where = and(...(await conditions(options.filters ?? {}, db)), or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)));
+      const where = and(
+        ...(await conditions(options.filters ?? {}, db)),
+        or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)),
+      );
       const rows = await db.select().from(product).where(where).limit(1);
       if (rows.length === 0) throw errors.notFound(`Product with id: ${idOrHandle} was not found`);
       return (await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
     },
 
     /** Live variants with their option values and `product_id`. */
-    async listVariants(filters: VariantFilters, page: Paging & { order?: string } = { limit: 1000, offset: 0 }): Promise<{ items: ProductVariant[]; count: number }> {
+    async listVariants(
+      filters: VariantFilters,
+      page: Paging & { order?: string } = { limit: 1000, offset: 0 },
+    ): Promise<{ items: ProductVariant[]; count: number }> {
       const conds: SQL[] = [isNull(productVariant.deleted_at)];
-      conds.push(...anyOf(filters, { id: productVariant.id, product_id: productVariant.product_id, sku: productVariant.sku }));
-      if (filters.q) conds.push(or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!);
+      conds.push(
+        ...anyOf(filters, { id: productVariant.id, product_id: productVariant.product_id, sku: productVariant.sku }),
+      );
+      if (filters.q)
+        conds.push(
+          or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!,
+        );
       const where = and(...conds);
-      const columns = { created_at: productVariant.created_at, updated_at: productVariant.updated_at, title: productVariant.title, sku: productVariant.sku, variant_rank: productVariant.variant_rank };
-      const { items: rows, count: total } = await listPage(db, productVariant, where, orderBy(page.order, columns, productVariant.id), page);
-      const values = await loadVariantOptions(db, rows.map((r) => r.id));
+      const columns = {
+        created_at: productVariant.created_at,
+        updated_at: productVariant.updated_at,
+        title: productVariant.title,
+        sku: productVariant.sku,
+        variant_rank: productVariant.variant_rank,
+      };
+      const { items: rows, count: total } = await listPage(
+        db,
+        productVariant,
+        where,
+        orderBy(page.order, columns, productVariant.id),
+        page,
+      );
+      const values = await loadVariantOptions(
+        db,
+        rows.map((r) => r.id),
+      );
       return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total };
     },
 
@@ -396,19 +585,44 @@ export function createProductService(db: Db) {
      * Shows a variant with some of its product's images and not others (Medusa's variant images):
      * 404 for a variant not of the product, 400 naming images that are not the product's.
      */
-    async batchVariantImages(productId: string, variantId: string, input: VariantImagesBatch): Promise<{ added: string[]; removed: string[] }> {
+    async batchVariantImages(
+      productId: string,
+      variantId: string,
+      input: VariantImagesBatch,
+    ): Promise<{ added: string[]; removed: string[] }> {
       return transaction(db, async (t) => {
         await createProductService(t).retrieveVariant(productId, variantId);
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         const named = [...new Set([...add, ...remove])];
         const own = named.length
-          ? new Set((await t.select({ id: productImage.id }).from(productImage).where(and(inArray(productImage.id, named), eq(productImage.product_id, productId), isNull(productImage.deleted_at)))).map((r) => r.id))
+          ? new Set(
+              (
+                await t
+                  .select({ id: productImage.id })
+                  .from(productImage)
+                  .where(
+                    and(
+                      inArray(productImage.id, named),
+                      eq(productImage.product_id, productId),
+                      isNull(productImage.deleted_at),
+                    ),
+                  )
+              ).map((r) => r.id),
+            )
           : new Set<string>();
         const foreign = named.filter((id) => !own.has(id));
-        if (foreign.length) throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
-        if (remove.length) await t.delete(productVariantImage).where(and(eq(productVariantImage.variant_id, variantId), inArray(productVariantImage.image_id, remove)));
-        if (add.length) await t.insert(productVariantImage).values(add.map((image_id) => ({ variant_id: variantId, image_id }))).onConflictDoNothing();
+        if (foreign.length)
+          throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
+        if (remove.length)
+          await t
+            .delete(productVariantImage)
+            .where(and(eq(productVariantImage.variant_id, variantId), inArray(productVariantImage.image_id, remove)));
+        if (add.length)
+          await t
+            .insert(productVariantImage)
+            .values(add.map((image_id) => ({ variant_id: variantId, image_id })))
+            .onConflictDoNothing();
         return { added: add, removed: remove };
       });
     },
@@ -418,7 +632,12 @@ export function createProductService(db: Db) {
       const out = new Map<string, Array<{ id: string; url: string; rank: number }>>();
       if (variantIds.length === 0) return out;
       const rows = await db
-        .select({ variant_id: productVariantImage.variant_id, id: productImage.id, url: productImage.url, rank: productImage.rank })
+        .select({
+          variant_id: productVariantImage.variant_id,
+          id: productImage.id,
+          url: productImage.url,
+          rank: productImage.rank,
+        })
         .from(productVariantImage)
         .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
         .where(and(inArray(productVariantImage.variant_id, variantIds), isNull(productImage.deleted_at)))
@@ -433,7 +652,10 @@ export function createProductService(db: Db) {
 
     /** A live variant of a live product. */
     async retrieveVariant(productId: string, variantId: string): Promise<ProductVariant> {
-      const { items } = await service.listVariants({ id: [variantId], product_id: [productId] }, { limit: 1, offset: 0 });
+      const { items } = await service.listVariants(
+        { id: [variantId], product_id: [productId] },
+        { limit: 1, offset: 0 },
+      );
       if (!items[0]) throw errors.notFound(`Variant with id: ${variantId} was not found`);
       return items[0];
     },
@@ -441,7 +663,16 @@ export function createProductService(db: Db) {
     /** Creates a product with options, variants, images and links; sales channel ids must be checked by the caller. */
     async create(input: ProductCreate): Promise<ProductWrite> {
       await assertLinks(input, db);
-      const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle: explicit, ...fields } = input;
+      const {
+        options,
+        variants,
+        images,
+        tags: tagRefs,
+        categories: categoryRefs,
+        sales_channels,
+        handle: explicit,
+        ...fields
+      } = input;
       const id = generateId("prod");
       // A concurrent create can take a generated handle between the check and the insert: the
       // insert runs in a savepoint and a generated handle is recomputed; an explicit one is 409.
@@ -458,7 +689,11 @@ export function createProductService(db: Db) {
       await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
       await insertOptions(id, options, db);
       const created = await insertVariants(db, id, variants ?? [], await productOptions(id, db), 0);
-      if (sales_channels?.length) await service.setSalesChannels(id, sales_channels.map((s) => s.id));
+      if (sales_channels?.length)
+        await service.setSalesChannels(
+          id,
+          sales_channels.map((s) => s.id),
+        );
       await assertUniqueCombinations(db, id);
       return { id, created, updated: [], deleted: [] };
     },
@@ -467,21 +702,36 @@ export function createProductService(db: Db) {
     async update(id: string, input: ProductUpdate): Promise<ProductWrite> {
       const existing = await liveProductRow(id, db);
       await assertLinks(input, db);
-      const { options, variants, images, tags: tagRefs, categories: categoryRefs, sales_channels, handle, ...fields } = input;
+      const {
+        options,
+        variants,
+        images,
+        tags: tagRefs,
+        categories: categoryRefs,
+        sales_channels,
+        handle,
+        ...fields
+      } = input;
       const patch: Record<string, unknown> = { ...fields };
-      if (handle !== undefined && handle !== existing.handle) patch.handle = await handleFor(handle, existing.title, db, id);
+      if (handle !== undefined && handle !== existing.handle)
+        patch.handle = await handleFor(handle, existing.title, db, id);
       if (Object.keys(patch).length) {
         try {
           await db.update(product).set(patch).where(eq(product.id, id));
         } catch (error) {
-          if (isUniqueViolation(error, "product_handle_uq")) throw errors.conflict(`Product with handle: ${handle} already exists`);
+          if (isUniqueViolation(error, "product_handle_uq"))
+            throw errors.conflict(`Product with handle: ${handle} already exists`);
           throw error;
         }
       } else {
         await db.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
       }
       await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
-      if (sales_channels) await service.setSalesChannels(id, sales_channels.map((s) => s.id));
+      if (sales_channels)
+        await service.setSalesChannels(
+          id,
+          sales_channels.map((s) => s.id),
+        );
       if (options) await replaceOptions(id, options, db);
       const result = variants ? await replaceVariants(id, variants, db) : { created: [], updated: [], deleted: [] };
       await assertUniqueCombinations(db, id);
@@ -491,7 +741,11 @@ export function createProductService(db: Db) {
     /** Soft-deletes products with their variants and options; their handles and skus become free. */
     async delete(ids: string[]): Promise<{ variantIds: string[] }> {
       if (ids.length === 0) return { variantIds: [] };
-      const rows = await db.select({ id: product.id }).from(product).where(and(inArray(product.id, ids), liveProduct)).for("update");
+      const rows = await db
+        .select({ id: product.id })
+        .from(product)
+        .where(and(inArray(product.id, ids), liveProduct))
+        .for("update");
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw errors.notFound(`Product with id: ${missing.join(", ")} was not found`);
@@ -505,7 +759,10 @@ export function createProductService(db: Db) {
         .select({ id: productOption.id })
         .from(productOption)
         .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
-      await removeOptions(options.map((o) => o.id), db);
+      await removeOptions(
+        options.map((o) => o.id),
+        db,
+      );
       await db.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
       return { variantIds };
     },
@@ -513,7 +770,13 @@ export function createProductService(db: Db) {
     /** Adds variants to a product. */
     async createVariants(productId: string, inputs: VariantCreate[]): Promise<VariantWrite[]> {
       await liveProductRow(productId, db);
-      const created = await insertVariants(db, productId, inputs, await productOptions(productId, db), await nextRank(productId, db));
+      const created = await insertVariants(
+        db,
+        productId,
+        inputs,
+        await productOptions(productId, db),
+        await nextRank(productId, db),
+      );
       await assertUniqueCombinations(db, productId);
       return created;
     },
@@ -522,7 +785,14 @@ export function createProductService(db: Db) {
       await liveProductRow(productId, db);
       await service.retrieveVariant(productId, variantId);
       const { options: mapping, prices, ...fields } = input;
-      const written = await updateVariantRow(db, variantId, fields, mapping, await productOptions(productId, db), prices);
+      const written = await updateVariantRow(
+        db,
+        variantId,
+        fields,
+        mapping,
+        await productOptions(productId, db),
+        prices,
+      );
       await assertUniqueCombinations(db, productId);
       return written;
     },
@@ -536,7 +806,8 @@ export function createProductService(db: Db) {
     async createOption(productId: string, input: OptionCreate): Promise<ProductOption> {
       await liveProductRow(productId, db);
       const current = await productOptions(productId, db);
-      if (current.some((o) => o.title === input.title)) throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
+      if (current.some((o) => o.title === input.title))
+        throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
       await insertOptions(productId, [input], db, Math.max(-1, ...current.map((o) => o.rank)) + 1);
       return (await productOptions(productId, db)).find((o) => o.title === input.title)!;
     },
@@ -549,7 +820,10 @@ export function createProductService(db: Db) {
       if (input.title && input.title !== option.title && current.some((o) => o.title === input.title)) {
         throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
       }
-      const patch = { ...(input.title ? { title: input.title } : {}), ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) };
+      const patch = {
+        ...(input.title ? { title: input.title } : {}),
+        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      };
       if (Object.keys(patch).length) await db.update(productOption).set(patch).where(eq(productOption.id, optionId));
       if (input.values) await setOptionValues(optionId, input.values, db);
       await assertUniqueCombinations(db, productId);
@@ -559,7 +833,8 @@ export function createProductService(db: Db) {
     async deleteOption(productId: string, optionId: string): Promise<void> {
       await liveProductRow(productId, db);
       const current = await productOptions(productId, db);
-      if (!current.some((o) => o.id === optionId)) throw errors.notFound(`Product option with id: ${optionId} was not found`);
+      if (!current.some((o) => o.id === optionId))
+        throw errors.notFound(`Product option with id: ${optionId} was not found`);
       await removeOptions([optionId], db);
     },
 
@@ -567,7 +842,10 @@ export function createProductService(db: Db) {
     async setSalesChannels(productId: string, channelIds: string[]): Promise<void> {
       await db.delete(productSalesChannel).where(eq(productSalesChannel.product_id, productId));
       const ids = [...new Set(channelIds)];
-      if (ids.length) await db.insert(productSalesChannel).values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
+      if (ids.length)
+        await db
+          .insert(productSalesChannel)
+          .values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
     },
 
     /** `POST /admin/sales-channels/{id}/products`: links and unlinks live products (unknown ids → 400). */
@@ -586,12 +864,19 @@ export function createProductService(db: Db) {
 export type ProductService = ReturnType<typeof createProductService>;
 
 /** Links and unlinks live products to a channel (unknown product ids → 400). */
-async function linkChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }, tx: Db): Promise<void> {
+async function linkChannelProducts(
+  channelId: string,
+  change: { add?: string[]; remove?: string[] },
+  tx: Db,
+): Promise<void> {
   const add = [...new Set(change.add ?? [])];
   const remove = [...new Set(change.remove ?? [])];
   const named = [...new Set([...add, ...remove])];
   if (named.length) {
-    const found = await tx.select({ id: product.id }).from(product).where(and(inArray(product.id, named), liveProduct));
+    const found = await tx
+      .select({ id: product.id })
+      .from(product)
+      .where(and(inArray(product.id, named), liveProduct));
     const missing = named.filter((id) => !found.some((r) => r.id === id));
     if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
   }

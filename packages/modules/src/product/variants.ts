@@ -19,16 +19,25 @@ type VariantFields = Omit<VariantUpsert, "id" | "options" | "prices">;
  * The option value ids a variant's `{title: value}` mapping names. Every option of the product
  * must be given exactly once, with one of its values (as Medusa requires).
  */
-function resolveOptionValues(mapping: Record<string, string>, options: ProductOption[], variantLabel: string): string[] {
+function resolveOptionValues(
+  mapping: Record<string, string>,
+  options: ProductOption[],
+  variantLabel: string,
+): string[] {
   const byTitle = new Map(options.map((o) => [o.title, o]));
   for (const title of Object.keys(mapping)) {
-    if (!byTitle.has(title)) throw errors.invalidData(`Option '${title}' of variant '${variantLabel}' does not exist on the product`);
+    if (!byTitle.has(title))
+      throw errors.invalidData(`Option '${title}' of variant '${variantLabel}' does not exist on the product`);
   }
   return options.map((option) => {
     const value = mapping[option.title];
-    if (value === undefined) throw errors.invalidData(`Variant '${variantLabel}' has no value for option '${option.title}'`);
+    if (value === undefined)
+      throw errors.invalidData(`Variant '${variantLabel}' has no value for option '${option.title}'`);
     const found = option.values.find((v) => v.value === value);
-    if (!found) throw errors.invalidData(`Value '${value}' is not a value of option '${option.title}' (variant '${variantLabel}')`);
+    if (!found)
+      throw errors.invalidData(
+        `Value '${value}' is not a value of option '${option.title}' (variant '${variantLabel}')`,
+      );
     return found.id;
   });
 }
@@ -47,7 +56,8 @@ async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId?: stri
     .where(and(inArray(productVariant.sku, [...seen]), isNull(productVariant.deleted_at)));
   // Report the first clash in request order.
   for (const { sku, exceptId } of skus) {
-    if (taken.some((row) => row.sku === sku && row.id !== exceptId)) throw errors.conflict(`Product variant with sku: ${sku} already exists`);
+    if (taken.some((row) => row.sku === sku && row.id !== exceptId))
+      throw errors.conflict(`Product variant with sku: ${sku} already exists`);
   }
 }
 
@@ -56,7 +66,8 @@ async function mapSkuConflict<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isUniqueViolation(error, "product_variant_sku_uq")) throw errors.conflict("Product variant with this sku already exists");
+    if (isUniqueViolation(error, "product_variant_sku_uq"))
+      throw errors.conflict("Product variant with this sku already exists");
     throw error;
   }
 }
@@ -70,18 +81,37 @@ export async function insertVariants(
   firstRank: number,
 ): Promise<VariantWrite[]> {
   if (inputs.length === 0) return [];
-  await assertSkusFree(tx, inputs.filter((v) => v.sku).map((v) => ({ sku: v.sku! })));
+  await assertSkusFree(
+    tx,
+    inputs.filter((v) => v.sku).map((v) => ({ sku: v.sku! })),
+  );
   const rows = inputs.map((input, i) => {
     const { options: mapping, prices: _prices, ...fields } = input;
     return {
-      row: { ...fields, id: generateId("variant"), product_id: productId, variant_rank: fields.variant_rank ?? firstRank + i },
+      row: {
+        ...fields,
+        id: generateId("variant"),
+        product_id: productId,
+        variant_rank: fields.variant_rank ?? firstRank + i,
+      },
       links: resolveOptionValues(mapping ?? {}, options, input.title),
     };
   });
-  const inserted = await mapSkuConflict(tx.insert(productVariant).values(rows.map((r) => r.row)).returning());
+  const inserted = await mapSkuConflict(
+    tx
+      .insert(productVariant)
+      .values(rows.map((r) => r.row))
+      .returning(),
+  );
   const links = rows.flatMap((r) => r.links.map((option_value_id) => ({ variant_id: r.row.id, option_value_id })));
   if (links.length) await tx.insert(productVariantOption).values(links);
-  return inserted.map((v, i) => ({ id: v.id, title: v.title, sku: v.sku, manage_inventory: v.manage_inventory, ...(inputs[i]!.prices ? { prices: inputs[i]!.prices } : {}) }));
+  return inserted.map((v, i) => ({
+    id: v.id,
+    title: v.title,
+    sku: v.sku,
+    manage_inventory: v.manage_inventory,
+    ...(inputs[i]!.prices ? { prices: inputs[i]!.prices } : {}),
+  }));
 }
 
 /** Updates one variant's fields and, when `mapping` is given, its option values. */
@@ -101,9 +131,17 @@ export async function updateVariantRow(
   if (mapping) {
     const links = resolveOptionValues(mapping, options, row!.title);
     await tx.delete(productVariantOption).where(eq(productVariantOption.variant_id, variantId));
-    await tx.insert(productVariantOption).values(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
+    await tx
+      .insert(productVariantOption)
+      .values(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
   }
-  return { id: row!.id, title: row!.title, sku: row!.sku, manage_inventory: row!.manage_inventory, ...(prices ? { prices } : {}) };
+  return {
+    id: row!.id,
+    title: row!.title,
+    sku: row!.sku,
+    manage_inventory: row!.manage_inventory,
+    ...(prices ? { prices } : {}),
+  };
 }
 
 /**

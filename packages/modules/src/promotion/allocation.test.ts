@@ -22,7 +22,13 @@ describe("percentOf: half up, once", () => {
   });
 
   it("never exceeds the amount for percentages up to 100", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1e12 }), fc.integer({ min: 1, max: 100_000_000 }), (amount, p) => percentOf(amount, p / 1_000_000) <= amount));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        (amount, p) => percentOf(amount, p / 1_000_000) <= amount,
+      ),
+    );
   });
 });
 
@@ -47,13 +53,17 @@ describe("allocate: largest remainder", () => {
 
   it("always sums exactly and never gives a part more than its weight (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1e9 }), { minLength: 1, maxLength: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), (weights, share) => {
-        const sum = weights.reduce((a, b) => a + b, 0);
-        const total = Math.floor(sum * share);
-        const parts = allocate(total, weights);
-        if (sum === 0) return parts.every((p) => p === 0);
-        return parts.reduce((a, b) => a + b, 0) === total && parts.every((p, i) => p >= 0 && p <= weights[i]!);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1e9 }), { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (weights, share) => {
+          const sum = weights.reduce((a, b) => a + b, 0);
+          const total = Math.floor(sum * share);
+          const parts = allocate(total, weights);
+          if (sum === 0) return parts.every((p) => p === 0);
+          return parts.reduce((a, b) => a + b, 0) === total && parts.every((p, i) => p >= 0 && p <= weights[i]!);
+        },
+      ),
     );
   });
 });

@@ -1,6 +1,26 @@
 import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
-import { campaign, campaignBudget, promotion, type BudgetInput, type CampaignCreate, type CampaignFilters, type CampaignPromotions, type CampaignUpdate } from "./schema";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
+import {
+  campaign,
+  campaignBudget,
+  promotion,
+  type BudgetInput,
+  type CampaignCreate,
+  type CampaignFilters,
+  type CampaignPromotions,
+  type CampaignUpdate,
+} from "./schema";
 import { campaignViews, type CampaignView } from "./views";
 
 const live = isNull(campaign.deleted_at);
@@ -34,14 +54,37 @@ export function campaignOperations(db: Db) {
     },
 
     async retrieveCampaign(id: string): Promise<CampaignView> {
-      const [row] = await db.select().from(campaign).where(and(eq(campaign.id, id), live));
+      const [row] = await db
+        .select()
+        .from(campaign)
+        .where(and(eq(campaign.id, id), live));
       if (!row) throw notFound(id);
       return (await campaignViews(db, [row], true))[0]!;
     },
 
-    async listCampaigns(filters: CampaignFilters, page: Paging & { order?: string }): Promise<{ items: CampaignView[]; count: number }> {
+    async listCampaigns(
+      filters: CampaignFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: CampaignView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, campaign, where, orderBy(page.order, { created_at: campaign.created_at, updated_at: campaign.updated_at, name: campaign.name, campaign_identifier: campaign.campaign_identifier, starts_at: campaign.starts_at, ends_at: campaign.ends_at }, campaign.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        campaign,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: campaign.created_at,
+            updated_at: campaign.updated_at,
+            name: campaign.name,
+            campaign_identifier: campaign.campaign_identifier,
+            starts_at: campaign.starts_at,
+            ends_at: campaign.ends_at,
+          },
+          campaign.id,
+        ),
+        page,
+      );
       return { items: await campaignViews(db, rows, true), count: total };
     },
 
@@ -52,18 +95,30 @@ export function campaignOperations(db: Db) {
       checkDates(starts?.toISOString() ?? null, ends?.toISOString() ?? null);
       const { budget, starts_at, ends_at, ...fields } = input;
       await transaction(db, async (t) => {
-        const set = { ...fields, ...(starts_at !== undefined ? { starts_at: toDate(starts_at) } : {}), ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}) };
-        if (Object.keys(set).length) await t.update(campaign).set(set).where(eq(campaign.id, id)).catch(identifierTaken(input.campaign_identifier ?? ""));
+        const set = {
+          ...fields,
+          ...(starts_at !== undefined ? { starts_at: toDate(starts_at) } : {}),
+          ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}),
+        };
+        if (Object.keys(set).length)
+          await t
+            .update(campaign)
+            .set(set)
+            .where(eq(campaign.id, id))
+            .catch(identifierTaken(input.campaign_identifier ?? ""));
         if (budget === null) await t.delete(campaignBudget).where(eq(campaignBudget.campaign_id, id));
         else if (budget) {
           if (!existing.budget) await t.insert(campaignBudget).values(budgetValues(id, budget));
           else {
-            if (budget.type && budget.type !== existing.budget.type) throw errors.invalidData("budget.type cannot be changed once a campaign has a budget");
+            if (budget.type && budget.type !== existing.budget.type)
+              throw errors.invalidData("budget.type cannot be changed once a campaign has a budget");
             const set: Partial<typeof campaignBudget.$inferInsert> = {};
             if (budget.limit !== undefined) set.limit = budget.limit;
             if (budget.currency_code !== undefined) set.currency_code = budget.currency_code?.toLowerCase() ?? null;
-            if (existing.budget.type === "spend" && set.currency_code === null) throw errors.invalidData("budget.currency_code is required for a spend budget");
-            if (Object.keys(set).length) await t.update(campaignBudget).set(set).where(eq(campaignBudget.campaign_id, id));
+            if (existing.budget.type === "spend" && set.currency_code === null)
+              throw errors.invalidData("budget.currency_code is required for a spend budget");
+            if (Object.keys(set).length)
+              await t.update(campaignBudget).set(set).where(eq(campaignBudget.campaign_id, id));
           }
         }
       });
@@ -88,7 +143,12 @@ export function campaignOperations(db: Db) {
       if (overlap) throw errors.invalidData(`Promotion ${overlap} cannot be both added and removed`);
       await transaction(db, async (t) => {
         const ids = [...add, ...remove];
-        const found = ids.length ? await t.select({ id: promotion.id, campaign_id: promotion.campaign_id }).from(promotion).where(and(inArray(promotion.id, ids), isNull(promotion.deleted_at))) : [];
+        const found = ids.length
+          ? await t
+              .select({ id: promotion.id, campaign_id: promotion.campaign_id })
+              .from(promotion)
+              .where(and(inArray(promotion.id, ids), isNull(promotion.deleted_at)))
+          : [];
         const missing = ids.find((p) => !found.some((f) => f.id === p));
         if (missing) throw errors.notFound(`Promotion with id: ${missing} was not found`);
         const foreign = remove.find((p) => found.find((f) => f.id === p)!.campaign_id !== id);
@@ -108,10 +168,18 @@ export function campaignOperations(db: Db) {
       const updated = await db
         .update(campaignBudget)
         .set({ used: sql`${campaignBudget.used} + ${amount}` })
-        .where(and(eq(campaignBudget.campaign_id, campaignId), or(isNull(campaignBudget.limit), sql`${campaignBudget.used} + ${amount} <= ${campaignBudget.limit}`)))
+        .where(
+          and(
+            eq(campaignBudget.campaign_id, campaignId),
+            or(isNull(campaignBudget.limit), sql`${campaignBudget.used} + ${amount} <= ${campaignBudget.limit}`),
+          ),
+        )
         .returning({ id: campaignBudget.id });
       if (updated.length) return true;
-      const [budget] = await db.select({ id: campaignBudget.id }).from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId));
+      const [budget] = await db
+        .select({ id: campaignBudget.id })
+        .from(campaignBudget)
+        .where(eq(campaignBudget.campaign_id, campaignId));
       return !budget;
     },
 
@@ -129,8 +197,10 @@ export function campaignOperations(db: Db) {
 function budgetValues(campaignId: string, budget: BudgetInput): typeof campaignBudget.$inferInsert {
   const type = budget.type ?? "spend";
   const currency_code = budget.currency_code?.toLowerCase() ?? null;
-  if (type === "spend" && budget.limit != null && !currency_code) throw errors.invalidData("budget.currency_code is required for a spend budget");
-  if (type === "usage" && currency_code) throw errors.invalidData("budget.currency_code applies only to a spend budget");
+  if (type === "spend" && budget.limit != null && !currency_code)
+    throw errors.invalidData("budget.currency_code is required for a spend budget");
+  if (type === "usage" && currency_code)
+    throw errors.invalidData("budget.currency_code applies only to a spend budget");
   return { id: generateId("probudg"), campaign_id: campaignId, type, limit: budget.limit ?? null, currency_code };
 }
 
@@ -141,7 +211,8 @@ function checkDates(starts: string | null, ends: string | null): void {
 const toDate = (value: string | null | undefined): Date | null => (value ? new Date(value) : null);
 
 const identifierTaken = (identifier: string) => (error: unknown) => {
-  if (isUniqueViolation(error)) throw errors.conflict(`Campaign with campaign_identifier: ${identifier} already exists`);
+  if (isUniqueViolation(error))
+    throw errors.conflict(`Campaign with campaign_identifier: ${identifier} already exists`);
   throw error;
 };
 
@@ -149,7 +220,13 @@ function conditions(filters: CampaignFilters): SQL[] {
   const out = anyOf(filters, { id: campaign.id, campaign_identifier: campaign.campaign_identifier });
   if (filters.q) {
     const pattern = likePattern(filters.q);
-    out.push(or(ilike(campaign.name, pattern), ilike(campaign.campaign_identifier, pattern), ilike(campaign.description, pattern))!);
+    out.push(
+      or(
+        ilike(campaign.name, pattern),
+        ilike(campaign.campaign_identifier, pattern),
+        ilike(campaign.description, pattern),
+      )!,
+    );
   }
   return out;
 }

@@ -6,7 +6,11 @@ const NOW = new Date("2026-06-15T12:00:00Z");
 
 type MethodInput = Partial<EnginePromotion["application_method"]>;
 /** A promotion: 10% off every item unless told otherwise. */
-function promo(id: string, method: MethodInput = {}, extra: Partial<Omit<EnginePromotion, "application_method">> = {}): EnginePromotion {
+function promo(
+  id: string,
+  method: MethodInput = {},
+  extra: Partial<Omit<EnginePromotion, "application_method">> = {},
+): EnginePromotion {
   return {
     id,
     code: id.toUpperCase(),
@@ -31,7 +35,11 @@ function promo(id: string, method: MethodInput = {}, extra: Partial<Omit<EngineP
   };
 }
 
-const rule = (attribute: string, operator: EngineRule["operator"], ...values: string[]): EngineRule => ({ attribute, operator, values });
+const rule = (attribute: string, operator: EngineRule["operator"], ...values: string[]): EngineRule => ({
+  attribute,
+  operator,
+  values,
+});
 
 /** Shirt 2 × 1000, mug 1 × 500, poster 3 × 333; shipping 800 (standard) + 200 (gift wrap). */
 const cart: EngineCart = {
@@ -39,9 +47,32 @@ const cart: EngineCart = {
   region_id: "reg_eu",
   customer_group_ids: ["cgrp_vip", "cgrp_staff"],
   items: [
-    { id: "li_shirt", product_id: "prod_shirt", quantity: 2, unit_price: 1000, product_category_ids: ["pcat_apparel"], product_collection_id: "pcol_summer", product_tag_ids: ["ptag_cotton"] },
-    { id: "li_mug", product_id: "prod_mug", quantity: 1, unit_price: 500, product_category_ids: ["pcat_home"], product_collection_id: null, product_tag_ids: [] },
-    { id: "li_poster", product_id: "prod_poster", quantity: 3, unit_price: 333, product_category_ids: ["pcat_home", "pcat_art"], product_tag_ids: ["ptag_paper"] },
+    {
+      id: "li_shirt",
+      product_id: "prod_shirt",
+      quantity: 2,
+      unit_price: 1000,
+      product_category_ids: ["pcat_apparel"],
+      product_collection_id: "pcol_summer",
+      product_tag_ids: ["ptag_cotton"],
+    },
+    {
+      id: "li_mug",
+      product_id: "prod_mug",
+      quantity: 1,
+      unit_price: 500,
+      product_category_ids: ["pcat_home"],
+      product_collection_id: null,
+      product_tag_ids: [],
+    },
+    {
+      id: "li_poster",
+      product_id: "prod_poster",
+      quantity: 3,
+      unit_price: 333,
+      product_category_ids: ["pcat_home", "pcat_art"],
+      product_tag_ids: ["ptag_paper"],
+    },
   ],
   shipping_methods: [
     { id: "sm_std", amount: 800, shipping_option_id: "so_standard" },
@@ -51,8 +82,10 @@ const cart: EngineCart = {
 // subtotal = 2000 + 500 + 999 = 3499
 
 const run = (promotions: EnginePromotion[], c: EngineCart = cart, now = NOW) => computeAdjustments(c, promotions, now);
-const byItem = (result: ReturnType<typeof run>) => Object.fromEntries(result.item_adjustments.map((a) => [a.item_id, a.amount]));
-const byShipping = (result: ReturnType<typeof run>) => Object.fromEntries(result.shipping_method_adjustments.map((a) => [a.shipping_method_id, a.amount]));
+const byItem = (result: ReturnType<typeof run>) =>
+  Object.fromEntries(result.item_adjustments.map((a) => [a.item_id, a.amount]));
+const byShipping = (result: ReturnType<typeof run>) =>
+  Object.fromEntries(result.shipping_method_adjustments.map((a) => [a.shipping_method_id, a.amount]));
 const applies = (rules: EngineRule[], c: EngineCart = cart) => run([promo("p", {}, { rules })], c).applied.length === 1;
 
 describe("rule operators", () => {
@@ -107,7 +140,9 @@ describe("rule operators", () => {
   it("every rule must hold", () => {
     expect(applies([rule("region_id", "eq", "reg_eu"), rule("subtotal", "gte", "3000")])).toBe(true);
     expect(applies([rule("region_id", "eq", "reg_eu"), rule("subtotal", "gte", "4000")])).toBe(false);
-    expect(run([promo("p", {}, { rules: [rule("subtotal", "gte", "4000")] })]).skipped).toEqual([{ promotion_id: "p", code: "P", reason: "rules_not_met" }]);
+    expect(run([promo("p", {}, { rules: [rule("subtotal", "gte", "4000")] })]).skipped).toEqual([
+      { promotion_id: "p", code: "P", reason: "rules_not_met" },
+    ]);
   });
 
   it("unknown attributes never hold", () => {
@@ -156,8 +191,12 @@ describe("rule attributes", () => {
   it("accepts Medusa's dotted attribute names", () => {
     expect(applies([rule("customer.groups.id", "in", "cgrp_vip")])).toBe(true);
     expect(applies([rule("region.id", "eq", "reg_eu")])).toBe(true);
-    expect(Object.keys(byItem(run([promo("p", { target_rules: [rule("items.product.id", "eq", "prod_mug")] })])))).toEqual(["li_mug"]);
-    expect(Object.keys(byItem(run([promo("p", { target_rules: [rule("items.product.categories.id", "eq", "pcat_art")] })])))).toEqual(["li_poster"]);
+    expect(
+      Object.keys(byItem(run([promo("p", { target_rules: [rule("items.product.id", "eq", "prod_mug")] })]))),
+    ).toEqual(["li_mug"]);
+    expect(
+      Object.keys(byItem(run([promo("p", { target_rules: [rule("items.product.categories.id", "eq", "pcat_art")] })]))),
+    ).toEqual(["li_poster"]);
   });
 });
 
@@ -171,11 +210,14 @@ describe("target types and allocation", () => {
     // 1 unit each: 10% of 1000, 500, 333 (33.3 → 33)
     expect(byItem(run([promo("p", { max_quantity: 1 })]))).toEqual({ li_shirt: 100, li_mug: 50, li_poster: 33 });
     // 2 units of poster: 666 → 66.6 → 67
-    expect(byItem(run([promo("p", { max_quantity: 2, target_rules: [rule("product_id", "eq", "prod_poster")] })]))).toEqual({ li_poster: 67 });
+    expect(
+      byItem(run([promo("p", { max_quantity: 2, target_rules: [rule("product_id", "eq", "prod_poster")] })])),
+    ).toEqual({ li_poster: 67 });
   });
 
   it("items + fixed + each: value per unit up to max_quantity, never more than the line", () => {
-    const fixed = (value: number, max: number | null) => byItem(run([promo("p", { type: "fixed", value, currency_code: "eur", max_quantity: max })]));
+    const fixed = (value: number, max: number | null) =>
+      byItem(run([promo("p", { type: "fixed", value, currency_code: "eur", max_quantity: max })]));
     expect(fixed(100, null)).toEqual({ li_shirt: 200, li_mug: 100, li_poster: 300 });
     expect(fixed(100, 1)).toEqual({ li_shirt: 100, li_mug: 100, li_poster: 100 });
     expect(fixed(400, null)).toEqual({ li_shirt: 800, li_mug: 400, li_poster: 999 }); // poster capped at 3 × 333
@@ -202,7 +244,9 @@ describe("target types and allocation", () => {
   });
 
   it("order target: one amount across all lines, whatever the allocation says", () => {
-    const result = run([promo("p", { target_type: "order", type: "fixed", value: 100, allocation: "each", currency_code: "eur" })]);
+    const result = run([
+      promo("p", { target_type: "order", type: "fixed", value: 100, allocation: "each", currency_code: "eur" }),
+    ]);
     expect(Object.values(byItem(result)).reduce((a, b) => a + b, 0)).toBe(100);
     expect(byItem(result)).toEqual({ li_shirt: 57, li_mug: 14, li_poster: 29 });
     expect(result.shipping_method_adjustments).toEqual([]);
@@ -216,19 +260,62 @@ describe("target types and allocation", () => {
   });
 
   it("shipping_methods target: percentage each, fixed across, target rules", () => {
-    expect(byShipping(run([promo("p", { target_type: "shipping_methods", value: 25 })]))).toEqual({ sm_std: 200, sm_wrap: 50 });
-    expect(byShipping(run([promo("p", { target_type: "shipping_methods", type: "fixed", value: 500, allocation: "across", currency_code: "eur" })]))).toEqual({ sm_std: 400, sm_wrap: 100 });
-    expect(byShipping(run([promo("p", { target_type: "shipping_methods", type: "fixed", value: 500, currency_code: "eur", target_rules: [rule("shipping_option_id", "eq", "so_wrap")] })]))).toEqual({ sm_wrap: 200 });
+    expect(byShipping(run([promo("p", { target_type: "shipping_methods", value: 25 })]))).toEqual({
+      sm_std: 200,
+      sm_wrap: 50,
+    });
+    expect(
+      byShipping(
+        run([
+          promo("p", {
+            target_type: "shipping_methods",
+            type: "fixed",
+            value: 500,
+            allocation: "across",
+            currency_code: "eur",
+          }),
+        ]),
+      ),
+    ).toEqual({ sm_std: 400, sm_wrap: 100 });
+    expect(
+      byShipping(
+        run([
+          promo("p", {
+            target_type: "shipping_methods",
+            type: "fixed",
+            value: 500,
+            currency_code: "eur",
+            target_rules: [rule("shipping_option_id", "eq", "so_wrap")],
+          }),
+        ]),
+      ),
+    ).toEqual({ sm_wrap: 200 });
     expect(run([promo("p", { target_type: "shipping_methods" })]).item_adjustments).toEqual([]);
   });
 
   it("free_shipping zeroes the targeted shipping methods", () => {
-    expect(byShipping(run([promo("p", { type: "free_shipping", target_type: "shipping_methods", value: 0 })]))).toEqual({ sm_std: 800, sm_wrap: 200 });
-    expect(byShipping(run([promo("p", { type: "free_shipping", target_type: "shipping_methods", value: 0, target_rules: [rule("shipping_option_id", "in", "so_standard")] })]))).toEqual({ sm_std: 800 });
+    expect(byShipping(run([promo("p", { type: "free_shipping", target_type: "shipping_methods", value: 0 })]))).toEqual(
+      { sm_std: 800, sm_wrap: 200 },
+    );
+    expect(
+      byShipping(
+        run([
+          promo("p", {
+            type: "free_shipping",
+            target_type: "shipping_methods",
+            value: 0,
+            target_rules: [rule("shipping_option_id", "in", "so_standard")],
+          }),
+        ]),
+      ),
+    ).toEqual({ sm_std: 800 });
   });
 
   it("no targets: skipped, nothing written", () => {
-    const noShipping = run([promo("p", { type: "free_shipping", target_type: "shipping_methods" })], { ...cart, shipping_methods: [] });
+    const noShipping = run([promo("p", { type: "free_shipping", target_type: "shipping_methods" })], {
+      ...cart,
+      shipping_methods: [],
+    });
     expect(noShipping.skipped).toEqual([{ promotion_id: "p", code: "P", reason: "no_targets" }]);
     expect(noShipping.applied).toEqual([]);
     const noMatch = run([promo("p", { target_rules: [rule("product_id", "eq", "prod_none")] })]);
@@ -236,12 +323,24 @@ describe("target types and allocation", () => {
   });
 
   it("non-discountable lines are never discounted", () => {
-    const c: EngineCart = { ...cart, items: cart.items.map((i) => (i.id === "li_mug" ? { ...i, is_discountable: false } : i)) };
-    expect(byItem(run([promo("p", { target_type: "order", type: "fixed", value: 300, allocation: "across", currency_code: "eur" })], c))).toEqual({ li_shirt: 200, li_poster: 100 });
+    const c: EngineCart = {
+      ...cart,
+      items: cart.items.map((i) => (i.id === "li_mug" ? { ...i, is_discountable: false } : i)),
+    };
+    expect(
+      byItem(
+        run(
+          [promo("p", { target_type: "order", type: "fixed", value: 300, allocation: "across", currency_code: "eur" })],
+          c,
+        ),
+      ),
+    ).toEqual({ li_shirt: 200, li_poster: 100 });
   });
 
   it("a fixed amount in another currency does not apply", () => {
-    expect(run([promo("p", { type: "fixed", value: 100, currency_code: "usd" })]).skipped[0]!.reason).toBe("currency_mismatch");
+    expect(run([promo("p", { type: "fixed", value: 100, currency_code: "usd" })]).skipped[0]!.reason).toBe(
+      "currency_mismatch",
+    );
   });
 
   it("a 100% percentage discounts exactly the line", () => {
@@ -251,8 +350,12 @@ describe("target types and allocation", () => {
 
 describe("stacking", () => {
   it("later promotions see what earlier ones left, and nothing goes below zero", () => {
-    const result = run([promo("half", { value: 50 }), promo("fixed", { type: "fixed", value: 900, currency_code: "eur" })]);
-    const total = (id: string) => result.item_adjustments.filter((a) => a.item_id === id).reduce((a, b) => a + b.amount, 0);
+    const result = run([
+      promo("half", { value: 50 }),
+      promo("fixed", { type: "fixed", value: 900, currency_code: "eur" }),
+    ]);
+    const total = (id: string) =>
+      result.item_adjustments.filter((a) => a.item_id === id).reduce((a, b) => a + b.amount, 0);
     // shirt: 1000 off, then min(1000 left, 1800) = 1000; mug: 250 then 250; poster 500 (499.5 → 500) then 499
     expect(total("li_shirt")).toBe(2000);
     expect(total("li_mug")).toBe(500);
@@ -270,11 +373,16 @@ describe("stacking", () => {
   });
 
   it("every adjustment carries its promotion and code", () => {
-    expect(run([promo("p", { target_rules: [rule("product_id", "eq", "prod_mug")] })]).item_adjustments).toEqual([{ item_id: "li_mug", promotion_id: "p", code: "P", amount: 50 }]);
+    expect(run([promo("p", { target_rules: [rule("product_id", "eq", "prod_mug")] })]).item_adjustments).toEqual([
+      { item_id: "li_mug", promotion_id: "p", code: "P", amount: 50 },
+    ]);
   });
 
   it("never discounts more than the cart, for random carts and promotions (property)", () => {
-    const item = fc.record({ quantity: fc.integer({ min: 1, max: 20 }), unit_price: fc.integer({ min: 0, max: 100_000 }) });
+    const item = fc.record({
+      quantity: fc.integer({ min: 1, max: 20 }),
+      unit_price: fc.integer({ min: 0, max: 100_000 }),
+    });
     const method = fc.record({
       type: fc.constantFrom("percentage" as const, "fixed" as const),
       allocation: fc.constantFrom("each" as const, "across" as const),
@@ -283,15 +391,23 @@ describe("stacking", () => {
       max_quantity: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
     });
     fc.assert(
-      fc.property(fc.array(item, { minLength: 1, maxLength: 8 }), fc.array(method, { minLength: 1, maxLength: 4 }), (items, methods) => {
-        const c: EngineCart = { currency_code: "eur", items: items.map((i, n) => ({ id: `li_${n}`, ...i })) };
-        const result = computeAdjustments(c, methods.map((m, n) => promo(`p${n}`, { ...m, currency_code: "eur" })), NOW);
-        for (const line of c.items) {
-          const off = result.item_adjustments.filter((a) => a.item_id === line.id).reduce((a, b) => a + b.amount, 0);
-          if (off > line.unit_price * line.quantity) return false;
-        }
-        return result.item_adjustments.every((a) => Number.isInteger(a.amount) && a.amount > 0);
-      }),
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 8 }),
+        fc.array(method, { minLength: 1, maxLength: 4 }),
+        (items, methods) => {
+          const c: EngineCart = { currency_code: "eur", items: items.map((i, n) => ({ id: `li_${n}`, ...i })) };
+          const result = computeAdjustments(
+            c,
+            methods.map((m, n) => promo(`p${n}`, { ...m, currency_code: "eur" })),
+            NOW,
+          );
+          for (const line of c.items) {
+            const off = result.item_adjustments.filter((a) => a.item_id === line.id).reduce((a, b) => a + b.amount, 0);
+            if (off > line.unit_price * line.quantity) return false;
+          }
+          return result.item_adjustments.every((a) => Number.isInteger(a.amount) && a.amount > 0);
+        },
+      ),
     );
   });
 });
@@ -299,8 +415,24 @@ describe("stacking", () => {
 describe("buyget", () => {
   const shirts = rule("product_id", "eq", "prod_shirt");
   const mugs = rule("product_id", "eq", "prod_mug");
-  const buyget = (method: MethodInput) => promo("bg", { value: 100, max_quantity: null, buy_rules: [shirts], target_rules: [shirts], buy_rules_min_quantity: 2, apply_to_quantity: 1, ...method }, { type: "buyget" });
-  const withShirts = (quantity: number): EngineCart => ({ ...cart, items: cart.items.map((i) => (i.id === "li_shirt" ? { ...i, quantity } : i)) });
+  const buyget = (method: MethodInput) =>
+    promo(
+      "bg",
+      {
+        value: 100,
+        max_quantity: null,
+        buy_rules: [shirts],
+        target_rules: [shirts],
+        buy_rules_min_quantity: 2,
+        apply_to_quantity: 1,
+        ...method,
+      },
+      { type: "buyget" },
+    );
+  const withShirts = (quantity: number): EngineCart => ({
+    ...cart,
+    items: cart.items.map((i) => (i.id === "li_shirt" ? { ...i, quantity } : i)),
+  });
 
   it("buy 2 shirts get 1 free: needs a third shirt", () => {
     expect(byItem(run([buyget({})], withShirts(3)))).toEqual({ li_shirt: 1000 });
@@ -315,35 +447,63 @@ describe("buyget", () => {
   });
 
   it("buy X get Y at a percentage", () => {
-    expect(byItem(run([buyget({ target_rules: [mugs], value: 50, buy_rules_min_quantity: 2 })]))).toEqual({ li_mug: 250 });
+    expect(byItem(run([buyget({ target_rules: [mugs], value: 50, buy_rules_min_quantity: 2 })]))).toEqual({
+      li_mug: 250,
+    });
   });
 
   it("a fixed amount per discounted unit", () => {
-    expect(byItem(run([buyget({ type: "fixed", value: 300, currency_code: "eur", target_rules: [mugs] })]))).toEqual({ li_mug: 300 });
-    expect(byItem(run([buyget({ type: "fixed", value: 3000, currency_code: "eur", target_rules: [mugs] })]))).toEqual({ li_mug: 500 });
+    expect(byItem(run([buyget({ type: "fixed", value: 300, currency_code: "eur", target_rules: [mugs] })]))).toEqual({
+      li_mug: 300,
+    });
+    expect(byItem(run([buyget({ type: "fixed", value: 3000, currency_code: "eur", target_rules: [mugs] })]))).toEqual({
+      li_mug: 500,
+    });
   });
 
   it("the cheapest target units are discounted; bought units come from non-targets first, then the dearest", () => {
     const home = rule("product_category_id", "eq", "pcat_home"); // mug 500 × 1, poster 333 × 3
     // Buy 1 shirt, get 2 home items at 100%: the two cheapest units are posters.
-    expect(byItem(run([buyget({ buy_rules_min_quantity: 1, apply_to_quantity: 2, target_rules: [home] })]))).toEqual({ li_poster: 666 });
+    expect(byItem(run([buyget({ buy_rules_min_quantity: 1, apply_to_quantity: 2, target_rules: [home] })]))).toEqual({
+      li_poster: 666,
+    });
     // Buy any 2 home items, get 3 home items free: the mug and one poster are "bought", two posters free.
-    const anyHome = buyget({ buy_rules: [home], target_rules: [home], buy_rules_min_quantity: 2, apply_to_quantity: 3 });
+    const anyHome = buyget({
+      buy_rules: [home],
+      target_rules: [home],
+      buy_rules_min_quantity: 2,
+      apply_to_quantity: 3,
+    });
     expect(byItem(run([anyHome]))).toEqual({ li_poster: 666 });
   });
 
   it("buy rules can combine with promotion rules", () => {
-    expect(run([{ ...buyget({}), rules: [rule("customer_group_id", "eq", "cgrp_nobody")] }], withShirts(3)).skipped[0]!.reason).toBe("rules_not_met");
+    expect(
+      run([{ ...buyget({}), rules: [rule("customer_group_id", "eq", "cgrp_nobody")] }], withShirts(3)).skipped[0]!
+        .reason,
+    ).toBe("rules_not_met");
   });
 
   it("rounds a percentage on the discounted units half up", () => {
     // 1 poster at 50%: 166.5 → 167
-    expect(byItem(run([buyget({ buy_rules_min_quantity: 1, target_rules: [rule("product_id", "eq", "prod_poster")], value: 50 })]))).toEqual({ li_poster: 167 });
+    expect(
+      byItem(
+        run([
+          buyget({ buy_rules_min_quantity: 1, target_rules: [rule("product_id", "eq", "prod_poster")], value: 50 }),
+        ]),
+      ),
+    ).toEqual({ li_poster: 167 });
   });
 });
 
 describe("campaign dates, status and budget", () => {
-  const campaign = (over: Partial<NonNullable<EnginePromotion["campaign"]>> = {}): EnginePromotion["campaign"] => ({ id: "camp", starts_at: null, ends_at: null, budget: null, ...over });
+  const campaign = (over: Partial<NonNullable<EnginePromotion["campaign"]>> = {}): EnginePromotion["campaign"] => ({
+    id: "camp",
+    starts_at: null,
+    ends_at: null,
+    budget: null,
+    ...over,
+  });
   const reason = (p: EnginePromotion, now = NOW) => run([p], cart, now).skipped[0]?.reason ?? "applied";
 
   it("only active promotions apply", () => {
@@ -363,14 +523,31 @@ describe("campaign dates, status and budget", () => {
   });
 
   it("a usage budget used up stops the promotion; one left still applies", () => {
-    expect(reason(promo("p", {}, { campaign: campaign({ budget: { type: "usage", limit: 10, used: 10, currency_code: null } }) }))).toBe("budget_exhausted");
-    expect(reason(promo("p", {}, { campaign: campaign({ budget: { type: "usage", limit: 10, used: 9, currency_code: null } }) }))).toBe("applied");
-    expect(reason(promo("p", {}, { campaign: campaign({ budget: { type: "usage", limit: null, used: 99, currency_code: null } }) }))).toBe("applied");
+    expect(
+      reason(
+        promo("p", {}, { campaign: campaign({ budget: { type: "usage", limit: 10, used: 10, currency_code: null } }) }),
+      ),
+    ).toBe("budget_exhausted");
+    expect(
+      reason(
+        promo("p", {}, { campaign: campaign({ budget: { type: "usage", limit: 10, used: 9, currency_code: null } }) }),
+      ),
+    ).toBe("applied");
+    expect(
+      reason(
+        promo(
+          "p",
+          {},
+          { campaign: campaign({ budget: { type: "usage", limit: null, used: 99, currency_code: null } }) },
+        ),
+      ),
+    ).toBe("applied");
   });
 
   it("a spend budget: the promotion applies only if its whole discount fits what is left", () => {
     // 10% each = 350 in all
-    const spend = (limit: number, used: number) => reason(promo("p", {}, { campaign: campaign({ budget: { type: "spend", limit, used, currency_code: "eur" } }) }));
+    const spend = (limit: number, used: number) =>
+      reason(promo("p", {}, { campaign: campaign({ budget: { type: "spend", limit, used, currency_code: "eur" } }) }));
     expect(spend(1000, 650)).toBe("applied");
     expect(spend(1000, 651)).toBe("budget_exceeded");
     expect(spend(1000, 1000)).toBe("budget_exhausted");
@@ -384,6 +561,14 @@ describe("campaign dates, status and budget", () => {
   });
 
   it("a spend budget in another currency does not apply", () => {
-    expect(reason(promo("p", {}, { campaign: campaign({ budget: { type: "spend", limit: 1000, used: 0, currency_code: "usd" } }) }))).toBe("currency_mismatch");
+    expect(
+      reason(
+        promo(
+          "p",
+          {},
+          { campaign: campaign({ budget: { type: "spend", limit: 1000, used: 0, currency_code: "usd" } }) },
+        ),
+      ),
+    ).toBe("currency_mismatch");
   });
 });

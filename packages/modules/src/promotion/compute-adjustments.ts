@@ -1,6 +1,14 @@
 import { allocate, percentOf } from "./allocation";
 import { compare, ruleAttribute, type RuleAttribute } from "./rules";
-import type { Allocation, ApplicationType, BudgetType, PromotionStatus, PromotionType, RuleOperator, TargetType } from "./schema";
+import type {
+  Allocation,
+  ApplicationType,
+  BudgetType,
+  PromotionStatus,
+  PromotionType,
+  RuleOperator,
+  TargetType,
+} from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
 export interface EngineItem {
@@ -123,7 +131,9 @@ type Amounts = Map<string, number>;
  * proportion to the targets' amounts by largest remainder, so the parts add up exactly.
  */
 export function computeAdjustments(cart: EngineCart, promotions: readonly EnginePromotion[], now: Date): ComputeResult {
-  const itemLeft: Amounts = new Map(cart.items.map((i) => [i.id, i.is_discountable === false ? 0 : i.unit_price * i.quantity]));
+  const itemLeft: Amounts = new Map(
+    cart.items.map((i) => [i.id, i.is_discountable === false ? 0 : i.unit_price * i.quantity]),
+  );
   const shippingLeft: Amounts = new Map((cart.shipping_methods ?? []).map((m) => [m.id, m.amount]));
   const spentByCampaign = new Map<string, number>();
   const result: ComputeResult = { item_adjustments: [], shipping_method_adjustments: [], applied: [], skipped: [] };
@@ -132,14 +142,18 @@ export function computeAdjustments(cart: EngineCart, promotions: readonly Engine
   for (const promotion of promotions) {
     if (seen.has(promotion.id)) continue;
     seen.add(promotion.id);
-    const skip = (reason: SkipReason) => result.skipped.push({ promotion_id: promotion.id, code: promotion.code, reason });
+    const skip = (reason: SkipReason) =>
+      result.skipped.push({ promotion_id: promotion.id, code: promotion.code, reason });
 
     const blocked = eligibility(promotion, cart, now, spentByCampaign);
     if (blocked) {
       skip(blocked);
       continue;
     }
-    const outcome = promotion.type === "buyget" ? buyGet(promotion, cart, itemLeft) : standard(promotion, cart, itemLeft, shippingLeft);
+    const outcome =
+      promotion.type === "buyget"
+        ? buyGet(promotion, cart, itemLeft)
+        : standard(promotion, cart, itemLeft, shippingLeft);
     if (typeof outcome === "string") {
       skip(outcome);
       continue;
@@ -167,15 +181,30 @@ export function computeAdjustments(cart: EngineCart, promotions: readonly Engine
     for (const [shipping_method_id, amount] of outcome.shipping) {
       if (amount === 0) continue;
       shippingLeft.set(shipping_method_id, shippingLeft.get(shipping_method_id)! - amount);
-      result.shipping_method_adjustments.push({ shipping_method_id, promotion_id: promotion.id, code: promotion.code, amount });
+      result.shipping_method_adjustments.push({
+        shipping_method_id,
+        promotion_id: promotion.id,
+        code: promotion.code,
+        amount,
+      });
     }
-    result.applied.push({ promotion_id: promotion.id, code: promotion.code, campaign_id: promotion.campaign?.id ?? null, amount: total });
+    result.applied.push({
+      promotion_id: promotion.id,
+      code: promotion.code,
+      campaign_id: promotion.campaign?.id ?? null,
+      amount: total,
+    });
   }
   return result;
 }
 
 /** Status, campaign window, budget state, currency and the promotion's own rules. */
-function eligibility(promotion: EnginePromotion, cart: EngineCart, now: Date, spent: Map<string, number>): SkipReason | null {
+function eligibility(
+  promotion: EnginePromotion,
+  cart: EngineCart,
+  now: Date,
+  spent: Map<string, number>,
+): SkipReason | null {
   if ((promotion.status ?? "active") !== "active") return "inactive";
   const campaign = promotion.campaign;
   if (campaign?.starts_at && now < campaign.starts_at) return "not_started";
@@ -189,12 +218,18 @@ function eligibility(promotion: EnginePromotion, cart: EngineCart, now: Date, sp
     }
   }
   const method = promotion.application_method;
-  if (method.type === "fixed" && method.currency_code && method.currency_code !== cart.currency_code) return "currency_mismatch";
+  if (method.type === "fixed" && method.currency_code && method.currency_code !== cart.currency_code)
+    return "currency_mismatch";
   if (!promotion.rules.every((rule) => holds(rule, { cart }))) return "rules_not_met";
   return null;
 }
 
-function standard(promotion: EnginePromotion, cart: EngineCart, itemLeft: Amounts, shippingLeft: Amounts): { items: Amounts; shipping: Amounts } | SkipReason {
+function standard(
+  promotion: EnginePromotion,
+  cart: EngineCart,
+  itemLeft: Amounts,
+  shippingLeft: Amounts,
+): { items: Amounts; shipping: Amounts } | SkipReason {
   const method = promotion.application_method;
   const matches = (scope: Scope) => method.target_rules.every((rule) => holds(rule, scope));
   if (method.type === "free_shipping" || method.target_type === "shipping_methods") {
@@ -202,7 +237,8 @@ function standard(promotion: EnginePromotion, cart: EngineCart, itemLeft: Amount
       .filter((m) => shippingLeft.get(m.id)! > 0 && matches({ cart, shipping: m }))
       .map((m) => ({ id: m.id, units: 1, unitPrice: m.amount, left: shippingLeft.get(m.id)! }));
     if (targets.length === 0) return "no_targets";
-    if (method.type === "free_shipping") return { items: new Map(), shipping: new Map(targets.map((t) => [t.id, t.left])) };
+    if (method.type === "free_shipping")
+      return { items: new Map(), shipping: new Map(targets.map((t) => [t.id, t.left])) };
     return { items: new Map(), shipping: discount(method, targets, method.allocation ?? "each") };
   }
   const targets = cart.items
@@ -229,13 +265,19 @@ function discount(method: EnginePromotion["application_method"], targets: Target
       const units = method.max_quantity === null ? t.units : Math.min(t.units, method.max_quantity);
       const base = Math.min(t.left, units * t.unitPrice);
       // Only the units counted may be discounted, and never more than they are worth.
-      out.set(t.id, method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units));
+      out.set(
+        t.id,
+        method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units),
+      );
     }
     return out;
   }
   const pool = targets.reduce((a, t) => a + t.left, 0);
   const total = method.type === "percentage" ? percentOf(pool, method.value) : Math.min(pool, method.value);
-  const parts = allocate(total, targets.map((t) => t.left));
+  const parts = allocate(
+    total,
+    targets.map((t) => t.left),
+  );
   targets.forEach((t, i) => out.set(t.id, parts[i]!));
   return out;
 }
@@ -245,18 +287,27 @@ function discount(method: EnginePromotion["application_method"], targets: Target
  * are not targets, then from the dearest target units, and the M cheapest target units left
  * get the discount (ties keep cart order). Applied once per cart.
  */
-function buyGet(promotion: EnginePromotion, cart: EngineCart, itemLeft: Amounts): { items: Amounts; shipping: Amounts } | SkipReason {
+function buyGet(
+  promotion: EnginePromotion,
+  cart: EngineCart,
+  itemLeft: Amounts,
+): { items: Amounts; shipping: Amounts } | SkipReason {
   const method = promotion.application_method;
   const need = method.buy_rules_min_quantity ?? 1;
   const give = Math.min(method.apply_to_quantity ?? 1, method.max_quantity ?? Number.MAX_SAFE_INTEGER);
-  const isTarget = new Set(cart.items.filter((i) => method.target_rules.every((rule) => holds(rule, { cart, item: i }))).map((i) => i.id));
+  const isTarget = new Set(
+    cart.items.filter((i) => method.target_rules.every((rule) => holds(rule, { cart, item: i }))).map((i) => i.id),
+  );
   const buyLines = cart.items.filter((i) => method.buy_rules.every((rule) => holds(rule, { cart, item: i })));
   if (buyLines.reduce((a, i) => a + i.quantity, 0) < need) return "rules_not_met";
 
   const order = (i: EngineItem) => cart.items.indexOf(i);
   const consumed = new Map<string, number>();
   let toBuy = need;
-  const buyOrder = [...buyLines].sort((a, b) => Number(isTarget.has(a.id)) - Number(isTarget.has(b.id)) || b.unit_price - a.unit_price || order(a) - order(b));
+  const buyOrder = [...buyLines].sort(
+    (a, b) =>
+      Number(isTarget.has(a.id)) - Number(isTarget.has(b.id)) || b.unit_price - a.unit_price || order(a) - order(b),
+  );
   for (const line of buyOrder) {
     if (toBuy === 0) break;
     const take = Math.min(line.quantity, toBuy);
@@ -266,7 +317,9 @@ function buyGet(promotion: EnginePromotion, cart: EngineCart, itemLeft: Amounts)
 
   const out: Amounts = new Map();
   let toGive = give;
-  const targetOrder = cart.items.filter((i) => isTarget.has(i.id)).sort((a, b) => a.unit_price - b.unit_price || order(a) - order(b));
+  const targetOrder = cart.items
+    .filter((i) => isTarget.has(i.id))
+    .sort((a, b) => a.unit_price - b.unit_price || order(a) - order(b));
   for (const line of targetOrder) {
     if (toGive === 0) break;
     const units = Math.min(line.quantity - (consumed.get(line.id) ?? 0), toGive);
@@ -274,7 +327,10 @@ function buyGet(promotion: EnginePromotion, cart: EngineCart, itemLeft: Amounts)
     if (units <= 0 || left === 0) continue;
     toGive -= units;
     const base = Math.min(left, units * line.unit_price);
-    out.set(line.id, method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units));
+    out.set(
+      line.id,
+      method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units),
+    );
   }
   return out.size === 0 ? "no_targets" : { items: out, shipping: new Map() };
 }
@@ -292,7 +348,8 @@ function holds(rule: EngineRule, scope: Scope): boolean {
  */
 function valuesOf(attribute: RuleAttribute, { cart, item, shipping }: Scope): Array<string | number> {
   const items = item ? [item] : cart.items;
-  const present = <T>(values: Array<T | null | undefined>) => values.filter((v): v is T => v !== null && v !== undefined);
+  const present = <T>(values: Array<T | null | undefined>) =>
+    values.filter((v): v is T => v !== null && v !== undefined);
   switch (attribute) {
     case "customer_group_id":
       return [...(cart.customer_group_ids ?? [])];
@@ -315,7 +372,9 @@ function valuesOf(attribute: RuleAttribute, { cart, item, shipping }: Scope): Ar
     case "quantity":
       return [items.reduce((a, i) => a + i.quantity, 0)];
     case "shipping_option_id":
-      return present(shipping ? [shipping.shipping_option_id] : (cart.shipping_methods ?? []).map((m) => m.shipping_option_id));
+      return present(
+        shipping ? [shipping.shipping_option_id] : (cart.shipping_methods ?? []).map((m) => m.shipping_option_id),
+      );
   }
 }
 

@@ -1,8 +1,22 @@
 export * from "./schema";
-export { createPromotionService, type PromotionService, type PromotionUsage, type BudgetConsumption, type RuleBatchResult } from "./service";
+export {
+  createPromotionService,
+  type PromotionService,
+  type PromotionUsage,
+  type BudgetConsumption,
+  type RuleBatchResult,
+} from "./service";
 export * from "./compute-adjustments";
 export { allocate, percentOf } from "./allocation";
 export { NUMERIC_ATTRIBUTES, RULE_ATTRIBUTES, ruleAttribute, type RuleAttribute } from "./rules";
 export type { PromotionView, CampaignView, RuleView, BudgetView } from "./views";
 export * from "./steps";
-export { RULE_TYPES, RuleAttributeOption, ruleAttributeOptions, ruleValueSource, ATTRIBUTE_LABELS, OPERATOR_LABELS, type RuleType } from "./rule-options";
+export {
+  RULE_TYPES,
+  RuleAttributeOption,
+  ruleAttributeOptions,
+  ruleValueSource,
+  ATTRIBUTE_LABELS,
+  OPERATOR_LABELS,
+  type RuleType,
+} from "./rule-options";

@@ -8,7 +8,15 @@ export const RULE_TYPES = ["rules", "target-rules", "buy-rules"] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 /** Medusa's operator names, as its dashboard shows them. */
-export const OPERATOR_LABELS: Record<RuleOperator, string> = { eq: "Equals", ne: "Not In", in: "In", gt: "Greater than", gte: "Greater than or equal", lt: "Less than", lte: "Less than or equal" };
+export const OPERATOR_LABELS: Record<RuleOperator, string> = {
+  eq: "Equals",
+  ne: "Not In",
+  in: "In",
+  gt: "Greater than",
+  gte: "Greater than or equal",
+  lt: "Less than",
+  lte: "Less than or equal",
+};
 
 /** What each canonical rule attribute is called in a form. */
 export const ATTRIBUTE_LABELS: Record<RuleAttribute, string> = {
@@ -39,10 +47,20 @@ export const RuleAttributeOption = Type.Object({
 export type RuleAttributeOption = Static<typeof RuleAttributeOption>;
 
 /** Attributes whose values are records of another module: the value lists `rule-value-options` reads. */
-const VALUE_SOURCES = ["customer_group", "region", "currency_code", "product", "product_category", "product_collection", "product_tag", "shipping_option"] as const;
+const VALUE_SOURCES = [
+  "customer_group",
+  "region",
+  "currency_code",
+  "product",
+  "product_category",
+  "product_collection",
+  "product_tag",
+  "shipping_option",
+] as const;
 export type ValueSource = (typeof VALUE_SOURCES)[number];
 
-const operators = (names: RuleOperator[]) => names.map((name) => ({ id: name, value: name, label: OPERATOR_LABELS[name] }));
+const operators = (names: RuleOperator[]) =>
+  names.map((name) => ({ id: name, value: name, label: OPERATOR_LABELS[name] }));
 // Ordering operators only where Kasse compares numbers (`ruleProblem` refuses them elsewhere).
 const SET_OPERATORS = operators(["in", "eq", "ne"]);
 const NUMBER_OPERATORS = operators(["eq", "ne", "gt", "gte", "lt", "lte"]);
@@ -54,7 +72,14 @@ const NUMBER_OPERATORS = operators(["eq", "ne", "gt", "gte", "lt", "lte"]);
 function attribute(id: string, value: string): RuleAttributeOption {
   const canonical = ruleAttribute(value)!;
   const numeric = NUMERIC_ATTRIBUTES.has(canonical);
-  return { id, value, label: ATTRIBUTE_LABELS[canonical], field_type: numeric ? "number" : "multiselect", required: false, operators: numeric ? NUMBER_OPERATORS : SET_OPERATORS };
+  return {
+    id,
+    value,
+    label: ATTRIBUTE_LABELS[canonical],
+    field_type: numeric ? "number" : "multiselect",
+    required: false,
+    operators: numeric ? NUMBER_OPERATORS : SET_OPERATORS,
+  };
 }
 
 const PRODUCT_ATTRIBUTES = [
@@ -64,11 +89,31 @@ const PRODUCT_ATTRIBUTES = [
   attribute("product_tag", "items.product.tags.id"),
 ];
 // The cart-level rules: who buys, where, and what the cart holds or totals.
-const CART_ATTRIBUTES = [attribute("customer_group", "customer.groups.id"), attribute("region", "region.id"), ...PRODUCT_ATTRIBUTES, attribute("shipping_option", "shipping_methods.shipping_option.id"), attribute("subtotal", "subtotal"), attribute("quantity", "items.quantity")];
+const CART_ATTRIBUTES = [
+  attribute("customer_group", "customer.groups.id"),
+  attribute("region", "region.id"),
+  ...PRODUCT_ATTRIBUTES,
+  attribute("shipping_option", "shipping_methods.shipping_option.id"),
+  attribute("subtotal", "subtotal"),
+  attribute("quantity", "items.quantity"),
+];
 
 // Medusa's dashboard turns these disguised entries into fields of the application method
 // (`currency_code`, `apply_to_quantity`, `buy_rules_min_quantity`) instead of rules.
-const disguised = (id: string, label: string, field_type: "select" | "number", required: boolean): RuleAttributeOption => ({ id, value: id, label, field_type, required, disguised: true, operators: operators(["eq"]) });
+const disguised = (
+  id: string,
+  label: string,
+  field_type: "select" | "number",
+  required: boolean,
+): RuleAttributeOption => ({
+  id,
+  value: id,
+  label,
+  field_type,
+  required,
+  disguised: true,
+  operators: operators(["eq"]),
+});
 
 /** The context a form asks with: the promotion being written. */
 export interface RuleOptionsContext {
@@ -86,13 +131,23 @@ export function ruleAttributeOptions(ruleType: RuleType, context: RuleOptionsCon
   const buyget = context.promotion_type === "buyget";
   switch (ruleType) {
     case "rules":
-      return [...CART_ATTRIBUTES, disguised("currency_code", "Currency Code", "select", context.application_method_type === "fixed")];
+      return [
+        ...CART_ATTRIBUTES,
+        disguised("currency_code", "Currency Code", "select", context.application_method_type === "fixed"),
+      ];
     case "target-rules": {
-      const targets = context.application_method_target_type === "shipping_methods" ? [attribute("shipping_option", "shipping_option_id")] : PRODUCT_ATTRIBUTES;
-      return buyget ? [...targets, disguised("apply_to_quantity", "Quantity of items promotion will apply to", "number", true)] : targets;
+      const targets =
+        context.application_method_target_type === "shipping_methods"
+          ? [attribute("shipping_option", "shipping_option_id")]
+          : PRODUCT_ATTRIBUTES;
+      return buyget
+        ? [...targets, disguised("apply_to_quantity", "Quantity of items promotion will apply to", "number", true)]
+        : targets;
     }
     case "buy-rules":
-      return buyget ? [...PRODUCT_ATTRIBUTES, disguised("buy_rules_min_quantity", "Minimum quantity of items", "number", true)] : PRODUCT_ATTRIBUTES;
+      return buyget
+        ? [...PRODUCT_ATTRIBUTES, disguised("buy_rules_min_quantity", "Minimum quantity of items", "number", true)]
+        : PRODUCT_ATTRIBUTES;
   }
 }
 
@@ -101,8 +156,12 @@ export function ruleAttributeOptions(ruleType: RuleType, context: RuleOptionsCon
  * dashboard asks for values without it); 400 when no form of that rule type offers such a list.
  */
 export function ruleValueSource(ruleType: RuleType, attributeId: string): ValueSource {
-  const offered = [...ruleAttributeOptions(ruleType), ...ruleAttributeOptions(ruleType, { application_method_target_type: "shipping_methods" })].some((a) => a.id === attributeId);
+  const offered = [
+    ...ruleAttributeOptions(ruleType),
+    ...ruleAttributeOptions(ruleType, { application_method_target_type: "shipping_methods" }),
+  ].some((a) => a.id === attributeId);
   if (!offered) throw errors.invalidData(`Rule attribute '${attributeId}' is not offered for ${ruleType}`);
-  if (!(VALUE_SOURCES as readonly string[]).includes(attributeId)) throw errors.invalidData(`Rule attribute '${attributeId}' takes typed values, not a list`);
+  if (!(VALUE_SOURCES as readonly string[]).includes(attributeId))
+    throw errors.invalidData(`Rule attribute '${attributeId}' takes typed values, not a list`);
   return attributeId as ValueSource;
 }

@@ -62,9 +62,11 @@ export function ruleProblem(rule: { attribute: string; operator: RuleOperator; v
   const attribute = ruleAttribute(rule.attribute);
   if (!attribute) return `Unknown rule attribute '${rule.attribute}'; expected one of ${RULE_ATTRIBUTES.join(", ")}`;
   if (rule.values.length === 0) return `Rule on '${rule.attribute}' needs at least one value`;
-  if (SINGLE_VALUE.has(rule.operator) && rule.values.length !== 1) return `Operator '${rule.operator}' takes exactly one value`;
+  if (SINGLE_VALUE.has(rule.operator) && rule.values.length !== 1)
+    return `Operator '${rule.operator}' takes exactly one value`;
   const numeric = NUMERIC_ATTRIBUTES.has(attribute);
-  if (ORDERING.has(rule.operator) && !numeric) return `Operator '${rule.operator}' applies only to ${[...NUMERIC_ATTRIBUTES].join(", ")}`;
+  if (ORDERING.has(rule.operator) && !numeric)
+    return `Operator '${rule.operator}' applies only to ${[...NUMERIC_ATTRIBUTES].join(", ")}`;
   if (numeric && rule.values.some((v) => !INTEGER.test(v))) return `Rule on '${rule.attribute}' takes integer values`;
   return null;
 }
@@ -74,7 +76,11 @@ export function ruleProblem(rule: { attribute: string; operator: RuleOperator; v
  * or a cart's products, none when absent) satisfies the rule. `eq`/`in` hold when some value
  * matches; `ne` is their negation (no value equals); ordering operators compare one number.
  */
-export function compare(operator: RuleOperator, actual: ReadonlyArray<string | number>, expected: readonly string[]): boolean {
+export function compare(
+  operator: RuleOperator,
+  actual: ReadonlyArray<string | number>,
+  expected: readonly string[],
+): boolean {
   const same = (a: string | number, b: string) => (typeof a === "number" ? a === Number(b) : a === b);
   switch (operator) {
     case "eq":

@@ -1,7 +1,22 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Code, CurrencyCode, DateTime, Id, LongText, metadata, money, MoneyWhen, OptionalMetadata, Title, OrNull, RowView, View, entityTable } from "@kasse/db";
+import {
+  Code,
+  CurrencyCode,
+  DateTime,
+  Id,
+  LongText,
+  metadata,
+  money,
+  MoneyWhen,
+  OptionalMetadata,
+  Title,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -17,7 +32,9 @@ export const campaign = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("promotion_campaign_identifier_uq").on(t.campaign_identifier).where(sql`deleted_at is null`),
+    uniqueIndex("promotion_campaign_identifier_uq")
+      .on(t.campaign_identifier)
+      .where(sql`deleted_at is null`),
     index("promotion_campaign_created_at_idx").on(t.created_at),
   ],
 );
@@ -29,7 +46,9 @@ export const campaign = entityTable(
 export const campaignBudget = entityTable(
   "promotion_campaign_budget",
   {
-    campaign_id: text("campaign_id").notNull().references(() => campaign.id, { onDelete: "cascade" }),
+    campaign_id: text("campaign_id")
+      .notNull()
+      .references(() => campaign.id, { onDelete: "cascade" }),
     type: text("type").$type<BudgetType>().notNull(),
     limit: money("limit"),
     used: bigint("used", { mode: "number" }).notNull().default(0),
@@ -51,7 +70,9 @@ export const promotion = entityTable(
   },
   (t) => [
     // Codes are unique regardless of case: "SUMMER" and "summer" are one code to a shopper.
-    uniqueIndex("promotion_code_uq").on(sql`lower(${t.code})`).where(sql`deleted_at is null and code is not null`),
+    uniqueIndex("promotion_code_uq")
+      .on(sql`lower(${t.code})`)
+      .where(sql`deleted_at is null and code is not null`),
     index("promotion_campaign_idx").on(t.campaign_id),
     index("promotion_automatic_idx").on(t.is_automatic),
     index("promotion_created_at_idx").on(t.created_at),
@@ -62,7 +83,9 @@ export const promotion = entityTable(
 export const applicationMethod = entityTable(
   "promotion_application_method",
   {
-    promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
+    promotion_id: text("promotion_id")
+      .notNull()
+      .references(() => promotion.id, { onDelete: "cascade" }),
     type: text("type").$type<ApplicationType>().notNull(),
     target_type: text("target_type").$type<TargetType>().notNull(),
     allocation: text("allocation").$type<Allocation>(),
@@ -83,7 +106,9 @@ export const applicationMethod = entityTable(
 export const promotionRule = entityTable(
   "promotion_rule",
   {
-    promotion_id: text("promotion_id").notNull().references(() => promotion.id, { onDelete: "cascade" }),
+    promotion_id: text("promotion_id")
+      .notNull()
+      .references(() => promotion.id, { onDelete: "cascade" }),
     kind: text("kind").$type<RuleKind>().notNull(),
     attribute: text("attribute").notNull(),
     operator: text("operator").$type<RuleOperator>().notNull(),
@@ -146,7 +171,15 @@ export const RuleCreate = Type.Object(
   {
     attribute: Code({ minLength: 1 }),
     operator: literals(RULE_OPERATORS),
-    values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Union([Code(), Type.Number(), Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 })])),
+    values: MoneyWhen(
+      "attribute",
+      MONEY_RULE_ATTRIBUTES,
+      Type.Union([
+        Code(),
+        Type.Number(),
+        Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 }),
+      ]),
+    ),
     description: Nullable(LongText()),
   },
   { additionalProperties: false },
@@ -200,7 +233,9 @@ export const ApplicationMethodCreate = Type.Object(
 export type ApplicationMethodCreate = Static<typeof ApplicationMethodCreate>;
 
 /** A partial application method (update); rules change through the batch endpoints. */
-export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMethodCore), { additionalProperties: false });
+export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMethodCore), {
+  additionalProperties: false,
+});
 export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
 
 /** Body of `POST /admin/promotions`. */
@@ -295,7 +330,17 @@ export interface CampaignFilters {
 // ---- Responses (named `*Response`: `*View` are the service's types, see views.ts) -----------------
 
 /** A promotion rule with its values. */
-export const PromotionRuleResponse = RowView(promotionRule, { values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Array(View({ id: Type.String(), value: Type.String() }))) }, ["promotion_id", "kind"]);
+export const PromotionRuleResponse = RowView(
+  promotionRule,
+  {
+    values: MoneyWhen(
+      "attribute",
+      MONEY_RULE_ATTRIBUTES,
+      Type.Array(View({ id: Type.String(), value: Type.String() })),
+    ),
+  },
+  ["promotion_id", "kind"],
+);
 /** A campaign's budget. */
 export const CampaignBudgetResponse = RowView(campaignBudget, {
   limit: OrNull(MoneyWhen("type", MONEY_BUDGET_TYPES, Type.Integer())),
@@ -307,10 +352,23 @@ export const ApplicationMethodResponse = RowView(applicationMethod, {
   target_rules: Type.Array(PromotionRuleResponse),
   buy_rules: Type.Array(PromotionRuleResponse),
 });
-const promotionProperties = { application_method: OrNull(ApplicationMethodResponse), rules: Type.Array(PromotionRuleResponse) };
+const promotionProperties = {
+  application_method: OrNull(ApplicationMethodResponse),
+  rules: Type.Array(PromotionRuleResponse),
+};
 /** A campaign with its budget and promotions. */
-export const CampaignResponse = RowView(campaign, { budget: OrNull(CampaignBudgetResponse), promotions: Type.Array(RowView(promotion, promotionProperties)) });
+export const CampaignResponse = RowView(campaign, {
+  budget: OrNull(CampaignBudgetResponse),
+  promotions: Type.Array(RowView(promotion, promotionProperties)),
+});
 /** A promotion with its campaign, application method and rules. */
-export const PromotionResponse = RowView(promotion, { ...promotionProperties, campaign: OrNull(RowView(campaign, { budget: OrNull(CampaignBudgetResponse) })) });
+export const PromotionResponse = RowView(promotion, {
+  ...promotionProperties,
+  campaign: OrNull(RowView(campaign, { budget: OrNull(CampaignBudgetResponse) })),
+});
 /** The answer of a rule batch: rules created and updated, ids deleted. */
-export const RuleBatchResponse = Type.Object({ created: Type.Array(PromotionRuleResponse), updated: Type.Array(PromotionRuleResponse), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) });
+export const RuleBatchResponse = Type.Object({
+  created: Type.Array(PromotionRuleResponse),
+  updated: Type.Array(PromotionRuleResponse),
+  deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
+});

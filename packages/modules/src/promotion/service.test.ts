@@ -14,9 +14,16 @@ const service = lazy(() => createPromotionService(database.db));
 
 let seq = 0;
 const uid = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-const percent = (value = 10) => ({ type: "percentage" as const, target_type: "items" as const, allocation: "each" as const, value });
-const usageCampaign = (limit: number) => service.createCampaign({ name: "Usage", campaign_identifier: uid("usage"), budget: { type: "usage", limit } });
-const usedOf = async (campaignId: string) => (await database.db.select().from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId)))[0]!.used;
+const percent = (value = 10) => ({
+  type: "percentage" as const,
+  target_type: "items" as const,
+  allocation: "each" as const,
+  value,
+});
+const usageCampaign = (limit: number) =>
+  service.createCampaign({ name: "Usage", campaign_identifier: uid("usage"), budget: { type: "usage", limit } });
+const usedOf = async (campaignId: string) =>
+  (await database.db.select().from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId)))[0]!.used;
 
 const cart: EngineCart = {
   currency_code: "eur",
@@ -32,11 +39,28 @@ describe("promotion service", () => {
     const created = await service.create({
       code: uid("SAVE"),
       type: "standard",
-      application_method: { ...percent(), currency_code: "EUR", target_rules: [{ attribute: "product_id", operator: "in", values: ["prod_1", "prod_2"] }] },
+      application_method: {
+        ...percent(),
+        currency_code: "EUR",
+        target_rules: [{ attribute: "product_id", operator: "in", values: ["prod_1", "prod_2"] }],
+      },
       rules: [{ attribute: "subtotal", operator: "gte", values: 1000 }],
     });
-    expect(created).toMatchObject({ type: "standard", status: "active", is_automatic: false, campaign_id: null, campaign: null });
-    expect(created.application_method).toMatchObject({ type: "percentage", target_type: "items", allocation: "each", value: 10, currency_code: "eur", buy_rules: [] });
+    expect(created).toMatchObject({
+      type: "standard",
+      status: "active",
+      is_automatic: false,
+      campaign_id: null,
+      campaign: null,
+    });
+    expect(created.application_method).toMatchObject({
+      type: "percentage",
+      target_type: "items",
+      allocation: "each",
+      value: 10,
+      currency_code: "eur",
+      buy_rules: [],
+    });
     expect(created.application_method!.target_rules[0]!.values.map((v) => v.value)).toEqual(["prod_1", "prod_2"]);
     expect(created.application_method!.target_rules[0]!.values[0]!.id).toMatch(/^prorulval_/);
     expect(created.rules).toMatchObject([{ attribute: "subtotal", operator: "gte", values: [{ value: "1000" }] }]);
@@ -46,9 +70,13 @@ describe("promotion service", () => {
   it("codes are unique regardless of case; a deleted promotion frees its code", async () => {
     const code = uid("Unique");
     const first = await service.create({ code, type: "standard", application_method: percent() });
-    await expect(service.create({ code: code.toUpperCase(), type: "standard", application_method: percent() })).rejects.toMatchObject({ type: "conflict" });
+    await expect(
+      service.create({ code: code.toUpperCase(), type: "standard", application_method: percent() }),
+    ).rejects.toMatchObject({ type: "conflict" });
     await service.delete(first.id);
-    await expect(service.create({ code: code.toLowerCase(), type: "standard", application_method: percent() })).resolves.toMatchObject({ code: code.toLowerCase() });
+    await expect(
+      service.create({ code: code.toLowerCase(), type: "standard", application_method: percent() }),
+    ).resolves.toMatchObject({ code: code.toLowerCase() });
   });
 
   it("refuses what the engine could not honour", async () => {
@@ -56,19 +84,61 @@ describe("promotion service", () => {
       { type: "standard" as const, application_method: percent() }, // no code
       { code: "X1", type: "standard" as const, application_method: percent(0) },
       { code: "X2", type: "standard" as const, application_method: percent(100.5) },
-      { code: "X3", type: "standard" as const, application_method: { type: "fixed" as const, target_type: "items" as const, value: 100 } }, // no currency
-      { code: "X4", type: "standard" as const, application_method: { type: "fixed" as const, target_type: "items" as const, value: 1.5, currency_code: "eur" } },
+      {
+        code: "X3",
+        type: "standard" as const,
+        application_method: { type: "fixed" as const, target_type: "items" as const, value: 100 },
+      }, // no currency
+      {
+        code: "X4",
+        type: "standard" as const,
+        application_method: { type: "fixed" as const, target_type: "items" as const, value: 1.5, currency_code: "eur" },
+      },
       { code: "X5", type: "standard" as const, application_method: { ...percent(), target_type: "order" as const } }, // order needs across
-      { code: "X6", type: "standard" as const, application_method: { type: "free_shipping" as const, target_type: "items" as const } },
+      {
+        code: "X6",
+        type: "standard" as const,
+        application_method: { type: "free_shipping" as const, target_type: "items" as const },
+      },
       { code: "X7", type: "buyget" as const, application_method: percent() }, // buyget without quantities or rules
-      { code: "X8", type: "standard" as const, application_method: percent(), rules: [{ attribute: "nope", operator: "eq" as const, values: ["a"] }] },
-      { code: "X9", type: "standard" as const, application_method: percent(), rules: [{ attribute: "region_id", operator: "gt" as const, values: ["a"] }] },
-      { code: "X10", type: "standard" as const, application_method: percent(), rules: [{ attribute: "subtotal", operator: "gte" as const, values: ["ten"] }] },
-      { code: "X11", type: "standard" as const, application_method: percent(), rules: [{ attribute: "region_id", operator: "eq" as const, values: ["a", "b"] }] },
-      { code: "X12", type: "standard" as const, application_method: { ...percent(), buy_rules: [{ attribute: "product_id", operator: "eq" as const, values: ["p"] }] } },
+      {
+        code: "X8",
+        type: "standard" as const,
+        application_method: percent(),
+        rules: [{ attribute: "nope", operator: "eq" as const, values: ["a"] }],
+      },
+      {
+        code: "X9",
+        type: "standard" as const,
+        application_method: percent(),
+        rules: [{ attribute: "region_id", operator: "gt" as const, values: ["a"] }],
+      },
+      {
+        code: "X10",
+        type: "standard" as const,
+        application_method: percent(),
+        rules: [{ attribute: "subtotal", operator: "gte" as const, values: ["ten"] }],
+      },
+      {
+        code: "X11",
+        type: "standard" as const,
+        application_method: percent(),
+        rules: [{ attribute: "region_id", operator: "eq" as const, values: ["a", "b"] }],
+      },
+      {
+        code: "X12",
+        type: "standard" as const,
+        application_method: {
+          ...percent(),
+          buy_rules: [{ attribute: "product_id", operator: "eq" as const, values: ["p"] }],
+        },
+      },
     ];
-    for (const input of bad) await expect(service.create(input), JSON.stringify(input)).rejects.toMatchObject({ type: "invalid_data" });
-    await expect(service.create({ code: "X13", type: "standard", campaign_id: "procamp_missing", application_method: percent() })).rejects.toMatchObject({ type: "not_found" });
+    for (const input of bad)
+      await expect(service.create(input), JSON.stringify(input)).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(
+      service.create({ code: "X13", type: "standard", campaign_id: "procamp_missing", application_method: percent() }),
+    ).rejects.toMatchObject({ type: "not_found" });
     const written = await database.db.select().from(promotion);
     expect(written.filter((p) => p.code && /^X\d+$/.test(p.code))).toEqual([]);
   });
@@ -77,7 +147,12 @@ describe("promotion service", () => {
     // Counts the SELECTs a call issues through the handle it is given.
     const selects = (target: TestDatabase["db"]) => {
       let count = 0;
-      const counting = new Proxy(target, { get: (t, key) => (key === "select" ? (...args: unknown[]) => (count++, (t.select as (...a: unknown[]) => unknown)(...args)) : Reflect.get(t, key)) });
+      const counting = new Proxy(target, {
+        get: (t, key) =>
+          key === "select"
+            ? (...args: unknown[]) => (count++, (t.select as (...a: unknown[]) => unknown)(...args))
+            : Reflect.get(t, key),
+      });
       return { db: counting, count: () => count };
     };
     const camp = await usageCampaign(100);
@@ -85,12 +160,26 @@ describe("promotion service", () => {
     for (let i = 0; i < 6; i++) {
       const code = uid("Many");
       codes.push(code);
-      await service.create({ code, type: "standard", campaign_id: camp.id, application_method: { ...percent(), target_rules: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }] } });
+      await service.create({
+        code,
+        type: "standard",
+        campaign_id: camp.id,
+        application_method: {
+          ...percent(),
+          target_rules: [{ attribute: "product_id", operator: "eq", values: ["prod_1"] }],
+        },
+      });
     }
     const one = selects(database.db);
-    expect((await createPromotionService(one.db).loadForCart(codes.slice(0, 1))).promotions.length).toBeGreaterThanOrEqual(1);
+    expect(
+      (await createPromotionService(one.db).loadForCart(codes.slice(0, 1))).promotions.length,
+    ).toBeGreaterThanOrEqual(1);
     const six = selects(database.db);
-    expect((await createPromotionService(six.db).loadForCart(codes)).promotions.filter((p) => p.code && codes.includes(p.code))).toHaveLength(6);
+    expect(
+      (await createPromotionService(six.db).loadForCart(codes)).promotions.filter(
+        (p) => p.code && codes.includes(p.code),
+      ),
+    ).toHaveLength(6);
     expect(six.count()).toBe(one.count());
     expect(six.count()).toBeLessThanOrEqual(5);
   });
@@ -98,8 +187,18 @@ describe("promotion service", () => {
   it("loads automatic promotions first, then codes case-insensitively", async () => {
     const auto = await service.create({ type: "standard", is_automatic: true, application_method: percent(5) });
     const code = uid("Cart");
-    const coded = await service.create({ code, type: "standard", application_method: { type: "fixed", target_type: "order", value: 300, currency_code: "eur" } });
-    await service.create({ code: uid("draft"), type: "standard", status: "draft", is_automatic: true, application_method: percent(50) });
+    const coded = await service.create({
+      code,
+      type: "standard",
+      application_method: { type: "fixed", target_type: "order", value: 300, currency_code: "eur" },
+    });
+    await service.create({
+      code: uid("draft"),
+      type: "standard",
+      status: "draft",
+      is_automatic: true,
+      application_method: percent(50),
+    });
     const result = await service.computeForCart(cart, [code.toLowerCase(), "NOPE"]);
     const applied = result.applied.filter((a) => a.promotion_id === auto.id || a.promotion_id === coded.id);
     expect(applied.map((a) => [a.promotion_id, a.amount])).toEqual([
@@ -117,7 +216,11 @@ describe("promotion service", () => {
     const p = await service.create({ code, type: "standard", campaign_id: camp.id, application_method: percent() });
     expect((await service.computeForCart(cart, [code])).applied.map((a) => a.promotion_id)).toContain(p.id);
     await service.registerUsage([{ promotion_id: p.id, amount: 250 }]);
-    expect((await service.computeForCart(cart, [code])).skipped).toContainEqual({ promotion_id: p.id, code, reason: "budget_exhausted" });
+    expect((await service.computeForCart(cart, [code])).skipped).toContainEqual({
+      promotion_id: p.id,
+      code,
+      reason: "budget_exhausted",
+    });
   });
 });
 
@@ -131,7 +234,11 @@ describe("campaign budgets", () => {
   });
 
   it("a spend budget takes amounts up to its limit; release gives back, never below zero", async () => {
-    const camp = await service.createCampaign({ name: "Spend", campaign_identifier: uid("spend"), budget: { type: "spend", limit: 1000, currency_code: "EUR" } });
+    const camp = await service.createCampaign({
+      name: "Spend",
+      campaign_identifier: uid("spend"),
+      budget: { type: "spend", limit: 1000, currency_code: "EUR" },
+    });
     expect(camp.budget).toMatchObject({ type: "spend", limit: 1000, used: 0, currency_code: "eur" });
     expect(await service.consumeBudget(camp.id, 600)).toBe(true);
     expect(await service.consumeBudget(camp.id, 401)).toBe(false);
@@ -146,26 +253,64 @@ describe("campaign budgets", () => {
   it("a campaign without a budget (or without a limit) always has room", async () => {
     const none = await service.createCampaign({ name: "Free", campaign_identifier: uid("free") });
     expect(await service.consumeBudget(none.id, 1)).toBe(true);
-    const unlimited = await service.createCampaign({ name: "Unlimited", campaign_identifier: uid("unl"), budget: { type: "usage" } });
+    const unlimited = await service.createCampaign({
+      name: "Unlimited",
+      campaign_identifier: uid("unl"),
+      budget: { type: "usage" },
+    });
     expect(await service.consumeBudget(unlimited.id, 1)).toBe(true);
     expect(await usedOf(unlimited.id)).toBe(1);
   });
 
   it("registerUsage is all or nothing across campaigns and counts an order once per usage budget", async () => {
     const usage = await usageCampaign(5);
-    const spend = await service.createCampaign({ name: "Spend", campaign_identifier: uid("spend"), budget: { type: "spend", limit: 500, currency_code: "eur" } });
-    const a = await service.create({ code: uid("A"), type: "standard", campaign_id: usage.id, application_method: percent() });
-    const b = await service.create({ code: uid("B"), type: "standard", campaign_id: usage.id, application_method: percent() });
-    const c = await service.create({ code: uid("C"), type: "standard", campaign_id: spend.id, application_method: percent() });
+    const spend = await service.createCampaign({
+      name: "Spend",
+      campaign_identifier: uid("spend"),
+      budget: { type: "spend", limit: 500, currency_code: "eur" },
+    });
+    const a = await service.create({
+      code: uid("A"),
+      type: "standard",
+      campaign_id: usage.id,
+      application_method: percent(),
+    });
+    const b = await service.create({
+      code: uid("B"),
+      type: "standard",
+      campaign_id: usage.id,
+      application_method: percent(),
+    });
+    const c = await service.create({
+      code: uid("C"),
+      type: "standard",
+      campaign_id: spend.id,
+      application_method: percent(),
+    });
     const plain = await service.create({ code: uid("D"), type: "standard", application_method: percent() });
 
-    const taken = await service.registerUsage([{ promotion_id: a.id, amount: 100 }, { promotion_id: b.id, amount: 50 }, { promotion_id: c.id, amount: 300 }, { promotion_id: plain.id, amount: 10 }]);
-    expect(taken).toEqual([{ campaign_id: usage.id, amount: 1 }, { campaign_id: spend.id, amount: 300 }].sort((x, y) => x.campaign_id.localeCompare(y.campaign_id)));
+    const taken = await service.registerUsage([
+      { promotion_id: a.id, amount: 100 },
+      { promotion_id: b.id, amount: 50 },
+      { promotion_id: c.id, amount: 300 },
+      { promotion_id: plain.id, amount: 10 },
+    ]);
+    expect(taken).toEqual(
+      [
+        { campaign_id: usage.id, amount: 1 },
+        { campaign_id: spend.id, amount: 300 },
+      ].sort((x, y) => x.campaign_id.localeCompare(y.campaign_id)),
+    );
     expect(await usedOf(usage.id)).toBe(1);
     expect(await usedOf(spend.id)).toBe(300);
 
     // The spend budget cannot take 201 more: nothing is taken from the usage budget either.
-    const failure = await service.registerUsage([{ promotion_id: a.id, amount: 1 }, { promotion_id: c.id, amount: 201 }]).catch((e: unknown) => e);
+    const failure = await service
+      .registerUsage([
+        { promotion_id: a.id, amount: 1 },
+        { promotion_id: c.id, amount: 201 },
+      ])
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(KasseError);
     expect(failure).toMatchObject({ type: "invalid_data", retryable: false });
     expect(await usedOf(usage.id)).toBe(1);
@@ -184,27 +329,49 @@ describe("register-promotion-usage step", () => {
       throw errors.invalidData("a later step failed");
     },
   });
-  const checkout = workflow("promotion-test-checkout", async (input: { usages: Array<{ promotion_id: string; amount: number }>; fail: boolean }, ctx) => {
-    const taken = await ctx.run(registerPromotionUsage, { usages: input.usages });
-    if (input.fail) await ctx.run(failLater, null);
-    return taken;
-  });
+  const checkout = workflow(
+    "promotion-test-checkout",
+    async (input: { usages: Array<{ promotion_id: string; amount: number }>; fail: boolean }, ctx) => {
+      const taken = await ctx.run(registerPromotionUsage, { usages: input.usages });
+      if (input.fail) await ctx.run(failLater, null);
+      return taken;
+    },
+  );
 
   it("consumes the budget, and a later step's failure gives it back", async () => {
     const camp = await usageCampaign(3);
-    const p = await service.create({ code: uid("Step"), type: "standard", campaign_id: camp.id, application_method: percent() });
+    const p = await service.create({
+      code: uid("Step"),
+      type: "standard",
+      campaign_id: camp.id,
+      application_method: percent(),
+    });
     const usages = [{ promotion_id: p.id, amount: 100 }];
-    await expect(engine().execute(checkout, { usages, fail: false })).resolves.toEqual([{ campaign_id: camp.id, amount: 1 }]);
+    await expect(engine().execute(checkout, { usages, fail: false })).resolves.toEqual([
+      { campaign_id: camp.id, amount: 1 },
+    ]);
     expect(await usedOf(camp.id)).toBe(1);
-    await expect(engine().execute(checkout, { usages, fail: true })).rejects.toMatchObject({ type: "invalid_data", message: "a later step failed" });
+    await expect(engine().execute(checkout, { usages, fail: true })).rejects.toMatchObject({
+      type: "invalid_data",
+      message: "a later step failed",
+    });
     expect(await usedOf(camp.id)).toBe(1);
   });
 
   it("30 concurrent checkouts against a usage limit of 10: exactly 10 complete, the rest fail cleanly", async () => {
     const camp = await usageCampaign(10);
-    const p = await service.create({ code: uid("Rush"), type: "standard", campaign_id: camp.id, application_method: percent() });
+    const p = await service.create({
+      code: uid("Rush"),
+      type: "standard",
+      campaign_id: camp.id,
+      application_method: percent(),
+    });
     const e = engine();
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => e.execute(checkout, { usages: [{ promotion_id: p.id, amount: 100 }], fail: false })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () =>
+        e.execute(checkout, { usages: [{ promotion_id: p.id, amount: 100 }], fail: false }),
+      ),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(10);
     const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
     expect(failures).toHaveLength(20);

@@ -1,5 +1,16 @@
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
@@ -57,18 +68,35 @@ export function createPromotionService(db: Db) {
       const is_automatic = input.is_automatic ?? false;
       if (!is_automatic && !input.code) throw errors.invalidData("code is required unless the promotion is automatic");
       const { target_rules = [], buy_rules = [], ...fields } = input.application_method;
-      const method = validateMethod(fields, input.type, { targetRules: target_rules.length, buyRules: buy_rules.length });
+      const method = validateMethod(fields, input.type, {
+        targetRules: target_rules.length,
+        buyRules: buy_rules.length,
+      });
       const rules = [
         ...(input.rules ?? []).map((r, i) => ({ kind: "promotion" as const, ...normalizeRule(r, `rules[${i}]`) })),
-        ...target_rules.map((r, i) => ({ kind: "target" as const, ...normalizeRule(r, `application_method.target_rules[${i}]`) })),
-        ...buy_rules.map((r, i) => ({ kind: "buy" as const, ...normalizeRule(r, `application_method.buy_rules[${i}]`) })),
+        ...target_rules.map((r, i) => ({
+          kind: "target" as const,
+          ...normalizeRule(r, `application_method.target_rules[${i}]`),
+        })),
+        ...buy_rules.map((r, i) => ({
+          kind: "buy" as const,
+          ...normalizeRule(r, `application_method.buy_rules[${i}]`),
+        })),
       ];
       const id = generateId("promo");
       await transaction(db, async (t) => {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
         await t
           .insert(promotion)
-          .values({ id, code: input.code ?? null, type: input.type, status: input.status ?? "active", is_automatic, campaign_id: input.campaign_id ?? null, metadata: input.metadata ?? null })
+          .values({
+            id,
+            code: input.code ?? null,
+            type: input.type,
+            status: input.status ?? "active",
+            is_automatic,
+            campaign_id: input.campaign_id ?? null,
+            metadata: input.metadata ?? null,
+          })
           .catch(codeTaken(input.code));
         await t.insert(applicationMethod).values({ id: generateId("proappmet"), promotion_id: id, ...method });
         await insertRules(t, id, rules);
@@ -77,14 +105,36 @@ export function createPromotionService(db: Db) {
     },
 
     async retrieve(id: string): Promise<PromotionView> {
-      const [row] = await db.select().from(promotion).where(and(eq(promotion.id, id), live));
+      const [row] = await db
+        .select()
+        .from(promotion)
+        .where(and(eq(promotion.id, id), live));
       if (!row) throw notFound(id);
       return (await promotionViews(db, [row]))[0]!;
     },
 
-    async list(filters: PromotionFilters, page: Paging & { order?: string }): Promise<{ items: PromotionView[]; count: number }> {
+    async list(
+      filters: PromotionFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: PromotionView[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, promotion, where, orderBy(page.order, { created_at: promotion.created_at, updated_at: promotion.updated_at, code: promotion.code, type: promotion.type, status: promotion.status }, promotion.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        promotion,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: promotion.created_at,
+            updated_at: promotion.updated_at,
+            code: promotion.code,
+            type: promotion.type,
+            status: promotion.status,
+          },
+          promotion.id,
+        ),
+        page,
+      );
       return { items: await promotionViews(db, rows), count: total };
     },
 
@@ -97,12 +147,17 @@ export function createPromotionService(db: Db) {
       const type = input.type ?? existing.type;
       const current = existing.application_method!;
       const merged = { ...current, ...(input.application_method ?? {}) };
-      const method = validateMethod(merged, type, { targetRules: current.target_rules.length, buyRules: current.buy_rules.length });
+      const method = validateMethod(merged, type, {
+        targetRules: current.target_rules.length,
+        buyRules: current.buy_rules.length,
+      });
       await transaction(db, async (t) => {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
         const { application_method: _method, ...fields } = input;
-        if (Object.keys(fields).length) await t.update(promotion).set(fields).where(eq(promotion.id, id)).catch(codeTaken(input.code));
-        if (input.application_method) await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
+        if (Object.keys(fields).length)
+          await t.update(promotion).set(fields).where(eq(promotion.id, id)).catch(codeTaken(input.code));
+        if (input.application_method)
+          await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
       });
       return service.retrieve(id);
     },
@@ -117,12 +172,19 @@ export function createPromotionService(db: Db) {
     async batchRules(id: string, kind: RuleKind, batch: RuleBatch): Promise<RuleBatchResult> {
       const existing = await service.retrieve(id);
       const field = kind === "promotion" ? "rules" : kind === "target" ? "target_rules" : "buy_rules";
-      if (kind === "buy" && existing.type !== "buyget") throw errors.invalidData("buy_rules can only be set on a buyget promotion");
-      const current = kind === "promotion" ? existing.rules : kind === "target" ? existing.application_method!.target_rules : existing.application_method!.buy_rules;
+      if (kind === "buy" && existing.type !== "buyget")
+        throw errors.invalidData("buy_rules can only be set on a buyget promotion");
+      const current =
+        kind === "promotion"
+          ? existing.rules
+          : kind === "target"
+            ? existing.application_method!.target_rules
+            : existing.application_method!.buy_rules;
       const known = new Map(current.map((r) => [r.id, r]));
       const deleteIds = [...new Set(batch.delete ?? [])];
       for (const ruleId of [...deleteIds, ...(batch.update ?? []).map((u) => u.id)]) {
-        if (!known.has(ruleId)) throw errors.notFound(`Promotion rule with id: ${ruleId} was not found in ${field} of promotion ${id}`);
+        if (!known.has(ruleId))
+          throw errors.notFound(`Promotion rule with id: ${ruleId} was not found in ${field} of promotion ${id}`);
       }
       const created = (batch.create ?? []).map((r, i) => ({ kind, ...normalizeRule(r, `create[${i}]`) }));
       const updates = (batch.update ?? []).map((u, i) => {
@@ -130,26 +192,44 @@ export function createPromotionService(db: Db) {
         return {
           id: u.id,
           ...normalizeRule(
-            { attribute: u.attribute ?? before.attribute, operator: u.operator ?? before.operator, values: u.values ?? before.values.map((v) => v.value), description: u.description === undefined ? before.description : u.description },
+            {
+              attribute: u.attribute ?? before.attribute,
+              operator: u.operator ?? before.operator,
+              values: u.values ?? before.values.map((v) => v.value),
+              description: u.description === undefined ? before.description : u.description,
+            },
             `update[${i}]`,
           ),
         };
       });
       const remaining = current.length - deleteIds.length + created.length;
-      if (existing.type === "buyget" && kind !== "promotion" && remaining === 0) throw errors.invalidData(`${field} are required for a buyget promotion`);
+      if (existing.type === "buyget" && kind !== "promotion" && remaining === 0)
+        throw errors.invalidData(`${field} are required for a buyget promotion`);
       return transaction(db, async (t) => {
         const inserted = await insertRules(t, id, created);
         const changed = [];
         for (const u of updates) {
           const [row] = await t
             .update(promotionRule)
-            .set({ attribute: u.attribute, operator: u.operator, description: u.description, values: valuesWithIds(u.values) })
+            .set({
+              attribute: u.attribute,
+              operator: u.operator,
+              description: u.description,
+              values: valuesWithIds(u.values),
+            })
             .where(eq(promotionRule.id, u.id))
             .returning();
           changed.push(ruleView(row!));
         }
-        if (deleteIds.length) await t.delete(promotionRule).where(and(eq(promotionRule.promotion_id, id), inArray(promotionRule.id, deleteIds)));
-        return { created: inserted.map(ruleView), updated: changed, deleted: { ids: deleteIds, object: "promotion-rule" as const, deleted: true as const } };
+        if (deleteIds.length)
+          await t
+            .delete(promotionRule)
+            .where(and(eq(promotionRule.promotion_id, id), inArray(promotionRule.id, deleteIds)));
+        return {
+          created: inserted.map(ruleView),
+          updated: changed,
+          deleted: { ids: deleteIds, object: "promotion-rule" as const, deleted: true as const },
+        };
       });
     },
 
@@ -162,15 +242,26 @@ export function createPromotionService(db: Db) {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
       const match = [and(eq(promotion.is_automatic, true), eq(promotion.status, "active"))];
       if (lowered.length) match.push(inArray(sql`lower(${promotion.code})`, lowered));
-      const rows = await db.select().from(promotion).where(and(live, or(...match))).orderBy(asc(promotion.created_at), asc(promotion.id));
+      const rows = await db
+        .select()
+        .from(promotion)
+        .where(and(live, or(...match)))
+        .orderBy(asc(promotion.created_at), asc(promotion.id));
       const views = await promotionViews(db, rows);
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
-      const ordered = [...views.filter((v) => v.is_automatic && v.status === "active"), ...lowered.map((c) => byCode.get(c)).filter((v): v is PromotionView => v !== undefined)];
+      const ordered = [
+        ...views.filter((v) => v.is_automatic && v.status === "active"),
+        ...lowered.map((c) => byCode.get(c)).filter((v): v is PromotionView => v !== undefined),
+      ];
       return { promotions: ordered.map(toEngine), unknown: codes.filter((c) => !byCode.has(c.toLowerCase())) };
     },
 
     /** Loads the cart's promotions and prices them (`computeAdjustments`); unknown codes are skipped as `not_found`. */
-    async computeForCart(cart: EngineCart, codes: readonly string[], options: { now?: Date } = {}): Promise<ComputeResult> {
+    async computeForCart(
+      cart: EngineCart,
+      codes: readonly string[],
+      options: { now?: Date } = {},
+    ): Promise<ComputeResult> {
       const { promotions, unknown } = await service.loadForCart(codes);
       const result = computeAdjustments(cart, promotions, options.now ?? new Date());
       result.skipped.push(...unknown.map((code) => ({ promotion_id: null, code, reason: "not_found" as const })));
@@ -196,13 +287,20 @@ export function createPromotionService(db: Db) {
       for (const row of rows) {
         const spent = usages.filter((u) => u.promotion_id === row.id).reduce((a, u) => a + u.amount, 0);
         // One order counts once against a usage budget however many of its promotions it used.
-        byCampaign.set(row.campaign_id!, row.budget_type === "usage" ? 1 : (byCampaign.get(row.campaign_id!) ?? 0) + spent);
+        byCampaign.set(
+          row.campaign_id!,
+          row.budget_type === "usage" ? 1 : (byCampaign.get(row.campaign_id!) ?? 0) + spent,
+        );
       }
-      const consumptions = [...byCampaign].map(([campaign_id, amount]) => ({ campaign_id, amount })).sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
+      const consumptions = [...byCampaign]
+        .map(([campaign_id, amount]) => ({ campaign_id, amount }))
+        .sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
       await transaction(db, async (t) => {
         for (const c of consumptions) {
           if (!(await createPromotionService(t).consumeBudget(c.campaign_id, c.amount))) {
-            throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, { details: { campaign_id: c.campaign_id } });
+            throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, {
+              details: { campaign_id: c.campaign_id },
+            });
           }
         }
       });
@@ -212,7 +310,8 @@ export function createPromotionService(db: Db) {
     /** Gives back what {@link registerUsage} took. */
     async revertUsage(consumptions: readonly BudgetConsumption[]): Promise<void> {
       await transaction(db, async (t) => {
-        for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id))) await createPromotionService(t).releaseBudget(c.campaign_id, c.amount);
+        for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id)))
+          await createPromotionService(t).releaseBudget(c.campaign_id, c.amount);
       });
     },
   };
@@ -222,7 +321,10 @@ export function createPromotionService(db: Db) {
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
 async function assertCampaign(tx: Db, id: string): Promise<void> {
-  const [row] = await tx.select({ id: campaign.id }).from(campaign).where(and(eq(campaign.id, id), isNull(campaign.deleted_at)));
+  const [row] = await tx
+    .select({ id: campaign.id })
+    .from(campaign)
+    .where(and(eq(campaign.id, id), isNull(campaign.deleted_at)));
   if (!row) throw errors.notFound(`Campaign with id: ${id} was not found`);
 }
 
@@ -230,11 +332,22 @@ async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedR
   if (rules.length === 0) return [];
   return tx
     .insert(promotionRule)
-    .values(rules.map((r) => ({ id: generateId("prorul"), promotion_id: promotionId, kind: r.kind, attribute: r.attribute, operator: r.operator, description: r.description, values: valuesWithIds(r.values) })))
+    .values(
+      rules.map((r) => ({
+        id: generateId("prorul"),
+        promotion_id: promotionId,
+        kind: r.kind,
+        attribute: r.attribute,
+        operator: r.operator,
+        description: r.description,
+        values: valuesWithIds(r.values),
+      })),
+    )
     .returning();
 }
 
-const valuesWithIds = (values: string[]): RuleValue[] => values.map((value) => ({ id: generateId("prorulval"), value }));
+const valuesWithIds = (values: string[]): RuleValue[] =>
+  values.map((value) => ({ id: generateId("prorulval"), value }));
 
 const codeTaken = (code: string | null | undefined) => (error: unknown) => {
   if (isUniqueViolation(error)) throw errors.conflict(`Promotion with code: ${code} already exists`);
@@ -242,7 +355,11 @@ const codeTaken = (code: string | null | undefined) => (error: unknown) => {
 };
 
 function toEngine(view: PromotionView): EnginePromotion {
-  const values = (r: RuleView) => ({ attribute: r.attribute, operator: r.operator, values: r.values.map((v) => v.value) });
+  const values = (r: RuleView) => ({
+    attribute: r.attribute,
+    operator: r.operator,
+    values: r.values.map((v) => v.value),
+  });
   const method = view.application_method!;
   return {
     id: view.id,
@@ -267,7 +384,14 @@ function toEngine(view: PromotionView): EnginePromotion {
           id: view.campaign.id,
           starts_at: view.campaign.starts_at,
           ends_at: view.campaign.ends_at,
-          budget: view.campaign.budget ? { type: view.campaign.budget.type, limit: view.campaign.budget.limit, used: view.campaign.budget.used, currency_code: view.campaign.budget.currency_code } : null,
+          budget: view.campaign.budget
+            ? {
+                type: view.campaign.budget.type,
+                limit: view.campaign.budget.limit,
+                used: view.campaign.budget.used,
+                currency_code: view.campaign.budget.currency_code,
+              }
+            : null,
         }
       : null,
   };
@@ -276,7 +400,13 @@ function toEngine(view: PromotionView): EnginePromotion {
 function conditions(filters: PromotionFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(promotion.id, filters.id));
-  if (filters.code?.length) out.push(inArray(sql`lower(${promotion.code})`, filters.code.map((c) => c.toLowerCase())));
+  if (filters.code?.length)
+    out.push(
+      inArray(
+        sql`lower(${promotion.code})`,
+        filters.code.map((c) => c.toLowerCase()),
+      ),
+    );
   out.push(...anyOf(filters, { campaign_id: promotion.campaign_id, status: promotion.status }));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   if (filters.q) out.push(ilike(promotion.code, likePattern(filters.q)));

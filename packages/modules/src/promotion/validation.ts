@@ -1,6 +1,14 @@
 import { errors } from "@kasse/db";
 import { ruleProblem } from "./rules";
-import type { Allocation, ApplicationMethodRow, ApplicationType, PromotionType, RuleCreate, RuleOperator, TargetType } from "./schema";
+import type {
+  Allocation,
+  ApplicationMethodRow,
+  ApplicationType,
+  PromotionType,
+  RuleCreate,
+  RuleOperator,
+  TargetType,
+} from "./schema";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
 export interface NormalizedRule {
@@ -11,9 +19,17 @@ export interface NormalizedRule {
 }
 
 /** Rule input (`values` one or many, strings or numbers) to a stored rule; invalid rules are `invalid_data`. */
-export function normalizeRule(rule: Pick<RuleCreate, "attribute" | "operator" | "values"> & { description?: string | null }, field: string): NormalizedRule {
+export function normalizeRule(
+  rule: Pick<RuleCreate, "attribute" | "operator" | "values"> & { description?: string | null },
+  field: string,
+): NormalizedRule {
   const values = (Array.isArray(rule.values) ? rule.values : [rule.values]).map(String);
-  const normalized = { attribute: rule.attribute, operator: rule.operator, values, description: rule.description ?? null };
+  const normalized = {
+    attribute: rule.attribute,
+    operator: rule.operator,
+    values,
+    description: rule.description ?? null,
+  };
   const problem = ruleProblem(normalized);
   if (problem) throw errors.invalidData(`${field}: ${problem}`);
   return normalized;
@@ -32,28 +48,39 @@ export interface MethodFields {
 }
 
 /** A checked application method, every field set (null where unused). */
-export type CheckedMethod = Pick<ApplicationMethodRow, "type" | "target_type" | "value" | "currency_code" | "max_quantity" | "apply_to_quantity" | "buy_rules_min_quantity"> & { allocation: Allocation };
+export type CheckedMethod = Pick<
+  ApplicationMethodRow,
+  "type" | "target_type" | "value" | "currency_code" | "max_quantity" | "apply_to_quantity" | "buy_rules_min_quantity"
+> & { allocation: Allocation };
 
 /**
  * Checks an application method as a whole (after a partial update is merged) and fills its
  * defaults: allocation `across` for `order` (required there) else `each`; currency lower case.
  */
-export function validateMethod(method: MethodFields, promotionType: PromotionType, counts: { targetRules: number; buyRules: number }): CheckedMethod {
+export function validateMethod(
+  method: MethodFields,
+  promotionType: PromotionType,
+  counts: { targetRules: number; buyRules: number },
+): CheckedMethod {
   const allocation: Allocation = method.allocation ?? (method.target_type === "order" ? "across" : "each");
   const currency_code = method.currency_code?.toLowerCase() ?? null;
   const fail = (message: string) => {
     throw errors.invalidData(`application_method.${message}`);
   };
-  if (method.target_type === "order" && allocation !== "across") fail("allocation must be 'across' when target_type is 'order'");
+  if (method.target_type === "order" && allocation !== "across")
+    fail("allocation must be 'across' when target_type is 'order'");
   if (method.type === "free_shipping") {
-    if (method.target_type !== "shipping_methods") fail("target_type must be 'shipping_methods' for a free_shipping promotion");
+    if (method.target_type !== "shipping_methods")
+      fail("target_type must be 'shipping_methods' for a free_shipping promotion");
   } else if (method.value === undefined) {
     fail("value is required");
   }
   const value = method.value ?? 0;
-  if (method.type === "percentage" && !(value > 0 && value <= 100)) fail("value of a percentage must be greater than 0 and at most 100");
+  if (method.type === "percentage" && !(value > 0 && value <= 100))
+    fail("value of a percentage must be greater than 0 and at most 100");
   if (method.type === "fixed") {
-    if (!Number.isSafeInteger(value) || value <= 0) fail("value of a fixed amount must be a positive integer in minor units");
+    if (!Number.isSafeInteger(value) || value <= 0)
+      fail("value of a fixed amount must be a positive integer in minor units");
     if (!currency_code) fail("currency_code is required for a fixed amount");
   }
   if (promotionType === "buyget") {

@@ -1,6 +1,16 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, CurrencyCode, Id, metadata, OptionalMetadata, Title, RowView, View, entityTable } from "@kasse/db";
+import {
+  CountryCode,
+  CurrencyCode,
+  Id,
+  metadata,
+  OptionalMetadata,
+  Title,
+  RowView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(
@@ -11,7 +21,11 @@ export const region = entityTable(
     automatic_taxes: boolean("automatic_taxes").notNull().default(true),
     metadata: metadata(),
   },
-  (t) => [index("region_name_idx").on(t.name), index("region_currency_code_idx").on(t.currency_code), index("region_created_at_idx").on(t.created_at)],
+  (t) => [
+    index("region_name_idx").on(t.name),
+    index("region_currency_code_idx").on(t.currency_code),
+    index("region_created_at_idx").on(t.created_at),
+  ],
 );
 
 /**
@@ -38,7 +52,10 @@ export const regionPaymentProvider = pgTable(
     region_id: text("region_id").notNull(),
     provider_id: text("provider_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.region_id, t.provider_id] }), index("region_payment_provider_provider_idx").on(t.provider_id)],
+  (t) => [
+    primaryKey({ columns: [t.region_id, t.provider_id] }),
+    index("region_payment_provider_provider_idx").on(t.provider_id),
+  ],
 );
 
 export type RegionRow = typeof region.$inferSelect;

@@ -12,12 +12,17 @@ describe("region currencyOf", () => {
     const gone = await regions.create({ name: "Gone", currency_code: "usd" });
     await regions.delete(gone.id);
 
-    const statements = await database.statements.record(async () => expect(await regions.currencyOf(eu.id)).toBe("eur"));
+    const statements = await database.statements.record(async () =>
+      expect(await regions.currencyOf(eu.id)).toBe("eur"),
+    );
     expect(statements).toHaveLength(1);
     // Prepared once: the second call sends the same statement.
     expect(await database.statements.record(() => regions.currencyOf(eu.id))).toEqual(statements);
     expect(await transaction(database.db, (tx) => createRegionService(tx).currencyOf(eu.id))).toBe("eur");
-    await expect(regions.currencyOf(gone.id)).rejects.toMatchObject({ type: "not_found", message: `Region with id: ${gone.id} was not found` });
+    await expect(regions.currencyOf(gone.id)).rejects.toMatchObject({
+      type: "not_found",
+      message: `Region with id: ${gone.id} was not found`,
+    });
     await expect(regions.currencyOf("reg_unknown")).rejects.toMatchObject({ type: "not_found" });
   });
 });

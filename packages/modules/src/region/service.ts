@@ -1,12 +1,35 @@
 import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isCurrencyCode, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
-import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionCreate, type RegionFilters, type RegionRow, type RegionUpdate } from "./schema";
+import {
+  errors,
+  generateId,
+  isCurrencyCode,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
+import {
+  region,
+  regionCountry,
+  regionPaymentProvider,
+  type CountryRow,
+  type RegionCreate,
+  type RegionFilters,
+  type RegionRow,
+  type RegionUpdate,
+} from "./schema";
 
 /** A country as regions show it. */
 export type Country = CountryRow;
 
 /** A region as the API shows it (Medusa's shape). */
-export type Region = Omit<RegionRow, "deleted_at"> & { countries: Country[]; payment_providers: Array<{ id: string; is_enabled: boolean }> };
+export type Region = Omit<RegionRow, "deleted_at"> & {
+  countries: Country[];
+  payment_providers: Array<{ id: string; is_enabled: boolean }>;
+};
 
 const DEFAULT_PROVIDERS = ["pp_system_default"];
 const live = isNull(region.deleted_at);
@@ -18,13 +41,23 @@ const live = isNull(region.deleted_at);
  */
 export function createRegionService(db: Db) {
   // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
-  const currencyOfRegion = db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, sql.placeholder("id")), live)).prepare("region_currency_code");
+  const currencyOfRegion = db
+    .select({ currency_code: region.currency_code })
+    .from(region)
+    .where(and(eq(region.id, sql.placeholder("id")), live))
+    .prepare("region_currency_code");
   const service = {
     async create(input: RegionCreate): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
       const id = generateId("reg");
       await transaction(db, async (inner) => {
-        await inner.insert(region).values({ id, name: input.name, currency_code: currencyCode, automatic_taxes: input.automatic_taxes ?? true, metadata: input.metadata ?? null });
+        await inner.insert(region).values({
+          id,
+          name: input.name,
+          currency_code: currencyCode,
+          automatic_taxes: input.automatic_taxes ?? true,
+          metadata: input.metadata ?? null,
+        });
         await assignCountries(inner, id, input.countries ?? []);
         await setProviders(inner, id, input.payment_providers ?? DEFAULT_PROVIDERS);
       });
@@ -32,21 +65,45 @@ export function createRegionService(db: Db) {
     },
 
     async retrieve(id: string): Promise<Region> {
-      const [row] = await db.select().from(region).where(and(eq(region.id, id), live));
+      const [row] = await db
+        .select()
+        .from(region)
+        .where(and(eq(region.id, id), live));
       if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
       return (await withRelations(db, [row]))[0]!;
     },
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
     async currencyOf(id: string): Promise<string> {
-      const [row] = db === db ? await currencyOfRegion.execute({ id }) : await db.select({ currency_code: region.currency_code }).from(region).where(and(eq(region.id, id), live));
+      const [row] =
+        db === db
+          ? await currencyOfRegion.execute({ id })
+          : await db
+              .select({ currency_code: region.currency_code })
+              .from(region)
+              .where(and(eq(region.id, id), live));
       if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
       return row.currency_code;
     },
 
     async list(filters: RegionFilters, page: Paging & { order?: string }): Promise<{ items: Region[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, region, where, orderBy(page.order, { created_at: region.created_at, updated_at: region.updated_at, name: region.name, currency_code: region.currency_code }, region.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        region,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: region.created_at,
+            updated_at: region.updated_at,
+            name: region.name,
+            currency_code: region.currency_code,
+          },
+          region.id,
+        ),
+        page,
+      );
       return { items: await withRelations(db, rows), count: total };
     },
 
@@ -64,7 +121,9 @@ export function createRegionService(db: Db) {
           await inner
             .update(regionCountry)
             .set({ region_id: null })
-            .where(and(eq(regionCountry.region_id, id), wanted.length ? notInArray(regionCountry.iso_2, wanted) : undefined));
+            .where(
+              and(eq(regionCountry.region_id, id), wanted.length ? notInArray(regionCountry.iso_2, wanted) : undefined),
+            );
           await assignCountries(inner, id, wanted);
         }
         if (payment_providers) await setProviders(inner, id, payment_providers);
@@ -94,7 +153,12 @@ export function createRegionService(db: Db) {
 
     /** Countries, all or those named, for lookups such as address validation. */
     async listCountries(iso2?: string[]): Promise<Country[]> {
-      const where = iso2 ? inArray(regionCountry.iso_2, iso2.map((c) => c.toLowerCase())) : undefined;
+      const where = iso2
+        ? inArray(
+            regionCountry.iso_2,
+            iso2.map((c) => c.toLowerCase()),
+          )
+        : undefined;
       return db.select().from(regionCountry).where(where).orderBy(asc(regionCountry.iso_2));
     },
   };
@@ -105,7 +169,13 @@ export type RegionService = ReturnType<typeof createRegionService>;
 
 function conditions(filters: RegionFilters): SQL[] {
   const out = anyOf(filters, { id: region.id, name: region.name });
-  if (filters.currency_code?.length) out.push(inArray(region.currency_code, filters.currency_code.map((c) => c.toLowerCase())));
+  if (filters.currency_code?.length)
+    out.push(
+      inArray(
+        region.currency_code,
+        filters.currency_code.map((c) => c.toLowerCase()),
+      ),
+    );
   if (filters.q) {
     const pattern = likePattern(filters.q);
     out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
@@ -119,12 +189,18 @@ async function withRelations(tx: Db, rows: RegionRow[]): Promise<Region[]> {
   const ids = rows.map((r) => r.id);
   const [countries, providers] = await Promise.all([
     tx.select().from(regionCountry).where(inArray(regionCountry.region_id, ids)).orderBy(asc(regionCountry.iso_2)),
-    tx.select().from(regionPaymentProvider).where(inArray(regionPaymentProvider.region_id, ids)).orderBy(asc(regionPaymentProvider.provider_id)),
+    tx
+      .select()
+      .from(regionPaymentProvider)
+      .where(inArray(regionPaymentProvider.region_id, ids))
+      .orderBy(asc(regionPaymentProvider.provider_id)),
   ]);
   return rows.map(({ deleted_at: _deleted, ...row }) => ({
     ...row,
     countries: countries.filter((c) => c.region_id === row.id),
-    payment_providers: providers.filter((p) => p.region_id === row.id).map((p) => ({ id: p.provider_id, is_enabled: true })),
+    payment_providers: providers
+      .filter((p) => p.region_id === row.id)
+      .map((p) => ({ id: p.provider_id, is_enabled: true })),
   }));
 }
 
@@ -132,18 +208,24 @@ async function withRelations(tx: Db, rows: RegionRow[]): Promise<Region[]> {
 async function assignCountries(tx: Db, regionId: string, codes: string[]): Promise<void> {
   const wanted = [...new Set(codes.map((c) => c.toLowerCase()))];
   if (wanted.length === 0) return;
-  const rows = await tx.select({ iso_2: regionCountry.iso_2, region_id: regionCountry.region_id }).from(regionCountry).where(inArray(regionCountry.iso_2, wanted)).for("update");
+  const rows = await tx
+    .select({ iso_2: regionCountry.iso_2, region_id: regionCountry.region_id })
+    .from(regionCountry)
+    .where(inArray(regionCountry.iso_2, wanted))
+    .for("update");
   const unknown = wanted.filter((c) => !rows.some((r) => r.iso_2 === c));
   if (unknown.length) throw errors.invalidData(`Countries with codes: ${unknown.join(", ")} do not exist`);
   const taken = rows.filter((r) => r.region_id !== null && r.region_id !== regionId).map((r) => r.iso_2);
-  if (taken.length) throw errors.invalidData(`Countries with codes: ${taken.join(", ")} are already assigned to a region`);
+  if (taken.length)
+    throw errors.invalidData(`Countries with codes: ${taken.join(", ")} are already assigned to a region`);
   await tx.update(regionCountry).set({ region_id: regionId }).where(inArray(regionCountry.iso_2, wanted));
 }
 
 async function setProviders(tx: Db, regionId: string, providers: string[]): Promise<void> {
   await tx.delete(regionPaymentProvider).where(eq(regionPaymentProvider.region_id, regionId));
   const unique = [...new Set(providers)];
-  if (unique.length) await tx.insert(regionPaymentProvider).values(unique.map((provider_id) => ({ region_id: regionId, provider_id })));
+  if (unique.length)
+    await tx.insert(regionPaymentProvider).values(unique.map((provider_id) => ({ region_id: regionId, provider_id })));
 }
 
 /** The lower-cased code when it is an ISO 4217 currency, else `invalid_data`. */

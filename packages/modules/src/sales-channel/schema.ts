@@ -17,7 +17,9 @@ export const salesChannel = entityTable(
     index("sales_channel_name_idx").on(t.name),
     index("sales_channel_created_at_idx").on(t.created_at),
     // At most one live default channel.
-    uniqueIndex("sales_channel_default_uq").on(t.is_default).where(sql`is_default and deleted_at is null`),
+    uniqueIndex("sales_channel_default_uq")
+      .on(t.is_default)
+      .where(sql`is_default and deleted_at is null`),
   ],
 );
 

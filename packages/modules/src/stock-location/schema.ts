@@ -1,6 +1,19 @@
 import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Id, metadata, OptionalMetadata, timestamps, Title, MetadataView, OrNull, RowView, TimestampView, View, entityTable } from "@kasse/db";
+import {
+  CountryCode,
+  Id,
+  metadata,
+  OptionalMetadata,
+  timestamps,
+  Title,
+  MetadataView,
+  OrNull,
+  RowView,
+  TimestampView,
+  View,
+  entityTable,
+} from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
 export const stockLocation = entityTable(
@@ -10,7 +23,12 @@ export const stockLocation = entityTable(
     address_id: text("address_id"),
     metadata: metadata(),
   },
-  (t) => [index("stock_location_name_idx").on(t.name), index("stock_location_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")), index("stock_location_created_at_idx").on(t.created_at), index("stock_location_address_id_idx").on(t.address_id)],
+  (t) => [
+    index("stock_location_name_idx").on(t.name),
+    index("stock_location_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("stock_location_created_at_idx").on(t.created_at),
+    index("stock_location_address_id_idx").on(t.address_id),
+  ],
 );
 
 /** The postal address of a stock location (one per location). */
@@ -41,13 +59,17 @@ export const salesChannelStockLocation = pgTable(
       .references(() => stockLocation.id, { onDelete: "cascade" }),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.sales_channel_id, t.stock_location_id] }), index("sales_channel_stock_location_location_idx").on(t.stock_location_id)],
+  (t) => [
+    primaryKey({ columns: [t.sales_channel_id, t.stock_location_id] }),
+    index("sales_channel_stock_location_location_idx").on(t.stock_location_id),
+  ],
 );
 
 export type StockLocationRow = typeof stockLocation.$inferSelect;
 export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
 
 /** A location's address as `POST /admin/stock-locations` takes it (Medusa v2: `address_1` and `country_code` required). */
 export const StockLocationAddressInput = Type.Object(
@@ -113,5 +135,17 @@ export const StockLocationAddressView = RowView(stockLocationAddress);
 /** A stock location with its address and, when asked, its sales channels (records of the sales-channel module). */
 export const StockLocationView = RowView(stockLocation, {
   address: OrNull(StockLocationAddressView),
-  sales_channels: Type.Array(View({ id: Type.String(), name: Type.String(), description: OrNull(Type.String()), is_disabled: Type.Boolean(), is_default: Type.Boolean(), metadata: MetadataView(), created_at: TimestampView(), updated_at: TimestampView(), deleted_at: OrNull(TimestampView()) })),
+  sales_channels: Type.Array(
+    View({
+      id: Type.String(),
+      name: Type.String(),
+      description: OrNull(Type.String()),
+      is_disabled: Type.Boolean(),
+      is_default: Type.Boolean(),
+      metadata: MetadataView(),
+      created_at: TimestampView(),
+      updated_at: TimestampView(),
+      deleted_at: OrNull(TimestampView()),
+    }),
+  ),
 });

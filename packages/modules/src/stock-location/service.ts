@@ -1,5 +1,16 @@
 import { and, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern, existingIds, anyOf } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  existingIds,
+  anyOf,
+} from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -32,20 +43,39 @@ export function createStockLocationService(db: Db) {
     async create(input: StockLocationCreate): Promise<StockLocation> {
       return transaction(db, async (t) => {
         const address_id = input.address ? await insertAddress(t, input.address) : null;
-        const [row] = await t.insert(stockLocation).values({ id: generateId("sloc"), name: input.name, address_id, metadata: input.metadata ?? null }).returning();
+        const [row] = await t
+          .insert(stockLocation)
+          .values({ id: generateId("sloc"), name: input.name, address_id, metadata: input.metadata ?? null })
+          .returning();
         return (await hydrate(t, [row!]))[0]!;
       });
     },
 
     async retrieve(id: string): Promise<StockLocation> {
-      const [row] = await db.select().from(stockLocation).where(and(eq(stockLocation.id, id), live));
+      const [row] = await db
+        .select()
+        .from(stockLocation)
+        .where(and(eq(stockLocation.id, id), live));
       if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
       return (await hydrate(db, [row]))[0]!;
     },
 
-    async list(filters: StockLocationFilters, page: Paging & { order?: string }): Promise<{ items: StockLocation[]; count: number }> {
+    async list(
+      filters: StockLocationFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: StockLocation[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, stockLocation, where, orderBy(page.order, { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name }, stockLocation.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        stockLocation,
+        where,
+        orderBy(
+          page.order,
+          { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name },
+          stockLocation.id,
+        ),
+        page,
+      );
       return { items: await hydrate(db, rows), count: total };
     },
 
@@ -57,7 +87,11 @@ export function createStockLocationService(db: Db) {
         if (input.metadata !== undefined) changes.metadata = input.metadata;
         if (input.address !== undefined) {
           // The address is owned by the location: replace it rather than share it.
-          if (existing.address_id) await t.update(stockLocationAddress).set({ deleted_at: new Date() }).where(eq(stockLocationAddress.id, existing.address_id));
+          if (existing.address_id)
+            await t
+              .update(stockLocationAddress)
+              .set({ deleted_at: new Date() })
+              .where(eq(stockLocationAddress.id, existing.address_id));
           changes.address_id = input.address ? await insertAddress(t, input.address) : null;
         }
         if (Object.keys(changes).length) await t.update(stockLocation).set(changes).where(eq(stockLocation.id, id));
@@ -68,7 +102,11 @@ export function createStockLocationService(db: Db) {
     /** Soft delete; the location's channel links go with it. */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [row] = await t.update(stockLocation).set({ deleted_at: new Date() }).where(and(eq(stockLocation.id, id), live)).returning({ id: stockLocation.id });
+        const [row] = await t
+          .update(stockLocation)
+          .set({ deleted_at: new Date() })
+          .where(and(eq(stockLocation.id, id), live))
+          .returning({ id: stockLocation.id });
         if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
         await t.delete(salesChannelStockLocation).where(eq(salesChannelStockLocation.stock_location_id, id));
       });
@@ -79,9 +117,20 @@ export function createStockLocationService(db: Db) {
       return transaction(db, async (t) => {
         await createStockLocationService(t).retrieve(id);
         const add = [...new Set(input.add ?? [])];
-        if (add.length) await t.insert(salesChannelStockLocation).values(add.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id }))).onConflictDoNothing();
+        if (add.length)
+          await t
+            .insert(salesChannelStockLocation)
+            .values(add.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id })))
+            .onConflictDoNothing();
         if (input.remove?.length) {
-          await t.delete(salesChannelStockLocation).where(and(eq(salesChannelStockLocation.stock_location_id, id), inArray(salesChannelStockLocation.sales_channel_id, input.remove)));
+          await t
+            .delete(salesChannelStockLocation)
+            .where(
+              and(
+                eq(salesChannelStockLocation.stock_location_id, id),
+                inArray(salesChannelStockLocation.sales_channel_id, input.remove),
+              ),
+            );
         }
         return createStockLocationService(t).retrieve(id);
       });
@@ -131,11 +180,18 @@ async function hydrate(tx: Db, rows: StockLocationRow[]): Promise<StockLocation[
   if (rows.length === 0) return [];
   const addressIds = rows.map((r) => r.address_id).filter((id): id is string => id !== null);
   const [addresses, links] = await Promise.all([
-    addressIds.length ? tx.select().from(stockLocationAddress).where(inArray(stockLocationAddress.id, addressIds)) : Promise.resolve([]),
+    addressIds.length
+      ? tx.select().from(stockLocationAddress).where(inArray(stockLocationAddress.id, addressIds))
+      : Promise.resolve([]),
     tx
       .select()
       .from(salesChannelStockLocation)
-      .where(inArray(salesChannelStockLocation.stock_location_id, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          salesChannelStockLocation.stock_location_id,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(salesChannelStockLocation.created_at, salesChannelStockLocation.sales_channel_id),
   ]);
   const addressById = new Map(addresses.map(({ deleted_at: _d, created_at: _c, updated_at: _u, ...a }) => [a.id, a]));
@@ -149,8 +205,13 @@ async function hydrate(tx: Db, rows: StockLocationRow[]): Promise<StockLocation[
 function conditions(filters: StockLocationFilters): SQL[] {
   const out = anyOf(filters, { id: stockLocation.id, name: stockLocation.name });
   if (filters.sales_channel_id?.length) {
-    const channels = sql.join(filters.sales_channel_id.map((id) => sql`${id}`), sql`, `);
-    out.push(sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`);
+    const channels = sql.join(
+      filters.sales_channel_id.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    out.push(
+      sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`,
+    );
   }
   if (filters.q) {
     const pattern = likePattern(filters.q);

@@ -15,7 +15,11 @@ export const store = entityTable(
     is_primary: boolean("is_primary").notNull().default(true),
     metadata: metadata(),
   },
-  (t) => [uniqueIndex("store_primary_uq").on(t.is_primary).where(sql`is_primary and deleted_at is null`)],
+  (t) => [
+    uniqueIndex("store_primary_uq")
+      .on(t.is_primary)
+      .where(sql`is_primary and deleted_at is null`),
+  ],
 );
 
 /** A currency the store sells in; one of them is the store's default. */
@@ -28,8 +32,12 @@ export const storeCurrency = entityTable(
   },
   (t) => [
     index("store_currency_store_idx").on(t.store_id),
-    uniqueIndex("store_currency_code_uq").on(t.store_id, t.currency_code).where(sql`deleted_at is null`),
-    uniqueIndex("store_currency_default_uq").on(t.store_id).where(sql`is_default and deleted_at is null`),
+    uniqueIndex("store_currency_code_uq")
+      .on(t.store_id, t.currency_code)
+      .where(sql`deleted_at is null`),
+    uniqueIndex("store_currency_default_uq")
+      .on(t.store_id)
+      .where(sql`is_default and deleted_at is null`),
   ],
 );
 
@@ -97,4 +105,6 @@ export interface StoreFilters {
 /** A supported currency (the route adds the `currency` it names). */
 export const StoreCurrencyView = RowView(storeCurrency);
 /** The store, with its supported currencies. */
-export const StoreView = RowView(store, { supported_currencies: Type.Optional(Type.Array(StoreCurrencyView)) }, ["is_primary"]);
+export const StoreView = RowView(store, { supported_currencies: Type.Optional(Type.Array(StoreCurrencyView)) }, [
+  "is_primary",
+]);

@@ -1,6 +1,13 @@
 import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from "drizzle-orm";
 import { errors, generateId, orderBy, transaction, type Db, type Paging, anyOf, likePattern } from "@kasse/db";
-import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow, type StoreUpdate } from "./schema";
+import {
+  store,
+  storeCurrency,
+  type StoreCurrencyRow,
+  type StoreFilters,
+  type StoreRow,
+  type StoreUpdate,
+} from "./schema";
 
 /** A store as the API shows it: the row and its supported currencies. */
 export type Store = Omit<StoreRow, "is_primary"> & { supported_currencies: StoreCurrencyRow[] };
@@ -41,14 +48,28 @@ export function createStoreService(db: Db) {
     const currencies = await tx
       .select()
       .from(storeCurrency)
-      .where(and(inArray(storeCurrency.store_id, rows.map((r) => r.id)), liveCurrency))
+      .where(
+        and(
+          inArray(
+            storeCurrency.store_id,
+            rows.map((r) => r.id),
+          ),
+          liveCurrency,
+        ),
+      )
       .orderBy(asc(storeCurrency.created_at), asc(storeCurrency.currency_code));
-    return rows.map(({ is_primary: _primary, ...row }) => ({ ...row, supported_currencies: currencies.filter((c) => c.store_id === row.id) }));
+    return rows.map(({ is_primary: _primary, ...row }) => ({
+      ...row,
+      supported_currencies: currencies.filter((c) => c.store_id === row.id),
+    }));
   }
 
   const service = {
     async retrieve(id: string): Promise<Store> {
-      const rows = await db.select().from(store).where(and(eq(store.id, id), live));
+      const rows = await db
+        .select()
+        .from(store)
+        .where(and(eq(store.id, id), live));
       if (rows.length === 0) throw errors.notFound(`Store with id: ${id} was not found`);
       return (await withCurrencies(rows, db))[0]!;
     },
@@ -60,7 +81,13 @@ export function createStoreService(db: Db) {
           .select()
           .from(store)
           .where(where)
-          .orderBy(...orderBy(page.order, { created_at: store.created_at, updated_at: store.updated_at, name: store.name }, store.id))
+          .orderBy(
+            ...orderBy(
+              page.order,
+              { created_at: store.created_at, updated_at: store.updated_at, name: store.name },
+              store.id,
+            ),
+          )
           .limit(page.limit)
           .offset(page.offset),
         db.select({ count: count() }).from(store).where(where),
@@ -70,7 +97,11 @@ export function createStoreService(db: Db) {
 
     /** The store, created with `defaults` the first time it is asked for. */
     async getOrCreate(defaults: StoreDefaults | (() => Promise<StoreDefaults>)): Promise<Store> {
-      const [existing] = await db.select().from(store).where(and(eq(store.is_primary, true), live)).limit(1);
+      const [existing] = await db
+        .select()
+        .from(store)
+        .where(and(eq(store.is_primary, true), live))
+        .limit(1);
       if (existing) return (await withCurrencies([existing], db))[0]!;
       const init = typeof defaults === "function" ? await defaults() : defaults;
       return transaction(db, async (inner) => {
@@ -89,7 +120,14 @@ export function createStoreService(db: Db) {
         if (!row) return createStoreService(inner).getOrCreate(init);
         const currencies = init.currencies ?? [];
         if (currencies.length > 0) {
-          await inner.insert(storeCurrency).values(currencies.map((c) => ({ id: generateId("stocur"), store_id: row.id, currency_code: c.currency_code.toLowerCase(), is_default: c.is_default })));
+          await inner.insert(storeCurrency).values(
+            currencies.map((c) => ({
+              id: generateId("stocur"),
+              store_id: row.id,
+              currency_code: c.currency_code.toLowerCase(),
+              is_default: c.is_default,
+            })),
+          );
         }
         return (await withCurrencies([row], inner))[0]!;
       });
@@ -108,33 +146,61 @@ export function createStoreService(db: Db) {
         ["default_location_id", refs.locations, "Stock location"],
       ] as const) {
         const value = fields[key];
-        if (typeof value === "string" && !set.has(value)) throw errors.notFound(`${label} with id: ${value} was not found`);
+        if (typeof value === "string" && !set.has(value))
+          throw errors.notFound(`${label} with id: ${value} was not found`);
       }
       let wanted: Array<{ currency_code: string; is_default: boolean }> | undefined;
       if (supported_currencies) {
-        wanted = supported_currencies.map((c) => ({ currency_code: c.currency_code.toLowerCase(), is_default: c.is_default ?? false }));
+        wanted = supported_currencies.map((c) => ({
+          currency_code: c.currency_code.toLowerCase(),
+          is_default: c.is_default ?? false,
+        }));
         const codes = wanted.map((c) => c.currency_code);
         const duplicate = codes.find((c, i) => codes.indexOf(c) !== i);
         if (duplicate) throw errors.invalidData(`Currency ${duplicate} is named more than once`);
         const unknown = codes.find((c) => !refs.currencies.has(c));
         if (unknown) throw errors.invalidData(`Currency with code: ${unknown} was not found`);
         const defaults = wanted.filter((c) => c.is_default).length;
-        if (wanted.length > 0 && defaults !== 1) throw errors.invalidData("Exactly one supported currency must be the default");
+        if (wanted.length > 0 && defaults !== 1)
+          throw errors.invalidData("Exactly one supported currency must be the default");
       }
       return transaction(db, async (inner) => {
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-        if (Object.keys(set).length > 0) await inner.update(store).set({ ...set, updated_at: new Date() }).where(eq(store.id, id));
+        if (Object.keys(set).length > 0)
+          await inner
+            .update(store)
+            .set({ ...set, updated_at: new Date() })
+            .where(eq(store.id, id));
         if (wanted) {
           const keep = new Map(current.supported_currencies.map((c) => [c.currency_code, c]));
           const now = new Date();
-          const removed = current.supported_currencies.filter((c) => !wanted!.some((w) => w.currency_code === c.currency_code)).map((c) => c.id);
-          if (removed.length > 0) await inner.update(storeCurrency).set({ deleted_at: now, is_default: false }).where(inArray(storeCurrency.id, removed));
+          const removed = current.supported_currencies
+            .filter((c) => !wanted!.some((w) => w.currency_code === c.currency_code))
+            .map((c) => c.id);
+          if (removed.length > 0)
+            await inner
+              .update(storeCurrency)
+              .set({ deleted_at: now, is_default: false })
+              .where(inArray(storeCurrency.id, removed));
           // Clear the old default first: the unique index allows one default at a time.
-          await inner.update(storeCurrency).set({ is_default: false, updated_at: now }).where(and(eq(storeCurrency.store_id, id), eq(storeCurrency.is_default, true), liveCurrency));
+          await inner
+            .update(storeCurrency)
+            .set({ is_default: false, updated_at: now })
+            .where(and(eq(storeCurrency.store_id, id), eq(storeCurrency.is_default, true), liveCurrency));
           for (const c of wanted) {
             const existing = keep.get(c.currency_code);
-            if (existing) await inner.update(storeCurrency).set({ is_default: c.is_default, updated_at: now }).where(eq(storeCurrency.id, existing.id));
-            else await inner.insert(storeCurrency).values({ id: generateId("stocur"), store_id: id, currency_code: c.currency_code, is_default: c.is_default });
+            if (existing)
+              await inner
+                .update(storeCurrency)
+                .set({ is_default: c.is_default, updated_at: now })
+                .where(eq(storeCurrency.id, existing.id));
+            else
+              await inner.insert(storeCurrency).values({
+                id: generateId("stocur"),
+                store_id: id,
+                currency_code: c.currency_code,
+                is_default: c.is_default,
+              });
           }
         }
         return createStoreService(inner).retrieve(id);

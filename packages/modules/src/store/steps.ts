@@ -27,14 +27,17 @@ export const updateStoreStep = step("update-store", {
   },
   compensate: async (previous: Store, ctx) => {
     // The journal keeps the input as JSON: dates come back as strings.
-    await ctx.modules.store.restore(
-      {
-        ...previous,
-        created_at: date(previous.created_at)!,
-        updated_at: date(previous.updated_at)!,
-        deleted_at: date(previous.deleted_at),
-        supported_currencies: previous.supported_currencies.map((c) => ({ ...c, created_at: date(c.created_at)!, updated_at: date(c.updated_at)!, deleted_at: date(c.deleted_at) })),
-      }
-    );
+    await ctx.modules.store.restore({
+      ...previous,
+      created_at: date(previous.created_at)!,
+      updated_at: date(previous.updated_at)!,
+      deleted_at: date(previous.deleted_at),
+      supported_currencies: previous.supported_currencies.map((c) => ({
+        ...c,
+        created_at: date(c.created_at)!,
+        updated_at: date(c.updated_at)!,
+        deleted_at: date(c.deleted_at),
+      })),
+    });
   },
 });

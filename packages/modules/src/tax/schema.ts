@@ -15,8 +15,12 @@ export const taxRegion = entityTable(
   },
   (t) => [
     // One live tax region per country, and one per (country, province).
-    uniqueIndex("tax_region_country_uq").on(t.country_code).where(sql`province_code is null and deleted_at is null`),
-    uniqueIndex("tax_region_province_uq").on(t.country_code, t.province_code).where(sql`province_code is not null and deleted_at is null`),
+    uniqueIndex("tax_region_country_uq")
+      .on(t.country_code)
+      .where(sql`province_code is null and deleted_at is null`),
+    uniqueIndex("tax_region_province_uq")
+      .on(t.country_code, t.province_code)
+      .where(sql`province_code is not null and deleted_at is null`),
     index("tax_region_parent_id_idx").on(t.parent_id),
   ],
 );
@@ -36,7 +40,9 @@ export const taxRate = entityTable(
   },
   (t) => [
     index("tax_rate_tax_region_id_idx").on(t.tax_region_id),
-    uniqueIndex("tax_rate_default_uq").on(t.tax_region_id).where(sql`is_default and deleted_at is null`),
+    uniqueIndex("tax_rate_default_uq")
+      .on(t.tax_region_id)
+      .where(sql`is_default and deleted_at is null`),
   ],
 );
 

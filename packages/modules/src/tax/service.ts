@@ -1,6 +1,24 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, transaction, type Db, type Paging, listPage, likePattern, anyOf } from "@kasse/db";
-import { taxRate, taxRegion, type TaxRateRow, type TaxRegionCreate, type TaxRegionFilters, type TaxRegionRow } from "./schema";
+import {
+  errors,
+  generateId,
+  isUniqueViolation,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  listPage,
+  likePattern,
+  anyOf,
+} from "@kasse/db";
+import {
+  taxRate,
+  taxRegion,
+  type TaxRateRow,
+  type TaxRegionCreate,
+  type TaxRegionFilters,
+  type TaxRegionRow,
+} from "./schema";
 
 /** A tax rate as the API shows it. */
 export type TaxRate = Omit<TaxRateRow, "deleted_at">;
@@ -37,18 +55,32 @@ export function createTaxService(db: Db) {
       if (parentId) {
         const parent = await service.retrieve(parentId).catch(() => null);
         if (!parent) throw errors.invalidData(`Parent tax region with id: ${parentId} was not found`);
-        if (parent.country_code !== country || parent.province_code !== null) throw errors.invalidData("A parent tax region must be the country region of the same country");
+        if (parent.country_code !== country || parent.province_code !== null)
+          throw errors.invalidData("A parent tax region must be the country region of the same country");
       }
       if (province && !parentId) {
-        const [parent] = await db.select({ id: taxRegion.id }).from(taxRegion).where(and(eq(taxRegion.country_code, country), isNull(taxRegion.province_code), liveRegion));
-        if (!parent) throw errors.invalidData(`Create a tax region for country ${country} before one for its province ${province}`);
+        const [parent] = await db
+          .select({ id: taxRegion.id })
+          .from(taxRegion)
+          .where(and(eq(taxRegion.country_code, country), isNull(taxRegion.province_code), liveRegion));
+        if (!parent)
+          throw errors.invalidData(
+            `Create a tax region for country ${country} before one for its province ${province}`,
+          );
         parentId = parent.id;
       }
       if (!province && parentId) throw errors.invalidData("Only a province tax region can have a parent");
       const id = generateId("txreg");
       try {
         await transaction(db, async (inner) => {
-          await inner.insert(taxRegion).values({ id, country_code: country, province_code: province, parent_id: parentId, created_by: createdBy, metadata: input.metadata ?? null });
+          await inner.insert(taxRegion).values({
+            id,
+            country_code: country,
+            province_code: province,
+            parent_id: parentId,
+            created_by: createdBy,
+            metadata: input.metadata ?? null,
+          });
           const rate = input.default_tax_rate;
           if (rate) {
             await inner.insert(taxRate).values({
@@ -65,34 +97,62 @@ export function createTaxService(db: Db) {
           }
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw errors.invalidData(`A tax region for ${province ? `${country}-${province}` : country} already exists`);
+        if (isUniqueViolation(error))
+          throw errors.invalidData(`A tax region for ${province ? `${country}-${province}` : country} already exists`);
         throw error;
       }
       return service.retrieve(id);
     },
 
     async retrieve(id: string): Promise<TaxRegion> {
-      const [row] = await db.select().from(taxRegion).where(and(eq(taxRegion.id, id), liveRegion));
+      const [row] = await db
+        .select()
+        .from(taxRegion)
+        .where(and(eq(taxRegion.id, id), liveRegion));
       if (!row) throw errors.notFound(`TaxRegion with id: ${id} was not found`);
       return (await withRates(db, [row]))[0]!;
     },
 
-    async list(filters: TaxRegionFilters, page: Paging & { order?: string }): Promise<{ items: TaxRegion[]; count: number }> {
+    async list(
+      filters: TaxRegionFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: TaxRegion[]; count: number }> {
       const where = and(liveRegion, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, taxRegion, where, orderBy(page.order, { created_at: taxRegion.created_at, updated_at: taxRegion.updated_at, country_code: taxRegion.country_code, province_code: taxRegion.province_code }, taxRegion.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        taxRegion,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: taxRegion.created_at,
+            updated_at: taxRegion.updated_at,
+            country_code: taxRegion.country_code,
+            province_code: taxRegion.province_code,
+          },
+          taxRegion.id,
+        ),
+        page,
+      );
       return { items: await withRates(db, rows), count: total };
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
     /** A tax rate by id (`not_found` when missing or deleted). */
     async retrieveRate(id: string): Promise<TaxRateRow> {
-      const [row] = await db.select().from(taxRate).where(and(eq(taxRate.id, id), liveRate));
+      const [row] = await db
+        .select()
+        .from(taxRate)
+        .where(and(eq(taxRate.id, id), liveRate));
       if (!row) throw errors.notFound(`Tax rate with id: ${id} was not found`);
       return row;
     },
 
     /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
-    async listRates(filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string }, page: Paging & { order?: string }): Promise<{ items: TaxRateRow[]; count: number }> {
+    async listRates(
+      filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string },
+      page: Paging & { order?: string },
+    ): Promise<{ items: TaxRateRow[]; count: number }> {
       const conditions: SQL[] = [liveRate];
       conditions.push(...anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code }));
       if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
@@ -101,9 +161,21 @@ export function createTaxService(db: Db) {
         conditions.push(or(ilike(taxRate.code, pattern), ilike(taxRate.name, pattern))!);
       }
       const where = and(...conditions);
-      const columns = { created_at: taxRate.created_at, updated_at: taxRate.updated_at, code: taxRate.code, name: taxRate.name, rate: taxRate.rate };
+      const columns = {
+        created_at: taxRate.created_at,
+        updated_at: taxRate.updated_at,
+        code: taxRate.code,
+        name: taxRate.name,
+        rate: taxRate.rate,
+      };
       const [items, [total]] = await Promise.all([
-        db.select().from(taxRate).where(where).orderBy(...orderBy(page.order, columns, taxRate.id)).limit(page.limit).offset(page.offset),
+        db
+          .select()
+          .from(taxRate)
+          .where(where)
+          .orderBy(...orderBy(page.order, columns, taxRate.id))
+          .limit(page.limit)
+          .offset(page.offset),
         db.select({ count: count() }).from(taxRate).where(where),
       ]);
       return { items, count: total?.count ?? 0 };
@@ -113,10 +185,16 @@ export function createTaxService(db: Db) {
       await service.retrieve(id);
       const now = new Date();
       await transaction(db, async (inner) => {
-        const children = await inner.select({ id: taxRegion.id }).from(taxRegion).where(and(eq(taxRegion.parent_id, id), liveRegion));
+        const children = await inner
+          .select({ id: taxRegion.id })
+          .from(taxRegion)
+          .where(and(eq(taxRegion.parent_id, id), liveRegion));
         const ids = [id, ...children.map((c) => c.id)];
         await inner.update(taxRegion).set({ deleted_at: now }).where(inArray(taxRegion.id, ids));
-        await inner.update(taxRate).set({ deleted_at: now }).where(and(inArray(taxRate.tax_region_id, ids), liveRate));
+        await inner
+          .update(taxRate)
+          .set({ deleted_at: now })
+          .where(and(inArray(taxRate.tax_region_id, ids), liveRate));
       });
     },
 
@@ -127,14 +205,28 @@ export function createTaxService(db: Db) {
     async rateFor(countryCode: string, provinceCode?: string | null): Promise<ApplicableTaxRate | null> {
       const country = countryCode.toLowerCase();
       const rows = await db
-        .select({ id: taxRate.id, tax_region_id: taxRate.tax_region_id, rate: taxRate.rate, code: taxRate.code, name: taxRate.name, province_code: taxRegion.province_code })
+        .select({
+          id: taxRate.id,
+          tax_region_id: taxRate.tax_region_id,
+          rate: taxRate.rate,
+          code: taxRate.code,
+          name: taxRate.name,
+          province_code: taxRegion.province_code,
+        })
         .from(taxRate)
         .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
         .where(and(eq(taxRegion.country_code, country), liveRegion, liveRate, eq(taxRate.is_default, true)));
       const province = provinceCode?.toLowerCase() ?? null;
-      const match = (province && rows.find((r) => r.province_code === province)) || rows.find((r) => r.province_code === null);
+      const match =
+        (province && rows.find((r) => r.province_code === province)) || rows.find((r) => r.province_code === null);
       if (!match) return null;
-      return { id: match.id, tax_region_id: match.tax_region_id, rate: match.rate ?? 0, code: match.code, name: match.name };
+      return {
+        id: match.id,
+        tax_region_id: match.tax_region_id,
+        rate: match.rate ?? 0,
+        code: match.code,
+        name: match.name,
+      };
     },
   };
   return service;
@@ -145,8 +237,20 @@ export type TaxService = ReturnType<typeof createTaxService>;
 function conditions(filters: TaxRegionFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(taxRegion.id, filters.id));
-  if (filters.country_code?.length) out.push(inArray(taxRegion.country_code, filters.country_code.map((c) => c.toLowerCase())));
-  if (filters.province_code?.length) out.push(inArray(taxRegion.province_code, filters.province_code.map((c) => c.toLowerCase())));
+  if (filters.country_code?.length)
+    out.push(
+      inArray(
+        taxRegion.country_code,
+        filters.country_code.map((c) => c.toLowerCase()),
+      ),
+    );
+  if (filters.province_code?.length)
+    out.push(
+      inArray(
+        taxRegion.province_code,
+        filters.province_code.map((c) => c.toLowerCase()),
+      ),
+    );
   if (filters.parent_id?.length) out.push(inArray(taxRegion.parent_id, filters.parent_id));
   if (filters.q) {
     const pattern = likePattern(filters.q);
@@ -161,7 +265,15 @@ async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
   const rates = await tx
     .select()
     .from(taxRate)
-    .where(and(inArray(taxRate.tax_region_id, rows.map((r) => r.id)), liveRate))
+    .where(
+      and(
+        inArray(
+          taxRate.tax_region_id,
+          rows.map((r) => r.id),
+        ),
+        liveRate,
+      ),
+    )
     .orderBy(asc(taxRate.created_at), asc(taxRate.id));
   return rows.map(({ deleted_at: _d, ...row }) => ({
     ...row,

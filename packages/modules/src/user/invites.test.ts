@@ -34,7 +34,10 @@ describe("invite service", () => {
     const { invite: created, secret } = await invites.create({ email: "bo@example.com" });
     expect((await failure(invites.create({ email: "bo@example.com" }))).type).toBe("conflict");
 
-    await database.db.update(invite).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(invite.id, created.id));
+    await database.db
+      .update(invite)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(invite.id, created.id));
     expect(await invites.findOpen(secret)).toBeNull();
     expect(await invites.claim(created.id)).toBeNull();
     const resent = await invites.resend(created.id);

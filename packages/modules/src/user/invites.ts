@@ -27,7 +27,10 @@ const details = ({ token_hash: _hash, ...rest }: InviteRow): InviteDetails => re
  */
 export function createInviteService(db: Db) {
   const row = async (id: string, tx: Db): Promise<InviteRow> => {
-    const [found] = await tx.select().from(invite).where(and(eq(invite.id, id), live));
+    const [found] = await tx
+      .select()
+      .from(invite)
+      .where(and(eq(invite.id, id), live));
     if (!found) throw errors.notFound(`Invite with id: ${id} was not found`);
     return found;
   };
@@ -36,13 +39,22 @@ export function createInviteService(db: Db) {
     /** A new invite; an email that already has a user or a live invite is `conflict`. */
     async create(input: InviteCreate): Promise<{ invite: InviteDetails; secret: string }> {
       const email = normalizeEmail(input.email);
-      const [existing] = await db.select({ id: user.id }).from(user).where(and(eq(user.email, email), isNull(user.deleted_at)));
+      const [existing] = await db
+        .select({ id: user.id })
+        .from(user)
+        .where(and(eq(user.email, email), isNull(user.deleted_at)));
       if (existing) throw errors.conflict(`A user with email ${email} already exists`);
       const secret = randomBytes(32).toString("base64url");
       try {
         const [created] = await db
           .insert(invite)
-          .values({ id: generateId("invite"), email, token_hash: sha256(secret), expires_at: new Date(Date.now() + INVITE_TTL_MS), metadata: input.metadata ?? null })
+          .values({
+            id: generateId("invite"),
+            email,
+            token_hash: sha256(secret),
+            expires_at: new Date(Date.now() + INVITE_TTL_MS),
+            metadata: input.metadata ?? null,
+          })
           .returning();
         return { invite: details(created!), secret };
       } catch (error) {
@@ -55,9 +67,27 @@ export function createInviteService(db: Db) {
       return details(await row(id, db));
     },
 
-    async list(filters: InviteFilters, page: Paging & { order?: string }): Promise<{ items: InviteDetails[]; count: number }> {
+    async list(
+      filters: InviteFilters,
+      page: Paging & { order?: string },
+    ): Promise<{ items: InviteDetails[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(db, invite, where, orderBy(page.order, { created_at: invite.created_at, updated_at: invite.updated_at, email: invite.email, expires_at: invite.expires_at }, invite.id), page);
+      const { items: rows, count: total } = await listPage(
+        db,
+        invite,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: invite.created_at,
+            updated_at: invite.updated_at,
+            email: invite.email,
+            expires_at: invite.expires_at,
+          },
+          invite.id,
+        ),
+        page,
+      );
       return { items: rows.map(details), count: total };
     },
 
@@ -78,13 +108,20 @@ export function createInviteService(db: Db) {
 
     /** Soft delete: the invite's secret stops working and its email may be invited again. */
     async delete(id: string): Promise<void> {
-      const [deleted] = await db.update(invite).set({ deleted_at: new Date() }).where(and(eq(invite.id, id), live)).returning({ id: invite.id });
+      const [deleted] = await db
+        .update(invite)
+        .set({ deleted_at: new Date() })
+        .where(and(eq(invite.id, id), live))
+        .returning({ id: invite.id });
       if (!deleted) throw errors.notFound(`Invite with id: ${id} was not found`);
     },
 
     /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
     async findOpen(secret: string): Promise<InviteDetails | null> {
-      const [found] = await db.select().from(invite).where(and(eq(invite.token_hash, sha256(secret)), open()));
+      const [found] = await db
+        .select()
+        .from(invite)
+        .where(and(eq(invite.token_hash, sha256(secret)), open()));
       return found ? details(found) : null;
     },
 
@@ -93,13 +130,20 @@ export function createInviteService(db: Db) {
      * accepted; otherwise null and nothing changes. Undone by {@link unclaim}.
      */
     async claim(id: string): Promise<InviteDetails | null> {
-      const [claimed] = await db.update(invite).set({ accepted: true, deleted_at: new Date(), updated_at: new Date() }).where(and(eq(invite.id, id), open())).returning();
+      const [claimed] = await db
+        .update(invite)
+        .set({ accepted: true, deleted_at: new Date(), updated_at: new Date() })
+        .where(and(eq(invite.id, id), open()))
+        .returning();
       return claimed ? details(claimed) : null;
     },
 
     /** Opens a claimed invite again (the compensation of {@link claim}). */
     async unclaim(id: string): Promise<void> {
-      await db.update(invite).set({ accepted: false, deleted_at: null, updated_at: new Date() }).where(and(eq(invite.id, id), eq(invite.accepted, true)));
+      await db
+        .update(invite)
+        .set({ accepted: false, deleted_at: null, updated_at: new Date() })
+        .where(and(eq(invite.id, id), eq(invite.accepted, true)));
     },
   };
   return service;

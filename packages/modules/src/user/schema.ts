@@ -17,14 +17,17 @@ export const user = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("user_email_uq").on(t.email).where(sql`deleted_at is null`),
+    uniqueIndex("user_email_uq")
+      .on(t.email)
+      .where(sql`deleted_at is null`),
     index("user_created_at_idx").on(t.created_at),
   ],
 );
 
 export type UserRow = typeof user.$inferSelect;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
 const MetadataBody = OptionalMetadata();
 
 /** Input of user creation (`kasse user create`, the first start, invites). */
@@ -90,7 +93,9 @@ export const invite = entityTable(
   (t) => [
     // Accepting looks the invite up by this hash.
     uniqueIndex("invite_token_hash_uq").on(t.token_hash),
-    uniqueIndex("invite_email_uq").on(t.email).where(sql`deleted_at is null`),
+    uniqueIndex("invite_email_uq")
+      .on(t.email)
+      .where(sql`deleted_at is null`),
     index("invite_created_at_idx").on(t.created_at),
   ],
 );

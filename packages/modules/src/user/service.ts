@@ -18,41 +18,79 @@ export function createUserService(db: Db) {
       try {
         const [row] = await db
           .insert(user)
-          .values({ id: generateId("user"), email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, avatar_url: input.avatar_url ?? null, metadata: input.metadata ?? null })
+          .values({
+            id: generateId("user"),
+            email,
+            first_name: input.first_name ?? null,
+            last_name: input.last_name ?? null,
+            avatar_url: input.avatar_url ?? null,
+            metadata: input.metadata ?? null,
+          })
           .returning();
         return row!;
       } catch (error) {
-        if (isUniqueViolation(error, "user_email_uq")) throw errors.conflict(`A user with email ${email} already exists`);
+        if (isUniqueViolation(error, "user_email_uq"))
+          throw errors.conflict(`A user with email ${email} already exists`);
         throw error;
       }
     },
 
     async retrieve(id: string): Promise<UserRow> {
-      const [row] = await db.select().from(user).where(and(eq(user.id, id), live));
+      const [row] = await db
+        .select()
+        .from(user)
+        .where(and(eq(user.id, id), live));
       if (!row) throw errors.notFound(`User with id: ${id} was not found`);
       return row;
     },
 
     async retrieveByEmail(email: string): Promise<UserRow | null> {
-      const [row] = await db.select().from(user).where(and(eq(user.email, normalizeEmail(email)), live));
+      const [row] = await db
+        .select()
+        .from(user)
+        .where(and(eq(user.email, normalizeEmail(email)), live));
       return row ?? null;
     },
 
     async list(filters: UserFilters, page: Paging & { order?: string }): Promise<{ items: UserRow[]; count: number }> {
       const where = and(live, ...conditions(filters));
-      return listPage(db, user, where, orderBy(page.order, { created_at: user.created_at, updated_at: user.updated_at, email: user.email, first_name: user.first_name, last_name: user.last_name }, user.id), page);
+      return listPage(
+        db,
+        user,
+        where,
+        orderBy(
+          page.order,
+          {
+            created_at: user.created_at,
+            updated_at: user.updated_at,
+            email: user.email,
+            first_name: user.first_name,
+            last_name: user.last_name,
+          },
+          user.id,
+        ),
+        page,
+      );
     },
 
     async update(id: string, input: UserUpdate): Promise<UserRow> {
       if (Object.keys(input).length === 0) return service.retrieve(id);
-      const [row] = await db.update(user).set(input).where(and(eq(user.id, id), live)).returning();
+      const [row] = await db
+        .update(user)
+        .set(input)
+        .where(and(eq(user.id, id), live))
+        .returning();
       if (!row) throw errors.notFound(`User with id: ${id} was not found`);
       return row;
     },
 
     /** Soft delete; the email becomes free for a new user. */
     async delete(id: string): Promise<void> {
-      const [row] = await db.update(user).set({ deleted_at: new Date() }).where(and(eq(user.id, id), live)).returning({ id: user.id });
+      const [row] = await db
+        .update(user)
+        .set({ deleted_at: new Date() })
+        .where(and(eq(user.id, id), live))
+        .returning({ id: user.id });
       if (!row) throw errors.notFound(`User with id: ${id} was not found`);
     },
   };

@@ -32,12 +32,21 @@ export const customersAndGroups: DashboardAction = {
     const groupId = (await landedOn(page, /^\/app\/customer-groups\/cusgroup_/)).split("/").pop()!;
 
     await open(page, kasse.origin, `/customer-groups/${groupId}/add-customers`);
-    await page.getByRole("row", { name: /katherine@example\.com/ }).getByRole("checkbox").click();
+    await page
+      .getByRole("row", { name: /katherine@example\.com/ })
+      .getByRole("checkbox")
+      .click();
     await click(page, "Save");
     await toast(page);
     await landedOn(page, new RegExp(`^/app/customer-groups/${groupId}$`));
-    const { customers } = await api<{ customers: Customer[] }>("GET", `/admin/customers?groups=${groupId}&fields=id,email,*groups`);
-    assert.deepEqual(customers.map((c) => c.email), ["katherine@example.com"]);
+    const { customers } = await api<{ customers: Customer[] }>(
+      "GET",
+      `/admin/customers?groups=${groupId}&fields=id,email,*groups`,
+    );
+    assert.deepEqual(
+      customers.map((c) => c.email),
+      ["katherine@example.com"],
+    );
     await shot("group");
   },
 };

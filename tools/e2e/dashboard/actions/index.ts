@@ -7,4 +7,12 @@ import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
-export const dashboardActions: DashboardAction[] = [customersAndGroups, fulfilShipDeliverCaptureRefund, cancelOrder, editStock, uploadProductImage, createPriceList, createProduct];
+export const dashboardActions: DashboardAction[] = [
+  customersAndGroups,
+  fulfilShipDeliverCaptureRefund,
+  cancelOrder,
+  editStock,
+  uploadProductImage,
+  createPriceList,
+  createProduct,
+];

@@ -16,7 +16,10 @@ export const editStock: DashboardAction = {
     await click(page, "Save");
     await toast(page);
     await eventually(async () => {
-      const { inventory_levels } = await api<{ inventory_levels: Level[] }>("GET", `/admin/inventory-items/${seeded.inventoryItemId}/location-levels`);
+      const { inventory_levels } = await api<{ inventory_levels: Level[] }>(
+        "GET",
+        `/admin/inventory-items/${seeded.inventoryItemId}/location-levels`,
+      );
       assert.equal(inventory_levels.find((l) => l.location_id === seeded.locationId)?.stocked_quantity, 250);
     });
     await open(page, kasse.origin, `/inventory/${seeded.inventoryItemId}`);

@@ -34,7 +34,10 @@ const orderPath = (id: string) => `/admin/orders/${id}`;
 
 /** The dashboard's confirmation prompt: its confirm button, whatever the prompt calls it. */
 async function confirmPrompt(page: Page): Promise<void> {
-  await page.getByRole("alertdialog").getByRole("button", { name: /^(Confirm|Continue|Yes.*)$/ }).click();
+  await page
+    .getByRole("alertdialog")
+    .getByRole("button", { name: /^(Confirm|Continue|Yes.*)$/ })
+    .click();
 }
 
 /**
@@ -55,9 +58,13 @@ export const fulfilShipDeliverCaptureRefund: DashboardAction = {
     await confirmPrompt(page);
     await toast(page);
     await eventually(async () => {
-      const captured = (await api<{ order: Order }>("GET", orderPath(orderId))).order.payment_collections[0]!.payments[0]!;
+      const captured = (await api<{ order: Order }>("GET", orderPath(orderId))).order.payment_collections[0]!
+        .payments[0]!;
       assert.notEqual(captured.captured_at, null);
-      assert.equal(captured.captures.reduce((sum, c) => sum + c.amount, 0), before.total);
+      assert.equal(
+        captured.captures.reduce((sum, c) => sum + c.amount, 0),
+        before.total,
+      );
     });
     await shot("captured");
 
@@ -69,7 +76,10 @@ export const fulfilShipDeliverCaptureRefund: DashboardAction = {
       const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
       assert.equal(order.fulfillments.length, 1);
       assert.equal(order.fulfillments[0]!.location_id, seeded.locationId);
-      assert.deepEqual(order.fulfillments[0]!.items.map((i) => i.quantity), [2]);
+      assert.deepEqual(
+        order.fulfillments[0]!.items.map((i) => i.quantity),
+        [2],
+      );
       return order.fulfillments[0]!;
     });
     await shot("fulfilled");
@@ -90,7 +100,9 @@ export const fulfilShipDeliverCaptureRefund: DashboardAction = {
     await confirmPrompt(page);
     await toast(page);
     await eventually(async () => {
-      const delivered = (await api<{ order: Order }>("GET", orderPath(orderId))).order.fulfillments.find((f) => f.id === fulfilled.id)!;
+      const delivered = (await api<{ order: Order }>("GET", orderPath(orderId))).order.fulfillments.find(
+        (f) => f.id === fulfilled.id,
+      )!;
       assert.notEqual(delivered.delivered_at, null);
     });
     await shot("delivered");
@@ -101,8 +113,12 @@ export const fulfilShipDeliverCaptureRefund: DashboardAction = {
     await click(page, "Save");
     await toast(page);
     await eventually(async () => {
-      const refunded = (await api<{ order: Order }>("GET", orderPath(orderId))).order.payment_collections[0]!.payments[0]!;
-      assert.deepEqual(refunded.refunds.map((r) => r.amount), [500]);
+      const refunded = (await api<{ order: Order }>("GET", orderPath(orderId))).order.payment_collections[0]!
+        .payments[0]!;
+      assert.deepEqual(
+        refunded.refunds.map((r) => r.amount),
+        [500],
+      );
     });
     await open(page, kasse.origin, `/orders/${orderId}`);
     await shot("refunded");
@@ -116,7 +132,12 @@ export const cancelOrder: DashboardAction = {
     const orderId = await placeOrder(kasse, seeded.regionId, seeded.variantId);
     await open(page, kasse.origin, `/orders/${orderId}`);
     // The order's own menu, beside its display id at the top.
-    await page.getByRole("heading", { name: /^#\d+$/ }).locator("xpath=ancestor::div[.//button[@aria-haspopup='menu']][1]").locator("button[aria-haspopup='menu']").first().click();
+    await page
+      .getByRole("heading", { name: /^#\d+$/ })
+      .locator("xpath=ancestor::div[.//button[@aria-haspopup='menu']][1]")
+      .locator("button[aria-haspopup='menu']")
+      .first()
+      .click();
     await clickMenuItem(page, "Cancel");
     await confirmPrompt(page);
     await toast(page);

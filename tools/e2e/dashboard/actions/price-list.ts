@@ -22,9 +22,15 @@ export const createPriceList: DashboardAction = {
     await fill(page, "title", "Black Friday");
     await fill(page, "description", "One day only");
     await click(page, "Continue");
-    await page.getByRole("row", { name: new RegExp(product.title) }).first().getByRole("checkbox").click();
+    await page
+      .getByRole("row", { name: new RegExp(product.title) })
+      .first()
+      .getByRole("checkbox")
+      .click();
     await click(page, "Continue");
-    const cell = page.locator(`[data-field="products.${seeded.productId}.variants.${seeded.variantId}.currency_prices.usd.0.amount"]`);
+    const cell = page.locator(
+      `[data-field="products.${seeded.productId}.variants.${seeded.variantId}.currency_prices.usd.0.amount"]`,
+    );
     await cell.waitFor({ state: "attached", timeout: 20_000 });
     // A grid cell: selected by a click on it, edited by typing, committed by Enter.
     await cell.locator("xpath=ancestor::*[@data-container-id or @role='gridcell'][1]").click();

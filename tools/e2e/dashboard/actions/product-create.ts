@@ -8,7 +8,11 @@ interface Product {
   title: string;
   status: string;
   options: Array<{ title: string; values: Array<{ value: string }> }>;
-  variants: Array<{ title: string; options: Array<{ value: string }>; prices: Array<{ currency_code: string; amount: number }> }>;
+  variants: Array<{
+    title: string;
+    options: Array<{ value: string }>;
+    prices: Array<{ currency_code: string; amount: number }>;
+  }>;
 }
 
 /**
@@ -16,7 +20,10 @@ interface Product {
  * the hidden copy's dialog hides the other from the accessibility tree, so buttons are found by text.
  */
 async function press(page: Page, label: string): Promise<void> {
-  const button = page.locator("button").filter({ hasText: new RegExp(`^\\s*${label}\\s*$`), visible: true }).last();
+  const button = page
+    .locator("button")
+    .filter({ hasText: new RegExp(`^\\s*${label}\\s*$`), visible: true })
+    .last();
   await button.waitFor({ state: "visible", timeout: 20_000 });
   await button.click();
 }
@@ -63,8 +70,16 @@ export const createProduct: DashboardAction = {
     const { product } = await api<{ product: Product }>("GET", `/admin/products/${productId}`);
     assert.equal(product.title, "Wool Scarf");
     assert.equal(product.status, "published");
-    assert.deepEqual(product.options.map((o) => [o.title, o.values.map((v) => v.value).sort()]), [["Color", ["Blue", "Red"]]]);
-    const byValue = new Map(product.variants.map((v) => [v.options[0]!.value, v.prices.filter((p) => p.currency_code === "usd").map((p) => p.amount)]));
+    assert.deepEqual(
+      product.options.map((o) => [o.title, o.values.map((v) => v.value).sort()]),
+      [["Color", ["Blue", "Red"]]],
+    );
+    const byValue = new Map(
+      product.variants.map((v) => [
+        v.options[0]!.value,
+        v.prices.filter((p) => p.currency_code === "usd").map((p) => p.amount),
+      ]),
+    );
     assert.deepEqual(Object.fromEntries(byValue), { Red: [2500], Blue: [2750] });
     await shot("created");
   },

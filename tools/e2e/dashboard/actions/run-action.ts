@@ -18,7 +18,10 @@ export interface ActionResult {
 let counter = 0;
 
 /** Runs one action, taking its screenshots into `shots`; a failure is recorded with a screenshot of where it stopped. */
-export async function runAction(action: DashboardAction, env: { page: Page; kasse: RunningKasse; api: Api; seeded: Seeded; shots: string }): Promise<ActionResult> {
+export async function runAction(
+  action: DashboardAction,
+  env: { page: Page; kasse: RunningKasse; api: Api; seeded: Seeded; shots: string },
+): Promise<ActionResult> {
   const started = Date.now();
   const screenshots: string[] = [];
   const shot = async (label: string) => {
@@ -32,6 +35,18 @@ export async function runAction(action: DashboardAction, env: { page: Page; kass
     return { name: action.name, screenshots, ms: Date.now() - started };
   } catch (error) {
     await shot("failed").catch(() => undefined);
-    return { name: action.name, error: error instanceof Error ? error.message.split("\n").filter((line) => line.trim() && !line.includes("Call log")).slice(0, 3).join(" / ") : String(error), screenshots, ms: Date.now() - started };
+    return {
+      name: action.name,
+      error:
+        error instanceof Error
+          ? error.message
+              .split("\n")
+              .filter((line) => line.trim() && !line.includes("Call log"))
+              .slice(0, 3)
+              .join(" / ")
+          : String(error),
+      screenshots,
+      ms: Date.now() - started,
+    };
   }
 }

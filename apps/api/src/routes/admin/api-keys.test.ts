@@ -30,10 +30,18 @@ describe("secret API keys", () => {
     }
     expect((await t.app.inject({ method: "GET", url: `/admin/api-keys?api_token=${key.token}` })).statusCode).toBe(200);
     // The key acts as itself: resources it creates name it.
-    const viaKey = await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: { "x-service-access-token": key.token }, payload: { title: "Web", type: "publishable" } });
+    const viaKey = await t.app.inject({
+      method: "POST",
+      url: "/admin/api-keys",
+      headers: { "x-service-access-token": key.token },
+      payload: { title: "Web", type: "publishable" },
+    });
     expect(viaKey.json().api_key.created_by).toBe(key.id);
     // /users/me: the key is not a user (as Medusa).
-    expect((await t.app.inject({ method: "GET", url: "/admin/users/me", headers: { "x-service-access-token": key.token } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/admin/users/me", headers: { "x-service-access-token": key.token } }))
+        .statusCode,
+    ).toBe(404);
 
     const revoked = await t.admin.post(`/admin/api-keys/${key.id}/revoke`);
     expect(revoked.statusCode).toBe(200);
@@ -45,7 +53,15 @@ describe("secret API keys", () => {
       expect(res.json().type).toBe("unauthorized");
     }
     expect((await t.app.inject({ method: "GET", url: `/admin/api-keys?api_token=${key.token}` })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "GET", url: "/admin/api-keys", headers: { "x-service-access-token": "sk_unknown" } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/admin/api-keys",
+          headers: { "x-service-access-token": "sk_unknown" },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await t.admin.post(`/admin/api-keys/${key.id}/revoke`)).statusCode).toBe(400);
   });
 
@@ -58,7 +74,8 @@ describe("secret API keys", () => {
     const [old, rotated, third] = [await create("Old"), await create("Rotated"), await create("Third")];
     expect(new Set([old.token, rotated.token, third.token]).size).toBe(3);
     const as = (key: { token: string }) => ({ "x-service-access-token": key.token });
-    for (const key of [old, rotated, third]) expect((await t.store.get("/admin/api-keys", as(key))).statusCode).toBe(200);
+    for (const key of [old, rotated, third])
+      expect((await t.store.get("/admin/api-keys", as(key))).statusCode).toBe(200);
 
     expect((await t.admin.post(`/admin/api-keys/${old.id}/revoke`)).statusCode).toBe(200);
     const refused = await t.store.get("/admin/api-keys", as(old));
@@ -66,7 +83,12 @@ describe("secret API keys", () => {
     expect(refused.json().type).toBe("unauthorized");
     // The others still work, and can do what a key does (create another key).
     expect((await t.store.get("/admin/api-keys", as(rotated))).statusCode).toBe(200);
-    const viaRotated = await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: as(rotated), payload: { title: "Fourth", type: "secret" } });
+    const viaRotated = await t.app.inject({
+      method: "POST",
+      url: "/admin/api-keys",
+      headers: as(rotated),
+      payload: { title: "Fourth", type: "secret" },
+    });
     expect(viaRotated.statusCode).toBe(200);
     expect(viaRotated.json().api_key.created_by).toBe(rotated.id);
     expect((await t.store.get("/admin/api-keys", basic(third.token))).statusCode).toBe(200);
@@ -76,13 +98,20 @@ describe("secret API keys", () => {
     const ids = listed.json().api_keys.map((k: { id: string }) => k.id);
     expect(ids).toEqual(expect.arrayContaining([rotated.id, third.id, viaRotated.json().api_key.id]));
     expect(ids).not.toContain(old.id);
-    const body = listed.body + (await t.admin.get("/admin/api-keys?limit=100")).body + (await t.admin.get(`/admin/api-keys/${rotated.id}`)).body;
-    for (const key of [old, rotated, third, viaRotated.json().api_key]) expect(body).not.toContain(key.token.slice(6, -3));
+    const body =
+      listed.body +
+      (await t.admin.get("/admin/api-keys?limit=100")).body +
+      (await t.admin.get(`/admin/api-keys/${rotated.id}`)).body;
+    for (const key of [old, rotated, third, viaRotated.json().api_key])
+      expect(body).not.toContain(key.token.slice(6, -3));
     for (const key of listed.json().api_keys) expect(key).not.toHaveProperty("token");
   });
 
   it("stores only a hash of the secret", async () => {
-    const rows = await queryRows<{ token: string | null; token_hash: string; type: string }>(t.database.db, sql`select token, token_hash, type from api_key where type = 'secret'`);
+    const rows = await queryRows<{ token: string | null; token_hash: string; type: string }>(
+      t.database.db,
+      sql`select token, token_hash, type from api_key where type = 'secret'`,
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.token).toBeNull();
@@ -92,7 +121,9 @@ describe("secret API keys", () => {
 
   it("updates the title, deletes only revoked keys", async () => {
     const key = (await t.admin.post("/admin/api-keys", { title: "Temp", type: "secret" })).json().api_key;
-    expect((await t.admin.post(`/admin/api-keys/${key.id}`, { title: "Renamed" })).json().api_key.title).toBe("Renamed");
+    expect((await t.admin.post(`/admin/api-keys/${key.id}`, { title: "Renamed" })).json().api_key.title).toBe(
+      "Renamed",
+    );
     const early = await t.admin.delete(`/admin/api-keys/${key.id}`);
     expect(early.statusCode).toBe(403);
     expect(early.json().type).toBe("not_allowed");
@@ -104,7 +135,14 @@ describe("secret API keys", () => {
 
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
     const before = (await t.admin.get("/admin/api-keys")).json().count;
-    for (const body of [{}, { title: "x" }, { title: "x", type: "root" }, { title: "", type: "publishable" }, { title: 5, type: "publishable" }, { title: "x", type: "publishable", token: "pk_mine" }]) {
+    for (const body of [
+      {},
+      { title: "x" },
+      { title: "x", type: "root" },
+      { title: "", type: "publishable" },
+      { title: 5, type: "publishable" },
+      { title: "x", type: "publishable", token: "pk_mine" },
+    ]) {
       const res = await t.admin.post("/admin/api-keys", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -119,7 +157,12 @@ describe("secret API keys", () => {
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/api-keys" })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: "POST", url: "/admin/api-keys", headers: await t.customerHeaders("cus_1"), payload: { title: "x", type: "secret" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/admin/api-keys",
+      headers: await t.customerHeaders("cus_1"),
+      payload: { title: "x", type: "secret" },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe("not_allowed");
   });
@@ -144,7 +187,9 @@ describe("publishable API keys", () => {
     for (const body of [{ add: "x" }, { add: [1] }, { other: [] }]) {
       expect((await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, body)).statusCode).toBe(400);
     }
-    expect((await t.admin.get(`/admin/api-keys/${key.id}`)).json().api_key.sales_channels).toEqual([{ id: channel.id }]);
+    expect((await t.admin.get(`/admin/api-keys/${key.id}`)).json().api_key.sales_channels).toEqual([
+      { id: channel.id },
+    ]);
 
     const removed = await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { remove: [channel.id] });
     expect(removed.json().api_key.sales_channels).toEqual([]);

@@ -15,7 +15,14 @@ const ListApiKeys = ListQueryOf(
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so a token hash can never be serialized, and a secret token only where it is meant to be.
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
-const Many = { 200: Type.Object({ api_keys: Type.Array(ApiKeyView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+const Many = {
+  200: Type.Object({
+    api_keys: Type.Array(ApiKeyView),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+};
 
 /** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (docs/CONTRACT.md "Keys"). */
 export default async function apiKeys(app: App): Promise<void> {
@@ -31,19 +38,27 @@ export default async function apiKeys(app: App): Promise<void> {
     return { api_key: await keys.create(request.body, request.auth!.actor_id) };
   });
 
-  app.get("/api-keys/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { api_key: project(await keys.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/api-keys/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    async (request) => {
+      return { api_key: project(await keys.retrieve(request.params.id), parseFields(request.query.fields)) };
+    },
+  );
 
   app.post("/api-keys/:id", { schema: { params: Params, body: ApiKeyUpdate, response: One } }, async (request) => {
     return { api_key: await keys.update(request.params.id, request.body) };
   });
 
-  app.post("/api-keys/:id/revoke", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
-    const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
-    app.publishableKeys.clear();
-    return { api_key };
-  });
+  app.post(
+    "/api-keys/:id/revoke",
+    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+    async (request) => {
+      const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
+      app.publishableKeys.clear();
+      return { api_key };
+    },
+  );
 
   app.delete("/api-keys/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
     await keys.delete(request.params.id);
@@ -51,9 +66,13 @@ export default async function apiKeys(app: App): Promise<void> {
     return { id: request.params.id, object: "api_key", deleted: true as const };
   });
 
-  app.post("/api-keys/:id/sales-channels", { schema: { params: Params, body: ApiKeySalesChannels, response: One } }, async (request) => {
-    const api_key = await setApiKeySalesChannels(app.modules, request.params.id, request.body);
-    app.publishableKeys.clear();
-    return { api_key };
-  });
+  app.post(
+    "/api-keys/:id/sales-channels",
+    { schema: { params: Params, body: ApiKeySalesChannels, response: One } },
+    async (request) => {
+      const api_key = await setApiKeySalesChannels(app.modules, request.params.id, request.body);
+      app.publishableKeys.clear();
+      return { api_key };
+    },
+  );
 }

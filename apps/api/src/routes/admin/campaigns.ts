@@ -33,7 +33,11 @@ export default async function campaigns(app: App): Promise<void> {
     delete: (id) => service.deleteCampaign(id),
   });
 
-  app.post("/campaigns/:id/promotions", { schema: { params: Params, body: CampaignPromotions, response: Answer("campaign", CampaignResponse) } }, async (request) => {
-    return { campaign: await service.updateCampaignPromotions(request.params.id, request.body) };
-  });
+  app.post(
+    "/campaigns/:id/promotions",
+    { schema: { params: Params, body: CampaignPromotions, response: Answer("campaign", CampaignResponse) } },
+    async (request) => {
+      return { campaign: await service.updateCampaignPromotions(request.params.id, request.body) };
+    },
+  );
 }

@@ -19,7 +19,14 @@ describe("admin currencies", () => {
 
   it("shapes a currency like Medusa and filters by code and q", async () => {
     const usd = (await t.admin.get("/admin/currencies/USD")).json().currency;
-    expect(usd).toMatchObject({ code: "usd", symbol: "$", symbol_native: "$", name: "US Dollar", decimal_digits: 2, is_default: false });
+    expect(usd).toMatchObject({
+      code: "usd",
+      symbol: "$",
+      symbol_native: "$",
+      name: "US Dollar",
+      decimal_digits: 2,
+      is_default: false,
+    });
     expect((await t.admin.get("/admin/currencies/jpy")).json().currency.decimal_digits).toBe(0);
     expect((await t.admin.get("/admin/currencies/eur")).json().currency.symbol).toBe("€");
     const some = (await t.admin.get("/admin/currencies?code[]=eur&code[]=DKK&fields=code,name")).json();
@@ -27,7 +34,9 @@ describe("admin currencies", () => {
       { code: "dkk", name: "Danish Krone" },
       { code: "eur", name: "Euro" },
     ]);
-    expect((await t.admin.get("/admin/currencies?q=krone")).json().currencies.map((c: { code: string }) => c.code)).toEqual(expect.arrayContaining(["dkk", "nok"]));
+    expect(
+      (await t.admin.get("/admin/currencies?q=krone")).json().currencies.map((c: { code: string }) => c.code),
+    ).toEqual(expect.arrayContaining(["dkk", "nok"]));
   });
 
   it("marks exactly one currency as default", async () => {
@@ -58,7 +67,11 @@ describe("admin currencies", () => {
 
   it("requires an admin", async () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/currencies" })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: "GET", url: "/admin/currencies", headers: await t.customerHeaders("cus_1") });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/admin/currencies",
+      headers: await t.customerHeaders("cus_1"),
+    });
     expect(res.statusCode).toBe(403);
   });
 });

@@ -6,7 +6,10 @@ import { crudRoutes } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ code: CurrencyCode() });
-const ListCurrencies = ListQueryOf({ code: Code() }, { q: Type.Optional(Title()), is_default: Type.Optional(Type.Boolean()) });
+const ListCurrencies = ListQueryOf(
+  { code: Code() },
+  { q: Type.Optional(Title()), is_default: Type.Optional(Type.Boolean()) },
+);
 
 /** Admin currencies: the seeded ISO 4217 list and the default currency. */
 export default async function currencies(app: App): Promise<void> {

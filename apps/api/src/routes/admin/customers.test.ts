@@ -13,12 +13,31 @@ async function createCustomer(body: Record<string, unknown>) {
 
 describe("admin customers", () => {
   it("creates with has_account false and created_by the admin, retrieves with addresses and groups, updates, soft-deletes", async () => {
-    const customer = await createCustomer({ email: "Ana@Example.com", first_name: "Ana", company: "Acme", metadata: { vip: true } });
-    expect(customer).toMatchObject({ email: "ana@example.com", first_name: "Ana", last_name: null, company: "Acme", company_name: "Acme", has_account: false, created_by: "user_admin_1", metadata: { vip: true }, addresses: [], groups: [] });
+    const customer = await createCustomer({
+      email: "Ana@Example.com",
+      first_name: "Ana",
+      company: "Acme",
+      metadata: { vip: true },
+    });
+    expect(customer).toMatchObject({
+      email: "ana@example.com",
+      first_name: "Ana",
+      last_name: null,
+      company: "Acme",
+      company_name: "Acme",
+      has_account: false,
+      created_by: "user_admin_1",
+      metadata: { vip: true },
+      addresses: [],
+      groups: [],
+    });
     expect(customer.id).toMatch(/^cus_/);
     expect(new Date(customer.created_at).toISOString()).toBe(customer.created_at);
 
-    const updated = await t.admin.post(`/admin/customers/${customer.id}`, { last_name: "Lima", company_name: "Acme GmbH" });
+    const updated = await t.admin.post(`/admin/customers/${customer.id}`, {
+      last_name: "Lima",
+      company_name: "Acme GmbH",
+    });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().customer).toMatchObject({ first_name: "Ana", last_name: "Lima", company: "Acme GmbH" });
 
@@ -48,7 +67,14 @@ describe("admin customers", () => {
 
   it("rejects bad input with 400 invalid_data and writes nothing", async () => {
     const before = (await t.admin.get("/admin/customers")).json().count;
-    for (const body of [{}, { email: "not-an-email" }, { email: 5 }, { email: "a@b.co", unknown: 1 }, { email: "a@b.co", first_name: 3 }, { email: "a@b.co", metadata: "x" }]) {
+    for (const body of [
+      {},
+      { email: "not-an-email" },
+      { email: 5 },
+      { email: "a@b.co", unknown: 1 },
+      { email: "a@b.co", first_name: 3 },
+      { email: "a@b.co", metadata: "x" },
+    ]) {
       const res = await t.admin.post("/admin/customers", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -68,14 +94,19 @@ describe("admin customers", () => {
     const group = (await t.admin.post("/admin/customer-groups", { name: "List VIP" })).json().customer_group;
     await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [yan.id] });
 
-    const byQ = async (q: string) => (await t.admin.get(`/admin/customers?q=${encodeURIComponent(q)}`)).json().customers.map((c: { id: string }) => c.id);
+    const byQ = async (q: string) =>
+      (await t.admin.get(`/admin/customers?q=${encodeURIComponent(q)}`))
+        .json()
+        .customers.map((c: { id: string }) => c.id);
     expect(await byQ("zed@list")).toEqual([zed.id]);
     expect(await byQ("quix")).toEqual([yan.id]);
     expect(await byQ("listco")).toEqual([yan.id]);
     expect(await byQ("4930111")).toEqual([zed.id]);
     expect(await byQ("%")).toEqual([]);
 
-    expect((await t.admin.get("/admin/customers?email=ZED@list.test")).json().customers.map((c: { id: string }) => c.id)).toEqual([zed.id]);
+    expect(
+      (await t.admin.get("/admin/customers?email=ZED@list.test")).json().customers.map((c: { id: string }) => c.id),
+    ).toEqual([zed.id]);
     expect((await t.admin.get("/admin/customers?has_account=true")).json().count).toBe(0);
     const grouped = (await t.admin.get(`/admin/customers?groups[]=${group.id}`)).json();
     expect(grouped.count).toBe(1);
@@ -84,7 +115,9 @@ describe("admin customers", () => {
     const since = new Date(Date.parse(zed.created_at)).toISOString();
     const ranged = (await t.admin.get(`/admin/customers?created_at[gte]=${since}&q=list.test&order=created_at`)).json();
     expect(ranged.customers.map((c: { id: string }) => c.id)).toEqual([zed.id, yan.id]);
-    const medusaForm = (await t.admin.get(`/admin/customers?created_at[$lt]=${encodeURIComponent(zed.created_at)}&q=list.test`)).json();
+    const medusaForm = (
+      await t.admin.get(`/admin/customers?created_at[$lt]=${encodeURIComponent(zed.created_at)}&q=list.test`)
+    ).json();
     expect(medusaForm.count).toBe(0);
 
     const paged = (await t.admin.get("/admin/customers?q=list.test&order=-email&limit=1&offset=1&fields=email")).json();
@@ -99,19 +132,42 @@ describe("admin customers", () => {
     const created = await t.admin.post(`/admin/customers/${owner.id}/addresses`, { ...address, first_name: "Ana" });
     expect(created.statusCode).toBe(200);
     const [addr] = created.json().customer.addresses;
-    expect(addr).toMatchObject({ customer_id: owner.id, country_code: "de", city: "Berlin", first_name: "Ana", is_default_billing: false });
+    expect(addr).toMatchObject({
+      customer_id: owner.id,
+      country_code: "de",
+      city: "Berlin",
+      first_name: "Ana",
+      is_default_billing: false,
+    });
     expect(addr.id).toMatch(/^cuaddr_/);
 
-    for (const body of [{ ...address, address_1: undefined }, { ...address, city: "" }, { ...address, postal_code: undefined }, { ...address, country_code: "DEU" }, { ...address, country_code: "d" }, { ...address, country_code: "1x" }, { ...address, extra: true }]) {
+    for (const body of [
+      { ...address, address_1: undefined },
+      { ...address, city: "" },
+      { ...address, postal_code: undefined },
+      { ...address, country_code: "DEU" },
+      { ...address, country_code: "d" },
+      { ...address, country_code: "1x" },
+      { ...address, extra: true },
+    ]) {
       const res = await t.admin.post(`/admin/customers/${owner.id}/addresses`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     expect((await t.admin.get(`/admin/customers/${owner.id}`)).json().customer.addresses).toHaveLength(1);
 
-    const updated = await t.admin.post(`/admin/customers/${owner.id}/addresses/${addr.id}`, { city: "Hamburg", country_code: "FR" });
-    expect(updated.json().customer.addresses[0]).toMatchObject({ city: "Hamburg", country_code: "fr", address_1: "1 Main St" });
-    expect((await t.admin.post(`/admin/customers/${owner.id}/addresses/${addr.id}`, { city: "" })).statusCode).toBe(400);
+    const updated = await t.admin.post(`/admin/customers/${owner.id}/addresses/${addr.id}`, {
+      city: "Hamburg",
+      country_code: "FR",
+    });
+    expect(updated.json().customer.addresses[0]).toMatchObject({
+      city: "Hamburg",
+      country_code: "fr",
+      address_1: "1 Main St",
+    });
+    expect((await t.admin.post(`/admin/customers/${owner.id}/addresses/${addr.id}`, { city: "" })).statusCode).toBe(
+      400,
+    );
 
     // Through another customer's path, the address does not exist.
     const foreign = await t.admin.post(`/admin/customers/${stranger.id}/addresses/${addr.id}`, { city: "Paris" });
@@ -121,13 +177,23 @@ describe("admin customers", () => {
     expect((await t.admin.post(`/admin/customers/cus_missing/addresses`, address)).statusCode).toBe(404);
 
     const removed = await t.admin.delete(`/admin/customers/${owner.id}/addresses/${addr.id}`);
-    expect(removed.json()).toMatchObject({ id: addr.id, object: "customer_address", deleted: true, parent: { customer: { id: owner.id, addresses: [] } } });
+    expect(removed.json()).toMatchObject({
+      id: addr.id,
+      object: "customer_address",
+      deleted: true,
+      parent: { customer: { id: owner.id, addresses: [] } },
+    });
     expect((await t.admin.delete(`/admin/customers/${owner.id}/addresses/${addr.id}`)).statusCode).toBe(404);
   });
 
   it("requires an admin: 401 without credentials, 403 for a customer token", async () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/customers" })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: "POST", url: "/admin/customers", headers: await t.customerHeaders("cus_x"), payload: { email: "x@y.zz" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/admin/customers",
+      headers: await t.customerHeaders("cus_x"),
+      payload: { email: "x@y.zz" },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe("not_allowed");
   });
@@ -141,11 +207,21 @@ describe("admin customer groups", () => {
     expect(group).toMatchObject({ name: "Wholesale", metadata: { tier: 1 }, created_by: "user_admin_1" });
     expect(group.id).toMatch(/^cusgroup_/);
     expect((await t.admin.post("/admin/customer-groups", { name: "Wholesale" })).statusCode).toBe(409);
-    expect((await t.admin.post(`/admin/customer-groups/${group.id}`, { name: "Trade" })).json().customer_group.name).toBe("Trade");
-    expect((await t.admin.get("/admin/customer-groups?q=tra")).json()).toMatchObject({ count: 1, customer_groups: [{ id: group.id }] });
+    expect(
+      (await t.admin.post(`/admin/customer-groups/${group.id}`, { name: "Trade" })).json().customer_group.name,
+    ).toBe("Trade");
+    expect((await t.admin.get("/admin/customer-groups?q=tra")).json()).toMatchObject({
+      count: 1,
+      customer_groups: [{ id: group.id }],
+    });
     expect((await t.admin.get(`/admin/customer-groups/${group.id}`)).json().customer_group.name).toBe("Trade");
-    for (const body of [{}, { name: "" }, { name: 1 }, { name: "x", y: 1 }]) expect((await t.admin.post("/admin/customer-groups", body)).statusCode).toBe(400);
-    expect((await t.admin.delete(`/admin/customer-groups/${group.id}`)).json()).toEqual({ id: group.id, object: "customer_group", deleted: true });
+    for (const body of [{}, { name: "" }, { name: 1 }, { name: "x", y: 1 }])
+      expect((await t.admin.post("/admin/customer-groups", body)).statusCode).toBe(400);
+    expect((await t.admin.delete(`/admin/customer-groups/${group.id}`)).json()).toEqual({
+      id: group.id,
+      object: "customer_group",
+      deleted: true,
+    });
     expect((await t.admin.get(`/admin/customer-groups/${group.id}`)).statusCode).toBe(404);
     expect((await t.admin.post("/admin/customer-groups", { name: "Wholesale" })).statusCode).toBe(200);
   });
@@ -154,33 +230,52 @@ describe("admin customer groups", () => {
     const group = (await t.admin.post("/admin/customer-groups", { name: "Members" })).json().customer_group;
     const a = await createCustomer({ email: "member-a@example.com" });
     const b = await createCustomer({ email: "member-b@example.com" });
-    const inGroup = async () => (await t.admin.get(`/admin/customers?groups=${group.id}&order=email`)).json().customers.map((c: { id: string }) => c.id);
+    const inGroup = async () =>
+      (await t.admin.get(`/admin/customers?groups=${group.id}&order=email`))
+        .json()
+        .customers.map((c: { id: string }) => c.id);
 
     const added = await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [a.id] });
     expect(added.statusCode).toBe(200);
     expect(added.json().customer_group.id).toBe(group.id);
     expect(await inGroup()).toEqual([a.id]);
     // Adding twice is harmless.
-    expect((await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [a.id] })).statusCode).toBe(200);
+    expect(
+      (await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [a.id] })).statusCode,
+    ).toBe(200);
 
-    const unknown = await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [b.id, "cus_nope"] });
+    const unknown = await t.admin.post(`/admin/customer-groups/${group.id}/customers`, {
+      customer_ids: [b.id, "cus_nope"],
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ type: "invalid_data" });
     expect(unknown.json().message).toContain("cus_nope");
     expect(await inGroup()).toEqual([a.id]);
 
-    expect((await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { add: [b.id], remove: [a.id] })).statusCode).toBe(200);
+    expect(
+      (await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { add: [b.id], remove: [a.id] })).statusCode,
+    ).toBe(200);
     expect(await inGroup()).toEqual([b.id]);
-    expect((await t.admin.get(`/admin/customers/${b.id}`)).json().customer.groups).toMatchObject([{ id: group.id, name: "Members" }]);
+    expect((await t.admin.get(`/admin/customers/${b.id}`)).json().customer.groups).toMatchObject([
+      { id: group.id, name: "Members" },
+    ]);
 
-    expect((await t.admin.delete(`/admin/customer-groups/${group.id}/customers`, { customer_ids: ["cus_nope"] })).statusCode).toBe(400);
+    expect(
+      (await t.admin.delete(`/admin/customer-groups/${group.id}/customers`, { customer_ids: ["cus_nope"] })).statusCode,
+    ).toBe(400);
     expect(await inGroup()).toEqual([b.id]);
-    expect((await t.admin.delete(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [b.id] })).statusCode).toBe(200);
+    expect(
+      (await t.admin.delete(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [b.id] })).statusCode,
+    ).toBe(200);
     expect(await inGroup()).toEqual([]);
 
     expect((await t.admin.post(`/admin/customer-groups/${group.id}/customers`, {})).statusCode).toBe(400);
-    expect((await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: "x" })).statusCode).toBe(400);
-    expect((await t.admin.post(`/admin/customer-groups/cusgroup_missing/customers`, { customer_ids: [a.id] })).statusCode).toBe(404);
+    expect((await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: "x" })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await t.admin.post(`/admin/customer-groups/cusgroup_missing/customers`, { customer_ids: [a.id] })).statusCode,
+    ).toBe(404);
     expect(await t.app.modules.customer.groupIdsOfCustomer(b.id)).toEqual([]);
     await t.admin.post(`/admin/customer-groups/${group.id}/customers`, { customer_ids: [b.id] });
     expect(await t.app.modules.customer.groupIdsOfCustomer(b.id)).toEqual([group.id]);
@@ -193,7 +288,12 @@ describe("admin customer groups", () => {
     const added = await t.admin.post(`/admin/customers/${c.id}/customer-groups`, { add: [gold.id, silver.id] });
     expect(added.statusCode).toBe(200);
     expect(added.json().customer.id).toBe(c.id);
-    expect(added.json().customer.groups.map((g: { name: string }) => g.name).sort()).toEqual(["Gold", "Silver"]);
+    expect(
+      added
+        .json()
+        .customer.groups.map((g: { name: string }) => g.name)
+        .sort(),
+    ).toEqual(["Gold", "Silver"]);
 
     const swapped = await t.admin.post(`/admin/customers/${c.id}/customer-groups`, { remove: [gold.id] });
     expect(swapped.json().customer.groups.map((g: { id: string }) => g.id)).toEqual([silver.id]);
@@ -211,7 +311,12 @@ describe("admin customer groups", () => {
     const missing = await t.admin.post(`/admin/customers/cus_nope/customer-groups`, { add: [gold.id] });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().type).toBe("not_found");
-    const asCustomer = await t.app.inject({ method: "POST", url: `/admin/customers/${c.id}/customer-groups`, headers: await t.customerHeaders(c.id), payload: { add: [gold.id] } });
+    const asCustomer = await t.app.inject({
+      method: "POST",
+      url: `/admin/customers/${c.id}/customer-groups`,
+      headers: await t.customerHeaders(c.id),
+      payload: { add: [gold.id] },
+    });
     expect(asCustomer.statusCode).toBe(403);
     expect(await groupsOf()).toEqual([silver.id]);
   });
@@ -220,16 +325,22 @@ describe("admin customer groups", () => {
 describe("admin customer groups: a customer's groups (the dashboard's customer page)", () => {
   it("filters by customers[id] and answers the members with fields=+customers.id or *customers", async () => {
     const ana = (await t.admin.post("/admin/customers", { email: "ana.groups@example.com" })).json().customer;
-    const ben = (await t.admin.post("/admin/customers", { email: "ben.groups@example.com", first_name: "Ben" })).json().customer;
+    const ben = (await t.admin.post("/admin/customers", { email: "ben.groups@example.com", first_name: "Ben" })).json()
+      .customer;
     const gold = (await t.admin.post("/admin/customer-groups", { name: "Gold members" })).json().customer_group;
     const silver = (await t.admin.post("/admin/customer-groups", { name: "Silver members" })).json().customer_group;
     await t.admin.post("/admin/customer-groups", { name: "Nobody's" });
     await t.admin.post(`/admin/customer-groups/${gold.id}/customers`, { customer_ids: [ana.id, ben.id] });
     await t.admin.post(`/admin/customer-groups/${silver.id}/customers`, { customer_ids: [ben.id] });
 
-    const anas = await t.admin.get(`/admin/customer-groups?limit=10&offset=0&customers[id]=${ana.id}&fields=%2Bcustomers.id`);
+    const anas = await t.admin.get(
+      `/admin/customer-groups?limit=10&offset=0&customers[id]=${ana.id}&fields=%2Bcustomers.id`,
+    );
     expect(anas.statusCode, anas.body).toBe(200);
-    expect(anas.json()).toMatchObject({ count: 1, customer_groups: [{ id: gold.id, name: "Gold members", customers: [{ id: ana.id }, { id: ben.id }] }] });
+    expect(anas.json()).toMatchObject({
+      count: 1,
+      customer_groups: [{ id: gold.id, name: "Gold members", customers: [{ id: ana.id }, { id: ben.id }] }],
+    });
     expect(anas.json().customer_groups[0].customers[0]).toEqual({ id: ana.id });
     const bens = (await t.admin.get(`/admin/customer-groups?customers[id][0]=${ben.id}&order=name`)).json();
     expect(bens.customer_groups.map((g: { id: string }) => g.id)).toEqual([gold.id, silver.id]);
@@ -237,7 +348,9 @@ describe("admin customer groups: a customer's groups (the dashboard's customer p
     expect((await t.admin.get("/admin/customer-groups?customers[id]=cus_nobody")).json().count).toBe(0);
 
     const whole = (await t.admin.get(`/admin/customer-groups/${silver.id}?fields=*customers`)).json().customer_group;
-    expect(whole.customers).toEqual([expect.objectContaining({ id: ben.id, email: "ben.groups@example.com", first_name: "Ben" })]);
+    expect(whole.customers).toEqual([
+      expect.objectContaining({ id: ben.id, email: "ben.groups@example.com", first_name: "Ben" }),
+    ]);
 
     for (const query of ["customers[email]=x", "customers=cus_1", "customers[id][0][x]=1"]) {
       const res = await t.admin.get(`/admin/customer-groups?${query}`);

@@ -1,9 +1,26 @@
 import { Type } from "@sinclair/typebox";
 import { Id, normalizeRange, Title, toDate } from "@kasse/db";
-import { AddressCreate, AddressUpdate, CustomerCreate, CustomerResponse, CustomerUpdate, AddressResponse } from "@kasse/modules/customer";
+import {
+  AddressCreate,
+  AddressUpdate,
+  CustomerCreate,
+  CustomerResponse,
+  CustomerUpdate,
+  AddressResponse,
+} from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, DeleteResponse, Filter, ListAnswer, ListQuery, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
+import {
+  Answer,
+  DeleteResponse,
+  Filter,
+  ListAnswer,
+  ListQuery,
+  ListQueryOf,
+  listResponse,
+  RangeQuery,
+  RetrieveQuery,
+} from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 import { customerWrites, removeCustomerAccountWorkflow } from "@kasse/flows";
 
@@ -11,16 +28,38 @@ const Params = Type.Object({ id: Id() });
 const AddressParams = Type.Object({ id: Id(), address_id: Id() });
 const ListCustomers = ListQueryOf(
   { id: Id(), email: Filter("email"), groups: Id() },
-  { q: Type.Optional(Title()), has_account: Type.Optional(Type.Boolean()), created_at: Type.Optional(RangeQuery()), updated_at: Type.Optional(RangeQuery()) },
+  {
+    q: Type.Optional(Title()),
+    has_account: Type.Optional(Type.Boolean()),
+    created_at: Type.Optional(RangeQuery()),
+    updated_at: Type.Optional(RangeQuery()),
+  },
 );
 const One = { 200: Type.Object({ customer: CustomerResponse }) };
 /** `GET /admin/customers/{id}` also carries the customer's order summaries (docs/CONTRACT.md). */
-const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...CustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
+const WithOrders = {
+  200: Type.Object({
+    customer: Type.Object({ ...CustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }),
+  }),
+};
 const Ids = Type.Array(Id({ minLength: 1 }), { maxItems: 1000 });
 /** Medusa's `{add, remove}` of group ids (`sdk.admin.customer.batchCustomerGroups`). */
-const GroupsChange = Type.Object({ add: Type.Optional(Ids), remove: Type.Optional(Ids) }, { additionalProperties: false, minProperties: 1 });
-const DeletedAddress = Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: CustomerResponse }) });
-const Many = { 200: Type.Object({ customers: Type.Array(CustomerResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+const GroupsChange = Type.Object(
+  { add: Type.Optional(Ids), remove: Type.Optional(Ids) },
+  { additionalProperties: false, minProperties: 1 },
+);
+const DeletedAddress = Type.Object({
+  ...DeleteResponse.properties,
+  parent: Type.Object({ customer: CustomerResponse }),
+});
+const Many = {
+  200: Type.Object({
+    customers: Type.Array(CustomerResponse),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+};
 
 /**
  * Admin customers: list, create, retrieve, update, delete, and their addresses (docs/CONTRACT.md).
@@ -31,19 +70,39 @@ export default async function customers(app: App): Promise<void> {
 
   app.get("/customers", { schema: { querystring: ListCustomers, response: Many } }, async (request) => {
     const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
-    const range = { created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate), updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate) };
+    const range = {
+      created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
+      updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
+    };
     const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
     return { customers: project(items, parseFields(fields)), count, offset, limit };
   });
 
   app.post("/customers", { schema: { body: CustomerCreate, response: One } }, async (request) => {
-    return { customer: await customerWrites.create(app.modules, request.body, { has_account: false, created_by: request.auth!.actor_id }) };
+    return {
+      customer: await customerWrites.create(app.modules, request.body, {
+        has_account: false,
+        created_by: request.auth!.actor_id,
+      }),
+    };
   });
 
-  app.get("/customers/:id", { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } }, async (request) => {
-    const [customer, orders] = await Promise.all([service.retrieve(request.params.id), app.modules.order.summariesByCustomer([request.params.id])]);
-    return { customer: project({ ...customer, orders: orders.get(request.params.id) ?? [] }, parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/customers/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } },
+    async (request) => {
+      const [customer, orders] = await Promise.all([
+        service.retrieve(request.params.id),
+        app.modules.order.summariesByCustomer([request.params.id]),
+      ]);
+      return {
+        customer: project(
+          { ...customer, orders: orders.get(request.params.id) ?? [] },
+          parseFields(request.query.fields),
+        ),
+      };
+    },
+  );
 
   app.post("/customers/:id", { schema: { params: Params, body: CustomerUpdate, response: One } }, async (request) => {
     return { customer: await customerWrites.update(app.modules, request.params.id, request.body) };
@@ -54,34 +113,73 @@ export default async function customers(app: App): Promise<void> {
     return { id: request.params.id, object: "customer", deleted: true as const };
   });
 
-  app.get("/customers/:id/addresses", { schema: { params: Params, querystring: Type.Object(ListQuery, { additionalProperties: false }), response: ListAnswer("addresses", AddressResponse) } }, async (request) => {
-    const { limit, offset, fields } = request.query;
-    const { items, count } = await service.listAddresses(request.params.id, { limit, offset });
-    return listResponse("addresses", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/customers/:id/addresses",
+    {
+      schema: {
+        params: Params,
+        querystring: Type.Object(ListQuery, { additionalProperties: false }),
+        response: ListAnswer("addresses", AddressResponse),
+      },
+    },
+    async (request) => {
+      const { limit, offset, fields } = request.query;
+      const { items, count } = await service.listAddresses(request.params.id, { limit, offset });
+      return listResponse("addresses", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
-  app.get("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, response: Answer("address", AddressResponse) } }, async (request) => {
-    return { address: await service.retrieveAddress(request.params.id, request.params.address_id) };
-  });
+  app.get(
+    "/customers/:id/addresses/:address_id",
+    { schema: { params: AddressParams, response: Answer("address", AddressResponse) } },
+    async (request) => {
+      return { address: await service.retrieveAddress(request.params.id, request.params.address_id) };
+    },
+  );
 
   // Address writes answer with the whole customer, as Medusa's admin does.
-  app.post("/customers/:id/addresses", { schema: { params: Params, body: AddressCreate, response: One } }, async (request) => {
-    await service.addAddress(request.params.id, request.body);
-    return { customer: await service.retrieve(request.params.id) };
-  });
+  app.post(
+    "/customers/:id/addresses",
+    { schema: { params: Params, body: AddressCreate, response: One } },
+    async (request) => {
+      await service.addAddress(request.params.id, request.body);
+      return { customer: await service.retrieve(request.params.id) };
+    },
+  );
 
-  app.post("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, body: AddressUpdate, response: One } }, async (request) => {
-    await service.updateAddress(request.params.id, request.params.address_id, request.body);
-    return { customer: await service.retrieve(request.params.id) };
-  });
+  app.post(
+    "/customers/:id/addresses/:address_id",
+    { schema: { params: AddressParams, body: AddressUpdate, response: One } },
+    async (request) => {
+      await service.updateAddress(request.params.id, request.params.address_id, request.body);
+      return { customer: await service.retrieve(request.params.id) };
+    },
+  );
 
-  app.delete("/customers/:id/addresses/:address_id", { schema: { params: AddressParams, response: { 200: DeletedAddress } } }, async (request) => {
-    await service.deleteAddress(request.params.id, request.params.address_id);
-    return { id: request.params.address_id, object: "customer_address", deleted: true as const, parent: { customer: await service.retrieve(request.params.id) } };
-  });
+  app.delete(
+    "/customers/:id/addresses/:address_id",
+    { schema: { params: AddressParams, response: { 200: DeletedAddress } } },
+    async (request) => {
+      await service.deleteAddress(request.params.id, request.params.address_id);
+      return {
+        id: request.params.address_id,
+        object: "customer_address",
+        deleted: true as const,
+        parent: { customer: await service.retrieve(request.params.id) },
+      };
+    },
+  );
 
   // The customer's side of group membership, as Medusa's admin edits it; answers the customer with its groups.
-  app.post("/customers/:id/customer-groups", { schema: { params: Params, body: GroupsChange, response: One } }, async (request) => {
-    return { customer: await service.updateCustomerGroups(request.params.id, request.body, { created_by: request.auth!.actor_id }) };
-  });
+  app.post(
+    "/customers/:id/customer-groups",
+    { schema: { params: Params, body: GroupsChange, response: One } },
+    async (request) => {
+      return {
+        customer: await service.updateCustomerGroups(request.params.id, request.body, {
+          created_by: request.auth!.actor_id,
+        }),
+      };
+    },
+  );
 }

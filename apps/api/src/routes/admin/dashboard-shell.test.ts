@@ -3,20 +3,38 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
-
 describe("what the admin dashboard asks on every page", () => {
   it("answers that no optional feature is on, before login too", async () => {
     expect((await t.store.get("/admin/feature-flags")).statusCode).toBe(200);
     const res = await t.admin.get("/admin/feature-flags");
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ feature_flags: { view_configurations: false, rbac: false, translation: false, index_engine: false, caching: false } });
+    expect(res.json()).toEqual({
+      feature_flags: {
+        view_configurations: false,
+        rbac: false,
+        translation: false,
+        index_engine: false,
+        caching: false,
+      },
+    });
   });
 
   it("answers that no layout is saved, for every view the dashboard names", async () => {
-    for (const entity of ["sidebar", "topbar", "settings.sidebar", "order.list", "inventory_item.details", "price_list.list"]) {
+    for (const entity of [
+      "sidebar",
+      "topbar",
+      "settings.sidebar",
+      "order.list",
+      "inventory_item.details",
+      "price_list.list",
+    ]) {
       const res = await t.admin.get(`/admin/layouts/${entity}/configuration`);
       expect(res.statusCode, entity).toBe(200);
-      expect(res.json()).toEqual({ personal_configuration: null, default_configuration: null, active_scope: "default" });
+      expect(res.json()).toEqual({
+        personal_configuration: null,
+        default_configuration: null,
+        active_scope: "default",
+      });
     }
     const list = await t.admin.get("/admin/layouts/configurations?limit=1&fields=id");
     expect(list.statusCode).toBe(200);
@@ -29,7 +47,13 @@ describe("what the admin dashboard asks on every page", () => {
   });
 
   it("refuses bad input and callers who are not admins", async () => {
-    for (const url of ["/admin/feature-flags?x=1", "/admin/layouts/Order%20List/configuration", "/admin/layouts/a..b/configuration", "/admin/layouts/configurations?limit=-1", "/admin/plugins?x=1"]) {
+    for (const url of [
+      "/admin/feature-flags?x=1",
+      "/admin/layouts/Order%20List/configuration",
+      "/admin/layouts/a..b/configuration",
+      "/admin/layouts/configurations?limit=-1",
+      "/admin/plugins?x=1",
+    ]) {
       const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -46,7 +70,11 @@ describe("before login", () => {
     for (const actor of ["user", "customer"]) {
       const res = await t.store.get(`/auth/${actor}/providers`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ providers: [{ id: "emailpass", identifier: "emailpass", display_name: "Email and password", flow: "credentials" }] });
+      expect(res.json()).toEqual({
+        providers: [
+          { id: "emailpass", identifier: "emailpass", display_name: "Email and password", flow: "credentials" },
+        ],
+      });
     }
     const bad = await t.store.get("/auth/robot/providers");
     expect(bad.statusCode).toBe(400);
@@ -59,7 +87,8 @@ describe("before login", () => {
     expect(res.json()).toEqual({ enabled: false });
     expect((await t.store.get("/cloud/auth?x=1")).statusCode).toBe(400);
     // The dashboard built for Medusa's dialect asks it under the dialect's base path, as every shell request.
-    for (const url of ["/medusa/cloud/auth", "/medusa/auth/user/providers", "/medusa/admin/feature-flags"]) expect((await t.store.get(url)).statusCode, url).toBe(200);
+    for (const url of ["/medusa/cloud/auth", "/medusa/auth/user/providers", "/medusa/admin/feature-flags"])
+      expect((await t.store.get(url)).statusCode, url).toBe(200);
     expect((await t.admin.get("/medusa/admin/stores")).statusCode).toBe(200);
   });
 });

@@ -8,15 +8,28 @@ import { Fields } from "../../http/schemas";
  * is off: view configurations (saved table layouts), RBAC roles, translations, the index engine
  * and response caching.
  */
-export const FEATURE_FLAGS = { view_configurations: false, rbac: false, translation: false, index_engine: false, caching: false } as const;
+export const FEATURE_FLAGS = {
+  view_configurations: false,
+  rbac: false,
+  translation: false,
+  index_engine: false,
+  caching: false,
+} as const;
 
 const FeatureFlags = Type.Object(
-  { feature_flags: Type.Record(Type.String(), Type.Boolean(), { description: "Each feature the admin dashboard may show, and whether this server has it" }) },
+  {
+    feature_flags: Type.Record(Type.String(), Type.Boolean(), {
+      description: "Each feature the admin dashboard may show, and whether this server has it",
+    }),
+  },
   { description: "The server's feature flags" },
 );
 const NoQuery = Type.Object({}, { additionalProperties: false });
 // `sidebar`, `topbar`, `settings.sidebar`, `order.list`, `inventory_item.details`, ...
-const LayoutParams = Type.Object({ entity: Type.String({ maxLength: 64, pattern: "^[a-z][a-z_]*(\\.[a-z][a-z_]*)?$" }) }, { additionalProperties: false });
+const LayoutParams = Type.Object(
+  { entity: Type.String({ maxLength: 64, pattern: "^[a-z][a-z_]*(\\.[a-z][a-z_]*)?$" }) },
+  { additionalProperties: false },
+);
 const LayoutConfiguration = Type.Object(
   {
     personal_configuration: Type.Null(),
@@ -30,11 +43,19 @@ const LayoutList = Type.Object(
   { additionalProperties: false },
 );
 const LayoutListView = Type.Object(
-  { layout_configurations: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() },
+  {
+    layout_configurations: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  },
   { description: "Saved layouts (Kasse stores none)" },
 );
 const SearchIndexes = Type.Object(
-  { search_indexes: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })), enabled: Type.Boolean() },
+  {
+    search_indexes: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })),
+    enabled: Type.Boolean(),
+  },
   { description: "Search indexes: Kasse searches its database directly and keeps no external index" },
 );
 const Plugins = Type.Object(
@@ -48,20 +69,31 @@ const Plugins = Type.Object(
  * these features, so each answers truthfully that it is off or empty.
  */
 export default async function dashboardShell(app: App): Promise<void> {
-  app.get("/layouts/configurations", { schema: { querystring: LayoutList, response: { 200: LayoutListView } } }, async (request) => ({
-    layout_configurations: [],
-    count: 0,
-    offset: request.query.offset ?? 0,
-    limit: request.query.limit ?? 0,
-  }));
+  app.get(
+    "/layouts/configurations",
+    { schema: { querystring: LayoutList, response: { 200: LayoutListView } } },
+    async (request) => ({
+      layout_configurations: [],
+      count: 0,
+      offset: request.query.offset ?? 0,
+      limit: request.query.limit ?? 0,
+    }),
+  );
 
-  app.get("/layouts/:entity/configuration", { schema: { params: LayoutParams, querystring: NoQuery, response: { 200: LayoutConfiguration } } }, async () => ({
-    personal_configuration: null,
-    default_configuration: null,
-    active_scope: "default" as const,
-  }));
+  app.get(
+    "/layouts/:entity/configuration",
+    { schema: { params: LayoutParams, querystring: NoQuery, response: { 200: LayoutConfiguration } } },
+    async () => ({
+      personal_configuration: null,
+      default_configuration: null,
+      active_scope: "default" as const,
+    }),
+  );
 
-  app.get("/search-indexes", { schema: { querystring: NoQuery, response: { 200: SearchIndexes } } }, async () => ({ search_indexes: [], enabled: false }));
+  app.get("/search-indexes", { schema: { querystring: NoQuery, response: { 200: SearchIndexes } } }, async () => ({
+    search_indexes: [],
+    enabled: false,
+  }));
 
   app.get("/plugins", { schema: { querystring: NoQuery, response: { 200: Plugins } } }, async () => ({ plugins: [] }));
 }
@@ -71,5 +103,7 @@ export default async function dashboardShell(app: App): Promise<void> {
  * it is outside the admin guard (it tells nothing about the store).
  */
 export async function featureFlags(app: App): Promise<void> {
-  app.get("/feature-flags", { schema: { querystring: NoQuery, response: { 200: FeatureFlags } } }, async () => ({ feature_flags: { ...FEATURE_FLAGS } }));
+  app.get("/feature-flags", { schema: { querystring: NoQuery, response: { 200: FeatureFlags } } }, async () => ({
+    feature_flags: { ...FEATURE_FLAGS },
+  }));
 }

@@ -3,27 +3,44 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
-
 describe("admin fulfillment providers", () => {
   it("lists the registered providers, for any live location, with filters, fields and paging", async () => {
     const all = await t.admin.get("/admin/fulfillment-providers");
     expect(all.statusCode).toBe(200);
     // The process's registry: the manual provider and the test one every process registers (as `pp_test` for payments).
-    expect(all.json()).toEqual({ fulfillment_providers: t.app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true })), count: 2, offset: 0, limit: 15 });
+    expect(all.json()).toEqual({
+      fulfillment_providers: t.app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true })),
+      count: 2,
+      offset: 0,
+      limit: 15,
+    });
     expect(t.app.modules.fulfillmentProviders.ids()).toEqual(["manual_manual", "ful_test"]);
     const location = (await t.admin.post("/admin/stock-locations", { name: "Depot" })).json().stock_location;
     const atLocation = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
-    expect(atLocation.json(), atLocation.body).toMatchObject({ fulfillment_providers: [{ id: "manual_manual" }, { id: "ful_test" }] });
+    expect(atLocation.json(), atLocation.body).toMatchObject({
+      fulfillment_providers: [{ id: "manual_manual" }, { id: "ful_test" }],
+    });
     expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);
     expect((await t.admin.get("/admin/fulfillment-providers?is_enabled=false")).json().count).toBe(0);
     expect((await t.admin.get("/admin/fulfillment-providers?id[]=other")).json().count).toBe(0);
-    expect((await t.admin.get("/admin/fulfillment-providers?q=manual&offset=1")).json()).toEqual({ fulfillment_providers: [], count: 1, offset: 1, limit: 15 });
-    expect((await t.admin.get("/admin/fulfillment-providers?order=-id&fields=id")).json().fulfillment_providers).toEqual([{ id: "ful_test" }, { id: "manual_manual" }]);
+    expect((await t.admin.get("/admin/fulfillment-providers?q=manual&offset=1")).json()).toEqual({
+      fulfillment_providers: [],
+      count: 1,
+      offset: 1,
+      limit: 15,
+    });
+    expect(
+      (await t.admin.get("/admin/fulfillment-providers?order=-id&fields=id")).json().fulfillment_providers,
+    ).toEqual([{ id: "ful_test" }, { id: "manual_manual" }]);
   });
 
   it("answers each provider's own options; an unknown provider is 404", async () => {
-    expect((await t.admin.get("/admin/fulfillment-providers/manual_manual/options")).json()).toEqual({ fulfillment_options: [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }] });
-    expect((await t.admin.get("/admin/fulfillment-providers/ful_test/options")).json()).toEqual({ fulfillment_options: [{ id: "ful-test" }, { id: "ful-test-return", is_return: true }] });
+    expect((await t.admin.get("/admin/fulfillment-providers/manual_manual/options")).json()).toEqual({
+      fulfillment_options: [{ id: "manual-fulfillment" }, { id: "manual-fulfillment-return", is_return: true }],
+    });
+    expect((await t.admin.get("/admin/fulfillment-providers/ful_test/options")).json()).toEqual({
+      fulfillment_options: [{ id: "ful-test" }, { id: "ful-test-return", is_return: true }],
+    });
     expect((await t.admin.get("/admin/fulfillment-providers/fedex/options")).statusCode).toBe(404);
   });
 

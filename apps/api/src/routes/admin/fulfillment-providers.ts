@@ -7,7 +7,10 @@ import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 // Partial: `fields` may narrow it.
 const ProviderView = Type.Partial(Type.Object({ id: Type.String(), is_enabled: Type.Boolean() }));
 const OptionView = Type.Object({ id: Type.String(), is_return: Type.Optional(Type.Boolean()) });
-const ListProviders = ListQueryOf({ id: Id(), stock_location_id: Id() }, { q: Type.Optional(Title()), is_enabled: Type.Optional(Type.Boolean()) });
+const ListProviders = ListQueryOf(
+  { id: Id(), stock_location_id: Id() },
+  { q: Type.Optional(Title()), is_enabled: Type.Optional(Type.Boolean()) },
+);
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -20,21 +23,53 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 export default async function fulfillmentProviders(app: App): Promise<void> {
   const registry = app.modules.fulfillmentProviders;
 
-  app.get("/fulfillment-providers", { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } }, async (request) => {
-    const { id, q, is_enabled, stock_location_id, limit, offset, order, fields } = request.query;
-    if (order !== undefined && !["id", "+id", "-id"].includes(order)) throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);
-    // Every live location can use every provider; an unknown location has none.
-    const locations = stock_location_id?.length ? await app.modules.stockLocation.existing(stock_location_id) : undefined;
-    const registered = registry.ids().map((providerId) => ({ id: providerId, is_enabled: true }));
-    const matching = registered.filter(
-      (p) => (!id || id.includes(p.id)) && (!q || p.id.includes(q.toLowerCase())) && (is_enabled === undefined || p.is_enabled === is_enabled) && (!locations || locations.size > 0),
-    );
-    const sorted = order === "-id" ? [...matching].reverse() : [...matching];
-    return listResponse("fulfillment_providers", project(sorted.slice(offset, offset + limit), parseFields(fields)), sorted.length, { limit, offset });
-  });
+  app.get(
+    "/fulfillment-providers",
+    { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } },
+    async (request) => {
+      const { id, q, is_enabled, stock_location_id, limit, offset, order, fields } = request.query;
+      if (order !== undefined && !["id", "+id", "-id"].includes(order))
+        throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);
+      // Every live location can use every provider; an unknown location has none.
+      const locations = stock_location_id?.length
+        ? await app.modules.stockLocation.existing(stock_location_id)
+        : undefined;
+      const registered = registry.ids().map((providerId) => ({ id: providerId, is_enabled: true }));
+      const matching = registered.filter(
+        (p) =>
+          (!id || id.includes(p.id)) &&
+          (!q || p.id.includes(q.toLowerCase())) &&
+          (is_enabled === undefined || p.is_enabled === is_enabled) &&
+          (!locations || locations.size > 0),
+      );
+      const sorted = order === "-id" ? [...matching].reverse() : [...matching];
+      return listResponse(
+        "fulfillment_providers",
+        project(sorted.slice(offset, offset + limit), parseFields(fields)),
+        sorted.length,
+        { limit, offset },
+      );
+    },
+  );
 
-  app.get("/fulfillment-providers/:id/options", { schema: { params: Params, querystring: NoQuery, response: { 200: Type.Object({ fulfillment_options: Type.Array(OptionView) }, { description: "What the provider can fulfil with" }) } } }, async (request) => {
-    if (!registry.has(request.params.id)) throw errors.notFound(`Fulfillment provider with id: ${request.params.id} was not found`);
-    return { fulfillment_options: [...registry.get(request.params.id).options] };
-  });
+  app.get(
+    "/fulfillment-providers/:id/options",
+    {
+      schema: {
+        params: Params,
+        querystring: NoQuery,
+        response: {
+          200: Type.Object(
+            { fulfillment_options: Type.Array(OptionView) },
+            { description: "What the provider can fulfil with" },
+          ),
+        },
+      },
+    },
+    async (request) => {
+      if (!registry.has(request.params.id))
+        throw errors.notFound(`Fulfillment provider with id: ${request.params.id} was not found`);
+      return { fulfillment_options: [...registry.get(request.params.id).options] };
+    },
+  );
 }

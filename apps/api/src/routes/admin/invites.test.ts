@@ -19,7 +19,8 @@ afterAll(async () => {
 
 type Headers = Record<string, string>;
 const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
-const accept = (token: string, body: unknown, registration: string) => t.store.post(`/admin/invites/accept?token=${encodeURIComponent(token)}`, body, bearer(registration));
+const accept = (token: string, body: unknown, registration: string) =>
+  t.store.post(`/admin/invites/accept?token=${encodeURIComponent(token)}`, body, bearer(registration));
 const register = async (email: string, password = "pw-invited-1") => {
   const res = await t.store.post("/auth/user/emailpass/register", { email, password }, {});
   expect(res.statusCode, res.body).toBe(200);
@@ -28,14 +29,27 @@ const register = async (email: string, password = "pw-invited-1") => {
 const invite = async (email: string, extra: Record<string, unknown> = {}) => {
   const res = await t.admin.post("/admin/invites", { email, ...extra });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().invite as { id: string; email: string; token: string; accepted: boolean; expires_at: string; metadata: unknown };
+  return res.json().invite as {
+    id: string;
+    email: string;
+    token: string;
+    accepted: boolean;
+    expires_at: string;
+    metadata: unknown;
+  };
 };
 const expect401 = (res: { statusCode: number; json(): { type: string } }) => {
   expect(res.statusCode).toBe(401);
   expect(res.json().type).toBe("unauthorized");
 };
-const inviteCount = async () => (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from invite where deleted_at is null`))[0]!.n;
-const userCount = async () => (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from "user" where deleted_at is null`))[0]!.n;
+const inviteCount = async () =>
+  (
+    await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from invite where deleted_at is null`)
+  )[0]!.n;
+const userCount = async () =>
+  (
+    await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from "user" where deleted_at is null`)
+  )[0]!.n;
 
 /** The mail sent to `to` (the n-th one), its quoted-printable soft breaks joined. */
 async function mailTo(to: string, nth = 0): Promise<string> {
@@ -59,7 +73,11 @@ describe("admin invites: the whole cycle", () => {
     expect(ttl).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600_000 + 60_000);
     // Medusa's dashboard reads the invite from the token: a JWT with the invite's id, email and expiry.
-    expect(decodeJwt(created.token)).toMatchObject({ id: created.id, email: "new.admin@example.com", exp: Math.floor(new Date(created.expires_at).getTime() / 1000) });
+    expect(decodeJwt(created.token)).toMatchObject({
+      id: created.id,
+      email: "new.admin@example.com",
+      exp: Math.floor(new Date(created.expires_at).getTime() / 1000),
+    });
 
     const mail = await mailTo("new.admin@example.com");
     expect(mail).toContain("Subject: You are invited to administer the store");
@@ -67,7 +85,12 @@ describe("admin invites: the whole cycle", () => {
 
     // Never shown again, never stored: only a hash of its secret.
     const listed = await t.admin.get("/admin/invites?q=new.admin");
-    expect(listed.json()).toMatchObject({ count: 1, offset: 0, limit: 15, invites: [{ id: created.id, email: "new.admin@example.com", accepted: false }] });
+    expect(listed.json()).toMatchObject({
+      count: 1,
+      offset: 0,
+      limit: 15,
+      invites: [{ id: created.id, email: "new.admin@example.com", accepted: false }],
+    });
     const retrieved = await t.admin.get(`/admin/invites/${created.id}`);
     const secret = decodeJwt(created.token).jti!;
     for (const res of [listed, retrieved]) {
@@ -83,13 +106,21 @@ describe("admin invites: the whole cycle", () => {
     expect(notifications.body).not.toContain(secret);
 
     const registration = await register("new.admin@example.com");
-    const accepted = await accept(tokenIn(mail), { email: "New.Admin@example.com", first_name: "Nia", last_name: "Admin" }, registration);
+    const accepted = await accept(
+      tokenIn(mail),
+      { email: "New.Admin@example.com", first_name: "Nia", last_name: "Admin" },
+      registration,
+    );
     expect(accepted.statusCode, accepted.body).toBe(200);
     const user = accepted.json().user;
     expect(user).toMatchObject({ email: "new.admin@example.com", first_name: "Nia", last_name: "Admin" });
     expect(Object.keys(user)).not.toContain("token");
 
-    const login = await t.store.post("/auth/user/emailpass", { email: "new.admin@example.com", password: "pw-invited-1" }, {});
+    const login = await t.store.post(
+      "/auth/user/emailpass",
+      { email: "new.admin@example.com", password: "pw-invited-1" },
+      {},
+    );
     expect(login.statusCode).toBe(200);
     expect((await t.store.get("/admin/users/me", bearer(login.json().token))).json().user.id).toBe(user.id);
     // The registration token becomes the new admin's through a refresh, as Medusa's dashboard does.
@@ -107,14 +138,21 @@ describe("admin invites: the whole cycle", () => {
   it("accepting needs no body (Medusa's SDK may send none) and answers the fields asked for", async () => {
     const created = await invite("bare@example.com");
     const registration = await register("bare@example.com");
-    const res = await t.app.inject({ method: "POST", url: `/admin/invites/accept?token=${created.token}&fields=id,email`, headers: bearer(registration) });
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/admin/invites/accept?token=${created.token}&fields=id,email`,
+      headers: bearer(registration),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().user).toEqual({ id: expect.stringMatching(/^user_/), email: "bare@example.com" });
   });
 
   it("resend gives a new token and a new expiry and mails it; the old token stops working; delete voids it", async () => {
     const first = await invite("resend@example.com");
-    await t.database.db.update(inviteTable).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(inviteTable.id, first.id));
+    await t.database.db
+      .update(inviteTable)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(inviteTable.id, first.id));
     const resent = await t.admin.post(`/admin/invites/${first.id}/resend`);
     expect(resent.statusCode, resent.body).toBe(200);
     const second = resent.json().invite;
@@ -130,7 +168,11 @@ describe("admin invites: the whole cycle", () => {
     expect((await t.admin.post(`/admin/invites/${first.id}/resend`)).statusCode).toBe(404);
 
     const doomed = await invite("doomed@example.com");
-    expect((await t.admin.delete(`/admin/invites/${doomed.id}`)).json()).toEqual({ id: doomed.id, object: "invite", deleted: true });
+    expect((await t.admin.delete(`/admin/invites/${doomed.id}`)).json()).toEqual({
+      id: doomed.id,
+      object: "invite",
+      deleted: true,
+    });
     expect401(await accept(doomed.token, {}, await register("doomed@example.com")));
     expect((await t.admin.delete(`/admin/invites/${doomed.id}`)).statusCode).toBe(404);
     // Its email may be invited again.
@@ -142,20 +184,28 @@ describe("admin invites: refusals", () => {
   it("an expired, forged, foreign or garbled token is 401 and creates nothing", async () => {
     const created = await invite("expired@example.com");
     const registration = await register("expired@example.com");
-    await t.database.db.update(inviteTable).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(inviteTable.id, created.id));
+    await t.database.db
+      .update(inviteTable)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(inviteTable.id, created.id));
     const users = await userCount();
     expect401(await accept(created.token, {}, registration));
 
     const live = await invite("forged@example.com");
     const claims = decodeJwt(live.token);
     const foreignKey = new TextEncoder().encode("another-deployment-secret-0123456789");
-    const foreign = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "kasse-invite+jwt" }).sign(foreignKey);
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256", typ: "kasse-invite+jwt" })
+      .sign(foreignKey);
     // A session token signed with the right key is not an invite token.
-    const session = (await t.store.post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1" }, {})).json().token;
+    const session = (
+      await t.store.post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1" }, {})
+    ).json().token;
     const [header, payload, signature] = live.token.split(".");
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, email: "evil@example.com" })).toString("base64url")}.${signature}`;
     const forgedRegistration = await register("forged@example.com");
-    for (const token of [foreign, session, tampered, "garbage", `${header}.${payload}.`]) expect401(await accept(token, {}, forgedRegistration));
+    for (const token of [foreign, session, tampered, "garbage", `${header}.${payload}.`])
+      expect401(await accept(token, {}, forgedRegistration));
     expect((await t.store.post("/admin/invites/accept", {}, bearer(forgedRegistration))).statusCode).toBe(400);
     expect(await userCount()).toBe(users);
     // The genuine token still works afterwards.
@@ -168,10 +218,18 @@ describe("admin invites: refusals", () => {
     // No token, a bad one, a customer's registration token, an API key.
     expect401(await t.store.post(`/admin/invites/accept?token=${created.token}`, {}, {}));
     expect401(await accept(created.token, {}, "garbage"));
-    const customerRegistration = (await t.store.post("/auth/customer/emailpass/register", { email: "exact-customer@example.com", password: "pw-c-1" }, {})).json().token;
+    const customerRegistration = (
+      await t.store.post(
+        "/auth/customer/emailpass/register",
+        { email: "exact-customer@example.com", password: "pw-c-1" },
+        {},
+      )
+    ).json().token;
     expect401(await accept(created.token, {}, customerRegistration));
     const key = (await t.admin.post("/admin/api-keys", { title: "k", type: "secret" })).json().api_key.token;
-    expect401(await t.store.post(`/admin/invites/accept?token=${created.token}`, {}, { "x-service-access-token": key }));
+    expect401(
+      await t.store.post(`/admin/invites/accept?token=${created.token}`, {}, { "x-service-access-token": key }),
+    );
     // A signed-in admin is already a user.
     const signedIn = await accept(created.token, {}, (await t.adminHeaders("user_inviter")).authorization!.slice(7));
     expect(signedIn.statusCode).toBe(400);
@@ -185,8 +243,11 @@ describe("admin invites: refusals", () => {
     expect(wrongIdentity.statusCode).toBe(400);
     expect(wrongIdentity.json().type).toBe("invalid_data");
     // Bad bodies and queries.
-    for (const body of [{ first_name: 5 }, { unknown: true }, { email: 7 }]) expect((await accept(created.token, body, registration)).statusCode).toBe(400);
-    expect((await t.store.post(`/admin/invites/accept?token=${created.token}&extra=1`, {}, bearer(registration))).statusCode).toBe(400);
+    for (const body of [{ first_name: 5 }, { unknown: true }, { email: 7 }])
+      expect((await accept(created.token, body, registration)).statusCode).toBe(400);
+    expect(
+      (await t.store.post(`/admin/invites/accept?token=${created.token}&extra=1`, {}, bearer(registration))).statusCode,
+    ).toBe(400);
     expect(await userCount()).toBe(users);
     // Nothing was used up.
     expect((await accept(created.token, { first_name: "Exact" }, registration)).statusCode).toBe(200);
@@ -199,23 +260,40 @@ describe("admin invites: refusals", () => {
     const res = await accept(created.token, {}, registration);
     expect(res.statusCode).toBe(409);
     expect(res.json().type).toBe("conflict");
-    expect((await t.admin.get(`/admin/invites/${created.id}`)).json().invite).toMatchObject({ id: created.id, accepted: false });
+    expect((await t.admin.get(`/admin/invites/${created.id}`)).json().invite).toMatchObject({
+      id: created.id,
+      accepted: false,
+    });
     expect(await t.app.modules.invite.findOpen(decodeJwt(created.token).jti!)).toMatchObject({ id: created.id });
   });
 
   it("two accepts of one invite at once: exactly one user", async () => {
     const created = await invite("race@example.com");
     const registration = await register("race@example.com");
-    const answers = await Promise.all([accept(created.token, {}, registration), accept(created.token, {}, registration), accept(created.token, {}, registration)]);
+    const answers = await Promise.all([
+      accept(created.token, {}, registration),
+      accept(created.token, {}, registration),
+      accept(created.token, {}, registration),
+    ]);
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
     for (const a of answers.filter((x) => x.statusCode !== 200)) expect([401, 409]).toContain(a.statusCode);
-    const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from "user" where email = 'race@example.com'`);
+    const rows = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from "user" where email = 'race@example.com'`,
+    );
     expect(rows[0]!.n).toBe(1);
   });
 
   it("bad create input, a duplicate invite and an existing user's email are refused and write nothing", async () => {
     const before = await inviteCount();
-    for (const body of [{}, { email: "not-an-email" }, { email: 5 }, { email: "ok@example.com", extra: 1 }, { email: "ok@example.com", metadata: "x" }, { email: "ok@example.com", token: "mine" }]) {
+    for (const body of [
+      {},
+      { email: "not-an-email" },
+      { email: 5 },
+      { email: "ok@example.com", extra: 1 },
+      { email: "ok@example.com", metadata: "x" },
+      { email: "ok@example.com", token: "mine" },
+    ]) {
       const res = await t.admin.post("/admin/invites", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -232,8 +310,11 @@ describe("admin invites: refusals", () => {
     expect((await t.admin.post("/admin/invites/invite_missing/resend")).statusCode).toBe(404);
     expect((await t.admin.delete("/admin/invites/invite_missing")).statusCode).toBe(404);
     const created = await invite("resend-body@example.com");
-    expect((await t.admin.post(`/admin/invites/${created.id}/resend`, { email: "x@example.com" })).statusCode).toBe(400);
-    for (const query of ["limit=-1", "order=token_hash", "unknown=1", "offset=x"]) expect((await t.admin.get(`/admin/invites?${query}`)).statusCode, query).toBe(400);
+    expect((await t.admin.post(`/admin/invites/${created.id}/resend`, { email: "x@example.com" })).statusCode).toBe(
+      400,
+    );
+    for (const query of ["limit=-1", "order=token_hash", "unknown=1", "offset=x"])
+      expect((await t.admin.get(`/admin/invites?${query}`)).statusCode, query).toBe(400);
   });
 
   it("lists with paging, filters and order; every route but accept needs an admin", async () => {
@@ -242,13 +323,23 @@ describe("admin invites: refusals", () => {
     const body = listed.json();
     expect(body.invites).toHaveLength(2);
     expect(body.count).toBeGreaterThan(2);
-    expect(body.invites.map((i: { email: string }) => i.email)).toEqual([...body.invites.map((i: { email: string }) => i.email)].sort());
+    expect(body.invites.map((i: { email: string }) => i.email)).toEqual(
+      [...body.invites.map((i: { email: string }) => i.email)].sort(),
+    );
     const byEmail = await t.admin.get("/admin/invites?email=twice@example.com");
     expect(byEmail.json()).toMatchObject({ count: 1, invites: [{ email: "twice@example.com" }] });
-    expect((await t.admin.get(`/admin/invites?id[]=${byEmail.json().invites[0].id}&fields=email`)).json().invites).toEqual([{ id: byEmail.json().invites[0].id, email: "twice@example.com" }]);
+    expect(
+      (await t.admin.get(`/admin/invites?id[]=${byEmail.json().invites[0].id}&fields=email`)).json().invites,
+    ).toEqual([{ id: byEmail.json().invites[0].id, email: "twice@example.com" }]);
 
     const customer = await t.customerHeaders("cus_invites");
-    for (const [method, url] of [["GET", "/admin/invites"], ["POST", "/admin/invites"], ["GET", "/admin/invites/invite_x"], ["POST", "/admin/invites/invite_x/resend"], ["DELETE", "/admin/invites/invite_x"]] as const) {
+    for (const [method, url] of [
+      ["GET", "/admin/invites"],
+      ["POST", "/admin/invites"],
+      ["GET", "/admin/invites/invite_x"],
+      ["POST", "/admin/invites/invite_x/resend"],
+      ["DELETE", "/admin/invites/invite_x"],
+    ] as const) {
       expect((await t.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
       expect((await t.app.inject({ method, url, headers: customer })).statusCode, `${method} ${url}`).toBe(403);
     }

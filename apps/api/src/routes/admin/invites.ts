@@ -14,7 +14,14 @@ const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
 const One = { 200: Type.Object({ invite: InviteView }) };
-const Many = { 200: Type.Object({ invites: Type.Array(InviteView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+const Many = {
+  200: Type.Object({
+    invites: Type.Array(InviteView),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+};
 
 /**
  * Admin invites (Medusa's `/admin/invites`): create, list, retrieve, resend, delete. Creating and
@@ -50,14 +57,22 @@ export default async function invites(app: App): Promise<void> {
     return deliver(invite, secret, request.log);
   });
 
-  app.get("/invites/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/invites/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    async (request) => {
+      return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+    },
+  );
 
-  app.post("/invites/:id/resend", { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
-    const { invite, secret } = await service.resend(request.params.id);
-    return deliver(invite, secret, request.log);
-  });
+  app.post(
+    "/invites/:id/resend",
+    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+    async (request) => {
+      const { invite, secret } = await service.resend(request.params.id);
+      return deliver(invite, secret, request.log);
+    },
+  );
 
   app.delete("/invites/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
     await service.delete(request.params.id);

@@ -3,12 +3,22 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
-
 describe("admin notifications", () => {
   it("lists the outbox newest first with filters and paging; secret data is redacted; the default provider is log", async () => {
     const service = t.app.modules.notification;
-    const first = await service.send({ to: "n1@example.com", channel: "email", template: "auth.password_reset", data: { token: "s3cret-token", email: "n1@example.com" }, secret_keys: ["token"] });
-    const second = await service.send({ to: "n2@example.com", channel: "feed", template: "order.placed", data: { order_id: "order_1" } });
+    const first = await service.send({
+      to: "n1@example.com",
+      channel: "email",
+      template: "auth.password_reset",
+      data: { token: "s3cret-token", email: "n1@example.com" },
+      secret_keys: ["token"],
+    });
+    const second = await service.send({
+      to: "n2@example.com",
+      channel: "feed",
+      template: "order.placed",
+      data: { order_id: "order_1" },
+    });
     expect(first).toMatchObject({ provider_id: "log", status: "success" });
 
     const all = await t.admin.get("/admin/notifications");
@@ -18,16 +28,29 @@ describe("admin notifications", () => {
     expect(all.body).not.toContain("s3cret-token");
     expect(all.json().notifications[1].data).toEqual({ token: "[redacted]", email: "n1@example.com" });
 
-    expect((await t.admin.get("/admin/notifications?channel=feed")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
+    expect(
+      (await t.admin.get("/admin/notifications?channel=feed")).json().notifications.map((n: { id: string }) => n.id),
+    ).toEqual([second.id]);
     expect((await t.admin.get("/admin/notifications?status[]=failure")).json().count).toBe(0);
-    expect((await t.admin.get("/admin/notifications?to=n1@example.com&fields=status")).json().notifications).toEqual([{ id: first.id, status: "success" }]);
-    expect((await t.admin.get("/admin/notifications?limit=1&offset=1&order=created_at")).json().notifications.map((n: { id: string }) => n.id)).toEqual([second.id]);
+    expect((await t.admin.get("/admin/notifications?to=n1@example.com&fields=status")).json().notifications).toEqual([
+      { id: first.id, status: "success" },
+    ]);
+    expect(
+      (await t.admin.get("/admin/notifications?limit=1&offset=1&order=created_at"))
+        .json()
+        .notifications.map((n: { id: string }) => n.id),
+    ).toEqual([second.id]);
     expect((await t.admin.get(`/admin/notifications/${first.id}`)).json().notification.data.token).toBe("[redacted]");
     expect((await t.admin.get("/admin/notifications/noti_missing")).statusCode).toBe(404);
   });
 
   it("rejects bad filters with 400 and non-admins with 401/403", async () => {
-    for (const url of ["/admin/notifications?status=bogus", "/admin/notifications?limit=-1", "/admin/notifications?order=data", "/admin/notifications?x=1"]) {
+    for (const url of [
+      "/admin/notifications?status=bogus",
+      "/admin/notifications?limit=-1",
+      "/admin/notifications?order=data",
+      "/admin/notifications?x=1",
+    ]) {
       const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type).toBe("invalid_data");

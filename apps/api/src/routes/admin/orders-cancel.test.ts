@@ -26,7 +26,12 @@ describe("POST /admin/orders/{id}/cancel", () => {
 
     const res = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(res.statusCode).toBe(200);
-    expect(res.json().order).toMatchObject({ id: order.id, status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
+    expect(res.json().order).toMatchObject({
+      id: order.id,
+      status: "canceled",
+      payment_status: "canceled",
+      fulfillment_status: "canceled",
+    });
     expect(await reserved()).toEqual(base);
     expect(await stocked()).toBe(100);
     const collection = res.json().order.payment_collections[0];
@@ -34,16 +39,30 @@ describe("POST /admin/orders/{id}/cancel", () => {
     expect(collection.payments[0]).toMatchObject({ id: payment_id });
     expect(collection.payments[0].canceled_at).not.toBeNull();
 
-    const changes = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string; actor_id: string | null }) => [c.action, c.actor_id]);
-    expect(changes).toEqual([["order_placed", null], ["order_canceled", "user_cancel"], ["payments_canceled", "user_cancel"], ["payment_status_changed", "user_cancel"]]);
+    const changes = (await t.admin.get(`/admin/orders/${order.id}/changes`))
+      .json()
+      .order_changes.map((c: { action: string; actor_id: string | null }) => [c.action, c.actor_id]);
+    expect(changes).toEqual([
+      ["order_placed", null],
+      ["order_canceled", "user_cancel"],
+      ["payments_canceled", "user_cancel"],
+      ["payment_status_changed", "user_cancel"],
+    ]);
   });
 
   it("refunds what was captured", async () => {
     const { order, payment_id } = await place();
     await t.admin.post(`/admin/payments/${payment_id}/capture`, { amount: 2000 });
     const res = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
-    expect(res.json().order).toMatchObject({ status: "canceled", payment_status: "canceled", paid_total: 2000, refunded_total: 2000 });
-    expect(res.json().order.payment_collections[0].payments[0].refunds).toEqual([expect.objectContaining({ amount: 2000, note: "Order canceled" })]);
+    expect(res.json().order).toMatchObject({
+      status: "canceled",
+      payment_status: "canceled",
+      paid_total: 2000,
+      refunded_total: 2000,
+    });
+    expect(res.json().order.payment_collections[0].payments[0].refunds).toEqual([
+      expect.objectContaining({ amount: 2000, note: "Order canceled" }),
+    ]);
   });
 
   it("refuses a canceled order and a fulfilled one with 400, changing nothing", async () => {
@@ -54,12 +73,23 @@ describe("POST /admin/orders/{id}/cancel", () => {
     expect(again.json()).toEqual({ type: "invalid_data", message: `Order ${order.id} is already canceled` });
 
     const fulfilled = (await place()).order;
-    expect((await t.admin.post(`/admin/orders/${fulfilled.id}/fulfillments`, { items: [{ id: fulfilled.items[0]!.id, quantity: 1 }], location_id: LOC })).statusCode).toBe(200);
+    expect(
+      (
+        await t.admin.post(`/admin/orders/${fulfilled.id}/fulfillments`, {
+          items: [{ id: fulfilled.items[0]!.id, quantity: 1 }],
+          location_id: LOC,
+        })
+      ).statusCode,
+    ).toBe(200);
     const before = await reserved();
     const refused = await t.admin.post(`/admin/orders/${fulfilled.id}/cancel`, {});
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(`All fulfillments must be canceled before canceling order ${fulfilled.id}`);
-    expect((await t.admin.get(`/admin/orders/${fulfilled.id}`)).json().order).toMatchObject({ status: "pending", payment_status: "authorized", fulfillment_status: "partially_fulfilled" });
+    expect((await t.admin.get(`/admin/orders/${fulfilled.id}`)).json().order).toMatchObject({
+      status: "pending",
+      payment_status: "authorized",
+      fulfillment_status: "partially_fulfilled",
+    });
     expect(await reserved()).toEqual(before);
     expect((await t.admin.post("/admin/orders/order_missing/cancel", {})).statusCode).toBe(404);
   });
@@ -76,30 +106,43 @@ describe("POST /admin/orders/{id}/cancel", () => {
     let { order } = await place();
     let base = await reserved();
     await db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${order.id}`);
-    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
+    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () =>
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    );
     expect(res.statusCode).toBe(500);
-    expect((await expectUntouched(order.id, base)).payment_collections[0]).toMatchObject({ status: "authorized", authorized_amount: 3200 });
+    expect((await expectUntouched(order.id, base)).payment_collections[0]).toMatchObject({
+      status: "authorized",
+      authorized_amount: 3200,
+    });
 
     // Step "cancel-order" fails.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
+    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () =>
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    );
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
 
     // Step "release-reservations" fails: the order's status comes back.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "reservation_item", "UPDATE", "true", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
+    res = await withFailure(db, "reservation_item", "UPDATE", "true", () =>
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    );
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json().order_changes.map((c: { action: string }) => c.action);
+    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes`))
+      .json()
+      .order_changes.map((c: { action: string }) => c.action);
     expect(actions).toEqual(["order_placed", "order_canceled", "order_cancel_reverted"]);
 
     // Step "cancel-order-payments" fails: reservations and status come back; the payment is untouched.
     ({ order } = await place());
     base = await reserved();
-    res = await withFailure(db, "payment", "UPDATE", "true", () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
+    res = await withFailure(db, "payment", "UPDATE", "true", () =>
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    );
     expect(res.statusCode).toBe(500);
     const afterPaymentFailure = await expectUntouched(order.id, base);
     expect(afterPaymentFailure.payment_status).toBe("authorized");
@@ -107,7 +150,10 @@ describe("POST /admin/orders/{id}/cancel", () => {
 
     // The last steps fail after the provider voided the authorization (which cannot be undone):
     // everything else comes back and payment_status says the payment is canceled.
-    for (const [table, op, when] of [["order_change", "INSERT", "NEW.action = 'payments_canceled'"], ["order", "UPDATE", "NEW.status = 'canceled' and NEW.payment_status = 'canceled'"]] as const) {
+    for (const [table, op, when] of [
+      ["order_change", "INSERT", "NEW.action = 'payments_canceled'"],
+      ["order", "UPDATE", "NEW.status = 'canceled' and NEW.payment_status = 'canceled'"],
+    ] as const) {
       ({ order } = await place());
       base = await reserved();
       res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
@@ -121,15 +167,25 @@ describe("POST /admin/orders/{id}/cancel", () => {
   it("two concurrent cancels: one cancels, the other is refused; reservations released once", async () => {
     const base = await reserved();
     const { order } = await place();
-    const results = await Promise.all([t.admin.post(`/admin/orders/${order.id}/cancel`, {}), t.admin.post(`/admin/orders/${order.id}/cancel`, {})]);
+    const results = await Promise.all([
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect(await reserved()).toEqual(base);
-    expect((await t.admin.get(`/admin/orders/${order.id}`)).json().order).toMatchObject({ status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
+    expect((await t.admin.get(`/admin/orders/${order.id}`)).json().order).toMatchObject({
+      status: "canceled",
+      payment_status: "canceled",
+      fulfillment_status: "canceled",
+    });
   });
 
   it("cancel racing a capture: the order ends consistent either way", async () => {
     const { order, collection_id } = await place();
-    const [canceled, captured] = await Promise.all([t.admin.post(`/admin/orders/${order.id}/cancel`, {}), t.admin.post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`, {})]);
+    const [canceled, captured] = await Promise.all([
+      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+      t.admin.post(`/admin/orders/${order.id}/payment-collections/${collection_id}/capture`, {}),
+    ]);
     expect(canceled.statusCode).toBe(200);
     const final = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
     expect(final).toMatchObject({ status: "canceled", payment_status: "canceled" });

@@ -18,7 +18,9 @@ describe("what the dashboard's order page reads", () => {
     const res = await t.admin.get(`/admin/orders/${order.id}/preview`);
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toEqual(detail);
-    expect((await t.admin.get(`/admin/orders/${order.id}/preview?fields=id,total`)).json()).toEqual({ order: { id: order.id, total: detail.total, payment_status: "authorized", fulfillment_status: "not_fulfilled" } });
+    expect((await t.admin.get(`/admin/orders/${order.id}/preview?fields=id,total`)).json()).toEqual({
+      order: { id: order.id, total: detail.total, payment_status: "authorized", fulfillment_status: "not_fulfilled" },
+    });
     expect((await t.admin.get("/admin/orders/order_missing/preview")).statusCode).toBe(404);
     await expect400(`/admin/orders/${order.id}/preview?version=1&x=1`);
   });
@@ -27,7 +29,9 @@ describe("what the dashboard's order page reads", () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_version" });
     const res = await t.admin.get(`/admin/orders/${order.id}?version=1&fields=id`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ order: { id: order.id, payment_status: "authorized", fulfillment_status: "not_fulfilled" } });
+    expect(res.json()).toEqual({
+      order: { id: order.id, payment_status: "authorized", fulfillment_status: "not_fulfilled" },
+    });
     const later = await t.admin.get(`/admin/orders/${order.id}?version=2`);
     expect(later.statusCode).toBe(404);
     expect(later.json()).toEqual({ type: "not_found", message: `Order ${order.id} has no version 2` });
@@ -40,8 +44,13 @@ describe("what the dashboard's order page reads", () => {
     const all = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json();
     expect(all.count).toBeGreaterThan(0);
     const first = all.order_changes[0];
-    expect((await t.admin.get(`/admin/orders/${order.id}/changes?id[0]=${first.id}`)).json()).toMatchObject({ count: 1, order_changes: [{ id: first.id }] });
-    const typed = await t.admin.get(`/admin/orders/${order.id}/changes?change_type[0]=edit&change_type[1]=claim&change_type[2]=exchange&change_type[3]=return&change_type[4]=transfer&change_type[5]=update_order`);
+    expect((await t.admin.get(`/admin/orders/${order.id}/changes?id[0]=${first.id}`)).json()).toMatchObject({
+      count: 1,
+      order_changes: [{ id: first.id }],
+    });
+    const typed = await t.admin.get(
+      `/admin/orders/${order.id}/changes?change_type[0]=edit&change_type[1]=claim&change_type[2]=exchange&change_type[3]=return&change_type[4]=transfer&change_type[5]=update_order`,
+    );
     expect(typed.statusCode).toBe(200);
     expect(typed.json()).toEqual({ order_changes: [], count: 0, offset: 0, limit: 15 });
     expect((await t.admin.get(`/admin/orders/${order.id}/changes?status=pending`)).json().count).toBe(0);
@@ -56,7 +65,9 @@ describe("what the dashboard's order page reads", () => {
       const res = await t.admin.get(`/admin/${plural}?order_id=${order.id}&fields=*additional_items&limit=20`);
       expect(res.statusCode, plural).toBe(200);
       expect(res.json()).toEqual({ [plural]: [], count: 0, offset: 0, limit: 20 });
-      expect((await t.admin.get(`/admin/${plural}?status[]=requested&created_at[gte]=2024-01-01&q=x`)).statusCode).toBe(200);
+      expect((await t.admin.get(`/admin/${plural}?status[]=requested&created_at[gte]=2024-01-01&q=x`)).statusCode).toBe(
+        200,
+      );
       const one = await t.admin.get(`/admin/${plural}/x_1`);
       expect(one.statusCode).toBe(404);
       expect(one.json().type).toBe("not_found");
@@ -69,17 +80,25 @@ describe("what the dashboard's order page reads", () => {
 
 describe("the fields the dashboard asks of an order", () => {
   it("always answers payment and fulfillment status, and on request the customer, sales channel, region and each line's variant", async () => {
-    const customer = (await t.admin.post("/admin/customers", { email: "ana@example.com", first_name: "Ana" })).json().customer;
+    const customer = (await t.admin.post("/admin/customers", { email: "ana@example.com", first_name: "Ana" })).json()
+      .customer;
     const channel = (await t.admin.post("/admin/sales-channels", { name: "Shop" })).json().sales_channel;
     const product = (
-      await t.admin.post("/admin/products", { title: "Mug", options: [{ title: "Size", values: ["L"] }], variants: [{ title: "L", sku: "MUG-L", options: { Size: "L" }, prices: [{ currency_code: "eur", amount: 1000 }] }] })
+      await t.admin.post("/admin/products", {
+        title: "Mug",
+        options: [{ title: "Size", values: ["L"] }],
+        variants: [
+          { title: "L", sku: "MUG-L", options: { Size: "L" }, prices: [{ currency_code: "eur", amount: 1000 }] },
+        ],
+      })
     ).json().product;
     const variant = product.variants[0];
     const snapshot = orderSnapshot({});
     const items = snapshot.items.map((item, i) => (i === 0 ? { ...item, variant_id: variant.id } : item));
     const { order } = await placeTestOrder(t.app, { customer_id: customer.id, sales_channel_id: channel.id, items });
 
-    const fields = "id,total,*customer,*sales_channel,*items,*items.variant,*items.variant.product,*items.variant.options,+items.variant.manage_inventory,region.automatic_taxes,original_total,original_tax_total,credit_line_total,refundable_total";
+    const fields =
+      "id,total,*customer,*sales_channel,*items,*items.variant,*items.variant.product,*items.variant.options,+items.variant.manage_inventory,region.automatic_taxes,original_total,original_tax_total,credit_line_total,refundable_total";
     const res = await t.admin.get(`/admin/orders/${order.id}?fields=${encodeURIComponent(fields)}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json().order;
@@ -94,7 +113,12 @@ describe("the fields the dashboard asks of an order", () => {
     });
     // No discount: the totals before discounts are the totals.
     expect(body.original_total).toBe(body.total);
-    expect(body.items[0].variant).toMatchObject({ id: variant.id, sku: "MUG-L", options: [expect.objectContaining({ value: "L" })], product: { id: product.id, title: "Mug" } });
+    expect(body.items[0].variant).toMatchObject({
+      id: variant.id,
+      sku: "MUG-L",
+      options: [expect.objectContaining({ value: "L" })],
+      product: { id: product.id, title: "Mug" },
+    });
     // A line whose variant is gone (or never existed here) answers variant null.
     expect(body.items[1].variant).toBeNull();
     expect(body).toHaveProperty("region");
@@ -102,7 +126,14 @@ describe("the fields the dashboard asks of an order", () => {
 
     // The list answers the same, one query per relation for the page.
     const list = await t.admin.get(`/admin/orders?customer_id=${customer.id}&fields=id,*customer,*sales_channel`);
-    expect(list.json().orders).toEqual([expect.objectContaining({ id: order.id, payment_status: "authorized", customer: expect.objectContaining({ id: customer.id }), sales_channel: expect.objectContaining({ id: channel.id }) })]);
+    expect(list.json().orders).toEqual([
+      expect.objectContaining({
+        id: order.id,
+        payment_status: "authorized",
+        customer: expect.objectContaining({ id: customer.id }),
+        sales_channel: expect.objectContaining({ id: channel.id }),
+      }),
+    ]);
     // Without fields, no relation is loaded but the computed totals are there.
     const plain = (await t.admin.get(`/admin/orders/${order.id}`)).json().order;
     expect(plain).not.toHaveProperty("customer");

@@ -26,18 +26,37 @@ const fulTest = () => defaultFulfillmentProviders.get("ful_test") as ReturnType<
 
 /** An order shipped with a `ful_test` option whose data says how the provider behaves. */
 async function orderShippedWith(data: Record<string, unknown>) {
-  const option = await t.app.modules.fulfillment.createOption({ name: "Test carrier", prices: [{ currency_code: "eur", amount: 700 }], provider_id: "ful_test", data });
-  const { order } = await placeTestOrder(t.app, { shipping_methods: [{ shipping_option_id: option.id, name: "Test carrier", amount: 700, subtotal: 700, total: 700 }] }, { reserve_at: LOC });
+  const option = await t.app.modules.fulfillment.createOption({
+    name: "Test carrier",
+    prices: [{ currency_code: "eur", amount: 700 }],
+    provider_id: "ful_test",
+    data,
+  });
+  const { order } = await placeTestOrder(
+    t.app,
+    {
+      shipping_methods: [
+        { shipping_option_id: option.id, name: "Test carrier", amount: 700, subtotal: 700, total: 700 },
+      ],
+    },
+    { reserve_at: LOC },
+  );
   return order;
 }
 
 describe("fulfillment providers", () => {
   it("creates the fulfillment with the shipping option's provider and keeps its answer", async () => {
     const order = await orderShippedWith({ service: "express" });
-    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
+      items: [{ id: order.items[0]!.id, quantity: 1 }],
+      location_id: LOC,
+    });
     expect(res.statusCode).toBe(200);
     const [fulfillment] = res.json().order.fulfillments;
-    expect(fulfillment).toMatchObject({ provider_id: "ful_test", data: { service: "express", ful_test_id: expect.stringMatching(/^ful_test_wfx_/) } });
+    expect(fulfillment).toMatchObject({
+      provider_id: "ful_test",
+      data: { service: "express", ful_test_id: expect.stringMatching(/^ful_test_wfx_/) },
+    });
     expect(fulTest().canceled()).not.toContain(fulfillment.data.ful_test_id);
 
     // Canceling it in Kasse cancels it with the provider too.
@@ -50,14 +69,25 @@ describe("fulfillment providers", () => {
   it("a provider that fails: 502 provider_error, and the saga gives back the stock and the order's quantities", async () => {
     const order = await orderShippedWith({ behavior: "fail" });
     const before = await stock();
-    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
+      items: [{ id: order.items[0]!.id, quantity: 1 }],
+      location_id: LOC,
+    });
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ type: "provider_error", message: "ful_test: the provider failed to create the fulfillment" });
+    expect(res.json()).toEqual({
+      type: "provider_error",
+      message: "ful_test: the provider failed to create the fulfillment",
+    });
     const after = await getOrder(order.id);
     expect(after).toMatchObject({ fulfillment_status: "not_fulfilled", fulfillments: [] });
     expect(after.items[0].detail.fulfilled_quantity).toBe(0);
     expect(await stock()).toEqual(before);
-    const [execution] = (await t.app.infra.engine.list({ workflow_id: ["create-fulfillment"] }, { limit: 1, offset: 0, order: "-created_at" })).items;
+    const [execution] = (
+      await t.app.infra.engine.list(
+        { workflow_id: ["create-fulfillment"] },
+        { limit: 1, offset: 0, order: "-created_at" },
+      )
+    ).items;
     const detail = await t.app.infra.engine.retrieve(execution!.id);
     expect(detail.state).toBe("compensated");
     expect(detail.steps.find((s) => s.name === "create-provider-fulfillment")).toMatchObject({ state: "failed" });
@@ -66,15 +96,27 @@ describe("fulfillment providers", () => {
   it("a failure after the provider created its fulfillment cancels it with the provider", async () => {
     const order = await orderShippedWith({});
     const before = await stock();
-    const res = await withFailure(t.app.modules.db, "fulfillment", "INSERT", "true", () => t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC }));
+    const res = await withFailure(t.app.modules.db, "fulfillment", "INSERT", "true", () =>
+      t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
+        items: [{ id: order.items[0]!.id, quantity: 1 }],
+        location_id: LOC,
+      }),
+    );
     expect(res.statusCode).toBe(500);
     expect((await getOrder(order.id)).fulfillments).toEqual([]);
     expect(await stock()).toEqual(before);
-    const [execution] = (await t.app.infra.engine.list({ workflow_id: ["create-fulfillment"] }, { limit: 1, offset: 0, order: "-created_at" })).items;
+    const [execution] = (
+      await t.app.infra.engine.list(
+        { workflow_id: ["create-fulfillment"] },
+        { limit: 1, offset: 0, order: "-created_at" },
+      )
+    ).items;
     const detail = await t.app.infra.engine.retrieve(execution!.id);
     expect(detail.state).toBe("compensated");
     const providerStep = detail.steps.find((s) => s.name === "create-provider-fulfillment");
     expect(providerStep).toMatchObject({ state: "compensated" });
-    expect(fulTest().canceled()).toContain((providerStep!.output as { data: { ful_test_id: string } }).data.ful_test_id);
+    expect(fulTest().canceled()).toContain(
+      (providerStep!.output as { data: { ful_test_id: string } }).data.ful_test_id,
+    );
   });
 });

@@ -27,15 +27,30 @@ beforeAll(async () => {
   const key = await publishableKey(t, channel.id);
   locationId = (await m.stockLocation.create({ name: "Warehouse" })).id;
   await m.stockLocation.updateSalesChannels(locationId, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default"] })).id;
+  regionId = (
+    await m.region.create({
+      name: "Europe",
+      currency_code: "eur",
+      countries: ["de"],
+      payment_providers: ["pp_system_default"],
+    })
+  ).id;
   const product = await createFixtureProduct(
     t,
-    { title: "Hoodie", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] }] },
+    {
+      title: "Hoodie",
+      status: "published",
+      sales_channels: [{ id: channel.id }],
+      variants: [
+        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
+      ],
+    },
     locationId,
   );
   variantId = product.variantIds[0]!;
   itemId = (await m.inventory.listVariantInventoryItems([variantId])).get(variantId)![0]!.inventory_item_id;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
+    .id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
   const baseUrl = await listenOnLoopback(t);
   store = new Medusa({ baseUrl, publishableKey: key.token });
@@ -43,13 +58,24 @@ beforeAll(async () => {
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
 
-const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const address = {
+  first_name: "Ada",
+  last_name: "L",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 /** A guest checkout of `quantity` hoodies through the storefront SDK: the placed order. */
 async function buy(quantity: number): Promise<Row> {
   const { cart } = await store.store.cart.create({ region_id: regionId });
   await store.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity });
-  await store.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address });
+  await store.store.cart.update(cart.id, {
+    email: "ada@example.com",
+    shipping_address: address,
+    billing_address: address,
+  });
   const shipped = (await store.store.cart.addShippingMethod(cart.id, { option_id: optionId })).cart;
   await store.store.payment.initiatePaymentSession(shipped, { provider_id: "pp_system_default" });
   const result = await store.store.cart.complete(cart.id);
@@ -57,44 +83,88 @@ async function buy(quantity: number): Promise<Row> {
   return result.order;
 }
 
-const level = async () => (await admin.admin.inventoryItem.listLevels(itemId)).inventory_levels.find((l: Row) => l.location_id === locationId);
+const level = async () =>
+  (await admin.admin.inventoryItem.listLevels(itemId)).inventory_levels.find((l: Row) => l.location_id === locationId);
 
 describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", () => {
   it("finds it, fulfills, ships with a label, delivers, captures, refunds, takes units back, completes and archives it", async () => {
     const placed = await buy(2);
     expect(await level()).toMatchObject({ stocked_quantity: 5, reserved_quantity: 2 });
 
-    const { orders, count } = await admin.admin.order.list({ q: String(placed.display_id), fields: "id,display_id,status,payment_status,fulfillment_status,total" });
+    const { orders, count } = await admin.admin.order.list({
+      q: String(placed.display_id),
+      fields: "id,display_id,status,payment_status,fulfillment_status,total",
+    });
     expect(count).toBe(1);
-    expect(orders[0]).toMatchObject({ id: placed.id, status: "pending", payment_status: "authorized", fulfillment_status: "not_fulfilled", total: placed.total });
+    expect(orders[0]).toMatchObject({
+      id: placed.id,
+      status: "pending",
+      payment_status: "authorized",
+      fulfillment_status: "not_fulfilled",
+      total: placed.total,
+    });
     const { order } = await admin.admin.order.retrieve(placed.id);
     const line = order.items[0];
     const paymentId = order.payment_collections[0].payments[0].id;
 
-    const fulfilled = (await admin.admin.order.createFulfillment(placed.id, { items: [{ id: line.id, quantity: 2 }], location_id: locationId })).order;
+    const fulfilled = (
+      await admin.admin.order.createFulfillment(placed.id, {
+        items: [{ id: line.id, quantity: 2 }],
+        location_id: locationId,
+      })
+    ).order;
     expect(fulfilled).toMatchObject({ fulfillment_status: "fulfilled" });
     expect(await level()).toMatchObject({ stocked_quantity: 3, reserved_quantity: 0 });
     const fulfillment = fulfilled.fulfillments[0];
-    const label = { tracking_number: "JJD0001", tracking_url: "https://track.example/JJD0001", label_url: "https://labels.example/JJD0001.pdf" };
-    const shipped = (await admin.admin.order.createShipment(placed.id, fulfillment.id, { items: [{ id: line.id, quantity: 2 }], labels: [label] })).order;
+    const label = {
+      tracking_number: "JJD0001",
+      tracking_url: "https://track.example/JJD0001",
+      label_url: "https://labels.example/JJD0001.pdf",
+    };
+    const shipped = (
+      await admin.admin.order.createShipment(placed.id, fulfillment.id, {
+        items: [{ id: line.id, quantity: 2 }],
+        labels: [label],
+      })
+    ).order;
     expect(shipped.fulfillment_status).toBe("shipped");
     expect(shipped.fulfillments[0].labels).toEqual([expect.objectContaining(label)]);
-    expect((await admin.admin.order.markAsDelivered(placed.id, fulfillment.id)).order.fulfillment_status).toBe("delivered");
+    expect((await admin.admin.order.markAsDelivered(placed.id, fulfillment.id)).order.fulfillment_status).toBe(
+      "delivered",
+    );
 
     const captured = (await admin.admin.payment.capture(paymentId, {})).payment;
     expect(captured.captures.map((c: Row) => c.amount)).toEqual([placed.total]);
-    expect((await admin.admin.payment.refund(paymentId, { amount: 500, note: "Scratched" })).payment.refunds).toEqual([expect.objectContaining({ amount: 500, note: "Scratched" })]);
+    expect((await admin.admin.payment.refund(paymentId, { amount: 500, note: "Scratched" })).payment.refunds).toEqual([
+      expect.objectContaining({ amount: 500, note: "Scratched" }),
+    ]);
     expect((await sdkFailure(admin.admin.payment.refund(paymentId, { amount: placed.total }))).status).toBe(400);
-    expect((await admin.admin.order.retrieve(placed.id)).order).toMatchObject({ payment_status: "partially_refunded", paid_total: placed.total, refunded_total: 500 });
+    expect((await admin.admin.order.retrieve(placed.id)).order).toMatchObject({
+      payment_status: "partially_refunded",
+      paid_total: placed.total,
+      refunded_total: 500,
+    });
 
     // Return reasons and returns: the contract's routes through the SDK's client, Medusa's return list and cancel.
     const { return_reason: reason } = await admin.admin.returnReason.create({ value: "too_small", label: "Too small" });
     expect((await admin.admin.returnReason.list()).return_reasons.map((r: Row) => r.id)).toContain(reason.id);
-    const requested = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns`, { method: "POST", body: { items: [{ id: line.id, quantity: 2, reason_id: reason.id }], location_id: locationId } });
-    expect(requested.return).toMatchObject({ status: "requested", items: [expect.objectContaining({ quantity: 2, reason_id: reason.id })] });
+    const requested = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns`, {
+      method: "POST",
+      body: { items: [{ id: line.id, quantity: 2, reason_id: reason.id }], location_id: locationId },
+    });
+    expect(requested.return).toMatchObject({
+      status: "requested",
+      items: [expect.objectContaining({ quantity: 2, reason_id: reason.id })],
+    });
     expect((await admin.admin.return.cancel(requested.return.id)).return.status).toBe("canceled");
-    const again = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns`, { method: "POST", body: { items: [{ id: line.id, quantity: 2 }], location_id: locationId } });
-    const partly = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns/${again.return.id}/receive`, { method: "POST", body: { items: [{ id: line.id, quantity: 1 }] } });
+    const again = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns`, {
+      method: "POST",
+      body: { items: [{ id: line.id, quantity: 2 }], location_id: locationId },
+    });
+    const partly = await admin.client.fetch<Row>(`/admin/orders/${placed.id}/returns/${again.return.id}/receive`, {
+      method: "POST",
+      body: { items: [{ id: line.id, quantity: 1 }] },
+    });
     expect(partly.return.status).toBe("partially_received");
     expect(await level()).toMatchObject({ stocked_quantity: 4, reserved_quantity: 0 });
     const { returns } = await admin.admin.return.list({ order_id: placed.id });
@@ -103,7 +173,10 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
 
     expect((await admin.admin.order.complete(placed.id, {})).order.status).toBe("completed");
     expect((await admin.admin.order.archive(placed.id)).order.status).toBe("archived");
-    expect(await sdkFailure(admin.admin.order.cancel(placed.id))).toEqual({ status: 400, message: `Order ${placed.id} is archived and cannot be canceled` });
+    expect(await sdkFailure(admin.admin.order.cancel(placed.id))).toEqual({
+      status: 400,
+      message: `Order ${placed.id} is archived and cannot be canceled`,
+    });
 
     const { order_changes } = await admin.admin.order.listChanges(placed.id);
     expect(order_changes.map((c: Row) => c.action)).toEqual([
@@ -123,7 +196,11 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
       "order_archived",
     ]);
     // The storefront sees its (guest) order by id with the same state.
-    expect((await store.store.order.retrieve(placed.id)).order).toMatchObject({ status: "archived", fulfillment_status: "delivered", payment_status: "partially_refunded" });
+    expect((await store.store.order.retrieve(placed.id)).order).toMatchObject({
+      status: "archived",
+      fulfillment_status: "delivered",
+      payment_status: "partially_refunded",
+    });
   });
 
   it("cancels an order that was not fulfilled: stock released, authorization voided", async () => {
@@ -131,9 +208,24 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     const placed = await buy(1);
     expect((await level()).reserved_quantity).toBe(before.reserved_quantity + 1);
     const { order } = await admin.admin.order.cancel(placed.id);
-    expect(order).toMatchObject({ id: placed.id, status: "canceled", payment_status: "canceled", fulfillment_status: "canceled" });
-    expect(await level()).toMatchObject({ stocked_quantity: before.stocked_quantity, reserved_quantity: before.reserved_quantity });
+    expect(order).toMatchObject({
+      id: placed.id,
+      status: "canceled",
+      payment_status: "canceled",
+      fulfillment_status: "canceled",
+    });
+    expect(await level()).toMatchObject({
+      stocked_quantity: before.stocked_quantity,
+      reserved_quantity: before.reserved_quantity,
+    });
     expect((await admin.admin.order.list({ status: ["canceled"] })).orders.map((o: Row) => o.id)).toContain(placed.id);
-    expect(await sdkFailure(admin.admin.order.createFulfillment(placed.id, { items: [{ id: order.items[0].id, quantity: 1 }], location_id: locationId }))).toEqual({ status: 400, message: `Order ${placed.id} is canceled and cannot be fulfilled` });
+    expect(
+      await sdkFailure(
+        admin.admin.order.createFulfillment(placed.id, {
+          items: [{ id: order.items[0].id, quantity: 1 }],
+          location_id: locationId,
+        }),
+      ),
+    ).toEqual({ status: 400, message: `Order ${placed.id} is canceled and cannot be fulfilled` });
   });
 });

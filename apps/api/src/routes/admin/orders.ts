@@ -1,11 +1,31 @@
 import { Type } from "@sinclair/typebox";
 import { Amount, Count, errors, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
-import { FULFILLMENT_STATUSES, ORDER_STATUSES, OrderUpdate, PAYMENT_STATUSES, type Order, ReturnCreate, ReturnReceive, OrderChangeView, ReturnView } from "@kasse/modules/order";
+import {
+  FULFILLMENT_STATUSES,
+  ORDER_STATUSES,
+  OrderUpdate,
+  PAYMENT_STATUSES,
+  type Order,
+  ReturnCreate,
+  ReturnReceive,
+  OrderChangeView,
+  ReturnView,
+} from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { always, parseFields, project } from "../../http/fields";
-import { Answer, ArrayQuery, Filter, ListAnswer, ListQuery, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
+import {
+  Answer,
+  ArrayQuery,
+  Filter,
+  ListAnswer,
+  ListQuery,
+  ListQueryOf,
+  listResponse,
+  RangeQuery,
+  RetrieveQuery,
+} from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import {
@@ -42,12 +62,22 @@ const CollectionParams = Type.Object({ id: Id(), payment_collection_id: Id() });
 /** Body of a collection capture: `amount` (default: all that is authorized and not captured). */
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Body of a collection refund (docs/CONTRACT.md): `amount` in cents, `reason`; Medusa's `note` too. */
-const RefundBody = Type.Object({ amount: Amount({ minimum: 1 }), reason: Type.Optional(Type.String({ maxLength: 1000 })), note: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
+const RefundBody = Type.Object(
+  {
+    amount: Amount({ minimum: 1 }),
+    reason: Type.Optional(Type.String({ maxLength: 1000 })),
+    note: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
 const FulfillmentParams = Type.Object({ id: Id(), fulfillment_id: Id() });
 /** Body of `POST /admin/orders/{id}/fulfillments` (docs/CONTRACT.md). */
 const FulfillmentCreate = Type.Object(
   {
-    items: Type.Array(Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+    items: Type.Array(
+      Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }),
+      { minItems: 1, maxItems: 1000 },
+    ),
     location_id: Id({ minLength: 1 }),
     /** Fulfil with this option's provider rather than the one the customer chose (Medusa's fulfillment form). */
     shipping_option_id: Type.Optional(Id({ minLength: 1 })),
@@ -73,7 +103,10 @@ const ListChanges = Type.Object(
   { additionalProperties: false },
 );
 /** `version`: Medusa numbers an order's states from 1; Kasse keeps only the current one, version 1. */
-const RetrieveOrder = Type.Object({ fields: RetrieveQuery.properties.fields, version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false });
+const RetrieveOrder = Type.Object(
+  { fields: RetrieveQuery.properties.fields, version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) },
+  { additionalProperties: false },
+);
 
 const One = Answer("order", AdminOrderView);
 /** Medusa answers an order's payment and fulfillment status whatever `fields` names. */
@@ -97,13 +130,25 @@ export default async function orders(app: App): Promise<void> {
     return { order: project((await adminOrderViews(app.modules, [view], selection))[0]!, selection) };
   };
 
-  app.get("/orders", { schema: { querystring: ListOrders, response: ListAnswer("orders", AdminOrderView) } }, async (request) => {
-    const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
-    const range = { created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate), updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate) };
-    const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
-    const selection = orderFields(fields);
-    return listResponse("orders", project(await adminOrderViews(app.modules, await orderViews(app.modules, items), selection), selection), count, { limit, offset });
-  });
+  app.get(
+    "/orders",
+    { schema: { querystring: ListOrders, response: ListAnswer("orders", AdminOrderView) } },
+    async (request) => {
+      const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
+      const range = {
+        created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
+        updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
+      };
+      const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
+      const selection = orderFields(fields);
+      return listResponse(
+        "orders",
+        project(await adminOrderViews(app.modules, await orderViews(app.modules, items), selection), selection),
+        count,
+        { limit, offset },
+      );
+    },
+  );
 
   app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveOrder, response: One } }, async (request) => {
     const { fields, version } = request.query;
@@ -115,9 +160,13 @@ export default async function orders(app: App): Promise<void> {
 
   // Medusa's preview shows the order with its pending change applied; Kasse has no pending order
   // changes (no edits, claims or exchanges), so the preview is the order as it is.
-  app.get("/orders/:id/preview", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return respond(request.params.id, request.query.fields);
-  });
+  app.get(
+    "/orders/:id/preview",
+    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    async (request) => {
+      return respond(request.params.id, request.query.fields);
+    },
+  );
 
   app.post("/orders/:id", { schema: { params: Params, body: OrderUpdate, response: One } }, async (request) => {
     await service.update(request.params.id, request.body, actor(request));
@@ -130,41 +179,106 @@ export default async function orders(app: App): Promise<void> {
   });
 
   // Medusa's dialect reads `amount` in the collection's currency.
-  const collectionCurrency = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await app.modules.payment.retrieveCollection((request.params as { payment_collection_id: string }).payment_collection_id)).currency_code }) } };
+  const collectionCurrency = {
+    medusa: {
+      context: async (request: FastifyRequest) => ({
+        currency_code: (
+          await app.modules.payment.retrieveCollection(
+            (request.params as { payment_collection_id: string }).payment_collection_id,
+          )
+        ).currency_code,
+      }),
+    },
+  };
 
-  app.post("/orders/:id/payment-collections/:payment_collection_id/capture", { config: collectionCurrency, schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One } }, async (request) => {
-    const { id, payment_collection_id } = request.params;
-    await app.infra.engine.execute(capturePaymentWorkflow, { order_id: id, payment_collection_id, amount: request.body?.amount ?? null, actor: actor(request) });
-    return respond(id);
-  });
+  app.post(
+    "/orders/:id/payment-collections/:payment_collection_id/capture",
+    {
+      config: collectionCurrency,
+      schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One },
+    },
+    async (request) => {
+      const { id, payment_collection_id } = request.params;
+      await app.infra.engine.execute(capturePaymentWorkflow, {
+        order_id: id,
+        payment_collection_id,
+        amount: request.body?.amount ?? null,
+        actor: actor(request),
+      });
+      return respond(id);
+    },
+  );
 
-  app.post("/orders/:id/payment-collections/:payment_collection_id/refund", { config: collectionCurrency, schema: { params: CollectionParams, body: RefundBody, response: One } }, async (request) => {
-    const { id, payment_collection_id } = request.params;
-    const { amount, reason, note } = request.body;
-    await app.infra.engine.execute(refundPaymentWorkflow, { order_id: id, payment_collection_id, amount, reason: reason ?? note ?? null, actor: actor(request) });
-    return respond(id);
-  });
+  app.post(
+    "/orders/:id/payment-collections/:payment_collection_id/refund",
+    { config: collectionCurrency, schema: { params: CollectionParams, body: RefundBody, response: One } },
+    async (request) => {
+      const { id, payment_collection_id } = request.params;
+      const { amount, reason, note } = request.body;
+      await app.infra.engine.execute(refundPaymentWorkflow, {
+        order_id: id,
+        payment_collection_id,
+        amount,
+        reason: reason ?? note ?? null,
+        actor: actor(request),
+      });
+      return respond(id);
+    },
+  );
 
-  app.post("/orders/:id/fulfillments", { schema: { params: Params, body: FulfillmentCreate, response: One } }, async (request) => {
-    const { no_notification: _silent, ...fulfillment } = request.body;
-    await app.infra.engine.execute(createFulfillmentWorkflow, { order_id: request.params.id, ...fulfillment, actor: actor(request) });
-    return respond(request.params.id);
-  });
+  app.post(
+    "/orders/:id/fulfillments",
+    { schema: { params: Params, body: FulfillmentCreate, response: One } },
+    async (request) => {
+      const { no_notification: _silent, ...fulfillment } = request.body;
+      await app.infra.engine.execute(createFulfillmentWorkflow, {
+        order_id: request.params.id,
+        ...fulfillment,
+        actor: actor(request),
+      });
+      return respond(request.params.id);
+    },
+  );
 
-  app.post("/orders/:id/fulfillments/:fulfillment_id/cancel", { schema: { params: FulfillmentParams, response: One } }, async (request) => {
-    await app.infra.engine.execute(cancelFulfillmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
-    return respond(request.params.id);
-  });
+  app.post(
+    "/orders/:id/fulfillments/:fulfillment_id/cancel",
+    { schema: { params: FulfillmentParams, response: One } },
+    async (request) => {
+      await app.infra.engine.execute(cancelFulfillmentWorkflow, {
+        order_id: request.params.id,
+        fulfillment_id: request.params.fulfillment_id,
+        actor: actor(request),
+      });
+      return respond(request.params.id);
+    },
+  );
 
-  app.post("/orders/:id/fulfillments/:fulfillment_id/shipments", { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate), response: One } }, async (request) => {
-    await app.infra.engine.execute(createShipmentWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, shipment: request.body ?? {}, actor: actor(request) });
-    return respond(request.params.id);
-  });
+  app.post(
+    "/orders/:id/fulfillments/:fulfillment_id/shipments",
+    { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate), response: One } },
+    async (request) => {
+      await app.infra.engine.execute(createShipmentWorkflow, {
+        order_id: request.params.id,
+        fulfillment_id: request.params.fulfillment_id,
+        shipment: request.body ?? {},
+        actor: actor(request),
+      });
+      return respond(request.params.id);
+    },
+  );
 
-  app.post("/orders/:id/fulfillments/:fulfillment_id/mark-as-delivered", { schema: { params: FulfillmentParams, response: One } }, async (request) => {
-    await app.infra.engine.execute(markDeliveredWorkflow, { order_id: request.params.id, fulfillment_id: request.params.fulfillment_id, actor: actor(request) });
-    return respond(request.params.id);
-  });
+  app.post(
+    "/orders/:id/fulfillments/:fulfillment_id/mark-as-delivered",
+    { schema: { params: FulfillmentParams, response: One } },
+    async (request) => {
+      await app.infra.engine.execute(markDeliveredWorkflow, {
+        order_id: request.params.id,
+        fulfillment_id: request.params.fulfillment_id,
+        actor: actor(request),
+      });
+      return respond(request.params.id);
+    },
+  );
 
   app.post("/orders/:id/complete", { schema: { params: Params, response: One } }, async (request) => {
     await completeOrder(app.modules, request.params.id, actor(request));
@@ -176,33 +290,58 @@ export default async function orders(app: App): Promise<void> {
     return respond(request.params.id);
   });
 
-  app.post("/orders/:id/returns", { schema: { params: Params, body: ReturnCreate, response: WithReturn } }, async (request) => {
-    const created = await app.infra.engine.execute(createReturnWorkflow, { order_id: request.params.id, return: request.body, actor: actor(request) });
-    return { ...(await respond(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
-  });
+  app.post(
+    "/orders/:id/returns",
+    { schema: { params: Params, body: ReturnCreate, response: WithReturn } },
+    async (request) => {
+      const created = await app.infra.engine.execute(createReturnWorkflow, {
+        order_id: request.params.id,
+        return: request.body,
+        actor: actor(request),
+      });
+      return { ...(await respond(request.params.id)), return: await app.modules.orderReturn.retrieve(created.id) };
+    },
+  );
 
-  app.post("/orders/:id/returns/:return_id/receive", { schema: { params: ReturnParams, body: Type.Optional(ReturnReceive), response: WithReturn } }, async (request) => {
-    const { id, return_id } = request.params;
-    await app.infra.engine.execute(receiveReturnWorkflow, { return_id, order_id: id, receive: request.body ?? {}, actor: actor(request) });
-    return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
-  });
+  app.post(
+    "/orders/:id/returns/:return_id/receive",
+    { schema: { params: ReturnParams, body: Type.Optional(ReturnReceive), response: WithReturn } },
+    async (request) => {
+      const { id, return_id } = request.params;
+      await app.infra.engine.execute(receiveReturnWorkflow, {
+        return_id,
+        order_id: id,
+        receive: request.body ?? {},
+        actor: actor(request),
+      });
+      return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+    },
+  );
 
-  app.post("/orders/:id/returns/:return_id/cancel", { schema: { params: ReturnParams, response: WithReturn } }, async (request) => {
-    const { id, return_id } = request.params;
-    await app.infra.engine.execute(cancelReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
-    return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
-  });
+  app.post(
+    "/orders/:id/returns/:return_id/cancel",
+    { schema: { params: ReturnParams, response: WithReturn } },
+    async (request) => {
+      const { id, return_id } = request.params;
+      await app.infra.engine.execute(cancelReturnWorkflow, { return_id, order_id: id, actor: actor(request) });
+      return { ...(await respond(id)), return: await app.modules.orderReturn.retrieve(return_id) };
+    },
+  );
 
-  app.get("/orders/:id/changes", { schema: { params: Params, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } }, async (request) => {
-    const { limit, offset, fields, id, change_type, status } = request.query;
-    // Kasse's change log is an audit trail of what happened to the order, not Medusa's order
-    // changes (edits, claims, exchanges, transfers, requested updates awaiting confirmation):
-    // none of its entries has a change type or a status, so filtering by either finds nothing.
-    if (change_type?.length || status?.length) {
-      await service.retrieve(request.params.id);
-      return listResponse("order_changes", [], 0, { limit, offset });
-    }
-    const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });
-    return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/orders/:id/changes",
+    { schema: { params: Params, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } },
+    async (request) => {
+      const { limit, offset, fields, id, change_type, status } = request.query;
+      // Kasse's change log is an audit trail of what happened to the order, not Medusa's order
+      // changes (edits, claims, exchanges, transfers, requested updates awaiting confirmation):
+      // none of its entries has a change type or a status, so filtering by either finds nothing.
+      if (change_type?.length || status?.length) {
+        await service.retrieve(request.params.id);
+        return listResponse("order_changes", [], 0, { limit, offset });
+      }
+      const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });
+      return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 }

@@ -7,7 +7,8 @@ import { withFailure } from "../../testing/inject-failure";
 const t = useTestApp({}, { adminId: "user_pay" });
 
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
-const collectionUrl = (orderId: string, collectionId: string, action: string) => `/admin/orders/${orderId}/payment-collections/${collectionId}/${action}`;
+const collectionUrl = (orderId: string, collectionId: string, action: string) =>
+  `/admin/orders/${orderId}/payment-collections/${collectionId}/${action}`;
 
 describe("capture", () => {
   it("partial then full capture: partially_captured → captured; more than authorized is 400", async () => {
@@ -18,7 +19,10 @@ describe("capture", () => {
 
     const over = await t.admin.post(`/admin/payments/${payment_id}/capture`, { amount: 2001 });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ type: "invalid_data", message: "Cannot capture more than the authorized amount: 2000 left to capture" });
+    expect(over.json()).toEqual({
+      type: "invalid_data",
+      message: "Cannot capture more than the authorized amount: 2000 left to capture",
+    });
 
     const rest = await t.admin.post(`/admin/payments/${payment_id}/capture`, {});
     expect(rest.statusCode).toBe(200);
@@ -30,8 +34,16 @@ describe("capture", () => {
     const nothing = await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), {});
     expect(nothing.statusCode).toBe(400);
     expect(nothing.json().message).toBe("Nothing left to capture");
-    const actions = (await t.admin.get(`/admin/orders/${placed.id}/changes`)).json().order_changes.map((c: { action: string }) => c.action);
-    expect(actions).toEqual(["order_placed", "payment_captured", "payment_status_changed", "payment_captured", "payment_status_changed"]);
+    const actions = (await t.admin.get(`/admin/orders/${placed.id}/changes`))
+      .json()
+      .order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual([
+      "order_placed",
+      "payment_captured",
+      "payment_status_changed",
+      "payment_captured",
+      "payment_status_changed",
+    ]);
   });
 
   it("refuses a canceled order, unknown ids, someone else's collection and bad bodies", async () => {
@@ -57,7 +69,9 @@ describe("capture", () => {
     const db = t.database.db;
     // The capture itself fails: nothing captured, status unchanged.
     let placed = await placeTestOrder(t.app);
-    let res = await withFailure(db, "payment_capture", "INSERT", "true", () => t.admin.post(`/admin/payments/${placed.payment_id}/capture`, { amount: 1000 }));
+    let res = await withFailure(db, "payment_capture", "INSERT", "true", () =>
+      t.admin.post(`/admin/payments/${placed.payment_id}/capture`, { amount: 1000 }),
+    );
     expect(res.statusCode).toBe(500);
     expect(await order(placed.order.id)).toMatchObject({ payment_status: "authorized", paid_total: 0 });
     // The provider refuses the capture: 400, nothing captured.
@@ -69,7 +83,9 @@ describe("capture", () => {
     // Logging fails after the capture (which cannot be undone): the compensation re-derives the
     // status, so the order shows the money it holds.
     placed = await placeTestOrder(t.app);
-    res = await withFailure(db, "order_change", "INSERT", "NEW.action = 'payment_captured'", () => t.admin.post(`/admin/payments/${placed.payment_id}/capture`, { amount: 1000 }));
+    res = await withFailure(db, "order_change", "INSERT", "NEW.action = 'payment_captured'", () =>
+      t.admin.post(`/admin/payments/${placed.payment_id}/capture`, { amount: 1000 }),
+    );
     expect(res.statusCode).toBe(500);
     expect(await order(placed.order.id)).toMatchObject({ payment_status: "partially_captured", paid_total: 1000 });
   });
@@ -79,14 +95,26 @@ describe("refund", () => {
   it("partial then full refund: partially_refunded → refunded; more than captured is 400", async () => {
     const { order: placed, collection_id, payment_id } = await placeTestOrder(t.app);
     await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), {});
-    const partial = await t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 500, reason: "damaged" });
+    const partial = await t.admin.post(collectionUrl(placed.id, collection_id, "refund"), {
+      amount: 500,
+      reason: "damaged",
+    });
     expect(partial.statusCode).toBe(200);
-    expect(partial.json().order).toMatchObject({ payment_status: "partially_refunded", paid_total: 3200, refunded_total: 500 });
-    expect(partial.json().order.payment_collections[0].payments[0].refunds).toEqual([expect.objectContaining({ amount: 500, note: "damaged", created_by: "user_pay" })]);
+    expect(partial.json().order).toMatchObject({
+      payment_status: "partially_refunded",
+      paid_total: 3200,
+      refunded_total: 500,
+    });
+    expect(partial.json().order.payment_collections[0].payments[0].refunds).toEqual([
+      expect.objectContaining({ amount: 500, note: "damaged", created_by: "user_pay" }),
+    ]);
 
     const over = await t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 2701 });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ type: "invalid_data", message: "Cannot refund more than the captured amount: 2700 left to refund" });
+    expect(over.json()).toEqual({
+      type: "invalid_data",
+      message: "Cannot refund more than the captured amount: 2700 left to refund",
+    });
 
     const rest = await t.admin.post(`/admin/payments/${payment_id}/refund`, { note: "rest" });
     expect(rest.statusCode).toBe(200);
@@ -107,18 +135,28 @@ describe("refund", () => {
   });
 
   it("a provider failure writes nothing, undoes nothing it did not do, and reports the error", async () => {
-    const { order: placed, collection_id } = await placeTestOrder(t.app, {}, { payment_data: { refund_behavior: "error" } });
+    const { order: placed, collection_id } = await placeTestOrder(
+      t.app,
+      {},
+      { payment_data: { refund_behavior: "error" } },
+    );
     await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), { amount: 2000 });
     const res = await t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 300 });
     expect(res.statusCode).toBe(502);
     expect(res.json().type).toBe("provider_error");
-    expect(await order(placed.id)).toMatchObject({ payment_status: "partially_captured", paid_total: 2000, refunded_total: 0 });
+    expect(await order(placed.id)).toMatchObject({
+      payment_status: "partially_captured",
+      paid_total: 2000,
+      refunded_total: 0,
+    });
   });
 
   it("logging fails after the refund (which cannot be undone): the status still shows the refund", async () => {
     const { order: placed, collection_id } = await placeTestOrder(t.app);
     await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), {});
-    const res = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'payment_refunded'", () => t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 100 }));
+    const res = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'payment_refunded'", () =>
+      t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 100 }),
+    );
     expect(res.statusCode).toBe(500);
     expect(await order(placed.id)).toMatchObject({ payment_status: "partially_refunded", refunded_total: 100 });
   });
@@ -126,7 +164,10 @@ describe("refund", () => {
   it("two concurrent refunds summing over the captured amount: one succeeds, one is 400", async () => {
     const { order: placed, collection_id } = await placeTestOrder(t.app);
     await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), { amount: 1000 });
-    const results = await Promise.all([t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 700 }), t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 600 })]);
+    const results = await Promise.all([
+      t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 700 }),
+      t.admin.post(collectionUrl(placed.id, collection_id, "refund"), { amount: 600 }),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     const final = await order(placed.id);
     expect([700, 600]).toContain(final.refunded_total);
@@ -135,15 +176,38 @@ describe("refund", () => {
 
   it("admin only", async () => {
     const { payment_id } = await placeTestOrder(t.app);
-    expect((await t.app.inject({ method: "POST", url: `/admin/payments/${payment_id}/capture`, payload: {} })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "POST", url: `/admin/payments/${payment_id}/refund`, headers: await t.customerHeaders("cus_x"), payload: {} })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: "POST", url: `/admin/payments/${payment_id}/capture`, payload: {} })).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: `/admin/payments/${payment_id}/refund`,
+          headers: await t.customerHeaders("cus_x"),
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 
 describe("the payment status steps of capture and refund", () => {
   const cases = [
-    { kind: "capture", body: { amount: 1000 }, moved: { paid_total: 1000, refunded_total: 0 }, status: "partially_captured", before: async () => undefined },
-    { kind: "refund", body: { amount: 400 }, moved: { paid_total: 3200, refunded_total: 400 }, status: "partially_refunded", before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}) },
+    {
+      kind: "capture",
+      body: { amount: 1000 },
+      moved: { paid_total: 1000, refunded_total: 0 },
+      status: "partially_captured",
+      before: async () => undefined,
+    },
+    {
+      kind: "refund",
+      body: { amount: 400 },
+      moved: { paid_total: 3200, refunded_total: 400 },
+      status: "partially_refunded",
+      before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}),
+    },
   ] as const;
 
   // The last one failing after the money moved is in apps/worker/test/payment-status-recovery.test.ts:
@@ -155,9 +219,19 @@ describe("the payment status steps of capture and refund", () => {
       const settled = await order(placed.order.id);
       // A status left stale (as by an interrupted run): the first step has something to write, and that write fails.
       await t.database.db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${placed.order.id}`);
-      const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${settled.payment_status}'`, () => t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body));
+      const res = await withFailure(
+        t.database.db,
+        "order",
+        "UPDATE",
+        `NEW.payment_status = '${settled.payment_status}'`,
+        () => t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body),
+      );
       expect(res.statusCode, c.kind).toBe(500);
-      expect(await order(placed.order.id), c.kind).toMatchObject({ payment_status: "awaiting", paid_total: settled.paid_total, refunded_total: 0 });
+      expect(await order(placed.order.id), c.kind).toMatchObject({
+        payment_status: "awaiting",
+        paid_total: settled.paid_total,
+        refunded_total: 0,
+      });
       const retried = await t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body);
       expect(retried.statusCode, c.kind).toBe(200);
       expect(await order(placed.order.id), c.kind).toMatchObject({ payment_status: c.status, ...c.moved });

@@ -11,7 +11,11 @@ const Params = Type.Object({ id: Id() });
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`; the contract's `reason` too. */
 const RefundBody = Type.Object(
-  { amount: Type.Optional(Amount({ minimum: 1 })), note: Type.Optional(Type.String({ maxLength: 1000 })), reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  {
+    amount: Type.Optional(Amount({ minimum: 1 })),
+    note: Type.Optional(Type.String({ maxLength: 1000 })),
+    reason: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
   { additionalProperties: false },
 );
 
@@ -25,15 +29,38 @@ export default async function payments(app: App): Promise<void> {
   };
 
   // Medusa's dialect reads `amount` in the payment's currency.
-  const config = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: await app.modules.payment.paymentCurrency((request.params as { id: string }).id) }) } };
+  const config = {
+    medusa: {
+      context: async (request: FastifyRequest) => ({
+        currency_code: await app.modules.payment.paymentCurrency((request.params as { id: string }).id),
+      }),
+    },
+  };
 
-  app.post("/payments/:id/capture", { config, schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } }, async (request) => {
-    const result = await app.infra.engine.execute(capturePaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, actor: actor(request) });
-    return respond(result.payment_collection_id, request.params.id);
-  });
+  app.post(
+    "/payments/:id/capture",
+    { config, schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } },
+    async (request) => {
+      const result = await app.infra.engine.execute(capturePaymentWorkflow, {
+        payment_id: request.params.id,
+        amount: request.body?.amount ?? null,
+        actor: actor(request),
+      });
+      return respond(result.payment_collection_id, request.params.id);
+    },
+  );
 
-  app.post("/payments/:id/refund", { config, schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } }, async (request) => {
-    const result = await app.infra.engine.execute(refundPaymentWorkflow, { payment_id: request.params.id, amount: request.body?.amount ?? null, reason: request.body?.reason ?? request.body?.note ?? null, actor: actor(request) });
-    return respond(result.payment_collection_id, request.params.id);
-  });
+  app.post(
+    "/payments/:id/refund",
+    { config, schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } },
+    async (request) => {
+      const result = await app.infra.engine.execute(refundPaymentWorkflow, {
+        payment_id: request.params.id,
+        amount: request.body?.amount ?? null,
+        reason: request.body?.reason ?? request.body?.note ?? null,
+        actor: actor(request),
+      });
+      return respond(result.payment_collection_id, request.params.id);
+    },
+  );
 }

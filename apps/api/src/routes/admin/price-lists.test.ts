@@ -46,7 +46,15 @@ describe("admin price lists", () => {
       // Ordered by variant, currency, tier.
       prices: [
         { variant_id: variant1, currency_code: "eur", amount: 800, min_quantity: 2, max_quantity: 5 },
-        { variant_id: variant1, currency_code: "usd", amount: 900, min_quantity: null, max_quantity: null, price_list_id: expect.any(String), rules: {} },
+        {
+          variant_id: variant1,
+          currency_code: "usd",
+          amount: 900,
+          min_quantity: null,
+          max_quantity: null,
+          price_list_id: expect.any(String),
+          rules: {},
+        },
       ],
     });
     expect(list.id).toMatch(/^plist_/);
@@ -62,13 +70,24 @@ describe("admin price lists", () => {
       rules: { region_id: ["reg_eu"] },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().price_list).toMatchObject({ status: "active", rules: { region_id: ["reg_eu"] }, starts_at: "2026-06-01T00:00:00.000Z", prices: [] });
+    expect(res.json().price_list).toMatchObject({
+      status: "active",
+      rules: { region_id: ["reg_eu"] },
+      starts_at: "2026-06-01T00:00:00.000Z",
+      prices: [],
+    });
   });
 
   it("lists with status, type, q, paging and fields", async () => {
     expect((await t.admin.get("/admin/price-lists")).json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
-    expect((await t.admin.get("/admin/price-lists?status[]=active")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["Summer"]);
-    expect((await t.admin.get("/admin/price-lists?type=override")).json().price_lists.map((l: { title: string }) => l.title)).toEqual(["VIP"]);
+    expect(
+      (await t.admin.get("/admin/price-lists?status[]=active"))
+        .json()
+        .price_lists.map((l: { title: string }) => l.title),
+    ).toEqual(["Summer"]);
+    expect(
+      (await t.admin.get("/admin/price-lists?type=override")).json().price_lists.map((l: { title: string }) => l.title),
+    ).toEqual(["VIP"]);
     expect((await t.admin.get("/admin/price-lists?q=vip")).json().count).toBe(1);
     const page = (await t.admin.get("/admin/price-lists?order=title&limit=1&offset=1&fields=title")).json();
     expect(page).toMatchObject({ count: 2, limit: 1, offset: 1 });
@@ -79,7 +98,11 @@ describe("admin price lists", () => {
   it("updates fields and activates", async () => {
     const res = await t.admin.post(`/admin/price-lists/${list.id}`, { status: "active", title: "VIP 2" });
     expect(res.statusCode).toBe(200);
-    expect(res.json().price_list).toMatchObject({ status: "active", title: "VIP 2", rules: { customer_group_id: ["cg_staff", "cg_vip"] } });
+    expect(res.json().price_list).toMatchObject({
+      status: "active",
+      title: "VIP 2",
+      rules: { customer_group_id: ["cg_staff", "cg_vip"] },
+    });
     expect(res.json().price_list.prices).toHaveLength(2);
   });
 
@@ -93,7 +116,9 @@ describe("admin price lists", () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.created).toMatchObject([{ variant_id: variant2, amount: 100 }]);
-    const unknownVariant = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: "variant_missing", currency_code: "usd", amount: 1 }] });
+    const unknownVariant = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {
+      create: [{ variant_id: "variant_missing", currency_code: "usd", amount: 1 }],
+    });
     expect(unknownVariant.statusCode).toBe(400);
     expect(unknownVariant.json().message).toContain("variant_missing");
     expect(body.updated).toMatchObject([{ id: usd!.id, amount: 850, currency_code: "usd" }]);
@@ -104,14 +129,29 @@ describe("admin price lists", () => {
 
   it("rolls back a whole batch when one part is bad", async () => {
     const before = (await t.admin.get(`/admin/price-lists/${list.id}`)).json().price_list.prices;
-    const unknownPrice = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], delete: ["price_missing"] });
+    const unknownPrice = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {
+      create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }],
+      delete: ["price_missing"],
+    });
     expect(unknownPrice.statusCode).toBe(404);
-    const badCurrency = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "zzz", amount: 1 }], update: [{ id: before[0].id, amount: 1 }] });
+    const badCurrency = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {
+      create: [{ variant_id: variant1, currency_code: "zzz", amount: 1 }],
+      update: [{ id: before[0].id, amount: 1 }],
+    });
     expect(badCurrency.statusCode).toBe(400);
     expect(badCurrency.json().type).toBe("invalid_data");
-    const badUpdate = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, { create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }], update: [{ id: before[0].id, min_quantity: 9, max_quantity: 1 }] });
+    const badUpdate = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, {
+      create: [{ variant_id: variant1, currency_code: "usd", amount: 1 }],
+      update: [{ id: before[0].id, min_quantity: 9, max_quantity: 1 }],
+    });
     expect(badUpdate.statusCode).toBe(400);
-    for (const body of [{ create: [{ variant_id: variant1, currency_code: "usd", amount: -5 }] }, { create: [{ variant_id: variant1, currency_code: "usd" }] }, { update: [{ amount: 1 }] }, { delete: "x" }, { nope: [] }]) {
+    for (const body of [
+      { create: [{ variant_id: variant1, currency_code: "usd", amount: -5 }] },
+      { create: [{ variant_id: variant1, currency_code: "usd" }] },
+      { update: [{ amount: 1 }] },
+      { delete: "x" },
+      { nope: [] },
+    ]) {
       const res = await t.admin.post(`/admin/price-lists/${list.id}/prices/batch`, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -169,11 +209,22 @@ describe("admin price lists", () => {
     ).json().price_list;
     const first = await t.admin.get(`/admin/price-lists/${created.id}/prices?limit=1`);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ count: 3, limit: 1, offset: 0, prices: [expect.objectContaining({ price_list_id: created.id })] });
-    const eur = (await t.admin.get(`/admin/price-lists/${created.id}/prices?currency_code[0]=EUR&order=-amount`)).json();
+    expect(first.json()).toMatchObject({
+      count: 3,
+      limit: 1,
+      offset: 0,
+      prices: [expect.objectContaining({ price_list_id: created.id })],
+    });
+    const eur = (
+      await t.admin.get(`/admin/price-lists/${created.id}/prices?currency_code[0]=EUR&order=-amount`)
+    ).json();
     expect(eur.prices.map((p: { amount: number }) => p.amount)).toEqual([800, 700]);
-    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?variant_id=${variant2}&fields=amount`)).json().prices).toEqual([{ id: expect.any(String), amount: 700 }]);
-    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?id[]=${eur.prices[0].id}`)).json().count).toBe(1);
+    expect(
+      (await t.admin.get(`/admin/price-lists/${created.id}/prices?variant_id=${variant2}&fields=amount`)).json().prices,
+    ).toEqual([{ id: expect.any(String), amount: 700 }]);
+    expect((await t.admin.get(`/admin/price-lists/${created.id}/prices?id[]=${eur.prices[0].id}`)).json().count).toBe(
+      1,
+    );
     expect((await t.admin.get("/admin/price-lists/plist_missing/prices")).statusCode).toBe(404);
     for (const query of ["limit=-1", "currency_code=euro", "order=rules", "unknown=1"]) {
       const res = await t.admin.get(`/admin/price-lists/${created.id}/prices?${query}`);

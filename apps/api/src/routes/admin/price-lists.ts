@@ -1,6 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
-import { PriceListCreate, PriceListPricesBatch, PriceListUpdate, PriceListView, PriceView } from "@kasse/modules/pricing";
+import {
+  PriceListCreate,
+  PriceListPricesBatch,
+  PriceListUpdate,
+  PriceListView,
+  PriceView,
+} from "@kasse/modules/pricing";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
@@ -9,13 +15,23 @@ import { Answer, Deleted, ListAnswer, ListQueryOf, listResponse, RetrieveQuery }
 const Params = Type.Object({ id: Id() });
 const PriceParams = Type.Object({ id: Id(), price_id: Id() });
 const ListPriceLists = ListQueryOf(
-  { id: Id(), status: Type.Union([Type.Literal("active"), Type.Literal("draft")]), type: Type.Union([Type.Literal("sale"), Type.Literal("override")]) },
+  {
+    id: Id(),
+    status: Type.Union([Type.Literal("active"), Type.Literal("draft")]),
+    type: Type.Union([Type.Literal("sale"), Type.Literal("override")]),
+  },
   { q: Type.Optional(Title()) },
 );
 
 /** `GET /admin/price-lists/{id}/prices`: the list's prices, a page at a time. */
 const ListPrices = ListQueryOf({ id: Id(), variant_id: Id(), currency_code: CurrencyCode() });
-const PriceBatch = { 200: Type.Object({ created: Type.Array(PriceView), updated: Type.Array(PriceView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
+const PriceBatch = {
+  200: Type.Object({
+    created: Type.Array(PriceView),
+    updated: Type.Array(PriceView),
+    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
+  }),
+};
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
 export default async function priceLists(app: App): Promise<void> {
@@ -26,43 +42,66 @@ export default async function priceLists(app: App): Promise<void> {
     const ids = [...new Set((prices ?? []).map((p) => p.variant_id).filter((id): id is string => !!id))];
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += MAX_LIMIT) {
-      const { items } = await app.modules.product.listVariants({ id: ids.slice(i, i + MAX_LIMIT) }, { limit: MAX_LIMIT, offset: 0 });
+      const { items } = await app.modules.product.listVariants(
+        { id: ids.slice(i, i + MAX_LIMIT) },
+        { limit: MAX_LIMIT, offset: 0 },
+      );
       for (const v of items) found.add(v.id);
     }
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) throw errors.invalidData(`Variants with ids: ${missing.join(", ")} were not found`);
   }
 
-  app.get("/price-lists", { schema: { querystring: ListPriceLists, response: ListAnswer("price_lists", PriceListView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await service.list(filters, { limit, offset, order });
-    return listResponse("price_lists", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/price-lists",
+    { schema: { querystring: ListPriceLists, response: ListAnswer("price_lists", PriceListView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      const { items, count } = await service.list(filters, { limit, offset, order });
+      return listResponse("price_lists", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
-  app.post("/price-lists", { schema: { body: PriceListCreate, response: Answer("price_list", PriceListView) } }, async (request) => {
-    await assertVariants(request.body.prices);
-    return { price_list: await service.create(request.body) };
-  });
+  app.post(
+    "/price-lists",
+    { schema: { body: PriceListCreate, response: Answer("price_list", PriceListView) } },
+    async (request) => {
+      await assertVariants(request.body.prices);
+      return { price_list: await service.create(request.body) };
+    },
+  );
 
-  app.get("/price-lists/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("price_list", PriceListView) } }, async (request) => {
-    return { price_list: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/price-lists/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("price_list", PriceListView) } },
+    async (request) => {
+      return { price_list: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+    },
+  );
 
-  app.post("/price-lists/:id", { schema: { params: Params, body: PriceListUpdate, response: Answer("price_list", PriceListView) } }, async (request) => {
-    await assertVariants(request.body.prices);
-    return { price_list: await service.update(request.params.id, request.body) };
-  });
+  app.post(
+    "/price-lists/:id",
+    { schema: { params: Params, body: PriceListUpdate, response: Answer("price_list", PriceListView) } },
+    async (request) => {
+      await assertVariants(request.body.prices);
+      return { price_list: await service.update(request.params.id, request.body) };
+    },
+  );
 
   app.delete("/price-lists/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
     return { id: request.params.id, object: "price-list", deleted: true as const };
   });
 
-  app.get("/price-lists/:id/prices", { schema: { params: Params, querystring: ListPrices, response: ListAnswer("prices", PriceView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await service.listPrices(request.params.id, filters, { limit, offset, order });
-    return listResponse("prices", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/price-lists/:id/prices",
+    { schema: { params: Params, querystring: ListPrices, response: ListAnswer("prices", PriceView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      const { items, count } = await service.listPrices(request.params.id, filters, { limit, offset, order });
+      return listResponse("prices", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
   // Medusa's dialect: an updated price's `amount` is in the stored price's currency unless the update names one.
   const batchContext = {
@@ -70,18 +109,33 @@ export default async function priceLists(app: App): Promise<void> {
       context: async (request: FastifyRequest) => {
         const updates = (request.body as { update?: unknown } | undefined)?.update;
         if (!Array.isArray(updates) || updates.length === 0) return undefined;
-        const currencies = new Map((await service.retrieve((request.params as { id: string }).id)).prices.map((p) => [p.id, p.currency_code]));
-        return { update: updates.map((u: unknown) => ({ currency_code: typeof (u as { id?: unknown })?.id === "string" ? currencies.get((u as { id: string }).id) : undefined })) };
+        const currencies = new Map(
+          (await service.retrieve((request.params as { id: string }).id)).prices.map((p) => [p.id, p.currency_code]),
+        );
+        return {
+          update: updates.map((u: unknown) => ({
+            currency_code:
+              typeof (u as { id?: unknown })?.id === "string" ? currencies.get((u as { id: string }).id) : undefined,
+          })),
+        };
       },
     },
   };
-  app.post("/price-lists/:id/prices/batch", { config: batchContext, schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } }, async (request) => {
-    await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
-    return service.batchPrices(request.params.id, request.body);
-  });
+  app.post(
+    "/price-lists/:id/prices/batch",
+    { config: batchContext, schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } },
+    async (request) => {
+      await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
+      return service.batchPrices(request.params.id, request.body);
+    },
+  );
 
-  app.delete("/price-lists/:id/prices/:price_id", { schema: { params: PriceParams, response: Deleted } }, async (request) => {
-    await service.deletePrice(request.params.id, request.params.price_id);
-    return { id: request.params.price_id, object: "price", deleted: true as const };
-  });
+  app.delete(
+    "/price-lists/:id/prices/:price_id",
+    { schema: { params: PriceParams, response: Deleted } },
+    async (request) => {
+      await service.deletePrice(request.params.id, request.params.price_id);
+      return { id: request.params.price_id, object: "price", deleted: true as const };
+    },
+  );
 }

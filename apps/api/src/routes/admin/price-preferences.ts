@@ -9,6 +9,16 @@ const ListPricePreferences = ListQueryOf({ id: Id(), attribute: Code(), value: C
 /** Admin price preferences: whether a region's or currency's prices include tax (docs/CONTRACT.md). */
 export default async function pricePreferences(app: App): Promise<void> {
   const service = app.modules.pricePreference;
-  const operations = standardCrud(service, { query: ListPricePreferences, create: PricePreferenceCreate, update: PricePreferenceUpdate });
-  crudRoutes(app, { path: "/price-preferences", one: "price_preference", many: "price_preferences", view: PricePreferenceView, ...operations });
+  const operations = standardCrud(service, {
+    query: ListPricePreferences,
+    create: PricePreferenceCreate,
+    update: PricePreferenceUpdate,
+  });
+  crudRoutes(app, {
+    path: "/price-preferences",
+    one: "price_preference",
+    many: "price_preferences",
+    view: PricePreferenceView,
+    ...operations,
+  });
 }

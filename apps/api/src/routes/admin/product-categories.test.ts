@@ -24,9 +24,12 @@ describe("admin product categories", () => {
       ["Shirts", 1],
     ]);
     expect(direct.category_children[1].category_children).toEqual([]);
-    const deep = (await t.admin.get(`/admin/product-categories/${men.id}?include_descendants_tree=true`)).json().product_category;
+    const deep = (await t.admin.get(`/admin/product-categories/${men.id}?include_descendants_tree=true`)).json()
+      .product_category;
     expect(deep.category_children[1].category_children.map((c: { id: string }) => c.id)).toEqual([tees.id]);
-    expect((await t.admin.get(`/admin/product-categories/${tees.id}`)).json().product_category.parent_category).toMatchObject({ id: shirts.id });
+    expect(
+      (await t.admin.get(`/admin/product-categories/${tees.id}`)).json().product_category.parent_category,
+    ).toMatchObject({ id: shirts.id });
     expect((await t.admin.get("/admin/product-categories/men")).json().product_category.id).toBe(men.id);
 
     const top = (await t.admin.get("/admin/product-categories?parent_category_id=null")).json();
@@ -37,9 +40,19 @@ describe("admin product categories", () => {
     expect((await t.admin.get("/admin/product-categories?q=shirt")).json().count).toBe(2);
 
     // Products filtered by a category, with or without its descendants.
-    const tee = (await t.admin.post("/admin/products", { title: "Tee", categories: [{ id: tees.id }], options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const tee = (
+      await t.admin.post("/admin/products", {
+        title: "Tee",
+        categories: [{ id: tees.id }],
+        options: [{ title: "Size", values: ["S"] }],
+      })
+    ).json().product;
     expect((await t.admin.get(`/admin/products?category_id=${shirts.id}`)).json().count).toBe(0);
-    expect((await t.admin.get(`/admin/products?category_id=${shirts.id}&include_descendants_tree=true`)).json().products.map((p: { id: string }) => p.id)).toEqual([tee.id]);
+    expect(
+      (await t.admin.get(`/admin/products?category_id=${shirts.id}&include_descendants_tree=true`))
+        .json()
+        .products.map((p: { id: string }) => p.id),
+    ).toEqual([tee.id]);
 
     // Re-rank among siblings, then move a subtree; a cycle is refused.
     const reranked = await t.admin.post(`/admin/product-categories/${shirts.id}`, { rank: 0 });
@@ -51,23 +64,39 @@ describe("admin product categories", () => {
     const moved = await t.admin.post(`/admin/product-categories/${shirts.id}`, { parent_category_id: null });
     expect(moved.json().product_category).toMatchObject({ parent_category_id: null, rank: 1 });
     expect((await t.admin.get(`/admin/product-categories/${shoes.id}`)).json().product_category.rank).toBe(0);
-    expect((await t.admin.get(`/admin/products?category_id=${shirts.id}&include_descendants_tree=true`)).json().count).toBe(1);
+    expect(
+      (await t.admin.get(`/admin/products?category_id=${shirts.id}&include_descendants_tree=true`)).json().count,
+    ).toBe(1);
 
     // A category with children cannot be deleted; a leaf can, and leaves its products.
     expect((await t.admin.delete(`/admin/product-categories/${shirts.id}`)).statusCode).toBe(400);
-    expect((await t.admin.delete(`/admin/product-categories/${tees.id}`)).json()).toEqual({ id: tees.id, object: "product_category", deleted: true });
+    expect((await t.admin.delete(`/admin/product-categories/${tees.id}`)).json()).toEqual({
+      id: tees.id,
+      object: "product_category",
+      deleted: true,
+    });
     expect((await t.admin.get(`/admin/product-categories/${tees.id}`)).statusCode).toBe(404);
     expect((await t.admin.get(`/admin/products/${tee.id}`)).json().product.categories).toEqual([]);
   });
 
   it("rejects bad input, unknown parents and taken handles", async () => {
     const before = (await t.admin.get("/admin/product-categories")).json().count;
-    for (const body of [{}, { name: "" }, { name: 3 }, { name: "x", rank: -1 }, { name: "x", handle: "No Spaces" }, { name: "x", other: 1 }]) {
+    for (const body of [
+      {},
+      { name: "" },
+      { name: 3 },
+      { name: "x", rank: -1 },
+      { name: "x", handle: "No Spaces" },
+      { name: "x", other: 1 },
+    ]) {
       const res = await t.admin.post("/admin/product-categories", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    const orphan = await t.admin.post("/admin/product-categories", { name: "Orphan", parent_category_id: "pcat_missing" });
+    const orphan = await t.admin.post("/admin/product-categories", {
+      name: "Orphan",
+      parent_category_id: "pcat_missing",
+    });
     expect(orphan.statusCode).toBe(400);
     expect(orphan.json().message).toContain("pcat_missing");
     await create({ name: "Unique", handle: "unique" });

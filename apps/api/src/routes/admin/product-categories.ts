@@ -28,23 +28,51 @@ const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree 
 export default async function productCategories(app: App): Promise<void> {
   const service = app.modules.product.categories;
 
-  app.get("/product-categories", { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } }, async (request) => {
-    const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
-    const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
-    const { items, count } = await service.list({ ...filters, parent_category_id: parents }, { limit, offset, order }, { include_descendants_tree });
-    return listResponse("product_categories", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/product-categories",
+    { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } },
+    async (request) => {
+      const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
+      const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
+      const { items, count } = await service.list(
+        { ...filters, parent_category_id: parents },
+        { limit, offset, order },
+        { include_descendants_tree },
+      );
+      return listResponse("product_categories", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
-  app.post("/product-categories", { schema: { body: CategoryCreate, response: Answer("product_category", ProductCategoryView) } }, async (request) => ({ product_category: await service.create(request.body) }));
+  app.post(
+    "/product-categories",
+    { schema: { body: CategoryCreate, response: Answer("product_category", ProductCategoryView) } },
+    async (request) => ({ product_category: await service.create(request.body) }),
+  );
 
-  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory, response: Answer("product_category", ProductCategoryView) } }, async (request) => {
-    const category = await service.retrieve(request.params.id, { include_descendants_tree: request.query.include_descendants_tree });
-    return { product_category: project(category, parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/product-categories/:id",
+    {
+      schema: {
+        params: Params,
+        querystring: RetrieveCategory,
+        response: Answer("product_category", ProductCategoryView),
+      },
+    },
+    async (request) => {
+      const category = await service.retrieve(request.params.id, {
+        include_descendants_tree: request.query.include_descendants_tree,
+      });
+      return { product_category: project(category, parseFields(request.query.fields)) };
+    },
+  );
 
-  app.post("/product-categories/:id", { schema: { params: Params, body: CategoryUpdate, response: Answer("product_category", ProductCategoryView) } }, async (request) => ({
-    product_category: await service.update(request.params.id, request.body),
-  }));
+  app.post(
+    "/product-categories/:id",
+    { schema: { params: Params, body: CategoryUpdate, response: Answer("product_category", ProductCategoryView) } },
+    async (request) => ({
+      product_category: await service.update(request.params.id, request.body),
+    }),
+  );
 
   app.delete("/product-categories/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);

@@ -19,10 +19,18 @@ const ListProductOptions = Type.Object(
   { additionalProperties: false },
 );
 const EmptyPage = Type.Object(
-  { product_options: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), { maxItems: 0 }), count: Type.Literal(0), offset: Type.Integer(), limit: Type.Integer() },
+  {
+    product_options: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), { maxItems: 0 }),
+    count: Type.Literal(0),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  },
   { description: "Kasse has no options shared between products: always an empty page" },
 );
-const Never = Type.Object({ product_option: Type.Object({ id: Type.String() }, { additionalProperties: true }) }, { description: "Never answered: Kasse has no shared product options" });
+const Never = Type.Object(
+  { product_option: Type.Object({ id: Type.String() }, { additionalProperties: true }) },
+  { description: "Never answered: Kasse has no shared product options" },
+);
 
 /**
  * Medusa's shared product options (`GET /admin/product-options`, and one by id), which several
@@ -31,13 +39,21 @@ const Never = Type.Object({ product_option: Type.Object({ id: Type.String() }, {
  * dashboard's product form then creates the product's own options, as Kasse keeps them.
  */
 export default async function productOptions(app: App): Promise<void> {
-  app.get("/product-options", { schema: { querystring: ListProductOptions, response: { 200: EmptyPage } } }, async (request) => ({
-    product_options: [],
-    count: 0 as const,
-    offset: request.query.offset,
-    limit: request.query.limit,
-  }));
-  app.get("/product-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: { 200: Never } } }, async (request) => {
-    throw errors.notFound(`Product option with id: ${request.params.id} was not found`);
-  });
+  app.get(
+    "/product-options",
+    { schema: { querystring: ListProductOptions, response: { 200: EmptyPage } } },
+    async (request) => ({
+      product_options: [],
+      count: 0 as const,
+      offset: request.query.offset,
+      limit: request.query.limit,
+    }),
+  );
+  app.get(
+    "/product-options/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: { 200: Never } } },
+    async (request) => {
+      throw errors.notFound(`Product option with id: ${request.params.id} was not found`);
+    },
+  );
 }

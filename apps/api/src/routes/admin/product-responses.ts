@@ -3,15 +3,29 @@ import { Extend, OrNull } from "@kasse/db";
 import { ShippingProfileView } from "@kasse/modules/fulfillment";
 import { InventoryItemView, VariantInventoryItemView } from "@kasse/modules/inventory";
 import { PriceView } from "@kasse/modules/pricing";
-import { PRODUCT_RELATIONS, ProductVariantView, ProductView, type Product, type ProductRelation, type ProductVariant } from "@kasse/modules/product";
+import {
+  PRODUCT_RELATIONS,
+  ProductVariantView,
+  ProductView,
+  type Product,
+  type ProductRelation,
+  type ProductVariant,
+} from "@kasse/modules/product";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { App } from "../../app";
 import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 
 /** A variant as the Admin API shows it: with its prices and inventory item links. */
-export const AdminVariantView = Extend(ProductVariantView, { prices: Type.Array(PriceView), inventory_items: Type.Array(VariantInventoryItemView) });
+export const AdminVariantView = Extend(ProductVariantView, {
+  prices: Type.Array(PriceView),
+  inventory_items: Type.Array(VariantInventoryItemView),
+});
 /** A product as the Admin API shows it: variants as {@link AdminVariantView}, sales channel records. */
-export const AdminProductView = Extend(ProductView, { variants: Type.Array(AdminVariantView), sales_channels: Type.Array(SalesChannelView), shipping_profile: Type.Optional(OrNull(ShippingProfileView)) });
+export const AdminProductView = Extend(ProductView, {
+  variants: Type.Array(AdminVariantView),
+  sales_channels: Type.Array(SalesChannelView),
+  shipping_profile: Type.Optional(OrNull(ShippingProfileView)),
+});
 
 /** The product relations a `fields` selection needs: all by default, else only those named. */
 export function relationsFor(selection: FieldSelection): ProductRelation[] {
@@ -19,7 +33,8 @@ export function relationsFor(selection: FieldSelection): ProductRelation[] {
   return PRODUCT_RELATIONS.filter((r) => (root.all ? !root.removed.has(r) : root.children.has(r)));
 }
 
-const wantsChild = (node: FieldNode | undefined, key: string): boolean => !node || (node.all ? !node.removed.has(key) : node.children.has(key));
+const wantsChild = (node: FieldNode | undefined, key: string): boolean =>
+  !node || (node.all ? !node.removed.has(key) : node.children.has(key));
 
 /**
  * Completes a page of products the way Medusa's Admin API shows them: variant `prices`
@@ -32,9 +47,17 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
   const variantIds = products.flatMap((p) => (p.variants ?? []).map((v) => v.id));
   const channelIds = [...new Set(products.flatMap((p) => (p.sales_channels ?? []).map((c) => c.id)))];
   const [prices, inventoryItems, channels, profile] = await Promise.all([
-    variantIds.length && wantsChild(variantsNode, "prices") ? app.modules.pricing.listVariantPrices(variantIds) : undefined,
-    variantIds.length && wantsChild(variantsNode, "inventory_items") ? app.modules.inventory.listVariantInventoryItems(variantIds) : undefined,
-    channelIds.length ? app.modules.salesChannel.list({ id: channelIds }, { limit: channelIds.length, offset: 0 }).then((r) => new Map(r.items.map((c) => [c.id, c]))) : undefined,
+    variantIds.length && wantsChild(variantsNode, "prices")
+      ? app.modules.pricing.listVariantPrices(variantIds)
+      : undefined,
+    variantIds.length && wantsChild(variantsNode, "inventory_items")
+      ? app.modules.inventory.listVariantInventoryItems(variantIds)
+      : undefined,
+    channelIds.length
+      ? app.modules.salesChannel
+          .list({ id: channelIds }, { limit: channelIds.length, offset: 0 })
+          .then((r) => new Map(r.items.map((c) => [c.id, c])))
+      : undefined,
     products.length && wants(selection, "shipping_profile") ? app.modules.fulfillment.defaultProfile() : undefined,
   ]);
   return products.map((p) => ({
@@ -48,7 +71,9 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
           })),
         }
       : {}),
-    ...(p.sales_channels ? { sales_channels: p.sales_channels.map((c) => channels?.get(c.id)).filter((c) => c !== undefined) } : {}),
+    ...(p.sales_channels
+      ? { sales_channels: p.sales_channels.map((c) => channels?.get(c.id)).filter((c) => c !== undefined) }
+      : {}),
     ...(profile !== undefined ? { shipping_profile: profile } : {}),
   }));
 }
@@ -84,12 +109,19 @@ export async function variantExtras(app: App, variants: ProductVariant[], select
   const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
   const items =
     named("inventory_items.inventory") && itemIds.length
-      ? new Map((await app.modules.inventory.list({ id: itemIds }, { limit: itemIds.length, offset: 0 })).items.map((i) => [i.id, i]))
+      ? new Map(
+          (await app.modules.inventory.list({ id: itemIds }, { limit: itemIds.length, offset: 0 })).items.map((i) => [
+            i.id,
+            i,
+          ]),
+        )
       : undefined;
   return variants.map((v) => ({
     ...v,
     prices: prices.get(v.id) ?? [],
-    inventory_items: (links.get(v.id) ?? []).map((link) => (items ? { ...link, inventory: items.get(link.inventory_item_id) } : link)),
+    inventory_items: (links.get(v.id) ?? []).map((link) =>
+      items ? { ...link, inventory: items.get(link.inventory_item_id) } : link,
+    ),
     ...(quantities ? { inventory_quantity: quantities.get(v.id) ?? 0 } : {}),
   }));
 }

@@ -17,14 +17,31 @@ describe("admin product tags and types", () => {
       expect((await t.admin.post(path, { value: "summer" })).statusCode).toBe(409);
       await t.admin.post(path, { value: "winter" });
       expect((await t.admin.get(`${path}/${record.id}`)).json()[key].value).toBe("summer");
-      expect((await t.admin.get(`${path}?q=wint`)).json()).toMatchObject({ count: 1, [`${key}s`]: [expect.objectContaining({ value: "winter" })] });
-      expect((await t.admin.get(`${path}?value=summer&value=winter&order=-value`)).json()[`${key}s`].map((r: { value: string }) => r.value)).toEqual(["winter", "summer"]);
+      expect((await t.admin.get(`${path}?q=wint`)).json()).toMatchObject({
+        count: 1,
+        [`${key}s`]: [expect.objectContaining({ value: "winter" })],
+      });
+      expect(
+        (await t.admin.get(`${path}?value=summer&value=winter&order=-value`))
+          .json()
+          [`${key}s`].map((r: { value: string }) => r.value),
+      ).toEqual(["winter", "summer"]);
       expect((await t.admin.post(`${path}/${record.id}`, { value: "spring" })).json()[key].value).toBe("spring");
       expect((await t.admin.post(`${path}/${record.id}`, { value: "winter" })).statusCode).toBe(409);
 
       const link = key === "product_tag" ? { tags: [{ id: record.id }] } : { type_id: record.id };
-      const product = (await t.admin.post("/admin/products", { title: `Linked ${key}`, options: [{ title: "Size", values: ["S"] }], ...link })).json().product;
-      expect((await t.admin.delete(`${path}/${record.id}`)).json()).toEqual({ id: record.id, object: key, deleted: true });
+      const product = (
+        await t.admin.post("/admin/products", {
+          title: `Linked ${key}`,
+          options: [{ title: "Size", values: ["S"] }],
+          ...link,
+        })
+      ).json().product;
+      expect((await t.admin.delete(`${path}/${record.id}`)).json()).toEqual({
+        id: record.id,
+        object: key,
+        deleted: true,
+      });
       expect((await t.admin.get(`${path}/${record.id}`)).statusCode).toBe(404);
       const after = (await t.admin.get(`/admin/products/${product.id}`)).json().product;
       if (key === "product_tag") expect(after.tags).toEqual([]);

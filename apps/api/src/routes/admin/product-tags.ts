@@ -11,5 +11,11 @@ const List = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional(Title(
 export default async function productTags(app: App): Promise<void> {
   const service = app.modules.product.tags;
   const operations = standardCrud(service, { query: List, create: TagCreate, update: TagUpdate });
-  crudRoutes(app, { path: "/product-tags", one: "product_tag", many: "product_tags", view: ProductTagView, ...operations });
+  crudRoutes(app, {
+    path: "/product-tags",
+    one: "product_tag",
+    many: "product_tags",
+    view: ProductTagView,
+    ...operations,
+  });
 }

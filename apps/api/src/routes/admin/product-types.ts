@@ -11,5 +11,11 @@ const List = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional(Title(
 export default async function productTypes(app: App): Promise<void> {
   const service = app.modules.product.types;
   const operations = standardCrud(service, { query: List, create: TagCreate, update: TagUpdate });
-  crudRoutes(app, { path: "/product-types", one: "product_type", many: "product_types", view: ProductTypeView, ...operations });
+  crudRoutes(app, {
+    path: "/product-types",
+    one: "product_type",
+    many: "product_types",
+    view: ProductTypeView,
+    ...operations,
+  });
 }

@@ -13,10 +13,17 @@ const ListVariants = ListQueryOf({ id: Id(), sku: Code(), product_id: Id() }, { 
  * inventory links and, when named, `inventory_quantity` and `inventory_items.inventory`.
  */
 export default async function productVariants(app: App): Promise<void> {
-  app.get("/product-variants", { schema: { querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const selection = parseFields(fields);
-    const { items, count } = await app.modules.product.listVariants(filters, { limit, offset, order });
-    return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, { limit, offset });
-  });
+  app.get(
+    "/product-variants",
+    { schema: { querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      const selection = parseFields(fields);
+      const { items, count } = await app.modules.product.listVariants(filters, { limit, offset, order });
+      return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, {
+        limit,
+        offset,
+      });
+    },
+  );
 }

@@ -10,7 +10,13 @@ let admin: Record<string, string>;
 
 beforeAll(async () => {
   database = await createCountingDatabase();
-  const config = loadConfig({ JWT_SECRET: "test-secret-test-secret-test-secret", LOG_LEVEL: "silent", RATE_LIMIT_MAX: "0", RATE_LIMIT_AUTH_MAX: "0", SCRYPT_LOG_N: "4" });
+  const config = loadConfig({
+    JWT_SECRET: "test-secret-test-secret-test-secret",
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_MAX: "0",
+    RATE_LIMIT_AUTH_MAX: "0",
+    SCRYPT_LOG_N: "4",
+  });
   app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false });
   await app.ready();
   admin = await actorHeaders(app, "user", "user_q");
@@ -23,7 +29,10 @@ afterAll(async () => {
 const post = (url: string, payload: object) => app.inject({ method: "POST", url, headers: admin, payload });
 
 /** A product with every relation populated: variants with options, prices and inventory, images, links. */
-async function seedProduct(n: number, links: { channel: string; collection: string; tag: string; category: string; type: string }) {
+async function seedProduct(
+  n: number,
+  links: { channel: string; collection: string; tag: string; category: string; type: string },
+) {
   const res = await post("/admin/products", {
     title: `Product ${n}`,
     status: "published",
@@ -34,7 +43,15 @@ async function seedProduct(n: number, links: { channel: string; collection: stri
     categories: [{ id: links.category }],
     sales_channels: [{ id: links.channel }],
     options: [{ title: "Size", values: ["S", "M"] }],
-    variants: ["S", "M"].map((size) => ({ title: size, sku: `P${n}-${size}`, options: { Size: size }, prices: [{ currency_code: "eur", amount: 100 * n }, { currency_code: "usd", amount: 120 * n }] })),
+    variants: ["S", "M"].map((size) => ({
+      title: size,
+      sku: `P${n}-${size}`,
+      options: { Size: size },
+      prices: [
+        { currency_code: "eur", amount: 100 * n },
+        { currency_code: "usd", amount: 120 * n },
+      ],
+    })),
   });
   expect(res.statusCode).toBe(200);
 }
@@ -51,9 +68,21 @@ describe("product reads cost a constant number of queries", () => {
     for (let n = 1; n <= 50; n++) await seedProduct(n, links);
 
     const page = async (limit: number) => {
-      let body: { products: Array<{ variants: Array<{ prices: unknown[]; inventory_items: unknown[] }>; images: unknown[]; sales_channels: unknown[] }> } | undefined;
+      let body:
+        | {
+            products: Array<{
+              variants: Array<{ prices: unknown[]; inventory_items: unknown[] }>;
+              images: unknown[];
+              sales_channels: unknown[];
+            }>;
+          }
+        | undefined;
       const queries = await database.count(async () => {
-        const res = await app.inject({ method: "GET", url: `/admin/products?limit=${limit}&sales_channel_id=${links.channel}&q=product`, headers: admin });
+        const res = await app.inject({
+          method: "GET",
+          url: `/admin/products?limit=${limit}&sales_channel_id=${links.channel}&q=product`,
+          headers: admin,
+        });
         expect(res.statusCode).toBe(200);
         body = res.json();
       });

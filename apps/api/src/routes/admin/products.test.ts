@@ -17,8 +17,22 @@ const shirt = (over: Record<string, unknown> = {}) => ({
     { title: "Color", values: ["Red", "Blue"] },
   ],
   variants: [
-    { title: "S / Red", sku: "SHIRT-S-RED", options: { Size: "S", Color: "Red" }, prices: [{ currency_code: "eur", amount: 1000 }, { currency_code: "usd", amount: 1200 }] },
-    { title: "M / Blue", sku: "SHIRT-M-BLUE", manage_inventory: false, options: { Size: "M", Color: "Blue" }, prices: [{ currency_code: "eur", amount: 1100 }] },
+    {
+      title: "S / Red",
+      sku: "SHIRT-S-RED",
+      options: { Size: "S", Color: "Red" },
+      prices: [
+        { currency_code: "eur", amount: 1000 },
+        { currency_code: "usd", amount: 1200 },
+      ],
+    },
+    {
+      title: "M / Blue",
+      sku: "SHIRT-M-BLUE",
+      manage_inventory: false,
+      options: { Size: "M", Color: "Blue" },
+      prices: [{ currency_code: "eur", amount: 1100 }],
+    },
   ],
   ...over,
 });
@@ -27,7 +41,8 @@ beforeAll(async () => {
   channel = (await t.admin.post("/admin/sales-channels", { name: "Web" })).json().sales_channel;
   collection = (await t.admin.post("/admin/collections", { title: "Summer" })).json().collection;
   tag = (await t.admin.post("/admin/product-tags", { value: "cotton" })).json().product_tag;
-  category = (await t.admin.post("/admin/product-categories", { name: "Shirts", is_active: true })).json().product_category;
+  category = (await t.admin.post("/admin/product-categories", { name: "Shirts", is_active: true })).json()
+    .product_category;
   type = (await t.admin.post("/admin/product-types", { value: "apparel" })).json().product_type;
 });
 
@@ -74,7 +89,12 @@ describe("admin products: create and retrieve", () => {
       ["https://img/1.png", 0],
       ["https://img/2.png", 1],
     ]);
-    expect(product.options.map((o: { title: string; values: Array<{ value: string }> }) => [o.title, o.values.map((v) => v.value)])).toEqual([
+    expect(
+      product.options.map((o: { title: string; values: Array<{ value: string }> }) => [
+        o.title,
+        o.values.map((v) => v.value),
+      ]),
+    ).toEqual([
       ["Size", ["S", "M"]],
       ["Color", ["Red", "Blue"]],
     ]);
@@ -82,13 +102,24 @@ describe("admin products: create and retrieve", () => {
     expect(product.options[0].values[0]).toMatchObject({ option_id: product.options[0].id });
 
     const [small, medium] = product.variants;
-    expect(small).toMatchObject({ title: "S / Red", sku: "SHIRT-S-RED", manage_inventory: true, allow_backorder: false, variant_rank: 0, product_id: product.id });
-    expect(small.options.map((o: { value: string; option: { title: string } }) => `${o.option.title}=${o.value}`).sort()).toEqual(["Color=Red", "Size=S"]);
+    expect(small).toMatchObject({
+      title: "S / Red",
+      sku: "SHIRT-S-RED",
+      manage_inventory: true,
+      allow_backorder: false,
+      variant_rank: 0,
+      product_id: product.id,
+    });
+    expect(
+      small.options.map((o: { value: string; option: { title: string } }) => `${o.option.title}=${o.value}`).sort(),
+    ).toEqual(["Color=Red", "Size=S"]);
     expect(small.prices.map((p: { currency_code: string; amount: number }) => [p.currency_code, p.amount])).toEqual([
       ["eur", 1000],
       ["usd", 1200],
     ]);
-    expect(small.inventory_items).toEqual([{ inventory_item_id: expect.stringMatching(/^iitem_/), required_quantity: 1 }]);
+    expect(small.inventory_items).toEqual([
+      { inventory_item_id: expect.stringMatching(/^iitem_/), required_quantity: 1 },
+    ]);
     expect(medium.inventory_items).toEqual([]);
     expect(typeof product.created_at).toBe("string");
 
@@ -97,15 +128,27 @@ describe("admin products: create and retrieve", () => {
   });
 
   it("generates a free handle from the title and rejects a taken explicit one with 409", async () => {
-    const a = (await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
-    const b = (await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    const a = (
+      await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })
+    ).json().product;
+    const b = (
+      await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })
+    ).json().product;
     expect([a.handle, b.handle]).toEqual(["creme-brulee", "creme-brulee-1"]);
     const before = await count();
-    const taken = await t.admin.post("/admin/products", { title: "Other", handle: "creme-brulee", options: [{ title: "Size", values: ["One"] }] });
+    const taken = await t.admin.post("/admin/products", {
+      title: "Other",
+      handle: "creme-brulee",
+      options: [{ title: "Size", values: ["One"] }],
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ type: "conflict", message: "Product with handle: creme-brulee already exists" });
     expect(await count()).toBe(before);
-    const badHandle = await t.admin.post("/admin/products", { title: "Other", handle: "Not A Handle", options: [{ title: "Size", values: ["One"] }] });
+    const badHandle = await t.admin.post("/admin/products", {
+      title: "Other",
+      handle: "Not A Handle",
+      options: [{ title: "Size", values: ["One"] }],
+    });
     expect(badHandle.statusCode).toBe(400);
   });
 
@@ -113,7 +156,10 @@ describe("admin products: create and retrieve", () => {
     const before = await count();
     const res = await t.admin.post("/admin/products", shirt({ title: "Clone" }));
     expect(res.statusCode).toBe(409);
-    expect(res.json(), res.body).toEqual({ type: "conflict", message: "Product variant with sku: SHIRT-S-RED already exists" });
+    expect(res.json(), res.body).toEqual({
+      type: "conflict",
+      message: "Product variant with sku: SHIRT-S-RED already exists",
+    });
     const dup = await t.admin.post(
       "/admin/products",
       shirt({
@@ -136,7 +182,10 @@ describe("admin products: create and retrieve", () => {
       [{ Size: "S", Color: "Red", Fit: "Slim" }, "Option 'Fit' of variant"],
     ];
     for (const [options, message] of cases) {
-      const res = await t.admin.post("/admin/products", shirt({ title: "Bad", variants: [{ title: "v", options, prices: [] }] }));
+      const res = await t.admin.post(
+        "/admin/products",
+        shirt({ title: "Bad", variants: [{ title: "v", options, prices: [] }] }),
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
       expect(res.json().message).toContain(message);
@@ -166,7 +215,10 @@ describe("admin products: create and retrieve", () => {
       [{ sales_channels: [{ id: "sc_missing" }] }, "sc_missing"],
     ];
     for (const [extra, id] of bodies) {
-      const res = await t.admin.post("/admin/products", shirt({ title: "Linked", handle: "linked", variants: [], ...extra }));
+      const res = await t.admin.post(
+        "/admin/products",
+        shirt({ title: "Linked", handle: "linked", variants: [], ...extra }),
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
       expect(res.json().message).toContain(id);
@@ -176,7 +228,8 @@ describe("admin products: create and retrieve", () => {
 
   it("rejects malformed bodies with 400 invalid_data and writes nothing", async () => {
     const before = await count();
-    const price = (p: Record<string, unknown>) => shirt({ title: "Priced", variants: [{ title: "v", options: { Size: "S", Color: "Red" }, prices: [p] }] });
+    const price = (p: Record<string, unknown>) =>
+      shirt({ title: "Priced", variants: [{ title: "v", options: { Size: "S", Color: "Red" }, prices: [p] }] });
     const bodies = [
       {},
       { title: "No options" },
@@ -220,13 +273,24 @@ describe("admin products: list", () => {
         sales_channels: [{ id: channel.id }],
         type_id: type.id,
         options: [{ title: "Size", values: ["32"] }],
-        variants: [{ title: "32", sku: "TROUSER-32", options: { Size: "32" }, prices: [{ currency_code: "eur", amount: 5000 }] }],
+        variants: [
+          { title: "32", sku: "TROUSER-32", options: { Size: "32" }, prices: [{ currency_code: "eur", amount: 5000 }] },
+        ],
       })
     ).json().product;
-    other = (await t.admin.post("/admin/products", { title: "Wool Hat", status: "proposed", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    other = (
+      await t.admin.post("/admin/products", {
+        title: "Wool Hat",
+        status: "proposed",
+        options: [{ title: "Size", values: ["One"] }],
+      })
+    ).json().product;
   });
 
-  const ids = async (query: string) => (await t.admin.get(`/admin/products?limit=100&${query}`)).json().products.map((p: { id: string }) => p.id) as string[];
+  const ids = async (query: string) =>
+    (await t.admin.get(`/admin/products?limit=100&${query}`))
+      .json()
+      .products.map((p: { id: string }) => p.id) as string[];
 
   it("filters by status, collection, tags, categories, type and sales channel", async () => {
     expect(await ids("status=published")).toEqual([published.id]);
@@ -268,8 +332,14 @@ describe("admin products: list", () => {
     const sorted = titles.map((p: { title: string }) => p.title);
     expect(sorted).toEqual([...sorted].sort().reverse());
 
-    const narrow = (await t.admin.get(`/admin/products/${published.id}?fields=title,variants.sku,variants.prices`)).json().product;
-    expect(narrow).toEqual({ id: published.id, title: "Linen Trousers", variants: [{ id: expect.any(String), sku: "TROUSER-32", prices: [expect.objectContaining({ amount: 5000 })] }] });
+    const narrow = (
+      await t.admin.get(`/admin/products/${published.id}?fields=title,variants.sku,variants.prices`)
+    ).json().product;
+    expect(narrow).toEqual({
+      id: published.id,
+      title: "Linen Trousers",
+      variants: [{ id: expect.any(String), sku: "TROUSER-32", prices: [expect.objectContaining({ amount: 5000 })] }],
+    });
     const extra = (await t.admin.get(`/admin/products/${published.id}?fields=*,variants.sku`)).json().product;
     expect(extra.collection.id).toBe(collection.id);
     expect((await t.admin.get(`/admin/products/${published.id}?fields=bad..field`)).statusCode).toBe(400);
@@ -279,9 +349,20 @@ describe("admin products: list", () => {
 describe("admin products: update, variants, options, prices", () => {
   it("updates fields partially and links", async () => {
     const created = (await t.admin.post("/admin/products", shirt({ title: "Polo", variants: [] }))).json().product;
-    const res = await t.admin.post(`/admin/products/${created.id}`, { status: "published", subtitle: null, tags: [{ id: tag.id }], handle: "polo-shirt" });
+    const res = await t.admin.post(`/admin/products/${created.id}`, {
+      status: "published",
+      subtitle: null,
+      tags: [{ id: tag.id }],
+      handle: "polo-shirt",
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().product).toMatchObject({ status: "published", subtitle: null, title: "Polo", handle: "polo-shirt", tags: [expect.objectContaining({ id: tag.id })] });
+    expect(res.json().product).toMatchObject({
+      status: "published",
+      subtitle: null,
+      title: "Polo",
+      handle: "polo-shirt",
+      tags: [expect.objectContaining({ id: tag.id })],
+    });
     expect((await t.admin.post(`/admin/products/${created.id}`, { handle: "cotton-shirt" })).statusCode).toBe(409);
     expect((await t.admin.post(`/admin/products/${created.id}`, { collection_id: "pcol_nope" })).statusCode).toBe(400);
     expect((await t.admin.post(`/admin/products/${created.id}`, { title: "" })).statusCode).toBe(400);
@@ -289,19 +370,34 @@ describe("admin products: update, variants, options, prices", () => {
   });
 
   it("replaces nested options and variants: present kept/updated, missing removed, new created", async () => {
-    const created = (await t.admin.post("/admin/products", shirt({ title: "Replace Me", variants: shirt().variants.map((v) => ({ ...v, sku: `R-${v.sku}` })) }))).json().product;
+    const created = (
+      await t.admin.post(
+        "/admin/products",
+        shirt({ title: "Replace Me", variants: shirt().variants.map((v) => ({ ...v, sku: `R-${v.sku}` })) }),
+      )
+    ).json().product;
     const [keep, drop] = created.variants;
     const size = created.options.find((o: { title: string }) => o.title === "Size");
     const res = await t.admin.post(`/admin/products/${created.id}`, {
-      options: [{ id: size.id, title: "Size", values: ["S", "M", "L"] }, { title: "Color", values: ["Red", "Blue"] }],
+      options: [
+        { id: size.id, title: "Size", values: ["S", "M", "L"] },
+        { title: "Color", values: ["Red", "Blue"] },
+      ],
       variants: [
         { id: keep.id, title: "Small red", prices: [{ currency_code: "eur", amount: 999 }] },
-        { title: "L / Blue", sku: "R-L-BLUE", options: { Size: "L", Color: "Blue" }, prices: [{ currency_code: "usd", amount: 3000 }] },
+        {
+          title: "L / Blue",
+          sku: "R-L-BLUE",
+          options: { Size: "L", Color: "Blue" },
+          prices: [{ currency_code: "usd", amount: 3000 }],
+        },
       ],
     });
     expect(res.statusCode).toBe(200);
     const product = res.json().product;
-    expect(product.options.find((o: { title: string }) => o.title === "Size").values.map((v: { value: string }) => v.value)).toEqual(["S", "M", "L"]);
+    expect(
+      product.options.find((o: { title: string }) => o.title === "Size").values.map((v: { value: string }) => v.value),
+    ).toEqual(["S", "M", "L"]);
     expect(product.variants.map((v: { id: string }) => v.id)).not.toContain(drop.id);
     const kept = product.variants.find((v: { id: string }) => v.id === keep.id);
     expect(kept).toMatchObject({ title: "Small red", sku: "R-SHIRT-S-RED" });
@@ -310,34 +406,67 @@ describe("admin products: update, variants, options, prices", () => {
     expect(added.prices.map((p: { currency_code: string }) => p.currency_code)).toEqual(["usd"]);
     expect(added.inventory_items).toHaveLength(1);
     // The removed variant's sku is free again.
-    expect((await t.admin.post(`/admin/products/${created.id}/variants`, { title: "back", sku: drop.sku, options: { Size: "M", Color: "Red" }, prices: [] })).statusCode).toBe(200);
+    expect(
+      (
+        await t.admin.post(`/admin/products/${created.id}/variants`, {
+          title: "back",
+          sku: drop.sku,
+          options: { Size: "M", Color: "Red" },
+          prices: [],
+        })
+      ).statusCode,
+    ).toBe(200);
 
-    const bad = await t.admin.post(`/admin/products/${created.id}`, { variants: [{ id: "variant_foreign", title: "x" }] });
+    const bad = await t.admin.post(`/admin/products/${created.id}`, {
+      variants: [{ id: "variant_foreign", title: "x" }],
+    });
     expect(bad.statusCode).toBe(400);
-    const clash = await t.admin.post(`/admin/products/${created.id}`, { variants: [{ id: keep.id }, { title: "dup", options: { Size: "S", Color: "Red" } }] });
+    const clash = await t.admin.post(`/admin/products/${created.id}`, {
+      variants: [{ id: keep.id }, { title: "dup", options: { Size: "S", Color: "Red" } }],
+    });
     expect(clash.statusCode).toBe(400);
     // Nothing of the failed updates was written.
     expect((await t.admin.get(`/admin/products/${created.id}`)).json().product.variants).toHaveLength(3);
   });
 
   it("manages variants through the variant sub-routes", async () => {
-    const created = (await t.admin.post("/admin/products", shirt({ title: "Sub Variants", variants: [] }))).json().product;
-    const added = await t.admin.post(`/admin/products/${created.id}/variants`, { title: "S / Blue", sku: "SUB-1", options: { Size: "S", Color: "Blue" }, prices: [{ currency_code: "eur", amount: 700 }] });
+    const created = (await t.admin.post("/admin/products", shirt({ title: "Sub Variants", variants: [] }))).json()
+      .product;
+    const added = await t.admin.post(`/admin/products/${created.id}/variants`, {
+      title: "S / Blue",
+      sku: "SUB-1",
+      options: { Size: "S", Color: "Blue" },
+      prices: [{ currency_code: "eur", amount: 700 }],
+    });
     expect(added.statusCode).toBe(200);
     const variant = added.json().product.variants[0];
-    expect(variant).toMatchObject({ sku: "SUB-1", prices: [expect.objectContaining({ amount: 700, currency_code: "eur" })] });
+    expect(variant).toMatchObject({
+      sku: "SUB-1",
+      prices: [expect.objectContaining({ amount: 700, currency_code: "eur" })],
+    });
 
     const list = (await t.admin.get(`/admin/products/${created.id}/variants`)).json();
     expect(list).toMatchObject({ count: 1, variants: [expect.objectContaining({ id: variant.id })] });
-    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.sku).toBe("SUB-1");
+    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.sku).toBe(
+      "SUB-1",
+    );
 
-    const updated = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, { allow_backorder: true, options: { Size: "M", Color: "Blue" } });
+    const updated = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, {
+      allow_backorder: true,
+      options: { Size: "M", Color: "Blue" },
+    });
     const after = updated.json().product.variants[0];
     expect(after.allow_backorder).toBe(true);
     expect(after.options.map((o: { value: string }) => o.value).sort()).toEqual(["Blue", "M"]);
-    expect((await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, { sku: "SHIRT-S-RED" })).statusCode).toBe(409);
-    expect((await t.admin.post(`/admin/products/${created.id}/variants/variant_missing`, { title: "x" })).statusCode).toBe(404);
-    expect((await t.admin.post(`/admin/products/${created.id}/variants`, { title: "no options", prices: [] })).statusCode).toBe(400);
+    expect(
+      (await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, { sku: "SHIRT-S-RED" })).statusCode,
+    ).toBe(409);
+    expect(
+      (await t.admin.post(`/admin/products/${created.id}/variants/variant_missing`, { title: "x" })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.admin.post(`/admin/products/${created.id}/variants`, { title: "no options", prices: [] })).statusCode,
+    ).toBe(400);
 
     const prices = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}/prices`, {
       prices: [
@@ -347,35 +476,76 @@ describe("admin products: update, variants, options, prices", () => {
     });
     expect(prices.statusCode).toBe(200);
     const priced = prices.json().product.variants[0].prices;
-    expect(priced.map((p: { currency_code: string; amount: number; min_quantity: number | null }) => [p.currency_code, p.amount, p.min_quantity])).toEqual([
+    expect(
+      priced.map((p: { currency_code: string; amount: number; min_quantity: number | null }) => [
+        p.currency_code,
+        p.amount,
+        p.min_quantity,
+      ]),
+    ).toEqual([
       ["eur", 600, 10],
       ["eur", 800, null],
     ]);
-    for (const body of [{ prices: [{ currency_code: "eur", amount: -1 }] }, { prices: [{ currency_code: "zzz", amount: 1 }] }, {}, { prices: [{ amount: 1 }] }]) {
+    for (const body of [
+      { prices: [{ currency_code: "eur", amount: -1 }] },
+      { prices: [{ currency_code: "zzz", amount: 1 }] },
+      {},
+      { prices: [{ amount: 1 }] },
+    ]) {
       const res = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}/prices`, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.prices).toHaveLength(2);
-    expect((await t.admin.post(`/admin/products/prod_missing/variants/${variant.id}/prices`, { prices: [] })).statusCode).toBe(404);
+    expect(
+      (await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).json().variant.prices,
+    ).toHaveLength(2);
+    expect(
+      (await t.admin.post(`/admin/products/prod_missing/variants/${variant.id}/prices`, { prices: [] })).statusCode,
+    ).toBe(404);
 
     const removed = await t.admin.delete(`/admin/products/${created.id}/variants/${variant.id}`);
-    expect(removed.json()).toMatchObject({ id: variant.id, object: "variant", deleted: true, parent: { id: created.id, variants: [] } });
+    expect(removed.json()).toMatchObject({
+      id: variant.id,
+      object: "variant",
+      deleted: true,
+      parent: { id: created.id, variants: [] },
+    });
     expect((await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}`)).statusCode).toBe(404);
   });
 
   it("manages options through the option sub-routes", async () => {
-    const created = (await t.admin.post("/admin/products", { title: "Options", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", options: { Size: "S" }, prices: [] }] })).json().product;
-    const added = await t.admin.post(`/admin/products/${created.id}/options`, { title: "Color", values: ["Red", "Green"] });
+    const created = (
+      await t.admin.post("/admin/products", {
+        title: "Options",
+        options: [{ title: "Size", values: ["S"] }],
+        variants: [{ title: "S", options: { Size: "S" }, prices: [] }],
+      })
+    ).json().product;
+    const added = await t.admin.post(`/admin/products/${created.id}/options`, {
+      title: "Color",
+      values: ["Red", "Green"],
+    });
     expect(added.statusCode).toBe(200);
     const color = added.json().product.options.find((o: { title: string }) => o.title === "Color");
     expect(color.values.map((v: { value: string }) => v.value)).toEqual(["Red", "Green"]);
-    expect((await t.admin.post(`/admin/products/${created.id}/options`, { title: "Color", values: ["x"] })).statusCode).toBe(400);
-    expect((await t.admin.get(`/admin/products/${created.id}/options/${color.id}`)).json().product_option.title).toBe("Color");
+    expect(
+      (await t.admin.post(`/admin/products/${created.id}/options`, { title: "Color", values: ["x"] })).statusCode,
+    ).toBe(400);
+    expect((await t.admin.get(`/admin/products/${created.id}/options/${color.id}`)).json().product_option.title).toBe(
+      "Color",
+    );
 
-    const renamed = await t.admin.post(`/admin/products/${created.id}/options/${color.id}`, { title: "Colour", values: ["Red"] });
-    expect(renamed.json().product.options.find((o: { id: string }) => o.id === color.id)).toMatchObject({ title: "Colour", values: [expect.objectContaining({ value: "Red" })] });
-    expect((await t.admin.post(`/admin/products/${created.id}/options/opt_missing`, { title: "x" })).statusCode).toBe(404);
+    const renamed = await t.admin.post(`/admin/products/${created.id}/options/${color.id}`, {
+      title: "Colour",
+      values: ["Red"],
+    });
+    expect(renamed.json().product.options.find((o: { id: string }) => o.id === color.id)).toMatchObject({
+      title: "Colour",
+      values: [expect.objectContaining({ value: "Red" })],
+    });
+    expect((await t.admin.post(`/admin/products/${created.id}/options/opt_missing`, { title: "x" })).statusCode).toBe(
+      404,
+    );
 
     const removed = await t.admin.delete(`/admin/products/${created.id}/options/${color.id}`);
     expect(removed.json()).toMatchObject({ id: color.id, object: "product_option", deleted: true });
@@ -385,23 +555,45 @@ describe("admin products: update, variants, options, prices", () => {
 
 describe("admin products: delete and batch", () => {
   it("soft-deletes: gone from every read, 404 on retrieve, handle and sku reusable", async () => {
-    const created = (await t.admin.post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] })).json().product;
+    const created = (
+      await t.admin.post("/admin/products", {
+        title: "Ephemeral",
+        options: [{ title: "Size", values: ["S"] }],
+        variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }],
+      })
+    ).json().product;
     const res = await t.admin.delete(`/admin/products/${created.id}`);
     expect(res.json()).toEqual({ id: created.id, object: "product", deleted: true });
     expect((await t.admin.get(`/admin/products/${created.id}`)).statusCode).toBe(404);
     expect(await count(`&id=${created.id}`)).toBe(0);
     expect(await count("&q=ephemeral")).toBe(0);
     expect((await t.admin.delete(`/admin/products/${created.id}`)).statusCode).toBe(404);
-    const reused = await t.admin.post("/admin/products", { title: "Ephemeral", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }] });
+    const reused = await t.admin.post("/admin/products", {
+      title: "Ephemeral",
+      options: [{ title: "Size", values: ["S"] }],
+      variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }],
+    });
     expect(reused.statusCode, reused.body).toBe(200);
     expect(reused.json().product.handle).toBe("ephemeral");
   });
 
   it("creates, updates and deletes in one batch", async () => {
-    const a = (await t.admin.post("/admin/products", { title: "Batch A", options: [{ title: "Size", values: ["S"] }] })).json().product;
-    const b = (await t.admin.post("/admin/products", { title: "Batch B", options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const a = (
+      await t.admin.post("/admin/products", { title: "Batch A", options: [{ title: "Size", values: ["S"] }] })
+    ).json().product;
+    const b = (
+      await t.admin.post("/admin/products", { title: "Batch B", options: [{ title: "Size", values: ["S"] }] })
+    ).json().product;
     const res = await t.admin.post("/admin/products/batch", {
-      create: [{ title: "Batch C", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "BATCH-C", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1 }] }] }],
+      create: [
+        {
+          title: "Batch C",
+          options: [{ title: "Size", values: ["S"] }],
+          variants: [
+            { title: "S", sku: "BATCH-C", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1 }] },
+          ],
+        },
+      ],
       update: [{ id: a.id, status: "published" }],
       delete: [b.id],
     });
@@ -415,12 +607,27 @@ describe("admin products: delete and batch", () => {
   });
 
   it("rolls the whole batch back when one item is bad", async () => {
-    const a = (await t.admin.post("/admin/products", { title: "Rollback A", options: [{ title: "Size", values: ["S"] }] })).json().product;
+    const a = (
+      await t.admin.post("/admin/products", { title: "Rollback A", options: [{ title: "Size", values: ["S"] }] })
+    ).json().product;
     const before = await count();
     const batches = [
-      { create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }], update: [{ id: a.id, status: "published" }], delete: ["prod_missing"] },
-      { create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }], update: [{ id: a.id, collection_id: "pcol_missing" }] },
-      { create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }, { title: "Taken", handle: "rollback-a", options: [{ title: "Size", values: ["S"] }] }], delete: [a.id] },
+      {
+        create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }],
+        update: [{ id: a.id, status: "published" }],
+        delete: ["prod_missing"],
+      },
+      {
+        create: [{ title: "Good", options: [{ title: "Size", values: ["S"] }] }],
+        update: [{ id: a.id, collection_id: "pcol_missing" }],
+      },
+      {
+        create: [
+          { title: "Good", options: [{ title: "Size", values: ["S"] }] },
+          { title: "Taken", handle: "rollback-a", options: [{ title: "Size", values: ["S"] }] },
+        ],
+        delete: [a.id],
+      },
     ];
     for (const batch of batches) {
       const res = await t.admin.post("/admin/products/batch", batch);
@@ -445,14 +652,35 @@ describe("admin products: delete and batch", () => {
 describe("admin products: what the dashboard's lists ask", () => {
   it("filters by price_list_id[] and answers variants.id with -variants (the product table)", async () => {
     const mk = async (title: string) =>
-      (await post("/admin/products", { title, options: [{ title: "Size", values: ["S", "M"] }], variants: ["S", "M"].map((s) => ({ title: s, options: { Size: s }, prices: [{ currency_code: "eur", amount: 1000 }] })) })).json().product;
+      (
+        await post("/admin/products", {
+          title,
+          options: [{ title: "Size", values: ["S", "M"] }],
+          variants: ["S", "M"].map((s) => ({
+            title: s,
+            options: { Size: s },
+            prices: [{ currency_code: "eur", amount: 1000 }],
+          })),
+        })
+      ).json().product;
     const priced = await mk("Priced by list");
     const other = await mk("Not on the list");
-    const list = (await post("/admin/price-lists", { title: "Sale", description: "Sale", type: "sale", prices: [{ variant_id: priced.variants[0].id, currency_code: "eur", amount: 800 }] })).json().price_list;
-    const empty = (await post("/admin/price-lists", { title: "Empty", description: "Empty", type: "sale" })).json().price_list;
+    const list = (
+      await post("/admin/price-lists", {
+        title: "Sale",
+        description: "Sale",
+        type: "sale",
+        prices: [{ variant_id: priced.variants[0].id, currency_code: "eur", amount: 800 }],
+      })
+    ).json().price_list;
+    const empty = (await post("/admin/price-lists", { title: "Empty", description: "Empty", type: "sale" })).json()
+      .price_list;
 
-    const fields = "id,title,handle,status,*collection,*sales_channels,variants.id,thumbnail,-type,-options,-tags,-images,-variants";
-    const res = await get(`/admin/products?limit=10&offset=0&price_list_id[0]=${list.id}&fields=${encodeURIComponent(fields)}`);
+    const fields =
+      "id,title,handle,status,*collection,*sales_channels,variants.id,thumbnail,-type,-options,-tags,-images,-variants";
+    const res = await get(
+      `/admin/products?limit=10&offset=0&price_list_id[0]=${list.id}&fields=${encodeURIComponent(fields)}`,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().count).toBe(1);
     const [row] = res.json().products;
@@ -463,26 +691,47 @@ describe("admin products: what the dashboard's lists ask", () => {
 
     expect((await get(`/admin/products?price_list_id=${empty.id}`)).json().count).toBe(0);
     expect((await get("/admin/products?price_list_id[]=plist_missing")).json().count).toBe(0);
-    expect((await get(`/admin/products?price_list_id[]=${list.id}&price_list_id[]=${empty.id}&is_giftcard=false`)).json().products.map((p: { id: string }) => p.id)).toEqual([priced.id]);
-    expect((await get(`/admin/products?id=${other.id}&fields=variants.id,-variants`)).json().products[0].variants).toHaveLength(2);
+    expect(
+      (await get(`/admin/products?price_list_id[]=${list.id}&price_list_id[]=${empty.id}&is_giftcard=false`))
+        .json()
+        .products.map((p: { id: string }) => p.id),
+    ).toEqual([priced.id]);
+    expect(
+      (await get(`/admin/products?id=${other.id}&fields=variants.id,-variants`)).json().products[0].variants,
+    ).toHaveLength(2);
     expect((await get("/admin/products?price_list_id[0][x]=1")).statusCode).toBe(400);
   });
 });
 
 describe("admin product variants: the product page's variant table", () => {
   it("answers inventory_quantity over every location and each inventory item with its levels, when named", async () => {
-    const created = await post("/admin/products", { title: "Stocked shirt", options: [{ title: "Size", values: ["S"] }], variants: [{ title: "S", sku: "STOCKED-S", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1000 }] }] });
+    const created = await post("/admin/products", {
+      title: "Stocked shirt",
+      options: [{ title: "Size", values: ["S"] }],
+      variants: [
+        { title: "S", sku: "STOCKED-S", options: { Size: "S" }, prices: [{ currency_code: "eur", amount: 1000 }] },
+      ],
+    });
     expect(created.statusCode, created.body).toBe(200);
     const product = created.json().product;
     const small = product.variants[0];
     const itemId = small.inventory_items[0].inventory_item_id;
     const a = (await post("/admin/stock-locations", { name: "North" })).json().stock_location;
     const b = (await post("/admin/stock-locations", { name: "South" })).json().stock_location;
-    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: a.id, stocked_quantity: 7 })).statusCode).toBe(200);
-    expect((await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: b.id, stocked_quantity: 5 })).statusCode).toBe(200);
+    expect(
+      (await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: a.id, stocked_quantity: 7 }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await post(`/admin/inventory-items/${itemId}/location-levels`, { location_id: b.id, stocked_quantity: 5 }))
+        .statusCode,
+    ).toBe(200);
 
-    const fields = "title,sku,thumbnail,*options,created_at,*inventory_items.inventory.location_levels,inventory_quantity,manage_inventory";
-    const res = await get(`/admin/products/${product.id}/variants?order=variant_rank&limit=10&fields=${encodeURIComponent(fields)}`);
+    const fields =
+      "title,sku,thumbnail,*options,created_at,*inventory_items.inventory.location_levels,inventory_quantity,manage_inventory";
+    const res = await get(
+      `/admin/products/${product.id}/variants?order=variant_rank&limit=10&fields=${encodeURIComponent(fields)}`,
+    );
     expect(res.statusCode, res.body).toBe(200);
     const row = res.json().variants.find((v: { id: string }) => v.id === small.id);
     expect(row.inventory_quantity).toBe(12);
@@ -491,13 +740,23 @@ describe("admin product variants: the product page's variant table", () => {
       {
         inventory: {
           id: itemId,
-          location_levels: expect.arrayContaining([expect.objectContaining({ location_id: a.id, stocked_quantity: 7 }), expect.objectContaining({ location_id: b.id, stocked_quantity: 5 })]),
+          location_levels: expect.arrayContaining([
+            expect.objectContaining({ location_id: a.id, stocked_quantity: 7 }),
+            expect.objectContaining({ location_id: b.id, stocked_quantity: 5 }),
+          ]),
         },
       },
     ]);
-    expect(row).toMatchObject({ title: "S", sku: "STOCKED-S", manage_inventory: true, options: [expect.objectContaining({ value: "S" })] });
+    expect(row).toMatchObject({
+      title: "S",
+      sku: "STOCKED-S",
+      manage_inventory: true,
+      options: [expect.objectContaining({ value: "S" })],
+    });
     // Without those names neither extra is computed.
-    const plain = (await get(`/admin/products/${product.id}/variants`)).json().variants.find((v: { id: string }) => v.id === small.id);
+    const plain = (await get(`/admin/products/${product.id}/variants`))
+      .json()
+      .variants.find((v: { id: string }) => v.id === small.id);
     expect(plain).not.toHaveProperty("inventory_quantity");
     expect(plain.inventory_items[0]).not.toHaveProperty("inventory");
   });
@@ -506,13 +765,27 @@ describe("admin product variants: the product page's variant table", () => {
 describe("admin product variants across products", () => {
   it("lists variants of every product with filters, q, paging and fields", async () => {
     const mk = async (title: string, sku: string) =>
-      (await post("/admin/products", { title, options: [{ title: "Size", values: ["One"] }], variants: [{ title: "One", sku, options: { Size: "One" }, prices: [{ currency_code: "usd", amount: 500 }] }] })).json().product;
+      (
+        await post("/admin/products", {
+          title,
+          options: [{ title: "Size", values: ["One"] }],
+          variants: [{ title: "One", sku, options: { Size: "One" }, prices: [{ currency_code: "usd", amount: 500 }] }],
+        })
+      ).json().product;
     const mug = await mk("Across mug", "ACROSS-MUG");
     const cap = await mk("Across cap", "ACROSS-CAP");
     const res = await get(`/admin/product-variants?product_id[]=${mug.id}&product_id[]=${cap.id}&order=sku`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ count: 2, variants: [{ sku: "ACROSS-CAP", product_id: cap.id, prices: [expect.objectContaining({ amount: 500 })] }, { sku: "ACROSS-MUG", product_id: mug.id }] });
-    expect((await get("/admin/product-variants?sku=ACROSS-MUG&fields=sku,inventory_quantity")).json().variants).toEqual([{ id: mug.variants[0].id, sku: "ACROSS-MUG", inventory_quantity: 0 }]);
+    expect(res.json()).toMatchObject({
+      count: 2,
+      variants: [
+        { sku: "ACROSS-CAP", product_id: cap.id, prices: [expect.objectContaining({ amount: 500 })] },
+        { sku: "ACROSS-MUG", product_id: mug.id },
+      ],
+    });
+    expect((await get("/admin/product-variants?sku=ACROSS-MUG&fields=sku,inventory_quantity")).json().variants).toEqual(
+      [{ id: mug.variants[0].id, sku: "ACROSS-MUG", inventory_quantity: 0 }],
+    );
     expect((await get("/admin/product-variants?q=across-c")).json().count).toBe(1);
     for (const query of ["order=secret", "limit=-1", "unknown=1", "id[0][x]=1"]) {
       const bad = await get(`/admin/product-variants?${query}`);
@@ -528,19 +801,35 @@ const get = (url: string) => t.admin.get(url);
 
 describe("admin products: Medusa's media form and shipping profile", () => {
   it("keeps the images named by their id (in the new order) and adds the others, as the media form sends them", async () => {
-    const product = (await t.admin.post("/admin/products", { title: "Media shirt", options: [{ title: "Size", values: ["One"] }], images: [{ url: "https://img/a.png" }, { url: "https://img/b.png" }] })).json().product;
+    const product = (
+      await t.admin.post("/admin/products", {
+        title: "Media shirt",
+        options: [{ title: "Size", values: ["One"] }],
+        images: [{ url: "https://img/a.png" }, { url: "https://img/b.png" }],
+      })
+    ).json().product;
     const [a, b] = product.images as Array<{ id: string; url: string }>;
-    const res = await t.admin.post(`/admin/products/${product.id}`, { images: [{ id: b!.id, url: b!.url }, { id: "174nd", url: "https://img/c.png" }] });
+    const res = await t.admin.post(`/admin/products/${product.id}`, {
+      images: [
+        { id: b!.id, url: b!.url },
+        { id: "174nd", url: "https://img/c.png" },
+      ],
+    });
     expect(res.statusCode).toBe(200);
     const images = res.json().product.images as Array<{ id: string; url: string; rank: number }>;
-    expect(images.map((i) => [i.url, i.rank])).toEqual([["https://img/b.png", 0], ["https://img/c.png", 1]]);
+    expect(images.map((i) => [i.url, i.rank])).toEqual([
+      ["https://img/b.png", 0],
+      ["https://img/c.png", 1],
+    ]);
     expect(images[0]!.id).toBe(b!.id);
     expect(images.map((i) => i.id)).not.toContain(a!.id);
     expect(images[1]!.id).toMatch(/^img_/);
   });
 
   it("answers shipping_profile when asked: the default profile every product ships under", async () => {
-    const product = (await t.admin.post("/admin/products", { title: "Profiled shirt", options: [{ title: "Size", values: ["One"] }] })).json().product;
+    const product = (
+      await t.admin.post("/admin/products", { title: "Profiled shirt", options: [{ title: "Size", values: ["One"] }] })
+    ).json().product;
     const profile = await t.app.modules.fulfillment.getOrCreateDefaultProfile();
     const asked = (await t.admin.get(`/admin/products/${product.id}?fields=id,*shipping_profile`)).json().product;
     expect(asked.shipping_profile).toMatchObject({ id: profile.id, type: "default" });
@@ -550,7 +839,9 @@ describe("admin products: Medusa's media form and shipping profile", () => {
 
 describe("admin product options shared between products (Medusa's product form)", () => {
   it("answers truthfully empty: a Kasse option belongs to its one product", async () => {
-    const list = await t.admin.get("/admin/product-options?limit=10&offset=0&is_exclusive=false&fields=id,title,values.id");
+    const list = await t.admin.get(
+      "/admin/product-options?limit=10&offset=0&is_exclusive=false&fields=id,title,values.id",
+    );
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ product_options: [], count: 0, offset: 0, limit: 10 });
     expect((await t.admin.get("/admin/product-options/opt_1")).statusCode).toBe(404);

@@ -11,11 +11,41 @@ import {
   updateProductVariant,
 } from "@kasse/flows";
 import { Code, errors, Id, Title } from "@kasse/db";
-import { OptionCreate, OptionUpdate, PRODUCT_STATUSES, ProductBatchUpdate, ProductCreate, ProductUpdate, VariantCreate, VariantPriceInput, VariantUpdate, ProductOptionView, VariantImagesBatch } from "@kasse/modules/product";
+import {
+  OptionCreate,
+  OptionUpdate,
+  PRODUCT_STATUSES,
+  ProductBatchUpdate,
+  ProductCreate,
+  ProductUpdate,
+  VariantCreate,
+  VariantPriceInput,
+  VariantUpdate,
+  ProductOptionView,
+  VariantImagesBatch,
+} from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Filter, ListQuery, listResponse, RetrieveQuery, Answer, DeleteResponse, Deleted, ListAnswer } from "../../http/schemas";
-import { adminProduct, adminProducts, relationsFor, variantExtras, AdminProductView, AdminVariantView, AdminVariantListView } from "./product-responses";
+import {
+  ArrayQuery,
+  Filter,
+  ListQuery,
+  listResponse,
+  RetrieveQuery,
+  Answer,
+  DeleteResponse,
+  Deleted,
+  ListAnswer,
+} from "../../http/schemas";
+import {
+  adminProduct,
+  adminProducts,
+  relationsFor,
+  variantExtras,
+  AdminProductView,
+  AdminVariantView,
+  AdminVariantListView,
+} from "./product-responses";
 
 const Params = Type.Object({ id: Id() });
 const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
@@ -53,35 +83,72 @@ const ProductBatch = Type.Object(
   { additionalProperties: false },
 );
 
-const ListVariants = Type.Object({ ...ListQuery, q: Type.Optional(Title()), id: Type.Optional(ArrayQuery(Id())), sku: Type.Optional(ArrayQuery(Code())) }, { additionalProperties: false });
+const ListVariants = Type.Object(
+  {
+    ...ListQuery,
+    q: Type.Optional(Title()),
+    id: Type.Optional(ArrayQuery(Id())),
+    sku: Type.Optional(ArrayQuery(Code())),
+  },
+  { additionalProperties: false },
+);
 const VariantPrices = Type.Object({ prices: Type.Array(VariantPriceInput) }, { additionalProperties: false });
 
 const One = Answer("product", AdminProductView);
 // A variant or option removed: the product as it is now is its `parent`.
 const DeletedChild = { 200: Type.Object({ ...DeleteResponse.properties, parent: AdminProductView }) };
-const Batch = { 200: Type.Object({ created: Type.Array(AdminProductView), updated: Type.Array(AdminProductView), deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }) }) };
+const Batch = {
+  200: Type.Object({
+    created: Type.Array(AdminProductView),
+    updated: Type.Array(AdminProductView),
+    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
+  }),
+};
 
 /** Admin products: CRUD, batch, variants, options and variant prices (docs/CONTRACT.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
-  const one = async (id: string, fields?: string) => ({ product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)) });
-
-  app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } }, async (request) => {
-    const { limit, offset, order, fields, tags, tag_id, categories, category_id, include_descendants_tree, price_list_id, ...filters } = request.query;
-    const selection = parseFields(fields);
-    const variant_id = price_list_id?.length ? await app.modules.priceList.variantIds(price_list_id) : undefined;
-    const { items, count } = await app.modules.product.list(
-      {
-        ...filters,
-        variant_id,
-        tag_id: [...(tags ?? []), ...(tag_id ?? [])].length ? [...(tags ?? []), ...(tag_id ?? [])] : undefined,
-        category_id: [...(categories ?? []), ...(category_id ?? [])].length ? [...(categories ?? []), ...(category_id ?? [])] : undefined,
-        include_category_descendants: include_descendants_tree,
-      },
-      { limit, offset, order },
-      { relations: relationsFor(selection) },
-    );
-    return listResponse("products", project(await adminProducts(app, items, selection), selection), count, { limit, offset });
+  const one = async (id: string, fields?: string) => ({
+    product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)),
   });
+
+  app.get(
+    "/products",
+    { schema: { querystring: ListProducts, response: ListAnswer("products", AdminProductView) } },
+    async (request) => {
+      const {
+        limit,
+        offset,
+        order,
+        fields,
+        tags,
+        tag_id,
+        categories,
+        category_id,
+        include_descendants_tree,
+        price_list_id,
+        ...filters
+      } = request.query;
+      const selection = parseFields(fields);
+      const variant_id = price_list_id?.length ? await app.modules.priceList.variantIds(price_list_id) : undefined;
+      const { items, count } = await app.modules.product.list(
+        {
+          ...filters,
+          variant_id,
+          tag_id: [...(tags ?? []), ...(tag_id ?? [])].length ? [...(tags ?? []), ...(tag_id ?? [])] : undefined,
+          category_id: [...(categories ?? []), ...(category_id ?? [])].length
+            ? [...(categories ?? []), ...(category_id ?? [])]
+            : undefined,
+          include_category_descendants: include_descendants_tree,
+        },
+        { limit, offset, order },
+        { relations: relationsFor(selection) },
+      );
+      return listResponse("products", project(await adminProducts(app, items, selection), selection), count, {
+        limit,
+        offset,
+      });
+    },
+  );
 
   app.post("/products", { schema: { body: ProductCreate, response: One } }, async (request) => {
     const [id] = await app.infra.engine.execute(createProductsWorkflow, { products: [request.body] });
@@ -92,11 +159,23 @@ export default async function products(app: App): Promise<void> {
     const result = await batchProducts(app.modules, request.body);
     const selection = parseFields(undefined);
     const load = async (ids: string[]) =>
-      ids.length ? adminProducts(app, (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items, selection) : [];
-    return { created: await load(result.created), updated: await load(result.updated), deleted: { ids: result.deleted, object: "product", deleted: true } };
+      ids.length
+        ? adminProducts(
+            app,
+            (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items,
+            selection,
+          )
+        : [];
+    return {
+      created: await load(result.created),
+      updated: await load(result.updated),
+      deleted: { ids: result.deleted, object: "product", deleted: true },
+    };
   });
 
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => one(request.params.id, request.query.fields));
+  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) =>
+    one(request.params.id, request.query.fields),
+  );
 
   app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
     await updateProducts(app.modules, [{ id: request.params.id, input: request.body }]);
@@ -108,72 +187,162 @@ export default async function products(app: App): Promise<void> {
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
-  app.get("/products/:id/variants", { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
-    const { items, count } = await app.modules.product.listVariants({ ...filters, product_id: [request.params.id] }, { limit, offset, order });
-    const selection = parseFields(fields);
-    return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, { limit, offset });
-  });
+  app.get(
+    "/products/:id/variants",
+    { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
+      const { items, count } = await app.modules.product.listVariants(
+        { ...filters, product_id: [request.params.id] },
+        { limit, offset, order },
+      );
+      const selection = parseFields(fields);
+      return listResponse("variants", project(await variantExtras(app, items, selection), selection), count, {
+        limit,
+        offset,
+      });
+    },
+  );
 
-  app.post("/products/:id/variants", { schema: { params: Params, body: VariantCreate, response: One } }, async (request) => {
-    await createProductVariants(app.modules, request.params.id, [request.body]);
-    return one(request.params.id);
-  });
+  app.post(
+    "/products/:id/variants",
+    { schema: { params: Params, body: VariantCreate, response: One } },
+    async (request) => {
+      await createProductVariants(app.modules, request.params.id, [request.body]);
+      return one(request.params.id);
+    },
+  );
 
-  app.get("/products/:id/variants/:variant_id", { schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantView) } }, async (request) => {
-    const variant = await app.modules.product.retrieveVariant(request.params.id, request.params.variant_id);
-    const prices = await app.modules.pricing.listVariantPrices([variant.id]);
-    return { variant: project({ ...variant, prices: prices.get(variant.id) ?? [] }, parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/products/:id/variants/:variant_id",
+    { schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantView) } },
+    async (request) => {
+      const variant = await app.modules.product.retrieveVariant(request.params.id, request.params.variant_id);
+      const prices = await app.modules.pricing.listVariantPrices([variant.id]);
+      return {
+        variant: project({ ...variant, prices: prices.get(variant.id) ?? [] }, parseFields(request.query.fields)),
+      };
+    },
+  );
 
-  app.post("/products/:id/variants/:variant_id", { schema: { params: VariantParams, body: VariantUpdate, response: One } }, async (request) => {
-    await updateProductVariant(app.modules, request.params.id, request.params.variant_id, request.body);
-    return one(request.params.id);
-  });
+  app.post(
+    "/products/:id/variants/:variant_id",
+    { schema: { params: VariantParams, body: VariantUpdate, response: One } },
+    async (request) => {
+      await updateProductVariant(app.modules, request.params.id, request.params.variant_id, request.body);
+      return one(request.params.id);
+    },
+  );
 
-  app.delete("/products/:id/variants/:variant_id", { schema: { params: VariantParams, response: DeletedChild } }, async (request) => {
-    await deleteProductVariant(app.modules, request.params.id, request.params.variant_id);
-    return { id: request.params.variant_id, object: "variant", deleted: true as const, parent: (await one(request.params.id)).product };
-  });
+  app.delete(
+    "/products/:id/variants/:variant_id",
+    { schema: { params: VariantParams, response: DeletedChild } },
+    async (request) => {
+      await deleteProductVariant(app.modules, request.params.id, request.params.variant_id);
+      return {
+        id: request.params.variant_id,
+        object: "variant",
+        deleted: true as const,
+        parent: (await one(request.params.id)).product,
+      };
+    },
+  );
 
   // Medusa's variant images: which of the product's images show this variant.
   app.post(
     "/products/:id/variants/:variant_id/images/batch",
-    { schema: { params: VariantParams, body: VariantImagesBatch, response: { 200: Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }) } } },
-    async (request) => app.modules.product.batchVariantImages(request.params.id, request.params.variant_id, request.body),
+    {
+      schema: {
+        params: VariantParams,
+        body: VariantImagesBatch,
+        response: { 200: Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }) },
+      },
+    },
+    async (request) =>
+      app.modules.product.batchVariantImages(request.params.id, request.params.variant_id, request.body),
   );
 
-  app.post("/products/:id/variants/:variant_id/prices", { schema: { params: VariantParams, body: VariantPrices, response: One } }, async (request) => {
-    await setProductVariantPrices(app.modules, request.params.id, request.params.variant_id, request.body.prices);
-    return one(request.params.id);
-  });
+  app.post(
+    "/products/:id/variants/:variant_id/prices",
+    { schema: { params: VariantParams, body: VariantPrices, response: One } },
+    async (request) => {
+      await setProductVariantPrices(app.modules, request.params.id, request.params.variant_id, request.body.prices);
+      return one(request.params.id);
+    },
+  );
 
-  app.get("/products/:id/options", { schema: { params: Params, querystring: RetrieveQuery, response: ListAnswer("product_options", ProductOptionView) } }, async (request) => {
-    const product = await app.modules.product.retrieve(request.params.id, { relations: ["options"], filters: { id: [request.params.id] } });
-    const options = product.options ?? [];
-    return listResponse("product_options", project(options, parseFields(request.query.fields)), options.length, { limit: options.length, offset: 0 });
-  });
+  app.get(
+    "/products/:id/options",
+    {
+      schema: {
+        params: Params,
+        querystring: RetrieveQuery,
+        response: ListAnswer("product_options", ProductOptionView),
+      },
+    },
+    async (request) => {
+      const product = await app.modules.product.retrieve(request.params.id, {
+        relations: ["options"],
+        filters: { id: [request.params.id] },
+      });
+      const options = product.options ?? [];
+      return listResponse("product_options", project(options, parseFields(request.query.fields)), options.length, {
+        limit: options.length,
+        offset: 0,
+      });
+    },
+  );
 
-  app.post("/products/:id/options", { schema: { params: Params, body: OptionCreate, response: One } }, async (request) => {
-    await productOptions.create(app.modules, request.params.id, request.body);
-    return one(request.params.id);
-  });
+  app.post(
+    "/products/:id/options",
+    { schema: { params: Params, body: OptionCreate, response: One } },
+    async (request) => {
+      await productOptions.create(app.modules, request.params.id, request.body);
+      return one(request.params.id);
+    },
+  );
 
-  app.get("/products/:id/options/:option_id", { schema: { params: OptionParams, querystring: RetrieveQuery, response: Answer("product_option", ProductOptionView) } }, async (request) => {
-    const product = await app.modules.product.retrieve(request.params.id, { relations: ["options"], filters: { id: [request.params.id] } });
-    const option = product.options?.find((o) => o.id === request.params.option_id);
-    if (!option) throw errors.notFound(`Product option with id: ${request.params.option_id} was not found`);
-    return { product_option: project(option, parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/products/:id/options/:option_id",
+    {
+      schema: {
+        params: OptionParams,
+        querystring: RetrieveQuery,
+        response: Answer("product_option", ProductOptionView),
+      },
+    },
+    async (request) => {
+      const product = await app.modules.product.retrieve(request.params.id, {
+        relations: ["options"],
+        filters: { id: [request.params.id] },
+      });
+      const option = product.options?.find((o) => o.id === request.params.option_id);
+      if (!option) throw errors.notFound(`Product option with id: ${request.params.option_id} was not found`);
+      return { product_option: project(option, parseFields(request.query.fields)) };
+    },
+  );
 
-  app.post("/products/:id/options/:option_id", { schema: { params: OptionParams, body: OptionUpdate, response: One } }, async (request) => {
-    await productOptions.update(app.modules, request.params.id, request.params.option_id, request.body);
-    return one(request.params.id);
-  });
+  app.post(
+    "/products/:id/options/:option_id",
+    { schema: { params: OptionParams, body: OptionUpdate, response: One } },
+    async (request) => {
+      await productOptions.update(app.modules, request.params.id, request.params.option_id, request.body);
+      return one(request.params.id);
+    },
+  );
 
-  app.delete("/products/:id/options/:option_id", { schema: { params: OptionParams, response: DeletedChild } }, async (request) => {
-    await productOptions.delete(app.modules, request.params.id, request.params.option_id);
-    return { id: request.params.option_id, object: "product_option", deleted: true as const, parent: (await one(request.params.id)).product };
-  });
+  app.delete(
+    "/products/:id/options/:option_id",
+    { schema: { params: OptionParams, response: DeletedChild } },
+    async (request) => {
+      await productOptions.delete(app.modules, request.params.id, request.params.option_id);
+      return {
+        id: request.params.option_id,
+        object: "product_option",
+        deleted: true as const,
+        parent: (await one(request.params.id)).product,
+      };
+    },
+  );
 }

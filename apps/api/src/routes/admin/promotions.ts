@@ -1,6 +1,22 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, MoneyWhen, Title } from "@kasse/db";
-import { ATTRIBUTE_LABELS, MONEY_RULE_ATTRIBUTES, NUMERIC_ATTRIBUTES, OPERATOR_LABELS, RULE_TYPES, RuleAttributeOption, ruleAttribute, ruleAttributeOptions, PROMOTION_STATUSES, PromotionCreate, PromotionUpdate, RuleBatch, type RuleKind, PromotionResponse, RuleBatchResponse } from "@kasse/modules/promotion";
+import {
+  ATTRIBUTE_LABELS,
+  MONEY_RULE_ATTRIBUTES,
+  NUMERIC_ATTRIBUTES,
+  OPERATOR_LABELS,
+  RULE_TYPES,
+  RuleAttributeOption,
+  ruleAttribute,
+  ruleAttributeOptions,
+  PROMOTION_STATUSES,
+  PromotionCreate,
+  PromotionUpdate,
+  RuleBatch,
+  type RuleKind,
+  PromotionResponse,
+  RuleBatchResponse,
+} from "@kasse/modules/promotion";
 import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
@@ -22,18 +38,51 @@ const RuleDisplay = Type.Object({
   operator_label: Type.String(),
   field_type: Type.Union([Type.Literal("number"), Type.Literal("multiselect")]),
   // Amounts on cart-total attributes are money (the dialect converts the value and its label).
-  values: MoneyWhen("attribute", MONEY_RULE_ATTRIBUTES, Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() }))),
+  values: MoneyWhen(
+    "attribute",
+    MONEY_RULE_ATTRIBUTES,
+    Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() })),
+  ),
 });
-const RulesAnswer = { 200: Type.Object({ rules: Type.Array(RuleDisplay) }, { description: "The promotion's rules of this kind, with the labels a form shows" }) };
-const RulesQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 4096 })), promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])), application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])), application_method_target_type: Type.Optional(Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")])) }, { additionalProperties: false });
+const RulesAnswer = {
+  200: Type.Object(
+    { rules: Type.Array(RuleDisplay) },
+    { description: "The promotion's rules of this kind, with the labels a form shows" },
+  ),
+};
+const RulesQuery = Type.Object(
+  {
+    fields: Type.Optional(Type.String({ maxLength: 4096 })),
+    promotion_type: Type.Optional(Type.Union([Type.Literal("standard"), Type.Literal("buyget")])),
+    application_method_type: Type.Optional(Type.Union([Type.Literal("fixed"), Type.Literal("percentage")])),
+    application_method_target_type: Type.Optional(
+      Type.Union([Type.Literal("items"), Type.Literal("shipping_methods"), Type.Literal("order")]),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const RuleTypeParams = Type.Object({ rule_type: Type.Union(RULE_TYPES.map((t) => Type.Literal(t))) });
 const RuleOptionsQuery = Type.Omit(RulesQuery, ["fields"], { additionalProperties: false });
 const RuleValueParams = Type.Object({ ...RuleTypeParams.properties, rule_attribute_id: Code() });
 // `value[]`: the values already chosen, which the form asks to label.
-const RuleValueQuery = ListQueryOf({ value: Code() }, { q: Type.Optional(Title()) }, { limit: ListQuery.limit, offset: ListQuery.offset });
-const AttributeOptionsAnswer = { 200: Type.Object({ attributes: Type.Array(RuleAttributeOption) }, { description: "The attributes a rule of this type may test, with their operators" }) };
-const ValueOptionsAnswer = { 200: Type.Object({ values: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })) }, { description: "The records a rule on this attribute can name" }) };
+const RuleValueQuery = ListQueryOf(
+  { value: Code() },
+  { q: Type.Optional(Title()) },
+  { limit: ListQuery.limit, offset: ListQuery.offset },
+);
+const AttributeOptionsAnswer = {
+  200: Type.Object(
+    { attributes: Type.Array(RuleAttributeOption) },
+    { description: "The attributes a rule of this type may test, with their operators" },
+  ),
+};
+const ValueOptionsAnswer = {
+  200: Type.Object(
+    { values: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })) },
+    { description: "The records a rule on this attribute can name" },
+  ),
+};
 
 const batches: Array<[path: string, kind: RuleKind]> = [
   ["rules", "promotion"],
@@ -49,8 +98,12 @@ export default async function promotions(app: App): Promise<void> {
     const method = (await service.retrieve((request.params as { id: string }).id)).application_method;
     return method ? { type: method.type, currency_code: method.currency_code } : undefined;
   };
-  const updateContext = { medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) } };
-  const rulesContext = { medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) } };
+  const updateContext = {
+    medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) },
+  };
+  const rulesContext = {
+    medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) },
+  };
 
   crudRoutes(app, {
     path: "/promotions",
@@ -67,39 +120,68 @@ export default async function promotions(app: App): Promise<void> {
   // Medusa's `GET /admin/promotions/{id}/{rules,target-rules,buy-rules}`: one kind of rule, each
   // with the labels its dashboard shows (values are labelled by themselves: ids, codes, amounts).
   for (const [path, kind] of batches) {
-    app.get(`/promotions/:id/${path}`, { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } }, async (request) => {
-      const promotion = await service.retrieve(request.params.id);
-      const rules = kind === "promotion" ? promotion.rules : kind === "target" ? (promotion.application_method?.target_rules ?? []) : (promotion.application_method?.buy_rules ?? []);
-      return {
-        rules: rules.map((rule) => {
-          const canonical = ruleAttribute(rule.attribute);
-          return {
-            id: rule.id,
-            attribute: rule.attribute,
-            operator: rule.operator,
-            description: rule.description ?? null,
-            attribute_label: canonical ? ATTRIBUTE_LABELS[canonical] : rule.attribute,
-            operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
-            field_type: canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
-            values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
-          };
-        }),
-      };
-    });
+    app.get(
+      `/promotions/:id/${path}`,
+      { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } },
+      async (request) => {
+        const promotion = await service.retrieve(request.params.id);
+        const rules =
+          kind === "promotion"
+            ? promotion.rules
+            : kind === "target"
+              ? (promotion.application_method?.target_rules ?? [])
+              : (promotion.application_method?.buy_rules ?? []);
+        return {
+          rules: rules.map((rule) => {
+            const canonical = ruleAttribute(rule.attribute);
+            return {
+              id: rule.id,
+              attribute: rule.attribute,
+              operator: rule.operator,
+              description: rule.description ?? null,
+              attribute_label: canonical ? ATTRIBUTE_LABELS[canonical] : rule.attribute,
+              operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
+              field_type:
+                canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
+              values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
+            };
+          }),
+        };
+      },
+    );
   }
 
   // Medusa's rule form: which attributes a rule may test, then the records it can name.
-  app.get("/promotions/rule-attribute-options/:rule_type", { schema: { params: RuleTypeParams, querystring: RuleOptionsQuery, response: AttributeOptionsAnswer } }, async (request) => {
-    return { attributes: ruleAttributeOptions(request.params.rule_type, request.query) };
-  });
+  app.get(
+    "/promotions/rule-attribute-options/:rule_type",
+    { schema: { params: RuleTypeParams, querystring: RuleOptionsQuery, response: AttributeOptionsAnswer } },
+    async (request) => {
+      return { attributes: ruleAttributeOptions(request.params.rule_type, request.query) };
+    },
+  );
 
-  app.get("/promotions/rule-value-options/:rule_type/:rule_attribute_id", { schema: { params: RuleValueParams, querystring: RuleValueQuery, response: ValueOptionsAnswer } }, async (request) => {
-    return { values: await ruleValueOptions(app.modules, request.params.rule_type, request.params.rule_attribute_id, request.query) };
-  });
+  app.get(
+    "/promotions/rule-value-options/:rule_type/:rule_attribute_id",
+    { schema: { params: RuleValueParams, querystring: RuleValueQuery, response: ValueOptionsAnswer } },
+    async (request) => {
+      return {
+        values: await ruleValueOptions(
+          app.modules,
+          request.params.rule_type,
+          request.params.rule_attribute_id,
+          request.query,
+        ),
+      };
+    },
+  );
 
   for (const [path, kind] of batches) {
-    app.post(`/promotions/:id/${path}/batch`, { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } }, async (request) => {
-      return service.batchRules(request.params.id, kind, request.body);
-    });
+    app.post(
+      `/promotions/:id/${path}/batch`,
+      { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } },
+      async (request) => {
+        return service.batchRules(request.params.id, kind, request.body);
+      },
+    );
   }
 }

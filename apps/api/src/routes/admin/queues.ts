@@ -11,14 +11,20 @@ export default async function queues(app: App): Promise<void> {
   const scheduler = app.infra.scheduler;
   if (scheduler.kind !== "bullmq") return;
   // Loaded only in service mode: an embedded start has no queue to show.
-  const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([import("@bull-board/api"), import("@bull-board/api/bullMQAdapter"), import("@bull-board/fastify")]);
+  const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
+    import("@bull-board/api"),
+    import("@bull-board/api/bullMQAdapter"),
+    import("@bull-board/fastify"),
+  ]);
   const serverAdapter = new FastifyAdapter();
   createBullBoard({ queues: [new BullMQAdapter((scheduler as BullMqScheduler).queue)], serverAdapter });
   // Set after createBullBoard (which sets its own): it becomes the plugin's error handler, so the
   // admin guard's 401/403 keep Kasse's {type, message} body.
   serverAdapter.setErrorHandler((error) => {
     const known = toKasseError(error);
-    return known.type === "unknown_error" ? { status: 500, body: { type: "unknown_error", message: "An unknown error occurred." } } : { status: known.status as HTTPStatus, body: { type: known.type, message: known.message } };
+    return known.type === "unknown_error"
+      ? { status: 500, body: { type: "unknown_error", message: "An unknown error occurred." } }
+      : { status: known.status as HTTPStatus, body: { type: known.type, message: known.message } };
   });
   serverAdapter.setBasePath("/admin/queues");
   await app.register(serverAdapter.registerPlugin(), { prefix: "/queues" });

@@ -17,10 +17,18 @@ const ListRefundReasons = Type.Object(
   { additionalProperties: false },
 );
 const EmptyPage = Type.Object(
-  { refund_reasons: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), { maxItems: 0 }), count: Type.Literal(0), offset: Type.Integer(), limit: Type.Integer() },
+  {
+    refund_reasons: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), { maxItems: 0 }),
+    count: Type.Literal(0),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  },
   { description: "Kasse has no refund reasons: always an empty page" },
 );
-const Never = Type.Object({ refund_reason: Type.Object({ id: Type.String() }, { additionalProperties: true }) }, { description: "Never answered: Kasse has no refund reasons" });
+const Never = Type.Object(
+  { refund_reason: Type.Object({ id: Type.String() }, { additionalProperties: true }) },
+  { description: "Never answered: Kasse has no refund reasons" },
+);
 
 /**
  * Medusa's refund reasons (`GET /admin/refund-reasons`, and one by id). A Kasse refund carries its
@@ -28,13 +36,21 @@ const Never = Type.Object({ refund_reason: Type.Object({ id: Type.String() }, { 
  * not found; the dashboard's refund form then offers only its note field.
  */
 export default async function refundReasons(app: App): Promise<void> {
-  app.get("/refund-reasons", { schema: { querystring: ListRefundReasons, response: { 200: EmptyPage } } }, async (request) => ({
-    refund_reasons: [],
-    count: 0 as const,
-    offset: request.query.offset,
-    limit: request.query.limit,
-  }));
-  app.get("/refund-reasons/:id", { schema: { params: Params, querystring: RetrieveQuery, response: { 200: Never } } }, async (request) => {
-    throw errors.notFound(`Refund reason with id: ${request.params.id} was not found`);
-  });
+  app.get(
+    "/refund-reasons",
+    { schema: { querystring: ListRefundReasons, response: { 200: EmptyPage } } },
+    async (request) => ({
+      refund_reasons: [],
+      count: 0 as const,
+      offset: request.query.offset,
+      limit: request.query.limit,
+    }),
+  );
+  app.get(
+    "/refund-reasons/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: { 200: Never } } },
+    async (request) => {
+      throw errors.notFound(`Refund reason with id: ${request.params.id} was not found`);
+    },
+  );
 }

@@ -7,7 +7,12 @@ describe("admin regions", () => {
   let eu: { id: string };
 
   it("creates a region with countries and default payment provider", async () => {
-    const res = await t.admin.post("/admin/regions", { name: "Europe", currency_code: "EUR", countries: ["DE", "fr"], metadata: { a: 1 } });
+    const res = await t.admin.post("/admin/regions", {
+      name: "Europe",
+      currency_code: "EUR",
+      countries: ["DE", "fr"],
+      metadata: { a: 1 },
+    });
     expect(res.statusCode).toBe(200);
     eu = res.json().region;
     expect(eu).toMatchObject({
@@ -28,14 +33,21 @@ describe("admin regions", () => {
   it("keeps each country in one region", async () => {
     const res = await t.admin.post("/admin/regions", { name: "Germany only", currency_code: "eur", countries: ["de"] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ type: "invalid_data", message: "Countries with codes: de are already assigned to a region" });
+    expect(res.json()).toEqual({
+      type: "invalid_data",
+      message: "Countries with codes: de are already assigned to a region",
+    });
     const unknown = await t.admin.post("/admin/regions", { name: "Nowhere", currency_code: "eur", countries: ["zz"] });
     expect(unknown.statusCode).toBe(400);
     expect((await t.admin.get("/admin/regions")).json().count).toBe(1);
   });
 
   it("updates name, countries and providers; freed countries can be reused", async () => {
-    const res = await t.admin.post(`/admin/regions/${eu.id}`, { name: "EU", countries: ["fr", "it"], payment_providers: ["pp_test", "pp_system_default"] });
+    const res = await t.admin.post(`/admin/regions/${eu.id}`, {
+      name: "EU",
+      countries: ["fr", "it"],
+      payment_providers: ["pp_test", "pp_system_default"],
+    });
     expect(res.statusCode).toBe(200);
     const region = res.json().region;
     expect(region.name).toBe("EU");
@@ -47,20 +59,37 @@ describe("admin regions", () => {
   });
 
   it("lists with filters, paging, order and fields", async () => {
-    await t.admin.post("/admin/regions", { name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false });
+    await t.admin.post("/admin/regions", {
+      name: "US",
+      currency_code: "usd",
+      countries: ["us"],
+      automatic_taxes: false,
+    });
     const list = (await t.admin.get("/admin/regions?order=name&limit=2")).json();
     expect(list).toMatchObject({ count: 3, limit: 2, offset: 0 });
     expect(list.regions.map((r: { name: string }) => r.name)).toEqual(["DE", "EU"]);
-    expect((await t.admin.get("/admin/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
-    expect((await t.admin.get("/admin/regions?q=us")).json().regions.map((r: { name: string }) => r.name)).toEqual(["US"]);
-    const fields = (await t.admin.get("/admin/regions?fields=name,countries.iso_2&currency_code[]=usd")).json().regions[0];
+    expect(
+      (await t.admin.get("/admin/regions?currency_code=usd")).json().regions.map((r: { name: string }) => r.name),
+    ).toEqual(["US"]);
+    expect((await t.admin.get("/admin/regions?q=us")).json().regions.map((r: { name: string }) => r.name)).toEqual([
+      "US",
+    ]);
+    const fields = (await t.admin.get("/admin/regions?fields=name,countries.iso_2&currency_code[]=usd")).json()
+      .regions[0];
     expect(fields).toEqual({ id: expect.any(String), name: "US", countries: [{ iso_2: "us" }] });
     expect((await t.admin.get("/admin/regions?offset=10")).json().regions).toEqual([]);
   });
 
   it("rejects bad input with 400 and writes nothing", async () => {
     const before = (await t.admin.get("/admin/regions")).json().count;
-    for (const body of [{}, { name: "x" }, { name: "x", currency_code: "xyz" }, { name: "x", currency_code: 5 }, { name: "x", currency_code: "usd", countries: "us" }, { name: "x", currency_code: "usd", extra: 1 }]) {
+    for (const body of [
+      {},
+      { name: "x" },
+      { name: "x", currency_code: "xyz" },
+      { name: "x", currency_code: 5 },
+      { name: "x", currency_code: "usd", countries: "us" },
+      { name: "x", currency_code: "usd", extra: 1 },
+    ]) {
       const res = await t.admin.post("/admin/regions", body);
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -75,7 +104,9 @@ describe("admin regions", () => {
     expect(res.json()).toEqual({ id: eu.id, object: "region", deleted: true });
     expect((await t.admin.get(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
     expect((await t.admin.delete(`/admin/regions/${eu.id}`)).statusCode).toBe(404);
-    expect((await t.admin.post("/admin/regions", { name: "FR", currency_code: "eur", countries: ["fr"] })).statusCode).toBe(200);
+    expect(
+      (await t.admin.post("/admin/regions", { name: "FR", currency_code: "eur", countries: ["fr"] })).statusCode,
+    ).toBe(200);
   });
 
   it("requires an admin", async () => {

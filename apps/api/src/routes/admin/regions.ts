@@ -6,7 +6,11 @@ import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf, WholeListQuery } from "../../http/schemas";
 
 /** Filters of region lists (Admin and Store). */
-export const ListRegions = ListQueryOf({ id: Id(), name: Title(), currency_code: Code() }, { q: Type.Optional(Title()) }, WholeListQuery);
+export const ListRegions = ListQueryOf(
+  { id: Id(), name: Title(), currency_code: Code() },
+  { q: Type.Optional(Title()) },
+  WholeListQuery,
+);
 
 /** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {

@@ -22,7 +22,10 @@ export default async function reservations(app: App): Promise<void> {
     view: ReservationView,
     list: { query: ListReservations, run: (filters, page) => inventory.listReservations(filters, page) },
     retrieve: (id) => inventory.retrieveReservation(id),
-    create: { body: ReservationCreate, run: (body, request) => createReservation(app.modules, body, request.auth?.actor_id ?? null) },
+    create: {
+      body: ReservationCreate,
+      run: (body, request) => createReservation(app.modules, body, request.auth?.actor_id ?? null),
+    },
     update: { body: ReservationUpdate, run: (id, body) => updateReservation(app.modules, id, body) },
     delete: async (id) => {
       const [released] = await inventory.releaseReservations([id]);

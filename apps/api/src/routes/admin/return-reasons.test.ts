@@ -5,13 +5,19 @@ const t = useTestApp();
 
 describe("admin return reasons", () => {
   it("creates, retrieves, updates, lists and soft-deletes", async () => {
-    const created = await t.admin.post("/admin/return-reasons", { value: "damaged", label: "Damaged", description: "Arrived broken" });
+    const created = await t.admin.post("/admin/return-reasons", {
+      value: "damaged",
+      label: "Damaged",
+      description: "Arrived broken",
+    });
     expect(created.statusCode).toBe(200);
     const reason = created.json().return_reason;
     expect(reason).toMatchObject({ value: "damaged", label: "Damaged", description: "Arrived broken", metadata: null });
     expect(reason.id).toMatch(/^rr_/);
     expect((await t.admin.get(`/admin/return-reasons/${reason.id}`)).json().return_reason.label).toBe("Damaged");
-    expect((await t.admin.post(`/admin/return-reasons/${reason.id}`, { label: "Broken" })).json().return_reason.label).toBe("Broken");
+    expect(
+      (await t.admin.post(`/admin/return-reasons/${reason.id}`, { label: "Broken" })).json().return_reason.label,
+    ).toBe("Broken");
     await t.admin.post("/admin/return-reasons", { value: "wrong_size", label: "Wrong size" });
     const list = await t.admin.get("/admin/return-reasons?q=broken");
     expect(list.json()).toMatchObject({ count: 1, offset: 0, limit: 15 });
@@ -28,7 +34,13 @@ describe("admin return reasons", () => {
 
   it("rejects bad input, duplicates and unknown ids", async () => {
     const before = (await t.admin.get("/admin/return-reasons")).json().count;
-    for (const body of [{}, { value: "x" }, { value: "", label: "x" }, { value: 1, label: "x" }, { value: "x", label: "x", other: 1 }]) {
+    for (const body of [
+      {},
+      { value: "x" },
+      { value: "", label: "x" },
+      { value: 1, label: "x" },
+      { value: "x", label: "x", other: 1 },
+    ]) {
       const res = await t.admin.post("/admin/return-reasons", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");

@@ -10,6 +10,16 @@ const ListReasons = ListQueryOf({ id: Id(), value: Title() }, { q: Type.Optional
 /** Admin return reasons (Medusa's `/admin/return-reasons`): CRUD, soft delete. */
 export default async function returnReasons(app: App): Promise<void> {
   const reasons = app.modules.returnReason;
-  const operations = standardCrud(reasons, { query: ListReasons, create: ReturnReasonCreate, update: ReturnReasonUpdate });
-  crudRoutes(app, { path: "/return-reasons", one: "return_reason", many: "return_reasons", view: ReturnReasonView, ...operations });
+  const operations = standardCrud(reasons, {
+    query: ListReasons,
+    create: ReturnReasonCreate,
+    update: ReturnReasonUpdate,
+  });
+  crudRoutes(app, {
+    path: "/return-reasons",
+    one: "return_reason",
+    many: "return_reasons",
+    view: ReturnReasonView,
+    ...operations,
+  });
 }

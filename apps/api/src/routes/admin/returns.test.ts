@@ -17,7 +17,10 @@ const stock = async () => (await t.app.modules.inventory.retrieveLevel(items.var
 /** An order whose two shirts are fulfilled (the mug is not). */
 async function fulfilledOrder() {
   const { order } = await placeTestOrder(t.app, {}, { reserve_at: LOC });
-  await t.admin.post(`/admin/orders/${order.id}/fulfillments`, { items: [{ id: order.items[0]!.id, quantity: 2 }], location_id: LOC });
+  await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
+    items: [{ id: order.items[0]!.id, quantity: 2 }],
+    location_id: LOC,
+  });
   return order;
 }
 
@@ -26,11 +29,23 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const created = await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1, reason_id: reasonId }], location_id: LOC });
+    const created = await t.admin.post(`/admin/orders/${order.id}/returns`, {
+      items: [{ id: shirt, quantity: 1, reason_id: reasonId }],
+      location_id: LOC,
+    });
     expect(created.statusCode).toBe(200);
     const ret = created.json().return;
-    expect(ret).toMatchObject({ order_id: order.id, status: "requested", location_id: LOC, items: [{ line_item_id: shirt, quantity: 1, received_quantity: 0, reason_id: reasonId }] });
-    expect(created.json().order.items[0]).toMatchObject({ return_requested_quantity: 1, return_received_quantity: 0, detail: { return_requested_quantity: 1 } });
+    expect(ret).toMatchObject({
+      order_id: order.id,
+      status: "requested",
+      location_id: LOC,
+      items: [{ line_item_id: shirt, quantity: 1, received_quantity: 0, reason_id: reasonId }],
+    });
+    expect(created.json().order.items[0]).toMatchObject({
+      return_requested_quantity: 1,
+      return_received_quantity: 0,
+      detail: { return_requested_quantity: 1 },
+    });
     expect(await stock()).toBe(before);
 
     const received = await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/receive`, {});
@@ -47,7 +62,11 @@ describe("returns", () => {
     expect(await stock()).toBe(before + 1);
 
     // The other shirt through /admin/returns.
-    const viaReturns = await t.admin.post("/admin/returns", { order_id: order.id, items: [{ id: shirt, quantity: 1 }], location_id: LOC });
+    const viaReturns = await t.admin.post("/admin/returns", {
+      order_id: order.id,
+      items: [{ id: shirt, quantity: 1 }],
+      location_id: LOC,
+    });
     expect(viaReturns.statusCode).toBe(200);
     const second = viaReturns.json().return;
     expect((await t.admin.post(`/admin/returns/${second.id}/receive`, {})).json().return.status).toBe("received");
@@ -55,8 +74,17 @@ describe("returns", () => {
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}`)).json();
     expect(listed).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect((await t.admin.get(`/admin/returns/${second.id}`)).json().return.id).toBe(second.id);
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`)).json().order_changes.map((c: { action: string }) => c.action);
-    expect(actions).toEqual(["order_placed", "fulfillment_created", "return_requested", "return_received", "return_requested", "return_received"]);
+    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`))
+      .json()
+      .order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual([
+      "order_placed",
+      "fulfillment_created",
+      "return_requested",
+      "return_received",
+      "return_requested",
+      "return_received",
+    ]);
   });
 
   it("refuses more than fulfilled − requested, unknown reasons, items and bad bodies: 400, nothing written", async () => {
@@ -77,15 +105,30 @@ describe("returns", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 2 }], location_id: LOC });
-    const over = await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC });
+    await t.admin.post(`/admin/orders/${order.id}/returns`, {
+      items: [{ id: shirt!.id, quantity: 2 }],
+      location_id: LOC,
+    });
+    const over = await t.admin.post(`/admin/orders/${order.id}/returns`, {
+      items: [{ id: shirt!.id, quantity: 1 }],
+      location_id: LOC,
+    });
     expect(over.statusCode).toBe(400);
     expect(over.json().message).toBe(`Cannot return more than 0 of item ${shirt!.id}`);
     const current = await get(order.id);
     expect(current.returns).toHaveLength(1);
     expect(current.items[0].return_requested_quantity).toBe(2);
-    expect((await t.admin.post(`/admin/orders/order_missing/returns`, { items: [{ id: shirt!.id, quantity: 1 }], location_id: LOC })).statusCode).toBe(404);
-    expect((await t.admin.post(`/admin/orders/${other.id}/returns/${current.returns[0].id}/receive`, {})).statusCode).toBe(404);
+    expect(
+      (
+        await t.admin.post(`/admin/orders/order_missing/returns`, {
+          items: [{ id: shirt!.id, quantity: 1 }],
+          location_id: LOC,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.admin.post(`/admin/orders/${other.id}/returns/${current.returns[0].id}/receive`, {})).statusCode,
+    ).toBe(404);
     expect((await t.admin.post("/admin/returns/ret_missing/receive", {})).statusCode).toBe(404);
   });
 
@@ -95,19 +138,32 @@ describe("returns", () => {
     const shirt = order.items[0]!.id;
     const before = await stock();
     // create-return fails: no return, nothing requested.
-    let res = await withFailure(db, "order_return_item", "INSERT", "true", () => t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC }));
+    let res = await withFailure(db, "order_return_item", "INSERT", "true", () =>
+      t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC }),
+    );
     expect(res.statusCode).toBe(500);
     let current = await get(order.id);
     expect(current.returns).toEqual([]);
     expect(current.items[0].return_requested_quantity).toBe(0);
 
-    const ret = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    const ret = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
+    ).json().return;
     // receive-return: fail at the receipt step, then at the restock step.
-    for (const [table, when] of [["order_return", "NEW.status = 'received'"], ["inventory_level", "true"]] as const) {
-      res = await withFailure(db, table, "UPDATE", when, () => t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/receive`, {}));
+    for (const [table, when] of [
+      ["order_return", "NEW.status = 'received'"],
+      ["inventory_level", "true"],
+    ] as const) {
+      res = await withFailure(db, table, "UPDATE", when, () =>
+        t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/receive`, {}),
+      );
       expect(res.statusCode, table).toBe(500);
       current = await get(order.id);
-      expect(current.returns[0]).toMatchObject({ status: "requested", received_at: null, items: [{ received_quantity: 0 }] });
+      expect(current.returns[0]).toMatchObject({
+        status: "requested",
+        received_at: null,
+        items: [{ received_quantity: 0 }],
+      });
       expect(current.items[0].return_received_quantity).toBe(0);
       expect(await stock()).toBe(before);
     }
@@ -119,25 +175,52 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const [shirt, mug] = order.items;
     const before = await stock();
-    const ret = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt!.id, quantity: 2, reason_id: reasonId }], location_id: LOC })).json().return;
+    const ret = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, {
+        items: [{ id: shirt!.id, quantity: 2, reason_id: reasonId }],
+        location_id: LOC,
+      })
+    ).json().return;
     const receiveUrl = `/admin/orders/${order.id}/returns/${ret.id}/receive`;
 
     const first = await t.admin.post(receiveUrl, { items: [{ id: shirt!.id, quantity: 1 }] });
     expect(first.statusCode).toBe(200);
-    expect(first.json().return).toMatchObject({ status: "partially_received", received_at: null, items: [{ line_item_id: shirt!.id, quantity: 2, received_quantity: 1 }] });
+    expect(first.json().return).toMatchObject({
+      status: "partially_received",
+      received_at: null,
+      items: [{ line_item_id: shirt!.id, quantity: 2, received_quantity: 1 }],
+    });
     expect(first.json().order.items[0]).toMatchObject({ return_requested_quantity: 2, return_received_quantity: 1 });
     expect(await stock()).toBe(before + 1);
 
     for (const [body, message] of [
-      [{ items: [{ id: shirt!.id, quantity: 2 }] }, `Cannot receive more than 1 of item ${shirt!.id} on return ${ret.id}`],
+      [
+        { items: [{ id: shirt!.id, quantity: 2 }] },
+        `Cannot receive more than 1 of item ${shirt!.id} on return ${ret.id}`,
+      ],
       [{ items: [{ id: mug!.id, quantity: 1 }] }, `Item ${mug!.id} is not on return ${ret.id}`],
-      [{ items: [{ id: shirt!.id, quantity: 1 }, { id: shirt!.id, quantity: 1 }] }, `Item ${shirt!.id} is listed twice`],
+      [
+        {
+          items: [
+            { id: shirt!.id, quantity: 1 },
+            { id: shirt!.id, quantity: 1 },
+          ],
+        },
+        `Item ${shirt!.id} is listed twice`,
+      ],
     ] as const) {
       const res = await t.admin.post(receiveUrl, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json()).toEqual({ type: "invalid_data", message });
     }
-    for (const body of [{ items: [] }, { items: [{ id: shirt!.id, quantity: 0 }] }, { items: [{ id: shirt!.id, quantity: -1 }] }, { items: [{ id: shirt!.id, quantity: "1" }] }, { items: [{ quantity: 1 }] }, { location_id: LOC }]) {
+    for (const body of [
+      { items: [] },
+      { items: [{ id: shirt!.id, quantity: 0 }] },
+      { items: [{ id: shirt!.id, quantity: -1 }] },
+      { items: [{ id: shirt!.id, quantity: "1" }] },
+      { items: [{ quantity: 1 }] },
+      { location_id: LOC },
+    ]) {
       const res = await t.admin.post(receiveUrl, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe("invalid_data");
@@ -151,29 +234,49 @@ describe("returns", () => {
     expect(rest.json().return.received_at).not.toBeNull();
     expect(await stock()).toBe(before + 2);
     expect((await get(order.id)).items[0]).toMatchObject({ return_requested_quantity: 2, return_received_quantity: 2 });
-    expect((await t.admin.post(receiveUrl, { items: [{ id: shirt!.id, quantity: 1 }] })).json().message).toBe(`Return ${ret.id} is received`);
+    expect((await t.admin.post(receiveUrl, { items: [{ id: shirt!.id, quantity: 1 }] })).json().message).toBe(
+      `Return ${ret.id} is received`,
+    );
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}&status[]=received`)).json();
     expect(listed.returns.map((r: { id: string }) => r.id)).toEqual([ret.id]);
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`)).json().order_changes.map((c: { action: string }) => c.action);
-    expect(actions).toEqual(["order_placed", "fulfillment_created", "return_requested", "return_received", "return_received"]);
+    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`))
+      .json()
+      .order_changes.map((c: { action: string }) => c.action);
+    expect(actions).toEqual([
+      "order_placed",
+      "fulfillment_created",
+      "return_requested",
+      "return_received",
+      "return_received",
+    ]);
   });
 
   it("cancels a requested return so its units can be asked back again; a return with units back cannot be canceled", async () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    const ret = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
+    ).json().return;
     const canceled = await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`, {});
     expect(canceled.statusCode).toBe(200);
     expect(canceled.json().return).toMatchObject({ id: ret.id, status: "canceled" });
     expect(canceled.json().return.canceled_at).not.toBeNull();
     expect(canceled.json().order.items[0]).toMatchObject({ return_requested_quantity: 0, return_received_quantity: 0 });
-    expect((await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`, {})).json()).toEqual({ type: "invalid_data", message: `Return ${ret.id} is canceled and cannot be canceled` });
-    expect((await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/receive`, {})).json()).toEqual({ type: "invalid_data", message: `Return ${ret.id} is canceled` });
+    expect((await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`, {})).json()).toEqual({
+      type: "invalid_data",
+      message: `Return ${ret.id} is canceled and cannot be canceled`,
+    });
+    expect((await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/receive`, {})).json()).toEqual({
+      type: "invalid_data",
+      message: `Return ${ret.id} is canceled`,
+    });
     expect(await stock()).toBe(before);
 
     // The two shirts can be asked back again; once one is back, the return stays.
-    const again = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    const again = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
+    ).json().return;
     await t.admin.post(`/admin/returns/${again.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
     const refused = await t.admin.post(`/admin/returns/${again.id}/cancel`, {});
     expect(refused.statusCode).toBe(400);
@@ -183,15 +286,25 @@ describe("returns", () => {
     const other = (await placeTestOrder(t.app)).order;
     expect((await t.admin.post(`/admin/orders/${other.id}/returns/${again.id}/cancel`, {})).statusCode).toBe(404);
     expect((await t.admin.post("/admin/returns/ret_missing/cancel", {})).statusCode).toBe(404);
-    const byReturns = await t.admin.post("/admin/returns", { order_id: order.id, items: [{ id: order.items[0]!.id, quantity: 0 }], location_id: LOC });
+    const byReturns = await t.admin.post("/admin/returns", {
+      order_id: order.id,
+      items: [{ id: order.items[0]!.id, quantity: 0 }],
+      location_id: LOC,
+    });
     expect(byReturns.statusCode).toBe(400);
   });
 
   it("refuses a return to a location where its items are not stocked, writing nothing", async () => {
     const order = await fulfilledOrder();
-    const res = await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: "sloc_nowhere" });
+    const res = await t.admin.post(`/admin/orders/${order.id}/returns`, {
+      items: [{ id: order.items[0]!.id, quantity: 1 }],
+      location_id: "sloc_nowhere",
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ type: "invalid_data", message: `Inventory item ${items.variant_shirt} is not stocked at location sloc_nowhere` });
+    expect(res.json()).toEqual({
+      type: "invalid_data",
+      message: `Inventory item ${items.variant_shirt} is not stocked at location sloc_nowhere`,
+    });
     const current = await get(order.id);
     expect(current.returns).toEqual([]);
     expect(current.items[0].return_requested_quantity).toBe(0);
@@ -202,21 +315,39 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })).json().return;
+    const ret = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
+    ).json().return;
     await t.admin.post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
     // The second receipt fails at the restock step: the first one stays as it was.
-    const res = await withFailure(db, "inventory_level", "UPDATE", "true", () => t.admin.post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] }));
+    const res = await withFailure(db, "inventory_level", "UPDATE", "true", () =>
+      t.admin.post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] }),
+    );
     expect(res.statusCode).toBe(500);
     let current = await get(order.id);
-    expect(current.returns[0]).toMatchObject({ status: "partially_received", received_at: null, items: [{ received_quantity: 1 }] });
+    expect(current.returns[0]).toMatchObject({
+      status: "partially_received",
+      received_at: null,
+      items: [{ received_quantity: 1 }],
+    });
     expect(current.items[0].return_received_quantity).toBe(1);
     expect(await stock()).toBe(before + 1);
 
     // cancel-return fails at the order step, then at the return's own update: still requested.
     const second = await fulfilledOrder();
-    const toCancel = (await t.admin.post(`/admin/orders/${second.id}/returns`, { items: [{ id: second.items[0]!.id, quantity: 2 }], location_id: LOC })).json().return;
-    for (const [table, when] of [["order_line_item", "true"], ["order_return", "NEW.status = 'canceled'"]] as const) {
-      const failed = await withFailure(db, table, "UPDATE", when, () => t.admin.post(`/admin/returns/${toCancel.id}/cancel`, {}));
+    const toCancel = (
+      await t.admin.post(`/admin/orders/${second.id}/returns`, {
+        items: [{ id: second.items[0]!.id, quantity: 2 }],
+        location_id: LOC,
+      })
+    ).json().return;
+    for (const [table, when] of [
+      ["order_line_item", "true"],
+      ["order_return", "NEW.status = 'canceled'"],
+    ] as const) {
+      const failed = await withFailure(db, table, "UPDATE", when, () =>
+        t.admin.post(`/admin/returns/${toCancel.id}/cancel`, {}),
+      );
       expect(failed.statusCode, table).toBe(500);
       current = await get(second.id);
       expect(current.returns[0], table).toMatchObject({ status: "requested", canceled_at: null });
@@ -229,8 +360,14 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC })).json().return;
-    const results = await Promise.all([t.admin.post(`/admin/returns/${ret.id}/receive`, {}), t.admin.post(`/admin/returns/${ret.id}/receive`, {}), t.admin.post(`/admin/returns/${ret.id}/cancel`, {})]);
+    const ret = (
+      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC })
+    ).json().return;
+    const results = await Promise.all([
+      t.admin.post(`/admin/returns/${ret.id}/receive`, {}),
+      t.admin.post(`/admin/returns/${ret.id}/receive`, {}),
+      t.admin.post(`/admin/returns/${ret.id}/cancel`, {}),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
     const current = await get(order.id);
     if (current.returns[0].status === "received") {
@@ -246,7 +383,10 @@ describe("returns", () => {
   it("a fulfillment with units asked back cannot be canceled", async () => {
     const order = await fulfilledOrder();
     const fid = (await get(order.id)).fulfillments[0].id;
-    await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: order.items[0]!.id, quantity: 1 }], location_id: LOC });
+    await t.admin.post(`/admin/orders/${order.id}/returns`, {
+      items: [{ id: order.items[0]!.id, quantity: 1 }],
+      location_id: LOC,
+    });
     const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`, {});
     expect(res.statusCode).toBe(400);
     expect((await get(order.id)).fulfillments[0].canceled_at).toBeNull();
@@ -266,11 +406,16 @@ describe("POST /admin/orders/{id}/complete", () => {
 
     const canceled = (await placeTestOrder(t.app)).order;
     await t.admin.post(`/admin/orders/${canceled.id}/cancel`, {});
-    expect((await t.admin.post(`/admin/orders/${canceled.id}/complete`, {})).json()).toEqual({ type: "invalid_data", message: `Order ${canceled.id} is canceled and cannot be completed` });
+    expect((await t.admin.post(`/admin/orders/${canceled.id}/complete`, {})).json()).toEqual({
+      type: "invalid_data",
+      message: `Order ${canceled.id} is canceled and cannot be completed`,
+    });
     expect((await t.admin.post("/admin/orders/order_missing/complete", {})).statusCode).toBe(404);
 
     const failing = (await placeTestOrder(t.app)).order;
-    const failed = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'order_completed'", () => t.admin.post(`/admin/orders/${failing.id}/complete`, {}));
+    const failed = await withFailure(t.database.db, "order_change", "INSERT", "NEW.action = 'order_completed'", () =>
+      t.admin.post(`/admin/orders/${failing.id}/complete`, {}),
+    );
     expect(failed.statusCode).toBe(500);
     expect((await get(failing.id)).status).toBe("pending");
   });

@@ -12,9 +12,13 @@ const Body = Type.Object(
 
 /** `POST /admin/sales-channels/{id}/products` `{add?, remove?}`: links products to a channel (docs/CONTRACT.md). */
 export default async function salesChannelProducts(app: App): Promise<void> {
-  app.post("/sales-channels/:id/products", { schema: { params: Params, body: Body, response: Answer("sales_channel", SalesChannelView) } }, async (request) => {
-    const channel = await app.modules.salesChannel.retrieve(request.params.id);
-    await app.modules.product.linkSalesChannelProducts(channel.id, request.body);
-    return { sales_channel: channel };
-  });
+  app.post(
+    "/sales-channels/:id/products",
+    { schema: { params: Params, body: Body, response: Answer("sales_channel", SalesChannelView) } },
+    async (request) => {
+      const channel = await app.modules.salesChannel.retrieve(request.params.id);
+      await app.modules.product.linkSalesChannelProducts(channel.id, request.body);
+      return { sales_channel: channel };
+    },
+  );
 }

@@ -40,7 +40,12 @@ describe("admin sales channels", () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
-    const malformed = await t.app.inject({ method: "POST", url: "/admin/sales-channels", headers: { ...admin, "content-type": "application/json" }, payload: "{bad" });
+    const malformed = await t.app.inject({
+      method: "POST",
+      url: "/admin/sales-channels",
+      headers: { ...admin, "content-type": "application/json" },
+      payload: "{bad",
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ type: "invalid_data", message: "Malformed JSON in request body" });
     expect((await t.admin.get("/admin/sales-channels")).json().count).toBe(before);

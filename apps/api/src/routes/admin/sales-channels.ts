@@ -5,11 +5,24 @@ import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
-const ListSalesChannels = ListQueryOf({ id: Id(), name: Title() }, { q: Type.Optional(Title()), is_disabled: Type.Optional(Type.Boolean()) });
+const ListSalesChannels = ListQueryOf(
+  { id: Id(), name: Title() },
+  { q: Type.Optional(Title()), is_disabled: Type.Optional(Type.Boolean()) },
+);
 
 /** Admin sales channels: CRUD (docs/CONTRACT.md). */
 export default async function salesChannels(app: App): Promise<void> {
   const channels = app.modules.salesChannel;
-  const operations = standardCrud(channels, { query: ListSalesChannels, create: SalesChannelCreate, update: SalesChannelUpdate });
-  crudRoutes(app, { path: "/sales-channels", one: "sales_channel", many: "sales_channels", view: SalesChannelView, ...operations });
+  const operations = standardCrud(channels, {
+    query: ListSalesChannels,
+    create: SalesChannelCreate,
+    update: SalesChannelUpdate,
+  });
+  crudRoutes(app, {
+    path: "/sales-channels",
+    one: "sales_channel",
+    many: "sales_channels",
+    view: SalesChannelView,
+    ...operations,
+  });
 }

@@ -17,7 +17,11 @@ describe("admin shipping profiles", () => {
     expect(profile).toMatchObject({ name: "Heavy", type: "custom" });
     expect((await t.admin.post("/admin/shipping-profiles", { name: "Heavy", type: "custom" })).statusCode).toBe(409);
     expect((await t.admin.get("/admin/shipping-profiles?type=custom")).json()).toMatchObject({ count: 1 });
-    expect((await t.admin.delete(`/admin/shipping-profiles/${profile.id}`)).json()).toEqual({ id: profile.id, object: "shipping_profile", deleted: true });
+    expect((await t.admin.delete(`/admin/shipping-profiles/${profile.id}`)).json()).toEqual({
+      id: profile.id,
+      object: "shipping_profile",
+      deleted: true,
+    });
     expect((await t.admin.get(`/admin/shipping-profiles/${profile.id}`)).statusCode).toBe(404);
   });
 
@@ -34,21 +38,36 @@ describe("admin shipping options", () => {
   it("creates an option in the default profile with currency and region prices", async () => {
     const res = await t.admin.post("/admin/shipping-options", {
       name: "Standard",
-      prices: [{ currency_code: "USD", amount: 800 }, { region_id: us, amount: 500 }],
+      prices: [
+        { currency_code: "USD", amount: 800 },
+        { region_id: us, amount: 500 },
+      ],
       type: { label: "Standard", code: "standard" },
     });
     expect(res.statusCode).toBe(200);
     const option = res.json().shipping_option;
-    expect(option).toMatchObject({ name: "Standard", price_type: "flat", provider_id: "manual_manual", type: { label: "Standard", code: "standard" } });
+    expect(option).toMatchObject({
+      name: "Standard",
+      price_type: "flat",
+      provider_id: "manual_manual",
+      type: { label: "Standard", code: "standard" },
+    });
     expect(option.prices).toEqual([
       expect.objectContaining({ currency_code: "usd", region_id: null, amount: 800 }),
       expect.objectContaining({ currency_code: null, region_id: us, amount: 500 }),
     ]);
-    const profile = (await t.admin.get(`/admin/shipping-profiles/${option.shipping_profile_id}`)).json().shipping_profile;
+    const profile = (await t.admin.get(`/admin/shipping-profiles/${option.shipping_profile_id}`)).json()
+      .shipping_profile;
     expect(profile.type).toBe("default");
 
-    const updated = await t.admin.post(`/admin/shipping-options/${option.id}`, { name: "Express", prices: [{ currency_code: "usd", amount: 1500 }] });
-    expect(updated.json().shipping_option).toMatchObject({ name: "Express", prices: [expect.objectContaining({ amount: 1500 })] });
+    const updated = await t.admin.post(`/admin/shipping-options/${option.id}`, {
+      name: "Express",
+      prices: [{ currency_code: "usd", amount: 1500 }],
+    });
+    expect(updated.json().shipping_option).toMatchObject({
+      name: "Express",
+      prices: [expect.objectContaining({ amount: 1500 })],
+    });
 
     const list = await t.admin.get("/admin/shipping-options?q=expr");
     expect(list.json()).toMatchObject({ count: 1, shipping_options: [expect.objectContaining({ id: option.id })] });
@@ -58,11 +77,32 @@ describe("admin shipping options", () => {
   });
 
   it("offers a cart only the options priced in its region or currency", async () => {
-    const usd = (await t.admin.post("/admin/shipping-options", { name: "US only", region_id: us, prices: [{ currency_code: "usd", amount: 700 }] })).json().shipping_option;
-    const anywhere = (await t.admin.post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 900 }, { region_id: us, amount: 300 }] })).json().shipping_option;
-    await t.admin.post("/admin/shipping-options", { name: "Hidden", prices: [{ currency_code: "usd", amount: 1 }], rules: [{ attribute: "enabled_in_store", operator: "eq", value: "false" }] });
+    const usd = (
+      await t.admin.post("/admin/shipping-options", {
+        name: "US only",
+        region_id: us,
+        prices: [{ currency_code: "usd", amount: 700 }],
+      })
+    ).json().shipping_option;
+    const anywhere = (
+      await t.admin.post("/admin/shipping-options", {
+        name: "Anywhere",
+        prices: [
+          { currency_code: "eur", amount: 900 },
+          { region_id: us, amount: 300 },
+        ],
+      })
+    ).json().shipping_option;
+    await t.admin.post("/admin/shipping-options", {
+      name: "Hidden",
+      prices: [{ currency_code: "usd", amount: 1 }],
+      rules: [{ attribute: "enabled_in_store", operator: "eq", value: "false" }],
+    });
     const options = await t.app.modules.fulfillment.optionsForContext({ region_id: us, currency_code: "usd" });
-    expect(options.map((o) => [o.id, o.amount])).toEqual([[usd.id, 700], [anywhere.id, 300]]);
+    expect(options.map((o) => [o.id, o.amount])).toEqual([
+      [usd.id, 700],
+      [anywhere.id, 300],
+    ]);
     const inEu = await t.app.modules.fulfillment.optionsForContext({ region_id: eu, currency_code: "eur" });
     expect(inEu.map((o) => [o.id, o.amount])).toEqual([[anywhere.id, 900]]);
   });
@@ -75,7 +115,13 @@ describe("admin shipping options", () => {
       { name: "x", prices: [{ currency_code: "usd", amount: -1 }] },
       { name: "x", prices: [{ currency_code: "usd", amount: 1.5 }] },
       { name: "x", prices: [{ amount: 1 }] },
-      { name: "x", prices: [{ currency_code: "usd", amount: 1 }, { currency_code: "USD", amount: 2 }] },
+      {
+        name: "x",
+        prices: [
+          { currency_code: "usd", amount: 1 },
+          { currency_code: "USD", amount: 2 },
+        ],
+      },
       { name: "x", prices: [{ currency_code: "usd", amount: 1 }], shipping_profile_id: "sp_missing" },
       { name: "x", prices: [{ currency_code: "usd", amount: 1 }], price_type: "calculated" },
       { name: "x", prices: [{ region_id: "reg_missing", amount: 1 }] },
@@ -92,23 +138,55 @@ describe("admin shipping options", () => {
   });
 
   it("leaves an option unchanged when an update's prices are bad", async () => {
-    const option = (await t.admin.post("/admin/shipping-options", { name: "Keep", prices: [{ currency_code: "usd", amount: 100 }] })).json().shipping_option;
-    const res = await t.admin.post(`/admin/shipping-options/${option.id}`, { name: "Changed", prices: [{ currency_code: "usd", amount: 1 }, { currency_code: "usd", amount: 2 }] });
+    const option = (
+      await t.admin.post("/admin/shipping-options", { name: "Keep", prices: [{ currency_code: "usd", amount: 100 }] })
+    ).json().shipping_option;
+    const res = await t.admin.post(`/admin/shipping-options/${option.id}`, {
+      name: "Changed",
+      prices: [
+        { currency_code: "usd", amount: 1 },
+        { currency_code: "usd", amount: 2 },
+      ],
+    });
     expect(res.statusCode).toBe(400);
-    expect((await t.admin.get(`/admin/shipping-options/${option.id}`)).json().shipping_option).toMatchObject({ name: "Keep", prices: [expect.objectContaining({ amount: 100 })] });
+    expect((await t.admin.get(`/admin/shipping-options/${option.id}`)).json().shipping_option).toMatchObject({
+      name: "Keep",
+      prices: [expect.objectContaining({ amount: 100 })],
+    });
   });
 });
 
 describe("admin shipping options: where an option ships from, Medusa's way", () => {
   it("answers service_zone.fulfillment_set.location as the option's stock location, null without one", async () => {
     const location = await t.app.modules.stockLocation.create({ name: "Berlin warehouse" });
-    const from = (await t.admin.post("/admin/shipping-options", { name: "From Berlin", stock_location_id: location.id, prices: [{ currency_code: "eur", amount: 500 }] })).json().shipping_option;
-    const nowhere = (await t.admin.post("/admin/shipping-options", { name: "Anywhere", prices: [{ currency_code: "eur", amount: 700 }] })).json().shipping_option;
-    const one = await t.admin.get(`/admin/shipping-options/${from.id}?fields=+service_zone.fulfillment_set.location.id`);
+    const from = (
+      await t.admin.post("/admin/shipping-options", {
+        name: "From Berlin",
+        stock_location_id: location.id,
+        prices: [{ currency_code: "eur", amount: 500 }],
+      })
+    ).json().shipping_option;
+    const nowhere = (
+      await t.admin.post("/admin/shipping-options", {
+        name: "Anywhere",
+        prices: [{ currency_code: "eur", amount: 700 }],
+      })
+    ).json().shipping_option;
+    const one = await t.admin.get(
+      `/admin/shipping-options/${from.id}?fields=+service_zone.fulfillment_set.location.id`,
+    );
     expect(one.json().shipping_option.service_zone).toEqual({ fulfillment_set: { location: { id: location.id } } });
-    const list = (await t.admin.get(`/admin/shipping-options?id[]=${from.id}&id[]=${nowhere.id}&fields=id,*service_zone.fulfillment_set.location`)).json().shipping_options;
+    const list = (
+      await t.admin.get(
+        `/admin/shipping-options?id[]=${from.id}&id[]=${nowhere.id}&fields=id,*service_zone.fulfillment_set.location`,
+      )
+    ).json().shipping_options;
     expect(list.find((o: { id: string }) => o.id === nowhere.id).service_zone).toBeNull();
-    expect(list.find((o: { id: string }) => o.id === from.id).service_zone.fulfillment_set).toEqual({ location: { id: location.id, name: "Berlin warehouse" } });
-    expect((await t.admin.get(`/admin/shipping-options/${from.id}`)).json().shipping_option).not.toHaveProperty("service_zone");
+    expect(list.find((o: { id: string }) => o.id === from.id).service_zone.fulfillment_set).toEqual({
+      location: { id: location.id, name: "Berlin warehouse" },
+    });
+    expect((await t.admin.get(`/admin/shipping-options/${from.id}`)).json().shipping_option).not.toHaveProperty(
+      "service_zone",
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
-import { ShippingOptionCreate, ShippingOptionUpdate, ShippingOptionView, type ShippingOption } from "@kasse/modules/fulfillment";
+import {
+  ShippingOptionCreate,
+  ShippingOptionUpdate,
+  ShippingOptionView,
+  type ShippingOption,
+} from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
@@ -8,7 +13,13 @@ import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, list
 const Params = Type.Object({ id: Id() });
 /** An option with, when asked for, where it ships from in Medusa's terms (see `withLocation`). */
 const AdminShippingOptionView = Extend(ShippingOptionView, {
-  service_zone: Type.Optional(OrNull(View({ fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }) }))),
+  service_zone: Type.Optional(
+    OrNull(
+      View({
+        fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }),
+      }),
+    ),
+  ),
 });
 const ListOptions = Type.Object(
   {
@@ -28,7 +39,13 @@ export default async function shippingOptions(app: App): Promise<void> {
 
   /** The option's region and its regional prices must name live regions (a module never reads another's tables). */
   const requireRegions = async (body: ShippingOptionUpdate) => {
-    const ids = [...new Set([body.region_id, ...(body.prices ?? []).map((p) => ("region_id" in p ? p.region_id : null))].filter((id): id is string => !!id))];
+    const ids = [
+      ...new Set(
+        [body.region_id, ...(body.prices ?? []).map((p) => ("region_id" in p ? p.region_id : null))].filter(
+          (id): id is string => !!id,
+        ),
+      ),
+    ];
     if (ids.length === 0) return;
     const { items } = await app.modules.region.list({ id: ids }, { limit: ids.length, offset: 0 });
     const missing = ids.filter((id) => !items.some((region) => region.id === id));
@@ -43,7 +60,9 @@ export default async function shippingOptions(app: App): Promise<void> {
   const withLocation = async (options: ShippingOption[], selection: FieldSelection) => {
     if (!wants(selection, "service_zone")) return options;
     const ids = [...new Set(options.flatMap((o) => (o.stock_location_id ? [o.stock_location_id] : [])))];
-    const { items } = ids.length ? await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const { items } = ids.length
+      ? await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 })
+      : { items: [] };
     const byId = new Map(items.map((l) => [l.id, { id: l.id, name: l.name }]));
     return options.map((option) => {
       const location = option.stock_location_id ? byId.get(option.stock_location_id) : undefined;
@@ -51,27 +70,57 @@ export default async function shippingOptions(app: App): Promise<void> {
     });
   };
 
-  app.get("/shipping-options", { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
-    const selection = parseFields(fields);
-    return listResponse("shipping_options", project(await withLocation(items, selection), selection), count, { limit, offset });
-  });
+  app.get(
+    "/shipping-options",
+    { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
+      const selection = parseFields(fields);
+      return listResponse("shipping_options", project(await withLocation(items, selection), selection), count, {
+        limit,
+        offset,
+      });
+    },
+  );
 
-  app.post("/shipping-options", { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
-    await requireRegions(request.body);
-    return { shipping_option: await fulfillment.createOption(request.body) };
-  });
+  app.post(
+    "/shipping-options",
+    { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } },
+    async (request) => {
+      await requireRegions(request.body);
+      return { shipping_option: await fulfillment.createOption(request.body) };
+    },
+  );
 
-  app.get("/shipping-options/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("shipping_option", AdminShippingOptionView) } }, async (request) => {
-    const selection = parseFields(request.query.fields);
-    return { shipping_option: project((await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0], selection) };
-  });
+  app.get(
+    "/shipping-options/:id",
+    {
+      schema: {
+        params: Params,
+        querystring: RetrieveQuery,
+        response: Answer("shipping_option", AdminShippingOptionView),
+      },
+    },
+    async (request) => {
+      const selection = parseFields(request.query.fields);
+      return {
+        shipping_option: project(
+          (await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0],
+          selection,
+        ),
+      };
+    },
+  );
 
-  app.post("/shipping-options/:id", { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } }, async (request) => {
-    await requireRegions(request.body);
-    return { shipping_option: await fulfillment.updateOption(request.params.id, request.body) };
-  });
+  app.post(
+    "/shipping-options/:id",
+    { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } },
+    async (request) => {
+      await requireRegions(request.body);
+      return { shipping_option: await fulfillment.updateOption(request.params.id, request.body) };
+    },
+  );
 
   app.delete("/shipping-options/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await fulfillment.deleteOption(request.params.id);

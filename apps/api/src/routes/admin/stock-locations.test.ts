@@ -5,17 +5,30 @@ const t = useTestApp();
 
 describe("admin stock locations", () => {
   it("creates with an address, retrieves, updates, lists and soft-deletes", async () => {
-    const created = await t.admin.post("/admin/stock-locations", { name: "Berlin", address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "DE", postal_code: "10115" } });
+    const created = await t.admin.post("/admin/stock-locations", {
+      name: "Berlin",
+      address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "DE", postal_code: "10115" },
+    });
     expect(created.statusCode).toBe(200);
     const location = created.json().stock_location;
     expect(location.id).toMatch(/^sloc_/);
-    expect(location).toMatchObject({ name: "Berlin", sales_channels: [], address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "de", postal_code: "10115", address_2: null } });
+    expect(location).toMatchObject({
+      name: "Berlin",
+      sales_channels: [],
+      address: { address_1: "Hauptstr. 1", city: "Berlin", country_code: "de", postal_code: "10115", address_2: null },
+    });
     expect(location.address_id).toBe(location.address.id);
     expect(typeof location.created_at).toBe("string");
 
-    const updated = await t.admin.post(`/admin/stock-locations/${location.id}`, { name: "Berlin Mitte", address: { address_1: "Friedrichstr. 2", country_code: "de" } });
+    const updated = await t.admin.post(`/admin/stock-locations/${location.id}`, {
+      name: "Berlin Mitte",
+      address: { address_1: "Friedrichstr. 2", country_code: "de" },
+    });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().stock_location).toMatchObject({ name: "Berlin Mitte", address: { address_1: "Friedrichstr. 2", city: null } });
+    expect(updated.json().stock_location).toMatchObject({
+      name: "Berlin Mitte",
+      address: { address_1: "Friedrichstr. 2", city: null },
+    });
 
     const noAddress = await t.admin.post(`/admin/stock-locations/${location.id}`, { address: null });
     expect(noAddress.json().stock_location).toMatchObject({ address_id: null, address: null });
@@ -28,7 +41,11 @@ describe("admin stock locations", () => {
     expect(named.json().stock_locations.map((l: { name: string }) => l.name)).toEqual(["Berlin Mitte", "Hamburg"]);
     expect(Object.keys(named.json().stock_locations[0]).sort()).toEqual(["id", "name"]);
 
-    expect((await t.admin.delete(`/admin/stock-locations/${location.id}`)).json()).toEqual({ id: location.id, object: "stock_location", deleted: true });
+    expect((await t.admin.delete(`/admin/stock-locations/${location.id}`)).json()).toEqual({
+      id: location.id,
+      object: "stock_location",
+      deleted: true,
+    });
     expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
     expect((await t.admin.delete(`/admin/stock-locations/${location.id}`)).statusCode).toBe(404);
   });
@@ -38,14 +55,28 @@ describe("admin stock locations", () => {
     const shop = (await t.admin.post("/admin/sales-channels", { name: "Shop" })).json().sales_channel;
     const location = (await t.admin.post("/admin/stock-locations", { name: "Warehouse" })).json().stock_location;
 
-    const linked = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id, shop.id, web.id] });
+    const linked = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, {
+      add: [web.id, shop.id, web.id],
+    });
     expect(linked.statusCode).toBe(200);
-    expect(linked.json().stock_location.sales_channels.map((c: { id: string }) => c.id).sort()).toEqual([web.id, shop.id].sort());
+    expect(
+      linked
+        .json()
+        .stock_location.sales_channels.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual([web.id, shop.id].sort());
     expect(linked.json().stock_location.sales_channels[0]).toHaveProperty("name");
     // Linking again is a no-op.
-    expect((await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id] })).json().stock_location.sales_channels).toHaveLength(2);
+    expect(
+      (await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [web.id] })).json()
+        .stock_location.sales_channels,
+    ).toHaveLength(2);
 
-    expect((await t.admin.get(`/admin/stock-locations?sales_channel_id=${shop.id}`)).json().stock_locations.map((l: { id: string }) => l.id)).toEqual([location.id]);
+    expect(
+      (await t.admin.get(`/admin/stock-locations?sales_channel_id=${shop.id}`))
+        .json()
+        .stock_locations.map((l: { id: string }) => l.id),
+    ).toEqual([location.id]);
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([location.id]);
 
     const removed = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { remove: [shop.id] });
@@ -56,7 +87,9 @@ describe("admin stock locations", () => {
     const unknown = await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: ["sc_missing"] });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().type).toBe("not_found");
-    expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location.sales_channels).toHaveLength(1);
+    expect(
+      (await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location.sales_channels,
+    ).toHaveLength(1);
 
     await t.admin.delete(`/admin/stock-locations/${location.id}`);
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([]);
@@ -80,16 +113,23 @@ describe("admin stock locations", () => {
     expect((await t.admin.get("/admin/stock-locations")).json().count).toBe(before);
     const location = (await t.admin.post("/admin/stock-locations", { name: "Keep" })).json().stock_location;
     expect((await t.admin.post(`/admin/stock-locations/${location.id}`, { name: "" })).statusCode).toBe(400);
-    expect((await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: "sc_1" })).statusCode).toBe(400);
+    expect(
+      (await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: "sc_1" })).statusCode,
+    ).toBe(400);
     expect((await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location.name).toBe("Keep");
     expect((await t.admin.get("/admin/stock-locations?order=nope")).json().type).toBe("invalid_data");
   });
 
   it("answers unknown ids with 404 and requires an admin", async () => {
     expect((await t.admin.post("/admin/stock-locations/sloc_missing", { name: "x" })).statusCode).toBe(404);
-    expect((await t.admin.post("/admin/stock-locations/sloc_missing/sales-channels", { add: [] })).json().type).toBe("not_found");
+    expect((await t.admin.post("/admin/stock-locations/sloc_missing/sales-channels", { add: [] })).json().type).toBe(
+      "not_found",
+    );
     expect((await t.app.inject({ method: "GET", url: "/admin/stock-locations" })).statusCode).toBe(401);
     const customer = await t.customerHeaders("cus_1");
-    expect((await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: customer, payload: { name: "x" } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: "POST", url: "/admin/stock-locations", headers: customer, payload: { name: "x" } }))
+        .statusCode,
+    ).toBe(403);
   });
 });

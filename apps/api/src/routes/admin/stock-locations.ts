@@ -1,13 +1,22 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
-import { StockLocationCreate, StockLocationSalesChannels, StockLocationUpdate, type StockLocation, StockLocationView } from "@kasse/modules/stock-location";
+import {
+  StockLocationCreate,
+  StockLocationSalesChannels,
+  StockLocationUpdate,
+  type StockLocation,
+  StockLocationView,
+} from "@kasse/modules/stock-location";
 import { setStockLocationSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const ListStockLocations = ListQueryOf({ id: Id(), name: Title(), sales_channel_id: Id() }, { q: Type.Optional(Title()) });
+const ListStockLocations = ListQueryOf(
+  { id: Id(), name: Title(), sales_channel_id: Id() },
+  { q: Type.Optional(Title()) },
+);
 
 /** Admin stock locations: CRUD with an address, and their sales channels (docs/CONTRACT.md). */
 export default async function stockLocations(app: App): Promise<void> {
@@ -16,16 +25,44 @@ export default async function stockLocations(app: App): Promise<void> {
   /** Replaces each location's `sales_channel_ids` by the channels themselves: one query for the page. */
   const shape = async (items: StockLocation[]) => {
     const ids = [...new Set(items.flatMap((l) => l.sales_channel_ids))];
-    const { items: channels } = ids.length ? await app.modules.salesChannel.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const { items: channels } = ids.length
+      ? await app.modules.salesChannel.list({ id: ids }, { limit: ids.length, offset: 0 })
+      : { items: [] };
     const byId = new Map(channels.map(({ deleted_at: _deleted, ...c }) => [c.id, c]));
-    return items.map(({ sales_channel_ids, ...location }) => ({ ...location, sales_channels: sales_channel_ids.flatMap((id) => byId.get(id) ?? []) }));
+    return items.map(({ sales_channel_ids, ...location }) => ({
+      ...location,
+      sales_channels: sales_channel_ids.flatMap((id) => byId.get(id) ?? []),
+    }));
   };
   const one = async (location: StockLocation) => (await shape([location]))[0]!;
 
-  const operations = standardCrud(locations, { query: ListStockLocations, create: StockLocationCreate, update: StockLocationUpdate });
-  crudRoutes(app, { path: "/stock-locations", one: "stock_location", many: "stock_locations", view: StockLocationView, present: shape, ...operations });
-
-  app.post("/stock-locations/:id/sales-channels", { schema: { params: Params, body: StockLocationSalesChannels, response: Answer("stock_location", StockLocationView) } }, async (request) => {
-    return { stock_location: await one(await setStockLocationSalesChannels(app.modules, request.params.id, request.body)) };
+  const operations = standardCrud(locations, {
+    query: ListStockLocations,
+    create: StockLocationCreate,
+    update: StockLocationUpdate,
   });
+  crudRoutes(app, {
+    path: "/stock-locations",
+    one: "stock_location",
+    many: "stock_locations",
+    view: StockLocationView,
+    present: shape,
+    ...operations,
+  });
+
+  app.post(
+    "/stock-locations/:id/sales-channels",
+    {
+      schema: {
+        params: Params,
+        body: StockLocationSalesChannels,
+        response: Answer("stock_location", StockLocationView),
+      },
+    },
+    async (request) => {
+      return {
+        stock_location: await one(await setStockLocationSalesChannels(app.modules, request.params.id, request.body)),
+      };
+    },
+  );
 }

@@ -3,7 +3,6 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
-
 describe("admin store", () => {
   it("answers the one store, created on first read with the default sales channel", async () => {
     const res = await t.admin.get("/admin/stores");
@@ -11,12 +10,20 @@ describe("admin store", () => {
     const body = res.json();
     expect(body).toMatchObject({ count: 1, offset: 0, limit: 15 });
     const [store] = body.stores;
-    expect(store).toMatchObject({ id: expect.stringMatching(/^store_/), name: "Kasse Store", default_region_id: null, default_location_id: null, metadata: null });
+    expect(store).toMatchObject({
+      id: expect.stringMatching(/^store_/),
+      name: "Kasse Store",
+      default_region_id: null,
+      default_location_id: null,
+      metadata: null,
+    });
     const channels = (await t.admin.get("/admin/sales-channels")).json().sales_channels;
     expect(store.default_sales_channel_id).toBe(channels.find((c: { is_default: boolean }) => c.is_default).id);
     // A second read finds the same store.
     expect((await t.admin.get("/admin/stores")).json().stores.map((s: { id: string }) => s.id)).toEqual([store.id]);
-    expect((await t.admin.get(`/admin/stores/${store.id}?fields=id,name`)).json()).toEqual({ store: { id: store.id, name: "Kasse Store" } });
+    expect((await t.admin.get(`/admin/stores/${store.id}?fields=id,name`)).json()).toEqual({
+      store: { id: store.id, name: "Kasse Store" },
+    });
   });
 
   it("updates the name, the supported currencies (one default) and the defaults, and answers each currency", async () => {
@@ -35,24 +42,50 @@ describe("admin store", () => {
     const store = res.json().store;
     expect(store).toMatchObject({ id, name: "Ana's Shop", default_region_id: region.id });
     expect(store.supported_currencies).toEqual([
-      expect.objectContaining({ currency_code: "eur", is_default: true, store_id: id, currency: expect.objectContaining({ code: "eur", symbol: "€" }) }),
-      expect.objectContaining({ currency_code: "usd", is_default: false, currency: expect.objectContaining({ code: "usd" }) }),
+      expect.objectContaining({
+        currency_code: "eur",
+        is_default: true,
+        store_id: id,
+        currency: expect.objectContaining({ code: "eur", symbol: "€" }),
+      }),
+      expect.objectContaining({
+        currency_code: "usd",
+        is_default: false,
+        currency: expect.objectContaining({ code: "usd" }),
+      }),
     ]);
     // is_tax_inclusive became the currency's price preference.
-    const prefs = (await t.admin.get("/admin/price-preferences?attribute=currency_code&value[]=eur")).json().price_preferences;
-    expect(prefs).toEqual([expect.objectContaining({ attribute: "currency_code", value: "eur", is_tax_inclusive: true })]);
+    const prefs = (await t.admin.get("/admin/price-preferences?attribute=currency_code&value[]=eur")).json()
+      .price_preferences;
+    expect(prefs).toEqual([
+      expect.objectContaining({ attribute: "currency_code", value: "eur", is_tax_inclusive: true }),
+    ]);
 
     // The dashboard sends back what it read (ids, the currency object) with a new default.
-    const echoed = store.supported_currencies.map((c: { currency_code: string }) => ({ ...c, is_default: c.currency_code === "usd" }));
+    const echoed = store.supported_currencies.map((c: { currency_code: string }) => ({
+      ...c,
+      is_default: c.currency_code === "usd",
+    }));
     const again = await t.admin.post(`/admin/stores/${id}`, { supported_currencies: echoed });
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json().store.supported_currencies.map((c: { currency_code: string; is_default: boolean }) => [c.currency_code, c.is_default])).toEqual([
+    expect(
+      again
+        .json()
+        .store.supported_currencies.map((c: { currency_code: string; is_default: boolean }) => [
+          c.currency_code,
+          c.is_default,
+        ]),
+    ).toEqual([
       ["eur", false],
       ["usd", true],
     ]);
     // Removing a currency.
-    const removed = await t.admin.post(`/admin/stores/${id}`, { supported_currencies: [{ currency_code: "usd", is_default: true }] });
-    expect(removed.json().store.supported_currencies.map((c: { currency_code: string }) => c.currency_code)).toEqual(["usd"]);
+    const removed = await t.admin.post(`/admin/stores/${id}`, {
+      supported_currencies: [{ currency_code: "usd", is_default: true }],
+    });
+    expect(removed.json().store.supported_currencies.map((c: { currency_code: string }) => c.currency_code)).toEqual([
+      "usd",
+    ]);
     expect((await t.admin.get(`/admin/stores/${id}`)).json().store.name).toBe("Ana's Shop");
   });
 
@@ -61,9 +94,22 @@ describe("admin store", () => {
     const before = (await t.admin.get(`/admin/stores/${id}`)).json().store;
     const cases: Array<[unknown, number, string]> = [
       [{ supported_currencies: [{ currency_code: "xyz", is_default: true }] }, 400, "invalid_data"],
-      [{ supported_currencies: [{ currency_code: "eur", is_default: true }, { currency_code: "usd", is_default: true }] }, 400, "invalid_data"],
+      [
+        {
+          supported_currencies: [
+            { currency_code: "eur", is_default: true },
+            { currency_code: "usd", is_default: true },
+          ],
+        },
+        400,
+        "invalid_data",
+      ],
       [{ supported_currencies: [{ currency_code: "eur" }] }, 400, "invalid_data"],
-      [{ supported_currencies: [{ currency_code: "eur", is_default: true }, { currency_code: "EUR" }] }, 400, "invalid_data"],
+      [
+        { supported_currencies: [{ currency_code: "eur", is_default: true }, { currency_code: "EUR" }] },
+        400,
+        "invalid_data",
+      ],
       [{ name: "" }, 400, "invalid_data"],
       [{ name: 5 }, 400, "invalid_data"],
       [{ unknown: 1 }, 400, "invalid_data"],

@@ -5,7 +5,10 @@ import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
-const ListTaxRegions = ListQueryOf({ id: Id(), country_code: Code(), province_code: Code(), parent_id: Id() }, { q: Type.Optional(Title()) });
+const ListTaxRegions = ListQueryOf(
+  { id: Id(), country_code: Code(), province_code: Code(), parent_id: Id() },
+  { q: Type.Optional(Title()) },
+);
 
 /** Admin tax regions: a country or province with its default rate (docs/CONTRACT.md). */
 export default async function taxRegions(app: App): Promise<void> {

@@ -8,7 +8,12 @@ const dir = mkdtempSync(join(tmpdir(), "kasse-uploads-"));
 let t: TestApp;
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: "http://shop.test/", FILE_DIR: dir, UPLOAD_MAX_BYTES: "2048", UPLOAD_MAX_FILES: "3" });
+  t = await createTestApp({
+    PUBLIC_URL: "http://shop.test/",
+    FILE_DIR: dir,
+    UPLOAD_MAX_BYTES: "2048",
+    UPLOAD_MAX_FILES: "3",
+  });
   admin = await t.adminHeaders();
 });
 afterAll(async () => {
@@ -25,23 +30,38 @@ function form(parts: Array<{ name: string; filename?: string; type?: string; con
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${part.filename}"`}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
     chunks.push(Buffer.from("\r\n"));
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
 }
-const upload = (payload: Buffer, headers: Record<string, string> = admin, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
-  t.app.inject({ method: "POST", url: "/admin/uploads", headers: { ...headers, "content-type": contentType }, payload });
+const upload = (
+  payload: Buffer,
+  headers: Record<string, string> = admin,
+  contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+) =>
+  t.app.inject({
+    method: "POST",
+    url: "/admin/uploads",
+    headers: { ...headers, "content-type": contentType },
+    payload,
+  });
 const stored = () => readdirSync(dir).sort();
 
 describe("admin uploads", () => {
   it("stores images, answers their ids and urls, and serves them at /static", async () => {
-    const res = await upload(form([
-      { name: "files", filename: "Blue Shirt (front).PNG", type: "image/png", content: PNG },
-      { name: "files", filename: "../../etc/passwd.jpg", type: "image/jpeg", content: JPEG },
-    ]));
+    const res = await upload(
+      form([
+        { name: "files", filename: "Blue Shirt (front).PNG", type: "image/png", content: PNG },
+        { name: "files", filename: "../../etc/passwd.jpg", type: "image/jpeg", content: JPEG },
+      ]),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const files = res.json().files as Array<{ id: string; url: string }>;
     expect(files).toHaveLength(2);
@@ -69,9 +89,28 @@ describe("admin uploads", () => {
   it("refuses what is not an allowed image, too big, too many, empty, or not multipart, and stores nothing", async () => {
     const before = stored();
     const cases: Array<[string, Buffer, string?]> = [
-      ["a script named .png", form([{ name: "files", filename: "x.png", type: "image/png", content: "<script>alert(1)</script>" }])],
-      ["an SVG", form([{ name: "files", filename: "x.svg", type: "image/svg+xml", content: "<svg xmlns='http://www.w3.org/2000/svg'/>" }])],
-      ["one good and one bad file", form([{ name: "files", filename: "ok.png", content: PNG }, { name: "files", filename: "bad.png", content: "nope" }])],
+      [
+        "a script named .png",
+        form([{ name: "files", filename: "x.png", type: "image/png", content: "<script>alert(1)</script>" }]),
+      ],
+      [
+        "an SVG",
+        form([
+          {
+            name: "files",
+            filename: "x.svg",
+            type: "image/svg+xml",
+            content: "<svg xmlns='http://www.w3.org/2000/svg'/>",
+          },
+        ]),
+      ],
+      [
+        "one good and one bad file",
+        form([
+          { name: "files", filename: "ok.png", content: PNG },
+          { name: "files", filename: "bad.png", content: "nope" },
+        ]),
+      ],
       ["an empty file", form([{ name: "files", filename: "empty.png", content: Buffer.alloc(0) }])],
       ["no file at all", form([])],
       ["a text field", form([{ name: "note", content: "hello" }])],
@@ -83,17 +122,24 @@ describe("admin uploads", () => {
       expect(res.statusCode, label).toBe(400);
       expect(res.json().type, label).toBe("invalid_data");
     }
-    const tooBig = await upload(form([{ name: "files", filename: "big.png", content: Buffer.concat([PNG, Buffer.alloc(4096)]) }]));
+    const tooBig = await upload(
+      form([{ name: "files", filename: "big.png", content: Buffer.concat([PNG, Buffer.alloc(4096)]) }]),
+    );
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().type).toBe("invalid_data");
-    const tooMany = await upload(form(Array.from({ length: 4 }, (_, i) => ({ name: "files", filename: `${i}.png`, content: PNG }))));
+    const tooMany = await upload(
+      form(Array.from({ length: 4 }, (_, i) => ({ name: "files", filename: `${i}.png`, content: PNG }))),
+    );
     expect(tooMany.statusCode).toBe(413);
     expect(stored()).toEqual(before);
   });
 
   it("requires an admin; unknown or malformed ids are 4xx", async () => {
     expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), {})).statusCode).toBe(401);
-    expect((await upload(form([{ name: "files", filename: "x.png", content: PNG }]), await t.customerHeaders("cus_1"))).statusCode).toBe(403);
+    expect(
+      (await upload(form([{ name: "files", filename: "x.png", content: PNG }]), await t.customerHeaders("cus_1")))
+        .statusCode,
+    ).toBe(403);
     expect((await t.admin.get("/admin/uploads/nothing.png")).statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);

@@ -6,7 +6,10 @@ import type { App } from "../../app";
 import { Deleted } from "../../http/schemas";
 
 // Keys are `<time>-<random>-<name>.<ext>`; anything else is not a file Kasse stored.
-const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) }, { additionalProperties: false });
+const Params = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) },
+  { additionalProperties: false },
+);
 const NoQuery = Type.Object({}, { additionalProperties: false });
 /** The one multipart field an upload carries (the dashboard appends each file as `files`). */
 const FIELD = "files";
@@ -25,7 +28,17 @@ export function fileUrl(app: App, id: string): string {
 export default async function uploads(app: App): Promise<void> {
   const { maxBytes, maxFiles } = app.config.files;
   // Scoped to this plugin: no other route accepts multipart bodies.
-  await app.register(multipart, { limits: { fileSize: maxBytes, files: maxFiles, fields: 5, parts: maxFiles + 5, fieldNameSize: 100, headerPairs: 100 }, throwFileSizeLimit: true });
+  await app.register(multipart, {
+    limits: {
+      fileSize: maxBytes,
+      files: maxFiles,
+      fields: 5,
+      parts: maxFiles + 5,
+      fieldNameSize: 100,
+      headerPairs: 100,
+    },
+    throwFileSizeLimit: true,
+  });
 
   app.post(
     "/uploads",
@@ -41,7 +54,8 @@ export default async function uploads(app: App): Promise<void> {
       if (!request.isMultipart()) throw errors.invalidData("Upload files as multipart/form-data, in the `files` field");
       const files: Array<{ filename: string; content: Buffer }> = [];
       for await (const part of request.parts()) {
-        if (part.type !== "file" || part.fieldname !== FIELD) throw errors.invalidData(`Unexpected field '${part.fieldname}': send files in the \`${FIELD}\` field`);
+        if (part.type !== "file" || part.fieldname !== FIELD)
+          throw errors.invalidData(`Unexpected field '${part.fieldname}': send files in the \`${FIELD}\` field`);
         files.push({ filename: part.filename, content: await part.toBuffer() });
       }
       const stored = await app.modules.file.upload(files);
@@ -49,11 +63,21 @@ export default async function uploads(app: App): Promise<void> {
     },
   );
 
-  app.get("/uploads/:id", { schema: { params: Params, querystring: NoQuery, response: { 200: Type.Object({ file: FileView }, { description: "The file" }) } } }, async (request) => {
-    const found = await app.modules.file.open(request.params.id);
-    found.stream().destroy();
-    return { file: { id: request.params.id, url: fileUrl(app, request.params.id) } };
-  });
+  app.get(
+    "/uploads/:id",
+    {
+      schema: {
+        params: Params,
+        querystring: NoQuery,
+        response: { 200: Type.Object({ file: FileView }, { description: "The file" }) },
+      },
+    },
+    async (request) => {
+      const found = await app.modules.file.open(request.params.id);
+      found.stream().destroy();
+      return { file: { id: request.params.id, url: fileUrl(app, request.params.id) } };
+    },
+  );
 
   app.delete("/uploads/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await app.modules.file.delete(request.params.id);

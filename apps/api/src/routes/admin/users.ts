@@ -10,16 +10,32 @@ import { errorAnswer } from "../../plugins/openapi-operations";
 const Params = Type.Object({ id: Id() });
 const ListUsers = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const One = { 200: Type.Object({ user: UserView }) };
-const Many = { 200: Type.Object({ users: Type.Array(UserView), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
+const Many = {
+  200: Type.Object({
+    users: Type.Array(UserView),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+};
 
 /** Admin users: the caller (`/users/me`), list, retrieve, update, delete. Users are created with their identity (`createUserAccount`). */
 export default async function users(app: App): Promise<void> {
   const service = app.modules.user;
 
   // As Medusa: the caller's actor id names the user; a secret API key's caller is the key, not a user, so it gets 404.
-  app.get("/users/me", { schema: { querystring: RetrieveQuery, response: { ...One, 404: errorAnswer("The caller is a secret API key, not a user") } } }, async (request) => {
-    return { user: project(await service.retrieve(request.auth!.actor_id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/users/me",
+    {
+      schema: {
+        querystring: RetrieveQuery,
+        response: { ...One, 404: errorAnswer("The caller is a secret API key, not a user") },
+      },
+    },
+    async (request) => {
+      return { user: project(await service.retrieve(request.auth!.actor_id), parseFields(request.query.fields)) };
+    },
+  );
 
   app.get("/users", { schema: { querystring: ListUsers, response: Many } }, async (request) => {
     const { limit, offset, order, fields, ...filters } = request.query;

@@ -1,6 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
-import { eventsReleased, WebhookCreate, WebhookDeliveryView, WebhookUpdate, WebhookView, WebhookWithSecretView } from "@kasse/modules/event";
+import {
+  eventsReleased,
+  WebhookCreate,
+  WebhookDeliveryView,
+  WebhookUpdate,
+  WebhookView,
+  WebhookWithSecretView,
+} from "@kasse/modules/event";
 import type { App } from "../../app";
 import { emptyBody } from "../../http/empty-body";
 import { crudRoutes } from "../../http/crud-routes";
@@ -11,7 +18,12 @@ const Params = Type.Object({ id: Id() });
 const DeliveryParams = Type.Object({ id: Id(), delivery_id: Id() });
 const NoBody = Type.Object({}, { additionalProperties: false });
 const ListWebhooks = ListQueryOf({ id: Id() }, { enabled: Type.Optional(Type.Boolean()) });
-const DeliveryStatus = Type.Union([Type.Literal("scheduled"), Type.Literal("sending"), Type.Literal("succeeded"), Type.Literal("failed")]);
+const DeliveryStatus = Type.Union([
+  Type.Literal("scheduled"),
+  Type.Literal("sending"),
+  Type.Literal("succeeded"),
+  Type.Literal("failed"),
+]);
 const ListDeliveries = ListQueryOf({ event_id: Id(), status: DeliveryStatus });
 
 /**
@@ -41,19 +53,35 @@ export default async function webhooks(app: App): Promise<void> {
     delete: (id) => service.delete(id),
   });
 
-  app.post("/webhooks/:id/rotate-secret", { schema: { params: Params, body: NoBody, response: Answer("webhook", WebhookWithSecretView) }, preValidation: emptyBody }, async (request) => {
-    return { webhook: await service.rotateSecret(request.params.id) };
-  });
+  app.post(
+    "/webhooks/:id/rotate-secret",
+    {
+      schema: { params: Params, body: NoBody, response: Answer("webhook", WebhookWithSecretView) },
+      preValidation: emptyBody,
+    },
+    async (request) => {
+      return { webhook: await service.rotateSecret(request.params.id) };
+    },
+  );
 
-  app.get("/webhooks/:id/deliveries", { schema: { params: Params, querystring: ListDeliveries, response: ListAnswer("deliveries", WebhookDeliveryView) } }, async (request) => {
-    const { limit, offset, fields, order: _order, ...filters } = request.query;
-    const { items, count } = await service.listDeliveries(request.params.id, filters, { limit, offset });
-    return listResponse("deliveries", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/webhooks/:id/deliveries",
+    {
+      schema: { params: Params, querystring: ListDeliveries, response: ListAnswer("deliveries", WebhookDeliveryView) },
+    },
+    async (request) => {
+      const { limit, offset, fields, order: _order, ...filters } = request.query;
+      const { items, count } = await service.listDeliveries(request.params.id, filters, { limit, offset });
+      return listResponse("deliveries", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
   app.post(
     "/webhooks/:id/deliveries/:delivery_id/redeliver",
-    { schema: { params: DeliveryParams, body: NoBody, response: Answer("delivery", WebhookDeliveryView) }, preValidation: emptyBody },
+    {
+      schema: { params: DeliveryParams, body: NoBody, response: Answer("delivery", WebhookDeliveryView) },
+      preValidation: emptyBody,
+    },
     async (request) => {
       const delivery = await service.redeliver(request.params.id, request.params.delivery_id);
       eventsReleased();

@@ -11,9 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 let healed = false;
-const reserve = step("test-reserve", { invoke: async (input: { qty: number }) => ({ output: { reserved: input.qty } }) });
+const reserve = step("test-reserve", {
+  invoke: async (input: { qty: number }) => ({ output: { reserved: input.qty } }),
+});
 const fragile = step("test-fragile", {
   invoke: async (_: null) => ({ output: "made" }),
   compensate: async () => {
@@ -40,7 +41,10 @@ describe("admin workflow executions", () => {
     await engine.execute(ok, { qty: 2 }, { idempotencyKey: "cart_a" });
     await expect(engine.execute(refused, { qty: 1 })).rejects.toMatchObject({ type: "invalid_data" });
     await expect(engine.execute(stuck, null)).rejects.toMatchObject({ message: "stop" });
-    const list = (await t.admin.get("/admin/workflow-executions?limit=50")).json().workflow_executions as Array<{ id: string; workflow_id: string }>;
+    const list = (await t.admin.get("/admin/workflow-executions?limit=50")).json().workflow_executions as Array<{
+      id: string;
+      workflow_id: string;
+    }>;
     okId = list.find((e) => e.workflow_id === "test-ok")!.id;
     stuckId = list.find((e) => e.workflow_id === "test-stuck")!.id;
   });
@@ -50,17 +54,27 @@ describe("admin workflow executions", () => {
     expect(all.statusCode).toBe(200);
     expect(all.json()).toMatchObject({ count: 3, offset: 0, limit: 15 });
     const byState = (await t.admin.get("/admin/workflow-executions?state[]=compensated&state[]=succeeded")).json();
-    expect(byState.workflow_executions.map((e: { workflow_id: string; state: string }) => [e.workflow_id, e.state]).sort()).toEqual([
+    expect(
+      byState.workflow_executions.map((e: { workflow_id: string; state: string }) => [e.workflow_id, e.state]).sort(),
+    ).toEqual([
       ["test-ok", "succeeded"],
       ["test-refused", "compensated"],
     ]);
     const byTransaction = (await t.admin.get("/admin/workflow-executions?transaction_id=cart_a")).json();
     expect(byTransaction.count).toBe(1);
-    expect(byTransaction.workflow_executions[0]).toMatchObject({ id: okId, workflow_id: "test-ok", idempotency_key: "cart_a", state: "succeeded", result: { reserved: 2 } });
+    expect(byTransaction.workflow_executions[0]).toMatchObject({
+      id: okId,
+      workflow_id: "test-ok",
+      idempotency_key: "cart_a",
+      state: "succeeded",
+      result: { reserved: 2 },
+    });
     expect(byTransaction.workflow_executions[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const page = (await t.admin.get("/admin/workflow-executions?workflow_id=test-stuck&fields=id,state")).json();
     expect(page.workflow_executions).toEqual([{ id: stuckId, state: "compensation_failed" }]);
-    expect((await t.admin.get("/admin/workflow-executions?limit=1&offset=1")).json().workflow_executions).toHaveLength(1);
+    expect((await t.admin.get("/admin/workflow-executions?limit=1&offset=1")).json().workflow_executions).toHaveLength(
+      1,
+    );
     expect((await t.admin.get("/admin/workflow-executions?created_at[lt]=2000-01-01T00:00:00Z")).json().count).toBe(0);
   });
 
@@ -68,21 +82,39 @@ describe("admin workflow executions", () => {
     const res = await t.admin.get(`/admin/workflow-executions/${stuckId}`);
     expect(res.statusCode).toBe(200);
     const execution = res.json().workflow_execution;
-    expect(execution).toMatchObject({ id: stuckId, workflow_id: "test-stuck", state: "compensation_failed", error: { type: "invalid_data", message: "stop" } });
+    expect(execution).toMatchObject({
+      id: stuckId,
+      workflow_id: "test-stuck",
+      state: "compensation_failed",
+      error: { type: "invalid_data", message: "stop" },
+    });
     expect(execution.steps).toEqual([
-      expect.objectContaining({ index: 0, name: "test-fragile", state: "compensation_failed", attempts: 1, compensation_attempts: 1, output: "made", error: expect.objectContaining({ message: "undo is broken" }) }),
+      expect.objectContaining({
+        index: 0,
+        name: "test-fragile",
+        state: "compensation_failed",
+        attempts: 1,
+        compensation_attempts: 1,
+        output: "made",
+        error: expect.objectContaining({ message: "undo is broken" }),
+      }),
     ]);
     expect(execution.steps[0].started_at).toMatch(/^\d{4}-/);
   });
 
   it("re-queues a failed compensation; the worker then finishes it", async () => {
-    const consumer = await t.app.infra.scheduler.consume({ resume: async (id) => void (await t.app.infra.engine.resume(id).catch(() => {})), maintenance: [] });
+    const consumer = await t.app.infra.scheduler.consume({
+      resume: async (id) => void (await t.app.infra.engine.resume(id).catch(() => {})),
+      maintenance: [],
+    });
     healed = true;
     const res = await t.admin.post(`/admin/workflow-executions/${stuckId}/retry`);
     expect(res.statusCode).toBe(200);
     expect(res.json().workflow_execution).toMatchObject({ id: stuckId, dead_lettered_at: null });
     const deadline = Date.now() + 10_000;
-    while ((await t.admin.get(`/admin/workflow-executions/${stuckId}`)).json().workflow_execution.state !== "compensated") {
+    while (
+      (await t.admin.get(`/admin/workflow-executions/${stuckId}`)).json().workflow_execution.state !== "compensated"
+    ) {
       if (Date.now() > deadline) throw new Error("retry did not finish");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -90,7 +122,13 @@ describe("admin workflow executions", () => {
   });
 
   it("rejects bad input with 4xx {type, message}", async () => {
-    for (const url of ["/admin/workflow-executions?state=bogus", "/admin/workflow-executions?limit=-1", "/admin/workflow-executions?nope=1", "/admin/workflow-executions?order=secret", "/admin/workflow-executions?created_at[gte]=yesterday"]) {
+    for (const url of [
+      "/admin/workflow-executions?state=bogus",
+      "/admin/workflow-executions?limit=-1",
+      "/admin/workflow-executions?nope=1",
+      "/admin/workflow-executions?order=secret",
+      "/admin/workflow-executions?created_at[gte]=yesterday",
+    ]) {
       const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().type, url).toBe("invalid_data");
@@ -98,7 +136,10 @@ describe("admin workflow executions", () => {
     }
     const missing = await t.admin.get("/admin/workflow-executions/wfx_missing");
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ type: "not_found", message: "Workflow execution with id: wfx_missing was not found" });
+    expect(missing.json()).toEqual({
+      type: "not_found",
+      message: "Workflow execution with id: wfx_missing was not found",
+    });
     expect((await t.admin.post("/admin/workflow-executions/wfx_missing/retry")).statusCode).toBe(404);
     const done = await t.admin.post(`/admin/workflow-executions/${okId}/retry`);
     expect(done.statusCode).toBe(409);
@@ -110,7 +151,9 @@ describe("admin workflow executions", () => {
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
     expect((await t.app.inject({ method: "GET", url: "/admin/workflow-executions" })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "POST", url: `/admin/workflow-executions/${stuckId}/retry` })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: "POST", url: `/admin/workflow-executions/${stuckId}/retry` })).statusCode,
+    ).toBe(401);
     const res = await t.store.get("/admin/workflow-executions", await t.customerHeaders("cus_1"));
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe("not_allowed");
@@ -122,7 +165,10 @@ describe("admin workflow executions", () => {
 describe("bull-board", () => {
   it("is mounted at /admin/queues behind admin auth when the engine uses BullMQ", async () => {
     const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });
-    const scheduler = createBullMqScheduler({ connection: redis, prefix: `kasse-test-${randomBytes(4).toString("hex")}` });
+    const scheduler = createBullMqScheduler({
+      connection: redis,
+      prefix: `kasse-test-${randomBytes(4).toString("hex")}`,
+    });
     const app = await createTestApp({}, { redis, scheduler });
     try {
       expect((await app.app.inject({ method: "GET", url: "/admin/queues" })).statusCode).toBe(401);

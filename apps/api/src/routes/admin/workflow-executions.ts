@@ -1,13 +1,24 @@
 import { Type } from "@sinclair/typebox";
 import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
-import { ExecutionRowView, StepRunRowView, type ExecutionDetail, type ExecutionRow, type StepRunRow } from "@kasse/workflows";
+import {
+  ExecutionRowView,
+  StepRunRowView,
+  type ExecutionDetail,
+  type ExecutionRow,
+  type StepRunRow,
+} from "@kasse/workflows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) });
-const State = Type.Union(["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)));
-const ListExecutions = ListQueryOf({ workflow_id: Id(), state: State, transaction_id: Id() }, { created_at: Type.Optional(RangeQuery()) });
+const State = Type.Union(
+  ["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)),
+);
+const ListExecutions = ListQueryOf(
+  { workflow_id: Id(), state: State, transaction_id: Id() },
+  { created_at: Type.Optional(RangeQuery()) },
+);
 const NoBody = Type.Object({}, { additionalProperties: false });
 /** A bodiless POST validates as `{}`; any field sent is rejected by the strict schema. */
 const emptyBody = async (request: { body: unknown }) => {
@@ -59,20 +70,43 @@ export default async function workflowExecutions(app: App): Promise<void> {
 
   // docs/CONTRACT.md's path, and Medusa's (`workflows-executions`) that @medusajs/js-sdk calls.
   for (const base of ["/workflow-executions", "/workflows-executions"]) {
-    app.get(base, { schema: { querystring: ListExecutions, response: ListAnswer("workflow_executions", ExecutionView) } }, async (request) => {
-      const { limit, offset, order, fields, created_at, ...filters } = request.query;
-      const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
-      const { items, count } = await engine.list({ ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range }, { limit, offset, order });
-      return listResponse("workflow_executions", project(items.map(present), parseFields(fields)), count, { limit, offset });
-    });
+    app.get(
+      base,
+      { schema: { querystring: ListExecutions, response: ListAnswer("workflow_executions", ExecutionView) } },
+      async (request) => {
+        const { limit, offset, order, fields, created_at, ...filters } = request.query;
+        const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
+        const { items, count } = await engine.list(
+          { ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range },
+          { limit, offset, order },
+        );
+        return listResponse("workflow_executions", project(items.map(present), parseFields(fields)), count, {
+          limit,
+          offset,
+        });
+      },
+    );
 
-    app.get(`${base}/:id`, { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-      return { workflow_execution: project(presentDetail(await engine.retrieve(request.params.id)), parseFields(request.query.fields)) };
-    });
+    app.get(
+      `${base}/:id`,
+      { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+      async (request) => {
+        return {
+          workflow_execution: project(
+            presentDetail(await engine.retrieve(request.params.id)),
+            parseFields(request.query.fields),
+          ),
+        };
+      },
+    );
 
-    app.post(`${base}/:id/retry`, { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody }, async (request) => {
-      await engine.retry(request.params.id);
-      return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
-    });
+    app.post(
+      `${base}/:id/retry`,
+      { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+      async (request) => {
+        await engine.retry(request.params.id);
+        return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
+      },
+    );
   }
 }

@@ -29,7 +29,10 @@ describe("POST /auth/{actor_type}/emailpass", () => {
 
   it("answers a wrong password and an unknown email identically (400 invalid_data)", async () => {
     const wrong = await t.store.post("/auth/user/emailpass", { ...ADMIN, password: "wrong" });
-    const unknown = await t.store.post("/auth/user/emailpass", { email: "nobody@example.com", password: ADMIN.password });
+    const unknown = await t.store.post("/auth/user/emailpass", {
+      email: "nobody@example.com",
+      password: ADMIN.password,
+    });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual(INVALID);
@@ -42,13 +45,23 @@ describe("POST /auth/{actor_type}/emailpass", () => {
     expect(asCustomer.statusCode).toBe(200);
     expect(decodeJwt(asCustomer.json().token)).toMatchObject({ actor_id: "", actor_type: "customer" });
     await t.store.post("/auth/customer/emailpass/register", { email: "shopper@example.com", password: "pw-shopper" });
-    const asAdmin = await t.store.post("/auth/user/emailpass", { email: "shopper@example.com", password: "pw-shopper" });
+    const asAdmin = await t.store.post("/auth/user/emailpass", {
+      email: "shopper@example.com",
+      password: "pw-shopper",
+    });
     expect(asAdmin.statusCode).toBe(400);
     expect(asAdmin.json()).toEqual(INVALID);
   });
 
   it("rejects malformed bodies and unknown actor types with 400 invalid_data", async () => {
-    const bodies = [{}, { email: ADMIN.email }, { email: ADMIN.email, password: 5 }, { ...ADMIN, extra: true }, { email: "not-an-email", password: "x" }, { email: ADMIN.email, password: "" }];
+    const bodies = [
+      {},
+      { email: ADMIN.email },
+      { email: ADMIN.email, password: 5 },
+      { ...ADMIN, extra: true },
+      { email: "not-an-email", password: "x" },
+      { email: ADMIN.email, password: "" },
+    ];
     for (const body of bodies) {
       const res = await t.store.post("/auth/user/emailpass", body);
       expect(res.statusCode).toBe(400);
@@ -64,7 +77,9 @@ describe("POST /auth/{actor_type}/emailpass", () => {
     const res = await t.store.post("/auth/emailpass", { email: "plain@example.com", password: "pw-plain" });
     expect(res.statusCode).toBe(200);
     expect(decodeJwt(res.json().token)).toMatchObject({ actor_type: "customer", actor_id: "" });
-    expect((await t.store.post("/auth/emailpass", { email: "plain@example.com", password: "nope" })).json()).toEqual(INVALID);
+    expect((await t.store.post("/auth/emailpass", { email: "plain@example.com", password: "nope" })).json()).toEqual(
+      INVALID,
+    );
   });
 });
 
@@ -78,14 +93,23 @@ describe("registration", () => {
       const res = await t.store.post(url, { email, password: "pw-12345" });
       expect(res.statusCode).toBe(200);
       const claims = decodeJwt(res.json().token);
-      expect(claims).toMatchObject({ actor_id: "", actor_type: url.includes("/user/") ? "user" : "customer", app_metadata: {} });
+      expect(claims).toMatchObject({
+        actor_id: "",
+        actor_type: url.includes("/user/") ? "user" : "customer",
+        app_metadata: {},
+      });
       expect(claims.auth_identity_id).toMatch(/^authid_/);
     }
-    const again = await t.store.post("/auth/customer/emailpass/register", { email: "NEW-customer@example.com", password: "other" });
+    const again = await t.store.post("/auth/customer/emailpass/register", {
+      email: "NEW-customer@example.com",
+      password: "other",
+    });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ type: "unauthorized", message: "Identity with email already exists" });
     // A registered user identity with no user cannot sign in as an admin.
-    expect((await t.store.post("/auth/user/emailpass", { email: "invited@example.com", password: "pw-12345" })).json()).toEqual(INVALID);
+    expect(
+      (await t.store.post("/auth/user/emailpass", { email: "invited@example.com", password: "pw-12345" })).json(),
+    ).toEqual(INVALID);
   });
 
   it("rejects bad registration bodies without writing anything", async () => {
@@ -93,18 +117,32 @@ describe("registration", () => {
       const res = await t.store.post("/auth/customer/emailpass/register", body);
       expect(res.statusCode).toBe(400);
     }
-    expect((await t.store.post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode).toBe(200);
+    expect(
+      (await t.store.post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode,
+    ).toBe(200);
   });
 });
 
-describe("email verification (never required; README \"API notes\")", () => {
+describe('email verification (never required; README "API notes")', () => {
   it("a new customer's login answers a token, never verification_required; the verification routes are not served (they fall on the sign-in route)", async () => {
-    const { token } = (await t.store.post("/auth/customer/emailpass/register", { email: "unverified@example.com", password: "pw-unverified" })).json();
-    const login = await t.store.post("/auth/customer/emailpass", { email: "unverified@example.com", password: "pw-unverified" });
+    const { token } = (
+      await t.store.post("/auth/customer/emailpass/register", {
+        email: "unverified@example.com",
+        password: "pw-unverified",
+      })
+    ).json();
+    const login = await t.store.post("/auth/customer/emailpass", {
+      email: "unverified@example.com",
+      password: "pw-unverified",
+    });
     expect(login.statusCode).toBe(200);
     expect(Object.keys(login.json())).toEqual(["token"]);
     for (const base of ["", "/medusa"]) {
-      const request = await t.store.post(`${base}/auth/verification/request`, { entity_id: "unverified@example.com", entity_type: "email" }, bearer(token));
+      const request = await t.store.post(
+        `${base}/auth/verification/request`,
+        { entity_id: "unverified@example.com", entity_type: "email" },
+        bearer(token),
+      );
       const confirm = await t.store.post(`${base}/auth/verification/confirm`, { code: "made-up" });
       for (const res of [request, confirm]) {
         expect(res.statusCode).toBe(400);
@@ -117,14 +155,27 @@ describe("email verification (never required; README \"API notes\")", () => {
 
 describe("tokens", () => {
   const secret = () => t.config.jwt.secret;
-  const claims = () => ({ actor_id: userId, actor_type: "user", auth_identity_id: "authid_x", app_metadata: {}, credentials_version: 1 });
+  const claims = () => ({
+    actor_id: userId,
+    actor_type: "user",
+    auth_identity_id: "authid_x",
+    app_metadata: {},
+    credentials_version: 1,
+  });
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
   it("refuses alg none, a wrong key, an expired token, a tampered payload and garbage with 401", async () => {
     const now = Math.floor(Date.now() / 1000);
     const none = `${b64({ alg: "none", typ: "JWT" })}.${b64({ ...claims(), iat: now, exp: now + 3600 })}.`;
-    const wrongKey = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode("another-secret-another-secret!!"));
-    const expired = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(secret());
+    const wrongKey = await new SignJWT(claims())
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode("another-secret-another-secret!!"));
+    const expired = await new SignJWT(claims())
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuedAt(now - 7200)
+      .setExpirationTime(now - 3600)
+      .sign(secret());
     const noExp = await new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).sign(secret());
     const good = await t.app.tokens.sign({ ...claims(), actor_type: "customer", actor_id: "cus_1" });
     const [header, , signature] = good.split(".");
@@ -149,24 +200,43 @@ describe("tokens", () => {
     const res = await t.store.get("/auth/token/refresh", bearer(token));
     expect(res.statusCode).toBe(200);
     const fresh = res.json().token;
-    expect(decodeJwt(fresh)).toMatchObject({ actor_id: userId, actor_type: "user", auth_identity_id: decodeJwt(token).auth_identity_id });
+    expect(decodeJwt(fresh)).toMatchObject({
+      actor_id: userId,
+      actor_type: "user",
+      auth_identity_id: decodeJwt(token).auth_identity_id,
+    });
     expect((await t.store.get("/admin/users/me", bearer(fresh))).statusCode).toBe(200);
 
     // A registration token becomes the customer's token once the customer is linked.
-    const registration = (await t.store.post("/auth/customer/emailpass/register", { email: "later@example.com", password: "pw-later" })).json().token;
+    const registration = (
+      await t.store.post("/auth/customer/emailpass/register", { email: "later@example.com", password: "pw-later" })
+    ).json().token;
     await t.app.modules.auth.linkActor(decodeJwt(registration).auth_identity_id as string, "customer", "cus_later");
-    expect(decodeJwt((await t.store.get("/auth/token/refresh", bearer(registration))).json().token)).toMatchObject({ actor_id: "cus_later", actor_type: "customer" });
+    expect(decodeJwt((await t.store.get("/auth/token/refresh", bearer(registration))).json().token)).toMatchObject({
+      actor_id: "cus_later",
+      actor_type: "customer",
+    });
 
     expect((await t.store.get("/auth/token/refresh")).statusCode).toBe(401);
     expect((await t.store.get("/auth/token/refresh", bearer("garbage"))).statusCode).toBe(401);
     // A token whose identity does not exist.
-    const orphan = await t.app.tokens.sign({ actor_id: userId, actor_type: "user", auth_identity_id: "authid_missing", app_metadata: {}, credentials_version: 1 });
+    const orphan = await t.app.tokens.sign({
+      actor_id: userId,
+      actor_type: "user",
+      auth_identity_id: "authid_missing",
+      app_metadata: {},
+      credentials_version: 1,
+    });
     expect((await t.store.get("/auth/token/refresh", bearer(orphan))).statusCode).toBe(401);
   });
 
   it("POST /auth/token/refresh (Medusa's js-sdk form) answers the same; it takes no body fields", async () => {
     const { token } = (await t.store.post("/auth/user/emailpass", ADMIN)).json();
-    const res = await t.app.inject({ method: "POST", url: "/auth/token/refresh", headers: { ...bearer(token), "content-type": "application/json" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/auth/token/refresh",
+      headers: { ...bearer(token), "content-type": "application/json" },
+    });
     expect(res.statusCode).toBe(200);
     expect(decodeJwt(res.json().token)).toMatchObject({ actor_id: userId, actor_type: "user" });
     const extra = await t.store.post("/auth/token/refresh", { actor_id: "user_other" }, bearer(token));
@@ -179,21 +249,42 @@ describe("tokens", () => {
 describe("POST /auth/emailpass/update", () => {
   it("changes the caller's own password", async () => {
     await t.store.post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-pw" });
-    const token = (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json().token;
-    expect((await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(401);
-    const other = await t.store.post("/auth/emailpass/update", { email: ADMIN.email, password: "hijack" }, bearer(token));
+    const token = (
+      await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })
+    ).json().token;
+    expect(
+      (await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode,
+    ).toBe(401);
+    const other = await t.store.post(
+      "/auth/emailpass/update",
+      { email: ADMIN.email, password: "hijack" },
+      bearer(token),
+    );
     expect(other.statusCode).toBe(401);
     expect((await t.store.post("/auth/user/emailpass", ADMIN)).statusCode).toBe(200);
-    expect((await t.store.post("/auth/emailpass/update", { email: "change@example.com" }, bearer(token))).statusCode).toBe(400);
+    expect(
+      (await t.store.post("/auth/emailpass/update", { email: "change@example.com" }, bearer(token))).statusCode,
+    ).toBe(400);
 
-    const res = await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" }, bearer(token));
+    const res = await t.store.post(
+      "/auth/emailpass/update",
+      { email: "change@example.com", password: "new-pw" },
+      bearer(token),
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
-    expect(body.auth_identity).toMatchObject({ entity_id: "change@example.com", provider_identities: [{ provider: "emailpass", entity_id: "change@example.com" }] });
+    expect(body.auth_identity).toMatchObject({
+      entity_id: "change@example.com",
+      provider_identities: [{ provider: "emailpass", entity_id: "change@example.com" }],
+    });
     expect(JSON.stringify(body)).not.toContain("scrypt");
     expect(body.auth_identity.provider_identities[0]).not.toHaveProperty("provider_metadata");
-    expect((await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json()).toEqual(INVALID);
-    expect((await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode).toBe(200);
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json(),
+    ).toEqual(INVALID);
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode,
+    ).toBe(200);
   });
 });

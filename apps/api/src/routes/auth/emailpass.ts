@@ -36,18 +36,36 @@ export default async function emailpass(app: App): Promise<void> {
     if ("location" in result) throw errors.invalidData("The emailpass provider does not redirect");
     return { token: await app.tokens.sign(result.claims) };
   };
-  const register = async (actorType: string, body: EmailPassBody) => ({ token: await app.tokens.sign(await auth.registerActor(actorType, EMAILPASS, { body })) });
-
-  app.post("/:actor_type/emailpass", { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } }, (request) => login(request.params.actor_type, request.body));
-  // The contract's `/auth/emailpass` forms act for the customer, as Medusa's storefront helpers do.
-  app.post("/emailpass", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) => login("customer", request.body));
-
-  app.post("/:actor_type/emailpass/register", { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } }, (request) => register(request.params.actor_type, request.body));
-  app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) => register("customer", request.body));
-
-  app.post("/emailpass/update", { schema: { body: EmailPassBody, security: BEARER_SECURITY, response: UpdateResponse } }, async (request) => {
-    const caller = requireBearer(request);
-    const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });
-    return { success: true as const, auth_identity: identityView(identity) };
+  const register = async (actorType: string, body: EmailPassBody) => ({
+    token: await app.tokens.sign(await auth.registerActor(actorType, EMAILPASS, { body })),
   });
+
+  app.post(
+    "/:actor_type/emailpass",
+    { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } },
+    (request) => login(request.params.actor_type, request.body),
+  );
+  // The contract's `/auth/emailpass` forms act for the customer, as Medusa's storefront helpers do.
+  app.post("/emailpass", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) =>
+    login("customer", request.body),
+  );
+
+  app.post(
+    "/:actor_type/emailpass/register",
+    { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } },
+    (request) => register(request.params.actor_type, request.body),
+  );
+  app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) =>
+    register("customer", request.body),
+  );
+
+  app.post(
+    "/emailpass/update",
+    { schema: { body: EmailPassBody, security: BEARER_SECURITY, response: UpdateResponse } },
+    async (request) => {
+      const caller = requireBearer(request);
+      const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });
+      return { success: true as const, auth_identity: identityView(identity) };
+    },
+  );
 }

@@ -15,16 +15,27 @@ import { loadConfig } from "@kasse/runtime";
  */
 async function startFakeIdp() {
   const idp = Fastify();
-  const codes = new Map<string, { challenge: string; redirectUri: string; clientId: string; profile: Record<string, unknown> }>();
+  const codes = new Map<
+    string,
+    { challenge: string; redirectUri: string; clientId: string; profile: Record<string, unknown> }
+  >();
   const tokens = new Map<string, Record<string, unknown>>();
   const state = { profile: {} as Record<string, unknown>, emails: [] as unknown[], tokenRequests: 0 };
-  idp.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  idp.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
 
   idp.get("/authorize", async (request, reply) => {
     const q = request.query as Record<string, string>;
-    if (q.response_type !== "code" || q.code_challenge_method !== "S256" || !q.code_challenge) return reply.code(400).send({ error: "invalid_request" });
+    if (q.response_type !== "code" || q.code_challenge_method !== "S256" || !q.code_challenge)
+      return reply.code(400).send({ error: "invalid_request" });
     const code = randomBytes(12).toString("hex");
-    codes.set(code, { challenge: q.code_challenge, redirectUri: q.redirect_uri!, clientId: q.client_id!, profile: state.profile });
+    codes.set(code, {
+      challenge: q.code_challenge,
+      redirectUri: q.redirect_uri!,
+      clientId: q.client_id!,
+      profile: state.profile,
+    });
     const back = new URL(q.redirect_uri!);
     back.searchParams.set("code", code);
     back.searchParams.set("state", q.state!);
@@ -36,8 +47,19 @@ async function startFakeIdp() {
     const body = request.body as Record<string, string>;
     const grant = codes.get(body.code ?? "");
     codes.delete(body.code ?? "");
-    const verifierOk = grant && createHash("sha256").update(body.code_verifier ?? "").digest("base64url") === grant.challenge;
-    if (!grant || !verifierOk || body.client_secret !== "idp-secret" || body.client_id !== grant.clientId || body.redirect_uri !== grant.redirectUri || body.grant_type !== "authorization_code") {
+    const verifierOk =
+      grant &&
+      createHash("sha256")
+        .update(body.code_verifier ?? "")
+        .digest("base64url") === grant.challenge;
+    if (
+      !grant ||
+      !verifierOk ||
+      body.client_secret !== "idp-secret" ||
+      body.client_id !== grant.clientId ||
+      body.redirect_uri !== grant.redirectUri ||
+      body.grant_type !== "authorization_code"
+    ) {
       return reply.code(400).send({ error: "invalid_grant" });
     }
     const accessToken = randomBytes(16).toString("hex");
@@ -45,8 +67,14 @@ async function startFakeIdp() {
     return { access_token: accessToken, token_type: "Bearer" };
   });
   const profileOf = (authorization: string | undefined) => tokens.get((authorization ?? "").replace(/^Bearer /, ""));
-  idp.get("/userinfo", async (request, reply) => profileOf(request.headers.authorization) ?? reply.code(401).send({ error: "invalid_token" }));
-  idp.get("/user/emails", async (request, reply) => (profileOf(request.headers.authorization) ? state.emails : reply.code(401).send({ error: "invalid_token" })));
+  idp.get(
+    "/userinfo",
+    async (request, reply) =>
+      profileOf(request.headers.authorization) ?? reply.code(401).send({ error: "invalid_token" }),
+  );
+  idp.get("/user/emails", async (request, reply) =>
+    profileOf(request.headers.authorization) ? state.emails : reply.code(401).send({ error: "invalid_token" }),
+  );
 
   await idp.listen({ port: 0, host: "127.0.0.1" });
   const base = `http://127.0.0.1:${(idp.server.address() as AddressInfo).port}`;
@@ -81,7 +109,16 @@ afterAll(async () => {
   await fake.idp.close();
 });
 
-const googleProfile = (sub: string, extra: Record<string, unknown> = {}) => ({ sub, email: `${sub}@gmail.test`, email_verified: true, name: "Ana Lima", given_name: "Ana", family_name: "Lima", picture: "https://pics.test/ana.png", ...extra });
+const googleProfile = (sub: string, extra: Record<string, unknown> = {}) => ({
+  sub,
+  email: `${sub}@gmail.test`,
+  email_verified: true,
+  name: "Ana Lima",
+  given_name: "Ana",
+  family_name: "Lima",
+  picture: "https://pics.test/ana.png",
+  ...extra,
+});
 
 /** Starts a sign-in, lets the fake provider approve it, and returns the callback's query string. */
 async function approve(startUrl: string): Promise<{ query: string; location: URL }> {
@@ -112,7 +149,13 @@ describe("oauth: google", () => {
     fake.state.profile = googleProfile("g-100");
     const { query, location } = await approve("/auth/customer/google");
     expect(`${location.origin}${location.pathname}`).toBe(`${fake.base}/authorize`);
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ response_type: "code", client_id: "google-client", redirect_uri: `${STORE}/auth/google/callback`, scope: "openid email profile", code_challenge_method: "S256" });
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: "google-client",
+      redirect_uri: `${STORE}/auth/google/callback`,
+      scope: "openid email profile",
+      code_challenge_method: "S256",
+    });
     expect(location.searchParams.get("state")).toMatch(/^[\w-]+\.[\w-]+$/);
     // The PKCE verifier stays on the server: only its challenge travels.
     expect(location.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
@@ -124,9 +167,20 @@ describe("oauth: google", () => {
     expect(claims).toMatchObject({ actor_type: "customer", actor_id: "" });
     const identity = await t.app.modules.auth.findByProvider("google", "g-100");
     expect(identity?.id).toBe(claims.auth_identity_id);
-    expect(identity?.provider_identities[0]?.user_metadata).toEqual({ email: "g-100@gmail.test", name: "Ana Lima", picture: "https://pics.test/ana.png", given_name: "Ana", family_name: "Lima" });
+    expect(identity?.provider_identities[0]?.user_metadata).toEqual({
+      email: "g-100@gmail.test",
+      name: "Ana Lima",
+      picture: "https://pics.test/ana.png",
+      given_name: "Ana",
+      family_name: "Lima",
+    });
 
-    const created = await t.app.inject({ method: "POST", url: "/store/customers", headers: { authorization: `Bearer ${res.json().token}` }, payload: { email: "g-100@gmail.test", first_name: "Ana" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/store/customers",
+      headers: { authorization: `Bearer ${res.json().token}` },
+      payload: { email: "g-100@gmail.test", first_name: "Ana" },
+    });
     expect(created.statusCode, created.body).toBe(200);
 
     // Signing in again updates the profile and answers the customer's token.
@@ -139,7 +193,10 @@ describe("oauth: google", () => {
     const me = await t.store.get("/store/customers/me", { authorization: `Bearer ${second.json().token}` });
     expect(me.json().customer.email).toBe("g-100@gmail.test");
     const updated = await t.app.modules.auth.findByProvider("google", "g-100");
-    expect(updated?.provider_identities[0]?.user_metadata).toMatchObject({ name: "Ana L. Lima", picture: "https://pics.test/new.png" });
+    expect(updated?.provider_identities[0]?.user_metadata).toMatchObject({
+      name: "Ana L. Lima",
+      picture: "https://pics.test/new.png",
+    });
   });
 
   it("refuses an unverified email with 401 and creates nothing", async () => {
@@ -166,13 +223,21 @@ describe("oauth: google", () => {
     const params = new URLSearchParams(fresh.query);
     const [payload, signature] = params.get("state")!.split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
-    const forge = (changes: Record<string, unknown>) => `${Buffer.from(JSON.stringify({ ...claims, ...changes })).toString("base64url")}.${signature}`;
+    const forge = (changes: Record<string, unknown>) =>
+      `${Buffer.from(JSON.stringify({ ...claims, ...changes })).toString("base64url")}.${signature}`;
     const withState = (state: string) => {
       const p = new URLSearchParams(params);
       p.set("state", state);
       return `?${p.toString()}`;
     };
-    for (const state of [forge({ e: Date.now() + 3_600_000 }), forge({ a: "user" }), `${payload}.${Buffer.from("x".repeat(32)).toString("base64url")}`, "garbage", `${payload}`, ""]) {
+    for (const state of [
+      forge({ e: Date.now() + 3_600_000 }),
+      forge({ a: "user" }),
+      `${payload}.${Buffer.from("x".repeat(32)).toString("base64url")}`,
+      "garbage",
+      `${payload}`,
+      "",
+    ]) {
       const res = await t.store.get(`/auth/customer/google/callback${withState(state)}`);
       expect(res.statusCode, state).toBe(401);
     }
@@ -180,7 +245,10 @@ describe("oauth: google", () => {
     expect((await t.store.get(`/auth/customer/github/callback${fresh.query}`)).statusCode).toBe(401);
     expect((await t.store.get(`/auth/user/google/callback${fresh.query}`)).statusCode).toBe(401);
     // Expired server-side: 401, and the code is never exchanged.
-    await t.database.db.update(authOneTimeToken).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(authOneTimeToken.kind, "oauth_state"));
+    await t.database.db
+      .update(authOneTimeToken)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(authOneTimeToken.kind, "oauth_state"));
     const before = fake.state.tokenRequests;
     expect((await t.store.get(`/auth/customer/google/callback${fresh.query}`)).statusCode).toBe(401);
     expect(fake.state.tokenRequests).toBe(before);
@@ -194,7 +262,9 @@ describe("oauth: google", () => {
     expect((await t.store.get(`/auth/customer/google/callback?${params}`)).statusCode).toBe(401);
     expect((await t.store.get(`/auth/customer/google/callback?state=${params.get("state")}`)).statusCode).toBe(401);
     expect((await t.store.get("/auth/customer/google/callback?code=abc")).statusCode).toBe(401);
-    expect((await t.store.get(`/auth/customer/google/callback?error=access_denied&state=${params.get("state")}`)).statusCode).toBe(401);
+    expect(
+      (await t.store.get(`/auth/customer/google/callback?error=access_denied&state=${params.get("state")}`)).statusCode,
+    ).toBe(401);
   });
 
   it("the contract's /auth/google forms act for the customer; POST answers {location}; unknown providers are 404", async () => {
@@ -224,7 +294,13 @@ describe("oauth: google", () => {
 
 describe("oauth: github", () => {
   it("reads the primary verified email when the profile has none, and answers {location} with the configured success redirect", async () => {
-    fake.state.profile = { id: 4242, login: "octo", name: "Octo Cat Jr", avatar_url: "https://avatars.test/octo.png", email: null };
+    fake.state.profile = {
+      id: 4242,
+      login: "octo",
+      name: "Octo Cat Jr",
+      avatar_url: "https://avatars.test/octo.png",
+      email: null,
+    };
     fake.state.emails = [
       { email: "old@octo.test", primary: false, verified: true },
       { email: "Octo@Octo.test", primary: true, verified: true },
@@ -238,16 +314,33 @@ describe("oauth: github", () => {
     const claims = await t.app.tokens.verify(target.searchParams.get("auth_token")!);
     expect(claims.actor_type).toBe("customer");
     const identity = await t.app.modules.auth.findByProvider("github", "4242");
-    expect(identity?.provider_identities[0]?.user_metadata).toEqual({ email: "octo@octo.test", name: "Octo Cat Jr", picture: "https://avatars.test/octo.png", given_name: "Octo", family_name: "Cat Jr", login: "octo" });
+    expect(identity?.provider_identities[0]?.user_metadata).toEqual({
+      email: "octo@octo.test",
+      name: "Octo Cat Jr",
+      picture: "https://avatars.test/octo.png",
+      given_name: "Octo",
+      family_name: "Cat Jr",
+      login: "octo",
+    });
   });
 });
 
 describe("oauth providers", () => {
   it("raise an error on register and update; a half-configured provider is a start-up error", async () => {
-    await expect(t.app.modules.auth.register("google", { body: { email: "a@b.co", password: "x" } })).rejects.toMatchObject({ type: "invalid_data" });
-    await expect(t.app.modules.auth.update("github", { body: { email: "a@b.co", password: "x" }, authIdentityId: "authid_x" })).rejects.toMatchObject({ type: "invalid_data" });
-    const config = loadConfig({ JWT_SECRET: "x".repeat(32), DATABASE_URL: "postgres://x", GOOGLE_CLIENT_ID: "only-the-id" });
+    await expect(
+      t.app.modules.auth.register("google", { body: { email: "a@b.co", password: "x" } }),
+    ).rejects.toMatchObject({ type: "invalid_data" });
+    await expect(
+      t.app.modules.auth.update("github", { body: { email: "a@b.co", password: "x" }, authIdentityId: "authid_x" }),
+    ).rejects.toMatchObject({ type: "invalid_data" });
+    const config = loadConfig({
+      JWT_SECRET: "x".repeat(32),
+      DATABASE_URL: "postgres://x",
+      GOOGLE_CLIENT_ID: "only-the-id",
+    });
     expect(() => oauthProvidersFromConfig(config)).toThrow(/must be set together/);
-    expect(oauthProvidersFromConfig(loadConfig({ JWT_SECRET: "x".repeat(32), DATABASE_URL: "postgres://x" })).providers).toEqual([]);
+    expect(
+      oauthProvidersFromConfig(loadConfig({ JWT_SECRET: "x".repeat(32), DATABASE_URL: "postgres://x" })).providers,
+    ).toEqual([]);
   });
 });

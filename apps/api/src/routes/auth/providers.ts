@@ -8,9 +8,16 @@ const ProviderView = Type.Object({
   id: Type.String({ description: "The provider's id, as in `/auth/{actor_type}/{id}`" }),
   identifier: Type.String(),
   display_name: Type.String(),
-  flow: Type.Union([Type.Literal("credentials"), Type.Literal("redirect")], { description: "`credentials`: a form posts email and password; `redirect`: the browser goes to the provider" }),
+  flow: Type.Union([Type.Literal("credentials"), Type.Literal("redirect")], {
+    description: "`credentials`: a form posts email and password; `redirect`: the browser goes to the provider",
+  }),
 });
-const ProvidersAnswer = { 200: Type.Object({ providers: Type.Array(ProviderView) }, { description: "The sign-in methods offered to this actor type" }) };
+const ProvidersAnswer = {
+  200: Type.Object(
+    { providers: Type.Array(ProviderView) },
+    { description: "The sign-in methods offered to this actor type" },
+  ),
+};
 
 const DISPLAY_NAMES: Record<string, string> = { [EMAILPASS]: "Email and password", google: "Google", github: "GitHub" };
 
@@ -19,15 +26,19 @@ const DISPLAY_NAMES: Record<string, string> = { [EMAILPASS]: "Email and password
  * server runs, which a login page offers: email and password, and each configured OAuth provider.
  */
 export default async function providers(app: App): Promise<void> {
-  app.get("/:actor_type/providers", { schema: { params: ActorParams, querystring: NoQuery, response: ProvidersAnswer } }, async () => ({
-    providers: app.modules.auth.providers
-      .ids()
-      .sort((a, b) => (a === EMAILPASS ? -1 : b === EMAILPASS ? 1 : a.localeCompare(b)))
-      .map((id) => ({
-        id,
-        identifier: id,
-        display_name: DISPLAY_NAMES[id] ?? id,
-        flow: id === EMAILPASS ? ("credentials" as const) : ("redirect" as const),
-      })),
-  }));
+  app.get(
+    "/:actor_type/providers",
+    { schema: { params: ActorParams, querystring: NoQuery, response: ProvidersAnswer } },
+    async () => ({
+      providers: app.modules.auth.providers
+        .ids()
+        .sort((a, b) => (a === EMAILPASS ? -1 : b === EMAILPASS ? 1 : a.localeCompare(b)))
+        .map((id) => ({
+          id,
+          identifier: id,
+          display_name: DISPLAY_NAMES[id] ?? id,
+          flow: id === EMAILPASS ? ("credentials" as const) : ("redirect" as const),
+        })),
+    }),
+  );
 }

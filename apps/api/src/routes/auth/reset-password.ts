@@ -16,7 +16,11 @@ const ResetRequest = Type.Union([
 ]);
 // `token` may instead come as `Authorization: Bearer <token>`, as Medusa's SDK sends it.
 const ResetUpdate = Type.Object(
-  { email: Email(), token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  {
+    email: Email(),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
   { additionalProperties: false },
 );
 
@@ -49,7 +53,13 @@ export default async function resetPassword(app: App): Promise<void> {
     const identity = await auth.findByProvider(EMAILPASS, email);
     if (!identity) return;
     // The token is issued with its event (which never carries the token) in one transaction.
-    const { secret, row } = await issuePasswordReset(app.modules, { actor_type: actorType, provider: EMAILPASS, email, auth_identity_id: identity.id, ttlMs: RESET_TOKEN_TTL_MS });
+    const { secret, row } = await issuePasswordReset(app.modules, {
+      actor_type: actorType,
+      provider: EMAILPASS,
+      email,
+      auth_identity_id: identity.id,
+      ttlMs: RESET_TOKEN_TTL_MS,
+    });
     await sendNotification(app.infra.engine, notification, {
       to: email,
       channel: "email",
@@ -60,20 +70,52 @@ export default async function resetPassword(app: App): Promise<void> {
     });
   }
 
-  app.post("/:actor_type/emailpass/reset-password", { schema: { params: ActorParams, body: ResetRequest, response: { 201: Type.Unsafe<undefined>({ type: "null", description: "Accepted, with no body; an email is sent if the address has an account" }) } } }, async (request, reply) => {
-    const email = "email" in request.body ? request.body.email : request.body.identifier;
-    const actorType = request.params.actor_type;
-    // Not awaited: the answer must not wait for (or reveal) the lookup and the mail.
-    const work = issueReset(actorType, email).catch((error: unknown) => request.log.error({ err: error }, "password reset failed"));
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-    return reply.code(201).send();
-  });
+  app.post(
+    "/:actor_type/emailpass/reset-password",
+    {
+      schema: {
+        params: ActorParams,
+        body: ResetRequest,
+        response: {
+          201: Type.Unsafe<undefined>({
+            type: "null",
+            description: "Accepted, with no body; an email is sent if the address has an account",
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const email = "email" in request.body ? request.body.email : request.body.identifier;
+      const actorType = request.params.actor_type;
+      // Not awaited: the answer must not wait for (or reveal) the lookup and the mail.
+      const work = issueReset(actorType, email).catch((error: unknown) =>
+        request.log.error({ err: error }, "password reset failed"),
+      );
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+      return reply.code(201).send();
+    },
+  );
 
-  app.post("/:actor_type/emailpass/update", { schema: { params: ActorParams, body: ResetUpdate, security: [{ bearer: [] }, {}], response: { 200: Type.Object({ success: Type.Literal(true) }) } } }, async (request) => {
-    const email = normalizeEmail(request.body.email);
-    const secret = resetTokenOf(request, request.body);
-    await auth.resetPassword(secret, { actor_type: request.params.actor_type, email, password: request.body.password });
-    return { success: true as const };
-  });
+  app.post(
+    "/:actor_type/emailpass/update",
+    {
+      schema: {
+        params: ActorParams,
+        body: ResetUpdate,
+        security: [{ bearer: [] }, {}],
+        response: { 200: Type.Object({ success: Type.Literal(true) }) },
+      },
+    },
+    async (request) => {
+      const email = normalizeEmail(request.body.email);
+      const secret = resetTokenOf(request, request.body);
+      await auth.resetPassword(secret, {
+        actor_type: request.params.actor_type,
+        email,
+        password: request.body.password,
+      });
+      return { success: true as const };
+    },
+  );
 }

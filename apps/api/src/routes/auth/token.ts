@@ -17,5 +17,16 @@ export default async function token(app: App): Promise<void> {
     return { token: await app.tokens.sign(await app.modules.auth.refresh(claims)) };
   };
   app.get("/token/refresh", { schema: { security: BEARER_SECURITY, response: TokenResponse } }, refresh);
-  app.post("/token/refresh", { schema: { body: Type.Object({}, { additionalProperties: false }), security: BEARER_SECURITY, response: TokenResponse }, preValidation: emptyBody }, refresh);
+  app.post(
+    "/token/refresh",
+    {
+      schema: {
+        body: Type.Object({}, { additionalProperties: false }),
+        security: BEARER_SECURITY,
+        response: TokenResponse,
+      },
+      preValidation: emptyBody,
+    },
+    refresh,
+  );
 }

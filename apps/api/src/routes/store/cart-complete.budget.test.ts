@@ -16,15 +16,31 @@ beforeAll(async () => {
   const store = await checkoutStore(t, {
     region: { name: "US", currency_code: "usd", countries: ["us"] },
     title: "Mug",
-    variants: [{ title: "One", sku: "MUG-1", size: "One", stock: 1000, prices: [{ currency_code: "usd", amount: 1500 }] }],
+    variants: [
+      { title: "One", sku: "MUG-1", size: "One", stock: 1000, prices: [{ currency_code: "usd", amount: 1500 }] },
+    ],
   });
   ({ regionId, optionId } = store);
   variantId = store.variantIds[0]!;
-  campaignId = (await m.promotion.createCampaign({ name: "Ten", campaign_identifier: "ten", budget: { type: "usage", limit: 10 } })).id;
-  await m.promotion.create({ code: "TEN", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 20 } });
+  campaignId = (
+    await m.promotion.createCampaign({ name: "Ten", campaign_identifier: "ten", budget: { type: "usage", limit: 10 } })
+  ).id;
+  await m.promotion.create({
+    code: "TEN",
+    type: "standard",
+    campaign_id: campaignId,
+    application_method: { type: "percentage", target_type: "items", allocation: "across", value: 20 },
+  });
 }, 120_000);
 
-const address = { first_name: "Ada", last_name: "Lovelace", address_1: "1 Main St", city: "Springfield", postal_code: "12345", country_code: "us" };
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Main St",
+  city: "Springfield",
+  postal_code: "12345",
+  country_code: "us",
+};
 
 async function post(url: string, payload?: object) {
   const res = await t.app.inject({ method: "POST", url, ...(payload ? { payload } : {}) });
@@ -33,7 +49,16 @@ async function post(url: string, payload?: object) {
 
 /** A cart with the code applied and a payment session, ready to complete. */
 const cartWithCode = async (): Promise<string> =>
-  (await checkoutReadyCart(t, { region_id: regionId, option_id: optionId, variant_id: variantId, quantity: 1, promo: "TEN", address })).id;
+  (
+    await checkoutReadyCart(t, {
+      region_id: regionId,
+      option_id: optionId,
+      variant_id: variantId,
+      quantity: 1,
+      promo: "TEN",
+      address,
+    })
+  ).id;
 
 describe.runIf(onPostgres())("promotion budget under concurrent checkouts", () => {
   it("usage limit 10, 30 parallel checkouts with the code: exactly 10 orders carry the discount, used = 10", async () => {

@@ -19,27 +19,53 @@ beforeAll(async () => {
   const key = await storefrontKey(t, channel.id);
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] })).id;
+  regionId = (
+    await m.region.create({
+      name: "Europe",
+      currency_code: "eur",
+      countries: ["de"],
+      payment_providers: ["pp_system_default", "pp_test"],
+    })
+  ).id;
   const product = await createFixtureProduct(
     t,
-    { title: "Hoodie", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] }] },
+    {
+      title: "Hoodie",
+      status: "published",
+      sales_channels: [{ id: channel.id }],
+      variants: [
+        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
+      ],
+    },
     location.id,
   );
   variantId = product.variantIds[0]!;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
+    .id;
   baseUrl = await listenOnLoopback(t);
   publishableKey = key.token;
   sdk = new Medusa({ baseUrl, publishableKey });
 });
 
-const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const address = {
+  first_name: "Ada",
+  last_name: "L",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 /** A cart through the SDK up to a started payment session with `provider_id`. */
 async function checkout(provider_id: string, data?: Record<string, unknown>, client: Medusa = sdk) {
   const sdk = client;
   const { cart } = await sdk.store.cart.create({ region_id: regionId });
   await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 1 });
-  await sdk.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address });
+  await sdk.store.cart.update(cart.id, {
+    email: "ada@example.com",
+    shipping_address: address,
+    billing_address: address,
+  });
   const shipped = (await sdk.store.cart.addShippingMethod(cart.id, { option_id: optionId })).cart;
   await sdk.store.payment.initiatePaymentSession(shipped, { provider_id, ...(data ? { data } : {}) });
   return shipped;
@@ -51,7 +77,13 @@ describe("@medusajs/js-sdk storefront checkout to an order", () => {
     const result = await sdk.store.cart.complete(cart.id);
     expect(result.type).toBe("order");
     if (result.type !== "order") return;
-    expect(result.order).toMatchObject({ status: "pending", payment_status: "authorized", fulfillment_status: "not_fulfilled", email: "ada@example.com", total: cart.total });
+    expect(result.order).toMatchObject({
+      status: "pending",
+      payment_status: "authorized",
+      fulfillment_status: "not_fulfilled",
+      email: "ada@example.com",
+      total: cart.total,
+    });
     expect(result.order.items?.[0]).toMatchObject({ variant_id: variantId, quantity: 1, unit_price: 4500 });
     const { order } = await sdk.store.order.retrieve(result.order.id);
     expect(order.id).toBe(result.order.id);
@@ -84,7 +116,11 @@ describe("@medusajs/js-sdk storefront checkout to an order", () => {
     expect(count).toBe(1);
     expect(orders[0]!.id).toBe(result.order.id);
     // A guest client cannot read a customer's order.
-    const stranger = await t.app.inject({ method: "GET", url: `/store/orders/${result.order.id}`, headers: { "x-publishable-api-key": publishableKey } });
+    const stranger = await t.app.inject({
+      method: "GET",
+      url: `/store/orders/${result.order.id}`,
+      headers: { "x-publishable-api-key": publishableKey },
+    });
     expect(stranger.statusCode).toBe(404);
   });
 });

@@ -18,7 +18,12 @@ let campaignId: string;
 beforeAll(async () => {
   const m = t.app.modules;
   const store = await checkoutStore(t, {
-    region: { name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_system_default", "pp_test"] },
+    region: {
+      name: "Europe",
+      currency_code: "eur",
+      countries: ["de"],
+      payment_providers: ["pp_system_default", "pp_test"],
+    },
     variants: [
       { title: "M", sku: "TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
       { title: "L", sku: "TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
@@ -27,13 +32,32 @@ beforeAll(async () => {
   });
   ({ regionId, optionId } = store);
   [tee, limited, scarce] = store.variantIds as [string, string, string];
-  campaignId = (await m.promotion.createCampaign({ name: "Launch", campaign_identifier: "launch", budget: { type: "usage", limit: 1 } })).id;
-  await m.promotion.create({ code: "ONCE", type: "standard", campaign_id: campaignId, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
+  campaignId = (
+    await m.promotion.createCampaign({
+      name: "Launch",
+      campaign_identifier: "launch",
+      budget: { type: "usage", limit: 1 },
+    })
+  ).id;
+  await m.promotion.create({
+    code: "ONCE",
+    type: "standard",
+    campaign_id: campaignId,
+    application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+  });
 }, 60_000);
 
 type Headers = Record<string, string>;
-const complete = (cartId: string, headers: Headers = {}) => t.store.post(`/store/carts/${cartId}/complete`, undefined, headers);
-const address = { first_name: "Ada", last_name: "Lovelace", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+const complete = (cartId: string, headers: Headers = {}) =>
+  t.store.post(`/store/carts/${cartId}/complete`, undefined, headers);
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "Hauptstr. 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+};
 
 type Reply = Awaited<ReturnType<typeof t.store.post>>;
 
@@ -77,7 +101,12 @@ async function effects(cartId: string) {
   const [orders, reservations, payments, campaign] = await Promise.all([
     db.select({ id: orderTable.id }).from(orderTable).where(eq(orderTable.cart_id, cartId)),
     lineIds.length ? m.inventory.listReservations({ line_item_id: lineIds }, { limit: 100, offset: 0 }) : { count: 0 },
-    collection ? db.select().from(paymentTable).where(inArray(paymentTable.payment_collection_id, [collection.id])) : [],
+    collection
+      ? db
+          .select()
+          .from(paymentTable)
+          .where(inArray(paymentTable.payment_collection_id, [collection.id]))
+      : [],
     m.promotion.retrieveCampaign(campaignId),
   ]);
   return {
@@ -128,14 +157,27 @@ describe("POST /store/carts/{id}/complete: success", () => {
     expect(order.total).toBe(4500);
     expect(Number.isInteger(order.display_id)).toBe(true);
     expect(order.items).toHaveLength(1);
-    expect(order.items[0]).toMatchObject({ title: cart.items[0].title, variant_id: tee, quantity: 2, unit_price: 2000, total: 4000 });
+    expect(order.items[0]).toMatchObject({
+      title: cart.items[0].title,
+      variant_id: tee,
+      quantity: 2,
+      unit_price: 2000,
+      total: 4000,
+    });
     expect(order.items[0].id).toMatch(/^ordli_/);
-    expect(order.shipping_methods).toEqual([expect.objectContaining({ name: "Standard", amount: 500, shipping_option_id: optionId })]);
+    expect(order.shipping_methods).toEqual([
+      expect.objectContaining({ name: "Standard", amount: 500, shipping_option_id: optionId }),
+    ]);
     expect(order.shipping_address).toMatchObject(address);
     expect(order.billing_address).toMatchObject(address);
-    expect(order.payment_collections).toEqual([expect.objectContaining({ id: cart.payment_collection.id, status: "authorized", authorized_amount: 4500 })]);
+    expect(order.payment_collections).toEqual([
+      expect.objectContaining({ id: cart.payment_collection.id, status: "authorized", authorized_amount: 4500 }),
+    ]);
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
-    expect((await ok(t.store.get(`/store/orders/${order.id}`))).order).toMatchObject({ id: order.id, status: "pending" });
+    expect((await ok(t.store.get(`/store/orders/${order.id}`))).order).toMatchObject({
+      id: order.id,
+      status: "pending",
+    });
     expect((await ok(t.store.get(`/store/carts/${cart.id}`))).cart.completed_at).not.toBeNull();
   });
 
@@ -145,14 +187,18 @@ describe("POST /store/carts/{id}/complete: success", () => {
     const order = (await ok(complete(cart.id))).order;
     expect(order.locale).toBe("de-DE");
     expect((await ok(t.store.get(`/store/orders/${order.id}`))).order.locale).toBe("de-DE");
-    expect((await ok(t.store.get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({ id: order.id, locale: "de-DE" });
+    expect((await ok(t.store.get(`/store/orders/${order.id}?fields=id,locale`))).order).toEqual({
+      id: order.id,
+      locale: "de-DE",
+    });
     expect((await ok(t.store.get(`/admin/orders/${order.id}`, await t.adminHeaders()))).order.locale).toBe("de-DE");
   });
 
   it("completing again returns the same order without placing another", async () => {
     const cart = await readyCart();
     const first = (await ok(complete(cart.id))).order;
-    const executions = async () => (await t.app.infra.engine.list({ transaction_id: [cart.id] }, { limit: 100, offset: 0 })).count;
+    const executions = async () =>
+      (await t.app.infra.engine.list({ transaction_id: [cart.id] }, { limit: 100, offset: 0 })).count;
     expect(await executions()).toBe(1);
     const again = await ok(complete(cart.id));
     // Answered from the order itself: no workflow ran.
@@ -170,7 +216,9 @@ describe("POST /store/carts/{id}/complete: success", () => {
   it("uses a payment the customer authorized before completing", async () => {
     const cart = await readyCart({ provider: "pp_test" });
     const session = cart.payment_collection.payment_sessions[0];
-    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
+    await ok(
+      t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`),
+    );
     const order = (await ok(complete(cart.id))).order;
     expect(order).toMatchObject({ payment_status: "authorized" });
     expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 0 });
@@ -205,11 +253,26 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
 
   it("names each missing piece with 400 invalid_data and writes nothing, until the cart is complete", async () => {
     const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
-    await expectMissing(cart.id, ["items", "email", "shipping address", "billing address", "shipping method", "payment collection"]);
+    await expectMissing(cart.id, [
+      "items",
+      "email",
+      "shipping address",
+      "billing address",
+      "shipping method",
+      "payment collection",
+    ]);
     await ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: tee, quantity: 1 }));
-    await expectMissing(cart.id, ["email", "shipping address", "billing address", "shipping method", "payment collection"], ["items"]);
+    await expectMissing(
+      cart.id,
+      ["email", "shipping address", "billing address", "shipping method", "payment collection"],
+      ["items"],
+    );
     await ok(t.store.post(`/store/carts/${cart.id}`, { email: "ada@example.com" }));
-    await expectMissing(cart.id, ["shipping address", "billing address", "shipping method", "payment collection"], ["email"]);
+    await expectMissing(
+      cart.id,
+      ["shipping address", "billing address", "shipping method", "payment collection"],
+      ["email"],
+    );
     await ok(t.store.post(`/store/carts/${cart.id}/shipping-address`, address));
     await expectMissing(cart.id, ["billing address", "shipping method", "payment collection"], ["shipping address"]);
     await ok(t.store.post(`/store/carts/${cart.id}/billing-address`, address));
@@ -218,7 +281,11 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
     await expectMissing(cart.id, ["payment collection"], ["shipping method"]);
     const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
     await expectMissing(cart.id, ["payment session"], ["payment collection"]);
-    await ok(t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }));
+    await ok(
+      t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+        provider_id: "pp_system_default",
+      }),
+    );
     // The earlier refusals do not block the completion once the cart is ready.
     expect((await ok(complete(cart.id))).type).toBe("order");
   });
@@ -226,12 +293,17 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
   it("refuses a payment collection that does not cover the cart total", async () => {
     const cart = await readyCart({ provider: "pp_test" });
     const session = cart.payment_collection.payment_sessions[0];
-    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`));
+    await ok(
+      t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`),
+    );
     // The cart grows after its payment was authorized: the authorization no longer covers it.
     await t.database.db.execute(`update cart set total = total + 100 where id = '${cart.id}'`);
     const res = await complete(cart.id);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ type: "invalid_data", message: expect.stringMatching(/does not cover the cart total/) });
+    expect(res.json()).toMatchObject({
+      type: "invalid_data",
+      message: expect.stringMatching(/does not cover the cart total/),
+    });
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, completed: false });
   });
 
@@ -256,12 +328,27 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
 
   it("decline: payment_authorization_error, cart unchanged, stock released; a new session then completes", async () => {
     const cart = await readyCart({ provider: "pp_test", behavior: "decline" });
-    const body = await expectCartError(await complete(cart.id), "payment_authorization_error", "PaymentAuthorizationError", /declined/);
-    expect(body.cart).toMatchObject({ id: cart.id, completed_at: null, total: cart.total, items: [expect.objectContaining({ id: cart.items[0].id, quantity: 2 })] });
+    const body = await expectCartError(
+      await complete(cart.id),
+      "payment_authorization_error",
+      "PaymentAuthorizationError",
+      /declined/,
+    );
+    expect(body.cart).toMatchObject({
+      id: cart.id,
+      completed_at: null,
+      total: cart.total,
+      items: [expect.objectContaining({ id: cart.items[0].id, quantity: 2 })],
+    });
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
     // Completing again without fixing the payment fails the same way (a new attempt, not a stored answer).
     await expectCartError(await complete(cart.id), "payment_authorization_error", "PaymentAuthorizationError");
-    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
+    await ok(
+      t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, {
+        provider_id: "pp_test",
+        data: { behavior: "authorize" },
+      }),
+    );
     const done = await ok(complete(cart.id));
     expect(done, JSON.stringify(done.error)).toMatchObject({ type: "order", order: { status: "pending" } });
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
@@ -269,7 +356,11 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
 
   it("requires_more: payment_requires_more_error and nothing kept", async () => {
     const cart = await readyCart({ provider: "pp_test", behavior: "requires_more" });
-    const body = await expectCartError(await complete(cart.id), "payment_requires_more_error", "PaymentRequiresMoreError");
+    const body = await expectCartError(
+      await complete(cart.id),
+      "payment_requires_more_error",
+      "PaymentRequiresMoreError",
+    );
     expect(body.cart.completed_at).toBeNull();
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
   });
@@ -288,23 +379,45 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     // Failing more often than the step retries: reported and compensated.
     const stubborn = await readyCart({ provider: "pp_test", data: { behavior: "flaky", fail_times: 3 } });
     await expectCartError(await complete(stubborn.id), "provider_error", "ProviderError", /flaky failure 3 of 3/);
-    expect(await effects(stubborn.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
+    expect(await effects(stubborn.id)).toMatchObject({
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      completed: false,
+    });
   });
 
   it("hang: every attempt times out, the checkout compensates, and the provider's late answer changes nothing", async () => {
     // Each of the three attempts waits 5 s; the first one's answer (an authorization) comes at 16 s.
     const cart = await readyCart({ provider: "pp_test", data: { behavior: "hang", hang_ms: 16_000 } });
     const started = Date.now();
-    await expectCartError(await complete(cart.id), "timeout", "Timeout", /pp_test did not answer the authorization within 5000 ms/);
+    await expectCartError(
+      await complete(cart.id),
+      "timeout",
+      "Timeout",
+      /pp_test did not answer the authorization within 5000 ms/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
-    const compensated = { orders: 0, reservations: 0, live_payments: 0, canceled_payments: 0, completed: false, collection_status: "not_paid" };
+    const compensated = {
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      canceled_payments: 0,
+      completed: false,
+      collection_status: "not_paid",
+    };
     expect(await effects(cart.id)).toMatchObject(compensated);
     await new Promise((resolve) => setTimeout(resolve, started + 17_000 - Date.now()));
     expect(await effects(cart.id)).toMatchObject(compensated);
     const [session] = (await t.app.modules.payment.collectionForCart(cart.id))!.payment_sessions;
     expect(session).toMatchObject({ status: "pending", authorized_at: null });
     // The shopper pays with another session and gets one order.
-    await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "authorize" } }));
+    await ok(
+      t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, {
+        provider_id: "pp_test",
+        data: { behavior: "authorize" },
+      }),
+    );
     expect((await ok(complete(cart.id))).type).toBe("order");
     expect(await effects(cart.id)).toMatchObject({ orders: 1, reservations: 1, live_payments: 1, completed: true });
   }, 40_000);
@@ -313,9 +426,20 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     const first = await readyCart({ variant: limited, quantity: 1, provider: "pp_test" });
     const second = await readyCart({ variant: limited, quantity: 1, provider: "pp_test" });
     expect((await ok(complete(first.id))).type).toBe("order");
-    const body = await expectCartError(await complete(second.id), "invalid_data", "InvalidData", /insufficient inventory/i);
+    const body = await expectCartError(
+      await complete(second.id),
+      "invalid_data",
+      "InvalidData",
+      /insufficient inventory/i,
+    );
     expect(body.cart.items[0]).toMatchObject({ variant_id: limited, quantity: 1 });
-    expect(await effects(second.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, canceled_payments: 0, completed: false });
+    expect(await effects(second.id)).toMatchObject({
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      canceled_payments: 0,
+      completed: false,
+    });
   });
 
   it("promotion budget used up: the authorization is canceled and the stock released", async () => {
@@ -326,14 +450,36 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     expect(placed.discount_total).toBe(winner.discount_total);
     expect((await effects(winner.id)).budget_used).toBe(1);
     await expectCartError(await complete(late.id), "invalid_data", "InvalidData", /budget/i);
-    expect(await effects(late.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, canceled_payments: 1, budget_used: 1, completed: false });
+    expect(await effects(late.id)).toMatchObject({
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      canceled_payments: 1,
+      budget_used: 1,
+      completed: false,
+    });
   });
 
   it("a failure injected at each step is fully compensated, and the next attempt succeeds", async () => {
     const db = t.database.db;
     // The budget's test: a promotion whose campaign has room for every attempt below.
-    const roomy = await t.app.modules.promotion.createCampaign({ name: "Roomy", campaign_identifier: "roomy", budget: { type: "usage", limit: 100 } });
-    await t.app.modules.promotion.create({ code: "ROOMY", type: "standard", campaign_id: roomy.id, application_method: { type: "fixed", target_type: "order", allocation: "across", value: 100, currency_code: "eur" } });
+    const roomy = await t.app.modules.promotion.createCampaign({
+      name: "Roomy",
+      campaign_identifier: "roomy",
+      budget: { type: "usage", limit: 100 },
+    });
+    await t.app.modules.promotion.create({
+      code: "ROOMY",
+      type: "standard",
+      campaign_id: roomy.id,
+      application_method: {
+        type: "fixed",
+        target_type: "order",
+        allocation: "across",
+        value: 100,
+        currency_code: "eur",
+      },
+    });
     const used = async () => (await t.app.modules.promotion.retrieveCampaign(roomy.id)).budget?.used;
     const failures: Array<[string, "INSERT" | "UPDATE", string]> = [
       ["reservation_item", "INSERT", "true"],
@@ -353,7 +499,11 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
       // The authorization happens before the promotion and order steps: those failures void it.
       expect(after.canceled_payments, table).toBe(table === "reservation_item" ? 0 : 1);
       expect(await used(), table).toBe(before);
-      await ok(t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, { provider_id: "pp_test" }));
+      await ok(
+        t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, {
+          provider_id: "pp_test",
+        }),
+      );
       const retried = await ok(complete(cart.id));
       expect(retried.type, `${table}: ${JSON.stringify(retried.error)}`).toBe("order");
       expect(await used()).toBe(before! + 1);
@@ -389,7 +539,10 @@ describe.skipIf(!onPostgres())("POST /store/carts/{id}/complete: concurrency on 
     const levels = await m.inventory.listLevels(link!.inventory_item_id, {}, { limit: 10, offset: 0 });
     expect(levels.items.reduce((sum, l) => sum + l.reserved_quantity, 0)).toBe(25);
     expect(levels.items.reduce((sum, l) => sum + l.stocked_quantity, 0)).toBe(25);
-    const reservations = await m.inventory.listReservations({ inventory_item_id: [link!.inventory_item_id] }, { limit: 100, offset: 0 });
+    const reservations = await m.inventory.listReservations(
+      { inventory_item_id: [link!.inventory_item_id] },
+      { limit: 100, offset: 0 },
+    );
     expect(reservations.count).toBe(25);
     const states = await Promise.all(carts.map((c) => effects(c.id)));
     expect(states.filter((s) => s.completed && s.orders === 1 && s.reservations === 1)).toHaveLength(25);

@@ -17,7 +17,11 @@ const HTTP_ERRORS = new Set(["not_found", "conflict", "unauthorized", "not_allow
 const Completed = {
   200: Type.Union([
     Type.Object({ type: Type.Literal("order"), order: OrderDetailView }),
-    Type.Object({ type: Type.Literal("cart"), cart: CartView, error: Type.Object({ message: Type.String(), name: Type.String(), type: Type.String() }) }),
+    Type.Object({
+      type: Type.Literal("cart"),
+      cart: CartView,
+      error: Type.Object({ message: Type.String(), name: Type.String(), type: Type.String() }),
+    }),
   ]),
 };
 
@@ -41,12 +45,20 @@ export default async function cartComplete(app: App): Promise<void> {
     async (request) => {
       const actor = cartActor(request);
       const outcome = await completeCart(app.infra.engine, m, request.params.id, actor);
-      if (outcome.type === "order") return { type: "order" as const, order: await orderView(m, await m.order.retrieve(outcome.order_id), "store") };
+      if (outcome.type === "order")
+        return { type: "order" as const, order: await orderView(m, await m.order.retrieve(outcome.order_id), "store") };
       const { error } = outcome;
       if (HTTP_ERRORS.has(error.type)) throw error;
       // Unexpected failures keep their detail in the journal and logs, not in the storefront's answer.
-      const message = error.type === "unknown_error" || error.type === "unexpected_state" ? "An unknown error occurred while completing the cart." : error.message;
-      return { type: "cart" as const, cart: cartResponse(await readCart(m, request.params.id, actor)), error: { message, name: error.name, type: error.type } };
+      const message =
+        error.type === "unknown_error" || error.type === "unexpected_state"
+          ? "An unknown error occurred while completing the cart."
+          : error.message;
+      return {
+        type: "cart" as const,
+        cart: cartResponse(await readCart(m, request.params.id, actor)),
+        error: { message, name: error.name, type: error.type },
+      };
     },
   );
 }

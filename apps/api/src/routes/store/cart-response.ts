@@ -2,7 +2,14 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
 import { Extend, MoneyView, MoneyWhen, OrNull, View } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
-import { AddressView, AdjustmentView, CartLineItemRowView, CartRowView, CartShippingMethodRowView, TaxLineView } from "@kasse/modules/cart";
+import {
+  AddressView,
+  AdjustmentView,
+  CartLineItemRowView,
+  CartRowView,
+  CartShippingMethodRowView,
+  TaxLineView,
+} from "@kasse/modules/cart";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { RegionView, type Region } from "@kasse/modules/region";
 import { MONEY_APPLICATION_TYPES } from "@kasse/modules/promotion";
@@ -13,13 +20,24 @@ export function cartActor(request: FastifyRequest): CartActor {
   return { customer_id: auth && auth.actor_type === "customer" && auth.actor_id ? auth.actor_id : null };
 }
 
-const ProductRef = () => View({ id: OrNull(Type.String()), title: OrNull(Type.String()), thumbnail: OrNull(Type.String()), handle: OrNull(Type.String()) });
+const ProductRef = () =>
+  View({
+    id: OrNull(Type.String()),
+    title: OrNull(Type.String()),
+    thumbnail: OrNull(Type.String()),
+    handle: OrNull(Type.String()),
+  });
 
 /** A line of a store cart: the variant snapshot, its adjustments, tax lines and totals. */
 const CartLineItemView = Extend(
   CartLineItemRowView,
   {
-    variant: View({ id: OrNull(Type.String()), title: OrNull(Type.String()), sku: OrNull(Type.String()), product: ProductRef() }),
+    variant: View({
+      id: OrNull(Type.String()),
+      title: OrNull(Type.String()),
+      sku: OrNull(Type.String()),
+      product: ProductRef(),
+    }),
     product: ProductRef(),
     adjustments: Type.Array(AdjustmentView),
     tax_lines: Type.Array(TaxLineView),
@@ -28,10 +46,19 @@ const CartLineItemView = Extend(
 );
 
 /** A shipping method of a store cart. */
-const CartShippingMethodView = Extend(CartShippingMethodRowView, { adjustments: Type.Array(AdjustmentView), tax_lines: Type.Array(TaxLineView) }, ["shipping_profile_id", "updated_at", "deleted_at"]);
+const CartShippingMethodView = Extend(
+  CartShippingMethodRowView,
+  { adjustments: Type.Array(AdjustmentView), tax_lines: Type.Array(TaxLineView) },
+  ["shipping_profile_id", "updated_at", "deleted_at"],
+);
 
 /** A payment collection as the Store shows it: no provider data on its sessions, no payments. */
-const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, ["region_id", "completed_at", "payments", "deleted_at"]);
+const StorePaymentCollectionView = Extend(PaymentCollectionView, {}, [
+  "region_id",
+  "completed_at",
+  "payments",
+  "deleted_at",
+]);
 
 /** Medusa v2's store cart, as {@link cartResponse} shapes it. */
 export const CartView = Extend(
@@ -49,7 +76,15 @@ export const CartView = Extend(
         code: OrNull(Type.String()),
         is_automatic: Type.Boolean(),
         application_method: Type.Optional(
-          OrNull(View({ type: Type.String(), target_type: Type.String(), allocation: OrNull(Type.String()), value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()), currency_code: OrNull(Type.String()) })),
+          OrNull(
+            View({
+              type: Type.String(),
+              target_type: Type.String(),
+              allocation: OrNull(Type.String()),
+              value: MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number()),
+              currency_code: OrNull(Type.String()),
+            }),
+          ),
         ),
       }),
     ),
@@ -59,11 +94,18 @@ export const CartView = Extend(
   ["promo_codes", "deleted_at"],
 );
 
-
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
 export function cartResponse(result: CartResult) {
   const { cart, items, shipping_methods } = result;
-  const promotions = new Map<string, { id: string; code: string | null; is_automatic: boolean; application_method?: NonNullable<CartResult["promotions"]>[number]["application_method"] }>();
+  const promotions = new Map<
+    string,
+    {
+      id: string;
+      code: string | null;
+      is_automatic: boolean;
+      application_method?: NonNullable<CartResult["promotions"]>[number]["application_method"];
+    }
+  >();
   const loaded = new Map((result.promotions ?? []).map((p) => [p.id, p]));
   for (const adjustment of [...items, ...shipping_methods].flatMap((line) => line.adjustments)) {
     const promotion = loaded.get(adjustment.promotion_id);
@@ -106,8 +148,23 @@ export function cartResponse(result: CartResult) {
       total: item.total,
       original_total: item.original_total,
       metadata: item.metadata,
-      variant: { id: item.variant_id, title: item.variant_title, sku: item.variant_sku, product: { id: item.product_id, title: item.product_title, thumbnail: item.thumbnail, handle: item.product_handle } },
-      product: { id: item.product_id, title: item.product_title, thumbnail: item.thumbnail, handle: item.product_handle },
+      variant: {
+        id: item.variant_id,
+        title: item.variant_title,
+        sku: item.variant_sku,
+        product: {
+          id: item.product_id,
+          title: item.product_title,
+          thumbnail: item.thumbnail,
+          handle: item.product_handle,
+        },
+      },
+      product: {
+        id: item.product_id,
+        title: item.product_title,
+        thumbnail: item.thumbnail,
+        handle: item.product_handle,
+      },
       adjustments: item.adjustments.map((a) => ({ ...a, item_id: item.id })),
       tax_lines: item.tax_lines.map((t) => ({ ...t, item_id: item.id })),
       created_at: item.created_at,
@@ -133,7 +190,9 @@ export function cartResponse(result: CartResult) {
       metadata: method.metadata,
       created_at: method.created_at,
     })),
-    payment_collection: result.payment_collection ? paymentCollectionResponse(result.payment_collection, result.region) : null,
+    payment_collection: result.payment_collection
+      ? paymentCollectionResponse(result.payment_collection, result.region)
+      : null,
     promotions: [...promotions.values()],
     subtotal: cart.subtotal,
     discount_total: cart.discount_total,
@@ -186,5 +245,12 @@ export function paymentCollectionResponse(collection: PaymentCollection, region:
 }
 
 function regionView(region: Region) {
-  return { id: region.id, name: region.name, currency_code: region.currency_code, automatic_taxes: region.automatic_taxes, countries: region.countries, metadata: region.metadata };
+  return {
+    id: region.id,
+    name: region.name,
+    currency_code: region.currency_code,
+    automatic_taxes: region.automatic_taxes,
+    countries: region.countries,
+    metadata: region.metadata,
+  };
 }

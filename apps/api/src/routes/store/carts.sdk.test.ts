@@ -23,11 +23,19 @@ beforeAll(async () => {
   await m.tax.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE19", name: "MwSt" } });
   const product = await createFixtureProduct(
     t,
-    { title: "Hoodie", status: "published", sales_channels: [{ id: channel.id }], variants: [{ title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] }] },
+    {
+      title: "Hoodie",
+      status: "published",
+      sales_channels: [{ id: channel.id }],
+      variants: [
+        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
+      ],
+    },
     location.id,
   );
   variantId = product.variantIds[0]!;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] })).id;
+  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
+    .id;
   sdk = new Medusa({ baseUrl: await listenOnLoopback(t), publishableKey: key.token });
 });
 
@@ -39,8 +47,21 @@ describe("@medusajs/js-sdk storefront checkout", () => {
     const withItem = (await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 2 })).cart;
     expect(withItem.items?.[0]).toMatchObject({ variant_id: variantId, quantity: 2, unit_price: 4500 });
 
-    const address = { first_name: "Ada", last_name: "L", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "de" };
-    const updated = (await sdk.store.cart.update(cart.id, { email: "ada@example.com", shipping_address: address, billing_address: address })).cart;
+    const address = {
+      first_name: "Ada",
+      last_name: "L",
+      address_1: "Hauptstr. 1",
+      city: "Berlin",
+      postal_code: "10115",
+      country_code: "de",
+    };
+    const updated = (
+      await sdk.store.cart.update(cart.id, {
+        email: "ada@example.com",
+        shipping_address: address,
+        billing_address: address,
+      })
+    ).cart;
     expect(updated).toMatchObject({ email: "ada@example.com", subtotal: 9000, tax_total: 1710, total: 10710 });
 
     const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id });
@@ -50,9 +71,15 @@ describe("@medusajs/js-sdk storefront checkout", () => {
     expect(shipped.shipping_methods?.[0]).toMatchObject({ shipping_option_id: optionId, amount: 500 });
     expect(shipped.total).toBe(10710 + 500 + 95);
 
-    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(shipped, { provider_id: "pp_system_default" });
+    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(shipped, {
+      provider_id: "pp_system_default",
+    });
     expect(payment_collection).toMatchObject({ amount: shipped.total, currency_code: "eur" });
-    expect(payment_collection.payment_sessions?.[0]).toMatchObject({ provider_id: "pp_system_default", status: "pending", amount: shipped.total });
+    expect(payment_collection.payment_sessions?.[0]).toMatchObject({
+      provider_id: "pp_system_default",
+      status: "pending",
+      amount: shipped.total,
+    });
 
     const { cart: read } = await sdk.store.cart.retrieve(cart.id);
     expect(read.payment_collection?.id).toBe(payment_collection.id);
@@ -60,6 +87,9 @@ describe("@medusajs/js-sdk storefront checkout", () => {
 
   it("surfaces a 400 as a FetchError with the message", async () => {
     const { cart } = await sdk.store.cart.create({ region_id: regionId });
-    await expect(sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 6 })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/insufficient inventory/i) });
+    await expect(sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 6 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/insufficient inventory/i),
+    });
   });
 });

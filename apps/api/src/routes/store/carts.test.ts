@@ -31,20 +31,78 @@ beforeAll(async () => {
       thumbnail: "https://img.example/shirt.png",
       ...inChannel,
       variants: [
-        { title: "S", sku: "SHIRT-S", size: "S", stock: 10, prices: [{ currency_code: "eur", amount: 1000 }, { currency_code: "eur", amount: 900, min_quantity: 5 }, { currency_code: "usd", amount: 1200 }] },
+        {
+          title: "S",
+          sku: "SHIRT-S",
+          size: "S",
+          stock: 10,
+          prices: [
+            { currency_code: "eur", amount: 1000 },
+            { currency_code: "eur", amount: 900, min_quantity: 5 },
+            { currency_code: "usd", amount: 1200 },
+          ],
+        },
         { title: "M", sku: "SHIRT-M", size: "M", stock: 2, prices: [{ currency_code: "eur", amount: 1000 }] },
       ],
     },
     location.id,
   );
-  mug = await createFixtureProduct(t, { title: "Mug", ...inChannel, variants: [{ title: "One", size: "One", stock: 100, prices: [{ currency_code: "eur", amount: 500 }] }] }, location.id);
-  draft = await createFixtureProduct(t, { title: "Draft", status: "draft", sales_channels: [{ id: channel.id }], variants: [{ title: "D", size: "D", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }] }, location.id);
-  elsewhere = await createFixtureProduct(t, { title: "Retail only", status: "published", sales_channels: [{ id: other.id }], variants: [{ title: "R", size: "R", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }] }, location.id);
-  standard = await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 800 }, { currency_code: "usd", amount: 900 }] });
-  express = await m.fulfillment.createOption({ name: "Express", region_id: eu.id, prices: [{ currency_code: "eur", amount: 1500 }] });
-  usOnly = await m.fulfillment.createOption({ name: "US Ground", region_id: us.id, prices: [{ currency_code: "usd", amount: 500 }] });
-  await m.promotion.create({ code: "TENOFF", type: "standard", application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 } });
-  await m.promotion.create({ code: "USD5", type: "standard", application_method: { type: "fixed", target_type: "order", allocation: "across", value: 500, currency_code: "usd" } });
+  mug = await createFixtureProduct(
+    t,
+    {
+      title: "Mug",
+      ...inChannel,
+      variants: [{ title: "One", size: "One", stock: 100, prices: [{ currency_code: "eur", amount: 500 }] }],
+    },
+    location.id,
+  );
+  draft = await createFixtureProduct(
+    t,
+    {
+      title: "Draft",
+      status: "draft",
+      sales_channels: [{ id: channel.id }],
+      variants: [{ title: "D", size: "D", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }],
+    },
+    location.id,
+  );
+  elsewhere = await createFixtureProduct(
+    t,
+    {
+      title: "Retail only",
+      status: "published",
+      sales_channels: [{ id: other.id }],
+      variants: [{ title: "R", size: "R", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }],
+    },
+    location.id,
+  );
+  standard = await m.fulfillment.createOption({
+    name: "Standard",
+    prices: [
+      { currency_code: "eur", amount: 800 },
+      { currency_code: "usd", amount: 900 },
+    ],
+  });
+  express = await m.fulfillment.createOption({
+    name: "Express",
+    region_id: eu.id,
+    prices: [{ currency_code: "eur", amount: 1500 }],
+  });
+  usOnly = await m.fulfillment.createOption({
+    name: "US Ground",
+    region_id: us.id,
+    prices: [{ currency_code: "usd", amount: 500 }],
+  });
+  await m.promotion.create({
+    code: "TENOFF",
+    type: "standard",
+    application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+  });
+  await m.promotion.create({
+    code: "USD5",
+    type: "standard",
+    application_method: { type: "fixed", target_type: "order", allocation: "across", value: 500, currency_code: "usd" },
+  });
 });
 
 type Headers = Record<string, string>;
@@ -67,15 +125,38 @@ describe("store carts: create and read", () => {
   it("creates a cart in the region's currency and the default channel; reads it by id", async () => {
     const cart = await newCart({ region_id: eu.id, email: "a@example.com", metadata: { ref: "x" } });
     expect(cart.id).toMatch(/^cart_/);
-    expect(cart).toMatchObject({ region_id: eu.id, currency_code: "eur", email: "a@example.com", customer_id: null, metadata: { ref: "x" }, items: [], shipping_methods: [] });
-    expect(cart).toMatchObject({ subtotal: 0, discount_total: 0, shipping_total: 0, tax_total: 0, total: 0, completed_at: null, payment_collection: null });
+    expect(cart).toMatchObject({
+      region_id: eu.id,
+      currency_code: "eur",
+      email: "a@example.com",
+      customer_id: null,
+      metadata: { ref: "x" },
+      items: [],
+      shipping_methods: [],
+    });
+    expect(cart).toMatchObject({
+      subtotal: 0,
+      discount_total: 0,
+      shipping_total: 0,
+      tax_total: 0,
+      total: 0,
+      completed_at: null,
+      payment_collection: null,
+    });
     expect(cart.region).toMatchObject({ id: eu.id, currency_code: "eur" });
     expect(cart.sales_channel_id).toMatch(/^sc_/);
     const read = await t.store.get(`/store/carts/${cart.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json().cart).toMatchObject({ id: cart.id, email: "a@example.com" });
-    expect((await t.store.get(`/store/carts/${cart.id}?fields=id,total`)).json().cart).toEqual({ id: cart.id, total: 0 });
-    expect((await t.store.get(`/store/carts/${cart.id}?fields=*items,%2Bitems.total`)).json().cart).toMatchObject({ id: cart.id, total: 0, items: [] });
+    expect((await t.store.get(`/store/carts/${cart.id}?fields=id,total`)).json().cart).toEqual({
+      id: cart.id,
+      total: 0,
+    });
+    expect((await t.store.get(`/store/carts/${cart.id}?fields=*items,%2Bitems.total`)).json().cart).toMatchObject({
+      id: cart.id,
+      total: 0,
+      items: [],
+    });
     expect400(await t.store.get(`/store/carts/${cart.id}?fields=bad field`));
   });
 
@@ -104,7 +185,11 @@ describe("store carts: create and read", () => {
 describe("store carts: line items", () => {
   it("adds a variant with its snapshot and merges a second add of the same variant", async () => {
     const cart = await newCart();
-    const first = await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1, metadata: { gift: true } });
+    const first = await post(`/store/carts/${cart.id}/line-items`, {
+      variant_id: shirt.variantIds[0],
+      quantity: 1,
+      metadata: { gift: true },
+    });
     expect(first.statusCode).toBe(200);
     const item = first.json().cart.items[0];
     expect(item).toMatchObject({
@@ -119,11 +204,18 @@ describe("store carts: line items", () => {
       discount_total: 0,
       total: 1000,
       metadata: { gift: true },
-      variant: { id: shirt.variantIds[0], title: "S", sku: "SHIRT-S", product: { id: shirt.id, title: "Shirt", thumbnail: "https://img.example/shirt.png" } },
+      variant: {
+        id: shirt.variantIds[0],
+        title: "S",
+        sku: "SHIRT-S",
+        product: { id: shirt.id, title: "Shirt", thumbnail: "https://img.example/shirt.png" },
+      },
       adjustments: [],
       tax_lines: [],
     });
-    const merged = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 })).json().cart;
+    const merged = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 })
+    ).json().cart;
     expect(merged.items).toHaveLength(1);
     expect(merged.items[0]).toMatchObject({ id: item.id, quantity: 3, subtotal: 3000 });
     expect(merged).toMatchObject({ subtotal: 3000, item_subtotal: 3000, total: 3000 });
@@ -131,7 +223,9 @@ describe("store carts: line items", () => {
 
   it("re-prices with quantity tiers when the quantity changes", async () => {
     const cart = await newCart();
-    const item = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 4 })).json().cart.items[0];
+    const item = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 4 })
+    ).json().cart.items[0];
     expect(item.unit_price).toBe(1000);
     const updated = (await post(`/store/carts/${cart.id}/line-items/${item.id}`, { quantity: 5 })).json().cart;
     expect(updated.items[0]).toMatchObject({ quantity: 5, unit_price: 900, subtotal: 4500 });
@@ -143,7 +237,8 @@ describe("store carts: line items", () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
     const url = `/store/carts/${cart.id}/line-items`;
-    for (const quantity of [0, -1, 1.5, "2", null]) expect400(await post(url, { variant_id: shirt.variantIds[0], quantity }));
+    for (const quantity of [0, -1, 1.5, "2", null])
+      expect400(await post(url, { variant_id: shirt.variantIds[0], quantity }));
     expect400(await post(url, { variant_id: shirt.variantIds[0] }));
     expect400(await post(url, { variant_id: shirt.variantIds[0], quantity: 1, extra: true }));
     expect400(await post(url, { variant_id: "variant_missing", quantity: 1 }), /variant_missing/);
@@ -151,7 +246,10 @@ describe("store carts: line items", () => {
     expect400(await post(url, { variant_id: elsewhere.variantIds[0], quantity: 1 }), /sales channel/);
     expect400(await post(url, { variant_id: shirt.variantIds[1], quantity: 3 }), /insufficient inventory/i);
     const usd = await newCart({ region_id: us.id });
-    expect400(await post(`/store/carts/${usd.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }), /no price in usd/);
+    expect400(
+      await post(`/store/carts/${usd.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }),
+      /no price in usd/,
+    );
     expect((await t.store.get(`/store/carts/${usd.id}`)).json().cart.items).toEqual([]);
     const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
     expect(after.items).toHaveLength(1);
@@ -162,7 +260,10 @@ describe("store carts: line items", () => {
   it("counts the merged quantity against inventory", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 2 });
-    expect400(await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 1 }), /insufficient inventory/i);
+    expect400(
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 1 }),
+      /insufficient inventory/i,
+    );
     const item = (await t.store.get(`/store/carts/${cart.id}`)).json().cart.items[0];
     expect(item.quantity).toBe(2);
     expect400(await post(`/store/carts/${cart.id}/line-items/${item.id}`, { quantity: 3 }), /insufficient inventory/i);
@@ -170,11 +271,16 @@ describe("store carts: line items", () => {
 
   it("updates and deletes lines; quantity 0 removes; bad updates are 400/404", async () => {
     const cart = await newCart();
-    const items = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })).json().cart.items;
+    const items = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })
+    ).json().cart.items;
     const [mugLine] = items;
-    const two = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
+    const two = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })
+    ).json().cart;
     const shirtLine = two.items.find((i: { variant_id: string }) => i.variant_id === shirt.variantIds[0]);
-    for (const quantity of [-1, 1.2, "3"]) expect400(await post(`/store/carts/${cart.id}/line-items/${mugLine.id}`, { quantity }));
+    for (const quantity of [-1, 1.2, "3"])
+      expect400(await post(`/store/carts/${cart.id}/line-items/${mugLine.id}`, { quantity }));
     expect((await post(`/store/carts/${cart.id}/line-items/cali_missing`, { quantity: 1 })).statusCode).toBe(404);
     const removed = await t.store.delete(`/store/carts/${cart.id}/line-items/${shirtLine.id}`);
     expect(removed.statusCode).toBe(200);
@@ -191,13 +297,28 @@ describe("store carts: addresses, taxes, shipping", () => {
   it("computes taxes from the shipping address and adds shipping; totals add up", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 });
-    const address = { first_name: "Ada", address_1: "Hauptstr. 1", city: "Berlin", postal_code: "10115", country_code: "DE" };
-    const updated = await post(`/store/carts/${cart.id}`, { email: "ada@example.com", shipping_address: address, billing_address: address });
+    const address = {
+      first_name: "Ada",
+      address_1: "Hauptstr. 1",
+      city: "Berlin",
+      postal_code: "10115",
+      country_code: "DE",
+    };
+    const updated = await post(`/store/carts/${cart.id}`, {
+      email: "ada@example.com",
+      shipping_address: address,
+      billing_address: address,
+    });
     expect(updated.statusCode).toBe(200);
     const taxed = updated.json().cart;
     expect(taxed.shipping_address).toMatchObject({ ...address, country_code: "de" });
     expect(taxed.billing_address.city).toBe("Berlin");
-    expect(taxed.items[0]).toMatchObject({ subtotal: 2000, tax_total: 380, total: 2380, tax_lines: [{ rate: 19, code: "DE19" }] });
+    expect(taxed.items[0]).toMatchObject({
+      subtotal: 2000,
+      tax_total: 380,
+      total: 2380,
+      tax_lines: [{ rate: 19, code: "DE19" }],
+    });
     expect(taxed).toMatchObject({ subtotal: 2000, tax_total: 380, total: 2380 });
 
     const options = await t.store.get(`/store/shipping-options?cart_id=${cart.id}`);
@@ -205,16 +326,38 @@ describe("store carts: addresses, taxes, shipping", () => {
     const names = options.json().shipping_options.map((o: { name: string; amount: number }) => `${o.name}:${o.amount}`);
     expect(names.sort()).toEqual(["Express:1500", "Standard:800"]);
 
-    const shipped = (await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id, data: { note: "door" } })).json().cart;
+    const shipped = (
+      await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id, data: { note: "door" } })
+    ).json().cart;
     expect(shipped.shipping_methods).toHaveLength(1);
-    expect(shipped.shipping_methods[0]).toMatchObject({ shipping_option_id: standard.id, name: "Standard", amount: 800, tax_total: 152, total: 952, data: { note: "door" } });
-    expect(shipped).toMatchObject({ subtotal: 2000, shipping_subtotal: 800, shipping_total: 952, tax_total: 532, total: 3332 });
+    expect(shipped.shipping_methods[0]).toMatchObject({
+      shipping_option_id: standard.id,
+      name: "Standard",
+      amount: 800,
+      tax_total: 152,
+      total: 952,
+      data: { note: "door" },
+    });
+    expect(shipped).toMatchObject({
+      subtotal: 2000,
+      shipping_subtotal: 800,
+      shipping_total: 952,
+      tax_total: 532,
+      total: 3332,
+    });
     // Same profile: the new method replaces the old one.
     const replaced = (await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: express.id })).json().cart;
     expect(replaced.shipping_methods.map((s: { name: string }) => s.name)).toEqual(["Express"]);
 
     // A French address changes the rate everywhere.
-    const fr = (await post(`/store/carts/${cart.id}/shipping-address`, { address_1: "1 rue", city: "Paris", postal_code: "75001", country_code: "fr" })).json().cart;
+    const fr = (
+      await post(`/store/carts/${cart.id}/shipping-address`, {
+        address_1: "1 rue",
+        city: "Paris",
+        postal_code: "75001",
+        country_code: "fr",
+      })
+    ).json().cart;
     expect(fr.items[0].tax_total).toBe(400);
     expect(fr.shipping_methods[0].tax_total).toBe(300);
     expect(fr.total).toBe(2000 + 400 + 1500 + 300);
@@ -229,8 +372,23 @@ describe("store carts: addresses, taxes, shipping", () => {
     expect400(await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: "so_missing" }));
     expect400(await post(`/store/carts/${cart.id}/shipping-methods`, {}));
     expect400(await post(`/store/carts/${cart.id}/shipping-address`, { city: "Berlin" }));
-    expect400(await post(`/store/carts/${cart.id}/shipping-address`, { address_1: "x", city: "y", postal_code: "1", country_code: "deu" }));
-    expect400(await post(`/store/carts/${cart.id}/billing-address`, { address_1: "x", city: "y", postal_code: "1", country_code: "de", zip: 1 }));
+    expect400(
+      await post(`/store/carts/${cart.id}/shipping-address`, {
+        address_1: "x",
+        city: "y",
+        postal_code: "1",
+        country_code: "deu",
+      }),
+    );
+    expect400(
+      await post(`/store/carts/${cart.id}/billing-address`, {
+        address_1: "x",
+        city: "y",
+        postal_code: "1",
+        country_code: "de",
+        zip: 1,
+      }),
+    );
     expect400(await post(`/store/carts/${cart.id}/taxes`, { x: 1 }));
     expect400(await t.store.get(`/store/shipping-options`));
   });
@@ -238,12 +396,22 @@ describe("store carts: addresses, taxes, shipping", () => {
   it("changing the region re-prices the lines and drops shipping methods that no longer apply", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
-    await post(`/store/carts/${cart.id}/shipping-address`, { address_1: "a", city: "Berlin", postal_code: "1", country_code: "de" });
+    await post(`/store/carts/${cart.id}/shipping-address`, {
+      address_1: "a",
+      city: "Berlin",
+      postal_code: "1",
+      country_code: "de",
+    });
     await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: express.id });
     const moved = await post(`/store/carts/${cart.id}`, { region_id: us.id });
     expect(moved.statusCode).toBe(200);
     const usCart = moved.json().cart;
-    expect(usCart).toMatchObject({ region_id: us.id, currency_code: "usd", shipping_methods: [], shipping_address: null });
+    expect(usCart).toMatchObject({
+      region_id: us.id,
+      currency_code: "usd",
+      shipping_methods: [],
+      shipping_address: null,
+    });
     expect(usCart.items[0]).toMatchObject({ unit_price: 1200, tax_total: 0 });
     expect(usCart.total).toBe(1200);
     // A cart holding a variant without a usd price cannot move there.
@@ -256,17 +424,31 @@ describe("store carts: addresses, taxes, shipping", () => {
   });
 
   it("in a region without automatic taxes, computes taxes only when asked", async () => {
-    const region = await t.app.modules.region.create({ name: "Manual taxes", currency_code: "eur", countries: ["be"], automatic_taxes: false });
+    const region = await t.app.modules.region.create({
+      name: "Manual taxes",
+      currency_code: "eur",
+      countries: ["be"],
+      automatic_taxes: false,
+    });
     await t.app.modules.tax.create({ country_code: "be", default_tax_rate: { rate: 21, code: "BE21", name: "BTW" } });
     const cart = await newCart({ region_id: region.id });
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
-    const addressed = (await post(`/store/carts/${cart.id}/shipping-address`, { address_1: "a", city: "Brussel", postal_code: "1000", country_code: "be" })).json().cart;
+    const addressed = (
+      await post(`/store/carts/${cart.id}/shipping-address`, {
+        address_1: "a",
+        city: "Brussel",
+        postal_code: "1000",
+        country_code: "be",
+      })
+    ).json().cart;
     expect(addressed.tax_total).toBe(0);
     const taxed = (await post(`/store/carts/${cart.id}/taxes`, {})).json().cart;
     expect(taxed.items[0]).toMatchObject({ tax_total: 210, tax_lines: [{ rate: 21, code: "BE21" }] });
     expect(taxed.total).toBe(1210);
     // Later changes keep the computed tax lines (re-applied to the new quantity).
-    const more = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
+    const more = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })
+    ).json().cart;
     expect(more.items[0].tax_total).toBe(420);
   });
 
@@ -274,11 +456,27 @@ describe("store carts: addresses, taxes, shipping", () => {
     const region = await t.app.modules.region.create({ name: "Austria", currency_code: "eur", countries: ["at"] });
     await t.app.modules.tax.create({ country_code: "at", default_tax_rate: { rate: 20, code: "AT20", name: "USt" } });
     await t.app.modules.pricePreference.create({ attribute: "region_id", value: region.id, is_tax_inclusive: true });
-    const cart = await newCart({ region_id: region.id, shipping_address: { address_1: "a", city: "Wien", postal_code: "1010", country_code: "at" } });
-    const taxed = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
-    expect(taxed.items[0]).toMatchObject({ unit_price: 1000, is_tax_inclusive: true, subtotal: 833, tax_total: 167, total: 1000 });
+    const cart = await newCart({
+      region_id: region.id,
+      shipping_address: { address_1: "a", city: "Wien", postal_code: "1010", country_code: "at" },
+    });
+    const taxed = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })
+    ).json().cart;
+    expect(taxed.items[0]).toMatchObject({
+      unit_price: 1000,
+      is_tax_inclusive: true,
+      subtotal: 833,
+      tax_total: 167,
+      total: 1000,
+    });
     const shipped = (await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id })).json().cart;
-    expect(shipped.shipping_methods[0]).toMatchObject({ amount: 800, is_tax_inclusive: true, tax_total: 133, total: 800 });
+    expect(shipped.shipping_methods[0]).toMatchObject({
+      amount: 800,
+      is_tax_inclusive: true,
+      tax_total: 133,
+      total: 800,
+    });
     expect(shipped.total).toBe(1800);
   });
 });
@@ -293,31 +491,55 @@ describe("store carts: promotions", () => {
     expect(discounted).toMatchObject({ subtotal: 2000, discount_total: 200, discount_subtotal: 200, total: 1800 });
     expect(discounted.items[0].adjustments).toEqual([expect.objectContaining({ code: "TENOFF", amount: 200 })]);
     expect(discounted.promotions).toEqual([
-      { id: expect.any(String), code: "TENOFF", is_automatic: false, application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: null } },
+      {
+        id: expect.any(String),
+        code: "TENOFF",
+        is_automatic: false,
+        application_method: {
+          type: "percentage",
+          target_type: "items",
+          allocation: "across",
+          value: 10,
+          currency_code: null,
+        },
+      },
     ]);
     // A read shows the same promotions.
     expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.promotions).toEqual(discounted.promotions);
     // Quantity changes re-evaluate the promotion.
-    const more = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })).json().cart;
+    const more = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 })
+    ).json().cart;
     expect(more).toMatchObject({ subtotal: 3000, discount_total: 300, total: 2700 });
 
     expect400(await post(`/store/carts/${cart.id}/promotions`, { promo_codes: ["NOPE"] }), /NOPE/);
     expect400(await post(`/store/carts/${cart.id}/promotions`, { promo_codes: ["USD5"] }), /USD5/);
     expect400(await post(`/store/carts/${cart.id}/promotions`, { promo_codes: [] }));
     expect400(await post(`/store/carts/${cart.id}/promotions`, {}));
-    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ discount_total: 300, total: 2700 });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({
+      discount_total: 300,
+      total: 2700,
+    });
 
     const removed = await t.store.delete(`/store/carts/${cart.id}/promotions`, { promo_codes: ["TENOFF"] });
     expect(removed.statusCode).toBe(200);
     expect(removed.json().cart).toMatchObject({ discount_total: 0, total: 3000, promotions: [] });
     // The cart update takes `promo_codes` too (Medusa), with the same checks.
     expect400(await post(`/store/carts/${cart.id}`, { promo_codes: ["NOPE"] }), /NOPE/);
-    expect((await post(`/store/carts/${cart.id}`, { promo_codes: ["tenoff"] })).json().cart).toMatchObject({ discount_total: 300, total: 2700 });
+    expect((await post(`/store/carts/${cart.id}`, { promo_codes: ["tenoff"] })).json().cart).toMatchObject({
+      discount_total: 300,
+      total: 2700,
+    });
   });
 
   it("applies automatic promotions on every change", async () => {
     const cart = await newCart({ region_id: us.id });
-    await t.app.modules.promotion.create({ code: "AUTOSHIP", type: "standard", is_automatic: true, application_method: { type: "percentage", target_type: "shipping_methods", allocation: "each", value: 100 } });
+    await t.app.modules.promotion.create({
+      code: "AUTOSHIP",
+      type: "standard",
+      is_automatic: true,
+      application_method: { type: "percentage", target_type: "shipping_methods", allocation: "each", value: 100 },
+    });
     try {
       await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
       const shipped = (await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: usOnly.id })).json().cart;
@@ -333,16 +555,46 @@ describe("store carts: promotions", () => {
 
 describe("store carts: a code-less automatic promotion", () => {
   it("accepts and ignores null codes (a storefront sends the automatic promotion's null code back)", async () => {
-    const auto = await t.app.modules.promotion.create({ type: "standard", is_automatic: true, application_method: { type: "fixed", target_type: "order", allocation: "across", value: 100, currency_code: "eur" } });
+    const auto = await t.app.modules.promotion.create({
+      type: "standard",
+      is_automatic: true,
+      application_method: {
+        type: "fixed",
+        target_type: "order",
+        allocation: "across",
+        value: 100,
+        currency_code: "eur",
+      },
+    });
     try {
       const cart = await newCart({ region_id: eu.id });
-      const filled = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 })).json().cart;
-      expect(filled.promotions).toEqual([{ id: auto.id, code: null, is_automatic: true, application_method: { type: "fixed", target_type: "order", allocation: "across", value: 100, currency_code: "eur" } }]);
+      const filled = (
+        await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 2 })
+      ).json().cart;
+      expect(filled.promotions).toEqual([
+        {
+          id: auto.id,
+          code: null,
+          is_automatic: true,
+          application_method: {
+            type: "fixed",
+            target_type: "order",
+            allocation: "across",
+            value: 100,
+            currency_code: "eur",
+          },
+        },
+      ]);
       expect(filled).toMatchObject({ discount_total: 100, discount_subtotal: 100 });
       // What the storefront sends when a code is added: the current codes (null here) plus the new one.
       const added = await post(`/store/carts/${cart.id}`, { promo_codes: [null, "TENOFF"] });
       expect(added.statusCode).toBe(200);
-      expect(added.json().cart.promotions.map((p: { code: string | null }) => p.code).sort()).toEqual(["TENOFF", null].sort());
+      expect(
+        added
+          .json()
+          .cart.promotions.map((p: { code: string | null }) => p.code)
+          .sort(),
+      ).toEqual(["TENOFF", null].sort());
       // And when it is removed again.
       const removed = await post(`/store/carts/${cart.id}`, { promo_codes: [null] });
       expect(removed.statusCode).toBe(200);
@@ -366,7 +618,10 @@ describe("store carts: ownership, customers, completion", () => {
     const someoneElse = await t.customerHeaders("cus_other");
     for (const headers of [{}, someoneElse]) {
       expect((await t.store.get(`/store/carts/${cart.id}`, headers)).statusCode).toBe(404);
-      expect((await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }, headers)).statusCode).toBe(404);
+      expect(
+        (await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }, headers))
+          .statusCode,
+      ).toBe(404);
       expect((await post(`/store/carts/${cart.id}`, { email: "x@example.com" }, headers)).statusCode).toBe(404);
       expect((await t.store.get(`/store/shipping-options?cart_id=${cart.id}`, headers)).statusCode).toBe(404);
       expect((await post("/store/payment-collections", { cart_id: cart.id }, headers)).statusCode).toBe(404);
@@ -379,7 +634,9 @@ describe("store carts: ownership, customers, completion", () => {
     const headers = await t.customerHeaders(customer.id);
     const cart = await newCart();
     expect((await post(`/store/carts/${cart.id}/customer`)).statusCode).toBe(401);
-    expect((await post(`/store/carts/${cart.id}/customer`, { customer_id: "cus_someone" }, headers)).statusCode).toBe(403);
+    expect((await post(`/store/carts/${cart.id}/customer`, { customer_id: "cus_someone" }, headers)).statusCode).toBe(
+      403,
+    );
     expect400(await post(`/store/carts/${cart.id}/customer`, { bogus: 1 }, headers));
     const res = await post(`/store/carts/${cart.id}/customer`, undefined, headers);
     expect(res.statusCode).toBe(200);
@@ -389,7 +646,11 @@ describe("store carts: ownership, customers, completion", () => {
 
   it("serializes concurrent writes to one cart: parallel adds merge into one line", async () => {
     const cart = await newCart();
-    const results = await Promise.all(Array.from({ length: 5 }, () => post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }),
+      ),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     const read = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
     expect(read.items).toHaveLength(1);
@@ -405,10 +666,16 @@ describe("store carts: ownership, customers, completion", () => {
     const headers = { "x-publishable-api-key": key.token };
     expect((await newCart({ region_id: eu.id }, headers)).sales_channel_id).toBe(retail.id);
     const defaultChannel = await t.app.modules.salesChannel.getOrCreateDefault();
-    expect400(await post("/store/carts", { region_id: eu.id, sales_channel_id: defaultChannel.id }, headers), /publishable key/);
+    expect400(
+      await post("/store/carts", { region_id: eu.id, sales_channel_id: defaultChannel.id }, headers),
+      /publishable key/,
+    );
     // The shirt is not sold in that channel.
     const cart = await newCart({ region_id: eu.id }, headers);
-    expect400(await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 }, headers), /sales channel/);
+    expect400(
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 }, headers),
+      /sales channel/,
+    );
   });
 
   it("re-prices for the customer's groups when a cart is transferred (customer-group price list)", async () => {
@@ -416,10 +683,21 @@ describe("store carts: ownership, customers, completion", () => {
     const customer = await m.customer.create({ email: "vip@example.com" });
     const group = await m.customer.createGroup({ name: "VIP" });
     await m.customer.updateGroupCustomers(group.id, { add: [customer.id] });
-    await m.priceList.create({ title: "VIP", type: "override", status: "active", rules: [{ rule_type: "customer_group_id", value: group.id }], prices: [{ variant_id: mug.variantIds[0]!, currency_code: "eur", amount: 350 }] });
+    await m.priceList.create({
+      title: "VIP",
+      type: "override",
+      status: "active",
+      rules: [{ rule_type: "customer_group_id", value: group.id }],
+      prices: [{ variant_id: mug.variantIds[0]!, currency_code: "eur", amount: 350 }],
+    });
     const cart = await newCart();
-    expect((await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 2 })).json().cart.items[0].unit_price).toBe(500);
-    const transferred = (await post(`/store/carts/${cart.id}/customer`, {}, await t.customerHeaders(customer.id))).json().cart;
+    expect(
+      (await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 2 })).json().cart
+        .items[0].unit_price,
+    ).toBe(500);
+    const transferred = (
+      await post(`/store/carts/${cart.id}/customer`, {}, await t.customerHeaders(customer.id))
+    ).json().cart;
     expect(transferred.items[0]).toMatchObject({ unit_price: 350, subtotal: 700 });
     expect(transferred.total).toBe(700);
   });
@@ -430,13 +708,19 @@ describe("store carts: ownership, customers, completion", () => {
     await t.app.modules.cart.update(cart.id, { completed_at: new Date() });
     expect((await t.store.get(`/store/carts/${cart.id}`)).statusCode).toBe(200);
     const line = (await t.store.get(`/store/carts/${cart.id}`)).json().cart.items[0];
-    expect400(await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }), /completed/);
+    expect400(
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }),
+      /completed/,
+    );
     expect400(await post(`/store/carts/${cart.id}/line-items/${line.id}`, { quantity: 2 }), /completed/);
     expect400(await t.store.delete(`/store/carts/${cart.id}/line-items/${line.id}`), /completed/);
     expect400(await post(`/store/carts/${cart.id}`, { email: "late@example.com" }), /completed/);
     expect400(await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id }), /completed/);
     expect400(await post("/store/payment-collections", { cart_id: cart.id }), /completed/);
-    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({ email: null, items: [{ quantity: 1 }] });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart).toMatchObject({
+      email: null,
+      items: [{ quantity: 1 }],
+    });
   });
 });
 
@@ -447,26 +731,50 @@ describe("store payment collections", () => {
     const created = await post("/store/payment-collections", { cart_id: cart.id });
     expect(created.statusCode).toBe(200);
     const collection = created.json().payment_collection;
-    expect(collection).toMatchObject({ cart_id: cart.id, amount: 1000, currency_code: "eur", status: "not_paid", authorized_amount: 0, payment_sessions: [] });
+    expect(collection).toMatchObject({
+      cart_id: cart.id,
+      amount: 1000,
+      currency_code: "eur",
+      status: "not_paid",
+      authorized_amount: 0,
+      payment_sessions: [],
+    });
     expect(collection.payment_providers).toEqual([{ id: "pp_system_default", is_enabled: true }]);
-    expect((await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection.id).toBe(collection.id);
+    expect((await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection.id).toBe(
+      collection.id,
+    );
 
-    const more = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })).json().cart;
+    const more = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })
+    ).json().cart;
     expect(more.payment_collection).toMatchObject({ id: collection.id, amount: 1500 });
 
-    const session = await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_system_default" });
+    const session = await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+      provider_id: "pp_system_default",
+    });
     expect(session.statusCode).toBe(200);
     const withSession = session.json().payment_collection;
-    expect(withSession.payment_sessions).toEqual([expect.objectContaining({ provider_id: "pp_system_default", amount: 1500, status: "pending", currency_code: "eur" })]);
+    expect(withSession.payment_sessions).toEqual([
+      expect.objectContaining({
+        provider_id: "pp_system_default",
+        amount: 1500,
+        status: "pending",
+        currency_code: "eur",
+      }),
+    ]);
     const sessionId = withSession.payment_sessions[0].id;
 
-    const authorized = await post(`/store/payment-collections/${collection.id}/payment-sessions/${sessionId}/authorize`);
+    const authorized = await post(
+      `/store/payment-collections/${collection.id}/payment-sessions/${sessionId}/authorize`,
+    );
     expect(authorized.statusCode).toBe(200);
     expect(authorized.json().payment_collection).toMatchObject({ status: "authorized", authorized_amount: 1500 });
     expect(authorized.json().payment_collection.payment_sessions[0].status).toBe("authorized");
 
     // Once authorized, the amount no longer follows the cart.
-    const after = (await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })).json().cart;
+    const after = (
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })
+    ).json().cart;
     expect(after.total).toBe(2000);
     expect(after.payment_collection).toMatchObject({ amount: 1500, status: "authorized" });
   });
@@ -478,21 +786,47 @@ describe("store payment collections", () => {
     const cart = await newCart();
     const collection = (await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection;
     expect400(await post(`/store/payment-collections/${collection.id}/payment-sessions`, {}));
-    expect400(await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_test" }), /pp_test/);
-    expect400(await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_system_default", extra: 1 }));
-    expect((await post(`/store/payment-collections/pay_col_missing/payment-sessions`, { provider_id: "pp_system_default" })).statusCode).toBe(404);
-    expect((await post(`/store/payment-collections/${collection.id}/payment-sessions/payses_missing/authorize`)).statusCode).toBe(404);
+    expect400(
+      await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_test" }),
+      /pp_test/,
+    );
+    expect400(
+      await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+        provider_id: "pp_system_default",
+        extra: 1,
+      }),
+    );
+    expect(
+      (await post(`/store/payment-collections/pay_col_missing/payment-sessions`, { provider_id: "pp_system_default" }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await post(`/store/payment-collections/${collection.id}/payment-sessions/payses_missing/authorize`)).statusCode,
+    ).toBe(404);
   });
 
   it("reports a declined authorization as payment_authorization_error", async () => {
-    const region = await t.app.modules.region.create({ name: "Test pay", currency_code: "eur", countries: ["it"], payment_providers: ["pp_test"] });
+    const region = await t.app.modules.region.create({
+      name: "Test pay",
+      currency_code: "eur",
+      countries: ["it"],
+      payment_providers: ["pp_test"],
+    });
     const cart = await newCart({ region_id: region.id });
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
     const collection = (await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection;
-    const session = (await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_test", data: { behavior: "decline" } })).json().payment_collection.payment_sessions[0];
+    const session = (
+      await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+        provider_id: "pp_test",
+        data: { behavior: "decline" },
+      })
+    ).json().payment_collection.payment_sessions[0];
     const res = await post(`/store/payment-collections/${collection.id}/payment-sessions/${session.id}/authorize`, {});
     expect(res.statusCode).toBe(400);
     expect(res.json().type).toBe("payment_authorization_error");
-    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection).toMatchObject({ status: "not_paid", authorized_amount: 0 });
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection).toMatchObject({
+      status: "not_paid",
+      authorized_amount: 0,
+    });
   });
 });

@@ -37,27 +37,48 @@ async function product(): Promise<{ id: string; variantId: string }> {
   serial++;
   const created = await createFixtureProduct(
     writer,
-    { title: `Cached ${serial}`, status: "published", sales_channels: [{ id: channelId }], variants: [{ title: "One", sku: `CACHED-${serial}`, size: "One", stock: 5, prices: [{ currency_code: "usd", amount: 1000 }] }] },
+    {
+      title: `Cached ${serial}`,
+      status: "published",
+      sales_channels: [{ id: channelId }],
+      variants: [
+        {
+          title: "One",
+          sku: `CACHED-${serial}`,
+          size: "One",
+          stock: 5,
+          prices: [{ currency_code: "usd", amount: 1000 }],
+        },
+      ],
+    },
     locationId,
   );
   return { id: created.id, variantId: created.variantIds[0]! };
 }
 
-const listUrl = (fields = "") => `/store/products?limit=50&region_id=${regionId}${fields ? `&fields=${encodeURIComponent(fields)}` : ""}`;
+const listUrl = (fields = "") =>
+  `/store/products?limit=50&region_id=${regionId}${fields ? `&fields=${encodeURIComponent(fields)}` : ""}`;
 
 /** The reader's calculated amount of the product's first variant, from the list and from the product page. */
 async function readAmounts(productId: string): Promise<{ list: number | undefined; page: number | undefined }> {
   const list = await reader.store.get(listUrl());
   expect(list.statusCode).toBe(200);
-  const listed = (list.json().products as Array<{ id: string; variants: Array<{ calculated_price: { calculated_amount: number } }> }>).find((p) => p.id === productId);
+  const listed = (
+    list.json().products as Array<{ id: string; variants: Array<{ calculated_price: { calculated_amount: number } }> }>
+  ).find((p) => p.id === productId);
   const page = await reader.store.get(`/store/products/${productId}?region_id=${regionId}`);
   expect(page.statusCode).toBe(200);
-  return { list: listed?.variants[0]?.calculated_price.calculated_amount, page: page.json().product.variants[0].calculated_price.calculated_amount };
+  return {
+    list: listed?.variants[0]?.calculated_price.calculated_amount,
+    page: page.json().product.variants[0].calculated_price.calculated_amount,
+  };
 }
 
 describe("store catalog cache across two API processes", () => {
   it("is invalidated by every table of the product and pricing modules", () => {
-    const tables = [...Object.values(productSchema), ...Object.values(pricingSchema)].filter((x) => is(x, PgTable)).map((t) => getTableName(t as PgTable));
+    const tables = [...Object.values(productSchema), ...Object.values(pricingSchema)]
+      .filter((x) => is(x, PgTable))
+      .map((t) => getTableName(t as PgTable));
     expect(tables.length).toBeGreaterThan(15);
     expect(tables.filter((t) => !(CATALOG_TABLES as readonly string[]).includes(t))).toEqual([]);
   });
@@ -75,14 +96,20 @@ describe("store catalog cache across two API processes", () => {
 
   it("serves one cached answer in minor units and in Medusa's dialect (major units) alike", async () => {
     const p = await product();
-    const amount = async (base: string) => (await reader.store.get(`${base}/store/products/${p.id}?region_id=${regionId}`)).json().product.variants[0].calculated_price.calculated_amount;
-    expect([await amount(""), await amount("/medusa"), await amount("/medusa"), await amount("")]).toEqual([1000, 10, 10, 1000]);
+    const amount = async (base: string) =>
+      (await reader.store.get(`${base}/store/products/${p.id}?region_id=${regionId}`)).json().product.variants[0]
+        .calculated_price.calculated_amount;
+    expect([await amount(""), await amount("/medusa"), await amount("/medusa"), await amount("")]).toEqual([
+      1000, 10, 10, 1000,
+    ]);
   });
 
   it("shows a price updated through the other process at once", async () => {
     const p = await product();
     expect(await readAmounts(p.id)).toEqual({ list: 1000, page: 1000 });
-    const updated = await writer.admin.post(`/admin/products/${p.id}/variants/${p.variantId}`, { prices: [{ currency_code: "usd", amount: 1500 }] });
+    const updated = await writer.admin.post(`/admin/products/${p.id}/variants/${p.variantId}`, {
+      prices: [{ currency_code: "usd", amount: 1500 }],
+    });
     expect(updated.statusCode).toBe(200);
     expect(await readAmounts(p.id)).toEqual({ list: 1500, page: 1500 });
   });
@@ -99,9 +126,16 @@ describe("store catalog cache across two API processes", () => {
   it("applies a price-list price added through the other process at once", async () => {
     const p = await product();
     expect(await readAmounts(p.id)).toEqual({ list: 1000, page: 1000 });
-    const list = await writer.admin.post("/admin/price-lists", { title: "Sale", description: "", type: "sale", status: "active" });
+    const list = await writer.admin.post("/admin/price-lists", {
+      title: "Sale",
+      description: "",
+      type: "sale",
+      status: "active",
+    });
     expect(list.statusCode).toBe(200);
-    const batch = await writer.admin.post(`/admin/price-lists/${list.json().price_list.id}/prices/batch`, { create: [{ variant_id: p.variantId, currency_code: "usd", amount: 800 }] });
+    const batch = await writer.admin.post(`/admin/price-lists/${list.json().price_list.id}/prices/batch`, {
+      create: [{ variant_id: p.variantId, currency_code: "usd", amount: 800 }],
+    });
     expect(batch.statusCode).toBe(200);
     expect(await readAmounts(p.id)).toEqual({ list: 800, page: 800 });
   });
@@ -111,11 +145,18 @@ describe("store catalog cache across two API processes", () => {
     const url = listUrl("+variants.inventory_quantity");
     const quantity = async () => {
       const res = await reader.store.get(url);
-      return (res.json().products as Array<{ id: string; variants: Array<{ inventory_quantity: number }> }>).find((x) => x.id === p.id)?.variants[0]?.inventory_quantity;
+      return (res.json().products as Array<{ id: string; variants: Array<{ inventory_quantity: number }> }>).find(
+        (x) => x.id === p.id,
+      )?.variants[0]?.inventory_quantity;
     };
     expect(await quantity()).toBe(5);
-    const item = (await writer.admin.get(`/admin/products/${p.id}?fields=id,variants.id,variants.inventory_items`)).json().product.variants[0].inventory_items[0].inventory_item_id;
-    expect((await writer.admin.post(`/admin/inventory-items/${item}/location-levels/${locationId}`, { stocked_quantity: 2 })).statusCode).toBe(200);
+    const item = (
+      await writer.admin.get(`/admin/products/${p.id}?fields=id,variants.id,variants.inventory_items`)
+    ).json().product.variants[0].inventory_items[0].inventory_item_id;
+    expect(
+      (await writer.admin.post(`/admin/inventory-items/${item}/location-levels/${locationId}`, { stocked_quantity: 2 }))
+        .statusCode,
+    ).toBe(200);
     expect(await quantity()).toBe(2);
   });
 

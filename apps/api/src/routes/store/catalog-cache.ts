@@ -15,7 +15,11 @@ declare module "fastify" {
 export function registerCatalogCache(app: App): void {
   app.decorate(
     "catalogCache",
-    createVersionedCache({ version: catalogVersionReader(app.modules.db), validUntil: () => app.modules.priceList.nextChange(), maxEntries: app.config.env.CATALOG_CACHE_ENTRIES }),
+    createVersionedCache({
+      version: catalogVersionReader(app.modules.db),
+      validUntil: () => app.modules.priceList.nextChange(),
+      maxEntries: app.config.env.CATALOG_CACHE_ENTRIES,
+    }),
   );
 }
 
@@ -33,7 +37,13 @@ export async function catalogAnswer<T>(
 ): Promise<T> {
   const groups = await customerGroupIds(app, request);
   if (wants(scope.selection, scope.inventoryPath)) return read(groups);
-  const key = JSON.stringify([request.routeOptions.url, request.params, scope.channels, groups, canonical(request.query)]);
+  const key = JSON.stringify([
+    request.routeOptions.url,
+    request.params,
+    scope.channels,
+    groups,
+    canonical(request.query),
+  ]);
   return app.catalogCache.read(key, () => read(groups));
 }
 

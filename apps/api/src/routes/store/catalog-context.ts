@@ -22,7 +22,8 @@ export function storeChannels(request: FastifyRequest, requested: string[] | und
   if (!requested?.length) return request.salesChannelIds;
   if (request.publishableKeyId) {
     const outside = requested.filter((id) => !request.salesChannelIds.includes(id));
-    if (outside.length) throw errors.invalidData(`Requested sales channel is not part of the publishable key: ${outside.join(", ")}`);
+    if (outside.length)
+      throw errors.invalidData(`Requested sales channel is not part of the publishable key: ${outside.join(", ")}`);
   }
   return requested;
 }
@@ -31,27 +32,41 @@ export function storeChannels(request: FastifyRequest, requested: string[] | und
  * The pricing context of `region_id` / `currency_code`: the region gives the currency when none is
  * named; `customerGroupIds` (the signed-in customer's groups) select customer-group price lists.
  */
-export async function pricingContext(app: App, query: { region_id?: string; currency_code?: string }, customerGroupIds: string[]): Promise<PriceContext | null> {
+export async function pricingContext(
+  app: App,
+  query: { region_id?: string; currency_code?: string },
+  customerGroupIds: string[],
+): Promise<PriceContext | null> {
   if (!query.region_id && !query.currency_code) return null;
   let currency = query.currency_code?.toLowerCase();
   if (query.region_id) {
     const regionCurrency = await app.modules.region.currencyOf(query.region_id).catch((error: unknown) => {
-      throw isKasseError(error) && error.type === "not_found" ? errors.invalidData(`Region with id: ${query.region_id} was not found`) : error;
+      throw isKasseError(error) && error.type === "not_found"
+        ? errors.invalidData(`Region with id: ${query.region_id} was not found`)
+        : error;
     });
     currency ??= regionCurrency;
   }
-  if (currency && !(await app.modules.currency.existing([currency])).has(currency)) throw errors.invalidData(`Currency with code: ${currency} was not found`);
+  if (currency && !(await app.modules.currency.existing([currency])).has(currency))
+    throw errors.invalidData(`Currency with code: ${currency} was not found`);
   return { currency_code: currency, region_id: query.region_id, customer_group_ids: customerGroupIds };
 }
 
 /** A variant as the Store API shows it: `calculated_price` with a pricing context, `inventory_quantity` when asked for. */
 export const StoreVariantView = Extend(
   ProductVariantView,
-  { calculated_price: OrNull(CalculatedPriceView), inventory_quantity: Type.Integer(), images: Type.Array(View({ id: Type.String(), url: Type.String(), rank: Type.Integer() })) },
+  {
+    calculated_price: OrNull(CalculatedPriceView),
+    inventory_quantity: Type.Integer(),
+    images: Type.Array(View({ id: Type.String(), url: Type.String(), rank: Type.Integer() })),
+  },
   ["deleted_at"],
 );
 /** A product as the Store API shows it: variants as {@link StoreVariantView}, relations reduced to the Store's fields. */
-export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, ["deleted_at", "sales_channels"]);
+export const StoreProductView = Extend(ProductView, { variants: Type.Array(StoreVariantView) }, [
+  "deleted_at",
+  "sales_channels",
+]);
 
 /** Store shape of a variant: options as `{id, value, option_id, option: {id, title}}`, plus computed extras. */
 export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
@@ -65,18 +80,34 @@ export type StoreVariant = Omit<ProductVariant, "deleted_at" | "options"> & {
  * Shapes variants for the Store and adds `calculated_price` (when a pricing context is given),
  * `inventory_quantity` and `images` (when `fields` asks for them): one batched call per module for the whole page.
  */
-export async function storeVariants(app: App, variants: ProductVariant[], context: CatalogContext, selection: FieldSelection, prefix = "variants."): Promise<StoreVariant[]> {
+export async function storeVariants(
+  app: App,
+  variants: ProductVariant[],
+  context: CatalogContext,
+  selection: FieldSelection,
+  prefix = "variants.",
+): Promise<StoreVariant[]> {
   const ids = variants.map((v) => v.id);
   const wantsInventory = wants(selection, `${prefix}inventory_quantity`);
   const [prices, quantities, images] = await Promise.all([
     context.pricing && ids.length ? app.modules.pricing.calculatePrices(ids, context.pricing) : undefined,
     wantsInventory && ids.length
-      ? app.modules.stockLocation.locationIdsForSalesChannels(context.salesChannelIds).then((locations) => app.modules.inventory.availableQuantities(ids, locations))
+      ? app.modules.stockLocation
+          .locationIdsForSalesChannels(context.salesChannelIds)
+          .then((locations) => app.modules.inventory.availableQuantities(ids, locations))
       : undefined,
     wants(selection, `${prefix}images`) ? app.modules.product.variantImages(ids) : undefined,
   ]);
   return variants.map(({ deleted_at: _deleted, options, ...variant }) => {
-    const out: StoreVariant = { ...variant, options: options.map((o) => ({ id: o.id, value: o.value, option_id: o.option_id, option: { id: o.option.id, title: o.option.title } })) };
+    const out: StoreVariant = {
+      ...variant,
+      options: options.map((o) => ({
+        id: o.id,
+        value: o.value,
+        option_id: o.option_id,
+        option: { id: o.option.id, title: o.option.title },
+      })),
+    };
     if (prices) out.calculated_price = prices.get(variant.id) ?? null;
     // Variants without inventory items (manage_inventory false) have no quantity to report.
     const quantity = quantities?.get(variant.id);
@@ -88,8 +119,18 @@ export async function storeVariants(app: App, variants: ProductVariant[], contex
 }
 
 /** Store shape of products: relations reduced to the contract's Store fields, variants priced. */
-export async function storeProducts(app: App, products: Product[], context: CatalogContext, selection: FieldSelection): Promise<Array<Record<string, unknown>>> {
-  const variants = await storeVariants(app, products.flatMap((p) => p.variants ?? []), context, selection);
+export async function storeProducts(
+  app: App,
+  products: Product[],
+  context: CatalogContext,
+  selection: FieldSelection,
+): Promise<Array<Record<string, unknown>>> {
+  const variants = await storeVariants(
+    app,
+    products.flatMap((p) => p.variants ?? []),
+    context,
+    selection,
+  );
   const byProduct = new Map<string, StoreVariant[]>();
   for (const v of variants) {
     const list = byProduct.get(v.product_id);
@@ -99,9 +140,22 @@ export async function storeProducts(app: App, products: Product[], context: Cata
   return products.map(({ deleted_at: _deleted, sales_channels: _channels, ...p }) => ({
     ...p,
     ...(p.variants ? { variants: byProduct.get(p.id) ?? [] } : {}),
-    ...(p.options ? { options: p.options.map(({ deleted_at: _d, values, ...o }) => ({ ...o, values: values.map((v) => ({ id: v.id, value: v.value })) })) } : {}),
+    ...(p.options
+      ? {
+          options: p.options.map(({ deleted_at: _d, values, ...o }) => ({
+            ...o,
+            values: values.map((v) => ({ id: v.id, value: v.value })),
+          })),
+        }
+      : {}),
     ...(p.images ? { images: p.images.map((i) => ({ id: i.id, url: i.url, rank: i.rank })) } : {}),
-    ...(p.collection !== undefined ? { collection: p.collection ? { id: p.collection.id, title: p.collection.title, handle: p.collection.handle } : null } : {}),
+    ...(p.collection !== undefined
+      ? {
+          collection: p.collection
+            ? { id: p.collection.id, title: p.collection.title, handle: p.collection.handle }
+            : null,
+        }
+      : {}),
     ...(p.categories ? { categories: p.categories.map((c) => ({ id: c.id, name: c.name, handle: c.handle })) } : {}),
     ...(p.tags ? { tags: p.tags.map((t) => ({ id: t.id, value: t.value })) } : {}),
     ...(p.type !== undefined ? { type: p.type ? { id: p.type.id, value: p.type.value } : null } : {}),
@@ -113,7 +167,12 @@ export async function storeProducts(app: App, products: Product[], context: Cata
  * collection's or category's `products` (`fields=*products`): one product query for all of them.
  * At most 1000 products in all, the largest page.
  */
-export async function productsByGroup(app: App, request: FastifyRequest, by: "collection_id" | "category_id", ids: string[]): Promise<Map<string, Array<Record<string, unknown>>>> {
+export async function productsByGroup(
+  app: App,
+  request: FastifyRequest,
+  by: "collection_id" | "category_id",
+  ids: string[],
+): Promise<Map<string, Array<Record<string, unknown>>>> {
   const out = new Map<string, Array<Record<string, unknown>>>();
   const channels = storeChannels(request, undefined);
   if (ids.length === 0 || channels.length === 0) return out;

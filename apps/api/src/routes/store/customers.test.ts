@@ -26,10 +26,22 @@ async function adminCount(): Promise<number> {
 
 describe("store registration", () => {
   it("seed form: email and password create the identity and the customer (has_account true); the customer then signs in", async () => {
-    const res = await t.store.post("/store/customers", { email: "Seed@Example.com", password: "pw-123456", first_name: "Ana", company: "Acme" });
+    const res = await t.store.post("/store/customers", {
+      email: "Seed@Example.com",
+      password: "pw-123456",
+      first_name: "Ana",
+      company: "Acme",
+    });
     expect(res.statusCode).toBe(200);
     const customer = res.json().customer;
-    expect(customer).toMatchObject({ email: "seed@example.com", first_name: "Ana", company: "Acme", company_name: "Acme", has_account: true, addresses: [] });
+    expect(customer).toMatchObject({
+      email: "seed@example.com",
+      first_name: "Ana",
+      company: "Acme",
+      company_name: "Acme",
+      has_account: true,
+      addresses: [],
+    });
     // Store views never carry admin-only or secret fields.
     expect(Object.keys(customer)).not.toContain("groups");
     expect(Object.keys(customer)).not.toContain("created_by");
@@ -42,13 +54,20 @@ describe("store registration", () => {
   });
 
   it("Medusa form: a registration token, then POST /store/customers without password links the customer", async () => {
-    const registered = await t.store.post("/auth/customer/emailpass/register", { email: "medusa@example.com", password: "pw-abcdef" });
+    const registered = await t.store.post("/auth/customer/emailpass/register", {
+      email: "medusa@example.com",
+      password: "pw-abcdef",
+    });
     expect(registered.statusCode).toBe(200);
     const registration = bearer(registered.json().token);
     // The registration token is not a customer token yet.
     expect((await t.store.get("/store/customers/me", registration)).statusCode).toBe(403);
 
-    const res = await t.store.post("/store/customers", { email: "medusa@example.com", last_name: "Lopez" }, registration);
+    const res = await t.store.post(
+      "/store/customers",
+      { email: "medusa@example.com", last_name: "Lopez" },
+      registration,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().customer).toMatchObject({ email: "medusa@example.com", last_name: "Lopez", has_account: true });
 
@@ -63,7 +82,11 @@ describe("store registration", () => {
   it("refuses a request already authenticated as a customer with 400, and other bad registrations with 4xx, writing nothing", async () => {
     const { headers } = await signUp("already@example.com");
     const before = await adminCount();
-    const authed = await t.store.post("/store/customers", { email: "another@example.com", password: "pw-xyz123" }, headers);
+    const authed = await t.store.post(
+      "/store/customers",
+      { email: "another@example.com", password: "pw-xyz123" },
+      headers,
+    );
     expect(authed.statusCode).toBe(400);
     expect(authed.json()).toEqual({ type: "invalid_data", message: "Request already authenticated as a customer." });
 
@@ -82,13 +105,24 @@ describe("store registration", () => {
       expect(typeof res.json().type).toBe("string");
       expect(typeof res.json().message).toBe("string");
     }
-    const admin = await t.store.post("/store/customers", { email: "adm@example.com", password: "pw-123456" }, await t.adminHeaders());
+    const admin = await t.store.post(
+      "/store/customers",
+      { email: "adm@example.com", password: "pw-123456" },
+      await t.adminHeaders(),
+    );
     expect(admin.statusCode).toBe(403);
-    const forged = await t.store.post("/store/customers", { email: "forged@example.com", password: "pw-123456" }, bearer("not.a.jwt"));
+    const forged = await t.store.post(
+      "/store/customers",
+      { email: "forged@example.com", password: "pw-123456" },
+      bearer("not.a.jwt"),
+    );
     expect(forged.statusCode).toBe(401);
     expect(await adminCount()).toBe(before);
     // The failed registrations left no identity behind either: the email is still free.
-    expect((await t.store.post("/auth/customer/emailpass", { email: "forged@example.com", password: "pw-123456" })).statusCode).toBe(400);
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "forged@example.com", password: "pw-123456" }))
+        .statusCode,
+    ).toBe(400);
   });
 });
 
@@ -103,17 +137,35 @@ describe("store customer account", () => {
   it("GET/POST /store/customers/me read and change only the caller's record", async () => {
     const me = await t.store.get("/store/customers/me", ana.headers);
     expect(me.json().customer).toMatchObject({ id: ana.id, email: "ana.me@example.com" });
-    const updated = await t.store.post("/store/customers/me", { last_name: "Silva", company_name: "Ana Co", metadata: { a: 1 } }, ana.headers);
+    const updated = await t.store.post(
+      "/store/customers/me",
+      { last_name: "Silva", company_name: "Ana Co", metadata: { a: 1 } },
+      ana.headers,
+    );
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().customer).toMatchObject({ id: ana.id, last_name: "Silva", company: "Ana Co", metadata: { a: 1 } });
-    expect((await t.store.get("/store/customers/me", bob.headers)).json().customer).toMatchObject({ id: bob.id, last_name: null, metadata: null });
-    expect((await t.store.get("/store/customers/me?fields=email", ana.headers)).json().customer).toEqual({ id: ana.id, email: "ana.me@example.com" });
+    expect(updated.json().customer).toMatchObject({
+      id: ana.id,
+      last_name: "Silva",
+      company: "Ana Co",
+      metadata: { a: 1 },
+    });
+    expect((await t.store.get("/store/customers/me", bob.headers)).json().customer).toMatchObject({
+      id: bob.id,
+      last_name: null,
+      metadata: null,
+    });
+    expect((await t.store.get("/store/customers/me?fields=email", ana.headers)).json().customer).toEqual({
+      id: ana.id,
+      email: "ana.me@example.com",
+    });
 
     for (const body of [{ email: "nope" }, { has_account: false }, { first_name: 1 }, { id: bob.id }]) {
       const res = await t.store.post("/store/customers/me", body, ana.headers);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
-    expect((await t.store.post("/store/customers/me", { email: "bob.me@example.com" }, ana.headers)).statusCode).toBe(409);
+    expect((await t.store.post("/store/customers/me", { email: "bob.me@example.com" }, ana.headers)).statusCode).toBe(
+      409,
+    );
     expect((await t.store.get("/store/customers/me", bob.headers)).json().customer.email).toBe("bob.me@example.com");
   });
 
@@ -132,43 +184,85 @@ describe("store customer account", () => {
       const anonymous = await t.app.inject({ method, url, ...(payload ? { payload: payload as object } : {}) });
       expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
       expect(anonymous.json().type).toBe("unauthorized");
-      const forged = await t.app.inject({ method, url, headers: bearer("eyJhbGciOiJub25lIn0.e30."), ...(payload ? { payload: payload as object } : {}) });
+      const forged = await t.app.inject({
+        method,
+        url,
+        headers: bearer("eyJhbGciOiJub25lIn0.e30."),
+        ...(payload ? { payload: payload as object } : {}),
+      });
       expect(forged.statusCode).toBe(401);
-      const asAdmin = await t.app.inject({ method, url, headers: admin, ...(payload ? { payload: payload as object } : {}) });
+      const asAdmin = await t.app.inject({
+        method,
+        url,
+        headers: admin,
+        ...(payload ? { payload: payload as object } : {}),
+      });
       expect(asAdmin.statusCode, `${method} ${url} as admin`).toBe(403);
       expect(asAdmin.json().type).toBe("not_allowed");
     }
   });
 
   it("addresses: create with defaults, a new default clears the previous one, update, list, delete", async () => {
-    const first = await t.store.post("/store/customers/me/addresses", { ...address, is_default_shipping: true, is_default_billing: true, address_name: "Home" }, ana.headers);
+    const first = await t.store.post(
+      "/store/customers/me/addresses",
+      { ...address, is_default_shipping: true, is_default_billing: true, address_name: "Home" },
+      ana.headers,
+    );
     expect(first.statusCode).toBe(200);
     const customer = first.json().customer;
     expect(customer.id).toBe(ana.id);
     const home = customer.addresses[0];
-    expect(home).toMatchObject({ address_name: "Home", is_default_shipping: true, is_default_billing: true, customer_id: ana.id, country_code: "de" });
+    expect(home).toMatchObject({
+      address_name: "Home",
+      is_default_shipping: true,
+      is_default_billing: true,
+      customer_id: ana.id,
+      country_code: "de",
+    });
     expect(customer).toMatchObject({ default_shipping_address_id: home.id, default_billing_address_id: home.id });
 
-    const second = await t.store.post("/store/customers/me/addresses", { ...address, address_1: "2 Side St", country_code: "FR", is_default_shipping: true }, ana.headers);
-    const byLine = (list: Array<{ address_1: string }>, line: string) => list.find((a) => a.address_1 === line) as Record<string, unknown>;
+    const second = await t.store.post(
+      "/store/customers/me/addresses",
+      { ...address, address_1: "2 Side St", country_code: "FR", is_default_shipping: true },
+      ana.headers,
+    );
+    const byLine = (list: Array<{ address_1: string }>, line: string) =>
+      list.find((a) => a.address_1 === line) as Record<string, unknown>;
     const after = second.json().customer;
-    expect(byLine(after.addresses, "1 Main St")).toMatchObject({ is_default_shipping: false, is_default_billing: true });
+    expect(byLine(after.addresses, "1 Main St")).toMatchObject({
+      is_default_shipping: false,
+      is_default_billing: true,
+    });
     const work = byLine(after.addresses, "2 Side St");
     expect(work).toMatchObject({ is_default_shipping: true, is_default_billing: false, country_code: "fr" });
     expect(after).toMatchObject({ default_shipping_address_id: work.id, default_billing_address_id: home.id });
 
-    const billing = await t.store.post(`/store/customers/me/addresses/${work.id}`, { is_default_billing: true, city: "Paris" }, ana.headers);
+    const billing = await t.store.post(
+      `/store/customers/me/addresses/${work.id}`,
+      { is_default_billing: true, city: "Paris" },
+      ana.headers,
+    );
     expect(billing.statusCode).toBe(200);
     expect(byLine(billing.json().customer.addresses, "1 Main St")).toMatchObject({ is_default_billing: false });
-    expect(byLine(billing.json().customer.addresses, "2 Side St")).toMatchObject({ is_default_billing: true, city: "Paris" });
+    expect(byLine(billing.json().customer.addresses, "2 Side St")).toMatchObject({
+      is_default_billing: true,
+      city: "Paris",
+    });
 
     const list = await t.store.get("/store/customers/me/addresses?limit=1", ana.headers);
     expect(list.json()).toMatchObject({ count: 2, limit: 1, offset: 0 });
     expect(list.json().addresses).toHaveLength(1);
-    expect((await t.store.get(`/store/customers/me/addresses/${work.id}`, ana.headers)).json().address.id).toBe(work.id);
+    expect((await t.store.get(`/store/customers/me/addresses/${work.id}`, ana.headers)).json().address.id).toBe(
+      work.id,
+    );
 
     const removed = await t.store.delete(`/store/customers/me/addresses/${home.id}`, undefined, ana.headers);
-    expect(removed.json()).toMatchObject({ id: home.id, object: "address", deleted: true, parent: { customer: { id: ana.id } } });
+    expect(removed.json()).toMatchObject({
+      id: home.id,
+      object: "address",
+      deleted: true,
+      parent: { customer: { id: ana.id } },
+    });
     expect((await t.store.get("/store/customers/me/addresses", ana.headers)).json().count).toBe(1);
   });
 
@@ -207,24 +301,50 @@ describe("store customer account", () => {
     }
     const mine = (await t.store.get(`/store/customers/me/addresses/${bobs.id}`, bob.headers)).json().address;
     expect(mine).toMatchObject({ id: bobs.id, city: "Lisbon", customer_id: bob.id });
-    expect((await t.store.get("/store/customers/me", ana.headers)).json().customer.addresses.map((a: { id: string }) => a.id)).not.toContain(bobs.id);
+    expect(
+      (await t.store.get("/store/customers/me", ana.headers))
+        .json()
+        .customer.addresses.map((a: { id: string }) => a.id),
+    ).not.toContain(bobs.id);
   });
 
   it("POST /store/customers/me/password: wrong old password is 400; the new one works and the old one no longer does", async () => {
     const carol = await signUp("carol@example.com", "old-pass-1");
-    const wrong = await t.store.post("/store/customers/me/password", { old_password: "nope", new_password: "new-pass-1" }, carol.headers);
+    const wrong = await t.store.post(
+      "/store/customers/me/password",
+      { old_password: "nope", new_password: "new-pass-1" },
+      carol.headers,
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().type).toBe("invalid_data");
-    for (const body of [{}, { old_password: "old-pass-1" }, { old_password: "old-pass-1", new_password: "" }, { old_password: "old-pass-1", new_password: "x", extra: 1 }]) {
+    for (const body of [
+      {},
+      { old_password: "old-pass-1" },
+      { old_password: "old-pass-1", new_password: "" },
+      { old_password: "old-pass-1", new_password: "x", extra: 1 },
+    ]) {
       expect((await t.store.post("/store/customers/me/password", body, carol.headers)).statusCode).toBe(400);
     }
-    expect((await t.store.post("/auth/customer/emailpass", { email: "carol@example.com", password: "old-pass-1" })).statusCode).toBe(200);
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "carol@example.com", password: "old-pass-1" }))
+        .statusCode,
+    ).toBe(200);
 
-    const changed = await t.store.post("/store/customers/me/password", { old_password: "old-pass-1", new_password: "new-pass-1" }, carol.headers);
+    const changed = await t.store.post(
+      "/store/customers/me/password",
+      { old_password: "old-pass-1", new_password: "new-pass-1" },
+      carol.headers,
+    );
     expect(changed.statusCode).toBe(200);
     expect(changed.json().customer.id).toBe(carol.id);
-    expect((await t.store.post("/auth/customer/emailpass", { email: "carol@example.com", password: "old-pass-1" })).statusCode).toBe(400);
-    const signIn = await t.store.post("/auth/customer/emailpass", { email: "carol@example.com", password: "new-pass-1" });
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "carol@example.com", password: "old-pass-1" }))
+        .statusCode,
+    ).toBe(400);
+    const signIn = await t.store.post("/auth/customer/emailpass", {
+      email: "carol@example.com",
+      password: "new-pass-1",
+    });
     expect(signIn.statusCode).toBe(200);
     // The change ended every token signed before it, the one that made it included; the new sign-in's works.
     const stale = await t.store.get("/store/customers/me", carol.headers);
@@ -233,6 +353,14 @@ describe("store customer account", () => {
     const fresh = bearer(signIn.json().token);
     expect((await t.store.get("/store/customers/me", fresh)).json().customer.id).toBe(carol.id);
     // Another customer's old password does not open this account.
-    expect((await t.store.post("/store/customers/me/password", { old_password: "secret-pass-1", new_password: "x-1" }, fresh)).statusCode).toBe(400);
+    expect(
+      (
+        await t.store.post(
+          "/store/customers/me/password",
+          { old_password: "secret-pass-1", new_password: "x-1" },
+          fresh,
+        )
+      ).statusCode,
+    ).toBe(400);
   });
 });

@@ -2,7 +2,15 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { errors, Id } from "@kasse/db";
 import { customerWrites, registerCustomer } from "@kasse/flows";
-import { AddressCreate, AddressResponse, AddressUpdate, CustomerPasswordChange, CustomerUpdate, StoreCustomerCreate, StoreCustomerResponse } from "@kasse/modules/customer";
+import {
+  AddressCreate,
+  AddressResponse,
+  AddressUpdate,
+  CustomerPasswordChange,
+  CustomerUpdate,
+  StoreCustomerCreate,
+  StoreCustomerResponse,
+} from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
@@ -11,9 +19,25 @@ import { OrderSummaryResponse } from "@kasse/modules/order";
 const AddressParams = Type.Object({ address_id: Id() });
 const One = { 200: Type.Object({ customer: StoreCustomerResponse }) };
 /** `GET /store/customers/me` also carries the customer's order summaries (docs/CONTRACT.md). */
-const WithOrders = { 200: Type.Object({ customer: Type.Object({ ...StoreCustomerResponse.properties, orders: Type.Optional(Type.Array(OrderSummaryResponse)) }) }) };
-const Addresses = { 200: Type.Object({ addresses: Type.Array(AddressResponse), count: Type.Integer(), offset: Type.Integer(), limit: Type.Integer() }) };
-const DeletedAddress = { 200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }) };
+const WithOrders = {
+  200: Type.Object({
+    customer: Type.Object({
+      ...StoreCustomerResponse.properties,
+      orders: Type.Optional(Type.Array(OrderSummaryResponse)),
+    }),
+  }),
+};
+const Addresses = {
+  200: Type.Object({
+    addresses: Type.Array(AddressResponse),
+    count: Type.Integer(),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+  }),
+};
+const DeletedAddress = {
+  200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }),
+};
 
 /** The signed-in customer's id (the route's guard has checked the token). */
 const me = (request: FastifyRequest) => request.auth!.actor_id;
@@ -38,52 +62,102 @@ export default async function customers(app: App): Promise<void> {
     if (request.authError) throw request.authError;
     if (caller && caller.actor_type !== "customer") throw errors.notAllowed("Only customers can register");
     if (caller?.actor_id) throw errors.invalidData("Request already authenticated as a customer.");
-    if (caller && password !== undefined) throw errors.invalidData("The registration token already carries a password: send no 'password'");
-    if (!caller && password === undefined) throw errors.invalidData("Field 'password' is required to register without a registration token");
+    if (caller && password !== undefined)
+      throw errors.invalidData("The registration token already carries a password: send no 'password'");
+    if (!caller && password === undefined)
+      throw errors.invalidData("Field 'password' is required to register without a registration token");
 
     const registration = caller ? { auth_identity_id: caller.auth_identity_id } : { password: password! };
-    const { customer_id } = await registerCustomer(app.infra.engine, { customer: fields, ...registration }, { scryptLogN: app.config.scryptLogN });
+    const { customer_id } = await registerCustomer(
+      app.infra.engine,
+      { customer: fields, ...registration },
+      { scryptLogN: app.config.scryptLogN },
+    );
     return { customer: await service.retrieve(customer_id) };
   });
 
-  app.get("/customers/me", { ...customerOnly, schema: { querystring: RetrieveQuery, response: WithOrders } }, async (request) => {
-    const [customer, orders] = await Promise.all([service.retrieve(me(request)), app.modules.order.summariesByCustomer([me(request)])]);
-    return { customer: project({ ...customer, orders: orders.get(me(request)) ?? [] }, parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/customers/me",
+    { ...customerOnly, schema: { querystring: RetrieveQuery, response: WithOrders } },
+    async (request) => {
+      const [customer, orders] = await Promise.all([
+        service.retrieve(me(request)),
+        app.modules.order.summariesByCustomer([me(request)]),
+      ]);
+      return {
+        customer: project({ ...customer, orders: orders.get(me(request)) ?? [] }, parseFields(request.query.fields)),
+      };
+    },
+  );
 
   app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {
     return { customer: await customerWrites.update(app.modules, me(request), request.body) };
   });
 
-  app.get("/customers/me/addresses", { ...customerOnly, schema: { querystring: Type.Object(ListQuery, { additionalProperties: false }), response: Addresses } }, async (request) => {
-    const { limit, offset, fields } = request.query;
-    const { items, count } = await service.listAddresses(me(request), { limit, offset });
-    return { addresses: project(items, parseFields(fields)), count, offset, limit };
-  });
+  app.get(
+    "/customers/me/addresses",
+    {
+      ...customerOnly,
+      schema: { querystring: Type.Object(ListQuery, { additionalProperties: false }), response: Addresses },
+    },
+    async (request) => {
+      const { limit, offset, fields } = request.query;
+      const { items, count } = await service.listAddresses(me(request), { limit, offset });
+      return { addresses: project(items, parseFields(fields)), count, offset, limit };
+    },
+  );
 
-  app.get("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, response: { 200: Type.Object({ address: AddressResponse }) } } }, async (request) => {
-    return { address: await service.retrieveAddress(me(request), request.params.address_id) };
-  });
+  app.get(
+    "/customers/me/addresses/:address_id",
+    {
+      ...customerOnly,
+      schema: { params: AddressParams, response: { 200: Type.Object({ address: AddressResponse }) } },
+    },
+    async (request) => {
+      return { address: await service.retrieveAddress(me(request), request.params.address_id) };
+    },
+  );
 
   // Address writes answer with the whole customer (it includes the contract's `{id, addresses}`), as Medusa does.
-  app.post("/customers/me/addresses", { ...customerOnly, schema: { body: AddressCreate, response: One } }, async (request) => {
-    await service.addAddress(me(request), request.body);
-    return { customer: await service.retrieve(me(request)) };
-  });
+  app.post(
+    "/customers/me/addresses",
+    { ...customerOnly, schema: { body: AddressCreate, response: One } },
+    async (request) => {
+      await service.addAddress(me(request), request.body);
+      return { customer: await service.retrieve(me(request)) };
+    },
+  );
 
-  app.post("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, body: AddressUpdate, response: One } }, async (request) => {
-    await service.updateAddress(me(request), request.params.address_id, request.body);
-    return { customer: await service.retrieve(me(request)) };
-  });
+  app.post(
+    "/customers/me/addresses/:address_id",
+    { ...customerOnly, schema: { params: AddressParams, body: AddressUpdate, response: One } },
+    async (request) => {
+      await service.updateAddress(me(request), request.params.address_id, request.body);
+      return { customer: await service.retrieve(me(request)) };
+    },
+  );
 
-  app.delete("/customers/me/addresses/:address_id", { ...customerOnly, schema: { params: AddressParams, response: DeletedAddress } }, async (request) => {
-    await service.deleteAddress(me(request), request.params.address_id);
-    return { id: request.params.address_id, object: "address", deleted: true as const, parent: { customer: await service.retrieve(me(request)) } };
-  });
+  app.delete(
+    "/customers/me/addresses/:address_id",
+    { ...customerOnly, schema: { params: AddressParams, response: DeletedAddress } },
+    async (request) => {
+      await service.deleteAddress(me(request), request.params.address_id);
+      return {
+        id: request.params.address_id,
+        object: "address",
+        deleted: true as const,
+        parent: { customer: await service.retrieve(me(request)) },
+      };
+    },
+  );
 
   /** Password change: the old password must be right (else 400); older reset links stop working. */
-  app.post("/customers/me/password", { ...customerOnly, schema: { body: CustomerPasswordChange, response: One } }, async (request) => {
-    await auth.changePassword(request.auth!.auth_identity_id, request.body);
-    return { customer: await service.retrieve(me(request)) };
-  });
+  app.post(
+    "/customers/me/password",
+    { ...customerOnly, schema: { body: CustomerPasswordChange, response: One } },
+    async (request) => {
+      await auth.changePassword(request.auth!.auth_identity_id, request.body);
+      return { customer: await service.retrieve(me(request)) };
+    },
+  );
 }

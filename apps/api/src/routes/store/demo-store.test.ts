@@ -12,10 +12,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-
 describe("the demo store", () => {
   it("has a picture per product, a PNG Kasse serves itself under the public URL", async () => {
-    const { products } = (await t.store.get("/store/products?limit=20&fields=handle,thumbnail,*images", { "x-publishable-api-key": store.publishable_api_key })).json();
+    const { products } = (
+      await t.store.get("/store/products?limit=20&fields=handle,thumbnail,*images", {
+        "x-publishable-api-key": store.publishable_api_key,
+      })
+    ).json();
     expect(products).toHaveLength(20);
     for (const product of products) {
       const url = `https://api.shop.example/static/demo/${product.handle}.png`;
@@ -56,17 +59,27 @@ describe("the demo store", () => {
   it("serves its catalog to a storefront with the publishable key, priced and stocked", async () => {
     const headers = { "x-publishable-api-key": store.publishable_api_key };
     const fields = encodeURIComponent("*variants.calculated_price,+variants.inventory_quantity");
-    const us = (await t.store.get(`/store/products?limit=20&region_id=${store.region_ids.us}&fields=${fields}`, headers)).json();
+    const us = (
+      await t.store.get(`/store/products?limit=20&region_id=${store.region_ids.us}&fields=${fields}`, headers)
+    ).json();
     expect(us.count).toBe(20);
     for (const product of us.products) {
       expect(product.variants.length).toBeGreaterThan(0);
       for (const variant of product.variants) {
-        expect(variant.calculated_price).toMatchObject({ currency_code: "usd", is_calculated_price_tax_inclusive: false });
+        expect(variant.calculated_price).toMatchObject({
+          currency_code: "usd",
+          is_calculated_price_tax_inclusive: false,
+        });
         expect(variant.inventory_quantity).toBeGreaterThanOrEqual(5);
       }
     }
-    const eu = (await t.store.get(`/store/products/linen-shirt?region_id=${store.region_ids.eu}`, headers)).json().product;
-    expect(eu.variants[0].calculated_price).toMatchObject({ currency_code: "eur", calculated_amount: 5300, is_calculated_price_tax_inclusive: true });
+    const eu = (await t.store.get(`/store/products/linen-shirt?region_id=${store.region_ids.eu}`, headers)).json()
+      .product;
+    expect(eu.variants[0].calculated_price).toMatchObject({
+      currency_code: "eur",
+      calculated_amount: 5300,
+      is_calculated_price_tax_inclusive: true,
+    });
     expect(eu.collection.title).toBe("Seasonal");
     expect(eu.categories[0].handle).toBe("shirts");
     expect((await t.store.get("/store/collections", headers)).json().count).toBe(2);

@@ -43,6 +43,9 @@ describe("GET /store/locales", () => {
       expect(res.json().type).toBe("invalid_data");
     }
     expect((await t.app.inject({ method: "GET", url: `/store/carts/${cart.id}` })).json().cart.locale).toBe("fr");
-    expect((await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}`, payload: { locale: null } })).json().cart.locale).toBeNull();
+    expect(
+      (await t.app.inject({ method: "POST", url: `/store/carts/${cart.id}`, payload: { locale: null } })).json().cart
+        .locale,
+    ).toBeNull();
   });
 });

@@ -8,7 +8,14 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 /** The configured `STORE_LOCALES` with their English names (`de-DE` → "German (Germany)"). */
 export function storeLocales(configured: string): Array<{ code: string; name: string }> {
   const names = new Intl.DisplayNames(["en"], { type: "language" });
-  const codes = [...new Set(configured.split(",").map((c) => c.trim()).filter(Boolean))];
+  const codes = [
+    ...new Set(
+      configured
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ),
+  ];
   return codes.map((code) => ({ code, name: names.of(code) ?? code }));
 }
 
@@ -19,5 +26,9 @@ export function storeLocales(configured: string): Array<{ code: string; name: st
  */
 export default async function locales(app: App): Promise<void> {
   const configured = storeLocales(app.config.env.STORE_LOCALES);
-  app.get("/locales", { schema: { querystring: NoQuery, response: Answer("locales", Type.Array(LocaleView)) } }, async () => ({ locales: configured }));
+  app.get(
+    "/locales",
+    { schema: { querystring: NoQuery, response: Answer("locales", Type.Array(LocaleView)) } },
+    async () => ({ locales: configured }),
+  );
 }

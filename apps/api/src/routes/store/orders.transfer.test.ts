@@ -20,7 +20,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const decode = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decode = (raw: string) =>
+  raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Requests the transfer as the storefront does, and reads the token from the mail it sent. */
 async function requestAndReadToken(orderId: string, email: string): Promise<string> {
@@ -40,12 +41,17 @@ describe("store order transfer", () => {
     const token = await requestAndReadToken(guest.id, "guest-a@example.com");
 
     // Only a hash is stored; the notification shows the token redacted.
-    const [stored] = await t.app.modules.db.select().from(orderTransferRequest).where(eq(orderTransferRequest.order_id, guest.id));
+    const [stored] = await t.app.modules.db
+      .select()
+      .from(orderTransferRequest)
+      .where(eq(orderTransferRequest.order_id, guest.id));
     expect(stored).toMatchObject({ status: "requested", customer_id: claimer.id, email: "guest-a@example.com" });
     expect(stored!.token_hash).not.toContain(token);
     expect(JSON.stringify(stored)).not.toContain(token);
     const admin = await t.adminHeaders();
-    const notes = (await t.app.inject({ method: "GET", url: "/admin/notifications?to[]=guest-a@example.com", headers: admin })).json().notifications;
+    const notes = (
+      await t.app.inject({ method: "GET", url: "/admin/notifications?to[]=guest-a@example.com", headers: admin })
+    ).json().notifications;
     expect(notes).toEqual([expect.objectContaining({ template: "order.transfer_requested", status: "success" })]);
     expect(JSON.stringify(notes)).not.toContain(token);
 
@@ -68,7 +74,9 @@ describe("store order transfer", () => {
     expect(again.statusCode).toBe(400);
     // The change log names the transfer.
     const changes = await t.app.modules.order.listChanges(guest.id, { limit: 20, offset: 0 });
-    expect(changes.items.map((c) => c.action)).toEqual(expect.arrayContaining(["transfer_requested", "transfer_accepted"]));
+    expect(changes.items.map((c) => c.action)).toEqual(
+      expect.arrayContaining(["transfer_requested", "transfer_accepted"]),
+    );
   });
 
   it("decline ends the request and leaves the order with the guest; a newer request replaces an older one", async () => {
@@ -83,14 +91,20 @@ describe("store order transfer", () => {
     expect(declined.json().order.customer_id).toBeNull();
     expect((await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token: second })).statusCode).toBe(400);
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
-    const rows = await t.app.modules.db.select().from(orderTransferRequest).where(eq(orderTransferRequest.order_id, guest.id));
+    const rows = await t.app.modules.db
+      .select()
+      .from(orderTransferRequest)
+      .where(eq(orderTransferRequest.order_id, guest.id));
     expect(rows.map((r) => r.status).sort()).toEqual(["canceled", "declined"]);
   });
 
   it("an expired token is refused", async () => {
     const guest = (await placeTestOrder(t.app, { customer_id: null, email: "guest-c@example.com" })).order;
     const token = await requestAndReadToken(guest.id, "guest-c@example.com");
-    await t.app.modules.db.update(orderTransferRequest).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(orderTransferRequest.order_id, guest.id));
+    await t.app.modules.db
+      .update(orderTransferRequest)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(orderTransferRequest.order_id, guest.id));
     expect((await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token })).statusCode).toBe(400);
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
   });
@@ -107,15 +121,29 @@ describe("store order transfer", () => {
     expect((await t.store.post(`/store/orders/${guest.id}/transfer/request`, {})).statusCode).toBe(401);
     // A guest customer record (no account) cannot receive orders.
     const guestRecord = await t.app.modules.customer.create({ email: "nobody@example.com" }, { has_account: false });
-    const asGuest = await t.store.post(`/store/orders/${guest.id}/transfer/request`, {}, await t.customerHeaders(guestRecord.id));
+    const asGuest = await t.store.post(
+      `/store/orders/${guest.id}/transfer/request`,
+      {},
+      await t.customerHeaders(guestRecord.id),
+    );
     expect(asGuest.statusCode).toBe(400);
     expect(asGuest.json().message).toMatch(/guest customer account/);
     // Already the customer's; someone else's (404, as for reading it); unknown.
-    expect((await t.store.post(`/store/orders/${mine.id}/transfer/request`, {}, claimer.headers)).json()).toEqual({ type: "invalid_data", message: `Order: ${mine.id} already belongs to customer: ${claimer.id}` });
-    expect((await t.store.post(`/store/orders/${theirs.id}/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
-    expect((await t.store.post(`/store/orders/order_missing/transfer/request`, {}, claimer.headers)).statusCode).toBe(404);
+    expect((await t.store.post(`/store/orders/${mine.id}/transfer/request`, {}, claimer.headers)).json()).toEqual({
+      type: "invalid_data",
+      message: `Order: ${mine.id} already belongs to customer: ${claimer.id}`,
+    });
+    expect((await t.store.post(`/store/orders/${theirs.id}/transfer/request`, {}, claimer.headers)).statusCode).toBe(
+      404,
+    );
+    expect((await t.store.post(`/store/orders/order_missing/transfer/request`, {}, claimer.headers)).statusCode).toBe(
+      404,
+    );
     // Bad bodies.
-    expect((await t.store.post(`/store/orders/${guest.id}/transfer/request`, { description: "x" }, claimer.headers)).statusCode).toBe(400);
+    expect(
+      (await t.store.post(`/store/orders/${guest.id}/transfer/request`, { description: "x" }, claimer.headers))
+        .statusCode,
+    ).toBe(400);
     for (const body of [{}, { token: "" }, { token: 5 }, { token: "x".repeat(5000) }, { token: "a", extra: 1 }]) {
       const res = await t.store.post(`/store/orders/${guest.id}/transfer/accept`, body);
       expect(res.statusCode).toBe(400);

@@ -14,7 +14,8 @@ const TransferRequest = Type.Object({}, { additionalProperties: false });
 const TransferAnswer = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
 
 /** The caller's customer id, if the request carries a customer token. */
-const customerOf = (request: FastifyRequest) => (request.auth?.actor_type === "customer" && request.auth.actor_id ? request.auth.actor_id : null);
+const customerOf = (request: FastifyRequest) =>
+  request.auth?.actor_type === "customer" && request.auth.actor_id ? request.auth.actor_id : null;
 
 /**
  * Store orders (docs/CONTRACT.md "Access to carts and orders"): a customer's order history, and one
@@ -29,15 +30,29 @@ export default async function orders(app: App): Promise<void> {
     const { limit, offset, order, fields } = query;
     const { items, count } = await service.list({ customer_id: [customerId] }, { limit, offset, order });
     const selection = parseFields(fields);
-    return listResponse("orders", project(await withLineRefs(app.modules, await orderViews(app.modules, items, "store"), selection), selection), count, { limit, offset });
+    return listResponse(
+      "orders",
+      project(await withLineRefs(app.modules, await orderViews(app.modules, items, "store"), selection), selection),
+      count,
+      { limit, offset },
+    );
   };
-  app.get("/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
-  app.get("/customers/me/orders", { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } }, (request) => listOwn(customerOf(request)!, request.query));
+  app.get(
+    "/orders",
+    { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } },
+    (request) => listOwn(customerOf(request)!, request.query),
+  );
+  app.get(
+    "/customers/me/orders",
+    { ...customerOnly, schema: { querystring: ListOwnOrders, response: ListAnswer("orders", OrderDetailView) } },
+    (request) => listOwn(customerOf(request)!, request.query),
+  );
 
   /** The order, if the caller may see it: a guest order, or the caller's own (anyone else's is 404). */
   const visibleOrder = async (id: string, request: FastifyRequest) => {
     const found = await service.retrieve(id);
-    if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${id} was not found`);
+    if (found.customer_id !== null && found.customer_id !== customerOf(request))
+      throw errors.notFound(`Order with id: ${id} was not found`);
     return found;
   };
 
@@ -46,25 +61,58 @@ export default async function orders(app: App): Promise<void> {
   // customer's) or declines the request.
   app.post(
     "/orders/:id/transfer/request",
-    { ...customerOnly, schema: { params: Params, querystring: RetrieveQuery, body: TransferRequest, response: Answer("order", OrderDetailView) } },
+    {
+      ...customerOnly,
+      schema: {
+        params: Params,
+        querystring: RetrieveQuery,
+        body: TransferRequest,
+        response: Answer("order", OrderDetailView),
+      },
+    },
     async (request) => {
       await visibleOrder(request.params.id, request);
-      await requestOrderTransfer(app.infra.engine, app.modules.notification, { order_id: request.params.id, customer_id: customerOf(request)!, storefront_url: app.config.env.STOREFRONT_URL ?? null });
-      return { order: project(await orderView(app.modules, await service.retrieve(request.params.id), "store"), parseFields(request.query.fields)) };
+      await requestOrderTransfer(app.infra.engine, app.modules.notification, {
+        order_id: request.params.id,
+        customer_id: customerOf(request)!,
+        storefront_url: app.config.env.STOREFRONT_URL ?? null,
+      });
+      return {
+        order: project(
+          await orderView(app.modules, await service.retrieve(request.params.id), "store"),
+          parseFields(request.query.fields),
+        ),
+      };
     },
   );
   for (const answer of ["accept", "decline"] as const) {
-    app.post(`/orders/:id/transfer/${answer}`, { schema: { params: Params, querystring: RetrieveQuery, body: TransferAnswer, response: Answer("order", OrderDetailView) } }, async (request) => {
-      const { order } = await app.modules.orderTransfer.answer(request.params.id, request.body.token, answer);
-      return { order: project(await orderView(app.modules, order, "store"), parseFields(request.query.fields)) };
-    });
+    app.post(
+      `/orders/:id/transfer/${answer}`,
+      {
+        schema: {
+          params: Params,
+          querystring: RetrieveQuery,
+          body: TransferAnswer,
+          response: Answer("order", OrderDetailView),
+        },
+      },
+      async (request) => {
+        const { order } = await app.modules.orderTransfer.answer(request.params.id, request.body.token, answer);
+        return { order: project(await orderView(app.modules, order, "store"), parseFields(request.query.fields)) };
+      },
+    );
   }
 
-  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } }, async (request) => {
-    const found = await service.retrieve(request.params.id);
-    if (found.customer_id !== null && found.customer_id !== customerOf(request)) throw errors.notFound(`Order with id: ${request.params.id} was not found`);
-    const selection = parseFields(request.query.fields);
-    const [shaped] = await withLineRefs(app.modules, [await orderView(app.modules, found, "store")], selection);
-    return { order: project(shaped!, selection) };
-  });
+  app.get(
+    "/orders/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } },
+    async (request) => {
+      const found = await service.retrieve(request.params.id);
+      if (found.customer_id !== null && found.customer_id !== customerOf(request))
+        throw errors.notFound(`Order with id: ${request.params.id} was not found`);
+      const selection = parseFields(request.query.fields);
+      const [shaped] = await withLineRefs(app.modules, [await orderView(app.modules, found, "store")], selection);
+      return { order: project(shaped!, selection) };
+    },
+  );
 }

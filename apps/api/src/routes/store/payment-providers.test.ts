@@ -4,7 +4,11 @@ import { useTestApp } from "../../testing";
 const t = useTestApp();
 let regionId: string;
 beforeAll(async () => {
-  const region = await t.app.modules.region.create({ name: "US", currency_code: "usd", payment_providers: ["pp_system_default", "pp_test"] });
+  const region = await t.app.modules.region.create({
+    name: "US",
+    currency_code: "usd",
+    payment_providers: ["pp_system_default", "pp_test"],
+  });
   regionId = region.id;
 });
 

@@ -13,7 +13,10 @@ const ListCategories = ListQueryOf(
   { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
   { q: Type.Optional(Title()), include_descendants_tree: Type.Optional(Type.Boolean()) },
 );
-const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), include_descendants_tree: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const RetrieveCategory = Type.Object(
+  { fields: Type.Optional(Fields()), include_descendants_tree: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 
 // The Store sees active, public categories only, and only such children.
 const PUBLIC = { is_active: true, is_internal: false } as const;
@@ -33,7 +36,9 @@ interface StoreCategory {
   products?: Array<Record<string, unknown>>;
 }
 /** A category's parent: its fields, and its own parent when `fields` walks further up. */
-type StoreParent = Omit<StoreCategory, "category_children" | "parent_category" | "products"> & { parent_category?: StoreParent | null };
+type StoreParent = Omit<StoreCategory, "category_children" | "parent_category" | "products"> & {
+  parent_category?: StoreParent | null;
+};
 
 /** A store category, with its products when `fields` asks for them. */
 const StoreCategoryView = Extend(ProductCategoryView, { products: Type.Array(StoreProductView) });
@@ -70,35 +75,76 @@ export default async function productCategories(app: App): Promise<void> {
    * (`parent_category.parent_category`, one query per level for the whole page) and `products`
    * (one query for the page).
    */
-  async function extras(request: FastifyRequest, categories: StoreCategory[], selection: FieldSelection): Promise<StoreCategory[]> {
+  async function extras(
+    request: FastifyRequest,
+    categories: StoreCategory[],
+    selection: FieldSelection,
+  ): Promise<StoreCategory[]> {
     if (wants(selection, "parent_category.parent_category")) {
       let frontier = categories.flatMap((c) => (c.parent_category ? [c.parent_category] : []));
       for (let depth = 0; frontier.length && depth < MAX_DEPTH; depth++) {
         const ids = [...new Set(frontier.map((p) => p.parent_category_id).filter((id): id is string => !!id))];
-        const parents = ids.length ? new Map((await service.list({ id: ids }, { limit: ids.length, offset: 0 })).items.map((p) => [p.id, base(p)])) : new Map<string, StoreParent>();
-        for (const node of frontier) node.parent_category = node.parent_category_id ? (parents.get(node.parent_category_id) ?? null) : null;
+        const parents = ids.length
+          ? new Map(
+              (await service.list({ id: ids }, { limit: ids.length, offset: 0 })).items.map((p) => [p.id, base(p)]),
+            )
+          : new Map<string, StoreParent>();
+        for (const node of frontier)
+          node.parent_category = node.parent_category_id ? (parents.get(node.parent_category_id) ?? null) : null;
         frontier = frontier.flatMap((p) => (p.parent_category ? [p.parent_category] : []));
       }
     }
     if (!wants(selection, "products")) return categories;
-    const products = await productsByGroup(app, request, "category_id", categories.map((c) => c.id));
+    const products = await productsByGroup(
+      app,
+      request,
+      "category_id",
+      categories.map((c) => c.id),
+    );
     return categories.map((c) => ({ ...c, products: products.get(c.id) ?? [] }));
   }
 
-  app.get("/product-categories", { schema: { querystring: ListCategories, response: ListAnswer("product_categories", StoreCategoryView) } }, async (request) => {
-    const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
-    // `parent_category_id=null` asks for the top level.
-    const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
-    const { items, count } = await service.list({ ...filters, parent_category_id: parents, ...PUBLIC }, { limit, offset, order }, { include_descendants_tree, children: PUBLIC });
-    const selection = parseFields(fields);
-    return listResponse("product_categories", project(await extras(request, items.map(storeCategory), selection), selection), count, { limit, offset });
-  });
+  app.get(
+    "/product-categories",
+    { schema: { querystring: ListCategories, response: ListAnswer("product_categories", StoreCategoryView) } },
+    async (request) => {
+      const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
+      // `parent_category_id=null` asks for the top level.
+      const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
+      const { items, count } = await service.list(
+        { ...filters, parent_category_id: parents, ...PUBLIC },
+        { limit, offset, order },
+        { include_descendants_tree, children: PUBLIC },
+      );
+      const selection = parseFields(fields);
+      return listResponse(
+        "product_categories",
+        project(await extras(request, items.map(storeCategory), selection), selection),
+        count,
+        { limit, offset },
+      );
+    },
+  );
 
-  app.get("/product-categories/:id", { schema: { params: Params, querystring: RetrieveCategory, response: Answer("product_category", StoreCategoryView) } }, async (request) => {
-    const { fields, include_descendants_tree } = request.query;
-    const category = await service.retrieve(request.params.id, { include_descendants_tree, children: PUBLIC, filters: PUBLIC });
-    const selection = parseFields(fields);
-    const [shaped] = await extras(request, [storeCategory(category)], selection);
-    return { product_category: project(shaped!, selection) };
-  });
+  app.get(
+    "/product-categories/:id",
+    {
+      schema: {
+        params: Params,
+        querystring: RetrieveCategory,
+        response: Answer("product_category", StoreCategoryView),
+      },
+    },
+    async (request) => {
+      const { fields, include_descendants_tree } = request.query;
+      const category = await service.retrieve(request.params.id, {
+        include_descendants_tree,
+        children: PUBLIC,
+        filters: PUBLIC,
+      });
+      const selection = parseFields(fields);
+      const [shaped] = await extras(request, [storeCategory(category)], selection);
+      return { product_category: project(shaped!, selection) };
+    },
+  );
 }

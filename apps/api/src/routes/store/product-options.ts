@@ -20,7 +20,11 @@ const ListOptions = Type.Object(
 );
 
 /** A store option: `is_exclusive` (always true in Kasse: an option belongs to one product) and its values. */
-const StoreProductOptionView = Extend(ProductOptionView, { is_exclusive: Type.Boolean(), values: Type.Array(Extend(ProductOptionValueView, {}, ["deleted_at"])) }, ["deleted_at"]);
+const StoreProductOptionView = Extend(
+  ProductOptionView,
+  { is_exclusive: Type.Boolean(), values: Type.Array(Extend(ProductOptionValueView, {}, ["deleted_at"])) },
+  ["deleted_at"],
+);
 
 /**
  * Store product options (Medusa's `GET /store/product-options`): the options of the published
@@ -28,12 +32,24 @@ const StoreProductOptionView = Extend(ProductOptionView, { is_exclusive: Type.Bo
  * (`is_exclusive: false`); every Kasse option is its product's own, so `is_exclusive=false` lists none.
  */
 export default async function productOptions(app: App): Promise<void> {
-  app.get("/product-options", { schema: { querystring: ListOptions, response: ListAnswer("product_options", StoreProductOptionView) } }, async (request) => {
-    const { limit, offset, order, fields, is_exclusive, ...filters } = request.query;
-    const channels = storeChannels(request, undefined);
-    if (channels.length === 0 || is_exclusive === false) return listResponse("product_options", [], 0, { limit, offset });
-    const { items, count } = await app.modules.product.listOptions({ ...filters, product: { status: ["published"], sales_channel_id: channels } }, { limit, offset, order });
-    const shaped = items.map(({ deleted_at: _deleted, values, ...o }) => ({ ...o, is_exclusive: true, values: values.map(({ deleted_at: _d, ...v }) => v) }));
-    return listResponse("product_options", project(shaped, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/product-options",
+    { schema: { querystring: ListOptions, response: ListAnswer("product_options", StoreProductOptionView) } },
+    async (request) => {
+      const { limit, offset, order, fields, is_exclusive, ...filters } = request.query;
+      const channels = storeChannels(request, undefined);
+      if (channels.length === 0 || is_exclusive === false)
+        return listResponse("product_options", [], 0, { limit, offset });
+      const { items, count } = await app.modules.product.listOptions(
+        { ...filters, product: { status: ["published"], sales_channel_id: channels } },
+        { limit, offset, order },
+      );
+      const shaped = items.map(({ deleted_at: _deleted, values, ...o }) => ({
+        ...o,
+        is_exclusive: true,
+        values: values.map(({ deleted_at: _d, ...v }) => v),
+      }));
+      return listResponse("product_options", project(shaped, parseFields(fields)), count, { limit, offset });
+    },
+  );
 }

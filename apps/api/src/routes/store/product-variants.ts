@@ -12,8 +12,14 @@ const PricingQuery = {
   currency_code: Type.Optional(CurrencyCode()),
   sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
-const ListVariants = ListQueryOf({ id: Id(), product_id: Id(), sku: Code() }, { ...PricingQuery, q: Type.Optional(Title()) });
-const RetrieveVariant = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
+const ListVariants = ListQueryOf(
+  { id: Id(), product_id: Id(), sku: Code() },
+  { ...PricingQuery, q: Type.Optional(Title()) },
+);
+const RetrieveVariant = Type.Object(
+  { fields: Type.Optional(Fields()), ...PricingQuery },
+  { additionalProperties: false },
+);
 
 /** Store variants: variants of published products in the request's sales channels, priced on request. */
 export default async function productVariants(app: App): Promise<void> {
@@ -28,38 +34,65 @@ export default async function productVariants(app: App): Promise<void> {
     if (channels.length === 0) return [];
     const ids: string[] = [];
     for (let offset = 0; ; offset += MAX_LIMIT) {
-      const { items, count } = await products.list({ id: productIds, status: ["published"], sales_channel_id: channels }, { limit: MAX_LIMIT, offset }, { relations: [] });
+      const { items, count } = await products.list(
+        { id: productIds, status: ["published"], sales_channel_id: channels },
+        { limit: MAX_LIMIT, offset },
+        { relations: [] },
+      );
       ids.push(...items.map((p) => p.id));
       if (offset + MAX_LIMIT >= count) return ids;
     }
   }
 
-  app.get("/product-variants", { schema: { querystring: ListVariants, response: ListAnswer("variants", StoreVariantView) } }, async (request) => {
-    const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } = request.query;
-    const selection = parseFields(fields);
-    const channels = storeChannels(request, sales_channel_id);
-    return catalogAnswer(app, request, { channels, selection, inventoryPath: "inventory_quantity" }, async (groups) => {
-      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
-      const visible = await visibleProductIds(channels, product_id);
-      if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
-      const { items, count } = await products.listVariants({ ...filters, product_id: visible }, { limit, offset, order });
-      const shaped = await storeVariants(app, items, { salesChannelIds: channels, pricing }, selection, "");
-      return listResponse("variants", project(shaped, selection), count, { limit, offset });
-    });
-  });
+  app.get(
+    "/product-variants",
+    { schema: { querystring: ListVariants, response: ListAnswer("variants", StoreVariantView) } },
+    async (request) => {
+      const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } =
+        request.query;
+      const selection = parseFields(fields);
+      const channels = storeChannels(request, sales_channel_id);
+      return catalogAnswer(
+        app,
+        request,
+        { channels, selection, inventoryPath: "inventory_quantity" },
+        async (groups) => {
+          const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+          const visible = await visibleProductIds(channels, product_id);
+          if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
+          const { items, count } = await products.listVariants(
+            { ...filters, product_id: visible },
+            { limit, offset, order },
+          );
+          const shaped = await storeVariants(app, items, { salesChannelIds: channels, pricing }, selection, "");
+          return listResponse("variants", project(shaped, selection), count, { limit, offset });
+        },
+      );
+    },
+  );
 
-  app.get("/product-variants/:id", { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } }, async (request) => {
-    const { fields, region_id, currency_code, sales_channel_id } = request.query;
-    const selection = parseFields(fields);
-    const channels = storeChannels(request, sales_channel_id);
-    return catalogAnswer(app, request, { channels, selection, inventoryPath: "inventory_quantity" }, async (groups) => {
-      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
-      const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
-      const variant = items[0];
-      const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
-      if (!variant || visible.length === 0) throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
-      const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
-      return { variant: project(shaped!, selection) };
-    });
-  });
+  app.get(
+    "/product-variants/:id",
+    { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } },
+    async (request) => {
+      const { fields, region_id, currency_code, sales_channel_id } = request.query;
+      const selection = parseFields(fields);
+      const channels = storeChannels(request, sales_channel_id);
+      return catalogAnswer(
+        app,
+        request,
+        { channels, selection, inventoryPath: "inventory_quantity" },
+        async (groups) => {
+          const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+          const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
+          const variant = items[0];
+          const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
+          if (!variant || visible.length === 0)
+            throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
+          const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
+          return { variant: project(shaped!, selection) };
+        },
+      );
+    },
+  );
 }

@@ -26,7 +26,16 @@ beforeAll(async () => {
         tags: [{ id: tag.id }],
         images: [{ url: `https://img.example/${i}.png` }],
         sales_channels: [{ id: channel.id }],
-        variants: ["S", "M", "L"].map((size) => ({ title: size, sku: `P${i}-${size}`, size, stock: 5, prices: [{ currency_code: "usd", amount: 1000 + i }, { currency_code: "eur", amount: 900 + i }] })),
+        variants: ["S", "M", "L"].map((size) => ({
+          title: size,
+          sku: `P${i}-${size}`,
+          size,
+          stock: 5,
+          prices: [
+            { currency_code: "usd", amount: 1000 + i },
+            { currency_code: "eur", amount: 900 + i },
+          ],
+        })),
       },
       location.id,
     );
@@ -43,7 +52,10 @@ describe("store product page cost", () => {
     for (const limit of [15, 50, 100]) {
       counts.push(
         await countQueries(t.app.modules.db, async () => {
-          const res = await t.app.inject({ method: "GET", url: `/store/products?limit=${limit}&region_id=${regionId}&fields=${fields}` });
+          const res = await t.app.inject({
+            method: "GET",
+            url: `/store/products?limit=${limit}&region_id=${regionId}&fields=${fields}`,
+          });
           expect(res.statusCode).toBe(200);
           const body = res.json();
           expect(body.products).toHaveLength(limit);

@@ -35,8 +35,27 @@ beforeAll(async () => {
       images: [{ url: "https://img.example/shirt.png" }],
       sales_channels: [{ id: defaultChannel.id }],
       variants: [
-        { title: "S", sku: "SHIRT-S", size: "S", stock: 7, prices: [{ currency_code: "usd", amount: 3000 }, { currency_code: "eur", amount: 2800 }, { currency_code: "usd", amount: 2000, min_quantity: 10 }] },
-        { title: "M", sku: "SHIRT-M", size: "M", stock: 0, prices: [{ currency_code: "usd", amount: 3200 }, { currency_code: "usd", amount: 3100, rules: { region_id: ids.us } }] },
+        {
+          title: "S",
+          sku: "SHIRT-S",
+          size: "S",
+          stock: 7,
+          prices: [
+            { currency_code: "usd", amount: 3000 },
+            { currency_code: "eur", amount: 2800 },
+            { currency_code: "usd", amount: 2000, min_quantity: 10 },
+          ],
+        },
+        {
+          title: "M",
+          sku: "SHIRT-M",
+          size: "M",
+          stock: 0,
+          prices: [
+            { currency_code: "usd", amount: 3200 },
+            { currency_code: "usd", amount: 3100, rules: { region_id: ids.us } },
+          ],
+        },
       ],
     },
     location.id,
@@ -47,9 +66,24 @@ beforeAll(async () => {
     sales_channels: [{ id: defaultChannel.id }],
     variants: [{ title: "One size", size: "One", prices: [{ currency_code: "usd", amount: 1200 }] }],
   });
-  await createFixtureProduct(t, { title: "Draft Hat", status: "draft", sales_channels: [{ id: defaultChannel.id }], variants: [{ title: "Hat", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }] });
-  await createFixtureProduct(t, { title: "Other Channel Scarf", status: "published", sales_channels: [{ id: other.id }], variants: [{ title: "Scarf", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }] });
-  const gone = await createFixtureProduct(t, { title: "Deleted Sock", status: "published", sales_channels: [{ id: defaultChannel.id }], variants: [{ title: "Sock", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }] });
+  await createFixtureProduct(t, {
+    title: "Draft Hat",
+    status: "draft",
+    sales_channels: [{ id: defaultChannel.id }],
+    variants: [{ title: "Hat", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }],
+  });
+  await createFixtureProduct(t, {
+    title: "Other Channel Scarf",
+    status: "published",
+    sales_channels: [{ id: other.id }],
+    variants: [{ title: "Scarf", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }],
+  });
+  const gone = await createFixtureProduct(t, {
+    title: "Deleted Sock",
+    status: "published",
+    sales_channels: [{ id: defaultChannel.id }],
+    variants: [{ title: "Sock", size: "One", prices: [{ currency_code: "usd", amount: 1 }] }],
+  });
   await m.product.delete([gone.id]);
 });
 
@@ -68,15 +102,24 @@ describe("GET /store/products visibility", () => {
     await t.app.modules.apiKey.updateSalesChannels(key.id, { add: [ids.other!] });
     const keyed = await t.store.get("/store/products", { "x-publishable-api-key": key.token });
     expect(titles(keyed.json())).toEqual(["Other Channel Scarf"]);
-    expect(titles((await t.store.get(`/store/products?sales_channel_id=${ids.other}`)).json())).toEqual(["Other Channel Scarf"]);
-    const outside = await t.store.get(`/store/products?sales_channel_id=${ids.default}`, { "x-publishable-api-key": key.token });
+    expect(titles((await t.store.get(`/store/products?sales_channel_id=${ids.other}`)).json())).toEqual([
+      "Other Channel Scarf",
+    ]);
+    const outside = await t.store.get(`/store/products?sales_channel_id=${ids.default}`, {
+      "x-publishable-api-key": key.token,
+    });
     expect(outside.statusCode).toBe(400);
     expect(outside.json().type).toBe("invalid_data");
     const bad = await t.store.get("/store/products", { "x-publishable-api-key": "pk_nope" });
     expect(bad.statusCode).toBe(400);
     const empty = await t.app.modules.apiKey.create({ title: "No channels", type: "publishable" }, "user_1");
-    expect((await t.store.get("/store/products", { "x-publishable-api-key": empty.token })).json()).toMatchObject({ products: [], count: 0 });
-    expect((await t.store.get(`/store/products/${shirt.id}`, { "x-publishable-api-key": empty.token })).statusCode).toBe(404);
+    expect((await t.store.get("/store/products", { "x-publishable-api-key": empty.token })).json()).toMatchObject({
+      products: [],
+      count: 0,
+    });
+    expect(
+      (await t.store.get(`/store/products/${shirt.id}`, { "x-publishable-api-key": empty.token })).statusCode,
+    ).toBe(404);
   });
 
   it("retrieves by id or handle; hidden products are 404", async () => {
@@ -116,7 +159,9 @@ describe("GET /store/products filters and paging", () => {
   });
 
   it("filters by tag id and collection as the storefront's related-products rail sends them (indexed arrays)", async () => {
-    const res = await t.store.get(`/store/products?limit=12&offset=0&collection_id[0]=${ids.collection}&tag_id[0]=${ids.tag}&tag_id[1]=ptag_other&is_giftcard=false`);
+    const res = await t.store.get(
+      `/store/products?limit=12&offset=0&collection_id[0]=${ids.collection}&tag_id[0]=${ids.tag}&tag_id[1]=ptag_other&is_giftcard=false`,
+    );
     expect(res.statusCode).toBe(200);
     expect(titles(res.json())).toEqual(["Linen Shirt"]);
     expect(titles((await t.store.get(`/store/products?tag_id=ptag_none`)).json())).toEqual([]);
@@ -124,11 +169,25 @@ describe("GET /store/products filters and paging", () => {
 
   it("filters by option value ids: products with a variant of any of them", async () => {
     const product = (await t.store.get("/store/products/linen-shirt")).json().product;
-    const valueOf = (size: string) => product.options[0].values.find((v: { value: string }) => v.value === size).id as string;
+    const valueOf = (size: string) =>
+      product.options[0].values.find((v: { value: string }) => v.value === size).id as string;
     const mugValue = (await t.store.get(`/store/products/${mug.id}`)).json().product.options[0].values[0].id as string;
-    expect(titles((await t.store.get(`/store/products?option_value_id[0]=${valueOf("M")}`)).json())).toEqual(["Linen Shirt"]);
-    expect(titles((await t.store.get(`/store/products?order=title&option_value_id[0]=${valueOf("S")}&option_value_id[1]=${mugValue}`)).json())).toEqual(["Coffee Mug", "Linen Shirt"]);
-    expect((await t.store.get(`/store/products?option_value_id=optval_missing`)).json()).toMatchObject({ products: [], count: 0 });
+    expect(titles((await t.store.get(`/store/products?option_value_id[0]=${valueOf("M")}`)).json())).toEqual([
+      "Linen Shirt",
+    ]);
+    expect(
+      titles(
+        (
+          await t.store.get(
+            `/store/products?order=title&option_value_id[0]=${valueOf("S")}&option_value_id[1]=${mugValue}`,
+          )
+        ).json(),
+      ),
+    ).toEqual(["Coffee Mug", "Linen Shirt"]);
+    expect((await t.store.get(`/store/products?option_value_id=optval_missing`)).json()).toMatchObject({
+      products: [],
+      count: 0,
+    });
   });
 
   it("keeps the total count when paging", async () => {
@@ -153,9 +212,19 @@ describe("GET /store/products shapes and fields", () => {
     expect(Object.keys(product.categories[0]).sort()).toEqual(["handle", "id", "name"]);
     expect(product.options).toHaveLength(1);
     expect(product.options[0].title).toBe("Size");
-    expect(product.options[0].values.map((v: object) => Object.keys(v).sort())).toEqual([["id", "value"], ["id", "value"]]);
+    expect(product.options[0].values.map((v: object) => Object.keys(v).sort())).toEqual([
+      ["id", "value"],
+      ["id", "value"],
+    ]);
     const small = product.variants.find((v: { sku: string }) => v.sku === "SHIRT-S");
-    expect(small.options).toEqual([{ id: expect.any(String), value: "S", option_id: product.options[0].id, option: { id: product.options[0].id, title: "Size" } }]);
+    expect(small.options).toEqual([
+      {
+        id: expect.any(String),
+        value: "S",
+        option_id: product.options[0].id,
+        option: { id: product.options[0].id, title: "Size" },
+      },
+    ]);
     expect(small).not.toHaveProperty("calculated_price");
     expect(small).not.toHaveProperty("inventory_quantity");
     expect(product).not.toHaveProperty("deleted_at");
@@ -169,18 +238,35 @@ describe("GET /store/products shapes and fields", () => {
       { id: shirt.id, title: "Linen Shirt" },
     ]);
     const nested = (await t.store.get("/store/products/linen-shirt?fields=title,variants.sku")).json().product;
-    expect(nested).toEqual({ id: shirt.id, title: "Linen Shirt", variants: [{ id: expect.any(String), sku: "SHIRT-S" }, { id: expect.any(String), sku: "SHIRT-M" }] });
+    expect(nested).toEqual({
+      id: shirt.id,
+      title: "Linen Shirt",
+      variants: [
+        { id: expect.any(String), sku: "SHIRT-S" },
+        { id: expect.any(String), sku: "SHIRT-M" },
+      ],
+    });
   });
 
-  it.each(["*,variants.inventory_quantity", "+variants.inventory_quantity", "*variants,+variants.inventory_quantity"])("adds inventory_quantity with fields=%s", async (fields) => {
-    const product = (await t.store.get(`/store/products/linen-shirt?fields=${encodeURIComponent(fields)}`)).json().product;
-    expect(product.title).toBe("Linen Shirt");
-    const bySku = Object.fromEntries(product.variants.map((v: { sku: string; inventory_quantity: number }) => [v.sku, v.inventory_quantity]));
-    expect(bySku).toEqual({ "SHIRT-S": 7, "SHIRT-M": 0 });
-  });
+  it.each(["*,variants.inventory_quantity", "+variants.inventory_quantity", "*variants,+variants.inventory_quantity"])(
+    "adds inventory_quantity with fields=%s",
+    async (fields) => {
+      const product = (await t.store.get(`/store/products/linen-shirt?fields=${encodeURIComponent(fields)}`)).json()
+        .product;
+      expect(product.title).toBe("Linen Shirt");
+      const bySku = Object.fromEntries(
+        product.variants.map((v: { sku: string; inventory_quantity: number }) => [v.sku, v.inventory_quantity]),
+      );
+      expect(bySku).toEqual({ "SHIRT-S": 7, "SHIRT-M": 0 });
+    },
+  );
 
   it("counts stock only at locations of the request's channel", async () => {
-    const product = (await t.store.get(`/store/products?sales_channel_id=${ids.other}&fields=${encodeURIComponent("*,variants.inventory_quantity")}`)).json().products[0];
+    const product = (
+      await t.store.get(
+        `/store/products?sales_channel_id=${ids.other}&fields=${encodeURIComponent("*,variants.inventory_quantity")}`,
+      )
+    ).json().products[0];
     expect(product.title).toBe("Other Channel Scarf");
     expect(product.variants[0]).not.toHaveProperty("inventory_quantity"); // no inventory item linked
   });
@@ -188,7 +274,10 @@ describe("GET /store/products shapes and fields", () => {
 
 describe("calculated_price", () => {
   const priceOf = async (query: string, sku = "SHIRT-S", headers: Record<string, string> = {}) => {
-    const res = await t.store.get(`/store/products/linen-shirt?fields=${encodeURIComponent("*variants.calculated_price")}&${query}`, headers);
+    const res = await t.store.get(
+      `/store/products/linen-shirt?fields=${encodeURIComponent("*variants.calculated_price")}&${query}`,
+      headers,
+    );
     expect(res.statusCode).toBe(200);
     return res.json().product.variants.find((v: { sku: string }) => v.sku === sku).calculated_price;
   };
@@ -201,7 +290,13 @@ describe("calculated_price", () => {
       currency_code: "eur",
       is_calculated_price_tax_inclusive: false,
       is_original_price_tax_inclusive: false,
-      calculated_price: { id: expect.any(String), price_list_id: null, price_list_type: null, min_quantity: null, max_quantity: null },
+      calculated_price: {
+        id: expect.any(String),
+        price_list_id: null,
+        price_list_type: null,
+        min_quantity: null,
+        max_quantity: null,
+      },
       original_price: expect.objectContaining({ price_list_id: null }),
     });
     expect((await priceOf(`region_id=${ids.us}`)).calculated_amount).toBe(3000);
@@ -214,13 +309,27 @@ describe("calculated_price", () => {
   });
 
   it("changes when a sale list is activated, and ignores it when dearer", async () => {
-    const created = await t.admin.post("/admin/price-lists", { title: "Sale", type: "sale", prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 2500 }, { variant_id: shirt.variantIds[1], currency_code: "usd", amount: 9999 }] });
+    const created = await t.admin.post("/admin/price-lists", {
+      title: "Sale",
+      type: "sale",
+      prices: [
+        { variant_id: shirt.variantIds[0], currency_code: "usd", amount: 2500 },
+        { variant_id: shirt.variantIds[1], currency_code: "usd", amount: 9999 },
+      ],
+    });
     const list = created.json().price_list;
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
     await t.admin.post(`/admin/price-lists/${list.id}`, { status: "active" });
-    expect(await priceOf("currency_code=usd")).toMatchObject({ calculated_amount: 2500, original_amount: 3000, calculated_price: { price_list_id: list.id, price_list_type: "sale" } });
+    expect(await priceOf("currency_code=usd")).toMatchObject({
+      calculated_amount: 2500,
+      original_amount: 3000,
+      calculated_price: { price_list_id: list.id, price_list_type: "sale" },
+    });
     expect((await priceOf("currency_code=usd", "SHIRT-M")).calculated_amount).toBe(3200);
-    await t.admin.post(`/admin/price-lists/${list.id}`, { ends_at: "2020-01-02T00:00:00.000Z", starts_at: "2020-01-01T00:00:00.000Z" });
+    await t.admin.post(`/admin/price-lists/${list.id}`, {
+      ends_at: "2020-01-02T00:00:00.000Z",
+      starts_at: "2020-01-01T00:00:00.000Z",
+    });
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
     await t.admin.delete(`/admin/price-lists/${list.id}`);
   });
@@ -229,19 +338,43 @@ describe("calculated_price", () => {
     const group = await t.app.modules.customer.createGroup({ name: "VIP" });
     const customer = await t.app.modules.customer.create({ email: "vip@example.com" });
     await t.app.modules.customer.updateGroupCustomers(group.id, { add: [customer.id] });
-    await t.admin.post("/admin/price-lists", { title: "VIP", type: "override", status: "active", rules: { customer_group_id: [group.id] }, prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 3500 }] });
+    await t.admin.post("/admin/price-lists", {
+      title: "VIP",
+      type: "override",
+      status: "active",
+      rules: { customer_group_id: [group.id] },
+      prices: [{ variant_id: shirt.variantIds[0], currency_code: "usd", amount: 3500 }],
+    });
     expect((await priceOf("currency_code=usd")).calculated_amount).toBe(3000);
     const vip = await t.customerHeaders(customer.id);
-    expect(await priceOf("currency_code=usd", "SHIRT-S", vip)).toMatchObject({ calculated_amount: 3500, original_amount: 3500, calculated_price: { price_list_type: "override" } });
-    expect((await priceOf("currency_code=usd", "SHIRT-S", await t.customerHeaders("cus_other"))).calculated_amount).toBe(3000);
+    expect(await priceOf("currency_code=usd", "SHIRT-S", vip)).toMatchObject({
+      calculated_amount: 3500,
+      original_amount: 3500,
+      calculated_price: { price_list_type: "override" },
+    });
+    expect(
+      (await priceOf("currency_code=usd", "SHIRT-S", await t.customerHeaders("cus_other"))).calculated_amount,
+    ).toBe(3000);
 
-    await t.admin.post("/admin/price-lists", { title: "EU sale", type: "sale", status: "active", rules: [{ rule_type: "region_id", value: ids.eu }], prices: [{ variant_id: shirt.variantIds[0], currency_code: "eur", amount: 2000 }] });
+    await t.admin.post("/admin/price-lists", {
+      title: "EU sale",
+      type: "sale",
+      status: "active",
+      rules: [{ rule_type: "region_id", value: ids.eu }],
+      prices: [{ variant_id: shirt.variantIds[0], currency_code: "eur", amount: 2000 }],
+    });
     expect((await priceOf("currency_code=eur")).calculated_amount).toBe(2800);
     expect((await priceOf(`region_id=${ids.eu}`)).calculated_amount).toBe(2000);
   });
 
   it("flags tax-inclusive prices from price preferences, region before currency", async () => {
-    const pref = (await t.admin.post("/admin/price-preferences", { attribute: "currency_code", value: "eur", is_tax_inclusive: true })).json().price_preference;
+    const pref = (
+      await t.admin.post("/admin/price-preferences", {
+        attribute: "currency_code",
+        value: "eur",
+        is_tax_inclusive: true,
+      })
+    ).json().price_preference;
     expect((await priceOf("currency_code=eur")).is_calculated_price_tax_inclusive).toBe(true);
     expect((await priceOf(`region_id=${ids.eu}`)).is_calculated_price_tax_inclusive).toBe(true);
     await t.admin.post("/admin/price-preferences", { attribute: "region_id", value: ids.eu, is_tax_inclusive: false });
@@ -258,17 +391,24 @@ describe("calculated_price", () => {
 
 describe("variant images", () => {
   it("shows a variant with the product images an admin chose for it (*variants.images), none by default", async () => {
-    const before = (await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    const before = (
+      await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)
+    ).json().product;
     expect(before.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
     const image = before.images[0];
-    const batch = (variantId: string, body: unknown, productId = shirt.id) => t.admin.post(`/admin/products/${productId}/variants/${variantId}/images/batch`, body as object);
+    const batch = (variantId: string, body: unknown, productId = shirt.id) =>
+      t.admin.post(`/admin/products/${productId}/variants/${variantId}/images/batch`, body as object);
 
     const added = await batch(shirt.variantIds[1]!, { add: [image.id] });
     expect(added.statusCode).toBe(200);
     expect(added.json()).toEqual({ added: [image.id], removed: [] });
     // Adding again changes nothing.
     expect((await batch(shirt.variantIds[1]!, { add: [image.id] })).statusCode).toBe(200);
-    const after = (await t.store.get(`/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`)).json().products[0];
+    const after = (
+      await t.store.get(
+        `/store/products?id[0]=${shirt.id}&fields=${encodeURIComponent("*variants.calculated_price,*variants.images,*variants.options")}`,
+      )
+    ).json().products[0];
     const bySku = (sku: string) => after.variants.find((v: { sku: string }) => v.sku === sku);
     expect(bySku("SHIRT-M").images).toEqual([{ id: image.id, url: "https://img.example/shirt.png", rank: 0 }]);
     expect(bySku("SHIRT-S").images).toEqual([]);
@@ -282,13 +422,24 @@ describe("variant images", () => {
     expect(foreign.json().message).toMatch(/pimg_other/);
     expect((await batch(mugVariant, { add: [image.id] })).statusCode).toBe(404);
     expect((await batch(mugVariant, { add: [image.id] }, mug.id)).statusCode).toBe(400);
-    for (const body of [{ add: "x" }, { add: [5] }, { nope: [] }, { add: [""] }]) expect((await batch(shirt.variantIds[0]!, body)).statusCode).toBe(400);
-    expect((await t.app.inject({ method: "POST", url: `/admin/products/${shirt.id}/variants/${shirt.variantIds[0]}/images/batch`, payload: { add: [image.id] } })).statusCode).toBe(401);
+    for (const body of [{ add: "x" }, { add: [5] }, { nope: [] }, { add: [""] }])
+      expect((await batch(shirt.variantIds[0]!, body)).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: "POST",
+          url: `/admin/products/${shirt.id}/variants/${shirt.variantIds[0]}/images/batch`,
+          payload: { add: [image.id] },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect(bySku("SHIRT-S").images).toEqual([]);
 
     const removed = await batch(shirt.variantIds[1]!, { remove: [image.id] });
     expect(removed.json()).toEqual({ added: [], removed: [image.id] });
-    const gone = (await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)).json().product;
+    const gone = (
+      await t.store.get(`/store/products/${shirt.id}?fields=${encodeURIComponent("*variants.images")}`)
+    ).json().product;
     expect(gone.variants.map((v: { images: unknown[] }) => v.images)).toEqual([[], []]);
   });
 });
@@ -303,14 +454,26 @@ describe("GET /store/product-options", () => {
     expect(shirtOption).toMatchObject({ title: "Size", is_exclusive: true, values: [{ value: "S" }, { value: "M" }] });
     expect(shirtOption).not.toHaveProperty("deleted_at");
     // Draft, other-channel and deleted products' options are not listed.
-    expect(body.product_options.map((o: { product_id: string }) => o.product_id).sort()).toEqual([shirt.id, mug.id].sort());
+    expect(body.product_options.map((o: { product_id: string }) => o.product_id).sort()).toEqual(
+      [shirt.id, mug.id].sort(),
+    );
     // Medusa's shared options (is_exclusive false): Kasse has none.
-    expect((await t.store.get("/store/product-options?is_exclusive=false&fields=*values")).json()).toMatchObject({ product_options: [], count: 0 });
+    expect((await t.store.get("/store/product-options?is_exclusive=false&fields=*values")).json()).toMatchObject({
+      product_options: [],
+      count: 0,
+    });
     expect((await t.store.get("/store/product-options?is_exclusive=true")).json().count).toBe(2);
-    expect((await t.store.get(`/store/product-options?id[0]=${shirtOption.id}`)).json().product_options.map((o: { id: string }) => o.id)).toEqual([shirtOption.id]);
+    expect(
+      (await t.store.get(`/store/product-options?id[0]=${shirtOption.id}`))
+        .json()
+        .product_options.map((o: { id: string }) => o.id),
+    ).toEqual([shirtOption.id]);
     expect((await t.store.get("/store/product-options?title=Colour")).json().count).toBe(0);
     expect((await t.store.get("/store/product-options?q=siz&limit=1")).json()).toMatchObject({ count: 2, limit: 1 });
-    expect((await t.store.get("/store/product-options?fields=id,title&limit=1")).json().product_options[0]).toEqual({ id: expect.any(String), title: "Size" });
+    expect((await t.store.get("/store/product-options?fields=id,title&limit=1")).json().product_options[0]).toEqual({
+      id: expect.any(String),
+      title: "Size",
+    });
   });
 
   it("rejects bad input", async () => {

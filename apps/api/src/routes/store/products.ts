@@ -14,10 +14,22 @@ const PricingQuery = {
   sales_channel_id: Type.Optional(ArrayQuery(Id())),
 };
 const ListProducts = ListQueryOf(
-  { id: Id(), handle: Filter("handle"), collection_id: Id(), category_id: Id(), tags: Title(), tag_id: Id(), option_value_id: Id(), type_id: Id() },
+  {
+    id: Id(),
+    handle: Filter("handle"),
+    collection_id: Id(),
+    category_id: Id(),
+    tags: Title(),
+    tag_id: Id(),
+    option_value_id: Id(),
+    type_id: Id(),
+  },
   { ...PricingQuery, q: Type.Optional(Title()), is_giftcard: Type.Optional(Type.Boolean()) },
 );
-const RetrieveProduct = Type.Object({ fields: Type.Optional(Fields()), ...PricingQuery }, { additionalProperties: false });
+const RetrieveProduct = Type.Object(
+  { fields: Type.Optional(Fields()), ...PricingQuery },
+  { additionalProperties: false },
+);
 
 const INVENTORY = "variants.inventory_quantity";
 
@@ -34,33 +46,45 @@ function relationsFor(selection: FieldSelection): ProductRelation[] {
 export default async function products(app: App): Promise<void> {
   const service = app.modules.product;
 
-  app.get("/products", { schema: { querystring: ListProducts, response: ListAnswer("products", StoreProductView) } }, async (request) => {
-    const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } = request.query;
-    const selection = parseFields(fields);
-    const channels = storeChannels(request, sales_channel_id);
-    return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
-      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
-      if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
-      const { items, count } = await service.list(
-        { ...filters, tag_value: tags, status: ["published"], sales_channel_id: channels },
-        { limit, offset, order },
-        { relations: relationsFor(selection) },
-      );
-      const shaped = await storeProducts(app, items, { salesChannelIds: channels, pricing }, selection);
-      return listResponse("products", project(shaped, selection), count, { limit, offset });
-    });
-  });
+  app.get(
+    "/products",
+    { schema: { querystring: ListProducts, response: ListAnswer("products", StoreProductView) } },
+    async (request) => {
+      const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } =
+        request.query;
+      const selection = parseFields(fields);
+      const channels = storeChannels(request, sales_channel_id);
+      return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+        const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+        if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
+        const { items, count } = await service.list(
+          { ...filters, tag_value: tags, status: ["published"], sales_channel_id: channels },
+          { limit, offset, order },
+          { relations: relationsFor(selection) },
+        );
+        const shaped = await storeProducts(app, items, { salesChannelIds: channels, pricing }, selection);
+        return listResponse("products", project(shaped, selection), count, { limit, offset });
+      });
+    },
+  );
 
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } }, async (request) => {
-    const { fields, region_id, currency_code, sales_channel_id } = request.query;
-    const selection = parseFields(fields);
-    const channels = storeChannels(request, sales_channel_id);
-    return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
-      const pricing = await pricingContext(app, { region_id, currency_code }, groups);
-      if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
-      const product = await service.retrieve(request.params.id, { relations: relationsFor(selection), filters: { status: ["published"], sales_channel_id: channels } });
-      const [shaped] = await storeProducts(app, [product], { salesChannelIds: channels, pricing }, selection);
-      return { product: project(shaped!, selection) };
-    });
-  });
+  app.get(
+    "/products/:id",
+    { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } },
+    async (request) => {
+      const { fields, region_id, currency_code, sales_channel_id } = request.query;
+      const selection = parseFields(fields);
+      const channels = storeChannels(request, sales_channel_id);
+      return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+        const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+        if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
+        const product = await service.retrieve(request.params.id, {
+          relations: relationsFor(selection),
+          filters: { status: ["published"], sales_channel_id: channels },
+        });
+        const [shaped] = await storeProducts(app, [product], { salesChannelIds: channels, pricing }, selection);
+        return { product: project(shaped!, selection) };
+      });
+    },
+  );
 }

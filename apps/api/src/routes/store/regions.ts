@@ -20,13 +20,21 @@ const StoreListRegions = Type.Object(
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
 
-  app.get("/regions", { schema: { querystring: StoreListRegions, response: ListAnswer("regions", RegionView) } }, async (request) => {
-    const { limit, offset, order, fields, ...filters } = request.query;
-    const { items, count } = await service.list(filters, { limit, offset, order });
-    return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
-  });
+  app.get(
+    "/regions",
+    { schema: { querystring: StoreListRegions, response: ListAnswer("regions", RegionView) } },
+    async (request) => {
+      const { limit, offset, order, fields, ...filters } = request.query;
+      const { items, count } = await service.list(filters, { limit, offset, order });
+      return listResponse("regions", project(items, parseFields(fields)), count, { limit, offset });
+    },
+  );
 
-  app.get("/regions/:id", { schema: { params: Params, querystring: RetrieveQuery, response: Answer("region", RegionView) } }, async (request) => {
-    return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/regions/:id",
+    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("region", RegionView) } },
+    async (request) => {
+      return { region: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+    },
+  );
 }

@@ -50,7 +50,9 @@ export function emailpassProvider(params: ScryptParams = DEFAULT_SCRYPT): AuthPr
       const matches = await verifyPassword(password, stored?.hash ?? (await dummyHash()));
       if (!identity || !stored || !matches) throw invalidCredentials();
       if (!sameParams(stored.hash)) {
-        await store.updateProviderIdentity(stored.providerIdentityId, { provider_metadata: { password: await hashPassword(password, params) } });
+        await store.updateProviderIdentity(stored.providerIdentityId, {
+          provider_metadata: { password: await hashPassword(password, params) },
+        });
       }
       return { identity };
     },
@@ -61,7 +63,12 @@ export function emailpassProvider(params: ScryptParams = DEFAULT_SCRYPT): AuthPr
       if (await store.findByProvider(EMAILPASS, email)) throw exists();
       const hash = await hashPassword(password, params);
       try {
-        return await store.create({ provider: EMAILPASS, entity_id: email, user_metadata: null, provider_metadata: { password: hash } });
+        return await store.create({
+          provider: EMAILPASS,
+          entity_id: email,
+          user_metadata: null,
+          provider_metadata: { password: hash },
+        });
       } catch (error) {
         // Two registrations of one email at once: the unique index decides, the loser gets the same answer.
         if ((error as { type?: string }).type === "conflict") throw exists();
@@ -79,8 +86,11 @@ export function emailpassProvider(params: ScryptParams = DEFAULT_SCRYPT): AuthPr
       if (!input.authIdentityId) throw errors.unauthorized("Authentication required");
       const identity = await store.findByProvider(EMAILPASS, email);
       const stored = passwordOf(identity);
-      if (!identity || !stored || identity.id !== input.authIdentityId) throw errors.unauthorized("The token does not grant access to this email");
-      await store.updateProviderIdentity(stored.providerIdentityId, { provider_metadata: { password: await hashPassword(password, params) } });
+      if (!identity || !stored || identity.id !== input.authIdentityId)
+        throw errors.unauthorized("The token does not grant access to this email");
+      await store.updateProviderIdentity(stored.providerIdentityId, {
+        provider_metadata: { password: await hashPassword(password, params) },
+      });
       return store.retrieve(identity.id);
     },
   };

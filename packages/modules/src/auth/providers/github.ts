@@ -10,7 +10,8 @@ export const GITHUB_DEFAULTS = {
   emailsUrl: "https://api.github.com/user/emails",
 };
 
-export type GithubOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> & Partial<typeof GITHUB_DEFAULTS>;
+export type GithubOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> &
+  Partial<typeof GITHUB_DEFAULTS>;
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
@@ -39,7 +40,9 @@ export function githubProvider(options: GithubOptions): AuthProvider {
       let email = text(user.email);
       if (!email) {
         const emails = await http.getJson(emailsUrl, accessToken);
-        const primary = Array.isArray(emails) ? (emails as Array<Record<string, unknown>>).find((e) => e.primary === true && e.verified === true) : undefined;
+        const primary = Array.isArray(emails)
+          ? (emails as Array<Record<string, unknown>>).find((e) => e.primary === true && e.verified === true)
+          : undefined;
         email = text(primary?.email);
       }
       const name = text(user.name);

@@ -9,7 +9,8 @@ export const GOOGLE_DEFAULTS = {
   userinfoUrl: "https://openidconnect.googleapis.com/v1/userinfo",
 };
 
-export type GoogleOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> & Partial<typeof GOOGLE_DEFAULTS>;
+export type GoogleOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> &
+  Partial<typeof GOOGLE_DEFAULTS>;
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 

@@ -54,7 +54,8 @@ function actorTypeOf(input: ProviderInput): string {
  */
 export function oauth2Provider(options: OAuth2Options): AuthProvider {
   const doFetch = options.fetch ?? fetch;
-  const key = typeof options.stateSecret === "string" ? Buffer.from(options.stateSecret) : Buffer.from(options.stateSecret);
+  const key =
+    typeof options.stateSecret === "string" ? Buffer.from(options.stateSecret) : Buffer.from(options.stateSecret);
   const sign = (payload: string) => createHmac("sha256", key).update(`oauth-state:${payload}`).digest();
 
   /** `payload.signature`; the payload names the nonce, provider, actor type and expiry. */
@@ -76,7 +77,13 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
     } catch {
       throw invalid();
     }
-    if (typeof claims.n !== "string" || claims.p !== options.id || claims.a !== actorType || typeof claims.e !== "number") throw invalid();
+    if (
+      typeof claims.n !== "string" ||
+      claims.p !== options.id ||
+      claims.a !== actorType ||
+      typeof claims.e !== "number"
+    )
+      throw invalid();
     if (claims.e <= Date.now()) throw errors.unauthorized("The OAuth state has expired");
     return { n: claims.n };
   }
@@ -91,21 +98,36 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
 
   const http: OAuthHttp = {
     async getJson(url, accessToken) {
-      const res = await call(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "kasse" } });
+      const res = await call(url, {
+        headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "user-agent": "kasse" },
+      });
       if (!res.ok) throw errors.unauthorized(`${options.id} refused the profile request (${res.status})`);
       return res.json();
     },
   };
 
   async function exchange(code: string, verifier: string): Promise<string> {
-    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: options.callbackUrl, client_id: options.clientId, client_secret: options.clientSecret, code_verifier: verifier });
-    const res = await call(options.tokenUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body });
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: options.callbackUrl,
+      client_id: options.clientId,
+      client_secret: options.clientSecret,
+      code_verifier: verifier,
+    });
+    const res = await call(options.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body,
+    });
     const json = (await res.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
-    if (!res.ok || typeof json.access_token !== "string") throw errors.unauthorized(`${options.id} refused the authorization code`);
+    if (!res.ok || typeof json.access_token !== "string")
+      throw errors.unauthorized(`${options.id} refused the authorization code`);
     return json.access_token;
   }
 
-  const notApplicable = (operation: string) => errors.invalidData(`The ${options.id} provider does not support ${operation}: sign in through it instead`);
+  const notApplicable = (operation: string) =>
+    errors.invalidData(`The ${options.id} provider does not support ${operation}: sign in through it instead`);
 
   return {
     id: options.id,
@@ -114,13 +136,23 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
       const actorType = actorTypeOf(input);
       const nonce = randomBytes(24).toString("base64url");
       const verifier = randomBytes(48).toString("base64url");
-      await createOneTimeTokenService(tx).issue({ kind: "oauth_state", secret: nonce, actor_type: actorType, provider: options.id, ttlMs: OAUTH_STATE_TTL_MS, data: { code_verifier: verifier } });
+      await createOneTimeTokenService(tx).issue({
+        kind: "oauth_state",
+        secret: nonce,
+        actor_type: actorType,
+        provider: options.id,
+        ttlMs: OAUTH_STATE_TTL_MS,
+        data: { code_verifier: verifier },
+      });
       const url = new URL(options.authorizeUrl);
       url.searchParams.set("response_type", "code");
       url.searchParams.set("client_id", options.clientId);
       url.searchParams.set("redirect_uri", options.callbackUrl);
       url.searchParams.set("scope", options.scope);
-      url.searchParams.set("state", encodeState({ n: nonce, p: options.id, a: actorType, e: Date.now() + OAUTH_STATE_TTL_MS }));
+      url.searchParams.set(
+        "state",
+        encodeState({ n: nonce, p: options.id, a: actorType, e: Date.now() + OAUTH_STATE_TTL_MS }),
+      );
       url.searchParams.set("code_challenge", b64url(createHash("sha256").update(verifier).digest()));
       url.searchParams.set("code_challenge_method", "S256");
       return { location: url.toString() };
@@ -133,20 +165,33 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
     async validateCallback(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity> {
       const actorType = actorTypeOf(input);
       const { code, state } = input.query ?? {};
-      if (typeof code !== "string" || !code || typeof state !== "string" || !state) throw errors.unauthorized("The callback needs 'code' and 'state'");
+      if (typeof code !== "string" || !code || typeof state !== "string" || !state)
+        throw errors.unauthorized("The callback needs 'code' and 'state'");
       const { n } = decodeState(state, actorType);
-      const issued = await createOneTimeTokenService(tx).consume("oauth_state", n, { actor_type: actorType, provider: options.id });
+      const issued = await createOneTimeTokenService(tx).consume("oauth_state", n, {
+        actor_type: actorType,
+        provider: options.id,
+      });
       if (!issued) throw errors.unauthorized("The OAuth state was already used or has expired");
       const verifier = String(issued.data.code_verifier ?? "");
       const accessToken = await exchange(code, verifier);
       const userinfo = await http.getJson(options.userinfoUrl, accessToken);
       if (!userinfo || typeof userinfo !== "object") throw errors.unauthorized(`${options.id} sent no profile`);
-      const profile = await options.profile(userinfo as Record<string, unknown>, accessToken, http).catch((error: unknown) => {
-        throw isKasseError(error) ? error : errors.unauthorized(`${options.id} sent an unusable profile`);
-      });
+      const profile = await options
+        .profile(userinfo as Record<string, unknown>, accessToken, http)
+        .catch((error: unknown) => {
+          throw isKasseError(error) ? error : errors.unauthorized(`${options.id} sent an unusable profile`);
+        });
       const existing = await store.findByProvider(options.id, profile.entity_id);
-      if (!existing) return store.create({ provider: options.id, entity_id: profile.entity_id, user_metadata: profile.user_metadata });
-      const entry = existing.provider_identities.find((p) => p.provider === options.id && p.entity_id === profile.entity_id)!;
+      if (!existing)
+        return store.create({
+          provider: options.id,
+          entity_id: profile.entity_id,
+          user_metadata: profile.user_metadata,
+        });
+      const entry = existing.provider_identities.find(
+        (p) => p.provider === options.id && p.entity_id === profile.entity_id,
+      )!;
       await store.updateProviderIdentity(entry.id, { user_metadata: profile.user_metadata });
       return store.retrieve(existing.id);
     },

@@ -21,9 +21,17 @@ export interface IdentityStore {
   /** The identity owning `(provider, entity_id)`, with its provider identities, or null. */
   findByProvider(provider: string, entityId: string): Promise<AuthIdentity | null>;
   /** Creates an identity with its first provider identity; `(provider, entity_id)` taken → `conflict`. */
-  create(input: { provider: string; entity_id: string; user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }): Promise<AuthIdentity>;
+  create(input: {
+    provider: string;
+    entity_id: string;
+    user_metadata?: Record<string, unknown> | null;
+    provider_metadata?: Record<string, unknown> | null;
+  }): Promise<AuthIdentity>;
   /** Replaces a provider identity's metadata fields that are given. */
-  updateProviderIdentity(id: string, patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null }): Promise<ProviderIdentityRow>;
+  updateProviderIdentity(
+    id: string,
+    patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null },
+  ): Promise<ProviderIdentityRow>;
   retrieve(id: string): Promise<AuthIdentity>;
 }
 

@@ -11,7 +11,9 @@ const stdoutLogger: NotificationLogger = {
  * The configured providers: `smtp` for email when `SMTP_URL` is set, then `log`, which
  * serves every channel and is therefore the default.
  */
-export function defaultNotificationProviders(options: { smtpUrl?: string; logger?: NotificationLogger } = {}): NotificationProvider[] {
+export function defaultNotificationProviders(
+  options: { smtpUrl?: string; logger?: NotificationLogger } = {},
+): NotificationProvider[] {
   const providers: NotificationProvider[] = [];
   if (options.smtpUrl) providers.push(createSmtpProvider({ url: options.smtpUrl }));
   providers.push(createLogProvider(options.logger ?? stdoutLogger));

@@ -18,13 +18,16 @@ export function createSmtpProvider(options: SmtpProviderOptions): NotificationPr
   url.searchParams.delete("from");
   // nodemailer loads on the first email: a store without SMTP_URL never needs it.
   let transport: Promise<Transporter> | undefined;
-  const connect = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url.toString())));
+  const connect = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url.toString())));
   return {
     id: "smtp",
     channels: ["email"],
     async send(message) {
       try {
-        const info = await (await connect()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+        const info = await (
+          await connect()
+        ).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
         return { external_id: info.messageId ?? null };
       } catch (error) {
         throw errors.provider(`SMTP delivery failed: ${(error as Error).message}`, { cause: error });

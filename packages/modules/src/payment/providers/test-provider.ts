@@ -19,7 +19,8 @@ function count(call: ProviderCall, key: string, fallback: number | null): number
 const hang = (ms: number | null) => new Promise<void>((resolve) => void (ms !== null && setTimeout(resolve, ms)));
 
 /** A provider failure that retrying won't fix within one checkout: the test provider's `error`. */
-const providerFailure = (what: string) => errors.provider(`pp_test: the provider failed to ${what}`, { retryable: false });
+const providerFailure = (what: string) =>
+  errors.provider(`pp_test: the provider failed to ${what}`, { retryable: false });
 
 /**
  * `pp_test` (docs/CONTRACT.md): deterministic outcomes from the session's `data.behavior`
@@ -40,7 +41,13 @@ export function createTestProvider(): PaymentProvider {
   };
   return {
     id: "pp_test",
-    initiate: async (call) => ({ data: { ...call.data, behavior: behavior(call, "behavior"), client_secret: `pp_test_secret_${call.idempotencyKey}` } }),
+    initiate: async (call) => ({
+      data: {
+        ...call.data,
+        behavior: behavior(call, "behavior"),
+        client_secret: `pp_test_secret_${call.idempotencyKey}`,
+      },
+    }),
     authorize: (call) =>
       once(call, "authorize", async () => {
         const b = behavior(call, "behavior");
@@ -53,7 +60,8 @@ export function createTestProvider(): PaymentProvider {
           // provider_error is retryable: the saga's retry with the same key gets further.
           throw errors.provider(`pp_test: flaky failure ${failed + 1} of ${failTimes}`);
         }
-        if (b === "decline") return { status: "declined" as const, data: { ...call.data }, message: "Payment was declined by pp_test" };
+        if (b === "decline")
+          return { status: "declined" as const, data: { ...call.data }, message: "Payment was declined by pp_test" };
         if (b === "requires_more") return { status: "requires_more" as const, data: { ...call.data } };
         return { status: "authorized" as const, data: { ...call.data, authorized: true } };
       }),
