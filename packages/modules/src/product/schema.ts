@@ -374,7 +374,12 @@ export const VariantCreate = Type.Object(
     prices: Type.Array(VariantPriceInput),
     // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
     inventory_items: Type.Optional(
-      Type.Array(Type.Object({ inventory_item_id: Id(), required_quantity: Count() }), { maxItems: 0 }),
+      Type.Array(
+        Type.Object({ inventory_item_id: Id(), required_quantity: Count() }, { additionalProperties: false }),
+        {
+          maxItems: 0,
+        },
+      ),
     ),
   },
   { additionalProperties: false },
