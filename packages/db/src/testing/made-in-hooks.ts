@@ -10,7 +10,18 @@ import { createTestDatabase, type TestDatabase } from "./index";
  */
 export function lazy<T extends object>(make: () => T): T {
   let made: T | undefined;
-  return new Proxy({} as T, { get: (_, key) => Reflect.get((made ??= make()), key) });
+  const target = () => (made ??= make());
+  // Spreads (`{ ...database, ping }`) and `in` see the made value's own properties too.
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(target(), key),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      // A proxy may not report a property its (empty) target lacks as non-configurable.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
 }
 
 /**
