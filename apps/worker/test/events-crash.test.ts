@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
@@ -11,6 +9,8 @@ import { createWorkflowRuntime } from "@kasse/runtime";
 import { createWebhookService, recordEvent } from "@kasse/modules/event";
 import { startWorker, type RunningWorker } from "../src";
 import { workerEvents } from "./fixtures/events-options";
+import { spawnEventsWorker } from "./fixtures/spawn-events-worker";
+import { startWebhookReceiver, type WebhookReceiver } from "./fixtures/webhook-receiver";
 
 // A worker is killed (SIGKILL) after the event committed and while it delivers it: the receiver got
 // the request but the worker never learned the answer. Another worker takes the delivery over once
@@ -19,82 +19,37 @@ import { workerEvents } from "./fixtures/events-options";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `kasse-events-${randomBytes(4).toString("hex")}`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-const child = fileURLToPath(new URL("./fixtures/events-child.ts", import.meta.url));
 
 let database: TestDatabase;
 let redis: Redis;
-let server: Server;
-let url = "";
-const received: Array<{ headers: IncomingHttpHeaders; body: string; at: number }> = [];
-/** Requests held open (never answered): the first delivery, whose worker dies. */
-const held: ServerResponse[] = [];
-let onRequest: () => void = () => {};
+/** Holds the first request open (never answered): the first delivery, whose worker dies. */
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   if (!onPostgres()) return;
   database = await createTestDatabase();
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body, at: Date.now() });
-      if (received.length === 1) held.push(res);
-      else res.writeHead(200).end();
-      onRequest();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hook`;
+  receiver = await startWebhookReceiver({ hold: (n) => n === 1 });
 });
 afterAll(async () => {
   if (!onPostgres()) return;
-  for (const res of held) res.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
   await database.close();
 });
 
-const waitForRequests = (n: number, timeoutMs: number) =>
-  new Promise<void>((resolve, reject) => {
-    if (received.length >= n) return resolve();
-    const timer = setTimeout(
-      () => reject(new Error(`${received.length} of ${n} requests in ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    onRequest = () => {
-      if (received.length >= n) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-  });
-
 describe.skipIf(!onPostgres())("a worker killed between the commit and the delivery", () => {
   it("after a restart the event is delivered, with the same webhook-id", async () => {
     const { secret } = await createWebhookService(database.db, {
       secret: workerEvents.secret,
       allowPrivate: true,
-    }).create({ url, events: ["order.placed"] });
-    let proc: ChildProcess | undefined = spawn(
-      process.execPath,
-      ["--import", "tsx", child, database.url!, REDIS_URL, prefix],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stderr = "";
-    proc.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 20_000);
-      proc!.stdout!.on("data", (chunk: Buffer) => {
-        if (chunk.toString().includes("READY")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
+    }).create({ url: receiver.url, events: ["order.placed"] });
+    let proc: ChildProcess | undefined = await spawnEventsWorker({
+      databaseUrl: database.url!,
+      redisUrl: REDIS_URL,
+      prefix,
     });
     // Committed; the worker picks it up and is killed while the receiver holds its request.
     await recordEvent(database.db, "order.placed", {
@@ -107,7 +62,7 @@ describe.skipIf(!onPostgres())("a worker killed between the commit and the deliv
       total: 990,
       item_count: 1,
     });
-    await waitForRequests(1, 15_000);
+    await receiver.waitFor(1, 15_000);
     proc.kill("SIGKILL");
     await new Promise((resolve) => proc!.once("exit", resolve));
     proc = undefined;
@@ -124,12 +79,12 @@ describe.skipIf(!onPostgres())("a worker killed between the commit and the deliv
         infra,
         events: workerEvents,
       });
-      await waitForRequests(2, 15_000);
+      await receiver.waitFor(2, 15_000);
     } finally {
       await worker?.close();
       await infra.scheduler.close();
     }
-    const [first, second] = received;
+    const [first, second] = receiver.received;
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(second!.body).toBe(first!.body);
     const verifier = new Webhook(secret);
