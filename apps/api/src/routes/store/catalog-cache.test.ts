@@ -83,7 +83,7 @@ describe("store catalog cache across two API processes", () => {
     expect(tables.filter((t) => !(CATALOG_TABLES as readonly string[]).includes(t))).toEqual([]);
   });
 
-  it("answers a repeated read with one statement (the catalog version), the same answer", async () => {
+  it("answers a repeated read with one statement (the catalog version), the same answer, byte for byte", async () => {
     await product();
     const first = await reader.store.get(listUrl());
     let again: Awaited<ReturnType<typeof reader.store.get>> | undefined;
@@ -92,6 +92,10 @@ describe("store catalog cache across two API processes", () => {
     });
     expect(statements.filter((q) => !/from "api_key/.test(q))).toHaveLength(1);
     expect(again!.json()).toEqual(first.json());
+    // A hit sends the body serialized for the first answer (catalog-cache.ts): same bytes, same type.
+    expect(again!.body).toBe(first.body);
+    expect(again!.headers["content-type"]).toBe(first.headers["content-type"]);
+    expect(again!.headers["content-length"]).toBe(first.headers["content-length"]);
   });
 
   it("serves one cached answer in minor units and in Medusa's dialect (major units) alike", async () => {

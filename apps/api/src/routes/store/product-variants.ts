@@ -47,7 +47,7 @@ export default async function productVariants(app: App): Promise<void> {
   app.get(
     "/product-variants",
     { schema: { querystring: ListVariants, response: ListAnswer("variants", StoreVariantView) } },
-    async (request) => {
+    async (request, reply) => {
       const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } =
         request.query;
       const selection = parseFields(fields);
@@ -55,6 +55,7 @@ export default async function productVariants(app: App): Promise<void> {
       return catalogAnswer(
         app,
         request,
+        reply,
         { channels, selection, inventoryPath: "inventory_quantity" },
         async (groups) => {
           const pricing = await pricingContext(app, { region_id, currency_code }, groups);
@@ -74,13 +75,14 @@ export default async function productVariants(app: App): Promise<void> {
   app.get(
     "/product-variants/:id",
     { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } },
-    async (request) => {
+    async (request, reply) => {
       const { fields, region_id, currency_code, sales_channel_id } = request.query;
       const selection = parseFields(fields);
       const channels = storeChannels(request, sales_channel_id);
       return catalogAnswer(
         app,
         request,
+        reply,
         { channels, selection, inventoryPath: "inventory_quantity" },
         async (groups) => {
           const pricing = await pricingContext(app, { region_id, currency_code }, groups);

@@ -49,12 +49,12 @@ export default async function products(app: App): Promise<void> {
   app.get(
     "/products",
     { schema: { querystring: ListProducts, response: ListAnswer("products", StoreProductView) } },
-    async (request) => {
+    async (request, reply) => {
       const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } =
         request.query;
       const selection = parseFields(fields);
       const channels = storeChannels(request, sales_channel_id);
-      return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+      return catalogAnswer(app, request, reply, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
         const pricing = await pricingContext(app, { region_id, currency_code }, groups);
         if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
         const { items, count } = await service.list(
@@ -71,11 +71,11 @@ export default async function products(app: App): Promise<void> {
   app.get(
     "/products/:id",
     { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } },
-    async (request) => {
+    async (request, reply) => {
       const { fields, region_id, currency_code, sales_channel_id } = request.query;
       const selection = parseFields(fields);
       const channels = storeChannels(request, sales_channel_id);
-      return catalogAnswer(app, request, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
+      return catalogAnswer(app, request, reply, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
         const pricing = await pricingContext(app, { region_id, currency_code }, groups);
         if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);
         const product = await service.retrieve(request.params.id, {
