@@ -17,6 +17,7 @@ export {
   anyOf,
   DEFAULT_LIMIT,
   existingIds,
+  inList,
   MAX_LIMIT,
   MAX_OFFSET,
   likePattern,

@@ -4,6 +4,7 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { useTestDatabase } from "./testing";
 import {
   DEFAULT_LIMIT,
+  inList,
   MAX_LIMIT,
   likePattern,
   listPage,
@@ -141,6 +142,47 @@ describe("listPage", () => {
       items: [],
       count: 0,
     });
+  });
+
+  it("counts every matching row on a page past the end, and answers it in one statement otherwise", async () => {
+    const all = orderBy(undefined, columns, item.id);
+    expect(await listPage(database.db, item, undefined, all, { limit: 5, offset: 10 })).toEqual({
+      items: [],
+      count: 3,
+    });
+    const statements = await database.statements.record(() =>
+      listPage(database.db, item, undefined, all, { limit: 2, offset: 1 }),
+    );
+    expect(statements).toHaveLength(1);
+  });
+});
+
+describe("inList", () => {
+  const matching = async (values: string[]) =>
+    (await database.db.select({ id: item.id }).from(item).where(inList(item.id, values)).orderBy(item.id)).map(
+      (r) => r.id,
+    );
+
+  it("matches the listed values, none for an empty list", async () => {
+    expect(await matching(["i1", "i3", "nope"])).toEqual(["i1", "i3"]);
+    expect(await matching([])).toEqual([]);
+  });
+
+  it("sends one statement text whatever the list's length", async () => {
+    const one = await database.statements.record(() => matching(["i1"]));
+    const three = await database.statements.record(() => matching(["i1", "i2", "i3"]));
+    expect(three).toEqual(one);
+  });
+
+  it("takes values with quotes, backslashes, commas and braces literally", async () => {
+    const odd = ['q"uote', "back\\slash", "com,ma", "{brace}", "NULL", " spaced "];
+    await database.db
+      .insert(item)
+      .values(
+        odd.map((id, rank) => ({ id, title: "odd", rank: 100 + rank, created_at: new Date("2026-02-01T00:00:00Z") })),
+      );
+    expect(await matching(odd)).toEqual([...odd].sort());
+    await database.db.delete(item).where(eq(item.title, "odd"));
   });
 });
 

@@ -91,8 +91,26 @@ export function orderBy(
 }
 
 /**
+ * `column = any($1)`: membership in a list sent as ONE array parameter, so the statement's text is
+ * the same whatever the list's length. (drizzle's `inArray` writes `in ($1, …, $n)`: a new text per
+ * length, each prepared again on every connection.) An empty list matches nothing.
+ * @example
+ * db.select().from(orderLineItem).where(inList(orderLineItem.order_id, orderIds))
+ */
+export function inList(column: AnyPgColumn, values: readonly string[]): SQL {
+  if (values.length === 0) return sql`false`;
+  // Sent as the text of a text[] literal, not as a JS array: a driver then serializes a plain string
+  // (postgres.js learns array types per connection after connecting; PGlite has its own rules).
+  return sql`${column} = any(${arrayLiteral(values)}::text[])`;
+}
+
+/** `{"a","b\"c"}`: every element quoted, `"` and `\` escaped. */
+const arrayLiteral = (values: readonly string[]): string =>
+  `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
+
+/**
  * One page of a list: the rows of `table` matching `where` in `order` (from {@link orderBy}),
- * `limit` and `offset` applied, and how many rows match in all. The two queries run together.
+ * `limit` and `offset` applied, and how many rows match in all, in one statement (two for a page past the end).
  * @example
  * const { items, count } = await listPage(tx, salesChannel, where, orderBy(page.order, columns, salesChannel.id), page);
  */
@@ -104,17 +122,19 @@ export async function listPage<T extends PgTable>(
   page: Paging,
 ): Promise<{ items: T["$inferSelect"][]; count: number }> {
   const from = table as PgTable;
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(from)
-      .where(where)
-      .orderBy(...order)
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ count: count() }).from(from).where(where),
-  ]);
-  return { items: items as T["$inferSelect"][], count: total?.count ?? 0 };
+  // One statement: `count(*) over ()` counts every matching row before limit and offset apply.
+  const rows = (await db
+    .select({ row: from, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(from)
+    .where(where)
+    .orderBy(...order)
+    .limit(page.limit)
+    .offset(page.offset)) as Array<{ row: T["$inferSelect"]; total: number }>;
+  const items = rows.map((r) => r.row);
+  if (rows.length > 0 || page.offset === 0) return { items, count: rows[0]?.total ?? 0 };
+  // A page past the end has no row to carry the total.
+  const [total] = await db.select({ count: count() }).from(from).where(where);
+  return { items, count: total?.count ?? 0 };
 }
 
 /**

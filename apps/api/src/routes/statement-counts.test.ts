@@ -11,26 +11,26 @@ import { useTestApp } from "../testing";
 const BUDGET = {
   // A catalog read the process has not cached: it also reads the catalog version (before the
   // answer) and when the next price list starts or ends (the answer's expiry), 2 more than uncached.
-  "GET /store/products?limit=15&region_id": 16,
+  "GET /store/products?limit=15&region_id": 15,
   "GET /store/products/:id?region_id": 15,
   // The same reads again, answered from the process's catalog cache: the catalog version's read only.
   "GET /store/products?limit=15&region_id, cached": 1,
   "GET /store/products/:id?region_id, cached": 1,
-  "GET /store/product-categories": 3,
-  "GET /store/collections": 2,
-  "GET /store/regions": 4,
+  "GET /store/product-categories": 2,
+  "GET /store/collections": 1,
+  "GET /store/regions": 3,
   // Cart writes and the checkout each commit one event with the change (the outbox insert:
   // cart.created, cart.updated, order.placed), counted in these budgets.
   "POST /store/carts": 8,
-  "POST /store/carts/:id/line-items": 28,
+  "POST /store/carts/:id/line-items": 26,
   "POST /store/carts/:id": 19,
-  "POST /store/carts/:id/shipping-methods": 27,
+  "POST /store/carts/:id/shipping-methods": 26,
   "POST /store/payment-collections": 12,
   "POST /store/payment-collections/:id/payment-sessions": 18,
   // 52 on a quiet PostgreSQL run. The saga's journal renews leases when a step is slow, so a loaded
   // machine sees a few more (55 on PGlite under load); the budget leaves room for that, not for growth.
   "POST /store/carts/:id/complete": 56,
-  "GET /admin/orders?limit=15": 12,
+  "GET /admin/orders?limit=15": 11,
 } as const;
 type Route = keyof typeof BUDGET;
 
@@ -152,7 +152,9 @@ describe("statements per request", () => {
     if (process.env.KASSE_PRINT_STATEMENTS) console.warn(page.statements.join("\n"));
     expect(page.body.orders).toHaveLength(15);
     counts.set("GET /admin/orders?limit=15", page.count);
-    expect((await measure("GET", "/admin/orders?limit=1", undefined, admin)).count).toBe(page.count);
+    // The same statement texts at any page size (`= any($1)`, not `in ($1, …, $n)`): each is prepared once per connection.
+    const small = await measure("GET", "/admin/orders?limit=1", undefined, admin);
+    expect([...small.statements].sort()).toEqual([...page.statements].sort());
   }, 120_000);
 
   afterAll(() => {

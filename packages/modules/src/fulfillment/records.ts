@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { errors, generateId, type Db } from "@kasse/db";
+import { errors, generateId, type Db, inList } from "@kasse/db";
 import {
   fulfillment,
   fulfillmentItem,
@@ -73,7 +73,7 @@ export function createFulfillmentRecordService(db: Db) {
       const rows = await db
         .select()
         .from(fulfillment)
-        .where(and(inArray(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at)))
+        .where(and(inList(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at)))
         .orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
       for (const f of await attach(db, rows)) out.get(f.order_id)?.push(f);
       return out;

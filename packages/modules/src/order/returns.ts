@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, type Db, type Paging, listPage } from "@kasse/db";
+import { errors, generateId, type Db, type Paging, listPage, inList } from "@kasse/db";
 import {
   orderReturn,
   orderReturnItem,
@@ -146,7 +146,7 @@ export function createReturnService(db: Db) {
       const rows = await db
         .select()
         .from(orderReturn)
-        .where(inArray(orderReturn.order_id, orderIds))
+        .where(inList(orderReturn.order_id, orderIds))
         .orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
       for (const r of await attach(db, rows)) out.get(r.order_id)?.push(r);
       return out;

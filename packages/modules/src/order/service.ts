@@ -10,6 +10,7 @@ import {
   listPage,
   likePattern,
   anyOf,
+  inList,
 } from "@kasse/db";
 import {
   order,
@@ -464,7 +465,7 @@ export function createOrderService(db: Db) {
           created_at: order.created_at,
         })
         .from(order)
-        .where(and(live, inArray(order.customer_id, customerIds)))
+        .where(and(live, inList(order.customer_id, customerIds)))
         .orderBy(desc(order.created_at), asc(order.id));
       for (const { customer_id, ...summary } of rows) out.get(customer_id!)?.push(summary);
       return out;
@@ -484,7 +485,7 @@ export function createOrderService(db: Db) {
       const rows = await db
         .selectDistinct({ cart_id: order.cart_id })
         .from(order)
-        .where(and(live, inArray(order.cart_id, cartIds)));
+        .where(and(live, inList(order.cart_id, cartIds)));
       return new Set(rows.map((r) => r.cart_id!));
     },
 
@@ -585,12 +586,12 @@ async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
     tx
       .select()
       .from(orderLineItem)
-      .where(inArray(orderLineItem.order_id, ids))
+      .where(inList(orderLineItem.order_id, ids))
       .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
     tx
       .select()
       .from(orderShippingMethod)
-      .where(inArray(orderShippingMethod.order_id, ids))
+      .where(inList(orderShippingMethod.order_id, ids))
       .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
   ]);
   return rows.map((row) => ({
@@ -602,7 +603,7 @@ async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
 
 function conditions(filters: OrderFilters): SQL[] {
   const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(order.id, filters.id));
+  if (filters.id?.length) out.push(inList(order.id, filters.id));
   if (filters.status?.length) out.push(inArray(order.status, filters.status as OrderRow["status"][]));
   if (filters.payment_status?.length)
     out.push(inArray(order.payment_status, filters.payment_status as OrderRow["payment_status"][]));

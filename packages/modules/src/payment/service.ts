@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, transaction, type Db } from "@kasse/db";
+import { errors, generateId, queryRows, transaction, type Db, inList } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import {
   capture,
@@ -105,9 +105,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
       const conditions = [liveCollection];
-      if (filter.id) conditions.push(inArray(paymentCollection.id, filter.id.length ? filter.id : ["-"]));
-      if (filter.cart_id)
-        conditions.push(inArray(paymentCollection.cart_id, filter.cart_id.length ? filter.cart_id : ["-"]));
+      if (filter.id) conditions.push(inList(paymentCollection.id, filter.id));
+      if (filter.cart_id) conditions.push(inList(paymentCollection.cart_id, filter.cart_id));
       return attach(
         db,
         await db
@@ -418,8 +417,8 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [captures, refunds] = await Promise.all([
-    tx.select().from(capture).where(inArray(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
-    tx.select().from(refund).where(inArray(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
+    tx.select().from(capture).where(inList(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
+    tx.select().from(refund).where(inList(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
   ]);
   return rows.map((row) => ({
     ...row,
@@ -435,9 +434,9 @@ async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentColl
     tx
       .select()
       .from(paymentSession)
-      .where(inArray(paymentSession.payment_collection_id, ids))
+      .where(inList(paymentSession.payment_collection_id, ids))
       .orderBy(asc(paymentSession.created_at)),
-    tx.select().from(payment).where(inArray(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
+    tx.select().from(payment).where(inList(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
   ]);
   const full = await attachPayments(tx, payments);
   return rows.map((row) => ({
