@@ -144,9 +144,14 @@ describe("listPage", () => {
     });
   });
 
-  it("counts every matching row on a page past the end, and answers it in one statement otherwise", async () => {
+  it("counts every matching row on a page past the end and with limit 0, and answers a page in one statement", async () => {
     const all = orderBy(undefined, columns, item.id);
     expect(await listPage(database.db, item, undefined, all, { limit: 5, offset: 10 })).toEqual({
+      items: [],
+      count: 3,
+    });
+    // limit=0 asks for the count alone.
+    expect(await listPage(database.db, item, undefined, all, { limit: 0, offset: 0 })).toEqual({
       items: [],
       count: 3,
     });

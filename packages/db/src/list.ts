@@ -110,7 +110,7 @@ const arrayLiteral = (values: readonly string[]): string =>
 
 /**
  * One page of a list: the rows of `table` matching `where` in `order` (from {@link orderBy}),
- * `limit` and `offset` applied, and how many rows match in all, in one statement (two for a page past the end).
+ * `limit` and `offset` applied, and how many rows match in all, in one statement (two for a page past the end or `limit` 0).
  * @example
  * const { items, count } = await listPage(tx, salesChannel, where, orderBy(page.order, columns, salesChannel.id), page);
  */
@@ -131,8 +131,8 @@ export async function listPage<T extends PgTable>(
     .limit(page.limit)
     .offset(page.offset)) as Array<{ row: T["$inferSelect"]; total: number }>;
   const items = rows.map((r) => r.row);
-  if (rows.length > 0 || page.offset === 0) return { items, count: rows[0]?.total ?? 0 };
-  // A page past the end has no row to carry the total.
+  if (rows.length > 0 || (page.offset === 0 && page.limit > 0)) return { items, count: rows[0]?.total ?? 0 };
+  // A page past the end (or of no rows: `limit=0` asks for the count alone) has no row to carry the total.
   const [total] = await db.select({ count: count() }).from(from).where(where);
   return { items, count: total?.count ?? 0 };
 }
