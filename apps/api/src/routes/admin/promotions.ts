@@ -14,6 +14,9 @@ import {
   PromotionUpdate,
   RuleBatch,
   type RuleKind,
+  type RuleOptionsContext,
+  type RuleType,
+  type PromotionView,
   PromotionResponse,
   RuleBatchResponse,
 } from "@kasse/modules/promotion";
@@ -30,18 +33,21 @@ const ListPromotions = ListQueryOf(
 );
 
 const RuleDisplay = Type.Object({
-  id: Type.String(),
+  // A disguised rule (a field of the application method shown as a rule) has no id.
+  id: Type.Optional(Type.String()),
   attribute: Type.String(),
   operator: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   attribute_label: Type.String(),
   operator_label: Type.String(),
-  field_type: Type.Union([Type.Literal("number"), Type.Literal("multiselect")]),
+  field_type: Type.Union([Type.Literal("number"), Type.Literal("multiselect"), Type.Literal("select")]),
+  required: Type.Optional(Type.Boolean()),
+  disguised: Type.Optional(Type.Boolean()),
   // Amounts on cart-total attributes are money (the dialect converts the value and its label).
   values: MoneyWhen(
     "attribute",
     MONEY_RULE_ATTRIBUTES,
-    Type.Array(Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() })),
+    Type.Array(Type.Object({ id: Type.Optional(Type.String()), value: Type.String(), label: Type.String() })),
   ),
 });
 const RulesAnswer = {
@@ -84,7 +90,7 @@ const ValueOptionsAnswer = {
   ),
 };
 
-const batches: Array<[path: string, kind: RuleKind]> = [
+const batches: Array<[path: RuleType, kind: RuleKind]> = [
   ["rules", "promotion"],
   ["target-rules", "target"],
   ["buy-rules", "buy"],
@@ -118,34 +124,41 @@ export default async function promotions(app: App): Promise<void> {
   });
 
   // Medusa's `GET /admin/promotions/{id}/{rules,target-rules,buy-rules}`: one kind of rule, each
-  // with the labels its dashboard shows (values are labelled by themselves: ids, codes, amounts).
+  // with the labels its dashboard shows (values are labelled by themselves: ids, codes, amounts),
+  // then the application method's fields its form shows as rules (`disguisedRules`). As in Medusa,
+  // a promotion not (yet) there has none of its own: the create form asks for `null`'s, with the
+  // promotion being written in the query, and gets the disguised rules it must fill in.
   for (const [path, kind] of batches) {
     app.get(
       `/promotions/:id/${path}`,
       { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } },
       async (request) => {
-        const promotion = await service.retrieve(request.params.id);
-        const rules =
-          kind === "promotion"
+        const [promotion] = (await service.list({ id: [request.params.id] }, { limit: 1, offset: 0 })).items;
+        const rules = !promotion
+          ? []
+          : kind === "promotion"
             ? promotion.rules
             : kind === "target"
               ? (promotion.application_method?.target_rules ?? [])
               : (promotion.application_method?.buy_rules ?? []);
         return {
-          rules: rules.map((rule) => {
-            const canonical = ruleAttribute(rule.attribute);
-            return {
-              id: rule.id,
-              attribute: rule.attribute,
-              operator: rule.operator,
-              description: rule.description ?? null,
-              attribute_label: canonical ? ATTRIBUTE_LABELS[canonical] : rule.attribute,
-              operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
-              field_type:
-                canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
-              values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
-            };
-          }),
+          rules: [
+            ...rules.map((rule) => {
+              const canonical = ruleAttribute(rule.attribute);
+              return {
+                id: rule.id,
+                attribute: rule.attribute,
+                operator: rule.operator,
+                description: rule.description ?? null,
+                attribute_label: canonical ? ATTRIBUTE_LABELS[canonical] : rule.attribute,
+                operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
+                field_type:
+                  canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
+                values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
+              };
+            }),
+            ...disguisedRules(path, promotion, request.query),
+          ],
         };
       },
     );
@@ -184,4 +197,39 @@ export default async function promotions(app: App): Promise<void> {
       },
     );
   }
+}
+
+/**
+ * The application method's fields Medusa's form shows as rules of `ruleType` (the fixed amount's
+ * currency, a buy-get's quantities): each required one, and each the promotion has a value for,
+ * with that value. The form writes them back as fields of the application method.
+ */
+function disguisedRules(ruleType: RuleType, promotion: PromotionView | undefined, query: RuleOptionsContext) {
+  const method = promotion?.application_method;
+  const context: RuleOptionsContext = method
+    ? {
+        promotion_type: promotion.type,
+        // Medusa has no free-shipping method type: its form treats such a promotion as not fixed.
+        ...(method.type === "free_shipping" ? {} : { application_method_type: method.type }),
+        application_method_target_type: method.target_type,
+      }
+    : query;
+  return ruleAttributeOptions(ruleType, context).flatMap((option) => {
+    if (!option.disguised) return [];
+    const value = method ? (method as unknown as Record<string, string | number | null>)[option.id] : null;
+    if (!option.required && value == null) return [];
+    return [
+      {
+        attribute: option.id,
+        operator: "eq",
+        description: null,
+        attribute_label: option.label,
+        operator_label: OPERATOR_LABELS.eq,
+        field_type: option.field_type,
+        required: option.required,
+        disguised: true,
+        values: value == null ? [] : [{ value: String(value), label: String(value) }],
+      },
+    ];
+  });
 }
