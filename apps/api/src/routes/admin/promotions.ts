@@ -71,10 +71,15 @@ const RulesQuery = Type.Object(
 const RuleTypeParams = Type.Object({ rule_type: Type.Union(RULE_TYPES.map((t) => Type.Literal(t))) });
 const RuleOptionsQuery = Type.Omit(RulesQuery, ["fields"], { additionalProperties: false });
 const RuleValueParams = Type.Object({ ...RuleTypeParams.properties, rule_attribute_id: Code() });
-// `value[]`: the values already chosen, which the form asks to label.
+// `value[]`: the values already chosen, which the form asks to label (its combobox asks for the
+// one it shows as `id`). The form also names the target type it writes; an attribute's records
+// are the same whatever the target.
 const RuleValueQuery = ListQueryOf(
-  { value: Code() },
-  { q: Type.Optional(Title()) },
+  { value: Code(), id: Code() },
+  {
+    q: Type.Optional(Title()),
+    application_method_target_type: RulesQuery.properties.application_method_target_type,
+  },
   { limit: ListQuery.limit, offset: ListQuery.offset },
 );
 const AttributeOptionsAnswer = {
@@ -177,13 +182,13 @@ export default async function promotions(app: App): Promise<void> {
     "/promotions/rule-value-options/:rule_type/:rule_attribute_id",
     { schema: { params: RuleValueParams, querystring: RuleValueQuery, response: ValueOptionsAnswer } },
     async (request) => {
+      const { id, value, ...query } = request.query;
+      const chosen = id || value ? { value: [...(value ?? []), ...(id ?? [])] } : {};
       return {
-        values: await ruleValueOptions(
-          app.modules,
-          request.params.rule_type,
-          request.params.rule_attribute_id,
-          request.query,
-        ),
+        values: await ruleValueOptions(app.modules, request.params.rule_type, request.params.rule_attribute_id, {
+          ...query,
+          ...chosen,
+        }),
       };
     },
   );
