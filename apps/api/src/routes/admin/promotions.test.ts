@@ -614,6 +614,28 @@ describe("admin promotion rules, read by kind", () => {
   });
 });
 
+describe("admin promotion rules, labelled", () => {
+  it("labels each value by the record it names, as the form's value list does, and an unknown one by itself", async () => {
+    const region = (await post("/admin/regions", { name: "Nordics", currency_code: "eur" })).json().region;
+    const created = await post("/admin/promotions", {
+      ...standard("NORDIC5"),
+      rules: [{ attribute: "region.id", operator: "in", values: [region.id, "reg_gone"] }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const rules = (await get(`/admin/promotions/${created.json().promotion.id}/rules`)).json().rules;
+    expect(rules).toEqual([
+      expect.objectContaining({
+        attribute: "region.id",
+        attribute_label: "Region",
+        values: [
+          { id: expect.any(String), value: region.id, label: "Nordics" },
+          { id: expect.any(String), value: "reg_gone", label: "reg_gone" },
+        ],
+      }),
+    ]);
+  });
+});
+
 // Requests as the admin, for the rule-read tests above.
 const post = (url: string, payload: unknown) => t.admin.post(url, payload as object);
 const get = (url: string) => t.admin.get(url);

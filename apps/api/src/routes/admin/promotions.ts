@@ -17,11 +17,13 @@ import {
   type RuleOptionsContext,
   type RuleType,
   type PromotionView,
+  type RuleView,
   PromotionResponse,
   RuleBatchResponse,
 } from "@kasse/modules/promotion";
 import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
+import type { Modules } from "@kasse/modules";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
 import { ListQuery, ListQueryOf } from "../../http/schemas";
@@ -146,9 +148,11 @@ export default async function promotions(app: App): Promise<void> {
             : kind === "target"
               ? (promotion.application_method?.target_rules ?? [])
               : (promotion.application_method?.buy_rules ?? []);
+        const context = formContext(promotion, request.query);
+        const labels = await Promise.all(rules.map((rule) => valueLabels(app.modules, path, context, rule)));
         return {
           rules: [
-            ...rules.map((rule) => {
+            ...rules.map((rule, i) => {
               const canonical = ruleAttribute(rule.attribute);
               return {
                 id: rule.id,
@@ -159,10 +163,14 @@ export default async function promotions(app: App): Promise<void> {
                 operator_label: OPERATOR_LABELS[rule.operator] ?? rule.operator,
                 field_type:
                   canonical && NUMERIC_ATTRIBUTES.has(canonical) ? ("number" as const) : ("multiselect" as const),
-                values: rule.values.map((v) => ({ id: v.id, value: v.value, label: v.value })),
+                values: rule.values.map((v) => ({
+                  id: v.id,
+                  value: v.value,
+                  label: labels[i]!.get(v.value) ?? v.value,
+                })),
               };
             }),
-            ...disguisedRules(path, promotion, request.query),
+            ...disguisedRules(path, promotion, context),
           ],
         };
       },
@@ -204,21 +212,46 @@ export default async function promotions(app: App): Promise<void> {
   }
 }
 
+/** The promotion a rule form is about, as the form names it: the stored one's, else the query's. */
+function formContext(promotion: PromotionView | undefined, query: RuleOptionsContext): RuleOptionsContext {
+  const method = promotion?.application_method;
+  if (!method) return query;
+  return {
+    promotion_type: promotion.type,
+    // Medusa has no free-shipping method type: its form treats such a promotion as not fixed.
+    ...(method.type === "free_shipping" ? {} : { application_method_type: method.type }),
+    application_method_target_type: method.target_type,
+  };
+}
+
+/**
+ * The labels of a rule's values as the form's value list names them (a region by its name, a
+ * product by its title), from one read of the records they name; a value naming no record (or an
+ * attribute without a list) is labelled by itself.
+ */
+async function valueLabels(
+  modules: Modules,
+  ruleType: RuleType,
+  context: RuleOptionsContext,
+  rule: RuleView,
+): Promise<Map<string, string>> {
+  const canonical = ruleAttribute(rule.attribute);
+  const option = ruleAttributeOptions(ruleType, context).find(
+    (o) => o.field_type === "multiselect" && ruleAttribute(o.value) === canonical,
+  );
+  if (!option || rule.values.length === 0) return new Map();
+  const value = rule.values.map((v) => v.value);
+  const found = await ruleValueOptions(modules, ruleType, option.id, { value, limit: value.length, offset: 0 });
+  return new Map(found.map((o) => [o.value, o.label]));
+}
+
 /**
  * The application method's fields Medusa's form shows as rules of `ruleType` (the fixed amount's
  * currency, a buy-get's quantities): each required one, and each the promotion has a value for,
  * with that value. The form writes them back as fields of the application method.
  */
-function disguisedRules(ruleType: RuleType, promotion: PromotionView | undefined, query: RuleOptionsContext) {
+function disguisedRules(ruleType: RuleType, promotion: PromotionView | undefined, context: RuleOptionsContext) {
   const method = promotion?.application_method;
-  const context: RuleOptionsContext = method
-    ? {
-        promotion_type: promotion.type,
-        // Medusa has no free-shipping method type: its form treats such a promotion as not fixed.
-        ...(method.type === "free_shipping" ? {} : { application_method_type: method.type }),
-        application_method_target_type: method.target_type,
-      }
-    : query;
   return ruleAttributeOptions(ruleType, context).flatMap((option) => {
     if (!option.disguised) return [];
     const value = method ? (method as unknown as Record<string, string | number | null>)[option.id] : null;
