@@ -533,7 +533,7 @@ export function createOrderService(db: Db) {
       const rows = await db
         .select()
         .from(orderPromotion)
-        .where(inArray(orderPromotion.order_id, orderIds))
+        .where(inList(orderPromotion.order_id, orderIds))
         .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id));
       for (const { order_id, promotion_id, amount } of rows) {
         const list = byOrder.get(order_id) ?? [];
