@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import type { Db } from "@kasse/db";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { inList, type Db } from "@kasse/db";
 import {
   productCategory,
   productCategoryProduct,
@@ -75,7 +75,7 @@ export async function loadVariantOptions(tx: Db, variantIds: string[]): Promise<
     .innerJoin(productOption, eq(productOption.id, productOptionValue.option_id))
     .where(
       and(
-        inArray(productVariantOption.variant_id, variantIds),
+        inList(productVariantOption.variant_id, variantIds),
         isNull(productOptionValue.deleted_at),
         isNull(productOption.deleted_at),
       ),
@@ -102,7 +102,7 @@ async function loadVariants(tx: Db, productIds: string[]): Promise<Map<string, P
   const variants = await tx
     .select()
     .from(productVariant)
-    .where(and(inArray(productVariant.product_id, productIds), isNull(productVariant.deleted_at)))
+    .where(and(inList(productVariant.product_id, productIds), isNull(productVariant.deleted_at)))
     .orderBy(asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id));
   const options = await loadVariantOptions(
     tx,
@@ -120,7 +120,7 @@ export async function loadOptions(tx: Db, productIds: string[]): Promise<Map<str
   const options = await tx
     .select()
     .from(productOption)
-    .where(and(inArray(productOption.product_id, productIds), isNull(productOption.deleted_at)))
+    .where(and(inList(productOption.product_id, productIds), isNull(productOption.deleted_at)))
     .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id));
   const values =
     options.length === 0
@@ -130,7 +130,7 @@ export async function loadOptions(tx: Db, productIds: string[]): Promise<Map<str
           .from(productOptionValue)
           .where(
             and(
-              inArray(
+              inList(
                 productOptionValue.option_id,
                 options.map((o) => o.id),
               ),
@@ -166,7 +166,7 @@ export async function attachRelations(
       ? tx
           .select()
           .from(productImage)
-          .where(and(inArray(productImage.product_id, ids), isNull(productImage.deleted_at)))
+          .where(and(inList(productImage.product_id, ids), isNull(productImage.deleted_at)))
           .orderBy(asc(productImage.rank), asc(productImage.id))
           .then((r) => group(r, (i) => i.product_id))
       : undefined,
@@ -175,7 +175,7 @@ export async function attachRelations(
           .select({ product_id: productTags.product_id, tag: productTag })
           .from(productTags)
           .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
-          .where(and(inArray(productTags.product_id, ids), isNull(productTag.deleted_at)))
+          .where(and(inList(productTags.product_id, ids), isNull(productTag.deleted_at)))
           .orderBy(asc(productTag.value))
           .then((r) => group(r, (t) => t.product_id))
       : undefined,
@@ -184,7 +184,7 @@ export async function attachRelations(
           .select({ product_id: productCategoryProduct.product_id, category: productCategory })
           .from(productCategoryProduct)
           .innerJoin(productCategory, eq(productCategory.id, productCategoryProduct.product_category_id))
-          .where(and(inArray(productCategoryProduct.product_id, ids), isNull(productCategory.deleted_at)))
+          .where(and(inList(productCategoryProduct.product_id, ids), isNull(productCategory.deleted_at)))
           .orderBy(asc(productCategory.rank), asc(productCategory.id))
           .then((r) => group(r, (c) => c.product_id))
       : undefined,
@@ -192,21 +192,21 @@ export async function attachRelations(
       ? tx
           .select()
           .from(productCollection)
-          .where(and(inArray(productCollection.id, collectionIds), isNull(productCollection.deleted_at)))
+          .where(and(inList(productCollection.id, collectionIds), isNull(productCollection.deleted_at)))
           .then((r) => new Map(r.map((c) => [c.id, c])))
       : undefined,
     has("type") && typeIds.length
       ? tx
           .select()
           .from(productType)
-          .where(and(inArray(productType.id, typeIds), isNull(productType.deleted_at)))
+          .where(and(inList(productType.id, typeIds), isNull(productType.deleted_at)))
           .then((r) => new Map(r.map((c) => [c.id, c])))
       : undefined,
     has("sales_channels")
       ? tx
           .select()
           .from(productSalesChannel)
-          .where(inArray(productSalesChannel.product_id, ids))
+          .where(inList(productSalesChannel.product_id, ids))
           .orderBy(asc(productSalesChannel.sales_channel_id))
           .then((r) => group(r, (l) => l.product_id))
       : undefined,
