@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
-import { authMfaChallenge, MFA_CODE_REQUIRED, totpCode, totpStep } from "@kasse/modules/auth";
+import { authMfaChallenge, MFA_CODE_REQUIRED } from "@kasse/modules/auth";
+import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { useTestApp } from "../../testing";
 
 /**
@@ -15,26 +16,6 @@ const t = useTestApp();
 type Headers = Record<string, string>;
 const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 const INVALID_CODE = { type: "invalid_data", message: "Invalid MFA code" };
-
-/** RFC 4648 base32 (the secret as the setup answers it) back to bytes. */
-function base32Decode(text: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
-}
-
-/** The authenticator app's code, `offset` steps from now (the server accepts one step either side). */
-const codeOf = (secret: string, offset = 0) => totpCode(base32Decode(secret), totpStep() + offset);
 
 async function signIn(email: string, password: string) {
   const res = await t.store.post("/auth/user/emailpass", { email, password });
@@ -54,7 +35,7 @@ async function enrolledAdmin(email: string) {
   const setup = (await t.store.post("/auth/mfa/factors", { provider: "totp" }, admin.headers)).json();
   const verified = await t.store.post(
     `/auth/mfa/factors/${setup.mfa_factor.id}/verify`,
-    { code: codeOf(setup.secret, -1) },
+    { code: authenticatorCode(setup.secret, -1) },
     admin.headers,
   );
   expect(verified.statusCode, verified.body).toBe(200);
@@ -100,13 +81,13 @@ describe("enrolling an authenticator app", () => {
     });
     const wrong = await t.store.post(
       `/auth/mfa/factors/${setup.mfa_factor.id}/verify`,
-      { code: codeOf(setup.secret, 5) },
+      { code: authenticatorCode(setup.secret, 5) },
       admin.headers,
     );
     expect([wrong.statusCode, wrong.json()]).toEqual([400, INVALID_CODE]);
     const verified = await t.store.post(
       `/auth/mfa/factors/${setup.mfa_factor.id}/verify`,
-      { code: codeOf(setup.secret) },
+      { code: authenticatorCode(setup.secret) },
       admin.headers,
     );
     expect(verified.statusCode, verified.body).toBe(200);
@@ -195,9 +176,13 @@ describe("signing in with MFA enabled", () => {
     ])
       expect([res.statusCode, res.json().type]).toEqual([401, "unauthorized"]);
 
-    const wrong = await challenge(login.mfa_challenge.id, { method: "totp", code: codeOf(admin.secret, 3) }, pending);
+    const wrong = await challenge(
+      login.mfa_challenge.id,
+      { method: "totp", code: authenticatorCode(admin.secret, 3) },
+      pending,
+    );
     expect([wrong.statusCode, wrong.json()]).toEqual([400, INVALID_CODE]);
-    const code = codeOf(admin.secret);
+    const code = authenticatorCode(admin.secret);
     const passed = await challenge(login.mfa_challenge.id, { method: "totp", code }, pending);
     expect(passed.statusCode, passed.body).toBe(200);
     const me = await t.store.get("/admin/users/me", bearer(passed.json().token));
@@ -205,7 +190,7 @@ describe("signing in with MFA enabled", () => {
     expect(me.json().user.email).toBe(admin.email);
 
     // A completed challenge is spent, and the code just used is not accepted again in its window.
-    const spent = await challenge(login.mfa_challenge.id, { method: "totp", code: codeOf(admin.secret, 1) });
+    const spent = await challenge(login.mfa_challenge.id, { method: "totp", code: authenticatorCode(admin.secret, 1) });
     expect([spent.statusCode, spent.json().type]).toEqual([401, "unauthorized"]);
     const replay = await challenge((await signIn(admin.email, "pw-mfa-1")).mfa_challenge.id, { method: "totp", code });
     expect([replay.statusCode, replay.json()]).toEqual([400, INVALID_CODE]);
@@ -217,7 +202,10 @@ describe("signing in with MFA enabled", () => {
       const res = await challenge(login.mfa_challenge.id, { method: "totp", code: "000000" });
       expect([res.statusCode, res.json()]).toEqual([400, INVALID_CODE]);
     }
-    const blocked = await challenge(login.mfa_challenge.id, { method: "totp", code: codeOf(admin.secret, 1) });
+    const blocked = await challenge(login.mfa_challenge.id, {
+      method: "totp",
+      code: authenticatorCode(admin.secret, 1),
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({
       type: "too_many_requests",
@@ -236,7 +224,10 @@ describe("signing in with MFA enabled", () => {
       .update(authMfaChallenge)
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(authMfaChallenge.id, login.mfa_challenge.id));
-    const expired = await challenge(login.mfa_challenge.id, { method: "totp", code: codeOf(admin.secret, 1) });
+    const expired = await challenge(login.mfa_challenge.id, {
+      method: "totp",
+      code: authenticatorCode(admin.secret, 1),
+    });
     expect(expired.json()).toEqual({
       type: "unauthorized",
       message: "The MFA challenge has expired or was already used: sign in again",
@@ -260,7 +251,7 @@ describe("signing in with MFA enabled", () => {
       (
         await challenge((await signIn(admin.email, "pw-mfa-1")).mfa_challenge.id, {
           method: "totp",
-          code: codeOf(admin.secret, 1),
+          code: authenticatorCode(admin.secret, 1),
         })
       ).json().token,
     );
@@ -291,7 +282,7 @@ describe("disabling MFA and other identities", () => {
     const notFound = { type: "not_found", message: `MFA factor with id: ${owner.factorId} was not found` };
     const disable = await t.store.delete(
       `/auth/mfa/factors/${owner.factorId}`,
-      { code: codeOf(owner.secret, 1) },
+      { code: authenticatorCode(owner.secret, 1) },
       other.headers,
     );
     expect([disable.statusCode, disable.json()]).toEqual([404, notFound]);
@@ -317,7 +308,7 @@ describe("disabling MFA and other identities", () => {
 
     const disabled = await t.store.delete(
       `/auth/mfa/factors/${admin.factorId}`,
-      { method: "totp", code: codeOf(admin.secret) },
+      { method: "totp", code: authenticatorCode(admin.secret) },
       admin.headers,
     );
     expect(disabled.statusCode, disabled.body).toBe(200);
@@ -344,7 +335,7 @@ describe("disabling MFA and other identities", () => {
     expect(login.json().mfa_required).toBe(true);
     const passed = await t.store.post(`/medusa/auth/mfa/challenges/${login.json().mfa_challenge.id}/verify`, {
       method: "totp",
-      code: codeOf(admin.secret),
+      code: authenticatorCode(admin.secret),
     });
     expect(passed.statusCode, passed.body).toBe(200);
     expect((await t.store.get("/medusa/admin/users/me", bearer(passed.json().token))).statusCode).toBe(200);
