@@ -25,8 +25,12 @@ import {
   type MfaStartBody,
 } from "./schema";
 
-/** How long a sign-in may wait for its second factor, and how many codes it may try. */
-export const MFA_CHALLENGE = { ttlMs: 5 * 60_000, maxAttempts: 5 } as const;
+/**
+ * How long a sign-in may wait for its second factor and how many codes it may try; and how many
+ * wrong codes an identity's sign-ins may send in `lockoutWindowMs` before no new challenge opens
+ * (someone who has the password must not get unlimited guesses by signing in again and again).
+ */
+export const MFA_CHALLENGE = { ttlMs: 5 * 60_000, maxAttempts: 5, lockoutAttempts: 10, lockoutWindowMs: 15 * 60_000 };
 const DEFAULT_RECOVERY_CODES = 10;
 const DEFAULT_ISSUER = "Kasse";
 
@@ -262,15 +266,32 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      * token, or null when the identity has no enabled factor.
      */
     async openChallenge(identityId: string, actorType: string, authProvider: string): Promise<MfaChallenge | null> {
-      const [factors, codes] = await Promise.all([
-        enabledFactors(db, identityId),
+      // Most sign-ins are of identities without MFA: one query answers them.
+      if ((await enabledFactors(db, identityId)).length === 0) return null;
+      const since = new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs);
+      const [codes, [recent]] = await Promise.all([
         db
           .select({ id: authMfaRecoveryCode.id })
           .from(authMfaRecoveryCode)
           .where(and(eq(authMfaRecoveryCode.auth_identity_id, identityId), isNull(authMfaRecoveryCode.used_at)))
           .limit(1),
+        // Wrong codes of the identity's recent sign-ins (an unfinished challenge's attempts all failed).
+        db
+          .select({ failed: sql<number>`coalesce(sum(${authMfaChallenge.attempts}), 0)::int` })
+          .from(authMfaChallenge)
+          .where(
+            and(
+              eq(authMfaChallenge.auth_identity_id, identityId),
+              isNull(authMfaChallenge.completed_at),
+              gt(authMfaChallenge.created_at, since),
+            ),
+          ),
       ]);
-      if (factors.length === 0) return null;
+      if (recent!.failed >= MFA_CHALLENGE.lockoutAttempts)
+        throw new KasseError(
+          "too_many_requests",
+          `Too many wrong MFA codes for this account: try again in ${MFA_CHALLENGE.lockoutWindowMs / 60_000} minutes`,
+        );
       // The identity's dead challenges go as a new one opens, so the table holds only live ones and their recent past.
       await db
         .delete(authMfaChallenge)

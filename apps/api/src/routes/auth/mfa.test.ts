@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
-import { authMfaChallenge, MFA_CODE_REQUIRED } from "@kasse/modules/auth";
+import { authMfaChallenge, MFA_CHALLENGE, MFA_CODE_REQUIRED } from "@kasse/modules/auth";
 import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { useTestApp } from "../../testing";
 
@@ -339,5 +339,35 @@ describe("disabling MFA and other identities", () => {
     });
     expect(passed.statusCode, passed.body).toBe(200);
     expect((await t.store.get("/medusa/admin/users/me", bearer(passed.json().token))).statusCode).toBe(200);
+  });
+});
+
+describe("guessing codes over many sign-ins", () => {
+  it("opens no challenge for an identity whose recent sign-ins sent ten wrong codes, however right its password", async () => {
+    const admin = await enrolledAdmin("guessed@kasse.test");
+    for (let round = 0; round < 2; round++) {
+      const { mfa_challenge } = await signIn(admin.email, "pw-mfa-1");
+      for (let attempt = 0; attempt < MFA_CHALLENGE.maxAttempts; attempt++)
+        expect((await challenge(mfa_challenge.id, { method: "totp", code: "000000" })).statusCode).toBe(400);
+    }
+    const locked = await t.store.post("/auth/user/emailpass", { email: admin.email, password: "pw-mfa-1" });
+    expect([locked.statusCode, locked.json()]).toEqual([
+      429,
+      { type: "too_many_requests", message: "Too many wrong MFA codes for this account: try again in 15 minutes" },
+    ]);
+    // A wrong password is still just a wrong password.
+    const wrong = await t.store.post("/auth/user/emailpass", { email: admin.email, password: "pw-wrong" });
+    expect([wrong.statusCode, wrong.json().message]).toEqual([400, "Invalid email or password"]);
+    // Once the window has passed, the password opens a challenge again.
+    await t.database.db
+      .update(authMfaChallenge)
+      .set({ created_at: new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs - 1000) })
+      .where(
+        eq(
+          authMfaChallenge.auth_identity_id,
+          (await t.store.get("/auth/mfa/factors", admin.headers)).json().mfa_factors[0].auth_identity_id,
+        ),
+      );
+    expect((await signIn(admin.email, "pw-mfa-1")).mfa_required).toBe(true);
   });
 });
