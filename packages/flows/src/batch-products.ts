@@ -1,6 +1,6 @@
 import { writeProductsStep, type ProductCreate, type ProductUpdate } from "@kasse/modules/product";
 import { workflow } from "@kasse/workflows";
-import { carryVariantWrites, checkSalesChannels } from "./product-writes";
+import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /** `POST /admin/products/batch`. */
 export interface ProductBatch {
@@ -17,10 +17,7 @@ export interface ProductBatch {
  */
 export const batchProductsWorkflow = workflow("batch-products", async (batch: ProductBatch, ctx) => {
   const update = (batch.update ?? []).map(({ id, ...input }) => ({ id, input }));
-  await checkSalesChannels(ctx, [
-    ...(batch.create ?? []).flatMap((p) => p.sales_channels ?? []),
-    ...update.flatMap((u) => u.input.sales_channels ?? []),
-  ]);
+  await checkProductInput(ctx, [...(batch.create ?? []), ...update.map((u) => u.input)]);
   const written = await ctx.run(writeProductsStep, { create: batch.create, update, delete: batch.delete });
   await carryVariantWrites(ctx, written.variants);
   return { created: written.created, updated: written.updated, deleted: written.deleted };

@@ -2,7 +2,7 @@ import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import { writeProductsStep, type ProductCreate } from "@kasse/modules/product";
 import { workflow } from "@kasse/workflows";
-import { applyCreatedVariants, assertSalesChannels, carryVariantWrites, checkSalesChannels } from "./product-writes";
+import { applyCreatedVariants, assertSalesChannels, carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**
  * Creates products across the three modules that own them: the rows, options, variants and links
@@ -12,10 +12,7 @@ import { applyCreatedVariants, assertSalesChannels, carryVariantWrites, checkSal
  * all of it succeeded. Returns the new product ids in input order.
  */
 export const createProductsWorkflow = workflow("create-products", async (input: { products: ProductCreate[] }, ctx) => {
-  await checkSalesChannels(
-    ctx,
-    input.products.flatMap((p) => p.sales_channels ?? []),
-  );
+  await checkProductInput(ctx, input.products);
   const written = await ctx.run(writeProductsStep, { create: input.products });
   await carryVariantWrites(ctx, written.variants);
   return written.created;

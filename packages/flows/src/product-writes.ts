@@ -1,7 +1,7 @@
 import { errors } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import { updateVariantInventoryStep } from "@kasse/modules/inventory";
-import { replaceVariantPricesStep } from "@kasse/modules/pricing";
+import { replaceVariantPricesStep, type PriceInput } from "@kasse/modules/pricing";
 import type { VariantWrite, VariantWrites } from "@kasse/modules/product";
 import { step, type WorkflowContext } from "@kasse/workflows";
 
@@ -46,15 +46,26 @@ export async function assertSalesChannels(m: Modules, refs: Array<{ id: string }
   if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
 }
 
-/** The sales channels products name must be live (400 naming the missing ones), checked when they name any. */
-export async function checkSalesChannels(ctx: WorkflowContext, refs: Array<{ id: string }>): Promise<void> {
-  if (refs.length) await ctx.run(checkSalesChannelsStep, refs);
+/** What a product write names in other modules: sales channels, and variants' prices. */
+type ProductInput = { sales_channels?: Array<{ id: string }>; variants?: ReadonlyArray<{ prices?: PriceInput[] }> };
+
+/**
+ * Checks what product writes name in other modules before anything is written, so a refused
+ * write (400) changes nothing: the sales channels must be live, the variants' prices writable.
+ */
+export async function checkProductInput(ctx: WorkflowContext, products: ProductInput[]): Promise<void> {
+  const input = {
+    sales_channels: products.flatMap((p) => p.sales_channels ?? []),
+    prices: products.flatMap((p) => (p.variants ?? []).flatMap((v) => v.prices ?? [])),
+  };
+  if (input.sales_channels.length || input.prices.length) await ctx.run(checkProductInputStep, input);
 }
 
-/** Reads only. */
-const checkSalesChannelsStep = step("check-product-sales-channels", {
-  invoke: async (input: Array<{ id: string }>, ctx) => {
-    await assertSalesChannels(ctx.modules, input);
+/** The checks of {@link checkProductInput}. Reads only. */
+const checkProductInputStep = step("check-product-input", {
+  invoke: async (input: { sales_channels: Array<{ id: string }>; prices: PriceInput[] }, ctx) => {
+    await assertSalesChannels(ctx.modules, input.sales_channels);
+    ctx.modules.pricing.validate(input.prices);
     return { output: null };
   },
 });

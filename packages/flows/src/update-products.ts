@@ -11,7 +11,7 @@ import {
 } from "@kasse/modules/product";
 import { workflow } from "@kasse/workflows";
 import { withEvents } from "./events";
-import { carryVariantWrites, checkSalesChannels } from "./product-writes";
+import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**
  * Updates products (fields, links, options, variants with their prices; nested `options`/`variants`
@@ -24,9 +24,9 @@ import { carryVariantWrites, checkSalesChannels } from "./product-writes";
 export const updateProductsWorkflow = workflow(
   "update-products",
   async (input: { products: Array<{ id: string; input: ProductUpdate }> }, ctx) => {
-    await checkSalesChannels(
+    await checkProductInput(
       ctx,
-      input.products.flatMap((p) => p.input.sales_channels ?? []),
+      input.products.map((p) => p.input),
     );
     const written = await ctx.run(writeProductsStep, { update: input.products });
     await carryVariantWrites(ctx, written.variants);
@@ -43,6 +43,9 @@ export const updateProductsWorkflow = workflow(
 export const writeProductVariantsWorkflow = workflow(
   "write-product-variants",
   async (input: ProductVariantWrites, ctx) => {
+    await checkProductInput(ctx, [
+      { variants: [...(input.create ?? []), ...(input.update ?? []).map((u) => u.input)] },
+    ]);
     const variants = await ctx.run(writeProductVariantsStep, input);
     await carryVariantWrites(ctx, variants);
     return variants.created.map((v) => v.id);

@@ -39,6 +39,11 @@ function touched(based: string[], removed: string[]) {
  */
 export function createPricingService(db: Db) {
   const service = {
+    /** Refuses prices that cannot be written (400), before a saga writes anything else. Reads nothing. */
+    validate(prices: readonly PriceInput[]): void {
+      validatePrices(prices);
+    },
+
     /** Replaces the variant's base prices (price list prices are left alone). */
     async setVariantPrices(variantId: string, prices: PriceInput[]): Promise<Price[]> {
       validatePrices(prices);
