@@ -28,6 +28,8 @@ interface ProductUndo {
  * `product.created`, `product.updated` or `product.deleted` each, released with the workflow).
  * The products it changes are read first, every row of theirs, so compensation puts them back
  * exactly; the ones it created are deleted (soft: invisible to every read, handles and skus freed).
+ * The snapshot is what the products were, so a write to the same products landing between this step
+ * and its compensation (the pricing and inventory steps' time) is undone with it.
  * Returns the ids in input order and the variant writes.
  */
 export const writeProductsStep = step("write-products", {
