@@ -59,44 +59,30 @@ export async function snapshotProducts(db: Db, ids: string[]): Promise<ProductSn
       categories: [],
       salesChannels: [],
     };
-  const options = await db
-    .select()
-    .from(productOption)
-    .where(and(inArray(productOption.product_id, found), isNull(productOption.deleted_at)));
-  const values = options.length
-    ? await db
-        .select()
-        .from(productOptionValue)
-        .where(
-          and(
-            inArray(
-              productOptionValue.option_id,
-              options.map((o) => o.id),
-            ),
-            isNull(productOptionValue.deleted_at),
-          ),
-        )
-    : [];
-  const variants = await db
-    .select()
-    .from(productVariant)
-    .where(and(inArray(productVariant.product_id, found), isNull(productVariant.deleted_at)));
-  const variantIds = variants.map((v) => v.id);
+  const liveOptions = and(inArray(productOption.product_id, found), isNull(productOption.deleted_at));
+  const liveVariants = and(inArray(productVariant.product_id, found), isNull(productVariant.deleted_at));
+  const optionIds = db.select({ id: productOption.id }).from(productOption).where(liveOptions);
+  const variantIds = db.select({ id: productVariant.id }).from(productVariant).where(liveVariants);
   return {
     products,
-    options,
-    values,
-    variants,
-    variantOptions: variantIds.length
-      ? await db.select().from(productVariantOption).where(inArray(productVariantOption.variant_id, variantIds))
-      : [],
+    options: await db.select().from(productOption).where(liveOptions),
+    values: await db
+      .select()
+      .from(productOptionValue)
+      .where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at))),
+    variants: await db.select().from(productVariant).where(liveVariants),
+    variantOptions: await db
+      .select()
+      .from(productVariantOption)
+      .where(inArray(productVariantOption.variant_id, variantIds)),
     images: await db
       .select()
       .from(productImage)
       .where(and(inArray(productImage.product_id, found), isNull(productImage.deleted_at))),
-    variantImages: variantIds.length
-      ? await db.select().from(productVariantImage).where(inArray(productVariantImage.variant_id, variantIds))
-      : [],
+    variantImages: await db
+      .select()
+      .from(productVariantImage)
+      .where(inArray(productVariantImage.variant_id, variantIds)),
     tags: await db.select().from(productTags).where(inArray(productTags.product_id, found)),
     categories: await db.select().from(productCategoryProduct).where(inArray(productCategoryProduct.product_id, found)),
     salesChannels: await db.select().from(productSalesChannel).where(inArray(productSalesChannel.product_id, found)),
@@ -135,22 +121,17 @@ export async function restoreProducts(db: Db, snapshot: ProductSnapshot): Promis
       ),
     );
   const options = db.select({ id: productOption.id }).from(productOption).where(inArray(productOption.product_id, ids));
-  await db
-    .update(productOptionValue)
-    .set({ deleted_at: now })
-    .where(and(inArray(productOptionValue.option_id, options), isNull(productOptionValue.deleted_at)));
-  await db
-    .update(productOption)
-    .set({ deleted_at: now })
-    .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
-  await db
-    .update(productVariant)
-    .set({ deleted_at: now })
-    .where(and(inArray(productVariant.product_id, ids), isNull(productVariant.deleted_at)));
-  await db
-    .update(product)
-    .set({ deleted_at: now })
-    .where(and(inArray(product.id, ids), isNull(product.deleted_at)));
+  const marks = [
+    { table: productOptionValue, of: inArray(productOptionValue.option_id, options) },
+    { table: productOption, of: inArray(productOption.product_id, ids) },
+    { table: productVariant, of: inArray(productVariant.product_id, ids) },
+    { table: product, of: inArray(product.id, ids) },
+  ];
+  for (const { table, of } of marks)
+    await db
+      .update(table)
+      .set({ deleted_at: now })
+      .where(and(of, isNull(table.deleted_at)));
   await restoreRows(db, product, snapshot.products);
   await restoreRows(db, productOption, snapshot.options);
   await restoreRows(db, productOptionValue, snapshot.values);
