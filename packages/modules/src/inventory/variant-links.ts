@@ -1,5 +1,15 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, isKasseError, queryRows, restoreRows, transaction, type Db } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  isKasseError,
+  queryRows,
+  readRows,
+  restoreRows,
+  transaction,
+  type Db,
+  type RowSnapshot,
+} from "@kasse/db";
 import {
   inventoryItem,
   inventoryItemVariant,
@@ -11,10 +21,10 @@ import { insertItems, liveItem, liveLevel } from "./rows";
 
 /** What {@link VariantLinkMethods.detachVariants} removed, for {@link VariantLinkMethods.reattachVariants} to put back. */
 export interface DetachedVariants {
-  links: Array<typeof inventoryItemVariant.$inferSelect>;
+  links: Array<RowSnapshot<typeof inventoryItemVariant.$inferSelect>>;
   /** The items that went with their last variant, and their levels, as they were. */
-  items: InventoryItemRow[];
-  levels: InventoryLevelRow[];
+  items: Array<RowSnapshot<InventoryItemRow>>;
+  levels: Array<RowSnapshot<InventoryLevelRow>>;
 }
 import type { ItemMethods } from "./items";
 import type { LevelMethods } from "./levels";
@@ -78,21 +88,15 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     async detachVariants(variantIds: string[]): Promise<DetachedVariants> {
       const detached: DetachedVariants = { links: [], items: [], levels: [] };
       if (variantIds.length === 0) return detached;
-      detached.links = await db
-        .delete(inventoryItemVariant)
-        .where(inArray(inventoryItemVariant.variant_id, variantIds))
-        .returning();
+      detached.links = await readRows(db, inventoryItemVariant, inArray(inventoryItemVariant.variant_id, variantIds), {
+        lock: true,
+      });
+      await db.delete(inventoryItemVariant).where(inArray(inventoryItemVariant.variant_id, variantIds));
       for (const itemId of new Set(detached.links.map((l) => l.inventory_item_id))) {
         if ((await variantLinks.variantIdsForItem(itemId)).length > 0) continue;
-        const [item] = await db
-          .select()
-          .from(inventoryItem)
-          .where(and(eq(inventoryItem.id, itemId), liveItem));
+        const [item] = await readRows(db, inventoryItem, and(eq(inventoryItem.id, itemId), liveItem));
         if (!item) continue;
-        const levels = await db
-          .select()
-          .from(inventoryLevel)
-          .where(and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel));
+        const levels = await readRows(db, inventoryLevel, and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel));
         try {
           await items.delete(itemId);
         } catch (error) {

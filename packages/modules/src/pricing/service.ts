@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { errors, generateId, restoreRows, transaction, type Db } from "@kasse/db";
+import { errors, generateId, readRows, restoreRows, transaction, type Db, type RowSnapshot } from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
 import { price, priceList, pricePreference, type PriceRow } from "./schema";
@@ -10,7 +10,7 @@ export interface VariantPricesSnapshot {
   based: string[];
   /** Variants whose every price (base and price list) was deleted. */
   removed: string[];
-  rows: PriceRow[];
+  rows: Array<RowSnapshot<PriceRow>>;
 }
 
 /** Who is buying, where and how many: what `calculatePrices` needs. */
@@ -96,7 +96,7 @@ export function createPricingService(db: Db) {
       for (const { prices } of input.set) validatePrices(prices);
       const based = [...new Set(input.set.map((s) => s.variant_id))];
       const removed = [...new Set(input.remove)];
-      const rows = await db.select().from(price).where(touched(based, removed));
+      const rows = await readRows(db, price, touched(based, removed));
       for (const { variant_id, prices } of input.set) await service.setVariantPrices(variant_id, prices);
       await service.deleteVariantPrices(removed);
       return { based, removed, rows };

@@ -1,5 +1,5 @@
 import { and, inArray, isNull, notInArray } from "drizzle-orm";
-import { restoreRows, type Db } from "@kasse/db";
+import { readRows, restoreRows, type Db, type RowSnapshot } from "@kasse/db";
 import {
   product,
   productCategoryProduct,
@@ -24,26 +24,24 @@ import {
  * compensation can put the products back exactly as they were ({@link restoreProducts}).
  */
 export interface ProductSnapshot {
-  products: ProductRow[];
-  options: ProductOptionRow[];
-  values: ProductOptionValueRow[];
-  variants: ProductVariantRow[];
+  products: Array<RowSnapshot<ProductRow>>;
+  options: Array<RowSnapshot<ProductOptionRow>>;
+  values: Array<RowSnapshot<ProductOptionValueRow>>;
+  variants: Array<RowSnapshot<ProductVariantRow>>;
   variantOptions: Array<typeof productVariantOption.$inferSelect>;
-  images: ProductImageRow[];
+  images: Array<RowSnapshot<ProductImageRow>>;
   variantImages: Array<typeof productVariantImage.$inferSelect>;
   tags: Array<typeof productTags.$inferSelect>;
   categories: Array<typeof productCategoryProduct.$inferSelect>;
   salesChannels: Array<typeof productSalesChannel.$inferSelect>;
 }
 
-/** The live rows of the live products among `ids` (unknown ids are left out). */
+/** The live rows of the live products among `ids` (unknown ids are left out), the products locked. */
 export async function snapshotProducts(db: Db, ids: string[]): Promise<ProductSnapshot> {
   const products = ids.length
-    ? await db
-        .select()
-        .from(product)
-        .where(and(inArray(product.id, [...new Set(ids)]), isNull(product.deleted_at)))
-        .for("update")
+    ? await readRows(db, product, and(inArray(product.id, [...new Set(ids)]), isNull(product.deleted_at)), {
+        lock: true,
+      })
     : [];
   const found = products.map((p) => p.id);
   if (found.length === 0)
@@ -65,20 +63,22 @@ export async function snapshotProducts(db: Db, ids: string[]): Promise<ProductSn
   const variantIds = db.select({ id: productVariant.id }).from(productVariant).where(liveVariants);
   return {
     products,
-    options: await db.select().from(productOption).where(liveOptions),
-    values: await db
-      .select()
-      .from(productOptionValue)
-      .where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at))),
-    variants: await db.select().from(productVariant).where(liveVariants),
+    options: await readRows(db, productOption, liveOptions),
+    values: await readRows(
+      db,
+      productOptionValue,
+      and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)),
+    ),
+    variants: await readRows(db, productVariant, liveVariants),
     variantOptions: await db
       .select()
       .from(productVariantOption)
       .where(inArray(productVariantOption.variant_id, variantIds)),
-    images: await db
-      .select()
-      .from(productImage)
-      .where(and(inArray(productImage.product_id, found), isNull(productImage.deleted_at))),
+    images: await readRows(
+      db,
+      productImage,
+      and(inArray(productImage.product_id, found), isNull(productImage.deleted_at)),
+    ),
     variantImages: await db
       .select()
       .from(productVariantImage)

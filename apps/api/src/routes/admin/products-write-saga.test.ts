@@ -9,20 +9,29 @@ import { createTestApp, withFailure, type TestApp } from "../../testing";
 
 let t: TestApp;
 let locationId: string;
+let channelId: string;
+let tagId: string;
 beforeAll(async () => {
   t = await createTestApp();
   const location = await t.admin.post("/admin/stock-locations", { name: "Saga warehouse" });
   locationId = location.json().stock_location.id;
+  channelId = (await t.admin.post("/admin/sales-channels", { name: "Saga channel" })).json().sales_channel.id;
+  tagId = (await t.admin.post("/admin/product-tags", { value: "saga" })).json().product_tag.id;
 });
 afterAll(() => t.close());
 
-/** A published shirt in S and M, priced, each variant with a stocked inventory item. */
+/**
+ * A published shirt in S and M, priced (S also in a price list), each variant with a stocked
+ * inventory item, in a sales channel, tagged, S shown with the product's image.
+ */
 async function shirt(suffix: string): Promise<string> {
   const res = await t.admin.post("/admin/products", {
     title: `Write saga ${suffix}`,
     handle: `write-saga-${suffix}`,
     status: "published",
     images: [{ url: `https://img.test/${suffix}.png` }],
+    sales_channels: [{ id: channelId }],
+    tags: [{ id: tagId }],
     options: [{ title: "Size", values: ["S", "M"] }],
     variants: [
       {
@@ -44,6 +53,17 @@ async function shirt(suffix: string): Promise<string> {
   });
   expect(res.statusCode).toBe(200);
   const product = res.json().product;
+  const small = product.variants.find((v: { title: string }) => v.title === "S");
+  const images = await t.admin.post(`/admin/products/${product.id}/variants/${small.id}/images/batch`, {
+    add: [product.images[0].id],
+  });
+  expect(images.statusCode).toBe(200);
+  const list = await t.admin.post("/admin/price-lists", {
+    title: `Saga sale ${suffix}`,
+    type: "sale",
+    prices: [{ variant_id: small.id, currency_code: "eur", amount: 1200 }],
+  });
+  expect(list.statusCode).toBe(200);
   for (const variant of product.variants) {
     const [link] = await links(variant.id);
     await t.app.modules.inventory.createLevels(link!.inventory_item_id, [
@@ -63,7 +83,8 @@ const links = (variantId: string) =>
 
 /**
  * Everything of a product a write could change, in every module: the admin's answer (fields,
- * options, variants with their prices, images), and each variant's inventory items with their levels.
+ * options, variants with their prices, images, tags, sales channels), each variant's images, every
+ * price (price lists' too), and each variant's inventory items with their levels.
  */
 async function state(id: string) {
   const res = await t.admin.get(`/admin/products/${id}`);
@@ -71,6 +92,14 @@ async function state(id: string) {
   const product = res.json().product;
   const inventory: Record<string, unknown> = {};
   for (const variant of product.variants) {
+    inventory[`${variant.id} images`] = await queryRows(
+      t.database.db,
+      sql`select image_id from product_variant_image where variant_id = ${variant.id} order by image_id`,
+    );
+    inventory[`${variant.id} prices`] = await queryRows(
+      t.database.db,
+      sql`select id, price_list_id, currency_code, amount, created_at from price where variant_id = ${variant.id} order by id`,
+    );
     inventory[variant.id] = await queryRows(
       t.database.db,
       sql`select l.inventory_item_id, l.required_quantity, l.created_at, i.sku, lv.location_id, lv.stocked_quantity
@@ -104,9 +133,15 @@ const executions = async (workflow: string) =>
     )
   ).map((e) => e.state);
 
-/** An update that changes every module: a new title, M replaced by L (new value, variant, prices, item), S re-priced. */
+/**
+ * An update that changes every module: a new title, links and image (S's image link goes with the
+ * old image), M replaced by L (new option value, variant, prices, item), S re-priced.
+ */
 const reshape = (product: { handle: string; variants: Array<{ id: string; title: string }> }) => ({
   title: "Reshaped",
+  sales_channels: [],
+  tags: [],
+  images: [{ url: `https://img.test/${product.handle}-new.png` }],
   options: [{ title: "Size", values: ["S", "L"] }],
   variants: [
     {
