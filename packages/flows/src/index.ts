@@ -80,6 +80,7 @@ export {
 } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
+export { listSalesChannels, type SalesChannelQuery } from "./list-sales-channels";
 export {
   createReservation,
   updateReservation,

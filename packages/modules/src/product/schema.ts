@@ -583,6 +583,8 @@ export const VariantOptionValueView = View({
 export const ProductVariantView = RowView(productVariant, { options: Type.Array(VariantOptionValueView) });
 /** A product image. */
 export const ProductImageView = RowView(productImage);
+/** One of the product's images chosen to show a variant (Medusa's variant images), in the product's image order. */
+export const VariantImageView = View({ id: Type.String(), url: Type.String(), rank: Type.Integer() });
 /** A product collection. */
 export const ProductCollectionView = RowView(productCollection);
 /** A product tag. */

@@ -41,7 +41,6 @@ import {
   relationsFor,
   variantExtras,
   AdminProductView,
-  AdminVariantView,
   AdminVariantListView,
 } from "./product-responses";
 
@@ -219,13 +218,14 @@ export default async function products(app: App): Promise<void> {
 
   app.get(
     "/products/:id/variants/:variant_id",
-    { schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantView) } },
+    {
+      schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantListView) },
+    },
     async (request) => {
       const variant = await app.modules.product.retrieveVariant(request.params.id, request.params.variant_id);
-      const prices = await app.modules.pricing.listVariantPrices([variant.id]);
-      return {
-        variant: project({ ...variant, prices: prices.get(variant.id) ?? [] }, parseFields(request.query.fields)),
-      };
+      const selection = parseFields(request.query.fields);
+      const [shaped] = await variantExtras(app, [variant], selection);
+      return { variant: project(shaped!, selection) };
     },
   );
 
