@@ -114,6 +114,11 @@ async function state(id: string) {
 
 const count = async (query: ReturnType<typeof sql>) =>
   Number((await queryRows<{ n: string }>(t.database.db, query))[0]!.n);
+/** Released events of a kind: one of a compensated execution is never released (and purged later). */
+const released = (name: string) =>
+  count(
+    sql`select count(*) as n from event e left join workflow_executions x on x.id = e.execution_id where e.name = ${name} and (e.execution_id is null or x.state = 'succeeded')`,
+  );
 const totals = async () => ({
   products: await count(sql`select count(*) as n from product where deleted_at is null`),
   variants: await count(sql`select count(*) as n from product_variant where deleted_at is null`),
@@ -122,6 +127,9 @@ const totals = async () => ({
   items: await count(sql`select count(*) as n from inventory_item where deleted_at is null`),
   levels: await count(sql`select count(*) as n from inventory_level where deleted_at is null`),
   links: await count(sql`select count(*) as n from inventory_item_variant`),
+  updated: await released("product.updated"),
+  deleted: await released("product.deleted"),
+  created: await released("product.created"),
 });
 
 /** The states of a workflow's executions, oldest first. */
@@ -163,6 +171,7 @@ describe("updating a product is a saga", () => {
     const id = await shirt("ok");
     const before = await state(id);
     const removed = before.product.variants.find((v: { title: string }) => v.title === "M");
+    const events = await released("product.updated");
     const res = await t.admin.post(`/admin/products/${id}`, reshape(before.product));
     expect(res.statusCode).toBe(200);
     const { product } = res.json();
@@ -179,6 +188,7 @@ describe("updating a product is a saga", () => {
     // The removed variant's item was used by no other variant: it went with it.
     expect(await links(removed.id)).toEqual([]);
     expect(await executions("update-products")).toEqual(["succeeded"]);
+    expect(await released("product.updated")).toBe(events + 1);
   });
 
   for (const [at, table] of [
@@ -252,8 +262,10 @@ describe("deleting a product is a saga", () => {
   it("deletes the product, its prices and its items", async () => {
     const id = await shirt("delete-ok");
     const variantIds = (await state(id)).product.variants.map((v: { id: string }) => v.id);
+    const events = await released("product.deleted");
     const res = await t.admin.delete(`/admin/products/${id}`);
     expect(res.statusCode).toBe(200);
+    expect(await released("product.deleted")).toBe(events + 1);
     expect(res.json()).toEqual({ id, object: "product", deleted: true });
     expect((await t.admin.get(`/admin/products/${id}`)).statusCode).toBe(404);
     for (const variantId of variantIds) expect(await links(variantId)).toEqual([]);
