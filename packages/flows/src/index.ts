@@ -20,6 +20,7 @@ import { requestOrderTransferWorkflow } from "./transfer-order";
 import { queueEventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
 import { createProductsWorkflow } from "./create-products";
+import { createRegionWorkflow, updateRegionWorkflow } from "./region-writes";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
@@ -47,6 +48,8 @@ export const allWorkflows: AnyWorkflow[] = [
   updateStoreWorkflow,
   queueEventNotificationWorkflow,
   createProductsWorkflow,
+  createRegionWorkflow,
+  updateRegionWorkflow,
 ];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
@@ -76,6 +79,12 @@ export {
 // Writes of one module naming another module's records: checked, then one call of the owning module.
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
 export { listSalesChannels, type SalesChannelQuery } from "./list-sales-channels";
+export {
+  createRegionWorkflow,
+  updateRegionWorkflow,
+  type RegionCreateBody,
+  type RegionUpdateBody,
+} from "./region-writes";
 export {
   createReservation,
   updateReservation,
