@@ -3,6 +3,7 @@ import { generateId, type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { pricePreference } from "./schema";
 import type { PriceInput } from "./prices";
+import type { VariantPricesSnapshot } from "./service";
 
 /** Whether prices in a currency include tax, as set from the store's currencies. */
 export interface CurrencyTaxInclusion {
@@ -93,15 +94,15 @@ export const setRegionTaxInclusionStep = step("set-region-tax-inclusion", {
 });
 
 /**
- * Gives new variants their base prices. Compensation removes those variants' prices: they had
- * none before (a re-pricing of existing variants is not this step's to undo).
+ * Replaces the base prices of the `set` variants (new or re-priced) and deletes every price of the
+ * `remove` ones (removed variants). Compensation puts back exactly the prices it replaced.
  */
-export const setNewVariantPricesStep = step("set-new-variant-prices", {
-  invoke: async (input: Array<{ variant_id: string; prices: PriceInput[] }>, ctx) => {
-    for (const { variant_id, prices } of input) await ctx.modules.pricing.setVariantPrices(variant_id, prices);
-    return { output: null, compensateInput: input.map((v) => v.variant_id) };
+export const replaceVariantPricesStep = step("replace-variant-prices", {
+  invoke: async (input: { set: Array<{ variant_id: string; prices: PriceInput[] }>; remove: string[] }, ctx) => {
+    const before = await ctx.modules.pricing.replaceVariantPrices(input);
+    return { output: null, compensateInput: before };
   },
-  compensate: async (variantIds: string[], ctx) => {
-    await ctx.modules.pricing.deleteVariantPrices(variantIds);
+  compensate: async (before: VariantPricesSnapshot, ctx) => {
+    await ctx.modules.pricing.restoreVariantPrices(before);
   },
 });
