@@ -59,6 +59,7 @@ export {
   Secret,
   DateTime,
   Handle,
+  BlankableHandle,
   Email,
   Amount,
   Count,

@@ -20,6 +20,7 @@ import { requestOrderTransferWorkflow } from "./transfer-order";
 import { queueEventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
 import { createProductsWorkflow } from "./create-products";
+import { createRegionWorkflow, updateRegionWorkflow } from "./region-writes";
 import { updateProductsWorkflow, writeProductVariantsWorkflow } from "./update-products";
 import { deleteProductsWorkflow } from "./delete-products";
 import { batchProductsWorkflow } from "./batch-products";
@@ -50,6 +51,8 @@ export const allWorkflows: AnyWorkflow[] = [
   updateStoreWorkflow,
   queueEventNotificationWorkflow,
   createProductsWorkflow,
+  createRegionWorkflow,
+  updateRegionWorkflow,
   updateProductsWorkflow,
   writeProductVariantsWorkflow,
   deleteProductsWorkflow,
@@ -81,6 +84,12 @@ export {
 // Writes of one module naming another module's records: checked, then one call of the owning module.
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
 export { listSalesChannels, type SalesChannelQuery } from "./list-sales-channels";
+export {
+  createRegionWorkflow,
+  updateRegionWorkflow,
+  type RegionCreateBody,
+  type RegionUpdateBody,
+} from "./region-writes";
 export {
   createReservation,
   updateReservation,
