@@ -233,9 +233,10 @@ function check(
   }
   if (status >= 500) return `answered ${status}`;
   if (status < 300) store.harvest(body);
-  // An encoded path, or a parameter like `%2e%2e`, may lead to no route or another one: the app's
-  // 404/405 then answers, not this operation.
-  const rerouted = (c.encode || c.mutation === "param") && (status === 404 || status === 405);
+  // An encoded path, or a parameter like `%2e%2e` (or a generated `.` or `..`, a dot segment the URL
+  // drops), may lead to no route or another one: the app's 404/405 then answers, not this operation.
+  const dotSegment = Object.values(c.params).some((value) => value === "." || value === "..");
+  const rerouted = (c.encode || c.mutation === "param" || dotSegment) && (status === 404 || status === 405);
   const answer = rerouted ? { content: { "application/json": { schema: ERROR } } } : documented(operation, status);
   if (!answer) return `answered ${status}, which the operation does not document`;
   const schema = answer.content?.["application/json"]?.schema;

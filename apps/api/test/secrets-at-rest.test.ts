@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { queryRows } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
+import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { captureLogs, createTestApp, type TestApp } from "../src/testing";
 
@@ -203,6 +204,42 @@ const flows: Array<[string, () => Promise<void>]> = [
       );
       remember("invited admin hash", await storedHash("invited@example.com"), [HASHED]);
       await login("user", "invited@example.com", password);
+    },
+  ],
+  [
+    "set up an authenticator app (MFA), then sign in with its code and with a recovery code",
+    async () => {
+      const password = remember("MFA admin password", "mfa-Pa55word!");
+      await createUserAccount(t.app.infra.engine, { email: "mfa@example.com", password }, { scryptLogN: 4 });
+      remember("MFA admin hash", await storedHash("mfa@example.com"), [HASHED]);
+      const admin = bearer(await login("user", "mfa@example.com", password));
+      const setup = (await send("POST", "/auth/mfa/factors", { provider: "totp" }, admin)).json();
+      // Sealed at rest (it must be read back to check codes): the base32 the app was given is nowhere.
+      const secret = remember("TOTP secret", setup.secret);
+      remember("TOTP otpauth:// URI", setup.otpauth_url);
+      await send(
+        "POST",
+        `/auth/mfa/factors/${setup.mfa_factor.id}/verify`,
+        { code: authenticatorCode(secret, -1) },
+        admin,
+      );
+      const codes: string[] = (await send("POST", "/auth/mfa/recovery-codes", {}, admin)).json().recovery_codes;
+      codes.forEach((code, i) => {
+        remember(`recovery code #${i + 1}`, code);
+        remember(`recovery code #${i + 1} hash`, sha256(code.replace("-", "")), ["auth_mfa_recovery_code.code_hash"]);
+      });
+      const signIn = async () => {
+        const answer = (await send("POST", "/auth/user/emailpass", { email: "mfa@example.com", password })).json();
+        remember(`MFA-pending JWT #${++logins}`, answer.token);
+        return answer.mfa_challenge.id as string;
+      };
+      const withCode = { method: "totp", code: authenticatorCode(secret) };
+      const withRecovery = { method: "recovery_code", code: codes[0] };
+      for (const body of [withCode, withRecovery])
+        remember(
+          `MFA session JWT #${logins}`,
+          (await send("POST", `/auth/mfa/challenges/${await signIn()}/verify`, body)).json().token,
+        );
     },
   ],
 ];

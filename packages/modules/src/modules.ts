@@ -41,7 +41,7 @@ import { createInviteService, createUserService } from "./user";
 export interface ModulesOptions {
   /**
    * The server secret (`JWT_SECRET`), from which the keys sealing stored secrets (notification
-   * data, webhook secrets) are derived. A process without it (migrate, seed) cannot use those two.
+   * data, webhook secrets, MFA secrets) are derived. A process without it (migrate, seed) cannot use them.
    */
   secret?: Uint8Array | string;
   /** `SMTP_URL` and the logger of the `log` provider: the default notification providers. */
@@ -109,7 +109,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     pricing: () => createPricingService(db),
     priceList: () => createPriceListService(db),
     pricePreference: () => createPricePreferenceService(db),
-    auth: () => createAuthService(db, { scrypt: { logN: options.scryptLogN } }),
+    auth: () => createAuthService(db, { scrypt: { logN: options.scryptLogN }, secret: options.secret }),
     user: () => createUserService(db),
     invite: () => createInviteService(db),
     apiKey: () => createApiKeyService(db),

@@ -29,3 +29,15 @@ describe("token issuer", () => {
     await expect(other.verify(token)).rejects.toMatchObject({ message: "Invalid token" });
   });
 });
+
+describe("MFA-pending tokens", () => {
+  it("are refused as session tokens, even signed with the server's secret", async () => {
+    const tokens = createTokenIssuer(secret, "1h");
+    const pending = await tokens.signMfaPending({
+      id: "authmfachal_1",
+      actor_type: "user",
+      expires_at: new Date(Date.now() + 60_000),
+    });
+    await expect(tokens.verify(pending)).rejects.toMatchObject({ type: "unauthorized", message: "Invalid token" });
+  });
+});

@@ -14,6 +14,12 @@ export interface TokenClaims {
 export interface TokenIssuer {
   sign(claims: TokenClaims): Promise<string>;
   /**
+   * The token a sign-in waiting for its second factor answers with (Medusa's SDK requires one
+   * beside the challenge): it names the challenge and no session, so {@link verify} refuses it and
+   * no route honours it; only the challenge's code leads to a session token.
+   */
+  signMfaPending(challenge: { id: string; actor_type: string; expires_at: Date }): Promise<string>;
+  /**
    * Verifies signature (HS256 only, so `alg: none` fails), expiry and shape; throws `unauthorized`.
    * Whether the token's identity still honours it is the auth plugin's check, not this one.
    */
@@ -44,6 +50,12 @@ export function createTokenIssuer(secret: Uint8Array, expiresIn: string): TokenI
         .setIssuedAt()
         .setExpirationTime(expiresIn)
         .sign(secret),
+    signMfaPending: (challenge) =>
+      new SignJWT({ mfa_challenge_id: challenge.id, actor_type: challenge.actor_type, actor_id: "" })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(challenge.expires_at.getTime() / 1000))
+        .sign(secret),
     async verify(token) {
       const known = verified.get(token);
       if (known) {
@@ -54,8 +66,10 @@ export function createTokenIssuer(secret: Uint8Array, expiresIn: string): TokenI
       }
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["exp"] });
-        // A token without a credentials version predates the check (or is not a session token): refused.
+        // A token without a credentials version predates the check (or is not a session token, as
+        // a sign-in's MFA-pending token): refused.
         if (
+          payload.mfa_challenge_id !== undefined ||
           typeof payload.actor_type !== "string" ||
           typeof payload.auth_identity_id !== "string" ||
           !Number.isSafeInteger(payload.credentials_version)

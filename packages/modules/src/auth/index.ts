@@ -8,7 +8,9 @@ export {
   type AuthServiceOptions,
   type ActorClaims,
   type SessionClaims,
+  type SignIn,
 } from "./service";
+export { MFA_CHALLENGE, MFA_CODE_REQUIRED, type MfaChallenge, type MfaFactor, type MfaService } from "./mfa";
 export { emailpassProvider, normalizeEmail, invalidCredentials, EMAILPASS } from "./providers/emailpass";
 export type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
 export { hashPassword, verifyPassword, hashParams, DEFAULT_SCRYPT, type ScryptParams } from "./password";

@@ -1,6 +1,6 @@
-import { index, integer, jsonb, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { entityTable } from "@kasse/db";
+import { Count, entityTable, OptionalMetadata, Secret, Title } from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -88,3 +88,144 @@ export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIden
 
 // Reset tokens and OAuth states (one-time-tokens.ts), re-exported so drizzle-kit sees the table.
 export { authOneTimeToken, type OneTimeTokenRow, type OneTimeTokenKind } from "./one-time-tokens";
+
+/**
+ * A second factor of an identity (multi-factor authentication, as Medusa 2.21's): `pending` from
+ * setup until a first code verifies it, then `enabled`. A disabled factor is deleted. `secret` is the
+ * TOTP key sealed with AES-256-GCM under a key derived from `JWT_SECRET`, never answered after setup;
+ * `last_used_step` is the time step of the last code accepted, so no code is accepted twice.
+ */
+export const authMfaFactor = pgTable(
+  "auth_mfa_factor",
+  {
+    id: text("id").primaryKey(),
+    auth_identity_id: text("auth_identity_id")
+      .notNull()
+      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    provider: text("provider").$type<MfaProvider>().notNull(),
+    status: text("status").$type<"pending" | "enabled">().notNull(),
+    label: text("label"),
+    secret: text("secret").notNull(),
+    last_used_step: integer("last_used_step"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  // One factor per provider and identity: a new setup replaces a pending one.
+  (t) => [uniqueIndex("auth_mfa_factor_identity_provider_uq").on(t.auth_identity_id, t.provider)],
+);
+
+/** Single-use recovery codes of an identity with MFA: only a SHA-256 of each is stored. */
+export const authMfaRecoveryCode = pgTable(
+  "auth_mfa_recovery_code",
+  {
+    id: text("id").primaryKey(),
+    auth_identity_id: text("auth_identity_id")
+      .notNull()
+      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    code_hash: text("code_hash").notNull(),
+    used_at: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("auth_mfa_recovery_code_identity_idx").on(t.auth_identity_id, t.code_hash)],
+);
+
+/**
+ * A sign-in waiting for its second factor: opened when the password (or OAuth) step succeeded for
+ * an identity with MFA, completed once by a right code, dead after `expires_at` or `max_attempts`.
+ */
+export const authMfaChallenge = pgTable(
+  "auth_mfa_challenge",
+  {
+    id: text("id").primaryKey(),
+    auth_identity_id: text("auth_identity_id")
+      .notNull()
+      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    actor_type: text("actor_type").notNull(),
+    auth_provider: text("auth_provider").notNull(),
+    methods: jsonb("methods").$type<MfaMethod[]>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    max_attempts: integer("max_attempts").notNull(),
+    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("auth_mfa_challenge_identity_idx").on(t.auth_identity_id),
+    index("auth_mfa_challenge_expires_idx").on(t.expires_at),
+  ],
+);
+
+export type MfaFactorRow = typeof authMfaFactor.$inferSelect;
+export type MfaChallengeRow = typeof authMfaChallenge.$inferSelect;
+
+/** The second factors offered: an authenticator app (RFC 6238 TOTP). */
+export const MfaProvider = Type.Literal("totp");
+export type MfaProvider = Static<typeof MfaProvider>;
+/** How a challenge or a disable is answered: a TOTP code or a recovery code. */
+export const MfaMethod = Type.Union([MfaProvider, Type.Literal("recovery_code")]);
+export type MfaMethod = Static<typeof MfaMethod>;
+
+/** `POST /auth/mfa/factors` (`sdk.auth.mfa.start`): begins a setup. */
+export const MfaStartBody = Type.Object(
+  {
+    provider: MfaProvider,
+    label: Type.Optional(Type.Union([Title(), Type.Null()])),
+    issuer: Type.Optional(Title({ minLength: 1 })),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type MfaStartBody = Static<typeof MfaStartBody>;
+
+/** `POST /auth/mfa/factors/{id}/verify`: the first code from the app. */
+export const MfaVerifyBody = Type.Object({ code: Secret({ minLength: 1 }) }, { additionalProperties: false });
+
+/** `DELETE /auth/mfa/factors/{id}`: an enabled factor needs a code (TOTP unless `method` says recovery_code). */
+export const MfaDisableBody = Type.Object(
+  { method: Type.Optional(MfaMethod), code: Type.Optional(Secret({ minLength: 1 })) },
+  { additionalProperties: false },
+);
+export type MfaDisableBody = Static<typeof MfaDisableBody>;
+
+/** `POST /auth/mfa/recovery-codes`: how many new codes (replacing the old ones). */
+export const MfaRecoveryCodesBody = Type.Object(
+  { count: Type.Optional(Count({ minimum: 1, maximum: 20 })) },
+  { additionalProperties: false },
+);
+
+/** `POST /auth/mfa/challenges/{id}/verify`: the second factor of a sign-in. */
+export const MfaChallengeBody = Type.Object(
+  { method: MfaMethod, code: Secret({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export type MfaChallengeBody = Static<typeof MfaChallengeBody>;
+
+/** A factor as its identity sees it (strict: the secret is never answered). */
+export const MfaFactorView = Type.Object(
+  {
+    id: Type.String(),
+    auth_identity_id: Type.String(),
+    provider: MfaProvider,
+    status: Type.Union([Type.Literal("pending"), Type.Literal("enabled"), Type.Literal("disabled")]),
+    label: Type.Union([Type.String(), Type.Null()]),
+    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { additionalProperties: false },
+);
+
+/** The challenge a sign-in answers with when the identity has MFA (Medusa's `AuthMfaChallengeDTO`). */
+export const MfaChallengeView = Type.Object(
+  {
+    id: Type.String(),
+    actor_type: Type.String(),
+    auth_provider: Type.String(),
+    methods: Type.Array(MfaMethod),
+    expires_at: Timestamp(),
+    attempts: Type.Integer(),
+    max_attempts: Type.Integer(),
+  },
+  { additionalProperties: false },
+);

@@ -4,6 +4,8 @@ import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
 import { authOneTimeToken, createOneTimeTokenService } from "./one-time-tokens";
+import { createMfaService, type MfaChallenge } from "./mfa";
+import type { MfaChallengeBody } from "./schema";
 import { authIdentity, providerIdentity, type AuthIdentity, type ProviderIdentityRow } from "./schema";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
@@ -27,7 +29,12 @@ export interface AuthServiceOptions {
    * finished by creating the actor: `POST /store/customers` for customers). Others must be linked.
    */
   selfRegisteringActors?: string[];
+  /** The server secret (`JWT_SECRET`), from which the key sealing MFA secrets is derived. */
+  secret?: Uint8Array | string;
 }
+
+/** A sign-in's outcome: the token's claims, an MFA challenge to pass first, or (OAuth) a redirect. */
+export type SignIn = { claims: ActorClaims } | { mfa_challenge: MfaChallenge };
 
 const liveIdentity = isNull(authIdentity.deleted_at);
 
@@ -92,6 +99,9 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   });
 
   const service = {
+    /** Second factors of identities (TOTP, recovery codes, sign-in challenges): `mfa.ts`. */
+    mfa: createMfaService(db, { secret: options.secret }),
+
     /** Registered providers by id: `auth.providers.register(googleProvider(config))`. */
     providers: {
       register(p: AuthProvider): void {
@@ -401,15 +411,33 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       };
     },
 
-    /** Signs in with a provider as `actorType`: the token claims, or (OAuth) a redirect location. */
-    async login(
-      actorType: string,
-      providerId: string,
-      input: ProviderInput,
-    ): Promise<{ claims: ActorClaims } | { location: string }> {
+    /**
+     * What a sign-in of `identity` as `actorType` gets: the token's claims, or, when the identity
+     * has an enabled second factor, a challenge to pass first ({@link completeMfaChallenge}).
+     */
+    async signIn(identity: AuthIdentity, actorType: string, providerId: string): Promise<SignIn> {
+      const claims = service.claimsFor(identity, actorType);
+      const challenge = await service.mfa.openChallenge(identity.id, actorType, providerId);
+      return challenge ? { mfa_challenge: challenge } : { claims };
+    },
+
+    /** Signs in with a provider as `actorType`: the token claims, an MFA challenge, or (OAuth) a redirect location. */
+    async login(actorType: string, providerId: string, input: ProviderInput): Promise<SignIn | { location: string }> {
       const result = await service.authenticate(providerId, input);
       if (result.location !== undefined) return { location: result.location };
-      return { claims: service.claimsFor(result.identity, actorType) };
+      return service.signIn(result.identity, actorType, providerId);
+    },
+
+    /**
+     * Passes a sign-in's MFA challenge with a code: the claims of the token the sign-in was waiting
+     * for, from the identity as it is now (one deleted meanwhile is `unauthorized`).
+     */
+    async completeMfaChallenge(challengeId: string, input: MfaChallengeBody): Promise<ActorClaims> {
+      const passed = await service.mfa.completeChallenge(challengeId, input);
+      const identity = await service.retrieve(passed.auth_identity_id).catch(() => {
+        throw errors.unauthorized("Invalid token");
+      });
+      return service.claimsFor(identity, passed.actor_type);
     },
 
     /** Registers a new identity: claims of a registration token (`actor_id` ""). */

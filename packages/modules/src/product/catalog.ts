@@ -70,7 +70,7 @@ export interface CollectionFilters {
 export function createCollectionService(db: Db) {
   const service = {
     async create(input: CollectionCreate): Promise<ProductCollectionRow> {
-      const handle = input.handle ?? (await generatedHandle(db, productCollection, input.title, "collection"));
+      const handle = input.handle || (await generatedHandle(db, productCollection, input.title, "collection"));
       try {
         const [row] = await db
           .insert(productCollection)
@@ -300,7 +300,7 @@ export function createCategoryService(db: Db) {
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
-        const handle = input.handle ?? (await generatedHandle(t, productCategory, input.name, "category"));
+        const handle = input.handle || (await generatedHandle(t, productCategory, input.name, "category"));
         const rank = await openGap(parentId, input.rank, t);
         try {
           const [row] = await t

@@ -87,6 +87,14 @@ describe("admin product categories", () => {
     expect((await t.admin.get(`/admin/products/${tee.id}`)).json().product.categories).toEqual([]);
   });
 
+  it("generates the handle when Medusa's form sends it blank; an update may not blank it", async () => {
+    const res = await t.admin.post("/admin/product-categories", { name: "Rain Gear", handle: "" });
+    expect(res.statusCode).toBe(200);
+    const category = res.json().product_category;
+    expect(category.handle).toBe("rain-gear");
+    expect((await t.admin.post(`/admin/product-categories/${category.id}`, { handle: "" })).statusCode).toBe(400);
+  });
+
   it("rejects bad input, unknown parents and taken handles", async () => {
     const before = (await t.admin.get("/admin/product-categories")).json().count;
     for (const body of [

@@ -1,12 +1,30 @@
 import { Type } from "@sinclair/typebox";
 import { errors } from "@kasse/db";
-import { ActorType, AuthIdentityView, EMAILPASS, EmailPassBody, type AuthIdentity } from "@kasse/modules/auth";
+import {
+  ActorType,
+  AuthIdentityView,
+  EMAILPASS,
+  EmailPassBody,
+  MfaChallengeView,
+  type AuthIdentity,
+  type SignIn,
+} from "@kasse/modules/auth";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
 const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
+/** A sign-in's answer: a session token, or (the identity has MFA) the challenge to pass with a code first. */
+export const SignInView = Type.Object(
+  {
+    token: Type.String({ description: "The session token; beside `mfa_challenge`, a token no route honours" }),
+    mfa_required: Type.Optional(Type.Literal(true)),
+    mfa_challenge: Type.Optional(MfaChallengeView),
+  },
+  { description: "A session token, or (the identity has MFA) the challenge to pass with a code first" },
+);
+const SignInResponse = { 200: SignInView };
 const UpdateResponse = { 200: Type.Object({ success: Type.Literal(true), auth_identity: AuthIdentityView }) };
 
 /** An identity as the API shows it: provider secrets (`provider_metadata`) are left out by the response schema too. */
@@ -18,6 +36,19 @@ export const identityView = (identity: AuthIdentity) => ({
   created_at: identity.created_at,
   updated_at: identity.updated_at,
 });
+
+/**
+ * The answer of a sign-in: the session token, or, for an identity with MFA, the challenge and a
+ * token that names only it (Medusa's SDK requires a token beside `mfa_challenge`).
+ */
+export async function signInAnswer(app: App, result: SignIn) {
+  if ("claims" in result) return { token: await app.tokens.sign(result.claims) };
+  return {
+    token: await app.tokens.signMfaPending(result.mfa_challenge),
+    mfa_required: true as const,
+    mfa_challenge: result.mfa_challenge,
+  };
+}
 
 /** The caller's own JWT (not an API key); a missing or bad one is 401. */
 export function requireBearer(request: FastifyRequest) {
@@ -34,7 +65,7 @@ export default async function emailpass(app: App): Promise<void> {
   const login = async (actorType: string, body: EmailPassBody) => {
     const result = await auth.login(actorType, EMAILPASS, { body });
     if ("location" in result) throw errors.invalidData("The emailpass provider does not redirect");
-    return { token: await app.tokens.sign(result.claims) };
+    return signInAnswer(app, result);
   };
   const register = async (actorType: string, body: EmailPassBody) => ({
     token: await app.tokens.sign(await auth.registerActor(actorType, EMAILPASS, { body })),
@@ -42,11 +73,11 @@ export default async function emailpass(app: App): Promise<void> {
 
   app.post(
     "/:actor_type/emailpass",
-    { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } },
+    { schema: { params: ActorParams, body: EmailPassBody, response: SignInResponse } },
     (request) => login(request.params.actor_type, request.body),
   );
   // The contract's `/auth/emailpass` forms act for the customer, as Medusa's storefront helpers do.
-  app.post("/emailpass", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) =>
+  app.post("/emailpass", { schema: { body: EmailPassBody, response: SignInResponse } }, (request) =>
     login("customer", request.body),
   );
 

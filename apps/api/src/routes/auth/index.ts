@@ -9,4 +9,5 @@ export default async function auth(app: App): Promise<void> {
   await app.register(import("./reset-password"));
   await app.register(import("./oauth"));
   await app.register(import("./token"));
+  await app.register(import("./mfa"));
 }

@@ -4,6 +4,7 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { authOneTimeToken } from "@kasse/modules/auth";
+import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { oauthProvidersFromConfig } from "./oauth";
 import { loadConfig } from "@kasse/runtime";
@@ -289,6 +290,31 @@ describe("oauth: google", () => {
     const { query } = await approve("/auth/user/google");
     const res = await t.store.get(`/auth/user/google/callback${query}`);
     expect(res.statusCode).toBe(401);
+  });
+
+  it("an identity with MFA gets the challenge from the callback, and the session token only for its code", async () => {
+    fake.state.profile = googleProfile("g-mfa");
+    const first = await t.store.get(`/auth/customer/google/callback${(await approve("/auth/customer/google")).query}`);
+    const session = { authorization: `Bearer ${first.json().token}` };
+    const setup = (await t.store.post("/auth/mfa/factors", { provider: "totp" }, session)).json();
+    const verify = { code: authenticatorCode(setup.secret, -1) };
+    expect((await t.store.post(`/auth/mfa/factors/${setup.mfa_factor.id}/verify`, verify, session)).statusCode).toBe(
+      200,
+    );
+
+    const again = await t.store.get(`/auth/customer/google/callback${(await approve("/auth/customer/google")).query}`);
+    expect(again.statusCode, again.body).toBe(200);
+    const { token, mfa_required, mfa_challenge } = again.json();
+    expect({ mfa_required, mfa_challenge }).toMatchObject({
+      mfa_required: true,
+      mfa_challenge: { actor_type: "customer", auth_provider: "google", methods: ["totp"] },
+    });
+    await expect(t.app.tokens.verify(token)).rejects.toMatchObject({ type: "unauthorized" });
+    const code = { method: "totp", code: authenticatorCode(setup.secret) };
+    const passed = await t.store.post(`/auth/mfa/challenges/${mfa_challenge.id}/verify`, code);
+    expect(passed.statusCode, passed.body).toBe(200);
+    const claims = await t.app.tokens.verify(passed.json().token);
+    expect(claims).toMatchObject({ actor_type: "customer", auth_identity_id: setup.mfa_factor.auth_identity_id });
   });
 });
 

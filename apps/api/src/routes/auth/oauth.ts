@@ -3,6 +3,7 @@ import { errors, isKasseError } from "@kasse/db";
 import { ActorType, EMAILPASS, githubProvider, googleProvider, type AuthProvider } from "@kasse/modules/auth";
 import type { App } from "../../app";
 import type { Config } from "@kasse/runtime";
+import { signInAnswer, SignInView } from "./emailpass";
 
 const Provider = Type.String({ maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]{0,63}$" });
 const ActorParams = Type.Object({ actor_type: ActorType, provider: Provider }, { additionalProperties: false });
@@ -16,10 +17,10 @@ const CallbackQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-const Answer = { 200: Type.Union([Type.Object({ token: Type.String() }), Type.Object({ location: Type.String() })]) };
+const Answer = { 200: Type.Union([SignInView, Type.Object({ location: Type.String() })]) };
 // The browser form: a redirect to the provider's consent screen (or `{token}` for a provider that needs none).
 const Redirect = {
-  200: Type.Object({ token: Type.String() }),
+  200: SignInView,
   302: Type.Unsafe<undefined>({ type: "null", description: "Redirect to the provider; `location` names it" }),
 };
 
@@ -85,31 +86,29 @@ export default async function oauth(app: App): Promise<void> {
   const { providers, successRedirects } = oauthProvidersFromConfig(app.config);
   for (const provider of providers) auth.providers.register(provider);
 
-  async function begin(actorType: string, provider: string): Promise<{ location: string } | { token: string }> {
+  async function begin(actorType: string, provider: string) {
     if (provider === EMAILPASS) throw errors.invalidData("emailpass signs in with POST /auth/{actor_type}/emailpass");
-    const result = await auth.authenticate(provider, { body: {}, query: { actor_type: actorType } });
-    if (result.location !== undefined) return { location: result.location };
-    return { token: await app.tokens.sign(auth.claimsFor(result.identity, actorType)) };
+    const result = await auth.login(actorType, provider, { body: {}, query: { actor_type: actorType } });
+    if ("location" in result) return { location: result.location };
+    return signInAnswer(app, result);
   }
 
-  async function callback(
-    actorType: string,
-    provider: string,
-    query: Record<string, unknown>,
-  ): Promise<{ location: string } | { token: string }> {
+  async function callback(actorType: string, provider: string, query: Record<string, unknown>) {
     if (provider === EMAILPASS) throw errors.invalidData("The emailpass provider has no callback");
     if (typeof query.error === "string") throw errors.unauthorized(`${provider} did not grant access: ${query.error}`);
     const identity = await auth.validateCallback(provider, { body: {}, query: { ...query, actor_type: actorType } });
-    let claims;
+    let signIn;
     try {
-      claims = auth.claimsFor(identity, actorType);
+      signIn = await auth.signIn(identity, actorType, provider);
     } catch (error) {
       // An admin must already exist to sign in through OAuth; say so as the 401 it is.
       if (isKasseError(error) && error.type === "invalid_data")
         throw errors.unauthorized(`No ${actorType} is linked to this ${provider} account`);
       throw error;
     }
-    const token = await app.tokens.sign(claims);
+    // With MFA the callback answers the challenge (`sdk.auth.callback` completes it), never a redirect.
+    if ("mfa_challenge" in signIn) return signInAnswer(app, signIn);
+    const token = await app.tokens.sign(signIn.claims);
     const success = successRedirects.get(provider);
     if (!success) return { token };
     const location = new URL(success);
