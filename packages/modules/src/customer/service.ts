@@ -3,14 +3,13 @@ import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   rangeConditions,
   transaction,
   type Db,
-  type Paging,
-  listPage,
+  type ListPaging,
   likePattern,
   anyOf,
+  liveRecords,
 } from "@kasse/db";
 import {
   customer,
@@ -93,14 +92,18 @@ export function createCustomerService(db: Db) {
     });
   }
 
-  async function row(id: string, tx: Db): Promise<CustomerRow> {
-    const [found] = await tx
-      .select()
-      .from(customer)
-      .where(and(eq(customer.id, id), live));
-    if (!found) throw errors.notFound(`Customer with id: ${id} was not found`);
-    return found;
-  }
+  const customers = liveRecords(db, customer, "Customer", {
+    email: customer.email,
+    first_name: customer.first_name,
+    last_name: customer.last_name,
+    phone: customer.phone,
+    company: customer.company_name,
+    company_name: customer.company_name,
+    has_account: customer.has_account,
+  });
+  const groups = liveRecords(db, customerGroup, "Customer group", { name: customerGroup.name });
+  const addresses = liveRecords(db, customerAddress, "Address");
+  const row = (id: string, tx: Db): Promise<CustomerRow> => liveRecords(tx, customer, "Customer").retrieve(id);
 
   async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null, tx: Db): Promise<void> {
     const [taken] = await tx
@@ -173,30 +176,9 @@ export function createCustomerService(db: Db) {
       return (await withRelations([await row(id, db)], db))[0]!;
     },
 
-    async list(
-      filters: CustomerFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: CustomerDetail[]; count: number }> {
-      const where = and(live, ...customerConditions(filters));
-      const columns = {
-        created_at: customer.created_at,
-        updated_at: customer.updated_at,
-        email: customer.email,
-        first_name: customer.first_name,
-        last_name: customer.last_name,
-        phone: customer.phone,
-        company: customer.company_name,
-        company_name: customer.company_name,
-        has_account: customer.has_account,
-      };
-      const { items: rows, count: total } = await listPage(
-        db,
-        customer,
-        where,
-        orderBy(page.order, columns, customer.id),
-        page,
-      );
-      return { items: await withRelations(rows, db), count: total };
+    async list(filters: CustomerFilters, page: ListPaging): Promise<{ items: CustomerDetail[]; count: number }> {
+      const { items, count } = await customers.list(customerConditions(filters), page);
+      return { items: await withRelations(items, db), count };
     },
 
     async update(id: string, input: CustomerUpdate): Promise<CustomerDetail> {
@@ -272,10 +254,11 @@ export function createCustomerService(db: Db) {
 
     // --- addresses -------------------------------------------------------------------------
 
-    async listAddresses(customerId: string, page: Paging): Promise<{ items: CustomerAddressRow[]; count: number }> {
+    /** A customer's addresses, oldest first. */
+    async listAddresses(customerId: string, page: ListPaging): Promise<{ items: CustomerAddressRow[]; count: number }> {
       await row(customerId, db);
-      const where = and(eq(customerAddress.customer_id, customerId), liveAddress);
-      return listPage(db, customerAddress, where, [asc(customerAddress.created_at), asc(customerAddress.id)], page);
+      const { limit, offset } = page;
+      return addresses.list([eq(customerAddress.customer_id, customerId)], { limit, offset });
     },
 
     /** An address of this customer; another customer's address is not found (never revealed). */
@@ -364,14 +347,7 @@ export function createCustomerService(db: Db) {
       }
     },
 
-    async retrieveGroup(id: string): Promise<CustomerGroupRow> {
-      const [found] = await db
-        .select()
-        .from(customerGroup)
-        .where(and(eq(customerGroup.id, id), liveGroup));
-      if (!found) throw errors.notFound(`Customer group with id: ${id} was not found`);
-      return found;
-    },
+    retrieveGroup: (id: string): Promise<CustomerGroupRow> => groups.retrieve(id),
 
     /** The live members' ids of each group, in one query, oldest membership first. */
     async memberIds(groupIds: string[]): Promise<Map<string, string[]>> {
@@ -389,7 +365,7 @@ export function createCustomerService(db: Db) {
 
     async listGroups(
       filters: CustomerGroupFilters,
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions = anyOf(filters, { id: customerGroup.id, name: customerGroup.name });
       if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
@@ -404,25 +380,12 @@ export function createCustomerService(db: Db) {
           ),
         );
       }
-      const where = and(liveGroup, ...conditions);
-      const columns = {
-        created_at: customerGroup.created_at,
-        updated_at: customerGroup.updated_at,
-        name: customerGroup.name,
-      };
-      return listPage(db, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
+      return groups.list(conditions, page);
     },
 
     async updateGroup(id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> {
-      if (Object.keys(input).length === 0) return service.retrieveGroup(id);
       try {
-        const [updated] = await db
-          .update(customerGroup)
-          .set(input)
-          .where(and(eq(customerGroup.id, id), liveGroup))
-          .returning();
-        if (!updated) throw errors.notFound(`Customer group with id: ${id} was not found`);
-        return updated;
+        return await groups.update(id, input);
       } catch (error) {
         return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
       }
