@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, or } from "drizzle-orm";
 import {
   errors,
   generateId,
