@@ -28,7 +28,7 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { liveRecords, type ListPaging } from "./records";
+export { liveRecords, rowsByParent, type ListPaging } from "./records";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";

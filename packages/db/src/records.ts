@@ -1,4 +1,4 @@
-import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "./errors";
 import { existingIds, listPage, orderBy, type Paging } from "./list";
@@ -79,4 +79,29 @@ export function liveRecords<T extends EntityTable>(
     /** The ids among `ids` that are live rows; callers reject the others. */
     existing: (ids: string[]): Promise<Set<string>> => existingIds(db, table, ids, live),
   };
+}
+
+/**
+ * The rows of `table` that belong to any of `parentIds` through its `key` column, matching `where`
+ * (e.g. not deleted), in `order`, read in one query and grouped by parent id: how a page of records
+ * gets a relation without one query per record. Every parent id has an entry (empty when it has none).
+ * @example
+ * const rates = await rowsByParent(db, taxRate, "tax_region_id", regions.map((r) => r.id), { where: live, order: [asc(taxRate.created_at)] });
+ */
+export async function rowsByParent<T extends PgTable, K extends keyof T["$inferSelect"] & keyof T & string>(
+  db: Db,
+  table: T,
+  key: K,
+  parentIds: string[],
+  options: { where?: SQL; order: SQL[] },
+): Promise<Map<string, T["$inferSelect"][]>> {
+  const out = new Map<string, T["$inferSelect"][]>(parentIds.map((id) => [id, []]));
+  if (parentIds.length === 0) return out;
+  const rows = (await db
+    .select()
+    .from(table as PgTable)
+    .where(and(inArray(table[key] as AnyPgColumn, parentIds), options.where))
+    .orderBy(...options.order)) as T["$inferSelect"][];
+  for (const row of rows) out.get(row[key] as string)?.push(row);
+  return out;
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNull, or } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -9,6 +9,7 @@ import {
   likePattern,
   anyOf,
   liveRecords,
+  rowsByParent,
 } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
@@ -225,24 +226,14 @@ async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPric
 }
 
 async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
-  if (rows.length === 0) return [];
-  const prices = await tx
-    .select()
-    .from(shippingOptionPrice)
-    .where(
-      inArray(
-        shippingOptionPrice.shipping_option_id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(shippingOptionPrice.rank);
-  const byOption = new Map<string, ShippingOption["prices"]>();
-  for (const { rank: _rank, ...price } of prices) {
-    const list = byOption.get(price.shipping_option_id) ?? [];
-    list.push(price);
-    byOption.set(price.shipping_option_id, list);
-  }
-  return rows.map((row) => ({ ...row, prices: byOption.get(row.id) ?? [] }));
+  const prices = await rowsByParent(
+    tx,
+    shippingOptionPrice,
+    "shipping_option_id",
+    rows.map((r) => r.id),
+    { order: [asc(shippingOptionPrice.rank)] },
+  );
+  return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
 }
 
 /** Medusa's store rules: `enabled_in_store` false hides an option, `is_return` true marks a return option. */

@@ -1,5 +1,15 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, likePattern, transaction, type Db, type ListPaging, anyOf, liveRecords } from "@kasse/db";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import {
+  errors,
+  generateId,
+  likePattern,
+  transaction,
+  type Db,
+  type ListPaging,
+  anyOf,
+  liveRecords,
+  rowsByParent,
+} from "@kasse/db";
 import {
   inventoryItem,
   inventoryItemVariant,
@@ -103,22 +113,15 @@ function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
 
 /** Adds each item's live levels (one query for the page) and its totals. */
 async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryItem[]> {
-  if (rows.length === 0) return [];
-  const levels = await tx
-    .select()
-    .from(inventoryLevel)
-    .where(
-      and(
-        inArray(
-          inventoryLevel.inventory_item_id,
-          rows.map((r) => r.id),
-        ),
-        liveLevel,
-      ),
-    )
-    .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id));
+  const levels = await rowsByParent(
+    tx,
+    inventoryLevel,
+    "inventory_item_id",
+    rows.map((r) => r.id),
+    { where: liveLevel, order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)] },
+  );
   return rows.map(({ deleted_at: _deleted, ...row }) => {
-    const own = levels.filter((l) => l.inventory_item_id === row.id).map(level);
+    const own = levels.get(row.id)!.map(level);
     return {
       ...row,
       location_levels: own,

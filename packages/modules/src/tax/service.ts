@@ -9,6 +9,7 @@ import {
   likePattern,
   anyOf,
   liveRecords,
+  rowsByParent,
 } from "@kasse/db";
 import {
   taxRate,
@@ -213,24 +214,17 @@ function conditions(filters: TaxRegionFilters): SQL[] {
 
 /** The live rates of a page of regions, default first: one query. */
 async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  if (rows.length === 0) return [];
-  const rates = await tx
-    .select()
-    .from(taxRate)
-    .where(
-      and(
-        inArray(
-          taxRate.tax_region_id,
-          rows.map((r) => r.id),
-        ),
-        liveRate,
-      ),
-    )
-    .orderBy(asc(taxRate.created_at), asc(taxRate.id));
+  const rates = await rowsByParent(
+    tx,
+    taxRate,
+    "tax_region_id",
+    rows.map((r) => r.id),
+    { where: liveRate, order: [asc(taxRate.created_at), asc(taxRate.id)] },
+  );
   return rows.map(({ deleted_at: _d, ...row }) => ({
     ...row,
     tax_rates: rates
-      .filter((r) => r.tax_region_id === row.id)
+      .get(row.id)!
       .sort((a, b) => Number(b.is_default) - Number(a.is_default))
       .map(({ deleted_at: _rd, ...rate }) => rate),
   }));
