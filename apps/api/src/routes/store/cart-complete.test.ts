@@ -5,7 +5,7 @@ import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
-import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
+import { checkoutReadyCart, checkoutStore, TEST_ADDRESS } from "../../testing/checkout";
 
 const t = useTestApp();
 let regionId: string;
@@ -50,14 +50,7 @@ beforeAll(async () => {
 type Headers = Record<string, string>;
 const complete = (cartId: string, headers: Headers = {}) =>
   t.store.post(`/store/carts/${cartId}/complete`, undefined, headers);
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 type Reply = Awaited<ReturnType<typeof t.store.post>>;
 
