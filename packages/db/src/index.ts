@@ -24,6 +24,7 @@ export {
   normalizeRange,
   orderBy,
   rangeConditions,
+  textSearch,
   toDate,
   type Paging,
   type RangeFilter,

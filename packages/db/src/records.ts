@@ -82,21 +82,22 @@ export function liveRecords<T extends EntityTable>(
 }
 
 /**
- * The rows of `table` that belong to any of `parentIds` through its `key` column, matching `where`
+ * The rows of `table` that belong to any of `parents` (by id) through its `key` column, matching `where`
  * (e.g. not deleted), in `order`, read in one query and grouped by parent id: how a page of records
- * gets a relation without one query per record. Every parent id has an entry (empty when it has none).
+ * gets a relation without one query per record. Every parent has an entry (empty when it has none).
  * @example
- * const rates = await rowsByParent(db, taxRate, "tax_region_id", regions.map((r) => r.id), { where: live, order: [asc(taxRate.created_at)] });
+ * const rates = await rowsByParent(db, taxRate, "tax_region_id", regions, { where: live, order: [asc(taxRate.created_at)] });
  */
 export async function rowsByParent<T extends PgTable, K extends keyof T["$inferSelect"] & keyof T & string>(
   db: Db,
   table: T,
   key: K,
-  parentIds: string[],
+  parents: Array<{ id: string }>,
   options: { where?: SQL; order: SQL[] },
 ): Promise<Map<string, T["$inferSelect"][]>> {
-  const out = new Map<string, T["$inferSelect"][]>(parentIds.map((id) => [id, []]));
-  if (parentIds.length === 0) return out;
+  const out = new Map<string, T["$inferSelect"][]>(parents.map((parent) => [parent.id, []]));
+  if (parents.length === 0) return out;
+  const parentIds = parents.map((parent) => parent.id);
   const rows = (await db
     .select()
     .from(table as PgTable)

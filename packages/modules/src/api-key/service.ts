@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { errors, generateId, transaction, type Db, type ListPaging, likePattern, liveRecords } from "@kasse/db";
+import { and, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
+import { errors, generateId, transaction, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import {
   apiKey,
   apiKeySalesChannel,
@@ -207,9 +207,6 @@ function conditions(filters: ApiKeyFilters): SQL[] {
   if (filters.type) out.push(eq(apiKey.type, filters.type));
   if (filters.revoked === true) out.push(and(isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date()))!);
   if (filters.revoked === false) out.push(active());
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(apiKey.title, pattern), ilike(apiKey.redacted, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [apiKey.title, apiKey.redacted]));
   return out;
 }

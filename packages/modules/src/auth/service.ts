@@ -64,13 +64,9 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   const registry = new Map<string, AuthProvider>();
 
   const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>, tx: Db): Promise<AuthIdentity[]> => {
-    const providers = await rowsByParent(
-      tx,
-      providerIdentity,
-      "auth_identity_id",
-      rows.map((r) => r.id),
-      { order: [asc(providerIdentity.created_at), asc(providerIdentity.id)] },
-    );
+    const providers = await rowsByParent(tx, providerIdentity, "auth_identity_id", rows, {
+      order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
+    });
     return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id)! }));
   };
 

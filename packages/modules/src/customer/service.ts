@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -7,9 +7,9 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   customer,
@@ -368,7 +368,7 @@ export function createCustomerService(db: Db) {
       page: ListPaging,
     ): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions = anyOf(filters, { id: customerGroup.id, name: customerGroup.name });
-      if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
+      conditions.push(...textSearch(filters.q, [customerGroup.name]));
       if (filters.customer_id?.length) {
         conditions.push(
           inArray(
@@ -529,17 +529,14 @@ function customerConditions(filters: CustomerFilters): SQL[] {
     ...rangeConditions(customer.created_at, filters.created_at),
     ...rangeConditions(customer.updated_at, filters.updated_at),
   );
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(customer.email, pattern),
-        ilike(customer.first_name, pattern),
-        ilike(customer.last_name, pattern),
-        ilike(customer.phone, pattern),
-        ilike(customer.company_name, pattern),
-      )!,
-    );
-  }
+  out.push(
+    ...textSearch(filters.q, [
+      customer.email,
+      customer.first_name,
+      customer.last_name,
+      customer.phone,
+      customer.company_name,
+    ]),
+  );
   return out;
 }

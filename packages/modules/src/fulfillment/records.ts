@@ -148,12 +148,6 @@ function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["it
 }
 
 async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
-  const items = await rowsByParent(
-    tx,
-    fulfillmentItem,
-    "fulfillment_id",
-    rows.map((r) => r.id),
-    { order: [asc(fulfillmentItem.id)] },
-  );
+  const items = await rowsByParent(tx, fulfillmentItem, "fulfillment_id", rows, { order: [asc(fulfillmentItem.id)] });
   return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
 }

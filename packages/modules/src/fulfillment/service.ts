@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, isNull, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, or } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -6,10 +6,10 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
   rowsByParent,
+  textSearch,
 } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
@@ -59,7 +59,7 @@ export function createFulfillmentService(db: Db) {
 
     listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) {
       const conditions = anyOf(filters, { id: shippingProfile.id, type: shippingProfile.type });
-      if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
+      conditions.push(...textSearch(filters.q, [shippingProfile.name]));
       return profiles.list(conditions, page);
     },
 
@@ -157,7 +157,7 @@ export function createFulfillmentService(db: Db) {
         stock_location_id: shippingOption.stock_location_id,
         shipping_profile_id: shippingOption.shipping_profile_id,
       });
-      if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
+      conditions.push(...textSearch(filters.q, [shippingOption.name]));
       const { items, count } = await optionRecords.list(conditions, page);
       return { items: await attachPrices(db, items), count };
     },
@@ -226,13 +226,9 @@ async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPric
 }
 
 async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
-  const prices = await rowsByParent(
-    tx,
-    shippingOptionPrice,
-    "shipping_option_id",
-    rows.map((r) => r.id),
-    { order: [asc(shippingOptionPrice.rank)] },
-  );
+  const prices = await rowsByParent(tx, shippingOptionPrice, "shipping_option_id", rows, {
+    order: [asc(shippingOptionPrice.rank)],
+  });
   return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
 }
 

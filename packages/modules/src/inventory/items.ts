@@ -113,13 +113,10 @@ function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
 
 /** Adds each item's live levels (one query for the page) and its totals. */
 async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryItem[]> {
-  const levels = await rowsByParent(
-    tx,
-    inventoryLevel,
-    "inventory_item_id",
-    rows.map((r) => r.id),
-    { where: liveLevel, order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)] },
-  );
+  const levels = await rowsByParent(tx, inventoryLevel, "inventory_item_id", rows, {
+    where: liveLevel,
+    order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+  });
   return rows.map(({ deleted_at: _deleted, ...row }) => {
     const own = levels.get(row.id)!.map(level);
     return {

@@ -1,13 +1,13 @@
-import { ilike, or, type SQL } from "drizzle-orm";
+import { type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
@@ -64,15 +64,6 @@ export type ReturnReasonService = ReturnType<typeof createReturnReasonService>;
 
 function conditions(filters: ReturnReasonFilters): SQL[] {
   const out = anyOf(filters, { id: returnReason.id, value: returnReason.value });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(returnReason.value, pattern),
-        ilike(returnReason.label, pattern),
-        ilike(returnReason.description, pattern),
-      )!,
-    );
-  }
+  out.push(...textSearch(filters.q, [returnReason.value, returnReason.label, returnReason.description]));
   return out;
 }

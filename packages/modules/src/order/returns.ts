@@ -244,12 +244,6 @@ export function createReturnService(db: Db) {
 export type ReturnService = ReturnType<typeof createReturnService>;
 
 async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
-  const items = await rowsByParent(
-    tx,
-    orderReturnItem,
-    "return_id",
-    rows.map((r) => r.id),
-    { order: [asc(orderReturnItem.id)] },
-  );
+  const items = await rowsByParent(tx, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
   return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -8,8 +8,8 @@ import {
   type ListPaging,
   listPage,
   liveRecords,
-  likePattern,
   anyOf,
+  textSearch,
 } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
@@ -247,10 +247,7 @@ function prepareNextChange(db: Db) {
 
 function conditions(filters: PriceListFilters): SQL[] {
   const out = anyOf(filters, { id: priceList.id, status: priceList.status, type: priceList.type });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(priceList.title, pattern), ilike(priceList.description, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [priceList.title, priceList.description]));
   return out;
 }
 

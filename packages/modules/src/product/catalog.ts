@@ -12,6 +12,7 @@ import {
   existingIds,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
@@ -500,7 +501,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
 
     async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
       const conditions = anyOf(filters, { id: table.id, value: table.value });
-      if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
+      conditions.push(...textSearch(filters.q, [table.value]));
       const { items, count } = await rows.list(conditions, page);
       return { items: items as Row[], count };
     },

@@ -1,4 +1,4 @@
-import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -6,9 +6,9 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   campaign,
@@ -192,15 +192,6 @@ const identifierTaken = (identifier: string) => (error: unknown) => {
 
 function conditions(filters: CampaignFilters): SQL[] {
   const out = anyOf(filters, { id: campaign.id, campaign_identifier: campaign.campaign_identifier });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(campaign.name, pattern),
-        ilike(campaign.campaign_identifier, pattern),
-        ilike(campaign.description, pattern),
-      )!,
-    );
-  }
+  out.push(...textSearch(filters.q, [campaign.name, campaign.campaign_identifier, campaign.description]));
   return out;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -6,9 +6,9 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
@@ -383,6 +383,6 @@ function conditions(filters: PromotionFilters): SQL[] {
     );
   out.push(...anyOf(filters, { campaign_id: promotion.campaign_id, status: promotion.status }));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
-  if (filters.q) out.push(ilike(promotion.code, likePattern(filters.q)));
+  out.push(...textSearch(filters.q, [promotion.code]));
   return out;
 }

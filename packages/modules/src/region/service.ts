@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -6,9 +6,9 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   region,
@@ -153,10 +153,7 @@ function conditions(filters: RegionFilters): SQL[] {
         filters.currency_code.map((c) => c.toLowerCase()),
       ),
     );
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [region.name, region.currency_code]));
   return out;
 }
 

@@ -1,5 +1,5 @@
-import { and, eq, ilike, or, type SQL } from "drizzle-orm";
-import { errors, generateId, type Db, type ListPaging, likePattern, anyOf, liveRecords } from "@kasse/db";
+import { and, eq, type SQL } from "drizzle-orm";
+import { errors, generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   salesChannel,
   type SalesChannelCreate,
@@ -78,9 +78,6 @@ export type SalesChannelService = ReturnType<typeof createSalesChannelService>;
 function conditions(filters: SalesChannelFilters): SQL[] {
   const out = anyOf(filters, { id: salesChannel.id, name: salesChannel.name });
   if (filters.is_disabled !== undefined) out.push(eq(salesChannel.is_disabled, filters.is_disabled));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(salesChannel.name, pattern), ilike(salesChannel.description, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [salesChannel.name, salesChannel.description]));
   return out;
 }

@@ -1,5 +1,5 @@
-import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
-import { generateId, transaction, type Db, type ListPaging, likePattern, anyOf, liveRecords } from "@kasse/db";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -175,9 +175,6 @@ function conditions(filters: StockLocationFilters): SQL[] {
       sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`,
     );
   }
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(ilike(stockLocation.name, pattern));
-  }
+  out.push(...textSearch(filters.q, [stockLocation.name]));
   return out;
 }

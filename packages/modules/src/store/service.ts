@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -7,8 +7,8 @@ import {
   type Db,
   type Paging,
   anyOf,
-  likePattern,
   rowsByParent,
+  textSearch,
 } from "@kasse/db";
 import {
   store,
@@ -54,13 +54,10 @@ const liveCurrency = isNull(storeCurrency.deleted_at);
  */
 export function createStoreService(db: Db) {
   async function withCurrencies(rows: StoreRow[], tx: Db): Promise<Store[]> {
-    const currencies = await rowsByParent(
-      tx,
-      storeCurrency,
-      "store_id",
-      rows.map((r) => r.id),
-      { where: liveCurrency, order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)] },
-    );
+    const currencies = await rowsByParent(tx, storeCurrency, "store_id", rows, {
+      where: liveCurrency,
+      order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)],
+    });
     return rows.map(({ is_primary: _primary, ...row }) => ({
       ...row,
       supported_currencies: currencies.get(row.id)!,
@@ -227,6 +224,6 @@ export type StoreService = ReturnType<typeof createStoreService>;
 
 function conditions(filters: StoreFilters): SQL[] {
   const out = anyOf(filters, { id: store.id, name: store.name });
-  if (filters.q) out.push(ilike(store.name, likePattern(filters.q)));
+  out.push(...textSearch(filters.q, [store.name]));
   return out;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -6,10 +6,10 @@ import {
   transaction,
   type Db,
   type ListPaging,
-  likePattern,
   anyOf,
   liveRecords,
   rowsByParent,
+  textSearch,
 } from "@kasse/db";
 import {
   taxRate,
@@ -126,10 +126,7 @@ export function createTaxService(db: Db) {
     ): Promise<{ items: TaxRateRow[]; count: number }> {
       const conditions = anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
       if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
-      if (filters.q) {
-        const pattern = likePattern(filters.q);
-        conditions.push(or(ilike(taxRate.code, pattern), ilike(taxRate.name, pattern))!);
-      }
+      conditions.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
       return rates.list(conditions, page);
     },
 
@@ -205,22 +202,16 @@ function conditions(filters: TaxRegionFilters): SQL[] {
       ),
     );
   if (filters.parent_id?.length) out.push(inArray(taxRegion.parent_id, filters.parent_id));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(taxRegion.country_code, pattern), ilike(taxRegion.province_code, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
   return out;
 }
 
 /** The live rates of a page of regions, default first: one query. */
 async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  const rates = await rowsByParent(
-    tx,
-    taxRate,
-    "tax_region_id",
-    rows.map((r) => r.id),
-    { where: liveRate, order: [asc(taxRate.created_at), asc(taxRate.id)] },
-  );
+  const rates = await rowsByParent(tx, taxRate, "tax_region_id", rows, {
+    where: liveRate,
+    order: [asc(taxRate.created_at), asc(taxRate.id)],
+  });
   return rows.map(({ deleted_at: _d, ...row }) => ({
     ...row,
     tax_rates: rates

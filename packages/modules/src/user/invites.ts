@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db, type ListPaging, likePattern, liveRecords } from "@kasse/db";
+import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { invite, user, type InviteCreate, type InviteFilters, type InviteRow } from "./schema";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
@@ -119,9 +119,6 @@ function conditions(filters: InviteFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(invite.id, filters.id));
   if (filters.email?.length) out.push(inArray(invite.email, filters.email.map(normalizeEmail)));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(ilike(invite.email, pattern));
-  }
+  out.push(...textSearch(filters.q, [invite.email]));
   return out;
 }

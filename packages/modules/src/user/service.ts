@@ -1,5 +1,5 @@
-import { and, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db, type ListPaging, likePattern, liveRecords } from "@kasse/db";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { user, type UserCreate, type UserFilters, type UserRow, type UserUpdate } from "./schema";
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -65,9 +65,6 @@ function conditions(filters: UserFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(user.id, filters.id));
   if (filters.email?.length) out.push(inArray(user.email, filters.email.map(normalizeEmail)));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(user.email, pattern), ilike(user.first_name, pattern), ilike(user.last_name, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [user.email, user.first_name, user.last_name]));
   return out;
 }
