@@ -198,11 +198,8 @@ export function createFulfillmentService(db: Db) {
 export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
 
 async function existingProfile(tx: Db, id: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: shippingProfile.id })
-    .from(shippingProfile)
-    .where(and(eq(shippingProfile.id, id), liveProfile));
-  if (!row) throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
+  if (!(await liveRecords(tx, shippingProfile, "Shipping profile").find(id)))
+    throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
 }
 
 async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPriceInput[]): Promise<void> {

@@ -295,11 +295,7 @@ export function createPromotionService(db: Db) {
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
 async function assertCampaign(tx: Db, id: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: campaign.id })
-    .from(campaign)
-    .where(and(eq(campaign.id, id), isNull(campaign.deleted_at)));
-  if (!row) throw errors.notFound(`Campaign with id: ${id} was not found`);
+  await liveRecords(tx, campaign, "Campaign").retrieve(id);
 }
 
 async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
