@@ -409,42 +409,9 @@ export function createCustomerService(db: Db) {
       change: { add?: string[]; remove?: string[] },
       context: { created_by?: string | null } = {},
     ): Promise<CustomerGroupRow> {
-      const add = [...new Set(change.add ?? [])];
-      const remove = [...new Set(change.remove ?? [])];
       return transaction(db, async (t) => {
         const group = await createCustomerService(t).retrieveGroup(groupId);
-        const wanted = [...new Set([...add, ...remove])];
-        if (wanted.length > 0) {
-          const found = await t
-            .select({ id: customer.id })
-            .from(customer)
-            .where(and(inArray(customer.id, wanted), live));
-          const known = new Set(found.map((r) => r.id));
-          const unknown = wanted.filter((id) => !known.has(id));
-          if (unknown.length > 0) throw errors.invalidData(`Customers with ids: ${unknown.join(", ")} were not found`);
-        }
-        if (add.length > 0) {
-          await t
-            .insert(customerGroupCustomer)
-            .values(
-              add.map((customer_id) => ({
-                customer_id,
-                customer_group_id: groupId,
-                created_by: context.created_by ?? null,
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        if (remove.length > 0) {
-          await t
-            .delete(customerGroupCustomer)
-            .where(
-              and(
-                eq(customerGroupCustomer.customer_group_id, groupId),
-                inArray(customerGroupCustomer.customer_id, remove),
-              ),
-            );
-        }
+        await changeMemberships(t, { customer_group_id: groupId }, change, context.created_by ?? null);
         return group;
       });
     },
@@ -459,43 +426,9 @@ export function createCustomerService(db: Db) {
       change: { add?: string[]; remove?: string[] },
       context: { created_by?: string | null } = {},
     ): Promise<CustomerDetail> {
-      const add = [...new Set(change.add ?? [])];
-      const remove = [...new Set(change.remove ?? [])];
       await transaction(db, async (t) => {
         await lockCustomer(t, customerId);
-        const wanted = [...new Set([...add, ...remove])];
-        if (wanted.length > 0) {
-          const found = await t
-            .select({ id: customerGroup.id })
-            .from(customerGroup)
-            .where(and(inArray(customerGroup.id, wanted), liveGroup));
-          const known = new Set(found.map((r) => r.id));
-          const unknown = wanted.filter((id) => !known.has(id));
-          if (unknown.length > 0)
-            throw errors.invalidData(`Customer groups with ids: ${unknown.join(", ")} were not found`);
-        }
-        if (add.length > 0) {
-          await t
-            .insert(customerGroupCustomer)
-            .values(
-              add.map((customer_group_id) => ({
-                customer_id: customerId,
-                customer_group_id,
-                created_by: context.created_by ?? null,
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        if (remove.length > 0) {
-          await t
-            .delete(customerGroupCustomer)
-            .where(
-              and(
-                eq(customerGroupCustomer.customer_id, customerId),
-                inArray(customerGroupCustomer.customer_group_id, remove),
-              ),
-            );
-        }
+        await changeMemberships(t, { customer_id: customerId }, change, context.created_by ?? null);
       });
       return service.retrieve(customerId);
     },
@@ -504,6 +437,42 @@ export function createCustomerService(db: Db) {
 }
 
 export type CustomerService = ReturnType<typeof createCustomerService>;
+
+/**
+ * Adds and removes memberships of one group (`{customer_group_id}`: `change` names customers) or of
+ * one customer (`{customer_id}`: `change` names groups), as Medusa changes them from either side.
+ * Every named id must be live, else `invalid_data` and nothing changes; adding a member twice is a no-op.
+ */
+async function changeMemberships(
+  tx: Db,
+  of: { customer_group_id: string } | { customer_id: string },
+  change: { add?: string[]; remove?: string[] },
+  createdBy: string | null,
+): Promise<void> {
+  const add = [...new Set(change.add ?? [])];
+  const remove = [...new Set(change.remove ?? [])];
+  const wanted = [...new Set([...add, ...remove])];
+  const ofGroup = "customer_group_id" in of;
+  const known = ofGroup
+    ? await liveRecords(tx, customer, "Customer").existing(wanted)
+    : await liveRecords(tx, customerGroup, "Customer group").existing(wanted);
+  const unknown = wanted.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw errors.invalidData(
+      `${ofGroup ? "Customers" : "Customer groups"} with ids: ${unknown.join(", ")} were not found`,
+    );
+  const ownId = "customer_group_id" in of ? of.customer_group_id : of.customer_id;
+  const own = ofGroup ? customerGroupCustomer.customer_group_id : customerGroupCustomer.customer_id;
+  const named = ofGroup ? customerGroupCustomer.customer_id : customerGroupCustomer.customer_group_id;
+  const pair = (id: string) =>
+    ofGroup ? { customer_id: id, customer_group_id: ownId } : { customer_id: ownId, customer_group_id: id };
+  if (add.length > 0)
+    await tx
+      .insert(customerGroupCustomer)
+      .values(add.map((id) => ({ ...pair(id), created_by: createdBy })))
+      .onConflictDoNothing();
+  if (remove.length > 0) await tx.delete(customerGroupCustomer).where(and(eq(own, ownId), inArray(named, remove)));
+}
 
 /** Serializes address writes of one customer so two concurrent "make default" calls cannot both win. */
 async function lockCustomer(tx: Db, customerId: string): Promise<void> {
