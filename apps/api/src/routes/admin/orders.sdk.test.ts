@@ -4,6 +4,7 @@ import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
 import { useTestApp } from "../../testing";
 import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // After a storefront checkout through Medusa's SDK, an admin operates the order through the same
 // SDK (as Medusa's dashboard does): the calls, bodies and response keys must be what it sends and reads.
@@ -33,14 +34,7 @@ beforeAll(async () => {
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
 
-const address = {
-  first_name: "Ada",
-  last_name: "L",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 /** A guest checkout of `quantity` hoodies through the storefront SDK: the placed order. */
 async function buy(quantity: number): Promise<Row> {

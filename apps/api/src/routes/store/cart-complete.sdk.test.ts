@@ -2,6 +2,7 @@ import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
 const t = useTestApp();
@@ -19,14 +20,7 @@ beforeAll(async () => {
   sdk = new Medusa({ baseUrl, publishableKey });
 });
 
-const address = {
-  first_name: "Ada",
-  last_name: "L",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 /** A cart through the SDK up to a started payment session with `provider_id`. */
 async function checkout(provider_id: string, data?: Record<string, unknown>, client: Medusa = sdk) {

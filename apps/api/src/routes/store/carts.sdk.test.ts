@@ -2,6 +2,7 @@ import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // The Medusa storefront path, unchanged, against the app on a real loopback port.
 const t = useTestApp();
@@ -27,14 +28,7 @@ describe("@medusajs/js-sdk storefront checkout", () => {
     const withItem = (await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 2 })).cart;
     expect(withItem.items?.[0]).toMatchObject({ variant_id: variantId, quantity: 2, unit_price: 4500 });
 
-    const address = {
-      first_name: "Ada",
-      last_name: "L",
-      address_1: "Hauptstr. 1",
-      city: "Berlin",
-      postal_code: "10115",
-      country_code: "de",
-    };
+    const address = TEST_ADDRESS;
     const updated = (
       await sdk.store.cart.update(cart.id, {
         email: "ada@example.com",
