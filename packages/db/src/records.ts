@@ -52,6 +52,12 @@ export function liveRecords<T extends EntityTable>(
     },
     /** The live row `id`; `not_found` when there is none. */
     retrieve,
+    /** The live row `id`, locked for the rest of the transaction (writes to it serialize); `not_found` when there is none. */
+    async lock(id: string): Promise<Row> {
+      const [row] = await db.select().from(from).where(byId(id)).for("update");
+      if (!row) throw notFound(id);
+      return row as Row;
+    },
     /** One page of the live rows matching every one of `conditions`, and how many match in all. */
     list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
       return listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);

@@ -476,12 +476,7 @@ async function changeMemberships(
 
 /** Serializes address writes of one customer so two concurrent "make default" calls cannot both win. */
 async function lockCustomer(tx: Db, customerId: string): Promise<void> {
-  const [found] = await tx
-    .select({ id: customer.id })
-    .from(customer)
-    .where(and(eq(customer.id, customerId), live))
-    .for("update");
-  if (!found) throw errors.notFound(`Customer with id: ${customerId} was not found`);
+  await liveRecords(tx, customer, "Customer").lock(customerId);
 }
 
 function customerConditions(filters: CustomerFilters): SQL[] {

@@ -188,15 +188,7 @@ export function createOrderService(db: Db) {
     retrieve: async (id: string): Promise<Order> => (await attach(db, [await orders.retrieve(id)]))[0]!,
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
-    async lock(id: string): Promise<Order> {
-      const [row] = await db
-        .select()
-        .from(order)
-        .where(and(eq(order.id, id), live))
-        .for("update");
-      if (!row) throw orders.notFound(id);
-      return (await attach(db, [row]))[0]!;
-    },
+    lock: async (id: string): Promise<Order> => (await attach(db, [await orders.lock(id)]))[0]!,
 
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
       const { items, count } = await orders.list(conditions(filters), page);

@@ -342,12 +342,7 @@ export function createCategoryService(db: Db) {
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
       return transaction(db, async (t) => {
-        const [existing] = await t
-          .select()
-          .from(productCategory)
-          .where(and(eq(productCategory.id, id), live))
-          .for("update");
-        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
         const { parent_category_id: rawParent, rank, ...fields } = input;
         const moving = rawParent !== undefined && (rawParent ?? null) !== existing.parent_category_id;
         const patch: Partial<ProductCategoryRow> = { ...fields };
@@ -396,12 +391,7 @@ export function createCategoryService(db: Db) {
     /** Soft delete; a category with children cannot be deleted (as in Medusa). */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [existing] = await t
-          .select()
-          .from(productCategory)
-          .where(and(eq(productCategory.id, id), live))
-          .for("update");
-        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
         const [child] = await t
           .select({ id: productCategory.id })
           .from(productCategory)
