@@ -17,7 +17,7 @@ let variantId: string;
 let headers: Record<string, string>;
 
 const run = (statement: string) => t.database.db.execute(sql.raw(statement));
-const check = () => checkInvariants(t.database.db, { recoveryEveryMs: 5_000 });
+const check = () => checkInvariants(t.app.modules, { recoveryEveryMs: 5_000 });
 const failures = (results: CheckResult[]) =>
   results.filter((r) => r.violations.length).map((r) => ({ name: r.name.split(":")[0], violations: r.violations }));
 

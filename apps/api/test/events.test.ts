@@ -69,7 +69,7 @@ beforeAll(async () => {
   whsec = created.json().webhook.secret;
   dispatcher = createEventDispatcher(t.database.db, {
     webhooks: m.webhooks,
-    subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine }),
+    subscribers: bindSubscribers(allSubscribers, { modules: t.app.modules, engine: t.app.infra.engine }),
   });
 }, 60_000);
 afterAll(async () => {

@@ -32,7 +32,7 @@ beforeAll(async () => {
   // Retries 0.3 s apart instead of 5 s, 5 min, …
   dispatcher = createEventDispatcher(t.database.db, {
     webhooks: t.app.modules.webhooks,
-    subscribers: bindSubscribers(allSubscribers, { db: t.database.db, engine: t.app.infra.engine }),
+    subscribers: bindSubscribers(allSubscribers, { modules: t.app.modules, engine: t.app.infra.engine }),
     retrySchedule: [300, 300, 300],
     jitter: 0,
   });

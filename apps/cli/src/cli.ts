@@ -70,8 +70,19 @@ export async function run(argv: string[]): Promise<number> {
         console.error((error as Error).message);
         return 2;
       }
-      const [{ connect, migrationStatus }, { checkInvariants }, { RECOVERY_EVERY_MS }, { formatReport }] =
-        await Promise.all([import("@kasse/db"), import("@kasse/flows"), import("@kasse/worker"), import("./check")]);
+      const [
+        { connect, migrationStatus },
+        { checkInvariants },
+        { createModules },
+        { RECOVERY_EVERY_MS },
+        { formatReport },
+      ] = await Promise.all([
+        import("@kasse/db"),
+        import("@kasse/flows"),
+        import("@kasse/modules"),
+        import("@kasse/worker"),
+        import("./check"),
+      ]);
       let database;
       try {
         database = await connect({
@@ -91,7 +102,7 @@ export async function run(argv: string[]): Promise<number> {
           return 2;
         }
         const cap = 50;
-        const results = await checkInvariants(database.db, { recoveryEveryMs: RECOVERY_EVERY_MS, cap });
+        const results = await checkInvariants(createModules(database.db), { recoveryEveryMs: RECOVERY_EVERY_MS, cap });
         console.log(formatReport(results, cap));
         return results.some((r) => r.violations.length) ? 1 : 0;
       } finally {

@@ -114,9 +114,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   if (options.events) {
     const events = options.events;
     const db = infra.database.db;
+    const modules = createModules(db, { secret: events.secret, webhookAllowPrivate: events.allowPrivate });
     dispatcher = createEventDispatcher(db, {
-      webhooks: createModules(db, { secret: events.secret, webhookAllowPrivate: events.allowPrivate }).webhooks,
-      subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { db, engine }),
+      webhooks: modules.webhooks,
+      subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { modules, engine }),
       retrySchedule: events.retrySchedule,
       timeoutMs: events.timeoutMs,
       claimLeaseMs: events.claimLeaseMs,

@@ -9,7 +9,7 @@ export {
   type MigrationStatus,
 } from "./migrate";
 export { transaction, lockKeys, readSnapshot } from "./transaction";
-export { queryRows } from "./rows";
+export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export { generateId } from "./ids";
 export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";
 export * from "./errors";
@@ -61,6 +61,7 @@ export {
   Secret,
   DateTime,
   Handle,
+  BlankableHandle,
   Email,
   Amount,
   Count,

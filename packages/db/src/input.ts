@@ -77,6 +77,8 @@ export const DateTime = (options: StringOptions = {}) =>
 /** A URL handle: lower-case ASCII words joined by hyphens, at most 255 characters. */
 export const Handle = (options: StringOptions = {}) =>
   Type.String({ minLength: 1, maxLength: MAX_LENGTH.handle, pattern: HANDLE_PATTERN, ...options });
+/** A handle on create, where blank means "generate it from the title" as absent does (Medusa's forms send the empty field). */
+export const BlankableHandle = () => Type.Union([Handle(), Type.Literal("")]);
 /** A lower-case ISO 4217 currency code (`usd`); upper case is accepted and lowered by the service. */
 export const CurrencyCode = () => Type.String({ minLength: 3, maxLength: 3, pattern: "^[A-Za-z]{3}$" });
 /** A two-letter ISO 3166 country code. */

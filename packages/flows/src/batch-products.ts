@@ -1,9 +1,6 @@
-import type { Modules } from "@kasse/modules";
-import { withEvents } from "./events";
-import type { ProductCreate, ProductUpdate } from "@kasse/modules/product";
-import { createProductsIn } from "./create-products";
-import { deleteProductsIn } from "./delete-products";
-import { updateProductsIn } from "./update-products";
+import { writeProductsStep, type ProductCreate, type ProductUpdate } from "@kasse/modules/product";
+import { workflow } from "@kasse/workflows";
+import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /** `POST /admin/products/batch`. */
 export interface ProductBatch {
@@ -13,20 +10,15 @@ export interface ProductBatch {
 }
 
 /**
- * Creates, updates and deletes products in ONE transaction: one bad item rolls back the whole
- * batch. Returns the affected ids.
+ * Creates, updates and deletes products, all or nothing: the product rows of the whole batch in
+ * one step, then the prices of all its variants (pricing) and their inventory items (inventory),
+ * each in one step; a failing step (one bad item, in any module) undoes the ones before it.
+ * Returns the affected ids.
  */
-export function batchProducts(
-  m: Modules,
-  batch: ProductBatch,
-): Promise<{ created: string[]; updated: string[]; deleted: string[] }> {
-  return withEvents(m, async (t) => {
-    const created = await createProductsIn(t, batch.create ?? []);
-    const updated = await updateProductsIn(
-      t,
-      (batch.update ?? []).map(({ id, ...input }) => ({ id, input })),
-    );
-    const deleted = batch.delete?.length ? await deleteProductsIn(t, batch.delete) : [];
-    return { created, updated, deleted };
-  });
-}
+export const batchProductsWorkflow = workflow("batch-products", async (batch: ProductBatch, ctx) => {
+  const update = (batch.update ?? []).map(({ id, ...input }) => ({ id, input }));
+  await checkProductInput(ctx, [...(batch.create ?? []), ...update.map((u) => u.input)]);
+  const written = await ctx.run(writeProductsStep, { create: batch.create, update, delete: batch.delete });
+  await carryVariantWrites(ctx, written.variants);
+  return { created: written.created, updated: written.updated, deleted: written.deleted };
+});

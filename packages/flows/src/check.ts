@@ -1,10 +1,5 @@
-import { readSnapshot, type Db } from "@kasse/db";
-import { createCartService } from "@kasse/modules/cart";
-import { createInventoryService } from "@kasse/modules/inventory";
-import { createOrderService } from "@kasse/modules/order";
-import { createPaymentService } from "@kasse/modules/payment";
-import { createProductService } from "@kasse/modules/product";
-import { createPromotionService } from "@kasse/modules/promotion";
+import { readSnapshot } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { completeCartWorkflow } from "./complete-cart";
 import { activeExecutionKeys, overdueExecutions } from "@kasse/workflows";
 
@@ -25,23 +20,21 @@ const BATCH = 1000;
 /**
  * The invariants `kasse check` verifies, read-only: each module checks its own tables with
  * aggregate SQL; the checks spanning modules page through one side by id, `BATCH` rows at a time,
- * and ask the other module about each batch. Each check stops after `cap` violations. All of them
+ * and ask the other module about each batch (`m`'s modules, bound to the snapshot). Each check stops after `cap` violations. All of them
  * read one snapshot (a read-only repeatable-read transaction), so a checkout committing meanwhile
  * cannot show up half done.
  * `recoveryEveryMs` is the worker's recovery interval: an execution whose lease expired longer ago
  * than that should have been resumed.
  */
-export function checkInvariants(db: Db, options: { recoveryEveryMs: number; cap?: number }): Promise<CheckResult[]> {
-  return readSnapshot(db, (tx) => checkSnapshot(tx, options.recoveryEveryMs, options.cap ?? 50));
+export function checkInvariants(
+  m: Modules,
+  options: { recoveryEveryMs: number; cap?: number },
+): Promise<CheckResult[]> {
+  return readSnapshot(m.db, (tx) => checkSnapshot(m.bindTo(tx), options.recoveryEveryMs, options.cap ?? 50));
 }
 
-async function checkSnapshot(db: Db, recoveryEveryMs: number, cap: number): Promise<CheckResult[]> {
-  const inventory = createInventoryService(db);
-  const payments = createPaymentService(db);
-  const orders = createOrderService(db);
-  const carts = createCartService(db);
-  const products = createProductService(db);
-  const promotions = createPromotionService(db);
+async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): Promise<CheckResult[]> {
+  const { db, inventory, payment: payments, order: orders, cart: carts, product: products, promotion: promotions } = m;
   return [
     {
       name: "inventory levels: quantities non-negative, reserved = the sum of their reservations",

@@ -1,21 +1,8 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
-import { createVariantInventoryItemsStep } from "@kasse/modules/inventory";
-import { setNewVariantPricesStep } from "@kasse/modules/pricing";
-import { createProductsStep, type ProductCreate, type VariantWrite } from "@kasse/modules/product";
-import { step, workflow } from "@kasse/workflows";
-import { applyVariantWrites, assertSalesChannels } from "./product-writes";
-
-/** The sales channels the products name must be live (400 naming the missing ones). Reads only. */
-const checkSalesChannelsStep = step("check-product-sales-channels", {
-  invoke: async (input: ProductCreate[], ctx) => {
-    await assertSalesChannels(
-      ctx.modules,
-      input.flatMap((p) => p.sales_channels ?? []),
-    );
-    return { output: null };
-  },
-});
+import { writeProductsStep, type ProductCreate } from "@kasse/modules/product";
+import { workflow } from "@kasse/workflows";
+import { applyCreatedVariants, assertSalesChannels, carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**
  * Creates products across the three modules that own them: the rows, options, variants and links
@@ -25,28 +12,22 @@ const checkSalesChannelsStep = step("check-product-sales-channels", {
  * all of it succeeded. Returns the new product ids in input order.
  */
 export const createProductsWorkflow = workflow("create-products", async (input: { products: ProductCreate[] }, ctx) => {
-  await ctx.run(checkSalesChannelsStep, input.products);
-  const writes = await ctx.run(createProductsStep, input.products);
-  const created: VariantWrite[] = writes.flatMap((w) => w.created);
-  const priced = created.flatMap((v) => (v.prices ? [{ variant_id: v.id, prices: v.prices }] : []));
-  if (priced.length) await ctx.run(setNewVariantPricesStep, priced);
-  const managed = created
-    .filter((v) => v.manage_inventory)
-    .map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title }));
-  if (managed.length) await ctx.run(createVariantInventoryItemsStep, managed);
-  return writes.map((w) => w.id);
+  await checkProductInput(ctx, input.products);
+  const written = await ctx.run(writeProductsStep, { create: input.products });
+  await carryVariantWrites(ctx, written.variants);
+  return written.created;
 });
 
 /**
- * Creates products inside `tx`, for writes that must be all or nothing with more than products:
- * a product batch (`batchProducts`) and the demo store's seed.
+ * Creates products inside the caller's transaction, for a write that must be all or nothing with
+ * more than products: the demo store's seed.
  */
 export async function createProductsIn(m: Modules, inputs: ProductCreate[]): Promise<string[]> {
   const ids: string[] = [];
   for (const input of inputs) {
     await assertSalesChannels(m, input.sales_channels);
     const write = await m.product.create(input);
-    await applyVariantWrites(m, write);
+    await applyCreatedVariants(m, write.created);
     await recordEvent(m.db, "product.created", { id: write.id });
     ids.push(write.id);
   }

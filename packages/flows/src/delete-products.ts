@@ -1,20 +1,14 @@
-import type { Modules } from "@kasse/modules";
-import { recordEvent } from "@kasse/modules/event";
-import { withEvents } from "./events";
-import { applyVariantWrites } from "./product-writes";
-
-/** Soft-deletes products inside `tx`, dropping their variants' prices and inventory links. */
-export async function deleteProductsIn(m: Modules, ids: string[]): Promise<string[]> {
-  const { variantIds } = await m.product.delete(ids);
-  await applyVariantWrites(m, { created: [], updated: [], deleted: variantIds });
-  for (const id of ids) await recordEvent(m.db, "product.deleted", { id });
-  return ids;
-}
+import { writeProductsStep } from "@kasse/modules/product";
+import { workflow } from "@kasse/workflows";
+import { carryVariantWrites } from "./product-writes";
 
 /**
- * Soft-deletes products (unknown ids: 404, nothing deleted) in one transaction; their handles
- * and skus become free for new products.
+ * Soft-deletes products (unknown ids: 404, nothing deleted; their handles and skus become free),
+ * then their variants' prices (pricing) and inventory links and items (inventory), each in its own
+ * step; a failing step puts the products, prices and items back. Returns the ids.
  */
-export function deleteProducts(m: Modules, ids: string[]): Promise<string[]> {
-  return withEvents(m, (t) => deleteProductsIn(t, ids));
-}
+export const deleteProductsWorkflow = workflow("delete-products", async (input: { ids: string[] }, ctx) => {
+  const written = await ctx.run(writeProductsStep, { delete: input.ids });
+  await carryVariantWrites(ctx, written.variants);
+  return written.deleted;
+});

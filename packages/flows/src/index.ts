@@ -20,6 +20,10 @@ import { requestOrderTransferWorkflow } from "./transfer-order";
 import { queueEventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
 import { createProductsWorkflow } from "./create-products";
+import { createRegionWorkflow, updateRegionWorkflow } from "./region-writes";
+import { updateProductsWorkflow, writeProductVariantsWorkflow } from "./update-products";
+import { deleteProductsWorkflow } from "./delete-products";
+import { batchProductsWorkflow } from "./batch-products";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
@@ -47,25 +51,29 @@ export const allWorkflows: AnyWorkflow[] = [
   updateStoreWorkflow,
   queueEventNotificationWorkflow,
   createProductsWorkflow,
+  createRegionWorkflow,
+  updateRegionWorkflow,
+  updateProductsWorkflow,
+  writeProductVariantsWorkflow,
+  deleteProductsWorkflow,
+  batchProductsWorkflow,
 ];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
 export { removeUserAccountWorkflow } from "./remove-user-account";
 export { removeCustomerAccountWorkflow } from "./remove-customer-account";
 export { acceptInviteWorkflow, type AcceptInviteInput } from "./accept-invite";
-// Product create is a saga over product, pricing and inventory; the other product writes are one
-// database transaction each (docs/CONVENTIONS.md says why).
+// Product writes over product, pricing and inventory are sagas; variant prices and options, one
+// module's writes, are one transaction each.
 export { createProductsWorkflow } from "./create-products";
 export {
-  updateProducts,
-  createProductVariants,
-  updateProductVariant,
-  deleteProductVariant,
+  updateProductsWorkflow,
+  writeProductVariantsWorkflow,
   setProductVariantPrices,
   productOptions,
 } from "./update-products";
-export { deleteProducts } from "./delete-products";
-export { batchProducts, type ProductBatch } from "./batch-products";
+export { deleteProductsWorkflow } from "./delete-products";
+export { batchProductsWorkflow, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export {
   requestOrderTransfer,
@@ -75,6 +83,13 @@ export {
 } from "./transfer-order";
 // Writes of one module naming another module's records: checked, then one call of the owning module.
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
+export { listSalesChannels, type SalesChannelQuery } from "./list-sales-channels";
+export {
+  createRegionWorkflow,
+  updateRegionWorkflow,
+  type RegionCreateBody,
+  type RegionUpdateBody,
+} from "./region-writes";
 export {
   createReservation,
   updateReservation,

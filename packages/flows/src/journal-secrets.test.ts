@@ -168,6 +168,12 @@ const noSecrets = [
   "complete-cart",
   "update-store",
   "create-products",
+  "update-products",
+  "write-product-variants",
+  "delete-products",
+  "batch-products",
+  "create-region",
+  "update-region",
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.

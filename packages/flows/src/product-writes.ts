@@ -1,38 +1,40 @@
-import { errors, isKasseError } from "@kasse/db";
+import { errors } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
-import type { ProductWrite, VariantWrite } from "@kasse/modules/product";
+import { updateVariantInventoryStep } from "@kasse/modules/inventory";
+import { replaceVariantPricesStep, type PriceInput } from "@kasse/modules/pricing";
+import type { VariantWrite, VariantWrites } from "@kasse/modules/product";
+import { step, type WorkflowContext } from "@kasse/workflows";
 
 /**
- * Carries a product write over to the modules that own the rest of a variant: prices of
- * created and re-priced variants (pricing), an inventory item for each new variant that
- * manages inventory (inventory), and cleanup of removed variants. Runs in the caller's
- * transaction so the product rows and these writes commit together.
+ * Carries a product write's variants over to the modules that own the rest of a variant, each in
+ * its own step: prices of created and re-priced variants, and removed variants' prices (pricing);
+ * an inventory item for each new variant that manages inventory, and removed variants' items
+ * (inventory). A step with nothing to do is not run.
  */
-export async function applyVariantWrites(
-  m: Modules,
-  write: Pick<ProductWrite, "created" | "updated" | "deleted">,
-): Promise<void> {
-  const { pricing, inventory } = m;
-  for (const variant of [...write.created, ...write.updated] as VariantWrite[]) {
-    if (variant.prices) await pricing.setVariantPrices(variant.id, variant.prices);
+export async function carryVariantWrites(ctx: WorkflowContext, variants: VariantWrites): Promise<void> {
+  const set = [...variants.created, ...variants.updated].flatMap((v) =>
+    v.prices ? [{ variant_id: v.id, prices: v.prices }] : [],
+  );
+  if (set.length || variants.deleted.length) await ctx.run(replaceVariantPricesStep, { set, remove: variants.deleted });
+  const create = managedItems(variants.created);
+  if (create.length || variants.deleted.length)
+    await ctx.run(updateVariantInventoryStep, { create, remove: variants.deleted });
+}
+
+/** The inventory items new variants that manage inventory get (same sku and title). */
+const managedItems = (created: VariantWrite[]) =>
+  created.filter((v) => v.manage_inventory).map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title }));
+
+/**
+ * Gives products created inside the caller's transaction their prices and inventory items, so
+ * they commit together (the demo store's seed, which is all or nothing with more than products).
+ */
+export async function applyCreatedVariants(m: Modules, created: VariantWrite[]): Promise<void> {
+  for (const variant of created) {
+    if (variant.prices) await m.pricing.setVariantPrices(variant.id, variant.prices);
   }
-  const managed = write.created.filter((v) => v.manage_inventory);
-  if (managed.length)
-    await inventory.createItemsForVariants(managed.map((v) => ({ variant_id: v.id, sku: v.sku, title: v.title })));
-  if (write.deleted.length) {
-    await pricing.deleteVariantPrices(write.deleted);
-    const unlinked = await inventory.unlinkVariants(write.deleted);
-    // As Medusa does, an inventory item used by no other variant goes with its variant (its sku
-    // becomes free). One still holding reservations stays, unlinked, for the orders that hold it.
-    for (const itemId of new Set(unlinked.map((l) => l.inventory_item_id))) {
-      if ((await inventory.variantIdsForItem(itemId)).length > 0) continue;
-      try {
-        await inventory.delete(itemId);
-      } catch (error) {
-        if (!(isKasseError(error) && error.type === "invalid_data")) throw error;
-      }
-    }
-  }
+  const managed = managedItems(created);
+  if (managed.length) await m.inventory.createItemsForVariants(managed);
 }
 
 /** Rejects sales channel ids that are not live channels (400 naming them). */
@@ -43,3 +45,27 @@ export async function assertSalesChannels(m: Modules, refs: Array<{ id: string }
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
 }
+
+/** What a product write names in other modules: sales channels, and variants' prices. */
+type ProductInput = { sales_channels?: Array<{ id: string }>; variants?: ReadonlyArray<{ prices?: PriceInput[] }> };
+
+/**
+ * Checks what product writes name in other modules before anything is written, so a refused
+ * write (400) changes nothing: the sales channels must be live, the variants' prices writable.
+ */
+export async function checkProductInput(ctx: WorkflowContext, products: ProductInput[]): Promise<void> {
+  const input = {
+    sales_channels: products.flatMap((p) => p.sales_channels ?? []),
+    prices: products.flatMap((p) => (p.variants ?? []).flatMap((v) => v.prices ?? [])),
+  };
+  if (input.sales_channels.length || input.prices.length) await ctx.run(checkProductInputStep, input);
+}
+
+/** The checks of {@link checkProductInput}. Reads only. */
+const checkProductInputStep = step("check-product-input", {
+  invoke: async (input: { sales_channels: Array<{ id: string }>; prices: PriceInput[] }, ctx) => {
+    await assertSalesChannels(ctx.modules, input.sales_channels);
+    ctx.modules.pricing.validate(input.prices);
+    return { output: null };
+  },
+});

@@ -251,7 +251,7 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
 
     const channel = await t.salesChannel.getOrCreateDefault();
     const apiKeys = t.apiKey;
-    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "seed", {
+    const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "", {
       token: options.publishableKey,
     });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
@@ -264,13 +264,13 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     const taxes = t.tax;
     await taxes.create(
       { country_code: "us", default_tax_rate: { rate: 0, code: "US-NONE", name: "No sales tax" } },
-      "seed",
+      "",
     );
     await taxes.create(
       { country_code: "de", default_tax_rate: { rate: 19, code: "DE-VAT", name: "Umsatzsteuer" } },
-      "seed",
+      "",
     );
-    await taxes.create({ country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } }, "seed");
+    await taxes.create({ country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } }, "");
 
     const locations = t.stockLocation;
     const location = await locations.create({ name: "Main Warehouse" });

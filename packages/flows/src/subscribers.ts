@@ -1,14 +1,14 @@
-import { errors, type Db } from "@kasse/db";
+import { errors } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
 import { step, workflow, type Engine } from "@kasse/workflows";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
-import { createFulfillmentRecordService } from "@kasse/modules/fulfillment";
 import type { NotificationInput } from "@kasse/modules/notification";
-import { createOrderService, type Order } from "@kasse/modules/order";
+import type { Order } from "@kasse/modules/order";
 import { sendNotificationWorkflow } from "./send-notification";
 
-/** What a subscriber may use: the database and the process's engine (its steps get the configured notification service). */
+/** What a subscriber may use: the process's modules and its engine (its steps get the configured notification service). */
 export interface SubscriberDeps {
-  db: Db;
+  modules: Modules;
   engine: Pick<Engine, "execute">;
 }
 
@@ -85,9 +85,7 @@ function orderData(order: Order): Record<string, unknown> {
 /** The order an event is about; null when it is gone or has no email (nobody to write to). */
 async function orderToNotify(deps: SubscriberDeps, orderId: unknown): Promise<Order | null> {
   if (typeof orderId !== "string") throw errors.unexpectedState("The event names no order");
-  const order = await createOrderService(deps.db)
-    .retrieve(orderId)
-    .catch(() => null);
+  const order = await deps.modules.order.retrieve(orderId).catch(() => null);
   return order?.email ? order : null;
 }
 
@@ -118,7 +116,7 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
     if (event.data.no_notification === true) return;
     const order = await orderToNotify(deps, event.data.order_id);
     if (!order) return;
-    const shipped = await createFulfillmentRecordService(deps.db).retrieve(String(event.data.id));
+    const shipped = await deps.modules.fulfillmentRecord.retrieve(String(event.data.id));
     const quantities = new Map(shipped.items.map((i) => [i.line_item_id, i.quantity]));
     const data = orderData(order);
     const items = order.items

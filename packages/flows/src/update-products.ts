@@ -1,67 +1,61 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
-import { withEvents } from "./events";
 import type { PriceInput } from "@kasse/modules/pricing";
-import type { OptionCreate, OptionUpdate, ProductUpdate, VariantCreate, VariantUpdate } from "@kasse/modules/product";
-import { applyVariantWrites, assertSalesChannels } from "./product-writes";
-
-/** Updates products inside `tx`; nested `options`/`variants` replace their sets. */
-export async function updateProductsIn(
-  m: Modules,
-  updates: Array<{ id: string; input: ProductUpdate }>,
-): Promise<string[]> {
-  for (const { id, input } of updates) {
-    await assertSalesChannels(m, input.sales_channels);
-    const write = await m.product.update(id, input);
-    await applyVariantWrites(m, write);
-    await recordEvent(m.db, "product.updated", { id });
-  }
-  return updates.map((u) => u.id);
-}
+import {
+  writeProductsStep,
+  writeProductVariantsStep,
+  type OptionCreate,
+  type OptionUpdate,
+  type ProductUpdate,
+  type ProductVariantWrites,
+} from "@kasse/modules/product";
+import { workflow } from "@kasse/workflows";
+import { withEvents } from "./events";
+import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**
- * Updates products (fields, links, options, variants with their prices) in one transaction.
+ * Updates products (fields, links, options, variants with their prices; nested `options`/`variants`
+ * replace their sets) across product, pricing and inventory, each in its own step. A failing step
+ * undoes the ones before it: the products, their prices and inventory links are put back as they
+ * were. Returns the ids.
  * @example
- * await updateProducts(app.modules, [{ id, input: { status: "published" } }]);
+ * await engine.execute(updateProductsWorkflow, { products: [{ id, input: { status: "published" } }] });
  */
-export function updateProducts(m: Modules, updates: Array<{ id: string; input: ProductUpdate }>): Promise<string[]> {
-  return withEvents(m, (t) => updateProductsIn(t, updates));
-}
+export const updateProductsWorkflow = workflow(
+  "update-products",
+  async (input: { products: Array<{ id: string; input: ProductUpdate }> }, ctx) => {
+    await checkProductInput(
+      ctx,
+      input.products.map((p) => p.input),
+    );
+    const written = await ctx.run(writeProductsStep, { update: input.products });
+    await carryVariantWrites(ctx, written.variants);
+    return written.updated;
+  },
+);
 
-/** Adds variants (with prices and inventory items) to a product in one transaction. */
-export function createProductVariants(m: Modules, productId: string, variants: VariantCreate[]): Promise<string[]> {
-  return withEvents(m, async (t) => {
-    const created = await t.product.createVariants(productId, variants);
-    await applyVariantWrites(t, { created, updated: [], deleted: [] });
-    await recordEvent(t.db, "product.updated", { id: productId });
-    return created.map((v) => v.id);
-  });
-}
+/**
+ * Adds, changes (with their prices when given) and removes variants of one product, as
+ * {@link updateProductsWorkflow} does for products: new variants get their prices and inventory
+ * items, removed ones lose theirs, and a failing step puts everything back. Returns the ids of the
+ * variants it created.
+ */
+export const writeProductVariantsWorkflow = workflow(
+  "write-product-variants",
+  async (input: ProductVariantWrites, ctx) => {
+    await checkProductInput(ctx, [
+      { variants: [...(input.create ?? []), ...(input.update ?? []).map((u) => u.input)] },
+    ]);
+    const variants = await ctx.run(writeProductVariantsStep, input);
+    await carryVariantWrites(ctx, variants);
+    return variants.created.map((v) => v.id);
+  },
+);
 
-/** Updates one variant and, when given, replaces its prices, in one transaction. */
-export function updateProductVariant(
-  m: Modules,
-  productId: string,
-  variantId: string,
-  input: VariantUpdate,
-): Promise<void> {
-  return withEvents(m, async (t) => {
-    const updated = await t.product.updateVariant(productId, variantId, input);
-    await applyVariantWrites(t, { created: [], updated: [updated], deleted: [] });
-    await recordEvent(t.db, "product.updated", { id: productId });
-  });
-}
-
-/** Removes one variant with its prices and inventory links, in one transaction. */
-export function deleteProductVariant(m: Modules, productId: string, variantId: string): Promise<void> {
-  return withEvents(m, async (t) => {
-    await t.product.deleteVariant(productId, variantId);
-    await applyVariantWrites(t, { created: [], updated: [], deleted: [variantId] });
-    await recordEvent(t.db, "product.updated", { id: productId });
-  });
-}
-
-/** Replaces a variant's base prices after checking it belongs to the product. */
+/**
+ * Replaces a variant's base prices after checking it belongs to the product: a pricing write
+ * (the product is only read), so one transaction.
+ */
 export function setProductVariantPrices(
   m: Modules,
   productId: string,
@@ -75,7 +69,7 @@ export function setProductVariantPrices(
   });
 }
 
-/** Option writes touch only the product module; they are here so routes call one place for product writes. */
+/** Option writes touch only the product module (one transaction); they are here so routes call one place for product writes. */
 export const productOptions = {
   create: (m: Modules, productId: string, input: OptionCreate) =>
     withEvents(m, async (t) => withUpdated(t, productId, await t.product.createOption(productId, input))),

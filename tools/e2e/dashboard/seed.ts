@@ -1,4 +1,4 @@
-import { adminApi, createApi } from "./api";
+import { adminApi, createApi, type Api } from "./api";
 import type { RunningKasse } from "./kasse";
 
 /** The records the detail pages open, created through Kasse's own API on top of the demo store. */
@@ -13,6 +13,25 @@ export interface Seeded {
   /** A variant in stock at the location, for the orders the actions place. */
   variantId: string;
   locationId: string;
+  /** The records the pages beyond the daily 20 open (collections, categories, settings, …). */
+  more: MoreRecords;
+}
+
+/** One record of each kind the further pages open, found in the demo store or created here. */
+interface MoreRecords {
+  collectionId: string;
+  categoryId: string;
+  customerGroupId: string;
+  campaignId: string;
+  reservationId: string;
+  taxRegionId: string;
+  shippingProfileId: string;
+  salesChannelId: string;
+  apiKeyId: string;
+  userId: string;
+  productTypeId: string;
+  productTagId: string;
+  variantId: string;
 }
 
 type Json = Record<string, unknown>;
@@ -87,6 +106,58 @@ export async function seedStore(kasse: RunningKasse): Promise<Seeded> {
     regionId: region.id,
     variantId,
     locationId,
+    more: await seedMoreRecords(admin, {
+      customerGroupId: customer_group.id,
+      inventoryItemId,
+      locationId,
+      productId: product.id,
+      variantId,
+    }),
+  };
+}
+
+/**
+ * The records the pages beyond the daily 20 open: the demo store's first collection, category, tax
+ * region, shipping profile, sales channel, key, user and tag, and what it has none of (a campaign, a
+ * product type, a reservation) created through the API.
+ */
+async function seedMoreRecords(
+  admin: Api,
+  known: { customerGroupId: string; inventoryItemId: string; locationId: string; productId: string; variantId: string },
+): Promise<MoreRecords> {
+  const first = async (path: string, key: string): Promise<string> => {
+    const page = await admin<Record<string, Array<{ id: string }>>>("GET", `/admin/${path}?limit=1`);
+    const id = page[key]?.[0]?.id;
+    if (!id) throw new Error(`the demo store has no ${key}`);
+    return id;
+  };
+  const { campaign } = await admin<{ campaign: { id: string } }>("POST", "/admin/campaigns", {
+    name: "Autumn",
+    campaign_identifier: "autumn-2026",
+  });
+  const { product_type } = await admin<{ product_type: { id: string } }>("POST", "/admin/product-types", {
+    value: "Apparel",
+  });
+  const { reservation } = await admin<{ reservation: { id: string } }>("POST", "/admin/reservations", {
+    inventory_item_id: known.inventoryItemId,
+    location_id: known.locationId,
+    quantity: 1,
+    description: "Held for a phone order",
+  });
+  return {
+    collectionId: await first("collections", "collections"),
+    categoryId: await first("product-categories", "product_categories"),
+    customerGroupId: known.customerGroupId,
+    campaignId: campaign.id,
+    reservationId: reservation.id,
+    taxRegionId: await first("tax-regions", "tax_regions"),
+    shippingProfileId: await first("shipping-profiles", "shipping_profiles"),
+    salesChannelId: await first("sales-channels", "sales_channels"),
+    apiKeyId: await first("api-keys", "api_keys"),
+    userId: await first("users", "users"),
+    productTypeId: product_type.id,
+    productTagId: await first("product-tags", "product_tags"),
+    variantId: known.variantId,
   };
 }
 

@@ -2,7 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox
 import type { FastifyContextConfig, FastifyRequest } from "fastify";
 import { Id } from "@kasse/db";
 import type { App } from "../app";
-import { parseFields, project } from "./fields";
+import { parseFields, project, type FieldSelection } from "./fields";
 import { Answer, Deleted, ListAnswer, RetrieveQuery, listResponse } from "./schemas";
 
 type ListFilters<Q extends TObject> = Omit<Static<Q>, "limit" | "offset" | "order" | "fields">;
@@ -19,8 +19,11 @@ export interface Crud<V, Q extends TObject, C extends TSchema, U extends TSchema
   view: TSchema;
   /** The path parameter, `{id: Id()}` unless given; its one key names it (`{code: CurrencyCode()}`). */
   params?: TObject;
-  /** Shapes what the module answers before it is sent (e.g. ids replaced by the records), one page at a time. */
-  present?(items: V[]): Promise<unknown[]>;
+  /**
+   * Shapes what the module answers before it is sent (e.g. ids replaced by the records), one page
+   * at a time; on reads `selection` is the request's `fields`, for relations loaded only when asked.
+   */
+  present?(items: V[], selection?: FieldSelection): Promise<unknown[]>;
   list?: { query: Q; run(filters: ListFilters<Q>, page: Page): Promise<{ items: V[]; count: number }> };
   retrieve?(id: string): Promise<V>;
   /** `view` answers the created resource when it differs from the others' (a secret shown once); `request` names the creating actor. */
@@ -72,8 +75,9 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
   const [name] = Object.keys(params.properties);
   const path = `${crud.path}/:${name}`;
   const idOf = (request: { params: unknown }) => (request.params as Record<string, string>)[name!]!;
-  const present = async (items: V[]) => (crud.present ? crud.present(items) : items);
-  const presentOne = async (item: V) => (await present([item]))[0];
+  const present = async (items: V[], selection?: FieldSelection) =>
+    crud.present ? crud.present(items, selection) : items;
+  const presentOne = async (item: V, selection?: FieldSelection) => (await present([item], selection))[0];
   const { list, retrieve, create, update, delete: remove } = crud;
 
   if (list) {
@@ -83,7 +87,8 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
       async (request) => {
         const { limit, offset, order, fields, ...filters } = request.query as Static<Q> & Page & { fields?: string };
         const { items, count } = await list.run(filters as ListFilters<Q>, { limit, offset, order });
-        return listResponse(crud.many, project(await present(items), parseFields(fields)), count, { limit, offset });
+        const selection = parseFields(fields);
+        return listResponse(crud.many, project(await present(items, selection), selection), count, { limit, offset });
       },
     );
   }
@@ -101,9 +106,8 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
       path,
       { schema: { params, querystring: RetrieveQuery, response: Answer(crud.one, crud.view) } },
       async (request) => {
-        return {
-          [crud.one]: project(await presentOne(await retrieve(idOf(request))), parseFields(request.query.fields)),
-        };
+        const selection = parseFields(request.query.fields);
+        return { [crud.one]: project(await presentOne(await retrieve(idOf(request)), selection), selection) };
       },
     );
   }

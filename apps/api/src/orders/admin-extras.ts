@@ -3,6 +3,7 @@ import { Extend, MoneyView, OrNull, View } from "@kasse/db";
 import { CustomerResponse } from "@kasse/modules/customer";
 import { VariantInventoryItemView } from "@kasse/modules/inventory";
 import { ProductVariantView } from "@kasse/modules/product";
+import { PromotionResponse } from "@kasse/modules/promotion";
 import { RegionView } from "@kasse/modules/region";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import type { Modules } from "@kasse/modules";
@@ -32,6 +33,13 @@ const OrderVariantView = Extend(ProductVariantView, {
   inventory_items: Type.Optional(Type.Array(VariantInventoryItemView)),
 });
 
+/** A promotion the order used at checkout, with what it gave the order (`amount`, in the order's currency). */
+const OrderPromotionView = Extend(PromotionResponse, { amount: MoneyView() }, [
+  "application_method",
+  "rules",
+  "campaign",
+]);
+
 /**
  * An order as the Admin API shows it: {@link OrderDetailView} plus what Medusa's dashboard reads:
  * the totals before discounts (`original_*`), `refundable_total`, store credit (`credit_lines`,
@@ -50,6 +58,7 @@ export const AdminOrderView = Extend(OrderDetailView, {
   customer: Type.Optional(OrNull(CustomerResponse)),
   sales_channel: Type.Optional(OrNull(SalesChannelView)),
   region: Type.Optional(OrNull(RegionView)),
+  promotions: Type.Optional(Type.Array(OrderPromotionView)),
 });
 
 type Line = { subtotal: number; discount_total: number; tax_total: number; variant_id: string | null };
@@ -83,7 +92,7 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
   const regionIds = want("region") ? ids((o) => [o.region_id]) : [];
   const variantIds = want("items.variant") ? ids((o) => (o.items as Line[]).map((i) => i.variant_id)) : [];
   const page = (n: number) => ({ limit: n, offset: 0 });
-  const [customers, channels, regions, variants, links] = await Promise.all([
+  const [customers, channels, regions, variants, links, promotions] = await Promise.all([
     customerIds.length ? modules.customer.list({ id: customerIds }, page(customerIds.length)).then((r) => r.items) : [],
     channelIds.length
       ? modules.salesChannel.list({ id: channelIds }, page(channelIds.length)).then((r) => r.items)
@@ -94,6 +103,12 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
       : [],
     variantIds.length && wants(selection, "items.variant.inventory_items")
       ? modules.inventory.listVariantInventoryItems(variantIds)
+      : undefined,
+    want("promotions")
+      ? orderPromotions(
+          modules,
+          orders.map((o) => o.id),
+        )
       : undefined,
   ]);
   const productIds = [...new Set(variants.map((v) => v.product_id))];
@@ -171,6 +186,30 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
       ...(regionIds.length || want("region")
         ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null }
         : {}),
+      ...(promotions ? { promotions: promotions.get(o.id) ?? [] } : {}),
     };
   });
+}
+
+/**
+ * The promotions each order used at checkout (`fields=*promotions`), each with what it gave the
+ * order: the order module's record of the use, joined to the promotions still live (a deleted
+ * promotion is no longer shown, as Medusa drops its link). A fixed number of queries for the whole page, whatever its size.
+ */
+async function orderPromotions(modules: Modules, orderIds: string[]) {
+  const uses = await modules.order.promotionsOf(orderIds);
+  const ids = [...new Set([...uses.values()].flat().map((u) => u.promotion_id))];
+  const found = ids.length ? (await modules.promotion.list({ id: ids }, { limit: ids.length, offset: 0 })).items : [];
+  const byId = new Map(
+    found.map(({ application_method: _m, rules: _r, campaign: _c, ...promotion }) => [promotion.id, promotion]),
+  );
+  return new Map(
+    [...uses].map(([orderId, list]) => [
+      orderId,
+      list.flatMap(({ promotion_id, amount }) => {
+        const promotion = byId.get(promotion_id);
+        return promotion ? [{ ...promotion, amount }] : [];
+      }),
+    ]),
+  );
 }

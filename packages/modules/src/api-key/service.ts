@@ -186,6 +186,11 @@ export function createApiKeyService(db: Db) {
       return found ?? null;
     },
 
+    /** The sales channels of the given publishable keys (the `publishable_key_id` filter of a channel list). */
+    async salesChannelIdsOfKeys(keyIds: string[]): Promise<string[]> {
+      return [...new Set([...(await channelsOf(keyIds, db)).values()].flat())];
+    },
+
     /** The active publishable key with this token and its sales channel ids, or null. */
     async resolvePublishable(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null> {
       const [found] = await db

@@ -208,6 +208,17 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       return rows.map((r) => r.id);
     },
 
+    /** The providers (`emailpass`, OAuth ids) `actorId` can sign in with as `actorType`, each named once. */
+    async providerIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ provider: providerIdentity.provider })
+        .from(providerIdentity)
+        .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
+        .where(and(sql`${authIdentity.app_metadata} ->> ${actorKey(actorType)} = ${actorId}`, liveIdentity))
+        .orderBy(asc(providerIdentity.provider));
+      return rows.map((r) => r.provider);
+    },
+
     /** Removes the identity's link to its actor of `actorType` (the compensation of {@link linkActor}). */
     async unlinkActor(id: string, actorType: string): Promise<void> {
       await db

@@ -10,4 +10,5 @@ export {
   type StockAdjustment,
   type ReserveForLinesInput,
 } from "./service";
+export type { DetachedVariants } from "./variant-links";
 export * from "./steps";

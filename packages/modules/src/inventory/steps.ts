@@ -1,6 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { step, type StepContext } from "@kasse/workflows";
 import { inventoryLevel } from "./schema";
+import type { DetachedVariants } from "./variant-links";
 import { type ConsumedReservation, type Reservation, type ReserveForLinesInput, type StockAdjustment } from "./service";
 
 /** A reservation as steps journal it (JSON: no dates). */
@@ -106,16 +107,26 @@ export const receiveVariantsStep = step("receive-variant-stock", {
 const negate = (adjustments: StockAdjustment[]) => adjustments.map((a) => ({ ...a, adjustment: -a.adjustment }));
 
 /**
- * An inventory item for each new variant that manages inventory, linked to it. Compensation
- * unlinks and deletes those items (new and unreserved, so nothing refuses it).
+ * Carries variant writes over to inventory: an inventory item for each new variant that manages
+ * inventory, linked to it, and removed variants detached (their links, and items no other variant
+ * uses). Compensation deletes the new items (new and unreserved, so nothing refuses it) and puts
+ * back what was detached, as it was.
  */
-export const createVariantInventoryItemsStep = step("create-variant-inventory-items", {
-  invoke: async (input: Array<{ variant_id: string; sku: string | null; title: string }>, ctx) => {
-    const links = await ctx.modules.inventory.createItemsForVariants(input);
-    return { output: links, compensateInput: links };
+export const updateVariantInventoryStep = step("update-variant-inventory", {
+  invoke: async (
+    input: { create: Array<{ variant_id: string; sku: string | null; title: string }>; remove: string[] },
+    ctx,
+  ) => {
+    const created = await ctx.modules.inventory.createItemsForVariants(input.create);
+    const detached = await ctx.modules.inventory.detachVariants(input.remove);
+    return { output: created, compensateInput: { created, detached } };
   },
-  compensate: async (links: Array<{ variant_id: string; inventory_item_id: string }>, ctx) => {
-    await ctx.modules.inventory.unlinkVariants(links.map((l) => l.variant_id));
-    for (const { inventory_item_id } of links) await ctx.modules.inventory.delete(inventory_item_id);
+  compensate: async (
+    undo: { created: Array<{ variant_id: string; inventory_item_id: string }>; detached: DetachedVariants },
+    ctx,
+  ) => {
+    await ctx.modules.inventory.unlinkVariants(undo.created.map((l) => l.variant_id));
+    for (const { inventory_item_id } of undo.created) await ctx.modules.inventory.delete(inventory_item_id);
+    await ctx.modules.inventory.reattachVariants(undo.detached);
   },
 });

@@ -1,7 +1,31 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, transaction, type Db } from "@kasse/db";
-import { inventoryItem, inventoryItemVariant, inventoryLevel } from "./schema";
-import { insertItems, liveItem } from "./rows";
+import {
+  errors,
+  generateId,
+  isKasseError,
+  queryRows,
+  readRows,
+  restoreRows,
+  transaction,
+  type Db,
+  type RowSnapshot,
+} from "@kasse/db";
+import {
+  inventoryItem,
+  inventoryItemVariant,
+  inventoryLevel,
+  type InventoryItemRow,
+  type InventoryLevelRow,
+} from "./schema";
+import { insertItems, liveItem, liveLevel } from "./rows";
+
+/** What {@link VariantLinkMethods.detachVariants} removed, for {@link VariantLinkMethods.reattachVariants} to put back. */
+export interface DetachedVariants {
+  links: Array<RowSnapshot<typeof inventoryItemVariant.$inferSelect>>;
+  /** The items that went with their last variant, and their levels, as they were. */
+  items: Array<RowSnapshot<InventoryItemRow>>;
+  levels: Array<RowSnapshot<InventoryLevelRow>>;
+}
 import type { ItemMethods } from "./items";
 import type { LevelMethods } from "./levels";
 
@@ -54,6 +78,42 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
         inventory_item_id: inventoryItemVariant.inventory_item_id,
         required_quantity: inventoryItemVariant.required_quantity,
       });
+    },
+
+    /**
+     * Removed variants: their links go and, as Medusa does, an inventory item used by no other
+     * variant goes with its variant (its sku becomes free). One still holding reservations stays,
+     * unlinked, for the orders that hold it. Returns what it removed, as it was.
+     */
+    async detachVariants(variantIds: string[]): Promise<DetachedVariants> {
+      const detached: DetachedVariants = { links: [], items: [], levels: [] };
+      if (variantIds.length === 0) return detached;
+      detached.links = await readRows(db, inventoryItemVariant, inArray(inventoryItemVariant.variant_id, variantIds), {
+        lock: true,
+      });
+      await db.delete(inventoryItemVariant).where(inArray(inventoryItemVariant.variant_id, variantIds));
+      for (const itemId of new Set(detached.links.map((l) => l.inventory_item_id))) {
+        if ((await variantLinks.variantIdsForItem(itemId)).length > 0) continue;
+        const [item] = await readRows(db, inventoryItem, and(eq(inventoryItem.id, itemId), liveItem));
+        if (!item) continue;
+        const levels = await readRows(db, inventoryLevel, and(eq(inventoryLevel.inventory_item_id, itemId), liveLevel));
+        try {
+          await items.delete(itemId);
+        } catch (error) {
+          if (!(isKasseError(error) && error.type === "invalid_data")) throw error;
+          continue;
+        }
+        detached.items.push(item);
+        detached.levels.push(...levels);
+      }
+      return detached;
+    },
+
+    /** Puts back what {@link detachVariants} removed: the items with their levels, then the links. */
+    async reattachVariants(detached: DetachedVariants): Promise<void> {
+      await restoreRows(db, inventoryItem, detached.items);
+      await restoreRows(db, inventoryLevel, detached.levels);
+      await restoreRows(db, inventoryItemVariant, detached.links);
     },
 
     /** The live inventory items of each variant, in one query. */

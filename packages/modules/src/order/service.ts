@@ -497,6 +497,26 @@ export function createOrderService(db: Db) {
     },
 
     /**
+     * The promotions each of `orderIds` used at checkout and what each gave it (minor units of the
+     * order's currency), by order id, in promotion id order: one query for all the orders.
+     */
+    async promotionsOf(orderIds: string[]): Promise<Map<string, Array<{ promotion_id: string; amount: number }>>> {
+      const byOrder = new Map<string, Array<{ promotion_id: string; amount: number }>>();
+      if (!orderIds.length) return byOrder;
+      const rows = await db
+        .select()
+        .from(orderPromotion)
+        .where(inArray(orderPromotion.order_id, orderIds))
+        .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id));
+      for (const { order_id, promotion_id, amount } of rows) {
+        const list = byOrder.get(order_id) ?? [];
+        list.push({ promotion_id, amount });
+        byOrder.set(order_id, list);
+      }
+      return byOrder;
+    },
+
+    /**
      * One page (by id) of the lines of live, not canceled orders still owing units (ordered more
      * than fulfilled): what their reservations should hold. `cart_line_item_id` is what checkout reserved under.
      */

@@ -8,7 +8,7 @@ export {
   type PricingContext,
 } from "./calculate";
 export type { Price, PriceInput } from "./prices";
-export { createPricingService, type PricingService, type PriceContext } from "./service";
+export { createPricingService, type PricingService, type PriceContext, type VariantPricesSnapshot } from "./service";
 export {
   createPriceListService,
   type PriceListService,

@@ -1,8 +1,17 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { errors, generateId, readRows, restoreRows, transaction, type Db, type RowSnapshot } from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
-import { price, priceList, pricePreference } from "./schema";
+import { price, priceList, pricePreference, type PriceRow } from "./schema";
+
+/** Variants' prices as they were before {@link PricingService.replaceVariantPrices} changed them. */
+export interface VariantPricesSnapshot {
+  /** Variants whose base prices were replaced. */
+  based: string[];
+  /** Variants whose every price (base and price list) was deleted. */
+  removed: string[];
+  rows: Array<RowSnapshot<PriceRow>>;
+}
 
 /** Who is buying, where and how many: what `calculatePrices` needs. */
 export interface PriceContext {
@@ -10,6 +19,15 @@ export interface PriceContext {
   region_id?: string;
   quantity?: number;
   customer_group_ids?: string[];
+}
+
+/** The base prices of `based` variants and every price of `removed` ones. */
+function touched(based: string[], removed: string[]) {
+  return or(
+    based.length ? and(inArray(price.variant_id, based), isNull(price.price_list_id)) : undefined,
+    removed.length ? inArray(price.variant_id, removed) : undefined,
+    sql`false`,
+  );
 }
 
 /**
@@ -21,6 +39,11 @@ export interface PriceContext {
  */
 export function createPricingService(db: Db) {
   const service = {
+    /** Refuses prices that cannot be written (400), before a saga writes anything else. Reads nothing. */
+    validate(prices: readonly PriceInput[]): void {
+      validatePrices(prices);
+    },
+
     /** Replaces the variant's base prices (price list prices are left alone). */
     async setVariantPrices(variantId: string, prices: PriceInput[]): Promise<Price[]> {
       validatePrices(prices);
@@ -59,6 +82,31 @@ export function createPricingService(db: Db) {
     async deleteVariantPrices(variantIds: string[]): Promise<void> {
       if (variantIds.length === 0) return;
       await db.delete(price).where(inArray(price.variant_id, variantIds));
+    },
+
+    /**
+     * Replaces the base prices of the `set` variants and deletes every price of the `remove` ones
+     * (their variants are gone), returning the prices it replaced so
+     * {@link restoreVariantPrices} can put them back.
+     */
+    async replaceVariantPrices(input: {
+      set: Array<{ variant_id: string; prices: PriceInput[] }>;
+      remove: string[];
+    }): Promise<VariantPricesSnapshot> {
+      for (const { prices } of input.set) validatePrices(prices);
+      const based = [...new Set(input.set.map((s) => s.variant_id))];
+      const removed = [...new Set(input.remove)];
+      const rows = await readRows(db, price, touched(based, removed));
+      for (const { variant_id, prices } of input.set) await service.setVariantPrices(variant_id, prices);
+      await service.deleteVariantPrices(removed);
+      return { based, removed, rows };
+    },
+
+    /** Puts back the prices a {@link replaceVariantPrices} replaced (the ones it wrote go). */
+    async restoreVariantPrices(snapshot: VariantPricesSnapshot): Promise<void> {
+      if (snapshot.based.length + snapshot.removed.length === 0) return;
+      await db.delete(price).where(touched(snapshot.based, snapshot.removed));
+      await restoreRows(db, price, snapshot.rows);
     },
 
     /**

@@ -1,8 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { generateId } from "@kasse/db";
+import { generateId, type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { pricePreference } from "./schema";
 import type { PriceInput } from "./prices";
+import type { VariantPricesSnapshot } from "./service";
 
 /** Whether prices in a currency include tax, as set from the store's currencies. */
 export interface CurrencyTaxInclusion {
@@ -10,7 +11,56 @@ export interface CurrencyTaxInclusion {
   is_tax_inclusive: boolean;
 }
 
+/** Whether prices in a region include tax (Medusa's region form sets it with the region). */
+export interface RegionTaxInclusion {
+  region_id: string;
+  is_tax_inclusive: boolean;
+}
+
+type Preference = { attribute: "currency_code" | "region_id"; value: string; is_tax_inclusive: boolean };
 type Undo = Array<{ id: string; created: boolean; is_tax_inclusive: boolean }>;
+
+/** Sets each preference's flag inside the step's transaction (creating it when missing); returns how to undo it. */
+async function setPreferences(tx: Db, preferences: Preference[]): Promise<Undo> {
+  const undo: Undo = [];
+  for (const { attribute, value, is_tax_inclusive } of preferences) {
+    const [existing] = await tx
+      .select()
+      .from(pricePreference)
+      .where(
+        and(
+          eq(pricePreference.attribute, attribute),
+          eq(pricePreference.value, value),
+          isNull(pricePreference.deleted_at),
+        ),
+      );
+    if (existing) {
+      if (existing.is_tax_inclusive === is_tax_inclusive) continue;
+      await tx
+        .update(pricePreference)
+        .set({ is_tax_inclusive, updated_at: new Date() })
+        .where(eq(pricePreference.id, existing.id));
+      undo.push({ id: existing.id, created: false, is_tax_inclusive: existing.is_tax_inclusive });
+    } else {
+      const id = generateId("prpref");
+      await tx.insert(pricePreference).values({ id, attribute, value, is_tax_inclusive });
+      undo.push({ id, created: true, is_tax_inclusive: false });
+    }
+  }
+  return undo;
+}
+
+/** Puts back the flags {@link setPreferences} changed and removes the preferences it created. */
+async function undoPreferences(undo: Undo, tx: Db): Promise<void> {
+  for (const entry of undo) {
+    if (entry.created) await tx.delete(pricePreference).where(eq(pricePreference.id, entry.id));
+    else
+      await tx
+        .update(pricePreference)
+        .set({ is_tax_inclusive: entry.is_tax_inclusive })
+        .where(eq(pricePreference.id, entry.id));
+  }
+}
 
 /**
  * Sets the `currency_code` price preference of each currency (creating it when missing); undone by
@@ -18,56 +68,41 @@ type Undo = Array<{ id: string; created: boolean; is_tax_inclusive: boolean }>;
  */
 export const setCurrencyTaxInclusionStep = step("set-currency-tax-inclusion", {
   invoke: async (input: CurrencyTaxInclusion[], ctx) => {
-    const undo: Undo = [];
-    for (const { currency_code, is_tax_inclusive } of input) {
-      const value = currency_code.toLowerCase();
-      const [existing] = await ctx.tx
-        .select()
-        .from(pricePreference)
-        .where(
-          and(
-            eq(pricePreference.attribute, "currency_code"),
-            eq(pricePreference.value, value),
-            isNull(pricePreference.deleted_at),
-          ),
-        );
-      if (existing) {
-        if (existing.is_tax_inclusive === is_tax_inclusive) continue;
-        await ctx.tx
-          .update(pricePreference)
-          .set({ is_tax_inclusive, updated_at: new Date() })
-          .where(eq(pricePreference.id, existing.id));
-        undo.push({ id: existing.id, created: false, is_tax_inclusive: existing.is_tax_inclusive });
-      } else {
-        const id = generateId("prpref");
-        await ctx.tx.insert(pricePreference).values({ id, attribute: "currency_code", value, is_tax_inclusive });
-        undo.push({ id, created: true, is_tax_inclusive: false });
-      }
-    }
+    const undo = await setPreferences(
+      ctx.tx,
+      input.map((c) => ({
+        attribute: "currency_code",
+        value: c.currency_code.toLowerCase(),
+        is_tax_inclusive: c.is_tax_inclusive,
+      })),
+    );
     return { output: null, compensateInput: undo };
   },
-  compensate: async (undo: Undo, ctx) => {
-    for (const entry of undo) {
-      if (entry.created) await ctx.tx.delete(pricePreference).where(eq(pricePreference.id, entry.id));
-      else
-        await ctx.tx
-          .update(pricePreference)
-          .set({ is_tax_inclusive: entry.is_tax_inclusive })
-          .where(eq(pricePreference.id, entry.id));
-    }
+  compensate: (undo: Undo, ctx) => undoPreferences(undo, ctx.tx),
+});
+
+/** Sets the `region_id` price preference of each region, as {@link setCurrencyTaxInclusionStep} does for currencies. */
+export const setRegionTaxInclusionStep = step("set-region-tax-inclusion", {
+  invoke: async (input: RegionTaxInclusion[], ctx) => {
+    const undo = await setPreferences(
+      ctx.tx,
+      input.map((r) => ({ attribute: "region_id", value: r.region_id, is_tax_inclusive: r.is_tax_inclusive })),
+    );
+    return { output: null, compensateInput: undo };
   },
+  compensate: (undo: Undo, ctx) => undoPreferences(undo, ctx.tx),
 });
 
 /**
- * Gives new variants their base prices. Compensation removes those variants' prices: they had
- * none before (a re-pricing of existing variants is not this step's to undo).
+ * Replaces the base prices of the `set` variants (new or re-priced) and deletes every price of the
+ * `remove` ones (removed variants). Compensation puts back exactly the prices it replaced.
  */
-export const setNewVariantPricesStep = step("set-new-variant-prices", {
-  invoke: async (input: Array<{ variant_id: string; prices: PriceInput[] }>, ctx) => {
-    for (const { variant_id, prices } of input) await ctx.modules.pricing.setVariantPrices(variant_id, prices);
-    return { output: null, compensateInput: input.map((v) => v.variant_id) };
+export const replaceVariantPricesStep = step("replace-variant-prices", {
+  invoke: async (input: { set: Array<{ variant_id: string; prices: PriceInput[] }>; remove: string[] }, ctx) => {
+    const before = await ctx.modules.pricing.replaceVariantPrices(input);
+    return { output: null, compensateInput: before };
   },
-  compensate: async (variantIds: string[], ctx) => {
-    await ctx.modules.pricing.deleteVariantPrices(variantIds);
+  compensate: async (before: VariantPricesSnapshot, ctx) => {
+    await ctx.modules.pricing.restoreVariantPrices(before);
   },
 });

@@ -76,7 +76,7 @@ export function createCollectionService(db: Db) {
   });
   const service = {
     async create(input: CollectionCreate): Promise<ProductCollectionRow> {
-      const handle = input.handle ?? (await generatedHandle(db, productCollection, input.title, "collection"));
+      const handle = input.handle || (await generatedHandle(db, productCollection, input.title, "collection"));
       try {
         const [row] = await db
           .insert(productCollection)
@@ -148,8 +148,11 @@ export function createCollectionService(db: Db) {
 /** A category with its tree neighbours, as Medusa's Admin and Store APIs show it. */
 export type ProductCategory = ProductCategoryRow & {
   category_children: ProductCategory[];
-  parent_category?: ProductCategoryRow | null;
+  parent_category?: CategoryParent | null;
 };
+
+/** A category's parent, and with `include_ancestors_tree` its own parent up to the root. */
+export type CategoryParent = ProductCategoryRow & { parent_category?: CategoryParent | null };
 
 /** Filters of category lists. */
 export interface CategoryFilters {
@@ -163,9 +166,13 @@ export interface CategoryFilters {
   is_internal?: boolean;
 }
 
-/** Options of category reads: `include_descendants_tree` nests every descendant, else direct children. */
+/**
+ * Options of category reads: `include_descendants_tree` nests every descendant, else direct
+ * children; `include_ancestors_tree` nests each parent's parent up to the root, else the parent alone.
+ */
 export interface CategoryReadOptions {
   include_descendants_tree?: boolean;
+  include_ancestors_tree?: boolean;
   /** Restrict the children shown (the Store shows only active, public ones). */
   children?: { is_active?: boolean; is_internal?: boolean };
 }
@@ -177,7 +184,7 @@ export interface CategoryReadOptions {
 export function createCategoryService(db: Db) {
   const live = isNull(productCategory.deleted_at);
 
-  /** Attaches children (or whole subtrees) and parents to a page: two queries. */
+  /** Attaches children (or whole subtrees) and parents (or whole ancestries, read off `mpath`) to a page: two queries. */
   async function withTree(
     rows: ProductCategoryRow[],
     options: CategoryReadOptions,
@@ -195,7 +202,13 @@ export function createCategoryService(db: Db) {
           productCategory.parent_category_id,
           rows.map((r) => r.id),
         );
-    const parentIds = [...new Set(rows.map((r) => r.parent_category_id).filter((v): v is string => !!v))];
+    const parentIds = [
+      ...new Set(
+        options.include_ancestors_tree
+          ? rows.flatMap((r) => r.mpath.split(".").slice(0, -1))
+          : rows.map((r) => r.parent_category_id).filter((v): v is string => !!v),
+      ),
+    ];
     const [descendants, parents] = await Promise.all([
       tx
         .select()
@@ -222,10 +235,14 @@ export function createCategoryService(db: Db) {
       ),
     });
     const parentById = new Map(parents.map((p) => [p.id, p]));
-    return rows.map((row) => ({
-      ...build(row),
-      parent_category: row.parent_category_id ? (parentById.get(row.parent_category_id) ?? null) : null,
-    }));
+    const parentOf = (id: string | null): CategoryParent | null => {
+      const parent = id ? parentById.get(id) : undefined;
+      if (!parent) return null;
+      return options.include_ancestors_tree
+        ? { ...parent, parent_category: parentOf(parent.parent_category_id) }
+        : parent;
+    };
+    return rows.map((row) => ({ ...build(row), parent_category: parentOf(row.parent_category_id) }));
   }
 
   /** Closes the rank gap left at `rank` among the children of `parentId`. */
@@ -279,7 +296,7 @@ export function createCategoryService(db: Db) {
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
-        const handle = input.handle ?? (await generatedHandle(t, productCategory, input.name, "category"));
+        const handle = input.handle || (await generatedHandle(t, productCategory, input.name, "category"));
         const rank = await openGap(parentId, input.rank, t);
         try {
           const [row] = await t

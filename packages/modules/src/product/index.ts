@@ -12,6 +12,6 @@ export {
   type ProductReadOptions,
   type ProductCategory,
 } from "./service";
-export type { CollectionFilters, CategoryFilters, CategoryReadOptions, ValueFilters } from "./catalog";
+export type { CollectionFilters, CategoryFilters, CategoryParent, CategoryReadOptions, ValueFilters } from "./catalog";
 export { toHandle } from "./handle";
 export * from "./steps";

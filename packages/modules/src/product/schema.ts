@@ -6,6 +6,7 @@ import {
   Code,
   Count,
   CurrencyCode,
+  BlankableHandle,
   Handle,
   Id,
   LongText,
@@ -469,8 +470,7 @@ const productFields = {
 export const ProductCreate = Type.Object(
   {
     ...productFields,
-    // Empty: generated from the title, as when absent (Medusa's product form sends the blank field).
-    handle: Type.Optional(Type.Union([Handle(), Type.Literal("")])),
+    handle: Type.Optional(BlankableHandle()),
     options: Type.Array(OptionCreate, { minItems: 1 }),
     variants: Type.Optional(Type.Array(VariantCreate)),
   },
@@ -496,29 +496,37 @@ export type ProductBatchUpdate = Static<typeof ProductBatchUpdate>;
 
 /** Body of `POST /admin/collections`. */
 export const CollectionCreate = Type.Object(
-  { title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() },
+  { title: Title({ minLength: 1 }), handle: Type.Optional(BlankableHandle()), metadata: OptionalMetadata() },
   { additionalProperties: false },
 );
 export type CollectionCreate = Static<typeof CollectionCreate>;
-export const CollectionUpdate = Type.Partial(CollectionCreate, { additionalProperties: false });
+export const CollectionUpdate = Type.Partial(
+  Type.Object(
+    { title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() },
+    { additionalProperties: false },
+  ),
+  { additionalProperties: false },
+);
 export type CollectionUpdate = Static<typeof CollectionUpdate>;
+
+const categoryFields = {
+  name: Title({ minLength: 1 }),
+  description: Type.Optional(LongText()),
+  handle: Type.Optional(Handle()),
+  parent_category_id: Optional(Id()),
+  is_active: Type.Optional(Type.Boolean()),
+  is_internal: Type.Optional(Type.Boolean()),
+  rank: Type.Optional(Count()),
+  metadata: OptionalMetadata(),
+};
 
 /** Body of `POST /admin/product-categories`. */
 export const CategoryCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    description: Type.Optional(LongText()),
-    handle: Type.Optional(Handle()),
-    parent_category_id: Optional(Id()),
-    is_active: Type.Optional(Type.Boolean()),
-    is_internal: Type.Optional(Type.Boolean()),
-    rank: Type.Optional(Count()),
-    metadata: OptionalMetadata(),
-  },
+  { ...categoryFields, handle: Type.Optional(BlankableHandle()) },
   { additionalProperties: false },
 );
 export type CategoryCreate = Static<typeof CategoryCreate>;
-export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalProperties: false });
+export const CategoryUpdate = Type.Partial(Type.Object(categoryFields), { additionalProperties: false });
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
 /** Body of `POST /admin/product-tags` and `/admin/product-types`. */
@@ -583,6 +591,8 @@ export const VariantOptionValueView = View({
 export const ProductVariantView = RowView(productVariant, { options: Type.Array(VariantOptionValueView) });
 /** A product image. */
 export const ProductImageView = RowView(productImage);
+/** One of the product's images chosen to show a variant (Medusa's variant images), in the product's image order. */
+export const VariantImageView = View({ id: Type.String(), url: Type.String(), rank: Type.Integer() });
 /** A product collection. */
 export const ProductCollectionView = RowView(productCollection);
 /** A product tag. */

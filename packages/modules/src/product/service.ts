@@ -49,9 +49,11 @@ import {
   type VariantUpsert,
 } from "./schema";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
+import { restoreProducts, snapshotProducts, type ProductSnapshot } from "./snapshot";
 
 export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
 export type { VariantWrite } from "./variants";
+export type { ProductSnapshot } from "./snapshot";
 export type { ProductCategory } from "./catalog";
 
 /** What a product write did to variants: flows set prices and inventory from it. */
@@ -765,6 +767,19 @@ export function createProductService(db: Db) {
       );
       await db.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
       return { variantIds };
+    },
+
+    /**
+     * The live products among `ids` with every row of theirs, locked for the write that follows:
+     * what a saga step keeps to undo that write with {@link restore}.
+     */
+    async snapshot(ids: string[]): Promise<ProductSnapshot> {
+      return snapshotProducts(db, ids);
+    },
+
+    /** Puts products back as a {@link snapshot} read them (what a write added since goes). */
+    async restore(snapshot: ProductSnapshot): Promise<void> {
+      await restoreProducts(db, snapshot);
     },
 
     /** Adds variants to a product. */

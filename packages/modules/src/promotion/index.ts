@@ -19,4 +19,5 @@ export {
   ATTRIBUTE_LABELS,
   OPERATOR_LABELS,
   type RuleType,
+  type RuleOptionsContext,
 } from "./rule-options";

@@ -238,22 +238,6 @@ export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMetho
 });
 export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
 
-/** Body of `POST /admin/promotions`. */
-export const PromotionCreate = Type.Object(
-  {
-    code: Nullable(Code({ minLength: 1 })),
-    type: literals(PROMOTION_TYPES),
-    status: Type.Optional(literals(PROMOTION_STATUSES)),
-    is_automatic: Type.Optional(Type.Boolean()),
-    campaign_id: Nullable(Id({ minLength: 1 })),
-    application_method: ApplicationMethodCreate,
-    rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
-export type PromotionCreate = Static<typeof PromotionCreate>;
-
 /** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
 export const PromotionUpdate = Type.Object(
   {
@@ -276,6 +260,9 @@ export const BudgetInput = Type.Object(
     // A budget without `type` is a spend budget (campaigns.ts).
     limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor(), "spend")),
     currency_code: Nullable(Currency()),
+    // Medusa's per-attribute budgets (`use_by_attribute`); its dashboard always sends `attribute`,
+    // null for a plain budget, the only kind Kasse keeps.
+    attribute: Type.Optional(Type.Null()),
   },
   { additionalProperties: false },
 );
@@ -295,6 +282,26 @@ export const CampaignCreate = Type.Object(
   { additionalProperties: false },
 );
 export type CampaignCreate = Static<typeof CampaignCreate>;
+
+/** Body of `POST /admin/promotions`. */
+export const PromotionCreate = Type.Object(
+  {
+    code: Nullable(Code({ minLength: 1 })),
+    type: literals(PROMOTION_TYPES),
+    status: Type.Optional(literals(PROMOTION_STATUSES)),
+    is_automatic: Type.Optional(Type.Boolean()),
+    campaign_id: Nullable(Id({ minLength: 1 })),
+    /** A new campaign for the promotion, created with it (instead of `campaign_id`). */
+    campaign: Type.Optional(CampaignCreate),
+    // Kasse takes a promotion's amounts off the price before tax (as Medusa's `is_tax_inclusive: false`).
+    is_tax_inclusive: Type.Optional(Type.Literal(false)),
+    application_method: ApplicationMethodCreate,
+    rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type PromotionCreate = Static<typeof PromotionCreate>;
 
 /** Body of `POST /admin/campaigns/{id}`: the create fields, all optional. */
 export const CampaignUpdate = Type.Partial(CampaignCreate, { additionalProperties: false });

@@ -19,6 +19,7 @@ import {
   campaignBudget,
   promotion,
   promotionRule,
+  type CampaignCreate,
   type PromotionCreate,
   type PromotionFilters,
   type PromotionUpdate,
@@ -84,9 +85,14 @@ export function createPromotionService(db: Db) {
           ...normalizeRule(r, `application_method.buy_rules[${i}]`),
         })),
       ];
+      if (input.campaign && input.campaign_id)
+        throw errors.invalidData("A promotion takes campaign_id or a new campaign, not both");
       const id = generateId("promo");
       await transaction(db, async (t) => {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
+        const campaign_id = input.campaign
+          ? (await campaignOperations(t).createCampaign(newCampaign(input.campaign))).id
+          : (input.campaign_id ?? null);
         await t
           .insert(promotion)
           .values({
@@ -95,7 +101,7 @@ export function createPromotionService(db: Db) {
             type: input.type,
             status: input.status ?? "active",
             is_automatic,
-            campaign_id: input.campaign_id ?? null,
+            campaign_id,
             metadata: input.metadata ?? null,
           })
           .catch(codeTaken(input.code));
@@ -381,4 +387,16 @@ function conditions(filters: PromotionFilters): SQL[] {
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   out.push(...textSearch(filters.q, [promotion.code]));
   return out;
+}
+
+/**
+ * A campaign created with its promotion. Medusa's dashboard fills the budget's currency with the
+ * promotion's whatever the budget's type; a usage budget counts orders, in no currency, so there
+ * it is the promotion's currency and not the budget's, and is left out.
+ */
+function newCampaign(campaign: CampaignCreate): CampaignCreate {
+  const { budget } = campaign;
+  if (budget?.type !== "usage" || budget.currency_code == null) return campaign;
+  const { currency_code: _promotionCurrency, ...usage } = budget;
+  return { ...campaign, budget: usage };
 }

@@ -1,2 +1,3 @@
 export * from "./schema";
 export { createRegionService, type RegionService, type Region, type Country } from "./service";
+export * from "./steps";

@@ -110,6 +110,17 @@ export function createStockLocationService(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** The sales channels any of the given live locations serve (the `location_id` filter of a channel list). */
+    async salesChannelIdsOfLocations(locationIds: string[]): Promise<string[]> {
+      if (locationIds.length === 0) return [];
+      const rows = await db
+        .selectDistinct({ id: salesChannelStockLocation.sales_channel_id })
+        .from(salesChannelStockLocation)
+        .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
+        .where(and(inArray(salesChannelStockLocation.stock_location_id, locationIds), live));
+      return rows.map((r) => r.id);
+    },
+
     /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
     async existing(ids: string[]): Promise<Set<string>> {
       return locations.existing(ids);

@@ -1,2 +1,9 @@
 export * from "./schema";
-export { createTaxService, type TaxService, type TaxRegion, type TaxRate, type ApplicableTaxRate } from "./service";
+export {
+  createTaxService,
+  SYSTEM_TAX_PROVIDER,
+  type TaxService,
+  type TaxRegion,
+  type TaxRate,
+  type ApplicableTaxRate,
+} from "./service";

@@ -68,6 +68,8 @@ export const TaxRegionCreate = Type.Object(
     province_code: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 10 }), Type.Null()])),
     parent_id: Type.Optional(Type.Union([Id(), Type.Null()])),
     default_tax_rate: Type.Optional(TaxRateInput),
+    // Medusa's tax region form names the provider; `tp_system` is the only one (SYSTEM_TAX_PROVIDER).
+    provider_id: Type.Optional(Type.Union([Code(), Type.Null()])),
     metadata: OptionalMetadata(),
   },
   { additionalProperties: false },
@@ -88,4 +90,4 @@ export interface TaxRegionFilters {
 /** A tax rate. */
 export const TaxRateView = RowView(taxRate);
 /** A tax region with its rates. */
-export const TaxRegionView = RowView(taxRegion, { tax_rates: Type.Array(TaxRateView) });
+export const TaxRegionView = RowView(taxRegion, { provider_id: Type.String(), tax_rates: Type.Array(TaxRateView) });

@@ -23,8 +23,14 @@ import {
 /** A tax rate as the API shows it. */
 export type TaxRate = Omit<TaxRateRow, "deleted_at">;
 
+/**
+ * The one tax provider: Kasse computes tax itself from its regions' rates (Medusa calls this
+ * provider `tp_system`). Every tax region answers it, and a region may name it and no other.
+ */
+export const SYSTEM_TAX_PROVIDER = "tp_system";
+
 /** A tax region as the API shows it (Medusa's shape). */
-export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & { tax_rates: TaxRate[] };
+export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
 
 /** The rate that applies to an address, for checkout. */
 export interface ApplicableTaxRate {
@@ -54,6 +60,10 @@ export function createTaxService(db: Db) {
   const service = {
     /** A province region links to its country's region (given or found); one live region per place. */
     async create(input: TaxRegionCreate, createdBy: string | null = null): Promise<TaxRegion> {
+      if (input.provider_id && input.provider_id !== SYSTEM_TAX_PROVIDER)
+        throw errors.invalidData(
+          `Tax provider ${input.provider_id} is not available; Kasse computes taxes with ${SYSTEM_TAX_PROVIDER}`,
+        );
       const country = input.country_code.toLowerCase();
       const province = input.province_code?.toLowerCase() ?? null;
       let parentId = input.parent_id ?? null;
@@ -214,6 +224,7 @@ async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
   });
   return rows.map(({ deleted_at: _d, ...row }) => ({
     ...row,
+    provider_id: SYSTEM_TAX_PROVIDER,
     tax_rates: rates
       .get(row.id)!
       .sort((a, b) => Number(b.is_default) - Number(a.is_default))

@@ -3,6 +3,7 @@ import { customersAndGroups } from "./customers";
 import { editStock } from "./inventory";
 import { createPriceList } from "./price-list";
 import { createProduct } from "./product-create";
+import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 
@@ -15,4 +16,5 @@ export const dashboardActions: DashboardAction[] = [
   uploadProductImage,
   createPriceList,
   createProduct,
+  createPromotion,
 ];

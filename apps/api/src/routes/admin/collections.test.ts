@@ -49,6 +49,16 @@ describe("admin collections", () => {
     expect((await t.admin.post("/admin/collections", { title: "Again", handle: "winter" })).statusCode).toBe(200);
   });
 
+  it("generates the handle when Medusa's form sends it blank; an update may not blank it", async () => {
+    const res = await t.admin.post("/admin/collections", { title: "Autumn Picks", handle: "" });
+    expect(res.statusCode).toBe(200);
+    const collection = res.json().collection;
+    expect(collection.handle).toBe("autumn-picks");
+    const blanked = await t.admin.post(`/admin/collections/${collection.id}`, { handle: "" });
+    expect(blanked.statusCode).toBe(400);
+    expect((await t.admin.get(`/admin/collections/${collection.id}`)).json().collection.handle).toBe("autumn-picks");
+  });
+
   it("rejects bad input and taken handles", async () => {
     const before = (await t.admin.get("/admin/collections")).json().count;
     for (const body of [

@@ -7,9 +7,13 @@ describe("admin fulfillment providers", () => {
   it("lists the registered providers, for any live location, with filters, fields and paging", async () => {
     const all = await t.admin.get("/admin/fulfillment-providers");
     expect(all.statusCode).toBe(200);
-    // The process's registry: the manual provider and the test one every process registers (as `pp_test` for payments).
+    // The process's registry: the manual provider and the test one every process registers (as `pp_test` for
+    // payments), by id as every provider list is ordered.
     expect(all.json()).toEqual({
-      fulfillment_providers: t.app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true })),
+      fulfillment_providers: [
+        { id: "ful_test", is_enabled: true },
+        { id: "manual_manual", is_enabled: true },
+      ],
       count: 2,
       offset: 0,
       limit: 15,
@@ -18,7 +22,7 @@ describe("admin fulfillment providers", () => {
     const location = (await t.admin.post("/admin/stock-locations", { name: "Depot" })).json().stock_location;
     const atLocation = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
     expect(atLocation.json(), atLocation.body).toMatchObject({
-      fulfillment_providers: [{ id: "manual_manual" }, { id: "ful_test" }],
+      fulfillment_providers: [{ id: "ful_test" }, { id: "manual_manual" }],
     });
     expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);
     expect((await t.admin.get("/admin/fulfillment-providers?is_enabled=false")).json().count).toBe(0);
@@ -31,7 +35,7 @@ describe("admin fulfillment providers", () => {
     });
     expect(
       (await t.admin.get("/admin/fulfillment-providers?order=-id&fields=id")).json().fulfillment_providers,
-    ).toEqual([{ id: "ful_test" }, { id: "manual_manual" }]);
+    ).toEqual([{ id: "manual_manual" }, { id: "ful_test" }]);
   });
 
   it("answers each provider's own options; an unknown provider is 404", async () => {

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/db";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
-import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import { providerPage } from "../../http/provider-list";
+import { ListAnswer, ListQueryOf } from "../../http/schemas";
 
 // Partial: `fields` may narrow it.
 const ProviderView = Type.Partial(Type.Object({ id: Type.String(), is_enabled: Type.Boolean() }));
@@ -27,28 +27,10 @@ export default async function fulfillmentProviders(app: App): Promise<void> {
     "/fulfillment-providers",
     { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } },
     async (request) => {
-      const { id, q, is_enabled, stock_location_id, limit, offset, order, fields } = request.query;
-      if (order !== undefined && !["id", "+id", "-id"].includes(order))
-        throw errors.invalidData(`Cannot order by '${order.replace(/^[-+]/, "")}'`);
+      const { stock_location_id, ...query } = request.query;
       // Every live location can use every provider; an unknown location has none.
-      const locations = stock_location_id?.length
-        ? await app.modules.stockLocation.existing(stock_location_id)
-        : undefined;
-      const registered = registry.ids().map((providerId) => ({ id: providerId, is_enabled: true }));
-      const matching = registered.filter(
-        (p) =>
-          (!id || id.includes(p.id)) &&
-          (!q || p.id.includes(q.toLowerCase())) &&
-          (is_enabled === undefined || p.is_enabled === is_enabled) &&
-          (!locations || locations.size > 0),
-      );
-      const sorted = order === "-id" ? [...matching].reverse() : [...matching];
-      return listResponse(
-        "fulfillment_providers",
-        project(sorted.slice(offset, offset + limit), parseFields(fields)),
-        sorted.length,
-        { limit, offset },
-      );
+      const known = stock_location_id?.length ? await app.modules.stockLocation.existing(stock_location_id) : undefined;
+      return providerPage("fulfillment_providers", known?.size === 0 ? [] : registry.ids(), query);
     },
   );
 

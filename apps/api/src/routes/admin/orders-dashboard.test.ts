@@ -139,4 +139,67 @@ describe("the fields the dashboard asks of an order", () => {
     expect(plain).not.toHaveProperty("customer");
     expect(plain).toMatchObject({ credit_lines: [], credit_line_total: 0, original_total: plain.total });
   });
+
+  it("answers the promotions an order used (*promotions), with what each gave it, in each dialect's units", async () => {
+    const promotion = (
+      await t.admin.post("/admin/promotions", {
+        code: "ORDER10",
+        type: "standard",
+        application_method: { type: "fixed", target_type: "order", value: 1000, currency_code: "usd" },
+      })
+    ).json().promotion;
+    const gone = (
+      await t.admin.post("/admin/promotions", {
+        code: "GONE5",
+        type: "standard",
+        application_method: { type: "percentage", target_type: "items", allocation: "each", value: 5 },
+      })
+    ).json().promotion;
+    const { order } = await placeTestOrder(t.app, {
+      customer_id: "cus_promotions",
+      currency_code: "usd",
+      promotions: [
+        { promotion_id: promotion.id, amount: 1000 },
+        { promotion_id: gone.id, amount: 250 },
+      ],
+    });
+    expect((await t.admin.delete(`/admin/promotions/${gone.id}`)).statusCode).toBe(200);
+    const { order: plain } = await placeTestOrder(t.app, { customer_id: "cus_promotions" });
+
+    const res = await t.admin.get(`/admin/orders/${order.id}?fields=id,*promotions`);
+    expect(res.statusCode, res.body).toBe(200);
+    // A deleted promotion is no longer shown, as Medusa drops its link with it.
+    expect(res.json().order.promotions).toEqual([
+      {
+        id: promotion.id,
+        code: "ORDER10",
+        type: "standard",
+        status: "active",
+        is_automatic: false,
+        campaign_id: null,
+        metadata: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        deleted_at: null,
+        amount: 1000,
+      },
+    ]);
+    const medusa = await t.app.inject({
+      method: "GET",
+      url: `/medusa/admin/orders/${order.id}?fields=id,*promotions`,
+      headers: await t.adminHeaders(),
+    });
+    expect(medusa.statusCode, medusa.body).toBe(200);
+    expect(medusa.json().order.promotions).toEqual([expect.objectContaining({ id: promotion.id, amount: 10 })]);
+
+    // The list answers each order its own, and an order that used none, none.
+    const list = (await t.admin.get(`/admin/orders?customer_id=cus_promotions&fields=id,*promotions`)).json().orders;
+    expect(new Map(list.map((o: { id: string; promotions: unknown[] }) => [o.id, o.promotions.length]))).toEqual(
+      new Map([
+        [order.id, 1],
+        [plain.id, 0],
+      ]),
+    );
+    expect((await t.admin.get(`/admin/orders/${order.id}`)).json().order).not.toHaveProperty("promotions");
+  });
 });

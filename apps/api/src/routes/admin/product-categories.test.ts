@@ -30,6 +30,13 @@ describe("admin product categories", () => {
     expect(
       (await t.admin.get(`/admin/product-categories/${tees.id}`)).json().product_category.parent_category,
     ).toMatchObject({ id: shirts.id });
+    const ancestry = async (id: string) =>
+      (await t.admin.get(`/admin/product-categories/${id}?include_ancestors_tree=true`)).json().product_category
+        .parent_category;
+    expect(await ancestry(tees.id)).toMatchObject({
+      id: shirts.id,
+      parent_category: { id: men.id, parent_category: null },
+    });
     expect((await t.admin.get("/admin/product-categories/men")).json().product_category.id).toBe(men.id);
 
     const top = (await t.admin.get("/admin/product-categories?parent_category_id=null")).json();
@@ -64,6 +71,7 @@ describe("admin product categories", () => {
     const moved = await t.admin.post(`/admin/product-categories/${shirts.id}`, { parent_category_id: null });
     expect(moved.json().product_category).toMatchObject({ parent_category_id: null, rank: 1 });
     expect((await t.admin.get(`/admin/product-categories/${shoes.id}`)).json().product_category.rank).toBe(0);
+    expect(await ancestry(tees.id)).toMatchObject({ id: shirts.id, parent_category: null });
     expect(
       (await t.admin.get(`/admin/products?category_id=${shirts.id}&include_descendants_tree=true`)).json().count,
     ).toBe(1);
@@ -77,6 +85,14 @@ describe("admin product categories", () => {
     });
     expect((await t.admin.get(`/admin/product-categories/${tees.id}`)).statusCode).toBe(404);
     expect((await t.admin.get(`/admin/products/${tee.id}`)).json().product.categories).toEqual([]);
+  });
+
+  it("generates the handle when Medusa's form sends it blank; an update may not blank it", async () => {
+    const res = await t.admin.post("/admin/product-categories", { name: "Rain Gear", handle: "" });
+    expect(res.statusCode).toBe(200);
+    const category = res.json().product_category;
+    expect(category.handle).toBe("rain-gear");
+    expect((await t.admin.post(`/admin/product-categories/${category.id}`, { handle: "" })).statusCode).toBe(400);
   });
 
   it("rejects bad input, unknown parents and taken handles", async () => {

@@ -6,7 +6,10 @@ import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, Deleted, ListAnswer } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const Tree = { include_descendants_tree: Type.Optional(Type.Boolean()) };
+const Tree = {
+  include_descendants_tree: Type.Optional(Type.Boolean()),
+  include_ancestors_tree: Type.Optional(Type.Boolean()),
+};
 const ListCategories = Type.Object(
   {
     ...ListQuery,
@@ -32,12 +35,21 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories",
     { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } },
     async (request) => {
-      const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
+      const {
+        limit,
+        offset,
+        order,
+        fields,
+        include_descendants_tree,
+        include_ancestors_tree,
+        parent_category_id,
+        ...filters
+      } = request.query;
       const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
       const { items, count } = await service.list(
         { ...filters, parent_category_id: parents },
         { limit, offset, order },
-        { include_descendants_tree },
+        { include_descendants_tree, include_ancestors_tree },
       );
       return listResponse("product_categories", project(items, parseFields(fields)), count, { limit, offset });
     },
@@ -59,9 +71,8 @@ export default async function productCategories(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const category = await service.retrieve(request.params.id, {
-        include_descendants_tree: request.query.include_descendants_tree,
-      });
+      const { include_descendants_tree, include_ancestors_tree } = request.query;
+      const category = await service.retrieve(request.params.id, { include_descendants_tree, include_ancestors_tree });
       return { product_category: project(category, parseFields(request.query.fields)) };
     },
   );

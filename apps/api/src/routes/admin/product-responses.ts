@@ -7,6 +7,7 @@ import {
   PRODUCT_RELATIONS,
   ProductVariantView,
   ProductView,
+  VariantImageView,
   type Product,
   type ProductRelation,
   type ProductVariant,
@@ -16,7 +17,7 @@ import type { App } from "../../app";
 import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 
 /** A variant as the Admin API shows it: with its prices and inventory item links. */
-export const AdminVariantView = Extend(ProductVariantView, {
+const AdminVariantView = Extend(ProductVariantView, {
   prices: Type.Array(PriceView),
   inventory_items: Type.Array(VariantInventoryItemView),
 });
@@ -85,26 +86,29 @@ export async function adminProduct(app: App, id: string, selection: FieldSelecti
 }
 
 /**
- * A variant in the Admin's variant lists: with `inventory_quantity` (what can be sold from every
- * location) and each inventory link's `inventory` item with its location levels, when asked for.
+ * A variant in the Admin's variant lists and detail: with `inventory_quantity` (what can be sold
+ * from every location), each inventory link's `inventory` item with its location levels, and the
+ * images chosen for it, when asked for.
  */
 export const AdminVariantListView = Extend(AdminVariantView, {
   inventory_quantity: Type.Optional(Type.Integer()),
+  images: Type.Optional(Type.Array(VariantImageView)),
   inventory_items: Type.Array(Extend(VariantInventoryItemView, { inventory: Type.Optional(InventoryItemView) })),
 });
 
 /**
  * Completes a page of variants: `prices`, `inventory_items` (with `inventory` when
- * `inventory_items.inventory` is named) and `inventory_quantity` (when named). One query per
- * module for the page.
+ * `inventory_items.inventory` is named), `inventory_quantity` and `images` (when named). One query
+ * per module for the page.
  */
 export async function variantExtras(app: App, variants: ProductVariant[], selection: FieldSelection) {
   const ids = variants.map((v) => v.id);
   const named = (path: string) => selection.named.size > 0 && wants(selection, path);
-  const [prices, links, quantities] = await Promise.all([
+  const [prices, links, quantities, images] = await Promise.all([
     app.modules.pricing.listVariantPrices(ids),
     app.modules.inventory.listVariantInventoryItems(ids),
     named("inventory_quantity") ? app.modules.inventory.availableQuantities(ids, "all") : undefined,
+    named("images") ? app.modules.product.variantImages(ids) : undefined,
   ]);
   const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
   const items =
@@ -123,5 +127,6 @@ export async function variantExtras(app: App, variants: ProductVariant[], select
       items ? { ...link, inventory: items.get(link.inventory_item_id) } : link,
     ),
     ...(quantities ? { inventory_quantity: quantities.get(v.id) ?? 0 } : {}),
+    ...(images ? { images: images.get(v.id) ?? [] } : {}),
   }));
 }

@@ -451,6 +451,24 @@ describe("admin products: update, variants, options, prices", () => {
       "SUB-1",
     );
 
+    // The dashboard's variant page: the inventory item with its levels, and the images chosen for the variant.
+    const image = (
+      await t.admin.post(`/admin/products/${created.id}`, { images: [{ url: "https://cdn.example/front.png" }] })
+    ).json().product.images[0];
+    await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}/images/batch`, { add: [image.id] });
+    const fields =
+      "*inventory_items,*inventory_items.inventory,*inventory_items.inventory.location_levels,+images.id,+images.url";
+    const detail = (
+      await t.admin.get(`/admin/products/${created.id}/variants/${variant.id}?fields=${encodeURIComponent(fields)}`)
+    ).json().variant;
+    expect(detail.inventory_items).toHaveLength(1);
+    expect(detail.inventory_items[0].inventory).toMatchObject({
+      id: detail.inventory_items[0].inventory_item_id,
+      sku: "SUB-1",
+      location_levels: [],
+    });
+    expect(detail.images).toEqual([expect.objectContaining({ id: image.id, url: "https://cdn.example/front.png" })]);
+
     const updated = await t.admin.post(`/admin/products/${created.id}/variants/${variant.id}`, {
       allow_backorder: true,
       options: { Size: "M", Color: "Blue" },

@@ -1,14 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import {
-  batchProducts,
+  batchProductsWorkflow,
   createProductsWorkflow,
-  createProductVariants,
-  deleteProducts,
-  deleteProductVariant,
+  deleteProductsWorkflow,
   productOptions,
   setProductVariantPrices,
-  updateProducts,
-  updateProductVariant,
+  updateProductsWorkflow,
+  writeProductVariantsWorkflow,
 } from "@kasse/flows";
 import { Code, errors, Id, Title } from "@kasse/db";
 import {
@@ -43,7 +41,6 @@ import {
   relationsFor,
   variantExtras,
   AdminProductView,
-  AdminVariantView,
   AdminVariantListView,
 } from "./product-responses";
 
@@ -156,7 +153,7 @@ export default async function products(app: App): Promise<void> {
   });
 
   app.post("/products/batch", { schema: { body: ProductBatch, response: Batch } }, async (request) => {
-    const result = await batchProducts(app.modules, request.body);
+    const result = await app.infra.engine.execute(batchProductsWorkflow, request.body);
     const selection = parseFields(undefined);
     const load = async (ids: string[]) =>
       ids.length
@@ -178,12 +175,14 @@ export default async function products(app: App): Promise<void> {
   );
 
   app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
-    await updateProducts(app.modules, [{ id: request.params.id, input: request.body }]);
+    await app.infra.engine.execute(updateProductsWorkflow, {
+      products: [{ id: request.params.id, input: request.body }],
+    });
     return one(request.params.id);
   });
 
   app.delete("/products/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await deleteProducts(app.modules, [request.params.id]);
+    await app.infra.engine.execute(deleteProductsWorkflow, { ids: [request.params.id] });
     return { id: request.params.id, object: "product", deleted: true as const };
   });
 
@@ -209,20 +208,24 @@ export default async function products(app: App): Promise<void> {
     "/products/:id/variants",
     { schema: { params: Params, body: VariantCreate, response: One } },
     async (request) => {
-      await createProductVariants(app.modules, request.params.id, [request.body]);
+      await app.infra.engine.execute(writeProductVariantsWorkflow, {
+        product_id: request.params.id,
+        create: [request.body],
+      });
       return one(request.params.id);
     },
   );
 
   app.get(
     "/products/:id/variants/:variant_id",
-    { schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantView) } },
+    {
+      schema: { params: VariantParams, querystring: RetrieveQuery, response: Answer("variant", AdminVariantListView) },
+    },
     async (request) => {
       const variant = await app.modules.product.retrieveVariant(request.params.id, request.params.variant_id);
-      const prices = await app.modules.pricing.listVariantPrices([variant.id]);
-      return {
-        variant: project({ ...variant, prices: prices.get(variant.id) ?? [] }, parseFields(request.query.fields)),
-      };
+      const selection = parseFields(request.query.fields);
+      const [shaped] = await variantExtras(app, [variant], selection);
+      return { variant: project(shaped!, selection) };
     },
   );
 
@@ -230,7 +233,10 @@ export default async function products(app: App): Promise<void> {
     "/products/:id/variants/:variant_id",
     { schema: { params: VariantParams, body: VariantUpdate, response: One } },
     async (request) => {
-      await updateProductVariant(app.modules, request.params.id, request.params.variant_id, request.body);
+      await app.infra.engine.execute(writeProductVariantsWorkflow, {
+        product_id: request.params.id,
+        update: [{ id: request.params.variant_id, input: request.body }],
+      });
       return one(request.params.id);
     },
   );
@@ -239,7 +245,10 @@ export default async function products(app: App): Promise<void> {
     "/products/:id/variants/:variant_id",
     { schema: { params: VariantParams, response: DeletedChild } },
     async (request) => {
-      await deleteProductVariant(app.modules, request.params.id, request.params.variant_id);
+      await app.infra.engine.execute(writeProductVariantsWorkflow, {
+        product_id: request.params.id,
+        delete: [request.params.variant_id],
+      });
       return {
         id: request.params.variant_id,
         object: "variant",

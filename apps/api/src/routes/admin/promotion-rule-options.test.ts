@@ -107,6 +107,17 @@ describe("admin promotion rule options", () => {
     expect((await values("rules/currency_code?limit=50")).map((v) => v.value).sort()).toEqual(["eur", "usd"]);
     expect(await values("rules/currency_code?q=euro")).toEqual([{ label: "Euro", value: "eur" }]);
     expect(await values("rules/currency_code?value[]=usd")).toEqual([{ label: "US Dollar", value: "usd" }]);
+    // The combobox labels the value it shows by `id`.
+    expect(await values("rules/currency_code?id=eur&limit=1")).toEqual([{ label: "Euro", value: "eur" }]);
+    // As the create form asks: the store's currencies, with the target type it writes.
+    expect(
+      await values(
+        "rules/currency_code?limit=10&offset=0&value[0]=eur&value[1]=usd&application_method_target_type=items",
+      ),
+    ).toEqual([
+      { label: "Euro", value: "eur" },
+      { label: "US Dollar", value: "usd" },
+    ]);
 
     const vip = (await t.admin.post("/admin/customer-groups", { name: "VIP" })).json().customer_group;
     await t.admin.post("/admin/customer-groups", { name: "Wholesale" });

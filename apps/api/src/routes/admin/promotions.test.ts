@@ -382,6 +382,105 @@ describe("admin promotions", () => {
   });
 });
 
+describe("a promotion created with a new campaign, as Medusa's dashboard creates it", () => {
+  const campaign = (identifier: string, budget: Record<string, unknown>) => ({
+    name: `Campaign ${identifier}`,
+    description: "",
+    campaign_identifier: identifier,
+    starts_at: null,
+    ends_at: null,
+    budget: { attribute: null, ...budget },
+  });
+  const body = (code: string, extra: Record<string, unknown>) => ({
+    code,
+    type: "standard",
+    status: "draft",
+    is_automatic: false,
+    is_tax_inclusive: false,
+    rules: [{ attribute: "region.id", operator: "in", values: ["reg_1"] }],
+    application_method: {
+      type: "fixed",
+      target_type: "items",
+      allocation: "each",
+      max_quantity: 1,
+      value: 1000,
+      currency_code: "usd",
+      target_rules: [],
+      buy_rules: [],
+    },
+    ...extra,
+  });
+
+  it("creates the campaign and the promotion in it, in each dialect's units; a usage budget keeps no currency", async () => {
+    const created = await post(
+      "/admin/promotions",
+      body("CAMP10", { campaign: campaign("camp-10", { type: "spend", limit: 50000, currency_code: "usd" }) }),
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const promotion = created.json().promotion;
+    expect(promotion).toMatchObject({
+      code: "CAMP10",
+      status: "draft",
+      campaign_id: promotion.campaign.id,
+      application_method: { type: "fixed", value: 1000, currency_code: "usd" },
+      rules: [
+        expect.objectContaining({ attribute: "region.id", values: [expect.objectContaining({ value: "reg_1" })] }),
+      ],
+      campaign: {
+        name: "Campaign camp-10",
+        campaign_identifier: "camp-10",
+        budget: expect.objectContaining({ type: "spend", limit: 50000, currency_code: "usd", used: 0 }),
+      },
+    });
+    expect((await get(`/admin/campaigns/${promotion.campaign.id}`)).json().campaign.promotions).toEqual([
+      expect.objectContaining({ id: promotion.id, code: "CAMP10" }),
+    ]);
+
+    // The dashboard fills a usage budget's currency with the promotion's: a usage budget counts orders.
+    const usage = await post(
+      "/admin/promotions",
+      body("CAMP11", { campaign: campaign("camp-11", { type: "usage", limit: 100, currency_code: "usd" }) }),
+    );
+    expect(usage.statusCode, usage.body).toBe(200);
+    expect(usage.json().promotion.campaign.budget).toMatchObject({ type: "usage", limit: 100, currency_code: null });
+
+    // Medusa's dialect: the value in the method's currency, the spend limit in the budget's.
+    const medusa = await t.app.inject({
+      method: "POST",
+      url: "/medusa/admin/promotions",
+      headers: await t.adminHeaders(),
+      payload: {
+        ...body("CAMP12", { campaign: campaign("camp-12", { type: "spend", limit: 500, currency_code: "usd" }) }),
+        application_method: { ...body("x", {}).application_method, value: 12.5 },
+      },
+    });
+    expect(medusa.statusCode, medusa.body).toBe(200);
+    const root = (await get(`/admin/promotions/${medusa.json().promotion.id}`)).json().promotion;
+    expect(root.application_method.value).toBe(1250);
+    expect(root.campaign.budget.limit).toBe(50000);
+  });
+
+  it("refuses a campaign with campaign_id, tax-inclusive amounts and attribute budgets, writing nothing", async () => {
+    const existing = (await post("/admin/campaigns", { name: "Old", campaign_identifier: "camp-old" })).json().campaign;
+    const before = await count();
+    const campaigns = (await get("/admin/campaigns?limit=0")).json().count;
+    const refused: Array<[Record<string, unknown>, number, string]> = [
+      [{ campaign: campaign("camp-20", { type: "usage", limit: 1 }), campaign_id: existing.id }, 400, "invalid_data"],
+      [{ is_tax_inclusive: true }, 400, "invalid_data"],
+      [{ campaign: campaign("camp-21", { type: "usage", limit: 1, attribute: "customer_id" }) }, 400, "invalid_data"],
+      // The campaign's identifier is taken: neither the campaign nor the promotion is written.
+      [{ campaign: campaign("camp-old", { type: "usage", limit: 1 }) }, 409, "conflict"],
+    ];
+    for (const [extra, status, type] of refused) {
+      const res = await post("/admin/promotions", body("NOPE", extra));
+      expect(res.statusCode, JSON.stringify(extra)).toBe(status);
+      expect(res.json().type).toBe(type);
+    }
+    expect(await count()).toBe(before);
+    expect((await get("/admin/campaigns?limit=0")).json().count).toBe(campaigns);
+  });
+});
+
 describe("admin promotion rules, read by kind", () => {
   it("answers each kind of rule with the labels the dashboard shows", async () => {
     const created = await post("/admin/promotions", {
@@ -435,6 +534,19 @@ describe("admin promotion rules, read by kind", () => {
         values: [expect.objectContaining({ value: "5000" })],
       }),
     ]);
+    // The buy-get quantities are fields of the application method, which the form shows as
+    // (disguised) rules after the promotion's own.
+    const disguised = (attribute: string, attribute_label: string, value: string) => ({
+      attribute,
+      operator: "eq",
+      description: null,
+      attribute_label,
+      operator_label: "Equals",
+      field_type: "number",
+      required: true,
+      disguised: true,
+      values: [{ value, label: value }],
+    });
     expect((await get(`/admin/promotions/${id}/target-rules`)).json().rules).toEqual([
       expect.objectContaining({
         attribute: "items.product.id",
@@ -442,21 +554,85 @@ describe("admin promotion rules, read by kind", () => {
         operator_label: "Equals",
         values: [expect.objectContaining({ value: "prod_1" })],
       }),
+      disguised("apply_to_quantity", "Quantity of items promotion will apply to", "1"),
     ]);
     expect((await get(`/admin/promotions/${id}/buy-rules?promotion_type=buyget`)).json().rules).toEqual([
       expect.objectContaining({ attribute: "product_id", operator: "in" }),
+      disguised("buy_rules_min_quantity", "Minimum quantity of items", "2"),
     ]);
 
-    // A promotion without buy rules answers none; an unknown one 404; bad queries 400.
+    // A promotion without buy rules answers none; bad queries 400.
     const plain = (await post("/admin/promotions", standard("PLAIN5"))).json().promotion;
     expect((await get(`/admin/promotions/${plain.id}/buy-rules`)).json()).toEqual({ rules: [] });
-    expect((await get("/admin/promotions/promo_missing/rules")).statusCode).toBe(404);
+    expect((await get(`/admin/promotions/${plain.id}/rules`)).json()).toEqual({ rules: [] });
+    // A fixed amount's currency is shown as a rule, with the stored value.
+    const fixed = (
+      await post("/admin/promotions", standard("FIXED5", { type: "fixed", value: 500, currency_code: "usd" }))
+    ).json().promotion;
+    expect((await get(`/admin/promotions/${fixed.id}/rules`)).json().rules).toEqual([
+      expect.objectContaining({
+        attribute: "currency_code",
+        field_type: "select",
+        required: true,
+        disguised: true,
+        values: [{ value: "usd", label: "usd" }],
+      }),
+    ]);
+    // As in Medusa, a promotion not there has none of its own: the create form asks for `null`'s
+    // with the promotion it is writing, and gets the disguised rules it must fill in.
+    expect(
+      (await get("/admin/promotions/null/rules?promotion_type=standard&application_method_type=fixed")).json(),
+    ).toEqual({
+      rules: [
+        {
+          attribute: "currency_code",
+          operator: "eq",
+          description: null,
+          attribute_label: "Currency Code",
+          operator_label: "Equals",
+          field_type: "select",
+          required: true,
+          disguised: true,
+          values: [],
+        },
+      ],
+    });
+    expect((await get("/admin/promotions/null/rules?application_method_type=percentage")).json()).toEqual({
+      rules: [],
+    });
+    expect(
+      (await get("/admin/promotions/null/buy-rules?promotion_type=buyget"))
+        .json()
+        .rules.map((r: { attribute: string; values: unknown[] }) => [r.attribute, r.values]),
+    ).toEqual([["buy_rules_min_quantity", []]]);
     for (const query of ["x=1", "promotion_type=odd"]) {
       const res = await get(`/admin/promotions/${id}/rules?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().type).toBe("invalid_data");
     }
     expect((await t.app.inject({ method: "GET", url: `/admin/promotions/${id}/rules` })).statusCode).toBe(401);
+  });
+});
+
+describe("admin promotion rules, labelled", () => {
+  it("labels each value by the record it names, as the form's value list does, and an unknown one by itself", async () => {
+    const region = (await post("/admin/regions", { name: "Nordics", currency_code: "eur" })).json().region;
+    const created = await post("/admin/promotions", {
+      ...standard("NORDIC5"),
+      rules: [{ attribute: "region.id", operator: "in", values: [region.id, "reg_gone"] }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const rules = (await get(`/admin/promotions/${created.json().promotion.id}/rules`)).json().rules;
+    expect(rules).toEqual([
+      expect.objectContaining({
+        attribute: "region.id",
+        attribute_label: "Region",
+        values: [
+          { id: expect.any(String), value: region.id, label: "Nordics" },
+          { id: expect.any(String), value: "reg_gone", label: "reg_gone" },
+        ],
+      }),
+    ]);
   });
 });
 

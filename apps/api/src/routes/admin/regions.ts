@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
+import { createRegionWorkflow, updateRegionWorkflow } from "@kasse/flows";
 import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
@@ -12,9 +13,34 @@ export const ListRegions = ListQueryOf(
   WholeListQuery,
 );
 
-/** Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md). */
+// Medusa's region form sends whether the region's prices include tax with the region.
+const RegionCreateBody = Type.Object(
+  { ...RegionCreate.properties, is_tax_inclusive: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+const RegionUpdateBody = Type.Partial(RegionCreateBody, { additionalProperties: false });
+
+/**
+ * Admin regions: CRUD with countries (each in one region) and payment providers (docs/CONTRACT.md).
+ * Create and update also take Medusa's `is_tax_inclusive` (the region's price preference), so they
+ * run as sagas over region and pricing.
+ */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
   const operations = standardCrud(service, { query: ListRegions, create: RegionCreate, update: RegionUpdate });
-  crudRoutes(app, { path: "/regions", one: "region", many: "regions", view: RegionView, ...operations });
+  crudRoutes(app, {
+    path: "/regions",
+    one: "region",
+    many: "regions",
+    view: RegionView,
+    ...operations,
+    create: {
+      body: RegionCreateBody,
+      run: async (body) => service.retrieve(await app.infra.engine.execute(createRegionWorkflow, body)),
+    },
+    update: {
+      body: RegionUpdateBody,
+      run: async (id, update) => service.retrieve(await app.infra.engine.execute(updateRegionWorkflow, { id, update })),
+    },
+  });
 }

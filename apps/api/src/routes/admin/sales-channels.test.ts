@@ -33,6 +33,27 @@ describe("admin sales channels", () => {
     expect((await t.admin.get(`/admin/sales-channels/${channel.id}`)).statusCode).toBe(404);
   });
 
+  it("lists the channels of a publishable key and of a stock location (Medusa's publishable_key_id, location_id)", async () => {
+    const channel = async (name: string) =>
+      (await t.admin.post("/admin/sales-channels", { name })).json().sales_channel.id as string;
+    const [web, app, shop] = [await channel("Key web"), await channel("Key app"), await channel("Shop floor")];
+    const key = (await t.admin.post("/admin/api-keys", { title: "Storefront", type: "publishable" })).json().api_key;
+    await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [web, app] });
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Depot" })).json().stock_location;
+    await t.admin.post(`/admin/stock-locations/${location.id}/sales-channels`, { add: [app, shop] });
+    const ids = async (query: string) =>
+      ((await t.admin.get(`/admin/sales-channels?${query}`)).json().sales_channels as Array<{ id: string }>)
+        .map((c) => c.id)
+        .sort();
+
+    expect(await ids(`publishable_key_id=${key.id}`)).toEqual([web, app].sort());
+    expect(await ids(`location_id[]=${location.id}`)).toEqual([app, shop].sort());
+    expect(await ids(`publishable_key_id=${key.id}&location_id=${location.id}`)).toEqual([app]);
+    expect(await ids(`publishable_key_id=${key.id}&id=${shop}`)).toEqual([]);
+    const none = await t.admin.get("/admin/sales-channels?publishable_key_id=apk_unknown");
+    expect(none.json()).toMatchObject({ sales_channels: [], count: 0 });
+  });
+
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
     const before = (await t.admin.get("/admin/sales-channels")).json().count;
     for (const body of [{}, { name: 5 }, { name: "" }, { name: "x", unknown: 1 }]) {

@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import { SalesChannelCreate, SalesChannelUpdate, SalesChannelView } from "@kasse/modules/sales-channel";
+import { listSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 const ListSalesChannels = ListQueryOf(
-  { id: Id(), name: Title() },
+  { id: Id(), name: Title(), publishable_key_id: Id(), location_id: Id() },
   { q: Type.Optional(Title()), is_disabled: Type.Optional(Type.Boolean()) },
 );
 
@@ -24,5 +25,6 @@ export default async function salesChannels(app: App): Promise<void> {
     many: "sales_channels",
     view: SalesChannelView,
     ...operations,
+    list: { query: ListSalesChannels, run: (filters, page) => listSalesChannels(app.modules, filters, page) },
   });
 }

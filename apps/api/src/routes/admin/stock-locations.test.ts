@@ -95,6 +95,31 @@ describe("admin stock locations", () => {
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([]);
   });
 
+  it("answers the dashboard's fulfillment_sets (none: Kasse binds shipping options to locations) and fulfillment_providers when asked", async () => {
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Sets" })).json().stock_location;
+    const fields =
+      "name,*sales_channels,*address,*fulfillment_sets,*fulfillment_sets.service_zones,*fulfillment_sets.service_zones.shipping_options,*fulfillment_sets.service_zones.shipping_options.shipping_profile";
+    const list = await t.admin.get(`/admin/stock-locations?id=${location.id}&fields=${encodeURIComponent(fields)}`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().stock_locations).toEqual([
+      { id: location.id, name: "Sets", sales_channels: [], address: null, fulfillment_sets: [] },
+    ]);
+    const one = await t.admin.get(
+      `/admin/stock-locations/${location.id}?fields=name,*fulfillment_sets.service_zones.geo_zones,*fulfillment_providers`,
+    );
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().stock_location).toEqual({
+      id: location.id,
+      name: "Sets",
+      fulfillment_sets: [],
+      fulfillment_providers: expect.arrayContaining([{ id: "manual_manual", is_enabled: true }]),
+    });
+    // Not asked, not answered.
+    const plain = (await t.admin.get(`/admin/stock-locations/${location.id}`)).json().stock_location;
+    expect(plain).not.toHaveProperty("fulfillment_sets");
+    expect(plain).not.toHaveProperty("fulfillment_providers");
+  });
+
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
     const before = (await t.admin.get("/admin/stock-locations")).json().count;
     for (const body of [

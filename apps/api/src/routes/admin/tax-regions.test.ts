@@ -39,6 +39,34 @@ describe("admin tax regions", () => {
     });
   });
 
+  it("lists the one tax provider, which Medusa's tax region form picks; a region may name it and no other", async () => {
+    const providers = (await t.admin.get("/admin/tax-providers")).json();
+    expect(providers).toEqual({
+      tax_providers: [{ id: "tp_system", is_enabled: true }],
+      count: 1,
+      offset: 0,
+      limit: 15,
+    });
+    expect((await t.admin.get("/admin/tax-providers?is_enabled=false")).json().count).toBe(0);
+    expect((await t.admin.get("/admin/tax-providers?order=-created_at")).statusCode).toBe(400);
+
+    const it = await t.admin.post("/admin/tax-regions", {
+      country_code: "it",
+      default_tax_rate: { rate: 22, code: "IT-IVA", name: "IVA" },
+      provider_id: "tp_system",
+    });
+    expect(it.statusCode).toBe(200);
+    expect(it.json().tax_region).toMatchObject({ country_code: "it", provider_id: "tp_system" });
+    const other = await t.admin.post("/admin/tax-regions", { country_code: "es", provider_id: "tp_avalara" });
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toEqual({
+      type: "invalid_data",
+      message: "Tax provider tp_avalara is not available; Kasse computes taxes with tp_system",
+    });
+    expect((await t.admin.get("/admin/tax-regions?country_code=es")).json().count).toBe(0);
+    expect((await t.admin.delete(`/admin/tax-regions/${it.json().tax_region.id}`)).statusCode).toBe(200);
+  });
+
   it("rejects duplicates, orphan provinces and bad input", async () => {
     const dup = await t.admin.post("/admin/tax-regions", { country_code: "us" });
     expect(dup.statusCode).toBe(400);

@@ -99,6 +99,25 @@ describe("admin users", () => {
     ).toBe(404);
   });
 
+  it("GET /admin/users/:id/auth-providers names the ways the user signs in; unknown ids 404", async () => {
+    const res = await t.app.inject({ method: "GET", url: `/admin/users/${userId}/auth-providers`, headers: as() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ providers: ["emailpass"] });
+    const unknown = await t.app.inject({
+      method: "GET",
+      url: "/admin/users/user_01M8XXXXXXXXXXXXXXXXXXXXXXXX/auth-providers",
+      headers: as(),
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().type).toBe("not_found");
+    const asCustomer = await t.app.inject({
+      method: "GET",
+      url: `/admin/users/${userId}/auth-providers`,
+      headers: await t.customerHeaders("cus_1"),
+    });
+    expect(asCustomer.statusCode).toBe(403);
+  });
+
   it("DELETE removes another admin and unlinks its identity; never the caller itself", async () => {
     const other = await createUserAccount(
       t.app.infra.engine,

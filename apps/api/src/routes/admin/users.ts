@@ -47,6 +47,16 @@ export default async function users(app: App): Promise<void> {
     return { user: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
   });
 
+  // As Medusa (2.20+): what the user detail page shows as the ways this admin signs in.
+  app.get(
+    "/users/:id/auth-providers",
+    { schema: { params: Params, response: { 200: Type.Object({ providers: Type.Array(Type.String()) }) } } },
+    async (request) => {
+      const user = await service.retrieve(request.params.id);
+      return { providers: await app.modules.auth.providerIdsOfActor("user", user.id) };
+    },
+  );
+
   app.post("/users/:id", { schema: { params: Params, body: UserUpdate, response: One } }, async (request) => {
     return { user: await service.update(request.params.id, request.body) };
   });

@@ -1,8 +1,14 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, View, errors, isKasseError } from "@kasse/db";
+import { Extend, OrNull, errors, isKasseError } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
-import { ProductVariantView, ProductView, type Product, type ProductVariant } from "@kasse/modules/product";
+import {
+  ProductVariantView,
+  ProductView,
+  VariantImageView,
+  type Product,
+  type ProductVariant,
+} from "@kasse/modules/product";
 import type { App } from "../../app";
 import { wants, type FieldSelection } from "../../http/fields";
 
@@ -58,7 +64,7 @@ export const StoreVariantView = Extend(
   {
     calculated_price: OrNull(CalculatedPriceView),
     inventory_quantity: Type.Integer(),
-    images: Type.Array(View({ id: Type.String(), url: Type.String(), rank: Type.Integer() })),
+    images: Type.Array(VariantImageView),
   },
   ["deleted_at"],
 );

@@ -82,6 +82,12 @@ describe("store product categories", () => {
     const one = (await t.store.get(`/store/product-categories/${ids.linen}`)).json().product_category;
     expect(one.parent_category).toMatchObject({ id: ids.shirts });
     expect(one.parent_category).not.toHaveProperty("parent_category");
+    // Medusa's include_ancestors_tree names the same walk.
+    const tree = (await t.store.get(`/store/product-categories/${ids.linen}?include_ancestors_tree=true`)).json();
+    expect(tree.product_category.parent_category).toMatchObject({
+      id: ids.shirts,
+      parent_category: { id: ids.men, parent_category: null },
+    });
   });
 
   it("lists each category's products (published, in the request's channels) when fields asks for *products", async () => {

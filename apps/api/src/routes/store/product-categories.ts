@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Extend, Id, Title } from "@kasse/db";
-import type { ProductCategory } from "@kasse/modules/product";
+import type { CategoryParent, ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
@@ -9,14 +9,15 @@ import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from ".
 import { ProductCategoryView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Id() });
+const Tree = {
+  include_descendants_tree: Type.Optional(Type.Boolean()),
+  include_ancestors_tree: Type.Optional(Type.Boolean()),
+};
 const ListCategories = ListQueryOf(
   { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
-  { q: Type.Optional(Title()), include_descendants_tree: Type.Optional(Type.Boolean()) },
+  { q: Type.Optional(Title()), ...Tree },
 );
-const RetrieveCategory = Type.Object(
-  { fields: Type.Optional(Fields()), include_descendants_tree: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree }, { additionalProperties: false });
 
 // The Store sees active, public categories only, and only such children.
 const PUBLIC = { is_active: true, is_internal: false } as const;
@@ -42,10 +43,7 @@ type StoreParent = Omit<StoreCategory, "category_children" | "parent_category" |
 
 /** A store category, with its products when `fields` asks for them. */
 const StoreCategoryView = Extend(ProductCategoryView, { products: Type.Array(StoreProductView) });
-/** Longest parent chain followed (a guard: the tree is far shallower). */
-const MAX_DEPTH = 50;
-
-const base = (x: ProductCategory | NonNullable<ProductCategory["parent_category"]>): StoreParent => ({
+const base = (x: ProductCategory | CategoryParent): Omit<StoreParent, "parent_category"> => ({
   id: x.id,
   name: x.name,
   description: x.description,
@@ -57,43 +55,45 @@ const base = (x: ProductCategory | NonNullable<ProductCategory["parent_category"
   updated_at: x.updated_at,
 });
 
+/** A parent in the Store shape, with its own parents as far as they were read. */
+const storeParent = (p: CategoryParent): StoreParent => ({
+  ...base(p),
+  ...(p.parent_category !== undefined
+    ? { parent_category: p.parent_category ? storeParent(p.parent_category) : null }
+    : {}),
+});
+
 /** The Store shape: the contract's `{id, name, handle, parent_category_id, category_children}` and Medusa's other public fields. */
 function storeCategory(c: ProductCategory): StoreCategory {
   return {
     ...base(c),
     category_children: c.category_children.map(storeCategory),
-    ...(c.parent_category !== undefined ? { parent_category: c.parent_category ? base(c.parent_category) : null } : {}),
+    ...(c.parent_category !== undefined
+      ? { parent_category: c.parent_category ? storeParent(c.parent_category) : null }
+      : {}),
   };
 }
+
+/** The tree options of a Store read: the parents' parents up to the root when asked for, by name or through `fields`. */
+const treeOptions = (
+  query: { include_descendants_tree?: boolean; include_ancestors_tree?: boolean },
+  selection: FieldSelection,
+) => ({
+  include_descendants_tree: query.include_descendants_tree,
+  include_ancestors_tree: query.include_ancestors_tree || wants(selection, "parent_category.parent_category"),
+  children: PUBLIC,
+});
 
 /** Store product categories: the public tree, by id or handle. */
 export default async function productCategories(app: App): Promise<void> {
   const service = app.modules.product.categories;
 
-  /**
-   * Adds what `fields` asks beyond the default shape: each parent's own parent up to the root
-   * (`parent_category.parent_category`, one query per level for the whole page) and `products`
-   * (one query for the page).
-   */
-  async function extras(
+  /** Adds the `products` that `fields` asks for: one query for the page. */
+  async function withProducts(
     request: FastifyRequest,
     categories: StoreCategory[],
     selection: FieldSelection,
   ): Promise<StoreCategory[]> {
-    if (wants(selection, "parent_category.parent_category")) {
-      let frontier = categories.flatMap((c) => (c.parent_category ? [c.parent_category] : []));
-      for (let depth = 0; frontier.length && depth < MAX_DEPTH; depth++) {
-        const ids = [...new Set(frontier.map((p) => p.parent_category_id).filter((id): id is string => !!id))];
-        const parents = ids.length
-          ? new Map(
-              (await service.list({ id: ids }, { limit: ids.length, offset: 0 })).items.map((p) => [p.id, base(p)]),
-            )
-          : new Map<string, StoreParent>();
-        for (const node of frontier)
-          node.parent_category = node.parent_category_id ? (parents.get(node.parent_category_id) ?? null) : null;
-        frontier = frontier.flatMap((p) => (p.parent_category ? [p.parent_category] : []));
-      }
-    }
     if (!wants(selection, "products")) return categories;
     const products = await productsByGroup(
       app,
@@ -108,18 +108,27 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories",
     { schema: { querystring: ListCategories, response: ListAnswer("product_categories", StoreCategoryView) } },
     async (request) => {
-      const { limit, offset, order, fields, include_descendants_tree, parent_category_id, ...filters } = request.query;
+      const {
+        limit,
+        offset,
+        order,
+        fields,
+        include_descendants_tree,
+        include_ancestors_tree,
+        parent_category_id,
+        ...filters
+      } = request.query;
+      const selection = parseFields(fields);
       // `parent_category_id=null` asks for the top level.
       const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
       const { items, count } = await service.list(
         { ...filters, parent_category_id: parents, ...PUBLIC },
         { limit, offset, order },
-        { include_descendants_tree, children: PUBLIC },
+        treeOptions({ include_descendants_tree, include_ancestors_tree }, selection),
       );
-      const selection = parseFields(fields);
       return listResponse(
         "product_categories",
-        project(await extras(request, items.map(storeCategory), selection), selection),
+        project(await withProducts(request, items.map(storeCategory), selection), selection),
         count,
         { limit, offset },
       );
@@ -136,14 +145,10 @@ export default async function productCategories(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const { fields, include_descendants_tree } = request.query;
-      const category = await service.retrieve(request.params.id, {
-        include_descendants_tree,
-        children: PUBLIC,
-        filters: PUBLIC,
-      });
+      const { fields, ...tree } = request.query;
       const selection = parseFields(fields);
-      const [shaped] = await extras(request, [storeCategory(category)], selection);
+      const category = await service.retrieve(request.params.id, { ...treeOptions(tree, selection), filters: PUBLIC });
+      const [shaped] = await withProducts(request, [storeCategory(category)], selection);
       return { product_category: project(shaped!, selection) };
     },
   );
