@@ -117,7 +117,7 @@ export function createStockLocationService(db: Db) {
         .selectDistinct({ id: salesChannelStockLocation.sales_channel_id })
         .from(salesChannelStockLocation)
         .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
-        .where(and(inArray(salesChannelStockLocation.stock_location_id, locationIds), live));
+        .where(and(inArray(salesChannelStockLocation.stock_location_id, locationIds), locations.live));
       return rows.map((r) => r.id);
     },
 
