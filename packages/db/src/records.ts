@@ -59,7 +59,7 @@ export function liveRecords<T extends EntityTable>(
       return row as Row;
     },
     /** One page of the live rows matching every one of `conditions`, and how many match in all. */
-    list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
+    async list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
       return listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
     },
     /** Sets `values` on the live row `id` and answers it (as it is, when `values` is empty); `not_found` when there is none. */
