@@ -13,7 +13,7 @@ import {
 } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
 import { createTestApp, type TestApp } from "../src/testing";
-import { checkoutStore, TEST_ADDRESS } from "../src/testing/checkout";
+import { checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../src/testing/checkout";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
 // so tests wait for its round (`run()`) and look for their messages among all received.
@@ -38,12 +38,7 @@ beforeAll(async () => {
   admin = await t.adminHeaders();
   const m = t.app.modules;
   const store = await checkoutStore(t, {
-    region: {
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default", "pp_test"],
-    },
+    region: PP_TEST_REGION,
     variants: [
       { title: "M", sku: "EVT-TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
       { title: "L", sku: "EVT-TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },

@@ -66,6 +66,24 @@ export const TEST_ADDRESS = {
   country_code: "de",
 };
 
+/** An American address, for stores selling in the US. */
+export const US_ADDRESS = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Main St",
+  city: "Springfield",
+  postal_code: "12345",
+  country_code: "us",
+};
+
+/** A German region that takes the test payment provider too (`pp_test`, whose sessions can fail or hang on request). */
+export const PP_TEST_REGION = {
+  name: "Europe",
+  currency_code: "eur",
+  countries: ["de"],
+  payment_providers: ["pp_system_default", "pp_test"],
+};
+
 export interface ReadyCartOptions {
   region_id: string;
   option_id: string;

@@ -5,7 +5,7 @@ import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
-import { checkoutReadyCart, checkoutStore, TEST_ADDRESS } from "../../testing/checkout";
+import { checkoutReadyCart, checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../../testing/checkout";
 
 const t = useTestApp();
 let regionId: string;
@@ -18,12 +18,7 @@ let campaignId: string;
 beforeAll(async () => {
   const m = t.app.modules;
   const store = await checkoutStore(t, {
-    region: {
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default", "pp_test"],
-    },
+    region: PP_TEST_REGION,
     variants: [
       { title: "M", sku: "TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
       { title: "L", sku: "TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
