@@ -13,7 +13,7 @@ import {
 } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
 import { createTestApp, type TestApp } from "../src/testing";
-import { createFixtureProduct } from "../src/testing/catalog";
+import { checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../src/testing/checkout";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
 // so tests wait for its round (`run()`) and look for their messages among all received.
@@ -37,33 +37,15 @@ beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
   admin = await t.adminHeaders();
   const m = t.app.modules;
-  const channel = await m.salesChannel.getOrCreateDefault();
-  const location = await m.stockLocation.create({ name: "Warehouse" });
-  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (
-    await m.region.create({
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default", "pp_test"],
-    })
-  ).id;
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Tee",
-      status: "published",
-      sales_channels: [{ id: channel.id }],
-      variants: [
-        { title: "M", sku: "EVT-TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
-        { title: "L", sku: "EVT-TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
-      ],
-    },
-    location.id,
-  );
-  [tee, single] = product.variantIds as [string, string];
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
-    .id;
+  const store = await checkoutStore(t, {
+    region: PP_TEST_REGION,
+    variants: [
+      { title: "M", sku: "EVT-TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
+      { title: "L", sku: "EVT-TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
+    ],
+  });
+  ({ regionId, optionId } = store);
+  [tee, single] = store.variantIds as [string, string];
   server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
@@ -91,14 +73,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 async function ok(res: ReturnType<typeof t.store.post>) {
   const answer = await res;

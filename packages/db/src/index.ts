@@ -25,10 +25,12 @@ export {
   normalizeRange,
   orderBy,
   rangeConditions,
+  textSearch,
   toDate,
   type Paging,
   type RangeFilter,
 } from "./list";
+export { liveRecords, rowsByParent, type ListPaging } from "./records";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";

@@ -1,4 +1,21 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "./errors";
 import type { Db } from "./types";
@@ -178,4 +195,16 @@ export async function existingIds(
     .from(table as PgTable)
     .where(and(inArray(table.id, ids), live))) as Array<{ id: string }>;
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * A free-text search `q` as conditions: none without `q`, else one that matches when any of
+ * `columns` contains it (case-insensitive, {@link likePattern}).
+ * @example
+ * conditions.push(...textSearch(filters.q, [salesChannel.name, salesChannel.description]));
+ */
+export function textSearch(q: string | undefined, columns: AnyPgColumn[]): SQL[] {
+  if (!q) return [];
+  const pattern = likePattern(q);
+  return [or(...columns.map((column) => ilike(column, pattern)))!];
 }

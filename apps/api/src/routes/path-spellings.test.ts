@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { cart as cartTable } from "@kasse/modules/cart";
 import { useTestApp } from "../testing";
 import { createFixtureProduct } from "../testing/catalog";
+import { TEST_ADDRESS } from "../testing/checkout";
 
 // Guards belong to routes, so every spelling of a guarded path that reaches the route meets its
 // guard, and every other spelling matches no route. None may be served unguarded.
@@ -103,14 +104,7 @@ beforeAll(async () => {
   const key = (await ok(send("POST", "/admin/api-keys", admin, { title: "Storefront", type: "publishable" }))).api_key;
   await ok(send("POST", `/admin/api-keys/${key.id}/sales-channels`, admin, { add: [channel.id] }));
   const store = { "x-publishable-api-key": key.token };
-  const address = {
-    first_name: "Ada",
-    last_name: "Lovelace",
-    address_1: "Hauptstr. 1",
-    city: "Berlin",
-    postal_code: "10115",
-    country_code: "de",
-  };
+  const address = TEST_ADDRESS;
   const { cart } = await ok(send("POST", "/store/carts", store, { region_id: region.id }));
   await ok(
     send("POST", `/store/carts/${cart.id}/line-items`, store, { variant_id: product.variantIds[0], quantity: 1 }),

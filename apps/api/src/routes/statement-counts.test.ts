@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
 import { useTestApp } from "../testing";
+import { US_ADDRESS } from "../testing/checkout";
 
 // The statements each storefront, checkout and admin-list request sends to the database, counted
 // by the test database's query logger (transactions included, the saga's journal too). A change
@@ -69,14 +70,7 @@ async function measure(method: "GET" | "POST", url: string, payload?: object, ex
   return { count: statements.length, statements, body: res!.json() };
 }
 
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "1 Main St",
-  city: "Springfield",
-  postal_code: "12345",
-  country_code: "us",
-};
+const address = US_ADDRESS;
 
 /** The harness's guest checkout (shared/bench `checkout`), step by step, with each step's count. */
 async function checkout(variantId: string): Promise<Map<Route, number>> {

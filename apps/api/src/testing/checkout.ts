@@ -13,7 +13,7 @@ export interface CheckoutStore {
 }
 
 /**
- * A store that can sell: the default sales channel with a stock location, a region, a published
+ * A store that can sell: the default sales channel (or a new one named `channel`) with a stock location, a region, a published
  * product with `variants` stocked there, and a flat-rate shipping option.
  * @example
  * const store = await checkoutStore(t, { variants: [{ title: "M", size: "M", stock: 10, prices: [{ currency_code: "eur", amount: 2000 }] }] });
@@ -21,6 +21,8 @@ export interface CheckoutStore {
 export async function checkoutStore(
   t: TestApp,
   input: {
+    /** A new sales channel of this name instead of the store's default one. */
+    channel?: string;
     region?: { name: string; currency_code: string; countries: string[]; payment_providers?: string[] };
     title?: string;
     variants: FixtureVariant[];
@@ -29,7 +31,9 @@ export async function checkoutStore(
 ): Promise<CheckoutStore> {
   const m = t.app.modules;
   const region = input.region ?? { name: "Europe", currency_code: "eur", countries: ["de"] };
-  const channel = await m.salesChannel.getOrCreateDefault();
+  const channel = input.channel
+    ? await m.salesChannel.create({ name: input.channel })
+    : await m.salesChannel.getOrCreateDefault();
   const location = await m.stockLocation.create({ name: "Warehouse" });
   await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
   const regionId = (await m.region.create(region)).id;
@@ -53,13 +57,31 @@ export async function checkoutStore(
 }
 
 /** A German address, the default of {@link checkoutReadyCart}. */
-const TEST_ADDRESS = {
+export const TEST_ADDRESS = {
   first_name: "Ada",
   last_name: "Lovelace",
   address_1: "Hauptstr. 1",
   city: "Berlin",
   postal_code: "10115",
   country_code: "de",
+};
+
+/** An American address, for stores selling in the US. */
+export const US_ADDRESS = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "1 Main St",
+  city: "Springfield",
+  postal_code: "12345",
+  country_code: "us",
+};
+
+/** A German region that takes the test payment provider too (`pp_test`, whose sessions can fail or hang on request). */
+export const PP_TEST_REGION = {
+  name: "Europe",
+  currency_code: "eur",
+  countries: ["de"],
+  payment_providers: ["pp_system_default", "pp_test"],
 };
 
 export interface ReadyCartOptions {

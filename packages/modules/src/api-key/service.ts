@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { and, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
+import { errors, generateId, transaction, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import {
   apiKey,
   apiKeySalesChannel,
@@ -66,14 +66,8 @@ export function createApiKeyService(db: Db) {
     return out;
   };
 
-  const row = async (id: string, tx: Db): Promise<ApiKeyRow> => {
-    const [found] = await tx
-      .select()
-      .from(apiKey)
-      .where(and(eq(apiKey.id, id), live));
-    if (!found) throw errors.notFound(`API key with id: ${id} was not found`);
-    return found;
-  };
+  const rows = liveRecords(db, apiKey, "API key", { title: apiKey.title, revoked_at: apiKey.revoked_at });
+  const row = (id: string, tx: Db): Promise<ApiKeyRow> => liveRecords(tx, apiKey, "API key").retrieve(id);
 
   const service = {
     /**
@@ -115,43 +109,17 @@ export function createApiKeyService(db: Db) {
       return details(found, (await channelsOf([found.id], db)).get(found.id));
     },
 
-    async list(
-      filters: ApiKeyFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: ApiKeyDetails[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        apiKey,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: apiKey.created_at,
-            updated_at: apiKey.updated_at,
-            title: apiKey.title,
-            revoked_at: apiKey.revoked_at,
-          },
-          apiKey.id,
-        ),
-        page,
-      );
+    async list(filters: ApiKeyFilters, page: ListPaging): Promise<{ items: ApiKeyDetails[]; count: number }> {
+      const { items, count } = await rows.list(conditions(filters), page);
       const channels = await channelsOf(
-        rows.filter((r) => r.type === "publishable").map((r) => r.id),
+        items.filter((r) => r.type === "publishable").map((r) => r.id),
         db,
       );
-      return { items: rows.map((r) => details(r, channels.get(r.id))), count: total };
+      return { items: items.map((r) => details(r, channels.get(r.id))), count };
     },
 
     async update(id: string, input: ApiKeyUpdate): Promise<ApiKeyDetails> {
-      if (input.title !== undefined) {
-        const [updated] = await db
-          .update(apiKey)
-          .set({ title: input.title })
-          .where(and(eq(apiKey.id, id), live))
-          .returning({ id: apiKey.id });
-        if (!updated) throw errors.notFound(`API key with id: ${id} was not found`);
-      }
+      if (input.title !== undefined) await rows.update(id, { title: input.title });
       return service.retrieve(id);
     },
 
@@ -244,9 +212,6 @@ function conditions(filters: ApiKeyFilters): SQL[] {
   if (filters.type) out.push(eq(apiKey.type, filters.type));
   if (filters.revoked === true) out.push(and(isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date()))!);
   if (filters.revoked === false) out.push(active());
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(apiKey.title, pattern), ilike(apiKey.redacted, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [apiKey.title, apiKey.redacted]));
   return out;
 }

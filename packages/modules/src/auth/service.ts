@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { errors, generateId, isKasseError, isUniqueViolation, type Db } from "@kasse/db";
+import { errors, generateId, isKasseError, isUniqueViolation, type Db, rowsByParent } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
@@ -71,18 +71,10 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   const registry = new Map<string, AuthProvider>();
 
   const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>, tx: Db): Promise<AuthIdentity[]> => {
-    if (rows.length === 0) return [];
-    const providers = await tx
-      .select()
-      .from(providerIdentity)
-      .where(
-        inArray(
-          providerIdentity.auth_identity_id,
-          rows.map((r) => r.id),
-        ),
-      )
-      .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id));
-    return rows.map((row) => ({ ...row, provider_identities: providers.filter((p) => p.auth_identity_id === row.id) }));
+    const providers = await rowsByParent(tx, providerIdentity, "auth_identity_id", rows, {
+      order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
+    });
+    return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id)! }));
   };
 
   const provider = (id: string): AuthProvider => {

@@ -1,5 +1,5 @@
-import { and, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { errors, orderBy, transaction, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { errors, orderBy, transaction, type Db, type Paging, listPage, textSearch } from "@kasse/db";
 import { currency, type CurrencyFilters, type CurrencyRow, type CurrencyUpdate } from "./schema";
 
 /** A currency as the API shows it (Medusa's shape plus `is_default`). */
@@ -89,9 +89,6 @@ function conditions(filters: CurrencyFilters): SQL[] {
       ),
     );
   if (filters.is_default !== undefined) out.push(eq(currency.is_default, filters.is_default));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(currency.code, pattern), ilike(currency.name, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [currency.code, currency.name]));
   return out;
 }

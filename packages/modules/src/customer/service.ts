@@ -1,16 +1,15 @@
-import { and, asc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   rangeConditions,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   customer,
@@ -93,14 +92,18 @@ export function createCustomerService(db: Db) {
     });
   }
 
-  async function row(id: string, tx: Db): Promise<CustomerRow> {
-    const [found] = await tx
-      .select()
-      .from(customer)
-      .where(and(eq(customer.id, id), live));
-    if (!found) throw errors.notFound(`Customer with id: ${id} was not found`);
-    return found;
-  }
+  const customers = liveRecords(db, customer, "Customer", {
+    email: customer.email,
+    first_name: customer.first_name,
+    last_name: customer.last_name,
+    phone: customer.phone,
+    company: customer.company_name,
+    company_name: customer.company_name,
+    has_account: customer.has_account,
+  });
+  const groups = liveRecords(db, customerGroup, "Customer group", { name: customerGroup.name });
+  const addresses = liveRecords(db, customerAddress, "Address");
+  const row = (id: string, tx: Db): Promise<CustomerRow> => liveRecords(tx, customer, "Customer").retrieve(id);
 
   async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null, tx: Db): Promise<void> {
     const [taken] = await tx
@@ -173,30 +176,9 @@ export function createCustomerService(db: Db) {
       return (await withRelations([await row(id, db)], db))[0]!;
     },
 
-    async list(
-      filters: CustomerFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: CustomerDetail[]; count: number }> {
-      const where = and(live, ...customerConditions(filters));
-      const columns = {
-        created_at: customer.created_at,
-        updated_at: customer.updated_at,
-        email: customer.email,
-        first_name: customer.first_name,
-        last_name: customer.last_name,
-        phone: customer.phone,
-        company: customer.company_name,
-        company_name: customer.company_name,
-        has_account: customer.has_account,
-      };
-      const { items: rows, count: total } = await listPage(
-        db,
-        customer,
-        where,
-        orderBy(page.order, columns, customer.id),
-        page,
-      );
-      return { items: await withRelations(rows, db), count: total };
+    async list(filters: CustomerFilters, page: ListPaging): Promise<{ items: CustomerDetail[]; count: number }> {
+      const { items, count } = await customers.list(customerConditions(filters), page);
+      return { items: await withRelations(items, db), count };
     },
 
     async update(id: string, input: CustomerUpdate): Promise<CustomerDetail> {
@@ -272,10 +254,11 @@ export function createCustomerService(db: Db) {
 
     // --- addresses -------------------------------------------------------------------------
 
-    async listAddresses(customerId: string, page: Paging): Promise<{ items: CustomerAddressRow[]; count: number }> {
+    /** A customer's addresses, oldest first. */
+    async listAddresses(customerId: string, page: ListPaging): Promise<{ items: CustomerAddressRow[]; count: number }> {
       await row(customerId, db);
-      const where = and(eq(customerAddress.customer_id, customerId), liveAddress);
-      return listPage(db, customerAddress, where, [asc(customerAddress.created_at), asc(customerAddress.id)], page);
+      const { limit, offset } = page;
+      return addresses.list([eq(customerAddress.customer_id, customerId)], { limit, offset });
     },
 
     /** An address of this customer; another customer's address is not found (never revealed). */
@@ -364,14 +347,7 @@ export function createCustomerService(db: Db) {
       }
     },
 
-    async retrieveGroup(id: string): Promise<CustomerGroupRow> {
-      const [found] = await db
-        .select()
-        .from(customerGroup)
-        .where(and(eq(customerGroup.id, id), liveGroup));
-      if (!found) throw errors.notFound(`Customer group with id: ${id} was not found`);
-      return found;
-    },
+    retrieveGroup: (id: string): Promise<CustomerGroupRow> => groups.retrieve(id),
 
     /** The live members' ids of each group, in one query, oldest membership first. */
     async memberIds(groupIds: string[]): Promise<Map<string, string[]>> {
@@ -389,10 +365,10 @@ export function createCustomerService(db: Db) {
 
     async listGroups(
       filters: CustomerGroupFilters,
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: CustomerGroupRow[]; count: number }> {
       const conditions = anyOf(filters, { id: customerGroup.id, name: customerGroup.name });
-      if (filters.q) conditions.push(ilike(customerGroup.name, likePattern(filters.q)));
+      conditions.push(...textSearch(filters.q, [customerGroup.name]));
       if (filters.customer_id?.length) {
         conditions.push(
           inArray(
@@ -404,25 +380,12 @@ export function createCustomerService(db: Db) {
           ),
         );
       }
-      const where = and(liveGroup, ...conditions);
-      const columns = {
-        created_at: customerGroup.created_at,
-        updated_at: customerGroup.updated_at,
-        name: customerGroup.name,
-      };
-      return listPage(db, customerGroup, where, orderBy(page.order, columns, customerGroup.id), page);
+      return groups.list(conditions, page);
     },
 
     async updateGroup(id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> {
-      if (Object.keys(input).length === 0) return service.retrieveGroup(id);
       try {
-        const [updated] = await db
-          .update(customerGroup)
-          .set(input)
-          .where(and(eq(customerGroup.id, id), liveGroup))
-          .returning();
-        if (!updated) throw errors.notFound(`Customer group with id: ${id} was not found`);
-        return updated;
+        return await groups.update(id, input);
       } catch (error) {
         return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
       }
@@ -446,42 +409,9 @@ export function createCustomerService(db: Db) {
       change: { add?: string[]; remove?: string[] },
       context: { created_by?: string | null } = {},
     ): Promise<CustomerGroupRow> {
-      const add = [...new Set(change.add ?? [])];
-      const remove = [...new Set(change.remove ?? [])];
       return transaction(db, async (t) => {
         const group = await createCustomerService(t).retrieveGroup(groupId);
-        const wanted = [...new Set([...add, ...remove])];
-        if (wanted.length > 0) {
-          const found = await t
-            .select({ id: customer.id })
-            .from(customer)
-            .where(and(inArray(customer.id, wanted), live));
-          const known = new Set(found.map((r) => r.id));
-          const unknown = wanted.filter((id) => !known.has(id));
-          if (unknown.length > 0) throw errors.invalidData(`Customers with ids: ${unknown.join(", ")} were not found`);
-        }
-        if (add.length > 0) {
-          await t
-            .insert(customerGroupCustomer)
-            .values(
-              add.map((customer_id) => ({
-                customer_id,
-                customer_group_id: groupId,
-                created_by: context.created_by ?? null,
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        if (remove.length > 0) {
-          await t
-            .delete(customerGroupCustomer)
-            .where(
-              and(
-                eq(customerGroupCustomer.customer_group_id, groupId),
-                inArray(customerGroupCustomer.customer_id, remove),
-              ),
-            );
-        }
+        await changeMemberships(t, { customer_group_id: groupId }, change, context.created_by ?? null);
         return group;
       });
     },
@@ -496,43 +426,9 @@ export function createCustomerService(db: Db) {
       change: { add?: string[]; remove?: string[] },
       context: { created_by?: string | null } = {},
     ): Promise<CustomerDetail> {
-      const add = [...new Set(change.add ?? [])];
-      const remove = [...new Set(change.remove ?? [])];
       await transaction(db, async (t) => {
         await lockCustomer(t, customerId);
-        const wanted = [...new Set([...add, ...remove])];
-        if (wanted.length > 0) {
-          const found = await t
-            .select({ id: customerGroup.id })
-            .from(customerGroup)
-            .where(and(inArray(customerGroup.id, wanted), liveGroup));
-          const known = new Set(found.map((r) => r.id));
-          const unknown = wanted.filter((id) => !known.has(id));
-          if (unknown.length > 0)
-            throw errors.invalidData(`Customer groups with ids: ${unknown.join(", ")} were not found`);
-        }
-        if (add.length > 0) {
-          await t
-            .insert(customerGroupCustomer)
-            .values(
-              add.map((customer_group_id) => ({
-                customer_id: customerId,
-                customer_group_id,
-                created_by: context.created_by ?? null,
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        if (remove.length > 0) {
-          await t
-            .delete(customerGroupCustomer)
-            .where(
-              and(
-                eq(customerGroupCustomer.customer_id, customerId),
-                inArray(customerGroupCustomer.customer_group_id, remove),
-              ),
-            );
-        }
+        await changeMemberships(t, { customer_id: customerId }, change, context.created_by ?? null);
       });
       return service.retrieve(customerId);
     },
@@ -542,14 +438,45 @@ export function createCustomerService(db: Db) {
 
 export type CustomerService = ReturnType<typeof createCustomerService>;
 
+/**
+ * Adds and removes memberships of one group (`{customer_group_id}`: `change` names customers) or of
+ * one customer (`{customer_id}`: `change` names groups), as Medusa changes them from either side.
+ * Every named id must be live, else `invalid_data` and nothing changes; adding a member twice is a no-op.
+ */
+async function changeMemberships(
+  tx: Db,
+  of: { customer_group_id: string } | { customer_id: string },
+  change: { add?: string[]; remove?: string[] },
+  createdBy: string | null,
+): Promise<void> {
+  const add = [...new Set(change.add ?? [])];
+  const remove = [...new Set(change.remove ?? [])];
+  const wanted = [...new Set([...add, ...remove])];
+  const ofGroup = "customer_group_id" in of;
+  const known = ofGroup
+    ? await liveRecords(tx, customer, "Customer").existing(wanted)
+    : await liveRecords(tx, customerGroup, "Customer group").existing(wanted);
+  const unknown = wanted.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw errors.invalidData(
+      `${ofGroup ? "Customers" : "Customer groups"} with ids: ${unknown.join(", ")} were not found`,
+    );
+  const ownId = "customer_group_id" in of ? of.customer_group_id : of.customer_id;
+  const own = ofGroup ? customerGroupCustomer.customer_group_id : customerGroupCustomer.customer_id;
+  const named = ofGroup ? customerGroupCustomer.customer_id : customerGroupCustomer.customer_group_id;
+  const pair = (id: string) =>
+    ofGroup ? { customer_id: id, customer_group_id: ownId } : { customer_id: ownId, customer_group_id: id };
+  if (add.length > 0)
+    await tx
+      .insert(customerGroupCustomer)
+      .values(add.map((id) => ({ ...pair(id), created_by: createdBy })))
+      .onConflictDoNothing();
+  if (remove.length > 0) await tx.delete(customerGroupCustomer).where(and(eq(own, ownId), inArray(named, remove)));
+}
+
 /** Serializes address writes of one customer so two concurrent "make default" calls cannot both win. */
 async function lockCustomer(tx: Db, customerId: string): Promise<void> {
-  const [found] = await tx
-    .select({ id: customer.id })
-    .from(customer)
-    .where(and(eq(customer.id, customerId), live))
-    .for("update");
-  if (!found) throw errors.notFound(`Customer with id: ${customerId} was not found`);
+  await liveRecords(tx, customer, "Customer").lock(customerId);
 }
 
 function customerConditions(filters: CustomerFilters): SQL[] {
@@ -566,17 +493,14 @@ function customerConditions(filters: CustomerFilters): SQL[] {
     ...rangeConditions(customer.created_at, filters.created_at),
     ...rangeConditions(customer.updated_at, filters.updated_at),
   );
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(customer.email, pattern),
-        ilike(customer.first_name, pattern),
-        ilike(customer.last_name, pattern),
-        ilike(customer.phone, pattern),
-        ilike(customer.company_name, pattern),
-      )!,
-    );
-  }
+  out.push(
+    ...textSearch(filters.q, [
+      customer.email,
+      customer.first_name,
+      customer.last_name,
+      customer.phone,
+      customer.company_name,
+    ]),
+  );
   return out;
 }

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { errors, generateId, type Db, inList } from "@kasse/db";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { errors, generateId, type Db, inList, rowsByParent } from "@kasse/db";
 import {
   fulfillment,
   fulfillmentItem,
@@ -148,16 +148,6 @@ function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["it
 }
 
 async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
-  if (rows.length === 0) return [];
-  const items = await tx
-    .select()
-    .from(fulfillmentItem)
-    .where(
-      inArray(
-        fulfillmentItem.fulfillment_id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(fulfillmentItem.id));
-  return rows.map((row) => ({ ...row, items: items.filter((i) => i.fulfillment_id === row.id) }));
+  const items = await rowsByParent(tx, fulfillmentItem, "fulfillment_id", rows, { order: [asc(fulfillmentItem.id)] });
+  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
 }

@@ -1,15 +1,15 @@
-import { and, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, isNull, or } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  rowsByParent,
+  textSearch,
 } from "@kasse/db";
 import { priceFor } from "./price-for";
 import {
@@ -39,6 +39,8 @@ const liveOption = isNull(shippingOption.deleted_at);
  * const option = await fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "usd", amount: 800 }] });
  */
 export function createFulfillmentService(db: Db) {
+  const profiles = liveRecords(db, shippingProfile, "Shipping profile", { name: shippingProfile.name });
+  const optionRecords = liveRecords(db, shippingOption, "Shipping option", { name: shippingOption.name });
   const service = {
     async createProfile(input: ShippingProfileCreate): Promise<ShippingProfileRow> {
       try {
@@ -53,39 +55,24 @@ export function createFulfillmentService(db: Db) {
       }
     },
 
-    async retrieveProfile(id: string): Promise<ShippingProfileRow> {
-      const [row] = await db
-        .select()
-        .from(shippingProfile)
-        .where(and(eq(shippingProfile.id, id), liveProfile));
-      if (!row) throw errors.notFound(`Shipping profile with id: ${id} was not found`);
-      return row;
-    },
+    retrieveProfile: (id: string): Promise<ShippingProfileRow> => profiles.retrieve(id),
 
-    async listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: Paging & { order?: string }) {
-      const conditions: SQL[] = [liveProfile];
-      conditions.push(...anyOf(filters, { id: shippingProfile.id, type: shippingProfile.type }));
-      if (filters.q) conditions.push(ilike(shippingProfile.name, likePattern(filters.q)));
-      const where = and(...conditions);
-      return listPage(
-        db,
-        shippingProfile,
-        where,
-        orderBy(page.order, { created_at: shippingProfile.created_at, name: shippingProfile.name }, shippingProfile.id),
-        page,
-      );
+    listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) {
+      const conditions = anyOf(filters, { id: shippingProfile.id, type: shippingProfile.type });
+      conditions.push(...textSearch(filters.q, [shippingProfile.name]));
+      return profiles.list(conditions, page);
     },
 
     /** Soft delete; refused while live shipping options use the profile. */
     async deleteProfile(id: string): Promise<void> {
-      await service.retrieveProfile(id);
+      await profiles.retrieve(id);
       const [used] = await db
         .select({ count: count() })
         .from(shippingOption)
         .where(and(eq(shippingOption.shipping_profile_id, id), liveOption));
       if ((used?.count ?? 0) > 0)
         throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
-      await db.update(shippingProfile).set({ deleted_at: new Date() }).where(eq(shippingProfile.id, id));
+      await profiles.softDelete(id);
     },
 
     /**
@@ -157,45 +144,25 @@ export function createFulfillmentService(db: Db) {
       });
     },
 
-    async retrieveOption(id: string): Promise<ShippingOption> {
-      const [row] = await db
-        .select()
-        .from(shippingOption)
-        .where(and(eq(shippingOption.id, id), liveOption));
-      if (!row) throw errors.notFound(`Shipping option with id: ${id} was not found`);
-      const [withPrices] = await attachPrices(db, [row]);
-      return withPrices!;
-    },
+    retrieveOption: async (id: string): Promise<ShippingOption> =>
+      (await attachPrices(db, [await optionRecords.retrieve(id)]))[0]!,
 
     async listOptions(
       filters: ShippingOptionFilters,
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: ShippingOption[]; count: number }> {
-      const conditions: SQL[] = [liveOption];
-      conditions.push(
-        ...anyOf(filters, {
-          id: shippingOption.id,
-          region_id: shippingOption.region_id,
-          stock_location_id: shippingOption.stock_location_id,
-          shipping_profile_id: shippingOption.shipping_profile_id,
-        }),
-      );
-      if (filters.q) conditions.push(ilike(shippingOption.name, likePattern(filters.q)));
-      const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(
-        db,
-        shippingOption,
-        where,
-        orderBy(page.order, { created_at: shippingOption.created_at, name: shippingOption.name }, shippingOption.id),
-        page,
-      );
-      return { items: await attachPrices(db, rows), count: total };
+      const conditions = anyOf(filters, {
+        id: shippingOption.id,
+        region_id: shippingOption.region_id,
+        stock_location_id: shippingOption.stock_location_id,
+        shipping_profile_id: shippingOption.shipping_profile_id,
+      });
+      conditions.push(...textSearch(filters.q, [shippingOption.name]));
+      const { items, count } = await optionRecords.list(conditions, page);
+      return { items: await attachPrices(db, items), count };
     },
 
-    async deleteOption(id: string): Promise<void> {
-      await service.retrieveOption(id);
-      await db.update(shippingOption).set({ deleted_at: new Date() }).where(eq(shippingOption.id, id));
-    },
+    deleteOption: (id: string): Promise<void> => optionRecords.softDelete(id),
 
     /**
      * Options a cart in this region and currency can use, each with its `amount`: store-enabled,
@@ -231,11 +198,8 @@ export function createFulfillmentService(db: Db) {
 export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
 
 async function existingProfile(tx: Db, id: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: shippingProfile.id })
-    .from(shippingProfile)
-    .where(and(eq(shippingProfile.id, id), liveProfile));
-  if (!row) throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
+  if (!(await liveRecords(tx, shippingProfile, "Shipping profile").find(id)))
+    throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
 }
 
 async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPriceInput[]): Promise<void> {
@@ -259,24 +223,10 @@ async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPric
 }
 
 async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
-  if (rows.length === 0) return [];
-  const prices = await tx
-    .select()
-    .from(shippingOptionPrice)
-    .where(
-      inArray(
-        shippingOptionPrice.shipping_option_id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(shippingOptionPrice.rank);
-  const byOption = new Map<string, ShippingOption["prices"]>();
-  for (const { rank: _rank, ...price } of prices) {
-    const list = byOption.get(price.shipping_option_id) ?? [];
-    list.push(price);
-    byOption.set(price.shipping_option_id, list);
-  }
-  return rows.map((row) => ({ ...row, prices: byOption.get(row.id) ?? [] }));
+  const prices = await rowsByParent(tx, shippingOptionPrice, "shipping_option_id", rows, {
+    order: [asc(shippingOptionPrice.rank)],
+  });
+  return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
 }
 
 /** Medusa's store rules: `enabled_in_store` false hides an option, `is_return` true marks a return option. */

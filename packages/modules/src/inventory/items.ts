@@ -1,15 +1,14 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   likePattern,
-  listPage,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  existingIds,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  rowsByParent,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -27,6 +26,10 @@ import { createInventoryService, type InventoryItem } from "./service";
 
 /** Inventory items: create, read, list, update and delete (with their levels and variant links). */
 export function itemMethods(db: Db) {
+  const records = liveRecords(db, inventoryItem, "Inventory item", {
+    sku: inventoryItem.sku,
+    title: inventoryItem.title,
+  });
   const items = {
     async create(input: InventoryItemCreate): Promise<InventoryItem> {
       return transaction(db, async (t) => {
@@ -38,49 +41,18 @@ export function itemMethods(db: Db) {
       });
     },
 
-    async retrieve(id: string): Promise<InventoryItem> {
-      const [row] = await db
-        .select()
-        .from(inventoryItem)
-        .where(and(eq(inventoryItem.id, id), liveItem));
-      if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
-      return (await withLevels(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<InventoryItem> => (await withLevels(db, [await records.retrieve(id)]))[0]!,
 
-    async list(
-      filters: InventoryItemFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: InventoryItem[]; count: number }> {
-      const where = and(liveItem, ...itemConditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        inventoryItem,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: inventoryItem.created_at,
-            updated_at: inventoryItem.updated_at,
-            sku: inventoryItem.sku,
-            title: inventoryItem.title,
-          },
-          inventoryItem.id,
-        ),
-        page,
-      );
-      return { items: await withLevels(db, rows), count: total };
+    async list(filters: InventoryItemFilters, page: ListPaging): Promise<{ items: InventoryItem[]; count: number }> {
+      const { items: rows, count } = await records.list(itemConditions(filters), page);
+      return { items: await withLevels(db, rows), count };
     },
 
     async update(id: string, input: InventoryItemUpdate): Promise<InventoryItem> {
       const changes = itemValues(input);
       if (Object.keys(changes).length) {
         try {
-          const [row] = await db
-            .update(inventoryItem)
-            .set(changes)
-            .where(and(eq(inventoryItem.id, id), liveItem))
-            .returning({ id: inventoryItem.id });
-          if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
+          await records.update(id, changes);
         } catch (error) {
           throw skuConflict(error, input.sku);
         }
@@ -96,7 +68,7 @@ export function itemMethods(db: Db) {
           .from(inventoryItem)
           .where(and(eq(inventoryItem.id, id), liveItem))
           .for("update");
-        if (!row) throw errors.notFound(`Inventory item with id: ${id} was not found`);
+        if (!row) throw records.notFound(id);
         // Reserving updates the level row before inserting the reservation: holding the level
         // locks makes the check below see every reservation committed before or after us.
         await t
@@ -123,7 +95,7 @@ export function itemMethods(db: Db) {
 
     /** The ids among `ids` that are live items. */
     async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, inventoryItem, ids, liveItem);
+      return records.existing(ids);
     },
   };
   return items;
@@ -141,22 +113,12 @@ function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
 
 /** Adds each item's live levels (one query for the page) and its totals. */
 async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryItem[]> {
-  if (rows.length === 0) return [];
-  const levels = await tx
-    .select()
-    .from(inventoryLevel)
-    .where(
-      and(
-        inArray(
-          inventoryLevel.inventory_item_id,
-          rows.map((r) => r.id),
-        ),
-        liveLevel,
-      ),
-    )
-    .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id));
+  const levels = await rowsByParent(tx, inventoryLevel, "inventory_item_id", rows, {
+    where: liveLevel,
+    order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+  });
   return rows.map(({ deleted_at: _deleted, ...row }) => {
-    const own = levels.filter((l) => l.inventory_item_id === row.id).map(level);
+    const own = levels.get(row.id)!.map(level);
     return {
       ...row,
       location_levels: own,

@@ -1,19 +1,15 @@
-import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
-  existingIds,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
-
-const live = isNull(returnReason.deleted_at);
 
 /** Filters of `GET /admin/return-reasons`. */
 export interface ReturnReasonFilters {
@@ -28,6 +24,7 @@ export interface ReturnReasonFilters {
  * const reason = await createReturnReasonService(db).create({ value: "damaged", label: "Damaged" });
  */
 export function createReturnReasonService(db: Db) {
+  const rows = liveRecords(db, returnReason, "Return reason", { value: returnReason.value, label: returnReason.label });
   const unique = (value: string) => (e: unknown) => {
     if (isUniqueViolation(e)) throw errors.conflict(`Return reason with value: ${value} already exists`);
     throw e;
@@ -48,59 +45,17 @@ export function createReturnReasonService(db: Db) {
       return row!;
     },
 
-    async retrieve(id: string): Promise<ReturnReasonRow> {
-      const [row] = await db
-        .select()
-        .from(returnReason)
-        .where(and(eq(returnReason.id, id), live));
-      if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
-      return row;
-    },
+    retrieve: (id: string): Promise<ReturnReasonRow> => rows.retrieve(id),
 
-    async list(
-      filters: ReturnReasonFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: ReturnReasonRow[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      return listPage(
-        db,
-        returnReason,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: returnReason.created_at,
-            updated_at: returnReason.updated_at,
-            value: returnReason.value,
-            label: returnReason.label,
-          },
-          returnReason.id,
-        ),
-        page,
-      );
-    },
+    list: (filters: ReturnReasonFilters, page: ListPaging) => rows.list(conditions(filters), page),
 
-    async update(id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> {
-      if (Object.keys(input).length === 0) return service.retrieve(id);
-      const [row] = await db
-        .update(returnReason)
-        .set(input)
-        .where(and(eq(returnReason.id, id), live))
-        .returning()
-        .catch(unique(input.value ?? ""));
-      if (!row) throw errors.notFound(`Return reason with id: ${id} was not found`);
-      return row;
-    },
+    update: (id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> =>
+      rows.update(id, input).catch(unique(input.value ?? "")),
 
-    async delete(id: string): Promise<void> {
-      await service.retrieve(id);
-      await db.update(returnReason).set({ deleted_at: new Date() }).where(eq(returnReason.id, id));
-    },
+    delete: (id: string): Promise<void> => rows.softDelete(id),
 
     /** The ids among `ids` that are live reasons. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, returnReason, ids, live);
-    },
+    existing: (ids: string[]) => rows.existing(ids),
   };
   return service;
 }
@@ -109,15 +64,6 @@ export type ReturnReasonService = ReturnType<typeof createReturnReasonService>;
 
 function conditions(filters: ReturnReasonFilters): SQL[] {
   const out = anyOf(filters, { id: returnReason.id, value: returnReason.value });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(returnReason.value, pattern),
-        ilike(returnReason.label, pattern),
-        ilike(returnReason.description, pattern),
-      )!,
-    );
-  }
+  out.push(...textSearch(filters.q, [returnReason.value, returnReason.label, returnReason.description]));
   return out;
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, type Db, type Paging, listPage, inList } from "@kasse/db";
+import { errors, generateId, type Db, type Paging, listPage, inList, rowsByParent } from "@kasse/db";
 import {
   orderReturn,
   orderReturnItem,
@@ -244,16 +244,6 @@ export function createReturnService(db: Db) {
 export type ReturnService = ReturnType<typeof createReturnService>;
 
 async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
-  if (rows.length === 0) return [];
-  const items = await tx
-    .select()
-    .from(orderReturnItem)
-    .where(
-      inArray(
-        orderReturnItem.return_id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(orderReturnItem.id));
-  return rows.map((row) => ({ ...row, items: items.filter((i) => i.return_id === row.id) }));
+  const items = await rowsByParent(tx, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
+  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
 }

@@ -2,15 +2,16 @@ import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "d
 import {
   errors,
   generateId,
-  orderBy,
   queryRows,
   rangeConditions,
   type Db,
+  type ListPaging,
   type Paging,
   listPage,
   likePattern,
   anyOf,
   inList,
+  liveRecords,
 } from "@kasse/db";
 import {
   order,
@@ -122,6 +123,12 @@ const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
  * const placed = await orders.create(snapshot, { actor_type: "customer", actor_id: "cus_1" });
  */
 export function createOrderService(db: Db) {
+  const orders = liveRecords(db, order, "Order", {
+    display_id: order.display_id,
+    total: order.total,
+    email: order.email,
+    status: order.status,
+  });
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
@@ -179,47 +186,14 @@ export function createOrderService(db: Db) {
       return created;
     },
 
-    async retrieve(id: string): Promise<Order> {
-      const [row] = await db
-        .select()
-        .from(order)
-        .where(and(eq(order.id, id), live));
-      if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
-      return (await attach(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<Order> => (await attach(db, [await orders.retrieve(id)]))[0]!,
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
-    async lock(id: string): Promise<Order> {
-      const [row] = await db
-        .select()
-        .from(order)
-        .where(and(eq(order.id, id), live))
-        .for("update");
-      if (!row) throw errors.notFound(`Order with id: ${id} was not found`);
-      return (await attach(db, [row]))[0]!;
-    },
+    lock: async (id: string): Promise<Order> => (await attach(db, [await orders.lock(id)]))[0]!,
 
-    async list(filters: OrderFilters, page: Paging & { order?: string }): Promise<{ items: Order[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        order,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: order.created_at,
-            updated_at: order.updated_at,
-            display_id: order.display_id,
-            total: order.total,
-            email: order.email,
-            status: order.status,
-          },
-          order.id,
-        ),
-        page,
-      );
-      return { items: await attach(db, rows), count: total };
+    async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
+      const { items, count } = await orders.list(conditions(filters), page);
+      return { items: await attach(db, items), count };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */

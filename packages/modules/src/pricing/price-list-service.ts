@@ -1,14 +1,15 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   orderBy,
   transaction,
   type Db,
-  type Paging,
+  type ListPaging,
   listPage,
-  likePattern,
+  liveRecords,
   anyOf,
+  textSearch,
 } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
@@ -35,8 +36,6 @@ export interface PriceListBatchResult {
 
 type RulesInput = NonNullable<PriceListCreate["rules"]>;
 
-const live = isNull(priceList.deleted_at);
-
 /**
  * Price lists: sale and override prices for customer groups and regions, in effect while
  * `active` and within their dates.
@@ -46,6 +45,13 @@ const live = isNull(priceList.deleted_at);
 export function createPriceListService(db: Db) {
   // Built on first use: services are also built over step transactions, which never ask it.
   let nextChangeStatement: ReturnType<typeof prepareNextChange> | undefined;
+  const lists = liveRecords(db, priceList, "Price list", {
+    title: priceList.title,
+    status: priceList.status,
+    type: priceList.type,
+    starts_at: priceList.starts_at,
+    ends_at: priceList.ends_at,
+  });
   const service = {
     async create(input: PriceListCreate): Promise<PriceList> {
       checkDates(input.starts_at, input.ends_at);
@@ -67,14 +73,7 @@ export function createPriceListService(db: Db) {
       return service.retrieve(id);
     },
 
-    async retrieve(id: string): Promise<PriceList> {
-      const [row] = await db
-        .select()
-        .from(priceList)
-        .where(and(eq(priceList.id, id), live));
-      if (!row) throw errors.notFound(`Price list with id: ${id} was not found`);
-      return (await withRelations(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<PriceList> => (await withRelations(db, [await lists.retrieve(id)]))[0]!,
 
     /** The variants the live lists among `ids` price, each once. */
     async variantIds(ids: string[]): Promise<string[]> {
@@ -83,7 +82,7 @@ export function createPriceListService(db: Db) {
         .selectDistinct({ variant_id: price.variant_id })
         .from(price)
         .innerJoin(priceList, eq(priceList.id, price.price_list_id))
-        .where(and(inArray(price.price_list_id, ids), live));
+        .where(and(inArray(price.price_list_id, ids), lists.live));
       return rows.map((r) => r.variant_id);
     },
 
@@ -91,13 +90,9 @@ export function createPriceListService(db: Db) {
     async listPrices(
       id: string,
       filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] },
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: Price[]; count: number }> {
-      const [list] = await db
-        .select({ id: priceList.id })
-        .from(priceList)
-        .where(and(eq(priceList.id, id), live));
-      if (!list) throw errors.notFound(`Price list with id: ${id} was not found`);
+      if (!(await lists.find(id))) throw lists.notFound(id);
       const where = and(
         eq(price.price_list_id, id),
         filters.id?.length ? inArray(price.id, filters.id) : undefined,
@@ -116,48 +111,16 @@ export function createPriceListService(db: Db) {
         currency_code: price.currency_code,
         variant_id: price.variant_id,
       };
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(price)
-          .where(where)
-          .orderBy(
-            ...(page.order
-              ? orderBy(page.order, columns, price.id)
-              : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)]),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ count: count() }).from(price).where(where),
-      ]);
-      return { items: rows.map(toPrice), count: total?.count ?? 0 };
+      const order = page.order
+        ? orderBy(page.order, columns, price.id)
+        : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)];
+      const { items, count } = await listPage(db, price, where, order, page);
+      return { items: items.map(toPrice), count };
     },
 
-    async list(
-      filters: PriceListFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: PriceList[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        priceList,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: priceList.created_at,
-            updated_at: priceList.updated_at,
-            title: priceList.title,
-            status: priceList.status,
-            type: priceList.type,
-            starts_at: priceList.starts_at,
-            ends_at: priceList.ends_at,
-          },
-          priceList.id,
-        ),
-        page,
-      );
-      return { items: await withRelations(db, rows), count: total };
+    async list(filters: PriceListFilters, page: ListPaging): Promise<{ items: PriceList[]; count: number }> {
+      const { items, count } = await lists.list(conditions(filters), page);
+      return { items: await withRelations(db, items), count };
     },
 
     /** Updates fields; `rules` and `prices`, when given, replace the list's current ones. */
@@ -190,9 +153,8 @@ export function createPriceListService(db: Db) {
 
     /** Soft-deletes the list; its prices and rules go with it. */
     async delete(id: string): Promise<void> {
-      await service.retrieve(id);
       await transaction(db, async (inner) => {
-        await inner.update(priceList).set({ deleted_at: new Date() }).where(eq(priceList.id, id));
+        await liveRecords(inner, priceList, "Price list").softDelete(id);
         await inner.delete(price).where(eq(price.price_list_id, id));
         await inner.delete(priceListRule).where(eq(priceListRule.price_list_id, id));
       });
@@ -279,16 +241,13 @@ function prepareNextChange(db: Db) {
       >`least(min(${priceList.starts_at}) filter (where ${priceList.starts_at} > now()), min(${priceList.ends_at}) filter (where ${priceList.ends_at} > now()))`,
     })
     .from(priceList)
-    .where(and(live, eq(priceList.status, "active")))
+    .where(and(isNull(priceList.deleted_at), eq(priceList.status, "active")))
     .prepare("price_list_next_change");
 }
 
 function conditions(filters: PriceListFilters): SQL[] {
   const out = anyOf(filters, { id: priceList.id, status: priceList.status, type: priceList.type });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(priceList.title, pattern), ilike(priceList.description, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [priceList.title, priceList.description]));
   return out;
 }
 

@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage } from "@kasse/db";
+import { eq, inArray, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords } from "@kasse/db";
 import {
   pricePreference,
   type PricePreferenceCreate,
@@ -11,7 +11,7 @@ import {
 /** A price preference as the API shows it. */
 export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;
 
-const live = isNull(pricePreference.deleted_at);
+const view = ({ deleted_at: _deleted, ...row }: PricePreferenceRow): PricePreference => row;
 const columns = {
   id: pricePreference.id,
   attribute: pricePreference.attribute,
@@ -27,6 +27,10 @@ const columns = {
  * await createPricePreferenceService(db).create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
  */
 export function createPricePreferenceService(db: Db) {
+  const rows = liveRecords(db, pricePreference, "Price preference", {
+    attribute: pricePreference.attribute,
+    value: pricePreference.value,
+  });
   const service = {
     async create(input: PricePreferenceCreate): Promise<PricePreference> {
       try {
@@ -47,32 +51,14 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    async retrieve(id: string): Promise<PricePreference> {
-      const [row] = await db
-        .select(columns)
-        .from(pricePreference)
-        .where(and(eq(pricePreference.id, id), live));
-      if (!row) throw errors.notFound(`Price preference with id: ${id} was not found`);
-      return row;
-    },
+    retrieve: async (id: string): Promise<PricePreference> => view(await rows.retrieve(id)),
 
     async list(
       filters: PricePreferenceFilters,
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: PricePreference[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const order = orderBy(
-        page.order,
-        {
-          created_at: columns.created_at,
-          updated_at: columns.updated_at,
-          attribute: columns.attribute,
-          value: columns.value,
-        },
-        pricePreference.id,
-      );
-      const { items, count: total } = await listPage(db, pricePreference, where, order, page);
-      return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count: total };
+      const { items, count } = await rows.list(conditions(filters), page);
+      return { items: items.map(view), count };
     },
 
     async update(id: string, input: PricePreferenceUpdate): Promise<PricePreference> {
@@ -96,10 +82,7 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    async delete(id: string): Promise<void> {
-      await service.retrieve(id);
-      await db.update(pricePreference).set({ deleted_at: new Date() }).where(eq(pricePreference.id, id));
-    },
+    delete: (id: string): Promise<void> => rows.softDelete(id),
   };
   return service;
 }

@@ -11,6 +11,8 @@ import {
   likePattern,
   existingIds,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
@@ -68,6 +70,10 @@ export interface CollectionFilters {
 
 /** Product collections: CRUD; a collection is found by id or handle. */
 export function createCollectionService(db: Db) {
+  const rows = liveRecords(db, productCollection, "Product collection", {
+    title: productCollection.title,
+    handle: productCollection.handle,
+  });
   const service = {
     async create(input: CollectionCreate): Promise<ProductCollectionRow> {
       const handle = input.handle || (await generatedHandle(db, productCollection, input.title, "collection"));
@@ -90,14 +96,11 @@ export function createCollectionService(db: Db) {
     },
 
     async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
-      const conditions: SQL[] = [isNull(productCollection.deleted_at)];
-      conditions.push(
-        ...anyOf(filters, {
-          id: productCollection.id,
-          handle: productCollection.handle,
-          title: productCollection.title,
-        }),
-      );
+      const conditions = anyOf(filters, {
+        id: productCollection.id,
+        handle: productCollection.handle,
+        title: productCollection.title,
+      });
       if (filters.q)
         conditions.push(
           or(
@@ -105,14 +108,7 @@ export function createCollectionService(db: Db) {
             ilike(productCollection.handle, likePattern(filters.q)),
           )!,
         );
-      const where = and(...conditions);
-      const columns = {
-        created_at: productCollection.created_at,
-        updated_at: productCollection.updated_at,
-        title: productCollection.title,
-        handle: productCollection.handle,
-      };
-      return listPage(db, productCollection, where, orderBy(page.order, columns, productCollection.id), page);
+      return rows.list(conditions, page);
     },
 
     async update(id: string, input: CollectionUpdate): Promise<ProductCollectionRow> {
@@ -143,7 +139,7 @@ export function createCollectionService(db: Db) {
 
     /** The ids among `ids` that are live collections. */
     async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, productCollection, ids, isNull(productCollection.deleted_at));
+      return rows.existing(ids);
     },
   };
   return service;
@@ -363,12 +359,7 @@ export function createCategoryService(db: Db) {
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
       return transaction(db, async (t) => {
-        const [existing] = await t
-          .select()
-          .from(productCategory)
-          .where(and(eq(productCategory.id, id), live))
-          .for("update");
-        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
         const { parent_category_id: rawParent, rank, ...fields } = input;
         const moving = rawParent !== undefined && (rawParent ?? null) !== existing.parent_category_id;
         const patch: Partial<ProductCategoryRow> = { ...fields };
@@ -417,12 +408,7 @@ export function createCategoryService(db: Db) {
     /** Soft delete; a category with children cannot be deleted (as in Medusa). */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [existing] = await t
-          .select()
-          .from(productCategory)
-          .where(and(eq(productCategory.id, id), live))
-          .for("update");
-        if (!existing) throw errors.notFound(`Product category with id: ${id} was not found`);
+        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
         const [child] = await t
           .select({ id: productCategory.id })
           .from(productCategory)
@@ -503,7 +489,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
   label: string,
   detach: (id: string, tx: Db) => Promise<unknown>,
 ) {
-  const live = isNull(table.deleted_at);
+  const rows = liveRecords(db, table, label, { value: table.value });
   const service = {
     async create(input: TagCreate): Promise<Row> {
       try {
@@ -518,62 +504,34 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
       }
     },
 
-    async retrieve(id: string): Promise<Row> {
-      const [row] = await db
-        .select()
-        .from(table)
-        .where(and(eq(table.id, id), live));
-      if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
-      return row as Row;
-    },
+    retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 
     async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
-      const conditions: SQL[] = [live];
-      conditions.push(...anyOf(filters, { id: table.id, value: table.value }));
-      if (filters.q) conditions.push(ilike(table.value, likePattern(filters.q)));
-      const where = and(...conditions);
-      const { items, count: total } = await listPage(
-        db,
-        table,
-        where,
-        orderBy(
-          page.order,
-          { created_at: table.created_at, updated_at: table.updated_at, value: table.value },
-          table.id,
-        ),
-        page,
-      );
-      return { items: items as Row[], count: total };
+      const conditions = anyOf(filters, { id: table.id, value: table.value });
+      conditions.push(...textSearch(filters.q, [table.value]));
+      const { items, count } = await rows.list(conditions, page);
+      return { items: items as Row[], count };
     },
 
     async update(id: string, input: TagUpdate): Promise<Row> {
-      if (Object.keys(input).length === 0) return service.retrieve(id);
       try {
-        const [row] = await db
-          .update(table)
-          .set(input)
-          .where(and(eq(table.id, id), live))
-          .returning();
-        if (!row) throw errors.notFound(`${label} with id: ${id} was not found`);
-        return row as Row;
+        return (await rows.update(id, input)) as Row;
       } catch (error) {
         if (isUniqueViolation(error)) throw errors.conflict(`${label} with value: ${input.value} already exists`);
         throw error;
       }
     },
 
+    /** Detaches the record from its products and soft-deletes it, together. */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        await createValueService(t, table, prefix, label, detach).retrieve(id);
         await detach(id, t);
-        await t.update(table).set({ deleted_at: new Date() }).where(eq(table.id, id));
+        await liveRecords(t, table, label).softDelete(id);
       });
     },
 
     /** The ids among `ids` that are live records. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, table, ids, live);
-    },
+    existing: (ids: string[]) => rows.existing(ids),
   };
   return service;
 }

@@ -1,15 +1,14 @@
-import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   campaign,
@@ -23,14 +22,17 @@ import {
 } from "./schema";
 import { campaignViews, type CampaignView } from "./views";
 
-const live = isNull(campaign.deleted_at);
-const notFound = (id: string) => errors.notFound(`Campaign with id: ${id} was not found`);
-
 /**
  * Campaign CRUD, campaign membership of promotions, and the budget's guarded counters.
  * Part of the promotion service (see `createPromotionService`).
  */
 export function campaignOperations(db: Db) {
+  const campaigns = liveRecords(db, campaign, "Campaign", {
+    name: campaign.name,
+    campaign_identifier: campaign.campaign_identifier,
+    starts_at: campaign.starts_at,
+    ends_at: campaign.ends_at,
+  });
   const ops = {
     async createCampaign(input: CampaignCreate): Promise<CampaignView> {
       checkDates(input.starts_at ?? null, input.ends_at ?? null);
@@ -53,39 +55,12 @@ export function campaignOperations(db: Db) {
       return ops.retrieveCampaign(id);
     },
 
-    async retrieveCampaign(id: string): Promise<CampaignView> {
-      const [row] = await db
-        .select()
-        .from(campaign)
-        .where(and(eq(campaign.id, id), live));
-      if (!row) throw notFound(id);
-      return (await campaignViews(db, [row], true))[0]!;
-    },
+    retrieveCampaign: async (id: string): Promise<CampaignView> =>
+      (await campaignViews(db, [await campaigns.retrieve(id)], true))[0]!,
 
-    async listCampaigns(
-      filters: CampaignFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: CampaignView[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        campaign,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: campaign.created_at,
-            updated_at: campaign.updated_at,
-            name: campaign.name,
-            campaign_identifier: campaign.campaign_identifier,
-            starts_at: campaign.starts_at,
-            ends_at: campaign.ends_at,
-          },
-          campaign.id,
-        ),
-        page,
-      );
-      return { items: await campaignViews(db, rows, true), count: total };
+    async listCampaigns(filters: CampaignFilters, page: ListPaging): Promise<{ items: CampaignView[]; count: number }> {
+      const { items, count } = await campaigns.list(conditions(filters), page);
+      return { items: await campaignViews(db, items, true), count };
     },
 
     async updateCampaign(id: string, input: CampaignUpdate): Promise<CampaignView> {
@@ -127,10 +102,9 @@ export function campaignOperations(db: Db) {
 
     /** Soft delete; its promotions stay, detached from the campaign (as Medusa). */
     async deleteCampaign(id: string): Promise<void> {
-      await ops.retrieveCampaign(id);
       await transaction(db, async (t) => {
         await t.update(promotion).set({ campaign_id: null }).where(eq(promotion.campaign_id, id));
-        await t.update(campaign).set({ deleted_at: new Date() }).where(eq(campaign.id, id));
+        await liveRecords(t, campaign, "Campaign").softDelete(id);
       });
     },
 
@@ -218,15 +192,6 @@ const identifierTaken = (identifier: string) => (error: unknown) => {
 
 function conditions(filters: CampaignFilters): SQL[] {
   const out = anyOf(filters, { id: campaign.id, campaign_identifier: campaign.campaign_identifier });
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(
-      or(
-        ilike(campaign.name, pattern),
-        ilike(campaign.campaign_identifier, pattern),
-        ilike(campaign.description, pattern),
-      )!,
-    );
-  }
+  out.push(...textSearch(filters.q, [campaign.name, campaign.campaign_identifier, campaign.description]));
   return out;
 }

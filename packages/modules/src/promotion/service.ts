@@ -1,15 +1,14 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
@@ -30,9 +29,6 @@ import {
 } from "./schema";
 import { normalizeRule, validateMethod, type NormalizedRule } from "./validation";
 import { promotionViews, ruleView, type PromotionView, type RuleView } from "./views";
-
-const live = isNull(promotion.deleted_at);
-const notFound = (id: string) => errors.notFound(`Promotion with id: ${id} was not found`);
 
 /** What one promotion gave an order: the input of usage registration. */
 export interface PromotionUsage {
@@ -61,6 +57,11 @@ export interface RuleBatchResult {
  * const result = await promotions.computeForCart(cart, ["SUMMER10"]);
  */
 export function createPromotionService(db: Db) {
+  const promotions = liveRecords(db, promotion, "Promotion", {
+    code: promotion.code,
+    type: promotion.type,
+    status: promotion.status,
+  });
   const service = {
     ...campaignOperations(db),
     ...integrityMethods(db),
@@ -110,38 +111,12 @@ export function createPromotionService(db: Db) {
       return service.retrieve(id);
     },
 
-    async retrieve(id: string): Promise<PromotionView> {
-      const [row] = await db
-        .select()
-        .from(promotion)
-        .where(and(eq(promotion.id, id), live));
-      if (!row) throw notFound(id);
-      return (await promotionViews(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<PromotionView> =>
+      (await promotionViews(db, [await promotions.retrieve(id)]))[0]!,
 
-    async list(
-      filters: PromotionFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: PromotionView[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        promotion,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: promotion.created_at,
-            updated_at: promotion.updated_at,
-            code: promotion.code,
-            type: promotion.type,
-            status: promotion.status,
-          },
-          promotion.id,
-        ),
-        page,
-      );
-      return { items: await promotionViews(db, rows), count: total };
+    async list(filters: PromotionFilters, page: ListPaging): Promise<{ items: PromotionView[]; count: number }> {
+      const { items, count } = await promotions.list(conditions(filters), page);
+      return { items: await promotionViews(db, items), count };
     },
 
     /** Partial update; a partial application method is merged with the stored one and checked whole. */
@@ -170,8 +145,7 @@ export function createPromotionService(db: Db) {
 
     /** Soft delete: the code becomes free again; orders keep their adjustments. */
     async delete(id: string): Promise<void> {
-      await service.retrieve(id);
-      await db.update(promotion).set({ deleted_at: new Date() }).where(eq(promotion.id, id));
+      await promotions.softDelete(id);
     },
 
     /** Creates, updates and deletes rules of one kind in one transaction (Medusa's `…/rules/batch`). */
@@ -251,7 +225,7 @@ export function createPromotionService(db: Db) {
       const rows = await db
         .select()
         .from(promotion)
-        .where(and(live, or(...match)))
+        .where(and(promotions.live, or(...match)))
         .orderBy(asc(promotion.created_at), asc(promotion.id));
       const views = await promotionViews(db, rows);
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
@@ -327,11 +301,7 @@ export function createPromotionService(db: Db) {
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
 async function assertCampaign(tx: Db, id: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: campaign.id })
-    .from(campaign)
-    .where(and(eq(campaign.id, id), isNull(campaign.deleted_at)));
-  if (!row) throw errors.notFound(`Campaign with id: ${id} was not found`);
+  await liveRecords(tx, campaign, "Campaign").retrieve(id);
 }
 
 async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
@@ -415,7 +385,7 @@ function conditions(filters: PromotionFilters): SQL[] {
     );
   out.push(...anyOf(filters, { campaign_id: promotion.campaign_id, status: promotion.status }));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
-  if (filters.q) out.push(ilike(promotion.code, likePattern(filters.q)));
+  out.push(...textSearch(filters.q, [promotion.code]));
   return out;
 }
 

@@ -1,15 +1,14 @@
-import { and, asc, eq, ilike, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isCurrencyCode,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  textSearch,
 } from "@kasse/db";
 import {
   region,
@@ -40,6 +39,7 @@ const live = isNull(region.deleted_at);
  * const region = await createRegionService(db).create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
  */
 export function createRegionService(db: Db) {
+  const regions = liveRecords(db, region, "Region", { name: region.name, currency_code: region.currency_code });
   // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
   const currencyOfRegion = db
     .select({ currency_code: region.currency_code })
@@ -64,14 +64,7 @@ export function createRegionService(db: Db) {
       return service.retrieve(id);
     },
 
-    async retrieve(id: string): Promise<Region> {
-      const [row] = await db
-        .select()
-        .from(region)
-        .where(and(eq(region.id, id), live));
-      if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
-      return (await withRelations(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<Region> => (await withRelations(db, [await regions.retrieve(id)]))[0]!,
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
     async currencyOf(id: string): Promise<string> {
@@ -82,29 +75,13 @@ export function createRegionService(db: Db) {
               .select({ currency_code: region.currency_code })
               .from(region)
               .where(and(eq(region.id, id), live));
-      if (!row) throw errors.notFound(`Region with id: ${id} was not found`);
+      if (!row) throw regions.notFound(id);
       return row.currency_code;
     },
 
-    async list(filters: RegionFilters, page: Paging & { order?: string }): Promise<{ items: Region[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        region,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: region.created_at,
-            updated_at: region.updated_at,
-            name: region.name,
-            currency_code: region.currency_code,
-          },
-          region.id,
-        ),
-        page,
-      );
-      return { items: await withRelations(db, rows), count: total };
+    async list(filters: RegionFilters, page: ListPaging): Promise<{ items: Region[]; count: number }> {
+      const { items, count } = await regions.list(conditions(filters), page);
+      return { items: await withRelations(db, items), count };
     },
 
     /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
@@ -176,10 +153,7 @@ function conditions(filters: RegionFilters): SQL[] {
         filters.currency_code.map((c) => c.toLowerCase()),
       ),
     );
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(region.name, pattern), ilike(region.currency_code, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [region.name, region.currency_code]));
   return out;
 }
 

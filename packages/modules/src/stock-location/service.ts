@@ -1,16 +1,5 @@
-import { and, eq, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  orderBy,
-  transaction,
-  type Db,
-  type Paging,
-  listPage,
-  likePattern,
-  existingIds,
-  anyOf,
-} from "@kasse/db";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -30,8 +19,6 @@ export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {
   sales_channel_ids: string[];
 };
 
-const live = isNull(stockLocation.deleted_at);
-
 /**
  * Stock locations: CRUD with an address, and the sales channels each location serves.
  * @example
@@ -39,6 +26,7 @@ const live = isNull(stockLocation.deleted_at);
  * const warehouse = await locations.create({ name: "Berlin", address: { address_1: "Hauptstr. 1", country_code: "de" } });
  */
 export function createStockLocationService(db: Db) {
+  const locations = liveRecords(db, stockLocation, "Stock location", { name: stockLocation.name });
   const service = {
     async create(input: StockLocationCreate): Promise<StockLocation> {
       return transaction(db, async (t) => {
@@ -51,32 +39,11 @@ export function createStockLocationService(db: Db) {
       });
     },
 
-    async retrieve(id: string): Promise<StockLocation> {
-      const [row] = await db
-        .select()
-        .from(stockLocation)
-        .where(and(eq(stockLocation.id, id), live));
-      if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
-      return (await hydrate(db, [row]))[0]!;
-    },
+    retrieve: async (id: string): Promise<StockLocation> => (await hydrate(db, [await locations.retrieve(id)]))[0]!,
 
-    async list(
-      filters: StockLocationFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: StockLocation[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        stockLocation,
-        where,
-        orderBy(
-          page.order,
-          { created_at: stockLocation.created_at, updated_at: stockLocation.updated_at, name: stockLocation.name },
-          stockLocation.id,
-        ),
-        page,
-      );
-      return { items: await hydrate(db, rows), count: total };
+    async list(filters: StockLocationFilters, page: ListPaging): Promise<{ items: StockLocation[]; count: number }> {
+      const { items, count } = await locations.list(conditions(filters), page);
+      return { items: await hydrate(db, items), count };
     },
 
     async update(id: string, input: StockLocationUpdate): Promise<StockLocation> {
@@ -102,12 +69,7 @@ export function createStockLocationService(db: Db) {
     /** Soft delete; the location's channel links go with it. */
     async delete(id: string): Promise<void> {
       await transaction(db, async (t) => {
-        const [row] = await t
-          .update(stockLocation)
-          .set({ deleted_at: new Date() })
-          .where(and(eq(stockLocation.id, id), live))
-          .returning({ id: stockLocation.id });
-        if (!row) throw errors.notFound(`Stock location with id: ${id} was not found`);
+        await liveRecords(t, stockLocation, "Stock location").softDelete(id);
         await t.delete(salesChannelStockLocation).where(eq(salesChannelStockLocation.stock_location_id, id));
       });
     },
@@ -143,7 +105,7 @@ export function createStockLocationService(db: Db) {
         .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
         .from(salesChannelStockLocation)
         .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
-        .where(and(inArray(salesChannelStockLocation.sales_channel_id, salesChannelIds), live))
+        .where(and(inArray(salesChannelStockLocation.sales_channel_id, salesChannelIds), locations.live))
         .orderBy(stockLocation.created_at, stockLocation.id);
       return rows.map((r) => r.id);
     },
@@ -155,13 +117,13 @@ export function createStockLocationService(db: Db) {
         .selectDistinct({ id: salesChannelStockLocation.sales_channel_id })
         .from(salesChannelStockLocation)
         .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
-        .where(and(inArray(salesChannelStockLocation.stock_location_id, locationIds), live));
+        .where(and(inArray(salesChannelStockLocation.stock_location_id, locationIds), locations.live));
       return rows.map((r) => r.id);
     },
 
     /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
     async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, stockLocation, ids, live);
+      return locations.existing(ids);
     },
   };
   return service;
@@ -224,9 +186,6 @@ function conditions(filters: StockLocationFilters): SQL[] {
       sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`,
     );
   }
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(ilike(stockLocation.name, pattern));
-  }
+  out.push(...textSearch(filters.q, [stockLocation.name]));
   return out;
 }

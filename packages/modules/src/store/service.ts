@@ -1,5 +1,15 @@
-import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from "drizzle-orm";
-import { errors, generateId, orderBy, transaction, type Db, type Paging, anyOf, likePattern } from "@kasse/db";
+import { and, asc, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import {
+  errors,
+  generateId,
+  orderBy,
+  transaction,
+  type Db,
+  type Paging,
+  anyOf,
+  rowsByParent,
+  textSearch,
+} from "@kasse/db";
 import {
   store,
   storeCurrency,
@@ -44,23 +54,13 @@ const liveCurrency = isNull(storeCurrency.deleted_at);
  */
 export function createStoreService(db: Db) {
   async function withCurrencies(rows: StoreRow[], tx: Db): Promise<Store[]> {
-    if (rows.length === 0) return [];
-    const currencies = await tx
-      .select()
-      .from(storeCurrency)
-      .where(
-        and(
-          inArray(
-            storeCurrency.store_id,
-            rows.map((r) => r.id),
-          ),
-          liveCurrency,
-        ),
-      )
-      .orderBy(asc(storeCurrency.created_at), asc(storeCurrency.currency_code));
+    const currencies = await rowsByParent(tx, storeCurrency, "store_id", rows, {
+      where: liveCurrency,
+      order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)],
+    });
     return rows.map(({ is_primary: _primary, ...row }) => ({
       ...row,
-      supported_currencies: currencies.filter((c) => c.store_id === row.id),
+      supported_currencies: currencies.get(row.id)!,
     }));
   }
 
@@ -224,6 +224,6 @@ export type StoreService = ReturnType<typeof createStoreService>;
 
 function conditions(filters: StoreFilters): SQL[] {
   const out = anyOf(filters, { id: store.id, name: store.name });
-  if (filters.q) out.push(ilike(store.name, likePattern(filters.q)));
+  out.push(...textSearch(filters.q, [store.name]));
   return out;
 }

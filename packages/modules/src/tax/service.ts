@@ -1,15 +1,15 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
-  listPage,
-  likePattern,
+  type ListPaging,
   anyOf,
+  liveRecords,
+  rowsByParent,
+  textSearch,
 } from "@kasse/db";
 import {
   taxRate,
@@ -52,6 +52,11 @@ const liveRate = isNull(taxRate.deleted_at);
  * await taxes.rateFor("de"); // { rate: 19, code: "DE19", ... }
  */
 export function createTaxService(db: Db) {
+  const regions = liveRecords(db, taxRegion, "TaxRegion", {
+    country_code: taxRegion.country_code,
+    province_code: taxRegion.province_code,
+  });
+  const rates = liveRecords(db, taxRate, "Tax rate", { code: taxRate.code, name: taxRate.name, rate: taxRate.rate });
   const service = {
     /** A province region links to its country's region (given or found); one live region per place. */
     async create(input: TaxRegionCreate, createdBy: string | null = null): Promise<TaxRegion> {
@@ -114,83 +119,28 @@ export function createTaxService(db: Db) {
       return service.retrieve(id);
     },
 
-    async retrieve(id: string): Promise<TaxRegion> {
-      const [row] = await db
-        .select()
-        .from(taxRegion)
-        .where(and(eq(taxRegion.id, id), liveRegion));
-      if (!row) throw errors.notFound(`TaxRegion with id: ${id} was not found`);
-      return (await withRates(db, [row]))[0]!;
+    retrieve: async (id: string): Promise<TaxRegion> => (await withRates(db, [await regions.retrieve(id)]))[0]!,
+
+    async list(filters: TaxRegionFilters, page: ListPaging): Promise<{ items: TaxRegion[]; count: number }> {
+      const { items, count } = await regions.list(conditions(filters), page);
+      return { items: await withRates(db, items), count };
     },
 
-    async list(
-      filters: TaxRegionFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: TaxRegion[]; count: number }> {
-      const where = and(liveRegion, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        taxRegion,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: taxRegion.created_at,
-            updated_at: taxRegion.updated_at,
-            country_code: taxRegion.country_code,
-            province_code: taxRegion.province_code,
-          },
-          taxRegion.id,
-        ),
-        page,
-      );
-      return { items: await withRates(db, rows), count: total };
+    /** A tax rate by id (`not_found` when missing or deleted). */
+    retrieveRate: (id: string): Promise<TaxRateRow> => rates.retrieve(id),
+
+    /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
+    listRates(
+      filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string },
+      page: ListPaging,
+    ): Promise<{ items: TaxRateRow[]; count: number }> {
+      const conditions = anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
+      if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
+      conditions.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
+      return rates.list(conditions, page);
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
-    /** A tax rate by id (`not_found` when missing or deleted). */
-    async retrieveRate(id: string): Promise<TaxRateRow> {
-      const [row] = await db
-        .select()
-        .from(taxRate)
-        .where(and(eq(taxRate.id, id), liveRate));
-      if (!row) throw errors.notFound(`Tax rate with id: ${id} was not found`);
-      return row;
-    },
-
-    /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
-    async listRates(
-      filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string },
-      page: Paging & { order?: string },
-    ): Promise<{ items: TaxRateRow[]; count: number }> {
-      const conditions: SQL[] = [liveRate];
-      conditions.push(...anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code }));
-      if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
-      if (filters.q) {
-        const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        conditions.push(or(ilike(taxRate.code, pattern), ilike(taxRate.name, pattern))!);
-      }
-      const where = and(...conditions);
-      const columns = {
-        created_at: taxRate.created_at,
-        updated_at: taxRate.updated_at,
-        code: taxRate.code,
-        name: taxRate.name,
-        rate: taxRate.rate,
-      };
-      const [items, [total]] = await Promise.all([
-        db
-          .select()
-          .from(taxRate)
-          .where(where)
-          .orderBy(...orderBy(page.order, columns, taxRate.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ count: count() }).from(taxRate).where(where),
-      ]);
-      return { items, count: total?.count ?? 0 };
-    },
-
     async delete(id: string): Promise<void> {
       await service.retrieve(id);
       const now = new Date();
@@ -262,34 +212,21 @@ function conditions(filters: TaxRegionFilters): SQL[] {
       ),
     );
   if (filters.parent_id?.length) out.push(inArray(taxRegion.parent_id, filters.parent_id));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(or(ilike(taxRegion.country_code, pattern), ilike(taxRegion.province_code, pattern))!);
-  }
+  out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
   return out;
 }
 
 /** The live rates of a page of regions, default first: one query. */
 async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  if (rows.length === 0) return [];
-  const rates = await tx
-    .select()
-    .from(taxRate)
-    .where(
-      and(
-        inArray(
-          taxRate.tax_region_id,
-          rows.map((r) => r.id),
-        ),
-        liveRate,
-      ),
-    )
-    .orderBy(asc(taxRate.created_at), asc(taxRate.id));
+  const rates = await rowsByParent(tx, taxRate, "tax_region_id", rows, {
+    where: liveRate,
+    order: [asc(taxRate.created_at), asc(taxRate.id)],
+  });
   return rows.map(({ deleted_at: _d, ...row }) => ({
     ...row,
     provider_id: SYSTEM_TAX_PROVIDER,
     tax_rates: rates
-      .filter((r) => r.tax_region_id === row.id)
+      .get(row.id)!
       .sort((a, b) => Number(b.is_default) - Number(a.is_default))
       .map(({ deleted_at: _rd, ...rate }) => rate),
   }));

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, ilike, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, orderBy, type Db, type Paging, listPage, likePattern } from "@kasse/db";
+import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { invite, user, type InviteCreate, type InviteFilters, type InviteRow } from "./schema";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
@@ -26,15 +26,7 @@ const details = ({ token_hash: _hash, ...rest }: InviteRow): InviteDetails => re
  * const { invite, secret } = await invites.create({ email: "ana@example.com" });
  */
 export function createInviteService(db: Db) {
-  const row = async (id: string, tx: Db): Promise<InviteRow> => {
-    const [found] = await tx
-      .select()
-      .from(invite)
-      .where(and(eq(invite.id, id), live));
-    if (!found) throw errors.notFound(`Invite with id: ${id} was not found`);
-    return found;
-  };
-
+  const rows = liveRecords(db, invite, "Invite", { email: invite.email, expires_at: invite.expires_at });
   const service = {
     /** A new invite; an email that already has a user or a live invite is `conflict`. */
     async create(input: InviteCreate): Promise<{ invite: InviteDetails; secret: string }> {
@@ -63,32 +55,11 @@ export function createInviteService(db: Db) {
       }
     },
 
-    async retrieve(id: string): Promise<InviteDetails> {
-      return details(await row(id, db));
-    },
+    retrieve: async (id: string): Promise<InviteDetails> => details(await rows.retrieve(id)),
 
-    async list(
-      filters: InviteFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: InviteDetails[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const { items: rows, count: total } = await listPage(
-        db,
-        invite,
-        where,
-        orderBy(
-          page.order,
-          {
-            created_at: invite.created_at,
-            updated_at: invite.updated_at,
-            email: invite.email,
-            expires_at: invite.expires_at,
-          },
-          invite.id,
-        ),
-        page,
-      );
-      return { items: rows.map(details), count: total };
+    async list(filters: InviteFilters, page: ListPaging): Promise<{ items: InviteDetails[]; count: number }> {
+      const { items, count } = await rows.list(conditions(filters), page);
+      return { items: items.map(details), count };
     },
 
     /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
@@ -100,21 +71,14 @@ export function createInviteService(db: Db) {
         .where(and(eq(invite.id, id), live, eq(invite.accepted, false)))
         .returning();
       if (!updated) {
-        await row(id, db);
+        await rows.retrieve(id);
         throw errors.invalidData(`Invite with id: ${id} was already accepted`);
       }
       return { invite: details(updated), secret };
     },
 
     /** Soft delete: the invite's secret stops working and its email may be invited again. */
-    async delete(id: string): Promise<void> {
-      const [deleted] = await db
-        .update(invite)
-        .set({ deleted_at: new Date() })
-        .where(and(eq(invite.id, id), live))
-        .returning({ id: invite.id });
-      if (!deleted) throw errors.notFound(`Invite with id: ${id} was not found`);
-    },
+    delete: (id: string): Promise<void> => rows.softDelete(id),
 
     /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
     async findOpen(secret: string): Promise<InviteDetails | null> {
@@ -155,9 +119,6 @@ function conditions(filters: InviteFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(invite.id, filters.id));
   if (filters.email?.length) out.push(inArray(invite.email, filters.email.map(normalizeEmail)));
-  if (filters.q) {
-    const pattern = likePattern(filters.q);
-    out.push(ilike(invite.email, pattern));
-  }
+  out.push(...textSearch(filters.q, [invite.email]));
   return out;
 }

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sdkFailure } from "../../testing/sdk";
 import { createUserAccount } from "@kasse/flows";
 import { useTestApp } from "../../testing";
-import { listenOnLoopback, publishableKey } from "../../testing/storefront";
-import { createFixtureProduct } from "../../testing/catalog";
+import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // After a storefront checkout through Medusa's SDK, an admin operates the order through the same
 // SDK (as Medusa's dashboard does): the calls, bodies and response keys must be what it sends and reads.
@@ -23,49 +23,18 @@ let itemId: string;
 
 beforeAll(async () => {
   const m = t.app.modules;
-  const channel = await m.salesChannel.create({ name: "Web shop" });
-  const key = await publishableKey(t, channel.id);
-  locationId = (await m.stockLocation.create({ name: "Warehouse" })).id;
-  await m.stockLocation.updateSalesChannels(locationId, { add: [channel.id] });
-  regionId = (
-    await m.region.create({
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default"],
-    })
-  ).id;
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Hoodie",
-      status: "published",
-      sales_channels: [{ id: channel.id }],
-      variants: [
-        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
-      ],
-    },
-    locationId,
-  );
-  variantId = product.variantIds[0]!;
+  const shop = await sdkStorefront(t, ["pp_system_default"]);
+  ({ regionId, optionId, locationId } = shop);
+  variantId = shop.variantIds[0]!;
   itemId = (await m.inventory.listVariantInventoryItems([variantId])).get(variantId)![0]!.inventory_item_id;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
-    .id;
   await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
-  const baseUrl = await listenOnLoopback(t);
-  store = new Medusa({ baseUrl, publishableKey: key.token });
+  const baseUrl = shop.baseUrl;
+  store = new Medusa({ baseUrl, publishableKey: shop.publishableKey });
   admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
   await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
 });
 
-const address = {
-  first_name: "Ada",
-  last_name: "L",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 /** A guest checkout of `quantity` hoodies through the storefront SDK: the placed order. */
 async function buy(quantity: number): Promise<Row> {

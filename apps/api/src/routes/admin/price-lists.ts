@@ -9,8 +9,9 @@ import {
 } from "@kasse/modules/pricing";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
+import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Answer, Deleted, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
+import { Deleted, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 const PriceParams = Type.Object({ id: Id(), price_id: Id() });
@@ -52,41 +53,28 @@ export default async function priceLists(app: App): Promise<void> {
     if (missing.length) throw errors.invalidData(`Variants with ids: ${missing.join(", ")} were not found`);
   }
 
-  app.get(
-    "/price-lists",
-    { schema: { querystring: ListPriceLists, response: ListAnswer("price_lists", PriceListView) } },
-    async (request) => {
-      const { limit, offset, order, fields, ...filters } = request.query;
-      const { items, count } = await service.list(filters, { limit, offset, order });
-      return listResponse("price_lists", project(items, parseFields(fields)), count, { limit, offset });
+  crudRoutes(app, {
+    path: "/price-lists",
+    one: "price_list",
+    many: "price_lists",
+    view: PriceListView,
+    list: { query: ListPriceLists, run: (filters, page) => service.list(filters, page) },
+    create: {
+      body: PriceListCreate,
+      run: async (body) => {
+        await assertVariants(body.prices);
+        return service.create(body);
+      },
     },
-  );
-
-  app.post(
-    "/price-lists",
-    { schema: { body: PriceListCreate, response: Answer("price_list", PriceListView) } },
-    async (request) => {
-      await assertVariants(request.body.prices);
-      return { price_list: await service.create(request.body) };
+    retrieve: (id) => service.retrieve(id),
+    update: {
+      body: PriceListUpdate,
+      run: async (id, body) => {
+        await assertVariants(body.prices);
+        return service.update(id, body);
+      },
     },
-  );
-
-  app.get(
-    "/price-lists/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("price_list", PriceListView) } },
-    async (request) => {
-      return { price_list: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-    },
-  );
-
-  app.post(
-    "/price-lists/:id",
-    { schema: { params: Params, body: PriceListUpdate, response: Answer("price_list", PriceListView) } },
-    async (request) => {
-      await assertVariants(request.body.prices);
-      return { price_list: await service.update(request.params.id, request.body) };
-    },
-  );
+  });
 
   app.delete("/price-lists/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
 import { useTestApp } from "../../testing";
-import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
+import { checkoutReadyCart, checkoutStore, US_ADDRESS } from "../../testing/checkout";
 
 // A campaign's usage budget under concurrent checkouts: the budget is consumed by a
 // guarded update inside the complete-cart saga, so it can never be overrun.
@@ -33,14 +33,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "1 Main St",
-  city: "Springfield",
-  postal_code: "12345",
-  country_code: "us",
-};
+const address = US_ADDRESS;
 
 async function post(url: string, payload?: object) {
   const res = await t.app.inject({ method: "POST", url, ...(payload ? { payload } : {}) });

@@ -1,8 +1,8 @@
 import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { listenOnLoopback, publishableKey as storefrontKey } from "../../testing/storefront";
-import { createFixtureProduct } from "../../testing/catalog";
+import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // The Medusa storefront checkout, unchanged, from an empty cart to the placed order.
 const t = useTestApp();
@@ -14,47 +14,13 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  const m = t.app.modules;
-  const channel = await m.salesChannel.create({ name: "Web shop" });
-  const key = await storefrontKey(t, channel.id);
-  const location = await m.stockLocation.create({ name: "Warehouse" });
-  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (
-    await m.region.create({
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default", "pp_test"],
-    })
-  ).id;
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Hoodie",
-      status: "published",
-      sales_channels: [{ id: channel.id }],
-      variants: [
-        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
-      ],
-    },
-    location.id,
-  );
-  variantId = product.variantIds[0]!;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
-    .id;
-  baseUrl = await listenOnLoopback(t);
-  publishableKey = key.token;
+  const store = await sdkStorefront(t, ["pp_system_default", "pp_test"]);
+  ({ baseUrl, publishableKey, regionId, optionId } = store);
+  variantId = store.variantIds[0]!;
   sdk = new Medusa({ baseUrl, publishableKey });
 });
 
-const address = {
-  first_name: "Ada",
-  last_name: "L",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 /** A cart through the SDK up to a started payment session with `provider_id`. */
 async function checkout(provider_id: string, data?: Record<string, unknown>, client: Medusa = sdk) {

@@ -5,7 +5,7 @@ import { order as orderTable } from "@kasse/modules/order";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
-import { checkoutReadyCart, checkoutStore } from "../../testing/checkout";
+import { checkoutReadyCart, checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../../testing/checkout";
 
 const t = useTestApp();
 let regionId: string;
@@ -18,12 +18,7 @@ let campaignId: string;
 beforeAll(async () => {
   const m = t.app.modules;
   const store = await checkoutStore(t, {
-    region: {
-      name: "Europe",
-      currency_code: "eur",
-      countries: ["de"],
-      payment_providers: ["pp_system_default", "pp_test"],
-    },
+    region: PP_TEST_REGION,
     variants: [
       { title: "M", sku: "TEE-M", size: "M", stock: 1000, prices: [{ currency_code: "eur", amount: 2000 }] },
       { title: "L", sku: "TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
@@ -50,14 +45,7 @@ beforeAll(async () => {
 type Headers = Record<string, string>;
 const complete = (cartId: string, headers: Headers = {}) =>
   t.store.post(`/store/carts/${cartId}/complete`, undefined, headers);
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
+const address = TEST_ADDRESS;
 
 type Reply = Awaited<ReturnType<typeof t.store.post>>;
 

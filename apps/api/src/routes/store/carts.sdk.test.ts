@@ -1,8 +1,8 @@
 import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { listenOnLoopback, publishableKey } from "../../testing/storefront";
-import { createFixtureProduct } from "../../testing/catalog";
+import { sdkStorefront } from "../../testing/storefront";
+import { TEST_ADDRESS } from "../../testing/checkout";
 
 // The Medusa storefront path, unchanged, against the app on a real loopback port.
 const t = useTestApp();
@@ -13,30 +13,11 @@ let variantId: string;
 let optionId: string;
 
 beforeAll(async () => {
-  const m = t.app.modules;
-  const channel = await m.salesChannel.create({ name: "Web shop" });
-  channelId = channel.id;
-  const key = await publishableKey(t, channel.id);
-  const location = await m.stockLocation.create({ name: "Warehouse" });
-  await m.stockLocation.updateSalesChannels(location.id, { add: [channel.id] });
-  regionId = (await m.region.create({ name: "Europe", currency_code: "eur", countries: ["de"] })).id;
-  await m.tax.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE19", name: "MwSt" } });
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Hoodie",
-      status: "published",
-      sales_channels: [{ id: channel.id }],
-      variants: [
-        { title: "L", sku: "HOODIE-L", size: "L", stock: 5, prices: [{ currency_code: "eur", amount: 4500 }] },
-      ],
-    },
-    location.id,
-  );
-  variantId = product.variantIds[0]!;
-  optionId = (await m.fulfillment.createOption({ name: "Standard", prices: [{ currency_code: "eur", amount: 500 }] }))
-    .id;
-  sdk = new Medusa({ baseUrl: await listenOnLoopback(t), publishableKey: key.token });
+  const store = await sdkStorefront(t);
+  ({ regionId, channelId, optionId } = store);
+  variantId = store.variantIds[0]!;
+  await t.app.modules.tax.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE19", name: "MwSt" } });
+  sdk = new Medusa({ baseUrl: store.baseUrl, publishableKey: store.publishableKey });
 });
 
 describe("@medusajs/js-sdk storefront checkout", () => {
@@ -47,14 +28,7 @@ describe("@medusajs/js-sdk storefront checkout", () => {
     const withItem = (await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 2 })).cart;
     expect(withItem.items?.[0]).toMatchObject({ variant_id: variantId, quantity: 2, unit_price: 4500 });
 
-    const address = {
-      first_name: "Ada",
-      last_name: "L",
-      address_1: "Hauptstr. 1",
-      city: "Berlin",
-      postal_code: "10115",
-      country_code: "de",
-    };
+    const address = TEST_ADDRESS;
     const updated = (
       await sdk.store.cart.update(cart.id, {
         email: "ada@example.com",

@@ -1,0 +1,114 @@
+import { and, eq, isNull, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { errors } from "./errors";
+import { existingIds, inList, listPage, orderBy, type Paging } from "./list";
+import type { Db } from "./types";
+
+/** A table made by `entityTable`: a text `id` and the timestamps, `deleted_at` for soft delete. */
+type EntityTable = PgTable & {
+  id: AnyPgColumn;
+  created_at: AnyPgColumn;
+  updated_at: AnyPgColumn;
+  deleted_at: AnyPgColumn;
+};
+
+/** A list request's paging and `order` (e.g. `-created_at,name`). */
+export type ListPaging = Paging & { order?: string };
+
+/**
+ * The reads and writes every entity table serves alike, over the handle `db`: one live (not
+ * soft-deleted) row by id or `not_found` ("<noun> with id: <id> was not found"), a page of live rows
+ * matching `conditions` in the requested order (`created_at`, `updated_at` and the `sortable`
+ * columns; the id breaks ties), a partial update of a live row, and a soft delete.
+ * @example
+ * const rows = liveRecords(db, salesChannel, "Sales channel", { name: salesChannel.name });
+ * const { items, count } = await rows.list(anyOf(filters, { id: salesChannel.id }), page);
+ */
+export function liveRecords<T extends EntityTable>(
+  db: Db,
+  table: T,
+  noun: string,
+  sortable: Record<string, AnyPgColumn> = {},
+) {
+  type Row = T["$inferSelect"];
+  const from = table as PgTable;
+  const live = isNull(table.deleted_at);
+  const byId = (id: string) => and(eq(table.id, id), live);
+  const columns = { created_at: table.created_at, updated_at: table.updated_at, ...sortable };
+  const notFound = (id: string) => errors.notFound(`${noun} with id: ${id} was not found`);
+  const retrieve = async (id: string): Promise<Row> => {
+    const [row] = await db.select().from(from).where(byId(id));
+    if (!row) throw notFound(id);
+    return row as Row;
+  };
+  return {
+    /** `deleted_at is null`, for the queries a module writes itself. */
+    live,
+    notFound,
+    /** The live row `id`, or undefined. */
+    async find(id: string): Promise<Row | undefined> {
+      const [row] = await db.select().from(from).where(byId(id));
+      return row as Row | undefined;
+    },
+    /** The live row `id`; `not_found` when there is none. */
+    retrieve,
+    /** The live row `id`, locked for the rest of the transaction (writes to it serialize); `not_found` when there is none. */
+    async lock(id: string): Promise<Row> {
+      const [row] = await db.select().from(from).where(byId(id)).for("update");
+      if (!row) throw notFound(id);
+      return row as Row;
+    },
+    /** One page of the live rows matching every one of `conditions`, and how many match in all. */
+    async list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
+      return listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
+    },
+    /** Sets `values` on the live row `id` and answers it (as it is, when `values` is empty); `not_found` when there is none. */
+    async update(id: string, values: Partial<T["$inferInsert"]>): Promise<Row> {
+      if (Object.keys(values).length === 0) return retrieve(id);
+      const [row] = await db
+        .update(from)
+        .set(values as Record<string, unknown>)
+        .where(byId(id))
+        .returning();
+      if (!row) throw notFound(id);
+      return row as Row;
+    },
+    /** Marks the live row `id` deleted, so every read above stops seeing it; `not_found` when there is none. */
+    async softDelete(id: string): Promise<void> {
+      const deleted = await db
+        .update(from)
+        .set({ deleted_at: new Date() } as Record<string, unknown>)
+        .where(byId(id))
+        .returning({ id: table.id });
+      if (deleted.length === 0) throw notFound(id);
+    },
+    /** The ids among `ids` that are live rows; callers reject the others. */
+    existing: (ids: string[]): Promise<Set<string>> => existingIds(db, table, ids, live),
+  };
+}
+
+/**
+ * The rows of `table` that belong to any of `parents` (by id) through its `key` column, matching `where`
+ * (e.g. not deleted), in `order`, read in one query and grouped by parent id: how a page of records
+ * gets a relation without one query per record. Every parent has an entry (empty when it has none).
+ * @example
+ * const rates = await rowsByParent(db, taxRate, "tax_region_id", regions, { where: live, order: [asc(taxRate.created_at)] });
+ */
+export async function rowsByParent<T extends PgTable, K extends keyof T["$inferSelect"] & keyof T & string>(
+  db: Db,
+  table: T,
+  key: K,
+  parents: Array<{ id: string }>,
+  options: { where?: SQL; order: SQL[] },
+): Promise<Map<string, T["$inferSelect"][]>> {
+  const out = new Map<string, T["$inferSelect"][]>(parents.map((parent) => [parent.id, []]));
+  if (parents.length === 0) return out;
+  const parentIds = parents.map((parent) => parent.id);
+  const rows = (await db
+    .select()
+    .from(table as PgTable)
+    .where(and(inList(table[key] as AnyPgColumn, parentIds), options.where))
+    .orderBy(...options.order)) as T["$inferSelect"][];
+  for (const row of rows) out.get(row[key] as string)?.push(row);
+  return out;
+}
