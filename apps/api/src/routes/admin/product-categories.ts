@@ -2,18 +2,15 @@ import { Type } from "@sinclair/typebox";
 import { Id, Title } from "@kasse/db";
 import { CategoryCreate, CategoryUpdate, ProductCategoryView } from "@kasse/modules/product";
 import type { App } from "../../app";
+import { CategoryTree, splitCategoryQuery } from "../category-query";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, Deleted, ListAnswer } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-const Tree = {
-  include_descendants_tree: Type.Optional(Type.Boolean()),
-  include_ancestors_tree: Type.Optional(Type.Boolean()),
-};
 const ListCategories = Type.Object(
   {
     ...ListQuery,
-    ...Tree,
+    ...CategoryTree,
     q: Type.Optional(Title()),
     id: Type.Optional(ArrayQuery(Id())),
     handle: Type.Optional(ArrayQuery(Filter("handle"))),
@@ -25,7 +22,10 @@ const ListCategories = Type.Object(
   },
   { additionalProperties: false },
 );
-const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree }, { additionalProperties: false });
+const RetrieveCategory = Type.Object(
+  { fields: Type.Optional(Fields()), ...CategoryTree },
+  { additionalProperties: false },
+);
 
 /** Admin product categories: a tree with `rank` among siblings (docs/CONTRACT.md). */
 export default async function productCategories(app: App): Promise<void> {
@@ -35,23 +35,9 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories",
     { schema: { querystring: ListCategories, response: ListAnswer("product_categories", ProductCategoryView) } },
     async (request) => {
-      const {
-        limit,
-        offset,
-        order,
-        fields,
-        include_descendants_tree,
-        include_ancestors_tree,
-        parent_category_id,
-        ...filters
-      } = request.query;
-      const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
-      const { items, count } = await service.list(
-        { ...filters, parent_category_id: parents },
-        { limit, offset, order },
-        { include_descendants_tree, include_ancestors_tree },
-      );
-      return listResponse("product_categories", project(items, parseFields(fields)), count, { limit, offset });
+      const { filters, page, tree, fields } = splitCategoryQuery(request.query);
+      const { items, count } = await service.list(filters, page, tree);
+      return listResponse("product_categories", project(items, parseFields(fields)), count, page);
     },
   );
 

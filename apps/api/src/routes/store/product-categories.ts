@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Extend, Id, Title } from "@kasse/db";
 import type { CategoryParent, ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
+import { CategoryTree, splitCategoryQuery } from "../category-query";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { productsByGroup, StoreProductView } from "./catalog-context";
@@ -9,15 +10,14 @@ import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from ".
 import { ProductCategoryView } from "@kasse/modules/product";
 
 const Params = Type.Object({ id: Id() });
-const Tree = {
-  include_descendants_tree: Type.Optional(Type.Boolean()),
-  include_ancestors_tree: Type.Optional(Type.Boolean()),
-};
 const ListCategories = ListQueryOf(
   { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
-  { q: Type.Optional(Title()), ...Tree },
+  { q: Type.Optional(Title()), ...CategoryTree },
 );
-const RetrieveCategory = Type.Object({ fields: Type.Optional(Fields()), ...Tree }, { additionalProperties: false });
+const RetrieveCategory = Type.Object(
+  { fields: Type.Optional(Fields()), ...CategoryTree },
+  { additionalProperties: false },
+);
 
 // The Store sees active, public categories only, and only such children.
 const PUBLIC = { is_active: true, is_internal: false } as const;
@@ -108,29 +108,14 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories",
     { schema: { querystring: ListCategories, response: ListAnswer("product_categories", StoreCategoryView) } },
     async (request) => {
-      const {
-        limit,
-        offset,
-        order,
-        fields,
-        include_descendants_tree,
-        include_ancestors_tree,
-        parent_category_id,
-        ...filters
-      } = request.query;
+      const { filters, page, tree, fields } = splitCategoryQuery(request.query);
       const selection = parseFields(fields);
-      // `parent_category_id=null` asks for the top level.
-      const parents = parent_category_id?.map((p) => (p === "null" ? null : p));
-      const { items, count } = await service.list(
-        { ...filters, parent_category_id: parents, ...PUBLIC },
-        { limit, offset, order },
-        treeOptions({ include_descendants_tree, include_ancestors_tree }, selection),
-      );
+      const { items, count } = await service.list({ ...filters, ...PUBLIC }, page, treeOptions(tree, selection));
       return listResponse(
         "product_categories",
         project(await withProducts(request, items.map(storeCategory), selection), selection),
         count,
-        { limit, offset },
+        page,
       );
     },
   );
