@@ -21,6 +21,7 @@ import { queueEventNotificationWorkflow } from "./subscribers";
 import { updateStoreWorkflow } from "./update-store";
 import { createProductsWorkflow } from "./create-products";
 import { createRegionWorkflow, updateRegionWorkflow } from "./region-writes";
+import { deleteStockLocationWorkflow } from "./fulfillment-sets";
 import { updateProductsWorkflow, writeProductVariantsWorkflow } from "./update-products";
 import { deleteProductsWorkflow } from "./delete-products";
 import { batchProductsWorkflow } from "./batch-products";
@@ -57,6 +58,7 @@ export const allWorkflows: AnyWorkflow[] = [
   writeProductVariantsWorkflow,
   deleteProductsWorkflow,
   batchProductsWorkflow,
+  deleteStockLocationWorkflow,
 ];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
@@ -73,6 +75,7 @@ export {
   productOptions,
 } from "./update-products";
 export { deleteProductsWorkflow } from "./delete-products";
+export { createLocationFulfillmentSet, deleteStockLocationWorkflow } from "./fulfillment-sets";
 export { batchProductsWorkflow, type ProductBatch } from "./batch-products";
 export { sendNotification, sendNotificationWorkflow, deliverNotification } from "./send-notification";
 export {

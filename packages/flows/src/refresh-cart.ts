@@ -198,6 +198,7 @@ async function applicableMethods(m: Modules, state: CartState) {
   const options = await m.fulfillment.optionsForContext({
     region_id: state.cart.region_id,
     currency_code: state.cart.currency_code,
+    address: state.cart.shipping_address,
   });
   const amounts = new Map(options.map((o) => [o.id, o.amount]));
   const methods = state.shipping_methods

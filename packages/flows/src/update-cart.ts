@@ -129,6 +129,7 @@ export function addShippingMethod(
     const options = await t.fulfillment.optionsForContext({
       region_id: state.cart.region_id,
       currency_code: state.cart.currency_code,
+      address: state.cart.shipping_address,
     });
     const option = options.find((o) => o.id === input.option_id);
     if (!option) throw errors.invalidData(`Shipping option with id: ${input.option_id} is not valid for the cart`);

@@ -1,6 +1,12 @@
 export * from "./schema";
 export { priceFor } from "./price-for";
-export { createFulfillmentService, type FulfillmentService, type ShippingOption } from "./service";
+export {
+  createFulfillmentService,
+  type DeletedZoneRecords,
+  type FulfillmentService,
+  type ShippingOption,
+} from "./service";
+export { inGeoZone, type FulfillmentSet, type ServiceZone, type ZoneAddress } from "./zones";
 export {
   createFulfillmentRecordService,
   type FulfillmentRecordService,

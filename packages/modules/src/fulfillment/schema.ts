@@ -5,7 +5,9 @@ import {
   Amount,
   Code,
   Count,
+  CountryCode,
   CurrencyCode,
+  Extend,
   Id,
   LongText,
   metadata,
@@ -36,6 +38,65 @@ export const shippingProfile = entityTable(
   ],
 );
 
+/**
+ * A way a stock location fulfills (Medusa's `shipping` or `pickup`). `stock_location_id` is the
+ * stock-location module's id (a plain column: modules don't reference each other), set by the flow
+ * that checked the location.
+ */
+export const fulfillmentSet = entityTable(
+  "fulfillment_set",
+  {
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    stock_location_id: text("stock_location_id"),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("fulfillment_set_name_uq")
+      .on(t.name)
+      .where(sql`deleted_at is null`),
+    index("fulfillment_set_location_idx").on(t.stock_location_id),
+  ],
+);
+
+/** An area a fulfillment set serves, made of geo zones; shipping options belong to one. */
+export const serviceZone = entityTable(
+  "service_zone",
+  {
+    name: text("name").notNull(),
+    fulfillment_set_id: text("fulfillment_set_id")
+      .notNull()
+      .references(() => fulfillmentSet.id, { onDelete: "cascade" }),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("service_zone_name_uq")
+      .on(t.name)
+      .where(sql`deleted_at is null`),
+    index("service_zone_set_idx").on(t.fulfillment_set_id),
+  ],
+);
+
+/**
+ * One area of a service zone, as precise as its `type`: a country, a province of it, a city of
+ * that province, or postal codes there (`postal_expression`, free JSON as Medusa keeps it).
+ */
+export const geoZone = entityTable(
+  "geo_zone",
+  {
+    type: text("type").notNull(),
+    country_code: text("country_code").notNull(),
+    province_code: text("province_code"),
+    city: text("city"),
+    postal_expression: jsonb("postal_expression").$type<Record<string, unknown>>(),
+    service_zone_id: text("service_zone_id")
+      .notNull()
+      .references(() => serviceZone.id, { onDelete: "cascade" }),
+    metadata: metadata(),
+  },
+  (t) => [index("geo_zone_service_zone_idx").on(t.service_zone_id), index("geo_zone_country_idx").on(t.country_code)],
+);
+
 /** A way to ship a cart: flat-priced per currency or per region. */
 export const shippingOption = entityTable(
   "shipping_option",
@@ -56,6 +117,7 @@ export const shippingOption = entityTable(
     index("shipping_option_region_idx").on(t.region_id),
     index("shipping_option_profile_idx").on(t.shipping_profile_id),
     index("shipping_option_location_idx").on(t.stock_location_id),
+    index("shipping_option_service_zone_idx").on(t.service_zone_id),
     index("shipping_option_created_at_idx").on(t.created_at),
   ],
 );
@@ -79,6 +141,67 @@ export const shippingOptionPrice = pgTable(
 export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
 export type ShippingOptionRow = typeof shippingOption.$inferSelect;
 export type ShippingOptionPriceRow = typeof shippingOptionPrice.$inferSelect;
+export type FulfillmentSetRow = typeof fulfillmentSet.$inferSelect;
+export type ServiceZoneRow = typeof serviceZone.$inferSelect;
+export type GeoZoneRow = typeof geoZone.$inferSelect;
+
+/** Body of `POST /admin/stock-locations/{id}/fulfillment-sets`. */
+export const FulfillmentSetCreate = Type.Object(
+  { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
+  { additionalProperties: false },
+);
+export type FulfillmentSetCreate = Static<typeof FulfillmentSetCreate>;
+
+/** The levels of a geo zone, each naming one more part of an address than the one before. */
+export const GEO_ZONE_TYPES = ["country", "province", "city", "zip"] as const;
+
+const geoZoneFields = {
+  type: Type.Union(GEO_ZONE_TYPES.map((type) => Type.Literal(type))),
+  country_code: CountryCode(),
+  province_code: Type.Optional(Type.Union([Code({ minLength: 1 }), Type.Null()])),
+  city: Type.Optional(Type.Union([Title({ minLength: 1 }), Type.Null()])),
+  postal_expression: Type.Optional(Type.Union([ProviderData(), Type.Null()])),
+  metadata: OptionalMetadata(),
+};
+
+/**
+ * A geo zone of a service zone. The parts its `type` needs are checked by the module (a `province`
+ * needs `province_code`, a `city` also `city`, a `zip` also `postal_expression`).
+ */
+export const GeoZoneInput = Type.Object(geoZoneFields, { additionalProperties: false });
+export type GeoZoneInput = Static<typeof GeoZoneInput>;
+
+/** A geo zone in a service zone update: with the `id` of one of the zone's, it updates that one. */
+export const GeoZoneUpdateInput = Type.Object(
+  { id: Type.Optional(Id({ minLength: 1 })), ...geoZoneFields },
+  { additionalProperties: false },
+);
+export type GeoZoneUpdateInput = Static<typeof GeoZoneUpdateInput>;
+
+/** Body of `POST /admin/fulfillment-sets/{id}/service-zones`. */
+export const ServiceZoneCreate = Type.Object(
+  {
+    name: Title({ minLength: 1 }),
+    geo_zones: Type.Optional(Type.Array(GeoZoneInput, { maxItems: 1000 })),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type ServiceZoneCreate = Static<typeof ServiceZoneCreate>;
+
+/**
+ * Body of `POST /admin/fulfillment-sets/{id}/service-zones/{zone_id}`: `geo_zones` is the zone's
+ * whole list (those with an `id` are updated, those without are added, the others removed).
+ */
+export const ServiceZoneUpdate = Type.Object(
+  {
+    name: Type.Optional(Title({ minLength: 1 })),
+    geo_zones: Type.Optional(Type.Array(GeoZoneUpdateInput, { maxItems: 1000 })),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type ServiceZoneUpdate = Static<typeof ServiceZoneUpdate>;
 
 export const ShippingProfileCreate = Type.Object(
   { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
@@ -138,6 +261,7 @@ export interface ShippingOptionFilters {
   region_id?: string[];
   stock_location_id?: string[];
   shipping_profile_id?: string[];
+  service_zone_id?: string[];
 }
 
 /**
@@ -240,6 +364,15 @@ export const ShippingOptionView = RowView(shippingOption, {
   type: OrNull(View({ code: Type.String(), label: Type.String(), description: Type.String() })),
   prices: Type.Array(ShippingOptionPriceView),
 });
+/** A geo zone. */
+export const GeoZoneView = RowView(geoZone);
+/** A service zone with, when asked, its geo zones and shipping options (with their shipping profile). */
+export const ServiceZoneView = RowView(serviceZone, {
+  geo_zones: Type.Array(GeoZoneView),
+  shipping_options: Type.Array(Extend(ShippingOptionView, { shipping_profile: OrNull(ShippingProfileView) })),
+});
+/** A fulfillment set with its service zones. */
+export const FulfillmentSetView = RowView(fulfillmentSet, { service_zones: Type.Array(ServiceZoneView) });
 /** An item of a fulfillment. */
 export const FulfillmentItemView = RowView(fulfillmentItem);
 /** A fulfillment with its items and labels. */

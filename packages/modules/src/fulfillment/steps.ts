@@ -2,6 +2,21 @@ import { step } from "@kasse/workflows";
 import type { FulfillmentProviderCall } from "./providers";
 import { type FulfillmentRecordCreate } from "./records";
 import type { ShipmentCreate } from "./schema";
+import type { DeletedZoneRecords } from "./service";
+
+/**
+ * Deletes the fulfillment sets of a stock location (with their zones, geo zones and shipping
+ * options) before the location goes; compensation makes what it deleted live again.
+ */
+export const deleteLocationFulfillmentSetsStep = step("delete-location-fulfillment-sets", {
+  invoke: async (input: { stock_location_id: string }, ctx) => {
+    const deleted = await ctx.modules.fulfillment.deleteSetsOfLocation(input.stock_location_id);
+    return { output: deleted.set_ids, compensateInput: deleted };
+  },
+  compensate: async (deleted: DeletedZoneRecords, ctx) => {
+    await ctx.modules.fulfillment.restoreDeleted(deleted);
+  },
+});
 
 /**
  * Asks the fulfillment's provider to create it (an outside effect: at least once, with the step's

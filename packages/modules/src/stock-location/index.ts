@@ -1,2 +1,3 @@
 export * from "./schema";
 export { createStockLocationService, type StockLocationService, type StockLocation } from "./service";
+export * from "./steps";

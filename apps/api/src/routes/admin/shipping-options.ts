@@ -11,12 +11,20 @@ import { parseFields, project, wants, type FieldSelection } from "../../http/fie
 import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
-/** An option with, when asked for, where it ships from in Medusa's terms (see `withLocation`). */
+/** An option with, when asked for, its service zone and where it ships from in Medusa's terms (see `withLocation`). */
 const AdminShippingOptionView = Extend(ShippingOptionView, {
   service_zone: Type.Optional(
     OrNull(
       View({
-        fulfillment_set: View({ type: Type.String(), location: View({ id: Type.String(), name: Type.String() }) }),
+        id: Type.String(),
+        name: Type.String(),
+        fulfillment_set_id: Type.String(),
+        fulfillment_set: View({
+          id: Type.String(),
+          name: Type.String(),
+          type: Type.String(),
+          location: OrNull(View({ id: Type.String(), name: Type.String() })),
+        }),
       }),
     ),
   ),
@@ -29,6 +37,7 @@ const ListOptions = Type.Object(
     region_id: Type.Optional(ArrayQuery(Id())),
     stock_location_id: Type.Optional(ArrayQuery(Id())),
     shipping_profile_id: Type.Optional(ArrayQuery(Id())),
+    service_zone_id: Type.Optional(ArrayQuery(Id())),
   },
   { additionalProperties: false },
 );
@@ -54,18 +63,49 @@ export default async function shippingOptions(app: App): Promise<void> {
 
   /**
    * Medusa reaches the place an option ships from through `service_zone.fulfillment_set.location`
-   * (the fulfillment form preselects it); Kasse binds an option to its stock location directly, so
-   * that path is the option's location (null when it has none). One query for the page, when asked for.
+   * (the fulfillment form preselects it, order detail reads the set's `type`). An option of a
+   * service zone answers its zone and set; one bound to a stock location without a zone (the
+   * contract's options) answers that location as a shipping set's; otherwise null. One query per
+   * relation for the page, when asked for.
    */
   const withLocation = async (options: ShippingOption[], selection: FieldSelection) => {
     if (!wants(selection, "service_zone")) return options;
-    const ids = [...new Set(options.flatMap((o) => (o.stock_location_id ? [o.stock_location_id] : [])))];
+    const zones = await fulfillment.zonesWithSets([
+      ...new Set(options.flatMap((o) => (o.service_zone_id ? [o.service_zone_id] : []))),
+    ]);
+    const ids = [
+      ...new Set([
+        ...options.flatMap((o) => (o.stock_location_id ? [o.stock_location_id] : [])),
+        ...[...zones.values()].flatMap((z) =>
+          z.fulfillment_set.stock_location_id ? [z.fulfillment_set.stock_location_id] : [],
+        ),
+      ]),
+    ];
     const { items } = ids.length
       ? await app.modules.stockLocation.list({ id: ids }, { limit: ids.length, offset: 0 })
       : { items: [] };
     const byId = new Map(items.map((l) => [l.id, { id: l.id, name: l.name }]));
+    const locationOf = (id: string | null) => (id ? (byId.get(id) ?? null) : null);
     return options.map((option) => {
-      const location = option.stock_location_id ? byId.get(option.stock_location_id) : undefined;
+      const zone = option.service_zone_id ? zones.get(option.service_zone_id) : undefined;
+      if (zone) {
+        const { fulfillment_set: set } = zone;
+        return {
+          ...option,
+          service_zone: {
+            id: zone.id,
+            name: zone.name,
+            fulfillment_set_id: set.id,
+            fulfillment_set: {
+              id: set.id,
+              name: set.name,
+              type: set.type,
+              location: locationOf(set.stock_location_id),
+            },
+          },
+        };
+      }
+      const location = locationOf(option.stock_location_id);
       return { ...option, service_zone: location ? { fulfillment_set: { type: "shipping", location } } : null };
     });
   };

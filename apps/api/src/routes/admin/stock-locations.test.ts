@@ -95,7 +95,7 @@ describe("admin stock locations", () => {
     expect(await t.app.modules.stockLocation.locationIdsForSalesChannels([web.id])).toEqual([]);
   });
 
-  it("answers the dashboard's fulfillment_sets (none: Kasse binds shipping options to locations) and fulfillment_providers when asked", async () => {
+  it("answers the dashboard's fulfillment_sets (none before a set is created) and fulfillment_providers when asked", async () => {
     const location = (await t.admin.post("/admin/stock-locations", { name: "Sets" })).json().stock_location;
     const fields =
       "name,*sales_channels,*address,*fulfillment_sets,*fulfillment_sets.service_zones,*fulfillment_sets.service_zones.shipping_options,*fulfillment_sets.service_zones.shipping_options.shipping_profile";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Extend, Id, Title, View } from "@kasse/db";
+import { FulfillmentSetCreate, FulfillmentSetView } from "@kasse/modules/fulfillment";
 import {
   StockLocationCreate,
   StockLocationSalesChannels,
@@ -7,21 +8,20 @@ import {
   type StockLocation,
   StockLocationView,
 } from "@kasse/modules/stock-location";
-import { setStockLocationSalesChannels } from "@kasse/flows";
+import { createLocationFulfillmentSet, deleteStockLocationWorkflow, setStockLocationSalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
-import { wants, type FieldSelection } from "../../http/fields";
+import { parseFields, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
 /**
- * A location with, when `fields` asks, Medusa's `fulfillment_sets` and `fulfillment_providers`.
- * Kasse keeps no fulfillment sets, service zones or geo zones: a shipping option names its stock
- * location and region itself (`GET /admin/shipping-options?stock_location_id=`), so a location
- * has no sets, always; and every location can use every registered fulfillment provider.
+ * A location with, when `fields` asks, Medusa's `fulfillment_sets` (with their service zones and,
+ * as asked, the zones' geo zones and shipping options) and `fulfillment_providers` (every location
+ * can use every registered fulfillment provider).
  */
 const AdminStockLocationView = Extend(StockLocationView, {
-  fulfillment_sets: Type.Optional(Type.Array(View({ id: Type.String() }), { maxItems: 0 })),
+  fulfillment_sets: Type.Array(FulfillmentSetView),
   fulfillment_providers: Type.Optional(Type.Array(View({ id: Type.String(), is_enabled: Type.Boolean() }))),
 });
 const ListStockLocations = ListQueryOf(
@@ -42,7 +42,17 @@ export default async function stockLocations(app: App): Promise<void> {
       selection && wants(selection, "fulfillment_providers")
         ? app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true }))
         : undefined;
-    const sets = selection && wants(selection, "fulfillment_sets");
+    const asks = (path: string) => !!selection && wants(selection, `fulfillment_sets${path}`);
+    const sets = asks("")
+      ? await app.modules.fulfillment.setsForLocations(
+          items.map((l) => l.id),
+          {
+            geo_zones: asks(".service_zones.geo_zones"),
+            shipping_options: asks(".service_zones.shipping_options"),
+            shipping_profile: asks(".service_zones.shipping_options.shipping_profile"),
+          },
+        )
+      : undefined;
     const ids = [...new Set(items.flatMap((l) => l.sales_channel_ids))];
     const { items: channels } = ids.length
       ? await app.modules.salesChannel.list({ id: ids }, { limit: ids.length, offset: 0 })
@@ -51,11 +61,13 @@ export default async function stockLocations(app: App): Promise<void> {
     return items.map(({ sales_channel_ids, ...location }) => ({
       ...location,
       sales_channels: sales_channel_ids.flatMap((id) => byId.get(id) ?? []),
-      ...(sets ? { fulfillment_sets: [] } : {}),
+      ...(sets ? { fulfillment_sets: sets.get(location.id) ?? [] } : {}),
       ...(providers ? { fulfillment_providers: providers } : {}),
     }));
   };
-  const one = async (location: StockLocation) => (await shape([location]))[0]!;
+  const one = async (location: StockLocation, selection?: FieldSelection) => (await shape([location], selection))[0]!;
+  /** What a fulfillment set's creation answers: the location with its sets, zones and geo zones. */
+  const withSets = parseFields("*,*fulfillment_sets.service_zones.geo_zones");
 
   const operations = standardCrud(locations, {
     query: ListStockLocations,
@@ -69,7 +81,24 @@ export default async function stockLocations(app: App): Promise<void> {
     view: AdminStockLocationView,
     present: shape,
     ...operations,
+    // A location's fulfillment sets go with it (a saga over the fulfillment and stock-location modules).
+    delete: (id) => app.infra.engine.execute(deleteStockLocationWorkflow, { id }),
   });
+
+  app.post(
+    "/stock-locations/:id/fulfillment-sets",
+    {
+      schema: {
+        params: Params,
+        body: FulfillmentSetCreate,
+        response: Answer("stock_location", AdminStockLocationView),
+      },
+    },
+    async (request) => {
+      const location = await createLocationFulfillmentSet(app.modules, request.params.id, request.body);
+      return { stock_location: await one(location, withSets) };
+    },
+  );
 
   app.post(
     "/stock-locations/:id/sales-channels",

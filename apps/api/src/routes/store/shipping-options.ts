@@ -39,6 +39,7 @@ export default async function shippingOptions(app: App): Promise<void> {
       const options = await app.modules.fulfillment.optionsForContext({
         region_id: cart.region_id,
         currency_code: cart.currency_code,
+        address: cart.shipping_address,
       });
       const shipping_options = options.map((o) => ({
         id: o.id,

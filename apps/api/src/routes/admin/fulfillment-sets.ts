@@ -1,0 +1,63 @@
+import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
+import { FulfillmentSetView, ServiceZoneCreate, ServiceZoneUpdate, ServiceZoneView } from "@kasse/modules/fulfillment";
+import type { App } from "../../app";
+import { parseFields, project } from "../../http/fields";
+import { Answer, Deleted, DeleteResponse, RetrieveQuery } from "../../http/schemas";
+
+const Params = Type.Object({ id: Id() });
+const ZoneParams = Type.Object({ id: Id(), zone_id: Id() });
+const DeletedZone = { 200: Type.Object({ ...DeleteResponse.properties, parent: FulfillmentSetView }) };
+
+/**
+ * Admin fulfillment sets and their service zones (Medusa's `/admin/fulfillment-sets`): a set is
+ * created from its stock location (`POST /admin/stock-locations/{id}/fulfillment-sets`); here it
+ * gets its zones, each made of geo zones (countries, provinces, cities, postal codes).
+ */
+export default async function fulfillmentSets(app: App): Promise<void> {
+  const fulfillment = app.modules.fulfillment;
+
+  app.delete("/fulfillment-sets/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+    await fulfillment.deleteSet(request.params.id);
+    return { id: request.params.id, object: "fulfillment_set", deleted: true as const };
+  });
+
+  app.post(
+    "/fulfillment-sets/:id/service-zones",
+    { schema: { params: Params, body: ServiceZoneCreate, response: Answer("fulfillment_set", FulfillmentSetView) } },
+    async (request) => ({ fulfillment_set: await fulfillment.createZone(request.params.id, request.body) }),
+  );
+
+  app.get(
+    "/fulfillment-sets/:id/service-zones/:zone_id",
+    { schema: { params: ZoneParams, querystring: RetrieveQuery, response: Answer("service_zone", ServiceZoneView) } },
+    async (request) => {
+      const zone = await fulfillment.retrieveZone(request.params.id, request.params.zone_id);
+      return { service_zone: project(zone, parseFields(request.query.fields)) };
+    },
+  );
+
+  app.post(
+    "/fulfillment-sets/:id/service-zones/:zone_id",
+    {
+      schema: { params: ZoneParams, body: ServiceZoneUpdate, response: Answer("fulfillment_set", FulfillmentSetView) },
+    },
+    async (request) => ({
+      fulfillment_set: await fulfillment.updateZone(request.params.id, request.params.zone_id, request.body),
+    }),
+  );
+
+  app.delete(
+    "/fulfillment-sets/:id/service-zones/:zone_id",
+    { schema: { params: ZoneParams, response: DeletedZone } },
+    async (request) => {
+      await fulfillment.deleteZone(request.params.id, request.params.zone_id);
+      return {
+        id: request.params.zone_id,
+        object: "service_zone",
+        deleted: true as const,
+        parent: await fulfillment.retrieveSet(request.params.id),
+      };
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { errors, generateId, type Db, inList, rowsByParent } from "@kasse/db";
+import {
+  fulfillmentSet,
+  geoZone,
+  serviceZone,
+  type FulfillmentSetRow,
+  type GeoZoneInput,
+  type GeoZoneRow,
+  type ServiceZoneRow,
+} from "./schema";
+
+/** A service zone as the API shows it: the row with its geo zones. */
+export type ServiceZone = ServiceZoneRow & { geo_zones: GeoZoneRow[] };
+/** A fulfillment set as the API shows it: the row with its service zones and their geo zones. */
+export type FulfillmentSet = FulfillmentSetRow & { service_zones: ServiceZone[] };
+
+/** The parts of a cart's shipping address a geo zone is matched against (null or absent when not given). */
+export interface ZoneAddress {
+  country_code?: string | null;
+  province?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+}
+
+/** What each geo zone type needs beyond `country_code`, as Medusa requires it. */
+const NEEDS: Record<GeoZoneInput["type"], Array<"province_code" | "city" | "postal_expression">> = {
+  country: [],
+  province: ["province_code"],
+  city: ["province_code", "city"],
+  zip: ["province_code", "city", "postal_expression"],
+};
+
+/** The rows of a zone's geo zones, each checked for the parts its type needs (400 naming the first missing one). */
+export function geoZoneValues(serviceZoneId: string, inputs: Array<GeoZoneInput & { id?: string }>) {
+  return inputs.map((input) => {
+    const missing = NEEDS[input.type].find((part) => input[part] === undefined || input[part] === null);
+    if (missing) throw errors.invalidData(`A geo zone of type ${input.type} needs ${missing}`);
+    return {
+      id: input.id ?? generateId("fgz"),
+      type: input.type,
+      country_code: input.country_code.toLowerCase(),
+      province_code: input.province_code ?? null,
+      city: input.city ?? null,
+      postal_expression: input.postal_expression ?? null,
+      service_zone_id: serviceZoneId,
+      metadata: input.metadata ?? null,
+    };
+  });
+}
+
+/** The service zones of the sets (live, oldest first) with their geo zones: two statements whatever the count. */
+export async function zonesOfSets(db: Db, sets: FulfillmentSetRow[], withGeoZones = true): Promise<FulfillmentSet[]> {
+  const zones = await rowsByParent(db, serviceZone, "fulfillment_set_id", sets, {
+    where: isNull(serviceZone.deleted_at),
+    order: [asc(serviceZone.created_at), asc(serviceZone.id)],
+  });
+  const allZones = [...zones.values()].flat();
+  const geo = withGeoZones ? await geoZonesOf(db, allZones) : undefined;
+  return sets.map((set) => ({
+    ...set,
+    service_zones: zones.get(set.id)!.map((zone) => ({ ...zone, geo_zones: geo?.get(zone.id) ?? [] })),
+  }));
+}
+
+/** The live geo zones of the zones, oldest first (those added together by country), by zone id (one statement). */
+export function geoZonesOf(db: Db, zones: Array<{ id: string }>): Promise<Map<string, GeoZoneRow[]>> {
+  return rowsByParent(db, geoZone, "service_zone_id", zones, {
+    where: isNull(geoZone.deleted_at),
+    order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
+  });
+}
+
+/** The live zones among `ids` with their set (one statement), by zone id. */
+export async function zonesWithSets(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, ServiceZoneRow & { fulfillment_set: FulfillmentSetRow }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ zone: serviceZone, set: fulfillmentSet })
+    .from(serviceZone)
+    .innerJoin(fulfillmentSet, eq(fulfillmentSet.id, serviceZone.fulfillment_set_id))
+    .where(and(inList(serviceZone.id, ids), isNull(serviceZone.deleted_at), isNull(fulfillmentSet.deleted_at)));
+  return new Map(rows.map(({ zone, set }) => [zone.id, { ...zone, fulfillment_set: set }]));
+}
+
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+const postal = (code: string) => code.replace(/\s+/g, "").toUpperCase();
+
+/**
+ * Whether an address lies in a geo zone: the country always, then the province (the address's
+ * `province` against the zone's `province_code`), the city and the postal code as far as the
+ * zone's type goes. Names compare without case, since shoppers type them. A `zip` zone's
+ * `postal_expression` lists its postal codes as its values (`{"codes": ["10115", "10117"]}`).
+ * Without a country an address lies in no zone.
+ */
+export function inGeoZone(zone: GeoZoneRow, address: ZoneAddress | null | undefined): boolean {
+  if (!address || !same(zone.country_code, address.country_code)) return false;
+  if (zone.type === "country") return true;
+  if (!same(zone.province_code, address.province)) return false;
+  if (zone.type === "province") return true;
+  if (!same(zone.city, address.city)) return false;
+  if (zone.type === "city") return true;
+  if (!address.postal_code) return false;
+  const wanted = postal(address.postal_code);
+  const values = Object.values(zone.postal_expression ?? {}).flat();
+  return values.some((value) => typeof value === "string" && postal(value) === wanted);
+}
