@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { adminBuildState, buildAdmin } from "./build";
-import { adminDir, buildInputs, distDir, lockClosure, normalizeBackendPath } from "./inputs";
+import { adminDir, buildInputs, distDir, lockClosure, normalizeBackendPath, scratchDir } from "./inputs";
 
 // Each test uses a backend path of its own, so its build folder (apps/admin/dist/<hash>) is its alone.
 const uniquePath = () => `/test-${randomUUID().slice(0, 8)}`;
@@ -113,7 +113,7 @@ describe("buildAdmin", () => {
     try {
       const waiting = buildAdmin({ backendPath });
       await new Promise((resolve) => setTimeout(resolve, 800));
-      expect(existsSync(join(distDir, `.work-${inputs.hash}-${process.pid}`))).toBe(false);
+      expect(existsSync(join(scratchDir, `${inputs.hash}-${process.pid}`))).toBe(false);
       const dir = fakeBuild(backendPath);
       expect(await waiting).toMatchObject({ dir, built: false });
     } finally {

@@ -13,7 +13,15 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { ADMIN_BASE, buildInputs, bundleScript, distDir, type AdminBuildOptions, type BuildInputs } from "./inputs";
+import {
+  ADMIN_BASE,
+  buildInputs,
+  bundleScript,
+  distDir,
+  scratchDir,
+  type AdminBuildOptions,
+  type BuildInputs,
+} from "./inputs";
 
 /** The file a finished build holds beside its index.html: the inputs it was built from. */
 const STAMP = "kasse-build.json";
@@ -60,7 +68,7 @@ export async function buildAdmin(options: AdminBuildOptions): Promise<BuildResul
     if (adminBuildState(options).ready) return { dir: state.dir, built: false, ms: Date.now() - started };
   }
   // Per process: a lock taken over from a dead builder may, rarely, be taken by two processes at once.
-  const work = join(distDir, `.work-${state.inputs.hash}-${process.pid}`);
+  const work = join(scratchDir, `${state.inputs.hash}-${process.pid}`);
   // Kasse exiting mid-build (Ctrl-C, SIGTERM) leaves no lock or scratch folder behind.
   const cleanUp = () => {
     rmSync(work, { recursive: true, force: true });
@@ -143,12 +151,12 @@ function alive(pid: number): boolean {
 
 /** Keeps the current build and the KEEP most recent others; removes older builds and dead builders' scratch folders. */
 function prune(current: string): void {
-  const entries = readdirSync(distDir, { withFileTypes: true });
-  for (const entry of entries) {
-    const pid = /^\.work-\w+-(\d+)$/.exec(entry.name)?.[1];
+  for (const entry of existsSync(scratchDir) ? readdirSync(scratchDir) : []) {
+    const pid = /^\w+-(\d+)$/.exec(entry)?.[1];
     if (pid && Number(pid) !== process.pid && !alive(Number(pid)))
-      rmSync(join(distDir, entry.name), { recursive: true, force: true });
+      rmSync(join(scratchDir, entry), { recursive: true, force: true });
   }
+  const entries = readdirSync(distDir, { withFileTypes: true });
   const builds = entries
     .filter((entry) => entry.isDirectory() && entry.name !== current && existsSync(join(distDir, entry.name, STAMP)))
     .map((entry) => ({ dir: join(distDir, entry.name), at: statSync(join(distDir, entry.name, STAMP)).mtimeMs }))

@@ -9,6 +9,12 @@ export const adminDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const distDir = join(adminDir, "dist");
 /** The URL path Kasse serves the dashboard under; baked into the build (asset URLs, router basename). */
 export const ADMIN_BASE = "/app";
+/**
+ * Where a build is bundled before it is renamed into `distDir`: inside the workspace, so that the
+ * bundler resolves the dashboard's packages (react, …) from the repository's node_modules even when
+ * `dist` is a link to a cache elsewhere (as CI makes it).
+ */
+export const scratchDir = join(adminDir, ".work");
 /** The script the build's child process runs. */
 export const bundleScript = join(adminDir, "src", "bundle.mjs");
 
