@@ -174,6 +174,7 @@ const noSecrets = [
   "batch-products",
   "create-region",
   "update-region",
+  "delete-stock-location",
   // Its input is the message id: the token stays sealed in the outbox row (send-notification.test.ts).
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.
