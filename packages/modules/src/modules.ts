@@ -10,6 +10,7 @@ import { createFileService, createLocalFileProvider } from "./file";
 import {
   createFulfillmentRecordService,
   createFulfillmentService,
+  createShippingOptionTypeService,
   defaultFulfillmentProviders,
   type FulfillmentProviderRegistry,
 } from "./fulfillment";
@@ -95,6 +96,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     authTokens: () => createOneTimeTokenService(db),
     fulfillment: () => createFulfillmentService(db),
     fulfillmentRecord: () => createFulfillmentRecordService(db),
+    shippingOptionType: () => createShippingOptionTypeService(db),
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
     payment: () => createPaymentService(db),
     currency: () => createCurrencyService(db),

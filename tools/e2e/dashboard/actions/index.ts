@@ -6,6 +6,7 @@ import { createProduct } from "./product-create";
 import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
+import { shippingSetup } from "./shipping-setup";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
@@ -17,4 +18,5 @@ export const dashboardActions: DashboardAction[] = [
   createPriceList,
   createProduct,
   createPromotion,
+  shippingSetup,
 ];
