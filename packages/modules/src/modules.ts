@@ -27,7 +27,7 @@ import {
   createReturnReasonService,
   createReturnService,
 } from "./order";
-import { createPaymentService } from "./payment";
+import { createPaymentService, createRefundReasonService } from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
 import { createProductService } from "./product";
 import { createPromotionService } from "./promotion";
@@ -99,6 +99,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     shippingOptionType: () => createShippingOptionTypeService(db),
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
     payment: () => createPaymentService(db),
+    refundReason: () => createRefundReasonService(db),
     currency: () => createCurrencyService(db),
     store: () => createStoreService(db),
     file: () =>

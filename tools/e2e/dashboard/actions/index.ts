@@ -6,6 +6,7 @@ import { createProduct } from "./product-create";
 import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
+import { createRefundReason } from "./refund-reason-create";
 import { shippingSetup } from "./shipping-setup";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
@@ -19,4 +20,5 @@ export const dashboardActions: DashboardAction[] = [
   createProduct,
   createPromotion,
   shippingSetup,
+  createRefundReason,
 ];
