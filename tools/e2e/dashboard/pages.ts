@@ -54,6 +54,7 @@ function furtherPages({ more, productId }: Seeded): DashboardPage[] {
     { name: "settings-secret-api-keys", path: "/settings/secret-api-keys" },
     { name: "settings-tax-regions", path: "/settings/tax-regions" },
     { name: "tax-region-detail", path: `/settings/tax-regions/${more.taxRegionId}` },
+    { name: "tax-region-detail-germany", path: `/settings/tax-regions/${more.germanyTaxRegionId}` },
     { name: "settings-return-reasons", path: "/settings/return-reasons" },
     { name: "settings-refund-reasons", path: "/settings/refund-reasons" },
     { name: "settings-product-types", path: "/settings/product-types" },

@@ -35,6 +35,8 @@ interface MoreRecords {
   /** A location with shipping enabled: a service zone (France) and a shipping option in it. */
   shippingLocationId: string;
   shippingOptionTypeId: string;
+  /** Germany's tax region: a country without provinces in the dashboard's list (its page reads `children`). */
+  germanyTaxRegionId: string;
 }
 
 type Json = Record<string, unknown>;
@@ -156,6 +158,12 @@ async function seedMoreRecords(
     campaignId: campaign.id,
     reservationId: reservation.id,
     taxRegionId: await first("tax-regions", "tax_regions"),
+    germanyTaxRegionId: (
+      await admin<{ tax_regions: Array<{ id: string; province_code: string | null }> }>(
+        "GET",
+        "/admin/tax-regions?country_code=de",
+      )
+    ).tax_regions.find((r) => r.province_code === null)!.id,
     shippingProfileId: await first("shipping-profiles", "shipping_profiles"),
     salesChannelId: await first("sales-channels", "sales_channels"),
     apiKeyId: await first("api-keys", "api_keys"),

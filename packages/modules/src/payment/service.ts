@@ -17,7 +17,7 @@ import {
 } from "./schema";
 
 /** A refund as the API shows it: with the reason chosen for it. */
-export type Refund = RefundRow & { refund_reason: RefundReasonRow | null };
+type Refund = RefundRow & { refund_reason: RefundReasonRow | null };
 export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: Refund[] };
 /** A payment collection as the API shows it. */
 export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };

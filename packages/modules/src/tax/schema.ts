@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, metadata, OptionalMetadata, Title, RowView, entityTable } from "@kasse/db";
+import { Code, CountryCode, Id, metadata, OptionalMetadata, OrNull, Title, RowView, entityTable } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(
@@ -164,4 +164,11 @@ export const TaxRateRuleView = RowView(taxRateRule);
 /** A tax rate with its rules. */
 export const TaxRateView = RowView(taxRate, { rules: Type.Array(TaxRateRuleView) });
 /** A tax region with its rates. */
-export const TaxRegionView = RowView(taxRegion, { provider_id: Type.String(), tax_rates: Type.Array(TaxRateView) });
+const TaxRegionRelationView = RowView(taxRegion, { provider_id: Type.String(), tax_rates: Type.Array(TaxRateView) });
+/** A tax region with its rates, its parent (a province's country region, else null) and its live province regions. */
+export const TaxRegionView = RowView(taxRegion, {
+  provider_id: Type.String(),
+  tax_rates: Type.Array(TaxRateView),
+  parent: OrNull(TaxRegionRelationView),
+  children: Type.Array(TaxRegionRelationView),
+});

@@ -10,6 +10,7 @@ import {
   liveRecords,
   rowsByParent,
   textSearch,
+  inList,
 } from "@kasse/db";
 import {
   taxRate,
@@ -36,7 +37,12 @@ export type TaxRate = Omit<TaxRateRow, "deleted_at"> & { rules?: TaxRateRuleRow[
 export const SYSTEM_TAX_PROVIDER = "tp_system";
 
 /** A tax region as the API shows it (Medusa's shape). */
-export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
+export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & {
+  provider_id: string;
+  tax_rates: TaxRate[];
+  parent: Omit<TaxRegion, "parent" | "children"> | null;
+  children: Array<Omit<TaxRegion, "parent" | "children">>;
+};
 
 const liveRegion = isNull(taxRegion.deleted_at);
 const liveRate = isNull(taxRate.deleted_at);
@@ -369,18 +375,47 @@ function conditions(filters: TaxRegionFilters): SQL[] {
   return out;
 }
 
-/** The live rates of a page of regions, default first: one query. */
+/** A tax region row as a relation of another (`parent`, `children`): with its rates, without its own relations. */
+type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
+
+/**
+ * A page of regions as Medusa answers them: each with its live rates (default first), its live
+ * province regions (`children`, with their rates) and its `parent` (null for a country). Three
+ * queries for the page: the children, the parents, then every one's rates.
+ */
 async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  const rates = await rowsByParent(tx, taxRate, "tax_region_id", rows, {
+  const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
+  const [children, parents] = await Promise.all([
+    rowsByParent(tx, taxRegion, "parent_id", rows, {
+      where: liveRegion,
+      order: [asc(taxRegion.province_code), asc(taxRegion.id)],
+    }),
+    parentIds.length
+      ? tx
+          .select()
+          .from(taxRegion)
+          .where(and(inList(taxRegion.id, parentIds), liveRegion))
+      : Promise.resolve([] as TaxRegionRow[]),
+  ]);
+  const all = [...rows, ...[...children.values()].flat(), ...parents];
+  const rates = await rowsByParent(tx, taxRate, "tax_region_id", all, {
     where: liveRate,
     order: [asc(taxRate.created_at), asc(taxRate.id)],
   });
-  return rows.map(({ deleted_at: _d, ...row }) => ({
+  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
     ...row,
     provider_id: SYSTEM_TAX_PROVIDER,
-    tax_rates: rates
-      .get(row.id)!
+    tax_rates: [...rates.get(row.id)!]
       .sort((a, b) => Number(b.is_default) - Number(a.is_default))
       .map(({ deleted_at: _rd, ...rate }) => rate),
-  }));
+  });
+  const parentById = new Map(parents.map((p) => [p.id, p]));
+  return rows.map((row) => {
+    const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
+    return {
+      ...shown(row),
+      parent: parent ? shown(parent) : null,
+      children: children.get(row.id)!.map(shown),
+    };
+  });
 }

@@ -8,6 +8,7 @@ import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createRefundReason } from "./refund-reason-create";
 import { shippingSetup } from "./shipping-setup";
+import { createTaxOverride } from "./tax-override-create";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
@@ -21,4 +22,5 @@ export const dashboardActions: DashboardAction[] = [
   createPromotion,
   shippingSetup,
   createRefundReason,
+  createTaxOverride,
 ];
