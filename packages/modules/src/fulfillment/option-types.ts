@@ -32,6 +32,32 @@ export function optionTypeOf(row: ShippingOptionTypeRow) {
 }
 
 /**
+ * The live type of `input.code`, created from `input` when there is none (Medusa's clients may
+ * name an option's type by its label and code rather than by id): every option then has a type
+ * record, which the dashboard's option forms need.
+ */
+export async function typeOfCode(
+  db: Db,
+  input: { label: string; code: string; description?: string | null },
+): Promise<ShippingOptionTypeRow> {
+  const find = () =>
+    db
+      .select()
+      .from(shippingOptionType)
+      .where(and(eq(shippingOptionType.code, input.code), isNull(shippingOptionType.deleted_at)))
+      .limit(1);
+  const [existing] = await find();
+  if (existing) return existing;
+  const [created] = await db
+    .insert(shippingOptionType)
+    .values({ id: generateId("sotype"), label: input.label, code: input.code, description: input.description ?? null })
+    .onConflictDoNothing()
+    .returning();
+  // Created by a concurrent request in between: the unique index kept one.
+  return created ?? (await find())[0]!;
+}
+
+/**
  * Shipping option types (Medusa's `/admin/shipping-option-types`): CRUD with a unique `code`, soft
  * delete. An option created with a type keeps its label, code and description in its `type`, which
  * an update of the type rewrites in the same transaction.

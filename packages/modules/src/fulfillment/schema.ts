@@ -274,7 +274,7 @@ const optionFields = {
   metadata: OptionalMetadata(),
   /** A shipping option type's id (Medusa's dashboard picks one); the option's `type` becomes that type. */
   type_id: Type.Optional(Id({ minLength: 1 })),
-  // Medusa clients send a `type` object ({label, description, code}).
+  // Medusa clients send a `type` object ({label, description, code}): the live type of that code, created if none.
   type: Type.Optional(
     Type.Object(
       { label: Title(), description: Type.Optional(LongText()), code: Code() },

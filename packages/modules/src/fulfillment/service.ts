@@ -12,7 +12,7 @@ import {
   textSearch,
   inList,
 } from "@kasse/db";
-import { optionTypeOf } from "./option-types";
+import { optionTypeOf, typeOfCode } from "./option-types";
 import { priceFor } from "./price-for";
 import {
   fulfillmentSet,
@@ -138,8 +138,11 @@ export function createFulfillmentService(db: Db) {
           input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
         if (input.shipping_profile_id) await existingProfile(tx, profileId);
         const stockLocationId = await locationOfZone(tx, input);
-        const { type_id, ...option } = input;
-        const type = type_id ? optionTypeOf(await existingType(tx, type_id)) : (option.type ?? null);
+        const typeRow = input.type_id
+          ? await existingType(tx, input.type_id)
+          : input.type
+            ? await typeOfCode(tx, input.type)
+            : null;
         const id = generateId("so");
         await tx.insert(shippingOption).values({
           id,
@@ -152,8 +155,8 @@ export function createFulfillmentService(db: Db) {
           provider_id: input.provider_id ?? "manual_manual",
           data: input.data ?? null,
           rules: input.rules ?? [],
-          type,
-          shipping_option_type_id: type_id ?? null,
+          type: typeRow ? optionTypeOf(typeRow) : null,
+          shipping_option_type_id: typeRow?.id ?? null,
           metadata: input.metadata ?? null,
         });
         await insertPrices(tx, id, input.prices);
@@ -165,13 +168,10 @@ export function createFulfillmentService(db: Db) {
     async updateOption(id: string, input: ShippingOptionUpdate): Promise<ShippingOption> {
       return transaction(db, async (tx) => {
         await createFulfillmentService(tx).retrieveOption(id);
-        const { prices, type_id, ...fields } = input;
+        const { prices, type_id, type, ...fields } = input;
         if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
-        const typed = type_id
-          ? { type: optionTypeOf(await existingType(tx, type_id)), shipping_option_type_id: type_id }
-          : fields.type
-            ? { shipping_option_type_id: null }
-            : {};
+        const typeRow = type_id ? await existingType(tx, type_id) : type ? await typeOfCode(tx, type) : null;
+        const typed = typeRow ? { type: optionTypeOf(typeRow), shipping_option_type_id: typeRow.id } : {};
         if (fields.service_zone_id !== undefined || fields.stock_location_id !== undefined)
           fields.stock_location_id = await locationOfZone(tx, fields);
         const changes = { ...fields, ...typed };

@@ -123,4 +123,27 @@ describe("admin shipping option types", () => {
     // The old type is free to delete once no option uses it.
     expect((await t.admin.delete(`/admin/shipping-option-types/${type.id}`)).statusCode).toBe(200);
   });
+  it("an option posted with a `type` object gets that code's type record, created once", async () => {
+    const post = (name: string, type: Record<string, string>) =>
+      t.admin.post("/admin/shipping-options", { name, prices: [{ currency_code: "usd", amount: 100 }], type });
+    const first = await post("Pickup A", { label: "Pickup", code: "pickup", description: "At the counter" });
+    expect(first.statusCode, first.body).toBe(200);
+    const type = (await t.admin.get("/admin/shipping-option-types?code=pickup")).json().shipping_option_types;
+    expect(type).toEqual([expect.objectContaining({ label: "Pickup", code: "pickup", description: "At the counter" })]);
+    expect(first.json().shipping_option).toMatchObject({
+      shipping_option_type_id: type[0].id,
+      type: { id: type[0].id, code: "pickup", label: "Pickup" },
+    });
+    const second = await post("Pickup B", { label: "Counter pickup", code: "pickup" });
+    expect(second.json().shipping_option).toMatchObject({
+      shipping_option_type_id: type[0].id,
+      type: { label: "Pickup" },
+    });
+    expect((await t.admin.get("/admin/shipping-option-types?code=pickup")).json().count).toBe(1);
+    // An update naming another code moves the option to that type.
+    const moved = await t.admin.post(`/admin/shipping-options/${second.json().shipping_option.id}`, {
+      type: { label: "Locker", code: "locker" },
+    });
+    expect(moved.json().shipping_option).toMatchObject({ type: { code: "locker", label: "Locker" } });
+  });
 });
