@@ -256,8 +256,9 @@ export function createTaxService(db: Db) {
         .leftJoin(taxRateRule, and(eq(taxRateRule.tax_rate_id, taxRate.id), liveRule))
         .where(and(eq(taxRegion.country_code, country), liveRegion, liveRate))
         .orderBy(asc(taxRate.created_at), asc(taxRate.id));
-      const regionsOf = [province, null].flatMap((p) => {
-        const own = rows.filter((r) => (p === null ? r.province_code === null : p !== null && r.province_code === p));
+      const places: Array<string | null> = province ? [province, null] : [null];
+      return places.flatMap((place) => {
+        const own = rows.filter((r) => r.province_code === place);
         if (own.length === 0) return [];
         const byRate = new Map<string, RegionRates["overrides"][number]>();
         let fallback: RegionRates["default"] = null;
@@ -279,7 +280,6 @@ export function createTaxService(db: Db) {
         }
         return [{ default: fallback, overrides: [...byRate.values()] }];
       });
-      return regionsOf;
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
