@@ -105,6 +105,7 @@ async function sellableVariant(
       product_title: product.title,
       product_handle: product.handle,
       product_collection_id: product.collection_id,
+      product_type_id: product.type_id,
       product_category_ids: (product.categories ?? []).map((c) => c.id),
       product_tag_ids: (product.tags ?? []).map((t) => t.id),
     },

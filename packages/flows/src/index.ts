@@ -102,6 +102,7 @@ export {
   setApiKeySalesChannels,
   setStockLocationSalesChannels,
 } from "./inventory-references";
+export { createTaxRate, updateTaxRate, addTaxRateRule } from "./tax-rates";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one database transaction each (lock, change, refresh), not sagas.

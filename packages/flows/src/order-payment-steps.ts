@@ -97,10 +97,14 @@ export const capturePaymentStep = step("capture-payment", {
 /** Refunds part of one payment at its provider. Not undoable; a provider failure leaves nothing written. */
 export const refundPaymentStep = step("refund-payment", {
   transactional: false,
-  invoke: async (input: PaymentMove & { note: string | null; created_by: string | null }, ctx) => {
+  invoke: async (
+    input: PaymentMove & { note: string | null; refund_reason_id?: string | null; created_by: string | null },
+    ctx,
+  ) => {
     const payment = await ctx.modules.payment.refundPayment(input.payment_id, {
       amount: input.amount,
       note: input.note ?? undefined,
+      refund_reason_id: input.refund_reason_id ?? undefined,
       created_by: input.created_by ?? undefined,
       idempotencyKey: ctx.idempotencyKey,
     });

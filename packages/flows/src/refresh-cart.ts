@@ -3,6 +3,7 @@ import { errors, generateId } from "@kasse/db";
 import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";
+import { applicable, type RegionRates, type TaxTarget } from "@kasse/modules/tax";
 import type { CartResult } from "./cart-write";
 
 /** What a cart write asks the refresh to do beyond the usual. */
@@ -22,7 +23,8 @@ export interface RefreshOptions {
  * transaction: unit prices (customer groups, price lists, quantity tiers; a line whose variant has
  * no price in the cart's currency is a 400), shipping methods (dropped when their option no longer
  * applies to the region and currency, else re-priced), tax lines (the rate of the shipping
- * address's country and province, when the region computes taxes automatically or `forceTaxes`),
+ * address's country and province, or an override rate naming the line's product or product type or
+ * the method's shipping option, when the region computes taxes automatically or `forceTaxes`),
  * promotion adjustments (automatic ones and the cart's codes, via the promotion module), the
  * totals (`computeTotals`), and the payment collection's amount while it is not authorized.
  */
@@ -30,16 +32,17 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
   const { cart } = state;
   const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id) : [];
   // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
-  const [region, prices, { methods, dropped }, rate, shippingInclusive] = await Promise.all([
+  const [region, prices, { methods, dropped }, rates, shippingInclusive] = await Promise.all([
     options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id) : null,
     priceItems(m, state, groupIds),
     applicableMethods(m, state),
-    taxRateFor(m, state),
+    taxRatesFor(m, state),
     state.shipping_methods.length ? shippingTaxInclusive(m, cart.region_id, cart.currency_code) : false,
   ]);
   await m.cart.deleteShippingMethods(dropped);
   // Taxes follow the address when the region computes them automatically (or when asked); else each line keeps its tax lines.
-  const taxLines = options.forceTaxes || !region || region.automatic_taxes ? rate : null;
+  const taxed = options.forceTaxes || !region || region.automatic_taxes;
+  const taxLines = (target: TaxTarget) => (taxed ? taxLinesOf(rates, target) : null);
 
   const items = state.items.map((item) => {
     const price = prices.get(item.id)!;
@@ -47,14 +50,14 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
       ...item,
       unit_price: price.calculated_amount,
       is_tax_inclusive: price.is_calculated_price_tax_inclusive,
-      tax_lines: taxLines ?? item.tax_lines,
+      tax_lines: taxLines({ product_id: item.product_id, product_type_id: item.product_type_id }) ?? item.tax_lines,
     };
   });
   const shipping_methods = methods.map(({ method, amount }) => ({
     ...method,
     amount,
     is_tax_inclusive: shippingInclusive,
-    tax_lines: taxLines ?? method.tax_lines,
+    tax_lines: taxLines({ shipping_option_id: method.shipping_option_id }) ?? method.tax_lines,
   }));
 
   const codes = options.codes ?? cart.promo_codes;
@@ -210,12 +213,16 @@ async function applicableMethods(m: Modules, state: CartState) {
   };
 }
 
-/** The tax lines of the shipping address's rate: none without an address or a tax region for its country. */
-async function taxRateFor(m: Modules, state: CartState): Promise<TaxLine[]> {
+/** The tax rates covering the shipping address: none without an address or a tax region for its country. */
+async function taxRatesFor(m: Modules, state: CartState): Promise<RegionRates[]> {
   const address = state.cart.shipping_address;
   if (!address?.country_code) return [];
-  const rate = await m.tax.rateFor(address.country_code, address.province);
-  return rate ? [{ rate: rate.rate, code: rate.code, name: rate.name, tax_rate_id: rate.id }] : [];
+  return m.tax.ratesFor(address.country_code, address.province);
+}
+
+/** A line's or shipping method's tax lines: an override rate naming it, else the address's default rate. */
+function taxLinesOf(rates: RegionRates[], target: TaxTarget): TaxLine[] {
+  return applicable(rates, target).map((r) => ({ rate: r.rate, code: r.code, name: r.name, tax_rate_id: r.id }));
 }
 
 /** Whether shipping prices include tax: the region's price preference, else the currency's (as for variant prices). */

@@ -3,7 +3,12 @@ import type { OrderActor } from "@kasse/modules/order";
 import { planPaymentMovesStep, type PaymentTarget } from "./order-payment-plan";
 import { recordPaymentChangeStep, refundPaymentStep, syncPaymentStatusStep } from "./order-payment-steps";
 
-export type RefundPaymentInput = PaymentTarget & { reason?: string | null; actor?: OrderActor | null };
+export type RefundPaymentInput = PaymentTarget & {
+  reason?: string | null;
+  /** A refund reason's id (the payment module checks it is live). */
+  refund_reason_id?: string | null;
+  actor?: OrderActor | null;
+};
 
 /**
  * Refunds `amount` (≤ captured − refunded; default all of it) of a payment or an order's payment
@@ -19,13 +24,14 @@ export const refundPaymentWorkflow = workflow("refund-payment", async (input: Re
     await ctx.run(refundPaymentStep, {
       ...move,
       note: input.reason ?? null,
+      refund_reason_id: input.refund_reason_id ?? null,
       created_by: input.actor?.actor_id ?? null,
     });
   await ctx.run(recordPaymentChangeStep, {
     order_id: plan.order_id,
     action: "payment_refunded",
     actor: input.actor ?? null,
-    details: { refunds: plan.moves, reason: input.reason ?? null },
+    details: { refunds: plan.moves, reason: input.reason ?? null, refund_reason_id: input.refund_reason_id ?? null },
     events: { name: "payment.refunded", moves: plan.moves },
   });
   const payment_status = await ctx.run(syncPaymentStatusStep, sync);

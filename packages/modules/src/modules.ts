@@ -10,6 +10,7 @@ import { createFileService, createLocalFileProvider } from "./file";
 import {
   createFulfillmentRecordService,
   createFulfillmentService,
+  createShippingOptionTypeService,
   defaultFulfillmentProviders,
   type FulfillmentProviderRegistry,
 } from "./fulfillment";
@@ -26,7 +27,7 @@ import {
   createReturnReasonService,
   createReturnService,
 } from "./order";
-import { createPaymentService } from "./payment";
+import { createPaymentService, createRefundReasonService } from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
 import { createProductService } from "./product";
 import { createPromotionService } from "./promotion";
@@ -95,8 +96,10 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     authTokens: () => createOneTimeTokenService(db),
     fulfillment: () => createFulfillmentService(db),
     fulfillmentRecord: () => createFulfillmentRecordService(db),
+    shippingOptionType: () => createShippingOptionTypeService(db),
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
     payment: () => createPaymentService(db),
+    refundReason: () => createRefundReasonService(db),
     currency: () => createCurrencyService(db),
     store: () => createStoreService(db),
     file: () =>

@@ -33,7 +33,7 @@ export function surveyPages(s: Seeded): DashboardPage[] {
   ];
 }
 
-/** The pages the survey left out: collections, categories, groups, campaigns, reservations, variants and the rest of settings. */
+/** The pages the survey left out: collections, categories, groups, campaigns, reservations, variants, a location with shipping and the rest of settings. */
 function furtherPages({ more, productId }: Seeded): DashboardPage[] {
   return [
     { name: "collections-list", path: "/collections" },
@@ -54,6 +54,7 @@ function furtherPages({ more, productId }: Seeded): DashboardPage[] {
     { name: "settings-secret-api-keys", path: "/settings/secret-api-keys" },
     { name: "settings-tax-regions", path: "/settings/tax-regions" },
     { name: "tax-region-detail", path: `/settings/tax-regions/${more.taxRegionId}` },
+    { name: "tax-region-detail-germany", path: `/settings/tax-regions/${more.germanyTaxRegionId}` },
     { name: "settings-return-reasons", path: "/settings/return-reasons" },
     { name: "settings-refund-reasons", path: "/settings/refund-reasons" },
     { name: "settings-product-types", path: "/settings/product-types" },
@@ -62,6 +63,12 @@ function furtherPages({ more, productId }: Seeded): DashboardPage[] {
     { name: "product-tag-detail", path: `/settings/product-tags/${more.productTagId}` },
     { name: "settings-shipping-profiles", path: "/settings/locations/shipping-profiles" },
     { name: "shipping-profile-detail", path: `/settings/locations/shipping-profiles/${more.shippingProfileId}` },
+    { name: "location-shipping-detail", path: `/settings/locations/${more.shippingLocationId}` },
+    { name: "settings-shipping-option-types", path: "/settings/locations/shipping-option-types" },
+    {
+      name: "shipping-option-type-detail",
+      path: `/settings/locations/shipping-option-types/${more.shippingOptionTypeId}`,
+    },
     { name: "settings-workflows", path: "/settings/workflows" },
   ];
 }

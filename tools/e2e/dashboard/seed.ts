@@ -32,6 +32,11 @@ interface MoreRecords {
   productTypeId: string;
   productTagId: string;
   variantId: string;
+  /** A location with shipping enabled: a service zone (France) and a shipping option in it. */
+  shippingLocationId: string;
+  shippingOptionTypeId: string;
+  /** Germany's tax region: a country without provinces in the dashboard's list (its page reads `children`). */
+  germanyTaxRegionId: string;
 }
 
 type Json = Record<string, unknown>;
@@ -144,13 +149,21 @@ async function seedMoreRecords(
     quantity: 1,
     description: "Held for a phone order",
   });
+  const shipping = await seedShippingLocation(admin);
   return {
+    ...shipping,
     collectionId: await first("collections", "collections"),
     categoryId: await first("product-categories", "product_categories"),
     customerGroupId: known.customerGroupId,
     campaignId: campaign.id,
     reservationId: reservation.id,
     taxRegionId: await first("tax-regions", "tax_regions"),
+    germanyTaxRegionId: (
+      await admin<{ tax_regions: Array<{ id: string; province_code: string | null }> }>(
+        "GET",
+        "/admin/tax-regions?country_code=de",
+      )
+    ).tax_regions.find((r) => r.province_code === null)!.id,
     shippingProfileId: await first("shipping-profiles", "shipping_profiles"),
     salesChannelId: await first("sales-channels", "sales_channels"),
     apiKeyId: await first("api-keys", "api_keys"),
@@ -159,6 +172,44 @@ async function seedMoreRecords(
     productTagId: await first("product-tags", "product_tags"),
     variantId: known.variantId,
   };
+}
+
+/**
+ * What a merchant's shipping setup leaves: a shipping option type, a location with shipping
+ * enabled, its service zone "France" (a country geo zone) and a €6.90 shipping option there.
+ */
+async function seedShippingLocation(admin: Api): Promise<{ shippingLocationId: string; shippingOptionTypeId: string }> {
+  const { shipping_option_type } = await admin<{ shipping_option_type: { id: string } }>(
+    "POST",
+    "/admin/shipping-option-types",
+    { label: "Standard", code: "standard", description: "Two to four days" },
+  );
+  const { stock_location } = await admin<{ stock_location: { id: string } }>("POST", "/admin/stock-locations", {
+    name: "Lyon warehouse",
+  });
+  const { stock_location: withSet } = await admin<{ stock_location: { fulfillment_sets: Array<{ id: string }> } }>(
+    "POST",
+    `/admin/stock-locations/${stock_location.id}/fulfillment-sets`,
+    { name: "Lyon warehouse shipping", type: "shipping" },
+  );
+  const { fulfillment_set } = await admin<{ fulfillment_set: { service_zones: Array<{ id: string }> } }>(
+    "POST",
+    `/admin/fulfillment-sets/${withSet.fulfillment_sets[0]!.id}/service-zones`,
+    { name: "France", geo_zones: [{ type: "country", country_code: "fr" }] },
+  );
+  await admin("POST", "/admin/shipping-options", {
+    name: "Colissimo",
+    price_type: "flat",
+    service_zone_id: fulfillment_set.service_zones[0]!.id,
+    provider_id: "manual_manual",
+    type_id: shipping_option_type.id,
+    prices: [{ currency_code: "eur", amount: 690 }],
+    rules: [
+      { attribute: "is_return", operator: "eq", value: "false" },
+      { attribute: "enabled_in_store", operator: "eq", value: "true" },
+    ],
+  });
+  return { shippingLocationId: stock_location.id, shippingOptionTypeId: shipping_option_type.id };
 }
 
 /**

@@ -112,6 +112,8 @@ export const cartLineItem = entityTable(
     product_title: text("product_title").notNull(),
     product_handle: text("product_handle"),
     product_collection_id: text("product_collection_id"),
+    /** The product's type when added (a tax rate may override the default for it). */
+    product_type_id: text("product_type_id"),
     product_category_ids: jsonb("product_category_ids").$type<string[]>().notNull().default([]),
     product_tag_ids: jsonb("product_tag_ids").$type<string[]>().notNull().default([]),
     tax_lines: jsonb("tax_lines").$type<TaxLine[]>().notNull().default([]),

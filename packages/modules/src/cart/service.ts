@@ -47,8 +47,10 @@ export type LineItemInsert = Omit<
   | "tax_lines"
   | "adjustments"
   | "metadata"
+  | "product_type_id"
 > & {
   metadata?: Record<string, unknown> | null;
+  product_type_id?: string | null;
 };
 
 /** The computed money of a line or method, written back by `saveComputed`. */

@@ -1,6 +1,11 @@
 export * from "./schema";
 export { priceFor } from "./price-for";
 export {
+  createShippingOptionTypeService,
+  type ShippingOptionTypeFilters,
+  type ShippingOptionTypeService,
+} from "./option-types";
+export {
   createFulfillmentService,
   type DeletedZoneRecords,
   type FulfillmentService,

@@ -97,6 +97,22 @@ export const geoZone = entityTable(
   (t) => [index("geo_zone_service_zone_idx").on(t.service_zone_id), index("geo_zone_country_idx").on(t.country_code)],
 );
 
+/** A kind of shipping option a merchant names (Medusa's shipping option types: "Standard", "Express"). */
+export const shippingOptionType = entityTable(
+  "shipping_option_type",
+  {
+    label: text("label").notNull(),
+    code: text("code").notNull(),
+    description: text("description"),
+  },
+  (t) => [
+    uniqueIndex("shipping_option_type_code_uq")
+      .on(t.code)
+      .where(sql`deleted_at is null`),
+    index("shipping_option_type_created_at_idx").on(t.created_at),
+  ],
+);
+
 /** A way to ship a cart: flat-priced per currency or per region. */
 export const shippingOption = entityTable(
   "shipping_option",
@@ -110,11 +126,14 @@ export const shippingOption = entityTable(
     provider_id: text("provider_id").notNull().default("manual_manual"),
     data: jsonb("data").$type<Record<string, unknown>>(),
     rules: jsonb("rules").$type<ShippingOptionRule[]>().notNull().default([]),
-    type: jsonb("type").$type<{ label: string; description?: string; code: string }>(),
+    type: jsonb("type").$type<{ id?: string; label: string; description?: string | null; code: string }>(),
+    /** The shipping option type it was created with (`type` then holds that type's label, code and description). */
+    shipping_option_type_id: text("shipping_option_type_id"),
     metadata: metadata(),
   },
   (t) => [
     index("shipping_option_region_idx").on(t.region_id),
+    index("shipping_option_type_idx").on(t.shipping_option_type_id),
     index("shipping_option_profile_idx").on(t.shipping_profile_id),
     index("shipping_option_location_idx").on(t.stock_location_id),
     index("shipping_option_service_zone_idx").on(t.service_zone_id),
@@ -203,6 +222,21 @@ export const ServiceZoneUpdate = Type.Object(
 );
 export type ServiceZoneUpdate = Static<typeof ServiceZoneUpdate>;
 
+/** Body of `POST /admin/shipping-option-types`. */
+export const ShippingOptionTypeCreate = Type.Object(
+  {
+    label: Title({ minLength: 1 }),
+    code: Code({ minLength: 1 }),
+    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type ShippingOptionTypeCreate = Static<typeof ShippingOptionTypeCreate>;
+
+/** Body of `POST /admin/shipping-option-types/{id}`. */
+export const ShippingOptionTypeUpdate = Type.Partial(ShippingOptionTypeCreate, { additionalProperties: false });
+export type ShippingOptionTypeUpdate = Static<typeof ShippingOptionTypeUpdate>;
+
 export const ShippingProfileCreate = Type.Object(
   { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
   { additionalProperties: false },
@@ -238,7 +272,9 @@ const optionFields = {
   data: Type.Optional(Type.Union([ProviderData(), Type.Null()])),
   rules: Type.Optional(Type.Array(ShippingOptionRule)),
   metadata: OptionalMetadata(),
-  // Medusa clients send a `type` object ({label, description, code}).
+  /** A shipping option type's id (Medusa's dashboard picks one); the option's `type` becomes that type. */
+  type_id: Type.Optional(Id({ minLength: 1 })),
+  // Medusa clients send a `type` object ({label, description, code}): the live type of that code, created if none.
   type: Type.Optional(
     Type.Object(
       { label: Title(), description: Type.Optional(LongText()), code: Code() },
@@ -355,13 +391,18 @@ export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
 // ---- Responses ------------------------------------------------------------------------------
 
 /** A shipping profile. */
+/** A shipping option type. */
+export const ShippingOptionTypeView = RowView(shippingOptionType);
+export type ShippingOptionTypeRow = typeof shippingOptionType.$inferSelect;
 export const ShippingProfileView = RowView(shippingProfile);
 /** A shipping option's price. */
 export const ShippingOptionPriceView = RowView(shippingOptionPrice);
 /** A shipping option with its prices, rules and type. */
 export const ShippingOptionView = RowView(shippingOption, {
   rules: Type.Array(View({ attribute: Type.String(), operator: Type.String(), value: AnyJson() })),
-  type: OrNull(View({ code: Type.String(), label: Type.String(), description: Type.String() })),
+  type: OrNull(
+    View({ id: Type.String(), code: Type.String(), label: Type.String(), description: OrNull(Type.String()) }),
+  ),
   prices: Type.Array(ShippingOptionPriceView),
 });
 /** A geo zone. */

@@ -12,6 +12,7 @@ import {
   textSearch,
   inList,
 } from "@kasse/db";
+import { optionTypeOf, typeOfCode } from "./option-types";
 import { priceFor } from "./price-for";
 import {
   fulfillmentSet,
@@ -23,6 +24,7 @@ import {
   shippingOption,
   shippingOptionPrice,
   shippingProfile,
+  shippingOptionType,
   type ShippingOptionCreate,
   type ShippingOptionFilters,
   type ShippingOptionPriceInput,
@@ -136,6 +138,11 @@ export function createFulfillmentService(db: Db) {
           input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
         if (input.shipping_profile_id) await existingProfile(tx, profileId);
         const stockLocationId = await locationOfZone(tx, input);
+        const typeRow = input.type_id
+          ? await existingType(tx, input.type_id)
+          : input.type
+            ? await typeOfCode(tx, input.type)
+            : null;
         const id = generateId("so");
         await tx.insert(shippingOption).values({
           id,
@@ -148,7 +155,8 @@ export function createFulfillmentService(db: Db) {
           provider_id: input.provider_id ?? "manual_manual",
           data: input.data ?? null,
           rules: input.rules ?? [],
-          type: input.type ?? null,
+          type: typeRow ? optionTypeOf(typeRow) : null,
+          shipping_option_type_id: typeRow?.id ?? null,
           metadata: input.metadata ?? null,
         });
         await insertPrices(tx, id, input.prices);
@@ -160,12 +168,15 @@ export function createFulfillmentService(db: Db) {
     async updateOption(id: string, input: ShippingOptionUpdate): Promise<ShippingOption> {
       return transaction(db, async (tx) => {
         await createFulfillmentService(tx).retrieveOption(id);
-        const { prices, ...fields } = input;
+        const { prices, type_id, type, ...fields } = input;
         if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
+        const typeRow = type_id ? await existingType(tx, type_id) : type ? await typeOfCode(tx, type) : null;
+        const typed = typeRow ? { type: optionTypeOf(typeRow), shipping_option_type_id: typeRow.id } : {};
         if (fields.service_zone_id !== undefined || fields.stock_location_id !== undefined)
           fields.stock_location_id = await locationOfZone(tx, fields);
-        if (Object.keys(fields).length > 0)
-          await tx.update(shippingOption).set(fields).where(eq(shippingOption.id, id));
+        const changes = { ...fields, ...typed };
+        if (Object.keys(changes).length > 0)
+          await tx.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
         if (prices) {
           await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
           await insertPrices(tx, id, prices);
@@ -416,6 +427,12 @@ export function createFulfillmentService(db: Db) {
 }
 
 export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
+
+async function existingType(tx: Db, id: string) {
+  const type = await liveRecords(tx, shippingOptionType, "Shipping option type").find(id);
+  if (!type) throw errors.invalidData(`Shipping option type with id: ${id} was not found`);
+  return type;
+}
 
 async function existingProfile(tx: Db, id: string): Promise<void> {
   if (!(await liveRecords(tx, shippingProfile, "Shipping profile").find(id)))

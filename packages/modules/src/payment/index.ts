@@ -2,3 +2,4 @@ export * from "./schema";
 export type { PaymentProvider, ProviderCall, AuthorizeOutcome } from "./providers/provider";
 export { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 export { createPaymentService, type PaymentService, type PaymentCollection, type Payment } from "./service";
+export { createRefundReasonService, type RefundReasonFilters, type RefundReasonService } from "./refund-reasons";

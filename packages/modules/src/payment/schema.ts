@@ -1,7 +1,18 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { Type } from "@sinclair/typebox";
-import { RowView, View, metadata, money, entityTable } from "@kasse/db";
+import { Type, type Static } from "@sinclair/typebox";
+import {
+  Code,
+  LongText,
+  OptionalMetadata,
+  OrNull,
+  RowView,
+  Title,
+  View,
+  metadata,
+  money,
+  entityTable,
+} from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
 export type PaymentCollectionStatus =
@@ -84,6 +95,23 @@ export const capture = pgTable(
   (t) => [index("payment_capture_payment_idx").on(t.payment_id)],
 );
 
+/** Why a merchant refunds (Medusa's refund reasons): named once, chosen on each refund. */
+export const refundReason = entityTable(
+  "refund_reason",
+  {
+    label: text("label").notNull(),
+    code: text("code").notNull(),
+    description: text("description"),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("refund_reason_code_uq")
+      .on(t.code)
+      .where(sql`deleted_at is null`),
+    index("refund_reason_created_at_idx").on(t.created_at),
+  ],
+);
+
 export const refund = pgTable(
   "payment_refund",
   {
@@ -93,6 +121,8 @@ export const refund = pgTable(
       .references(() => payment.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     note: text("note"),
+    /** The refund reason the merchant chose, if any (a soft-deleted reason stays named by the refunds that chose it). */
+    refund_reason_id: text("refund_reason_id").references(() => refundReason.id),
     created_by: text("created_by"),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -104,6 +134,23 @@ export type PaymentSessionRow = typeof paymentSession.$inferSelect;
 export type PaymentRow = typeof payment.$inferSelect;
 export type CaptureRow = typeof capture.$inferSelect;
 export type RefundRow = typeof refund.$inferSelect;
+export type RefundReasonRow = typeof refundReason.$inferSelect;
+
+/** Body of `POST /admin/refund-reasons`. */
+export const RefundReasonCreate = Type.Object(
+  {
+    label: Title({ minLength: 1 }),
+    code: Code({ minLength: 1 }),
+    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type RefundReasonCreate = Static<typeof RefundReasonCreate>;
+
+/** Body of `POST /admin/refund-reasons/{id}`. */
+export const RefundReasonUpdate = Type.Partial(RefundReasonCreate, { additionalProperties: false });
+export type RefundReasonUpdate = Static<typeof RefundReasonUpdate>;
 
 // ---- Responses ------------------------------------------------------------------------------
 
@@ -112,7 +159,10 @@ export const PaymentProviderView = View({ id: Type.String(), is_enabled: Type.Bo
 /** A capture of a payment. */
 export const CaptureView = RowView(capture);
 /** A refund of a payment. */
-export const RefundView = RowView(refund);
+/** A refund reason. */
+export const RefundReasonView = RowView(refundReason);
+/** A refund of a payment, with the reason chosen for it (null without one). */
+export const RefundView = RowView(refund, { refund_reason: OrNull(RefundReasonView) });
 /** A payment with its captures and refunds. */
 export const PaymentView = RowView(payment, { captures: Type.Array(CaptureView), refunds: Type.Array(RefundView) });
 /** A payment session (the Store leaves out `data` and `context`). */

@@ -7,14 +7,18 @@ import {
   paymentCollection,
   paymentSession,
   refund,
+  refundReason,
   type CaptureRow,
   type PaymentCollectionRow,
   type PaymentRow,
   type PaymentSessionRow,
+  type RefundReasonRow,
   type RefundRow,
 } from "./schema";
 
-export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: RefundRow[] };
+/** A refund as the API shows it: with the reason chosen for it. */
+type Refund = RefundRow & { refund_reason: RefundReasonRow | null };
+export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: Refund[] };
 /** A payment collection as the API shows it. */
 export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };
 
@@ -332,10 +336,23 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     /** Refunds `amount` of what was captured and not yet refunded; the payment row is locked for the call. */
     async refundPayment(
       paymentId: string,
-      options: { amount: number; note?: string; created_by?: string; idempotencyKey?: string },
+      options: {
+        amount: number;
+        note?: string;
+        refund_reason_id?: string;
+        created_by?: string;
+        idempotencyKey?: string;
+      },
     ): Promise<Payment> {
       return transaction(db, async (tx) => {
         const row = await lockPayment(tx, paymentId);
+        if (options.refund_reason_id) {
+          const [reason] = await tx
+            .select({ id: refundReason.id })
+            .from(refundReason)
+            .where(and(eq(refundReason.id, options.refund_reason_id), isNull(refundReason.deleted_at)));
+          if (!reason) throw errors.invalidData(`Refund reason with id: ${options.refund_reason_id} was not found`);
+        }
         const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
         const left = captured - refunded;
         if (!Number.isInteger(options.amount) || options.amount <= 0)
@@ -353,6 +370,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           payment_id: paymentId,
           amount: options.amount,
           note: options.note ?? null,
+          refund_reason_id: options.refund_reason_id ?? null,
           created_by: options.created_by ?? null,
         });
         await tx
@@ -418,12 +436,19 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   const ids = rows.map((r) => r.id);
   const [captures, refunds] = await Promise.all([
     tx.select().from(capture).where(inList(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
-    tx.select().from(refund).where(inList(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
+    tx
+      .select()
+      .from(refund)
+      .leftJoin(refundReason, eq(refundReason.id, refund.refund_reason_id))
+      .where(inList(refund.payment_id, ids))
+      .orderBy(asc(refund.created_at)),
   ]);
   return rows.map((row) => ({
     ...row,
     captures: captures.filter((c) => c.payment_id === row.id),
-    refunds: refunds.filter((r) => r.payment_id === row.id),
+    refunds: refunds
+      .filter((r) => r.payment_refund.payment_id === row.id)
+      .map((r) => ({ ...r.payment_refund, refund_reason: r.refund_reason })),
   }));
 }
 

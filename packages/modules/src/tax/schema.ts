@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, metadata, OptionalMetadata, Title, RowView, entityTable } from "@kasse/db";
+import { Code, CountryCode, Id, metadata, OptionalMetadata, OrNull, Title, RowView, entityTable } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(
@@ -46,8 +46,80 @@ export const taxRate = entityTable(
   ],
 );
 
+/** What a tax rate rule targets: a cart line's product or product type, or a shipping method's option. */
+export const TAX_RATE_RULE_REFERENCES = ["product", "product_type", "shipping_option"] as const;
+export type TaxRateRuleReference = (typeof TAX_RATE_RULE_REFERENCES)[number];
+
+/**
+ * A target of an override rate (a rate that is not its region's default): the rate applies to the
+ * cart lines of that product or product type, or to the shipping methods of that option, instead
+ * of the region's default. `reference_id` is the other module's id (a plain column).
+ */
+export const taxRateRule = entityTable(
+  "tax_rate_rule",
+  {
+    tax_rate_id: text("tax_rate_id")
+      .notNull()
+      .references(() => taxRate.id, { onDelete: "cascade" }),
+    reference: text("reference").$type<TaxRateRuleReference>().notNull(),
+    reference_id: text("reference_id").notNull(),
+    created_by: text("created_by"),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("tax_rate_rule_uq")
+      .on(t.tax_rate_id, t.reference, t.reference_id)
+      .where(sql`deleted_at is null`),
+    index("tax_rate_rule_reference_idx").on(t.reference, t.reference_id),
+  ],
+);
+
 export type TaxRegionRow = typeof taxRegion.$inferSelect;
 export type TaxRateRow = typeof taxRate.$inferSelect;
+export type TaxRateRuleRow = typeof taxRateRule.$inferSelect;
+
+/** A rule of a tax rate, as given when the rate is created or its rules replaced. */
+export const TaxRateRuleInput = Type.Object(
+  {
+    reference: Type.Union(TAX_RATE_RULE_REFERENCES.map((r) => Type.Literal(r))),
+    reference_id: Id({ minLength: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type TaxRateRuleInput = Static<typeof TaxRateRuleInput>;
+
+const Rate = () => Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
+
+/** Body of `POST /admin/tax-rates`: a region's default rate, or an override with the targets in `rules`. */
+export const TaxRateCreate = Type.Object(
+  {
+    tax_region_id: Id({ minLength: 1 }),
+    rate: Type.Optional(Rate()),
+    code: Code({ minLength: 1 }),
+    name: Title({ minLength: 1 }),
+    rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
+    is_default: Type.Optional(Type.Boolean()),
+    is_combinable: Type.Optional(Type.Boolean()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type TaxRateCreate = Static<typeof TaxRateCreate>;
+
+/** Body of `POST /admin/tax-rates/{id}`: `rules`, when given, replaces the rate's rules. */
+export const TaxRateUpdate = Type.Object(
+  {
+    rate: Type.Optional(Rate()),
+    code: Type.Optional(Code({ minLength: 1 })),
+    name: Type.Optional(Title({ minLength: 1 })),
+    rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
+    is_default: Type.Optional(Type.Boolean()),
+    is_combinable: Type.Optional(Type.Boolean()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type TaxRateUpdate = Static<typeof TaxRateUpdate>;
 
 /** The default rate given with a tax region. */
 export const TaxRateInput = Type.Object(
@@ -87,7 +159,16 @@ export interface TaxRegionFilters {
 
 // ---- Responses ------------------------------------------------------------------------------
 
-/** A tax rate. */
-export const TaxRateView = RowView(taxRate);
+/** A rule of a tax rate. */
+export const TaxRateRuleView = RowView(taxRateRule);
+/** A tax rate with its rules. */
+export const TaxRateView = RowView(taxRate, { rules: Type.Array(TaxRateRuleView) });
 /** A tax region with its rates. */
-export const TaxRegionView = RowView(taxRegion, { provider_id: Type.String(), tax_rates: Type.Array(TaxRateView) });
+const TaxRegionRelationView = RowView(taxRegion, { provider_id: Type.String(), tax_rates: Type.Array(TaxRateView) });
+/** A tax region with its rates, its parent (a province's country region, else null) and its live province regions. */
+export const TaxRegionView = RowView(taxRegion, {
+  provider_id: Type.String(),
+  tax_rates: Type.Array(TaxRateView),
+  parent: OrNull(TaxRegionRelationView),
+  children: Type.Array(TaxRegionRelationView),
+});

@@ -10,18 +10,25 @@ import {
   liveRecords,
   rowsByParent,
   textSearch,
+  inList,
 } from "@kasse/db";
 import {
   taxRate,
+  taxRateRule,
   taxRegion,
+  type TaxRateCreate,
   type TaxRateRow,
+  type TaxRateRuleInput,
+  type TaxRateRuleRow,
+  type TaxRateUpdate,
   type TaxRegionCreate,
   type TaxRegionFilters,
   type TaxRegionRow,
 } from "./schema";
+import { applicable, type ApplicableTaxRate, type RegionRates } from "./overrides";
 
-/** A tax rate as the API shows it. */
-export type TaxRate = Omit<TaxRateRow, "deleted_at">;
+/** A tax rate as the API shows it (its `rules` when read through the rate APIs). */
+export type TaxRate = Omit<TaxRateRow, "deleted_at"> & { rules?: TaxRateRuleRow[] };
 
 /**
  * The one tax provider: Kasse computes tax itself from its regions' rates (Medusa calls this
@@ -30,19 +37,16 @@ export type TaxRate = Omit<TaxRateRow, "deleted_at">;
 export const SYSTEM_TAX_PROVIDER = "tp_system";
 
 /** A tax region as the API shows it (Medusa's shape). */
-export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
-
-/** The rate that applies to an address, for checkout. */
-export interface ApplicableTaxRate {
-  id: string;
-  tax_region_id: string;
-  rate: number;
-  code: string;
-  name: string;
-}
+export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & {
+  provider_id: string;
+  tax_rates: TaxRate[];
+  parent: Omit<TaxRegion, "parent" | "children"> | null;
+  children: Array<Omit<TaxRegion, "parent" | "children">>;
+};
 
 const liveRegion = isNull(taxRegion.deleted_at);
 const liveRate = isNull(taxRate.deleted_at);
+const liveRule = isNull(taxRateRule.deleted_at);
 
 /**
  * Tax regions (country, then province) with their rates, and the rate lookup checkout uses.
@@ -126,18 +130,156 @@ export function createTaxService(db: Db) {
       return { items: await withRates(db, items), count };
     },
 
-    /** A tax rate by id (`not_found` when missing or deleted). */
-    retrieveRate: (id: string): Promise<TaxRateRow> => rates.retrieve(id),
+    /** A tax rate with its rules, by id (`not_found` when missing or deleted). */
+    retrieveRate: async (id: string): Promise<RateWithRules> => (await withRules(db, [await rates.retrieve(id)]))[0]!,
 
-    /** Tax rates across regions, filtered by region, code, default flag or a search in code and name. */
-    listRates(
+    /** Tax rates across regions with their rules, filtered by region, code, default flag or a search in code and name. */
+    async listRates(
       filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string },
       page: ListPaging,
-    ): Promise<{ items: TaxRateRow[]; count: number }> {
+    ): Promise<{ items: RateWithRules[]; count: number }> {
       const conditions = anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
       if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
       conditions.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
-      return rates.list(conditions, page);
+      const { items, count } = await rates.list(conditions, page);
+      return { items: await withRules(db, items), count };
+    },
+
+    /**
+     * A rate of a live region: its default (one per region, taking no rules) or an override that
+     * applies to its `rules`' targets (whose existence the caller checked). All or nothing.
+     */
+    async createRate(input: TaxRateCreate, createdBy: string | null = null): Promise<RateWithRules> {
+      const region = await regions.find(input.tax_region_id);
+      if (!region) throw errors.invalidData(`Tax region with id: ${input.tax_region_id} was not found`);
+      if (input.is_default && input.rules?.length)
+        throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
+      const id = generateId("txr");
+      await transaction(db, async (tx) => {
+        await tx
+          .insert(taxRate)
+          .values({
+            id,
+            tax_region_id: region.id,
+            rate: input.rate ?? null,
+            code: input.code,
+            name: input.name,
+            is_default: input.is_default ?? false,
+            is_combinable: input.is_combinable ?? false,
+            created_by: createdBy,
+            metadata: input.metadata ?? null,
+          })
+          .catch(defaultTaken(region.id));
+        await insertRules(tx, id, input.rules ?? [], createdBy);
+      });
+      return service.retrieveRate(id);
+    },
+
+    /** Updates a rate; `rules`, when given, replaces its rules. All or nothing. */
+    async updateRate(id: string, input: TaxRateUpdate, createdBy: string | null = null): Promise<RateWithRules> {
+      return transaction(db, async (tx) => {
+        const inner = createTaxService(tx);
+        const current = await inner.retrieveRate(id);
+        const { rules, ...fields } = input;
+        const isDefault = fields.is_default ?? current.is_default;
+        if (isDefault && (rules ?? current.rules).length)
+          throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
+        if (Object.keys(fields).length)
+          await liveRecords(tx, taxRate, "Tax rate").update(id, fields).catch(defaultTaken(current.tax_region_id));
+        if (rules) {
+          await tx
+            .update(taxRateRule)
+            .set({ deleted_at: new Date() })
+            .where(and(eq(taxRateRule.tax_rate_id, id), liveRule));
+          await insertRules(tx, id, rules, createdBy);
+        }
+        return inner.retrieveRate(id);
+      });
+    },
+
+    /** Soft-deletes a rate and its rules. */
+    async deleteRate(id: string): Promise<void> {
+      await rates.retrieve(id);
+      const now = new Date();
+      await transaction(db, async (tx) => {
+        await tx.update(taxRate).set({ deleted_at: now }).where(eq(taxRate.id, id));
+        await tx
+          .update(taxRateRule)
+          .set({ deleted_at: now })
+          .where(and(eq(taxRateRule.tax_rate_id, id), liveRule));
+      });
+    },
+
+    /** Adds one target to an override rate; a target it already has is a conflict. */
+    async addRateRule(id: string, rule: TaxRateRuleInput, createdBy: string | null = null): Promise<RateWithRules> {
+      const rate = await rates.retrieve(id);
+      if (rate.is_default)
+        throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
+      await insertRules(db, id, [rule], createdBy);
+      return service.retrieveRate(id);
+    },
+
+    /** Removes one rule of a rate (`not_found` unless it is a live rule of that rate). */
+    async deleteRateRule(id: string, ruleId: string): Promise<RateWithRules> {
+      await rates.retrieve(id);
+      const [removed] = await db
+        .update(taxRateRule)
+        .set({ deleted_at: new Date() })
+        .where(and(eq(taxRateRule.id, ruleId), eq(taxRateRule.tax_rate_id, id), liveRule))
+        .returning({ id: taxRateRule.id });
+      if (!removed) throw errors.notFound(`Tax rate rule with id: ${ruleId} was not found`);
+      return service.retrieveRate(id);
+    },
+
+    /**
+     * Every live rate of the tax regions covering an address (the province's first, then the
+     * country's), with the override rates' targets, in one statement: what `applicable` picks each
+     * line's and shipping method's rates from. Empty when no tax region covers the address.
+     */
+    async ratesFor(countryCode: string, provinceCode?: string | null): Promise<RegionRates[]> {
+      const country = countryCode.toLowerCase();
+      const province = provinceCode?.toLowerCase() ?? null;
+      const rows = await db
+        .select({
+          id: taxRate.id,
+          tax_region_id: taxRate.tax_region_id,
+          rate: taxRate.rate,
+          code: taxRate.code,
+          name: taxRate.name,
+          is_default: taxRate.is_default,
+          province_code: taxRegion.province_code,
+          reference: taxRateRule.reference,
+          reference_id: taxRateRule.reference_id,
+        })
+        .from(taxRate)
+        .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
+        .leftJoin(taxRateRule, and(eq(taxRateRule.tax_rate_id, taxRate.id), liveRule))
+        .where(and(eq(taxRegion.country_code, country), liveRegion, liveRate))
+        .orderBy(asc(taxRate.created_at), asc(taxRate.id));
+      const places: Array<string | null> = province ? [province, null] : [null];
+      return places.flatMap((place) => {
+        const own = rows.filter((r) => r.province_code === place);
+        if (own.length === 0) return [];
+        const byRate = new Map<string, RegionRates["overrides"][number]>();
+        let fallback: RegionRates["default"] = null;
+        for (const row of own) {
+          const rate = {
+            id: row.id,
+            tax_region_id: row.tax_region_id,
+            rate: row.rate ?? 0,
+            code: row.code,
+            name: row.name,
+          };
+          if (row.is_default) {
+            fallback = rate;
+            continue;
+          }
+          const entry = byRate.get(row.id) ?? { rate, targets: [] };
+          if (row.reference && row.reference_id) entry.targets.push({ reference: row.reference, id: row.reference_id });
+          byRate.set(row.id, entry);
+        }
+        return [{ default: fallback, overrides: [...byRate.values()] }];
+      });
     },
 
     /** Soft-deletes the region, its provinces and all their rates. */
@@ -163,36 +305,53 @@ export function createTaxService(db: Db) {
      * null when no tax region covers the address (no tax).
      */
     async rateFor(countryCode: string, provinceCode?: string | null): Promise<ApplicableTaxRate | null> {
-      const country = countryCode.toLowerCase();
-      const rows = await db
-        .select({
-          id: taxRate.id,
-          tax_region_id: taxRate.tax_region_id,
-          rate: taxRate.rate,
-          code: taxRate.code,
-          name: taxRate.name,
-          province_code: taxRegion.province_code,
-        })
-        .from(taxRate)
-        .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
-        .where(and(eq(taxRegion.country_code, country), liveRegion, liveRate, eq(taxRate.is_default, true)));
-      const province = provinceCode?.toLowerCase() ?? null;
-      const match =
-        (province && rows.find((r) => r.province_code === province)) || rows.find((r) => r.province_code === null);
-      if (!match) return null;
-      return {
-        id: match.id,
-        tax_region_id: match.tax_region_id,
-        rate: match.rate ?? 0,
-        code: match.code,
-        name: match.name,
-      };
+      return applicable(await service.ratesFor(countryCode, provinceCode), {})[0] ?? null;
     },
   };
   return service;
 }
 
 export type TaxService = ReturnType<typeof createTaxService>;
+
+/** A tax rate with its live rules, oldest first (products, then product types, then shipping options, when added together). */
+type RateWithRules = TaxRate & { rules: TaxRateRuleRow[] };
+
+/** A second default rate of a region is refused (one per region: `tax_rate_default_uq`). */
+function defaultTaken(regionId: string) {
+  return (error: unknown): never => {
+    if (isUniqueViolation(error))
+      throw errors.conflict(`Tax region ${regionId} already has a default tax rate; update that one instead`);
+    throw error;
+  };
+}
+
+/** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
+async function insertRules(tx: Db, rateId: string, rules: TaxRateRuleInput[], createdBy: string | null) {
+  if (rules.length === 0) return;
+  try {
+    await tx.insert(taxRateRule).values(
+      rules.map((rule) => ({
+        id: generateId("txrule"),
+        tax_rate_id: rateId,
+        reference: rule.reference,
+        reference_id: rule.reference_id,
+        created_by: createdBy,
+      })),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.conflict(`Tax rate ${rateId} already has one of these rules`);
+    throw error;
+  }
+}
+
+/** The live rules of a page of rates: one query. */
+async function withRules(tx: Db, rows: TaxRateRow[]): Promise<RateWithRules[]> {
+  const rules = await rowsByParent(tx, taxRateRule, "tax_rate_id", rows, {
+    where: liveRule,
+    order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
+  });
+  return rows.map(({ deleted_at: _d, ...row }) => ({ ...row, rules: rules.get(row.id)! }));
+}
 
 function conditions(filters: TaxRegionFilters): SQL[] {
   const out: SQL[] = [];
@@ -216,18 +375,47 @@ function conditions(filters: TaxRegionFilters): SQL[] {
   return out;
 }
 
-/** The live rates of a page of regions, default first: one query. */
+/** A tax region row as a relation of another (`parent`, `children`): with its rates, without its own relations. */
+type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
+
+/**
+ * A page of regions as Medusa answers them: each with its live rates (default first), its live
+ * province regions (`children`, with their rates) and its `parent` (null for a country). Three
+ * queries for the page: the children, the parents, then every one's rates.
+ */
 async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  const rates = await rowsByParent(tx, taxRate, "tax_region_id", rows, {
+  const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
+  const [children, parents] = await Promise.all([
+    rowsByParent(tx, taxRegion, "parent_id", rows, {
+      where: liveRegion,
+      order: [asc(taxRegion.province_code), asc(taxRegion.id)],
+    }),
+    parentIds.length
+      ? tx
+          .select()
+          .from(taxRegion)
+          .where(and(inList(taxRegion.id, parentIds), liveRegion))
+      : Promise.resolve([] as TaxRegionRow[]),
+  ]);
+  const all = [...rows, ...[...children.values()].flat(), ...parents];
+  const rates = await rowsByParent(tx, taxRate, "tax_region_id", all, {
     where: liveRate,
     order: [asc(taxRate.created_at), asc(taxRate.id)],
   });
-  return rows.map(({ deleted_at: _d, ...row }) => ({
+  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
     ...row,
     provider_id: SYSTEM_TAX_PROVIDER,
-    tax_rates: rates
-      .get(row.id)!
+    tax_rates: [...rates.get(row.id)!]
       .sort((a, b) => Number(b.is_default) - Number(a.is_default))
       .map(({ deleted_at: _rd, ...rate }) => rate),
-  }));
+  });
+  const parentById = new Map(parents.map((p) => [p.id, p]));
+  return rows.map((row) => {
+    const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
+    return {
+      ...shown(row),
+      parent: parent ? shown(parent) : null,
+      children: children.get(row.id)!.map(shown),
+    };
+  });
 }

@@ -6,6 +6,9 @@ import { createProduct } from "./product-create";
 import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
+import { createRefundReason } from "./refund-reason-create";
+import { shippingSetup } from "./shipping-setup";
+import { createTaxOverride } from "./tax-override-create";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
@@ -17,4 +20,7 @@ export const dashboardActions: DashboardAction[] = [
   createPriceList,
   createProduct,
   createPromotion,
+  shippingSetup,
+  createRefundReason,
+  createTaxOverride,
 ];

@@ -37,6 +37,7 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./webhooks"));
   await app.register(import("./shipping-profiles"));
   await app.register(import("./shipping-options"));
+  await app.register(import("./shipping-option-types"));
   await app.register(import("./fulfillment-sets"));
   await app.register(import("./promotions"));
   await app.register(import("./payment-providers"));

@@ -422,12 +422,4 @@ describe("Medusa's dashboard forms", () => {
       no_notification: true,
     });
   });
-
-  it("answers refund reasons truthfully empty: a refund's reason is its free-text note", async () => {
-    const list = await t.admin.get("/admin/refund-reasons?limit=20&offset=0");
-    expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual({ refund_reasons: [], count: 0, offset: 0, limit: 20 });
-    const one = await t.admin.get("/admin/refund-reasons/rr_1");
-    expect(one.statusCode).toBe(404);
-  });
 });

@@ -67,6 +67,7 @@ const RefundBody = Type.Object(
     amount: Amount({ minimum: 1 }),
     reason: Type.Optional(Type.String({ maxLength: 1000 })),
     note: Type.Optional(Type.String({ maxLength: 1000 })),
+    refund_reason_id: Type.Optional(Id({ minLength: 1 })),
   },
   { additionalProperties: false },
 );
@@ -214,12 +215,13 @@ export default async function orders(app: App): Promise<void> {
     { config: collectionCurrency, schema: { params: CollectionParams, body: RefundBody, response: One } },
     async (request) => {
       const { id, payment_collection_id } = request.params;
-      const { amount, reason, note } = request.body;
+      const { amount, reason, note, refund_reason_id } = request.body;
       await app.infra.engine.execute(refundPaymentWorkflow, {
         order_id: id,
         payment_collection_id,
         amount,
         reason: reason ?? note ?? null,
+        refund_reason_id: refund_reason_id ?? null,
         actor: actor(request),
       });
       return respond(id);

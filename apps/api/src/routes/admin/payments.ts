@@ -9,12 +9,13 @@ import { Answer } from "../../http/schemas";
 const Params = Type.Object({ id: Id() });
 /** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
-/** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`; the contract's `reason` too. */
+/** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`, `refund_reason_id`; the contract's `reason` too. */
 const RefundBody = Type.Object(
   {
     amount: Type.Optional(Amount({ minimum: 1 })),
     note: Type.Optional(Type.String({ maxLength: 1000 })),
     reason: Type.Optional(Type.String({ maxLength: 1000 })),
+    refund_reason_id: Type.Optional(Id({ minLength: 1 })),
   },
   { additionalProperties: false },
 );
@@ -58,6 +59,7 @@ export default async function payments(app: App): Promise<void> {
         payment_id: request.params.id,
         amount: request.body?.amount ?? null,
         reason: request.body?.reason ?? request.body?.note ?? null,
+        refund_reason_id: request.body?.refund_reason_id ?? null,
         actor: actor(request),
       });
       return respond(result.payment_collection_id, request.params.id);

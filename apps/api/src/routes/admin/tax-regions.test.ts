@@ -25,6 +25,16 @@ describe("admin tax regions", () => {
     });
     expect(ca.statusCode).toBe(200);
     expect(ca.json().tax_region).toMatchObject({ province_code: "us-ca", parent_id: country.id });
+    // Medusa's tax region page reads a country's provinces (`children`) and a province's `parent`.
+    const withChildren = (await t.admin.get(`/admin/tax-regions/${country.id}`)).json().tax_region;
+    expect(withChildren).toMatchObject({
+      parent: null,
+      children: [{ id: ca.json().tax_region.id, province_code: "us-ca", tax_rates: [{ code: "CA", rate: 7.25 }] }],
+    });
+    expect(ca.json().tax_region).toMatchObject({
+      parent: { id: country.id, country_code: "us", tax_rates: [{ code: "US" }] },
+      children: [],
+    });
 
     expect(await t.app.modules.tax.rateFor("us", "us-ca")).toMatchObject({ rate: 7.25, code: "CA" });
     expect(await t.app.modules.tax.rateFor("US", "us-ny")).toMatchObject({ rate: 5, code: "US" });
