@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { errors, isKasseError, type Db } from "@kasse/db";
-import { createOneTimeTokenService } from "../one-time-tokens";
+import { errors, isKasseError } from "@kasse/db";
 import type { AuthIdentity } from "../schema";
 import type { AuthProvider, IdentityStore, ProviderInput } from "./types";
 
@@ -132,11 +131,11 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
   return {
     id: options.id,
 
-    async authenticate(input: ProviderInput, _store: IdentityStore, tx: Db) {
+    async authenticate(input: ProviderInput, store: IdentityStore) {
       const actorType = actorTypeOf(input);
       const nonce = randomBytes(24).toString("base64url");
       const verifier = randomBytes(48).toString("base64url");
-      await createOneTimeTokenService(tx).issue({
+      await store.tokens.issue({
         kind: "oauth_state",
         secret: nonce,
         actor_type: actorType,
@@ -162,13 +161,13 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
       throw notApplicable("register");
     },
 
-    async validateCallback(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity> {
+    async validateCallback(input: ProviderInput, store: IdentityStore): Promise<AuthIdentity> {
       const actorType = actorTypeOf(input);
       const { code, state } = input.query ?? {};
       if (typeof code !== "string" || !code || typeof state !== "string" || !state)
         throw errors.unauthorized("The callback needs 'code' and 'state'");
       const { n } = decodeState(state, actorType);
-      const issued = await createOneTimeTokenService(tx).consume("oauth_state", n, {
+      const issued = await store.tokens.consume("oauth_state", n, {
         actor_type: actorType,
         provider: options.id,
       });
