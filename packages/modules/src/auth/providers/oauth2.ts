@@ -29,6 +29,37 @@ export interface OAuth2Options {
   fetch?: typeof fetch;
 }
 
+/** The endpoints a known provider has by default (`GOOGLE_DEFAULTS`, `GITHUB_DEFAULTS`). */
+type Endpoints = Pick<OAuth2Options, "authorizeUrl" | "tokenUrl" | "userinfoUrl">;
+
+/** What configures a known provider: the credentials and callback, and any of its endpoints overridden. */
+export type KnownProviderOptions<Defaults extends Endpoints> = Pick<
+  OAuth2Options,
+  "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"
+> &
+  Partial<Defaults>;
+
+/** A known provider's options for {@link oauth2Provider}: the credentials given, each endpoint given or its default. */
+export function knownProviderOptions<Defaults extends Endpoints>(
+  options: KnownProviderOptions<Defaults>,
+  defaults: Defaults,
+) {
+  return {
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    callbackUrl: options.callbackUrl,
+    stateSecret: options.stateSecret,
+    fetch: options.fetch,
+    authorizeUrl: options.authorizeUrl ?? defaults.authorizeUrl,
+    tokenUrl: options.tokenUrl ?? defaults.tokenUrl,
+    userinfoUrl: options.userinfoUrl ?? defaults.userinfoUrl,
+  };
+}
+
+/** A profile field that is a non-empty string, else undefined. */
+export const profileText = (value: unknown): string | undefined =>
+  typeof value === "string" && value ? value : undefined;
+
 /** JSON over HTTP as the provider's calls need it. */
 export interface OAuthHttp {
   getJson(url: string, accessToken: string): Promise<unknown>;
