@@ -111,9 +111,18 @@ export function createProductService(db: Db) {
   const tags = createTagService(db);
   const types = createTypeService(db);
 
-  /** `product.id in (select product_id from <link> where …)`: the products rows of `link` matching `where` point at. */
-  const linkedProducts = (link: PgTable & { product_id: AnyPgColumn }, where: SQL | undefined): SQL =>
-    inArray(product.id, db.select({ id: link.product_id }).from(link).where(where));
+  /**
+   * `product.id in (select product_id from <link> [join …] where …)`: the products that the rows of
+   * `link` (joined to `join`) matching `where` point at.
+   */
+  const linkedProducts = (
+    link: PgTable & { product_id: AnyPgColumn },
+    where: SQL | undefined,
+    join?: { table: PgTable; on: SQL },
+  ): SQL => {
+    const rows = db.select({ id: link.product_id }).from(link).$dynamic();
+    return inArray(product.id, (join ? rows.innerJoin(join.table, join.on) : rows).where(where));
+  };
 
   /** SQL conditions of a product list; category descendants are resolved first. */
   async function conditions(filters: ProductFilters): Promise<SQL[]> {
@@ -146,35 +155,24 @@ export function createProductService(db: Db) {
     }
     if (filters.tag_id?.length)
       out.push(linkedProducts(productTags, inArray(productTags.product_tag_id, filters.tag_id)));
-    if (filters.option_value_id?.length) {
+    if (filters.option_value_id?.length)
       out.push(
-        inArray(
-          product.id,
-          db
-            .select({ id: productVariant.product_id })
-            .from(productVariantOption)
-            .innerJoin(productVariant, eq(productVariant.id, productVariantOption.variant_id))
-            .where(
-              and(
-                inArray(productVariantOption.option_value_id, filters.option_value_id),
-                isNull(productVariant.deleted_at),
-              ),
-            ),
+        linkedProducts(
+          productVariant,
+          and(
+            inArray(productVariantOption.option_value_id, filters.option_value_id),
+            isNull(productVariant.deleted_at),
+          ),
+          { table: productVariantOption, on: eq(productVariant.id, productVariantOption.variant_id) },
         ),
       );
-    }
-    if (filters.tag_value?.length) {
+    if (filters.tag_value?.length)
       out.push(
-        inArray(
-          product.id,
-          db
-            .select({ id: productTags.product_id })
-            .from(productTags)
-            .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
-            .where(and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at))),
-        ),
+        linkedProducts(productTags, and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at)), {
+          table: productTag,
+          on: eq(productTag.id, productTags.product_tag_id),
+        }),
       );
-    }
     if (filters.variant_id)
       out.push(
         linkedProducts(
