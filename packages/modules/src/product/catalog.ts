@@ -271,10 +271,7 @@ export function createCategoryService(db: Db) {
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
         if (parentId) {
-          const [parent] = await t
-            .select()
-            .from(productCategory)
-            .where(and(eq(productCategory.id, parentId), live));
+          const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
@@ -344,10 +341,7 @@ export function createCategoryService(db: Db) {
           const parentId = rawParent ?? null;
           let mpath = existing.id;
           if (parentId) {
-            const [parent] = await t
-              .select()
-              .from(productCategory)
-              .where(and(eq(productCategory.id, parentId), live));
+            const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
             if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
             if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
               throw errors.invalidData(
