@@ -59,6 +59,23 @@ describe("liveRecords", () => {
     expect(await shelves().find("s2")).toBeUndefined();
     await expect(shelves().softDelete("s2")).rejects.toMatchObject({ type: "not_found" });
   });
+
+  it("inserts a row; a unique violation is a conflict with the message given, else the database's error", async () => {
+    expect(await shelves().insert({ id: "s4", name: "Drama" })).toMatchObject({
+      id: "s4",
+      name: "Drama",
+      deleted_at: null,
+    });
+    await expect(shelves().insert({ id: "s4", name: "Again" }, "Shelf s4 already exists")).rejects.toMatchObject({
+      type: "conflict",
+      message: "Shelf s4 already exists",
+    });
+    await expect(shelves().insert({ id: "s4", name: "Again" })).rejects.not.toMatchObject({ type: "conflict" });
+    await expect(shelves().update("s1", { id: "s4" }, "Shelf s4 already exists")).rejects.toMatchObject({
+      type: "conflict",
+    });
+    expect((await shelves().retrieve("s1")).name).toBe("Poetry");
+  });
 });
 
 describe("rowsByParent", () => {

@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "./errors";
 import { existingIds, inList, listPage, orderBy, type Paging } from "./list";
+import { isUniqueViolation } from "./pg-error";
 import type { Db } from "./types";
 
 /** A table made by `entityTable`: a text `id` and the timestamps, `deleted_at` for soft delete. */
@@ -19,10 +20,12 @@ export type ListPaging = Paging & { order?: string };
  * The reads and writes every entity table serves alike, over the handle `db`: one live (not
  * soft-deleted) row by id or `not_found` ("<noun> with id: <id> was not found"), a page of live rows
  * matching `conditions` in the requested order (`created_at`, `updated_at` and the `sortable`
- * columns; the id breaks ties), a partial update of a live row, and a soft delete.
+ * columns; the id breaks ties), an insert, a partial update of a live row, and a soft delete. An insert
+ * or update given a `conflict` message answers a unique violation with `conflict` (that message).
  * @example
  * const rows = liveRecords(db, salesChannel, "Sales channel", { name: salesChannel.name });
  * const { items, count } = await rows.list(anyOf(filters, { id: salesChannel.id }), page);
+ * const reason = await rows.insert({ id: generateId("rr"), value, label }, `Return reason with value: ${value} already exists`);
  */
 export function liveRecords<T extends EntityTable>(
   db: Db,
@@ -36,6 +39,12 @@ export function liveRecords<T extends EntityTable>(
   const byId = (id: string) => and(eq(table.id, id), live);
   const columns = { created_at: table.created_at, updated_at: table.updated_at, ...sortable };
   const notFound = (id: string) => errors.notFound(`${noun} with id: ${id} was not found`);
+  const conflictOn =
+    (message: string | undefined) =>
+    (error: unknown): never => {
+      if (message !== undefined && isUniqueViolation(error)) throw errors.conflict(message);
+      throw error;
+    };
   const retrieve = async (id: string): Promise<Row> => {
     const [row] = await db.select().from(from).where(byId(id));
     if (!row) throw notFound(id);
@@ -62,14 +71,27 @@ export function liveRecords<T extends EntityTable>(
     async list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
       return listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
     },
-    /** Sets `values` on the live row `id` and answers it (as it is, when `values` is empty); `not_found` when there is none. */
-    async update(id: string, values: Partial<T["$inferInsert"]>): Promise<Row> {
+    /** Inserts the row `values` (its `id` included) and answers it; with `conflict`, a unique violation is `conflict`. */
+    async insert(values: T["$inferInsert"], conflict?: string): Promise<Row> {
+      const [row] = await db
+        .insert(from)
+        .values(values as PgTable["$inferInsert"])
+        .returning()
+        .catch(conflictOn(conflict));
+      return row as Row;
+    },
+    /**
+     * Sets `values` on the live row `id` and answers it (as it is, when `values` is empty); `not_found` when
+     * there is none; with `conflict`, a unique violation is `conflict`.
+     */
+    async update(id: string, values: Partial<T["$inferInsert"]>, conflict?: string): Promise<Row> {
       if (Object.keys(values).length === 0) return retrieve(id);
       const [row] = await db
         .update(from)
         .set(values as Record<string, unknown>)
         .where(byId(id))
-        .returning();
+        .returning()
+        .catch(conflictOn(conflict));
       if (!row) throw notFound(id);
       return row as Row;
     },

@@ -64,92 +64,109 @@ async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): 
   ];
 
   async function orphanReservations(): Promise<Violation[]> {
-    const out: Violation[] = [];
-    for (let after = ""; out.length < cap;) {
-      const page = await inventory.reservationLinesPage(after, BATCH);
-      if (!page.length) break;
-      after = page[page.length - 1]!.id;
-      const lineIds = [...new Set(page.map((r) => r.line_item_id))];
-      const onOrders = await orders.liveOrderLineIds(lineIds);
-      // Checkout reserves for the cart's lines before it places the order: fine while that completion runs.
-      const cartLines = await carts.openCartLines(lineIds.filter((id) => !onOrders.has(id)));
-      const completing = await activeExecutionKeys(db, completeCartWorkflow.name, [...new Set(cartLines.values())]);
-      for (const r of page) {
-        if (onOrders.has(r.line_item_id)) continue;
-        const cartId = cartLines.get(r.line_item_id);
-        if (cartId && completing.has(cartId)) continue;
-        out.push({
-          id: r.id,
-          problem: cartId
-            ? `reserves for line item ${r.line_item_id} of cart ${cartId}, which is not being completed`
-            : `reserves for line item ${r.line_item_id}, which is on no live order`,
-        });
-      }
-    }
-    return out.slice(0, cap);
+    return scanPages(
+      (after, limit) => inventory.reservationLinesPage(after, limit),
+      (r) => r.id,
+      async (page, out) => {
+        const lineIds = [...new Set(page.map((r) => r.line_item_id))];
+        const onOrders = await orders.liveOrderLineIds(lineIds);
+        // Checkout reserves for the cart's lines before it places the order: fine while that completion runs.
+        const cartLines = await carts.openCartLines(lineIds.filter((id) => !onOrders.has(id)));
+        const completing = await activeExecutionKeys(db, completeCartWorkflow.name, [...new Set(cartLines.values())]);
+        for (const r of page) {
+          if (onOrders.has(r.line_item_id)) continue;
+          const cartId = cartLines.get(r.line_item_id);
+          if (cartId && completing.has(cartId)) continue;
+          out.push({
+            id: r.id,
+            problem: cartId
+              ? `reserves for line item ${r.line_item_id} of cart ${cartId}, which is not being completed`
+              : `reserves for line item ${r.line_item_id}, which is on no live order`,
+          });
+        }
+      },
+    );
   }
 
   async function unreservedLines(): Promise<Violation[]> {
-    const out: Violation[] = [];
-    for (let after = ""; out.length < cap;) {
-      const page = await orders.unfulfilledLinesPage(after, BATCH);
-      if (!page.length) break;
-      after = page[page.length - 1]!.id;
-      const variantIds = [...new Set(page.map((l) => l.variant_id))];
-      const [variants, links, reserved] = await Promise.all([
-        products.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }),
-        inventory.listVariantInventoryItems(variantIds),
-        inventory.reservedForLines(
-          page.flatMap((l) => [l.id, l.cart_line_item_id].filter((id): id is string => id !== null)),
-        ),
-      ]);
-      // Variants that do not manage inventory are sold without reservations; a deleted variant's lines are not checked.
-      const managed = new Set(variants.items.filter((v) => v.manage_inventory).map((v) => v.id));
-      for (const line of page) {
-        if (!managed.has(line.variant_id)) continue;
-        const perUnit = (links.get(line.variant_id) ?? []).reduce((n, l) => n + l.required_quantity, 0);
-        const held =
-          (reserved.get(line.id) ?? 0) + (line.cart_line_item_id ? (reserved.get(line.cart_line_item_id) ?? 0) : 0);
-        if (held !== line.outstanding * perUnit)
-          out.push({
-            id: line.id,
-            problem: `${line.outstanding} unit(s) of variant ${line.variant_id} not fulfilled, but its reservations hold ${held} (expected ${line.outstanding * perUnit})`,
-          });
-      }
-    }
-    return out.slice(0, cap);
+    return scanPages(
+      (after, limit) => orders.unfulfilledLinesPage(after, limit),
+      (l) => l.id,
+      async (page, out) => {
+        const variantIds = [...new Set(page.map((l) => l.variant_id))];
+        const [variants, links, reserved] = await Promise.all([
+          products.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 }),
+          inventory.listVariantInventoryItems(variantIds),
+          inventory.reservedForLines(
+            page.flatMap((l) => [l.id, l.cart_line_item_id].filter((id): id is string => id !== null)),
+          ),
+        ]);
+        // Variants that do not manage inventory are sold without reservations; a deleted variant's lines are not checked.
+        const managed = new Set(variants.items.filter((v) => v.manage_inventory).map((v) => v.id));
+        for (const line of page) {
+          if (!managed.has(line.variant_id)) continue;
+          const perUnit = (links.get(line.variant_id) ?? []).reduce((n, l) => n + l.required_quantity, 0);
+          const held =
+            (reserved.get(line.id) ?? 0) + (line.cart_line_item_id ? (reserved.get(line.cart_line_item_id) ?? 0) : 0);
+          if (held !== line.outstanding * perUnit)
+            out.push({
+              id: line.id,
+              problem: `${line.outstanding} unit(s) of variant ${line.variant_id} not fulfilled, but its reservations hold ${held} (expected ${line.outstanding * perUnit})`,
+            });
+        }
+      },
+    );
   }
 
   async function budgetUsage(): Promise<Violation[]> {
-    const out: Violation[] = [];
-    for (let after = ""; out.length < cap;) {
-      const page = await promotions.budgetsPage(after, BATCH);
-      if (!page.length) break;
-      after = page[page.length - 1]!.campaign_id;
-      for (const budget of page) {
-        const use = await orders.promotionUse(budget.promotion_ids);
-        const expected = budget.type === "usage" ? use.orders : use.amount;
-        if (budget.used !== expected)
-          out.push({
-            id: budget.campaign_id,
-            problem: `its ${budget.type} budget counts ${budget.used} but the orders that used its promotions make ${expected} (${use.orders} order(s), ${use.amount} discounted)`,
-          });
-      }
-    }
-    return out.slice(0, cap);
+    return scanPages(
+      (after, limit) => promotions.budgetsPage(after, limit),
+      (b) => b.campaign_id,
+      async (page, out) => {
+        for (const budget of page) {
+          const use = await orders.promotionUse(budget.promotion_ids);
+          const expected = budget.type === "usage" ? use.orders : use.amount;
+          if (budget.used !== expected)
+            out.push({
+              id: budget.campaign_id,
+              problem: `its ${budget.type} budget counts ${budget.used} but the orders that used its promotions make ${expected} (${use.orders} order(s), ${use.amount} discounted)`,
+            });
+        }
+      },
+    );
   }
 
   async function cartOrders(): Promise<Violation[]> {
-    const out: Violation[] = (await orders.cartsWithSeveralOrders(cap)).map((c) => ({
+    const several: Violation[] = (await orders.cartsWithSeveralOrders(cap)).map((c) => ({
       id: c.cart_id,
       problem: `has ${c.order_ids.length} orders: ${c.order_ids.join(", ")}`,
     }));
+    return scanPages(
+      (after, limit) => carts.completedCartsPage(after, limit),
+      (id) => id,
+      async (page, out) => {
+        const ordered = await orders.cartIdsWithOrders(page);
+        for (const id of page) if (!ordered.has(id)) out.push({ id, problem: "is completed but has no order" });
+      },
+      several,
+    );
+  }
+
+  /**
+   * Reads pages of `BATCH` rows, each after the last key of the one before, until `cap` violations
+   * are found or the rows run out; `check` adds a page's violations to `out` (which may start non-empty).
+   */
+  async function scanPages<R>(
+    read: (after: string, limit: number) => Promise<R[]>,
+    key: (row: R) => string,
+    check: (page: R[], out: Violation[]) => Promise<void>,
+    out: Violation[] = [],
+  ): Promise<Violation[]> {
     for (let after = ""; out.length < cap;) {
-      const page = await carts.completedCartsPage(after, BATCH);
+      const page = await read(after, BATCH);
       if (!page.length) break;
-      after = page[page.length - 1]!;
-      const ordered = await orders.cartIdsWithOrders(page);
-      for (const id of page) if (!ordered.has(id)) out.push({ id, problem: "is completed but has no order" });
+      after = key(page[page.length - 1]!);
+      await check(page, out);
     }
     return out.slice(0, cap);
   }

@@ -1,14 +1,8 @@
 import { errors } from "@kasse/db";
 import { workflow, type Engine } from "@kasse/workflows";
-import {
-  createAuthIdentityStep,
-  DEFAULT_SCRYPT,
-  EMAILPASS,
-  hashPassword,
-  linkActorStep,
-  normalizeEmail,
-} from "@kasse/modules/auth";
+import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
+import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";
 
 /** The workflow's input: the password arrives hashed, and the hash is a secret field (journaled as a redaction). */
 export interface CreateUserAccountWorkflowInput {
@@ -26,12 +20,7 @@ export interface CreateUserAccountWorkflowInput {
 export const createUserAccountWorkflow = workflow(
   "create-user-account",
   async (input: CreateUserAccountWorkflowInput, ctx) => {
-    const identity = await ctx.run(createAuthIdentityStep, {
-      provider: EMAILPASS,
-      entity_id: input.email,
-      user_metadata: null,
-      provider_metadata: { password: input.password_hash },
-    });
+    const identity = await createEmailpassIdentity(ctx, input.email, input.password_hash);
     const user = await ctx.run(createUserStep, {
       email: input.email,
       first_name: input.first_name,
@@ -67,10 +56,7 @@ export async function createUserAccount(
   if (typeof input.password !== "string" || input.password.length === 0)
     throw errors.invalidData("A password is required");
   if (input.password.length > 1024) throw errors.invalidData("The password is too long");
-  const password_hash = await hashPassword(input.password, {
-    ...DEFAULT_SCRYPT,
-    logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN,
-  });
+  const password_hash = await hashAccountPassword(input.password, options.scryptLogN);
   return engine.execute(createUserAccountWorkflow, {
     email,
     first_name: input.first_name ?? null,

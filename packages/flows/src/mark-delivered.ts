@@ -1,22 +1,13 @@
 import { workflow } from "@kasse/workflows";
-import { checkOrderOpenStep, moveOrderLinesStep } from "@kasse/modules/order";
-import { markFulfillmentStep } from "@kasse/modules/fulfillment";
-import type { FulfillmentMoveInput } from "./create-shipment";
+import { moveFulfillment, type FulfillmentMoveInput } from "./create-shipment";
 
 /** Marks a shipped fulfillment delivered: its lines' delivered quantities rise; `partially_delivered` / `delivered`. */
 export const markDeliveredWorkflow = workflow("mark-delivered", async (input: FulfillmentMoveInput, ctx) => {
-  await ctx.run(checkOrderOpenStep, { order_id: input.order_id, doing: "delivered" });
-  const delivered = await ctx.run(markFulfillmentStep, {
-    order_id: input.order_id,
-    fulfillment_id: input.fulfillment_id,
-    field: "delivered_at" as const,
-  });
-  const moved = await ctx.run(moveOrderLinesStep, {
-    order_id: input.order_id,
+  const { marked, fulfillment_status } = await moveFulfillment(ctx, input, {
+    doing: "delivered",
+    mark: { field: "delivered_at" },
     stage: "delivered_quantity",
-    items: delivered.items,
     action: "fulfillment_delivered",
-    actor: input.actor ?? null,
   });
-  return { fulfillment_id: delivered.id, fulfillment_status: moved.fulfillment_status };
+  return { fulfillment_id: marked.id, fulfillment_status };
 });

@@ -1,7 +1,7 @@
 import { errors } from "@kasse/db";
-import { step } from "@kasse/workflows";
-import { assertOpen } from "@kasse/modules/order";
-import { planMoves, type PaymentMove } from "./order-payment-steps";
+import { step, type WorkflowContext } from "@kasse/workflows";
+import { assertOpen, type OrderActor } from "@kasse/modules/order";
+import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";
 
 /** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
 export interface PaymentTarget {
@@ -49,3 +49,41 @@ export const planPaymentMovesStep = step("plan-payment-moves", {
     return { output: { order_id: orderId, payment_collection_id: collectionId, moves } };
   },
 });
+
+/** How a capture or a refund moves one payment and how it logs the moves (`payment_captured`, `payment.captured`). */
+interface MoveKind {
+  kind: "capture" | "refund";
+  move: (move: PaymentMove) => Promise<unknown>;
+  action: string;
+  details: (moves: PaymentMove[]) => Record<string, unknown>;
+  event: "payment.captured" | "payment.refunded";
+}
+
+/**
+ * The saga a capture and a refund share: plan (checks) → sync status (undo: re-derive) → move each
+ * payment → log the change and its events → sync status; answers what moved and the new status.
+ */
+export async function movePayments(
+  ctx: WorkflowContext,
+  input: PaymentTarget & { actor?: OrderActor | null },
+  how: MoveKind,
+) {
+  const plan = await ctx.run(planPaymentMovesStep, { ...input, kind: how.kind });
+  const sync = { order_id: plan.order_id, actor: input.actor ?? null };
+  await ctx.run(syncPaymentStatusStep, sync);
+  for (const move of plan.moves) await how.move(move);
+  await ctx.run(recordPaymentChangeStep, {
+    order_id: plan.order_id,
+    action: how.action,
+    actor: input.actor ?? null,
+    details: how.details(plan.moves),
+    events: { name: how.event, moves: plan.moves },
+  });
+  const payment_status = await ctx.run(syncPaymentStatusStep, sync);
+  return {
+    order_id: plan.order_id,
+    payment_collection_id: plan.payment_collection_id,
+    payment_ids: plan.moves.map((m) => m.payment_id),
+    payment_status,
+  };
+}

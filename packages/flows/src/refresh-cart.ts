@@ -116,22 +116,26 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
       discounts: (methodAdjustments.get(s.id) ?? []).map((a) => a.amount),
     })),
   });
-  const computedItems: ComputedLine[] = items.map((i, n) => ({
-    id: i.id,
-    unit_price: i.unit_price,
-    is_tax_inclusive: i.is_tax_inclusive,
-    tax_lines: i.tax_lines,
-    adjustments: itemAdjustments.get(i.id) ?? [],
-    ...totals.items[n]!,
-  }));
-  const computedMethods: ComputedLine[] = shipping_methods.map((s, n) => ({
-    id: s.id,
-    amount: s.amount,
-    is_tax_inclusive: s.is_tax_inclusive,
-    tax_lines: s.tax_lines,
-    adjustments: methodAdjustments.get(s.id) ?? [],
-    ...totals.shipping_methods[n]!,
-  }));
+  /** A line or shipping method as `saveComputed` stores it: its price, taxes, adjustments and totals. */
+  const computed = (
+    line: { id: string; is_tax_inclusive: boolean; tax_lines: TaxLine[] },
+    price: Pick<ComputedLine, "unit_price" | "amount">,
+    adjustments: Map<string, Adjustment[]>,
+    lineTotals: (typeof totals.items)[number],
+  ): ComputedLine => ({
+    id: line.id,
+    ...price,
+    is_tax_inclusive: line.is_tax_inclusive,
+    tax_lines: line.tax_lines,
+    adjustments: adjustments.get(line.id) ?? [],
+    ...lineTotals,
+  });
+  const computedItems = items.map((i, n) =>
+    computed(i, { unit_price: i.unit_price }, itemAdjustments, totals.items[n]!),
+  );
+  const computedMethods = shipping_methods.map((s, n) =>
+    computed(s, { amount: s.amount }, methodAdjustments, totals.shipping_methods[n]!),
+  );
   // Keep the codes that still discount something (as Medusa drops promotions that no longer apply).
   const promo_codes = codes.filter((c) => appliedCodes.has(c.toLowerCase()));
   const [, found] = await Promise.all([

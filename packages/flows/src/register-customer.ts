@@ -1,14 +1,8 @@
 import { errors, isKasseError } from "@kasse/db";
 import { workflow, type Engine } from "@kasse/workflows";
-import {
-  createAuthIdentityStep,
-  DEFAULT_SCRYPT,
-  EMAILPASS,
-  hashPassword,
-  linkActorStep,
-  normalizeEmail,
-} from "@kasse/modules/auth";
+import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
+import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";
 
 /** The workflow's input: a password arrives hashed, and the hash is a secret field (journaled as a redaction). */
 export interface RegisterCustomerWorkflowInput {
@@ -27,15 +21,8 @@ export const registerCustomerWorkflow = workflow(
   "register-customer",
   async (input: RegisterCustomerWorkflowInput, ctx) => {
     let identityId = input.auth_identity_id;
-    if (!identityId) {
-      const identity = await ctx.run(createAuthIdentityStep, {
-        provider: EMAILPASS,
-        entity_id: normalizeEmail(input.customer.email),
-        user_metadata: null,
-        provider_metadata: { password: input.password_hash },
-      });
-      identityId = identity.id;
-    }
+    if (!identityId)
+      identityId = (await createEmailpassIdentity(ctx, normalizeEmail(input.customer.email), input.password_hash)).id;
     const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
     await ctx.run(linkActorStep, { auth_identity_id: identityId, actor_type: "customer", actor_id: customer.id });
     return { customer_id: customer.id, auth_identity_id: identityId };
@@ -60,9 +47,7 @@ export async function registerCustomer(
   options: { scryptLogN?: number } = {},
 ): Promise<{ customer_id: string; auth_identity_id: string }> {
   const password_hash =
-    input.password === undefined
-      ? null
-      : await hashPassword(input.password, { ...DEFAULT_SCRYPT, logN: options.scryptLogN ?? DEFAULT_SCRYPT.logN });
+    input.password === undefined ? null : await hashAccountPassword(input.password, options.scryptLogN);
   try {
     return await engine.execute(registerCustomerWorkflow, {
       customer: input.customer,

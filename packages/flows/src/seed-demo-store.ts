@@ -287,20 +287,18 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     });
     const fulfillment = t.fulfillment;
     const profile = await fulfillment.getOrCreateDefaultProfile();
-    await fulfillment.createOption({
-      name: "Standard Shipping",
-      prices: [{ currency_code: "usd", amount: 800 }],
-      region_id: us.id,
-      stock_location_id: location.id,
-      shipping_profile_id: profile.id,
-    });
-    await fulfillment.createOption({
-      name: "Standard Shipping",
-      prices: [{ currency_code: "eur", amount: 700 }],
-      region_id: eu.id,
-      stock_location_id: location.id,
-      shipping_profile_id: profile.id,
-    });
+    // Standard shipping in each region, in its currency.
+    for (const [region, currency_code, amount] of [
+      [us, "usd", 800],
+      [eu, "eur", 700],
+    ] as const)
+      await fulfillment.createOption({
+        name: "Standard Shipping",
+        prices: [{ currency_code, amount }],
+        region_id: region.id,
+        stock_location_id: location.id,
+        shipping_profile_id: profile.id,
+      });
 
     const collectionIds = new Map<string, string>();
     for (const title of ["Essentials", "Seasonal"])

@@ -1,5 +1,13 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import { orderBy, rangeConditions, type Db, type Paging, type RangeFilter, type SerializedError } from "@kasse/db";
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import {
+  listPage,
+  orderBy,
+  rangeConditions,
+  type Db,
+  type Paging,
+  type RangeFilter,
+  type SerializedError,
+} from "@kasse/db";
 import {
   workflowExecutions as executions,
   workflowStepRuns as stepRuns,
@@ -336,23 +344,7 @@ export async function listExecutions(
     workflow_id: executions.workflow_id,
     state: executions.state,
   };
-  const order = paging.order
-    ? orderBy(paging.order, columns, executions.id)
-    : [desc(executions.created_at), asc(executions.id)];
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(executions)
-      .where(where)
-      .orderBy(...order)
-      .limit(paging.limit)
-      .offset(paging.offset),
-    db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(executions)
-      .where(where),
-  ]);
-  return { items, count: total?.count ?? 0 };
+  return listPage(db, executions, where, orderBy(paging.order, columns, executions.id, "-created_at"), paging);
 }
 
 /**

@@ -88,6 +88,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     create: (input) => createAuthService(tx, options).createIdentity(input),
     updateProviderIdentity: (id, patch) => createAuthService(tx, options).updateProviderIdentity(id, patch),
     retrieve: (id) => createAuthService(tx, options).retrieve(id),
+    tokens: createOneTimeTokenService(tx),
   });
 
   const service = {
@@ -239,15 +240,15 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     /** Runs a provider's `authenticate`: the identity, or (OAuth) a redirect location. */
     authenticate: (providerId: string, input: ProviderInput): Promise<AuthResult> =>
-      db.transaction((inner) => provider(providerId).authenticate(input, store(inner), inner)),
+      db.transaction((inner) => provider(providerId).authenticate(input, store(inner))),
 
     /** Runs a provider's `register`: a new identity with no actor linked. */
     register: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
-      db.transaction((inner) => provider(providerId).register(input, store(inner), inner)),
+      db.transaction((inner) => provider(providerId).register(input, store(inner))),
 
     /** Runs a provider's `validateCallback` (OAuth). */
     validateCallback: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
-      db.transaction((inner) => provider(providerId).validateCallback(input, store(inner), inner)),
+      db.transaction((inner) => provider(providerId).validateCallback(input, store(inner))),
 
     /**
      * Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`, and ends
@@ -255,7 +256,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      */
     update: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
       db.transaction(async (inner) => {
-        const identity = await provider(providerId).update(input, store(inner), inner);
+        const identity = await provider(providerId).update(input, store(inner));
         await createAuthService(inner, options).endSessions(identity.id);
         return createAuthService(inner, options).retrieve(identity.id);
       }),

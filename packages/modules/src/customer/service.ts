@@ -2,7 +2,6 @@ import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
-  isUniqueViolation,
   rangeConditions,
   transaction,
   type Db,
@@ -140,36 +139,27 @@ export function createCustomerService(db: Db) {
         .where(and(eq(customerAddress.customer_id, customerId), eq(customerAddress.is_default_billing, true)));
   }
 
-  const conflictOnUnique = (error: unknown, message: string): never => {
-    if (isUniqueViolation(error)) throw errors.conflict(message);
-    throw error;
-  };
-
   const service = {
     /** Creates a customer; `has_account` and `created_by` come from the caller (register vs admin). */
     async create(input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> {
       const email = normalizeEmail(input.email);
       const hasAccount = context.has_account ?? false;
       await assertEmailFree(email, hasAccount, null, db);
-      try {
-        const [created] = await db
-          .insert(customer)
-          .values({
-            id: generateId("cus"),
-            email,
-            first_name: input.first_name ?? null,
-            last_name: input.last_name ?? null,
-            phone: input.phone ?? null,
-            company_name: companyOf(input) ?? null,
-            has_account: hasAccount,
-            created_by: context.created_by ?? null,
-            metadata: input.metadata ?? null,
-          })
-          .returning();
-        return (await withRelations([created!], db))[0]!;
-      } catch (error) {
-        return conflictOnUnique(error, `A customer with email ${email} already exists`);
-      }
+      const created = await customers.insert(
+        {
+          id: generateId("cus"),
+          email,
+          first_name: input.first_name ?? null,
+          last_name: input.last_name ?? null,
+          phone: input.phone ?? null,
+          company_name: companyOf(input) ?? null,
+          has_account: hasAccount,
+          created_by: context.created_by ?? null,
+          metadata: input.metadata ?? null,
+        },
+        `A customer with email ${email} already exists`,
+      );
+      return (await withRelations([created], db))[0]!;
     },
 
     async retrieve(id: string): Promise<CustomerDetail> {
@@ -191,16 +181,8 @@ export function createCustomerService(db: Db) {
         changes.email = normalizeEmail(email);
         await assertEmailFree(changes.email, existing.has_account, id, db);
       }
-      if (Object.keys(changes).length > 0) {
-        try {
-          await db
-            .update(customer)
-            .set(changes)
-            .where(and(eq(customer.id, id), live));
-        } catch (error) {
-          conflictOnUnique(error, `A customer with email ${changes.email} already exists`);
-        }
-      }
+      if (Object.keys(changes).length > 0)
+        await customers.update(id, changes, `A customer with email ${changes.email} already exists`);
       return service.retrieve(id);
     },
 
@@ -331,20 +313,15 @@ export function createCustomerService(db: Db) {
       input: CustomerGroupCreate,
       context: { created_by?: string | null } = {},
     ): Promise<CustomerGroupRow> {
-      try {
-        const [created] = await db
-          .insert(customerGroup)
-          .values({
-            id: generateId("cusgroup"),
-            name: input.name,
-            metadata: input.metadata ?? null,
-            created_by: context.created_by ?? null,
-          })
-          .returning();
-        return created!;
-      } catch (error) {
-        return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
-      }
+      return groups.insert(
+        {
+          id: generateId("cusgroup"),
+          name: input.name,
+          metadata: input.metadata ?? null,
+          created_by: context.created_by ?? null,
+        },
+        `A customer group named ${input.name} already exists`,
+      );
     },
 
     retrieveGroup: (id: string): Promise<CustomerGroupRow> => groups.retrieve(id),
@@ -383,13 +360,8 @@ export function createCustomerService(db: Db) {
       return groups.list(conditions, page);
     },
 
-    async updateGroup(id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> {
-      try {
-        return await groups.update(id, input);
-      } catch (error) {
-        return conflictOnUnique(error, `A customer group named ${input.name} already exists`);
-      }
-    },
+    updateGroup: (id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> =>
+      groups.update(id, input, `A customer group named ${input.name} already exists`),
 
     /** Soft delete; memberships go with the group. */
     async deleteGroup(id: string): Promise<void> {

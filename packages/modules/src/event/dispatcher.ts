@@ -343,51 +343,53 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     return deliveries.length;
   }
 
-  let running: Promise<void> | undefined;
-  let again = false;
   let closed = false;
-  let delivering: Promise<void> | undefined;
-  let deliverAgain = false;
 
-  /** Sends due deliveries until none is due (one sender at a time in this process). */
-  function deliverAll(): Promise<void> {
-    if (delivering) {
-      deliverAgain = true;
-      return delivering;
-    }
-    delivering = (async () => {
-      try {
-        do {
-          deliverAgain = false;
-          if ((await deliver()) > 0) deliverAgain = true;
-        } while (deliverAgain && !closed);
-      } finally {
-        delivering = undefined;
-      }
-    })();
-    return delivering;
+  /**
+   * Runs `pass` again and again while it does some work (answers more than 0) and the dispatcher is
+   * open, one loop at a time in this process: a call while the loop runs asks it for one more pass
+   * and answers the running loop. `then` runs when a loop ends.
+   */
+  function serialLoop(pass: () => Promise<number>, then?: () => void) {
+    let running: Promise<void> | undefined;
+    let again = false;
+    return {
+      run(): Promise<void> {
+        if (running) {
+          again = true;
+          return running;
+        }
+        running = (async () => {
+          try {
+            do {
+              again = false;
+              if ((await pass()) > 0) again = true;
+            } while (again && !closed);
+          } finally {
+            running = undefined;
+          }
+          then?.();
+        })();
+        return running;
+      },
+      /** The loop in progress, if any. */
+      current: () => running,
+    };
   }
 
-  /** Claims, schedules and sends until nothing is due (one round at a time in this process); subscribers go on in the background. */
+  /** Sends due deliveries until none is due (one sender at a time in this process). */
+  const delivering = serialLoop(deliver);
+  const deliverAll = (): Promise<void> => delivering.run();
+
+  /** Claims, schedules and sends until nothing is due; then the retries that came due are sent by their own loop, so a wake during a send is never lost. */
+  const rounds = serialLoop(dispatch, () => {
+    void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
+  });
+
+  /** A round (one at a time in this process); subscribers go on in the background. */
   function round(): Promise<void> {
     if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          if ((await dispatch()) > 0) again = true;
-        } while (again && !closed);
-      } finally {
-        running = undefined;
-      }
-      // Retries that came due: sent by their own loop, so a wake during a send is never lost.
-      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
-    })();
-    return running;
+    return rounds.run();
   }
 
   /** A round, then waits for the subscribers of what it took and for the sends, then once more for what came due meanwhile. */
@@ -418,7 +420,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     async close(): Promise<void> {
       closed = true;
       unsubscribe();
-      await Promise.all([running?.catch(() => {}), delivering?.catch(() => {}), subscribersIdle()]);
+      await Promise.all([rounds.current()?.catch(() => {}), delivering.current()?.catch(() => {}), subscribersIdle()]);
     },
   };
 }

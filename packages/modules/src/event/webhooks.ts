@@ -5,11 +5,12 @@ import {
   errors,
   generateId,
   isUniqueViolation,
-  orderBy,
   seal,
   unseal,
   type Db,
+  type ListPaging,
   type Paging,
+  liveRecords,
 } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { urlProblem } from "./send";
@@ -68,6 +69,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
 
   const live = (id: string) => and(eq(webhook.id, id), isNull(webhook.deleted_at));
 
+  const records = liveRecords(db, webhook, "Webhook", { url: webhook.url });
   const service = {
     allowPrivate,
 
@@ -87,38 +89,15 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       return { ...view(row!), secret };
     },
 
-    async list(
-      filters: WebhookFilters,
-      paging: Paging & { order?: string },
-    ): Promise<{ items: WebhookInfo[]; count: number }> {
-      const conditions: SQL[] = [isNull(webhook.deleted_at)];
+    async list(filters: WebhookFilters, paging: ListPaging): Promise<{ items: WebhookInfo[]; count: number }> {
+      const conditions: SQL[] = [];
       if (filters.id) conditions.push(inArray(webhook.id, filters.id));
       if (filters.enabled !== undefined) conditions.push(eq(webhook.enabled, filters.enabled));
-      const where = and(...conditions);
-      const [items, [total]] = await Promise.all([
-        db
-          .select()
-          .from(webhook)
-          .where(where)
-          .orderBy(
-            ...orderBy(
-              paging.order,
-              { created_at: webhook.created_at, updated_at: webhook.updated_at, url: webhook.url },
-              webhook.id,
-            ),
-          )
-          .limit(paging.limit)
-          .offset(paging.offset),
-        db.select({ value: count() }).from(webhook).where(where),
-      ]);
-      return { items: items.map(view), count: total?.value ?? 0 };
+      const { items, count } = await records.list(conditions, paging);
+      return { items: items.map(view), count };
     },
 
-    async retrieve(id: string): Promise<WebhookInfo> {
-      const [row] = await db.select().from(webhook).where(live(id));
-      if (!row) throw errors.notFound(`Webhook with id: ${id} was not found`);
-      return view(row);
-    },
+    retrieve: async (id: string): Promise<WebhookInfo> => view(await records.retrieve(id)),
 
     /** Updates an endpoint; `enabled: true` re-enables one Kasse disabled (its failure record cleared). */
     async update(id: string, input: WebhookUpdate): Promise<WebhookInfo> {

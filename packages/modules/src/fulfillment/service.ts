@@ -71,18 +71,11 @@ export function createFulfillmentService(db: Db) {
   const sets = liveRecords(db, fulfillmentSet, "Fulfillment set");
   const zoneRecords = liveRecords(db, serviceZone, "Service zone");
   const service = {
-    async createProfile(input: ShippingProfileCreate): Promise<ShippingProfileRow> {
-      try {
-        const [row] = await db
-          .insert(shippingProfile)
-          .values({ id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null })
-          .returning();
-        return row!;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`Shipping profile with name: ${input.name} already exists`);
-        throw error;
-      }
-    },
+    createProfile: (input: ShippingProfileCreate): Promise<ShippingProfileRow> =>
+      profiles.insert(
+        { id: generateId("sp"), name: input.name, type: input.type, metadata: input.metadata ?? null },
+        `Shipping profile with name: ${input.name} already exists`,
+      ),
 
     retrieveProfile: (id: string): Promise<ShippingProfileRow> => profiles.retrieve(id),
 

@@ -1,14 +1,5 @@
 import { type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  isUniqueViolation,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 /** Filters of `GET /admin/return-reasons`. */
@@ -25,32 +16,17 @@ export interface ReturnReasonFilters {
  */
 export function createReturnReasonService(db: Db) {
   const rows = liveRecords(db, returnReason, "Return reason", { value: returnReason.value, label: returnReason.label });
-  const unique = (value: string) => (e: unknown) => {
-    if (isUniqueViolation(e)) throw errors.conflict(`Return reason with value: ${value} already exists`);
-    throw e;
-  };
+  const taken = (value: string | undefined) => `Return reason with value: ${value ?? ""} already exists`;
   const service = {
-    async create(input: ReturnReasonCreate): Promise<ReturnReasonRow> {
-      const [row] = await db
-        .insert(returnReason)
-        .values({
-          id: generateId("rr"),
-          value: input.value,
-          label: input.label,
-          description: input.description ?? null,
-          metadata: input.metadata ?? null,
-        })
-        .returning()
-        .catch(unique(input.value));
-      return row!;
-    },
+    create: (input: ReturnReasonCreate): Promise<ReturnReasonRow> =>
+      rows.insert({ ...input, id: generateId("rr") }, taken(input.value)),
 
     retrieve: (id: string): Promise<ReturnReasonRow> => rows.retrieve(id),
 
     list: (filters: ReturnReasonFilters, page: ListPaging) => rows.list(conditions(filters), page),
 
     update: (id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> =>
-      rows.update(id, input).catch(unique(input.value ?? "")),
+      rows.update(id, input, taken(input.value)),
 
     delete: (id: string): Promise<void> => rows.softDelete(id),
 

@@ -2,7 +2,6 @@ import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type
 import {
   errors,
   generateId,
-  isUniqueViolation,
   orderBy,
   transaction,
   type Db,
@@ -77,16 +76,10 @@ export function createCollectionService(db: Db) {
   const service = {
     async create(input: CollectionCreate): Promise<ProductCollectionRow> {
       const handle = input.handle || (await generatedHandle(db, productCollection, input.title, "collection"));
-      try {
-        const [row] = await db
-          .insert(productCollection)
-          .values({ id: generateId("pcol"), title: input.title, handle, metadata: input.metadata ?? null })
-          .returning();
-        return row!;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`Product collection with handle: ${handle} already exists`);
-        throw error;
-      }
+      return rows.insert(
+        { id: generateId("pcol"), title: input.title, handle, metadata: input.metadata ?? null },
+        `Product collection with handle: ${handle} already exists`,
+      );
     },
 
     async retrieve(idOrHandle: string): Promise<ProductCollectionRow> {
@@ -114,18 +107,7 @@ export function createCollectionService(db: Db) {
     async update(id: string, input: CollectionUpdate): Promise<ProductCollectionRow> {
       const existing = await service.retrieve(id);
       if (Object.keys(input).length === 0) return existing;
-      try {
-        const [row] = await db
-          .update(productCollection)
-          .set(input)
-          .where(eq(productCollection.id, existing.id))
-          .returning();
-        return row!;
-      } catch (error) {
-        if (isUniqueViolation(error))
-          throw errors.conflict(`Product collection with handle: ${input.handle} already exists`);
-        throw error;
-      }
+      return rows.update(existing.id, input, `Product collection with handle: ${input.handle} already exists`);
     },
 
     /** Soft delete; its products are detached from it, as Medusa does. */
@@ -289,36 +271,28 @@ export function createCategoryService(db: Db) {
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
         if (parentId) {
-          const [parent] = await t
-            .select()
-            .from(productCategory)
-            .where(and(eq(productCategory.id, parentId), live));
+          const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
         const handle = input.handle || (await generatedHandle(t, productCategory, input.name, "category"));
         const rank = await openGap(parentId, input.rank, t);
-        try {
-          const [row] = await t
-            .insert(productCategory)
-            .values({
-              id,
-              name: input.name,
-              description: input.description ?? "",
-              handle,
-              mpath,
-              is_active: input.is_active ?? false,
-              is_internal: input.is_internal ?? false,
-              rank,
-              parent_category_id: parentId,
-              metadata: input.metadata ?? null,
-            })
-            .returning();
-          return (await withTree([row!], {}, t))[0]!;
-        } catch (error) {
-          if (isUniqueViolation(error)) throw errors.conflict(`Product category with handle: ${handle} already exists`);
-          throw error;
-        }
+        const row = await liveRecords(t, productCategory, "Product category").insert(
+          {
+            id,
+            name: input.name,
+            description: input.description ?? "",
+            handle,
+            mpath,
+            is_active: input.is_active ?? false,
+            is_internal: input.is_internal ?? false,
+            rank,
+            parent_category_id: parentId,
+            metadata: input.metadata ?? null,
+          },
+          `Product category with handle: ${handle} already exists`,
+        );
+        return (await withTree([row], {}, t))[0]!;
       });
     },
 
@@ -367,10 +341,7 @@ export function createCategoryService(db: Db) {
           const parentId = rawParent ?? null;
           let mpath = existing.id;
           if (parentId) {
-            const [parent] = await t
-              .select()
-              .from(productCategory)
-              .where(and(eq(productCategory.id, parentId), live));
+            const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
             if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
             if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
               throw errors.invalidData(
@@ -392,15 +363,12 @@ export function createCategoryService(db: Db) {
           await closeGap(existing.parent_category_id, existing.rank, t);
           patch.rank = await openGap(existing.parent_category_id, rank, t, existing.id);
         }
-        if (Object.keys(patch).length > 0) {
-          try {
-            await t.update(productCategory).set(patch).where(eq(productCategory.id, existing.id));
-          } catch (error) {
-            if (isUniqueViolation(error))
-              throw errors.conflict(`Product category with handle: ${input.handle} already exists`);
-            throw error;
-          }
-        }
+        if (Object.keys(patch).length > 0)
+          await liveRecords(t, productCategory, "Product category").update(
+            existing.id,
+            patch,
+            `Product category with handle: ${input.handle} already exists`,
+          );
         return createCategoryService(t).retrieve(existing.id, {});
       });
     },
@@ -490,19 +458,13 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
   detach: (id: string, tx: Db) => Promise<unknown>,
 ) {
   const rows = liveRecords(db, table, label, { value: table.value });
+  const taken = (value: string | undefined) => `${label} with value: ${value} already exists`;
   const service = {
-    async create(input: TagCreate): Promise<Row> {
-      try {
-        const [row] = await db
-          .insert(table)
-          .values({ id: generateId(prefix), value: input.value, metadata: input.metadata ?? null })
-          .returning();
-        return row as Row;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`${label} with value: ${input.value} already exists`);
-        throw error;
-      }
-    },
+    create: async (input: TagCreate): Promise<Row> =>
+      (await rows.insert(
+        { id: generateId(prefix), value: input.value, metadata: input.metadata ?? null },
+        taken(input.value),
+      )) as Row,
 
     retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 
@@ -513,14 +475,8 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
       return { items: items as Row[], count };
     },
 
-    async update(id: string, input: TagUpdate): Promise<Row> {
-      try {
-        return (await rows.update(id, input)) as Row;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw errors.conflict(`${label} with value: ${input.value} already exists`);
-        throw error;
-      }
-    },
+    update: async (id: string, input: TagUpdate): Promise<Row> =>
+      (await rows.update(id, input, taken(input.value))) as Row,
 
     /** Detaches the record from its products and soft-deletes it, together. */
     async delete(id: string): Promise<void> {

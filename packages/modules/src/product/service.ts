@@ -1,4 +1,5 @@
 import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   errors,
   generateId,
@@ -110,8 +111,21 @@ export function createProductService(db: Db) {
   const tags = createTagService(db);
   const types = createTypeService(db);
 
+  /**
+   * `product.id in (select product_id from <link> [join …] where …)`: the products that the rows of
+   * `link` (joined to `join`) matching `where` point at.
+   */
+  const linkedProducts = (
+    link: PgTable & { product_id: AnyPgColumn },
+    where: SQL | undefined,
+    join?: { table: PgTable; on: SQL },
+  ): SQL => {
+    const rows = db.select({ id: link.product_id }).from(link).$dynamic();
+    return inArray(product.id, (join ? rows.innerJoin(join.table, join.on) : rows).where(where));
+  };
+
   /** SQL conditions of a product list; category descendants are resolved first. */
-  async function conditions(filters: ProductFilters, tx: Db): Promise<SQL[]> {
+  async function conditions(filters: ProductFilters): Promise<SQL[]> {
     const out: SQL[] = [liveProduct];
     out.push(
       ...anyOf(filters, {
@@ -135,80 +149,41 @@ export function createProductService(db: Db) {
     }
     if (filters.category_id?.length) {
       const ids = filters.include_category_descendants
-        ? await createCategoryService(tx).withDescendants(filters.category_id)
+        ? await categories.withDescendants(filters.category_id)
         : filters.category_id;
+      out.push(linkedProducts(productCategoryProduct, inArray(productCategoryProduct.product_category_id, ids)));
+    }
+    if (filters.tag_id?.length)
+      out.push(linkedProducts(productTags, inArray(productTags.product_tag_id, filters.tag_id)));
+    if (filters.option_value_id?.length)
       out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productCategoryProduct.product_id })
-            .from(productCategoryProduct)
-            .where(inArray(productCategoryProduct.product_category_id, ids)),
+        linkedProducts(
+          productVariant,
+          and(
+            inArray(productVariantOption.option_value_id, filters.option_value_id),
+            isNull(productVariant.deleted_at),
+          ),
+          { table: productVariantOption, on: eq(productVariant.id, productVariantOption.variant_id) },
         ),
       );
-    }
-    if (filters.tag_id?.length) {
+    if (filters.tag_value?.length)
       out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productTags.product_id })
-            .from(productTags)
-            .where(inArray(productTags.product_tag_id, filters.tag_id)),
+        linkedProducts(productTags, and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at)), {
+          table: productTag,
+          on: eq(productTag.id, productTags.product_tag_id),
+        }),
+      );
+    if (filters.variant_id)
+      out.push(
+        linkedProducts(
+          productVariant,
+          and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at)),
         ),
       );
-    }
-    if (filters.option_value_id?.length) {
+    if (filters.sales_channel_id?.length)
       out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productVariant.product_id })
-            .from(productVariantOption)
-            .innerJoin(productVariant, eq(productVariant.id, productVariantOption.variant_id))
-            .where(
-              and(
-                inArray(productVariantOption.option_value_id, filters.option_value_id),
-                isNull(productVariant.deleted_at),
-              ),
-            ),
-        ),
+        linkedProducts(productSalesChannel, inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
       );
-    }
-    if (filters.tag_value?.length) {
-      out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productTags.product_id })
-            .from(productTags)
-            .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
-            .where(and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at))),
-        ),
-      );
-    }
-    if (filters.variant_id) {
-      out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productVariant.product_id })
-            .from(productVariant)
-            .where(and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at))),
-        ),
-      );
-    }
-    if (filters.sales_channel_id?.length) {
-      out.push(
-        inArray(
-          product.id,
-          tx
-            .select({ id: productSalesChannel.product_id })
-            .from(productSalesChannel)
-            .where(inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
-        ),
-      );
-    }
     return out;
   }
 
@@ -482,7 +457,7 @@ export function createProductService(db: Db) {
       page: Paging & { order?: string },
       options: ProductReadOptions = {},
     ): Promise<{ items: Product[]; count: number }> {
-      const where = and(...(await conditions(filters, db)));
+      const where = and(...(await conditions(filters)));
       const { items: rows, count: total } = await listPage(
         db,
         product,
@@ -504,7 +479,7 @@ export function createProductService(db: Db) {
       const products = db
         .select({ id: product.id })
         .from(product)
-        .where(and(...(await conditions(filters.product, db))));
+        .where(and(...(await conditions(filters.product))));
       const where = and(
         isNull(productOption.deleted_at),
         inArray(productOption.product_id, products),
@@ -540,7 +515,7 @@ export function createProductService(db: Db) {
     /** A live product by id or handle, with `relations` (default all). */
     async retrieve(idOrHandle: string, options: ProductReadOptions = {}): Promise<Product> {
       const where = and(
-        ...(await conditions(options.filters ?? {}, db)),
+        ...(await conditions(options.filters ?? {})),
         or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)),
       );
       const rows = await db.select().from(product).where(where).limit(1);

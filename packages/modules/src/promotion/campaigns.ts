@@ -1,15 +1,5 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  isUniqueViolation,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   campaign,
   campaignBudget,
@@ -38,9 +28,8 @@ export function campaignOperations(db: Db) {
       checkDates(input.starts_at ?? null, input.ends_at ?? null);
       const id = generateId("procamp");
       await transaction(db, async (t) => {
-        await t
-          .insert(campaign)
-          .values({
+        await liveRecords(t, campaign, "Campaign").insert(
+          {
             id,
             name: input.name,
             description: input.description ?? null,
@@ -48,8 +37,9 @@ export function campaignOperations(db: Db) {
             starts_at: toDate(input.starts_at),
             ends_at: toDate(input.ends_at),
             metadata: input.metadata ?? null,
-          })
-          .catch(identifierTaken(input.campaign_identifier));
+          },
+          identifierTaken(input.campaign_identifier),
+        );
         if (input.budget) await t.insert(campaignBudget).values(budgetValues(id, input.budget));
       });
       return ops.retrieveCampaign(id);
@@ -76,11 +66,7 @@ export function campaignOperations(db: Db) {
           ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}),
         };
         if (Object.keys(set).length)
-          await t
-            .update(campaign)
-            .set(set)
-            .where(eq(campaign.id, id))
-            .catch(identifierTaken(input.campaign_identifier ?? ""));
+          await liveRecords(t, campaign, "Campaign").update(id, set, identifierTaken(input.campaign_identifier ?? ""));
         if (budget === null) await t.delete(campaignBudget).where(eq(campaignBudget.campaign_id, id));
         else if (budget) {
           if (!existing.budget) await t.insert(campaignBudget).values(budgetValues(id, budget));
@@ -184,11 +170,7 @@ function checkDates(starts: string | null, ends: string | null): void {
 
 const toDate = (value: string | null | undefined): Date | null => (value ? new Date(value) : null);
 
-const identifierTaken = (identifier: string) => (error: unknown) => {
-  if (isUniqueViolation(error))
-    throw errors.conflict(`Campaign with campaign_identifier: ${identifier} already exists`);
-  throw error;
-};
+const identifierTaken = (identifier: string) => `Campaign with campaign_identifier: ${identifier} already exists`;
 
 function conditions(filters: CampaignFilters): SQL[] {
   const out = anyOf(filters, { id: campaign.id, campaign_identifier: campaign.campaign_identifier });

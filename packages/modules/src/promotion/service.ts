@@ -1,15 +1,5 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  isUniqueViolation,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
@@ -93,9 +83,8 @@ export function createPromotionService(db: Db) {
         const campaign_id = input.campaign
           ? (await campaignOperations(t).createCampaign(newCampaign(input.campaign))).id
           : (input.campaign_id ?? null);
-        await t
-          .insert(promotion)
-          .values({
+        await liveRecords(t, promotion, "Promotion").insert(
+          {
             id,
             code: input.code ?? null,
             type: input.type,
@@ -103,8 +92,9 @@ export function createPromotionService(db: Db) {
             is_automatic,
             campaign_id,
             metadata: input.metadata ?? null,
-          })
-          .catch(codeTaken(input.code));
+          },
+          codeTaken(input.code),
+        );
         await t.insert(applicationMethod).values({ id: generateId("proappmet"), promotion_id: id, ...method });
         await insertRules(t, id, rules);
       });
@@ -136,7 +126,7 @@ export function createPromotionService(db: Db) {
         if (input.campaign_id) await assertCampaign(t, input.campaign_id);
         const { application_method: _method, ...fields } = input;
         if (Object.keys(fields).length)
-          await t.update(promotion).set(fields).where(eq(promotion.id, id)).catch(codeTaken(input.code));
+          await liveRecords(t, promotion, "Promotion").update(id, fields, codeTaken(input.code));
         if (input.application_method)
           await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
       });
@@ -325,10 +315,7 @@ async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedR
 const valuesWithIds = (values: string[]): RuleValue[] =>
   values.map((value) => ({ id: generateId("prorulval"), value }));
 
-const codeTaken = (code: string | null | undefined) => (error: unknown) => {
-  if (isUniqueViolation(error)) throw errors.conflict(`Promotion with code: ${code} already exists`);
-  throw error;
-};
+const codeTaken = (code: string | null | undefined) => `Promotion with code: ${code} already exists`;
 
 function toEngine(view: PromotionView): EnginePromotion {
   const values = (r: RuleView) => ({

@@ -17,19 +17,7 @@ import {
 export function createSalesChannelService(db: Db) {
   const rows = liveRecords(db, salesChannel, "Sales channel", { name: salesChannel.name });
   const service = {
-    async create(input: SalesChannelCreate): Promise<SalesChannelRow> {
-      const [row] = await db
-        .insert(salesChannel)
-        .values({
-          id: generateId("sc"),
-          name: input.name,
-          description: input.description ?? null,
-          is_disabled: input.is_disabled ?? false,
-          metadata: input.metadata ?? null,
-        })
-        .returning();
-      return row!;
-    },
+    create: (input: SalesChannelCreate): Promise<SalesChannelRow> => rows.insert({ ...input, id: generateId("sc") }),
 
     retrieve: (id: string): Promise<SalesChannelRow> => rows.retrieve(id),
 

@@ -1,12 +1,12 @@
-import { and, asc, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
-  orderBy,
   transaction,
   type Db,
-  type Paging,
+  type ListPaging,
   anyOf,
+  liveRecords,
   rowsByParent,
   textSearch,
 } from "@kasse/db";
@@ -64,35 +64,13 @@ export function createStoreService(db: Db) {
     }));
   }
 
+  const stores = liveRecords(db, store, "Store", { name: store.name });
   const service = {
-    async retrieve(id: string): Promise<Store> {
-      const rows = await db
-        .select()
-        .from(store)
-        .where(and(eq(store.id, id), live));
-      if (rows.length === 0) throw errors.notFound(`Store with id: ${id} was not found`);
-      return (await withCurrencies(rows, db))[0]!;
-    },
+    retrieve: async (id: string): Promise<Store> => (await withCurrencies([await stores.retrieve(id)], db))[0]!,
 
-    async list(filters: StoreFilters, page: Paging & { order?: string }): Promise<{ items: Store[]; count: number }> {
-      const where = and(live, ...conditions(filters));
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(store)
-          .where(where)
-          .orderBy(
-            ...orderBy(
-              page.order,
-              { created_at: store.created_at, updated_at: store.updated_at, name: store.name },
-              store.id,
-            ),
-          )
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ count: count() }).from(store).where(where),
-      ]);
-      return { items: await withCurrencies(rows, db), count: total?.count ?? 0 };
+    async list(filters: StoreFilters, page: ListPaging): Promise<{ items: Store[]; count: number }> {
+      const { items, count } = await stores.list(conditions(filters), page);
+      return { items: await withCurrencies(items, db), count };
     },
 
     /** The store, created with `defaults` the first time it is asked for. */

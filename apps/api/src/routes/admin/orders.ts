@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { Amount, Count, errors, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
 import {
   FULFILLMENT_STATUSES,
@@ -116,6 +116,13 @@ const WithReturn = { 200: Type.Object({ order: AdminOrderView, return: ReturnVie
 
 /** The admin making the request, for the order change log. */
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/** The order and fulfillment of a `/orders/:id/fulfillments/:fulfillment_id/...` path, and who acts on them. */
+const fulfillmentOf = (request: FastifyRequest & { params: Static<typeof FulfillmentParams> }) => ({
+  order_id: request.params.id,
+  fulfillment_id: request.params.fulfillment_id,
+  actor: actor(request),
+});
 
 /**
  * Admin orders (docs/CONTRACT.md): list with the contract's filters, retrieve, update, the change log;
@@ -246,11 +253,7 @@ export default async function orders(app: App): Promise<void> {
     "/orders/:id/fulfillments/:fulfillment_id/cancel",
     { schema: { params: FulfillmentParams, response: One } },
     async (request) => {
-      await app.infra.engine.execute(cancelFulfillmentWorkflow, {
-        order_id: request.params.id,
-        fulfillment_id: request.params.fulfillment_id,
-        actor: actor(request),
-      });
+      await app.infra.engine.execute(cancelFulfillmentWorkflow, fulfillmentOf(request));
       return respond(request.params.id);
     },
   );
@@ -260,10 +263,8 @@ export default async function orders(app: App): Promise<void> {
     { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate), response: One } },
     async (request) => {
       await app.infra.engine.execute(createShipmentWorkflow, {
-        order_id: request.params.id,
-        fulfillment_id: request.params.fulfillment_id,
+        ...fulfillmentOf(request),
         shipment: request.body ?? {},
-        actor: actor(request),
       });
       return respond(request.params.id);
     },
@@ -273,11 +274,7 @@ export default async function orders(app: App): Promise<void> {
     "/orders/:id/fulfillments/:fulfillment_id/mark-as-delivered",
     { schema: { params: FulfillmentParams, response: One } },
     async (request) => {
-      await app.infra.engine.execute(markDeliveredWorkflow, {
-        order_id: request.params.id,
-        fulfillment_id: request.params.fulfillment_id,
-        actor: actor(request),
-      });
+      await app.infra.engine.execute(markDeliveredWorkflow, fulfillmentOf(request));
       return respond(request.params.id);
     },
   );

@@ -47,34 +47,39 @@ beforeAll(async () => {
     },
     location.id,
   );
-  mug = await createFixtureProduct(
-    t,
-    {
-      title: "Mug",
-      ...inChannel,
-      variants: [{ title: "One", size: "One", stock: 100, prices: [{ currency_code: "eur", amount: 500 }] }],
-    },
-    location.id,
+  /** A product in `channelId` with one variant (`size`, its title too) of `stock` units at `amount` eur. */
+  const oneVariant = (
+    title: string,
+    product: { status: "published" | "draft"; channelId: string },
+    variant: { size: string; stock: number; amount: number },
+  ) =>
+    createFixtureProduct(
+      t,
+      {
+        title,
+        status: product.status,
+        sales_channels: [{ id: product.channelId }],
+        variants: [
+          {
+            title: variant.size,
+            size: variant.size,
+            stock: variant.stock,
+            prices: [{ currency_code: "eur", amount: variant.amount }],
+          },
+        ],
+      },
+      location.id,
+    );
+  mug = await oneVariant(
+    "Mug",
+    { status: "published", channelId: channel.id },
+    { size: "One", stock: 100, amount: 500 },
   );
-  draft = await createFixtureProduct(
-    t,
-    {
-      title: "Draft",
-      status: "draft",
-      sales_channels: [{ id: channel.id }],
-      variants: [{ title: "D", size: "D", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }],
-    },
-    location.id,
-  );
-  elsewhere = await createFixtureProduct(
-    t,
-    {
-      title: "Retail only",
-      status: "published",
-      sales_channels: [{ id: other.id }],
-      variants: [{ title: "R", size: "R", stock: 5, prices: [{ currency_code: "eur", amount: 100 }] }],
-    },
-    location.id,
+  draft = await oneVariant("Draft", { status: "draft", channelId: channel.id }, { size: "D", stock: 5, amount: 100 });
+  elsewhere = await oneVariant(
+    "Retail only",
+    { status: "published", channelId: other.id },
+    { size: "R", stock: 5, amount: 100 },
   );
   standard = await m.fulfillment.createOption({
     name: "Standard",

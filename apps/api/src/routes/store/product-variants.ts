@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { parseFields, project } from "../../http/fields";
+import { parseFields, project, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";
 import { catalogAnswer } from "./catalog-cache";
@@ -44,21 +45,42 @@ export default async function productVariants(app: App): Promise<void> {
     }
   }
 
+  /**
+   * A store variant answer (cached unless it asks for inventory): `read` gets the request's sales
+   * channels, its `fields` and the pricing context of its region or currency and customer groups.
+   */
+  function variantAnswer<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: { fields?: string; region_id?: string; currency_code?: string; sales_channel_id?: string[] },
+    read: (scope: {
+      channels: string[];
+      selection: FieldSelection;
+      pricing: Awaited<ReturnType<typeof pricingContext>>;
+    }) => Promise<T>,
+  ) {
+    const selection = parseFields(query.fields);
+    const channels = storeChannels(request, query.sales_channel_id);
+    return catalogAnswer(
+      app,
+      request,
+      reply,
+      { channels, selection, inventoryPath: "inventory_quantity" },
+      async (groups) => read({ channels, selection, pricing: await pricingContext(app, query, groups) }),
+    );
+  }
+
   app.get(
     "/product-variants",
     { schema: { querystring: ListVariants, response: ListAnswer("variants", StoreVariantView) } },
     async (request, reply) => {
       const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, product_id, ...filters } =
         request.query;
-      const selection = parseFields(fields);
-      const channels = storeChannels(request, sales_channel_id);
-      return catalogAnswer(
-        app,
+      return variantAnswer(
         request,
         reply,
-        { channels, selection, inventoryPath: "inventory_quantity" },
-        async (groups) => {
-          const pricing = await pricingContext(app, { region_id, currency_code }, groups);
+        { fields, region_id, currency_code, sales_channel_id },
+        async ({ channels, selection, pricing }) => {
           const visible = await visibleProductIds(channels, product_id);
           if (visible.length === 0) return listResponse("variants", [], 0, { limit, offset });
           const { items, count } = await products.listVariants(
@@ -76,25 +98,15 @@ export default async function productVariants(app: App): Promise<void> {
     "/product-variants/:id",
     { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } },
     async (request, reply) => {
-      const { fields, region_id, currency_code, sales_channel_id } = request.query;
-      const selection = parseFields(fields);
-      const channels = storeChannels(request, sales_channel_id);
-      return catalogAnswer(
-        app,
-        request,
-        reply,
-        { channels, selection, inventoryPath: "inventory_quantity" },
-        async (groups) => {
-          const pricing = await pricingContext(app, { region_id, currency_code }, groups);
-          const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
-          const variant = items[0];
-          const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
-          if (!variant || visible.length === 0)
-            throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
-          const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
-          return { variant: project(shaped!, selection) };
-        },
-      );
+      return variantAnswer(request, reply, request.query, async ({ channels, selection, pricing }) => {
+        const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });
+        const variant = items[0];
+        const visible = variant ? await visibleProductIds(channels, [variant.product_id]) : [];
+        if (!variant || visible.length === 0)
+          throw errors.notFound(`Variant with id: ${request.params.id} was not found`);
+        const [shaped] = await storeVariants(app, [variant], { salesChannelIds: channels, pricing }, selection, "");
+        return { variant: project(shaped!, selection) };
+      });
     },
   );
 }

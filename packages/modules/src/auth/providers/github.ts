@@ -1,5 +1,5 @@
 import { errors } from "@kasse/db";
-import { oauth2Provider, type OAuth2Options } from "./oauth2";
+import { knownProviderOptions, oauth2Provider, profileText as text, type KnownProviderOptions } from "./oauth2";
 import type { AuthProvider } from "./types";
 
 /** GitHub's endpoints; each can be overridden (GitHub Enterprise, a test identity provider). */
@@ -10,10 +10,7 @@ export const GITHUB_DEFAULTS = {
   emailsUrl: "https://api.github.com/user/emails",
 };
 
-export type GithubOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> &
-  Partial<typeof GITHUB_DEFAULTS>;
-
-const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+export type GithubOptions = KnownProviderOptions<typeof GITHUB_DEFAULTS>;
 
 /**
  * GitHub OAuth. The identity is keyed by the numeric user id (logins can be renamed). When the
@@ -25,14 +22,7 @@ export function githubProvider(options: GithubOptions): AuthProvider {
   const emailsUrl = options.emailsUrl ?? GITHUB_DEFAULTS.emailsUrl;
   return oauth2Provider({
     id: "github",
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    callbackUrl: options.callbackUrl,
-    stateSecret: options.stateSecret,
-    fetch: options.fetch,
-    authorizeUrl: options.authorizeUrl ?? GITHUB_DEFAULTS.authorizeUrl,
-    tokenUrl: options.tokenUrl ?? GITHUB_DEFAULTS.tokenUrl,
-    userinfoUrl: options.userinfoUrl ?? GITHUB_DEFAULTS.userinfoUrl,
+    ...knownProviderOptions(options, GITHUB_DEFAULTS),
     scope: "read:user user:email",
     async profile(user, accessToken, http) {
       const id = typeof user.id === "number" || typeof user.id === "string" ? String(user.id) : undefined;

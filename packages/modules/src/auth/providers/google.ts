@@ -1,5 +1,5 @@
 import { errors } from "@kasse/db";
-import { oauth2Provider, type OAuth2Options } from "./oauth2";
+import { knownProviderOptions, oauth2Provider, profileText as text, type KnownProviderOptions } from "./oauth2";
 import type { AuthProvider } from "./types";
 
 /** Google's endpoints; each can be overridden (a proxy, a test identity provider). */
@@ -9,10 +9,7 @@ export const GOOGLE_DEFAULTS = {
   userinfoUrl: "https://openidconnect.googleapis.com/v1/userinfo",
 };
 
-export type GoogleOptions = Pick<OAuth2Options, "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"> &
-  Partial<typeof GOOGLE_DEFAULTS>;
-
-const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+export type GoogleOptions = KnownProviderOptions<typeof GOOGLE_DEFAULTS>;
 
 /**
  * Google (OpenID Connect). The identity is keyed by the OpenID `sub`; an account whose email
@@ -23,14 +20,7 @@ const text = (value: unknown) => (typeof value === "string" && value ? value : u
 export function googleProvider(options: GoogleOptions): AuthProvider {
   return oauth2Provider({
     id: "google",
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    callbackUrl: options.callbackUrl,
-    stateSecret: options.stateSecret,
-    fetch: options.fetch,
-    authorizeUrl: options.authorizeUrl ?? GOOGLE_DEFAULTS.authorizeUrl,
-    tokenUrl: options.tokenUrl ?? GOOGLE_DEFAULTS.tokenUrl,
-    userinfoUrl: options.userinfoUrl ?? GOOGLE_DEFAULTS.userinfoUrl,
+    ...knownProviderOptions(options, GOOGLE_DEFAULTS),
     scope: "openid email profile",
     async profile(userinfo) {
       const sub = text(userinfo.sub);

@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { errors, isKasseError, type Db } from "@kasse/db";
-import { createOneTimeTokenService } from "../one-time-tokens";
+import { errors, isKasseError } from "@kasse/db";
 import type { AuthIdentity } from "../schema";
 import type { AuthProvider, IdentityStore, ProviderInput } from "./types";
 
@@ -29,6 +28,37 @@ export interface OAuth2Options {
   profile(userinfo: Record<string, unknown>, accessToken: string, http: OAuthHttp): Promise<OAuthProfile>;
   fetch?: typeof fetch;
 }
+
+/** The endpoints a known provider has by default (`GOOGLE_DEFAULTS`, `GITHUB_DEFAULTS`). */
+type Endpoints = Pick<OAuth2Options, "authorizeUrl" | "tokenUrl" | "userinfoUrl">;
+
+/** What configures a known provider: the credentials and callback, and any of its endpoints overridden. */
+export type KnownProviderOptions<Defaults extends Endpoints> = Pick<
+  OAuth2Options,
+  "clientId" | "clientSecret" | "callbackUrl" | "stateSecret" | "fetch"
+> &
+  Partial<Defaults>;
+
+/** A known provider's options for {@link oauth2Provider}: the credentials given, each endpoint given or its default. */
+export function knownProviderOptions<Defaults extends Endpoints>(
+  options: KnownProviderOptions<Defaults>,
+  defaults: Defaults,
+) {
+  return {
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    callbackUrl: options.callbackUrl,
+    stateSecret: options.stateSecret,
+    fetch: options.fetch,
+    authorizeUrl: options.authorizeUrl ?? defaults.authorizeUrl,
+    tokenUrl: options.tokenUrl ?? defaults.tokenUrl,
+    userinfoUrl: options.userinfoUrl ?? defaults.userinfoUrl,
+  };
+}
+
+/** A profile field that is a non-empty string, else undefined. */
+export const profileText = (value: unknown): string | undefined =>
+  typeof value === "string" && value ? value : undefined;
 
 /** JSON over HTTP as the provider's calls need it. */
 export interface OAuthHttp {
@@ -132,11 +162,11 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
   return {
     id: options.id,
 
-    async authenticate(input: ProviderInput, _store: IdentityStore, tx: Db) {
+    async authenticate(input: ProviderInput, store: IdentityStore) {
       const actorType = actorTypeOf(input);
       const nonce = randomBytes(24).toString("base64url");
       const verifier = randomBytes(48).toString("base64url");
-      await createOneTimeTokenService(tx).issue({
+      await store.tokens.issue({
         kind: "oauth_state",
         secret: nonce,
         actor_type: actorType,
@@ -162,13 +192,13 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
       throw notApplicable("register");
     },
 
-    async validateCallback(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity> {
+    async validateCallback(input: ProviderInput, store: IdentityStore): Promise<AuthIdentity> {
       const actorType = actorTypeOf(input);
       const { code, state } = input.query ?? {};
       if (typeof code !== "string" || !code || typeof state !== "string" || !state)
         throw errors.unauthorized("The callback needs 'code' and 'state'");
       const { n } = decodeState(state, actorType);
-      const issued = await createOneTimeTokenService(tx).consume("oauth_state", n, {
+      const issued = await store.tokens.consume("oauth_state", n, {
         actor_type: actorType,
         provider: options.id,
       });

@@ -1,4 +1,4 @@
-import type { Db } from "@kasse/db";
+import type { OneTimeTokenService } from "../one-time-tokens";
 import type { AuthIdentity, ProviderIdentityRow } from "../schema";
 
 /** What a provider operation receives from the HTTP layer. */
@@ -16,7 +16,7 @@ export interface ProviderInput {
 /** What `authenticate` answers: the signed-in identity, or (OAuth) where to send the browser. */
 export type AuthResult = { identity: AuthIdentity; location?: undefined } | { identity?: undefined; location: string };
 
-/** The identity storage a provider works with, already bound to the caller's transaction. */
+/** The identity storage a provider works with, already bound to the caller's transaction (its one-time tokens too). */
 export interface IdentityStore {
   /** The identity owning `(provider, entity_id)`, with its provider identities, or null. */
   findByProvider(provider: string, entityId: string): Promise<AuthIdentity | null>;
@@ -33,6 +33,8 @@ export interface IdentityStore {
     patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null },
   ): Promise<ProviderIdentityRow>;
   retrieve(id: string): Promise<AuthIdentity>;
+  /** One-time tokens (an OAuth sign-in's `state`), in the same transaction. */
+  tokens: Pick<OneTimeTokenService, "issue" | "consume">;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface IdentityStore {
 export interface AuthProvider {
   /** The provider's id as used in routes and in `provider_identity.provider`: `emailpass`, `google`, ... */
   readonly id: string;
-  authenticate(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthResult>;
-  register(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity>;
-  validateCallback(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity>;
-  update(input: ProviderInput, store: IdentityStore, tx: Db): Promise<AuthIdentity>;
+  authenticate(input: ProviderInput, store: IdentityStore): Promise<AuthResult>;
+  register(input: ProviderInput, store: IdentityStore): Promise<AuthIdentity>;
+  validateCallback(input: ProviderInput, store: IdentityStore): Promise<AuthIdentity>;
+  update(input: ProviderInput, store: IdentityStore): Promise<AuthIdentity>;
 }

@@ -1,0 +1,19 @@
+import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword } from "@kasse/modules/auth";
+import type { WorkflowContext } from "@kasse/workflows";
+
+/** The emailpass hash of a new account's password, at the process's scrypt cost (`scryptLogN`, default 15). */
+export const hashAccountPassword = (password: string, scryptLogN: number | undefined): Promise<string> =>
+  hashPassword(password, { ...DEFAULT_SCRYPT, logN: scryptLogN ?? DEFAULT_SCRYPT.logN });
+
+/** Runs the step creating the emailpass identity of `email` with the password's hash (a secret field of the step). */
+export const createEmailpassIdentity = (
+  ctx: WorkflowContext,
+  email: string,
+  passwordHash: string | null,
+): Promise<{ id: string }> =>
+  ctx.run(createAuthIdentityStep, {
+    provider: EMAILPASS,
+    entity_id: email,
+    user_metadata: null,
+    provider_metadata: { password: passwordHash },
+  });
