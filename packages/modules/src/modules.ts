@@ -25,6 +25,7 @@ import {
   createOrderTransferService,
   createReturnReasonService,
   createReturnService,
+  createReturnChangeService,
 } from "./order";
 import { createPaymentService } from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
@@ -118,6 +119,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     order: () => createOrderService(db),
     returnReason: () => createReturnReasonService(db),
     orderReturn: () => createReturnService(db),
+    returnChange: () => createReturnChangeService(db),
     orderTransfer: () => createOrderTransferService(db),
     events: () => createEventService(db),
     webhooks: () =>

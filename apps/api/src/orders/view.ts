@@ -111,6 +111,7 @@ function shape(
         delivered_quantity: item.delivered_quantity,
         return_requested_quantity: item.return_requested_quantity,
         return_received_quantity: item.return_received_quantity,
+        return_dismissed_quantity: 0,
       },
     })),
     shipping_methods: order.shipping_methods.map(({ deleted_at: _d, ...method }) => method),

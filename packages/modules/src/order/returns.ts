@@ -13,8 +13,8 @@ import {
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
 
-/** A return with its items. */
-export type OrderReturn = OrderReturnRow & { items: OrderReturnItemRow[] };
+/** A return with its items (`item_id`: the order line, as Medusa names it). */
+export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
 
 /** Units of one order line received back. */
 export interface ReceivedLine {
@@ -76,7 +76,13 @@ export function createReturnService(db: Db) {
 
   const service = {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
-    async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined): Promise<OrderReturn> {
+    async create(
+      orderId: string,
+      input: ReturnCreate,
+      actor: OrderActor | undefined,
+      /** The id reserved for it by a confirmed return request (see `createReturnChangeService`). */
+      reservedId?: string,
+    ): Promise<OrderReturn> {
       const reasonIds = [...new Set(input.items.flatMap((i) => (i.reason_id ? [i.reason_id] : [])))];
       const known = await createReturnReasonService(db).existing(reasonIds);
       const unknown = reasonIds.find((id) => !known.has(id));
@@ -87,7 +93,7 @@ export function createReturnService(db: Db) {
         action: "return_requested",
         actor,
       });
-      const id = generateId("ret");
+      const id = reservedId ?? generateId("ret");
       await db
         .insert(orderReturn)
         .values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
@@ -245,5 +251,5 @@ export type ReturnService = ReturnType<typeof createReturnService>;
 
 async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   const items = await rowsByParent(tx, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
-  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
+  return rows.map((row) => ({ ...row, items: items.get(row.id)!.map((i) => ({ ...i, item_id: i.line_item_id })) }));
 }

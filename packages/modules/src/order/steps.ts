@@ -118,8 +118,16 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
-  invoke: async (input: { order_id: string; return: ReturnCreate; actor?: OrderActor | null }, ctx) => {
-    const created = await ctx.modules.orderReturn.create(input.order_id, input.return, input.actor ?? undefined);
+  invoke: async (
+    input: { order_id: string; return: ReturnCreate; return_id?: string | null; actor?: OrderActor | null },
+    ctx,
+  ) => {
+    const created = await ctx.modules.orderReturn.create(
+      input.order_id,
+      input.return,
+      input.actor ?? undefined,
+      input.return_id ?? undefined,
+    );
     await ctx.emit("order.return_requested", { order_id: input.order_id, return_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
@@ -155,6 +163,34 @@ export const receiveReturnStep = step("receive-return", {
   },
   compensate: async (receipt: ReturnReceipt, ctx) => {
     await ctx.modules.orderReturn.undoReceipt(receipt);
+  },
+});
+
+/**
+ * Confirms a pending return request (Medusa's order-change protocol): outputs the return it asks
+ * for, with the id reserved for it. Compensation makes the request pending again.
+ */
+export const confirmReturnRequestStep = step("confirm-return-request", {
+  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
+    const confirmed = await ctx.modules.returnChange.confirmRequest(input.return_id, input.actor ?? undefined);
+    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.returnChange.reopen(id);
+  },
+});
+
+/**
+ * Confirms a pending receipt of a return: outputs the lines counted back. Compensation makes the
+ * receipt pending again.
+ */
+export const confirmReturnReceiptStep = step("confirm-return-receipt", {
+  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
+    const confirmed = await ctx.modules.returnChange.confirmReceipt(input.return_id, input.actor ?? undefined);
+    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.returnChange.reopen(id);
   },
 });
 
