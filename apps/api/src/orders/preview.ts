@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, MoneyView, OrNull } from "@kasse/db";
+import { Extend, OrNull } from "@kasse/db";
 import { ReturnChangeActionView, ReturnChangeView, type Order, type ReturnChange } from "@kasse/modules/order";
 import type { Modules } from "@kasse/modules";
 import { always, parseFields, project } from "../http/fields";
 import { orderView } from "./view";
-import { adminOrderViews, AdminOrderView } from "./admin-extras";
+import { adminOrderViews, AdminOrderView, withReturnRequestedTotals } from "./admin-extras";
 
 const adminProperties = (AdminOrderView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
 const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[0];
@@ -16,14 +16,8 @@ const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[
  * their value to `return_requested_total`), a receipt to `return_received_quantity`.
  */
 export const OrderPreviewView = Extend(AdminOrderView, {
-  items: Type.Array(
-    Extend(AdminLineView, {
-      actions: Type.Optional(Type.Array(ReturnChangeActionView)),
-      return_requested_total: Type.Optional(MoneyView()),
-    }),
-  ),
+  items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(ReturnChangeActionView)) })),
   order_change: Type.Optional(OrNull(ReturnChangeView)),
-  return_requested_total: Type.Optional(MoneyView()),
 });
 
 type AdminOrder = Awaited<ReturnType<typeof adminOrderViews>>[number];
@@ -35,22 +29,17 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
   for (const action of change.actions)
     byLine.set(action.reference_id, [...(byLine.get(action.reference_id) ?? []), action]);
   const stage = change.change_type === "return_request" ? "return_requested_quantity" : "return_received_quantity";
-  let requestedTotal = 0;
   const items = order.items.map((item) => {
     const actions = byLine.get(item.id) ?? [];
     const moved = actions.reduce((sum, a) => sum + a.details.quantity, 0);
-    const lineRequested = change.change_type === "return_request" ? moved : 0;
-    const value = item.quantity > 0 ? Math.round((item.total * lineRequested) / item.quantity) : 0;
-    requestedTotal += value;
     return {
       ...item,
       [stage]: item[stage] + moved,
       detail: { ...item.detail, [stage]: item.detail[stage] + moved },
       actions,
-      return_requested_total: value,
     };
   });
-  return { ...order, items, order_change: change, return_requested_total: requestedTotal };
+  return withReturnRequestedTotals({ ...order, items, order_change: change });
 }
 
 /** The order's preview (see {@link OrderPreviewView}), shaped by `fields`. */

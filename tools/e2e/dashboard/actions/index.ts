@@ -6,12 +6,14 @@ import { createProduct } from "./product-create";
 import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
+import { createAndReceiveReturn } from "./order-return";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
   customersAndGroups,
   fulfilShipDeliverCaptureRefund,
   cancelOrder,
+  createAndReceiveReturn,
   editStock,
   uploadProductImage,
   createPriceList,
