@@ -65,12 +65,18 @@ function changeView(row: OrderReturnChangeRow) {
   return { ...row, actions: row.actions.map((a) => actionView(row, a)) };
 }
 
+/** A return, or one whose request is still pending: `open`, no location until one is chosen. */
+type ReturnOrDraft = Omit<OrderReturn, "status" | "location_id"> & {
+  status: OrderReturn["status"] | "open";
+  location_id: string | null;
+};
+
 /** A return whose request is still pending, shaped as a return: `open`, its items the request's actions. */
-function draftReturn(row: OrderReturnChangeRow): OrderReturn & { location_id: string | null } {
+function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
   return {
     id: row.return_id,
     order_id: row.order_id,
-    status: "open" as OrderReturn["status"],
+    status: "open",
     location_id: row.location_id,
     received_at: null,
     canceled_at: null,
@@ -90,7 +96,7 @@ function draftReturn(row: OrderReturnChangeRow): OrderReturn & { location_id: st
       updated_at: new Date(a.created_at),
       deleted_at: null,
     })),
-  } as OrderReturn & { location_id: string | null };
+  };
 }
 
 /**
@@ -269,10 +275,19 @@ export function createReturnChangeService(db: Db) {
     });
   }
 
-  /** Marks a pending change confirmed (the first step of its saga); at least one action is needed. */
-  async function confirm(returnId: string, type: ReturnChangeType, actor: OrderActor | undefined) {
+  /**
+   * Marks a pending change confirmed (the first step of its saga): at least one action is needed,
+   * and whatever `check` asks of the change.
+   */
+  async function confirm(
+    returnId: string,
+    type: ReturnChangeType,
+    actor: OrderActor | undefined,
+    check?: (row: OrderReturnChangeRow) => void,
+  ) {
     return transaction(db, async (tx) => {
       const row = await lockPending(returnId, type, tx);
+      check?.(row);
       if (row.actions.length === 0)
         throw errors.invalidData(
           `Return ${returnId} has no items to ${type === "return_request" ? "request" : "receive"}`,
@@ -327,22 +342,20 @@ export function createReturnChangeService(db: Db) {
      * return's items. It needs a location and at least one item.
      */
     async confirmRequest(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedRequest> {
-      return transaction(db, async (tx) => {
-        const pending = await lockPending(returnId, "return_request", tx);
+      const row = await confirm(returnId, "return_request", actor, (pending) => {
         if (!pending.location_id)
           throw errors.invalidData(`Return ${returnId} has no location to receive its items at`);
-        const row = await createReturnChangeService(tx).confirmChange(returnId, "return_request", actor);
-        return {
-          change_id: row.id,
-          order_id: row.order_id,
-          return_id: row.return_id,
-          return: {
-            location_id: pending.location_id,
-            items: row.actions.map((a) => ({ id: a.item_id, quantity: a.quantity, reason_id: a.reason_id })),
-            metadata: row.metadata,
-          },
-        };
       });
+      return {
+        change_id: row.id,
+        order_id: row.order_id,
+        return_id: row.return_id,
+        return: {
+          location_id: row.location_id!,
+          items: row.actions.map((a) => ({ id: a.item_id, quantity: a.quantity, reason_id: a.reason_id })),
+          metadata: row.metadata,
+        },
+      };
     },
 
     /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */
@@ -378,7 +391,7 @@ export function createReturnChangeService(db: Db) {
 
     /** Confirms a pending receipt (the receive-return saga's first step): its actions are what came back. */
     async confirmReceipt(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedReceipt> {
-      const row = await service.confirmChange(returnId, "return_receive", actor);
+      const row = await confirm(returnId, "return_receive", actor);
       return {
         change_id: row.id,
         order_id: row.order_id,
@@ -387,14 +400,24 @@ export function createReturnChangeService(db: Db) {
       };
     },
 
-    confirmChange: confirm,
-
-    /** Makes a confirmed change pending again (the compensation of a confirmation). */
+    /**
+     * Makes a confirmed change pending again (the compensation of a confirmation). Should the
+     * order have begun another change meanwhile (none was pending once this one was confirmed),
+     * this one is deleted instead: an order has one pending change, and nothing of it was applied.
+     */
     async reopen(changeId: string): Promise<void> {
-      await db
-        .update(orderReturnChange)
-        .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: new Date() })
-        .where(and(eq(orderReturnChange.id, changeId), eq(orderReturnChange.status, "confirmed")));
+      const confirmed = and(eq(orderReturnChange.id, changeId), eq(orderReturnChange.status, "confirmed"));
+      try {
+        await transaction(db, (tx) =>
+          tx
+            .update(orderReturnChange)
+            .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: new Date() })
+            .where(confirmed),
+        );
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        await db.delete(orderReturnChange).where(confirmed);
+      }
     },
 
     /** The order's pending return change, if any. */
@@ -407,7 +430,7 @@ export function createReturnChangeService(db: Db) {
     },
 
     /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
-    async retrieveReturn(id: string): Promise<OrderReturn & { location_id: string | null }> {
+    async retrieveReturn(id: string): Promise<ReturnOrDraft> {
       const [draft] = await db
         .select()
         .from(orderReturnChange)
