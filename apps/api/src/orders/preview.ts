@@ -13,7 +13,9 @@ const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[
  * The order as it would be once its pending return change is confirmed (Medusa's order preview):
  * `order_change` is that change (absent when none is pending), each line carries the change's
  * `actions` on it, a request adds its quantities to the lines' `return_requested_quantity` (and
- * their value to `return_requested_total`), a receipt to `return_received_quantity`.
+ * their value to `return_requested_total`), a receipt to `return_received_quantity` (and, in
+ * `detail`, where Medusa counts the units asked back and not yet received, takes them off
+ * `return_requested_quantity`).
  */
 export const OrderPreviewView = Extend(AdminOrderView, {
   items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(ReturnChangeActionView)) })),
@@ -28,16 +30,28 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
   const byLine = new Map<string, ReturnChange["actions"]>();
   for (const action of change.actions)
     byLine.set(action.reference_id, [...(byLine.get(action.reference_id) ?? []), action]);
-  const stage = change.change_type === "return_request" ? "return_requested_quantity" : "return_received_quantity";
+  const request = change.change_type === "return_request";
   const items = order.items.map((item) => {
     const actions = byLine.get(item.id) ?? [];
     const moved = actions.reduce((sum, a) => sum + a.details.quantity, 0);
-    return {
-      ...item,
-      [stage]: item[stage] + moved,
-      detail: { ...item.detail, [stage]: item.detail[stage] + moved },
-      actions,
-    };
+    const { detail } = item;
+    return request
+      ? {
+          ...item,
+          return_requested_quantity: item.return_requested_quantity + moved,
+          detail: { ...detail, return_requested_quantity: detail.return_requested_quantity + moved },
+          actions,
+        }
+      : {
+          ...item,
+          return_received_quantity: item.return_received_quantity + moved,
+          detail: {
+            ...detail,
+            return_requested_quantity: detail.return_requested_quantity - moved,
+            return_received_quantity: detail.return_received_quantity + moved,
+          },
+          actions,
+        };
   });
   return withReturnRequestedTotals({ ...order, items, order_change: change });
 }

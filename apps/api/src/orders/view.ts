@@ -109,7 +109,8 @@ function shape(
         fulfilled_quantity: item.fulfilled_quantity,
         shipped_quantity: item.shipped_quantity,
         delivered_quantity: item.delivered_quantity,
-        return_requested_quantity: item.return_requested_quantity,
+        // Medusa's meaning here: asked back and not received yet (Kasse's top-level count keeps every unit asked back).
+        return_requested_quantity: item.return_requested_quantity - item.return_received_quantity,
         return_received_quantity: item.return_received_quantity,
         return_dismissed_quantity: 0,
       },
