@@ -20,16 +20,18 @@ export interface ReceiveReturnInput {
  * Receives units of a return (all still outstanding, or the `items` given, or those its pending
  * receipt counted): the return and its order lines record the received quantities
  * (`partially_received` until every unit is back), and those units go back into stock at the
- * return's location. Each step is undone if the next fails.
+ * return's location, except the ones the receipt counted damaged (dismissed). Each step is undone
+ * if the next fails.
  */
 export const receiveReturnWorkflow = workflow("receive-return", async (input: ReceiveReturnInput, ctx) => {
-  const receive = input.pending_receipt
-    ? (await ctx.run(confirmReturnReceiptStep, { return_id: input.return_id, actor: input.actor ?? null })).receive
-    : (input.receive ?? {});
+  const counted = input.pending_receipt
+    ? await ctx.run(confirmReturnReceiptStep, { return_id: input.return_id, actor: input.actor ?? null })
+    : { receive: input.receive ?? {}, dismiss: [] };
   const received = await ctx.run(receiveReturnStep, {
     return_id: input.return_id,
     order_id: input.order_id ?? null,
-    receive,
+    receive: counted.receive,
+    dismiss: counted.dismiss,
     actor: input.actor ?? null,
   });
   if (received.restock.length) await ctx.run(receiveVariantsStep, received.restock);

@@ -13,8 +13,9 @@ const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[
  * The order as it would be once its pending return change is confirmed (Medusa's order preview):
  * `order_change` is that change (absent when none is pending), each line carries the change's
  * `actions` on it, a request adds its quantities to the lines' `return_requested_quantity` (and
- * their value to `return_requested_total`), a receipt to `return_received_quantity` (and, in
- * `detail`, where Medusa counts the units asked back and not yet received, takes them off
+ * their value to `return_requested_total`), a receipt to `return_received_quantity` (its damaged
+ * units also to `return_dismissed_quantity`; in `detail`, where Medusa counts the units asked back
+ * and not yet received, the received ones apart from the dismissed ones, it takes them off
  * `return_requested_quantity`).
  */
 export const OrderPreviewView = Extend(AdminOrderView, {
@@ -34,6 +35,9 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
   const items = order.items.map((item) => {
     const actions = byLine.get(item.id) ?? [];
     const moved = actions.reduce((sum, a) => sum + a.details.quantity, 0);
+    const damaged = actions
+      .filter((a) => a.action === "RECEIVE_DAMAGED_RETURN_ITEM")
+      .reduce((sum, a) => sum + a.details.quantity, 0);
     const { detail } = item;
     return request
       ? {
@@ -45,10 +49,12 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
       : {
           ...item,
           return_received_quantity: item.return_received_quantity + moved,
+          return_dismissed_quantity: item.return_dismissed_quantity + damaged,
           detail: {
             ...detail,
             return_requested_quantity: detail.return_requested_quantity - moved,
-            return_received_quantity: detail.return_received_quantity + moved,
+            return_received_quantity: detail.return_received_quantity + moved - damaged,
+            return_dismissed_quantity: detail.return_dismissed_quantity + damaged,
           },
           actions,
         };

@@ -111,8 +111,9 @@ function shape(
         delivered_quantity: item.delivered_quantity,
         // Medusa's meaning here: asked back and not received yet (Kasse's top-level count keeps every unit asked back).
         return_requested_quantity: item.return_requested_quantity - item.return_received_quantity,
-        return_received_quantity: item.return_received_quantity,
-        return_dismissed_quantity: 0,
+        // Received back into stock; the damaged ones are dismissed, as Medusa counts them apart.
+        return_received_quantity: item.return_received_quantity - item.return_dismissed_quantity,
+        return_dismissed_quantity: item.return_dismissed_quantity,
       },
     })),
     shipping_methods: order.shipping_methods.map(({ deleted_at: _d, ...method }) => method),

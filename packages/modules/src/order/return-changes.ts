@@ -32,19 +32,19 @@ export interface ConfirmedRequest {
   return: ReturnCreate;
 }
 
-/** What confirming a receipt hands the receive-return saga. */
+/** What confirming a receipt hands the receive-return saga: the units to restock, and those damaged. */
 export interface ConfirmedReceipt {
   change_id: string;
   order_id: string;
   return_id: string;
   receive: ReturnReceive;
+  dismiss: Array<{ id: string; quantity: number }>;
 }
 
+const receiptAction = (damaged: boolean): ReturnChangeActionName =>
+  damaged ? "RECEIVE_DAMAGED_RETURN_ITEM" : "RECEIVE_RETURN_ITEM";
+
 const KIND: Record<ReturnChangeType, string> = { return_request: "request", return_receive: "receipt" };
-const ACTION: Record<ReturnChangeType, ReturnChangeActionName> = {
-  return_request: "RETURN_ITEM",
-  return_receive: "RECEIVE_RETURN_ITEM",
-};
 
 function actionView(row: OrderReturnChangeRow, a: ReturnChangeAction) {
   return {
@@ -91,6 +91,7 @@ function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
       item_id: a.item_id,
       quantity: a.quantity,
       received_quantity: 0,
+      damaged_quantity: 0,
       reason_id: a.reason_id,
       created_at: new Date(a.created_at),
       updated_at: new Date(a.created_at),
@@ -177,20 +178,30 @@ export function createReturnChangeService(db: Db) {
     return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
   }
 
+  /**
+   * Refuses `quantity` of line `itemId` beyond its limit, less what the change's other actions on
+   * the line (but `exceptActionId`) already take: a receipt's units received and damaged come
+   * out of the same outstanding units.
+   */
   function checkQuantity(
     type: ReturnChangeType,
     row: OrderReturnChangeRow,
     limits: Map<string, number>,
     itemId: string,
     quantity: number,
+    exceptActionId?: string,
   ) {
-    const left = limits.get(itemId);
-    if (left === undefined)
+    const limit = limits.get(itemId);
+    if (limit === undefined)
       throw errors.invalidData(
         type === "return_request"
           ? `Item ${itemId} is not on order ${row.order_id}`
           : `Item ${itemId} is not on return ${row.return_id}`,
       );
+    const taken = row.actions
+      .filter((a) => a.item_id === itemId && a.id !== exceptActionId)
+      .reduce((sum, a) => sum + a.quantity, 0);
+    const left = Math.max(0, limit - taken);
     if (quantity > left)
       throw errors.invalidData(
         type === "return_request"
@@ -202,51 +213,59 @@ export function createReturnChangeService(db: Db) {
   const limitsFor = (type: ReturnChangeType, row: OrderReturnChangeRow, tx: Db) =>
     type === "return_request" ? returnable(row.order_id, tx) : outstanding(row.return_id, tx);
 
-  /** Adds items (order line ids) to a pending change as actions; a line already on it is refused. */
+  /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
     returnId: string,
     type: ReturnChangeType,
+    name: ReturnChangeActionName,
     items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
   ) {
     return transaction(db, async (tx) => {
-      const row = await lockPending(returnId, type, tx);
+      let row = await lockPending(returnId, type, tx);
       const limits = await limitsFor(type, row, tx);
-      const taken = new Set(row.actions.map((a) => a.item_id));
+      const now = new Date().toISOString();
       for (const item of items) {
-        if (taken.has(item.id)) throw errors.invalidData(`Item ${item.id} is already on return ${returnId}`);
-        taken.add(item.id);
+        if (row.actions.some((a) => a.action === name && a.item_id === item.id))
+          throw errors.invalidData(`Item ${item.id} is already on return ${returnId}`);
         checkQuantity(type, row, limits, item.id, item.quantity);
+        const added: ReturnChangeAction = {
+          id: generateId("ordchact"),
+          action: name,
+          item_id: item.id,
+          quantity: item.quantity,
+          reason_id: item.reason_id ?? null,
+          internal_note: item.internal_note ?? null,
+          created_at: now,
+        };
+        row = { ...row, actions: [...row.actions, added] };
       }
       await assertReasons(
         items.map((i) => i.reason_id),
         tx,
       );
-      const now = new Date().toISOString();
-      const added: ReturnChangeAction[] = items.map((i) => ({
-        id: generateId("ordchact"),
-        action: ACTION[type],
-        item_id: i.id,
-        quantity: i.quantity,
-        reason_id: i.reason_id ?? null,
-        internal_note: i.internal_note ?? null,
-        created_at: now,
-      }));
-      return changeView(await save(row, { actions: [...row.actions, ...added] }, tx));
+      return changeView(await save(row, { actions: row.actions }, tx));
     });
+  }
+
+  /** The change's `name` action `actionId`, 404 when there is none. */
+  function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, actionId: string) {
+    const action = row.actions.find((a) => a.id === actionId && a.action === name);
+    if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
+    return action;
   }
 
   async function updateItem(
     returnId: string,
     type: ReturnChangeType,
+    name: ReturnChangeActionName,
     actionId: string,
     patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
   ) {
     return transaction(db, async (tx) => {
       const row = await lockPending(returnId, type, tx);
-      const action = row.actions.find((a) => a.id === actionId);
-      if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${returnId}`);
+      const action = findAction(row, name, actionId);
       if (patch.quantity !== undefined)
-        checkQuantity(type, row, await limitsFor(type, row, tx), action.item_id, patch.quantity);
+        checkQuantity(type, row, await limitsFor(type, row, tx), action.item_id, patch.quantity, actionId);
       await assertReasons([patch.reason_id], tx);
       const updated: ReturnChangeAction = {
         ...action,
@@ -258,11 +277,10 @@ export function createReturnChangeService(db: Db) {
     });
   }
 
-  async function removeItem(returnId: string, type: ReturnChangeType, actionId: string) {
+  async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
     return transaction(db, async (tx) => {
       const row = await lockPending(returnId, type, tx);
-      if (!row.actions.some((a) => a.id === actionId))
-        throw errors.notFound(`Action with id: ${actionId} was not found on return ${returnId}`);
+      findAction(row, name, actionId);
       return changeView(await save(row, { actions: row.actions.filter((a) => a.id !== actionId) }, tx));
     });
   }
@@ -331,10 +349,12 @@ export function createReturnChangeService(db: Db) {
       });
     },
 
-    addRequestItems: (returnId: string, input: ReturnRequestItems) => addItems(returnId, "return_request", input.items),
+    addRequestItems: (returnId: string, input: ReturnRequestItems) =>
+      addItems(returnId, "return_request", "RETURN_ITEM", input.items),
     updateRequestItem: (returnId: string, actionId: string, input: ReturnRequestItemUpdate) =>
-      updateItem(returnId, "return_request", actionId, input),
-    removeRequestItem: (returnId: string, actionId: string) => removeItem(returnId, "return_request", actionId),
+      updateItem(returnId, "return_request", "RETURN_ITEM", actionId, input),
+    removeRequestItem: (returnId: string, actionId: string) =>
+      removeItem(returnId, "return_request", "RETURN_ITEM", actionId),
     cancelRequest: (returnId: string) => cancel(returnId, "return_request"),
 
     /**
@@ -383,20 +403,26 @@ export function createReturnChangeService(db: Db) {
       });
     },
 
-    addReceiveItems: (returnId: string, input: ReturnReceiveItems) => addItems(returnId, "return_receive", input.items),
-    updateReceiveItem: (returnId: string, actionId: string, input: ReturnReceiveItemUpdate) =>
-      updateItem(returnId, "return_receive", actionId, input),
-    removeReceiveItem: (returnId: string, actionId: string) => removeItem(returnId, "return_receive", actionId),
+    /** Counts units back in, to be restocked (`RECEIVE_RETURN_ITEM`), or damaged, kept out of stock (`RECEIVE_DAMAGED_RETURN_ITEM`). */
+    addReceiveItems: (returnId: string, input: ReturnReceiveItems, damaged = false) =>
+      addItems(returnId, "return_receive", receiptAction(damaged), input.items),
+    updateReceiveItem: (returnId: string, actionId: string, input: ReturnReceiveItemUpdate, damaged = false) =>
+      updateItem(returnId, "return_receive", receiptAction(damaged), actionId, input),
+    removeReceiveItem: (returnId: string, actionId: string, damaged = false) =>
+      removeItem(returnId, "return_receive", receiptAction(damaged), actionId),
     cancelReceipt: (returnId: string) => cancel(returnId, "return_receive"),
 
     /** Confirms a pending receipt (the receive-return saga's first step): its actions are what came back. */
     async confirmReceipt(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedReceipt> {
       const row = await confirm(returnId, "return_receive", actor);
+      const counted = (name: ReturnChangeActionName) =>
+        row.actions.filter((a) => a.action === name).map((a) => ({ id: a.item_id, quantity: a.quantity }));
       return {
         change_id: row.id,
         order_id: row.order_id,
         return_id: row.return_id,
-        receive: { items: row.actions.map((a) => ({ id: a.item_id, quantity: a.quantity })) },
+        receive: { items: counted("RECEIVE_RETURN_ITEM") },
+        dismiss: counted("RECEIVE_DAMAGED_RETURN_ITEM"),
       };
     },
 

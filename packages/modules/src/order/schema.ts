@@ -153,6 +153,8 @@ export const orderLineItem = entityTable(
     delivered_quantity: integer("delivered_quantity").notNull().default(0),
     return_requested_quantity: integer("return_requested_quantity").notNull().default(0),
     return_received_quantity: integer("return_received_quantity").notNull().default(0),
+    /** Of the units received back, those kept out of stock (damaged: Medusa's dismissed items). */
+    return_dismissed_quantity: integer("return_dismissed_quantity").notNull().default(0),
     metadata: metadata(),
   },
   (t) => [
@@ -272,6 +274,8 @@ export const orderReturnItem = entityTable(
     line_item_id: text("line_item_id").notNull(),
     quantity: integer("quantity").notNull(),
     received_quantity: integer("received_quantity").notNull().default(0),
+    /** Of the units received, those kept out of stock (damaged). */
+    damaged_quantity: integer("damaged_quantity").notNull().default(0),
     reason_id: text("reason_id"),
   },
   (t) => [index("order_return_item_return_idx").on(t.return_id)],
@@ -290,7 +294,7 @@ export const RETURN_CHANGE_TYPES = ["return_request", "return_receive"] as const
 export type ReturnChangeType = (typeof RETURN_CHANGE_TYPES)[number];
 export const RETURN_CHANGE_STATUSES = ["pending", "confirmed"] as const;
 export type ReturnChangeStatus = (typeof RETURN_CHANGE_STATUSES)[number];
-export type ReturnChangeActionName = "RETURN_ITEM" | "RECEIVE_RETURN_ITEM";
+export type ReturnChangeActionName = "RETURN_ITEM" | "RECEIVE_RETURN_ITEM" | "RECEIVE_DAMAGED_RETURN_ITEM";
 
 /** One action of a pending return change: an order line asked back (or counted back) and how many. */
 export interface ReturnChangeAction {
@@ -685,7 +689,7 @@ export const OrderLineItemView = RowView(orderLineItem, {
     delivered_quantity: Type.Integer(),
     return_requested_quantity: Type.Integer(),
     return_received_quantity: Type.Integer(),
-    /** Units received damaged and kept out of stock: always 0 (Kasse restocks every received unit). */
+    /** Units received damaged and kept out of stock (not counted in `return_received_quantity` here, as in Medusa). */
     return_dismissed_quantity: Type.Integer(),
   }),
 });

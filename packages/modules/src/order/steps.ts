@@ -143,7 +143,14 @@ export const createReturnStep = step("create-return", {
  */
 export const receiveReturnStep = step("receive-return", {
   invoke: async (
-    input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null },
+    input: {
+      return_id: string;
+      order_id: string | null;
+      receive: ReturnReceive;
+      /** Units that came back damaged: received, not restocked. */
+      dismiss?: Array<{ id: string; quantity: number }>;
+      actor?: OrderActor | null;
+    },
     ctx,
   ) => {
     const receipt = await ctx.modules.orderReturn.receive(
@@ -151,13 +158,16 @@ export const receiveReturnStep = step("receive-return", {
       input.order_id,
       input.receive,
       input.actor ?? undefined,
+      input.dismiss ?? [],
     );
     const order = await ctx.modules.order.retrieve(receipt.order_id);
     await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
+    const kept = new Map((receipt.dismissed ?? []).map((l) => [l.line_item_id, l.quantity]));
     const restock = receipt.lines.flatMap((l) => {
       const variant_id = variants.get(l.line_item_id);
-      return variant_id ? [{ variant_id, location_id: receipt.location_id, quantity: l.quantity }] : [];
+      const quantity = l.quantity - (kept.get(l.line_item_id) ?? 0);
+      return variant_id && quantity > 0 ? [{ variant_id, location_id: receipt.location_id, quantity }] : [];
     });
     return { output: { id: receipt.id, order_id: receipt.order_id, restock }, compensateInput: receipt };
   },

@@ -323,6 +323,71 @@ describe("a return through Medusa's order-change protocol", () => {
     expect(current.returns[0]).toMatchObject({ status: "requested", items: [{ received_quantity: 0 }] });
   });
 
+  it("counts damaged units (dismiss-items): received with the receipt, kept out of stock", async () => {
+    const placed = await fulfilledOrder();
+    const shirt = placed.items[0]!.id;
+    const before = await stock();
+    const ret = (
+      await t.admin.post(`/admin/orders/${placed.id}/returns`, {
+        items: [{ id: shirt, quantity: 2 }],
+        location_id: LOC,
+      })
+    ).json().return;
+    await t.admin.post(`${M}/returns/${ret.id}/receive`, {});
+    await t.admin.post(`${M}/returns/${ret.id}/receive-items`, { items: [{ id: shirt, quantity: 1 }] });
+    const dismissed = await t.admin.post(`${M}/returns/${ret.id}/dismiss-items`, {
+      items: [{ id: shirt, quantity: 1 }],
+    });
+    expect(dismissed.statusCode, dismissed.body).toBe(200);
+    const line = dismissed.json().order_preview.items.find((i: { id: string }) => i.id === shirt);
+    expect(line.detail).toMatchObject({
+      return_requested_quantity: 0,
+      return_received_quantity: 1,
+      return_dismissed_quantity: 1,
+    });
+    const damagedAction = line.actions.find((a: { action: string }) => a.action === "RECEIVE_DAMAGED_RETURN_ITEM");
+    // Received and damaged units come out of the same two outstanding units.
+    refused(
+      await t.admin.post(`${M}/returns/${ret.id}/dismiss-items/${damagedAction.id}`, { quantity: 2 }),
+      400,
+      `Cannot receive more than 1 of item ${shirt} on return ${ret.id}`,
+    );
+    refused(
+      await t.admin.post(`${M}/returns/${ret.id}/dismiss-items`, { items: [{ id: shirt, quantity: 1 }] }),
+      400,
+      `Item ${shirt} is already on return ${ret.id}`,
+    );
+    refused(await t.admin.post(`${M}/returns/${ret.id}/receive-items/${damagedAction.id}`, { quantity: 1 }), 404);
+    refused(await t.admin.delete(`${M}/returns/${ret.id}/receive-items/${damagedAction.id}`), 404);
+
+    // A failure at the restock undoes the whole receipt, the damaged unit too.
+    const failed = await withFailure(t.database.db, "inventory_level", "UPDATE", "true", () =>
+      t.admin.post(`${M}/returns/${ret.id}/receive/confirm`, {}),
+    );
+    expect(failed.statusCode).toBe(500);
+    expect((await order(placed.id)).items[0]).toMatchObject({
+      return_received_quantity: 0,
+      return_dismissed_quantity: 0,
+    });
+    expect((await t.admin.get(`/admin/returns/${ret.id}`)).json().return.items).toEqual([
+      expect.objectContaining({ received_quantity: 0, damaged_quantity: 0 }),
+    ]);
+
+    const received = await t.admin.post(`${M}/returns/${ret.id}/receive/confirm`, {});
+    expect(received.statusCode, received.body).toBe(200);
+    expect(received.json().return).toMatchObject({
+      status: "received",
+      items: [{ quantity: 2, received_quantity: 2, damaged_quantity: 1 }],
+    });
+    expect((await order(placed.id)).items[0]).toMatchObject({
+      return_requested_quantity: 2,
+      return_received_quantity: 2,
+      return_dismissed_quantity: 1,
+      detail: { return_requested_quantity: 0, return_received_quantity: 1, return_dismissed_quantity: 1 },
+    });
+    expect(await stock()).toBe(before + 1);
+  });
+
   it("a failure in a confirmation's saga undoes it: the request or receipt is pending again, nothing moved", async () => {
     const db = t.database.db;
     const placed = await fulfilledOrder();

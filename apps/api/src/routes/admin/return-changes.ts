@@ -118,6 +118,36 @@ export default async function returnChanges(app: App): Promise<void> {
     },
   );
 
+  // Damaged units (Medusa's dismissed items): received with the receipt, kept out of stock.
+  app.post(
+    "/returns/:id/dismiss-items",
+    { schema: { params: Params, body: ReturnReceiveItems, response: WithPreview } },
+    async (request) => {
+      const change = await changes.addReceiveItems(request.params.id, request.body, true);
+      return answer(request.params.id, change.order_id);
+    },
+  );
+
+  app.post(
+    "/returns/:id/dismiss-items/:action_id",
+    { schema: { params: ActionParams, body: ReturnReceiveItemUpdate, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.updateReceiveItem(id, action_id, request.body, true);
+      return answer(id, change.order_id);
+    },
+  );
+
+  app.delete(
+    "/returns/:id/dismiss-items/:action_id",
+    { schema: { params: ActionParams, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.removeReceiveItem(id, action_id, true);
+      return answer(id, change.order_id);
+    },
+  );
+
   app.post(
     "/returns/:id/receive/confirm",
     { schema: { params: Params, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
