@@ -79,11 +79,12 @@ export async function verify(
     sql`select id, workflow_id, state from workflow_executions where state in ('running', 'compensating', 'compensation_failed') order by id limit 20`,
   );
 
-  // Stock consumed (shipped out, or still held for an order) against units ordered and not returned.
+  // Stock consumed (shipped out, or still held for an order) against units ordered and not returned
+  // to stock (a unit received back damaged, dismissed, stays out).
   const stock = await queryRows<{ variant_id: string; stocked: number; reserved: number; ordered: number }>(
     db,
     sql`select v.variant_id, sum(l.stocked_quantity)::int as stocked, sum(l.reserved_quantity)::int as reserved,
-               coalesce((select sum(i.quantity - i.return_received_quantity)::int from order_line_item i join "order" o on o.id = i.order_id
+               coalesce((select sum(i.quantity - i.return_received_quantity + i.return_dismissed_quantity)::int from order_line_item i join "order" o on o.id = i.order_id
                           where i.variant_id = v.variant_id and o.canceled_at is null and i.deleted_at is null), 0) as ordered
           from inventory_item_variant v join inventory_level l on l.inventory_item_id = v.inventory_item_id
          where v.variant_id in ${list([...input.stockBefore.keys()])} group by v.variant_id`,

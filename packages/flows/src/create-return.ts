@@ -1,9 +1,15 @@
 import { step, workflow } from "@kasse/workflows";
-import { createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
+import { confirmReturnRequestStep, createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
 
 export interface CreateReturnInput {
   order_id: string;
   return: ReturnCreate;
+  actor?: OrderActor | null;
+}
+
+/** Confirms the pending request of a return (Medusa's `POST /admin/returns/{id}/request`). */
+export interface ConfirmReturnRequestInput {
+  return_id: string;
   actor?: OrderActor | null;
 }
 
@@ -21,13 +27,27 @@ const checkReturnLocationStep = step("check-return-location", {
 /**
  * Requests a return of fulfilled units: quantities ≤ fulfilled − already requested, reasons must
  * exist, the order must be open (not canceled or archived), and every item must be stocked at the
- * return's location. Nothing moves in stock until the return is received.
+ * return's location. Nothing moves in stock until the return is received. Given a `return_id`, it
+ * first confirms that return's pending request (Medusa's order-change protocol) and requests what
+ * the request's actions say, under the id reserved for it; undone, the request is pending again.
  */
-export const createReturnWorkflow = workflow("create-return", async (input: CreateReturnInput, ctx) => {
-  await ctx.run(checkReturnLocationStep, {
-    order_id: input.order_id,
-    line_item_ids: input.return.items.map((i) => i.id),
-    location_id: input.return.location_id,
-  });
-  return ctx.run(createReturnStep, input);
-});
+export const createReturnWorkflow = workflow(
+  "create-return",
+  async (input: CreateReturnInput | ConfirmReturnRequestInput, ctx) => {
+    const request =
+      "return_id" in input
+        ? await ctx.run(confirmReturnRequestStep, { return_id: input.return_id, actor: input.actor ?? null })
+        : { order_id: input.order_id, return: input.return, return_id: null };
+    await ctx.run(checkReturnLocationStep, {
+      order_id: request.order_id,
+      line_item_ids: request.return.items.map((i) => i.id),
+      location_id: request.return.location_id,
+    });
+    return ctx.run(createReturnStep, {
+      order_id: request.order_id,
+      return: request.return,
+      return_id: request.return_id,
+      actor: input.actor ?? null,
+    });
+  },
+);

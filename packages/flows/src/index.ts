@@ -143,8 +143,9 @@ export { createFulfillmentWorkflow, type CreateFulfillmentInput } from "./create
 export { cancelFulfillmentWorkflow, type CancelFulfillmentInput } from "./cancel-fulfillment";
 export { createShipmentWorkflow, type FulfillmentMoveInput, type CreateShipmentInput } from "./create-shipment";
 export { markDeliveredWorkflow } from "./mark-delivered";
-export { createReturnWorkflow, type CreateReturnInput } from "./create-return";
+export { createReturnWorkflow, type CreateReturnInput, type ConfirmReturnRequestInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
+export { beginReturnRequest, updateReturnRequest } from "./return-requests";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";
 export { updateStoreWorkflow };

@@ -1,5 +1,5 @@
 import { workflow } from "@kasse/workflows";
-import { receiveReturnStep, type OrderActor, type ReturnReceive } from "@kasse/modules/order";
+import { confirmReturnReceiptStep, receiveReturnStep, type OrderActor, type ReturnReceive } from "@kasse/modules/order";
 import { receiveVariantsStep } from "@kasse/modules/inventory";
 
 export interface ReceiveReturnInput {
@@ -8,19 +8,30 @@ export interface ReceiveReturnInput {
   order_id?: string | null;
   /** Which lines came back and how many; everything outstanding when absent. */
   receive?: ReturnReceive;
+  /**
+   * Receive what the return's pending receipt counted (Medusa's `POST /admin/returns/{id}/receive/confirm`),
+   * confirming that receipt first; `receive` is then not read.
+   */
+  pending_receipt?: boolean;
   actor?: OrderActor | null;
 }
 
 /**
- * Receives units of a return (all still outstanding, or the `items` given): the return and its
- * order lines record the received quantities (`partially_received` until every unit is back),
- * and those units go back into stock at the return's location. Each step is undone if the next fails.
+ * Receives units of a return (all still outstanding, or the `items` given, or those its pending
+ * receipt counted): the return and its order lines record the received quantities
+ * (`partially_received` until every unit is back), and those units go back into stock at the
+ * return's location, except the ones the receipt counted damaged (dismissed). Each step is undone
+ * if the next fails.
  */
 export const receiveReturnWorkflow = workflow("receive-return", async (input: ReceiveReturnInput, ctx) => {
+  const counted = input.pending_receipt
+    ? await ctx.run(confirmReturnReceiptStep, { return_id: input.return_id, actor: input.actor ?? null })
+    : { receive: input.receive ?? {}, dismiss: [] };
   const received = await ctx.run(receiveReturnStep, {
     return_id: input.return_id,
     order_id: input.order_id ?? null,
-    receive: input.receive ?? {},
+    receive: counted.receive,
+    dismiss: counted.dismiss,
     actor: input.actor ?? null,
   });
   if (received.restock.length) await ctx.run(receiveVariantsStep, received.restock);

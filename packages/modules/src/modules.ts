@@ -26,6 +26,7 @@ import {
   createOrderTransferService,
   createReturnReasonService,
   createReturnService,
+  createReturnChangeService,
 } from "./order";
 import { createPaymentService, createRefundReasonService } from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
@@ -121,6 +122,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     order: () => createOrderService(db),
     returnReason: () => createReturnReasonService(db),
     orderReturn: () => createReturnService(db),
+    returnChange: () => createReturnChangeService(db),
     orderTransfer: () => createOrderTransferService(db),
     events: () => createEventService(db),
     webhooks: () =>

@@ -47,7 +47,15 @@ const OrderPromotionView = Extend(PromotionResponse, { amount: MoneyView() }, [
  * and each line's `variant`.
  */
 export const AdminOrderView = Extend(OrderDetailView, {
-  items: Type.Array(Extend(LineView, { variant: Type.Optional(OrNull(OrderVariantView)) })),
+  items: Type.Array(
+    Extend(LineView, {
+      variant: Type.Optional(OrNull(OrderVariantView)),
+      /** What the units asked back and not received yet are worth (Medusa's line total). */
+      return_requested_total: MoneyView(),
+    }),
+  ),
+  /** What the units asked back and not received yet are worth, over the lines. */
+  return_requested_total: MoneyView(),
   original_item_tax_total: MoneyView(),
   original_shipping_tax_total: MoneyView(),
   original_tax_total: MoneyView(),
@@ -62,6 +70,30 @@ export const AdminOrderView = Extend(OrderDetailView, {
 });
 
 type Line = { subtotal: number; discount_total: number; tax_total: number; variant_id: string | null };
+
+/**
+ * Each line's `return_requested_total` (its total's share for the units asked back and not yet
+ * received) and their sum, as Medusa's order totals carry them.
+ */
+export function withReturnRequestedTotals<
+  T extends {
+    items: Array<{
+      quantity: number;
+      total: number;
+      return_requested_quantity: number;
+      return_received_quantity: number;
+    }>;
+  },
+>(order: T) {
+  const items = order.items.map((item) => ({
+    ...item,
+    return_requested_total:
+      item.quantity > 0
+        ? Math.round((item.total * (item.return_requested_quantity - item.return_received_quantity)) / item.quantity)
+        : 0,
+  }));
+  return { ...order, items, return_requested_total: items.reduce((sum, i) => sum + i.return_requested_total, 0) };
+}
 type Method = { subtotal: number; discount_total: number; tax_total: number };
 
 /**
@@ -151,7 +183,7 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
     const original_shipping_tax_total = originalTax(methods);
     const original_tax_total = original_item_tax_total + original_shipping_tax_total;
     const paid = o.summary.paid_total - o.summary.refunded_total;
-    return {
+    return withReturnRequestedTotals({
       ...o,
       ...(variantIds.length
         ? {
@@ -187,7 +219,7 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
         ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null }
         : {}),
       ...(promotions ? { promotions: promotions.get(o.id) ?? [] } : {}),
-    };
+    });
   });
 }
 

@@ -109,8 +109,11 @@ function shape(
         fulfilled_quantity: item.fulfilled_quantity,
         shipped_quantity: item.shipped_quantity,
         delivered_quantity: item.delivered_quantity,
-        return_requested_quantity: item.return_requested_quantity,
-        return_received_quantity: item.return_received_quantity,
+        // Medusa's meaning here: asked back and not received yet (Kasse's top-level count keeps every unit asked back).
+        return_requested_quantity: item.return_requested_quantity - item.return_received_quantity,
+        // Received back into stock; the damaged ones are dismissed, as Medusa counts them apart.
+        return_received_quantity: item.return_received_quantity - item.return_dismissed_quantity,
+        return_dismissed_quantity: item.return_dismissed_quantity,
       },
     })),
     shipping_methods: order.shipping_methods.map(({ deleted_at: _d, ...method }) => method),

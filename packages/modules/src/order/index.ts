@@ -21,6 +21,13 @@ export {
   type ReceivedLine,
 } from "./returns";
 export {
+  createReturnChangeService,
+  type ReturnChangeService,
+  type ReturnChange,
+  type ConfirmedRequest,
+  type ConfirmedReceipt,
+} from "./return-changes";
+export {
   createOrderTransferService,
   TRANSFER_TOKEN_TTL_MS,
   type OrderTransferService,

@@ -13,8 +13,8 @@ import {
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
 
-/** A return with its items. */
-export type OrderReturn = OrderReturnRow & { items: OrderReturnItemRow[] };
+/** A return with its items (`item_id`: the order line, as Medusa names it). */
+export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
 
 /** Units of one order line received back. */
 export interface ReceivedLine {
@@ -27,7 +27,10 @@ export interface ReturnReceipt {
   id: string;
   order_id: string;
   location_id: string;
+  /** Every unit that came back. */
   lines: ReceivedLine[];
+  /** Of those, the units kept out of stock (damaged); absent in receipts journaled before there were any. */
+  dismissed?: ReceivedLine[];
 }
 
 /**
@@ -46,11 +49,17 @@ export function createReturnService(db: Db) {
     return (await attach(tx, [row]))[0]!;
   }
 
-  async function addReceived(returnId: string, lines: ReceivedLine[], sign: 1 | -1, tx: Db): Promise<void> {
+  async function addReceived(
+    returnId: string,
+    lines: ReceivedLine[],
+    sign: 1 | -1,
+    tx: Db,
+    column: "received_quantity" | "damaged_quantity" = "received_quantity",
+  ): Promise<void> {
     for (const line of lines) {
       await tx
         .update(orderReturnItem)
-        .set({ received_quantity: sql`${orderReturnItem.received_quantity} + ${sign * line.quantity}` })
+        .set({ [column]: sql`${orderReturnItem[column]} + ${sign * line.quantity}` })
         .where(and(eq(orderReturnItem.return_id, returnId), eq(orderReturnItem.line_item_id, line.line_item_id)));
     }
   }
@@ -76,7 +85,13 @@ export function createReturnService(db: Db) {
 
   const service = {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
-    async create(orderId: string, input: ReturnCreate, actor: OrderActor | undefined): Promise<OrderReturn> {
+    async create(
+      orderId: string,
+      input: ReturnCreate,
+      actor: OrderActor | undefined,
+      /** The id reserved for it by a confirmed return request (see `createReturnChangeService`). */
+      reservedId?: string,
+    ): Promise<OrderReturn> {
       const reasonIds = [...new Set(input.items.flatMap((i) => (i.reason_id ? [i.reason_id] : [])))];
       const known = await createReturnReasonService(db).existing(reasonIds);
       const unknown = reasonIds.find((id) => !known.has(id));
@@ -87,7 +102,7 @@ export function createReturnService(db: Db) {
         action: "return_requested",
         actor,
       });
-      const id = generateId("ret");
+      const id = reservedId ?? generateId("ret");
       await db
         .insert(orderReturn)
         .values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
@@ -163,23 +178,32 @@ export function createReturnService(db: Db) {
       orderId: string | null,
       input: ReturnReceive,
       actor: OrderActor | undefined,
+      /** Units that came back damaged: received, but kept out of stock (Medusa's dismissed items). */
+      damaged: Array<{ id: string; quantity: number }> = [],
     ): Promise<ReturnReceipt> {
       const existing = await lock(id, orderId, db);
       if (existing.status !== "requested" && existing.status !== "partially_received")
         throw errors.invalidData(`Return ${id} is ${existing.status}`);
       const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
-      const lines: ReceivedLine[] = input.items
+      const restocked: ReceivedLine[] = input.items
         ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
         : [...outstanding]
             .filter(([, left]) => left > 0)
             .map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
+      const dismissed: ReceivedLine[] = damaged.map((i) => ({ line_item_id: i.id, quantity: i.quantity }));
+      // Every unit back, restocked or not, one entry per line (the order's line move refuses a line listed twice).
+      const lines: ReceivedLine[] = [];
+      for (const line of damaged.length ? [...restocked, ...dismissed] : restocked) {
+        const same = damaged.length ? lines.find((l) => l.line_item_id === line.line_item_id) : undefined;
+        if (same) same.quantity += line.quantity;
+        else lines.push({ ...line });
+      }
       for (const line of lines) {
         const left = outstanding.get(line.line_item_id);
         if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
         if (line.quantity > left)
           throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
       }
-      // The order's line move also refuses a line listed twice.
       await orders(db).moveLineQuantities(existing.order_id, {
         stage: "return_received_quantity",
         lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
@@ -187,8 +211,23 @@ export function createReturnService(db: Db) {
         actor,
       });
       await addReceived(id, lines, 1, db);
+      if (dismissed.length) {
+        await orders(db).moveLineQuantities(existing.order_id, {
+          stage: "return_dismissed_quantity",
+          lines: dismissed.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
+          action: "return_dismissed",
+          actor,
+        });
+        await addReceived(id, dismissed, 1, db, "damaged_quantity");
+      }
       await settleStatus(id, db);
-      return { id, order_id: existing.order_id, location_id: existing.location_id, lines };
+      return {
+        id,
+        order_id: existing.order_id,
+        location_id: existing.location_id,
+        lines,
+        ...(dismissed.length ? { dismissed } : {}),
+      };
     },
 
     /**
@@ -197,6 +236,15 @@ export function createReturnService(db: Db) {
      */
     async undoReceipt(receipt: ReturnReceipt): Promise<void> {
       await lock(receipt.id, null, db);
+      if (receipt.dismissed?.length) {
+        await orders(db).moveLineQuantities(receipt.order_id, {
+          stage: "return_dismissed_quantity",
+          lines: receipt.dismissed.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
+          action: "return_dismissal_reverted",
+          undo: true,
+        });
+        await addReceived(receipt.id, receipt.dismissed, -1, db, "damaged_quantity");
+      }
       await orders(db).moveLineQuantities(receipt.order_id, {
         stage: "return_received_quantity",
         lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
@@ -245,5 +293,5 @@ export type ReturnService = ReturnType<typeof createReturnService>;
 
 async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   const items = await rowsByParent(tx, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
-  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
+  return rows.map((row) => ({ ...row, items: items.get(row.id)!.map((i) => ({ ...i, item_id: i.line_item_id })) }));
 }

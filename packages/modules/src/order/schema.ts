@@ -153,6 +153,8 @@ export const orderLineItem = entityTable(
     delivered_quantity: integer("delivered_quantity").notNull().default(0),
     return_requested_quantity: integer("return_requested_quantity").notNull().default(0),
     return_received_quantity: integer("return_received_quantity").notNull().default(0),
+    /** Of the units received back, those kept out of stock (damaged: Medusa's dismissed items). */
+    return_dismissed_quantity: integer("return_dismissed_quantity").notNull().default(0),
     metadata: metadata(),
   },
   (t) => [
@@ -272,12 +274,69 @@ export const orderReturnItem = entityTable(
     line_item_id: text("line_item_id").notNull(),
     quantity: integer("quantity").notNull(),
     received_quantity: integer("received_quantity").notNull().default(0),
+    /** Of the units received, those kept out of stock (damaged). */
+    damaged_quantity: integer("damaged_quantity").notNull().default(0),
     reason_id: text("reason_id"),
   },
   (t) => [index("order_return_item_return_idx").on(t.return_id)],
 );
 
 export type ReturnReasonRow = typeof returnReason.$inferSelect;
+
+/**
+ * Medusa's order-change protocol for returns: a request being put together (`return_request`: the
+ * return's id is reserved, its items are `RETURN_ITEM` actions) or a receipt being counted
+ * (`return_receive` of an existing return: `RECEIVE_RETURN_ITEM` actions). Confirming one runs the
+ * create-return or receive-return saga with what its actions say; canceling one deletes it. At most
+ * one is pending per order.
+ */
+export const RETURN_CHANGE_TYPES = ["return_request", "return_receive"] as const;
+export type ReturnChangeType = (typeof RETURN_CHANGE_TYPES)[number];
+export const RETURN_CHANGE_STATUSES = ["pending", "confirmed"] as const;
+export type ReturnChangeStatus = (typeof RETURN_CHANGE_STATUSES)[number];
+export type ReturnChangeActionName = "RETURN_ITEM" | "RECEIVE_RETURN_ITEM" | "RECEIVE_DAMAGED_RETURN_ITEM";
+
+/** One action of a pending return change: an order line asked back (or counted back) and how many. */
+export interface ReturnChangeAction {
+  id: string;
+  action: ReturnChangeActionName;
+  /** The order line. */
+  item_id: string;
+  quantity: number;
+  reason_id: string | null;
+  internal_note: string | null;
+  created_at: string;
+}
+
+export const orderReturnChange = entityTable(
+  "order_return_change",
+  {
+    order_id: text("order_id")
+      .notNull()
+      .references(() => order.id, { onDelete: "cascade" }),
+    /** The return asked for (its id reserved until the request is confirmed) or being received. */
+    return_id: text("return_id").notNull(),
+    change_type: text("change_type").$type<ReturnChangeType>().notNull(),
+    status: text("status").$type<ReturnChangeStatus>().notNull().default("pending"),
+    /** Where a requested return's units go back into stock (set while the request is pending). */
+    location_id: text("location_id"),
+    description: text("description"),
+    internal_note: text("internal_note"),
+    created_by: text("created_by"),
+    confirmed_by: text("confirmed_by"),
+    confirmed_at: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+    actions: jsonb("actions").$type<ReturnChangeAction[]>().notNull().default([]),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("order_return_change_pending_uq")
+      .on(t.order_id)
+      .where(sql`status = 'pending'`),
+    index("order_return_change_return_idx").on(t.return_id),
+  ],
+);
+export type OrderReturnChangeRow = typeof orderReturnChange.$inferSelect;
+
 /** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
 export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -534,6 +593,91 @@ export const ReturnReceive = Type.Object(
 );
 export type ReturnReceive = Static<typeof ReturnReceive>;
 
+const Note = () => Type.Optional(Type.Union([LongText(), Type.Null()]));
+
+/** Body of `POST /admin/returns` in Medusa's form: begins a return request (no items yet). */
+export const ReturnRequestBegin = Type.Object(
+  {
+    order_id: Id({ minLength: 1 }),
+    location_id: Type.Optional(Id({ minLength: 1 })),
+    description: Note(),
+    internal_note: Note(),
+    /** Medusa's flag to silence the customer's notice; Kasse sends none for a return. */
+    no_notification: Type.Optional(Type.Boolean()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestBegin = Static<typeof ReturnRequestBegin>;
+
+/** Body of `POST /admin/returns/{id}` while its request is pending. */
+export const ReturnRequestUpdate = Type.Object(
+  {
+    location_id: Type.Optional(Id({ minLength: 1 })),
+    no_notification: Type.Optional(Type.Boolean()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestUpdate = Static<typeof ReturnRequestUpdate>;
+
+/** Body of `POST /admin/returns/{id}/request-items`: order lines to ask back (`RETURN_ITEM` actions). */
+export const ReturnRequestItems = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          id: Id({ minLength: 1 }),
+          quantity: Count({ minimum: 1 }),
+          reason_id: Optional(Id({ minLength: 1 })),
+          description: Note(),
+          internal_note: Note(),
+          metadata: Meta(),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestItems = Static<typeof ReturnRequestItems>;
+
+/** Body of `POST /admin/returns/{id}/request-items/{action_id}`. */
+export const ReturnRequestItemUpdate = Type.Object(
+  { quantity: Type.Optional(Count({ minimum: 1 })), reason_id: Optional(Id({ minLength: 1 })), internal_note: Note() },
+  { additionalProperties: false },
+);
+export type ReturnRequestItemUpdate = Static<typeof ReturnRequestItemUpdate>;
+
+/** Body of `POST /admin/returns/{id}/receive-items`: order lines counted back (`RECEIVE_RETURN_ITEM` actions). */
+export const ReturnReceiveItems = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        { id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), description: Note(), internal_note: Note() },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReceiveItems = Static<typeof ReturnReceiveItems>;
+
+/** Body of `POST /admin/returns/{id}/receive-items/{action_id}`. */
+export const ReturnReceiveItemUpdate = Type.Object(
+  { quantity: Type.Optional(Count({ minimum: 1 })), internal_note: Note() },
+  { additionalProperties: false },
+);
+export type ReturnReceiveItemUpdate = Static<typeof ReturnReceiveItemUpdate>;
+
+/** Body of `POST /admin/returns/{id}/request` and `…/receive/confirm`. */
+export const ReturnChangeConfirm = Type.Object(
+  { no_notification: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
 // ---- Responses ------------------------------------------------------------------------------
 
 /** A line of an order, with its fulfilled/shipped/delivered/returned quantities also under `detail`. */
@@ -545,6 +689,8 @@ export const OrderLineItemView = RowView(orderLineItem, {
     delivered_quantity: Type.Integer(),
     return_requested_quantity: Type.Integer(),
     return_received_quantity: Type.Integer(),
+    /** Units received damaged and kept out of stock (not counted in `return_received_quantity` here, as in Medusa). */
+    return_dismissed_quantity: Type.Integer(),
   }),
 });
 /** A shipping method of an order. */
@@ -553,10 +699,35 @@ export const OrderShippingMethodView = RowView(orderShippingMethod);
 export const OrderChangeView = RowView(orderChange);
 /** A return reason. */
 export const ReturnReasonView = RowView(returnReason);
-/** An item of a return. */
-export const ReturnItemView = RowView(orderReturnItem);
-/** A return with its items. */
-export const ReturnView = RowView(orderReturn, { items: Type.Array(ReturnItemView) });
+/** An item of a return; `item_id` is its order line (Medusa's name for `line_item_id`). */
+export const ReturnItemView = RowView(orderReturnItem, { item_id: Type.String() });
+/**
+ * A return with its items. A return whose request is still pending (Medusa's order-change
+ * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
+ */
+export const ReturnView = RowView(orderReturn, {
+  location_id: Type.Union([Type.String(), Type.Null()]),
+  items: Type.Array(ReturnItemView),
+});
+/** An action of a pending return change, as Medusa's order preview shows it on the order's lines. */
+export const ReturnChangeActionView = View({
+  id: Type.String(),
+  order_change_id: Type.String(),
+  order_id: Type.String(),
+  return_id: Type.String(),
+  action: Type.String(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  details: View({
+    reference_id: Type.String(),
+    quantity: Type.Integer(),
+    reason_id: Type.Union([Type.String(), Type.Null()]),
+  }),
+  internal_note: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+/** A pending return change (Medusa's `order_change`), with its actions. */
+export const ReturnChangeView = RowView(orderReturnChange, { actions: Type.Array(ReturnChangeActionView) });
 /** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
 export const OrderView = RowView(order, {
   items: Type.Array(OrderLineItemView),

@@ -60,13 +60,15 @@ export type LineStage =
   | "shipped_quantity"
   | "delivered_quantity"
   | "return_requested_quantity"
-  | "return_received_quantity";
+  | "return_received_quantity"
+  | "return_dismissed_quantity";
 const STAGE_VERB: Record<LineStage, string> = {
   fulfilled_quantity: "fulfill",
   shipped_quantity: "ship",
   delivered_quantity: "deliver",
   return_requested_quantity: "return",
   return_received_quantity: "receive",
+  return_dismissed_quantity: "dismiss",
 };
 const STAGE_DONE: Record<LineStage, string> = {
   fulfilled_quantity: "fulfilled",
@@ -74,6 +76,7 @@ const STAGE_DONE: Record<LineStage, string> = {
   delivered_quantity: "delivered",
   return_requested_quantity: "returned",
   return_received_quantity: "received",
+  return_dismissed_quantity: "dismissed",
 };
 
 /** How far a line's stage may go: up to the stage before it, down to what later stages hold. */
@@ -88,7 +91,9 @@ function bounds(item: OrderLineItemRow, stage: LineStage): { floor: number; ceil
     case "return_requested_quantity":
       return { ceiling: item.fulfilled_quantity, floor: item.return_received_quantity };
     case "return_received_quantity":
-      return { ceiling: item.return_requested_quantity, floor: 0 };
+      return { ceiling: item.return_requested_quantity, floor: item.return_dismissed_quantity };
+    case "return_dismissed_quantity":
+      return { ceiling: item.return_received_quantity, floor: 0 };
   }
 }
 /** One move of {@link createOrderService}'s `moveLineQuantities`. */

@@ -118,8 +118,16 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
-  invoke: async (input: { order_id: string; return: ReturnCreate; actor?: OrderActor | null }, ctx) => {
-    const created = await ctx.modules.orderReturn.create(input.order_id, input.return, input.actor ?? undefined);
+  invoke: async (
+    input: { order_id: string; return: ReturnCreate; return_id?: string | null; actor?: OrderActor | null },
+    ctx,
+  ) => {
+    const created = await ctx.modules.orderReturn.create(
+      input.order_id,
+      input.return,
+      input.actor ?? undefined,
+      input.return_id ?? undefined,
+    );
     await ctx.emit("order.return_requested", { order_id: input.order_id, return_id: created.id });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
@@ -135,7 +143,14 @@ export const createReturnStep = step("create-return", {
  */
 export const receiveReturnStep = step("receive-return", {
   invoke: async (
-    input: { return_id: string; order_id: string | null; receive: ReturnReceive; actor?: OrderActor | null },
+    input: {
+      return_id: string;
+      order_id: string | null;
+      receive: ReturnReceive;
+      /** Units that came back damaged: received, not restocked. */
+      dismiss?: Array<{ id: string; quantity: number }>;
+      actor?: OrderActor | null;
+    },
     ctx,
   ) => {
     const receipt = await ctx.modules.orderReturn.receive(
@@ -143,18 +158,49 @@ export const receiveReturnStep = step("receive-return", {
       input.order_id,
       input.receive,
       input.actor ?? undefined,
+      input.dismiss ?? [],
     );
     const order = await ctx.modules.order.retrieve(receipt.order_id);
     await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
+    const kept = new Map((receipt.dismissed ?? []).map((l) => [l.line_item_id, l.quantity]));
     const restock = receipt.lines.flatMap((l) => {
       const variant_id = variants.get(l.line_item_id);
-      return variant_id ? [{ variant_id, location_id: receipt.location_id, quantity: l.quantity }] : [];
+      const quantity = l.quantity - (kept.get(l.line_item_id) ?? 0);
+      return variant_id && quantity > 0 ? [{ variant_id, location_id: receipt.location_id, quantity }] : [];
     });
     return { output: { id: receipt.id, order_id: receipt.order_id, restock }, compensateInput: receipt };
   },
   compensate: async (receipt: ReturnReceipt, ctx) => {
     await ctx.modules.orderReturn.undoReceipt(receipt);
+  },
+});
+
+/**
+ * Confirms a pending return request (Medusa's order-change protocol): outputs the return it asks
+ * for, with the id reserved for it. Compensation makes the request pending again.
+ */
+export const confirmReturnRequestStep = step("confirm-return-request", {
+  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
+    const confirmed = await ctx.modules.returnChange.confirmRequest(input.return_id, input.actor ?? undefined);
+    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.returnChange.reopen(id);
+  },
+});
+
+/**
+ * Confirms a pending receipt of a return: outputs the lines counted back. Compensation makes the
+ * receipt pending again.
+ */
+export const confirmReturnReceiptStep = step("confirm-return-receipt", {
+  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
+    const confirmed = await ctx.modules.returnChange.confirmReceipt(input.return_id, input.actor ?? undefined);
+    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.returnChange.reopen(id);
   },
 });
 

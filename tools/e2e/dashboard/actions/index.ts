@@ -6,6 +6,7 @@ import { createProduct } from "./product-create";
 import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
+import { createAndReceiveReturn } from "./order-return";
 import { createRefundReason } from "./refund-reason-create";
 import { shippingSetup } from "./shipping-setup";
 import { createTaxOverride } from "./tax-override-create";
@@ -15,6 +16,7 @@ export const dashboardActions: DashboardAction[] = [
   customersAndGroups,
   fulfilShipDeliverCaptureRefund,
   cancelOrder,
+  createAndReceiveReturn,
   editStock,
   uploadProductImage,
   createPriceList,

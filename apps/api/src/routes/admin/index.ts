@@ -32,6 +32,7 @@ export default async function admin(app: App): Promise<void> {
   await app.register(import("./payments"));
   await app.register(import("./return-reasons"));
   await app.register(import("./returns"));
+  await app.register(import("./return-changes"));
   await app.register(import("./customer-groups"));
   await app.register(import("./notifications"));
   await app.register(import("./webhooks"));

@@ -28,6 +28,7 @@ import {
 } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
+import { orderPreview, OrderPreviewView } from "../../orders/preview";
 import {
   archiveOrder,
   cancelFulfillmentWorkflow,
@@ -166,13 +167,13 @@ export default async function orders(app: App): Promise<void> {
     return respond(order, fields);
   });
 
-  // Medusa's preview shows the order with its pending change applied; Kasse has no pending order
-  // changes (no edits, claims or exchanges), so the preview is the order as it is.
+  // Medusa's preview: the order with its pending change applied. Kasse's only pending changes are
+  // return requests and receipts (no edits, claims or exchanges).
   app.get(
     "/orders/:id/preview",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderPreviewView) } },
     async (request) => {
-      return respond(request.params.id, request.query.fields);
+      return { order: await orderPreview(app.modules, request.params.id, request.query.fields) };
     },
   );
 

@@ -1,0 +1,75 @@
+import { Type } from "@sinclair/typebox";
+import { Extend, OrNull } from "@kasse/db";
+import { ReturnChangeActionView, ReturnChangeView, type Order, type ReturnChange } from "@kasse/modules/order";
+import type { Modules } from "@kasse/modules";
+import { always, parseFields, project } from "../http/fields";
+import { orderView } from "./view";
+import { adminOrderViews, AdminOrderView, withReturnRequestedTotals } from "./admin-extras";
+
+const adminProperties = (AdminOrderView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
+const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[0];
+
+/**
+ * The order as it would be once its pending return change is confirmed (Medusa's order preview):
+ * `order_change` is that change (absent when none is pending), each line carries the change's
+ * `actions` on it, a request adds its quantities to the lines' `return_requested_quantity` (and
+ * their value to `return_requested_total`), a receipt to `return_received_quantity` (its damaged
+ * units also to `return_dismissed_quantity`; in `detail`, where Medusa counts the units asked back
+ * and not yet received, the received ones apart from the dismissed ones, it takes them off
+ * `return_requested_quantity`).
+ */
+export const OrderPreviewView = Extend(AdminOrderView, {
+  items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(ReturnChangeActionView)) })),
+  order_change: Type.Optional(OrNull(ReturnChangeView)),
+});
+
+type AdminOrder = Awaited<ReturnType<typeof adminOrderViews>>[number];
+
+/** Applies a pending return change to an admin order view. */
+function applyChange(order: AdminOrder, change: ReturnChange | null) {
+  if (!change) return order;
+  const byLine = new Map<string, ReturnChange["actions"]>();
+  for (const action of change.actions)
+    byLine.set(action.reference_id, [...(byLine.get(action.reference_id) ?? []), action]);
+  const request = change.change_type === "return_request";
+  const items = order.items.map((item) => {
+    const actions = byLine.get(item.id) ?? [];
+    const moved = actions.reduce((sum, a) => sum + a.details.quantity, 0);
+    const damaged = actions
+      .filter((a) => a.action === "RECEIVE_DAMAGED_RETURN_ITEM")
+      .reduce((sum, a) => sum + a.details.quantity, 0);
+    const { detail } = item;
+    return request
+      ? {
+          ...item,
+          return_requested_quantity: item.return_requested_quantity + moved,
+          detail: { ...detail, return_requested_quantity: detail.return_requested_quantity + moved },
+          actions,
+        }
+      : {
+          ...item,
+          return_received_quantity: item.return_received_quantity + moved,
+          return_dismissed_quantity: item.return_dismissed_quantity + damaged,
+          detail: {
+            ...detail,
+            return_requested_quantity: detail.return_requested_quantity - moved,
+            return_received_quantity: detail.return_received_quantity + moved - damaged,
+            return_dismissed_quantity: detail.return_dismissed_quantity + damaged,
+          },
+          actions,
+        };
+  });
+  return withReturnRequestedTotals({ ...order, items, order_change: change });
+}
+
+/** The order's preview (see {@link OrderPreviewView}), shaped by `fields`. */
+export async function orderPreview(modules: Modules, order: string | Order, fields?: string) {
+  const selection = always(parseFields(fields), "payment_status", "fulfillment_status");
+  const current = typeof order === "string" ? await modules.order.retrieve(order) : order;
+  const [view, change] = await Promise.all([
+    orderView(modules, current),
+    modules.returnChange.pendingForOrder(current.id),
+  ]);
+  const [admin] = await adminOrderViews(modules, [view], selection);
+  return project(applyChange(admin!, change), selection);
+}

@@ -1,0 +1,168 @@
+import { Type } from "@sinclair/typebox";
+import { Id } from "@kasse/db";
+import { createReturnWorkflow, receiveReturnWorkflow, updateReturnRequest } from "@kasse/flows";
+import {
+  ReturnChangeConfirm,
+  ReturnReceiveItems,
+  ReturnReceiveItemUpdate,
+  ReturnRequestItems,
+  ReturnRequestItemUpdate,
+  ReturnRequestUpdate,
+  ReturnView,
+} from "@kasse/modules/order";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app";
+import { Answer, Deleted } from "../../http/schemas";
+import { orderPreview, OrderPreviewView } from "../../orders/preview";
+
+const Params = Type.Object({ id: Id() });
+const ActionParams = Type.Object({ id: Id(), action_id: Id() });
+/** Medusa's answer to a step of the protocol: the order as it would be, and the return. */
+const WithPreview = { 200: Type.Object({ order_preview: OrderPreviewView, return: ReturnView }) };
+
+const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/**
+ * Medusa's order-change protocol for returns, as its dashboard drives it (README "Orders after
+ * purchase"): a return request put together item by item, then confirmed (the create-return
+ * saga), and a receipt counted item by item, then confirmed (the receive-return saga). A pending
+ * request or receipt changes nothing on the order or in stock; canceling one leaves nothing behind.
+ * `POST /admin/returns` (begin a request) and `…/receive` (begin a receipt) are in `returns.ts`.
+ */
+export default async function returnChanges(app: App): Promise<void> {
+  const changes = app.modules.returnChange;
+  const answer = async (returnId: string, orderId: string) => ({
+    order_preview: await orderPreview(app.modules, orderId),
+    return: await changes.retrieveReturn(returnId),
+  });
+
+  app.post(
+    "/returns/:id",
+    { schema: { params: Params, body: ReturnRequestUpdate, response: Answer("return", ReturnView) } },
+    async (request) => ({ return: await updateReturnRequest(app.modules, request.params.id, request.body) }),
+  );
+
+  app.post(
+    "/returns/:id/request-items",
+    { schema: { params: Params, body: ReturnRequestItems, response: WithPreview } },
+    async (request) => {
+      const change = await changes.addRequestItems(request.params.id, request.body);
+      return answer(request.params.id, change.order_id);
+    },
+  );
+
+  app.post(
+    "/returns/:id/request-items/:action_id",
+    { schema: { params: ActionParams, body: ReturnRequestItemUpdate, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.updateRequestItem(id, action_id, request.body);
+      return answer(id, change.order_id);
+    },
+  );
+
+  app.delete(
+    "/returns/:id/request-items/:action_id",
+    { schema: { params: ActionParams, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.removeRequestItem(id, action_id);
+      return answer(id, change.order_id);
+    },
+  );
+
+  // `no_notification`: Kasse sends the customer no notice of a return either way.
+  app.post(
+    "/returns/:id/request",
+    { schema: { params: Params, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    async (request) => {
+      const created = await app.infra.engine.execute(createReturnWorkflow, {
+        return_id: request.params.id,
+        actor: actor(request),
+      });
+      return answer(created.id, (await app.modules.orderReturn.retrieve(created.id)).order_id);
+    },
+  );
+
+  app.delete("/returns/:id/request", { schema: { params: Params, response: Deleted } }, async (request) => {
+    await changes.cancelRequest(request.params.id);
+    return { id: request.params.id, object: "return", deleted: true as const };
+  });
+
+  app.post(
+    "/returns/:id/receive-items",
+    { schema: { params: Params, body: ReturnReceiveItems, response: WithPreview } },
+    async (request) => {
+      const change = await changes.addReceiveItems(request.params.id, request.body);
+      return answer(request.params.id, change.order_id);
+    },
+  );
+
+  app.post(
+    "/returns/:id/receive-items/:action_id",
+    { schema: { params: ActionParams, body: ReturnReceiveItemUpdate, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.updateReceiveItem(id, action_id, request.body);
+      return answer(id, change.order_id);
+    },
+  );
+
+  app.delete(
+    "/returns/:id/receive-items/:action_id",
+    { schema: { params: ActionParams, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.removeReceiveItem(id, action_id);
+      return answer(id, change.order_id);
+    },
+  );
+
+  // Damaged units (Medusa's dismissed items): received with the receipt, kept out of stock.
+  app.post(
+    "/returns/:id/dismiss-items",
+    { schema: { params: Params, body: ReturnReceiveItems, response: WithPreview } },
+    async (request) => {
+      const change = await changes.addReceiveItems(request.params.id, request.body, true);
+      return answer(request.params.id, change.order_id);
+    },
+  );
+
+  app.post(
+    "/returns/:id/dismiss-items/:action_id",
+    { schema: { params: ActionParams, body: ReturnReceiveItemUpdate, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.updateReceiveItem(id, action_id, request.body, true);
+      return answer(id, change.order_id);
+    },
+  );
+
+  app.delete(
+    "/returns/:id/dismiss-items/:action_id",
+    { schema: { params: ActionParams, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      const change = await changes.removeReceiveItem(id, action_id, true);
+      return answer(id, change.order_id);
+    },
+  );
+
+  app.post(
+    "/returns/:id/receive/confirm",
+    { schema: { params: Params, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    async (request) => {
+      const received = await app.infra.engine.execute(receiveReturnWorkflow, {
+        return_id: request.params.id,
+        pending_receipt: true,
+        actor: actor(request),
+      });
+      return answer(received.id, received.order_id);
+    },
+  );
+
+  app.delete("/returns/:id/receive", { schema: { params: Params, response: Deleted } }, async (request) => {
+    await changes.cancelReceipt(request.params.id);
+    return { id: request.params.id, object: "return", deleted: true as const };
+  });
+}

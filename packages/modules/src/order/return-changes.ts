@@ -1,0 +1,476 @@
+import { and, eq } from "drizzle-orm";
+import { errors, generateId, isUniqueViolation, transaction, type Db } from "@kasse/db";
+import {
+  orderReturn,
+  orderReturnChange,
+  type OrderActor,
+  type OrderReturnChangeRow,
+  type ReturnChangeAction,
+  type ReturnChangeActionName,
+  type ReturnChangeType,
+  type ReturnCreate,
+  type ReturnReceive,
+  type ReturnReceiveItems,
+  type ReturnReceiveItemUpdate,
+  type ReturnRequestBegin,
+  type ReturnRequestItems,
+  type ReturnRequestItemUpdate,
+  type ReturnRequestUpdate,
+} from "./schema";
+import { assertOpen, createOrderService } from "./service";
+import { createReturnService, type OrderReturn } from "./returns";
+import { createReturnReasonService } from "./return-reasons";
+
+/** A pending (or confirmed) return change as the API shows it: Medusa's `order_change` with its actions. */
+export type ReturnChange = ReturnType<typeof changeView>;
+
+/** What confirming a return request hands the create-return saga. */
+export interface ConfirmedRequest {
+  change_id: string;
+  order_id: string;
+  return_id: string;
+  return: ReturnCreate;
+}
+
+/** What confirming a receipt hands the receive-return saga: the units to restock, and those damaged. */
+export interface ConfirmedReceipt {
+  change_id: string;
+  order_id: string;
+  return_id: string;
+  receive: ReturnReceive;
+  dismiss: Array<{ id: string; quantity: number }>;
+}
+
+const receiptAction = (damaged: boolean): ReturnChangeActionName =>
+  damaged ? "RECEIVE_DAMAGED_RETURN_ITEM" : "RECEIVE_RETURN_ITEM";
+
+const KIND: Record<ReturnChangeType, string> = { return_request: "request", return_receive: "receipt" };
+
+function actionView(row: OrderReturnChangeRow, a: ReturnChangeAction) {
+  return {
+    id: a.id,
+    order_change_id: row.id,
+    order_id: row.order_id,
+    return_id: row.return_id,
+    action: a.action,
+    reference: "return_item",
+    reference_id: a.item_id,
+    details: { reference_id: a.item_id, quantity: a.quantity, reason_id: a.reason_id },
+    internal_note: a.internal_note,
+    created_at: a.created_at,
+  };
+}
+
+function changeView(row: OrderReturnChangeRow) {
+  return { ...row, actions: row.actions.map((a) => actionView(row, a)) };
+}
+
+/** A return, or one whose request is still pending: `open`, no location until one is chosen. */
+type ReturnOrDraft = Omit<OrderReturn, "status" | "location_id"> & {
+  status: OrderReturn["status"] | "open";
+  location_id: string | null;
+};
+
+/** A return whose request is still pending, shaped as a return: `open`, its items the request's actions. */
+function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
+  return {
+    id: row.return_id,
+    order_id: row.order_id,
+    status: "open",
+    location_id: row.location_id,
+    received_at: null,
+    canceled_at: null,
+    metadata: row.metadata,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: null,
+    items: row.actions.map((a) => ({
+      id: a.id,
+      return_id: row.return_id,
+      line_item_id: a.item_id,
+      item_id: a.item_id,
+      quantity: a.quantity,
+      received_quantity: 0,
+      damaged_quantity: 0,
+      reason_id: a.reason_id,
+      created_at: new Date(a.created_at),
+      updated_at: new Date(a.created_at),
+      deleted_at: null,
+    })),
+  };
+}
+
+/**
+ * Medusa's order-change protocol for returns, over Kasse's returns: a return request is put
+ * together item by item (`RETURN_ITEM` actions on a pending `return_request` change, the return's
+ * id reserved) and a receipt counted item by item (`RECEIVE_RETURN_ITEM` actions on a pending
+ * `return_receive` change of a requested return). Nothing moves on the order or in stock until the
+ * change is confirmed; confirming hands its actions to the create-return or receive-return saga
+ * ({@link confirmRequest}, {@link confirmReceipt} are their first steps). Canceling a pending change
+ * deletes it. An order has at most one pending change.
+ */
+export function createReturnChangeService(db: Db) {
+  /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
+  async function lockPending(returnId: string, type: ReturnChangeType, tx: Db): Promise<OrderReturnChangeRow> {
+    const [row] = await tx
+      .select()
+      .from(orderReturnChange)
+      .where(and(eq(orderReturnChange.return_id, returnId), eq(orderReturnChange.status, "pending")))
+      .for("update");
+    if (!row) {
+      const [known] = await tx.select({ id: orderReturn.id }).from(orderReturn).where(eq(orderReturn.id, returnId));
+      if (!known) throw errors.notFound(`Return with id: ${returnId} was not found`);
+      throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
+    }
+    if (row.change_type !== type) throw errors.invalidData(`Return ${returnId} has a pending ${KIND[row.change_type]}`);
+    return row;
+  }
+
+  async function save(row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>, tx: Db) {
+    const [updated] = await tx
+      .update(orderReturnChange)
+      .set({ ...set, updated_at: new Date() })
+      .where(eq(orderReturnChange.id, row.id))
+      .returning();
+    return updated!;
+  }
+
+  /** Refuses a second pending change on the order. */
+  async function assertNoPending(orderId: string, tx: Db): Promise<void> {
+    const [pending] = await tx
+      .select({ return_id: orderReturnChange.return_id, change_type: orderReturnChange.change_type })
+      .from(orderReturnChange)
+      .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
+    if (pending)
+      throw errors.invalidData(
+        `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,
+      );
+  }
+
+  async function insert(values: typeof orderReturnChange.$inferInsert, tx: Db) {
+    try {
+      const [row] = await tx.insert(orderReturnChange).values(values).returning();
+      return row!;
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw errors.conflict(`Order ${values.order_id} already has a pending return change`);
+      throw error;
+    }
+  }
+
+  async function assertReasons(ids: Array<string | null | undefined>, tx: Db): Promise<void> {
+    const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+    const known = await createReturnReasonService(tx).existing(wanted);
+    const unknown = wanted.find((id) => !known.has(id));
+    if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
+  }
+
+  /** How many more units of each order line may be asked back (fulfilled − already requested). */
+  async function returnable(orderId: string, tx: Db): Promise<Map<string, number>> {
+    const order = await createOrderService(tx).retrieve(orderId);
+    assertOpen(order, "returned");
+    return new Map(order.items.map((i) => [i.id, i.fulfilled_quantity - i.return_requested_quantity]));
+  }
+
+  /** How many units of each line of the return are still to come back. */
+  async function outstanding(returnId: string, tx: Db): Promise<Map<string, number>> {
+    const existing = await createReturnService(tx).retrieve(returnId);
+    return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
+  }
+
+  /**
+   * Refuses `quantity` of line `itemId` beyond its limit, less what the change's other actions on
+   * the line (but `exceptActionId`) already take: a receipt's units received and damaged come
+   * out of the same outstanding units.
+   */
+  function checkQuantity(
+    type: ReturnChangeType,
+    row: OrderReturnChangeRow,
+    limits: Map<string, number>,
+    itemId: string,
+    quantity: number,
+    exceptActionId?: string,
+  ) {
+    const limit = limits.get(itemId);
+    if (limit === undefined)
+      throw errors.invalidData(
+        type === "return_request"
+          ? `Item ${itemId} is not on order ${row.order_id}`
+          : `Item ${itemId} is not on return ${row.return_id}`,
+      );
+    const taken = row.actions
+      .filter((a) => a.item_id === itemId && a.id !== exceptActionId)
+      .reduce((sum, a) => sum + a.quantity, 0);
+    const left = Math.max(0, limit - taken);
+    if (quantity > left)
+      throw errors.invalidData(
+        type === "return_request"
+          ? `Cannot return more than ${left} of item ${itemId}`
+          : `Cannot receive more than ${left} of item ${itemId} on return ${row.return_id}`,
+      );
+  }
+
+  const limitsFor = (type: ReturnChangeType, row: OrderReturnChangeRow, tx: Db) =>
+    type === "return_request" ? returnable(row.order_id, tx) : outstanding(row.return_id, tx);
+
+  /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
+  async function addItems(
+    returnId: string,
+    type: ReturnChangeType,
+    name: ReturnChangeActionName,
+    items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
+  ) {
+    return transaction(db, async (tx) => {
+      let row = await lockPending(returnId, type, tx);
+      const limits = await limitsFor(type, row, tx);
+      const now = new Date().toISOString();
+      for (const item of items) {
+        if (row.actions.some((a) => a.action === name && a.item_id === item.id))
+          throw errors.invalidData(`Item ${item.id} is already on return ${returnId}`);
+        checkQuantity(type, row, limits, item.id, item.quantity);
+        const added: ReturnChangeAction = {
+          id: generateId("ordchact"),
+          action: name,
+          item_id: item.id,
+          quantity: item.quantity,
+          reason_id: item.reason_id ?? null,
+          internal_note: item.internal_note ?? null,
+          created_at: now,
+        };
+        row = { ...row, actions: [...row.actions, added] };
+      }
+      await assertReasons(
+        items.map((i) => i.reason_id),
+        tx,
+      );
+      return changeView(await save(row, { actions: row.actions }, tx));
+    });
+  }
+
+  /** The change's `name` action `actionId`, 404 when there is none. */
+  function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, actionId: string) {
+    const action = row.actions.find((a) => a.id === actionId && a.action === name);
+    if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
+    return action;
+  }
+
+  async function updateItem(
+    returnId: string,
+    type: ReturnChangeType,
+    name: ReturnChangeActionName,
+    actionId: string,
+    patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
+  ) {
+    return transaction(db, async (tx) => {
+      const row = await lockPending(returnId, type, tx);
+      const action = findAction(row, name, actionId);
+      if (patch.quantity !== undefined)
+        checkQuantity(type, row, await limitsFor(type, row, tx), action.item_id, patch.quantity, actionId);
+      await assertReasons([patch.reason_id], tx);
+      const updated: ReturnChangeAction = {
+        ...action,
+        quantity: patch.quantity ?? action.quantity,
+        reason_id: patch.reason_id !== undefined ? patch.reason_id : action.reason_id,
+        internal_note: patch.internal_note !== undefined ? patch.internal_note : action.internal_note,
+      };
+      return changeView(await save(row, { actions: row.actions.map((a) => (a.id === actionId ? updated : a)) }, tx));
+    });
+  }
+
+  async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
+    return transaction(db, async (tx) => {
+      const row = await lockPending(returnId, type, tx);
+      findAction(row, name, actionId);
+      return changeView(await save(row, { actions: row.actions.filter((a) => a.id !== actionId) }, tx));
+    });
+  }
+
+  /** Deletes a pending change: nothing of it stays. */
+  async function cancel(returnId: string, type: ReturnChangeType): Promise<void> {
+    await transaction(db, async (tx) => {
+      const row = await lockPending(returnId, type, tx);
+      await tx.delete(orderReturnChange).where(eq(orderReturnChange.id, row.id));
+    });
+  }
+
+  /**
+   * Marks a pending change confirmed (the first step of its saga): at least one action is needed,
+   * and whatever `check` asks of the change.
+   */
+  async function confirm(
+    returnId: string,
+    type: ReturnChangeType,
+    actor: OrderActor | undefined,
+    check?: (row: OrderReturnChangeRow) => void,
+  ) {
+    return transaction(db, async (tx) => {
+      const row = await lockPending(returnId, type, tx);
+      check?.(row);
+      if (row.actions.length === 0)
+        throw errors.invalidData(
+          `Return ${returnId} has no items to ${type === "return_request" ? "request" : "receive"}`,
+        );
+      return save(row, { status: "confirmed", confirmed_at: new Date(), confirmed_by: actor?.actor_id ?? null }, tx);
+    });
+  }
+
+  const service = {
+    /** Begins a return request on an open order (Medusa's `POST /admin/returns`): the return's id is reserved. */
+    async beginRequest(input: ReturnRequestBegin, actor: OrderActor | undefined) {
+      return transaction(db, async (tx) => {
+        assertOpen(await createOrderService(tx).retrieve(input.order_id), "returned");
+        await assertNoPending(input.order_id, tx);
+        const row = await insert(
+          {
+            id: generateId("ordch"),
+            order_id: input.order_id,
+            return_id: generateId("ret"),
+            change_type: "return_request",
+            location_id: input.location_id ?? null,
+            description: input.description ?? null,
+            internal_note: input.internal_note ?? null,
+            created_by: actor?.actor_id ?? null,
+            metadata: input.metadata ?? null,
+          },
+          tx,
+        );
+        return draftReturn(row);
+      });
+    },
+
+    /** Changes a pending request's location or metadata. */
+    async updateRequest(returnId: string, input: ReturnRequestUpdate) {
+      return transaction(db, async (tx) => {
+        const row = await lockPending(returnId, "return_request", tx);
+        const set: Partial<OrderReturnChangeRow> = {};
+        if (input.location_id !== undefined) set.location_id = input.location_id;
+        if (input.metadata !== undefined) set.metadata = input.metadata;
+        return draftReturn(await save(row, set, tx));
+      });
+    },
+
+    addRequestItems: (returnId: string, input: ReturnRequestItems) =>
+      addItems(returnId, "return_request", "RETURN_ITEM", input.items),
+    updateRequestItem: (returnId: string, actionId: string, input: ReturnRequestItemUpdate) =>
+      updateItem(returnId, "return_request", "RETURN_ITEM", actionId, input),
+    removeRequestItem: (returnId: string, actionId: string) =>
+      removeItem(returnId, "return_request", "RETURN_ITEM", actionId),
+    cancelRequest: (returnId: string) => cancel(returnId, "return_request"),
+
+    /**
+     * Confirms a pending request (the create-return saga's first step): its actions become the
+     * return's items. It needs a location and at least one item.
+     */
+    async confirmRequest(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedRequest> {
+      const row = await confirm(returnId, "return_request", actor, (pending) => {
+        if (!pending.location_id)
+          throw errors.invalidData(`Return ${returnId} has no location to receive its items at`);
+      });
+      return {
+        change_id: row.id,
+        order_id: row.order_id,
+        return_id: row.return_id,
+        return: {
+          location_id: row.location_id!,
+          items: row.actions.map((a) => ({ id: a.item_id, quantity: a.quantity, reason_id: a.reason_id })),
+          metadata: row.metadata,
+        },
+      };
+    },
+
+    /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */
+    async beginReceipt(returnId: string, actor: OrderActor | undefined): Promise<void> {
+      await transaction(db, async (tx) => {
+        const [existing] = await tx.select().from(orderReturn).where(eq(orderReturn.id, returnId)).for("update");
+        if (!existing) {
+          await lockPending(returnId, "return_receive", tx); // a pending request: 400, else 404
+          throw errors.notFound(`Return with id: ${returnId} was not found`);
+        }
+        if (existing.status !== "requested" && existing.status !== "partially_received")
+          throw errors.invalidData(`Return ${returnId} is ${existing.status}`);
+        await assertNoPending(existing.order_id, tx);
+        await insert(
+          {
+            id: generateId("ordch"),
+            order_id: existing.order_id,
+            return_id: returnId,
+            change_type: "return_receive",
+            location_id: existing.location_id,
+            created_by: actor?.actor_id ?? null,
+          },
+          tx,
+        );
+      });
+    },
+
+    /** Counts units back in, to be restocked (`RECEIVE_RETURN_ITEM`), or damaged, kept out of stock (`RECEIVE_DAMAGED_RETURN_ITEM`). */
+    addReceiveItems: (returnId: string, input: ReturnReceiveItems, damaged = false) =>
+      addItems(returnId, "return_receive", receiptAction(damaged), input.items),
+    updateReceiveItem: (returnId: string, actionId: string, input: ReturnReceiveItemUpdate, damaged = false) =>
+      updateItem(returnId, "return_receive", receiptAction(damaged), actionId, input),
+    removeReceiveItem: (returnId: string, actionId: string, damaged = false) =>
+      removeItem(returnId, "return_receive", receiptAction(damaged), actionId),
+    cancelReceipt: (returnId: string) => cancel(returnId, "return_receive"),
+
+    /** Confirms a pending receipt (the receive-return saga's first step): its actions are what came back. */
+    async confirmReceipt(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedReceipt> {
+      const row = await confirm(returnId, "return_receive", actor);
+      const counted = (name: ReturnChangeActionName) =>
+        row.actions.filter((a) => a.action === name).map((a) => ({ id: a.item_id, quantity: a.quantity }));
+      return {
+        change_id: row.id,
+        order_id: row.order_id,
+        return_id: row.return_id,
+        receive: { items: counted("RECEIVE_RETURN_ITEM") },
+        dismiss: counted("RECEIVE_DAMAGED_RETURN_ITEM"),
+      };
+    },
+
+    /**
+     * Makes a confirmed change pending again (the compensation of a confirmation). Should the
+     * order have begun another change meanwhile (none was pending once this one was confirmed),
+     * this one is deleted instead: an order has one pending change, and nothing of it was applied.
+     */
+    async reopen(changeId: string): Promise<void> {
+      const confirmed = and(eq(orderReturnChange.id, changeId), eq(orderReturnChange.status, "confirmed"));
+      try {
+        await transaction(db, (tx) =>
+          tx
+            .update(orderReturnChange)
+            .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: new Date() })
+            .where(confirmed),
+        );
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        await db.delete(orderReturnChange).where(confirmed);
+      }
+    },
+
+    /** The order's pending return change, if any. */
+    async pendingForOrder(orderId: string): Promise<ReturnChange | null> {
+      const [row] = await db
+        .select()
+        .from(orderReturnChange)
+        .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
+      return row ? changeView(row) : null;
+    },
+
+    /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
+    async retrieveReturn(id: string): Promise<ReturnOrDraft> {
+      const [draft] = await db
+        .select()
+        .from(orderReturnChange)
+        .where(
+          and(
+            eq(orderReturnChange.return_id, id),
+            eq(orderReturnChange.change_type, "return_request"),
+            eq(orderReturnChange.status, "pending"),
+          ),
+        );
+      return draft ? draftReturn(draft) : createReturnService(db).retrieve(id);
+    },
+  };
+  return service;
+}
+
+export type ReturnChangeService = ReturnType<typeof createReturnChangeService>;

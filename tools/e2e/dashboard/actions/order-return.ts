@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { placeOrder } from "../seed";
+import { click, fill, landedOn, open, settle, toast } from "../ui";
+import { eventually, type DashboardAction } from "./action";
+
+interface Return {
+  id: string;
+  status: string;
+  location_id: string;
+  items: Array<{ line_item_id: string; quantity: number; received_quantity: number; damaged_quantity: number }>;
+}
+interface Order {
+  id: string;
+  items: Array<{
+    id: string;
+    return_requested_quantity: number;
+    return_received_quantity: number;
+    return_dismissed_quantity: number;
+  }>;
+  fulfillments: Array<{ id: string }>;
+  returns: Return[];
+}
+interface Level {
+  location_id: string;
+  stocked_quantity: number;
+}
+
+const orderPath = (id: string) => `/admin/orders/${id}`;
+
+/** Picks `label` in the dashboard's combobox that follows the field label `field`. */
+async function choose(page: Page, field: string, label: string): Promise<void> {
+  const box = page
+    .locator("label", { hasText: new RegExp(`^${field}$`) })
+    .locator("xpath=ancestor::div[contains(@class,'grid')][1]")
+    .getByRole("combobox")
+    .first();
+  await box.click();
+  await box.fill(label);
+  await page.getByRole("option", { name: label, exact: true }).first().click();
+  await settle(page);
+}
+
+/** Types `value` into the field registered as `name` and leaves it (the receive drawer sends on blur). */
+async function enter(page: Page, name: string, value: string): Promise<void> {
+  await fill(page, name, value);
+  await page.locator(`[name="${name}"]`).last().press("Tab");
+  await settle(page);
+}
+
+/**
+ * On an order whose two units were fulfilled, shipped and delivered (through Kasse's API): asks
+ * both back through the dashboard's return form (Add items, the item, its quantity, the return
+ * location, Confirm Return), then receives them through the receive drawer: one to restock, one
+ * damaged (its write-off popover), Save. Checked through Kasse's API at the root: the return is
+ * requested with two units, then received with one damaged, and one unit is back in stock at the
+ * location.
+ */
+export const createAndReceiveReturn: DashboardAction = {
+  name: "order-return-receive",
+  async run({ page, kasse, api, seeded, shot }) {
+    const orderId = await placeOrder(kasse, seeded.regionId, seeded.variantId);
+    const placed = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
+    const line = placed.items[0]!;
+    await api("POST", `${orderPath(orderId)}/fulfillments`, {
+      items: [{ id: line.id, quantity: 2 }],
+      location_id: seeded.locationId,
+    });
+    const fulfillmentId = (await api<{ order: Order }>("GET", orderPath(orderId))).order.fulfillments[0]!.id;
+    await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/shipments`, {});
+    await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/mark-as-delivered`);
+    const { stock_location } = await api<{ stock_location: { name: string } }>(
+      "GET",
+      `/admin/stock-locations/${seeded.locationId}`,
+    );
+    const stocked = async () =>
+      (
+        await api<{ inventory_levels: Level[] }>(
+          "GET",
+          `/admin/inventory-items/${seeded.inventoryItemId}/location-levels`,
+        )
+      ).inventory_levels.find((l) => l.location_id === seeded.locationId)!.stocked_quantity;
+    const before = await stocked();
+
+    // The return form: it begins a return request as it opens.
+    await open(page, kasse.origin, `/orders/${orderId}/returns`);
+    await page.getByText("Add items", { exact: true }).click();
+    await settle(page);
+    await page.getByRole("dialog").last().getByRole("checkbox").last().check();
+    await click(page, "Save");
+    await settle(page);
+    await fill(page, "items.0.quantity", "2");
+    await settle(page);
+    await choose(page, "Location", stock_location.name);
+    await shot("requested-items");
+    await click(page, "Confirm Return");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Continue" }).click();
+    await landedOn(page, new RegExp(`^/app/orders/${orderId}$`));
+    const requested = await eventually(async () => {
+      const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
+      assert.equal(order.returns.length, 1);
+      const ret = order.returns[0]!;
+      assert.equal(ret.status, "requested");
+      assert.equal(ret.location_id, seeded.locationId);
+      assert.deepEqual(
+        ret.items.map((i) => [i.line_item_id, i.quantity]),
+        [[line.id, 2]],
+      );
+      assert.equal(order.items[0]!.return_requested_quantity, 2);
+      return ret;
+    });
+    assert.equal(await stocked(), before);
+    // The form may begin another return request as it closes (its effect sees the refreshed
+    // preview, no change pending, before it unmounts: the dashboard's own race, as on Medusa).
+    // A merchant cancels it from the order page; nothing of it stays.
+    await open(page, kasse.origin, `/orders/${orderId}`);
+    if (await page.getByText("Return initiated", { exact: true }).isVisible()) {
+      await click(page, "Cancel Return");
+      await toast(page);
+      await open(page, kasse.origin, `/orders/${orderId}`);
+    }
+    await eventually(async () => {
+      const { order } = await api<{ order: { order_change?: unknown } }>("GET", `${orderPath(orderId)}/preview`);
+      assert.equal(order.order_change, undefined);
+    });
+    await shot("requested");
+
+    // The receive drawer: it begins a receipt and counts every unit asked back; one of them is
+    // lowered to one and the other written off as damaged.
+    await page.getByRole("link", { name: "Receive items", exact: true }).click();
+    await landedOn(page, new RegExp(`^/app/orders/${orderId}/returns/${requested.id}/receive$`));
+    await enter(page, "items.0.quantity", "1");
+    await page
+      .locator('[name="items.0.quantity"]')
+      .locator("xpath=ancestor::div[.//button[@type='button']][1]")
+      .locator("button[type='button']")
+      .first()
+      .click();
+    await fill(page, "items.0.dismissed_quantity", "1");
+    await shot("damaged-typed");
+    // Leaving the popover's field sends the damaged count; wait for it before saving.
+    const sent = page.waitForResponse(
+      (r) => r.url().includes(`/admin/returns/${requested.id}/dismiss-items`) && r.request().method() === "POST",
+    );
+    await page.getByRole("heading", { name: /^Receive items for/ }).click();
+    assert.equal((await sent).status(), 200);
+    await settle(page);
+    await shot("counted");
+    await click(page, "Save");
+    await toast(page);
+    await eventually(async () => {
+      const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
+      const ret = order.returns[0]!;
+      assert.equal(ret.status, "received");
+      assert.deepEqual(
+        ret.items.map((i) => [i.received_quantity, i.damaged_quantity]),
+        [[2, 1]],
+      );
+      assert.equal(order.items[0]!.return_received_quantity, 2);
+      assert.equal(order.items[0]!.return_dismissed_quantity, 1);
+      assert.equal(await stocked(), before + 1);
+    });
+    await open(page, kasse.origin, `/orders/${orderId}`);
+    await shot("received");
+  },
+};
