@@ -67,13 +67,18 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
+      const [full] = await attach(db, [await service.collectionRow(id)]);
+      return full!;
+    },
+
+    /** The collection's own row, without its sessions and payments (which cart and region it is for). */
+    async collectionRow(id: string): Promise<PaymentCollectionRow> {
       const [row] = await db
         .select()
         .from(paymentCollection)
         .where(and(eq(paymentCollection.id, id), liveCollection));
       if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
-      const [full] = await attach(db, [row]);
-      return full!;
+      return row;
     },
 
     /** One payment's own row (canceled ones too). */
@@ -167,7 +172,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         data: initiated.data,
         context: input.context ?? null,
       });
-      return service.retrieveCollection(collectionId);
+      // Only the sessions changed: the collection's row and payments are as read above.
+      return { ...collection, payment_sessions: await sessionsOf(db, [collectionId]) };
     },
 
     /**
@@ -183,6 +189,16 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       sessionId: string,
       options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
     ): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+      const authorized = await service.authorizePayment(collectionId, sessionId, options);
+      return { collection: await service.retrieveCollection(collectionId), payment: authorized };
+    },
+
+    /** {@link authorizeSession} answering the payment alone (a checkout needs nothing else of the collection). */
+    async authorizePayment(
+      collectionId: string,
+      sessionId: string,
+      options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
+    ): Promise<PaymentRow> {
       const [session] = await db
         .select()
         .from(paymentSession)
@@ -190,7 +206,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
         const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-        return { collection: await service.retrieveCollection(collectionId), payment: existing! };
+        return existing!;
       }
       const provider = providers.get(session.provider_id);
       const idempotencyKey = options.idempotencyKey ?? sessionId;
@@ -259,7 +275,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(eq(paymentCollection.id, collectionId));
         return row!;
       });
-      return { collection: await service.retrieveCollection(collectionId), payment: created };
+      return created;
     },
 
     /**
@@ -427,15 +443,20 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   }));
 }
 
+/** The sessions of the collections `ids`, oldest first. */
+function sessionsOf(tx: Db, ids: string[]): Promise<PaymentSessionRow[]> {
+  return tx
+    .select()
+    .from(paymentSession)
+    .where(inList(paymentSession.payment_collection_id, ids))
+    .orderBy(asc(paymentSession.created_at));
+}
+
 async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [sessions, payments] = await Promise.all([
-    tx
-      .select()
-      .from(paymentSession)
-      .where(inList(paymentSession.payment_collection_id, ids))
-      .orderBy(asc(paymentSession.created_at)),
+    sessionsOf(tx, ids),
     tx.select().from(payment).where(inList(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
   ]);
   const full = await attachPayments(tx, payments);
