@@ -1,4 +1,6 @@
-import { sql, type Placeholder } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { arrayLiteral } from "./list";
 import type { Db } from "./types";
 
 /** A drizzle query builder (select, insert, update, delete): what `build` returns. */
@@ -69,3 +71,16 @@ export function builtOnce<R, V extends Record<string, unknown>>(
 
 /** The placeholder `name` of a {@link builtOnce} query. */
 export const param = (name: string): Placeholder<string> => sql.placeholder(name);
+
+/**
+ * `column = any($name::text[])`: {@link inList} in a {@link builtOnce} query (one statement text at
+ * any number of values); the placeholder's value is {@link idList}`(values)`.
+ * @example
+ * const itemsOf = builtOnce((db) => db.select().from(item).where(inParam(item.order_id, "ids")));
+ * const rows = await itemsOf(db, { ids: idList(orderIds) });
+ */
+export const inParam = (column: AnyPgColumn, name: string): SQL =>
+  sql`${column} = any(${sql.placeholder(name)}::text[])`;
+
+/** The value of an {@link inParam} placeholder: `values` as the text of a text[] literal. */
+export const idList = (values: readonly string[]): string => arrayLiteral(values);

@@ -12,6 +12,9 @@ import {
   anyOf,
   inList,
   liveRecords,
+  builtOnce,
+  idList,
+  inParam,
 } from "@kasse/db";
 import {
   order,
@@ -584,6 +587,21 @@ function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknow
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 
+const itemsOfOrders = builtOnce<OrderLineItemRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(orderLineItem)
+    .where(inParam(orderLineItem.order_id, "ids"))
+    .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
+);
+const methodsOfOrders = builtOnce<OrderShippingMethodRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(orderShippingMethod)
+    .where(inParam(orderShippingMethod.order_id, "ids"))
+    .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+);
+
 /** Rows in the order {@link attach} reads them: by rank, then id. */
 const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
   [...rows].sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -592,16 +610,8 @@ async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [items, methods] = await Promise.all([
-    tx
-      .select()
-      .from(orderLineItem)
-      .where(inList(orderLineItem.order_id, ids))
-      .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
-    tx
-      .select()
-      .from(orderShippingMethod)
-      .where(inList(orderShippingMethod.order_id, ids))
-      .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+    itemsOfOrders(tx, { ids: idList(ids) }),
+    methodsOfOrders(tx, { ids: idList(ids) }),
   ]);
   return rows.map((row) => ({
     ...row,

@@ -1,5 +1,16 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, transaction, type Db, inList } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inList,
+  inParam,
+  param,
+  queryRows,
+  transaction,
+  type Db,
+} from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import {
   capture,
@@ -73,10 +84,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 
     /** The collection's own row, without its sessions and payments (which cart and region it is for). */
     async collectionRow(id: string): Promise<PaymentCollectionRow> {
-      const [row] = await db
-        .select()
-        .from(paymentCollection)
-        .where(and(eq(paymentCollection.id, id), liveCollection));
+      const [row] = await liveCollectionsById(db, { ids: idList([id]) });
       if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
       return row;
     },
@@ -89,10 +97,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      const [row] = await db
-        .select()
-        .from(paymentCollection)
-        .where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
+      const [row] = await liveCollectionOfCart(db, { cart_id: cartId });
       if (!row) return undefined;
       return (await attach(db, [row]))[0];
     },
@@ -109,6 +114,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
+      if (filter.id && !filter.cart_id) return attach(db, await liveCollectionsById(db, { ids: idList(filter.id) }));
       const conditions = [liveCollection];
       if (filter.id) conditions.push(inList(paymentCollection.id, filter.id));
       if (filter.cart_id) conditions.push(inList(paymentCollection.cart_id, filter.cart_id));
@@ -429,13 +435,41 @@ async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: s
   return Number(row?.total ?? 0);
 }
 
+const liveCollectionsById = builtOnce<PaymentCollectionRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(paymentCollection)
+    .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
+);
+const liveCollectionOfCart = builtOnce<PaymentCollectionRow[], { cart_id: string }>((db) =>
+  db
+    .select()
+    .from(paymentCollection)
+    .where(and(eq(paymentCollection.cart_id, param("cart_id")), liveCollection)),
+);
+
+// The relations every collection read attaches, built once (`ids`: an idList of parent ids).
+const capturesOf = builtOnce<CaptureRow[], { ids: string }>((db) =>
+  db.select().from(capture).where(inParam(capture.payment_id, "ids")).orderBy(asc(capture.created_at)),
+);
+const refundsOf = builtOnce<RefundRow[], { ids: string }>((db) =>
+  db.select().from(refund).where(inParam(refund.payment_id, "ids")).orderBy(asc(refund.created_at)),
+);
+const sessionsOfCollections = builtOnce<PaymentSessionRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(paymentSession)
+    .where(inParam(paymentSession.payment_collection_id, "ids"))
+    .orderBy(asc(paymentSession.created_at)),
+);
+const paymentsOfCollections = builtOnce<PaymentRow[], { ids: string }>((db) =>
+  db.select().from(payment).where(inParam(payment.payment_collection_id, "ids")).orderBy(asc(payment.created_at)),
+);
+
 async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [captures, refunds] = await Promise.all([
-    tx.select().from(capture).where(inList(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
-    tx.select().from(refund).where(inList(refund.payment_id, ids)).orderBy(asc(refund.created_at)),
-  ]);
+  const ids = idList(rows.map((r) => r.id));
+  const [captures, refunds] = await Promise.all([capturesOf(tx, { ids }), refundsOf(tx, { ids })]);
   return rows.map((row) => ({
     ...row,
     captures: captures.filter((c) => c.payment_id === row.id),
@@ -445,11 +479,7 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
 
 /** The sessions of the collections `ids`, oldest first. */
 function sessionsOf(tx: Db, ids: string[]): Promise<PaymentSessionRow[]> {
-  return tx
-    .select()
-    .from(paymentSession)
-    .where(inList(paymentSession.payment_collection_id, ids))
-    .orderBy(asc(paymentSession.created_at));
+  return sessionsOfCollections(tx, { ids: idList(ids) });
 }
 
 async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
@@ -457,7 +487,7 @@ async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentColl
   const ids = rows.map((r) => r.id);
   const [sessions, payments] = await Promise.all([
     sessionsOf(tx, ids),
-    tx.select().from(payment).where(inList(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
+    paymentsOfCollections(tx, { ids: idList(ids) }),
   ]);
   const full = await attachPayments(tx, payments);
   return rows.map((row) => ({
