@@ -26,7 +26,7 @@ const BUDGET = {
   "POST /store/carts/:id/line-items": 25,
   "POST /store/carts/:id": 18,
   "POST /store/carts/:id/shipping-methods": 25,
-  "POST /store/payment-collections": 11,
+  "POST /store/payment-collections": 8,
   "POST /store/payment-collections/:id/payment-sessions": 13,
   // 43 on a quiet PostgreSQL run. The saga's journal renews leases when a step is slow, so a loaded
   // machine sees a few more; the budget leaves room for that, not for growth.

@@ -72,8 +72,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           amount: input.amount,
         })
         .onConflictDoNothing()
-        .returning({ id: paymentCollection.id });
+        .returning();
       if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
+      // A collection created by this statement has no sessions nor payments yet: nothing to read back.
+      if (inserted[0]) return { ...inserted[0], payment_sessions: [], payments: [] };
       return service.retrieveCollection(id);
     },
 
