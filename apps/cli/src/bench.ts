@@ -62,13 +62,32 @@ async function prepareDatabase(): Promise<DemoStore> {
   const config = loadConfig({ DATABASE_URL: urlOf(dbName), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const store = await seedDemoStore(createModules(infra.database.db));
+    const modules = createModules(infra.database.db);
+    const store = await seedDemoStore(modules);
     if (!store) throw new Error("the new bench database was not empty");
+    await stockGenerously(modules, store);
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     return store;
   } finally {
     await infra.close();
   }
+}
+
+/**
+ * Units of every variant at the bench's stock location. The demo seed stocks 5 to 44 of each (so
+ * some sizes run low in a demo); thousands of checkouts a minute would run out and measure
+ * "Insufficient inventory" answers instead of orders. The oversell probe sets its own scarce level.
+ */
+const BENCH_STOCK = 1_000_000;
+
+/** Stocks every variant of the bench database generously (bench only: the demo seed stays as it is). */
+async function stockGenerously(modules: ReturnType<typeof createModules>, store: DemoStore): Promise<void> {
+  const { items: variants } = await modules.product.listVariants({}, { limit: 1000, offset: 0 });
+  const links = await modules.inventory.listVariantInventoryItems(variants.map((v) => v.id));
+  for (const link of [...links.values()].flat())
+    await modules.inventory.updateLevel(link.inventory_item_id, store.stock_location_id, {
+      stocked_quantity: BENCH_STOCK,
+    });
 }
 
 async function dropDatabase(): Promise<void> {

@@ -31,6 +31,7 @@ export {
   type RangeFilter,
 } from "./list";
 export { liveRecords, rowsByParent, type ListPaging } from "./records";
+export { builtOnce, idList, inParam, param } from "./built-once";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";

@@ -122,7 +122,7 @@ export function inList(column: AnyPgColumn, values: readonly string[]): SQL {
 }
 
 /** `{"a","b\"c"}`: every element quoted, `"` and `\` escaped. */
-const arrayLiteral = (values: readonly string[]): string =>
+export const arrayLiteral = (values: readonly string[]): string =>
   `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
 
 /**

@@ -1,5 +1,6 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { builtOnce, param } from "./built-once";
 import { errors } from "./errors";
 import { existingIds, inList, listPage, orderBy, type Paging } from "./list";
 import { isUniqueViolation } from "./pg-error";
@@ -45,8 +46,9 @@ export function liveRecords<T extends EntityTable>(
       if (message !== undefined && isUniqueViolation(error)) throw errors.conflict(message);
       throw error;
     };
+  const reads = readsOf(table);
   const retrieve = async (id: string): Promise<Row> => {
-    const [row] = await db.select().from(from).where(byId(id));
+    const [row] = await reads.byId(db, { id });
     if (!row) throw notFound(id);
     return row as Row;
   };
@@ -56,14 +58,14 @@ export function liveRecords<T extends EntityTable>(
     notFound,
     /** The live row `id`, or undefined. */
     async find(id: string): Promise<Row | undefined> {
-      const [row] = await db.select().from(from).where(byId(id));
+      const [row] = await reads.byId(db, { id });
       return row as Row | undefined;
     },
     /** The live row `id`; `not_found` when there is none. */
     retrieve,
     /** The live row `id`, locked for the rest of the transaction (writes to it serialize); `not_found` when there is none. */
     async lock(id: string): Promise<Row> {
-      const [row] = await db.select().from(from).where(byId(id)).for("update");
+      const [row] = await reads.lockById(db, { id });
       if (!row) throw notFound(id);
       return row as Row;
     },
@@ -108,6 +110,25 @@ export function liveRecords<T extends EntityTable>(
     existing: (ids: string[]): Promise<Set<string>> => existingIds(db, table, ids, live),
   };
 }
+
+/** A table's live row by id, and the same locked: each statement built once per table, not per call. */
+function readsOf(table: EntityTable) {
+  let reads = readsByTable.get(table);
+  if (!reads) {
+    const byId = and(eq(table.id, param("id")), isNull(table.deleted_at));
+    reads = {
+      byId: builtOnce<unknown[], { id: string }>((db) => db.select().from(table).where(byId)),
+      lockById: builtOnce<unknown[], { id: string }>((db) => db.select().from(table).where(byId).for("update")),
+    };
+    readsByTable.set(table, reads);
+  }
+  return reads;
+}
+
+const readsByTable = new WeakMap<
+  PgTable,
+  Record<"byId" | "lockById", (db: Db, values: { id: string }) => Promise<unknown[]>>
+>();
 
 /**
  * The rows of `table` that belong to any of `parents` (by id) through its `key` column, matching `where`

@@ -73,16 +73,18 @@ export async function authorizePaymentSession(
   return { payment_collection: collection, region };
 }
 
-/** The collection, if the caller may reach its cart (a customer's cart only with their token, else 404). */
+/**
+ * The collection's region, if the caller may reach its cart (a customer's cart only with their
+ * token, else 404). Reads the collection's row only: the callers read what they change themselves.
+ */
 async function accessibleCollection(
   m: Modules,
   collectionId: string,
   actor: CartActor,
   lockCart: boolean,
-): Promise<CartPaymentResult> {
-  const payment_collection = await m.payment.retrieveCollection(collectionId);
-  if (!payment_collection.cart_id)
-    return { payment_collection, region: await regionOf(m, payment_collection.region_id) };
+): Promise<{ region: Region | null }> {
+  const payment_collection = await m.payment.collectionRow(collectionId);
+  if (!payment_collection.cart_id) return { region: await regionOf(m, payment_collection.region_id) };
   const state = lockCart
     ? await m.cart.lock(payment_collection.cart_id)
     : await m.cart.load(payment_collection.cart_id);
@@ -92,7 +94,7 @@ async function accessibleCollection(
     throw errors.notFound(`Payment collection with id: ${collectionId} was not found`);
   }
   if (lockCart) assertCartOpen(state);
-  return { payment_collection, region: await regionOf(m, state.cart.region_id) };
+  return { region: await regionOf(m, state.cart.region_id) };
 }
 
 async function regionOf(m: Modules, regionId: string | null): Promise<Region | null> {

@@ -231,7 +231,7 @@ const AUTHORIZE_TIMEOUT_MS = 5_000;
 const authorizeCartPaymentStep = step("authorize-cart-payment", {
   transactional: false,
   invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const { payment } = await ctx.modules.payment.authorizeSession(input.collection_id, input.session_id, {
+    const payment = await ctx.modules.payment.authorizePayment(input.collection_id, input.session_id, {
       idempotencyKey: ctx.idempotencyKey,
       timeoutMs: AUTHORIZE_TIMEOUT_MS,
     });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../app";
 import { routeWalk, type RouteWalk } from "../testing/routes";
 import { moneyAsNumber } from "./medusa-dialect";
-import { compileSerializer, compileValidator } from "./validation";
+import { Type } from "@sinclair/typebox";
+import { compileSerializer, compileValidator, serializerSchema } from "./validation";
 
 let app: App;
 let routes: RouteOptions[] = [];
@@ -37,7 +38,7 @@ describe("route schemas", () => {
         try {
           compileSerializer(response);
           // What the Medusa dialect's serializer compiles (money as numbers) too.
-          fastJsonStringify(moneyAsNumber(response) as object, { schema: {} });
+          fastJsonStringify(serializerSchema(moneyAsNumber(response) as object), { schema: {} });
           compiled++;
         } catch (error) {
           failures.push(`${at} ${status}: ${(error as Error).message}`);
@@ -54,5 +55,42 @@ describe("route schemas", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ type: "invalid_data" });
     expect(res.json().message).toMatch(/limit/);
+  });
+
+  it("nullable unions serialize as they would through anyOf, without validating each answer", () => {
+    const Address = Type.Object({ city: Type.String(), zip: Type.Union([Type.String(), Type.Null()]) });
+    const schema = Type.Object({
+      address: Type.Union([Address, Type.Null()]),
+      status: Type.Union([Type.Literal("a"), Type.Literal("b")]),
+      maybe: Type.Union([Type.Literal("x"), Type.Literal("y"), Type.Null()]),
+      at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+      n: Type.Union([Type.Integer(), Type.Null()]),
+      mixed: Type.Union([Type.String(), Type.Integer()]),
+      items: Type.Array(Type.Union([Address, Type.Null()])),
+    });
+    const before = JSON.stringify(schema);
+    const rewritten = serializerSchema(schema) as { properties: Record<string, Record<string, unknown>> };
+    expect(JSON.stringify(schema)).toBe(before); // the route's own schema is untouched
+    expect(rewritten.properties.address).toMatchObject({ type: "object", nullable: true });
+    expect(rewritten.properties.status).toMatchObject({ type: "string", enum: ["a", "b"] });
+    expect(rewritten.properties.mixed!.anyOf).toHaveLength(2);
+    const viaAnyOf = fastJsonStringify(schema, { schema: {} });
+    const viaNullable = fastJsonStringify(rewritten as object, { schema: {} });
+    const values = [
+      { address: null, status: "a", maybe: null, at: null, n: null, mixed: "s", items: [] },
+      {
+        address: { city: "Paris", zip: null },
+        status: "b",
+        maybe: "y",
+        at: "2026-01-01T00:00:00.000Z",
+        n: 3,
+        mixed: 4,
+        items: [null, { city: "Oslo", zip: "0150" }],
+      },
+    ];
+    for (const value of values) {
+      expect(viaNullable(value)).toBe(viaAnyOf(value));
+      expect(JSON.parse(viaNullable(value))).toEqual(value);
+    }
   });
 });

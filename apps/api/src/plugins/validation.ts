@@ -46,11 +46,61 @@ export function compileValidator(schema: object, httpPart: string | undefined): 
   return validate;
 }
 
+type Schema = Record<string, unknown>;
+
+const isNullSchema = (option: unknown): boolean =>
+  typeof option === "object" && option !== null && (option as Schema).type === "null" && !("const" in option);
+
+/** An option `nullable` can stand for: one plain type, no reference nor combinator of its own. */
+const isPlainOption = (option: Schema): boolean =>
+  typeof option.type === "string" && !("$ref" in option) && !option.anyOf && !option.oneOf && !option.allOf;
+
+/**
+ * The response schema fast-json-stringify is given: `schema` with its nullable unions (`anyOf: [X,
+ * {type: "null"}]`, TypeBox's `Nullable`) written as `X` with `nullable: true`, and unions of string
+ * literals as one string `enum`. The JSON written for an answer is the same; what changes is that
+ * fast-json-stringify picks an `anyOf` branch by validating the value against each option with Ajv
+ * (a nested object's whole tree, on every answer), while `nullable` is one `=== null` test. Whether
+ * an answer matches its schema is the response check's business (tests), not the serializer's.
+ * The input schema is left as it is (validation and the OpenAPI document read it).
+ */
+export function serializerSchema(schema: object): object {
+  return rewrite(schema as Schema) as object;
+}
+
+function rewrite(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewrite);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Schema = {};
+  for (const key of Object.keys(node)) {
+    const value = (node as Schema)[key];
+    out[key] =
+      key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions"
+        ? Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, rewrite(v)]))
+        : key === "const" || key === "enum" || key === "default" || key === "examples" || key === "required"
+          ? value
+          : rewrite(value);
+  }
+  const anyOf = out.anyOf;
+  if (!Array.isArray(anyOf) || out.oneOf !== undefined) return out;
+  const options = (anyOf as Schema[]).filter((option) => !isNullSchema(option));
+  const nullable = options.length < anyOf.length;
+  const { anyOf: _anyOf, ...siblings } = out;
+  const strings =
+    options.length > 1 &&
+    options.every((o) => typeof o.const === "string" && Object.keys(o).every((k) => k === "const" || k === "type"));
+  if (strings)
+    return { ...siblings, type: "string", enum: options.map((o) => o.const), ...(nullable ? { nullable: true } : {}) };
+  if (nullable && options.length === 1 && isPlainOption(options[0]!))
+    return { ...siblings, ...options[0], nullable: true };
+  return out;
+}
+
 /** Compiles one response schema now, as fastify's default serializer compiler does (fast-json-stringify). */
 export function compileSerializer(schema: object): (data: unknown) => string {
   let serialize = serializers.get(schema);
   if (!serialize) {
-    serialize = fastJsonStringify(schema, { schema: {} }) as (data: unknown) => string;
+    serialize = fastJsonStringify(serializerSchema(schema), { schema: {} }) as (data: unknown) => string;
     serializers.set(schema, serialize);
   }
   return serialize;
@@ -81,7 +131,7 @@ export function lazySerializerCompiler(
     let serialize = cache.get(schema);
     if (!serialize) {
       serialize = transform
-        ? (fastJsonStringify(transform(schema), { schema: {} }) as (data: unknown) => string)
+        ? (fastJsonStringify(serializerSchema(transform(schema)), { schema: {} }) as (data: unknown) => string)
         : compileSerializer(schema);
       cache.set(schema, serialize);
     }

@@ -23,14 +23,14 @@ const BUDGET = {
   // Cart writes and the checkout each commit one event with the change (the outbox insert:
   // cart.created, cart.updated, order.placed), counted in these budgets.
   "POST /store/carts": 8,
-  "POST /store/carts/:id/line-items": 26,
-  "POST /store/carts/:id": 19,
-  "POST /store/carts/:id/shipping-methods": 26,
-  "POST /store/payment-collections": 12,
-  "POST /store/payment-collections/:id/payment-sessions": 18,
-  // 52 on a quiet PostgreSQL run. The saga's journal renews leases when a step is slow, so a loaded
-  // machine sees a few more (55 on PGlite under load); the budget leaves room for that, not for growth.
-  "POST /store/carts/:id/complete": 56,
+  "POST /store/carts/:id/line-items": 25,
+  "POST /store/carts/:id": 18,
+  "POST /store/carts/:id/shipping-methods": 25,
+  "POST /store/payment-collections": 8,
+  "POST /store/payment-collections/:id/payment-sessions": 13,
+  // 43 on a quiet PostgreSQL run. The saga's journal renews leases when a step is slow, so a loaded
+  // machine sees a few more; the budget leaves room for that, not for growth.
+  "POST /store/carts/:id/complete": 47,
   "GET /admin/orders?limit=15": 11,
 } as const;
 type Route = keyof typeof BUDGET;
@@ -67,6 +67,8 @@ async function measure(method: "GET" | "POST", url: string, payload?: object, ex
   });
   expect(res!.statusCode, `${method} ${url}: ${res!.body}`).toBe(200);
   const statements = recorded.filter((q) => !KEY_LOOKUP.test(q));
+  if (process.env.KASSE_PRINT_STATEMENTS === "all")
+    console.warn(`${method} ${url}: ${statements.length}\n${statements.map((q) => `  ${q.slice(0, 160)}`).join("\n")}`);
   return { count: statements.length, statements, body: res!.json() };
 }
 

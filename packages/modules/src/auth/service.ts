@@ -1,5 +1,14 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { errors, generateId, isKasseError, isUniqueViolation, type Db, rowsByParent } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  isKasseError,
+  isUniqueViolation,
+  param,
+  type Db,
+  rowsByParent,
+} from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
@@ -40,6 +49,25 @@ const liveIdentity = isNull(authIdentity.deleted_at);
 
 /** The key in `app_metadata` linking an identity to its actor of one type: `user_id`, `customer_id`. */
 export const actorKey = (actorType: string): string => `${actorType}_id`;
+
+// A token's check on every request that presents one (`sessionAlive`), built once.
+const aliveWhere = and(
+  eq(authIdentity.id, param("id")),
+  liveIdentity,
+  eq(authIdentity.credentials_version, sql.placeholder("version")),
+);
+const aliveIdentity = builtOnce<Array<{ id: string }>, { id: string; version: number }>((db) =>
+  db.select({ id: authIdentity.id }).from(authIdentity).where(aliveWhere),
+);
+const aliveLinkedIdentity = builtOnce<
+  Array<{ id: string }>,
+  { id: string; version: number; key: string; actor: string }
+>((db) =>
+  db
+    .select({ id: authIdentity.id })
+    .from(authIdentity)
+    .where(and(aliveWhere, sql`${authIdentity.app_metadata} ->> ${param("key")} = ${param("actor")}`)),
+);
 
 /** The actor types an identity is linked to (its `app_metadata` keys `<type>_id` naming an actor). */
 export function linkedActorTypes(identity: Pick<AuthIdentity, "app_metadata">): string[] {
@@ -329,21 +357,11 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * in force for every process as soon as it has committed.
      */
     async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">): Promise<boolean> {
-      const linked =
+      const values = { id: claims.auth_identity_id, version: claims.credentials_version };
+      const rows =
         claims.actor_id === ""
-          ? undefined
-          : sql`${authIdentity.app_metadata} ->> ${actorKey(claims.actor_type)} = ${claims.actor_id}`;
-      const rows = await db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(
-          and(
-            eq(authIdentity.id, claims.auth_identity_id),
-            liveIdentity,
-            eq(authIdentity.credentials_version, claims.credentials_version),
-            linked,
-          ),
-        );
+          ? await aliveIdentity(db, values)
+          : await aliveLinkedIdentity(db, { ...values, key: actorKey(claims.actor_type), actor: claims.actor_id });
       return rows.length > 0;
     },
 

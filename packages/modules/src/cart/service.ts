@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, type Db } from "@kasse/db";
+import { builtOnce, errors, generateId, param, queryRows, type Db } from "@kasse/db";
 import {
   cart,
   cartLineItem,
@@ -66,6 +66,27 @@ export interface ComputedLine extends LineTotals {
 const liveItem = isNull(cartLineItem.deleted_at);
 const liveMethod = isNull(cartShippingMethod.deleted_at);
 
+// The reads of every cart write and answer, built once (`param("id")`: the cart's id).
+const liveCart = and(eq(cart.id, param("id")), isNull(cart.deleted_at));
+const cartById = builtOnce<CartRow[], { id: string }>((db) => db.select().from(cart).where(liveCart));
+const lockedCartById = builtOnce<CartRow[], { id: string }>((db) =>
+  db.select().from(cart).where(liveCart).for("update"),
+);
+const itemsOfCart = builtOnce<CartLineItemRow[], { id: string }>((db) =>
+  db
+    .select()
+    .from(cartLineItem)
+    .where(and(eq(cartLineItem.cart_id, param("id")), liveItem))
+    .orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+);
+const methodsOfCart = builtOnce<CartShippingMethodRow[], { id: string }>((db) =>
+  db
+    .select()
+    .from(cartShippingMethod)
+    .where(and(eq(cartShippingMethod.cart_id, param("id")), liveMethod))
+    .orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+);
+
 /**
  * Carts, their line items and shipping methods. Pricing, taxes, promotions and availability come
  * from other modules: the cart flows compute them and write the results here (`saveComputed`).
@@ -99,20 +120,9 @@ export function createCartService(db: Db) {
     /** The cart with its live lines and methods: three queries, whatever the cart's size. */
     async load(id: string): Promise<CartState> {
       const [[row], items, methods] = await Promise.all([
-        db
-          .select()
-          .from(cart)
-          .where(and(eq(cart.id, id), isNull(cart.deleted_at))),
-        db
-          .select()
-          .from(cartLineItem)
-          .where(and(eq(cartLineItem.cart_id, id), liveItem))
-          .orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
-        db
-          .select()
-          .from(cartShippingMethod)
-          .where(and(eq(cartShippingMethod.cart_id, id), liveMethod))
-          .orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+        cartById(db, { id }),
+        itemsOfCart(db, { id }),
+        methodsOfCart(db, { id }),
       ]);
       if (!row) throw notFound(id);
       return { cart: row, items, shipping_methods: methods };
@@ -120,10 +130,7 @@ export function createCartService(db: Db) {
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
     async retrieve(id: string): Promise<CartRow> {
-      const [row] = await db
-        .select()
-        .from(cart)
-        .where(and(eq(cart.id, id), isNull(cart.deleted_at)));
+      const [row] = await cartById(db, { id });
       if (!row) throw notFound(id);
       return row;
     },
@@ -159,14 +166,12 @@ export function createCartService(db: Db) {
      * writes to one cart run one after the other) and returns its state.
      */
     async lock(id: string): Promise<CartState> {
-      const [row] = await db
-        .select({ id: cart.id })
-        .from(cart)
-        .where(and(eq(cart.id, id), isNull(cart.deleted_at)))
-        .for("update");
+      // The row as the lock found it (the latest committed version), and the lines and methods
+      // read after the lock is held, so the state cannot change underneath the caller.
+      const [row] = await lockedCartById(db, { id });
       if (!row) throw notFound(id);
-      // Read after the lock is held, so the state cannot change underneath the caller.
-      return createCartService(db).load(id);
+      const [items, methods] = await Promise.all([itemsOfCart(db, { id }), methodsOfCart(db, { id })]);
+      return { cart: row, items, shipping_methods: methods };
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
+import { builtOnce, errors, generateId, param, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
 import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { event, type EventRow } from "./schema";
@@ -18,7 +18,7 @@ export async function recordEvent<N extends EventName>(
   const problems = eventProblems(name, data);
   if (problems.length > 0)
     throw errors.unexpectedState(`Event '${name}' does not match its catalog schema: ${problems.join("; ")}`);
-  await (tx as Db).insert(event).values({
+  await insertEvent(tx as Db, {
     id: generateId("evt"),
     name,
     version: eventCatalog[name].version,
@@ -26,6 +26,21 @@ export async function recordEvent<N extends EventName>(
     execution_id: executionId,
   });
 }
+
+// Every write that commits an event sends this insert: built once (its values go through the
+// columns' encoders, `data` as JSON, as a plain insert's do).
+const insertEvent = builtOnce<
+  unknown,
+  { id: string; name: string; version: number; data: Record<string, unknown>; execution_id: string | null }
+>((db) =>
+  db.insert(event).values({
+    id: param("id"),
+    name: sql.placeholder("name"),
+    version: sql.placeholder("version"),
+    data: sql.placeholder("data"),
+    execution_id: sql.placeholder("execution_id"),
+  }),
+);
 
 const listeners = new Set<() => void>();
 

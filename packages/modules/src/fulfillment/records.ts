@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { errors, generateId, type Db, inList, rowsByParent } from "@kasse/db";
+import { builtOnce, errors, generateId, idList, inParam, type Db, rowsByParent } from "@kasse/db";
 import {
   fulfillment,
   fulfillmentItem,
@@ -22,6 +22,14 @@ export interface FulfillmentRecordCreate {
   provider_id?: string;
   data?: Record<string, unknown>;
 }
+
+const liveFulfillmentsOfOrders = builtOnce<FulfillmentRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(fulfillment)
+    .where(and(inParam(fulfillment.order_id, "ids"), isNull(fulfillment.deleted_at)))
+    .orderBy(asc(fulfillment.created_at), asc(fulfillment.id)),
+);
 
 /**
  * Fulfillment records of orders: created, shipped, delivered, canceled. The allowed moves are
@@ -70,11 +78,7 @@ export function createFulfillmentRecordService(db: Db) {
     async listForOrders(orderIds: string[]): Promise<Map<string, Fulfillment[]>> {
       const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await db
-        .select()
-        .from(fulfillment)
-        .where(and(inList(fulfillment.order_id, orderIds), isNull(fulfillment.deleted_at)))
-        .orderBy(asc(fulfillment.created_at), asc(fulfillment.id));
+      const rows = await liveFulfillmentsOfOrders(db, { ids: idList(orderIds) });
       for (const f of await attach(db, rows)) out.get(f.order_id)?.push(f);
       return out;
     },

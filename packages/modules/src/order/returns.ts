@@ -1,5 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { errors, generateId, type Db, type Paging, listPage, inList, rowsByParent } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inParam,
+  type Db,
+  type Paging,
+  listPage,
+  rowsByParent,
+} from "@kasse/db";
 import {
   orderReturn,
   orderReturnItem,
@@ -12,6 +22,14 @@ import {
 } from "./schema";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
+
+const returnsOfOrders = builtOnce<OrderReturnRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(orderReturn)
+    .where(inParam(orderReturn.order_id, "ids"))
+    .orderBy(asc(orderReturn.created_at), asc(orderReturn.id)),
+);
 
 /** A return with its items (`item_id`: the order line, as Medusa names it). */
 export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
@@ -158,11 +176,7 @@ export function createReturnService(db: Db) {
     async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {
       const out = new Map<string, OrderReturn[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
-      const rows = await db
-        .select()
-        .from(orderReturn)
-        .where(inList(orderReturn.order_id, orderIds))
-        .orderBy(asc(orderReturn.created_at), asc(orderReturn.id));
+      const rows = await returnsOfOrders(db, { ids: idList(orderIds) });
       for (const r of await attach(db, rows)) out.get(r.order_id)?.push(r);
       return out;
     },

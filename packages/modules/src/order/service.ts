@@ -12,6 +12,9 @@ import {
   anyOf,
   inList,
   liveRecords,
+  builtOnce,
+  idList,
+  inParam,
 } from "@kasse/db";
 import {
   order,
@@ -138,51 +141,62 @@ export function createOrderService(db: Db) {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
       const id = generateId("order");
-      await db.insert(order).values({
-        id,
-        status: input.status ?? "pending",
-        payment_status: input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid"),
-        cart_id: input.cart_id ?? null,
-        customer_id: input.customer_id ?? null,
-        email: input.email ?? null,
-        currency_code: input.currency_code.toLowerCase(),
-        region_id: input.region_id ?? null,
-        sales_channel_id: input.sales_channel_id ?? null,
-        locale: input.locale ?? null,
-        shipping_address: toAddress(input.shipping_address),
-        billing_address: toAddress(input.billing_address),
-        payment_collection_ids: input.payment_collection_ids ?? [],
-        ...input.totals,
-        metadata: input.metadata ?? null,
-      });
-      await db.insert(orderLineItem).values(
-        input.items.map((item, rank) => ({
-          ...item,
-          rank,
-          id: generateId("ordli"),
-          order_id: id,
-          tax_total: item.tax_total ?? 0,
-          discount_total: item.discount_total ?? 0,
-          metadata: item.metadata ?? null,
-        })),
-      );
+      // Each insert answers its rows (database defaults included: display_id, timestamps), so the
+      // order is not read back: the same rows a retrieve reads, lines and methods in rank order.
+      const [row] = await db
+        .insert(order)
+        .values({
+          id,
+          status: input.status ?? "pending",
+          payment_status: input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid"),
+          cart_id: input.cart_id ?? null,
+          customer_id: input.customer_id ?? null,
+          email: input.email ?? null,
+          currency_code: input.currency_code.toLowerCase(),
+          region_id: input.region_id ?? null,
+          sales_channel_id: input.sales_channel_id ?? null,
+          locale: input.locale ?? null,
+          shipping_address: toAddress(input.shipping_address),
+          billing_address: toAddress(input.billing_address),
+          payment_collection_ids: input.payment_collection_ids ?? [],
+          ...input.totals,
+          metadata: input.metadata ?? null,
+        })
+        .returning();
+      const items = await db
+        .insert(orderLineItem)
+        .values(
+          input.items.map((item, rank) => ({
+            ...item,
+            rank,
+            id: generateId("ordli"),
+            order_id: id,
+            tax_total: item.tax_total ?? 0,
+            discount_total: item.discount_total ?? 0,
+            metadata: item.metadata ?? null,
+          })),
+        )
+        .returning();
       if (input.promotions?.length)
         await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
-      if (input.shipping_methods?.length) {
-        await db.insert(orderShippingMethod).values(
-          input.shipping_methods.map((method, rank) => ({
-            ...method,
-            rank,
-            id: generateId("ordsm"),
-            order_id: id,
-            tax_total: method.tax_total ?? 0,
-            discount_total: method.discount_total ?? 0,
-            data: method.data ?? {},
-            metadata: method.metadata ?? null,
-          })),
-        );
-      }
-      const created = await service.retrieve(id);
+      const shipping_methods = input.shipping_methods?.length
+        ? await db
+            .insert(orderShippingMethod)
+            .values(
+              input.shipping_methods.map((method, rank) => ({
+                ...method,
+                rank,
+                id: generateId("ordsm"),
+                order_id: id,
+                tax_total: method.tax_total ?? 0,
+                discount_total: method.discount_total ?? 0,
+                data: method.data ?? {},
+                metadata: method.metadata ?? null,
+              })),
+            )
+            .returning()
+        : [];
+      const created: Order = { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
       await service.recordChange(id, "order_placed", actor, null, {
         status: created.status,
         payment_status: created.payment_status,
@@ -578,20 +592,31 @@ function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknow
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 
+const itemsOfOrders = builtOnce<OrderLineItemRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(orderLineItem)
+    .where(inParam(orderLineItem.order_id, "ids"))
+    .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
+);
+const methodsOfOrders = builtOnce<OrderShippingMethodRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(orderShippingMethod)
+    .where(inParam(orderShippingMethod.order_id, "ids"))
+    .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+);
+
+/** Rows in the order {@link attach} reads them: by rank, then id. */
+const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
 async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [items, methods] = await Promise.all([
-    tx
-      .select()
-      .from(orderLineItem)
-      .where(inList(orderLineItem.order_id, ids))
-      .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
-    tx
-      .select()
-      .from(orderShippingMethod)
-      .where(inList(orderShippingMethod.order_id, ids))
-      .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+    itemsOfOrders(tx, { ids: idList(ids) }),
+    methodsOfOrders(tx, { ids: idList(ids) }),
   ]);
   return rows.map((row) => ({
     ...row,

@@ -1,5 +1,16 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { errors, generateId, queryRows, transaction, type Db, inList } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inList,
+  inParam,
+  param,
+  queryRows,
+  transaction,
+  type Db,
+} from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import {
   capture,
@@ -65,19 +76,23 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           amount: input.amount,
         })
         .onConflictDoNothing()
-        .returning({ id: paymentCollection.id });
+        .returning();
       if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
+      // A collection created by this statement has no sessions nor payments yet: nothing to read back.
+      if (inserted[0]) return { ...inserted[0], payment_sessions: [], payments: [] };
       return service.retrieveCollection(id);
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
-      const [row] = await db
-        .select()
-        .from(paymentCollection)
-        .where(and(eq(paymentCollection.id, id), liveCollection));
-      if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
-      const [full] = await attach(db, [row]);
+      const [full] = await attach(db, [await service.collectionRow(id)]);
       return full!;
+    },
+
+    /** The collection's own row, without its sessions and payments (which cart and region it is for). */
+    async collectionRow(id: string): Promise<PaymentCollectionRow> {
+      const [row] = await liveCollectionsById(db, { ids: idList([id]) });
+      if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
+      return row;
     },
 
     /** One payment's own row (canceled ones too). */
@@ -88,10 +103,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      const [row] = await db
-        .select()
-        .from(paymentCollection)
-        .where(and(eq(paymentCollection.cart_id, cartId), liveCollection));
+      const [row] = await liveCollectionOfCart(db, { cart_id: cartId });
       if (!row) return undefined;
       return (await attach(db, [row]))[0];
     },
@@ -108,6 +120,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
+      if (filter.id && !filter.cart_id) return attach(db, await liveCollectionsById(db, { ids: idList(filter.id) }));
       const conditions = [liveCollection];
       if (filter.id) conditions.push(inList(paymentCollection.id, filter.id));
       if (filter.cart_id) conditions.push(inList(paymentCollection.cart_id, filter.cart_id));
@@ -171,7 +184,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         data: initiated.data,
         context: input.context ?? null,
       });
-      return service.retrieveCollection(collectionId);
+      // Only the sessions changed: the collection's row and payments are as read above.
+      return { ...collection, payment_sessions: await sessionsOf(db, [collectionId]) };
     },
 
     /**
@@ -187,6 +201,16 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       sessionId: string,
       options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
     ): Promise<{ collection: PaymentCollection; payment: PaymentRow }> {
+      const authorized = await service.authorizePayment(collectionId, sessionId, options);
+      return { collection: await service.retrieveCollection(collectionId), payment: authorized };
+    },
+
+    /** {@link authorizeSession} answering the payment alone (a checkout needs nothing else of the collection). */
+    async authorizePayment(
+      collectionId: string,
+      sessionId: string,
+      options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
+    ): Promise<PaymentRow> {
       const [session] = await db
         .select()
         .from(paymentSession)
@@ -194,7 +218,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       if (session.status === "authorized") {
         const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-        return { collection: await service.retrieveCollection(collectionId), payment: existing! };
+        return existing!;
       }
       const provider = providers.get(session.provider_id);
       const idempotencyKey = options.idempotencyKey ?? sessionId;
@@ -263,7 +287,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(eq(paymentCollection.id, collectionId));
         return row!;
       });
-      return { collection: await service.retrieveCollection(collectionId), payment: created };
+      return created;
     },
 
     /**
@@ -431,18 +455,49 @@ async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: s
   return Number(row?.total ?? 0);
 }
 
+const liveCollectionsById = builtOnce<PaymentCollectionRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(paymentCollection)
+    .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
+);
+const liveCollectionOfCart = builtOnce<PaymentCollectionRow[], { cart_id: string }>((db) =>
+  db
+    .select()
+    .from(paymentCollection)
+    .where(and(eq(paymentCollection.cart_id, param("cart_id")), liveCollection)),
+);
+
+// The relations every collection read attaches, built once (`ids`: an idList of parent ids).
+const capturesOf = builtOnce<CaptureRow[], { ids: string }>((db) =>
+  db.select().from(capture).where(inParam(capture.payment_id, "ids")).orderBy(asc(capture.created_at)),
+);
+const refundsOf = builtOnce<
+  Array<{ payment_refund: RefundRow; refund_reason: RefundReasonRow | null }>,
+  { ids: string }
+>((db) =>
+  db
+    .select()
+    .from(refund)
+    .leftJoin(refundReason, eq(refundReason.id, refund.refund_reason_id))
+    .where(inParam(refund.payment_id, "ids"))
+    .orderBy(asc(refund.created_at)),
+);
+const sessionsOfCollections = builtOnce<PaymentSessionRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(paymentSession)
+    .where(inParam(paymentSession.payment_collection_id, "ids"))
+    .orderBy(asc(paymentSession.created_at)),
+);
+const paymentsOfCollections = builtOnce<PaymentRow[], { ids: string }>((db) =>
+  db.select().from(payment).where(inParam(payment.payment_collection_id, "ids")).orderBy(asc(payment.created_at)),
+);
+
 async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [captures, refunds] = await Promise.all([
-    tx.select().from(capture).where(inList(capture.payment_id, ids)).orderBy(asc(capture.created_at)),
-    tx
-      .select()
-      .from(refund)
-      .leftJoin(refundReason, eq(refundReason.id, refund.refund_reason_id))
-      .where(inList(refund.payment_id, ids))
-      .orderBy(asc(refund.created_at)),
-  ]);
+  const ids = idList(rows.map((r) => r.id));
+  const [captures, refunds] = await Promise.all([capturesOf(tx, { ids }), refundsOf(tx, { ids })]);
   return rows.map((row) => ({
     ...row,
     captures: captures.filter((c) => c.payment_id === row.id),
@@ -452,16 +507,17 @@ async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
   }));
 }
 
+/** The sessions of the collections `ids`, oldest first. */
+function sessionsOf(tx: Db, ids: string[]): Promise<PaymentSessionRow[]> {
+  return sessionsOfCollections(tx, { ids: idList(ids) });
+}
+
 async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [sessions, payments] = await Promise.all([
-    tx
-      .select()
-      .from(paymentSession)
-      .where(inList(paymentSession.payment_collection_id, ids))
-      .orderBy(asc(paymentSession.created_at)),
-    tx.select().from(payment).where(inList(payment.payment_collection_id, ids)).orderBy(asc(payment.created_at)),
+    sessionsOf(tx, ids),
+    paymentsOfCollections(tx, { ids: idList(ids) }),
   ]);
   const full = await attachPayments(tx, payments);
   return rows.map((row) => ({

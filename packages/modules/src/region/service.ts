@@ -1,7 +1,10 @@
 import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   errors,
   generateId,
+  idList,
+  inParam,
   isCurrencyCode,
   transaction,
   type Db,
@@ -157,18 +160,24 @@ function conditions(filters: RegionFilters): SQL[] {
   return out;
 }
 
+// A region's relations, read with every cart write and answer: built once.
+const countriesOf = builtOnce<Array<typeof regionCountry.$inferSelect>, { ids: string }>((db) =>
+  db.select().from(regionCountry).where(inParam(regionCountry.region_id, "ids")).orderBy(asc(regionCountry.iso_2)),
+);
+const providersOf = builtOnce<Array<typeof regionPaymentProvider.$inferSelect>, { ids: string }>((db) =>
+  db
+    .select()
+    .from(regionPaymentProvider)
+    .where(inParam(regionPaymentProvider.region_id, "ids"))
+    .orderBy(asc(regionPaymentProvider.provider_id)),
+);
+
 /** Countries and providers of a page of regions: one query per relation. */
 async function withRelations(tx: Db, rows: RegionRow[]): Promise<Region[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [countries, providers] = await Promise.all([
-    tx.select().from(regionCountry).where(inArray(regionCountry.region_id, ids)).orderBy(asc(regionCountry.iso_2)),
-    tx
-      .select()
-      .from(regionPaymentProvider)
-      .where(inArray(regionPaymentProvider.region_id, ids))
-      .orderBy(asc(regionPaymentProvider.provider_id)),
-  ]);
+  const values = { ids: idList(ids) };
+  const [countries, providers] = await Promise.all([countriesOf(tx, values), providersOf(tx, values)]);
   return rows.map(({ deleted_at: _deleted, ...row }) => ({
     ...row,
     countries: countries.filter((c) => c.region_id === row.id),
