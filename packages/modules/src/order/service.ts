@@ -150,33 +150,33 @@ export function createOrderService(db: Db) {
         ...input.totals,
         metadata: input.metadata ?? null,
       });
-      await db.insert(orderLineItem).values(
-        input.items.map((item, rank) => ({
-          ...item,
+      /** The order's lines or shipping methods in the order given (`rank`), with new ids; totals not given are 0. */
+      const ranked = <
+        T extends {
+          tax_total?: number | null;
+          discount_total?: number | null;
+          metadata?: Record<string, unknown> | null;
+        },
+      >(
+        rows: T[],
+        prefix: string,
+      ) =>
+        rows.map((row, rank) => ({
+          ...row,
           rank,
-          id: generateId("ordli"),
+          id: generateId(prefix),
           order_id: id,
-          tax_total: item.tax_total ?? 0,
-          discount_total: item.discount_total ?? 0,
-          metadata: item.metadata ?? null,
-        })),
-      );
+          tax_total: row.tax_total ?? 0,
+          discount_total: row.discount_total ?? 0,
+          metadata: row.metadata ?? null,
+        }));
+      await db.insert(orderLineItem).values(ranked(input.items, "ordli"));
       if (input.promotions?.length)
         await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
-      if (input.shipping_methods?.length) {
-        await db.insert(orderShippingMethod).values(
-          input.shipping_methods.map((method, rank) => ({
-            ...method,
-            rank,
-            id: generateId("ordsm"),
-            order_id: id,
-            tax_total: method.tax_total ?? 0,
-            discount_total: method.discount_total ?? 0,
-            data: method.data ?? {},
-            metadata: method.metadata ?? null,
-          })),
-        );
-      }
+      if (input.shipping_methods?.length)
+        await db
+          .insert(orderShippingMethod)
+          .values(ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })));
       const created = await service.retrieve(id);
       await service.recordChange(id, "order_placed", actor, null, {
         status: created.status,
