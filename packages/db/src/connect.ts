@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { sql, type Logger } from "drizzle-orm";
 import postgres from "postgres";
+import { withTimeout } from "./timeout";
 import type { Database, Db } from "./types";
 
 export interface ConnectOptions {
@@ -35,7 +36,7 @@ function connectPostgres(url: string, max: number, logger: Logger | undefined): 
     db,
     kind: "postgres",
     ping: (timeoutMs = 2000) =>
-      withTimeout(
+      answered(
         db.execute(sql`select 1`).then(() => undefined),
         timeoutMs,
       ),
@@ -55,7 +56,7 @@ async function connectPglite(dataDir: string | undefined, logger: Logger | undef
     kind: "pglite",
     ping: async (timeoutMs = 2000) => {
       if (closed) throw new Error("database is closed");
-      await withTimeout(
+      await answered(
         client.query("select 1").then(() => undefined),
         timeoutMs,
       );
@@ -68,18 +69,6 @@ async function connectPglite(dataDir: string | undefined, logger: Logger | undef
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+/** A ping's answer within `ms`, else "database did not answer within <ms> ms". */
+const answered = (promise: Promise<void>, ms: number): Promise<void> =>
+  withTimeout(promise, ms, () => new Error(`database did not answer within ${ms} ms`));

@@ -9,6 +9,7 @@ export {
   type MigrationStatus,
 } from "./migrate";
 export { transaction, lockKeys, readSnapshot } from "./transaction";
+export { withTimeout } from "./timeout";
 export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export { generateId } from "./ids";
 export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";

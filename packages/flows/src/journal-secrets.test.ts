@@ -49,6 +49,18 @@ async function crashedExecution(workflowId: string, input: unknown): Promise<str
 }
 
 const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(database.db, query))[0]!.n;
+
+/** Crashes an execution of `workflowId` whose journal holds `input` (secrets redacted) and resumes it: it must fail cleanly, and `created` count nothing. */
+async function resumedWithoutSecret(
+  workflowId: string,
+  input: unknown,
+  created: ReturnType<typeof sql>,
+): Promise<string> {
+  const id = await crashedExecution(workflowId, input);
+  await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
+  expect(await count(created)).toBe(0);
+  return id;
+}
 const scrypt = (password: string) => hashPassword(password, { logN: 4, r: 8, p: 1 });
 
 /**
@@ -78,16 +90,11 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
       }),
     ).rejects.toMatchObject({ type: "conflict" });
     // Resumed without the hash: fails cleanly, creates nothing (never an identity whose "hash" is the placeholder).
-    const id = await crashedExecution("create-user-account", {
-      email: "journal-crash@example.com",
-      first_name: null,
-      last_name: null,
-      password_hash: REDACTED,
-    });
-    await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
-    expect(
-      await count(sql`select count(*)::int as n from provider_identity where entity_id = 'journal-crash@example.com'`),
-    ).toBe(0);
+    const id = await resumedWithoutSecret(
+      "create-user-account",
+      { email: "journal-crash@example.com", first_name: null, last_name: null, password_hash: REDACTED },
+      sql`select count(*)::int as n from provider_identity where entity_id = 'journal-crash@example.com'`,
+    );
     expect((await engine.retrieve(id)).state).toBe("failed");
     return ["user-plain-pass", hash, "taken-plain-pass", takenHash];
   },
@@ -107,15 +114,11 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
         password_hash: takenHash,
       }),
     ).rejects.toMatchObject({ type: "conflict" });
-    const id = await crashedExecution("register-customer", {
-      customer: { email: "journal-crash-customer@example.com" },
-      auth_identity_id: null,
-      password_hash: REDACTED,
-    });
-    await expect(engine.resume(id)).rejects.toBeInstanceOf(SecretUnavailableError);
-    expect(
-      await count(sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`),
-    ).toBe(0);
+    await resumedWithoutSecret(
+      "register-customer",
+      { customer: { email: "journal-crash-customer@example.com" }, auth_identity_id: null, password_hash: REDACTED },
+      sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`,
+    );
     return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
   },
   "request-order-transfer": async () => {

@@ -18,7 +18,7 @@ export interface PaymentTarget {
  * belong to the order named; a canceled or archived order takes none; the amount must be a positive
  * integer within what is left. The provider calls happen in the following steps.
  */
-export const planPaymentMovesStep = step("plan-payment-moves", {
+const planPaymentMovesStep = step("plan-payment-moves", {
   invoke: async (input: PaymentTarget & { kind: "capture" | "refund" }, ctx) => {
     const payments = ctx.modules.payment;
     const orders = ctx.modules.order;

@@ -16,24 +16,6 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** Resolves like `promise`, or rejects with `onTimeout()` after `ms` (no limit when `ms` is undefined). */
-export function withTimeout<T>(promise: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
-  if (ms === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** A JSON copy: what the journal stores and what a replay returns, so first runs and replays agree. */
 export function asJson<T>(value: T): T {
   return (value === undefined ? null : JSON.parse(JSON.stringify(value))) as T;

@@ -7,10 +7,11 @@ import {
   scrubError,
   toKasseError,
   transaction,
+  withTimeout,
   type Db,
   type Tx,
 } from "@kasse/db";
-import { asJson, backoffDelay, withTimeout } from "./backoff";
+import { asJson, backoffDelay } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";

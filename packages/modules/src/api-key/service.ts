@@ -54,10 +54,10 @@ function details(row: ApiKeyRow, channels: string[] | undefined): ApiKeyDetails 
  * const { api_key } = await keys.create({ title: "CI", type: "secret" }, "user_1");
  */
 export function createApiKeyService(db: Db) {
-  const channelsOf = async (ids: string[], tx: Db): Promise<Map<string, string[]>> => {
+  const channelsOf = async (ids: string[]): Promise<Map<string, string[]>> => {
     const out = new Map<string, string[]>();
     if (ids.length === 0) return out;
-    const rows = await tx
+    const rows = await db
       .select()
       .from(apiKeySalesChannel)
       .where(inArray(apiKeySalesChannel.api_key_id, ids))
@@ -67,7 +67,6 @@ export function createApiKeyService(db: Db) {
   };
 
   const rows = liveRecords(db, apiKey, "API key", { title: apiKey.title, revoked_at: apiKey.revoked_at });
-  const row = (id: string, tx: Db): Promise<ApiKeyRow> => liveRecords(tx, apiKey, "API key").retrieve(id);
 
   const service = {
     /**
@@ -105,16 +104,13 @@ export function createApiKeyService(db: Db) {
     },
 
     async retrieve(id: string): Promise<ApiKeyDetails> {
-      const found = await row(id, db);
-      return details(found, (await channelsOf([found.id], db)).get(found.id));
+      const found = await rows.retrieve(id);
+      return details(found, (await channelsOf([found.id])).get(found.id));
     },
 
     async list(filters: ApiKeyFilters, page: ListPaging): Promise<{ items: ApiKeyDetails[]; count: number }> {
       const { items, count } = await rows.list(conditions(filters), page);
-      const channels = await channelsOf(
-        items.filter((r) => r.type === "publishable").map((r) => r.id),
-        db,
-      );
+      const channels = await channelsOf(items.filter((r) => r.type === "publishable").map((r) => r.id));
       return { items: items.map((r) => details(r, channels.get(r.id))), count };
     },
 
@@ -131,7 +127,7 @@ export function createApiKeyService(db: Db) {
         .where(and(eq(apiKey.id, id), live, active()))
         .returning({ id: apiKey.id });
       if (!updated) {
-        await row(id, db);
+        await rows.retrieve(id);
         throw errors.invalidData(`API key with id: ${id} is already revoked`);
       }
       return service.retrieve(id);
@@ -145,7 +141,7 @@ export function createApiKeyService(db: Db) {
         .where(and(eq(apiKey.id, id), live, isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date())))
         .returning({ id: apiKey.id });
       if (deleted.length === 0) {
-        await row(id, db);
+        await rows.retrieve(id);
         throw errors.notAllowed(`Cannot delete api keys that are not revoked - ${id}`);
       }
     },
@@ -156,7 +152,7 @@ export function createApiKeyService(db: Db) {
      */
     async updateSalesChannels(id: string, input: ApiKeySalesChannels): Promise<ApiKeyDetails> {
       return transaction(db, async (inner) => {
-        const found = await row(id, inner);
+        const found = await liveRecords(inner, apiKey, "API key").retrieve(id);
         if (found.type !== "publishable")
           throw errors.invalidData("Sales channels can only be associated with publishable API keys");
         const add = [...new Set(input.add ?? [])];
@@ -188,7 +184,7 @@ export function createApiKeyService(db: Db) {
 
     /** The sales channels of the given publishable keys (the `publishable_key_id` filter of a channel list). */
     async salesChannelIdsOfKeys(keyIds: string[]): Promise<string[]> {
-      return [...new Set([...(await channelsOf(keyIds, db)).values()].flat())];
+      return [...new Set([...(await channelsOf(keyIds)).values()].flat())];
     },
 
     /** The active publishable key with this token and its sales channel ids, or null. */
@@ -198,7 +194,7 @@ export function createApiKeyService(db: Db) {
         .from(apiKey)
         .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "publishable"), live, active()));
       if (!found) return null;
-      return { id: found.id, sales_channel_ids: (await channelsOf([found.id], db)).get(found.id) ?? [] };
+      return { id: found.id, sales_channel_ids: (await channelsOf([found.id])).get(found.id) ?? [] };
     },
   };
   return service;

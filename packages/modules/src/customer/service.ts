@@ -62,16 +62,16 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
  */
 export function createCustomerService(db: Db) {
   /** Loads addresses and groups of many customers with one query per relation. */
-  async function withRelations(rows: CustomerRow[], tx: Db): Promise<CustomerDetail[]> {
+  async function withRelations(rows: CustomerRow[]): Promise<CustomerDetail[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [addresses, memberships] = await Promise.all([
-      tx
+      db
         .select()
         .from(customerAddress)
         .where(and(inArray(customerAddress.customer_id, ids), liveAddress))
         .orderBy(customerAddress.created_at, customerAddress.id),
-      tx
+      db
         .select({ customer_id: customerGroupCustomer.customer_id, group: customerGroup })
         .from(customerGroupCustomer)
         .innerJoin(customerGroup, eq(customerGroup.id, customerGroupCustomer.customer_group_id))
@@ -102,10 +102,9 @@ export function createCustomerService(db: Db) {
   });
   const groups = liveRecords(db, customerGroup, "Customer group", { name: customerGroup.name });
   const addresses = liveRecords(db, customerAddress, "Address");
-  const row = (id: string, tx: Db): Promise<CustomerRow> => liveRecords(tx, customer, "Customer").retrieve(id);
 
-  async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null, tx: Db): Promise<void> {
-    const [taken] = await tx
+  async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null): Promise<void> {
+    const [taken] = await db
       .select({ id: customer.id })
       .from(customer)
       .where(
@@ -144,7 +143,7 @@ export function createCustomerService(db: Db) {
     async create(input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> {
       const email = normalizeEmail(input.email);
       const hasAccount = context.has_account ?? false;
-      await assertEmailFree(email, hasAccount, null, db);
+      await assertEmailFree(email, hasAccount, null);
       const created = await customers.insert(
         {
           id: generateId("cus"),
@@ -159,27 +158,27 @@ export function createCustomerService(db: Db) {
         },
         `A customer with email ${email} already exists`,
       );
-      return (await withRelations([created], db))[0]!;
+      return (await withRelations([created]))[0]!;
     },
 
     async retrieve(id: string): Promise<CustomerDetail> {
-      return (await withRelations([await row(id, db)], db))[0]!;
+      return (await withRelations([await customers.retrieve(id)]))[0]!;
     },
 
     async list(filters: CustomerFilters, page: ListPaging): Promise<{ items: CustomerDetail[]; count: number }> {
       const { items, count } = await customers.list(customerConditions(filters), page);
-      return { items: await withRelations(items, db), count };
+      return { items: await withRelations(items), count };
     },
 
     async update(id: string, input: CustomerUpdate): Promise<CustomerDetail> {
-      const existing = await row(id, db);
+      const existing = await customers.retrieve(id);
       const { company: _company, company_name: _companyName, email, ...rest } = input;
       const changes: Partial<CustomerRow> = { ...rest };
       const company = companyOf(input);
       if (company !== undefined) changes.company_name = company;
       if (email !== undefined) {
         changes.email = normalizeEmail(email);
-        await assertEmailFree(changes.email, existing.has_account, id, db);
+        await assertEmailFree(changes.email, existing.has_account, id);
       }
       if (Object.keys(changes).length > 0)
         await customers.update(id, changes, `A customer with email ${changes.email} already exists`);
@@ -188,7 +187,7 @@ export function createCustomerService(db: Db) {
 
     /** Soft delete of the customer and its addresses; answers the deletion time (what {@link restore} undoes). */
     async delete(id: string): Promise<Date> {
-      await row(id, db);
+      await customers.retrieve(id);
       const now = new Date();
       await transaction(db, async (t) => {
         await t
@@ -238,7 +237,7 @@ export function createCustomerService(db: Db) {
 
     /** A customer's addresses, oldest first. */
     async listAddresses(customerId: string, page: ListPaging): Promise<{ items: CustomerAddressRow[]; count: number }> {
-      await row(customerId, db);
+      await customers.retrieve(customerId);
       const { limit, offset } = page;
       return addresses.list([eq(customerAddress.customer_id, customerId)], { limit, offset });
     },

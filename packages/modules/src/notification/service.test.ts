@@ -28,6 +28,15 @@ const rawRow = async (id: string) =>
   (await queryRows<{ row: string }>(database.db, sql`select n::text as row from notification n where id = ${id}`))[0]!
     .row;
 
+/** A password-reset email to `to` whose `token` is secret data. */
+const passwordReset = (to: string, token: string) => ({
+  to,
+  channel: "email",
+  template: "auth.password_reset",
+  data: { token, expires_at: "soon" },
+  secret_keys: ["token"],
+});
+
 describe("notification service", () => {
   it("delivers through SMTP: the message arrives with the token; the row is success and the secret redacted", async () => {
     const service = createNotificationService(database.db, {
@@ -35,13 +44,7 @@ describe("notification service", () => {
       providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }),
       sleep: noSleep,
     });
-    const sent = await service.send({
-      to: "ana@example.com",
-      channel: "email",
-      template: "auth.password_reset",
-      data: { token: "tok_secret_123", expires_at: "soon" },
-      secret_keys: ["token"],
-    });
+    const sent = await service.send(passwordReset("ana@example.com", "tok_secret_123"));
     expect(sent).toMatchObject({
       status: "success",
       attempts: 1,
@@ -107,13 +110,7 @@ describe("notification service", () => {
       secret,
       providers: [createLogProvider({ info: (obj, msg) => void lines.push({ ...obj, msg }) })],
     });
-    const sent = await service.send({
-      to: "d@example.com",
-      channel: "email",
-      template: "auth.password_reset",
-      data: { token: "log_tok_0123456789", expires_at: "soon" },
-      secret_keys: ["token"],
-    });
+    const sent = await service.send(passwordReset("d@example.com", "log_tok_0123456789"));
     expect(sent).toMatchObject({ status: "success", provider_id: "log" });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ to: "d@example.com", subject: "Reset your password", withheld: ["token"] });
@@ -144,13 +141,7 @@ describe("notification service", () => {
     };
     const writer = createNotificationService(database.db, { secret, providers: [provider] });
     const token = "reset_tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    const row = await writer.create({
-      to: "e@example.com",
-      channel: "email",
-      template: "auth.password_reset",
-      data: { token, expires_at: "soon" },
-      secret_keys: ["token"],
-    });
+    const row = await writer.create(passwordReset("e@example.com", token));
     const pending = await rawRow(row.id);
     expect(pending).not.toContain(token);
     expect(pending).toContain("sealed:v1:");

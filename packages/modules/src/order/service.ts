@@ -163,37 +163,33 @@ export function createOrderService(db: Db) {
           metadata: input.metadata ?? null,
         })
         .returning();
-      const items = await db
-        .insert(orderLineItem)
-        .values(
-          input.items.map((item, rank) => ({
-            ...item,
-            rank,
-            id: generateId("ordli"),
-            order_id: id,
-            tax_total: item.tax_total ?? 0,
-            discount_total: item.discount_total ?? 0,
-            metadata: item.metadata ?? null,
-          })),
-        )
-        .returning();
+      /** The order's lines or shipping methods in the order given (`rank`), with new ids; totals not given are 0. */
+      const ranked = <
+        T extends {
+          tax_total?: number | null;
+          discount_total?: number | null;
+          metadata?: Record<string, unknown> | null;
+        },
+      >(
+        rows: T[],
+        prefix: string,
+      ) =>
+        rows.map((row, rank) => ({
+          ...row,
+          rank,
+          id: generateId(prefix),
+          order_id: id,
+          tax_total: row.tax_total ?? 0,
+          discount_total: row.discount_total ?? 0,
+          metadata: row.metadata ?? null,
+        }));
+      const items = await db.insert(orderLineItem).values(ranked(input.items, "ordli")).returning();
       if (input.promotions?.length)
         await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
       const shipping_methods = input.shipping_methods?.length
         ? await db
             .insert(orderShippingMethod)
-            .values(
-              input.shipping_methods.map((method, rank) => ({
-                ...method,
-                rank,
-                id: generateId("ordsm"),
-                order_id: id,
-                tax_total: method.tax_total ?? 0,
-                discount_total: method.discount_total ?? 0,
-                data: method.data ?? {},
-                metadata: method.metadata ?? null,
-              })),
-            )
+            .values(ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })))
             .returning()
         : [];
       const created: Order = { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
