@@ -1,15 +1,5 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  isUniqueViolation,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   shippingOption,
   shippingOptionType,
@@ -69,24 +59,13 @@ export function createShippingOptionTypeService(db: Db) {
     label: shippingOptionType.label,
     code: shippingOptionType.code,
   });
-  const unique = (code: string | undefined) => (e: unknown) => {
-    if (isUniqueViolation(e)) throw errors.conflict(`Shipping option type with code: ${code} already exists`);
-    throw e;
-  };
+  const taken = (code: string | undefined) => `Shipping option type with code: ${code} already exists`;
   return {
-    async create(input: ShippingOptionTypeCreate): Promise<ShippingOptionTypeRow> {
-      const [row] = await db
-        .insert(shippingOptionType)
-        .values({
-          id: generateId("sotype"),
-          label: input.label,
-          code: input.code,
-          description: input.description ?? null,
-        })
-        .returning()
-        .catch(unique(input.code));
-      return row!;
-    },
+    create: (input: ShippingOptionTypeCreate): Promise<ShippingOptionTypeRow> =>
+      rows.insert(
+        { id: generateId("sotype"), label: input.label, code: input.code, description: input.description ?? null },
+        taken(input.code),
+      ),
 
     retrieve: (id: string): Promise<ShippingOptionTypeRow> => rows.retrieve(id),
 
@@ -95,9 +74,11 @@ export function createShippingOptionTypeService(db: Db) {
     /** Updates the type and the `type` of the options created with it, together. */
     update: (id: string, input: ShippingOptionTypeUpdate): Promise<ShippingOptionTypeRow> =>
       transaction(db, async (tx) => {
-        const row = await liveRecords(tx, shippingOptionType, "Shipping option type")
-          .update(id, input)
-          .catch(unique(input.code));
+        const row = await liveRecords(tx, shippingOptionType, "Shipping option type").update(
+          id,
+          input,
+          taken(input.code),
+        );
         await tx
           .update(shippingOption)
           .set({ type: optionTypeOf(row) })

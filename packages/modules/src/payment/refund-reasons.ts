@@ -1,14 +1,5 @@
 import { type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  isUniqueViolation,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { refundReason, type RefundReasonCreate, type RefundReasonRow, type RefundReasonUpdate } from "./schema";
 
 /** Filters of `GET /admin/refund-reasons`. */
@@ -29,32 +20,26 @@ export function createRefundReasonService(db: Db) {
     label: refundReason.label,
     code: refundReason.code,
   });
-  const unique = (code: string | undefined) => (e: unknown) => {
-    if (isUniqueViolation(e)) throw errors.conflict(`Refund reason with code: ${code} already exists`);
-    throw e;
-  };
+  const taken = (code: string | undefined) => `Refund reason with code: ${code} already exists`;
   return {
-    async create(input: RefundReasonCreate): Promise<RefundReasonRow> {
-      const [row] = await db
-        .insert(refundReason)
-        .values({
+    create: (input: RefundReasonCreate): Promise<RefundReasonRow> =>
+      rows.insert(
+        {
           id: generateId("refr"),
           label: input.label,
           code: input.code,
           description: input.description ?? null,
           metadata: input.metadata ?? null,
-        })
-        .returning()
-        .catch(unique(input.code));
-      return row!;
-    },
+        },
+        taken(input.code),
+      ),
 
     retrieve: (id: string): Promise<RefundReasonRow> => rows.retrieve(id),
 
     list: (filters: RefundReasonFilters, page: ListPaging) => rows.list(conditions(filters), page),
 
     update: (id: string, input: RefundReasonUpdate): Promise<RefundReasonRow> =>
-      rows.update(id, input).catch(unique(input.code)),
+      rows.update(id, input, taken(input.code)),
 
     delete: (id: string): Promise<void> => rows.softDelete(id),
   };
