@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import { createReturnWorkflow, receiveReturnWorkflow, updateReturnRequest } from "@kasse/flows";
 import {
@@ -42,34 +42,55 @@ export default async function returnChanges(app: App): Promise<void> {
     async (request) => ({ return: await updateReturnRequest(app.modules, request.params.id, request.body) }),
   );
 
-  app.post(
-    "/returns/:id/request-items",
-    { schema: { params: Params, body: ReturnRequestItems, response: WithPreview } },
-    async (request) => {
-      const change = await changes.addRequestItems(request.params.id, request.body);
-      return answer(request.params.id, change.order_id);
+  /** Adds, updates and removes the items of a pending request or receipt, each answering the preview. */
+  function itemRoutes<B extends TSchema, U extends TSchema>(
+    path: string,
+    schemas: { body: B; update: U },
+    ops: {
+      add(id: string, body: Static<B>): Promise<{ order_id: string }>;
+      change(id: string, action: string, body: Static<U>): Promise<{ order_id: string }>;
+      remove(id: string, action: string): Promise<{ order_id: string }>;
     },
-  );
-
-  app.post(
-    "/returns/:id/request-items/:action_id",
-    { schema: { params: ActionParams, body: ReturnRequestItemUpdate, response: WithPreview } },
-    async (request) => {
+  ) {
+    const route = `/returns/:id/${path}`;
+    app.post(route, { schema: { params: Params, body: schemas.body, response: WithPreview } }, async (request) =>
+      answer(request.params.id, (await ops.add(request.params.id, request.body as Static<B>)).order_id),
+    );
+    app.post(
+      `${route}/:action_id`,
+      { schema: { params: ActionParams, body: schemas.update, response: WithPreview } },
+      async (request) => {
+        const { id, action_id } = request.params;
+        return answer(id, (await ops.change(id, action_id, request.body as Static<U>)).order_id);
+      },
+    );
+    app.delete(`${route}/:action_id`, { schema: { params: ActionParams, response: WithPreview } }, async (request) => {
       const { id, action_id } = request.params;
-      const change = await changes.updateRequestItem(id, action_id, request.body);
-      return answer(id, change.order_id);
-    },
-  );
+      return answer(id, (await ops.remove(id, action_id)).order_id);
+    });
+  }
 
-  app.delete(
-    "/returns/:id/request-items/:action_id",
-    { schema: { params: ActionParams, response: WithPreview } },
-    async (request) => {
-      const { id, action_id } = request.params;
-      const change = await changes.removeRequestItem(id, action_id);
-      return answer(id, change.order_id);
+  itemRoutes(
+    "request-items",
+    { body: ReturnRequestItems, update: ReturnRequestItemUpdate },
+    {
+      add: (id, body) => changes.addRequestItems(id, body),
+      change: (id, action, body) => changes.updateRequestItem(id, action, body),
+      remove: (id, action) => changes.removeRequestItem(id, action),
     },
   );
+  // A receipt's received units, and its damaged ones (Medusa's dismissed items: received with the
+  // receipt, kept out of stock).
+  for (const damaged of [false, true])
+    itemRoutes(
+      damaged ? "dismiss-items" : "receive-items",
+      { body: ReturnReceiveItems, update: ReturnReceiveItemUpdate },
+      {
+        add: (id, body) => changes.addReceiveItems(id, body, damaged),
+        change: (id, action, body) => changes.updateReceiveItem(id, action, body, damaged),
+        remove: (id, action) => changes.removeReceiveItem(id, action, damaged),
+      },
+    );
 
   // `no_notification`: Kasse sends the customer no notice of a return either way.
   app.post(
@@ -88,65 +109,6 @@ export default async function returnChanges(app: App): Promise<void> {
     await changes.cancelRequest(request.params.id);
     return { id: request.params.id, object: "return", deleted: true as const };
   });
-
-  app.post(
-    "/returns/:id/receive-items",
-    { schema: { params: Params, body: ReturnReceiveItems, response: WithPreview } },
-    async (request) => {
-      const change = await changes.addReceiveItems(request.params.id, request.body);
-      return answer(request.params.id, change.order_id);
-    },
-  );
-
-  app.post(
-    "/returns/:id/receive-items/:action_id",
-    { schema: { params: ActionParams, body: ReturnReceiveItemUpdate, response: WithPreview } },
-    async (request) => {
-      const { id, action_id } = request.params;
-      const change = await changes.updateReceiveItem(id, action_id, request.body);
-      return answer(id, change.order_id);
-    },
-  );
-
-  app.delete(
-    "/returns/:id/receive-items/:action_id",
-    { schema: { params: ActionParams, response: WithPreview } },
-    async (request) => {
-      const { id, action_id } = request.params;
-      const change = await changes.removeReceiveItem(id, action_id);
-      return answer(id, change.order_id);
-    },
-  );
-
-  // Damaged units (Medusa's dismissed items): received with the receipt, kept out of stock.
-  app.post(
-    "/returns/:id/dismiss-items",
-    { schema: { params: Params, body: ReturnReceiveItems, response: WithPreview } },
-    async (request) => {
-      const change = await changes.addReceiveItems(request.params.id, request.body, true);
-      return answer(request.params.id, change.order_id);
-    },
-  );
-
-  app.post(
-    "/returns/:id/dismiss-items/:action_id",
-    { schema: { params: ActionParams, body: ReturnReceiveItemUpdate, response: WithPreview } },
-    async (request) => {
-      const { id, action_id } = request.params;
-      const change = await changes.updateReceiveItem(id, action_id, request.body, true);
-      return answer(id, change.order_id);
-    },
-  );
-
-  app.delete(
-    "/returns/:id/dismiss-items/:action_id",
-    { schema: { params: ActionParams, response: WithPreview } },
-    async (request) => {
-      const { id, action_id } = request.params;
-      const change = await changes.removeReceiveItem(id, action_id, true);
-      return answer(id, change.order_id);
-    },
-  );
 
   app.post(
     "/returns/:id/receive/confirm",
