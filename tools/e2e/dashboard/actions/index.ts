@@ -9,6 +9,7 @@ import { uploadProductImage } from "./product-image";
 import { createRefundReason } from "./refund-reason-create";
 import { shippingSetup } from "./shipping-setup";
 import { createTaxOverride } from "./tax-override-create";
+import { workflowExecutions } from "./workflow-executions";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
@@ -23,4 +24,5 @@ export const dashboardActions: DashboardAction[] = [
   shippingSetup,
   createRefundReason,
   createTaxOverride,
+  workflowExecutions,
 ];
