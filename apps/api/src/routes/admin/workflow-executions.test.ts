@@ -60,6 +60,19 @@ describe("admin workflow executions", () => {
       ["test-ok", "succeeded"],
       ["test-refused", "compensated"],
     ]);
+    // Medusa's states, as its dashboard's filter sends them, select the Kasse states they cover.
+    const byMedusaState = (
+      await t.admin.get("/medusa/admin/workflows-executions?state[]=done&state[]=reverted")
+    ).json();
+    expect(byMedusaState.workflow_executions.map((e: { workflow_id: string }) => e.workflow_id).sort()).toEqual([
+      "test-ok",
+      "test-refused",
+    ]);
+    expect((await t.admin.get("/admin/workflow-executions?state=not_started")).json()).toMatchObject({
+      count: 0,
+      workflow_executions: [],
+    });
+    expect((await t.admin.get("/admin/workflow-executions?state=failed")).json().count).toBe(0);
     const byTransaction = (await t.admin.get("/admin/workflow-executions?transaction_id=cart_a")).json();
     expect(byTransaction.count).toBe(1);
     expect(byTransaction.workflow_executions[0]).toMatchObject({

@@ -15,9 +15,22 @@ import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) });
-const State = Type.Union(
-  ["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"].map((s) => Type.Literal(s)),
-);
+/**
+ * Medusa's execution states, as its dashboard's filter sends them (accepted alternatives): the
+ * Kasse states each covers. `failed` and `compensating` are Kasse's own too and keep their meaning.
+ */
+const MEDUSA_FILTER_STATES: Record<string, ExecutionState[]> = {
+  not_started: [],
+  invoking: ["running"],
+  waiting_to_compensate: [],
+  done: ["succeeded"],
+  reverted: ["compensated"],
+};
+const KASSE_STATES = ["running", "succeeded", "failed", "compensating", "compensated", "compensation_failed"] as const;
+const State = Type.Union([...KASSE_STATES, ...Object.keys(MEDUSA_FILTER_STATES)].map((s) => Type.Literal(s)));
+const kasseStates = (states: string[]): ExecutionState[] => [
+  ...new Set(states.flatMap((s) => MEDUSA_FILTER_STATES[s] ?? [s as ExecutionState])),
+];
 const ListExecutions = ListQueryOf(
   { workflow_id: Id(), state: State, transaction_id: Id() },
   { created_at: Type.Optional(RangeQuery()) },
@@ -195,10 +208,10 @@ export default async function workflowExecutions(app: App): Promise<void> {
       async (request) => {
         const { limit, offset, order, fields, created_at, ...filters } = request.query;
         const range = created_at === undefined ? undefined : normalizeRange(created_at, toDate);
-        const { items, count } = await engine.list(
-          { ...filters, state: filters.state as ExecutionRow["state"][] | undefined, created_at: range },
-          { limit, offset, order },
-        );
+        const state = filters.state && kasseStates(filters.state);
+        // Only Medusa states no execution of Kasse's is ever in (`not_started`, `waiting_to_compensate`).
+        if (state?.length === 0) return listResponse("workflow_executions", [], 0, { limit, offset });
+        const { items, count } = await engine.list({ ...filters, state, created_at: range }, { limit, offset, order });
         const steps = new Map<string, StepSummary[]>();
         for (const s of await engine.stepSummaries(items.map((e) => e.id)))
           steps.set(s.execution_id, [...(steps.get(s.execution_id) ?? []), s]);
