@@ -7,6 +7,7 @@ import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createRefundReason } from "./refund-reason-create";
+import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
 import { createTaxOverride } from "./tax-override-create";
 import { workflowExecutions } from "./workflow-executions";
@@ -22,6 +23,7 @@ export const dashboardActions: DashboardAction[] = [
   createProduct,
   createPromotion,
   shippingSetup,
+  editTypelessShippingOption,
   createRefundReason,
   createTaxOverride,
   workflowExecutions,
