@@ -389,6 +389,9 @@ export function createEngine(options: EngineOptions) {
     list: (filters: journal.ExecutionFilters, paging: { limit: number; offset: number; order?: string }) =>
       journal.listExecutions(db, filters, paging),
 
+    /** The step runs (without outputs) of a page of executions, in one statement, ordered by execution and index. */
+    stepSummaries: (executionIds: readonly string[]) => journal.stepSummariesOf(db, executionIds),
+
     /**
      * Graceful shutdown, at most `timeoutMs`. At once: no more claims of other work (`resume`, the
      * takeover of an expired execution). For the first half: the executions running here, and those

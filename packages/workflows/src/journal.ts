@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import {
+  inList,
   listPage,
   orderBy,
   rangeConditions,
@@ -173,6 +174,26 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
 export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRow[]> {
   return db.select().from(stepRuns).where(eq(stepRuns.execution_id, executionId)).orderBy(asc(stepRuns.index));
 }
+
+/** The step runs of a page of executions in one statement (no outputs, errors or compensation inputs): what a list shows of them. */
+export async function stepSummariesOf(db: Db, executionIds: readonly string[]): Promise<StepSummary[]> {
+  if (executionIds.length === 0) return [];
+  return db
+    .select({
+      execution_id: stepRuns.execution_id,
+      index: stepRuns.index,
+      name: stepRuns.name,
+      state: stepRuns.state,
+      attempts: stepRuns.attempts,
+      started_at: stepRuns.started_at,
+    })
+    .from(stepRuns)
+    .where(inList(stepRuns.execution_id, executionIds))
+    .orderBy(asc(stepRuns.execution_id), asc(stepRuns.index));
+}
+
+/** A step run as a list shows it ({@link stepSummariesOf}). */
+export type StepSummary = Pick<StepRunRow, "execution_id" | "index" | "name" | "state" | "attempts" | "started_at">;
 
 export async function stepRun(db: Db, executionId: string, index: number): Promise<StepRunRow | undefined> {
   const [row] = await db

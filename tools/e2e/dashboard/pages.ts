@@ -70,5 +70,6 @@ function furtherPages({ more, productId }: Seeded): DashboardPage[] {
       path: `/settings/locations/shipping-option-types/${more.shippingOptionTypeId}`,
     },
     { name: "settings-workflows", path: "/settings/workflows" },
+    { name: "workflow-execution-detail", path: `/settings/workflows/${more.workflowExecutionId}` },
   ];
 }

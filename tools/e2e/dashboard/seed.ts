@@ -37,6 +37,8 @@ interface MoreRecords {
   shippingOptionTypeId: string;
   /** Germany's tax region: a country without provinces in the dashboard's list (its page reads `children`). */
   germanyTaxRegionId: string;
+  /** The succeeded workflow execution with the most steps (the seeded order's completion). */
+  workflowExecutionId: string;
 }
 
 type Json = Record<string, unknown>;
@@ -171,7 +173,22 @@ async function seedMoreRecords(
     productTypeId: product_type.id,
     productTagId: await first("product-tags", "product_tags"),
     variantId: known.variantId,
+    workflowExecutionId: await seededExecution(admin),
   };
+}
+
+/** The succeeded workflow execution that ran the most steps (the seeded order's completion): the one whose page the survey opens. */
+async function seededExecution(admin: Api): Promise<string> {
+  const { workflow_executions } = await admin<{
+    workflow_executions: Array<{ id: string; execution: { steps: Record<string, unknown> } }>;
+  }>("GET", "/admin/workflow-executions?state=succeeded&limit=50");
+  const steps = (e: (typeof workflow_executions)[number]) => Object.keys(e.execution.steps).length;
+  const found = workflow_executions.reduce<(typeof workflow_executions)[number] | undefined>(
+    (best, e) => (best === undefined || steps(e) > steps(best) ? e : best),
+    undefined,
+  );
+  if (!found || steps(found) === 0) throw new Error("no succeeded workflow execution with steps after seeding");
+  return found.id;
 }
 
 /**

@@ -22,6 +22,16 @@ export function optionTypeOf(row: ShippingOptionTypeRow) {
 }
 
 /**
+ * The type an option created without one gets (Medusa requires every option to have a type, and
+ * its dashboard's option forms read it); migration 0018 gave it to the options created before.
+ */
+export const DEFAULT_OPTION_TYPE = {
+  label: "Default",
+  code: "default",
+  description: "Given to shipping options created without a type",
+} as const;
+
+/**
  * The live type of `input.code`, created from `input` when there is none (Medusa's clients may
  * name an option's type by its label and code rather than by id): every option then has a type
  * record, which the dashboard's option forms need.

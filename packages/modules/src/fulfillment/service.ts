@@ -12,7 +12,7 @@ import {
   textSearch,
   inList,
 } from "@kasse/db";
-import { optionTypeOf, typeOfCode } from "./option-types";
+import { DEFAULT_OPTION_TYPE, optionTypeOf, typeOfCode } from "./option-types";
 import { priceFor } from "./price-for";
 import {
   fulfillmentSet,
@@ -131,11 +131,10 @@ export function createFulfillmentService(db: Db) {
           input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
         if (input.shipping_profile_id) await existingProfile(tx, profileId);
         const stockLocationId = await locationOfZone(tx, input);
+        // An option always has a type: the one named, else the default type.
         const typeRow = input.type_id
           ? await existingType(tx, input.type_id)
-          : input.type
-            ? await typeOfCode(tx, input.type)
-            : null;
+          : await typeOfCode(tx, input.type ?? DEFAULT_OPTION_TYPE);
         const id = generateId("so");
         await tx.insert(shippingOption).values({
           id,
@@ -148,8 +147,8 @@ export function createFulfillmentService(db: Db) {
           provider_id: input.provider_id ?? "manual_manual",
           data: input.data ?? null,
           rules: input.rules ?? [],
-          type: typeRow ? optionTypeOf(typeRow) : null,
-          shipping_option_type_id: typeRow?.id ?? null,
+          type: optionTypeOf(typeRow),
+          shipping_option_type_id: typeRow.id,
           metadata: input.metadata ?? null,
         });
         await insertPrices(tx, id, input.prices);

@@ -8,8 +8,10 @@ import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createAndReceiveReturn } from "./order-return";
 import { createRefundReason } from "./refund-reason-create";
+import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
 import { createTaxOverride } from "./tax-override-create";
+import { workflowExecutions } from "./workflow-executions";
 
 /** The actions the run performs, in order (later ones may build on earlier ones' records). */
 export const dashboardActions: DashboardAction[] = [
@@ -23,6 +25,8 @@ export const dashboardActions: DashboardAction[] = [
   createProduct,
   createPromotion,
   shippingSetup,
+  editTypelessShippingOption,
   createRefundReason,
   createTaxOverride,
+  workflowExecutions,
 ];

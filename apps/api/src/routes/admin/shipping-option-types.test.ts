@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 
@@ -145,5 +147,77 @@ describe("admin shipping option types", () => {
       type: { label: "Locker", code: "locker" },
     });
     expect(moved.json().shipping_option).toMatchObject({ type: { code: "locker", label: "Locker" } });
+  });
+
+  it("an option created without a type gets the default type, one record for all", async () => {
+    const post = (name: string) =>
+      t.admin.post("/admin/shipping-options", { name, prices: [{ currency_code: "usd", amount: 100 }] });
+    const first = (await post("Plain A")).json().shipping_option;
+    const second = (await post("Plain B")).json().shipping_option;
+    const types = (await t.admin.get("/admin/shipping-option-types?code=default")).json().shipping_option_types;
+    expect(types).toEqual([
+      expect.objectContaining({
+        label: "Default",
+        code: "default",
+        description: "Given to shipping options created without a type",
+      }),
+    ]);
+    for (const option of [first, second])
+      expect(option).toMatchObject({
+        shipping_option_type_id: types[0].id,
+        type: { id: types[0].id, code: "default", label: "Default" },
+      });
+    // The dashboard's edit drawer reads `type.id`, in Medusa's dialect too.
+    const medusa = await t.admin.get(`/medusa/admin/shipping-options/${first.id}`);
+    expect(medusa.json().shipping_option.type.id).toBe(types[0].id);
+  });
+
+  it("migration 0018 gives the options created before types their type records", async () => {
+    const run = (statement: string) => t.database.db.execute(sql.raw(statement));
+    const post = async (name: string) =>
+      (await t.admin.post("/admin/shipping-options", { name, prices: [{ currency_code: "usd", amount: 100 }] })).json()
+        .shipping_option.id as string;
+    // As 0014 left them: one option with no type at all, two with a `type` object but no record.
+    const [typeless, courierA, courierB] = [
+      await post("Old plain"),
+      await post("Old courier A"),
+      await post("Old courier B"),
+    ];
+    await run(`update shipping_option set shipping_option_type_id = null, type = null where id = '${typeless}'`);
+    await run(
+      `update shipping_option set shipping_option_type_id = null,
+         type = '{"label": "Courier", "code": "legacy-courier", "description": "By bike"}'
+       where id in ('${courierA}', '${courierB}')`,
+    );
+    // No live default type either (a merchant deleted it): the migration creates one.
+    await run(`update shipping_option_type set deleted_at = now() where code = 'default'`);
+    const migration = readFileSync(
+      new URL("../../../../../drizzle/0018_shipping_option_default_type.sql", import.meta.url),
+      "utf8",
+    );
+    for (const statement of migration.split("--> statement-breakpoint")) await run(statement);
+
+    const typeOf = async (code: string) => {
+      const types = (await t.admin.get(`/admin/shipping-option-types?code=${code}`)).json().shipping_option_types;
+      expect(types, code).toHaveLength(1);
+      return types[0] as { id: string; label: string; code: string; description: string | null };
+    };
+    const fallback = await typeOf("default");
+    const courier = await typeOf("legacy-courier");
+    expect(courier).toMatchObject({ label: "Courier", description: "By bike" });
+    const option = async (id: string) => (await t.admin.get(`/admin/shipping-options/${id}`)).json().shipping_option;
+    expect(await option(typeless)).toMatchObject({
+      shipping_option_type_id: fallback.id,
+      type: { id: fallback.id, code: "default", label: "Default" },
+    });
+    for (const id of [courierA, courierB])
+      expect(await option(id)).toMatchObject({
+        shipping_option_type_id: courier.id,
+        type: { id: courier.id, code: "legacy-courier", label: "Courier", description: "By bike" },
+      });
+    // Run again, it changes nothing.
+    for (const statement of migration.split("--> statement-breakpoint")) await run(statement);
+    expect((await typeOf("default")).id).toBe(fallback.id);
+    expect((await typeOf("legacy-courier")).id).toBe(courier.id);
   });
 });

@@ -60,6 +60,19 @@ describe("admin workflow executions", () => {
       ["test-ok", "succeeded"],
       ["test-refused", "compensated"],
     ]);
+    // Medusa's states, as its dashboard's filter sends them, select the Kasse states they cover.
+    const byMedusaState = (
+      await t.admin.get("/medusa/admin/workflows-executions?state[]=done&state[]=reverted")
+    ).json();
+    expect(byMedusaState.workflow_executions.map((e: { workflow_id: string }) => e.workflow_id).sort()).toEqual([
+      "test-ok",
+      "test-refused",
+    ]);
+    expect((await t.admin.get("/admin/workflow-executions?state=not_started")).json()).toMatchObject({
+      count: 0,
+      workflow_executions: [],
+    });
+    expect((await t.admin.get("/admin/workflow-executions?state=failed")).json().count).toBe(0);
     const byTransaction = (await t.admin.get("/admin/workflow-executions?transaction_id=cart_a")).json();
     expect(byTransaction.count).toBe(1);
     expect(byTransaction.workflow_executions[0]).toMatchObject({
@@ -100,6 +113,19 @@ describe("admin workflow executions", () => {
       }),
     ]);
     expect(execution.steps[0].started_at).toMatch(/^\d{4}-/);
+    // Medusa's presentation of it: the undo failed.
+    expect(execution.execution.state).toBe("failed");
+    expect(execution.execution.steps["_root.test-fragile"].compensate).toEqual({
+      state: "failed",
+      status: "permanent_failure",
+    });
+    expect(execution.context.errors).toEqual([
+      {
+        action: "test-fragile",
+        handlerType: "compensate",
+        error: expect.objectContaining({ message: "undo is broken" }),
+      },
+    ]);
   });
 
   it("re-queues a failed compensation; the worker then finishes it", async () => {
@@ -119,6 +145,53 @@ describe("admin workflow executions", () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await consumer.close();
+  });
+
+  it("presents Medusa's `execution` and `context` (its dashboard's steps and progress), in both dialects", async () => {
+    for (const base of ["/admin/workflow-executions", "/medusa/admin/workflows-executions"]) {
+      const list = (await t.admin.get(`${base}?workflow_id[]=test-ok&workflow_id[]=test-refused`)).json();
+      const byWorkflow = Object.fromEntries(
+        list.workflow_executions.map((e: { workflow_id: string }) => [e.workflow_id, e]),
+      );
+      // The contract's state stays; Medusa's is inside `execution`.
+      expect(byWorkflow["test-ok"]).toMatchObject({ state: "succeeded", execution: { state: "done" } });
+      expect(byWorkflow["test-ok"].execution.steps).toEqual({
+        "_root.test-reserve": {
+          id: "_root.test-reserve",
+          invoke: { state: "done", status: "ok" },
+          compensate: { state: "not_started", status: "idle" },
+          definition: {},
+          depth: 1,
+          startedAt: expect.any(Number),
+        },
+      });
+      expect(byWorkflow["test-refused"]).toMatchObject({
+        state: "compensated",
+        execution: {
+          state: "reverted",
+          steps: {
+            "_root.test-reserve": { invoke: { state: "done" }, compensate: { state: "reverted", status: "ok" } },
+          },
+        },
+      });
+      // A list carries no outputs: `context` is the detail's.
+      expect(byWorkflow["test-ok"].context).toBeUndefined();
+
+      const ok = (await t.admin.get(`${base}/${okId}`)).json().workflow_execution;
+      expect(ok).toMatchObject({
+        state: "succeeded",
+        steps: [expect.objectContaining({ name: "test-reserve", state: "succeeded" })],
+        execution: { state: "done", steps: { "_root.test-reserve": { invoke: { state: "done", status: "ok" } } } },
+        context: {
+          data: { payload: { qty: 2 }, invoke: { "test-reserve": { output: { output: { reserved: 2 } } } } },
+          errors: [],
+        },
+      });
+    }
+    // The page's steps are one read: a longer page sends no more statements.
+    const statements = async (limit: number) =>
+      (await t.database.statements.record(() => t.admin.get(`/admin/workflow-executions?limit=${limit}`))).length;
+    expect(await statements(3)).toBe(await statements(1));
   });
 
   it("rejects bad input with 4xx {type, message}", async () => {
