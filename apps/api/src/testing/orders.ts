@@ -2,6 +2,7 @@ import { workflow } from "@kasse/workflows";
 import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 import type { App } from "../app";
+import type { Requester } from "./index";
 
 const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) =>
   ctx.run(createOrderStep, { order: input.order }),
@@ -74,4 +75,10 @@ export async function placeTestOrder(
     collection_id: collection.id,
     payment_id: authorized.id,
   };
+}
+
+/** The actions of an order's change log, oldest first (`order_placed`, `fulfillment_created`, …). */
+export async function orderChangeActions(t: { admin: Requester }, orderId: string): Promise<string[]> {
+  const res = await t.admin.get(`/admin/orders/${orderId}/changes?limit=100`);
+  return res.json().order_changes.map((c: { action: string }) => c.action);
 }

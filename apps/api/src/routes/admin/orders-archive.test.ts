@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_archive" });
@@ -13,10 +13,7 @@ beforeAll(async () => {
 const get = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const levels = async () =>
   Promise.all(Object.values(items).map((id) => t.app.modules.inventory.retrieveLevel(id, LOC)));
-const actions = async (id: string) =>
-  (await t.admin.get(`/admin/orders/${id}/changes?limit=100`))
-    .json()
-    .order_changes.map((c: { action: string }) => c.action);
+const actions = (id: string) => orderChangeActions(t, id);
 
 describe("POST /admin/orders/{id}/archive", () => {
   it("archives a completed or canceled order, logged with the admin; refuses a pending one and a second archive", async () => {

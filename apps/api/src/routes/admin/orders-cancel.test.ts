@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_cancel" });
@@ -132,9 +132,7 @@ describe("POST /admin/orders/{id}/cancel", () => {
     );
     expect(res.statusCode).toBe(500);
     expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, order.id);
     expect(actions).toEqual(["order_placed", "order_canceled", "order_cancel_reverted"]);
 
     // Step "cancel-order-payments" fails: reservations and status come back; the payment is untouched.

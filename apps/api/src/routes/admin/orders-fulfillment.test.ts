@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_ful" });
@@ -109,9 +109,7 @@ describe("fulfill, ship, deliver, cancel", () => {
 
     const cancel = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(cancel.statusCode).toBe(400);
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, order.id);
     expect(actions).toEqual([
       "order_placed",
       "fulfillment_created",

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder } from "../../testing/orders";
+import { placeTestOrder, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_pay" });
@@ -34,9 +34,7 @@ describe("capture", () => {
     const nothing = await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), {});
     expect(nothing.statusCode).toBe(400);
     expect(nothing.json().message).toBe("Nothing left to capture");
-    const actions = (await t.admin.get(`/admin/orders/${placed.id}/changes`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, placed.id);
     expect(actions).toEqual([
       "order_placed",
       "payment_captured",

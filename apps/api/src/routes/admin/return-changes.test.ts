@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { orderReturnChange } from "@kasse/modules/order";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_return_changes" });
@@ -139,9 +139,7 @@ describe("a return through Medusa's order-change protocol", () => {
     const rest = await t.admin.post(`/admin/returns/${ret.id}/receive`, {});
     expect(rest.json().return.status).toBe("received");
     expect(await stock()).toBe(before + 2);
-    const actions = (await t.admin.get(`/admin/orders/${placed.id}/changes?limit=50`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, placed.id);
     expect(actions).toEqual([
       "order_placed",
       "fulfillment_created",

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_ret" });
@@ -74,9 +74,7 @@ describe("returns", () => {
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}`)).json();
     expect(listed).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect((await t.admin.get(`/admin/returns/${second.id}`)).json().return.id).toBe(second.id);
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, order.id);
     expect(actions).toEqual([
       "order_placed",
       "fulfillment_created",
@@ -239,9 +237,7 @@ describe("returns", () => {
     );
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}&status[]=received`)).json();
     expect(listed.returns.map((r: { id: string }) => r.id)).toEqual([ret.id]);
-    const actions = (await t.admin.get(`/admin/orders/${order.id}/changes?limit=50`))
-      .json()
-      .order_changes.map((c: { action: string }) => c.action);
+    const actions = await orderChangeActions(t, order.id);
     expect(actions).toEqual([
       "order_placed",
       "fulfillment_created",
