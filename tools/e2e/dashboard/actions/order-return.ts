@@ -127,8 +127,20 @@ export const createAndReceiveReturn: DashboardAction = {
 
     // The receive drawer: it begins a receipt and counts every unit asked back; one of them is
     // lowered to one and the other written off as damaged.
+    // The form finds each item's receipt action in the order's preview: typing before the preview
+    // that follows the drawer's own receive-items has landed would make it add the item again.
+    let counted = false;
+    const added = page.waitForResponse((r) => {
+      const hit = r.url().includes(`/admin/returns/${requested.id}/receive-items`) && r.request().method() === "POST";
+      if (hit) counted = true;
+      return hit;
+    });
+    const refreshed = page.waitForResponse((r) => counted && r.url().includes(`/admin/orders/${orderId}/preview`));
     await page.getByRole("link", { name: "Receive items", exact: true }).click();
     await landedOn(page, new RegExp(`^/app/orders/${orderId}/returns/${requested.id}/receive$`));
+    assert.equal((await added).status(), 200);
+    await refreshed;
+    await settle(page);
     await enter(page, "items.0.quantity", "1");
     await page
       .locator('[name="items.0.quantity"]')
@@ -146,8 +158,14 @@ export const createAndReceiveReturn: DashboardAction = {
     assert.equal((await sent).status(), 200);
     await settle(page);
     await shot("counted");
+    // Save's answer is read from the network, not from the first toast: as the drawer closes, its
+    // effect may see the refreshed preview (no receipt pending) and begin another receipt, which
+    // Kasse refuses (allow-list.json), and that refusal's toast can come before Save's own.
+    const confirmed = page.waitForResponse(
+      (r) => r.url().includes(`/admin/returns/${requested.id}/receive/confirm`) && r.request().method() === "POST",
+    );
     await click(page, "Save");
-    await toast(page);
+    assert.equal((await confirmed).status(), 200);
     await eventually(async () => {
       const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
       const ret = order.returns[0]!;
