@@ -24,3 +24,16 @@ describe.skipIf(process.env.DATABASE_URL)("connect (PGlite)", () => {
     }
   }, 120_000);
 });
+
+// Each driver is imported when first connected with (connect.ts): both paths open and answer.
+describe.runIf(process.env.DATABASE_URL)("connect (PostgreSQL)", () => {
+  it("opens a pool that answers", async () => {
+    const database = await connect({ url: process.env.DATABASE_URL, poolSize: 1 });
+    try {
+      expect(database.kind).toBe("postgres");
+      await database.ping();
+    } finally {
+      await database.close();
+    }
+  });
+});
