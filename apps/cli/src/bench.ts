@@ -2,7 +2,7 @@
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
 // go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`), except
 // `--api-processes N`, which serves the API from N processes (`kasse start --processes N`).
-// The server gets `npm start`'s heap options (node-flags.ts); KASSE_BENCH_NODE_ARGS adds options after
+// The server gets the heap options of `npm run kasse` (node-flags.ts); KASSE_BENCH_NODE_ARGS adds options after
 // them (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -121,7 +121,7 @@ function startServer(): Promise<ChildProcess> {
     WEBHOOK_ALLOW_PRIVATE: "true",
     ADMIN_UI: "false",
   };
-  // The server runs with the heap options of `npm start` (node-flags.ts). KASSE_BENCH_NODE_ARGS adds
+  // The server runs with the heap options of `npm run kasse` (node-flags.ts). KASSE_BENCH_NODE_ARGS adds
   // options after them (later ones win), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
   const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
