@@ -2,7 +2,8 @@
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
 // go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`), except
 // `--api-processes N`, which serves the API from N processes (`kasse start --processes N`).
-// KASSE_BENCH_NODE_ARGS adds options to the server's node command (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
+// The server gets the heap options of `npm run kasse` (node-flags.ts); KASSE_BENCH_NODE_ARGS adds options after
+// them (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
@@ -13,6 +14,7 @@ import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
 import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
+import { SERVER_NODE_FLAGS } from "./node-flags";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const benchDir = resolve(process.env.KASSE_BENCH_DIR ?? join(repo, "../shared/bench"));
@@ -119,10 +121,11 @@ function startServer(): Promise<ChildProcess> {
     WEBHOOK_ALLOW_PRIVATE: "true",
     ADMIN_UI: "false",
   };
-  // KASSE_BENCH_NODE_ARGS: options for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
+  // The server runs with the heap options of `npm run kasse` (node-flags.ts). KASSE_BENCH_NODE_ARGS adds
+  // options after them (later ones win), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
   const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
-  const child = spawn(process.execPath, [...nodeArgs, bin, "start", ...processes], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, bin, "start", ...processes], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -37,6 +37,8 @@ const envDescriptions: Record<keyof Env, string> = {
     "Delays before each retry of a failed webhook delivery, comma-separated (ms, s, m, h, d), each with ±20% jitter; after the last one the event is given up for that endpoint",
   CATALOG_CACHE_ENTRIES:
     "Store catalog answers (product and variant lists and pages, by region, channel, customer group and query) each API process keeps, checked against the catalog version on every read; 0 = off",
+  CATALOG_CACHE_MB:
+    "Memory the catalog cache of each API process may use (estimated as twice each answer's JSON: its objects and one serialized body); least recently used answers go first; 0 = off",
   EVENTS_POLL_MS:
     "How often the worker looks for committed events to deliver (a workflow in the same process wakes it at once)",
   STOREFRONT_URL:

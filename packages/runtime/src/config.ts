@@ -49,6 +49,7 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE: Type.String({ default: DEFAULT_RETRY_SCHEDULE, minLength: 1, maxLength: 200 }),
   EVENTS_POLL_MS: Int(250, 10),
   CATALOG_CACHE_ENTRIES: Int(256, 0),
+  CATALOG_CACHE_MB: Int(32, 0),
   /** The storefront's address, for links in shopper emails (order transfer). */
   STOREFRONT_URL: Str(),
   /** Kasse's own public address (e.g. https://api.shop.example), for absolute URLs of files it serves (/static). */

@@ -68,4 +68,30 @@ describe("versioned cache", () => {
     await cache.read("k", async () => ++loads);
     expect([loads, versionReads]).toEqual([2, 0]);
   });
+
+  it("keeps what fits its byte budget, least recently used going first, and nothing heavier than the budget", async () => {
+    let loads = 0;
+    const cache = createVersionedCache({
+      version: async () => "1",
+      validUntil: async () => null,
+      maxEntries: 100,
+      maxBytes: 10,
+      sizeOf: (value) => (value as { bytes: number }).bytes,
+    });
+    const read = (key: string, bytes: number) => cache.read(key, async () => ({ bytes, load: ++loads }));
+    await read("a", 4);
+    await read("b", 4);
+    await read("a", 4); // a is now the most recently used
+    expect(loads).toBe(2);
+    await read("c", 4); // 12 bytes: b goes
+    expect(loads).toBe(3);
+    expect((await read("a", 4)).load).toBe(1);
+    expect((await read("c", 4)).load).toBe(3);
+    expect((await read("b", 4)).load).toBe(4); // read again; a (least recently used) made room
+    expect((await read("c", 4)).load).toBe(3);
+    expect((await read("a", 4)).load).toBe(5);
+    await read("big", 11);
+    expect((await read("big", 11)).load).toBe(7); // never kept
+    expect((await read("c", 4)).load).toBe(3); // and it pushed nothing out
+  });
 });

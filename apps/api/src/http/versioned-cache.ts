@@ -6,12 +6,20 @@ export interface VersionedCacheOptions {
   validUntil: () => Promise<Date | null>;
   /** Entries kept; the least recently used goes first. 0: no cache, every read loads. */
   maxEntries: number;
+  /**
+   * What the entries may weigh together, by `sizeOf`; the least recently used go first. An answer
+   * heavier than this on its own is not kept. Absent: only `maxEntries` bounds the cache.
+   */
+  maxBytes?: number;
+  /** An answer's weight in bytes (an estimate: what keeping it costs the process's memory). */
+  sizeOf?: (value: unknown) => number;
 }
 
 interface Entry {
   version: string;
   expiresAt: number;
   value: unknown;
+  bytes: number;
 }
 
 /**
@@ -56,10 +64,21 @@ export function createVersionedCache(options: VersionedCacheOptions) {
     return queued;
   };
 
-  const store = (key: string, entry: Entry) => {
+  const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
     entries.delete(key);
+    bytes -= entry.bytes;
+  };
+  const store = (key: string, entry: Entry) => {
+    drop(key);
+    if (entry.bytes > maxBytes) return;
     entries.set(key, entry);
-    if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+    bytes += entry.bytes;
+    // Map keeps insertion order: the first key is the least recently used.
+    while (entries.size > options.maxEntries || bytes > maxBytes) drop(entries.keys().next().value!);
   };
 
   return {
@@ -79,7 +98,12 @@ export function createVersionedCache(options: VersionedCacheOptions) {
       if (pending) return pending as Promise<T>;
       const read = (async () => {
         const [value, until] = await Promise.all([load(), options.validUntil()]);
-        store(key, { version, expiresAt: until ? until.getTime() : Number.POSITIVE_INFINITY, value });
+        store(key, {
+          version,
+          expiresAt: until ? until.getTime() : Number.POSITIVE_INFINITY,
+          value,
+          bytes: options.sizeOf?.(value) ?? 0,
+        });
         return value;
       })();
       loading.set(loadKey, read);

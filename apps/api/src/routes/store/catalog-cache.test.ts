@@ -98,6 +98,20 @@ describe("store catalog cache across two API processes", () => {
     expect(again!.headers["content-length"]).toBe(first.headers["content-length"]);
   });
 
+  it("keeps no answer with a memory budget of 0 MB (CATALOG_CACHE_MB): each read is read afresh", async () => {
+    await product();
+    const unbudgeted = await createTestApp({ CATALOG_CACHE_MB: "0" }, { databaseOf: writer });
+    try {
+      const first = await unbudgeted.store.get(listUrl());
+      const statements = await unbudgeted.database.statements.record(async () => {
+        expect((await unbudgeted.store.get(listUrl())).body).toBe(first.body);
+      });
+      expect(statements.filter((q) => !/from "api_key/.test(q)).length).toBeGreaterThan(1);
+    } finally {
+      await unbudgeted.close();
+    }
+  });
+
   it("serves one cached answer in minor units and in Medusa's dialect (major units) alike", async () => {
     const p = await product();
     const amount = async (base: string) =>

@@ -20,6 +20,8 @@ export function registerCatalogCache(app: App): void {
       version: catalogVersionReader(app.modules.db),
       validUntil: () => app.modules.priceList.nextChange(),
       maxEntries: app.config.env.CATALOG_CACHE_ENTRIES,
+      maxBytes: app.config.env.CATALOG_CACHE_MB * 1024 * 1024,
+      sizeOf: (value) => cachedBytes(value as Cached<unknown>),
     }),
   );
   // The first time a cached answer is sent in a dialect, its serialized text is kept beside it.
@@ -40,6 +42,13 @@ interface Cached<T> {
   answer: T;
   bodies: Map<string, Buffer>;
 }
+
+/**
+ * What an entry costs the process: its answer's objects, about the size of their JSON text, and
+ * the body kept beside them for the dialect it is sent in (bodies are added after it is stored).
+ * Pages differ by a hundredfold (`limit`, `fields`), so the cache is bounded by this, not only by count.
+ */
+const cachedBytes = (cached: Cached<unknown>): number => 2 * (JSON.stringify(cached.answer)?.length ?? 0);
 
 /** Requests answering a cached answer whose body is not stored yet in their dialect (filled by the onSend hook). */
 const unsentBodies = new WeakMap<FastifyRequest, { bodies: Map<string, Buffer>; dialect: string }>();
