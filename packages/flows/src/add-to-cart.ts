@@ -2,7 +2,7 @@ import type { Modules } from "@kasse/modules";
 import { errors } from "@kasse/db";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
 import type { ProductVariant } from "@kasse/modules/product";
-import { writeCart, type CartActor, type CartResult } from "./cart-write";
+import { withLine, writeCart, type CartActor, type CartResult } from "./cart-write";
 
 /**
  * Adds a variant to the cart, or adds to the quantity of its line when the cart has one (Medusa
@@ -19,16 +19,15 @@ export function addToCart(m: Modules, cartId: string, actor: CartActor, input: L
     const existing = state.items.find((i) => i.variant_id === input.variant_id);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     await assertAvailable(t, state, variant.variant, quantity);
-    if (existing) {
-      await t.cart.updateItem(cartId, existing.id, {
-        quantity,
-        ...(input.metadata !== undefined
-          ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
-          : {}),
-      });
-    } else {
-      await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
-    }
+    const line = existing
+      ? await t.cart.updateItem(cartId, existing.id, {
+          quantity,
+          ...(input.metadata !== undefined
+            ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
+            : {}),
+        })
+      : await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
+    return { state: { ...state, items: withLine(state.items, line) } };
   });
 }
 
@@ -43,22 +42,27 @@ export function updateLineItem(
   return writeCart(m, cartId, actor, async (t, state) => {
     const line = state.items.find((i) => i.id === lineId);
     if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
-    if (input.quantity === 0) return t.cart.deleteItem(cartId, lineId);
+    if (input.quantity === 0) {
+      await t.cart.deleteItem(cartId, lineId);
+      return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
+    }
     if (input.quantity > line.quantity) {
       const variant = await sellableVariant(t, state, line.variant_id);
       await assertAvailable(t, state, variant.variant, input.quantity);
     }
-    await t.cart.updateItem(cartId, lineId, {
+    const updated = await t.cart.updateItem(cartId, lineId, {
       quantity: input.quantity,
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     });
+    return { state: { ...state, items: withLine(state.items, updated) } };
   });
 }
 
 /** Removes a line. */
 export function deleteLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t) => {
+  return writeCart(m, cartId, actor, async (t, state) => {
     await t.cart.deleteItem(cartId, lineId);
+    return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
   });
 }
 

@@ -53,6 +53,21 @@ export type LineItemInsert = Omit<
   product_type_id?: string | null;
 };
 
+/** A new shipping method: the option the flow chose for the cart, at its amount. */
+export interface ShippingMethodInsert {
+  shipping_option_id: string;
+  shipping_profile_id: string | null;
+  name: string;
+  amount: number;
+  is_tax_inclusive: boolean;
+  data: Record<string, unknown>;
+}
+
+/** Whether `method` makes way for `input` ({@link CartService.setShippingMethod}): same profile or same option. */
+export function replacedBy(method: CartShippingMethodRow, input: ShippingMethodInsert): boolean {
+  return method.shipping_profile_id === input.shipping_profile_id || method.shipping_option_id === input.shipping_option_id;
+}
+
 /** The computed money of a line or method, written back by `saveComputed`. */
 export interface ComputedLine extends LineTotals {
   id: string;
@@ -194,13 +209,15 @@ export function createCartService(db: Db) {
         shipping_address?: CartAddressInput | null;
         billing_address?: CartAddressInput | null;
       },
-    ): Promise<void> {
+    ): Promise<CartRow> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      await db.update(cart).set(set).where(eq(cart.id, id));
+      const [row] = await db.update(cart).set(set).where(eq(cart.id, id)).returning();
+      if (!row) throw notFound(id);
+      return row;
     },
 
     async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
@@ -215,13 +232,14 @@ export function createCartService(db: Db) {
       cartId: string,
       itemId: string,
       input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
-    ): Promise<void> {
-      const updated = await db
+    ): Promise<CartLineItemRow> {
+      const [updated] = await db
         .update(cartLineItem)
         .set(input)
         .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId), liveItem))
-        .returning({ id: cartLineItem.id });
-      if (updated.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+        .returning();
+      if (!updated) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+      return updated;
     },
 
     async deleteItem(cartId: string, itemId: string): Promise<void> {
@@ -232,29 +250,22 @@ export function createCartService(db: Db) {
       if (deleted.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
     },
 
-    /** Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa). */
+    /**
+     * Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa).
+     * `current`: the cart's live methods, when the caller holds the cart's lock and has read them.
+     */
     async setShippingMethod(
       cartId: string,
-      input: {
-        shipping_option_id: string;
-        shipping_profile_id: string | null;
-        name: string;
-        amount: number;
-        is_tax_inclusive: boolean;
-        data: Record<string, unknown>;
-      },
+      input: ShippingMethodInsert,
+      current?: CartShippingMethodRow[],
     ): Promise<CartShippingMethodRow> {
-      const existing = await db
-        .select()
-        .from(cartShippingMethod)
-        .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
-      const replaced = existing
-        .filter(
-          (m) =>
-            m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id,
-        )
-        .map((m) => m.id);
-      await service.deleteShippingMethods(replaced);
+      const existing =
+        current ??
+        (await db
+          .select()
+          .from(cartShippingMethod)
+          .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod)));
+      await service.deleteShippingMethods(existing.filter((m) => replacedBy(m, input)).map((m) => m.id));
       const [row] = await db
         .insert(cartShippingMethod)
         .values({ id: generateId("casm"), cart_id: cartId, ...input })
