@@ -1,7 +1,7 @@
 import type { Modules } from "@kasse/modules";
 import { errors } from "@kasse/db";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
-import type { ProductVariant } from "@kasse/modules/product";
+import type { ProductVariantRow } from "@kasse/modules/product";
 import { withLine, writeCart, type CartActor, type CartResult } from "./cart-write";
 
 /**
@@ -71,23 +71,14 @@ async function sellableVariant(
   m: Modules,
   state: CartState,
   variantId: string,
-): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
-  const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 });
-  const variant = items[0];
-  if (!variant) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
-  const { items: products } = await m.product.list(
-    { id: [variant.product_id] },
-    { limit: 1, offset: 0 },
-    { relations: ["categories", "tags", "sales_channels"] },
-  );
-  const product = products[0];
-  if (!product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+): Promise<{ variant: ProductVariantRow; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
+  const found = await m.product.variantForSale(variantId);
+  const product = found?.product;
+  if (!found || !product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+  const { variant } = found;
   if (product.status !== "published")
     throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
-  if (
-    !state.cart.sales_channel_id ||
-    !(product.sales_channels ?? []).some((c) => c.id === state.cart.sales_channel_id)
-  ) {
+  if (!state.cart.sales_channel_id || !found.sales_channel_ids.includes(state.cart.sales_channel_id)) {
     throw errors.invalidData(`Variant with id: ${variantId} is not available in the cart's sales channel`);
   }
   return {
@@ -110,14 +101,19 @@ async function sellableVariant(
       product_handle: product.handle,
       product_collection_id: product.collection_id,
       product_type_id: product.type_id,
-      product_category_ids: (product.categories ?? []).map((c) => c.id),
-      product_tag_ids: (product.tags ?? []).map((t) => t.id),
+      product_category_ids: found.category_ids,
+      product_tag_ids: found.tag_ids,
     },
   };
 }
 
 /** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
-async function assertAvailable(m: Modules, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
+async function assertAvailable(
+  m: Modules,
+  state: CartState,
+  variant: Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">,
+  quantity: number,
+): Promise<void> {
   if (!variant.manage_inventory || variant.allow_backorder) return;
   const locations = await m.stockLocation.locationIdsForSalesChannels(
     state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [],

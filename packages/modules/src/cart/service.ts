@@ -1,5 +1,15 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { builtOnce, errors, generateId, param, queryRows, type Db } from "@kasse/db";
+import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import {
+  builtOnce,
+  errors,
+  fromJson,
+  generateId,
+  jsonRelation,
+  param,
+  queryRows,
+  type Db,
+  type JsonRelation,
+} from "@kasse/db";
 import {
   cart,
   cartLineItem,
@@ -87,19 +97,28 @@ const cartById = builtOnce<CartRow[], { id: string }>((db) => db.select().from(c
 const lockedCartById = builtOnce<CartRow[], { id: string }>((db) =>
   db.select().from(cart).where(liveCart).for("update"),
 );
-const itemsOfCart = builtOnce<CartLineItemRow[], { id: string }>((db) =>
+// A cart's live lines and methods as JSON, in the order of their creation.
+const itemsRelation: JsonRelation = {
+  table: cartLineItem,
+  where: and(eq(cartLineItem.cart_id, cart.id), liveItem)!,
+  orderBy: sql`${cartLineItem.created_at}, ${cartLineItem.id}`,
+};
+const methodsRelation: JsonRelation = {
+  table: cartShippingMethod,
+  where: and(eq(cartShippingMethod.cart_id, cart.id), liveMethod)!,
+  orderBy: sql`${cartShippingMethod.created_at}, ${cartShippingMethod.id}`,
+};
+const fullCartById = builtOnce<Array<CartRow & { items: unknown; methods: unknown }>, { id: string }>((db) =>
   db
-    .select()
-    .from(cartLineItem)
-    .where(and(eq(cartLineItem.cart_id, param("id")), liveItem))
-    .orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+    .select({ ...getTableColumns(cart), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(cart)
+    .where(liveCart),
 );
-const methodsOfCart = builtOnce<CartShippingMethodRow[], { id: string }>((db) =>
+const linesOfCart = builtOnce<Array<{ items: unknown; methods: unknown }>, { id: string }>((db) =>
   db
-    .select()
-    .from(cartShippingMethod)
-    .where(and(eq(cartShippingMethod.cart_id, param("id")), liveMethod))
-    .orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+    .select({ items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(cart)
+    .where(eq(cart.id, param("id"))),
 );
 
 /**
@@ -132,15 +151,16 @@ export function createCartService(db: Db) {
       return row!;
     },
 
-    /** The cart with its live lines and methods: three queries, whatever the cart's size. */
+    /** The cart with its live lines and methods: one statement, whatever the cart's size. */
     async load(id: string): Promise<CartState> {
-      const [[row], items, methods] = await Promise.all([
-        cartById(db, { id }),
-        itemsOfCart(db, { id }),
-        methodsOfCart(db, { id }),
-      ]);
-      if (!row) throw notFound(id);
-      return { cart: row, items, shipping_methods: methods };
+      const [found] = await fullCartById(db, { id });
+      if (!found) throw notFound(id);
+      const { items, methods, ...row } = found;
+      return {
+        cart: row,
+        items: fromJson<CartLineItemRow>(itemsRelation, items),
+        shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, methods),
+      };
     },
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
@@ -185,8 +205,12 @@ export function createCartService(db: Db) {
       // read after the lock is held, so the state cannot change underneath the caller.
       const [row] = await lockedCartById(db, { id });
       if (!row) throw notFound(id);
-      const [items, methods] = await Promise.all([itemsOfCart(db, { id }), methodsOfCart(db, { id })]);
-      return { cart: row, items, shipping_methods: methods };
+      const [lines] = await linesOfCart(db, { id });
+      return {
+        cart: row,
+        items: fromJson<CartLineItemRow>(itemsRelation, lines?.items),
+        shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, lines?.methods),
+      };
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
