@@ -4,6 +4,8 @@ import {
   builtOnce,
   errors,
   generateId,
+  idList,
+  inParam,
   param,
   isUniqueViolation,
   likePattern,
@@ -71,14 +73,34 @@ export interface VariantForSale {
   sales_channel_ids: string[];
 }
 
+const variantFlagsByIds = builtOnce<
+  Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>,
+  { ids: string }
+>((db) =>
+  db
+    .select({
+      id: productVariant.id,
+      manage_inventory: productVariant.manage_inventory,
+      allow_backorder: productVariant.allow_backorder,
+    })
+    .from(productVariant)
+    .where(and(inParam(productVariant.id, "ids"), isNull(productVariant.deleted_at))),
+);
+
 const variantForSaleById = builtOnce<VariantForSale[], { id: string }>((db) =>
   db
     .select({
       variant: productVariant,
       product,
-      tag_ids: sql<string[]>`coalesce((select json_agg(t.id order by t.value) from ${productTags} pt join ${productTag} t on t.id = pt.product_tag_id where pt.product_id = ${product.id} and t.deleted_at is null), '[]'::json)`,
-      category_ids: sql<string[]>`coalesce((select json_agg(c.id order by c.rank, c.id) from ${productCategoryProduct} pc join ${productCategory} c on c.id = pc.product_category_id where pc.product_id = ${product.id} and c.deleted_at is null), '[]'::json)`,
-      sales_channel_ids: sql<string[]>`coalesce((select json_agg(ps.sales_channel_id order by ps.sales_channel_id) from ${productSalesChannel} ps where ps.product_id = ${product.id}), '[]'::json)`,
+      tag_ids: sql<
+        string[]
+      >`coalesce((select json_agg(t.id order by t.value) from ${productTags} pt join ${productTag} t on t.id = pt.product_tag_id where pt.product_id = ${product.id} and t.deleted_at is null), '[]'::json)`,
+      category_ids: sql<
+        string[]
+      >`coalesce((select json_agg(c.id order by c.rank, c.id) from ${productCategoryProduct} pc join ${productCategory} c on c.id = pc.product_category_id where pc.product_id = ${product.id} and c.deleted_at is null), '[]'::json)`,
+      sales_channel_ids: sql<
+        string[]
+      >`coalesce((select json_agg(ps.sales_channel_id order by ps.sales_channel_id) from ${productSalesChannel} ps where ps.product_id = ${product.id}), '[]'::json)`,
     })
     .from(productVariant)
     .leftJoin(product, and(eq(product.id, productVariant.product_id), isNull(product.deleted_at)))
@@ -560,6 +582,13 @@ export function createProductService(db: Db) {
     async variantForSale(variantId: string): Promise<VariantForSale | null> {
       const [row] = await variantForSaleById(db, { id: variantId });
       return row ?? null;
+    },
+
+    /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */
+    async inventoryFlags(
+      ids: string[],
+    ): Promise<Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>> {
+      return ids.length ? variantFlagsByIds(db, { ids: idList(ids) }) : [];
     },
 
     async listVariants(
