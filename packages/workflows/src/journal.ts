@@ -49,8 +49,7 @@ function perShape<R, V extends Record<string, unknown>>(
     let statement = statements.get(shape);
     if (!statement) {
       const given = (key: string) => values[key] !== undefined;
-      const value = (key: string) =>
-        values[key] === undefined ? undefined : values[key] === null ? null : slot(key);
+      const value = (key: string) => (values[key] === undefined ? undefined : values[key] === null ? null : slot(key));
       statement = builtOnce<R, V>((inner) => build(inner, value, given));
       statements.set(shape, statement);
     }
@@ -309,32 +308,29 @@ export async function writeStep(
 
 // Every step of every saga writes its run once or twice: built once per shape (which of the
 // optional fields it sets, and which of them to null).
-const stepWrite = perShape(
-  ["output", "compensate_input", "error", "started_at", "finished_at"],
-  (db, value, given) => {
-    const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
-    return db
-      .insert(stepRuns)
-      .values({
-        execution_id: sql.placeholder("execution_id"),
-        index: sql.placeholder("index"),
-        name: sql.placeholder("name"),
-        state: sql.placeholder("state"),
-        attempts: sql.placeholder("attempts"),
-        output: value("output"),
-        compensate_input: value("compensate_input"),
-        error: value("error"),
-        started_at: value("started_at"),
-        finished_at: value("finished_at"),
-      })
-      .onConflictDoUpdate({
-        target: [stepRuns.execution_id, stepRuns.index],
-        set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
-        setWhere: notSucceeded,
-      })
-      .returning({ index: stepRuns.index });
-  },
-);
+const stepWrite = perShape(["output", "compensate_input", "error", "started_at", "finished_at"], (db, value, given) => {
+  const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
+  return db
+    .insert(stepRuns)
+    .values({
+      execution_id: sql.placeholder("execution_id"),
+      index: sql.placeholder("index"),
+      name: sql.placeholder("name"),
+      state: sql.placeholder("state"),
+      attempts: sql.placeholder("attempts"),
+      output: value("output"),
+      compensate_input: value("compensate_input"),
+      error: value("error"),
+      started_at: value("started_at"),
+      finished_at: value("finished_at"),
+    })
+    .onConflictDoUpdate({
+      target: [stepRuns.execution_id, stepRuns.index],
+      set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
+      setWhere: notSucceeded,
+    })
+    .returning({ index: stepRuns.index });
+});
 
 /** Marks a succeeded step compensated (one statement that also locks the row); false when someone else already did. */
 export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {

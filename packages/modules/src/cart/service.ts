@@ -75,7 +75,9 @@ export interface ShippingMethodInsert {
 
 /** Whether `method` makes way for `input` ({@link CartService.setShippingMethod}): same profile or same option. */
 export function replacedBy(method: CartShippingMethodRow, input: ShippingMethodInsert): boolean {
-  return method.shipping_profile_id === input.shipping_profile_id || method.shipping_option_id === input.shipping_option_id;
+  return (
+    method.shipping_profile_id === input.shipping_profile_id || method.shipping_option_id === input.shipping_option_id
+  );
 }
 
 /** The computed money of a line or method, written back by `saveComputed`. */

@@ -615,9 +615,7 @@ const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
 
 async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
-  const lines = new Map(
-    (await linesOfOrders(tx, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]),
-  );
+  const lines = new Map((await linesOfOrders(tx, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
   return rows.map((row) => ({
     ...row,
     items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),

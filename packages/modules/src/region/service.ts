@@ -185,8 +185,12 @@ const regionById = builtOnce<Array<RegionRow & { countries: CountryRow[]; provid
       .select({
         ...getTableColumns(region),
         // The keys in the order of the table's columns, as `countriesOf` answers them.
-        countries: sql<CountryRow[]>`coalesce((select json_agg(json_build_object('iso_2', c.iso_2, 'iso_3', c.iso_3, 'num_code', c.num_code, 'name', c.name, 'display_name', c.display_name, 'region_id', c.region_id) order by c.iso_2) from ${regionCountry} c where c.region_id = ${region.id}), '[]'::json)`,
-        providers: sql<string[]>`coalesce((select json_agg(p.provider_id order by p.provider_id) from ${regionPaymentProvider} p where p.region_id = ${region.id}), '[]'::json)`,
+        countries: sql<
+          CountryRow[]
+        >`coalesce((select json_agg(json_build_object('iso_2', c.iso_2, 'iso_3', c.iso_3, 'num_code', c.num_code, 'name', c.name, 'display_name', c.display_name, 'region_id', c.region_id) order by c.iso_2) from ${regionCountry} c where c.region_id = ${region.id}), '[]'::json)`,
+        providers: sql<
+          string[]
+        >`coalesce((select json_agg(p.provider_id order by p.provider_id) from ${regionPaymentProvider} p where p.region_id = ${region.id}), '[]'::json)`,
       })
       .from(region)
       .where(and(eq(region.id, param("id")), live)),
