@@ -44,12 +44,6 @@ const live = isNull(region.deleted_at);
  */
 export function createRegionService(db: Db) {
   const regions = liveRecords(db, region, "Region", { name: region.name, currency_code: region.currency_code });
-  // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
-  const currencyOfRegion = db
-    .select({ currency_code: region.currency_code })
-    .from(region)
-    .where(and(eq(region.id, sql.placeholder("id")), live))
-    .prepare("region_currency_code");
   const service = {
     async create(input: RegionCreate): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
@@ -78,13 +72,7 @@ export function createRegionService(db: Db) {
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
     async currencyOf(id: string): Promise<string> {
-      const [row] =
-        db === db
-          ? await currencyOfRegion.execute({ id })
-          : await db
-              .select({ currency_code: region.currency_code })
-              .from(region)
-              .where(and(eq(region.id, id), live));
+      const [row] = await currencyOfRegion(db, { id });
       if (!row) throw regions.notFound(id);
       return row.currency_code;
     },
@@ -177,6 +165,15 @@ const providersOf = builtOnce<Array<typeof regionPaymentProvider.$inferSelect>, 
     .from(regionPaymentProvider)
     .where(inParam(regionPaymentProvider.region_id, "ids"))
     .orderBy(asc(regionPaymentProvider.provider_id)),
+);
+
+// Every store catalog request with a region_id asks for its currency: built once (not once per
+// service, which a transaction's modules create anew).
+const currencyOfRegion = builtOnce<Array<{ currency_code: string }>, { id: string }>((db) =>
+  db
+    .select({ currency_code: region.currency_code })
+    .from(region)
+    .where(and(eq(region.id, param("id")), live)),
 );
 
 const regionById = builtOnce<Array<RegionRow & { countries: CountryRow[]; providers: string[] }>, { id: string }>(
