@@ -33,6 +33,7 @@ export {
 } from "./list";
 export { liveRecords, rowsByParent, type ListPaging } from "./records";
 export { builtOnce, idList, inParam, param } from "./built-once";
+export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
 export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";

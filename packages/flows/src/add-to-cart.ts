@@ -1,8 +1,8 @@
 import type { Modules } from "@kasse/modules";
 import { errors } from "@kasse/db";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
-import type { ProductVariant } from "@kasse/modules/product";
-import { writeCart, type CartActor, type CartResult } from "./cart-write";
+import type { ProductVariantRow } from "@kasse/modules/product";
+import { withLine, writeCart, type CartActor, type CartResult } from "./cart-write";
 
 /**
  * Adds a variant to the cart, or adds to the quantity of its line when the cart has one (Medusa
@@ -19,16 +19,15 @@ export function addToCart(m: Modules, cartId: string, actor: CartActor, input: L
     const existing = state.items.find((i) => i.variant_id === input.variant_id);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     await assertAvailable(t, state, variant.variant, quantity);
-    if (existing) {
-      await t.cart.updateItem(cartId, existing.id, {
-        quantity,
-        ...(input.metadata !== undefined
-          ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
-          : {}),
-      });
-    } else {
-      await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
-    }
+    const line = existing
+      ? await t.cart.updateItem(cartId, existing.id, {
+          quantity,
+          ...(input.metadata !== undefined
+            ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
+            : {}),
+        })
+      : await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
+    return { state: { ...state, items: withLine(state.items, line) } };
   });
 }
 
@@ -43,22 +42,27 @@ export function updateLineItem(
   return writeCart(m, cartId, actor, async (t, state) => {
     const line = state.items.find((i) => i.id === lineId);
     if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
-    if (input.quantity === 0) return t.cart.deleteItem(cartId, lineId);
+    if (input.quantity === 0) {
+      await t.cart.deleteItem(cartId, lineId);
+      return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
+    }
     if (input.quantity > line.quantity) {
       const variant = await sellableVariant(t, state, line.variant_id);
       await assertAvailable(t, state, variant.variant, input.quantity);
     }
-    await t.cart.updateItem(cartId, lineId, {
+    const updated = await t.cart.updateItem(cartId, lineId, {
       quantity: input.quantity,
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     });
+    return { state: { ...state, items: withLine(state.items, updated) } };
   });
 }
 
 /** Removes a line. */
 export function deleteLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t) => {
+  return writeCart(m, cartId, actor, async (t, state) => {
     await t.cart.deleteItem(cartId, lineId);
+    return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
   });
 }
 
@@ -67,23 +71,14 @@ async function sellableVariant(
   m: Modules,
   state: CartState,
   variantId: string,
-): Promise<{ variant: ProductVariant; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
-  const { items } = await m.product.listVariants({ id: [variantId] }, { limit: 1, offset: 0 });
-  const variant = items[0];
-  if (!variant) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
-  const { items: products } = await m.product.list(
-    { id: [variant.product_id] },
-    { limit: 1, offset: 0 },
-    { relations: ["categories", "tags", "sales_channels"] },
-  );
-  const product = products[0];
-  if (!product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+): Promise<{ variant: ProductVariantRow; snapshot: Omit<LineItemInsert, "quantity" | "metadata"> }> {
+  const found = await m.product.variantForSale(variantId);
+  const product = found?.product;
+  if (!found || !product) throw errors.invalidData(`Variant with id: ${variantId} was not found`);
+  const { variant } = found;
   if (product.status !== "published")
     throw errors.invalidData(`Variant with id: ${variantId} belongs to a product that is not published`);
-  if (
-    !state.cart.sales_channel_id ||
-    !(product.sales_channels ?? []).some((c) => c.id === state.cart.sales_channel_id)
-  ) {
+  if (!state.cart.sales_channel_id || !found.sales_channel_ids.includes(state.cart.sales_channel_id)) {
     throw errors.invalidData(`Variant with id: ${variantId} is not available in the cart's sales channel`);
   }
   return {
@@ -106,14 +101,19 @@ async function sellableVariant(
       product_handle: product.handle,
       product_collection_id: product.collection_id,
       product_type_id: product.type_id,
-      product_category_ids: (product.categories ?? []).map((c) => c.id),
-      product_tag_ids: (product.tags ?? []).map((t) => t.id),
+      product_category_ids: found.category_ids,
+      product_tag_ids: found.tag_ids,
     },
   };
 }
 
 /** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
-async function assertAvailable(m: Modules, state: CartState, variant: ProductVariant, quantity: number): Promise<void> {
+async function assertAvailable(
+  m: Modules,
+  state: CartState,
+  variant: Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">,
+  quantity: number,
+): Promise<void> {
   if (!variant.manage_inventory || variant.allow_backorder) return;
   const locations = await m.stockLocation.locationIdsForSalesChannels(
     state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [],

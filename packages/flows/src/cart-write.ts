@@ -2,7 +2,7 @@ import { errors, isKasseError } from "@kasse/db";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 import type { Modules } from "@kasse/modules";
-import type { CartState } from "@kasse/modules/cart";
+import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
 import type { PaymentCollection } from "@kasse/modules/payment";
 import type { Region } from "@kasse/modules/region";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
@@ -74,6 +74,15 @@ export function assertCartOpen(state: Pick<CartState, "cart">): void {
   if (state.cart.completed_at) throw errors.invalidData(`Cart ${state.cart.id} is already completed`);
 }
 
+/** What a cart write's change hands on to the refresh. */
+export interface CartChange extends RefreshOptions {
+  /**
+   * The cart as the change left it, built from the locked state and the rows its writes
+   * returned; without it the cart is read again.
+   */
+  state?: CartState;
+}
+
 /**
  * One cart write in one transaction: lock the cart, check access and that it is open, apply
  * `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`). Either
@@ -84,17 +93,25 @@ export function writeCart(
   m: Modules,
   cartId: string,
   actor: CartActor,
-  change: (t: Modules, state: CartState) => Promise<RefreshOptions | void>,
+  change: (t: Modules, state: CartState) => Promise<CartChange | void>,
 ): Promise<CartResult> {
   return withEvents(m, async (t) => {
     const locked = await t.cart.lock(cartId);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
-    const options = (await change(t, locked)) ?? {};
-    const result = await withPromotions(t, await refreshCart(t, await t.cart.load(cartId), options));
+    const { state, ...options } = (await change(t, locked)) ?? {};
+    const changed = state ?? (await t.cart.load(cartId));
+    const result = await withPromotions(t, await refreshCart(t, changed, options));
     await recordEvent(t.db, "cart.updated", { id: cartId });
     return result;
   });
+}
+
+/** The cart's lines with `line` added or put in place of the line with its id, in the order `load` reads them. */
+export function withLine(items: CartLineItemRow[], line: CartLineItemRow): CartLineItemRow[] {
+  return [...items.filter((i) => i.id !== line.id), line].sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 /** Reads a cart for a response: the state, its region and payment collection, after the access check. */

@@ -166,9 +166,7 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     const variantIds = [...new Set(state.items.map((i) => i.variant_id))];
     const [collection, variants, location_ids] = await Promise.all([
       ctx.modules.payment.collectionForCart(cart.id),
-      variantIds.length
-        ? ctx.modules.product.listVariants({ id: variantIds }, { limit: variantIds.length, offset: 0 })
-        : { items: [] },
+      ctx.modules.product.inventoryFlags(variantIds),
       cart.sales_channel_id ? ctx.modules.stockLocation.locationIdsForSalesChannels([cart.sales_channel_id]) : [],
     ]);
     const missing = missingPieces(state, collection);
@@ -186,7 +184,7 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     const session = authorized ? undefined : sessionToAuthorize(payment);
     if (!authorized && !session)
       throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
-    const flags = new Map(variants.items.map((v) => [v.id, v]));
+    const flags = new Map(variants.map((v) => [v.id, v]));
     const lines: ReserveForLinesInput["lines"] = [];
     for (const item of state.items) {
       const variant = flags.get(item.variant_id);

@@ -16,6 +16,8 @@ export interface RefreshOptions {
   requireCodes?: string[];
   /** The cart's region when the caller already loaded it (saves reading it again). */
   region?: Region;
+  /** The shipping options for the cart's region, currency and address, when the caller already listed them. */
+  shippingOptions?: Array<{ id: string; amount: number }>;
 }
 
 /**
@@ -31,13 +33,18 @@ export interface RefreshOptions {
 export async function refreshCart(m: Modules, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
   const { cart } = state;
   const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id) : [];
+  // Variant and shipping prices follow one preference (the region's, else the currency's): read once for both.
+  const inclusive =
+    state.items.length || state.shipping_methods.length
+      ? m.pricing.taxInclusive(cart.currency_code, cart.region_id)
+      : Promise.resolve(false);
   // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
   const [region, prices, { methods, dropped }, rates, shippingInclusive] = await Promise.all([
     options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id) : null,
-    priceItems(m, state, groupIds),
-    applicableMethods(m, state),
+    inclusive.then((is_tax_inclusive) => priceItems(m, state, groupIds, is_tax_inclusive)),
+    applicableMethods(m, state, options.shippingOptions),
     taxRatesFor(m, state),
-    state.shipping_methods.length ? shippingTaxInclusive(m, cart.region_id, cart.currency_code) : false,
+    inclusive,
   ]);
   await m.cart.deleteShippingMethods(dropped);
   // Taxes follow the address when the region computes them automatically (or when asked); else each line keeps its tax lines.
@@ -174,6 +181,7 @@ async function priceItems(
   m: Modules,
   state: CartState,
   customer_group_ids: string[],
+  is_tax_inclusive: boolean,
 ): Promise<Map<string, CalculatedPrice>> {
   const byQuantity = group(state.items.map((i) => ({ key: i.quantity, value: i })));
   const out = new Map<string, CalculatedPrice>();
@@ -181,6 +189,7 @@ async function priceItems(
     currency_code: state.cart.currency_code,
     region_id: state.cart.region_id ?? undefined,
     customer_group_ids,
+    is_tax_inclusive,
   };
   await Promise.all(
     [...byQuantity].map(async ([quantity, items]) => {
@@ -200,13 +209,15 @@ async function priceItems(
 }
 
 /** The cart's methods whose option still applies, with the option's current amount; the others' ids. */
-async function applicableMethods(m: Modules, state: CartState) {
+async function applicableMethods(m: Modules, state: CartState, listed?: Array<{ id: string; amount: number }>) {
   if (state.shipping_methods.length === 0) return { methods: [], dropped: [] as string[] };
-  const options = await m.fulfillment.optionsForContext({
-    region_id: state.cart.region_id,
-    currency_code: state.cart.currency_code,
-    address: state.cart.shipping_address,
-  });
+  const options =
+    listed ??
+    (await m.fulfillment.optionsForContext({
+      region_id: state.cart.region_id,
+      currency_code: state.cart.currency_code,
+      address: state.cart.shipping_address,
+    }));
   const amounts = new Map(options.map((o) => [o.id, o.amount]));
   const methods = state.shipping_methods
     .filter((s) => amounts.has(s.shipping_option_id))
@@ -227,18 +238,6 @@ async function taxRatesFor(m: Modules, state: CartState): Promise<RegionRates[]>
 /** A line's or shipping method's tax lines: an override rate naming it, else the address's default rate. */
 function taxLinesOf(rates: RegionRates[], target: TaxTarget): TaxLine[] {
   return applicable(rates, target).map((r) => ({ rate: r.rate, code: r.code, name: r.name, tax_rate_id: r.id }));
-}
-
-/** Whether shipping prices include tax: the region's price preference, else the currency's (as for variant prices). */
-async function shippingTaxInclusive(m: Modules, regionId: string | null, currency: string): Promise<boolean> {
-  const { items } = await m.pricePreference.list(
-    { attribute: ["region_id", "currency_code"], value: [regionId ?? "", currency] },
-    { limit: 10, offset: 0 },
-  );
-  const preference =
-    items.find((p) => p.attribute === "region_id" && p.value === regionId) ??
-    items.find((p) => p.attribute === "currency_code" && p.value === currency);
-  return preference?.is_tax_inclusive ?? false;
 }
 
 function adjustment(a: { promotion_id: string; code: string | null; amount: number }): Adjustment {

@@ -1,9 +1,15 @@
 import type { Modules } from "@kasse/modules";
 import { errors, isKasseError } from "@kasse/db";
-import type { CartAddressInput, CartCreate, CartUpdate, ShippingMethodCreate } from "@kasse/modules/cart";
+import {
+  replacedBy,
+  type CartAddressInput,
+  type CartCreate,
+  type CartUpdate,
+  type ShippingMethodCreate,
+} from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
-import { nullIfMissing, writeCart, type CartActor, type CartResult } from "./cart-write";
-import { refreshCart, type RefreshOptions } from "./refresh-cart";
+import { nullIfMissing, writeCart, type CartActor, type CartChange, type CartResult } from "./cart-write";
+import { refreshCart } from "./refresh-cart";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 
@@ -75,7 +81,7 @@ export function updateCart(
   return writeCart(m, cartId, actor, async (t, state) => {
     const { region_id, currency_code, sales_channel_id, promo_codes, ...fields } = input;
     const changes: Parameters<Modules["cart"]["update"]>[1] = { ...fields };
-    const options: RefreshOptions = {};
+    const options: CartChange = {};
     if (region_id !== undefined && region_id !== state.cart.region_id) {
       const region = await regionFor(t, region_id);
       options.region = region;
@@ -90,7 +96,7 @@ export function updateCart(
       throw errors.invalidData(`Currency ${currency_code.toLowerCase()} is not the currency of the cart's region`);
     }
     if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(t, channels, sales_channel_id);
-    await t.cart.update(cartId, changes);
+    const row = await t.cart.update(cartId, changes);
     const codes = presentCodes(promo_codes);
     if (codes !== undefined) {
       options.codes = codes;
@@ -98,7 +104,7 @@ export function updateCart(
         (c) => !state.cart.promo_codes.some((k) => k.toLowerCase() === c.toLowerCase()),
       );
     }
-    return options;
+    return { ...options, state: { ...state, cart: row } };
   });
 }
 
@@ -110,9 +116,9 @@ export function setCartAddress(
   kind: "shipping_address" | "billing_address",
   address: CartAddressInput,
 ): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t) => {
-    await t.cart.update(cartId, { [kind]: address });
-  });
+  return writeCart(m, cartId, actor, async (t, state) => ({
+    state: { ...state, cart: await t.cart.update(cartId, { [kind]: address }) },
+  }));
 }
 
 /**
@@ -133,14 +139,18 @@ export function addShippingMethod(
     });
     const option = options.find((o) => o.id === input.option_id);
     if (!option) throw errors.invalidData(`Shipping option with id: ${input.option_id} is not valid for the cart`);
-    await t.cart.setShippingMethod(cartId, {
+    const insert = {
       shipping_option_id: option.id,
       shipping_profile_id: option.shipping_profile_id,
       name: option.name,
       amount: option.amount,
       is_tax_inclusive: false,
       data: input.data ?? {},
-    });
+    };
+    const method = await t.cart.setShippingMethod(cartId, insert, state.shipping_methods);
+    const shipping_methods = [...state.shipping_methods.filter((s) => !replacedBy(s, insert)), method];
+    // The cart's region, currency and address are unchanged: the refresh prices with these options.
+    return { state: { ...state, shipping_methods }, shippingOptions: options };
   });
 }
 
@@ -149,7 +159,7 @@ export function addPromotions(m: Modules, cartId: string, actor: CartActor, code
   return writeCart(m, cartId, actor, async (_tx, state) => {
     const current = state.cart.promo_codes;
     const added = codes.filter((c) => !current.some((k) => k.toLowerCase() === c.toLowerCase()));
-    return { codes: [...current, ...added], requireCodes: added };
+    return { codes: [...current, ...added], requireCodes: added, state };
   });
 }
 
@@ -157,13 +167,13 @@ export function addPromotions(m: Modules, cartId: string, actor: CartActor, code
 export function removePromotions(m: Modules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (_tx, state) => {
     const removed = new Set(codes.map((c) => c.toLowerCase()));
-    return { codes: state.cart.promo_codes.filter((c) => !removed.has(c.toLowerCase())) };
+    return { codes: state.cart.promo_codes.filter((c) => !removed.has(c.toLowerCase())), state };
   });
 }
 
 /** Recomputes taxes now, even in a region without automatic taxes (`POST /store/carts/{id}/taxes`). */
 export function calculateCartTaxes(m: Modules, cartId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async () => ({ forceTaxes: true }));
+  return writeCart(m, cartId, actor, async (_tx, state) => ({ forceTaxes: true, state }));
 }
 
 /**
@@ -180,9 +190,10 @@ export async function transferCart(
   const customerId = actor.customer_id;
   if (input.customer_id && input.customer_id !== customerId)
     throw errors.notAllowed("A cart can only be transferred to the signed-in customer");
-  return writeCart(m, cartId, actor, async (t) => {
+  return writeCart(m, cartId, actor, async (t, state) => {
     const customer = await t.customer.retrieve(customerId);
-    await t.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
+    const row = await t.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
+    return { state: { ...state, cart: row } };
   });
 }
 

@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   inList,
+  param,
   listPage,
   orderBy,
   rangeConditions,
@@ -20,6 +22,41 @@ import {
 
 // Every read and write of the two journal tables. Each function is one statement (one round trip).
 
+/**
+ * The placeholder `key` as a column's value. Drizzle wraps it with the column's encoder like any
+ * value (JSON, timestamps), in updates too, whose types leave placeholders out.
+ */
+const slot = (key: string): SQL => sql.placeholder(key) as unknown as SQL;
+
+/**
+ * A {@link builtOnce} statement per shape of its values: which of the `optional` keys are given
+ * and which of those are null. `build` puts `value(key)` where a column takes one: undefined
+ * (the column is left out: its default, or unchanged), the SQL null (a placeholder's value goes
+ * through its column's encoder, which makes JSON `null` of it or fails on a timestamp), or the
+ * placeholder `key`; `given(key)` tells whether the key has a value (null included).
+ */
+function perShape<R, V extends Record<string, unknown>>(
+  optional: ReadonlyArray<keyof V & string>,
+  build: (
+    db: Db,
+    value: (key: string) => SQL | null | undefined,
+    given: (key: string) => boolean,
+  ) => PromiseLike<R> & { prepare(name: string): unknown },
+): (db: Db, values: V) => Promise<R> {
+  const statements = new Map<string, (db: Db, values: V) => Promise<R>>();
+  return (db, values) => {
+    const shape = optional.map((key) => (values[key] === undefined ? "-" : values[key] === null ? "0" : "1")).join("");
+    let statement = statements.get(shape);
+    if (!statement) {
+      const given = (key: string) => values[key] !== undefined;
+      const value = (key: string) => (values[key] === undefined ? undefined : values[key] === null ? null : slot(key));
+      statement = builtOnce<R, V>((inner) => build(inner, value, given));
+      statements.set(shape, statement);
+    }
+    return statement(db, values);
+  };
+}
+
 const ACTIVE: ExecutionState[] = ["running", "compensating"];
 
 /** Inserts an execution, or returns the existing one with the same workflow and idempotency key. */
@@ -36,23 +73,17 @@ export async function insertExecution(
     now: Date;
   },
 ): Promise<{ row: ExecutionRow; created: boolean }> {
-  const [created] = await db
-    .insert(executions)
-    .values({
-      id: values.id,
-      workflow_id: values.workflow_id,
-      idempotency_key: values.idempotency_key,
-      transaction_id: values.transaction_id,
-      state: "running",
-      input: values.input,
-      attempt: values.owner ? 1 : 0,
-      lease_owner: values.owner,
-      lease_expires_at: values.leaseUntil,
-      created_at: values.now,
-      updated_at: values.now,
-    })
-    .onConflictDoNothing({ target: [executions.workflow_id, executions.idempotency_key] })
-    .returning();
+  const [created] = await executionInsert(db, {
+    id: values.id,
+    workflow_id: values.workflow_id,
+    idempotency_key: values.idempotency_key,
+    transaction_id: values.transaction_id,
+    input: values.input,
+    attempt: values.owner ? 1 : 0,
+    lease_owner: values.owner,
+    lease_expires_at: values.leaseUntil,
+    now: values.now,
+  });
   if (created) return { row: created, created: true };
   const existing = await findByKey(db, values.workflow_id, values.idempotency_key ?? "");
   if (!existing)
@@ -60,20 +91,46 @@ export async function insertExecution(
   return { row: existing, created: false };
 }
 
+// Every saga run starts with it: built once per shape.
+const executionInsert = perShape(["idempotency_key", "input", "lease_owner", "lease_expires_at"], (db, value) =>
+  db
+    .insert(executions)
+    .values({
+      id: sql.placeholder("id"),
+      workflow_id: sql.placeholder("workflow_id"),
+      idempotency_key: value("idempotency_key"),
+      transaction_id: sql.placeholder("transaction_id"),
+      state: "running",
+      input: value("input"),
+      attempt: sql.placeholder("attempt"),
+      lease_owner: value("lease_owner"),
+      lease_expires_at: value("lease_expires_at"),
+      created_at: sql.placeholder("now"),
+      updated_at: sql.placeholder("now"),
+    })
+    .onConflictDoNothing({ target: [executions.workflow_id, executions.idempotency_key] })
+    .returning(),
+);
+
 /** How many executions of `workflowId` under `transactionId` ended failed or compensated. */
 export async function failedAttempts(db: Db, workflowId: string, transactionId: string): Promise<number> {
-  const [row] = await db
+  const [row] = await failedCount(db, { workflow_id: workflowId, transaction_id: transactionId });
+  return Number(row?.n ?? 0);
+}
+
+// Asked before every checkout (`freshAfterFailure`): built once.
+const failedCount = builtOnce<Array<{ n: number }>, { workflow_id: string; transaction_id: string }>((db) =>
+  db
     .select({ n: sql<number>`count(*)::int` })
     .from(executions)
     .where(
       and(
-        eq(executions.workflow_id, workflowId),
-        eq(executions.transaction_id, transactionId),
+        eq(executions.workflow_id, param("workflow_id")),
+        eq(executions.transaction_id, param("transaction_id")),
         inArray(executions.state, ["failed", "compensated"]),
       ),
-    );
-  return Number(row?.n ?? 0);
-}
+    ),
+);
 
 async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
   const [row] = await db
@@ -146,22 +203,42 @@ export async function setState(
     dead_lettered_at?: Date | null;
   },
 ): Promise<boolean> {
-  const rows = await db
-    .update(executions)
-    .set({
-      state: values.state,
-      ...(values.result !== undefined ? { result: values.result } : {}),
-      ...(values.error !== undefined ? { error: values.error } : {}),
-      ...(values.release ? { lease_owner: null, lease_expires_at: null } : {}),
-      ...(values.finished ? { finished_at: now } : {}),
-      ...(values.next_retry_at !== undefined ? { next_retry_at: values.next_retry_at } : {}),
-      ...(values.dead_lettered_at !== undefined ? { dead_lettered_at: values.dead_lettered_at } : {}),
-      updated_at: now,
-    })
-    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)))
-    .returning({ id: executions.id });
+  const rows = await stateWrite(db, {
+    id,
+    owner,
+    now,
+    state: values.state,
+    result: values.result,
+    error: values.error,
+    lease_owner: values.release ? null : undefined,
+    lease_expires_at: values.release ? null : undefined,
+    finished_at: values.finished ? now : undefined,
+    next_retry_at: values.next_retry_at,
+    dead_lettered_at: values.dead_lettered_at,
+  });
   return rows.length > 0;
 }
+
+// Every execution moves through two or more states: built once per shape.
+const stateWrite = perShape(
+  ["result", "error", "lease_owner", "lease_expires_at", "finished_at", "next_retry_at", "dead_lettered_at"],
+  (db, value) =>
+    db
+      .update(executions)
+      .set({
+        state: slot("state"),
+        result: value("result"),
+        error: value("error"),
+        lease_owner: value("lease_owner"),
+        lease_expires_at: value("lease_expires_at"),
+        finished_at: value("finished_at"),
+        next_retry_at: value("next_retry_at"),
+        dead_lettered_at: value("dead_lettered_at"),
+        updated_at: slot("now"),
+      })
+      .where(and(eq(executions.id, sql.placeholder("id")), eq(executions.lease_owner, sql.placeholder("owner"))))
+      .returning({ id: executions.id }),
+);
 
 /** Gives the lease back without changing the state (a process stopping). */
 export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
@@ -225,21 +302,35 @@ export async function writeStep(
     finished_at?: Date | null;
   },
 ): Promise<boolean> {
-  const set = {
-    state: row.state,
-    attempts: row.attempts,
-    ...(row.output !== undefined ? { output: row.output } : {}),
-    ...(row.compensate_input !== undefined ? { compensate_input: row.compensate_input } : {}),
-    ...(row.error !== undefined ? { error: row.error } : {}),
-    ...(row.finished_at !== undefined ? { finished_at: row.finished_at } : {}),
-  };
-  const written = await db
-    .insert(stepRuns)
-    .values({ execution_id: row.execution_id, index: row.index, name: row.name, started_at: row.started_at, ...set })
-    .onConflictDoUpdate({ target: [stepRuns.execution_id, stepRuns.index], set, setWhere: notSucceeded })
-    .returning({ index: stepRuns.index });
+  const written = await stepWrite(db, row);
   return written.length > 0;
 }
+
+// Every step of every saga writes its run once or twice: built once per shape (which of the
+// optional fields it sets, and which of them to null).
+const stepWrite = perShape(["output", "compensate_input", "error", "started_at", "finished_at"], (db, value, given) => {
+  const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
+  return db
+    .insert(stepRuns)
+    .values({
+      execution_id: sql.placeholder("execution_id"),
+      index: sql.placeholder("index"),
+      name: sql.placeholder("name"),
+      state: sql.placeholder("state"),
+      attempts: sql.placeholder("attempts"),
+      output: value("output"),
+      compensate_input: value("compensate_input"),
+      error: value("error"),
+      started_at: value("started_at"),
+      finished_at: value("finished_at"),
+    })
+    .onConflictDoUpdate({
+      target: [stepRuns.execution_id, stepRuns.index],
+      set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
+      setWhere: notSucceeded,
+    })
+    .returning({ index: stepRuns.index });
+});
 
 /** Marks a succeeded step compensated (one statement that also locks the row); false when someone else already did. */
 export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {

@@ -2,10 +2,12 @@ export * from "./schema";
 export {
   createCartService,
   toAddress,
+  replacedBy,
   type CartService,
   type CartState,
   type CartInsert,
   type LineItemInsert,
+  type ShippingMethodInsert,
   type ComputedLine,
 } from "./service";
 export {

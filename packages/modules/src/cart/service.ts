@@ -1,5 +1,15 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { builtOnce, errors, generateId, param, queryRows, type Db } from "@kasse/db";
+import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import {
+  builtOnce,
+  errors,
+  fromJson,
+  generateId,
+  jsonRelation,
+  param,
+  queryRows,
+  type Db,
+  type JsonRelation,
+} from "@kasse/db";
 import {
   cart,
   cartLineItem,
@@ -53,6 +63,23 @@ export type LineItemInsert = Omit<
   product_type_id?: string | null;
 };
 
+/** A new shipping method: the option the flow chose for the cart, at its amount. */
+export interface ShippingMethodInsert {
+  shipping_option_id: string;
+  shipping_profile_id: string | null;
+  name: string;
+  amount: number;
+  is_tax_inclusive: boolean;
+  data: Record<string, unknown>;
+}
+
+/** Whether `method` makes way for `input` ({@link CartService.setShippingMethod}): same profile or same option. */
+export function replacedBy(method: CartShippingMethodRow, input: ShippingMethodInsert): boolean {
+  return (
+    method.shipping_profile_id === input.shipping_profile_id || method.shipping_option_id === input.shipping_option_id
+  );
+}
+
 /** The computed money of a line or method, written back by `saveComputed`. */
 export interface ComputedLine extends LineTotals {
   id: string;
@@ -72,19 +99,28 @@ const cartById = builtOnce<CartRow[], { id: string }>((db) => db.select().from(c
 const lockedCartById = builtOnce<CartRow[], { id: string }>((db) =>
   db.select().from(cart).where(liveCart).for("update"),
 );
-const itemsOfCart = builtOnce<CartLineItemRow[], { id: string }>((db) =>
+// A cart's live lines and methods as JSON, in the order of their creation.
+const itemsRelation: JsonRelation = {
+  table: cartLineItem,
+  where: and(eq(cartLineItem.cart_id, cart.id), liveItem)!,
+  orderBy: sql`${cartLineItem.created_at}, ${cartLineItem.id}`,
+};
+const methodsRelation: JsonRelation = {
+  table: cartShippingMethod,
+  where: and(eq(cartShippingMethod.cart_id, cart.id), liveMethod)!,
+  orderBy: sql`${cartShippingMethod.created_at}, ${cartShippingMethod.id}`,
+};
+const fullCartById = builtOnce<Array<CartRow & { items: unknown; methods: unknown }>, { id: string }>((db) =>
   db
-    .select()
-    .from(cartLineItem)
-    .where(and(eq(cartLineItem.cart_id, param("id")), liveItem))
-    .orderBy(asc(cartLineItem.created_at), asc(cartLineItem.id)),
+    .select({ ...getTableColumns(cart), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(cart)
+    .where(liveCart),
 );
-const methodsOfCart = builtOnce<CartShippingMethodRow[], { id: string }>((db) =>
+const linesOfCart = builtOnce<Array<{ items: unknown; methods: unknown }>, { id: string }>((db) =>
   db
-    .select()
-    .from(cartShippingMethod)
-    .where(and(eq(cartShippingMethod.cart_id, param("id")), liveMethod))
-    .orderBy(asc(cartShippingMethod.created_at), asc(cartShippingMethod.id)),
+    .select({ items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(cart)
+    .where(eq(cart.id, param("id"))),
 );
 
 /**
@@ -117,15 +153,16 @@ export function createCartService(db: Db) {
       return row!;
     },
 
-    /** The cart with its live lines and methods: three queries, whatever the cart's size. */
+    /** The cart with its live lines and methods: one statement, whatever the cart's size. */
     async load(id: string): Promise<CartState> {
-      const [[row], items, methods] = await Promise.all([
-        cartById(db, { id }),
-        itemsOfCart(db, { id }),
-        methodsOfCart(db, { id }),
-      ]);
-      if (!row) throw notFound(id);
-      return { cart: row, items, shipping_methods: methods };
+      const [found] = await fullCartById(db, { id });
+      if (!found) throw notFound(id);
+      const { items, methods, ...row } = found;
+      return {
+        cart: row,
+        items: fromJson<CartLineItemRow>(itemsRelation, items),
+        shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, methods),
+      };
     },
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
@@ -170,8 +207,12 @@ export function createCartService(db: Db) {
       // read after the lock is held, so the state cannot change underneath the caller.
       const [row] = await lockedCartById(db, { id });
       if (!row) throw notFound(id);
-      const [items, methods] = await Promise.all([itemsOfCart(db, { id }), methodsOfCart(db, { id })]);
-      return { cart: row, items, shipping_methods: methods };
+      const [lines] = await linesOfCart(db, { id });
+      return {
+        cart: row,
+        items: fromJson<CartLineItemRow>(itemsRelation, lines?.items),
+        shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, lines?.methods),
+      };
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
@@ -194,13 +235,15 @@ export function createCartService(db: Db) {
         shipping_address?: CartAddressInput | null;
         billing_address?: CartAddressInput | null;
       },
-    ): Promise<void> {
+    ): Promise<CartRow> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      await db.update(cart).set(set).where(eq(cart.id, id));
+      const [row] = await db.update(cart).set(set).where(eq(cart.id, id)).returning();
+      if (!row) throw notFound(id);
+      return row;
     },
 
     async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
@@ -215,13 +258,14 @@ export function createCartService(db: Db) {
       cartId: string,
       itemId: string,
       input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
-    ): Promise<void> {
-      const updated = await db
+    ): Promise<CartLineItemRow> {
+      const [updated] = await db
         .update(cartLineItem)
         .set(input)
         .where(and(eq(cartLineItem.id, itemId), eq(cartLineItem.cart_id, cartId), liveItem))
-        .returning({ id: cartLineItem.id });
-      if (updated.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+        .returning();
+      if (!updated) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+      return updated;
     },
 
     async deleteItem(cartId: string, itemId: string): Promise<void> {
@@ -232,29 +276,22 @@ export function createCartService(db: Db) {
       if (deleted.length === 0) throw errors.notFound(`Line item with id: ${itemId} was not found`);
     },
 
-    /** Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa). */
+    /**
+     * Adds a shipping method, replacing the cart's method of the same shipping profile (as Medusa).
+     * `current`: the cart's live methods, when the caller holds the cart's lock and has read them.
+     */
     async setShippingMethod(
       cartId: string,
-      input: {
-        shipping_option_id: string;
-        shipping_profile_id: string | null;
-        name: string;
-        amount: number;
-        is_tax_inclusive: boolean;
-        data: Record<string, unknown>;
-      },
+      input: ShippingMethodInsert,
+      current?: CartShippingMethodRow[],
     ): Promise<CartShippingMethodRow> {
-      const existing = await db
-        .select()
-        .from(cartShippingMethod)
-        .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod));
-      const replaced = existing
-        .filter(
-          (m) =>
-            m.shipping_profile_id === input.shipping_profile_id || m.shipping_option_id === input.shipping_option_id,
-        )
-        .map((m) => m.id);
-      await service.deleteShippingMethods(replaced);
+      const existing =
+        current ??
+        (await db
+          .select()
+          .from(cartShippingMethod)
+          .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod)));
+      await service.deleteShippingMethods(existing.filter((m) => replacedBy(m, input)).map((m) => m.id));
       const [row] = await db
         .insert(cartShippingMethod)
         .values({ id: generateId("casm"), cart_id: cartId, ...input })

@@ -13,6 +13,9 @@ import {
   inList,
   liveRecords,
   builtOnce,
+  fromJson,
+  jsonRelation,
+  type JsonRelation,
   idList,
   inParam,
 } from "@kasse/db";
@@ -588,19 +591,22 @@ function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknow
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 
-const itemsOfOrders = builtOnce<OrderLineItemRow[], { ids: string }>((db) =>
+// Each order's lines and shipping methods, as JSON in one statement for a page of orders.
+const itemsRelation: JsonRelation = {
+  table: orderLineItem,
+  where: eq(orderLineItem.order_id, order.id),
+  orderBy: sql`${orderLineItem.rank}, ${orderLineItem.id}`,
+};
+const methodsRelation: JsonRelation = {
+  table: orderShippingMethod,
+  where: eq(orderShippingMethod.order_id, order.id),
+  orderBy: sql`${orderShippingMethod.rank}, ${orderShippingMethod.id}`,
+};
+const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unknown }>, { ids: string }>((db) =>
   db
-    .select()
-    .from(orderLineItem)
-    .where(inParam(orderLineItem.order_id, "ids"))
-    .orderBy(asc(orderLineItem.rank), asc(orderLineItem.id)),
-);
-const methodsOfOrders = builtOnce<OrderShippingMethodRow[], { ids: string }>((db) =>
-  db
-    .select()
-    .from(orderShippingMethod)
-    .where(inParam(orderShippingMethod.order_id, "ids"))
-    .orderBy(asc(orderShippingMethod.rank), asc(orderShippingMethod.id)),
+    .select({ id: order.id, items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(order)
+    .where(inParam(order.id, "ids")),
 );
 
 /** Rows in the order {@link attach} reads them: by rank, then id. */
@@ -609,15 +615,11 @@ const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
 
 async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [items, methods] = await Promise.all([
-    itemsOfOrders(tx, { ids: idList(ids) }),
-    methodsOfOrders(tx, { ids: idList(ids) }),
-  ]);
+  const lines = new Map((await linesOfOrders(tx, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
   return rows.map((row) => ({
     ...row,
-    items: items.filter((i) => i.order_id === row.id),
-    shipping_methods: methods.filter((m) => m.order_id === row.id),
+    items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),
+    shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines.get(row.id)?.methods),
   }));
 }
 

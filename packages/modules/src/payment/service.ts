@@ -1,7 +1,10 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, ne, sql } from "drizzle-orm";
 import {
   builtOnce,
   errors,
+  fromJson,
+  jsonRelation,
+  type JsonRelation,
   generateId,
   idList,
   inList,
@@ -84,8 +87,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
-      const [full] = await attach(db, [await service.collectionRow(id)]);
-      return full!;
+      const [full] = decodeCollections(await fullCollectionsById(db, { ids: idList([id]) }));
+      if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);
+      return full;
     },
 
     /** The collection's own row, without its sessions and payments (which cart and region it is for). */
@@ -103,9 +107,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      const [row] = await liveCollectionOfCart(db, { cart_id: cartId });
-      if (!row) return undefined;
-      return (await attach(db, [row]))[0];
+      return decodeCollections(await fullCollectionOfCart(db, { cart_id: cartId }))[0];
     },
 
     /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
@@ -120,7 +122,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
-      if (filter.id && !filter.cart_id) return attach(db, await liveCollectionsById(db, { ids: idList(filter.id) }));
+      if (filter.id && !filter.cart_id)
+        return decodeCollections(await fullCollectionsById(db, { ids: idList(filter.id) }));
       const conditions = [liveCollection];
       if (filter.id) conditions.push(inList(paymentCollection.id, filter.id));
       if (filter.cart_id) conditions.push(inList(paymentCollection.cart_id, filter.cart_id));
@@ -461,12 +464,54 @@ const liveCollectionsById = builtOnce<PaymentCollectionRow[], { ids: string }>((
     .from(paymentCollection)
     .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
 );
-const liveCollectionOfCart = builtOnce<PaymentCollectionRow[], { cart_id: string }>((db) =>
+
+// A collection with its sessions and its payments (with their captures and refunds) in one
+// statement: every checkout step and every order answer reads them.
+const sessionsRelation: JsonRelation = {
+  table: paymentSession,
+  where: eq(paymentSession.payment_collection_id, paymentCollection.id),
+  orderBy: asc(paymentSession.created_at),
+};
+const paymentsRelation: JsonRelation = {
+  table: payment,
+  where: eq(payment.payment_collection_id, paymentCollection.id),
+  orderBy: asc(payment.created_at),
+  with: {
+    captures: { table: capture, where: eq(capture.payment_id, payment.id), orderBy: asc(capture.created_at) },
+    refunds: {
+      table: refund,
+      where: eq(refund.payment_id, payment.id),
+      orderBy: asc(refund.created_at),
+      with: { refund_reason: { table: refundReason, where: eq(refundReason.id, refund.refund_reason_id), one: true } },
+    },
+  },
+};
+type FullCollectionRow = PaymentCollectionRow & { payment_sessions: unknown; payments: unknown };
+const fullCollection = {
+  ...getTableColumns(paymentCollection),
+  payment_sessions: jsonRelation(sessionsRelation),
+  payments: jsonRelation(paymentsRelation),
+};
+const fullCollectionsById = builtOnce<FullCollectionRow[], { ids: string }>((db) =>
   db
-    .select()
+    .select(fullCollection)
+    .from(paymentCollection)
+    .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
+);
+const fullCollectionOfCart = builtOnce<FullCollectionRow[], { cart_id: string }>((db) =>
+  db
+    .select(fullCollection)
     .from(paymentCollection)
     .where(and(eq(paymentCollection.cart_id, param("cart_id")), liveCollection)),
 );
+
+function decodeCollections(rows: FullCollectionRow[]): PaymentCollection[] {
+  return rows.map(({ payment_sessions, payments, ...row }) => ({
+    ...row,
+    payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, payment_sessions),
+    payments: fromJson<Payment>(paymentsRelation, payments),
+  }));
+}
 
 // The relations every collection read attaches, built once (`ids`: an idList of parent ids).
 const capturesOf = builtOnce<CaptureRow[], { ids: string }>((db) =>

@@ -1,8 +1,20 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { errors, generateId, readRows, restoreRows, transaction, type Db, type RowSnapshot } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inParam,
+  param,
+  readRows,
+  restoreRows,
+  transaction,
+  type Db,
+  type RowSnapshot,
+} from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
-import { price, priceList, pricePreference, type PriceRow } from "./schema";
+import { price, priceList, pricePreference, type PriceListRow, type PricePreferenceRow, type PriceRow } from "./schema";
 
 /** Variants' prices as they were before {@link PricingService.replaceVariantPrices} changed them. */
 export interface VariantPricesSnapshot {
@@ -19,7 +31,59 @@ export interface PriceContext {
   region_id?: string;
   quantity?: number;
   customer_group_ids?: string[];
+  /** Whether the prices include tax, when the caller already read it ({@link PricingService.taxInclusive}). */
+  is_tax_inclusive?: boolean;
 }
+
+// A cart write prices its lines with these: built once (`ids`: the variants, an `idList`).
+const candidatePrices = builtOnce<
+  Array<{
+    price: PriceRow;
+    list: Pick<PriceListRow, "id" | "type" | "status" | "starts_at" | "ends_at"> | null;
+    rules: Array<{ attribute: string; value: string }> | null;
+  }>,
+  { ids: string; currency: string }
+>((db) =>
+  db
+    .select({
+      price,
+      list: {
+        id: priceList.id,
+        type: priceList.type,
+        status: priceList.status,
+        starts_at: priceList.starts_at,
+        ends_at: priceList.ends_at,
+      },
+      rules: sql<Array<{
+        attribute: string;
+        value: string;
+      }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
+    })
+    .from(price)
+    .leftJoin(priceList, eq(priceList.id, price.price_list_id))
+    .where(
+      and(
+        inParam(price.variant_id, "ids"),
+        eq(price.currency_code, param("currency")),
+        or(isNull(price.price_list_id), and(eq(priceList.status, "active"), isNull(priceList.deleted_at))),
+      ),
+    ),
+);
+// `region` null (no region) matches no row.
+const preferencesFor = builtOnce<PricePreferenceRow[], { currency: string; region: string | null }>((db) =>
+  db
+    .select()
+    .from(pricePreference)
+    .where(
+      and(
+        isNull(pricePreference.deleted_at),
+        or(
+          and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, param("currency"))),
+          and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, param("region"))),
+        ),
+      ),
+    ),
+);
 
 /** The base prices of `based` variants and every price of `removed` ones. */
 function touched(based: string[], removed: string[]) {
@@ -109,6 +173,15 @@ export function createPricingService(db: Db) {
       await restoreRows(db, price, snapshot.rows);
     },
 
+    /** Whether prices in this currency (and region) include tax: the region's preference, else the currency's. */
+    async taxInclusive(currencyCode: string, regionId: string | null): Promise<boolean> {
+      const preferences = await preferencesFor(db, { currency: currencyCode.toLowerCase(), region: regionId });
+      const preference =
+        preferences.find((p) => p.attribute === "region_id") ??
+        preferences.find((p) => p.attribute === "currency_code");
+      return preference?.is_tax_inclusive ?? false;
+    },
+
     /**
      * The `calculated_price` of each variant for a context, in two queries for any number of
      * variants. A variant without an applicable price is absent from the map.
@@ -119,50 +192,10 @@ export function createPricingService(db: Db) {
         throw errors.invalidData("A currency_code or region_id is required to calculate prices");
       const currency = context.currency_code.toLowerCase();
       if (variantIds.length === 0) return out;
-      const [rows, preferences] = await Promise.all([
-        db
-          .select({
-            price,
-            list: {
-              id: priceList.id,
-              type: priceList.type,
-              status: priceList.status,
-              starts_at: priceList.starts_at,
-              ends_at: priceList.ends_at,
-            },
-            rules: sql<Array<{
-              attribute: string;
-              value: string;
-            }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
-          })
-          .from(price)
-          .leftJoin(priceList, eq(priceList.id, price.price_list_id))
-          .where(
-            and(
-              inArray(price.variant_id, variantIds),
-              eq(price.currency_code, currency),
-              or(isNull(price.price_list_id), and(eq(priceList.status, "active"), isNull(priceList.deleted_at))),
-            ),
-          ),
-        db
-          .select()
-          .from(pricePreference)
-          .where(
-            and(
-              isNull(pricePreference.deleted_at),
-              or(
-                and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, currency)),
-                context.region_id
-                  ? and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, context.region_id))
-                  : undefined,
-              ),
-            ),
-          ),
+      const [rows, is_tax_inclusive] = await Promise.all([
+        candidatePrices(db, { ids: idList(variantIds), currency }),
+        context.is_tax_inclusive ?? service.taxInclusive(currency, context.region_id ?? null),
       ]);
-      // The region's preference wins over the currency's.
-      const preference =
-        preferences.find((p) => p.attribute === "region_id") ??
-        preferences.find((p) => p.attribute === "currency_code");
       const lists = new Map<string, CandidateList>();
       const byVariant = new Map<string, CandidatePrice[]>();
       for (const row of rows) {
@@ -183,7 +216,7 @@ export function createPricingService(db: Db) {
       const pricingContext = {
         ...context,
         currency_code: currency,
-        is_tax_inclusive: preference?.is_tax_inclusive ?? false,
+        is_tax_inclusive,
         now: new Date(),
       };
       for (const [variantId, candidates] of byVariant) {

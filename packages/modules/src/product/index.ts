@@ -9,6 +9,7 @@ export {
   type ProductWrite,
   type VariantWrite,
   type VariantFilters,
+  type VariantForSale,
   type ProductReadOptions,
   type ProductCategory,
 } from "./service";

@@ -1,8 +1,12 @@
 import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
+  builtOnce,
   errors,
   generateId,
+  idList,
+  inParam,
+  param,
   isUniqueViolation,
   likePattern,
   listPage,
@@ -26,6 +30,7 @@ import {
 import {
   PRODUCT_RELATIONS,
   product,
+  productCategory,
   productCategoryProduct,
   productImage,
   productOption,
@@ -48,6 +53,8 @@ import {
   type VariantCreate,
   type VariantUpdate,
   type VariantUpsert,
+  type ProductRow,
+  type ProductVariantRow,
 } from "./schema";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
 import { restoreProducts, snapshotProducts, type ProductSnapshot } from "./snapshot";
@@ -56,6 +63,49 @@ export type { Product, ProductOption, ProductVariant, VariantOptionValue } from 
 export type { VariantWrite } from "./variants";
 export type { ProductSnapshot } from "./snapshot";
 export type { ProductCategory } from "./catalog";
+
+/** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */
+export interface VariantForSale {
+  variant: ProductVariantRow;
+  product: ProductRow | null;
+  tag_ids: string[];
+  category_ids: string[];
+  sales_channel_ids: string[];
+}
+
+const variantFlagsByIds = builtOnce<
+  Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>,
+  { ids: string }
+>((db) =>
+  db
+    .select({
+      id: productVariant.id,
+      manage_inventory: productVariant.manage_inventory,
+      allow_backorder: productVariant.allow_backorder,
+    })
+    .from(productVariant)
+    .where(and(inParam(productVariant.id, "ids"), isNull(productVariant.deleted_at))),
+);
+
+const variantForSaleById = builtOnce<VariantForSale[], { id: string }>((db) =>
+  db
+    .select({
+      variant: productVariant,
+      product,
+      tag_ids: sql<
+        string[]
+      >`coalesce((select json_agg(t.id order by t.value) from ${productTags} pt join ${productTag} t on t.id = pt.product_tag_id where pt.product_id = ${product.id} and t.deleted_at is null), '[]'::json)`,
+      category_ids: sql<
+        string[]
+      >`coalesce((select json_agg(c.id order by c.rank, c.id) from ${productCategoryProduct} pc join ${productCategory} c on c.id = pc.product_category_id where pc.product_id = ${product.id} and c.deleted_at is null), '[]'::json)`,
+      sales_channel_ids: sql<
+        string[]
+      >`coalesce((select json_agg(ps.sales_channel_id order by ps.sales_channel_id) from ${productSalesChannel} ps where ps.product_id = ${product.id}), '[]'::json)`,
+    })
+    .from(productVariant)
+    .leftJoin(product, and(eq(product.id, productVariant.product_id), isNull(product.deleted_at)))
+    .where(and(eq(productVariant.id, param("id")), isNull(productVariant.deleted_at))),
+);
 
 /** What a product write did to variants: flows set prices and inventory from it. */
 export interface ProductWrite {
@@ -524,6 +574,23 @@ export function createProductService(db: Db) {
     },
 
     /** Live variants with their option values and `product_id`. */
+    /**
+     * What a cart line needs of a variant, in one statement: the live variant, its live product
+     * (null once deleted), and the product's tag ids (by value), category ids (by rank) and sales
+     * channel ids, as `list` orders them; null when there is no such variant.
+     */
+    async variantForSale(variantId: string): Promise<VariantForSale | null> {
+      const [row] = await variantForSaleById(db, { id: variantId });
+      return row ?? null;
+    },
+
+    /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */
+    async inventoryFlags(
+      ids: string[],
+    ): Promise<Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>> {
+      return ids.length ? variantFlagsByIds(db, { ids: idList(ids) }) : [];
+    },
+
     async listVariants(
       filters: VariantFilters,
       page: Paging & { order?: string } = { limit: 1000, offset: 0 },

@@ -1,5 +1,16 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  transaction,
+  type Db,
+  type ListPaging,
+  anyOf,
+  liveRecords,
+  textSearch,
+} from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
@@ -39,6 +50,24 @@ export interface RuleBatchResult {
   updated: RuleView[];
   deleted: { ids: string[]; object: "promotion-rule"; deleted: true };
 }
+
+// Every cart refresh asks for the automatic promotions and the cart's codes (`codes`: an
+// idList of lower-case codes, empty for none): built once.
+const promotionsForCart = builtOnce<Array<typeof promotion.$inferSelect>, { codes: string }>((db) =>
+  db
+    .select()
+    .from(promotion)
+    .where(
+      and(
+        isNull(promotion.deleted_at),
+        or(
+          and(eq(promotion.is_automatic, true), eq(promotion.status, "active")),
+          sql`lower(${promotion.code}) = any(${sql.placeholder("codes")}::text[])`,
+        ),
+      ),
+    )
+    .orderBy(asc(promotion.created_at), asc(promotion.id)),
+);
 
 /**
  * Promotions and campaigns: CRUD, rules, the cart-facing engine loader, and campaign budgets.
@@ -210,13 +239,7 @@ export function createPromotionService(db: Db) {
      */
     async loadForCart(codes: readonly string[]): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
-      const match = [and(eq(promotion.is_automatic, true), eq(promotion.status, "active"))];
-      if (lowered.length) match.push(inArray(sql`lower(${promotion.code})`, lowered));
-      const rows = await db
-        .select()
-        .from(promotion)
-        .where(and(promotions.live, or(...match)))
-        .orderBy(asc(promotion.created_at), asc(promotion.id));
+      const rows = await promotionsForCart(db, { codes: idList(lowered) });
       const views = await promotionViews(db, rows);
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
       const ordered = [

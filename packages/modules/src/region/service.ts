@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
   errors,
@@ -11,6 +11,7 @@ import {
   type ListPaging,
   anyOf,
   liveRecords,
+  param,
   textSearch,
 } from "@kasse/db";
 import {
@@ -43,12 +44,6 @@ const live = isNull(region.deleted_at);
  */
 export function createRegionService(db: Db) {
   const regions = liveRecords(db, region, "Region", { name: region.name, currency_code: region.currency_code });
-  // Every store catalog request with a region_id asks for its currency: one statement, prepared once.
-  const currencyOfRegion = db
-    .select({ currency_code: region.currency_code })
-    .from(region)
-    .where(and(eq(region.id, sql.placeholder("id")), live))
-    .prepare("region_currency_code");
   const service = {
     async create(input: RegionCreate): Promise<Region> {
       const currencyCode = knownCurrency(input.currency_code);
@@ -67,17 +62,17 @@ export function createRegionService(db: Db) {
       return service.retrieve(id);
     },
 
-    retrieve: async (id: string): Promise<Region> => (await withRelations(db, [await regions.retrieve(id)]))[0]!,
+    /** The region with its countries and providers, in one statement (every cart write and answer reads it). */
+    async retrieve(id: string): Promise<Region> {
+      const [row] = await regionById(db, { id });
+      if (!row) throw regions.notFound(id);
+      const { deleted_at: _deleted, providers, ...rest } = row;
+      return { ...rest, payment_providers: providers.map((provider) => ({ id: provider, is_enabled: true })) };
+    },
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
     async currencyOf(id: string): Promise<string> {
-      const [row] =
-        db === db
-          ? await currencyOfRegion.execute({ id })
-          : await db
-              .select({ currency_code: region.currency_code })
-              .from(region)
-              .where(and(eq(region.id, id), live));
+      const [row] = await currencyOfRegion(db, { id });
       if (!row) throw regions.notFound(id);
       return row.currency_code;
     },
@@ -170,6 +165,32 @@ const providersOf = builtOnce<Array<typeof regionPaymentProvider.$inferSelect>, 
     .from(regionPaymentProvider)
     .where(inParam(regionPaymentProvider.region_id, "ids"))
     .orderBy(asc(regionPaymentProvider.provider_id)),
+);
+
+// Every store catalog request with a region_id asks for its currency: built once (not once per
+// service, which a transaction's modules create anew).
+const currencyOfRegion = builtOnce<Array<{ currency_code: string }>, { id: string }>((db) =>
+  db
+    .select({ currency_code: region.currency_code })
+    .from(region)
+    .where(and(eq(region.id, param("id")), live)),
+);
+
+const regionById = builtOnce<Array<RegionRow & { countries: CountryRow[]; providers: string[] }>, { id: string }>(
+  (db) =>
+    db
+      .select({
+        ...getTableColumns(region),
+        // The keys in the order of the table's columns, as `countriesOf` answers them.
+        countries: sql<
+          CountryRow[]
+        >`coalesce((select json_agg(json_build_object('iso_2', c.iso_2, 'iso_3', c.iso_3, 'num_code', c.num_code, 'name', c.name, 'display_name', c.display_name, 'region_id', c.region_id) order by c.iso_2) from ${regionCountry} c where c.region_id = ${region.id}), '[]'::json)`,
+        providers: sql<
+          string[]
+        >`coalesce((select json_agg(p.provider_id order by p.provider_id) from ${regionPaymentProvider} p where p.region_id = ${region.id}), '[]'::json)`,
+      })
+      .from(region)
+      .where(and(eq(region.id, param("id")), live)),
 );
 
 /** Countries and providers of a page of regions: one query per relation. */
