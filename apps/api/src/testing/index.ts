@@ -5,7 +5,7 @@ import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, cr
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
-export { placeTestOrder, type PlaceTestOrderOptions } from "./orders";
+export { paymentMoves, placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
