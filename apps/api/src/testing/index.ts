@@ -7,6 +7,7 @@ import { actorHeaders } from "./actors";
 
 export { paymentMoves, placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
+export { TEST_ADDRESS } from "./checkout";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 
