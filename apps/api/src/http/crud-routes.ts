@@ -34,13 +34,36 @@ export interface Crud<V, Q extends TObject, C extends TSchema, U extends TSchema
   delete?(id: string): Promise<unknown>;
 }
 
-/** A module whose operations have the standard names, as most admin resources' modules do. */
-interface StandardModule<V, F, B, P> {
+/** A module whose reads have the standard names. */
+interface StandardReads<V, F> {
   list(filters: F, page: Page): Promise<{ items: V[]; count: number }>;
   retrieve(id: string): Promise<V>;
+}
+
+/** A module whose operations have the standard names, as most admin resources' modules do. */
+interface StandardModule<V, F, B, P> extends StandardReads<V, F> {
   create(body: B): Promise<V>;
   update(id: string, body: P): Promise<V>;
   delete(id: string): Promise<unknown>;
+}
+
+/**
+ * The list and retrieve of a module with the standard names, for {@link crudRoutes} (a resource
+ * read only, or written otherwise): its list route validates `query`.
+ * @example
+ * crudRoutes(app, { path: "/regions", one: "region", many: "regions", view: RegionView, ...standardReads(app.modules.region, ListRegions) });
+ */
+export function standardReads<V, Q extends TObject>(
+  module: StandardReads<V, ListFilters<Q>>,
+  query: Q,
+): {
+  list: { query: Q; run(filters: ListFilters<Q>, page: Page): Promise<{ items: V[]; count: number }> };
+  retrieve(id: string): Promise<V>;
+} {
+  return {
+    list: { query, run: (filters, page) => module.list(filters, page) },
+    retrieve: (id) => module.retrieve(id),
+  };
 }
 
 /**
@@ -54,8 +77,7 @@ export function standardCrud<V, Q extends TObject, C extends TSchema, U extends 
   schemas: { query: Q; create: C; update: U },
 ): Pick<Crud<V, Q, C, U>, "list" | "retrieve" | "create" | "update" | "delete"> {
   return {
-    list: { query: schemas.query, run: (filters, page) => module.list(filters, page) },
-    retrieve: (id) => module.retrieve(id),
+    ...standardReads(module, schemas.query),
     create: { body: schemas.create, run: (body) => module.create(body) },
     update: { body: schemas.update, run: (id, body) => module.update(id, body) },
     delete: (id) => module.delete(id),

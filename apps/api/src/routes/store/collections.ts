@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Extend, Id, Title } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 import { ProductCollectionView } from "@kasse/modules/product";
 import { wants, type FieldSelection } from "../../http/fields";
@@ -51,7 +51,6 @@ export default async function collections(app: App): Promise<void> {
     many: "collections",
     view: StoreCollectionView,
     present: shape,
-    list: { query: ListCollections, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, ListCollections),
   });
 }
