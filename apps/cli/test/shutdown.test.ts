@@ -6,6 +6,7 @@ import { queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
+import { TEST_ADDRESS } from "@kasse/api/testing";
 import { startKasse, type Exit } from "./kasse-process";
 
 // SIGTERM to a real `kasse start` (services mode: PostgreSQL, Redis, the BullMQ worker) while 20
@@ -47,15 +48,6 @@ afterAll(async () => {
   await redis.quit();
   await database.close();
 });
-
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Hauptstr. 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-};
 
 interface Answer {
   status: number;
@@ -110,8 +102,8 @@ async function readyCart(call: Storefront, variants: string[]): Promise<string> 
   await ok(
     call("POST", `/store/carts/${cart.id}`, {
       email: "guest@example.com",
-      shipping_address: address,
-      billing_address: address,
+      shipping_address: TEST_ADDRESS,
+      billing_address: TEST_ADDRESS,
     }),
   );
   const { shipping_options } = await ok<{ shipping_options: Id[] }>(

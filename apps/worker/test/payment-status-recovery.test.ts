@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Redis } from "ioredis";
 import { createBullMqScheduler, type Scheduler } from "@kasse/workflows";
-import { createTestApp, placeTestOrder, withFailure, type TestApp } from "@kasse/api/testing";
+import { createTestApp, paymentMoves, placeTestOrder, withFailure, type TestApp } from "@kasse/api/testing";
 import { startWorker, type RunningWorker } from "../src";
 
 // An order's capture or refund whose last step (storing the re-derived payment status) fails after
@@ -33,27 +33,10 @@ afterAll(async () => {
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 
 describe("the last payment status step of capture and refund fails", () => {
-  const cases = [
-    {
-      kind: "capture",
-      body: { amount: 1000 },
-      moved: { paid_total: 1000, refunded_total: 0 },
-      status: "partially_captured",
-      before: async () => undefined,
-    },
-    {
-      kind: "refund",
-      body: { amount: 400 },
-      moved: { paid_total: 3200, refunded_total: 400 },
-      status: "partially_refunded",
-      before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}),
-    },
-  ] as const;
-
-  for (const c of cases) {
+  for (const c of paymentMoves) {
     it(`${c.kind}: the money moved stays moved and the worker brings the status to ${c.status}`, async () => {
       const placed = await placeTestOrder(t.app);
-      await c.before(placed.payment_id);
+      await c.before(t.admin, placed.payment_id);
       const settled = (await order(placed.order.id)).payment_status;
       const res = await withFailure(t.database.db, "order", "UPDATE", `NEW.payment_status = '${c.status}'`, () =>
         t.admin.post(`/admin/payments/${placed.payment_id}/${c.kind}`, c.body),

@@ -1,20 +1,11 @@
-import type { RouteOptions } from "fastify";
 import fastJsonStringify from "fast-json-stringify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../app";
-import { routeWalk, type RouteWalk } from "../testing/routes";
+import { describe, expect, it } from "vitest";
+import { useRouteWalk } from "../testing/routes";
 import { moneyAsNumber } from "./medusa-dialect";
 import { Type } from "@sinclair/typebox";
 import { compileSerializer, compileValidator, serializerSchema } from "./validation";
 
-let app: App;
-let routes: RouteOptions[] = [];
-let walk: RouteWalk | undefined;
-beforeAll(async () => {
-  walk = await routeWalk();
-  ({ app, routes } = walk);
-});
-afterAll(() => walk?.close());
+const walk = useRouteWalk();
 
 describe("route schemas", () => {
   // The app compiles each schema when a request first needs it (a start compiles nothing): this
@@ -22,7 +13,7 @@ describe("route schemas", () => {
   it("every request and response schema of every route compiles", () => {
     let compiled = 0;
     const failures: string[] = [];
-    for (const route of routes) {
+    for (const route of walk.routes) {
       const schema = (route.schema ?? {}) as Record<string, unknown>;
       const at = `${String(route.method)} ${route.url}`;
       for (const part of ["body", "querystring", "params", "headers"] as const) {
@@ -46,12 +37,12 @@ describe("route schemas", () => {
       }
     }
     expect(failures).toEqual([]);
-    expect(routes.length).toBeGreaterThan(100);
-    expect(compiled).toBeGreaterThan(routes.length);
+    expect(walk.routes.length).toBeGreaterThan(100);
+    expect(compiled).toBeGreaterThan(walk.routes.length);
   });
 
   it("a lazily compiled validator still answers a bad request with 400 and the reason", async () => {
-    const res = await app.inject({ method: "GET", url: "/store/products?limit=-1" });
+    const res = await walk.app.inject({ method: "GET", url: "/store/products?limit=-1" });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ type: "invalid_data" });
     expect(res.json().message).toMatch(/limit/);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteOptions } from "fastify";
+import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import { Count, Money, MoneyView, MoneyWhen, moneyMarker, View } from "@kasse/db";
-import { routeWalk, type RouteWalk } from "../testing/routes";
+import { useRouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;
 
@@ -52,13 +51,7 @@ function unmarkedMoney(schema: unknown, at: string): string[] {
   return [...new Set(found)];
 }
 
-let routes: RouteOptions[] = [];
-let walk: RouteWalk | undefined;
-beforeAll(async () => {
-  walk = await routeWalk();
-  ({ routes } = walk);
-});
-afterAll(() => walk?.close());
+const walk = useRouteWalk();
 
 describe("every money field of every route is marked for Medusa's dialect", () => {
   it("the walk finds what it looks for", () => {
@@ -78,7 +71,7 @@ describe("every money field of every route is marked for Medusa's dialect", () =
 
   it("in request bodies, queries and answers", () => {
     const problems: string[] = [];
-    for (const route of routes) {
+    for (const route of walk.routes) {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (methods.includes("HEAD") && methods.length === 1) continue;
       const name = `${methods.join(",")} ${route.url}`;

@@ -1,9 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteOptions } from "fastify";
+import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import { Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData } from "@kasse/db";
-import { routeWalk, type RouteWalk } from "../testing/routes";
+import { useRouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;
 const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema)) as Schema;
@@ -66,13 +65,7 @@ function unboundedStrings(schema: Schema, at: string, allowExtras: boolean): str
   return found.map((f) => `${at} ${f}`);
 }
 
-let routes: RouteOptions[] = [];
-let walk: RouteWalk | undefined;
-beforeAll(async () => {
-  walk = await routeWalk();
-  ({ routes } = walk);
-});
-afterAll(() => walk?.close());
+const walk = useRouteWalk();
 
 describe("every request schema bounds its strings", () => {
   it("the walk finds what it looks for", () => {
@@ -101,12 +94,12 @@ describe("every request schema bounds its strings", () => {
   });
 
   it("sees the app's routes", () => {
-    expect(routes.length).toBeGreaterThan(200);
+    expect(walk.routes.length).toBeGreaterThan(200);
   });
 
   it("gives every string in a body, query or path schema a maximum length, every integer a maximum, and every metadata the shared limits", () => {
     const problems: string[] = [];
-    for (const route of routes) {
+    for (const route of walk.routes) {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (methods.every((m) => m === "HEAD")) continue;
       const schema = (route.schema ?? {}) as Record<string, unknown>;

@@ -5,8 +5,9 @@ import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, cr
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
-export { placeTestOrder, type PlaceTestOrderOptions } from "./orders";
+export { paymentMoves, placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
+export { TEST_ADDRESS } from "./checkout";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 

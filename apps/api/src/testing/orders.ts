@@ -82,3 +82,25 @@ export async function orderChangeActions(t: { admin: Requester }, orderId: strin
   const res = await t.admin.get(`/admin/orders/${orderId}/changes?limit=100`);
   return res.json().order_changes.map((c: { action: string }) => c.action);
 }
+
+/**
+ * A capture and a refund of a placed order's payment (the refund's `before` captures first), with
+ * the totals and the payment status each leaves: the cases of the payment-status-step tests.
+ */
+export const paymentMoves = [
+  {
+    kind: "capture",
+    body: { amount: 1000 },
+    moved: { paid_total: 1000, refunded_total: 0 },
+    status: "partially_captured",
+    before: async (_admin: Requester, _paymentId: string): Promise<unknown> => undefined,
+  },
+  {
+    kind: "refund",
+    body: { amount: 400 },
+    moved: { paid_total: 3200, refunded_total: 400 },
+    status: "partially_refunded",
+    before: (admin: Requester, paymentId: string): Promise<unknown> =>
+      admin.post(`/admin/payments/${paymentId}/capture`, {}),
+  },
+] as const;

@@ -1,5 +1,6 @@
 import type { RouteOptions } from "fastify";
-import { createTestDatabase } from "@kasse/db/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase, lazy } from "@kasse/db/testing";
 import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
 import { buildApp, type App } from "../app";
 
@@ -14,11 +15,10 @@ export interface RouteWalk {
  * Builds the app over a fresh test database and records each route as fastify registers it, for
  * tests that walk every route's schema.
  * @example
- * let walk: RouteWalk;
- * beforeAll(async () => (walk = await routeWalk()));
- * afterAll(() => walk.close());
+ * const walk = useRouteWalk();
+ * it("...", () => expect(walk.routes.length).toBeGreaterThan(0));
  */
-export async function routeWalk(): Promise<RouteWalk> {
+async function routeWalk(): Promise<RouteWalk> {
   const database = await createTestDatabase();
   const routes: RouteOptions[] = [];
   const config = loadConfig({
@@ -41,4 +41,17 @@ export async function routeWalk(): Promise<RouteWalk> {
       await database.close();
     },
   };
+}
+
+/** A {@link routeWalk} made before the file's tests and closed after them, read in tests and hooks. */
+export function useRouteWalk(): RouteWalk {
+  let made: RouteWalk | undefined;
+  beforeAll(async () => {
+    made = await routeWalk();
+  });
+  afterAll(() => made?.close());
+  return lazy(() => {
+    if (!made) throw new Error("useRouteWalk: read before the walk was made (outside a test or hook)");
+    return made;
+  });
 }

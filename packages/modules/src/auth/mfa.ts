@@ -60,6 +60,84 @@ const newRecoveryCode = () => {
 };
 
 /**
+ * An identity's factors and the codes that answer for them, over one handle (the transaction of the
+ * write that checks a code: accepting one records it, so it cannot be replayed).
+ */
+function mfaFactors(db: Db, key: () => Buffer) {
+  const own = async (identityId: string, factorId: string): Promise<MfaFactorRow> => {
+    const [factor] = await db
+      .select()
+      .from(authMfaFactor)
+      .where(and(eq(authMfaFactor.id, factorId), eq(authMfaFactor.auth_identity_id, identityId)))
+      .for("update");
+    if (!factor) throw errors.notFound(`MFA factor with id: ${factorId} was not found`);
+    return factor;
+  };
+
+  /**
+   * Whether `code` is the factor's current code (one step either side) of a later step than any
+   * code accepted before; accepting it records its step, so it cannot be replayed.
+   */
+  const useTotp = async (factor: MfaFactorRow, code: string): Promise<boolean> => {
+    const secret = unseal(factor.secret, key());
+    if (!secret) throw errors.unexpectedState("The MFA secret cannot be opened: was JWT_SECRET changed?");
+    const step = matchTotp(secret, code);
+    if (step === null) return false;
+    const used = await db
+      .update(authMfaFactor)
+      .set({ last_used_step: step, updated_at: new Date() })
+      .where(
+        and(
+          eq(authMfaFactor.id, factor.id),
+          or(isNull(authMfaFactor.last_used_step), lt(authMfaFactor.last_used_step, step)),
+        ),
+      )
+      .returning({ id: authMfaFactor.id });
+    return used.length > 0;
+  };
+
+  /** Marks one unused recovery code of the identity used; false when there is none matching. */
+  const useRecoveryCode = async (identityId: string, code: string): Promise<boolean> => {
+    const used = await db
+      .update(authMfaRecoveryCode)
+      .set({ used_at: sql`now()` })
+      .where(
+        and(
+          eq(authMfaRecoveryCode.auth_identity_id, identityId),
+          eq(authMfaRecoveryCode.code_hash, hashRecoveryCode(code)),
+          isNull(authMfaRecoveryCode.used_at),
+        ),
+      )
+      .returning({ id: authMfaRecoveryCode.id });
+    return used.length > 0;
+  };
+
+  /** Whether `code` answers for the identity by `method`: its enabled factor's TOTP or a recovery code. */
+  const useCode = async (identityId: string, method: MfaMethod, code: string): Promise<boolean> => {
+    if (method === "recovery_code") return useRecoveryCode(identityId, code);
+    const [factor] = await db
+      .select()
+      .from(authMfaFactor)
+      .where(
+        and(
+          eq(authMfaFactor.auth_identity_id, identityId),
+          eq(authMfaFactor.provider, method),
+          eq(authMfaFactor.status, "enabled"),
+        ),
+      );
+    return factor ? useTotp(factor, code.trim()) : false;
+  };
+
+  const enabled = (identityId: string) =>
+    db
+      .select({ id: authMfaFactor.id })
+      .from(authMfaFactor)
+      .where(and(eq(authMfaFactor.auth_identity_id, identityId), eq(authMfaFactor.status, "enabled")));
+
+  return { own, useTotp, useCode, enabled };
+}
+
+/**
  * TOTP multi-factor authentication of auth identities (Medusa 2.21's wire format): factor setup,
  * verification and removal, recovery codes, and sign-in challenges. Every method acting on a factor
  * takes the caller's identity: another identity's factor is `not_found`.
@@ -75,75 +153,8 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
     return deriveKey(options.secret, "kasse-mfa-totp-secret");
   };
 
-  const ownFactor = async (tx: Db, identityId: string, factorId: string): Promise<MfaFactorRow> => {
-    const [factor] = await tx
-      .select()
-      .from(authMfaFactor)
-      .where(and(eq(authMfaFactor.id, factorId), eq(authMfaFactor.auth_identity_id, identityId)))
-      .for("update");
-    if (!factor) throw errors.notFound(`MFA factor with id: ${factorId} was not found`);
-    return factor;
-  };
-
-  /**
-   * Whether `code` is the factor's current code (one step either side) of a later step than any
-   * code accepted before; accepting it records its step, so it cannot be replayed.
-   */
-  const useTotp = async (tx: Db, factor: MfaFactorRow, code: string): Promise<boolean> => {
-    const secret = unseal(factor.secret, key());
-    if (!secret) throw errors.unexpectedState("The MFA secret cannot be opened: was JWT_SECRET changed?");
-    const step = matchTotp(secret, code);
-    if (step === null) return false;
-    const used = await tx
-      .update(authMfaFactor)
-      .set({ last_used_step: step, updated_at: new Date() })
-      .where(
-        and(
-          eq(authMfaFactor.id, factor.id),
-          or(isNull(authMfaFactor.last_used_step), lt(authMfaFactor.last_used_step, step)),
-        ),
-      )
-      .returning({ id: authMfaFactor.id });
-    return used.length > 0;
-  };
-
-  /** Marks one unused recovery code of the identity used; false when there is none matching. */
-  const useRecoveryCode = async (tx: Db, identityId: string, code: string): Promise<boolean> => {
-    const used = await tx
-      .update(authMfaRecoveryCode)
-      .set({ used_at: sql`now()` })
-      .where(
-        and(
-          eq(authMfaRecoveryCode.auth_identity_id, identityId),
-          eq(authMfaRecoveryCode.code_hash, hashRecoveryCode(code)),
-          isNull(authMfaRecoveryCode.used_at),
-        ),
-      )
-      .returning({ id: authMfaRecoveryCode.id });
-    return used.length > 0;
-  };
-
-  /** Whether `code` answers for the identity by `method`: its enabled factor's TOTP or a recovery code. */
-  const useCode = async (tx: Db, identityId: string, method: MfaMethod, code: string): Promise<boolean> => {
-    if (method === "recovery_code") return useRecoveryCode(tx, identityId, code);
-    const [factor] = await tx
-      .select()
-      .from(authMfaFactor)
-      .where(
-        and(
-          eq(authMfaFactor.auth_identity_id, identityId),
-          eq(authMfaFactor.provider, method),
-          eq(authMfaFactor.status, "enabled"),
-        ),
-      );
-    return factor ? useTotp(tx, factor, code.trim()) : false;
-  };
-
-  const enabledFactors = (tx: Db, identityId: string) =>
-    tx
-      .select({ id: authMfaFactor.id })
-      .from(authMfaFactor)
-      .where(and(eq(authMfaFactor.auth_identity_id, identityId), eq(authMfaFactor.status, "enabled")));
+  /** The factor reads and code checks over `tx`: the transaction of the write that uses them. */
+  const factorsOver = (tx: Db) => mfaFactors(tx, key);
 
   return {
     /** The identity's factors (pending and enabled), oldest first. */
@@ -209,9 +220,10 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
     /** Enables a pending factor with its first code; a wrong code is `invalid_data`. */
     async verify(identityId: string, factorId: string, code: string): Promise<MfaFactor> {
       const ok = await transaction(db, async (tx) => {
-        const factor = await ownFactor(tx, identityId, factorId);
+        const factors = factorsOver(tx);
+        const factor = await factors.own(identityId, factorId);
         if (factor.status !== "pending") throw errors.invalidData(`MFA factor ${factorId} is already enabled`);
-        if (!(await useTotp(tx, factor, code.trim()))) return null;
+        if (!(await factors.useTotp(factor, code.trim()))) return null;
         const [row] = await tx
           .update(authMfaFactor)
           .set({ status: "enabled", updated_at: new Date() })
@@ -229,13 +241,14 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      */
     async disable(identityId: string, factorId: string, input: MfaDisableBody = {}): Promise<MfaFactor> {
       const removed = await transaction(db, async (tx) => {
-        const factor = await ownFactor(tx, identityId, factorId);
+        const factors = factorsOver(tx);
+        const factor = await factors.own(identityId, factorId);
         if (factor.status === "enabled") {
           if (!input.code) throw errors.invalidData(MFA_CODE_REQUIRED);
-          if (!(await useCode(tx, identityId, input.method ?? factor.provider, input.code))) return null;
+          if (!(await factors.useCode(identityId, input.method ?? factor.provider, input.code))) return null;
         }
         await tx.delete(authMfaFactor).where(eq(authMfaFactor.id, factorId));
-        if ((await enabledFactors(tx, identityId)).length === 0)
+        if ((await factors.enabled(identityId)).length === 0)
           await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
         return { ...view(factor), status: "disabled" as const, updated_at: new Date() };
       });
@@ -246,7 +259,7 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
     /** New recovery codes (answered this once, stored hashed), replacing the identity's old ones. */
     async generateRecoveryCodes(identityId: string, count: number = DEFAULT_RECOVERY_CODES): Promise<string[]> {
       return transaction(db, async (tx) => {
-        if ((await enabledFactors(tx, identityId)).length === 0)
+        if ((await factorsOver(tx).enabled(identityId)).length === 0)
           throw errors.invalidData("Enable MFA before generating recovery codes");
         const codes = Array.from({ length: count }, newRecoveryCode);
         await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
@@ -267,7 +280,7 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      */
     async openChallenge(identityId: string, actorType: string, authProvider: string): Promise<MfaChallenge | null> {
       // Most sign-ins are of identities without MFA: one query answers them.
-      if ((await enabledFactors(db, identityId)).length === 0) return null;
+      if ((await factorsOver(db).enabled(identityId)).length === 0) return null;
       const since = new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs);
       const [codes, [recent]] = await Promise.all([
         db
@@ -344,7 +357,7 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
             throw new KasseError("too_many_requests", "Too many wrong codes for this MFA challenge: sign in again");
           throw errors.unauthorized("The MFA challenge has expired or was already used: sign in again");
         }
-        if (!(await useCode(tx, challenge.auth_identity_id, input.method, input.code))) return null;
+        if (!(await factorsOver(tx).useCode(challenge.auth_identity_id, input.method, input.code))) return null;
         await tx
           .update(authMfaChallenge)
           .set({ completed_at: sql`now()` })

@@ -36,6 +36,12 @@ const liveFulfillmentsOfOrders = builtOnce<FulfillmentRow[], { ids: string }>((d
  * Medusa's: a shipped fulfillment cannot be canceled, only a shipped one can be delivered.
  */
 export function createFulfillmentRecordService(db: Db) {
+  /** The rows with their items, one query for all. */
+  async function attach(rows: FulfillmentRow[]): Promise<Fulfillment[]> {
+    const items = await rowsByParent(db, fulfillmentItem, "fulfillment_id", rows, { order: [asc(fulfillmentItem.id)] });
+    return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
+  }
+
   const service = {
     async create(input: FulfillmentRecordCreate): Promise<Fulfillment> {
       const id = generateId("ful");
@@ -60,7 +66,7 @@ export function createFulfillmentRecordService(db: Db) {
         .from(fulfillment)
         .where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
-      return (await attach(db, [row]))[0]!;
+      return (await attach([row]))[0]!;
     },
 
     /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
@@ -71,7 +77,7 @@ export function createFulfillmentRecordService(db: Db) {
         .where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at)))
         .for("update");
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
-      return (await attach(db, [row]))[0]!;
+      return (await attach([row]))[0]!;
     },
 
     /** Every fulfillment of the orders, in one query per table, keyed by order id. */
@@ -79,7 +85,7 @@ export function createFulfillmentRecordService(db: Db) {
       const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
       const rows = await liveFulfillmentsOfOrders(db, { ids: idList(orderIds) });
-      for (const f of await attach(db, rows)) out.get(f.order_id)?.push(f);
+      for (const f of await attach(rows)) out.get(f.order_id)?.push(f);
       return out;
     },
 
@@ -149,9 +155,4 @@ function assertWhole(current: Fulfillment, items: NonNullable<ShipmentCreate["it
         `Fulfillment ${current.id} ships whole: item ${line_item_id} has ${quantity} units in it, ${named.get(line_item_id) ?? 0} named`,
       );
   }
-}
-
-async function attach(tx: Db, rows: FulfillmentRow[]): Promise<Fulfillment[]> {
-  const items = await rowsByParent(tx, fulfillmentItem, "fulfillment_id", rows, { order: [asc(fulfillmentItem.id)] });
-  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
 }

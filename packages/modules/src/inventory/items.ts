@@ -30,6 +30,23 @@ export function itemMethods(db: Db) {
     sku: inventoryItem.sku,
     title: inventoryItem.title,
   });
+  /** Adds each item's live levels (one query for the page) and its totals. */
+  async function withLevels(rows: InventoryItemRow[]): Promise<InventoryItem[]> {
+    const levels = await rowsByParent(db, inventoryLevel, "inventory_item_id", rows, {
+      where: liveLevel,
+      order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+    });
+    return rows.map(({ deleted_at: _deleted, ...row }) => {
+      const own = levels.get(row.id)!.map(level);
+      return {
+        ...row,
+        location_levels: own,
+        stocked_quantity: own.reduce((sum, l) => sum + l.stocked_quantity, 0),
+        reserved_quantity: own.reduce((sum, l) => sum + l.reserved_quantity, 0),
+      };
+    });
+  }
+
   const items = {
     async create(input: InventoryItemCreate): Promise<InventoryItem> {
       return transaction(db, async (t) => {
@@ -41,11 +58,11 @@ export function itemMethods(db: Db) {
       });
     },
 
-    retrieve: async (id: string): Promise<InventoryItem> => (await withLevels(db, [await records.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<InventoryItem> => (await withLevels([await records.retrieve(id)]))[0]!,
 
     async list(filters: InventoryItemFilters, page: ListPaging): Promise<{ items: InventoryItem[]; count: number }> {
       const { items: rows, count } = await records.list(itemConditions(filters), page);
-      return { items: await withLevels(db, rows), count };
+      return { items: await withLevels(rows), count };
     },
 
     async update(id: string, input: InventoryItemUpdate): Promise<InventoryItem> {
@@ -109,23 +126,6 @@ function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
     if (value !== undefined) (out as Record<string, unknown>)[field] = value;
   if (typeof out.origin_country === "string") out.origin_country = out.origin_country.toLowerCase();
   return out;
-}
-
-/** Adds each item's live levels (one query for the page) and its totals. */
-async function withLevels(tx: Db, rows: InventoryItemRow[]): Promise<InventoryItem[]> {
-  const levels = await rowsByParent(tx, inventoryLevel, "inventory_item_id", rows, {
-    where: liveLevel,
-    order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
-  });
-  return rows.map(({ deleted_at: _deleted, ...row }) => {
-    const own = levels.get(row.id)!.map(level);
-    return {
-      ...row,
-      location_levels: own,
-      stocked_quantity: own.reduce((sum, l) => sum + l.stocked_quantity, 0),
-      reserved_quantity: own.reduce((sum, l) => sum + l.reserved_quantity, 0),
-    };
-  });
 }
 
 function itemConditions(filters: InventoryItemFilters): SQL[] {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, transaction, type Db } from "@kasse/db";
+import { errors, generateId, isUniqueViolation, liveRecords, transaction, type Db } from "@kasse/db";
 import {
   orderReturn,
   orderReturnChange,
@@ -101,6 +101,128 @@ function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
 }
 
 /**
+ * The reads and writes of return changes over one handle: inside a write, the transaction it opens,
+ * so the pending change stays locked until the write commits.
+ */
+function pendingChanges(db: Db) {
+  const changes = liveRecords(db, orderReturnChange, "Return change");
+
+  /** The order `orderId`, refused unless it is open to returns. */
+  async function openOrder(orderId: string) {
+    const order = await createOrderService(db).retrieve(orderId);
+    assertOpen(order, "returned");
+    return order;
+  }
+
+  /** How many more units of each order line may be asked back (fulfilled − already requested). */
+  async function returnable(orderId: string): Promise<Map<string, number>> {
+    const order = await openOrder(orderId);
+    return new Map(order.items.map((i) => [i.id, i.fulfilled_quantity - i.return_requested_quantity]));
+  }
+
+  /** How many units of each line of the return are still to come back. */
+  async function outstanding(returnId: string): Promise<Map<string, number>> {
+    const existing = await createReturnService(db).retrieve(returnId);
+    return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
+  }
+
+  return {
+    openOrder,
+    /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
+    async lock(returnId: string, type: ReturnChangeType): Promise<OrderReturnChangeRow> {
+      const [row] = await db
+        .select()
+        .from(orderReturnChange)
+        .where(and(eq(orderReturnChange.return_id, returnId), eq(orderReturnChange.status, "pending")))
+        .for("update");
+      if (!row) {
+        const [known] = await db.select({ id: orderReturn.id }).from(orderReturn).where(eq(orderReturn.id, returnId));
+        if (!known) throw errors.notFound(`Return with id: ${returnId} was not found`);
+        throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
+      }
+      if (row.change_type !== type)
+        throw errors.invalidData(`Return ${returnId} has a pending ${KIND[row.change_type]}`);
+      return row;
+    },
+
+    save: (row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>) =>
+      changes.update(row.id, { ...set, updated_at: new Date() }),
+
+    /** Refuses a second pending change on the order. */
+    async assertNoPending(orderId: string): Promise<void> {
+      const [pending] = await db
+        .select({ return_id: orderReturnChange.return_id, change_type: orderReturnChange.change_type })
+        .from(orderReturnChange)
+        .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
+      if (pending)
+        throw errors.invalidData(
+          `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,
+        );
+    },
+
+    /** Inserts a pending change; a race past {@link assertNoPending} meets the one-pending index as a conflict. */
+    insert: (values: typeof orderReturnChange.$inferInsert) =>
+      changes.insert(values, `Order ${values.order_id} already has a pending return change`),
+
+    assertReasons: (ids: Array<string | null | undefined>) => createReturnReasonService(db).assertKnown(ids),
+
+    /** The units each line may take on a change of `type`: returnable units of a request, outstanding ones of a receipt. */
+    limits: (type: ReturnChangeType, row: OrderReturnChangeRow) =>
+      type === "return_request" ? returnable(row.order_id) : outstanding(row.return_id),
+
+    async remove(row: OrderReturnChangeRow): Promise<void> {
+      await db.delete(orderReturnChange).where(eq(orderReturnChange.id, row.id));
+    },
+
+    /** The return `returnId`, locked, or undefined. */
+    async lockReturn(returnId: string) {
+      const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, returnId)).for("update");
+      return row;
+    },
+  };
+}
+type PendingChanges = ReturnType<typeof pendingChanges>;
+
+/**
+ * Refuses `quantity` of line `itemId` beyond its limit, less what the change's other actions on
+ * the line (but `exceptActionId`) already take: a receipt's units received and damaged come
+ * out of the same outstanding units.
+ */
+function checkQuantity(
+  type: ReturnChangeType,
+  row: OrderReturnChangeRow,
+  limits: Map<string, number>,
+  itemId: string,
+  quantity: number,
+  exceptActionId?: string,
+) {
+  const limit = limits.get(itemId);
+  if (limit === undefined)
+    throw errors.invalidData(
+      type === "return_request"
+        ? `Item ${itemId} is not on order ${row.order_id}`
+        : `Item ${itemId} is not on return ${row.return_id}`,
+    );
+  const taken = row.actions
+    .filter((a) => a.item_id === itemId && a.id !== exceptActionId)
+    .reduce((sum, a) => sum + a.quantity, 0);
+  const left = Math.max(0, limit - taken);
+  if (quantity > left)
+    throw errors.invalidData(
+      type === "return_request"
+        ? `Cannot return more than ${left} of item ${itemId}`
+        : `Cannot receive more than ${left} of item ${itemId} on return ${row.return_id}`,
+    );
+}
+
+/** The change's `name` action `actionId`, 404 when there is none. */
+function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, actionId: string) {
+  const action = row.actions.find((a) => a.id === actionId && a.action === name);
+  if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
+  return action;
+}
+
+/**
  * Medusa's order-change protocol for returns, over Kasse's returns: a return request is put
  * together item by item (`RETURN_ITEM` actions on a pending `return_request` change, the return's
  * id reserved) and a receipt counted item by item (`RECEIVE_RETURN_ITEM` actions on a pending
@@ -110,108 +232,9 @@ function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
  * deletes it. An order has at most one pending change.
  */
 export function createReturnChangeService(db: Db) {
-  /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
-  async function lockPending(returnId: string, type: ReturnChangeType, tx: Db): Promise<OrderReturnChangeRow> {
-    const [row] = await tx
-      .select()
-      .from(orderReturnChange)
-      .where(and(eq(orderReturnChange.return_id, returnId), eq(orderReturnChange.status, "pending")))
-      .for("update");
-    if (!row) {
-      const [known] = await tx.select({ id: orderReturn.id }).from(orderReturn).where(eq(orderReturn.id, returnId));
-      if (!known) throw errors.notFound(`Return with id: ${returnId} was not found`);
-      throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
-    }
-    if (row.change_type !== type) throw errors.invalidData(`Return ${returnId} has a pending ${KIND[row.change_type]}`);
-    return row;
-  }
-
-  async function save(row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>, tx: Db) {
-    const [updated] = await tx
-      .update(orderReturnChange)
-      .set({ ...set, updated_at: new Date() })
-      .where(eq(orderReturnChange.id, row.id))
-      .returning();
-    return updated!;
-  }
-
-  /** Refuses a second pending change on the order. */
-  async function assertNoPending(orderId: string, tx: Db): Promise<void> {
-    const [pending] = await tx
-      .select({ return_id: orderReturnChange.return_id, change_type: orderReturnChange.change_type })
-      .from(orderReturnChange)
-      .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
-    if (pending)
-      throw errors.invalidData(
-        `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,
-      );
-  }
-
-  async function insert(values: typeof orderReturnChange.$inferInsert, tx: Db) {
-    try {
-      const [row] = await tx.insert(orderReturnChange).values(values).returning();
-      return row!;
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw errors.conflict(`Order ${values.order_id} already has a pending return change`);
-      throw error;
-    }
-  }
-
-  async function assertReasons(ids: Array<string | null | undefined>, tx: Db): Promise<void> {
-    const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-    const known = await createReturnReasonService(tx).existing(wanted);
-    const unknown = wanted.find((id) => !known.has(id));
-    if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
-  }
-
-  /** How many more units of each order line may be asked back (fulfilled − already requested). */
-  async function returnable(orderId: string, tx: Db): Promise<Map<string, number>> {
-    const order = await createOrderService(tx).retrieve(orderId);
-    assertOpen(order, "returned");
-    return new Map(order.items.map((i) => [i.id, i.fulfilled_quantity - i.return_requested_quantity]));
-  }
-
-  /** How many units of each line of the return are still to come back. */
-  async function outstanding(returnId: string, tx: Db): Promise<Map<string, number>> {
-    const existing = await createReturnService(tx).retrieve(returnId);
-    return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
-  }
-
-  /**
-   * Refuses `quantity` of line `itemId` beyond its limit, less what the change's other actions on
-   * the line (but `exceptActionId`) already take: a receipt's units received and damaged come
-   * out of the same outstanding units.
-   */
-  function checkQuantity(
-    type: ReturnChangeType,
-    row: OrderReturnChangeRow,
-    limits: Map<string, number>,
-    itemId: string,
-    quantity: number,
-    exceptActionId?: string,
-  ) {
-    const limit = limits.get(itemId);
-    if (limit === undefined)
-      throw errors.invalidData(
-        type === "return_request"
-          ? `Item ${itemId} is not on order ${row.order_id}`
-          : `Item ${itemId} is not on return ${row.return_id}`,
-      );
-    const taken = row.actions
-      .filter((a) => a.item_id === itemId && a.id !== exceptActionId)
-      .reduce((sum, a) => sum + a.quantity, 0);
-    const left = Math.max(0, limit - taken);
-    if (quantity > left)
-      throw errors.invalidData(
-        type === "return_request"
-          ? `Cannot return more than ${left} of item ${itemId}`
-          : `Cannot receive more than ${left} of item ${itemId} on return ${row.return_id}`,
-      );
-  }
-
-  const limitsFor = (type: ReturnChangeType, row: OrderReturnChangeRow, tx: Db) =>
-    type === "return_request" ? returnable(row.order_id, tx) : outstanding(row.return_id, tx);
+  /** Runs `write` in one transaction, over the return changes bound to it. */
+  const inTransaction = <R>(write: (changes: PendingChanges) => Promise<R>) =>
+    transaction(db, (t) => write(pendingChanges(t)));
 
   /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
@@ -220,9 +243,9 @@ export function createReturnChangeService(db: Db) {
     name: ReturnChangeActionName,
     items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
   ) {
-    return transaction(db, async (tx) => {
-      let row = await lockPending(returnId, type, tx);
-      const limits = await limitsFor(type, row, tx);
+    return inTransaction(async (changes) => {
+      let row = await changes.lock(returnId, type);
+      const limits = await changes.limits(type, row);
       const now = new Date().toISOString();
       for (const item of items) {
         if (row.actions.some((a) => a.action === name && a.item_id === item.id))
@@ -239,19 +262,9 @@ export function createReturnChangeService(db: Db) {
         };
         row = { ...row, actions: [...row.actions, added] };
       }
-      await assertReasons(
-        items.map((i) => i.reason_id),
-        tx,
-      );
-      return changeView(await save(row, { actions: row.actions }, tx));
+      await changes.assertReasons(items.map((i) => i.reason_id));
+      return changeView(await changes.save(row, { actions: row.actions }));
     });
-  }
-
-  /** The change's `name` action `actionId`, 404 when there is none. */
-  function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, actionId: string) {
-    const action = row.actions.find((a) => a.id === actionId && a.action === name);
-    if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
-    return action;
   }
 
   async function updateItem(
@@ -261,36 +274,35 @@ export function createReturnChangeService(db: Db) {
     actionId: string,
     patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
   ) {
-    return transaction(db, async (tx) => {
-      const row = await lockPending(returnId, type, tx);
+    return inTransaction(async (changes) => {
+      const row = await changes.lock(returnId, type);
       const action = findAction(row, name, actionId);
       if (patch.quantity !== undefined)
-        checkQuantity(type, row, await limitsFor(type, row, tx), action.item_id, patch.quantity, actionId);
-      await assertReasons([patch.reason_id], tx);
+        checkQuantity(type, row, await changes.limits(type, row), action.item_id, patch.quantity, actionId);
+      await changes.assertReasons([patch.reason_id]);
       const updated: ReturnChangeAction = {
         ...action,
         quantity: patch.quantity ?? action.quantity,
         reason_id: patch.reason_id !== undefined ? patch.reason_id : action.reason_id,
         internal_note: patch.internal_note !== undefined ? patch.internal_note : action.internal_note,
       };
-      return changeView(await save(row, { actions: row.actions.map((a) => (a.id === actionId ? updated : a)) }, tx));
+      return changeView(
+        await changes.save(row, { actions: row.actions.map((a) => (a.id === actionId ? updated : a)) }),
+      );
     });
   }
 
   async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
-    return transaction(db, async (tx) => {
-      const row = await lockPending(returnId, type, tx);
+    return inTransaction(async (changes) => {
+      const row = await changes.lock(returnId, type);
       findAction(row, name, actionId);
-      return changeView(await save(row, { actions: row.actions.filter((a) => a.id !== actionId) }, tx));
+      return changeView(await changes.save(row, { actions: row.actions.filter((a) => a.id !== actionId) }));
     });
   }
 
   /** Deletes a pending change: nothing of it stays. */
   async function cancel(returnId: string, type: ReturnChangeType): Promise<void> {
-    await transaction(db, async (tx) => {
-      const row = await lockPending(returnId, type, tx);
-      await tx.delete(orderReturnChange).where(eq(orderReturnChange.id, row.id));
-    });
+    await inTransaction(async (changes) => changes.remove(await changes.lock(returnId, type)));
   }
 
   /**
@@ -303,49 +315,50 @@ export function createReturnChangeService(db: Db) {
     actor: OrderActor | undefined,
     check?: (row: OrderReturnChangeRow) => void,
   ) {
-    return transaction(db, async (tx) => {
-      const row = await lockPending(returnId, type, tx);
+    return inTransaction(async (changes) => {
+      const row = await changes.lock(returnId, type);
       check?.(row);
       if (row.actions.length === 0)
         throw errors.invalidData(
           `Return ${returnId} has no items to ${type === "return_request" ? "request" : "receive"}`,
         );
-      return save(row, { status: "confirmed", confirmed_at: new Date(), confirmed_by: actor?.actor_id ?? null }, tx);
+      return changes.save(row, {
+        status: "confirmed",
+        confirmed_at: new Date(),
+        confirmed_by: actor?.actor_id ?? null,
+      });
     });
   }
 
   const service = {
     /** Begins a return request on an open order (Medusa's `POST /admin/returns`): the return's id is reserved. */
     async beginRequest(input: ReturnRequestBegin, actor: OrderActor | undefined) {
-      return transaction(db, async (tx) => {
-        assertOpen(await createOrderService(tx).retrieve(input.order_id), "returned");
-        await assertNoPending(input.order_id, tx);
-        const row = await insert(
-          {
-            id: generateId("ordch"),
-            order_id: input.order_id,
-            return_id: generateId("ret"),
-            change_type: "return_request",
-            location_id: input.location_id ?? null,
-            description: input.description ?? null,
-            internal_note: input.internal_note ?? null,
-            created_by: actor?.actor_id ?? null,
-            metadata: input.metadata ?? null,
-          },
-          tx,
-        );
+      return inTransaction(async (changes) => {
+        await changes.openOrder(input.order_id);
+        await changes.assertNoPending(input.order_id);
+        const row = await changes.insert({
+          id: generateId("ordch"),
+          order_id: input.order_id,
+          return_id: generateId("ret"),
+          change_type: "return_request",
+          location_id: input.location_id ?? null,
+          description: input.description ?? null,
+          internal_note: input.internal_note ?? null,
+          created_by: actor?.actor_id ?? null,
+          metadata: input.metadata ?? null,
+        });
         return draftReturn(row);
       });
     },
 
     /** Changes a pending request's location or metadata. */
     async updateRequest(returnId: string, input: ReturnRequestUpdate) {
-      return transaction(db, async (tx) => {
-        const row = await lockPending(returnId, "return_request", tx);
+      return inTransaction(async (changes) => {
+        const row = await changes.lock(returnId, "return_request");
         const set: Partial<OrderReturnChangeRow> = {};
         if (input.location_id !== undefined) set.location_id = input.location_id;
         if (input.metadata !== undefined) set.metadata = input.metadata;
-        return draftReturn(await save(row, set, tx));
+        return draftReturn(await changes.save(row, set));
       });
     },
 
@@ -380,26 +393,23 @@ export function createReturnChangeService(db: Db) {
 
     /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */
     async beginReceipt(returnId: string, actor: OrderActor | undefined): Promise<void> {
-      await transaction(db, async (tx) => {
-        const [existing] = await tx.select().from(orderReturn).where(eq(orderReturn.id, returnId)).for("update");
+      await inTransaction(async (changes) => {
+        const existing = await changes.lockReturn(returnId);
         if (!existing) {
-          await lockPending(returnId, "return_receive", tx); // a pending request: 400, else 404
+          await changes.lock(returnId, "return_receive"); // a pending request: 400, else 404
           throw errors.notFound(`Return with id: ${returnId} was not found`);
         }
         if (existing.status !== "requested" && existing.status !== "partially_received")
           throw errors.invalidData(`Return ${returnId} is ${existing.status}`);
-        await assertNoPending(existing.order_id, tx);
-        await insert(
-          {
-            id: generateId("ordch"),
-            order_id: existing.order_id,
-            return_id: returnId,
-            change_type: "return_receive",
-            location_id: existing.location_id,
-            created_by: actor?.actor_id ?? null,
-          },
-          tx,
-        );
+        await changes.assertNoPending(existing.order_id);
+        await changes.insert({
+          id: generateId("ordch"),
+          order_id: existing.order_id,
+          return_id: returnId,
+          change_type: "return_receive",
+          location_id: existing.location_id,
+          created_by: actor?.actor_id ?? null,
+        });
       });
     },
 

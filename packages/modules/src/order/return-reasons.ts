@@ -1,5 +1,5 @@
 import { type SQL } from "drizzle-orm";
-import { generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 /** Filters of `GET /admin/return-reasons`. */
@@ -30,8 +30,13 @@ export function createReturnReasonService(db: Db) {
 
     delete: (id: string): Promise<void> => rows.softDelete(id),
 
-    /** The ids among `ids` that are live reasons. */
-    existing: (ids: string[]) => rows.existing(ids),
+    /** Refuses (400) the first of `ids` (blanks skipped) that is not a live reason. */
+    async assertKnown(ids: Array<string | null | undefined>): Promise<void> {
+      const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+      const known = await rows.existing(wanted);
+      const unknown = wanted.find((id) => !known.has(id));
+      if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
+    },
   };
   return service;
 }

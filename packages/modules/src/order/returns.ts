@@ -57,25 +57,29 @@ export interface ReturnReceipt {
  * restocks the location), or canceled while nothing has come back.
  */
 export function createReturnService(db: Db) {
-  const orders = (tx: Db) => createOrderService(tx);
+  const orders = createOrderService(db);
+  /** The rows with their items, one query for all. */
+  async function attach(rows: OrderReturnRow[]): Promise<OrderReturn[]> {
+    const items = await rowsByParent(db, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
+    return rows.map((row) => ({ ...row, items: items.get(row.id)!.map((i) => ({ ...i, item_id: i.line_item_id })) }));
+  }
 
   /** The return, locked for the transaction; 404 when it is not `orderId`'s (when given). */
-  async function lock(id: string, orderId: string | null, tx: Db): Promise<OrderReturn> {
-    const [row] = await tx.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
+  async function lock(id: string, orderId: string | null): Promise<OrderReturn> {
+    const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
     if (!row || (orderId && row.order_id !== orderId))
       throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
-    return (await attach(tx, [row]))[0]!;
+    return (await attach([row]))[0]!;
   }
 
   async function addReceived(
     returnId: string,
     lines: ReceivedLine[],
     sign: 1 | -1,
-    tx: Db,
     column: "received_quantity" | "damaged_quantity" = "received_quantity",
   ): Promise<void> {
     for (const line of lines) {
-      await tx
+      await db
         .update(orderReturnItem)
         .set({ [column]: sql`${orderReturnItem[column]} + ${sign * line.quantity}` })
         .where(and(eq(orderReturnItem.return_id, returnId), eq(orderReturnItem.line_item_id, line.line_item_id)));
@@ -87,15 +91,15 @@ export function createReturnService(db: Db) {
    * back, `partially_received` while some are, else `requested`); `received_at` is when the last
    * unit came back.
    */
-  async function settleStatus(id: string, tx: Db): Promise<void> {
-    const current = await createReturnService(tx).retrieve(id);
+  async function settleStatus(id: string): Promise<void> {
+    const current = await service.retrieve(id);
     const complete = current.items.every((i) => i.received_quantity === i.quantity);
     const status: ReturnStatus = complete
       ? "received"
       : current.items.some((i) => i.received_quantity > 0)
         ? "partially_received"
         : "requested";
-    await tx
+    await db
       .update(orderReturn)
       .set({ status, received_at: complete ? (current.received_at ?? new Date()) : null })
       .where(eq(orderReturn.id, id));
@@ -110,11 +114,8 @@ export function createReturnService(db: Db) {
       /** The id reserved for it by a confirmed return request (see `createReturnChangeService`). */
       reservedId?: string,
     ): Promise<OrderReturn> {
-      const reasonIds = [...new Set(input.items.flatMap((i) => (i.reason_id ? [i.reason_id] : [])))];
-      const known = await createReturnReasonService(db).existing(reasonIds);
-      const unknown = reasonIds.find((id) => !known.has(id));
-      if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
-      await orders(db).moveLineQuantities(orderId, {
+      await createReturnReasonService(db).assertKnown(input.items.map((i) => i.reason_id));
+      await orders.moveLineQuantities(orderId, {
         stage: "return_requested_quantity",
         lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })),
         action: "return_requested",
@@ -138,8 +139,8 @@ export function createReturnService(db: Db) {
 
     /** Removes a requested return and gives its lines' requested quantities back (a creation's compensation). */
     async remove(id: string): Promise<void> {
-      const existing = await lock(id, null, db);
-      await orders(db).moveLineQuantities(existing.order_id, {
+      const existing = await lock(id, null);
+      await orders.moveLineQuantities(existing.order_id, {
         stage: "return_requested_quantity",
         lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
         action: "return_request_reverted",
@@ -151,7 +152,7 @@ export function createReturnService(db: Db) {
     async retrieve(id: string): Promise<OrderReturn> {
       const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, id));
       if (!row) throw errors.notFound(`Return with id: ${id} was not found`);
-      return (await attach(db, [row]))[0]!;
+      return (await attach([row]))[0]!;
     },
 
     async list(
@@ -169,7 +170,7 @@ export function createReturnService(db: Db) {
         [asc(orderReturn.created_at), asc(orderReturn.id)],
         page,
       );
-      return { items: await attach(db, rows), count: total };
+      return { items: await attach(rows), count: total };
     },
 
     /** Every return of the orders (one query per table), keyed by order id. */
@@ -177,7 +178,7 @@ export function createReturnService(db: Db) {
       const out = new Map<string, OrderReturn[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return out;
       const rows = await returnsOfOrders(db, { ids: idList(orderIds) });
-      for (const r of await attach(db, rows)) out.get(r.order_id)?.push(r);
+      for (const r of await attach(rows)) out.get(r.order_id)?.push(r);
       return out;
     },
 
@@ -195,7 +196,7 @@ export function createReturnService(db: Db) {
       /** Units that came back damaged: received, but kept out of stock (Medusa's dismissed items). */
       damaged: Array<{ id: string; quantity: number }> = [],
     ): Promise<ReturnReceipt> {
-      const existing = await lock(id, orderId, db);
+      const existing = await lock(id, orderId);
       if (existing.status !== "requested" && existing.status !== "partially_received")
         throw errors.invalidData(`Return ${id} is ${existing.status}`);
       const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
@@ -218,23 +219,23 @@ export function createReturnService(db: Db) {
         if (line.quantity > left)
           throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
       }
-      await orders(db).moveLineQuantities(existing.order_id, {
+      await orders.moveLineQuantities(existing.order_id, {
         stage: "return_received_quantity",
         lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
         action: "return_received",
         actor,
       });
-      await addReceived(id, lines, 1, db);
+      await addReceived(id, lines, 1);
       if (dismissed.length) {
-        await orders(db).moveLineQuantities(existing.order_id, {
+        await orders.moveLineQuantities(existing.order_id, {
           stage: "return_dismissed_quantity",
           lines: dismissed.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
           action: "return_dismissed",
           actor,
         });
-        await addReceived(id, dismissed, 1, db, "damaged_quantity");
+        await addReceived(id, dismissed, 1, "damaged_quantity");
       }
-      await settleStatus(id, db);
+      await settleStatus(id);
       return {
         id,
         order_id: existing.order_id,
@@ -249,24 +250,24 @@ export function createReturnService(db: Db) {
      * is read again from what is still received (another receipt may have landed meanwhile).
      */
     async undoReceipt(receipt: ReturnReceipt): Promise<void> {
-      await lock(receipt.id, null, db);
+      await lock(receipt.id, null);
       if (receipt.dismissed?.length) {
-        await orders(db).moveLineQuantities(receipt.order_id, {
+        await orders.moveLineQuantities(receipt.order_id, {
           stage: "return_dismissed_quantity",
           lines: receipt.dismissed.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
           action: "return_dismissal_reverted",
           undo: true,
         });
-        await addReceived(receipt.id, receipt.dismissed, -1, db, "damaged_quantity");
+        await addReceived(receipt.id, receipt.dismissed, -1, "damaged_quantity");
       }
-      await orders(db).moveLineQuantities(receipt.order_id, {
+      await orders.moveLineQuantities(receipt.order_id, {
         stage: "return_received_quantity",
         lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
         action: "return_receipt_reverted",
         undo: true,
       });
-      await addReceived(receipt.id, receipt.lines, -1, db);
-      await settleStatus(receipt.id, db);
+      await addReceived(receipt.id, receipt.lines, -1);
+      await settleStatus(receipt.id);
     },
 
     /**
@@ -274,10 +275,10 @@ export function createReturnService(db: Db) {
      * lines' requested quantities are given back, so those units can be returned again.
      */
     async cancel(id: string, orderId: string | null, actor: OrderActor | undefined): Promise<OrderReturn> {
-      const existing = await lock(id, orderId, db);
+      const existing = await lock(id, orderId);
       if (existing.status !== "requested")
         throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
-      await orders(db).moveLineQuantities(existing.order_id, {
+      await orders.moveLineQuantities(existing.order_id, {
         stage: "return_requested_quantity",
         lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
         action: "return_canceled",
@@ -289,9 +290,9 @@ export function createReturnService(db: Db) {
 
     /** Takes back a {@link cancel} (its compensation): the return is requested again. */
     async undoCancel(id: string): Promise<void> {
-      const existing = await lock(id, null, db);
+      const existing = await lock(id, null);
       if (existing.status !== "canceled") return;
-      await orders(db).moveLineQuantities(existing.order_id, {
+      await orders.moveLineQuantities(existing.order_id, {
         stage: "return_requested_quantity",
         lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
         action: "return_cancel_reverted",
@@ -304,8 +305,3 @@ export function createReturnService(db: Db) {
 }
 
 export type ReturnService = ReturnType<typeof createReturnService>;
-
-async function attach(tx: Db, rows: OrderReturnRow[]): Promise<OrderReturn[]> {
-  const items = await rowsByParent(tx, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
-  return rows.map((row) => ({ ...row, items: items.get(row.id)!.map((i) => ({ ...i, item_id: i.line_item_id })) }));
-}

@@ -140,6 +140,17 @@ export function createOrderService(db: Db) {
     email: order.email,
     status: order.status,
   });
+  /** The rows with their lines and shipping methods, in one statement. */
+  async function attach(rows: OrderRow[]): Promise<Order[]> {
+    if (rows.length === 0) return [];
+    const lines = new Map((await linesOfOrders(db, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
+    return rows.map((row) => ({
+      ...row,
+      items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),
+      shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines.get(row.id)?.methods),
+    }));
+  }
+
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
@@ -204,14 +215,14 @@ export function createOrderService(db: Db) {
       return created;
     },
 
-    retrieve: async (id: string): Promise<Order> => (await attach(db, [await orders.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<Order> => (await attach([await orders.retrieve(id)]))[0]!,
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
-    lock: async (id: string): Promise<Order> => (await attach(db, [await orders.lock(id)]))[0]!,
+    lock: async (id: string): Promise<Order> => (await attach([await orders.lock(id)]))[0]!,
 
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
       const { items, count } = await orders.list(conditions(filters), page);
-      return { items: await attach(db, items), count };
+      return { items: await attach(items), count };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
@@ -612,16 +623,6 @@ const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unk
 /** Rows in the order {@link attach} reads them: by rank, then id. */
 const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
   [...rows].sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-
-async function attach(tx: Db, rows: OrderRow[]): Promise<Order[]> {
-  if (rows.length === 0) return [];
-  const lines = new Map((await linesOfOrders(tx, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
-  return rows.map((row) => ({
-    ...row,
-    items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),
-    shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines.get(row.id)?.methods),
-  }));
-}
 
 function conditions(filters: OrderFilters): SQL[] {
   const out: SQL[] = [];

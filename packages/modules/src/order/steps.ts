@@ -1,6 +1,7 @@
 import { step } from "@kasse/workflows";
 import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
 import { type ReturnReceipt } from "./returns";
+import type { ReturnChangeService } from "./return-changes";
 import { assertOpen, type LineStage, type OrderState } from "./service";
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
@@ -176,33 +177,37 @@ export const receiveReturnStep = step("receive-return", {
   },
 });
 
+/** A step confirming a pending return change with `confirm`; compensation makes the change pending again. */
+function confirmChangeStep<O extends { change_id: string }>(
+  name: string,
+  confirm: (changes: ReturnChangeService, returnId: string, actor: OrderActor | undefined) => Promise<O>,
+) {
+  return step(name, {
+    invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
+      const confirmed = await confirm(ctx.modules.returnChange, input.return_id, input.actor ?? undefined);
+      return { output: confirmed, compensateInput: { id: confirmed.change_id } };
+    },
+    compensate: async ({ id }: { id: string }, ctx) => {
+      await ctx.modules.returnChange.reopen(id);
+    },
+  });
+}
+
 /**
  * Confirms a pending return request (Medusa's order-change protocol): outputs the return it asks
  * for, with the id reserved for it. Compensation makes the request pending again.
  */
-export const confirmReturnRequestStep = step("confirm-return-request", {
-  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
-    const confirmed = await ctx.modules.returnChange.confirmRequest(input.return_id, input.actor ?? undefined);
-    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
-  },
-  compensate: async ({ id }: { id: string }, ctx) => {
-    await ctx.modules.returnChange.reopen(id);
-  },
-});
+export const confirmReturnRequestStep = confirmChangeStep("confirm-return-request", (changes, id, actor) =>
+  changes.confirmRequest(id, actor),
+);
 
 /**
  * Confirms a pending receipt of a return: outputs the lines counted back. Compensation makes the
  * receipt pending again.
  */
-export const confirmReturnReceiptStep = step("confirm-return-receipt", {
-  invoke: async (input: { return_id: string; actor?: OrderActor | null }, ctx) => {
-    const confirmed = await ctx.modules.returnChange.confirmReceipt(input.return_id, input.actor ?? undefined);
-    return { output: confirmed, compensateInput: { id: confirmed.change_id } };
-  },
-  compensate: async ({ id }: { id: string }, ctx) => {
-    await ctx.modules.returnChange.reopen(id);
-  },
-});
+export const confirmReturnReceiptStep = confirmChangeStep("confirm-return-receipt", (changes, id, actor) =>
+  changes.confirmReceipt(id, actor),
+);
 
 /** Cancels a return nothing of which was received; compensation makes it requested again. */
 export const cancelReturnStep = step("cancel-return", {

@@ -160,6 +160,58 @@ export interface CategoryReadOptions {
 }
 
 /**
+ * The ranks of a category's siblings, kept dense (0..n-1) over one handle: the transaction of the
+ * write that moves the category.
+ */
+function siblingRanks(db: Db) {
+  const live = isNull(productCategory.deleted_at);
+
+  /** Closes the rank gap left at `rank` among the children of `parentId`. */
+  async function close(parentId: string | null, rank: number): Promise<void> {
+    await db
+      .update(productCategory)
+      .set({ rank: sql`${productCategory.rank} - 1` })
+      .where(and(live, siblingsOf(parentId), gte(productCategory.rank, rank)));
+  }
+
+  /** Makes room at `rank` among the children of `parentId`; returns the rank used (at most the end). */
+  async function open(parentId: string | null, rank: number | undefined, exceptId?: string): Promise<number> {
+    const [last] = await db
+      .select({ max: max(productCategory.rank) })
+      .from(productCategory)
+      .where(and(live, siblingsOf(parentId), exceptId ? ne(productCategory.id, exceptId) : undefined));
+    const end = last?.max === null || last?.max === undefined ? 0 : last.max + 1;
+    const at = rank === undefined ? end : Math.min(rank, end);
+    if (at < end) {
+      await db
+        .update(productCategory)
+        .set({ rank: sql`${productCategory.rank} + 1` })
+        .where(
+          and(
+            live,
+            siblingsOf(parentId),
+            gte(productCategory.rank, at),
+            exceptId ? ne(productCategory.id, exceptId) : undefined,
+          ),
+        );
+    }
+    return at;
+  }
+
+  return {
+    /** Makes room for a new category at `rank` among the children of `parentId`; returns the rank used. */
+    insert: (parentId: string | null, rank: number | undefined) => open(parentId, rank),
+    /** Takes `category` out of its siblings and makes room for it at `rank` under `parentId`; returns the rank used. */
+    async move(category: ProductCategoryRow, parentId: string | null, rank: number | undefined): Promise<number> {
+      await close(category.parent_category_id, category.rank);
+      return open(parentId, rank, category.id);
+    },
+    /** Closes the gap a removed `category` leaves among its siblings. */
+    remove: (category: ProductCategoryRow) => close(category.parent_category_id, category.rank),
+  };
+}
+
+/**
  * Product categories: a tree (`parent_category_id`, ordered by `rank` among siblings). Moving a
  * category under itself or one of its descendants is rejected; ranks stay dense (0..n-1).
  */
@@ -167,11 +219,7 @@ export function createCategoryService(db: Db) {
   const live = isNull(productCategory.deleted_at);
 
   /** Attaches children (or whole subtrees) and parents (or whole ancestries, read off `mpath`) to a page: two queries. */
-  async function withTree(
-    rows: ProductCategoryRow[],
-    options: CategoryReadOptions,
-    tx: Db,
-  ): Promise<ProductCategory[]> {
+  async function withTree(rows: ProductCategoryRow[], options: CategoryReadOptions): Promise<ProductCategory[]> {
     if (rows.length === 0) return [];
     const childFilter: SQL[] = [live];
     if (options.children?.is_active !== undefined)
@@ -192,13 +240,13 @@ export function createCategoryService(db: Db) {
       ),
     ];
     const [descendants, parents] = await Promise.all([
-      tx
+      db
         .select()
         .from(productCategory)
         .where(and(below, ...childFilter))
         .orderBy(asc(productCategory.rank), asc(productCategory.id)),
       parentIds.length
-        ? tx
+        ? db
             .select()
             .from(productCategory)
             .where(and(inArray(productCategory.id, parentIds), live))
@@ -227,43 +275,6 @@ export function createCategoryService(db: Db) {
     return rows.map((row) => ({ ...build(row), parent_category: parentOf(row.parent_category_id) }));
   }
 
-  /** Closes the rank gap left at `rank` among the children of `parentId`. */
-  async function closeGap(parentId: string | null, rank: number, tx: Db): Promise<void> {
-    await tx
-      .update(productCategory)
-      .set({ rank: sql`${productCategory.rank} - 1` })
-      .where(and(live, siblingsOf(parentId), gte(productCategory.rank, rank)));
-  }
-
-  /** Makes room at `rank` among the children of `parentId`; returns the rank used (at most the end). */
-  async function openGap(
-    parentId: string | null,
-    rank: number | undefined,
-    tx: Db,
-    exceptId?: string,
-  ): Promise<number> {
-    const [last] = await tx
-      .select({ max: max(productCategory.rank) })
-      .from(productCategory)
-      .where(and(live, siblingsOf(parentId), exceptId ? ne(productCategory.id, exceptId) : undefined));
-    const end = last?.max === null || last?.max === undefined ? 0 : last.max + 1;
-    const at = rank === undefined ? end : Math.min(rank, end);
-    if (at < end) {
-      await tx
-        .update(productCategory)
-        .set({ rank: sql`${productCategory.rank} + 1` })
-        .where(
-          and(
-            live,
-            siblingsOf(parentId),
-            gte(productCategory.rank, at),
-            exceptId ? ne(productCategory.id, exceptId) : undefined,
-          ),
-        );
-    }
-    return at;
-  }
-
   const service = {
     async create(input: CategoryCreate): Promise<ProductCategory> {
       return transaction(db, async (t) => {
@@ -276,7 +287,7 @@ export function createCategoryService(db: Db) {
           mpath = `${parent.mpath}.${id}`;
         }
         const handle = input.handle || (await generatedHandle(t, productCategory, input.name, "category"));
-        const rank = await openGap(parentId, input.rank, t);
+        const rank = await siblingRanks(t).insert(parentId, input.rank);
         const row = await liveRecords(t, productCategory, "Product category").insert(
           {
             id,
@@ -292,7 +303,7 @@ export function createCategoryService(db: Db) {
           },
           `Product category with handle: ${handle} already exists`,
         );
-        return (await withTree([row], {}, t))[0]!;
+        return createCategoryService(t).retrieve(row.id, {});
       });
     },
 
@@ -305,7 +316,7 @@ export function createCategoryService(db: Db) {
         .from(productCategory)
         .where(and(byIdOrHandle(productCategory, idOrHandle), ...categoryConditions(options.filters ?? {})));
       if (!row) throw errors.notFound(`Product category with id: ${idOrHandle} was not found`);
-      return (await withTree([row], options, db))[0]!;
+      return (await withTree([row], options))[0]!;
     },
 
     async list(
@@ -328,7 +339,7 @@ export function createCategoryService(db: Db) {
         orderBy(page.order, columns, productCategory.id, "rank"),
         page,
       );
-      return { items: await withTree(rows, options, db), count: total };
+      return { items: await withTree(rows, options), count: total };
     },
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
@@ -350,8 +361,7 @@ export function createCategoryService(db: Db) {
             }
             mpath = `${parent.mpath}.${existing.id}`;
           }
-          await closeGap(existing.parent_category_id, existing.rank, t);
-          patch.rank = await openGap(parentId, rank, t, existing.id);
+          patch.rank = await siblingRanks(t).move(existing, parentId, rank);
           patch.parent_category_id = parentId;
           patch.mpath = mpath;
           // Descendants keep their path below this category.
@@ -360,8 +370,7 @@ export function createCategoryService(db: Db) {
             .set({ mpath: sql`${mpath} || substr(${productCategory.mpath}, ${existing.mpath.length + 1})` })
             .where(like(productCategory.mpath, `${existing.mpath}.%`));
         } else if (rank !== undefined && rank !== existing.rank) {
-          await closeGap(existing.parent_category_id, existing.rank, t);
-          patch.rank = await openGap(existing.parent_category_id, rank, t, existing.id);
+          patch.rank = await siblingRanks(t).move(existing, existing.parent_category_id, rank);
         }
         if (Object.keys(patch).length > 0)
           await liveRecords(t, productCategory, "Product category").update(
@@ -385,7 +394,7 @@ export function createCategoryService(db: Db) {
         if (child) throw errors.invalidData(`Deleting product category (${id}) with category children is not allowed`);
         await t.delete(productCategoryProduct).where(eq(productCategoryProduct.product_category_id, id));
         await t.update(productCategory).set({ deleted_at: new Date() }).where(eq(productCategory.id, id));
-        await closeGap(existing.parent_category_id, existing.rank, t);
+        await siblingRanks(t).remove(existing);
       });
     },
 

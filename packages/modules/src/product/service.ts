@@ -240,9 +240,8 @@ export function createProductService(db: Db) {
   /** Rejects links to collections, types, tags or categories that do not exist (400, naming the id). */
   async function assertLinks(
     input: Pick<ProductUpdate, "collection_id" | "type_id" | "tags" | "categories">,
-    tx: Db,
   ): Promise<void> {
-    const checks: Array<[string, string[], (ids: string[], tx: Db) => Promise<Set<string>>]> = [
+    const checks: Array<[string, string[], (ids: string[]) => Promise<Set<string>>]> = [
       ["Product collection", input.collection_id ? [input.collection_id] : [], collections.existing],
       ["Product type", input.type_id ? [input.type_id] : [], types.existing],
       ["Product tag", (input.tags ?? []).map((t) => t.id), tags.existing],
@@ -250,16 +249,16 @@ export function createProductService(db: Db) {
     ];
     for (const [label, ids, existing] of checks) {
       if (ids.length === 0) continue;
-      const found = await existing(ids, tx);
+      const found = await existing(ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw errors.invalidData(`${label} with id: ${missing.join(", ")} was not found`);
     }
   }
 
   /** An explicit handle must be free (409); a generated one takes the first free suffix. */
-  async function handleFor(explicit: string | undefined, title: string, tx: Db, exceptId?: string): Promise<string> {
+  async function handleFor(explicit: string | undefined, title: string, exceptId?: string): Promise<string> {
     if (explicit) {
-      const [taken] = await tx
+      const [taken] = await db
         .select({ id: product.id })
         .from(product)
         .where(and(liveProduct, eq(product.handle, explicit)))
@@ -268,7 +267,7 @@ export function createProductService(db: Db) {
       return explicit;
     }
     const base = toHandle(title) || "product";
-    const rows = await tx
+    const rows = await db
       .select({ handle: product.handle })
       .from(product)
       .where(and(liveProduct, or(eq(product.handle, base), like(product.handle, `${base}-%`))));
@@ -281,19 +280,18 @@ export function createProductService(db: Db) {
   async function replaceLinks(
     productId: string,
     input: Pick<ProductUpdate, "tags" | "categories" | "images">,
-    tx: Db,
   ): Promise<void> {
     if (input.tags) {
-      await tx.delete(productTags).where(eq(productTags.product_id, productId));
+      await db.delete(productTags).where(eq(productTags.product_id, productId));
       const ids = [...new Set(input.tags.map((t) => t.id))];
       if (ids.length)
-        await tx.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
+        await db.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
     }
     if (input.categories) {
-      await tx.delete(productCategoryProduct).where(eq(productCategoryProduct.product_id, productId));
+      await db.delete(productCategoryProduct).where(eq(productCategoryProduct.product_id, productId));
       const ids = [...new Set(input.categories.map((c) => c.id))];
       if (ids.length)
-        await tx
+        await db
           .insert(productCategoryProduct)
           .values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
     }
@@ -301,14 +299,14 @@ export function createProductService(db: Db) {
       // Images named by the id of one of the product's images are kept in place (their variant links
       // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
       const existing = new Set(
-        (await tx.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map(
+        (await db.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map(
           (r) => r.id,
         ),
       );
       const keptId = (image: { id?: string }) => (image.id && existing.has(image.id) ? image.id : undefined);
       const kept = new Set(input.images.flatMap((image) => keptId(image) ?? []));
       const gone = [...existing].filter((id) => !kept.has(id));
-      if (gone.length) await tx.delete(productImage).where(inArray(productImage.id, gone));
+      if (gone.length) await db.delete(productImage).where(inArray(productImage.id, gone));
       const rows = input.images.map((image, rank) => ({
         id: keptId(image) ?? generateId("img"),
         product_id: productId,
@@ -317,7 +315,7 @@ export function createProductService(db: Db) {
         metadata: image.metadata ?? null,
       }));
       if (rows.length) {
-        await tx
+        await db
           .insert(productImage)
           .values(rows)
           .onConflictDoUpdate({
@@ -332,7 +330,6 @@ export function createProductService(db: Db) {
   async function insertOptions(
     productId: string,
     inputs: Array<OptionCreate & { rank?: number }>,
-    tx: Db,
     firstRank = 0,
   ): Promise<void> {
     const titles = new Set<string>();
@@ -348,7 +345,7 @@ export function createProductService(db: Db) {
       rank: o.rank ?? firstRank + i,
       metadata: o.metadata ?? null,
     }));
-    await tx.insert(productOption).values(options);
+    await db.insert(productOption).values(options);
     const values = inputs.flatMap((o, i) =>
       [...new Set(o.values)].map((value, rank) => ({
         id: generateId("optval"),
@@ -357,30 +354,30 @@ export function createProductService(db: Db) {
         rank,
       })),
     );
-    await tx.insert(productOptionValue).values(values);
+    await db.insert(productOptionValue).values(values);
   }
 
   /** Sets an option's value list: kept values stay, missing ones go (and leave their variants). */
-  async function setOptionValues(optionId: string, values: string[], tx: Db): Promise<void> {
+  async function setOptionValues(optionId: string, values: string[]): Promise<void> {
     const wanted = [...new Set(values)];
-    const current = await tx
+    const current = await db
       .select()
       .from(productOptionValue)
       .where(and(eq(productOptionValue.option_id, optionId), isNull(productOptionValue.deleted_at)));
     const gone = current.filter((v) => !wanted.includes(v.value)).map((v) => v.id);
     if (gone.length) {
-      await tx.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, gone));
-      await tx.update(productOptionValue).set({ deleted_at: new Date() }).where(inArray(productOptionValue.id, gone));
+      await db.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, gone));
+      await db.update(productOptionValue).set({ deleted_at: new Date() }).where(inArray(productOptionValue.id, gone));
     }
     // Values take the order given: kept ones are re-ranked, new ones inserted at their place.
     for (const value of current.filter((v) => wanted.includes(v.value))) {
       const rank = wanted.indexOf(value.value);
       if (value.rank !== rank)
-        await tx.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
+        await db.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
     }
     const fresh = wanted.filter((value) => !current.some((v) => v.value === value));
     if (fresh.length) {
-      await tx
+      await db
         .insert(productOptionValue)
         .values(
           fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })),
@@ -389,24 +386,24 @@ export function createProductService(db: Db) {
   }
 
   /** Soft-deletes options with their values and unlinks them from variants. */
-  async function removeOptions(optionIds: string[], tx: Db): Promise<void> {
+  async function removeOptions(optionIds: string[]): Promise<void> {
     if (optionIds.length === 0) return;
-    const values = tx
+    const values = db
       .select({ id: productOptionValue.id })
       .from(productOptionValue)
       .where(inArray(productOptionValue.option_id, optionIds));
-    await tx.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, values));
+    await db.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, values));
     const now = new Date();
-    await tx
+    await db
       .update(productOptionValue)
       .set({ deleted_at: now })
       .where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)));
-    await tx.update(productOption).set({ deleted_at: now }).where(inArray(productOption.id, optionIds));
+    await db.update(productOption).set({ deleted_at: now }).where(inArray(productOption.id, optionIds));
   }
 
   /** Upserts a product's option set: present kept/updated, missing removed (Medusa's replace semantics). */
-  async function replaceOptions(productId: string, inputs: OptionUpsert[], tx: Db): Promise<void> {
-    const current = (await loadOptions(tx, [productId])).get(productId) ?? [];
+  async function replaceOptions(productId: string, inputs: OptionUpsert[]): Promise<void> {
+    const current = (await loadOptions(db, [productId])).get(productId) ?? [];
     const keep = new Set<string>();
     const titles = new Set<string>();
     const creates: Array<OptionCreate & { rank: number }> = [];
@@ -422,22 +419,19 @@ export function createProductService(db: Db) {
       }
       keep.add(match.id);
       if (match.title !== input.title || match.rank !== rank || input.metadata !== undefined) {
-        await tx
+        await db
           .update(productOption)
           .set({ title: input.title, rank, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) })
           .where(eq(productOption.id, match.id));
       }
-      await setOptionValues(match.id, input.values, tx);
+      await setOptionValues(match.id, input.values);
     }
-    await removeOptions(
-      current.filter((o) => !keep.has(o.id)).map((o) => o.id),
-      tx,
-    );
-    await insertOptions(productId, creates, tx);
+    await removeOptions(current.filter((o) => !keep.has(o.id)).map((o) => o.id));
+    await insertOptions(productId, creates);
   }
 
-  async function nextRank(productId: string, tx: Db): Promise<number> {
-    const [row] = await tx
+  async function nextRank(productId: string): Promise<number> {
+    const [row] = await db
       .select({ max: max(productVariant.variant_rank) })
       .from(productVariant)
       .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
@@ -445,31 +439,27 @@ export function createProductService(db: Db) {
   }
 
   /** Soft-deletes variants and drops their option links. */
-  async function removeVariants(variantIds: string[], tx: Db): Promise<void> {
+  async function removeVariants(variantIds: string[]): Promise<void> {
     if (variantIds.length === 0) return;
-    await tx.delete(productVariantOption).where(inArray(productVariantOption.variant_id, variantIds));
-    await tx.update(productVariant).set({ deleted_at: new Date() }).where(inArray(productVariant.id, variantIds));
+    await db.delete(productVariantOption).where(inArray(productVariantOption.variant_id, variantIds));
+    await db.update(productVariant).set({ deleted_at: new Date() }).where(inArray(productVariant.id, variantIds));
   }
 
   /** Upserts a product's variant set: with `id` updated, without created, missing removed. */
-  async function replaceVariants(
-    productId: string,
-    inputs: VariantUpsert[],
-    tx: Db,
-  ): Promise<Omit<ProductWrite, "id">> {
-    const current = await tx
+  async function replaceVariants(productId: string, inputs: VariantUpsert[]): Promise<Omit<ProductWrite, "id">> {
+    const current = await db
       .select({ id: productVariant.id })
       .from(productVariant)
       .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
     const ids = new Set(current.map((v) => v.id));
-    const options = (await loadOptions(tx, [productId])).get(productId) ?? [];
+    const options = (await loadOptions(db, [productId])).get(productId) ?? [];
     const updated: VariantWrite[] = [];
     const creates: Array<VariantCreate | (VariantUpsert & { title: string })> = [];
     for (const input of inputs) {
       const { id, options: mapping, prices, ...fields } = input;
       if (id) {
         if (!ids.has(id)) throw errors.invalidData(`Variant with id: ${id} does not belong to product ${productId}`);
-        updated.push(await updateVariantRow(tx, id, fields, mapping, options, prices));
+        updated.push(await updateVariantRow(db, id, fields, mapping, options, prices));
       } else {
         if (!fields.title) throw errors.invalidData("A new variant requires a title");
         creates.push({ ...fields, title: fields.title, options: mapping, prices: prices ?? [] });
@@ -477,13 +467,13 @@ export function createProductService(db: Db) {
     }
     const keep = new Set(inputs.map((v) => v.id).filter(Boolean));
     const deleted = [...ids].filter((id) => !keep.has(id));
-    await removeVariants(deleted, tx);
-    const created = await insertVariants(tx, productId, creates, options, await nextRank(productId, tx));
+    await removeVariants(deleted);
+    const created = await insertVariants(db, productId, creates, options, await nextRank(productId));
     return { created, updated, deleted };
   }
 
-  async function liveProductRow(id: string, tx: Db) {
-    const [row] = await tx
+  async function liveProductRow(id: string) {
+    const [row] = await db
       .select()
       .from(product)
       .where(and(eq(product.id, id), liveProduct))
@@ -492,8 +482,8 @@ export function createProductService(db: Db) {
     return row;
   }
 
-  async function productOptions(productId: string, tx: Db): Promise<ProductOption[]> {
-    return (await loadOptions(tx, [productId])).get(productId) ?? [];
+  async function productOptions(productId: string): Promise<ProductOption[]> {
+    return (await loadOptions(db, [productId])).get(productId) ?? [];
   }
 
   const service = {
@@ -706,7 +696,7 @@ export function createProductService(db: Db) {
 
     /** Creates a product with options, variants, images and links; sales channel ids must be checked by the caller. */
     async create(input: ProductCreate): Promise<ProductWrite> {
-      await assertLinks(input, db);
+      await assertLinks(input);
       const {
         options,
         variants,
@@ -721,7 +711,7 @@ export function createProductService(db: Db) {
       // A concurrent create can take a generated handle between the check and the insert: the
       // insert runs in a savepoint and a generated handle is recomputed; an explicit one is 409.
       for (let attempt = 1; ; attempt++) {
-        const handle = await handleFor(explicit, input.title, db);
+        const handle = await handleFor(explicit, input.title);
         try {
           await transaction(db, (t) => t.insert(product).values({ ...fields, id, handle }));
           break;
@@ -730,9 +720,9 @@ export function createProductService(db: Db) {
           if (explicit || attempt >= 5) throw errors.conflict(`Product with handle: ${handle} already exists`);
         }
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
-      await insertOptions(id, options, db);
-      const created = await insertVariants(db, id, variants ?? [], await productOptions(id, db), 0);
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images });
+      await insertOptions(id, options);
+      const created = await insertVariants(db, id, variants ?? [], await productOptions(id), 0);
       if (sales_channels?.length)
         await service.setSalesChannels(
           id,
@@ -744,8 +734,8 @@ export function createProductService(db: Db) {
 
     /** Partial update; `options`/`variants` replace their sets (present kept/updated, missing removed). */
     async update(id: string, input: ProductUpdate): Promise<ProductWrite> {
-      const existing = await liveProductRow(id, db);
-      await assertLinks(input, db);
+      const existing = await liveProductRow(id);
+      await assertLinks(input);
       const {
         options,
         variants,
@@ -758,7 +748,7 @@ export function createProductService(db: Db) {
       } = input;
       const patch: Record<string, unknown> = { ...fields };
       if (handle !== undefined && handle !== existing.handle)
-        patch.handle = await handleFor(handle, existing.title, db, id);
+        patch.handle = await handleFor(handle, existing.title, id);
       if (Object.keys(patch).length) {
         try {
           await db.update(product).set(patch).where(eq(product.id, id));
@@ -770,14 +760,14 @@ export function createProductService(db: Db) {
       } else {
         await db.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images }, db);
+      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images });
       if (sales_channels)
         await service.setSalesChannels(
           id,
           sales_channels.map((s) => s.id),
         );
-      if (options) await replaceOptions(id, options, db);
-      const result = variants ? await replaceVariants(id, variants, db) : { created: [], updated: [], deleted: [] };
+      if (options) await replaceOptions(id, options);
+      const result = variants ? await replaceVariants(id, variants) : { created: [], updated: [], deleted: [] };
       await assertUniqueCombinations(db, id);
       return { id, ...result };
     },
@@ -798,15 +788,12 @@ export function createProductService(db: Db) {
         .from(productVariant)
         .where(and(inArray(productVariant.product_id, ids), isNull(productVariant.deleted_at)));
       const variantIds = variants.map((v) => v.id);
-      await removeVariants(variantIds, db);
+      await removeVariants(variantIds);
       const options = await db
         .select({ id: productOption.id })
         .from(productOption)
         .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
-      await removeOptions(
-        options.map((o) => o.id),
-        db,
-      );
+      await removeOptions(options.map((o) => o.id));
       await db.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
       return { variantIds };
     },
@@ -826,52 +813,45 @@ export function createProductService(db: Db) {
 
     /** Adds variants to a product. */
     async createVariants(productId: string, inputs: VariantCreate[]): Promise<VariantWrite[]> {
-      await liveProductRow(productId, db);
+      await liveProductRow(productId);
       const created = await insertVariants(
         db,
         productId,
         inputs,
-        await productOptions(productId, db),
-        await nextRank(productId, db),
+        await productOptions(productId),
+        await nextRank(productId),
       );
       await assertUniqueCombinations(db, productId);
       return created;
     },
 
     async updateVariant(productId: string, variantId: string, input: VariantUpdate): Promise<VariantWrite> {
-      await liveProductRow(productId, db);
+      await liveProductRow(productId);
       await service.retrieveVariant(productId, variantId);
       const { options: mapping, prices, ...fields } = input;
-      const written = await updateVariantRow(
-        db,
-        variantId,
-        fields,
-        mapping,
-        await productOptions(productId, db),
-        prices,
-      );
+      const written = await updateVariantRow(db, variantId, fields, mapping, await productOptions(productId), prices);
       await assertUniqueCombinations(db, productId);
       return written;
     },
 
     async deleteVariant(productId: string, variantId: string): Promise<void> {
-      await liveProductRow(productId, db);
+      await liveProductRow(productId);
       await service.retrieveVariant(productId, variantId);
-      await removeVariants([variantId], db);
+      await removeVariants([variantId]);
     },
 
     async createOption(productId: string, input: OptionCreate): Promise<ProductOption> {
-      await liveProductRow(productId, db);
-      const current = await productOptions(productId, db);
+      await liveProductRow(productId);
+      const current = await productOptions(productId);
       if (current.some((o) => o.title === input.title))
         throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
-      await insertOptions(productId, [input], db, Math.max(-1, ...current.map((o) => o.rank)) + 1);
-      return (await productOptions(productId, db)).find((o) => o.title === input.title)!;
+      await insertOptions(productId, [input], Math.max(-1, ...current.map((o) => o.rank)) + 1);
+      return (await productOptions(productId)).find((o) => o.title === input.title)!;
     },
 
     async updateOption(productId: string, optionId: string, input: OptionUpdate): Promise<ProductOption> {
-      await liveProductRow(productId, db);
-      const current = await productOptions(productId, db);
+      await liveProductRow(productId);
+      const current = await productOptions(productId);
       const option = current.find((o) => o.id === optionId);
       if (!option) throw errors.notFound(`Product option with id: ${optionId} was not found`);
       if (input.title && input.title !== option.title && current.some((o) => o.title === input.title)) {
@@ -882,17 +862,17 @@ export function createProductService(db: Db) {
         ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       };
       if (Object.keys(patch).length) await db.update(productOption).set(patch).where(eq(productOption.id, optionId));
-      if (input.values) await setOptionValues(optionId, input.values, db);
+      if (input.values) await setOptionValues(optionId, input.values);
       await assertUniqueCombinations(db, productId);
-      return (await productOptions(productId, db)).find((o) => o.id === optionId)!;
+      return (await productOptions(productId)).find((o) => o.id === optionId)!;
     },
 
     async deleteOption(productId: string, optionId: string): Promise<void> {
-      await liveProductRow(productId, db);
-      const current = await productOptions(productId, db);
+      await liveProductRow(productId);
+      const current = await productOptions(productId);
       if (!current.some((o) => o.id === optionId))
         throw errors.notFound(`Product option with id: ${optionId} was not found`);
-      await removeOptions([optionId], db);
+      await removeOptions([optionId]);
     },
 
     /** Replaces a product's sales channel links (ids are checked by the caller: another module's). */

@@ -27,6 +27,33 @@ export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {
  */
 export function createStockLocationService(db: Db) {
   const locations = liveRecords(db, stockLocation, "Stock location", { name: stockLocation.name });
+  /** Adds addresses and channel ids to a page of locations: one query per relation. */
+  async function hydrate(rows: StockLocationRow[]): Promise<StockLocation[]> {
+    if (rows.length === 0) return [];
+    const addressIds = rows.map((r) => r.address_id).filter((id): id is string => id !== null);
+    const [addresses, links] = await Promise.all([
+      addressIds.length
+        ? db.select().from(stockLocationAddress).where(inArray(stockLocationAddress.id, addressIds))
+        : Promise.resolve([]),
+      db
+        .select()
+        .from(salesChannelStockLocation)
+        .where(
+          inArray(
+            salesChannelStockLocation.stock_location_id,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(salesChannelStockLocation.created_at, salesChannelStockLocation.sales_channel_id),
+    ]);
+    const addressById = new Map(addresses.map(({ deleted_at: _d, created_at: _c, updated_at: _u, ...a }) => [a.id, a]));
+    return rows.map(({ deleted_at: _deleted, ...row }) => ({
+      ...row,
+      address: row.address_id ? (addressById.get(row.address_id) ?? null) : null,
+      sales_channel_ids: links.filter((l) => l.stock_location_id === row.id).map((l) => l.sales_channel_id),
+    }));
+  }
+
   const service = {
     async create(input: StockLocationCreate): Promise<StockLocation> {
       return transaction(db, async (t) => {
@@ -35,15 +62,15 @@ export function createStockLocationService(db: Db) {
           .insert(stockLocation)
           .values({ id: generateId("sloc"), name: input.name, address_id, metadata: input.metadata ?? null })
           .returning();
-        return (await hydrate(t, [row!]))[0]!;
+        return createStockLocationService(t).retrieve(row!.id);
       });
     },
 
-    retrieve: async (id: string): Promise<StockLocation> => (await hydrate(db, [await locations.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<StockLocation> => (await hydrate([await locations.retrieve(id)]))[0]!,
 
     async list(filters: StockLocationFilters, page: ListPaging): Promise<{ items: StockLocation[]; count: number }> {
       const { items, count } = await locations.list(conditions(filters), page);
-      return { items: await hydrate(db, items), count };
+      return { items: await hydrate(items), count };
     },
 
     async update(id: string, input: StockLocationUpdate): Promise<StockLocation> {
@@ -146,33 +173,6 @@ async function insertAddress(tx: Db, address: StockLocationAddressInput): Promis
     metadata: address.metadata ?? null,
   });
   return id;
-}
-
-/** Adds addresses and channel ids to a page of locations: one query per relation. */
-async function hydrate(tx: Db, rows: StockLocationRow[]): Promise<StockLocation[]> {
-  if (rows.length === 0) return [];
-  const addressIds = rows.map((r) => r.address_id).filter((id): id is string => id !== null);
-  const [addresses, links] = await Promise.all([
-    addressIds.length
-      ? tx.select().from(stockLocationAddress).where(inArray(stockLocationAddress.id, addressIds))
-      : Promise.resolve([]),
-    tx
-      .select()
-      .from(salesChannelStockLocation)
-      .where(
-        inArray(
-          salesChannelStockLocation.stock_location_id,
-          rows.map((r) => r.id),
-        ),
-      )
-      .orderBy(salesChannelStockLocation.created_at, salesChannelStockLocation.sales_channel_id),
-  ]);
-  const addressById = new Map(addresses.map(({ deleted_at: _d, created_at: _c, updated_at: _u, ...a }) => [a.id, a]));
-  return rows.map(({ deleted_at: _deleted, ...row }) => ({
-    ...row,
-    address: row.address_id ? (addressById.get(row.address_id) ?? null) : null,
-    sales_channel_ids: links.filter((l) => l.stock_location_id === row.id).map((l) => l.sales_channel_id),
-  }));
 }
 
 function conditions(filters: StockLocationFilters): SQL[] {

@@ -53,8 +53,9 @@ const liveCurrency = isNull(storeCurrency.deleted_at);
  * const current = await stores.getOrCreate({ name: "Kasse Store" });
  */
 export function createStoreService(db: Db) {
-  async function withCurrencies(rows: StoreRow[], tx: Db): Promise<Store[]> {
-    const currencies = await rowsByParent(tx, storeCurrency, "store_id", rows, {
+  /** The rows with their live currencies, one query for all. */
+  async function withCurrencies(rows: StoreRow[]): Promise<Store[]> {
+    const currencies = await rowsByParent(db, storeCurrency, "store_id", rows, {
       where: liveCurrency,
       order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)],
     });
@@ -66,11 +67,11 @@ export function createStoreService(db: Db) {
 
   const stores = liveRecords(db, store, "Store", { name: store.name });
   const service = {
-    retrieve: async (id: string): Promise<Store> => (await withCurrencies([await stores.retrieve(id)], db))[0]!,
+    retrieve: async (id: string): Promise<Store> => (await withCurrencies([await stores.retrieve(id)]))[0]!,
 
     async list(filters: StoreFilters, page: ListPaging): Promise<{ items: Store[]; count: number }> {
       const { items, count } = await stores.list(conditions(filters), page);
-      return { items: await withCurrencies(items, db), count };
+      return { items: await withCurrencies(items), count };
     },
 
     /** The store, created with `defaults` the first time it is asked for. */
@@ -80,7 +81,7 @@ export function createStoreService(db: Db) {
         .from(store)
         .where(and(eq(store.is_primary, true), live))
         .limit(1);
-      if (existing) return (await withCurrencies([existing], db))[0]!;
+      if (existing) return (await withCurrencies([existing]))[0]!;
       const init = typeof defaults === "function" ? await defaults() : defaults;
       return transaction(db, async (inner) => {
         const [row] = await inner
@@ -107,7 +108,7 @@ export function createStoreService(db: Db) {
             })),
           );
         }
-        return (await withCurrencies([row], inner))[0]!;
+        return createStoreService(inner).retrieve(row.id);
       });
     },
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Code, CurrencyCode, Title } from "@kasse/db";
 import { CurrencyUpdate, CurrencyView } from "@kasse/modules/currency";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ code: CurrencyCode() });
@@ -20,8 +20,7 @@ export default async function currencies(app: App): Promise<void> {
     many: "currencies",
     view: CurrencyView,
     params: Params,
-    list: { query: ListCurrencies, run: (filters, page) => service.list(filters, page) },
-    retrieve: (code) => service.retrieve(code),
+    ...standardReads(service, ListCurrencies),
     update: { body: CurrencyUpdate, run: (code, body) => service.update(code, body) },
   });
 }

@@ -9,6 +9,7 @@ import {
   AddressResponse,
 } from "@kasse/modules/customer";
 import type { App } from "../../app";
+import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import {
   Answer,
@@ -52,14 +53,6 @@ const DeletedAddress = Type.Object({
   ...DeleteResponse.properties,
   parent: Type.Object({ customer: CustomerResponse }),
 });
-const Many = {
-  200: Type.Object({
-    customers: Type.Array(CustomerResponse),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
 
 /**
  * Admin customers: list, create, retrieve, update, delete, and their addresses (docs/CONTRACT.md).
@@ -68,25 +61,34 @@ const Many = {
 export default async function customers(app: App): Promise<void> {
   const service = app.modules.customer;
 
-  app.get("/customers", { schema: { querystring: ListCustomers, response: Many } }, async (request) => {
-    const { limit, offset, order, fields, created_at, updated_at, ...filters } = request.query;
-    const range = {
-      created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
-      updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
-    };
-    const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
-    return { customers: project(items, parseFields(fields)), count, offset, limit };
+  crudRoutes(app, {
+    path: "/customers",
+    one: "customer",
+    many: "customers",
+    view: CustomerResponse,
+    list: {
+      query: ListCustomers,
+      run: ({ created_at, updated_at, ...filters }, page) =>
+        service.list(
+          {
+            ...filters,
+            created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
+            updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
+          },
+          page,
+        ),
+    },
+    create: {
+      body: CustomerCreate,
+      run: (body, request) =>
+        customerWrites.create(app.modules, body, { has_account: false, created_by: request.auth!.actor_id }),
+    },
+    update: { body: CustomerUpdate, run: (id, body) => customerWrites.update(app.modules, id, body) },
+    // Deleting a customer also ends its sign-in.
+    delete: (id) => app.infra.engine.execute(removeCustomerAccountWorkflow, { customer_id: id }),
   });
 
-  app.post("/customers", { schema: { body: CustomerCreate, response: One } }, async (request) => {
-    return {
-      customer: await customerWrites.create(app.modules, request.body, {
-        has_account: false,
-        created_by: request.auth!.actor_id,
-      }),
-    };
-  });
-
+  // One customer also carries its order summaries, which no other answer has.
   app.get(
     "/customers/:id",
     { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } },
@@ -103,15 +105,6 @@ export default async function customers(app: App): Promise<void> {
       };
     },
   );
-
-  app.post("/customers/:id", { schema: { params: Params, body: CustomerUpdate, response: One } }, async (request) => {
-    return { customer: await customerWrites.update(app.modules, request.params.id, request.body) };
-  });
-
-  app.delete("/customers/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
-    await app.infra.engine.execute(removeCustomerAccountWorkflow, { customer_id: request.params.id });
-    return { id: request.params.id, object: "customer", deleted: true as const };
-  });
 
   app.get(
     "/customers/:id/addresses",

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id } from "@kasse/db";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 import { NotificationView } from "@kasse/modules/notification";
 
@@ -22,7 +22,6 @@ export default async function notifications(app: App): Promise<void> {
     one: "notification",
     many: "notifications",
     view: NotificationView,
-    list: { query: ListNotifications, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, ListNotifications),
   });
 }

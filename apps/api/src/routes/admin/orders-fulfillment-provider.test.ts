@@ -24,6 +24,17 @@ const stock = async () => {
 /** The `ful_test` provider the engine of this process calls. */
 const fulTest = () => defaultFulfillmentProviders.get("ful_test") as ReturnType<typeof createTestFulfillmentProvider>;
 
+/** The newest create-fulfillment execution, with its steps. */
+async function lastFulfillmentExecution() {
+  const {
+    items: [last],
+  } = await t.app.infra.engine.list(
+    { workflow_id: ["create-fulfillment"] },
+    { limit: 1, offset: 0, order: "-created_at" },
+  );
+  return t.app.infra.engine.retrieve(last!.id);
+}
+
 /** An order shipped with a `ful_test` option whose data says how the provider behaves. */
 async function orderShippedWith(data: Record<string, unknown>) {
   const option = await t.app.modules.fulfillment.createOption({
@@ -82,13 +93,7 @@ describe("fulfillment providers", () => {
     expect(after).toMatchObject({ fulfillment_status: "not_fulfilled", fulfillments: [] });
     expect(after.items[0].detail.fulfilled_quantity).toBe(0);
     expect(await stock()).toEqual(before);
-    const [execution] = (
-      await t.app.infra.engine.list(
-        { workflow_id: ["create-fulfillment"] },
-        { limit: 1, offset: 0, order: "-created_at" },
-      )
-    ).items;
-    const detail = await t.app.infra.engine.retrieve(execution!.id);
+    const detail = await lastFulfillmentExecution();
     expect(detail.state).toBe("compensated");
     expect(detail.steps.find((s) => s.name === "create-provider-fulfillment")).toMatchObject({ state: "failed" });
   });
@@ -105,13 +110,7 @@ describe("fulfillment providers", () => {
     expect(res.statusCode).toBe(500);
     expect((await getOrder(order.id)).fulfillments).toEqual([]);
     expect(await stock()).toEqual(before);
-    const [execution] = (
-      await t.app.infra.engine.list(
-        { workflow_id: ["create-fulfillment"] },
-        { limit: 1, offset: 0, order: "-created_at" },
-      )
-    ).items;
-    const detail = await t.app.infra.engine.retrieve(execution!.id);
+    const detail = await lastFulfillmentExecution();
     expect(detail.state).toBe("compensated");
     const providerStep = detail.steps.find((s) => s.name === "create-provider-fulfillment");
     expect(providerStep).toMatchObject({ state: "compensated" });

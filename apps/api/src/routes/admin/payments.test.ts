@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, orderChangeActions } from "../../testing/orders";
+import { placeTestOrder, orderChangeActions, paymentMoves } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_pay" });
@@ -191,29 +191,12 @@ describe("refund", () => {
 });
 
 describe("the payment status steps of capture and refund", () => {
-  const cases = [
-    {
-      kind: "capture",
-      body: { amount: 1000 },
-      moved: { paid_total: 1000, refunded_total: 0 },
-      status: "partially_captured",
-      before: async () => undefined,
-    },
-    {
-      kind: "refund",
-      body: { amount: 400 },
-      moved: { paid_total: 3200, refunded_total: 400 },
-      status: "partially_refunded",
-      before: (id: string) => t.admin.post(`/admin/payments/${id}/capture`, {}),
-    },
-  ] as const;
-
   // The last one failing after the money moved is in apps/worker/test/payment-status-recovery.test.ts:
   // the worker's background compensation retry corrects the status.
   it("the first one fails: nothing moves, and the stored status is left for the next run to correct", async () => {
-    for (const c of cases) {
+    for (const c of paymentMoves) {
       const placed = await placeTestOrder(t.app);
-      await c.before(placed.payment_id);
+      await c.before(t.admin, placed.payment_id);
       const settled = await order(placed.order.id);
       // A status left stale (as by an interrupted run): the first step has something to write, and that write fails.
       await t.database.db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${placed.order.id}`);

@@ -107,6 +107,9 @@ export default async function products(app: App): Promise<void> {
   const one = async (id: string, fields?: string) => ({
     product: project(await adminProduct(app, id, parseFields(fields)), parseFields(fields)),
   });
+  /** The options of product `id` (404 when it is unknown). */
+  const optionsOf = async (id: string) =>
+    (await app.modules.product.retrieve(id, { relations: ["options"], filters: { id: [id] } })).options ?? [];
 
   app.get(
     "/products",
@@ -291,11 +294,7 @@ export default async function products(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const product = await app.modules.product.retrieve(request.params.id, {
-        relations: ["options"],
-        filters: { id: [request.params.id] },
-      });
-      const options = product.options ?? [];
+      const options = await optionsOf(request.params.id);
       return listResponse("product_options", project(options, parseFields(request.query.fields)), options.length, {
         limit: options.length,
         offset: 0,
@@ -322,11 +321,7 @@ export default async function products(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const product = await app.modules.product.retrieve(request.params.id, {
-        relations: ["options"],
-        filters: { id: [request.params.id] },
-      });
-      const option = product.options?.find((o) => o.id === request.params.option_id);
+      const option = (await optionsOf(request.params.id)).find((o) => o.id === request.params.option_id);
       if (!option) throw errors.notFound(`Product option with id: ${request.params.option_id} was not found`);
       return { product_option: project(option, parseFields(request.query.fields)) };
     },

@@ -25,7 +25,7 @@ import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { Modules } from "@kasse/modules";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListQuery, ListQueryOf } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() });
@@ -123,8 +123,7 @@ export default async function promotions(app: App): Promise<void> {
     one: "promotion",
     many: "promotions",
     view: PromotionResponse,
-    list: { query: ListPromotions, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, ListPromotions),
     create: { body: PromotionCreate, run: (body) => service.create(body) },
     update: { body: PromotionUpdate, config: updateContext, run: (id, body) => service.update(id, body) },
     delete: (id) => service.delete(id),

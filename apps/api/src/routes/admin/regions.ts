@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import { createRegionWorkflow, updateRegionWorkflow } from "@kasse/flows";
-import { RegionCreate, RegionUpdate, RegionView } from "@kasse/modules/region";
+import { RegionCreate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf, WholeListQuery } from "../../http/schemas";
@@ -27,20 +27,19 @@ const RegionUpdateBody = Type.Partial(RegionCreateBody, { additionalProperties: 
  */
 export default async function regions(app: App): Promise<void> {
   const service = app.modules.region;
-  const operations = standardCrud(service, { query: ListRegions, create: RegionCreate, update: RegionUpdate });
   crudRoutes(app, {
     path: "/regions",
     one: "region",
     many: "regions",
     view: RegionView,
-    ...operations,
-    create: {
-      body: RegionCreateBody,
-      run: async (body) => service.retrieve(await app.infra.engine.execute(createRegionWorkflow, body)),
-    },
-    update: {
-      body: RegionUpdateBody,
-      run: async (id, update) => service.retrieve(await app.infra.engine.execute(updateRegionWorkflow, { id, update })),
-    },
+    ...standardCrud(
+      {
+        ...service,
+        create: async (body) => service.retrieve(await app.infra.engine.execute(createRegionWorkflow, body)),
+        update: async (id, update) =>
+          service.retrieve(await app.infra.engine.execute(updateRegionWorkflow, { id, update })),
+      },
+      { query: ListRegions, create: RegionCreateBody, update: RegionUpdateBody },
+    ),
   });
 }

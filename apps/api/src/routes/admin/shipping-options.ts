@@ -7,10 +7,10 @@ import {
   type ShippingOption,
 } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
-import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
-import { Answer, ArrayQuery, Deleted, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { crudRoutes } from "../../http/crud-routes";
+import { wants, type FieldSelection } from "../../http/fields";
+import { ArrayQuery, ListQuery } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 /** An option with, when asked for, its service zone and where it ships from in Medusa's terms (see `withLocation`). */
 const AdminShippingOptionView = Extend(ShippingOptionView, {
   service_zone: Type.Optional(
@@ -110,60 +110,31 @@ export default async function shippingOptions(app: App): Promise<void> {
     });
   };
 
-  app.get(
-    "/shipping-options",
-    { schema: { querystring: ListOptions, response: ListAnswer("shipping_options", AdminShippingOptionView) } },
-    async (request) => {
-      const { limit, offset, order, fields, ...filters } = request.query;
-      const { items, count } = await fulfillment.listOptions(filters, { limit, offset, order });
-      const selection = parseFields(fields);
-      return listResponse("shipping_options", project(await withLocation(items, selection), selection), count, {
-        limit,
-        offset,
-      });
-    },
-  );
-
-  app.post(
-    "/shipping-options",
-    { schema: { body: ShippingOptionCreate, response: Answer("shipping_option", ShippingOptionView) } },
-    async (request) => {
-      await requireRegions(request.body);
-      return { shipping_option: await fulfillment.createOption(request.body) };
-    },
-  );
-
-  app.get(
-    "/shipping-options/:id",
-    {
-      schema: {
-        params: Params,
-        querystring: RetrieveQuery,
-        response: Answer("shipping_option", AdminShippingOptionView),
+  crudRoutes(app, {
+    path: "/shipping-options",
+    one: "shipping_option",
+    many: "shipping_options",
+    view: AdminShippingOptionView,
+    // Writes answer the option as stored; reads add where it ships from when `fields` asks.
+    present: async (options: ShippingOption[], selection) => (selection ? withLocation(options, selection) : options),
+    list: { query: ListOptions, run: (filters, page) => fulfillment.listOptions(filters, page) },
+    retrieve: (id) => fulfillment.retrieveOption(id),
+    create: {
+      body: ShippingOptionCreate,
+      view: ShippingOptionView,
+      run: async (body) => {
+        await requireRegions(body);
+        return fulfillment.createOption(body);
       },
     },
-    async (request) => {
-      const selection = parseFields(request.query.fields);
-      return {
-        shipping_option: project(
-          (await withLocation([await fulfillment.retrieveOption(request.params.id)], selection))[0],
-          selection,
-        ),
-      };
+    update: {
+      body: ShippingOptionUpdate,
+      view: ShippingOptionView,
+      run: async (id, body) => {
+        await requireRegions(body);
+        return fulfillment.updateOption(id, body);
+      },
     },
-  );
-
-  app.post(
-    "/shipping-options/:id",
-    { schema: { params: Params, body: ShippingOptionUpdate, response: Answer("shipping_option", ShippingOptionView) } },
-    async (request) => {
-      await requireRegions(request.body);
-      return { shipping_option: await fulfillment.updateOption(request.params.id, request.body) };
-    },
-  );
-
-  app.delete("/shipping-options/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
-    await fulfillment.deleteOption(request.params.id);
-    return { id: request.params.id, object: "shipping_option", deleted: true as const };
+    delete: (id) => fulfillment.deleteOption(id),
   });
 }

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/db";
 import { SYSTEM_TAX_PROVIDER, TaxRegionCreate, TaxRegionView } from "@kasse/modules/tax";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { providerPage } from "../../http/provider-list";
 import { ListAnswer, ListQueryOf } from "../../http/schemas";
 
@@ -21,8 +21,7 @@ export default async function taxRegions(app: App): Promise<void> {
     one: "tax_region",
     many: "tax_regions",
     view: TaxRegionView,
-    list: { query: ListTaxRegions, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, ListTaxRegions),
     // The creating admin is recorded on the region and its default rate.
     create: { body: TaxRegionCreate, run: (body, request) => service.create(body, request.auth?.actor_id ?? null) },
     delete: (id) => service.delete(id),

@@ -10,7 +10,7 @@ import {
 } from "@kasse/modules/event";
 import type { App } from "../../app";
 import { emptyBody } from "../../http/empty-body";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 
@@ -38,8 +38,7 @@ export default async function webhooks(app: App): Promise<void> {
     one: "webhook",
     many: "webhooks",
     view: WebhookView,
-    list: { query: ListWebhooks, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, ListWebhooks),
     create: { body: WebhookCreate, view: WebhookWithSecretView, run: (body) => service.create(body) },
     update: {
       body: WebhookUpdate,

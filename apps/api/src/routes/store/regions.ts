@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_LIMIT } from "@kasse/db";
 import type { App } from "../../app";
-import { crudRoutes } from "../../http/crud-routes";
+import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListRegions } from "../admin/regions";
 import { RegionView } from "@kasse/modules/region";
 
@@ -22,7 +22,6 @@ export default async function regions(app: App): Promise<void> {
     one: "region",
     many: "regions",
     view: RegionView,
-    list: { query: StoreListRegions, run: (filters, page) => service.list(filters, page) },
-    retrieve: (id) => service.retrieve(id),
+    ...standardReads(service, StoreListRegions),
   });
 }

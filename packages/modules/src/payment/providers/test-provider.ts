@@ -39,6 +39,14 @@ export function createTestProvider(): PaymentProvider {
     seen.set(key, result);
     return result;
   };
+  /** A capture or refund, failing or declined as its `<op>_behavior` says. */
+  const moveMoney = (call: ProviderCall, op: "capture" | "refund") =>
+    once(call, op, async () => {
+      const b = behavior(call, `${op}_behavior`);
+      if (b === "error") throw providerFailure(op);
+      if (b === "decline") throw errors.invalidData(`pp_test declined the ${op}`);
+      return { data: { ...call.data } };
+    });
   return {
     id: "pp_test",
     initiate: async (call) => ({
@@ -65,20 +73,8 @@ export function createTestProvider(): PaymentProvider {
         if (b === "requires_more") return { status: "requires_more" as const, data: { ...call.data } };
         return { status: "authorized" as const, data: { ...call.data, authorized: true } };
       }),
-    capture: (call) =>
-      once(call, "capture", async () => {
-        const b = behavior(call, "capture_behavior");
-        if (b === "error") throw providerFailure("capture");
-        if (b === "decline") throw errors.invalidData("pp_test declined the capture");
-        return { data: { ...call.data } };
-      }),
-    refund: (call) =>
-      once(call, "refund", async () => {
-        const b = behavior(call, "refund_behavior");
-        if (b === "error") throw providerFailure("refund");
-        if (b === "decline") throw errors.invalidData("pp_test declined the refund");
-        return { data: { ...call.data } };
-      }),
+    capture: (call) => moveMoney(call, "capture"),
+    refund: (call) => moveMoney(call, "refund"),
     cancel: async (call) => ({ data: { ...call.data, canceled: true } }),
     getStatus: async (call) => (behavior(call, "behavior") === "authorize" ? "authorized" : "pending"),
   };
