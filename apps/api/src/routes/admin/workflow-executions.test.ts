@@ -129,14 +129,17 @@ describe("admin workflow executions", () => {
   });
 
   it("re-queues a failed compensation; the worker then finishes it", async () => {
+    healed = true;
+    // Retried before a worker consumes: the engine's own compensation retry (due a second after the
+    // failure) is queued too, and a worker that took it first would hold or finish the execution,
+    // and the admin retry would rightly be refused with 409.
+    const res = await t.admin.post(`/admin/workflow-executions/${stuckId}/retry`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().workflow_execution).toMatchObject({ id: stuckId, dead_lettered_at: null });
     const consumer = await t.app.infra.scheduler.consume({
       resume: async (id) => void (await t.app.infra.engine.resume(id).catch(() => {})),
       maintenance: [],
     });
-    healed = true;
-    const res = await t.admin.post(`/admin/workflow-executions/${stuckId}/retry`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json().workflow_execution).toMatchObject({ id: stuckId, dead_lettered_at: null });
     const deadline = Date.now() + 10_000;
     while (
       (await t.admin.get(`/admin/workflow-executions/${stuckId}`)).json().workflow_execution.state !== "compensated"
