@@ -98,8 +98,8 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   const selfRegistering = new Set(options.selfRegisteringActors ?? ["customer"]);
   const registry = new Map<string, AuthProvider>();
 
-  const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>, tx: Db): Promise<AuthIdentity[]> => {
-    const providers = await rowsByParent(tx, providerIdentity, "auth_identity_id", rows, {
+  const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>): Promise<AuthIdentity[]> => {
+    const providers = await rowsByParent(db, providerIdentity, "auth_identity_id", rows, {
       order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
     });
     return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id)! }));
@@ -137,7 +137,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
         .select()
         .from(authIdentity)
         .where(and(eq(authIdentity.id, id), liveIdentity));
-      const [identity] = await withProviders(rows, db);
+      const [identity] = await withProviders(rows);
       if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
       return identity;
     },
@@ -148,10 +148,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
         .from(providerIdentity)
         .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
         .where(and(eq(providerIdentity.provider, providerId), eq(providerIdentity.entity_id, entityId), liveIdentity));
-      const [identity] = await withProviders(
-        rows.map((r) => r.identity),
-        db,
-      );
+      const [identity] = await withProviders(rows.map((r) => r.identity));
       return identity ?? null;
     },
 

@@ -68,6 +68,7 @@ const liveOption = isNull(shippingOption.deleted_at);
 export function createFulfillmentService(db: Db) {
   const profiles = liveRecords(db, shippingProfile, "Shipping profile", { name: shippingProfile.name });
   const optionRecords = liveRecords(db, shippingOption, "Shipping option", { name: shippingOption.name });
+  const optionRows = shippingOptionRows(db);
   const sets = liveRecords(db, fulfillmentSet, "Fulfillment set");
   const zoneRecords = liveRecords(db, serviceZone, "Service zone");
   const service = {
@@ -127,13 +128,14 @@ export function createFulfillmentService(db: Db) {
     /** Creates an option with its prices, all or nothing. */
     async createOption(input: ShippingOptionCreate): Promise<ShippingOption> {
       return transaction(db, async (tx) => {
+        const writes = shippingOptionRows(tx);
         const profileId =
           input.shipping_profile_id ?? (await createFulfillmentService(tx).getOrCreateDefaultProfile()).id;
-        if (input.shipping_profile_id) await existingProfile(tx, profileId);
+        if (input.shipping_profile_id) await writes.existingProfile(profileId);
         const stockLocationId = await locationOfZone(tx, input);
         // An option always has a type: the one named, else the default type.
         const typeRow = input.type_id
-          ? await existingType(tx, input.type_id)
+          ? await writes.existingType(input.type_id)
           : await typeOfCode(tx, input.type ?? DEFAULT_OPTION_TYPE);
         const id = generateId("so");
         await tx.insert(shippingOption).values({
@@ -151,7 +153,7 @@ export function createFulfillmentService(db: Db) {
           shipping_option_type_id: typeRow.id,
           metadata: input.metadata ?? null,
         });
-        await insertPrices(tx, id, input.prices);
+        await writes.insertPrices(id, input.prices);
         return createFulfillmentService(tx).retrieveOption(id);
       });
     },
@@ -159,10 +161,11 @@ export function createFulfillmentService(db: Db) {
     /** Updates an option; `prices` replaces its prices. All or nothing. */
     async updateOption(id: string, input: ShippingOptionUpdate): Promise<ShippingOption> {
       return transaction(db, async (tx) => {
+        const writes = shippingOptionRows(tx);
         await createFulfillmentService(tx).retrieveOption(id);
         const { prices, type_id, type, ...fields } = input;
-        if (fields.shipping_profile_id) await existingProfile(tx, fields.shipping_profile_id);
-        const typeRow = type_id ? await existingType(tx, type_id) : type ? await typeOfCode(tx, type) : null;
+        if (fields.shipping_profile_id) await writes.existingProfile(fields.shipping_profile_id);
+        const typeRow = type_id ? await writes.existingType(type_id) : type ? await typeOfCode(tx, type) : null;
         const typed = typeRow ? { type: optionTypeOf(typeRow), shipping_option_type_id: typeRow.id } : {};
         if (fields.service_zone_id !== undefined || fields.stock_location_id !== undefined)
           fields.stock_location_id = await locationOfZone(tx, fields);
@@ -171,14 +174,14 @@ export function createFulfillmentService(db: Db) {
           await tx.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
         if (prices) {
           await tx.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, id));
-          await insertPrices(tx, id, prices);
+          await writes.insertPrices(id, prices);
         }
         return createFulfillmentService(tx).retrieveOption(id);
       });
     },
 
     retrieveOption: async (id: string): Promise<ShippingOption> =>
-      (await attachPrices(db, [await optionRecords.retrieve(id)]))[0]!,
+      (await optionRows.attachPrices([await optionRecords.retrieve(id)]))[0]!,
 
     async listOptions(
       filters: ShippingOptionFilters,
@@ -193,7 +196,7 @@ export function createFulfillmentService(db: Db) {
       });
       conditions.push(...textSearch(filters.q, [shippingOption.name]));
       const { items, count } = await optionRecords.list(conditions, page);
-      return { items: await attachPrices(db, items), count };
+      return { items: await optionRows.attachPrices(items), count };
     },
 
     deleteOption: (id: string): Promise<void> => optionRecords.softDelete(id),
@@ -241,7 +244,9 @@ export function createFulfillmentService(db: Db) {
         .orderBy(asc(fulfillmentSet.created_at), asc(fulfillmentSet.id));
       const tree = await zonesOfSets(db, rows, include.geo_zones ?? false);
       const zones = tree.flatMap((set) => set.service_zones);
-      const options = include.shipping_options ? await optionsOfZones(db, zones, include.shipping_profile) : undefined;
+      const options = include.shipping_options
+        ? await optionRows.optionsOfZones(zones, include.shipping_profile)
+        : undefined;
       for (const set of tree) {
         const shaped = {
           ...set,
@@ -399,8 +404,7 @@ export function createFulfillmentService(db: Db) {
             zoneIds.map((id) => ({ id })),
           )
         : new Map<string, never[]>();
-      const options = await attachPrices(
-        db,
+      const options = await optionRows.attachPrices(
         visible.filter(
           (row) =>
             !row.service_zone_id ||
@@ -419,17 +423,6 @@ export function createFulfillmentService(db: Db) {
 }
 
 export type FulfillmentService = ReturnType<typeof createFulfillmentService>;
-
-async function existingType(tx: Db, id: string) {
-  const type = await liveRecords(tx, shippingOptionType, "Shipping option type").find(id);
-  if (!type) throw errors.invalidData(`Shipping option type with id: ${id} was not found`);
-  return type;
-}
-
-async function existingProfile(tx: Db, id: string): Promise<void> {
-  if (!(await liveRecords(tx, shippingProfile, "Shipping profile").find(id)))
-    throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
-}
 
 /** A service zone as the stock location tree shows it: geo zones and shipping options when asked. */
 type ZoneTree = Omit<ServiceZone, "geo_zones"> & {
@@ -516,57 +509,79 @@ async function deleteZoneRecords(
   return { set_ids: setIds, zone_ids: zoneIds, geo_zone_ids: geoIds, option_ids: optionIds };
 }
 
-/** The live shipping options of the zones with their prices and, when asked, their profile; by zone id. */
-async function optionsOfZones(tx: Db, zones: Array<{ id: string }>, withProfile = false) {
-  const byZone = await rowsByParent(tx, shippingOption, "service_zone_id", zones, {
-    where: liveOption,
-    order: [asc(shippingOption.created_at), asc(shippingOption.id)],
-  });
-  const rows = [...byZone.values()].flat();
-  const priced = new Map((await attachPrices(tx, rows)).map((o) => [o.id, o]));
-  const profileIds = [...new Set(rows.map((r) => r.shipping_profile_id))];
-  const profiles =
-    withProfile && profileIds.length
-      ? new Map(
-          (await tx.select().from(shippingProfile).where(inList(shippingProfile.id, profileIds))).map((p) => [p.id, p]),
-        )
-      : undefined;
-  return new Map(
-    [...byZone].map(([zoneId, options]) => [
-      zoneId,
-      options.map((o) => ({
-        ...priced.get(o.id)!,
-        ...(profiles ? { shipping_profile: profiles.get(o.shipping_profile_id) ?? null } : {}),
-      })),
-    ]),
-  );
-}
+/**
+ * The checks and price rows of shipping option writes, and the priced reads, over one handle: the
+ * service's own, or the transaction of the write that uses them.
+ */
+function shippingOptionRows(db: Db) {
+  async function existingType(id: string) {
+    const type = await liveRecords(db, shippingOptionType, "Shipping option type").find(id);
+    if (!type) throw errors.invalidData(`Shipping option type with id: ${id} was not found`);
+    return type;
+  }
 
-async function insertPrices(tx: Db, optionId: string, prices: ShippingOptionPriceInput[]): Promise<void> {
-  const seen = new Set<string>();
-  const rows = prices.map((price, rank) => {
-    const currency = "currency_code" in price ? price.currency_code.toLowerCase() : null;
-    const region = "region_id" in price ? price.region_id : null;
-    const key = currency ? `c:${currency}` : `r:${region}`;
-    if (seen.has(key)) throw errors.invalidData(`Shipping option has two prices for ${currency ?? region}`);
-    seen.add(key);
-    return {
-      id: generateId("sopr"),
-      shipping_option_id: optionId,
-      currency_code: currency,
-      region_id: region,
-      amount: price.amount,
-      rank,
-    };
-  });
-  await tx.insert(shippingOptionPrice).values(rows);
-}
+  async function existingProfile(id: string): Promise<void> {
+    if (!(await liveRecords(db, shippingProfile, "Shipping profile").find(id)))
+      throw errors.invalidData(`Shipping profile with id: ${id} was not found`);
+  }
 
-async function attachPrices(tx: Db, rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
-  const prices = await rowsByParent(tx, shippingOptionPrice, "shipping_option_id", rows, {
-    order: [asc(shippingOptionPrice.rank)],
-  });
-  return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
+  /** The live shipping options of the zones with their prices and, when asked, their profile; by zone id. */
+  async function optionsOfZones(zones: Array<{ id: string }>, withProfile = false) {
+    const byZone = await rowsByParent(db, shippingOption, "service_zone_id", zones, {
+      where: liveOption,
+      order: [asc(shippingOption.created_at), asc(shippingOption.id)],
+    });
+    const rows = [...byZone.values()].flat();
+    const priced = new Map((await attachPrices(rows)).map((o) => [o.id, o]));
+    const profileIds = [...new Set(rows.map((r) => r.shipping_profile_id))];
+    const profiles =
+      withProfile && profileIds.length
+        ? new Map(
+            (await db.select().from(shippingProfile).where(inList(shippingProfile.id, profileIds))).map((p) => [
+              p.id,
+              p,
+            ]),
+          )
+        : undefined;
+    return new Map(
+      [...byZone].map(([zoneId, options]) => [
+        zoneId,
+        options.map((o) => ({
+          ...priced.get(o.id)!,
+          ...(profiles ? { shipping_profile: profiles.get(o.shipping_profile_id) ?? null } : {}),
+        })),
+      ]),
+    );
+  }
+
+  async function insertPrices(optionId: string, prices: ShippingOptionPriceInput[]): Promise<void> {
+    const seen = new Set<string>();
+    const rows = prices.map((price, rank) => {
+      const currency = "currency_code" in price ? price.currency_code.toLowerCase() : null;
+      const region = "region_id" in price ? price.region_id : null;
+      const key = currency ? `c:${currency}` : `r:${region}`;
+      if (seen.has(key)) throw errors.invalidData(`Shipping option has two prices for ${currency ?? region}`);
+      seen.add(key);
+      return {
+        id: generateId("sopr"),
+        shipping_option_id: optionId,
+        currency_code: currency,
+        region_id: region,
+        amount: price.amount,
+        rank,
+      };
+    });
+    await db.insert(shippingOptionPrice).values(rows);
+  }
+
+  async function attachPrices(rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
+    const prices = await rowsByParent(db, shippingOptionPrice, "shipping_option_id", rows, {
+      order: [asc(shippingOptionPrice.rank)],
+    });
+    return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
+  }
+
+  return { existingType, existingProfile, insertPrices, attachPrices, optionsOfZones };
 }
 
 /** Medusa's store rules: `enabled_in_store` false hides an option, `is_return` true marks a return option. */

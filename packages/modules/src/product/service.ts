@@ -697,16 +697,7 @@ export function createProductService(db: Db) {
     /** Creates a product with options, variants, images and links; sales channel ids must be checked by the caller. */
     async create(input: ProductCreate): Promise<ProductWrite> {
       await assertLinks(input);
-      const {
-        options,
-        variants,
-        images,
-        tags: tagRefs,
-        categories: categoryRefs,
-        sales_channels,
-        handle: explicit,
-        ...fields
-      } = input;
+      const { fields, handle: explicit, links, options, variants, sales_channels } = splitProductInput(input);
       const id = generateId("prod");
       // A concurrent create can take a generated handle between the check and the insert: the
       // insert runs in a savepoint and a generated handle is recomputed; an explicit one is 409.
@@ -720,7 +711,7 @@ export function createProductService(db: Db) {
           if (explicit || attempt >= 5) throw errors.conflict(`Product with handle: ${handle} already exists`);
         }
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images });
+      await replaceLinks(id, links);
       await insertOptions(id, options);
       const created = await insertVariants(db, id, variants ?? [], await productOptions(id), 0);
       if (sales_channels?.length)
@@ -736,16 +727,7 @@ export function createProductService(db: Db) {
     async update(id: string, input: ProductUpdate): Promise<ProductWrite> {
       const existing = await liveProductRow(id);
       await assertLinks(input);
-      const {
-        options,
-        variants,
-        images,
-        tags: tagRefs,
-        categories: categoryRefs,
-        sales_channels,
-        handle,
-        ...fields
-      } = input;
+      const { fields, handle, links, options, variants, sales_channels } = splitProductInput(input);
       const patch: Record<string, unknown> = { ...fields };
       if (handle !== undefined && handle !== existing.handle)
         patch.handle = await handleFor(handle, existing.title, id);
@@ -760,7 +742,7 @@ export function createProductService(db: Db) {
       } else {
         await db.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
       }
-      await replaceLinks(id, { tags: tagRefs, categories: categoryRefs, images });
+      await replaceLinks(id, links);
       if (sales_channels)
         await service.setSalesChannels(
           id,
@@ -929,3 +911,21 @@ async function linkChannelProducts(
       .onConflictDoNothing();
   }
 }
+
+/**
+ * Splits a product write into the columns of the product row and the sets written beside it, so
+ * that create and update agree on which fields belong to the row.
+ */
+function splitProductInput<T extends ProductCreate | ProductUpdate>(input: T): SplitInput<T> {
+  const { options, variants, images, tags, categories, sales_channels, handle, ...fields } = input;
+  return { fields, handle, links: { tags, categories, images }, options, variants, sales_channels };
+}
+
+type SetKeys = "options" | "variants" | "images" | "tags" | "categories" | "sales_channels" | "handle";
+type SplitInput<T extends ProductCreate | ProductUpdate> = Pick<
+  T,
+  "handle" | "options" | "variants" | "sales_channels"
+> & {
+  fields: Omit<T, SetKeys>;
+  links: Pick<T, "tags" | "categories" | "images">;
+};

@@ -61,6 +61,7 @@ export function createTaxService(db: Db) {
     province_code: taxRegion.province_code,
   });
   const rates = liveRecords(db, taxRate, "Tax rate", { code: taxRate.code, name: taxRate.name, rate: taxRate.rate });
+  const rows = taxRows(db);
   const service = {
     /** A province region links to its country's region (given or found); one live region per place. */
     async create(input: TaxRegionCreate, createdBy: string | null = null): Promise<TaxRegion> {
@@ -123,15 +124,15 @@ export function createTaxService(db: Db) {
       return service.retrieve(id);
     },
 
-    retrieve: async (id: string): Promise<TaxRegion> => (await withRates(db, [await regions.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<TaxRegion> => (await rows.withRates([await regions.retrieve(id)]))[0]!,
 
     async list(filters: TaxRegionFilters, page: ListPaging): Promise<{ items: TaxRegion[]; count: number }> {
       const { items, count } = await regions.list(conditions(filters), page);
-      return { items: await withRates(db, items), count };
+      return { items: await rows.withRates(items), count };
     },
 
     /** A tax rate with its rules, by id (`not_found` when missing or deleted). */
-    retrieveRate: async (id: string): Promise<RateWithRules> => (await withRules(db, [await rates.retrieve(id)]))[0]!,
+    retrieveRate: async (id: string): Promise<RateWithRules> => (await rows.withRules([await rates.retrieve(id)]))[0]!,
 
     /** Tax rates across regions with their rules, filtered by region, code, default flag or a search in code and name. */
     async listRates(
@@ -142,7 +143,7 @@ export function createTaxService(db: Db) {
       if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
       conditions.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
       const { items, count } = await rates.list(conditions, page);
-      return { items: await withRules(db, items), count };
+      return { items: await rows.withRules(items), count };
     },
 
     /**
@@ -170,7 +171,7 @@ export function createTaxService(db: Db) {
             metadata: input.metadata ?? null,
           })
           .catch(defaultTaken(region.id));
-        await insertRules(tx, id, input.rules ?? [], createdBy);
+        await taxRows(tx).insertRules(id, input.rules ?? [], createdBy);
       });
       return service.retrieveRate(id);
     },
@@ -191,7 +192,7 @@ export function createTaxService(db: Db) {
             .update(taxRateRule)
             .set({ deleted_at: new Date() })
             .where(and(eq(taxRateRule.tax_rate_id, id), liveRule));
-          await insertRules(tx, id, rules, createdBy);
+          await taxRows(tx).insertRules(id, rules, createdBy);
         }
         return inner.retrieveRate(id);
       });
@@ -215,7 +216,7 @@ export function createTaxService(db: Db) {
       const rate = await rates.retrieve(id);
       if (rate.is_default)
         throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
-      await insertRules(db, id, [rule], createdBy);
+      await rows.insertRules(id, [rule], createdBy);
       return service.retrieveRate(id);
     },
 
@@ -325,34 +326,6 @@ function defaultTaken(regionId: string) {
   };
 }
 
-/** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
-async function insertRules(tx: Db, rateId: string, rules: TaxRateRuleInput[], createdBy: string | null) {
-  if (rules.length === 0) return;
-  try {
-    await tx.insert(taxRateRule).values(
-      rules.map((rule) => ({
-        id: generateId("txrule"),
-        tax_rate_id: rateId,
-        reference: rule.reference,
-        reference_id: rule.reference_id,
-        created_by: createdBy,
-      })),
-    );
-  } catch (error) {
-    if (isUniqueViolation(error)) throw errors.conflict(`Tax rate ${rateId} already has one of these rules`);
-    throw error;
-  }
-}
-
-/** The live rules of a page of rates: one query. */
-async function withRules(tx: Db, rows: TaxRateRow[]): Promise<RateWithRules[]> {
-  const rules = await rowsByParent(tx, taxRateRule, "tax_rate_id", rows, {
-    where: liveRule,
-    order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
-  });
-  return rows.map(({ deleted_at: _d, ...row }) => ({ ...row, rules: rules.get(row.id)! }));
-}
-
 function conditions(filters: TaxRegionFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inArray(taxRegion.id, filters.id));
@@ -379,43 +352,79 @@ function conditions(filters: TaxRegionFilters): SQL[] {
 type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
 
 /**
- * A page of regions as Medusa answers them: each with its live rates (default first), its live
- * province regions (`children`, with their rates) and its `parent` (null for a country). Three
- * queries for the page: the children, the parents, then every one's rates.
+ * The rule writes and relation reads of rates and regions over one handle: the service's own, or
+ * the transaction of the write that uses them.
  */
-async function withRates(tx: Db, rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-  const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
-  const [children, parents] = await Promise.all([
-    rowsByParent(tx, taxRegion, "parent_id", rows, {
-      where: liveRegion,
-      order: [asc(taxRegion.province_code), asc(taxRegion.id)],
-    }),
-    parentIds.length
-      ? tx
-          .select()
-          .from(taxRegion)
-          .where(and(inList(taxRegion.id, parentIds), liveRegion))
-      : Promise.resolve([] as TaxRegionRow[]),
-  ]);
-  const all = [...rows, ...[...children.values()].flat(), ...parents];
-  const rates = await rowsByParent(tx, taxRate, "tax_region_id", all, {
-    where: liveRate,
-    order: [asc(taxRate.created_at), asc(taxRate.id)],
-  });
-  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
-    ...row,
-    provider_id: SYSTEM_TAX_PROVIDER,
-    tax_rates: [...rates.get(row.id)!]
-      .sort((a, b) => Number(b.is_default) - Number(a.is_default))
-      .map(({ deleted_at: _rd, ...rate }) => rate),
-  });
-  const parentById = new Map(parents.map((p) => [p.id, p]));
-  return rows.map((row) => {
-    const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
-    return {
-      ...shown(row),
-      parent: parent ? shown(parent) : null,
-      children: children.get(row.id)!.map(shown),
-    };
-  });
+function taxRows(db: Db) {
+  /** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
+  async function insertRules(rateId: string, rules: TaxRateRuleInput[], createdBy: string | null) {
+    if (rules.length === 0) return;
+    try {
+      await db.insert(taxRateRule).values(
+        rules.map((rule) => ({
+          id: generateId("txrule"),
+          tax_rate_id: rateId,
+          reference: rule.reference,
+          reference_id: rule.reference_id,
+          created_by: createdBy,
+        })),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict(`Tax rate ${rateId} already has one of these rules`);
+      throw error;
+    }
+  }
+
+  /** The live rules of a page of rates: one query. */
+  async function withRules(rows: TaxRateRow[]): Promise<RateWithRules[]> {
+    const rules = await rowsByParent(db, taxRateRule, "tax_rate_id", rows, {
+      where: liveRule,
+      order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
+    });
+    return rows.map(({ deleted_at: _d, ...row }) => ({ ...row, rules: rules.get(row.id)! }));
+  }
+
+  /**
+   * A page of regions as Medusa answers them: each with its live rates (default first), its live
+   * province regions (`children`, with their rates) and its `parent` (null for a country). Three
+   * queries for the page: the children, the parents, then every one's rates.
+   */
+  async function withRates(rows: TaxRegionRow[]): Promise<TaxRegion[]> {
+    const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
+    const [children, parents] = await Promise.all([
+      rowsByParent(db, taxRegion, "parent_id", rows, {
+        where: liveRegion,
+        order: [asc(taxRegion.province_code), asc(taxRegion.id)],
+      }),
+      parentIds.length
+        ? db
+            .select()
+            .from(taxRegion)
+            .where(and(inList(taxRegion.id, parentIds), liveRegion))
+        : Promise.resolve([] as TaxRegionRow[]),
+    ]);
+    const all = [...rows, ...[...children.values()].flat(), ...parents];
+    const rates = await rowsByParent(db, taxRate, "tax_region_id", all, {
+      where: liveRate,
+      order: [asc(taxRate.created_at), asc(taxRate.id)],
+    });
+    const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
+      ...row,
+      provider_id: SYSTEM_TAX_PROVIDER,
+      tax_rates: [...rates.get(row.id)!]
+        .sort((a, b) => Number(b.is_default) - Number(a.is_default))
+        .map(({ deleted_at: _rd, ...rate }) => rate),
+    });
+    const parentById = new Map(parents.map((p) => [p.id, p]));
+    return rows.map((row) => {
+      const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
+      return {
+        ...shown(row),
+        parent: parent ? shown(parent) : null,
+        children: children.get(row.id)!.map(shown),
+      };
+    });
+  }
+
+  return { insertRules, withRules, withRates };
 }
