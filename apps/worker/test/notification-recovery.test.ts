@@ -99,7 +99,13 @@ describe("a notification delivery whose process died", () => {
         provider_id: "smtp",
         data: { token: "[redacted]" },
       });
-      const done = await infra.engine.retrieve(execution!.id);
+      // The notification's status commits inside the step; the execution's end is the journal's next
+      // write, a moment later.
+      let done = await infra.engine.retrieve(execution!.id);
+      for (let i = 0; i < 200 && done.state === "running"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        done = await infra.engine.retrieve(execution!.id);
+      }
       expect(done).toMatchObject({ state: "succeeded", result: { id, status: "success" } });
       expect(done.steps).toMatchObject([{ name: "deliver-notification", state: "succeeded", attempts: 2 }]);
       expect(smtp.mails.filter((m) => m.to.includes("crashed@example.com"))).toHaveLength(1);
