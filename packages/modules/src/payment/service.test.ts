@@ -104,6 +104,22 @@ describe("authorization with pp_test", () => {
     expect(b.collection.authorized_amount).toBe(5000);
   });
 
+  it("authorizing the same session from two requests at once answers one payment to both", async () => {
+    for (let round = 0; round < 5; round++) {
+      const collection = await newCollection();
+      const session = (await payments.createSession(collection.id, { provider_id: "pp_system_default" }))
+        .payment_sessions[0]!;
+      const [a, b] = await Promise.all([
+        payments.authorizeSession(collection.id, session.id),
+        payments.authorizeSession(collection.id, session.id),
+      ]);
+      expect(b.payment.id).toBe(a.payment.id);
+      const after = await payments.retrieveCollection(collection.id);
+      expect(after.payments).toHaveLength(1);
+      expect(after.authorized_amount).toBe(5000);
+    }
+  });
+
   it("cancel gives the authorization back, once", async () => {
     const { collection, payment } = await authorized();
     expect(await payments.cancelPayment(payment.id)).toBe(true);

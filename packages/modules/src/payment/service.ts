@@ -265,10 +265,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       }
       // All three or none: a process dying in between must not leave an authorized session without its payment.
       const created = await transaction(db, async (t) => {
-        await t
+        // Two requests authorizing the same session at once both reach the provider (with the same
+        // idempotency key, so one authorization); the second to get here finds the session
+        // authorized and answers the first one's payment.
+        const won = await t
           .update(paymentSession)
           .set({ status: "authorized", data: outcome.data, authorized_at: new Date() })
-          .where(eq(paymentSession.id, sessionId));
+          .where(and(eq(paymentSession.id, sessionId), ne(paymentSession.status, "authorized")))
+          .returning({ id: paymentSession.id });
+        if (won.length === 0) return undefined;
         const [row] = await t
           .insert(payment)
           .values({
@@ -290,7 +295,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(eq(paymentCollection.id, collectionId));
         return row!;
       });
-      return created;
+      if (created) return created;
+      const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+      return existing!;
     },
 
     /**
