@@ -219,10 +219,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .from(paymentSession)
         .where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
-      if (session.status === "authorized") {
-        const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-        return existing!;
-      }
+      /** The payment an earlier (or a concurrent) authorization of this session made. */
+      const paymentOfSession = async () =>
+        (await db.select().from(payment).where(eq(payment.payment_session_id, sessionId)))[0]!;
+      if (session.status === "authorized") return paymentOfSession();
       const provider = providers.get(session.provider_id);
       const idempotencyKey = options.idempotencyKey ?? sessionId;
       const call = provider.authorize({
@@ -295,9 +295,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(eq(paymentCollection.id, collectionId));
         return row!;
       });
-      if (created) return created;
-      const [existing] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-      return existing!;
+      return created ?? paymentOfSession();
     },
 
     /**
