@@ -12,6 +12,11 @@ export interface ConnectOptions {
   poolSize?: number;
   /** Sees every statement drizzle sends, in transactions too (the test helpers count them). */
   logger?: Logger;
+  /**
+   * PGlite in memory only: starts from this dump of a data directory (`Database.snapshot`) instead
+   * of running initdb, which is most of an in-memory start (the test helper loads one migrated dump per file).
+   */
+  snapshot?: Blob;
 }
 
 /**
@@ -23,7 +28,7 @@ export interface ConnectOptions {
  */
 export async function connect(options: ConnectOptions = {}): Promise<Database> {
   if (options.url) return connectPostgres(options.url, options.poolSize ?? 10, options.logger);
-  return connectPglite(options.dataDir, options.logger);
+  return connectPglite(options);
 }
 
 async function connectPostgres(url: string, max: number, logger: Logger | undefined): Promise<Database> {
@@ -52,7 +57,7 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
  */
 export const PGLITE_SHARED_BUFFERS = "32MB";
 
-async function connectPglite(dataDir: string | undefined, logger: Logger | undefined): Promise<Database> {
+async function connectPglite({ dataDir, logger, snapshot }: ConnectOptions): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -62,6 +67,7 @@ async function connectPglite(dataDir: string | undefined, logger: Logger | undef
   // pg_trgm backs the trigram indexes of product search (`q`); PGlite loads extensions at construction.
   const client = new PGlite({
     ...(dataDir ? { dataDir } : {}),
+    ...(snapshot && !dataDir ? { loadDataDir: snapshot } : {}),
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
@@ -83,6 +89,7 @@ async function connectPglite(dataDir: string | undefined, logger: Logger | undef
       closed = true;
       await client.close();
     },
+    snapshot: () => client.dumpDataDir("none"),
   };
 }
 

@@ -24,4 +24,6 @@ export interface Database {
   /** One trivial query; rejects when the database does not answer. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: a dump of its data directory, to start another in-memory database from (`connect`'s `snapshot`). */
+  snapshot?(): Promise<Blob>;
 }
