@@ -6,10 +6,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { App } from "../../app";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
-const Params = Type.Object({ id: Id() });
 const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
@@ -59,7 +58,7 @@ export default async function invites(app: App): Promise<void> {
 
   app.get(
     "/invites/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
     async (request) => {
       return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
     },
@@ -67,15 +66,15 @@ export default async function invites(app: App): Promise<void> {
 
   app.post(
     "/invites/:id/resend",
-    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoBody, response: One }, preValidation: emptyBody },
     async (request) => {
       const { invite, secret } = await service.resend(request.params.id);
       return deliver(invite, secret, request.log);
     },
   );
 
-  app.delete("/invites/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+  app.delete("/invites/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
     await service.delete(request.params.id);
-    return { id: request.params.id, object: "invite", deleted: true as const };
+    return deleted(request.params.id, "invite");
   });
 }

@@ -34,6 +34,9 @@ import {
   DeleteResponse,
   Deleted,
   ListAnswer,
+  ChildParams,
+  IdParams,
+  deleted,
 } from "../../http/schemas";
 import {
   adminProduct,
@@ -44,9 +47,8 @@ import {
   AdminVariantListView,
 } from "./product-responses";
 
-const Params = Type.Object({ id: Id() });
-const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
-const OptionParams = Type.Object({ id: Id(), option_id: Id() });
+const VariantParams = ChildParams("variant_id");
+const OptionParams = ChildParams("option_id");
 
 const ListProducts = Type.Object(
   {
@@ -173,25 +175,27 @@ export default async function products(app: App): Promise<void> {
     };
   });
 
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) =>
-    one(request.params.id, request.query.fields),
+  app.get(
+    "/products/:id",
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
+    async (request) => one(request.params.id, request.query.fields),
   );
 
-  app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
+  app.post("/products/:id", { schema: { params: IdParams, body: ProductUpdate, response: One } }, async (request) => {
     await app.infra.engine.execute(updateProductsWorkflow, {
       products: [{ id: request.params.id, input: request.body }],
     });
     return one(request.params.id);
   });
 
-  app.delete("/products/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/products/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await app.infra.engine.execute(deleteProductsWorkflow, { ids: [request.params.id] });
-    return { id: request.params.id, object: "product", deleted: true as const };
+    return deleted(request.params.id, "product");
   });
 
   app.get(
     "/products/:id/variants",
-    { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
+    { schema: { params: IdParams, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
     async (request) => {
       const { limit, offset, order, fields, ...filters } = request.query;
       await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
@@ -209,7 +213,7 @@ export default async function products(app: App): Promise<void> {
 
   app.post(
     "/products/:id/variants",
-    { schema: { params: Params, body: VariantCreate, response: One } },
+    { schema: { params: IdParams, body: VariantCreate, response: One } },
     async (request) => {
       await app.infra.engine.execute(writeProductVariantsWorkflow, {
         product_id: request.params.id,
@@ -252,12 +256,7 @@ export default async function products(app: App): Promise<void> {
         product_id: request.params.id,
         delete: [request.params.variant_id],
       });
-      return {
-        id: request.params.variant_id,
-        object: "variant",
-        deleted: true as const,
-        parent: (await one(request.params.id)).product,
-      };
+      return deleted(request.params.variant_id, "variant", { parent: (await one(request.params.id)).product });
     },
   );
 
@@ -288,7 +287,7 @@ export default async function products(app: App): Promise<void> {
     "/products/:id/options",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveQuery,
         response: ListAnswer("product_options", ProductOptionView),
       },
@@ -304,7 +303,7 @@ export default async function products(app: App): Promise<void> {
 
   app.post(
     "/products/:id/options",
-    { schema: { params: Params, body: OptionCreate, response: One } },
+    { schema: { params: IdParams, body: OptionCreate, response: One } },
     async (request) => {
       await productOptions.create(app.modules, request.params.id, request.body);
       return one(request.params.id);
@@ -341,12 +340,7 @@ export default async function products(app: App): Promise<void> {
     { schema: { params: OptionParams, response: DeletedChild } },
     async (request) => {
       await productOptions.delete(app.modules, request.params.id, request.params.option_id);
-      return {
-        id: request.params.option_id,
-        object: "product_option",
-        deleted: true as const,
-        parent: (await one(request.params.id)).product,
-      };
+      return deleted(request.params.option_id, "product_option", { parent: (await one(request.params.id)).product });
     },
   );
 }

@@ -28,7 +28,7 @@ import {
 } from "@kasse/modules/cart";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, DeleteResponse, RetrieveQuery } from "../../http/schemas";
+import { Answer, DeleteResponse, RetrieveQuery, deleted } from "../../http/schemas";
 import { CartView, cartActor, cartResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
@@ -99,7 +99,7 @@ export default async function carts(app: App): Promise<void> {
     async (request) => {
       const result = await deleteLineItem(m, request.params.id, request.params.line_id, cartActor(request));
       // Medusa's answer: the delete envelope with the cart as `parent`.
-      return { id: request.params.line_id, object: "line-item", deleted: true as const, parent: cartResponse(result) };
+      return deleted(request.params.line_id, "line-item", { parent: cartResponse(result) });
     },
   );
 

@@ -13,7 +13,7 @@ import {
 } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const AddressParams = Type.Object({ address_id: Id() });
@@ -142,12 +142,9 @@ export default async function customers(app: App): Promise<void> {
     { ...customerOnly, schema: { params: AddressParams, response: DeletedAddress } },
     async (request) => {
       await service.deleteAddress(me(request), request.params.address_id);
-      return {
-        id: request.params.address_id,
-        object: "address",
-        deleted: true as const,
+      return deleted(request.params.address_id, "address", {
         parent: { customer: await service.retrieve(me(request)) },
-      };
+      });
     },
   );
 

@@ -6,10 +6,9 @@ import { CategoryTree, splitCategoryQuery } from "../category-query";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { productsByGroup, StoreProductView } from "./catalog-context";
-import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse, IdParams } from "../../http/schemas";
 import { ProductCategoryView } from "@kasse/modules/product";
 
-const Params = Type.Object({ id: Id() });
 const ListCategories = ListQueryOf(
   { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
   { q: Type.Optional(Title()), ...CategoryTree },
@@ -124,7 +123,7 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories/:id",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveCategory,
         response: Answer("product_category", StoreCategoryView),
       },
