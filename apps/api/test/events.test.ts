@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -12,7 +12,7 @@ import {
   type EventRow,
 } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
-import { createTestApp, type TestApp } from "../src/testing";
+import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../src/testing";
 import { checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../src/testing/checkout";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
@@ -30,8 +30,7 @@ let optionId: string;
 let tee: string;
 let single: string;
 let whsec: string;
-let server: Server;
-const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+let hooks: WebhookReceiver;
 
 beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
@@ -46,19 +45,9 @@ beforeAll(async () => {
   });
   ({ regionId, optionId } = store);
   [tee, single] = store.variantIds as [string, string];
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
+  hooks = await startWebhookReceiver();
   const created = await t.admin.post("/admin/webhooks", {
-    url,
+    url: hooks.url,
     events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"],
   });
   whsec = created.json().webhook.secret;
@@ -69,7 +58,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await dispatcher.close();
-  await new Promise((resolve) => server.close(resolve));
+  await hooks.close();
   await t.close();
 });
 
@@ -147,7 +136,7 @@ describe("events of a checkout", () => {
 
     // The dispatcher may already be on it (a workflow in this process released the event): wait for its round.
     await dispatcher.run();
-    const message = received.map(verify).find((m) => m.type === "order.placed" && m.data.id === order.id);
+    const message = hooks.received.map(verify).find((m) => m.type === "order.placed" && m.data.id === order.id);
     expect(message).toMatchObject({ id: placed[0]!.id, data: { total: 4500, currency_code: "eur" } });
     const confirmations = (await mails("order.placed")).filter((m) => m.data.order_id === order.id);
     expect(confirmations).toHaveLength(1);
@@ -163,7 +152,7 @@ describe("events of a checkout", () => {
     expect(mail.text).toContain("Shipping to:\n  Ada Lovelace\n  Hauptstr. 1\n  10115 Berlin\n  DE");
     // Dispatched once: another round sends nothing again.
     await dispatcher.run();
-    expect(received.filter((r) => r.headers["webhook-id"] === placed[0]!.id)).toHaveLength(1);
+    expect(hooks.received.filter((r) => r.headers["webhook-id"] === placed[0]!.id)).toHaveLength(1);
     expect((await mails("order.placed")).filter((m) => m.data.order_id === order.id)).toHaveLength(1);
   });
 
@@ -226,7 +215,7 @@ describe("events of order handling", () => {
     await ok(t.store.post(`/admin/orders/${canceled.id}/cancel`, {}, admin));
 
     await dispatcher.run();
-    const messages = received.map(verify);
+    const messages = hooks.received.map(verify);
     expect(messages.find((m) => m.type === "shipment.created")).toMatchObject({
       data: { id: fulfillmentId, order_id: shipped.id, tracking_numbers: ["1Z999AA10123456784"] },
     });
