@@ -13,7 +13,7 @@ import {
 } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../src/testing";
-import { checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../src/testing/checkout";
+import { checkoutReadyCart, checkoutStore, PP_TEST_REGION } from "../src/testing/checkout";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
 // so tests wait for its round (`run()`) and look for their messages among all received.
@@ -62,40 +62,25 @@ afterAll(async () => {
   await t.close();
 });
 
-const address = TEST_ADDRESS;
-
 async function ok(res: ReturnType<typeof t.store.post>) {
   const answer = await res;
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json();
 }
 
-/** A cart ready to complete, built through the store API. */
+/** A cart ready to complete, built through the store API: two tees paid with the system provider unless told. */
 async function readyCart(
   options: { variant?: string; quantity?: number; provider?: string; behavior?: string; email?: string } = {},
 ) {
-  const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
-  await ok(
-    t.store.post(`/store/carts/${cart.id}/line-items`, {
-      variant_id: options.variant ?? tee,
-      quantity: options.quantity ?? 2,
-    }),
-  );
-  await ok(
-    t.store.post(`/store/carts/${cart.id}`, {
-      email: options.email ?? "ada@example.com",
-      shipping_address: address,
-      billing_address: address,
-    }),
-  );
-  await ok(t.store.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
-  const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
-  await ok(
-    t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, {
-      provider_id: options.provider ?? "pp_system_default",
-      data: options.behavior ? { behavior: options.behavior } : {},
-    }),
-  );
+  const cart = await checkoutReadyCart(t, {
+    region_id: regionId,
+    option_id: optionId,
+    variant_id: options.variant ?? tee,
+    quantity: options.quantity,
+    provider: options.provider,
+    data: options.behavior ? { behavior: options.behavior } : {},
+    email: options.email,
+  });
   return cart.id as string;
 }
 
