@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title, ListView } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
 import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
@@ -14,14 +14,7 @@ const ListApiKeys = ListQueryOf(
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so a token hash can never be serialized, and a secret token only where it is meant to be.
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
-const Many = {
-  200: Type.Object({
-    api_keys: Type.Array(ApiKeyView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("api_keys", ApiKeyView) };
 
 /** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (docs/CONTRACT.md "Keys"). */
 export default async function apiKeys(app: App): Promise<void> {

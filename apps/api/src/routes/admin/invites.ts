@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title, ListView } from "@kasse/db";
 import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
 import { sendNotification } from "@kasse/flows";
 import type { FastifyBaseLogger } from "fastify";
@@ -13,14 +13,7 @@ const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
 const One = { 200: Type.Object({ invite: InviteView }) };
-const Many = {
-  200: Type.Object({
-    invites: Type.Array(InviteView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("invites", InviteView) };
 
 /**
  * Admin invites (Medusa's `/admin/invites`): create, list, retrieve, resend, delete. Creating and

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { errors, Id, Title, ListView } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
@@ -9,14 +9,7 @@ import { errorAnswer } from "../../plugins/openapi-operations";
 
 const ListUsers = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const One = { 200: Type.Object({ user: UserView }) };
-const Many = {
-  200: Type.Object({
-    users: Type.Array(UserView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("users", UserView) };
 
 /** Admin users: the caller (`/users/me`), list, retrieve, update, delete. Users are created with their identity (`createUserAccount`). */
 export default async function users(app: App): Promise<void> {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, Id } from "@kasse/db";
+import { errors, Id, ListView } from "@kasse/db";
 import { customerWrites, registerCustomer } from "@kasse/flows";
 import {
   AddressCreate,
@@ -27,14 +27,7 @@ const WithOrders = {
     }),
   }),
 };
-const Addresses = {
-  200: Type.Object({
-    addresses: Type.Array(AddressResponse),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Addresses = { 200: ListView("addresses", AddressResponse) };
 const DeletedAddress = {
   200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }),
 };
