@@ -109,5 +109,14 @@ export const deleted = <E extends object = Record<never, never>>(id: string, obj
   ...(extra as E),
 });
 
+/** `{200: {created: [view], updated: [view], deleted: {ids, object, deleted}}}`: the answer of a Medusa batch route. */
+export const BatchAnswer = <T extends TSchema>(view: T) => ({
+  200: Type.Object({
+    created: Type.Array(view),
+    updated: Type.Array(view),
+    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
+  }),
+});
+
 /** `{200: {id, object, deleted: true}}`. */
 export const Deleted = { 200: { ...DeleteResponse, description: "Deleted" } };

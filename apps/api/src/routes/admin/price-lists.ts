@@ -11,7 +11,16 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Deleted, ListAnswer, ListQueryOf, listResponse, ChildParams, IdParams, deleted } from "../../http/schemas";
+import {
+  Deleted,
+  ListAnswer,
+  ListQueryOf,
+  listResponse,
+  ChildParams,
+  IdParams,
+  deleted,
+  BatchAnswer,
+} from "../../http/schemas";
 
 const PriceParams = ChildParams("price_id");
 const ListPriceLists = ListQueryOf(
@@ -25,13 +34,6 @@ const ListPriceLists = ListQueryOf(
 
 /** `GET /admin/price-lists/{id}/prices`: the list's prices, a page at a time. */
 const ListPrices = ListQueryOf({ id: Id(), variant_id: Id(), currency_code: CurrencyCode() });
-const PriceBatch = {
-  200: Type.Object({
-    created: Type.Array(PriceView),
-    updated: Type.Array(PriceView),
-    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
-  }),
-};
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
 export default async function priceLists(app: App): Promise<void> {
@@ -110,7 +112,10 @@ export default async function priceLists(app: App): Promise<void> {
   };
   app.post(
     "/price-lists/:id/prices/batch",
-    { config: batchContext, schema: { params: IdParams, body: PriceListPricesBatch, response: PriceBatch } },
+    {
+      config: batchContext,
+      schema: { params: IdParams, body: PriceListPricesBatch, response: BatchAnswer(PriceView) },
+    },
     async (request) => {
       await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
       return service.batchPrices(request.params.id, request.body);

@@ -37,6 +37,7 @@ import {
   ChildParams,
   IdParams,
   deleted,
+  BatchAnswer,
 } from "../../http/schemas";
 import {
   adminProduct,
@@ -96,13 +97,6 @@ const VariantPrices = Type.Object({ prices: Type.Array(VariantPriceInput) }, { a
 const One = Answer("product", AdminProductView);
 // A variant or option removed: the product as it is now is its `parent`.
 const DeletedChild = { 200: Type.Object({ ...DeleteResponse.properties, parent: AdminProductView }) };
-const Batch = {
-  200: Type.Object({
-    created: Type.Array(AdminProductView),
-    updated: Type.Array(AdminProductView),
-    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
-  }),
-};
 
 /** Admin products: CRUD, batch, variants, options and variant prices (docs/CONTRACT.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
@@ -157,23 +151,27 @@ export default async function products(app: App): Promise<void> {
     return one(id!);
   });
 
-  app.post("/products/batch", { schema: { body: ProductBatch, response: Batch } }, async (request) => {
-    const result = await app.infra.engine.execute(batchProductsWorkflow, request.body);
-    const selection = parseFields(undefined);
-    const load = async (ids: string[]) =>
-      ids.length
-        ? adminProducts(
-            app,
-            (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items,
-            selection,
-          )
-        : [];
-    return {
-      created: await load(result.created),
-      updated: await load(result.updated),
-      deleted: { ids: result.deleted, object: "product", deleted: true },
-    };
-  });
+  app.post(
+    "/products/batch",
+    { schema: { body: ProductBatch, response: BatchAnswer(AdminProductView) } },
+    async (request) => {
+      const result = await app.infra.engine.execute(batchProductsWorkflow, request.body);
+      const selection = parseFields(undefined);
+      const load = async (ids: string[]) =>
+        ids.length
+          ? adminProducts(
+              app,
+              (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items,
+              selection,
+            )
+          : [];
+      return {
+        created: await load(result.created),
+        updated: await load(result.updated),
+        deleted: { ids: result.deleted, object: "product", deleted: true },
+      };
+    },
+  );
 
   app.get(
     "/products/:id",
