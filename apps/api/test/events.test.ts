@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -12,8 +12,8 @@ import {
   type EventRow,
 } from "@kasse/modules/event";
 import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
-import { createTestApp, type TestApp } from "../src/testing";
-import { checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../src/testing/checkout";
+import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../src/testing";
+import { checkoutReadyCart, checkoutStore, PP_TEST_REGION } from "../src/testing/checkout";
 
 // A dispatcher runs in this process as in embedded mode: it wakes when a workflow releases events,
 // so tests wait for its round (`run()`) and look for their messages among all received.
@@ -30,8 +30,7 @@ let optionId: string;
 let tee: string;
 let single: string;
 let whsec: string;
-let server: Server;
-const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+let hooks: WebhookReceiver;
 
 beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
@@ -46,19 +45,9 @@ beforeAll(async () => {
   });
   ({ regionId, optionId } = store);
   [tee, single] = store.variantIds as [string, string];
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/kasse`;
+  hooks = await startWebhookReceiver();
   const created = await t.admin.post("/admin/webhooks", {
-    url,
+    url: hooks.url,
     events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"],
   });
   whsec = created.json().webhook.secret;
@@ -69,11 +58,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await dispatcher.close();
-  await new Promise((resolve) => server.close(resolve));
+  await hooks.close();
   await t.close();
 });
-
-const address = TEST_ADDRESS;
 
 async function ok(res: ReturnType<typeof t.store.post>) {
   const answer = await res;
@@ -81,32 +68,19 @@ async function ok(res: ReturnType<typeof t.store.post>) {
   return answer.json();
 }
 
-/** A cart ready to complete, built through the store API. */
+/** A cart ready to complete, built through the store API: two tees paid with the system provider unless told. */
 async function readyCart(
   options: { variant?: string; quantity?: number; provider?: string; behavior?: string; email?: string } = {},
 ) {
-  const { cart } = await ok(t.store.post("/store/carts", { region_id: regionId }));
-  await ok(
-    t.store.post(`/store/carts/${cart.id}/line-items`, {
-      variant_id: options.variant ?? tee,
-      quantity: options.quantity ?? 2,
-    }),
-  );
-  await ok(
-    t.store.post(`/store/carts/${cart.id}`, {
-      email: options.email ?? "ada@example.com",
-      shipping_address: address,
-      billing_address: address,
-    }),
-  );
-  await ok(t.store.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: optionId }));
-  const { payment_collection } = await ok(t.store.post("/store/payment-collections", { cart_id: cart.id }));
-  await ok(
-    t.store.post(`/store/payment-collections/${payment_collection.id}/payment-sessions`, {
-      provider_id: options.provider ?? "pp_system_default",
-      data: options.behavior ? { behavior: options.behavior } : {},
-    }),
-  );
+  const cart = await checkoutReadyCart(t, {
+    region_id: regionId,
+    option_id: optionId,
+    variant_id: options.variant ?? tee,
+    quantity: options.quantity,
+    provider: options.provider,
+    data: options.behavior ? { behavior: options.behavior } : {},
+    email: options.email,
+  });
   return cart.id as string;
 }
 
@@ -147,7 +121,7 @@ describe("events of a checkout", () => {
 
     // The dispatcher may already be on it (a workflow in this process released the event): wait for its round.
     await dispatcher.run();
-    const message = received.map(verify).find((m) => m.type === "order.placed" && m.data.id === order.id);
+    const message = hooks.received.map(verify).find((m) => m.type === "order.placed" && m.data.id === order.id);
     expect(message).toMatchObject({ id: placed[0]!.id, data: { total: 4500, currency_code: "eur" } });
     const confirmations = (await mails("order.placed")).filter((m) => m.data.order_id === order.id);
     expect(confirmations).toHaveLength(1);
@@ -163,7 +137,7 @@ describe("events of a checkout", () => {
     expect(mail.text).toContain("Shipping to:\n  Ada Lovelace\n  Hauptstr. 1\n  10115 Berlin\n  DE");
     // Dispatched once: another round sends nothing again.
     await dispatcher.run();
-    expect(received.filter((r) => r.headers["webhook-id"] === placed[0]!.id)).toHaveLength(1);
+    expect(hooks.received.filter((r) => r.headers["webhook-id"] === placed[0]!.id)).toHaveLength(1);
     expect((await mails("order.placed")).filter((m) => m.data.order_id === order.id)).toHaveLength(1);
   });
 
@@ -226,7 +200,7 @@ describe("events of order handling", () => {
     await ok(t.store.post(`/admin/orders/${canceled.id}/cancel`, {}, admin));
 
     await dispatcher.run();
-    const messages = received.map(verify);
+    const messages = hooks.received.map(verify);
     expect(messages.find((m) => m.type === "shipment.created")).toMatchObject({
       data: { id: fulfillmentId, order_id: shipped.id, tracking_numbers: ["1Z999AA10123456784"] },
     });

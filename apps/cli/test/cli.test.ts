@@ -7,7 +7,7 @@ import { EnvSchema } from "@kasse/runtime";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { connect, migrationsFolder, migrationStatus, queryRows } from "@kasse/db";
-import { createTestDatabase, onPostgres } from "@kasse/db/testing";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createApiKeyService } from "@kasse/modules/api-key";
 import { createRegionService } from "@kasse/modules/region";
 import { createUserService } from "@kasse/modules/user";
@@ -23,6 +23,16 @@ function databaseUrl(name: string): string {
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Runs `test` over a fresh migrated test database, closed after it whatever happens. */
+async function onFreshDatabase(test: (database: TestDatabase) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase();
+  try {
+    await test(database);
+  } finally {
+    await database.close();
+  }
 }
 
 const dirs: string[] = [];
@@ -85,8 +95,7 @@ describe("kasse --help", () => {
 
 describe.skipIf(!onPostgres())("kasse user create", () => {
   it("creates an admin with an emailpass login (no JWT_SECRET needed); a taken email or a bad one exits 1", async () => {
-    const database = await createTestDatabase();
-    try {
+    await onFreshDatabase(async (database) => {
       const env = { DATABASE_URL: database.url!, SCRYPT_LOG_N: "4" };
       const created = await kasse(["user", "create", "--email", "Ops@Example.com", "--password", "s3cret-pass"], env);
       expect(created.code, created.stderr).toBe(0);
@@ -103,16 +112,13 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       const missing = await kasse(["user", "create", "--email", "a@b.co"], env);
       expect(missing.code).toBe(2);
       expect((await createUserService(database.db).list({}, { limit: 10, offset: 0 })).count).toBe(1);
-    } finally {
-      await database.close();
-    }
+    });
   }, 120_000);
 });
 
 describe.skipIf(!onPostgres())("kasse seed", () => {
   it("seeds the demo store once and prints its publishable key (no JWT_SECRET needed)", async () => {
-    const database = await createTestDatabase();
-    try {
+    await onFreshDatabase(async (database) => {
       const env = { DATABASE_URL: database.url! };
       const first = await kasse(["seed"], env);
       expect(first.code, first.stderr).toBe(0);
@@ -121,16 +127,13 @@ describe.skipIf(!onPostgres())("kasse seed", () => {
       const second = await kasse(["seed"], env);
       expect(second.code).toBe(0);
       expect(second.stdout).toContain("nothing seeded");
-    } finally {
-      await database.close();
-    }
+    });
   }, 120_000);
 });
 
 describe.skipIf(!onPostgres())("kasse check", () => {
   it("exits 0 on a sound database, 1 naming the violated row, 2 on a bad configuration or an unreachable database", async () => {
-    const database = await createTestDatabase();
-    try {
+    await onFreshDatabase(async (database) => {
       const env = { DATABASE_URL: database.url! };
       expect((await kasse(["seed"], env)).code).toBe(0);
       const clean = await kasse(["check"], env);
@@ -152,9 +155,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       const unreachable = await kasse(["check"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" });
       expect(unreachable.code).toBe(2);
       expect(unreachable.stderr).toContain("Cannot connect to the database");
-    } finally {
-      await database.close();
-    }
+    });
   }, 120_000);
 });
 
@@ -206,8 +207,7 @@ describe.skipIf(!onPostgres())("a database missing migrations", () => {
 
 describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
   it("gives the demo store's publishable key the token asked for; a malformed token exits 1 and seeds nothing", async () => {
-    const database = await createTestDatabase();
-    try {
+    await onFreshDatabase(async (database) => {
       const env = { DATABASE_URL: database.url!, JWT_SECRET: "cli-test-secret-cli-test-secret" };
       const bad = await kasse(["seed", "--publishable-key", "sk_not-a-publishable-key"], env);
       expect(bad.code).toBe(1);
@@ -220,16 +220,13 @@ describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
       expect(seeded.stdout).toContain(`x-publishable-api-key): ${token}`);
       const key = await createApiKeyService(database.db).resolvePublishable(token);
       expect(key?.sales_channel_ids).toHaveLength(1);
-    } finally {
-      await database.close();
-    }
+    });
   }, 120_000);
 });
 
 describe.skipIf(!onPostgres())("kasse start (services)", () => {
   it("serves on PostgreSQL without migrating, seeding or creating an admin; --no-worker runs the API alone", async () => {
-    const database = await createTestDatabase();
-    try {
+    await onFreshDatabase(async (database) => {
       let seen: string | undefined;
       let ready: number | undefined;
       const env = {
@@ -250,9 +247,7 @@ describe.skipIf(!onPostgres())("kasse start (services)", () => {
       expect(ready).toBe(200);
       expect(seen).not.toMatch(/Admin login|Demo store seeded/);
       expect((await createUserService(database.db).list({}, { limit: 1, offset: 0 })).count).toBe(0);
-    } finally {
-      await database.close();
-    }
+    });
   }, 120_000);
 });
 

@@ -7,7 +7,8 @@ import { publishEventReleases } from "@kasse/runtime";
 import { createWebhookService, eventsReleased, recordEvent } from "@kasse/modules/event";
 import { workerEvents } from "./fixtures/events-options";
 import { spawnEventsWorker } from "./fixtures/spawn-events-worker";
-import { startWebhookReceiver, type WebhookReceiver } from "./fixtures/webhook-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "@kasse/api/testing";
+import { closeTestRedis } from "./fixtures/redis";
 
 // In services mode the API process releases events and a dedicated worker sends them. The worker
 // here polls only every 60 s, so a delivery within seconds can only come from the API process's
@@ -32,9 +33,7 @@ afterAll(async () => {
   if (!onPostgres()) return;
   proc?.kill("SIGKILL");
   await receiver.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  await closeTestRedis(redis, prefix);
   await database.close();
 });
 

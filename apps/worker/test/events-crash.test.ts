@@ -10,7 +10,8 @@ import { createWebhookService, recordEvent } from "@kasse/modules/event";
 import { startWorker, type RunningWorker } from "../src";
 import { workerEvents } from "./fixtures/events-options";
 import { spawnEventsWorker } from "./fixtures/spawn-events-worker";
-import { startWebhookReceiver, type WebhookReceiver } from "./fixtures/webhook-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "@kasse/api/testing";
+import { closeTestRedis } from "./fixtures/redis";
 
 // A worker is killed (SIGKILL) after the event committed and while it delivers it: the receiver got
 // the request but the worker never learned the answer. Another worker takes the delivery over once
@@ -34,9 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!onPostgres()) return;
   await receiver.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  await closeTestRedis(redis, prefix);
   await database.close();
 });
 

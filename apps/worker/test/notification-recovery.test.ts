@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
@@ -9,6 +8,8 @@ import { createNotificationService } from "@kasse/modules/notification";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { startWorker } from "../src";
+import { killAtMarker } from "./fixtures/kill-at-marker";
+import { closeTestRedis } from "./fixtures/redis";
 
 // A process dies in the middle of delivering a password-reset email (SIGKILL inside the provider's
 // send): its execution is left running, with a lease nobody renews. The worker, configured like
@@ -16,7 +17,6 @@ import { startWorker } from "../src";
 // delivers the message, its sealed token opened with the shared server secret.
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `kasse-test-${randomBytes(4).toString("hex")}`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const child = fileURLToPath(new URL("./fixtures/notification-child.ts", import.meta.url));
 const SECRET = "worker-notification-secret-0123456789";
 
@@ -31,31 +31,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await infra?.scheduler.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  await closeTestRedis(redis, prefix);
   await smtp.close();
   await database.close();
 });
 
 /** Runs the dying process until it is inside the provider's send, kills it there; the message id. */
-async function deliveryKilledMidway(to: string, token: string): Promise<string> {
-  const proc = spawn(process.execPath, ["--import", "tsx", child, database.url!, SECRET, to, token], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    proc.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /SENDING (\S+)\n/.exec(out);
-      if (match) {
-        proc.kill("SIGKILL");
-        proc.on("exit", () => resolve(match[1]!));
-      }
-    });
-    proc.on("error", reject);
-  });
+function deliveryKilledMidway(to: string, token: string): Promise<string> {
+  return killAtMarker([child, database.url!, SECRET, to, token], "SENDING");
 }
 
 describe("a notification delivery whose process died", () => {

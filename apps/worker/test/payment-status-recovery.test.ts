@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { createBullMqScheduler, type Scheduler } from "@kasse/workflows";
 import { createTestApp, paymentMoves, placeTestOrder, withFailure, type TestApp } from "@kasse/api/testing";
 import { startWorker, type RunningWorker } from "../src";
+import { closeTestRedis } from "./fixtures/redis";
 
 // An order's capture or refund whose last step (storing the re-derived payment status) fails after
 // the provider moved the money: the API answers 500, the execution is left compensation_failed, and
@@ -25,9 +26,7 @@ afterAll(async () => {
   await worker.close();
   await t.close();
   await scheduler.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  await closeTestRedis(redis, prefix);
 });
 
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;

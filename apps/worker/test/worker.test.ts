@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
@@ -17,12 +16,13 @@ import {
 import { createWorkflowRuntime, loadConfig, type Infrastructure } from "@kasse/runtime";
 import { crashWorkflow } from "../../../packages/workflows/test/fixtures/crash-workflow";
 import { maintenanceJobs, startWorker } from "../src";
+import { killAtMarker } from "./fixtures/kill-at-marker";
 import { createModules } from "@kasse/modules";
+import { closeTestRedis } from "./fixtures/redis";
 
 // The worker against real PostgreSQL (or PGlite) and real Redis, on a queue prefix of its own.
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `kasse-test-${randomBytes(4).toString("hex")}`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const crashChild = fileURLToPath(new URL("../../../packages/workflows/test/fixtures/crash-child.ts", import.meta.url));
 
 let database: TestDatabase;
@@ -71,9 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const other of processes) await other.scheduler.close();
   await infra.scheduler.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  await closeTestRedis(redis, prefix);
   await database.close();
 });
 
@@ -118,22 +116,7 @@ describe("worker", () => {
   });
 
   it.skipIf(!onPostgres())("resumes a workflow whose process was SIGKILLed, after its lease expires", async () => {
-    const proc = spawn(process.execPath, ["--import", "tsx", crashChild, database.url!, "worker-crash", "between"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const id = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      proc.stdout.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /BETWEEN (\S+)\n/.exec(out);
-        if (match) {
-          proc.kill("SIGKILL");
-          proc.on("exit", () => resolve(match[1]!));
-        }
-      });
-      proc.on("error", reject);
-    });
+    const id = await killAtMarker([crashChild, database.url!, "worker-crash", "between"], "BETWEEN");
     expect((await infra.engine.retrieve(id)).state).toBe("running");
     const worker = await startWorker({ config, infra: workerProcess([slow, crashable]), logger, recoveryEveryMs: 250 });
     await waitFor(async () => (await infra.engine.retrieve(id)).state === "succeeded");

@@ -1,9 +1,8 @@
-import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyContextConfig, FastifyRequest } from "fastify";
-import { Id } from "@kasse/db";
 import type { App } from "../app";
 import { parseFields, project, type FieldSelection } from "./fields";
-import { Answer, Deleted, ListAnswer, RetrieveQuery, listResponse } from "./schemas";
+import { Answer, Deleted, deleted, IdParams, ListAnswer, RetrieveQuery, listResponse } from "./schemas";
 
 type ListFilters<Q extends TObject> = Omit<Static<Q>, "limit" | "offset" | "order" | "fields">;
 type Page = { limit: number; offset: number; order?: string };
@@ -95,7 +94,7 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
   app: App,
   crud: Crud<V, Q, C, U>,
 ): void {
-  const params = crud.params ?? Type.Object({ id: Id() });
+  const params = crud.params ?? IdParams;
   const [name] = Object.keys(params.properties);
   const path = `${crud.path}/:${name}`;
   const idOf = (request: { params: unknown }) => (request.params as Record<string, string>)[name!]!;
@@ -154,7 +153,7 @@ export function crudRoutes<V, Q extends TObject, C extends TSchema, U extends TS
   if (remove) {
     app.delete(path, { schema: { params, response: Deleted } }, async (request) => {
       await remove(idOf(request));
-      return { id: idOf(request), object: crud.one, deleted: true as const };
+      return deleted(idOf(request), crud.one);
     });
   }
 }

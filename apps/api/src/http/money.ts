@@ -187,7 +187,8 @@ async function inValue(
     const subContext = context?.[key];
     const marker = markerOf(sub);
     if (marker) {
-      if (applies(marker, value, context)) out[key] = amountsToMinor(field, here, walk, where);
+      if (applies(marker, value, context))
+        out[key] = eachAmount(field, where, (v, at) => amountToMinor(v, here, walk, at));
       continue;
     }
     out[key] = await inValue(field, sub, walk, here, subContext, where);
@@ -195,13 +196,18 @@ async function inValue(
   return out;
 }
 
-function amountsToMinor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => amountsToMinor(v, currency, walk, `${where}[${i}]`));
-  // A promotion rule's stored values: `{id, value}`.
+/**
+ * `convert` applied to each amount of a money field's `value`: the value itself, each item of an
+ * array, or the `value` of a promotion rule's stored `{id, value}`; `where` names it for errors.
+ */
+function eachAmount(value: unknown, where: string, convert: (amount: unknown, where: string) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => eachAmount(v, `${where}[${i}]`, convert));
   if (isObject(value))
-    return "value" in value
-      ? { ...value, value: amountsToMinor(value.value, currency, walk, `${where}.value`) }
-      : value;
+    return "value" in value ? { ...value, value: eachAmount(value.value, `${where}.value`, convert) } : value;
+  return convert(value, where);
+}
+
+function amountToMinor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
   const numeric = typeof value === "number" || (typeof value === "string" && DECIMAL.test(value.trim()));
   // Anything else is left for the schema to refuse with its usual message.
   if (!numeric) return value;
@@ -273,7 +279,9 @@ function outValue(
       // A conditional amount stored without any currency (a cart-total rule of a promotion that
       // has none) has no exact major units: it is answered as stored rather than failing the read.
       if (applies(marker, value, undefined) && (here || marker === true || checkOnly))
-        out[key] = checkOnly ? assertIntegers(field, where) : amountsToMajor(field, here, walk, where);
+        out[key] = checkOnly
+          ? assertIntegers(field, where)
+          : eachAmount(field, where, (v, at) => amountToMajor(v, here, walk, at));
       continue;
     }
     out[key] = outValue(field, sub, walk, here, where, checkOnly);
@@ -289,12 +297,7 @@ function assertIntegers(value: unknown, where: string): unknown {
   return value;
 }
 
-function amountsToMajor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => amountsToMajor(v, currency, walk, `${where}[${i}]`));
-  if (isObject(value))
-    return "value" in value
-      ? { ...value, value: amountsToMajor(value.value, currency, walk, `${where}.value`) }
-      : value;
+function amountToMajor(value: unknown, currency: string | undefined, walk: MoneyWalk, where: string): unknown {
   const minor =
     typeof value === "number"
       ? value

@@ -1,5 +1,5 @@
 import { Type, type TArray, type TOptional, type TProperties, type TSchema } from "@sinclair/typebox";
-import { Code, DEFAULT_LIMIT, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
+import { Code, DEFAULT_LIMIT, Id, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
 
 /** `fields`: Medusa's admin asks for long selections (an order's is ~1,500 characters). */
 export const Fields = () => Type.String({ maxLength: 4096 });
@@ -43,6 +43,16 @@ export const WholeListQuery = {
   limit: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_LIMIT }),
 };
 
+/** `{id}`: the path of one resource (`/regions/:id`), the same schema for every route that names one. */
+export const IdParams = Type.Object({ id: Id() });
+
+/**
+ * `{id, <child>}`: the path of one record under a resource, e.g. `ChildParams("address_id")` for
+ * `/customers/:id/addresses/:address_id`.
+ */
+export const ChildParams = <K extends string>(child: K) =>
+  Type.Object({ id: Id(), ...({ [child]: Id() } as Record<K, ReturnType<typeof Id>>) });
+
 /** `fields` alone, for retrieve routes. */
 export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
@@ -84,6 +94,28 @@ export const Answer = <T extends TSchema>(key: string, view: T) => ({
 /** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
 export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({
   200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` },
+});
+
+/**
+ * The answer of a delete, `{id, object, deleted: true}`, with what `extra` adds (the `parent` the
+ * record was removed from).
+ * @example
+ * return deleted(request.params.zone_id, "service_zone", { parent: await fulfillment.retrieveSet(request.params.id) });
+ */
+export const deleted = <E extends object = Record<never, never>>(id: string, object: string, extra?: E) => ({
+  id,
+  object,
+  deleted: true as const,
+  ...(extra as E),
+});
+
+/** `{200: {created: [view], updated: [view], deleted: {ids, object, deleted}}}`: the answer of a Medusa batch route. */
+export const BatchAnswer = <T extends TSchema>(view: T) => ({
+  200: Type.Object({
+    created: Type.Array(view),
+    updated: Type.Array(view),
+    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
+  }),
 });
 
 /** `{200: {id, object, deleted: true}}`. */

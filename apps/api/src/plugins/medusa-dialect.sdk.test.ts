@@ -1,9 +1,9 @@
 import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createUserAccount } from "@kasse/flows";
 import { useTestApp } from "../testing";
 import { listenOnLoopback, publishableKey } from "../testing/storefront";
-import { sdkFailure } from "../testing/sdk";
+import { sdkAdmin, sdkFailure } from "../testing/sdk";
+import { US_ADDRESS } from "../testing/checkout";
 
 // Medusa's own clients pointed at Kasse's Medusa dialect (`http://host:port/medusa`), with no
 // other change: the admin prices a product in major units, a storefront buys it and reads every
@@ -25,21 +25,10 @@ beforeAll(async () => {
   const key = await publishableKey(t, channel.id);
   regionId = (await m.region.create({ name: "US", currency_code: "usd", countries: ["us"], automatic_taxes: false }))
     .id;
-  await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
   const baseUrl = `${await listenOnLoopback(t)}/medusa`;
   store = new Medusa({ baseUrl, publishableKey: key.token });
-  admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
-  await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
+  admin = await sdkAdmin(t, baseUrl);
 });
-
-const address = {
-  first_name: "Ada",
-  last_name: "L",
-  address_1: "1 Main St",
-  city: "Springfield",
-  postal_code: "12345",
-  country_code: "us",
-};
 
 describe("@medusajs/js-sdk against /medusa", () => {
   it("prices, sells, captures and refunds in major units; Kasse stores minor units", async () => {
@@ -75,8 +64,8 @@ describe("@medusajs/js-sdk against /medusa", () => {
     expect(withItem).toMatchObject({ item_subtotal: 39.98, total: 39.98 });
     await store.store.cart.update(cart.id, {
       email: "ada@example.com",
-      shipping_address: address,
-      billing_address: address,
+      shipping_address: US_ADDRESS,
+      billing_address: US_ADDRESS,
     });
     const { shipping_options } = await store.store.fulfillment.listCartOptions({ cart_id: cart.id });
     expect(shipping_options.find((o: Row) => o.id === shipping_option.id)).toMatchObject({ amount: 4.5 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import { useTestApp } from "../testing";
+import { US_ADDRESS } from "../testing/checkout";
 import { withCurrencyFields } from "./medusa-dialect";
 
 /**
@@ -170,18 +171,10 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
         subtotal: money(d, 5997),
         total: money(d, 5997),
       });
-      const address = {
-        first_name: "Ada",
-        last_name: "L",
-        address_1: "1 Main St",
-        city: "Springfield",
-        postal_code: "12345",
-        country_code: "us",
-      };
       await ok("POST", `${d}/store/carts/${cart.id}`, {
         email: "ada@example.com",
-        shipping_address: address,
-        billing_address: address,
+        shipping_address: US_ADDRESS,
+        billing_address: US_ADDRESS,
       });
       const options = (await ok("GET", `${d}/store/shipping-options?cart_id=${cart.id}`)).shipping_options;
       expect(options.find((o: { id: string }) => o.id === option.id)).toMatchObject({

@@ -93,6 +93,8 @@ export interface ReadyCartOptions {
   provider?: string;
   data?: Record<string, unknown>;
   promo?: string;
+  /** The shopper's email (`ada@example.com` unless given). */
+  email?: string;
   address?: Record<string, string>;
   headers?: Record<string, string>;
 }
@@ -121,7 +123,7 @@ export async function checkoutReadyCart(t: TestApp, options: ReadyCartOptions) {
     quantity: options.quantity ?? 2,
   });
   await ok("POST", `/store/carts/${cart.id}`, {
-    email: "ada@example.com",
+    email: options.email ?? "ada@example.com",
     shipping_address: address,
     billing_address: address,
   });

@@ -10,6 +10,7 @@ export { withFailure } from "./inject-failure";
 export { TEST_ADDRESS } from "./checkout";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
+export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 
 type Headers = Record<string, string>;
 type Answer = Awaited<ReturnType<App["inject"]>>;

@@ -77,6 +77,20 @@ export async function placeTestOrder(
   };
 }
 
+/**
+ * Test fixture: an order placed with its lines reserved at `locationId`, whose two shirts are then
+ * fulfilled from there through the admin API (the mug is not): what a return starts from.
+ */
+export async function fulfilledTestOrder(t: { app: App; admin: Requester }, locationId: string) {
+  const { order } = await placeTestOrder(t.app, {}, { reserve_at: locationId });
+  const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
+    items: [{ id: order.items[0]!.id, quantity: 2 }],
+    location_id: locationId,
+  });
+  if (res.statusCode !== 200) throw new Error(`the fulfillment answered ${res.statusCode}: ${res.body}`);
+  return order;
+}
+
 /** The actions of an order's change log, oldest first (`order_placed`, `fulfillment_created`, …). */
 export async function orderChangeActions(t: { admin: Requester }, orderId: string): Promise<string[]> {
   const res = await t.admin.get(`/admin/orders/${orderId}/changes?limit=100`);

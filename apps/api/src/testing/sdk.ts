@@ -1,4 +1,6 @@
-import { FetchError } from "@medusajs/js-sdk";
+import Medusa, { FetchError } from "@medusajs/js-sdk";
+import { createUserAccount } from "@kasse/flows";
+import type { TestApp } from "./index";
 
 /**
  * The status and message of a call `@medusajs/js-sdk` rejected (it throws `FetchError` on a status
@@ -14,4 +16,18 @@ export async function sdkFailure(call: Promise<unknown>): Promise<{ status: numb
     throw error;
   }
   throw new Error("the call succeeded");
+}
+
+/**
+ * Medusa's SDK signed in as an admin, as the dashboard signs in at `baseUrl` (the app's `/medusa`
+ * dialect or its root): the user `ops@kasse.test` is created first, as `kasse user create` makes one.
+ * @example
+ * admin = await sdkAdmin(t, `${await listenOnLoopback(t)}/medusa`);
+ */
+export async function sdkAdmin(t: TestApp, baseUrl: string): Promise<Medusa> {
+  const credentials = { email: "ops@kasse.test", password: "ops-pass-1" };
+  await createUserAccount(t.app.infra.engine, credentials, { scryptLogN: 4 });
+  const admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
+  await admin.auth.login("user", "emailpass", credentials);
+  return admin;
 }

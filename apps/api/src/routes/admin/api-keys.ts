@@ -1,13 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title, ListView } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
 import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, ListQueryOf, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
-const Params = Type.Object({ id: Id() });
 const ListApiKeys = ListQueryOf(
   { id: Id() },
   { q: Type.Optional(Title()), type: Type.Optional(ApiKeyTypeSchema), revoked: Type.Optional(Type.Boolean()) },
@@ -15,14 +14,7 @@ const ListApiKeys = ListQueryOf(
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so a token hash can never be serialized, and a secret token only where it is meant to be.
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
-const Many = {
-  200: Type.Object({
-    api_keys: Type.Array(ApiKeyView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("api_keys", ApiKeyView) };
 
 /** Admin API keys: secret keys (admin credentials, token shown once) and publishable keys (docs/CONTRACT.md "Keys"). */
 export default async function apiKeys(app: App): Promise<void> {
@@ -40,19 +32,19 @@ export default async function apiKeys(app: App): Promise<void> {
 
   app.get(
     "/api-keys/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
     async (request) => {
       return { api_key: project(await keys.retrieve(request.params.id), parseFields(request.query.fields)) };
     },
   );
 
-  app.post("/api-keys/:id", { schema: { params: Params, body: ApiKeyUpdate, response: One } }, async (request) => {
+  app.post("/api-keys/:id", { schema: { params: IdParams, body: ApiKeyUpdate, response: One } }, async (request) => {
     return { api_key: await keys.update(request.params.id, request.body) };
   });
 
   app.post(
     "/api-keys/:id/revoke",
-    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoBody, response: One }, preValidation: emptyBody },
     async (request) => {
       const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
       app.publishableKeys.clear();
@@ -60,15 +52,15 @@ export default async function apiKeys(app: App): Promise<void> {
     },
   );
 
-  app.delete("/api-keys/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+  app.delete("/api-keys/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
     await keys.delete(request.params.id);
     app.publishableKeys.clear();
-    return { id: request.params.id, object: "api_key", deleted: true as const };
+    return deleted(request.params.id, "api_key");
   });
 
   app.post(
     "/api-keys/:id/sales-channels",
-    { schema: { params: Params, body: ApiKeySalesChannels, response: One } },
+    { schema: { params: IdParams, body: ApiKeySalesChannels, response: One } },
     async (request) => {
       const api_key = await setApiKeySalesChannels(app.modules, request.params.id, request.body);
       app.publishableKeys.clear();

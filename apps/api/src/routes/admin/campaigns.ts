@@ -4,9 +4,8 @@ import { CampaignCreate, CampaignPromotions, CampaignUpdate, CampaignResponse } 
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { Answer, ListQueryOf } from "../../http/schemas";
+import { Answer, ListQueryOf, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const ListCampaigns = ListQueryOf({ id: Id(), campaign_identifier: Code() }, { q: Type.Optional(Title()) });
 
 /** Admin campaigns: CRUD with budget, and promotion membership (docs/CONTRACT.md "Admin: promotions and campaigns"). */
@@ -35,7 +34,7 @@ export default async function campaigns(app: App): Promise<void> {
 
   app.post(
     "/campaigns/:id/promotions",
-    { schema: { params: Params, body: CampaignPromotions, response: Answer("campaign", CampaignResponse) } },
+    { schema: { params: IdParams, body: CampaignPromotions, response: Answer("campaign", CampaignResponse) } },
     async (request) => {
       return { campaign: await service.updateCampaignPromotions(request.params.id, request.body) };
     },

@@ -9,9 +9,16 @@ import {
 import type { App } from "../../app";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { toArray } from "../../http/query";
-import { ArrayQuery, DeleteResponse, ListAnswer, ListQuery, RetrieveQuery } from "../../http/schemas";
+import {
+  ArrayQuery,
+  DeleteResponse,
+  ListAnswer,
+  ListQuery,
+  RetrieveQuery,
+  IdParams,
+  deleted,
+} from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const ListGroups = Type.Object(
   {
     ...ListQuery,
@@ -84,7 +91,7 @@ export default async function customerGroups(app: App): Promise<void> {
 
   app.get(
     "/customer-groups/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
     async (request) => {
       const selection = parseFields(request.query.fields);
       const [group] = await withMembers([await service.retrieveGroup(request.params.id)], selection);
@@ -94,7 +101,7 @@ export default async function customerGroups(app: App): Promise<void> {
 
   app.post(
     "/customer-groups/:id",
-    { schema: { params: Params, body: CustomerGroupUpdate, response: One } },
+    { schema: { params: IdParams, body: CustomerGroupUpdate, response: One } },
     async (request) => {
       return { customer_group: await service.updateGroup(request.params.id, request.body) };
     },
@@ -102,16 +109,16 @@ export default async function customerGroups(app: App): Promise<void> {
 
   app.delete(
     "/customer-groups/:id",
-    { schema: { params: Params, response: { 200: DeleteResponse } } },
+    { schema: { params: IdParams, response: { 200: DeleteResponse } } },
     async (request) => {
       await service.deleteGroup(request.params.id);
-      return { id: request.params.id, object: "customer_group", deleted: true as const };
+      return deleted(request.params.id, "customer_group");
     },
   );
 
   app.post(
     "/customer-groups/:id/customers",
-    { schema: { params: Params, body: MembersChange, response: One } },
+    { schema: { params: IdParams, body: MembersChange, response: One } },
     async (request) => {
       const body = request.body;
       const change = "customer_ids" in body ? { add: body.customer_ids } : body;
@@ -125,7 +132,7 @@ export default async function customerGroups(app: App): Promise<void> {
 
   app.delete(
     "/customer-groups/:id/customers",
-    { schema: { params: Params, body: Members, response: One } },
+    { schema: { params: IdParams, body: Members, response: One } },
     async (request) => {
       return {
         customer_group: await service.updateGroupCustomers(request.params.id, { remove: request.body.customer_ids }),

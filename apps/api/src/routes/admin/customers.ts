@@ -21,12 +21,14 @@ import {
   listResponse,
   RangeQuery,
   RetrieveQuery,
+  ChildParams,
+  IdParams,
+  deleted,
 } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 import { customerWrites, removeCustomerAccountWorkflow } from "@kasse/flows";
 
-const Params = Type.Object({ id: Id() });
-const AddressParams = Type.Object({ id: Id(), address_id: Id() });
+const AddressParams = ChildParams("address_id");
 const ListCustomers = ListQueryOf(
   { id: Id(), email: Filter("email"), groups: Id() },
   {
@@ -91,7 +93,7 @@ export default async function customers(app: App): Promise<void> {
   // One customer also carries its order summaries, which no other answer has.
   app.get(
     "/customers/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: WithOrders } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: WithOrders } },
     async (request) => {
       const [customer, orders] = await Promise.all([
         service.retrieve(request.params.id),
@@ -110,7 +112,7 @@ export default async function customers(app: App): Promise<void> {
     "/customers/:id/addresses",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: Type.Object(ListQuery, { additionalProperties: false }),
         response: ListAnswer("addresses", AddressResponse),
       },
@@ -133,7 +135,7 @@ export default async function customers(app: App): Promise<void> {
   // Address writes answer with the whole customer, as Medusa's admin does.
   app.post(
     "/customers/:id/addresses",
-    { schema: { params: Params, body: AddressCreate, response: One } },
+    { schema: { params: IdParams, body: AddressCreate, response: One } },
     async (request) => {
       await service.addAddress(request.params.id, request.body);
       return { customer: await service.retrieve(request.params.id) };
@@ -154,19 +156,16 @@ export default async function customers(app: App): Promise<void> {
     { schema: { params: AddressParams, response: { 200: DeletedAddress } } },
     async (request) => {
       await service.deleteAddress(request.params.id, request.params.address_id);
-      return {
-        id: request.params.address_id,
-        object: "customer_address",
-        deleted: true as const,
+      return deleted(request.params.address_id, "customer_address", {
         parent: { customer: await service.retrieve(request.params.id) },
-      };
+      });
     },
   );
 
   // The customer's side of group membership, as Medusa's admin edits it; answers the customer with its groups.
   app.post(
     "/customers/:id/customer-groups",
-    { schema: { params: Params, body: GroupsChange, response: One } },
+    { schema: { params: IdParams, body: GroupsChange, response: One } },
     async (request) => {
       return {
         customer: await service.updateCustomerGroups(request.params.id, request.body, {

@@ -1,12 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
 import { FulfillmentSetView, ServiceZoneCreate, ServiceZoneUpdate, ServiceZoneView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, Deleted, DeleteResponse, RetrieveQuery } from "../../http/schemas";
+import { Answer, Deleted, DeleteResponse, RetrieveQuery, ChildParams, IdParams, deleted } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
-const ZoneParams = Type.Object({ id: Id(), zone_id: Id() });
+const ZoneParams = ChildParams("zone_id");
 const DeletedZone = { 200: Type.Object({ ...DeleteResponse.properties, parent: FulfillmentSetView }) };
 
 /**
@@ -17,14 +15,14 @@ const DeletedZone = { 200: Type.Object({ ...DeleteResponse.properties, parent: F
 export default async function fulfillmentSets(app: App): Promise<void> {
   const fulfillment = app.modules.fulfillment;
 
-  app.delete("/fulfillment-sets/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/fulfillment-sets/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await fulfillment.deleteSet(request.params.id);
-    return { id: request.params.id, object: "fulfillment_set", deleted: true as const };
+    return deleted(request.params.id, "fulfillment_set");
   });
 
   app.post(
     "/fulfillment-sets/:id/service-zones",
-    { schema: { params: Params, body: ServiceZoneCreate, response: Answer("fulfillment_set", FulfillmentSetView) } },
+    { schema: { params: IdParams, body: ServiceZoneCreate, response: Answer("fulfillment_set", FulfillmentSetView) } },
     async (request) => ({ fulfillment_set: await fulfillment.createZone(request.params.id, request.body) }),
   );
 
@@ -52,12 +50,9 @@ export default async function fulfillmentSets(app: App): Promise<void> {
     { schema: { params: ZoneParams, response: DeletedZone } },
     async (request) => {
       await fulfillment.deleteZone(request.params.id, request.params.zone_id);
-      return {
-        id: request.params.zone_id,
-        object: "service_zone",
-        deleted: true as const,
+      return deleted(request.params.zone_id, "service_zone", {
         parent: await fulfillment.retrieveSet(request.params.id),
-      };
+      });
     },
   );
 }

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { createStockLocations } from "../../testing/locations";
 
 const t = useTestApp();
 let berlin: string;
 let hamburg: string;
 beforeAll(async () => {
-  berlin = (await t.admin.post("/admin/stock-locations", { name: "Berlin" })).json().stock_location.id;
-  hamburg = (await t.admin.post("/admin/stock-locations", { name: "Hamburg" })).json().stock_location.id;
+  [berlin, hamburg] = await createStockLocations(t, "Berlin", "Hamburg");
 });
 
 const levelsOf = async (itemId: string) =>

@@ -21,10 +21,12 @@ import {
   ListQuery,
   RetrieveQuery,
   listResponse,
+  ChildParams,
+  IdParams,
+  deleted,
 } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
-const LevelParams = Type.Object({ id: Id(), location_id: Id() });
+const LevelParams = ChildParams("location_id");
 const ListInventoryItems = Type.Object(
   {
     ...ListQuery,
@@ -92,7 +94,7 @@ export default async function inventoryItems(app: App): Promise<void> {
 
   app.get(
     "/inventory-items/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
     async (request) => {
       return {
         inventory_item: project(await inventory.retrieve(request.params.id), parseFields(request.query.fields)),
@@ -102,21 +104,21 @@ export default async function inventoryItems(app: App): Promise<void> {
 
   app.post(
     "/inventory-items/:id",
-    { schema: { params: Params, body: InventoryItemUpdate, response: One } },
+    { schema: { params: IdParams, body: InventoryItemUpdate, response: One } },
     async (request) => {
       return { inventory_item: await inventory.update(request.params.id, request.body) };
     },
   );
 
-  app.delete("/inventory-items/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/inventory-items/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await inventory.delete(request.params.id);
-    return { id: request.params.id, object: "inventory-item", deleted: true as const };
+    return deleted(request.params.id, "inventory-item");
   });
 
   // Both the contract's `{inventory_item: {id, location_levels}}` and Medusa's `inventory_levels` list (docs/CONTRACT.md).
   app.get(
     "/inventory-items/:id/location-levels",
-    { schema: { params: Params, querystring: ListLevels, response: Levels } },
+    { schema: { params: IdParams, querystring: ListLevels, response: Levels } },
     async (request) => {
       const { limit, offset, fields, location_id } = request.query;
       const { items, count } = await inventory.listLevels(request.params.id, { location_id }, { limit, offset });
@@ -149,7 +151,7 @@ export default async function inventoryItems(app: App): Promise<void> {
 
   app.post(
     "/inventory-items/:id/location-levels",
-    { schema: { params: Params, body: InventoryLevelCreate, response: One } },
+    { schema: { params: IdParams, body: InventoryLevelCreate, response: One } },
     async (request) => {
       await addInventoryLevel(app.modules, request.params.id, request.body);
       return { inventory_item: await inventory.retrieve(request.params.id) };
@@ -159,7 +161,7 @@ export default async function inventoryItems(app: App): Promise<void> {
   // Medusa's admin manages an item's locations with this one call.
   app.post(
     "/inventory-items/:id/location-levels/batch",
-    { schema: { params: Params, body: InventoryLevelBatch, response: LevelBatch } },
+    { schema: { params: IdParams, body: InventoryLevelBatch, response: LevelBatch } },
     async (request) => {
       return batchInventoryLevels(app.modules, request.params.id, request.body);
     },
@@ -179,12 +181,7 @@ export default async function inventoryItems(app: App): Promise<void> {
     { schema: { params: LevelParams, response: DeletedLevel } },
     async (request) => {
       const level = await inventory.deleteLevel(request.params.id, request.params.location_id);
-      return {
-        id: level.id,
-        object: "inventory-level",
-        deleted: true as const,
-        parent: await inventory.retrieve(request.params.id),
-      };
+      return deleted(level.id, "inventory-level", { parent: await inventory.retrieve(request.params.id) });
     },
   );
 }

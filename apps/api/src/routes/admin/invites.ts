@@ -1,27 +1,19 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title, ListView } from "@kasse/db";
 import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
 import { sendNotification } from "@kasse/flows";
 import type { FastifyBaseLogger } from "fastify";
 import type { App } from "../../app";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";
 
-const Params = Type.Object({ id: Id() });
 const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
 const One = { 200: Type.Object({ invite: InviteView }) };
-const Many = {
-  200: Type.Object({
-    invites: Type.Array(InviteView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("invites", InviteView) };
 
 /**
  * Admin invites (Medusa's `/admin/invites`): create, list, retrieve, resend, delete. Creating and
@@ -59,7 +51,7 @@ export default async function invites(app: App): Promise<void> {
 
   app.get(
     "/invites/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: One } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
     async (request) => {
       return { invite: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
     },
@@ -67,15 +59,15 @@ export default async function invites(app: App): Promise<void> {
 
   app.post(
     "/invites/:id/resend",
-    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoBody, response: One }, preValidation: emptyBody },
     async (request) => {
       const { invite, secret } = await service.resend(request.params.id);
       return deliver(invite, secret, request.log);
     },
   );
 
-  app.delete("/invites/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+  app.delete("/invites/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
     await service.delete(request.params.id);
-    return { id: request.params.id, object: "invite", deleted: true as const };
+    return deleted(request.params.id, "invite");
   });
 }

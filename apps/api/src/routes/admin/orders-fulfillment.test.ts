@@ -109,8 +109,7 @@ describe("fulfill, ship, deliver, cancel", () => {
 
     const cancel = await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
     expect(cancel.statusCode).toBe(400);
-    const actions = await orderChangeActions(t, order.id);
-    expect(actions).toEqual([
+    expect(await orderChangeActions(t, order.id)).toEqual([
       "order_placed",
       "fulfillment_created",
       "fulfillment_created",

@@ -1,7 +1,6 @@
 import Medusa from "@medusajs/js-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sdkFailure } from "../../testing/sdk";
-import { createUserAccount } from "@kasse/flows";
+import { sdkAdmin, sdkFailure } from "../../testing/sdk";
 import { useTestApp } from "../../testing";
 import { sdkStorefront } from "../../testing/storefront";
 import { TEST_ADDRESS } from "../../testing/checkout";
@@ -27,14 +26,9 @@ beforeAll(async () => {
   ({ regionId, optionId, locationId } = shop);
   variantId = shop.variantIds[0]!;
   itemId = (await m.inventory.listVariantInventoryItems([variantId])).get(variantId)![0]!.inventory_item_id;
-  await createUserAccount(t.app.infra.engine, { email: "ops@kasse.test", password: "ops-pass-1" }, { scryptLogN: 4 });
-  const baseUrl = shop.baseUrl;
-  store = new Medusa({ baseUrl, publishableKey: shop.publishableKey });
-  admin = new Medusa({ baseUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } });
-  await admin.auth.login("user", "emailpass", { email: "ops@kasse.test", password: "ops-pass-1" });
+  store = new Medusa({ baseUrl: shop.baseUrl, publishableKey: shop.publishableKey });
+  admin = await sdkAdmin(t, shop.baseUrl);
 });
-
-const address = TEST_ADDRESS;
 
 /** A guest checkout of `quantity` hoodies through the storefront SDK: the placed order. */
 async function buy(quantity: number): Promise<Row> {
@@ -42,8 +36,8 @@ async function buy(quantity: number): Promise<Row> {
   await store.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity });
   await store.store.cart.update(cart.id, {
     email: "ada@example.com",
-    shipping_address: address,
-    billing_address: address,
+    shipping_address: TEST_ADDRESS,
+    billing_address: TEST_ADDRESS,
   });
   const shipped = (await store.store.cart.addShippingMethod(cart.id, { option_id: optionId })).cart;
   await store.store.payment.initiatePaymentSession(shipped, { provider_id: "pp_system_default" });

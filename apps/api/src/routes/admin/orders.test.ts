@@ -115,22 +115,18 @@ describe("admin orders: retrieve", () => {
 
 describe("admin orders: list", () => {
   it("filters by every contract filter, q, order and paging", async () => {
-    const a = (
-      await placeTestOrder(t.app, {
-        email: "filter-a@example.com",
-        customer_id: "cus_fa",
-        region_id: "reg_fa",
-        sales_channel_id: "sc_fa",
-      })
-    ).order;
-    const b = (
-      await placeTestOrder(t.app, {
-        email: "filter-b@example.com",
-        customer_id: "cus_fb",
-        region_id: "reg_fb",
-        sales_channel_id: "sc_fb",
-      })
-    ).order;
+    // Orders "a" and "b", each with its own email, customer, region and channel.
+    const place = async (x: string) =>
+      (
+        await placeTestOrder(t.app, {
+          email: `filter-${x}@example.com`,
+          customer_id: `cus_f${x}`,
+          region_id: `reg_f${x}`,
+          sales_channel_id: `sc_f${x}`,
+        })
+      ).order;
+    const a = await place("a");
+    const b = await place("b");
     await t.app.modules.order.create({
       ...(await import("@kasse/modules/order/testing")).orderSnapshot({
         email: "filter-c@example.com",

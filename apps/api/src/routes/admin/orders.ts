@@ -25,6 +25,8 @@ import {
   listResponse,
   RangeQuery,
   RetrieveQuery,
+  ChildParams,
+  IdParams,
 } from "../../http/schemas";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
@@ -44,7 +46,6 @@ import {
   refundPaymentWorkflow,
 } from "@kasse/flows";
 
-const Params = Type.Object({ id: Id() });
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const ListOrders = ListQueryOf(
   {
@@ -59,7 +60,7 @@ const ListOrders = ListQueryOf(
   },
   { q: Type.Optional(Title()), created_at: Type.Optional(RangeQuery()), updated_at: Type.Optional(RangeQuery()) },
 );
-const CollectionParams = Type.Object({ id: Id(), payment_collection_id: Id() });
+const CollectionParams = ChildParams("payment_collection_id");
 /** Body of a collection capture: `amount` (default: all that is authorized and not captured). */
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Body of a collection refund (docs/CONTRACT.md): `amount` in cents, `reason`; Medusa's `note` too. */
@@ -72,7 +73,7 @@ const RefundBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const FulfillmentParams = Type.Object({ id: Id(), fulfillment_id: Id() });
+const FulfillmentParams = ChildParams("fulfillment_id");
 /** Body of `POST /admin/orders/{id}/fulfillments` (docs/CONTRACT.md). */
 const FulfillmentCreate = Type.Object(
   {
@@ -89,7 +90,7 @@ const FulfillmentCreate = Type.Object(
   },
   { additionalProperties: false },
 );
-const ReturnParams = Type.Object({ id: Id(), return_id: Id() });
+const ReturnParams = ChildParams("return_id");
 /** Medusa's order change kinds and states: Kasse's change log records none of them (see `GET /orders/{id}/changes`). */
 const CHANGE_TYPES = ["edit", "claim", "exchange", "return", "return_request", "transfer", "update_order"] as const;
 const CHANGE_STATUSES = ["requested", "pending", "confirmed", "declined", "canceled"] as const;
@@ -159,30 +160,34 @@ export default async function orders(app: App): Promise<void> {
     },
   );
 
-  app.get("/orders/:id", { schema: { params: Params, querystring: RetrieveOrder, response: One } }, async (request) => {
-    const { fields, version } = request.query;
-    const order = await service.retrieve(request.params.id);
-    // Kasse has no order edits, claims or exchanges, so an order never moves past its first version.
-    if (version !== undefined && version !== 1) throw errors.notFound(`Order ${order.id} has no version ${version}`);
-    return respond(order, fields);
-  });
+  app.get(
+    "/orders/:id",
+    { schema: { params: IdParams, querystring: RetrieveOrder, response: One } },
+    async (request) => {
+      const { fields, version } = request.query;
+      const order = await service.retrieve(request.params.id);
+      // Kasse has no order edits, claims or exchanges, so an order never moves past its first version.
+      if (version !== undefined && version !== 1) throw errors.notFound(`Order ${order.id} has no version ${version}`);
+      return respond(order, fields);
+    },
+  );
 
   // Medusa's preview: the order with its pending change applied. Kasse's only pending changes are
   // return requests and receipts (no edits, claims or exchanges).
   app.get(
     "/orders/:id/preview",
-    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderPreviewView) } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: Answer("order", OrderPreviewView) } },
     async (request) => {
       return { order: await orderPreview(app.modules, request.params.id, request.query.fields) };
     },
   );
 
-  app.post("/orders/:id", { schema: { params: Params, body: OrderUpdate, response: One } }, async (request) => {
+  app.post("/orders/:id", { schema: { params: IdParams, body: OrderUpdate, response: One } }, async (request) => {
     await service.update(request.params.id, request.body, actor(request));
     return respond(request.params.id);
   });
 
-  app.post("/orders/:id/cancel", { schema: { params: Params, response: One } }, async (request) => {
+  app.post("/orders/:id/cancel", { schema: { params: IdParams, response: One } }, async (request) => {
     await app.infra.engine.execute(cancelOrderWorkflow, { order_id: request.params.id, actor: actor(request) });
     return respond(request.params.id);
   });
@@ -238,7 +243,7 @@ export default async function orders(app: App): Promise<void> {
 
   app.post(
     "/orders/:id/fulfillments",
-    { schema: { params: Params, body: FulfillmentCreate, response: One } },
+    { schema: { params: IdParams, body: FulfillmentCreate, response: One } },
     async (request) => {
       const { no_notification: _silent, ...fulfillment } = request.body;
       await app.infra.engine.execute(createFulfillmentWorkflow, {
@@ -280,19 +285,19 @@ export default async function orders(app: App): Promise<void> {
     },
   );
 
-  app.post("/orders/:id/complete", { schema: { params: Params, response: One } }, async (request) => {
+  app.post("/orders/:id/complete", { schema: { params: IdParams, response: One } }, async (request) => {
     await completeOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
 
-  app.post("/orders/:id/archive", { schema: { params: Params, response: One } }, async (request) => {
+  app.post("/orders/:id/archive", { schema: { params: IdParams, response: One } }, async (request) => {
     await archiveOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
 
   app.post(
     "/orders/:id/returns",
-    { schema: { params: Params, body: ReturnCreate, response: WithReturn } },
+    { schema: { params: IdParams, body: ReturnCreate, response: WithReturn } },
     async (request) => {
       const created = await app.infra.engine.execute(createReturnWorkflow, {
         order_id: request.params.id,
@@ -330,7 +335,7 @@ export default async function orders(app: App): Promise<void> {
 
   app.get(
     "/orders/:id/changes",
-    { schema: { params: Params, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } },
+    { schema: { params: IdParams, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } },
     async (request) => {
       const { limit, offset, fields, id, change_type, status } = request.query;
       // Kasse's change log is an audit trail of what happened to the order, not Medusa's order

@@ -34,8 +34,7 @@ describe("capture", () => {
     const nothing = await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), {});
     expect(nothing.statusCode).toBe(400);
     expect(nothing.json().message).toBe("Nothing left to capture");
-    const actions = await orderChangeActions(t, placed.id);
-    expect(actions).toEqual([
+    expect(await orderChangeActions(t, placed.id)).toEqual([
       "order_placed",
       "payment_captured",
       "payment_status_changed",

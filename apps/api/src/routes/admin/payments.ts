@@ -4,9 +4,8 @@ import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import { PaymentView } from "@kasse/modules/payment";
 import type { App } from "../../app";
-import { Answer } from "../../http/schemas";
+import { Answer, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 /** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */
 const CaptureBody = Type.Object({ amount: Type.Optional(Amount({ minimum: 1 })) }, { additionalProperties: false });
 /** Medusa's `POST /admin/payments/{id}/refund`: `amount` (default: all captured and not refunded), `note`, `refund_reason_id`; the contract's `reason` too. */
@@ -40,7 +39,10 @@ export default async function payments(app: App): Promise<void> {
 
   app.post(
     "/payments/:id/capture",
-    { config, schema: { params: Params, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) } },
+    {
+      config,
+      schema: { params: IdParams, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) },
+    },
     async (request) => {
       const result = await app.infra.engine.execute(capturePaymentWorkflow, {
         payment_id: request.params.id,
@@ -53,7 +55,7 @@ export default async function payments(app: App): Promise<void> {
 
   app.post(
     "/payments/:id/refund",
-    { config, schema: { params: Params, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } },
+    { config, schema: { params: IdParams, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } },
     async (request) => {
       const result = await app.infra.engine.execute(refundPaymentWorkflow, {
         payment_id: request.params.id,

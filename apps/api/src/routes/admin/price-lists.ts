@@ -11,10 +11,18 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Deleted, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import {
+  Deleted,
+  ListAnswer,
+  ListQueryOf,
+  listResponse,
+  ChildParams,
+  IdParams,
+  deleted,
+  BatchAnswer,
+} from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
-const PriceParams = Type.Object({ id: Id(), price_id: Id() });
+const PriceParams = ChildParams("price_id");
 const ListPriceLists = ListQueryOf(
   {
     id: Id(),
@@ -26,13 +34,6 @@ const ListPriceLists = ListQueryOf(
 
 /** `GET /admin/price-lists/{id}/prices`: the list's prices, a page at a time. */
 const ListPrices = ListQueryOf({ id: Id(), variant_id: Id(), currency_code: CurrencyCode() });
-const PriceBatch = {
-  200: Type.Object({
-    created: Type.Array(PriceView),
-    updated: Type.Array(PriceView),
-    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
-  }),
-};
 
 /** Admin price lists: CRUD, batch price changes in one transaction, single price removal. */
 export default async function priceLists(app: App): Promise<void> {
@@ -76,14 +77,14 @@ export default async function priceLists(app: App): Promise<void> {
     },
   });
 
-  app.delete("/price-lists/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/price-lists/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
-    return { id: request.params.id, object: "price-list", deleted: true as const };
+    return deleted(request.params.id, "price-list");
   });
 
   app.get(
     "/price-lists/:id/prices",
-    { schema: { params: Params, querystring: ListPrices, response: ListAnswer("prices", PriceView) } },
+    { schema: { params: IdParams, querystring: ListPrices, response: ListAnswer("prices", PriceView) } },
     async (request) => {
       const { limit, offset, order, fields, ...filters } = request.query;
       const { items, count } = await service.listPrices(request.params.id, filters, { limit, offset, order });
@@ -111,7 +112,10 @@ export default async function priceLists(app: App): Promise<void> {
   };
   app.post(
     "/price-lists/:id/prices/batch",
-    { config: batchContext, schema: { params: Params, body: PriceListPricesBatch, response: PriceBatch } },
+    {
+      config: batchContext,
+      schema: { params: IdParams, body: PriceListPricesBatch, response: BatchAnswer(PriceView) },
+    },
     async (request) => {
       await assertVariants([...(request.body.create ?? []), ...(request.body.update ?? [])]);
       return service.batchPrices(request.params.id, request.body);
@@ -123,7 +127,7 @@ export default async function priceLists(app: App): Promise<void> {
     { schema: { params: PriceParams, response: Deleted } },
     async (request) => {
       await service.deletePrice(request.params.id, request.params.price_id);
-      return { id: request.params.price_id, object: "price", deleted: true as const };
+      return deleted(request.params.price_id, "price");
     },
   );
 }

@@ -4,9 +4,19 @@ import { CategoryCreate, CategoryUpdate, ProductCategoryView } from "@kasse/modu
 import type { App } from "../../app";
 import { CategoryTree, splitCategoryQuery } from "../category-query";
 import { parseFields, project } from "../../http/fields";
-import { ArrayQuery, Fields, Filter, ListQuery, listResponse, Answer, Deleted, ListAnswer } from "../../http/schemas";
+import {
+  ArrayQuery,
+  Fields,
+  Filter,
+  ListQuery,
+  listResponse,
+  Answer,
+  Deleted,
+  ListAnswer,
+  IdParams,
+  deleted,
+} from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const ListCategories = Type.Object(
   {
     ...ListQuery,
@@ -51,7 +61,7 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories/:id",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveCategory,
         response: Answer("product_category", ProductCategoryView),
       },
@@ -65,14 +75,14 @@ export default async function productCategories(app: App): Promise<void> {
 
   app.post(
     "/product-categories/:id",
-    { schema: { params: Params, body: CategoryUpdate, response: Answer("product_category", ProductCategoryView) } },
+    { schema: { params: IdParams, body: CategoryUpdate, response: Answer("product_category", ProductCategoryView) } },
     async (request) => ({
       product_category: await service.update(request.params.id, request.body),
     }),
   );
 
-  app.delete("/product-categories/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/product-categories/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await service.delete(request.params.id);
-    return { id: request.params.id, object: "product_category", deleted: true as const };
+    return deleted(request.params.id, "product_category");
   });
 }

@@ -34,6 +34,10 @@ import {
   DeleteResponse,
   Deleted,
   ListAnswer,
+  ChildParams,
+  IdParams,
+  deleted,
+  BatchAnswer,
 } from "../../http/schemas";
 import {
   adminProduct,
@@ -44,9 +48,8 @@ import {
   AdminVariantListView,
 } from "./product-responses";
 
-const Params = Type.Object({ id: Id() });
-const VariantParams = Type.Object({ id: Id(), variant_id: Id() });
-const OptionParams = Type.Object({ id: Id(), option_id: Id() });
+const VariantParams = ChildParams("variant_id");
+const OptionParams = ChildParams("option_id");
 
 const ListProducts = Type.Object(
   {
@@ -94,13 +97,6 @@ const VariantPrices = Type.Object({ prices: Type.Array(VariantPriceInput) }, { a
 const One = Answer("product", AdminProductView);
 // A variant or option removed: the product as it is now is its `parent`.
 const DeletedChild = { 200: Type.Object({ ...DeleteResponse.properties, parent: AdminProductView }) };
-const Batch = {
-  200: Type.Object({
-    created: Type.Array(AdminProductView),
-    updated: Type.Array(AdminProductView),
-    deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
-  }),
-};
 
 /** Admin products: CRUD, batch, variants, options and variant prices (docs/CONTRACT.md "Admin: products"). */
 export default async function products(app: App): Promise<void> {
@@ -155,43 +151,49 @@ export default async function products(app: App): Promise<void> {
     return one(id!);
   });
 
-  app.post("/products/batch", { schema: { body: ProductBatch, response: Batch } }, async (request) => {
-    const result = await app.infra.engine.execute(batchProductsWorkflow, request.body);
-    const selection = parseFields(undefined);
-    const load = async (ids: string[]) =>
-      ids.length
-        ? adminProducts(
-            app,
-            (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items,
-            selection,
-          )
-        : [];
-    return {
-      created: await load(result.created),
-      updated: await load(result.updated),
-      deleted: { ids: result.deleted, object: "product", deleted: true },
-    };
-  });
-
-  app.get("/products/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) =>
-    one(request.params.id, request.query.fields),
+  app.post(
+    "/products/batch",
+    { schema: { body: ProductBatch, response: BatchAnswer(AdminProductView) } },
+    async (request) => {
+      const result = await app.infra.engine.execute(batchProductsWorkflow, request.body);
+      const selection = parseFields(undefined);
+      const load = async (ids: string[]) =>
+        ids.length
+          ? adminProducts(
+              app,
+              (await app.modules.product.list({ id: ids }, { limit: ids.length, offset: 0 })).items,
+              selection,
+            )
+          : [];
+      return {
+        created: await load(result.created),
+        updated: await load(result.updated),
+        deleted: { ids: result.deleted, object: "product", deleted: true },
+      };
+    },
   );
 
-  app.post("/products/:id", { schema: { params: Params, body: ProductUpdate, response: One } }, async (request) => {
+  app.get(
+    "/products/:id",
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
+    async (request) => one(request.params.id, request.query.fields),
+  );
+
+  app.post("/products/:id", { schema: { params: IdParams, body: ProductUpdate, response: One } }, async (request) => {
     await app.infra.engine.execute(updateProductsWorkflow, {
       products: [{ id: request.params.id, input: request.body }],
     });
     return one(request.params.id);
   });
 
-  app.delete("/products/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/products/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await app.infra.engine.execute(deleteProductsWorkflow, { ids: [request.params.id] });
-    return { id: request.params.id, object: "product", deleted: true as const };
+    return deleted(request.params.id, "product");
   });
 
   app.get(
     "/products/:id/variants",
-    { schema: { params: Params, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
+    { schema: { params: IdParams, querystring: ListVariants, response: ListAnswer("variants", AdminVariantListView) } },
     async (request) => {
       const { limit, offset, order, fields, ...filters } = request.query;
       await app.modules.product.retrieve(request.params.id, { relations: [], filters: { id: [request.params.id] } });
@@ -209,7 +211,7 @@ export default async function products(app: App): Promise<void> {
 
   app.post(
     "/products/:id/variants",
-    { schema: { params: Params, body: VariantCreate, response: One } },
+    { schema: { params: IdParams, body: VariantCreate, response: One } },
     async (request) => {
       await app.infra.engine.execute(writeProductVariantsWorkflow, {
         product_id: request.params.id,
@@ -252,12 +254,7 @@ export default async function products(app: App): Promise<void> {
         product_id: request.params.id,
         delete: [request.params.variant_id],
       });
-      return {
-        id: request.params.variant_id,
-        object: "variant",
-        deleted: true as const,
-        parent: (await one(request.params.id)).product,
-      };
+      return deleted(request.params.variant_id, "variant", { parent: (await one(request.params.id)).product });
     },
   );
 
@@ -288,7 +285,7 @@ export default async function products(app: App): Promise<void> {
     "/products/:id/options",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveQuery,
         response: ListAnswer("product_options", ProductOptionView),
       },
@@ -304,7 +301,7 @@ export default async function products(app: App): Promise<void> {
 
   app.post(
     "/products/:id/options",
-    { schema: { params: Params, body: OptionCreate, response: One } },
+    { schema: { params: IdParams, body: OptionCreate, response: One } },
     async (request) => {
       await productOptions.create(app.modules, request.params.id, request.body);
       return one(request.params.id);
@@ -341,12 +338,7 @@ export default async function products(app: App): Promise<void> {
     { schema: { params: OptionParams, response: DeletedChild } },
     async (request) => {
       await productOptions.delete(app.modules, request.params.id, request.params.option_id);
-      return {
-        id: request.params.option_id,
-        object: "product_option",
-        deleted: true as const,
-        parent: (await one(request.params.id)).product,
-      };
+      return deleted(request.params.option_id, "product_option", { parent: (await one(request.params.id)).product });
     },
   );
 }

@@ -26,9 +26,8 @@ import type { FastifyRequest } from "fastify";
 import type { Modules } from "@kasse/modules";
 import type { App } from "../../app";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
-import { ListQuery, ListQueryOf } from "../../http/schemas";
+import { ListQuery, ListQueryOf, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const ListPromotions = ListQueryOf(
   { id: Id(), code: Code(), campaign_id: Id(), status: Type.Union(PROMOTION_STATUSES.map((s) => Type.Literal(s))) },
   { q: Type.Optional(Title()), is_automatic: Type.Optional(Type.Boolean()) },
@@ -137,7 +136,7 @@ export default async function promotions(app: App): Promise<void> {
   for (const [path, kind] of batches) {
     app.get(
       `/promotions/:id/${path}`,
-      { schema: { params: Params, querystring: RulesQuery, response: RulesAnswer } },
+      { schema: { params: IdParams, querystring: RulesQuery, response: RulesAnswer } },
       async (request) => {
         const [promotion] = (await service.list({ id: [request.params.id] }, { limit: 1, offset: 0 })).items;
         const rules = !promotion
@@ -203,7 +202,7 @@ export default async function promotions(app: App): Promise<void> {
   for (const [path, kind] of batches) {
     app.post(
       `/promotions/:id/${path}/batch`,
-      { config: rulesContext, schema: { params: Params, body: RuleBatch, response: { 200: RuleBatchResponse } } },
+      { config: rulesContext, schema: { params: IdParams, body: RuleBatch, response: { 200: RuleBatchResponse } } },
       async (request) => {
         return service.batchRules(request.params.id, kind, request.body);
       },

@@ -2,13 +2,13 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@kasse/db";
 import { useTestApp } from "../../testing";
+import { createStockLocations } from "../../testing/locations";
 
 const t = useTestApp();
 let berlin: string;
 let hamburg: string;
 beforeAll(async () => {
-  berlin = (await t.admin.post("/admin/stock-locations", { name: "Berlin" })).json().stock_location.id;
-  hamburg = (await t.admin.post("/admin/stock-locations", { name: "Hamburg" })).json().stock_location.id;
+  [berlin, hamburg] = await createStockLocations(t, "Berlin", "Hamburg");
 });
 
 /** An item stocked at Berlin (and optionally Hamburg). */

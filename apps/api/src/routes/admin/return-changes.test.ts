@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { orderReturnChange } from "@kasse/modules/order";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
+import { fulfilledTestOrder, placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_return_changes" });
@@ -23,14 +23,7 @@ const stock = async () => (await t.app.modules.inventory.retrieveLevel(items.var
 const changeRows = (orderId: string) =>
   t.database.db.select().from(orderReturnChange).where(eq(orderReturnChange.order_id, orderId));
 /** An order whose two shirts are fulfilled (the mug is not). */
-async function fulfilledOrder() {
-  const { order: placed } = await placeTestOrder(t.app, {}, { reserve_at: LOC });
-  await t.admin.post(`/admin/orders/${placed.id}/fulfillments`, {
-    items: [{ id: placed.items[0]!.id, quantity: 2 }],
-    location_id: LOC,
-  });
-  return placed;
-}
+const fulfilledOrder = () => fulfilledTestOrder(t, LOC);
 /** A 4xx `{type, message}` answer. */
 function refused(res: { statusCode: number; json: () => unknown }, status: number, message?: string) {
   expect(res.statusCode, JSON.stringify(res.json())).toBe(status);
@@ -139,8 +132,7 @@ describe("a return through Medusa's order-change protocol", () => {
     const rest = await t.admin.post(`/admin/returns/${ret.id}/receive`, {});
     expect(rest.json().return.status).toBe("received");
     expect(await stock()).toBe(before + 2);
-    const actions = await orderChangeActions(t, placed.id);
-    expect(actions).toEqual([
+    expect(await orderChangeActions(t, placed.id)).toEqual([
       "order_placed",
       "fulfillment_created",
       "return_requested",

@@ -1,5 +1,4 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
 import { createReturnWorkflow, receiveReturnWorkflow, updateReturnRequest } from "@kasse/flows";
 import {
   ReturnChangeConfirm,
@@ -12,11 +11,10 @@ import {
 } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
-import { Answer, Deleted } from "../../http/schemas";
+import { Answer, Deleted, ChildParams, IdParams, deleted } from "../../http/schemas";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
 
-const Params = Type.Object({ id: Id() });
-const ActionParams = Type.Object({ id: Id(), action_id: Id() });
+const ActionParams = ChildParams("action_id");
 /** Medusa's answer to a step of the protocol: the order as it would be, and the return. */
 const WithPreview = { 200: Type.Object({ order_preview: OrderPreviewView, return: ReturnView }) };
 
@@ -38,7 +36,7 @@ export default async function returnChanges(app: App): Promise<void> {
 
   app.post(
     "/returns/:id",
-    { schema: { params: Params, body: ReturnRequestUpdate, response: Answer("return", ReturnView) } },
+    { schema: { params: IdParams, body: ReturnRequestUpdate, response: Answer("return", ReturnView) } },
     async (request) => ({ return: await updateReturnRequest(app.modules, request.params.id, request.body) }),
   );
 
@@ -53,7 +51,7 @@ export default async function returnChanges(app: App): Promise<void> {
     },
   ) {
     const route = `/returns/:id/${path}`;
-    app.post(route, { schema: { params: Params, body: schemas.body, response: WithPreview } }, async (request) =>
+    app.post(route, { schema: { params: IdParams, body: schemas.body, response: WithPreview } }, async (request) =>
       answer(request.params.id, (await ops.add(request.params.id, request.body as Static<B>)).order_id),
     );
     app.post(
@@ -95,7 +93,7 @@ export default async function returnChanges(app: App): Promise<void> {
   // `no_notification`: Kasse sends the customer no notice of a return either way.
   app.post(
     "/returns/:id/request",
-    { schema: { params: Params, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    { schema: { params: IdParams, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
     async (request) => {
       const created = await app.infra.engine.execute(createReturnWorkflow, {
         return_id: request.params.id,
@@ -105,14 +103,14 @@ export default async function returnChanges(app: App): Promise<void> {
     },
   );
 
-  app.delete("/returns/:id/request", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/returns/:id/request", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await changes.cancelRequest(request.params.id);
-    return { id: request.params.id, object: "return", deleted: true as const };
+    return deleted(request.params.id, "return");
   });
 
   app.post(
     "/returns/:id/receive/confirm",
-    { schema: { params: Params, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    { schema: { params: IdParams, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
     async (request) => {
       const received = await app.infra.engine.execute(receiveReturnWorkflow, {
         return_id: request.params.id,
@@ -123,8 +121,8 @@ export default async function returnChanges(app: App): Promise<void> {
     },
   );
 
-  app.delete("/returns/:id/receive", { schema: { params: Params, response: Deleted } }, async (request) => {
+  app.delete("/returns/:id/receive", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await changes.cancelReceipt(request.params.id);
-    return { id: request.params.id, object: "return", deleted: true as const };
+    return deleted(request.params.id, "return");
   });
 }

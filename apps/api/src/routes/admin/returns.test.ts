@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
+import { fulfilledTestOrder, placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_ret" });
@@ -15,14 +15,7 @@ beforeAll(async () => {
 const get = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const stock = async () => (await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC)).stocked_quantity;
 /** An order whose two shirts are fulfilled (the mug is not). */
-async function fulfilledOrder() {
-  const { order } = await placeTestOrder(t.app, {}, { reserve_at: LOC });
-  await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-    items: [{ id: order.items[0]!.id, quantity: 2 }],
-    location_id: LOC,
-  });
-  return order;
-}
+const fulfilledOrder = () => fulfilledTestOrder(t, LOC);
 
 describe("returns", () => {
   it("requests a return of fulfilled units, receives it, restocks the location", async () => {
@@ -74,8 +67,7 @@ describe("returns", () => {
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}`)).json();
     expect(listed).toMatchObject({ count: 2, offset: 0, limit: 15 });
     expect((await t.admin.get(`/admin/returns/${second.id}`)).json().return.id).toBe(second.id);
-    const actions = await orderChangeActions(t, order.id);
-    expect(actions).toEqual([
+    expect(await orderChangeActions(t, order.id)).toEqual([
       "order_placed",
       "fulfillment_created",
       "return_requested",
@@ -237,8 +229,7 @@ describe("returns", () => {
     );
     const listed = (await t.admin.get(`/admin/returns?order_id=${order.id}&status[]=received`)).json();
     expect(listed.returns.map((r: { id: string }) => r.id)).toEqual([ret.id]);
-    const actions = await orderChangeActions(t, order.id);
-    expect(actions).toEqual([
+    expect(await orderChangeActions(t, order.id)).toEqual([
       "order_placed",
       "fulfillment_created",
       "return_requested",

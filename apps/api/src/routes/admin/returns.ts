@@ -6,9 +6,8 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { isMedusaDialect } from "../../plugins/medusa-dialect";
-import { Answer, ArrayQuery, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 /**
  * `POST /admin/returns` (docs/CONTRACT.md "Accepted alternatives"): the order's id plus the
  * contract's return body requests the return at once; Medusa's body (`order_id` and no `items`)
@@ -49,7 +48,7 @@ export default async function returns(app: App): Promise<void> {
   // A return whose request is still pending is shown as the return it will be (`open`).
   app.get(
     "/returns/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("return", ReturnView) } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: Answer("return", ReturnView) } },
     async (request) => {
       const found = await app.modules.returnChange.retrieveReturn(request.params.id);
       return { return: project(found, parseFields(request.query.fields)) };
@@ -72,7 +71,7 @@ export default async function returns(app: App): Promise<void> {
   // counting the units back item by item (`return-changes.ts`): in Medusa's dialect, so it does.
   app.post(
     "/returns/:id/receive",
-    { schema: { params: Params, body: Type.Optional(ReturnReceive), response: Answer("return", ReturnView) } },
+    { schema: { params: IdParams, body: Type.Optional(ReturnReceive), response: Answer("return", ReturnView) } },
     async (request) => {
       if (isMedusaDialect(request) && !request.body?.items) {
         await app.modules.returnChange.beginReceipt(request.params.id, actor(request));
@@ -89,7 +88,7 @@ export default async function returns(app: App): Promise<void> {
 
   app.post(
     "/returns/:id/cancel",
-    { schema: { params: Params, response: Answer("return", ReturnView) } },
+    { schema: { params: IdParams, response: Answer("return", ReturnView) } },
     async (request) => {
       await app.infra.engine.execute(cancelReturnWorkflow, { return_id: request.params.id, actor: actor(request) });
       return { return: await service.retrieve(request.params.id) };

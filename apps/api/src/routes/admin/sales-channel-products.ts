@@ -2,9 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { App } from "../../app";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
-import { Answer } from "../../http/schemas";
+import { Answer, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 const Body = Type.Object(
   { add: Type.Optional(Type.Array(Id({ minLength: 1 }))), remove: Type.Optional(Type.Array(Id({ minLength: 1 }))) },
   { additionalProperties: false },
@@ -14,7 +13,7 @@ const Body = Type.Object(
 export default async function salesChannelProducts(app: App): Promise<void> {
   app.post(
     "/sales-channels/:id/products",
-    { schema: { params: Params, body: Body, response: Answer("sales_channel", SalesChannelView) } },
+    { schema: { params: IdParams, body: Body, response: Answer("sales_channel", SalesChannelView) } },
     async (request) => {
       const channel = await app.modules.salesChannel.retrieve(request.params.id);
       await app.modules.product.linkSalesChannelProducts(channel.id, request.body);

@@ -12,9 +12,8 @@ import { createLocationFulfillmentSet, deleteStockLocationWorkflow, setStockLoca
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { parseFields, wants, type FieldSelection } from "../../http/fields";
-import { Answer, ListQueryOf } from "../../http/schemas";
+import { Answer, ListQueryOf, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
 /**
  * A location with, when `fields` asks, Medusa's `fulfillment_sets` (with their service zones and,
  * as asked, the zones' geo zones and shipping options) and `fulfillment_providers` (every location
@@ -89,7 +88,7 @@ export default async function stockLocations(app: App): Promise<void> {
     "/stock-locations/:id/fulfillment-sets",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         body: FulfillmentSetCreate,
         response: Answer("stock_location", AdminStockLocationView),
       },
@@ -104,7 +103,7 @@ export default async function stockLocations(app: App): Promise<void> {
     "/stock-locations/:id/sales-channels",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         body: StockLocationSalesChannels,
         response: Answer("stock_location", StockLocationView),
       },

@@ -5,7 +5,7 @@ import { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate, TaxRateView } from "@ka
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";
-import { Answer, DeleteResponse, ListQueryOf } from "../../http/schemas";
+import { Answer, DeleteResponse, ListQueryOf, deleted } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
 const RuleParams = Type.Object({ id: Id(), rule_id: Id() }, { additionalProperties: false });
@@ -50,7 +50,7 @@ export default async function taxRates(app: App): Promise<void> {
     { schema: { params: RuleParams, response: DeletedRule } },
     async (request) => {
       const parent = await service.deleteRateRule(request.params.id, request.params.rule_id);
-      return { id: request.params.rule_id, object: "tax_rate_rule", deleted: true as const, parent };
+      return deleted(request.params.rule_id, "tax_rate_rule", { parent });
     },
   );
 }

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { errors } from "@kasse/db";
 import { FileView } from "@kasse/modules/file";
 import type { App } from "../../app";
-import { Deleted } from "../../http/schemas";
+import { Deleted, deleted } from "../../http/schemas";
 
 // Keys are `<time>-<random>-<name>.<ext>`; anything else is not a file Kasse stored.
 const Params = Type.Object(
@@ -81,6 +81,6 @@ export default async function uploads(app: App): Promise<void> {
 
   app.delete("/uploads/:id", { schema: { params: Params, response: Deleted } }, async (request) => {
     await app.modules.file.delete(request.params.id);
-    return { id: request.params.id, object: "file", deleted: true as const };
+    return deleted(request.params.id, "file");
   });
 }

@@ -1,23 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { errors, Id, Title, ListView } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { errorAnswer } from "../../plugins/openapi-operations";
 
-const Params = Type.Object({ id: Id() });
 const ListUsers = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
 const One = { 200: Type.Object({ user: UserView }) };
-const Many = {
-  200: Type.Object({
-    users: Type.Array(UserView),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Many = { 200: ListView("users", UserView) };
 
 /** Admin users: the caller (`/users/me`), list, retrieve, update, delete. Users are created with their identity (`createUserAccount`). */
 export default async function users(app: App): Promise<void> {
@@ -43,28 +35,32 @@ export default async function users(app: App): Promise<void> {
     return { users: project(items, parseFields(fields)), count, offset, limit };
   });
 
-  app.get("/users/:id", { schema: { params: Params, querystring: RetrieveQuery, response: One } }, async (request) => {
-    return { user: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
-  });
+  app.get(
+    "/users/:id",
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: One } },
+    async (request) => {
+      return { user: project(await service.retrieve(request.params.id), parseFields(request.query.fields)) };
+    },
+  );
 
   // As Medusa (2.20+): what the user detail page shows as the ways this admin signs in.
   app.get(
     "/users/:id/auth-providers",
-    { schema: { params: Params, response: { 200: Type.Object({ providers: Type.Array(Type.String()) }) } } },
+    { schema: { params: IdParams, response: { 200: Type.Object({ providers: Type.Array(Type.String()) }) } } },
     async (request) => {
       const user = await service.retrieve(request.params.id);
       return { providers: await app.modules.auth.providerIdsOfActor("user", user.id) };
     },
   );
 
-  app.post("/users/:id", { schema: { params: Params, body: UserUpdate, response: One } }, async (request) => {
+  app.post("/users/:id", { schema: { params: IdParams, body: UserUpdate, response: One } }, async (request) => {
     return { user: await service.update(request.params.id, request.body) };
   });
 
   // As Medusa: an admin may remove other admins, never itself (so a store cannot lock itself out by accident).
-  app.delete("/users/:id", { schema: { params: Params, response: { 200: DeleteResponse } } }, async (request) => {
+  app.delete("/users/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
     if (request.params.id === request.auth!.actor_id) throw errors.notAllowed("A user cannot delete itself");
     await app.infra.engine.execute(removeUserAccountWorkflow, { user_id: request.params.id });
-    return { id: request.params.id, object: "user", deleted: true as const };
+    return deleted(request.params.id, "user");
   });
 }

@@ -1,36 +1,25 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { queryRows } from "@kasse/db";
 import { createEventDispatcher, recordEvent, webhook as webhookTable } from "@kasse/modules/event";
-import { createTestApp, type TestApp } from "../../testing";
+import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../../testing";
 
 let t: TestApp;
 let strict: TestApp;
 let admin: Record<string, string>;
-let server: Server;
+let hooks: WebhookReceiver;
 let receiver = "";
-const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 
 beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
   strict = await createTestApp();
   admin = await t.adminHeaders();
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  receiver = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
+  hooks = await startWebhookReceiver({ status: 204 });
+  receiver = hooks.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await hooks.close();
   await Promise.all([t.close(), strict.close()]);
 });
 
@@ -161,9 +150,9 @@ describe("admin webhooks", () => {
     const { webhook } = (await post("/admin/webhooks", { url: receiver, events: ["product.created"] })).json();
     const dispatcher = createEventDispatcher(t.database.db, { webhooks: t.app.modules.webhooks, subscribers: [] });
     await recordEvent(t.database.db, "product.created", { id: "prod_hook" });
-    received.length = 0;
+    hooks.received.length = 0;
     await dispatcher.run();
-    expect(received).toHaveLength(1);
+    expect(hooks.received).toHaveLength(1);
     const deliveries = await get(`/admin/webhooks/${webhook.id}/deliveries`);
     expect(deliveries.statusCode).toBe(200);
     expect(deliveries.json()).toMatchObject({ count: 1, offset: 0, limit: 15 });
@@ -187,13 +176,13 @@ describe("admin webhooks", () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().delivery).toMatchObject({ attempt: 2, status: "scheduled", event_id: first.event_id });
     await dispatcher.run();
-    expect(received).toHaveLength(2);
-    expect(received[1]!.headers["webhook-id"]).toBe(received[0]!.headers["webhook-id"]);
-    expect(received[1]!.body).toBe(received[0]!.body);
-    const message = new Webhook(rotated.secret).verify(received[1]!.body, {
-      "webhook-id": String(received[1]!.headers["webhook-id"]),
-      "webhook-timestamp": String(received[1]!.headers["webhook-timestamp"]),
-      "webhook-signature": String(received[1]!.headers["webhook-signature"]),
+    expect(hooks.received).toHaveLength(2);
+    expect(hooks.received[1]!.headers["webhook-id"]).toBe(hooks.received[0]!.headers["webhook-id"]);
+    expect(hooks.received[1]!.body).toBe(hooks.received[0]!.body);
+    const message = new Webhook(rotated.secret).verify(hooks.received[1]!.body, {
+      "webhook-id": String(hooks.received[1]!.headers["webhook-id"]),
+      "webhook-timestamp": String(hooks.received[1]!.headers["webhook-timestamp"]),
+      "webhook-signature": String(hooks.received[1]!.headers["webhook-signature"]),
     });
     expect(message).toMatchObject({ id: first.event_id, type: "product.created", data: { id: "prod_hook" } });
     // Someone else's delivery id is not found under this endpoint.

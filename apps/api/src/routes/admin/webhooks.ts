@@ -12,10 +12,9 @@ import type { App } from "../../app";
 import { emptyBody } from "../../http/empty-body";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import { Answer, ListAnswer, ListQueryOf, listResponse, ChildParams, IdParams } from "../../http/schemas";
 
-const Params = Type.Object({ id: Id() });
-const DeliveryParams = Type.Object({ id: Id(), delivery_id: Id() });
+const DeliveryParams = ChildParams("delivery_id");
 const NoBody = Type.Object({}, { additionalProperties: false });
 const ListWebhooks = ListQueryOf({ id: Id() }, { enabled: Type.Optional(Type.Boolean()) });
 const DeliveryStatus = Type.Union([
@@ -55,7 +54,7 @@ export default async function webhooks(app: App): Promise<void> {
   app.post(
     "/webhooks/:id/rotate-secret",
     {
-      schema: { params: Params, body: NoBody, response: Answer("webhook", WebhookWithSecretView) },
+      schema: { params: IdParams, body: NoBody, response: Answer("webhook", WebhookWithSecretView) },
       preValidation: emptyBody,
     },
     async (request) => {
@@ -66,7 +65,11 @@ export default async function webhooks(app: App): Promise<void> {
   app.get(
     "/webhooks/:id/deliveries",
     {
-      schema: { params: Params, querystring: ListDeliveries, response: ListAnswer("deliveries", WebhookDeliveryView) },
+      schema: {
+        params: IdParams,
+        querystring: ListDeliveries,
+        response: ListAnswer("deliveries", WebhookDeliveryView),
+      },
     },
     async (request) => {
       const { limit, offset, fields, order: _order, ...filters } = request.query;

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import { completeCart, readCart } from "@kasse/flows";
 import type { App } from "../../app";
+import { emptyBody } from "../../http/empty-body";
 import { OrderDetailView, orderView } from "../../orders/view";
 import { CartView, cartActor, cartResponse } from "./cart-response";
 
@@ -37,10 +38,8 @@ export default async function cartComplete(app: App): Promise<void> {
     "/carts/:id/complete",
     {
       schema: { params: Params, body: NoBody, response: Completed },
-      // The storefront SDK posts without a body; validated as `{}` so unknown fields are refused.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      // The storefront SDK posts without a body.
+      preValidation: emptyBody,
     },
     async (request) => {
       const actor = cartActor(request);

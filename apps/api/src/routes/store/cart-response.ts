@@ -94,6 +94,14 @@ export const CartView = Extend(
   ["promo_codes", "deleted_at"],
 );
 
+/** The product a line is of, as the line's `product` and its `variant.product` show it. */
+const productOf = (item: CartResult["items"][number]) => ({
+  id: item.product_id,
+  title: item.product_title,
+  thumbnail: item.thumbnail,
+  handle: item.product_handle,
+});
+
 /** Medusa v2's store cart: lines with their variant snapshot, methods, addresses, promotions, totals. */
 export function cartResponse(result: CartResult) {
   const { cart, items, shipping_methods } = result;
@@ -148,23 +156,8 @@ export function cartResponse(result: CartResult) {
       total: item.total,
       original_total: item.original_total,
       metadata: item.metadata,
-      variant: {
-        id: item.variant_id,
-        title: item.variant_title,
-        sku: item.variant_sku,
-        product: {
-          id: item.product_id,
-          title: item.product_title,
-          thumbnail: item.thumbnail,
-          handle: item.product_handle,
-        },
-      },
-      product: {
-        id: item.product_id,
-        title: item.product_title,
-        thumbnail: item.thumbnail,
-        handle: item.product_handle,
-      },
+      variant: { id: item.variant_id, title: item.variant_title, sku: item.variant_sku, product: productOf(item) },
+      product: productOf(item),
       adjustments: item.adjustments.map((a) => ({ ...a, item_id: item.id })),
       tax_lines: item.tax_lines.map((t) => ({ ...t, item_id: item.id })),
       created_at: item.created_at,

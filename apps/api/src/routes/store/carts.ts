@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Id } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import {
@@ -15,6 +15,7 @@ import {
   updateCart,
   updateLineItem,
   type CartChannelContext,
+  type CartResult,
 } from "@kasse/flows";
 import {
   CartAddressRequired,
@@ -28,7 +29,8 @@ import {
 } from "@kasse/modules/cart";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, DeleteResponse, RetrieveQuery } from "../../http/schemas";
+import { Answer, DeleteResponse, RetrieveQuery, deleted } from "../../http/schemas";
+import { emptyBody } from "../../http/empty-body";
 import { CartView, cartActor, cartResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
@@ -37,12 +39,9 @@ const LineParams = Type.Object(
   { additionalProperties: false },
 );
 const NoBody = Type.Object({}, { additionalProperties: false });
-// Bodiless POSTs (taxes, customer transfer) are validated as `{}` so unknown fields are still refused.
-const emptyBody = async (request: { body: unknown }) => {
-  request.body ??= {};
-};
 
 const One = Answer("cart", CartView);
+type CartRequest<B extends TSchema> = FastifyRequest<{ Params: Static<typeof Params>; Body: Static<B> }>;
 const DeletedLine = { 200: Type.Object({ ...DeleteResponse.properties, parent: CartView }) };
 
 /** The request's sales channels for a new cart (docs/CONTRACT.md "Keys"). */
@@ -67,19 +66,28 @@ export default async function carts(app: App): Promise<void> {
     };
   });
 
-  app.post("/carts/:id", { schema: { params: Params, body: CartUpdate, response: One } }, async (request) => {
-    return {
-      cart: cartResponse(await updateCart(m, request.params.id, cartActor(request), channels(request), request.body)),
-    };
-  });
+  /**
+   * A write to the cart of the path, answered with the cart as it then is. A `bodiless` one
+   * validates a missing body as `{}`, so unknown fields are still refused.
+   */
+  function cartWrite<B extends TSchema>(
+    method: "POST" | "DELETE",
+    url: string,
+    body: B,
+    write: (request: CartRequest<B>) => Promise<CartResult>,
+    bodiless = false,
+  ): void {
+    app.route({
+      method,
+      url,
+      schema: { params: Params, body, response: One },
+      ...(bodiless ? { preValidation: emptyBody } : {}),
+      handler: async (request) => ({ cart: cartResponse(await write(request as CartRequest<B>)) }),
+    });
+  }
 
-  app.post(
-    "/carts/:id/line-items",
-    { schema: { params: Params, body: LineItemCreate, response: One } },
-    async (request) => {
-      return { cart: cartResponse(await addToCart(m, request.params.id, cartActor(request), request.body)) };
-    },
-  );
+  cartWrite("POST", "/carts/:id", CartUpdate, (r) => updateCart(m, r.params.id, cartActor(r), channels(r), r.body));
+  cartWrite("POST", "/carts/:id/line-items", LineItemCreate, (r) => addToCart(m, r.params.id, cartActor(r), r.body));
 
   app.post(
     "/carts/:id/line-items/:line_id",
@@ -99,75 +107,31 @@ export default async function carts(app: App): Promise<void> {
     async (request) => {
       const result = await deleteLineItem(m, request.params.id, request.params.line_id, cartActor(request));
       // Medusa's answer: the delete envelope with the cart as `parent`.
-      return { id: request.params.line_id, object: "line-item", deleted: true as const, parent: cartResponse(result) };
+      return deleted(request.params.line_id, "line-item", { parent: cartResponse(result) });
     },
   );
 
-  app.post(
-    "/carts/:id/shipping-address",
-    { schema: { params: Params, body: CartAddressRequired, response: One } },
-    async (request) => {
-      return {
-        cart: cartResponse(
-          await setCartAddress(m, request.params.id, cartActor(request), "shipping_address", request.body),
-        ),
-      };
-    },
+  cartWrite("POST", "/carts/:id/shipping-address", CartAddressRequired, (r) =>
+    setCartAddress(m, r.params.id, cartActor(r), "shipping_address", r.body),
   );
-
-  app.post(
-    "/carts/:id/billing-address",
-    { schema: { params: Params, body: CartAddressRequired, response: One } },
-    async (request) => {
-      return {
-        cart: cartResponse(
-          await setCartAddress(m, request.params.id, cartActor(request), "billing_address", request.body),
-        ),
-      };
-    },
+  cartWrite("POST", "/carts/:id/billing-address", CartAddressRequired, (r) =>
+    setCartAddress(m, r.params.id, cartActor(r), "billing_address", r.body),
   );
-
-  app.post(
-    "/carts/:id/shipping-methods",
-    { schema: { params: Params, body: ShippingMethodCreate, response: One } },
-    async (request) => {
-      return { cart: cartResponse(await addShippingMethod(m, request.params.id, cartActor(request), request.body)) };
-    },
+  cartWrite("POST", "/carts/:id/shipping-methods", ShippingMethodCreate, (r) =>
+    addShippingMethod(m, r.params.id, cartActor(r), r.body),
   );
-
-  app.post(
-    "/carts/:id/promotions",
-    { schema: { params: Params, body: PromoCodes, response: One } },
-    async (request) => {
-      return {
-        cart: cartResponse(await addPromotions(m, request.params.id, cartActor(request), request.body.promo_codes)),
-      };
-    },
+  cartWrite("POST", "/carts/:id/promotions", PromoCodes, (r) =>
+    addPromotions(m, r.params.id, cartActor(r), r.body.promo_codes),
   );
-
-  app.delete(
-    "/carts/:id/promotions",
-    { schema: { params: Params, body: PromoCodes, response: One } },
-    async (request) => {
-      return {
-        cart: cartResponse(await removePromotions(m, request.params.id, cartActor(request), request.body.promo_codes)),
-      };
-    },
+  cartWrite("DELETE", "/carts/:id/promotions", PromoCodes, (r) =>
+    removePromotions(m, r.params.id, cartActor(r), r.body.promo_codes),
   );
-
-  app.post(
-    "/carts/:id/taxes",
-    { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
-    async (request) => {
-      return { cart: cartResponse(await calculateCartTaxes(m, request.params.id, cartActor(request))) };
-    },
-  );
-
-  app.post(
+  cartWrite("POST", "/carts/:id/taxes", NoBody, (r) => calculateCartTaxes(m, r.params.id, cartActor(r)), true);
+  cartWrite(
+    "POST",
     "/carts/:id/customer",
-    { schema: { params: Params, body: CartCustomerTransfer, response: One }, preValidation: emptyBody },
-    async (request) => {
-      return { cart: cartResponse(await transferCart(m, request.params.id, cartActor(request), request.body)) };
-    },
+    CartCustomerTransfer,
+    (r) => transferCart(m, r.params.id, cartActor(r), r.body),
+    true,
   );
 }

@@ -173,7 +173,7 @@ export async function storeProducts(
  * collection's or category's `products` (`fields=*products`): one product query for all of them.
  * At most 1000 products in all, the largest page.
  */
-export async function productsByGroup(
+async function productsByGroup(
   app: App,
   request: FastifyRequest,
   by: "collection_id" | "category_id",
@@ -198,4 +198,20 @@ export async function productsByGroup(
     }
   }
   return out;
+}
+
+/** Each of `groups` (collections or categories) with its `products`, as {@link productsByGroup} finds them. */
+export async function withGroupProducts<G extends { id: string }>(
+  app: App,
+  request: FastifyRequest,
+  by: "collection_id" | "category_id",
+  groups: G[],
+): Promise<Array<G & { products: Array<Record<string, unknown>> }>> {
+  const products = await productsByGroup(
+    app,
+    request,
+    by,
+    groups.map((g) => g.id),
+  );
+  return groups.map((g) => ({ ...g, products: products.get(g.id) ?? [] }));
 }

@@ -6,7 +6,7 @@ import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 import { ProductCollectionView } from "@kasse/modules/product";
 import { wants, type FieldSelection } from "../../http/fields";
-import { productsByGroup, StoreProductView } from "./catalog-context";
+import { StoreProductView, withGroupProducts } from "./catalog-context";
 
 const ListCollections = ListQueryOf(
   { id: Id(), handle: Filter("handle"), title: Title() },
@@ -36,13 +36,7 @@ export default async function collections(app: App): Promise<void> {
   ) {
     const shaped = rows.map(storeCollection);
     if (!selection || !wants(selection, "products")) return shaped;
-    const products = await productsByGroup(
-      app,
-      request,
-      "collection_id",
-      rows.map((c) => c.id),
-    );
-    return shaped.map((c) => ({ ...c, products: products.get(c.id) ?? [] }));
+    return withGroupProducts(app, request, "collection_id", shaped);
   }
 
   crudRoutes(app, {

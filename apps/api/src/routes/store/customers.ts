@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, Id } from "@kasse/db";
+import { errors, Id, ListView } from "@kasse/db";
 import { customerWrites, registerCustomer } from "@kasse/flows";
 import {
   AddressCreate,
@@ -13,7 +13,7 @@ import {
 } from "@kasse/modules/customer";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, ListQuery, RetrieveQuery } from "../../http/schemas";
+import { DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const AddressParams = Type.Object({ address_id: Id() });
@@ -27,14 +27,7 @@ const WithOrders = {
     }),
   }),
 };
-const Addresses = {
-  200: Type.Object({
-    addresses: Type.Array(AddressResponse),
-    count: Type.Integer(),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-  }),
-};
+const Addresses = { 200: ListView("addresses", AddressResponse) };
 const DeletedAddress = {
   200: Type.Object({ ...DeleteResponse.properties, parent: Type.Object({ customer: StoreCustomerResponse }) }),
 };
@@ -142,12 +135,9 @@ export default async function customers(app: App): Promise<void> {
     { ...customerOnly, schema: { params: AddressParams, response: DeletedAddress } },
     async (request) => {
       await service.deleteAddress(me(request), request.params.address_id);
-      return {
-        id: request.params.address_id,
-        object: "address",
-        deleted: true as const,
+      return deleted(request.params.address_id, "address", {
         parent: { customer: await service.retrieve(me(request)) },
-      };
+      });
     },
   );
 

@@ -1,13 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors, Id, Secret } from "@kasse/db";
+import { errors, Secret } from "@kasse/db";
 import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse } from "../../http/schemas";
+import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams } from "../../http/schemas";
 import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";
 
-const Params = Type.Object({ id: Id() });
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
 // Medusa's storefront sends `{}`; an admin-style `description` is not taken from shoppers.
 const TransferRequest = Type.Object({}, { additionalProperties: false });
@@ -64,7 +63,7 @@ export default async function orders(app: App): Promise<void> {
     {
       ...customerOnly,
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveQuery,
         body: TransferRequest,
         response: Answer("order", OrderDetailView),
@@ -90,7 +89,7 @@ export default async function orders(app: App): Promise<void> {
       `/orders/:id/transfer/${answer}`,
       {
         schema: {
-          params: Params,
+          params: IdParams,
           querystring: RetrieveQuery,
           body: TransferAnswer,
           response: Answer("order", OrderDetailView),
@@ -105,7 +104,7 @@ export default async function orders(app: App): Promise<void> {
 
   app.get(
     "/orders/:id",
-    { schema: { params: Params, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } },
+    { schema: { params: IdParams, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } },
     async (request) => {
       const found = await service.retrieve(request.params.id);
       if (found.customer_id !== null && found.customer_id !== customerOf(request))

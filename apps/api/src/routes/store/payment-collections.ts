@@ -3,6 +3,7 @@ import { Id, ProviderData } from "@kasse/db";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
 import { PaymentCollectionView } from "@kasse/modules/payment";
 import type { App } from "../../app";
+import { emptyBody } from "../../http/empty-body";
 import { Answer } from "../../http/schemas";
 import { cartActor, paymentCollectionResponse } from "./cart-response";
 
@@ -18,10 +19,6 @@ const SessionCreate = Type.Object(
   { additionalProperties: false },
 );
 const Authorize = Type.Object({ context: Type.Optional(Data) }, { additionalProperties: false });
-// The authorize body is optional; an absent one is validated as `{}`.
-const emptyBody = async (request: { body: unknown }) => {
-  request.body ??= {};
-};
 
 /** Store checkout payments: the cart's collection, provider sessions, authorization. */
 export default async function paymentCollections(app: App): Promise<void> {

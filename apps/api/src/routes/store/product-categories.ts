@@ -5,11 +5,10 @@ import type { App } from "../../app";
 import { CategoryTree, splitCategoryQuery } from "../category-query";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
-import { productsByGroup, StoreProductView } from "./catalog-context";
-import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import { StoreProductView, withGroupProducts } from "./catalog-context";
+import { Answer, Fields, Filter, ListAnswer, ListQueryOf, listResponse, IdParams } from "../../http/schemas";
 import { ProductCategoryView } from "@kasse/modules/product";
 
-const Params = Type.Object({ id: Id() });
 const ListCategories = ListQueryOf(
   { id: Id(), handle: Filter("handle"), name: Title(), parent_category_id: Id() },
   { q: Type.Optional(Title()), ...CategoryTree },
@@ -95,13 +94,7 @@ export default async function productCategories(app: App): Promise<void> {
     selection: FieldSelection,
   ): Promise<StoreCategory[]> {
     if (!wants(selection, "products")) return categories;
-    const products = await productsByGroup(
-      app,
-      request,
-      "category_id",
-      categories.map((c) => c.id),
-    );
-    return categories.map((c) => ({ ...c, products: products.get(c.id) ?? [] }));
+    return withGroupProducts(app, request, "category_id", categories);
   }
 
   app.get(
@@ -124,7 +117,7 @@ export default async function productCategories(app: App): Promise<void> {
     "/product-categories/:id",
     {
       schema: {
-        params: Params,
+        params: IdParams,
         querystring: RetrieveCategory,
         response: Answer("product_category", StoreCategoryView),
       },

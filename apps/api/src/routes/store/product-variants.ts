@@ -3,11 +3,10 @@ import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse, IdParams } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";
 import { catalogAnswer } from "./catalog-cache";
 
-const Params = Type.Object({ id: Id() });
 const PricingQuery = {
   region_id: Type.Optional(Id({ minLength: 1 })),
   currency_code: Type.Optional(CurrencyCode()),
@@ -96,7 +95,7 @@ export default async function productVariants(app: App): Promise<void> {
 
   app.get(
     "/product-variants/:id",
-    { schema: { params: Params, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } },
+    { schema: { params: IdParams, querystring: RetrieveVariant, response: Answer("variant", StoreVariantView) } },
     async (request, reply) => {
       return variantAnswer(request, reply, request.query, async ({ channels, selection, pricing }) => {
         const { items } = await products.listVariants({ id: [request.params.id] }, { limit: 1, offset: 0 });

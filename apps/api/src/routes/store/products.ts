@@ -3,11 +3,19 @@ import { CurrencyCode, errors, Id, Title } from "@kasse/db";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
-import { Answer, ArrayQuery, Fields, Filter, ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
+import {
+  Answer,
+  ArrayQuery,
+  Fields,
+  Filter,
+  ListAnswer,
+  ListQueryOf,
+  listResponse,
+  IdParams,
+} from "../../http/schemas";
 import { pricingContext, storeChannels, storeProducts, StoreProductView } from "./catalog-context";
 import { catalogAnswer } from "./catalog-cache";
 
-const Params = Type.Object({ id: Id() });
 const PricingQuery = {
   region_id: Type.Optional(Id({ minLength: 1 })),
   currency_code: Type.Optional(CurrencyCode()),
@@ -70,7 +78,7 @@ export default async function products(app: App): Promise<void> {
 
   app.get(
     "/products/:id",
-    { schema: { params: Params, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } },
+    { schema: { params: IdParams, querystring: RetrieveProduct, response: Answer("product", StoreProductView) } },
     async (request, reply) => {
       const { fields, region_id, currency_code, sales_channel_id } = request.query;
       const selection = parseFields(fields);

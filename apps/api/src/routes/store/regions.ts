@@ -16,12 +16,11 @@ const StoreListRegions = Type.Object(
 
 /** Store regions: public reads (docs/CONTRACT.md). */
 export default async function regions(app: App): Promise<void> {
-  const service = app.modules.region;
   crudRoutes(app, {
     path: "/regions",
     one: "region",
     many: "regions",
     view: RegionView,
-    ...standardReads(service, StoreListRegions),
+    ...standardReads(app.modules.region, StoreListRegions),
   });
 }
