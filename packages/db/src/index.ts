@@ -12,7 +12,17 @@ export { transaction, lockKeys, readSnapshot } from "./transaction";
 export { withTimeout } from "./timeout";
 export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export { generateId } from "./ids";
-export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";
+export {
+  createdAt,
+  entityTable,
+  liveUniqueIndex,
+  metadata,
+  money,
+  parentId,
+  storedTotals,
+  timestamps,
+  timestamptz,
+} from "./columns";
 export * from "./errors";
 export {
   anyOf,

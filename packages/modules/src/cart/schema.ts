@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Code,
@@ -20,6 +20,8 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  timestamptz,
 } from "@kasse/db";
 
 /** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
@@ -80,7 +82,7 @@ export const cart = entityTable(
     promo_codes: jsonb("promo_codes").$type<string[]>().notNull().default([]),
     ...storedTotals(),
     original_total: money("original_total").notNull().default(0),
-    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    completed_at: timestamptz("completed_at"),
     metadata: metadata(),
   },
   (t) => [
@@ -94,9 +96,7 @@ export const cart = entityTable(
 export const cartLineItem = entityTable(
   "cart_line_item",
   {
-    cart_id: text("cart_id")
-      .notNull()
-      .references(() => cart.id, { onDelete: "cascade" }),
+    cart_id: parentId("cart_id", () => cart.id, { onDelete: "cascade" }),
     variant_id: text("variant_id").notNull(),
     product_id: text("product_id").notNull(),
     title: text("title").notNull(),
@@ -133,9 +133,7 @@ export const cartLineItem = entityTable(
 export const cartShippingMethod = entityTable(
   "cart_shipping_method",
   {
-    cart_id: text("cart_id")
-      .notNull()
-      .references(() => cart.id, { onDelete: "cascade" }),
+    cart_id: parentId("cart_id", () => cart.id, { onDelete: "cascade" }),
     shipping_option_id: text("shipping_option_id").notNull(),
     shipping_profile_id: text("shipping_profile_id"),
     name: text("name").notNull(),
