@@ -41,7 +41,8 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { liveRecords, rowsByParent, type ListPaging } from "./records";
+export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging } from "./records";
+export { updateLinks } from "./links";
 export { builtOnce, idList, inParam, param } from "./built-once";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";

@@ -9,6 +9,7 @@ import {
   transaction,
   type Db,
   type RowSnapshot,
+  groupByParent,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -120,24 +121,22 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     async listVariantInventoryItems(
       variantIds: string[],
     ): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
-      const out = new Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>();
-      if (variantIds.length === 0) return out;
-      const rows = await db
-        .select({
-          variant_id: inventoryItemVariant.variant_id,
-          inventory_item_id: inventoryItemVariant.inventory_item_id,
-          required_quantity: inventoryItemVariant.required_quantity,
-        })
-        .from(inventoryItemVariant)
-        .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
-        .where(inArray(inventoryItemVariant.variant_id, variantIds))
-        .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id);
-      for (const r of rows) {
-        const list = out.get(r.variant_id) ?? [];
-        list.push({ inventory_item_id: r.inventory_item_id, required_quantity: r.required_quantity });
-        out.set(r.variant_id, list);
-      }
-      return out;
+      return groupByParent(
+        variantIds,
+        (ids) =>
+          db
+            .select({
+              variant_id: inventoryItemVariant.variant_id,
+              inventory_item_id: inventoryItemVariant.inventory_item_id,
+              required_quantity: inventoryItemVariant.required_quantity,
+            })
+            .from(inventoryItemVariant)
+            .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+            .where(inArray(inventoryItemVariant.variant_id, ids))
+            .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
+        (r) => r.variant_id,
+        { value: ({ variant_id: _variant, ...link }) => link },
+      );
     },
 
     /**
