@@ -19,8 +19,10 @@ export {
   metadata,
   money,
   parentId,
+  storedAddress,
   storedTotals,
   timestamps,
+  type StoredAddress,
   timestamptz,
 } from "./columns";
 export * from "./errors";

@@ -22,23 +22,12 @@ import {
   entityTable,
   parentId,
   timestamptz,
+  storedAddress,
+  type StoredAddress,
 } from "@kasse/db";
 
-/** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
-export interface CartAddress {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address_1: string | null;
-  address_2: string | null;
-  city: string | null;
-  postal_code: string | null;
-  province: string | null;
-  country_code: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown> | null;
-}
+/** A cart's address (Medusa's shape), stored on the cart as JSON with its own id. */
+export type CartAddress = StoredAddress;
 
 /** A tax line: the rate (percent) that applied to a line item or shipping method. */
 export interface TaxLine {
@@ -76,8 +65,8 @@ export const cart = entityTable(
     email: text("email"),
     /** The shopper's language (BCP 47), as the storefront sets it. */
     locale: text("locale"),
-    shipping_address: jsonb("shipping_address").$type<CartAddress>(),
-    billing_address: jsonb("billing_address").$type<CartAddress>(),
+    shipping_address: storedAddress("shipping_address"),
+    billing_address: storedAddress("billing_address"),
     /** Codes the customer applied (as entered), in the order applied. */
     promo_codes: jsonb("promo_codes").$type<string[]>().notNull().default([]),
     ...storedTotals(),

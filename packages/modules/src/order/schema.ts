@@ -27,6 +27,8 @@ import {
   liveUniqueIndex,
   timestamptz,
   createdAt,
+  storedAddress,
+  type StoredAddress,
 } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
@@ -62,20 +64,7 @@ export const FULFILLMENT_STATUSES = [
 export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
-export interface OrderAddress {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address_1: string | null;
-  address_2: string | null;
-  city: string | null;
-  postal_code: string | null;
-  province: string | null;
-  country_code: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown> | null;
-}
+export type OrderAddress = StoredAddress;
 
 /**
  * An order. `display_id` comes from an identity column (a PostgreSQL sequence), so concurrent
@@ -97,8 +86,8 @@ export const order = entityTable(
     sales_channel_id: text("sales_channel_id"),
     /** The shopper's locale (BCP 47), copied from the cart at checkout, as Medusa's order carries it. */
     locale: text("locale"),
-    shipping_address: jsonb("shipping_address").$type<OrderAddress>(),
-    billing_address: jsonb("billing_address").$type<OrderAddress>(),
+    shipping_address: storedAddress("shipping_address"),
+    billing_address: storedAddress("billing_address"),
     /** Payment collections paying for this order (ids of the payment module's rows). */
     payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
     ...storedTotals(),
