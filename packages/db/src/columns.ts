@@ -78,25 +78,6 @@ export function entityTable<N extends string, C extends Record<string, PgColumnB
  */
 export const money = (name: string) => registerMoneyColumn(bigint(name, { mode: "number" }));
 
-/** An address as a cart or an order stores it (Medusa's shape): JSON, with its own id. */
-export interface StoredAddress {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address_1: string | null;
-  address_2: string | null;
-  city: string | null;
-  postal_code: string | null;
-  province: string | null;
-  country_code: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown> | null;
-}
-
-/** A cart's or an order's address column (JSON, {@link StoredAddress}). */
-export const storedAddress = (name: string) => jsonb(name).$type<StoredAddress>();
-
 /** Free key-value pairs. */
 export const metadata = () => jsonb("metadata").$type<Record<string, unknown>>();
 

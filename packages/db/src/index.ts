@@ -19,12 +19,11 @@ export {
   metadata,
   money,
   parentId,
-  storedAddress,
   storedTotals,
   timestamps,
-  type StoredAddress,
   timestamptz,
 } from "./columns";
+export { storedAddress, toStoredAddress, type StoredAddress } from "./address";
 export * from "./errors";
 export {
   anyOf,

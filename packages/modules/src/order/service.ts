@@ -19,6 +19,7 @@ import {
   idList,
   inParam,
   groupByParent,
+  toStoredAddress,
 } from "@kasse/db";
 import {
   order,
@@ -234,8 +235,9 @@ export function createOrderService(db: Db) {
       if (input.metadata !== undefined) next.metadata = input.metadata;
       // An address edit keeps the fields not sent (Medusa updates the order's address in place).
       if (input.shipping_address)
-        next.shipping_address = mergeAddress(existing.shipping_address, input.shipping_address);
-      if (input.billing_address) next.billing_address = mergeAddress(existing.billing_address, input.billing_address);
+        next.shipping_address = toStoredAddress("ordaddr", input.shipping_address, existing.shipping_address);
+      if (input.billing_address)
+        next.billing_address = toStoredAddress("ordaddr", input.billing_address, existing.billing_address);
       const changed = (Object.keys(next) as Array<keyof OrderRow>).filter(
         (key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]),
       );
@@ -571,32 +573,7 @@ export function createOrderService(db: Db) {
 export type OrderService = ReturnType<typeof createOrderService>;
 
 function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | null {
-  if (!input) return null;
-  return mergeAddress(null, input);
-}
-
-function mergeAddress(existing: OrderAddress | null, input: OrderAddressInput): OrderAddress {
-  const base: OrderAddress = existing ?? {
-    id: generateId("ordaddr"),
-    first_name: null,
-    last_name: null,
-    company: null,
-    address_1: null,
-    address_2: null,
-    city: null,
-    postal_code: null,
-    province: null,
-    country_code: null,
-    phone: null,
-    metadata: null,
-  };
-  const merged: OrderAddress = { ...base };
-  for (const [key, value] of Object.entries(input) as Array<[keyof OrderAddressInput, unknown]>) {
-    if (value === undefined) continue;
-    (merged as unknown as Record<string, unknown>)[key] =
-      key === "country_code" && typeof value === "string" ? value.toLowerCase() : value;
-  }
-  return merged;
+  return input ? toStoredAddress("ordaddr", input) : null;
 }
 
 function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknown> {
