@@ -37,6 +37,7 @@ export {
   normalizeRange,
   orderBy,
   rangeConditions,
+  sqlList,
   textSearch,
   toDate,
   type Paging,
