@@ -25,6 +25,7 @@ export {
 } from "./columns";
 export { storedAddress, toStoredAddress, type StoredAddress } from "./address";
 export * from "./errors";
+export { providerRegistry, type ProviderRegistry } from "./registry";
 export {
   anyOf,
   DEFAULT_LIMIT,
