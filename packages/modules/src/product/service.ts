@@ -631,22 +631,8 @@ export function createProductService(db: Db) {
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         const named = [...new Set([...add, ...remove])];
-        const own = named.length
-          ? new Set(
-              (
-                await t
-                  .select({ id: productImage.id })
-                  .from(productImage)
-                  .where(
-                    and(
-                      inArray(productImage.id, named),
-                      eq(productImage.product_id, productId),
-                      isNull(productImage.deleted_at),
-                    ),
-                  )
-              ).map((r) => r.id),
-            )
-          : new Set<string>();
+        const ofProduct = and(eq(productImage.product_id, productId), isNull(productImage.deleted_at))!;
+        const own = await existingIds(t, productImage, named, ofProduct);
         const foreign = named.filter((id) => !own.has(id));
         if (foreign.length)
           throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
@@ -883,14 +869,9 @@ async function linkChannelProducts(
   const add = [...new Set(change.add ?? [])];
   const remove = [...new Set(change.remove ?? [])];
   const named = [...new Set([...add, ...remove])];
-  if (named.length) {
-    const found = await tx
-      .select({ id: product.id })
-      .from(product)
-      .where(and(inArray(product.id, named), liveProduct));
-    const missing = named.filter((id) => !found.some((r) => r.id === id));
-    if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
-  }
+  const found = await existingIds(tx, product, named, liveProduct);
+  const missing = named.filter((id) => !found.has(id));
+  if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
   await updateLinks(tx, productSalesChannel, { sales_channel_id: channelId }, "product_id", { add, remove });
 }
 
