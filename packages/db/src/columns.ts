@@ -4,20 +4,50 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
+  type IndexBuilderOn,
   type PgColumnBuilderBase,
   type PgTableExtraConfigValue,
+  type ReferenceConfig,
 } from "drizzle-orm/pg-core";
-import type { BuildExtraConfigColumns } from "drizzle-orm";
+import { sql, type BuildExtraConfigColumns } from "drizzle-orm";
 import { registerMoneyColumn } from "./money";
+
+/** A point in time: `timestamp with time zone`, read as a `Date`. */
+export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** `created_at`: when the row was inserted (the database sets it). */
+export const createdAt = () => timestamptz("created_at").notNull().defaultNow();
 
 /** `created_at`, `updated_at` (set on update by `$onUpdate`), `deleted_at` for soft delete. */
 export const timestamps = () => ({
-  created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" })
+  created_at: createdAt(),
+  updated_at: timestamptz("updated_at")
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date()),
-  deleted_at: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  deleted_at: timestamptz("deleted_at"),
+});
+
+/**
+ * The id of the row this one belongs to or links: a required text column with a foreign key to
+ * `target`; `{ onDelete: "cascade" }` when the row goes with it.
+ * @example
+ * cart_id: parentId("cart_id", () => cart.id, { onDelete: "cascade" }),
+ */
+export const parentId = (name: string, target: ReferenceConfig["ref"], actions?: ReferenceConfig["actions"]) =>
+  text(name).notNull().references(target, actions);
+
+/**
+ * A unique index over the live rows only (`where deleted_at is null`), so a soft-deleted row's
+ * values (a handle, a code, a name) can be taken again; `also`, a condition on the row, narrows it
+ * further (`"is_default"`: one live default). Used as `uniqueIndex`: `.on(...columns)`.
+ */
+export const liveUniqueIndex = (name: string, also?: string) => ({
+  on: (...columns: Parameters<IndexBuilderOn["on"]>) =>
+    uniqueIndex(name)
+      .on(...columns)
+      .where(also ? sql.raw(`${also} and deleted_at is null`) : sql`deleted_at is null`),
 });
 
 /** The columns every entity table has around its own: a text `id` first, the {@link timestamps} last. */

@@ -12,8 +12,20 @@ export { transaction, lockKeys, readSnapshot } from "./transaction";
 export { withTimeout } from "./timeout";
 export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export { generateId } from "./ids";
-export { entityTable, timestamps, money, metadata, storedTotals } from "./columns";
+export {
+  createdAt,
+  entityTable,
+  liveUniqueIndex,
+  metadata,
+  money,
+  parentId,
+  storedTotals,
+  timestamps,
+  timestamptz,
+} from "./columns";
+export { storedAddress, toStoredAddress, type StoredAddress } from "./address";
 export * from "./errors";
+export { providerRegistry, type ProviderRegistry } from "./registry";
 export {
   anyOf,
   DEFAULT_LIMIT,
@@ -26,12 +38,14 @@ export {
   normalizeRange,
   orderBy,
   rangeConditions,
+  sqlList,
   textSearch,
   toDate,
   type Paging,
   type RangeFilter,
 } from "./list";
-export { liveRecords, rowsByParent, type ListPaging } from "./records";
+export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging } from "./records";
+export { updateLinks } from "./links";
 export { builtOnce, idList, inParam, param } from "./built-once";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";

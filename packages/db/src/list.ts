@@ -121,6 +121,17 @@ export function inList(column: AnyPgColumn, values: readonly string[]): SQL {
   return sql`${column} = any(${arrayLiteral(values)}::text[])`;
 }
 
+/**
+ * `$1, $2, …`: `values` as the parameters of an `in (…)` list in raw SQL.
+ * @example
+ * sql`exists (select 1 from ${level} where ${level.location_id} in (${sqlList(locationIds)}))`
+ */
+export const sqlList = (values: readonly string[]): SQL =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+
 /** `{"a","b\"c"}`: every element quoted, `"` and `\` escaped. */
 export const arrayLiteral = (values: readonly string[]): string =>
   `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;

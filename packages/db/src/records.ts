@@ -144,14 +144,57 @@ export async function rowsByParent<T extends PgTable, K extends keyof T["$inferS
   parents: Array<{ id: string }>,
   options: { where?: SQL; order: SQL[] },
 ): Promise<Map<string, T["$inferSelect"][]>> {
-  const out = new Map<string, T["$inferSelect"][]>(parents.map((parent) => [parent.id, []]));
-  if (parents.length === 0) return out;
+  if (parents.length === 0) return new Map();
   const parentIds = parents.map((parent) => parent.id);
   const rows = (await db
     .select()
     .from(table as PgTable)
     .where(and(inList(table[key] as AnyPgColumn, parentIds), options.where))
     .orderBy(...options.order)) as T["$inferSelect"][];
-  for (const row of rows) out.get(row[key] as string)?.push(row);
+  return groupBy(rows, (row) => row[key] as string, { keys: parentIds });
+}
+
+/**
+ * What `read` finds for many parents in one query, grouped by parent id (`parentOf`), each group in
+ * the read's order, and no query at all when there are no parents: a page's relation that
+ * {@link rowsByParent} cannot read (a join, some columns, rows assembled further). `value` is what a
+ * group keeps of a row (the row by default); `everyParent` gives each parent an entry, empty when it has none.
+ * @example
+ * const imagesByVariant = await groupByParent(
+ *   variantIds,
+ *   (ids) => db.select({ variant_id: link.variant_id, url: image.url }).from(link).innerJoin(image, …).where(inList(link.variant_id, ids)),
+ *   (row) => row.variant_id,
+ * );
+ */
+export async function groupByParent<T, V = T>(
+  parentIds: string[],
+  read: (parentIds: string[]) => Promise<T[]>,
+  parentOf: (row: T) => string,
+  options: { value?: (row: T) => V; everyParent?: boolean } = {},
+): Promise<Map<string, V[]>> {
+  if (parentIds.length === 0) return new Map();
+  const rows = await read(parentIds);
+  return groupBy(rows, parentOf, { value: options.value, keys: options.everyParent ? parentIds : [] });
+}
+
+/**
+ * `rows` grouped by `key`, each group in the rows' order. `value` is what a group keeps of a row
+ * (the row itself by default); `keys` each get an entry, empty when no row has them.
+ * @example
+ * const variantsByProduct = groupBy(variants, (v) => v.product_id);
+ */
+export function groupBy<T, K, V = T>(
+  rows: Iterable<T>,
+  key: (row: T) => K,
+  options: { value?: (row: T) => V; keys?: Iterable<K> } = {},
+): Map<K, V[]> {
+  const value = options.value ?? ((row: T) => row as unknown as V);
+  const out = new Map<K, V[]>();
+  for (const k of options.keys ?? []) out.set(k, []);
+  for (const row of rows) {
+    const group = out.get(key(row));
+    if (group) group.push(value(row));
+    else out.set(key(row), [value(row)]);
+  }
   return out;
 }

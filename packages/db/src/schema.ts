@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz } from "./columns";
 
 /**
  * HTTP `Idempotency-Key` records (docs/CONTRACT.md, Stripe's semantics): one row per caller scope and
@@ -19,9 +20,9 @@ export const idempotencyKey = pgTable(
     /** The response body, encrypted with a key derived from the client's key (it may hold secrets). */
     response_body: text("response_body"),
     /** When the current run started; a `running` row older than the stale limit belongs to a dead process. */
-    locked_at: timestamp("locked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    locked_at: timestamptz("locked_at").notNull().defaultNow(),
+    created_at: createdAt(),
+    expires_at: timestamptz("expires_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_key_expires_at_idx").on(t.expires_at)],
 );

@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { RowView, type SerializedError } from "@kasse/db";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { RowView, type SerializedError, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
 export type ExecutionState =
@@ -7,8 +7,6 @@ export type ExecutionState =
 
 /** Where one step run is. `running` also covers an attempt that failed and will be retried. */
 export type StepState = "running" | "succeeded" | "failed" | "compensated" | "compensation_failed";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** One row per workflow execution: the saga's journal head, its lease and its outcome. */
 export const workflowExecutions = pgTable(
@@ -27,14 +25,14 @@ export const workflowExecutions = pgTable(
     /** How many times a process has taken this execution (first run, resumes, background compensation retries). */
     attempt: integer("attempt").notNull().default(0),
     lease_owner: text("lease_owner"),
-    lease_expires_at: at("lease_expires_at"),
+    lease_expires_at: timestamptz("lease_expires_at"),
     /** When a `compensation_failed` execution is due for its next background retry. */
-    next_retry_at: at("next_retry_at"),
+    next_retry_at: timestamptz("next_retry_at"),
     /** Set when background compensation gave up: an operator must look (dead letter). */
-    dead_lettered_at: at("dead_lettered_at"),
-    created_at: at("created_at").notNull().defaultNow(),
-    updated_at: at("updated_at").notNull().defaultNow(),
-    finished_at: at("finished_at"),
+    dead_lettered_at: timestamptz("dead_lettered_at"),
+    created_at: createdAt(),
+    updated_at: timestamptz("updated_at").notNull().defaultNow(),
+    finished_at: timestamptz("finished_at"),
   },
   (t) => [
     uniqueIndex("workflow_executions_idempotency_uq").on(t.workflow_id, t.idempotency_key),
@@ -49,9 +47,7 @@ export const workflowExecutions = pgTable(
 export const workflowStepRuns = pgTable(
   "workflow_step_runs",
   {
-    execution_id: text("execution_id")
-      .notNull()
-      .references(() => workflowExecutions.id, { onDelete: "cascade" }),
+    execution_id: parentId("execution_id", () => workflowExecutions.id, { onDelete: "cascade" }),
     index: integer("index").notNull(),
     name: text("name").notNull(),
     state: text("state").$type<StepState>().notNull(),
@@ -60,9 +56,9 @@ export const workflowStepRuns = pgTable(
     output: jsonb("output").$type<unknown>(),
     compensate_input: jsonb("compensate_input").$type<unknown>(),
     error: jsonb("error").$type<SerializedError>(),
-    started_at: at("started_at"),
-    finished_at: at("finished_at"),
-    compensated_at: at("compensated_at"),
+    started_at: timestamptz("started_at"),
+    finished_at: timestamptz("finished_at"),
+    compensated_at: timestamptz("compensated_at"),
   },
   (t) => [primaryKey({ columns: [t.execution_id, t.index] })],
 );

@@ -1,6 +1,6 @@
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, entityTable } from "@kasse/db";
+import { Id, entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,
@@ -20,7 +20,7 @@ export const apiKey = entityTable(
     type: text("type").$type<"secret" | "publishable">().notNull(),
     created_by: text("created_by").notNull(),
     revoked_by: text("revoked_by"),
-    revoked_at: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revoked_at: timestamptz("revoked_at"),
   },
   (t) => [
     // Every authenticated request looks its key up by this hash.
@@ -35,11 +35,9 @@ export const apiKey = entityTable(
 export const apiKeySalesChannel = pgTable(
   "api_key_sales_channel",
   {
-    api_key_id: text("api_key_id")
-      .notNull()
-      .references(() => apiKey.id, { onDelete: "cascade" }),
+    api_key_id: parentId("api_key_id", () => apiKey.id, { onDelete: "cascade" }),
     sales_channel_id: text("sales_channel_id").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.api_key_id, t.sales_channel_id] }),

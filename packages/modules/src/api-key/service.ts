@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { errors, generateId, transaction, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
+import {
+  errors,
+  generateId,
+  transaction,
+  type Db,
+  type ListPaging,
+  liveRecords,
+  textSearch,
+  updateLinks,
+} from "@kasse/db";
 import {
   apiKey,
   apiKeySalesChannel,
@@ -159,15 +168,7 @@ export function createApiKeyService(db: Db) {
         const remove = [...new Set(input.remove ?? [])];
         if (add.some((c) => remove.includes(c)))
           throw errors.invalidData("A sales channel cannot be both added and removed");
-        if (remove.length)
-          await inner
-            .delete(apiKeySalesChannel)
-            .where(and(eq(apiKeySalesChannel.api_key_id, id), inArray(apiKeySalesChannel.sales_channel_id, remove)));
-        if (add.length)
-          await inner
-            .insert(apiKeySalesChannel)
-            .values(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id })))
-            .onConflictDoNothing();
+        await updateLinks(inner, apiKeySalesChannel, { api_key_id: id }, "sales_channel_id", { add, remove });
         await inner.update(apiKey).set({ updated_at: new Date() }).where(eq(apiKey.id, id));
         return createApiKeyService(inner).retrieve(id);
       });

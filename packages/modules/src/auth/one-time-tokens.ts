@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { generateId, type Db } from "@kasse/db";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { generateId, type Db, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * Single-use, expiring secrets of the auth flows: password reset tokens and OAuth `state`
@@ -22,9 +22,9 @@ export const authOneTimeToken = pgTable(
     entity_id: text("entity_id"),
     /** Flow data kept server-side (an OAuth PKCE verifier), never sent to the browser. */
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
-    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-    used_at: timestamp("used_at", { withTimezone: true, mode: "date" }),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expires_at: timestamptz("expires_at").notNull(),
+    used_at: timestamptz("used_at"),
+    created_at: createdAt(),
   },
   (t) => [
     uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash),

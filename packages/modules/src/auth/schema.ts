@@ -1,6 +1,6 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Count, entityTable, OptionalMetadata, Secret, Title } from "@kasse/db";
+import { Count, entityTable, OptionalMetadata, Secret, Title, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -32,9 +32,7 @@ export const providerIdentity = entityTable(
   {
     entity_id: text("entity_id").notNull(),
     provider: text("provider").notNull(),
-    auth_identity_id: text("auth_identity_id")
-      .notNull()
-      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     user_metadata: jsonb("user_metadata").$type<Record<string, unknown>>(),
     provider_metadata: jsonb("provider_metadata").$type<Record<string, unknown>>(),
   },
@@ -99,17 +97,15 @@ export const authMfaFactor = pgTable(
   "auth_mfa_factor",
   {
     id: text("id").primaryKey(),
-    auth_identity_id: text("auth_identity_id")
-      .notNull()
-      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     provider: text("provider").$type<MfaProvider>().notNull(),
     status: text("status").$type<"pending" | "enabled">().notNull(),
     label: text("label"),
     secret: text("secret").notNull(),
     last_used_step: integer("last_used_step"),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
+    updated_at: timestamptz("updated_at").notNull().defaultNow(),
   },
   // One factor per provider and identity: a new setup replaces a pending one.
   (t) => [uniqueIndex("auth_mfa_factor_identity_provider_uq").on(t.auth_identity_id, t.provider)],
@@ -120,12 +116,10 @@ export const authMfaRecoveryCode = pgTable(
   "auth_mfa_recovery_code",
   {
     id: text("id").primaryKey(),
-    auth_identity_id: text("auth_identity_id")
-      .notNull()
-      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     code_hash: text("code_hash").notNull(),
-    used_at: timestamp("used_at", { withTimezone: true, mode: "date" }),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    used_at: timestamptz("used_at"),
+    created_at: createdAt(),
   },
   (t) => [index("auth_mfa_recovery_code_identity_idx").on(t.auth_identity_id, t.code_hash)],
 );
@@ -138,17 +132,15 @@ export const authMfaChallenge = pgTable(
   "auth_mfa_challenge",
   {
     id: text("id").primaryKey(),
-    auth_identity_id: text("auth_identity_id")
-      .notNull()
-      .references(() => authIdentity.id, { onDelete: "cascade" }),
+    auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     actor_type: text("actor_type").notNull(),
     auth_provider: text("auth_provider").notNull(),
     methods: jsonb("methods").$type<MfaMethod[]>().notNull(),
     attempts: integer("attempts").notNull().default(0),
     max_attempts: integer("max_attempts").notNull(),
-    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expires_at: timestamptz("expires_at").notNull(),
+    completed_at: timestamptz("completed_at"),
+    created_at: createdAt(),
   },
   (t) => [
     index("auth_mfa_challenge_identity_idx").on(t.auth_identity_id),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Code,
@@ -20,23 +20,14 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  timestamptz,
+  storedAddress,
+  type StoredAddress,
 } from "@kasse/db";
 
-/** A cart or order address (Medusa's shape); stored on the cart as JSON, with its own id. */
-export interface CartAddress {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address_1: string | null;
-  address_2: string | null;
-  city: string | null;
-  postal_code: string | null;
-  province: string | null;
-  country_code: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown> | null;
-}
+/** A cart's address (Medusa's shape), stored on the cart as JSON with its own id. */
+export type CartAddress = StoredAddress;
 
 /** A tax line: the rate (percent) that applied to a line item or shipping method. */
 export interface TaxLine {
@@ -74,13 +65,13 @@ export const cart = entityTable(
     email: text("email"),
     /** The shopper's language (BCP 47), as the storefront sets it. */
     locale: text("locale"),
-    shipping_address: jsonb("shipping_address").$type<CartAddress>(),
-    billing_address: jsonb("billing_address").$type<CartAddress>(),
+    shipping_address: storedAddress("shipping_address"),
+    billing_address: storedAddress("billing_address"),
     /** Codes the customer applied (as entered), in the order applied. */
     promo_codes: jsonb("promo_codes").$type<string[]>().notNull().default([]),
     ...storedTotals(),
     original_total: money("original_total").notNull().default(0),
-    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    completed_at: timestamptz("completed_at"),
     metadata: metadata(),
   },
   (t) => [
@@ -94,9 +85,7 @@ export const cart = entityTable(
 export const cartLineItem = entityTable(
   "cart_line_item",
   {
-    cart_id: text("cart_id")
-      .notNull()
-      .references(() => cart.id, { onDelete: "cascade" }),
+    cart_id: parentId("cart_id", () => cart.id, { onDelete: "cascade" }),
     variant_id: text("variant_id").notNull(),
     product_id: text("product_id").notNull(),
     title: text("title").notNull(),
@@ -133,9 +122,7 @@ export const cartLineItem = entityTable(
 export const cartShippingMethod = entityTable(
   "cart_shipping_method",
   {
-    cart_id: text("cart_id")
-      .notNull()
-      .references(() => cart.id, { onDelete: "cascade" }),
+    cart_id: parentId("cart_id", () => cart.id, { onDelete: "cascade" }),
     shipping_option_id: text("shipping_option_id").notNull(),
     shipping_profile_id: text("shipping_profile_id"),
     name: text("name").notNull(),

@@ -9,6 +9,7 @@ import {
   queryRows,
   type Db,
   type JsonRelation,
+  toStoredAddress,
 } from "@kasse/db";
 import {
   cart,
@@ -352,18 +353,5 @@ function notFound(id: string) {
 
 /** A stored address from request input: every field present (null when not given), lower-case country. */
 export function toAddress(input: CartAddressInput): CartAddress {
-  return {
-    id: generateId("caaddr"),
-    first_name: input.first_name ?? null,
-    last_name: input.last_name ?? null,
-    company: input.company ?? null,
-    address_1: input.address_1 ?? null,
-    address_2: input.address_2 ?? null,
-    city: input.city ?? null,
-    postal_code: input.postal_code ?? null,
-    province: input.province ?? null,
-    country_code: input.country_code ? input.country_code.toLowerCase() : null,
-    phone: input.phone ?? null,
-    metadata: input.metadata ?? null,
-  };
+  return toStoredAddress("caaddr", input);
 }

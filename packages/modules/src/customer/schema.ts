@@ -1,7 +1,17 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Email, metadata, OptionalMetadata, Secret, Title, entityTable } from "@kasse/db";
+import {
+  CountryCode,
+  Email,
+  metadata,
+  OptionalMetadata,
+  Secret,
+  Title,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  createdAt,
+} from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = entityTable(
@@ -18,9 +28,7 @@ export const customer = entityTable(
   },
   (t) => [
     // As Medusa: one live customer per email and account kind, so a guest and a registered customer may share an email.
-    uniqueIndex("customer_email_has_account_uq")
-      .on(t.email, t.has_account)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("customer_email_has_account_uq").on(t.email, t.has_account),
     index("customer_created_at_idx").on(t.created_at),
     index("customer_updated_at_idx").on(t.updated_at),
   ],
@@ -30,9 +38,7 @@ export const customer = entityTable(
 export const customerAddress = entityTable(
   "customer_address",
   {
-    customer_id: text("customer_id")
-      .notNull()
-      .references(() => customer.id),
+    customer_id: parentId("customer_id", () => customer.id),
     address_name: text("address_name"),
     is_default_shipping: boolean("is_default_shipping").notNull().default(false),
     is_default_billing: boolean("is_default_billing").notNull().default(false),
@@ -50,12 +56,8 @@ export const customerAddress = entityTable(
   },
   (t) => [
     index("customer_address_customer_id_idx").on(t.customer_id),
-    uniqueIndex("customer_address_default_shipping_uq")
-      .on(t.customer_id)
-      .where(sql`is_default_shipping and deleted_at is null`),
-    uniqueIndex("customer_address_default_billing_uq")
-      .on(t.customer_id)
-      .where(sql`is_default_billing and deleted_at is null`),
+    liveUniqueIndex("customer_address_default_shipping_uq", "is_default_shipping").on(t.customer_id),
+    liveUniqueIndex("customer_address_default_billing_uq", "is_default_billing").on(t.customer_id),
   ],
 );
 
@@ -68,9 +70,7 @@ export const customerGroup = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("customer_group_name_uq")
-      .on(t.name)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("customer_group_name_uq").on(t.name),
     index("customer_group_created_at_idx").on(t.created_at),
   ],
 );
@@ -79,14 +79,10 @@ export const customerGroup = entityTable(
 export const customerGroupCustomer = pgTable(
   "customer_group_customer",
   {
-    customer_id: text("customer_id")
-      .notNull()
-      .references(() => customer.id),
-    customer_group_id: text("customer_group_id")
-      .notNull()
-      .references(() => customerGroup.id),
+    customer_id: parentId("customer_id", () => customer.id),
+    customer_group_id: parentId("customer_group_id", () => customerGroup.id),
     created_by: text("created_by"),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [
     uniqueIndex("customer_group_customer_uq").on(t.customer_group_id, t.customer_id),

@@ -9,6 +9,7 @@ import {
   anyOf,
   liveRecords,
   textSearch,
+  groupByParent,
 } from "@kasse/db";
 import {
   customer,
@@ -327,16 +328,21 @@ export function createCustomerService(db: Db) {
 
     /** The live members' ids of each group, in one query, oldest membership first. */
     async memberIds(groupIds: string[]): Promise<Map<string, string[]>> {
-      const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
-      if (groupIds.length === 0) return out;
-      const rows = await db
-        .select({ customer_id: customerGroupCustomer.customer_id, group_id: customerGroupCustomer.customer_group_id })
-        .from(customerGroupCustomer)
-        .innerJoin(customer, eq(customer.id, customerGroupCustomer.customer_id))
-        .where(and(inArray(customerGroupCustomer.customer_group_id, groupIds), isNull(customer.deleted_at)))
-        .orderBy(asc(customerGroupCustomer.created_at), asc(customerGroupCustomer.customer_id));
-      for (const row of rows) out.get(row.group_id)?.push(row.customer_id);
-      return out;
+      return groupByParent(
+        groupIds,
+        (ids) =>
+          db
+            .select({
+              customer_id: customerGroupCustomer.customer_id,
+              group_id: customerGroupCustomer.customer_group_id,
+            })
+            .from(customerGroupCustomer)
+            .innerJoin(customer, eq(customer.id, customerGroupCustomer.customer_id))
+            .where(and(inArray(customerGroupCustomer.customer_group_id, ids), isNull(customer.deleted_at)))
+            .orderBy(asc(customerGroupCustomer.created_at), asc(customerGroupCustomer.customer_id)),
+        (r) => r.group_id,
+        { value: (r) => r.customer_id, everyParent: true },
+      );
     },
 
     async listGroups(

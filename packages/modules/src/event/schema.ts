@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, OrNull, RowView, TimestampView, Url, entityTable } from "@kasse/db";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { LongText, OrNull, RowView, TimestampView, Url, entityTable, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * The transactional outbox of domain events: a row is written in the transaction of the change it
@@ -18,13 +16,13 @@ export const event = pgTable(
     version: integer("version").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     execution_id: text("execution_id"),
-    created_at: at("created_at").notNull().defaultNow(),
+    created_at: createdAt(),
     /** When subscribers handled it and its webhook deliveries were scheduled; null while waiting. */
-    dispatched_at: at("dispatched_at"),
+    dispatched_at: timestamptz("dispatched_at"),
     /** Dispatch attempts (a subscriber failed, or the dispatching process died). */
     attempts: integer("attempts").notNull().default(0),
     /** Not before this time: a claim's lease, or the backoff after a failed subscriber. */
-    next_attempt_at: at("next_attempt_at"),
+    next_attempt_at: timestamptz("next_attempt_at"),
     last_error: text("last_error"),
   },
   (t) => [
@@ -50,7 +48,7 @@ export const webhook = entityTable(
     /** The signing secret (`whsec_…`), sealed (AES-256-GCM) under a key derived from the server secret. */
     secret: text("secret").notNull(),
     /** Since when every delivery has failed (cleared by a success); 24 h of it disables the endpoint. */
-    failing_since: at("failing_since"),
+    failing_since: timestamptz("failing_since"),
     /** Why the endpoint was disabled by Kasse (null when enabled, or disabled by an admin). */
     disabled_reason: text("disabled_reason"),
   },
@@ -73,14 +71,14 @@ export const webhookDelivery = pgTable(
     attempt: integer("attempt").notNull(),
     status: text("status").$type<DeliveryStatus>().notNull(),
     /** When it is due (`scheduled`), or until when its sender holds it (`sending`). */
-    scheduled_at: at("scheduled_at").notNull(),
+    scheduled_at: timestamptz("scheduled_at").notNull(),
     status_code: integer("status_code"),
     duration_ms: integer("duration_ms"),
     error: text("error"),
     /** When the retry of a failed attempt is due (null: none; the schedule ended or it succeeded). */
-    next_retry_at: at("next_retry_at"),
-    created_at: at("created_at").notNull().defaultNow(),
-    finished_at: at("finished_at"),
+    next_retry_at: timestamptz("next_retry_at"),
+    created_at: createdAt(),
+    finished_at: timestamptz("finished_at"),
   },
   (t) => [
     uniqueIndex("webhook_delivery_attempt_uq").on(t.webhook_id, t.event_id, t.attempt),

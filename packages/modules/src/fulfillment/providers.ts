@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors, providerRegistry, type ProviderRegistry } from "@kasse/db";
 
 /** What a fulfillment provider is asked to fulfill: an order's units at a location. */
 export interface FulfillmentProviderCall {
@@ -64,26 +64,11 @@ export function createTestFulfillmentProvider(): FulfillmentProvider & { cancele
 }
 
 /** The fulfillment providers a process knows, by id. */
-export interface FulfillmentProviderRegistry {
-  get(id: string): FulfillmentProvider;
-  has(id: string): boolean;
-  ids(): string[];
-}
+export type FulfillmentProviderRegistry = ProviderRegistry<FulfillmentProvider>;
 
 /** The built-in providers (`manual_manual`, `ful_test`) plus any given. */
 export function createFulfillmentProviderRegistry(extra: FulfillmentProvider[] = []): FulfillmentProviderRegistry {
-  const byId = new Map<string, FulfillmentProvider>(
-    [manualFulfillmentProvider, createTestFulfillmentProvider(), ...extra].map((p) => [p.id, p]),
-  );
-  return {
-    get(id) {
-      const provider = byId.get(id);
-      if (!provider) throw errors.invalidData(`Fulfillment provider ${id} is not available`);
-      return provider;
-    },
-    has: (id) => byId.has(id),
-    ids: () => [...byId.keys()],
-  };
+  return providerRegistry("Fulfillment", [manualFulfillmentProvider, createTestFulfillmentProvider(), ...extra]);
 }
 
 /** This process's built-in providers: what steps use when the process configured none (`ctx.modules.fulfillmentProviders`). */

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { builtOnce, errors, generateId, idList, inParam, type Db, rowsByParent } from "@kasse/db";
+import { builtOnce, errors, generateId, idList, inParam, type Db, rowsByParent, groupByParent } from "@kasse/db";
 import {
   fulfillment,
   fulfillmentItem,
@@ -82,11 +82,12 @@ export function createFulfillmentRecordService(db: Db) {
 
     /** Every fulfillment of the orders, in one query per table, keyed by order id. */
     async listForOrders(orderIds: string[]): Promise<Map<string, Fulfillment[]>> {
-      const out = new Map<string, Fulfillment[]>(orderIds.map((id) => [id, []]));
-      if (orderIds.length === 0) return out;
-      const rows = await liveFulfillmentsOfOrders(db, { ids: idList(orderIds) });
-      for (const f of await attach(rows)) out.get(f.order_id)?.push(f);
-      return out;
+      return groupByParent(
+        orderIds,
+        async (ids) => attach(await liveFulfillmentsOfOrders(db, { ids: idList(ids) })),
+        (f) => f.order_id,
+        { everyParent: true },
+      );
     },
 
     /**

@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Amount,
@@ -21,6 +20,9 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  liveUniqueIndex,
+  timestamptz,
 } from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
@@ -31,11 +33,7 @@ export const shippingProfile = entityTable(
     type: text("type").notNull(),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("shipping_profile_name_uq")
-      .on(t.name)
-      .where(sql`deleted_at is null`),
-  ],
+  (t) => [liveUniqueIndex("shipping_profile_name_uq").on(t.name)],
 );
 
 /**
@@ -52,9 +50,7 @@ export const fulfillmentSet = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("fulfillment_set_name_uq")
-      .on(t.name)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("fulfillment_set_name_uq").on(t.name),
     index("fulfillment_set_location_idx").on(t.stock_location_id),
   ],
 );
@@ -64,17 +60,10 @@ export const serviceZone = entityTable(
   "service_zone",
   {
     name: text("name").notNull(),
-    fulfillment_set_id: text("fulfillment_set_id")
-      .notNull()
-      .references(() => fulfillmentSet.id, { onDelete: "cascade" }),
+    fulfillment_set_id: parentId("fulfillment_set_id", () => fulfillmentSet.id, { onDelete: "cascade" }),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("service_zone_name_uq")
-      .on(t.name)
-      .where(sql`deleted_at is null`),
-    index("service_zone_set_idx").on(t.fulfillment_set_id),
-  ],
+  (t) => [liveUniqueIndex("service_zone_name_uq").on(t.name), index("service_zone_set_idx").on(t.fulfillment_set_id)],
 );
 
 /**
@@ -89,9 +78,7 @@ export const geoZone = entityTable(
     province_code: text("province_code"),
     city: text("city"),
     postal_expression: jsonb("postal_expression").$type<Record<string, unknown>>(),
-    service_zone_id: text("service_zone_id")
-      .notNull()
-      .references(() => serviceZone.id, { onDelete: "cascade" }),
+    service_zone_id: parentId("service_zone_id", () => serviceZone.id, { onDelete: "cascade" }),
     metadata: metadata(),
   },
   (t) => [index("geo_zone_service_zone_idx").on(t.service_zone_id), index("geo_zone_country_idx").on(t.country_code)],
@@ -106,9 +93,7 @@ export const shippingOptionType = entityTable(
     description: text("description"),
   },
   (t) => [
-    uniqueIndex("shipping_option_type_code_uq")
-      .on(t.code)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("shipping_option_type_code_uq").on(t.code),
     index("shipping_option_type_created_at_idx").on(t.created_at),
   ],
 );
@@ -146,9 +131,7 @@ export const shippingOptionPrice = pgTable(
   "shipping_option_price",
   {
     id: text("id").primaryKey(),
-    shipping_option_id: text("shipping_option_id")
-      .notNull()
-      .references(() => shippingOption.id, { onDelete: "cascade" }),
+    shipping_option_id: parentId("shipping_option_id", () => shippingOption.id, { onDelete: "cascade" }),
     currency_code: text("currency_code"),
     region_id: text("region_id"),
     amount: money("amount").notNull(),
@@ -310,9 +293,9 @@ export const fulfillment = entityTable(
     order_id: text("order_id").notNull(),
     location_id: text("location_id").notNull(),
     provider_id: text("provider_id").notNull().default("manual_manual"),
-    shipped_at: timestamp("shipped_at", { withTimezone: true, mode: "date" }),
-    delivered_at: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
-    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    shipped_at: timestamptz("shipped_at"),
+    delivered_at: timestamptz("delivered_at"),
+    canceled_at: timestamptz("canceled_at"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     /** The carrier's labels given at shipment (tracking number and links), as Medusa's `labels`. */
     labels: jsonb("labels").$type<FulfillmentLabel[]>().notNull().default([]),
@@ -338,9 +321,7 @@ export const fulfillment = entityTable(
 export const fulfillmentItem = entityTable(
   "fulfillment_item",
   {
-    fulfillment_id: text("fulfillment_id")
-      .notNull()
-      .references(() => fulfillment.id, { onDelete: "cascade" }),
+    fulfillment_id: parentId("fulfillment_id", () => fulfillment.id, { onDelete: "cascade" }),
     line_item_id: text("line_item_id").notNull(),
     title: text("title").notNull(),
     sku: text("sku"),

@@ -9,6 +9,7 @@ import {
   anyOf,
   liveRecords,
   rowsByParent,
+  sqlList,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -131,12 +132,8 @@ function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {
 function itemConditions(filters: InventoryItemFilters): SQL[] {
   const out = anyOf(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
   if (filters.location_id?.length) {
-    const locations = sql.join(
-      filters.location_id.map((id) => sql`${id}`),
-      sql`, `,
-    );
     out.push(
-      sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${locations}))`,
+      sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inventoryLevel.location_id} in (${sqlList(filters.location_id)}))`,
     );
   }
   if (filters.q) {

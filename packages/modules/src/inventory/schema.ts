@@ -1,16 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  doublePrecision,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
 import {
   Code,
@@ -23,6 +12,9 @@ import {
   Url,
   RowView,
   entityTable,
+  parentId,
+  liveUniqueIndex,
+  createdAt,
 } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
@@ -49,9 +41,7 @@ export const inventoryItem = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("inventory_item_sku_uq")
-      .on(t.sku)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("inventory_item_sku_uq").on(t.sku),
     index("inventory_item_created_at_idx").on(t.created_at),
     index("inventory_item_title_idx").on(t.title),
     index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
@@ -69,9 +59,7 @@ export const inventoryItem = entityTable(
 export const inventoryLevel = entityTable(
   "inventory_level",
   {
-    inventory_item_id: text("inventory_item_id")
-      .notNull()
-      .references(() => inventoryItem.id),
+    inventory_item_id: parentId("inventory_item_id", () => inventoryItem.id),
     location_id: text("location_id").notNull(),
     stocked_quantity: integer("stocked_quantity").notNull().default(0),
     reserved_quantity: integer("reserved_quantity").notNull().default(0),
@@ -82,9 +70,7 @@ export const inventoryLevel = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("inventory_level_item_location_uq")
-      .on(t.inventory_item_id, t.location_id)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id),
     index("inventory_level_location_idx").on(t.location_id),
     check("inventory_level_stocked_nonnegative", sql`${t.stocked_quantity} >= 0`),
     check("inventory_level_reserved_nonnegative", sql`${t.reserved_quantity} >= 0`),
@@ -101,9 +87,7 @@ export const inventoryLevel = entityTable(
 export const reservationItem = entityTable(
   "reservation_item",
   {
-    inventory_item_id: text("inventory_item_id")
-      .notNull()
-      .references(() => inventoryItem.id),
+    inventory_item_id: parentId("inventory_item_id", () => inventoryItem.id),
     location_id: text("location_id").notNull(),
     quantity: integer("quantity").notNull(),
     line_item_id: text("line_item_id"),
@@ -129,11 +113,9 @@ export const inventoryItemVariant = pgTable(
   "inventory_item_variant",
   {
     variant_id: text("variant_id").notNull(),
-    inventory_item_id: text("inventory_item_id")
-      .notNull()
-      .references(() => inventoryItem.id),
+    inventory_item_id: parentId("inventory_item_id", () => inventoryItem.id),
     required_quantity: integer("required_quantity").notNull().default(1),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.variant_id, t.inventory_item_id] }),

@@ -9,6 +9,8 @@ import {
   transaction,
   type Db,
   type RowSnapshot,
+  groupByParent,
+  sqlList,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -120,24 +122,22 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     async listVariantInventoryItems(
       variantIds: string[],
     ): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
-      const out = new Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>();
-      if (variantIds.length === 0) return out;
-      const rows = await db
-        .select({
-          variant_id: inventoryItemVariant.variant_id,
-          inventory_item_id: inventoryItemVariant.inventory_item_id,
-          required_quantity: inventoryItemVariant.required_quantity,
-        })
-        .from(inventoryItemVariant)
-        .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
-        .where(inArray(inventoryItemVariant.variant_id, variantIds))
-        .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id);
-      for (const r of rows) {
-        const list = out.get(r.variant_id) ?? [];
-        list.push({ inventory_item_id: r.inventory_item_id, required_quantity: r.required_quantity });
-        out.set(r.variant_id, list);
-      }
-      return out;
+      return groupByParent(
+        variantIds,
+        (ids) =>
+          db
+            .select({
+              variant_id: inventoryItemVariant.variant_id,
+              inventory_item_id: inventoryItemVariant.inventory_item_id,
+              required_quantity: inventoryItemVariant.required_quantity,
+            })
+            .from(inventoryItemVariant)
+            .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+            .where(inArray(inventoryItemVariant.variant_id, ids))
+            .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
+        (r) => r.variant_id,
+        { value: ({ variant_id: _variant, ...link }) => link },
+      );
     },
 
     /**
@@ -170,19 +170,12 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     async availableQuantities(variantIds: string[], locationIds: string[] | "all"): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (variantIds.length === 0) return out;
-      const variants = sql.join(
-        variantIds.map((id) => sql`${id}`),
-        sql`, `,
-      );
       // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
       const atLocations =
         locationIds === "all"
           ? sql`true`
           : locationIds.length
-            ? sql`lv.location_id in (${sql.join(
-                locationIds.map((id) => sql`${id}`),
-                sql`, `,
-              )})`
+            ? sql`lv.location_id in (${sqlList(locationIds)})`
             : sql`false`;
       const rows = await queryRows<{ variant_id: string; required_quantity: number; available: string | number }>(
         db,
@@ -191,7 +184,7 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
             join ${inventoryItem} i on i.id = l.inventory_item_id and i.deleted_at is null
             left join ${inventoryLevel} lv on lv.inventory_item_id = l.inventory_item_id and lv.deleted_at is null
               and ${atLocations}
-            where l.variant_id in (${variants})
+            where l.variant_id in (${sqlList(variantIds)})
             group by l.variant_id, l.inventory_item_id, l.required_quantity`,
       );
       for (const r of rows) {

@@ -1,6 +1,6 @@
-import { index, integer, jsonb, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { RowView, entityTable } from "@kasse/db";
+import { RowView, entityTable, timestamptz } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
@@ -23,7 +23,7 @@ export const notification = entityTable(
     external_id: text("external_id"),
     /** Who or what the message is about (`customer`, `user`), for filtering. */
     resource_type: text("resource_type"),
-    sent_at: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    sent_at: timestamptz("sent_at"),
   },
   (t) => [
     index("notification_status_idx").on(t.status),

@@ -9,6 +9,7 @@ import {
   type Paging,
   listPage,
   rowsByParent,
+  groupByParent,
 } from "@kasse/db";
 import {
   orderReturn,
@@ -175,11 +176,12 @@ export function createReturnService(db: Db) {
 
     /** Every return of the orders (one query per table), keyed by order id. */
     async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {
-      const out = new Map<string, OrderReturn[]>(orderIds.map((id) => [id, []]));
-      if (orderIds.length === 0) return out;
-      const rows = await returnsOfOrders(db, { ids: idList(orderIds) });
-      for (const r of await attach(rows)) out.get(r.order_id)?.push(r);
-      return out;
+      return groupByParent(
+        orderIds,
+        async (ids) => attach(await returnsOfOrders(db, { ids: idList(ids) })),
+        (r) => r.order_id,
+        { everyParent: true },
+      );
     },
 
     /**

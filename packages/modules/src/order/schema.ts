@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
 import {
   Amount,
@@ -23,6 +23,12 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  liveUniqueIndex,
+  timestamptz,
+  createdAt,
+  storedAddress,
+  type StoredAddress,
 } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
@@ -58,20 +64,7 @@ export const FULFILLMENT_STATUSES = [
 export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
-export interface OrderAddress {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address_1: string | null;
-  address_2: string | null;
-  city: string | null;
-  postal_code: string | null;
-  province: string | null;
-  country_code: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown> | null;
-}
+export type OrderAddress = StoredAddress;
 
 /**
  * An order. `display_id` comes from an identity column (a PostgreSQL sequence), so concurrent
@@ -93,12 +86,12 @@ export const order = entityTable(
     sales_channel_id: text("sales_channel_id"),
     /** The shopper's locale (BCP 47), copied from the cart at checkout, as Medusa's order carries it. */
     locale: text("locale"),
-    shipping_address: jsonb("shipping_address").$type<OrderAddress>(),
-    billing_address: jsonb("billing_address").$type<OrderAddress>(),
+    shipping_address: storedAddress("shipping_address"),
+    billing_address: storedAddress("billing_address"),
     /** Payment collections paying for this order (ids of the payment module's rows). */
     payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
     ...storedTotals(),
-    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    canceled_at: timestamptz("canceled_at"),
     metadata: metadata(),
   },
   (t) => [
@@ -125,9 +118,7 @@ export const order = entityTable(
 export const orderLineItem = entityTable(
   "order_line_item",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     /** Position in the order as bought (lines are created in one statement, so timestamps tie). */
     rank: integer("rank").notNull().default(0),
     cart_line_item_id: text("cart_line_item_id"),
@@ -172,9 +163,7 @@ export const orderLineItem = entityTable(
 export const orderPromotion = pgTable(
   "order_promotion",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     promotion_id: text("promotion_id").notNull(),
     amount: money("amount").notNull(),
   },
@@ -188,9 +177,7 @@ export const orderPromotion = pgTable(
 export const orderShippingMethod = entityTable(
   "order_shipping_method",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     rank: integer("rank").notNull().default(0),
     shipping_option_id: text("shipping_option_id"),
     name: text("name").notNull(),
@@ -214,15 +201,13 @@ export const orderChange = pgTable(
   "order_change",
   {
     id: text("id").primaryKey(),
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     action: text("action").notNull(),
     actor_type: text("actor_type"),
     actor_id: text("actor_id"),
     before: jsonb("before").$type<Record<string, unknown>>(),
     after: jsonb("after").$type<Record<string, unknown>>(),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [index("order_change_order_idx").on(t.order_id, t.created_at)],
 );
@@ -237,9 +222,7 @@ export const returnReason = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("return_reason_value_uq")
-      .on(t.value)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("return_reason_value_uq").on(t.value),
     index("return_reason_created_at_idx").on(t.created_at),
   ],
 );
@@ -252,13 +235,11 @@ export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 export const orderReturn = entityTable(
   "order_return",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     status: text("status").$type<ReturnStatus>().notNull().default("requested"),
     location_id: text("location_id").notNull(),
-    received_at: timestamp("received_at", { withTimezone: true, mode: "date" }),
-    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    received_at: timestamptz("received_at"),
+    canceled_at: timestamptz("canceled_at"),
     metadata: metadata(),
   },
   (t) => [index("order_return_order_idx").on(t.order_id)],
@@ -268,9 +249,7 @@ export const orderReturn = entityTable(
 export const orderReturnItem = entityTable(
   "order_return_item",
   {
-    return_id: text("return_id")
-      .notNull()
-      .references(() => orderReturn.id, { onDelete: "cascade" }),
+    return_id: parentId("return_id", () => orderReturn.id, { onDelete: "cascade" }),
     line_item_id: text("line_item_id").notNull(),
     quantity: integer("quantity").notNull(),
     received_quantity: integer("received_quantity").notNull().default(0),
@@ -311,9 +290,7 @@ export interface ReturnChangeAction {
 export const orderReturnChange = entityTable(
   "order_return_change",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     /** The return asked for (its id reserved until the request is confirmed) or being received. */
     return_id: text("return_id").notNull(),
     change_type: text("change_type").$type<ReturnChangeType>().notNull(),
@@ -324,7 +301,7 @@ export const orderReturnChange = entityTable(
     internal_note: text("internal_note"),
     created_by: text("created_by"),
     confirmed_by: text("confirmed_by"),
-    confirmed_at: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+    confirmed_at: timestamptz("confirmed_at"),
     actions: jsonb("actions").$type<ReturnChangeAction[]>().notNull().default([]),
     metadata: metadata(),
   },
@@ -349,17 +326,15 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export const orderTransferRequest = entityTable(
   "order_transfer_request",
   {
-    order_id: text("order_id")
-      .notNull()
-      .references(() => order.id, { onDelete: "cascade" }),
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     /** The customer the order goes to when the request is accepted. */
     customer_id: text("customer_id").notNull(),
     /** The order's email when requested: where the token was sent. */
     email: text("email"),
     token_hash: text("token_hash").notNull(),
     status: text("status").$type<TransferStatus>().notNull().default("requested"),
-    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-    answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    expires_at: timestamptz("expires_at").notNull(),
+    answered_at: timestamptz("answered_at"),
   },
   (t) => [
     uniqueIndex("order_transfer_request_token_uq").on(t.token_hash),

@@ -18,6 +18,8 @@ import {
   type JsonRelation,
   idList,
   inParam,
+  groupByParent,
+  toStoredAddress,
 } from "@kasse/db";
 import {
   order,
@@ -233,8 +235,9 @@ export function createOrderService(db: Db) {
       if (input.metadata !== undefined) next.metadata = input.metadata;
       // An address edit keeps the fields not sent (Medusa updates the order's address in place).
       if (input.shipping_address)
-        next.shipping_address = mergeAddress(existing.shipping_address, input.shipping_address);
-      if (input.billing_address) next.billing_address = mergeAddress(existing.billing_address, input.billing_address);
+        next.shipping_address = toStoredAddress("ordaddr", input.shipping_address, existing.shipping_address);
+      if (input.billing_address)
+        next.billing_address = toStoredAddress("ordaddr", input.billing_address, existing.billing_address);
       const changed = (Object.keys(next) as Array<keyof OrderRow>).filter(
         (key) => JSON.stringify(existing[key]) !== JSON.stringify(next[key]),
       );
@@ -453,25 +456,27 @@ export function createOrderService(db: Db) {
 
     /** Order summaries of several customers in one query, newest first, keyed by customer id. */
     async summariesByCustomer(customerIds: string[]): Promise<Map<string, OrderSummary[]>> {
-      const out = new Map<string, OrderSummary[]>(customerIds.map((id) => [id, []]));
-      if (customerIds.length === 0) return out;
-      const rows = await db
-        .select({
-          id: order.id,
-          customer_id: order.customer_id,
-          display_id: order.display_id,
-          status: order.status,
-          payment_status: order.payment_status,
-          fulfillment_status: order.fulfillment_status,
-          currency_code: order.currency_code,
-          total: order.total,
-          created_at: order.created_at,
-        })
-        .from(order)
-        .where(and(live, inList(order.customer_id, customerIds)))
-        .orderBy(desc(order.created_at), asc(order.id));
-      for (const { customer_id, ...summary } of rows) out.get(customer_id!)?.push(summary);
-      return out;
+      return groupByParent(
+        customerIds,
+        (ids) =>
+          db
+            .select({
+              id: order.id,
+              customer_id: order.customer_id,
+              display_id: order.display_id,
+              status: order.status,
+              payment_status: order.payment_status,
+              fulfillment_status: order.fulfillment_status,
+              currency_code: order.currency_code,
+              total: order.total,
+              created_at: order.created_at,
+            })
+            .from(order)
+            .where(and(live, inList(order.customer_id, ids)))
+            .orderBy(desc(order.created_at), asc(order.id)),
+        (r) => r.customer_id!,
+        { value: ({ customer_id: _customer, ...summary }) => summary, everyParent: true },
+      );
     },
 
     /** Carts with more than one live order (`kasse check`), with those orders' ids; at most `limit`. */
@@ -531,19 +536,17 @@ export function createOrderService(db: Db) {
      * order's currency), by order id, in promotion id order: one query for all the orders.
      */
     async promotionsOf(orderIds: string[]): Promise<Map<string, Array<{ promotion_id: string; amount: number }>>> {
-      const byOrder = new Map<string, Array<{ promotion_id: string; amount: number }>>();
-      if (!orderIds.length) return byOrder;
-      const rows = await db
-        .select()
-        .from(orderPromotion)
-        .where(inList(orderPromotion.order_id, orderIds))
-        .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id));
-      for (const { order_id, promotion_id, amount } of rows) {
-        const list = byOrder.get(order_id) ?? [];
-        list.push({ promotion_id, amount });
-        byOrder.set(order_id, list);
-      }
-      return byOrder;
+      return groupByParent(
+        orderIds,
+        (ids) =>
+          db
+            .select()
+            .from(orderPromotion)
+            .where(inList(orderPromotion.order_id, ids))
+            .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)),
+        (r) => r.order_id,
+        { value: ({ order_id: _order, ...promotion }) => promotion },
+      );
     },
 
     /**
@@ -570,32 +573,7 @@ export function createOrderService(db: Db) {
 export type OrderService = ReturnType<typeof createOrderService>;
 
 function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | null {
-  if (!input) return null;
-  return mergeAddress(null, input);
-}
-
-function mergeAddress(existing: OrderAddress | null, input: OrderAddressInput): OrderAddress {
-  const base: OrderAddress = existing ?? {
-    id: generateId("ordaddr"),
-    first_name: null,
-    last_name: null,
-    company: null,
-    address_1: null,
-    address_2: null,
-    city: null,
-    postal_code: null,
-    province: null,
-    country_code: null,
-    phone: null,
-    metadata: null,
-  };
-  const merged: OrderAddress = { ...base };
-  for (const [key, value] of Object.entries(input) as Array<[keyof OrderAddressInput, unknown]>) {
-    if (value === undefined) continue;
-    (merged as unknown as Record<string, unknown>)[key] =
-      key === "country_code" && typeof value === "string" ? value.toLowerCase() : value;
-  }
-  return merged;
+  return input ? toStoredAddress("ordaddr", input) : null;
 }
 
 function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknown> {

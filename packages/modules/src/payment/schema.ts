@@ -1,5 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Code,
@@ -12,6 +11,10 @@ import {
   metadata,
   money,
   entityTable,
+  parentId,
+  liveUniqueIndex,
+  timestamptz,
+  createdAt,
 } from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
@@ -31,14 +34,12 @@ export const paymentCollection = entityTable(
     captured_amount: money("captured_amount").notNull().default(0),
     refunded_amount: money("refunded_amount").notNull().default(0),
     status: text("status").$type<PaymentCollectionStatus>().notNull().default("not_paid"),
-    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    completed_at: timestamptz("completed_at"),
     metadata: metadata(),
   },
   (t) => [
     // One live collection per cart: a second create returns the first.
-    uniqueIndex("payment_collection_cart_uq")
-      .on(t.cart_id)
-      .where(sql`cart_id is not null and deleted_at is null`),
+    liveUniqueIndex("payment_collection_cart_uq", "cart_id is not null").on(t.cart_id),
   ],
 );
 
@@ -46,16 +47,14 @@ export const paymentCollection = entityTable(
 export const paymentSession = entityTable(
   "payment_session",
   {
-    payment_collection_id: text("payment_collection_id")
-      .notNull()
-      .references(() => paymentCollection.id, { onDelete: "cascade" }),
+    payment_collection_id: parentId("payment_collection_id", () => paymentCollection.id, { onDelete: "cascade" }),
     provider_id: text("provider_id").notNull(),
     currency_code: text("currency_code").notNull(),
     amount: money("amount").notNull(),
     status: text("status").$type<PaymentSessionStatus>().notNull().default("pending"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     context: jsonb("context").$type<Record<string, unknown>>(),
-    authorized_at: timestamp("authorized_at", { withTimezone: true, mode: "date" }),
+    authorized_at: timestamptz("authorized_at"),
   },
   (t) => [index("payment_session_collection_idx").on(t.payment_collection_id)],
 );
@@ -64,16 +63,14 @@ export const paymentSession = entityTable(
 export const payment = entityTable(
   "payment",
   {
-    payment_collection_id: text("payment_collection_id")
-      .notNull()
-      .references(() => paymentCollection.id, { onDelete: "cascade" }),
+    payment_collection_id: parentId("payment_collection_id", () => paymentCollection.id, { onDelete: "cascade" }),
     payment_session_id: text("payment_session_id").notNull(),
     provider_id: text("provider_id").notNull(),
     currency_code: text("currency_code").notNull(),
     amount: money("amount").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
-    captured_at: timestamp("captured_at", { withTimezone: true, mode: "date" }),
-    canceled_at: timestamp("canceled_at", { withTimezone: true, mode: "date" }),
+    captured_at: timestamptz("captured_at"),
+    canceled_at: timestamptz("canceled_at"),
   },
   (t) => [
     index("payment_collection_idx").on(t.payment_collection_id),
@@ -85,12 +82,10 @@ export const capture = pgTable(
   "payment_capture",
   {
     id: text("id").primaryKey(),
-    payment_id: text("payment_id")
-      .notNull()
-      .references(() => payment.id, { onDelete: "cascade" }),
+    payment_id: parentId("payment_id", () => payment.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     created_by: text("created_by"),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [index("payment_capture_payment_idx").on(t.payment_id)],
 );
@@ -104,27 +99,20 @@ export const refundReason = entityTable(
     description: text("description"),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("refund_reason_code_uq")
-      .on(t.code)
-      .where(sql`deleted_at is null`),
-    index("refund_reason_created_at_idx").on(t.created_at),
-  ],
+  (t) => [liveUniqueIndex("refund_reason_code_uq").on(t.code), index("refund_reason_created_at_idx").on(t.created_at)],
 );
 
 export const refund = pgTable(
   "payment_refund",
   {
     id: text("id").primaryKey(),
-    payment_id: text("payment_id")
-      .notNull()
-      .references(() => payment.id, { onDelete: "cascade" }),
+    payment_id: parentId("payment_id", () => payment.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     note: text("note"),
     /** The refund reason the merchant chose, if any (a soft-deleted reason stays named by the refunds that chose it). */
     refund_reason_id: text("refund_reason_id").references(() => refundReason.id),
     created_by: text("created_by"),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    created_at: createdAt(),
   },
   (t) => [index("payment_refund_payment_idx").on(t.payment_id)],
 );

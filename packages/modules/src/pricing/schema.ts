@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Amount,
@@ -16,6 +15,8 @@ import {
   RowView,
   View,
   entityTable,
+  liveUniqueIndex,
+  timestamptz,
 } from "@kasse/db";
 
 /**
@@ -49,8 +50,8 @@ export const priceList = entityTable(
     status: text("status", { enum: ["active", "draft"] })
       .notNull()
       .default("draft"),
-    starts_at: timestamp("starts_at", { withTimezone: true, mode: "date" }),
-    ends_at: timestamp("ends_at", { withTimezone: true, mode: "date" }),
+    starts_at: timestamptz("starts_at"),
+    ends_at: timestamptz("ends_at"),
   },
   (t) => [index("price_list_status_idx").on(t.status, t.type), index("price_list_created_at_idx").on(t.created_at)],
 );
@@ -75,11 +76,7 @@ export const pricePreference = entityTable(
     value: text("value").notNull(),
     is_tax_inclusive: boolean("is_tax_inclusive").notNull().default(false),
   },
-  (t) => [
-    uniqueIndex("price_preference_uq")
-      .on(t.attribute, t.value)
-      .where(sql`deleted_at is null`),
-  ],
+  (t) => [liveUniqueIndex("price_preference_uq").on(t.attribute, t.value)],
 );
 
 export type PriceRow = typeof price.$inferSelect;

@@ -11,6 +11,7 @@ import {
   transaction,
   type Db,
   type RowSnapshot,
+  groupByParent,
 } from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
@@ -131,15 +132,17 @@ export function createPricingService(db: Db) {
 
     /** Base prices of many variants in one query, keyed by variant id (every id present). */
     async listVariantPrices(variantIds: string[]): Promise<Map<string, Price[]>> {
-      const out = new Map<string, Price[]>(variantIds.map((id) => [id, []]));
-      if (variantIds.length === 0) return out;
-      const rows = await db
-        .select()
-        .from(price)
-        .where(and(inArray(price.variant_id, variantIds), isNull(price.price_list_id)))
-        .orderBy(asc(price.currency_code), asc(price.min_quantity), asc(price.id));
-      for (const row of rows) out.get(row.variant_id)?.push(toPrice(row));
-      return out;
+      return groupByParent(
+        variantIds,
+        (ids) =>
+          db
+            .select()
+            .from(price)
+            .where(and(inArray(price.variant_id, ids), isNull(price.price_list_id)))
+            .orderBy(asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
+        (r) => r.variant_id,
+        { value: toPrice, everyParent: true },
+      );
     },
 
     /** Deletes every price of the variants, base and list prices (the variants are gone). */

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { inList, type Db } from "@kasse/db";
+import { groupBy, groupByParent, inList, rowsByParent, type Db } from "@kasse/db";
 import {
   productCategory,
   productCategoryProduct,
@@ -48,99 +48,79 @@ export type Product = ProductRow & {
   sales_channels?: Array<{ id: string }>;
 };
 
-const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
-  const out = new Map<K, T[]>();
-  for (const row of rows) {
-    const list = out.get(key(row));
-    if (list) list.push(row);
-    else out.set(key(row), [row]);
-  }
-  return out;
-};
-
 /** The option values of `variantIds`, grouped by variant: one query. */
 export async function loadVariantOptions(tx: Db, variantIds: string[]): Promise<Map<string, VariantOptionValue[]>> {
-  if (variantIds.length === 0) return new Map();
-  const rows = await tx
-    .select({
-      variant_id: productVariantOption.variant_id,
-      id: productOptionValue.id,
-      value: productOptionValue.value,
-      option_id: productOptionValue.option_id,
-      option_title: productOption.title,
-      product_id: productOption.product_id,
-    })
-    .from(productVariantOption)
-    .innerJoin(productOptionValue, eq(productOptionValue.id, productVariantOption.option_value_id))
-    .innerJoin(productOption, eq(productOption.id, productOptionValue.option_id))
-    .where(
-      and(
-        inList(productVariantOption.variant_id, variantIds),
-        isNull(productOptionValue.deleted_at),
-        isNull(productOption.deleted_at),
-      ),
-    )
-    .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id));
-  const out = new Map<string, VariantOptionValue[]>();
-  for (const r of rows) {
-    const item = {
-      id: r.id,
-      value: r.value,
-      option_id: r.option_id,
-      option: { id: r.option_id, title: r.option_title, product_id: r.product_id },
-    };
-    const list = out.get(r.variant_id);
-    if (list) list.push(item);
-    else out.set(r.variant_id, [item]);
-  }
-  return out;
+  return groupByParent(
+    variantIds,
+    (ids) =>
+      tx
+        .select({
+          variant_id: productVariantOption.variant_id,
+          id: productOptionValue.id,
+          value: productOptionValue.value,
+          option_id: productOptionValue.option_id,
+          option_title: productOption.title,
+          product_id: productOption.product_id,
+        })
+        .from(productVariantOption)
+        .innerJoin(productOptionValue, eq(productOptionValue.id, productVariantOption.option_value_id))
+        .innerJoin(productOption, eq(productOption.id, productOptionValue.option_id))
+        .where(
+          and(
+            inList(productVariantOption.variant_id, ids),
+            isNull(productOptionValue.deleted_at),
+            isNull(productOption.deleted_at),
+          ),
+        )
+        .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id)),
+    (r) => r.variant_id,
+    {
+      value: (r) => ({
+        id: r.id,
+        value: r.value,
+        option_id: r.option_id,
+        option: { id: r.option_id, title: r.option_title, product_id: r.product_id },
+      }),
+    },
+  );
 }
 
 /** Live variants of `productIds` with their option values: two queries. */
 async function loadVariants(tx: Db, productIds: string[]): Promise<Map<string, ProductVariant[]>> {
-  if (productIds.length === 0) return new Map();
-  const variants = await tx
-    .select()
-    .from(productVariant)
-    .where(and(inList(productVariant.product_id, productIds), isNull(productVariant.deleted_at)))
-    .orderBy(asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id));
-  const options = await loadVariantOptions(
-    tx,
-    variants.map((v) => v.id),
-  );
-  return group(
-    variants.map((v) => ({ ...v, options: options.get(v.id) ?? [] })),
+  return groupByParent(
+    productIds,
+    async (ids) => {
+      const variants = await tx
+        .select()
+        .from(productVariant)
+        .where(and(inList(productVariant.product_id, ids), isNull(productVariant.deleted_at)))
+        .orderBy(asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id));
+      const options = await loadVariantOptions(
+        tx,
+        variants.map((v) => v.id),
+      );
+      return variants.map((v) => ({ ...v, options: options.get(v.id) ?? [] }));
+    },
     (v) => v.product_id,
   );
 }
 
 /** Live options of `productIds` with their values: two queries. */
 export async function loadOptions(tx: Db, productIds: string[]): Promise<Map<string, ProductOption[]>> {
-  if (productIds.length === 0) return new Map();
-  const options = await tx
-    .select()
-    .from(productOption)
-    .where(and(inList(productOption.product_id, productIds), isNull(productOption.deleted_at)))
-    .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id));
-  const values =
-    options.length === 0
-      ? []
-      : await tx
-          .select()
-          .from(productOptionValue)
-          .where(
-            and(
-              inList(
-                productOptionValue.option_id,
-                options.map((o) => o.id),
-              ),
-              isNull(productOptionValue.deleted_at),
-            ),
-          )
-          .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id));
-  const byOption = group(values, (v) => v.option_id);
-  return group(
-    options.map((o) => ({ ...o, values: byOption.get(o.id) ?? [] })),
+  return groupByParent(
+    productIds,
+    async (ids) => {
+      const options = await tx
+        .select()
+        .from(productOption)
+        .where(and(inList(productOption.product_id, ids), isNull(productOption.deleted_at)))
+        .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id));
+      const values = await rowsByParent(tx, productOptionValue, "option_id", options, {
+        where: isNull(productOptionValue.deleted_at),
+        order: [asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id)],
+      });
+      return options.map((o) => ({ ...o, values: values.get(o.id) ?? [] }));
+    },
     (o) => o.product_id,
   );
 }
@@ -163,12 +143,10 @@ export async function attachRelations(
     has("variants") ? loadVariants(tx, ids) : undefined,
     has("options") ? loadOptions(tx, ids) : undefined,
     has("images")
-      ? tx
-          .select()
-          .from(productImage)
-          .where(and(inList(productImage.product_id, ids), isNull(productImage.deleted_at)))
-          .orderBy(asc(productImage.rank), asc(productImage.id))
-          .then((r) => group(r, (i) => i.product_id))
+      ? rowsByParent(tx, productImage, "product_id", rows, {
+          where: isNull(productImage.deleted_at),
+          order: [asc(productImage.rank), asc(productImage.id)],
+        })
       : undefined,
     has("tags")
       ? tx
@@ -177,7 +155,7 @@ export async function attachRelations(
           .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
           .where(and(inList(productTags.product_id, ids), isNull(productTag.deleted_at)))
           .orderBy(asc(productTag.value))
-          .then((r) => group(r, (t) => t.product_id))
+          .then((r) => groupBy(r, (t) => t.product_id))
       : undefined,
     has("categories")
       ? tx
@@ -186,7 +164,7 @@ export async function attachRelations(
           .innerJoin(productCategory, eq(productCategory.id, productCategoryProduct.product_category_id))
           .where(and(inList(productCategoryProduct.product_id, ids), isNull(productCategory.deleted_at)))
           .orderBy(asc(productCategory.rank), asc(productCategory.id))
-          .then((r) => group(r, (c) => c.product_id))
+          .then((r) => groupBy(r, (c) => c.product_id))
       : undefined,
     has("collection") && collectionIds.length
       ? tx
@@ -203,12 +181,9 @@ export async function attachRelations(
           .then((r) => new Map(r.map((c) => [c.id, c])))
       : undefined,
     has("sales_channels")
-      ? tx
-          .select()
-          .from(productSalesChannel)
-          .where(inList(productSalesChannel.product_id, ids))
-          .orderBy(asc(productSalesChannel.sales_channel_id))
-          .then((r) => group(r, (l) => l.product_id))
+      ? rowsByParent(tx, productSalesChannel, "product_id", rows, {
+          order: [asc(productSalesChannel.sales_channel_id)],
+        })
       : undefined,
   ]);
   return rows.map((row) => {

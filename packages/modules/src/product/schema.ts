@@ -19,6 +19,8 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  liveUniqueIndex,
 } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
@@ -68,9 +70,7 @@ export const product = entityTable(
   },
   (t) => [
     // A handle is unique among live products only, so a deleted product's handle can be reused.
-    uniqueIndex("product_handle_uq")
-      .on(t.handle)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("product_handle_uq").on(t.handle),
     index("product_status_idx").on(t.status),
     index("product_collection_idx").on(t.collection_id),
     index("product_type_idx").on(t.type_id),
@@ -83,9 +83,7 @@ export const product = entityTable(
 export const productOption = entityTable(
   "product_option",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
+    product_id: parentId("product_id", () => product.id),
     title: text("title").notNull(),
     // Keeps options in the order they were given.
     rank: integer("rank").notNull().default(0),
@@ -93,18 +91,14 @@ export const productOption = entityTable(
   },
   (t) => [
     index("product_option_product_idx").on(t.product_id),
-    uniqueIndex("product_option_title_uq")
-      .on(t.product_id, t.title)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("product_option_title_uq").on(t.product_id, t.title),
   ],
 );
 
 export const productOptionValue = entityTable(
   "product_option_value",
   {
-    option_id: text("option_id")
-      .notNull()
-      .references(() => productOption.id),
+    option_id: parentId("option_id", () => productOption.id),
     value: text("value").notNull(),
     // Keeps values in the order they were given.
     rank: integer("rank").notNull().default(0),
@@ -112,18 +106,14 @@ export const productOptionValue = entityTable(
   },
   (t) => [
     index("product_option_value_option_idx").on(t.option_id),
-    uniqueIndex("product_option_value_uq")
-      .on(t.option_id, t.value)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("product_option_value_uq").on(t.option_id, t.value),
   ],
 );
 
 export const productVariant = entityTable(
   "product_variant",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
+    product_id: parentId("product_id", () => product.id),
     title: text("title").notNull(),
     sku: text("sku"),
     barcode: text("barcode"),
@@ -148,12 +138,8 @@ export const productVariant = entityTable(
 export const productVariantOption = pgTable(
   "product_variant_option",
   {
-    variant_id: text("variant_id")
-      .notNull()
-      .references(() => productVariant.id),
-    option_value_id: text("option_value_id")
-      .notNull()
-      .references(() => productOptionValue.id),
+    variant_id: parentId("variant_id", () => productVariant.id),
+    option_value_id: parentId("option_value_id", () => productOptionValue.id),
   },
   (t) => [
     primaryKey({ columns: [t.variant_id, t.option_value_id] }),
@@ -164,9 +150,7 @@ export const productVariantOption = pgTable(
 export const productImage = entityTable(
   "product_image",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
+    product_id: parentId("product_id", () => product.id),
     url: text("url").notNull(),
     rank: integer("rank").notNull().default(0),
     metadata: metadata(),
@@ -178,12 +162,8 @@ export const productImage = entityTable(
 export const productVariantImage = pgTable(
   "product_variant_image",
   {
-    variant_id: text("variant_id")
-      .notNull()
-      .references(() => productVariant.id),
-    image_id: text("image_id")
-      .notNull()
-      .references(() => productImage.id, { onDelete: "cascade" }),
+    variant_id: parentId("variant_id", () => productVariant.id),
+    image_id: parentId("image_id", () => productImage.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.variant_id, t.image_id] }), index("product_variant_image_image_idx").on(t.image_id)],
 );
@@ -206,9 +186,7 @@ export const productCollection = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("product_collection_handle_uq")
-      .on(t.handle)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("product_collection_handle_uq").on(t.handle),
     index("product_collection_title_idx").on(t.title),
     index("product_collection_created_at_idx").on(t.created_at),
   ],
@@ -232,9 +210,7 @@ export const productCategory = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("product_category_handle_uq")
-      .on(t.handle)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("product_category_handle_uq").on(t.handle),
     index("product_category_parent_idx").on(t.parent_category_id),
     index("product_category_name_idx").on(t.name),
     index("product_category_mpath_idx").on(t.mpath.op("text_pattern_ops")),
@@ -247,11 +223,7 @@ export const productTag = entityTable(
     value: text("value").notNull(),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("product_tag_value_uq")
-      .on(t.value)
-      .where(sql`deleted_at is null`),
-  ],
+  (t) => [liveUniqueIndex("product_tag_value_uq").on(t.value)],
 );
 
 export const productType = entityTable(
@@ -260,22 +232,14 @@ export const productType = entityTable(
     value: text("value").notNull(),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("product_type_value_uq")
-      .on(t.value)
-      .where(sql`deleted_at is null`),
-  ],
+  (t) => [liveUniqueIndex("product_type_value_uq").on(t.value)],
 );
 
 export const productTags = pgTable(
   "product_tags",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
-    product_tag_id: text("product_tag_id")
-      .notNull()
-      .references(() => productTag.id),
+    product_id: parentId("product_id", () => product.id),
+    product_tag_id: parentId("product_tag_id", () => productTag.id),
   },
   (t) => [
     primaryKey({ columns: [t.product_id, t.product_tag_id] }),
@@ -286,12 +250,8 @@ export const productTags = pgTable(
 export const productCategoryProduct = pgTable(
   "product_category_product",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
-    product_category_id: text("product_category_id")
-      .notNull()
-      .references(() => productCategory.id),
+    product_id: parentId("product_id", () => product.id),
+    product_category_id: parentId("product_category_id", () => productCategory.id),
   },
   (t) => [
     primaryKey({ columns: [t.product_id, t.product_category_id] }),
@@ -303,9 +263,7 @@ export const productCategoryProduct = pgTable(
 export const productSalesChannel = pgTable(
   "product_sales_channel",
   {
-    product_id: text("product_id")
-      .notNull()
-      .references(() => product.id),
+    product_id: parentId("product_id", () => product.id),
     sales_channel_id: text("sales_channel_id").notNull(),
   },
   (t) => [

@@ -16,6 +16,8 @@ import {
   type Paging,
   existingIds,
   anyOf,
+  groupByParent,
+  updateLinks,
 } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
@@ -629,59 +631,35 @@ export function createProductService(db: Db) {
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         const named = [...new Set([...add, ...remove])];
-        const own = named.length
-          ? new Set(
-              (
-                await t
-                  .select({ id: productImage.id })
-                  .from(productImage)
-                  .where(
-                    and(
-                      inArray(productImage.id, named),
-                      eq(productImage.product_id, productId),
-                      isNull(productImage.deleted_at),
-                    ),
-                  )
-              ).map((r) => r.id),
-            )
-          : new Set<string>();
+        const ofProduct = and(eq(productImage.product_id, productId), isNull(productImage.deleted_at))!;
+        const own = await existingIds(t, productImage, named, ofProduct);
         const foreign = named.filter((id) => !own.has(id));
         if (foreign.length)
           throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
-        if (remove.length)
-          await t
-            .delete(productVariantImage)
-            .where(and(eq(productVariantImage.variant_id, variantId), inArray(productVariantImage.image_id, remove)));
-        if (add.length)
-          await t
-            .insert(productVariantImage)
-            .values(add.map((image_id) => ({ variant_id: variantId, image_id })))
-            .onConflictDoNothing();
+        await updateLinks(t, productVariantImage, { variant_id: variantId }, "image_id", { add, remove });
         return { added: add, removed: remove };
       });
     },
 
     /** The images each of `variantIds` is shown with (one query), in the product's image order. */
     async variantImages(variantIds: string[]): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
-      const out = new Map<string, Array<{ id: string; url: string; rank: number }>>();
-      if (variantIds.length === 0) return out;
-      const rows = await db
-        .select({
-          variant_id: productVariantImage.variant_id,
-          id: productImage.id,
-          url: productImage.url,
-          rank: productImage.rank,
-        })
-        .from(productVariantImage)
-        .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
-        .where(and(inArray(productVariantImage.variant_id, variantIds), isNull(productImage.deleted_at)))
-        .orderBy(asc(productImage.rank), asc(productImage.id));
-      for (const { variant_id, ...image } of rows) {
-        const list = out.get(variant_id);
-        if (list) list.push(image);
-        else out.set(variant_id, [image]);
-      }
-      return out;
+      return groupByParent(
+        variantIds,
+        (ids) =>
+          db
+            .select({
+              variant_id: productVariantImage.variant_id,
+              id: productImage.id,
+              url: productImage.url,
+              rank: productImage.rank,
+            })
+            .from(productVariantImage)
+            .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
+            .where(and(inArray(productVariantImage.variant_id, ids), isNull(productImage.deleted_at)))
+            .orderBy(asc(productImage.rank), asc(productImage.id)),
+        (r) => r.variant_id,
+        { value: ({ variant_id: _variant, ...image }) => image },
+      );
     },
 
     /** A live variant of a live product. */
@@ -891,25 +869,10 @@ async function linkChannelProducts(
   const add = [...new Set(change.add ?? [])];
   const remove = [...new Set(change.remove ?? [])];
   const named = [...new Set([...add, ...remove])];
-  if (named.length) {
-    const found = await tx
-      .select({ id: product.id })
-      .from(product)
-      .where(and(inArray(product.id, named), liveProduct));
-    const missing = named.filter((id) => !found.some((r) => r.id === id));
-    if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
-  }
-  if (remove.length) {
-    await tx
-      .delete(productSalesChannel)
-      .where(and(eq(productSalesChannel.sales_channel_id, channelId), inArray(productSalesChannel.product_id, remove)));
-  }
-  if (add.length) {
-    await tx
-      .insert(productSalesChannel)
-      .values(add.map((product_id) => ({ product_id, sales_channel_id: channelId })))
-      .onConflictDoNothing();
-  }
+  const found = await existingIds(tx, product, named, liveProduct);
+  const missing = named.filter((id) => !found.has(id));
+  if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
+  await updateLinks(tx, productSalesChannel, { sales_channel_id: channelId }, "product_id", { add, remove });
 }
 
 /**

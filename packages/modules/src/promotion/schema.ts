@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, numeric, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, numeric, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import {
   Code,
@@ -16,9 +16,10 @@ import {
   RowView,
   View,
   entityTable,
+  parentId,
+  liveUniqueIndex,
+  timestamptz,
 } from "@kasse/db";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
 export const campaign = entityTable(
@@ -27,14 +28,12 @@ export const campaign = entityTable(
     name: text("name").notNull(),
     description: text("description"),
     campaign_identifier: text("campaign_identifier").notNull(),
-    starts_at: at("starts_at"),
-    ends_at: at("ends_at"),
+    starts_at: timestamptz("starts_at"),
+    ends_at: timestamptz("ends_at"),
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("promotion_campaign_identifier_uq")
-      .on(t.campaign_identifier)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("promotion_campaign_identifier_uq").on(t.campaign_identifier),
     index("promotion_campaign_created_at_idx").on(t.created_at),
   ],
 );
@@ -46,9 +45,7 @@ export const campaign = entityTable(
 export const campaignBudget = entityTable(
   "promotion_campaign_budget",
   {
-    campaign_id: text("campaign_id")
-      .notNull()
-      .references(() => campaign.id, { onDelete: "cascade" }),
+    campaign_id: parentId("campaign_id", () => campaign.id, { onDelete: "cascade" }),
     type: text("type").$type<BudgetType>().notNull(),
     limit: money("limit"),
     used: bigint("used", { mode: "number" }).notNull().default(0),
@@ -83,9 +80,7 @@ export const promotion = entityTable(
 export const applicationMethod = entityTable(
   "promotion_application_method",
   {
-    promotion_id: text("promotion_id")
-      .notNull()
-      .references(() => promotion.id, { onDelete: "cascade" }),
+    promotion_id: parentId("promotion_id", () => promotion.id, { onDelete: "cascade" }),
     type: text("type").$type<ApplicationType>().notNull(),
     target_type: text("target_type").$type<TargetType>().notNull(),
     allocation: text("allocation").$type<Allocation>(),
@@ -106,9 +101,7 @@ export const applicationMethod = entityTable(
 export const promotionRule = entityTable(
   "promotion_rule",
   {
-    promotion_id: text("promotion_id")
-      .notNull()
-      .references(() => promotion.id, { onDelete: "cascade" }),
+    promotion_id: parentId("promotion_id", () => promotion.id, { onDelete: "cascade" }),
     kind: text("kind").$type<RuleKind>().notNull(),
     attribute: text("attribute").notNull(),
     operator: text("operator").$type<RuleOperator>().notNull(),

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, metadata, OptionalMetadata, Title, RowView, entityTable } from "@kasse/db";
+import { LongText, metadata, OptionalMetadata, Title, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = entityTable(
@@ -17,9 +16,7 @@ export const salesChannel = entityTable(
     index("sales_channel_name_idx").on(t.name),
     index("sales_channel_created_at_idx").on(t.created_at),
     // At most one live default channel.
-    uniqueIndex("sales_channel_default_uq")
-      .on(t.is_default)
-      .where(sql`is_default and deleted_at is null`),
+    liveUniqueIndex("sales_channel_default_uq", "is_default").on(t.is_default),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   CountryCode,
@@ -13,6 +13,8 @@ import {
   TimestampView,
   View,
   entityTable,
+  parentId,
+  createdAt,
 } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
@@ -54,10 +56,8 @@ export const salesChannelStockLocation = pgTable(
   "sales_channel_stock_location",
   {
     sales_channel_id: text("sales_channel_id").notNull(),
-    stock_location_id: text("stock_location_id")
-      .notNull()
-      .references(() => stockLocation.id, { onDelete: "cascade" }),
-    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    stock_location_id: parentId("stock_location_id", () => stockLocation.id, { onDelete: "cascade" }),
+    created_at: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.sales_channel_id, t.stock_location_id] }),

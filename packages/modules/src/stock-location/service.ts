@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch, sqlList } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -178,12 +178,8 @@ async function insertAddress(tx: Db, address: StockLocationAddressInput): Promis
 function conditions(filters: StockLocationFilters): SQL[] {
   const out = anyOf(filters, { id: stockLocation.id, name: stockLocation.name });
   if (filters.sales_channel_id?.length) {
-    const channels = sql.join(
-      filters.sales_channel_id.map((id) => sql`${id}`),
-      sql`, `,
-    );
     out.push(
-      sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${channels}))`,
+      sql`exists (select 1 from ${salesChannelStockLocation} where ${salesChannelStockLocation.stock_location_id} = ${stockLocation.id} and ${salesChannelStockLocation.sales_channel_id} in (${sqlList(filters.sales_channel_id)}))`,
     );
   }
   out.push(...textSearch(filters.q, [stockLocation.name]));

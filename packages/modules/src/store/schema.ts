@@ -1,7 +1,16 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CurrencyCode, DateTime, Id, metadata, OptionalMetadata, RowView, Title, entityTable } from "@kasse/db";
+import {
+  CurrencyCode,
+  DateTime,
+  Id,
+  metadata,
+  OptionalMetadata,
+  RowView,
+  Title,
+  entityTable,
+  liveUniqueIndex,
+} from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
 export const store = entityTable(
@@ -15,11 +24,7 @@ export const store = entityTable(
     is_primary: boolean("is_primary").notNull().default(true),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("store_primary_uq")
-      .on(t.is_primary)
-      .where(sql`is_primary and deleted_at is null`),
-  ],
+  (t) => [liveUniqueIndex("store_primary_uq", "is_primary").on(t.is_primary)],
 );
 
 /** A currency the store sells in; one of them is the store's default. */
@@ -32,12 +37,8 @@ export const storeCurrency = entityTable(
   },
   (t) => [
     index("store_currency_store_idx").on(t.store_id),
-    uniqueIndex("store_currency_code_uq")
-      .on(t.store_id, t.currency_code)
-      .where(sql`deleted_at is null`),
-    uniqueIndex("store_currency_default_uq")
-      .on(t.store_id)
-      .where(sql`is_default and deleted_at is null`),
+    liveUniqueIndex("store_currency_code_uq").on(t.store_id, t.currency_code),
+    liveUniqueIndex("store_currency_default_uq", "is_default").on(t.store_id),
   ],
 );
 

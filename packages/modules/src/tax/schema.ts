@@ -1,7 +1,18 @@
-import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, metadata, OptionalMetadata, OrNull, Title, RowView, entityTable } from "@kasse/db";
+import {
+  Code,
+  CountryCode,
+  Id,
+  metadata,
+  OptionalMetadata,
+  OrNull,
+  Title,
+  RowView,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+} from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(
@@ -15,12 +26,8 @@ export const taxRegion = entityTable(
   },
   (t) => [
     // One live tax region per country, and one per (country, province).
-    uniqueIndex("tax_region_country_uq")
-      .on(t.country_code)
-      .where(sql`province_code is null and deleted_at is null`),
-    uniqueIndex("tax_region_province_uq")
-      .on(t.country_code, t.province_code)
-      .where(sql`province_code is not null and deleted_at is null`),
+    liveUniqueIndex("tax_region_country_uq", "province_code is null").on(t.country_code),
+    liveUniqueIndex("tax_region_province_uq", "province_code is not null").on(t.country_code, t.province_code),
     index("tax_region_parent_id_idx").on(t.parent_id),
   ],
 );
@@ -40,9 +47,7 @@ export const taxRate = entityTable(
   },
   (t) => [
     index("tax_rate_tax_region_id_idx").on(t.tax_region_id),
-    uniqueIndex("tax_rate_default_uq")
-      .on(t.tax_region_id)
-      .where(sql`is_default and deleted_at is null`),
+    liveUniqueIndex("tax_rate_default_uq", "is_default").on(t.tax_region_id),
   ],
 );
 
@@ -58,18 +63,14 @@ export type TaxRateRuleReference = (typeof TAX_RATE_RULE_REFERENCES)[number];
 export const taxRateRule = entityTable(
   "tax_rate_rule",
   {
-    tax_rate_id: text("tax_rate_id")
-      .notNull()
-      .references(() => taxRate.id, { onDelete: "cascade" }),
+    tax_rate_id: parentId("tax_rate_id", () => taxRate.id, { onDelete: "cascade" }),
     reference: text("reference").$type<TaxRateRuleReference>().notNull(),
     reference_id: text("reference_id").notNull(),
     created_by: text("created_by"),
     metadata: metadata(),
   },
   (t) => [
-    uniqueIndex("tax_rate_rule_uq")
-      .on(t.tax_rate_id, t.reference, t.reference_id)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("tax_rate_rule_uq").on(t.tax_rate_id, t.reference, t.reference_id),
     index("tax_rate_rule_reference_idx").on(t.reference, t.reference_id),
   ],
 );

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { metadata, OptionalMetadata, entityTable } from "@kasse/db";
+import { metadata, OptionalMetadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
@@ -16,12 +15,7 @@ export const user = entityTable(
     avatar_url: text("avatar_url"),
     metadata: metadata(),
   },
-  (t) => [
-    uniqueIndex("user_email_uq")
-      .on(t.email)
-      .where(sql`deleted_at is null`),
-    index("user_created_at_idx").on(t.created_at),
-  ],
+  (t) => [liveUniqueIndex("user_email_uq").on(t.email), index("user_created_at_idx").on(t.created_at)],
 );
 
 export type UserRow = typeof user.$inferSelect;
@@ -87,15 +81,13 @@ export const invite = entityTable(
     email: text("email").notNull(),
     accepted: boolean("accepted").notNull().default(false),
     token_hash: text("token_hash").notNull(),
-    expires_at: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    expires_at: timestamptz("expires_at").notNull(),
     metadata: metadata(),
   },
   (t) => [
     // Accepting looks the invite up by this hash.
     uniqueIndex("invite_token_hash_uq").on(t.token_hash),
-    uniqueIndex("invite_email_uq")
-      .on(t.email)
-      .where(sql`deleted_at is null`),
+    liveUniqueIndex("invite_email_uq").on(t.email),
     index("invite_created_at_idx").on(t.created_at),
   ],
 );

@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
+import { generateId, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { user, type UserCreate, type UserFilters, type UserRow, type UserUpdate } from "./schema";
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -19,24 +19,17 @@ export function createUserService(db: Db) {
   const service = {
     async create(input: UserCreate): Promise<UserRow> {
       const email = normalizeEmail(input.email);
-      try {
-        const [row] = await db
-          .insert(user)
-          .values({
-            id: generateId("user"),
-            email,
-            first_name: input.first_name ?? null,
-            last_name: input.last_name ?? null,
-            avatar_url: input.avatar_url ?? null,
-            metadata: input.metadata ?? null,
-          })
-          .returning();
-        return row!;
-      } catch (error) {
-        if (isUniqueViolation(error, "user_email_uq"))
-          throw errors.conflict(`A user with email ${email} already exists`);
-        throw error;
-      }
+      return rows.insert(
+        {
+          id: generateId("user"),
+          email,
+          first_name: input.first_name ?? null,
+          last_name: input.last_name ?? null,
+          avatar_url: input.avatar_url ?? null,
+          metadata: input.metadata ?? null,
+        },
+        `A user with email ${email} already exists`,
+      );
     },
 
     retrieve: (id: string): Promise<UserRow> => rows.retrieve(id),
