@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -12,6 +12,7 @@ import {
   anyOf,
   inList,
   liveRecords,
+  orderBy,
   builtOnce,
   fromJson,
   jsonRelation,
@@ -134,21 +135,12 @@ const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
  * const placed = await orders.create(snapshot, { actor_type: "customer", actor_id: "cus_1" });
  */
 export function createOrderService(db: Db) {
-  const orders = liveRecords(db, order, "Order", {
-    display_id: order.display_id,
-    total: order.total,
-    email: order.email,
-    status: order.status,
-  });
+  const orders = liveRecords(db, order, "Order", SORTABLE);
   /** The rows with their lines and shipping methods, in one statement. */
   async function attach(rows: OrderRow[]): Promise<Order[]> {
     if (rows.length === 0) return [];
     const lines = new Map((await linesOfOrders(db, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
-    return rows.map((row) => ({
-      ...row,
-      items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),
-      shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines.get(row.id)?.methods),
-    }));
+    return rows.map((row) => withLines(row, lines.get(row.id)));
   }
 
   const service = {
@@ -220,9 +212,27 @@ export function createOrderService(db: Db) {
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
     lock: async (id: string): Promise<Order> => (await attach([await orders.lock(id)]))[0]!,
 
+    /** A page of orders with their lines and shipping methods, and how many match in all: one statement. */
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
-      const { items, count } = await orders.list(conditions(filters), page);
-      return { items: await attach(items), count };
+      const where = conditions(filters);
+      const rows =
+        where.length === 0 && !page.order?.trim()
+          ? await firstPages(db, { limit: page.limit, offset: page.offset })
+          : await pageQuery(
+              db,
+              and(live, ...where),
+              orderBy(page.order, ORDER_COLUMNS, order.id),
+              page.limit,
+              page.offset,
+            );
+      const items = rows.map((r) => withLines(r.row, r));
+      if (rows.length > 0 || (page.offset === 0 && page.limit > 0)) return { items, count: rows[0]?.total ?? 0 };
+      // A page past the end (or `limit=0`, the count alone) has no row to carry the total.
+      const [total] = await db
+        .select({ count: count() })
+        .from(order)
+        .where(and(live, ...where));
+      return { items, count: total?.count ?? 0 };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
@@ -618,6 +628,47 @@ const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unk
     .select({ id: order.id, items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
     .from(order)
     .where(inParam(order.id, "ids")),
+);
+
+/** The order with the lines and shipping methods read as JSON beside it. */
+const withLines = (row: OrderRow, lines: { items: unknown; methods: unknown } | undefined): Order => ({
+  ...row,
+  items: fromJson<OrderLineItemRow>(itemsRelation, lines?.items),
+  shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines?.methods),
+});
+
+/** Columns a list may be ordered by (`order=-total`), besides `created_at` and `updated_at`. */
+const SORTABLE = { display_id: order.display_id, total: order.total, email: order.email, status: order.status };
+const ORDER_COLUMNS = { created_at: order.created_at, updated_at: order.updated_at, ...SORTABLE };
+
+/**
+ * A page of orders, each with its lines and shipping methods as JSON and the count of every match
+ * (`count(*) over ()`), in one statement. PostgreSQL computes the JSON after the sort and limit,
+ * for the page's rows only.
+ */
+const pageQuery = (
+  db: Db,
+  where: SQL | undefined,
+  terms: SQL[],
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+) =>
+  db
+    .select({
+      row: order,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+      items: jsonRelation(itemsRelation),
+      methods: jsonRelation(methodsRelation),
+    })
+    .from(order)
+    .where(where)
+    .orderBy(...terms)
+    .limit(limit)
+    .offset(offset);
+
+/** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
+const firstPages = builtOnce<Awaited<ReturnType<typeof pageQuery>>, { limit: number; offset: number }>((db) =>
+  pageQuery(db, live, orderBy(undefined, ORDER_COLUMNS, order.id), sql.placeholder("limit"), sql.placeholder("offset")),
 );
 
 /** Rows in the order {@link attach} reads them: by rank, then id. */
