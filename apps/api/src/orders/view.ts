@@ -65,13 +65,19 @@ export const OrderDetailView = Extend(
  * payments, and `paid_total` / `refunded_total` from the collections' captured and refunded amounts.
  * One query per module for the whole page.
  */
-export async function orderViews(modules: Modules, orders: Order[], audience: Audience = "admin") {
+export async function orderViews(
+  modules: Modules,
+  orders: Order[],
+  audience: Audience = "admin",
+  /** The orders' returns when already read with them (`order.listWithReturns`): not read again. */
+  known: { returns?: Map<string, OrderReturn[]> } = {},
+) {
   const ids = [...new Set(orders.flatMap((o) => o.payment_collection_ids))];
   const orderIds = orders.map((o) => o.id);
   const [collections, fulfillments, returns] = await Promise.all([
     ids.length ? modules.payment.listCollections({ id: ids }) : [],
     modules.fulfillmentRecord.listForOrders(orderIds),
-    modules.orderReturn.listForOrders(orderIds),
+    known.returns ?? modules.orderReturn.listForOrders(orderIds),
   ]);
   const byId = new Map(collections.map((c) => [c.id, c]));
   return orders.map((o) =>

@@ -26,6 +26,8 @@ import {
   orderLineItem,
   orderShippingMethod,
   orderPromotion,
+  orderReturn,
+  orderReturnItem,
   type OrderActor,
   type OrderAddress,
   type OrderAddressInput,
@@ -34,11 +36,14 @@ import {
   type OrderFilters,
   type OrderLineItemRow,
   type OrderPaymentStatus,
+  type OrderReturnItemRow,
+  type OrderReturnRow,
   type OrderRow,
   type OrderShippingMethodRow,
   type OrderUpdate,
 } from "./schema";
 import { deriveFulfillmentStatus } from "./fulfillment-status";
+import type { OrderReturn } from "./returns";
 
 /** An order with its lines and shipping methods. */
 export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
@@ -143,6 +148,29 @@ export function createOrderService(db: Db) {
     return rows.map((row) => withLines(row, lines.get(row.id)));
   }
 
+  /** The rows of a {@link pageQuery} and how many orders match in all. */
+  async function listRows(filters: OrderFilters, page: ListPaging, returns: boolean) {
+    const where = conditions(filters);
+    const rows: PageRow[] =
+      where.length === 0 && !page.order?.trim()
+        ? await (returns ? firstPagesWithReturns : firstPages)(db, { limit: page.limit, offset: page.offset })
+        : await pageQuery(
+            db,
+            and(live, ...where),
+            orderBy(page.order, ORDER_COLUMNS, order.id),
+            page.limit,
+            page.offset,
+            returns,
+          );
+    if (rows.length > 0 || (page.offset === 0 && page.limit > 0)) return { rows, count: rows[0]?.total ?? 0 };
+    // A page past the end (or `limit=0`, the count alone) has no row to carry the total.
+    const [total] = await db
+      .select({ count: count() })
+      .from(order)
+      .where(and(live, ...where));
+    return { rows, count: total?.count ?? 0 };
+  }
+
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
@@ -214,25 +242,21 @@ export function createOrderService(db: Db) {
 
     /** A page of orders with their lines and shipping methods, and how many match in all: one statement. */
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
-      const where = conditions(filters);
-      const rows =
-        where.length === 0 && !page.order?.trim()
-          ? await firstPages(db, { limit: page.limit, offset: page.offset })
-          : await pageQuery(
-              db,
-              and(live, ...where),
-              orderBy(page.order, ORDER_COLUMNS, order.id),
-              page.limit,
-              page.offset,
-            );
-      const items = rows.map((r) => withLines(r.row, r));
-      if (rows.length > 0 || (page.offset === 0 && page.limit > 0)) return { items, count: rows[0]?.total ?? 0 };
-      // A page past the end (or `limit=0`, the count alone) has no row to carry the total.
-      const [total] = await db
-        .select({ count: count() })
-        .from(order)
-        .where(and(live, ...where));
-      return { items, count: total?.count ?? 0 };
+      const { rows, count } = await listRows(filters, page, false);
+      return { items: rows.map((r) => withLines(r.row, r)), count };
+    },
+
+    /**
+     * {@link list} with each order's returns and their items (what `orderReturn.listForOrders` reads),
+     * still in one statement: the admin's order list.
+     */
+    async listWithReturns(
+      filters: OrderFilters,
+      page: ListPaging,
+    ): Promise<{ items: Order[]; count: number; returns: Map<string, OrderReturn[]> }> {
+      const { rows, count } = await listRows(filters, page, true);
+      const returns = new Map(rows.map((r) => [r.row.id, returnsOf(r.returns)]));
+      return { items: rows.map((r) => withLines(r.row, r)), count, returns };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
@@ -644,10 +668,40 @@ const withLines = (row: OrderRow, lines: { items: unknown; methods: unknown } | 
 const SORTABLE = { display_id: order.display_id, total: order.total, email: order.email, status: order.status };
 const ORDER_COLUMNS = { created_at: order.created_at, updated_at: order.updated_at, ...SORTABLE };
 
+// Each order's returns with their items, in the order `orderReturn.listForOrders` reads them.
+const returnsRelation: JsonRelation = {
+  table: orderReturn,
+  where: eq(orderReturn.order_id, order.id),
+  orderBy: sql`${orderReturn.created_at}, ${orderReturn.id}`,
+  with: {
+    items: {
+      table: orderReturnItem,
+      where: eq(orderReturnItem.return_id, orderReturn.id),
+      orderBy: sql`${orderReturnItem.id}`,
+    },
+  },
+};
+
+/** The returns a {@link returnsRelation} read, as `orderReturn` gives them (each item's line as `item_id`). */
+const returnsOf = (json: unknown): OrderReturn[] =>
+  fromJson<OrderReturnRow & { items: OrderReturnItemRow[] }>(returnsRelation, json).map((r) => ({
+    ...r,
+    items: r.items.map((i) => ({ ...i, item_id: i.line_item_id })),
+  }));
+
+/** A row of {@link pageQuery}: the order, the count of every match, its relations as JSON. */
+interface PageRow {
+  row: OrderRow;
+  total: number;
+  items: unknown;
+  methods: unknown;
+  returns?: unknown;
+}
+
 /**
- * A page of orders, each with its lines and shipping methods as JSON and the count of every match
- * (`count(*) over ()`), in one statement. PostgreSQL computes the JSON after the sort and limit,
- * for the page's rows only.
+ * A page of orders, each with its lines and shipping methods (and with `returns`, its returns) as
+ * JSON, and the count of every match (`count(*) over ()`), in one statement. PostgreSQL computes
+ * the JSON after the sort and limit, for the page's rows only.
  */
 const pageQuery = (
   db: Db,
@@ -655,6 +709,7 @@ const pageQuery = (
   terms: SQL[],
   limit: number | Placeholder,
   offset: number | Placeholder,
+  returns: boolean,
 ) =>
   db
     .select({
@@ -662,6 +717,7 @@ const pageQuery = (
       total: sql<number>`count(*) over ()`.mapWith(Number),
       items: jsonRelation(itemsRelation),
       methods: jsonRelation(methodsRelation),
+      ...(returns ? { returns: jsonRelation(returnsRelation) } : {}),
     })
     .from(order)
     .where(where)
@@ -670,9 +726,19 @@ const pageQuery = (
     .offset(offset);
 
 /** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
-const firstPages = builtOnce<Awaited<ReturnType<typeof pageQuery>>, { limit: number; offset: number }>((db) =>
-  pageQuery(db, live, orderBy(undefined, ORDER_COLUMNS, order.id), sql.placeholder("limit"), sql.placeholder("offset")),
-);
+const firstPagesOf = (returns: boolean) =>
+  builtOnce<PageRow[], { limit: number; offset: number }>((db) =>
+    pageQuery(
+      db,
+      live,
+      orderBy(undefined, ORDER_COLUMNS, order.id),
+      sql.placeholder("limit"),
+      sql.placeholder("offset"),
+      returns,
+    ),
+  );
+const firstPages = firstPagesOf(false);
+const firstPagesWithReturns = firstPagesOf(true);
 
 /** Rows in the order {@link attach} reads them: by rank, then id. */
 const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>
