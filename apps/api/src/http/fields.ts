@@ -115,6 +115,9 @@ export function project<T>(value: T, selection: FieldSelection | FieldNode): T {
 }
 
 function projectNode(value: unknown, spec: FieldNode): unknown {
+  // Everything at this level and below, nothing removed (no `fields`): the value as it is, not a
+  // copy of every object in the answer.
+  if (spec.all && spec.children.size === 0 && spec.removed.size === 0) return value;
   if (Array.isArray(value)) return value.map((item) => projectNode(item, spec));
   if (value === null || typeof value !== "object" || value instanceof Date) return value;
   const source = value as Record<string, unknown>;

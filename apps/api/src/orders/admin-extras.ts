@@ -71,27 +71,25 @@ export const AdminOrderView = Extend(OrderDetailView, {
 
 type Line = { subtotal: number; discount_total: number; tax_total: number; variant_id: string | null };
 
+type ReturnLine = {
+  quantity: number;
+  total: number;
+  return_requested_quantity: number;
+  return_received_quantity: number;
+};
+
+/** What a line's units asked back and not received yet are worth: its total's share for them. */
+const requestedTotal = (item: ReturnLine): number =>
+  item.quantity > 0
+    ? Math.round((item.total * (item.return_requested_quantity - item.return_received_quantity)) / item.quantity)
+    : 0;
+
 /**
  * Each line's `return_requested_total` (its total's share for the units asked back and not yet
  * received) and their sum, as Medusa's order totals carry them.
  */
-export function withReturnRequestedTotals<
-  T extends {
-    items: Array<{
-      quantity: number;
-      total: number;
-      return_requested_quantity: number;
-      return_received_quantity: number;
-    }>;
-  },
->(order: T) {
-  const items = order.items.map((item) => ({
-    ...item,
-    return_requested_total:
-      item.quantity > 0
-        ? Math.round((item.total * (item.return_requested_quantity - item.return_received_quantity)) / item.quantity)
-        : 0,
-  }));
+export function withReturnRequestedTotals<T extends { items: ReturnLine[] }>(order: T) {
+  const items = order.items.map((item) => ({ ...item, return_requested_total: requestedTotal(item) }));
   return { ...order, items, return_requested_total: items.reduce((sum, i) => sum + i.return_requested_total, 0) };
 }
 type Method = { subtotal: number; discount_total: number; tax_total: number };
@@ -183,24 +181,26 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
     const original_shipping_tax_total = originalTax(methods);
     const original_tax_total = original_item_tax_total + original_shipping_tax_total;
     const paid = o.summary.paid_total - o.summary.refunded_total;
-    return withReturnRequestedTotals({
-      ...o,
-      ...(variantIds.length
-        ? {
-            items: o.items.map((item) => {
-              const variant = item.variant_id ? variantById.get(item.variant_id) : undefined;
-              if (!variant) return { ...item, variant: null };
-              return {
-                ...item,
-                variant: {
-                  ...variant,
-                  ...(products ? { product: products.get(variant.product_id) ?? null } : {}),
-                  ...(links ? { inventory_items: links.get(variant.id) ?? [] } : {}),
-                },
-              };
-            }),
-          }
-        : {}),
+    // Each order and line is copied once, with every extra ({@link withReturnRequestedTotals}'s
+    // totals too); the extras go before the spread, as in `orderViews` (the views carry none of them).
+    let return_requested_total = 0;
+    const items = o.items.map((item) => {
+      const total = requestedTotal(item);
+      return_requested_total += total;
+      if (!variantIds.length) return { return_requested_total: total, ...item };
+      const variant = item.variant_id ? variantById.get(item.variant_id) : undefined;
+      if (!variant) return { variant: null, return_requested_total: total, ...item };
+      return {
+        variant: {
+          ...variant,
+          ...(products ? { product: products.get(variant.product_id) ?? null } : {}),
+          ...(links ? { inventory_items: links.get(variant.id) ?? [] } : {}),
+        },
+        return_requested_total: total,
+        ...item,
+      };
+    });
+    return {
       original_item_tax_total,
       original_shipping_tax_total,
       original_tax_total,
@@ -219,7 +219,10 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
         ? { region: o.region_id ? (regionById.get(o.region_id) ?? null) : null }
         : {}),
       ...(promotions ? { promotions: promotions.get(o.id) ?? [] } : {}),
-    });
+      return_requested_total,
+      ...o,
+      items,
+    };
   });
 }
 

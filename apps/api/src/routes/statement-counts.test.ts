@@ -31,7 +31,7 @@ const BUDGET = {
   // 34 on a quiet PostgreSQL run, 36 on PGlite. The saga's journal renews leases when a step is
   // slow, so a loaded machine sees a few more; the budget leaves room for that, not for growth.
   "POST /store/carts/:id/complete": 38,
-  "GET /admin/orders?limit=15": 6,
+  "GET /admin/orders?limit=15": 4,
 } as const;
 type Route = keyof typeof BUDGET;
 

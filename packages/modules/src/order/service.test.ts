@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { errors, queryRows } from "@kasse/db";
+import { errors, queryRows, type ListPaging } from "@kasse/db";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
+import type { OrderFilters } from "./schema";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
 import { createModules } from "../modules";
@@ -158,5 +159,40 @@ describe("order service", () => {
       sql`select (select count(*) from order_line_item li where not exists (select 1 from "order" o where o.id = li.order_id))::int as lines, (select count(*) from order_change c where not exists (select 1 from "order" o where o.id = c.order_id))::int as changes`,
     );
     expect(leftovers).toEqual({ lines: 0, changes: 0 });
+  });
+  it("lists a page with its returns in one statement, as the returns' own reads give them", async () => {
+    const returns = createModules(database.db).orderReturn;
+    const placed = [];
+    for (const email of ["r1@example.com", "r2@example.com", "r3@example.com"]) {
+      const o = await orders.create(orderSnapshot({ email }));
+      await orders.moveLineQuantities(o.id, {
+        stage: "fulfilled_quantity",
+        lines: o.items.map((i) => ({ id: i.id, quantity: i.quantity })),
+        action: "fulfillment_created",
+      });
+      placed.push(o);
+    }
+    const [shirt, mug] = placed[0]!.items;
+    await returns.create(placed[0]!.id, { location_id: "sloc_1", items: [{ id: shirt!.id, quantity: 1 }] }, admin);
+    await returns.create(
+      placed[0]!.id,
+      { location_id: "sloc_1", items: [{ id: mug!.id, quantity: 1 }], metadata: { note: "second" } },
+      admin,
+    );
+    await returns.create(
+      placed[1]!.id,
+      { location_id: "sloc_2", items: placed[1]!.items.map((i) => ({ id: i.id, quantity: 1 })) },
+      admin,
+    );
+    const page = { limit: 1000, offset: 0 };
+    for (const [filters, paging] of [
+      [{}, page],
+      [{ email: ["r1@example.com", "r2@example.com", "r3@example.com"] }, { ...page, order: "-display_id" }],
+    ] as Array<[OrderFilters, ListPaging]>) {
+      const listed = await orders.listWithReturns(filters, paging);
+      expect(listed.items).toEqual((await orders.list(filters, paging)).items);
+      expect(listed.returns).toEqual(await returns.listForOrders(listed.items.map((o) => o.id)));
+      expect(placed.map((o) => listed.returns.get(o.id)!.map((r) => r.items.length))).toEqual([[1, 1], [2], []]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -12,6 +12,7 @@ import {
   anyOf,
   inList,
   liveRecords,
+  orderBy,
   builtOnce,
   fromJson,
   jsonRelation,
@@ -27,6 +28,8 @@ import {
   orderLineItem,
   orderShippingMethod,
   orderPromotion,
+  orderReturn,
+  orderReturnItem,
   type OrderActor,
   type OrderAddress,
   type OrderAddressInput,
@@ -35,11 +38,14 @@ import {
   type OrderFilters,
   type OrderLineItemRow,
   type OrderPaymentStatus,
+  type OrderReturnItemRow,
+  type OrderReturnRow,
   type OrderRow,
   type OrderShippingMethodRow,
   type OrderUpdate,
 } from "./schema";
 import { deriveFulfillmentStatus } from "./fulfillment-status";
+import type { OrderReturn } from "./returns";
 
 /** An order with its lines and shipping methods. */
 export type Order = OrderRow & { items: OrderLineItemRow[]; shipping_methods: OrderShippingMethodRow[] };
@@ -136,21 +142,35 @@ const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
  * const placed = await orders.create(snapshot, { actor_type: "customer", actor_id: "cus_1" });
  */
 export function createOrderService(db: Db) {
-  const orders = liveRecords(db, order, "Order", {
-    display_id: order.display_id,
-    total: order.total,
-    email: order.email,
-    status: order.status,
-  });
+  const orders = liveRecords(db, order, "Order", SORTABLE);
   /** The rows with their lines and shipping methods, in one statement. */
   async function attach(rows: OrderRow[]): Promise<Order[]> {
     if (rows.length === 0) return [];
     const lines = new Map((await linesOfOrders(db, { ids: idList(rows.map((r) => r.id)) })).map((l) => [l.id, l]));
-    return rows.map((row) => ({
-      ...row,
-      items: fromJson<OrderLineItemRow>(itemsRelation, lines.get(row.id)?.items),
-      shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines.get(row.id)?.methods),
-    }));
+    return rows.map((row) => withLines(row, lines.get(row.id)));
+  }
+
+  /** The rows of a {@link pageQuery} and how many orders match in all. */
+  async function listRows(filters: OrderFilters, page: ListPaging, returns: boolean) {
+    const where = conditions(filters);
+    const rows: PageRow[] =
+      where.length === 0 && !page.order?.trim()
+        ? await (returns ? firstPagesWithReturns : firstPages)(db, { limit: page.limit, offset: page.offset })
+        : await pageQuery(
+            db,
+            and(live, ...where),
+            orderBy(page.order, ORDER_COLUMNS, order.id),
+            page.limit,
+            page.offset,
+            returns,
+          );
+    if (rows.length > 0 || (page.offset === 0 && page.limit > 0)) return { rows, count: rows[0]?.total ?? 0 };
+    // A page past the end (or `limit=0`, the count alone) has no row to carry the total.
+    const [total] = await db
+      .select({ count: count() })
+      .from(order)
+      .where(and(live, ...where));
+    return { rows, count: total?.count ?? 0 };
   }
 
   const service = {
@@ -222,9 +242,23 @@ export function createOrderService(db: Db) {
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
     lock: async (id: string): Promise<Order> => (await attach([await orders.lock(id)]))[0]!,
 
+    /** A page of orders with their lines and shipping methods, and how many match in all: one statement. */
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
-      const { items, count } = await orders.list(conditions(filters), page);
-      return { items: await attach(items), count };
+      const { rows, count } = await listRows(filters, page, false);
+      return { items: rows.map((r) => withLines(r.row, r)), count };
+    },
+
+    /**
+     * {@link list} with each order's returns and their items (what `orderReturn.listForOrders` reads),
+     * still in one statement: the admin's order list.
+     */
+    async listWithReturns(
+      filters: OrderFilters,
+      page: ListPaging,
+    ): Promise<{ items: Order[]; count: number; returns: Map<string, OrderReturn[]> }> {
+      const { rows, count } = await listRows(filters, page, true);
+      const returns = new Map(rows.map((r) => [r.row.id, returnsOf(r.returns)]));
+      return { items: rows.map((r) => withLines(r.row, r)), count, returns };
     },
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
@@ -597,6 +631,92 @@ const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unk
     .from(order)
     .where(inParam(order.id, "ids")),
 );
+
+/**
+ * The order with the lines and shipping methods read as JSON beside it. They go before the row's
+ * columns: V8 copies a wide row quickly into a literal that adds no key after the spread.
+ */
+const withLines = (row: OrderRow, lines: { items: unknown; methods: unknown } | undefined): Order => ({
+  items: fromJson<OrderLineItemRow>(itemsRelation, lines?.items),
+  shipping_methods: fromJson<OrderShippingMethodRow>(methodsRelation, lines?.methods),
+  ...row,
+});
+
+/** Columns a list may be ordered by (`order=-total`), besides `created_at` and `updated_at`. */
+const SORTABLE = { display_id: order.display_id, total: order.total, email: order.email, status: order.status };
+const ORDER_COLUMNS = { created_at: order.created_at, updated_at: order.updated_at, ...SORTABLE };
+
+// Each order's returns with their items, in the order `orderReturn.listForOrders` reads them.
+const returnsRelation: JsonRelation = {
+  table: orderReturn,
+  where: eq(orderReturn.order_id, order.id),
+  orderBy: sql`${orderReturn.created_at}, ${orderReturn.id}`,
+  with: {
+    items: {
+      table: orderReturnItem,
+      where: eq(orderReturnItem.return_id, orderReturn.id),
+      orderBy: sql`${orderReturnItem.id}`,
+    },
+  },
+};
+
+/** The returns a {@link returnsRelation} read, as `orderReturn` gives them (each item's line as `item_id`). */
+const returnsOf = (json: unknown): OrderReturn[] =>
+  fromJson<OrderReturnRow & { items: OrderReturnItemRow[] }>(returnsRelation, json).map((r) => ({
+    ...r,
+    items: r.items.map((i) => ({ ...i, item_id: i.line_item_id })),
+  }));
+
+/** A row of {@link pageQuery}: the order, the count of every match, its relations as JSON. */
+interface PageRow {
+  row: OrderRow;
+  total: number;
+  items: unknown;
+  methods: unknown;
+  returns?: unknown;
+}
+
+/**
+ * A page of orders, each with its lines and shipping methods (and with `returns`, its returns) as
+ * JSON, and the count of every match (`count(*) over ()`), in one statement. PostgreSQL computes
+ * the JSON after the sort and limit, for the page's rows only.
+ */
+const pageQuery = (
+  db: Db,
+  where: SQL | undefined,
+  terms: SQL[],
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+  returns: boolean,
+) =>
+  db
+    .select({
+      row: order,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+      items: jsonRelation(itemsRelation),
+      methods: jsonRelation(methodsRelation),
+      ...(returns ? { returns: jsonRelation(returnsRelation) } : {}),
+    })
+    .from(order)
+    .where(where)
+    .orderBy(...terms)
+    .limit(limit)
+    .offset(offset);
+
+/** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
+const firstPagesOf = (returns: boolean) =>
+  builtOnce<PageRow[], { limit: number; offset: number }>((db) =>
+    pageQuery(
+      db,
+      live,
+      orderBy(undefined, ORDER_COLUMNS, order.id),
+      sql.placeholder("limit"),
+      sql.placeholder("offset"),
+      returns,
+    ),
+  );
+const firstPages = firstPagesOf(false);
+const firstPagesWithReturns = firstPagesOf(true);
 
 /** Rows in the order {@link attach} reads them: by rank, then id. */
 const byRank = <T extends { rank: number; id: string }>(rows: T[]): T[] =>

@@ -149,14 +149,16 @@ export default async function orders(app: App): Promise<void> {
         created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
         updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
       };
-      const { items, count } = await service.list({ ...filters, ...range }, { limit, offset, order });
-      const selection = orderFields(fields);
-      return listResponse(
-        "orders",
-        project(await adminOrderViews(app.modules, await orderViews(app.modules, items), selection), selection),
-        count,
-        { limit, offset },
+      const { items, count, returns } = await service.listWithReturns(
+        { ...filters, ...range },
+        { limit, offset, order },
       );
+      const selection = orderFields(fields);
+      const views = await orderViews(app.modules, items, "admin", { returns });
+      return listResponse("orders", project(await adminOrderViews(app.modules, views, selection), selection), count, {
+        limit,
+        offset,
+      });
     },
   );
 
