@@ -130,6 +130,23 @@ describe("authorization with pp_test", () => {
     });
   });
 
+  it("a voided session is not authorized again (its payment stays the one voided); a new session pays", async () => {
+    const { collection, payment } = await authorized();
+    await payments.cancelPayment(payment.id);
+    const error = await failure(payments.authorizeSession(collection.id, payment.payment_session_id!));
+    expect(error).toMatchObject({ type: "not_allowed" });
+    expect(error.message).toMatch(/canceled/);
+    expect(await payments.retrieveCollection(collection.id)).toMatchObject({
+      status: "canceled",
+      authorized_amount: 0,
+      payments: [{ id: payment.id }],
+    });
+    const fresh = (await payments.createSession(collection.id, { provider_id: "pp_test" })).payment_sessions[0]!;
+    const paid = await payments.authorizeSession(collection.id, fresh.id);
+    expect(paid.payment.id).not.toBe(payment.id);
+    expect(paid.collection).toMatchObject({ status: "authorized", authorized_amount: 5000 });
+  });
+
   it("a partly captured payment cannot be voided (refund it instead)", async () => {
     const { collection, payment } = await authorized(5000);
     await payments.capturePayment(payment.id, { amount: 1000 });

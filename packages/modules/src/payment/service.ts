@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
 import {
   builtOnce,
   errors,
@@ -220,9 +220,16 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       /** The payment an earlier (or a concurrent) authorization of this session made. */
-      const paymentOfSession = async () =>
-        (await db.select().from(payment).where(eq(payment.payment_session_id, sessionId)))[0]!;
+      const paymentOfSession = async () => {
+        const [row] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+        // None when a new session replaced this one while its provider was answering.
+        if (!row) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
+        return row;
+      };
       if (session.status === "authorized") return paymentOfSession();
+      // A voided authorization keeps its payment row (one per session): the shopper starts a new session.
+      if (session.status === "canceled")
+        throw errors.notAllowed(`Payment session ${sessionId} was canceled; start a new payment session`);
       const provider = providers.get(session.provider_id);
       const idempotencyKey = options.idempotencyKey ?? sessionId;
       const call = provider.authorize({
@@ -271,7 +278,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         const won = await t
           .update(paymentSession)
           .set({ status: "authorized", data: outcome.data, authorized_at: new Date() })
-          .where(and(eq(paymentSession.id, sessionId), ne(paymentSession.status, "authorized")))
+          .where(and(eq(paymentSession.id, sessionId), notInArray(paymentSession.status, ["authorized", "canceled"])))
           .returning({ id: paymentSession.id });
         if (won.length === 0) return undefined;
         const [row] = await t

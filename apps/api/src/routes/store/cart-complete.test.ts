@@ -446,6 +446,15 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
       budget_used: 1,
       completed: false,
     });
+    // The voided session is not authorized again (that was a 500: its payment row is kept); a new session is the way on.
+    const [voided] = (await t.app.modules.payment.collectionForCart(late.id))!.payment_sessions;
+    const again = await t.store.post(
+      `/store/payment-collections/${late.payment_collection.id}/payment-sessions/${voided!.id}/authorize`,
+      {},
+    );
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toMatchObject({ type: "not_allowed", message: expect.stringMatching(/canceled/) });
+    expect((await effects(late.id)).canceled_payments).toBe(1);
   });
 
   it("a failure injected at each step is fully compensated, and the next attempt succeeds", async () => {
