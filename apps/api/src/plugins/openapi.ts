@@ -4,6 +4,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { openApiWebhooks } from "@kasse/modules/event";
 import { errorResponses, securityOf } from "./openapi-operations";
+import { deferYaml } from "./deferred-yaml";
 
 /**
  * The OpenAPI document, generated from the route schemas, and a UI for it at `/docs`. What every
@@ -24,6 +25,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     } as FastifySchema;
   });
 
+  deferYaml();
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
