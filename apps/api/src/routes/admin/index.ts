@@ -1,61 +1,105 @@
 import type { App } from "../../app";
 import { allowOrigins } from "../../plugins/cors";
+import apiKeysRoutes from "./api-keys";
+import usersRoutes from "./users";
+import invitesRoutes from "./invites";
+import salesChannelsRoutes from "./sales-channels";
+import salesChannelProductsRoutes from "./sales-channel-products";
+import productsRoutes from "./products";
+import collectionsRoutes from "./collections";
+import productCategoriesRoutes from "./product-categories";
+import productTagsRoutes from "./product-tags";
+import productTypesRoutes from "./product-types";
+import currenciesRoutes from "./currencies";
+import regionsRoutes from "./regions";
+import taxRegionsRoutes from "./tax-regions";
+import pricePreferencesRoutes from "./price-preferences";
+import priceListsRoutes from "./price-lists";
+import stockLocationsRoutes from "./stock-locations";
+import inventoryItemsRoutes from "./inventory-items";
+import reservationsRoutes from "./reservations";
+import customersRoutes from "./customers";
+import ordersRoutes from "./orders";
+import paymentsRoutes from "./payments";
+import returnReasonsRoutes from "./return-reasons";
+import returnsRoutes from "./returns";
+import returnChangesRoutes from "./return-changes";
+import customerGroupsRoutes from "./customer-groups";
+import notificationsRoutes from "./notifications";
+import webhooksRoutes from "./webhooks";
+import shippingProfilesRoutes from "./shipping-profiles";
+import shippingOptionsRoutes from "./shipping-options";
+import shippingOptionTypesRoutes from "./shipping-option-types";
+import fulfillmentSetsRoutes from "./fulfillment-sets";
+import promotionsRoutes from "./promotions";
+import paymentProvidersRoutes from "./payment-providers";
+import campaignsRoutes from "./campaigns";
+import workflowExecutionsRoutes from "./workflow-executions";
+import queuesRoutes from "./queues";
+import dashboardShellRoutes from "./dashboard-shell";
+import storesRoutes from "./stores";
+import orderClaimsExchangesRoutes from "./order-claims-exchanges";
+import refundReasonsRoutes from "./refund-reasons";
+import productOptionsRoutes from "./product-options";
+import fulfillmentProvidersRoutes from "./fulfillment-providers";
+import uploadsRoutes from "./uploads";
+import taxRatesRoutes from "./tax-rates";
+import productVariantsRoutes from "./product-variants";
 
 /**
  * `/admin/*`: every route here, however its path was spelled, allows `ADMIN_CORS` origins and
  * requires an admin (a user's JWT or a secret API key): hooks of this group, not checks on the URL.
- * Add a resource with one `import("./<resource>")` line in the list below.
+ * Add a resource with an import of its file and its name in the list below.
  */
 export default async function admin(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.admin);
   app.addHook("onRequest", app.guards.admin);
-  // Every file starts loading at once; they register one after the other, in this order.
   for (const routes of [
-    import("./api-keys"),
-    import("./users"),
-    import("./invites"),
-    import("./sales-channels"),
-    import("./sales-channel-products"),
-    import("./products"),
-    import("./collections"),
-    import("./product-categories"),
-    import("./product-tags"),
-    import("./product-types"),
-    import("./currencies"),
-    import("./regions"),
-    import("./tax-regions"),
-    import("./price-preferences"),
-    import("./price-lists"),
-    import("./stock-locations"),
-    import("./inventory-items"),
-    import("./reservations"),
-    import("./customers"),
-    import("./orders"),
-    import("./payments"),
-    import("./return-reasons"),
-    import("./returns"),
-    import("./return-changes"),
-    import("./customer-groups"),
-    import("./notifications"),
-    import("./webhooks"),
-    import("./shipping-profiles"),
-    import("./shipping-options"),
-    import("./shipping-option-types"),
-    import("./fulfillment-sets"),
-    import("./promotions"),
-    import("./payment-providers"),
-    import("./campaigns"),
-    import("./workflow-executions"),
-    import("./queues"),
-    import("./dashboard-shell"),
-    import("./stores"),
-    import("./order-claims-exchanges"),
-    import("./refund-reasons"),
-    import("./product-options"),
-    import("./fulfillment-providers"),
-    import("./uploads"),
-    import("./tax-rates"),
-    import("./product-variants"),
+    apiKeysRoutes,
+    usersRoutes,
+    invitesRoutes,
+    salesChannelsRoutes,
+    salesChannelProductsRoutes,
+    productsRoutes,
+    collectionsRoutes,
+    productCategoriesRoutes,
+    productTagsRoutes,
+    productTypesRoutes,
+    currenciesRoutes,
+    regionsRoutes,
+    taxRegionsRoutes,
+    pricePreferencesRoutes,
+    priceListsRoutes,
+    stockLocationsRoutes,
+    inventoryItemsRoutes,
+    reservationsRoutes,
+    customersRoutes,
+    ordersRoutes,
+    paymentsRoutes,
+    returnReasonsRoutes,
+    returnsRoutes,
+    returnChangesRoutes,
+    customerGroupsRoutes,
+    notificationsRoutes,
+    webhooksRoutes,
+    shippingProfilesRoutes,
+    shippingOptionsRoutes,
+    shippingOptionTypesRoutes,
+    fulfillmentSetsRoutes,
+    promotionsRoutes,
+    paymentProvidersRoutes,
+    campaignsRoutes,
+    workflowExecutionsRoutes,
+    queuesRoutes,
+    dashboardShellRoutes,
+    storesRoutes,
+    orderClaimsExchangesRoutes,
+    refundReasonsRoutes,
+    productOptionsRoutes,
+    fulfillmentProvidersRoutes,
+    uploadsRoutes,
+    taxRatesRoutes,
+    productVariantsRoutes,
   ])
     await app.register(routes);
 }
