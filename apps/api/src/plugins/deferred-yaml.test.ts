@@ -14,7 +14,10 @@ describe("yaml, loaded on first use", () => {
     expect(yamlAnswer.statusCode).toBe(200);
     expect(yamlAnswer.headers["content-type"]).toMatch(/^application\/x-yaml/);
     // Read with the package itself, which the stand-in has handed over to by now.
-    const yaml = require(createRequire(require.resolve("@fastify/swagger")).resolve("yaml")) as typeof import("yaml");
+    const yaml = require(createRequire(require.resolve("@fastify/swagger")).resolve("yaml")) as {
+      parse(text: string, options: { maxAliasCount: number }): unknown;
+      stringify: unknown;
+    };
     // The document repeats shared schemas as YAML aliases, many more than the parser allows by default.
     expect(yaml.parse(yamlAnswer.body, { maxAliasCount: -1 })).toEqual(json.json());
     expect(typeof yaml.stringify).toBe("function");
