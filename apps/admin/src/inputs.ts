@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -57,14 +57,28 @@ export function buildInputs(options: AdminBuildOptions): BuildInputs {
   const hash = createHash("sha256");
   hash.update(JSON.stringify({ dashboard, bundler, backendPath, base: ADMIN_BASE, authType: "jwt" }));
   hash.update(readFileSync(bundleScript));
-  const lockfile = join(repoRoot, "package-lock.json");
-  // Without a lockfile (an install that did not come from this repository) the two versions stand for the tree.
-  if (existsSync(lockfile))
-    for (const line of lockClosure(
-      JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockEntry> },
-    ))
-      hash.update(`${line}\n`);
+  for (const line of lockedTree()) hash.update(`${line}\n`);
   return { hash: hash.digest("hex").slice(0, 16), dashboard, bundler, backendPath, base: ADMIN_BASE, authType: "jwt" };
+}
+
+let lockedTreeOf: { key: string; lines: string[] } | undefined;
+
+/**
+ * The lockfile's closure of the dashboard's packages, read again only when the lockfile changed: a
+ * start asks twice (the /app route and the start's message) and parsing the lockfile was 15 ms each.
+ * Without a lockfile (an install that did not come from this repository) the two versions stand for the tree.
+ */
+function lockedTree(): string[] {
+  const lockfile = join(repoRoot, "package-lock.json");
+  if (!existsSync(lockfile)) return [];
+  const { mtimeMs, size } = statSync(lockfile);
+  const key = `${mtimeMs}:${size}`;
+  if (lockedTreeOf?.key !== key)
+    lockedTreeOf = {
+      key,
+      lines: lockClosure(JSON.parse(readFileSync(lockfile, "utf8")) as { packages: Record<string, LockEntry> }),
+    };
+  return lockedTreeOf.lines;
 }
 
 /** `/medusa/` and `medusa` are `/medusa`; the root stays `/`. */

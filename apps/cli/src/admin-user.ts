@@ -20,9 +20,7 @@ export async function ensureFirstAdmin(
   config: Config,
   infra: Required<Pick<Infrastructure, "database" | "engine">>,
 ): Promise<FirstAdmin | null> {
-  const users = createModules(infra.database.db).user;
-  const { count } = await users.list({}, { limit: 1, offset: 0 });
-  if (count > 0) return null;
+  if (await createModules(infra.database.db).user.any()) return null;
   const email = config.env.KASSE_ADMIN_EMAIL ?? DEFAULT_EMAIL;
   const given = config.env.KASSE_ADMIN_PASSWORD;
   const password = given ?? randomBytes(12).toString("base64url");

@@ -76,6 +76,18 @@ describe("liveRecords", () => {
     });
     expect((await shelves().retrieve("s1")).name).toBe("Poetry");
   });
+
+  it("says whether any row is live: deleted rows do not count", async () => {
+    const empty = entityTable("records_test_empty", { name: text("name") });
+    await database.db.execute(sql`create table records_test_empty (id text primary key, name text, ${timestamps})`);
+    const rows = liveRecords(database.db, empty, "Empty");
+    expect(await rows.any()).toBe(false);
+    await database.db.insert(empty).values({ id: "e1", deleted_at: new Date() });
+    expect(await rows.any()).toBe(false);
+    await database.db.insert(empty).values({ id: "e2" });
+    expect(await rows.any()).toBe(true);
+    expect(await shelves().any()).toBe(true);
+  });
 });
 
 describe("rowsByParent", () => {

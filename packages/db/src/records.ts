@@ -108,6 +108,10 @@ export function liveRecords<T extends EntityTable>(
     },
     /** The ids among `ids` that are live rows; callers reject the others. */
     existing: (ids: string[]): Promise<Set<string>> => existingIds(db, table, ids, live),
+    /** Whether the table has a live row: reads at most one id, where a list would count them all. */
+    async any(): Promise<boolean> {
+      return (await db.select({ id: table.id }).from(from).where(live).limit(1)).length > 0;
+    },
   };
 }
 

@@ -510,6 +510,11 @@ export function createProductService(db: Db) {
       return { items: await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
     },
 
+    /** Whether any product exists: reads at most one id (the demo store is seeded only into an empty catalog). */
+    async any(): Promise<boolean> {
+      return (await db.select({ id: product.id }).from(product).where(liveProduct).limit(1)).length > 0;
+    },
+
     /**
      * Options (with their values) of the products matching `filters.product`, by title or id.
      * Every Kasse option belongs to one product (Medusa's `is_exclusive: true`). Three queries.

@@ -62,6 +62,9 @@ export function createRegionService(db: Db) {
       return service.retrieve(id);
     },
 
+    /** Whether any region exists (the demo store is seeded only into a store without one). */
+    any: (): Promise<boolean> => regions.any(),
+
     /** The region with its countries and providers, in one statement (every cart write and answer reads it). */
     async retrieve(id: string): Promise<Region> {
       const [row] = await regionById(db, { id });

@@ -34,6 +34,9 @@ export function createUserService(db: Db) {
 
     retrieve: (id: string): Promise<UserRow> => rows.retrieve(id),
 
+    /** Whether any user exists (the first embedded start creates an admin when none does). */
+    any: (): Promise<boolean> => rows.any(),
+
     async retrieveByEmail(email: string): Promise<UserRow | null> {
       const [row] = await db
         .select()

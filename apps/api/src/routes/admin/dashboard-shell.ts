@@ -8,7 +8,7 @@ import { Fields } from "../../http/schemas";
  * is off: view configurations (saved table layouts), RBAC roles, translations, the index engine
  * and response caching.
  */
-export const FEATURE_FLAGS = {
+const FEATURE_FLAGS = {
   view_configurations: false,
   rbac: false,
   translation: false,

@@ -1,57 +1,105 @@
 import type { App } from "../../app";
 import { allowOrigins } from "../../plugins/cors";
+import apiKeysRoutes from "./api-keys";
+import usersRoutes from "./users";
+import invitesRoutes from "./invites";
+import salesChannelsRoutes from "./sales-channels";
+import salesChannelProductsRoutes from "./sales-channel-products";
+import productsRoutes from "./products";
+import collectionsRoutes from "./collections";
+import productCategoriesRoutes from "./product-categories";
+import productTagsRoutes from "./product-tags";
+import productTypesRoutes from "./product-types";
+import currenciesRoutes from "./currencies";
+import regionsRoutes from "./regions";
+import taxRegionsRoutes from "./tax-regions";
+import pricePreferencesRoutes from "./price-preferences";
+import priceListsRoutes from "./price-lists";
+import stockLocationsRoutes from "./stock-locations";
+import inventoryItemsRoutes from "./inventory-items";
+import reservationsRoutes from "./reservations";
+import customersRoutes from "./customers";
+import ordersRoutes from "./orders";
+import paymentsRoutes from "./payments";
+import returnReasonsRoutes from "./return-reasons";
+import returnsRoutes from "./returns";
+import returnChangesRoutes from "./return-changes";
+import customerGroupsRoutes from "./customer-groups";
+import notificationsRoutes from "./notifications";
+import webhooksRoutes from "./webhooks";
+import shippingProfilesRoutes from "./shipping-profiles";
+import shippingOptionsRoutes from "./shipping-options";
+import shippingOptionTypesRoutes from "./shipping-option-types";
+import fulfillmentSetsRoutes from "./fulfillment-sets";
+import promotionsRoutes from "./promotions";
+import paymentProvidersRoutes from "./payment-providers";
+import campaignsRoutes from "./campaigns";
+import workflowExecutionsRoutes from "./workflow-executions";
+import queuesRoutes from "./queues";
+import dashboardShellRoutes from "./dashboard-shell";
+import storesRoutes from "./stores";
+import orderClaimsExchangesRoutes from "./order-claims-exchanges";
+import refundReasonsRoutes from "./refund-reasons";
+import productOptionsRoutes from "./product-options";
+import fulfillmentProvidersRoutes from "./fulfillment-providers";
+import uploadsRoutes from "./uploads";
+import taxRatesRoutes from "./tax-rates";
+import productVariantsRoutes from "./product-variants";
 
 /**
  * `/admin/*`: every route here, however its path was spelled, allows `ADMIN_CORS` origins and
  * requires an admin (a user's JWT or a secret API key): hooks of this group, not checks on the URL.
- * Add a resource with one `await app.register(import("./<resource>"))` line.
+ * Add a resource with an import of its file and its name in the list below.
  */
 export default async function admin(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.admin);
   app.addHook("onRequest", app.guards.admin);
-  await app.register(import("./api-keys"));
-  await app.register(import("./users"));
-  await app.register(import("./invites"));
-  await app.register(import("./sales-channels"));
-  await app.register(import("./sales-channel-products"));
-  await app.register(import("./products"));
-  await app.register(import("./collections"));
-  await app.register(import("./product-categories"));
-  await app.register(import("./product-tags"));
-  await app.register(import("./product-types"));
-  await app.register(import("./currencies"));
-  await app.register(import("./regions"));
-  await app.register(import("./tax-regions"));
-  await app.register(import("./price-preferences"));
-  await app.register(import("./price-lists"));
-  await app.register(import("./stock-locations"));
-  await app.register(import("./inventory-items"));
-  await app.register(import("./reservations"));
-  await app.register(import("./customers"));
-  await app.register(import("./orders"));
-  await app.register(import("./payments"));
-  await app.register(import("./return-reasons"));
-  await app.register(import("./returns"));
-  await app.register(import("./return-changes"));
-  await app.register(import("./customer-groups"));
-  await app.register(import("./notifications"));
-  await app.register(import("./webhooks"));
-  await app.register(import("./shipping-profiles"));
-  await app.register(import("./shipping-options"));
-  await app.register(import("./shipping-option-types"));
-  await app.register(import("./fulfillment-sets"));
-  await app.register(import("./promotions"));
-  await app.register(import("./payment-providers"));
-  await app.register(import("./campaigns"));
-  await app.register(import("./workflow-executions"));
-  await app.register(import("./queues"));
-  await app.register(import("./dashboard-shell"));
-  await app.register(import("./stores"));
-  await app.register(import("./order-claims-exchanges"));
-  await app.register(import("./refund-reasons"));
-  await app.register(import("./product-options"));
-  await app.register(import("./fulfillment-providers"));
-  await app.register(import("./uploads"));
-  await app.register(import("./tax-rates"));
-  await app.register(import("./product-variants"));
+  for (const routes of [
+    apiKeysRoutes,
+    usersRoutes,
+    invitesRoutes,
+    salesChannelsRoutes,
+    salesChannelProductsRoutes,
+    productsRoutes,
+    collectionsRoutes,
+    productCategoriesRoutes,
+    productTagsRoutes,
+    productTypesRoutes,
+    currenciesRoutes,
+    regionsRoutes,
+    taxRegionsRoutes,
+    pricePreferencesRoutes,
+    priceListsRoutes,
+    stockLocationsRoutes,
+    inventoryItemsRoutes,
+    reservationsRoutes,
+    customersRoutes,
+    ordersRoutes,
+    paymentsRoutes,
+    returnReasonsRoutes,
+    returnsRoutes,
+    returnChangesRoutes,
+    customerGroupsRoutes,
+    notificationsRoutes,
+    webhooksRoutes,
+    shippingProfilesRoutes,
+    shippingOptionsRoutes,
+    shippingOptionTypesRoutes,
+    fulfillmentSetsRoutes,
+    promotionsRoutes,
+    paymentProvidersRoutes,
+    campaignsRoutes,
+    workflowExecutionsRoutes,
+    queuesRoutes,
+    dashboardShellRoutes,
+    storesRoutes,
+    orderClaimsExchangesRoutes,
+    refundReasonsRoutes,
+    productOptionsRoutes,
+    fulfillmentProvidersRoutes,
+    uploadsRoutes,
+    taxRatesRoutes,
+    productVariantsRoutes,
+  ])
+    await app.register(routes);
 }

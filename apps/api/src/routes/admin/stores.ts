@@ -8,7 +8,7 @@ import { parseFields, project } from "../../http/fields";
 import { Answer, Filter, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
 
 /** The store's name until an admin renames it. */
-export const DEFAULT_STORE_NAME = "Kasse Store";
+const DEFAULT_STORE_NAME = "Kasse Store";
 
 /** The store with each supported currency's `currency`. */
 const AdminStoreView = Extend(StoreView, {

@@ -15,7 +15,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const FIELD = "files";
 
 /** Where a stored file is served: `FILE_BASE_URL`, else `{PUBLIC_URL}/static/uploads` (never the request's Host header). */
-export function fileUrl(app: App, id: string): string {
+function fileUrl(app: App, id: string): string {
   return `${app.config.files.baseUrl}/${encodeURIComponent(id)}`;
 }
 

@@ -28,7 +28,7 @@ const SignInResponse = { 200: SignInView };
 const UpdateResponse = { 200: Type.Object({ success: Type.Literal(true), auth_identity: AuthIdentityView }) };
 
 /** An identity as the API shows it: provider secrets (`provider_metadata`) are left out by the response schema too. */
-export const identityView = (identity: AuthIdentity) => ({
+const identityView = (identity: AuthIdentity) => ({
   id: identity.id,
   entity_id: identity.provider_identities[0]?.entity_id,
   app_metadata: identity.app_metadata,

@@ -1,13 +1,15 @@
 import type { App } from "../../app";
 import { allowOrigins } from "../../plugins/cors";
+import emailpassRoutes from "./emailpass";
+import providersRoutes from "./providers";
+import resetPasswordRoutes from "./reset-password";
+import oauthRoutes from "./oauth";
+import tokenRoutes from "./token";
+import mfaRoutes from "./mfa";
 
 /** `/auth/*`: token issuing and credential management; every route here allows `AUTH_CORS` origins. */
 export default async function auth(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.auth);
-  await app.register(import("./emailpass"));
-  await app.register(import("./providers"));
-  await app.register(import("./reset-password"));
-  await app.register(import("./oauth"));
-  await app.register(import("./token"));
-  await app.register(import("./mfa"));
+  for (const routes of [emailpassRoutes, providersRoutes, resetPasswordRoutes, oauthRoutes, tokenRoutes, mfaRoutes])
+    await app.register(routes);
 }

@@ -6,7 +6,7 @@ import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app";
 
 /** How long a reset token works. */
-export const RESET_TOKEN_TTL_MS = 15 * 60_000;
+const RESET_TOKEN_TTL_MS = 15 * 60_000;
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
 // The contract sends `{email}`; Medusa's SDK sends `{identifier}` (docs/CONTRACT.md "Accepted alternatives").
