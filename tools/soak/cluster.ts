@@ -4,6 +4,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startService, type Service } from "../e2e/processes";
 import { freePort } from "../e2e/storefront";
+import { SERVER_NODE_FLAGS } from "../../apps/cli/src/node-flags";
 
 /** What every Kasse process of the soak shares: its database, its Redis, the server secret. */
 export interface ClusterEnv {
@@ -94,14 +95,15 @@ export async function startCluster(
     const service = startService(
       `api${i}`,
       process.execPath,
-      [join(repo, "apps/cli/bin/kasse.js"), "start", "--no-worker"],
+      [...SERVER_NODE_FLAGS, join(repo, "apps/cli/bin/kasse.js"), "start", "--no-worker"],
       { cwd: repo, env: { ...processEnv, PORT: String(ports[i]) }, logFile: join(options.logDir, `api${i}.log`) },
     );
     await service.waitFor(/listening on/, 60_000);
     return service;
   };
   const startWorker = async (i: number): Promise<Member["service"]> => {
-    const service = startService(`worker${i}`, process.execPath, [join(repo, "apps/worker/bin/kasse-worker.js")], {
+    const worker = [...SERVER_NODE_FLAGS, join(repo, "apps/worker/bin/kasse-worker.js")];
+    const service = startService(`worker${i}`, process.execPath, worker, {
       cwd: repo,
       env: { ...processEnv, LOG_LEVEL: "info" },
       logFile: join(options.logDir, `worker${i}.log`),
