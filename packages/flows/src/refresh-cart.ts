@@ -1,5 +1,5 @@
 import type { Modules } from "@kasse/modules";
-import { errors, generateId } from "@kasse/db";
+import { errors, generateId, groupBy } from "@kasse/db";
 import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";
@@ -101,12 +101,10 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
     if (!appliedCodes.has(code.toLowerCase()))
       throw errors.invalidData(`The promotion code ${code} is invalid or does not apply to the cart`);
   }
-  const itemAdjustments = group(
-    (promotions?.item_adjustments ?? []).map((a) => ({ key: a.item_id, value: adjustment(a) })),
-  );
-  const methodAdjustments = group(
-    (promotions?.shipping_method_adjustments ?? []).map((a) => ({ key: a.shipping_method_id, value: adjustment(a) })),
-  );
+  const itemAdjustments = groupBy(promotions?.item_adjustments ?? [], (a) => a.item_id, { value: adjustment });
+  const methodAdjustments = groupBy(promotions?.shipping_method_adjustments ?? [], (a) => a.shipping_method_id, {
+    value: adjustment,
+  });
 
   const totals = computeTotals({
     items: items.map((i) => ({
@@ -183,7 +181,7 @@ async function priceItems(
   customer_group_ids: string[],
   is_tax_inclusive: boolean,
 ): Promise<Map<string, CalculatedPrice>> {
-  const byQuantity = group(state.items.map((i) => ({ key: i.quantity, value: i })));
+  const byQuantity = groupBy(state.items, (i) => i.quantity);
   const out = new Map<string, CalculatedPrice>();
   const context = {
     currency_code: state.cart.currency_code,
@@ -242,14 +240,4 @@ function taxLinesOf(rates: RegionRates[], target: TaxTarget): TaxLine[] {
 
 function adjustment(a: { promotion_id: string; code: string | null; amount: number }): Adjustment {
   return { id: generateId("caadj"), promotion_id: a.promotion_id, code: a.code, amount: a.amount };
-}
-
-function group<K, V>(entries: Array<{ key: K; value: V }>): Map<K, V[]> {
-  const out = new Map<K, V[]>();
-  for (const { key, value } of entries) {
-    const list = out.get(key);
-    if (list) list.push(value);
-    else out.set(key, [value]);
-  }
-  return out;
 }

@@ -12,6 +12,7 @@ import {
   anyOf,
   liveRecords,
   textSearch,
+  groupBy,
 } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import {
@@ -252,12 +253,7 @@ export function createCategoryService(db: Db) {
             .where(and(inArray(productCategory.id, parentIds), live))
         : Promise.resolve([]),
     ]);
-    const byParent = new Map<string, ProductCategoryRow[]>();
-    for (const d of descendants) {
-      const list = byParent.get(d.parent_category_id ?? "");
-      if (list) list.push(d);
-      else byParent.set(d.parent_category_id ?? "", [d]);
-    }
+    const byParent = groupBy(descendants, (d) => d.parent_category_id ?? "");
     const build = (row: ProductCategoryRow): ProductCategory => ({
       ...row,
       category_children: (byParent.get(row.id) ?? []).map((c) =>

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, errors, isKasseError } from "@kasse/db";
+import { Extend, OrNull, errors, groupBy, isKasseError } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
 import {
   ProductVariantView,
@@ -137,12 +137,7 @@ export async function storeProducts(
     context,
     selection,
   );
-  const byProduct = new Map<string, StoreVariant[]>();
-  for (const v of variants) {
-    const list = byProduct.get(v.product_id);
-    if (list) list.push(v);
-    else byProduct.set(v.product_id, [v]);
-  }
+  const byProduct = groupBy(variants, (v) => v.product_id);
   return products.map(({ deleted_at: _deleted, sales_channels: _channels, ...p }) => ({
     ...p,
     ...(p.variants ? { variants: byProduct.get(p.id) ?? [] } : {}),
