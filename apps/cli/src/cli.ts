@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { loadBaseConfig, loadConfig, publicUrlOf } from "@kasse/runtime";
+import { loadBaseConfig, loadConfig, openDatabase, publicUrlOf } from "@kasse/runtime";
 import { helpText } from "./help";
 
 // Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
@@ -43,17 +43,18 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       if (processes > 1 && cluster.isPrimary) return startCluster(processes);
+      // The database opens while the server's code loads: PGlite's start is a few hundred ms, partly
+      // on V8's compiler threads, and would otherwise wait for the import to finish.
+      const database = openDatabase(config);
+      database.catch(() => {}); // start() awaits it and reports a failure; this only keeps it from counting as unhandled meanwhile
       const { start } = await import("./start");
-      await start({ config, worker: !values["no-worker"] });
+      await start({ config, worker: !values["no-worker"], database });
       return 0;
     }
     case "migrate": {
       const config = loadBaseConfig();
-      const [{ connect }, { migrateExclusively }] = await Promise.all([import("@kasse/db"), import("./migrate")]);
-      const database = await connect({
-        url: config.databaseUrl,
-        dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
-      });
+      const { migrateExclusively } = await import("./migrate");
+      const database = await openDatabase(config);
       try {
         await migrateExclusively(database);
       } finally {
@@ -70,25 +71,17 @@ export async function run(argv: string[]): Promise<number> {
         console.error((error as Error).message);
         return 2;
       }
-      const [
-        { connect, migrationStatus },
-        { checkInvariants },
-        { createModules },
-        { RECOVERY_EVERY_MS },
-        { formatReport },
-      ] = await Promise.all([
-        import("@kasse/db"),
-        import("@kasse/flows"),
-        import("@kasse/modules"),
-        import("@kasse/worker"),
-        import("./check"),
-      ]);
+      const [{ migrationStatus }, { checkInvariants }, { createModules }, { RECOVERY_EVERY_MS }, { formatReport }] =
+        await Promise.all([
+          import("@kasse/db"),
+          import("@kasse/flows"),
+          import("@kasse/modules"),
+          import("@kasse/worker"),
+          import("./check"),
+        ]);
       let database;
       try {
-        database = await connect({
-          url: config.databaseUrl,
-          dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
-        });
+        database = await openDatabase(config);
         await database.ping();
       } catch (error) {
         console.error(`Cannot connect to the database: ${(error as Error).message}`);

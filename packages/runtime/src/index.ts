@@ -12,5 +12,6 @@ export {
 } from "./config";
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
+export { openDatabase } from "./database";
 export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 export { publishEventReleases, subscribeEventReleases } from "./event-wake";

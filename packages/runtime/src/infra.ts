@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
-import { assertMigrated, connect, migrate, type Database } from "@kasse/db";
+import { assertMigrated, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
+import { openDatabase } from "./database";
 import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
 
@@ -20,12 +21,14 @@ export interface Infrastructure extends WorkflowRuntime {
  */
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
-  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
+  options: {
+    migrate?: boolean;
+    logger?: WorkflowRuntimeOptions["logger"];
+    /** The database's opening, when the caller started it earlier (`openDatabase(config)`); else it is opened here. */
+    database?: Promise<Database>;
+  } = {},
 ): Promise<Infrastructure & { close(): Promise<void> }> {
-  const database = await connect({
-    url: config.databaseUrl,
-    dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
-  });
+  const database = await (options.database ?? openDatabase(config));
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
