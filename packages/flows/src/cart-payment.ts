@@ -1,8 +1,17 @@
 import type { Modules } from "@kasse/modules";
 import { errors, transaction } from "@kasse/db";
-import type { PaymentCollection } from "@kasse/modules/payment";
+import { workflow, type Engine } from "@kasse/workflows";
+import {
+  authorizePaymentSessionStep,
+  behindCart,
+  createPaymentSessionStep,
+  type PaymentCollection,
+  type PaymentSessionInput,
+} from "@kasse/modules/payment";
+import type { CartRow } from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
 import { assertCartAccess, assertCartOpen, nullIfMissing, type CartActor } from "./cart-write";
+import { syncCartPaymentAmount } from "./cart-payment-amount";
 
 /** A payment collection with the region whose providers it may use. */
 export interface CartPaymentResult {
@@ -13,6 +22,7 @@ export interface CartPaymentResult {
 /**
  * The cart's payment collection for its total and currency: created on the first call, returned
  * as is on later ones (one per cart). The cart is locked meanwhile, so its total cannot move.
+ * One payment-module write (the cart is only locked and read).
  */
 export function createCartPaymentCollection(m: Modules, cartId: string, actor: CartActor): Promise<CartPaymentResult> {
   return transaction(m.db, async (tx) => {
@@ -35,66 +45,98 @@ export function createCartPaymentCollection(m: Modules, cartId: string, actor: C
 }
 
 /**
- * Starts a payment session with a provider enabled in the cart's region (else 400); it replaces the
- * collection's unauthorized sessions. The response carries the provider's `data` for the client.
+ * Starting a payment session (Medusa's create-payment-session): the provider's `initiate` with
+ * the step's idempotency key and the session's row, written by the payment module; compensation
+ * cancels it with the provider and removes it. Returns the new session's id.
  */
-export function startPaymentSession(
+export const createPaymentSessionWorkflow = workflow(
+  "create-payment-session",
+  async (input: PaymentSessionInput, ctx) => ctx.run(createPaymentSessionStep, input),
+);
+
+/**
+ * The store's authorization of a session (`…/payment-sessions/{id}/authorize`): checkout's
+ * authorize step, alone. Returns the payment's id.
+ */
+export const authorizePaymentSessionWorkflow = workflow(
+  "authorize-payment-session",
+  async (input: { collection_id: string; session_id: string; context?: Record<string, unknown> }, ctx) =>
+    ctx.run(authorizePaymentSessionStep, input),
+);
+
+/**
+ * Starts a payment session with a provider enabled in the cart's region (else 400); it replaces the
+ * collection's unauthorized sessions. Checks access (someone else's cart: 404) and that the cart is
+ * open, brings a collection left behind its cart's total up to it, then runs
+ * `create-payment-session`. The response carries the provider's `data` for the client.
+ * @example
+ * const { payment_collection } = await startPaymentSession(app.infra.engine, app.modules, id, actor, { provider_id: "pp_system_default" });
+ */
+export async function startPaymentSession(
+  engine: Pick<Engine, "execute">,
   m: Modules,
   collectionId: string,
   actor: CartActor,
   input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown> },
 ): Promise<CartPaymentResult> {
-  return transaction(m.db, async (tx) => {
-    const t = m.bindTo(tx);
-    const { region } = await accessibleCollection(t, collectionId, actor, true);
-    const enabled = region
-      ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
-      : t.payment.providers.has(input.provider_id);
-    if (!enabled) throw errors.invalidData(`Payment provider ${input.provider_id} is not enabled in the cart's region`);
-    const payment_collection = await t.payment.createSession(collectionId, input);
-    return { payment_collection, region };
-  });
+  const collection = await m.payment.collectionRow(collectionId);
+  const { region, cart } = await accessibleCollection(m, collection, actor);
+  if (cart) assertCartOpen({ cart });
+  const enabled = region
+    ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
+    : m.payment.providers.has(input.provider_id);
+  if (!enabled) throw errors.invalidData(`Payment provider ${input.provider_id} is not enabled in the cart's region`);
+  // The new session takes the collection's amount and replaces the others: only that amount matters here.
+  if (cart && behindCart(collection, cart.total)) await syncCartPaymentAmount(m, cart.id);
+  await engine.execute(createPaymentSessionWorkflow, { collection_id: collectionId, ...input });
+  return { payment_collection: await m.payment.retrieveCollection(collectionId), region };
 }
 
 /**
  * Authorizes a session with its provider: the session and collection become `authorized`. A
  * decline is 400 `payment_authorization_error`, a further customer step `payment_requires_more_error`
- * (the session keeps that status). Not inside a transaction: the provider's answer is recorded either way.
+ * (the session keeps that status), a canceled session `not_allowed`, a replaced one 404. Runs
+ * `authorize-payment-session` keyed on the session, so concurrent requests share one execution
+ * (one authorization); a failed one does not block the next attempt (`freshAfterFailure`). A
+ * collection left behind its cart's total is brought up to it first.
  */
 export async function authorizePaymentSession(
+  engine: Pick<Engine, "execute">,
   m: Modules,
   collectionId: string,
   sessionId: string,
   actor: CartActor,
   context?: Record<string, unknown>,
 ): Promise<CartPaymentResult> {
-  const { region } = await accessibleCollection(m, collectionId, actor, false);
-  const { collection } = await m.payment.authorizeSession(collectionId, sessionId, { context });
-  return { payment_collection: collection, region };
+  const collection = await m.payment.retrieveCollection(collectionId);
+  const { region, cart } = await accessibleCollection(m, collection, actor);
+  if (cart && behindCart(collection, cart.total)) await syncCartPaymentAmount(m, cart.id);
+  await engine.execute(
+    authorizePaymentSessionWorkflow,
+    { collection_id: collectionId, session_id: sessionId, ...(context ? { context } : {}) },
+    { idempotencyKey: sessionId, freshAfterFailure: true },
+  );
+  return { payment_collection: await m.payment.retrieveCollection(collectionId), region };
 }
 
 /**
- * The collection's region, if the caller may reach its cart (a customer's cart only with their
- * token, else 404). Reads the collection's row only: the callers read what they change themselves.
+ * The collection's cart (its own row) and region, if the caller may reach that cart (a
+ * customer's cart only with their token, else 404). Reads without locking: the writes that follow
+ * take their own locks.
  */
 async function accessibleCollection(
   m: Modules,
-  collectionId: string,
+  collection: { id: string; cart_id: string | null; region_id: string | null },
   actor: CartActor,
-  lockCart: boolean,
-): Promise<{ region: Region | null }> {
-  const payment_collection = await m.payment.collectionRow(collectionId);
-  if (!payment_collection.cart_id) return { region: await regionOf(m, payment_collection.region_id) };
-  const state = lockCart
-    ? await m.cart.lock(payment_collection.cart_id)
-    : await m.cart.load(payment_collection.cart_id);
+): Promise<{ region: Region | null; cart: CartRow | null }> {
+  if (!collection.cart_id) return { region: await regionOf(m, collection.region_id), cart: null };
+  const cart = await m.cart.retrieve(collection.cart_id);
   try {
-    assertCartAccess(state, actor);
+    assertCartAccess({ cart }, actor);
   } catch {
-    throw errors.notFound(`Payment collection with id: ${collectionId} was not found`);
+    throw errors.notFound(`Payment collection with id: ${collection.id} was not found`);
   }
-  if (lockCart) assertCartOpen(state);
-  return { region: await regionOf(m, state.cart.region_id) };
+  return { region: await regionOf(m, cart.region_id), cart };
 }
 
 async function regionOf(m: Modules, regionId: string | null): Promise<Region | null> {

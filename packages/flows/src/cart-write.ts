@@ -3,9 +3,10 @@ import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 import type { Modules } from "@kasse/modules";
 import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
-import type { PaymentCollection } from "@kasse/modules/payment";
+import { behindCart, type PaymentCollection } from "@kasse/modules/payment";
 import type { Region } from "@kasse/modules/region";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
+import { syncCartPaymentAmount } from "./cart-payment-amount";
 
 /** Who is asking: the signed-in customer's id, or null for a guest (or any other actor). */
 export interface CartActor {
@@ -84,27 +85,46 @@ export interface CartChange extends RefreshOptions {
 }
 
 /**
- * One cart write in one transaction: lock the cart, check access and that it is open, apply
- * `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`). Either
- * all of it commits or none of it (a 4xx leaves the cart as it was). `change` gets the modules
- * bound to that transaction.
+ * One cart write in one cart-module transaction: lock the cart, check access and that it is open,
+ * apply `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`).
+ * Either all of it commits or none of it (a 4xx leaves the cart as it was). `change` gets the
+ * modules bound to that transaction (other modules are only read).
+ *
+ * A payment collection not yet authorized follows the cart's total: when the refresh found it
+ * behind the new total, its own payment-module transaction brings it there right after the
+ * cart's commit (`syncCartPaymentAmount`, under the cart's lock, so racing writes end at the last
+ * total), and the answer shows it. A crash in between leaves the amount behind until the next
+ * path that relies on it (a new session, the store authorization, checkout) syncs it first.
  */
-export function writeCart(
+export async function writeCart(
   m: Modules,
   cartId: string,
   actor: CartActor,
   change: (t: Modules, state: CartState) => Promise<CartChange | void>,
 ): Promise<CartResult> {
-  return withEvents(m, async (t) => {
+  const result = await withEvents(m, async (t) => {
     const locked = await t.cart.lock(cartId);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const { state, ...options } = (await change(t, locked)) ?? {};
     const changed = state ?? (await t.cart.load(cartId));
-    const result = await withPromotions(t, await refreshCart(t, changed, options));
+    const refreshed = await withPromotions(t, await refreshCart(t, changed, options));
     await recordEvent(t.db, "cart.updated", { id: cartId });
-    return result;
+    return refreshed;
   });
+  const collection = result.payment_collection;
+  if (collection && behindCart(collection, result.cart.total)) {
+    // The cart's write committed: a failed sync does not undo it, nor turn its answer into an error
+    // (a retried add would add twice). The answer then shows the amount as stored, behind, and
+    // the next path that relies on it syncs it first.
+    const amount = await syncCartPaymentAmount(m, cartId).catch(() => null);
+    if (amount !== null) {
+      collection.amount = amount;
+      for (const session of collection.payment_sessions)
+        if (session.status !== "authorized" && session.status !== "canceled") session.amount = amount;
+    }
+  }
+  return result;
 }
 
 /** The cart's lines with `line` added or put in place of the line with its id, in the order `load` reads them. */

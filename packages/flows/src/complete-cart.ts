@@ -4,7 +4,7 @@ import { step, workflow, type Engine } from "@kasse/workflows";
 import { type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
-import { type PaymentCollection } from "@kasse/modules/payment";
+import { authorizePaymentSessionStep, behindCart, type PaymentCollection } from "@kasse/modules/payment";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
 import type { CartActor } from "./cart-write";
 
@@ -140,7 +140,9 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
 /**
  * Locks the cart and checks every checkout precondition, then reads what the later steps need in
  * the same transaction (variant inventory flags, the channel's stock locations, the payment
- * session), so the saga's first round trips decide everything. Writes nothing: no compensation.
+ * session), so the saga's first round trips decide everything. Its only write brings a collection
+ * not yet authorized to the cart's total (`payment.syncCartAmount`, when a cart write's own sync
+ * was lost): a correction to the committed cart, nothing to undo, so no compensation.
  */
 const prepareCompletionStep = step("prepare-cart-completion", {
   invoke: async (input: { cart_id: string }, ctx) => {
@@ -173,6 +175,13 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     if (missing.length)
       throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
     const payment = collection!;
+    // A cart write's sync of the amount may have been lost (a crash after the cart's commit): the
+    // collection follows the locked cart's total before anything is authorized.
+    if (behindCart(payment, cart.total) && (await ctx.modules.payment.syncCartAmount(cart.id, cart.total))) {
+      payment.amount = cart.total;
+      for (const s of payment.payment_sessions)
+        if (s.status !== "authorized" && s.status !== "canceled") s.amount = cart.total;
+    }
     const authorized = payment.status === "authorized" || payment.status === "completed";
     const covered = authorized ? payment.authorized_amount : payment.amount;
     if (covered < cart.total || payment.currency_code !== cart.currency_code) {
@@ -208,35 +217,6 @@ const prepareCompletionStep = step("prepare-cart-completion", {
       order: orderSnapshot(state, payment.id),
     };
     return { output: plan };
-  },
-});
-
-/**
- * How long one authorization attempt waits for the provider. A provider that does not answer
- * fails the attempt with a retryable `timeout` (three attempts in all), then the checkout
- * compensates; the call's late answer is voided, not recorded. The wait is the provider's alone
- * (not a step `timeoutMs`): an attempt slowed by the database is never abandoned halfway through
- * its writes.
- */
-const AUTHORIZE_TIMEOUT_MS = 5_000;
-
-/**
- * Authorizes the cart's payment session with its provider (an outside effect, at least once: the
- * provider gets the step's idempotency key). A decline fails with `payment_authorization_error`, a
- * further customer step with `payment_requires_more_error`, a provider silent for
- * `AUTHORIZE_TIMEOUT_MS` with `timeout`. Compensation voids the authorization.
- */
-const authorizeCartPaymentStep = step("authorize-cart-payment", {
-  transactional: false,
-  invoke: async (input: { collection_id: string; session_id: string }, ctx) => {
-    const payment = await ctx.modules.payment.authorizePayment(input.collection_id, input.session_id, {
-      idempotencyKey: ctx.idempotencyKey,
-      timeoutMs: AUTHORIZE_TIMEOUT_MS,
-    });
-    return { output: { payment_id: payment.id } };
-  },
-  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
@@ -285,7 +265,7 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
   const plan = await ctx.run(prepareCompletionStep, input);
   if (plan.completed_order_id) return { order_id: plan.completed_order_id };
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
-  if (plan.authorize) await ctx.run(authorizeCartPaymentStep, plan.authorize);
+  if (plan.authorize) await ctx.run(authorizePaymentSessionStep, plan.authorize);
   if (plan.usages.length) await ctx.run(registerPromotionUsage, { usages: plan.usages });
   const order = await ctx.run(placeOrderStep, {
     cart_id: input.cart_id,

@@ -25,6 +25,7 @@ import { deleteStockLocationWorkflow } from "./fulfillment-sets";
 import { updateProductsWorkflow, writeProductVariantsWorkflow } from "./update-products";
 import { deleteProductsWorkflow } from "./delete-products";
 import { batchProductsWorkflow } from "./batch-products";
+import { authorizePaymentSessionWorkflow, createPaymentSessionWorkflow } from "./cart-payment";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
@@ -59,6 +60,8 @@ export const allWorkflows: AnyWorkflow[] = [
   deleteProductsWorkflow,
   batchProductsWorkflow,
   deleteStockLocationWorkflow,
+  createPaymentSessionWorkflow,
+  authorizePaymentSessionWorkflow,
 ];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
@@ -105,7 +108,8 @@ export {
 export { createTaxRate, updateTaxRate, addTaxRateRule } from "./tax-rates";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
-// Cart writes: one database transaction each (lock, change, refresh), not sagas.
+// Cart writes: one cart-module transaction each (lock, change, refresh); a payment collection left
+// behind the new total follows in its own payment-module transaction (`syncCartPaymentAmount`).
 export {
   writeCart,
   readCart,
@@ -133,6 +137,8 @@ export {
   createCartPaymentCollection,
   startPaymentSession,
   authorizePaymentSession,
+  createPaymentSessionWorkflow,
+  authorizePaymentSessionWorkflow,
   type CartPaymentResult,
 } from "./cart-payment";
 export { cancelOrderWorkflow, type CancelOrderInput } from "./cancel-order";

@@ -169,6 +169,8 @@ const noSecrets = [
   "receive-return",
   "cancel-return",
   "complete-cart",
+  "create-payment-session",
+  "authorize-payment-session",
   "update-store",
   "create-products",
   "update-products",

@@ -28,7 +28,8 @@ export interface RefreshOptions {
  * address's country and province, or an override rate naming the line's product or product type or
  * the method's shipping option, when the region computes taxes automatically or `forceTaxes`),
  * promotion adjustments (automatic ones and the cart's codes, via the promotion module), the
- * totals (`computeTotals`), and the payment collection's amount while it is not authorized.
+ * totals (`computeTotals`). Writes the cart module only; the result carries the cart's payment
+ * collection as it is (`writeCart` then brings its amount to the new total).
  */
 export async function refreshCart(m: Modules, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
   const { cart } = state;
@@ -152,17 +153,8 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
     }),
     m.payment.collectionForCart(cart.id),
   ]);
+  // Read, not written: a collection behind the new total is synced after the cart's commit (`writeCart`).
   const payment_collection = found ?? null;
-  if (
-    payment_collection &&
-    payment_collection.amount !== totals.cart.total &&
-    (payment_collection.status === "not_paid" || payment_collection.status === "awaiting")
-  ) {
-    await m.payment.setCollectionAmount(payment_collection.id, totals.cart.total);
-    payment_collection.amount = totals.cart.total;
-    for (const session of payment_collection.payment_sessions)
-      if (session.status === "pending") session.amount = totals.cart.total;
-  }
 
   const now = new Date();
   return {

@@ -40,7 +40,8 @@ describe("payment collections", () => {
     const again = await payments.createSession(collection.id, { provider_id: "pp_test" });
     expect(again.payment_sessions.map((s) => s.provider_id)).toEqual(["pp_test"]);
     expect(again.payment_sessions[0]).toMatchObject({ status: "pending", amount: 1000 });
-    await payments.setCollectionAmount(collection.id, 1500);
+    expect(await payments.syncCartAmount(collection.cart_id!, 1500)).toBe(true);
+    expect(await payments.syncCartAmount(collection.cart_id!, 1500)).toBe(false);
     const after = await payments.retrieveCollection(collection.id);
     expect(after.amount).toBe(1500);
     expect(after.payment_sessions[0]!.amount).toBe(1500);

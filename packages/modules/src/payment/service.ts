@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql } from "drizzle-orm";
 import {
   builtOnce,
   errors,
@@ -37,6 +37,24 @@ export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: Refund[] }
 export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };
 
 const liveCollection = isNull(paymentCollection.deleted_at);
+
+/** The statuses of a collection whose amount still follows its cart's total (nothing authorized yet). */
+const FOLLOWS_CART = new Set(["not_paid", "awaiting"]);
+
+/**
+ * True when a collection not yet authorized is behind its cart's `total`: its amount, or the
+ * amount of a session that may still be authorized, differs (`syncCartAmount` then brings them to it).
+ */
+export function behindCart(
+  collection: Pick<PaymentCollectionRow, "status" | "amount"> & { payment_sessions?: PaymentSessionRow[] },
+  total: number,
+): boolean {
+  if (!FOLLOWS_CART.has(collection.status)) return false;
+  if (collection.amount !== total) return true;
+  return (collection.payment_sessions ?? []).some(
+    (s) => s.status !== "authorized" && s.status !== "canceled" && s.amount !== total,
+  );
+}
 
 /** `promise`, or `onTimeout()` thrown after `ms` (no limit when undefined). */
 function answerWithin<T>(promise: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
@@ -136,23 +154,38 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       );
     },
 
-    /** Keeps a not yet authorized collection (and its pending sessions) at the cart's total. */
-    async setCollectionAmount(id: string, amount: number): Promise<void> {
-      const updated = await db
-        .update(paymentCollection)
-        .set({ amount })
-        .where(and(eq(paymentCollection.id, id), inArray(paymentCollection.status, ["not_paid", "awaiting"])))
-        .returning({ id: paymentCollection.id });
-      if (updated.length)
-        await db
-          .update(paymentSession)
-          .set({ amount })
-          .where(and(eq(paymentSession.payment_collection_id, id), eq(paymentSession.status, "pending")));
+    /**
+     * Sets the cart's collection, while it is not authorized, and its sessions not yet authorized
+     * nor canceled, to `total` (the cart's committed total: the caller holds the cart's lock and
+     * read it). One statement (the collection row is locked first, so an authorization committing
+     * meanwhile is seen and left alone); idempotent. True when it changed something. Cart writes
+     * call it after their commit, and every path that relies on the amount (a new session, the
+     * store authorization, checkout) calls it first, so a crash between a cart write and its sync
+     * is repaired before any money moves.
+     */
+    async syncCartAmount(cartId: string, total: number): Promise<boolean> {
+      const [row] = await queryRows<{ changed: number }>(
+        db,
+        sql`with col as (
+              select id from payment_collection
+              where cart_id = ${cartId} and deleted_at is null and status in ('not_paid', 'awaiting')
+              for update
+            ), c as (
+              update payment_collection set amount = ${total}, updated_at = now()
+              where id in (select id from col) and amount <> ${total} returning id
+            ), s as (
+              update payment_session set amount = ${total}, updated_at = now()
+              where payment_collection_id in (select id from col) and status not in ('authorized', 'canceled')
+                and amount <> ${total} returning id
+            )
+            select ((select count(*) from c) + (select count(*) from s))::int as changed`,
+      );
+      return (row?.changed ?? 0) > 0;
     },
 
     /**
      * Starts a session with a provider for the collection's amount. As in Medusa, a new session
-     * replaces the collection's other unauthorized sessions.
+     * replaces the collection's other unauthorized sessions. Answers the collection with its sessions.
      */
     async createSession(
       collectionId: string,
@@ -163,7 +196,26 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         idempotencyKey?: string;
       },
     ): Promise<PaymentCollection> {
-      const collection = await service.retrieveCollection(collectionId);
+      await service.startSession(collectionId, input);
+      return service.retrieveCollection(collectionId);
+    },
+
+    /**
+     * {@link createSession} answering the new session (and the collection's row as read before it): the
+     * provider's `initiate` (with `idempotencyKey`, default the new session's id), then, in one
+     * transaction, the replaced sessions deleted and the new one inserted. Holds no transaction
+     * across the provider's call.
+     */
+    async startSession(
+      collectionId: string,
+      input: {
+        provider_id: string;
+        data?: Record<string, unknown>;
+        context?: Record<string, unknown>;
+        idempotencyKey?: string;
+      },
+    ): Promise<{ collection: PaymentCollectionRow; session: PaymentSessionRow }> {
+      const collection = await service.collectionRow(collectionId);
       if (collection.status === "authorized" || collection.status === "completed")
         throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
@@ -175,20 +227,45 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         context: input.context,
         idempotencyKey: input.idempotencyKey ?? id,
       });
+      // The replaced sessions go with the new one's insert, or neither does.
+      const session = await transaction(db, async (t) => {
+        await t
+          .delete(paymentSession)
+          .where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
+        const [row] = await t
+          .insert(paymentSession)
+          .values({
+            id,
+            payment_collection_id: collectionId,
+            provider_id: provider.id,
+            currency_code: collection.currency_code,
+            amount: collection.amount,
+            data: initiated.data,
+            context: input.context ?? null,
+          })
+          .returning();
+        return row!;
+      });
+      return { collection, session };
+    },
+
+    /**
+     * Undoes a session (the compensation of its creation): cancels it with its provider and
+     * removes its row, unless it was authorized meanwhile (then its payment is voided through
+     * `cancelPayment`, not here). Idempotent: a session already gone is nothing to do.
+     */
+    async cancelSession(sessionId: string, options: { idempotencyKey: string }): Promise<void> {
+      const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, sessionId));
+      if (!session || session.status === "authorized") return;
+      await providers.get(session.provider_id).cancel({
+        amount: session.amount,
+        currency_code: session.currency_code,
+        data: session.data,
+        idempotencyKey: options.idempotencyKey,
+      });
       await db
         .delete(paymentSession)
-        .where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
-      await db.insert(paymentSession).values({
-        id,
-        payment_collection_id: collectionId,
-        provider_id: provider.id,
-        currency_code: collection.currency_code,
-        amount: collection.amount,
-        data: initiated.data,
-        context: input.context ?? null,
-      });
-      // Only the sessions changed: the collection's row and payments are as read above.
-      return { ...collection, payment_sessions: await sessionsOf(db, [collectionId]) };
+        .where(and(eq(paymentSession.id, sessionId), ne(paymentSession.status, "authorized")));
     },
 
     /**

@@ -295,6 +295,58 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, completed: false });
   });
 
+  it("a cart write whose amount sync is lost (failure after the cart's commit) still checks out for the cart's total", async () => {
+    const cart = await readyCart({ provider: "pp_test", quantity: 1 });
+    const collectionId = cart.payment_collection.id;
+    expect(cart.payment_collection.amount).toBe(cart.total);
+    // Every write of the collection fails while the line is added: the cart's write commits, its sync does not.
+    const added = await withFailure(t.database.db, "payment_collection", "UPDATE", "true", () =>
+      ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: tee, quantity: 1 })),
+    );
+    expect(added.cart.total).toBe(cart.total + 2000);
+    expect(added.cart.payment_collection.amount).toBe(cart.total);
+    const stale = await t.app.modules.payment.retrieveCollection(collectionId);
+    expect(stale.amount).toBe(cart.total);
+    expect(stale.payment_sessions[0]!.amount).toBe(cart.total);
+
+    const order = (await ok(complete(cart.id))).order;
+    expect(order.total).toBe(added.cart.total);
+    const paid = await t.app.modules.payment.retrieveCollection(collectionId);
+    expect(paid).toMatchObject({ amount: added.cart.total, authorized_amount: added.cart.total });
+    expect(paid.payments.map((p) => p.amount)).toEqual([added.cart.total]);
+    expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 0 });
+  });
+
+  it("a lost amount sync is made up before a new session and before the store's authorization", async () => {
+    const cart = await readyCart({ provider: "pp_test", quantity: 1 });
+    const collectionId = cart.payment_collection.id;
+    const grow = () =>
+      withFailure(t.database.db, "payment_collection", "UPDATE", "true", () =>
+        ok(t.store.post(`/store/carts/${cart.id}/line-items`, { variant_id: tee, quantity: 1 })),
+      );
+    const once = (await grow()).cart;
+    expect(once.payment_collection.amount).toBe(cart.total);
+    const session = await ok(
+      t.store.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_test" }),
+    );
+    expect(session.payment_collection.amount).toBe(once.total);
+    expect(session.payment_collection.payment_sessions).toEqual([
+      expect.objectContaining({ amount: once.total, status: "pending" }),
+    ]);
+    const twice = (await grow()).cart;
+    expect(twice.payment_collection.amount).toBe(once.total);
+    const sessionId = session.payment_collection.payment_sessions[0].id;
+    const authorized = await ok(
+      t.store.post(`/store/payment-collections/${collectionId}/payment-sessions/${sessionId}/authorize`),
+    );
+    expect(authorized.payment_collection).toMatchObject({
+      status: "authorized",
+      amount: twice.total,
+      authorized_amount: twice.total,
+    });
+    expect((await ok(complete(cart.id))).order.total).toBe(twice.total);
+  });
+
   it("answers unknown carts with 404 and bodies with unknown fields with 400", async () => {
     const missing = await complete("cart_missing");
     expect(missing.statusCode).toBe(404);

@@ -784,6 +784,43 @@ describe("store payment collections", () => {
     expect(after.payment_collection).toMatchObject({ amount: 1500, status: "authorized" });
   });
 
+  it("racing cart writes leave the collection and its pending session at the final cart total", async () => {
+    for (let round = 0; round < 3; round++) {
+      const cart = await newCart();
+      const line = (
+        await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 })
+      ).json().cart.items[0];
+      const collection = (await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection;
+      expect(
+        (
+          await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+            provider_id: "pp_system_default",
+          })
+        ).statusCode,
+      ).toBe(200);
+      // Adds and quantity changes at once: each write's own sync follows its commit, in any order.
+      const writes = await Promise.all([
+        ...Array.from({ length: 4 }, () =>
+          post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 }),
+        ),
+        post(`/store/carts/${cart.id}/line-items/${line.id}`, { quantity: 7 }),
+        ...Array.from({ length: 2 }, () =>
+          post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 2 }),
+        ),
+      ]);
+      expect(writes.map((r) => r.statusCode)).toEqual(writes.map(() => 200));
+      const read = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
+      expect(read.total).toBe(read.items[0].quantity * 500);
+      expect(read.payment_collection).toMatchObject({ amount: read.total, status: "not_paid" });
+      expect(read.payment_collection.payment_sessions).toEqual([
+        expect.objectContaining({ amount: read.total, status: "pending" }),
+      ]);
+      // The last write's answer already shows the amount it synced.
+      const last = writes.map((r) => r.json().cart).find((c) => c.total === read.total)!;
+      expect(last.payment_collection.amount).toBe(read.total);
+    }
+  });
+
   it("rejects bad payment requests", async () => {
     expect400(await post("/store/payment-collections", {}));
     expect400(await post("/store/payment-collections", { cart_id: 5 }));
@@ -833,5 +870,47 @@ describe("store payment collections", () => {
       status: "not_paid",
       authorized_amount: 0,
     });
+    // A further customer step is its own error; the session keeps that status.
+    const more = (
+      await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+        provider_id: "pp_test",
+        data: { behavior: "requires_more" },
+      })
+    ).json().payment_collection.payment_sessions[0];
+    const asked = await post(`/store/payment-collections/${collection.id}/payment-sessions/${more.id}/authorize`, {});
+    expect(asked.statusCode).toBe(400);
+    expect(asked.json().type).toBe("payment_requires_more_error");
+    expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection.payment_sessions).toEqual([
+      expect.objectContaining({ id: more.id, status: "requires_more" }),
+    ]);
+    // A declined session may be tried again: the failed attempt does not answer for the next one.
+    const again = (
+      await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_test" })
+    ).json().payment_collection.payment_sessions[0];
+    const ok = await post(`/store/payment-collections/${collection.id}/payment-sessions/${again.id}/authorize`, {});
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().payment_collection).toMatchObject({ status: "authorized", authorized_amount: 500 });
+  });
+
+  it("concurrent authorizations of one session make one authorization and answer it to all", async () => {
+    for (let round = 0; round < 3; round++) {
+      const cart = await newCart();
+      await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
+      const collection = (await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection;
+      const session = (
+        await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_system_default" })
+      ).json().payment_collection.payment_sessions[0];
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          post(`/store/payment-collections/${collection.id}/payment-sessions/${session.id}/authorize`),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      for (const a of answers)
+        expect(a.json().payment_collection).toMatchObject({ status: "authorized", authorized_amount: 500 });
+      const stored = await t.app.modules.payment.retrieveCollection(collection.id);
+      expect(stored).toMatchObject({ status: "authorized", authorized_amount: 500 });
+      expect(stored.payments).toHaveLength(1);
+    }
   });
 });

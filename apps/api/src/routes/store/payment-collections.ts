@@ -42,6 +42,7 @@ export default async function paymentCollections(app: App): Promise<void> {
     { schema: { params: Params, body: SessionCreate, response: Answer("payment_collection", PaymentCollectionView) } },
     async (request) => {
       const { payment_collection, region } = await startPaymentSession(
+        app.infra.engine,
         m,
         request.params.id,
         cartActor(request),
@@ -59,6 +60,7 @@ export default async function paymentCollections(app: App): Promise<void> {
     },
     async (request) => {
       const { payment_collection, region } = await authorizePaymentSession(
+        app.infra.engine,
         m,
         request.params.id,
         request.params.session_id,

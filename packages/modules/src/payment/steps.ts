@@ -1,0 +1,65 @@
+import { step } from "@kasse/workflows";
+
+/** What a store request gives to start a payment session (`POST /store/payment-collections/{id}/payment-sessions`). */
+export interface PaymentSessionInput {
+  collection_id: string;
+  provider_id: string;
+  data?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+}
+
+/**
+ * Starts a payment session: the provider's `initiate` (an outside effect, at least once: the
+ * provider gets the step's idempotency key, so a retried or resumed step initiates once), then the
+ * session's row, replacing the collection's unauthorized sessions, in one payment-module
+ * transaction. No transaction is held across the provider's call. Journals the session's id only
+ * (the provider's data stays in the session row). Compensation cancels the session with its
+ * provider and removes it.
+ */
+export const createPaymentSessionStep = step("create-payment-session", {
+  transactional: false,
+  invoke: async (input: PaymentSessionInput, ctx) => {
+    const { session } = await ctx.modules.payment.startSession(input.collection_id, {
+      provider_id: input.provider_id,
+      data: input.data,
+      context: input.context,
+      idempotencyKey: ctx.idempotencyKey,
+    });
+    return { output: { session_id: session.id } };
+  },
+  compensate: async ({ session_id }: { session_id: string }, ctx) => {
+    await ctx.modules.payment.cancelSession(session_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+  },
+});
+
+/**
+ * How long one authorization attempt waits for the provider. A provider that does not answer
+ * fails the attempt with a retryable `timeout` (three attempts in all), then the saga
+ * compensates; the call's late answer is voided, not recorded. The wait is the provider's alone
+ * (not a step `timeoutMs`): an attempt slowed by the database is never abandoned halfway through
+ * its writes.
+ */
+const AUTHORIZE_TIMEOUT_MS = 5_000;
+
+/**
+ * Authorizes a payment session with its provider (an outside effect, at least once: the provider
+ * gets the step's idempotency key): the session and collection become `authorized` and a payment
+ * is written. A decline fails with `payment_authorization_error`, a further customer step with
+ * `payment_requires_more_error`, a canceled session with `not_allowed`, a replaced one with
+ * `not_found`, a provider silent for `AUTHORIZE_TIMEOUT_MS` with `timeout`. Compensation voids the
+ * authorization. Used by checkout and by the store's authorize route.
+ */
+export const authorizePaymentSessionStep = step("authorize-cart-payment", {
+  transactional: false,
+  invoke: async (input: { collection_id: string; session_id: string; context?: Record<string, unknown> }, ctx) => {
+    const payment = await ctx.modules.payment.authorizePayment(input.collection_id, input.session_id, {
+      context: input.context,
+      idempotencyKey: ctx.idempotencyKey,
+      timeoutMs: AUTHORIZE_TIMEOUT_MS,
+    });
+    return { output: { payment_id: payment.id } };
+  },
+  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
+    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+  },
+});
