@@ -23,9 +23,9 @@ const BUDGET = {
   // Cart writes and the checkout each commit one event with the change (the outbox insert:
   // cart.created, cart.updated, order.placed), counted in these budgets.
   "POST /store/carts": 6,
-  "POST /store/carts/:id/line-items": 14,
-  "POST /store/carts/:id": 12,
-  "POST /store/carts/:id/shipping-methods": 15,
+  "POST /store/carts/:id/line-items": 13,
+  "POST /store/carts/:id": 11,
+  "POST /store/carts/:id/shipping-methods": 13,
   "POST /store/payment-collections": 5,
   "POST /store/payment-collections/:id/payment-sessions": 8,
   // 34 on a quiet PostgreSQL run, 36 on PGlite. The saga's journal renews leases when a step is
