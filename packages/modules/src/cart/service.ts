@@ -139,8 +139,10 @@ const COMPUTED_COLUMNS = {
 /** Updates the rows of `table` named by the JSON rows of placeholder `key` (`id` and the computed columns). */
 function computedRows(table: string, price: "unit_price" | "amount", key: string): SQL {
   const columns = Object.entries({ [price]: "bigint", ...COMPUTED_COLUMNS });
+  // The price is optional in a computed line: a row without one keeps its own.
+  const value = (c: string) => (c === price ? `coalesce(v."${c}", "${table}"."${c}")` : `v."${c}"`);
   return sql.join([
-    sql.raw(`update "${table}" set ${columns.map(([c]) => `"${c}" = v."${c}"`).join(", ")}, "updated_at" = `),
+    sql.raw(`update "${table}" set ${columns.map(([c]) => `"${c}" = ${value(c)}`).join(", ")}, "updated_at" = `),
     sql`${sql.placeholder("line_now")}::text::timestamptz from jsonb_to_recordset(${sql.placeholder(key)}::text::jsonb)`,
     sql.raw(
       ` as v("id" text, ${columns.map(([c, type]) => `"${c}" ${type}`).join(", ")}) where "${table}"."id" = v."id"`,
