@@ -316,11 +316,13 @@ export async function completeCart(
   cartId: string,
   actor: CartActor,
 ): Promise<CompleteCartOutcome> {
-  const [cart, placed] = await Promise.all([m.cart.retrieve(cartId), m.order.findByCart(cartId)]);
+  const cart = await m.cart.retrieve(cartId);
   // As `assertCartAccess`: someone else's cart reads as missing.
   if (cart.customer_id && cart.customer_id !== actor.customer_id)
     throw errors.notFound(`Cart with id: ${cartId} was not found`);
-  if (cart.completed_at && placed) return { type: "order", order_id: placed.id };
+  // Only a completed cart has an order to look for: an open one goes straight to the workflow.
+  const placed = cart.completed_at ? await m.order.findByCart(cartId) : undefined;
+  if (placed) return { type: "order", order_id: placed.id };
   try {
     const { order_id } = await engine.execute(
       completeCartWorkflow,
