@@ -123,7 +123,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         );
       }
     }
-    if (failures.length === 0) return events.markDispatched(row.id);
+    if (failures.length === 0) return events.markDispatched([row.id]);
     const delay = delayBefore(row.attempts);
     if (delay === null) {
       logger.error(
@@ -201,7 +201,10 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
       await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
       void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
     }
-    waiting.push(...claimed);
+    // An event no subscriber handles is done once its deliveries are scheduled: one statement for all of them.
+    const subscribed = (row: EventRow) => options.subscribers.some((s) => matches(s.events, row.name));
+    await events.markDispatched(claimed.filter((row) => !subscribed(row)).map((row) => row.id));
+    waiting.push(...claimed.filter(subscribed));
     pump();
     return claimed.length;
   }
