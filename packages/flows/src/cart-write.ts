@@ -96,14 +96,14 @@ export function writeCart(
   change: (t: Modules, state: CartState) => Promise<CartChange | void>,
 ): Promise<CartResult> {
   return withEvents(m, async (t) => {
-    const locked = await t.cart.lock(cartId);
+    // The event is sent with the lock's reads (one write, one round trip): a write that fails
+    // afterwards rolls it back with everything else.
+    const [locked] = await Promise.all([t.cart.lock(cartId), recordEvent(t.db, "cart.updated", { id: cartId })]);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const { state, ...options } = (await change(t, locked)) ?? {};
     const changed = state ?? (await t.cart.load(cartId));
-    const result = await withPromotions(t, await refreshCart(t, changed, options));
-    await recordEvent(t.db, "cart.updated", { id: cartId });
-    return result;
+    return withPromotions(t, await refreshCart(t, changed, options));
   });
 }
 

@@ -268,10 +268,11 @@ export function createCartService(db: Db) {
      */
     async lock(id: string): Promise<CartState> {
       // The row as the lock found it (the latest committed version), and the lines and methods
-      // read after the lock is held, so the state cannot change underneath the caller.
-      const [row] = await lockedCartById(db, { id });
+      // read after the lock is held, so the state cannot change underneath the caller. Sent
+      // together: in a transaction both go down its one connection, and PostgreSQL runs the
+      // second (with a snapshot of its own) only once the first has the lock.
+      const [[row], [lines]] = await Promise.all([lockedCartById(db, { id }), linesOfCart(db, { id })]);
       if (!row) throw notFound(id);
-      const [lines] = await linesOfCart(db, { id });
       return {
         cart: row,
         items: fromJson<CartLineItemRow>(itemsRelation, lines?.items),
