@@ -248,10 +248,13 @@ const authorizeCartPaymentStep = step("authorize-cart-payment", {
  */
 const placeOrderStep = step("place-order", {
   invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
-    const closed = await ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at);
+    // Sent together (one round trip): when the cart changed, the order written with it is rolled back.
+    const [closed, created] = await Promise.all([
+      ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at),
+      ctx.modules.order.create(input.order, input.actor),
+    ]);
     if (!closed)
       throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
-    const created = await ctx.modules.order.create(input.order, input.actor);
     // Released only when the whole checkout succeeds: a compensated one never announces an order.
     await ctx.emit("order.placed", {
       id: created.id,
