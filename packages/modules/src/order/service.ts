@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import {
   errors,
   generateId,
@@ -16,6 +30,7 @@ import {
   liveRecords,
   orderBy,
   builtOnce,
+  param,
   fromJson,
   jsonRelation,
   type JsonRelation,
@@ -247,7 +262,12 @@ export function createOrderService(db: Db) {
       return { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
     },
 
-    retrieve: async (id: string): Promise<Order> => (await attach([await orders.retrieve(id)]))[0]!,
+    async retrieve(id: string): Promise<Order> {
+      const [found] = await fullOrderById(db, { id });
+      if (!found) throw errors.notFound(`Order with id: ${id} was not found`);
+      const { items, methods, ...row } = found;
+      return withLines(row, { items, methods });
+    },
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
     lock: async (id: string): Promise<Order> => (await attach([await orders.lock(id)]))[0]!,
@@ -640,6 +660,14 @@ const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unk
     .select({ id: order.id, items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
     .from(order)
     .where(inParam(order.id, "ids")),
+);
+
+// An order's answer (checkout's, the order page's): the row with its lines and methods, one statement.
+const fullOrderById = builtOnce<Array<OrderRow & { items: unknown; methods: unknown }>, { id: string }>((db) =>
+  db
+    .select({ ...getTableColumns(order), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(order)
+    .where(and(eq(order.id, param("id")), live)),
 );
 
 /**
