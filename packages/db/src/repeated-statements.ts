@@ -5,7 +5,7 @@ import type { Sql } from "postgres";
  * per connection and kept there (and in postgres.js's per-connection cache) for the connection's
  * life, so the number is bounded; the hot paths send well under a hundred.
  */
-export const MAX_PREPARED_TEXTS = 500;
+const MAX_PREPARED_TEXTS = 500;
 
 /** How many distinct texts are remembered while waiting for their second use. */
 const MAX_SEEN_TEXTS = 5_000;
