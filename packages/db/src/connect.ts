@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { sql, type Logger } from "drizzle-orm";
+import { preparingRepeated } from "./repeated-statements";
 import { withTimeout } from "./timeout";
 import type { Database, Db } from "./types";
 
@@ -37,7 +38,7 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
     import("drizzle-orm/postgres-js"),
   ]);
   const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: "kasse" } });
-  const db = drizzlePostgres(client, { logger }) as unknown as Db;
+  const db = drizzlePostgres(preparingRepeated(client), { logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",

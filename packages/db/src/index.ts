@@ -8,7 +8,7 @@ export {
   MigrationsPendingError,
   type MigrationStatus,
 } from "./migrate";
-export { transaction, lockKeys, readSnapshot } from "./transaction";
+export { transaction, isTransaction, lockKeys, readSnapshot } from "./transaction";
 export { withTimeout } from "./timeout";
 export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export { generateId } from "./ids";

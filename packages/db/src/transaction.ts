@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./types";
 
 /**
@@ -8,6 +9,12 @@ import type { Db, Tx } from "./types";
 export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction((tx) => fn(tx as unknown as Tx));
 }
+
+/**
+ * True when `db` is a transaction: its statements go down one connection in the order they are
+ * sent, so a write may send several at once (pipelined) and PostgreSQL still runs them in order.
+ */
+export const isTransaction = (db: Db | Tx): boolean => db instanceof PgTransaction;
 
 /**
  * Takes transaction-scoped advisory locks on `keys`, in sorted order so that two

@@ -15,10 +15,14 @@ import { withLine, writeCart, type CartActor, type CartResult } from "./cart-wri
  */
 export function addToCart(m: Modules, cartId: string, actor: CartActor, input: LineItemCreate): Promise<CartResult> {
   return writeCart(m, cartId, actor, async (t, state) => {
-    const variant = await sellableVariant(t, state, input.variant_id);
+    // The channel's stock locations are read with the variant (one round trip): availability needs both.
+    const [variant, locations] = await Promise.all([
+      sellableVariant(t, state, input.variant_id),
+      channelLocations(t, state),
+    ]);
     const existing = state.items.find((i) => i.variant_id === input.variant_id);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
-    await assertAvailable(t, state, variant.variant, quantity);
+    await assertAvailable(t, variant.variant, quantity, locations);
     const line = existing
       ? await t.cart.updateItem(cartId, existing.id, {
           quantity,
@@ -47,8 +51,11 @@ export function updateLineItem(
       return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
     }
     if (input.quantity > line.quantity) {
-      const variant = await sellableVariant(t, state, line.variant_id);
-      await assertAvailable(t, state, variant.variant, input.quantity);
+      const [variant, locations] = await Promise.all([
+        sellableVariant(t, state, line.variant_id),
+        channelLocations(t, state),
+      ]);
+      await assertAvailable(t, variant.variant, input.quantity, locations);
     }
     const updated = await t.cart.updateItem(cartId, lineId, {
       quantity: input.quantity,
@@ -107,17 +114,19 @@ async function sellableVariant(
   };
 }
 
-/** A variant that manages inventory without backorders needs `quantity` available in the channel's locations. */
+/** The stock locations of the cart's sales channel. */
+function channelLocations(m: Modules, state: CartState): Promise<string[]> {
+  return m.stockLocation.locationIdsForSalesChannels(state.cart.sales_channel_id ? [state.cart.sales_channel_id] : []);
+}
+
+/** A variant that manages inventory without backorders needs `quantity` available in the channel's `locations`. */
 async function assertAvailable(
   m: Modules,
-  state: CartState,
   variant: Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">,
   quantity: number,
+  locations: string[],
 ): Promise<void> {
   if (!variant.manage_inventory || variant.allow_backorder) return;
-  const locations = await m.stockLocation.locationIdsForSalesChannels(
-    state.cart.sales_channel_id ? [state.cart.sales_channel_id] : [],
-  );
   const available = (await m.inventory.availableQuantities([variant.id], locations)).get(variant.id) ?? 0;
   if (available < quantity)
     throw errors.invalidData(`Insufficient inventory for variant ${variant.id}: ${quantity} requested`);

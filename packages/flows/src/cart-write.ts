@@ -103,14 +103,14 @@ export async function writeCart(
   change: (t: Modules, state: CartState) => Promise<CartChange | void>,
 ): Promise<CartResult> {
   const result = await withEvents(m, async (t) => {
-    const locked = await t.cart.lock(cartId);
+    // The event is sent with the lock's reads (one write, one round trip): a write that fails
+    // afterwards rolls it back with everything else.
+    const [locked] = await Promise.all([t.cart.lock(cartId), recordEvent(t.db, "cart.updated", { id: cartId })]);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const { state, ...options } = (await change(t, locked)) ?? {};
     const changed = state ?? (await t.cart.load(cartId));
-    const refreshed = await withPromotions(t, await refreshCart(t, changed, options));
-    await recordEvent(t.db, "cart.updated", { id: cartId });
-    return refreshed;
+    return withPromotions(t, await refreshCart(t, changed, options));
   });
   const collection = result.payment_collection;
   if (collection && behindCart(collection, result.cart.total)) {

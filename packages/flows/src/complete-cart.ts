@@ -228,10 +228,13 @@ const prepareCompletionStep = step("prepare-cart-completion", {
  */
 const placeOrderStep = step("place-order", {
   invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
-    const closed = await ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at);
+    // Sent together (one round trip): when the cart changed, the order written with it is rolled back.
+    const [closed, created] = await Promise.all([
+      ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at),
+      ctx.modules.order.create(input.order, input.actor),
+    ]);
     if (!closed)
       throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
-    const created = await ctx.modules.order.create(input.order, input.actor);
     // Released only when the whole checkout succeeds: a compensated one never announces an order.
     await ctx.emit("order.placed", {
       id: created.id,
@@ -296,11 +299,13 @@ export async function completeCart(
   cartId: string,
   actor: CartActor,
 ): Promise<CompleteCartOutcome> {
-  const [cart, placed] = await Promise.all([m.cart.retrieve(cartId), m.order.findByCart(cartId)]);
+  const cart = await m.cart.retrieve(cartId);
   // As `assertCartAccess`: someone else's cart reads as missing.
   if (cart.customer_id && cart.customer_id !== actor.customer_id)
     throw errors.notFound(`Cart with id: ${cartId} was not found`);
-  if (cart.completed_at && placed) return { type: "order", order_id: placed.id };
+  // Only a completed cart has an order to look for: an open one goes straight to the workflow.
+  const placed = cart.completed_at ? await m.order.findByCart(cartId) : undefined;
+  if (placed) return { type: "order", order_id: placed.id };
   try {
     const { order_id } = await engine.execute(
       completeCartWorkflow,

@@ -39,9 +39,12 @@ export function createCart(
   input: CartCreate,
 ): Promise<CartResult> {
   return withEvents(m, async (t) => {
-    const region = input.region_id ? await regionFor(t, input.region_id) : await defaultRegion(t);
+    // Independent reads, sent together (one round trip on the transaction's connection).
+    const [region, sales_channel_id] = await Promise.all([
+      input.region_id ? regionFor(t, input.region_id) : defaultRegion(t),
+      salesChannelFor(t, channels, input.sales_channel_id),
+    ]);
     const currency_code = currencyFor(region, input.currency_code);
-    const sales_channel_id = await salesChannelFor(t, channels, input.sales_channel_id);
     const customer = actor.customer_id ? await t.customer.retrieve(actor.customer_id).catch(nullIfMissing) : null;
     const created = await t.cart.create({
       region_id: region.id,
@@ -55,13 +58,12 @@ export function createCart(
       billing_address: input.billing_address ?? null,
     });
     const codes = presentCodes(input.promo_codes) ?? [];
-    // A new cart has no lines or methods yet: no need to read them back.
-    const result = await refreshCart(
-      t,
-      { cart: created, items: [], shipping_methods: [] },
-      { codes, requireCodes: codes, region },
-    );
-    await recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id });
+    // A new cart has no lines or methods yet: no need to read them back. The event goes out with
+    // the refresh's write (a refresh that fails rolls it back).
+    const [result] = await Promise.all([
+      refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region }),
+      recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id }),
+    ]);
     return result;
   });
 }

@@ -23,18 +23,18 @@ const BUDGET = {
   // Cart writes and the checkout each commit one event with the change (the outbox insert:
   // cart.created, cart.updated, order.placed), counted in these budgets.
   "POST /store/carts": 6,
-  "POST /store/carts/:id/line-items": 14,
-  "POST /store/carts/:id": 12,
-  "POST /store/carts/:id/shipping-methods": 15,
+  "POST /store/carts/:id/line-items": 13,
+  "POST /store/carts/:id": 11,
+  "POST /store/carts/:id/shipping-methods": 13,
   "POST /store/payment-collections": 5,
   // A saga (create-payment-session: the provider's call outside any transaction): 3 reads (the
   // collection, the cart, the region), the journal's 4 (execution, step running, step succeeded,
   // execution finished), the step's 3 (the collection, the replaced sessions' delete, the insert),
   // the answer's collection. 8 before it was a saga (one transaction holding the cart's lock).
   "POST /store/payment-collections/:id/payment-sessions": 11,
-  // 34 on a quiet PostgreSQL run, 36 on PGlite. The saga's journal renews leases when a step is
-  // slow, so a loaded machine sees a few more; the budget leaves room for that, not for growth.
-  "POST /store/carts/:id/complete": 38,
+  // 32 on a quiet run, on PostgreSQL and PGlite alike. The saga's journal renews leases when a step
+  // is slow, so a loaded machine sees a few more; the budget leaves room for that, not for growth.
+  "POST /store/carts/:id/complete": 34,
   "GET /admin/orders?limit=15": 4,
 } as const;
 type Route = keyof typeof BUDGET;

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
   errors,
@@ -124,6 +124,69 @@ const linesOfCart = builtOnce<Array<{ items: unknown; methods: unknown }>, { id:
     .where(eq(cart.id, param("id"))),
 );
 
+/** What `saveComputed` writes of a line (`unit_price`) or method (`amount`) besides its price, with their SQL types. */
+const COMPUTED_COLUMNS = {
+  is_tax_inclusive: "boolean",
+  tax_lines: "jsonb",
+  adjustments: "jsonb",
+  subtotal: "bigint",
+  discount_total: "bigint",
+  tax_total: "bigint",
+  total: "bigint",
+  original_total: "bigint",
+};
+
+/** Updates the rows of `table` named by the JSON rows of placeholder `key` (`id` and the computed columns). */
+function computedRows(table: string, price: "unit_price" | "amount", key: string): SQL {
+  const columns = Object.entries({ [price]: "bigint", ...COMPUTED_COLUMNS });
+  // The price is optional in a computed line: a row without one keeps its own.
+  const value = (c: string) => (c === price ? `coalesce(v."${c}", "${table}"."${c}")` : `v."${c}"`);
+  return sql.join([
+    sql.raw(`update "${table}" set ${columns.map(([c]) => `"${c}" = ${value(c)}`).join(", ")}, "updated_at" = `),
+    sql`${sql.placeholder("line_now")}::text::timestamptz from jsonb_to_recordset(${sql.placeholder(key)}::text::jsonb)`,
+    sql.raw(
+      ` as v("id" text, ${columns.map(([c, type]) => `"${c}" ${type}`).join(", ")}) where "${table}"."id" = v."id"`,
+    ),
+  ]);
+}
+
+// Every cart write ends with it: the lines, the methods and the cart's totals in one statement.
+const computedWrite = builtOnce<
+  unknown,
+  { [K in keyof CartTotals]: number } & {
+    id: string;
+    promo_codes: string[];
+    now: Date;
+    line_now: string;
+    items: string;
+    methods: string;
+  }
+>((db) => {
+  const items = db.$with("computed_items", {}).as(computedRows("cart_line_item", "unit_price", "items"));
+  const methods = db.$with("computed_methods", {}).as(computedRows("cart_shipping_method", "amount", "methods"));
+  const slot = (key: string) => sql.placeholder(key) as unknown as SQL;
+  const totals: Record<keyof CartTotals, SQL> = {
+    item_subtotal: slot("item_subtotal"),
+    item_discount_total: slot("item_discount_total"),
+    item_tax_total: slot("item_tax_total"),
+    item_total: slot("item_total"),
+    shipping_subtotal: slot("shipping_subtotal"),
+    shipping_discount_total: slot("shipping_discount_total"),
+    shipping_tax_total: slot("shipping_tax_total"),
+    shipping_total: slot("shipping_total"),
+    subtotal: slot("subtotal"),
+    discount_total: slot("discount_total"),
+    tax_total: slot("tax_total"),
+    total: slot("total"),
+    original_total: slot("original_total"),
+  };
+  return db
+    .with(items, methods)
+    .update(cart)
+    .set({ ...totals, promo_codes: slot("promo_codes"), updated_at: slot("now") })
+    .where(eq(cart.id, param("id")));
+});
+
 /**
  * Carts, their line items and shipping methods. Pricing, taxes, promotions and availability come
  * from other modules: the cart flows compute them and write the results here (`saveComputed`).
@@ -205,10 +268,11 @@ export function createCartService(db: Db) {
      */
     async lock(id: string): Promise<CartState> {
       // The row as the lock found it (the latest committed version), and the lines and methods
-      // read after the lock is held, so the state cannot change underneath the caller.
-      const [row] = await lockedCartById(db, { id });
+      // read after the lock is held, so the state cannot change underneath the caller. Sent
+      // together: in a transaction both go down its one connection, and PostgreSQL runs the
+      // second (with a snapshot of its own) only once the first has the lock.
+      const [[row], [lines]] = await Promise.all([lockedCartById(db, { id }), linesOfCart(db, { id })]);
       if (!row) throw notFound(id);
-      const [lines] = await linesOfCart(db, { id });
       return {
         cart: row,
         items: fromJson<CartLineItemRow>(itemsRelation, lines?.items),
@@ -304,24 +368,24 @@ export function createCartService(db: Db) {
       if (ids.length) await db.delete(cartShippingMethod).where(inArray(cartShippingMethod.id, ids));
     },
 
-    /** Writes what the cart flow computed: each line's money, each method's, and the cart's totals. */
+    /**
+     * Writes what the cart flow computed: each line's money, each method's, and the cart's totals,
+     * in one statement whatever the number of lines (the lines and methods as JSON rows).
+     */
     async saveComputed(
       cartId: string,
       computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] },
     ): Promise<void> {
-      // Sent together: one round trip's latency on a pipelining driver.
-      await Promise.all([
-        ...computed.items.map(({ id, amount: _amount, ...line }) =>
-          db.update(cartLineItem).set(line).where(eq(cartLineItem.id, id)),
-        ),
-        ...computed.shipping_methods.map(({ id, unit_price: _price, ...method }) =>
-          db.update(cartShippingMethod).set(method).where(eq(cartShippingMethod.id, id)),
-        ),
-        db
-          .update(cart)
-          .set({ ...computed.totals, promo_codes: computed.promo_codes, updated_at: new Date() })
-          .where(eq(cart.id, cartId)),
-      ]);
+      const now = new Date();
+      await computedWrite(db, {
+        ...computed.totals,
+        id: cartId,
+        promo_codes: computed.promo_codes,
+        now,
+        line_now: now.toISOString(),
+        items: JSON.stringify(computed.items.map(({ amount: _amount, ...line }) => line)),
+        methods: JSON.stringify(computed.shipping_methods.map(({ unit_price: _price, ...method }) => method)),
+      });
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */
     async completedCartsPage(afterId: string, limit: number): Promise<string[]> {

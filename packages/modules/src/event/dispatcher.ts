@@ -123,7 +123,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         );
       }
     }
-    if (failures.length === 0) return events.markDispatched(row.id);
+    if (failures.length === 0) return events.markDispatched([row.id]);
     const delay = delayBefore(row.attempts);
     if (delay === null) {
       logger.error(
@@ -175,10 +175,16 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
    * Returns how many events it took.
    */
   async function dispatch(): Promise<number> {
+    return (await claimRound()).taken;
+  }
+
+  /** {@link dispatch}, and whether it took as many as it asked for (more may be due). */
+  async function claimRound(): Promise<{ taken: number; full: boolean }> {
     const room = MAX_SUBSCRIBER_BACKLOG - waiting.length - handling.size;
-    if (room <= 0) return 0;
-    const claimed = await events.claim(Math.min(batch, room), claimLeaseMs);
-    if (claimed.length === 0) return 0;
+    if (room <= 0) return { taken: 0, full: false };
+    const limit = Math.min(batch, room);
+    const claimed = await events.claim(limit, claimLeaseMs);
+    if (claimed.length === 0) return { taken: 0, full: false };
     const hooks = await db
       .select()
       .from(webhook)
@@ -201,9 +207,12 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
       await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
       void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
     }
-    waiting.push(...claimed);
+    // An event no subscriber handles is done once its deliveries are scheduled: one statement for all of them.
+    const subscribed = (row: EventRow) => options.subscribers.some((s) => matches(s.events, row.name));
+    await events.markDispatched(claimed.filter((row) => !subscribed(row)).map((row) => row.id));
+    waiting.push(...claimed.filter(subscribed));
     pump();
-    return claimed.length;
+    return { taken: claimed.length, full: claimed.length === limit };
   }
 
   /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
@@ -377,14 +386,25 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     };
   }
 
+  // A pass that took fewer than it asked for left nothing due behind it: its loop ends there,
+  // without a pass that finds nothing (a statement each); work released meanwhile asks for another.
   /** Sends due deliveries until none is due (one sender at a time in this process). */
-  const delivering = serialLoop(deliver);
+  const delivering = serialLoop(async () => {
+    const sent = await deliver();
+    return sent >= batch ? sent : 0;
+  });
   const deliverAll = (): Promise<void> => delivering.run();
 
   /** Claims, schedules and sends until nothing is due; then the retries that came due are sent by their own loop, so a wake during a send is never lost. */
-  const rounds = serialLoop(dispatch, () => {
-    void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
-  });
+  const rounds = serialLoop(
+    async () => {
+      const { taken, full } = await claimRound();
+      return full ? taken : 0;
+    },
+    () => {
+      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
+    },
+  );
 
   /** A round (one at a time in this process); subscribers go on in the background. */
   function round(): Promise<void> {

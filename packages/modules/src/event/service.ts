@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { builtOnce, errors, generateId, param, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
+import { builtOnce, errors, generateId, inList, param, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
 import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { event, type EventRow } from "./schema";
@@ -104,35 +104,33 @@ export function createEventService(db: Db) {
      * Released: recorded outside a workflow, or by one whose execution succeeded.
      */
     async claim(limit: number, leaseMs: number): Promise<EventRow[]> {
-      const rows = await queryRows<{ id: string }>(
-        db,
-        sql`update event set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
-            where id in (
+      // One statement: the claimed rows come back with the update (sorted here, as they were picked).
+      const rows = await db
+        .update(event)
+        .set({
+          attempts: sql`${event.attempts} + 1`,
+          next_attempt_at: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+        })
+        .where(
+          sql`${event.id} in (
               select e.id from event e left join workflow_executions x on x.id = e.execution_id
               where e.dispatched_at is null and (e.next_attempt_at is null or e.next_attempt_at <= now())
                 and (e.execution_id is null or x.state = 'succeeded')
-              order by e.created_at, e.id limit ${limit} for update of e skip locked)
-            returning id`,
-      );
-      if (rows.length === 0) return [];
-      return db
-        .select()
-        .from(event)
-        .where(
-          inArray(
-            event.id,
-            rows.map((r) => r.id),
-          ),
+              order by e.created_at, e.id limit ${limit} for update of e skip locked)`,
         )
-        .orderBy(asc(event.created_at), asc(event.id));
+        .returning();
+      return rows.sort(
+        (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
     },
 
-    /** Marks a claimed event dispatched. */
-    async markDispatched(id: string): Promise<void> {
+    /** Marks claimed events dispatched (one statement for all of them). */
+    async markDispatched(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
       await db
         .update(event)
         .set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null })
-        .where(eq(event.id, id));
+        .where(inList(event.id, ids));
     },
 
     /** A failed dispatch: due again after `delayMs`. */

@@ -5,6 +5,7 @@ import {
   isKasseError,
   listPage,
   orderBy,
+  isTransaction,
   transaction,
   type Db,
   type Paging,
@@ -48,8 +49,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
       for (const i of inputs)
         if (!Number.isSafeInteger(i.quantity) || i.quantity < 1)
           throw errors.invalidData(`Reservation quantity must be a positive integer, got ${i.quantity}`);
-      return transaction(db, async (t) => {
-        for (const g of groupByLevel(inputs)) await addReserved(t, g.item, g.location, g.quantity, g.backorder);
+      const levels = groupByLevel(inputs);
+      const write = async (t: Db) => {
+        for (const g of levels) await addReserved(t, g.item, g.location, g.quantity, g.backorder);
         const rows = await t
           .insert(reservationItem)
           .values(
@@ -67,7 +69,12 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
           )
           .returning();
         return rows.map(reservation);
-      });
+      };
+      // A refused level must leave nothing written: a savepoint undoes the levels updated before
+      // it. With one level there is none before it, and in a transaction already (a checkout's
+      // step) the savepoint, a statement and a round trip, is left out.
+      if (levels.length === 1 && isTransaction(db)) return write(db);
+      return transaction(db, (t) => write(t as unknown as Db));
     },
 
     /**

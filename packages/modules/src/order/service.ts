@@ -1,8 +1,24 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import {
   errors,
   generateId,
+  isTransaction,
   queryRows,
+  transaction,
   rangeConditions,
   type Db,
   type ListPaging,
@@ -14,6 +30,7 @@ import {
   liveRecords,
   orderBy,
   builtOnce,
+  param,
   fromJson,
   jsonRelation,
   type JsonRelation,
@@ -176,29 +193,9 @@ export function createOrderService(db: Db) {
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
+      // Its inserts are sent together, which takes one connection: a transaction's (a checkout's step).
+      if (!isTransaction(db)) return transaction(db, (t) => createOrderService(t).create(input, actor));
       const id = generateId("order");
-      // Each insert answers its rows (database defaults included: display_id, timestamps), so the
-      // order is not read back: the same rows a retrieve reads, lines and methods in rank order.
-      const [row] = await db
-        .insert(order)
-        .values({
-          id,
-          status: input.status ?? "pending",
-          payment_status: input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid"),
-          cart_id: input.cart_id ?? null,
-          customer_id: input.customer_id ?? null,
-          email: input.email ?? null,
-          currency_code: input.currency_code.toLowerCase(),
-          region_id: input.region_id ?? null,
-          sales_channel_id: input.sales_channel_id ?? null,
-          locale: input.locale ?? null,
-          shipping_address: toAddress(input.shipping_address),
-          billing_address: toAddress(input.billing_address),
-          payment_collection_ids: input.payment_collection_ids ?? [],
-          ...input.totals,
-          metadata: input.metadata ?? null,
-        })
-        .returning();
       /** The order's lines or shipping methods in the order given (`rank`), with new ids; totals not given are 0. */
       const ranked = <
         T extends {
@@ -219,25 +216,58 @@ export function createOrderService(db: Db) {
           discount_total: row.discount_total ?? 0,
           metadata: row.metadata ?? null,
         }));
-      const items = await db.insert(orderLineItem).values(ranked(input.items, "ordli")).returning();
-      if (input.promotions?.length)
-        await db.insert(orderPromotion).values(input.promotions.map((p) => ({ ...p, order_id: id })));
-      const shipping_methods = input.shipping_methods?.length
-        ? await db
-            .insert(orderShippingMethod)
-            .values(ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })))
-            .returning()
-        : [];
-      const created: Order = { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
-      await service.recordChange(id, "order_placed", actor, null, {
-        status: created.status,
-        payment_status: created.payment_status,
-        total: created.total,
-      });
-      return created;
+      const status = input.status ?? "pending";
+      const payment_status = input.payment_status ?? (input.payment_collection_ids?.length ? "awaiting" : "not_paid");
+      // Each insert answers its rows (database defaults included: display_id, timestamps), so the
+      // order is not read back: the same rows a retrieve reads, lines and methods in rank order.
+      // Sent at once (one write, one round trip): PostgreSQL runs them in order, the order first.
+      const [[row], items, , shipping_methods] = await Promise.all([
+        db
+          .insert(order)
+          .values({
+            id,
+            status,
+            payment_status,
+            cart_id: input.cart_id ?? null,
+            customer_id: input.customer_id ?? null,
+            email: input.email ?? null,
+            currency_code: input.currency_code.toLowerCase(),
+            region_id: input.region_id ?? null,
+            sales_channel_id: input.sales_channel_id ?? null,
+            locale: input.locale ?? null,
+            shipping_address: toAddress(input.shipping_address),
+            billing_address: toAddress(input.billing_address),
+            payment_collection_ids: input.payment_collection_ids ?? [],
+            ...input.totals,
+            metadata: input.metadata ?? null,
+          })
+          .returning()
+          .execute(),
+        db.insert(orderLineItem).values(ranked(input.items, "ordli")).returning().execute(),
+        input.promotions?.length
+          ? db
+              .insert(orderPromotion)
+              .values(input.promotions.map((p) => ({ ...p, order_id: id })))
+              .execute()
+          : undefined,
+        input.shipping_methods?.length
+          ? db
+              .insert(orderShippingMethod)
+              .values(ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })))
+              .returning()
+              .execute()
+          : [],
+        service.recordChange(id, "order_placed", actor, null, { status, payment_status, total: input.totals.total }),
+      ]);
+      return { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
     },
 
-    retrieve: async (id: string): Promise<Order> => (await attach([await orders.retrieve(id)]))[0]!,
+    async retrieve(id: string): Promise<Order> {
+      const [found] = await fullOrderById(db, { id });
+      if (!found) throw errors.notFound(`Order with id: ${id} was not found`);
+      const { items, methods, ...row } = found;
+      return withLines(row, { items, methods });
+    },
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
     lock: async (id: string): Promise<Order> => (await attach([await orders.lock(id)]))[0]!,
@@ -630,6 +660,14 @@ const linesOfOrders = builtOnce<Array<{ id: string; items: unknown; methods: unk
     .select({ id: order.id, items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
     .from(order)
     .where(inParam(order.id, "ids")),
+);
+
+// An order's answer (checkout's, the order page's): the row with its lines and methods, one statement.
+const fullOrderById = builtOnce<Array<OrderRow & { items: unknown; methods: unknown }>, { id: string }>((db) =>
+  db
+    .select({ ...getTableColumns(order), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .from(order)
+    .where(and(eq(order.id, param("id")), live)),
 );
 
 /**

@@ -358,25 +358,28 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(and(eq(paymentSession.id, sessionId), notInArray(paymentSession.status, ["authorized", "canceled"])))
           .returning({ id: paymentSession.id });
         if (won.length === 0) return undefined;
-        const [row] = await t
-          .insert(payment)
-          .values({
-            id: generateId("pay"),
-            payment_collection_id: collectionId,
-            payment_session_id: sessionId,
-            provider_id: session.provider_id,
-            currency_code: session.currency_code,
-            amount: session.amount,
-            data: outcome.data,
-          })
-          .returning();
-        await t
-          .update(paymentCollection)
-          .set({
-            authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
-            status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
-          })
-          .where(eq(paymentCollection.id, collectionId));
+        // The payment and the collection's amount, sent together (one round trip).
+        const [[row]] = await Promise.all([
+          t
+            .insert(payment)
+            .values({
+              id: generateId("pay"),
+              payment_collection_id: collectionId,
+              payment_session_id: sessionId,
+              provider_id: session.provider_id,
+              currency_code: session.currency_code,
+              amount: session.amount,
+              data: outcome.data,
+            })
+            .returning(),
+          t
+            .update(paymentCollection)
+            .set({
+              authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
+              status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
+            })
+            .where(eq(paymentCollection.id, collectionId)),
+        ]);
         return row!;
       });
       return created ?? paymentOfSession();
