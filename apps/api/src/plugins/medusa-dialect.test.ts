@@ -289,27 +289,23 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
   });
 
   it("converts a fixed promotion value and a spend budget in their currency, and leaves percentages alone", async () => {
+    // Written through the dialect (major units), read as Kasse stores it (minor units).
+    const viaDialect = (path: string, body: object) => ok("POST", `/medusa/admin/${path}`, body, admin);
+    const asStored = (path: string) => ok("GET", `/admin/${path}`, undefined, admin);
+    const campaignViaDialect = async (name: string, campaign_identifier: string, budget: object) =>
+      (await viaDialect("campaigns", { name, campaign_identifier, budget })).campaign;
     const fixed = (
-      await ok(
-        "POST",
-        "/medusa/admin/promotions",
-        {
-          code: "TENFIFTY",
-          type: "standard",
-          application_method: { type: "fixed", target_type: "order", value: 10.5, currency_code: "kwd" },
-        },
-        admin,
-      )
+      await viaDialect("promotions", {
+        code: "TENFIFTY",
+        type: "standard",
+        application_method: { type: "fixed", target_type: "order", value: 10.5, currency_code: "kwd" },
+      })
     ).promotion;
     expect(fixed.application_method).toMatchObject({ type: "fixed", value: 10.5, currency_code: "kwd" });
-    expect(
-      (await ok("GET", `/admin/promotions/${fixed.id}`, undefined, admin)).promotion.application_method.value,
-    ).toBe(10500);
+    expect((await asStored(`promotions/${fixed.id}`)).promotion.application_method.value).toBe(10500);
     // A partial update reads the value with the stored type and currency.
     await ok("POST", `/medusa/admin/promotions/${fixed.id}`, { application_method: { value: 2.25 } }, admin);
-    expect(
-      (await ok("GET", `/admin/promotions/${fixed.id}`, undefined, admin)).promotion.application_method.value,
-    ).toBe(2250);
+    expect((await asStored(`promotions/${fixed.id}`)).promotion.application_method.value).toBe(2250);
     expect(
       (await call("POST", `/medusa/admin/promotions/${fixed.id}`, { application_method: { value: 2.2501 } }, admin))
         .statusCode,
@@ -317,22 +313,17 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
 
     // A cart-total rule is read in the promotion's currency; a quantity rule is left alone.
     const ruled = (
-      await ok(
-        "POST",
-        "/medusa/admin/promotions",
-        {
-          code: "BIGCART",
-          type: "standard",
-          application_method: { type: "fixed", target_type: "order", value: 5, currency_code: "usd" },
-          rules: [
-            { attribute: "subtotal", operator: "gte", values: "100.5" },
-            { attribute: "quantity", operator: "gte", values: "3" },
-          ],
-        },
-        admin,
-      )
+      await viaDialect("promotions", {
+        code: "BIGCART",
+        type: "standard",
+        application_method: { type: "fixed", target_type: "order", value: 5, currency_code: "usd" },
+        rules: [
+          { attribute: "subtotal", operator: "gte", values: "100.5" },
+          { attribute: "quantity", operator: "gte", values: "3" },
+        ],
+      })
     ).promotion;
-    const stored = (await ok("GET", `/admin/promotions/${ruled.id}`, undefined, admin)).promotion.rules;
+    const stored = (await asStored(`promotions/${ruled.id}`)).promotion.rules;
     expect(
       Object.fromEntries(
         stored.map((r: { attribute: string; values: { value: string }[] }) => [
@@ -349,76 +340,37 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
       { create: [{ attribute: "item_total", operator: "lte", values: ["1000"] }] },
       admin,
     );
-    const batched = (await ok("GET", `/admin/promotions/${ruled.id}`, undefined, admin)).promotion.rules.find(
+    const batched = (await asStored(`promotions/${ruled.id}`)).promotion.rules.find(
       (r: { attribute: string }) => r.attribute === "item_total",
     );
     expect(batched.values.map((v: { value: string }) => v.value)).toEqual(["100000"]);
 
     const percent = (
-      await ok(
-        "POST",
-        "/medusa/admin/promotions",
-        {
-          code: "PCT",
-          type: "standard",
-          application_method: { type: "percentage", target_type: "order", value: 12.5 },
-        },
-        admin,
-      )
+      await viaDialect("promotions", {
+        code: "PCT",
+        type: "standard",
+        application_method: { type: "percentage", target_type: "order", value: 12.5 },
+      })
     ).promotion;
     expect(percent.application_method.value).toBe(12.5);
-    expect(
-      (await ok("GET", `/admin/promotions/${percent.id}`, undefined, admin)).promotion.application_method.value,
-    ).toBe(12.5);
+    expect((await asStored(`promotions/${percent.id}`)).promotion.application_method.value).toBe(12.5);
 
-    const spend = (
-      await ok(
-        "POST",
-        "/medusa/admin/campaigns",
-        {
-          name: "Spend",
-          campaign_identifier: "spend-jpy",
-          budget: { type: "spend", limit: 5000, currency_code: "jpy" },
-        },
-        admin,
-      )
-    ).campaign;
+    const spend = await campaignViaDialect("Spend", "spend-jpy", { type: "spend", limit: 5000, currency_code: "jpy" });
     expect(spend.budget).toMatchObject({ type: "spend", limit: 5000, used: 0 });
     // A budget without a type is a spend budget: its limit is money.
-    const untyped = (
-      await ok(
-        "POST",
-        "/medusa/admin/campaigns",
-        { name: "Untyped", campaign_identifier: "untyped", budget: { limit: 12.5, currency_code: "usd" } },
-        admin,
-      )
-    ).campaign;
+    const untyped = await campaignViaDialect("Untyped", "untyped", { limit: 12.5, currency_code: "usd" });
     expect(untyped.budget).toMatchObject({ type: "spend", limit: 12.5, used: 0 });
-    expect((await ok("GET", `/admin/campaigns/${untyped.id}`, undefined, admin)).campaign.budget.limit).toBe(1250);
-    const usage = (
-      await ok(
-        "POST",
-        "/medusa/admin/campaigns",
-        { name: "Usage", campaign_identifier: "usage", budget: { type: "usage", limit: 3 } },
-        admin,
-      )
-    ).campaign;
+    expect((await asStored(`campaigns/${untyped.id}`)).campaign.budget.limit).toBe(1250);
+    const usage = await campaignViaDialect("Usage", "usage", { type: "usage", limit: 3 });
     expect(usage.budget).toMatchObject({ type: "usage", limit: 3 });
-    const usd = (
-      await ok(
-        "POST",
-        "/medusa/admin/campaigns",
-        {
-          name: "Spend USD",
-          campaign_identifier: "spend-usd",
-          budget: { type: "spend", limit: 100.5, currency_code: "usd" },
-        },
-        admin,
-      )
-    ).campaign;
-    expect((await ok("GET", `/admin/campaigns/${usd.id}`, undefined, admin)).campaign.budget.limit).toBe(10050);
+    const usd = await campaignViaDialect("Spend USD", "spend-usd", {
+      type: "spend",
+      limit: 100.5,
+      currency_code: "usd",
+    });
+    expect((await asStored(`campaigns/${usd.id}`)).campaign.budget.limit).toBe(10050);
     await ok("POST", `/medusa/admin/campaigns/${usd.id}`, { budget: { limit: 200 } }, admin);
-    expect((await ok("GET", `/admin/campaigns/${usd.id}`, undefined, admin)).campaign.budget.limit).toBe(20000);
+    expect((await asStored(`campaigns/${usd.id}`)).campaign.budget.limit).toBe(20000);
   });
 
   it("lists with Medusa's default limit under /medusa and the contract's at the root", async () => {

@@ -156,13 +156,8 @@ describe("secret API keys", () => {
   });
 
   it("requires an admin: 401 without credentials, 403 for a customer", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/admin/api-keys" })).statusCode).toBe(401);
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/admin/api-keys",
-      headers: await t.customerHeaders("cus_1"),
-      payload: { title: "x", type: "secret" },
-    });
+    expect((await t.store.get("/admin/api-keys")).statusCode).toBe(401);
+    const res = await t.customer("cus_1").post("/admin/api-keys", { title: "x", type: "secret" });
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe("not_allowed");
   });

@@ -3,6 +3,7 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
+const createCampaign = async (body: object) => (await t.admin.post("/admin/campaigns", body)).json().campaign;
 const count = async () => (await t.admin.get("/admin/campaigns?limit=0")).json().count as number;
 const promotion = async (code: string) =>
   (
@@ -50,13 +51,11 @@ describe("admin campaigns", () => {
       budget: { type: "usage", limit: 50, used: 0 },
     });
 
-    const spend = (
-      await t.admin.post("/admin/campaigns", {
-        name: "Spend",
-        campaign_identifier: "spend-1",
-        budget: { type: "spend", limit: 10000, currency_code: "USD" },
-      })
-    ).json().campaign;
+    const spend = await createCampaign({
+      name: "Spend",
+      campaign_identifier: "spend-1",
+      budget: { type: "spend", limit: 10000, currency_code: "USD" },
+    });
     expect(spend.budget).toMatchObject({ type: "spend", limit: 10000, currency_code: "usd", used: 0 });
 
     const list = (await t.admin.get("/admin/campaigns?q=bf&limit=5")).json();
@@ -101,13 +100,11 @@ describe("admin campaigns", () => {
   });
 
   it("adds and removes promotions; the promotion shows its campaign and budget", async () => {
-    const campaign = (
-      await t.admin.post("/admin/campaigns", {
-        name: "Members",
-        campaign_identifier: "members",
-        budget: { type: "usage", limit: 10 },
-      })
-    ).json().campaign;
+    const campaign = await createCampaign({
+      name: "Members",
+      campaign_identifier: "members",
+      budget: { type: "usage", limit: 10 },
+    });
     const a = await promotion("MEM-A");
     const b = await promotion("MEM-B");
     const added = await t.admin.post(`/admin/campaigns/${campaign.id}/promotions`, { add: [a.id, b.id] });
@@ -173,13 +170,11 @@ describe("admin campaigns", () => {
     }
     expect(await count()).toBe(before);
 
-    const c = (
-      await t.admin.post("/admin/campaigns", {
-        name: "Fixed",
-        campaign_identifier: "fixed-type",
-        budget: { type: "usage", limit: 5 },
-      })
-    ).json().campaign;
+    const c = await createCampaign({
+      name: "Fixed",
+      campaign_identifier: "fixed-type",
+      budget: { type: "usage", limit: 5 },
+    });
     expect((await t.admin.post(`/admin/campaigns/${c.id}`, { budget: { type: "spend" } })).statusCode).toBe(400);
     expect(
       (

@@ -66,12 +66,8 @@ describe("admin currencies", () => {
   });
 
   it("requires an admin", async () => {
-    expect((await t.app.inject({ method: "GET", url: "/admin/currencies" })).statusCode).toBe(401);
-    const res = await t.app.inject({
-      method: "GET",
-      url: "/admin/currencies",
-      headers: await t.customerHeaders("cus_1"),
-    });
+    expect((await t.store.get("/admin/currencies")).statusCode).toBe(401);
+    const res = await t.customer("cus_1").get("/admin/currencies");
     expect(res.statusCode).toBe(403);
   });
 });

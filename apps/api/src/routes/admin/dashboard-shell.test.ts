@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { expectInvalidData } from "../../testing/invalid";
 
 const t = useTestApp();
 
@@ -47,17 +48,15 @@ describe("what the admin dashboard asks on every page", () => {
   });
 
   it("refuses bad input and callers who are not admins", async () => {
-    for (const url of [
-      "/admin/feature-flags?x=1",
-      "/admin/layouts/Order%20List/configuration",
-      "/admin/layouts/a..b/configuration",
-      "/admin/layouts/configurations?limit=-1",
-      "/admin/plugins?x=1",
-    ]) {
-      const res = await t.admin.get(url);
-      expect(res.statusCode, url).toBe(400);
-      expect(res.json().type).toBe("invalid_data");
-    }
+    await expectInvalidData(
+      t.admin,
+      "/admin/",
+      "feature-flags?x=1",
+      "layouts/Order%20List/configuration",
+      "layouts/a..b/configuration",
+      "layouts/configurations?limit=-1",
+      "plugins?x=1",
+    );
     for (const url of ["/admin/layouts/sidebar/configuration", "/admin/search-indexes", "/admin/plugins"]) {
       expect((await t.store.get(url)).statusCode, url).toBe(401);
       expect((await t.store.get(url, await t.customerHeaders("cus_1"))).statusCode, url).toBe(403);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { expectInvalidData } from "../../testing/invalid";
 
 const t = useTestApp();
 
@@ -49,11 +50,14 @@ describe("admin fulfillment providers", () => {
   });
 
   it("refuses bad queries and non-admins", async () => {
-    for (const query of ["order=name", "limit=-1", "is_enabled=maybe", "unknown=1"]) {
-      const res = await t.admin.get(`/admin/fulfillment-providers?${query}`);
-      expect(res.statusCode, query).toBe(400);
-      expect(res.json().type).toBe("invalid_data");
-    }
+    await expectInvalidData(
+      t.admin,
+      "/admin/fulfillment-providers?",
+      "order=name",
+      "limit=-1",
+      "is_enabled=maybe",
+      "unknown=1",
+    );
     expect((await t.store.get("/admin/fulfillment-providers")).statusCode).toBe(401);
   });
 });

@@ -218,7 +218,16 @@ describe("admin fulfillment sets, service zones and geo zones", () => {
         )
       ).json();
     const before = await snapshot();
-    const cases: Array<[string, string, unknown, number, string]> = [
+    type Case = [string, string, unknown, number, string];
+    // A new zone of the set refused as invalid for its geo zones.
+    const invalidZone = (geo_zones: unknown): Case => [
+      "POST",
+      `/admin/fulfillment-sets/${set.id}/service-zones`,
+      { name: "Z", geo_zones },
+      400,
+      "invalid_data",
+    ];
+    const cases: Case[] = [
       ["POST", "/admin/stock-locations/sloc_none/fulfillment-sets", { name: "X", type: "shipping" }, 404, "not_found"],
       [
         "POST",
@@ -250,42 +259,12 @@ describe("admin fulfillment sets, service zones and geo zones", () => {
         409,
         "conflict",
       ],
-      [
-        "POST",
-        `/admin/fulfillment-sets/${set.id}/service-zones`,
-        { name: "Z", geo_zones: [{ type: "country" }] },
-        400,
-        "invalid_data",
-      ],
-      [
-        "POST",
-        `/admin/fulfillment-sets/${set.id}/service-zones`,
-        { name: "Z", geo_zones: [{ type: "planet", country_code: "de" }] },
-        400,
-        "invalid_data",
-      ],
-      [
-        "POST",
-        `/admin/fulfillment-sets/${set.id}/service-zones`,
-        { name: "Z", geo_zones: [{ type: "province", country_code: "de" }] },
-        400,
-        "invalid_data",
-      ],
-      [
-        "POST",
-        `/admin/fulfillment-sets/${set.id}/service-zones`,
-        { name: "Z", geo_zones: [{ type: "zip", country_code: "de", province_code: "HH", city: "Hamburg" }] },
-        400,
-        "invalid_data",
-      ],
-      [
-        "POST",
-        `/admin/fulfillment-sets/${set.id}/service-zones`,
-        { name: "Z", geo_zones: [{ type: "country", country_code: "deu" }] },
-        400,
-        "invalid_data",
-      ],
-      ["POST", `/admin/fulfillment-sets/${set.id}/service-zones`, { name: "Z", geo_zones: "de" }, 400, "invalid_data"],
+      invalidZone([{ type: "country" }]),
+      invalidZone([{ type: "planet", country_code: "de" }]),
+      invalidZone([{ type: "province", country_code: "de" }]),
+      invalidZone([{ type: "zip", country_code: "de", province_code: "HH", city: "Hamburg" }]),
+      invalidZone([{ type: "country", country_code: "deu" }]),
+      invalidZone("de"),
       ["POST", `/admin/fulfillment-sets/${set.id}/service-zones/serzo_none`, { name: "Y" }, 404, "not_found"],
       ["POST", `/admin/fulfillment-sets/${set.id}/service-zones/${other.zone.id}`, { name: "Y" }, 404, "not_found"],
       ["POST", `/admin/fulfillment-sets/${set.id}/service-zones/${zone.id}`, { name: "Munich zone" }, 409, "conflict"],

@@ -9,6 +9,14 @@ beforeAll(async () => {
   [berlin, hamburg] = await createStockLocations(t, "Berlin", "Hamburg");
 });
 
+/** A new item of `sku` with `stocked_quantity` units at Berlin. */
+const stockedInBerlin = async (sku: string, stocked_quantity: number) => {
+  const res = await t.admin.post("/admin/inventory-items", {
+    sku,
+    location_levels: [{ location_id: berlin, stocked_quantity }],
+  });
+  return res.json().inventory_item;
+};
 const levelsOf = async (itemId: string) =>
   Object.fromEntries(
     (await t.admin.get(`/admin/inventory-items/${itemId}`))
@@ -176,12 +184,7 @@ describe("admin inventory items", () => {
   });
 
   it("refuses to delete a level or an item holding reservations, and stock below what is reserved", async () => {
-    const item = (
-      await t.admin.post("/admin/inventory-items", {
-        sku: "HELD",
-        location_levels: [{ location_id: berlin, stocked_quantity: 5 }],
-      })
-    ).json().inventory_item;
+    const item = await stockedInBerlin("HELD", 5);
     const reservation = (
       await t.admin.post("/admin/reservations", { inventory_item_id: item.id, location_id: berlin, quantity: 3 })
     ).json().reservation;
@@ -289,12 +292,7 @@ describe("admin inventory items", () => {
   });
 
   it("batch-manages an item's levels in one transaction (Medusa's location-levels/batch)", async () => {
-    const item = (
-      await t.admin.post("/admin/inventory-items", {
-        sku: "BATCH",
-        location_levels: [{ location_id: berlin, stocked_quantity: 2 }],
-      })
-    ).json().inventory_item;
+    const item = await stockedInBerlin("BATCH", 2);
     const res = await t.admin.post(`/admin/inventory-items/${item.id}/location-levels/batch`, {
       create: [{ location_id: hamburg, stocked_quantity: 6 }],
       update: [{ location_id: berlin, stocked_quantity: 4, incoming_quantity: 1 }],

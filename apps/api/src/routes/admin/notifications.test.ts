@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { expectInvalidData } from "../../testing/invalid";
 
 const t = useTestApp();
 
@@ -45,16 +46,7 @@ describe("admin notifications", () => {
   });
 
   it("rejects bad filters with 400 and non-admins with 401/403", async () => {
-    for (const url of [
-      "/admin/notifications?status=bogus",
-      "/admin/notifications?limit=-1",
-      "/admin/notifications?order=data",
-      "/admin/notifications?x=1",
-    ]) {
-      const res = await t.admin.get(url);
-      expect(res.statusCode, url).toBe(400);
-      expect(res.json().type).toBe("invalid_data");
-    }
+    await expectInvalidData(t.admin, "/admin/notifications?", "status=bogus", "limit=-1", "order=data", "x=1");
     expect((await t.app.inject({ method: "GET", url: "/admin/notifications" })).statusCode).toBe(401);
     expect((await t.store.get("/admin/notifications", await t.customerHeaders("cus_1"))).statusCode).toBe(403);
   });

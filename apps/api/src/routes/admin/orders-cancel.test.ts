@@ -102,46 +102,41 @@ describe("POST /admin/orders/{id}/cancel", () => {
       expect(await reserved()).toEqual(base);
       return order;
     };
+    // Places an order and cancels it with `when` failing on `table` (`prepare` runs on the order first): the cancel
+    // answers 500 and leaves the order and its reservations as they were. The order as it reads after.
+    const failedCancel = async (
+      table: string,
+      op: "INSERT" | "UPDATE",
+      when: string,
+      prepare?: (id: string) => Promise<unknown>,
+    ) => {
+      const { order } = await place();
+      const base = await reserved();
+      await prepare?.(order.id);
+      const res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
+      expect(res.statusCode).toBe(500);
+      return expectUntouched(order.id, base);
+    };
     // The first step (re-deriving a payment status left stale) fails: nothing else ran.
-    let { order } = await place();
-    let base = await reserved();
-    await db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${order.id}`);
-    let res = await withFailure(db, "order", "UPDATE", "NEW.payment_status = 'authorized'", () =>
-      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
+    const stale = await failedCancel("order", "UPDATE", "NEW.payment_status = 'authorized'", (id) =>
+      db.execute(sql`update "order" set payment_status = 'awaiting' where id = ${id}`),
     );
-    expect(res.statusCode).toBe(500);
-    expect((await expectUntouched(order.id, base)).payment_collections[0]).toMatchObject({
-      status: "authorized",
-      authorized_amount: 3200,
-    });
+    expect(stale.payment_collections[0]).toMatchObject({ status: "authorized", authorized_amount: 3200 });
 
     // Step "cancel-order" fails.
-    ({ order } = await place());
-    base = await reserved();
-    res = await withFailure(db, "order", "UPDATE", "NEW.status = 'canceled'", () =>
-      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
-    );
-    expect(res.statusCode).toBe(500);
-    expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
+    expect((await failedCancel("order", "UPDATE", "NEW.status = 'canceled'")).payment_status).toBe("authorized");
 
     // Step "release-reservations" fails: the order's status comes back.
-    ({ order } = await place());
-    base = await reserved();
-    res = await withFailure(db, "reservation_item", "UPDATE", "true", () =>
-      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
-    );
-    expect(res.statusCode).toBe(500);
-    expect((await expectUntouched(order.id, base)).payment_status).toBe("authorized");
-    expect(await orderChangeActions(t, order.id)).toEqual(["order_placed", "order_canceled", "order_cancel_reverted"]);
+    const released = await failedCancel("reservation_item", "UPDATE", "true");
+    expect(released.payment_status).toBe("authorized");
+    expect(await orderChangeActions(t, released.id)).toEqual([
+      "order_placed",
+      "order_canceled",
+      "order_cancel_reverted",
+    ]);
 
     // Step "cancel-order-payments" fails: reservations and status come back; the payment is untouched.
-    ({ order } = await place());
-    base = await reserved();
-    res = await withFailure(db, "payment", "UPDATE", "true", () =>
-      t.admin.post(`/admin/orders/${order.id}/cancel`, {}),
-    );
-    expect(res.statusCode).toBe(500);
-    const afterPaymentFailure = await expectUntouched(order.id, base);
+    const afterPaymentFailure = await failedCancel("payment", "UPDATE", "true");
     expect(afterPaymentFailure.payment_status).toBe("authorized");
     expect(afterPaymentFailure.payment_collections[0]).toMatchObject({ status: "authorized", authorized_amount: 3200 });
 
@@ -151,11 +146,7 @@ describe("POST /admin/orders/{id}/cancel", () => {
       ["order_change", "INSERT", "NEW.action = 'payments_canceled'"],
       ["order", "UPDATE", "NEW.status = 'canceled' and NEW.payment_status = 'canceled'"],
     ] as const) {
-      ({ order } = await place());
-      base = await reserved();
-      res = await withFailure(db, table, op, when, () => t.admin.post(`/admin/orders/${order.id}/cancel`, {}));
-      expect(res.statusCode).toBe(500);
-      const after = await expectUntouched(order.id, base);
+      const after = await failedCancel(table, op, when);
       expect(after.payment_status).toBe("canceled");
       expect(after.payment_collections[0].status).toBe("canceled");
     }

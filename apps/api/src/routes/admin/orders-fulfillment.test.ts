@@ -17,6 +17,12 @@ const level = async (variant: string) => {
 };
 const levels = async () => ({ shirt: await level("variant_shirt"), mug: await level("variant_mug") });
 const place = () => placeTestOrder(t.app, {}, { reserve_at: LOC });
+/** Fulfills `items` of the order from LOC (with `more` of the body). */
+const createFulfillment = (
+  orderId: string,
+  items: Array<{ id: string; quantity: number }>,
+  more: Record<string, unknown> = {},
+) => t.admin.post(`/admin/orders/${orderId}/fulfillments`, { items, location_id: LOC, ...more });
 const qty = (order: {
   items: Array<{ fulfilled_quantity: number; shipped_quantity: number; delivered_quantity: number }>;
 }) => order.items.map((i) => [i.fulfilled_quantity, i.shipped_quantity, i.delivered_quantity]);
@@ -27,11 +33,7 @@ describe("fulfill, ship, deliver, cancel", () => {
     const [shirt, mug] = order.items;
     const start = await levels();
 
-    const first = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-      items: [{ id: shirt!.id, quantity: 1 }],
-      location_id: LOC,
-      metadata: { box: 1 },
-    });
+    const first = await createFulfillment(order.id, [{ id: shirt!.id, quantity: 1 }], { metadata: { box: 1 } });
     expect(first.statusCode).toBe(200);
     let body = first.json().order;
     expect(body.fulfillment_status).toBe("partially_fulfilled");
@@ -54,13 +56,10 @@ describe("fulfill, ship, deliver, cancel", () => {
     const f1 = body.fulfillments[0].id as string;
 
     body = (
-      await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-        items: [
-          { id: shirt!.id, quantity: 1 },
-          { id: mug!.id, quantity: 1 },
-        ],
-        location_id: LOC,
-      })
+      await createFulfillment(order.id, [
+        { id: shirt!.id, quantity: 1 },
+        { id: mug!.id, quantity: 1 },
+      ])
     ).json().order;
     expect(body.fulfillment_status).toBe("fulfilled");
     expect(await levels()).toEqual({
@@ -69,10 +68,7 @@ describe("fulfill, ship, deliver, cancel", () => {
     });
     const f2 = body.fulfillments[1].id as string;
 
-    const over = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-      items: [{ id: mug!.id, quantity: 1 }],
-      location_id: LOC,
-    });
+    const over = await createFulfillment(order.id, [{ id: mug!.id, quantity: 1 }]);
     expect(over.statusCode).toBe(400);
     expect(over.json().message).toBe(`Cannot fulfill more than 0 of item ${mug!.id}`);
 
@@ -124,10 +120,10 @@ describe("fulfill, ship, deliver, cancel", () => {
     const { order } = await place();
     const start = await levels();
     const created = (
-      await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-        items: order.items.map((i) => ({ id: i.id, quantity: i.quantity })),
-        location_id: LOC,
-      })
+      await createFulfillment(
+        order.id,
+        order.items.map((i) => ({ id: i.id, quantity: i.quantity })),
+      )
     ).json().order;
     expect(created.fulfillment_status).toBe("fulfilled");
     const res = await t.admin.post(`/admin/orders/${order.id}/fulfillments/${created.fulfillments[0].id}/cancel`, {});
@@ -191,10 +187,7 @@ describe("fulfill, ship, deliver, cancel", () => {
     expect(await levels()).toEqual(start);
 
     await t.admin.post(`/admin/orders/${order.id}/cancel`, {});
-    const canceled = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-      items: [{ id: shirt, quantity: 1 }],
-      location_id: LOC,
-    });
+    const canceled = await createFulfillment(order.id, [{ id: shirt, quantity: 1 }]);
     expect(canceled.statusCode).toBe(400);
     expect(canceled.json().message).toBe(`Order ${order.id} is canceled and cannot be fulfilled`);
   });
@@ -210,60 +203,69 @@ describe("fulfill, ship, deliver, cancel", () => {
       expect(await levels()).toEqual(stock);
       return current;
     };
+    // Posts `payload` to `url` with each of `failures` injected: every attempt answers 500, then `check` runs.
+    const failEach = async (
+      url: string,
+      payload: object,
+      failures: ReadonlyArray<readonly [string, "INSERT" | "UPDATE", string]>,
+      check: () => Promise<void>,
+    ) => {
+      for (const [table, op, when] of failures) {
+        const res = await withFailure(db, table, op, when, () => t.admin.post(url, payload));
+        expect(res.statusCode, table).toBe(500);
+        await check();
+      }
+    };
     // create-fulfillment: fail at the order step, the stock step, the record step.
-    for (const [table, op] of [
-      ["order_line_item", "UPDATE"],
-      ["reservation_item", "UPDATE"],
-      ["fulfillment", "INSERT"],
-    ] as const) {
-      const res = await withFailure(db, table, op, "true", () =>
-        t.admin.post(`/admin/orders/${order.id}/fulfillments`, body),
-      );
-      expect(res.statusCode, table).toBe(500);
-      expect((await unchanged("not_fulfilled")).fulfillments).toEqual([]);
-    }
+    await failEach(
+      `/admin/orders/${order.id}/fulfillments`,
+      body,
+      [
+        ["order_line_item", "UPDATE", "true"],
+        ["reservation_item", "UPDATE", "true"],
+        ["fulfillment", "INSERT", "true"],
+      ],
+      async () => expect((await unchanged("not_fulfilled")).fulfillments).toEqual([]),
+    );
     const fulfilled = (await t.admin.post(`/admin/orders/${order.id}/fulfillments`, body)).json().order;
     const fid = fulfilled.fulfillments[0].id as string;
     const afterFulfill = await levels();
 
     // cancel-fulfillment: fail at the mark, the order step, the stock step.
-    for (const [table, op, when] of [
-      ["fulfillment", "UPDATE", "NEW.canceled_at is not null"],
-      ["order_line_item", "UPDATE", "true"],
-      ["inventory_level", "UPDATE", "true"],
-    ] as const) {
-      const res = await withFailure(db, table, op, when, () =>
-        t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/cancel`, {}),
-      );
-      expect(res.statusCode, table).toBe(500);
-      expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].canceled_at).toBeNull();
-    }
+    await failEach(
+      `/admin/orders/${order.id}/fulfillments/${fid}/cancel`,
+      {},
+      [
+        ["fulfillment", "UPDATE", "NEW.canceled_at is not null"],
+        ["order_line_item", "UPDATE", "true"],
+        ["inventory_level", "UPDATE", "true"],
+      ],
+      async () => expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].canceled_at).toBeNull(),
+    );
     // create-shipment: fail at the mark, the order step.
-    for (const [table, op, when] of [
-      ["fulfillment", "UPDATE", "NEW.shipped_at is not null"],
-      ["order_line_item", "UPDATE", "true"],
-    ] as const) {
-      const res = await withFailure(db, table, op, when, () =>
-        t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`, {}),
-      );
-      expect(res.statusCode, table).toBe(500);
-      expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].shipped_at).toBeNull();
-    }
+    await failEach(
+      `/admin/orders/${order.id}/fulfillments/${fid}/shipments`,
+      {},
+      [
+        ["fulfillment", "UPDATE", "NEW.shipped_at is not null"],
+        ["order_line_item", "UPDATE", "true"],
+      ],
+      async () => expect((await unchanged("partially_fulfilled", afterFulfill)).fulfillments[0].shipped_at).toBeNull(),
+    );
     expect(
       (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/shipments`, {})).json().order
         .fulfillment_status,
     ).toBe("partially_shipped");
     // mark-delivered: fail at the mark, the order step.
-    for (const [table, when] of [
-      ["fulfillment", "NEW.delivered_at is not null"],
-      ["order_line_item", "true"],
-    ] as const) {
-      const res = await withFailure(db, table, "UPDATE", when, () =>
-        t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`, {}),
-      );
-      expect(res.statusCode, table).toBe(500);
-      expect((await unchanged("partially_shipped", afterFulfill)).fulfillments[0].delivered_at).toBeNull();
-    }
+    await failEach(
+      `/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`,
+      {},
+      [
+        ["fulfillment", "UPDATE", "NEW.delivered_at is not null"],
+        ["order_line_item", "UPDATE", "true"],
+      ],
+      async () => expect((await unchanged("partially_shipped", afterFulfill)).fulfillments[0].delivered_at).toBeNull(),
+    );
     expect(
       (await t.admin.post(`/admin/orders/${order.id}/fulfillments/${fid}/mark-as-delivered`, {})).json().order
         .fulfillment_status,
@@ -274,13 +276,10 @@ describe("fulfill, ship, deliver, cancel", () => {
     const { order } = await place();
     const [shirt, mug] = order.items;
     const created = (
-      await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-        items: [
-          { id: shirt!.id, quantity: 2 },
-          { id: mug!.id, quantity: 1 },
-        ],
-        location_id: LOC,
-      })
+      await createFulfillment(order.id, [
+        { id: shirt!.id, quantity: 2 },
+        { id: mug!.id, quantity: 1 },
+      ])
     ).json().order;
     const fulfillment = created.fulfillments[0];
     const url = `/admin/orders/${order.id}/fulfillments/${fulfillment.id}/shipments`;

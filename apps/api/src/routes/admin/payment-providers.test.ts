@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { expectInvalidData } from "../../testing/invalid";
 
 const t = useTestApp();
 
@@ -36,11 +37,14 @@ describe("admin payment providers", () => {
   });
 
   it("rejects bad queries with 400 and requires an admin", async () => {
-    for (const query of ["order=name", "limit=-1", "is_enabled=maybe", "unknown=1"]) {
-      const res = await t.admin.get(`/admin/payments/payment-providers?${query}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().type).toBe("invalid_data");
-    }
+    await expectInvalidData(
+      t.admin,
+      "/admin/payments/payment-providers?",
+      "order=name",
+      "limit=-1",
+      "is_enabled=maybe",
+      "unknown=1",
+    );
     expect((await t.store.get("/admin/payments/payment-providers", {})).statusCode).toBe(401);
     expect((await t.store.get("/admin/payments/payment-providers", await t.customerHeaders("cus_1"))).statusCode).toBe(
       403,

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
+import { expectInvalidData } from "../../testing/invalid";
 
 const t = useTestApp();
 let variant1: string;
@@ -226,11 +227,14 @@ describe("admin price lists", () => {
       1,
     );
     expect((await t.admin.get("/admin/price-lists/plist_missing/prices")).statusCode).toBe(404);
-    for (const query of ["limit=-1", "currency_code=euro", "order=rules", "unknown=1"]) {
-      const res = await t.admin.get(`/admin/price-lists/${created.id}/prices?${query}`);
-      expect(res.statusCode, query).toBe(400);
-      expect(res.json().type).toBe("invalid_data");
-    }
+    await expectInvalidData(
+      t.admin,
+      `/admin/price-lists/${created.id}/prices?`,
+      "limit=-1",
+      "currency_code=euro",
+      "order=rules",
+      "unknown=1",
+    );
   });
 
   it("soft-deletes a list", async () => {

@@ -10,6 +10,12 @@ let type: { id: string };
 
 const count = async (query = "") => (await t.admin.get(`/admin/products?limit=0${query}`)).json().count as number;
 
+/** A product with one option, Size, of one value, and what `more` adds (no variants unless it names them). */
+const sizedProduct = async (title: string, size: string, more: Record<string, unknown> = {}) => {
+  const res = await t.admin.post("/admin/products", { title, options: [{ title: "Size", values: [size] }], ...more });
+  return res.json().product;
+};
+
 const shirt = (over: Record<string, unknown> = {}) => ({
   title: "Cotton Shirt",
   options: [
@@ -128,12 +134,8 @@ describe("admin products: create and retrieve", () => {
   });
 
   it("generates a free handle from the title and rejects a taken explicit one with 409", async () => {
-    const a = (
-      await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })
-    ).json().product;
-    const b = (
-      await t.admin.post("/admin/products", { title: "Crème Brûlée!", options: [{ title: "Size", values: ["One"] }] })
-    ).json().product;
+    const a = await sizedProduct("Crème Brûlée!", "One");
+    const b = await sizedProduct("Crème Brûlée!", "One");
     expect([a.handle, b.handle]).toEqual(["creme-brulee", "creme-brulee-1"]);
     const before = await count();
     const taken = await t.admin.post("/admin/products", {
@@ -573,13 +575,9 @@ describe("admin products: update, variants, options, prices", () => {
 
 describe("admin products: delete and batch", () => {
   it("soft-deletes: gone from every read, 404 on retrieve, handle and sku reusable", async () => {
-    const created = (
-      await t.admin.post("/admin/products", {
-        title: "Ephemeral",
-        options: [{ title: "Size", values: ["S"] }],
-        variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }],
-      })
-    ).json().product;
+    const created = await sizedProduct("Ephemeral", "S", {
+      variants: [{ title: "S", sku: "EPH-1", options: { Size: "S" }, prices: [] }],
+    });
     const res = await t.admin.delete(`/admin/products/${created.id}`);
     expect(res.json()).toEqual({ id: created.id, object: "product", deleted: true });
     expect((await t.admin.get(`/admin/products/${created.id}`)).statusCode).toBe(404);
@@ -596,12 +594,8 @@ describe("admin products: delete and batch", () => {
   });
 
   it("creates, updates and deletes in one batch", async () => {
-    const a = (
-      await t.admin.post("/admin/products", { title: "Batch A", options: [{ title: "Size", values: ["S"] }] })
-    ).json().product;
-    const b = (
-      await t.admin.post("/admin/products", { title: "Batch B", options: [{ title: "Size", values: ["S"] }] })
-    ).json().product;
+    const a = await sizedProduct("Batch A", "S");
+    const b = await sizedProduct("Batch B", "S");
     const res = await t.admin.post("/admin/products/batch", {
       create: [
         {
@@ -625,9 +619,7 @@ describe("admin products: delete and batch", () => {
   });
 
   it("rolls the whole batch back when one item is bad", async () => {
-    const a = (
-      await t.admin.post("/admin/products", { title: "Rollback A", options: [{ title: "Size", values: ["S"] }] })
-    ).json().product;
+    const a = await sizedProduct("Rollback A", "S");
     const before = await count();
     const batches = [
       {
@@ -819,13 +811,9 @@ const get = (url: string) => t.admin.get(url);
 
 describe("admin products: Medusa's media form and shipping profile", () => {
   it("keeps the images named by their id (in the new order) and adds the others, as the media form sends them", async () => {
-    const product = (
-      await t.admin.post("/admin/products", {
-        title: "Media shirt",
-        options: [{ title: "Size", values: ["One"] }],
-        images: [{ url: "https://img/a.png" }, { url: "https://img/b.png" }],
-      })
-    ).json().product;
+    const product = await sizedProduct("Media shirt", "One", {
+      images: [{ url: "https://img/a.png" }, { url: "https://img/b.png" }],
+    });
     const [a, b] = product.images as Array<{ id: string; url: string }>;
     const res = await t.admin.post(`/admin/products/${product.id}`, {
       images: [
@@ -845,9 +833,7 @@ describe("admin products: Medusa's media form and shipping profile", () => {
   });
 
   it("answers shipping_profile when asked: the default profile every product ships under", async () => {
-    const product = (
-      await t.admin.post("/admin/products", { title: "Profiled shirt", options: [{ title: "Size", values: ["One"] }] })
-    ).json().product;
+    const product = await sizedProduct("Profiled shirt", "One");
     const profile = await t.app.modules.fulfillment.getOrCreateDefaultProfile();
     const asked = (await t.admin.get(`/admin/products/${product.id}?fields=id,*shipping_profile`)).json().product;
     expect(asked.shipping_profile).toMatchObject({ id: profile.id, type: "default" });

@@ -3,6 +3,17 @@ import { useTestApp } from "../../testing";
 
 const t = useTestApp();
 
+/** The application method of a buyget "buy two, get one free" (its rules added by each test). */
+const buyTwoGetOne = {
+  type: "percentage",
+  target_type: "items",
+  allocation: "each",
+  value: 100,
+  max_quantity: 1,
+  buy_rules_min_quantity: 2,
+  apply_to_quantity: 1,
+};
+
 const standard = (code: string, method: Record<string, unknown> = {}) => ({
   code,
   type: "standard",
@@ -136,13 +147,7 @@ describe("admin promotions", () => {
       code: "B2G1",
       type: "buyget",
       application_method: {
-        type: "percentage",
-        target_type: "items",
-        allocation: "each",
-        value: 100,
-        max_quantity: 1,
-        buy_rules_min_quantity: 2,
-        apply_to_quantity: 1,
+        ...buyTwoGetOne,
         buy_rules: [{ attribute: "product_id", operator: "eq", values: ["prod_shirt"] }],
         target_rules: [{ attribute: "product_id", operator: "eq", values: ["prod_shirt"] }],
       },
@@ -491,13 +496,7 @@ describe("admin promotion rules, read by kind", () => {
         { attribute: "subtotal", operator: "gte", values: "5000" },
       ],
       application_method: {
-        type: "percentage",
-        target_type: "items",
-        allocation: "each",
-        value: 100,
-        max_quantity: 1,
-        apply_to_quantity: 1,
-        buy_rules_min_quantity: 2,
+        ...buyTwoGetOne,
         target_rules: [{ attribute: "items.product.id", operator: "eq", values: "prod_1" }],
         buy_rules: [{ attribute: "product_id", operator: "in", values: ["prod_2"] }],
       },

@@ -24,6 +24,10 @@ const levelAt = async (itemId: string, locationId: string) =>
     .json()
     .inventory_item.location_levels.find((l: { location_id: string }) => l.location_id === locationId);
 
+/** A reservation of `quantity` units of `inventory_item_id` at `location_id`, asked for through the admin API. */
+const reserve = (inventory_item_id: string, location_id: string, quantity: number) =>
+  t.admin.post("/admin/reservations", { inventory_item_id, location_id, quantity });
+
 describe("admin reservations", () => {
   it("creates, lists with filters, updates and deletes, moving reserved_quantity with each change", async () => {
     const item = await stockedItem("RES-1", 10, 4);
@@ -66,9 +70,7 @@ describe("admin reservations", () => {
       reserved_quantity: 3,
       available_quantity: 7,
     });
-    const second = (
-      await t.admin.post("/admin/reservations", { inventory_item_id: item, location_id: hamburg, quantity: 1 })
-    ).json().reservation;
+    const second = (await reserve(item, hamburg, 1)).json().reservation;
 
     const all = await t.admin.get(`/admin/reservations?inventory_item_id=${item}`);
     expect(all.json()).toMatchObject({ count: 2, offset: 0, limit: 15 });
@@ -140,11 +142,7 @@ describe("admin reservations", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
       expect(res.json().type).toBe(status === 404 ? "not_found" : "invalid_data");
     }
-    const insufficient = await t.admin.post("/admin/reservations", {
-      inventory_item_id: item,
-      location_id: berlin,
-      quantity: 6,
-    });
+    const insufficient = await reserve(item, berlin, 6);
     expect(insufficient.json()).toMatchObject({ type: "invalid_data" });
     expect(insufficient.json().message).toMatch(/insufficient inventory/i);
     expect((await t.admin.get(`/admin/reservations?inventory_item_id=${item}`)).json().count).toBe(0);
@@ -154,9 +152,7 @@ describe("admin reservations", () => {
       available_quantity: 5,
     });
 
-    const reservation = (
-      await t.admin.post("/admin/reservations", { inventory_item_id: item, location_id: berlin, quantity: 2 })
-    ).json().reservation;
+    const reservation = (await reserve(item, berlin, 2)).json().reservation;
     for (const body of [{ quantity: 0 }, { quantity: -1 }, { location_id: "" }, { inventory_item_id: item }]) {
       expect((await t.admin.post(`/admin/reservations/${reservation.id}`, body)).statusCode, JSON.stringify(body)).toBe(
         400,
@@ -184,18 +180,10 @@ describe("admin reservations", () => {
       t.database.db,
       sql`insert into product_variant (id, product_id, title, allow_backorder) values ('variant_bo', 'prod_bo', 'Default', true)`,
     );
-    const refused = await t.admin.post("/admin/reservations", {
-      inventory_item_id: item,
-      location_id: berlin,
-      quantity: 3,
-    });
+    const refused = await reserve(item, berlin, 3);
     expect(refused.statusCode).toBe(400);
     await t.app.modules.inventory.linkVariants([{ variant_id: "variant_bo", inventory_item_id: item }]);
-    const allowed = await t.admin.post("/admin/reservations", {
-      inventory_item_id: item,
-      location_id: berlin,
-      quantity: 3,
-    });
+    const allowed = await reserve(item, berlin, 3);
     expect(allowed.statusCode).toBe(200);
     expect(await levelAt(item, berlin)).toMatchObject({
       stocked_quantity: 1,

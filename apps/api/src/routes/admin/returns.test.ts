@@ -16,6 +16,14 @@ const get = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).jso
 const stock = async () => (await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC)).stocked_quantity;
 /** An order whose two shirts are fulfilled (the mug is not). */
 const fulfilledOrder = () => fulfilledTestOrder(t, LOC);
+/** The return of `quantity` units of the line `lineId` to LOC, requested through the admin API. */
+const requestReturn = async (orderId: string, lineId: string, quantity: number) => {
+  const res = await t.admin.post(`/admin/orders/${orderId}/returns`, {
+    items: [{ id: lineId, quantity }],
+    location_id: LOC,
+  });
+  return res.json().return;
+};
 
 describe("returns", () => {
   it("requests a return of fulfilled units, receives it, restocks the location", async () => {
@@ -136,9 +144,7 @@ describe("returns", () => {
     expect(current.returns).toEqual([]);
     expect(current.items[0].return_requested_quantity).toBe(0);
 
-    const ret = (
-      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
-    ).json().return;
+    const ret = await requestReturn(order.id, shirt, 2);
     // receive-return: fail at the receipt step, then at the restock step.
     for (const [table, when] of [
       ["order_return", "NEW.status = 'received'"],
@@ -242,9 +248,7 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (
-      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
-    ).json().return;
+    const ret = await requestReturn(order.id, shirt, 2);
     const canceled = await t.admin.post(`/admin/orders/${order.id}/returns/${ret.id}/cancel`, {});
     expect(canceled.statusCode).toBe(200);
     expect(canceled.json().return).toMatchObject({ id: ret.id, status: "canceled" });
@@ -261,9 +265,7 @@ describe("returns", () => {
     expect(await stock()).toBe(before);
 
     // The two shirts can be asked back again; once one is back, the return stays.
-    const again = (
-      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
-    ).json().return;
+    const again = await requestReturn(order.id, shirt, 2);
     await t.admin.post(`/admin/returns/${again.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
     const refused = await t.admin.post(`/admin/returns/${again.id}/cancel`, {});
     expect(refused.statusCode).toBe(400);
@@ -302,9 +304,7 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (
-      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 2 }], location_id: LOC })
-    ).json().return;
+    const ret = await requestReturn(order.id, shirt, 2);
     await t.admin.post(`/admin/returns/${ret.id}/receive`, { items: [{ id: shirt, quantity: 1 }] });
     // The second receipt fails at the restock step: the first one stays as it was.
     const res = await withFailure(db, "inventory_level", "UPDATE", "true", () =>
@@ -347,9 +347,7 @@ describe("returns", () => {
     const order = await fulfilledOrder();
     const shirt = order.items[0]!.id;
     const before = await stock();
-    const ret = (
-      await t.admin.post(`/admin/orders/${order.id}/returns`, { items: [{ id: shirt, quantity: 1 }], location_id: LOC })
-    ).json().return;
+    const ret = await requestReturn(order.id, shirt, 1);
     const results = await Promise.all([
       t.admin.post(`/admin/returns/${ret.id}/receive`, {}),
       t.admin.post(`/admin/returns/${ret.id}/receive`, {}),

@@ -216,6 +216,16 @@ describe("admin tax rates", () => {
       store.locationId,
     );
     const de = await region("de", 19);
+    /** A German rate for what `rule` names, made through the admin API. */
+    const override = async (
+      code: string,
+      name: string,
+      rate: number,
+      rule: { reference: string; reference_id: string },
+    ) => {
+      const res = await t.admin.post("/admin/tax-rates", { tax_region_id: de.id, code, name, rate, rules: [rule] });
+      return res.json().tax_rate;
+    };
 
     const post = async (url: string, payload: object) => {
       const res = await t.app.inject({ method: "POST", url, payload });
@@ -241,27 +251,13 @@ describe("admin tax rates", () => {
     expect(taxes(before)).toEqual({ shirt: [[["de-default", 19]], 190], novel: [[["de-default", 19]], 380] });
 
     // An override for the product type: the novel's line only.
-    const byType = (
-      await t.admin.post("/admin/tax-rates", {
-        tax_region_id: de.id,
-        code: "DE-BOOKS",
-        name: "Books",
-        rate: 7,
-        rules: [{ reference: "product_type", reference_id: books }],
-      })
-    ).json().tax_rate;
+    const byType = await override("DE-BOOKS", "Books", 7, { reference: "product_type", reference_id: books });
     const typed = await newCart();
     expect(taxes(typed)).toEqual({ shirt: [[["de-default", 19]], 190], novel: [[["DE-BOOKS", 7]], 140] });
     expect(typed.tax_total).toBe(190 + 140 + (typed.shipping_tax_total ?? 0));
 
     // An override naming the product itself comes before its type's.
-    await t.admin.post("/admin/tax-rates", {
-      tax_region_id: de.id,
-      code: "DE-NOVEL",
-      name: "This novel",
-      rate: 0,
-      rules: [{ reference: "product", reference_id: novel.id }],
-    });
+    await override("DE-NOVEL", "This novel", 0, { reference: "product", reference_id: novel.id });
     expect(taxes(await newCart())).toEqual({ shirt: [[["de-default", 19]], 190], novel: [[["DE-NOVEL", 0]], 0] });
 
     // A shipping method is taxed at an override naming its option; the lines are not.
@@ -272,13 +268,7 @@ describe("admin tax rates", () => {
     const method = (cart: { shipping_methods: Line[] }) =>
       cart.shipping_methods.map((m) => [m.tax_lines.map((l) => [l.code, l.rate]), m.tax_total]);
     expect(method(await withMethod())).toEqual([[[["de-default", 19]], 95]]);
-    await t.admin.post("/admin/tax-rates", {
-      tax_region_id: de.id,
-      code: "DE-SHIP",
-      name: "Shipping",
-      rate: 10,
-      rules: [{ reference: "shipping_option", reference_id: store.optionId }],
-    });
+    await override("DE-SHIP", "Shipping", 10, { reference: "shipping_option", reference_id: store.optionId });
     const shipped = await withMethod();
     expect(method(shipped)).toEqual([[[["DE-SHIP", 10]], 50]]);
     expect(taxes(shipped)).toEqual({ shirt: [[["de-default", 19]], 190], novel: [[["DE-NOVEL", 0]], 0] });

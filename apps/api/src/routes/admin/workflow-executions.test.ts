@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { errors } from "@kasse/db";
 import { createBullMqScheduler, step, workflow } from "@kasse/workflows";
 import { createTestApp, type TestApp } from "../../testing";
+import { expectInvalidData } from "../../testing/invalid";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -198,18 +199,15 @@ describe("admin workflow executions", () => {
   });
 
   it("rejects bad input with 4xx {type, message}", async () => {
-    for (const url of [
-      "/admin/workflow-executions?state=bogus",
-      "/admin/workflow-executions?limit=-1",
-      "/admin/workflow-executions?nope=1",
-      "/admin/workflow-executions?order=secret",
-      "/admin/workflow-executions?created_at[gte]=yesterday",
-    ]) {
-      const res = await t.admin.get(url);
-      expect(res.statusCode, url).toBe(400);
-      expect(res.json().type, url).toBe("invalid_data");
-      expect(typeof res.json().message).toBe("string");
-    }
+    await expectInvalidData(
+      t.admin,
+      "/admin/workflow-executions?",
+      "state=bogus",
+      "limit=-1",
+      "nope=1",
+      "order=secret",
+      "created_at[gte]=yesterday",
+    );
     const missing = await t.admin.get("/admin/workflow-executions/wfx_missing");
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({

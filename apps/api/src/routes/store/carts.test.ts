@@ -120,6 +120,11 @@ async function newCart(body: Record<string, unknown> = { region_id: eu.id }, hea
   return res.json().cart;
 }
 
+/** The cart after its shipping address is set to `address`. */
+async function shipTo(cartId: string, address: Record<string, string>) {
+  return (await post(`/store/carts/${cartId}/shipping-address`, address)).json().cart;
+}
+
 function expect400(res: { statusCode: number; json(): { type: string; message: string } }, message?: RegExp) {
   expect(res.statusCode).toBe(400);
   expect(res.json().type).toBe("invalid_data");
@@ -355,14 +360,7 @@ describe("store carts: addresses, taxes, shipping", () => {
     expect(replaced.shipping_methods.map((s: { name: string }) => s.name)).toEqual(["Express"]);
 
     // A French address changes the rate everywhere.
-    const fr = (
-      await post(`/store/carts/${cart.id}/shipping-address`, {
-        address_1: "1 rue",
-        city: "Paris",
-        postal_code: "75001",
-        country_code: "fr",
-      })
-    ).json().cart;
+    const fr = await shipTo(cart.id, { address_1: "1 rue", city: "Paris", postal_code: "75001", country_code: "fr" });
     expect(fr.items[0].tax_total).toBe(400);
     expect(fr.shipping_methods[0].tax_total).toBe(300);
     expect(fr.total).toBe(2000 + 400 + 1500 + 300);
@@ -401,12 +399,7 @@ describe("store carts: addresses, taxes, shipping", () => {
   it("changing the region re-prices the lines and drops shipping methods that no longer apply", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
-    await post(`/store/carts/${cart.id}/shipping-address`, {
-      address_1: "a",
-      city: "Berlin",
-      postal_code: "1",
-      country_code: "de",
-    });
+    await shipTo(cart.id, { address_1: "a", city: "Berlin", postal_code: "1", country_code: "de" });
     await post(`/store/carts/${cart.id}/shipping-methods`, { option_id: express.id });
     const moved = await post(`/store/carts/${cart.id}`, { region_id: us.id });
     expect(moved.statusCode).toBe(200);
@@ -438,14 +431,12 @@ describe("store carts: addresses, taxes, shipping", () => {
     await t.app.modules.tax.create({ country_code: "be", default_tax_rate: { rate: 21, code: "BE21", name: "BTW" } });
     const cart = await newCart({ region_id: region.id });
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
-    const addressed = (
-      await post(`/store/carts/${cart.id}/shipping-address`, {
-        address_1: "a",
-        city: "Brussel",
-        postal_code: "1000",
-        country_code: "be",
-      })
-    ).json().cart;
+    const addressed = await shipTo(cart.id, {
+      address_1: "a",
+      city: "Brussel",
+      postal_code: "1000",
+      country_code: "be",
+    });
     expect(addressed.tax_total).toBe(0);
     const taxed = (await post(`/store/carts/${cart.id}/taxes`, {})).json().cart;
     expect(taxed.items[0]).toMatchObject({ tax_total: 210, tax_lines: [{ rate: 21, code: "BE21" }] });
@@ -560,17 +551,15 @@ describe("store carts: promotions", () => {
 
 describe("store carts: a code-less automatic promotion", () => {
   it("accepts and ignores null codes (a storefront sends the automatic promotion's null code back)", async () => {
-    const auto = await t.app.modules.promotion.create({
-      type: "standard",
-      is_automatic: true,
-      application_method: {
-        type: "fixed",
-        target_type: "order",
-        allocation: "across",
-        value: 100,
-        currency_code: "eur",
-      },
-    });
+    // A storefront is shown the application method as it was created.
+    const application_method = {
+      type: "fixed",
+      target_type: "order",
+      allocation: "across",
+      value: 100,
+      currency_code: "eur",
+    } as const;
+    const auto = await t.app.modules.promotion.create({ type: "standard", is_automatic: true, application_method });
     try {
       const cart = await newCart({ region_id: eu.id });
       const filled = (
@@ -581,13 +570,7 @@ describe("store carts: a code-less automatic promotion", () => {
           id: auto.id,
           code: null,
           is_automatic: true,
-          application_method: {
-            type: "fixed",
-            target_type: "order",
-            allocation: "across",
-            value: 100,
-            currency_code: "eur",
-          },
+          application_method,
         },
       ]);
       expect(filled).toMatchObject({ discount_total: 100, discount_subtotal: 100 });
@@ -857,13 +840,21 @@ describe("store payment collections", () => {
     const cart = await newCart({ region_id: region.id });
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: mug.variantIds[0], quantity: 1 });
     const collection = (await post("/store/payment-collections", { cart_id: cart.id })).json().payment_collection;
-    const session = (
-      await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
-        provider_id: "pp_test",
-        data: { behavior: "decline" },
-      })
-    ).json().payment_collection.payment_sessions[0];
-    const res = await post(`/store/payment-collections/${collection.id}/payment-sessions/${session.id}/authorize`, {});
+    // A new pp_test session (behaving as `behavior` says; authorizing without one) and its store authorization.
+    const authorizeNew = async (behavior?: string) => {
+      const session = (
+        await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
+          provider_id: "pp_test",
+          ...(behavior ? { data: { behavior } } : {}),
+        })
+      ).json().payment_collection.payment_sessions[0];
+      const res = await post(
+        `/store/payment-collections/${collection.id}/payment-sessions/${session.id}/authorize`,
+        {},
+      );
+      return { session, res };
+    };
+    const { res } = await authorizeNew("decline");
     expect(res.statusCode).toBe(400);
     expect(res.json().type).toBe("payment_authorization_error");
     expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection).toMatchObject({
@@ -871,23 +862,14 @@ describe("store payment collections", () => {
       authorized_amount: 0,
     });
     // A further customer step is its own error; the session keeps that status.
-    const more = (
-      await post(`/store/payment-collections/${collection.id}/payment-sessions`, {
-        provider_id: "pp_test",
-        data: { behavior: "requires_more" },
-      })
-    ).json().payment_collection.payment_sessions[0];
-    const asked = await post(`/store/payment-collections/${collection.id}/payment-sessions/${more.id}/authorize`, {});
+    const { session: more, res: asked } = await authorizeNew("requires_more");
     expect(asked.statusCode).toBe(400);
     expect(asked.json().type).toBe("payment_requires_more_error");
     expect((await t.store.get(`/store/carts/${cart.id}`)).json().cart.payment_collection.payment_sessions).toEqual([
       expect.objectContaining({ id: more.id, status: "requires_more" }),
     ]);
     // A declined session may be tried again: the failed attempt does not answer for the next one.
-    const again = (
-      await post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: "pp_test" })
-    ).json().payment_collection.payment_sessions[0];
-    const ok = await post(`/store/payment-collections/${collection.id}/payment-sessions/${again.id}/authorize`, {});
+    const { res: ok } = await authorizeNew();
     expect(ok.statusCode).toBe(200);
     expect(ok.json().payment_collection).toMatchObject({ status: "authorized", authorized_amount: 500 });
   });
