@@ -43,12 +43,8 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       if (processes > 1 && cluster.isPrimary) return startCluster(processes);
-      // The database opens while the server's code loads: PGlite's start is a few hundred ms, partly
-      // on V8's compiler threads, and would otherwise wait for the import to finish.
-      const database = openDatabase(config);
-      database.catch(() => {}); // start() awaits it and reports a failure; this only keeps it from counting as unhandled meanwhile
       const { start } = await import("./start");
-      await start({ config, worker: !values["no-worker"], database });
+      await start({ config, worker: !values["no-worker"] });
       return 0;
     }
     case "migrate": {

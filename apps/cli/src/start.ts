@@ -2,7 +2,6 @@ import { handleSignals, startServer, type RunningServer } from "@kasse/api";
 import { createInfrastructure, createLogger, publicUrlOf, workerEvents, type Config } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
-import type { Database } from "@kasse/db";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";
@@ -13,8 +12,6 @@ export interface StartOptions {
   config: Config;
   /** Run the workflow worker in this process (default). Off for API-only processes beside separate workers. */
   worker: boolean;
-  /** The database's opening, if the caller started it (`openDatabase(config)`); else `start` opens it. */
-  database?: Promise<Database>;
 }
 
 /**
@@ -25,11 +22,7 @@ export interface StartOptions {
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   // The engine's lines (and the embedded worker's executions) beside the app's, in the same form.
-  const infra = await createInfrastructure(config, {
-    migrate: false,
-    logger: createLogger(config.logLevel),
-    database: options.database,
-  });
+  const infra = await createInfrastructure(config, { migrate: false, logger: createLogger(config.logLevel) });
   const notes: string[] = [];
   try {
     if (config.embedded) {

@@ -21,14 +21,9 @@ export interface Infrastructure extends WorkflowRuntime {
  */
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
-  options: {
-    migrate?: boolean;
-    logger?: WorkflowRuntimeOptions["logger"];
-    /** The database's opening, when the caller started it earlier (`openDatabase(config)`); else it is opened here. */
-    database?: Promise<Database>;
-  } = {},
+  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
 ): Promise<Infrastructure & { close(): Promise<void> }> {
-  const database = await (options.database ?? openDatabase(config));
+  const database = await openDatabase(config);
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
