@@ -64,6 +64,14 @@ function answerWithin<T>(promise: Promise<T>, ms: number | undefined, onTimeout:
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** What starting a payment session takes: the provider, its data and context, and the provider call's idempotency key. */
+interface SessionStart {
+  provider_id: string;
+  data?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+  idempotencyKey?: string;
+}
+
 /**
  * Payment collections, sessions and payments over the registered providers. Calls to a provider
  * carry an idempotency key so a retried saga step cannot charge twice.
@@ -187,15 +195,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * Starts a session with a provider for the collection's amount. As in Medusa, a new session
      * replaces the collection's other unauthorized sessions. Answers the collection with its sessions.
      */
-    async createSession(
-      collectionId: string,
-      input: {
-        provider_id: string;
-        data?: Record<string, unknown>;
-        context?: Record<string, unknown>;
-        idempotencyKey?: string;
-      },
-    ): Promise<PaymentCollection> {
+    async createSession(collectionId: string, input: SessionStart): Promise<PaymentCollection> {
       await service.startSession(collectionId, input);
       return service.retrieveCollection(collectionId);
     },
@@ -208,12 +208,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      */
     async startSession(
       collectionId: string,
-      input: {
-        provider_id: string;
-        data?: Record<string, unknown>;
-        context?: Record<string, unknown>;
-        idempotencyKey?: string;
-      },
+      input: SessionStart,
     ): Promise<{ collection: PaymentCollectionRow; session: PaymentSessionRow }> {
       const collection = await service.collectionRow(collectionId);
       if (collection.status === "authorized" || collection.status === "completed")
