@@ -221,20 +221,29 @@ const prepareCompletionStep = step("prepare-cart-completion", {
 });
 
 /**
- * Creates the order and marks the cart completed, in one transaction. The cart must still be the
- * one checked at the start (same `updated_at`, not completed): a line added meanwhile fails the
- * completion instead of placing an order that differs from the cart. Compensation deletes the
- * order and reopens the cart.
+ * Marks the cart completed, if it is still the one checked at the start (same `updated_at`, not
+ * completed): a line added meanwhile fails the checkout instead of placing an order that differs
+ * from the cart, and of two completions racing past the first step only one gets here. Cart
+ * module only; compensation reopens the cart.
+ */
+const closeCartStep = step("close-cart", {
+  invoke: async (input: { cart_id: string; cart_updated_at: string }, ctx) => {
+    if (!(await ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at)))
+      throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
+    return { output: null, compensateInput: { cart_id: input.cart_id } };
+  },
+  compensate: async (input: { cart_id: string }, ctx) => {
+    await ctx.modules.cart.reopen(input.cart_id);
+  },
+});
+
+/**
+ * Creates the order from the cart's snapshot and records `order.placed` with it. Order module
+ * only; compensation deletes the order.
  */
 const placeOrderStep = step("place-order", {
-  invoke: async (input: { cart_id: string; cart_updated_at: string; order: OrderCreate; actor: OrderActor }, ctx) => {
-    // Sent together (one round trip): when the cart changed, the order written with it is rolled back.
-    const [closed, created] = await Promise.all([
-      ctx.modules.cart.completeIfUnchanged(input.cart_id, input.cart_updated_at),
-      ctx.modules.order.create(input.order, input.actor),
-    ]);
-    if (!closed)
-      throw errors.invalidData(`Cart ${input.cart_id} changed while it was being completed; complete it again`);
+  invoke: async (input: { cart_id: string; order: OrderCreate; actor: OrderActor }, ctx) => {
+    const created = await ctx.modules.order.create(input.order, input.actor);
     // Released only when the whole checkout succeeds: a compensated one never announces an order.
     await ctx.emit("order.placed", {
       id: created.id,
@@ -248,21 +257,20 @@ const placeOrderStep = step("place-order", {
     });
     return {
       output: { id: created.id, display_id: created.display_id },
-      compensateInput: { order_id: created.id, cart_id: input.cart_id },
+      compensateInput: { order_id: created.id },
     };
   },
-  compensate: async (input: { order_id: string; cart_id: string }, ctx) => {
+  compensate: async (input: { order_id: string }, ctx) => {
     await ctx.modules.order.delete(input.order_id);
-    await ctx.modules.cart.reopen(input.cart_id);
   },
 });
 
 /**
  * Cart completion (Medusa's complete-cart): lock and check the cart → reserve inventory →
- * authorize the payment (unless already authorized) → register promotion usage → create the order
- * (`pending`, payment `authorized`, `not_fulfilled`) and mark the cart completed. A failing step
- * compensates the ones before it in reverse: budget given back, authorization voided,
- * reservations released. Returns the order id.
+ * authorize the payment (unless already authorized) → register promotion usage → mark the cart
+ * completed → create the order (`pending`, payment `authorized`, `not_fulfilled`). Each step
+ * changes one module. A failing step compensates the ones before it in reverse: cart reopened,
+ * budget given back, authorization voided, reservations released. Returns the order id.
  */
 export const completeCartWorkflow = workflow("complete-cart", async (input: { cart_id: string }, ctx) => {
   const plan = await ctx.run(prepareCompletionStep, input);
@@ -270,12 +278,8 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
   if (plan.authorize) await ctx.run(authorizePaymentSessionStep, plan.authorize);
   if (plan.usages.length) await ctx.run(registerPromotionUsage, { usages: plan.usages });
-  const order = await ctx.run(placeOrderStep, {
-    cart_id: input.cart_id,
-    cart_updated_at: plan.cart_updated_at,
-    order: plan.order!,
-    actor: plan.actor,
-  });
+  await ctx.run(closeCartStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at });
+  const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, order: plan.order!, actor: plan.actor });
   return { order_id: order.id };
 });
 
