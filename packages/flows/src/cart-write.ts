@@ -3,7 +3,7 @@ import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 import type { Modules } from "@kasse/modules";
 import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
-import { behindCart, type PaymentCollection } from "@kasse/modules/payment";
+import { atCartTotal, behindCart, type PaymentCollection } from "@kasse/modules/payment";
 import type { Region } from "@kasse/modules/region";
 import { refreshCart, type RefreshOptions } from "./refresh-cart";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
@@ -118,11 +118,7 @@ export async function writeCart(
     // (a retried add would add twice). The answer then shows the amount as stored, behind, and
     // the next path that relies on it syncs it first.
     const amount = await syncCartPaymentAmount(m, cartId).catch(() => null);
-    if (amount !== null) {
-      collection.amount = amount;
-      for (const session of collection.payment_sessions)
-        if (session.status !== "authorized" && session.status !== "canceled") session.amount = amount;
-    }
+    if (amount !== null) atCartTotal(collection, amount);
   }
   return result;
 }

@@ -4,7 +4,7 @@ import { step, workflow, type Engine } from "@kasse/workflows";
 import { type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
-import { authorizePaymentSessionStep, behindCart, type PaymentCollection } from "@kasse/modules/payment";
+import { atCartTotal, authorizePaymentSessionStep, behindCart, type PaymentCollection } from "@kasse/modules/payment";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
 import type { CartActor } from "./cart-write";
 
@@ -177,11 +177,8 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     const payment = collection!;
     // A cart write's sync of the amount may have been lost (a crash after the cart's commit): the
     // collection follows the locked cart's total before anything is authorized.
-    if (behindCart(payment, cart.total) && (await ctx.modules.payment.syncCartAmount(cart.id, cart.total))) {
-      payment.amount = cart.total;
-      for (const s of payment.payment_sessions)
-        if (s.status !== "authorized" && s.status !== "canceled") s.amount = cart.total;
-    }
+    if (behindCart(payment, cart.total) && (await ctx.modules.payment.syncCartAmount(cart.id, cart.total)))
+      atCartTotal(payment, cart.total);
     const authorized = payment.status === "authorized" || payment.status === "completed";
     const covered = authorized ? payment.authorized_amount : payment.amount;
     if (covered < cart.total || payment.currency_code !== cart.currency_code) {

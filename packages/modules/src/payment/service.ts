@@ -51,9 +51,23 @@ export function behindCart(
 ): boolean {
   if (!FOLLOWS_CART.has(collection.status)) return false;
   if (collection.amount !== total) return true;
-  return (collection.payment_sessions ?? []).some(
-    (s) => s.status !== "authorized" && s.status !== "canceled" && s.amount !== total,
-  );
+  return (collection.payment_sessions ?? []).some((s) => followsCart(s) && s.amount !== total);
+}
+
+/** A session that may still be authorized: its amount follows the cart's total. */
+const followsCart = (session: Pick<PaymentSessionRow, "status">) =>
+  session.status !== "authorized" && session.status !== "canceled";
+
+/**
+ * Shows in a collection already read what `syncCartAmount(cartId, total)` wrote: its amount and
+ * its open sessions' amounts at `total`.
+ */
+export function atCartTotal(
+  collection: Pick<PaymentCollectionRow, "amount"> & { payment_sessions: PaymentSessionRow[] },
+  total: number,
+): void {
+  collection.amount = total;
+  for (const session of collection.payment_sessions) if (followsCart(session)) session.amount = total;
 }
 
 /** `promise`, or `onTimeout()` thrown after `ms` (no limit when undefined). */
