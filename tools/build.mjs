@@ -1,6 +1,8 @@
 // Compiles Kasse's programs to JavaScript with esbuild: `apps/cli` (the `kasse` command) and
 // `apps/worker` (a dedicated worker process), each one bundle of every workspace it imports
-// (@kasse/*), with source maps; npm packages stay outside and load from node_modules.
+// (@kasse/*) and of the npm packages they use, with source maps. One bundle because Node's module
+// loader costs about half a millisecond per file: a start loaded some 850 files (fastify, typebox,
+// drizzle, ajv…), a third of a restart. The few packages in OUTSIDE load from node_modules.
 //
 //   node tools/build.mjs              build both
 //   node tools/build.mjs --if-stale   build only what changed since the last build (npm start, prepare)
@@ -9,6 +11,7 @@
 // The launchers (apps/cli/bin/kasse.js, apps/worker/bin/kasse-worker.js) call `ensureBuilt`, so a
 // checkout whose sources changed is rebuilt before it runs; `npm run typecheck` is the type check.
 import { spawnSync } from "node:child_process";
+import { isBuiltin } from "node:module";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -84,7 +87,11 @@ export async function build(name, { force = false } = {}) {
     write: false,
     logLevel: "silent",
     legalComments: "none",
-    plugins: [externals(out), sourceRelativeUrls(out)],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // Bundled CommonJS packages call require() for Node's own modules and read files beside themselves.
+    banner: { js: CHUNK_PRELUDE },
+    plugins: [externals(out), sourceRelativeUrls(out), packagePaths(out)],
   });
   mkdirSync(out, { recursive: true });
   const files = result.outputFiles.map((file) => ({ path: file.path, contents: file.contents }));
@@ -140,9 +147,27 @@ function removeOldOutputs(out, keep) {
 }
 
 /**
- * npm packages stay outside the bundle. A package resolves from the output folder as it did from
- * the source file, except where a workspace has its own copy (apps/api/node_modules/ajv): that
- * import is written as a relative path to the file the source would have loaded.
+ * Packages that stay outside the bundle: PGlite finds its WebAssembly and data files beside its own
+ * module (import.meta.url), esbuild is a native binary.
+ */
+const OUTSIDE = new Set(["@electric-sql/pglite", "esbuild"]);
+
+/**
+ * The top of every output file: `require` for the bundled CommonJS packages (esbuild's ESM output
+ * has none), and `__kassePath`, which turns a path relative to the output folder into a file path.
+ */
+const CHUNK_PRELUDE = [
+  'import { createRequire as __kasseCreateRequire } from "node:module";',
+  'import { fileURLToPath as __kasseFileURLToPath } from "node:url";',
+  "const require = __kasseCreateRequire(import.meta.url);",
+  "const __kassePath = (path) => __kasseFileURLToPath(new URL(path, import.meta.url));",
+].join(" ");
+
+/**
+ * npm packages are bundled, except OUTSIDE, Node's own modules and packages that are not installed
+ * (optional peers a package tries to load). An outside package resolves from the output folder as it
+ * did from the source file, except where a workspace has its own copy: that import is written as a
+ * relative path to the file the source would have loaded.
  */
 function externals(out) {
   return {
@@ -150,8 +175,21 @@ function externals(out) {
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.path.startsWith("@kasse/") || args.pluginData?.inner) return undefined;
-        if (args.path.startsWith("node:")) return { path: args.path, external: true };
+        if (args.path.startsWith("node:") || isBuiltin(args.path)) return { path: args.path, external: true };
         const name = packageName(args.path);
+        if (!OUTSIDE.has(name)) {
+          if (!packageDir(args.resolveDir, name)) return { path: args.path, external: true };
+          if (args.kind !== "dynamic-import") return undefined;
+          // A chunk esbuild splits off for `import()` of a CommonJS package exports only `default`, so
+          // `const { Redis } = await import("ioredis")` would find nothing: such a package loads from
+          // node_modules, as Node gives it named exports. (They are loaded late: Redis, bull-board, mail.)
+          const resolved = await build.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: args.resolveDir,
+            pluginData: { inner: true },
+          });
+          if (resolved.errors.length > 0 || !isCommonJs(resolved.path)) return undefined;
+        }
         const fromSource = packageDir(args.resolveDir, name);
         if (!fromSource || fromSource === packageDir(out, name)) return { path: args.path, external: true };
         const resolved = await build.resolve(args.path, {
@@ -166,6 +204,17 @@ function externals(out) {
       });
     },
   };
+}
+
+/** Whether Node loads `file` as CommonJS: a .cjs file, or a .js file whose package.json says no "type": "module". */
+function isCommonJs(file) {
+  if (file.endsWith(".cjs")) return true;
+  if (!file.endsWith(".js")) return false;
+  for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8")).type !== "module";
+  }
+  return true;
 }
 
 function packageName(specifier) {
@@ -210,6 +259,26 @@ function sourceRelativeUrls(out) {
           ),
           loader: "ts",
         };
+      });
+    },
+  };
+}
+
+/**
+ * A bundled package that reads files beside itself (`__dirname`, `__filename`: swagger-ui's page,
+ * pino's worker) gets them as the paths of its installed files, relative to the output folder.
+ */
+function packagePaths(out) {
+  return {
+    name: "kasse-package-paths",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c?js)$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        if (!/\b__(dirname|filename)\b/.test(source)) return undefined;
+        const file = relative(out, args.path).split(sep).join("/");
+        const dir = relative(out, dirname(args.path)).split(sep).join("/");
+        const prelude = `var __dirname = __kassePath(${JSON.stringify(`${dir}/`)}).replace(/\\/$/, ""), __filename = __kassePath(${JSON.stringify(file)});`;
+        return { contents: `${prelude}\n${source}`, loader: "js" };
       });
     },
   };
