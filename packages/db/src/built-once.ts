@@ -1,5 +1,5 @@
-import { sql, type Placeholder, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { arrayLiteral } from "./list";
 import type { Db } from "./types";
 
@@ -84,3 +84,61 @@ export const inParam = (column: AnyPgColumn, name: string): SQL =>
 
 /** The value of an {@link inParam} placeholder: `values` as the text of a text[] literal. */
 export const idList = (values: readonly string[]): string => arrayLiteral(values);
+
+/**
+ * The placeholder `key` as a column's value in a {@link builtOnce} query. Drizzle wraps it with the
+ * column's encoder like any value (JSON, timestamps), in updates too, whose types leave placeholders out.
+ */
+export const slot = (key: string): SQL => sql.placeholder(key) as unknown as SQL;
+
+/**
+ * A {@link builtOnce} statement per shape of its values: which of the `optional` keys are given
+ * and which of those are null. `build` puts `value(key)` where a column takes one: undefined
+ * (the column is left out: its default, or unchanged), the SQL null (a placeholder's value goes
+ * through its column's encoder, which makes JSON `null` of it or fails on a timestamp), or the
+ * placeholder `key`; `given(key)` tells whether the key has a value (null included).
+ * @example
+ * const insertNote = builtPerShape(["metadata"], (db, value) =>
+ *   db.insert(note).values({ id: slot("id"), metadata: value("metadata") }),
+ * );
+ */
+export function builtPerShape<R, V extends Record<string, unknown>>(
+  optional: ReadonlyArray<keyof V & string>,
+  build: (db: Db, value: (key: string) => SQL | null | undefined, given: (key: string) => boolean) => Preparable<R>,
+): (db: Db, values: V) => Promise<R> {
+  const statements = new Map<string, (db: Db, values: V) => Promise<R>>();
+  return (db, values) => {
+    const shape = optional.map((key) => (values[key] === undefined ? "-" : values[key] === null ? "0" : "1")).join("");
+    let statement = statements.get(shape);
+    if (!statement) {
+      const given = (key: string) => values[key] !== undefined;
+      const value = (key: string) => (values[key] === undefined ? undefined : values[key] === null ? null : slot(key));
+      statement = builtOnce<R, V>((inner) => build(inner, value, given));
+      statements.set(shape, statement);
+    }
+    return statement(db, values);
+  };
+}
+
+/**
+ * A {@link builtPerShape} write of one row of `table` as the caller gives it: `build` gets the row
+ * with each column as `value(key)` (undefined when not given: its default in an insert, unchanged
+ * in an update), for `.values(row)` or `.set(row)`. Each shape's statement is the one drizzle
+ * builds for such a row, so what is stored is the same. In an update, name the placeholders of
+ * the where clause apart from the columns (`param("where_id")`), or they are set too, and give
+ * `updated_at`: drizzle fills a column left out that has `$onUpdate` (or `$defaultFn`, in an
+ * insert) when it builds, which is only once here. Values are sent as placeholders: no SQL ones.
+ * @example
+ * const insertNote = builtRowWrite(note, (db, row) => db.insert(note).values(row).returning());
+ * const [created] = await insertNote(db, { id: generateId("note"), text, metadata: null });
+ */
+export function builtRowWrite<R, V extends Record<string, unknown> = Record<string, unknown>>(
+  table: PgTable,
+  // The row's type is the table's, which this signature does not spell: `never` fits `.values` and `.set`.
+  build: (db: Db, row: never) => Preparable<R>,
+): (db: Db, values: V) => Promise<R> {
+  const keys = Object.keys(getTableColumns(table));
+  return builtPerShape<R, V>(keys, (db, value) =>
+    build(db, Object.fromEntries(keys.map((key) => [key, value(key)])) as never),
+  );
+}

@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
+  builtPerShape,
   inList,
   param,
+  slot,
   listPage,
   orderBy,
   rangeConditions,
@@ -21,41 +23,6 @@ import {
 } from "./schema";
 
 // Every read and write of the two journal tables. Each function is one statement (one round trip).
-
-/**
- * The placeholder `key` as a column's value. Drizzle wraps it with the column's encoder like any
- * value (JSON, timestamps), in updates too, whose types leave placeholders out.
- */
-const slot = (key: string): SQL => sql.placeholder(key) as unknown as SQL;
-
-/**
- * A {@link builtOnce} statement per shape of its values: which of the `optional` keys are given
- * and which of those are null. `build` puts `value(key)` where a column takes one: undefined
- * (the column is left out: its default, or unchanged), the SQL null (a placeholder's value goes
- * through its column's encoder, which makes JSON `null` of it or fails on a timestamp), or the
- * placeholder `key`; `given(key)` tells whether the key has a value (null included).
- */
-function perShape<R, V extends Record<string, unknown>>(
-  optional: ReadonlyArray<keyof V & string>,
-  build: (
-    db: Db,
-    value: (key: string) => SQL | null | undefined,
-    given: (key: string) => boolean,
-  ) => PromiseLike<R> & { prepare(name: string): unknown },
-): (db: Db, values: V) => Promise<R> {
-  const statements = new Map<string, (db: Db, values: V) => Promise<R>>();
-  return (db, values) => {
-    const shape = optional.map((key) => (values[key] === undefined ? "-" : values[key] === null ? "0" : "1")).join("");
-    let statement = statements.get(shape);
-    if (!statement) {
-      const given = (key: string) => values[key] !== undefined;
-      const value = (key: string) => (values[key] === undefined ? undefined : values[key] === null ? null : slot(key));
-      statement = builtOnce<R, V>((inner) => build(inner, value, given));
-      statements.set(shape, statement);
-    }
-    return statement(db, values);
-  };
-}
 
 const ACTIVE: ExecutionState[] = ["running", "compensating"];
 
@@ -92,7 +59,7 @@ export async function insertExecution(
 }
 
 // Every saga run starts with it: built once per shape.
-const executionInsert = perShape(["idempotency_key", "input", "lease_owner", "lease_expires_at"], (db, value) =>
+const executionInsert = builtPerShape(["idempotency_key", "input", "lease_owner", "lease_expires_at"], (db, value) =>
   db
     .insert(executions)
     .values({
@@ -220,7 +187,7 @@ export async function setState(
 }
 
 // Every execution moves through two or more states: built once per shape.
-const stateWrite = perShape(
+const stateWrite = builtPerShape(
   ["result", "error", "lease_owner", "lease_expires_at", "finished_at", "next_retry_at", "dead_lettered_at"],
   (db, value) =>
     db
@@ -308,29 +275,32 @@ export async function writeStep(
 
 // Every step of every saga writes its run once or twice: built once per shape (which of the
 // optional fields it sets, and which of them to null).
-const stepWrite = perShape(["output", "compensate_input", "error", "started_at", "finished_at"], (db, value, given) => {
-  const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
-  return db
-    .insert(stepRuns)
-    .values({
-      execution_id: sql.placeholder("execution_id"),
-      index: sql.placeholder("index"),
-      name: sql.placeholder("name"),
-      state: sql.placeholder("state"),
-      attempts: sql.placeholder("attempts"),
-      output: value("output"),
-      compensate_input: value("compensate_input"),
-      error: value("error"),
-      started_at: value("started_at"),
-      finished_at: value("finished_at"),
-    })
-    .onConflictDoUpdate({
-      target: [stepRuns.execution_id, stepRuns.index],
-      set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
-      setWhere: notSucceeded,
-    })
-    .returning({ index: stepRuns.index });
-});
+const stepWrite = builtPerShape(
+  ["output", "compensate_input", "error", "started_at", "finished_at"],
+  (db, value, given) => {
+    const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
+    return db
+      .insert(stepRuns)
+      .values({
+        execution_id: sql.placeholder("execution_id"),
+        index: sql.placeholder("index"),
+        name: sql.placeholder("name"),
+        state: sql.placeholder("state"),
+        attempts: sql.placeholder("attempts"),
+        output: value("output"),
+        compensate_input: value("compensate_input"),
+        error: value("error"),
+        started_at: value("started_at"),
+        finished_at: value("finished_at"),
+      })
+      .onConflictDoUpdate({
+        target: [stepRuns.execution_id, stepRuns.index],
+        set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
+        setWhere: notSucceeded,
+      })
+      .returning({ index: stepRuns.index });
+  },
+);
 
 /** Marks a succeeded step compensated (one statement that also locks the row); false when someone else already did. */
 export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {
