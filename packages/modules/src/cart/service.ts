@@ -1,12 +1,14 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
+  builtRowWrite,
   errors,
   fromJson,
   generateId,
   jsonRelation,
   param,
   queryRows,
+  slot,
   type Db,
   type JsonRelation,
   toStoredAddress,
@@ -187,6 +189,37 @@ const computedWrite = builtOnce<
     .where(eq(cart.id, param("id")));
 });
 
+// The writes of cart creation, line and method additions, cart updates and checkout, built once
+// per shape of their row (which columns are given, and which are null).
+const insertCart = builtRowWrite<CartRow[]>(cart, (db, row) => db.insert(cart).values(row).returning());
+const updateCart = builtRowWrite<CartRow[]>(cart, (db, row) =>
+  db
+    .update(cart)
+    .set(row)
+    .where(eq(cart.id, param("where_id")))
+    .returning(),
+);
+const insertItem = builtRowWrite<CartLineItemRow[]>(cartLineItem, (db, row) =>
+  db.insert(cartLineItem).values(row).returning(),
+);
+const insertMethod = builtRowWrite<CartShippingMethodRow[]>(cartShippingMethod, (db, row) =>
+  db.insert(cartShippingMethod).values(row).returning(),
+);
+// `checked`: the cart's `updated_at` as the caller read it (text).
+const completeCart = builtOnce<Array<{ id: string }>, { id: string; now: Date; checked: string }>((db) =>
+  db
+    .update(cart)
+    .set({ completed_at: slot("now"), updated_at: slot("now") })
+    .where(
+      and(
+        eq(cart.id, param("id")),
+        isNull(cart.completed_at),
+        sql`date_trunc('milliseconds', ${cart.updated_at}) = ${param("checked")}::timestamptz`,
+      ),
+    )
+    .returning({ id: cart.id }),
+);
+
 /**
  * Carts, their line items and shipping methods. Pricing, taxes, promotions and availability come
  * from other modules: the cart flows compute them and write the results here (`saveComputed`).
@@ -198,22 +231,19 @@ const computedWrite = builtOnce<
 export function createCartService(db: Db) {
   const service = {
     async create(input: CartInsert): Promise<CartRow> {
-      const [row] = await db
-        .insert(cart)
-        .values({
-          id: generateId("cart"),
-          region_id: input.region_id,
-          sales_channel_id: input.sales_channel_id,
-          currency_code: input.currency_code.toLowerCase(),
-          customer_id: input.customer_id ?? null,
-          email: input.email ?? null,
-          locale: input.locale ?? null,
-          metadata: input.metadata ?? null,
-          shipping_address: input.shipping_address ? toAddress(input.shipping_address) : null,
-          billing_address: input.billing_address ? toAddress(input.billing_address) : null,
-          promo_codes: input.promo_codes ?? [],
-        })
-        .returning();
+      const [row] = await insertCart(db, {
+        id: generateId("cart"),
+        region_id: input.region_id,
+        sales_channel_id: input.sales_channel_id,
+        currency_code: input.currency_code.toLowerCase(),
+        customer_id: input.customer_id ?? null,
+        email: input.email ?? null,
+        locale: input.locale ?? null,
+        metadata: input.metadata ?? null,
+        shipping_address: input.shipping_address ? toAddress(input.shipping_address) : null,
+        billing_address: input.billing_address ? toAddress(input.billing_address) : null,
+        promo_codes: input.promo_codes ?? [],
+      });
       return row!;
     },
 
@@ -243,17 +273,7 @@ export function createCartService(db: Db) {
      */
     async completeIfUnchanged(id: string, checkedUpdatedAt: string): Promise<boolean> {
       const now = new Date();
-      const closed = await db
-        .update(cart)
-        .set({ completed_at: now, updated_at: now })
-        .where(
-          and(
-            eq(cart.id, id),
-            isNull(cart.completed_at),
-            sql`date_trunc('milliseconds', ${cart.updated_at}) = ${checkedUpdatedAt}::timestamptz`,
-          ),
-        )
-        .returning({ id: cart.id });
+      const closed = await completeCart(db, { id, now, checked: checkedUpdatedAt });
       return closed.length > 0;
     },
 
@@ -306,16 +326,18 @@ export function createCartService(db: Db) {
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      const [row] = await db.update(cart).set(set).where(eq(cart.id, id)).returning();
+      const [row] = await updateCart(db, { ...set, where_id: id });
       if (!row) throw notFound(id);
       return row;
     },
 
     async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
-      const [row] = await db
-        .insert(cartLineItem)
-        .values({ ...input, id: generateId("cali"), cart_id: cartId, metadata: input.metadata ?? null })
-        .returning();
+      const [row] = await insertItem(db, {
+        ...input,
+        id: generateId("cali"),
+        cart_id: cartId,
+        metadata: input.metadata ?? null,
+      });
       return row!;
     },
 
@@ -357,10 +379,7 @@ export function createCartService(db: Db) {
           .from(cartShippingMethod)
           .where(and(eq(cartShippingMethod.cart_id, cartId), liveMethod)));
       await service.deleteShippingMethods(existing.filter((m) => replacedBy(m, input)).map((m) => m.id));
-      const [row] = await db
-        .insert(cartShippingMethod)
-        .values({ id: generateId("casm"), cart_id: cartId, ...input })
-        .returning();
+      const [row] = await insertMethod(db, { id: generateId("casm"), cart_id: cartId, ...input });
       return row!;
     },
 
