@@ -1,6 +1,8 @@
-import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
+  builtPerShape,
+  builtRowWrite,
   errors,
   fromJson,
   jsonRelation,
@@ -11,6 +13,7 @@ import {
   inParam,
   param,
   queryRows,
+  slot,
   transaction,
   type Db,
 } from "@kasse/db";
@@ -109,17 +112,13 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         if (existing) return existing;
       }
       const id = generateId("pay_col");
-      const inserted = await db
-        .insert(paymentCollection)
-        .values({
-          id,
-          cart_id: input.cart_id ?? null,
-          region_id: input.region_id ?? null,
-          currency_code: input.currency_code.toLowerCase(),
-          amount: input.amount,
-        })
-        .onConflictDoNothing()
-        .returning();
+      const inserted = await insertCollection(db, {
+        id,
+        cart_id: input.cart_id ?? null,
+        region_id: input.region_id ?? null,
+        currency_code: input.currency_code.toLowerCase(),
+        amount: input.amount,
+      });
       if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
       // A collection created by this statement has no sessions nor payments yet: nothing to read back.
       if (inserted[0]) return { ...inserted[0], payment_sessions: [], payments: [] };
@@ -238,21 +237,16 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       });
       // The replaced sessions go with the new one's insert, or neither does.
       const session = await transaction(db, async (t) => {
-        await t
-          .delete(paymentSession)
-          .where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
-        const [row] = await t
-          .insert(paymentSession)
-          .values({
-            id,
-            payment_collection_id: collectionId,
-            provider_id: provider.id,
-            currency_code: collection.currency_code,
-            amount: collection.amount,
-            data: initiated.data,
-            context: input.context ?? null,
-          })
-          .returning();
+        await deleteReplacedSessions(t, { collection_id: collectionId });
+        const [row] = await insertSession(t, {
+          id,
+          payment_collection_id: collectionId,
+          provider_id: provider.id,
+          currency_code: collection.currency_code,
+          amount: collection.amount,
+          data: initiated.data,
+          context: input.context ?? null,
+        });
         return row!;
       });
       return { collection, session };
@@ -361,33 +355,20 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         // Two requests authorizing the same session at once both reach the provider (with the same
         // idempotency key, so one authorization); the second to get here finds the session
         // authorized and answers the first one's payment.
-        const won = await t
-          .update(paymentSession)
-          .set({ status: "authorized", data: outcome.data, authorized_at: new Date() })
-          .where(and(eq(paymentSession.id, sessionId), notInArray(paymentSession.status, ["authorized", "canceled"])))
-          .returning({ id: paymentSession.id });
+        const won = await authorizeSession(t, { id: sessionId, data: outcome.data, now: new Date() });
         if (won.length === 0) return undefined;
         // The payment and the collection's amount, sent together (one round trip).
         const [[row]] = await Promise.all([
-          t
-            .insert(payment)
-            .values({
-              id: generateId("pay"),
-              payment_collection_id: collectionId,
-              payment_session_id: sessionId,
-              provider_id: session.provider_id,
-              currency_code: session.currency_code,
-              amount: session.amount,
-              data: outcome.data,
-            })
-            .returning(),
-          t
-            .update(paymentCollection)
-            .set({
-              authorized_amount: sql`${paymentCollection.authorized_amount} + ${session.amount}`,
-              status: sql`case when ${paymentCollection.authorized_amount} + ${session.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
-            })
-            .where(eq(paymentCollection.id, collectionId)),
+          insertPayment(t, {
+            id: generateId("pay"),
+            payment_collection_id: collectionId,
+            payment_session_id: sessionId,
+            provider_id: session.provider_id,
+            currency_code: session.currency_code,
+            amount: session.amount,
+            data: outcome.data,
+          }),
+          addAuthorized(t, { id: collectionId, amount: session.amount, now: new Date() }),
         ]);
         return row!;
       });
@@ -558,6 +539,50 @@ async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: s
     .where(eq(table.payment_id, paymentId));
   return Number(row?.total ?? 0);
 }
+
+// The writes of a checkout's payment steps, built once (per shape of their row, for the inserts).
+const insertCollection = builtRowWrite<PaymentCollectionRow[]>(paymentCollection, (db, row) =>
+  db.insert(paymentCollection).values(row).onConflictDoNothing().returning(),
+);
+// A new session replaces the collection's sessions not authorized.
+const deleteReplacedSessions = builtOnce<unknown, { collection_id: string }>((db) =>
+  db
+    .delete(paymentSession)
+    .where(
+      and(eq(paymentSession.payment_collection_id, param("collection_id")), ne(paymentSession.status, "authorized")),
+    ),
+);
+const insertSession = builtRowWrite<PaymentSessionRow[]>(paymentSession, (db, row) =>
+  db.insert(paymentSession).values(row).returning(),
+);
+// The session authorized, unless it already is or was canceled; `data` as the provider answered
+// (per shape: a provider answering none leaves the column as it is, as a plain update does).
+const authorizeSession = builtPerShape<Array<{ id: string }>, { id: string; data: unknown; now: Date }>(
+  ["data"],
+  (db, value) =>
+    db
+      .update(paymentSession)
+      .set({
+        status: "authorized",
+        data: value("data") as SQL | undefined,
+        authorized_at: slot("now"),
+        updated_at: slot("now"),
+      })
+      .where(and(eq(paymentSession.id, param("id")), notInArray(paymentSession.status, ["authorized", "canceled"])))
+      .returning({ id: paymentSession.id }),
+);
+const insertPayment = builtRowWrite<PaymentRow[]>(payment, (db, row) => db.insert(payment).values(row).returning());
+// An authorized payment's amount added to its collection's, and the collection's status from the sum.
+const addAuthorized = builtOnce<unknown, { id: string; amount: number; now: Date }>((db) =>
+  db
+    .update(paymentCollection)
+    .set({
+      authorized_amount: sql`${paymentCollection.authorized_amount} + ${param("amount")}`,
+      status: sql`case when ${paymentCollection.authorized_amount} + ${param("amount")} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
+      updated_at: slot("now"),
+    })
+    .where(eq(paymentCollection.id, param("id"))),
+);
 
 const liveCollectionsById = builtOnce<PaymentCollectionRow[], { ids: string }>((db) =>
   db
