@@ -1,5 +1,16 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, listPage, transaction, type Db, type Paging } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inParam,
+  isUniqueViolation,
+  listPage,
+  transaction,
+  type Db,
+  type Paging,
+} from "@kasse/db";
 import {
   inventoryLevel,
   type InventoryLevelBatch,
@@ -9,6 +20,20 @@ import {
 } from "./schema";
 import { assertItem, level, liveLevel } from "./rows";
 import { createInventoryService, type InventoryLevel } from "./service";
+
+// Checkout's reservation plan reads these: built once.
+const levelsOfItemsAt = builtOnce<InventoryLevelRow[], { items: string; locations: string }>((db) =>
+  db
+    .select()
+    .from(inventoryLevel)
+    .where(
+      and(
+        inParam(inventoryLevel.inventory_item_id, "items"),
+        inParam(inventoryLevel.location_id, "locations"),
+        liveLevel,
+      ),
+    ),
+);
 
 /** An item's stock per location (its levels): create, read, update, delete, batch. */
 export function levelMethods(db: Db) {
@@ -171,16 +196,7 @@ export function levelMethods(db: Db) {
     /** Live levels of the given items at the given locations (one query), for location picking. */
     async levelsAt(itemIds: string[], locationIds: string[]): Promise<InventoryLevel[]> {
       if (itemIds.length === 0 || locationIds.length === 0) return [];
-      const rows = await db
-        .select()
-        .from(inventoryLevel)
-        .where(
-          and(
-            inArray(inventoryLevel.inventory_item_id, itemIds),
-            inArray(inventoryLevel.location_id, locationIds),
-            liveLevel,
-          ),
-        );
+      const rows = await levelsOfItemsAt(db, { items: idList(itemIds), locations: idList(locationIds) });
       return rows.map(level);
     },
   };

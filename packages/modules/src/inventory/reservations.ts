@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   errors,
   generateId,
   isKasseError,
@@ -10,6 +11,8 @@ import {
   type Db,
   type Paging,
   anyOf,
+  param,
+  slot,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -466,6 +469,31 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
 const PLAN_ATTEMPTS = 3;
 
 /** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
+/**
+ * Adds `quantity` to the level's reserved units, if that many are available (the guard: a backorder
+ * goes without it). Built once each: checkout reserves through them.
+ */
+const addReservedTo = (guarded: boolean) =>
+  builtOnce<Array<{ id: string }>, { item: string; location: string; quantity: number; now: Date }>((db) =>
+    db
+      .update(inventoryLevel)
+      .set({
+        reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${param("quantity")}`,
+        updated_at: slot("now"),
+      })
+      .where(
+        and(
+          eq(inventoryLevel.inventory_item_id, param("item")),
+          eq(inventoryLevel.location_id, param("location")),
+          liveLevel,
+          ...(guarded ? [sql`${inventoryLevel.available_quantity} >= ${param("quantity")}`] : []),
+        ),
+      )
+      .returning({ id: inventoryLevel.id }),
+  );
+const addReservedIfAvailable = addReservedTo(true);
+const addReservedAnyway = addReservedTo(false);
+
 async function addReserved(
   tx: Db,
   itemId: string,
@@ -473,12 +501,8 @@ async function addReserved(
   quantity: number,
   allowBackorder: boolean,
 ): Promise<void> {
-  const guard = allowBackorder ? [] : [sql`${inventoryLevel.available_quantity} >= ${quantity}`];
-  const [row] = await tx
-    .update(inventoryLevel)
-    .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${quantity}` })
-    .where(and(levelAt(itemId, locationId), ...guard))
-    .returning({ id: inventoryLevel.id });
+  const reserved = allowBackorder ? addReservedAnyway : addReservedIfAvailable;
+  const [row] = await reserved(tx, { item: itemId, location: locationId, quantity, now: new Date() });
   if (row) return;
   const [item] = await tx
     .select({ id: inventoryItem.id })

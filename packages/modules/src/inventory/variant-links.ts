@@ -1,16 +1,17 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   errors,
   generateId,
+  idList,
+  inParam,
   isKasseError,
-  queryRows,
   readRows,
   restoreRows,
   transaction,
   type Db,
   type RowSnapshot,
   groupByParent,
-  sqlList,
 } from "@kasse/db";
 import {
   inventoryItem,
@@ -20,6 +21,51 @@ import {
   type InventoryLevelRow,
 } from "./schema";
 import { insertItems, liveItem, liveLevel } from "./rows";
+
+// A variant's inventory items, and its sellable quantity: read by every line added and by checkout,
+// built once.
+const itemsOfVariants = builtOnce<
+  Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>,
+  { ids: string }
+>((db) =>
+  db
+    .select({
+      variant_id: inventoryItemVariant.variant_id,
+      inventory_item_id: inventoryItemVariant.inventory_item_id,
+      required_quantity: inventoryItemVariant.required_quantity,
+    })
+    .from(inventoryItemVariant)
+    .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+    .where(inParam(inventoryItemVariant.variant_id, "ids"))
+    .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
+);
+/** Per variant and linked item: its required quantity and the available quantity at the levels `atLocations` keeps. */
+const availableOf = <V extends { variants: string }>(atLocations: SQL) =>
+  builtOnce<Array<{ variant_id: string; required_quantity: number; available: string | number }>, V>((db) =>
+    db
+      .select({
+        variant_id: inventoryItemVariant.variant_id,
+        required_quantity: inventoryItemVariant.required_quantity,
+        available: sql<string | number>`coalesce(sum(${inventoryLevel.available_quantity}), 0)`,
+      })
+      .from(inventoryItemVariant)
+      .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+      .leftJoin(
+        inventoryLevel,
+        and(eq(inventoryLevel.inventory_item_id, inventoryItemVariant.inventory_item_id), liveLevel, atLocations),
+      )
+      .where(inParam(inventoryItemVariant.variant_id, "variants"))
+      .groupBy(
+        inventoryItemVariant.variant_id,
+        inventoryItemVariant.inventory_item_id,
+        inventoryItemVariant.required_quantity,
+      ),
+  );
+const availableEverywhere = availableOf<{ variants: string }>(sql`true`);
+// No location given: an empty list, which no level's location is in.
+const availableAt = availableOf<{ variants: string; locations: string }>(
+  inParam(inventoryLevel.location_id, "locations"),
+);
 
 /** What {@link VariantLinkMethods.detachVariants} removed, for {@link VariantLinkMethods.reattachVariants} to put back. */
 export interface DetachedVariants {
@@ -124,17 +170,7 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
     ): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
       return groupByParent(
         variantIds,
-        (ids) =>
-          db
-            .select({
-              variant_id: inventoryItemVariant.variant_id,
-              inventory_item_id: inventoryItemVariant.inventory_item_id,
-              required_quantity: inventoryItemVariant.required_quantity,
-            })
-            .from(inventoryItemVariant)
-            .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
-            .where(inArray(inventoryItemVariant.variant_id, ids))
-            .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
+        (ids) => itemsOfVariants(db, { ids: idList(ids) }),
         (r) => r.variant_id,
         { value: ({ variant_id: _variant, ...link }) => link },
       );
@@ -171,22 +207,11 @@ export function variantLinkMethods(db: Db, items: ItemMethods, inventoryLevels: 
       const out = new Map<string, number>();
       if (variantIds.length === 0) return out;
       // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
-      const atLocations =
+      const variants = idList(variantIds);
+      const rows =
         locationIds === "all"
-          ? sql`true`
-          : locationIds.length
-            ? sql`lv.location_id in (${sqlList(locationIds)})`
-            : sql`false`;
-      const rows = await queryRows<{ variant_id: string; required_quantity: number; available: string | number }>(
-        db,
-        sql`select l.variant_id, l.required_quantity, coalesce(sum(lv.available_quantity), 0) as available
-            from ${inventoryItemVariant} l
-            join ${inventoryItem} i on i.id = l.inventory_item_id and i.deleted_at is null
-            left join ${inventoryLevel} lv on lv.inventory_item_id = l.inventory_item_id and lv.deleted_at is null
-              and ${atLocations}
-            where l.variant_id in (${sqlList(variantIds)})
-            group by l.variant_id, l.inventory_item_id, l.required_quantity`,
-      );
+          ? await availableEverywhere(db, { variants })
+          : await availableAt(db, { variants, locations: idList(locationIds) });
       for (const r of rows) {
         const sellable = Math.floor(Number(r.available) / r.required_quantity);
         const current = out.get(r.variant_id);

@@ -1,5 +1,17 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch, sqlList } from "@kasse/db";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import {
+  builtOnce,
+  generateId,
+  idList,
+  inParam,
+  transaction,
+  type Db,
+  type ListPaging,
+  anyOf,
+  liveRecords,
+  textSearch,
+  sqlList,
+} from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -18,6 +30,16 @@ export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {
   address: Omit<StockLocationAddressRow, "deleted_at" | "created_at" | "updated_at"> | null;
   sales_channel_ids: string[];
 };
+
+// Where a cart's lines are available (each line added, and checkout): built once.
+const locationsOfChannels = builtOnce<Array<{ id: string; created_at: Date }>, { ids: string }>((db) =>
+  db
+    .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
+    .from(salesChannelStockLocation)
+    .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
+    .where(and(inParam(salesChannelStockLocation.sales_channel_id, "ids"), isNull(stockLocation.deleted_at)))
+    .orderBy(stockLocation.created_at, stockLocation.id),
+);
 
 /**
  * Stock locations: CRUD with an address, and the sales channels each location serves.
@@ -128,12 +150,7 @@ export function createStockLocationService(db: Db) {
     /** The live locations serving any of the given sales channels, oldest first. */
     async locationIdsForSalesChannels(salesChannelIds: string[]): Promise<string[]> {
       if (salesChannelIds.length === 0) return [];
-      const rows = await db
-        .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
-        .from(salesChannelStockLocation)
-        .innerJoin(stockLocation, eq(stockLocation.id, salesChannelStockLocation.stock_location_id))
-        .where(and(inArray(salesChannelStockLocation.sales_channel_id, salesChannelIds), locations.live))
-        .orderBy(stockLocation.created_at, stockLocation.id);
+      const rows = await locationsOfChannels(db, { ids: idList(salesChannelIds) });
       return rows.map((r) => r.id);
     },
 
