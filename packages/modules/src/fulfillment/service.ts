@@ -1,7 +1,12 @@
-import { and, asc, count, eq, isNull, notInArray, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, notInArray, or, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   errors,
   generateId,
+  groupBy,
+  idList,
+  inParam,
+  param,
   isUniqueViolation,
   transaction,
   type Db,
@@ -58,6 +63,28 @@ export type ShippingOption = ShippingOptionRow & { prices: Array<Omit<ShippingOp
 
 const liveProfile = isNull(shippingProfile.deleted_at);
 const liveOption = isNull(shippingOption.deleted_at);
+
+// A cart's shipping options (listed, and chosen for a method): their rows, in the cart's region or
+// none, and their prices, built once.
+const optionsWhere = (inRegion: SQL) =>
+  builtOnce<ShippingOptionRow[], { region_id?: string }>((db) =>
+    db
+      .select()
+      .from(shippingOption)
+      .where(and(liveOption, inRegion))
+      .orderBy(shippingOption.created_at, shippingOption.id),
+  );
+const optionsInRegion = optionsWhere(
+  or(eq(shippingOption.region_id, param("region_id")), isNull(shippingOption.region_id))!,
+);
+const optionsWithoutRegion = optionsWhere(isNull(shippingOption.region_id));
+const pricesOfOptions = builtOnce<ShippingOptionPriceRow[], { ids: string }>((db) =>
+  db
+    .select()
+    .from(shippingOptionPrice)
+    .where(inParam(shippingOptionPrice.shipping_option_id, "ids"))
+    .orderBy(asc(shippingOptionPrice.rank)),
+);
 
 /**
  * Shipping profiles and shipping options, and which options a cart can use.
@@ -388,14 +415,9 @@ export function createFulfillmentService(db: Db) {
       currency_code: string;
       address?: ZoneAddress | null;
     }): Promise<Array<ShippingOption & { amount: number }>> {
-      const inRegion = context.region_id
-        ? or(eq(shippingOption.region_id, context.region_id), isNull(shippingOption.region_id))
-        : isNull(shippingOption.region_id);
-      const rows = await db
-        .select()
-        .from(shippingOption)
-        .where(and(liveOption, inRegion))
-        .orderBy(shippingOption.created_at, shippingOption.id);
+      const rows = context.region_id
+        ? await optionsInRegion(db, { region_id: context.region_id })
+        : await optionsWithoutRegion(db, {});
       const visible = rows.filter((row) => storeVisible(row.rules));
       const zoneIds = [...new Set(visible.flatMap((row) => (row.service_zone_id ? [row.service_zone_id] : [])))];
       const geo = zoneIds.length
@@ -575,9 +597,14 @@ function shippingOptionRows(db: Db) {
   }
 
   async function attachPrices(rows: ShippingOptionRow[]): Promise<ShippingOption[]> {
-    const prices = await rowsByParent(db, shippingOptionPrice, "shipping_option_id", rows, {
-      order: [asc(shippingOptionPrice.rank)],
-    });
+    const ids = rows.map((row) => row.id);
+    const prices = groupBy(
+      ids.length ? await pricesOfOptions(db, { ids: idList(ids) }) : [],
+      (p) => p.shipping_option_id,
+      {
+        keys: ids,
+      },
+    );
     return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
   }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import {
+  builtOnce,
   errors,
   generateId,
   isUniqueViolation,
@@ -8,6 +9,7 @@ import {
   type ListPaging,
   anyOf,
   liveRecords,
+  param,
   rowsByParent,
   textSearch,
   inList,
@@ -47,6 +49,37 @@ export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & {
 const liveRegion = isNull(taxRegion.deleted_at);
 const liveRate = isNull(taxRate.deleted_at);
 const liveRule = isNull(taxRateRule.deleted_at);
+
+// The rates of a country's tax regions with their override targets: every cart write that
+// computes tax reads them (`ratesFor`), built once.
+const ratesOfCountry = builtOnce<
+  Array<
+    Pick<TaxRateRow, "id" | "tax_region_id" | "rate" | "code" | "name" | "is_default"> & {
+      province_code: TaxRegionRow["province_code"];
+      reference: TaxRateRuleRow["reference"] | null;
+      reference_id: string | null;
+    }
+  >,
+  { country: string }
+>((db) =>
+  db
+    .select({
+      id: taxRate.id,
+      tax_region_id: taxRate.tax_region_id,
+      rate: taxRate.rate,
+      code: taxRate.code,
+      name: taxRate.name,
+      is_default: taxRate.is_default,
+      province_code: taxRegion.province_code,
+      reference: taxRateRule.reference,
+      reference_id: taxRateRule.reference_id,
+    })
+    .from(taxRate)
+    .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
+    .leftJoin(taxRateRule, and(eq(taxRateRule.tax_rate_id, taxRate.id), liveRule))
+    .where(and(eq(taxRegion.country_code, param("country")), liveRegion, liveRate))
+    .orderBy(asc(taxRate.created_at), asc(taxRate.id)),
+);
 
 /**
  * Tax regions (country, then province) with their rates, and the rate lookup checkout uses.
@@ -240,23 +273,7 @@ export function createTaxService(db: Db) {
     async ratesFor(countryCode: string, provinceCode?: string | null): Promise<RegionRates[]> {
       const country = countryCode.toLowerCase();
       const province = provinceCode?.toLowerCase() ?? null;
-      const rows = await db
-        .select({
-          id: taxRate.id,
-          tax_region_id: taxRate.tax_region_id,
-          rate: taxRate.rate,
-          code: taxRate.code,
-          name: taxRate.name,
-          is_default: taxRate.is_default,
-          province_code: taxRegion.province_code,
-          reference: taxRateRule.reference,
-          reference_id: taxRateRule.reference_id,
-        })
-        .from(taxRate)
-        .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
-        .leftJoin(taxRateRule, and(eq(taxRateRule.tax_rate_id, taxRate.id), liveRule))
-        .where(and(eq(taxRegion.country_code, country), liveRegion, liveRate))
-        .orderBy(asc(taxRate.created_at), asc(taxRate.id));
+      const rows = await ratesOfCountry(db, { country });
       const places: Array<string | null> = province ? [province, null] : [null];
       return places.flatMap((place) => {
         const own = rows.filter((r) => r.province_code === place);
