@@ -30,6 +30,7 @@ import {
   liveRecords,
   orderBy,
   builtOnce,
+  builtRowWrite,
   param,
   fromJson,
   jsonRelation,
@@ -222,27 +223,23 @@ export function createOrderService(db: Db) {
       // order is not read back: the same rows a retrieve reads, lines and methods in rank order.
       // Sent at once (one write, one round trip): PostgreSQL runs them in order, the order first.
       const [[row], items, , shipping_methods] = await Promise.all([
-        db
-          .insert(order)
-          .values({
-            id,
-            status,
-            payment_status,
-            cart_id: input.cart_id ?? null,
-            customer_id: input.customer_id ?? null,
-            email: input.email ?? null,
-            currency_code: input.currency_code.toLowerCase(),
-            region_id: input.region_id ?? null,
-            sales_channel_id: input.sales_channel_id ?? null,
-            locale: input.locale ?? null,
-            shipping_address: toAddress(input.shipping_address),
-            billing_address: toAddress(input.billing_address),
-            payment_collection_ids: input.payment_collection_ids ?? [],
-            ...input.totals,
-            metadata: input.metadata ?? null,
-          })
-          .returning()
-          .execute(),
+        insertOrder(db, {
+          id,
+          status,
+          payment_status,
+          cart_id: input.cart_id ?? null,
+          customer_id: input.customer_id ?? null,
+          email: input.email ?? null,
+          currency_code: input.currency_code.toLowerCase(),
+          region_id: input.region_id ?? null,
+          sales_channel_id: input.sales_channel_id ?? null,
+          locale: input.locale ?? null,
+          shipping_address: toAddress(input.shipping_address),
+          billing_address: toAddress(input.billing_address),
+          payment_collection_ids: input.payment_collection_ids ?? [],
+          ...input.totals,
+          metadata: input.metadata ?? null,
+        }),
         db.insert(orderLineItem).values(ranked(input.items, "ordli")).returning().execute(),
         input.promotions?.length
           ? db
@@ -490,18 +487,15 @@ export function createOrderService(db: Db) {
       before: Record<string, unknown> | null,
       after: Record<string, unknown> | null,
     ): Promise<OrderChangeRow> {
-      const [row] = await db
-        .insert(orderChange)
-        .values({
-          id: generateId("ordch"),
-          order_id: orderId,
-          action,
-          actor_type: actor.actor_type,
-          actor_id: actor.actor_id,
-          before,
-          after,
-        })
-        .returning();
+      const [row] = await insertChange(db, {
+        id: generateId("ordch"),
+        order_id: orderId,
+        action,
+        actor_type: actor.actor_type,
+        actor_id: actor.actor_id,
+        before,
+        after,
+      });
       return row!;
     },
 
@@ -643,6 +637,12 @@ function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | 
 function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
+
+// An order placed and an entry of its change log, built once per shape of their row.
+const insertOrder = builtRowWrite<OrderRow[]>(order, (db, row) => db.insert(order).values(row).returning());
+const insertChange = builtRowWrite<OrderChangeRow[]>(orderChange, (db, row) =>
+  db.insert(orderChange).values(row).returning(),
+);
 
 // Each order's lines and shipping methods, as JSON in one statement for a page of orders.
 const itemsRelation: JsonRelation = {
