@@ -13,7 +13,10 @@ import { StatementLog } from "./statements";
 export interface TestDatabase extends Database {
   /** The PostgreSQL URL of this test's own database; undefined on PGlite. */
   url: string | undefined;
-  /** The query logger: records the statements sent through `db` (in transactions too) while a test asks it to. */
+  /**
+   * The query logger: records the statements sent through `db` (in transactions too), and the SQL
+   * texts drizzle assembles for them, while a test asks it to.
+   */
   statements: StatementLog;
 }
 
@@ -30,6 +33,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   const statements = new StatementLog();
   if (!serverUrl) {
     const database = await connect({ logger: statements, snapshot: await migratedSnapshot() });
+    statements.watchBuilds(database.db);
     return { ...database, url: undefined, statements };
   }
   const template = await ensureTemplate(serverUrl);
@@ -37,6 +41,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   await withAdmin(serverUrl, (admin) => admin.unsafe(`create database ${name} template ${template}`));
   const url = databaseUrl(serverUrl, name);
   const database = await connect({ url, poolSize: options.poolSize ?? 10, logger: statements });
+  statements.watchBuilds(database.db);
   return {
     ...database,
     url,
@@ -57,6 +62,7 @@ export async function joinTestDatabase(owner: TestDatabase): Promise<TestDatabas
   if (!owner.url) return { ...owner, close: async () => {} };
   const statements = new StatementLog();
   const database = await connect({ url: owner.url, poolSize: 10, logger: statements });
+  statements.watchBuilds(database.db);
   return { ...database, url: owner.url, statements };
 }
 
