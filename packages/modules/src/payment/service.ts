@@ -294,10 +294,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       sessionId: string,
       options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
     ): Promise<PaymentRow> {
-      const [session] = await db
-        .select()
-        .from(paymentSession)
-        .where(and(eq(paymentSession.id, sessionId), eq(paymentSession.payment_collection_id, collectionId)));
+      const [session] = await sessionOfCollection(db, { id: sessionId, collection_id: collectionId });
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       /** The payment an earlier (or a concurrent) authorization of this session made. */
       const paymentOfSession = async () => {
@@ -543,6 +540,13 @@ async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: s
 // The writes of a checkout's payment steps, built once (per shape of their row, for the inserts).
 const insertCollection = builtRowWrite<PaymentCollectionRow[]>(paymentCollection, (db, row) =>
   db.insert(paymentCollection).values(row).onConflictDoNothing().returning(),
+);
+// The session checkout authorizes, read first.
+const sessionOfCollection = builtOnce<PaymentSessionRow[], { id: string; collection_id: string }>((db) =>
+  db
+    .select()
+    .from(paymentSession)
+    .where(and(eq(paymentSession.id, param("id")), eq(paymentSession.payment_collection_id, param("collection_id")))),
 );
 // A new session replaces the collection's sessions not authorized.
 const deleteReplacedSessions = builtOnce<unknown, { collection_id: string }>((db) =>
