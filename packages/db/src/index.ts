@@ -46,7 +46,7 @@ export {
 } from "./list";
 export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging } from "./records";
 export { updateLinks } from "./links";
-export { builtOnce, builtPerShape, builtRowWrite, idList, inParam, param, slot } from "./built-once";
+export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inParam, param, slot } from "./built-once";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
