@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
   builtOnce,
+  builtRowsInsert,
   errors,
   generateId,
   isKasseError,
@@ -55,22 +56,20 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
       const levels = groupByLevel(inputs);
       const write = async (t: Db) => {
         for (const g of levels) await addReserved(t, g.item, g.location, g.quantity, g.backorder);
-        const rows = await t
-          .insert(reservationItem)
-          .values(
-            inputs.map((i) => ({
-              id: generateId("resitem"),
-              inventory_item_id: i.inventory_item_id,
-              location_id: i.location_id,
-              quantity: i.quantity,
-              line_item_id: i.line_item_id ?? null,
-              description: i.description ?? null,
-              created_by: i.created_by ?? null,
-              allow_backorder: i.allow_backorder ?? false,
-              metadata: i.metadata ?? null,
-            })),
-          )
-          .returning();
+        const rows = await insertReservations(
+          t,
+          inputs.map((i) => ({
+            id: generateId("resitem"),
+            inventory_item_id: i.inventory_item_id,
+            location_id: i.location_id,
+            quantity: i.quantity,
+            line_item_id: i.line_item_id ?? null,
+            description: i.description ?? null,
+            created_by: i.created_by ?? null,
+            allow_backorder: i.allow_backorder ?? false,
+            metadata: i.metadata ?? null,
+          })),
+        );
         return rows.map(reservation);
       };
       // A refused level must leave nothing written: a savepoint undoes the levels updated before
@@ -469,6 +468,9 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
 const PLAN_ATTEMPTS = 3;
 
 /** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
+// Checkout's reservations, however many: one statement built once.
+const insertReservations = builtRowsInsert<ReservationRow[]>(reservationItem, { returning: true });
+
 /**
  * Adds `quantity` to the level's reserved units, if that many are available (the guard: a backorder
  * goes without it). Built once each: checkout reserves through them.

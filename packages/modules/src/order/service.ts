@@ -30,6 +30,7 @@ import {
   liveRecords,
   orderBy,
   builtOnce,
+  builtRowsInsert,
   builtRowWrite,
   param,
   fromJson,
@@ -240,7 +241,7 @@ export function createOrderService(db: Db) {
           ...input.totals,
           metadata: input.metadata ?? null,
         }),
-        db.insert(orderLineItem).values(ranked(input.items, "ordli")).returning().execute(),
+        insertLines(db, ranked(input.items, "ordli")),
         input.promotions?.length
           ? db
               .insert(orderPromotion)
@@ -248,11 +249,10 @@ export function createOrderService(db: Db) {
               .execute()
           : undefined,
         input.shipping_methods?.length
-          ? db
-              .insert(orderShippingMethod)
-              .values(ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })))
-              .returning()
-              .execute()
+          ? insertMethods(
+              db,
+              ranked(input.shipping_methods, "ordsm").map((method) => ({ ...method, data: method.data ?? {} })),
+            )
           : [],
         service.recordChange(id, "order_placed", actor, null, { status, payment_status, total: input.totals.total }),
       ]);
@@ -643,6 +643,9 @@ const insertOrder = builtRowWrite<OrderRow[]>(order, (db, row) => db.insert(orde
 const insertChange = builtRowWrite<OrderChangeRow[]>(orderChange, (db, row) =>
   db.insert(orderChange).values(row).returning(),
 );
+// Its lines and shipping methods, however many: one statement each, built once.
+const insertLines = builtRowsInsert<OrderLineItemRow[]>(orderLineItem, { returning: true });
+const insertMethods = builtRowsInsert<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true });
 
 // Each order's lines and shipping methods, as JSON in one statement for a page of orders.
 const itemsRelation: JsonRelation = {
