@@ -266,19 +266,27 @@ function sourceRelativeUrls(out) {
 
 /**
  * A bundled package that reads files beside itself (`__dirname`, `__filename`: swagger-ui's page,
- * pino's worker) gets them as the paths of its installed files, relative to the output folder.
+ * pino's worker; `import.meta.url` in an ES module) gets them as the paths of its installed files,
+ * relative to the output folder.
  */
 function packagePaths(out) {
   return {
     name: "kasse-package-paths",
     setup(build) {
-      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c?js)$/ }, (args) => {
-        const source = readFileSync(args.path, "utf8");
-        if (!/\b__(dirname|filename)\b/.test(source)) return undefined;
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c|m)?js$/ }, (args) => {
+        let source = readFileSync(args.path, "utf8");
+        const usesPaths = /\b__(dirname|filename)\b/.test(source);
+        const usesUrl = source.includes("import.meta.url");
+        if (!usesPaths && !usesUrl) return undefined;
         const file = relative(out, args.path).split(sep).join("/");
-        const dir = relative(out, dirname(args.path)).split(sep).join("/");
-        const prelude = `var __dirname = __kassePath(${JSON.stringify(`${dir}/`)}).replace(/\\/$/, ""), __filename = __kassePath(${JSON.stringify(file)});`;
-        return { contents: `${prelude}\n${source}`, loader: "js" };
+        if (usesUrl)
+          source = source.replaceAll("import.meta.url", `new URL(${JSON.stringify(file)}, import.meta.url).href`);
+        // A module that defines its own (`const __dirname = dirname(fileURLToPath(import.meta.url))`) keeps it.
+        if (usesPaths && !/\b(var|let|const)\s+__(dirname|filename)\b/.test(source)) {
+          const dir = relative(out, dirname(args.path)).split(sep).join("/");
+          source = `var __dirname = __kassePath(${JSON.stringify(`${dir}/`)}).replace(/\\/$/, ""), __filename = __kassePath(${JSON.stringify(file)});\n${source}`;
+        }
+        return { contents: source, loader: "js" };
       });
     },
   };
