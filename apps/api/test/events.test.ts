@@ -141,6 +141,30 @@ describe("events of a checkout", () => {
     expect((await mails("order.placed")).filter((m) => m.data.order_id === order.id)).toHaveLength(1);
   });
 
+  it("a warmed order's background work (dispatch, webhook delivery, confirmation mail) assembles no SQL text", async () => {
+    // Each order's event claim, delivery, webhook attempt and mail is hot background work: every
+    // statement of it is built once (`builtOnce`), so none is assembled per order once warm.
+    const BUILD_BUDGET = 0;
+    const placeOrder = async () => {
+      const cartId = await readyCart();
+      // Events the cart's writes released are dispatched before the recording starts.
+      await dispatcher.run();
+      let orderId = "";
+      const built = await t.database.statements.builds(async () => {
+        orderId = (await ok(t.store.post(`/store/carts/${cartId}/complete`))).order.id;
+        await dispatcher.run();
+      });
+      return { orderId, built };
+    };
+    await placeOrder();
+    const { orderId, built } = await placeOrder();
+    const [placed] = await placedFor(orderId);
+    expect(hooks.received.filter((r) => r.headers["webhook-id"] === placed!.id)).toHaveLength(1);
+    const confirmations = (await mails("order.placed")).filter((m) => m.data.order_id === orderId);
+    expect(confirmations.map((m) => m.status)).toEqual(["success"]);
+    expect(built, built.join("\n")).toHaveLength(BUILD_BUDGET);
+  });
+
   it("a declined payment or stock running out commits no order.placed", async () => {
     const before = (await events("order.placed")).length;
     const declined = await readyCart({ provider: "pp_test", behavior: "decline" });

@@ -81,6 +81,26 @@ describe("writes built once", () => {
     });
   });
 
+  it("builtRowsInsert with onConflictDoNothing skips the rows a plain insert's onConflictDoNothing skips", async () => {
+    const insertRows = builtRowsInsert<Array<typeof built.$inferSelect>>(built, {
+      returning: true,
+      onConflictDoNothing: true,
+    });
+    await database.db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      const rows = [ROWS[0]!, ROWS[1]!];
+      await t.insert(plain).values(ROWS[0]!);
+      await t.insert(built).values(ROWS[0]!);
+      const answered = await t.insert(plain).values(rows).onConflictDoNothing().returning();
+      expect(await insertRows(t, rows)).toEqual(answered);
+      expect(answered.map((r) => r.id)).toEqual(["r2"]);
+      const { plain: expected, built: actual } = await bothTables(t);
+      expect(actual).toEqual(expected);
+      await t.execute(sql`delete from built_once_test_plain`);
+      await t.execute(sql`delete from built_once_test_built`);
+    });
+  });
+
   it("builtRowWrite stores and answers what a one-row insert and an update do", async () => {
     const insertRow = builtRowWrite<Array<typeof built.$inferSelect>>(built, (db, row) =>
       db.insert(built).values(row).returning(),

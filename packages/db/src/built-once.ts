@@ -149,14 +149,15 @@ export function builtRowWrite<R, V extends Record<string, unknown> = Record<stri
  * statement text per number of rows. It stores what that insert stores: JSON carries each value as
  * the column's encoder does (text, numbers, booleans, JSON; a null is SQL null, a JSON column's too),
  * and a column a row leaves out gets its default (the schema's value, its SQL such as the timestamps'
- * `now()`, or null). A row may not give a column whose default is SQL. `returning`: the rows inserted.
+ * `now()`, or null). A row may not give a column whose default is SQL. `returning`: the rows inserted;
+ * `onConflictDoNothing`: rows that conflict with a stored one are skipped, as drizzle's method of that name does.
  * @example
  * const insertLines = builtRowsInsert<LineRow[]>(line, { returning: true });
  * const rows = await insertLines(db, lines.map((l) => ({ ...l, id: generateId("line") })));
  */
 export function builtRowsInsert<R = unknown>(
   table: PgTable,
-  options: { returning?: boolean } = {},
+  options: { returning?: boolean; onConflictDoNothing?: boolean } = {},
 ): (db: Db, rows: ReadonlyArray<Record<string, unknown>>) => Promise<R> {
   // The columns drizzle's insert lists, in its order (generated ones are left to the database).
   const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
@@ -173,11 +174,12 @@ export function builtRowsInsert<R = unknown>(
       sqlDefault(column) ? (column.default as SQL) : sql`v.${sql.identifier(column.name)}`,
     );
     const types = fromJson.map(([, column]) => sql.raw(`"${column.name}" ${column.getSQLType()}`));
-    const query = db
+    const inserted = db
       .insert(table)
       .select(
         sql`select ${sql.join(values, sql`, `)} from jsonb_to_recordset(${param("rows")}::text::jsonb) as v(${sql.join(types, sql`, `)})`,
       );
+    const query = options.onConflictDoNothing ? inserted.onConflictDoNothing() : inserted;
     return (options.returning ? query.returning() : query) as unknown as Preparable<R>;
   });
   return (db, rows) => {

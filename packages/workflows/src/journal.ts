@@ -100,17 +100,32 @@ const failedCount = builtOnce<Array<{ n: number }>, { workflow_id: string; trans
 );
 
 async function findByKey(db: Db, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(executions)
-    .where(and(eq(executions.workflow_id, workflowId), eq(executions.idempotency_key, key)));
+  const [row] = await executionByKey(db, { workflow_id: workflowId, key });
   return row;
 }
 
+// The statements below run for every saga, or on every recovery sweep (a resume, a compensation):
+// each built once. A time compared in a where clause is sent as ISO text (`at`): a placeholder
+// there gets no column encoder, unlike a value that is set.
+const executionByKey = builtOnce<ExecutionRow[], { workflow_id: string; key: string }>((db) =>
+  db
+    .select()
+    .from(executions)
+    .where(and(eq(executions.workflow_id, param("workflow_id")), eq(executions.idempotency_key, param("key")))),
+);
+
+/** An execution by id. */
 export async function getExecution(db: Db, id: string): Promise<ExecutionRow | undefined> {
-  const [row] = await db.select().from(executions).where(eq(executions.id, id));
+  const [row] = await executionById(db, { id });
   return row;
 }
+
+const executionById = builtOnce<ExecutionRow[], { id: string }>((db) =>
+  db
+    .select()
+    .from(executions)
+    .where(eq(executions.id, param("id"))),
+);
 
 /**
  * Takes the lease of an execution that nobody holds (or whose holder's lease expired) and is
@@ -123,36 +138,56 @@ export async function claimExecution(
   now: Date,
   leaseUntil: Date,
 ): Promise<ExecutionRow | undefined> {
-  const [row] = await db
+  const [row] = await executionClaim(db, { id, owner, lease_until: leaseUntil, now, at: now.toISOString() });
+  return row;
+}
+
+const executionClaim = builtOnce<
+  ExecutionRow[],
+  { id: string; owner: string; lease_until: Date; now: Date; at: string }
+>((db) =>
+  db
     .update(executions)
-    .set({ lease_owner: owner, lease_expires_at: leaseUntil, attempt: sql`${executions.attempt} + 1`, updated_at: now })
+    .set({
+      lease_owner: slot("owner"),
+      lease_expires_at: slot("lease_until"),
+      attempt: sql`${executions.attempt} + 1`,
+      updated_at: slot("now"),
+    })
     .where(
       and(
-        eq(executions.id, id),
-        or(isNull(executions.lease_owner), isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
+        eq(executions.id, param("id")),
+        or(
+          isNull(executions.lease_owner),
+          isNull(executions.lease_expires_at),
+          lt(executions.lease_expires_at, param("at")),
+        ),
         or(
           inArray(executions.state, ACTIVE),
           and(
             eq(executions.state, "compensation_failed"),
             isNull(executions.dead_lettered_at),
-            lte(executions.next_retry_at, now),
+            lte(executions.next_retry_at, param("at")),
           ),
         ),
       ),
     )
-    .returning();
-  return row;
-}
+    .returning(),
+);
 
 /** Extends the lease; false when another process took it over. */
 export async function renewLease(db: Db, id: string, owner: string, leaseUntil: Date): Promise<boolean> {
-  const rows = await db
-    .update(executions)
-    .set({ lease_expires_at: leaseUntil })
-    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)))
-    .returning({ id: executions.id });
+  const rows = await leaseRenewal(db, { id, owner, lease_until: leaseUntil });
   return rows.length > 0;
 }
+
+const leaseRenewal = builtOnce<Array<{ id: string }>, { id: string; owner: string; lease_until: Date }>((db) =>
+  db
+    .update(executions)
+    .set({ lease_expires_at: slot("lease_until") })
+    .where(and(eq(executions.id, param("id")), eq(executions.lease_owner, param("owner"))))
+    .returning({ id: executions.id }),
+);
 
 /** Moves the execution to a new state if `owner` still holds it; false when the lease was lost. */
 export async function setState(
@@ -209,15 +244,28 @@ const stateWrite = builtPerShape(
 
 /** Gives the lease back without changing the state (a process stopping). */
 export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
-  await db
-    .update(executions)
-    .set({ lease_owner: null, lease_expires_at: null })
-    .where(and(eq(executions.id, id), eq(executions.lease_owner, owner)));
+  await leaseRelease(db, { id, owner });
 }
 
+const leaseRelease = builtOnce<unknown, { id: string; owner: string }>((db) =>
+  db
+    .update(executions)
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where(and(eq(executions.id, param("id")), eq(executions.lease_owner, param("owner")))),
+);
+
+/** An execution's step runs, in order. */
 export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRow[]> {
-  return db.select().from(stepRuns).where(eq(stepRuns.execution_id, executionId)).orderBy(asc(stepRuns.index));
+  return stepRunsOfExecution(db, { id: executionId });
 }
+
+const stepRunsOfExecution = builtOnce<StepRunRow[], { id: string }>((db) =>
+  db
+    .select()
+    .from(stepRuns)
+    .where(eq(stepRuns.execution_id, param("id")))
+    .orderBy(asc(stepRuns.index)),
+);
 
 /** The step runs of a page of executions in one statement (no outputs, errors or compensation inputs): what a list shows of them. */
 export async function stepSummariesOf(db: Db, executionIds: readonly string[]): Promise<StepSummary[]> {
@@ -240,12 +288,16 @@ export async function stepSummariesOf(db: Db, executionIds: readonly string[]): 
 export type StepSummary = Pick<StepRunRow, "execution_id" | "index" | "name" | "state" | "attempts" | "started_at">;
 
 export async function stepRun(db: Db, executionId: string, index: number): Promise<StepRunRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(stepRuns)
-    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index)));
+  const [row] = await stepRunAt(db, { id: executionId, index });
   return row;
 }
+
+const stepRunAt = builtOnce<StepRunRow[], { id: string; index: number }>((db) =>
+  db
+    .select()
+    .from(stepRuns)
+    .where(and(eq(stepRuns.execution_id, param("id")), eq(stepRuns.index, param("index")))),
+);
 
 const notSucceeded = sql`${stepRuns.state} <> 'succeeded'`;
 
@@ -304,24 +356,28 @@ const stepWrite = builtPerShape(
 
 /** Marks a succeeded step compensated (one statement that also locks the row); false when someone else already did. */
 export async function markCompensated(db: Db, executionId: string, index: number, now: Date): Promise<boolean> {
-  const rows = await db
+  const rows = await compensatedWrite(db, { id: executionId, index, now });
+  return rows.length > 0;
+}
+
+const compensatedWrite = builtOnce<Array<{ index: number }>, { id: string; index: number; now: Date }>((db) =>
+  db
     .update(stepRuns)
     .set({
       state: "compensated",
-      compensated_at: now,
+      compensated_at: slot("now"),
       compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
       error: null,
     })
     .where(
       and(
-        eq(stepRuns.execution_id, executionId),
-        eq(stepRuns.index, index),
+        eq(stepRuns.execution_id, param("id")),
+        eq(stepRuns.index, param("index")),
         inArray(stepRuns.state, ["succeeded", "compensation_failed"]),
       ),
     )
-    .returning({ index: stepRuns.index });
-  return rows.length > 0;
-}
+    .returning({ index: stepRuns.index }),
+);
 
 /** Records a failed compensation attempt. */
 export async function compensationFailed(
@@ -331,15 +387,29 @@ export async function compensationFailed(
   error: SerializedError,
   final: boolean,
 ): Promise<void> {
-  await db
-    .update(stepRuns)
-    .set({
-      compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
-      error,
-      ...(final ? { state: "compensation_failed" as const } : {}),
-    })
-    .where(and(eq(stepRuns.execution_id, executionId), eq(stepRuns.index, index), ne(stepRuns.state, "compensated")));
+  await (final ? lastCompensationFailed : compensationAttemptFailed)(db, { id: executionId, index, error });
 }
+
+// A failed compensation attempt; the last one also marks the step `compensation_failed`.
+const compensationFailedWrite = (final: boolean) =>
+  builtOnce<unknown, { id: string; index: number; error: SerializedError }>((db) =>
+    db
+      .update(stepRuns)
+      .set({
+        compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
+        error: slot("error"),
+        ...(final ? { state: "compensation_failed" as const } : {}),
+      })
+      .where(
+        and(
+          eq(stepRuns.execution_id, param("id")),
+          eq(stepRuns.index, param("index")),
+          ne(stepRuns.state, "compensated"),
+        ),
+      ),
+  );
+const lastCompensationFailed = compensationFailedWrite(true);
+const compensationAttemptFailed = compensationFailedWrite(false);
 
 /** Executions whose process died (lease expired) or whose compensation retry is due. */
 export async function dueExecutions(
@@ -347,25 +417,30 @@ export async function dueExecutions(
   now: Date,
   limit: number,
 ): Promise<Array<Pick<ExecutionRow, "id" | "attempt">>> {
-  return db
-    .select({ id: executions.id, attempt: executions.attempt })
-    .from(executions)
-    .where(
-      or(
-        and(
-          inArray(executions.state, ACTIVE),
-          or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, now)),
-        ),
-        and(
-          eq(executions.state, "compensation_failed"),
-          isNull(executions.dead_lettered_at),
-          lte(executions.next_retry_at, now),
-        ),
-      ),
-    )
-    .orderBy(asc(executions.updated_at))
-    .limit(limit);
+  return dueExecutionsSelect(db, { at: now.toISOString(), limit });
 }
+
+const dueExecutionsSelect = builtOnce<Array<Pick<ExecutionRow, "id" | "attempt">>, { at: string; limit: number }>(
+  (db) =>
+    db
+      .select({ id: executions.id, attempt: executions.attempt })
+      .from(executions)
+      .where(
+        or(
+          and(
+            inArray(executions.state, ACTIVE),
+            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at"))),
+          ),
+          and(
+            eq(executions.state, "compensation_failed"),
+            isNull(executions.dead_lettered_at),
+            lte(executions.next_retry_at, param("at")),
+          ),
+        ),
+      )
+      .orderBy(asc(executions.updated_at))
+      .limit(param("limit")),
+);
 
 /** Makes a failed, compensation-failed or stuck execution runnable again (admin retry). */
 export async function rearm(db: Db, row: ExecutionRow, now: Date): Promise<boolean> {

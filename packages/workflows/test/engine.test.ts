@@ -412,6 +412,24 @@ describe("replay and divergence", () => {
     await expect(engine.resume("wfx_replay_1")).resolves.toEqual(detail.result);
   });
 
+  it("a warmed recovery sweep resuming a crashed execution assembles no SQL text", async () => {
+    // The sweep runs every few seconds in every worker, and each resume reads and writes the
+    // journal: every statement of it is built once.
+    const BUILD_BUDGET = 0;
+    const noop = (name: string) => step(name, { invoke: async (input: { run: string }) => ({ output: input.run }) });
+    const wf = workflow("swept", async (input: { run: string }, ctx) => [
+      await ctx.run(noop("a"), input),
+      await ctx.run(noop("b"), input),
+    ]);
+    const engine = newEngine({ workflows: [wf] });
+    await crashedExecution("wfx_swept_1", "swept", { run: "swept" }, ["a"]);
+    expect(await engine.recover()).toBeGreaterThanOrEqual(1);
+    await crashedExecution("wfx_swept_2", "swept", { run: "swept" }, ["a"]);
+    const built = await database.statements.builds(() => engine.recover());
+    expect(await engine.retrieve("wfx_swept_2")).toMatchObject({ state: "succeeded", attempt: 2 });
+    expect(built, built.join("\n")).toHaveLength(BUILD_BUDGET);
+  });
+
   it("reports a workflow that runs a different step at a journaled index", async () => {
     const wf = workflow("diverged", async (input: { run: string }, ctx) => ctx.run(effect("renamed"), input));
     await crashedExecution("wfx_diverged_1", "diverged", { run: "div" }, ["original"]);

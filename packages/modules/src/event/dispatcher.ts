@@ -1,5 +1,16 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { generateId, queryRows, transaction, type Db } from "@kasse/db";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import {
+  builtOnce,
+  builtPerShape,
+  builtRowsInsert,
+  generateId,
+  idList,
+  inParam,
+  param,
+  slot,
+  transaction,
+  type Db,
+} from "@kasse/db";
 import { createEventService, onEventsReleased } from "./service";
 import { sendWebhook, type SendResult } from "./send";
 import {
@@ -84,6 +95,111 @@ export function webhookBody(row: Pick<EventRow, "id" | "name" | "created_at" | "
   return JSON.stringify({ id: row.id, type: row.name, timestamp: row.created_at.toISOString(), data: row.data });
 }
 
+// The statements of every event's dispatch and of every delivery attempt, built once.
+
+const enabledHooks = builtOnce<WebhookRow[], Record<string, never>>((db) =>
+  db
+    .select()
+    .from(webhook)
+    .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at))),
+);
+// Idempotent (a dispatch taken over after a crash finds its deliveries there): one text at any number of rows.
+const insertDeliveries = builtRowsInsert(webhookDelivery, { onConflictDoNothing: true });
+
+// Due deliveries of enabled endpoints, claimed for `lease` seconds (their ids come back).
+const claimDeliveries = builtOnce<Array<{ id: string }>, { lease: number; limit: number }>((db) =>
+  db
+    .update(webhookDelivery)
+    .set({ status: sql`'sending'`, scheduled_at: sql`now() + make_interval(secs => ${param("lease")})` })
+    .where(
+      sql`${webhookDelivery.id} in (
+          select d.id from webhook_delivery d join webhook w on w.id = d.webhook_id
+          where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null
+          order by d.scheduled_at limit ${param("limit")} for update of d skip locked)`,
+    )
+    .returning({ id: webhookDelivery.id }),
+);
+const deliveriesById = builtOnce<WebhookDeliveryRow[], { ids: string }>((db) =>
+  db.select().from(webhookDelivery).where(inParam(webhookDelivery.id, "ids")),
+);
+const hooksById = builtOnce<WebhookRow[], { ids: string }>((db) =>
+  db.select().from(webhook).where(inParam(webhook.id, "ids")),
+);
+const eventsById = builtOnce<EventRow[], { ids: string }>((db) =>
+  db.select().from(eventTable).where(inParam(eventTable.id, "ids")),
+);
+
+const deliverySucceeded = builtOnce<
+  unknown,
+  { id: string; status_code: number | null; duration_ms: number; now: Date }
+>((db) =>
+  db
+    .update(webhookDelivery)
+    .set({
+      status: "succeeded",
+      status_code: slot("status_code"),
+      duration_ms: slot("duration_ms"),
+      error: null,
+      finished_at: slot("now"),
+    })
+    .where(eq(webhookDelivery.id, param("id"))),
+);
+// A success clears the endpoint's failure record, if it has one (`updated_at` given: see builtRowWrite).
+const hookRecovered = builtOnce<unknown, { id: string; now: Date }>((db) =>
+  db
+    .update(webhook)
+    .set({ failing_since: null, updated_at: slot("now") })
+    .where(and(eq(webhook.id, param("id")), sql`failing_since is not null`)),
+);
+// A failed attempt; its retry's time, or null when the schedule has ended (SQL null: see builtPerShape).
+const deliveryFailed = builtPerShape<
+  unknown,
+  {
+    id: string;
+    status_code: number | null;
+    duration_ms: number;
+    error: string;
+    now: Date;
+    next_retry_at: Date | null;
+  }
+>(["next_retry_at"], (db, value) =>
+  db
+    .update(webhookDelivery)
+    .set({
+      status: "failed",
+      status_code: slot("status_code"),
+      duration_ms: slot("duration_ms"),
+      error: slot("error"),
+      finished_at: slot("now"),
+      next_retry_at: value("next_retry_at"),
+    })
+    .where(eq(webhookDelivery.id, param("id"))),
+);
+// The endpoint failing since its first failure in a row (`since`, ISO text: a raw template's value has no encoder).
+const hookFailing = builtOnce<WebhookRow[], { id: string; since: string; now: Date }>((db) =>
+  db
+    .update(webhook)
+    .set({
+      failing_since: sql`coalesce(${webhook.failing_since}, ${param("since")}::timestamptz)`,
+      updated_at: slot("now"),
+    })
+    .where(eq(webhook.id, param("id")))
+    .returning(),
+);
+const disableHook = builtOnce<unknown, { id: string; reason: string; now: Date }>((db) =>
+  db
+    .update(webhook)
+    .set({ enabled: false, disabled_reason: slot("reason"), updated_at: slot("now") })
+    .where(and(eq(webhook.id, param("id")), eq(webhook.enabled, true))),
+);
+// An event whose subscribers still fail after the whole retry schedule: dispatched, with their errors.
+const giveUpEvent = builtOnce<unknown, { id: string; last_error: string; now: Date }>((db) =>
+  db
+    .update(eventTable)
+    .set({ dispatched_at: slot("now"), next_attempt_at: null, last_error: slot("last_error") })
+    .where(eq(eventTable.id, param("id"))),
+);
+
 /**
  * Delivers released events, after commit, at least once: to the in-process subscribers, then to
  * every enabled webhook endpoint subscribed to them, signed (Standard Webhooks), retried on the
@@ -130,10 +246,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         { event: row.id, name: row.name, failures },
         "event subscribers still fail after the whole retry schedule; giving up",
       );
-      await db
-        .update(eventTable)
-        .set({ dispatched_at: new Date(), next_attempt_at: null, last_error: failures.join("; ").slice(0, 2000) })
-        .where(eq(eventTable.id, row.id));
+      await giveUpEvent(db, { id: row.id, last_error: failures.join("; ").slice(0, 2000), now: new Date() });
       return;
     }
     await events.markFailed(row.id, failures.join("; "), delay);
@@ -185,10 +298,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     const limit = Math.min(batch, room);
     const claimed = await events.claim(limit, claimLeaseMs);
     if (claimed.length === 0) return { taken: 0, full: false };
-    const hooks = await db
-      .select()
-      .from(webhook)
-      .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at)));
+    const hooks = await enabledHooks(db, {});
     const deliveries = claimed.flatMap((row) =>
       hooks
         .filter((h) => matches(h.events, row.name))
@@ -204,7 +314,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     );
     // Idempotent: a dispatch taken over after a crash finds them there.
     if (deliveries.length > 0) {
-      await db.insert(webhookDelivery).values(deliveries).onConflictDoNothing();
+      await insertDeliveries(db, deliveries);
       void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
     }
     // An event no subscriber handles is done once its deliveries are scheduled: one statement for all of them.
@@ -220,40 +330,26 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     const now = new Date();
     await transaction(db, async (tx) => {
       if (result.error === null) {
-        await tx
-          .update(webhookDelivery)
-          .set({
-            status: "succeeded",
-            status_code: result.status_code,
-            duration_ms: result.duration_ms,
-            error: null,
-            finished_at: now,
-          })
-          .where(eq(webhookDelivery.id, delivery.id));
-        await tx
-          .update(webhook)
-          .set({ failing_since: null })
-          .where(and(eq(webhook.id, hook.id), sql`failing_since is not null`));
+        await deliverySucceeded(tx, {
+          id: delivery.id,
+          status_code: result.status_code,
+          duration_ms: result.duration_ms,
+          now,
+        });
+        await hookRecovered(tx, { id: hook.id, now });
         return;
       }
       const delay = delayBefore(delivery.attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
-      await tx
-        .update(webhookDelivery)
-        .set({
-          status: "failed",
-          status_code: result.status_code,
-          duration_ms: result.duration_ms,
-          error: result.error.slice(0, 2000),
-          finished_at: now,
-          next_retry_at: nextAt,
-        })
-        .where(eq(webhookDelivery.id, delivery.id));
-      const [current] = await tx
-        .update(webhook)
-        .set({ failing_since: sql`coalesce(${webhook.failing_since}, ${now.toISOString()}::timestamptz)` })
-        .where(eq(webhook.id, hook.id))
-        .returning();
+      await deliveryFailed(tx, {
+        id: delivery.id,
+        status_code: result.status_code,
+        duration_ms: result.duration_ms,
+        error: result.error.slice(0, 2000),
+        now,
+        next_retry_at: nextAt,
+      });
+      const [current] = await hookFailing(tx, { id: hook.id, since: now.toISOString(), now });
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
         const reason =
@@ -261,16 +357,12 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
             0,
             2000,
           );
-        await tx
-          .update(webhook)
-          .set({ enabled: false, disabled_reason: reason })
-          .where(and(eq(webhook.id, hook.id), eq(webhook.enabled, true)));
+        await disableHook(tx, { id: hook.id, reason, now });
         logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
       }
       if (nextAt) {
-        await tx
-          .insert(webhookDelivery)
-          .values({
+        await insertDeliveries(tx, [
+          {
             id: generateId("whd"),
             webhook_id: hook.id,
             event_id: delivery.event_id,
@@ -278,42 +370,20 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
             attempt: delivery.attempt + 1,
             status: "scheduled",
             scheduled_at: nextAt,
-          })
-          .onConflictDoNothing();
+          },
+        ]);
       }
     });
   }
 
   /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */
   async function deliver(): Promise<number> {
-    const claimed = await queryRows<{ id: string }>(
-      db,
-      sql`update webhook_delivery set status = 'sending', scheduled_at = now() + make_interval(secs => ${sendLeaseMs / 1000})
-          where id in (
-            select d.id from webhook_delivery d join webhook w on w.id = d.webhook_id
-            where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null
-            order by d.scheduled_at limit ${batch} for update of d skip locked)
-          returning id`,
-    );
+    const claimed = await claimDeliveries(db, { lease: sendLeaseMs / 1000, limit: batch });
     if (claimed.length === 0) return 0;
-    const deliveries = await db
-      .select()
-      .from(webhookDelivery)
-      .where(
-        inArray(
-          webhookDelivery.id,
-          claimed.map((c) => c.id),
-        ),
-      );
+    const deliveries = await deliveriesById(db, { ids: idList(claimed.map((c) => c.id)) });
     const [hooks, rows] = await Promise.all([
-      db
-        .select()
-        .from(webhook)
-        .where(inArray(webhook.id, [...new Set(deliveries.map((d) => d.webhook_id))])),
-      db
-        .select()
-        .from(eventTable)
-        .where(inArray(eventTable.id, [...new Set(deliveries.map((d) => d.event_id))])),
+      hooksById(db, { ids: idList([...new Set(deliveries.map((d) => d.webhook_id))]) }),
+      eventsById(db, { ids: idList([...new Set(deliveries.map((d) => d.event_id))]) }),
     ]);
     const hookOf = new Map(hooks.map((h) => [h.id, h]));
     const eventOf = new Map(rows.map((e) => [e.id, e]));

@@ -292,6 +292,31 @@ describe("webhooks", () => {
     await dispatcher.close();
   });
 
+  it("a subscriber still failing after the whole retry schedule: the event is dispatched with its error", async () => {
+    await reset();
+    await database.db.delete(event);
+    const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
+    const dispatcher = createEventDispatcher(database.db, {
+      webhooks: hooks,
+      subscribers: [
+        {
+          name: "broken",
+          events: ["*"],
+          handle: async () => {
+            throw new Error("template missing");
+          },
+        },
+      ],
+      retrySchedule: [],
+    });
+    await recordEvent(database.db, "customer.updated", { id: "cus_2", fields: ["last_name"] });
+    await dispatcher.run();
+    const [given] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
+    expect(given).toMatchObject({ attempts: 1, next_attempt_at: null, last_error: "broken: template missing" });
+    expect(given!.dispatched_at).toBeInstanceOf(Date);
+    await dispatcher.close();
+  });
+
   it("does not follow redirects, refuses a host resolving to a private address at delivery, and disables an endpoint failing too long", async () => {
     await reset();
     const permissive = createWebhookService(database.db, { secret, allowPrivate: true });

@@ -1,5 +1,17 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { builtOnce, errors, generateId, inList, param, queryRows, type Db, type Paging, type Tx } from "@kasse/db";
+import {
+  builtOnce,
+  errors,
+  generateId,
+  idList,
+  inParam,
+  param,
+  queryRows,
+  slot,
+  type Db,
+  type Paging,
+  type Tx,
+} from "@kasse/db";
 import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { event, type EventRow } from "./schema";
@@ -40,6 +52,40 @@ const insertEvent = builtOnce<
     data: sql.placeholder("data"),
     execution_id: sql.placeholder("execution_id"),
   }),
+);
+
+// The dispatcher's statements, run for every event (and its claim on every round): built once.
+
+// One statement: the claimed rows come back with the update (sorted by the caller, as they were picked).
+const claimEvents = builtOnce<EventRow[], { lease: number; limit: number }>((db) =>
+  db
+    .update(event)
+    .set({
+      attempts: sql`${event.attempts} + 1`,
+      next_attempt_at: sql`now() + make_interval(secs => ${param("lease")})`,
+    })
+    .where(
+      sql`${event.id} in (
+          select e.id from event e left join workflow_executions x on x.id = e.execution_id
+          where e.dispatched_at is null and (e.next_attempt_at is null or e.next_attempt_at <= now())
+            and (e.execution_id is null or x.state = 'succeeded')
+          order by e.created_at, e.id limit ${param("limit")} for update of e skip locked)`,
+    )
+    .returning(),
+);
+
+const markEventsDispatched = builtOnce<unknown, { ids: string; now: Date }>((db) =>
+  db
+    .update(event)
+    .set({ dispatched_at: slot("now"), next_attempt_at: null, last_error: null })
+    .where(inParam(event.id, "ids")),
+);
+
+const markEventFailed = builtOnce<unknown, { id: string; last_error: string; next_attempt_at: Date }>((db) =>
+  db
+    .update(event)
+    .set({ last_error: slot("last_error"), next_attempt_at: slot("next_attempt_at") })
+    .where(eq(event.id, param("id"))),
 );
 
 const listeners = new Set<() => void>();
@@ -104,21 +150,7 @@ export function createEventService(db: Db) {
      * Released: recorded outside a workflow, or by one whose execution succeeded.
      */
     async claim(limit: number, leaseMs: number): Promise<EventRow[]> {
-      // One statement: the claimed rows come back with the update (sorted here, as they were picked).
-      const rows = await db
-        .update(event)
-        .set({
-          attempts: sql`${event.attempts} + 1`,
-          next_attempt_at: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
-        })
-        .where(
-          sql`${event.id} in (
-              select e.id from event e left join workflow_executions x on x.id = e.execution_id
-              where e.dispatched_at is null and (e.next_attempt_at is null or e.next_attempt_at <= now())
-                and (e.execution_id is null or x.state = 'succeeded')
-              order by e.created_at, e.id limit ${limit} for update of e skip locked)`,
-        )
-        .returning();
+      const rows = await claimEvents(db, { lease: leaseMs / 1000, limit });
       return rows.sort(
         (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
@@ -127,18 +159,16 @@ export function createEventService(db: Db) {
     /** Marks claimed events dispatched (one statement for all of them). */
     async markDispatched(ids: readonly string[]): Promise<void> {
       if (ids.length === 0) return;
-      await db
-        .update(event)
-        .set({ dispatched_at: new Date(), next_attempt_at: null, last_error: null })
-        .where(inList(event.id, ids));
+      await markEventsDispatched(db, { ids: idList(ids), now: new Date() });
     },
 
     /** A failed dispatch: due again after `delayMs`. */
     async markFailed(id: string, message: string, delayMs: number): Promise<void> {
-      await db
-        .update(event)
-        .set({ last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) })
-        .where(eq(event.id, id));
+      await markEventFailed(db, {
+        id,
+        last_error: message.slice(0, 2000),
+        next_attempt_at: new Date(Date.now() + delayMs),
+      });
     },
 
     /** Deletes the events of executions that compensated or failed: they are never released. Returns how many. */

@@ -1,5 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import {
+  builtOnce,
+  builtRowWrite,
   deriveKey,
   errors,
   generateId,
@@ -11,6 +13,8 @@ import {
   type Paging,
   listPage,
   anyOf,
+  param,
+  slot,
 } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
@@ -42,6 +46,58 @@ function redact(row: NotificationRow): NotificationRow {
   return { ...row, data };
 }
 
+// Every message's writes and reads, built once (`updated_at` given: a statement built once has no `$onUpdate`).
+const insertNotification = builtRowWrite<NotificationRow[]>(notification, (db, row) =>
+  db.insert(notification).values(row).returning(),
+);
+const notificationById = builtOnce<NotificationRow[], { id: string }>((db) =>
+  db
+    .select()
+    .from(notification)
+    .where(eq(notification.id, param("id"))),
+);
+const deliverySent = builtOnce<
+  NotificationRow[],
+  { id: string; attempts: number; external_id: string | null; data: Record<string, unknown>; now: Date }
+>((db) =>
+  db
+    .update(notification)
+    .set({
+      status: "success",
+      attempts: slot("attempts"),
+      sent_at: slot("now"),
+      external_id: slot("external_id"),
+      last_error: null,
+      data: slot("data"),
+      updated_at: slot("now"),
+    })
+    .where(eq(notification.id, param("id")))
+    .returning(),
+);
+// A failed attempt that was the last one: the message fails, its secret data erased.
+const deliveryEnded = builtOnce<
+  unknown,
+  { id: string; attempts: number; last_error: string; data: Record<string, unknown>; now: Date }
+>((db) =>
+  db
+    .update(notification)
+    .set({
+      attempts: slot("attempts"),
+      status: "failure",
+      last_error: slot("last_error"),
+      data: slot("data"),
+      updated_at: slot("now"),
+    })
+    .where(eq(notification.id, param("id"))),
+);
+// A failed attempt to be tried again: the message stays pending.
+const attemptFailed = builtOnce<unknown, { id: string; attempts: number; last_error: string; now: Date }>((db) =>
+  db
+    .update(notification)
+    .set({ attempts: slot("attempts"), last_error: slot("last_error"), updated_at: slot("now") })
+    .where(eq(notification.id, param("id"))),
+);
+
 /**
  * Notifications: an outbox row per message, delivered by a provider (`log`, `smtp`, custom)
  * with bounded retries. Secret data (reset and invite tokens, named by `secret_keys`) is stored
@@ -66,19 +122,16 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     /** Writes the message to the outbox (status `pending`); {@link deliver} sends it. */
     async create(input: NotificationInput): Promise<NotificationRow> {
       const provider = providerFor(input.channel);
-      const [row] = await db
-        .insert(notification)
-        .values({
-          id: generateId("noti"),
-          to: input.to,
-          channel: input.channel,
-          template: input.template,
-          data: sealSecretData(input.data, input.secret_keys ?? [], dataKey),
-          secret_keys: input.secret_keys ?? [],
-          provider_id: provider.id,
-          resource_type: input.resource_type ?? null,
-        })
-        .returning();
+      const [row] = await insertNotification(db, {
+        id: generateId("noti"),
+        to: input.to,
+        channel: input.channel,
+        template: input.template,
+        data: sealSecretData(input.data, input.secret_keys ?? [], dataKey),
+        secret_keys: input.secret_keys ?? [],
+        provider_id: provider.id,
+        resource_type: input.resource_type ?? null,
+      });
       return row!;
     },
 
@@ -89,7 +142,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
      * when delivery ends; errors and `last_error` never carry it.
      */
     async deliver(id: string, attemptOptions: { final?: boolean } = {}): Promise<NotificationRow> {
-      const [row] = await db.select().from(notification).where(eq(notification.id, id));
+      const [row] = await notificationById(db, { id });
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       if (row.status !== "pending") return redact(row);
       const provider = options.providers.find((p) => p.id === row.provider_id);
@@ -102,10 +155,13 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
           `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`,
           { retryable: false },
         );
-        await db
-          .update(notification)
-          .set({ attempts, status: "failure", last_error: unreadable.message, data: redact(row).data })
-          .where(eq(notification.id, id));
+        await deliveryEnded(db, {
+          id,
+          attempts,
+          last_error: unreadable.message,
+          data: redact(row).data,
+          now: new Date(),
+        });
         throw unreadable;
       }
       const rendered = renderTemplate(row.template, data);
@@ -120,32 +176,22 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
           secret_keys: row.secret_keys,
           ...rendered,
         });
-        const [sent] = await db
-          .update(notification)
-          .set({
-            status: "success",
-            attempts,
-            sent_at: new Date(),
-            external_id: result.external_id ?? null,
-            last_error: null,
-            data: redact(row).data,
-          })
-          .where(eq(notification.id, id))
-          .returning();
+        const [sent] = await deliverySent(db, {
+          id,
+          attempts,
+          external_id: result.external_id ?? null,
+          data: redact(row).data,
+          now: new Date(),
+        });
         return redact(sent!);
       } catch (thrown) {
         // A provider may quote the message it failed to send: its error keeps no secret.
         const error = secrets.size > 0 ? scrubError(toKasseError(thrown), secrets) : thrown;
         const message = error instanceof Error ? error.message : String(error);
         const final = attemptOptions.final ?? false;
-        await db
-          .update(notification)
-          .set({
-            attempts,
-            last_error: message,
-            ...(final ? { status: "failure" as const, data: redact(row).data } : {}),
-          })
-          .where(eq(notification.id, id));
+        if (final)
+          await deliveryEnded(db, { id, attempts, last_error: message, data: redact(row).data, now: new Date() });
+        else await attemptFailed(db, { id, attempts, last_error: message, now: new Date() });
         throw error;
       }
     },
@@ -168,7 +214,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     },
 
     async retrieve(id: string): Promise<NotificationRow> {
-      const [row] = await db.select().from(notification).where(eq(notification.id, id));
+      const [row] = await notificationById(db, { id });
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       return redact(row);
     },
