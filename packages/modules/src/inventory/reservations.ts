@@ -467,7 +467,6 @@ export function reservationMethods(db: Db, inventoryLevels: LevelMethods, varian
 /** How many times `reserveForLines` plans again when the stock it chose was taken meanwhile. */
 const PLAN_ATTEMPTS = 3;
 
-/** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
 // Checkout's reservations, however many: one statement built once.
 const insertReservations = builtRowsInsert<ReservationRow[]>(reservationItem, { returning: true });
 
@@ -496,6 +495,7 @@ const addReservedTo = (guarded: boolean) =>
 const addReservedIfAvailable = addReservedTo(true);
 const addReservedAnyway = addReservedTo(false);
 
+/** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
 async function addReserved(
   tx: Db,
   itemId: string,
