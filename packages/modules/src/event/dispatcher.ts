@@ -106,8 +106,8 @@ const enabledHooks = builtOnce<WebhookRow[], Record<string, never>>((db) =>
 // Idempotent (a dispatch taken over after a crash finds its deliveries there): one text at any number of rows.
 const insertDeliveries = builtRowsInsert(webhookDelivery, { onConflictDoNothing: true });
 
-// Due deliveries of enabled endpoints, claimed for `lease` seconds (their ids come back).
-const claimDeliveries = builtOnce<Array<{ id: string }>, { lease: number; limit: number }>((db) =>
+// Due deliveries of enabled endpoints, claimed for `lease` seconds: the claimed rows come back.
+const claimDeliveries = builtOnce<WebhookDeliveryRow[], { lease: number; limit: number }>((db) =>
   db
     .update(webhookDelivery)
     .set({ status: sql`'sending'`, scheduled_at: sql`now() + make_interval(secs => ${param("lease")})` })
@@ -117,10 +117,7 @@ const claimDeliveries = builtOnce<Array<{ id: string }>, { lease: number; limit:
           where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null
           order by d.scheduled_at limit ${param("limit")} for update of d skip locked)`,
     )
-    .returning({ id: webhookDelivery.id }),
-);
-const deliveriesById = builtOnce<WebhookDeliveryRow[], { ids: string }>((db) =>
-  db.select().from(webhookDelivery).where(inParam(webhookDelivery.id, "ids")),
+    .returning(),
 );
 const hooksById = builtOnce<WebhookRow[], { ids: string }>((db) =>
   db.select().from(webhook).where(inParam(webhook.id, "ids")),
@@ -192,13 +189,6 @@ const disableHook = builtOnce<unknown, { id: string; reason: string; now: Date }
     .set({ enabled: false, disabled_reason: slot("reason"), updated_at: slot("now") })
     .where(and(eq(webhook.id, param("id")), eq(webhook.enabled, true))),
 );
-// An event whose subscribers still fail after the whole retry schedule: dispatched, with their errors.
-const giveUpEvent = builtOnce<unknown, { id: string; last_error: string; now: Date }>((db) =>
-  db
-    .update(eventTable)
-    .set({ dispatched_at: slot("now"), next_attempt_at: null, last_error: slot("last_error") })
-    .where(eq(eventTable.id, param("id"))),
-);
 
 /**
  * Delivers released events, after commit, at least once: to the in-process subscribers, then to
@@ -246,7 +236,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
         { event: row.id, name: row.name, failures },
         "event subscribers still fail after the whole retry schedule; giving up",
       );
-      await giveUpEvent(db, { id: row.id, last_error: failures.join("; ").slice(0, 2000), now: new Date() });
+      // Dispatched, with their errors: it is not tried again.
+      await events.markDispatched([row.id], failures.join("; "));
       return;
     }
     await events.markFailed(row.id, failures.join("; "), delay);
@@ -378,9 +369,8 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
 
   /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */
   async function deliver(): Promise<number> {
-    const claimed = await claimDeliveries(db, { lease: sendLeaseMs / 1000, limit: batch });
-    if (claimed.length === 0) return 0;
-    const deliveries = await deliveriesById(db, { ids: idList(claimed.map((c) => c.id)) });
+    const deliveries = await claimDeliveries(db, { lease: sendLeaseMs / 1000, limit: batch });
+    if (deliveries.length === 0) return 0;
     const [hooks, rows] = await Promise.all([
       hooksById(db, { ids: idList([...new Set(deliveries.map((d) => d.webhook_id))]) }),
       eventsById(db, { ids: idList([...new Set(deliveries.map((d) => d.event_id))]) }),

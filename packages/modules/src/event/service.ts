@@ -74,10 +74,10 @@ const claimEvents = builtOnce<EventRow[], { lease: number; limit: number }>((db)
     .returning(),
 );
 
-const markEventsDispatched = builtOnce<unknown, { ids: string; now: Date }>((db) =>
+const markEventsDispatched = builtOnce<unknown, { ids: string; now: Date; last_error: string | null }>((db) =>
   db
     .update(event)
-    .set({ dispatched_at: slot("now"), next_attempt_at: null, last_error: null })
+    .set({ dispatched_at: slot("now"), next_attempt_at: null, last_error: slot("last_error") })
     .where(inParam(event.id, "ids")),
 );
 
@@ -156,10 +156,17 @@ export function createEventService(db: Db) {
       );
     },
 
-    /** Marks claimed events dispatched (one statement for all of them). */
-    async markDispatched(ids: readonly string[]): Promise<void> {
+    /**
+     * Marks claimed events dispatched (one statement for all of them); `lastError` when their
+     * subscribers gave up, what they failed with.
+     */
+    async markDispatched(ids: readonly string[], lastError: string | null = null): Promise<void> {
       if (ids.length === 0) return;
-      await markEventsDispatched(db, { ids: idList(ids), now: new Date() });
+      await markEventsDispatched(db, {
+        ids: idList(ids),
+        now: new Date(),
+        last_error: lastError?.slice(0, 2000) ?? null,
+      });
     },
 
     /** A failed dispatch: due again after `delayMs`. */
