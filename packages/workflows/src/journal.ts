@@ -142,6 +142,14 @@ export async function claimExecution(
   return row;
 }
 
+// A compensation-failed execution whose retry time (`at`, ISO text) has come, not dead-lettered:
+// the sweep picks it, and a claim may take it.
+const retryDue = and(
+  eq(executions.state, "compensation_failed"),
+  isNull(executions.dead_lettered_at),
+  lte(executions.next_retry_at, param("at")),
+);
+
 const executionClaim = builtOnce<
   ExecutionRow[],
   { id: string; owner: string; lease_until: Date; now: Date; at: string }
@@ -162,14 +170,7 @@ const executionClaim = builtOnce<
           isNull(executions.lease_expires_at),
           lt(executions.lease_expires_at, param("at")),
         ),
-        or(
-          inArray(executions.state, ACTIVE),
-          and(
-            eq(executions.state, "compensation_failed"),
-            isNull(executions.dead_lettered_at),
-            lte(executions.next_retry_at, param("at")),
-          ),
-        ),
+        or(inArray(executions.state, ACTIVE), retryDue),
       ),
     )
     .returning(),
@@ -431,11 +432,7 @@ const dueExecutionsSelect = builtOnce<Array<Pick<ExecutionRow, "id" | "attempt">
             inArray(executions.state, ACTIVE),
             or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at"))),
           ),
-          and(
-            eq(executions.state, "compensation_failed"),
-            isNull(executions.dead_lettered_at),
-            lte(executions.next_retry_at, param("at")),
-          ),
+          retryDue,
         ),
       )
       .orderBy(asc(executions.updated_at))
