@@ -151,7 +151,10 @@ export function createForwarder(secret: string) {
     /** Drops what has not been sent. */
     stop(): void {
       endpoint = null;
-      for (const [timer, resolve] of waits) (clearTimeout(timer), resolve());
+      for (const [timer, resolve] of waits) {
+        clearTimeout(timer);
+        resolve();
+      }
       waits.clear();
     },
   };
