@@ -600,6 +600,3 @@ export function createStripeAccount(onEvent: (event: Stripe.Event) => void) {
     },
   };
 }
-
-/** The objects and state of one fake Stripe account. */
-export type StripeAccount = ReturnType<typeof createStripeAccount>;

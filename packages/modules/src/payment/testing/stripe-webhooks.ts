@@ -32,7 +32,7 @@ export interface SendOptions {
 const now = () => Math.floor(Date.now() / 1000);
 
 /** `Stripe-Signature`: `t=<unix time>,v1=<HMAC-SHA256 of "t.payload" with the endpoint secret>`, as Stripe signs. */
-export function signatureHeader(payload: string, secret: string, timestamp = now()): string {
+function signatureHeader(payload: string, secret: string, timestamp = now()): string {
   const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
   return `t=${timestamp},v1=${v1}`;
 }
@@ -63,7 +63,7 @@ async function post(target: WebhookTarget, request: WebhookRequest): Promise<num
 }
 
 /** Delivers `event` once to `target`. */
-export async function deliver(target: WebhookTarget, event: Stripe.Event, secret: string): Promise<Delivery> {
+async function deliver(target: WebhookTarget, event: Stripe.Event, secret: string): Promise<Delivery> {
   return { event_id: event.id, type: event.type, status: await post(target, webhookRequest(event, secret)) };
 }
 
