@@ -46,8 +46,9 @@ export type WebhookOutcome =
   | { action: "ignored"; event_id: string; reason: string };
 
 /**
- * A payment provider. Expected refusals are outcomes (`declined`, `requires_more`); a thrown
- * error means the provider itself failed (timeout, outage) and may be retried.
+ * A payment provider. Expected refusals are outcomes (`declined`, `requires_more`, and `pending`
+ * for a payment not decided yet); a thrown error means the provider itself failed (timeout,
+ * outage) and may be retried when it says so (`retryable`).
  */
 export interface PaymentProvider {
   id: string;

@@ -63,7 +63,7 @@ const CONFIRMABLE: Stripe.PaymentIntent.Status[] = [
   "requires_action",
 ];
 const CANCELABLE: Stripe.PaymentIntent.Status[] = [...CONFIRMABLE, "requires_capture"];
-/** The statuses in which an amount, currency or payment method may still change. */
+/** The statuses in which the amount or the payment method may still change. */
 const UPDATABLE = CONFIRMABLE;
 
 const DECLINED = "Your card was declined.";
