@@ -185,14 +185,15 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
     async initiate(session) {
       // The caller's `data` is the shopper's: nothing of it reaches Stripe.
-      if (!session.sessionId) throw errors.invalidData(`${PROVIDER_ID}: a session starts with its Kasse session id`);
+      const sessionId = session.sessionId;
+      if (!sessionId) throw errors.invalidData(`${PROVIDER_ID}: a session starts with its Kasse session id`);
       const intent = await attempt("new payment", () =>
         stripe.paymentIntents.create(
           {
             amount: toStripeAmount(session.amount, session.currency_code),
             currency: session.currency_code.toLowerCase(),
             capture_method: captureMethod,
-            metadata: { session_id: session.sessionId! },
+            metadata: { session_id: sessionId },
             automatic_payment_methods: { enabled: true },
           },
           { idempotencyKey: session.idempotencyKey },
