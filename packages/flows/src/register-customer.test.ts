@@ -78,4 +78,17 @@ describe("registerCustomer", () => {
     ).rejects.toMatchObject({ type: "conflict" });
     expect(await count("customer")).toBe(customers);
   });
+
+  it("registration-token form: only for the identity's own address; another one is not_allowed and creates nothing", async () => {
+    const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
+    const identity = await auth.register("emailpass", { body: { email: "mine@example.com", password: "pw" } });
+    const customers = await count("customer");
+    await expect(
+      registerCustomer(engine, { customer: { email: "theirs@example.com" }, auth_identity_id: identity.id }),
+    ).rejects.toMatchObject({ type: "not_allowed" });
+    expect(await count("customer")).toBe(customers);
+    expect((await auth.retrieve(identity.id)).app_metadata).toEqual({});
+    await registerCustomer(engine, { customer: { email: "Mine@Example.com" }, auth_identity_id: identity.id });
+    expect(await count("customer")).toBe(customers + 1);
+  });
 });

@@ -3,6 +3,7 @@ export {
   createAuthService,
   actorIdOf,
   actorKey,
+  hasProven,
   linkedActorTypes,
   type AuthService,
   type AuthServiceOptions,

@@ -26,6 +26,9 @@ export const authIdentity = entityTable(
  * How an identity signs in with one provider: `entity_id` is the provider's key for the person
  * (the email for emailpass). `provider_metadata` holds provider secrets (the password hash) and is
  * never sent to a client; `user_metadata` is the profile (OAuth name, picture, ...).
+ * `verified_email` is the address this sign-in has proven is its holder's: for emailpass its
+ * `entity_id` once a token mailed to it was used (a password reset, an email change), for OAuth
+ * the address the provider vouches for at the last sign-in; null while none is proven.
  */
 export const providerIdentity = entityTable(
   "provider_identity",
@@ -35,6 +38,7 @@ export const providerIdentity = entityTable(
     auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     user_metadata: jsonb("user_metadata").$type<Record<string, unknown>>(),
     provider_metadata: jsonb("provider_metadata").$type<Record<string, unknown>>(),
+    verified_email: text("verified_email"),
   },
   (t) => [
     // Identities are deleted for real (not soft-deleted), so an email is free again once its identity is gone.

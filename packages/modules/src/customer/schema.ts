@@ -273,6 +273,18 @@ export const StoreCustomerCreate = Type.Object(
 );
 export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
 
+/** Body of `POST /store/customers/me/email`: the address to move the account to (it is mailed a token). */
+export const CustomerEmailChange = Type.Object({ email: Email() }, { additionalProperties: false });
+
+/** Body of `POST /store/customers/me/email/confirm`: the token mailed to the new address. */
+export const CustomerEmailConfirm = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
+
+/** A requested email change as its customer sees it: the address waiting for its token, and until when. */
+export const EmailChangeResponse = Type.Object(
+  { email: Type.String(), expires_at: Type.String({ format: "date-time" }) },
+  { additionalProperties: false },
+);
+
 /** Body of `POST /store/customers/me/password`. */
 export const CustomerPasswordChange = Type.Object(
   { old_password: Secret({ minLength: 1 }), new_password: Secret({ minLength: 1 }) },

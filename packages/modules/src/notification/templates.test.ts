@@ -123,3 +123,31 @@ describe("order.transfer_requested", () => {
     expect(text).not.toContain("null");
   });
 });
+
+describe("email ownership messages", () => {
+  it("the change token goes to the new address; the notice to the old one; an address cannot add lines", () => {
+    const change = renderTemplate("customer.email_change", {
+      token: "tok-456",
+      email: "new@example.com",
+      expires_at: "2026-12-01T00:00:00.000Z",
+    });
+    expect(change.subject).toBe("Confirm your new email address");
+    expect(change.text).toContain("Your confirmation token: tok-456");
+    expect(change.text).toContain("to use new@example.com as its email address");
+    const notice = renderTemplate("customer.email_changed", {
+      email: "new@example.com\r\nBcc: evil@example.com",
+      previous_email: "old@example.com",
+    });
+    expect(notice.subject).toBe("Your account's email address changed");
+    expect(notice.text).toContain("from old@example.com to new@example.com  Bcc: evil@example.com,");
+    expect(notice.text.split("\n")).toHaveLength(3);
+  });
+
+  it("a reset of an account whose address nobody proved says what the reset takes over", () => {
+    const data = { token: "tok-789", expires_at: "2026-12-01T00:00:00.000Z" };
+    expect(renderTemplate("auth.password_reset", data).text).not.toContain("never confirmed");
+    const unconfirmed = renderTemplate("auth.password_reset", { ...data, unconfirmed: true }).text;
+    expect(unconfirmed).toContain("This address was never confirmed for the account registered with it");
+    expect(unconfirmed).toContain("check them before you use it");
+  });
+});

@@ -7,6 +7,8 @@ export interface RenderedMessage {
 type Template = (data: Record<string, unknown>) => RenderedMessage;
 
 const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+/** A value shown inside a sentence: control characters (line breaks included) become spaces, so it cannot add lines. */
+const oneLine = (value: unknown) => str(value).replace(/\p{Cc}/gu, " ");
 
 /**
  * An amount in minor units, in its currency, as a shopper reads it: `formatMoney(1250, "eur")` is
@@ -133,9 +135,36 @@ const templates: Record<string, Template> = {
       data.url ? `Or open: ${str(data.url)}` : "",
       "",
       `The token works once and expires at ${str(data.expires_at)}. If you did not ask for it, ignore this message.`,
+      ...(data.unconfirmed
+        ? [
+            "",
+            "This address was never confirmed for the account registered with it, so it may not be you who registered it.",
+            "Resetting the password confirms that the account is yours: every other sign-in ends and any second factor is removed.",
+            "The account keeps what it holds now (name, saved addresses, orders): check them before you use it, and delete what you do not recognize.",
+          ]
+        : []),
     ]
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n"),
+  }),
+  "customer.email_change": (data) => ({
+    subject: "Confirm your new email address",
+    text: [
+      `A customer account asked to use ${oneLine(data.email)} as its email address.`,
+      "",
+      `Your confirmation token: ${str(data.token)}`,
+      "",
+      `Enter it in the store while signed in to the account that asked. It works once and expires at ${str(data.expires_at)}.`,
+      "Never give it to anyone. If you did not ask for it, ignore this message: nothing changes, and no account can take this address without the token.",
+    ].join("\n"),
+  }),
+  "customer.email_changed": (data) => ({
+    subject: "Your account's email address changed",
+    text: [
+      `The email address of your customer account changed from ${oneLine(data.previous_email)} to ${oneLine(data.email)}, which was confirmed with a token sent to it.`,
+      "",
+      "From now on you sign in with the new address. If you did not make this change, contact the store.",
+    ].join("\n"),
   }),
   "user.invite": (data) => ({
     subject: "You are invited to administer the store",

@@ -27,12 +27,17 @@ export const SignInView = Type.Object(
 const SignInResponse = { 200: SignInView };
 const UpdateResponse = { 200: Type.Object({ success: Type.Literal(true), auth_identity: AuthIdentityView }) };
 
-/** An identity as the API shows it: provider secrets (`provider_metadata`) are left out by the response schema too. */
+/**
+ * An identity as the API shows it, in Medusa's shape: provider secrets (`provider_metadata`) are left
+ * out by the response schema too, and so is Kasse's `verified_email`.
+ */
 const identityView = (identity: AuthIdentity) => ({
   id: identity.id,
   entity_id: identity.provider_identities[0]?.entity_id,
   app_metadata: identity.app_metadata,
-  provider_identities: identity.provider_identities.map(({ provider_metadata: _secret, ...rest }) => rest),
+  provider_identities: identity.provider_identities.map(
+    ({ provider_metadata: _secret, verified_email: _kasse, ...rest }) => rest,
+  ),
   created_at: identity.created_at,
   updated_at: identity.updated_at,
 });
