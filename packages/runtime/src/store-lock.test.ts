@@ -26,6 +26,18 @@ function otherProcess(): ChildProcess {
   return child;
 }
 
+/** A process of its own running `script` with `lockStore` in scope (stdin and stdout piped). */
+function withLockStore(script: string): ChildProcess {
+  const module = JSON.stringify(new URL("./store-lock.ts", import.meta.url).href);
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "-e", `const { lockStore } = await import(${module});\n${script}`],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  children.push(child);
+  return child;
+}
+
 /** The refusal `lockStore` throws on `dir`, or undefined when it took the lock (released again). */
 function refusal(dir: string): string | undefined {
   try {
@@ -57,20 +69,11 @@ describe("lockStore", () => {
 
   it("refuses while another live process holds it, naming that process; takes it once that process is killed", async () => {
     const dir = folder();
-    const holder = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "-e",
-        `const { lockStore } = await import(${JSON.stringify(new URL("./store-lock.ts", import.meta.url).href)});
-         lockStore(${JSON.stringify(dir)}, "kasse start on http://localhost:9000");
-         console.log("LOCKED");
-         setInterval(() => {}, 1000);`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+    const holder = withLockStore(
+      `lockStore(${JSON.stringify(dir)}, "kasse start on http://localhost:9000");
+       console.log("LOCKED");
+       setInterval(() => {}, 1000);`,
     );
-    children.push(holder);
     await new Promise((resolve) => holder.stdout!.once("data", resolve));
     const { since } = lockOf(dir);
     expect(refusal(dir)).toBe(
@@ -111,22 +114,13 @@ describe("lockStore", () => {
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 999_999_999, started: "", what: "gone", since: "" }));
     // Each taker loads, says READY, and tries when told GO: the attempts start within a millisecond or so.
     const takers = Array.from({ length: 3 }, () => {
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "-e",
-          `const { lockStore } = await import(${JSON.stringify(new URL("./store-lock.ts", import.meta.url).href)});
-           console.log("READY");
-           process.stdin.once("data", () => {
-             try { lockStore(${JSON.stringify(dir)}, "taker"); console.log("LOCKED"); }
-             catch (error) { console.log(/in use by taker/.test(error.message) ? "REFUSED" : error.message); }
-           });`,
-        ],
-        { stdio: ["pipe", "pipe", "inherit"] },
+      const child = withLockStore(
+        `console.log("READY");
+         process.stdin.once("data", () => {
+           try { lockStore(${JSON.stringify(dir)}, "taker"); console.log("LOCKED"); }
+           catch (error) { console.log(/in use by taker/.test(error.message) ? "REFUSED" : error.message); }
+         });`,
       );
-      children.push(child);
       const lines: string[] = [];
       const next = () =>
         new Promise<string>((resolve) => {
