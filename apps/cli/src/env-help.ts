@@ -4,6 +4,8 @@ import { EnvSchema, type Env } from "@kasse/runtime";
 const envDescriptions: Record<keyof Env, string> = {
   DATABASE_URL: "PostgreSQL URL. Unset: embedded mode (PGlite under KASSE_DATA_DIR, in-process worker)",
   REDIS_URL: "Redis URL: BullMQ queues and shared rate-limit counters",
+  REDIS_PREFIX:
+    "Prefix of every Redis key and channel of this install (queues, rate-limit counters, event wake-ups); default kasse- and a hash of the database's host, port and name",
   PORT: "HTTP port",
   HOST: "HTTP listen address",
   JWT_SECRET:

@@ -154,7 +154,9 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       expect(badConfig.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
       const unreachable = await kasse(["check"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" });
       expect(unreachable.code).toBe(2);
-      expect(unreachable.stderr).toContain("Cannot connect to the database");
+      expect(unreachable.stderr.trim()).toBe(
+        'Cannot use PostgreSQL at 127.0.0.1:1 (database "x", role "postgres"): connection refused; start PostgreSQL there, or fix the host and port in DATABASE_URL.',
+      );
     });
   }, 120_000);
 });

@@ -1,7 +1,40 @@
 import { connect, type Database } from "@kasse/db";
 import type { BaseConfig } from "./config";
+import { lockStore, type StoreLock } from "./store-lock";
 
-/** Opens the configured database: PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, else PostgreSQL at `DATABASE_URL`. */
-export function openDatabase(config: BaseConfig): Promise<Database> {
-  return connect({ url: config.databaseUrl, dataDir: config.embedded ? `${config.dataDir}/data` : undefined });
+/** An open database and, in embedded mode, the lock on its data folder (released when the database closes). */
+export interface OpenDatabase {
+  database: Database;
+  storeLock?: StoreLock;
+}
+
+/**
+ * Opens the configured database: PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, after
+ * locking the data folder to this process (a second process on it is refused, told which process
+ * holds it: `holder` says what this one is), else PostgreSQL at `DATABASE_URL`.
+ */
+export async function openDatabase(config: BaseConfig, holder = "a Kasse process"): Promise<OpenDatabase> {
+  if (!config.embedded) return { database: await connect({ url: config.databaseUrl }) };
+  const storeLock = lockStore(config.dataDir, holder);
+  let database: Database;
+  try {
+    database = await connect({ dataDir: `${config.dataDir}/data` });
+  } catch (error) {
+    storeLock.release();
+    throw error;
+  }
+  const close = database.close;
+  return {
+    database: {
+      ...database,
+      close: async () => {
+        try {
+          await close();
+        } finally {
+          storeLock.release();
+        }
+      },
+    },
+    storeLock,
+  };
 }

@@ -13,5 +13,6 @@ export {
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { openDatabase } from "./database";
+export { openRedis, type RedisConnection } from "./redis";
 export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 export { publishEventReleases, subscribeEventReleases } from "./event-wake";

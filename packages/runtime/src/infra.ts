@@ -2,6 +2,9 @@ import type { Redis } from "ioredis";
 import { assertMigrated, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { openDatabase } from "./database";
+import { createLogger } from "./logger";
+import { openRedis } from "./redis";
+import type { StoreLock } from "./store-lock";
 import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
 
@@ -10,20 +13,26 @@ export interface Infrastructure extends WorkflowRuntime {
   database: Database;
   /** An ioredis client when REDIS_URL is set. */
   redis?: Redis;
+  /** The prefix of this install's Redis keys and channels (`Config.redisPrefix`), with `redis`. */
+  redisPrefix?: string;
+  /** Why Redis cannot be used now (`/health/ready` says it), or undefined while it answers. */
+  redisProblem?: () => string | undefined;
 }
 
 /**
  * Opens what a process runs on, from the configuration: the database (PGlite under the data dir in
- * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
- * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
- * migrate") before anything runs on it. Builds the process's one engine: with the server secret
- * (`config.jwt`, the API's and the worker's configuration) its steps can deliver notifications.
+ * embedded mode, locked to this process; else PostgreSQL) and, when `REDIS_URL` is set, Redis. A
+ * PostgreSQL database is not migrated here: one missing migrations is refused
+ * (`MigrationsPendingError`, "run kasse migrate") before anything runs on it. Builds the process's
+ * one engine: with the server secret (`config.jwt`, the API's and the worker's configuration) its
+ * steps can deliver notifications. `holder` says what this process is, for the refusal a second
+ * process on the same embedded store gets ("kasse seed"); `storeLock` lets it say more later.
  */
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
-  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
-): Promise<Infrastructure & { close(): Promise<void> }> {
-  const database = await openDatabase(config);
+  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"]; holder?: string } = {},
+): Promise<Infrastructure & { close(): Promise<void>; storeLock?: StoreLock }> {
+  const { database, storeLock } = await openDatabase(config, options.holder);
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
@@ -31,11 +40,10 @@ export async function createInfrastructure(
     await database.close();
     throw error;
   }
-  let redis: Redis | undefined;
-  if (config.redisUrl) {
-    const { Redis } = await import("ioredis");
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  }
+  // A Redis outage is said even by commands that log nothing else (seed, user create).
+  const redis = config.redisUrl
+    ? await openRedis(config.redisUrl, options.logger ?? createLogger(config.logLevel))
+    : undefined;
   const modules = {
     secret: config.jwt?.secret,
     smtpUrl: config.env.SMTP_URL,
@@ -43,18 +51,26 @@ export async function createInfrastructure(
     scryptLogN: config.scryptLogN,
     webhookAllowPrivate: config.events.allowPrivate,
   };
-  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, modules });
+  const { engine, scheduler } = createWorkflowRuntime(database, {
+    redis: redis?.client,
+    redisPrefix: config.redisPrefix,
+    logger: options.logger,
+    modules,
+  });
   // Workers in other processes hear of this process's events at once rather than at their next poll.
-  const stopAnnouncing = redis && publishEventReleases(redis);
+  const stopAnnouncing = redis && publishEventReleases(redis.client, config.redisPrefix);
   return {
     database,
-    redis,
+    redis: redis?.client,
+    redisPrefix: config.redisPrefix,
+    redisProblem: redis?.problem,
     engine,
     scheduler,
+    storeLock,
     close: async () => {
       stopAnnouncing?.();
       await scheduler.close().catch(() => {});
-      await redis?.quit().catch(() => redis?.disconnect());
+      await redis?.close();
       await database.close();
     },
   };

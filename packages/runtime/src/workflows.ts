@@ -23,6 +23,8 @@ export interface WorkflowRuntime {
 
 export interface WorkflowRuntimeOptions {
   redis?: Redis;
+  /** The prefix of the BullMQ keys on `redis` (`Config.redisPrefix`); BullMQ's `bull` without it. */
+  redisPrefix?: string;
   scheduler?: Scheduler;
   logger?: EngineLogger;
   leaseMs?: number;
@@ -46,7 +48,7 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
   const scheduler =
     options.scheduler ??
     (options.redis
-      ? createBullMqScheduler({ connection: options.redis, logger: options.logger })
+      ? createBullMqScheduler({ connection: options.redis, prefix: options.redisPrefix, logger: options.logger })
       : createInProcessScheduler({ logger: options.logger }));
   // Steps' `ctx.modules` are built over their transaction; `ctx.emit` writes to the event module's outbox in it.
   const modules = (db: Database["db"]) => createModules(db, options.modules);
