@@ -50,7 +50,7 @@ export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inPar
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
-export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";
+export { CART_TABLES, CATALOG_TABLES, catalogVersionReader, currentCartVersion } from "./catalog-version";
 export {
   claimIdempotencyKey,
   completeIdempotencyKey,
