@@ -128,6 +128,8 @@ describe("cart service", () => {
       ],
       shipping_methods: [],
       totals,
+      priced_version: cart.priced_version,
+      priced_until: null,
       promo_codes: ["X"],
     });
     const state = await carts.load(cart.id);
