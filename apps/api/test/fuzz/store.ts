@@ -33,7 +33,7 @@ interface SeedAnswer {
   products: Array<{ variants: Array<{ id: string }> }>;
   cart: { id: string };
   shipping_options: Array<{ id: string }>;
-  payment_collection: { id: string };
+  payment_collection: { id: string; payment_sessions: Array<{ id: string }> };
 }
 
 /**
@@ -127,6 +127,46 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
   await inject("POST", `/store/carts/${cart.id}/complete`, undefined, shopper);
   // A second cart, left open for the cart routes.
   await inject("POST", "/store/carts", { region_id: demo.region_ids.eu }, shopper);
+  // A third, ready and its payment authorized: the cart routes change it after the authorization,
+  // and its completion must still charge exactly its total (the run ends with `kasse check`'s payment checks).
+  const { cart: authorized } = await inject(
+    "POST",
+    "/store/carts",
+    {
+      region_id: demo.region_ids.us,
+      email: "fuzz-customer@example.com",
+      shipping_address: address,
+      billing_address: address,
+    },
+    shopper,
+  );
+  await inject(
+    "POST",
+    `/store/carts/${authorized.id}/line-items`,
+    { variant_id: products[1]!.variants[0]!.id, quantity: 2 },
+    shopper,
+  );
+  await inject(
+    "POST",
+    `/store/carts/${authorized.id}/shipping-methods`,
+    { option_id: shipping_options[0]!.id },
+    shopper,
+  );
+  const { payment_collection: open } = await inject(
+    "POST",
+    "/store/payment-collections",
+    { cart_id: authorized.id },
+    shopper,
+  );
+  const [session] = (
+    await inject(
+      "POST",
+      `/store/payment-collections/${open.id}/payment-sessions`,
+      { provider_id: "pp_system_default" },
+      shopper,
+    )
+  ).payment_collection.payment_sessions;
+  await inject("POST", `/store/payment-collections/${open.id}/payment-sessions/${session!.id}/authorize`, {}, shopper);
 
   const pools: Pools = new Map();
   const protectedIds = new Set<string>([me.id, customer.id, secretKey.id, demo.sales_channel_id]);
@@ -154,7 +194,7 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
     });
     if (res.statusCode === 200) harvest(res.json());
   }
-  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`])
+  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`, `/store/carts/${authorized.id}`])
     harvest((await app.inject({ method: "GET", url, headers: shopper })).json());
   pools.set("actor_type", new Set(["customer", "user"]));
   pools.set("provider", new Set(["emailpass", "google", "github"]));
