@@ -228,10 +228,8 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     if (!held && !session)
       throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
     // The payment is exactly the order's total: an authorization for another amount is renewed.
-    const reauthorize =
-      held && !(payment.status !== "partially_authorized" && payment.authorized_amount === total)
-        ? { collection_id: payment.id, amount: total }
-        : null;
+    const exact = payment.status !== "partially_authorized" && payment.authorized_amount === total;
+    const reauthorize = held && !exact ? { collection_id: payment.id, amount: total } : null;
     const flags = new Map(variants.map((v) => [v.id, v]));
     const lines: ReserveForLinesInput["lines"] = [];
     for (const item of state.items) {
@@ -341,11 +339,13 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
     await ctx.run(registerPromotionUsage, { usages: plan.usages }).catch(async (error: unknown) => {
       if (!budgetUsedUp(error)) throw error;
       const changed = await ctx.run(refreshStaleCartStep, input);
-      throw cartChangedError(
-        changed.length
-          ? changed
-          : [{ kind: "promotion_removed", id: null, message: (error as KasseError).message.replace(/^The/, "the") }],
-      );
+      // Empty when the budget was given back meanwhile (another checkout compensated): still refused.
+      const budget = {
+        kind: "promotion_removed" as const,
+        id: null,
+        message: "a promotion's budget ran out meanwhile",
+      };
+      throw cartChangedError(changed.length ? changed : [budget]);
     });
   await ctx.run(closeCartStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at });
   const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, order: plan.order!, actor: plan.actor });

@@ -26,6 +26,8 @@ export interface RefreshOptions {
   region?: Region;
   /** The shipping options for the cart's region, currency and address, when the caller already listed them. */
   shippingOptions?: Array<{ id: string; amount: number }>;
+  /** Check every line is still for sale even when nothing moved (the cart changed sales channel). */
+  recheck?: boolean;
 }
 
 /** A line a refresh removed because it can no longer be sold, and why (for the shopper). */
@@ -46,7 +48,7 @@ export interface RemovedLine {
  * collection as it is (`writeCart` then brings its amount to the new total).
  *
  * When a write to the catalog, price lists, promotions, shipping or taxes committed since the cart
- * was last computed (`catalogMoved`), every line is checked to be still for sale first (its product
+ * was last computed (`catalogMoved`), or the cart changed sales channel (`recheck`), every line is checked to be still for sale first (its product
  * published, in the cart's sales channel, which is not disabled, and priced in its currency): a
  * line that is not is removed, and named in `removed` (no 400: the cart must stay usable). The
  * cart is then stamped with the version read with it and the moment a price list or campaign it saw
@@ -54,7 +56,7 @@ export interface RemovedLine {
  */
 export async function refreshCart(m: Modules, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
   const { cart } = state;
-  const recheck = catalogMoved(state) ? state.items : [];
+  const recheck = options.recheck || catalogMoved(state) ? state.items : [];
   const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id) : [];
   // Variant and shipping prices follow one preference (the region's, else the currency's): read once for both.
   const inclusive =
@@ -75,10 +77,9 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
   const removed: RemovedLine[] = [...unsellable];
   for (const item of state.items) {
     if (prices.has(item.id) || removed.some((r) => r.item.id === item.id)) continue;
-    const reason = `it has no price in ${cart.currency_code.toUpperCase()}`;
     if (!rechecked.has(item.id))
       throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${cart.currency_code}`);
-    removed.push({ item, reason });
+    removed.push({ item, reason: `it has no price in ${cart.currency_code.toUpperCase()}` });
   }
   await Promise.all([
     m.cart.deleteShippingMethods(dropped),

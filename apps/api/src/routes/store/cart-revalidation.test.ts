@@ -307,6 +307,21 @@ describe("completion re-checks that what it sells is for sale", () => {
   });
 });
 
+describe("a cart moved to another sales channel", () => {
+  it("keeps only the lines that channel sells, and completes at their price", async () => {
+    const kiosk = await t.app.modules.salesChannel.create({ name: "Kiosk" });
+    await t.app.modules.stockLocation.updateSalesChannels(store.locationId, { add: [kiosk.id] });
+    const [both, webOnly] = [await product("Everywhere tee", 1200), await product("Web-only mug", 800)];
+    await admin("post", `/admin/sales-channels/${kiosk.id}/products`, { add: [both.id] });
+    const cart = await ready([{ variant: both.variant }, { variant: webOnly.variant, quantity: 1 }]);
+    const moved = (await ok(t.store.post(`/store/carts/${cart.id}`, { sales_channel_id: kiosk.id }))).cart;
+    expect(moved.sales_channel_id).toBe(kiosk.id);
+    expect(moved.items.map((i: { variant_id: string }) => i.variant_id)).toEqual([both.variant]);
+    expect(moved.total).toBe(cart.total - 800);
+    await completesAt(cart.id, moved.total);
+  });
+});
+
 describe("completion refuses only what changed", () => {
   it("catalog writes that change nothing the cart charges for: the order is placed at once", async () => {
     const other = await product("Unrelated", 100);
