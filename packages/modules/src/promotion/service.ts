@@ -324,7 +324,7 @@ export type PromotionService = ReturnType<typeof createPromotionService>;
 async function budgetRows(db: Db, usages: readonly PromotionUsage[]) {
   const ids = [...new Set(usages.map((u) => u.promotion_id))];
   if (ids.length === 0) return [];
-  const rows = await db
+  return db
     .select({
       id: promotion.id,
       campaign_id: campaign.id,
@@ -336,7 +336,6 @@ async function budgetRows(db: Db, usages: readonly PromotionUsage[]) {
     .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
     .innerJoin(campaignBudget, eq(campaignBudget.campaign_id, campaign.id))
     .where(inArray(promotion.id, ids));
-  return rows;
 }
 
 /**
