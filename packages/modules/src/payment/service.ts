@@ -383,8 +383,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * one and authorizes it. Every provider call carries a key derived from `idempotencyKey`, and a
      * collection already authorized for exactly `amount` by one payment answers that payment, so a
      * retried or resumed call ends with one authorization. A provider able to change an authorized
-     * amount in place (Stripe's update, [17]) would do it here instead. Outcomes as
-     * {@link authorizePayment}'s: a decline, a further customer step, a timeout.
+     * amount in place would be asked here instead of voiding (Stripe cannot once an intent is
+     * confirmed: the new authorization asks the shopper). Outcomes as {@link authorizePayment}'s: a
+     * decline, a further customer step, a timeout.
      */
     async reauthorize(
       collectionId: string,
