@@ -302,6 +302,34 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
     }
   });
 
+  it("a failure after the re-authorization voids it too; the next completion, with a new session, pays the total", async () => {
+    const cart = await readyCart({ provider: "pp_test", quantity: 2 });
+    const collectionId = cart.payment_collection.id;
+    const session = cart.payment_collection.payment_sessions[0];
+    await ok(t.store.post(`/store/payment-collections/${collectionId}/payment-sessions/${session.id}/authorize`));
+    const shrunk = (await ok(t.store.post(`/store/carts/${cart.id}/line-items/${cart.items[0].id}`, { quantity: 1 })))
+      .cart;
+    const res = await withFailure(t.database.db, "order", "INSERT", "true", () => complete(cart.id));
+    await expectCartError(res, "unknown_error", "UnknownError");
+    // The stale authorization and the renewed one are both voided: nothing held, nothing placed.
+    expect(await effects(cart.id)).toMatchObject({
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      canceled_payments: 2,
+      completed: false,
+    });
+    expect((await t.app.modules.payment.collectionForCart(cart.id))!.amount).toBe(shrunk.total);
+    await ok(t.store.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_test" }));
+    const order = (await ok(complete(cart.id))).order;
+    expect(order.total).toBe(shrunk.total);
+    expect(await t.app.modules.payment.retrieveCollection(collectionId)).toMatchObject({
+      status: "authorized",
+      authorized_amount: shrunk.total,
+    });
+    expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 2 });
+  });
+
   it("refuses a payment collection in another currency than the cart", async () => {
     const cart = await readyCart({ provider: "pp_test" });
     await t.database.db.execute(`update payment_collection set currency_code = 'usd' where cart_id = '${cart.id}'`);
