@@ -51,7 +51,7 @@ export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation, postgresTarget } from "./pg-error";
 export { SetupError } from "./setup-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
-export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";
+export { CART_TABLES, CATALOG_TABLES, catalogVersionReader, currentCartVersion } from "./catalog-version";
 export {
   claimIdempotencyKey,
   completeIdempotencyKey,
