@@ -139,7 +139,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       const clean = await kasse(["check"], env);
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toMatch(/^ok {4}inventory levels: /m);
-      expect(clean.stdout).toContain("All 7 checks passed.");
+      expect(clean.stdout).toContain("All 8 checks passed.");
       const [level] = await queryRows<{ id: string }>(
         database.db,
         sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`,
@@ -148,7 +148,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       expect(broken.code).toBe(1);
       expect(broken.stdout).toMatch(/^FAIL {2}inventory levels: .*: 1 violation$/m);
       expect(broken.stdout).toContain(`${level!.id}: reserved 2 but its reservations hold 0`);
-      expect(broken.stdout).toContain("1 of 7 checks failed.");
+      expect(broken.stdout).toContain("1 of 8 checks failed.");
       const badConfig = await kasse(["check"], { ...env, PORT: "nine" });
       expect(badConfig.code).toBe(2);
       expect(badConfig.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
