@@ -91,8 +91,12 @@ export {
   ProviderData,
 } from "./input";
 export {
+  MAX_AMOUNT,
+  MAX_TOTAL,
   MONEY_KEYWORD,
   Money,
+  addMoney,
+  multiplyMoney,
   MoneyView,
   MoneyWhen,
   moneyMarker,

@@ -1,5 +1,5 @@
 import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
-import { Money } from "./money";
+import { MAX_AMOUNT, Money } from "./money";
 
 /**
  * The longest value each kind of request string may be, in characters (README "Input limits").
@@ -30,11 +30,11 @@ export const MAX_LENGTH = {
 } as const;
 
 /**
- * The largest integers a request may carry: amounts up to JavaScript's safe integer (bigint
- * columns hold more, but a JSON number above it is no longer exact); quantities, ranks and counts
- * up to PostgreSQL's `integer`.
+ * The largest integers a request may carry: amounts up to {@link MAX_AMOUNT} (10^13 minor units,
+ * so that sums of them stay far inside JavaScript's exact integers; totals are checked by
+ * `addMoney`); quantities, ranks and counts up to PostgreSQL's `integer`.
  */
-export const MAX_INTEGER = { amount: Number.MAX_SAFE_INTEGER, count: 2_147_483_647 } as const;
+export const MAX_INTEGER = { amount: MAX_AMOUNT, count: 2_147_483_647 } as const;
 
 /** Payment-API limits of `metadata` (Stripe's): keys per object, characters per key and per value. */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;

@@ -267,6 +267,42 @@ describe("store carts: line items", () => {
     expect(after.total).toBe(500);
   });
 
+  it("refuses a line whose total would leave the exact integer range (400), leaving the cart unchanged", async () => {
+    const m = t.app.modules;
+    const channel = await m.salesChannel.getOrCreateDefault();
+    const dock = await m.stockLocation.create({ name: "Dock" });
+    await m.stockLocation.updateSalesChannels(dock.id, { add: [channel.id] });
+    const yacht = await createFixtureProduct(
+      t,
+      {
+        title: "Yacht",
+        status: "published",
+        sales_channels: [{ id: channel.id }],
+        // The largest price a request may set: 10^13 minor units.
+        variants: [
+          {
+            title: "Y",
+            size: "Y",
+            stock: 2_000_000_000,
+            prices: [{ currency_code: "eur", amount: 10_000_000_000_000 }],
+          },
+        ],
+      },
+      dock.id,
+    );
+    const cart = await newCart();
+    const url = `/store/carts/${cart.id}/line-items`;
+    const one = (await post(url, { variant_id: yacht.variantIds[0], quantity: 1 })).json().cart;
+    expect(one.total).toBe(10_000_000_000_000);
+    // 1,000 × 10^13 is 10^16, past 2^53: refused with a message, never a 500 or a rounded total.
+    expect400(await post(url, { variant_id: yacht.variantIds[0], quantity: 999 }), /largest amount/);
+    expect400(await post(`${url}/${one.items[0].id}`, { quantity: 1_000_000 }), /largest amount/);
+    const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
+    expect(after.items).toHaveLength(1);
+    expect(after.items[0].quantity).toBe(1);
+    expect(after.total).toBe(10_000_000_000_000);
+  });
+
   it("counts the merged quantity against inventory", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 2 });
