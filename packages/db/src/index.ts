@@ -71,6 +71,8 @@ export {
   MAX_PROVIDER_DATA_LENGTH,
   MAX_JSON_LENGTH_KEYWORD,
   HANDLE_PATTERN,
+  PATTERN_MESSAGES,
+  isEmailAddress,
   Id,
   Code,
   Title,

@@ -1,6 +1,16 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Count, entityTable, OptionalMetadata, Secret, Title, parentId, timestamptz, createdAt } from "@kasse/db";
+import {
+  Count,
+  Email,
+  entityTable,
+  OptionalMetadata,
+  Secret,
+  Title,
+  parentId,
+  timestamptz,
+  createdAt,
+} from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -53,7 +63,7 @@ export type ActorType = Static<typeof ActorType>;
 /** Body of the emailpass routes (login, register, update): an email and a password. */
 export const EmailPassBody = Type.Object(
   {
-    email: Type.String({ format: "email", maxLength: 320 }),
+    email: Email(),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
   },
   { additionalProperties: false },

@@ -6,7 +6,15 @@ export interface RenderedMessage {
 
 type Template = (data: Record<string, unknown>) => RenderedMessage;
 
-const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+/** Control characters, line breaks and Unicode line separators: what could start a line or a header of its own. */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
+
+/**
+ * A value as one line of text: control characters become a space, so a name or an address line
+ * (or any value a shopper typed) cannot add lines of its own to a message or a header to its
+ * subject. Messages are plain text (no HTML body), so nothing in them is markup to escape.
+ */
+const str = (value: unknown) => (value === undefined || value === null ? "" : String(value).replace(CONTROL, " "));
 
 /**
  * An amount in minor units, in its currency, as a shopper reads it: `formatMoney(1250, "eur")` is
@@ -175,6 +183,8 @@ const templates: Record<string, Template> = {
  */
 export function renderTemplate(template: string, data: Record<string, unknown>): RenderedMessage {
   const render = templates[template];
-  if (render) return render(data);
-  return { subject: template, text: JSON.stringify(data, null, 2) };
+  // Unknown templates show their data as JSON, whose strings escape every control character.
+  const message = render ? render(data) : { subject: template, text: JSON.stringify(data, null, 2) };
+  // The subject is a mail header: one line whatever went into it.
+  return { ...message, subject: str(message.subject) };
 }

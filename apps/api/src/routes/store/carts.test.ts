@@ -432,6 +432,42 @@ describe("store carts: addresses, taxes, shipping", () => {
     expect400(await t.store.get(`/store/shipping-options`));
   });
 
+  it("refuses line breaks and control characters in names and address lines, and an email that is not one address", async () => {
+    const cart = await newCart();
+    const address = { address_1: "Main St 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+    const oneLine = /must be one line of text/;
+    for (const [field, value] of [
+      ["first_name", "Ana\r\nBcc: victim@example.com"],
+      ["last_name", "Smith\n\nYour order was cancelled: call +1 555"],
+      ["company", "Acme\tInc"],
+      ["address_1", "Main\u0085St"],
+      ["city", "Berlin\u2028Mitte"],
+      ["phone", "+49\u0000"],
+    ] as const) {
+      const res = await post(`/store/carts/${cart.id}/shipping-address`, { ...address, [field]: value });
+      expect400(res, field === "phone" ? undefined : oneLine);
+    }
+    expect400(await post(`/store/carts/${cart.id}`, { billing_address: { ...address, province: "B\rE" } }), oneLine);
+    for (const email of [
+      "<script>x@shop.test",
+      "x@shop.test>",
+      "a b@shop.test",
+      "a,victim@shop.test",
+      "a@b@shop.test",
+      "ana@shop",
+      "ana@-shop.test",
+      "ana@shop..test",
+      '"ana"@shop.test',
+      "ana@shop.test\r\nBcc: victim@example.com",
+    ])
+      expect400(await post(`/store/carts/${cart.id}`, { email }), /email address/);
+    const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
+    expect(after.email).toBeNull();
+    expect(after.shipping_address).toBeNull();
+    const ok = (await post(`/store/carts/${cart.id}`, { email: "ana.o'neil+shop@mail.example.co.uk" })).json().cart;
+    expect(ok.email).toBe("ana.o'neil+shop@mail.example.co.uk");
+  });
+
   it("changing the region re-prices the lines and drops shipping methods that no longer apply", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[0], quantity: 1 });
