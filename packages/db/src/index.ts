@@ -79,6 +79,8 @@ export {
   LongText,
   Url,
   Secret,
+  MIN_PASSWORD_LENGTH,
+  Password,
   DateTime,
   Handle,
   BlankableHandle,

@@ -100,6 +100,13 @@ export const LongText = bounded(MAX_LENGTH.text);
 export const Url = bounded(MAX_LENGTH.url);
 /** A password or a one-time token. */
 export const Secret = bounded(MAX_LENGTH.secret);
+/**
+ * The fewest characters a new password may have: NIST SP 800-63B's minimum for a password the
+ * user chooses. Signing in takes any length (a password set before keeps working).
+ */
+export const MIN_PASSWORD_LENGTH = 8;
+/** A new password (registration, change, reset): 8 to 1,024 characters. */
+export const Password = () => Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_LENGTH.secret });
 /** An ISO 8601 timestamp. */
 export const DateTime = (options: StringOptions = {}) =>
   Type.String({ format: "date-time", maxLength: MAX_LENGTH.dateTime, ...options });

@@ -54,7 +54,6 @@ export async function createUserAccount(
   if (!isEmailAddress(email)) throw errors.invalidData(`'${input.email}' is not a valid email`);
   if (typeof input.password !== "string" || input.password.length === 0)
     throw errors.invalidData("A password is required");
-  if (input.password.length > 1024) throw errors.invalidData("The password is too long");
   const password_hash = await hashAccountPassword(input.password, options.scryptLogN);
   return engine.execute(createUserAccountWorkflow, {
     email,
