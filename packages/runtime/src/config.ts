@@ -75,6 +75,9 @@ export const EnvSchema = Type.Object({
   FILE_BASE_URL: Str(),
   UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: Int(10, 1),
+  // The store's upload quota: all stored files together (default 5 GiB in 50,000 files).
+  UPLOAD_QUOTA_BYTES: Int(5 * 1024 ** 3, 1),
+  UPLOAD_QUOTA_FILES: Int(50_000, 1),
   ADMIN_UI: Type.Boolean({ default: true }),
   MEDUSA_BASE_PATH: Matching("^(/[A-Za-z0-9_-]+)+/?$", "a path of letters, digits, _ and -, e.g. /medusa", {
     default: "/medusa",
@@ -136,7 +139,7 @@ export interface Config {
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
   /** Uploads: the local provider's directory, the public base URL of served files, limits. */
-  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number };
+  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
@@ -301,6 +304,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
       maxBytes: env.UPLOAD_MAX_BYTES,
       maxFiles: env.UPLOAD_MAX_FILES,
+      quotaBytes: env.UPLOAD_QUOTA_BYTES,
+      quotaFiles: env.UPLOAD_QUOTA_FILES,
     },
   };
 }

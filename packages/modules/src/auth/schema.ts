@@ -1,6 +1,17 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Count, entityTable, OptionalMetadata, Secret, Title, parentId, timestamptz, createdAt } from "@kasse/db";
+import {
+  Count,
+  Email,
+  Password,
+  entityTable,
+  OptionalMetadata,
+  Secret,
+  Title,
+  parentId,
+  timestamptz,
+  createdAt,
+} from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -54,15 +65,18 @@ export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
 export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("customer")]);
 export type ActorType = Static<typeof ActorType>;
 
-/** Body of the emailpass routes (login, register, update): an email and a password. */
+/** Body of an emailpass sign-in: an email and a password (any length: one set before the minimum still signs in). */
 export const EmailPassBody = Type.Object(
-  {
-    email: Type.String({ format: "email", maxLength: 320 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
-  },
+  { email: Email(), password: Secret({ minLength: 1 }) },
   { additionalProperties: false },
 );
 export type EmailPassBody = Static<typeof EmailPassBody>;
+
+/** Body of an emailpass registration or password change: a new password is 8 characters or more. */
+export const EmailPassNewPasswordBody = Type.Object(
+  { email: Email(), password: Password() },
+  { additionalProperties: false },
+);
 
 /** A provider identity as clients see it: no `provider_metadata`. */
 export const ProviderIdentityView = Type.Object({

@@ -5,6 +5,7 @@ import {
   Email,
   metadata,
   OptionalMetadata,
+  Password,
   Secret,
   Title,
   entityTable,
@@ -268,7 +269,7 @@ export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "cre
  * (docs/CONTRACT.md "Registration, both ways"); with a registration token the password is already set.
  */
 export const StoreCustomerCreate = Type.Object(
-  { ...CustomerCreate.properties, password: Type.Optional(Secret({ minLength: 1 })) },
+  { ...CustomerCreate.properties, password: Type.Optional(Password()) },
   { additionalProperties: false },
 );
 export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
@@ -287,7 +288,7 @@ export const EmailChangeResponse = Type.Object(
 
 /** Body of `POST /store/customers/me/password`. */
 export const CustomerPasswordChange = Type.Object(
-  { old_password: Secret({ minLength: 1 }), new_password: Secret({ minLength: 1 }) },
+  { old_password: Secret({ minLength: 1 }), new_password: Password() },
   { additionalProperties: false },
 );
 export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;

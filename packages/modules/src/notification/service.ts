@@ -5,6 +5,7 @@ import {
   deriveKey,
   errors,
   generateId,
+  isEmailAddress,
   KasseError,
   orderBy,
   scrubError,
@@ -122,6 +123,9 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     /** Writes the message to the outbox (status `pending`); {@link deliver} sends it. */
     async create(input: NotificationInput): Promise<NotificationRow> {
       const provider = providerFor(input.channel);
+      // One mailbox, never a list or a display name a mail library would parse (`a@x.test, b@y.test`).
+      if (input.channel === "email" && !isEmailAddress(input.to))
+        throw errors.invalidData("An email notification's recipient must be one email address");
       const [row] = await insertNotification(db, {
         id: generateId("noti"),
         to: input.to,

@@ -9,6 +9,7 @@ import {
   LongText,
   metadata,
   money,
+  MAX_INTEGER,
   MoneyWhen,
   OptionalMetadata,
   Title,
@@ -157,7 +158,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([sch
 const Currency = CurrencyCode;
 // Bounded by the columns they land in (integer; bigint kept within JS's safe integers).
 const Count = () => Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
-const Minor = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+const Minor = () => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount });
 
 /** A rule on input: `values` as Medusa clients send them, one string or several. */
 export const RuleCreate = Type.Object(
@@ -207,7 +208,9 @@ const applicationMethodCore = {
   type: literals(APPLICATION_TYPES),
   target_type: literals(TARGET_TYPES),
   allocation: Nullable(literals(ALLOCATIONS)),
-  value: Type.Optional(MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number({ minimum: 0 }))),
+  value: Type.Optional(
+    MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number({ minimum: 0, maximum: MAX_INTEGER.amount })),
+  ),
   currency_code: Nullable(Currency()),
   max_quantity: Nullable(Count()),
   apply_to_quantity: Nullable(Count()),

@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import { errors, generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   salesChannel,
@@ -51,6 +51,20 @@ export function createSalesChannelService(db: Db) {
         .onConflictDoNothing()
         .returning();
       return row ?? (await service.getOrCreateDefault());
+    },
+
+    /**
+     * The ids among `ids` that are live channels not disabled, in the order given: what a
+     * publishable key may see (a disabled channel's key sees nothing).
+     */
+    async enabled(ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const found = await db
+        .select({ id: salesChannel.id })
+        .from(salesChannel)
+        .where(and(inArray(salesChannel.id, ids), eq(salesChannel.is_disabled, false), rows.live));
+      const live = new Set(found.map((r) => r.id));
+      return ids.filter((id) => live.has(id));
     },
 
     /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */

@@ -5,6 +5,7 @@ import {
   AuthIdentityView,
   EMAILPASS,
   EmailPassBody,
+  EmailPassNewPasswordBody,
   MfaChallengeView,
   type AuthIdentity,
   type SignIn,
@@ -88,16 +89,16 @@ export default async function emailpass(app: App): Promise<void> {
 
   app.post(
     "/:actor_type/emailpass/register",
-    { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } },
+    { schema: { params: ActorParams, body: EmailPassNewPasswordBody, response: TokenResponse } },
     (request) => register(request.params.actor_type, request.body),
   );
-  app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) =>
+  app.post("/emailpass/register", { schema: { body: EmailPassNewPasswordBody, response: TokenResponse } }, (request) =>
     register("customer", request.body),
   );
 
   app.post(
     "/emailpass/update",
-    { schema: { body: EmailPassBody, security: BEARER_SECURITY, response: UpdateResponse } },
+    { schema: { body: EmailPassNewPasswordBody, security: BEARER_SECURITY, response: UpdateResponse } },
     async (request) => {
       const caller = requireBearer(request);
       const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors } from "@kasse/db";
+import { Email, errors, Password } from "@kasse/db";
 import { ActorType, actorIdOf, EMAILPASS, hasProven, normalizeEmail } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app";
@@ -19,7 +19,7 @@ const ResetUpdate = Type.Object(
   {
     email: Email(),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    password: Password(),
   },
   { additionalProperties: false },
 );

@@ -95,7 +95,7 @@ describe("store registration", () => {
       [{ password: "pw" }, 400],
       [{ email: "nopass@example.com" }, 400],
       [{ email: "x@example.com", password: "" }, 400],
-      [{ email: "x@example.com", password: "pw", has_account: false }, 400],
+      [{ email: "x@example.com", password: "pw-long-enough", has_account: false }, 400],
       [{ email: "x@example.com", password: 12345678 }, 400],
       [{ email: "already@example.com", password: "other-pass" }, 409],
     ];
@@ -194,7 +194,7 @@ describe("store customer account", () => {
       ["POST", "/store/customers/me/addresses", address],
       ["POST", "/store/customers/me/addresses/cuaddr_x", { city: "x" }],
       ["DELETE", "/store/customers/me/addresses/cuaddr_x", undefined],
-      ["POST", "/store/customers/me/password", { old_password: "a", new_password: "b" }],
+      ["POST", "/store/customers/me/password", { old_password: "a", new_password: "b-new-password" }],
     ];
     for (const [method, url, payload] of routes) {
       const anonymous = await t.app.inject({ method, url, ...(payload ? { payload: payload as object } : {}) });
@@ -373,7 +373,7 @@ describe("store customer account", () => {
       (
         await t.store.post(
           "/store/customers/me/password",
-          { old_password: "secret-pass-1", new_password: "x-1" },
+          { old_password: "secret-pass-1", new_password: "x-1-new-password" },
           fresh,
         )
       ).statusCode,
