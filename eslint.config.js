@@ -2,7 +2,7 @@ import tseslint from "typescript-eslint";
 import kasse from "./tools/eslint/boundaries.js";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "drizzle/**", ".kasse/**", ".e2e/**", "**/dist/**", "**/*.mjs"] },
+  { ignores: ["**/node_modules/**", "drizzle/**", ".kasse/**", ".e2e/**", "**/dist/**", "**/.tsc/**", "**/*.mjs"] },
   ...tseslint.configs.recommended,
   {
     plugins: { kasse },

@@ -84,7 +84,8 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
   };
   return lazily({
     db: () => db,
-    bindTo: () => (handle: Db) => createModules(handle, options),
+    // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
+    bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
     salesChannel: () => createSalesChannelService(db),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),

@@ -85,7 +85,7 @@ function answerWithin<T>(promise: Promise<T>, ms: number | undefined, onTimeout:
 }
 
 /** What starting a payment session takes: the provider, its data and context, and the provider call's idempotency key. */
-interface SessionStart {
+export interface SessionStart {
   provider_id: string;
   data?: Record<string, unknown>;
   context?: Record<string, unknown>;

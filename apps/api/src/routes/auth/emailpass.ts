@@ -57,7 +57,7 @@ export async function signInAnswer(app: App, result: SignIn) {
 }
 
 /** The caller's own JWT (not an API key); a missing or bad one is 401. */
-export function requireBearer(request: FastifyRequest) {
+export function requireBearer(request: FastifyRequest): NonNullable<FastifyRequest["auth"]> {
   if (request.auth?.via === "jwt") return request.auth;
   throw request.authError ?? errors.unauthorized("Authentication required");
 }
