@@ -91,7 +91,9 @@ describe("registerCustomer", () => {
 
   it("registration-token form: only for the identity's own address; another one is not_allowed and creates nothing", async () => {
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
-    const identity = await auth.register("emailpass", { body: { email: "mine@example.com", password: "pw-at-least-8" } });
+    const identity = await auth.register("emailpass", {
+      body: { email: "mine@example.com", password: "pw-at-least-8" },
+    });
     const customers = await count("customer");
     await expect(
       registerCustomer(engine, { customer: { email: "theirs@example.com" }, auth_identity_id: identity.id }),
