@@ -103,7 +103,7 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       const user = await createUserService(database.db).retrieveByEmail("ops@example.com");
       expect(user).not.toBeNull();
 
-      const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other"], env);
+      const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other-pass"], env);
       expect(taken.code).toBe(1);
       expect(taken.stderr).toMatch(/^conflict: /m);
       const bad = await kasse(["user", "create", "--email", "not-an-email", "--password", "x"], env);
