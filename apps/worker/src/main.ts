@@ -4,8 +4,10 @@ import {
   ConfigError,
   createInfrastructure,
   createLogger,
+  createProcessMetrics,
   loadBaseConfig,
   loadConfig,
+  serveMetrics,
   workerEvents,
 } from "@kasse/runtime";
 import { startWorker } from "./worker";
@@ -21,7 +23,11 @@ async function main(): Promise<void> {
   }
   // The worker delivers notifications, whose secret data is sealed under JWT_SECRET.
   const { jwt } = loadConfig(process.env);
-  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger });
+  const metrics = config.metrics ? await createProcessMetrics() : undefined;
+  // Before anything opens, so a busy port stops the worker at once.
+  if (config.metrics && metrics)
+    logger.info({ url: (await serveMetrics(config.metrics, metrics)).url }, "metrics served");
+  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
   // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
   const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
   let stopping = false;
