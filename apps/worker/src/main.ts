@@ -10,6 +10,7 @@ import {
   serveMetrics,
   workerEvents,
 } from "@kasse/runtime";
+import { SIGNAL_ECHO_MS } from "@kasse/runtime/node-flags";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
@@ -30,10 +31,14 @@ async function main(): Promise<void> {
   const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
   // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
   const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
-  let stopping = false;
+  let stoppedAt: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppedAt !== undefined) {
+      // The same signal twice at once is one (a launcher passing on what its process group also got); later, impatience.
+      if (Date.now() - stoppedAt < SIGNAL_ECHO_MS) return;
+      process.exit(1);
+    }
+    stoppedAt = Date.now();
     logger.info({ signal }, "shutting down");
     worker
       .close()
