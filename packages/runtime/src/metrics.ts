@@ -201,10 +201,6 @@ export async function createProcessMetrics(): Promise<ProcessMetrics> {
   pool("kasse_db_pool_connections_in_use", "PostgreSQL connections taken by a statement or a transaction", "inUse");
   pool("kasse_db_pool_waiting", "Statements and transactions waiting for a connection of their own", "waiting");
 
-  // One child per label set, kept: the hot path is a map lookup, not prom-client's label hashing.
-  type Observed = { count: { inc(): void }; duration: { observe(value: number): void } };
-  const byRequest = new Map<string, Observed>();
-
   return {
     contentType: registry.contentType,
     render: () => registry.metrics(),
@@ -214,19 +210,10 @@ export async function createProcessMetrics(): Promise<ProcessMetrics> {
       finished: (workflow, outcome) => finished.inc({ workflow, outcome }),
       stepRetried: (workflow, step) => retries.inc({ workflow, step }),
     },
-    request(method, route, status, ms) {
-      const key = `${method} ${status} ${route ?? ""}`;
-      let observed = byRequest.get(key);
-      if (!observed) {
-        const template = route ?? UNMATCHED_ROUTE;
-        observed = {
-          count: requests.labels(method, template, String(status)),
-          duration: durations.labels(method, template),
-        };
-        byRequest.set(key, observed);
-      }
-      observed.count.inc();
-      observed.duration.observe(ms / 1000);
+    // About a microsecond a request (prom-client hashes the labels of each call).
+    request(method, route = UNMATCHED_ROUTE, status, ms) {
+      requests.inc({ method, route, status });
+      durations.observe({ method, route }, ms / 1000);
     },
     webhookDelivery: (outcome) => deliveries.inc({ outcome }),
     watch(from) {
