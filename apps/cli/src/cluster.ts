@@ -23,9 +23,7 @@ export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, pr
  */
 export async function startCluster(processes: number, metrics?: Config["metrics"]): Promise<number> {
   if (metrics)
-    console.log(
-      `Metrics of the ${processes} processes at ${(await serveMetrics(metrics, await clusterMetrics())).url}`,
-    );
+    console.log(`Metrics of the ${processes} processes at ${await serveMetrics(metrics, await clusterMetrics())}`);
   let stopping = false;
   let exitCode = 0;
   const running = new Set<Worker>();

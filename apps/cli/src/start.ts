@@ -35,7 +35,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   // Before anything opens, so a busy port stops the start at once. A child of `kasse start
   // --processes N` serves none: the primary asks it for its metrics and serves them all.
   if (config.metrics && metrics && !cluster.isWorker)
-    notes.push(`Metrics at ${(await serveMetrics(config.metrics, metrics)).url}`);
+    notes.push(`Metrics at ${await serveMetrics(config.metrics, metrics)}`);
   // The engine's lines (and the embedded worker's executions) beside the app's, in the same form.
   const infra = await createInfrastructure(config, {
     migrate: false,

@@ -26,8 +26,7 @@ async function main(): Promise<void> {
   const { jwt } = loadConfig(process.env);
   const metrics = config.metrics ? await createProcessMetrics() : undefined;
   // Before anything opens, so a busy port stops the worker at once.
-  if (config.metrics && metrics)
-    logger.info({ url: (await serveMetrics(config.metrics, metrics)).url }, "metrics served");
+  if (config.metrics && metrics) logger.info({ url: await serveMetrics(config.metrics, metrics) }, "metrics served");
   const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
   // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
   const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });

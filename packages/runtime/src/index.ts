@@ -17,4 +17,4 @@ export { openRedis, type RedisConnection } from "./redis";
 export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 export { publishEventReleases, subscribeEventReleases } from "./event-wake";
 export { createProcessMetrics, clusterMetrics, type ProcessMetrics, type MetricsSources } from "./metrics";
-export { serveMetrics, type MetricsListener } from "./metrics-server";
+export { serveMetrics } from "./metrics-server";

@@ -3,25 +3,16 @@ import { SetupError } from "@kasse/db";
 import type { Config } from "./config";
 import type { MetricsRenderer } from "./metrics";
 
-/** The metrics listener of a process. */
-export interface MetricsListener {
-  /** `http://host:port/metrics`. */
-  url: string;
-  close(): Promise<void>;
-}
-
 /**
  * Serves `GET /metrics` on `METRICS_HOST:METRICS_PORT`, a listener of its own: never on the API's
  * port, whose clients are the public. Anything else is 404. It holds no process open (a process
- * ends when its work does) and answers 500 when the metrics cannot be gathered (a cluster child
- * that does not answer).
+ * ends when its work does: it lives as long as the process) and answers 500 when the metrics
+ * cannot be gathered (a cluster child that does not answer). Resolves with its address,
+ * `http://host:port/metrics`.
  * @example
- * const listener = await serveMetrics(config.metrics, metrics);
+ * console.log(`Metrics at ${await serveMetrics(config.metrics, metrics)}`);
  */
-export async function serveMetrics(
-  address: NonNullable<Config["metrics"]>,
-  metrics: MetricsRenderer,
-): Promise<MetricsListener> {
+export async function serveMetrics(address: NonNullable<Config["metrics"]>, metrics: MetricsRenderer): Promise<string> {
   const server = createServer((request, response) => {
     const path = request.url?.split("?")[0];
     if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
@@ -57,12 +48,5 @@ export async function serveMetrics(
   const bound = server.address();
   const port = typeof bound === "object" && bound ? bound.port : address.port;
   const host = address.host.includes(":") ? `[${address.host}]` : address.host;
-  return {
-    url: `http://${host}:${port}/metrics`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return `http://${host}:${port}/metrics`;
 }
