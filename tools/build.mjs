@@ -24,6 +24,12 @@ export const programs = {
   worker: { entry: "apps/worker/src/main.ts", outdir: "apps/worker/dist" },
 };
 
+/**
+ * Built beside each program's main.js, for its launcher to run before it loads the program: the
+ * relaunch of a services-mode server started without Kasse's V8 heap options (node-flags.js).
+ */
+const LAUNCH_ENTRIES = { "node-flags": "packages/runtime/src/node-flags.ts" };
+
 /** Written last into each output folder: when it was built and from which files (for `--if-stale`). */
 const MANIFEST = "build.json";
 /** Besides the sources, a change to these rebuilds (externals' paths depend on the installed tree). */
@@ -73,7 +79,10 @@ export async function build(name, { force = false } = {}) {
   }
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: join(root, entry) },
+    entryPoints: {
+      main: join(root, entry),
+      ...Object.fromEntries(Object.entries(LAUNCH_ENTRIES).map(([name, path]) => [name, join(root, path)])),
+    },
     outdir: out,
     bundle: true,
     splitting: true,
@@ -124,7 +133,7 @@ export async function ensureBuilt(name) {
     console.error(`Compiled ${programs[name].outdir} in ${Date.now() - started} ms (${reason}).`);
 }
 
-const isEntry = (path) => /[\\/]main\.js$/.test(path);
+const isEntry = (path) => /[\\/](main|node-flags)\.js$/.test(path);
 
 function writeAtomically(path, contents) {
   const temp = `${path}.${process.pid}.tmp`;

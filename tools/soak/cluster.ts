@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startService, type Service } from "../e2e/processes";
 import { freePort } from "../e2e/storefront";
-import { SERVER_NODE_FLAGS } from "../../apps/cli/src/node-flags";
+import { SERVER_NODE_FLAGS } from "@kasse/runtime/node-flags";
 
 /** What every Kasse process of the soak shares: its database, its Redis, the server secret. */
 export interface ClusterEnv {

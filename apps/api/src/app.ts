@@ -30,6 +30,7 @@ import { serverOptions } from "./http/server-options";
 import { registerAdminUi } from "./plugins/admin-ui";
 import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
+import { registerHttpMetrics } from "./plugins/metrics";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
 /** The fastify instance with typebox types, as every route plugin receives it. */
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   registerInFlight(app);
+  if (infra.metrics) registerHttpMetrics(app, infra.metrics);
   if (options.checkResponses) registerResponseCheck(app);
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 import { buildApp, type App, type BuildAppOptions } from "./app";
 import { SetupError } from "@kasse/db";
 import { type Config, type Infrastructure, createInfrastructure } from "@kasse/runtime";
+import { SIGNAL_ECHO_MS } from "@kasse/runtime/node-flags";
 
 /** How long a stopping server keeps reading requests (to answer them 503) before it stops listening. */
 export const listenGraceMs = (shutdownTimeoutMs: number) => Math.min(1000, Math.floor(shutdownTimeoutMs / 4));
@@ -139,16 +140,17 @@ function listenFailure(error: unknown, config: Pick<Config, "host" | "port">): u
 
 /**
  * Shuts the server down gracefully on SIGTERM or SIGINT, then exits (0, or 1 when shutdown
- * failed). A second signal while shutting down exits at once.
+ * failed). A second signal while shutting down exits at once, unless it follows the first
+ * within `SIGNAL_ECHO_MS` (the same signal, passed on by a launcher).
  */
 export function handleSignals(
   server: RunningServer,
   exit: (code: number) => void = (code) => process.exit(code),
 ): () => void {
-  let shuttingDown = false;
+  let signalledAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (shuttingDown) return exit(1);
-    shuttingDown = true;
+    if (signalledAt !== undefined) return Date.now() - signalledAt < SIGNAL_ECHO_MS ? undefined : exit(1);
+    signalledAt = Date.now();
     server.app.log.info({ signal }, "shutting down");
     server.close().then(
       () => exit(0),

@@ -2,19 +2,19 @@
 // server in services mode (PostgreSQL + Redis) on a fresh copy of the demo store. Extra arguments
 // go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`), except
 // `--api-processes N`, which serves the API from N processes (`kasse start --processes N`).
-// The server gets the heap options of `npm run kasse` (node-flags.ts); KASSE_BENCH_NODE_ARGS adds options after
-// them (a CPU profile: "--cpu-prof --cpu-prof-dir=<dir>").
+// The server is started as the README says, with `npm start`, so the bench measures what an operator
+// runs; KASSE_BENCH_NODE_ARGS gives it node options (in NODE_OPTIONS, e.g. a CPU profile:
+// "--cpu-prof --cpu-prof-dir=<dir>").
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
 import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
-import { SERVER_NODE_FLAGS } from "./node-flags";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const benchDir = resolve(process.env.KASSE_BENCH_DIR ?? join(repo, "../shared/bench"));
@@ -101,13 +101,18 @@ async function dropDatabase(): Promise<void> {
   }
 }
 
+/** A started server: `npm start`'s process, and Kasse's own under it (what the harness measures). */
+interface StartedKasse {
+  npm: ChildProcess;
+  pid: number;
+}
+
 /**
- * Starts `kasse start` in services mode (`--processes N` with --api-processes) and resolves once
- * it listens. Rate limiting is off: the harness is one client. The admin dashboard is off: its
- * first build would run beside the measurement.
+ * Starts Kasse as the README says, `npm start` in services mode (`-- --processes N` with
+ * --api-processes), and resolves once it listens. Rate limiting is off: the harness is one
+ * client. The admin dashboard is off: its first build would run beside the measurement.
  */
-function startServer(): Promise<ChildProcess> {
-  const bin = join(repo, "apps/cli/bin/kasse.js");
+function startServer(): Promise<StartedKasse> {
   const env = {
     ...process.env,
     DATABASE_URL: urlOf(dbName),
@@ -120,27 +125,49 @@ function startServer(): Promise<ChildProcess> {
     LOG_LEVEL: "warn",
     WEBHOOK_ALLOW_PRIVATE: "true",
     ADMIN_UI: "false",
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run (npm writes one of itself too).
+    ...(process.env.KASSE_BENCH_NODE_ARGS ? { NODE_OPTIONS: process.env.KASSE_BENCH_NODE_ARGS } : {}),
   };
-  // The server runs with the heap options of `npm run kasse` (node-flags.ts). KASSE_BENCH_NODE_ARGS adds
-  // options after them (later ones win), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run.
-  const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, bin, "start", ...processes], {
+  const processes = apiProcesses > 1 ? ["--", "--processes", String(apiProcesses)] : [];
+  const npm = spawn("npm", ["start", "--silent", ...processes], {
+    cwd: repo,
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolveStart, reject) => {
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    let listening = false;
+    npm.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       // Every API process says it listens once it does.
-      if ((output.match(/listening on/g) ?? []).length >= apiProcesses) {
+      if (!listening && (output.match(/listening on/g) ?? []).length >= apiProcesses) {
+        listening = true;
         console.log(output.trim().split("\n")[0]);
-        resolveStart(child);
+        const pid = kasseProcess(npm.pid!);
+        if (pid === undefined) reject(new Error("npm start listens, but no kasse process was found under it"));
+        else resolveStart({ npm, pid });
       }
     });
-    child.on("exit", (code) => reject(new Error(`kasse start exited (${code}) before listening:\n${output}`)));
+    npm.on("exit", (code) => reject(new Error(`npm start exited (${code}) before listening:\n${output}`)));
   });
+}
+
+/**
+ * The process `npm start` runs Kasse in (npm runs its script through a shell): the harness measures
+ * it and its children, not npm's own 60 MiB. Linux: children are read from /proc.
+ */
+function kasseProcess(pid: number): number | undefined {
+  const children = (of: number) =>
+    readdirSync(`/proc/${of}/task`).flatMap((task) =>
+      readFileSync(`/proc/${of}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+    );
+  for (const child of children(pid)) {
+    const argv = readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0");
+    if (argv.some((arg) => arg.endsWith("apps/cli/bin/kasse.js"))) return child;
+    const below = kasseProcess(child);
+    if (below !== undefined) return below;
+  }
+  return undefined;
 }
 
 async function http<T>(
@@ -281,7 +308,7 @@ async function main(): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   console.log(`Preparing ${dbName}: migrations, demo store, admin`);
   const store = await prepareDatabase();
-  let server: ChildProcess | undefined;
+  let server: StartedKasse | undefined;
   try {
     server = await startServer();
     const pidFile = join(outDir, "server.pid");
@@ -323,9 +350,10 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolveExit) => server!.once("exit", resolveExit));
-      server.kill("SIGTERM");
+    if (server && server.npm.exitCode === null) {
+      // Kasse's process is told, as a supervisor would (npm's shell would not pass a signal on).
+      const exited = new Promise((resolveExit) => server!.npm.once("exit", resolveExit));
+      process.kill(server.pid, "SIGTERM");
       await exited;
     }
     await dropDatabase();

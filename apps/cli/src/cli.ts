@@ -43,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
         console.error(refusal);
         return 2;
       }
-      if (processes > 1 && cluster.isPrimary) return startCluster(processes);
+      if (processes > 1 && cluster.isPrimary) return startCluster(processes, config.metrics);
       const { start } = await import("./start");
       await start({ config, worker: !values["no-worker"] });
       return 0;

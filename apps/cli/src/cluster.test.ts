@@ -63,11 +63,14 @@ describe.skipIf(!onPostgres() || !process.env.REDIS_URL)("kasse start --processe
     // Port 0: the cluster picks one port for all its processes.
     const [url, other] = listening();
     expect(other).toBe(url);
-    const children = () =>
-      execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" })
+    const under = (pid: string | number) =>
+      execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
         .split("\n")
         .map((s) => s.trim())
         .filter(Boolean);
+    // Started without the heap options, the launcher runs the primary again with them (node-flags.ts).
+    const [primary] = under(child.pid!);
+    const children = () => under(primary!);
     const first = children();
     expect(first).toHaveLength(2);
     const answers = await Promise.all(

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import type { Config } from "@kasse/runtime";
+import { clusterMetrics, serveMetrics, type Config } from "@kasse/runtime";
 
 /** Why `kasse start --processes N` cannot run with this configuration, or null when it can. */
 export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, processes: number): string | null {
@@ -18,9 +18,12 @@ export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, pr
  * listened (one that dies before is failing to start: the others are stopped too), and on
  * SIGTERM/SIGINT passes the signal on and exits once every process has shut down gracefully.
  * Each process is a whole `kasse start` (API and, unless --no-worker, a worker): they share
- * PostgreSQL and Redis, so none holds state another needs.
+ * PostgreSQL and Redis, so none holds state another needs. With `metrics` (METRICS_PORT) the
+ * primary serves the metrics of all of them, summed at each scrape.
  */
-export function startCluster(processes: number): Promise<number> {
+export async function startCluster(processes: number, metrics?: Config["metrics"]): Promise<number> {
+  if (metrics)
+    console.log(`Metrics of the ${processes} processes at ${await serveMetrics(metrics, await clusterMetrics())}`);
   let stopping = false;
   let exitCode = 0;
   const running = new Set<Worker>();

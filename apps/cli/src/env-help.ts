@@ -8,6 +8,9 @@ const envDescriptions: Record<keyof Env, string> = {
     "Prefix of every Redis key and channel of this install (queues, rate-limit counters, event wake-ups); default kasse- and a hash of the database's host, port and name",
   PORT: "HTTP port",
   HOST: "HTTP listen address",
+  METRICS_PORT:
+    "Port of this process's Prometheus metrics (GET /metrics), a listener apart from the API; unset = none. Each process on a machine needs its own (kasse start --processes N: the primary serves them all)",
+  METRICS_HOST: "Listen address of the metrics (keep it private: they name routes, workflows and volumes)",
   JWT_SECRET:
     "Secret signing the JWTs, 16+ characters (required by `kasse start` with DATABASE_URL; generated in embedded mode)",
   JWT_EXPIRES_IN: "JWT lifetime, e.g. 24h, 30m",

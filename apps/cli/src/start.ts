@@ -1,5 +1,14 @@
+import cluster from "node:cluster";
 import { handleSignals, startServer, type RunningServer } from "@kasse/api";
-import { createInfrastructure, createLogger, publicUrlOf, workerEvents, type Config } from "@kasse/runtime";
+import {
+  createInfrastructure,
+  createLogger,
+  createProcessMetrics,
+  publicUrlOf,
+  serveMetrics,
+  workerEvents,
+  type Config,
+} from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
 import { startWorker } from "@kasse/worker";
@@ -21,13 +30,19 @@ export interface StartOptions {
  */
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
+  const metrics = config.metrics ? await createProcessMetrics() : undefined;
+  const notes: string[] = [];
+  // Before anything opens, so a busy port stops the start at once. A child of `kasse start
+  // --processes N` serves none: the primary asks it for its metrics and serves them all.
+  if (config.metrics && metrics && !cluster.isWorker)
+    notes.push(`Metrics at ${await serveMetrics(config.metrics, metrics)}`);
   // The engine's lines (and the embedded worker's executions) beside the app's, in the same form.
   const infra = await createInfrastructure(config, {
     migrate: false,
     logger: createLogger(config.logLevel),
     holder: "kasse start",
+    metrics,
   });
-  const notes: string[] = [];
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);

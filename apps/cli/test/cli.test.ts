@@ -13,7 +13,6 @@ import { createRegionService } from "@kasse/modules/region";
 import { createUserService } from "@kasse/modules/user";
 import { helpText } from "../src/help";
 import { envTable } from "../src/env-help";
-import { SERVER_NODE_FLAGS } from "../src/node-flags";
 import { kasse, node } from "./kasse-process";
 
 const workerBin = fileURLToPath(new URL("../../worker/bin/kasse-worker.js", import.meta.url));
@@ -37,24 +36,6 @@ async function onFreshDatabase(test: (database: TestDatabase) => Promise<void>):
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-describe("the server processes' heap options", () => {
-  it("are passed by the npm scripts that start Kasse, and bound the heap as intended", async () => {
-    const { scripts } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
-      scripts: Record<string, string>;
-    };
-    for (const name of ["kasse", "worker"])
-      expect(scripts[name]).toMatch(new RegExp(`^node ${SERVER_NODE_FLAGS.join(" ")} apps/`));
-    const limit = await node([
-      ...SERVER_NODE_FLAGS,
-      "-e",
-      "console.log(require('node:v8').getHeapStatistics().heap_size_limit)",
-    ]);
-    // The old generation's 512 MB and the young generation's three 4 MB semi-spaces.
-    expect(Number(limit.stdout) / 2 ** 20).toBeGreaterThanOrEqual(512);
-    expect(Number(limit.stdout) / 2 ** 20).toBeLessThan(600);
-  });
-});
 
 describe("kasse --help", () => {
   it("lists the commands and every environment variable of EnvSchema with a description", async () => {

@@ -50,6 +50,8 @@ export function node(
 /** A `kasse start` child process that is listening. */
 export interface RunningKasse {
   url: string;
+  /** What it printed up to its ready line (the address and the notes printed with it). */
+  started: string;
   child: ChildProcess;
   /** Resolves when the process has exited. */
   exited: Promise<Exit>;
@@ -67,6 +69,7 @@ export function startKasse(env: Record<string, string>, args: string[] = []): Pr
       listening = true;
       resolve({
         url,
+        started: stdout,
         child: running,
         exited,
         stop: () => {

@@ -6,9 +6,9 @@ import { queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
-import { TEST_ADDRESS } from "@kasse/api/testing";
 import { loadBaseConfig } from "@kasse/runtime";
 import { startKasse, type Exit } from "./kasse-process";
+import { ok, readyCart, storefront, type Answer, type Storefront } from "./storefront";
 
 // SIGTERM to a real `kasse start` (services mode: PostgreSQL, Redis, the BullMQ worker) while 20
 // guest checkouts are completing, then a second process on the same database: every cart ends with
@@ -50,37 +50,6 @@ afterAll(async () => {
   await database.close();
 });
 
-interface Answer {
-  status: number;
-  json: Record<string, unknown>;
-}
-
-/** A storefront client of one running process. */
-function storefront(url: string) {
-  return async (method: string, path: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        "x-publishable-api-key": store.publishable_api_key,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
-}
-
-type Storefront = ReturnType<typeof storefront>;
-
-/** The body of a 200 answer, as `T`. */
-async function ok<T = Record<string, unknown>>(call: Promise<Answer>): Promise<T> {
-  const res = await call;
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  return res.json as T;
-}
-
-type Id = { id: string };
-
 /** The two variants with the most stock, so 20 carts can buy both (they also contend for the same rows). */
 async function stockedVariants(call: Storefront): Promise<string[]> {
   const { products } = await ok<{ products: Array<{ variants: Array<{ id: string; inventory_quantity: number }> }> }>(
@@ -93,33 +62,6 @@ async function stockedVariants(call: Storefront): Promise<string[]> {
   const top = variants.sort((a, b) => b.inventory_quantity - a.inventory_quantity).slice(0, 2);
   expect(top.every((v) => v.inventory_quantity >= CARTS)).toBe(true);
   return top.map((v) => v.id);
-}
-
-/** A guest cart ready to complete: one unit of each variant, addresses, shipping, a payment session. */
-async function readyCart(call: Storefront, variants: string[]): Promise<string> {
-  const { cart } = await ok<{ cart: Id }>(call("POST", "/store/carts", { region_id: store.region_ids.eu }));
-  for (const variant_id of variants)
-    await ok(call("POST", `/store/carts/${cart.id}/line-items`, { variant_id, quantity: 1 }));
-  await ok(
-    call("POST", `/store/carts/${cart.id}`, {
-      email: "guest@example.com",
-      shipping_address: TEST_ADDRESS,
-      billing_address: TEST_ADDRESS,
-    }),
-  );
-  const { shipping_options } = await ok<{ shipping_options: Id[] }>(
-    call("GET", `/store/shipping-options?cart_id=${cart.id}`),
-  );
-  await ok(call("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }));
-  const { payment_collection } = await ok<{ payment_collection: Id }>(
-    call("POST", "/store/payment-collections", { cart_id: cart.id }),
-  );
-  await ok(
-    call("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
-      provider_id: "pp_system_default",
-    }),
-  );
-  return cart.id;
 }
 
 const executions = () =>
@@ -141,11 +83,11 @@ const output = (exit: Exit) => `${exit.stdout}\n${exit.stderr}`;
 describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
   it("finishes or hands back every checkout: each cart ends with one order after a restart, stock matches, no connection errors", async () => {
     const first = await startKasse(env);
-    const call = storefront(first.url);
+    const call = storefront(first.url, store.publishable_api_key);
     const variants = await stockedVariants(call);
     const carts: string[] = [];
     for (let i = 0; i < CARTS; i += 5)
-      carts.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => readyCart(call, variants)))));
+      carts.push(...(await Promise.all([0, 1, 2, 3, 4].map(() => readyCart(call, store.region_ids.eu, variants)))));
     const [before] = await queryRows<{ reserved: number }>(
       database.db,
       sql`select coalesce(sum(reserved_quantity), 0)::int as reserved from inventory_level`,
@@ -196,7 +138,7 @@ describe.skipIf(!onPostgres())("SIGTERM during 20 concurrent checkouts", () => {
     // storefront's retried completion finishes the carts whose first call was refused.
     const second = await startKasse(env);
     await waitFor(async () => (await executions()).every((e) => e.state === "succeeded"), 30_000);
-    const retry = storefront(second.url);
+    const retry = storefront(second.url, store.publishable_api_key);
     for (const [i, id] of carts.entries()) {
       if (firstAnswers[i]!.status === 200) continue;
       const again = await ok(retry("POST", `/store/carts/${id}/complete`));

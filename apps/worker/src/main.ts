@@ -4,10 +4,13 @@ import {
   ConfigError,
   createInfrastructure,
   createLogger,
+  createProcessMetrics,
   loadBaseConfig,
   loadConfig,
+  serveMetrics,
   workerEvents,
 } from "@kasse/runtime";
+import { SIGNAL_ECHO_MS } from "@kasse/runtime/node-flags";
 import { startWorker } from "./worker";
 
 async function main(): Promise<void> {
@@ -21,13 +24,20 @@ async function main(): Promise<void> {
   }
   // The worker delivers notifications, whose secret data is sealed under JWT_SECRET.
   const { jwt } = loadConfig(process.env);
-  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger });
+  const metrics = config.metrics ? await createProcessMetrics() : undefined;
+  // Before anything opens, so a busy port stops the worker at once.
+  if (config.metrics && metrics) logger.info({ url: await serveMetrics(config.metrics, metrics) }, "metrics served");
+  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
   // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
   const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
-  let stopping = false;
+  let stoppedAt: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppedAt !== undefined) {
+      // The same signal twice at once is one (a launcher passing on what its process group also got); later, impatience.
+      if (Date.now() - stoppedAt < SIGNAL_ECHO_MS) return;
+      process.exit(1);
+    }
+    stoppedAt = Date.now();
     logger.info({ signal }, "shutting down");
     worker
       .close()

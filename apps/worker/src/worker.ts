@@ -13,7 +13,7 @@ export interface StartWorkerOptions {
    * The database, the process's one engine (it knows every workflow: `allWorkflows` of
    * `@kasse/flows`; with the server secret its steps send subscribers' emails) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
    */
-  infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis" | "redisPrefix">;
+  infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis" | "redisPrefix" | "metrics">;
   logger?: EngineLogger;
   /** Recovery sweep period (tests shorten it). */
   recoveryEveryMs?: number;
@@ -122,6 +122,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       timeoutMs: events.timeoutMs,
       claimLeaseMs: events.claimLeaseMs,
       logger,
+      onDelivery: infra.metrics?.webhookDelivery,
     });
     const running = dispatcher;
     maintenance.push(

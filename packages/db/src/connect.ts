@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { sql, type Logger } from "drizzle-orm";
 import { connectionFailure } from "./pg-error";
+import { countingUse } from "./pool-usage";
 import { preparingRepeated } from "./repeated-statements";
 import { withTimeout } from "./timeout";
 import type { Database, Db } from "./types";
@@ -55,10 +56,12 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
     await client.end({ timeout: 0 }).catch(() => {});
     throw connectionFailure(error, url, CONNECT_TIMEOUT_S);
   }
-  const db = drizzlePostgres(preparingRepeated(client), { logger }) as unknown as Db;
+  const counted = countingUse(client, max);
+  const db = drizzlePostgres(preparingRepeated(counted.client), { logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
+    poolUsage: counted.usage,
     ping: (timeoutMs = 2000) =>
       answered(
         db.execute(sql`select 1`).then(() => undefined),

@@ -1,5 +1,6 @@
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PoolUsage } from "./pool-usage";
 
 /**
  * A drizzle handle over either driver (postgres.js or PGlite), or a transaction on one.
@@ -21,6 +22,8 @@ export type DriverKind = "postgres" | "pglite";
 export interface Database {
   db: Db;
   kind: DriverKind;
+  /** PostgreSQL only: how much of the connection pool is taken now. */
+  poolUsage?(): PoolUsage;
   /** One trivial query; rejects when the database does not answer. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;

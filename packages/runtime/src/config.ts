@@ -23,6 +23,9 @@ export const EnvSchema = Type.Object({
   REDIS_PREFIX: Type.Optional(Matching("^[A-Za-z0-9_.{}-]{1,64}$", "1 to 64 letters, digits, or . _ - { }")),
   PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535 }),
   HOST: Type.String({ default: "0.0.0.0" }),
+  /** Serve Prometheus metrics on this port (a listener of its own, never the API's); unset: none. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  METRICS_HOST: Type.String({ default: "127.0.0.1" }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   JWT_EXPIRES_IN: Matching("^\\d+[smhd]$", "a number and a unit s, m, h or d, e.g. 30m, 24h, 7d", { default: "24h" }),
   SCRYPT_LOG_N: Type.Integer({ default: 15, minimum: 1, maximum: 20 }),
@@ -128,6 +131,8 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
+  /** Where this process serves its Prometheus metrics (`METRICS_PORT`, `METRICS_HOST`); undefined: it serves none. */
+  metrics: { port: number; host: string } | undefined;
   /**
    * Event delivery: webhook endpoints may be loopback/private addresses only with `allowPrivate`
    * (`WEBHOOK_ALLOW_PRIVATE`); the delays before each retry of a failed delivery (`WEBHOOK_RETRY_SCHEDULE`);
@@ -216,6 +221,7 @@ export type BaseConfig = Pick<
   | "logLevel"
   | "shutdownTimeoutMs"
   | "workerConcurrency"
+  | "metrics"
   | "events"
 >;
 
@@ -255,6 +261,7 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
   };
 }

@@ -7,6 +7,8 @@ import { openRedis } from "./redis";
 import type { StoreLock } from "./store-lock";
 import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
+import type { ProcessMetrics } from "./metrics";
+import { metricsSources } from "./metrics-sources";
 
 /** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
 export interface Infrastructure extends WorkflowRuntime {
@@ -17,6 +19,8 @@ export interface Infrastructure extends WorkflowRuntime {
   redisPrefix?: string;
   /** Why Redis cannot be used now (`/health/ready` says it), or undefined while it answers. */
   redisProblem?: () => string | undefined;
+  /** The process's metrics, when it serves them (`METRICS_PORT`): the API counts its requests there, the worker its deliveries. */
+  metrics?: ProcessMetrics;
 }
 
 /**
@@ -30,7 +34,13 @@ export interface Infrastructure extends WorkflowRuntime {
  */
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"] },
-  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"]; holder?: string } = {},
+  options: {
+    migrate?: boolean;
+    logger?: WorkflowRuntimeOptions["logger"];
+    holder?: string;
+    /** Fed by the engine, and reading the database and the queue at each scrape. */
+    metrics?: ProcessMetrics;
+  } = {},
 ): Promise<Infrastructure & { close(): Promise<void>; storeLock?: StoreLock }> {
   const { database, storeLock } = await openDatabase(config, options.holder);
   try {
@@ -56,7 +66,9 @@ export async function createInfrastructure(
     redisPrefix: config.redisPrefix,
     logger: options.logger,
     modules,
+    observer: options.metrics?.engine,
   });
+  options.metrics?.watch(metricsSources(database, scheduler, modules));
   // Workers in other processes hear of this process's events at once rather than at their next poll.
   const stopAnnouncing = redis && publishEventReleases(redis.client, config.redisPrefix);
   return {
@@ -64,6 +76,7 @@ export async function createInfrastructure(
     redis: redis?.client,
     redisPrefix: config.redisPrefix,
     redisProblem: redis?.problem,
+    metrics: options.metrics,
     engine,
     scheduler,
     storeLock,

@@ -10,6 +10,7 @@ import {
   createInProcessScheduler,
   type Engine,
   type EngineLogger,
+  type EngineObserver,
   type Scheduler,
 } from "@kasse/workflows";
 
@@ -35,6 +36,8 @@ export interface WorkflowRuntimeOptions {
    * seed, user create).
    */
   modules?: ModulesOptions;
+  /** Told what the engine's executions do (the process's metrics). */
+  observer?: EngineObserver;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     leaseMs: options.leaseMs,
     modules,
     events: eventOutbox,
+    observer: options.observer,
   });
   return { engine, scheduler };
 }

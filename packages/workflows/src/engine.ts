@@ -7,6 +7,7 @@ import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
 import { eventRecorder, type EventRecorder } from "./events";
+import type { EngineObserver } from "./observer";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, ModulesFactory, Workflow } from "./types";
 
@@ -30,6 +31,8 @@ export interface EngineOptions {
   compensationRetry?: RetryPolicy;
   /** Builds what steps get as `ctx.modules` over a handle (the process's `createModules` with its configuration). */
   modules?: ModulesFactory;
+  /** Told what this engine's executions do (the process's metrics). */
+  observer?: EngineObserver;
 }
 
 export interface ExecuteOptions {
@@ -63,6 +66,7 @@ export function createEngine(options: EngineOptions) {
   const db = options.db;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silent;
+  const observer = options.observer;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const leaseMs = options.leaseMs ?? 30_000;
   const waitTimeoutMs = options.waitTimeoutMs ?? 15_000;
@@ -103,7 +107,9 @@ export function createEngine(options: EngineOptions) {
     owner,
     leaseMs,
     modules: options.modules,
+    observer,
     onCompensationFailed: async (row) => {
+      observer?.finished(row.workflow_id, "compensation_failed");
       const attempt = row.attempt;
       const now = clock.now();
       if (attempt >= compensationRetry.attempts) {
@@ -168,6 +174,7 @@ export function createEngine(options: EngineOptions) {
    * given back) is queued for another process and answers `unavailable`.
    */
   const start = (wf: AnyWorkflow, row: ExecutionRow, fresh = false, input?: unknown): Promise<unknown> => {
+    observer?.running(wf.name, 1);
     const promise = runExecution(env, wf, row, fresh, fresh ? input : row.input).catch(async (error: unknown) => {
       if (!(error instanceof Halted)) throw error;
       logger.info({ executionId: row.id, workflow: wf.name }, "workflow execution paused for shutdown; lease released");
@@ -184,10 +191,11 @@ export function createEngine(options: EngineOptions) {
       );
     });
     running.set(row.id, promise);
-    void promise.then(
-      () => running.delete(row.id),
-      () => running.delete(row.id),
-    );
+    const ended = () => {
+      running.delete(row.id);
+      observer?.running(wf.name, -1);
+    };
+    void promise.then(ended, ended);
     return promise;
   };
 
@@ -291,7 +299,10 @@ export function createEngine(options: EngineOptions) {
           leaseUntil: leaseUntil(),
           now,
         });
-        if (created) return (await runClaimed(wf, row, true, real)) as R;
+        if (created) {
+          observer?.started(wf.name);
+          return (await runClaimed(wf, row, true, real)) as R;
+        }
         return (await join(wf, row)) as R;
       });
     },
@@ -319,6 +330,7 @@ export function createEngine(options: EngineOptions) {
         now: clock.now(),
       });
       if (created) {
+        observer?.started(wf.name);
         if (options.scheduler) await options.scheduler.enqueue(row.id, { dedupeKey: `${row.id}-0` });
         else void this.resume(row.id).catch(() => {});
       }

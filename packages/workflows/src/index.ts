@@ -17,3 +17,4 @@ export { SecretUnavailableError, type SecretPath } from "./secrets";
 // The redaction the journal stores in place of a secret (defined beside the error catalog, which scrubs errors with it).
 export { REDACTED } from "@kasse/db";
 export { setEventRecorder, eventRecorder, type EventRecorder, type RecordedEvent } from "./events";
+export type { EngineObserver, ExecutionOutcome } from "./observer";

@@ -16,6 +16,7 @@ import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { EventRecorder } from "./events";
+import type { EngineObserver } from "./observer";
 import type {
   AnyWorkflow,
   Clock,
@@ -70,6 +71,8 @@ export interface RunEnv {
   modules: ModulesFactory | undefined;
   /** Where `ctx.emit` writes (the `event` module's outbox); a step that emits fails without one. */
   events: EventRecorder | undefined;
+  /** Told how runs end and which steps retry. */
+  observer: EngineObserver | undefined;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
   /** True once the engine is shutting down: runs start no new step and no new attempt. */
@@ -282,6 +285,8 @@ class Run {
       ...values,
     });
     if (!held) throw new LeaseLost(this.id);
+    if (values.state === "succeeded" || values.state === "compensated" || values.state === "failed")
+      this.env.observer?.finished(this.wf.name, values.state);
   }
 
   /** Waits for parallel steps still running (a sibling failed first) so compensation sees them all. */
@@ -470,6 +475,7 @@ class Run {
         });
         if (!written) return this.doneElsewhere(index);
         if (final) throw error;
+        this.env.observer?.stepRetried(this.wf.name, step.name);
         await this.pause(backoffDelay(step.retry, attempt));
       }
     }

@@ -79,7 +79,12 @@ export interface EventDispatcherOptions {
    * died mid-way): an event's dispatch (60 s), a delivery beyond its request timeout (30 s).
    */
   claimLeaseMs?: number;
+  /** Told each delivery attempt's outcome once it is recorded (the process's metrics). */
+  onDelivery?: (outcome: DeliveryOutcome) => void;
 }
+
+/** A delivery attempt's outcome: answered 2xx, failed with a retry scheduled, or failed with none left. */
+export type DeliveryOutcome = "succeeded" | "failed" | "abandoned";
 
 /** Events whose subscribers run at once in one dispatcher. */
 const SUBSCRIBER_CONCURRENCY = 4;
@@ -319,7 +324,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
   async function record(delivery: WebhookDeliveryRow, hook: WebhookRow, result: SendResult): Promise<void> {
     const now = new Date();
-    await transaction(db, async (tx) => {
+    const outcome = await transaction(db, async (tx): Promise<DeliveryOutcome> => {
       if (result.error === null) {
         await deliverySucceeded(tx, {
           id: delivery.id,
@@ -328,7 +333,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
           now,
         });
         await hookRecovered(tx, { id: hook.id, now });
-        return;
+        return "succeeded";
       }
       const delay = delayBefore(delivery.attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
@@ -364,7 +369,9 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
           },
         ]);
       }
+      return nextAt ? "failed" : "abandoned";
     });
+    options.onDelivery?.(outcome);
   }
 
   /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */

@@ -28,4 +28,5 @@ export {
   type EventSubscriber,
   type EventDispatcher,
   type EventDispatcherOptions,
+  type DeliveryOutcome,
 } from "./dispatcher";

@@ -121,6 +121,42 @@ describe("the event outbox", () => {
     await database.db.delete(event);
   });
 
+  it("says how long the oldest event still to be delivered has waited, leaving out those a compensated execution left", async () => {
+    const events = createEventService(database.db);
+    expect(await events.oldestWaitingAge()).toBe(0);
+    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+    const emit = step("test-age-emit", {
+      invoke: async (_input: null, ctx) => {
+        await ctx.emit("product.created", { id: "prod_age" });
+        return { output: null };
+      },
+    });
+    const decline = step("test-age-decline", {
+      invoke: async () => {
+        throw errors.invalidData("declined");
+      },
+    });
+    const wf = workflow("test-age", async (_input: null, ctx) => {
+      await ctx.run(emit, null);
+      await ctx.run(decline, null);
+    });
+    await expect(engine.execute(wf, null)).rejects.toMatchObject({ type: "invalid_data" });
+    // Never delivered, however old: only the purge removes it.
+    await database.db.update(event).set({ created_at: new Date(Date.now() - 3_600_000) });
+    expect(await events.oldestWaitingAge()).toBe(0);
+    await recordEvent(database.db, "product.deleted", { id: "prod_age" });
+    await database.db
+      .update(event)
+      .set({ created_at: new Date(Date.now() - 120_000) })
+      .where(eq(event.name, "product.deleted"));
+    const age = await events.oldestWaitingAge();
+    expect(age).toBeGreaterThanOrEqual(120);
+    expect(age).toBeLessThan(180);
+    await events.markDispatched((await database.db.select().from(event)).map((e) => e.id));
+    expect(await events.oldestWaitingAge()).toBe(0);
+    await database.db.delete(event);
+  });
+
   it("refuses a payload that does not match the catalog, and an unknown name", async () => {
     await expect(recordEvent(database.db, "order.canceled", { id: 1 } as never)).rejects.toMatchObject({
       type: "unexpected_state",
@@ -177,11 +213,13 @@ describe("webhooks", () => {
     });
     await hooks.create({ url: `${base}/other`, events: ["order.canceled"] });
     const handled: EventRow[] = [];
+    const outcomes: string[] = [];
     const dispatcher = createEventDispatcher(database.db, {
       webhooks: hooks,
       subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }],
       retrySchedule: [600, 600, 600],
       jitter: 0,
+      onDelivery: (outcome) => outcomes.push(outcome),
     });
     answer = (n) => (n <= 2 ? 500 : 200);
     const data = {
@@ -204,6 +242,7 @@ describe("webhooks", () => {
       await dispatcher.run();
     }
     expect(received).toHaveLength(3);
+    expect(outcomes).toEqual(["failed", "failed", "succeeded"]);
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(590);
     expect(received[2]!.at - received[1]!.at).toBeGreaterThanOrEqual(590);
     const ids = new Set(received.map((r) => r.headers["webhook-id"]));

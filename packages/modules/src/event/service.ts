@@ -204,6 +204,22 @@ export function createEventService(db: Db) {
       return rows.length;
     },
 
+    /**
+     * How long the oldest event still to be delivered has waited, in seconds (0 when none): not
+     * yet dispatched, and released or waiting for its execution to succeed (one whose execution
+     * compensated is never delivered). The outbox's alarm: the partial index is walked from its oldest row.
+     */
+    async oldestWaitingAge(): Promise<number> {
+      const [row] = await queryRows<{ age: number }>(
+        db,
+        sql`select extract(epoch from now() - e.created_at)::float8 as age from event e
+            left join workflow_executions x on x.id = e.execution_id
+            where e.dispatched_at is null and (e.execution_id is null or x.state in ('running', 'succeeded'))
+            order by e.created_at limit 1`,
+      );
+      return Math.max(0, row?.age ?? 0);
+    },
+
     /** How many released events wait for dispatch (a health figure). */
     async backlog(): Promise<number> {
       const [row] = await db.select({ value: count() }).from(event).where(isNull(event.dispatched_at));

@@ -165,7 +165,10 @@ describe("notification service", () => {
     };
     const writer = createNotificationService(database.db, { secret, providers: [provider] });
     const token = "reset_tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const backlog = await writer.pendingCount();
     const row = await writer.create(passwordReset("e@example.com", token));
+    // Written, not yet delivered: the backlog the metrics show.
+    expect(await writer.pendingCount()).toBe(backlog + 1);
     const pending = await rawRow(row.id);
     expect(pending).not.toContain(token);
     expect(pending).toContain("sealed:v1:");
@@ -175,6 +178,7 @@ describe("notification service", () => {
     const other = createNotificationService(database.db, { secret, providers: [provider] });
     expect(await other.deliver(row.id)).toMatchObject({ status: "success", data: { token: "[redacted]" } });
     expect(mails[0]).toContain(`Your reset token: ${token}`);
+    expect(await writer.pendingCount()).toBe(backlog);
     const delivered = await rawRow(row.id);
     expect(delivered).not.toContain(token);
     expect(delivered).not.toContain("sealed:v1:");

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import {
   builtOnce,
   builtRowWrite,
@@ -246,6 +246,15 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
         : [desc(notification.created_at), desc(notification.id)];
       const { items: rows, count: total } = await listPage(db, notification, where, order, page);
       return { items: rows.map(redact), count: total };
+    },
+
+    /** How many messages wait for delivery (`pending`): the notification backlog. */
+    async pendingCount(): Promise<number> {
+      const [row] = await db
+        .select({ value: count() })
+        .from(notification)
+        .where(and(eq(notification.status, "pending"), isNull(notification.deleted_at)));
+      return row?.value ?? 0;
     },
 
     /** Releases provider resources (SMTP connections). */
