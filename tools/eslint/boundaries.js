@@ -1,4 +1,4 @@
-// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → runtime → flows → modules → db; modules, flows → workflows.
+// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → runtime → flows → modules → db → core; modules, flows → workflows.
 // A module never imports another module (nor the package's container, `@kasse/modules`, which holds
 // them all); the container, a file of `packages/modules/src` itself, imports every module. Packages never import apps.
 import fs from "node:fs";
@@ -52,12 +52,13 @@ function target(source, file) {
 }
 
 const allowed = {
-  db: ["db"],
-  workflows: ["db", "workflows"],
-  modules: ["db", "workflows", "modules"],
-  flows: ["db", "workflows", "modules", "flows"],
-  runtime: ["db", "workflows", "modules", "flows", "runtime"],
-  apps: ["db", "workflows", "modules", "flows", "runtime", "apps"],
+  core: ["core"],
+  db: ["core", "db"],
+  workflows: ["core", "db", "workflows"],
+  modules: ["core", "db", "workflows", "modules"],
+  flows: ["core", "db", "workflows", "modules", "flows"],
+  runtime: ["core", "db", "workflows", "modules", "flows", "runtime"],
+  apps: ["core", "db", "workflows", "modules", "flows", "runtime", "apps"],
 };
 
 export default {
@@ -74,7 +75,7 @@ export default {
           const to = target(source, file);
           if (!to) return;
           const why = !allowed[from.layer]?.includes(to.layer)
-            ? "dependencies point apps → runtime → flows → modules → db"
+            ? "dependencies point apps → runtime → flows → modules → db → core"
             : from.layer === "modules" &&
                 to.layer === "modules" &&
                 to.name !== from.name &&

@@ -17,7 +17,7 @@ import {
   type SQLWrapper,
 } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
-import { errors } from "./errors";
+import { errors } from "@kasse/core";
 import type { Db } from "./types";
 
 /** Page size when a list request names none, and the largest one accepted. */

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { pgTable, text, integer } from "drizzle-orm/pg-core";
 import { Type } from "@sinclair/typebox";
 import { money } from "./columns";
-import { Amount } from "./input";
-import { isMoneyColumn, Money, moneyMarker, MoneyView, MoneyWhen } from "./money";
+import { Amount, Money, moneyMarker, MoneyView, MoneyWhen } from "@kasse/core";
+import { isMoneyColumn } from "./money-columns";
 import { rowProperties } from "./views";
 
 describe("Money", () => {

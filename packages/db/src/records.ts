@@ -1,7 +1,7 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { builtOnce, param } from "./built-once";
-import { errors } from "./errors";
+import { errors } from "@kasse/core";
 import { existingIds, inList, listPage, orderBy, type Paging } from "./list";
 import { isUniqueViolation } from "./pg-error";
 import type { Db } from "./types";

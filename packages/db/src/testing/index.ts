@@ -6,7 +6,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { connect, PGLITE_SHARED_BUFFERS } from "../connect";
 import { migrate, migrationsFolder } from "../migrate";
-import type { KasseError } from "../errors";
+import type { KasseError } from "@kasse/core";
 import type { Database } from "../types";
 import { StatementLog } from "./statements";
 
