@@ -1,5 +1,6 @@
 import { ConfigError } from "@kasse/runtime";
-import { isKasseError, MigrationsPendingError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
+import { MigrationsPendingError } from "@kasse/db";
 import { run } from "./cli";
 
 run(process.argv.slice(2)).then(

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errors, transaction } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { transaction } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createModules, type Modules } from "@kasse/modules";

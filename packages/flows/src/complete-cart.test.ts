@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@kasse/db/testing";
-import { isKasseError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
 import { createEngine, type Engine } from "@kasse/workflows";
 import { createCartService } from "@kasse/modules/cart";
 import { createInventoryService } from "@kasse/modules/inventory";

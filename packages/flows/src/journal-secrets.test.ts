@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { generateId, queryRows } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, SecretUnavailableError, type AnyWorkflow, type Engine } from "@kasse/workflows";
 import { hashPassword } from "@kasse/modules/auth";

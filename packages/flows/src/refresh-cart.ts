@@ -1,5 +1,6 @@
 import type { Modules } from "@kasse/modules";
-import { errors, generateId, groupBy } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { groupBy } from "@kasse/db";
 import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { errors, type Db } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { type Db } from "@kasse/db";
 import { createApiKeyService } from "./api-key";
 import { createAuthService, createOneTimeTokenService } from "./auth";
 import { createCartService } from "./cart";

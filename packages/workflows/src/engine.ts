@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { errors, fromJSON, generateId, type Db } from "@kasse/db";
+import { errors, fromJSON, generateId } from "@kasse/core";
+import { type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
 import * as journal from "./journal";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";

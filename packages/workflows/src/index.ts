@@ -14,6 +14,6 @@ export {
   type BullMqSchedulerOptions,
 } from "./scheduler-bullmq";
 export { SecretUnavailableError, type SecretPath } from "./secrets";
-// The redaction the journal stores in place of a secret (defined beside the error catalog, which scrubs errors with it).
-export { REDACTED } from "@kasse/db";
+// The redaction the journal stores in place of a secret (defined beside the error catalog in @kasse/core, which scrubs errors with it).
+export { REDACTED } from "@kasse/core";
 export { setEventRecorder, eventRecorder, type EventRecorder, type RecordedEvent } from "./events";

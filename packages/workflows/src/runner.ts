@@ -1,16 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  errors,
-  fromJSON,
-  KasseError,
-  lockKeys,
-  scrubError,
-  toKasseError,
-  transaction,
-  withTimeout,
-  type Db,
-  type Tx,
-} from "@kasse/db";
+import { errors, fromJSON, KasseError, scrubError, toKasseError } from "@kasse/core";
+import { lockKeys, transaction, withTimeout, type Db, type Tx } from "@kasse/db";
 import { asJson, backoffDelay } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";

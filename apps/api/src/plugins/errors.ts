@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { isKasseError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
 import { registerNotFound } from "./not-found";
 
 /** The error body every failing request gets. */

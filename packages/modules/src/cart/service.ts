@@ -1,10 +1,9 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
   builtRowWrite,
-  errors,
   fromJson,
-  generateId,
   jsonRelation,
   param,
   queryRows,

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import {

@@ -1,17 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import {
-  builtOnce,
-  errors,
-  generateId,
-  idList,
-  inParam,
-  param,
-  queryRows,
-  slot,
-  type Db,
-  type Paging,
-  type Tx,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { builtOnce, idList, inParam, param, queryRows, slot, type Db, type Paging, type Tx } from "@kasse/db";
 import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { event, type EventRow } from "./schema";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { errors, type KasseError } from "@kasse/db";
+import { errors, type KasseError } from "@kasse/core";
 import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type ReserveForLinesInput } from "./service";

@@ -1,21 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import {
-  builtOnce,
-  builtRowWrite,
-  deriveKey,
-  errors,
-  generateId,
-  KasseError,
-  orderBy,
-  scrubError,
-  toKasseError,
-  type Db,
-  type Paging,
-  listPage,
-  anyOf,
-  param,
-  slot,
-} from "@kasse/db";
+import { deriveKey, errors, generateId, KasseError, scrubError, toKasseError } from "@kasse/core";
+import { builtOnce, builtRowWrite, orderBy, type Db, type Paging, listPage, anyOf, param, slot } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";

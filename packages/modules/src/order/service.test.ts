@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { errors, queryRows, type ListPaging } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { queryRows, type ListPaging } from "@kasse/db";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";

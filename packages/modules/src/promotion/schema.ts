@@ -1,25 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import {
-  Code,
-  CurrencyCode,
-  DateTime,
-  Id,
-  LongText,
-  metadata,
-  money,
-  MoneyWhen,
-  OptionalMetadata,
-  Title,
-  OrNull,
-  RowView,
-  View,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  timestamptz,
-} from "@kasse/db";
+import { Code, CurrencyCode, DateTime, Id, LongText, MoneyWhen, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, money, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
 export const campaign = entityTable(

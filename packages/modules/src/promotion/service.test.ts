@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { errors, KasseError } from "@kasse/db";
+import { errors, KasseError } from "@kasse/core";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import { campaignBudget, promotion } from "./schema";

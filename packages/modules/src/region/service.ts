@@ -1,11 +1,9 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isCurrencyCode } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   idList,
   inParam,
-  isCurrencyCode,
   transaction,
   type Db,
   type ListPaging,

@@ -1,5 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
-import { errors, generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   salesChannel,
   type SalesChannelCreate,

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title, ListView } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
 import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { CollectionCreate, CollectionUpdate, ProductCollectionView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";

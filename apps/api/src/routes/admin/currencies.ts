@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, CurrencyCode, Title } from "@kasse/db";
+import { Code, CurrencyCode, Title } from "@kasse/core";
 import { CurrencyUpdate, CurrencyView } from "@kasse/modules/currency";
 import type { App } from "../../app";
 import { crudRoutes, standardReads } from "../../http/crud-routes";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import {
   CustomerGroupCreate,
   CustomerGroupResponse,

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, normalizeRange, Title, toDate } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { normalizeRange, toDate } from "@kasse/db";
 import {
   AddressCreate,
   AddressUpdate,

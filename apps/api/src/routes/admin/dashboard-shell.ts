@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Count } from "@kasse/db";
+import { Count } from "@kasse/core";
 import type { App } from "../../app";
 import { Fields } from "../../http/schemas";
 

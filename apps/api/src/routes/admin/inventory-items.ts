@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Extend, Id, Title, View } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
+import { Extend, View } from "@kasse/db";
 import {
   InventoryItemCreate,
   InventoryItemUpdate,

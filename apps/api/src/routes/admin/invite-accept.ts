@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
 import { InviteAccept, UserView } from "@kasse/modules/user";
 import { acceptInviteWorkflow } from "@kasse/flows";

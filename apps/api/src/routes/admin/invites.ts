@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title, ListView } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
 import { sendNotification } from "@kasse/flows";
 import type { FastifyBaseLogger } from "fastify";

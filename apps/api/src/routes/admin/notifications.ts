@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id } from "@kasse/db";
+import { Code, Id } from "@kasse/core";
 import type { App } from "../../app";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Count, errors, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
+import { Amount, Count, errors, Id, OptionalMetadata, Title } from "@kasse/core";
+import { normalizeRange, toDate } from "@kasse/db";
 import {
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,

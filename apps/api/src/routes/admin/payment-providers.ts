@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import type { App } from "../../app";
 import { providerPage } from "../../http/provider-list";
 import { ListAnswer, ListQueryOf } from "../../http/schemas";

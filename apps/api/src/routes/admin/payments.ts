@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Amount, Id } from "@kasse/db";
+import { Amount, Id } from "@kasse/core";
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import { PaymentView } from "@kasse/modules/payment";

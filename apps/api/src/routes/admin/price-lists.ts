@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { CurrencyCode, errors, Id, Title } from "@kasse/core";
+import { MAX_LIMIT } from "@kasse/db";
 import {
   PriceListCreate,
   PriceListPricesBatch,

@@ -1,4 +1,4 @@
-import { Code, Id } from "@kasse/db";
+import { Code, Id } from "@kasse/core";
 import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";

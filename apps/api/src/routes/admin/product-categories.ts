@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { CategoryCreate, CategoryUpdate, ProductCategoryView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { CategoryTree, splitCategoryQuery } from "../category-query";

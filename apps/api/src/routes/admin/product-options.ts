@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/core";
 import type { App } from "../../app";
 import { ArrayQuery, ListQuery, RangeQuery, RetrieveQuery } from "../../http/schemas";
 

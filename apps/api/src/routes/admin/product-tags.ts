@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { TagCreate, TagUpdate, ProductTagView, type ProductService } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";

@@ -8,7 +8,7 @@ import {
   updateProductsWorkflow,
   writeProductVariantsWorkflow,
 } from "@kasse/flows";
-import { Code, errors, Id, Title } from "@kasse/db";
+import { Code, errors, Id, Title } from "@kasse/core";
 import {
   OptionCreate,
   OptionUpdate,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, MoneyWhen, Title } from "@kasse/db";
+import { Code, Id, MoneyWhen, Title } from "@kasse/core";
 import {
   ATTRIBUTE_LABELS,
   MONEY_RULE_ATTRIBUTES,

@@ -1,5 +1,5 @@
 import type { HTTPStatus } from "@bull-board/api/typings/app";
-import { toKasseError } from "@kasse/db";
+import { toKasseError } from "@kasse/core";
 import type { BullMqScheduler } from "@kasse/workflows";
 import type { App } from "../../app";
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { RefundReasonCreate, RefundReasonUpdate, RefundReasonView } from "@kasse/modules/payment";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";

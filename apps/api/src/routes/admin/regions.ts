@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { createRegionWorkflow, updateRegionWorkflow } from "@kasse/flows";
 import { RegionCreate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app";

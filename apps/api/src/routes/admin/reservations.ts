@@ -1,4 +1,4 @@
-import { errors, Id } from "@kasse/db";
+import { errors, Id } from "@kasse/core";
 import { createReservation, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app";

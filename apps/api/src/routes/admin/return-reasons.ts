@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { ReturnReasonCreate, ReturnReasonUpdate, ReturnReasonView } from "@kasse/modules/order";
 import type { App } from "../../app";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";

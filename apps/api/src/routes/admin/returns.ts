@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import { beginReturnRequest, cancelReturnWorkflow, createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
 import { RETURN_STATUSES, ReturnCreate, ReturnReceive, ReturnRequestBegin, ReturnView } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import type { App } from "../../app";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import { Answer, IdParams } from "../../http/schemas";

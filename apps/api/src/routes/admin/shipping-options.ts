@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/core";
+import { Extend, OrNull, View } from "@kasse/db";
 import {
   ShippingOptionCreate,
   ShippingOptionUpdate,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { ShippingProfileCreate, ShippingProfileView } from "@kasse/modules/fulfillment";
 import type { App } from "../../app";
 import { crudRoutes } from "../../http/crud-routes";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title, View } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend, View } from "@kasse/db";
 import { FulfillmentSetCreate, FulfillmentSetView } from "@kasse/modules/fulfillment";
 import {
   StockLocationCreate,

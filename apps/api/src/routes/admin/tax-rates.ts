@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { addTaxRateRule, createTaxRate, updateTaxRate } from "@kasse/flows";
 import { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate, TaxRateView } from "@kasse/modules/tax";
 import type { FastifyRequest } from "fastify";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { SYSTEM_TAX_PROVIDER, TaxRegionCreate, TaxRegionView } from "@kasse/modules/tax";
 import type { App } from "../../app";
 import { crudRoutes, standardReads } from "../../http/crud-routes";

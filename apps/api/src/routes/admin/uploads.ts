@@ -1,6 +1,6 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { FileView } from "@kasse/modules/file";
 import type { App } from "../../app";
 import { Deleted, deleted } from "../../http/schemas";

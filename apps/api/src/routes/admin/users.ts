@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title, ListView } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
 import type { App } from "../../app";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
+import { Id } from "@kasse/core";
+import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
   ExecutionRowView,
   StepRunRowView,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import {
   ActorType,
   AuthIdentityView,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import { ActorType, EMAILPASS, githubProvider, googleProvider, type AuthProvider } from "@kasse/modules/auth";
 import type { App } from "../../app";
 import type { Config } from "@kasse/runtime";

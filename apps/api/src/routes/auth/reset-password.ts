@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors } from "@kasse/db";
+import { Email, errors } from "@kasse/core";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import { completeCart, readCart } from "@kasse/flows";
 import type { App } from "../../app";
 import { emptyBody } from "../../http/empty-body";

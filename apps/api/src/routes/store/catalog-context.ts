@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, errors, groupBy, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
+import { Extend, OrNull, groupBy } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
 import {
   ProductVariantView,

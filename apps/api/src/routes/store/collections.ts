@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { crudRoutes, standardReads } from "../../http/crud-routes";

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, Id, ListView } from "@kasse/db";
+import { errors, Id } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { customerWrites, registerCustomer } from "@kasse/flows";
 import {
   AddressCreate,

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors, Secret } from "@kasse/db";
+import { errors, Secret } from "@kasse/core";
 import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";

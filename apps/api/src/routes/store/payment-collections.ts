@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, ProviderData } from "@kasse/db";
+import { Id, ProviderData } from "@kasse/core";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
 import { PaymentCollectionView } from "@kasse/modules/payment";
 import type { App } from "../../app";

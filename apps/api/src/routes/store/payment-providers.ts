@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import type { App } from "../../app";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { PaymentProviderView } from "@kasse/modules/payment";

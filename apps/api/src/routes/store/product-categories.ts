@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend } from "@kasse/db";
 import type { CategoryParent, ProductCategory } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { CategoryTree, splitCategoryQuery } from "../category-query";

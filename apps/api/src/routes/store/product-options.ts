@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend, MAX_LIMIT } from "@kasse/db";
 import { ProductOptionValueView, ProductOptionView } from "@kasse/modules/product";
 import type { App } from "../../app";
 import { parseFields, project } from "../../http/fields";

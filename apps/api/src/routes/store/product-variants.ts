@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { Code, CurrencyCode, errors, Id, Title } from "@kasse/core";
+import { MAX_LIMIT } from "@kasse/db";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import { parseFields, project, type FieldSelection } from "../../http/fields";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { DEFAULT_SCRYPT, hashParams, hashPassword, verifyPassword, type ScryptParams } from "../password";
 import type { AuthIdentity } from "../schema";
 import type { AuthProvider, IdentityStore } from "./types";
