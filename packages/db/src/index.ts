@@ -8,7 +8,17 @@ export {
   MigrationsPendingError,
   type MigrationStatus,
 } from "./migrate";
-export { transaction, isTransaction, lockKeys, readSnapshot } from "./transaction";
+export { isTransaction } from "./transaction";
+export {
+  db,
+  currentHandle,
+  inTransaction,
+  lockKeys,
+  onDatabase,
+  readSnapshot,
+  transaction,
+  useDatabase,
+} from "./ambient";
 export { withTimeout } from "./timeout";
 export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export {
@@ -27,7 +37,6 @@ export {
   anyOf,
   DEFAULT_LIMIT,
   existingIds,
-  inList,
   MAX_LIMIT,
   MAX_OFFSET,
   likePattern,
@@ -41,7 +50,8 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging } from "./records";
+export { inList, statement, type Placeholders } from "./statement";
+export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging, type LiveRecords } from "./records";
 export { updateLinks } from "./links";
 export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inParam, param, slot } from "./built-once";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { useDatabase } from "../ambient";
 import { connect, PGLITE_SHARED_BUFFERS } from "../connect";
 import { migrate, migrationsFolder } from "../migrate";
 import type { KasseError } from "@kasse/core";
@@ -23,7 +24,8 @@ export interface TestDatabase extends Database {
 /**
  * Gives the calling test file a fresh, migrated database of its own, dropped by `close()`:
  * on PostgreSQL (when `DATABASE_URL` is set) a new database cloned from a migrated template,
- * else an in-memory PGlite. Test files therefore run in parallel without sharing rows.
+ * else an in-memory PGlite. Test files therefore run in parallel without sharing rows. It is the
+ * test process's database (`useDatabase`): what queries run on outside `onDatabase`.
  * @example
  * const database = await createTestDatabase();
  * afterAll(() => database.close());
@@ -34,6 +36,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   if (!serverUrl) {
     const database = await connect({ logger: statements, snapshot: await migratedSnapshot() });
     statements.watchBuilds(database.db);
+    useDatabase(database.db);
     return { ...database, url: undefined, statements };
   }
   const template = await ensureTemplate(serverUrl);
@@ -42,6 +45,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   const url = databaseUrl(serverUrl, name);
   const database = await connect({ url, poolSize: options.poolSize ?? 10, logger: statements });
   statements.watchBuilds(database.db);
+  useDatabase(database.db);
   return {
     ...database,
     url,

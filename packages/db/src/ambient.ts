@@ -1,0 +1,137 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "./types";
+
+/** Where the code running now sends its statements: a database, and the transaction open on it, if any. */
+interface Scope {
+  database: Db;
+  tx: Tx | undefined;
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+let processDatabase: Db | undefined;
+
+/**
+ * Makes `database` the process's database: what every query and `transaction` uses outside
+ * {@link onDatabase}. The composition root (`@kasse/runtime`) calls it once, when it opens the database.
+ */
+export function useDatabase(database: Db): void {
+  processDatabase = database;
+}
+
+/**
+ * Runs `fn` on `database` instead of the process's, outside any transaction in progress: how the
+ * engine runs an execution on its own handle, and how a test plays a second process on the same
+ * database (`joinTestDatabase`).
+ * @example
+ * await onDatabase(second.db, () => engine.recover());
+ */
+export function onDatabase<T>(database: Db, fn: () => T): T {
+  return scopes.run({ database, tx: undefined }, fn);
+}
+
+function databaseOf(scope: Scope | undefined): Db {
+  const database = scope?.database ?? processDatabase;
+  if (!database) throw new Error("No database: the composition root calls useDatabase() when it opens one");
+  return database;
+}
+
+/** The handle a statement runs on now: the transaction in progress, else the database. */
+export function currentHandle(): Db {
+  const scope = scopes.getStore();
+  return (scope?.tx as Db | undefined) ?? databaseOf(scope);
+}
+
+/** Whether a transaction is in progress here (its statements go down one connection, in order). */
+export const inTransaction = (): boolean => scopes.getStore()?.tx !== undefined;
+
+/**
+ * Runs `fn` in a transaction: everything it writes commits together or not at all. Inside a
+ * transaction in progress it joins that one (a failure rolls the whole of it back), or, with
+ * `savepoint`, runs in a savepoint whose failure rolls back `fn`'s writes alone. Queries read the
+ * transaction from here (`db`, `statement`); nothing passes it.
+ * @example
+ * await transaction(async () => { await cartQueries.lockById(id); await cartQueries.addLine(line); });
+ */
+export function transaction<T>(fn: () => Promise<T>, options?: { savepoint?: boolean }): Promise<T>;
+/**
+ * The form of modules not yet converted to the ambient transaction ([16]): `fn` gets the handle, and
+ * the modules it calls that read the ambient one run in the same transaction. Inside an open
+ * transaction (`db` is one) it nests as a savepoint, as it always did.
+ * @deprecated Write `transaction(() => …)`; the last module converted removes this form.
+ */
+export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
+export function transaction<T>(
+  first: Db | (() => Promise<T>),
+  second?: ((tx: Tx) => Promise<T>) | { savepoint?: boolean },
+): Promise<T> {
+  const scope = scopes.getStore();
+  if (typeof first === "function") {
+    if (scope?.tx && !(second as { savepoint?: boolean } | undefined)?.savepoint) return first();
+    const database = databaseOf(scope);
+    const outer = (scope?.tx as Db | undefined) ?? database;
+    return outer.transaction((tx) => scopes.run({ database, tx: tx as unknown as Tx }, first));
+  }
+  const fn = second as (tx: Tx) => Promise<T>;
+  // The legacy handle may be the ambient one (`db`): open the transaction on what it stands for now.
+  const handle = first === db ? currentHandle() : first;
+  const database = scope?.database ?? processDatabase ?? handle;
+  return handle.transaction((tx) => scopes.run({ database, tx: tx as unknown as Tx }, () => fn(tx as unknown as Tx)));
+}
+
+/**
+ * Runs `fn` in a read-only repeatable-read transaction: every query it makes sees one snapshot of
+ * the database (reports, `kasse check`), and any write fails.
+ * @example
+ * const report = await readSnapshot(() => checkIntegrity());
+ */
+export function readSnapshot<T>(fn: () => Promise<T>): Promise<T>;
+/** @deprecated The form of modules not yet converted ([16]): write `readSnapshot(() => …)`. */
+export function readSnapshot<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
+export function readSnapshot<T>(first: Db | (() => Promise<T>), second?: (tx: Tx) => Promise<T>): Promise<T> {
+  const scope = scopes.getStore();
+  const handle = typeof first === "function" || first === db ? databaseOf(scope) : first;
+  const database = scope?.database ?? processDatabase ?? handle;
+  return handle.transaction((tx) =>
+    scopes.run({ database, tx: tx as unknown as Tx }, async () => {
+      await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+      return typeof first === "function" ? first() : second!(tx as unknown as Tx);
+    }),
+  );
+}
+
+/**
+ * Takes transaction-scoped advisory locks on `keys` in the transaction in progress, in sorted
+ * order so that two callers locking overlapping sets can never deadlock. Released at commit or rollback.
+ * @example
+ * await transaction(async () => { await lockKeys([`cart:${id}`]); ... });
+ */
+export async function lockKeys(keys: readonly string[]): Promise<void>;
+/** @deprecated The form of modules not yet converted ([16]): write `lockKeys(keys)`. */
+export async function lockKeys(tx: Tx | Db, keys: readonly string[]): Promise<void>;
+export async function lockKeys(first: Tx | Db | readonly string[], second?: readonly string[]): Promise<void> {
+  const handle = Array.isArray(first) ? currentHandle() : (first as Db);
+  const keys = Array.isArray(first) ? (first as readonly string[]) : second!;
+  for (const key of [...new Set(keys)].sort())
+    await handle.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * The current handle as a drizzle database: each use reads the transaction in progress, else the
+ * database ({@link transaction}, {@link onDatabase}). Queries files build their statements on it.
+ * @example
+ * const rows = await db.select().from(salesChannel).where(and(...conditions));
+ */
+export const db: Db = new Proxy({} as Db, {
+  get(_, key) {
+    const handle = currentHandle();
+    const value: unknown = Reflect.get(handle, key, handle);
+    return typeof value === "function" ? value.bind(handle) : value;
+  },
+  set(_, key, value) {
+    return Reflect.set(currentHandle(), key, value);
+  },
+  has: (_, key) => Reflect.has(currentHandle(), key),
+  // `instanceof PgTransaction` (legacy `isTransaction`) asks the handle it stands for.
+  getPrototypeOf: () => Reflect.getPrototypeOf(currentHandle()),
+});
