@@ -13,7 +13,7 @@ import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
 import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
-import { createModules, type Modules } from "@kasse/modules";
+import type { Modules } from "@kasse/modules";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -66,7 +66,7 @@ export interface BuildAppOptions {
 /**
  * Builds the HTTP app (not listening): plugins, error mapping, auth, every route.
  * @example
- * const app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) } });
+ * const app = await buildApp({ config, infra: await createInfrastructure(config) });
  * await app.listen({ port: config.port, host: config.host });
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -99,17 +99,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
-  app.decorate(
-    "modules",
-    createModules(infra.database.db, {
-      secret: config.jwt.secret,
-      smtpUrl: config.env.SMTP_URL,
-      logger: app.log,
-      scryptLogN: config.scryptLogN,
-      files: config.files,
-      webhookAllowPrivate: config.events.allowPrivate,
-    }),
-  );
+  // The process's modules, built once by the composition root (`@kasse/runtime`).
+  app.decorate("modules", infra.modules);
 
   registerRequestId(app);
   registerErrorHandling(app);

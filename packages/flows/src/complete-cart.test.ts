@@ -11,6 +11,7 @@ import { createProductService } from "@kasse/modules/product";
 import { createStockLocationService } from "@kasse/modules/stock-location";
 import { completeCart } from "./complete-cart";
 import { createModules } from "@kasse/modules";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
@@ -20,7 +21,7 @@ const CHANNEL = "sc_web";
 const guest = { customer_id: null };
 
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
   await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });

@@ -14,11 +14,17 @@ import { requestOrderTransfer } from "./transfer-order";
 import { createModules } from "@kasse/modules";
 import { createOrderService } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db) });
+  engine = createEngine({
+    events: eventOutbox,
+    db: database.db,
+    workflows: allWorkflows,
+    modules: (db) => createModules(db),
+  });
 });
 
 /** Every string of every journal row of `workflowId` (executions and step runs, decoded from JSON). */
@@ -133,6 +139,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     };
     const notifications = createModules(database.db, options).notification;
     const transferEngine = createEngine({
+      events: eventOutbox,
       db: database.db,
       workflows: allWorkflows,
       modules: (db) => createModules(db, options),

@@ -40,6 +40,9 @@ import { createStoreService } from "./store";
 import { createTaxService } from "./tax";
 import { createInviteService, createUserService } from "./user";
 
+// The recorder behind steps' `ctx.emit`, for the composition root and tests that build an engine.
+export { eventOutbox } from "./event";
+
 /** What module services need beyond the database: the process's configuration. */
 export interface ModulesOptions {
   /**
@@ -63,14 +66,17 @@ export interface ModulesOptions {
 }
 
 /**
- * Every module's service, built over one database handle: the pool (`app.modules`, flows outside
- * a transaction) or a transaction (a step's `ctx.modules`, a flow's `withEvents`), so that all of
- * a caller's reads and writes go through the handle it was built over. Services are built on first
- * use. `bindTo(tx)` gives the same modules over another handle.
+ * Every module's service, built once per process by the composition root (`@kasse/runtime`) over
+ * `db`, the ambient handle of `@kasse/db`: a converted module reads the transaction in progress
+ * itself and ignores `db`. Services are built on first use.
+ *
+ * While modules are being converted ([16]), the ones not yet converted read the handle they were
+ * built over: over the ambient `db` they too run in the transaction in progress; `bindTo(tx)` and
+ * `createModules(tx)` (legacy flows, tests) build them over one handle. The last conversion removes
+ * the parameter, `db` and `bindTo`.
  * @example
  * const modules = createModules(db, { secret: config.jwt.secret });
- * await modules.inventory.reserveForLines(input);
- * await transaction(db, (tx) => modules.bindTo(tx).cart.lock(cartId));
+ * await transaction(() => modules.cart.lock(cartId));
  */
 export function createModules(db: Db, options: ModulesOptions = {}) {
   const secret = (service: string, what: string) => {

@@ -13,5 +13,11 @@ export {
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { openDatabase } from "./database";
-export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+export {
+  createWorkflowRuntime,
+  modulesOptions,
+  workerEvents,
+  type WorkflowRuntime,
+  type WorkflowRuntimeOptions,
+} from "./workflows";
 export { publishEventReleases, subscribeEventReleases } from "./event-wake";

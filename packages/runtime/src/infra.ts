@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
-import { assertMigrated, migrate, type Database } from "@kasse/db";
+import { assertMigrated, migrate, useDatabase, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { openDatabase } from "./database";
-import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+import { createWorkflowRuntime, modulesOptions, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
 
 /** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
@@ -13,14 +13,15 @@ export interface Infrastructure extends WorkflowRuntime {
 }
 
 /**
- * Opens what a process runs on, from the configuration: the database (PGlite under the data dir in
- * embedded mode, else PostgreSQL) and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
+ * The composition root of every process (the API, the worker, the CLI): opens what it runs on, from
+ * the configuration: the database (PGlite under the data dir in embedded mode, else PostgreSQL),
+ * made the process's database (`useDatabase`), and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
  * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
- * migrate") before anything runs on it. Builds the process's one engine: with the server secret
- * (`config.jwt`, the API's and the worker's configuration) its steps can deliver notifications.
+ * migrate") before anything runs on it. Builds the process's modules and its one engine: with the
+ * server secret (`config.jwt`, the API's and the worker's configuration) they can deliver notifications.
  */
 export async function createInfrastructure(
-  config: BaseConfig & { jwt?: Config["jwt"] },
+  config: BaseConfig & { jwt?: Config["jwt"]; files?: Config["files"] },
   options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
 ): Promise<Infrastructure & { close(): Promise<void> }> {
   const database = await openDatabase(config);
@@ -36,19 +37,18 @@ export async function createInfrastructure(
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  const modules = {
-    secret: config.jwt?.secret,
-    smtpUrl: config.env.SMTP_URL,
+  useDatabase(database.db);
+  const { modules, engine, scheduler } = createWorkflowRuntime(database, {
+    redis,
     logger: options.logger,
-    scryptLogN: config.scryptLogN,
-    webhookAllowPrivate: config.events.allowPrivate,
-  };
-  const { engine, scheduler } = createWorkflowRuntime(database, { redis, logger: options.logger, modules });
+    modules: modulesOptions(config, options.logger),
+  });
   // Workers in other processes hear of this process's events at once rather than at their next poll.
   const stopAnnouncing = redis && publishEventReleases(redis);
   return {
     database,
     redis,
+    modules,
     engine,
     scheduler,
     close: async () => {

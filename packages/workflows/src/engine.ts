@@ -7,7 +7,7 @@ import * as journal from "./journal";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
-import { eventRecorder, type EventRecorder } from "./events";
+import type { EventRecorder } from "./events";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, ModulesFactory, Workflow } from "./types";
 
@@ -25,7 +25,7 @@ export interface EngineOptions {
   leaseMs?: number;
   /** How long a second caller waits for a running execution with its key before `conflict`. Default 15 s. */
   waitTimeoutMs?: number;
-  /** Where `ctx.emit` records events; the process's recorder (`setEventRecorder`) by default. */
+  /** Where `ctx.emit` records events (the event module's outbox); a step that emits fails without it. */
   events?: EventRecorder;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
@@ -96,9 +96,7 @@ export function createEngine(options: EngineOptions) {
 
   const env: RunEnv = {
     db,
-    get events() {
-      return options.events ?? eventRecorder();
-    },
+    events: options.events,
     clock,
     logger,
     owner,

@@ -16,4 +16,4 @@ export {
 export { SecretUnavailableError, type SecretPath } from "./secrets";
 // The redaction the journal stores in place of a secret (defined beside the error catalog in @kasse/core, which scrubs errors with it).
 export { REDACTED } from "@kasse/core";
-export { setEventRecorder, eventRecorder, type EventRecorder, type RecordedEvent } from "./events";
+export type { EventRecorder, RecordedEvent } from "./events";

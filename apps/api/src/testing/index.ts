@@ -1,7 +1,14 @@
 import { afterAll, beforeAll } from "vitest";
 import { createTestDatabase, joinTestDatabase, lazy, type TestDatabase } from "@kasse/db/testing";
 import { buildApp, type App, type BuildAppOptions } from "../app";
-import { type Infrastructure, loadConfig, type Config, createWorkflowRuntime, createLogger } from "@kasse/runtime";
+import {
+  type Infrastructure,
+  loadConfig,
+  type Config,
+  createWorkflowRuntime,
+  createLogger,
+  modulesOptions,
+} from "@kasse/runtime";
 import type { Scheduler } from "@kasse/workflows";
 import { actorHeaders } from "./actors";
 
@@ -85,13 +92,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     scheduler: options.scheduler,
     leaseMs: 5_000,
     logger,
-    modules: {
-      secret: config.jwt.secret,
-      smtpUrl: config.env.SMTP_URL,
-      logger,
-      scryptLogN: config.scryptLogN,
-      webhookAllowPrivate: config.events.allowPrivate,
-    },
+    modules: modulesOptions(config, logger),
   });
   const app = await buildApp({
     config,

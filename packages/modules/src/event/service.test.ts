@@ -23,6 +23,7 @@ import {
   type EventRow,
 } from "./index";
 import { createModules } from "../modules";
+import { eventOutbox } from "./service";
 
 let database: TestDatabase;
 const secret = "event-test-secret";
@@ -68,7 +69,7 @@ const reset = async () => {
 
 describe("the event outbox", () => {
   it("a workflow's events are released when it succeeds; a compensated one releases none but its compensation's", async () => {
-    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
     const events = createEventService(database.db);
     const create = step("test-create-product", {
       invoke: async (input: { id: string }, ctx) => {

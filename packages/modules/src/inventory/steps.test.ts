@@ -10,6 +10,7 @@ import {
   reserveLineItemsStep,
 } from "./steps";
 import { createModules } from "../modules";
+import { eventOutbox } from "@kasse/modules";
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
@@ -25,7 +26,7 @@ const LOC = OLDER;
 
 const inventory = lazy(() => createInventoryService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 /** A variant with its own inventory item stocked as given. */

@@ -9,12 +9,13 @@ import type { OrderFilters } from "./schema";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
 import { createModules } from "../modules";
+import { eventOutbox } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
 const orders = lazy(() => createOrderService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 const admin = { actor_type: "user", actor_id: "user_1" };
