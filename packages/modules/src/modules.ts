@@ -89,7 +89,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
   return lazily({
     db: () => db,
     bindTo: () => (handle: Db) => createModules(handle, options),
-    salesChannel: () => createSalesChannelService(db),
+    salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
     stockLocation: () => createStockLocationService(db),
