@@ -115,7 +115,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
         maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
         maxFiles: options.files?.maxFiles ?? 10,
       }),
-    region: () => createRegionService(db),
+    region: () => createRegionService(),
     tax: () => createTaxService(db),
     pricing: () => createPricingService(db),
     priceList: () => createPriceListService(db),

@@ -7,7 +7,7 @@ const database = useTestDatabase();
 
 describe("region currencyOf", () => {
   it("answers the region's currency in one prepared statement, in and out of a transaction; unknown and deleted regions are not found", async () => {
-    const regions = createRegionService(database.db);
+    const regions = createRegionService();
     const eu = await regions.create({ name: "Europe", currency_code: "EUR", countries: ["de"] });
     const gone = await regions.create({ name: "Gone", currency_code: "usd" });
     await regions.delete(gone.id);
@@ -18,7 +18,7 @@ describe("region currencyOf", () => {
     expect(statements).toHaveLength(1);
     // Prepared once: the second call sends the same statement.
     expect(await database.statements.record(() => regions.currencyOf(eu.id))).toEqual(statements);
-    expect(await transaction(database.db, (tx) => createRegionService(tx).currencyOf(eu.id))).toBe("eur");
+    expect(await transaction(() => regions.currencyOf(eu.id))).toBe("eur");
     await expect(regions.currencyOf(gone.id)).rejects.toMatchObject({
       type: "not_found",
       message: `Region with id: ${gone.id} was not found`,
