@@ -42,7 +42,9 @@ function templateOf(builder: Preparable<unknown>): Template {
     },
   };
   (builder as unknown as { session: Session }).session = session;
-  builder.prepare("statement");
+  // Unnamed: whether PostgreSQL keeps it prepared per connection is decided in one place for every
+  // statement, built once or not (`preparingRepeated` in connect.ts: a text sent a second time).
+  builder.prepare(undefined as unknown as string);
   return template;
 }
 
