@@ -9,6 +9,7 @@ export default tseslint.config(
     rules: {
       "kasse/boundaries": "error",
       "kasse/private-tables": "error",
+      "kasse/data-layer": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
       "no-console": ["error", { allow: ["warn", "error"] }],
