@@ -1,19 +1,10 @@
-import Fastify, {
-  LogController,
-  type RouteOptions,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { LogController, type RouteOptions, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { App } from "./app-type";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
 import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
-import type { Modules } from "@kasse/modules";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -32,22 +23,7 @@ import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
-/** The fastify instance with typebox types, as every route plugin receives it. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module "fastify" {
-  interface FastifyInstance {
-    config: Config;
-    infra: Infrastructure;
-    modules: Modules;
-  }
-}
+export type { App } from "./app-type";
 
 export interface BuildAppOptions {
   config: Config;

@@ -1,7 +1,7 @@
 import { workflow } from "@kasse/workflows";
 import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
-import type { App } from "../app";
+import type { App } from "../app-type";
 import type { Requester } from "./index";
 
 const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) =>

@@ -6,7 +6,7 @@ import {
   CustomerGroupUpdate,
   CustomerResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { toArray } from "../../http/query";
 import {

@@ -9,7 +9,7 @@ import {
   CustomerUpdate,
   AddressResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import {

@@ -11,7 +11,7 @@ import {
   InventoryLevelView,
 } from "@kasse/modules/inventory";
 import { addInventoryLevel, inventoryLevels, batchInventoryLevels, createInventoryItem } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, wants } from "../../http/fields";
 import {
   Answer,

@@ -14,7 +14,7 @@ import {
 } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { always, parseFields, project } from "../../http/fields";
 import {
   Answer,

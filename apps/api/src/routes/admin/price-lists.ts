@@ -9,7 +9,7 @@ import {
   PriceView,
 } from "@kasse/modules/pricing";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import {

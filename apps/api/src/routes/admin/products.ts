@@ -22,7 +22,7 @@ import {
   ProductOptionView,
   VariantImagesBatch,
 } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import {
   ArrayQuery,

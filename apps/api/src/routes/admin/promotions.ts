@@ -24,7 +24,7 @@ import {
 import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { Modules } from "@kasse/modules";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListQuery, ListQueryOf, IdParams } from "../../http/schemas";
 

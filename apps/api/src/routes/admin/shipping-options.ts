@@ -7,7 +7,7 @@ import {
   ShippingOptionView,
   type ShippingOption,
 } from "@kasse/modules/fulfillment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { wants, type FieldSelection } from "../../http/fields";
 import { ArrayQuery, ListQuery } from "../../http/schemas";

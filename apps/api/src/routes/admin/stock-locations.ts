@@ -10,7 +10,7 @@ import {
   StockLocationView,
 } from "@kasse/modules/stock-location";
 import { createLocationFulfillmentSet, deleteStockLocationWorkflow, setStockLocationSalesChannels } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { parseFields, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ListQueryOf, IdParams } from "../../http/schemas";

@@ -3,7 +3,7 @@ import { errors, Id, Title } from "@kasse/core";
 import { ListView } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { errorAnswer } from "../../plugins/openapi-operations";

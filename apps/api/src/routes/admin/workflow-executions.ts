@@ -11,7 +11,7 @@ import {
   type StepState,
   type StepSummary,
 } from "@kasse/workflows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 

@@ -8,7 +8,7 @@ import {
   MfaStartBody,
   MfaVerifyBody,
 } from "@kasse/modules/auth";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { emptyBody } from "../../http/empty-body";
 import { Answer } from "../../http/schemas";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { Email, errors } from "@kasse/core";
 import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 
 /** How long a reset token works. */
 const RESET_TOKEN_TTL_MS = 15 * 60_000;

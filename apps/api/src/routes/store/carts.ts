@@ -27,7 +27,7 @@ import {
   PromoCodes,
   ShippingMethodCreate,
 } from "@kasse/modules/cart";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, DeleteResponse, RetrieveQuery, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";

@@ -10,7 +10,7 @@ import {
   type Product,
   type ProductVariant,
 } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { wants, type FieldSelection } from "../../http/fields";
 
 /** What a store catalog read prices and counts stock against. */

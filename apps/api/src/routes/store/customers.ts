@@ -12,7 +12,7 @@ import {
   StoreCustomerCreate,
   StoreCustomerResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
