@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { assertMigrated, migrate, useDatabase, type Database } from "@kasse/db";
+import { assertMigrated, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { openDatabase } from "./database";
 import { createWorkflowRuntime, modulesOptions, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
@@ -37,7 +37,6 @@ export async function createInfrastructure(
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   }
-  useDatabase(database.db);
   const { modules, engine, scheduler } = createWorkflowRuntime(database, {
     redis,
     logger: options.logger,
