@@ -97,6 +97,20 @@ describe("transaction", () => {
     expect(await bodies()).toEqual([]);
   });
 
+  it("carries the transaction again once every scope has closed (the store is off in between)", async () => {
+    await transaction(async () => void (await insertNote({ id: "a", body: "first" })));
+    expect(inTransaction()).toBe(false);
+    await expect(
+      transaction(async () => {
+        await Promise.resolve();
+        expect(inTransaction()).toBe(true);
+        await insertNote({ id: "b", body: "second" });
+        throw new Error("undo");
+      }),
+    ).rejects.toThrow("undo");
+    expect(await bodies()).toEqual(["first"]);
+  });
+
   it("takes advisory locks in the transaction in progress", async () => {
     await transaction(async () => {
       await lockKeys(["b", "a", "b"]);
