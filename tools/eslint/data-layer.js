@@ -39,7 +39,7 @@ const REPLACED = new Map([
   ["builtOnce", "statement()"],
   ["builtPerShape", "statement() (a statement is built per shape of its values)"],
   ["builtRowWrite", "statement() with `.values(v)` / `.set(v)`"],
-  ["builtRowsInsert", "statement() (one JSON rows value)"],
+  ["builtRowsInsert", "insertRows(table, options)"],
   ["param", "a statement's placeholder `v.key`"],
   ["slot", "a statement's placeholder `v.key`"],
   ["inParam", "inList(column, v.key)"],

@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq, sql } from "drizzle-orm";
 import { jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { db, inTransaction, lockKeys, onDatabase, readSnapshot, transaction } from "./ambient";
+import { insertRows } from "./rows-insert";
 import { inList, statement, type Placeholders } from "./statement";
 import { joinTestDatabase, onPostgres, useTestDatabase, type TestDatabase } from "./testing";
 
@@ -155,6 +156,31 @@ describe("statement", () => {
       expect(await byIds({ ids: [] })).toEqual([]);
     });
     expect(new Set(texts).size).toBe(1);
+  });
+});
+
+describe("insertRows", () => {
+  it("inserts any number of rows with one statement text, in the transaction in progress", async () => {
+    const insert = insertRows<Array<{ id: string }>>(note, { returning: true });
+    const texts = await database.statements.record(async () => {
+      await transaction(async () => {
+        expect(await insert([{ id: "a", body: "1", data: { n: 1 } }])).toHaveLength(1);
+        expect(
+          await insert([
+            { id: "b", body: "2", tag: "t" },
+            { id: "c", body: "3" },
+          ]),
+        ).toHaveLength(2);
+      });
+      await expect(
+        transaction(async () => {
+          await insert([{ id: "d", body: "4" }]);
+          throw new Error("undo");
+        }),
+      ).rejects.toThrow("undo");
+    });
+    expect(new Set(texts.filter((t) => t.startsWith("insert"))).size).toBe(1);
+    expect(await bodies()).toEqual(["1", "2", "3"]);
   });
 });
 

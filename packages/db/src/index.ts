@@ -51,6 +51,7 @@ export {
   type RangeFilter,
 } from "./list";
 export { inList, statement, type Placeholders } from "./statement";
+export { insertRows } from "./rows-insert";
 export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging, type LiveRecords } from "./records";
 export { updateLinks } from "./links";
 export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inParam, param, slot } from "./built-once";

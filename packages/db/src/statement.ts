@@ -1,6 +1,7 @@
 import { Param, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { currentHandle } from "./ambient";
+import type { Db } from "./types";
 import { arrayLiteral } from "./list";
 
 /** A drizzle query builder (select, insert, update, delete): what a statement's `build` returns. */
@@ -76,8 +77,19 @@ export function statement<V extends Record<string, unknown>, R>(
 export function statement<V extends Record<string, unknown>, R>(
   build: (v: Placeholders<V>) => Preparable<R>,
 ): (values?: V) => Promise<R> {
+  const run = builtStatement<V, R>((v) => build(v));
+  return (values = {} as V) => run(currentHandle(), values);
+}
+
+/**
+ * A {@link statement} run on the handle it is given, whose `build` gets that handle too (the db
+ * package's own helpers and the deprecated forms).
+ */
+export function builtStatement<V extends Record<string, unknown>, R>(
+  build: (v: Placeholders<V>, handle: Db) => Preparable<R>,
+): (handle: Db, values: V) => Promise<R> {
   const templates = new Map<string, Template>();
-  return (values = {} as V) => {
+  return (handle, values) => {
     // The shape: which keys are undefined or null (none, for most calls: then no string is made).
     let shape = "";
     for (const key in values) {
@@ -90,10 +102,10 @@ export function statement<V extends Record<string, unknown>, R>(
       const v: Record<string, unknown> = {};
       for (const key in values)
         v[key] = values[key] === undefined ? undefined : values[key] === null ? null : sql.placeholder(key);
-      template = templateOf(build(v as Placeholders<V>));
+      template = templateOf(build(v as Placeholders<V>, handle));
       templates.set(shape, template);
     }
-    const session = (currentHandle() as unknown as { session: Session }).session;
+    const session = (handle as unknown as { session: Session }).session;
     const query = session.prepareQuery(...template.args) as PreparedQuery<R>;
     if (template.joinsNotNullableMap !== undefined) query.joinsNotNullableMap = template.joinsNotNullableMap;
     return query.execute(values);
