@@ -1,6 +1,7 @@
 import Fastify, { LogController, type RouteOptions, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type";
+import { onDatabase } from "@kasse/db";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
@@ -77,6 +78,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate("infra", infra);
   // The process's modules, built once by the composition root (`@kasse/runtime`).
   app.decorate("modules", infra.modules);
+  // Requests run on this app's database: the process's (then this costs nothing), or a second
+  // process's in a test. Entered again after the body is read: its stream's events carry no scope.
+  const onOwnDatabase = (_request: unknown, _reply: unknown, done: () => void) => onDatabase(infra.database.db, done);
+  app.addHook("onRequest", onOwnDatabase);
+  app.addHook("preValidation", onOwnDatabase);
 
   registerRequestId(app);
   registerErrorHandling(app);

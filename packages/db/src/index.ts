@@ -12,6 +12,7 @@ export { isTransaction } from "./transaction";
 export {
   db,
   currentHandle,
+  handleOn,
   inTransaction,
   lockKeys,
   onDatabase,

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { useDatabase } from "../ambient";
+import { processDatabaseOf, useDatabase } from "../ambient";
 import { connect, PGLITE_SHARED_BUFFERS } from "../connect";
 import { migrate, migrationsFolder } from "../migrate";
 import type { KasseError } from "@kasse/core";
@@ -24,8 +24,9 @@ export interface TestDatabase extends Database {
 /**
  * Gives the calling test file a fresh, migrated database of its own, dropped by `close()`:
  * on PostgreSQL (when `DATABASE_URL` is set) a new database cloned from a migrated template,
- * else an in-memory PGlite. Test files therefore run in parallel without sharing rows. It is the
- * test process's database (`useDatabase`): what queries run on outside `onDatabase`.
+ * else an in-memory PGlite. Test files therefore run in parallel without sharing rows. The first one
+ * open in the test process is its database (`useDatabase`: what converted modules run on outside a
+ * request or `onDatabase`) until it closes.
  * @example
  * const database = await createTestDatabase();
  * afterAll(() => database.close());
@@ -36,8 +37,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   if (!serverUrl) {
     const database = await connect({ logger: statements, snapshot: await migratedSnapshot() });
     statements.watchBuilds(database.db);
-    useDatabase(database.db);
-    return { ...database, url: undefined, statements };
+    return asProcessDatabase({ ...database, url: undefined, statements });
   }
   const template = await ensureTemplate(serverUrl);
   const name = `kasse_t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}`;
@@ -45,14 +45,26 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   const url = databaseUrl(serverUrl, name);
   const database = await connect({ url, poolSize: options.poolSize ?? 10, logger: statements });
   statements.watchBuilds(database.db);
-  useDatabase(database.db);
-  return {
+  return asProcessDatabase({
     ...database,
     url,
     statements,
     close: async () => {
       await database.close();
       await withAdmin(serverUrl, (admin) => admin.unsafe(`drop database if exists ${name} with (force)`));
+    },
+  });
+}
+
+/** The test process's database while it has none, given back when it closes. */
+function asProcessDatabase(database: TestDatabase): TestDatabase {
+  if (processDatabaseOf()) return database;
+  useDatabase(database.db);
+  return {
+    ...database,
+    close: async () => {
+      if (processDatabaseOf() === database.db) useDatabase(undefined);
+      await database.close();
     },
   };
 }
