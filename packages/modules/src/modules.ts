@@ -66,14 +66,14 @@ export interface ModulesOptions {
 }
 
 /**
- * Every module's service, built once per process by the composition root (`@kasse/runtime`) over
- * `db`, the ambient handle of `@kasse/db`: a converted module reads the transaction in progress
- * itself and ignores `db`. Services are built on first use.
+ * Every module's service, built once per process by the composition root (`@kasse/runtime`): a
+ * converted module reads the transaction in progress itself and ignores `db`. Services are built
+ * on first use.
  *
  * While modules are being converted ([16]), the ones not yet converted read the handle they were
- * built over: over the ambient `db` they too run in the transaction in progress; `bindTo(tx)` and
- * `createModules(tx)` (legacy flows, tests) build them over one handle. The last conversion removes
- * the parameter, `db` and `bindTo`.
+ * built over: over `handleOn(database)` (the runtime's) they too run in the transaction in progress;
+ * `bindTo(tx)` and `createModules(tx)` (legacy flows, tests) build them over one handle. The last
+ * conversion removes the parameter, `db` and `bindTo`.
  * @example
  * const modules = createModules(db, { secret: config.jwt.secret });
  * await transaction(() => modules.cart.lock(cartId));
