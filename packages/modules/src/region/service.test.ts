@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { transaction } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
+import { eq } from "drizzle-orm";
 import { createRegionService } from "./service";
+import { regionCountry, regionPaymentProvider } from "./tables";
 
 const database = useTestDatabase();
 
@@ -24,5 +26,21 @@ describe("region currencyOf", () => {
       message: `Region with id: ${gone.id} was not found`,
     });
     await expect(regions.currencyOf("reg_unknown")).rejects.toMatchObject({ type: "not_found" });
+  });
+});
+
+describe("region delete", () => {
+  it("frees the region's countries and drops its payment providers, in one transaction", async () => {
+    const regions = createRegionService();
+    const nordics = await regions.create({ name: "Nordics", currency_code: "sek", countries: ["se", "no"] });
+    await regions.delete(nordics.id);
+    const db = database.db;
+    expect(await db.select().from(regionCountry).where(eq(regionCountry.region_id, nordics.id))).toEqual([]);
+    expect(
+      await db.select().from(regionPaymentProvider).where(eq(regionPaymentProvider.region_id, nordics.id)),
+    ).toEqual([]);
+    expect((await regions.create({ name: "Sweden", currency_code: "sek", countries: ["se"] })).countries).toHaveLength(
+      1,
+    );
   });
 });
