@@ -105,7 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerAuth(app, {
     secret: config.jwt.secret,
     expiresIn: config.jwt.expiresIn,
-    verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey),
+    verifyApiKey: options.verifyApiKey ?? secretKeyVerifier(app.modules.apiKey, app.modules.user),
     verifySession: (claims) => app.modules.auth.sessionAlive(claims),
   });
   registerPublishableKey(app, createPublishableKeyCache(app.modules.apiKey, app.modules.salesChannel));

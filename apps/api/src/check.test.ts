@@ -75,7 +75,7 @@ afterAll(() => t?.close());
 describe("checkInvariants (kasse check)", () => {
   it("passes on the demo store with a placed order", async () => {
     const results = await check();
-    expect(results).toHaveLength(7);
+    expect(results).toHaveLength(8);
     expect(failures(results)).toEqual([]);
     // The checks read one snapshot, in a transaction that cannot write.
     const write = await readSnapshot(t.database.db, (tx) =>
@@ -186,15 +186,50 @@ describe("checkInvariants (kasse check)", () => {
     await run(`insert into payment_refund (id, payment_id, amount) values ('ref_check', '${paymentId}', 100)`);
     await run(`update payment_collection set captured_amount = authorized_amount + 1 where id = '${collectionId}'`);
     try {
-      const [failed, ...rest] = failures(await check());
+      const [failed, orderLevel, ...rest] = failures(await check());
       expect(rest).toEqual([]);
       expect(failed!.name).toBe("payments");
       expect(failed!.violations.map((v) => v.id).sort()).toEqual([paymentId, collectionId].sort());
       expect(failed!.violations.find((v) => v.id === paymentId)!.problem).toMatch(/captured 0, refunded 100$/);
+      // Captured beyond its authorization is also captured beyond its order's total.
+      expect(orderLevel).toEqual({ name: "payments", violations: [{ id: orderId, problem: expect.any(String) }] });
     } finally {
       await run(`delete from payment_refund where id = 'ref_check'`);
       await run(`update payment_collection set captured_amount = 0 where id = '${collectionId}'`);
     }
+  });
+
+  it("names an order whose live authorization or captures exceed its total", async () => {
+    const [order] = await queryRows<{ total: string }>(
+      t.database.db,
+      sql`select total from "order" where id = ${orderId}`,
+    );
+    const total = Number(order!.total);
+    // Authorized for more than the order (the hole a cart shrunk after authorization left open).
+    await run(`update payment set amount = amount + 500 where id = '${paymentId}'`);
+    await run(`update payment_collection set authorized_amount = authorized_amount + 500 where id = '${collectionId}'`);
+    try {
+      expect(failures(await check())).toEqual([
+        {
+          name: "payments",
+          violations: [
+            {
+              id: orderId,
+              problem: `its total is ${total} but its payments hold ${total + 500} authorized (not voided) and 0 captured`,
+            },
+          ],
+        },
+      ]);
+      // Voided, the authorization no longer counts.
+      await run(`update payment set canceled_at = now() where id = '${paymentId}'`);
+      expect(failures(await check())).toEqual([]);
+    } finally {
+      await run(`update payment set amount = amount - 500, canceled_at = null where id = '${paymentId}'`);
+      await run(
+        `update payment_collection set authorized_amount = authorized_amount - 500 where id = '${collectionId}'`,
+      );
+    }
+    expect(failures(await check())).toEqual([]);
   });
 
   it("names a completed cart without an order and a cart with two orders", async () => {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 import { buildApp, type App, type BuildAppOptions } from "./app";
+import { SetupError } from "@kasse/db";
 import { type Config, type Infrastructure, createInfrastructure } from "@kasse/runtime";
 
 /** How long a stopping server keeps reading requests (to answer them 503) before it stops listening. */
@@ -66,7 +67,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         .send({ type: "unavailable", message: "This server is shutting down; retry the request" });
       return reply;
     });
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config);
+    });
     if (options.startWorker)
       worker = await options.startWorker({ config, infra, logger: app.log.child({ name: "worker" }) });
   } catch (error) {
@@ -113,6 +116,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })());
 
   return { app: running, url: `http://${host}:${port}`, close };
+}
+
+/** Why the server cannot listen on HOST:PORT, in a line with the fix (a port in use, a privileged port, an unknown address). */
+function listenFailure(error: unknown, config: Pick<Config, "host" | "port">): unknown {
+  const at = `port ${config.port} on ${config.host}`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case "EADDRINUSE":
+      return new SetupError(
+        `Cannot listen: ${at} is in use; set PORT to a free port, or stop the process that listens there.`,
+      );
+    case "EACCES":
+      return new SetupError(`Cannot listen: ${at} needs privileges this process lacks; set PORT to 1024 or above.`);
+    case "EADDRNOTAVAIL":
+      return new SetupError(
+        `Cannot listen: ${config.host} is not an address of this machine; fix HOST (0.0.0.0 listens on all).`,
+      );
+    default:
+      return error;
+  }
 }
 
 /**

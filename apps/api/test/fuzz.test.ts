@@ -5,6 +5,7 @@ import fc from "fast-check";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { stringify } from "qs";
+import { checkInvariants } from "@kasse/flows";
 import { createTestApp, type TestApp } from "../src/testing";
 import { registeredOperations } from "../src/testing/operations";
 import {
@@ -23,7 +24,8 @@ import { fingerprinter, idName, seedFuzzStore, type Actor, type AdminCredential,
  * from each operation's own schemas (valid ones and hostile mutations), sent as an anonymous
  * caller, a customer and an admin to a seeded store. Fails on any 5xx, on a status the operation
  * does not document, on an answer that does not match the schema documented for its status, and
- * on a refused request (4xx) that changed the database.
+ * on a refused request (4xx) that changed the database; and, once every operation ran (a cart
+ * whose payment is authorized among the targets), on an order whose payments hold or took more than its total.
  *
  * `npm test` runs a bounded pass; `npm run fuzz` a longer one. Environment: FUZZ_SEED (default a
  * fixed seed), FUZZ_RUNS (runs per operation), FUZZ_BUDGET_MS (whole run), FUZZ_OPS (a regular
@@ -335,6 +337,12 @@ describe("fuzzing every operation from its OpenAPI schemas", () => {
           `fuzz finding: ${finding.operation}: ${finding.problem}\n  request: ${finding.request}\n  answer ${finding.status}: ${finding.answer}`,
         );
       expect(findings.map((f) => `${f.operation}: ${f.problem}`)).toEqual([]);
+      // Whatever the callers did to carts after their payment was authorized, to the catalog and
+      // promotions under them, and to orders' payments: no order holds or took more than its total.
+      const payments = (await checkInvariants(t.app.modules, { recoveryEveryMs: 60_000 })).filter((r) =>
+        r.name.startsWith("payments:"),
+      );
+      expect(payments.flatMap((r) => r.violations.map((v) => `${r.name}: ${v.id} ${v.problem}`))).toEqual([]);
     },
     BUDGET_MS + 120_000,
   );

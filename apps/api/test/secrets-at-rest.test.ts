@@ -61,6 +61,7 @@ const storedHash = async (email: string) => {
 };
 const inviteTokenIn = (raw: string) => /Your invite token: ([\w.-]+)/.exec(raw.replace(/=\r?\n/g, ""))?.[1] ?? "";
 const resetTokenIn = (raw: string) => /Your reset token: ([A-Za-z0-9_-]+)/.exec(raw)?.[1] ?? "";
+const confirmationTokenIn = (raw: string) => /Your confirmation token: ([A-Za-z0-9_-]+)/.exec(raw)?.[1] ?? "";
 
 const HASHED = "provider_identity.provider_metadata";
 
@@ -124,6 +125,20 @@ const flows: Array<[string, () => Promise<void>]> = [
       replaced(before);
       remember("customer hash after reset", await storedHash("onecall@example.com"), [HASHED]);
       await login("customer", "onecall@example.com", password);
+    },
+  ],
+  [
+    "change a customer's email (token mailed to the new address, confirmed by the signed-in customer)",
+    async () => {
+      const customer = bearer(await login("customer", "tokenform@example.com", "token-form-Pa55word!"));
+      await send("POST", "/store/customers/me/email", { email: "moved@example.com" }, customer);
+      const token = remember(
+        "email change token",
+        confirmationTokenIn((await waitForMail(smtp, "moved@example.com")).raw),
+      );
+      remember("email change token hash", sha256(token), ["auth_one_time_token.token_hash"]);
+      await send("POST", "/store/customers/me/email/confirm", { token }, customer);
+      await login("customer", "moved@example.com", "token-form-Pa55word!");
     },
   ],
   [
@@ -296,7 +311,12 @@ describe("secrets at rest and in the logs", () => {
       sql`select distinct workflow_id from workflow_executions order by 1`,
     );
     expect(workflows.map((w) => w.workflow_id)).toEqual(
-      expect.arrayContaining(["create-user-account", "register-customer", "send-notification"]),
+      expect.arrayContaining([
+        "create-user-account",
+        "register-customer",
+        "change-customer-email",
+        "send-notification",
+      ]),
     );
     expect(logs.lines.filter((line) => line.includes('"msg":"request"'))).toHaveLength(requests);
     expect(logs.text()).toContain('"url":"/store/products"');

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { SetupError } from "@kasse/db";
 import { loadBaseConfig, loadConfig, openDatabase, publicUrlOf } from "@kasse/runtime";
 import { helpText } from "./help";
 
@@ -50,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     case "migrate": {
       const config = loadBaseConfig();
       const { migrateExclusively } = await import("./migrate");
-      const database = await openDatabase(config);
+      const { database } = await openDatabase(config, "kasse migrate");
       try {
         await migrateExclusively(database);
       } finally {
@@ -77,10 +78,13 @@ export async function run(argv: string[]): Promise<number> {
         ]);
       let database;
       try {
-        database = await openDatabase(config);
+        ({ database } = await openDatabase(config, "kasse check"));
         await database.ping();
       } catch (error) {
-        console.error(`Cannot connect to the database: ${(error as Error).message}`);
+        // A database that cannot be reached or is held by another process says so in its own line.
+        console.error(
+          error instanceof SetupError ? error.message : `Cannot use the database: ${(error as Error).message}`,
+        );
         await database?.close();
         return 2;
       }
@@ -106,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
         import("@kasse/modules"),
         import("./seed"),
       ]);
-      const infra = await createInfrastructure(config);
+      const infra = await createInfrastructure(config, { holder: "kasse seed" });
       try {
         const store = await seedDemoStore(createModules(infra.database.db), {
           publishableKey: values["publishable-key"],
@@ -137,7 +141,7 @@ export async function run(argv: string[]): Promise<number> {
         import("@kasse/runtime"),
         import("@kasse/flows"),
       ]);
-      const infra = await createInfrastructure(config);
+      const infra = await createInfrastructure(config, { holder: "kasse user create" });
       try {
         const { user_id } = await createUserAccount(
           infra.engine,

@@ -4,6 +4,8 @@ import { EnvSchema, type Env } from "@kasse/runtime";
 const envDescriptions: Record<keyof Env, string> = {
   DATABASE_URL: "PostgreSQL URL. Unset: embedded mode (PGlite under KASSE_DATA_DIR, in-process worker)",
   REDIS_URL: "Redis URL: BullMQ queues and shared rate-limit counters",
+  REDIS_PREFIX:
+    "Prefix of every Redis key and channel of this install (queues, rate-limit counters, event wake-ups); default kasse- and a hash of the database's host, port and name",
   PORT: "HTTP port",
   HOST: "HTTP listen address",
   JWT_SECRET:
@@ -19,7 +21,7 @@ const envDescriptions: Record<keyof Env, string> = {
   LOG_LEVEL: "fatal, error, warn, info, debug, trace or silent",
   KASSE_DATA_DIR: "Embedded mode's directory (database, generated JWT secret)",
   KASSE_ADMIN_EMAIL: "Email of the admin user created on the first embedded start",
-  KASSE_ADMIN_PASSWORD: "Its password (generated and printed once when unset)",
+  KASSE_ADMIN_PASSWORD: "Its password, 8 characters or more (generated and printed once when unset)",
   WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
   SHUTDOWN_TIMEOUT_MS:
     "How long shutdown lets in-flight requests and workflow steps finish (executions pause at a step halfway through) before closing connections",
@@ -51,6 +53,8 @@ const envDescriptions: Record<keyof Env, string> = {
   FILE_BASE_URL: "Public URL uploaded files are served at (default {PUBLIC_URL}/static/uploads)",
   UPLOAD_MAX_BYTES: "Largest file an admin may upload, in bytes (default 10485760)",
   UPLOAD_MAX_FILES: "Most files one upload may carry (default 10)",
+  UPLOAD_QUOTA_BYTES: "Most bytes all uploaded files together may take (default 5 GiB); an upload past it is 429",
+  UPLOAD_QUOTA_FILES: "Most uploaded files the store may keep (default 50000); an upload past it is 429",
   ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
   MEDUSA_BASE_PATH:
     "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",

@@ -22,7 +22,11 @@ export interface StartOptions {
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   // The engine's lines (and the embedded worker's executions) beside the app's, in the same form.
-  const infra = await createInfrastructure(config, { migrate: false, logger: createLogger(config.logLevel) });
+  const infra = await createInfrastructure(config, {
+    migrate: false,
+    logger: createLogger(config.logLevel),
+    holder: "kasse start",
+  });
   const notes: string[] = [];
   try {
     if (config.embedded) {
@@ -53,6 +57,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       : undefined,
   });
   handleSignals(server);
+  // A second process on the same embedded store is told where this one answers.
+  infra.storeLock?.describe(`kasse start on ${server.url}`);
   const admin = prepareAdminUi(config, server.url);
   if (admin) notes.unshift(admin);
   const mode = config.embedded ? `embedded, data in ${config.dataDir}` : "services";

@@ -103,7 +103,7 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       const user = await createUserService(database.db).retrieveByEmail("ops@example.com");
       expect(user).not.toBeNull();
 
-      const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other"], env);
+      const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other-pass"], env);
       expect(taken.code).toBe(1);
       expect(taken.stderr).toMatch(/^conflict: /m);
       const bad = await kasse(["user", "create", "--email", "not-an-email", "--password", "x"], env);
@@ -139,7 +139,7 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       const clean = await kasse(["check"], env);
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toMatch(/^ok {4}inventory levels: /m);
-      expect(clean.stdout).toContain("All 7 checks passed.");
+      expect(clean.stdout).toContain("All 8 checks passed.");
       const [level] = await queryRows<{ id: string }>(
         database.db,
         sql`update inventory_level set reserved_quantity = 2 where id = (select min(id) from inventory_level) returning id`,
@@ -148,13 +148,15 @@ describe.skipIf(!onPostgres())("kasse check", () => {
       expect(broken.code).toBe(1);
       expect(broken.stdout).toMatch(/^FAIL {2}inventory levels: .*: 1 violation$/m);
       expect(broken.stdout).toContain(`${level!.id}: reserved 2 but its reservations hold 0`);
-      expect(broken.stdout).toContain("1 of 7 checks failed.");
+      expect(broken.stdout).toContain("1 of 8 checks failed.");
       const badConfig = await kasse(["check"], { ...env, PORT: "nine" });
       expect(badConfig.code).toBe(2);
       expect(badConfig.stderr).toMatch(/Invalid configuration:\n\s+PORT/);
       const unreachable = await kasse(["check"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" });
       expect(unreachable.code).toBe(2);
-      expect(unreachable.stderr).toContain("Cannot connect to the database");
+      expect(unreachable.stderr.trim()).toBe(
+        'Cannot use PostgreSQL at 127.0.0.1:1 (database "x", role "postgres"): connection refused; start PostgreSQL there, or fix the host and port in DATABASE_URL.',
+      );
     });
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/tes
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
 import { TEST_ADDRESS } from "@kasse/api/testing";
+import { loadBaseConfig } from "@kasse/runtime";
 import { startKasse, type Exit } from "./kasse-process";
 
 // SIGTERM to a real `kasse start` (services mode: PostgreSQL, Redis, the BullMQ worker) while 20
@@ -43,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!onPostgres()) return;
   const redis = new Redis(redisUrl);
-  const keys = await redis.keys("bull:*");
+  const keys = await redis.keys(`${loadBaseConfig(env).redisPrefix}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
   await database.close();

@@ -1,5 +1,5 @@
 // `apps/worker` entry point (`npm run worker`, compiled to apps/worker/dist) with DATABASE_URL, REDIS_URL and JWT_SECRET set.
-import { MigrationsPendingError } from "@kasse/db";
+import { SetupError } from "@kasse/db";
 import {
   ConfigError,
   createInfrastructure,
@@ -45,6 +45,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof MigrationsPendingError ? error.message : error);
+  console.error(error instanceof SetupError ? error.message : error);
   process.exit(1);
 });

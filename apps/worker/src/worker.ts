@@ -13,7 +13,7 @@ export interface StartWorkerOptions {
    * The database, the process's one engine (it knows every workflow: `allWorkflows` of
    * `@kasse/flows`; with the server secret its steps send subscribers' emails) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
    */
-  infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis">;
+  infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis" | "redisPrefix">;
   logger?: EngineLogger;
   /** Recovery sweep period (tests shorten it). */
   recoveryEveryMs?: number;
@@ -132,7 +132,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const consumer = await scheduler.consume({ resume, maintenance }, { concurrency: config.workerConcurrency });
   // Released events announced by other processes (services mode) go out at once, not at the next poll.
   const stopListening =
-    dispatcher && infra.redis ? await subscribeEventReleases(infra.redis, dispatcher.wake) : undefined;
+    dispatcher && infra.redis && infra.redisPrefix
+      ? subscribeEventReleases(infra.redis, infra.redisPrefix, dispatcher.wake)
+      : undefined;
   // Events committed before this worker started (or while none ran) go out now.
   dispatcher?.wake();
   logger.info({ scheduler: scheduler.kind, concurrency: config.workerConcurrency }, "worker started");

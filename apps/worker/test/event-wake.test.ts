@@ -48,7 +48,7 @@ describe.skipIf(!onPostgres())("a dedicated worker hears of released events over
     // The worker's first rounds (at start) are over before anything is committed.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // This process plays the API: it commits an event and announces the release.
-    const stop = publishEventReleases(redis);
+    const stop = publishEventReleases(redis, prefix);
     try {
       const committed = Date.now();
       await recordEvent(database.db, "order.placed", {

@@ -9,6 +9,11 @@ export const errorCatalog = {
   not_allowed: { status: 403, retryable: false, name: "NotAllowed" },
   unauthorized: { status: 401, retryable: false, name: "Unauthorized" },
   conflict: { status: 409, retryable: false, name: "Conflict" },
+  /**
+   * What a cart charges for changed since it was priced (a promotion, a price, a product's
+   * availability): checkout refreshed the cart and placed no order; completing it again pays the new total.
+   */
+  cart_changed: { status: 409, retryable: false, name: "CartChanged" },
   payment_authorization_error: { status: 400, retryable: false, name: "PaymentAuthorizationError" },
   payment_requires_more_error: { status: 400, retryable: false, name: "PaymentRequiresMoreError" },
   too_many_requests: { status: 429, retryable: true, name: "TooManyRequests" },
@@ -74,6 +79,7 @@ export const errors = {
   notAllowed: make("not_allowed"),
   unauthorized: make("unauthorized"),
   conflict: make("conflict"),
+  cartChanged: make("cart_changed"),
   paymentAuthorization: make("payment_authorization_error"),
   paymentRequiresMore: make("payment_requires_more_error"),
   unexpectedState: make("unexpected_state"),

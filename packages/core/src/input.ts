@@ -1,5 +1,5 @@
 import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
-import { Money } from "./money";
+import { MAX_AMOUNT, Money } from "./money";
 
 /**
  * The longest value each kind of request string may be, in characters (README "Input limits").
@@ -30,11 +30,11 @@ export const MAX_LENGTH = {
 } as const;
 
 /**
- * The largest integers a request may carry: amounts up to JavaScript's safe integer (bigint
- * columns hold more, but a JSON number above it is no longer exact); quantities, ranks and counts
- * up to PostgreSQL's `integer`.
+ * The largest integers a request may carry: amounts up to {@link MAX_AMOUNT} (10^13 minor units,
+ * so that sums of them stay far inside JavaScript's exact integers; totals are checked by
+ * `addMoney`); quantities, ranks and counts up to PostgreSQL's `integer`.
  */
-export const MAX_INTEGER = { amount: Number.MAX_SAFE_INTEGER, count: 2_147_483_647 } as const;
+export const MAX_INTEGER = { amount: MAX_AMOUNT, count: 2_147_483_647 } as const;
 
 /** Payment-API limits of `metadata` (Stripe's): keys per object, characters per key and per value. */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
@@ -52,7 +52,32 @@ export const MAX_JSON_LENGTH_KEYWORD = "x-max-json-length";
 /** The shape a generated or explicit handle must have: lower-case ASCII words joined by single hyphens. */
 export const HANDLE_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
-const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+/**
+ * An email address as Kasse takes it: a dot-atom local part (RFC 5322's letters, digits and
+ * `!#$%&'*+/=?^_\`{|}~-`, dot-separated), one `@`, and a domain of letters, digits and inner
+ * hyphens in dot-separated labels of at most 63 characters whose last label starts with a letter.
+ * No space, quote, comma, semicolon, angle bracket or control character can appear, so an address
+ * is always one mailbox, safe in a mail header (`To:`), never a list or a display name.
+ */
+const EMAIL_PATTERN =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
+
+/**
+ * One line of text: no control character (C0 with CR, LF and TAB, DEL, C1) and no Unicode line or
+ * paragraph separator. What a name or an address line holds flows into emails and their headers.
+ */
+const SINGLE_LINE_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
+
+/** What a request value failing one of the shared patterns is told (the validator's own message quotes the pattern). */
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [EMAIL_PATTERN]: "must be an email address (name@example.com)",
+  [SINGLE_LINE_PATTERN]: "must be one line of text, without control characters (line breaks, tabs)",
+};
+
+const emailAddress = new RegExp(EMAIL_PATTERN);
+
+/** Whether `value` is an email address as {@link Email} takes it (and at most 320 characters). */
+export const isEmailAddress = (value: string): boolean => value.length <= MAX_LENGTH.email && emailAddress.test(value);
 
 const bounded =
   (maxLength: number) =>
@@ -63,14 +88,25 @@ const bounded =
 export const Id = bounded(MAX_LENGTH.id);
 /** A machine value: SKU, barcode, promotion code, provider name, filter value. */
 export const Code = bounded(MAX_LENGTH.code);
-/** One line of human text: a title, a name, a label, an address line, a phone number, a search. */
-export const Title = bounded(MAX_LENGTH.title);
+/**
+ * One line of human text: a title, a name, a label, an address line, a phone number, a search.
+ * Control characters (line breaks, tabs) are refused: see {@link SINGLE_LINE_PATTERN}.
+ */
+export const Title = (options: StringOptions = {}) =>
+  Type.String({ maxLength: MAX_LENGTH.title, pattern: SINGLE_LINE_PATTERN, ...options });
 /** Prose: a description, a note, a reason, a message. */
 export const LongText = bounded(MAX_LENGTH.text);
 /** A URL (not checked for shape: storefronts send relative ones). */
 export const Url = bounded(MAX_LENGTH.url);
 /** A password or a one-time token. */
 export const Secret = bounded(MAX_LENGTH.secret);
+/**
+ * The fewest characters a new password may have: NIST SP 800-63B's minimum for a password the
+ * user chooses. Signing in takes any length (a password set before keeps working).
+ */
+export const MIN_PASSWORD_LENGTH = 8;
+/** A new password (registration, change, reset): 8 to 1,024 characters. */
+export const Password = () => Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_LENGTH.secret });
 /** An ISO 8601 timestamp. */
 export const DateTime = (options: StringOptions = {}) =>
   Type.String({ format: "date-time", maxLength: MAX_LENGTH.dateTime, ...options });
@@ -86,7 +122,7 @@ export const CountryCode = () => Type.String({ minLength: 2, maxLength: 2, patte
 /** A BCP 47 language tag (`en-US`, `de`, `zh-Hant-TW`). */
 export const LocaleCode = () =>
   Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" });
-/** An email address: `local@domain.tld`, at most 320 characters. */
+/** An email address ({@link EMAIL_PATTERN}: `local@domain.tld`, one mailbox), at most 320 characters. */
 export const Email = (options: StringOptions = {}) =>
   Type.String({ minLength: 3, maxLength: MAX_LENGTH.email, pattern: EMAIL_PATTERN, ...options });
 

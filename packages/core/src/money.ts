@@ -1,4 +1,5 @@
 import { Type, type IntegerOptions, type TSchema } from "@sinclair/typebox";
+import { errors } from "./errors";
 
 /**
  * The schema keyword that marks a money amount (integer minor units inside Kasse). The API's
@@ -20,15 +21,58 @@ export interface MoneyCondition {
 /** What a schema's money marker says: always money, money under a condition, or not money. */
 export type MoneyMarker = true | { when: MoneyCondition };
 
-const SAFE = Number.MAX_SAFE_INTEGER;
+/**
+ * The largest amount a request may carry, in minor units: 10^13 (100 billion in a two-decimal
+ * currency). Far above any price, yet a thousand such amounts still add up below
+ * {@link MAX_TOTAL}, so ordinary sums never come near the checked limit.
+ */
+export const MAX_AMOUNT = 10_000_000_000_000;
+
+/**
+ * The largest total Kasse computes: JavaScript's safe integer (2^53 − 1), beyond which a number
+ * is no longer exact. Every cart and order total is summed by {@link addMoney} and
+ * {@link multiplyMoney}, which refuse to go past it.
+ */
+export const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
+
+/** The one check of every money sum and product: exact, or 400 `invalid_data`. */
+function checkedTotal(value: number): number {
+  if (!Number.isSafeInteger(value))
+    throw errors.invalidData(
+      `The total would exceed ${MAX_TOTAL.toLocaleString("en")} minor units, the largest amount Kasse computes exactly`,
+    );
+  return value;
+}
+
+/**
+ * The sum of amounts in minor units, checked: an exact integer, or 400 `invalid_data` when it
+ * would leave the safe range (a total of absurd prices), never a rounded number.
+ * @example
+ * addMoney(1999, 500); // 2499
+ */
+export function addMoney(...amounts: number[]): number {
+  let sum = 0;
+  // Each partial sum is checked: a float sum of safe integers is exact while it stays safe.
+  for (const amount of amounts) sum = checkedTotal(sum + checkedTotal(amount));
+  return sum;
+}
+
+/**
+ * A line's amount (`unit × quantity`) in minor units, checked as {@link addMoney} is.
+ * @example
+ * multiplyMoney(1999, 3); // 5997
+ */
+export function multiplyMoney(unit: number, quantity: number): number {
+  return checkedTotal(checkedTotal(unit) * checkedTotal(quantity));
+}
 
 /**
  * A money amount in a request: integer minor units, 0 or more by default (pass `minimum` to
- * change it), at most JavaScript's safe integer. Every amount a route takes is one of these, so
- * the Medusa dialect converts it; a route-walk test fails on a money field that is not.
+ * change it), at most {@link MAX_AMOUNT}. Every amount a route takes is one of these, so the
+ * Medusa dialect converts it; a route-walk test fails on a money field that is not.
  */
 export const Money = (options: IntegerOptions = {}) =>
-  Type.Integer({ minimum: 0, maximum: SAFE, ...options, [MONEY_KEYWORD]: true });
+  Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, ...options, [MONEY_KEYWORD]: true });
 
 /** A money amount in an answer: integer minor units, any sign (a difference, a refund due). */
 export const MoneyView = (options: IntegerOptions = {}) => Type.Integer({ ...options, [MONEY_KEYWORD]: true });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { catalogVersion } from "./schema";
 import { builtStatement } from "./statement";
 import type { Db } from "./types";
@@ -38,6 +38,41 @@ export const CATALOG_TABLES = [
   "currency",
   "sales_channel",
 ] as const;
+
+/**
+ * The tables beyond the catalog's that a cart's computation reads: promotions and campaigns,
+ * customer groups (they select price lists and promotions), shipping options and their zones, tax
+ * regions and rates. Each has a statement trigger bumping `cart_version` (migration 0020), which
+ * the catalog tables' triggers bump too; `catalog-version.test.ts` fails when they differ. A
+ * campaign budget's `used` bumps nothing (every order using the campaign moves it): checkout and
+ * cart reads compare budgets themselves.
+ */
+export const CART_TABLES = [
+  "promotion",
+  "promotion_application_method",
+  "promotion_rule",
+  "promotion_campaign",
+  "promotion_campaign_budget",
+  "customer_group",
+  "customer_group_customer",
+  "shipping_option",
+  "shipping_option_price",
+  "service_zone",
+  "geo_zone",
+  "tax_region",
+  "tax_rate",
+  "tax_rate_rule",
+] as const;
+
+/**
+ * The current `cart_version` as a column of a cart read (a subquery on the one row, by primary
+ * key): the read tells whether the cart's stamp (`priced_version`) is current at no extra
+ * statement. Read before the data a computation uses, like the catalog's version.
+ */
+export const currentCartVersion = () =>
+  sql<number>`(select ${catalogVersion.cart_version} from ${catalogVersion} where ${catalogVersion.id} = 1)`.mapWith(
+    Number,
+  );
 
 /**
  * Reads the catalog's current version on `db` with one statement, built once. Read it BEFORE

@@ -8,9 +8,10 @@ import {
   type IndexBuilderOn,
   type PgColumnBuilderBase,
   type PgTableExtraConfigValue,
+  type PgTableWithColumns,
   type ReferenceConfig,
 } from "drizzle-orm/pg-core";
-import { sql, type BuildExtraConfigColumns } from "drizzle-orm";
+import { sql, type BuildColumns, type BuildExtraConfigColumns } from "drizzle-orm";
 import { registerMoneyColumn } from "./money-columns";
 
 /** A point in time: `timestamp with time zone`, read as a `Date`. */
@@ -67,7 +68,7 @@ export function entityTable<N extends string, C extends Record<string, PgColumnB
   name: N,
   columns: C,
   extraConfig?: (self: BuildExtraConfigColumns<N, EntityColumns<C>, "pg">) => PgTableExtraConfigValue[],
-) {
+): PgTableWithColumns<{ name: N; schema: undefined; columns: BuildColumns<N, EntityColumns<C>, "pg">; dialect: "pg" }> {
   const all: EntityColumns<C> = { id: entityId(), ...columns, ...timestamps() };
   return pgTable<N, EntityColumns<C>>(name, all, extraConfig);
 }

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { sql, type Logger } from "drizzle-orm";
+import { connectionFailure } from "./pg-error";
 import { preparingRepeated } from "./repeated-statements";
 import { withTimeout } from "./timeout";
 import type { Database, Db } from "./types";
@@ -20,10 +21,14 @@ export interface ConnectOptions {
   snapshot?: Blob;
 }
 
+/** How long opening a PostgreSQL connection may take (postgres.js waits 30 s by default): a wrong host is said within seconds. */
+const CONNECT_TIMEOUT_S = 10;
+
 /**
  * Opens the database: postgres.js when a URL is given, else PGlite (on disk or in memory). Each
  * driver is loaded only when used: a process runs on one of them, and loading the other cost a
- * start about 40 ms of CPU and a few MiB.
+ * start about 40 ms of CPU and a few MiB. A PostgreSQL database is reached once before this
+ * resolves: one that cannot be used rejects with a `SetupError` naming the cause and the fix.
  * @example
  * const database = await connect({ url: process.env.DATABASE_URL, dataDir: ".kasse/data" });
  */
@@ -37,7 +42,19 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
     import("postgres"),
     import("drizzle-orm/postgres-js"),
   ]);
-  const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: "kasse" } });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: CONNECT_TIMEOUT_S,
+    connection: { application_name: "kasse" },
+  });
+  try {
+    // The first connection (kept in the pool): a wrong host, port, database or role is said here, once.
+    await client`select 1`;
+  } catch (error) {
+    await client.end({ timeout: 0 }).catch(() => {});
+    throw connectionFailure(error, url, CONNECT_TIMEOUT_S);
+  }
   const db = drizzlePostgres(preparingRepeated(client), { logger }) as unknown as Db;
   return {
     db,

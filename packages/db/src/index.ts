@@ -57,9 +57,10 @@ export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging, typ
 export { updateLinks } from "./links";
 export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inParam, param, slot } from "./built-once";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
-export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from "./pg-error";
+export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation, postgresTarget } from "./pg-error";
+export { SetupError } from "./setup-error";
 export { idempotencyKey, type IdempotencyKeyRow } from "./schema";
-export { CATALOG_TABLES, catalogVersionReader } from "./catalog-version";
+export { CART_TABLES, CATALOG_TABLES, catalogVersionReader, currentCartVersion } from "./catalog-version";
 export {
   claimIdempotencyKey,
   completeIdempotencyKey,

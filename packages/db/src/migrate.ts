@@ -7,6 +7,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { queryRows } from "./rows";
+import { SetupError } from "./setup-error";
 import type { Database } from "./types";
 
 /** The repository's one ordered migration history (drizzle-kit output). */
@@ -68,7 +69,7 @@ export async function migrationStatus(database: Database): Promise<MigrationStat
 }
 
 /** The database is missing migrations this code needs: serving it would fail on every request. */
-export class MigrationsPendingError extends Error {
+export class MigrationsPendingError extends SetupError {
   override name = "MigrationsPendingError";
   constructor(readonly status: MigrationStatus) {
     const never = status.pending.length === status.expected;

@@ -33,9 +33,12 @@ export type IdempotencyKeyRow = typeof idempotencyKey.$inferSelect;
  * The catalog's version: one row, bumped by a statement trigger on every table a store catalog
  * answer is read from (`CATALOG_TABLES`, migration 0010), in the writing transaction. Each API
  * process keeps its catalog answers under the version it read before reading them, so a write is
- * seen by every process as soon as it commits.
+ * seen by every process as soon as it commits. `cart_version` moves with it and also with every
+ * other table a cart's prices, promotions and shipping are computed from (`CART_TABLES`): a cart
+ * stamped with it is known to be computed from what the store offers while it has not moved.
  */
 export const catalogVersion = pgTable("catalog_version", {
   id: integer("id").primaryKey().default(1),
   version: bigint("version", { mode: "number" }).notNull().default(0),
+  cart_version: bigint("cart_version", { mode: "number" }).notNull().default(0),
 });

@@ -5,8 +5,10 @@ import type { Modules } from "@kasse/modules";
 import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
 import { atCartTotal, behindCart, type PaymentCollection } from "@kasse/modules/payment";
 import type { Region } from "@kasse/modules/region";
-import { refreshCart, type RefreshOptions } from "./refresh-cart";
+import type { ComputeResult } from "@kasse/modules/promotion";
+import { refreshCart, type RefreshOptions, type RemovedLine } from "./refresh-cart";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
+import { cartOutdated } from "./cart-changes";
 
 /** Who is asking: the signed-in customer's id, or null for a guest (or any other actor). */
 export interface CartActor {
@@ -19,7 +21,14 @@ export interface CartResult extends CartState {
   payment_collection: PaymentCollection | null;
   /** The promotions the cart's adjustments come from, with how each applies (loaded by {@link withPromotions}). */
   promotions?: CartPromotion[];
+  /** Set by a refresh: the lines it removed as no longer for sale ({@link refreshCart}). */
+  removed?: RemovedLine[];
+  /** Set by a refresh: the promotions that gave nothing, and why. */
+  promotion_skips?: PromotionSkip[];
 }
+
+/** A promotion a refresh found giving nothing, with why (`inactive`, `expired`, `budget_exhausted`…). */
+type PromotionSkip = ComputeResult["skipped"][number];
 
 /** A promotion applied to a cart, as a store cart shows it. */
 export interface CartPromotion {
@@ -130,10 +139,25 @@ export function withLine(items: CartLineItemRow[], line: CartLineItemRow): CartL
   );
 }
 
-/** Reads a cart for a response: the state, its region and payment collection, after the access check. */
+/**
+ * Reads a cart for a response: the state, its region and payment collection, after the access
+ * check. An open cart that may no longer be what the store offers (`cartOutdated`: the catalog,
+ * prices, promotions, shipping or taxes changed since it was priced, a price list or campaign date
+ * passed, a budget of its promotions ran out) is refreshed first, as a cart write (`writeCart`
+ * with no change): a read never shows a price or a discount that checkout would refuse.
+ */
 export async function readCart(m: Modules, cartId: string, actor: CartActor): Promise<CartResult> {
-  const state = await m.cart.load(cartId);
+  let state = await m.cart.load(cartId);
   assertCartAccess(state, actor);
+  if (await cartOutdated(m, state, new Date())) {
+    try {
+      return await writeCart(m, cartId, actor, async () => {});
+    } catch (error) {
+      // Completed meanwhile: it is read as it is.
+      state = await m.cart.load(cartId);
+      if (!state.cart.completed_at) throw error;
+    }
+  }
   const [region, payment_collection] = await Promise.all([
     state.cart.region_id ? m.region.retrieve(state.cart.region_id).catch(nullIfMissing) : null,
     m.payment.collectionForCart(cartId).then((c) => c ?? null),

@@ -56,6 +56,10 @@ async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): 
       name: "payments: authorized ≥ captured ≥ refunded (per payment and per payment collection)",
       violations: await payments.checkAmounts(cap),
     },
+    {
+      name: "payments: an order's live authorizations and its captures each at most its total",
+      violations: await paymentsAboveTotal(),
+    },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
     {
       name: `workflow executions: none running with a lease expired over ${recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
@@ -130,6 +134,29 @@ async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): 
             out.push({
               id: budget.campaign_id,
               problem: `its ${budget.type} budget counts ${budget.used} but the orders that used its promotions make ${expected} (${use.orders} order(s), ${use.amount} discounted)`,
+            });
+        }
+      },
+    );
+  }
+
+  async function paymentsAboveTotal(): Promise<Violation[]> {
+    return scanPages(
+      (after, limit) => orders.paymentTotalsPage(after, limit),
+      (o) => o.id,
+      async (page, out) => {
+        const ids = [...new Set(page.flatMap((o) => o.payment_collection_ids))];
+        const collections = new Map(
+          (ids.length ? await payments.listCollections({ id: ids }) : []).map((c) => [c.id, c]),
+        );
+        for (const order of page) {
+          const mine = order.payment_collection_ids.flatMap((id) => collections.get(id) ?? []);
+          const authorized = mine.flatMap((c) => c.payments).reduce((n, p) => n + (p.canceled_at ? 0 : p.amount), 0);
+          const captured = mine.reduce((n, c) => n + c.captured_amount, 0);
+          if (authorized > order.total || captured > order.total)
+            out.push({
+              id: order.id,
+              problem: `its total is ${order.total} but its payments hold ${authorized} authorized (not voided) and ${captured} captured`,
             });
         }
       },

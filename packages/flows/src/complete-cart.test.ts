@@ -99,6 +99,9 @@ async function readyCart(): Promise<string> {
       original_total: 3500,
     },
     promo_codes: [],
+    // Computed at the version the new cart was stamped with: nothing the store offers changed since.
+    priced_version: cart.priced_version,
+    priced_until: null,
   });
   const payments = createPaymentService(db);
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });

@@ -1,22 +1,37 @@
 import { errors, isKasseError, type KasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { step, workflow, type Engine } from "@kasse/workflows";
-import { type CartAddress, type CartState } from "@kasse/modules/cart";
+import { catalogMoved, datesPassed, type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";
-import { atCartTotal, authorizePaymentSessionStep, behindCart, type PaymentCollection } from "@kasse/modules/payment";
+import {
+  atCartTotal,
+  authorizePaymentSessionStep,
+  behindCart,
+  reauthorizeCartPaymentStep,
+  type PaymentCollection,
+} from "@kasse/modules/payment";
 import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/promotion";
 import type { CartActor } from "./cart-write";
+import { cartChangedError, cartDifferences, promotionUsages, type CartDifference } from "./cart-changes";
+import { refreshCart } from "./refresh-cart";
 
 /** What {@link prepareCompletionStep} decides, as JSON: everything the later steps need. */
 interface CompletionPlan {
   /** Set when the cart was already completed: its order, and nothing else to do. */
   completed_order_id: string | null;
+  /**
+   * Set when what the cart charges for changed since it was priced: the cart was refreshed (and
+   * that committed), this is what changed, and checkout stops here with `cart_changed`.
+   */
+  changed: CartDifference[] | null;
   /** The cart's `updated_at` when it was checked: the order is placed only if it is still that cart. */
   cart_updated_at: string;
   reserve: ReserveForLinesInput;
   /** The session to authorize, or null when the collection is already authorized. */
   authorize: { collection_id: string; session_id: string } | null;
+  /** Set when the collection is authorized for another amount than the cart's total: authorize `amount` anew. */
+  reauthorize: { collection_id: string; amount: number } | null;
   usages: PromotionUsage[];
   order: OrderCreate | null;
   actor: OrderActor;
@@ -59,15 +74,6 @@ function orderAddress(address: CartAddress | null): OrderAddressInput | null {
   if (!address) return null;
   const { id: _id, ...fields } = address;
   return fields;
-}
-
-/** What each promotion gave the order, summed over the lines' and methods' adjustments. */
-function promotionUsages(state: CartState): PromotionUsage[] {
-  const byPromotion = new Map<string, number>();
-  for (const adjustment of [...state.items, ...state.shipping_methods].flatMap((line) => line.adjustments)) {
-    byPromotion.set(adjustment.promotion_id, (byPromotion.get(adjustment.promotion_id) ?? 0) + adjustment.amount);
-  }
-  return [...byPromotion].map(([promotion_id, amount]) => ({ promotion_id, amount }));
 }
 
 /** The order as checkout creates it: the cart's lines, addresses, methods and totals, copied. */
@@ -137,24 +143,40 @@ function orderSnapshot(state: CartState, collectionId: string): OrderCreate {
   };
 }
 
+/** Collection statuses holding an authorization (the amount it holds is `authorized_amount`). */
+const HOLDS_AUTHORIZATION = new Set(["authorized", "partially_authorized", "completed"]);
+
 /**
  * Locks the cart and checks every checkout precondition, then reads what the later steps need in
  * the same transaction (variant inventory flags, the channel's stock locations, the payment
- * session), so the saga's first round trips decide everything. Its only write brings a collection
- * not yet authorized to the cart's total (`payment.syncCartAmount`, when a cart write's own sync
- * was lost): a correction to the committed cart, nothing to undo, so no compensation.
+ * session), so the saga's first round trips decide everything.
+ *
+ * What the cart charges for is checked against the store as it is now: when a write to what it is
+ * computed from committed since it was priced, a price list or campaign date passed, or a budget
+ * of one of its promotions is used up (`cartOutdated`'s conditions), the cart is refreshed as a
+ * cart write would refresh it (`refreshCart`: lines no longer for sale removed, prices, shipping,
+ * taxes and promotions computed anew) and, if anything it charges for differs, that refresh
+ * commits with this step and the plan names the differences: checkout stops with `cart_changed`
+ * and the shopper completes the refreshed cart. Otherwise the payment must hold exactly the cart's
+ * total: a collection not yet authorized is brought to it (`payment.syncCartAmount`, when a cart
+ * write's own sync was lost), one authorized for another amount is authorized anew (the plan's
+ * `reauthorize`). The step's writes (the refresh, the amount) are corrections to the open cart:
+ * nothing to undo, so no compensation.
  */
 const prepareCompletionStep = step("prepare-cart-completion", {
   invoke: async (input: { cart_id: string }, ctx) => {
-    const state = await ctx.modules.cart.lock(input.cart_id);
-    const { cart } = state;
+    const locked = await ctx.modules.cart.lock(input.cart_id);
+    const { cart } = locked;
     const actor: OrderActor = cart.customer_id
       ? { actor_type: "customer", actor_id: cart.customer_id }
       : { actor_type: null, actor_id: null };
     const empty = {
+      completed_order_id: null,
+      changed: null,
       cart_updated_at: cart.updated_at.toISOString(),
       reserve: { lines: [], location_ids: [] },
       authorize: null,
+      reauthorize: null,
       usages: [],
       order: null,
       actor,
@@ -162,34 +184,52 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     if (cart.completed_at) {
       const placed = await ctx.modules.order.findByCart(cart.id);
       if (!placed) throw errors.invalidData(`Cart ${cart.id} is already completed`);
-      const plan: CompletionPlan = { completed_order_id: placed.id, ...empty };
+      const plan: CompletionPlan = { ...empty, completed_order_id: placed.id };
       return { output: plan };
     }
-    const variantIds = [...new Set(state.items.map((i) => i.variant_id))];
-    const [collection, variants, location_ids] = await Promise.all([
+    const usages = promotionUsages(locked);
+    const variantIds = [...new Set(locked.items.map((i) => i.variant_id))];
+    const [collection, variants, location_ids, short] = await Promise.all([
       ctx.modules.payment.collectionForCart(cart.id),
       ctx.modules.product.inventoryFlags(variantIds),
       cart.sales_channel_id ? ctx.modules.stockLocation.locationIdsForSalesChannels([cart.sales_channel_id]) : [],
+      // Other orders may have used up a budget since the cart was priced (its use bumps no version).
+      usages.length ? ctx.modules.promotion.budgetsShort(usages) : [],
     ]);
-    const missing = missingPieces(state, collection);
+    const missing = missingPieces(locked, collection);
     if (missing.length)
       throw preconditionError(`Cannot complete cart ${cart.id}: missing ${missing.join(", ")}`, missing);
     const payment = collection!;
-    // A cart write's sync of the amount may have been lost (a crash after the cart's commit): the
-    // collection follows the locked cart's total before anything is authorized.
-    if (behindCart(payment, cart.total) && (await ctx.modules.payment.syncCartAmount(cart.id, cart.total)))
-      atCartTotal(payment, cart.total);
-    const authorized = payment.status === "authorized" || payment.status === "completed";
-    const covered = authorized ? payment.authorized_amount : payment.amount;
-    if (covered < cart.total || payment.currency_code !== cart.currency_code) {
+    if (payment.currency_code !== cart.currency_code)
       throw preconditionError(
-        `Cannot complete cart ${cart.id}: the payment collection (${covered} ${payment.currency_code}) does not cover the cart total (${cart.total} ${cart.currency_code})`,
+        `Cannot complete cart ${cart.id}: the payment collection is in ${payment.currency_code}, the cart in ${cart.currency_code}`,
         ["payment"],
       );
+    let state: CartState = locked;
+    if (catalogMoved(locked) || datesPassed(locked, new Date()) || short.length) {
+      const refreshed = await refreshCart(ctx.modules, locked);
+      const changed = cartDifferences(locked, refreshed);
+      if (changed.length) {
+        // The refreshed total is what the shopper pays next: a collection not yet authorized follows it now.
+        if (behindCart(payment, refreshed.cart.total))
+          await ctx.modules.payment.syncCartAmount(cart.id, refreshed.cart.total);
+        const plan: CompletionPlan = { ...empty, changed };
+        return { output: plan };
+      }
+      state = refreshed;
     }
-    const session = authorized ? undefined : sessionToAuthorize(payment);
-    if (!authorized && !session)
+    const total = state.cart.total;
+    const held = HOLDS_AUTHORIZATION.has(payment.status);
+    // A cart write's sync of the amount may have been lost (a crash after the cart's commit): the
+    // collection follows the locked cart's total before anything is authorized.
+    if (!held && behindCart(payment, total) && (await ctx.modules.payment.syncCartAmount(cart.id, total)))
+      atCartTotal(payment, total);
+    const session = held ? undefined : sessionToAuthorize(payment);
+    if (!held && !session)
       throw preconditionError(`Cannot complete cart ${cart.id}: missing payment session`, ["payment session"]);
+    // The payment is exactly the order's total: an authorization for another amount is renewed.
+    const exact = payment.status !== "partially_authorized" && payment.authorized_amount === total;
+    const reauthorize = held && !exact ? { collection_id: payment.id, amount: total } : null;
     const flags = new Map(variants.map((v) => [v.id, v]));
     const lines: ReserveForLinesInput["lines"] = [];
     for (const item of state.items) {
@@ -207,15 +247,31 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     }
     const plan: CompletionPlan = {
       ...empty,
-      completed_order_id: null,
+      cart_updated_at: state.cart.updated_at.toISOString(),
       reserve: { lines, location_ids, strategy: "single_location_first" },
       authorize: session ? { collection_id: payment.id, session_id: session.id } : null,
+      reauthorize,
       usages: promotionUsages(state),
       order: orderSnapshot(state, payment.id),
     };
     return { output: plan };
   },
 });
+
+/**
+ * After a budget was used up between the check and the usage's registration (a race with another
+ * order): refreshes the cart (the promotion drops out) and answers what changed. Cart module only
+ * (the collection is authorized: the compensation that follows voids it); nothing to undo.
+ */
+const refreshStaleCartStep = step("refresh-stale-cart", {
+  invoke: async (input: { cart_id: string }, ctx) => {
+    const locked = await ctx.modules.cart.lock(input.cart_id);
+    return { output: cartDifferences(locked, await refreshCart(ctx.modules, locked)) };
+  },
+});
+
+/** The error of a budget that could not take the order's usage (`promotion.registerUsage`). */
+const budgetUsedUp = (error: unknown): boolean => isKasseError(error) && error.details?.reason === "budget_exhausted";
 
 /**
  * Marks the cart completed, if it is still the one checked at the start (same `updated_at`, not
@@ -263,18 +319,34 @@ const placeOrderStep = step("place-order", {
 });
 
 /**
- * Cart completion (Medusa's complete-cart): lock and check the cart → reserve inventory →
- * authorize the payment (unless already authorized) → register promotion usage → mark the cart
- * completed → create the order (`pending`, payment `authorized`, `not_fulfilled`). Each step
- * changes one module. A failing step compensates the ones before it in reverse: cart reopened,
- * budget given back, authorization voided, reservations released. Returns the order id.
+ * Cart completion (Medusa's complete-cart): lock and check the cart, and that what it charges for
+ * is still what the store offers (else refresh it and stop with `cart_changed`) → reserve
+ * inventory → authorize the payment for the cart's total (unless already authorized for exactly
+ * that; authorized for another amount: authorized anew) → register promotion usage (a budget used
+ * up meanwhile: refresh the cart, `cart_changed`) → mark the cart completed → create the order
+ * (`pending`, payment `authorized`, `not_fulfilled`). Each step changes one module. A failing step
+ * compensates the ones before it in reverse: cart reopened, budget given back, authorization
+ * voided, reservations released. Returns the order id.
  */
 export const completeCartWorkflow = workflow("complete-cart", async (input: { cart_id: string }, ctx) => {
   const plan = await ctx.run(prepareCompletionStep, input);
   if (plan.completed_order_id) return { order_id: plan.completed_order_id };
+  if (plan.changed) throw cartChangedError(plan.changed);
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
   if (plan.authorize) await ctx.run(authorizePaymentSessionStep, plan.authorize);
-  if (plan.usages.length) await ctx.run(registerPromotionUsage, { usages: plan.usages });
+  if (plan.reauthorize) await ctx.run(reauthorizeCartPaymentStep, plan.reauthorize);
+  if (plan.usages.length)
+    await ctx.run(registerPromotionUsage, { usages: plan.usages }).catch(async (error: unknown) => {
+      if (!budgetUsedUp(error)) throw error;
+      const changed = await ctx.run(refreshStaleCartStep, input);
+      // Empty when the budget was given back meanwhile (another checkout compensated): still refused.
+      const budget = {
+        kind: "promotion_removed" as const,
+        id: null,
+        message: "a promotion's budget ran out meanwhile",
+      };
+      throw cartChangedError(changed.length ? changed : [budget]);
+    });
   await ctx.run(closeCartStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at });
   const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, order: plan.order!, actor: plan.actor });
   return { order_id: order.id };

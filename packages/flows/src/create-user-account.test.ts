@@ -19,13 +19,15 @@ describe("createUserAccount", () => {
   it("creates a user and a linked emailpass identity the user can sign in with", async () => {
     const { user_id, auth_identity_id } = await createUserAccount(
       engine,
-      { email: "Admin@Example.com", password: "s3cret", first_name: "Ada" },
+      { email: "Admin@Example.com", password: "s3cret-pass", first_name: "Ada" },
       { scryptLogN: 4 },
     );
     const user = await createUserService(database.db).retrieve(user_id);
     expect(user).toMatchObject({ email: "admin@example.com", first_name: "Ada" });
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
-    const login = await auth.login("user", "emailpass", { body: { email: "admin@example.com", password: "s3cret" } });
+    const login = await auth.login("user", "emailpass", {
+      body: { email: "admin@example.com", password: "s3cret-pass" },
+    });
     expect(login).toEqual({
       claims: {
         actor_id: user_id,
@@ -46,17 +48,17 @@ describe("createUserAccount", () => {
       sql`select input from workflow_executions where workflow_id = 'create-user-account'`,
     );
     expect(rows[0]!.input).toMatchObject({ email: "admin@example.com", password_hash: REDACTED });
-    expect(JSON.stringify(rows)).not.toContain("s3cret");
+    expect(JSON.stringify(rows)).not.toContain("s3cret-pass");
     expect(JSON.stringify(rows)).not.toContain(hash);
   });
 
   it("fails with conflict on a taken email and leaves nothing behind", async () => {
-    await createUserAccount(engine, { email: "taken@example.com", password: "pw" }, { scryptLogN: 4 });
+    await createUserAccount(engine, { email: "taken@example.com", password: "pw-long-enough" }, { scryptLogN: 4 });
     const count = async () =>
       (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from "user"`))[0]!.n;
     const before = await count();
     const error = await failure(
-      createUserAccount(engine, { email: "TAKEN@example.com", password: "other" }, { scryptLogN: 4 }),
+      createUserAccount(engine, { email: "TAKEN@example.com", password: "other-password" }, { scryptLogN: 4 }),
     );
     expect(error.type).toBe("conflict");
     expect(await count()).toBe(before);
@@ -66,16 +68,17 @@ describe("createUserAccount", () => {
     // A user row with the email but no identity: the identity step succeeds, the user step conflicts.
     await createUserService(database.db).create({ email: "orphan@example.com" });
     const error = await failure(
-      createUserAccount(engine, { email: "orphan@example.com", password: "pw" }, { scryptLogN: 4 }),
+      createUserAccount(engine, { email: "orphan@example.com", password: "pw-long-enough" }, { scryptLogN: 4 }),
     );
     expect(error.type).toBe("conflict");
     expect(await createAuthService(database.db).findByProvider("emailpass", "orphan@example.com")).toBeNull();
   });
 
   it("rejects a bad email or an empty password before doing anything", async () => {
-    expect((await failure(createUserAccount(engine, { email: "not-an-email", password: "pw" }))).type).toBe(
-      "invalid_data",
-    );
+    for (const email of ["not-an-email", "<script>x@shop.test", "a,b@example.com", "ana@example"])
+      expect((await failure(createUserAccount(engine, { email, password: "long-enough-pw" }))).type).toBe(
+        "invalid_data",
+      );
     expect((await failure(createUserAccount(engine, { email: "ok@example.com", password: "" }))).type).toBe(
       "invalid_data",
     );

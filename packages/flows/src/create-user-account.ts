@@ -1,4 +1,4 @@
-import { errors } from "@kasse/core";
+import { errors, isEmailAddress } from "@kasse/core";
 import { workflow, type Engine } from "@kasse/workflows";
 import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
@@ -51,11 +51,9 @@ export async function createUserAccount(
   options: { scryptLogN?: number } = {},
 ): Promise<{ user_id: string; auth_identity_id: string }> {
   const email = normalizeEmail(input.email ?? "");
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320)
-    throw errors.invalidData(`'${input.email}' is not a valid email`);
+  if (!isEmailAddress(email)) throw errors.invalidData(`'${input.email}' is not a valid email`);
   if (typeof input.password !== "string" || input.password.length === 0)
     throw errors.invalidData("A password is required");
-  if (input.password.length > 1024) throw errors.invalidData("The password is too long");
   const password_hash = await hashAccountPassword(input.password, options.scryptLogN);
   return engine.execute(createUserAccountWorkflow, {
     email,

@@ -1,9 +1,9 @@
-import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashPassword } from "@kasse/modules/auth";
+import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashNewPassword } from "@kasse/modules/auth";
 import type { WorkflowContext } from "@kasse/workflows";
 
-/** The emailpass hash of a new account's password, at the process's scrypt cost (`scryptLogN`, default 15). */
+/** The emailpass hash of a new account's password (8 characters or more), at the process's scrypt cost (`scryptLogN`, default 15). */
 export const hashAccountPassword = (password: string, scryptLogN: number | undefined): Promise<string> =>
-  hashPassword(password, { ...DEFAULT_SCRYPT, logN: scryptLogN ?? DEFAULT_SCRYPT.logN });
+  hashNewPassword(password, { ...DEFAULT_SCRYPT, logN: scryptLogN ?? DEFAULT_SCRYPT.logN });
 
 /** Runs the step creating the emailpass identity of `email` with the password's hash (a secret field of the step). */
 export const createEmailpassIdentity = (

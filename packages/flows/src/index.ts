@@ -3,6 +3,7 @@ import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
 import { removeUserAccountWorkflow } from "./remove-user-account";
 import { removeCustomerAccountWorkflow } from "./remove-customer-account";
+import { changeCustomerEmailWorkflow } from "./customer-email";
 import { acceptInviteWorkflow } from "./accept-invite";
 import { cancelOrderWorkflow } from "./cancel-order";
 import { capturePaymentWorkflow } from "./capture-payment";
@@ -47,6 +48,7 @@ export const allWorkflows: AnyWorkflow[] = [
   cancelReturnWorkflow,
   completeCartWorkflow,
   removeCustomerAccountWorkflow,
+  changeCustomerEmailWorkflow,
   acceptInviteWorkflow,
   sendNotificationWorkflow,
   requestOrderTransferWorkflow,
@@ -159,6 +161,7 @@ export { inventoryLevels } from "./inventory-levels";
 export { withEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";
 export { customerWrites } from "./customer-writes";
+export { requestCustomerEmailChange, changeCustomerEmail } from "./customer-email";
 export {
   allSubscribers,
   bindSubscribers,

@@ -11,6 +11,7 @@ import { allWorkflows } from "./index";
 import { createUserAccountWorkflow } from "./create-user-account";
 import { registerCustomerWorkflow } from "./register-customer";
 import { requestOrderTransfer } from "./transfer-order";
+import { changeCustomerEmailWorkflow } from "./customer-email";
 import { createModules } from "@kasse/modules";
 import { createOrderService } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
@@ -127,6 +128,31 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
       sql`select count(*)::int as n from customer where email = 'journal-crash-customer@example.com'`,
     );
     return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
+  },
+  "change-customer-email": async () => {
+    const auth = createModules(database.db).auth;
+    const mover = await engine.execute(registerCustomerWorkflow, {
+      customer: { email: "journal-mover@example.com" },
+      auth_identity_id: null,
+      password_hash: await scrypt("mover-plain-pass"),
+    });
+    const changeTo = async (email: string) =>
+      (await auth.requestEmailChange({ ...mover, email, ttlMs: 60_000 })).secret;
+    const token = await changeTo("journal-moved@example.com");
+    expect(await engine.execute(changeCustomerEmailWorkflow, { ...mover, token })).toMatchObject({
+      email: "journal-moved@example.com",
+    });
+    // Another identity's use of a token fails (it is not theirs) and the token stays unused.
+    const other = await changeTo("journal-other@example.com");
+    await expect(
+      engine.execute(changeCustomerEmailWorkflow, { ...mover, auth_identity_id: "authid_someone_else", token: other }),
+    ).rejects.toMatchObject({ type: "invalid_data" });
+    await resumedWithoutSecret(
+      "change-customer-email",
+      { ...mover, token: REDACTED },
+      sql`select count(*)::int as n from auth_one_time_token where kind = 'email_change' and used_at is not null and entity_id = 'journal-other@example.com'`,
+    );
+    return [token, other];
   },
   "request-order-transfer": async () => {
     // The transfer token travels from the order step to the outbox step: redacted in the journal.

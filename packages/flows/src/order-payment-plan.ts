@@ -16,7 +16,9 @@ export interface PaymentTarget {
 /**
  * Checks a capture or refund and plans it (reads only): the payment or collection must exist and
  * belong to the order named; a canceled or archived order takes none; the amount must be a positive
- * integer within what is left. The provider calls happen in the following steps.
+ * integer within what is left, and a capture (without an amount: what is left) within what the
+ * order still owes, so its payments never take more than its total. The provider calls happen in
+ * the following steps.
  */
 const planPaymentMovesStep = step("plan-payment-moves", {
   invoke: async (input: PaymentTarget & { kind: "capture" | "refund" }, ctx) => {
@@ -38,14 +40,26 @@ const planPaymentMovesStep = step("plan-payment-moves", {
       orderId = (await orders.findByPaymentCollection(collectionId))?.id ?? null;
     }
     // Money moves only on an open order (a canceled one was settled by its cancellation).
-    if (orderId) assertOpen(await orders.retrieve(orderId), input.kind === "capture" ? "captured" : "refunded");
+    const order = orderId ? await orders.retrieve(orderId) : null;
+    if (order) assertOpen(order, input.kind === "capture" ? "captured" : "refunded");
     const collection = await payments.retrieveCollection(collectionId);
     const candidates = input.payment_id
       ? collection.payments.filter((p) => p.id === input.payment_id)
       : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at)
       throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
-    const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined);
+    // A capture takes at most what the order still owes: its total less what its collections captured.
+    const owed =
+      input.kind === "capture" && order
+        ? order.total -
+          (order.payment_collection_ids.length
+            ? await payments.listCollections({ id: order.payment_collection_ids })
+            : []
+          ).reduce((sum, c) => sum + c.captured_amount, 0)
+        : undefined;
+    const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined, owed);
+    if (owed !== undefined && input.amount != null && input.amount > owed)
+      throw errors.invalidData(`Cannot capture more than the order still owes: ${Math.max(owed, 0)} left to capture`);
     return { output: { order_id: orderId, payment_collection_id: collectionId, moves } };
   },
 });

@@ -49,13 +49,18 @@ const remaining = (payment: Payment, kind: "capture" | "refund") => {
 };
 
 /**
- * Spreads `amount` (default: everything left) over the payments in their order, each taking what it
- * has left to capture (or to refund). More than is left overall is `invalid_data`.
+ * Spreads `amount` (default: everything left, at most `limit`) over the payments in their order,
+ * each taking what it has left to capture (or to refund). More than is left overall is `invalid_data`.
  */
-export function planMoves(payments: Payment[], kind: "capture" | "refund", amount: number | undefined): PaymentMove[] {
+export function planMoves(
+  payments: Payment[],
+  kind: "capture" | "refund",
+  amount: number | undefined,
+  limit = Number.POSITIVE_INFINITY,
+): PaymentMove[] {
   const open = payments.filter((p) => !p.canceled_at && remaining(p, kind) > 0);
   const left = open.reduce((sum, p) => sum + remaining(p, kind), 0);
-  const wanted = amount ?? left;
+  const wanted = amount ?? Math.min(left, limit);
   if (kind === "capture" && wanted > left)
     throw errors.invalidData(`Cannot capture more than the authorized amount: ${left} left to capture`);
   if (kind === "refund" && wanted > left)

@@ -1,11 +1,19 @@
 import type { Modules } from "@kasse/modules";
 import { errors, generateId } from "@kasse/core";
 import { groupBy } from "@kasse/db";
-import { computeTotals, type Adjustment, type CartState, type ComputedLine, type TaxLine } from "@kasse/modules/cart";
+import {
+  catalogMoved,
+  computeTotals,
+  type Adjustment,
+  type CartLineItemRow,
+  type CartState,
+  type ComputedLine,
+  type TaxLine,
+} from "@kasse/modules/cart";
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";
 import { applicable, type RegionRates, type TaxTarget } from "@kasse/modules/tax";
-import type { CartResult } from "./cart-write";
+import { nullIfMissing, type CartResult } from "./cart-write";
 
 /** What a cart write asks the refresh to do beyond the usual. */
 export interface RefreshOptions {
@@ -19,6 +27,14 @@ export interface RefreshOptions {
   region?: Region;
   /** The shipping options for the cart's region, currency and address, when the caller already listed them. */
   shippingOptions?: Array<{ id: string; amount: number }>;
+  /** Check every line is still for sale even when nothing moved (the cart changed sales channel). */
+  recheck?: boolean;
+}
+
+/** A line a refresh removed because it can no longer be sold, and why (for the shopper). */
+export interface RemovedLine {
+  item: CartLineItemRow;
+  reason: string;
 }
 
 /**
@@ -31,9 +47,17 @@ export interface RefreshOptions {
  * promotion adjustments (automatic ones and the cart's codes, via the promotion module), the
  * totals (`computeTotals`). Writes the cart module only; the result carries the cart's payment
  * collection as it is (`writeCart` then brings its amount to the new total).
+ *
+ * When a write to the catalog, price lists, promotions, shipping or taxes committed since the cart
+ * was last computed (`catalogMoved`), or the cart changed sales channel (`recheck`), every line is checked to be still for sale first (its product
+ * published, in the cart's sales channel, which is not disabled, and priced in its currency): a
+ * line that is not is removed, and named in `removed` (no 400: the cart must stay usable). The
+ * cart is then stamped with the version read with it and the moment a price list or campaign it saw
+ * starts or ends (`priced_until`): while both hold, what it stores is what the store offers.
  */
 export async function refreshCart(m: Modules, state: CartState, options: RefreshOptions = {}): Promise<CartResult> {
   const { cart } = state;
+  const recheck = options.recheck || catalogMoved(state) ? state.items : [];
   const groupIds = cart.customer_id ? await m.customer.groupIdsOfCustomer(cart.customer_id) : [];
   // Variant and shipping prices follow one preference (the region's, else the currency's): read once for both.
   const inclusive =
@@ -41,19 +65,36 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
       ? m.pricing.taxInclusive(cart.currency_code, cart.region_id)
       : Promise.resolve(false);
   // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
-  const [region, prices, { methods, dropped }, rates, shippingInclusive] = await Promise.all([
+  const [region, priced, { methods, dropped }, rates, shippingInclusive, unsellable] = await Promise.all([
     options.region?.id === cart.region_id ? options.region : cart.region_id ? m.region.retrieve(cart.region_id) : null,
     inclusive.then((is_tax_inclusive) => priceItems(m, state, groupIds, is_tax_inclusive)),
     applicableMethods(m, state, options.shippingOptions),
     taxRatesFor(m, state),
     inclusive,
+    notForSale(m, state, recheck),
   ]);
-  await m.cart.deleteShippingMethods(dropped);
+  const { prices, valid_until } = priced;
+  const rechecked = new Set(recheck.map((i) => i.id));
+  const removed: RemovedLine[] = [...unsellable];
+  for (const item of state.items) {
+    if (prices.has(item.id) || removed.some((r) => r.item.id === item.id)) continue;
+    if (!rechecked.has(item.id))
+      throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${cart.currency_code}`);
+    removed.push({ item, reason: `it has no price in ${cart.currency_code.toUpperCase()}` });
+  }
+  await Promise.all([
+    m.cart.deleteShippingMethods(dropped),
+    m.cart.deleteItems(
+      cart.id,
+      removed.map((r) => r.item.id),
+    ),
+  ]);
+  const kept = removed.length ? state.items.filter((i) => !removed.some((r) => r.item.id === i.id)) : state.items;
   // Taxes follow the address when the region computes them automatically (or when asked); else each line keeps its tax lines.
   const taxed = options.forceTaxes || !region || region.automatic_taxes;
   const taxLines = (target: TaxTarget) => (taxed ? taxLinesOf(rates, target) : null);
 
-  const items = state.items.map((item) => {
+  const items = kept.map((item) => {
     const price = prices.get(item.id)!;
     return {
       ...item,
@@ -145,37 +186,84 @@ export async function refreshCart(m: Modules, state: CartState, options: Refresh
   );
   // Keep the codes that still discount something (as Medusa drops promotions that no longer apply).
   const promo_codes = codes.filter((c) => appliedCodes.has(c.toLowerCase()));
-  const [, found] = await Promise.all([
+  const stamp = {
+    // A state not read with the version (a new cart's) keeps the stamp it has.
+    priced_version: state.cart_version ?? cart.priced_version,
+    priced_until: earliest(valid_until, promotions?.valid_until ?? null),
+  };
+  const [now, found] = await Promise.all([
     m.cart.saveComputed(cart.id, {
       items: computedItems,
       shipping_methods: computedMethods,
       totals: totals.cart,
       promo_codes,
+      ...stamp,
     }),
     m.payment.collectionForCart(cart.id),
   ]);
   // Read, not written: a collection behind the new total is synced after the cart's commit (`writeCart`).
   const payment_collection = found ?? null;
 
-  const now = new Date();
   return {
-    cart: { ...cart, ...totals.cart, promo_codes, updated_at: now },
+    cart: { ...cart, ...totals.cart, promo_codes, ...stamp, updated_at: now },
     items: items.map((i, n) => ({ ...i, ...computedItems[n]!, updated_at: now })),
     shipping_methods: shipping_methods.map((s, n) => ({ ...s, ...computedMethods[n]!, updated_at: now })),
+    ...(state.cart_version === undefined ? {} : { cart_version: state.cart_version }),
     region,
     payment_collection,
+    removed,
+    promotion_skips: promotions?.skipped ?? [],
   };
 }
 
-/** Each line's calculated price, one pricing call per distinct quantity (quantity tiers). */
+/** The earlier of two moments (null: never). */
+const earliest = (a: Date | null, b: Date | null): Date | null => (a && b ? (a < b ? a : b) : (a ?? b));
+
+/**
+ * The lines of `lines` that can no longer be sold in the cart, each with why: the variant or its
+ * product deleted, the product not published, not in the cart's sales channel, or that channel
+ * disabled or gone. Two reads, sent together; none for no lines.
+ */
+async function notForSale(m: Modules, state: CartState, lines: CartLineItemRow[]): Promise<RemovedLine[]> {
+  if (lines.length === 0) return [];
+  const channelId = state.cart.sales_channel_id;
+  const [channel, statuses] = await Promise.all([
+    channelId ? m.salesChannel.retrieve(channelId).catch(nullIfMissing) : null,
+    channelId ? m.product.saleStatus([...new Set(lines.map((i) => i.variant_id))], channelId) : [],
+  ]);
+  const byVariant = new Map(statuses.map((s) => [s.id, s]));
+  const out: RemovedLine[] = [];
+  for (const item of lines) {
+    const status = byVariant.get(item.variant_id);
+    const reason = !channel
+      ? "the cart's sales channel no longer exists"
+      : channel.is_disabled
+        ? "the cart's sales channel is disabled"
+        : !status || status.product_status === null
+          ? "it was removed from the store"
+          : status.product_status !== "published"
+            ? "its product is not published"
+            : !status.in_channel
+              ? "it is not sold in the cart's sales channel"
+              : null;
+    if (reason) out.push({ item, reason });
+  }
+  return out;
+}
+
+/**
+ * Each line's calculated price (a line whose variant has none in the cart's currency is absent),
+ * one pricing call per distinct quantity (quantity tiers), and until when they hold.
+ */
 async function priceItems(
   m: Modules,
   state: CartState,
   customer_group_ids: string[],
   is_tax_inclusive: boolean,
-): Promise<Map<string, CalculatedPrice>> {
+): Promise<{ prices: Map<string, CalculatedPrice>; valid_until: Date | null }> {
   const byQuantity = groupBy(state.items, (i) => i.quantity);
   const out = new Map<string, CalculatedPrice>();
+  let valid_until: Date | null = null;
   const context = {
     currency_code: state.cart.currency_code,
     region_id: state.cart.region_id ?? undefined,
@@ -184,19 +272,18 @@ async function priceItems(
   };
   await Promise.all(
     [...byQuantity].map(async ([quantity, items]) => {
-      const prices = await m.pricing.calculatePrices([...new Set(items.map((i) => i.variant_id))], {
+      const priced = await m.pricing.priceVariants([...new Set(items.map((i) => i.variant_id))], {
         ...context,
         quantity,
       });
+      valid_until = earliest(valid_until, priced.valid_until);
       for (const item of items) {
-        const price = prices.get(item.variant_id);
-        if (!price)
-          throw errors.invalidData(`Variant with id: ${item.variant_id} has no price in ${state.cart.currency_code}`);
-        out.set(item.id, price);
+        const price = priced.prices.get(item.variant_id);
+        if (price) out.set(item.id, price);
       }
     }),
   );
-  return out;
+  return { prices: out, valid_until };
 }
 
 /** The cart's methods whose option still applies, with the option's current amount; the others' ids. */

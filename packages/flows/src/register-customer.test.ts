@@ -54,20 +54,30 @@ describe("registerCustomer", () => {
     // The customer row exists with an account, but not the identity: the customer step fails after the identity step.
     await createCustomerService(database.db).create({ email: "taken@example.com" }, { has_account: true });
     await expect(
-      registerCustomer(engine, { customer: { email: "taken@example.com" }, password: "pw" }, { scryptLogN: 4 }),
+      registerCustomer(
+        engine,
+        { customer: { email: "taken@example.com" }, password: "pw-long-enough" },
+        { scryptLogN: 4 },
+      ),
     ).rejects.toMatchObject({ type: "conflict" });
     expect(await count("auth_identity")).toBe(identities);
     expect(await count("customer")).toBe(customers + 1);
     // An email that already has an identity is conflict before anything is created.
     await expect(
-      registerCustomer(engine, { customer: { email: "ana@example.com" }, password: "pw" }, { scryptLogN: 4 }),
+      registerCustomer(
+        engine,
+        { customer: { email: "ana@example.com" }, password: "pw-long-enough" },
+        { scryptLogN: 4 },
+      ),
     ).rejects.toMatchObject({ type: "conflict", message: "An account with email ana@example.com already exists" });
     expect(await count("customer")).toBe(customers + 1);
   });
 
   it("registration-token form links the existing identity once; a second customer for it is conflict and removed", async () => {
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
-    const identity = await auth.register("emailpass", { body: { email: "token@example.com", password: "pw" } });
+    const identity = await auth.register("emailpass", {
+      body: { email: "token@example.com", password: "pw-long-enough" },
+    });
     const first = await registerCustomer(engine, {
       customer: { email: "token@example.com" },
       auth_identity_id: identity.id,
@@ -78,5 +88,20 @@ describe("registerCustomer", () => {
       registerCustomer(engine, { customer: { email: "token2@example.com" }, auth_identity_id: identity.id }),
     ).rejects.toMatchObject({ type: "conflict" });
     expect(await count("customer")).toBe(customers);
+  });
+
+  it("registration-token form: only for the identity's own address; another one is not_allowed and creates nothing", async () => {
+    const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
+    const identity = await auth.register("emailpass", {
+      body: { email: "mine@example.com", password: "pw-at-least-8" },
+    });
+    const customers = await count("customer");
+    await expect(
+      registerCustomer(engine, { customer: { email: "theirs@example.com" }, auth_identity_id: identity.id }),
+    ).rejects.toMatchObject({ type: "not_allowed" });
+    expect(await count("customer")).toBe(customers);
+    expect((await auth.retrieve(identity.id)).app_metadata).toEqual({});
+    await registerCustomer(engine, { customer: { email: "Mine@Example.com" }, auth_identity_id: identity.id });
+    expect(await count("customer")).toBe(customers + 1);
   });
 });

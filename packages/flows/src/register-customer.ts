@@ -1,8 +1,9 @@
 import { errors, isKasseError } from "@kasse/core";
 import { workflow, type Engine } from "@kasse/workflows";
-import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import { linkActorStep, normalizeEmail, purgeIdentitiesStep, registrantStep } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
 import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";
+import { endUnprovenClaims } from "./email-takeover";
 
 /** The workflow's input: a password arrives hashed, and the hash is a secret field (journaled as a redaction). */
 export interface RegisterCustomerWorkflowInput {
@@ -15,16 +16,24 @@ export interface RegisterCustomerWorkflowInput {
 
 /**
  * A registered customer (`has_account` true) linked to its auth identity, which is created here
- * in the one-call form. Any failure (email taken, identity already linked) undoes the rest.
+ * in the one-call form. With a registration token, the customer's email must be the identity's
+ * own and the identity must have no customer yet; an identity that proved the address (an OAuth
+ * provider vouched for it, or a password reset) first ends the unproven claims on it (README
+ * "Email ownership"). Any failure (email taken, identity already linked) undoes the rest.
  */
 export const registerCustomerWorkflow = workflow(
   "register-customer",
   async (input: RegisterCustomerWorkflowInput, ctx) => {
+    const email = normalizeEmail(input.customer.email);
     let identityId = input.auth_identity_id;
-    if (!identityId)
-      identityId = (await createEmailpassIdentity(ctx, normalizeEmail(input.customer.email), input.password_hash)).id;
+    let ended: string[] = [];
+    if (!identityId) identityId = (await createEmailpassIdentity(ctx, email, input.password_hash)).id;
+    else if ((await ctx.run(registrantStep, { auth_identity_id: identityId, email })).verified)
+      ended = await endUnprovenClaims(ctx, { email, auth_identity_id: identityId });
     const customer = await ctx.run(createCustomerStep, { customer: input.customer, has_account: true });
     await ctx.run(linkActorStep, { auth_identity_id: identityId, actor_type: "customer", actor_id: customer.id });
+    // Last: deleting an identity cannot be undone.
+    if (ended.length) await ctx.run(purgeIdentitiesStep, { auth_identity_ids: ended });
     return { customer_id: customer.id, auth_identity_id: identityId };
   },
   { secret: { input: ["password_hash"] } },

@@ -97,7 +97,11 @@ export function updateCart(
     } else if (currency_code !== undefined && currency_code.toLowerCase() !== state.cart.currency_code) {
       throw errors.invalidData(`Currency ${currency_code.toLowerCase()} is not the currency of the cart's region`);
     }
-    if (sales_channel_id !== undefined) changes.sales_channel_id = await salesChannelFor(t, channels, sales_channel_id);
+    if (sales_channel_id !== undefined) {
+      changes.sales_channel_id = await salesChannelFor(t, channels, sales_channel_id);
+      // Another channel may not sell every line: each is checked, and the ones it does not sell removed.
+      options.recheck = changes.sales_channel_id !== state.cart.sales_channel_id;
+    }
     const row = await t.cart.update(cartId, changes);
     const codes = presentCodes(promo_codes);
     if (codes !== undefined) {

@@ -59,8 +59,11 @@ export interface ModulesOptions {
   scryptLogN?: number;
   /** Webhook endpoints may be loopback or private addresses (`WEBHOOK_ALLOW_PRIVATE`). */
   webhookAllowPrivate?: boolean;
-  /** Uploads: the local file provider's directory and the limits (default `.kasse/uploads`, 10 MiB, 10 files). */
-  files?: { dir: string; maxBytes: number; maxFiles: number };
+  /**
+   * Uploads: the local file provider's directory, the limits of an upload and the store's quota
+   * (default `.kasse/uploads`, 10 MiB, 10 files; 5 GiB and 50,000 files stored).
+   */
+  files?: { dir: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
   /** The fulfillment providers; the built-in ones (`manual_manual`, `ful_test`) by default. */
   fulfillmentProviders?: FulfillmentProviderRegistry;
 }
@@ -88,7 +91,8 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
   };
   return lazily({
     db: () => db,
-    bindTo: () => (handle: Db) => createModules(handle, options),
+    // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
+    bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
@@ -111,9 +115,11 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     currency: () => createCurrencyService(db),
     store: () => createStoreService(db),
     file: () =>
-      createFileService(createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
+      createFileService(db, createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
         maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
         maxFiles: options.files?.maxFiles ?? 10,
+        quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,
+        quotaFiles: options.files?.quotaFiles ?? 50_000,
       }),
     region: () => createRegionService(),
     tax: () => createTaxService(db),

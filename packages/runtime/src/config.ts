@@ -1,21 +1,30 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { postgresTarget, SetupError } from "@kasse/db";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event";
 
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
+/**
+ * A string matching `pattern`; `expected` says in words what matches, and a configuration error
+ * quotes it (a regular expression tells an operator little). The one way to give a variable a pattern.
+ */
+const Matching = (pattern: string, expected: string, options: { default?: string } = {}) =>
+  Type.String({ ...options, pattern, expected });
 
 /** Every environment variable Kasse reads, with its default. `kasse --help` prints this table. */
 export const EnvSchema = Type.Object({
   DATABASE_URL: Str(),
   REDIS_URL: Str(),
-  PORT: Int(9000, 0),
+  /** The prefix of every Redis key and channel of this install; default `kasse-` and a hash of the database's address. */
+  REDIS_PREFIX: Type.Optional(Matching("^[A-Za-z0-9_.{}-]{1,64}$", "1 to 64 letters, digits, or . _ - { }")),
+  PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535 }),
   HOST: Type.String({ default: "0.0.0.0" }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
-  JWT_EXPIRES_IN: Type.String({ default: "24h", pattern: "^\\d+[smhd]$" }),
+  JWT_EXPIRES_IN: Matching("^\\d+[smhd]$", "a number and a unit s, m, h or d, e.g. 30m, 24h, 7d", { default: "24h" }),
   SCRYPT_LOG_N: Type.Integer({ default: 15, minimum: 1, maximum: 20 }),
   RATE_LIMIT_MAX: Type.Optional(Type.Integer({ minimum: 0 })),
   RATE_LIMIT_AUTH_MAX: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -55,18 +64,24 @@ export const EnvSchema = Type.Object({
   /** Kasse's own public address (e.g. https://api.shop.example), for absolute URLs of files it serves (/static). */
   PUBLIC_URL: Str(),
   /** The languages the store offers (`GET /store/locales`): BCP 47 tags, comma separated. */
-  STORE_LOCALES: Type.String({
-    default: "",
-    pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$",
-  }),
+  STORE_LOCALES: Matching(
+    "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*(\\s*,\\s*[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)*)?$",
+    "BCP 47 language tags separated by commas, e.g. en-US,de-DE",
+    { default: "" },
+  ),
   // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
   // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
   FILE_DIR: Str(),
   FILE_BASE_URL: Str(),
   UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: Int(10, 1),
+  // The store's upload quota: all stored files together (default 5 GiB in 50,000 files).
+  UPLOAD_QUOTA_BYTES: Int(5 * 1024 ** 3, 1),
+  UPLOAD_QUOTA_FILES: Int(50_000, 1),
   ADMIN_UI: Type.Boolean({ default: true }),
-  MEDUSA_BASE_PATH: Type.String({ default: "/medusa", pattern: "^(/[A-Za-z0-9_-]+)+/?$" }),
+  MEDUSA_BASE_PATH: Matching("^(/[A-Za-z0-9_-]+)+/?$", "a path of letters, digits, _ and -, e.g. /medusa", {
+    default: "/medusa",
+  }),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -93,6 +108,8 @@ export interface Config {
   embedded: boolean;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** The prefix of this install's Redis keys and channels (`REDIS_PREFIX`, else derived from the database). */
+  redisPrefix: string;
   port: number;
   host: string;
   dataDir: string;
@@ -122,7 +139,7 @@ export interface Config {
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
   /** Uploads: the local provider's directory, the public base URL of served files, limits. */
-  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number };
+  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
@@ -130,8 +147,60 @@ export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends SetupError {
   override name = "ConfigError";
+}
+
+/**
+ * What a variable's schema allows, in words: every configuration error says it (a literal union's
+ * values, a boolean's, an integer's range, a pattern's `expected`, a string's length).
+ */
+export function allowedValues(schema: TSchema): string {
+  if (Array.isArray(schema.anyOf)) return `one of ${(schema.anyOf as TSchema[]).map((s) => s.const).join(", ")}`;
+  if (schema.type === "boolean") return "true or false";
+  if (schema.type === "integer") {
+    const { minimum: min, maximum: max } = schema as { minimum?: number; maximum?: number };
+    if (min !== undefined && max !== undefined) return `a whole number from ${min} to ${max}`;
+    return min !== undefined ? `a whole number of at least ${min}` : "a whole number";
+  }
+  if (typeof schema.expected === "string") return schema.expected;
+  const { minLength: min, maxLength: max } = schema as { minLength?: number; maxLength?: number };
+  if (min !== undefined && min > 1 && max !== undefined) return `from ${min} to ${max} characters`;
+  if (max !== undefined) return `at most ${max} characters`;
+  return min !== undefined && min > 1 ? `at least ${min} characters` : "a string";
+}
+
+/** Variables whose value is never repeated in an error: secrets, and URLs (they may carry a password). */
+const UNQUOTED = /SECRET|PASSWORD|_URL$/;
+
+/** One bad variable: its name, its value unless secret, and what it allows. */
+function problemOf(name: string, value: unknown): string {
+  const schema = (EnvSchema.properties as Record<string, TSchema>)[name];
+  if (!schema) return `${name || "env"}: not a valid configuration`;
+  const given = UNQUOTED.test(name) ? name : `${name}=${String(value)}`;
+  return `${given}: expected ${allowedValues(schema)}`;
+}
+
+/**
+ * The prefix of this install's Redis keys and channels (BullMQ queues, rate-limit counters, event
+ * wake-ups), so two installs sharing one Redis never share a queue: `REDIS_PREFIX`, else `kasse-`
+ * and a short hash of the database's host, port and name (of the data folder in embedded mode).
+ * Every process of one install must therefore name the database alike (or set `REDIS_PREFIX`).
+ */
+function redisPrefixOf(env: Env, dataDir: string): string {
+  if (env.REDIS_PREFIX) return env.REDIS_PREFIX;
+  let install = `embedded:${dataDir}`;
+  if (env.DATABASE_URL) {
+    try {
+      const { host, port, database } = postgresTarget(env.DATABASE_URL);
+      install = `${host.toLowerCase()}:${port}/${database}`;
+    } catch {
+      throw new ConfigError(
+        "Invalid configuration:\n  DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database",
+      );
+    }
+  }
+  return `kasse-${createHash("sha256").update(install).digest("hex").slice(0, 8)}`;
 }
 
 /** What commands and processes that serve no HTTP need (migrate, seed, user create, the worker): no JWT secret. */
@@ -141,6 +210,7 @@ export type BaseConfig = Pick<
   | "embedded"
   | "databaseUrl"
   | "redisUrl"
+  | "redisPrefix"
   | "dataDir"
   | "scryptLogN"
   | "logLevel"
@@ -162,7 +232,9 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     if (value !== undefined && value !== "") raw[key] = value;
   }
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
-  const problems = [...Value.Errors(EnvSchema, converted)].map((e) => `${e.path.slice(1) || "env"}: ${e.message}`);
+  // One line per variable (a union reports each variant too), each saying what the variable allows.
+  const names = new Set([...Value.Errors(EnvSchema, converted)].map((e) => e.path.split("/")[1] ?? ""));
+  const problems = [...names].map((name) => problemOf(name, raw[name]));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   const env = converted as Env;
   let retrySchedule: number[];
@@ -171,12 +243,14 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
   }
+  const dataDir = resolve(env.KASSE_DATA_DIR);
   return {
     env,
     embedded: !env.DATABASE_URL,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
-    dataDir: resolve(env.KASSE_DATA_DIR),
+    redisPrefix: redisPrefixOf(env, dataDir),
+    dataDir,
     scryptLogN: env.SCRYPT_LOG_N,
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
@@ -230,6 +304,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
       maxBytes: env.UPLOAD_MAX_BYTES,
       maxFiles: env.UPLOAD_MAX_FILES,
+      quotaBytes: env.UPLOAD_QUOTA_BYTES,
+      quotaFiles: env.UPLOAD_QUOTA_FILES,
     },
   };
 }

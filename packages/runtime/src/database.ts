@@ -1,15 +1,46 @@
 import { connect, useDatabase, type Database } from "@kasse/db";
 import type { BaseConfig } from "./config";
+import { lockStore, type StoreLock } from "./store-lock";
+
+/** An open database and, in embedded mode, the lock on its data folder (released when the database closes). */
+export interface OpenDatabase {
+  database: Database;
+  storeLock?: StoreLock;
+}
 
 /**
  * Opens the configured database and makes it the process's (`useDatabase`: what every query runs
- * on): PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, else PostgreSQL at `DATABASE_URL`.
+ * on): PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, after locking the data folder to this
+ * process (a second process on it is refused, told which process holds it: `holder` says what this
+ * one is), else PostgreSQL at `DATABASE_URL`.
  */
-export async function openDatabase(config: BaseConfig): Promise<Database> {
-  const database = await connect({
-    url: config.databaseUrl,
-    dataDir: config.embedded ? `${config.dataDir}/data` : undefined,
-  });
+export async function openDatabase(config: BaseConfig, holder = "a Kasse process"): Promise<OpenDatabase> {
+  if (!config.embedded) {
+    const database = await connect({ url: config.databaseUrl });
+    useDatabase(database.db);
+    return { database };
+  }
+  const storeLock = lockStore(config.dataDir, holder);
+  let database: Database;
+  try {
+    database = await connect({ dataDir: `${config.dataDir}/data` });
+  } catch (error) {
+    storeLock.release();
+    throw error;
+  }
   useDatabase(database.db);
-  return database;
+  const close = database.close;
+  return {
+    database: {
+      ...database,
+      close: async () => {
+        try {
+          await close();
+        } finally {
+          storeLock.release();
+        }
+      },
+    },
+    storeLock,
+  };
 }

@@ -13,6 +13,7 @@ export {
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { openDatabase } from "./database";
+export { openRedis, type RedisConnection } from "./redis";
 export {
   createWorkflowRuntime,
   modulesOptions,

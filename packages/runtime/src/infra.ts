@@ -2,6 +2,9 @@ import type { Redis } from "ioredis";
 import { assertMigrated, migrate, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { openDatabase } from "./database";
+import { createLogger } from "./logger";
+import { openRedis } from "./redis";
+import type { StoreLock } from "./store-lock";
 import { createWorkflowRuntime, modulesOptions, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
 
@@ -10,21 +13,27 @@ export interface Infrastructure extends WorkflowRuntime {
   database: Database;
   /** An ioredis client when REDIS_URL is set. */
   redis?: Redis;
+  /** The prefix of this install's Redis keys and channels (`Config.redisPrefix`), with `redis`. */
+  redisPrefix?: string;
+  /** Why Redis cannot be used now (`/health/ready` says it), or undefined while it answers. */
+  redisProblem?: () => string | undefined;
 }
 
 /**
  * The composition root of every process (the API, the worker, the CLI): opens what it runs on, from
- * the configuration: the database (PGlite under the data dir in embedded mode, else PostgreSQL),
- * made the process's database (`useDatabase`), and, when `REDIS_URL` is set, Redis. A PostgreSQL database is
- * not migrated here: one missing migrations is refused (`MigrationsPendingError`, "run kasse
- * migrate") before anything runs on it. Builds the process's modules and its one engine: with the
- * server secret (`config.jwt`, the API's and the worker's configuration) they can deliver notifications.
+ * the configuration: the database (PGlite under the data dir in embedded mode, locked to this
+ * process; else PostgreSQL), made the process's database (`useDatabase`), and, when `REDIS_URL` is
+ * set, Redis. A PostgreSQL database is not migrated here: one missing migrations is refused
+ * (`MigrationsPendingError`, "run kasse migrate") before anything runs on it. Builds the process's
+ * modules and its one engine: with the server secret (`config.jwt`, the API's and the worker's
+ * configuration) they can deliver notifications. `holder` says what this process is, for the
+ * refusal a second process on the same embedded store gets ("kasse seed"); `storeLock` lets it say more later.
  */
 export async function createInfrastructure(
   config: BaseConfig & { jwt?: Config["jwt"]; files?: Config["files"] },
-  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"] } = {},
-): Promise<Infrastructure & { close(): Promise<void> }> {
-  const database = await openDatabase(config);
+  options: { migrate?: boolean; logger?: WorkflowRuntimeOptions["logger"]; holder?: string } = {},
+): Promise<Infrastructure & { close(): Promise<void>; storeLock?: StoreLock }> {
+  const { database, storeLock } = await openDatabase(config, options.holder);
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
@@ -32,28 +41,31 @@ export async function createInfrastructure(
     await database.close();
     throw error;
   }
-  let redis: Redis | undefined;
-  if (config.redisUrl) {
-    const { Redis } = await import("ioredis");
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  }
+  // A Redis outage is said even by commands that log nothing else (seed, user create).
+  const redis = config.redisUrl
+    ? await openRedis(config.redisUrl, options.logger ?? createLogger(config.logLevel))
+    : undefined;
   const { modules, engine, scheduler } = createWorkflowRuntime(database, {
-    redis,
+    redis: redis?.client,
+    redisPrefix: config.redisPrefix,
     logger: options.logger,
     modules: modulesOptions(config, options.logger),
   });
   // Workers in other processes hear of this process's events at once rather than at their next poll.
-  const stopAnnouncing = redis && publishEventReleases(redis);
+  const stopAnnouncing = redis && publishEventReleases(redis.client, config.redisPrefix);
   return {
     database,
-    redis,
+    redis: redis?.client,
+    redisPrefix: config.redisPrefix,
+    redisProblem: redis?.problem,
     modules,
     engine,
     scheduler,
+    storeLock,
     close: async () => {
       stopAnnouncing?.();
       await scheduler.close().catch(() => {});
-      await redis?.quit().catch(() => redis?.disconnect());
+      await redis?.close();
       await database.close();
     },
   };

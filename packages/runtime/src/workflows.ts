@@ -24,6 +24,8 @@ export interface WorkflowRuntime {
 
 export interface WorkflowRuntimeOptions {
   redis?: Redis;
+  /** The prefix of the BullMQ keys on `redis` (`Config.redisPrefix`); BullMQ's `bull` without it. */
+  redisPrefix?: string;
   scheduler?: Scheduler;
   logger?: EngineLogger;
   leaseMs?: number;
@@ -48,7 +50,7 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
   const scheduler =
     options.scheduler ??
     (options.redis
-      ? createBullMqScheduler({ connection: options.redis, logger: options.logger })
+      ? createBullMqScheduler({ connection: options.redis, prefix: options.redisPrefix, logger: options.logger })
       : createInProcessScheduler({ logger: options.logger }));
   // Built once, over the database's ambient handle: in a step they run in its transaction; `ctx.emit` writes to the outbox in it.
   const modules = createModules(handleOn(database.db), options.modules);

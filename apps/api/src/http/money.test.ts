@@ -226,4 +226,33 @@ describe("conditional amounts without a currency", () => {
       { attribute: "subtotal", values: ["10000"] },
     );
   });
+
+  it("refuse an amount whose condition nothing names, and read it with the route's context", async () => {
+    const Batch = Type.Object({
+      update: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          attribute: Type.Optional(Type.String()),
+          values: Type.Optional(MoneyWhen("attribute", ["subtotal"], Type.Array(Type.String()))),
+        }),
+      ),
+    });
+    const body = { update: [{ id: "r1", values: ["60"] }] };
+    await expect(bodyToMinor(body, Batch, walk, { currency_code: "usd" })).rejects.toMatchObject({
+      type: "invalid_data",
+      message: expect.stringContaining("update[0].values: name its attribute"),
+    });
+    const context = { currency_code: "usd", update: [{ attribute: "subtotal" }] };
+    expect(await bodyToMinor(body, Batch, walk, context)).toEqual({ update: [{ id: "r1", values: ["6000"] }] });
+    const quantity = { currency_code: "usd", update: [{ attribute: "quantity" }] };
+    expect(await bodyToMinor(body, Batch, walk, quantity)).toEqual(body);
+    // Nothing that could be an amount: nothing to decide.
+    const ids = {
+      update: [
+        { id: "r1", values: ["cusgrp_1"] },
+        { id: "r2", values: ["0"] },
+      ],
+    };
+    expect(await bodyToMinor(ids, Batch, walk)).toEqual(ids);
+  });
 });

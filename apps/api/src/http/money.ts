@@ -134,10 +134,31 @@ function ownCurrency(value: Record<string, unknown>, context: MoneyContext | und
   return undefined;
 }
 
-function applies(marker: MoneyMarker, object: Record<string, unknown>, context: MoneyContext | undefined): boolean {
+/**
+ * Whether a marked field is money in `object`: always for `true`; for a conditional marker, by its
+ * sibling in the object, else in the route's context, else the marker's default. Undefined when
+ * none of them names the sibling: the field's kind cannot be known.
+ */
+function applies(
+  marker: MoneyMarker,
+  object: Record<string, unknown>,
+  context: MoneyContext | undefined,
+): boolean | undefined {
   if (marker === true) return true;
   const actual = object[marker.when.field] ?? context?.[marker.when.field] ?? marker.when.default;
+  if (actual === undefined || actual === null) return undefined;
   return typeof actual === "string" && marker.when.in.includes(actual);
+}
+
+/** Whether a money field's value holds an amount that differs between the units (a non-zero number or numeric string). */
+function holdsAmount(value: unknown): boolean {
+  let found = false;
+  eachAmount(value, "", (v) => {
+    const numeric = typeof v === "number" || (typeof v === "string" && DECIMAL.test(v.trim()));
+    if (numeric && Number(v) !== 0) found = true;
+    return v;
+  });
+  return found;
 }
 
 /**
@@ -187,8 +208,14 @@ async function inValue(
     const subContext = context?.[key];
     const marker = markerOf(sub);
     if (marker) {
-      if (applies(marker, value, context))
-        out[key] = eachAmount(field, where, (v, at) => amountToMinor(v, here, walk, at));
+      const money = applies(marker, value, context);
+      // A conditional amount whose condition nothing names (a rule update without its
+      // `attribute`, on a route with no context for it) is refused, never stored unconverted.
+      if (money === undefined && marker !== true && holdsAmount(field))
+        throw errors.invalidData(
+          `${where}: name its ${marker.when.field} to say whether ${String(field)} is an amount`,
+        );
+      if (money) out[key] = eachAmount(field, where, (v, at) => amountToMinor(v, here, walk, at));
       continue;
     }
     out[key] = await inValue(field, sub, walk, here, subContext, where);

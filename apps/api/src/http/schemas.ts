@@ -92,8 +92,14 @@ export const Answer = <T extends TSchema>(key: string, view: T) => ({
   200: Type.Object({ [key]: view }, { description: `The ${key.replaceAll("_", " ")}` }),
 });
 
+/** A schema with the description OpenAPI shows (its type named for the declarations `tsc -b` emits). */
+type Described<T extends TSchema> = T & { description: string };
+
 /** `{200: {<key>: [view], count, offset, limit}}`: the success answer of a list route. */
-export const ListAnswer = <T extends TSchema>(key: string, view: T) => ({
+export const ListAnswer = <T extends TSchema>(
+  key: string,
+  view: T,
+): { 200: Described<ReturnType<typeof ListView>> } => ({
   200: { ...ListView(key, view), description: `A page of ${key.replaceAll("_", " ")}` },
 });
 
@@ -120,4 +126,6 @@ export const BatchAnswer = <T extends TSchema>(view: T) => ({
 });
 
 /** `{200: {id, object, deleted: true}}`. */
-export const Deleted = { 200: { ...DeleteResponse, description: "Deleted" } };
+export const Deleted: { 200: Described<typeof DeleteResponse> } = {
+  200: { ...DeleteResponse, description: "Deleted" },
+};

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { MoneyView } from "@kasse/core";
+import { addMoney, MoneyView } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
 import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
@@ -110,8 +110,8 @@ function shape(
   returns: OrderReturn[],
   audience: Audience,
 ) {
-  const paid_total = collections.reduce((sum, c) => sum + c.captured_amount, 0);
-  const refunded_total = collections.reduce((sum, c) => sum + c.refunded_amount, 0);
+  const paid_total = addMoney(...collections.map((c) => c.captured_amount));
+  const refunded_total = addMoney(...collections.map((c) => c.refunded_amount));
   return {
     payment_collections: collections.map((c) => paymentCollectionView(c, audience)),
     fulfillments: fulfillments.map((f) => ({

@@ -131,6 +131,27 @@ describe("the admin dashboard at /app", () => {
   });
 });
 
+describe("anti-framing", () => {
+  const noFraming = (res: { headers: Record<string, unknown> }, what: string) => {
+    expect(res.headers["x-frame-options"], what).toBe("DENY");
+    expect(res.headers["content-security-policy"], what).toBe("frame-ancestors 'none'");
+  };
+
+  it("every /app answer forbids framing: the page, deep links, assets, 404s, other methods", async () => {
+    for (const url of ["/app", "/app/", "/app/orders/order_123", "/app/assets/index-AbC123.js", "/app/assets/none.js"])
+      noFraming(await t.app.inject({ method: "GET", url }), url);
+    noFraming(await t.app.inject({ method: "HEAD", url: "/app/settings" }), "HEAD");
+    noFraming(await t.app.inject({ method: "POST", url: "/app/orders", payload: {} }), "POST");
+  });
+
+  it("the 'not built yet' answers too, JSON and HTML", async () => {
+    noFraming(await missing.app.inject({ method: "GET", url: "/app" }), "json");
+    const page = await missing.app.inject({ method: "GET", url: "/app/orders", headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(503);
+    noFraming(page, "html");
+  });
+});
+
 describe("ADMIN_UI=false", () => {
   it("serves no /app at all", async () => {
     for (const url of ["/app", "/app/", "/app/orders/order_123", "/app/assets/index-AbC123.js"]) {

@@ -9,10 +9,16 @@ import type { Config } from "@kasse/runtime";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /**
+ * No page may frame the dashboard (clickjacking: an admin tricked into clicking through a
+ * transparent frame): the header old browsers read and the CSP directive that replaces it.
+ */
+const NO_FRAMING = { "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" } as const;
+
+/**
  * Serves Medusa's admin dashboard (built by `@kasse/admin` for `MEDUSA_BASE_PATH`, the Medusa dialect's base path) at `/app`:
  * hashed assets under `/app/assets/`, and `index.html` for every other GET so that deep links
  * (`/app/orders/order_…`) reach the dashboard's router. Until the build exists, `/app` answers
- * 503 saying how it gets built. `ADMIN_UI=false` registers nothing.
+ * 503 saying how it gets built. Every answer forbids framing. `ADMIN_UI=false` registers nothing.
  */
 export async function registerAdminUi(app: FastifyInstance, config: Config): Promise<void> {
   if (!config.adminUi.enabled) return;
@@ -22,6 +28,10 @@ export async function registerAdminUi(app: FastifyInstance, config: Config): Pro
 
   await app.register(
     async (scope) => {
+      // First, so every answer under /app carries it: the page, assets, 404s and the "not built yet" page.
+      scope.addHook("onRequest", async (_request, reply) => {
+        void reply.headers(NO_FRAMING);
+      });
       scope.addHook("onRequest", async (request, reply) => {
         if (!isReady()) return unavailable(request, reply, located.problem);
       });

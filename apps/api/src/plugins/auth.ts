@@ -32,6 +32,11 @@ declare module "fastify" {
     /** Route guards, used as `onRequest: app.guards.admin`. */
     guards: {
       admin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+      /**
+       * An admin user signed in (a session token), not a secret API key: on the admin routes that
+       * mint credentials (invites), so a key cannot make an account that outlives its revocation.
+       */
+      adminUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
       customer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     };
   }
@@ -84,7 +89,13 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     if (!auth || request.authError) throw request.authError ?? errors.unauthorized("Authentication required");
     throw errors.notAllowed(`This route is not available to a ${auth.actor_type || "registering"} actor`);
   };
-  app.decorate("guards", { admin: guard("user"), customer: guard("customer") });
+  const admin = guard("user");
+  const adminUser = async (request: FastifyRequest) => {
+    await admin(request);
+    if (request.auth!.via !== "jwt")
+      throw errors.notAllowed("Only an admin user signed in may do this, not an API key");
+  };
+  app.decorate("guards", { admin, adminUser, customer: guard("customer") });
 }
 
 type Credentials = { kind: "jwt" | "api_key"; token: string };

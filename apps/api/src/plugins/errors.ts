@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { isKasseError } from "@kasse/core";
+import { isKasseError, PATTERN_MESSAGES } from "@kasse/core";
 import { registerNotFound } from "./not-found";
 
 /** The error body every failing request gets. */
@@ -73,7 +73,8 @@ function validationMessage(error: FastifyError): string {
       return `Field '${[path, params.missingProperty].filter(Boolean).join(".")}' is required in ${part}`;
     // A bad key is not echoed (it may be the long or hostile text); its object is named instead.
     if ("propertyName" in issue) return `A field name${path ? ` in '${path}'` : ""} ${issue.message ?? "is invalid"}`;
-    return `${path ? `Field '${path}'` : part} ${issue.message ?? "is invalid"}`;
+    const message = (issue.keyword === "pattern" && PATTERN_MESSAGES[String(params.pattern)]) || issue.message;
+    return `${path ? `Field '${path}'` : part} ${message ?? "is invalid"}`;
   });
   return [...new Set(parts)].join("; ") || `Invalid ${part}`;
 }

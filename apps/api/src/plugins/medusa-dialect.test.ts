@@ -344,6 +344,40 @@ describe("Medusa's dialect: money in major units at the boundary", () => {
       (r: { attribute: string }) => r.attribute === "item_total",
     );
     expect(batched.values.map((v: { value: string }) => v.value)).toEqual(["100000"]);
+    // An update that leaves `attribute` out is read with the stored rule's: money on a cart total, a count otherwise.
+    const storedRules = (await asStored(`promotions/${ruled.id}`)).promotion.rules as {
+      id: string;
+      attribute: string;
+    }[];
+    const ruleId = (attribute: string) => storedRules.find((r) => r.attribute === attribute)!.id;
+    await ok(
+      "POST",
+      `/medusa/admin/promotions/${ruled.id}/rules/batch`,
+      {
+        update: [
+          { id: ruleId("item_total"), values: ["60"] },
+          { id: ruleId("quantity"), values: ["4"] },
+        ],
+      },
+      admin,
+    );
+    const updated = (await asStored(`promotions/${ruled.id}`)).promotion.rules as {
+      attribute: string;
+      values: { value: string }[];
+    }[];
+    expect(Object.fromEntries(updated.map((r) => [r.attribute, r.values.map((v) => v.value)]))).toMatchObject({
+      item_total: ["6000"],
+      quantity: ["4"],
+    });
+    // A rule id the promotion does not have: nothing says whether it is an amount, so nothing is written.
+    const unknown = await call(
+      "POST",
+      `/medusa/admin/promotions/${ruled.id}/rules/batch`,
+      { update: [{ id: "prorul_unknown", values: ["60"] }] },
+      admin,
+    );
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ type: "invalid_data" });
 
     const percent = (
       await viaDialect("promotions", {

@@ -81,6 +81,23 @@ describe("x-publishable-api-key on store routes", () => {
     expect((await probe(key.token)).json().sales_channel_ids).toEqual([channel.id]);
   });
 
+  it("leaves out disabled channels, at once on this process: a key's, and the default one without a key", async () => {
+    const on = (await t.admin.post("/admin/sales-channels", { name: "On" })).json().sales_channel;
+    const off = (await t.admin.post("/admin/sales-channels", { name: "Off" })).json().sales_channel;
+    const key = await publishableKey([on.id, off.id]);
+    expect([...(await probe(key.token)).json().sales_channel_ids].sort()).toEqual([on.id, off.id].sort());
+    await t.admin.post(`/admin/sales-channels/${off.id}`, { is_disabled: true });
+    expect((await probe(key.token)).json()).toEqual({ sales_channel_ids: [on.id], publishable_key_id: key.id });
+    await t.admin.delete(`/admin/sales-channels/${on.id}`);
+    expect((await probe(key.token)).json().sales_channel_ids).toEqual([]);
+
+    const defaultChannel = await t.app.modules.salesChannel.getOrCreateDefault();
+    await t.admin.post(`/admin/sales-channels/${defaultChannel.id}`, { is_disabled: true });
+    expect((await probe()).json()).toEqual({ sales_channel_ids: [], publishable_key_id: null });
+    await t.admin.post(`/admin/sales-channels/${defaultChannel.id}`, { is_disabled: false });
+    expect((await probe()).json().sales_channel_ids).toEqual([defaultChannel.id]);
+  });
+
   it("does not touch routes outside /store", async () => {
     expect(
       (await t.app.inject({ method: "GET", url: "/health", headers: { "x-publishable-api-key": "pk_unknown" } }))

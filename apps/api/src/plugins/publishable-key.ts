@@ -6,16 +6,18 @@ import type { SalesChannelService } from "@kasse/modules/sales-channel";
 declare module "fastify" {
   interface FastifyRequest {
     /**
-     * The sales channels a `/store/*` request may see (docs/CONTRACT.md "Keys"): the channels of its
-     * `x-publishable-api-key` (possibly none), or the default sales channel when the header is
-     * absent. Set before any store route runs (by the store group's hook); empty outside it.
+     * The sales channels a `/store/*` request may see (docs/CONTRACT.md "Keys"): the enabled
+     * channels of its `x-publishable-api-key` (possibly none), or the default sales channel when
+     * the header is absent (none when it is disabled). Set before any store route runs (by the
+     * store group's hook); empty outside it. Every store read and write is scoped by it, so a
+     * disabled channel is invisible to every route at once.
      */
     salesChannelIds: string[];
     /** The id of the request's publishable key, or null when it sent none. */
     publishableKeyId: string | null;
   }
   interface FastifyInstance {
-    /** Cached publishable-key lookups; `clear()` after a key is revoked or its channels change. */
+    /** Cached publishable-key lookups; `clear()` after a key is revoked or its channels change, or a channel changes. */
     publishableKeys: PublishableKeyCache;
   }
 }
@@ -27,10 +29,10 @@ const PUBLISHABLE_KEY_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 export interface PublishableKeyCache {
-  /** The key's id and channels, or null when no active publishable key has this token. */
+  /** The key's id and its enabled channels, or null when no active publishable key has this token. */
   resolve(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null>;
-  /** The default sales channel's id. */
-  defaultChannelId(): Promise<string>;
+  /** The default sales channel's id, or none when it is disabled. */
+  defaultChannelIds(): Promise<string[]>;
   clear(): void;
 }
 
@@ -41,29 +43,30 @@ export interface PublishableKeyCache {
  */
 export function createPublishableKeyCache(
   apiKeys: Pick<ApiKeyService, "resolvePublishable">,
-  channels: Pick<SalesChannelService, "getOrCreateDefault">,
+  channels: Pick<SalesChannelService, "getOrCreateDefault" | "enabled">,
   ttlMs = PUBLISHABLE_KEY_TTL_MS,
 ): PublishableKeyCache {
   const keys = new Map<string, { value: { id: string; sales_channel_ids: string[] }; expires: number }>();
-  let fallback: { id: string; expires: number } | undefined;
+  let fallback: { ids: string[]; expires: number } | undefined;
   return {
     async resolve(token) {
       const now = Date.now();
       const hit = keys.get(token);
       if (hit && hit.expires > now) return hit.value;
       keys.delete(token);
-      const value = await apiKeys.resolvePublishable(token);
-      if (!value) return null;
+      const key = await apiKeys.resolvePublishable(token);
+      if (!key) return null;
+      const value = { id: key.id, sales_channel_ids: await channels.enabled(key.sales_channel_ids) };
       if (keys.size >= MAX_ENTRIES) keys.clear();
       keys.set(token, { value, expires: now + ttlMs });
       return value;
     },
-    async defaultChannelId() {
+    async defaultChannelIds() {
       const now = Date.now();
-      if (fallback && fallback.expires > now) return fallback.id;
+      if (fallback && fallback.expires > now) return fallback.ids;
       const channel = await channels.getOrCreateDefault();
-      fallback = { id: channel.id, expires: now + ttlMs };
-      return channel.id;
+      fallback = { ids: channel.is_disabled ? [] : [channel.id], expires: now + ttlMs };
+      return fallback.ids;
     },
     clear() {
       keys.clear();
@@ -97,7 +100,7 @@ export function resolveSalesChannels(cache: PublishableKeyCache) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers[PUBLISHABLE_KEY_HEADER];
     if (header === undefined) {
-      request.salesChannelIds = [await cache.defaultChannelId()];
+      request.salesChannelIds = [...(await cache.defaultChannelIds())];
       return;
     }
     const token = Array.isArray(header) ? header[0] : header;

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
+import { openRedis } from "@kasse/runtime";
 import { createTestApp, type TestApp } from "../testing";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -57,9 +58,12 @@ describe("rate limiting (Redis store)", () => {
   });
 
   it("keeps the counters in Redis, shared by every API process", async () => {
-    const ttl = await redis.pttl(`kasse:rate-limit:all:${ip}`);
+    // Under the install's prefix: two installs sharing a Redis keep their own counters.
+    const key = `${t.config.redisPrefix}:rate-limit:all:${ip}`;
+    expect(t.config.redisPrefix).toMatch(/^kasse-[0-9a-f]{8}$/);
+    const ttl = await redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);
-    expect(Number(await redis.get(`kasse:rate-limit:all:${ip}`))).toBeGreaterThanOrEqual(4);
+    expect(Number(await redis.get(key))).toBeGreaterThanOrEqual(4);
   });
 
   it("counts clients separately", async () => {
@@ -82,6 +86,22 @@ describe("rate limiting (Redis store)", () => {
     expect((await login("/%61uth/test/login")).statusCode).toBe(200);
     expect((await login("/a%75th/test/login")).statusCode).toBe(200);
     expect((await login("/%61uth/test/login")).statusCode).toBe(429);
+  });
+});
+
+describe("rate limiting with Redis away", () => {
+  it("lets every request through at once (fails open), the process's client failing fast", async () => {
+    const away = await openRedis("redis://127.0.0.1:1", { info: () => {}, warn: () => {}, error: () => {} });
+    const open = await createTestApp({ RATE_LIMIT_MAX: "1", RATE_LIMIT_AUTH_MAX: "1" }, { redis: away.client });
+    try {
+      const started = Date.now();
+      for (let i = 0; i < 5; i++)
+        expect((await open.app.inject({ method: "GET", url: "/health", remoteAddress: ip })).statusCode).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await open.close();
+      await away.close();
+    }
   });
 });
 

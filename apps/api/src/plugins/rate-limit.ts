@@ -15,8 +15,9 @@ const bucketOf = (request: FastifyRequest): Bucket => (request.routeOptions.url?
 /**
  * Rate limiting per client IP and fixed window: `config.rateLimit.max` requests on all routes,
  * `authMax` on `/auth/*` (counted separately); a budget of 0 turns that part off. Counters live
- * in Redis when configured, so every API process shares them; otherwise in memory. If Redis
- * fails, requests are let through rather than refused (availability first). Over the budget:
+ * in Redis when configured (under the install's prefix), so every API process shares them;
+ * otherwise in memory. If Redis fails or is away, requests are let through at once rather than
+ * refused or held (availability first: the client fails fast, see the runtime's `openRedis`). Over the budget:
  * 429 `{type: "too_many_requests", message}` with `retry-after` (seconds).
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config, infra: Infrastructure): Promise<void> {
@@ -26,7 +27,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, in
   await app.register(rateLimit, {
     global: false,
     timeWindow: windowMs,
-    ...(infra.redis ? { redis: infra.redis, nameSpace: "kasse:rate-limit:" } : {}),
+    ...(infra.redis ? { redis: infra.redis, nameSpace: `${config.redisPrefix}:rate-limit:` } : {}),
     skipOnError: true,
     keyGenerator: (request) => `${bucketOf(request)}:${request.ip}`,
     allowList: (request) => budget(bucketOf(request)) === 0,

@@ -16,9 +16,10 @@ const Ready = Type.Object({
 export const MIGRATION_CHECK_MS = 5_000;
 
 /**
- * `/health` (the process serves) and `/health/ready` (database and Redis answer and, in services
- * mode, the database has every migration this code ships: during a rolling deploy a new process
- * gets no traffic before its migration ran).
+ * `/health` (the process serves, whatever its database and Redis do) and `/health/ready`
+ * (database and Redis answer and, in services mode, the database has every migration this code
+ * ships: during a rolling deploy a new process gets no traffic before its migration ran). A check
+ * that fails says why: `redis: not connected to 127.0.0.1:6379 (connect ECONNREFUSED …)`.
  */
 export default async function health(app: App): Promise<void> {
   const migrations = app.config.embedded ? undefined : migrationCheck(app.infra.database);
@@ -48,7 +49,7 @@ export default async function health(app: App): Promise<void> {
       };
       await Promise.all([
         probe("database", () => app.infra.database.ping(2000)),
-        app.infra.redis ? probe("redis", () => withTimeout(app.infra.redis!.ping(), 2000)) : Promise.resolve(),
+        app.infra.redis ? probe("redis", () => redisAnswers(app.infra)) : Promise.resolve(),
         migrations ? probe("migrations", migrations) : Promise.resolve(),
       ]);
       const failing = Object.entries(checks).filter(([, v]) => v !== "ok");
@@ -65,6 +66,13 @@ export default async function health(app: App): Promise<void> {
       });
     },
   );
+}
+
+/** Rejects, saying why, while Redis is not connected (the last connection error) or does not answer a ping. */
+async function redisAnswers(infra: App["infra"]): Promise<void> {
+  const problem = infra.redisProblem?.();
+  if (problem) throw new Error(problem);
+  await withTimeout(infra.redis!.ping(), 2000);
 }
 
 /** Rejects while the database lacks shipped migrations; one check per {@link MIGRATION_CHECK_MS}, failed queries not kept. */

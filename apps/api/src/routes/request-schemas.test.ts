@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData } from "@kasse/core";
+import { Email, Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData, Title } from "@kasse/core";
 import { useRouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;
@@ -112,6 +112,68 @@ describe("every request schema bounds its strings", () => {
           problems.push(...unboundedStrings(plain(partSchema), label, part === "params" || IGNORED_EXTRAS.has(label)));
         }
       }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * Fields of one line of human text (names, address lines, titles): what they hold is written into
+ * emails, so each must refuse control characters (`Title()`'s pattern).
+ */
+const SINGLE_LINE_FIELD =
+  /^(name|title|subtitle|label|first_name|last_name|company|company_name|address_name|address_1|address_2|city|province|postal_code|phone)$/;
+const SINGLE_LINE = plain(Title()).pattern as string;
+const EMAIL = plain(Email()).pattern as string;
+
+/** Email fields that only look an existing account up (the address mailed is the stored one), with the reason. */
+const LOOKUP_EMAILS = new Set([
+  // A reset is mailed to the identity found, never to the text sent; an unknown address is answered the same.
+  "POST /auth/:actor_type/emailpass/reset-password body email",
+]);
+
+/** Every string field named like one line of text without the single-line pattern, and every `email` that is not `Email()`. */
+function looseText(schema: Schema, at: string): string[] {
+  const found: string[] = [];
+  const visit = (node: Schema, path: string, key: string | undefined) => {
+    for (const combinator of ["anyOf", "oneOf", "allOf"] as const)
+      if (Array.isArray(node[combinator])) for (const branch of node[combinator] as Schema[]) visit(branch, path, key);
+    const types = node.type === undefined ? [] : Array.isArray(node.type) ? (node.type as string[]) : [node.type];
+    if (types.includes("string") && key !== undefined && node.const === undefined && !Array.isArray(node.enum)) {
+      if (SINGLE_LINE_FIELD.test(key) && node.pattern !== SINGLE_LINE)
+        found.push(`${at} ${path}: one line of text that takes control characters`);
+      if (key === "email" && node.pattern !== EMAIL && !LOOKUP_EMAILS.has(`${at} ${path}`))
+        found.push(`${at} ${path}: an email that is not Email()`);
+    }
+    if (types.includes("array") && node.items && typeof node.items === "object")
+      visit(node.items as Schema, `${path}[]`, key);
+    for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Schema>))
+      visit(child, path ? `${path}.${name}` : name, name);
+  };
+  visit(schema, "", undefined);
+  return [...new Set(found)];
+}
+
+describe("every request's text is one line where it should be, and every email an address", () => {
+  it("the walk finds what it looks for", () => {
+    const loose = Type.Object({
+      name: Title(),
+      address: Type.Object({ city: Type.String({ maxLength: 10 }), phone: Type.Union([Title(), Type.Null()]) }),
+      email: Type.String({ maxLength: 320 }),
+      customer: Type.Object({ email: Email() }),
+    });
+    expect(looseText(plain(loose), "body")).toEqual([
+      "body address.city: one line of text that takes control characters",
+      "body email: an email that is not Email()",
+    ]);
+  });
+
+  it("in every body", () => {
+    const problems: string[] = [];
+    for (const route of walk.routes) {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const body = (route.schema as Schema | undefined)?.body;
+      if (body) for (const method of methods) problems.push(...looseText(plain(body), `${method} ${route.url} body`));
     }
     expect(problems).toEqual([]);
   });

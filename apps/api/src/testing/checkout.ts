@@ -89,6 +89,8 @@ export interface ReadyCartOptions {
   option_id: string;
   variant_id: string;
   quantity?: number;
+  /** More lines, added after the first one. */
+  more_items?: Array<{ variant_id: string; quantity: number }>;
   /** Payment provider (default `pp_system_default`) and its session data (`{ behavior }` for `pp_test`). */
   provider?: string;
   data?: Record<string, unknown>;
@@ -122,6 +124,7 @@ export async function checkoutReadyCart(t: TestApp, options: ReadyCartOptions) {
     variant_id: options.variant_id,
     quantity: options.quantity ?? 2,
   });
+  for (const item of options.more_items ?? []) await ok("POST", `/store/carts/${cart.id}/line-items`, item);
   await ok("POST", `/store/carts/${cart.id}`, {
     email: options.email ?? "ada@example.com",
     shipping_address: address,

@@ -33,7 +33,7 @@ interface SeedAnswer {
   products: Array<{ variants: Array<{ id: string }> }>;
   cart: { id: string };
   shipping_options: Array<{ id: string }>;
-  payment_collection: { id: string };
+  payment_collection: { id: string; payment_sessions: Array<{ id: string }> };
 }
 
 /**
@@ -98,35 +98,49 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
     undefined,
     shopper,
   );
-  const { cart } = await inject(
-    "POST",
-    "/store/carts",
-    {
-      region_id: demo.region_ids.us,
-      email: "fuzz-customer@example.com",
-      shipping_address: address,
-      billing_address: address,
-    },
-    shopper,
-  );
-  await inject(
-    "POST",
-    `/store/carts/${cart.id}/line-items`,
-    { variant_id: products[0]!.variants[0]!.id, quantity: 1 },
-    shopper,
-  );
-  const { shipping_options } = await inject("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, shopper);
-  await inject("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }, shopper);
-  const { payment_collection } = await inject("POST", "/store/payment-collections", { cart_id: cart.id }, shopper);
-  await inject(
-    "POST",
-    `/store/payment-collections/${payment_collection.id}/payment-sessions`,
-    { provider_id: "pp_system_default" },
-    shopper,
-  );
+  /** A cart ready to complete (one line of the `nth` product, addresses, shipping, a session), built as a storefront does. */
+  const readyCart = async (nth: number, quantity: number) => {
+    const { cart } = await inject(
+      "POST",
+      "/store/carts",
+      {
+        region_id: demo.region_ids.us,
+        email: "fuzz-customer@example.com",
+        shipping_address: address,
+        billing_address: address,
+      },
+      shopper,
+    );
+    await inject(
+      "POST",
+      `/store/carts/${cart.id}/line-items`,
+      { variant_id: products[nth]!.variants[0]!.id, quantity },
+      shopper,
+    );
+    const { shipping_options } = await inject("GET", `/store/shipping-options?cart_id=${cart.id}`, undefined, shopper);
+    await inject("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id }, shopper);
+    const { payment_collection } = await inject("POST", "/store/payment-collections", { cart_id: cart.id }, shopper);
+    const session = await inject(
+      "POST",
+      `/store/payment-collections/${payment_collection.id}/payment-sessions`,
+      { provider_id: "pp_system_default" },
+      shopper,
+    );
+    return { cart, collection: session.payment_collection };
+  };
+  const { cart } = await readyCart(0, 1);
   await inject("POST", `/store/carts/${cart.id}/complete`, undefined, shopper);
   // A second cart, left open for the cart routes.
   await inject("POST", "/store/carts", { region_id: demo.region_ids.eu }, shopper);
+  // A third, ready and its payment authorized: the cart routes change it after the authorization,
+  // and its completion must still charge exactly its total (the run ends with `kasse check`'s payment checks).
+  const { cart: authorized, collection } = await readyCart(1, 2);
+  await inject(
+    "POST",
+    `/store/payment-collections/${collection.id}/payment-sessions/${collection.payment_sessions[0]!.id}/authorize`,
+    {},
+    shopper,
+  );
 
   const pools: Pools = new Map();
   const protectedIds = new Set<string>([me.id, customer.id, secretKey.id, demo.sales_channel_id]);
@@ -154,7 +168,7 @@ export async function seedFuzzStore(t: TestApp, listRoutes: string[]): Promise<F
     });
     if (res.statusCode === 200) harvest(res.json());
   }
-  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`])
+  for (const url of ["/store/customers/me", `/store/carts/${cart.id}`, `/store/carts/${authorized.id}`])
     harvest((await app.inject({ method: "GET", url, headers: shopper })).json());
   pools.set("actor_type", new Set(["customer", "user"]));
   pools.set("provider", new Set(["emailpass", "google", "github"]));

@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id } from "@kasse/core";
+import { Id, Title } from "@kasse/core";
 import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
@@ -53,14 +53,14 @@ export const ApiKeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal
 
 /** Body of `POST /admin/api-keys`. */
 export const ApiKeyCreate = Type.Object(
-  { title: Type.String({ minLength: 1, maxLength: 200 }), type: ApiKeyTypeSchema },
+  { title: Title({ minLength: 1, maxLength: 200 }), type: ApiKeyTypeSchema },
   { additionalProperties: false },
 );
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 
 /** Body of `POST /admin/api-keys/{id}`. */
 export const ApiKeyUpdate = Type.Object(
-  { title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { title: Type.Optional(Title({ minLength: 1, maxLength: 200 })) },
   { additionalProperties: false },
 );
 export type ApiKeyUpdate = Static<typeof ApiKeyUpdate>;

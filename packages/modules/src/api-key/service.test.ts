@@ -49,15 +49,49 @@ describe("api key service", () => {
 
   it("revokes once, deletes only revoked keys, and hides deleted ones", async () => {
     const key = await keys.create({ title: "Storefront", type: "publishable" }, "user_1");
-    expect((await failure(keys.delete(key.id))).type).toBe("not_allowed");
+    expect((await failure(keys.delete(key.id, "user_1"))).type).toBe("not_allowed");
     const revoked = await keys.revoke(key.id, "user_2");
     expect(revoked.revoked_by).toBe("user_2");
     expect(revoked.revoked_at).toBeInstanceOf(Date);
     expect((await failure(keys.revoke(key.id, "user_2"))).type).toBe("invalid_data");
-    await keys.delete(key.id);
+    await keys.delete(key.id, "user_1");
     expect((await failure(keys.retrieve(key.id))).type).toBe("not_found");
     expect((await failure(keys.revoke("apk_missing", "u"))).type).toBe("not_found");
-    expect((await failure(keys.delete("apk_missing"))).type).toBe("not_found");
+    expect((await failure(keys.delete("apk_missing", "u"))).type).toBe("not_found");
+  });
+
+  it("lets only a user make, rename, revoke or delete a secret key; a key may manage publishable keys", async () => {
+    const secret = await keys.create({ title: "Ops", type: "secret" }, "user_1");
+    const refused = async (attempt: Promise<unknown>) => {
+      const error = await failure(attempt);
+      expect(error).toMatchObject({ type: "not_allowed", message: expect.stringMatching(/admin user/) });
+    };
+    await refused(keys.create({ title: "Heir", type: "secret" }, secret.id));
+    await refused(keys.update(secret.id, { title: "Mine" }, secret.id));
+    await refused(keys.revoke(secret.id, secret.id));
+    await refused(keys.delete(secret.id, secret.id));
+    expect(await keys.retrieve(secret.id)).toMatchObject({ title: "Ops", revoked_at: null });
+    expect((await keys.list({ type: "secret", q: "Heir" }, { limit: 10, offset: 0 })).count).toBe(0);
+    // Publishable keys are not credentials.
+    const web = await keys.create({ title: "Shop", type: "publishable" }, secret.id);
+    expect((await keys.update(web.id, { title: "Shop 2" }, secret.id)).title).toBe("Shop 2");
+    await keys.revoke(web.id, secret.id);
+    await keys.delete(web.id, secret.id);
+    await keys.revoke(secret.id, "user_1");
+  });
+
+  it("a key made by a key (before that was refused) works only while its maker does, and names the user at the root", async () => {
+    const root = await keys.create({ title: "Root", type: "secret" }, "user_9");
+    // What a key could do before: rows written as the old route did.
+    const child = await keys.create({ title: "Child", type: "secret" }, "user_9");
+    const grandchild = await keys.create({ title: "Grandchild", type: "secret" }, "user_9");
+    await database.db.execute(sql`update api_key set created_by = ${root.id} where id = ${child.id}`);
+    await database.db.execute(sql`update api_key set created_by = ${child.id} where id = ${grandchild.id}`);
+    expect(await keys.verifySecret(grandchild.token)).toEqual({ id: grandchild.id, created_by: "user_9" });
+    expect(await keys.verifySecret(child.token)).toEqual({ id: child.id, created_by: "user_9" });
+    await keys.revoke(root.id, "user_9");
+    expect(await keys.verifySecret(child.token)).toBeNull();
+    expect(await keys.verifySecret(grandchild.token)).toBeNull();
   });
 
   it("links publishable keys to sales channels and resolves them by token", async () => {
@@ -99,7 +133,7 @@ describe("api key service", () => {
     const revoked = await keys.list({ revoked: true }, { limit: 100, offset: 0 });
     expect(revoked.items.every((k) => k.revoked_at !== null)).toBe(true);
     const secrets = await keys.list({ type: "secret" }, { limit: 1, offset: 0, order: "-created_at" });
-    expect(secrets.count).toBe(3);
+    expect(secrets.count).toBe(7);
     expect(secrets.items).toHaveLength(1);
     expect(secrets.items[0]).not.toHaveProperty("token");
     expect((await failure(keys.list({}, { limit: 1, offset: 0, order: "token_hash" }))).type).toBe("invalid_data");

@@ -22,6 +22,27 @@ export const hashToken = (token: string): string => createHash("sha256").update(
 /** `sk_abc***xyz`: enough to recognise a key, useless to use it. */
 const redact = (token: string): string => `${token.slice(0, 6)}***${token.slice(-3)}`;
 
+const ID_PREFIX = "apk";
+
+/** Whether an actor id names an API key: a request authenticated by a secret key acts as the key (its id). */
+const isApiKeyId = (actorId: string): boolean => actorId.startsWith(`${ID_PREFIX}_`);
+
+/**
+ * How many API keys may stand between a secret key and the user who made it: keys made by keys
+ * (before that was refused) still authenticate while every key of the chain does.
+ */
+const MAX_CREATOR_CHAIN = 8;
+
+/**
+ * A secret key is an admin credential: only an admin user (signed in, not through an API key) may
+ * create, rename, revoke or delete one, so a key can never give itself a successor that outlives
+ * its revocation. Publishable keys are not credentials: keys may manage them.
+ */
+function assertMayManage(type: ApiKeyRow["type"], actorId: string): void {
+  if (type === "secret" && isApiKeyId(actorId))
+    throw errors.notAllowed("Secret API keys are created and managed by an admin user, not by an API key");
+}
+
 /** An API key as the API shows it: no hash; a secret key's token only right after creation. */
 export interface ApiKeyDetails {
   id: string;
@@ -82,6 +103,7 @@ export function createApiKeyService(db: Db) {
       createdBy: string,
       options: { token?: string } = {},
     ): Promise<ApiKeyDetails & { token: string }> {
+      assertMayManage(input.type, createdBy);
       const prefix = input.type === "secret" ? "sk" : "pk";
       if (options.token !== undefined && !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16,128}$`).test(options.token)) {
         throw errors.invalidData(
@@ -92,7 +114,7 @@ export function createApiKeyService(db: Db) {
       const [created] = await db
         .insert(apiKey)
         .values({
-          id: generateId("apk"),
+          id: generateId(ID_PREFIX),
           token: input.type === "publishable" ? token : null,
           token_hash: hashToken(token),
           redacted: redact(token),
@@ -115,13 +137,19 @@ export function createApiKeyService(db: Db) {
       return { items: items.map((r) => details(r, channels.get(r.id))), count };
     },
 
-    async update(id: string, input: ApiKeyUpdate): Promise<ApiKeyDetails> {
+    /** Renames a key; `by` is the actor asking (a secret key is renamed only by a user). */
+    async update(id: string, input: ApiKeyUpdate, by: string): Promise<ApiKeyDetails> {
+      assertMayManage((await rows.retrieve(id)).type, by);
       if (input.title !== undefined) await rows.update(id, { title: input.title });
       return service.retrieve(id);
     },
 
-    /** Revokes a key now; a revoked key no longer authenticates anything. */
+    /**
+     * Revokes a key now; a revoked key no longer authenticates anything, nor does a key it made
+     * (see {@link verifySecret}). A secret key is revoked only by a user.
+     */
     async revoke(id: string, revokedBy: string): Promise<ApiKeyDetails> {
+      assertMayManage((await rows.retrieve(id)).type, revokedBy);
       const [updated] = await db
         .update(apiKey)
         .set({ revoked_at: new Date(), revoked_by: revokedBy })
@@ -134,8 +162,9 @@ export function createApiKeyService(db: Db) {
       return service.retrieve(id);
     },
 
-    /** Deletes a key; as Medusa, only a revoked key can be deleted. */
-    async delete(id: string): Promise<void> {
+    /** Deletes a key; as Medusa, only a revoked key can be deleted (a secret one only by a user). */
+    async delete(id: string, by: string): Promise<void> {
+      assertMayManage((await rows.retrieve(id)).type, by);
       const deleted = await db
         .update(apiKey)
         .set({ deleted_at: new Date() })
@@ -166,13 +195,29 @@ export function createApiKeyService(db: Db) {
       });
     },
 
-    /** The active secret key with this token (one indexed lookup by hash), or null. */
+    /**
+     * The active secret key with this token (one indexed lookup by hash) and the user its access
+     * comes from, or null. A key made by another key (allowed before) counts only while that key
+     * is active too, up the chain to the user: `created_by` is that user's id, whom the caller
+     * checks (the user module owns users), so a key dies with its maker's access.
+     */
     async verifySecret(token: string): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
       const [found] = await db
         .select({ id: apiKey.id, created_by: apiKey.created_by })
         .from(apiKey)
         .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "secret"), live, active()));
-      return found ?? null;
+      if (!found) return null;
+      let maker = found.created_by;
+      for (let depth = 0; isApiKeyId(maker); depth++) {
+        if (depth === MAX_CREATOR_CHAIN) return null;
+        const [key] = await db
+          .select({ created_by: apiKey.created_by })
+          .from(apiKey)
+          .where(and(eq(apiKey.id, maker), eq(apiKey.type, "secret"), live, active()));
+        if (!key) return null;
+        maker = key.created_by;
+      }
+      return { id: found.id, created_by: maker };
     },
 
     /** The sales channels of the given publishable keys (the `publishable_key_id` filter of a channel list). */

@@ -3,6 +3,7 @@ export {
   createAuthService,
   actorIdOf,
   actorKey,
+  hasProven,
   linkedActorTypes,
   type AuthService,
   type AuthServiceOptions,
@@ -13,7 +14,14 @@ export {
 export { MFA_CHALLENGE, MFA_CODE_REQUIRED, type MfaChallenge, type MfaFactor, type MfaService } from "./mfa";
 export { emailpassProvider, normalizeEmail, invalidCredentials, EMAILPASS } from "./providers/emailpass";
 export type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
-export { hashPassword, verifyPassword, hashParams, DEFAULT_SCRYPT, type ScryptParams } from "./password";
+export {
+  hashPassword,
+  hashNewPassword,
+  verifyPassword,
+  hashParams,
+  DEFAULT_SCRYPT,
+  type ScryptParams,
+} from "./password";
 export { createOneTimeTokenService, type OneTimeTokenService } from "./one-time-tokens";
 export * from "./steps";
 export {

@@ -8,7 +8,7 @@ const auth = lazy(() => createAuthService(database.db, { scrypt: { logN: 4 }, se
 
 /** A new identity with an enabled authenticator app (its first code was one step back): its id and the app's secret. */
 async function enrolled(email: string) {
-  const identity = await auth.register("emailpass", { body: { email, password: "pw-1" } });
+  const identity = await auth.register("emailpass", { body: { email, password: "pw-1-long" } });
   const setup = await auth.mfa.start(identity.id, { provider: "totp" });
   await auth.mfa.verify(identity.id, setup.factor.id, authenticatorCode(setup.secret, -1));
   return { id: identity.id, secret: setup.secret, factorId: setup.factor.id };

@@ -247,6 +247,18 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
       return removed;
     },
 
+    /**
+     * Removes every second factor of the identity with its recovery codes and open challenges, no
+     * code asked: for a takeover, where the factors may be someone else's (README "Email ownership").
+     */
+    async removeAll(identityId: string): Promise<void> {
+      await transaction(db, async (tx) => {
+        await tx.delete(authMfaChallenge).where(eq(authMfaChallenge.auth_identity_id, identityId));
+        await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
+        await tx.delete(authMfaFactor).where(eq(authMfaFactor.auth_identity_id, identityId));
+      });
+    },
+
     /** New recovery codes (answered this once, stored hashed), replacing the identity's old ones. */
     async generateRecoveryCodes(identityId: string, count: number = DEFAULT_RECOVERY_CODES): Promise<string[]> {
       return transaction(db, async (tx) => {

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { errors, MAX_LENGTH, MIN_PASSWORD_LENGTH } from "@kasse/core";
 
 /** scrypt cost parameters; `N = 2^logN`. */
 export interface ScryptParams {
@@ -32,6 +33,19 @@ export async function hashPassword(password: string, params: ScryptParams = DEFA
   const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, params);
   return ["scrypt", params.logN, params.r, params.p, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+/**
+ * Hashes a password being set (registration, change, reset, a new account): at least
+ * {@link MIN_PASSWORD_LENGTH} characters (counted as the request validator counts them, by code
+ * point), else 400 `invalid_data`. The one way a new password is hashed, so every route and the
+ * CLI keep the rule; `hashPassword` alone only re-hashes one already accepted.
+ */
+export async function hashNewPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): Promise<string> {
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    throw errors.invalidData(`A password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+  if (password.length > MAX_LENGTH.secret) throw errors.invalidData("The password is too long");
+  return hashPassword(password, params);
 }
 
 /** The parameters a stored hash was made with, or null when the string is not a Kasse scrypt hash. */

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Count, OptionalMetadata, Secret, Title } from "@kasse/core";
+import { Count, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
 import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
@@ -27,6 +27,9 @@ export const authIdentity = entityTable(
  * How an identity signs in with one provider: `entity_id` is the provider's key for the person
  * (the email for emailpass). `provider_metadata` holds provider secrets (the password hash) and is
  * never sent to a client; `user_metadata` is the profile (OAuth name, picture, ...).
+ * `verified_email` is the address this sign-in has proven is its holder's: for emailpass its
+ * `entity_id` once a token mailed to it was used (a password reset, an email change), for OAuth
+ * the address the provider vouches for at the last sign-in; null while none is proven.
  */
 export const providerIdentity = entityTable(
   "provider_identity",
@@ -36,6 +39,7 @@ export const providerIdentity = entityTable(
     auth_identity_id: parentId("auth_identity_id", () => authIdentity.id, { onDelete: "cascade" }),
     user_metadata: jsonb("user_metadata").$type<Record<string, unknown>>(),
     provider_metadata: jsonb("provider_metadata").$type<Record<string, unknown>>(),
+    verified_email: text("verified_email"),
   },
   (t) => [
     // Identities are deleted for real (not soft-deleted), so an email is free again once its identity is gone.
@@ -51,15 +55,18 @@ export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
 export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("customer")]);
 export type ActorType = Static<typeof ActorType>;
 
-/** Body of the emailpass routes (login, register, update): an email and a password. */
+/** Body of an emailpass sign-in: an email and a password (any length: one set before the minimum still signs in). */
 export const EmailPassBody = Type.Object(
-  {
-    email: Type.String({ format: "email", maxLength: 320 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
-  },
+  { email: Email(), password: Secret({ minLength: 1 }) },
   { additionalProperties: false },
 );
 export type EmailPassBody = Static<typeof EmailPassBody>;
+
+/** Body of an emailpass registration or password change: a new password is 8 characters or more. */
+export const EmailPassNewPasswordBody = Type.Object(
+  { email: Email(), password: Password() },
+  { additionalProperties: false },
+);
 
 /** A provider identity as clients see it: no `provider_metadata`. */
 export const ProviderIdentityView = Type.Object({

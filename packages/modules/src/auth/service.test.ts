@@ -30,17 +30,17 @@ describe("password hashing", () => {
 
 describe("emailpass provider", () => {
   it("registers, then authenticates with the right password only; emails are case-insensitive", async () => {
-    const identity = await auth.register("emailpass", body("Ada@Example.com", "pw-1"));
+    const identity = await auth.register("emailpass", body("Ada@Example.com", "pw-1-password"));
     expect(identity.provider_identities[0]).toMatchObject({ provider: "emailpass", entity_id: "ada@example.com" });
     expect(identity.provider_identities[0]!.provider_metadata!.password).toMatch(/^scrypt\$4\$/);
-    const result = await auth.authenticate("emailpass", body("ada@example.com ", "pw-1"));
+    const result = await auth.authenticate("emailpass", body("ada@example.com ", "pw-1-password"));
     expect(result.identity?.id).toBe(identity.id);
   });
 
   it("answers an unknown email and a wrong password with the same invalid_data error", async () => {
-    await auth.register("emailpass", body("bob@example.com", "right"));
-    const wrong = await failure(auth.authenticate("emailpass", body("bob@example.com", "wrong")));
-    const unknown = await failure(auth.authenticate("emailpass", body("nobody@example.com", "right")));
+    await auth.register("emailpass", body("bob@example.com", "right-password"));
+    const wrong = await failure(auth.authenticate("emailpass", body("bob@example.com", "wrong-password")));
+    const unknown = await failure(auth.authenticate("emailpass", body("nobody@example.com", "right-password")));
     for (const error of [wrong, unknown]) {
       expect(error.type).toBe("invalid_data");
       expect(error.message).toBe("Invalid email or password");
@@ -49,7 +49,7 @@ describe("emailpass provider", () => {
 
   it("spends the same scrypt work on an unknown email as on a wrong password", async () => {
     const slow = createAuthService(database.db, { scrypt: { logN: 13 } });
-    await slow.register("emailpass", body("timing@example.com", "right"));
+    await slow.register("emailpass", body("timing@example.com", "right-password"));
     const median = async (email: string) => {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -68,12 +68,12 @@ describe("emailpass provider", () => {
   });
 
   it("refuses a second registration of one email, even under a race", async () => {
-    await auth.register("emailpass", body("dup@example.com", "pw"));
-    const again = await failure(auth.register("emailpass", body("DUP@example.com", "other")));
+    await auth.register("emailpass", body("dup@example.com", "pw-password"));
+    const again = await failure(auth.register("emailpass", body("DUP@example.com", "other-password")));
     expect(again).toMatchObject({ type: "unauthorized", message: "Identity with email already exists" });
     const racing = await Promise.allSettled([
-      auth.register("emailpass", body("race@example.com", "a")),
-      auth.register("emailpass", body("race@example.com", "b")),
+      auth.register("emailpass", body("race@example.com", "a-password")),
+      auth.register("emailpass", body("race@example.com", "b-password")),
     ]);
     expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect((racing.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.message).toBe(
@@ -83,25 +83,31 @@ describe("emailpass provider", () => {
 
   it("upgrades a hash made with other parameters on the next sign-in", async () => {
     const old = createAuthService(database.db, { scrypt: { logN: 3 } });
-    const identity = await old.register("emailpass", body("upgrade@example.com", "pw"));
+    const identity = await old.register("emailpass", body("upgrade@example.com", "pw-password"));
     expect(identity.provider_identities[0]!.provider_metadata!.password).toMatch(/^scrypt\$3\$/);
-    await auth.authenticate("emailpass", body("upgrade@example.com", "pw"));
+    await auth.authenticate("emailpass", body("upgrade@example.com", "pw-password"));
     const after = await auth.retrieve(identity.id);
     expect(after.provider_identities[0]!.provider_metadata!.password).toMatch(/^scrypt\$4\$/);
-    expect((await auth.authenticate("emailpass", body("upgrade@example.com", "pw"))).identity?.id).toBe(identity.id);
+    expect((await auth.authenticate("emailpass", body("upgrade@example.com", "pw-password"))).identity?.id).toBe(
+      identity.id,
+    );
   });
 
   it("updates the password of the caller's own identity only", async () => {
-    const mine = await auth.register("emailpass", body("mine@example.com", "old"));
-    const theirs = await auth.register("emailpass", body("theirs@example.com", "old"));
+    const mine = await auth.register("emailpass", body("mine@example.com", "old-password"));
+    const theirs = await auth.register("emailpass", body("theirs@example.com", "old-password"));
     const denied = await failure(
-      auth.update("emailpass", { ...body("theirs@example.com", "new"), authIdentityId: mine.id }),
+      auth.update("emailpass", { ...body("theirs@example.com", "new-password"), authIdentityId: mine.id }),
     );
     expect(denied.type).toBe("unauthorized");
-    expect((await auth.authenticate("emailpass", body("theirs@example.com", "old"))).identity?.id).toBe(theirs.id);
-    await auth.update("emailpass", { ...body("mine@example.com", "new"), authIdentityId: mine.id });
-    expect((await failure(auth.authenticate("emailpass", body("mine@example.com", "old")))).type).toBe("invalid_data");
-    expect((await auth.authenticate("emailpass", body("mine@example.com", "new"))).identity?.id).toBe(mine.id);
+    expect((await auth.authenticate("emailpass", body("theirs@example.com", "old-password"))).identity?.id).toBe(
+      theirs.id,
+    );
+    await auth.update("emailpass", { ...body("mine@example.com", "new-password"), authIdentityId: mine.id });
+    expect((await failure(auth.authenticate("emailpass", body("mine@example.com", "old-password")))).type).toBe(
+      "invalid_data",
+    );
+    expect((await auth.authenticate("emailpass", body("mine@example.com", "new-password"))).identity?.id).toBe(mine.id);
   });
 
   it("rejects missing credentials and unknown providers", async () => {
@@ -109,13 +115,13 @@ describe("emailpass provider", () => {
       "invalid_data",
     );
     expect((await failure(auth.validateCallback("emailpass", { body: {} }))).type).toBe("invalid_data");
-    expect((await failure(auth.authenticate("nope", body("x@example.com", "pw")))).type).toBe("not_found");
+    expect((await failure(auth.authenticate("nope", body("x@example.com", "pw-password")))).type).toBe("not_found");
   });
 });
 
 describe("actors and claims", () => {
   it("links one actor per type, refuses another, and unlinks", async () => {
-    const identity = await auth.register("emailpass", body("link@example.com", "pw"));
+    const identity = await auth.register("emailpass", body("link@example.com", "pw-password"));
     const linked = await auth.linkActor(identity.id, "user", "user_1");
     expect(linked.app_metadata).toEqual({ user_id: "user_1" });
     await auth.linkActor(identity.id, "user", "user_1");
@@ -128,15 +134,15 @@ describe("actors and claims", () => {
   });
 
   it("signs a user in only when linked; a customer without one gets a registration token", async () => {
-    await auth.register("emailpass", body("claims@example.com", "pw"));
-    const asUser = await failure(auth.login("user", "emailpass", body("claims@example.com", "pw")));
+    await auth.register("emailpass", body("claims@example.com", "pw-password"));
+    const asUser = await failure(auth.login("user", "emailpass", body("claims@example.com", "pw-password")));
     expect(asUser).toMatchObject({ type: "invalid_data", message: "Invalid email or password" });
-    const asCustomer = await auth.login("customer", "emailpass", body("claims@example.com", "pw"));
+    const asCustomer = await auth.login("customer", "emailpass", body("claims@example.com", "pw-password"));
     expect(asCustomer).toMatchObject({ claims: { actor_id: "", actor_type: "customer" } });
   });
 
   it("refreshes claims from the identity as it is now", async () => {
-    const identity = await auth.register("emailpass", body("refresh@example.com", "pw"));
+    const identity = await auth.register("emailpass", body("refresh@example.com", "pw-password"));
     const registering = { actor_id: "", actor_type: "customer", auth_identity_id: identity.id, app_metadata: {} };
     await auth.linkActor(identity.id, "customer", "cus_9");
     expect(await auth.refresh(registering)).toMatchObject({
@@ -153,9 +159,9 @@ describe("actors and claims", () => {
 
 describe("sessions", () => {
   it("a token's claims stay alive until the password changes, the actor is unlinked or the identity goes", async () => {
-    const identity = await auth.register("emailpass", body("session@example.com", "pw-1"));
+    const identity = await auth.register("emailpass", body("session@example.com", "pw-1-password"));
     await auth.linkActor(identity.id, "customer", "cus_s");
-    const { claims } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-1"))) as {
+    const { claims } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-1-password"))) as {
       claims: Parameters<typeof auth.sessionAlive>[0];
     };
     expect(claims).toMatchObject({ actor_id: "cus_s", credentials_version: 1 });
@@ -166,16 +172,20 @@ describe("sessions", () => {
     expect(await auth.sessionAlive({ ...claims, credentials_version: 2 })).toBe(false);
 
     // A password change ends it; the next sign-in carries the new version.
-    await auth.update("emailpass", { ...body("session@example.com", "pw-2"), authIdentityId: identity.id });
+    await auth.update("emailpass", { ...body("session@example.com", "pw-2-password"), authIdentityId: identity.id });
     expect(await auth.sessionAlive(claims)).toBe(false);
-    const { claims: next } = (await auth.login("customer", "emailpass", body("session@example.com", "pw-2"))) as {
+    const { claims: next } = (await auth.login(
+      "customer",
+      "emailpass",
+      body("session@example.com", "pw-2-password"),
+    )) as {
       claims: typeof claims;
     };
     expect(next.credentials_version).toBe(2);
     expect(await auth.sessionAlive(next)).toBe(true);
     // A rehash on sign-in (same password, new cost) is not a credential change.
     const cheaper = createAuthService(database.db, { scrypt: { logN: 5 } });
-    await cheaper.login("customer", "emailpass", body("session@example.com", "pw-2"));
+    await cheaper.login("customer", "emailpass", body("session@example.com", "pw-2-password"));
     expect(await auth.sessionAlive(next)).toBe(true);
 
     await auth.unlinkActor(identity.id, "customer");
@@ -188,15 +198,15 @@ describe("sessions", () => {
   });
 
   it("disables only identities left with no actor, enables them back, and purges only disabled ones", async () => {
-    const lone = await auth.register("emailpass", body("lone@example.com", "pw"));
-    const shared = await auth.register("emailpass", body("shared@example.com", "pw"));
+    const lone = await auth.register("emailpass", body("lone@example.com", "pw-password"));
+    const shared = await auth.register("emailpass", body("shared@example.com", "pw-password"));
     await auth.linkActor(shared.id, "customer", "cus_shared");
     const registration = { actor_id: "", actor_type: "user", auth_identity_id: lone.id, credentials_version: 1 };
 
     expect(await auth.disableOrphans([lone.id, shared.id, "authid_missing"])).toEqual([lone.id]);
     expect(await auth.sessionAlive(registration)).toBe(false);
     expect(await auth.findByProvider("emailpass", "lone@example.com")).toBeNull();
-    expect((await failure(auth.login("customer", "emailpass", body("lone@example.com", "pw")))).message).toBe(
+    expect((await failure(auth.login("customer", "emailpass", body("lone@example.com", "pw-password")))).message).toBe(
       "Invalid email or password",
     );
     // Purging a live identity does nothing.
@@ -209,6 +219,6 @@ describe("sessions", () => {
     await auth.purgeDisabled([lone.id]);
     expect((await failure(auth.retrieve(lone.id))).type).toBe("not_found");
     // Its email is free to register again.
-    expect((await auth.register("emailpass", body("lone@example.com", "pw-new"))).id).not.toBe(lone.id);
+    expect((await auth.register("emailpass", body("lone@example.com", "pw-new-password"))).id).not.toBe(lone.id);
   });
 });

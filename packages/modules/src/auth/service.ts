@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { errors, generateId, isKasseError } from "@kasse/core";
-import { builtOnce, isUniqueViolation, param, type Db, rowsByParent } from "@kasse/db";
+import { builtOnce, isUniqueViolation, param, transaction, type Db, rowsByParent } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
@@ -73,6 +73,24 @@ export function actorIdOf(identity: Pick<AuthIdentity, "app_metadata">, actorTyp
   const value = identity.app_metadata[actorKey(actorType)];
   return typeof value === "string" ? value : "";
 }
+
+/** Whether the identity has proven `email` is its holder's: one of its sign-ins has it as `verified_email`. */
+export function hasProven(identity: Pick<AuthIdentity, "provider_identities">, email: string): boolean {
+  return identity.provider_identities.some((p) => p.verified_email === email);
+}
+
+/**
+ * The addresses an identity may register a customer account for: its emailpass login's (proven or
+ * not: registration is used at once, as in Medusa) and those its OAuth providers vouch for.
+ */
+function ownAddresses(identity: Pick<AuthIdentity, "provider_identities">): string[] {
+  return identity.provider_identities.flatMap((p) =>
+    p.provider === EMAILPASS ? [p.entity_id] : p.verified_email ? [p.verified_email] : [],
+  );
+}
+
+/** The one answer to an address another account holds (registration, email change). */
+const emailTaken = (email: string) => errors.conflict(`An account with email ${email} already exists`);
 
 /**
  * Auth identities and their provider identities, and the provider registry (emailpass built
@@ -150,6 +168,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       entity_id: string;
       user_metadata?: Record<string, unknown> | null;
       provider_metadata?: Record<string, unknown> | null;
+      verified_email?: string | null;
       app_metadata?: Record<string, unknown>;
     }): Promise<AuthIdentity> {
       try {
@@ -167,6 +186,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
               auth_identity_id: identity!.id,
               user_metadata: input.user_metadata ?? null,
               provider_metadata: input.provider_metadata ?? null,
+              verified_email: input.verified_email ?? null,
             })
             .returning();
           return { ...identity!, provider_identities: [entry!] };
@@ -180,11 +200,12 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     async updateProviderIdentity(
       id: string,
-      patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null },
+      patch: Pick<Partial<ProviderIdentityRow>, "user_metadata" | "provider_metadata" | "verified_email">,
     ): Promise<ProviderIdentityRow> {
       const set: Partial<ProviderIdentityRow> = {};
       if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
       if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
+      if (patch.verified_email !== undefined) set.verified_email = patch.verified_email;
       const [row] = await db
         .update(providerIdentity)
         .set({ ...set, updated_at: new Date() })
@@ -311,7 +332,8 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * Sets a new password with a password-reset token (`secret`, single use, issued for this actor
      * type and email), in one transaction: every token signed before ends and any other outstanding
      * reset link stops working. A token that is unknown, used, expired or issued for another
-     * account is `unauthorized`.
+     * account is `unauthorized`. The token was mailed to the address, so using it proves the
+     * address: see {@link proveEmailpassAddress}.
      */
     async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }): Promise<void> {
       await db.transaction(async (inner) => {
@@ -322,12 +344,146 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
           entity_id: input.email,
         });
         if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-        await createAuthService(inner, options).update(EMAILPASS, {
+        const within = createAuthService(inner, options);
+        await within.update(EMAILPASS, {
           body: { email: input.email, password: input.password },
           authIdentityId: token.auth_identity_id,
         });
+        await within.proveEmailpassAddress(token.auth_identity_id, input.email);
         // One reset per request: any other outstanding link stops working too.
         await tokens.revokeForIdentity("password_reset", token.auth_identity_id);
+      });
+    },
+
+    /**
+     * Records that the identity's emailpass address `email` is proven (a token mailed to it was
+     * used). An address proven for the first time is taken over: whoever registered it without
+     * proving it may not be who proves it, so the identity's pending email changes go, and so do
+     * its second factors unless it is an admin's (admins are made by admins, never squatted);
+     * its sessions end with the new password. Answers whether it was unproven.
+     */
+    async proveEmailpassAddress(identityId: string, email: string): Promise<{ taken_over: boolean }> {
+      const identity = await service.retrieve(identityId);
+      const entry = identity.provider_identities.find((p) => p.provider === EMAILPASS && p.entity_id === email);
+      if (!entry || entry.verified_email === email) return { taken_over: false };
+      await service.updateProviderIdentity(entry.id, { verified_email: email });
+      if (!linkedActorTypes(identity).includes("user")) await service.mfa.removeAll(identityId);
+      await createOneTimeTokenService(db).revokeForIdentity("email_change", identityId);
+      return { taken_over: true };
+    },
+
+    /**
+     * Checks that `identityId` may register a customer account for `email` (Medusa's form: a
+     * registration token, then `POST /store/customers`): the identity is live (else
+     * `unauthorized`), has no customer yet (`conflict`) and `email` is one of its own addresses
+     * ({@link ownAddresses}; else `not_allowed`). Answers whether it has proven that address.
+     */
+    async registrant(identityId: string, email: string): Promise<{ verified: boolean }> {
+      const identity = await service.retrieve(identityId).catch(() => {
+        throw errors.unauthorized("Invalid token");
+      });
+      if (actorIdOf(identity, "customer")) throw errors.conflict("This sign-in already has a customer account");
+      const own = ownAddresses(identity);
+      if (!own.includes(email))
+        throw errors.notAllowed(
+          own.length
+            ? `A customer account can only be registered for the email of its sign-in: ${own.join(" or ")}`
+            : "This sign-in carries no verified email to register a customer account for",
+        );
+      return { verified: hasProven(identity, email) };
+    },
+
+    /**
+     * The unproven claims on `email` that its proof by the identity `prover.auth_identity_id` ends
+     * (README "Email ownership"): the emailpass identity registered with it and the customer account
+     * holding it (`prover.holder_customer_id`, which the customer module found), when none of their
+     * sign-ins proved it. Answers the customers to close and the identities to end. An address
+     * proven by another sign-in, held through an OAuth provider (which vouched for it) or by an
+     * admin's login is taken: `conflict`.
+     */
+    async unprovenClaims(
+      email: string,
+      prover: { auth_identity_id: string; holder_customer_id: string | null },
+    ): Promise<{ customer_ids: string[]; auth_identity_ids: string[] }> {
+      const login = await service.findByProvider(EMAILPASS, email);
+      let holders: AuthIdentity[] = [];
+      if (prover.holder_customer_id) {
+        const rows = await db
+          .select()
+          .from(authIdentity)
+          .where(and(sql`${authIdentity.app_metadata} ->> 'customer_id' = ${prover.holder_customer_id}`, liveIdentity));
+        holders = await withProviders(rows);
+      }
+      // The prover's own customer holding the address is no claim against it.
+      const ownHolder = holders.some((h) => h.id === prover.auth_identity_id);
+      const claimants = [...(login ? [login] : []), ...(ownHolder ? [] : holders)];
+      const others = [...new Map(claimants.map((c) => [c.id, c])).values()].filter(
+        (c) => c.id !== prover.auth_identity_id,
+      );
+      for (const claimant of others) {
+        const proven = hasProven(claimant, email) || claimant.provider_identities.some((p) => p.provider !== EMAILPASS);
+        if (proven || linkedActorTypes(claimant).some((type) => type !== "customer")) throw emailTaken(email);
+      }
+      const customers = new Set(others.map((c) => actorIdOf(c, "customer")).filter(Boolean));
+      if (prover.holder_customer_id && !ownHolder) customers.add(prover.holder_customer_id);
+      return { customer_ids: [...customers].sort(), auth_identity_ids: others.map((c) => c.id).sort() };
+    },
+
+    /**
+     * Issues the token of an email change: mailed to the new address, it lets the identity that
+     * asked (signed in as `customerId`) move its account there. Only the latest request's token works.
+     */
+    requestEmailChange: (input: { auth_identity_id: string; customer_id: string; email: string; ttlMs: number }) =>
+      createOneTimeTokenService(db).issue({
+        kind: "email_change",
+        replace: true,
+        actor_type: "customer",
+        provider: EMAILPASS,
+        ttlMs: input.ttlMs,
+        auth_identity_id: input.auth_identity_id,
+        entity_id: input.email,
+        data: { customer_id: input.customer_id },
+      }),
+
+    /**
+     * Uses an email change token (`secret`) of this identity and customer: the new address. A token
+     * that is unknown, used, expired, replaced or another's is `invalid_data` and stays as it was.
+     */
+    async claimEmailChange(
+      secret: string,
+      owner: { auth_identity_id: string; customer_id: string },
+    ): Promise<{ token_id: string; email: string }> {
+      return transaction(db, async (t) => {
+        const token = await createOneTimeTokenService(t).consume("email_change", secret, {
+          auth_identity_id: owner.auth_identity_id,
+        });
+        if (!token?.entity_id || token.data.customer_id !== owner.customer_id)
+          throw errors.invalidData("The email change token is invalid, used or expired: ask for a new one");
+        return { token_id: token.id, email: token.entity_id };
+      });
+    },
+
+    /**
+     * Moves the emailpass login of `customerId`'s identities to `email`, proven (a confirmed email
+     * change), and voids their outstanding reset and email change links. An address another login
+     * holds is `conflict`. A customer signing in through OAuth only has no login to move.
+     */
+    async moveEmailpassAddress(customerId: string, email: string): Promise<void> {
+      const ids = await service.identityIdsOfActor("customer", customerId);
+      if (ids.length === 0) return;
+      await transaction(db, async (t) => {
+        await t
+          .update(providerIdentity)
+          .set({ entity_id: email, verified_email: email, updated_at: new Date() })
+          .where(and(inArray(providerIdentity.auth_identity_id, ids), eq(providerIdentity.provider, EMAILPASS)))
+          .catch((error: unknown) => {
+            throw isUniqueViolation(error) ? emailTaken(email) : error;
+          });
+        const tokens = createOneTimeTokenService(t);
+        for (const id of ids) {
+          await tokens.revokeForIdentity("password_reset", id);
+          await tokens.revokeForIdentity("email_change", id);
+        }
       });
     },
 

@@ -78,3 +78,53 @@ export const purgeIdentitiesStep = step("purge-auth-identities", {
     return { output: null };
   },
 });
+
+/**
+ * Checks that a registration token's identity may register a customer for `email` (its own
+ * address, no customer yet: `auth.registrant`) and answers whether it has proven that address.
+ * Reads only: nothing to undo.
+ */
+export const registrantStep = step("check-registrant", {
+  invoke: async (input: { auth_identity_id: string; email: string }, ctx) => ({
+    output: await ctx.modules.auth.registrant(input.auth_identity_id, input.email),
+  }),
+});
+
+/**
+ * The unproven claims on `email` a proof of it by `auth_identity_id` ends (`auth.unprovenClaims`):
+ * the customers to close and the identities to end; `conflict` when a proven or admin sign-in
+ * holds the address. Reads only: nothing to undo.
+ */
+export const unprovenClaimsStep = step("find-unproven-email-claims", {
+  invoke: async (input: { email: string; auth_identity_id: string; holder_customer_id: string | null }, ctx) => ({
+    output: await ctx.modules.auth.unprovenClaims(input.email, input),
+  }),
+});
+
+/**
+ * Uses an email change token of the signed-in identity and customer (`auth.claimEmailChange`):
+ * the new address. Undone by making the token usable again, so the customer can retry.
+ */
+export const claimEmailChangeStep = step("claim-email-change", {
+  secret: { input: ["token"] },
+  invoke: async (input: { token: string; auth_identity_id: string; customer_id: string }, ctx) => {
+    const claimed = await ctx.modules.auth.claimEmailChange(input.token, input);
+    return { output: { email: claimed.email }, compensateInput: claimed.token_id };
+  },
+  compensate: async (tokenId: string, ctx) => {
+    await ctx.modules.authTokens.release(tokenId);
+  },
+});
+
+/**
+ * Ends the identities a takeover disabled (deleted for real, freeing the address) and moves the
+ * customer's emailpass login to `email`, proven, in one transaction. Not undoable: a workflow
+ * runs it last.
+ */
+export const takeEmailpassAddressStep = step("take-emailpass-address", {
+  invoke: async (input: { customer_id: string; email: string; purge_auth_identity_ids: string[] }, ctx) => {
+    await ctx.modules.auth.purgeDisabled(input.purge_auth_identity_ids);
+    await ctx.modules.auth.moveEmailpassAddress(input.customer_id, input.email);
+    return { output: null };
+  },
+});

@@ -3,6 +3,8 @@ export {
   createCartService,
   toAddress,
   replacedBy,
+  catalogMoved,
+  datesPassed,
   type CartService,
   type CartState,
   type CartInsert,

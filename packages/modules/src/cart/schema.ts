@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import {
   Code,
@@ -75,6 +75,14 @@ export const cart = entityTable(
     original_total: money("original_total").notNull().default(0),
     completed_at: timestamptz("completed_at"),
     metadata: metadata(),
+    /**
+     * The `cart_version` (@kasse/db) read before the lines, prices, promotions, shipping and taxes
+     * were last computed and every line checked to be for sale; null before the first computation
+     * that read one. While it is current, what the cart stores is what the store offers.
+     */
+    priced_version: bigint("priced_version", { mode: "number" }),
+    /** When a price list or campaign the computation saw starts or ends: its result may change then without any write. */
+    priced_until: timestamptz("priced_until"),
   },
   (t) => [
     index("cart_customer_idx").on(t.customer_id),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { transaction } from "@kasse/db";
-import { createCartService, type LineItemInsert } from "./index";
+import { catalogMoved, createCartService, datesPassed, type LineItemInsert } from "./index";
 
 const database = useTestDatabase();
 const carts = lazy(() => createCartService(database.db));
@@ -128,6 +129,8 @@ describe("cart service", () => {
       ],
       shipping_methods: [],
       totals,
+      priced_version: cart.priced_version,
+      priced_until: null,
       promo_codes: ["X"],
     });
     const state = await carts.load(cart.id);
@@ -138,5 +141,28 @@ describe("cart service", () => {
       tax_lines: [{ rate: 10, code: "T" }],
       adjustments: [{ code: "X", amount: 100 }],
     });
+  });
+
+  it("reads carry the store's cart version; a new cart is stamped with it; a write to what carts are computed from moves it", async () => {
+    const cart = await carts.create({ region_id: null, sales_channel_id: null, currency_code: "usd" });
+    const loaded = await carts.load(cart.id);
+    expect(loaded.cart_version).toBe(cart.priced_version);
+    expect(catalogMoved(loaded)).toBe(false);
+    const locked = await transaction(database.db, (tx) => createCartService(tx).lock(cart.id));
+    expect(locked.cart_version).toBe(loaded.cart_version);
+    await database.db.execute(sql`insert into customer_group (id, name) values ('cusgroup_cart_test', 'cart test')`);
+    const after = await carts.load(cart.id);
+    expect(after.cart_version).toBeGreaterThan(loaded.cart_version!);
+    expect(catalogMoved(after)).toBe(true);
+    // A state not read from the database (a new cart's refresh) knows no version: nothing moved for it.
+    expect(catalogMoved({ ...after, cart_version: undefined })).toBe(false);
+  });
+
+  it("a stamp's date passes at priced_until", () => {
+    const state = (priced_until: Date | null) => ({ cart: { priced_until } }) as Parameters<typeof datesPassed>[0];
+    const at = new Date("2030-01-01T00:00:00Z");
+    expect(datesPassed(state(null), at)).toBe(false);
+    expect(datesPassed(state(at), new Date(at.getTime() - 1))).toBe(false);
+    expect(datesPassed(state(at), at)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
   builtRowWrite,
+  currentCartVersion,
   fromJson,
   jsonRelation,
   param,
@@ -31,6 +32,25 @@ export interface CartState {
   cart: CartRow;
   items: CartLineItemRow[];
   shipping_methods: CartShippingMethodRow[];
+  /**
+   * The store's `cart_version` (@kasse/db) read with the cart (`lock`, `load`): a computation from
+   * this state is stamped with it. Absent from a state not read from the database (a new cart).
+   */
+  cart_version?: number;
+}
+
+/**
+ * True when a write to what a cart is computed from (the catalog, price lists, promotions,
+ * customer groups, shipping options, taxes) committed since the cart was last computed: its lines
+ * may no longer be for sale, its prices and discounts no longer the store's.
+ */
+export function catalogMoved(state: CartState): boolean {
+  return state.cart_version !== undefined && state.cart.priced_version !== state.cart_version;
+}
+
+/** True when a price list or campaign date the cart's last computation saw has come: it may give another result now. */
+export function datesPassed(state: CartState, now: Date): boolean {
+  return state.cart.priced_until !== null && state.cart.priced_until.getTime() <= now.getTime();
 }
 
 /** What a new cart starts with; the flow resolves region, currency and channel first. */
@@ -98,8 +118,13 @@ const liveMethod = isNull(cartShippingMethod.deleted_at);
 // The reads of every cart write and answer, built once (`param("id")`: the cart's id).
 const liveCart = and(eq(cart.id, param("id")), isNull(cart.deleted_at));
 const cartById = builtOnce<CartRow[], { id: string }>((db) => db.select().from(cart).where(liveCart));
-const lockedCartById = builtOnce<CartRow[], { id: string }>((db) =>
-  db.select().from(cart).where(liveCart).for("update"),
+// Each read of a cart for a write or an answer takes the store's cart version with it (see `CartState`).
+const lockedCartById = builtOnce<Array<CartRow & { cart_version: number }>, { id: string }>((db) =>
+  db
+    .select({ ...getTableColumns(cart), cart_version: currentCartVersion() })
+    .from(cart)
+    .where(liveCart)
+    .for("update"),
 );
 // A cart's live lines and methods as JSON, in the order of their creation.
 const itemsRelation: JsonRelation = {
@@ -112,9 +137,17 @@ const methodsRelation: JsonRelation = {
   where: and(eq(cartShippingMethod.cart_id, cart.id), liveMethod)!,
   orderBy: sql`${cartShippingMethod.created_at}, ${cartShippingMethod.id}`,
 };
-const fullCartById = builtOnce<Array<CartRow & { items: unknown; methods: unknown }>, { id: string }>((db) =>
+const fullCartById = builtOnce<
+  Array<CartRow & { items: unknown; methods: unknown; cart_version: number }>,
+  { id: string }
+>((db) =>
   db
-    .select({ ...getTableColumns(cart), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+    .select({
+      ...getTableColumns(cart),
+      items: jsonRelation(itemsRelation),
+      methods: jsonRelation(methodsRelation),
+      cart_version: currentCartVersion(),
+    })
     .from(cart)
     .where(liveCart),
 );
@@ -157,6 +190,9 @@ const computedWrite = builtOnce<
   { [K in keyof CartTotals]: number } & {
     id: string;
     promo_codes: string[];
+    priced_version: number | null;
+    /** ISO text, or null (a timestamp column's encoder refuses null). */
+    priced_until: string | null;
     now: Date;
     line_now: string;
     items: string;
@@ -184,13 +220,25 @@ const computedWrite = builtOnce<
   return db
     .with(items, methods)
     .update(cart)
-    .set({ ...totals, promo_codes: slot("promo_codes"), updated_at: slot("now") })
+    .set({
+      ...totals,
+      promo_codes: slot("promo_codes"),
+      priced_version: slot("priced_version"),
+      priced_until: sql`${sql.placeholder("priced_until")}::text::timestamptz`,
+      updated_at: slot("now"),
+    })
     .where(eq(cart.id, param("id")));
 });
 
 // The writes of cart creation, line and method additions, cart updates and checkout, built once
 // per shape of their row (which columns are given, and which are null).
-const insertCart = builtRowWrite<CartRow[]>(cart, (db, row) => db.insert(cart).values(row).returning());
+// A new cart has no line to check nor price: it is computed at the store's current cart version.
+const insertCart = builtRowWrite<CartRow[]>(cart, (db, row) =>
+  db
+    .insert(cart)
+    .values({ ...(row as object), priced_version: currentCartVersion() } as never)
+    .returning(),
+);
 const updateCart = builtRowWrite<CartRow[]>(cart, (db, row) =>
   db
     .update(cart)
@@ -250,11 +298,12 @@ export function createCartService(db: Db) {
     async load(id: string): Promise<CartState> {
       const [found] = await fullCartById(db, { id });
       if (!found) throw notFound(id);
-      const { items, methods, ...row } = found;
+      const { items, methods, cart_version, ...row } = found;
       return {
         cart: row,
         items: fromJson<CartLineItemRow>(itemsRelation, items),
         shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, methods),
+        cart_version,
       };
     },
 
@@ -290,12 +339,14 @@ export function createCartService(db: Db) {
       // read after the lock is held, so the state cannot change underneath the caller. Sent
       // together: in a transaction both go down its one connection, and PostgreSQL runs the
       // second (with a snapshot of its own) only once the first has the lock.
-      const [[row], [lines]] = await Promise.all([lockedCartById(db, { id }), linesOfCart(db, { id })]);
-      if (!row) throw notFound(id);
+      const [[found], [lines]] = await Promise.all([lockedCartById(db, { id }), linesOfCart(db, { id })]);
+      if (!found) throw notFound(id);
+      const { cart_version, ...row } = found;
       return {
         cart: row,
         items: fromJson<CartLineItemRow>(itemsRelation, lines?.items),
         shipping_methods: fromJson<CartShippingMethodRow>(methodsRelation, lines?.methods),
+        cart_version,
       };
     },
 
@@ -354,6 +405,12 @@ export function createCartService(db: Db) {
       return updated;
     },
 
+    /** Removes these lines of the cart (a refresh found them no longer for sale). */
+    async deleteItems(cartId: string, itemIds: string[]): Promise<void> {
+      if (itemIds.length)
+        await db.delete(cartLineItem).where(and(eq(cartLineItem.cart_id, cartId), inArray(cartLineItem.id, itemIds)));
+    },
+
     async deleteItem(cartId: string, itemId: string): Promise<void> {
       const deleted = await db
         .delete(cartLineItem)
@@ -387,23 +444,34 @@ export function createCartService(db: Db) {
     },
 
     /**
-     * Writes what the cart flow computed: each line's money, each method's, and the cart's totals,
-     * in one statement whatever the number of lines (the lines and methods as JSON rows).
+     * Writes what the cart flow computed: each line's money, each method's, the cart's totals and
+     * what the computation is good for (`priced_version`, `priced_until`), in one statement whatever
+     * the number of lines (the lines and methods as JSON rows). Returns the `updated_at` it wrote.
      */
     async saveComputed(
       cartId: string,
-      computed: { items: ComputedLine[]; shipping_methods: ComputedLine[]; totals: CartTotals; promo_codes: string[] },
-    ): Promise<void> {
+      computed: {
+        items: ComputedLine[];
+        shipping_methods: ComputedLine[];
+        totals: CartTotals;
+        promo_codes: string[];
+        priced_version: number | null;
+        priced_until: Date | null;
+      },
+    ): Promise<Date> {
       const now = new Date();
       await computedWrite(db, {
         ...computed.totals,
         id: cartId,
         promo_codes: computed.promo_codes,
+        priced_version: computed.priced_version,
+        priced_until: computed.priced_until?.toISOString() ?? null,
         now,
         line_now: now.toISOString(),
         items: JSON.stringify(computed.items.map(({ amount: _amount, ...line }) => line)),
         methods: JSON.stringify(computed.shipping_methods.map(({ unit_price: _price, ...method }) => method)),
       });
+      return now;
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */
     async completedCartsPage(afterId: string, limit: number): Promise<string[]> {

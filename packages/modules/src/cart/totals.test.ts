@@ -197,3 +197,30 @@ describe("computeTotals: cart", () => {
     });
   });
 });
+
+describe("computeTotals: the exact integer range", () => {
+  const huge = 10 ** 13;
+  const refused = { type: "invalid_data", status: 400, message: expect.stringMatching(/largest amount/) };
+
+  it("refuses a line, a tax or a cart total past 2^53 - 1 (400), never a rounded total", () => {
+    expect(() => computeTotals({ items: [item({ unit_price: huge, quantity: 1000 })], shipping_methods: [] })).toThrow(
+      expect.objectContaining(refused),
+    );
+    // Each line fits; their sum does not.
+    const lines = Array.from({ length: 1000 }, () => item({ unit_price: huge, quantity: 1 }));
+    expect(() => computeTotals({ items: lines, shipping_methods: [] })).toThrow(expect.objectContaining(refused));
+    // The line fits, its tax on top does not.
+    expect(() =>
+      computeTotals({ items: [item({ unit_price: huge, quantity: 900, tax_rates: [25] })], shipping_methods: [] }),
+    ).toThrow(expect.objectContaining(refused));
+  });
+
+  it("stays exact up to the limit", () => {
+    const { cart } = computeTotals({
+      items: [item({ unit_price: huge, quantity: 900 })],
+      shipping_methods: [ship({ amount: 7_000_000_000_000 })],
+    });
+    expect(cart.total).toBe(9_007_000_000_000_000);
+    expect(Number.isSafeInteger(cart.total)).toBe(true);
+  });
+});

@@ -1,3 +1,5 @@
+import { addMoney, multiplyMoney } from "@kasse/core";
+
 /**
  * Cart totals: one pure function, integer minor units throughout.
  *
@@ -14,6 +16,8 @@
  *   `discount_total` = subtotal − (total − tax_total) (the discount without its tax).
  * - `original_total` = the line's total as it would be without discounts.
  * - Rounding: once per line, half up, on exact integer arithmetic (rates to 1/1000 of a percent).
+ * - Every sum and product is checked (`addMoney`, `multiplyMoney` of `@kasse/db`): a cart whose
+ *   totals would leave JavaScript's exact integers is refused with 400 `invalid_data`.
  *
  * Identities guaranteed (and tested), all values non-negative integers:
  * - line: `total = subtotal − discount_total + tax_total`, `discount_total ≤ subtotal`.
@@ -87,9 +91,9 @@ export function computeTotals(input: {
   items: readonly TotalsLineInput[];
   shipping_methods: readonly TotalsShippingInput[];
 }): ComputedTotals {
-  const items = input.items.map((item) => lineTotals(item.unit_price * item.quantity, item));
+  const items = input.items.map((item) => lineTotals(lineGross(item), item));
   const shipping_methods = input.shipping_methods.map((method) => lineTotals(method.amount, method));
-  const sum = (lines: LineTotals[], key: keyof LineTotals) => lines.reduce((acc, line) => acc + line[key], 0);
+  const sum = (lines: LineTotals[], key: keyof LineTotals) => addMoney(...lines.map((line) => line[key]));
   const item = {
     subtotal: sum(items, "subtotal"),
     discount: sum(items, "discount_total"),
@@ -117,10 +121,10 @@ export function computeTotals(input: {
       shipping_tax_total: ship.tax,
       shipping_total: ship.total,
       subtotal: item.subtotal,
-      discount_total: item.discount + ship.discount,
-      tax_total: item.tax + ship.tax,
-      total: item.total + ship.total,
-      original_total: item.original + ship.original,
+      discount_total: addMoney(item.discount, ship.discount),
+      tax_total: addMoney(item.tax, ship.tax),
+      total: addMoney(item.total, ship.total),
+      original_total: addMoney(item.original, ship.original),
     },
   };
 }
@@ -132,10 +136,7 @@ function lineTotals(
   assertAmount(gross, "amount");
   for (const d of line.discounts) assertAmount(d, "discount");
   const rate = rateInMilli(line.tax_rates);
-  const discount = Math.min(
-    gross,
-    line.discounts.reduce((a, d) => a + d, 0),
-  );
+  const discount = Math.min(gross, addMoney(...line.discounts));
   if (!line.is_tax_inclusive) {
     const taxable = gross - discount;
     const tax = taxOnNet(taxable, rate);
@@ -143,8 +144,8 @@ function lineTotals(
       subtotal: gross,
       discount_total: discount,
       tax_total: tax,
-      total: taxable + tax,
-      original_total: gross + taxOnNet(gross, rate),
+      total: addMoney(taxable, tax),
+      original_total: addMoney(gross, taxOnNet(gross, rate)),
     };
   }
   const total = gross - discount;
@@ -175,9 +176,15 @@ function taxInGross(amount: number, rate: bigint): number {
   return roundDiv(BigInt(amount) * rate, SCALE + rate);
 }
 
-/** n / d rounded half up, for n ≥ 0 and d > 0. */
+/** n / d rounded half up, for n ≥ 0 and d > 0 (checked: a tax beyond the exact range is refused). */
 function roundDiv(n: bigint, d: bigint): number {
-  return Number((2n * n + d) / (2n * d));
+  return addMoney(Number((2n * n + d) / (2n * d)));
+}
+
+/** A line's catalog amount, unit price × quantity (checked). */
+function lineGross(item: TotalsLineInput): number {
+  assertAmount(item.unit_price, "unit price");
+  return multiplyMoney(item.unit_price, item.quantity);
 }
 
 function assertAmount(value: number, what: string): void {

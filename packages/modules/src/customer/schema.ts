@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Email, OptionalMetadata, Secret, Title } from "@kasse/core";
+import { CountryCode, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
 import { metadata, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
@@ -258,14 +258,26 @@ export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "cre
  * (docs/CONTRACT.md "Registration, both ways"); with a registration token the password is already set.
  */
 export const StoreCustomerCreate = Type.Object(
-  { ...CustomerCreate.properties, password: Type.Optional(Secret({ minLength: 1 })) },
+  { ...CustomerCreate.properties, password: Type.Optional(Password()) },
   { additionalProperties: false },
 );
 export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
 
+/** Body of `POST /store/customers/me/email`: the address to move the account to (it is mailed a token). */
+export const CustomerEmailChange = Type.Object({ email: Email() }, { additionalProperties: false });
+
+/** Body of `POST /store/customers/me/email/confirm`: the token mailed to the new address. */
+export const CustomerEmailConfirm = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
+
+/** A requested email change as its customer sees it: the address waiting for its token, and until when. */
+export const EmailChangeResponse = Type.Object(
+  { email: Type.String(), expires_at: Type.String({ format: "date-time" }) },
+  { additionalProperties: false },
+);
+
 /** Body of `POST /store/customers/me/password`. */
 export const CustomerPasswordChange = Type.Object(
-  { old_password: Secret({ minLength: 1 }), new_password: Secret({ minLength: 1 }) },
+  { old_password: Secret({ minLength: 1 }), new_password: Password() },
   { additionalProperties: false },
 );
 export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;

@@ -54,6 +54,10 @@ function companyOf(input: { company?: string | null; company_name?: string | nul
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** The answer to an email change by update, on a registered customer: how to change it instead. */
+const EMAIL_CHANGE_NEEDS_PROOF =
+  "A registered customer's email changes only once the new address is proven: POST /store/customers/me/email {email} mails it a token, then POST /store/customers/me/email/confirm {token} with the customer's token changes it";
+
 /**
  * Customers, their addresses and customer groups.
  * @example
@@ -176,13 +180,27 @@ export function createCustomerService(db: Db) {
       const changes: Partial<CustomerRow> = { ...rest };
       const company = companyOf(input);
       if (company !== undefined) changes.company_name = company;
-      if (email !== undefined) {
+      if (email !== undefined && normalizeEmail(email) !== existing.email) {
+        // A registered customer's address is their sign-in's: it changes only once the new one is proven.
+        if (existing.has_account) throw errors.invalidData(EMAIL_CHANGE_NEEDS_PROOF);
         changes.email = normalizeEmail(email);
         await assertEmailFree(changes.email, existing.has_account, id);
       }
       if (Object.keys(changes).length > 0)
         await customers.update(id, changes, `A customer with email ${changes.email} already exists`);
       return service.retrieve(id);
+    },
+
+    /**
+     * Sets a registered customer's email to an address they proved (the change-customer-email
+     * workflow); answers the previous one. Another live account with it is `conflict`.
+     */
+    async changeEmail(id: string, email: string): Promise<{ previous: string }> {
+      const existing = await customers.retrieve(id);
+      const next = normalizeEmail(email);
+      await assertEmailFree(next, existing.has_account, id);
+      await customers.update(id, { email: next }, `A customer with email ${next} already exists`);
+      return { previous: existing.email };
     },
 
     /** Soft delete of the customer and its addresses; answers the deletion time (what {@link restore} undoes). */

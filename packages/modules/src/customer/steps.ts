@@ -51,3 +51,44 @@ export const registeredCustomerStep = step("registered-customer", {
     return { output: { id: found.id, email: found.email } };
   },
 });
+
+/** The live registered customer holding `email`, or null. Reads only: nothing to undo. */
+export const accountByEmailStep = step("find-customer-account-by-email", {
+  invoke: async (input: { email: string }, ctx) => {
+    const found = await ctx.modules.customer.findAccountByEmail(input.email);
+    return { output: found ? { id: found.id } : null };
+  },
+});
+
+/**
+ * Sets a registered customer's email to an address they proved (`customer.changeEmail`), with its
+ * `customer.updated` event when it changed; undone by setting the previous address back.
+ */
+export const setCustomerEmailStep = step("set-customer-email", {
+  invoke: async (input: { customer_id: string; email: string }, ctx) => {
+    const { previous } = await ctx.modules.customer.changeEmail(input.customer_id, input.email);
+    if (previous !== input.email) await ctx.emit("customer.updated", { id: input.customer_id, fields: ["email"] });
+    return { output: { previous }, compensateInput: { customer_id: input.customer_id, email: previous } };
+  },
+  compensate: async (input: { customer_id: string; email: string }, ctx) => {
+    await ctx.modules.customer.changeEmail(input.customer_id, input.email);
+  },
+});
+
+/**
+ * Closes customer accounts (a takeover of their address): soft-deletes those of `customer_ids`
+ * that are live, with their addresses. Undone by restoring what it deleted.
+ */
+export const closeCustomersStep = step("close-customers", {
+  invoke: async (input: { customer_ids: string[] }, ctx) => {
+    const customer = ctx.modules.customer;
+    const ids = input.customer_ids;
+    const { items } = ids.length ? await customer.list({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] };
+    const closed: Array<{ id: string; deleted_at: string }> = [];
+    for (const { id } of items) closed.push({ id, deleted_at: (await customer.delete(id)).toISOString() });
+    return { output: { customer_ids: closed.map((c) => c.id) }, compensateInput: closed };
+  },
+  compensate: async (closed: Array<{ id: string; deleted_at: string }>, ctx) => {
+    for (const c of closed) await ctx.modules.customer.restore(c.id, new Date(c.deleted_at));
+  },
+});

@@ -1,4 +1,15 @@
+import { integer, text } from "drizzle-orm/pg-core";
 import { Type } from "@sinclair/typebox";
+import { entityTable } from "@kasse/db";
+
+/**
+ * The files stored through the file module, one row per file (its key as id): what the upload
+ * quota counts. A deleted file's row is soft-deleted and no longer counts.
+ */
+export const storedFile = entityTable("file", {
+  mime: text("mime").notNull(),
+  size: integer("size").notNull(),
+});
 
 /**
  * The file types an upload may be, recognised by their first bytes (never by the name or the

@@ -1,13 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { errors } from "@kasse/core";
-import { FILE_TYPES, type FileType } from "./schema";
+import { and, count, eq, isNull, sum } from "drizzle-orm";
+import { errors, KasseError } from "@kasse/core";
+import { lockKeys, transaction, type Db } from "@kasse/db";
+import { FILE_TYPES, storedFile, type FileType } from "./schema";
 import type { FileProvider } from "./local-provider";
 
-/** Upload limits: the size of one file and how many one request may carry. */
+/**
+ * Upload limits: the size of one file and how many one request may carry; the store's quota,
+ * all stored files together, in bytes and in files.
+ */
 export interface FileLimits {
   maxBytes: number;
   maxFiles: number;
+  quotaBytes: number;
+  quotaFiles: number;
 }
+
+/** Uploads take their turn under this lock, so two of them cannot both fit in the last free space. */
+const QUOTA_LOCK = "file:quota";
 
 /** A stored file's key and the content type it is served with. */
 export interface StoredFile {
@@ -24,19 +34,30 @@ export function detectFileType(content: Buffer): FileType | undefined {
 }
 
 /**
- * Files: uploads checked for size and type (by content), stored by a provider under a fresh key.
+ * Files: uploads checked for size and type (by content), stored by a provider under a fresh key,
+ * each recorded (key, size) so the store's quota holds.
  * @example
- * const files = createFileService(createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10 });
+ * const files = createFileService(db, createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
  * const [stored] = await files.upload([{ filename: "shirt.png", content }]);
  */
-export function createFileService(provider: FileProvider, limits: FileLimits) {
+export function createFileService(db: Db, provider: FileProvider, limits: FileLimits) {
   const service = {
     limits,
     provider,
 
+    /** What the stored files take: their bytes and their number. */
+    async usage(): Promise<{ bytes: number; files: number }> {
+      const [row] = await db
+        .select({ bytes: sum(storedFile.size).mapWith(Number), files: count() })
+        .from(storedFile)
+        .where(isNull(storedFile.deleted_at));
+      return { bytes: row?.bytes ?? 0, files: row?.files ?? 0 };
+    },
+
     /**
      * Stores each file after checking all of them (one bad file stores none): at most
-     * `maxFiles`, each non-empty, at most `maxBytes`, and an image of an allowed type.
+     * `maxFiles`, each non-empty, at most `maxBytes`, an image of an allowed type, and all of
+     * them within what the quota leaves (else 429 `too_many_requests`, nothing stored).
      */
     async upload(files: Array<{ filename: string; content: Buffer }>): Promise<StoredFile[]> {
       if (files.length === 0) throw errors.invalidData("No files were uploaded");
@@ -55,11 +76,25 @@ export function createFileService(provider: FileProvider, limits: FileLimits) {
       });
       const stored: StoredFile[] = [];
       try {
-        for (const file of checked) {
-          const id = `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(file.filename)}.${file.type.ext}`;
-          await provider.put(id, file.content);
-          stored.push({ id, mime: file.type.mime });
-        }
+        // The rows and the files in one transaction under the quota's lock: a failure anywhere leaves neither.
+        await transaction(db, async (t) => {
+          await lockKeys(t, [QUOTA_LOCK]);
+          const used = await createFileService(t, provider, limits).usage();
+          const bytes = checked.reduce((total, file) => total + file.content.length, 0);
+          if (used.bytes + bytes > limits.quotaBytes || used.files + checked.length > limits.quotaFiles)
+            throw new KasseError(
+              "too_many_requests",
+              `The store's upload quota (${limits.quotaBytes} bytes, ${limits.quotaFiles} files) leaves no room for this upload: ` +
+                `${used.bytes} bytes in ${used.files} files are stored. Delete files, or raise UPLOAD_QUOTA_BYTES / UPLOAD_QUOTA_FILES`,
+              { retryable: false },
+            );
+          for (const file of checked) {
+            const id = `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(file.filename)}.${file.type.ext}`;
+            await t.insert(storedFile).values({ id, mime: file.type.mime, size: file.content.length });
+            await provider.put(id, file.content);
+            stored.push({ id, mime: file.type.mime });
+          }
+        });
       } catch (error) {
         // All or nothing: take back what this request already stored.
         await Promise.all(stored.map((s) => provider.remove(s.id).catch(() => false)));
@@ -76,9 +111,13 @@ export function createFileService(provider: FileProvider, limits: FileLimits) {
       return { ...found, mime: FILE_TYPES.find((t) => t.ext === ext)!.mime };
     },
 
-    /** Deletes a stored file, or `not_found`. */
+    /** Deletes a stored file, or `not_found`; its bytes no longer count against the quota. */
     async delete(id: string): Promise<void> {
       if (!KEY.test(id) || !(await provider.remove(id))) throw errors.notFound(`File with id: ${id} was not found`);
+      await db
+        .update(storedFile)
+        .set({ deleted_at: new Date() })
+        .where(and(eq(storedFile.id, id), isNull(storedFile.deleted_at)));
     },
   };
   return service;

@@ -130,6 +130,30 @@ describe("notification service", () => {
     });
   });
 
+  it("sends an email to one mailbox only: a list, a display name or a header in `to` is refused before anything is written", async () => {
+    const service = createNotificationService(database.db, {
+      secret,
+      providers: [createSmtpProvider({ url: smtp.url })],
+      sleep: noSleep,
+    });
+    const before = smtp.mails.length;
+    for (const to of [
+      "a@example.com, victim@example.com",
+      "Ana <ana@example.com>",
+      "<script>x@shop.test",
+      "ana@example.com\r\nBcc: victim@example.com",
+      "ana@example",
+    ])
+      await expect(service.send(passwordReset(to, "tok_never_sent"))).rejects.toMatchObject({
+        type: "invalid_data",
+        message: "An email notification's recipient must be one email address",
+      });
+    expect(smtp.mails.length).toBe(before);
+    expect((await service.list({ template: ["auth.password_reset"] }, { limit: 100, offset: 0 })).items).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ data: expect.objectContaining({ token: "tok_never_sent" }) })]),
+    );
+  });
+
   it("keeps secret data encrypted at rest until delivery ends, then erases it; another process with the same secret delivers it", async () => {
     const mails: string[] = [];
     const provider = {

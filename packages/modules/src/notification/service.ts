@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { deriveKey, errors, generateId, KasseError, scrubError, toKasseError } from "@kasse/core";
+import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, toKasseError } from "@kasse/core";
 import { builtOnce, builtRowWrite, orderBy, type Db, type Paging, listPage, anyOf, param, slot } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
@@ -107,6 +107,9 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     /** Writes the message to the outbox (status `pending`); {@link deliver} sends it. */
     async create(input: NotificationInput): Promise<NotificationRow> {
       const provider = providerFor(input.channel);
+      // One mailbox, never a list or a display name a mail library would parse (`a@x.test, b@y.test`).
+      if (input.channel === "email" && !isEmailAddress(input.to))
+        throw errors.invalidData("An email notification's recipient must be one email address");
       const [row] = await insertNotification(db, {
         id: generateId("noti"),
         to: input.to,

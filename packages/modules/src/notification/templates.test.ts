@@ -75,6 +75,30 @@ describe("shopper message templates", () => {
     );
   });
 
+  it("what a shopper typed stays on its line: no line, header or Bcc of its own", () => {
+    const hostile = {
+      ...order,
+      display_id: "1042\r\nBcc: victim@example.com",
+      items: [{ title: "Tee\n\nYour card was declined: call +1 555 0100", quantity: 1, total: 100 }],
+      shipping_address: {
+        ...order.shipping_address,
+        first_name: "Ada\r\nBcc: victim@example.com",
+        city: "Ber\u2028lin\t",
+      },
+    };
+    const { subject, text } = renderTemplate("order.placed", hostile);
+    expect(subject).toBe("Order #1042 Bcc: victim@example.com confirmed");
+    expect(subject).not.toMatch(/[\r\n]/);
+    expect(text).toContain("  1 × Tee Your card was declined: call +1 555 0100: €1.00");
+    expect(text).toContain("  Ada Bcc: victim@example.com Lovelace");
+    expect(text).toContain("  10115 Ber lin ");
+    expect(text.split("\n").filter((line) => /^\s*(Bcc|Your card)/.test(line))).toEqual([]);
+    // Unknown templates: a JSON body (control characters escaped) and a one-line subject.
+    const unknown = renderTemplate("custom\r\nBcc: x@example.com", { note: "a\r\nb" });
+    expect(unknown.subject).toBe("custom Bcc: x@example.com");
+    expect(unknown.text).toBe('{\n  "note": "a\\r\\nb"\n}');
+  });
+
   it("shipment with tracking, and without", () => {
     const shipped = renderTemplate("order.shipped", {
       ...order,
@@ -121,5 +145,33 @@ describe("order.transfer_requested", () => {
     const { text } = renderTemplate("order.transfer_requested", { ...data, storefront_url: null });
     expect(text).toContain(" /order/order_1/transfer/tok-123");
     expect(text).not.toContain("null");
+  });
+});
+
+describe("email ownership messages", () => {
+  it("the change token goes to the new address; the notice to the old one; an address cannot add lines", () => {
+    const change = renderTemplate("customer.email_change", {
+      token: "tok-456",
+      email: "new@example.com",
+      expires_at: "2026-12-01T00:00:00.000Z",
+    });
+    expect(change.subject).toBe("Confirm your new email address");
+    expect(change.text).toContain("Your confirmation token: tok-456");
+    expect(change.text).toContain("to use new@example.com as its email address");
+    const notice = renderTemplate("customer.email_changed", {
+      email: "new@example.com\r\nBcc: evil@example.com",
+      previous_email: "old@example.com",
+    });
+    expect(notice.subject).toBe("Your account's email address changed");
+    expect(notice.text).toContain("from old@example.com to new@example.com Bcc: evil@example.com,");
+    expect(notice.text.split("\n")).toHaveLength(3);
+  });
+
+  it("a reset of an account whose address nobody proved says what the reset takes over", () => {
+    const data = { token: "tok-789", expires_at: "2026-12-01T00:00:00.000Z" };
+    expect(renderTemplate("auth.password_reset", data).text).not.toContain("never confirmed");
+    const unconfirmed = renderTemplate("auth.password_reset", { ...data, unconfirmed: true }).text;
+    expect(unconfirmed).toContain("This address was never confirmed for the account registered with it");
+    expect(unconfirmed).toContain("check them before you use it");
   });
 });

@@ -6,7 +6,15 @@ export interface RenderedMessage {
 
 type Template = (data: Record<string, unknown>) => RenderedMessage;
 
-const str = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+/** Control characters, line breaks and Unicode line separators: what could start a line or a header of its own. */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
+
+/**
+ * A value as one line of text: control characters become a space, so a name or an address line
+ * (or any value a shopper typed) cannot add lines of its own to a message or a header to its
+ * subject. Messages are plain text (no HTML body), so nothing in them is markup to escape.
+ */
+const str = (value: unknown) => (value === undefined || value === null ? "" : String(value).replace(CONTROL, " "));
 
 /**
  * An amount in minor units, in its currency, as a shopper reads it: `formatMoney(1250, "eur")` is
@@ -133,9 +141,36 @@ const templates: Record<string, Template> = {
       data.url ? `Or open: ${str(data.url)}` : "",
       "",
       `The token works once and expires at ${str(data.expires_at)}. If you did not ask for it, ignore this message.`,
+      ...(data.unconfirmed
+        ? [
+            "",
+            "This address was never confirmed for the account registered with it, so it may not be you who registered it.",
+            "Resetting the password confirms that the account is yours: every other sign-in ends and any second factor is removed.",
+            "The account keeps what it holds now (name, saved addresses, orders): check them before you use it, and delete what you do not recognize.",
+          ]
+        : []),
     ]
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n"),
+  }),
+  "customer.email_change": (data) => ({
+    subject: "Confirm your new email address",
+    text: [
+      `A customer account asked to use ${str(data.email)} as its email address.`,
+      "",
+      `Your confirmation token: ${str(data.token)}`,
+      "",
+      `Enter it in the store while signed in to the account that asked. It works once and expires at ${str(data.expires_at)}.`,
+      "Never give it to anyone. If you did not ask for it, ignore this message: nothing changes, and no account can take this address without the token.",
+    ].join("\n"),
+  }),
+  "customer.email_changed": (data) => ({
+    subject: "Your account's email address changed",
+    text: [
+      `The email address of your customer account changed from ${str(data.previous_email)} to ${str(data.email)}, which was confirmed with a token sent to it.`,
+      "",
+      "From now on you sign in with the new address. If you did not make this change, contact the store.",
+    ].join("\n"),
   }),
   "user.invite": (data) => ({
     subject: "You are invited to administer the store",
@@ -175,6 +210,8 @@ const templates: Record<string, Template> = {
  */
 export function renderTemplate(template: string, data: Record<string, unknown>): RenderedMessage {
   const render = templates[template];
-  if (render) return render(data);
-  return { subject: template, text: JSON.stringify(data, null, 2) };
+  // Unknown templates show their data as JSON, whose strings escape every control character.
+  const message = render ? render(data) : { subject: template, text: JSON.stringify(data, null, 2) };
+  // The subject is a mail header: one line whatever went into it.
+  return { ...message, subject: str(message.subject) };
 }

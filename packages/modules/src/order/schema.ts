@@ -481,7 +481,7 @@ export type OrderCreate = Static<typeof OrderCreate>;
 /** Body of `POST /admin/orders/{id}`. */
 export const OrderUpdate = Type.Object(
   {
-    email: Type.Optional(Email({ format: "email" })),
+    email: Type.Optional(Email()),
     shipping_address: Type.Optional(OrderAddressInput),
     billing_address: Type.Optional(OrderAddressInput),
     metadata: Meta(),

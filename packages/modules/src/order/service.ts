@@ -623,6 +623,19 @@ export function createOrderService(db: Db) {
             order by l.id limit ${limit}`,
       );
     },
+
+    /** One page (by id) of live orders with their total and payment collections: what their payments may hold (`kasse check`). */
+    async paymentTotalsPage(
+      afterId: string,
+      limit: number,
+    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
+      const rows = await queryRows<{ id: string; total: string | number; payment_collection_ids: string[] }>(
+        db,
+        sql`select id, total, payment_collection_ids from "order"
+            where deleted_at is null and id > ${afterId} order by id limit ${limit}`,
+      );
+      return rows.map((r) => ({ ...r, total: Number(r.total) }));
+    },
   };
   return service;
 }

@@ -148,6 +148,30 @@ describe("authorization with pp_test", () => {
     expect(paid.collection).toMatchObject({ status: "authorized", authorized_amount: 5000 });
   });
 
+  it("reauthorize voids the authorization and authorizes the new amount with the same provider, once per key", async () => {
+    const { collection, payment } = await authorized(5000, { behavior: "authorize" });
+    const renewed = await payments.reauthorize(collection.id, 3500, { idempotencyKey: "reauth_1" });
+    expect(renewed).toMatchObject({ amount: 3500, provider_id: "pp_test", canceled_at: null });
+    // A retried or resumed step with the same key ends with the same single authorization.
+    expect((await payments.reauthorize(collection.id, 3500, { idempotencyKey: "reauth_1" })).id).toBe(renewed.id);
+    const after = await payments.retrieveCollection(collection.id);
+    expect(after).toMatchObject({ status: "authorized", amount: 3500, authorized_amount: 3500 });
+    expect(after.payments.map((p) => [p.id, p.amount, p.canceled_at !== null])).toEqual([
+      [payment.id, 5000, true],
+      [renewed.id, 3500, false],
+    ]);
+    // The new session carries the last authorization's provider data: a card that now declines declines.
+    const other = await authorized(2000);
+    await database.db.execute(`update payment set data = '{"behavior":"decline"}' where id = '${other.payment.id}'`);
+    const refused = await failure(payments.reauthorize(other.collection.id, 1500, { idempotencyKey: "reauth_2" }));
+    expect(refused.type).toBe("payment_authorization_error");
+    // The stale authorization is voided all the same: nothing is held for an amount no order will have.
+    expect(await payments.retrieveCollection(other.collection.id)).toMatchObject({
+      authorized_amount: 0,
+      amount: 1500,
+    });
+  });
+
   it("a partly captured payment cannot be voided (refund it instead)", async () => {
     const { collection, payment } = await authorized(5000);
     await payments.capturePayment(payment.id, { amount: 1000 });

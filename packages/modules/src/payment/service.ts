@@ -40,8 +40,11 @@ export type PaymentCollection = PaymentCollectionRow & { payment_sessions: Payme
 
 const liveCollection = isNull(paymentCollection.deleted_at);
 
-/** The statuses of a collection whose amount still follows its cart's total (nothing authorized yet). */
-const FOLLOWS_CART = new Set(["not_paid", "awaiting"]);
+/**
+ * The statuses of a collection whose amount still follows its cart's total: nothing authorized
+ * yet, or every authorization voided (a checkout that failed after authorizing: the shopper pays again).
+ */
+const FOLLOWS_CART = new Set(["not_paid", "awaiting", "canceled"]);
 
 /**
  * True when a collection not yet authorized is behind its cart's `total`: its amount, or the
@@ -81,7 +84,7 @@ function answerWithin<T>(promise: Promise<T>, ms: number | undefined, onTimeout:
 }
 
 /** What starting a payment session takes: the provider, its data and context, and the provider call's idempotency key. */
-interface SessionStart {
+export interface SessionStart {
   provider_id: string;
   data?: Record<string, unknown>;
   context?: Record<string, unknown>;
@@ -188,7 +191,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         db,
         sql`with col as (
               select id from payment_collection
-              where cart_id = ${cartId} and deleted_at is null and status in ('not_paid', 'awaiting')
+              where cart_id = ${cartId} and deleted_at is null and status in ('not_paid', 'awaiting', 'canceled')
               for update
             ), c as (
               update payment_collection set amount = ${total}, updated_at = now()
@@ -369,6 +372,48 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         return row!;
       });
       return created ?? paymentOfSession();
+    },
+
+    /**
+     * Authorizes the collection anew for `amount` (checkout, when the cart's total moved after its
+     * payment was authorized: the payment must be the order's total, never more nor less): voids
+     * each live authorization (refused, `not_allowed`, once something is captured), sets the
+     * collection to `amount`, starts a session with the provider and data of the last authorized
+     * one and authorizes it. Every provider call carries a key derived from `idempotencyKey`, and a
+     * collection already authorized for exactly `amount` by one payment answers that payment, so a
+     * retried or resumed call ends with one authorization. A provider able to change an authorized
+     * amount in place would be asked here instead of voiding (Stripe cannot once an intent is
+     * confirmed: the new authorization asks the shopper). Outcomes as {@link authorizePayment}'s: a
+     * decline, a further customer step, a timeout.
+     */
+    async reauthorize(
+      collectionId: string,
+      amount: number,
+      options: { idempotencyKey: string; timeoutMs?: number },
+    ): Promise<PaymentRow> {
+      const collection = await service.retrieveCollection(collectionId);
+      const live = collection.payments.filter((p) => !p.canceled_at);
+      if (collection.status === "authorized" && live.length === 1 && live[0]!.amount === amount) return live[0]!;
+      // The last authorization tells the provider and its data (its session may be gone: a new one replaces it).
+      const last = collection.payments.at(-1);
+      if (!last) throw errors.notAllowed(`Payment collection ${collectionId} has no authorized payment to renew`);
+      const context = collection.payment_sessions.find((s) => s.id === last.payment_session_id)?.context;
+      for (const stale of live)
+        await service.cancelPayment(stale.id, { idempotencyKey: `${options.idempotencyKey}:void:${stale.id}` });
+      await db
+        .update(paymentCollection)
+        .set({ amount, updated_at: new Date() })
+        .where(eq(paymentCollection.id, collectionId));
+      const { session } = await service.startSession(collectionId, {
+        provider_id: last.provider_id,
+        data: last.data,
+        context: context ?? undefined,
+        idempotencyKey: `${options.idempotencyKey}:session`,
+      });
+      return service.authorizePayment(collectionId, session.id, {
+        idempotencyKey: `${options.idempotencyKey}:authorize`,
+        timeoutMs: options.timeoutMs,
+      });
     },
 
     /**

@@ -63,3 +63,25 @@ export const authorizePaymentSessionStep = step("authorize-cart-payment", {
     await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
+
+/**
+ * Checkout's payment when the collection is authorized for another amount than the cart's total
+ * (the cart changed after the shopper authorized): voids that authorization and authorizes the
+ * total anew with the same provider (`payment.reauthorize`, every provider call keyed on the step's
+ * idempotency key, so a retried or resumed step ends with one authorization). Outcomes as
+ * `authorize-cart-payment`'s; compensation voids the new authorization (the voided one stays
+ * voided: it was for an amount no order will have).
+ */
+export const reauthorizeCartPaymentStep = step("reauthorize-cart-payment", {
+  transactional: false,
+  invoke: async (input: { collection_id: string; amount: number }, ctx) => {
+    const payment = await ctx.modules.payment.reauthorize(input.collection_id, input.amount, {
+      idempotencyKey: ctx.idempotencyKey,
+      timeoutMs: AUTHORIZE_TIMEOUT_MS,
+    });
+    return { output: { payment_id: payment.id } };
+  },
+  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
+    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+  },
+});

@@ -106,6 +106,35 @@ describe("calculatePrices", () => {
     });
   });
 
+  it("tells until when the prices hold: the next start or end of an active list pricing the variants", async () => {
+    await pricing.setVariantPrices("var_t", [{ currency_code: "usd", amount: 1000 }]);
+    expect((await pricing.priceVariants(["var_t"], { currency_code: "usd" })).valid_until).toBeNull();
+    const [starts, ends] = [new Date(Date.now() + 60_000), new Date(Date.now() + 120_000)];
+    await lists.create({
+      title: "Later",
+      type: "sale",
+      status: "active",
+      starts_at: starts.toISOString(),
+      ends_at: ends.toISOString(),
+      prices: [{ variant_id: "var_t", currency_code: "usd", amount: 800 }],
+    });
+    // Not in effect yet (the base price holds), until it starts.
+    const later = await pricing.priceVariants(["var_t"], { currency_code: "usd" });
+    expect(later.prices.get("var_t")?.calculated_amount).toBe(1000);
+    expect(later.valid_until?.getTime()).toBe(starts.getTime());
+    // A draft list, or one pricing other variants only, changes nothing by itself.
+    await lists.create({
+      title: "Draft",
+      type: "sale",
+      status: "draft",
+      starts_at: new Date(Date.now() + 30_000).toISOString(),
+      prices: [{ variant_id: "var_t", currency_code: "usd", amount: 700 }],
+    });
+    expect((await pricing.priceVariants(["var_t"], { currency_code: "usd" })).valid_until?.getTime()).toBe(
+      starts.getTime(),
+    );
+  });
+
   it("costs the same number of queries for 1 or 100 variants", async () => {
     const ids = Array.from({ length: 100 }, (_, i) => `var_bulk_${i}`);
     await database.db.execute(sql`select 1`);

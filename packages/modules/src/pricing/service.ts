@@ -189,11 +189,23 @@ export function createPricingService(db: Db) {
      * variants. A variant without an applicable price is absent from the map.
      */
     async calculatePrices(variantIds: string[], context: PriceContext): Promise<Map<string, CalculatedPrice>> {
+      return (await service.priceVariants(variantIds, context)).prices;
+    },
+
+    /**
+     * {@link calculatePrices}, and until when they hold without a write: the first start or end
+     * after now of an active price list with a price for one of the variants (null: none), when
+     * the same reads may give other prices (a cart stores it as `priced_until`).
+     */
+    async priceVariants(
+      variantIds: string[],
+      context: PriceContext,
+    ): Promise<{ prices: Map<string, CalculatedPrice>; valid_until: Date | null }> {
       const out = new Map<string, CalculatedPrice>();
       if (!context.currency_code)
         throw errors.invalidData("A currency_code or region_id is required to calculate prices");
       const currency = context.currency_code.toLowerCase();
-      if (variantIds.length === 0) return out;
+      if (variantIds.length === 0) return { prices: out, valid_until: null };
       const [rows, is_tax_inclusive] = await Promise.all([
         candidatePrices(db, { ids: idList(variantIds), currency }),
         context.is_tax_inclusive ?? service.taxInclusive(currency, context.region_id ?? null),
@@ -225,13 +237,22 @@ export function createPricingService(db: Db) {
         const result = calculatePrice(candidates, lists, pricingContext);
         if (result) out.set(variantId, result);
       }
-      return out;
+      return { prices: out, valid_until: nextBoundary(lists.values(), pricingContext.now) };
     },
   };
   return service;
 }
 
 export type PricingService = ReturnType<typeof createPricingService>;
+
+/** The first start or end of these lists after `now` (a list applies from its start, and no longer at its end). */
+function nextBoundary(lists: Iterable<CandidateList>, now: Date): Date | null {
+  let next: Date | null = null;
+  for (const list of lists)
+    for (const at of [list.starts_at, list.ends_at])
+      if (at && at.getTime() > now.getTime() && (!next || at.getTime() < next.getTime())) next = at;
+  return next;
+}
 
 // Timestamps selected alongside a json subquery arrive as Date on both drivers; keep it robust to strings.
 function toDate(value: Date | string | null): Date | null {

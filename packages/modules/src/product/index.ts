@@ -10,6 +10,7 @@ export {
   type VariantWrite,
   type VariantFilters,
   type VariantForSale,
+  type VariantSaleStatus,
   type ProductReadOptions,
   type ProductCategory,
 } from "./service";

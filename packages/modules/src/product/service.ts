@@ -108,6 +108,26 @@ const variantForSaleById = builtOnce<VariantForSale[], { id: string }>((db) =>
     .where(and(eq(productVariant.id, param("id")), isNull(productVariant.deleted_at))),
 );
 
+/** Whether a cart's line may still be sold: its variant's product status and channel membership ({@link ProductService.saleStatus}). */
+export interface VariantSaleStatus {
+  id: string;
+  /** Null when the product is deleted. */
+  product_status: ProductRow["status"] | null;
+  in_channel: boolean;
+}
+
+const saleStatusByIds = builtOnce<VariantSaleStatus[], { ids: string; channel: string }>((db) =>
+  db
+    .select({
+      id: productVariant.id,
+      product_status: product.status,
+      in_channel: sql<boolean>`exists (select 1 from ${productSalesChannel} ps where ps.product_id = ${productVariant.product_id} and ps.sales_channel_id = ${param("channel")})`,
+    })
+    .from(productVariant)
+    .leftJoin(product, and(eq(product.id, productVariant.product_id), isNull(product.deleted_at)))
+    .where(and(inParam(productVariant.id, "ids"), isNull(productVariant.deleted_at))),
+);
+
 /** What a product write did to variants: flows set prices and inventory from it. */
 export interface ProductWrite {
   id: string;
@@ -578,6 +598,14 @@ export function createProductService(db: Db) {
     async variantForSale(variantId: string): Promise<VariantForSale | null> {
       const [row] = await variantForSaleById(db, { id: variantId });
       return row ?? null;
+    },
+
+    /**
+     * For each live variant of `ids` (a deleted one is absent): its product's status (null when the
+     * product is deleted) and whether the product is in `salesChannelId`. One statement.
+     */
+    async saleStatus(ids: string[], salesChannelId: string): Promise<VariantSaleStatus[]> {
+      return ids.length ? saleStatusByIds(db, { ids: idList(ids), channel: salesChannelId }) : [];
     },
 
     /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */

@@ -1,3 +1,4 @@
+import { addMoney, multiplyMoney } from "@kasse/core";
 import { allocate, percentOf } from "./allocation";
 import { compare, ruleAttribute, type RuleAttribute } from "./rules";
 import type {
@@ -132,7 +133,7 @@ type Amounts = Map<string, number>;
  */
 export function computeAdjustments(cart: EngineCart, promotions: readonly EnginePromotion[], now: Date): ComputeResult {
   const itemLeft: Amounts = new Map(
-    cart.items.map((i) => [i.id, i.is_discountable === false ? 0 : i.unit_price * i.quantity]),
+    cart.items.map((i) => [i.id, i.is_discountable === false ? 0 : multiplyMoney(i.unit_price, i.quantity)]),
   );
   const shippingLeft: Amounts = new Map((cart.shipping_methods ?? []).map((m) => [m.id, m.amount]));
   const spentByCampaign = new Map<string, number>();
@@ -272,7 +273,7 @@ function discount(method: EnginePromotion["application_method"], targets: Target
     }
     return out;
   }
-  const pool = targets.reduce((a, t) => a + t.left, 0);
+  const pool = addMoney(...targets.map((t) => t.left));
   const total = method.type === "percentage" ? percentOf(pool, method.value) : Math.min(pool, method.value);
   const parts = allocate(
     total,
@@ -358,7 +359,7 @@ function valuesOf(attribute: RuleAttribute, { cart, item, shipping }: Scope): Ar
     case "currency_code":
       return [cart.currency_code];
     case "subtotal":
-      return [cart.subtotal ?? cart.items.reduce((a, i) => a + i.unit_price * i.quantity, 0)];
+      return [cart.subtotal ?? addMoney(...cart.items.map((i) => multiplyMoney(i.unit_price, i.quantity)))];
     case "product_id":
       return present(items.map((i) => i.product_id));
     case "product_category_id":
@@ -368,7 +369,7 @@ function valuesOf(attribute: RuleAttribute, { cart, item, shipping }: Scope): Ar
     case "product_tag_id":
       return items.flatMap((i) => i.product_tag_ids ?? []);
     case "item_total":
-      return [items.reduce((a, i) => a + i.unit_price * i.quantity, 0)];
+      return [addMoney(...items.map((i) => multiplyMoney(i.unit_price, i.quantity)))];
     case "quantity":
       return [items.reduce((a, i) => a + i.quantity, 0)];
     case "shipping_option_id":

@@ -1,7 +1,17 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Code, CurrencyCode, DateTime, Id, LongText, MoneyWhen, OptionalMetadata, Title } from "@kasse/core";
+import {
+  Code,
+  CurrencyCode,
+  DateTime,
+  Id,
+  LongText,
+  MAX_INTEGER,
+  MoneyWhen,
+  OptionalMetadata,
+  Title,
+} from "@kasse/core";
 import { metadata, money, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
@@ -140,7 +150,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([sch
 const Currency = CurrencyCode;
 // Bounded by the columns they land in (integer; bigint kept within JS's safe integers).
 const Count = () => Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
-const Minor = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+const Minor = () => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount });
 
 /** A rule on input: `values` as Medusa clients send them, one string or several. */
 export const RuleCreate = Type.Object(
@@ -190,7 +200,9 @@ const applicationMethodCore = {
   type: literals(APPLICATION_TYPES),
   target_type: literals(TARGET_TYPES),
   allocation: Nullable(literals(ALLOCATIONS)),
-  value: Type.Optional(MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number({ minimum: 0 }))),
+  value: Type.Optional(
+    MoneyWhen("type", MONEY_APPLICATION_TYPES, Type.Number({ minimum: 0, maximum: MAX_INTEGER.amount })),
+  ),
   currency_code: Nullable(Currency()),
   max_quantity: Nullable(Count()),
   apply_to_quantity: Nullable(Count()),

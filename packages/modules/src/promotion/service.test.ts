@@ -218,6 +218,43 @@ describe("promotion service", () => {
   });
 });
 
+describe("until when a cart's promotions hold", () => {
+  it("computeForCart tells the next start or end of their campaigns (just past an end: it runs through it)", async () => {
+    const ends = new Date(Date.now() + 60_000);
+    const camp = await service.createCampaign({
+      name: "Ends",
+      campaign_identifier: uid("ends"),
+      ends_at: ends.toISOString(),
+    });
+    const code = uid("Ends");
+    await service.create({ code, type: "standard", campaign_id: camp.id, application_method: percent() });
+    const result = await service.computeForCart(cart, [code]);
+    expect(result.applied).toHaveLength(1);
+    expect(result.valid_until?.getTime()).toBe(ends.getTime() + 1);
+    expect((await service.computeForCart(cart, [code], { now: new Date(ends.getTime() + 1) })).applied).toEqual([]);
+  });
+
+  it("budgetsShort names the usages a budget cannot take any more, without taking anything", async () => {
+    const camp = await usageCampaign(1);
+    const p = await service.create({
+      code: uid("Short"),
+      type: "standard",
+      campaign_id: camp.id,
+      application_method: percent(),
+    });
+    const plain = await service.create({ code: uid("Plain"), type: "standard", application_method: percent() });
+    const usages = [
+      { promotion_id: p.id, amount: 100 },
+      { promotion_id: plain.id, amount: 100 },
+    ];
+    expect(await service.budgetsShort(usages)).toEqual([]);
+    await service.registerUsage([{ promotion_id: p.id, amount: 100 }]);
+    expect(await service.budgetsShort(usages)).toEqual([{ promotion_id: p.id, campaign_id: camp.id }]);
+    expect(await usedOf(camp.id)).toBe(1);
+    expect(await service.budgetsShort([])).toEqual([]);
+  });
+});
+
 describe("campaign budgets", () => {
   it("usage limit 10, 30 concurrent consumptions: exactly 10 succeed and used stops at 10", async () => {
     const camp = await usageCampaign(10);

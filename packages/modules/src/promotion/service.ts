@@ -239,16 +239,42 @@ export function createPromotionService(db: Db) {
       return { promotions: ordered.map(toEngine), unknown: codes.filter((c) => !byCode.has(c.toLowerCase())) };
     },
 
-    /** Loads the cart's promotions and prices them (`computeAdjustments`); unknown codes are skipped as `not_found`. */
+    /**
+     * Loads the cart's promotions and prices them (`computeAdjustments`); unknown codes are skipped
+     * as `not_found`. `valid_until`: the first moment after now at which a campaign of one of them
+     * starts or ends (null: none), when the same promotions may give another result without a write.
+     */
     async computeForCart(
       cart: EngineCart,
       codes: readonly string[],
       options: { now?: Date } = {},
-    ): Promise<ComputeResult> {
+    ): Promise<ComputeResult & { valid_until: Date | null }> {
       const { promotions, unknown } = await service.loadForCart(codes);
-      const result = computeAdjustments(cart, promotions, options.now ?? new Date());
+      const now = options.now ?? new Date();
+      const result = computeAdjustments(cart, promotions, now);
       result.skipped.push(...unknown.map((code) => ({ promotion_id: null, code, reason: "not_found" as const })));
-      return result;
+      return { ...result, valid_until: nextCampaignBoundary(promotions, now) };
+    },
+
+    /**
+     * The usages among `usages` that their campaign's budget cannot take now, each with its
+     * campaign: what {@link registerUsage} would refuse, read without writing (one statement).
+     */
+    async budgetsShort(
+      usages: readonly PromotionUsage[],
+    ): Promise<Array<{ promotion_id: string; campaign_id: string }>> {
+      const rows = await budgetRows(db, usages);
+      const short = new Set(
+        consumptionsOf(rows, usages)
+          .filter((c) => {
+            const budget = rows.find((r) => r.campaign_id === c.campaign_id)!;
+            return budget.limit !== null && budget.used + c.amount > budget.limit;
+          })
+          .map((c) => c.campaign_id),
+      );
+      return rows
+        .filter((r) => short.has(r.campaign_id))
+        .map((r) => ({ promotion_id: r.id, campaign_id: r.campaign_id }));
     },
 
     /**
@@ -258,31 +284,12 @@ export function createPromotionService(db: Db) {
      * cannot take it is `invalid_data`.
      */
     async registerUsage(usages: readonly PromotionUsage[]): Promise<BudgetConsumption[]> {
-      const ids = [...new Set(usages.map((u) => u.promotion_id))];
-      if (ids.length === 0) return [];
-      const rows = await db
-        .select({ id: promotion.id, campaign_id: promotion.campaign_id, budget_type: campaignBudget.type })
-        .from(promotion)
-        .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
-        .innerJoin(campaignBudget, eq(campaignBudget.campaign_id, campaign.id))
-        .where(inArray(promotion.id, ids));
-      const byCampaign = new Map<string, number>();
-      for (const row of rows) {
-        const spent = usages.filter((u) => u.promotion_id === row.id).reduce((a, u) => a + u.amount, 0);
-        // One order counts once against a usage budget however many of its promotions it used.
-        byCampaign.set(
-          row.campaign_id!,
-          row.budget_type === "usage" ? 1 : (byCampaign.get(row.campaign_id!) ?? 0) + spent,
-        );
-      }
-      const consumptions = [...byCampaign]
-        .map(([campaign_id, amount]) => ({ campaign_id, amount }))
-        .sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
+      const consumptions = consumptionsOf(await budgetRows(db, usages), usages);
       await transaction(db, async (t) => {
         for (const c of consumptions) {
           if (!(await createPromotionService(t).consumeBudget(c.campaign_id, c.amount))) {
             throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, {
-              details: { campaign_id: c.campaign_id },
+              details: { campaign_id: c.campaign_id, reason: "budget_exhausted" },
             });
           }
         }
@@ -302,6 +309,52 @@ export function createPromotionService(db: Db) {
 }
 
 export type PromotionService = ReturnType<typeof createPromotionService>;
+
+/** The promotions of `usages` whose campaign has a budget, with the budget's terms and use (one statement). */
+async function budgetRows(db: Db, usages: readonly PromotionUsage[]) {
+  const ids = [...new Set(usages.map((u) => u.promotion_id))];
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: promotion.id,
+      campaign_id: campaign.id,
+      type: campaignBudget.type,
+      limit: campaignBudget.limit,
+      used: campaignBudget.used,
+    })
+    .from(promotion)
+    .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
+    .innerJoin(campaignBudget, eq(campaignBudget.campaign_id, campaign.id))
+    .where(inArray(promotion.id, ids));
+}
+
+/**
+ * What an order with these usages takes from each budget: 1 per campaign for a usage budget (one
+ * order counts once however many of its promotions it used), the discount for a spend budget; in
+ * campaign id order, so concurrent orders update budgets in one order and cannot deadlock.
+ */
+function consumptionsOf(rows: Awaited<ReturnType<typeof budgetRows>>, usages: readonly PromotionUsage[]) {
+  const byCampaign = new Map<string, number>();
+  for (const row of rows) {
+    const spent = usages.filter((u) => u.promotion_id === row.id).reduce((a, u) => a + u.amount, 0);
+    byCampaign.set(row.campaign_id, row.type === "usage" ? 1 : (byCampaign.get(row.campaign_id) ?? 0) + spent);
+  }
+  return [...byCampaign]
+    .map(([campaign_id, amount]): BudgetConsumption => ({ campaign_id, amount }))
+    .sort((a, b) => a.campaign_id.localeCompare(b.campaign_id));
+}
+
+/** The first start or end of these promotions' campaigns after `now` (a campaign runs until the end of its `ends_at`). */
+function nextCampaignBoundary(promotions: readonly EnginePromotion[], now: Date): Date | null {
+  let next: Date | null = null;
+  for (const { campaign: c } of promotions) {
+    // Expired only after `ends_at` (eligibility compares `now > ends_at`): the first instant past it.
+    const ends = c?.ends_at ? new Date(c.ends_at.getTime() + 1) : null;
+    for (const at of [c?.starts_at ?? null, ends])
+      if (at && at.getTime() > now.getTime() && (!next || at.getTime() < next.getTime())) next = at;
+  }
+  return next;
+}
 
 async function assertCampaign(tx: Db, id: string): Promise<void> {
   await liveRecords(tx, campaign, "Campaign").retrieve(id);

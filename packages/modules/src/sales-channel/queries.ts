@@ -24,6 +24,13 @@ const insertDefault = statement((v: Placeholders<{ id: string }>) =>
     .returning(),
 );
 
+const enabledAmong = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select({ id: salesChannel.id })
+    .from(salesChannel)
+    .where(and(inList(salesChannel.id, v.ids), eq(salesChannel.is_disabled, false), channels.live)),
+);
+
 /** The filters of a channel list as conditions. */
 function conditions(filters: SalesChannelFilters): SQL[] {
   const out: SQL[] = [];
@@ -42,6 +49,8 @@ export const salesChannelQueries = {
   softDelete: channels.softDelete,
   existing: channels.existing,
   list: (filters: SalesChannelFilters, page: ListPaging) => channels.list(conditions(filters), page),
+  /** The ids among `ids` of live channels that are not disabled, in no particular order. */
+  enabledAmong: async (ids: string[]): Promise<string[]> => (await enabledAmong({ ids })).map((r) => r.id),
   /** The live default channel, if there is one. */
   defaultChannel: async (): Promise<SalesChannelRow | undefined> => (await liveDefault())[0],
   /** Creates the default channel unless one exists; undefined when another caller's insert won. */

@@ -32,6 +32,16 @@ export function createSalesChannelService() {
       return (await q.defaultChannel()) ?? (await q.insertDefault()) ?? (await service.getOrCreateDefault());
     },
 
+    /**
+     * The ids among `ids` that are live channels not disabled, in the order given: what a
+     * publishable key may see (a disabled channel's key sees nothing).
+     */
+    async enabled(ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const enabled = new Set(await q.enabledAmong(ids));
+      return ids.filter((id) => enabled.has(id));
+    },
+
     /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */
     existing: (ids: string[]): Promise<Set<string>> => q.existing(ids),
   };

@@ -1,6 +1,6 @@
 import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { OptionalMetadata } from "@kasse/core";
+import { Email, OptionalMetadata, Title } from "@kasse/core";
 import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
@@ -28,9 +28,9 @@ const MetadataBody = OptionalMetadata();
 /** Input of user creation (`kasse user create`, the first start, invites). */
 export const UserCreate = Type.Object(
   {
-    email: Type.String({ format: "email", maxLength: 320 }),
-    first_name: Nullable(Type.String({ maxLength: 200 })),
-    last_name: Nullable(Type.String({ maxLength: 200 })),
+    email: Email(),
+    first_name: Nullable(Title({ maxLength: 200 })),
+    last_name: Nullable(Title({ maxLength: 200 })),
     avatar_url: Nullable(Type.String({ maxLength: 2048 })),
     metadata: MetadataBody,
   },
@@ -41,8 +41,8 @@ export type UserCreate = Static<typeof UserCreate>;
 /** Body of `POST /admin/users/{id}` (Medusa: the email is not editable). */
 export const UserUpdate = Type.Object(
   {
-    first_name: Nullable(Type.String({ maxLength: 200 })),
-    last_name: Nullable(Type.String({ maxLength: 200 })),
+    first_name: Nullable(Title({ maxLength: 200 })),
+    last_name: Nullable(Title({ maxLength: 200 })),
     avatar_url: Nullable(Type.String({ maxLength: 2048 })),
     metadata: MetadataBody,
   },
@@ -96,18 +96,15 @@ export const invite = entityTable(
 export type InviteRow = typeof invite.$inferSelect;
 
 /** Body of `POST /admin/invites`. */
-export const InviteCreate = Type.Object(
-  { email: Type.String({ format: "email", maxLength: 320 }), metadata: MetadataBody },
-  { additionalProperties: false },
-);
+export const InviteCreate = Type.Object({ email: Email(), metadata: MetadataBody }, { additionalProperties: false });
 export type InviteCreate = Static<typeof InviteCreate>;
 
 /** Body of `POST /admin/invites/accept`: the new user's names; `email`, when sent, must be the invite's. */
 export const InviteAccept = Type.Object(
   {
-    email: Nullable(Type.String({ maxLength: 320 })),
-    first_name: Nullable(Type.String({ maxLength: 200 })),
-    last_name: Nullable(Type.String({ maxLength: 200 })),
+    email: Nullable(Email()),
+    first_name: Nullable(Title({ maxLength: 200 })),
+    last_name: Nullable(Title({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -35,6 +35,9 @@ export function createUserService(db: Db) {
 
     retrieve: (id: string): Promise<UserRow> => rows.retrieve(id),
 
+    /** Whether a live (not deleted) user has this id: a secret API key works only while its maker is one. */
+    exists: async (id: string): Promise<boolean> => (await rows.existing([id])).has(id),
+
     /** Whether any user exists (the first embedded start creates an admin when none does). */
     any: (): Promise<boolean> => rows.any(),
 

@@ -81,30 +81,76 @@ describe("secret API keys", () => {
     const refused = await t.store.get("/admin/api-keys", as(old));
     expect(refused.statusCode).toBe(401);
     expect(refused.json().type).toBe("unauthorized");
-    // The others still work, and can do what a key does (create another key).
+    // The others still work; a fourth is made by the admin (a key cannot make secret keys).
     expect((await t.store.get("/admin/api-keys", as(rotated))).statusCode).toBe(200);
-    const viaRotated = await t.app.inject({
-      method: "POST",
-      url: "/admin/api-keys",
-      headers: as(rotated),
-      payload: { title: "Fourth", type: "secret" },
-    });
-    expect(viaRotated.statusCode).toBe(200);
-    expect(viaRotated.json().api_key.created_by).toBe(rotated.id);
+    const fourth = await create("Fourth");
     expect((await t.store.get("/admin/api-keys", basic(third.token))).statusCode).toBe(200);
 
     // The list shows every active secret key, never a secret token.
     const listed = await t.admin.get("/admin/api-keys?type=secret&revoked=false&limit=100");
     const ids = listed.json().api_keys.map((k: { id: string }) => k.id);
-    expect(ids).toEqual(expect.arrayContaining([rotated.id, third.id, viaRotated.json().api_key.id]));
+    expect(ids).toEqual(expect.arrayContaining([rotated.id, third.id, fourth.id]));
     expect(ids).not.toContain(old.id);
     const body =
       listed.body +
       (await t.admin.get("/admin/api-keys?limit=100")).body +
       (await t.admin.get(`/admin/api-keys/${rotated.id}`)).body;
-    for (const key of [old, rotated, third, viaRotated.json().api_key])
-      expect(body).not.toContain(key.token.slice(6, -3));
+    for (const key of [old, rotated, third, fourth]) expect(body).not.toContain(key.token.slice(6, -3));
     for (const key of listed.json().api_keys) expect(key).not.toHaveProperty("token");
+  });
+
+  it("a secret key cannot make, rename, revoke or delete secret keys, nor invite users: 403, nothing written", async () => {
+    const key = (await t.admin.post("/admin/api-keys", { title: "Integration", type: "secret" })).json().api_key;
+    const other = (await t.admin.post("/admin/api-keys", { title: "Other", type: "secret" })).json().api_key;
+    const asKey = { "x-service-access-token": key.token };
+    const before = (await t.admin.get("/admin/api-keys?type=secret&limit=100")).json().count;
+    const forbidden = async (method: "POST" | "DELETE", url: string, payload?: object) => {
+      const res = await t.app.inject({ method, url, headers: asKey, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json().type).toBe("not_allowed");
+    };
+    await forbidden("POST", "/admin/api-keys", { title: "Heir", type: "secret" });
+    await forbidden("POST", `/medusa/admin/api-keys`, { title: "Heir", type: "secret" });
+    await forbidden("POST", `/admin/api-keys/${other.id}`, { title: "Mine" });
+    await forbidden("POST", `/admin/api-keys/${other.id}/revoke`);
+    await forbidden("POST", `/admin/api-keys/${key.id}/revoke`);
+    await forbidden("DELETE", `/admin/api-keys/${other.id}`);
+    await forbidden("POST", "/admin/invites", { email: "heir@example.com" });
+    expect((await t.admin.get("/admin/api-keys?type=secret&limit=100")).json().count).toBe(before);
+    expect((await t.admin.get(`/admin/api-keys/${other.id}`)).json().api_key).toMatchObject({
+      title: "Other",
+      revoked_at: null,
+    });
+    expect((await t.admin.get("/admin/invites?email=heir@example.com")).json().count).toBe(0);
+    const invite = (await t.admin.post("/admin/invites", { email: "someone@example.com" })).json().invite;
+    await forbidden("POST", `/admin/invites/${invite.id}/resend`);
+    // Publishable keys are no credentials: a key manages them, and reads like an admin.
+    const web = await t.app.inject({
+      method: "POST",
+      url: "/admin/api-keys",
+      headers: asKey,
+      payload: { title: "Web", type: "publishable" },
+    });
+    expect(web.statusCode).toBe(200);
+    expect(web.json().api_key.created_by).toBe(key.id);
+    expect((await t.store.get("/admin/invites", asKey)).statusCode).toBe(200);
+  });
+
+  it("a key dies with its maker's access: deleting the user who made it ends it", async () => {
+    const maker = await t.adminHeaders("user_key_maker");
+    const made = await t.app.inject({
+      method: "POST",
+      url: "/admin/api-keys",
+      headers: maker,
+      payload: { title: "Maker's", type: "secret" },
+    });
+    expect(made.statusCode).toBe(200);
+    const asKey = { "x-service-access-token": made.json().api_key.token };
+    expect((await t.store.get("/admin/api-keys", asKey)).statusCode).toBe(200);
+    expect((await t.admin.delete("/admin/users/user_key_maker")).statusCode).toBe(200);
+    const refused = await t.store.get("/admin/api-keys", asKey);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ type: "unauthorized" });
   });
 
   it("stores only a hash of the secret", async () => {

@@ -40,7 +40,7 @@ export default async function apiKeys(app: App): Promise<void> {
   );
 
   app.post("/api-keys/:id", { schema: { params: IdParams, body: ApiKeyUpdate, response: One } }, async (request) => {
-    return { api_key: await keys.update(request.params.id, request.body) };
+    return { api_key: await keys.update(request.params.id, request.body, request.auth!.actor_id) };
   });
 
   app.post(
@@ -54,7 +54,7 @@ export default async function apiKeys(app: App): Promise<void> {
   );
 
   app.delete("/api-keys/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
-    await keys.delete(request.params.id);
+    await keys.delete(request.params.id, request.auth!.actor_id);
     app.publishableKeys.clear();
     return deleted(request.params.id, "api_key");
   });

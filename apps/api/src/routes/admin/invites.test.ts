@@ -199,7 +199,7 @@ describe("admin invites: refusals", () => {
       .sign(foreignKey);
     // A session token signed with the right key is not an invite token.
     const session = (
-      await t.store.post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1" }, {})
+      await t.store.post("/auth/user/emailpass/register", { email: "session@example.com", password: "pw-x-1-long" }, {})
     ).json().token;
     const [header, payload, signature] = live.token.split(".");
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, email: "evil@example.com" })).toString("base64url")}.${signature}`;
@@ -221,7 +221,7 @@ describe("admin invites: refusals", () => {
     const customerRegistration = (
       await t.store.post(
         "/auth/customer/emailpass/register",
-        { email: "exact-customer@example.com", password: "pw-c-1" },
+        { email: "exact-customer@example.com", password: "pw-c-1-long" },
         {},
       )
     ).json().token;

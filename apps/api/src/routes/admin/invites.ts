@@ -45,10 +45,15 @@ export default async function invites(app: App): Promise<void> {
     return { invites: project(items, parseFields(fields)), count, offset, limit };
   });
 
-  app.post("/invites", { schema: { body: InviteCreate, response: One } }, async (request) => {
-    const { invite, secret } = await service.create(request.body);
-    return deliver(invite, secret, request.log);
-  });
+  // An invite's token makes an admin account: only a user may mint one, never an API key.
+  app.post(
+    "/invites",
+    { onRequest: app.guards.adminUser, schema: { body: InviteCreate, response: One } },
+    async (request) => {
+      const { invite, secret } = await service.create(request.body);
+      return deliver(invite, secret, request.log);
+    },
+  );
 
   app.get(
     "/invites/:id",
@@ -60,7 +65,11 @@ export default async function invites(app: App): Promise<void> {
 
   app.post(
     "/invites/:id/resend",
-    { schema: { params: IdParams, body: NoBody, response: One }, preValidation: emptyBody },
+    {
+      onRequest: app.guards.adminUser,
+      schema: { params: IdParams, body: NoBody, response: One },
+      preValidation: emptyBody,
+    },
     async (request) => {
       const { invite, secret } = await service.resend(request.params.id);
       return deliver(invite, secret, request.log);

@@ -62,6 +62,34 @@ describe("capture", () => {
     expect((await order(other.order.id)).payment_status).toBe("authorized");
   });
 
+  it("takes at most what the order still owes, even from a payment authorized for more", async () => {
+    const { order: placed, collection_id, payment_id } = await placeTestOrder(t.app);
+    // An authorization above the order's total (a cart shrunk after authorization, before checkout
+    // authorized anew): what the order owes bounds every capture, not what the card holds.
+    await t.database.db.execute(sql`update payment set amount = amount + 500 where id = ${payment_id}`);
+    await t.database.db.execute(
+      sql`update payment_collection set amount = amount + 500, authorized_amount = authorized_amount + 500 where id = ${collection_id}`,
+    );
+    const first = await t.admin.post(collectionUrl(placed.id, collection_id, "capture"), { amount: 1200 });
+    expect(first.statusCode).toBe(200);
+    const over = await t.admin.post(`/admin/payments/${payment_id}/capture`, { amount: placed.total - 1200 + 1 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toEqual({
+      type: "invalid_data",
+      message: `Cannot capture more than the order still owes: ${placed.total - 1200} left to capture`,
+    });
+    const rest = await t.admin.post(`/admin/payments/${payment_id}/capture`, {});
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().payment.captures.map((c: { amount: number }) => c.amount)).toEqual([1200, placed.total - 1200]);
+    expect(await order(placed.id)).toMatchObject({
+      paid_total: placed.total,
+      summary: { paid_total: placed.total, pending_difference: 0 },
+    });
+    const nothing = await t.admin.post(`/admin/payments/${payment_id}/capture`, {});
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().message).toBe("Nothing left to capture");
+  });
+
   it("a failure at each step after the plan: nothing captured, or the capture shown as it is", async () => {
     const db = t.database.db;
     // The capture itself fails: nothing captured, status unchanged.

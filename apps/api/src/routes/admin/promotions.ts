@@ -113,8 +113,27 @@ export default async function promotions(app: App): Promise<void> {
   const updateContext = {
     medusa: { context: async (request: FastifyRequest) => ({ application_method: await stored(request) }) },
   };
+  // A rule update that leaves `attribute` out is read with the stored rule's (by position in `update`).
   const rulesContext = {
-    medusa: { context: async (request: FastifyRequest) => ({ currency_code: (await stored(request))?.currency_code }) },
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const promotion = await service.retrieve((request.params as { id: string }).id);
+        const method = promotion.application_method;
+        const attributes = new Map(
+          [...promotion.rules, ...(method?.target_rules ?? []), ...(method?.buy_rules ?? [])].map((r) => [
+            r.id,
+            r.attribute,
+          ]),
+        );
+        const updates = (request.body as { update?: unknown } | undefined)?.update;
+        return {
+          currency_code: method?.currency_code,
+          update: Array.isArray(updates)
+            ? updates.map((u) => ({ attribute: attributes.get((u as { id?: unknown } | null)?.id as string) }))
+            : undefined,
+        };
+      },
+    },
   };
 
   crudRoutes(app, {

@@ -1,5 +1,5 @@
 import type { HTTPStatus } from "@bull-board/api/typings/app";
-import { toKasseError } from "@kasse/core";
+import { errors, toKasseError } from "@kasse/core";
 import type { BullMqScheduler } from "@kasse/workflows";
 import type { App } from "../../app-type";
 
@@ -27,5 +27,12 @@ export default async function queues(app: App): Promise<void> {
       : { status: known.status as HTTPStatus, body: { type: known.type, message: known.message } };
   });
   serverAdapter.setBasePath("/admin/queues");
+  // bull-board's reads wait for Redis's first connection: while Redis is away, say so at once instead.
+  app.addHook("onRequest", async () => {
+    if (app.infra.redis && app.infra.redis.status !== "ready")
+      throw errors.unavailable(
+        `The workflow queue is not available (Redis: ${app.infra.redisProblem?.() ?? `${app.infra.redis.status}`}); retry later`,
+      );
+  });
   await app.register(serverAdapter.registerPlugin(), { prefix: "/queues" });
 }

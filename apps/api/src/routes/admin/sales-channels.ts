@@ -19,12 +19,19 @@ export default async function salesChannels(app: App): Promise<void> {
     create: SalesChannelCreate,
     update: SalesChannelUpdate,
   });
+  // Store requests see only enabled channels, through the publishable-key cache: a change is in force at once here.
+  const changed = <T>(result: T): T => {
+    app.publishableKeys.clear();
+    return result;
+  };
   crudRoutes(app, {
     path: "/sales-channels",
     one: "sales_channel",
     many: "sales_channels",
     view: SalesChannelView,
     ...operations,
+    update: { body: SalesChannelUpdate, run: async (id, body) => changed(await channels.update(id, body)) },
+    delete: async (id) => changed(await channels.delete(id)),
     list: { query: ListSalesChannels, run: (filters, page) => listSalesChannels(app.modules, filters, page) },
   });
 }

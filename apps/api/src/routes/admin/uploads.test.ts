@@ -145,3 +145,64 @@ describe("admin uploads", () => {
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);
   });
 });
+
+describe("the store's upload quota", () => {
+  const quotaDir = mkdtempSync(join(tmpdir(), "kasse-quota-"));
+  let q: TestApp;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    q = await createTestApp({ FILE_DIR: quotaDir, UPLOAD_QUOTA_BYTES: "200", UPLOAD_QUOTA_FILES: "4" });
+    headers = await q.adminHeaders();
+  });
+  afterAll(async () => {
+    await q.close();
+    rmSync(quotaDir, { recursive: true, force: true });
+  });
+  const send = (files: Buffer[]) =>
+    q.app.inject({
+      method: "POST",
+      url: "/admin/uploads",
+      headers: { ...headers, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      payload: form(files.map((content, i) => ({ name: "files", filename: `${i}.png`, content }))),
+    });
+  const inQuota = () => readdirSync(quotaDir).sort();
+  const full = (res: Awaited<ReturnType<typeof send>>, what: string) => {
+    expect(res.statusCode, what).toBe(429);
+    expect(res.json().type, what).toBe("too_many_requests");
+    expect(res.json().message, what).toMatch(/upload quota \(200 bytes, 4 files\)/);
+  };
+  // The smallest file taken for a PNG: its 8-byte signature.
+  const TINY = PNG.subarray(0, 8);
+
+  it("refuses an upload past the bytes or the files stored (429), storing none of it; a deletion frees room", async () => {
+    const first = await send([PNG, PNG]);
+    expect(first.statusCode, first.body).toBe(200);
+    const kept = inQuota();
+    expect(kept).toHaveLength(2);
+    // 128 bytes stored: two more PNGs (256) would pass 200.
+    full(await send([PNG, PNG]), "bytes");
+    expect(inQuota()).toEqual(kept);
+    // Small files: the bytes fit, the number does not (2 + 3 > 4).
+    full(await send([TINY, TINY, TINY]), "files");
+    expect(inQuota()).toEqual(kept);
+    expect((await send([TINY, TINY])).statusCode).toBe(200);
+    expect(inQuota()).toHaveLength(4);
+    full(await send([TINY]), "files, full");
+
+    // A deleted file gives its room back.
+    const id = first.json().files[0].id;
+    expect((await q.app.inject({ method: "DELETE", url: `/admin/uploads/${id}`, headers })).statusCode).toBe(200);
+    expect((await send([PNG])).statusCode).toBe(200);
+    expect(inQuota()).toHaveLength(4);
+  });
+
+  it("two uploads racing for the last room: one is stored, the other refused", async () => {
+    const ids = inQuota();
+    for (const id of ids)
+      expect((await q.app.inject({ method: "DELETE", url: `/admin/uploads/${id}`, headers })).statusCode).toBe(200);
+    expect((await send([PNG, PNG])).statusCode).toBe(200);
+    const raced = await Promise.all([send([PNG]), send([PNG])]);
+    expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+    expect(inQuota()).toHaveLength(3);
+  });
+});

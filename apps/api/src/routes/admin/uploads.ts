@@ -22,8 +22,8 @@ function fileUrl(app: App, id: string): string {
 /**
  * Admin uploads (Medusa's `POST /admin/uploads`, `GET/DELETE /admin/uploads/{id}`): product images
  * sent as `multipart/form-data`, field `files` (one or more). Each is checked by the file module
- * (size, count, an image by its bytes) and stored by its provider (local disk by default); the
- * answer names each file's `id` and the `url` it is served at.
+ * (size, count, an image by its bytes, the store's quota) and stored by its provider (local disk
+ * by default); the answer names each file's `id` and the `url` it is served at.
  */
 export default async function uploads(app: App): Promise<void> {
   const { maxBytes, maxFiles } = app.config.files;
@@ -45,7 +45,7 @@ export default async function uploads(app: App): Promise<void> {
     {
       schema: {
         consumes: ["multipart/form-data"],
-        description: `Multipart form data: one or more \`${FIELD}\` parts, each an image (jpg, png, gif, webp, avif) of at most ${maxBytes} bytes; at most ${maxFiles} files`,
+        description: `Multipart form data: one or more \`${FIELD}\` parts, each an image (jpg, png, gif, webp, avif) of at most ${maxBytes} bytes; at most ${maxFiles} files. All stored files together stay within the store's quota (UPLOAD_QUOTA_BYTES, UPLOAD_QUOTA_FILES): past it, 429 and nothing stored`,
         querystring: NoQuery,
         response: { 200: Type.Object({ files: Type.Array(FileView) }, { description: "The stored files" }) },
       },

@@ -8,14 +8,14 @@ let token: string;
 beforeAll(async () => {
   ({ user_id: userId } = await createUserAccount(
     t.app.infra.engine,
-    { email: "me@example.com", password: "pw-me", first_name: "Me" },
+    { email: "me@example.com", password: "pw-me-long", first_name: "Me" },
     { scryptLogN: 4 },
   ));
   token = (
     await t.app.inject({
       method: "POST",
       url: "/auth/user/emailpass",
-      payload: { email: "me@example.com", password: "pw-me" },
+      payload: { email: "me@example.com", password: "pw-me-long" },
     })
   ).json().token;
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { errors } from "@kasse/core";
 import { createBullMqScheduler, step, workflow } from "@kasse/workflows";
+import { openRedis } from "@kasse/runtime";
 import { createTestApp, type TestApp } from "../../testing";
 import { expectInvalidData } from "../../testing/invalid";
 
@@ -258,6 +259,30 @@ describe("bull-board", () => {
       await app.close();
       await scheduler.close();
       await redis.quit();
+    }
+  });
+
+  it("answers 503 at once, saying why, while Redis is away", async () => {
+    const away = await openRedis("redis://127.0.0.1:1", { info: () => {}, warn: () => {}, error: () => {} });
+    const scheduler = createBullMqScheduler({
+      connection: away.client,
+      prefix: `kasse-test-${randomBytes(4).toString("hex")}`,
+    });
+    const app = await createTestApp({}, { redis: away.client, scheduler });
+    try {
+      const headers = await app.adminHeaders();
+      const started = Date.now();
+      const api = await app.app.inject({ method: "GET", url: "/admin/queues/api/queues", headers });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(api.statusCode).toBe(503);
+      expect(api.json()).toMatchObject({
+        type: "unavailable",
+        message: expect.stringMatching(/Redis: .*; retry later$/),
+      });
+    } finally {
+      await app.close();
+      await scheduler.close();
+      await away.close();
     }
   });
 });

@@ -102,7 +102,7 @@ describe("registration", () => {
     }
     const again = await t.store.post("/auth/customer/emailpass/register", {
       email: "NEW-customer@example.com",
-      password: "other",
+      password: "other-password",
     });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ type: "unauthorized", message: "Identity with email already exists" });
@@ -113,12 +113,16 @@ describe("registration", () => {
   });
 
   it("rejects bad registration bodies without writing anything", async () => {
-    for (const body of [{ email: "x@example.com" }, { email: "x@example.com", password: "pw", first_name: "X" }]) {
+    for (const body of [
+      { email: "x@example.com" },
+      { email: "x@example.com", password: "pw-long-enough", first_name: "X" },
+    ]) {
       const res = await t.store.post("/auth/customer/emailpass/register", body);
       expect(res.statusCode).toBe(400);
     }
     expect(
-      (await t.store.post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw" })).statusCode,
+      (await t.store.post("/auth/customer/emailpass/register", { email: "x@example.com", password: "pw-long-enough" }))
+        .statusCode,
     ).toBe(200);
   });
 });
@@ -248,16 +252,17 @@ describe("tokens", () => {
 
 describe("POST /auth/emailpass/update", () => {
   it("changes the caller's own password", async () => {
-    await t.store.post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-pw" });
+    await t.store.post("/auth/customer/emailpass/register", { email: "change@example.com", password: "old-password" });
     const token = (
-      await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })
+      await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-password" })
     ).json().token;
     expect(
-      (await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-pw" })).statusCode,
+      (await t.store.post("/auth/emailpass/update", { email: "change@example.com", password: "new-password" }))
+        .statusCode,
     ).toBe(401);
     const other = await t.store.post(
       "/auth/emailpass/update",
-      { email: ADMIN.email, password: "hijack" },
+      { email: ADMIN.email, password: "hijack-password" },
       bearer(token),
     );
     expect(other.statusCode).toBe(401);
@@ -268,7 +273,7 @@ describe("POST /auth/emailpass/update", () => {
 
     const res = await t.store.post(
       "/auth/emailpass/update",
-      { email: "change@example.com", password: "new-pw" },
+      { email: "change@example.com", password: "new-password" },
       bearer(token),
     );
     expect(res.statusCode).toBe(200);
@@ -281,10 +286,81 @@ describe("POST /auth/emailpass/update", () => {
     expect(JSON.stringify(body)).not.toContain("scrypt");
     expect(body.auth_identity.provider_identities[0]).not.toHaveProperty("provider_metadata");
     expect(
-      (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-pw" })).json(),
+      (
+        await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "old-password" })
+      ).json(),
     ).toEqual(INVALID);
     expect(
-      (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "new-pw" })).statusCode,
+      (await t.store.post("/auth/customer/emailpass", { email: "change@example.com", password: "new-password" }))
+        .statusCode,
     ).toBe(200);
+  });
+});
+
+describe("a new password is 8 characters or more (NIST 800-63B), on every route that sets one", () => {
+  const SHORT = /must NOT have fewer than 8 characters/;
+  const refusedShort = (res: { statusCode: number; json(): { type: string; message: string } }, what: string) => {
+    expect(res.statusCode, what).toBe(400);
+    expect(res.json().type, what).toBe("invalid_data");
+    expect(res.json().message, what).toMatch(SHORT);
+  };
+
+  it("registration (customer, user, the contract's form, the store's one-call form) writes nothing for a short one", async () => {
+    for (const [url, email] of [
+      ["/auth/customer/emailpass/register", "short-c@example.com"],
+      ["/auth/user/emailpass/register", "short-u@example.com"],
+      ["/auth/emailpass/register", "short-p@example.com"],
+      ["/store/customers", "short-s@example.com"],
+    ] as const) {
+      for (const password of ["a", "1234567", "ab\u{1F600}defg"])
+        refusedShort(await t.store.post(url, { email, password }), url);
+      // None of them can sign in: nothing was registered.
+      expect((await t.store.post("/auth/customer/emailpass", { email, password: "1234567" })).json()).toEqual(INVALID);
+    }
+    // Eight characters are enough, whatever they are.
+    expect(
+      (await t.store.post("/auth/customer/emailpass/register", { email: "eight@example.com", password: "12345678" }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it("a change (auth update, the store's password route) keeps the old password for a short one", async () => {
+    await t.store.post("/auth/customer/emailpass/register", { email: "keep@example.com", password: "keep-pass-1" });
+    const signIn = await t.store.post("/auth/customer/emailpass", {
+      email: "keep@example.com",
+      password: "keep-pass-1",
+    });
+    const registration = bearer(signIn.json().token);
+    refusedShort(
+      await t.store.post("/auth/emailpass/update", { email: "keep@example.com", password: "short" }, registration),
+      "update",
+    );
+    const customer = await t.store.post("/store/customers", { email: "keep@example.com" }, registration);
+    expect(customer.statusCode).toBe(200);
+    const session = bearer(
+      (await t.store.post("/auth/customer/emailpass", { email: "keep@example.com", password: "keep-pass-1" })).json()
+        .token,
+    );
+    refusedShort(
+      await t.store.post(
+        "/store/customers/me/password",
+        { old_password: "keep-pass-1", new_password: "short" },
+        session,
+      ),
+      "change",
+    );
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "keep@example.com", password: "keep-pass-1" }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it("the accounts made outside HTTP (CLI, first start) keep the rule too", async () => {
+    await expect(
+      createUserAccount(t.app.infra.engine, { email: "cli@example.com", password: "short" }, { scryptLogN: 10 }),
+    ).rejects.toMatchObject({ type: "invalid_data", message: "A password must be at least 8 characters long" });
+    await expect(
+      t.app.modules.auth.register("emailpass", { body: { email: "module@example.com", password: "1234567" } }),
+    ).rejects.toMatchObject({ type: "invalid_data", message: "A password must be at least 8 characters long" });
   });
 });

@@ -5,6 +5,7 @@ import {
   AuthIdentityView,
   EMAILPASS,
   EmailPassBody,
+  EmailPassNewPasswordBody,
   MfaChallengeView,
   type AuthIdentity,
   type SignIn,
@@ -27,12 +28,17 @@ export const SignInView = Type.Object(
 const SignInResponse = { 200: SignInView };
 const UpdateResponse = { 200: Type.Object({ success: Type.Literal(true), auth_identity: AuthIdentityView }) };
 
-/** An identity as the API shows it: provider secrets (`provider_metadata`) are left out by the response schema too. */
+/**
+ * An identity as the API shows it, in Medusa's shape: provider secrets (`provider_metadata`) are left
+ * out by the response schema too, and so is Kasse's `verified_email`.
+ */
 const identityView = (identity: AuthIdentity) => ({
   id: identity.id,
   entity_id: identity.provider_identities[0]?.entity_id,
   app_metadata: identity.app_metadata,
-  provider_identities: identity.provider_identities.map(({ provider_metadata: _secret, ...rest }) => rest),
+  provider_identities: identity.provider_identities.map(
+    ({ provider_metadata: _secret, verified_email: _kasse, ...rest }) => rest,
+  ),
   created_at: identity.created_at,
   updated_at: identity.updated_at,
 });
@@ -51,7 +57,7 @@ export async function signInAnswer(app: App, result: SignIn) {
 }
 
 /** The caller's own JWT (not an API key); a missing or bad one is 401. */
-export function requireBearer(request: FastifyRequest) {
+export function requireBearer(request: FastifyRequest): NonNullable<FastifyRequest["auth"]> {
   if (request.auth?.via === "jwt") return request.auth;
   throw request.authError ?? errors.unauthorized("Authentication required");
 }
@@ -83,16 +89,16 @@ export default async function emailpass(app: App): Promise<void> {
 
   app.post(
     "/:actor_type/emailpass/register",
-    { schema: { params: ActorParams, body: EmailPassBody, response: TokenResponse } },
+    { schema: { params: ActorParams, body: EmailPassNewPasswordBody, response: TokenResponse } },
     (request) => register(request.params.actor_type, request.body),
   );
-  app.post("/emailpass/register", { schema: { body: EmailPassBody, response: TokenResponse } }, (request) =>
+  app.post("/emailpass/register", { schema: { body: EmailPassNewPasswordBody, response: TokenResponse } }, (request) =>
     register("customer", request.body),
   );
 
   app.post(
     "/emailpass/update",
-    { schema: { body: EmailPassBody, security: BEARER_SECURITY, response: UpdateResponse } },
+    { schema: { body: EmailPassNewPasswordBody, security: BEARER_SECURITY, response: UpdateResponse } },
     async (request) => {
       const caller = requireBearer(request);
       const identity = await auth.update(EMAILPASS, { body: request.body, authIdentityId: caller.auth_identity_id });

@@ -200,6 +200,63 @@ describe("oauth: google", () => {
     });
   });
 
+  it("an owner Google vouches for takes the address from an unproven squat; the account is then theirs alone", async () => {
+    // A squatter registers the address with a password, makes the customer and saves an address.
+    const squat = await t.store.post("/store/customers", { email: "g-200@gmail.test", password: "squat-pass-1" });
+    const squatter = {
+      authorization: `Bearer ${(await t.store.post("/auth/customer/emailpass", { email: "g-200@gmail.test", password: "squat-pass-1" })).json().token}`,
+    };
+    await t.store.post(
+      "/store/customers/me/addresses",
+      { address_1: "1 Squat Lane", city: "Berlin", postal_code: "10115", country_code: "de" },
+      squatter,
+    );
+
+    fake.state.profile = googleProfile("g-200");
+    const { query } = await approve("/auth/customer/google");
+    const registration = {
+      authorization: `Bearer ${(await t.store.get(`/auth/customer/google/callback${query}`)).json().token}`,
+    };
+    // Its own (verified) address only.
+    const other = await t.store.post("/store/customers", { email: "someone@else.test" }, registration);
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe(
+      "A customer account can only be registered for the email of its sign-in: g-200@gmail.test",
+    );
+    const created = await t.store.post(
+      "/store/customers",
+      { email: "g-200@gmail.test", first_name: "Ana" },
+      registration,
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().customer).toMatchObject({ email: "g-200@gmail.test", first_name: "Ana", addresses: [] });
+    expect(created.json().customer.id).not.toBe(squat.json().customer.id);
+
+    // The squat is closed: its customer deleted, its password and session ended.
+    const admin = await t.adminHeaders();
+    expect((await t.store.get(`/admin/customers/${squat.json().customer.id}`, admin)).statusCode).toBe(404);
+    expect((await t.store.get("/store/customers/me", squatter)).statusCode).toBe(401);
+    expect(
+      (await t.store.post("/auth/customer/emailpass", { email: "g-200@gmail.test", password: "squat-pass-1" }))
+        .statusCode,
+    ).toBe(400);
+
+    // Now the address is held by a proven sign-in: a new emailpass identity cannot make a customer with it.
+    const again = await t.store.post("/auth/customer/emailpass/register", {
+      email: "g-200@gmail.test",
+      password: "squat-pass-2",
+    });
+    const late = await t.store.post(
+      "/store/customers",
+      { email: "g-200@gmail.test" },
+      {
+        authorization: `Bearer ${again.json().token}`,
+      },
+    );
+    expect(late.statusCode).toBe(409);
+    expect((await t.store.get(`/admin/customers?email=g-200@gmail.test`, admin)).json().count).toBe(1);
+  });
+
   it("refuses an unverified email with 401 and creates nothing", async () => {
     fake.state.profile = googleProfile("g-unverified", { email_verified: false });
     const { query } = await approve("/auth/customer/google");
@@ -340,6 +397,7 @@ describe("oauth: github", () => {
     const claims = await t.app.tokens.verify(target.searchParams.get("auth_token")!);
     expect(claims.actor_type).toBe("customer");
     const identity = await t.app.modules.auth.findByProvider("github", "4242");
+    expect(identity?.provider_identities[0]?.verified_email).toBe("octo@octo.test");
     expect(identity?.provider_identities[0]?.user_metadata).toEqual({
       email: "octo@octo.test",
       name: "Octo Cat Jr",
@@ -348,6 +406,25 @@ describe("oauth: github", () => {
       family_name: "Cat Jr",
       login: "octo",
     });
+  });
+});
+
+describe("oauth: github's verified addresses", () => {
+  it("a public email GitHub did not verify is shown but proves nothing: the customer account is for the verified one", async () => {
+    fake.state.profile = { id: 4343, login: "mona", name: "Mona", email: "Mona@Public.test" };
+    fake.state.emails = [{ email: "mona@verified.test", primary: true, verified: true }];
+    const { query } = await approve("/auth/customer/github");
+    const target = new URL((await t.store.get(`/auth/customer/github/callback${query}`)).json().location);
+    const registration = { authorization: `Bearer ${target.searchParams.get("auth_token")}` };
+    const identity = await t.app.modules.auth.findByProvider("github", "4343");
+    expect(identity?.provider_identities[0]).toMatchObject({
+      verified_email: "mona@verified.test",
+      user_metadata: expect.objectContaining({ email: "mona@public.test" }),
+    });
+    expect((await t.store.post("/store/customers", { email: "mona@public.test" }, registration)).statusCode).toBe(403);
+    expect((await t.store.post("/store/customers", { email: "mona@verified.test" }, registration)).statusCode).toBe(
+      200,
+    );
   });
 });
 

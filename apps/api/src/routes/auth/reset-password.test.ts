@@ -90,6 +90,17 @@ describe("password reset", () => {
       password: "new-pass-1",
     });
     expect(wrongActor.statusCode).toBe(401);
+    // A new password under 8 characters is refused and leaves the token usable.
+    const short = await t.store.post("/auth/customer/emailpass/update", {
+      email: "reset@example.com",
+      token,
+      password: "1234567",
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({
+      type: "invalid_data",
+      message: expect.stringMatching(/must NOT have fewer than 8 characters/),
+    });
 
     const updated = await t.store.post("/auth/customer/emailpass/update", {
       email: "reset@example.com",
@@ -178,12 +189,12 @@ describe("password reset", () => {
         await t.store.post("/auth/customer/emailpass/update", {
           email: "expiry@example.com",
           token: "forged-token",
-          password: "x",
+          password: "x-pass-long",
         })
       ).statusCode,
     ).toBe(401);
     expect(
-      (await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "x" }))
+      (await t.store.post("/auth/customer/emailpass/update", { email: "expiry@example.com", password: "x-pass-long" }))
         .statusCode,
     ).toBe(401);
     for (const body of [

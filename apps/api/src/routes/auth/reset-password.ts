@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors } from "@kasse/core";
-import { ActorType, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
+import { Email, errors, Password } from "@kasse/core";
+import { ActorType, actorIdOf, EMAILPASS, hasProven, normalizeEmail } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app-type";
 
@@ -19,7 +19,7 @@ const ResetUpdate = Type.Object(
   {
     email: Email(),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    password: Password(),
   },
   { additionalProperties: false },
 );
@@ -64,7 +64,14 @@ export default async function resetPassword(app: App): Promise<void> {
       to: email,
       channel: "email",
       template: "auth.password_reset",
-      data: { token: secret, email, actor_type: actorType, expires_at: row.expires_at.toISOString() },
+      data: {
+        token: secret,
+        email,
+        actor_type: actorType,
+        expires_at: row.expires_at.toISOString(),
+        // A customer account registered with an address nobody proved: the reset takes it over (README "Email ownership").
+        unconfirmed: !hasProven(identity, email) && actorIdOf(identity, "customer") !== "",
+      },
       secret_keys: ["token"],
       resource_type: actorType,
     });

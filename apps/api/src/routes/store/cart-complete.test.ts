@@ -278,19 +278,66 @@ describe("POST /store/carts/{id}/complete: preconditions", () => {
     expect((await ok(complete(cart.id))).type).toBe("order");
   });
 
-  it("refuses a payment collection that does not cover the cart total", async () => {
-    const cart = await readyCart({ provider: "pp_test" });
+  it("a payment authorized for another amount than the cart's total is authorized anew: the order's payment is its total", async () => {
+    for (const quantity of [1, 3]) {
+      // Authorized for 2 units, then the cart shrinks (1) or grows (3): the authorization no longer is its total.
+      const cart = await readyCart({ provider: "pp_test", quantity: 2 });
+      const collectionId = cart.payment_collection.id;
+      const session = cart.payment_collection.payment_sessions[0];
+      await ok(t.store.post(`/store/payment-collections/${collectionId}/payment-sessions/${session.id}/authorize`));
+      const line = cart.items[0];
+      const changed = (await ok(t.store.post(`/store/carts/${cart.id}/line-items/${line.id}`, { quantity }))).cart;
+      expect(changed.total).toBe(cart.total + (quantity - 2) * 2000);
+      expect(changed.payment_collection).toMatchObject({ status: "authorized", authorized_amount: cart.total });
+      const order = (await ok(complete(cart.id))).order;
+      expect(order.total).toBe(changed.total);
+      const paid = await t.app.modules.payment.retrieveCollection(collectionId);
+      expect(paid).toMatchObject({ status: "authorized", amount: order.total, authorized_amount: order.total });
+      // The stale authorization is voided at the provider; the one left is the order's total.
+      expect(paid.payments.map((p) => [p.amount, p.canceled_at === null])).toEqual([
+        [cart.total, false],
+        [order.total, true],
+      ]);
+      expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 1 });
+    }
+  });
+
+  it("a failure after the re-authorization voids it too; the next completion, with a new session, pays the total", async () => {
+    const cart = await readyCart({ provider: "pp_test", quantity: 2 });
+    const collectionId = cart.payment_collection.id;
     const session = cart.payment_collection.payment_sessions[0];
-    await ok(
-      t.store.post(`/store/payment-collections/${cart.payment_collection.id}/payment-sessions/${session.id}/authorize`),
-    );
-    // The cart grows after its payment was authorized: the authorization no longer covers it.
-    await t.database.db.execute(`update cart set total = total + 100 where id = '${cart.id}'`);
+    await ok(t.store.post(`/store/payment-collections/${collectionId}/payment-sessions/${session.id}/authorize`));
+    const shrunk = (await ok(t.store.post(`/store/carts/${cart.id}/line-items/${cart.items[0].id}`, { quantity: 1 })))
+      .cart;
+    const res = await withFailure(t.database.db, "order", "INSERT", "true", () => complete(cart.id));
+    await expectCartError(res, "unknown_error", "UnknownError");
+    // The stale authorization and the renewed one are both voided: nothing held, nothing placed.
+    expect(await effects(cart.id)).toMatchObject({
+      orders: 0,
+      reservations: 0,
+      live_payments: 0,
+      canceled_payments: 2,
+      completed: false,
+    });
+    expect((await t.app.modules.payment.collectionForCart(cart.id))!.amount).toBe(shrunk.total);
+    await ok(t.store.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_test" }));
+    const order = (await ok(complete(cart.id))).order;
+    expect(order.total).toBe(shrunk.total);
+    expect(await t.app.modules.payment.retrieveCollection(collectionId)).toMatchObject({
+      status: "authorized",
+      authorized_amount: shrunk.total,
+    });
+    expect(await effects(cart.id)).toMatchObject({ orders: 1, live_payments: 1, canceled_payments: 2 });
+  });
+
+  it("refuses a payment collection in another currency than the cart", async () => {
+    const cart = await readyCart({ provider: "pp_test" });
+    await t.database.db.execute(`update payment_collection set currency_code = 'usd' where cart_id = '${cart.id}'`);
     const res = await complete(cart.id);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       type: "invalid_data",
-      message: expect.stringMatching(/does not cover the cart total/),
+      message: expect.stringMatching(/is in usd, the cart in eur/),
     });
     expect(await effects(cart.id)).toMatchObject({ orders: 0, reservations: 0, completed: false });
   });
@@ -482,14 +529,51 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     });
   });
 
-  it("promotion budget used up: the authorization is canceled and the stock released", async () => {
-    const winner = await readyCart({ provider: "pp_test", promo: "ONCE" });
-    const late = await readyCart({ provider: "pp_test", promo: "ONCE" });
+  it("promotion budget used up before checkout: cart_changed, nothing authorized, the cart refreshed without the discount", async () => {
+    const campaign = await t.app.modules.promotion.createCampaign({
+      name: "Twice",
+      campaign_identifier: "twice",
+      budget: { type: "usage", limit: 1 },
+    });
+    await t.app.modules.promotion.create({
+      code: "TWICE",
+      type: "standard",
+      campaign_id: campaign.id,
+      application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+    });
+    const winner = await readyCart({ provider: "pp_test", promo: "TWICE" });
+    const late = await readyCart({ provider: "pp_test", promo: "TWICE" });
     expect(late.discount_total).toBeGreaterThan(0);
     const placed = (await ok(complete(winner.id))).order;
     expect(placed.discount_total).toBe(winner.discount_total);
+    const refused = await expectCartError(
+      await complete(late.id),
+      "cart_changed",
+      "CartChanged",
+      /the promotion TWICE no longer applies \(its campaign's budget is used up\)/,
+    );
+    // The answer's cart is the refreshed one: what the shopper pays now.
+    expect(refused.cart).toMatchObject({ discount_total: 0, total: late.total + late.discount_total, promotions: [] });
+    expect(refused.cart.payment_collection.amount).toBe(refused.cart.total);
+    expect(await effects(late.id)).toMatchObject({ orders: 0, reservations: 0, live_payments: 0, completed: false });
+    // Completing the refreshed cart again pays its new total, with the same session.
+    const order = (await ok(complete(late.id))).order;
+    expect(order).toMatchObject({ discount_total: 0, total: refused.cart.total });
+    expect((await t.app.modules.promotion.retrieveCampaign(campaign.id)).budget?.used).toBe(1);
+  });
+
+  it("promotion budget used up while the payment is being authorized: cart_changed, the authorization canceled, the cart refreshed", async () => {
+    // ONCE's budget takes one order; the late cart's provider answers after the winner's order is placed.
+    const winner = await readyCart({ provider: "pp_test", promo: "ONCE" });
+    const late = await readyCart({ provider: "pp_test", promo: "ONCE", data: { behavior: "hang", hang_ms: 1500 } });
+    expect(late.discount_total).toBeGreaterThan(0);
+    const [lateAnswer] = await Promise.all([
+      complete(late.id),
+      new Promise((resolve) => setTimeout(resolve, 300)).then(() => ok(complete(winner.id))),
+    ]);
     expect((await effects(winner.id)).budget_used).toBe(1);
-    await expectCartError(await complete(late.id), "invalid_data", "InvalidData", /budget/i);
+    const refused = await expectCartError(lateAnswer, "cart_changed", "CartChanged", /budget/i);
+    expect(refused.cart).toMatchObject({ discount_total: 0, total: late.total + late.discount_total });
     expect(await effects(late.id)).toMatchObject({
       orders: 0,
       reservations: 0,
@@ -507,6 +591,13 @@ describe("POST /store/carts/{id}/complete: pp_test outcomes and compensation", (
     expect(again.statusCode).toBe(403);
     expect(again.json()).toMatchObject({ type: "not_allowed", message: expect.stringMatching(/canceled/) });
     expect((await effects(late.id)).canceled_payments).toBe(1);
+    await ok(
+      t.store.post(`/store/payment-collections/${late.payment_collection.id}/payment-sessions`, {
+        provider_id: "pp_test",
+      }),
+    );
+    const order = (await ok(complete(late.id))).order;
+    expect(order).toMatchObject({ discount_total: 0, total: refused.cart.total });
   });
 
   it("a failure injected at each step is fully compensated, and the next attempt succeeds", async () => {

@@ -92,7 +92,8 @@ export const CartView = Extend(
     /** The discount without tax (Kasse's `discount_total` is already without tax), as Medusa's storefront reads it. */
     discount_subtotal: MoneyView(),
   },
-  ["promo_codes", "deleted_at"],
+  // `priced_version`, `priced_until`: what the cart's computation is good for, Kasse's own bookkeeping.
+  ["promo_codes", "deleted_at", "priced_version", "priced_until"],
 );
 
 /** The product a line is of, as the line's `product` and its `variant.product` show it. */

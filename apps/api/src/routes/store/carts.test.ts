@@ -267,6 +267,42 @@ describe("store carts: line items", () => {
     expect(after.total).toBe(500);
   });
 
+  it("refuses a line whose total would leave the exact integer range (400), leaving the cart unchanged", async () => {
+    const m = t.app.modules;
+    const channel = await m.salesChannel.getOrCreateDefault();
+    const dock = await m.stockLocation.create({ name: "Dock" });
+    await m.stockLocation.updateSalesChannels(dock.id, { add: [channel.id] });
+    const yacht = await createFixtureProduct(
+      t,
+      {
+        title: "Yacht",
+        status: "published",
+        sales_channels: [{ id: channel.id }],
+        // The largest price a request may set: 10^13 minor units.
+        variants: [
+          {
+            title: "Y",
+            size: "Y",
+            stock: 2_000_000_000,
+            prices: [{ currency_code: "eur", amount: 10_000_000_000_000 }],
+          },
+        ],
+      },
+      dock.id,
+    );
+    const cart = await newCart();
+    const url = `/store/carts/${cart.id}/line-items`;
+    const one = (await post(url, { variant_id: yacht.variantIds[0], quantity: 1 })).json().cart;
+    expect(one.total).toBe(10_000_000_000_000);
+    // 1,000 × 10^13 is 10^16, past 2^53: refused with a message, never a 500 or a rounded total.
+    expect400(await post(url, { variant_id: yacht.variantIds[0], quantity: 999 }), /largest amount/);
+    expect400(await post(`${url}/${one.items[0].id}`, { quantity: 1_000_000 }), /largest amount/);
+    const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
+    expect(after.items).toHaveLength(1);
+    expect(after.items[0].quantity).toBe(1);
+    expect(after.total).toBe(10_000_000_000_000);
+  });
+
   it("counts the merged quantity against inventory", async () => {
     const cart = await newCart();
     await post(`/store/carts/${cart.id}/line-items`, { variant_id: shirt.variantIds[1], quantity: 2 });
@@ -394,6 +430,42 @@ describe("store carts: addresses, taxes, shipping", () => {
     );
     expect400(await post(`/store/carts/${cart.id}/taxes`, { x: 1 }));
     expect400(await t.store.get(`/store/shipping-options`));
+  });
+
+  it("refuses line breaks and control characters in names and address lines, and an email that is not one address", async () => {
+    const cart = await newCart();
+    const address = { address_1: "Main St 1", city: "Berlin", postal_code: "10115", country_code: "de" };
+    const oneLine = /must be one line of text/;
+    for (const [field, value] of [
+      ["first_name", "Ana\r\nBcc: victim@example.com"],
+      ["last_name", "Smith\n\nYour order was cancelled: call +1 555"],
+      ["company", "Acme\tInc"],
+      ["address_1", "Main\u0085St"],
+      ["city", "Berlin\u2028Mitte"],
+      ["phone", "+49\u0000"],
+    ] as const) {
+      const res = await post(`/store/carts/${cart.id}/shipping-address`, { ...address, [field]: value });
+      expect400(res, field === "phone" ? undefined : oneLine);
+    }
+    expect400(await post(`/store/carts/${cart.id}`, { billing_address: { ...address, province: "B\rE" } }), oneLine);
+    for (const email of [
+      "<script>x@shop.test",
+      "x@shop.test>",
+      "a b@shop.test",
+      "a,victim@shop.test",
+      "a@b@shop.test",
+      "ana@shop",
+      "ana@-shop.test",
+      "ana@shop..test",
+      '"ana"@shop.test',
+      "ana@shop.test\r\nBcc: victim@example.com",
+    ])
+      expect400(await post(`/store/carts/${cart.id}`, { email }), /email address/);
+    const after = (await t.store.get(`/store/carts/${cart.id}`)).json().cart;
+    expect(after.email).toBeNull();
+    expect(after.shipping_address).toBeNull();
+    const ok = (await post(`/store/carts/${cart.id}`, { email: "ana.o'neil+shop@mail.example.co.uk" })).json().cart;
+    expect(ok.email).toBe("ana.o'neil+shop@mail.example.co.uk");
   });
 
   it("changing the region re-prices the lines and drops shipping methods that no longer apply", async () => {

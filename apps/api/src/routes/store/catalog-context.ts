@@ -23,16 +23,22 @@ export interface CatalogContext {
 
 /**
  * The request's sales channels: its publishable key's (narrowed by `sales_channel_id`, which must
- * be among them), else `sales_channel_id`, else the default channel (set by the publishable-key plugin).
+ * be among them), else the enabled ones of `sales_channel_id`, else the default channel (set by
+ * the publishable-key plugin, which leaves out disabled channels: a disabled channel shows nothing).
  */
-export function storeChannels(request: FastifyRequest, requested: string[] | undefined): string[] {
+export async function storeChannels(
+  app: App,
+  request: FastifyRequest,
+  requested: string[] | undefined,
+): Promise<string[]> {
   if (!requested?.length) return request.salesChannelIds;
   if (request.publishableKeyId) {
     const outside = requested.filter((id) => !request.salesChannelIds.includes(id));
     if (outside.length)
       throw errors.invalidData(`Requested sales channel is not part of the publishable key: ${outside.join(", ")}`);
+    return requested;
   }
-  return requested;
+  return app.modules.salesChannel.enabled(requested);
 }
 
 /**
@@ -176,7 +182,7 @@ async function productsByGroup(
   ids: string[],
 ): Promise<Map<string, Array<Record<string, unknown>>>> {
   const out = new Map<string, Array<Record<string, unknown>>>();
-  const channels = storeChannels(request, undefined);
+  const channels = await storeChannels(app, request, undefined);
   if (ids.length === 0 || channels.length === 0) return out;
   const { items } = await app.modules.product.list(
     { [by]: ids, status: ["published"], sales_channel_id: channels },

@@ -2,19 +2,22 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { errors, Id } from "@kasse/core";
 import { ListView } from "@kasse/db";
-import { customerWrites, registerCustomer } from "@kasse/flows";
+import { changeCustomerEmail, customerWrites, registerCustomer, requestCustomerEmailChange } from "@kasse/flows";
 import {
   AddressCreate,
   AddressResponse,
   AddressUpdate,
+  CustomerEmailChange,
+  CustomerEmailConfirm,
   CustomerPasswordChange,
+  EmailChangeResponse,
   CustomerUpdate,
   StoreCustomerCreate,
   StoreCustomerResponse,
 } from "@kasse/modules/customer";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
+import { Answer, DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";
 
 const AddressParams = Type.Object({ address_id: Id() });
@@ -38,7 +41,7 @@ const me = (request: FastifyRequest) => request.auth!.actor_id;
 
 /**
  * Store customers: registration (both forms of docs/CONTRACT.md), the signed-in customer's own
- * record, addresses and password. Every `/me` route needs a customer token and only ever
+ * record, addresses, password and email. Every `/me` route needs a customer token and only ever
  * touches that customer's rows.
  */
 export default async function customers(app: App): Promise<void> {
@@ -47,8 +50,9 @@ export default async function customers(app: App): Promise<void> {
 
   /**
    * Registration. With a registration token (from `/auth/customer/emailpass/register` or an OAuth
-   * callback) the customer is created and linked to that identity; without one, `password` is
-   * required and the identity is created too (the register-customer workflow: all or nothing).
+   * callback) the customer is created for that identity's own email and linked to it; without one,
+   * `password` is required and the identity is created too (the register-customer workflow: all or
+   * nothing; README "Email ownership").
    */
   app.post("/customers", { schema: { body: StoreCustomerCreate, response: One } }, async (request) => {
     const { password, ...fields } = request.body;
@@ -84,9 +88,36 @@ export default async function customers(app: App): Promise<void> {
     },
   );
 
+  // A changed `email` is refused (400, saying how to change it): the new address must be proven first.
   app.post("/customers/me", { ...customerOnly, schema: { body: CustomerUpdate, response: One } }, async (request) => {
     return { customer: await customerWrites.update(app.modules, me(request), request.body) };
   });
+
+  /** Email change, step 1: mails a token to the new address; the account's email stays as it is. */
+  app.post(
+    "/customers/me/email",
+    { ...customerOnly, schema: { body: CustomerEmailChange, response: Answer("email_change", EmailChangeResponse) } },
+    async (request) => {
+      const caller = { customer_id: me(request), auth_identity_id: request.auth!.auth_identity_id };
+      return {
+        email_change: await requestCustomerEmailChange(app.infra.engine, app.modules, {
+          ...caller,
+          email: request.body.email,
+        }),
+      };
+    },
+  );
+
+  /** Email change, step 2: the token mailed to the new address, sent by the customer who asked, changes it. */
+  app.post(
+    "/customers/me/email/confirm",
+    { ...customerOnly, schema: { body: CustomerEmailConfirm, response: One } },
+    async (request) => {
+      const caller = { customer_id: me(request), auth_identity_id: request.auth!.auth_identity_id };
+      await changeCustomerEmail(app.infra.engine, app.modules, { ...caller, token: request.body.token });
+      return { customer: await service.retrieve(me(request)) };
+    },
+  );
 
   app.get(
     "/customers/me/addresses",

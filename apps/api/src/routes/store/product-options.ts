@@ -38,7 +38,7 @@ export default async function productOptions(app: App): Promise<void> {
     { schema: { querystring: ListOptions, response: ListAnswer("product_options", StoreProductOptionView) } },
     async (request) => {
       const { limit, offset, order, fields, is_exclusive, ...filters } = request.query;
-      const channels = storeChannels(request, undefined);
+      const channels = await storeChannels(app, request, undefined);
       if (channels.length === 0 || is_exclusive === false)
         return listResponse("product_options", [], 0, { limit, offset });
       const { items, count } = await app.modules.product.listOptions(

@@ -49,7 +49,7 @@ export default async function productVariants(app: App): Promise<void> {
    * A store variant answer (cached unless it asks for inventory): `read` gets the request's sales
    * channels, its `fields` and the pricing context of its region or currency and customer groups.
    */
-  function variantAnswer<T>(
+  async function variantAnswer<T>(
     request: FastifyRequest,
     reply: FastifyReply,
     query: { fields?: string; region_id?: string; currency_code?: string; sales_channel_id?: string[] },
@@ -60,7 +60,7 @@ export default async function productVariants(app: App): Promise<void> {
     }) => Promise<T>,
   ) {
     const selection = parseFields(query.fields);
-    const channels = storeChannels(request, query.sales_channel_id);
+    const channels = await storeChannels(app, request, query.sales_channel_id);
     return catalogAnswer(
       app,
       request,

@@ -135,6 +135,58 @@ describe("GET /store/products visibility", () => {
   });
 });
 
+describe("a disabled sales channel", () => {
+  it("shows nothing to its key or to sales_channel_id: lists, by id and handle, variants, options, new carts", async () => {
+    const kiosk = (await t.admin.post("/admin/sales-channels", { name: "Kiosk" })).json().sales_channel;
+    const lamp = await createFixtureProduct(t, {
+      title: "Kiosk Lamp",
+      handle: "kiosk-lamp",
+      status: "published",
+      sales_channels: [{ id: kiosk.id }],
+      variants: [{ title: "Lamp", size: "One", prices: [{ currency_code: "usd", amount: 900 }] }],
+    });
+    const key = (await t.admin.post("/admin/api-keys", { title: "Kiosk", type: "publishable" })).json().api_key;
+    await t.admin.post(`/admin/api-keys/${key.id}/sales-channels`, { add: [kiosk.id] });
+    const asKey = { "x-publishable-api-key": key.token };
+    const seen = async () => ({
+      list: titles((await t.store.get("/store/products", asKey)).json()),
+      byId: (await t.store.get(`/store/products/${lamp.id}`, asKey)).statusCode,
+      byHandle: (await t.store.get("/store/products/kiosk-lamp", asKey)).statusCode,
+      variants: (await t.store.get("/store/product-variants", asKey)).json().variants.length,
+      options: (await t.store.get("/store/product-options", asKey)).json().product_options.length,
+      byChannel: titles((await t.store.get(`/store/products?sales_channel_id=${kiosk.id}`)).json()),
+      cart: (await t.store.post("/store/carts", { region_id: ids.us }, asKey)).statusCode,
+    });
+    expect(await seen()).toEqual({
+      list: ["Kiosk Lamp"],
+      byId: 200,
+      byHandle: 200,
+      variants: 1,
+      options: 1,
+      byChannel: ["Kiosk Lamp"],
+      cart: 200,
+    });
+
+    expect((await t.admin.post(`/admin/sales-channels/${kiosk.id}`, { is_disabled: true })).statusCode).toBe(200);
+    expect(await seen()).toEqual({
+      list: [],
+      byId: 404,
+      byHandle: 404,
+      variants: 0,
+      options: 0,
+      byChannel: [],
+      cart: 400,
+    });
+    const cart = await t.store.post("/store/carts", { region_id: ids.us }, asKey);
+    expect(cart.json()).toMatchObject({ type: "invalid_data" });
+    // The other channels' products are untouched.
+    expect(titles((await t.store.get("/store/products?order=title")).json())).toEqual(["Coffee Mug", "Linen Shirt"]);
+
+    await t.admin.post(`/admin/sales-channels/${kiosk.id}`, { is_disabled: false });
+    expect((await seen()).list).toEqual(["Kiosk Lamp"]);
+  });
+});
+
 describe("GET /store/products filters and paging", () => {
   it.each([
     ["q=linen", ["Linen Shirt"]],

@@ -61,7 +61,7 @@ export default async function products(app: App): Promise<void> {
       const { limit, offset, order, fields, region_id, currency_code, sales_channel_id, tags, ...filters } =
         request.query;
       const selection = parseFields(fields);
-      const channels = storeChannels(request, sales_channel_id);
+      const channels = await storeChannels(app, request, sales_channel_id);
       return catalogAnswer(app, request, reply, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
         const pricing = await pricingContext(app, { region_id, currency_code }, groups);
         if (channels.length === 0) return listResponse("products", [], 0, { limit, offset });
@@ -82,7 +82,7 @@ export default async function products(app: App): Promise<void> {
     async (request, reply) => {
       const { fields, region_id, currency_code, sales_channel_id } = request.query;
       const selection = parseFields(fields);
-      const channels = storeChannels(request, sales_channel_id);
+      const channels = await storeChannels(app, request, sales_channel_id);
       return catalogAnswer(app, request, reply, { channels, selection, inventoryPath: INVENTORY }, async (groups) => {
         const pricing = await pricingContext(app, { region_id, currency_code }, groups);
         if (channels.length === 0) throw errors.notFound(`Product with id: ${request.params.id} was not found`);

@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { errors } from "@kasse/core";
-import { DEFAULT_SCRYPT, hashParams, hashPassword, verifyPassword, type ScryptParams } from "../password";
+import {
+  DEFAULT_SCRYPT,
+  hashNewPassword,
+  hashParams,
+  hashPassword,
+  verifyPassword,
+  type ScryptParams,
+} from "../password";
 import type { AuthIdentity } from "../schema";
 import type { AuthProvider, IdentityStore } from "./types";
 
@@ -61,7 +68,7 @@ export function emailpassProvider(params: ScryptParams = DEFAULT_SCRYPT): AuthPr
       const { email, password } = credentials(input.body);
       const exists = () => errors.unauthorized("Identity with email already exists");
       if (await store.findByProvider(EMAILPASS, email)) throw exists();
-      const hash = await hashPassword(password, params);
+      const hash = await hashNewPassword(password, params);
       try {
         return await store.create({
           provider: EMAILPASS,
@@ -89,7 +96,7 @@ export function emailpassProvider(params: ScryptParams = DEFAULT_SCRYPT): AuthPr
       if (!identity || !stored || identity.id !== input.authIdentityId)
         throw errors.unauthorized("The token does not grant access to this email");
       await store.updateProviderIdentity(stored.providerIdentityId, {
-        provider_metadata: { password: await hashPassword(password, params) },
+        provider_metadata: { password: await hashNewPassword(password, params) },
       });
       return store.retrieve(identity.id);
     },

@@ -13,8 +13,9 @@ export const GITHUB_DEFAULTS = {
 export type GithubOptions = KnownProviderOptions<typeof GITHUB_DEFAULTS>;
 
 /**
- * GitHub OAuth. The identity is keyed by the numeric user id (logins can be renamed). When the
- * profile has no public email, the primary verified one is read from the emails endpoint.
+ * GitHub OAuth. The identity is keyed by the numeric user id (logins can be renamed). The email
+ * is the profile's public one, else the primary verified one; which addresses GitHub verified is
+ * read from the emails endpoint, and only a verified one is the identity's `verified_email`.
  * @example
  * auth.providers.register(githubProvider({ clientId, clientSecret, callbackUrl, stateSecret }));
  */
@@ -27,20 +28,20 @@ export function githubProvider(options: GithubOptions): AuthProvider {
     async profile(user, accessToken, http) {
       const id = typeof user.id === "number" || typeof user.id === "string" ? String(user.id) : undefined;
       if (!id) throw errors.unauthorized("GitHub sent a profile without an id");
-      let email = text(user.email);
-      if (!email) {
-        const emails = await http.getJson(emailsUrl, accessToken);
-        const primary = Array.isArray(emails)
-          ? (emails as Array<Record<string, unknown>>).find((e) => e.primary === true && e.verified === true)
-          : undefined;
-        email = text(primary?.email);
-      }
+      const listed = await http.getJson(emailsUrl, accessToken);
+      const verified = (Array.isArray(listed) ? (listed as Array<Record<string, unknown>>) : [])
+        .filter((e) => e.verified === true && text(e.email))
+        .map((e) => ({ email: text(e.email)!.toLowerCase(), primary: e.primary === true }));
+      const shown = text(user.email)?.toLowerCase();
+      const primary = verified.find((e) => e.primary)?.email;
+      const email = shown ?? primary;
       const name = text(user.name);
       const [given, ...rest] = name ? name.split(/\s+/) : [];
       return {
         entity_id: id,
+        verified_email: shown && verified.some((e) => e.email === shown) ? shown : (primary ?? null),
         user_metadata: {
-          email: email?.toLowerCase() ?? null,
+          email: email ?? null,
           name: name ?? text(user.login) ?? null,
           picture: text(user.avatar_url) ?? null,
           given_name: given ?? null,

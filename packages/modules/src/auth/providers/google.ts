@@ -26,10 +26,12 @@ export function googleProvider(options: GoogleOptions): AuthProvider {
       const sub = text(userinfo.sub);
       if (!sub) throw errors.unauthorized("Google sent a profile without a subject");
       if (userinfo.email_verified !== true) throw errors.unauthorized("The Google account's email is not verified");
+      const email = text(userinfo.email)?.toLowerCase() ?? null;
       return {
         entity_id: sub,
+        verified_email: email,
         user_metadata: {
-          email: text(userinfo.email)?.toLowerCase() ?? null,
+          email,
           name: text(userinfo.name) ?? null,
           picture: text(userinfo.picture) ?? null,
           given_name: text(userinfo.given_name) ?? null,

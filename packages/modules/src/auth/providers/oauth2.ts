@@ -6,10 +6,15 @@ import type { AuthProvider, IdentityStore, ProviderInput } from "./types";
 /** How long a user may take at the provider's consent screen. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
-/** What a provider's profile maps to: the stable id at the provider and the profile kept on the identity. */
+/**
+ * What a provider's profile maps to: the stable id at the provider, the profile kept on the
+ * identity, and the email the provider says it verified (lower case; null or absent when it
+ * vouches for none: such an identity cannot register a customer account).
+ */
 export interface OAuthProfile {
   entity_id: string;
   user_metadata: Record<string, unknown>;
+  verified_email?: string | null;
 }
 
 /** Everything an OAuth 2.0 authorization-code provider needs. */
@@ -213,16 +218,18 @@ export function oauth2Provider(options: OAuth2Options): AuthProvider {
           throw isKasseError(error) ? error : errors.unauthorized(`${options.id} sent an unusable profile`);
         });
       const existing = await store.findByProvider(options.id, profile.entity_id);
+      const verified_email = profile.verified_email ?? null;
       if (!existing)
         return store.create({
           provider: options.id,
           entity_id: profile.entity_id,
           user_metadata: profile.user_metadata,
+          verified_email,
         });
       const entry = existing.provider_identities.find(
         (p) => p.provider === options.id && p.entity_id === profile.entity_id,
       )!;
-      await store.updateProviderIdentity(entry.id, { user_metadata: profile.user_metadata });
+      await store.updateProviderIdentity(entry.id, { user_metadata: profile.user_metadata, verified_email });
       return store.retrieve(existing.id);
     },
 

@@ -26,11 +26,12 @@ export interface IdentityStore {
     entity_id: string;
     user_metadata?: Record<string, unknown> | null;
     provider_metadata?: Record<string, unknown> | null;
+    verified_email?: string | null;
   }): Promise<AuthIdentity>;
-  /** Replaces a provider identity's metadata fields that are given. */
+  /** Replaces the fields of a provider identity that are given (its metadata, the email it proved). */
   updateProviderIdentity(
     id: string,
-    patch: { user_metadata?: Record<string, unknown> | null; provider_metadata?: Record<string, unknown> | null },
+    patch: Pick<Partial<ProviderIdentityRow>, "user_metadata" | "provider_metadata" | "verified_email">,
   ): Promise<ProviderIdentityRow>;
   retrieve(id: string): Promise<AuthIdentity>;
   /** One-time tokens (an OAuth sign-in's `state`), in the same transaction. */

@@ -1,0 +1,72 @@
+import type { TSchema } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { allowedValues, ConfigError, EnvSchema, loadBaseConfig } from "./config";
+
+const properties = Object.entries(EnvSchema.properties as Record<string, TSchema>);
+
+/** A value the schema refuses, or undefined for a free string (any value goes). */
+function badValue(schema: TSchema): string | undefined {
+  if (Array.isArray(schema.anyOf)) return "bogus";
+  if (schema.type === "boolean") return "maybe";
+  if (schema.type === "integer") return "x";
+  if (schema.pattern) return "!! not this !!";
+  return undefined;
+}
+
+const problemOf = (env: Record<string, string>) => {
+  try {
+    loadBaseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+};
+
+describe("a configuration error", () => {
+  it("says, for every variable with a union, a boolean, an integer or a pattern, the values it allows", () => {
+    let checked = 0;
+    for (const [name, schema] of properties) {
+      // A pattern is described in words: a regular expression tells an operator little.
+      if (schema.pattern) expect(schema.expected, name).toEqual(expect.any(String));
+      const bad = badValue(schema);
+      if (bad === undefined) continue;
+      checked++;
+      const allowed = allowedValues(schema);
+      expect(allowed, name).not.toMatch(/^a string$/);
+      const message = problemOf({ [name]: bad });
+      expect(message, name).toBe(
+        `Invalid configuration:\n  ${/SECRET|PASSWORD|_URL$/.test(name) ? name : `${name}=${bad}`}: expected ${allowed}`,
+      );
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(problemOf({ LOG_LEVEL: "verbose" })).toBe(
+      "Invalid configuration:\n  LOG_LEVEL=verbose: expected one of fatal, error, warn, info, debug, trace, silent",
+    );
+    // A secret's value is never repeated.
+    expect(problemOf({ JWT_SECRET: "short" })).toBe(
+      "Invalid configuration:\n  JWT_SECRET: expected at least 16 characters",
+    );
+  });
+});
+
+describe("the Redis prefix", () => {
+  const prefixOf = (env: Record<string, string>) => loadBaseConfig(env).redisPrefix;
+
+  it("is one per install: derived from the database's host, port and name, or from the data folder, unless set", () => {
+    const shop = prefixOf({ DATABASE_URL: "postgres://kasse:secret@db.example:5432/shop" });
+    expect(shop).toMatch(/^kasse-[0-9a-f]{8}$/);
+    // Every process of the install, whatever its credentials or options, shares it.
+    expect(prefixOf({ DATABASE_URL: "postgres://other@DB.example:5432/shop?sslmode=require" })).toBe(shop);
+    expect(prefixOf({ DATABASE_URL: "postgres://kasse:secret@db.example:5432/staging" })).not.toBe(shop);
+    expect(prefixOf({ DATABASE_URL: "postgres://kasse:secret@db.example:5433/shop" })).not.toBe(shop);
+    expect(prefixOf({ KASSE_DATA_DIR: "/srv/a" })).not.toBe(prefixOf({ KASSE_DATA_DIR: "/srv/b" }));
+    expect(prefixOf({ DATABASE_URL: "postgres://db/shop", REDIS_PREFIX: "{shop}" })).toBe("{shop}");
+    expect(problemOf({ REDIS_PREFIX: "a:b" })).toBe(
+      "Invalid configuration:\n  REDIS_PREFIX=a:b: expected 1 to 64 letters, digits, or . _ - { }",
+    );
+    expect(problemOf({ DATABASE_URL: "not a url" })).toBe(
+      "Invalid configuration:\n  DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database",
+    );
+  });
+});
