@@ -1,4 +1,4 @@
-import Fastify, { LogController, type RouteOptions, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyReply, type RouteOptions, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type";
 import { onDatabase } from "@kasse/db";
@@ -79,8 +79,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The process's modules, built once by the composition root (`@kasse/runtime`).
   app.decorate("modules", infra.modules);
   // Requests run on this app's database: the process's (then this costs nothing), or a second
-  // process's in a test. Entered again after the body is read: its stream's events carry no scope.
-  const onOwnDatabase = (_request: unknown, _reply: unknown, done: () => void) => onDatabase(infra.database.db, done);
+  // process's in a test. The scope lasts until the response is sent: one left as soon as `done`
+  // returns would disable the storage (ambient.ts) under the request's own hooks and handler.
+  // Entered again after the body is read: its stream's events carry no scope.
+  const onOwnDatabase = (_request: unknown, reply: FastifyReply, done: () => void) => {
+    void onDatabase(infra.database.db, () => {
+      done();
+      return sent(reply);
+    });
+  };
   app.addHook("onRequest", onOwnDatabase);
   app.addHook("preValidation", onOwnDatabase);
 
@@ -116,4 +123,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerStaticFiles(app);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
+}
+
+/** Settles when `reply`'s response is sent, or its connection closed first. */
+function sent(reply: FastifyReply): Promise<void> {
+  if (reply.raw.writableFinished || reply.raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    reply.raw.once("finish", resolve);
+    reply.raw.once("close", resolve);
+  });
 }
