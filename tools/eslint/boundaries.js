@@ -1,8 +1,9 @@
-// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → runtime → flows → modules → db; modules, flows → workflows.
+// Import boundaries (docs/CONVENTIONS.md "Layers"): apps → runtime → flows → modules → db → core; modules, flows → workflows.
 // A module never imports another module (nor the package's container, `@kasse/modules`, which holds
 // them all); the container, a file of `packages/modules/src` itself, imports every module. Packages never import apps.
 import fs from "node:fs";
 import path from "node:path";
+import dataLayer from "./data-layer.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -15,7 +16,10 @@ function privateTables() {
   const tables = new Map();
   const collect = (key, file) => {
     if (!fs.existsSync(file)) return;
-    const names = [...fs.readFileSync(file, "utf8").matchAll(/export const (\w+) = pgTable\(/g)].map((m) => m[1]);
+    // Every table, however declared (`pgTable(`, `entityTable(`).
+    const names = [...fs.readFileSync(file, "utf8").matchAll(/export const (\w+) = (?:pgTable|entityTable)\(/g)].map(
+      (m) => m[1],
+    );
     tables.set(key, new Set(names));
   };
   const modules = path.join(root, "packages/modules/src");
@@ -29,6 +33,9 @@ const tables = privateTables();
 /** Tests and test helpers may inspect tables (prefer module methods or `@kasse/db/testing`). */
 const isTestCode = (file) =>
   /\.test\.ts$/.test(file) || /[/\\](test|testing|bench)[/\\]/.test(path.relative(root, file));
+
+/** `kasse check` reads tables across modules to verify them, as tests do. */
+const isIntegrityCheck = (file) => /(^|[/\\])check(\.ts|[/\\])/.test(path.relative(root, file));
 
 function locate(file) {
   const rel = path.relative(root, file).split(path.sep);
@@ -52,16 +59,18 @@ function target(source, file) {
 }
 
 const allowed = {
-  db: ["db"],
-  workflows: ["db", "workflows"],
-  modules: ["db", "workflows", "modules"],
-  flows: ["db", "workflows", "modules", "flows"],
-  runtime: ["db", "workflows", "modules", "flows", "runtime"],
-  apps: ["db", "workflows", "modules", "flows", "runtime", "apps"],
+  core: ["core"],
+  db: ["core", "db"],
+  workflows: ["core", "db", "workflows"],
+  modules: ["core", "db", "workflows", "modules"],
+  flows: ["core", "db", "workflows", "modules", "flows"],
+  runtime: ["core", "db", "workflows", "modules", "flows", "runtime"],
+  apps: ["core", "db", "workflows", "modules", "flows", "runtime", "apps"],
 };
 
 export default {
   rules: {
+    "data-layer": dataLayer,
     boundaries: {
       meta: { type: "problem", messages: { forbidden: "{{from}} may not import {{to}} ({{why}})" }, schema: [] },
       create(context) {
@@ -74,7 +83,7 @@ export default {
           const to = target(source, file);
           if (!to) return;
           const why = !allowed[from.layer]?.includes(to.layer)
-            ? "dependencies point apps → runtime → flows → modules → db"
+            ? "dependencies point apps → runtime → flows → modules → db → core"
             : from.layer === "modules" &&
                 to.layer === "modules" &&
                 to.name !== from.name &&
@@ -119,6 +128,8 @@ export default {
           const source = node.source?.value;
           if (typeof source !== "string") return;
           if (source === "drizzle-orm" || source.startsWith("drizzle-orm/")) return report(node, `'${source}'`);
+          if (/^@kasse\/modules\/[^/]+\/tables$/.test(source) && !isIntegrityCheck(file))
+            return report(node, `the tables entry point '${source}' (tests, migrations and \`kasse check\` only)`);
           if (
             /^@kasse\/modules\/[^/]+\/schema$/.test(source) ||
             (source.startsWith(".") && /[/\\]schema(\.ts)?$/.test(source))

@@ -70,7 +70,7 @@ async function prepare(
     const store = await seedDemoStore(createModules(db));
     if (!store) throw new Error("the new soak database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
-    await createRegionService(db).update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });
+    await createRegionService().update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });
     const { items: variants } = await createProductService(db).listVariants({}, { limit: 1000, offset: 0 });
     const inventory = createInventoryService(db);
     const links = await inventory.listVariantInventoryItems(variants.map((v) => v.id));

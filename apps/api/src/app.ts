@@ -1,19 +1,11 @@
-import Fastify, {
-  LogController,
-  type RouteOptions,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { LogController, type FastifyReply, type RouteOptions, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { App } from "./app-type";
+import { onDatabase } from "@kasse/db";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
 import { loggerOptions, type Config, type Infrastructure, type KasseLoggerOptions } from "@kasse/runtime";
-import { createModules, type Modules } from "@kasse/modules";
 import { registerErrorHandling } from "./plugins/errors";
 import { registerJsonBody } from "./plugins/json-body";
 import { registerInputPolicy } from "./plugins/input-policy";
@@ -33,22 +25,7 @@ import { registerInFlight } from "./plugins/in-flight";
 import { registerHttpMetrics } from "./plugins/metrics";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
 
-/** The fastify instance with typebox types, as every route plugin receives it. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module "fastify" {
-  interface FastifyInstance {
-    config: Config;
-    infra: Infrastructure;
-    modules: Modules;
-  }
-}
+export type { App } from "./app-type";
 
 export interface BuildAppOptions {
   config: Config;
@@ -67,7 +44,7 @@ export interface BuildAppOptions {
 /**
  * Builds the HTTP app (not listening): plugins, error mapping, auth, every route.
  * @example
- * const app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) } });
+ * const app = await buildApp({ config, infra: await createInfrastructure(config) });
  * await app.listen({ port: config.port, host: config.host });
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -101,17 +78,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
   app.decorate("config", config);
   app.decorate("infra", infra);
-  app.decorate(
-    "modules",
-    createModules(infra.database.db, {
-      secret: config.jwt.secret,
-      smtpUrl: config.env.SMTP_URL,
-      logger: app.log,
-      scryptLogN: config.scryptLogN,
-      files: config.files,
-      webhookAllowPrivate: config.events.allowPrivate,
-    }),
-  );
+  // The process's modules, built once by the composition root (`@kasse/runtime`).
+  app.decorate("modules", infra.modules);
+  // Requests run on this app's database: the process's (then this costs nothing), or a second
+  // process's in a test. The scope lasts until the response is sent: one left as soon as `done`
+  // returns would disable the storage (ambient.ts) under the request's own hooks and handler.
+  // Entered again after the body is read: its stream's events carry no scope.
+  const onOwnDatabase = (_request: unknown, reply: FastifyReply, done: () => void) => {
+    void onDatabase(infra.database.db, () => {
+      done();
+      return sent(reply);
+    });
+  };
+  app.addHook("onRequest", onOwnDatabase);
+  app.addHook("preValidation", onOwnDatabase);
 
   registerRequestId(app);
   registerErrorHandling(app);
@@ -145,4 +125,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerStaticFiles(app);
   if (options.extraRoutes) await app.register(async (child) => options.extraRoutes!(child as unknown as App));
   return app as unknown as App;
+}
+
+/** Settles when `reply`'s response is sent, or its connection closed first. */
+function sent(reply: FastifyReply): Promise<void> {
+  if (reply.raw.writableFinished || reply.raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    reply.raw.once("finish", resolve);
+    reply.raw.once("close", resolve);
+  });
 }

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@kasse/db/testing";
-import { loadConfig, createWorkflowRuntime } from "@kasse/runtime";
+import { loadConfig, createWorkflowRuntime, modulesOptions } from "@kasse/runtime";
 import { handleSignals, listenGraceMs, startServer, type RunningServer, type Stoppable } from "./server";
 
 interface Answer {
@@ -42,7 +42,11 @@ async function start(env: Record<string, string> = {}, worker?: Stoppable): Prom
   });
   return startServer({
     config,
-    infra: { database, ...createWorkflowRuntime(database), close: () => database.close() },
+    infra: {
+      database,
+      ...createWorkflowRuntime(database, { modules: modulesOptions(config) }),
+      close: () => database.close(),
+    },
     logger: false,
     startWorker: worker ? async () => worker : undefined,
     extraRoutes: (app) => {

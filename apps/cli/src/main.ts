@@ -1,4 +1,5 @@
-import { isKasseError, SetupError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
+import { SetupError } from "@kasse/db";
 import { run } from "./cli";
 
 run(process.argv.slice(2)).then(

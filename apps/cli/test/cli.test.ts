@@ -195,7 +195,7 @@ describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
       const bad = await kasse(["seed", "--publishable-key", "sk_not-a-publishable-key"], env);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/^invalid_data: A publishable API key token is pk_/m);
-      expect((await createRegionService(database.db).list({}, { limit: 1, offset: 0 })).count).toBe(0);
+      expect((await createRegionService().list({}, { limit: 1, offset: 0 })).count).toBe(0);
 
       const token = "pk_e2e_fixed_storefront_key_0001";
       const seeded = await kasse(["seed", "--publishable-key", token], env);

@@ -1,4 +1,4 @@
-import { isKasseError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
 import { allSubscribers, bindSubscribers, type SubscriberDefinition } from "@kasse/flows";
 import { createModules } from "@kasse/modules";
 import { createEventDispatcher, type EventDispatcher } from "@kasse/modules/event";

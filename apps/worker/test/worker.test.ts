@@ -19,6 +19,7 @@ import { maintenanceJobs, startWorker } from "../src";
 import { killAtMarker } from "./fixtures/kill-at-marker";
 import { createModules } from "@kasse/modules";
 import { closeTestRedis } from "./fixtures/redis";
+import { eventOutbox } from "@kasse/modules/event";
 
 // The worker against real PostgreSQL (or PGlite) and real Redis, on a queue prefix of its own.
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -184,7 +185,7 @@ describe("worker", () => {
   });
 
   it("lists the maintenance jobs: recovery sweep and the idempotency-key purge", async () => {
-    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
     const jobs = maintenanceJobs({ db: database.db, engine });
     expect(jobs.map((j) => j.name)).toEqual(["workflow-recovery", "purge-idempotency-keys"]);
     await claimIdempotencyKey(database.db, { scope: "s", key: "old", fingerprint: "f", ttlMs: -1000 });

@@ -1,5 +1,5 @@
 import { jsonb } from "drizzle-orm/pg-core";
-import { generateId } from "./ids";
+import { generateId } from "@kasse/core";
 
 /** An address as a cart or an order stores it (Medusa's shape): JSON, with its own id. */
 export interface StoredAddress {

@@ -1,5 +1,5 @@
-import { getTableColumns, is, SQL, sql, type Placeholder } from "drizzle-orm";
-import type { AnyPgColumn, PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, SQL, sql, type Placeholder } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { arrayLiteral } from "./list";
 import type { Db } from "./types";
 
@@ -144,56 +144,7 @@ export function builtRowWrite<R, V extends Record<string, unknown> = Record<stri
 }
 
 /**
- * An insert of any number of rows of `table`, built once: `insert into t (…) select … from
- * jsonb_to_recordset($rows)`, the rows sent as one JSON value, where a plain multi-row insert has a
- * statement text per number of rows. It stores what that insert stores: JSON carries each value as
- * the column's encoder does (text, numbers, booleans, JSON; a null is SQL null, a JSON column's too),
- * and a column a row leaves out gets its default (the schema's value, its SQL such as the timestamps'
- * `now()`, or null). A row may not give a column whose default is SQL. `returning`: the rows inserted;
- * `onConflictDoNothing`: rows that conflict with a stored one are skipped, as drizzle's method of that name does.
- * @example
- * const insertLines = builtRowsInsert<LineRow[]>(line, { returning: true });
- * const rows = await insertLines(db, lines.map((l) => ({ ...l, id: generateId("line") })));
+ * {@link insertRows} on the handle it is given.
+ * @deprecated The form of modules not yet converted ([16]): write `insertRows(table, options)`.
  */
-export function builtRowsInsert<R = unknown>(
-  table: PgTable,
-  options: { returning?: boolean; onConflictDoNothing?: boolean } = {},
-): (db: Db, rows: ReadonlyArray<Record<string, unknown>>) => Promise<R> {
-  // The columns drizzle's insert lists, in its order (generated ones are left to the database).
-  const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
-    ([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert(),
-  );
-  // Values drizzle computes per insert (`$defaultFn`, `$onUpdate`) have no place in a statement built once.
-  for (const [key, column] of columns)
-    if (column.defaultFn || (!column.default && column.onUpdateFn))
-      throw new Error(`builtRowsInsert: ${key} has a default computed per insert`);
-  const sqlDefault = (column: PgColumn) => is(column.default, SQL);
-  const fromJson = columns.filter(([, column]) => !sqlDefault(column));
-  const insert = builtOnce<R, { rows: string }>((db) => {
-    const values = columns.map(([, column]) =>
-      sqlDefault(column) ? (column.default as SQL) : sql`v.${sql.identifier(column.name)}`,
-    );
-    const types = fromJson.map(([, column]) => sql.raw(`"${column.name}" ${column.getSQLType()}`));
-    const inserted = db
-      .insert(table)
-      .select(
-        sql`select ${sql.join(values, sql`, `)} from jsonb_to_recordset(${param("rows")}::text::jsonb) as v(${sql.join(types, sql`, `)})`,
-      );
-    const query = options.onConflictDoNothing ? inserted.onConflictDoNothing() : inserted;
-    return (options.returning ? query.returning() : query) as unknown as Preparable<R>;
-  });
-  return (db, rows) => {
-    const json = rows.map((row) => {
-      for (const [key, column] of columns)
-        if (sqlDefault(column) && row[key] !== undefined)
-          throw new Error(`builtRowsInsert: ${key} takes its default (SQL) and cannot be given`);
-      return Object.fromEntries(
-        fromJson.flatMap(([key, column]) => {
-          const value = row[key] === undefined ? column.default : row[key];
-          return value === undefined ? [] : [[column.name, value]];
-        }),
-      );
-    });
-    return insert(db, { rows: JSON.stringify(json) });
-  };
-}
+export { rowsInsert as builtRowsInsert } from "./rows-insert";

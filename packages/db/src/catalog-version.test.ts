@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "./testing";
 import { CART_TABLES, CATALOG_TABLES, catalogVersionReader, currentCartVersion } from "./catalog-version";
 import { queryRows } from "./rows";
-import { transaction } from "./transaction";
+import { transaction } from "./ambient";
 
 let database: TestDatabase;
 let version: () => Promise<string>;

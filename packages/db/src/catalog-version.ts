@@ -1,6 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { catalogVersion } from "./schema";
+import { builtStatement } from "./statement";
 import type { Db } from "./types";
+
+// Built once for the process (every catalog request reads it first).
+const readVersion = builtStatement((_, handle) =>
+  handle.select({ version: catalogVersion.version }).from(catalogVersion).where(eq(catalogVersion.id, 1)),
+);
 
 /**
  * The tables a store catalog answer (products, their variants, options, images, categories,
@@ -69,14 +75,9 @@ export const currentCartVersion = () =>
   );
 
 /**
- * Reads the catalog's current version with one prepared statement. Read it BEFORE reading the
- * answer it labels: an answer stored under a version is then at least as new as that version.
+ * Reads the catalog's current version on `db` with one statement, built once. Read it BEFORE
+ * reading the answer it labels: an answer stored under a version is then at least as new as that version.
  */
 export function catalogVersionReader(db: Db): () => Promise<string> {
-  const statement = db
-    .select({ version: catalogVersion.version })
-    .from(catalogVersion)
-    .where(eq(catalogVersion.id, 1))
-    .prepare("catalog_version");
-  return async () => String((await statement.execute())[0]?.version ?? 0);
+  return async () => String((await readVersion(db, {}))[0]?.version ?? 0);
 }

@@ -12,7 +12,7 @@ import {
   type ReferenceConfig,
 } from "drizzle-orm/pg-core";
 import { sql, type BuildColumns, type BuildExtraConfigColumns } from "drizzle-orm";
-import { registerMoneyColumn } from "./money";
+import { registerMoneyColumn } from "./money-columns";
 
 /** A point in time: `timestamp with time zone`, read as a `Date`. */
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, ilike, sql } from "drizzle-orm";
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { inList } from "./statement";
 import { useTestDatabase } from "./testing";
 import {
   DEFAULT_LIMIT,
-  inList,
   MAX_LIMIT,
   likePattern,
   listPage,

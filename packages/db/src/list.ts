@@ -17,7 +17,8 @@ import {
   type SQLWrapper,
 } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
-import { errors } from "./errors";
+import { errors } from "@kasse/core";
+import { db as ambientDb } from "./ambient";
 import type { Db } from "./types";
 
 /** Page size when a list request names none, and the largest one accepted. */
@@ -108,20 +109,6 @@ export function orderBy(
 }
 
 /**
- * `column = any($1)`: membership in a list sent as ONE array parameter, so the statement's text is
- * the same whatever the list's length. (drizzle's `inArray` writes `in ($1, …, $n)`: a new text per
- * length, each prepared again on every connection.) An empty list matches nothing.
- * @example
- * db.select().from(orderLineItem).where(inList(orderLineItem.order_id, orderIds))
- */
-export function inList(column: AnyPgColumn, values: readonly string[]): SQL {
-  if (values.length === 0) return sql`false`;
-  // Sent as the text of a text[] literal, not as a JS array: a driver then serializes a plain string
-  // (postgres.js learns array types per connection after connecting; PGlite has its own rules).
-  return sql`${column} = any(${arrayLiteral(values)}::text[])`;
-}
-
-/**
  * `$1, $2, …`: `values` as the parameters of an `in (…)` list in raw SQL.
  * @example
  * sql`exists (select 1 from ${level} where ${level.location_id} in (${sqlList(locationIds)}))`
@@ -137,18 +124,30 @@ export const arrayLiteral = (values: readonly string[]): string =>
   `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
 
 /**
- * One page of a list: the rows of `table` matching `where` in `order` (from {@link orderBy}),
- * `limit` and `offset` applied, and how many rows match in all, in one statement (two for a page past the end or `limit` 0).
+ * One page of a list, on the current handle: the rows of `table` matching `where` in `order` (from
+ * {@link orderBy}), `limit` and `offset` applied, and how many rows match in all, in one statement
+ * (two for a page past the end or `limit` 0).
  * @example
- * const { items, count } = await listPage(tx, salesChannel, where, orderBy(page.order, columns, salesChannel.id), page);
+ * const { items, count } = await listPage(salesChannel, and(...conditions), orderBy(page.order, columns, salesChannel.id), page);
  */
-export async function listPage<T extends PgTable>(
+export function listPage<T extends PgTable>(
+  table: T,
+  where: SQL | undefined,
+  order: SQL[],
+  page: Paging,
+): Promise<{ items: T["$inferSelect"][]; count: number }>;
+/** @deprecated The form of modules not yet converted ([16]): write `listPage(table, where, order, page)`. */
+export function listPage<T extends PgTable>(
   db: Db,
   table: T,
   where: SQL | undefined,
   order: SQL[],
   page: Paging,
+): Promise<{ items: T["$inferSelect"][]; count: number }>;
+export async function listPage<T extends PgTable>(
+  ...args: [T, SQL | undefined, SQL[], Paging] | [Db, T, SQL | undefined, SQL[], Paging]
 ): Promise<{ items: T["$inferSelect"][]; count: number }> {
+  const [db, table, where, order, page] = args.length === 4 ? [ambientDb, ...args] : args;
   const from = table as PgTable;
   // One statement: `count(*) over ()` counts every matching row before limit and offset apply.
   const rows = (await db

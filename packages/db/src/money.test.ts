@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { pgTable, text, integer } from "drizzle-orm/pg-core";
 import { Type } from "@sinclair/typebox";
 import { money } from "./columns";
-import { Amount } from "./input";
-import { KasseError } from "./errors";
 import {
   addMoney,
-  isMoneyColumn,
+  Amount,
+  KasseError,
   MAX_AMOUNT,
   MAX_TOTAL,
   Money,
@@ -14,7 +13,8 @@ import {
   MoneyView,
   MoneyWhen,
   multiplyMoney,
-} from "./money";
+} from "@kasse/core";
+import { isMoneyColumn } from "./money-columns";
 import { rowProperties } from "./views";
 
 describe("Money", () => {

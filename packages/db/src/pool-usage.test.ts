@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { connect } from "./connect";
-import { transaction } from "./transaction";
+import { db, onDatabase, transaction } from "./ambient";
 
 describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool's usage", () => {
   it("counts statements until they answer and transactions until they end; what exceeds the pool waits", async () => {
@@ -11,10 +11,12 @@ describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool's usage", () => {
       expect(usage()).toEqual({ size: 2, inUse: 0, waiting: 0 });
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const open = transaction(database.db, async (tx) => {
-        await tx.execute(sql`select 1`);
-        await held;
-      });
+      const open = onDatabase(database.db, () =>
+        transaction(async () => {
+          await db.execute(sql`select 1`);
+          await held;
+        }),
+      );
       // Promise.all sends them (a drizzle query is sent when it is awaited).
       const sleeping = Promise.all([1, 2, 3].map(() => database.db.execute(sql`select pg_sleep(0.3)`)));
       await new Promise((resolve) => setTimeout(resolve, 100));

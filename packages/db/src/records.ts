@@ -1,8 +1,10 @@
-import { and, eq, isNull, type SQL } from "drizzle-orm";
-import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { and, eq, is, isNull, type SQL } from "drizzle-orm";
+import { PgTable, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { builtOnce, param } from "./built-once";
-import { errors } from "./errors";
-import { existingIds, inList, listPage, orderBy, type Paging } from "./list";
+import { errors } from "@kasse/core";
+import { db as ambientDb } from "./ambient";
+import { existingIds, listPage, orderBy, type Paging } from "./list";
+import { inList } from "./statement";
 import { isUniqueViolation } from "./pg-error";
 import type { Db } from "./types";
 
@@ -18,22 +20,37 @@ type EntityTable = PgTable & {
 export type ListPaging = Paging & { order?: string };
 
 /**
- * The reads and writes every entity table serves alike, over the handle `db`: one live (not
+ * The reads and writes every entity table serves alike, on the current handle: one live (not
  * soft-deleted) row by id or `not_found` ("<noun> with id: <id> was not found"), a page of live rows
  * matching `conditions` in the requested order (`created_at`, `updated_at` and the `sortable`
  * columns; the id breaks ties), an insert, a partial update of a live row, and a soft delete. An insert
  * or update given a `conflict` message answers a unique violation with `conflict` (that message).
  * @example
- * const rows = liveRecords(db, salesChannel, "Sales channel", { name: salesChannel.name });
- * const { items, count } = await rows.list(anyOf(filters, { id: salesChannel.id }), page);
- * const reason = await rows.insert({ id: generateId("rr"), value, label }, `Return reason with value: ${value} already exists`);
+ * const channels = liveRecords(salesChannel, "Sales channel", { name: salesChannel.name });
+ * const { items, count } = await channels.list([eq(salesChannel.is_disabled, false)], page);
  */
+export function liveRecords<T extends EntityTable>(
+  table: T,
+  noun: string,
+  sortable?: Record<string, AnyPgColumn>,
+): LiveRecords<T>;
+/** @deprecated The form of modules not yet converted ([16]): write `liveRecords(table, noun, sortable)`. */
 export function liveRecords<T extends EntityTable>(
   db: Db,
   table: T,
   noun: string,
-  sortable: Record<string, AnyPgColumn> = {},
-) {
+  sortable?: Record<string, AnyPgColumn>,
+): LiveRecords<T>;
+export function liveRecords<T extends EntityTable>(...args: unknown[]): LiveRecords<T> {
+  return is(args[0], PgTable)
+    ? recordsOn(ambientDb, ...(args as [T, string, Record<string, AnyPgColumn>?]))
+    : recordsOn(...(args as [Db, T, string, Record<string, AnyPgColumn>?]));
+}
+
+/** What {@link liveRecords} gives for a table. */
+export type LiveRecords<T extends EntityTable> = ReturnType<typeof recordsOn<T>>;
+
+function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortable: Record<string, AnyPgColumn> = {}) {
   type Row = T["$inferSelect"];
   const from = table as PgTable;
   const live = isNull(table.deleted_at);

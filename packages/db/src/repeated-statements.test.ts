@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { connect } from "./connect";
 import { repeatedTexts } from "./repeated-statements";
 import { queryRows } from "./rows";
-import { transaction } from "./transaction";
+import { transaction } from "./ambient";
 
 describe("repeatedTexts", () => {
   it("prepares a text from its second use, and no more texts than the bound", () => {

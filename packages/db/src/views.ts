@@ -1,6 +1,7 @@
 import { getTableColumns, type Column, type Table } from "drizzle-orm";
 import { Type, type TSchema, type TUnsafe } from "@sinclair/typebox";
-import { isMoneyColumn, MoneyView } from "./money";
+import { MoneyView } from "@kasse/core";
+import { isMoneyColumn } from "./money-columns";
 
 /** An ISO 8601 timestamp as a response shows it (services hand back Dates; the serializer writes them as ISO strings). */
 export const TimestampView = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });

@@ -1,5 +1,5 @@
 import type { Modules } from "@kasse/modules";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
 import type { ProductVariantRow } from "@kasse/modules/product";
 import { withLine, writeCart, type CartActor, type CartResult } from "./cart-write";

@@ -1,4 +1,4 @@
-import { errors, type KasseError } from "@kasse/db";
+import { errors, type KasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { catalogMoved, datesPassed, type CartState } from "@kasse/modules/cart";
 import type { PromotionUsage, SkipReason } from "@kasse/modules/promotion";

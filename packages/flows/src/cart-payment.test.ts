@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errors, transaction } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { transaction } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createModules, type Modules } from "@kasse/modules";
@@ -13,6 +14,7 @@ import {
   type ProviderCall,
 } from "@kasse/modules/payment";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase({ poolSize: 4 });
 
@@ -37,7 +39,7 @@ function modulesWithSpy(db: Parameters<typeof createModules>[0]): Modules {
 
 let engine: Engine;
 beforeAll(() => {
-  engine = createEngine({ db: database.db, modules: modulesWithSpy });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: modulesWithSpy });
 });
 
 /** A cart whose stored total is `total`, with a collection for `amount` and a pending session. */

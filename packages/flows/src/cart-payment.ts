@@ -1,5 +1,6 @@
 import type { Modules } from "@kasse/modules";
-import { errors, transaction } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { transaction } from "@kasse/db";
 import { workflow, type Engine } from "@kasse/workflows";
 import {
   authorizePaymentSessionStep,

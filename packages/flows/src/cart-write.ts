@@ -1,4 +1,4 @@
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 import type { Modules } from "@kasse/modules";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@kasse/db/testing";
-import { isKasseError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
 import { createEngine, type Engine } from "@kasse/workflows";
 import { createCartService } from "@kasse/modules/cart";
 import { createInventoryService } from "@kasse/modules/inventory";
@@ -11,6 +11,7 @@ import { createProductService } from "@kasse/modules/product";
 import { createStockLocationService } from "@kasse/modules/stock-location";
 import { completeCart } from "./complete-cart";
 import { createModules } from "@kasse/modules";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
@@ -20,7 +21,7 @@ const CHANNEL = "sc_web";
 const guest = { customer_id: null };
 
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
   const location = await createStockLocationService(db).create({ name: "Warehouse" });
   await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });

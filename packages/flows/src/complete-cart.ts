@@ -1,4 +1,4 @@
-import { errors, isKasseError, type KasseError } from "@kasse/db";
+import { errors, isKasseError, type KasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { step, workflow, type Engine } from "@kasse/workflows";
 import { catalogMoved, datesPassed, type CartAddress, type CartState } from "@kasse/modules/cart";

@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { step, workflow } from "@kasse/workflows";
 import { consumeLineItemsStep } from "@kasse/modules/inventory";
 import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";

@@ -7,11 +7,12 @@ import { createAuthService } from "@kasse/modules/auth";
 import { createUserService } from "@kasse/modules/user";
 import { createUserAccount } from "./create-user-account";
 import { createModules } from "@kasse/modules";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 describe("createUserAccount", () => {

@@ -1,4 +1,4 @@
-import { errors, isEmailAddress } from "@kasse/db";
+import { errors, isEmailAddress } from "@kasse/core";
 import { workflow, type Engine } from "@kasse/workflows";
 import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";

@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { workflow, type Engine } from "@kasse/workflows";
 import { claimEmailChangeStep, linkedActorTypes, normalizeEmail, takeEmailpassAddressStep } from "@kasse/modules/auth";

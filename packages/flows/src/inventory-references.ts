@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { inventoryLevels } from "./inventory-levels";
 import type { Modules } from "@kasse/modules";
 import type {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { generateId, queryRows } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, SecretUnavailableError, type AnyWorkflow, type Engine } from "@kasse/workflows";
 import { hashPassword } from "@kasse/modules/auth";
@@ -14,11 +15,17 @@ import { changeCustomerEmailWorkflow } from "./customer-email";
 import { createModules } from "@kasse/modules";
 import { createOrderService } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, workflows: allWorkflows, modules: (db) => createModules(db) });
+  engine = createEngine({
+    events: eventOutbox,
+    db: database.db,
+    workflows: allWorkflows,
+    modules: (db) => createModules(db),
+  });
 });
 
 /** Every string of every journal row of `workflowId` (executions and step runs, decoded from JSON). */
@@ -158,6 +165,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     };
     const notifications = createModules(database.db, options).notification;
     const transferEngine = createEngine({
+      events: eventOutbox,
       db: database.db,
       workflows: allWorkflows,
       modules: (db) => createModules(db, options),

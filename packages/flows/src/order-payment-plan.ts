@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { step, type WorkflowContext } from "@kasse/workflows";
 import { assertOpen, type OrderActor } from "@kasse/modules/order";
 import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";

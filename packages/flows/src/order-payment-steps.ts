@@ -1,4 +1,4 @@
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import { step } from "@kasse/workflows";
 import type { Modules } from "@kasse/modules";
 import { derivePaymentStatus, type OrderActor } from "@kasse/modules/order";

@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { updateVariantInventoryStep } from "@kasse/modules/inventory";
 import { replaceVariantPricesStep, type PriceInput } from "@kasse/modules/pricing";

@@ -1,5 +1,6 @@
 import type { Modules } from "@kasse/modules";
-import { errors, generateId, groupBy } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { groupBy } from "@kasse/db";
 import {
   catalogMoved,
   computeTotals,

@@ -7,11 +7,12 @@ import { createAuthService } from "@kasse/modules/auth";
 import { createCustomerService } from "@kasse/modules/customer";
 import { registerCustomer } from "./register-customer";
 import { createModules } from "@kasse/modules";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 const count = async (table: string) =>

@@ -1,4 +1,4 @@
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import { workflow, type Engine } from "@kasse/workflows";
 import { linkActorStep, normalizeEmail, purgeIdentitiesStep, registrantStep } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";

@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import type { OrderActor, ReturnRequestBegin, ReturnRequestUpdate } from "@kasse/modules/order";
 

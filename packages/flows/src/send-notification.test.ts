@@ -7,6 +7,7 @@ import { createNotificationService, DELIVERY_RETRY, type NotificationProvider } 
 import { createModules } from "@kasse/modules";
 import { sendNotification, sendNotificationWorkflow } from "./send-notification";
 import { allWorkflows } from "./index";
+import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 
@@ -35,6 +36,7 @@ describe("sendNotification", () => {
       providers: [provider],
     });
     const engine = createEngine({
+      events: eventOutbox,
       db: database.db,
       modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }),
     });
@@ -72,6 +74,7 @@ describe("sendNotification", () => {
     });
     const row = await sendNotification(
       createEngine({
+        events: eventOutbox,
         db: database.db,
         modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }),
       }),
@@ -90,7 +93,7 @@ describe("sendNotification", () => {
       providers: [flaky(0)],
     });
     const error = await sendNotification(
-      createEngine({ db: database.db, modules: (db) => createModules(db) }),
+      createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) }),
       service,
       { to: "c@example.com", channel: "email", template: "t", data: {} },
     ).catch((e: unknown) => e);

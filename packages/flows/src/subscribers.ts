@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { step, workflow, type Engine } from "@kasse/workflows";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";

@@ -1,5 +1,5 @@
 import type { Modules } from "@kasse/modules";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate } from "@kasse/modules/tax";
 
 /** A tax rate's targets must be live products, product types and shipping options (400 naming the missing ones). */

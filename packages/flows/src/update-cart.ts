@@ -1,5 +1,5 @@
 import type { Modules } from "@kasse/modules";
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import {
   replacedBy,
   type CartAddressInput,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { errors, type Db } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { type Db } from "@kasse/db";
 import { createApiKeyService } from "./api-key";
 import { createAuthService, createOneTimeTokenService } from "./auth";
 import { createCartService } from "./cart";
@@ -39,6 +40,9 @@ import { createStoreService } from "./store";
 import { createTaxService } from "./tax";
 import { createInviteService, createUserService } from "./user";
 
+// The recorder behind steps' `ctx.emit`, for the composition root and tests that build an engine.
+export { eventOutbox } from "./event";
+
 /** What module services need beyond the database: the process's configuration. */
 export interface ModulesOptions {
   /**
@@ -65,14 +69,17 @@ export interface ModulesOptions {
 }
 
 /**
- * Every module's service, built over one database handle: the pool (`app.modules`, flows outside
- * a transaction) or a transaction (a step's `ctx.modules`, a flow's `withEvents`), so that all of
- * a caller's reads and writes go through the handle it was built over. Services are built on first
- * use. `bindTo(tx)` gives the same modules over another handle.
+ * Every module's service, built once per process by the composition root (`@kasse/runtime`): a
+ * converted module reads the transaction in progress itself and ignores `db`. Services are built
+ * on first use.
+ *
+ * While modules are being converted ([16]), the ones not yet converted read the handle they were
+ * built over: over `handleOn(database)` (the runtime's) they too run in the transaction in progress;
+ * `bindTo(tx)` and `createModules(tx)` (legacy flows, tests) build them over one handle. The last
+ * conversion removes the parameter, `db` and `bindTo`.
  * @example
  * const modules = createModules(db, { secret: config.jwt.secret });
- * await modules.inventory.reserveForLines(input);
- * await transaction(db, (tx) => modules.bindTo(tx).cart.lock(cartId));
+ * await transaction(() => modules.cart.lock(cartId));
  */
 export function createModules(db: Db, options: ModulesOptions = {}) {
   const secret = (service: string, what: string) => {
@@ -86,7 +93,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     db: () => db,
     // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
     bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
-    salesChannel: () => createSalesChannelService(db),
+    salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
     stockLocation: () => createStockLocationService(db),
@@ -114,7 +121,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
         quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,
         quotaFiles: options.files?.quotaFiles ?? 50_000,
       }),
-    region: () => createRegionService(db),
+    region: () => createRegionService(),
     tax: () => createTaxService(db),
     pricing: () => createPricingService(db),
     priceList: () => createPriceListService(db),

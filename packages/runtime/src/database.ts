@@ -1,4 +1,4 @@
-import { connect, type Database } from "@kasse/db";
+import { connect, useDatabase, type Database } from "@kasse/db";
 import type { BaseConfig } from "./config";
 import { lockStore, type StoreLock } from "./store-lock";
 
@@ -9,12 +9,17 @@ export interface OpenDatabase {
 }
 
 /**
- * Opens the configured database: PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, after
- * locking the data folder to this process (a second process on it is refused, told which process
- * holds it: `holder` says what this one is), else PostgreSQL at `DATABASE_URL`.
+ * Opens the configured database and makes it the process's (`useDatabase`: what every query runs
+ * on): PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, after locking the data folder to this
+ * process (a second process on it is refused, told which process holds it: `holder` says what this
+ * one is), else PostgreSQL at `DATABASE_URL`.
  */
 export async function openDatabase(config: BaseConfig, holder = "a Kasse process"): Promise<OpenDatabase> {
-  if (!config.embedded) return { database: await connect({ url: config.databaseUrl }) };
+  if (!config.embedded) {
+    const database = await connect({ url: config.databaseUrl });
+    useDatabase(database.db);
+    return { database };
+  }
   const storeLock = lockStore(config.dataDir, holder);
   let database: Database;
   try {
@@ -23,6 +28,7 @@ export async function openDatabase(config: BaseConfig, holder = "a Kasse process
     storeLock.release();
     throw error;
   }
+  useDatabase(database.db);
   const close = database.close;
   return {
     database: {

@@ -14,7 +14,13 @@ export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { openDatabase } from "./database";
 export { openRedis, type RedisConnection } from "./redis";
-export { createWorkflowRuntime, workerEvents, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+export {
+  createWorkflowRuntime,
+  modulesOptions,
+  workerEvents,
+  type WorkflowRuntime,
+  type WorkflowRuntimeOptions,
+} from "./workflows";
 export { publishEventReleases, subscribeEventReleases } from "./event-wake";
 export { createProcessMetrics, clusterMetrics, type ProcessMetrics, type MetricsSources } from "./metrics";
 export { serveMetrics } from "./metrics-server";

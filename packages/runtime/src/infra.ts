@@ -5,7 +5,7 @@ import { openDatabase } from "./database";
 import { createLogger } from "./logger";
 import { openRedis } from "./redis";
 import type { StoreLock } from "./store-lock";
-import { createWorkflowRuntime, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
+import { createWorkflowRuntime, modulesOptions, type WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflows";
 import { publishEventReleases } from "./event-wake";
 import type { ProcessMetrics } from "./metrics";
 import { metricsSources } from "./metrics-sources";
@@ -24,16 +24,17 @@ export interface Infrastructure extends WorkflowRuntime {
 }
 
 /**
- * Opens what a process runs on, from the configuration: the database (PGlite under the data dir in
- * embedded mode, locked to this process; else PostgreSQL) and, when `REDIS_URL` is set, Redis. A
- * PostgreSQL database is not migrated here: one missing migrations is refused
+ * The composition root of every process (the API, the worker, the CLI): opens what it runs on, from
+ * the configuration: the database (PGlite under the data dir in embedded mode, locked to this
+ * process; else PostgreSQL), made the process's database (`useDatabase`), and, when `REDIS_URL` is
+ * set, Redis. A PostgreSQL database is not migrated here: one missing migrations is refused
  * (`MigrationsPendingError`, "run kasse migrate") before anything runs on it. Builds the process's
- * one engine: with the server secret (`config.jwt`, the API's and the worker's configuration) its
- * steps can deliver notifications. `holder` says what this process is, for the refusal a second
- * process on the same embedded store gets ("kasse seed"); `storeLock` lets it say more later.
+ * modules and its one engine: with the server secret (`config.jwt`, the API's and the worker's
+ * configuration) they can deliver notifications. `holder` says what this process is, for the
+ * refusal a second process on the same embedded store gets ("kasse seed"); `storeLock` lets it say more later.
  */
 export async function createInfrastructure(
-  config: BaseConfig & { jwt?: Config["jwt"] },
+  config: BaseConfig & { jwt?: Config["jwt"]; files?: Config["files"] },
   options: {
     migrate?: boolean;
     logger?: WorkflowRuntimeOptions["logger"];
@@ -54,18 +55,11 @@ export async function createInfrastructure(
   const redis = config.redisUrl
     ? await openRedis(config.redisUrl, options.logger ?? createLogger(config.logLevel))
     : undefined;
-  const modules = {
-    secret: config.jwt?.secret,
-    smtpUrl: config.env.SMTP_URL,
-    logger: options.logger,
-    scryptLogN: config.scryptLogN,
-    webhookAllowPrivate: config.events.allowPrivate,
-  };
-  const { engine, scheduler } = createWorkflowRuntime(database, {
+  const { modules, engine, scheduler } = createWorkflowRuntime(database, {
     redis: redis?.client,
     redisPrefix: config.redisPrefix,
     logger: options.logger,
-    modules,
+    modules: modulesOptions(config, options.logger),
     observer: options.metrics?.engine,
   });
   options.metrics?.watch(metricsSources(database, scheduler, modules));
@@ -77,6 +71,7 @@ export async function createInfrastructure(
     redisPrefix: config.redisPrefix,
     redisProblem: redis?.problem,
     metrics: options.metrics,
+    modules,
     engine,
     scheduler,
     storeLock,

@@ -1,9 +1,8 @@
 import type { Redis } from "ioredis";
-import type { Database } from "@kasse/db";
+import { handleOn, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
-import { eventOutbox } from "@kasse/modules/event";
-import { createModules, type ModulesOptions } from "@kasse/modules";
+import { createModules, eventOutbox, type Modules, type ModulesOptions } from "@kasse/modules";
 import {
   createBullMqScheduler,
   createEngine,
@@ -14,8 +13,10 @@ import {
   type Scheduler,
 } from "@kasse/workflows";
 
-/** The saga engine and the scheduler it queues to, as `Infrastructure` carries them. */
+/** The modules, the saga engine and the scheduler it queues to, as `Infrastructure` carries them. */
 export interface WorkflowRuntime {
+  /** Every module's service, built once for the process (on the ambient handle of `@kasse/db`). */
+  modules: Modules;
   /** The process's one saga engine: `engine.execute(flow, input, { idempotencyKey })`. */
   engine: Engine;
   /** Where the engine queues resumes (BullMQ with Redis, else in-process); the worker consumes it. */
@@ -30,7 +31,7 @@ export interface WorkflowRuntimeOptions {
   logger?: EngineLogger;
   leaseMs?: number;
   /**
-   * The configuration steps' modules are built with (`ctx.modules`): the server secret
+   * The configuration the modules are built with ({@link modulesOptions}): the server secret
    * (`JWT_SECRET`, which seals a message's secret data), `SMTP_URL`, the log provider's logger.
    * Without a secret the process cannot deliver notifications (commands that send none: migrate,
    * seed, user create).
@@ -41,11 +42,12 @@ export interface WorkflowRuntimeOptions {
 }
 
 /**
- * Builds the process's one engine (knowing every flow of `@kasse/flows`, and giving their steps
- * the modules built from the configuration over their transaction, and the event outbox behind `ctx.emit`) and its scheduler: BullMQ on `redis` when given
- * (service mode), else in-process timers (embedded mode, tests).
+ * Builds the process's modules (once, from the configuration) and its one engine (knowing every
+ * flow of `@kasse/flows`, giving their steps those modules, which run in each step's transaction
+ * because it is ambient, and the event outbox behind `ctx.emit`) and its scheduler: BullMQ on
+ * `redis` when given (service mode), else in-process timers (embedded mode, tests).
  * @example
- * const { engine, scheduler } = createWorkflowRuntime(database, { redis, modules: { secret: config.jwt.secret } });
+ * const { modules, engine, scheduler } = createWorkflowRuntime(database, { redis, modules: modulesOptions(config) });
  */
 export function createWorkflowRuntime(database: Database, options: WorkflowRuntimeOptions = {}): WorkflowRuntime {
   const scheduler =
@@ -53,19 +55,40 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     (options.redis
       ? createBullMqScheduler({ connection: options.redis, prefix: options.redisPrefix, logger: options.logger })
       : createInProcessScheduler({ logger: options.logger }));
-  // Steps' `ctx.modules` are built over their transaction; `ctx.emit` writes to the event module's outbox in it.
-  const modules = (db: Database["db"]) => createModules(db, options.modules);
+  // Built once, over the database's ambient handle: in a step they run in its transaction; `ctx.emit` writes to the outbox in it.
+  const modules = createModules(handleOn(database.db), options.modules);
   const engine = createEngine({
     db: database.db,
     scheduler,
     logger: options.logger,
     workflows: allWorkflows,
     leaseMs: options.leaseMs,
-    modules,
+    modules: () => modules,
     events: eventOutbox,
     observer: options.observer,
   });
-  return { engine, scheduler };
+  return { modules, engine, scheduler };
+}
+
+/**
+ * What the modules are built with, from the configuration: the one place it is assembled for the
+ * API, the worker and the CLI. A process without the server secret (migrate, seed) cannot use the
+ * services that need it (notifications, webhooks).
+ * @example
+ * const { modules } = createWorkflowRuntime(database, { modules: modulesOptions(config, logger) });
+ */
+export function modulesOptions(
+  config: BaseConfig & { jwt?: Config["jwt"]; files?: Config["files"] },
+  logger?: ModulesOptions["logger"],
+): ModulesOptions {
+  return {
+    secret: config.jwt?.secret,
+    smtpUrl: config.env.SMTP_URL,
+    logger,
+    scryptLogN: config.scryptLogN,
+    webhookAllowPrivate: config.events.allowPrivate,
+    files: config.files,
+  };
 }
 
 /**

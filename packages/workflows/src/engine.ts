@@ -1,12 +1,13 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { errors, fromJSON, generateId, type Db } from "@kasse/db";
+import { errors, fromJSON, generateId } from "@kasse/core";
+import { type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
 import * as journal from "./journal";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";
-import { eventRecorder, type EventRecorder } from "./events";
+import type { EventRecorder } from "./events";
 import type { EngineObserver } from "./observer";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, ModulesFactory, Workflow } from "./types";
@@ -25,7 +26,7 @@ export interface EngineOptions {
   leaseMs?: number;
   /** How long a second caller waits for a running execution with its key before `conflict`. Default 15 s. */
   waitTimeoutMs?: number;
-  /** Where `ctx.emit` records events; the process's recorder (`setEventRecorder`) by default. */
+  /** Where `ctx.emit` records events (the event module's outbox); a step that emits fails without it. */
   events?: EventRecorder;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
@@ -99,9 +100,7 @@ export function createEngine(options: EngineOptions) {
 
   const env: RunEnv = {
     db,
-    get events() {
-      return options.events ?? eventRecorder();
-    },
+    events: options.events,
     clock,
     logger,
     owner,

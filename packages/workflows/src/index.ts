@@ -14,7 +14,7 @@ export {
   type BullMqSchedulerOptions,
 } from "./scheduler-bullmq";
 export { SecretUnavailableError, type SecretPath } from "./secrets";
-// The redaction the journal stores in place of a secret (defined beside the error catalog, which scrubs errors with it).
-export { REDACTED } from "@kasse/db";
-export { setEventRecorder, eventRecorder, type EventRecorder, type RecordedEvent } from "./events";
+// The redaction the journal stores in place of a secret (defined beside the error catalog in @kasse/core, which scrubs errors with it).
+export { REDACTED } from "@kasse/core";
+export type { EventRecorder, RecordedEvent } from "./events";
 export type { EngineObserver, ExecutionOutcome } from "./observer";

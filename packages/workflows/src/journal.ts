@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { type SerializedError } from "@kasse/core";
 import {
   builtOnce,
   builtPerShape,
@@ -11,7 +12,6 @@ import {
   type Db,
   type Paging,
   type RangeFilter,
-  type SerializedError,
 } from "@kasse/db";
 import {
   workflowExecutions as executions,

@@ -1,16 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  errors,
-  fromJSON,
-  KasseError,
-  lockKeys,
-  scrubError,
-  toKasseError,
-  transaction,
-  withTimeout,
-  type Db,
-  type Tx,
-} from "@kasse/db";
+import { errors, fromJSON, KasseError, scrubError, toKasseError } from "@kasse/core";
+import { currentHandle, lockKeys, onDatabase, transaction, withTimeout, type Db, type Tx } from "@kasse/db";
 import { asJson, backoffDelay } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
@@ -123,13 +113,19 @@ function holdLease(env: RunEnv, executionId: string): Lease {
  * function, or straight to compensation for a `compensating`/`compensation_failed` one. A fresh
  * run gets the caller's `input` (with its secrets); a resumed one has only the journaled copy.
  */
-export async function runExecution(
+export function runExecution(
   env: RunEnv,
   wf: AnyWorkflow,
   row: ExecutionRow,
   fresh = false,
   input: unknown = row.input,
 ): Promise<unknown> {
+  // On the engine's database, outside any transaction of the caller: each transactional step opens
+  // its own (`transaction`), and everything its code sends, journal row included, runs in it.
+  return onDatabase(env.db, () => run(env, wf, row, fresh, input));
+}
+
+async function run(env: RunEnv, wf: AnyWorkflow, row: ExecutionRow, fresh: boolean, input: unknown): Promise<unknown> {
   const lease = holdLease(env, row.id);
   try {
     const steps = fresh ? [] : await journal.stepRunsOf(env.db, row.id);
@@ -357,14 +353,14 @@ class Run {
   }
 
   /** `ctx.emit` of a transactional step: forward events wait for the execution's success, a compensation's do not. */
-  private emitter(tx: Tx, compensating: boolean) {
+  private emitter(compensating: boolean) {
     return async (name: string, data: Record<string, unknown>) => {
       const events = this.env.events;
       if (!events)
         throw errors.unexpectedState(
-          `Step emitted '${name}' but no event recorder is configured (import @kasse/modules/event)`,
+          `Step emitted '${name}' but this engine records no events (createEngine({ events }))`,
         );
-      await events.record(tx, {
+      await events.record({
         name,
         data: asJson(data) as Record<string, unknown>,
         execution_id: compensating ? null : this.id,
@@ -373,22 +369,23 @@ class Run {
     };
   }
 
+  /** The context of a transactional step, built inside the transaction the runner opened for it. */
   private txContext(
-    tx: Tx,
     index: number,
     attempt: number,
     signal: AbortSignal,
     compensating = false,
   ): StepContext & OutsideStepContext {
+    const tx = currentHandle();
     return this.withModules(
       {
         ...this.baseContext(index, attempt, signal),
-        tx,
-        db: tx as unknown as Db,
-        lock: (keys: readonly string[]) => lockKeys(tx, keys),
-        emit: this.emitter(tx, compensating),
+        tx: tx as unknown as Tx,
+        db: tx,
+        lock: (keys: readonly string[]) => lockKeys(keys),
+        emit: this.emitter(compensating),
       },
-      tx as unknown as Db,
+      tx,
     );
   }
 
@@ -436,14 +433,17 @@ class Run {
           );
         }
         if (step.transactional) {
-          return await transaction(db, async (tx) => {
+          return await transaction(async () => {
             if (step.timeoutMs !== undefined)
-              await tx.execute(sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`);
-            const invoked = step.invoke(input, this.txContext(tx, index, attempt, abandoned.signal));
+              await currentHandle().execute(
+                sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`,
+              );
+            const invoked = step.invoke(input, this.txContext(index, attempt, abandoned.signal));
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);
             const done = this.succeeded(index, step, result);
-            const written = await journal.writeStep(tx as unknown as Db, {
+            // The journal row joins the step's transaction: the step's writes and it commit together.
+            const written = await journal.writeStep(currentHandle(), {
               ...base,
               ...done.row,
               attempts: attempt,
@@ -586,13 +586,10 @@ class Run {
       };
       try {
         if (def.transactional) {
-          await transaction(db, async (tx) => {
+          await transaction(async () => {
             // The journal update first: it locks the row, so a duplicate compensator waits, then finds it done.
-            if (!(await journal.markCompensated(tx as unknown as Db, this.id, stepRow.index, this.now()))) return;
-            const undone = compensate(
-              compensateInput,
-              this.txContext(tx, stepRow.index, count, abandoned.signal, true),
-            );
+            if (!(await journal.markCompensated(currentHandle(), this.id, stepRow.index, this.now()))) return;
+            const undone = compensate(compensateInput, this.txContext(stepRow.index, count, abandoned.signal, true));
             undone.catch(() => {});
             await withTimeout(undone, def.timeoutMs, timeout);
           });

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import type { Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { errors, withTimeout } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { withTimeout } from "@kasse/db";
 import type { Consumer, Scheduler } from "./scheduler";
 import type { EngineLogger } from "./types";
 

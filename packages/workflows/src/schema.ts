@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { RowView, type SerializedError, parentId, timestamptz, createdAt } from "@kasse/db";
+import { type SerializedError } from "@kasse/core";
+import { RowView, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
 export type ExecutionState =

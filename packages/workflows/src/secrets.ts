@@ -1,4 +1,4 @@
-import { KasseError, REDACTED, scrubValue } from "@kasse/db";
+import { KasseError, REDACTED, scrubValue } from "@kasse/core";
 
 /**
  * A dot path to a field of `T` (`"password_hash"`, `"provider_metadata.password"`); `*` stands

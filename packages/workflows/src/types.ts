@@ -12,22 +12,24 @@ export interface RetryPolicy {
  * The module services a step reads and writes through (`ctx.modules`). Empty here: the engine
  * knows no module. `@kasse/modules` fills it by augmenting this interface with its container
  * (`declare module "@kasse/workflows" { interface StepModules extends Modules {} }`), and the
- * process passes the factory once, to its one engine (`createEngine({ modules: (db) => createModules(db, options) })`),
+ * process gives its built-once modules to its one engine (`createEngine({ modules: () => modules })`),
  * so workflow and step definitions stay static.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface StepModules {}
 
-/** Builds the modules over a database handle: the step's transaction, or the pool for an outside step. */
+/**
+ * What a step gets as `ctx.modules`. The runtime's ignores the handle (its modules run in the step's
+ * transaction because it is ambient); tests that build modules over one handle still pass it ([16]).
+ */
 export type ModulesFactory = (db: Db) => StepModules;
 
 /** What every step's `invoke` and `compensate` receive. */
 export interface BaseStepContext {
   executionId: string;
   /**
-   * The module services (see {@link StepModules}): bound to the step's transaction in a
-   * transactional step, so its writes commit with its journal row; to the pool in an outside step.
-   * Built on first read, once per attempt.
+   * The module services (see {@link StepModules}): in a transactional step everything they send runs
+   * in the step's transaction (it is ambient), so its writes commit with its journal row.
    */
   modules: StepModules;
   /** `<executionId>:<index>`: stable across retries and resumes; pass it to outside systems. */
@@ -45,7 +47,10 @@ export interface BaseStepContext {
 
 /** Context of a transactional step: its writes and its journal row commit together in `tx`. */
 export interface StepContext extends BaseStepContext {
-  /** The step's transaction. Every query of the step must go through it (PGlite has one connection). */
+  /**
+   * The step's transaction.
+   * @deprecated It is ambient: call module methods, whose statements run in it. Kept for modules not yet converted ([16]).
+   */
   tx: Tx;
   /** Takes transaction-scoped advisory locks on `keys`, in sorted order (no deadlocks between callers). */
   lock(keys: readonly string[]): Promise<void>;
@@ -59,6 +64,7 @@ export interface StepContext extends BaseStepContext {
 
 /** Context of a `transactional: false` step (an outside effect): no transaction is held open across it. */
 export interface OutsideStepContext extends BaseStepContext {
+  /** @deprecated The database is ambient: call module methods. Kept for modules not yet converted ([16]). */
   db: Db;
 }
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { errors, KasseError, queryRows, type Db } from "@kasse/db";
+import { errors, KasseError } from "@kasse/core";
+import { queryRows, type Db } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import {
   createEngine,

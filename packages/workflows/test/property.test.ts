@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
-import { errors, queryRows } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Step } from "../src";
 import { createEffectsTable, effectsOf } from "./fixtures/effects";

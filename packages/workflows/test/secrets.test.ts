@@ -2,7 +2,8 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
-import { errors, KasseError, queryRows } from "@kasse/db";
+import { errors, KasseError } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, REDACTED, SecretUnavailableError, step, workflow, type Engine, type EngineLogger } from "../src";
 

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 /** The one answer to any unusable invite token: unknown, forged, used, deleted or expired. */
 export const invalidInvite = () => errors.unauthorized("The invite is invalid, already used or expired");

@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 /** The claims Kasse puts in every token. */
 export interface TokenClaims {

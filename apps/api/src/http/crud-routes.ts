@@ -1,6 +1,6 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyContextConfig, FastifyRequest } from "fastify";
-import type { App } from "../app";
+import type { App } from "../app-type";
 import { parseFields, project, type FieldSelection } from "./fields";
 import { Answer, Deleted, deleted, IdParams, ListAnswer, RetrieveQuery, listResponse } from "./schemas";
 

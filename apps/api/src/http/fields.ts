@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 /** A node of a `fields` selection: keep everything at this level (`all`) and/or named children. */
 export interface FieldNode {

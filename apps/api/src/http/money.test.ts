@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { KasseError, Money, MoneyView, MoneyWhen, View } from "@kasse/db";
+import { KasseError, Money, MoneyView, MoneyWhen } from "@kasse/core";
+import { View } from "@kasse/db";
 import {
   answerToMajor,
   assertMinorUnits,

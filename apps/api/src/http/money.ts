@@ -1,4 +1,4 @@
-import { errors, MAX_INTEGER, moneyMarker, type MoneyMarker } from "@kasse/db";
+import { errors, MAX_INTEGER, moneyMarker, type MoneyMarker } from "@kasse/core";
 
 /**
  * Money between Kasse's integer minor units and Medusa's major units (`1999` ⇄ `19.99` in a

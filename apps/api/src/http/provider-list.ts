@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { parseFields, project } from "./fields";
 import { listResponse } from "./schemas";
 

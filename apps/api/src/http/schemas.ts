@@ -1,5 +1,6 @@
 import { Type, type TArray, type TOptional, type TProperties, type TSchema } from "@sinclair/typebox";
-import { Code, DEFAULT_LIMIT, Id, MAX_LENGTH, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
+import { Code, Id, MAX_LENGTH } from "@kasse/core";
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, ListView } from "@kasse/db";
 
 /** `fields`: Medusa's admin asks for long selections (an order's is ~1,500 characters). */
 export const Fields = () => Type.String({ maxLength: 4096 });

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, MoneyView, OrNull, View } from "@kasse/db";
+import { MoneyView } from "@kasse/core";
+import { Extend, OrNull, View } from "@kasse/db";
 import { CustomerResponse } from "@kasse/modules/customer";
 import { VariantInventoryItemView } from "@kasse/modules/inventory";
 import { ProductVariantView } from "@kasse/modules/product";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { addMoney, Extend, MoneyView, OrNull, View } from "@kasse/db";
+import { addMoney, MoneyView } from "@kasse/core";
+import { Extend, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
 import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";

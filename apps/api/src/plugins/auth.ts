@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { errors, isKasseError, type KasseError } from "@kasse/db";
+import { errors, isKasseError, type KasseError } from "@kasse/core";
 import { createTokenIssuer, type TokenClaims, type TokenIssuer } from "../auth/tokens";
 
 /** Who is calling: set on every request by the auth plugin (null when anonymous). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 type OriginCheck = (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) => void;
 

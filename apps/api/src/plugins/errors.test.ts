@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { errorCatalog, errors, KasseError, toKasseError, type ErrorType } from "@kasse/db";
+import { errorCatalog, errors, KasseError, toKasseError, type ErrorType } from "@kasse/core";
 import { createTestApp, type TestApp } from "../testing";
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { isKasseError, PATTERN_MESSAGES } from "@kasse/db";
+import { isKasseError, PATTERN_MESSAGES } from "@kasse/core";
 import { registerNotFound } from "./not-found";
 
 /** The error body every failing request gets. */

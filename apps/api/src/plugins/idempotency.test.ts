@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import { and, eq, sql } from "drizzle-orm";
-import { errors, idempotencyKey, purgeExpiredIdempotencyKeys } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { idempotencyKey, purgeExpiredIdempotencyKeys } from "@kasse/db";
 import { createTestApp, type TestApp } from "../testing";
 
 let t: TestApp;

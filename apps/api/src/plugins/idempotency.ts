@@ -1,16 +1,8 @@
 import { createHash, createHmac } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isMedusaDialect } from "./medusa-dialect";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  deriveKey,
-  errors,
-  releaseIdempotencyKey,
-  seal,
-  unseal,
-  type Db,
-} from "@kasse/db";
+import { deriveKey, errors, seal, unseal } from "@kasse/core";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db } from "@kasse/db";
 
 declare module "fastify" {
   interface FastifyRequest {

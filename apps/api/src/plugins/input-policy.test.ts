@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { HANDLE_PATTERN, MAX_AMOUNT, MAX_OFFSET, queryRows } from "@kasse/db";
+import { HANDLE_PATTERN, MAX_AMOUNT } from "@kasse/core";
+import { MAX_OFFSET, queryRows } from "@kasse/db";
 import { useTestApp } from "../testing";
 import { MAX_JSON_DEPTH } from "./input-policy";
 

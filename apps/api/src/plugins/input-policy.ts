@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 /**
  * How deep a JSON body may nest (objects and arrays). Kasse's deepest body is 5 levels (a product

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { refuseUnsafeInput } from "./input-policy";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
-import { moneyMarker } from "@kasse/db";
+import { moneyMarker } from "@kasse/core";
 import { lazySerializerCompiler } from "./validation";
 import {
   answerToMajor,

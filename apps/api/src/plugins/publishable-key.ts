@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { ApiKeyService } from "@kasse/modules/api-key";
 import type { SalesChannelService } from "@kasse/modules/sales-channel";
 

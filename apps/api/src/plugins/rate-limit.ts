@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import rateLimit from "@fastify/rate-limit";
-import { KasseError } from "@kasse/db";
+import { KasseError } from "@kasse/core";
 import type { Config, Infrastructure } from "@kasse/runtime";
 
 type Bucket = "auth" | "all";

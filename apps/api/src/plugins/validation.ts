@@ -2,7 +2,7 @@ import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import fastJsonStringify from "fast-json-stringify";
 import type { FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler } from "fastify";
-import { MAX_JSON_LENGTH_KEYWORD } from "@kasse/db";
+import { MAX_JSON_LENGTH_KEYWORD } from "@kasse/core";
 
 const base: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../app";
+import type { App } from "../app-type";
 import { allowOrigins } from "../plugins/cors";
 
 const NoQuery = Type.Object({}, { additionalProperties: false });

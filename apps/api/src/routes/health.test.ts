@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, useTestDatabase } from "@kasse/db/testing";
 import { buildApp } from "../app";
-import { loadConfig, type Infrastructure, createWorkflowRuntime } from "@kasse/runtime";
+import { loadConfig, type Infrastructure, createWorkflowRuntime, modulesOptions } from "@kasse/runtime";
 import { MIGRATION_CHECK_MS } from "./health";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -19,7 +19,11 @@ const database = useTestDatabase();
 
 /** An app on `database` (and `redis`), with an engine of its own as every process has. */
 const appOn = (infra: Pick<Infrastructure, "database" | "redis">, appConfig = config) =>
-  buildApp({ config: appConfig, infra: { ...infra, ...createWorkflowRuntime(infra.database) }, logger: false });
+  buildApp({
+    config: appConfig,
+    infra: { ...infra, ...createWorkflowRuntime(infra.database, { modules: modulesOptions(appConfig) }) },
+    logger: false,
+  });
 
 const ready = async (infra: Pick<Infrastructure, "database" | "redis">) => {
   const app = await appOn(infra);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { migrationStatus, type Database } from "@kasse/db";
-import type { App } from "../app";
+import type { App } from "../app-type";
 
 const Health = Type.Object({ status: Type.String(), timestamp: Type.String({ format: "date-time" }) });
 // 503 carries the error fields too, so a client reading `{type, message}` learns what is not answering.

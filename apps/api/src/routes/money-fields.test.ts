@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { Count, Money, MoneyView, MoneyWhen, moneyMarker, View } from "@kasse/db";
+import { Count, Money, MoneyView, MoneyWhen, moneyMarker } from "@kasse/core";
+import { View } from "@kasse/db";
 import { useRouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { Email, Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData, Title } from "@kasse/db";
+import { Email, Id, MAX_JSON_LENGTH_KEYWORD, Metadata, OptionalMetadata, ProviderData, Title } from "@kasse/core";
 import { useRouteWalk } from "../testing/routes";
 
 type Schema = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../app";
+import type { App } from "../app-type";
 
 const Params = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) },

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { actorKey, authIdentity } from "@kasse/modules/auth";
 import { user } from "@kasse/modules/user";
-import type { App } from "../app";
+import type { App } from "../app-type";
 
 /**
  * `authorization` header of a signed-in `actorType` (`user` or `customer`) with id `actorId`,

@@ -1,5 +1,5 @@
 import type { ProductCreate } from "@kasse/modules/product";
-import type { TestApp } from "./index";
+import type { TestApp } from "./app";
 
 /** A variant to create in a test product: its option value and its base prices. */
 export interface FixtureVariant {

@@ -1,4 +1,4 @@
-import type { TestApp } from "./index";
+import type { TestApp } from "./app";
 import { createFixtureProduct, type FixtureVariant } from "./catalog";
 
 /** What {@link checkoutStore} set up. */

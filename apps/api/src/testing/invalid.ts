@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Requester } from "./index";
+import type { Requester } from "./app";
 
 /**
  * Asserts that a GET of `base` followed by each of `suffixes` (queries or paths) answers 400

@@ -1,4 +1,4 @@
-import type { Requester } from "./index";
+import type { Requester } from "./app";
 
 /**
  * Stock locations made through the admin API, one for each of `names`: their ids, in that order.

@@ -1,8 +1,8 @@
 import { workflow } from "@kasse/workflows";
 import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
-import type { App } from "../app";
-import type { Requester } from "./index";
+import type { App } from "../app-type";
+import type { Requester } from "./app";
 
 const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) =>
   ctx.run(createOrderStep, { order: input.order }),

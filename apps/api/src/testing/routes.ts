@@ -1,7 +1,7 @@
 import type { RouteOptions } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { createTestDatabase, lazy } from "@kasse/db/testing";
-import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
+import { createWorkflowRuntime, loadConfig, modulesOptions } from "@kasse/runtime";
 import { buildApp, type App } from "../app";
 
 /** An app built as production builds it (no response check), with every route it registered. */
@@ -28,7 +28,7 @@ async function routeWalk(): Promise<RouteWalk> {
   });
   const app = await buildApp({
     config,
-    infra: { database, ...createWorkflowRuntime(database) },
+    infra: { database, ...createWorkflowRuntime(database, { modules: modulesOptions(config) }) },
     logger: false,
     onRoute: (route) => routes.push(route),
   });

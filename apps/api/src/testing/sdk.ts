@@ -1,6 +1,6 @@
 import Medusa, { FetchError } from "@medusajs/js-sdk";
 import { createUserAccount } from "@kasse/flows";
-import type { TestApp } from "./index";
+import type { TestApp } from "./app";
 
 /**
  * The status and message of a call `@medusajs/js-sdk` rejected (it throws `FetchError` on a status

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { TestApp } from "./index";
+import type { TestApp } from "./app";
 import { checkoutStore, type CheckoutStore } from "./checkout";
 
 /** A publishable API key of `channelId`, made through the admin API as a store's owner makes one. */

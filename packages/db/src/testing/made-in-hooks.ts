@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./index";
+import { createTestDatabase, type TestDatabase } from "./database";
 
 /**
  * A value made on first use, e.g. a service over the file's database: `make` runs when a test or

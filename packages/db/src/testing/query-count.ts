@@ -5,7 +5,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { migrate } from "../migrate";
 import type { Database, Db } from "../types";
-import { createTestDatabase } from "./index";
+import { createTestDatabase } from "./database";
 
 /** A test database whose every statement is recorded, to prove reads cost a constant number of queries. */
 export interface CountingDatabase extends Database {

@@ -1,6 +1,7 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, entityTable, parentId, timestamptz, createdAt, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,

@@ -1,15 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  transaction,
-  type Db,
-  type ListPaging,
-  liveRecords,
-  textSearch,
-  updateLinks,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { transaction, type Db, type ListPaging, liveRecords, textSearch, updateLinks } from "@kasse/db";
 import {
   apiKey,
   apiKeySalesChannel,

@@ -1,16 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import {
-  deriveKey,
-  errors,
-  generateId,
-  isUniqueViolation,
-  KasseError,
-  seal,
-  transaction,
-  unseal,
-  type Db,
-} from "@kasse/db";
+import { deriveKey, errors, generateId, KasseError, seal, unseal } from "@kasse/core";
+import { isUniqueViolation, transaction, type Db } from "@kasse/db";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp";
 import {
   authMfaChallenge,

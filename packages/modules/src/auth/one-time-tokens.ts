@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { generateId, transaction, type Db, timestamptz, createdAt } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { transaction, type Db, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { errors, MAX_LENGTH, MIN_PASSWORD_LENGTH } from "@kasse/db";
+import { errors, MAX_LENGTH, MIN_PASSWORD_LENGTH } from "@kasse/core";
 
 /** scrypt cost parameters; `N = 2^logN`. */
 export interface ScryptParams {

@@ -1,17 +1,7 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  Count,
-  Email,
-  Password,
-  entityTable,
-  OptionalMetadata,
-  Secret,
-  Title,
-  parentId,
-  timestamptz,
-  createdAt,
-} from "@kasse/db";
+import { Count, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
+import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`

@@ -1,15 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import {
-  builtOnce,
-  errors,
-  generateId,
-  isKasseError,
-  isUniqueViolation,
-  param,
-  transaction,
-  type Db,
-  rowsByParent,
-} from "@kasse/db";
+import { errors, generateId, isKasseError } from "@kasse/core";
+import { builtOnce, isUniqueViolation, param, transaction, type Db, rowsByParent } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";

@@ -8,13 +8,15 @@ import {
   Email,
   Id,
   LocaleCode,
-  metadata,
-  money,
   MoneyView,
   OptionalMetadata,
   ProviderData,
-  storedTotals,
   Title,
+} from "@kasse/core";
+import {
+  metadata,
+  money,
+  storedTotals,
   MetadataView,
   OrNull,
   RowView,

@@ -1,11 +1,10 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
   builtRowWrite,
   currentCartVersion,
-  errors,
   fromJson,
-  generateId,
   jsonRelation,
   param,
   queryRows,

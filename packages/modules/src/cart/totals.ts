@@ -1,4 +1,4 @@
-import { addMoney, multiplyMoney } from "@kasse/db";
+import { addMoney, multiplyMoney } from "@kasse/core";
 
 /**
  * Cart totals: one pure function, integer minor units throughout.

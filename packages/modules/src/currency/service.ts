@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
-import { errors, orderBy, transaction, type Db, type Paging, listPage, textSearch } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { orderBy, transaction, type Db, type Paging, listPage, textSearch } from "@kasse/db";
 import { currency, type CurrencyFilters, type CurrencyRow, type CurrencyUpdate } from "./schema";
 
 /** A currency as the API shows it (Medusa's shape plus `is_default`). */

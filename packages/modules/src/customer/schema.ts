@@ -1,18 +1,7 @@
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  CountryCode,
-  Email,
-  metadata,
-  OptionalMetadata,
-  Password,
-  Secret,
-  Title,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  createdAt,
-} from "@kasse/db";
+import { CountryCode, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
+import { metadata, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = entityTable(

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
-  errors,
-  generateId,
   rangeConditions,
   transaction,
   type Db,

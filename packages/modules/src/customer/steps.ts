@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { step } from "@kasse/workflows";
 import { customer, type CustomerCreate } from "./schema";
 

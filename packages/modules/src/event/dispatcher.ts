@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { generateId } from "@kasse/core";
 import {
   builtOnce,
   builtPerShape,
   builtRowsInsert,
-  generateId,
   idList,
   inParam,
   param,

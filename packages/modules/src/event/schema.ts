@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, OrNull, RowView, TimestampView, Url, entityTable, timestamptz, createdAt } from "@kasse/db";
+import { LongText, Url } from "@kasse/core";
+import { OrNull, RowView, TimestampView, entityTable, timestamptz, createdAt } from "@kasse/db";
 
 /**
  * The transactional outbox of domain events: a row is written in the transaction of the change it

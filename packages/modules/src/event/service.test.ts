@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import {
@@ -23,6 +23,7 @@ import {
   type EventRow,
 } from "./index";
 import { createModules } from "../modules";
+import { eventOutbox } from "./service";
 
 let database: TestDatabase;
 const secret = "event-test-secret";
@@ -68,7 +69,7 @@ const reset = async () => {
 
 describe("the event outbox", () => {
   it("a workflow's events are released when it succeeds; a compensated one releases none but its compensation's", async () => {
-    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
     const events = createEventService(database.db);
     const create = step("test-create-product", {
       invoke: async (input: { id: string }, ctx) => {

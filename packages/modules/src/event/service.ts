@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
+  db as ambientDb,
   idList,
   inParam,
   param,
@@ -12,7 +12,7 @@ import {
   type Paging,
   type Tx,
 } from "@kasse/db";
-import { setEventRecorder, type EventRecorder } from "@kasse/workflows";
+import type { EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { event, type EventRow } from "./schema";
 
@@ -101,14 +101,11 @@ export function eventsReleased(): void {
   for (const listener of listeners) listener();
 }
 
-/** The recorder behind `ctx.emit` of workflow steps. */
+/** The recorder behind `ctx.emit` of workflow steps: the composition root gives it to the engine. */
 export const eventOutbox: EventRecorder = {
-  record: (tx, e) => recordEvent(tx, e.name as EventName, e.data as never, e.execution_id),
+  record: (e) => recordEvent(ambientDb, e.name as EventName, e.data as never, e.execution_id),
   released: () => eventsReleased(),
 };
-
-// A step's `ctx.emit` writes here in every process that loads this module (one recorder per process).
-setEventRecorder(eventOutbox);
 
 export interface EventFilters {
   name?: string[];

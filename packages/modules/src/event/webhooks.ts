@@ -1,17 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull, max, type SQL } from "drizzle-orm";
-import {
-  deriveKey,
-  errors,
-  generateId,
-  isUniqueViolation,
-  seal,
-  unseal,
-  type Db,
-  type ListPaging,
-  type Paging,
-  liveRecords,
-} from "@kasse/db";
+import { deriveKey, errors, generateId, seal, unseal } from "@kasse/core";
+import { isUniqueViolation, type Db, type ListPaging, type Paging, liveRecords } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { urlProblem } from "./send";
 import {

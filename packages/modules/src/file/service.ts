@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, count, eq, isNull, sum } from "drizzle-orm";
-import { errors, KasseError, lockKeys, transaction, type Db } from "@kasse/db";
+import { errors, KasseError } from "@kasse/core";
+import { lockKeys, transaction, type Db } from "@kasse/db";
 import { FILE_TYPES, storedFile, type FileType } from "./schema";
 import type { FileProvider } from "./local-provider";
 

@@ -1,5 +1,6 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
-import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   shippingOption,
   shippingOptionType,

@@ -1,4 +1,4 @@
-import { errors, providerRegistry, type ProviderRegistry } from "@kasse/db";
+import { errors, providerRegistry, type ProviderRegistry } from "@kasse/core";
 
 /** What a fulfillment provider is asked to fulfill: an order's units at a location. */
 export interface FulfillmentProviderCall {

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { builtOnce, errors, generateId, idList, inParam, type Db, rowsByParent, groupByParent } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { builtOnce, idList, inParam, type Db, rowsByParent, groupByParent } from "@kasse/db";
 import {
   fulfillment,
   fulfillmentItem,

@@ -1,8 +1,7 @@
 import { and, asc, count, eq, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   groupBy,
   idList,
   inParam,

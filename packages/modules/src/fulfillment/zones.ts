@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { errors, generateId, type Db, inList, rowsByParent } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { type Db, inList, rowsByParent } from "@kasse/db";
 import {
   fulfillmentSet,
   geoZone,

@@ -1,7 +1,6 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
-  errors,
-  generateId,
   likePattern,
   transaction,
   type Db,

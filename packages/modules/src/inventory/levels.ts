@@ -1,16 +1,6 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import {
-  builtOnce,
-  errors,
-  generateId,
-  idList,
-  inParam,
-  isUniqueViolation,
-  listPage,
-  transaction,
-  type Db,
-  type Paging,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { builtOnce, idList, inParam, isUniqueViolation, listPage, transaction, type Db, type Paging } from "@kasse/db";
 import {
   inventoryLevel,
   type InventoryLevelBatch,

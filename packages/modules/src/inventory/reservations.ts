@@ -1,10 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isKasseError } from "@kasse/core";
 import {
   builtOnce,
   builtRowsInsert,
-  errors,
-  generateId,
-  isKasseError,
   listPage,
   orderBy,
   isTransaction,

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { errors, isUniqueViolation, type Db } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { isUniqueViolation, type Db } from "@kasse/db";
 import {
   inventoryItem,
   inventoryLevel,

@@ -1,21 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import {
-  Code,
-  CountryCode,
-  Id,
-  LongText,
-  metadata,
-  OptionalMetadata,
-  Title,
-  Url,
-  RowView,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  createdAt,
-} from "@kasse/db";
+import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url } from "@kasse/core";
+import { metadata, RowView, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () =>

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows, type KasseError } from "@kasse/db";
+import { type KasseError } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createInventoryService } from "./service";
 

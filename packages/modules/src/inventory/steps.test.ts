@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { errors, type KasseError } from "@kasse/db";
+import { errors, type KasseError } from "@kasse/core";
 import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type ReserveForLinesInput } from "./service";
@@ -10,6 +10,7 @@ import {
   reserveLineItemsStep,
 } from "./steps";
 import { createModules } from "../modules";
+import { eventOutbox } from "@kasse/modules";
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
@@ -25,7 +26,7 @@ const LOC = OLDER;
 
 const inventory = lazy(() => createInventoryService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 /** A variant with its own inventory item stocked as given. */

@@ -1,11 +1,9 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { errors, generateId, isKasseError } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   idList,
   inParam,
-  isKasseError,
   readRows,
   restoreRows,
   transaction,

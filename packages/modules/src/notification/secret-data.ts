@@ -1,4 +1,4 @@
-import { seal, unseal } from "@kasse/db";
+import { seal, unseal } from "@kasse/core";
 
 /** Marks a sealed value in `data`, so a value written before sealing existed is told apart. */
 const SEALED = "sealed:v1:";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows, REDACTED } from "@kasse/db";
+import { REDACTED } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
 import {
   createLogProvider,

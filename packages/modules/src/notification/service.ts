@@ -1,22 +1,6 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
-import {
-  builtOnce,
-  builtRowWrite,
-  deriveKey,
-  errors,
-  generateId,
-  isEmailAddress,
-  KasseError,
-  orderBy,
-  scrubError,
-  toKasseError,
-  type Db,
-  type Paging,
-  listPage,
-  anyOf,
-  param,
-  slot,
-} from "@kasse/db";
+import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, toKasseError } from "@kasse/core";
+import { builtOnce, builtRowWrite, orderBy, type Db, type Paging, listPage, anyOf, param, slot } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
 import type { NotificationProvider } from "./provider";
 import { renderTemplate } from "./templates";

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, liveRecords, transaction, type Db } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { isUniqueViolation, liveRecords, transaction, type Db } from "@kasse/db";
 import {
   orderReturn,
   orderReturnChange,

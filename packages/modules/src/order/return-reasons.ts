@@ -1,5 +1,6 @@
 import { type SQL } from "drizzle-orm";
-import { errors, generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { returnReason, type ReturnReasonCreate, type ReturnReasonRow, type ReturnReasonUpdate } from "./schema";
 
 /** Filters of `GET /admin/return-reasons`. */

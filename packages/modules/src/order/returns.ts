@@ -1,16 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import {
-  builtOnce,
-  errors,
-  generateId,
-  idList,
-  inParam,
-  type Db,
-  type Paging,
-  listPage,
-  rowsByParent,
-  groupByParent,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { builtOnce, idList, inParam, type Db, type Paging, listPage, rowsByParent, groupByParent } from "@kasse/db";
 import {
   orderReturn,
   orderReturnItem,

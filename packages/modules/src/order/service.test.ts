@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { errors, queryRows, type ListPaging } from "@kasse/db";
+import { errors } from "@kasse/core";
+import { queryRows, type ListPaging } from "@kasse/db";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
@@ -8,12 +9,13 @@ import type { OrderFilters } from "./schema";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
 import { createModules } from "../modules";
+import { eventOutbox } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
 const orders = lazy(() => createOrderService(database.db));
 beforeAll(async () => {
-  engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
 
 const admin = { actor_type: "user", actor_id: "user_1" };

@@ -13,9 +13,8 @@ import {
   type Placeholder,
   type SQL,
 } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
-  errors,
-  generateId,
   isTransaction,
   queryRows,
   transaction,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
-import { errors, generateId, transaction, type Db } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { transaction, type Db } from "@kasse/db";
 import { order, orderTransferRequest, type OrderActor, type OrderTransferRequestRow } from "./schema";
 import { createOrderService, type Order } from "./service";
 

@@ -1,5 +1,6 @@
 import { type SQL } from "drizzle-orm";
-import { generateId, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { refundReason, type RefundReasonCreate, type RefundReasonRow, type RefundReasonUpdate } from "./schema";
 
 /** Filters of `GET /admin/refund-reasons`. */

@@ -1,12 +1,9 @@
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
+import { Code, LongText, OptionalMetadata, Title } from "@kasse/core";
 import {
-  Code,
-  LongText,
-  OptionalMetadata,
   OrNull,
   RowView,
-  Title,
   View,
   metadata,
   money,

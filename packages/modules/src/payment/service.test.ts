@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
-import { isKasseError } from "@kasse/db";
+import { isKasseError } from "@kasse/core";
 import { createPaymentService } from "./index";
 
 const database = useTestDatabase({ poolSize: 12 });

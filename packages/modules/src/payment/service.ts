@@ -1,13 +1,12 @@
 import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
   builtPerShape,
   builtRowWrite,
-  errors,
   fromJson,
   jsonRelation,
   type JsonRelation,
-  generateId,
   idList,
   inList,
   inParam,

@@ -1,16 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  orderBy,
-  transaction,
-  type Db,
-  type ListPaging,
-  listPage,
-  liveRecords,
-  anyOf,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { orderBy, transaction, type Db, type ListPaging, listPage, liveRecords, anyOf, textSearch } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import {
   price,

@@ -1,5 +1,6 @@
 import { eq, inArray, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { isUniqueViolation, type Db, type ListPaging, liveRecords } from "@kasse/db";
 import {
   pricePreference,
   type PricePreferenceCreate,

@@ -1,4 +1,4 @@
-import { errors, isCurrencyCode } from "@kasse/db";
+import { errors, isCurrencyCode } from "@kasse/core";
 import type { PriceRow } from "./schema";
 
 /** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */

@@ -1,23 +1,7 @@
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  Amount,
-  Code,
-  Count,
-  CurrencyCode,
-  DateTime,
-  Id,
-  LongText,
-  money,
-  MoneyView,
-  Title,
-  OrNull,
-  RowView,
-  View,
-  entityTable,
-  liveUniqueIndex,
-  timestamptz,
-} from "@kasse/db";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, MoneyView, Title } from "@kasse/core";
+import { money, OrNull, RowView, View, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.

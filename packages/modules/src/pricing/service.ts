@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   idList,
   inParam,
   param,

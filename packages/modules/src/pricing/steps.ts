@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { generateId, type Db } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { type Db } from "@kasse/db";
 import { step } from "@kasse/workflows";
 import { pricePreference } from "./schema";
 import type { PriceInput } from "./prices";

@@ -1,7 +1,6 @@
 import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
-  errors,
-  generateId,
   orderBy,
   transaction,
   type Db,

@@ -1,4 +1,4 @@
-import { MAX_LENGTH } from "@kasse/db";
+import { MAX_LENGTH } from "@kasse/core";
 
 /** Room left at the end of a generated handle for the `-n` that makes it unique (up to `-9999999`). */
 const SUFFIX_ROOM = 8;

@@ -11,17 +11,11 @@ import {
   Id,
   LongText,
   MAX_LENGTH,
-  metadata,
   OptionalMetadata,
   Title,
   Url,
-  OrNull,
-  RowView,
-  View,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-} from "@kasse/db";
+} from "@kasse/core";
+import { metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;

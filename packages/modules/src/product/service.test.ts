@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { HANDLE_PATTERN, queryRows } from "@kasse/db";
+import { HANDLE_PATTERN } from "@kasse/core";
+import { queryRows } from "@kasse/db";
 import { createCountingDatabase, onPostgres, type CountingDatabase } from "@kasse/db/testing";
 import { toHandle } from "./handle";
 import { createProductService, type ProductService } from "./service";

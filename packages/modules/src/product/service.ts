@@ -1,9 +1,8 @@
 import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   idList,
   inParam,
   param,

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { isUniqueViolation, type Db } from "@kasse/db";
 import { loadVariantOptions, type ProductOption } from "./reads";
 import { productVariant, productVariantOption, type VariantPriceInput, type VariantUpsert } from "./schema";
 

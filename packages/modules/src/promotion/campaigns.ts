@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import {
   campaign,
   campaignBudget,

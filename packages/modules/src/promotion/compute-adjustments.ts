@@ -1,4 +1,4 @@
-import { addMoney, multiplyMoney } from "@kasse/db";
+import { addMoney, multiplyMoney } from "@kasse/core";
 import { allocate, percentOf } from "./allocation";
 import { compare, ruleAttribute, type RuleAttribute } from "./rules";
 import type {

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { NUMERIC_ATTRIBUTES, ruleAttribute, type RuleAttribute } from "./rules";
 import type { RuleOperator } from "./schema";
 

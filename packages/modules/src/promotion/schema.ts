@@ -7,20 +7,12 @@ import {
   DateTime,
   Id,
   LongText,
-  metadata,
-  money,
   MAX_INTEGER,
   MoneyWhen,
   OptionalMetadata,
   Title,
-  OrNull,
-  RowView,
-  View,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  timestamptz,
-} from "@kasse/db";
+} from "@kasse/core";
+import { metadata, money, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
 export const campaign = entityTable(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { errors, KasseError } from "@kasse/db";
+import { errors, KasseError } from "@kasse/core";
 import { useTestDatabase, lazy } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import { campaignBudget, promotion } from "./schema";
@@ -8,6 +8,7 @@ import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
 import { createModules } from "../modules";
+import { eventOutbox } from "@kasse/modules";
 
 const database = useTestDatabase({ poolSize: 20 });
 const service = lazy(() => createPromotionService(database.db));
@@ -353,7 +354,8 @@ describe("campaign budgets", () => {
 });
 
 describe("register-promotion-usage step", () => {
-  const engine = () => createEngine({ db: database.db, modules: (db) => createModules(db), leaseMs: 5_000 });
+  const engine = () =>
+    createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db), leaseMs: 5_000 });
   const failLater = step("promotion-test-fail-later", {
     invoke: async (): Promise<{ output: null }> => {
       throw errors.invalidData("a later step failed");

@@ -1,16 +1,6 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import {
-  builtOnce,
-  errors,
-  generateId,
-  idList,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { builtOnce, idList, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";

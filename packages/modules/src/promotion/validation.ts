@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
 import type {
   Allocation,

@@ -1,3 +1,11 @@
-export * from "./schema";
 export { createRegionService, type RegionService, type Region, type Country } from "./service";
-export * from "./steps";
+export { createRegionStep, updateRegionStep } from "./steps";
+export {
+  CountryView,
+  RegionCreate,
+  RegionUpdate,
+  RegionView,
+  type CountryRow,
+  type RegionFilters,
+  type RegionRow,
+} from "./schema";

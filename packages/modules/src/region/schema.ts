@@ -1,16 +1,7 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  CountryCode,
-  CurrencyCode,
-  Id,
-  metadata,
-  OptionalMetadata,
-  Title,
-  RowView,
-  View,
-  entityTable,
-} from "@kasse/db";
+import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, RowView, View, entityTable } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(

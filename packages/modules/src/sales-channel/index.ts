@@ -1,2 +1,8 @@
-export * from "./schema";
 export { createSalesChannelService, type SalesChannelService } from "./service";
+export {
+  SalesChannelCreate,
+  SalesChannelUpdate,
+  SalesChannelView,
+  type SalesChannelFilters,
+  type SalesChannelRow,
+} from "./schema";

@@ -1,6 +1,7 @@
 import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, metadata, OptionalMetadata, Title, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
+import { LongText, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = entityTable(

@@ -1,12 +1,9 @@
 import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
+import { CountryCode, Id, OptionalMetadata, Title } from "@kasse/core";
 import {
-  CountryCode,
-  Id,
   metadata,
-  OptionalMetadata,
   timestamps,
-  Title,
   MetadataView,
   OrNull,
   RowView,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { generateId } from "@kasse/core";
 import {
   builtOnce,
-  generateId,
   idList,
   inParam,
   transaction,

@@ -1,16 +1,7 @@
 import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  CurrencyCode,
-  DateTime,
-  Id,
-  metadata,
-  OptionalMetadata,
-  RowView,
-  Title,
-  entityTable,
-  liveUniqueIndex,
-} from "@kasse/db";
+import { CurrencyCode, DateTime, Id, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
 export const store = entityTable(

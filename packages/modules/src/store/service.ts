@@ -1,15 +1,6 @@
 import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
-import {
-  errors,
-  generateId,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  rowsByParent,
-  textSearch,
-} from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { transaction, type Db, type ListPaging, anyOf, liveRecords, rowsByParent, textSearch } from "@kasse/db";
 import {
   store,
   storeCurrency,

@@ -1,18 +1,7 @@
 import { boolean, doublePrecision, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import {
-  Code,
-  CountryCode,
-  Id,
-  metadata,
-  OptionalMetadata,
-  OrNull,
-  Title,
-  RowView,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-} from "@kasse/db";
+import { Code, CountryCode, Id, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, OrNull, RowView, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(

@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { errors, generateId } from "@kasse/core";
 import {
   builtOnce,
-  errors,
-  generateId,
   isUniqueViolation,
   transaction,
   type Db,

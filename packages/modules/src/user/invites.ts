@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { errors, generateId, isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
+import { errors, generateId } from "@kasse/core";
+import { isUniqueViolation, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { invite, user, type InviteCreate, type InviteFilters, type InviteRow } from "./schema";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */

@@ -1,6 +1,7 @@
 import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Email, metadata, OptionalMetadata, entityTable, liveUniqueIndex, timestamptz, Title } from "@kasse/db";
+import { Email, OptionalMetadata, Title } from "@kasse/core";
+import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */

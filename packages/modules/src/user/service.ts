@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
-import { generateId, type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import { type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
 import { user, type UserCreate, type UserFilters, type UserRow, type UserUpdate } from "./schema";
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();

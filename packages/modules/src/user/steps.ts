@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { step } from "@kasse/workflows";
 import { user, type UserCreate } from "./schema";
 /** Creates an admin user; undone by removing the row (it never existed for anyone else). */

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title, ListView } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiKeyView } from "@kasse/modules/api-key";
 import { setApiKeySalesChannels } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";

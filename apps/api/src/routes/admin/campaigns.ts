@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { CampaignCreate, CampaignPromotions, CampaignUpdate, CampaignResponse } from "@kasse/modules/promotion";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { Answer, ListQueryOf, IdParams } from "../../http/schemas";
 

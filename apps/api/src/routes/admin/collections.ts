@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { CollectionCreate, CollectionUpdate, ProductCollectionView } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 

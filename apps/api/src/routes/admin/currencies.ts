@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Code, CurrencyCode, Title } from "@kasse/db";
+import { Code, CurrencyCode, Title } from "@kasse/core";
 import { CurrencyUpdate, CurrencyView } from "@kasse/modules/currency";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 

@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import {
   CustomerGroupCreate,
   CustomerGroupResponse,
   CustomerGroupUpdate,
   CustomerResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";
 import { toArray } from "../../http/query";
 import {

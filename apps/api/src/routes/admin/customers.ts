@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id, normalizeRange, Title, toDate } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { normalizeRange, toDate } from "@kasse/db";
 import {
   AddressCreate,
   AddressUpdate,
@@ -8,7 +9,7 @@ import {
   CustomerUpdate,
   AddressResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Count } from "@kasse/db";
-import type { App } from "../../app";
+import { Count } from "@kasse/core";
+import type { App } from "../../app-type";
 import { Fields } from "../../http/schemas";
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/db";
-import type { App } from "../../app";
+import { errors, Id, Title } from "@kasse/core";
+import type { App } from "../../app-type";
 import { providerPage } from "../../http/provider-list";
 import { ListAnswer, ListQueryOf } from "../../http/schemas";
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { FulfillmentSetView, ServiceZoneCreate, ServiceZoneUpdate, ServiceZoneView } from "@kasse/modules/fulfillment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, Deleted, DeleteResponse, RetrieveQuery, ChildParams, IdParams, deleted } from "../../http/schemas";
 

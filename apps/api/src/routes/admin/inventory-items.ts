@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Extend, Id, Title, View } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
+import { Extend, View } from "@kasse/db";
 import {
   InventoryItemCreate,
   InventoryItemUpdate,
@@ -10,7 +11,7 @@ import {
   InventoryLevelView,
 } from "@kasse/modules/inventory";
 import { addInventoryLevel, inventoryLevels, batchInventoryLevels, createInventoryItem } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, wants } from "../../http/fields";
 import {
   Answer,

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
 import { InviteAccept, UserView } from "@kasse/modules/user";
 import { acceptInviteWorkflow } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { createInviteTokens, invalidInvite } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
 import { emptyBody } from "../../http/empty-body";

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title, ListView } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { InviteCreate, InviteView, type InviteDetails } from "@kasse/modules/user";
 import { sendNotification } from "@kasse/flows";
 import type { FastifyBaseLogger } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id } from "@kasse/db";
-import type { App } from "../../app";
+import { Code, Id } from "@kasse/core";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 import { NotificationView } from "@kasse/modules/notification";

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Count, errors, Id, normalizeRange, OptionalMetadata, Title, toDate } from "@kasse/db";
+import { Amount, Count, errors, Id, OptionalMetadata, Title } from "@kasse/core";
+import { normalizeRange, toDate } from "@kasse/db";
 import {
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
@@ -13,7 +14,7 @@ import {
 } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { always, parseFields, project } from "../../http/fields";
 import {
   Answer,

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Amount, Id } from "@kasse/db";
+import { Amount, Id } from "@kasse/core";
 import { capturePaymentWorkflow, refundPaymentWorkflow } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import { PaymentView } from "@kasse/modules/payment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { Answer, IdParams } from "../../http/schemas";
 
 /** Medusa's `POST /admin/payments/{id}/capture`: `amount` (default: all that is left). */

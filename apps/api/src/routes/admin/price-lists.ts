@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { CurrencyCode, errors, Id, Title } from "@kasse/core";
+import { MAX_LIMIT } from "@kasse/db";
 import {
   PriceListCreate,
   PriceListPricesBatch,
@@ -8,7 +9,7 @@ import {
   PriceView,
 } from "@kasse/modules/pricing";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
 import {

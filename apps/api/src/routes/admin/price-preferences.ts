@@ -1,6 +1,6 @@
-import { Code, Id } from "@kasse/db";
+import { Code, Id } from "@kasse/core";
 import { PricePreferenceCreate, PricePreferenceUpdate, PricePreferenceView } from "@kasse/modules/pricing";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf, WholeListQuery } from "../../http/schemas";
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { CategoryCreate, CategoryUpdate, ProductCategoryView } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { CategoryTree, splitCategoryQuery } from "../category-query";
 import { parseFields, project } from "../../http/fields";
 import {

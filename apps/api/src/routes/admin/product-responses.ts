@@ -13,7 +13,7 @@ import {
   type ProductVariant,
 } from "@kasse/modules/product";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { wants, type FieldNode, type FieldSelection } from "../../http/fields";
 
 /** A variant as the Admin API shows it: with its prices and inventory item links. */

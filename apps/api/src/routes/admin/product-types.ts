@@ -1,5 +1,5 @@
 import { ProductTypeView } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { valueRoutes } from "./product-tags";
 
 /** Admin product types: CRUD over unique values, as product tags (docs/CONTRACT.md). */

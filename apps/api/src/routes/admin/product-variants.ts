@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
-import type { App } from "../../app";
+import { Code, Id, Title } from "@kasse/core";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { AdminVariantListView, variantExtras } from "./product-responses";

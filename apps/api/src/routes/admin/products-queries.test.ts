@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCountingDatabase, type CountingDatabase } from "@kasse/db/testing";
 import { buildApp, type App } from "../../app";
-import { createWorkflowRuntime, loadConfig } from "@kasse/runtime";
+import { createWorkflowRuntime, loadConfig, modulesOptions } from "@kasse/runtime";
 import { actorHeaders } from "../../testing";
 
 let database: CountingDatabase;
@@ -17,7 +17,11 @@ beforeAll(async () => {
     RATE_LIMIT_AUTH_MAX: "0",
     SCRYPT_LOG_N: "4",
   });
-  app = await buildApp({ config, infra: { database, ...createWorkflowRuntime(database) }, logger: false });
+  app = await buildApp({
+    config,
+    infra: { database, ...createWorkflowRuntime(database, { modules: modulesOptions(config) }) },
+    logger: false,
+  });
   await app.ready();
   admin = await actorHeaders(app, "user", "user_q");
 });

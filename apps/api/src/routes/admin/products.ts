@@ -8,7 +8,7 @@ import {
   updateProductsWorkflow,
   writeProductVariantsWorkflow,
 } from "@kasse/flows";
-import { Code, errors, Id, Title } from "@kasse/db";
+import { Code, errors, Id, Title } from "@kasse/core";
 import {
   OptionCreate,
   OptionUpdate,
@@ -22,7 +22,7 @@ import {
   ProductOptionView,
   VariantImagesBatch,
 } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import {
   ArrayQuery,

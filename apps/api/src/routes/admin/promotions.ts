@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, MoneyWhen, Title } from "@kasse/db";
+import { Code, Id, MoneyWhen, Title } from "@kasse/core";
 import {
   ATTRIBUTE_LABELS,
   MONEY_RULE_ATTRIBUTES,
@@ -24,7 +24,7 @@ import {
 import { ruleValueOptions } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { Modules } from "@kasse/modules";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListQuery, ListQueryOf, IdParams } from "../../http/schemas";
 

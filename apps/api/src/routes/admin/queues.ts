@@ -1,7 +1,7 @@
 import type { HTTPStatus } from "@bull-board/api/typings/app";
-import { errors, toKasseError } from "@kasse/db";
+import { errors, toKasseError } from "@kasse/core";
 import type { BullMqScheduler } from "@kasse/workflows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 
 /**
  * bull-board at `/admin/queues` when the engine queues to BullMQ (service mode). It sits inside

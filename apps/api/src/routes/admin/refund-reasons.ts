@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { RefundReasonCreate, RefundReasonUpdate, RefundReasonView } from "@kasse/modules/payment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 

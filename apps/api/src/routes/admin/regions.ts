@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { createRegionWorkflow, updateRegionWorkflow } from "@kasse/flows";
 import { RegionCreate, RegionView } from "@kasse/modules/region";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf, WholeListQuery } from "../../http/schemas";
 

@@ -1,7 +1,7 @@
-import { errors, Id } from "@kasse/db";
+import { errors, Id } from "@kasse/core";
 import { createReservation, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 

@@ -10,7 +10,7 @@ import {
   ReturnView,
 } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { Answer, Deleted, ChildParams, IdParams, deleted } from "../../http/schemas";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { ReturnReasonCreate, ReturnReasonUpdate, ReturnReasonView } from "@kasse/modules/order";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 

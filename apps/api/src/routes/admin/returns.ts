@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import { beginReturnRequest, cancelReturnWorkflow, createReturnWorkflow, receiveReturnWorkflow } from "@kasse/flows";
 import { RETURN_STATUSES, ReturnCreate, ReturnReceive, ReturnRequestBegin, ReturnView } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { isMedusaDialect } from "../../plugins/medusa-dialect";
 import { Answer, ArrayQuery, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams } from "../../http/schemas";

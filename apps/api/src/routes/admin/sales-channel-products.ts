@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
-import type { App } from "../../app";
+import { Id } from "@kasse/core";
+import type { App } from "../../app-type";
 import { SalesChannelView } from "@kasse/modules/sales-channel";
 import { Answer, IdParams } from "../../http/schemas";
 

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
 import { SalesChannelCreate, SalesChannelUpdate, SalesChannelView } from "@kasse/modules/sales-channel";
 import { listSalesChannels } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { ListQueryOf } from "../../http/schemas";
 

@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Extend, Id, OrNull, Title, View } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/core";
+import { Extend, OrNull, View } from "@kasse/db";
 import {
   ShippingOptionCreate,
   ShippingOptionUpdate,
   ShippingOptionView,
   type ShippingOption,
 } from "@kasse/modules/fulfillment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { wants, type FieldSelection } from "../../http/fields";
 import { ArrayQuery, ListQuery } from "../../http/schemas";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title, View } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend, View } from "@kasse/db";
 import { FulfillmentSetCreate, FulfillmentSetView } from "@kasse/modules/fulfillment";
 import {
   StockLocationCreate,
@@ -9,7 +10,7 @@ import {
   StockLocationView,
 } from "@kasse/modules/stock-location";
 import { createLocationFulfillmentSet, deleteStockLocationWorkflow, setStockLocationSalesChannels } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { parseFields, wants, type FieldSelection } from "../../http/fields";
 import { Answer, ListQueryOf, IdParams } from "../../http/schemas";

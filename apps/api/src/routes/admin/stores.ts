@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend } from "@kasse/db";
 import { updateStoreWorkflow } from "@kasse/flows";
 import { CurrencyView } from "@kasse/modules/currency";
 import { StoreCurrencyView, StoreUpdate, StoreView, type Store } from "@kasse/modules/store";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, Filter, ListAnswer, ListQueryOf, listResponse, RetrieveQuery } from "../../http/schemas";
 

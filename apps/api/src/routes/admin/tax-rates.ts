@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { addTaxRateRule, createTaxRate, updateTaxRate } from "@kasse/flows";
 import { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate, TaxRateView } from "@kasse/modules/tax";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
 import { Answer, DeleteResponse, ListQueryOf, deleted } from "../../http/schemas";
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Code, Id, Title } from "@kasse/db";
+import { Code, Id, Title } from "@kasse/core";
 import { SYSTEM_TAX_PROVIDER, TaxRegionCreate, TaxRegionView } from "@kasse/modules/tax";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { providerPage } from "../../http/provider-list";
 import { ListAnswer, ListQueryOf } from "../../http/schemas";

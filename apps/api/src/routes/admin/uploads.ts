@@ -1,8 +1,8 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { FileView } from "@kasse/modules/file";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { Deleted, deleted } from "../../http/schemas";
 
 // Keys are `<time>-<random>-<name>.<ext>`; anything else is not a file Kasse stored.

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title, ListView } from "@kasse/db";
+import { errors, Id, Title } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { UserUpdate, UserView } from "@kasse/modules/user";
 import { removeUserAccountWorkflow } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
 import { errorAnswer } from "../../plugins/openapi-operations";

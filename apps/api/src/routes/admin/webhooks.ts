@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import {
   eventsReleased,
   WebhookCreate,
@@ -8,7 +8,7 @@ import {
   WebhookView,
   WebhookWithSecretView,
 } from "@kasse/modules/event";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { emptyBody } from "../../http/empty-body";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";

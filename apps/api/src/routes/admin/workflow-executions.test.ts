@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { createBullMqScheduler, step, workflow } from "@kasse/workflows";
 import { openRedis } from "@kasse/runtime";
 import { createTestApp, type TestApp } from "../../testing";

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, normalizeRange, toDate } from "@kasse/db";
+import { Id } from "@kasse/core";
+import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
   ExecutionRowView,
   StepRunRowView,
@@ -10,7 +11,7 @@ import {
   type StepState,
   type StepSummary,
 } from "@kasse/workflows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
 

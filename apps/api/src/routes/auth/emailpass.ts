@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import {
   ActorType,
   AuthIdentityView,
@@ -11,7 +11,7 @@ import {
   type SignIn,
 } from "@kasse/modules/auth";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });

@@ -1,4 +1,4 @@
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { allowOrigins } from "../../plugins/cors";
 import emailpassRoutes from "./emailpass";
 import providersRoutes from "./providers";

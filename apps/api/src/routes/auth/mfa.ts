@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import {
   MfaChallengeBody,
   MfaDisableBody,
@@ -8,7 +8,7 @@ import {
   MfaStartBody,
   MfaVerifyBody,
 } from "@kasse/modules/auth";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { emptyBody } from "../../http/empty-body";
 import { Answer } from "../../http/schemas";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import { ActorType, EMAILPASS, githubProvider, googleProvider, type AuthProvider } from "@kasse/modules/auth";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import type { Config } from "@kasse/runtime";
 import { signInAnswer, SignInView } from "./emailpass";
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { ActorType, EMAILPASS } from "@kasse/modules/auth";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
 const NoQuery = Type.Object({}, { additionalProperties: false });

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors, Password } from "@kasse/db";
+import { Email, errors, Password } from "@kasse/core";
 import { ActorType, actorIdOf, EMAILPASS, hasProven, normalizeEmail } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 
 /** How long a reset token works. */
 const RESET_TOKEN_TTL_MS = 15 * 60_000;

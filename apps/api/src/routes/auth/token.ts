@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 import { requireBearer } from "./emailpass";
 import { emptyBody } from "../../http/empty-body";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import { completeCart, readCart } from "@kasse/flows";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { emptyBody } from "../../http/empty-body";
 import { OrderDetailView, orderView } from "../../orders/view";
 import { CartView, cartActor, cartResponse } from "./cart-response";

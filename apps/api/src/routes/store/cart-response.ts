@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, MoneyView, MoneyWhen, OrNull, View } from "@kasse/db";
+import { MoneyView, MoneyWhen } from "@kasse/core";
+import { Extend, OrNull, View } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
 import {
   AddressView,

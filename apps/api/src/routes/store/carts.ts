@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
+import { Id } from "@kasse/core";
 import type { FastifyRequest } from "fastify";
 import {
   addPromotions,
@@ -27,7 +27,7 @@ import {
   PromoCodes,
   ShippingMethodCreate,
 } from "@kasse/modules/cart";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, DeleteResponse, RetrieveQuery, deleted } from "../../http/schemas";
 import { emptyBody } from "../../http/empty-body";

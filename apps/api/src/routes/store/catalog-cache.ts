@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { catalogVersionReader } from "@kasse/db";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { wants, type FieldSelection } from "../../http/fields";
 import { createVersionedCache, type VersionedCache } from "../../http/versioned-cache";
 import { isMedusaDialect } from "../../plugins/medusa-dialect";

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { Extend, OrNull, errors, groupBy, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
+import { Extend, OrNull, groupBy } from "@kasse/db";
 import { CalculatedPriceView, type CalculatedPrice, type PriceContext } from "@kasse/modules/pricing";
 import {
   ProductVariantView,
@@ -9,7 +10,7 @@ import {
   type Product,
   type ProductVariant,
 } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { wants, type FieldSelection } from "../../http/fields";
 
 /** What a store catalog read prices and counts stock against. */

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend } from "@kasse/db";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { Filter, ListQueryOf } from "../../http/schemas";
 import { ProductCollectionView } from "@kasse/modules/product";

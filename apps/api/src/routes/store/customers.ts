@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { errors, Id, ListView } from "@kasse/db";
+import { errors, Id } from "@kasse/core";
+import { ListView } from "@kasse/db";
 import { changeCustomerEmail, customerWrites, registerCustomer, requestCustomerEmailChange } from "@kasse/flows";
 import {
   AddressCreate,
@@ -14,7 +15,7 @@ import {
   StoreCustomerCreate,
   StoreCustomerResponse,
 } from "@kasse/modules/customer";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, DeleteResponse, ListQuery, RetrieveQuery, deleted } from "../../http/schemas";
 import { OrderSummaryResponse } from "@kasse/modules/order";

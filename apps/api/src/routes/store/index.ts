@@ -1,4 +1,4 @@
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { allowOrigins } from "../../plugins/cors";
 import { resolveSalesChannels } from "../../plugins/publishable-key";
 import { registerCatalogCache } from "./catalog-cache";

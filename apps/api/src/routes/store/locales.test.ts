@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onDatabase } from "@kasse/db";
 import { createTestApp, type TestApp } from "../../testing";
 import { storeLocales } from "./locales";
 
@@ -29,7 +30,10 @@ describe("GET /store/locales", () => {
   });
 
   it("a cart takes, keeps and changes the shopper's locale; a malformed one is 400", async () => {
-    await t.app.modules.region.create({ name: "EU", currency_code: "eur", countries: ["de"] });
+    // On t's database: the test process's is whichever of the two opened first.
+    await onDatabase(t.database.db, () =>
+      t.app.modules.region.create({ name: "EU", currency_code: "eur", countries: ["de"] }),
+    );
     const created = await t.app.inject({ method: "POST", url: "/store/carts", payload: { locale: "de-DE" } });
     expect(created.statusCode).toBe(200);
     const cart = created.json().cart;

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { Answer } from "../../http/schemas";
 
 const LocaleView = Type.Object({ code: Type.String(), name: Type.String() }, { additionalProperties: false });

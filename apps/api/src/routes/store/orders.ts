@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { errors, Secret } from "@kasse/db";
+import { errors, Secret } from "@kasse/core";
 import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams } from "../../http/schemas";
 import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";

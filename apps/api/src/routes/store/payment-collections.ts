@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Id, ProviderData } from "@kasse/db";
+import { Id, ProviderData } from "@kasse/core";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
 import { PaymentCollectionView } from "@kasse/modules/payment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { emptyBody } from "../../http/empty-body";
 import { Answer } from "../../http/schemas";
 import { cartActor, paymentCollectionResponse } from "./cart-response";

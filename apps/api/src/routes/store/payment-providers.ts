@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Id } from "@kasse/db";
-import type { App } from "../../app";
+import { Id } from "@kasse/core";
+import type { App } from "../../app-type";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
 import { PaymentProviderView } from "@kasse/modules/payment";
 

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend } from "@kasse/db";
 import type { CategoryParent, ProductCategory } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { CategoryTree, splitCategoryQuery } from "../category-query";
 import type { FastifyRequest } from "fastify";
 import { parseFields, project, wants, type FieldSelection } from "../../http/fields";

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Extend, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { Id, Title } from "@kasse/core";
+import { Extend, MAX_LIMIT } from "@kasse/db";
 import { ProductOptionValueView, ProductOptionView } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { ArrayQuery, ListAnswer, ListQuery, listResponse } from "../../http/schemas";
 import { storeChannels } from "./catalog-context";

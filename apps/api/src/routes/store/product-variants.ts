@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { Code, CurrencyCode, errors, Id, MAX_LIMIT, Title } from "@kasse/db";
+import { Code, CurrencyCode, errors, Id, Title } from "@kasse/core";
+import { MAX_LIMIT } from "@kasse/db";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
 import { Answer, ArrayQuery, Fields, ListAnswer, ListQueryOf, listResponse, IdParams } from "../../http/schemas";
 import { pricingContext, storeChannels, storeVariants, StoreVariantView } from "./catalog-context";

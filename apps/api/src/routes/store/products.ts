@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { CurrencyCode, errors, Id, Title } from "@kasse/db";
+import { CurrencyCode, errors, Id, Title } from "@kasse/core";
 import { PRODUCT_RELATIONS, type ProductRelation } from "@kasse/modules/product";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { parseFields, project, type FieldSelection } from "../../http/fields";
 import {
   Answer,

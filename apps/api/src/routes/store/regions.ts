@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_LIMIT } from "@kasse/db";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { ListRegions } from "../admin/regions";
 import { RegionView } from "@kasse/modules/region";

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Extend, MoneyView, View } from "@kasse/db";
+import { Id, MoneyView } from "@kasse/core";
+import { Extend, View } from "@kasse/db";
 import { assertCartAccess } from "@kasse/flows";
 import { ShippingOptionView } from "@kasse/modules/fulfillment";
-import type { App } from "../../app";
+import type { App } from "../../app-type";
 import { Fields } from "../../http/schemas";
 import { cartActor } from "./cart-response";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import {
   DEFAULT_SCRYPT,
   hashNewPassword,

@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import { knownProviderOptions, oauth2Provider, profileText as text, type KnownProviderOptions } from "./oauth2";
 import type { AuthProvider } from "./types";
 

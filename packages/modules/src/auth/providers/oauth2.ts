@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { errors, isKasseError } from "@kasse/db";
+import { errors, isKasseError } from "@kasse/core";
 import type { AuthIdentity } from "../schema";
 import type { AuthProvider, IdentityStore, ProviderInput } from "./types";
 

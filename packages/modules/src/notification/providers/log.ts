@@ -1,4 +1,4 @@
-import { REDACTED, scrubText } from "@kasse/db";
+import { REDACTED, scrubText } from "@kasse/core";
 import type { NotificationLogger, NotificationProvider } from "../provider";
 import { secretStrings } from "../secret-data";
 

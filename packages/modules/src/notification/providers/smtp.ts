@@ -1,5 +1,5 @@
 import type { Transporter } from "nodemailer";
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { NotificationProvider } from "../provider";
 
 export interface SmtpProviderOptions {

@@ -1,4 +1,4 @@
-import { generateId } from "@kasse/db";
+import { generateId } from "@kasse/core";
 import type { OrderCreate } from "../schema";
 
 /**

@@ -1,4 +1,4 @@
-import { providerRegistry, type ProviderRegistry as Registry } from "@kasse/db";
+import { providerRegistry, type ProviderRegistry as Registry } from "@kasse/core";
 import type { PaymentProvider } from "./provider";
 import { systemProvider } from "./system";
 import { createTestProvider } from "./test-provider";

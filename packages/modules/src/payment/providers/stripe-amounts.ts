@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 
 /** Stripe's zero-decimal currencies (https://docs.stripe.com/currencies#zero-decimal). */
 const ZERO_DECIMAL = new Set([

@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type Stripe from "stripe";
-import { isKasseError, type KasseError } from "@kasse/db";
+import { isKasseError, type KasseError } from "@kasse/core";
 import { startStripeFake, type StripeFake } from "../testing";
 import type { PaymentProvider, ProviderCall } from "./provider";
 import { createStripeProvider, type StripeProviderOptions } from "./stripe";

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { KasseError, errors } from "@kasse/db";
+import { KasseError, errors } from "@kasse/core";
 import type { AuthorizeOutcome, PaymentProvider, ProviderCall, WebhookOutcome } from "./provider";
 import { fromStripeAmount, toStripeAmount } from "./stripe-amounts";
 

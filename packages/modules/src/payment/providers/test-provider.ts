@@ -1,4 +1,4 @@
-import { errors } from "@kasse/db";
+import { errors } from "@kasse/core";
 import type { PaymentProvider, ProviderCall } from "./provider";
 
 const BEHAVIORS = ["decline", "requires_more", "error", "hang", "flaky"] as const;

@@ -1,5 +1,4 @@
 import { Type, type IntegerOptions, type TSchema } from "@sinclair/typebox";
-import type { Column } from "drizzle-orm";
 import { errors } from "./errors";
 
 /**
@@ -102,16 +101,3 @@ export function moneyMarker(schema: TSchema | undefined): MoneyMarker | undefine
   const marker = (schema as Record<string, unknown> | undefined)?.[MONEY_KEYWORD];
   return marker === true || (typeof marker === "object" && marker !== null) ? (marker as MoneyMarker) : undefined;
 }
-
-/** Configs of the columns made by `money()` (a drizzle column keeps its builder's config object). */
-const moneyColumnConfigs = new WeakSet<object>();
-
-/** Records a `money()` column builder's config, so views derived from its table mark it as money. */
-export function registerMoneyColumn<B extends object>(builder: B): B {
-  moneyColumnConfigs.add((builder as unknown as { config: object }).config);
-  return builder;
-}
-
-/** Whether a drizzle column was declared with `money()`. */
-export const isMoneyColumn = (column: Column): boolean =>
-  moneyColumnConfigs.has((column as unknown as { config: object }).config);

@@ -1,0 +1,132 @@
+import { Param, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { currentHandle } from "./ambient";
+import type { Db } from "./types";
+import { arrayLiteral } from "./list";
+
+/** A drizzle query builder (select, insert, update, delete): what a statement's `build` returns. */
+interface Preparable<R> extends PromiseLike<R> {
+  prepare(name: string): unknown;
+}
+
+/** What a builder handed its session to prepare: the SQL text, its parameters, how rows map. */
+interface Template {
+  args: unknown[];
+  joinsNotNullableMap: unknown;
+}
+
+interface PreparedQuery<R> {
+  joinsNotNullableMap?: unknown;
+  execute(values: Record<string, unknown>): Promise<R>;
+}
+
+interface Session {
+  prepareQuery(...args: unknown[]): PreparedQuery<unknown>;
+}
+
+/**
+ * Asks `builder` to prepare itself on a stand-in session, which keeps what it was given: the text,
+ * parameters and row mapping drizzle builds, without running anything.
+ */
+function templateOf(builder: Preparable<unknown>): Template {
+  const template: Template = { args: [], joinsNotNullableMap: undefined };
+  const stub = {
+    setToken: () => stub,
+    set joinsNotNullableMap(value: unknown) {
+      template.joinsNotNullableMap = value;
+    },
+  };
+  const session: Session = {
+    prepareQuery: (...args: unknown[]) => {
+      template.args = args;
+      return stub as unknown as PreparedQuery<unknown>;
+    },
+  };
+  (builder as unknown as { session: Session }).session = session;
+  // Unnamed: whether PostgreSQL keeps it prepared per connection is decided in one place for every
+  // statement, built once or not (`preparingRepeated` in connect.ts: a text sent a second time).
+  builder.prepare(undefined as unknown as string);
+  return template;
+}
+
+/**
+ * A statement's values as its `build` sees them: each key a placeholder. For one call's values, a
+ * key left undefined is undefined here (a column left out: its default, or unchanged) and a null
+ * one is null (SQL null); the statement is built once per such shape.
+ */
+export type Placeholders<V> = { readonly [K in keyof V]-?: SQL };
+
+/**
+ * A statement built once (per shape of its values) and run on the current handle (the transaction
+ * in progress, else the database) with each call's values: drizzle assembles its text, parameters
+ * and row mapping on first use only, where a builder assembles them on every call. `build` writes it
+ * with the drizzle builder on `db`, a placeholder `v.key` wherever a value goes (a column's value
+ * goes through the column's encoder: JSON, timestamps); {@link inList} takes one for a list.
+ * A column with `$defaultFn` or `$onUpdate` that a write leaves out gets the value computed at the
+ * first build: give it (`updated_at: v.updated_at`). A statement whose text varies with the request
+ * (filters, sort order) is written with `db` directly. Everything but the placeholders is fixed at
+ * the first build: a value computed per call (an id, a time) is a placeholder too.
+ * @example
+ * const byId = statement((v: Placeholders<{ id: string }>) => db.select().from(cart).where(eq(cart.id, v.id)));
+ * const [row] = await byId({ id });
+ */
+export function statement<R>(build: () => Preparable<R>): () => Promise<R>;
+export function statement<V extends Record<string, unknown>, R>(
+  build: (v: Placeholders<V>) => Preparable<R>,
+): (values: V) => Promise<R>;
+export function statement<V extends Record<string, unknown>, R>(
+  build: (v: Placeholders<V>) => Preparable<R>,
+): (values?: V) => Promise<R> {
+  const run = builtStatement<V, R>((v) => build(v));
+  return (values = {} as V) => run(currentHandle(), values);
+}
+
+/**
+ * A {@link statement} run on the handle it is given, whose `build` gets that handle too (the db
+ * package's own helpers and the deprecated forms).
+ */
+export function builtStatement<V extends Record<string, unknown>, R>(
+  build: (v: Placeholders<V>, handle: Db) => Preparable<R>,
+): (handle: Db, values: V) => Promise<R> {
+  const templates = new Map<string, Template>();
+  return (handle, values) => {
+    // The shape: which keys are undefined or null (none, for most calls: then no string is made).
+    let shape = "";
+    for (const key in values) {
+      const value = values[key];
+      if (value === undefined) shape += `-${key}`;
+      else if (value === null) shape += `0${key}`;
+    }
+    let template = templates.get(shape);
+    if (!template) {
+      const v: Record<string, unknown> = {};
+      for (const key in values)
+        v[key] = values[key] === undefined ? undefined : values[key] === null ? null : sql.placeholder(key);
+      template = templateOf(build(v as Placeholders<V>, handle));
+      templates.set(shape, template);
+    }
+    const session = (handle as unknown as { session: Session }).session;
+    const query = session.prepareQuery(...template.args) as PreparedQuery<R>;
+    if (template.joinsNotNullableMap !== undefined) query.joinsNotNullableMap = template.joinsNotNullableMap;
+    return query.execute(values);
+  };
+}
+
+/** Sends a list placeholder's value (an array of strings) as the text of a text[] literal. */
+const listEncoder = { mapToDriverValue: (values: readonly string[]) => arrayLiteral(values) };
+
+/**
+ * `column = any($1::text[])`: membership in a list sent as ONE parameter, so the statement's text
+ * is the same whatever the list's length (drizzle's `inArray` writes `in ($1, …, $n)`: a text per
+ * length). `values` is a list of strings, or a {@link statement}'s placeholder given one. An empty
+ * list matches nothing.
+ * @example
+ * const linesOf = statement((v: Placeholders<{ ids: string[] }>) => db.select().from(line).where(inList(line.cart_id, v.ids)));
+ */
+export function inList(column: AnyPgColumn | SQL, values: readonly string[] | SQL): SQL {
+  if (!Array.isArray(values)) return sql`${column} = any(${new Param(values, listEncoder)}::text[])`;
+  if (values.length === 0) return sql`false`;
+  // Sent as the text of a text[] literal, not as a JS array: a driver then serializes a plain string
+  // (postgres.js learns array types per connection after connecting; PGlite has its own rules).
+  return sql`${column} = any(${arrayLiteral(values as readonly string[])}::text[])`;
+}
