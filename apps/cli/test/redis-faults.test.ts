@@ -199,7 +199,7 @@ describe.skipIf(!onPostgres())("Redis unreachable", () => {
     const output = watch(child);
     await output.until(/worker waiting for Redis at 127\.0\.0\.1:\d+/, 20_000);
     expect(await terminate(child, exited)).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 1500);
-    expect(await exited).toBe(0);
+    expect(await exited, output.text()).toBe(0);
     expect(count(output.text(), unreachable(proxy.port))).toBe(1);
     expect(output.text()).not.toMatch(/Unhandled error event|workflow worker error|\n\s+at /);
   }, 60_000);

@@ -27,9 +27,14 @@ async function main(): Promise<void> {
   const metrics = config.metrics ? await createProcessMetrics() : undefined;
   // Before anything opens, so a busy port stops the worker at once.
   if (config.metrics && metrics) logger.info({ url: await serveMetrics(config.metrics, metrics) }, "metrics served");
-  const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
-  // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
-  const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
+  // The signal handlers come before anything opens: a SIGTERM while the worker still starts (Redis
+  // away, the database slow) stops it once it has started, instead of killing it half-open.
+  const running = (async () => {
+    const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
+    // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
+    const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
+    return { infra, worker };
+  })();
   let stoppedAt: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stoppedAt !== undefined) {
@@ -39,9 +44,8 @@ async function main(): Promise<void> {
     }
     stoppedAt = Date.now();
     logger.info({ signal }, "shutting down");
-    worker
-      .close()
-      .then(() => infra.close())
+    running
+      .then(({ infra, worker }) => worker.close().then(() => infra.close()))
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -52,6 +56,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  await running;
 }
 
 main().catch((error: unknown) => {

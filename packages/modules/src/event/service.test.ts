@@ -125,7 +125,7 @@ describe("the event outbox", () => {
   it("says how long the oldest event still to be delivered has waited, leaving out those a compensated execution left", async () => {
     const events = createEventService(database.db);
     expect(await events.oldestWaitingAge()).toBe(0);
-    const engine = createEngine({ db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
     const emit = step("test-age-emit", {
       invoke: async (_input: null, ctx) => {
         await ctx.emit("product.created", { id: "prod_age" });
