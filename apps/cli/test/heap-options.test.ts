@@ -56,6 +56,9 @@ describe("the server processes' heap options", () => {
   });
 });
 
+/** Every process {@link launch} started: a test that times out while they start leaves none behind. */
+const launched = new Set<number>();
+
 /** A command started the README's way, once it says it is ready (`ready` matched `times` times). */
 async function launch(
   command: string,
@@ -69,7 +72,9 @@ async function launch(
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), ADMIN_UI: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  launched.add(child.pid!);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  void exited.then(() => launched.delete(child.pid!));
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const seen = (chunk: Buffer) => {
@@ -98,6 +103,14 @@ describe.skipIf(!onPostgres() || !process.env.REDIS_URL)("every way the README s
   // A Redis database of its own: these workers' queue meets no other test's.
   const redisUrl = `${process.env.REDIS_URL}/${randomInt(1, 16)}`;
   afterAll(async () => {
+    // What a timed-out start left running, with the servers its launchers started.
+    for (const pid of launched)
+      for (const p of [...running(pid, KASSE), ...running(pid, WORKER)])
+        try {
+          process.kill(p.pid, "SIGKILL");
+        } catch {
+          // it ended meanwhile
+        }
     if (database) {
       const redis = new Redis(redisUrl);
       const keys = await redis.keys(`${loadBaseConfig({ DATABASE_URL: database.url! }).redisPrefix}:*`);
