@@ -329,6 +329,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     },
 
     /**
+     * An operator sets a password login's password (`kasse user reset-password`: passwords are
+     * stored hashed, so a lost one is replaced, never shown), in one transaction: every token
+     * signed before ends and outstanding reset links stop working.
+     */
+    async setPassword(identityId: string, input: { email: string; password: string }): Promise<void> {
+      await db.transaction(async (inner) => {
+        await createAuthService(inner, options).update(EMAILPASS, { body: input, authIdentityId: identityId });
+        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
+      });
+    },
+
+    /**
      * Sets a new password with a password-reset token (`secret`, single use, issued for this actor
      * type and email), in one transaction: every token signed before ends and any other outstanding
      * reset link stops working. A token that is unknown, used, expired or issued for another
