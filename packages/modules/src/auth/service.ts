@@ -407,7 +407,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     /**
      * The unproven claims on `email` that its proof by the identity `prover.auth_identity_id` ends
-     * (README "Email ownership"): the emailpass identity registered with it and the customer account
+     * (docs/security.md "Email ownership"): the emailpass identity registered with it and the customer account
      * holding it (`prover.holder_customer_id`, which the customer module found), when none of their
      * sign-ins proved it. Answers the customers to close and the identities to end. An address
      * proven by another sign-in, held through an OAuth provider (which vouched for it) or by an
