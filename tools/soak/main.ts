@@ -1,4 +1,4 @@
-// `npm run soak`: Kasse under load and faults, then checks that nothing was lost (README "Soak").
+// `npm run soak`: Kasse under load and faults, then checks that nothing was lost (docs/performance.md "Soak").
 // 2 API processes and 2 workers on PostgreSQL and a Redis of the soak's own; users browse, check
 // out (promotions with a usage budget, declines, hangs, flaky payments, scarce stock, repeated
 // completes under one Idempotency-Key) and work the orders as an admin, while API processes are

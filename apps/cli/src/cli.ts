@@ -130,7 +130,47 @@ export async function run(argv: string[]): Promise<number> {
       console.log(await buildAdminUi(loadConfig()));
       return 0;
     }
+    case "credentials": {
+      const config = loadBaseConfig();
+      const [{ createModules }, { describeCredentials }] = await Promise.all([
+        import("@kasse/modules"),
+        import("./credentials"),
+      ]);
+      const { database } = await openDatabase(config, "kasse credentials");
+      try {
+        console.log((await describeCredentials(createModules(database.db))).join("\n"));
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
     case "user": {
+      if (positionals[1] === "reset-password") {
+        if (!values.email) {
+          console.error("Usage: kasse user reset-password --email <email> [--password <password>]");
+          return 2;
+        }
+        const config = loadBaseConfig();
+        const [{ createModules }, { resetAdminPassword }] = await Promise.all([
+          import("@kasse/modules"),
+          import("./credentials"),
+        ]);
+        const { database } = await openDatabase(config, "kasse user reset-password");
+        try {
+          const reset = await resetAdminPassword(createModules(database.db, { scryptLogN: config.scryptLogN }), {
+            email: values.email,
+            password: values.password,
+          });
+          console.log(
+            reset.generatedPassword
+              ? `New password of admin user ${reset.email}: ${reset.generatedPassword} (shown once); its sessions ended.`
+              : `Password of admin user ${reset.email} set; its sessions ended.`,
+          );
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
       if (positionals[1] !== "create") break;
       if (!values.email || !values.password) {
         console.error("Usage: kasse user create --email <email> --password <password>");

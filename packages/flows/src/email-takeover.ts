@@ -3,7 +3,7 @@ import { disableOrphanIdentitiesStep, unlinkActorStep, unprovenClaimsStep } from
 import { accountByEmailStep, closeCustomersStep } from "@kasse/modules/customer";
 
 /**
- * Ends the unproven claims on `email` that its proof by `auth_identity_id` overrides (README
+ * Ends the unproven claims on `email` that its proof by `auth_identity_id` overrides (docs/security.md
  * "Email ownership"): each customer account holding it with no sign-in that proved it is closed
  * (deleted with its addresses, unlinked from its identities), and each identity registered with it
  * unproven is disabled (its password and tokens stop working). Answers the disabled identities: the

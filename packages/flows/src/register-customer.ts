@@ -18,7 +18,7 @@ export interface RegisterCustomerWorkflowInput {
  * A registered customer (`has_account` true) linked to its auth identity, which is created here
  * in the one-call form. With a registration token, the customer's email must be the identity's
  * own and the identity must have no customer yet; an identity that proved the address (an OAuth
- * provider vouched for it, or a password reset) first ends the unproven claims on it (README
+ * provider vouched for it, or a password reset) first ends the unproven claims on it (docs/security.md
  * "Email ownership"). Any failure (email taken, identity already linked) undoes the rest.
  */
 export const registerCustomerWorkflow = workflow(

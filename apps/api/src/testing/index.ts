@@ -6,3 +6,4 @@ export { TEST_ADDRESS } from "./checkout";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
+export { useRouteWalk } from "./routes";

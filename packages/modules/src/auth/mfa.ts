@@ -249,7 +249,7 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
 
     /**
      * Removes every second factor of the identity with its recovery codes and open challenges, no
-     * code asked: for a takeover, where the factors may be someone else's (README "Email ownership").
+     * code asked: for a takeover, where the factors may be someone else's (docs/security.md "Email ownership").
      */
     async removeAll(identityId: string): Promise<void> {
       await transaction(db, async (tx) => {

@@ -329,6 +329,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     },
 
     /**
+     * An operator sets a password login's password (`kasse user reset-password`: passwords are
+     * stored hashed, so a lost one is replaced, never shown), in one transaction: every token
+     * signed before ends and outstanding reset links stop working.
+     */
+    async setPassword(identityId: string, input: { email: string; password: string }): Promise<void> {
+      await db.transaction(async (inner) => {
+        await createAuthService(inner, options).update(EMAILPASS, { body: input, authIdentityId: identityId });
+        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
+      });
+    },
+
+    /**
      * Sets a new password with a password-reset token (`secret`, single use, issued for this actor
      * type and email), in one transaction: every token signed before ends and any other outstanding
      * reset link stops working. A token that is unknown, used, expired or issued for another
@@ -395,7 +407,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     /**
      * The unproven claims on `email` that its proof by the identity `prover.auth_identity_id` ends
-     * (README "Email ownership"): the emailpass identity registered with it and the customer account
+     * (docs/security.md "Email ownership"): the emailpass identity registered with it and the customer account
      * holding it (`prover.holder_customer_id`, which the customer module found), when none of their
      * sign-ins proved it. Answers the customers to close and the identities to end. An address
      * proven by another sign-in, held through an OAuth provider (which vouched for it) or by an

@@ -156,7 +156,7 @@ export function eventProblems(name: string, data: unknown): string[] {
   return [...Value.Errors(eventCatalog[name].data, data)].map((e) => `${e.path || "/"}: ${e.message}`);
 }
 
-/** Every payload schema with its name, for the README and the OpenAPI document's `webhooks`. */
+/** Every payload schema with its name, for docs/events.md and the OpenAPI document's `webhooks`. */
 export function catalogEntries(): Array<{ name: EventName; version: number; description: string; data: TObject }> {
   return (Object.keys(eventCatalog) as EventName[]).map((name) => ({ name, ...eventCatalog[name] }));
 }
@@ -179,7 +179,7 @@ export function openApiWebhooks(): Record<string, unknown> {
       {
         post: {
           summary: name,
-          description: `${description} Payload version ${version}. Signed as Standard Webhooks: verify \`webhook-signature\` before trusting the body (README "Events and webhooks").`,
+          description: `${description} Payload version ${version}. Signed as Standard Webhooks: verify \`webhook-signature\` before trusting the body (docs/events.md).`,
           operationId: `webhook_${name.replace(/[^a-z]+/g, "_")}`,
           parameters: [
             header("webhook-id", "The event id: the same on every retry of this event, to deduplicate"),

@@ -21,7 +21,7 @@ const WithPreview = { 200: Type.Object({ order_preview: OrderPreviewView, return
 const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
 
 /**
- * Medusa's order-change protocol for returns, as its dashboard drives it (README "Orders after
+ * Medusa's order-change protocol for returns, as its dashboard drives it (docs/orders.md "Orders after
  * purchase"): a return request put together item by item, then confirmed (the create-return
  * saga), and a receipt counted item by item, then confirmed (the receive-return saga). A pending
  * request or receipt changes nothing on the order or in stock; canceling one leaves nothing behind.

@@ -26,7 +26,7 @@ const DeliveryStatus = Type.Union([
 const ListDeliveries = ListQueryOf({ event_id: Id(), status: DeliveryStatus });
 
 /**
- * Admin webhooks (README "Events and webhooks"): endpoints receiving the event catalog as signed
+ * Admin webhooks (docs/events.md): endpoints receiving the event catalog as signed
  * Standard Webhooks messages. The secret is answered only by create and rotate-secret.
  */
 export default async function webhooks(app: App): Promise<void> {

@@ -127,7 +127,7 @@ describe("registration", () => {
   });
 });
 
-describe('email verification (never required; README "API notes")', () => {
+describe("email verification (never required; docs/api.md)", () => {
   it("a new customer's login answers a token, never verification_required; the verification routes are not served (they fall on the sign-in route)", async () => {
     const { token } = (
       await t.store.post("/auth/customer/emailpass/register", {

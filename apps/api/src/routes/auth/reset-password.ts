@@ -69,7 +69,7 @@ export default async function resetPassword(app: App): Promise<void> {
         email,
         actor_type: actorType,
         expires_at: row.expires_at.toISOString(),
-        // A customer account registered with an address nobody proved: the reset takes it over (README "Email ownership").
+        // A customer account registered with an address nobody proved: the reset takes it over (docs/security.md "Email ownership").
         unconfirmed: !hasProven(identity, email) && actorIdOf(identity, "customer") !== "",
       },
       secret_keys: ["token"],

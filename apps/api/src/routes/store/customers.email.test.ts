@@ -5,7 +5,7 @@ import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, withFailure, type TestApp } from "../../testing";
 
-// Who may hold an email (README "Email ownership"): a customer account is registered only for its
+// Who may hold an email (docs/security.md "Email ownership"): a customer account is registered only for its
 // sign-in's own address, a change of address needs the token mailed to the new one, and an address
 // nobody proved never keeps its owner out.
 
@@ -303,7 +303,7 @@ describe("an address nobody proved never keeps its owner out", () => {
     // No second factor left to lock the owner out: the password alone signs in.
     const owner = await login("owner1@squat.test", "owner-pass-1");
     expect(owner.json().mfa_required).toBeUndefined();
-    // What the account held stays with it (the reset mail said so): README "Email ownership".
+    // What the account held stays with it (the reset mail said so): docs/security.md "Email ownership".
     expect((await me(bearer(owner.json().token))).id).toBe(squatter.id);
 
     // A second reset of the now proven address is an ordinary one: no warning.

@@ -52,7 +52,7 @@ export default async function customers(app: App): Promise<void> {
    * Registration. With a registration token (from `/auth/customer/emailpass/register` or an OAuth
    * callback) the customer is created for that identity's own email and linked to it; without one,
    * `password` is required and the identity is created too (the register-customer workflow: all or
-   * nothing; README "Email ownership").
+   * nothing; docs/security.md "Email ownership").
    */
   app.post("/customers", { schema: { body: StoreCustomerCreate, response: One } }, async (request) => {
     const { password, ...fields } = request.body;
