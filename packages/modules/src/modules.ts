@@ -115,7 +115,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     currency: () => createCurrencyService(db),
     store: () => createStoreService(db),
     file: () =>
-      createFileService(db, createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
+      createFileService(createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
         maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
         maxFiles: options.files?.maxFiles ?? 10,
         quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,

@@ -1,3 +1,3 @@
-export * from "./schema";
+export { FileView } from "./schema";
 export { createLocalFileProvider, type FileProvider } from "./local-provider";
 export { createFileService, detectFileType, type FileService, type FileLimits, type StoredFile } from "./service";

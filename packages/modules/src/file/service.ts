@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, count, eq, isNull, sum } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
-import { lockKeys, transaction, type Db } from "@kasse/db";
-import { FILE_TYPES, storedFile, type FileType } from "./schema";
+import { lockKeys, transaction } from "@kasse/db";
+import { FILE_TYPES, type FileType } from "./schema";
+import { fileQueries as q } from "./queries";
 import type { FileProvider } from "./local-provider";
 
 /**
@@ -37,22 +37,16 @@ export function detectFileType(content: Buffer): FileType | undefined {
  * Files: uploads checked for size and type (by content), stored by a provider under a fresh key,
  * each recorded (key, size) so the store's quota holds.
  * @example
- * const files = createFileService(db, createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
+ * const files = createFileService(createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
  * const [stored] = await files.upload([{ filename: "shirt.png", content }]);
  */
-export function createFileService(db: Db, provider: FileProvider, limits: FileLimits) {
+export function createFileService(provider: FileProvider, limits: FileLimits) {
   const service = {
     limits,
     provider,
 
     /** What the stored files take: their bytes and their number. */
-    async usage(): Promise<{ bytes: number; files: number }> {
-      const [row] = await db
-        .select({ bytes: sum(storedFile.size).mapWith(Number), files: count() })
-        .from(storedFile)
-        .where(isNull(storedFile.deleted_at));
-      return { bytes: row?.bytes ?? 0, files: row?.files ?? 0 };
-    },
+    usage: q.usage,
 
     /**
      * Stores each file after checking all of them (one bad file stores none): at most
@@ -77,9 +71,9 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
       const stored: StoredFile[] = [];
       try {
         // The rows and the files in one transaction under the quota's lock: a failure anywhere leaves neither.
-        await transaction(db, async (t) => {
-          await lockKeys(t, [QUOTA_LOCK]);
-          const used = await createFileService(t, provider, limits).usage();
+        await transaction(async () => {
+          await lockKeys([QUOTA_LOCK]);
+          const used = await q.usage();
           const bytes = checked.reduce((total, file) => total + file.content.length, 0);
           if (used.bytes + bytes > limits.quotaBytes || used.files + checked.length > limits.quotaFiles)
             throw new KasseError(
@@ -90,7 +84,7 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
             );
           for (const file of checked) {
             const id = `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(file.filename)}.${file.type.ext}`;
-            await t.insert(storedFile).values({ id, mime: file.type.mime, size: file.content.length });
+            await q.insert({ id, mime: file.type.mime, size: file.content.length });
             await provider.put(id, file.content);
             stored.push({ id, mime: file.type.mime });
           }
@@ -114,10 +108,7 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
     /** Deletes a stored file, or `not_found`; its bytes no longer count against the quota. */
     async delete(id: string): Promise<void> {
       if (!KEY.test(id) || !(await provider.remove(id))) throw errors.notFound(`File with id: ${id} was not found`);
-      await db
-        .update(storedFile)
-        .set({ deleted_at: new Date() })
-        .where(and(eq(storedFile.id, id), isNull(storedFile.deleted_at)));
+      await q.softDelete(id);
     },
   };
   return service;
