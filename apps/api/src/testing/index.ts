@@ -6,3 +6,5 @@ export { TEST_ADDRESS } from "./checkout";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
+export { startS3Server, type S3Server } from "./s3-server";
+export { JPEG, MULTIPART, PNG, multipartForm } from "./uploads";
