@@ -167,7 +167,7 @@ export interface Config {
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
-export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 

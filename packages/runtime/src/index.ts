@@ -3,7 +3,6 @@
 export {
   loadConfig,
   loadBaseConfig,
-  publicUrlOf,
   EnvSchema,
   ConfigError,
   type Config,

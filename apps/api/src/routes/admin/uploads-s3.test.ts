@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onDatabase } from "@kasse/db";
 import {
   createTestApp,
   MULTIPART,
@@ -45,7 +46,7 @@ const upload = (files: Buffer[], app = t, headers = admin) =>
   });
 const presign = (body: unknown, headers = admin) =>
   t.app.inject({ method: "POST", url: "/admin/uploads/presigned-urls", headers, payload: body as object });
-const usage = () => t.app.modules.file.usage();
+const usage = (app = t) => onDatabase(app.database.db, () => app.app.modules.file.usage());
 
 describe("uploads to an S3 bucket", () => {
   it("stores through the admin route, serves from the bucket's URL, deletes", async () => {
@@ -180,8 +181,7 @@ describe("the bucket's addresses", () => {
     const down = await createTestApp({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${port}` });
     try {
       const headers = await down.adminHeaders();
-      // The apps of this file share one database.
-      const before = await down.app.modules.file.usage();
+      const before = await usage(down);
       const started = Date.now();
       const res = await upload([PNG], down, headers);
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -190,7 +190,7 @@ describe("the bucket's addresses", () => {
         type: "provider_error",
         message: `File storage at http://127.0.0.1:${port} (bucket ${s3.bucket}) failed to store a file: ECONNREFUSED`,
       });
-      expect(await down.app.modules.file.usage()).toEqual(before);
+      expect(await usage(down)).toEqual(before);
     } finally {
       await down.close();
     }
