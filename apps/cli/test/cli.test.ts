@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,9 +47,13 @@ describe("kasse --help", () => {
     expect(text).toMatch(/PORT\s+9000/);
   });
 
-  it("is mirrored by the README's configuration table", () => {
-    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
-    for (const name of Object.keys(EnvSchema.properties)) expect(readme, name).toContain(`| \`${name}\` |`);
+  it("is mirrored by the configuration tables of the README and docs/ (a feature's page holds its variables)", () => {
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const pages = ["README.md", ...readdirSync(join(root, "docs")).map((name) => join("docs", name))]
+      .filter((page) => page.endsWith(".md"))
+      .map((page) => readFileSync(join(root, page), "utf8"))
+      .join("\n");
+    for (const name of Object.keys(EnvSchema.properties)) expect(pages, name).toContain(`| \`${name}\` |`);
   });
 
   it("prints the help and exits 0; an unknown command or option exits non-zero", async () => {
