@@ -65,6 +65,8 @@ export function createS3FileProvider(storage: S3Storage): FileProvider {
     requestHandler: {
       connectionTimeout: storage.connectTimeoutMs ?? 3_000,
       requestTimeout: storage.requestTimeoutMs ?? 30_000,
+      // Else a request past its timeout only logs a warning and goes on waiting.
+      throwOnRequestTimeout: true,
     },
   });
   const where = storage.endpoint ? `${storage.endpoint} (bucket ${storage.bucket})` : `bucket ${storage.bucket}`;
