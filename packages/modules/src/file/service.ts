@@ -22,13 +22,12 @@ const QUOTA_LOCK = "file:quota";
 /** How long a presigned upload URL stays valid, in seconds. */
 const PRESIGN_SECONDS = 15 * 60;
 
-/** A presigned upload: the file's key, the URL to PUT its bytes to, its type and extension, how long the URL lasts. */
+/** A presigned upload: the file's key, the URL to PUT its bytes to (for {@link PRESIGN_SECONDS}), its type and extension. */
 export interface PresignedUpload {
   id: string;
   url: string;
   mime: string;
   ext: string;
-  expiresIn: number;
 }
 
 /** A stored file's key and the content type it is served with. */
@@ -129,7 +128,7 @@ export function createFileService(provider: FileProvider, limits: FileLimits) {
           size: input.size,
           expiresIn: PRESIGN_SECONDS,
         });
-        return { id, url, mime: type.mime, ext: type.ext, expiresIn: PRESIGN_SECONDS };
+        return { id, url, mime: type.mime, ext: type.ext };
       });
     },
 
