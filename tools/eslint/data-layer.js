@@ -16,7 +16,6 @@ export const UNCONVERTED_MODULES = new Set([
   "currency",
   "customer",
   "event",
-  "file",
   "fulfillment",
   "inventory",
   "notification",

@@ -52,8 +52,18 @@ const envDescriptions: Record<keyof Env, string> = {
     "Kasse's public address, for absolute URLs of the files it serves under /static (demo product images); default http://localhost:{PORT}",
   STORE_LOCALES:
     "Languages the store offers (GET /store/locales), BCP 47 tags comma separated (en-US,de-DE); none by default",
-  FILE_DIR: "Where uploaded files (product images) are kept on disk (default <KASSE_DATA_DIR>/uploads)",
-  FILE_BASE_URL: "Public URL uploaded files are served at (default {PUBLIC_URL}/static/uploads)",
+  FILE_PROVIDER:
+    "Where uploaded files (product images, the demo store's pictures) are stored: local (this machine's disk, served by Kasse) or s3 (a bucket every API process shares)",
+  FILE_DIR: "Where the local provider keeps uploaded files on disk (default <KASSE_DATA_DIR>/uploads)",
+  FILE_BASE_URL:
+    "Public URL uploaded files are served at, e.g. a CDN (default {PUBLIC_URL}/static/uploads; with s3 the bucket's own address)",
+  S3_BUCKET: "The bucket of FILE_PROVIDER=s3 (required with it)",
+  S3_REGION: "The bucket's region (default us-east-1; auto for Cloudflare R2)",
+  S3_ENDPOINT: "The S3-compatible service's address for MinIO, R2 and the like (default AWS S3)",
+  S3_ACCESS_KEY_ID: "The access key of the bucket (with S3_SECRET_ACCESS_KEY; neither: the AWS SDK's credential chain)",
+  S3_SECRET_ACCESS_KEY: "The secret of S3_ACCESS_KEY_ID",
+  S3_FORCE_PATH_STYLE: "Address the bucket as {S3_ENDPOINT}/{bucket} instead of {bucket}.{host} (MinIO; default false)",
+  S3_PREFIX: "Put before every file's key in the bucket, folders ending in / (e.g. kasse/; default none)",
   UPLOAD_MAX_BYTES: "Largest file an admin may upload, in bytes (default 10485760)",
   UPLOAD_MAX_FILES: "Most files one upload may carry (default 10)",
   UPLOAD_QUOTA_BYTES: "Most bytes all uploaded files together may take (default 5 GiB); an upload past it is 429",

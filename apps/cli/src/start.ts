@@ -1,16 +1,14 @@
 import cluster from "node:cluster";
-import { handleSignals, startServer, type RunningServer } from "@kasse/api";
+import { demoPicture, handleSignals, startServer, type RunningServer } from "@kasse/api";
 import {
   createInfrastructure,
   createLogger,
   createProcessMetrics,
-  publicUrlOf,
   serveMetrics,
   workerEvents,
   type Config,
 } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
-import { createModules } from "@kasse/modules";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";
@@ -46,7 +44,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);
-      const store = await seedDemoStore(createModules(infra.database.db), { publicUrl: publicUrlOf(config.env) });
+      const store = await seedDemoStore(infra.modules, { pictures: demoPicture });
       if (store) notes.push(...describeStore(store));
       const admin = await ensureFirstAdmin(config, infra);
       if (admin) {

@@ -70,3 +70,47 @@ describe("the Redis prefix", () => {
     );
   });
 });
+
+describe("the file storage", () => {
+  it("is the local disk by default; s3 needs a bucket and both keys or neither, each said in one line", () => {
+    expect(
+      loadBaseConfig({ KASSE_DATA_DIR: "/srv/kasse", PUBLIC_URL: "https://api.shop.example/" }).files.storage,
+    ).toEqual({
+      provider: "local",
+      dir: "/srv/kasse/uploads",
+      baseUrl: "https://api.shop.example/static/uploads",
+    });
+    expect(problemOf({ FILE_PROVIDER: "gcs" })).toBe(
+      "Invalid configuration:\n  FILE_PROVIDER=gcs: expected one of local, s3",
+    );
+    expect(problemOf({ FILE_PROVIDER: "s3" })).toBe(
+      "Invalid configuration:\n  S3_BUCKET: required when FILE_PROVIDER=s3",
+    );
+    expect(problemOf({ FILE_PROVIDER: "s3", S3_BUCKET: "shop", S3_ACCESS_KEY_ID: "AKIA1" })).toBe(
+      "Invalid configuration:\n  S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID (set both, or neither for the SDK's credential chain)",
+    );
+    expect(problemOf({ S3_BUCKET: "Shop_Images" })).toBe(
+      "Invalid configuration:\n  S3_BUCKET=Shop_Images: expected a bucket name: 3 to 63 lowercase letters, digits, . and -",
+    );
+    expect(
+      loadBaseConfig({
+        FILE_PROVIDER: "s3",
+        S3_BUCKET: "shop",
+        S3_REGION: "auto",
+        S3_ENDPOINT: "https://acct.r2.example",
+        S3_PREFIX: "kasse/",
+        FILE_BASE_URL: "https://cdn.shop.example/",
+      }).files.storage,
+    ).toEqual({
+      provider: "s3",
+      bucket: "shop",
+      region: "auto",
+      endpoint: "https://acct.r2.example",
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: false,
+      prefix: "kasse/",
+      baseUrl: "https://cdn.shop.example",
+    });
+  });
+});

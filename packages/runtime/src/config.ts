@@ -5,6 +5,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { postgresTarget, SetupError } from "@kasse/db";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event";
+import type { FileLimits, FileStorage } from "@kasse/modules/file";
 
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
@@ -72,10 +73,28 @@ export const EnvSchema = Type.Object({
     "BCP 47 language tags separated by commas, e.g. en-US,de-DE",
     { default: "" },
   ),
-  // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
-  // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
+  // Uploaded files (`POST /admin/uploads`): where they are stored (`local`: the disk, `s3`: a bucket), where the
+  // local provider keeps them (default `<KASSE_DATA_DIR>/uploads`), the public URL they are served at (default
+  // `<PUBLIC_URL>/static/uploads`, or the bucket's address), and the limits of an upload.
+  FILE_PROVIDER: Type.Union([Type.Literal("local"), Type.Literal("s3")], { default: "local" }),
   FILE_DIR: Str(),
   FILE_BASE_URL: Str(),
+  // The bucket of `FILE_PROVIDER=s3` (AWS S3, or MinIO, R2 and the like at `S3_ENDPOINT`).
+  S3_BUCKET: Type.Optional(
+    Matching("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", "a bucket name: 3 to 63 lowercase letters, digits, . and -"),
+  ),
+  S3_REGION: Type.String({ default: "us-east-1", minLength: 1, maxLength: 64 }),
+  S3_ENDPOINT: Type.Optional(Matching("^https?://[^\\s/]+(/[^\\s]*)?$", "an http(s) URL, e.g. http://127.0.0.1:9000")),
+  S3_ACCESS_KEY_ID: Str(),
+  S3_SECRET_ACCESS_KEY: Str(),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  S3_PREFIX: Matching(
+    "^([A-Za-z0-9_.-]+/)*$",
+    "folder names of letters, digits, _ . and - each ending in /, e.g. kasse/",
+    {
+      default: "",
+    },
+  ),
   UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: Int(10, 1),
   // The store's upload quota: all stored files together (default 5 GiB in 50,000 files).
@@ -143,12 +162,12 @@ export interface Config {
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
-  /** Uploads: the local provider's directory, the public base URL of served files, limits. */
-  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
+  /** Uploads: where files are stored and served from (`FILE_PROVIDER`, `FILE_DIR`, `FILE_BASE_URL`, `S3_*`), the limits and the quota. */
+  files: { storage: FileStorage } & FileLimits;
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
-export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
@@ -223,6 +242,7 @@ export type BaseConfig = Pick<
   | "workerConcurrency"
   | "metrics"
   | "events"
+  | "files"
 >;
 
 /**
@@ -263,6 +283,44 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     workerConcurrency: env.WORKER_CONCURRENCY,
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
+    files: {
+      storage: fileStorageOf(env, dataDir),
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+      quotaBytes: env.UPLOAD_QUOTA_BYTES,
+      quotaFiles: env.UPLOAD_QUOTA_FILES,
+    },
+  };
+}
+
+/**
+ * Where uploaded files go: the local disk (served by Kasse at `{PUBLIC_URL}/static/uploads`), or
+ * the bucket of `FILE_PROVIDER=s3`, which needs `S3_BUCKET`, and both keys or neither (neither: the
+ * SDK's own credential chain).
+ */
+function fileStorageOf(env: Env, dataDir: string): FileStorage {
+  const baseUrl = env.FILE_BASE_URL?.replace(/\/+$/, "");
+  if (env.FILE_PROVIDER === "local")
+    return {
+      provider: "local",
+      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
+      baseUrl: baseUrl ?? `${publicUrlOf(env)}/static/uploads`,
+    };
+  if (!env.S3_BUCKET) throw new ConfigError("Invalid configuration:\n  S3_BUCKET: required when FILE_PROVIDER=s3");
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}: required with ${env.S3_ACCESS_KEY_ID ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY"} (set both, or neither for the SDK's credential chain)`,
+    );
+  return {
+    provider: "s3",
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    prefix: env.S3_PREFIX,
+    baseUrl,
   };
 }
 
@@ -306,14 +364,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
     // One setting: the dashboard calls the dialect wherever it is served.
     adminUi: { enabled: env.ADMIN_UI, backendPath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
-    files: {
-      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
-      baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
-      maxBytes: env.UPLOAD_MAX_BYTES,
-      maxFiles: env.UPLOAD_MAX_FILES,
-      quotaBytes: env.UPLOAD_QUOTA_BYTES,
-      quotaFiles: env.UPLOAD_QUOTA_FILES,
-    },
   };
 }
 
