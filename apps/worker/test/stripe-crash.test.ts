@@ -61,7 +61,10 @@ afterAll(async () => {
 /** Starts the Stripe worker process; resolves once it is ready. */
 async function spawnStripeWorker(): Promise<ChildProcess> {
   const argv = [child, t.database.url!, REDIS_URL, prefix, fake.url, fake.apiKey, fake.webhookSecret];
-  const started = spawn(process.execPath, ["--import", "tsx", ...argv], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const started = spawn(process.execPath, ["--import", "tsx", ...argv], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   started.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
@@ -98,11 +101,14 @@ describe.skipIf(!onPostgres())("the worker killed while it processes a Stripe we
     const [delivery] = await fake.sendEvents(webhookTarget(t), [event!]);
     expect(delivery!.status).toBe(200);
     await vi.waitFor(
-      () => expect(fake.requests.some((r) => r.operation === "payment_intents.retrieve" && r.status === "hang")).toBe(true),
-      { timeout: 30_000, interval: 20 },
+      () =>
+        expect(fake.requests.some((r) => r.operation === "payment_intents.retrieve" && r.status === "hang")).toBe(true),
+      { timeout: 60_000, interval: 20 },
     );
-    proc.kill("SIGKILL");
-    await new Promise((resolve) => proc!.once("exit", resolve));
+    const running = proc;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGKILL");
+    await exited;
     proc = undefined;
     expect((await orderCounts(t, [cart.id])).get(cart.id)).toBe(0);
 
@@ -125,5 +131,5 @@ describe.skipIf(!onPostgres())("the worker killed while it processes a Stripe we
     expect(payments).toHaveLength(1);
     expect(fake.counts(intentId)).toMatchObject({ authorizations: 1, captures: 0, cancels: 0 });
     expect(fake.intent(intentId).status).toBe("requires_capture");
-  });
+  }, 180_000);
 });

@@ -35,7 +35,7 @@ const planPaymentWebhookStep = step("plan-payment-webhook", {
     const m = ctx.modules;
     const event = await m.payment.webhookEvent(input.provider_id, input.event_id);
     if (event.action === "failed") return { output: nothing("a failed payment attempt places nothing") };
-    const found = await m.payment.sessionWithPayment(event.session_id);
+    const found = await m.payment.sessionWithPayment(event.session_id, event.reference);
     if (!found)
       throw errors.unexpectedState(
         `Payment session ${event.session_id} of webhook event ${event.event_id} is not there (yet)`,
@@ -82,7 +82,10 @@ const planPaymentWebhookStep = step("plan-payment-webhook", {
 const completeCartFromWebhookStep = step("complete-cart-from-webhook", {
   transactional: false,
   retry: { attempts: 10, backoffMs: 500, maxBackoffMs: 10_000 },
-  invoke: async (input: { cart_id: string }, ctx): Promise<{ output: { order_id: string | null; outcome: string } }> => {
+  invoke: async (
+    input: { cart_id: string },
+    ctx,
+  ): Promise<{ output: { order_id: string | null; outcome: string } }> => {
     const cart = await ctx.modules.cart.retrieve(input.cart_id);
     try {
       const outcome = await completeCart(ctx.workflows, ctx.modules, input.cart_id, {

@@ -24,14 +24,10 @@ export default async function hooks(app: App): Promise<void> {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  app.post(
-    "/payment/:provider",
-    { schema: { params: Params, response: { 200: Received } } },
-    async (request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const providerId = `pp_${request.params.provider.replace(/^pp_/, "")}`;
-      const receipt = await receivePaymentWebhook(app.infra.engine, app.modules, providerId, raw, request.headers);
-      return { received: true as const, status: receipt.status };
-    },
-  );
+  app.post("/payment/:provider", { schema: { params: Params, response: { 200: Received } } }, async (request) => {
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const providerId = `pp_${request.params.provider.replace(/^pp_/, "")}`;
+    const receipt = await receivePaymentWebhook(app.infra.engine, app.modules, providerId, raw, request.headers);
+    return { received: true as const, status: receipt.status };
+  });
 }

@@ -83,7 +83,7 @@ describe("webhook to order", () => {
     }
     delays.sort((a, b) => a - b);
     const at = (q: number) => Math.round(delays[Math.min(delays.length - 1, Math.ceil(q * delays.length) - 1)]!);
-    console.log(`webhook → order over ${delays.length} carts: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+    console.warn(`webhook → order over ${delays.length} carts: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
     const placed = await s.t.database.db.select().from(payment).where(eq(payment.provider_id, "pp_stripe_stripe"));
     expect(placed.length).toBeGreaterThanOrEqual(carts.length);
     expect(at(0.99)).toBeLessThan(10_000);

@@ -44,7 +44,10 @@ describe("configuration", () => {
         payment_providers: ["pp_paypal_paypal"],
       });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ type: "invalid_data", message: "Payment provider pp_paypal_paypal is not available" });
+      expect(bad.json()).toEqual({
+        type: "invalid_data",
+        message: "Payment provider pp_paypal_paypal is not available",
+      });
       const listed = await s.t.admin.get(`${base}/admin/regions?q=Nope`);
       expect(listed.json().regions).toEqual([]);
       const update = await s.t.admin.post(`${base}/admin/regions/${ok.json().region.id}`, {
@@ -321,33 +324,36 @@ describe("webhooks", () => {
     expect(voided.payment_collections[0].payments[0].canceled_at).not.toBeNull();
   });
 
-  it.skipIf(!onPostgres())("a webhook that overtakes its session's commit places the order once the session is there", async () => {
-    const cart = await stripeCart(s);
-    const seen = s.fake.events.length;
-    const held = await s.t.database.db.transaction(async (tx) => {
-      await tx.execute("lock table payment_session in exclusive mode" as never);
-      const started = s.t.store.post(`/store/payment-collections/${cart.collection_id}/payment-sessions`, {
-        provider_id: "pp_stripe_stripe",
+  it.skipIf(!onPostgres())(
+    "a webhook that overtakes its session's commit places the order once the session is there",
+    async () => {
+      const cart = await stripeCart(s);
+      const seen = s.fake.events.length;
+      const held = await s.t.database.db.transaction(async (tx) => {
+        await tx.execute("lock table payment_session in exclusive mode" as never);
+        const started = s.t.store.post(`/store/payment-collections/${cart.collection_id}/payment-sessions`, {
+          provider_id: "pp_stripe_stripe",
+        });
+        // The new intent exists at Stripe; its session's row waits for the lock.
+        const intent = await vi.waitFor(
+          () => {
+            const made = s.fake.events.slice(seen).find((e) => e.type === "payment_intent.created");
+            if (!made) throw new Error("not yet");
+            return made.data.object as { id: string };
+          },
+          { timeout: 10_000, interval: 20 },
+        );
+        await payIntent(s.fake, intent.id);
+        expect(
+          (await send(eventsOf(s.fake, intent.id, "payment_intent.amount_capturable_updated"))).map((d) => d.status),
+        ).toEqual([200]);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return { started, intent };
       });
-      // The new intent exists at Stripe; its session's row waits for the lock.
-      const intent = await vi.waitFor(
-        () => {
-          const made = s.fake.events.slice(seen).find((e) => e.type === "payment_intent.created");
-          if (!made) throw new Error("not yet");
-          return made.data.object as { id: string };
-        },
-        { timeout: 10_000, interval: 20 },
-      );
-      await payIntent(s.fake, intent.id);
-      expect(
-        (await send(eventsOf(s.fake, intent.id, "payment_intent.amount_capturable_updated"))).map((d) => d.status),
-      ).toEqual([200]);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      return { started, intent };
-    });
-    expect((await held.started).statusCode).toBe(200);
-    await webhooksSettled(s.t);
-    expect((await orderCounts(s.t, [cart.cart_id])).get(cart.cart_id)).toBe(1);
-    expect(s.fake.counts(held.intent.id)).toMatchObject({ authorizations: 1, cancels: 0 });
-  });
+      expect((await held.started).statusCode).toBe(200);
+      await webhooksSettled(s.t);
+      expect((await orderCounts(s.t, [cart.cart_id])).get(cart.cart_id)).toBe(1);
+      expect(s.fake.counts(held.intent.id)).toMatchObject({ authorizations: 1, cancels: 0 });
+    },
+  );
 });

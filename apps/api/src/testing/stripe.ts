@@ -16,7 +16,12 @@ export interface StripeTestApp {
 }
 
 /** A German region offering Stripe only. */
-const STRIPE_REGION = { name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_stripe_stripe"] };
+const STRIPE_REGION = {
+  name: "Europe",
+  currency_code: "eur",
+  countries: ["de"],
+  payment_providers: ["pp_stripe_stripe"],
+};
 
 /**
  * An app whose `pp_stripe_stripe` talks to a {@link startStripeFake} (through `STRIPE_API_URL`), a store
@@ -33,7 +38,14 @@ export async function startStripeTestApp(env: Record<string, string> = {}): Prom
   });
   const { engine, scheduler } = t.app.infra;
   const consumer: Consumer = await scheduler.consume(
-    { resume: (id) => engine.resume(id).then(() => undefined, () => undefined), maintenance: [] },
+    {
+      resume: (id) =>
+        engine.resume(id).then(
+          () => undefined,
+          () => undefined,
+        ),
+      maintenance: [],
+    },
     { concurrency: 8 },
   );
   const store = await checkoutStore(t, {

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isKasseError } from "@kasse/core";
 import {
   builtOnce,
@@ -264,7 +264,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       collectionId: string,
       input: SessionStart,
     ): Promise<{ collection: PaymentCollectionRow; session: PaymentSessionRow }> {
-      const collection = await service.collectionRow(collectionId);
+      // With its sessions: the ones the new session replaces are canceled at their provider.
+      const collection = await service.retrieveCollection(collectionId);
       if (collection.status === "authorized" || collection.status === "completed")
         throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
@@ -279,11 +280,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       });
       // The sessions this one replaces are canceled at their provider first (a PaymentIntent left
       // open could still be paid from a stale tab); a failure stops here, before anything is written.
-      const replaced = await db
-        .select()
-        .from(paymentSession)
-        .where(and(eq(paymentSession.payment_collection_id, collectionId), ne(paymentSession.status, "authorized")));
-      for (const old of replaced) await cancelAtProvider(old);
+      for (const old of collection.payment_sessions) if (old.status !== "authorized") await cancelAtProvider(old);
       // The replaced sessions go with the new one's insert, or neither does.
       const session = await transaction(db, async (t) => {
         await deleteReplacedSessions(t, { collection_id: collectionId });
@@ -644,9 +641,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
     },
 
-    /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
+    /**
+     * The session a provider's webhook is about, with its collection's row and its payment if it
+     * was authorized: the session `sessionId`, else the one holding the provider's payment
+     * `reference` in its data (a retried session start keeps the provider's first answer, which
+     * names the session of the first attempt). Undefined when there is none.
+     */
     async sessionWithPayment(
       sessionId: string,
+      reference: string,
     ): Promise<
       { session: PaymentSessionRow; collection: PaymentCollectionRow; payment: PaymentRow | undefined } | undefined
     > {
@@ -654,9 +657,11 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .select({ session: paymentSession, collection: paymentCollection })
         .from(paymentSession)
         .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
-        .where(eq(paymentSession.id, sessionId));
+        .where(or(eq(paymentSession.id, sessionId), sql`${paymentSession.data}->>'id' = ${reference}`))
+        .orderBy(sql`${paymentSession.id} = ${sessionId} desc`)
+        .limit(1);
       if (!row) return undefined;
-      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, row.session.id));
       return { ...row, payment: paid };
     },
 
