@@ -10,5 +10,3 @@ CREATE TABLE "payment_webhook_event" (
 	"outcome" text,
 	CONSTRAINT "payment_webhook_event_provider_id_event_id_pk" PRIMARY KEY("provider_id","event_id")
 );
---> statement-breakpoint
-CREATE INDEX "payment_session_reference_idx" ON "payment_session" USING btree (("data"->>'id'));

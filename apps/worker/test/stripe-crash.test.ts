@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -20,6 +20,7 @@ import {
 import { startStripeFake, type StripeFake } from "@kasse/modules/payment/testing";
 import { startWorker, type RunningWorker } from "../src";
 import { closeTestRedis } from "./fixtures/redis";
+import { spawnUntilReady } from "./fixtures/spawn-events-worker";
 
 // A worker process is killed (SIGKILL) while it processes a Stripe webhook: inside the checkout the
 // webhook joined, waiting for Stripe's answer to the authorization's read. A worker started after it
@@ -28,7 +29,6 @@ import { closeTestRedis } from "./fixtures/redis";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `kasse-stripe-${randomBytes(4).toString("hex")}`;
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const child = fileURLToPath(new URL("./fixtures/stripe-child.ts", import.meta.url));
 
 let fake: StripeFake;
@@ -59,25 +59,8 @@ afterAll(async () => {
 });
 
 /** Starts the Stripe worker process; resolves once it is ready. */
-async function spawnStripeWorker(): Promise<ChildProcess> {
-  const argv = [child, t.database.url!, REDIS_URL, prefix, fake.url, fake.apiKey, fake.webhookSecret];
-  const started = spawn(process.execPath, ["--import", "tsx", ...argv], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  started.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 30_000);
-    started.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("READY")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return started;
-}
+const spawnStripeWorker = (): Promise<ChildProcess> =>
+  spawnUntilReady(child, [t.database.url!, REDIS_URL, prefix, fake.url, fake.apiKey, fake.webhookSecret]);
 
 describe.skipIf(!onPostgres())("the worker killed while it processes a Stripe webhook", () => {
   it("after a restart the order exists once, authorized once", async () => {

@@ -35,7 +35,7 @@ const planPaymentWebhookStep = step("plan-payment-webhook", {
     const m = ctx.modules;
     const event = await m.payment.webhookEvent(input.provider_id, input.event_id);
     if (event.action === "failed") return { output: nothing("a failed payment attempt places nothing") };
-    const found = await m.payment.sessionWithPayment(event.session_id, event.reference);
+    const found = await m.payment.sessionWithPayment(event.session_id);
     if (!found)
       throw errors.unexpectedState(
         `Payment session ${event.session_id} of webhook event ${event.event_id} is not there (yet)`,

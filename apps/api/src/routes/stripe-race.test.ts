@@ -19,7 +19,7 @@ import {
 let s: StripeTestApp;
 beforeAll(async () => {
   s = await startStripeTestApp();
-}, 60_000);
+}, 180_000);
 afterAll(() => s?.close());
 
 const CARTS = 20;

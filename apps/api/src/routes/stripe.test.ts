@@ -324,6 +324,24 @@ describe("webhooks", () => {
     expect(voided.payment_collections[0].payments[0].canceled_at).not.toBeNull();
   });
 
+  it("a session start retried after Stripe's answer was lost: one intent naming the session, and the webhook places the order", async () => {
+    const cart = await stripeCart(s);
+    const intentsBefore = s.fake.counts().intents;
+    s.fake.fail("payment_intents.create", { mode: "500", afterEffect: true, times: 3 });
+    const res = await s.t.store.post(`/store/payment-collections/${cart.collection_id}/payment-sessions`, {
+      provider_id: "pp_stripe_stripe",
+    });
+    expect(res.statusCode).toBe(200);
+    const session = res.json().payment_collection.payment_sessions[0];
+    const intent = s.fake.intent(session.data.id);
+    expect(intent.metadata.session_id).toBe(session.id);
+    expect(s.fake.counts().intents).toBe(intentsBefore + 1);
+    await payIntent(s.fake, intent.id);
+    await send(eventsOf(s.fake, intent.id, "payment_intent.amount_capturable_updated"));
+    await webhooksSettled(s.t);
+    expect((await orderCounts(s.t, [cart.cart_id])).get(cart.cart_id)).toBe(1);
+  });
+
   it.skipIf(!onPostgres())(
     "a webhook that overtakes its session's commit places the order once the session is there",
     async () => {
@@ -354,6 +372,15 @@ describe("webhooks", () => {
       await webhooksSettled(s.t);
       expect((await orderCounts(s.t, [cart.cart_id])).get(cart.cart_id)).toBe(1);
       expect(s.fake.counts(held.intent.id)).toMatchObject({ authorizations: 1, cancels: 0 });
+      // The webhook's first look found no session: its plan was retried until the session was there.
+      const [event] = eventsOf(s.fake, held.intent.id, "payment_intent.amount_capturable_updated");
+      const listed = await s.t.admin.get("/admin/workflow-executions?workflow_id=process-payment-webhook&limit=1000");
+      const execution = listed
+        .json()
+        .workflow_executions.find((e: { transaction_id: string }) => e.transaction_id === `webhook:${event!.id}`);
+      const detail = (await s.t.admin.get(`/admin/workflow-executions/${execution.id}`)).json().workflow_execution;
+      const plan = detail.steps.find((step: { name: string }) => step.name === "plan-payment-webhook");
+      expect(plan.attempts).toBeGreaterThan(1);
     },
   );
 });

@@ -1,5 +1,4 @@
 import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { sql } from "drizzle-orm";
 import { Type, type Static } from "@sinclair/typebox";
 import { Code, LongText, OptionalMetadata, Title } from "@kasse/core";
 import {
@@ -54,11 +53,7 @@ export const paymentSession = entityTable(
     context: jsonb("context").$type<Record<string, unknown>>(),
     authorized_at: timestamptz("authorized_at"),
   },
-  (t) => [
-    index("payment_session_collection_idx").on(t.payment_collection_id),
-    // A provider's webhook names its payment (a Stripe PaymentIntent id, `data.id`).
-    index("payment_session_reference_idx").on(sql`(${t.data}->>'id')`),
-  ],
+  (t) => [index("payment_session_collection_idx").on(t.payment_collection_id)],
 );
 
 /** An authorized payment, captured and refunded in parts. */

@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isKasseError } from "@kasse/core";
 import {
   builtOnce,
@@ -269,7 +270,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       if (collection.status === "authorized" || collection.status === "completed")
         throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
-      const id = generateId("payses");
+      const id = input.idempotencyKey ? sessionIdFor(input.idempotencyKey) : generateId("payses");
       const initiated = await provider.initiate({
         amount: collection.amount,
         currency_code: collection.currency_code,
@@ -641,15 +642,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
     },
 
-    /**
-     * The session a provider's webhook is about, with its collection's row and its payment if it
-     * was authorized: the session `sessionId`, else the one holding the provider's payment
-     * `reference` in its data (a retried session start keeps the provider's first answer, which
-     * names the session of the first attempt). Undefined when there is none.
-     */
+    /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
     async sessionWithPayment(
       sessionId: string,
-      reference: string,
     ): Promise<
       { session: PaymentSessionRow; collection: PaymentCollectionRow; payment: PaymentRow | undefined } | undefined
     > {
@@ -657,11 +652,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         .select({ session: paymentSession, collection: paymentCollection })
         .from(paymentSession)
         .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
-        .where(or(eq(paymentSession.id, sessionId), sql`${paymentSession.data}->>'id' = ${reference}`))
-        .orderBy(sql`${paymentSession.id} = ${sessionId} desc`)
-        .limit(1);
+        .where(eq(paymentSession.id, sessionId));
       if (!row) return undefined;
-      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, row.session.id));
+      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
       return { ...row, payment: paid };
     },
 
@@ -736,6 +729,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;
+
+/**
+ * The id of the session a start keyed `key` makes: the same at every attempt, because the provider
+ * keeps its first answer under the key (Stripe's intent names the session in its metadata, and
+ * refuses the key with other parameters). As unguessable as the key (a random execution id in it).
+ */
+function sessionIdFor(key: string): string {
+  return `payses_${createHash("sha256").update(key).digest("hex").slice(0, 30).toUpperCase()}`;
+}
 
 /** A payment voided: canceled with its session, and its amount taken off its collection's authorized amount. */
 async function markCanceled(tx: Db, row: PaymentRow): Promise<void> {
