@@ -1,7 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import { order } from "@kasse/modules/order";
 import { expect, vi } from "vitest";
-import type Stripe from "stripe";
 import { startStripeFake, type StripeFake, type WebhookRequest } from "@kasse/modules/payment/testing";
 import type { Consumer } from "@kasse/workflows";
 import { createTestApp, type TestApp } from "./app";
@@ -109,7 +108,7 @@ export function webhookTarget(t: TestApp, url = "/hooks/payment/stripe_stripe") 
 }
 
 /** The intent's events of `type`, as Stripe made them. */
-export function eventsOf(fake: StripeFake, intentId: string, type: Stripe.Event.Type): Stripe.Event[] {
+export function eventsOf(fake: StripeFake, intentId: string, type: string): ReturnType<StripeFake["eventsOf"]> {
   return fake.eventsOf(intentId).filter((event) => event.type === type);
 }
 
