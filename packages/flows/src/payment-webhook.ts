@@ -75,9 +75,10 @@ const planPaymentWebhookStep = step("plan-payment-webhook", {
 /**
  * Completes the cart through the storefront's own execution (`completeCart`: keyed on the cart,
  * `freshAfterFailure`), joining it when the storefront's request is running it: one order, one
- * authorization. A completion that fails (stock gone, a declined authorization) is an outcome: the
- * checkout compensated and the cart stays open. Another process still running the completion
- * after the engine's wait (`conflict`) is retried.
+ * authorization. A completion refused for good (stock gone, a declined authorization) is an
+ * outcome: the checkout compensated and the cart stays open. One that failed in passing (a
+ * retryable error: Stripe or the database slow) or still running elsewhere after the engine's wait
+ * (`conflict`) is tried again, a fresh checkout each time.
  */
 const completeCartFromWebhookStep = step("complete-cart-from-webhook", {
   transactional: false,
@@ -92,11 +93,14 @@ const completeCartFromWebhookStep = step("complete-cart-from-webhook", {
         customer_id: cart.customer_id,
       });
       if (outcome.type === "order") return { output: { order_id: outcome.order_id, outcome: "order placed" } };
-      if (outcome.error.type === "conflict") throw outcome.error;
+      // A passing failure (Stripe or the database slow, another process still on it) is tried
+      // again: the money is held, so the order must come.
+      if (outcome.error.type === "conflict" || outcome.error.retryable) throw outcome.error;
       return { output: { order_id: null, outcome: `not completed: ${outcome.error.type}: ${outcome.error.message}` } };
     } catch (error) {
       if (isKasseError(error) && error.type === "conflict")
         throw errors.unexpectedState(`Cart ${input.cart_id} is still being completed elsewhere`, { cause: error });
+      if (isKasseError(error) && error.retryable) throw error;
       if (isKasseError(error) && !error.retryable)
         return { output: { order_id: null, outcome: `not completed: ${error.type}: ${error.message}` } };
       throw error;

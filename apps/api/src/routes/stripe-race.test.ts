@@ -57,8 +57,8 @@ describe("webhook, complete and a retry of complete at once", () => {
     const payments = await paymentCounts(carts.map((c) => c.collection_id));
     for (const { cart, first, webhook, retry } of answers) {
       expect(webhook.map((d) => d.status)).toEqual([200]);
-      expect(first.type).toBe("order");
-      expect(retry.type).toBe("order");
+      expect(first.type, JSON.stringify(first.error)).toBe("order");
+      expect(retry.type, JSON.stringify(retry.error)).toBe("order");
       expect(retry.order.id).toBe(first.order.id);
       expect(orders.get(cart.cart_id)).toBe(1);
       expect(payments.get(cart.collection_id)).toBe(1);

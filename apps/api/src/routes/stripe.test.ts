@@ -97,6 +97,29 @@ describe("payment sessions", () => {
     expect(done.json().order.total).toBe(total);
   });
 
+  it("a cart changed after the shopper paid: no order for the amount Stripe holds; a new payment for the new total", async () => {
+    const cart = await stripeCart(s, 1);
+    await payIntent(s.fake, cart.intent_id);
+    const item = (await s.t.store.get(`/store/carts/${cart.cart_id}`)).json().cart.items[0];
+    const changed = await s.t.store.post(`/store/carts/${cart.cart_id}/line-items/${item.id}`, { quantity: 2 });
+    expect(changed.statusCode).toBe(200);
+    const total = changed.json().cart.total;
+    expect(s.fake.intent(cart.intent_id)).toMatchObject({ status: "requires_capture", amount: cart.total });
+    const refused = await complete(cart.cart_id);
+    expect(refused.json()).toMatchObject({ type: "cart", error: { type: "payment_authorization_error" } });
+    expect(refused.json().error.message).toMatch(/^Stripe holds/);
+    const again = await s.t.store.post(`/store/payment-collections/${cart.collection_id}/payment-sessions`, {
+      provider_id: "pp_stripe_stripe",
+    });
+    expect(again.statusCode).toBe(200);
+    const intentId = again.json().payment_collection.payment_sessions[0].data.id;
+    expect(s.fake.intent(intentId).amount).toBe(total);
+    await payIntent(s.fake, intentId);
+    const done = await complete(cart.cart_id);
+    expect(done.json().order.total).toBe(total);
+    expect(done.json().order.payment_collections[0].payments.at(-1).amount).toBe(total);
+  });
+
   it("a replaced session cancels its intent", async () => {
     const cart = await stripeCart(s);
     const res = await s.t.store.post(`/store/payment-collections/${cart.collection_id}/payment-sessions`, {

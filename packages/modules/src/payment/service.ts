@@ -234,14 +234,22 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         if (!provider.update) continue;
         const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, changed.id));
         if (!session) continue;
-        const updated = await provider.update({
-          amount: total,
-          currency_code: session.currency_code,
-          data: session.data,
-          idempotencyKey: `${session.id}:amount:${total}`,
-          sessionId: session.id,
-        });
-        await db.update(paymentSession).set({ data: updated.data }).where(eq(paymentSession.id, session.id));
+        const updated = await provider
+          .update({
+            amount: total,
+            currency_code: session.currency_code,
+            data: session.data,
+            idempotencyKey: `${session.id}:amount:${total}`,
+            sessionId: session.id,
+          })
+          .catch((error: unknown) => {
+            // Paid meanwhile for the old amount: it stays as it is, and authorizing it declines
+            // (the amounts differ), so the shopper pays the new total with a new session.
+            if (isKasseError(error) && error.type === "not_allowed") return undefined;
+            throw error;
+          });
+        if (updated)
+          await db.update(paymentSession).set({ data: updated.data }).where(eq(paymentSession.id, session.id));
       }
       return (row?.changed ?? 0) > 0;
     },
@@ -281,7 +289,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       });
       // The sessions this one replaces are canceled at their provider first (a PaymentIntent left
       // open could still be paid from a stale tab); a failure stops here, before anything is written.
-      for (const old of collection.payment_sessions) if (old.status !== "authorized") await cancelAtProvider(old);
+      // A retried start may find its own session written by an earlier attempt: that one stays.
+      for (const old of collection.payment_sessions)
+        if (old.status !== "authorized" && old.id !== id) await cancelAtProvider(old);
       // The replaced sessions go with the new one's insert, or neither does.
       const session = await transaction(db, async (t) => {
         await deleteReplacedSessions(t, { collection_id: collectionId });
@@ -319,7 +329,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * `payment_authorization_error`, a further step for the customer `payment_requires_more_error`;
      * a provider failure is thrown as is. A provider silent for `timeoutMs` fails the call with a
      * retryable `timeout` and nothing is written: its late answer changes nothing here, and an
-     * authorization it brings is voided at the provider.
+     * authorization it brings is voided at the provider (not one it only read: `authorizeReads`).
      */
     async authorizeSession(
       collectionId: string,
@@ -361,7 +371,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       const outcome = await answerWithin(call, options.timeoutMs, () => {
         void call
           .then((late) =>
-            late.status === "authorized"
+            late.status === "authorized" && !provider.authorizeReads
               ? provider.cancel({
                   amount: session.amount,
                   currency_code: session.currency_code,

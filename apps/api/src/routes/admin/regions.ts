@@ -36,8 +36,7 @@ export default async function regions(app: App): Promise<void> {
       {
         ...service,
         create: async (body) => service.retrieve(await createRegion(app.infra.engine, app.modules, body)),
-        update: async (id, update) =>
-          service.retrieve(await updateRegion(app.infra.engine, app.modules, id, update)),
+        update: async (id, update) => service.retrieve(await updateRegion(app.infra.engine, app.modules, id, update)),
       },
       { query: ListRegions, create: RegionCreateBody, update: RegionUpdateBody },
     ),
