@@ -71,6 +71,13 @@ const envDescriptions: Record<keyof Env, string> = {
   ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
   MEDUSA_BASE_PATH:
     "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",
+  STRIPE_API_KEY:
+    "Stripe secret API key (sk_live_… / sk_test_… or a restricted key); set: the pp_stripe_stripe payment provider is registered",
+  STRIPE_WEBHOOK_SECRET:
+    "Signing secret of the Stripe webhook endpoint /hooks/payment/stripe_stripe (whsec_…); required with STRIPE_API_KEY",
+  STRIPE_CAPTURE:
+    "manual: authorize at checkout, capture from the admin; automatic: Stripe charges at once (refunded if checkout fails)",
+  STRIPE_API_URL: "Base URL the Stripe SDK is pointed at instead of api.stripe.com (tests, Stripe-compatible gateways)",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
   GOOGLE_CALLBACK_URL: "Google OAuth callback URL",

@@ -29,7 +29,13 @@ import {
   createReturnService,
   createReturnChangeService,
 } from "./order";
-import { createPaymentService, createRefundReasonService } from "./payment";
+import {
+  createPaymentService,
+  createProviderRegistry,
+  createRefundReasonService,
+  type PaymentProvider,
+  type ProviderRegistry,
+} from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
 import { createProductService } from "./product";
 import { createPromotionService } from "./promotion";
@@ -65,6 +71,8 @@ export interface ModulesOptions {
    * (default 10 MiB, 10 files; 5 GiB and 50,000 files stored).
    */
   files?: { storage: FileStorage } & FileLimits;
+  /** Payment providers registered beside the built-in ones (`pp_system_default`, `pp_test`): Stripe when configured. */
+  paymentProviders?: PaymentProvider[];
   /** The fulfillment providers; the built-in ones (`manual_manual`, `ful_test`) by default. */
   fulfillmentProviders?: FulfillmentProviderRegistry;
 }
@@ -90,6 +98,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
       );
     return options.secret;
   };
+  // One registry per container: the built-in providers and the configured ones.
+  let registry: ProviderRegistry | undefined;
+  const paymentRegistry = () => (registry ??= createProviderRegistry(options.paymentProviders));
   return lazily({
     db: () => db,
     // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
@@ -111,7 +122,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     fulfillmentRecord: () => createFulfillmentRecordService(db),
     shippingOptionType: () => createShippingOptionTypeService(db),
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
-    payment: () => createPaymentService(db),
+    payment: () => createPaymentService(db, paymentRegistry()),
     refundReason: () => createRefundReasonService(db),
     currency: () => createCurrencyService(db),
     store: () => createStoreService(db),

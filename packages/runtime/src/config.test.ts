@@ -114,3 +114,33 @@ describe("the file storage", () => {
     });
   });
 });
+
+describe("Stripe", () => {
+  const stripe = { STRIPE_API_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_123" };
+
+  it("is configured by its key and webhook secret: manual capture by default, Stripe's API unless a URL is given", () => {
+    expect(loadBaseConfig({}).payments.stripe).toBeUndefined();
+    expect(loadBaseConfig(stripe).payments.stripe).toEqual({
+      apiKey: "sk_test_123",
+      webhookSecret: "whsec_123",
+      capture: "manual",
+      apiUrl: undefined,
+    });
+    expect(
+      loadBaseConfig({ ...stripe, STRIPE_CAPTURE: "automatic", STRIPE_API_URL: "http://127.0.0.1:12111" }).payments
+        .stripe,
+    ).toMatchObject({ capture: "automatic", apiUrl: "http://127.0.0.1:12111" });
+  });
+
+  it("refuses a capture mode it does not know, a URL with a path, and a half configuration, never quoting a secret", () => {
+    expect(problemOf({ ...stripe, STRIPE_CAPTURE: "later" })).toBe(
+      "Invalid configuration:\n  STRIPE_CAPTURE=later: expected one of manual, automatic",
+    );
+    expect(problemOf({ ...stripe, STRIPE_API_URL: "http://stripe.test/v1" })).toBe(
+      "Invalid configuration:\n  STRIPE_API_URL: expected http(s)://host[:port], e.g. http://127.0.0.1:12111",
+    );
+    expect(problemOf({ STRIPE_API_KEY: "sk_test_123" })).toMatch(/STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY/);
+    expect(problemOf({ STRIPE_WEBHOOK_SECRET: "whsec_123" })).toMatch(/STRIPE_API_KEY: required/);
+    expect(problemOf({ STRIPE_API_KEY: "sk_test_123" })).not.toContain("sk_test_123");
+  });
+});

@@ -104,6 +104,13 @@ export const EnvSchema = Type.Object({
   MEDUSA_BASE_PATH: Matching("^(/[A-Za-z0-9_-]+)+/?$", "a path of letters, digits, _ and -, e.g. /medusa", {
     default: "/medusa",
   }),
+  /** Stripe (`pp_stripe_stripe`): registered when STRIPE_API_KEY is set (docs/payments.md). */
+  STRIPE_API_KEY: Str(),
+  STRIPE_WEBHOOK_SECRET: Str(),
+  STRIPE_CAPTURE: Type.Union([Type.Literal("manual"), Type.Literal("automatic")], { default: "manual" }),
+  STRIPE_API_URL: Type.Optional(
+    Matching("^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$", "http(s)://host[:port], e.g. http://127.0.0.1:12111"),
+  ),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -158,6 +165,8 @@ export interface Config {
    * how often the worker looks for released events (`EVENTS_POLL_MS`).
    */
   events: { allowPrivate: boolean; retrySchedule: number[]; pollMs: number };
+  /** The payment providers configured beyond the built-in ones: Stripe with `STRIPE_API_KEY` (docs/payments.md). */
+  payments: { stripe?: StripeConfig };
   /** Medusa's dialect of the API (money in major units) under `basePath`, e.g. `/medusa/store/products`. */
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
@@ -195,7 +204,7 @@ export function allowedValues(schema: TSchema): string {
 }
 
 /** Variables whose value is never repeated in an error: secrets, and URLs (they may carry a password). */
-const UNQUOTED = /SECRET|PASSWORD|_URL$/;
+const UNQUOTED = /SECRET|PASSWORD|_KEY$|_URL$/;
 
 /** One bad variable: its name, its value unless secret, and what it allows. */
 function problemOf(name: string, value: unknown): string {
@@ -243,7 +252,35 @@ export type BaseConfig = Pick<
   | "metrics"
   | "events"
   | "files"
+  | "payments"
 >;
+
+/** How Kasse reaches a Stripe account (`STRIPE_*`). */
+export interface StripeConfig {
+  apiKey: string;
+  webhookSecret: string;
+  capture: "manual" | "automatic";
+  apiUrl?: string;
+}
+
+/** Stripe's configuration when `STRIPE_API_KEY` is set; its webhook secret is then required (webhooks place orders). */
+function stripeConfigOf(env: Env): StripeConfig | undefined {
+  if (!env.STRIPE_API_KEY) {
+    if (env.STRIPE_WEBHOOK_SECRET || env.STRIPE_API_URL)
+      throw new ConfigError("Invalid configuration:\n  STRIPE_API_KEY: required when another STRIPE_ variable is set");
+    return undefined;
+  }
+  if (!env.STRIPE_WEBHOOK_SECRET)
+    throw new ConfigError(
+      "Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY (the signing secret of the webhook endpoint, whsec_…)",
+    );
+  return {
+    apiKey: env.STRIPE_API_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    capture: env.STRIPE_CAPTURE,
+    apiUrl: env.STRIPE_API_URL,
+  };
+}
 
 /**
  * Reads and validates the environment without requiring what only the HTTP API uses (JWT_SECRET).
@@ -283,6 +320,7 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     workerConcurrency: env.WORKER_CONCURRENCY,
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
+    payments: { stripe: stripeConfigOf(env) },
     files: {
       storage: fileStorageOf(env, dataDir),
       maxBytes: env.UPLOAD_MAX_BYTES,

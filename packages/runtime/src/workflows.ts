@@ -3,6 +3,7 @@ import { handleOn, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
 import { createModules, eventOutbox, type Modules, type ModulesOptions } from "@kasse/modules";
+import { createStripeProvider, type PaymentProvider } from "@kasse/modules/payment";
 import {
   createBullMqScheduler,
   createEngine,
@@ -88,7 +89,14 @@ export function modulesOptions(
     scryptLogN: config.scryptLogN,
     webhookAllowPrivate: config.events.allowPrivate,
     files: config.files,
+    paymentProviders: paymentProviders(config.payments),
   };
+}
+
+/** The payment providers the configuration names, beyond the built-in ones (`STRIPE_API_KEY`: `pp_stripe_stripe`). */
+function paymentProviders(payments: BaseConfig["payments"]): PaymentProvider[] {
+  const { stripe } = payments;
+  return stripe ? [createStripeProvider(stripe)] : [];
 }
 
 /**

@@ -107,6 +107,8 @@ export function createEngine(options: EngineOptions) {
     leaseMs,
     modules: options.modules,
     observer,
+    // Set once the engine below exists: steps run only after that.
+    workflows: { execute: () => Promise.reject(new Error("The engine is not built yet")) },
     onCompensationFailed: async (row) => {
       observer?.finished(row.workflow_id, "compensation_failed");
       const attempt = row.attempt;
@@ -270,7 +272,7 @@ export function createEngine(options: EngineOptions) {
     return wf;
   };
 
-  return {
+  const engine = {
     owner,
     register,
 
@@ -431,6 +433,8 @@ export function createEngine(options: EngineOptions) {
       return { unfinished };
     },
   };
+  env.workflows = { execute: (wf, input, opts) => engine.execute(wf, input, opts) };
+  return engine;
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -16,6 +16,7 @@ import type {
   ModulesFactory,
   StepModules,
   OutsideStepContext,
+  ChildWorkflows,
   WorkflowContext,
 } from "./types";
 
@@ -63,6 +64,8 @@ export interface RunEnv {
   events: EventRecorder | undefined;
   /** Told how runs end and which steps retry. */
   observer: EngineObserver | undefined;
+  /** The engine's own `execute`, given to outside steps as `ctx.workflows`. */
+  workflows: ChildWorkflows;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
   /** True once the engine is shutting down: runs start no new step and no new attempt. */
@@ -382,6 +385,7 @@ class Run {
         ...this.baseContext(index, attempt, signal),
         tx: tx as unknown as Tx,
         db: tx,
+        workflows: this.env.workflows,
         lock: (keys: readonly string[]) => lockKeys(keys),
         emit: this.emitter(compensating),
       },
@@ -397,6 +401,7 @@ class Run {
       {
         ...this.baseContext(index, attempt, signal),
         db: this.env.db,
+        workflows: this.env.workflows,
         get tx(): Tx {
           return noTx();
         },

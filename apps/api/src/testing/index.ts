@@ -2,7 +2,17 @@
 export { createTestApp, useTestApp, type Requester, type TestApp, type TestAppOptions } from "./app";
 export { paymentMoves, placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
-export { TEST_ADDRESS } from "./checkout";
+export { TEST_ADDRESS, checkoutReadyCart, checkoutStore } from "./checkout";
+export {
+  eventsOf,
+  orderCounts,
+  payIntent,
+  startStripeTestApp,
+  stripeCart,
+  webhooksSettled,
+  webhookTarget,
+  type StripeTestApp,
+} from "./stripe";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
