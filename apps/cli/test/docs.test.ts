@@ -58,7 +58,7 @@ const otherPrograms = [
 /** Routes registered only with REDIS_URL set (the route walk runs without Redis): bull-board's pages. */
 const onlyWithRedis = ["/admin/queues"];
 /** Files the coordinator merges from other branches ([20]): linked already, checked once they exist. */
-const pendingFiles = ["docs/payments.md", "docs/recovery.md"];
+const pendingFiles = ["docs/recovery.md"];
 
 describe("the configuration table (docs/configuration.md)", () => {
   const rows = [...read("docs/configuration.md").matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/gm)];
