@@ -228,7 +228,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       );
       // A provider that keeps the amount itself (Stripe's PaymentIntent) is told before anything
       // authorizes it; failing, it throws and the caller's transaction leaves the amount behind, so
-      // the next sync tries again (the key makes a repeat one change).
+      // the next sync tries again. The key names this change (the session's update time, which the
+      // statement above just set): a total that returns to an earlier amount is a new change, which
+      // Stripe would otherwise answer from its record of the earlier one and leave undone.
       for (const changed of row?.sessions ?? []) {
         const provider = providers.get(changed.provider_id);
         if (!provider.update) continue;
@@ -239,7 +241,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
             amount: total,
             currency_code: session.currency_code,
             data: session.data,
-            idempotencyKey: `${session.id}:amount:${total}`,
+            idempotencyKey: `${session.id}:amount:${total}:${session.updated_at.getTime()}`,
             sessionId: session.id,
           })
           .catch((error: unknown) => {
