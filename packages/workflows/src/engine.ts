@@ -71,7 +71,7 @@ const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} }
  * third of it, so a process may stall (a pause of its event loop, a slow database) for two thirds
  * of it before it loses its executions.
  */
-export const DEFAULT_LEASE_MS = 10_000;
+export const DEFAULT_LEASE_MS = 9_000;
 
 /** How many executions of its predecessor a starting process takes over per statement. */
 const OWN_BATCH = 100;
