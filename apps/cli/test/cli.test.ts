@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,8 +47,14 @@ describe("kasse --help", () => {
     expect(text).toMatch(/PORT\s+9000/);
   });
 
-  it("is mirrored by the README's configuration table", () => {
-    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+  it("is mirrored by the configuration tables of the README and docs/", () => {
+    const docs = fileURLToPath(new URL("../../../docs/", import.meta.url));
+    const readme = [
+      readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8"),
+      ...readdirSync(docs)
+        .filter((file) => file.endsWith(".md"))
+        .map((file) => readFileSync(join(docs, file), "utf8")),
+    ].join("\n");
     for (const name of Object.keys(EnvSchema.properties)) expect(readme, name).toContain(`| \`${name}\` |`);
   });
 

@@ -24,8 +24,10 @@ export interface EngineOptions {
    * This process's executor identity, stable across its restarts (the runtime derives it from the
    * host and the process's role, `KASSE_EXECUTOR_ID`). Leases are owned as `<executor>#<incarnation>`
    * (random per engine), and {@link Engine.resumeOwn} takes over what an earlier incarnation held.
-   * The caller must make sure no other live process runs with it (the runtime holds a lock on it).
-   * Default: host:pid, unique to this process.
+   * The caller must hold its lock (`executorLockKey`, a session advisory lock) while the engine
+   * runs: no other live process then has it, and the recovery sweep of any process takes this
+   * one's executions as soon as the lock is gone (its process died), lease or not.
+   * Default: host:pid, unique to this process, with no lock (only its leases count).
    */
   executor?: string;
   /** This process's lease owner id, as is (tests); defaults to `<executor>#<random>`. */
@@ -88,7 +90,10 @@ export function createEngine(options: EngineOptions) {
   const logger = options.logger ?? silent;
   const observer = options.observer;
   const executor = options.executor ?? `${hostname()}:${process.pid}`;
-  const owner = options.owner ?? `${executor}#${randomBytes(4).toString("hex")}`;
+  // `#` marks an owner whose identity is held by a lock (`executorLockKey`): once it is not, the
+  // recovery sweep takes its executions without waiting out their lease. Without an identity, `:`.
+  const incarnation = randomBytes(4).toString("hex");
+  const owner = options.owner ?? (options.executor ? `${executor}#${incarnation}` : `${executor}:${incarnation}`);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const waitTimeoutMs = options.waitTimeoutMs ?? 15_000;
   const compensationRetry: Required<RetryPolicy> = {

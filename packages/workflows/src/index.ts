@@ -9,7 +9,13 @@ export {
 } from "./engine";
 export { WorkflowDivergenceError } from "./runner";
 export { backoffDelay, systemClock } from "./backoff";
-export { activeExecutionKeys, overdueExecutions, type ExecutionFilters, type StepSummary } from "./journal";
+export {
+  activeExecutionKeys,
+  executorLockKey,
+  overdueExecutions,
+  type ExecutionFilters,
+  type StepSummary,
+} from "./journal";
 export * from "./schema";
 export type * from "./types";
 export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";

@@ -151,6 +151,19 @@ const retryDue = and(
   lte(executions.next_retry_at, param("at")),
 );
 
+/** The advisory lock key by which a live process holds the executor identity `identity` (see {@link ownerGone}). */
+export const executorLockKey = (identity: string) => `kasse-executor:${identity}`;
+
+// The execution's owner is an executor identity (`<identity>#<incarnation>`) whose lock no session
+// holds: its process is gone (a crash drops its connection, and the lock with it), so the lease
+// need not be waited out. Owners without `#` (one-off processes) hold no lock: only their lease counts.
+const ownerGone = sql`(position('#' in ${executions.lease_owner}) > 0 and not exists (
+  select 1 from pg_locks l
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+    and l.database = (select oid from pg_database where datname = current_database())
+    and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('kasse-executor:' || split_part(${executions.lease_owner}, '#', 1), 0)
+))`;
+
 const executionClaim = builtOnce<
   ExecutionRow[],
   { id: string; owner: string; lease_until: Date; now: Date; at: string }
@@ -170,6 +183,7 @@ const executionClaim = builtOnce<
           isNull(executions.lease_owner),
           isNull(executions.lease_expires_at),
           lt(executions.lease_expires_at, param("at")),
+          ownerGone,
         ),
         or(inArray(executions.state, ACTIVE), retryDue),
       ),
@@ -477,7 +491,7 @@ const compensationFailedWrite = (final: boolean) =>
 const lastCompensationFailed = compensationFailedWrite(true);
 const compensationAttemptFailed = compensationFailedWrite(false);
 
-/** Executions whose process died (lease expired) or whose compensation retry is due. */
+/** Executions whose process died (lease expired, or its executor identity no longer held) or whose compensation retry is due. */
 export async function dueExecutions(
   db: Db,
   now: Date,
@@ -495,7 +509,7 @@ const dueExecutionsSelect = builtOnce<Array<Pick<ExecutionRow, "id" | "attempt">
         or(
           and(
             inArray(executions.state, ACTIVE),
-            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at"))),
+            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at")), ownerGone),
           ),
           retryDue,
         ),

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@kasse/db/testing";
-import { createEngine, workflowExecutions } from "../src";
+import { createEngine, executorLockKey, workflowExecutions } from "../src";
 import { createEffectsTable, effect, effectsOf, sequence } from "./fixtures/effects";
 
 // A process restarted under its executor identity takes over at once what its predecessor held
@@ -51,7 +51,7 @@ describe("resumeOwn", () => {
     for (const [id, owner] of [
       ["wfx_slot_1", "shop-1:api-1#0a1b2c3d"],
       ["wfx_other_1", "shop-2:api#0a1b2c3d"],
-    ])
+    ] as const)
       expect(await engine.retrieve(id)).toMatchObject({ state: "running", attempt: 1, lease_owner: owner });
     expect(await engine.resumeOwn()).toBe(0);
   });
@@ -61,5 +61,22 @@ describe("resumeOwn", () => {
     const engine = createEngine({ db: database.db, workflows: [wf] });
     expect(await engine.resumeOwn()).toBe(0);
     expect(await engine.retrieve("wfx_own_2")).toMatchObject({ state: "running", lease_owner: "shop-3:api#0a1b2c3d" });
+  });
+
+  it("lets the recovery sweep take at once the executions of an identity whose lock is gone, lease or not", async () => {
+    await heldBy("wfx_dead_1", "shop-4:api#0a1b2c3d", "dead-1");
+    await heldBy("wfx_live_1", "shop-5:api#0a1b2c3d", "live-1");
+    await heldBy("wfx_plain_1", "shop-6:123:0a1b2c3d", "plain-1");
+    const live = await database.holdLock!(executorLockKey("shop-5:api"));
+    try {
+      const engine = createEngine({ db: database.db, workflows: [wf] });
+      await engine.recover(); // also the earlier tests' executions of identities nobody holds
+      expect(await settled(engine, "wfx_dead_1")).toMatchObject({ state: "succeeded" });
+      // A live identity's, and a one-off process's (no identity: only its lease counts), stay.
+      expect(await engine.retrieve("wfx_live_1")).toMatchObject({ state: "running", attempt: 1 });
+      expect(await engine.retrieve("wfx_plain_1")).toMatchObject({ state: "running", attempt: 1 });
+    } finally {
+      await live?.release();
+    }
   });
 });
