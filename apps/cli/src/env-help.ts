@@ -26,6 +26,11 @@ const envDescriptions: Record<keyof Env, string> = {
   KASSE_ADMIN_EMAIL: "Email of the admin user created on the first embedded start",
   KASSE_ADMIN_PASSWORD: "Its password, 8 characters or more (generated and printed once when unset)",
   WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
+  KASSE_EXECUTOR_ID:
+    "This machine's part of each process's executor identity (<id>:api, api-<n>, worker), default the host name: a process restarted under the same identity resumes its predecessor's workflow executions at once",
+  WORKFLOW_LEASE_MS:
+    "How long a workflow execution's lease lasts unrenewed (renewed every third of it): a dead process's executions are taken over after it",
+  WORKFLOW_RECOVERY_MS: "How often the worker's recovery sweep looks for executions whose lease expired",
   SHUTDOWN_TIMEOUT_MS:
     "How long shutdown lets in-flight requests and workflow steps finish (executions pause at a step halfway through) before closing connections",
   HTTP_HEADERS_TIMEOUT_MS:

@@ -13,6 +13,7 @@ import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";
 import { migrateExclusively } from "./migrate";
+import { apiRole } from "./cluster";
 import { describeStore } from "./seed";
 
 export interface StartOptions {
@@ -40,6 +41,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     logger: createLogger(config.logLevel),
     holder: "kasse start",
     metrics,
+    role: apiRole(),
   });
   try {
     if (config.embedded) {
@@ -52,6 +54,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         if (admin.generatedPassword) notes.push("This generated password is shown once; only its hash is stored.");
       }
     }
+    // Before listening: a shopper retrying a checkout its predecessor held joins the run resumed here.
+    await infra.engine.resumeOwn();
   } catch (error) {
     await infra.close();
     throw error;

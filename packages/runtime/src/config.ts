@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { postgresTarget, SetupError } from "@kasse/db";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event";
 import type { FileLimits, FileStorage } from "@kasse/modules/file";
+import { DEFAULT_LEASE_MS } from "@kasse/workflows";
 
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
@@ -52,6 +54,16 @@ export const EnvSchema = Type.Object({
   KASSE_ADMIN_EMAIL: Str(),
   KASSE_ADMIN_PASSWORD: Str(),
   WORKER_CONCURRENCY: Int(4, 1),
+  /**
+   * This machine's part of every process's executor identity (`<id>:<role>`, e.g. `shop-1:api-0`);
+   * default the host name. A process restarted with the same identity resumes its predecessor's
+   * workflow executions at once (docs/recovery.md).
+   */
+  KASSE_EXECUTOR_ID: Type.Optional(Matching("^[A-Za-z0-9_.:@-]{1,100}$", "1 to 100 letters, digits, or . _ - : @")),
+  /** How long a workflow execution's lease lasts without renewal (renewed every third of it). */
+  WORKFLOW_LEASE_MS: Int(DEFAULT_LEASE_MS, 1000),
+  /** How often the worker's recovery sweep looks for executions whose lease expired. */
+  WORKFLOW_RECOVERY_MS: Int(2_000, 100),
   SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
   HTTP_HEADERS_TIMEOUT_MS: Int(10_000, 1),
   HTTP_REQUEST_TIMEOUT_MS: Int(25_000, 1),
@@ -157,6 +169,12 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
+  /**
+   * Workflow recovery (docs/recovery.md): the machine's part of each process's executor identity
+   * (`KASSE_EXECUTOR_ID`, else the host name), the lease length (`WORKFLOW_LEASE_MS`) and the
+   * recovery sweep's period (`WORKFLOW_RECOVERY_MS`).
+   */
+  workflows: { executorHost: string; leaseMs: number; recoveryEveryMs: number };
   /** Where this process serves its Prometheus metrics (`METRICS_PORT`, `METRICS_HOST`); undefined: it serves none. */
   metrics: { port: number; host: string } | undefined;
   /**
@@ -249,6 +267,7 @@ export type BaseConfig = Pick<
   | "logLevel"
   | "shutdownTimeoutMs"
   | "workerConcurrency"
+  | "workflows"
   | "metrics"
   | "events"
   | "files"
@@ -318,6 +337,11 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    workflows: {
+      executorHost: env.KASSE_EXECUTOR_ID ?? hostname(),
+      leaseMs: env.WORKFLOW_LEASE_MS,
+      recoveryEveryMs: env.WORKFLOW_RECOVERY_MS,
+    },
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
     payments: { stripe: stripeConfigOf(env) },

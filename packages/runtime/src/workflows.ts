@@ -30,6 +30,8 @@ export interface WorkflowRuntimeOptions {
   redisPrefix?: string;
   scheduler?: Scheduler;
   logger?: EngineLogger;
+  /** The engine's executor identity (`createInfrastructure` takes it for a role); the engine's own default without. */
+  executor?: string;
   leaseMs?: number;
   /**
    * The configuration the modules are built with ({@link modulesOptions}): the server secret
@@ -63,6 +65,7 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     scheduler,
     logger: options.logger,
     workflows: allWorkflows,
+    executor: options.executor,
     leaseMs: options.leaseMs,
     modules: () => modules,
     events: eventOutbox,
