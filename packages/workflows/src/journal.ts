@@ -164,18 +164,21 @@ const ownerGone = sql`(position('#' in ${executions.lease_owner}) > 0 and not ex
     and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('kasse-executor:' || split_part(${executions.lease_owner}, '#', 1), 0)
 ))`;
 
+/** What a claim writes: the new owner, its lease, one more attempt. */
+const claimedBy = {
+  lease_owner: slot("owner"),
+  lease_expires_at: slot("lease_until"),
+  attempt: sql`${executions.attempt} + 1`,
+  updated_at: slot("now"),
+};
+
 const executionClaim = builtOnce<
   ExecutionRow[],
   { id: string; owner: string; lease_until: Date; now: Date; at: string }
 >((db) =>
   db
     .update(executions)
-    .set({
-      lease_owner: slot("owner"),
-      lease_expires_at: slot("lease_until"),
-      attempt: sql`${executions.attempt} + 1`,
-      updated_at: slot("now"),
-    })
+    .set(claimedBy)
     .where(
       and(
         eq(executions.id, param("id")),
@@ -213,12 +216,7 @@ const ownClaim = builtOnce<
 >((db) =>
   db
     .update(executions)
-    .set({
-      lease_owner: slot("owner"),
-      lease_expires_at: slot("lease_until"),
-      attempt: sql`${executions.attempt} + 1`,
-      updated_at: slot("now"),
-    })
+    .set(claimedBy)
     .where(
       inArray(
         executions.id,
