@@ -185,7 +185,7 @@ describe.skipIf(!onPostgres())("Redis unreachable", () => {
     }
     expect(await terminate(k.child, k.exited)).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 1500);
     const { code, stdout, stderr } = await k.exited;
-    expect(code).toBe(0);
+    expect(code, stdout + stderr).toBe(0);
     expect(count(stdout + stderr, unreachable(proxy.port))).toBe(1);
   }, 60_000);
 
