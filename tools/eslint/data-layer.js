@@ -13,7 +13,6 @@ export const UNCONVERTED_MODULES = new Set([
   "api-key",
   "auth",
   "cart",
-  "currency",
   "customer",
   "event",
   "file",

@@ -112,7 +112,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
     payment: () => createPaymentService(db),
     refundReason: () => createRefundReasonService(db),
-    currency: () => createCurrencyService(db),
+    currency: () => createCurrencyService(),
     store: () => createStoreService(db),
     file: () =>
       createFileService(db, createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
