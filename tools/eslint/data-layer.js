@@ -25,7 +25,6 @@ export const UNCONVERTED_MODULES = new Set([
   "product",
   "promotion",
   "stock-location",
-  "store",
   "tax",
   "user",
 ]);

@@ -113,7 +113,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     payment: () => createPaymentService(db),
     refundReason: () => createRefundReasonService(db),
     currency: () => createCurrencyService(),
-    store: () => createStoreService(db),
+    store: () => createStoreService(),
     file: () =>
       createFileService(db, createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
         maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
