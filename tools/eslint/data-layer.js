@@ -24,7 +24,6 @@ export const UNCONVERTED_MODULES = new Set([
   "pricing",
   "product",
   "promotion",
-  "stock-location",
   "tax",
   "user",
 ]);

@@ -96,7 +96,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
-    stockLocation: () => createStockLocationService(db),
+    stockLocation: () => createStockLocationService(),
     customer: () => createCustomerService(db),
     notification: () =>
       createNotificationService(db, {
