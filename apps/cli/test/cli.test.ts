@@ -248,7 +248,7 @@ describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
       const seeded = await kasse(["seed", "--publishable-key", token], env);
       expect(seeded.code, seeded.stderr).toBe(0);
       expect(seeded.stdout).toContain(`x-publishable-api-key): ${token}`);
-      const key = await createApiKeyService(database.db).resolvePublishable(token);
+      const key = await createApiKeyService().resolvePublishable(token);
       expect(key?.sales_channel_ids).toHaveLength(1);
     });
   }, 120_000);
