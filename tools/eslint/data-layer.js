@@ -24,7 +24,6 @@ export const UNCONVERTED_MODULES = new Set([
   "product",
   "promotion",
   "tax",
-  "user",
 ]);
 
 /** Files outside the modules still on a replaced form (the engine's journal, the modules container). */

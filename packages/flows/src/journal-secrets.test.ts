@@ -87,7 +87,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     });
     expect(ok.user_id).toMatch(/^user_/);
     // The user step conflicts after the identity step stored the hash: compensated.
-    await createUserService(database.db).create({ email: "journal-taken@example.com" });
+    await createUserService().create({ email: "journal-taken@example.com" });
     const takenHash = await scrypt("taken-plain-pass");
     await expect(
       engine.execute(createUserAccountWorkflow, {
