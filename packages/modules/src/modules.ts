@@ -97,7 +97,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
     stockLocation: () => createStockLocationService(),
-    customer: () => createCustomerService(db),
+    customer: () => createCustomerService(),
     notification: () =>
       createNotificationService(db, {
         providers:
