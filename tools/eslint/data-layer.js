@@ -13,7 +13,6 @@ export const UNCONVERTED_MODULES = new Set([
   "auth",
   "cart",
   "event",
-  "file",
   "fulfillment",
   "inventory",
   "notification",

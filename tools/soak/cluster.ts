@@ -1,16 +1,18 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startService, type Service } from "../e2e/processes";
 import { freePort } from "../e2e/storefront";
 import { SERVER_NODE_FLAGS } from "@kasse/runtime/node-flags";
 
-/** What every Kasse process of the soak shares: its database, its Redis, the server secret. */
+/** What every Kasse process of the soak shares: its database, its Redis, the server secret, its file storage. */
 export interface ClusterEnv {
   databaseUrl: string;
   redisUrl: string;
   jwtSecret: string;
+  /** `FILE_PROVIDER=s3` and the bucket's `S3_*` variables. */
+  files: Record<string, string>;
 }
 
 /** A Kasse process the soak starts, kills and starts again. */
@@ -71,6 +73,13 @@ function redisServer(port: number, logDir: string): Service {
   );
 }
 
+/** API process `i`'s own data folder for files (`FILE_DIR`), which S3 storage leaves empty. */
+export function fileDirOf(logDir: string, i: number): string {
+  const dir = join(logDir, `api${i}-files`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** Starts `apis` API processes and `workers` workers on `env`, each logging to `logDir`. */
 export async function startCluster(
   env: ClusterEnv,
@@ -79,6 +88,7 @@ export async function startCluster(
 ): Promise<Cluster> {
   const processEnv = {
     ...process.env,
+    ...env.files,
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     JWT_SECRET: env.jwtSecret,
@@ -96,7 +106,12 @@ export async function startCluster(
       `api${i}`,
       process.execPath,
       [...SERVER_NODE_FLAGS, join(repo, "apps/cli/bin/kasse.js"), "start", "--no-worker"],
-      { cwd: repo, env: { ...processEnv, PORT: String(ports[i]) }, logFile: join(options.logDir, `api${i}.log`) },
+      {
+        cwd: repo,
+        // Each its own empty data folder, as on machines of their own: the files are in the bucket.
+        env: { ...processEnv, PORT: String(ports[i]), FILE_DIR: fileDirOf(options.logDir, i) },
+        logFile: join(options.logDir, `api${i}.log`),
+      },
     );
     await service.waitFor(/listening on/, 60_000);
     return service;

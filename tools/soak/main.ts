@@ -22,9 +22,11 @@ import { stopOnSignals } from "../e2e/processes";
 import { createAdminWork } from "./admin-work";
 import { runChaos } from "./chaos";
 import { createClient } from "./client";
-import { startCluster, startRedis } from "./cluster";
+import { startS3Server, type S3Server } from "@kasse/api/testing/s3";
+import { fileDirOf, startCluster, startRedis } from "./cluster";
 import { parseSoakOptions, type SoakOptions } from "./options";
 import { startReceiver, type Receiver } from "./receiver";
+import { checkSharedFiles, SHARED_FILES } from "./shared-files";
 import { createShoppers, type Shop } from "./shoppers";
 import { settle, verify } from "./verify";
 
@@ -132,6 +134,15 @@ function kasseCheck(): Promise<{ code: number; output: string }> {
   });
 }
 
+/** {@link checkSharedFiles} between the two API processes, once both are up again after the chaos. */
+async function sharedFiles(cluster: Awaited<ReturnType<typeof startCluster>>) {
+  const until = Date.now() + 60_000;
+  while (cluster.liveApiUrls().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+  const [first, second] = cluster.liveApiUrls();
+  if (!first || !second) return { name: SHARED_FILES, failures: ["two API processes were not up within 60 s"] };
+  return checkSharedFiles([first, second], admin, [fileDirOf(logDir, 0), fileDirOf(logDir, 1)]);
+}
+
 async function main(): Promise<number> {
   const options = parseSoakOptions(process.argv.slice(2));
   stopOnSignals();
@@ -142,9 +153,13 @@ async function main(): Promise<number> {
   const redis = await startRedis(logDir);
   let database: Database | undefined;
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
+  let s3: S3Server | undefined;
   try {
     const { shop, stockBefore, locationId } = await prepare(options, redis.url, receiver);
-    cluster = await startCluster({ databaseUrl: urlOf(dbName), redisUrl: redis.url, jwtSecret }, redis, {
+    // The API processes keep files in a bucket of an S3-compatible server of the soak's own.
+    s3 = await startS3Server("kasse-soak");
+    const files = s3.env;
+    cluster = await startCluster({ databaseUrl: urlOf(dbName), redisUrl: redis.url, jwtSecret, files }, redis, {
       apis: 2,
       workers: 2,
       logDir,
@@ -172,6 +187,7 @@ async function main(): Promise<number> {
     console.log("Users stopped; waiting for executions to finish and events to be delivered");
     await settle(database.db, 120_000);
     const verdicts = await verify(database.db, { checkouts: shoppers.started, stockBefore, receiver });
+    verdicts.push(await sharedFiles(cluster));
     const check = await kasseCheck();
     verdicts.push({ name: "kasse check is clean", failures: check.code === 0 ? [] : [check.output] });
 
@@ -221,6 +237,7 @@ async function main(): Promise<number> {
     return verdicts.some((v) => v.failures.length) ? 1 : 0;
   } finally {
     await cluster?.stop();
+    await s3?.close();
     await database?.close();
     await redis.service.stop();
     await receiver.close();

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { SetupError } from "@kasse/db";
-import { loadBaseConfig, loadConfig, openDatabase, publicUrlOf } from "@kasse/runtime";
+import { loadBaseConfig, loadConfig, openDatabase } from "@kasse/runtime";
 import { helpText } from "./help";
 
 // Commands load the app, the engine and the flows lazily, so `kasse --help` answers at once.
@@ -104,17 +104,17 @@ export async function run(argv: string[]): Promise<number> {
     }
     case "seed": {
       const config = loadBaseConfig();
-      const [{ createInfrastructure }, { seedDemoStore }, { createModules }, { describeStore }] = await Promise.all([
+      const [{ createInfrastructure }, { seedDemoStore }, { demoPicture }, { describeStore }] = await Promise.all([
         import("@kasse/runtime"),
         import("@kasse/flows"),
-        import("@kasse/modules"),
+        import("@kasse/api"),
         import("./seed"),
       ]);
       const infra = await createInfrastructure(config, { holder: "kasse seed" });
       try {
-        const store = await seedDemoStore(createModules(infra.database.db), {
+        const store = await seedDemoStore(infra.modules, {
           publishableKey: values["publishable-key"],
-          publicUrl: publicUrlOf(config.env),
+          pictures: demoPicture,
         });
         console.log(
           store ? describeStore(store).join("\n") : "The store already has regions or products: nothing seeded.",

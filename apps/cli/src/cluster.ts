@@ -1,6 +1,17 @@
 import cluster, { type Worker } from "node:cluster";
 import { clusterMetrics, serveMetrics, type Config } from "@kasse/runtime";
 
+/** The environment variable by which the primary tells each API process its slot (0 to N-1). */
+const SLOT_VARIABLE = "KASSE_CLUSTER_SLOT";
+
+/**
+ * This process's role among the processes of its host, the last part of its executor identity:
+ * `api-<slot>` for a child of `kasse start --processes N`, else `api`.
+ */
+export function apiRole(): string {
+  return cluster.isWorker ? `api-${process.env[SLOT_VARIABLE] ?? cluster.worker?.id ?? 0}` : "api";
+}
+
 /** Why `kasse start --processes N` cannot run with this configuration, or null when it can. */
 export function clusterRefusal(config: Pick<Config, "embedded" | "redisUrl">, processes: number): string | null {
   if (processes <= 1) return null;
@@ -28,7 +39,14 @@ export async function startCluster(processes: number, metrics?: Config["metrics"
   let exitCode = 0;
   const running = new Set<Worker>();
   const listened = new Set<Worker>();
-  const fork = () => running.add(cluster.fork());
+  // Each process has a slot, kept by the one that replaces it: its executor identity (`api-<slot>`),
+  // so a replacement resumes at once the executions the dead one held.
+  const slots = new Map<Worker, number>();
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ [SLOT_VARIABLE]: String(slot) });
+    slots.set(worker, slot);
+    running.add(worker);
+  };
   return new Promise((resolveExit) => {
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
@@ -40,6 +58,8 @@ export async function startCluster(processes: number, metrics?: Config["metrics"
     cluster.on("listening", (worker) => listened.add(worker));
     cluster.on("exit", (worker, code, signal) => {
       running.delete(worker);
+      const slot = slots.get(worker) ?? 0;
+      slots.delete(worker);
       const hadListened = listened.delete(worker);
       if (stopping) {
         if (running.size === 0) resolveExit(exitCode);
@@ -57,8 +77,8 @@ export async function startCluster(processes: number, metrics?: Config["metrics"
       console.error(
         `kasse: API process ${worker.process.pid} exited ${signal ?? `with code ${code}`}; starting another.`,
       );
-      fork();
+      fork(slot);
     });
-    for (let i = 0; i < processes; i++) fork();
+    for (let i = 0; i < processes; i++) fork(i);
   });
 }

@@ -26,6 +26,11 @@ const envDescriptions: Record<keyof Env, string> = {
   KASSE_ADMIN_EMAIL: "Email of the admin user created on the first embedded start",
   KASSE_ADMIN_PASSWORD: "Its password, 8 characters or more (generated and printed once when unset)",
   WORKER_CONCURRENCY: "Workflow jobs a worker runs at once",
+  KASSE_EXECUTOR_ID:
+    "This machine's part of each process's executor identity (<id>:api, api-<n>, worker), default the host name: a process restarted under the same identity resumes its predecessor's workflow executions at once",
+  WORKFLOW_LEASE_MS:
+    "How long a workflow execution's lease lasts unrenewed (renewed every third of it): a dead process's executions are taken over after it",
+  WORKFLOW_RECOVERY_MS: "How often the worker's recovery sweep looks for executions whose lease expired",
   SHUTDOWN_TIMEOUT_MS:
     "How long shutdown lets in-flight requests and workflow steps finish (executions pause at a step halfway through) before closing connections",
   HTTP_HEADERS_TIMEOUT_MS:
@@ -52,8 +57,18 @@ const envDescriptions: Record<keyof Env, string> = {
     "Kasse's public address, for absolute URLs of the files it serves under /static (demo product images); default http://localhost:{PORT}",
   STORE_LOCALES:
     "Languages the store offers (GET /store/locales), BCP 47 tags comma separated (en-US,de-DE); none by default",
-  FILE_DIR: "Where uploaded files (product images) are kept on disk (default <KASSE_DATA_DIR>/uploads)",
-  FILE_BASE_URL: "Public URL uploaded files are served at (default {PUBLIC_URL}/static/uploads)",
+  FILE_PROVIDER:
+    "Where uploaded files (product images, the demo store's pictures) are stored: local (this machine's disk, served by Kasse) or s3 (a bucket every API process shares)",
+  FILE_DIR: "Where the local provider keeps uploaded files on disk (default <KASSE_DATA_DIR>/uploads)",
+  FILE_BASE_URL:
+    "Public URL uploaded files are served at, e.g. a CDN (default {PUBLIC_URL}/static/uploads; with s3 the bucket's own address)",
+  S3_BUCKET: "The bucket of FILE_PROVIDER=s3 (required with it)",
+  S3_REGION: "The bucket's region (default us-east-1; auto for Cloudflare R2)",
+  S3_ENDPOINT: "The S3-compatible service's address for MinIO, R2 and the like (default AWS S3)",
+  S3_ACCESS_KEY_ID: "The access key of the bucket (with S3_SECRET_ACCESS_KEY; neither: the AWS SDK's credential chain)",
+  S3_SECRET_ACCESS_KEY: "The secret of S3_ACCESS_KEY_ID",
+  S3_FORCE_PATH_STYLE: "Address the bucket as {S3_ENDPOINT}/{bucket} instead of {bucket}.{host} (MinIO; default false)",
+  S3_PREFIX: "Put before every file's key in the bucket, folders ending in / (e.g. kasse/; default none)",
   UPLOAD_MAX_BYTES: "Largest file an admin may upload, in bytes (default 10485760)",
   UPLOAD_MAX_FILES: "Most files one upload may carry (default 10)",
   UPLOAD_QUOTA_BYTES: "Most bytes all uploaded files together may take (default 5 GiB); an upload past it is 429",
@@ -61,6 +76,13 @@ const envDescriptions: Record<keyof Env, string> = {
   ADMIN_UI: "Serve Medusa's admin dashboard at /app (built in the background on the first start; false = off)",
   MEDUSA_BASE_PATH:
     "Base path of Medusa v2's dialect of the API (money in major units; point Medusa clients at http://host:9000/medusa); the admin dashboard at /app calls it, so a change rebuilds the dashboard",
+  STRIPE_API_KEY:
+    "Stripe secret API key (sk_live_… / sk_test_… or a restricted key); set: the pp_stripe_stripe payment provider is registered",
+  STRIPE_WEBHOOK_SECRET:
+    "Signing secret of the Stripe webhook endpoint /hooks/payment/stripe_stripe (whsec_…); required with STRIPE_API_KEY",
+  STRIPE_CAPTURE:
+    "manual: authorize at checkout, capture from the admin; automatic: Stripe charges at once (refunded if checkout fails)",
+  STRIPE_API_URL: "Base URL the Stripe SDK is pointed at instead of api.stripe.com (tests, Stripe-compatible gateways)",
   GOOGLE_CLIENT_ID: "Google OAuth client id",
   GOOGLE_CLIENT_SECRET: "Google OAuth client secret",
   GOOGLE_CALLBACK_URL: "Google OAuth callback URL",

@@ -1,20 +1,19 @@
 import cluster from "node:cluster";
-import { handleSignals, startServer, type RunningServer } from "@kasse/api";
+import { demoPicture, handleSignals, startServer, type RunningServer } from "@kasse/api";
 import {
   createInfrastructure,
   createLogger,
   createProcessMetrics,
-  publicUrlOf,
   serveMetrics,
   workerEvents,
   type Config,
 } from "@kasse/runtime";
 import { seedDemoStore } from "@kasse/flows";
-import { createModules } from "@kasse/modules";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";
 import { migrateExclusively } from "./migrate";
+import { apiRole } from "./cluster";
 import { describeStore } from "./seed";
 
 export interface StartOptions {
@@ -42,11 +41,12 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     logger: createLogger(config.logLevel),
     holder: "kasse start",
     metrics,
+    role: apiRole(),
   });
   try {
     if (config.embedded) {
       await migrateExclusively(infra.database);
-      const store = await seedDemoStore(createModules(infra.database.db), { publicUrl: publicUrlOf(config.env) });
+      const store = await seedDemoStore(infra.modules, { pictures: demoPicture });
       if (store) notes.push(...describeStore(store));
       const admin = await ensureFirstAdmin(config, infra);
       if (admin) {
@@ -54,6 +54,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         if (admin.generatedPassword) notes.push("This generated password is shown once; only its hash is stored.");
       }
     }
+    // Before listening: a shopper retrying a checkout its predecessor held joins the run resumed here.
+    await infra.engine.resumeOwn();
   } catch (error) {
     await infra.close();
     throw error;

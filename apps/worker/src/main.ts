@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   // The signal handlers come before anything opens: a SIGTERM while the worker still starts (Redis
   // away, the database slow) stops it once it has started, instead of killing it half-open.
   const running = (async () => {
-    const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics });
+    const infra = await createInfrastructure({ ...config, jwt }, { migrate: false, logger, metrics, role: "worker" });
+    // What this worker's previous process held (a crash, a restart) runs again at once.
+    await infra.engine.resumeOwn();
     // It also delivers events: webhook secrets are sealed under JWT_SECRET as well.
     const worker = await startWorker({ config, infra, logger, events: workerEvents({ ...config, jwt }) });
     return { infra, worker };

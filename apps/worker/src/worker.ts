@@ -8,14 +8,14 @@ import { maintenanceJobs } from "./maintenance";
 
 export interface StartWorkerOptions {
   /** Only how many jobs it runs at once and how long its shutdown may take. */
-  config: Pick<Config, "workerConcurrency" | "shutdownTimeoutMs">;
+  config: Pick<Config, "workerConcurrency" | "shutdownTimeoutMs"> & Partial<Pick<Config, "workflows">>;
   /**
    * The database, the process's one engine (it knows every workflow: `allWorkflows` of
    * `@kasse/flows`; with the server secret its steps send subscribers' emails) and the scheduler to consume (BullMQ with Redis, in-process in embedded mode).
    */
   infra: Pick<Infrastructure, "database" | "engine" | "scheduler" | "redis" | "redisPrefix" | "metrics">;
   logger?: EngineLogger;
-  /** Recovery sweep period (tests shorten it). */
+  /** Recovery sweep period (tests shorten it); `config.workflows.recoveryEveryMs` (`WORKFLOW_RECOVERY_MS`) without. */
   recoveryEveryMs?: number;
   /** Event delivery (subscribers and webhooks); without it this worker delivers no events. */
   events?: WorkerEventsOptions;
@@ -110,7 +110,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   };
 
   let dispatcher: EventDispatcher | undefined;
-  const maintenance = maintenanceJobs({ db: infra.database.db, engine, recoveryEveryMs: options.recoveryEveryMs });
+  const maintenance = maintenanceJobs({
+    db: infra.database.db,
+    engine,
+    recoveryEveryMs: options.recoveryEveryMs ?? config.workflows?.recoveryEveryMs,
+  });
   if (options.events) {
     const events = options.events;
     const db = infra.database.db;

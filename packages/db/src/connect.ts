@@ -4,7 +4,7 @@ import { connectionFailure } from "./pg-error";
 import { countingUse } from "./pool-usage";
 import { preparingRepeated } from "./repeated-statements";
 import { withTimeout } from "./timeout";
-import type { Database, Db } from "./types";
+import type { Database, Db, HeldLock } from "./types";
 
 export interface ConnectOptions {
   /** PostgreSQL URL; without it Kasse runs on PGlite. */
@@ -58,6 +58,7 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
   }
   const counted = countingUse(client, max);
   const db = drizzlePostgres(preparingRepeated(counted.client), { logger }) as unknown as Db;
+  const lockSessions = new Set<{ end(options?: { timeout?: number }): Promise<void> }>();
   return {
     db,
     kind: "postgres",
@@ -67,7 +68,37 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
         db.execute(sql`select 1`).then(() => undefined),
         timeoutMs,
       ),
-    close: () => client.end({ timeout: 5 }),
+    holdLock: async (key) => {
+      // A connection of its own, outside the pool: the lock lives exactly as long as it does.
+      const session = postgres(url, {
+        max: 1,
+        idle_timeout: 0,
+        onnotice: () => {},
+        connect_timeout: CONNECT_TIMEOUT_S,
+      });
+      const [row] = await session<
+        Array<{ held: boolean }>
+      >`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as held`.catch(async (error: unknown) => {
+        await session.end({ timeout: 0 });
+        throw error;
+      });
+      if (!row?.held) {
+        await session.end({ timeout: 0 });
+        return undefined;
+      }
+      lockSessions.add(session);
+      return {
+        release: async () => {
+          lockSessions.delete(session);
+          await session.end({ timeout: 5 });
+        },
+      };
+    },
+    close: async () => {
+      await Promise.all([...lockSessions].map((session) => session.end({ timeout: 5 })));
+      lockSessions.clear();
+      await client.end({ timeout: 5 });
+    },
   };
 }
 
@@ -104,6 +135,19 @@ async function connectPglite({ dataDir, logger, snapshot }: ConnectOptions): Pro
         client.query("select 1").then(() => undefined),
         timeoutMs,
       );
+    },
+    // Its one session is this process's: the lock is released when the database closes.
+    holdLock: async (key): Promise<HeldLock | undefined> => {
+      const { rows } = await client.query<{ held: boolean }>(
+        "select pg_try_advisory_lock(hashtextextended($1, 0)) as held",
+        [key],
+      );
+      if (!rows[0]?.held) return undefined;
+      return {
+        release: async () => {
+          if (!closed) await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+        },
+      };
     },
     close: async () => {
       if (closed) return;

@@ -1,4 +1,4 @@
-export type { Database, Db, DriverKind, Tx } from "./types";
+export type { Database, Db, DriverKind, HeldLock, Tx } from "./types";
 export { connect, type ConnectOptions } from "./connect";
 export {
   migrate,

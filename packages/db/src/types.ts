@@ -29,4 +29,15 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: a dump of its data directory, to start another in-memory database from (`connect`'s `snapshot`). */
   snapshot?(): Promise<Blob>;
+  /**
+   * Takes a session advisory lock on `key` for as long as this process lives (on PostgreSQL, on a
+   * connection of its own, so a crash releases it when the connection drops), or undefined when
+   * another session holds it. Released by `release()` or when the database closes.
+   */
+  holdLock?(key: string): Promise<HeldLock | undefined>;
+}
+
+/** A session lock taken with {@link Database.holdLock}. */
+export interface HeldLock {
+  release(): Promise<void>;
 }

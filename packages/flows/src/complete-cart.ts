@@ -333,8 +333,10 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
   if (plan.completed_order_id) return { order_id: plan.completed_order_id };
   if (plan.changed) throw cartChangedError(plan.changed);
   if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
-  if (plan.authorize) await ctx.run(authorizePaymentSessionStep, plan.authorize);
-  if (plan.reauthorize) await ctx.run(reauthorizeCartPaymentStep, plan.reauthorize);
+  // A provider that took the money with the authorization (automatic capture) makes the order captured.
+  let captured = false;
+  if (plan.authorize) captured = (await ctx.run(authorizePaymentSessionStep, plan.authorize)).captured === true;
+  if (plan.reauthorize) captured = (await ctx.run(reauthorizeCartPaymentStep, plan.reauthorize)).captured === true;
   if (plan.usages.length)
     await ctx.run(registerPromotionUsage, { usages: plan.usages }).catch(async (error: unknown) => {
       if (!budgetUsedUp(error)) throw error;
@@ -348,7 +350,11 @@ export const completeCartWorkflow = workflow("complete-cart", async (input: { ca
       throw cartChangedError(changed.length ? changed : [budget]);
     });
   await ctx.run(closeCartStep, { cart_id: input.cart_id, cart_updated_at: plan.cart_updated_at });
-  const order = await ctx.run(placeOrderStep, { cart_id: input.cart_id, order: plan.order!, actor: plan.actor });
+  const order = await ctx.run(placeOrderStep, {
+    cart_id: input.cart_id,
+    order: captured ? { ...plan.order!, payment_status: "captured" as const } : plan.order!,
+    actor: plan.actor,
+  });
   return { order_id: order.id };
 });
 

@@ -16,6 +16,7 @@ import { createReturnWorkflow } from "./create-return";
 import { receiveReturnWorkflow } from "./receive-return";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
+import { processPaymentWebhookWorkflow } from "./payment-webhook";
 import { sendNotificationWorkflow } from "./send-notification";
 import { requestOrderTransferWorkflow } from "./transfer-order";
 import { queueEventNotificationWorkflow } from "./subscribers";
@@ -47,6 +48,7 @@ export const allWorkflows: AnyWorkflow[] = [
   receiveReturnWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
+  processPaymentWebhookWorkflow,
   removeCustomerAccountWorkflow,
   changeCustomerEmailWorkflow,
   acceptInviteWorkflow,
@@ -93,6 +95,8 @@ export {
 export { ruleValueOptions, type RuleValueQuery, type RuleValueOption } from "./promotion-rule-values";
 export { listSalesChannels, type SalesChannelQuery } from "./list-sales-channels";
 export {
+  createRegion,
+  updateRegion,
   createRegionWorkflow,
   updateRegionWorkflow,
   type RegionCreateBody,
@@ -147,6 +151,7 @@ export { cancelOrderWorkflow, type CancelOrderInput } from "./cancel-order";
 export { capturePaymentWorkflow, type CapturePaymentInput } from "./capture-payment";
 export { refundPaymentWorkflow, type RefundPaymentInput } from "./refund-payment";
 export { completeCart, completeCartWorkflow, type CompleteCartOutcome } from "./complete-cart";
+export { receivePaymentWebhook, type WebhookReceipt } from "./payment-webhook";
 export { createFulfillmentWorkflow, type CreateFulfillmentInput } from "./create-fulfillment";
 export { cancelFulfillmentWorkflow, type CancelFulfillmentInput } from "./cancel-fulfillment";
 export { createShipmentWorkflow, type FulfillmentMoveInput, type CreateShipmentInput } from "./create-shipment";

@@ -218,6 +218,9 @@ const noSecrets = [
   "send-notification",
   // Subscribers' messages (order confirmation, shipment, cancellation, refund) carry no token.
   "queue-event-notification",
+  // Its input is the event's provider and id; the recorded event holds the action, the session and
+  // the provider's payment ids and the amount, never the signed body.
+  "process-payment-webhook",
 ];
 
 describe("secrets in the journal of the registered workflows", () => {

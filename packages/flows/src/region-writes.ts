@@ -1,6 +1,7 @@
 import { setRegionTaxInclusionStep } from "@kasse/modules/pricing";
 import { createRegionStep, updateRegionStep, type RegionCreate, type RegionUpdate } from "@kasse/modules/region";
-import { workflow } from "@kasse/workflows";
+import type { Modules } from "@kasse/modules";
+import { workflow, type Engine } from "@kasse/workflows";
 
 /**
  * A region write as Medusa's region form sends it: the region, and whether its prices include tax
@@ -31,3 +32,28 @@ export const updateRegionWorkflow = workflow(
     return input.id;
   },
 );
+
+/**
+ * The payment providers a region offers must be ones this process has (the built-in ones and the
+ * configured ones: `pp_stripe_stripe` with `STRIPE_API_KEY`): an unknown id is `invalid_data`.
+ */
+function assertPaymentProviders(m: Modules, ids: string[] | undefined): void {
+  for (const id of ids ?? []) m.payment.providers.get(id);
+}
+
+/** Creates a region ({@link createRegionWorkflow}) after checking the payment providers it names. */
+export function createRegion(engine: Pick<Engine, "execute">, m: Modules, body: RegionCreateBody): Promise<string> {
+  assertPaymentProviders(m, body.payment_providers);
+  return engine.execute(createRegionWorkflow, body);
+}
+
+/** Updates a region ({@link updateRegionWorkflow}) after checking the payment providers it names. */
+export function updateRegion(
+  engine: Pick<Engine, "execute">,
+  m: Modules,
+  id: string,
+  update: RegionUpdateBody,
+): Promise<string> {
+  assertPaymentProviders(m, update.payment_providers);
+  return engine.execute(updateRegionWorkflow, { id, update });
+}

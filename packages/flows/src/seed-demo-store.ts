@@ -17,10 +17,12 @@ export interface SeedOptions {
   /** The publishable key's token (`pk_…`) instead of a generated one, so a storefront built against an earlier seed keeps working. */
   publishableKey?: string;
   /**
-   * Where Kasse is reachable from shoppers' browsers (`PUBLIC_URL`): the products' pictures are
-   * Kasse's own files at `{publicUrl}/static/demo/{handle}.png`. Without it the products have none.
+   * The products' pictures: the PNG of a product by its handle. Each is stored through the file
+   * module (the configured provider: the local disk or the bucket), so the products show them
+   * wherever the store's files are served, and they count against the upload quota like any
+   * upload. Without it the products have none.
    */
-  publicUrl?: string;
+  pictures?: (handle: string) => Promise<Buffer>;
 }
 
 interface DemoProduct {
@@ -308,13 +310,21 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     for (const value of new Set(CATALOG.flatMap((p) => p.tags)))
       tagIds.set(value, (await products.tags.create({ value })).id);
 
-    const base = options.publicUrl?.replace(/\/+$/, "");
-    const picture = (title: string) => (base ? `${base}/static/demo/${handleOf(title)}.png` : null);
+    // One upload per picture: a store's upload limit may be fewer files than the catalog has.
+    const pictures = new Map<string, string>();
+    if (options.pictures)
+      for (const { title } of CATALOG) {
+        const handle = handleOf(title);
+        const [stored] = await t.file.upload([{ filename: `${handle}.png`, content: await options.pictures(handle) }]);
+        pictures.set(handle, t.file.urlOf(stored!.id));
+      }
     const inputs: ProductCreate[] = CATALOG.map((p) => ({
       title: p.title,
       handle: handleOf(p.title),
       description: p.description,
-      ...(picture(p.title) ? { thumbnail: picture(p.title), images: [{ url: picture(p.title)! }] } : {}),
+      ...(pictures.has(handleOf(p.title))
+        ? { thumbnail: pictures.get(handleOf(p.title))!, images: [{ url: pictures.get(handleOf(p.title))! }] }
+        : {}),
       status: "published",
       collection_id: collectionIds.get(p.collection),
       categories: [{ id: categoryIds.get(p.category)! }],

@@ -7,7 +7,7 @@ import { createCartService } from "./cart";
 import { createCurrencyService } from "./currency";
 import { createCustomerService } from "./customer";
 import { createEventService, createWebhookService } from "./event";
-import { createFileService, createLocalFileProvider } from "./file";
+import { createFileProvider, createFileService, type FileLimits, type FileStorage } from "./file";
 import {
   createFulfillmentRecordService,
   createFulfillmentService,
@@ -29,7 +29,13 @@ import {
   createReturnService,
   createReturnChangeService,
 } from "./order";
-import { createPaymentService, createRefundReasonService } from "./payment";
+import {
+  createPaymentService,
+  createProviderRegistry,
+  createRefundReasonService,
+  type PaymentProvider,
+  type ProviderRegistry,
+} from "./payment";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./pricing";
 import { createProductService } from "./product";
 import { createPromotionService } from "./promotion";
@@ -60,10 +66,13 @@ export interface ModulesOptions {
   /** Webhook endpoints may be loopback or private addresses (`WEBHOOK_ALLOW_PRIVATE`). */
   webhookAllowPrivate?: boolean;
   /**
-   * Uploads: the local file provider's directory, the limits of an upload and the store's quota
-   * (default `.kasse/uploads`, 10 MiB, 10 files; 5 GiB and 50,000 files stored).
+   * Uploads: where files are stored (default the local disk, `.kasse/uploads`, served at
+   * `http://localhost:9000/static/uploads`), the limits of an upload and the store's quota
+   * (default 10 MiB, 10 files; 5 GiB and 50,000 files stored).
    */
-  files?: { dir: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
+  files?: { storage: FileStorage } & FileLimits;
+  /** Payment providers registered beside the built-in ones (`pp_system_default`, `pp_test`): Stripe when configured. */
+  paymentProviders?: PaymentProvider[];
   /** The fulfillment providers; the built-in ones (`manual_manual`, `ful_test`) by default. */
   fulfillmentProviders?: FulfillmentProviderRegistry;
 }
@@ -89,6 +98,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
       );
     return options.secret;
   };
+  // One registry per container: the built-in providers and the configured ones.
+  let registry: ProviderRegistry | undefined;
+  const paymentRegistry = () => (registry ??= createProviderRegistry(options.paymentProviders));
   return lazily({
     db: () => db,
     // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
@@ -110,17 +122,26 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     fulfillmentRecord: () => createFulfillmentRecordService(db),
     shippingOptionType: () => createShippingOptionTypeService(db),
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
-    payment: () => createPaymentService(db),
+    payment: () => createPaymentService(db, paymentRegistry()),
     refundReason: () => createRefundReasonService(db),
     currency: () => createCurrencyService(),
     store: () => createStoreService(),
     file: () =>
-      createFileService(db, createLocalFileProvider({ dir: options.files?.dir ?? resolve(".kasse", "uploads") }), {
-        maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
-        maxFiles: options.files?.maxFiles ?? 10,
-        quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,
-        quotaFiles: options.files?.quotaFiles ?? 50_000,
-      }),
+      createFileService(
+        createFileProvider(
+          options.files?.storage ?? {
+            provider: "local",
+            dir: resolve(".kasse", "uploads"),
+            baseUrl: "http://localhost:9000/static/uploads",
+          },
+        ),
+        {
+          maxBytes: options.files?.maxBytes ?? 10 * 1024 * 1024,
+          maxFiles: options.files?.maxFiles ?? 10,
+          quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,
+          quotaFiles: options.files?.quotaFiles ?? 50_000,
+        },
+      ),
     region: () => createRegionService(),
     tax: () => createTaxService(db),
     pricing: () => createPricingService(db),

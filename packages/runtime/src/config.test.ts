@@ -70,3 +70,77 @@ describe("the Redis prefix", () => {
     );
   });
 });
+
+describe("the file storage", () => {
+  it("is the local disk by default; s3 needs a bucket and both keys or neither, each said in one line", () => {
+    expect(
+      loadBaseConfig({ KASSE_DATA_DIR: "/srv/kasse", PUBLIC_URL: "https://api.shop.example/" }).files.storage,
+    ).toEqual({
+      provider: "local",
+      dir: "/srv/kasse/uploads",
+      baseUrl: "https://api.shop.example/static/uploads",
+    });
+    expect(problemOf({ FILE_PROVIDER: "gcs" })).toBe(
+      "Invalid configuration:\n  FILE_PROVIDER=gcs: expected one of local, s3",
+    );
+    expect(problemOf({ FILE_PROVIDER: "s3" })).toBe(
+      "Invalid configuration:\n  S3_BUCKET: required when FILE_PROVIDER=s3",
+    );
+    expect(problemOf({ FILE_PROVIDER: "s3", S3_BUCKET: "shop", S3_ACCESS_KEY_ID: "AKIA1" })).toBe(
+      "Invalid configuration:\n  S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID (set both, or neither for the SDK's credential chain)",
+    );
+    expect(problemOf({ S3_BUCKET: "Shop_Images" })).toBe(
+      "Invalid configuration:\n  S3_BUCKET=Shop_Images: expected a bucket name: 3 to 63 lowercase letters, digits, . and -",
+    );
+    expect(
+      loadBaseConfig({
+        FILE_PROVIDER: "s3",
+        S3_BUCKET: "shop",
+        S3_REGION: "auto",
+        S3_ENDPOINT: "https://acct.r2.example",
+        S3_PREFIX: "kasse/",
+        FILE_BASE_URL: "https://cdn.shop.example/",
+      }).files.storage,
+    ).toEqual({
+      provider: "s3",
+      bucket: "shop",
+      region: "auto",
+      endpoint: "https://acct.r2.example",
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: false,
+      prefix: "kasse/",
+      baseUrl: "https://cdn.shop.example",
+    });
+  });
+});
+
+describe("Stripe", () => {
+  const stripe = { STRIPE_API_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_123" };
+
+  it("is configured by its key and webhook secret: manual capture by default, Stripe's API unless a URL is given", () => {
+    expect(loadBaseConfig({}).payments.stripe).toBeUndefined();
+    expect(loadBaseConfig(stripe).payments.stripe).toEqual({
+      apiKey: "sk_test_123",
+      webhookSecret: "whsec_123",
+      capture: "manual",
+      apiUrl: undefined,
+    });
+    expect(
+      loadBaseConfig({ ...stripe, STRIPE_CAPTURE: "automatic", STRIPE_API_URL: "http://127.0.0.1:12111" }).payments
+        .stripe,
+    ).toMatchObject({ capture: "automatic", apiUrl: "http://127.0.0.1:12111" });
+  });
+
+  it("refuses a capture mode it does not know, a URL with a path, and a half configuration, never quoting a secret", () => {
+    expect(problemOf({ ...stripe, STRIPE_CAPTURE: "later" })).toBe(
+      "Invalid configuration:\n  STRIPE_CAPTURE=later: expected one of manual, automatic",
+    );
+    expect(problemOf({ ...stripe, STRIPE_API_URL: "http://stripe.test/v1" })).toBe(
+      "Invalid configuration:\n  STRIPE_API_URL: expected http(s)://host[:port], e.g. http://127.0.0.1:12111",
+    );
+    expect(problemOf({ STRIPE_API_KEY: "sk_test_123" })).toMatch(/STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY/);
+    expect(problemOf({ STRIPE_WEBHOOK_SECRET: "whsec_123" })).toMatch(/STRIPE_API_KEY: required/);
+    expect(problemOf({ STRIPE_API_KEY: "sk_test_123" })).not.toContain("sk_test_123");
+  });
+});

@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { postgresTarget, SetupError } from "@kasse/db";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event";
+import type { FileLimits, FileStorage } from "@kasse/modules/file";
+import { DEFAULT_LEASE_MS } from "@kasse/workflows";
 
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
@@ -51,6 +54,16 @@ export const EnvSchema = Type.Object({
   KASSE_ADMIN_EMAIL: Str(),
   KASSE_ADMIN_PASSWORD: Str(),
   WORKER_CONCURRENCY: Int(4, 1),
+  /**
+   * This machine's part of every process's executor identity (`<id>:<role>`, e.g. `shop-1:api-0`);
+   * default the host name. A process restarted with the same identity resumes its predecessor's
+   * workflow executions at once (docs/recovery.md).
+   */
+  KASSE_EXECUTOR_ID: Type.Optional(Matching("^[A-Za-z0-9_.:@-]{1,100}$", "1 to 100 letters, digits, or . _ - : @")),
+  /** How long a workflow execution's lease lasts without renewal (renewed every third of it). */
+  WORKFLOW_LEASE_MS: Int(DEFAULT_LEASE_MS, 1000),
+  /** How often the worker's recovery sweep looks for executions whose lease expired. */
+  WORKFLOW_RECOVERY_MS: Int(2_000, 100),
   SHUTDOWN_TIMEOUT_MS: Int(10_000, 0),
   HTTP_HEADERS_TIMEOUT_MS: Int(10_000, 1),
   HTTP_REQUEST_TIMEOUT_MS: Int(25_000, 1),
@@ -72,10 +85,28 @@ export const EnvSchema = Type.Object({
     "BCP 47 language tags separated by commas, e.g. en-US,de-DE",
     { default: "" },
   ),
-  // Uploaded files (`POST /admin/uploads`): where the local provider keeps them (default `<KASSE_DATA_DIR>/uploads`),
-  // the public URL they are served at (default `<PUBLIC_URL>/static/uploads`), and the limits of an upload.
+  // Uploaded files (`POST /admin/uploads`): where they are stored (`local`: the disk, `s3`: a bucket), where the
+  // local provider keeps them (default `<KASSE_DATA_DIR>/uploads`), the public URL they are served at (default
+  // `<PUBLIC_URL>/static/uploads`, or the bucket's address), and the limits of an upload.
+  FILE_PROVIDER: Type.Union([Type.Literal("local"), Type.Literal("s3")], { default: "local" }),
   FILE_DIR: Str(),
   FILE_BASE_URL: Str(),
+  // The bucket of `FILE_PROVIDER=s3` (AWS S3, or MinIO, R2 and the like at `S3_ENDPOINT`).
+  S3_BUCKET: Type.Optional(
+    Matching("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", "a bucket name: 3 to 63 lowercase letters, digits, . and -"),
+  ),
+  S3_REGION: Type.String({ default: "us-east-1", minLength: 1, maxLength: 64 }),
+  S3_ENDPOINT: Type.Optional(Matching("^https?://[^\\s/]+(/[^\\s]*)?$", "an http(s) URL, e.g. http://127.0.0.1:9000")),
+  S3_ACCESS_KEY_ID: Str(),
+  S3_SECRET_ACCESS_KEY: Str(),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  S3_PREFIX: Matching(
+    "^([A-Za-z0-9_.-]+/)*$",
+    "folder names of letters, digits, _ . and - each ending in /, e.g. kasse/",
+    {
+      default: "",
+    },
+  ),
   UPLOAD_MAX_BYTES: Int(10 * 1024 * 1024, 1),
   UPLOAD_MAX_FILES: Int(10, 1),
   // The store's upload quota: all stored files together (default 5 GiB in 50,000 files).
@@ -85,6 +116,13 @@ export const EnvSchema = Type.Object({
   MEDUSA_BASE_PATH: Matching("^(/[A-Za-z0-9_-]+)+/?$", "a path of letters, digits, _ and -, e.g. /medusa", {
     default: "/medusa",
   }),
+  /** Stripe (`pp_stripe_stripe`): registered when STRIPE_API_KEY is set (docs/payments.md). */
+  STRIPE_API_KEY: Str(),
+  STRIPE_WEBHOOK_SECRET: Str(),
+  STRIPE_CAPTURE: Type.Union([Type.Literal("manual"), Type.Literal("automatic")], { default: "manual" }),
+  STRIPE_API_URL: Type.Optional(
+    Matching("^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$", "http(s)://host[:port], e.g. http://127.0.0.1:12111"),
+  ),
   GOOGLE_CLIENT_ID: Str(),
   GOOGLE_CLIENT_SECRET: Str(),
   GOOGLE_CALLBACK_URL: Str(),
@@ -131,6 +169,12 @@ export interface Config {
    */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   workerConcurrency: number;
+  /**
+   * Workflow recovery (docs/recovery.md): the machine's part of each process's executor identity
+   * (`KASSE_EXECUTOR_ID`, else the host name), the lease length (`WORKFLOW_LEASE_MS`) and the
+   * recovery sweep's period (`WORKFLOW_RECOVERY_MS`).
+   */
+  workflows: { executorHost: string; leaseMs: number; recoveryEveryMs: number };
   /** Where this process serves its Prometheus metrics (`METRICS_PORT`, `METRICS_HOST`); undefined: it serves none. */
   metrics: { port: number; host: string } | undefined;
   /**
@@ -139,16 +183,18 @@ export interface Config {
    * how often the worker looks for released events (`EVENTS_POLL_MS`).
    */
   events: { allowPrivate: boolean; retrySchedule: number[]; pollMs: number };
+  /** The payment providers configured beyond the built-in ones: Stripe with `STRIPE_API_KEY` (docs/payments.md). */
+  payments: { stripe?: StripeConfig };
   /** Medusa's dialect of the API (money in major units) under `basePath`, e.g. `/medusa/store/products`. */
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
-  /** Uploads: the local provider's directory, the public base URL of served files, limits. */
-  files: { dir: string; baseUrl: string; maxBytes: number; maxFiles: number; quotaBytes: number; quotaFiles: number };
+  /** Uploads: where files are stored and served from (`FILE_PROVIDER`, `FILE_DIR`, `FILE_BASE_URL`, `S3_*`), the limits and the quota. */
+  files: { storage: FileStorage } & FileLimits;
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
-export function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
+function publicUrlOf(env: Pick<Env, "PUBLIC_URL" | "PORT">): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
@@ -176,7 +222,7 @@ export function allowedValues(schema: TSchema): string {
 }
 
 /** Variables whose value is never repeated in an error: secrets, and URLs (they may carry a password). */
-const UNQUOTED = /SECRET|PASSWORD|_URL$/;
+const UNQUOTED = /SECRET|PASSWORD|_KEY$|_URL$/;
 
 /** One bad variable: its name, its value unless secret, and what it allows. */
 function problemOf(name: string, value: unknown): string {
@@ -221,9 +267,39 @@ export type BaseConfig = Pick<
   | "logLevel"
   | "shutdownTimeoutMs"
   | "workerConcurrency"
+  | "workflows"
   | "metrics"
   | "events"
+  | "files"
+  | "payments"
 >;
+
+/** How Kasse reaches a Stripe account (`STRIPE_*`). */
+export interface StripeConfig {
+  apiKey: string;
+  webhookSecret: string;
+  capture: "manual" | "automatic";
+  apiUrl?: string;
+}
+
+/** Stripe's configuration when `STRIPE_API_KEY` is set; its webhook secret is then required (webhooks place orders). */
+function stripeConfigOf(env: Env): StripeConfig | undefined {
+  if (!env.STRIPE_API_KEY) {
+    if (env.STRIPE_WEBHOOK_SECRET || env.STRIPE_API_URL)
+      throw new ConfigError("Invalid configuration:\n  STRIPE_API_KEY: required when another STRIPE_ variable is set");
+    return undefined;
+  }
+  if (!env.STRIPE_WEBHOOK_SECRET)
+    throw new ConfigError(
+      "Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY (the signing secret of the webhook endpoint, whsec_…)",
+    );
+  return {
+    apiKey: env.STRIPE_API_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    capture: env.STRIPE_CAPTURE,
+    apiUrl: env.STRIPE_API_URL,
+  };
+}
 
 /**
  * Reads and validates the environment without requiring what only the HTTP API uses (JWT_SECRET).
@@ -261,8 +337,52 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    workflows: {
+      executorHost: env.KASSE_EXECUTOR_ID ?? hostname(),
+      leaseMs: env.WORKFLOW_LEASE_MS,
+      recoveryEveryMs: env.WORKFLOW_RECOVERY_MS,
+    },
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     events: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, retrySchedule, pollMs: env.EVENTS_POLL_MS },
+    payments: { stripe: stripeConfigOf(env) },
+    files: {
+      storage: fileStorageOf(env, dataDir),
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxFiles: env.UPLOAD_MAX_FILES,
+      quotaBytes: env.UPLOAD_QUOTA_BYTES,
+      quotaFiles: env.UPLOAD_QUOTA_FILES,
+    },
+  };
+}
+
+/**
+ * Where uploaded files go: the local disk (served by Kasse at `{PUBLIC_URL}/static/uploads`), or
+ * the bucket of `FILE_PROVIDER=s3`, which needs `S3_BUCKET`, and both keys or neither (neither: the
+ * SDK's own credential chain).
+ */
+function fileStorageOf(env: Env, dataDir: string): FileStorage {
+  const baseUrl = env.FILE_BASE_URL?.replace(/\/+$/, "");
+  if (env.FILE_PROVIDER === "local")
+    return {
+      provider: "local",
+      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
+      baseUrl: baseUrl ?? `${publicUrlOf(env)}/static/uploads`,
+    };
+  if (!env.S3_BUCKET) throw new ConfigError("Invalid configuration:\n  S3_BUCKET: required when FILE_PROVIDER=s3");
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}: required with ${env.S3_ACCESS_KEY_ID ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY"} (set both, or neither for the SDK's credential chain)`,
+    );
+  return {
+    provider: "s3",
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    prefix: env.S3_PREFIX,
+    baseUrl,
   };
 }
 
@@ -306,14 +426,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     medusa: { basePath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
     // One setting: the dashboard calls the dialect wherever it is served.
     adminUi: { enabled: env.ADMIN_UI, backendPath: env.MEDUSA_BASE_PATH.replace(/\/+$/, "") },
-    files: {
-      dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
-      baseUrl: (env.FILE_BASE_URL ?? `${publicUrlOf(env)}/static/uploads`).replace(/\/+$/, ""),
-      maxBytes: env.UPLOAD_MAX_BYTES,
-      maxFiles: env.UPLOAD_MAX_FILES,
-      quotaBytes: env.UPLOAD_QUOTA_BYTES,
-      quotaFiles: env.UPLOAD_QUOTA_FILES,
-    },
   };
 }
 

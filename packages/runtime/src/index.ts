@@ -1,15 +1,6 @@
 // What every Kasse process (the API, the worker, the CLI) runs on: its configuration, its logger,
 // its database and Redis connections, and its one saga engine.
-export {
-  loadConfig,
-  loadBaseConfig,
-  publicUrlOf,
-  EnvSchema,
-  ConfigError,
-  type Config,
-  type BaseConfig,
-  type Env,
-} from "./config";
+export { loadConfig, loadBaseConfig, EnvSchema, ConfigError, type Config, type BaseConfig, type Env } from "./config";
 export { createLogger, loggerOptions, stripQueryStrings, type KasseLoggerOptions } from "./logger";
 export { createInfrastructure, type Infrastructure } from "./infra";
 export { openDatabase } from "./database";

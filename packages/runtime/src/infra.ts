@@ -9,6 +9,7 @@ import { createWorkflowRuntime, modulesOptions, type WorkflowRuntime, type Workf
 import { publishEventReleases } from "./event-wake";
 import type { ProcessMetrics } from "./metrics";
 import { metricsSources } from "./metrics-sources";
+import { takeExecutor } from "./executor";
 
 /** What a process runs on: the database, in service mode Redis, and its one saga engine with the scheduler it queues to. */
 export interface Infrastructure extends WorkflowRuntime {
@@ -41,6 +42,13 @@ export async function createInfrastructure(
     holder?: string;
     /** Fed by the engine, and reading the database and the queue at each scrape. */
     metrics?: ProcessMetrics;
+    /**
+     * What this process is among those of its host (`api`, `api-<slot>`, `worker`): its executor
+     * identity is `<KASSE_EXECUTOR_ID or host>:<role>` (see {@link takeExecutor}); a restart with
+     * the same one resumes its predecessor's executions (`engine.resumeOwn()`). Without it (one-off
+     * commands) the engine's identity is this process's alone.
+     */
+    role?: string;
   } = {},
 ): Promise<Infrastructure & { close(): Promise<void>; storeLock?: StoreLock }> {
   const { database, storeLock } = await openDatabase(config, options.holder);
@@ -55,7 +63,19 @@ export async function createInfrastructure(
   const redis = config.redisUrl
     ? await openRedis(config.redisUrl, options.logger ?? createLogger(config.logLevel))
     : undefined;
+  const executor =
+    options.role === undefined
+      ? undefined
+      : await takeExecutor(database, `${config.workflows.executorHost}:${options.role}`, options.logger).catch(
+          async (error: unknown) => {
+            await redis?.close();
+            await database.close();
+            throw error;
+          },
+        );
   const { modules, engine, scheduler } = createWorkflowRuntime(database, {
+    executor: executor?.id,
+    leaseMs: config.workflows.leaseMs,
     redis: redis?.client,
     redisPrefix: config.redisPrefix,
     logger: options.logger,
@@ -79,6 +99,7 @@ export async function createInfrastructure(
       stopAnnouncing?.();
       await scheduler.close().catch(() => {});
       await redis?.close();
+      await executor?.lock?.release().catch(() => {});
       await database.close();
     },
   };

@@ -3,6 +3,7 @@ import { handleOn, type Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
 import { createModules, eventOutbox, type Modules, type ModulesOptions } from "@kasse/modules";
+import { createStripeProvider, type PaymentProvider } from "@kasse/modules/payment";
 import {
   createBullMqScheduler,
   createEngine,
@@ -29,6 +30,8 @@ export interface WorkflowRuntimeOptions {
   redisPrefix?: string;
   scheduler?: Scheduler;
   logger?: EngineLogger;
+  /** The engine's executor identity (`createInfrastructure` takes it for a role); the engine's own default without. */
+  executor?: string;
   leaseMs?: number;
   /**
    * The configuration the modules are built with ({@link modulesOptions}): the server secret
@@ -62,6 +65,7 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     scheduler,
     logger: options.logger,
     workflows: allWorkflows,
+    executor: options.executor,
     leaseMs: options.leaseMs,
     modules: () => modules,
     events: eventOutbox,
@@ -88,7 +92,14 @@ export function modulesOptions(
     scryptLogN: config.scryptLogN,
     webhookAllowPrivate: config.events.allowPrivate,
     files: config.files,
+    paymentProviders: paymentProviders(config.payments),
   };
+}
+
+/** The payment providers the configuration names, beyond the built-in ones (`STRIPE_API_KEY`: `pp_stripe_stripe`). */
+function paymentProviders(payments: BaseConfig["payments"]): PaymentProvider[] {
+  const { stripe } = payments;
+  return stripe ? [createStripeProvider(stripe)] : [];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { errors, fromJSON, generateId } from "@kasse/core";
+import { errors, fromJSON, generateId, isKasseError } from "@kasse/core";
 import { type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
 import * as journal from "./journal";
@@ -20,9 +20,19 @@ export interface EngineOptions {
   logger?: EngineLogger;
   /** Workflows this engine can resume by name (the worker needs them all). `execute` registers its own. */
   workflows?: readonly AnyWorkflow[];
-  /** This process's lease owner id; defaults to host:pid:random. */
+  /**
+   * This process's executor identity, stable across its restarts (the runtime derives it from the
+   * host and the process's role, `KASSE_EXECUTOR_ID`). Leases are owned as `<executor>#<incarnation>`
+   * (random per engine), and {@link Engine.resumeOwn} takes over what an earlier incarnation held.
+   * The caller must hold its lock (`executorLockKey`, a session advisory lock) while the engine
+   * runs: no other live process then has it, and the recovery sweep of any process takes this
+   * one's executions as soon as the lock is gone (its process died), lease or not.
+   * Default: host:pid, unique to this process, with no lock (only its leases count).
+   */
+  executor?: string;
+  /** This process's lease owner id, as is (tests); defaults to `<executor>#<random>`. */
   owner?: string;
-  /** How long a lease lasts without renewal (renewed every third of it). Default 30 s. */
+  /** How long a lease lasts without renewal (renewed every third of it). Default {@link DEFAULT_LEASE_MS}. */
   leaseMs?: number;
   /** How long a second caller waits for a running execution with its key before `conflict`. Default 15 s. */
   waitTimeoutMs?: number;
@@ -58,6 +68,17 @@ export interface ExecutionDetail extends ExecutionRow {
 const silent: EngineLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
+ * How long a lease lasts without renewal: an execution whose process is gone for good is taken
+ * over at most this long (plus a recovery sweep's period) after its last renewal. Renewed every
+ * third of it, so a process may stall (a pause of its event loop, a slow database) for two thirds
+ * of it before it loses its executions.
+ */
+export const DEFAULT_LEASE_MS = 9_000;
+
+/** How many executions of its predecessor a starting process takes over per statement. */
+const OWN_BATCH = 100;
+
+/**
  * Creates the saga engine over the journal tables in `db`.
  * @example
  * const engine = createEngine({ db, scheduler, workflows: allWorkflows });
@@ -68,8 +89,12 @@ export function createEngine(options: EngineOptions) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silent;
   const observer = options.observer;
-  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  const leaseMs = options.leaseMs ?? 30_000;
+  const executor = options.executor ?? `${hostname()}:${process.pid}`;
+  // `#` marks an owner whose identity is held by a lock (`executorLockKey`): once it is not, the
+  // recovery sweep takes its executions without waiting out their lease. Without an identity, `:`.
+  const incarnation = randomBytes(4).toString("hex");
+  const owner = options.owner ?? (options.executor ? `${executor}#${incarnation}` : `${executor}:${incarnation}`);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const waitTimeoutMs = options.waitTimeoutMs ?? 15_000;
   const compensationRetry: Required<RetryPolicy> = {
     attempts: 10,
@@ -107,6 +132,8 @@ export function createEngine(options: EngineOptions) {
     leaseMs,
     modules: options.modules,
     observer,
+    // Set once the engine below exists: steps run only after that.
+    workflows: { execute: () => Promise.reject(new Error("The engine is not built yet")) },
     onCompensationFailed: async (row) => {
       observer?.finished(row.workflow_id, "compensation_failed");
       const attempt = row.attempt;
@@ -270,8 +297,9 @@ export function createEngine(options: EngineOptions) {
     return wf;
   };
 
-  return {
+  const engine = {
     owner,
+    executor,
     register,
 
     /**
@@ -376,6 +404,48 @@ export function createEngine(options: EngineOptions) {
       return updated ?? row;
     },
 
+    /**
+     * Takes over, at once, every unfinished execution an earlier incarnation of this executor held
+     * (the process this one replaces after a crash), whatever its lease, and runs them here in the
+     * background. Call it once at start, after migrations, holding the executor identity (no other
+     * live process has it: see `executor`). Returns how many it resumed.
+     */
+    resumeOwn(): Promise<number> {
+      return tracked(async () => {
+        if (options.executor === undefined) return 0;
+        let resumed = 0;
+        for (;;) {
+          if (stopping) return resumed;
+          const claimed = await journal.claimOwnExecutions(
+            db,
+            `${executor}#`,
+            owner,
+            clock.now(),
+            leaseUntil(),
+            OWN_BATCH,
+          );
+          for (const row of claimed) {
+            const wf = registry.get(row.workflow_id);
+            if (!wf) {
+              // Another process that knows it takes it once the lease expires.
+              await journal.releaseLease(db, row.id, owner);
+              logger.warn({ executionId: row.id, workflow: row.workflow_id }, "cannot resume an unknown workflow");
+              continue;
+            }
+            resumed += 1;
+            void tracked(() => start(wf, row)).catch((error: unknown) => {
+              if (!(error instanceof LeaseLost) && !isKasseError(error))
+                logger.warn({ err: error, executionId: row.id }, "resume failed");
+            });
+          }
+          if (claimed.length < OWN_BATCH) break;
+        }
+        if (resumed > 0)
+          logger.info({ executor, executions: resumed }, "resumed the executions of this executor's previous process");
+        return resumed;
+      });
+    },
+
     /** Queues every execution whose lease expired or whose compensation retry is due. Returns how many. */
     async recover(limit = 100): Promise<number> {
       const due = await journal.dueExecutions(db, clock.now(), limit);
@@ -431,6 +501,8 @@ export function createEngine(options: EngineOptions) {
       return { unfinished };
     },
   };
+  env.workflows = { execute: (wf, input, opts) => engine.execute(wf, input, opts) };
+  return engine;
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -1,8 +1,21 @@
 export { step, workflow, DEFAULT_RETRY } from "./define";
-export { createEngine, type Engine, type EngineOptions, type ExecuteOptions, type ExecutionDetail } from "./engine";
+export {
+  createEngine,
+  DEFAULT_LEASE_MS,
+  type Engine,
+  type EngineOptions,
+  type ExecuteOptions,
+  type ExecutionDetail,
+} from "./engine";
 export { WorkflowDivergenceError } from "./runner";
 export { backoffDelay, systemClock } from "./backoff";
-export { activeExecutionKeys, overdueExecutions, type ExecutionFilters, type StepSummary } from "./journal";
+export {
+  activeExecutionKeys,
+  executorLockKey,
+  overdueExecutions,
+  type ExecutionFilters,
+  type StepSummary,
+} from "./journal";
 export * from "./schema";
 export type * from "./types";
 export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";

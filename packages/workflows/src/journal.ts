@@ -4,6 +4,7 @@ import {
   builtOnce,
   builtPerShape,
   inList,
+  pgErrorCode,
   param,
   slot,
   listPage,
@@ -150,18 +151,34 @@ const retryDue = and(
   lte(executions.next_retry_at, param("at")),
 );
 
+/** The advisory lock key by which a live process holds the executor identity `identity` (see {@link ownerGone}). */
+export const executorLockKey = (identity: string) => `kasse-executor:${identity}`;
+
+// The execution's owner is an executor identity (`<identity>#<incarnation>`) whose lock no session
+// holds: its process is gone (a crash drops its connection, and the lock with it), so the lease
+// need not be waited out. Owners without `#` (one-off processes) hold no lock: only their lease counts.
+const ownerGone = sql`(position('#' in ${executions.lease_owner}) > 0 and not exists (
+  select 1 from pg_locks l
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+    and l.database = (select oid from pg_database where datname = current_database())
+    and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('kasse-executor:' || split_part(${executions.lease_owner}, '#', 1), 0)
+))`;
+
+/** What a claim writes: the new owner, its lease, one more attempt. */
+const claimedBy = {
+  lease_owner: slot("owner"),
+  lease_expires_at: slot("lease_until"),
+  attempt: sql`${executions.attempt} + 1`,
+  updated_at: slot("now"),
+};
+
 const executionClaim = builtOnce<
   ExecutionRow[],
   { id: string; owner: string; lease_until: Date; now: Date; at: string }
 >((db) =>
   db
     .update(executions)
-    .set({
-      lease_owner: slot("owner"),
-      lease_expires_at: slot("lease_until"),
-      attempt: sql`${executions.attempt} + 1`,
-      updated_at: slot("now"),
-    })
+    .set(claimedBy)
     .where(
       and(
         eq(executions.id, param("id")),
@@ -169,8 +186,53 @@ const executionClaim = builtOnce<
           isNull(executions.lease_owner),
           isNull(executions.lease_expires_at),
           lt(executions.lease_expires_at, param("at")),
+          ownerGone,
         ),
         or(inArray(executions.state, ACTIVE), retryDue),
+      ),
+    )
+    .returning(),
+);
+
+/**
+ * Takes over the active executions held by an earlier incarnation of the executor whose owners
+ * start with `prefix` (`<executor>#`), whatever their lease: the caller holds the executor's
+ * identity, so that incarnation is gone. At most `limit`, oldest first.
+ */
+export async function claimOwnExecutions(
+  db: Db,
+  prefix: string,
+  owner: string,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ExecutionRow[]> {
+  return ownClaim(db, { prefix, owner, lease_until: leaseUntil, now, limit });
+}
+
+const ownClaim = builtOnce<
+  ExecutionRow[],
+  { prefix: string; owner: string; lease_until: Date; now: Date; limit: number }
+>((db) =>
+  db
+    .update(executions)
+    .set(claimedBy)
+    .where(
+      inArray(
+        executions.id,
+        db
+          .select({ id: executions.id })
+          .from(executions)
+          .where(
+            and(
+              inArray(executions.state, ACTIVE),
+              sql`starts_with(${executions.lease_owner}, ${param("prefix")})`,
+              ne(executions.lease_owner, param("owner")),
+            ),
+          )
+          .orderBy(asc(executions.updated_at))
+          .limit(param("limit"))
+          .for("update", { skipLocked: true }),
       ),
     )
     .returning(),
@@ -302,13 +364,20 @@ const stepRunAt = builtOnce<StepRunRow[], { id: string; index: number }>((db) =>
 
 const notSucceeded = sql`${stepRuns.state} <> 'succeeded'`;
 
+/** What {@link writeStep} did: wrote the row, found it succeeded already (another process finished the step), or found the lease gone. */
+export type StepWrite = "written" | "done" | "lost";
+
 /**
- * Writes a step run unless it already succeeded (then returns false: another process finished
- * it). Inside a step's transaction this also serializes duplicates: a second writer waits on
- * the row lock, then finds it succeeded.
+ * Writes a step run if `owner` still holds the execution's lease, unless the step already
+ * succeeded. The lease is the fence: the statement share-locks the execution row where
+ * `lease_owner` is `owner`, so inside a step's transaction no process can take the execution
+ * over between this write and the commit (a claim waits for the lock; one committed before makes
+ * this write fail and the step's transaction roll back: `lost`). A duplicate writer waits on the
+ * step row's lock, then finds it succeeded (`done`).
  */
 export async function writeStep(
   db: Db,
+  owner: string,
   row: {
     execution_id: string;
     index: number;
@@ -321,21 +390,29 @@ export async function writeStep(
     started_at?: Date;
     finished_at?: Date | null;
   },
-): Promise<boolean> {
-  const written = await stepWrite(db, row);
-  return written.length > 0;
+): Promise<StepWrite> {
+  try {
+    const written = await stepWrite(db, { ...row, owner });
+    return written.length > 0 ? "written" : "done";
+  } catch (error) {
+    // The fence's subquery found no execution held by `owner`: the row's key is null.
+    if (pgErrorCode(error) === "23502") return "lost";
+    throw error;
+  }
 }
 
 // Every step of every saga writes its run once or twice: built once per shape (which of the
-// optional fields it sets, and which of them to null).
+// optional fields it sets, and which of them to null). Its execution id is the fence: the id of
+// the execution row only while `owner` holds it (share-locked until the commit), else null.
 const stepWrite = builtPerShape(
   ["output", "compensate_input", "error", "started_at", "finished_at"],
   (db, value, given) => {
     const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
+    const held = sql`(select ${executions.id} from ${executions} where ${executions.id} = ${sql.placeholder("execution_id")} and ${executions.lease_owner} = ${sql.placeholder("owner")} for share)`;
     return db
       .insert(stepRuns)
       .values({
-        execution_id: sql.placeholder("execution_id"),
+        execution_id: held,
         index: sql.placeholder("index"),
         name: sql.placeholder("name"),
         state: sql.placeholder("state"),
@@ -412,7 +489,7 @@ const compensationFailedWrite = (final: boolean) =>
 const lastCompensationFailed = compensationFailedWrite(true);
 const compensationAttemptFailed = compensationFailedWrite(false);
 
-/** Executions whose process died (lease expired) or whose compensation retry is due. */
+/** Executions whose process died (lease expired, or its executor identity no longer held) or whose compensation retry is due. */
 export async function dueExecutions(
   db: Db,
   now: Date,
@@ -430,7 +507,7 @@ const dueExecutionsSelect = builtOnce<Array<Pick<ExecutionRow, "id" | "attempt">
         or(
           and(
             inArray(executions.state, ACTIVE),
-            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at"))),
+            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at")), ownerGone),
           ),
           retryDue,
         ),

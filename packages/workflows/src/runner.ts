@@ -16,6 +16,7 @@ import type {
   ModulesFactory,
   StepModules,
   OutsideStepContext,
+  ChildWorkflows,
   WorkflowContext,
 } from "./types";
 
@@ -63,6 +64,8 @@ export interface RunEnv {
   events: EventRecorder | undefined;
   /** Told how runs end and which steps retry. */
   observer: EngineObserver | undefined;
+  /** The engine's own `execute`, given to outside steps as `ctx.workflows`. */
+  workflows: ChildWorkflows;
   /** Called (holding the lease) when a compensation still fails after its retries. */
   onCompensationFailed(row: ExecutionRow): Promise<void>;
   /** True once the engine is shutting down: runs start no new step and no new attempt. */
@@ -382,6 +385,7 @@ class Run {
         ...this.baseContext(index, attempt, signal),
         tx: tx as unknown as Tx,
         db: tx,
+        workflows: this.env.workflows,
         lock: (keys: readonly string[]) => lockKeys(keys),
         emit: this.emitter(compensating),
       },
@@ -397,6 +401,7 @@ class Run {
       {
         ...this.baseContext(index, attempt, signal),
         db: this.env.db,
+        workflows: this.env.workflows,
         get tx(): Tx {
           return noTx();
         },
@@ -442,43 +447,58 @@ class Run {
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);
             const done = this.succeeded(index, step, result);
-            // The journal row joins the step's transaction: the step's writes and it commit together.
-            const written = await journal.writeStep(currentHandle(), {
-              ...base,
-              ...done.row,
-              attempts: attempt,
-              finished_at: this.now(),
-            });
-            if (!written) throw new AlreadyDone();
+            // The journal row joins the step's transaction: the step's writes and it commit together,
+            // and only while this process holds the lease (the write is fenced on it; else all roll back).
+            this.written(
+              await journal.writeStep(currentHandle(), this.env.owner, {
+                ...base,
+                ...done.row,
+                attempts: attempt,
+                finished_at: this.now(),
+              }),
+            );
             return done.output;
           });
         }
-        if (!(await journal.writeStep(db, { ...base, state: "running", attempts: attempt }))) throw new AlreadyDone();
+        this.written(await journal.writeStep(db, this.env.owner, { ...base, state: "running", attempts: attempt }));
         const invoked = step.invoke(input, this.outsideContext(index, attempt, abandoned.signal));
         invoked.catch(() => {});
         const result = await withTimeout(invoked, step.timeoutMs, timeout);
         const done = this.succeeded(index, step, result);
-        if (!(await journal.writeStep(db, { ...base, ...done.row, attempts: attempt, finished_at: this.now() })))
-          throw new AlreadyDone();
+        this.written(
+          await journal.writeStep(db, this.env.owner, {
+            ...base,
+            ...done.row,
+            attempts: attempt,
+            finished_at: this.now(),
+          }),
+        );
         return done.output;
       } catch (thrown) {
         if (thrown instanceof AlreadyDone) return this.doneElsewhere(index);
         if (thrown instanceof LeaseLost) throw thrown;
         const error = this.clean(thrown);
         const final = !error.retryable || attempt >= step.retry.attempts;
-        const written = await journal.writeStep(db, {
+        const written = await journal.writeStep(db, this.env.owner, {
           ...base,
           state: final ? "failed" : "running",
           attempts: attempt,
           error: error.toJSON(),
           finished_at: final ? this.now() : null,
         });
-        if (!written) return this.doneElsewhere(index);
+        if (written === "lost") throw new LeaseLost(this.id);
+        if (written === "done") return this.doneElsewhere(index);
         if (final) throw error;
         this.env.observer?.stepRetried(this.wf.name, step.name);
         await this.pause(backoffDelay(step.retry, attempt));
       }
     }
+  }
+
+  /** Goes on after a journal write that wrote; throws when the step was done elsewhere or the lease is gone. */
+  private written(outcome: journal.StepWrite): void {
+    if (outcome === "lost") throw new LeaseLost(this.id);
+    if (outcome === "done") throw new AlreadyDone();
   }
 
   /** A succeeded attempt: the real output for the workflow, and the journal row with its secrets redacted. */

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "@kasse/db";
+import type { ExecuteOptions } from "./engine";
 import type { SecretPath } from "./secrets";
 
 /** How a step is retried: `attempts` in all (1 = no retry), exponential backoff from `backoffMs` with jitter, capped. */
@@ -66,6 +67,17 @@ export interface StepContext extends BaseStepContext {
 export interface OutsideStepContext extends BaseStepContext {
   /** @deprecated The database is ambient: call module methods. Kept for modules not yet converted ([16]). */
   db: Db;
+  /**
+   * The engine's `execute`, for a step that joins another workflow's execution by its key (a payment
+   * webhook joining checkout's, keyed on the cart) and waits for its outcome. Outside a
+   * transaction only: the other execution journals its own steps.
+   */
+  workflows: ChildWorkflows;
+}
+
+/** What a `transactional: false` step may run of other workflows (see {@link OutsideStepContext.workflows}). */
+export interface ChildWorkflows {
+  execute<I, R>(wf: Workflow<I, R>, input: I, opts?: ExecuteOptions): Promise<R>;
 }
 
 /** What `invoke` returns: the output the workflow sees and what `compensate` will get (default: the output). */

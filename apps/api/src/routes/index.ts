@@ -4,6 +4,7 @@ import admin from "./admin";
 import store from "./store";
 import auth from "./auth";
 import cloud from "./cloud";
+import hooks from "./hooks";
 import inviteAccept from "./admin/invite-accept";
 import { featureFlags } from "./admin/dashboard-shell";
 import staticFiles from "./static";
@@ -19,5 +20,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(store, { prefix: "/store" });
   await app.register(auth, { prefix: "/auth" });
   await app.register(cloud, { prefix: "/cloud" });
+  await app.register(hooks, { prefix: "/hooks" });
   await app.register(staticFiles);
 }

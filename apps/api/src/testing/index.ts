@@ -2,8 +2,20 @@
 export { createTestApp, useTestApp, type Requester, type TestApp, type TestAppOptions } from "./app";
 export { paymentMoves, placeTestOrder, type PlaceTestOrderOptions } from "./orders";
 export { withFailure } from "./inject-failure";
-export { TEST_ADDRESS } from "./checkout";
+export { TEST_ADDRESS, checkoutReadyCart, checkoutStore } from "./checkout";
+export {
+  eventsOf,
+  orderCounts,
+  payIntent,
+  startStripeTestApp,
+  stripeCart,
+  webhooksSettled,
+  webhookTarget,
+  type StripeTestApp,
+} from "./stripe";
 export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 export { useRouteWalk } from "./routes";
+export { startS3Server, type S3Server } from "./s3-server";
+export { JPEG, MULTIPART, PNG, multipartForm } from "./uploads";

@@ -3,25 +3,33 @@ import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 
-/** Where uploaded files are kept. The local provider writes them to a directory; others could use object storage. */
+/** Where uploaded files are kept: the local disk (the default) or an S3-compatible bucket. */
 export interface FileProvider {
   readonly id: string;
-  /** Stores `content` under `key` (a name already checked by the service: no path separators). */
-  put(key: string, content: Buffer): Promise<void>;
+  /** Stores `content` under `key` (a name already checked by the service: no path separators), served as `mime`. */
+  put(key: string, content: Buffer, mime: string): Promise<void>;
   /** The stored file, or null when there is none. */
   open(key: string): Promise<{ size: number; stream: () => Readable } | null>;
   /** Removes the file; true when there was one. */
   remove(key: string): Promise<boolean>;
+  /** The public address the file is served at. */
+  url(key: string): string;
+  /**
+   * A URL the client PUTs the file's bytes to directly, valid for `expiresIn` seconds, that takes
+   * exactly `size` bytes of type `mime`; absent when the provider cannot presign (the local disk).
+   */
+  presignUpload?(key: string, upload: { mime: string; size: number; expiresIn: number }): Promise<string>;
 }
 
 /**
  * The default provider: files on the local disk, in `dir` (created on first upload). Kasse serves
- * them itself at `/static/{key}`.
+ * them itself at `/static/uploads/{key}`, and `baseUrl` is that address as browsers reach it.
  * @example
- * const provider = createLocalFileProvider({ dir: "/var/lib/kasse/uploads" });
+ * const provider = createLocalFileProvider({ dir: "/var/lib/kasse/uploads", baseUrl: "https://api.shop.example/static/uploads" });
  */
-export function createLocalFileProvider(options: { dir: string }): FileProvider {
+export function createLocalFileProvider(options: { dir: string; baseUrl: string }): FileProvider {
   const path = (key: string) => join(options.dir, key);
+  const base = options.baseUrl.replace(/\/+$/, "");
   return {
     id: "local",
     async put(key, content) {
@@ -45,5 +53,6 @@ export function createLocalFileProvider(options: { dir: string }): FileProvider 
       await rm(path(key), { force: true });
       return true;
     },
+    url: (key) => `${base}/${encodeURIComponent(key)}`,
   };
 }

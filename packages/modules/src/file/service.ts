@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, count, eq, isNull, sum } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
-import { lockKeys, transaction, type Db } from "@kasse/db";
-import { FILE_TYPES, storedFile, type FileType } from "./schema";
+import { lockKeys, transaction } from "@kasse/db";
+import { FILE_TYPES, type FileType } from "./schema";
+import { fileQueries as q } from "./queries";
 import type { FileProvider } from "./local-provider";
 
 /**
@@ -18,6 +18,17 @@ export interface FileLimits {
 
 /** Uploads take their turn under this lock, so two of them cannot both fit in the last free space. */
 const QUOTA_LOCK = "file:quota";
+
+/** How long a presigned upload URL stays valid, in seconds. */
+const PRESIGN_SECONDS = 15 * 60;
+
+/** A presigned upload: the file's key, the URL to PUT its bytes to (for {@link PRESIGN_SECONDS}), its type and extension. */
+export interface PresignedUpload {
+  id: string;
+  url: string;
+  mime: string;
+  ext: string;
+}
 
 /** A stored file's key and the content type it is served with. */
 export interface StoredFile {
@@ -37,22 +48,16 @@ export function detectFileType(content: Buffer): FileType | undefined {
  * Files: uploads checked for size and type (by content), stored by a provider under a fresh key,
  * each recorded (key, size) so the store's quota holds.
  * @example
- * const files = createFileService(db, createLocalFileProvider({ dir }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
+ * const files = createFileService(createLocalFileProvider({ dir, baseUrl }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
  * const [stored] = await files.upload([{ filename: "shirt.png", content }]);
  */
-export function createFileService(db: Db, provider: FileProvider, limits: FileLimits) {
+export function createFileService(provider: FileProvider, limits: FileLimits) {
   const service = {
     limits,
     provider,
 
     /** What the stored files take: their bytes and their number. */
-    async usage(): Promise<{ bytes: number; files: number }> {
-      const [row] = await db
-        .select({ bytes: sum(storedFile.size).mapWith(Number), files: count() })
-        .from(storedFile)
-        .where(isNull(storedFile.deleted_at));
-      return { bytes: row?.bytes ?? 0, files: row?.files ?? 0 };
-    },
+    usage: q.usage,
 
     /**
      * Stores each file after checking all of them (one bad file stores none): at most
@@ -77,24 +82,17 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
       const stored: StoredFile[] = [];
       try {
         // The rows and the files in one transaction under the quota's lock: a failure anywhere leaves neither.
-        await transaction(db, async (t) => {
-          await lockKeys(t, [QUOTA_LOCK]);
-          const used = await createFileService(t, provider, limits).usage();
-          const bytes = checked.reduce((total, file) => total + file.content.length, 0);
-          if (used.bytes + bytes > limits.quotaBytes || used.files + checked.length > limits.quotaFiles)
-            throw new KasseError(
-              "too_many_requests",
-              `The store's upload quota (${limits.quotaBytes} bytes, ${limits.quotaFiles} files) leaves no room for this upload: ` +
-                `${used.bytes} bytes in ${used.files} files are stored. Delete files, or raise UPLOAD_QUOTA_BYTES / UPLOAD_QUOTA_FILES`,
-              { retryable: false },
-            );
-          for (const file of checked) {
-            const id = `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(file.filename)}.${file.type.ext}`;
-            await t.insert(storedFile).values({ id, mime: file.type.mime, size: file.content.length });
-            await provider.put(id, file.content);
-            stored.push({ id, mime: file.type.mime });
-          }
-        });
+        await reserve(
+          checked.map((file) => file.content.length),
+          async () => {
+            for (const file of checked) {
+              const id = newKey(file.filename, file.type);
+              await q.insert({ id, mime: file.type.mime, size: file.content.length });
+              await provider.put(id, file.content, file.type.mime);
+              stored.push({ id, mime: file.type.mime });
+            }
+          },
+        );
       } catch (error) {
         // All or nothing: take back what this request already stored.
         await Promise.all(stored.map((s) => provider.remove(s.id).catch(() => false)));
@@ -102,6 +100,40 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
       }
       return stored;
     },
+
+    /**
+     * A URL the admin's browser PUTs one file to, straight to the provider (Medusa's presigned
+     * upload): its type one of the allowed images, its size declared up front, at most `maxBytes`,
+     * within the quota, and signed into the URL, so the provider takes no other size or type. The
+     * file counts against the quota from now on (until deleted), uploaded or not.
+     * `not_allowed` when the provider cannot presign (the local disk).
+     */
+    async presignUpload(input: { filename: string; mime: string; size: number }): Promise<PresignedUpload> {
+      if (!provider.presignUpload)
+        throw errors.notAllowed(
+          `The ${provider.id} file provider cannot presign uploads: upload through POST /admin/uploads, or store files in a bucket (FILE_PROVIDER=s3)`,
+        );
+      const type = FILE_TYPES.find((t) => t.mime === input.mime.trim().toLowerCase());
+      if (!type)
+        throw errors.invalidData(
+          `Invalid file type "${input.mime}": expected one of ${FILE_TYPES.map((t) => t.mime).join(", ")}`,
+        );
+      if (input.size > limits.maxBytes)
+        throw errors.invalidData(`File ${input.filename} is larger than ${limits.maxBytes} bytes`);
+      const id = newKey(input.filename, type);
+      return reserve([input.size], async () => {
+        await q.insert({ id, mime: type.mime, size: input.size });
+        const url = await provider.presignUpload!(id, {
+          mime: type.mime,
+          size: input.size,
+          expiresIn: PRESIGN_SECONDS,
+        });
+        return { id, url, mime: type.mime, ext: type.ext };
+      });
+    },
+
+    /** Where a stored file is served (the provider's public address for it). */
+    urlOf: (id: string): string => provider.url(id),
 
     /** A stored file to serve, or `not_found`. */
     async open(id: string) {
@@ -113,17 +145,39 @@ export function createFileService(db: Db, provider: FileProvider, limits: FileLi
 
     /** Deletes a stored file, or `not_found`; its bytes no longer count against the quota. */
     async delete(id: string): Promise<void> {
-      if (!KEY.test(id) || !(await provider.remove(id))) throw errors.notFound(`File with id: ${id} was not found`);
-      await db
-        .update(storedFile)
-        .set({ deleted_at: new Date() })
-        .where(and(eq(storedFile.id, id), isNull(storedFile.deleted_at)));
+      if (!KEY.test(id)) throw errors.notFound(`File with id: ${id} was not found`);
+      // A presigned upload that never came has a row and no file: deleting it frees its room.
+      const removed = await provider.remove(id);
+      const recorded = await q.softDelete(id);
+      if (!removed && !recorded) throw errors.notFound(`File with id: ${id} was not found`);
     },
   };
+
+  /** Runs `store` under the quota's lock once files of these sizes are known to fit, else 429 and nothing runs. */
+  function reserve<T>(sizes: number[], store: () => Promise<T>): Promise<T> {
+    return transaction(async () => {
+      await lockKeys([QUOTA_LOCK]);
+      const used = await q.usage();
+      const bytes = sizes.reduce((total, size) => total + size, 0);
+      if (used.bytes + bytes > limits.quotaBytes || used.files + sizes.length > limits.quotaFiles)
+        throw new KasseError(
+          "too_many_requests",
+          `The store's upload quota (${limits.quotaBytes} bytes, ${limits.quotaFiles} files) leaves no room for this upload: ` +
+            `${used.bytes} bytes in ${used.files} files are stored. Delete files, or raise UPLOAD_QUOTA_BYTES / UPLOAD_QUOTA_FILES`,
+          { retryable: false },
+        );
+      return store();
+    });
+  }
   return service;
 }
 
 export type FileService = ReturnType<typeof createFileService>;
+
+/** A fresh key: `<time>-<random>-<name>.<ext>`. */
+function newKey(filename: string, type: FileType): string {
+  return `${Date.now().toString(36)}-${randomBytes(8).toString("hex")}-${stem(filename)}.${type.ext}`;
+}
 
 /** The name without its extension, reduced to letters, digits, `-` and `_` (at most 60). */
 function stem(filename: string): string {

@@ -1,5 +1,6 @@
 export * from "./schema";
-export type { PaymentProvider, ProviderCall, AuthorizeOutcome } from "./providers/provider";
+export type { PaymentProvider, ProviderCall, AuthorizeOutcome, WebhookOutcome } from "./providers/provider";
+export { createStripeProvider, type StripeProviderOptions } from "./providers/stripe";
 export { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 export {
   createPaymentService,

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { Code, LongText, OptionalMetadata, Title } from "@kasse/core";
 import {
@@ -114,7 +114,31 @@ export const refund = pgTable(
   (t) => [index("payment_refund_payment_idx").on(t.payment_id)],
 );
 
+/**
+ * A provider's webhook event, recorded once by its id (a repeated delivery finds it and changes
+ * nothing) with what it means, and when the worker processed it (execution `webhook:<event_id>`).
+ */
+export const paymentWebhookEvent = pgTable(
+  "payment_webhook_event",
+  {
+    provider_id: text("provider_id").notNull(),
+    event_id: text("event_id").notNull(),
+    /** `authorized`, `captured`, `failed`, `canceled` or `refunded` (see the provider's `WebhookOutcome`). */
+    action: text("action").notNull(),
+    session_id: text("session_id").notNull(),
+    /** The provider's id of the payment (a Stripe PaymentIntent). */
+    reference: text("reference").notNull(),
+    amount: money("amount").notNull(),
+    created_at: createdAt(),
+    processed_at: timestamptz("processed_at"),
+    /** What processing it did, in words (an order placed, a refund recorded, nothing and why). */
+    outcome: text("outcome"),
+  },
+  (t) => [primaryKey({ columns: [t.provider_id, t.event_id] })],
+);
+
 export type PaymentCollectionRow = typeof paymentCollection.$inferSelect;
+export type PaymentWebhookEventRow = typeof paymentWebhookEvent.$inferSelect;
 export type PaymentSessionRow = typeof paymentSession.$inferSelect;
 export type PaymentRow = typeof payment.$inferSelect;
 export type CaptureRow = typeof capture.$inferSelect;

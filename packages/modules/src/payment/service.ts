@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
-import { errors, generateId } from "@kasse/core";
+import { errors, generateId, isKasseError } from "@kasse/core";
 import {
   builtOnce,
   builtPerShape,
@@ -22,9 +23,11 @@ import {
   payment,
   paymentCollection,
   paymentSession,
+  paymentWebhookEvent,
   refund,
   refundReason,
   type CaptureRow,
+  type PaymentWebhookEventRow,
   type PaymentCollectionRow,
   type PaymentRow,
   type PaymentSessionRow,
@@ -99,6 +102,25 @@ export interface SessionStart {
  * const collection = await payments.createCollection({ cart_id, currency_code: "usd", amount: 2500 });
  */
 export function createPaymentService(db: Db, providers: ProviderRegistry = createProviderRegistry()) {
+  /**
+   * Cancels a session never authorized at its provider (key `cancel:<session>` unless given): a
+   * replaced or abandoned session's payment can no longer be taken. A payment the provider says
+   * can no longer be canceled (`not_allowed`: paid meanwhile) is left to its webhook.
+   */
+  const cancelAtProvider = async (session: PaymentSessionRow, idempotencyKey = `cancel:${session.id}`) => {
+    try {
+      await providers.get(session.provider_id).cancel({
+        amount: session.amount,
+        currency_code: session.currency_code,
+        data: session.data,
+        idempotencyKey,
+        sessionId: session.id,
+      });
+    } catch (error) {
+      if (!(isKasseError(error) && error.type === "not_allowed")) throw error;
+    }
+  };
+
   const service = {
     providers,
 
@@ -187,7 +209,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * is repaired before any money moves.
      */
     async syncCartAmount(cartId: string, total: number): Promise<boolean> {
-      const [row] = await queryRows<{ changed: number }>(
+      const [row] = await queryRows<{ changed: number; sessions: Array<{ id: string; provider_id: string }> }>(
         db,
         sql`with col as (
               select id from payment_collection
@@ -199,10 +221,38 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
             ), s as (
               update payment_session set amount = ${total}, updated_at = now()
               where payment_collection_id in (select id from col) and status not in ('authorized', 'canceled')
-                and amount <> ${total} returning id
+                and amount <> ${total} returning id, provider_id
             )
-            select ((select count(*) from c) + (select count(*) from s))::int as changed`,
+            select ((select count(*) from c) + (select count(*) from s))::int as changed,
+              coalesce((select json_agg(json_build_object('id', id, 'provider_id', provider_id)) from s), '[]') as sessions`,
       );
+      // A provider that keeps the amount itself (Stripe's PaymentIntent) is told before anything
+      // authorizes it; failing, it throws and the caller's transaction leaves the amount behind, so
+      // the next sync tries again. The key names this change (the session's update time, which the
+      // statement above just set): a total that returns to an earlier amount is a new change, which
+      // Stripe would otherwise answer from its record of the earlier one and leave undone.
+      for (const changed of row?.sessions ?? []) {
+        const provider = providers.get(changed.provider_id);
+        if (!provider.update) continue;
+        const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, changed.id));
+        if (!session) continue;
+        const updated = await provider
+          .update({
+            amount: total,
+            currency_code: session.currency_code,
+            data: session.data,
+            idempotencyKey: `${session.id}:amount:${total}:${session.updated_at.getTime()}`,
+            sessionId: session.id,
+          })
+          .catch((error: unknown) => {
+            // Paid meanwhile for the old amount: it stays as it is, and authorizing it declines
+            // (the amounts differ), so the shopper pays the new total with a new session.
+            if (isKasseError(error) && error.type === "not_allowed") return undefined;
+            throw error;
+          });
+        if (updated)
+          await db.update(paymentSession).set({ data: updated.data }).where(eq(paymentSession.id, session.id));
+      }
       return (row?.changed ?? 0) > 0;
     },
 
@@ -225,18 +275,25 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       collectionId: string,
       input: SessionStart,
     ): Promise<{ collection: PaymentCollectionRow; session: PaymentSessionRow }> {
-      const collection = await service.collectionRow(collectionId);
+      // With its sessions: the ones the new session replaces are canceled at their provider.
+      const collection = await service.retrieveCollection(collectionId);
       if (collection.status === "authorized" || collection.status === "completed")
         throw errors.notAllowed(`Payment collection ${collectionId} is already authorized`);
       const provider = providers.get(input.provider_id);
-      const id = generateId("payses");
+      const id = input.idempotencyKey ? sessionIdFor(input.idempotencyKey) : generateId("payses");
       const initiated = await provider.initiate({
         amount: collection.amount,
         currency_code: collection.currency_code,
         data: input.data ?? {},
         context: input.context,
         idempotencyKey: input.idempotencyKey ?? id,
+        sessionId: id,
       });
+      // The sessions this one replaces are canceled at their provider first (a PaymentIntent left
+      // open could still be paid from a stale tab); a failure stops here, before anything is written.
+      // A retried start may find its own session written by an earlier attempt: that one stays.
+      for (const old of collection.payment_sessions)
+        if (old.status !== "authorized" && old.id !== id) await cancelAtProvider(old);
       // The replaced sessions go with the new one's insert, or neither does.
       const session = await transaction(db, async (t) => {
         await deleteReplacedSessions(t, { collection_id: collectionId });
@@ -259,15 +316,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * removes its row, unless it was authorized meanwhile (then its payment is voided through
      * `cancelPayment`, not here). Idempotent: a session already gone is nothing to do.
      */
-    async cancelSession(sessionId: string, options: { idempotencyKey: string }): Promise<void> {
+    async cancelSession(sessionId: string, options: { idempotencyKey?: string } = {}): Promise<void> {
       const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, sessionId));
       if (!session || session.status === "authorized") return;
-      await providers.get(session.provider_id).cancel({
-        amount: session.amount,
-        currency_code: session.currency_code,
-        data: session.data,
-        idempotencyKey: options.idempotencyKey,
-      });
+      await cancelAtProvider(session, options.idempotencyKey);
       await db
         .delete(paymentSession)
         .where(and(eq(paymentSession.id, sessionId), ne(paymentSession.status, "authorized")));
@@ -279,7 +331,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * `payment_authorization_error`, a further step for the customer `payment_requires_more_error`;
      * a provider failure is thrown as is. A provider silent for `timeoutMs` fails the call with a
      * retryable `timeout` and nothing is written: its late answer changes nothing here, and an
-     * authorization it brings is voided at the provider.
+     * authorization it brings is voided at the provider (not one it only read: `authorizeReads`).
      */
     async authorizeSession(
       collectionId: string,
@@ -321,7 +373,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       const outcome = await answerWithin(call, options.timeoutMs, () => {
         void call
           .then((late) =>
-            late.status === "authorized"
+            late.status === "authorized" && !provider.authorizeReads
               ? provider.cancel({
                   amount: session.amount,
                   currency_code: session.currency_code,
@@ -349,6 +401,19 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           .where(eq(paymentSession.id, sessionId));
         throw errors.paymentRequiresMore("More information is required for payment");
       }
+      // Not decided yet (a payment processing at the provider): no authorization, so no order; the
+      // provider's webhook completes the cart once it is decided.
+      if (outcome.status === "pending") {
+        await db
+          .update(paymentSession)
+          .set({ status: "pending", data: outcome.data })
+          .where(eq(paymentSession.id, sessionId));
+        throw errors.paymentRequiresMore(
+          `The payment is still processing at ${session.provider_id}; the order is placed once it succeeds`,
+          { details: { reason: "payment_pending" } },
+        );
+      }
+      const captured = outcome.captured === true;
       // All three or none: a process dying in between must not leave an authorized session without its payment.
       const created = await transaction(db, async (t) => {
         // Two requests authorizing the same session at once both reach the provider (with the same
@@ -357,6 +422,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         const won = await authorizeSession(t, { id: sessionId, data: outcome.data, now: new Date() });
         if (won.length === 0) return undefined;
         // The payment and the collection's amount, sent together (one round trip).
+        const now = new Date();
         const [[row]] = await Promise.all([
           insertPayment(t, {
             id: generateId("pay"),
@@ -366,9 +432,18 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
             currency_code: session.currency_code,
             amount: session.amount,
             data: outcome.data,
+            captured_at: captured ? now : null,
           }),
-          addAuthorized(t, { id: collectionId, amount: session.amount, now: new Date() }),
+          addAuthorized(t, { id: collectionId, amount: session.amount, now }),
         ]);
+        // Taken with the authorization (automatic capture): its capture is recorded with it.
+        if (captured) {
+          await t.insert(capture).values({ id: generateId("capt"), payment_id: row!.id, amount: session.amount });
+          await t
+            .update(paymentCollection)
+            .set({ captured_amount: sql`${paymentCollection.captured_amount} + ${session.amount}` })
+            .where(eq(paymentCollection.id, collectionId));
+        }
         return row!;
       });
       return created ?? paymentOfSession();
@@ -435,17 +510,31 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           data: row.data,
           idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}`,
         });
-        await t.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, paymentId));
-        await t.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
-        await t
-          .update(paymentCollection)
-          .set({
-            authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
-            status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
-          })
-          .where(eq(paymentCollection.id, row.payment_collection_id));
+        await markCanceled(t, row);
         return true;
       });
+    },
+
+    /**
+     * Undoes an authorization (the compensation of checkout's authorize steps): voids it, or, when
+     * the provider took the money with it (automatic capture), refunds what was captured and not
+     * refunded, then marks it canceled. Idempotent on `idempotencyKey`.
+     */
+    async releasePayment(paymentId: string, options: { idempotencyKey: string }): Promise<void> {
+      const row = await service.retrievePayment(paymentId);
+      if (row.canceled_at) return;
+      const [captured, refunded] = await Promise.all([sumOf(db, capture, paymentId), sumOf(db, refund, paymentId)]);
+      if (captured === 0) {
+        await service.cancelPayment(paymentId, { idempotencyKey: options.idempotencyKey });
+        return;
+      }
+      if (captured > refunded)
+        await service.refundPayment(paymentId, {
+          amount: captured - refunded,
+          note: "Checkout did not complete",
+          idempotencyKey: `${options.idempotencyKey}:refund`,
+        });
+      await transaction(db, (t) => markCanceled(t, row));
     },
 
     /**
@@ -532,6 +621,98 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     /**
+     * Records a provider's webhook event once by its id: true when this call recorded it, false for
+     * a repeated delivery (nothing changes).
+     */
+    async recordWebhookEvent(
+      providerId: string,
+      event: { event_id: string; action: string; session_id: string; reference: string; amount: number },
+    ): Promise<boolean> {
+      const inserted = await db
+        .insert(paymentWebhookEvent)
+        .values({ provider_id: providerId, ...event })
+        .onConflictDoNothing()
+        .returning({ event_id: paymentWebhookEvent.event_id });
+      return inserted.length > 0;
+    },
+
+    /** A recorded webhook event; 404 when there is none. */
+    async webhookEvent(providerId: string, eventId: string): Promise<PaymentWebhookEventRow> {
+      const [row] = await db
+        .select()
+        .from(paymentWebhookEvent)
+        .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
+      if (!row) throw errors.notFound(`Webhook event ${eventId} of ${providerId} was not found`);
+      return row;
+    },
+
+    /** Marks a webhook event processed, saying what it did. */
+    async finishWebhookEvent(providerId: string, eventId: string, outcome: string): Promise<void> {
+      await db
+        .update(paymentWebhookEvent)
+        .set({ processed_at: new Date(), outcome })
+        .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
+    },
+
+    /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
+    async sessionWithPayment(
+      sessionId: string,
+    ): Promise<
+      { session: PaymentSessionRow; collection: PaymentCollectionRow; payment: PaymentRow | undefined } | undefined
+    > {
+      const [row] = await db
+        .select({ session: paymentSession, collection: paymentCollection })
+        .from(paymentSession)
+        .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
+        .where(eq(paymentSession.id, sessionId));
+      if (!row) return undefined;
+      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+      return { ...row, payment: paid };
+    },
+
+    /**
+     * Brings a payment's refunds up to `refundedTotal`, what the provider says was refunded in all
+     * (a refund made in its dashboard): records the difference as one refund. The payment row is
+     * locked, so a refund Kasse itself is making commits first and is not counted twice.
+     * Idempotent: answers the amount recorded (0 when Kasse already knows it all).
+     */
+    async recordProviderRefund(paymentId: string, refundedTotal: number): Promise<number> {
+      return transaction(db, async (tx) => {
+        const row = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+        if (!row[0]) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
+        const missing = Math.min(refundedTotal, captured) - refunded;
+        if (missing <= 0) return 0;
+        await tx.insert(refund).values({
+          id: generateId("ref"),
+          payment_id: paymentId,
+          amount: missing,
+          note: `Refunded at ${row[0].provider_id}`,
+        });
+        await tx
+          .update(paymentCollection)
+          .set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${missing}`, updated_at: new Date() })
+          .where(eq(paymentCollection.id, row[0].payment_collection_id));
+        return missing;
+      });
+    },
+
+    /**
+     * Marks a payment canceled because its provider voided it (canceled in its dashboard, or the
+     * hold expired): nothing is sent to the provider. Idempotent: true when this call marked it.
+     * A payment with captures is left as it is (the provider cannot void taken money).
+     */
+    async recordProviderCancel(paymentId: string): Promise<boolean> {
+      return transaction(db, async (tx) => {
+        const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        if (row.canceled_at || (await sumOf(tx, capture, paymentId)) > 0) return false;
+        await markCanceled(tx, row);
+        return true;
+      });
+    },
+
+    /**
      * Payments and collections breaking authorized ≥ captured ≥ refunded (`kasse check`): a payment
      * whose captures exceed its amount or whose refunds exceed its captures, a collection whose
      * stored amounts are out of that order. Read-only, aggregate SQL, at most `limit` rows.
@@ -560,6 +741,28 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;
+
+/**
+ * The id of the session a start keyed `key` makes: the same at every attempt, because the provider
+ * keeps its first answer under the key (Stripe's intent names the session in its metadata, and
+ * refuses the key with other parameters). As unguessable as the key (a random execution id in it).
+ */
+function sessionIdFor(key: string): string {
+  return `payses_${createHash("sha256").update(key).digest("hex").slice(0, 30).toUpperCase()}`;
+}
+
+/** A payment voided: canceled with its session, and its amount taken off its collection's authorized amount. */
+async function markCanceled(tx: Db, row: PaymentRow): Promise<void> {
+  await tx.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, row.id));
+  await tx.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
+  await tx
+    .update(paymentCollection)
+    .set({
+      authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
+      status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
+    })
+    .where(eq(paymentCollection.id, row.payment_collection_id));
+}
 
 async function lockPayment(tx: Db, paymentId: string): Promise<PaymentRow> {
   const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");

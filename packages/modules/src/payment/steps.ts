@@ -57,10 +57,11 @@ export const authorizePaymentSessionStep = step("authorize-cart-payment", {
       idempotencyKey: ctx.idempotencyKey,
       timeoutMs: AUTHORIZE_TIMEOUT_MS,
     });
-    return { output: { payment_id: payment.id } };
+    return { output: { payment_id: payment.id, captured: payment.captured_at !== null } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    // A payment taken with its authorization (automatic capture) is refunded, not voided.
+    await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
 
@@ -79,9 +80,10 @@ export const reauthorizeCartPaymentStep = step("reauthorize-cart-payment", {
       idempotencyKey: ctx.idempotencyKey,
       timeoutMs: AUTHORIZE_TIMEOUT_MS,
     });
-    return { output: { payment_id: payment.id } };
+    return { output: { payment_id: payment.id, captured: payment.captured_at !== null } };
   },
   compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    await ctx.modules.payment.cancelPayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+    // A payment taken with its authorization (automatic capture) is refunded, not voided.
+    await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });

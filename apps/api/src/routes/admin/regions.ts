@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/core";
-import { createRegionWorkflow, updateRegionWorkflow } from "@kasse/flows";
+import { createRegion, updateRegion } from "@kasse/flows";
 import { RegionCreate, RegionView } from "@kasse/modules/region";
 import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
@@ -35,9 +35,8 @@ export default async function regions(app: App): Promise<void> {
     ...standardCrud(
       {
         ...service,
-        create: async (body) => service.retrieve(await app.infra.engine.execute(createRegionWorkflow, body)),
-        update: async (id, update) =>
-          service.retrieve(await app.infra.engine.execute(updateRegionWorkflow, { id, update })),
+        create: async (body) => service.retrieve(await createRegion(app.infra.engine, app.modules, body)),
+        update: async (id, update) => service.retrieve(await updateRegion(app.infra.engine, app.modules, id, update)),
       },
       { query: ListRegions, create: RegionCreateBody, update: RegionUpdateBody },
     ),

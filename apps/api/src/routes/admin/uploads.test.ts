@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing";
+import { createTestApp, JPEG, MULTIPART, multipartForm as form, PNG, type TestApp } from "../../testing";
 
 const dir = mkdtempSync(join(tmpdir(), "kasse-uploads-"));
 let t: TestApp;
@@ -21,31 +21,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(56, 7)]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
-const BOUNDARY = "----kasse-test-boundary";
-
-/** A multipart/form-data body: each part a file (`filename` set) or a plain field. */
-function form(parts: Array<{ name: string; filename?: string; type?: string; content: Buffer | string }>) {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${part.filename}"`}`;
-    chunks.push(
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}\r\n`,
-      ),
-    );
-    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
-    chunks.push(Buffer.from("\r\n"));
-  }
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(chunks);
-}
-const upload = (
-  payload: Buffer,
-  headers: Record<string, string> = admin,
-  contentType = `multipart/form-data; boundary=${BOUNDARY}`,
-) =>
+const upload = (payload: Buffer, headers: Record<string, string> = admin, contentType = MULTIPART) =>
   t.app.inject({
     method: "POST",
     url: "/admin/uploads",
@@ -144,6 +120,21 @@ describe("admin uploads", () => {
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/..%2F..%2Fetc%2Fpasswd" })).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: "/static/uploads/jwt-secret" })).statusCode).toBe(404);
   });
+
+  it("cannot presign an upload on the local disk: 403, the admin uploads through POST /admin/uploads", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/admin/uploads/presigned-urls",
+      headers: admin,
+      payload: { originalname: "x.png", mime_type: "image/png", size: 64 },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      type: "not_allowed",
+      message:
+        "The local file provider cannot presign uploads: upload through POST /admin/uploads, or store files in a bucket (FILE_PROVIDER=s3)",
+    });
+  });
 });
 
 describe("the store's upload quota", () => {
@@ -162,7 +153,7 @@ describe("the store's upload quota", () => {
     q.app.inject({
       method: "POST",
       url: "/admin/uploads",
-      headers: { ...headers, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      headers: { ...headers, "content-type": MULTIPART },
       payload: form(files.map((content, i) => ({ name: "files", filename: `${i}.png`, content }))),
     });
   const inQuota = () => readdirSync(quotaDir).sort();

@@ -1,6 +1,6 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import { errors } from "@kasse/core";
+import { Code, Count, errors, Title } from "@kasse/core";
 import { FileView } from "@kasse/modules/file";
 import type { App } from "../../app-type";
 import { Deleted, deleted } from "../../http/schemas";
@@ -14,10 +14,33 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 /** The one multipart field an upload carries (the dashboard appends each file as `files`). */
 const FIELD = "files";
 
-/** Where a stored file is served: `FILE_BASE_URL`, else `{PUBLIC_URL}/static/uploads` (never the request's Host header). */
-function fileUrl(app: App, id: string): string {
-  return `${app.config.files.baseUrl}/${encodeURIComponent(id)}`;
-}
+/** Medusa's presigned upload request: the file's name, type and size, declared before its bytes are sent. */
+const PresignedUrlBody = Type.Object(
+  {
+    originalname: Title({ minLength: 1, description: "The file's name on the admin's computer" }),
+    mime_type: Code({ minLength: 1, description: "The file's type: an image (jpeg, png, gif, webp, avif)" }),
+    size: Count({ minimum: 1, description: "The file's size in bytes: the upload must be exactly this long" }),
+    access: Type.Optional(
+      Type.Union([Type.Literal("public"), Type.Literal("private")], {
+        description: "Kasse's files are public (product images): `private` is refused",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const PresignedUrlView = Type.Object(
+  {
+    url: Type.String({
+      description: "PUT the file's bytes here, with its Content-Type and Content-Length as declared",
+    }),
+    filename: Type.String({ description: "The file's key (its id in GET/DELETE /admin/uploads/{id})" }),
+    originalname: Type.String(),
+    mime_type: Type.String(),
+    extension: Type.String(),
+    size: Type.Integer(),
+  },
+  { description: "Where to upload the file" },
+);
 
 /**
  * Admin uploads (Medusa's `POST /admin/uploads`, `GET/DELETE /admin/uploads/{id}`): product images
@@ -59,7 +82,7 @@ export default async function uploads(app: App): Promise<void> {
         files.push({ filename: part.filename, content: await part.toBuffer() });
       }
       const stored = await app.modules.file.upload(files);
-      return { files: stored.map((f) => ({ id: f.id, url: fileUrl(app, f.id) })) };
+      return { files: stored.map((f) => ({ id: f.id, url: app.modules.file.urlOf(f.id) })) };
     },
   );
 
@@ -75,7 +98,35 @@ export default async function uploads(app: App): Promise<void> {
     async (request) => {
       const found = await app.modules.file.open(request.params.id);
       found.stream().destroy();
-      return { file: { id: request.params.id, url: fileUrl(app, request.params.id) } };
+      return { file: { id: request.params.id, url: app.modules.file.urlOf(request.params.id) } };
+    },
+  );
+
+  // Medusa's presigned upload: the browser PUTs the bytes straight to the bucket. The local disk
+  // cannot presign: 403 `not_allowed`, and the admin uploads through POST /admin/uploads.
+  app.post(
+    "/uploads/presigned-urls",
+    {
+      schema: {
+        description: `A URL to PUT one image to, straight to the file storage (FILE_PROVIDER=s3; the local provider answers 403). The size is declared here and signed into the URL (at most ${maxBytes} bytes), and counts against the store's quota from now on`,
+        body: PresignedUrlBody,
+        querystring: NoQuery,
+        response: { 200: PresignedUrlView },
+      },
+    },
+    async (request) => {
+      const { originalname, mime_type, size, access } = request.body;
+      if (access === "private")
+        throw errors.invalidData("Kasse stores public files only (product images): omit access or send public");
+      const upload = await app.modules.file.presignUpload({ filename: originalname, mime: mime_type, size });
+      return {
+        url: upload.url,
+        filename: upload.id,
+        originalname,
+        mime_type: upload.mime,
+        extension: upload.ext,
+        size,
+      };
     },
   );
 

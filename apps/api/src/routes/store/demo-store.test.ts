@@ -1,36 +1,60 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onDatabase } from "@kasse/db";
 import { seedDemoStore, type DemoStore } from "@kasse/flows";
-import { createTestApp, type TestApp } from "../../testing";
+import { demoPicture } from "../../plugins/static-files";
+import { createTestApp, startS3Server, type TestApp } from "../../testing";
 
+const dir = mkdtempSync(join(tmpdir(), "kasse-demo-"));
 let t: TestApp;
 let store: DemoStore;
 beforeAll(async () => {
-  t = await createTestApp();
-  const seeded = await seedDemoStore(t.app.modules, { publicUrl: "https://api.shop.example/" });
+  t = await createTestApp({ PUBLIC_URL: "https://api.shop.example/", FILE_DIR: dir });
+  const seeded = await seedDemoStore(t.app.modules, { pictures: demoPicture });
   expect(seeded).not.toBeNull();
   store = seeded!;
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The 20 products' handles and pictures, as a storefront reads them. */
+async function pictures(
+  app: TestApp,
+  key: string,
+): Promise<Array<{ handle: string; thumbnail: string; images: Array<{ url: string }> }>> {
+  const { products } = (
+    await app.store.get("/store/products?limit=20&fields=handle,thumbnail,*images", { "x-publishable-api-key": key })
+  ).json();
+  expect(products).toHaveLength(20);
+  return products;
+}
 
 describe("the demo store", () => {
-  it("has a picture per product, a PNG Kasse serves itself under the public URL", async () => {
-    const { products } = (
-      await t.store.get("/store/products?limit=20&fields=handle,thumbnail,*images", {
-        "x-publishable-api-key": store.publishable_api_key,
-      })
-    ).json();
-    expect(products).toHaveLength(20);
-    for (const product of products) {
-      const url = `https://api.shop.example/static/demo/${product.handle}.png`;
-      expect(product.thumbnail).toBe(url);
-      expect(product.images.map((i: { url: string }) => i.url)).toEqual([url]);
-      const file = await t.store.get(new URL(url).pathname);
+  it("has a picture per product, stored through the file provider (an upload like any other)", async () => {
+    for (const product of await pictures(t, store.publishable_api_key)) {
+      expect(product.thumbnail).toMatch(
+        new RegExp(`^https://api\\.shop\\.example/static/uploads/[0-9a-z]+-[0-9a-f]{16}-${product.handle}\\.png$`),
+      );
+      expect(product.images.map((i) => i.url)).toEqual([product.thumbnail]);
+      const file = await t.store.get(new URL(product.thumbnail).pathname);
       expect(file.statusCode).toBe(200);
       expect(file.headers["content-type"]).toBe("image/png");
-      expect(file.rawPayload.subarray(1, 4).toString("ascii")).toBe("PNG");
+      expect(file.rawPayload.equals(await demoPicture(product.handle))).toBe(true);
       expect(file.rawPayload.length).toBeLessThan(10_000);
-      expect(file.headers["cache-control"]).toMatch(/max-age=86400/);
     }
+    expect(readdirSync(dir)).toHaveLength(20);
+    expect(await onDatabase(t.database.db, () => t.app.modules.file.usage())).toEqual({
+      bytes: expect.any(Number),
+      files: 20,
+    });
+    // Stores seeded before keep their pictures: Kasse still serves the shipped ones.
+    const shipped = await t.store.get("/static/demo/linen-shirt.png");
+    expect(shipped.statusCode).toBe(200);
+    expect(shipped.headers["cache-control"]).toMatch(/max-age=86400/);
     expect((await t.store.get("/static/demo/nope.png")).statusCode).toBe(404);
     // No directory listing.
     expect((await t.store.get("/static/demo/")).json()).toEqual({ type: "not_allowed", message: "Forbidden" });
@@ -38,7 +62,26 @@ describe("the demo store", () => {
     expect((await t.store.get("/static/%2e%2e/package.json")).statusCode).toBe(404);
   });
 
-  it("has no pictures without a public URL", async () => {
+  it("keeps its pictures in the bucket with FILE_PROVIDER=s3: any API process serves them", async () => {
+    const s3 = await startS3Server();
+    const other = await createTestApp(s3.env);
+    try {
+      const seeded = await seedDemoStore(other.app.modules, { pictures: demoPicture });
+      for (const product of await pictures(other, seeded!.publishable_api_key)) {
+        expect(product.thumbnail).toMatch(
+          new RegExp(`^${s3.endpoint}/${s3.bucket}/[0-9a-z]+-[0-9a-f]{16}-${product.handle}\\.png$`),
+        );
+        const served = await fetch(product.thumbnail);
+        expect(served.headers.get("content-type")).toBe("image/png");
+        expect(Buffer.from(await served.arrayBuffer()).equals(await demoPicture(product.handle))).toBe(true);
+      }
+    } finally {
+      await other.close();
+      await s3.close();
+    }
+  }, 120_000);
+
+  it("has no pictures when the seed is given none", async () => {
     const other = await createTestApp();
     try {
       await seedDemoStore(other.app.modules);

@@ -52,6 +52,12 @@ export type WebhookOutcome =
  */
 export interface PaymentProvider {
   id: string;
+  /**
+   * True when `authorize` only reads what the shopper did at the provider (Stripe: the
+   * PaymentIntent the browser confirmed): an answer that comes too late made no authorization of
+   * its own, so nothing is voided (voiding it would cancel the shopper's payment).
+   */
+  authorizeReads?: boolean;
   /** Starts a session; returns the data the client needs. */
   initiate(call: ProviderCall): Promise<{ data: Record<string, unknown> }>;
   authorize(call: ProviderCall): Promise<AuthorizeOutcome>;

@@ -182,6 +182,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   return {
     id: PROVIDER_ID,
+    // The shopper's browser authorizes (confirming the intent); Kasse's authorize reads it.
+    authorizeReads: true,
 
     async initiate(session) {
       // The caller's `data` is the shopper's: nothing of it reaches Stripe.

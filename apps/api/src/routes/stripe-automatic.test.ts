@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payIntent, startStripeTestApp, stripeCart, type StripeTestApp } from "../testing/stripe";
+import { withFailure } from "../testing/inject-failure";
+
+// pp_stripe_stripe with STRIPE_CAPTURE=automatic: Stripe charges when the shopper pays.
+
+let auto: StripeTestApp;
+beforeAll(async () => {
+  auto = await startStripeTestApp({ STRIPE_CAPTURE: "automatic" });
+});
+afterAll(() => auto?.close());
+
+describe("automatic capture", () => {
+  it("the order is captured with the authorization; a checkout failing after it refunds, never voids", async () => {
+    const cart = await stripeCart(auto);
+    expect(auto.fake.intent(cart.intent_id).capture_method).toBe("automatic");
+    await payIntent(auto.fake, cart.intent_id);
+    const failed = await withFailure(auto.t.database.db, "order", "INSERT", "true", () =>
+      auto.t.store.post(`/store/carts/${cart.cart_id}/complete`),
+    );
+    expect(failed.json().type).toBe("cart");
+    expect(auto.fake.counts(cart.intent_id)).toMatchObject({ captures: 0, refunds: 1 });
+    expect(auto.fake.intent(cart.intent_id).status).toBe("succeeded");
+
+    const paid = await stripeCart(auto);
+    await payIntent(auto.fake, paid.intent_id);
+    const done = await auto.t.store.post(`/store/carts/${paid.cart_id}/complete`);
+    expect(done.json().order).toMatchObject({ payment_status: "captured" });
+    expect(done.json().order.payment_collections[0]).toMatchObject({ captured_amount: paid.total });
+    const paymentId = done.json().order.payment_collections[0].payments[0].id;
+    const again = await auto.t.admin.post(`/admin/payments/${paymentId}/capture`, {});
+    expect(again.statusCode).toBe(400);
+    expect(auto.fake.counts(paid.intent_id)).toMatchObject({ authorizations: 1, refunds: 0 });
+  });
+});
