@@ -10,11 +10,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** Modules still on the handle-passing forms. Remove a module's name in the commit that converts it. */
 export const UNCONVERTED_MODULES = new Set([
-  "api-key",
   "auth",
   "cart",
-  "currency",
-  "customer",
   "event",
   "fulfillment",
   "inventory",
@@ -24,10 +21,7 @@ export const UNCONVERTED_MODULES = new Set([
   "pricing",
   "product",
   "promotion",
-  "stock-location",
-  "store",
   "tax",
-  "user",
 ]);
 
 /** Files outside the modules still on a replaced form (the engine's journal, the modules container). */

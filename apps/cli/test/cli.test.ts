@@ -77,7 +77,7 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       const created = await kasse(["user", "create", "--email", "Ops@Example.com", "--password", "s3cret-pass"], env);
       expect(created.code, created.stderr).toBe(0);
       expect(created.stdout).toMatch(/Created admin user ops@example\.com \(user_/);
-      const user = await createUserService(database.db).retrieveByEmail("ops@example.com");
+      const user = await createUserService().retrieveByEmail("ops@example.com");
       expect(user).not.toBeNull();
 
       const taken = await kasse(["user", "create", "--email", "ops@example.com", "--password", "other-pass"], env);
@@ -88,7 +88,7 @@ describe.skipIf(!onPostgres())("kasse user create", () => {
       expect(bad.stderr).toMatch(/^invalid_data: /m);
       const missing = await kasse(["user", "create", "--email", "a@b.co"], env);
       expect(missing.code).toBe(2);
-      expect((await createUserService(database.db).list({}, { limit: 10, offset: 0 })).count).toBe(1);
+      expect((await createUserService().list({}, { limit: 10, offset: 0 })).count).toBe(1);
     });
   }, 120_000);
 });
@@ -248,7 +248,7 @@ describe.skipIf(!onPostgres())("kasse seed --publishable-key", () => {
       const seeded = await kasse(["seed", "--publishable-key", token], env);
       expect(seeded.code, seeded.stderr).toBe(0);
       expect(seeded.stdout).toContain(`x-publishable-api-key): ${token}`);
-      const key = await createApiKeyService(database.db).resolvePublishable(token);
+      const key = await createApiKeyService().resolvePublishable(token);
       expect(key?.sales_channel_ids).toHaveLength(1);
     });
   }, 120_000);
@@ -276,7 +276,7 @@ describe.skipIf(!onPostgres())("kasse start (services)", () => {
       expect(result.code, result.stderr).toBe(0);
       expect(ready).toBe(200);
       expect(seen).not.toMatch(/Admin login|Demo store seeded/);
-      expect((await createUserService(database.db).list({}, { limit: 1, offset: 0 })).count).toBe(0);
+      expect((await createUserService().list({}, { limit: 1, offset: 0 })).count).toBe(0);
     });
   }, 120_000);
 });

@@ -23,8 +23,9 @@ const guest = { customer_id: null };
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
   const db = database.db;
-  const location = await createStockLocationService(db).create({ name: "Warehouse" });
-  await createStockLocationService(db).updateSalesChannels(location.id, { add: [CHANNEL] });
+  const locations = createStockLocationService();
+  const location = await locations.create({ name: "Warehouse" });
+  await locations.updateSalesChannels(location.id, { add: [CHANNEL] });
   const product = await createProductService(db).create({
     title: "Cap",
     status: "published",

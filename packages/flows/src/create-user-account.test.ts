@@ -22,7 +22,7 @@ describe("createUserAccount", () => {
       { email: "Admin@Example.com", password: "s3cret-pass", first_name: "Ada" },
       { scryptLogN: 4 },
     );
-    const user = await createUserService(database.db).retrieve(user_id);
+    const user = await createUserService().retrieve(user_id);
     expect(user).toMatchObject({ email: "admin@example.com", first_name: "Ada" });
     const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const login = await auth.login("user", "emailpass", {
@@ -66,7 +66,7 @@ describe("createUserAccount", () => {
 
   it("undoes the identity when the user cannot be created", async () => {
     // A user row with the email but no identity: the identity step succeeds, the user step conflicts.
-    await createUserService(database.db).create({ email: "orphan@example.com" });
+    await createUserService().create({ email: "orphan@example.com" });
     const error = await failure(
       createUserAccount(engine, { email: "orphan@example.com", password: "pw-long-enough" }, { scryptLogN: 4 }),
     );
@@ -82,6 +82,6 @@ describe("createUserAccount", () => {
     expect((await failure(createUserAccount(engine, { email: "ok@example.com", password: "" }))).type).toBe(
       "invalid_data",
     );
-    expect(await createUserService(database.db).retrieveByEmail("ok@example.com")).toBeNull();
+    expect(await createUserService().retrieveByEmail("ok@example.com")).toBeNull();
   });
 });

@@ -87,7 +87,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     });
     expect(ok.user_id).toMatch(/^user_/);
     // The user step conflicts after the identity step stored the hash: compensated.
-    await createUserService(database.db).create({ email: "journal-taken@example.com" });
+    await createUserService().create({ email: "journal-taken@example.com" });
     const takenHash = await scrypt("taken-plain-pass");
     await expect(
       engine.execute(createUserAccountWorkflow, {
@@ -113,7 +113,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
       auth_identity_id: null,
       password_hash: hash,
     });
-    await createCustomerService(database.db).create({ email: "journal-registered@example.com" }, { has_account: true });
+    await createCustomerService().create({ email: "journal-registered@example.com" }, { has_account: true });
     const takenHash = await scrypt("registered-plain-pass");
     await expect(
       engine.execute(registerCustomerWorkflow, {
@@ -171,7 +171,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
       modules: (db) => createModules(db, options),
     });
     const order = await createOrderService(database.db).create(orderSnapshot({ email: "journal-guest@example.com" }));
-    const customer = await createCustomerService(database.db).create(
+    const customer = await createCustomerService().create(
       { email: "journal-claimer@example.com" },
       { has_account: true },
     );

@@ -25,7 +25,7 @@ describe("registerCustomer", () => {
       { customer: { email: "Ana@Example.com", first_name: "Ana" }, password: "pw-plain-1" },
       { scryptLogN: 4 },
     );
-    expect(await createCustomerService(database.db).retrieve(customer_id)).toMatchObject({
+    expect(await createCustomerService().retrieve(customer_id)).toMatchObject({
       email: "ana@example.com",
       has_account: true,
       first_name: "Ana",
@@ -52,7 +52,7 @@ describe("registerCustomer", () => {
     const identities = await count("auth_identity");
     const customers = await count("customer");
     // The customer row exists with an account, but not the identity: the customer step fails after the identity step.
-    await createCustomerService(database.db).create({ email: "taken@example.com" }, { has_account: true });
+    await createCustomerService().create({ email: "taken@example.com" }, { has_account: true });
     await expect(
       registerCustomer(
         engine,

@@ -108,8 +108,8 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
     inventory: () => createInventoryService(db),
-    stockLocation: () => createStockLocationService(db),
-    customer: () => createCustomerService(db),
+    stockLocation: () => createStockLocationService(),
+    customer: () => createCustomerService(),
     notification: () =>
       createNotificationService(db, {
         providers:
@@ -124,8 +124,8 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     fulfillmentProviders: () => options.fulfillmentProviders ?? defaultFulfillmentProviders,
     payment: () => createPaymentService(db, paymentRegistry()),
     refundReason: () => createRefundReasonService(db),
-    currency: () => createCurrencyService(db),
-    store: () => createStoreService(db),
+    currency: () => createCurrencyService(),
+    store: () => createStoreService(),
     file: () =>
       createFileService(
         createFileProvider(
@@ -148,9 +148,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     priceList: () => createPriceListService(db),
     pricePreference: () => createPricePreferenceService(db),
     auth: () => createAuthService(db, { scrypt: { logN: options.scryptLogN }, secret: options.secret }),
-    user: () => createUserService(db),
-    invite: () => createInviteService(db),
-    apiKey: () => createApiKeyService(db),
+    user: () => createUserService(),
+    invite: () => createInviteService(),
+    apiKey: () => createApiKeyService(),
     promotion: () => createPromotionService(db),
     cart: () => createCartService(db),
     order: () => createOrderService(db),

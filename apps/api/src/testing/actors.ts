@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { actorKey, authIdentity } from "@kasse/modules/auth";
-import { user } from "@kasse/modules/user";
+import { user } from "@kasse/modules/user/tables";
 import type { App } from "../app-type";
 
 /**

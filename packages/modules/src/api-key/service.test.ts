@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { createApiKeyService, hashToken } from "./service";
 
 const database = useTestDatabase();
-const keys = lazy(() => createApiKeyService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const keys = createApiKeyService();
 
 describe("api key service", () => {
   it("takes a given token of the key's type and refuses a malformed one", async () => {
@@ -124,6 +125,20 @@ describe("api key service", () => {
       "invalid_data",
     );
     expect((await keys.retrieve(key.id)).sales_channels).toEqual([]);
+  });
+
+  it("revocation takes effect at revoked_at: a key revoked in the future still authenticates until then", async () => {
+    const secret = await keys.create({ title: "Later", type: "secret" }, "user_1");
+    const publishable = await keys.create({ title: "Later", type: "publishable" }, "user_1");
+    const ids = [secret.id, publishable.id];
+    await database.db.execute(sql`update api_key set revoked_at = now() + interval '1 hour' where id in ${ids}`);
+    expect(await keys.verifySecret(secret.token)).toEqual({ id: secret.id, created_by: "user_1" });
+    expect((await keys.resolvePublishable(publishable.token))?.id).toBe(publishable.id);
+    await database.db.execute(sql`update api_key set revoked_at = now() - interval '1 second' where id in ${ids}`);
+    expect(await keys.verifySecret(secret.token)).toBeNull();
+    expect(await keys.resolvePublishable(publishable.token)).toBeNull();
+    await keys.delete(secret.id, "user_1");
+    expect((await failure(keys.retrieve(secret.id))).type).toBe("not_found");
   });
 
   it("lists with filters and paging, channels loaded per page", async () => {

@@ -1,20 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { transaction, type Db, type ListPaging, liveRecords, textSearch, updateLinks } from "@kasse/db";
-import {
-  apiKey,
-  apiKeySalesChannel,
-  type ApiKeyCreate,
-  type ApiKeyFilters,
-  type ApiKeyRow,
-  type ApiKeySalesChannels,
-  type ApiKeyUpdate,
-} from "./schema";
-
-const live = isNull(apiKey.deleted_at);
-/** Revocation takes effect at `revoked_at`; a key is active until then. */
-const active = () => or(isNull(apiKey.revoked_at), gt(apiKey.revoked_at, new Date()))!;
+import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { apiKeyQueries as q } from "./queries";
+import type { ApiKeyCreate, ApiKeyFilters, ApiKeyRow, ApiKeySalesChannels, ApiKeyUpdate } from "./schema";
 
 /** sha256 of a token: keys are looked up by it, never by the token itself. */
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
@@ -70,26 +58,13 @@ function details(row: ApiKeyRow, channels: string[] | undefined): ApiKeyDetails 
 
 /**
  * Secret and publishable API keys: creation (the secret token is returned once), revocation,
- * publishable keys' sales channels, and the lookups behind request authentication.
+ * publishable keys' sales channels, and the lookups behind request authentication. Built once per
+ * process; every method runs in the transaction in progress, if any.
  * @example
- * const keys = createApiKeyService(db);
+ * const keys = createApiKeyService();
  * const { api_key } = await keys.create({ title: "CI", type: "secret" }, "user_1");
  */
-export function createApiKeyService(db: Db) {
-  const channelsOf = async (ids: string[]): Promise<Map<string, string[]>> => {
-    const out = new Map<string, string[]>();
-    if (ids.length === 0) return out;
-    const rows = await db
-      .select()
-      .from(apiKeySalesChannel)
-      .where(inArray(apiKeySalesChannel.api_key_id, ids))
-      .orderBy(apiKeySalesChannel.created_at, apiKeySalesChannel.sales_channel_id);
-    for (const row of rows) out.set(row.api_key_id, [...(out.get(row.api_key_id) ?? []), row.sales_channel_id]);
-    return out;
-  };
-
-  const rows = liveRecords(db, apiKey, "API key", { title: apiKey.title, revoked_at: apiKey.revoked_at });
-
+export function createApiKeyService() {
   const service = {
     /**
      * Creates a key. Any number of secret keys may be active at once (unlike Medusa's one), so a
@@ -111,36 +86,33 @@ export function createApiKeyService(db: Db) {
         );
       }
       const token = options.token ?? `${prefix}_${randomBytes(32).toString("hex")}`;
-      const [created] = await db
-        .insert(apiKey)
-        .values({
-          id: generateId(ID_PREFIX),
-          token: input.type === "publishable" ? token : null,
-          token_hash: hashToken(token),
-          redacted: redact(token),
-          title: input.title,
-          type: input.type,
-          created_by: createdBy,
-        })
-        .returning();
-      return { ...details(created!, []), token };
+      const created = await q.insert({
+        id: generateId(ID_PREFIX),
+        token: input.type === "publishable" ? token : null,
+        token_hash: hashToken(token),
+        redacted: redact(token),
+        title: input.title,
+        type: input.type,
+        created_by: createdBy,
+      });
+      return { ...details(created, []), token };
     },
 
     async retrieve(id: string): Promise<ApiKeyDetails> {
-      const found = await rows.retrieve(id);
+      const found = await q.retrieve(id);
       return details(found, (await channelsOf([found.id])).get(found.id));
     },
 
     async list(filters: ApiKeyFilters, page: ListPaging): Promise<{ items: ApiKeyDetails[]; count: number }> {
-      const { items, count } = await rows.list(conditions(filters), page);
+      const { items, count } = await q.list(filters, page);
       const channels = await channelsOf(items.filter((r) => r.type === "publishable").map((r) => r.id));
       return { items: items.map((r) => details(r, channels.get(r.id))), count };
     },
 
     /** Renames a key; `by` is the actor asking (a secret key is renamed only by a user). */
     async update(id: string, input: ApiKeyUpdate, by: string): Promise<ApiKeyDetails> {
-      assertMayManage((await rows.retrieve(id)).type, by);
-      if (input.title !== undefined) await rows.update(id, { title: input.title });
+      assertMayManage((await q.retrieve(id)).type, by);
+      if (input.title !== undefined) await q.update(id, { title: input.title });
       return service.retrieve(id);
     },
 
@@ -149,14 +121,9 @@ export function createApiKeyService(db: Db) {
      * (see {@link verifySecret}). A secret key is revoked only by a user.
      */
     async revoke(id: string, revokedBy: string): Promise<ApiKeyDetails> {
-      assertMayManage((await rows.retrieve(id)).type, revokedBy);
-      const [updated] = await db
-        .update(apiKey)
-        .set({ revoked_at: new Date(), revoked_by: revokedBy })
-        .where(and(eq(apiKey.id, id), live, active()))
-        .returning({ id: apiKey.id });
-      if (!updated) {
-        await rows.retrieve(id);
+      assertMayManage((await q.retrieve(id)).type, revokedBy);
+      if (!(await q.revoke(id, revokedBy))) {
+        await q.retrieve(id);
         throw errors.invalidData(`API key with id: ${id} is already revoked`);
       }
       return service.retrieve(id);
@@ -164,14 +131,9 @@ export function createApiKeyService(db: Db) {
 
     /** Deletes a key; as Medusa, only a revoked key can be deleted (a secret one only by a user). */
     async delete(id: string, by: string): Promise<void> {
-      assertMayManage((await rows.retrieve(id)).type, by);
-      const deleted = await db
-        .update(apiKey)
-        .set({ deleted_at: new Date() })
-        .where(and(eq(apiKey.id, id), live, isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date())))
-        .returning({ id: apiKey.id });
-      if (deleted.length === 0) {
-        await rows.retrieve(id);
+      assertMayManage((await q.retrieve(id)).type, by);
+      if (!(await q.softDeleteRevoked(id))) {
+        await q.retrieve(id);
         throw errors.notAllowed(`Cannot delete api keys that are not revoked - ${id}`);
       }
     },
@@ -181,17 +143,18 @@ export function createApiKeyService(db: Db) {
      * ids exist (the sales-channel module owns them); adding a linked channel again is a no-op.
      */
     async updateSalesChannels(id: string, input: ApiKeySalesChannels): Promise<ApiKeyDetails> {
-      return transaction(db, async (inner) => {
-        const found = await liveRecords(inner, apiKey, "API key").retrieve(id);
+      return transaction(async () => {
+        const found = await q.retrieve(id);
         if (found.type !== "publishable")
           throw errors.invalidData("Sales channels can only be associated with publishable API keys");
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         if (add.some((c) => remove.includes(c)))
           throw errors.invalidData("A sales channel cannot be both added and removed");
-        await updateLinks(inner, apiKeySalesChannel, { api_key_id: id }, "sales_channel_id", { add, remove });
-        await inner.update(apiKey).set({ updated_at: new Date() }).where(eq(apiKey.id, id));
-        return createApiKeyService(inner).retrieve(id);
+        if (remove.length) await q.unlink(id, remove);
+        if (add.length) await q.link(id, add);
+        await q.touch(id);
+        return service.retrieve(id);
       });
     },
 
@@ -202,20 +165,14 @@ export function createApiKeyService(db: Db) {
      * checks (the user module owns users), so a key dies with its maker's access.
      */
     async verifySecret(token: string): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
-      const [found] = await db
-        .select({ id: apiKey.id, created_by: apiKey.created_by })
-        .from(apiKey)
-        .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "secret"), live, active()));
+      const found = await q.activeByHash(hashToken(token), "secret");
       if (!found) return null;
       let maker = found.created_by;
       for (let depth = 0; isApiKeyId(maker); depth++) {
         if (depth === MAX_CREATOR_CHAIN) return null;
-        const [key] = await db
-          .select({ created_by: apiKey.created_by })
-          .from(apiKey)
-          .where(and(eq(apiKey.id, maker), eq(apiKey.type, "secret"), live, active()));
-        if (!key) return null;
-        maker = key.created_by;
+        const next = await q.makerOfActiveSecret(maker);
+        if (next === undefined) return null;
+        maker = next;
       }
       return { id: found.id, created_by: maker };
     },
@@ -227,10 +184,7 @@ export function createApiKeyService(db: Db) {
 
     /** The active publishable key with this token and its sales channel ids, or null. */
     async resolvePublishable(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null> {
-      const [found] = await db
-        .select({ id: apiKey.id })
-        .from(apiKey)
-        .where(and(eq(apiKey.token_hash, hashToken(token)), eq(apiKey.type, "publishable"), live, active()));
+      const found = await q.activeByHash(hashToken(token), "publishable");
       if (!found) return null;
       return { id: found.id, sales_channel_ids: (await channelsOf([found.id])).get(found.id) ?? [] };
     },
@@ -240,12 +194,8 @@ export function createApiKeyService(db: Db) {
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 
-function conditions(filters: ApiKeyFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(apiKey.id, filters.id));
-  if (filters.type) out.push(eq(apiKey.type, filters.type));
-  if (filters.revoked === true) out.push(and(isNotNull(apiKey.revoked_at), lte(apiKey.revoked_at, new Date()))!);
-  if (filters.revoked === false) out.push(active());
-  out.push(...textSearch(filters.q, [apiKey.title, apiKey.redacted]));
-  return out;
+/** The sales channel ids of each of the keys `ids` (a key without any has no entry). */
+async function channelsOf(ids: string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0) return new Map();
+  return groupBy(await q.channelsOf(ids), (l) => l.api_key_id, { value: (l) => l.sales_channel_id });
 }

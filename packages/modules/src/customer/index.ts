@@ -1,8 +1,37 @@
-export * from "./schema";
 export {
   createCustomerService,
   type CustomerService,
   type CustomerDetail,
   type CustomerCreateContext,
 } from "./service";
-export * from "./steps";
+export {
+  accountByEmailStep,
+  closeCustomersStep,
+  createCustomerStep,
+  deleteCustomerStep,
+  registeredCustomerStep,
+  setCustomerEmailStep,
+  type CreateCustomerStepInput,
+} from "./steps";
+export {
+  AddressCreate,
+  AddressResponse,
+  AddressUpdate,
+  CustomerCreate,
+  CustomerEmailChange,
+  CustomerEmailConfirm,
+  CustomerGroupCreate,
+  CustomerGroupResponse,
+  CustomerGroupUpdate,
+  CustomerPasswordChange,
+  CustomerResponse,
+  CustomerUpdate,
+  EmailChangeResponse,
+  StoreCustomerCreate,
+  StoreCustomerResponse,
+  type CustomerAddressRow,
+  type CustomerFilters,
+  type CustomerGroupFilters,
+  type CustomerGroupRow,
+  type CustomerRow,
+} from "./schema";

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createCustomerService } from "./index";
 
-const database = useTestDatabase();
-const customers = lazy(() => createCustomerService(database.db));
+useTestDatabase();
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const customers = createCustomerService();
 
 const address = { address_1: "1 Main St", city: "Berlin", postal_code: "10115", country_code: "DE" };
 
@@ -81,5 +82,24 @@ describe("customer service", () => {
     await expect(customers.updateCustomerGroups("cus_unknown", { add: [b.id] })).rejects.toMatchObject({
       type: "not_found",
     });
+  });
+
+  it("restore undoes a delete: the customer and the addresses deleted with it are live again, not those deleted before", async () => {
+    const ana = await customers.create({ email: "restore@example.com" }, { has_account: true });
+    const kept = await customers.addAddress(ana.id, { ...address, is_default_shipping: true });
+    const gone = await customers.addAddress(ana.id, address);
+    await customers.deleteAddress(ana.id, gone.id);
+    const deletedAt = await customers.delete(ana.id);
+    await expect(customers.retrieve(ana.id)).rejects.toMatchObject({ type: "not_found" });
+    expect(await customers.findAccountByEmail("restore@example.com")).toBeNull();
+    // The journal keeps the time as ISO 8601 text: the step restores from that.
+    await customers.restore(ana.id, new Date(deletedAt.toISOString()));
+    const back = await customers.retrieve(ana.id);
+    expect(back.addresses.map((a) => a.id)).toEqual([kept.id]);
+    expect(back.default_shipping_address_id).toBe(kept.id);
+    expect((await customers.findAccountByEmail("RESTORE@example.com"))?.id).toBe(ana.id);
+    const fresh = await customers.create({ email: "fresh@example.com" });
+    await customers.remove(fresh.id);
+    await expect(customers.retrieve(fresh.id)).rejects.toMatchObject({ type: "not_found" });
   });
 });

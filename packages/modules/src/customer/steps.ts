@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import { errors } from "@kasse/core";
 import { step } from "@kasse/workflows";
-import { customer, type CustomerCreate } from "./schema";
+import type { CustomerCreate } from "./schema";
 
 /** Input of {@link createCustomerStep}: the customer fields and who creates it. */
 export interface CreateCustomerStepInput {
@@ -24,7 +23,7 @@ export const createCustomerStep = step("create-customer", {
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
   compensate: async (id: string, ctx) => {
-    await ctx.tx.delete(customer).where(eq(customer.id, id));
+    await ctx.modules.customer.remove(id);
   },
 });
 

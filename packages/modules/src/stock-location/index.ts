@@ -1,3 +1,13 @@
-export * from "./schema";
 export { createStockLocationService, type StockLocationService, type StockLocation } from "./service";
-export * from "./steps";
+export { deleteStockLocationStep } from "./steps";
+export {
+  StockLocationAddressInput,
+  StockLocationAddressView,
+  StockLocationCreate,
+  StockLocationSalesChannels,
+  StockLocationUpdate,
+  StockLocationView,
+  type StockLocationAddressRow,
+  type StockLocationFilters,
+  type StockLocationRow,
+} from "./schema";

@@ -1,3 +1,11 @@
-export * from "./schema";
 export { createStoreService, type StoreService, type Store, type StoreDefaults, type StoreReferences } from "./service";
-export * from "./steps";
+export { updateStoreStep, type UpdateStoreStepInput } from "./steps";
+export {
+  StoreCurrencyInput,
+  StoreCurrencyView,
+  StoreUpdate,
+  StoreView,
+  type StoreCurrencyRow,
+  type StoreFilters,
+  type StoreRow,
+} from "./schema";

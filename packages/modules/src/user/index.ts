@@ -1,4 +1,15 @@
-export * from "./schema";
 export { createUserService, type UserService } from "./service";
 export { createInviteService, INVITE_TTL_MS, type InviteService, type InviteDetails } from "./invites";
-export * from "./steps";
+export { claimInviteStep, createUserStep, deleteUserStep } from "./steps";
+export {
+  InviteAccept,
+  InviteCreate,
+  InviteView,
+  UserCreate,
+  UserUpdate,
+  UserView,
+  type InviteFilters,
+  type InviteRow,
+  type UserFilters,
+  type UserRow,
+} from "./schema";

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { INVITE_TTL_MS, createInviteService } from "./invites";
-import { invite } from "./schema";
+import { invite } from "./tables";
 import { createUserService } from "./service";
 
 const database = useTestDatabase();
-const invites = lazy(() => createInviteService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const invites = createInviteService();
 
 describe("invite service", () => {
   it("stores a hash of a 256-bit secret, finds the invite by the secret, and lets it be claimed once", async () => {
@@ -29,7 +30,7 @@ describe("invite service", () => {
   });
 
   it("refuses a second live invite and an existing user's email; resend replaces secret and expiry", async () => {
-    await createUserService(database.db).create({ email: "user@example.com" });
+    await createUserService().create({ email: "user@example.com" });
     expect((await failure(invites.create({ email: "USER@example.com" }))).type).toBe("conflict");
     const { invite: created, secret } = await invites.create({ email: "bo@example.com" });
     expect((await failure(invites.create({ email: "bo@example.com" }))).type).toBe("conflict");

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { createUserService } from "./service";
 
-const database = useTestDatabase();
-const users = lazy(() => createUserService(database.db));
+useTestDatabase();
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const users = createUserService();
 
 describe("user service", () => {
   it("creates, retrieves, updates, lists and soft-deletes; emails are unique among live users", async () => {
@@ -21,5 +22,17 @@ describe("user service", () => {
     expect((await failure(users.retrieve(ada.id))).type).toBe("not_found");
     expect((await failure(users.delete(ada.id))).type).toBe("not_found");
     expect((await users.create({ email: "ada@example.com" })).id).not.toBe(ada.id);
+  });
+
+  it("undoes its steps: restore makes a deleted user live again, remove drops a new one's row", async () => {
+    const lin = await users.create({ email: "lin@example.com" });
+    await users.delete(lin.id);
+    await users.restore(lin.id);
+    expect((await users.retrieve(lin.id)).deleted_at).toBeNull();
+    expect((await failure(users.create({ email: "lin@example.com" }))).type).toBe("conflict");
+    await users.remove(lin.id);
+    expect((await failure(users.retrieve(lin.id))).type).toBe("not_found");
+    expect(await users.exists(lin.id)).toBe(false);
+    expect((await users.create({ email: "lin@example.com" })).email).toBe("lin@example.com");
   });
 });

@@ -1,26 +1,22 @@
-import { and, eq, inArray, type SQL } from "drizzle-orm";
 import { generateId } from "@kasse/core";
-import { type Db, type ListPaging, liveRecords, textSearch } from "@kasse/db";
-import { user, type UserCreate, type UserFilters, type UserRow, type UserUpdate } from "./schema";
+import type { ListPaging } from "@kasse/db";
+import { userQueries as q } from "./queries";
+import type { UserCreate, UserFilters, UserRow, UserUpdate } from "./schema";
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /**
- * Admin users: CRUD; the email is unique among live users (case-insensitive).
+ * Admin users: CRUD; the email is unique among live users (case-insensitive). Built once per
+ * process; every method runs in the transaction in progress, if any.
  * @example
- * const users = createUserService(db);
+ * const users = createUserService();
  * const admin = await users.create({ email: "admin@example.com" });
  */
-export function createUserService(db: Db) {
-  const rows = liveRecords(db, user, "User", {
-    email: user.email,
-    first_name: user.first_name,
-    last_name: user.last_name,
-  });
+export function createUserService() {
   const service = {
     async create(input: UserCreate): Promise<UserRow> {
       const email = normalizeEmail(input.email);
-      return rows.insert(
+      return q.insert(
         {
           id: generateId("user"),
           email,
@@ -33,38 +29,31 @@ export function createUserService(db: Db) {
       );
     },
 
-    retrieve: (id: string): Promise<UserRow> => rows.retrieve(id),
+    retrieve: (id: string): Promise<UserRow> => q.retrieve(id),
 
     /** Whether a live (not deleted) user has this id: a secret API key works only while its maker is one. */
-    exists: async (id: string): Promise<boolean> => (await rows.existing([id])).has(id),
+    exists: async (id: string): Promise<boolean> => (await q.existing([id])).has(id),
 
     /** Whether any user exists (the first embedded start creates an admin when none does). */
-    any: (): Promise<boolean> => rows.any(),
+    any: (): Promise<boolean> => q.any(),
 
-    async retrieveByEmail(email: string): Promise<UserRow | null> {
-      const [row] = await db
-        .select()
-        .from(user)
-        .where(and(eq(user.email, normalizeEmail(email)), rows.live));
-      return row ?? null;
-    },
+    retrieveByEmail: async (email: string): Promise<UserRow | null> => (await q.byEmail(normalizeEmail(email))) ?? null,
 
-    list: (filters: UserFilters, page: ListPaging) => rows.list(conditions(filters), page),
+    list: (filters: UserFilters, page: ListPaging) =>
+      q.list({ ...filters, ...(filters.email ? { email: filters.email.map(normalizeEmail) } : {}) }, page),
 
-    update: (id: string, input: UserUpdate): Promise<UserRow> => rows.update(id, input),
+    update: (id: string, input: UserUpdate): Promise<UserRow> => q.update(id, input),
 
     /** Soft delete; the email becomes free for a new user. */
-    delete: (id: string): Promise<void> => rows.softDelete(id),
+    delete: (id: string): Promise<void> => q.softDelete(id),
+
+    /** Removes a user that was just created, row and all (the compensation of creating it). */
+    remove: (id: string): Promise<void> => q.remove(id),
+
+    /** Makes a soft-deleted user live again (the compensation of deleting it). */
+    restore: (id: string): Promise<void> => q.undelete(id),
   };
   return service;
 }
 
 export type UserService = ReturnType<typeof createUserService>;
-
-function conditions(filters: UserFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(user.id, filters.id));
-  if (filters.email?.length) out.push(inArray(user.email, filters.email.map(normalizeEmail)));
-  out.push(...textSearch(filters.q, [user.email, user.first_name, user.last_name]));
-  return out;
-}

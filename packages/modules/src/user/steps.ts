@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import { errors } from "@kasse/core";
 import { step } from "@kasse/workflows";
-import { user, type UserCreate } from "./schema";
+import type { UserCreate } from "./schema";
 /** Creates an admin user; undone by removing the row (it never existed for anyone else). */
 export const createUserStep = step("create-user", {
   invoke: async (input: UserCreate, ctx) => {
@@ -9,7 +8,7 @@ export const createUserStep = step("create-user", {
     return { output: { id: created.id, email: created.email }, compensateInput: created.id };
   },
   compensate: async (id: string, ctx) => {
-    await ctx.tx.delete(user).where(eq(user.id, id));
+    await ctx.modules.user.remove(id);
   },
 });
 
@@ -20,7 +19,7 @@ export const deleteUserStep = step("delete-user", {
     return { output: null, compensateInput: id };
   },
   compensate: async (id: string, ctx) => {
-    await ctx.tx.update(user).set({ deleted_at: null }).where(eq(user.id, id));
+    await ctx.modules.user.restore(id);
   },
 });
 

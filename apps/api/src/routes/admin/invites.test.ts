@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, SignJWT } from "jose";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { invite as inviteTable } from "@kasse/modules/user";
+import { invite as inviteTable } from "@kasse/modules/user/tables";
 import { startTestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../../testing";
 

@@ -1,0 +1,133 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import {
+  salesChannelStockLocation,
+  stockLocation,
+  stockLocationAddress,
+  type StockLocationAddressRow,
+  type StockLocationFilters,
+  type StockLocationRow,
+} from "./schema";
+
+// The stock-location module's SQL: the only file of the module that imports drizzle and its tables.
+
+const locations = liveRecords(stockLocation, "Stock location", { name: stockLocation.name });
+const links = salesChannelStockLocation;
+
+// Where a cart's lines are available (each line added, and checkout).
+const locationsOfChannels = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
+    .from(links)
+    .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
+    .where(and(inList(links.sales_channel_id, v.ids), locations.live))
+    .orderBy(stockLocation.created_at, stockLocation.id),
+);
+
+const channelsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .selectDistinct({ id: links.sales_channel_id })
+    .from(links)
+    .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
+    .where(and(inList(links.stock_location_id, v.ids), locations.live)),
+);
+
+const addressesById = statement((v: Placeholders<{ ids: string[] }>) =>
+  db.select().from(stockLocationAddress).where(inList(stockLocationAddress.id, v.ids)),
+);
+
+const linksOf = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(links)
+    .where(inList(links.stock_location_id, v.ids))
+    .orderBy(links.created_at, links.sales_channel_id),
+);
+
+type AddressInsert = Omit<typeof stockLocationAddress.$inferInsert, "created_at" | "updated_at" | "deleted_at">;
+
+const insertAddress = statement((v: Placeholders<Required<AddressInsert>>) =>
+  db.insert(stockLocationAddress).values({
+    id: v.id,
+    address_1: v.address_1,
+    address_2: v.address_2,
+    company: v.company,
+    city: v.city,
+    country_code: v.country_code,
+    phone: v.phone,
+    province: v.province,
+    postal_code: v.postal_code,
+    metadata: v.metadata,
+  }),
+);
+
+const deleteAddress = statement((v: Placeholders<{ id: string; deleted_at: Date }>) =>
+  db
+    .update(stockLocationAddress)
+    .set({ deleted_at: v.deleted_at, updated_at: v.deleted_at })
+    .where(eq(stockLocationAddress.id, v.id)),
+);
+
+const unlinkAll = statement((v: Placeholders<{ id: string }>) =>
+  db.delete(links).where(eq(links.stock_location_id, v.id)),
+);
+
+const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =>
+  db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
+);
+
+/** The filters of a location list as conditions. */
+function conditions(filters: StockLocationFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inList(stockLocation.id, filters.id));
+  if (filters.name?.length) out.push(inList(stockLocation.name, filters.name));
+  if (filters.sales_channel_id?.length)
+    out.push(
+      sql`exists (select 1 from ${links} where ${links.stock_location_id} = ${stockLocation.id} and ${inList(links.sales_channel_id, filters.sales_channel_id)})`,
+    );
+  out.push(...textSearch(filters.q, [stockLocation.name]));
+  return out;
+}
+
+/** Named statements on the stock-location tables, run on the current handle. */
+export const stockLocationQueries = {
+  insert: locations.insert,
+  retrieve: locations.retrieve,
+  softDelete: locations.softDelete,
+  existing: locations.existing,
+  list: (filters: StockLocationFilters, page: ListPaging) => locations.list(conditions(filters), page),
+  /** Sets `fields` on the location (its `updated_at` too). */
+  async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
+    await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));
+  },
+  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById({ ids }),
+  /** The channel links of the locations `ids`, oldest first. */
+  links: (ids: string[]) => linksOf({ ids }),
+  insertAddress: async (address: Required<AddressInsert>): Promise<void> => {
+    await insertAddress(address);
+  },
+  /** Soft-deletes the address `id`. */
+  deleteAddress: async (id: string): Promise<void> => {
+    await deleteAddress({ id, deleted_at: new Date() });
+  },
+  /** Links the location to the channels; a link that exists stays as it is. */
+  async link(id: string, channels: string[]): Promise<void> {
+    await db
+      .insert(links)
+      .values(channels.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id })))
+      .onConflictDoNothing();
+  },
+  unlink: async (id: string, channels: string[]): Promise<void> => {
+    await unlink({ id, channels });
+  },
+  /** Removes every channel link of the location. */
+  unlinkAll: async (id: string): Promise<void> => {
+    await unlinkAll({ id });
+  },
+  /** The live locations serving any of the channels `ids`, oldest first. */
+  locationsOfChannels: async (ids: string[]): Promise<string[]> =>
+    (await locationsOfChannels({ ids })).map((r) => r.id),
+  /** The channels any of the live locations `ids` serve. */
+  channelsOfLocations: async (ids: string[]): Promise<string[]> =>
+    (await channelsOfLocations({ ids })).map((r) => r.id),
+};
