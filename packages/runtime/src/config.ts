@@ -9,6 +9,9 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@kasse/modules/event
 import type { FileLimits, FileStorage } from "@kasse/modules/file";
 import { DEFAULT_LEASE_MS } from "@kasse/workflows";
 
+/** A configuration error naming each bad variable on a line of its own, as every check here says it. */
+const invalid = (...problems: string[]) => new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+
 const Int = (def: number, minimum = 0) => Type.Integer({ default: def, minimum });
 const Str = () => Type.Optional(Type.String({ minLength: 1 }));
 /**
@@ -246,9 +249,7 @@ function redisPrefixOf(env: Env, dataDir: string): string {
       const { host, port, database } = postgresTarget(env.DATABASE_URL);
       install = `${host.toLowerCase()}:${port}/${database}`;
     } catch {
-      throw new ConfigError(
-        "Invalid configuration:\n  DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database",
-      );
+      throw invalid("DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database");
     }
   }
   return `kasse-${createHash("sha256").update(install).digest("hex").slice(0, 8)}`;
@@ -286,12 +287,12 @@ export interface StripeConfig {
 function stripeConfigOf(env: Env): StripeConfig | undefined {
   if (!env.STRIPE_API_KEY) {
     if (env.STRIPE_WEBHOOK_SECRET || env.STRIPE_API_URL)
-      throw new ConfigError("Invalid configuration:\n  STRIPE_API_KEY: required when another STRIPE_ variable is set");
+      throw invalid("STRIPE_API_KEY: required when another STRIPE_ variable is set");
     return undefined;
   }
   if (!env.STRIPE_WEBHOOK_SECRET)
-    throw new ConfigError(
-      "Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY (the signing secret of the webhook endpoint, whsec_…)",
+    throw invalid(
+      "STRIPE_WEBHOOK_SECRET: required with STRIPE_API_KEY (the signing secret of the webhook endpoint, whsec_…)",
     );
   return {
     apiKey: env.STRIPE_API_KEY,
@@ -317,13 +318,13 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
   // One line per variable (a union reports each variant too), each saying what the variable allows.
   const names = new Set([...Value.Errors(EnvSchema, converted)].map((e) => e.path.split("/")[1] ?? ""));
   const problems = [...names].map((name) => problemOf(name, raw[name]));
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  if (problems.length > 0) throw invalid(...problems);
   const env = converted as Env;
   let retrySchedule: number[];
   try {
     retrySchedule = parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE);
   } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
+    throw invalid(`WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
   }
   const dataDir = resolve(env.KASSE_DATA_DIR);
   return {
@@ -368,10 +369,10 @@ function fileStorageOf(env: Env, dataDir: string): FileStorage {
       dir: resolve(env.FILE_DIR ?? join(dataDir, "uploads")),
       baseUrl: baseUrl ?? `${publicUrlOf(env)}/static/uploads`,
     };
-  if (!env.S3_BUCKET) throw new ConfigError("Invalid configuration:\n  S3_BUCKET: required when FILE_PROVIDER=s3");
+  if (!env.S3_BUCKET) throw invalid("S3_BUCKET: required when FILE_PROVIDER=s3");
   if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
-    throw new ConfigError(
-      `Invalid configuration:\n  ${env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}: required with ${env.S3_ACCESS_KEY_ID ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY"} (set both, or neither for the SDK's credential chain)`,
+    throw invalid(
+      `${env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}: required with ${env.S3_ACCESS_KEY_ID ? "S3_ACCESS_KEY_ID" : "S3_SECRET_ACCESS_KEY"} (set both, or neither for the SDK's credential chain)`,
     );
   return {
     provider: "s3",
