@@ -2,7 +2,8 @@ import type { Modules } from "@kasse/modules";
 import { errors } from "@kasse/core";
 import type { CartState, LineItemCreate, LineItemInsert, LineItemUpdate } from "@kasse/modules/cart";
 import type { ProductVariantRow } from "@kasse/modules/product";
-import { withLine, writeCart, type CartActor, type CartResult } from "./cart-write";
+import { withLine, writeCart, type CartActor } from "./cart-write";
+import type { CartResult } from "./cart-result";
 
 /**
  * Adds a variant to the cart, or adds to the quantity of its line when the cart has one (Medusa

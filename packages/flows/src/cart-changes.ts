@@ -2,7 +2,7 @@ import { errors, type KasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { catalogMoved, datesPassed, type CartState } from "@kasse/modules/cart";
 import type { PromotionUsage, SkipReason } from "@kasse/modules/promotion";
-import type { CartResult } from "./cart-write";
+import type { CartResult } from "./cart-result";
 
 /** One thing a cart charges for that is no longer what the store offers, found by a refresh. */
 export interface CartDifference {

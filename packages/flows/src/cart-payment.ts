@@ -11,7 +11,8 @@ import {
 } from "@kasse/modules/payment";
 import type { CartRow } from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
-import { assertCartAccess, assertCartOpen, nullIfMissing, type CartActor } from "./cart-write";
+import { assertCartAccess, assertCartOpen, type CartActor } from "./cart-write";
+import { nullIfMissing } from "./cart-result";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
 
 /** A payment collection with the region whose providers it may use. */

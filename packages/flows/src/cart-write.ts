@@ -1,47 +1,17 @@
-import { errors, isKasseError } from "@kasse/core";
+import { errors } from "@kasse/core";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";
 import type { Modules } from "@kasse/modules";
 import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
-import { atCartTotal, behindCart, type PaymentCollection } from "@kasse/modules/payment";
-import type { Region } from "@kasse/modules/region";
-import type { ComputeResult } from "@kasse/modules/promotion";
-import { refreshCart, type RefreshOptions, type RemovedLine } from "./refresh-cart";
+import { atCartTotal, behindCart } from "@kasse/modules/payment";
+import { refreshCart, type RefreshOptions } from "./refresh-cart";
+import { nullIfMissing, type CartResult } from "./cart-result";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
 import { cartOutdated } from "./cart-changes";
 
 /** Who is asking: the signed-in customer's id, or null for a guest (or any other actor). */
 export interface CartActor {
   customer_id: string | null;
-}
-
-/** A cart after a write: its state plus what a response shows with it. */
-export interface CartResult extends CartState {
-  region: Region | null;
-  payment_collection: PaymentCollection | null;
-  /** The promotions the cart's adjustments come from, with how each applies (loaded by {@link withPromotions}). */
-  promotions?: CartPromotion[];
-  /** Set by a refresh: the lines it removed as no longer for sale ({@link refreshCart}). */
-  removed?: RemovedLine[];
-  /** Set by a refresh: the promotions that gave nothing, and why. */
-  promotion_skips?: PromotionSkip[];
-}
-
-/** A promotion a refresh found giving nothing, with why (`inactive`, `expired`, `budget_exhausted`…). */
-type PromotionSkip = ComputeResult["skipped"][number];
-
-/** A promotion applied to a cart, as a store cart shows it. */
-export interface CartPromotion {
-  id: string;
-  code: string | null;
-  is_automatic: boolean;
-  application_method: {
-    type: string;
-    target_type: string;
-    allocation: string | null;
-    value: number;
-    currency_code: string | null;
-  } | null;
 }
 
 /** Adds the applied promotions (one query for all) to a cart result. */
@@ -163,10 +133,4 @@ export async function readCart(m: Modules, cartId: string, actor: CartActor): Pr
     m.payment.collectionForCart(cartId).then((c) => c ?? null),
   ]);
   return withPromotions(m, { ...state, region, payment_collection });
-}
-
-/** For `.catch`: a record that is gone reads as null; any other error stays an error. */
-export function nullIfMissing(error: unknown): null {
-  if (isKasseError(error) && error.type === "not_found") return null;
-  throw error;
 }

@@ -116,16 +116,8 @@ export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput 
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one cart-module transaction each (lock, change, refresh); a payment collection left
 // behind the new total follows in its own payment-module transaction (`syncCartPaymentAmount`).
-export {
-  writeCart,
-  readCart,
-  assertCartAccess,
-  assertCartOpen,
-  type CartActor,
-  type CartResult,
-  type CartPromotion,
-  withPromotions,
-} from "./cart-write";
+export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartActor, withPromotions } from "./cart-write";
+export type { CartResult, CartPromotion } from "./cart-result";
 export { refreshCart, type RefreshOptions } from "./refresh-cart";
 export { addToCart, updateLineItem, deleteLineItem } from "./add-to-cart";
 export {

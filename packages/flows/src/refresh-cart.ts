@@ -13,7 +13,7 @@ import {
 import type { CalculatedPrice } from "@kasse/modules/pricing";
 import type { Region } from "@kasse/modules/region";
 import { applicable, type RegionRates, type TaxTarget } from "@kasse/modules/tax";
-import { nullIfMissing, type CartResult } from "./cart-write";
+import { nullIfMissing, type CartResult, type RemovedLine } from "./cart-result";
 
 /** What a cart write asks the refresh to do beyond the usual. */
 export interface RefreshOptions {
@@ -29,12 +29,6 @@ export interface RefreshOptions {
   shippingOptions?: Array<{ id: string; amount: number }>;
   /** Check every line is still for sale even when nothing moved (the cart changed sales channel). */
   recheck?: boolean;
-}
-
-/** A line a refresh removed because it can no longer be sold, and why (for the shopper). */
-export interface RemovedLine {
-  item: CartLineItemRow;
-  reason: string;
 }
 
 /**

@@ -8,7 +8,8 @@ import {
   type ShippingMethodCreate,
 } from "@kasse/modules/cart";
 import type { Region } from "@kasse/modules/region";
-import { nullIfMissing, writeCart, type CartActor, type CartChange, type CartResult } from "./cart-write";
+import { writeCart, type CartActor, type CartChange } from "./cart-write";
+import { nullIfMissing, type CartResult } from "./cart-result";
 import { refreshCart } from "./refresh-cart";
 import { recordEvent } from "@kasse/modules/event";
 import { withEvents } from "./events";

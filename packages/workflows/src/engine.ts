@@ -10,7 +10,7 @@ import type { Scheduler } from "./scheduler";
 import type { EventRecorder } from "./events";
 import type { EngineObserver } from "./observer";
 import type { ExecutionRow, StepRunRow } from "./schema";
-import type { AnyWorkflow, Clock, EngineLogger, RetryPolicy, ModulesFactory, Workflow } from "./types";
+import type { AnyWorkflow, Clock, EngineLogger, ExecuteOptions, RetryPolicy, ModulesFactory, Workflow } from "./types";
 
 export interface EngineOptions {
   db: Db;
@@ -44,20 +44,6 @@ export interface EngineOptions {
   modules?: ModulesFactory;
   /** Told what this engine's executions do (the process's metrics). */
   observer?: EngineObserver;
-}
-
-export interface ExecuteOptions {
-  /** A second `execute` of the same workflow with this key returns the first one's result. */
-  idempotencyKey?: string;
-  /** Medusa's transaction id (admin filter); defaults to the idempotency key, else the execution id. */
-  transactionId?: string;
-  /**
-   * With an idempotency key: an attempt that failed or was compensated (a declined card) does not
-   * answer for the key forever; the next call starts a fresh execution. Executions are keyed
-   * `<key>:<failed attempts so far>` under the transaction id (default: the key), so concurrent
-   * callers still share the attempt under way, and one still compensating keeps its key until done.
-   */
-  freshAfterFailure?: boolean;
 }
 
 /** An execution and its step journal, as the admin API shows it. */

@@ -1,12 +1,5 @@
 export { step, workflow, DEFAULT_RETRY } from "./define";
-export {
-  createEngine,
-  DEFAULT_LEASE_MS,
-  type Engine,
-  type EngineOptions,
-  type ExecuteOptions,
-  type ExecutionDetail,
-} from "./engine";
+export { createEngine, DEFAULT_LEASE_MS, type Engine, type EngineOptions, type ExecutionDetail } from "./engine";
 export { WorkflowDivergenceError } from "./runner";
 export { backoffDelay, systemClock } from "./backoff";
 export {

@@ -1,5 +1,4 @@
 import type { Db, Tx } from "@kasse/db";
-import type { ExecuteOptions } from "./engine";
 import type { SecretPath } from "./secrets";
 
 /** How a step is retried: `attempts` in all (1 = no retry), exponential backoff from `backoffMs` with jitter, capped. */
@@ -181,4 +180,19 @@ export interface EngineLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+/** Options of `engine.execute` and `engine.enqueue`. */
+export interface ExecuteOptions {
+  /** A second `execute` of the same workflow with this key returns the first one's result. */
+  idempotencyKey?: string;
+  /** Medusa's transaction id (admin filter); defaults to the idempotency key, else the execution id. */
+  transactionId?: string;
+  /**
+   * With an idempotency key: an attempt that failed or was compensated (a declined card) does not
+   * answer for the key forever; the next call starts a fresh execution. Executions are keyed
+   * `<key>:<failed attempts so far>` under the transaction id (default: the key), so concurrent
+   * callers still share the attempt under way, and one still compensating keeps its key until done.
+   */
+  freshAfterFailure?: boolean;
 }
