@@ -131,7 +131,7 @@ describe("completeCart", () => {
     const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
     expect(outcome.type).toBe("order");
     if (outcome.type !== "order") return;
-    const order = await createOrderService(database.db).retrieve(outcome.order_id);
+    const order = await createOrderService().retrieve(outcome.order_id);
     const collection = await createPaymentService(database.db).collectionForCart(cartId);
     expect(order).toMatchObject({
       cart_id: cartId,

@@ -1,4 +1,3 @@
-import { transaction } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import type { OrderActor } from "@kasse/modules/order";
@@ -20,5 +19,5 @@ export function completeOrder(modules: Modules, orderId: string, actor?: OrderAc
  * draft order; `status` → `archived`, after which no workflow changes it. One transaction.
  */
 export async function archiveOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
-  await transaction(modules.db, (tx) => modules.bindTo(tx).order.archive(orderId, actor));
+  await modules.order.archive(orderId, actor);
 }

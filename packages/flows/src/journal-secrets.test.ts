@@ -170,7 +170,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
       workflows: allWorkflows,
       modules: (db) => createModules(db, options),
     });
-    const order = await createOrderService(database.db).create(orderSnapshot({ email: "journal-guest@example.com" }));
+    const order = await createOrderService().create(orderSnapshot({ email: "journal-guest@example.com" }));
     const customer = await createCustomerService().create(
       { email: "journal-claimer@example.com" },
       { has_account: true },

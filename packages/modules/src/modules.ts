@@ -153,11 +153,11 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     apiKey: () => createApiKeyService(),
     promotion: () => createPromotionService(db),
     cart: () => createCartService(db),
-    order: () => createOrderService(db),
-    returnReason: () => createReturnReasonService(db),
-    orderReturn: () => createReturnService(db),
-    returnChange: () => createReturnChangeService(db),
-    orderTransfer: () => createOrderTransferService(db),
+    order: () => createOrderService(),
+    returnReason: () => createReturnReasonService(),
+    orderReturn: () => createReturnService(),
+    returnChange: () => createReturnChangeService(),
+    orderTransfer: () => createOrderTransferService(),
     events: () => createEventService(db),
     webhooks: () =>
       createWebhookService(db, {

@@ -1,5 +1,5 @@
 import { inArray, sql } from "drizzle-orm";
-import { order } from "@kasse/modules/order";
+import { order } from "@kasse/modules/order/tables";
 import { expect, vi } from "vitest";
 import { startStripeFake, type StripeFake, type WebhookRequest } from "@kasse/modules/payment/testing";
 import type { Consumer } from "@kasse/workflows";

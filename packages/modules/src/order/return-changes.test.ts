@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { useTestDatabase, lazy } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createOrderService } from "./service";
 import { createReturnChangeService } from "./return-changes";
 import { orderReturnChange } from "./schema";
 import { orderSnapshot } from "./testing";
 
 const database = useTestDatabase();
-const orders = lazy(() => createOrderService(database.db));
-const changes = lazy(() => createReturnChangeService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const orders = createOrderService();
+const changes = createReturnChangeService();
 const admin = { actor_type: "user", actor_id: "user_1" };
 
 /** An order with its first line's units fulfilled. */

@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, liveRecords, transaction, type Db } from "@kasse/db";
+import { isUniqueViolation, transaction } from "@kasse/db";
+import { orderQueries as q } from "./queries";
 import {
-  orderReturn,
-  orderReturnChange,
   type OrderActor,
+  type OrderReturn,
+  type OrderReturnChangeInsert,
   type OrderReturnChangeRow,
   type ReturnChangeAction,
   type ReturnChangeActionName,
@@ -19,7 +19,7 @@ import {
   type ReturnRequestUpdate,
 } from "./schema";
 import { assertOpen, createOrderService } from "./service";
-import { createReturnService, type OrderReturn } from "./returns";
+import { createReturnService } from "./returns";
 import { createReturnReasonService } from "./return-reasons";
 
 /** A pending (or confirmed) return change as the API shows it: Medusa's `order_change` with its actions. */
@@ -101,88 +101,67 @@ function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
   };
 }
 
-/**
- * The reads and writes of return changes over one handle: inside a write, the transaction it opens,
- * so the pending change stays locked until the write commits.
- */
-function pendingChanges(db: Db) {
-  const changes = liveRecords(db, orderReturnChange, "Return change");
+const orders = createOrderService();
+const returns = createReturnService();
+const reasons = createReturnReasonService();
 
+/** The reads and writes of return changes; inside a write, the pending change stays locked until it commits. */
+const changes = {
   /** The order `orderId`, refused unless it is open to returns. */
-  async function openOrder(orderId: string) {
-    const order = await createOrderService(db).retrieve(orderId);
+  async openOrder(orderId: string) {
+    const order = await orders.retrieve(orderId);
     assertOpen(order, "returned");
     return order;
-  }
+  },
 
-  /** How many more units of each order line may be asked back (fulfilled − already requested). */
-  async function returnable(orderId: string): Promise<Map<string, number>> {
-    const order = await openOrder(orderId);
-    return new Map(order.items.map((i) => [i.id, i.fulfilled_quantity - i.return_requested_quantity]));
-  }
+  /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
+  async lock(returnId: string, type: ReturnChangeType): Promise<OrderReturnChangeRow> {
+    const row = await q.lockPendingChange(returnId);
+    if (!row) {
+      if (!(await q.returnById(returnId))) throw errors.notFound(`Return with id: ${returnId} was not found`);
+      throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
+    }
+    if (row.change_type !== type) throw errors.invalidData(`Return ${returnId} has a pending ${KIND[row.change_type]}`);
+    return row;
+  },
 
-  /** How many units of each line of the return are still to come back. */
-  async function outstanding(returnId: string): Promise<Map<string, number>> {
-    const existing = await createReturnService(db).retrieve(returnId);
+  save: (row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>) =>
+    q.saveChange(row.id, { ...set, updated_at: new Date() }),
+
+  /** Refuses a second pending change on the order. */
+  async assertNoPending(orderId: string): Promise<void> {
+    const pending = await q.pendingChangeOfOrder(orderId);
+    if (pending)
+      throw errors.invalidData(
+        `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,
+      );
+  },
+
+  /** Inserts a pending change; a race past {@link assertNoPending} meets the one-pending index as a conflict. */
+  insert: (values: OrderReturnChangeInsert) =>
+    q.insertChangeRequest(values, `Order ${values.order_id} already has a pending return change`),
+
+  assertReasons: (ids: Array<string | null | undefined>) => reasons.assertKnown(ids),
+
+  /** The units each line may take on a change of `type`: returnable units of a request, outstanding ones of a receipt. */
+  async limits(type: ReturnChangeType, row: OrderReturnChangeRow): Promise<Map<string, number>> {
+    if (type === "return_request") {
+      // How many more units of each order line may be asked back (fulfilled − already requested).
+      const order = await changes.openOrder(row.order_id);
+      return new Map(order.items.map((i) => [i.id, i.fulfilled_quantity - i.return_requested_quantity]));
+    }
+    // How many units of each line of the return are still to come back.
+    const existing = await returns.retrieve(row.return_id);
     return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
-  }
+  },
 
-  return {
-    openOrder,
-    /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
-    async lock(returnId: string, type: ReturnChangeType): Promise<OrderReturnChangeRow> {
-      const [row] = await db
-        .select()
-        .from(orderReturnChange)
-        .where(and(eq(orderReturnChange.return_id, returnId), eq(orderReturnChange.status, "pending")))
-        .for("update");
-      if (!row) {
-        const [known] = await db.select({ id: orderReturn.id }).from(orderReturn).where(eq(orderReturn.id, returnId));
-        if (!known) throw errors.notFound(`Return with id: ${returnId} was not found`);
-        throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
-      }
-      if (row.change_type !== type)
-        throw errors.invalidData(`Return ${returnId} has a pending ${KIND[row.change_type]}`);
-      return row;
-    },
+  remove: async (row: OrderReturnChangeRow): Promise<void> => {
+    await q.deleteChange(row.id);
+  },
 
-    save: (row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>) =>
-      changes.update(row.id, { ...set, updated_at: new Date() }),
-
-    /** Refuses a second pending change on the order. */
-    async assertNoPending(orderId: string): Promise<void> {
-      const [pending] = await db
-        .select({ return_id: orderReturnChange.return_id, change_type: orderReturnChange.change_type })
-        .from(orderReturnChange)
-        .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
-      if (pending)
-        throw errors.invalidData(
-          `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,
-        );
-    },
-
-    /** Inserts a pending change; a race past {@link assertNoPending} meets the one-pending index as a conflict. */
-    insert: (values: typeof orderReturnChange.$inferInsert) =>
-      changes.insert(values, `Order ${values.order_id} already has a pending return change`),
-
-    assertReasons: (ids: Array<string | null | undefined>) => createReturnReasonService(db).assertKnown(ids),
-
-    /** The units each line may take on a change of `type`: returnable units of a request, outstanding ones of a receipt. */
-    limits: (type: ReturnChangeType, row: OrderReturnChangeRow) =>
-      type === "return_request" ? returnable(row.order_id) : outstanding(row.return_id),
-
-    async remove(row: OrderReturnChangeRow): Promise<void> {
-      await db.delete(orderReturnChange).where(eq(orderReturnChange.id, row.id));
-    },
-
-    /** The return `returnId`, locked, or undefined. */
-    async lockReturn(returnId: string) {
-      const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, returnId)).for("update");
-      return row;
-    },
-  };
-}
-type PendingChanges = ReturnType<typeof pendingChanges>;
+  /** The return `returnId`, locked, or undefined. */
+  lockReturn: (returnId: string) => q.lockReturnRow(returnId),
+};
 
 /**
  * Refuses `quantity` of line `itemId` beyond its limit, less what the change's other actions on
@@ -232,10 +211,9 @@ function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, act
  * ({@link confirmRequest}, {@link confirmReceipt} are their first steps). Canceling a pending change
  * deletes it. An order has at most one pending change.
  */
-export function createReturnChangeService(db: Db) {
-  /** Runs `write` in one transaction, over the return changes bound to it. */
-  const inTransaction = <R>(write: (changes: PendingChanges) => Promise<R>) =>
-    transaction(db, (t) => write(pendingChanges(t)));
+export function createReturnChangeService() {
+  /** Runs `write` in one transaction. */
+  const inTransaction = <R>(write: (c: typeof changes) => Promise<R>) => transaction(() => write(changes));
 
   /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
@@ -443,42 +421,25 @@ export function createReturnChangeService(db: Db) {
      * this one is deleted instead: an order has one pending change, and nothing of it was applied.
      */
     async reopen(changeId: string): Promise<void> {
-      const confirmed = and(eq(orderReturnChange.id, changeId), eq(orderReturnChange.status, "confirmed"));
       try {
-        await transaction(db, (tx) =>
-          tx
-            .update(orderReturnChange)
-            .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: new Date() })
-            .where(confirmed),
-        );
+        // A savepoint: the unique violation must not abort the transaction the delete then runs in.
+        await transaction(() => q.reopenChange(changeId, new Date()), { savepoint: true });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        await db.delete(orderReturnChange).where(confirmed);
+        await q.deleteConfirmedChange(changeId);
       }
     },
 
     /** The order's pending return change, if any. */
     async pendingForOrder(orderId: string): Promise<ReturnChange | null> {
-      const [row] = await db
-        .select()
-        .from(orderReturnChange)
-        .where(and(eq(orderReturnChange.order_id, orderId), eq(orderReturnChange.status, "pending")));
+      const row = await q.pendingChangeOfOrder(orderId);
       return row ? changeView(row) : null;
     },
 
     /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
     async retrieveReturn(id: string): Promise<ReturnOrDraft> {
-      const [draft] = await db
-        .select()
-        .from(orderReturnChange)
-        .where(
-          and(
-            eq(orderReturnChange.return_id, id),
-            eq(orderReturnChange.change_type, "return_request"),
-            eq(orderReturnChange.status, "pending"),
-          ),
-        );
-      return draft ? draftReturn(draft) : createReturnService(db).retrieve(id);
+      const draft = await q.pendingRequestOf(id);
+      return draft ? draftReturn(draft) : returns.retrieve(id);
     },
   };
   return service;

@@ -1,29 +1,9 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { builtOnce, idList, inParam, type Db, type Paging, listPage, rowsByParent, groupByParent } from "@kasse/db";
-import {
-  orderReturn,
-  orderReturnItem,
-  type OrderActor,
-  type OrderReturnItemRow,
-  type OrderReturnRow,
-  type ReturnCreate,
-  type ReturnReceive,
-  type ReturnStatus,
-} from "./schema";
+import { groupBy, transaction, type Paging } from "@kasse/db";
+import type { OrderActor, OrderReturn, ReturnCreate, ReturnReceive, ReturnStatus } from "./schema";
+import { orderQueries as q } from "./queries";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
-
-const returnsOfOrders = builtOnce<OrderReturnRow[], { ids: string }>((db) =>
-  db
-    .select()
-    .from(orderReturn)
-    .where(inParam(orderReturn.order_id, "ids"))
-    .orderBy(asc(orderReturn.created_at), asc(orderReturn.id)),
-);
-
-/** A return with its items (`item_id`: the order line, as Medusa names it). */
-export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
 
 /** Units of one order line received back. */
 export interface ReceivedLine {
@@ -47,20 +27,16 @@ export interface ReturnReceipt {
  * exist), received in one or several receipts (the lines' received quantities rise; the flow
  * restocks the location), or canceled while nothing has come back.
  */
-export function createReturnService(db: Db) {
-  const orders = createOrderService(db);
-  /** The rows with their items, one query for all. */
-  async function attach(rows: OrderReturnRow[]): Promise<OrderReturn[]> {
-    const items = await rowsByParent(db, orderReturnItem, "return_id", rows, { order: [asc(orderReturnItem.id)] });
-    return rows.map((row) => ({ ...row, items: items.get(row.id)!.map((i) => ({ ...i, item_id: i.line_item_id })) }));
-  }
+export function createReturnService() {
+  const orders = createOrderService();
+  const reasons = createReturnReasonService();
 
   /** The return, locked for the transaction; 404 when it is not `orderId`'s (when given). */
   async function lock(id: string, orderId: string | null): Promise<OrderReturn> {
-    const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, id)).for("update");
+    const row = await q.lockReturn(id);
     if (!row || (orderId && row.order_id !== orderId))
       throw errors.notFound(`Return with id: ${id} was not found${orderId ? ` on order ${orderId}` : ""}`);
-    return (await attach([row]))[0]!;
+    return row;
   }
 
   async function addReceived(
@@ -69,12 +45,7 @@ export function createReturnService(db: Db) {
     sign: 1 | -1,
     column: "received_quantity" | "damaged_quantity" = "received_quantity",
   ): Promise<void> {
-    for (const line of lines) {
-      await db
-        .update(orderReturnItem)
-        .set({ [column]: sql`${orderReturnItem[column]} + ${sign * line.quantity}` })
-        .where(and(eq(orderReturnItem.return_id, returnId), eq(orderReturnItem.line_item_id, line.line_item_id)));
-    }
+    for (const line of lines) await q.addReturned(returnId, line.line_item_id, column, sign * line.quantity);
   }
 
   /**
@@ -90,10 +61,7 @@ export function createReturnService(db: Db) {
       : current.items.some((i) => i.received_quantity > 0)
         ? "partially_received"
         : "requested";
-    await db
-      .update(orderReturn)
-      .set({ status, received_at: complete ? (current.received_at ?? new Date()) : null })
-      .where(eq(orderReturn.id, id));
+    await q.setReturn(id, { status, received_at: complete ? (current.received_at ?? new Date()) : null });
   }
 
   const service = {
@@ -105,73 +73,63 @@ export function createReturnService(db: Db) {
       /** The id reserved for it by a confirmed return request (see `createReturnChangeService`). */
       reservedId?: string,
     ): Promise<OrderReturn> {
-      await createReturnReasonService(db).assertKnown(input.items.map((i) => i.reason_id));
-      await orders.moveLineQuantities(orderId, {
-        stage: "return_requested_quantity",
-        lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })),
-        action: "return_requested",
-        actor,
+      return transaction(async () => {
+        await reasons.assertKnown(input.items.map((i) => i.reason_id));
+        await orders.moveLineQuantities(orderId, {
+          stage: "return_requested_quantity",
+          lines: input.items.map((i) => ({ id: i.id, quantity: i.quantity })),
+          action: "return_requested",
+          actor,
+        });
+        const id = reservedId ?? generateId("ret");
+        await q.insertReturn({
+          id,
+          order_id: orderId,
+          location_id: input.location_id,
+          metadata: input.metadata ?? null,
+        });
+        await q.insertReturnItems(
+          input.items.map((i) => ({
+            id: generateId("retitem"),
+            return_id: id,
+            line_item_id: i.id,
+            quantity: i.quantity,
+            reason_id: i.reason_id ?? null,
+          })),
+        );
+        return service.retrieve(id);
       });
-      const id = reservedId ?? generateId("ret");
-      await db
-        .insert(orderReturn)
-        .values({ id, order_id: orderId, location_id: input.location_id, metadata: input.metadata ?? null });
-      await db.insert(orderReturnItem).values(
-        input.items.map((i) => ({
-          id: generateId("retitem"),
-          return_id: id,
-          line_item_id: i.id,
-          quantity: i.quantity,
-          reason_id: i.reason_id ?? null,
-        })),
-      );
-      return service.retrieve(id);
     },
 
     /** Removes a requested return and gives its lines' requested quantities back (a creation's compensation). */
     async remove(id: string): Promise<void> {
-      const existing = await lock(id, null);
-      await orders.moveLineQuantities(existing.order_id, {
-        stage: "return_requested_quantity",
-        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
-        action: "return_request_reverted",
-        undo: true,
+      await transaction(async () => {
+        const existing = await lock(id, null);
+        await orders.moveLineQuantities(existing.order_id, {
+          stage: "return_requested_quantity",
+          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
+          action: "return_request_reverted",
+          undo: true,
+        });
+        await q.deleteReturn(id);
       });
-      await db.delete(orderReturn).where(eq(orderReturn.id, id));
     },
 
     async retrieve(id: string): Promise<OrderReturn> {
-      const [row] = await db.select().from(orderReturn).where(eq(orderReturn.id, id));
-      if (!row) throw errors.notFound(`Return with id: ${id} was not found`);
-      return (await attach([row]))[0]!;
+      const found = await q.returnById(id);
+      if (!found) throw errors.notFound(`Return with id: ${id} was not found`);
+      return found;
     },
 
-    async list(
+    list: (
       filters: { order_id?: string[]; status?: string[] },
       page: Paging,
-    ): Promise<{ items: OrderReturn[]; count: number }> {
-      const conditions = [];
-      if (filters.order_id?.length) conditions.push(inArray(orderReturn.order_id, filters.order_id));
-      if (filters.status?.length) conditions.push(inArray(orderReturn.status, filters.status as ReturnStatus[]));
-      const where = and(...conditions);
-      const { items: rows, count: total } = await listPage(
-        db,
-        orderReturn,
-        where,
-        [asc(orderReturn.created_at), asc(orderReturn.id)],
-        page,
-      );
-      return { items: await attach(rows), count: total };
-    },
+    ): Promise<{ items: OrderReturn[]; count: number }> => q.returns(filters, page),
 
     /** Every return of the orders (one query per table), keyed by order id. */
     async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {
-      return groupByParent(
-        orderIds,
-        async (ids) => attach(await returnsOfOrders(db, { ids: idList(ids) })),
-        (r) => r.order_id,
-        { everyParent: true },
-      );
+      const rows = orderIds.length ? await q.returnsOfOrders(orderIds) : [];
+      return groupBy(rows, (r) => r.order_id, { keys: orderIds });
     },
 
     /**
@@ -188,53 +146,55 @@ export function createReturnService(db: Db) {
       /** Units that came back damaged: received, but kept out of stock (Medusa's dismissed items). */
       damaged: Array<{ id: string; quantity: number }> = [],
     ): Promise<ReturnReceipt> {
-      const existing = await lock(id, orderId);
-      if (existing.status !== "requested" && existing.status !== "partially_received")
-        throw errors.invalidData(`Return ${id} is ${existing.status}`);
-      const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
-      const restocked: ReceivedLine[] = input.items
-        ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
-        : [...outstanding]
-            .filter(([, left]) => left > 0)
-            .map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
-      const dismissed: ReceivedLine[] = damaged.map((i) => ({ line_item_id: i.id, quantity: i.quantity }));
-      // Every unit back, restocked or not, one entry per line (the order's line move refuses a line listed twice).
-      const lines: ReceivedLine[] = [];
-      for (const line of damaged.length ? [...restocked, ...dismissed] : restocked) {
-        const same = damaged.length ? lines.find((l) => l.line_item_id === line.line_item_id) : undefined;
-        if (same) same.quantity += line.quantity;
-        else lines.push({ ...line });
-      }
-      for (const line of lines) {
-        const left = outstanding.get(line.line_item_id);
-        if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
-        if (line.quantity > left)
-          throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
-      }
-      await orders.moveLineQuantities(existing.order_id, {
-        stage: "return_received_quantity",
-        lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
-        action: "return_received",
-        actor,
-      });
-      await addReceived(id, lines, 1);
-      if (dismissed.length) {
+      return transaction(async () => {
+        const existing = await lock(id, orderId);
+        if (existing.status !== "requested" && existing.status !== "partially_received")
+          throw errors.invalidData(`Return ${id} is ${existing.status}`);
+        const outstanding = new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
+        const restocked: ReceivedLine[] = input.items
+          ? input.items.map((i) => ({ line_item_id: i.id, quantity: i.quantity }))
+          : [...outstanding]
+              .filter(([, left]) => left > 0)
+              .map(([line_item_id, quantity]) => ({ line_item_id, quantity }));
+        const dismissed: ReceivedLine[] = damaged.map((i) => ({ line_item_id: i.id, quantity: i.quantity }));
+        // Every unit back, restocked or not, one entry per line (the order's line move refuses a line listed twice).
+        const lines: ReceivedLine[] = [];
+        for (const line of damaged.length ? [...restocked, ...dismissed] : restocked) {
+          const same = damaged.length ? lines.find((l) => l.line_item_id === line.line_item_id) : undefined;
+          if (same) same.quantity += line.quantity;
+          else lines.push({ ...line });
+        }
+        for (const line of lines) {
+          const left = outstanding.get(line.line_item_id);
+          if (left === undefined) throw errors.invalidData(`Item ${line.line_item_id} is not on return ${id}`);
+          if (line.quantity > left)
+            throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
+        }
         await orders.moveLineQuantities(existing.order_id, {
-          stage: "return_dismissed_quantity",
-          lines: dismissed.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
-          action: "return_dismissed",
+          stage: "return_received_quantity",
+          lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
+          action: "return_received",
           actor,
         });
-        await addReceived(id, dismissed, 1, "damaged_quantity");
-      }
-      await settleStatus(id);
-      return {
-        id,
-        order_id: existing.order_id,
-        location_id: existing.location_id,
-        lines,
-        ...(dismissed.length ? { dismissed } : {}),
-      };
+        await addReceived(id, lines, 1);
+        if (dismissed.length) {
+          await orders.moveLineQuantities(existing.order_id, {
+            stage: "return_dismissed_quantity",
+            lines: dismissed.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
+            action: "return_dismissed",
+            actor,
+          });
+          await addReceived(id, dismissed, 1, "damaged_quantity");
+        }
+        await settleStatus(id);
+        return {
+          id,
+          order_id: existing.order_id,
+          location_id: existing.location_id,
+          lines,
+          ...(dismissed.length ? { dismissed } : {}),
+        };
+      });
     },
 
     /**
@@ -242,24 +202,26 @@ export function createReturnService(db: Db) {
      * is read again from what is still received (another receipt may have landed meanwhile).
      */
     async undoReceipt(receipt: ReturnReceipt): Promise<void> {
-      await lock(receipt.id, null);
-      if (receipt.dismissed?.length) {
+      await transaction(async () => {
+        await lock(receipt.id, null);
+        if (receipt.dismissed?.length) {
+          await orders.moveLineQuantities(receipt.order_id, {
+            stage: "return_dismissed_quantity",
+            lines: receipt.dismissed.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
+            action: "return_dismissal_reverted",
+            undo: true,
+          });
+          await addReceived(receipt.id, receipt.dismissed, -1, "damaged_quantity");
+        }
         await orders.moveLineQuantities(receipt.order_id, {
-          stage: "return_dismissed_quantity",
-          lines: receipt.dismissed.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
-          action: "return_dismissal_reverted",
+          stage: "return_received_quantity",
+          lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
+          action: "return_receipt_reverted",
           undo: true,
         });
-        await addReceived(receipt.id, receipt.dismissed, -1, "damaged_quantity");
-      }
-      await orders.moveLineQuantities(receipt.order_id, {
-        stage: "return_received_quantity",
-        lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
-        action: "return_receipt_reverted",
-        undo: true,
+        await addReceived(receipt.id, receipt.lines, -1);
+        await settleStatus(receipt.id);
       });
-      await addReceived(receipt.id, receipt.lines, -1);
-      await settleStatus(receipt.id);
     },
 
     /**
@@ -267,30 +229,34 @@ export function createReturnService(db: Db) {
      * lines' requested quantities are given back, so those units can be returned again.
      */
     async cancel(id: string, orderId: string | null, actor: OrderActor | undefined): Promise<OrderReturn> {
-      const existing = await lock(id, orderId);
-      if (existing.status !== "requested")
-        throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
-      await orders.moveLineQuantities(existing.order_id, {
-        stage: "return_requested_quantity",
-        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
-        action: "return_canceled",
-        actor,
+      return transaction(async () => {
+        const existing = await lock(id, orderId);
+        if (existing.status !== "requested")
+          throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
+        await orders.moveLineQuantities(existing.order_id, {
+          stage: "return_requested_quantity",
+          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
+          action: "return_canceled",
+          actor,
+        });
+        await q.setReturn(id, { status: "canceled", canceled_at: new Date() });
+        return service.retrieve(id);
       });
-      await db.update(orderReturn).set({ status: "canceled", canceled_at: new Date() }).where(eq(orderReturn.id, id));
-      return service.retrieve(id);
     },
 
     /** Takes back a {@link cancel} (its compensation): the return is requested again. */
     async undoCancel(id: string): Promise<void> {
-      const existing = await lock(id, null);
-      if (existing.status !== "canceled") return;
-      await orders.moveLineQuantities(existing.order_id, {
-        stage: "return_requested_quantity",
-        lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
-        action: "return_cancel_reverted",
-        undo: true,
+      await transaction(async () => {
+        const existing = await lock(id, null);
+        if (existing.status !== "canceled") return;
+        await orders.moveLineQuantities(existing.order_id, {
+          stage: "return_requested_quantity",
+          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
+          action: "return_cancel_reverted",
+          undo: true,
+        });
+        await q.setReturn(id, { status: "requested", canceled_at: null });
       });
-      await db.update(orderReturn).set({ status: "requested", canceled_at: null }).where(eq(orderReturn.id, id));
     },
   };
   return service;

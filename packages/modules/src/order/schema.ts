@@ -319,6 +319,7 @@ export const orderReturnChange = entityTable(
   ],
 );
 export type OrderReturnChangeRow = typeof orderReturnChange.$inferSelect;
+export type OrderReturnChangeInsert = typeof orderReturnChange.$inferInsert;
 
 /** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
 export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
@@ -351,6 +352,8 @@ export const orderTransferRequest = entityTable(
 export type OrderTransferRequestRow = typeof orderTransferRequest.$inferSelect;
 export type OrderReturnRow = typeof orderReturn.$inferSelect;
 export type OrderReturnItemRow = typeof orderReturnItem.$inferSelect;
+/** A return with its items (`item_id`: the order line, as Medusa names it). */
+export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
 
 export type OrderRow = typeof order.$inferSelect;
 export type OrderLineItemRow = typeof orderLineItem.$inferSelect;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { errors } from "@kasse/core";
 import { queryRows, type ListPaging } from "@kasse/db";
-import { useTestDatabase, lazy } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
 import type { OrderFilters } from "./schema";
@@ -13,7 +13,8 @@ import { eventOutbox } from "@kasse/modules";
 
 const database = useTestDatabase();
 let engine: Engine;
-const orders = lazy(() => createOrderService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const orders = createOrderService();
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });

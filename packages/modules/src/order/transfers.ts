@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { transaction, type Db } from "@kasse/db";
-import { order, orderTransferRequest, type OrderActor, type OrderTransferRequestRow } from "./schema";
+import { transaction } from "@kasse/db";
+import { orderQueries as q } from "./queries";
+import type { OrderActor, OrderTransferRequestRow } from "./schema";
 import { createOrderService, type Order } from "./service";
 
 /** How long a transfer link works. */
@@ -21,12 +21,12 @@ export interface TransferAnswer {
  * email gets a single-use token (only its SHA-256 is stored) that accepts or declines the request
  * until it expires. Accepting moves the order to the customer. Every step is logged on the order.
  * @example
- * const transfers = createOrderTransferService(db);
+ * const transfers = createOrderTransferService();
  * const { secret } = await transfers.request({ order_id, customer_id }, actor);
  * await transfers.answer(order_id, secret, "accept");
  */
-export function createOrderTransferService(db: Db) {
-  const orders = (tx: Db) => createOrderService(tx);
+export function createOrderTransferService() {
+  const orders = createOrderService();
 
   const service = {
     /**
@@ -39,45 +39,35 @@ export function createOrderTransferService(db: Db) {
       input: { order_id: string; customer_id: string; ttlMs?: number },
       actor: OrderActor,
     ): Promise<{ secret: string; request: OrderTransferRequestRow; email: string }> {
-      return transaction(db, async (t) => {
-        const current = await orders(t).lock(input.order_id);
+      return transaction(async () => {
+        const current = await orders.lock(input.order_id);
         if (current.status === "canceled")
           throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
         if (current.customer_id === input.customer_id)
           throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
         if (!current.email) throw errors.invalidData(`Order ${current.id} has no email to confirm a transfer with`);
         const now = new Date();
-        await t
-          .update(orderTransferRequest)
-          .set({ status: "canceled", answered_at: now, updated_at: now })
-          .where(and(eq(orderTransferRequest.order_id, current.id), eq(orderTransferRequest.status, "requested")));
+        await q.cancelOpenTransfers(current.id, now);
         const secret = randomBytes(32).toString("base64url");
-        const [row] = await t
-          .insert(orderTransferRequest)
-          .values({
-            id: generateId("otr"),
-            order_id: current.id,
-            customer_id: input.customer_id,
-            email: current.email,
-            token_hash: sha256(secret),
-            expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
-          })
-          .returning();
-        await orders(t).recordChange(current.id, "transfer_requested", actor, null, {
-          transfer_request_id: row!.id,
+        const row = await q.insertTransfer({
+          id: generateId("otr"),
+          order_id: current.id,
+          customer_id: input.customer_id,
+          email: current.email,
+          token_hash: sha256(secret),
+          expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
+        });
+        await orders.recordChange(current.id, "transfer_requested", actor, null, {
+          transfer_request_id: row.id,
           customer_id: input.customer_id,
         });
-        return { secret, request: row!, email: current.email };
+        return { secret, request: row, email: current.email };
       });
     },
 
     /** Cancels an open request (a compensation; a request already answered stays as it is). */
     async cancel(id: string): Promise<void> {
-      const now = new Date();
-      await db
-        .update(orderTransferRequest)
-        .set({ status: "canceled", answered_at: now, updated_at: now })
-        .where(and(eq(orderTransferRequest.id, id), eq(orderTransferRequest.status, "requested")));
+      await q.cancelTransfer(id, new Date());
     },
 
     /**
@@ -86,27 +76,21 @@ export function createOrderTransferService(db: Db) {
      * another order's. The token's check and its use are one statement, so it works once.
      */
     async answer(orderId: string, secret: string, answer: "accept" | "decline"): Promise<TransferAnswer> {
-      return transaction(db, async (t) => {
-        const current = await orders(t).lock(orderId);
+      return transaction(async () => {
+        const current = await orders.lock(orderId);
         const now = new Date();
-        const [used] = await t
-          .update(orderTransferRequest)
-          .set({ status: answer === "accept" ? "accepted" : "declined", answered_at: now, updated_at: now })
-          .where(
-            and(
-              eq(orderTransferRequest.order_id, current.id),
-              eq(orderTransferRequest.token_hash, sha256(secret)),
-              eq(orderTransferRequest.status, "requested"),
-              gt(orderTransferRequest.expires_at, sql`now()`),
-            ),
-          )
-          .returning();
+        const used = await q.useTransferToken(
+          current.id,
+          sha256(secret),
+          answer === "accept" ? "accepted" : "declined",
+          now,
+        );
         if (!used) throw errors.invalidData("Invalid or expired transfer token");
         if (answer === "accept") {
           if (current.status === "canceled")
             throw errors.invalidData(`Order ${current.id} is canceled and cannot be transferred`);
-          await t.update(order).set({ customer_id: used.customer_id, updated_at: now }).where(eq(order.id, current.id));
-          await orders(t).recordChange(
+          await q.setOrder(current.id, { customer_id: used.customer_id, updated_at: now });
+          await orders.recordChange(
             current.id,
             "transfer_accepted",
             { actor_type: null, actor_id: null },
@@ -114,27 +98,17 @@ export function createOrderTransferService(db: Db) {
             { customer_id: used.customer_id, transfer_request_id: used.id },
           );
         } else {
-          await orders(t).recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, {
+          await orders.recordChange(current.id, "transfer_declined", { actor_type: null, actor_id: null }, null, {
             transfer_request_id: used.id,
           });
         }
-        return { request: used, order: await orders(t).retrieve(current.id) };
+        return { request: used, order: await orders.retrieve(current.id) };
       });
     },
 
     /** The open (unanswered, unexpired) request of each order, for views. */
     async openRequest(orderId: string): Promise<OrderTransferRequestRow | null> {
-      const [row] = await db
-        .select()
-        .from(orderTransferRequest)
-        .where(
-          and(
-            eq(orderTransferRequest.order_id, orderId),
-            eq(orderTransferRequest.status, "requested"),
-            gt(orderTransferRequest.expires_at, sql`now()`),
-          ),
-        );
-      return row ?? null;
+      return (await q.openTransfer(orderId)) ?? null;
     },
   };
   return service;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { orderReturnChange } from "@kasse/modules/order";
+import { orderReturnChange } from "@kasse/modules/order/tables";
 import { useTestApp } from "../../testing";
 import { fulfilledTestOrder, placeTestOrder, stockTestVariants, orderChangeActions } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";

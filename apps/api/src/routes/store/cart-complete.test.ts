@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
-import { order as orderTable } from "@kasse/modules/order";
+import { order as orderTable } from "@kasse/modules/order/tables";
 import { payment as paymentTable } from "@kasse/modules/payment";
 import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { eq } from "drizzle-orm";
-import { orderLineItem } from "@kasse/modules/order";
+import { orderLineItem } from "@kasse/modules/order/tables";
 import { placeTestOrder } from "../../testing/orders";
 import { createFixtureProduct } from "../../testing/catalog";
 

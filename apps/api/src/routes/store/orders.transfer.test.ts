@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { orderTransferRequest } from "@kasse/modules/order";
+import { orderTransferRequest } from "@kasse/modules/order/tables";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { placeTestOrder } from "../../testing/orders";
