@@ -71,12 +71,7 @@ export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
-export {
-  createReturnService,
-  type ReturnService,
-  type ReturnReceipt,
-  type ReceivedLine,
-} from "./returns";
+export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";
 export {
   createReturnChangeService,
   type ReturnChangeService,
