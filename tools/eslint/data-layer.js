@@ -20,7 +20,6 @@ export const UNCONVERTED_MODULES = new Set([
   "payment",
   "pricing",
   "product",
-  "promotion",
   "tax",
 ]);
 
