@@ -15,7 +15,6 @@ export const UNCONVERTED_MODULES = new Set([
   "event",
   "fulfillment",
   "inventory",
-  "notification",
   "order",
   "payment",
   "pricing",

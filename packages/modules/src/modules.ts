@@ -111,7 +111,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     stockLocation: () => createStockLocationService(),
     customer: () => createCustomerService(),
     notification: () =>
-      createNotificationService(db, {
+      createNotificationService({
         providers:
           options.notificationProviders ??
           defaultNotificationProviders({ smtpUrl: options.smtpUrl, logger: options.logger }),
