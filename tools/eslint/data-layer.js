@@ -15,11 +15,9 @@ export const UNCONVERTED_MODULES = new Set([
   "event",
   "fulfillment",
   "inventory",
-  "notification",
   "payment",
   "pricing",
   "product",
-  "promotion",
   "tax",
 ]);
 

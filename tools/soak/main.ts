@@ -86,7 +86,7 @@ async function prepare(
       });
       stockBefore.set(variant.id, quantity);
     }
-    const promotions = createPromotionService(db);
+    const promotions = createPromotionService();
     const campaign = await promotions.createCampaign({
       name: "Soak",
       campaign_identifier: "soak",

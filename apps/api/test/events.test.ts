@@ -11,7 +11,8 @@ import {
   type EventDispatcher,
   type EventRow,
 } from "@kasse/modules/event";
-import { notification as notificationTable, renderTemplate } from "@kasse/modules/notification";
+import { renderTemplate } from "@kasse/modules/notification";
+import { notification as notificationTable } from "@kasse/modules/notification/tables";
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../src/testing";
 import { checkoutReadyCart, checkoutStore, PP_TEST_REGION } from "../src/testing/checkout";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { allSubscribers, bindSubscribers } from "@kasse/flows";
 import { createEventDispatcher, event as eventTable, type EventDispatcher } from "@kasse/modules/event";
-import { notification as notificationTable } from "@kasse/modules/notification";
+import { notification as notificationTable } from "@kasse/modules/notification/tables";
 import { startTestSmtpServer, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../src/testing";
 import { checkoutReadyCart, checkoutStore } from "../src/testing/checkout";

@@ -45,7 +45,7 @@ describe("a notification delivery whose process died", () => {
   it.skipIf(!onPostgres())("is resumed and delivered by the worker once its lease expires", async () => {
     const token = `reset_${randomBytes(12).toString("hex")}`;
     const id = await deliveryKilledMidway("crashed@example.com", token);
-    const notifications = createNotificationService(database.db, { secret: SECRET, providers: [] });
+    const notifications = createNotificationService({ secret: SECRET, providers: [] });
     expect(await notifications.retrieve(id)).toMatchObject({ status: "pending" });
 
     const config = loadConfig({

@@ -31,7 +31,7 @@ function flaky(failures: number): NotificationProvider & { calls: number; sent: 
 describe("sendNotification", () => {
   it("delivers as a workflow step, retrying failed attempts; the journal never holds the secret", async () => {
     const provider = flaky(2);
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret: "notification-test-secret",
       providers: [provider],
     });
@@ -68,7 +68,7 @@ describe("sendNotification", () => {
 
   it("records a failure after the last attempt instead of throwing", async () => {
     const provider = flaky(100);
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret: "notification-test-secret",
       providers: [provider],
     });
@@ -88,7 +88,7 @@ describe("sendNotification", () => {
 
   it("is one static workflow; an engine without a notification service is an error, not a silent failure", async () => {
     expect(allWorkflows).toContain(sendNotificationWorkflow);
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret: "notification-test-secret",
       providers: [flaky(0)],
     });

@@ -111,7 +111,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     stockLocation: () => createStockLocationService(),
     customer: () => createCustomerService(),
     notification: () =>
-      createNotificationService(db, {
+      createNotificationService({
         providers:
           options.notificationProviders ??
           defaultNotificationProviders({ smtpUrl: options.smtpUrl, logger: options.logger }),
@@ -151,7 +151,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     user: () => createUserService(),
     invite: () => createInviteService(),
     apiKey: () => createApiKeyService(),
-    promotion: () => createPromotionService(db),
+    promotion: () => createPromotionService(),
     cart: () => createCartService(db),
     order: () => createOrderService(),
     returnReason: () => createReturnReasonService(),

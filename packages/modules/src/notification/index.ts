@@ -1,4 +1,10 @@
-export * from "./schema";
+export {
+  NotificationInput,
+  NotificationView,
+  type NotificationFilters,
+  type NotificationRow,
+  type NotificationStatus,
+} from "./schema";
 export { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./service";
 export type { NotificationLogger, NotificationProvider, OutgoingMessage } from "./provider";
 export { renderTemplate, formatMoney } from "./templates";

@@ -40,7 +40,7 @@ const passwordReset = (to: string, token: string) => ({
 
 describe("notification service", () => {
   it("delivers through SMTP: the message arrives with the token; the row is success and the secret redacted", async () => {
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret,
       providers: defaultNotificationProviders({ smtpUrl: smtp.url, logger: { info: () => {} } }),
       sleep: noSleep,
@@ -62,7 +62,7 @@ describe("notification service", () => {
 
   it("retries a refused delivery with backoff and ends in failure with the error recorded", async () => {
     const waits: number[] = [];
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret,
       providers: [createSmtpProvider({ url: smtp.url })],
       attempts: 3,
@@ -97,7 +97,7 @@ describe("notification service", () => {
         return { external_id: "ext_1" };
       },
     };
-    const service = createNotificationService(database.db, { secret, providers: [flaky], sleep: noSleep });
+    const service = createNotificationService({ secret, providers: [flaky], sleep: noSleep });
     const sent = await service.send({ to: "c@example.com", channel: "email", template: "t", data: {} });
     expect(sent).toMatchObject({ status: "success", attempts: 2, external_id: "ext_1", last_error: null });
     // A delivered message is never sent twice.
@@ -107,7 +107,7 @@ describe("notification service", () => {
 
   it("the log provider writes the rendered message to the log without its secret data; unknown channels are invalid_data", async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret,
       providers: [createLogProvider({ info: (obj, msg) => void lines.push({ ...obj, msg }) })],
     });
@@ -121,7 +121,7 @@ describe("notification service", () => {
     const list = await service.list({ to: ["d@example.com"] }, { limit: 10, offset: 0 });
     expect(list.count).toBe(1);
     expect(list.items[0]!.data.token).toBe("[redacted]");
-    const smtpOnly = createNotificationService(database.db, {
+    const smtpOnly = createNotificationService({
       secret,
       providers: [createSmtpProvider({ url: smtp.url })],
     });
@@ -131,7 +131,7 @@ describe("notification service", () => {
   });
 
   it("sends an email to one mailbox only: a list, a display name or a header in `to` is refused before anything is written", async () => {
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret,
       providers: [createSmtpProvider({ url: smtp.url })],
       sleep: noSleep,
@@ -164,7 +164,7 @@ describe("notification service", () => {
         return {};
       },
     };
-    const writer = createNotificationService(database.db, { secret, providers: [provider] });
+    const writer = createNotificationService({ secret, providers: [provider] });
     const token = "reset_tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     const backlog = await writer.pendingCount();
     const row = await writer.create(passwordReset("e@example.com", token));
@@ -176,7 +176,7 @@ describe("notification service", () => {
     expect(pending).toContain("soon");
     expect((await writer.retrieve(row.id)).data).toEqual({ token: "[redacted]", expires_at: "soon" });
     // The process that wrote it is gone: another one, sharing the server secret, delivers it.
-    const other = createNotificationService(database.db, { secret, providers: [provider] });
+    const other = createNotificationService({ secret, providers: [provider] });
     expect(await other.deliver(row.id)).toMatchObject({ status: "success", data: { token: "[redacted]" } });
     expect(mails[0]).toContain(`Your reset token: ${token}`);
     expect(await writer.pendingCount()).toBe(backlog);
@@ -187,14 +187,14 @@ describe("notification service", () => {
 
   it("a message sealed under another server secret fails at once (not retried) and its data is erased", async () => {
     const provider = { id: "capture", channels: ["email"], send: async () => ({}) };
-    const row = await createNotificationService(database.db, { secret, providers: [provider] }).create({
+    const row = await createNotificationService({ secret, providers: [provider] }).create({
       to: "f@example.com",
       channel: "email",
       template: "t",
       data: { token: "tok_rotated_1234567" },
       secret_keys: ["token"],
     });
-    const rotated = createNotificationService(database.db, { secret: "another-server-secret", providers: [provider] });
+    const rotated = createNotificationService({ secret: "another-server-secret", providers: [provider] });
     await expect(rotated.deliver(row.id)).rejects.toMatchObject({ type: "unexpected_state", retryable: false });
     const failed = await rotated.retrieve(row.id);
     expect(failed).toMatchObject({ status: "failure", attempts: 1, data: { token: "[redacted]" } });
@@ -210,7 +210,7 @@ describe("notification service", () => {
         throw new Error(`550 rejected: ${m.text}`);
       },
     };
-    const service = createNotificationService(database.db, {
+    const service = createNotificationService({
       secret,
       providers: [quoting],
       attempts: 1,

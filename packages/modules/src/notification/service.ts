@@ -1,8 +1,8 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, toKasseError } from "@kasse/core";
-import { builtOnce, builtRowWrite, orderBy, type Db, type Paging, listPage, anyOf, param, slot } from "@kasse/db";
-import { notification, type NotificationFilters, type NotificationInput, type NotificationRow } from "./schema";
+import type { ListPaging } from "@kasse/db";
 import type { NotificationProvider } from "./provider";
+import { notificationQueries as q } from "./queries";
+import type { NotificationFilters, NotificationInput, NotificationRow } from "./schema";
 import { renderTemplate } from "./templates";
 import { openSecretData, sealSecretData, secretStrings } from "./secret-data";
 
@@ -31,67 +31,16 @@ function redact(row: NotificationRow): NotificationRow {
   return { ...row, data };
 }
 
-// Every message's writes and reads, built once (`updated_at` given: a statement built once has no `$onUpdate`).
-const insertNotification = builtRowWrite<NotificationRow[]>(notification, (db, row) =>
-  db.insert(notification).values(row).returning(),
-);
-const notificationById = builtOnce<NotificationRow[], { id: string }>((db) =>
-  db
-    .select()
-    .from(notification)
-    .where(eq(notification.id, param("id"))),
-);
-const deliverySent = builtOnce<
-  NotificationRow[],
-  { id: string; attempts: number; external_id: string | null; data: Record<string, unknown>; now: Date }
->((db) =>
-  db
-    .update(notification)
-    .set({
-      status: "success",
-      attempts: slot("attempts"),
-      sent_at: slot("now"),
-      external_id: slot("external_id"),
-      last_error: null,
-      data: slot("data"),
-      updated_at: slot("now"),
-    })
-    .where(eq(notification.id, param("id")))
-    .returning(),
-);
-// A failed attempt that was the last one: the message fails, its secret data erased.
-const deliveryEnded = builtOnce<
-  unknown,
-  { id: string; attempts: number; last_error: string; data: Record<string, unknown>; now: Date }
->((db) =>
-  db
-    .update(notification)
-    .set({
-      attempts: slot("attempts"),
-      status: "failure",
-      last_error: slot("last_error"),
-      data: slot("data"),
-      updated_at: slot("now"),
-    })
-    .where(eq(notification.id, param("id"))),
-);
-// A failed attempt to be tried again: the message stays pending.
-const attemptFailed = builtOnce<unknown, { id: string; attempts: number; last_error: string; now: Date }>((db) =>
-  db
-    .update(notification)
-    .set({ attempts: slot("attempts"), last_error: slot("last_error"), updated_at: slot("now") })
-    .where(eq(notification.id, param("id"))),
-);
-
 /**
  * Notifications: an outbox row per message, delivered by a provider (`log`, `smtp`, custom)
  * with bounded retries. Secret data (reset and invite tokens, named by `secret_keys`) is stored
- * encrypted (AES-256-GCM) until delivery ends, then erased; reads never show it.
+ * encrypted (AES-256-GCM) until delivery ends, then erased; reads never show it. Built once per
+ * process; every method runs in the transaction in progress, if any.
  * @example
- * const notifications = createNotificationService(db, { providers: [createLogProvider(log)], secret: config.jwt.secret });
+ * const notifications = createNotificationService({ providers: [createLogProvider(log)], secret: config.jwt.secret });
  * await notifications.send({ to: "ana@example.com", channel: "email", template: "auth.password_reset", data: { token } , secret_keys: ["token"] });
  */
-export function createNotificationService(db: Db, options: NotificationServiceOptions) {
+export function createNotificationService(options: NotificationServiceOptions) {
   const maxAttempts = options.attempts ?? 3;
   const backoffMs = options.backoffMs ?? 200;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -110,7 +59,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
       // One mailbox, never a list or a display name a mail library would parse (`a@x.test, b@y.test`).
       if (input.channel === "email" && !isEmailAddress(input.to))
         throw errors.invalidData("An email notification's recipient must be one email address");
-      const [row] = await insertNotification(db, {
+      return q.insert({
         id: generateId("noti"),
         to: input.to,
         channel: input.channel,
@@ -120,7 +69,6 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
         provider_id: provider.id,
         resource_type: input.resource_type ?? null,
       });
-      return row!;
     },
 
     /**
@@ -130,7 +78,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
      * when delivery ends; errors and `last_error` never carry it.
      */
     async deliver(id: string, attemptOptions: { final?: boolean } = {}): Promise<NotificationRow> {
-      const [row] = await notificationById(db, { id });
+      const row = await q.byId(id);
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       if (row.status !== "pending") return redact(row);
       const provider = options.providers.find((p) => p.id === row.provider_id);
@@ -143,13 +91,7 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
           `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`,
           { retryable: false },
         );
-        await deliveryEnded(db, {
-          id,
-          attempts,
-          last_error: unreadable.message,
-          data: redact(row).data,
-          now: new Date(),
-        });
+        await q.ended(id, { attempts, last_error: unreadable.message, data: redact(row).data });
         throw unreadable;
       }
       const rendered = renderTemplate(row.template, data);
@@ -164,22 +106,15 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
           secret_keys: row.secret_keys,
           ...rendered,
         });
-        const [sent] = await deliverySent(db, {
-          id,
-          attempts,
-          external_id: result.external_id ?? null,
-          data: redact(row).data,
-          now: new Date(),
-        });
+        const sent = await q.sent(id, { attempts, external_id: result.external_id ?? null, data: redact(row).data });
         return redact(sent!);
       } catch (thrown) {
         // A provider may quote the message it failed to send: its error keeps no secret.
         const error = secrets.size > 0 ? scrubError(toKasseError(thrown), secrets) : thrown;
         const message = error instanceof Error ? error.message : String(error);
         const final = attemptOptions.final ?? false;
-        if (final)
-          await deliveryEnded(db, { id, attempts, last_error: message, data: redact(row).data, now: new Date() });
-        else await attemptFailed(db, { id, attempts, last_error: message, now: new Date() });
+        if (final) await q.ended(id, { attempts, last_error: message, data: redact(row).data });
+        else await q.attemptFailed(id, { attempts, last_error: message });
         throw error;
       }
     },
@@ -202,44 +137,18 @@ export function createNotificationService(db: Db, options: NotificationServiceOp
     },
 
     async retrieve(id: string): Promise<NotificationRow> {
-      const [row] = await notificationById(db, { id });
+      const row = await q.byId(id);
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       return redact(row);
     },
 
-    async list(
-      filters: NotificationFilters,
-      page: Paging & { order?: string },
-    ): Promise<{ items: NotificationRow[]; count: number }> {
-      const conditions = anyOf(filters, {
-        id: notification.id,
-        to: notification.to,
-        channel: notification.channel,
-        template: notification.template,
-        status: notification.status,
-      });
-      const where = and(...conditions);
-      const columns = {
-        created_at: notification.created_at,
-        updated_at: notification.updated_at,
-        status: notification.status,
-        to: notification.to,
-      };
-      const order = page.order
-        ? orderBy(page.order, columns, notification.id)
-        : [desc(notification.created_at), desc(notification.id)];
-      const { items: rows, count: total } = await listPage(db, notification, where, order, page);
-      return { items: rows.map(redact), count: total };
+    async list(filters: NotificationFilters, page: ListPaging): Promise<{ items: NotificationRow[]; count: number }> {
+      const { items, count } = await q.list(filters, page);
+      return { items: items.map(redact), count };
     },
 
     /** How many messages wait for delivery (`pending`): the notification backlog. */
-    async pendingCount(): Promise<number> {
-      const [row] = await db
-        .select({ value: count() })
-        .from(notification)
-        .where(and(eq(notification.status, "pending"), isNull(notification.deleted_at)));
-      return row?.value ?? 0;
-    },
+    pendingCount: (): Promise<number> => q.pendingCount(),
 
     /** Releases provider resources (SMTP connections). */
     async close(): Promise<void> {

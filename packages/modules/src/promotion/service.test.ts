@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
-import { useTestDatabase, lazy } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
-import { campaignBudget, promotion } from "./schema";
+import { campaignBudget, promotion } from "./tables";
 import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
@@ -11,7 +11,8 @@ import { createModules } from "../modules";
 import { eventOutbox } from "@kasse/modules";
 
 const database = useTestDatabase({ poolSize: 20 });
-const service = lazy(() => createPromotionService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const service = createPromotionService();
 
 let seq = 0;
 const uid = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -163,15 +164,11 @@ describe("promotion service", () => {
       });
     }
     const one = await database.statements.record(async () => {
-      expect(
-        (await createPromotionService(database.db).loadForCart(codes.slice(0, 1))).promotions.length,
-      ).toBeGreaterThanOrEqual(1);
+      expect((await service.loadForCart(codes.slice(0, 1))).promotions.length).toBeGreaterThanOrEqual(1);
     });
     const six = await database.statements.record(async () => {
       expect(
-        (await createPromotionService(database.db).loadForCart(codes)).promotions.filter(
-          (p) => p.code && codes.includes(p.code),
-        ),
+        (await service.loadForCart(codes)).promotions.filter((p) => p.code && codes.includes(p.code)),
       ).toHaveLength(6);
     });
     expect(six.length).toBe(one.length);

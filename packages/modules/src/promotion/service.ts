@@ -1,22 +1,17 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { builtOnce, idList, transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
+import { transaction, type ListPaging } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
-import {
-  applicationMethod,
-  campaign,
-  campaignBudget,
-  promotion,
-  promotionRule,
-  type CampaignCreate,
-  type PromotionCreate,
-  type PromotionFilters,
-  type PromotionUpdate,
-  type RuleBatch,
-  type RuleKind,
-  type RuleValue,
+import { promotionQueries as q } from "./queries";
+import type {
+  CampaignCreate,
+  PromotionCreate,
+  PromotionFilters,
+  PromotionUpdate,
+  RuleBatch,
+  RuleKind,
+  RuleValue,
 } from "./schema";
 import { normalizeRule, validateMethod, type NormalizedRule } from "./validation";
 import { promotionViews, ruleView, type PromotionView, type RuleView } from "./views";
@@ -41,39 +36,18 @@ export interface RuleBatchResult {
   deleted: { ids: string[]; object: "promotion-rule"; deleted: true };
 }
 
-// Every cart refresh asks for the automatic promotions and the cart's codes (`codes`: an
-// idList of lower-case codes, empty for none): built once.
-const promotionsForCart = builtOnce<Array<typeof promotion.$inferSelect>, { codes: string }>((db) =>
-  db
-    .select()
-    .from(promotion)
-    .where(
-      and(
-        isNull(promotion.deleted_at),
-        or(
-          and(eq(promotion.is_automatic, true), eq(promotion.status, "active")),
-          sql`lower(${promotion.code}) = any(${sql.placeholder("codes")}::text[])`,
-        ),
-      ),
-    )
-    .orderBy(asc(promotion.created_at), asc(promotion.id)),
-);
-
 /**
- * Promotions and campaigns: CRUD, rules, the cart-facing engine loader, and campaign budgets.
+ * Promotions and campaigns: CRUD, rules, the cart-facing engine loader, and campaign budgets. Built
+ * once per process; every method runs in the transaction in progress, if any.
  * @example
- * const promotions = createPromotionService(db);
+ * const promotions = createPromotionService();
  * const result = await promotions.computeForCart(cart, ["SUMMER10"]);
  */
-export function createPromotionService(db: Db) {
-  const promotions = liveRecords(db, promotion, "Promotion", {
-    code: promotion.code,
-    type: promotion.type,
-    status: promotion.status,
-  });
+export function createPromotionService() {
+  const campaigns = campaignOperations();
   const service = {
-    ...campaignOperations(db),
-    ...integrityMethods(db),
+    ...campaigns,
+    ...integrityMethods(),
 
     async create(input: PromotionCreate): Promise<PromotionView> {
       const is_automatic = input.is_automatic ?? false;
@@ -97,12 +71,12 @@ export function createPromotionService(db: Db) {
       if (input.campaign && input.campaign_id)
         throw errors.invalidData("A promotion takes campaign_id or a new campaign, not both");
       const id = generateId("promo");
-      await transaction(db, async (t) => {
-        if (input.campaign_id) await assertCampaign(t, input.campaign_id);
+      await transaction(async () => {
+        if (input.campaign_id) await q.retrieveCampaign(input.campaign_id);
         const campaign_id = input.campaign
-          ? (await campaignOperations(t).createCampaign(newCampaign(input.campaign))).id
+          ? (await campaigns.createCampaign(newCampaign(input.campaign))).id
           : (input.campaign_id ?? null);
-        await liveRecords(t, promotion, "Promotion").insert(
+        await q.insert(
           {
             id,
             code: input.code ?? null,
@@ -114,18 +88,17 @@ export function createPromotionService(db: Db) {
           },
           codeTaken(input.code),
         );
-        await t.insert(applicationMethod).values({ id: generateId("proappmet"), promotion_id: id, ...method });
-        await insertRules(t, id, rules);
+        await q.insertMethod({ id: generateId("proappmet"), promotion_id: id, ...method });
+        await insertRules(id, rules);
       });
       return service.retrieve(id);
     },
 
-    retrieve: async (id: string): Promise<PromotionView> =>
-      (await promotionViews(db, [await promotions.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<PromotionView> => (await promotionViews([await q.retrieve(id)]))[0]!,
 
     async list(filters: PromotionFilters, page: ListPaging): Promise<{ items: PromotionView[]; count: number }> {
-      const { items, count } = await promotions.list(conditions(filters), page);
-      return { items: await promotionViews(db, items), count };
+      const { items, count } = await q.list(filters, page);
+      return { items: await promotionViews(items), count };
     },
 
     /** Partial update; a partial application method is merged with the stored one and checked whole. */
@@ -141,20 +114,18 @@ export function createPromotionService(db: Db) {
         targetRules: current.target_rules.length,
         buyRules: current.buy_rules.length,
       });
-      await transaction(db, async (t) => {
-        if (input.campaign_id) await assertCampaign(t, input.campaign_id);
+      await transaction(async () => {
+        if (input.campaign_id) await q.retrieveCampaign(input.campaign_id);
         const { application_method: _method, ...fields } = input;
-        if (Object.keys(fields).length)
-          await liveRecords(t, promotion, "Promotion").update(id, fields, codeTaken(input.code));
-        if (input.application_method)
-          await t.update(applicationMethod).set(method).where(eq(applicationMethod.promotion_id, id));
+        if (Object.keys(fields).length) await q.update(id, fields, codeTaken(input.code));
+        if (input.application_method) await q.updateMethod(id, method);
       });
       return service.retrieve(id);
     },
 
     /** Soft delete: the code becomes free again; orders keep their adjustments. */
     async delete(id: string): Promise<void> {
-      await promotions.softDelete(id);
+      await q.softDelete(id);
     },
 
     /** Creates, updates and deletes rules of one kind in one transaction (Medusa's `…/rules/batch`). */
@@ -194,26 +165,19 @@ export function createPromotionService(db: Db) {
       const remaining = current.length - deleteIds.length + created.length;
       if (existing.type === "buyget" && kind !== "promotion" && remaining === 0)
         throw errors.invalidData(`${field} are required for a buyget promotion`);
-      return transaction(db, async (t) => {
-        const inserted = await insertRules(t, id, created);
+      return transaction(async () => {
+        const inserted = await insertRules(id, created);
         const changed = [];
         for (const u of updates) {
-          const [row] = await t
-            .update(promotionRule)
-            .set({
-              attribute: u.attribute,
-              operator: u.operator,
-              description: u.description,
-              values: valuesWithIds(u.values),
-            })
-            .where(eq(promotionRule.id, u.id))
-            .returning();
+          const row = await q.updateRule(u.id, {
+            attribute: u.attribute,
+            operator: u.operator,
+            description: u.description,
+            values: valuesWithIds(u.values),
+          });
           changed.push(ruleView(row!));
         }
-        if (deleteIds.length)
-          await t
-            .delete(promotionRule)
-            .where(and(eq(promotionRule.promotion_id, id), inArray(promotionRule.id, deleteIds)));
+        if (deleteIds.length) await q.deleteRules(id, deleteIds);
         return {
           created: inserted.map(ruleView),
           updated: changed,
@@ -229,8 +193,7 @@ export function createPromotionService(db: Db) {
      */
     async loadForCart(codes: readonly string[]): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
-      const rows = await promotionsForCart(db, { codes: idList(lowered) });
-      const views = await promotionViews(db, rows);
+      const views = await promotionViews(await q.forCart(lowered));
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
       const ordered = [
         ...views.filter((v) => v.is_automatic && v.status === "active"),
@@ -263,7 +226,7 @@ export function createPromotionService(db: Db) {
     async budgetsShort(
       usages: readonly PromotionUsage[],
     ): Promise<Array<{ promotion_id: string; campaign_id: string }>> {
-      const rows = await budgetRows(db, usages);
+      const rows = await budgetRows(usages);
       const short = new Set(
         consumptionsOf(rows, usages)
           .filter((c) => {
@@ -284,10 +247,10 @@ export function createPromotionService(db: Db) {
      * cannot take it is `invalid_data`.
      */
     async registerUsage(usages: readonly PromotionUsage[]): Promise<BudgetConsumption[]> {
-      const consumptions = consumptionsOf(await budgetRows(db, usages), usages);
-      await transaction(db, async (t) => {
+      const consumptions = consumptionsOf(await budgetRows(usages), usages);
+      await transaction(async () => {
         for (const c of consumptions) {
-          if (!(await createPromotionService(t).consumeBudget(c.campaign_id, c.amount))) {
+          if (!(await campaigns.consumeBudget(c.campaign_id, c.amount))) {
             throw errors.invalidData(`The promotion budget of campaign ${c.campaign_id} is used up`, {
               details: { campaign_id: c.campaign_id, reason: "budget_exhausted" },
             });
@@ -299,9 +262,9 @@ export function createPromotionService(db: Db) {
 
     /** Gives back what {@link registerUsage} took. */
     async revertUsage(consumptions: readonly BudgetConsumption[]): Promise<void> {
-      await transaction(db, async (t) => {
+      await transaction(async () => {
         for (const c of [...consumptions].sort((a, b) => a.campaign_id.localeCompare(b.campaign_id)))
-          await createPromotionService(t).releaseBudget(c.campaign_id, c.amount);
+          await campaigns.releaseBudget(c.campaign_id, c.amount);
       });
     },
   };
@@ -311,21 +274,10 @@ export function createPromotionService(db: Db) {
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
 /** The promotions of `usages` whose campaign has a budget, with the budget's terms and use (one statement). */
-async function budgetRows(db: Db, usages: readonly PromotionUsage[]) {
+async function budgetRows(usages: readonly PromotionUsage[]) {
   const ids = [...new Set(usages.map((u) => u.promotion_id))];
   if (ids.length === 0) return [];
-  return db
-    .select({
-      id: promotion.id,
-      campaign_id: campaign.id,
-      type: campaignBudget.type,
-      limit: campaignBudget.limit,
-      used: campaignBudget.used,
-    })
-    .from(promotion)
-    .innerJoin(campaign, and(eq(campaign.id, promotion.campaign_id), isNull(campaign.deleted_at)))
-    .innerJoin(campaignBudget, eq(campaignBudget.campaign_id, campaign.id))
-    .where(inArray(promotion.id, ids));
+  return q.budgetRows(ids);
 }
 
 /**
@@ -356,26 +308,18 @@ function nextCampaignBoundary(promotions: readonly EnginePromotion[], now: Date)
   return next;
 }
 
-async function assertCampaign(tx: Db, id: string): Promise<void> {
-  await liveRecords(tx, campaign, "Campaign").retrieve(id);
-}
-
-async function insertRules(tx: Db, promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
-  if (rules.length === 0) return [];
-  return tx
-    .insert(promotionRule)
-    .values(
-      rules.map((r) => ({
-        id: generateId("prorul"),
-        promotion_id: promotionId,
-        kind: r.kind,
-        attribute: r.attribute,
-        operator: r.operator,
-        description: r.description,
-        values: valuesWithIds(r.values),
-      })),
-    )
-    .returning();
+function insertRules(promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
+  return q.insertRules(
+    rules.map((r) => ({
+      id: generateId("prorul"),
+      promotion_id: promotionId,
+      kind: r.kind,
+      attribute: r.attribute,
+      operator: r.operator,
+      description: r.description,
+      values: valuesWithIds(r.values),
+    })),
+  );
 }
 
 const valuesWithIds = (values: string[]): RuleValue[] =>
@@ -424,22 +368,6 @@ function toEngine(view: PromotionView): EnginePromotion {
         }
       : null,
   };
-}
-
-function conditions(filters: PromotionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(promotion.id, filters.id));
-  if (filters.code?.length)
-    out.push(
-      inArray(
-        sql`lower(${promotion.code})`,
-        filters.code.map((c) => c.toLowerCase()),
-      ),
-    );
-  out.push(...anyOf(filters, { campaign_id: promotion.campaign_id, status: promotion.status }));
-  if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
-  out.push(...textSearch(filters.q, [promotion.code]));
-  return out;
 }
 
 /**

@@ -1,17 +1,6 @@
-import { and, asc, inArray, isNull } from "drizzle-orm";
-import type { Db } from "@kasse/db";
-import {
-  applicationMethod,
-  campaign,
-  campaignBudget,
-  promotion,
-  promotionRule,
-  type ApplicationMethodRow,
-  type CampaignBudgetRow,
-  type CampaignRow,
-  type PromotionRow,
-  type PromotionRuleRow,
-} from "./schema";
+import { groupBy } from "@kasse/db";
+import { promotionQueries as q } from "./queries";
+import type { ApplicationMethodRow, CampaignBudgetRow, CampaignRow, PromotionRow, PromotionRuleRow } from "./schema";
 
 /** A rule as the API answers it. */
 export type RuleView = Pick<
@@ -49,60 +38,39 @@ const ruleView = (r: PromotionRuleRow): RuleView => ({
 const budgetView = ({ campaign_id: _campaign, deleted_at: _deleted, ...budget }: CampaignBudgetRow): BudgetView =>
   budget;
 
-/** Campaign views for `rows`: budgets in one query, promotions (when asked) in one more. */
-export async function campaignViews(tx: Db, rows: CampaignRow[], withPromotions: boolean): Promise<CampaignView[]> {
+/** Campaign views for `rows`: budgets in one statement, promotions (when asked) in one more. */
+export async function campaignViews(rows: CampaignRow[], withPromotions: boolean): Promise<CampaignView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [budgets, promotions] = await Promise.all([
-    tx.select().from(campaignBudget).where(inArray(campaignBudget.campaign_id, ids)),
-    withPromotions
-      ? tx
-          .select({
-            id: promotion.id,
-            code: promotion.code,
-            type: promotion.type,
-            status: promotion.status,
-            is_automatic: promotion.is_automatic,
-            campaign_id: promotion.campaign_id,
-          })
-          .from(promotion)
-          .where(and(inArray(promotion.campaign_id, ids), isNull(promotion.deleted_at)))
-          .orderBy(asc(promotion.created_at), asc(promotion.id))
-      : Promise.resolve([]),
+    q.budgetsOf(ids),
+    withPromotions ? q.promotionsOfCampaigns(ids) : Promise.resolve([]),
   ]);
   const budgetBy = new Map(budgets.map((b) => [b.campaign_id, budgetView(b)]));
+  const promotionsBy = groupBy(promotions, (p) => p.campaign_id, { value: ({ campaign_id: _c, ...p }) => p });
   return rows.map((row) => ({
     ...row,
     budget: budgetBy.get(row.id) ?? null,
-    ...(withPromotions
-      ? { promotions: promotions.filter((p) => p.campaign_id === row.id).map(({ campaign_id: _c, ...p }) => p) }
-      : {}),
+    ...(withPromotions ? { promotions: promotionsBy.get(row.id) ?? [] } : {}),
   }));
 }
 
-/** Promotion views for `rows`: methods, rules and campaigns in one query each, whatever the page size. */
-export async function promotionViews(tx: Db, rows: PromotionRow[]): Promise<PromotionView[]> {
+/** Promotion views for `rows`: methods, rules and campaigns in one statement each, whatever the page size. */
+export async function promotionViews(rows: PromotionRow[]): Promise<PromotionView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const campaignIds = [...new Set(rows.map((r) => r.campaign_id).filter((id): id is string => id !== null))];
   const [methods, rules, campaigns] = await Promise.all([
-    tx.select().from(applicationMethod).where(inArray(applicationMethod.promotion_id, ids)),
-    tx
-      .select()
-      .from(promotionRule)
-      .where(inArray(promotionRule.promotion_id, ids))
-      .orderBy(asc(promotionRule.created_at), asc(promotionRule.id)),
-    campaignIds.length
-      ? tx
-          .select()
-          .from(campaign)
-          .where(and(inArray(campaign.id, campaignIds), isNull(campaign.deleted_at)))
-      : Promise.resolve([]),
+    q.methodsOf(ids),
+    q.rulesOf(ids),
+    campaignIds.length ? q.campaignsOf(campaignIds) : Promise.resolve([]),
   ]);
-  const campaignBy = new Map((await campaignViews(tx, campaigns, false)).map((c) => [c.id, c]));
+  const campaignBy = new Map((await campaignViews(campaigns, false)).map((c) => [c.id, c]));
+  const methodBy = new Map(methods.map((m) => [m.promotion_id, m]));
+  const rulesBy = groupBy(rules, (r) => r.promotion_id);
   return rows.map((row) => {
-    const own = rules.filter((r) => r.promotion_id === row.id);
-    const method = methods.find((m) => m.promotion_id === row.id);
+    const own = rulesBy.get(row.id) ?? [];
+    const method = methodBy.get(row.id);
     const of = (kind: PromotionRuleRow["kind"]) => own.filter((r) => r.kind === kind).map(ruleView);
     return {
       ...row,
