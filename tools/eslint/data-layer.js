@@ -20,7 +20,6 @@ export const UNCONVERTED_MODULES = new Set([
   "pricing",
   "product",
   "promotion",
-  "tax",
 ]);
 
 /** Files outside the modules still on a replaced form (the engine's journal, the modules container). */

@@ -143,7 +143,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
         },
       ),
     region: () => createRegionService(),
-    tax: () => createTaxService(db),
+    tax: () => createTaxService(),
     pricing: () => createPricingService(db),
     priceList: () => createPriceListService(db),
     pricePreference: () => createPricePreferenceService(db),
