@@ -19,6 +19,8 @@ let variantId: string;
 let productId: string;
 const CHANNEL = "sc_web";
 const guest = { customer_id: null };
+// Built once, like the composition root builds it: each call runs on the current handle.
+const carts = createCartService();
 
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
@@ -41,8 +43,6 @@ beforeAll(async () => {
 
 /** A checkout-ready cart written through the module services: one line of 2 × 1500, shipping 500. */
 async function readyCart(): Promise<string> {
-  const db = database.db;
-  const carts = createCartService(db);
   const address = { address_1: "1 Main St", city: "Berlin", postal_code: "10115", country_code: "de" };
   const cart = await carts.create({
     region_id: null,
@@ -104,14 +104,14 @@ async function readyCart(): Promise<string> {
     priced_version: cart.priced_version,
     priced_until: null,
   });
-  const payments = createPaymentService(db);
+  const payments = createPaymentService(database.db);
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });
   await payments.createSession(collection.id, { provider_id: "pp_system_default" });
   return cart.id;
 }
 
 const reservationsOf = async (cartId: string) => {
-  const { items } = await createCartService(database.db).load(cartId);
+  const { items } = await carts.load(cartId);
   return (
     await createInventoryService(database.db).listReservations(
       { line_item_id: items.map((i) => i.id) },
@@ -151,11 +151,11 @@ describe("completeCart", () => {
 
   it("throws a missing precondition (400 with the missing pieces) and keys the next attempt anew", async () => {
     const cartId = await readyCart();
-    await createCartService(database.db).update(cartId, { email: null, billing_address: null });
+    await carts.update(cartId, { email: null, billing_address: null });
     const error = await completeCart(engine, createModules(database.db), cartId, guest).catch((e: unknown) => e);
     expect(isKasseError(error) && error.type).toBe("invalid_data");
     expect(isKasseError(error) && error.details).toMatchObject({ missing: ["email", "billing address"] });
-    await createCartService(database.db).update(cartId, {
+    await carts.update(cartId, {
       email: "b@example.com",
       billing_address: { address_1: "2 Side St", city: "Berlin", postal_code: "10115", country_code: "de" },
     });
@@ -194,7 +194,7 @@ describe("completeCart", () => {
       await database.db.execute(sql.raw(`drop function kasse_test_touch_cart()`));
     }
     expect(await reservationsOf(cartId)).toBe(0);
-    const state = await createCartService(database.db).load(cartId);
+    const state = await carts.load(cartId);
     expect(state.cart.completed_at).toBeNull();
     const [payment] = (await createPaymentService(database.db).collectionForCart(cartId))!.payments;
     expect(payment?.canceled_at).not.toBeNull();
@@ -214,7 +214,7 @@ describe("completeCart", () => {
       type: "not_found",
     });
     const cartId = await readyCart();
-    await createCartService(database.db).update(cartId, { customer_id: "cus_owner" });
+    await carts.update(cartId, { customer_id: "cus_owner" });
     await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
       type: "not_found",
     });

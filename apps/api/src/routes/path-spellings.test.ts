@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { cart as cartTable } from "@kasse/modules/cart";
+import { cart as cartTable } from "@kasse/modules/cart/tables";
 import { useTestApp } from "../testing";
 import { createFixtureProduct } from "../testing/catalog";
 import { TEST_ADDRESS } from "../testing/checkout";

@@ -1,4 +1,3 @@
-export * from "./schema";
 export {
   createCartService,
   toAddress,
@@ -20,3 +19,26 @@ export {
   type TotalsLineInput,
   type TotalsShippingInput,
 } from "./totals";
+export {
+  AddressView,
+  AdjustmentView,
+  CartAddressInput,
+  CartAddressRequired,
+  CartCreate,
+  CartCustomerTransfer,
+  CartLineItemRowView,
+  CartRowView,
+  CartShippingMethodRowView,
+  CartUpdate,
+  LineItemCreate,
+  LineItemUpdate,
+  PromoCodes,
+  ShippingMethodCreate,
+  TaxLineView,
+  type Adjustment,
+  type CartAddress,
+  type CartLineItemRow,
+  type CartRow,
+  type CartShippingMethodRow,
+  type TaxLine,
+} from "./schema";

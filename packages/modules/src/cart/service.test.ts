@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { useTestDatabase, lazy } from "@kasse/db/testing";
+import { useTestDatabase } from "@kasse/db/testing";
 import { transaction } from "@kasse/db";
 import { catalogMoved, createCartService, datesPassed, type LineItemInsert } from "./index";
 
 const database = useTestDatabase();
-const carts = lazy(() => createCartService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const carts = createCartService();
 
 const snapshot = (variant: string): Omit<LineItemInsert, "quantity"> => ({
   variant_id: variant,
@@ -75,7 +76,7 @@ describe("cart service", () => {
       type: "not_found",
       message: "Cart with id: cart_missing was not found",
     });
-    await expect(transaction(database.db, (tx) => createCartService(tx).lock("cart_missing"))).rejects.toMatchObject({
+    await expect(transaction(() => carts.lock("cart_missing"))).rejects.toMatchObject({
       type: "not_found",
     });
   });
@@ -148,7 +149,7 @@ describe("cart service", () => {
     const loaded = await carts.load(cart.id);
     expect(loaded.cart_version).toBe(cart.priced_version);
     expect(catalogMoved(loaded)).toBe(false);
-    const locked = await transaction(database.db, (tx) => createCartService(tx).lock(cart.id));
+    const locked = await transaction(() => carts.lock(cart.id));
     expect(locked.cart_version).toBe(loaded.cart_version);
     await database.db.execute(sql`insert into customer_group (id, name) values ('cusgroup_cart_test', 'cart test')`);
     const after = await carts.load(cart.id);

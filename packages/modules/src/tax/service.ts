@@ -1,30 +1,15 @@
-import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import {
-  builtOnce,
-  isUniqueViolation,
-  transaction,
-  type Db,
-  type ListPaging,
-  anyOf,
-  liveRecords,
-  param,
-  rowsByParent,
-  textSearch,
-  inList,
-} from "@kasse/db";
-import {
-  taxRate,
-  taxRateRule,
-  taxRegion,
-  type TaxRateCreate,
-  type TaxRateRow,
-  type TaxRateRuleInput,
-  type TaxRateRuleRow,
-  type TaxRateUpdate,
-  type TaxRegionCreate,
-  type TaxRegionFilters,
-  type TaxRegionRow,
+import { groupBy, isUniqueViolation, transaction, type ListPaging } from "@kasse/db";
+import { taxQueries as q, type TaxRateFilters } from "./queries";
+import type {
+  TaxRateCreate,
+  TaxRateRow,
+  TaxRateRuleInput,
+  TaxRateRuleRow,
+  TaxRateUpdate,
+  TaxRegionCreate,
+  TaxRegionFilters,
+  TaxRegionRow,
 } from "./schema";
 import { applicable, type ApplicableTaxRate, type RegionRates } from "./overrides";
 
@@ -45,55 +30,14 @@ export type TaxRegion = Omit<TaxRegionRow, "deleted_at"> & {
   children: Array<Omit<TaxRegion, "parent" | "children">>;
 };
 
-const liveRegion = isNull(taxRegion.deleted_at);
-const liveRate = isNull(taxRate.deleted_at);
-const liveRule = isNull(taxRateRule.deleted_at);
-
-// The rates of a country's tax regions with their override targets: every cart write that
-// computes tax reads them (`ratesFor`), built once.
-const ratesOfCountry = builtOnce<
-  Array<
-    Pick<TaxRateRow, "id" | "tax_region_id" | "rate" | "code" | "name" | "is_default"> & {
-      province_code: TaxRegionRow["province_code"];
-      reference: TaxRateRuleRow["reference"] | null;
-      reference_id: string | null;
-    }
-  >,
-  { country: string }
->((db) =>
-  db
-    .select({
-      id: taxRate.id,
-      tax_region_id: taxRate.tax_region_id,
-      rate: taxRate.rate,
-      code: taxRate.code,
-      name: taxRate.name,
-      is_default: taxRate.is_default,
-      province_code: taxRegion.province_code,
-      reference: taxRateRule.reference,
-      reference_id: taxRateRule.reference_id,
-    })
-    .from(taxRate)
-    .innerJoin(taxRegion, eq(taxRegion.id, taxRate.tax_region_id))
-    .leftJoin(taxRateRule, and(eq(taxRateRule.tax_rate_id, taxRate.id), liveRule))
-    .where(and(eq(taxRegion.country_code, param("country")), liveRegion, liveRate))
-    .orderBy(asc(taxRate.created_at), asc(taxRate.id)),
-);
-
 /**
  * Tax regions (country, then province) with their rates, and the rate lookup checkout uses.
  * @example
- * const taxes = createTaxService(db);
+ * const taxes = createTaxService();
  * await taxes.create({ country_code: "de", default_tax_rate: { rate: 19, code: "DE19", name: "MwSt" } });
  * await taxes.rateFor("de"); // { rate: 19, code: "DE19", ... }
  */
-export function createTaxService(db: Db) {
-  const regions = liveRecords(db, taxRegion, "TaxRegion", {
-    country_code: taxRegion.country_code,
-    province_code: taxRegion.province_code,
-  });
-  const rates = liveRecords(db, taxRate, "Tax rate", { code: taxRate.code, name: taxRate.name, rate: taxRate.rate });
-  const rows = taxRows(db);
+export function createTaxService() {
   const service = {
     /** A province region links to its country's region (given or found); one live region per place. */
     async create(input: TaxRegionCreate, createdBy: string | null = null): Promise<TaxRegion> {
@@ -111,10 +55,7 @@ export function createTaxService(db: Db) {
           throw errors.invalidData("A parent tax region must be the country region of the same country");
       }
       if (province && !parentId) {
-        const [parent] = await db
-          .select({ id: taxRegion.id })
-          .from(taxRegion)
-          .where(and(eq(taxRegion.country_code, country), isNull(taxRegion.province_code), liveRegion));
+        const parent = await q.countryRegion(country);
         if (!parent)
           throw errors.invalidData(
             `Create a tax region for country ${country} before one for its province ${province}`,
@@ -124,8 +65,8 @@ export function createTaxService(db: Db) {
       if (!province && parentId) throw errors.invalidData("Only a province tax region can have a parent");
       const id = generateId("txreg");
       try {
-        await transaction(db, async (inner) => {
-          await inner.insert(taxRegion).values({
+        await transaction(async () => {
+          await q.insertRegion({
             id,
             country_code: country,
             province_code: province,
@@ -135,7 +76,7 @@ export function createTaxService(db: Db) {
           });
           const rate = input.default_tax_rate;
           if (rate) {
-            await inner.insert(taxRate).values({
+            await q.insertRate({
               id: generateId("txr"),
               tax_region_id: id,
               rate: rate.rate ?? null,
@@ -156,26 +97,20 @@ export function createTaxService(db: Db) {
       return service.retrieve(id);
     },
 
-    retrieve: async (id: string): Promise<TaxRegion> => (await rows.withRates([await regions.retrieve(id)]))[0]!,
+    retrieve: async (id: string): Promise<TaxRegion> => (await withRates([await q.retrieveRegion(id)]))[0]!,
 
     async list(filters: TaxRegionFilters, page: ListPaging): Promise<{ items: TaxRegion[]; count: number }> {
-      const { items, count } = await regions.list(conditions(filters), page);
-      return { items: await rows.withRates(items), count };
+      const { items, count } = await q.listRegions(filters, page);
+      return { items: await withRates(items), count };
     },
 
     /** A tax rate with its rules, by id (`not_found` when missing or deleted). */
-    retrieveRate: async (id: string): Promise<RateWithRules> => (await rows.withRules([await rates.retrieve(id)]))[0]!,
+    retrieveRate: async (id: string): Promise<RateWithRules> => (await withRules([await q.retrieveRate(id)]))[0]!,
 
     /** Tax rates across regions with their rules, filtered by region, code, default flag or a search in code and name. */
-    async listRates(
-      filters: { id?: string[]; tax_region_id?: string[]; code?: string[]; is_default?: boolean; q?: string },
-      page: ListPaging,
-    ): Promise<{ items: RateWithRules[]; count: number }> {
-      const conditions = anyOf(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
-      if (filters.is_default !== undefined) conditions.push(eq(taxRate.is_default, filters.is_default));
-      conditions.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
-      const { items, count } = await rates.list(conditions, page);
-      return { items: await rows.withRules(items), count };
+    async listRates(filters: TaxRateFilters, page: ListPaging): Promise<{ items: RateWithRules[]; count: number }> {
+      const { items, count } = await q.listRates(filters, page);
+      return { items: await withRules(items), count };
     },
 
     /**
@@ -183,15 +118,14 @@ export function createTaxService(db: Db) {
      * applies to its `rules`' targets (whose existence the caller checked). All or nothing.
      */
     async createRate(input: TaxRateCreate, createdBy: string | null = null): Promise<RateWithRules> {
-      const region = await regions.find(input.tax_region_id);
+      const region = await q.findRegion(input.tax_region_id);
       if (!region) throw errors.invalidData(`Tax region with id: ${input.tax_region_id} was not found`);
       if (input.is_default && input.rules?.length)
         throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
       const id = generateId("txr");
-      await transaction(db, async (tx) => {
-        await tx
-          .insert(taxRate)
-          .values({
+      await transaction(async () => {
+        await q
+          .insertRate({
             id,
             tax_region_id: region.id,
             rate: input.rate ?? null,
@@ -203,64 +137,49 @@ export function createTaxService(db: Db) {
             metadata: input.metadata ?? null,
           })
           .catch(defaultTaken(region.id));
-        await taxRows(tx).insertRules(id, input.rules ?? [], createdBy);
+        await insertRules(id, input.rules ?? [], createdBy);
       });
       return service.retrieveRate(id);
     },
 
     /** Updates a rate; `rules`, when given, replaces its rules. All or nothing. */
     async updateRate(id: string, input: TaxRateUpdate, createdBy: string | null = null): Promise<RateWithRules> {
-      return transaction(db, async (tx) => {
-        const inner = createTaxService(tx);
-        const current = await inner.retrieveRate(id);
+      return transaction(async () => {
+        const current = await service.retrieveRate(id);
         const { rules, ...fields } = input;
         const isDefault = fields.is_default ?? current.is_default;
         if (isDefault && (rules ?? current.rules).length)
           throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
-        if (Object.keys(fields).length)
-          await liveRecords(tx, taxRate, "Tax rate").update(id, fields).catch(defaultTaken(current.tax_region_id));
+        if (Object.keys(fields).length) await q.updateRate(id, fields).catch(defaultTaken(current.tax_region_id));
         if (rules) {
-          await tx
-            .update(taxRateRule)
-            .set({ deleted_at: new Date() })
-            .where(and(eq(taxRateRule.tax_rate_id, id), liveRule));
-          await taxRows(tx).insertRules(id, rules, createdBy);
+          await q.deleteRulesOf(id, new Date());
+          await insertRules(id, rules, createdBy);
         }
-        return inner.retrieveRate(id);
+        return service.retrieveRate(id);
       });
     },
 
     /** Soft-deletes a rate and its rules. */
     async deleteRate(id: string): Promise<void> {
-      await rates.retrieve(id);
+      await q.retrieveRate(id);
       const now = new Date();
-      await transaction(db, async (tx) => {
-        await tx.update(taxRate).set({ deleted_at: now }).where(eq(taxRate.id, id));
-        await tx
-          .update(taxRateRule)
-          .set({ deleted_at: now })
-          .where(and(eq(taxRateRule.tax_rate_id, id), liveRule));
-      });
+      await transaction(() => q.deleteRate(id, now));
     },
 
     /** Adds one target to an override rate; a target it already has is a conflict. */
     async addRateRule(id: string, rule: TaxRateRuleInput, createdBy: string | null = null): Promise<RateWithRules> {
-      const rate = await rates.retrieve(id);
+      const rate = await q.retrieveRate(id);
       if (rate.is_default)
         throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
-      await rows.insertRules(id, [rule], createdBy);
+      await insertRules(id, [rule], createdBy);
       return service.retrieveRate(id);
     },
 
     /** Removes one rule of a rate (`not_found` unless it is a live rule of that rate). */
     async deleteRateRule(id: string, ruleId: string): Promise<RateWithRules> {
-      await rates.retrieve(id);
-      const [removed] = await db
-        .update(taxRateRule)
-        .set({ deleted_at: new Date() })
-        .where(and(eq(taxRateRule.id, ruleId), eq(taxRateRule.tax_rate_id, id), liveRule))
-        .returning({ id: taxRateRule.id });
-      if (!removed) throw errors.notFound(`Tax rate rule with id: ${ruleId} was not found`);
+      await q.retrieveRate(id);
+      if (!(await q.deleteRule(id, ruleId, new Date())))
+        throw errors.notFound(`Tax rate rule with id: ${ruleId} was not found`);
       return service.retrieveRate(id);
     },
 
@@ -272,7 +191,7 @@ export function createTaxService(db: Db) {
     async ratesFor(countryCode: string, provinceCode?: string | null): Promise<RegionRates[]> {
       const country = countryCode.toLowerCase();
       const province = provinceCode?.toLowerCase() ?? null;
-      const rows = await ratesOfCountry(db, { country });
+      const rows = await q.ratesOfCountry(country);
       const places: Array<string | null> = province ? [province, null] : [null];
       return places.flatMap((place) => {
         const own = rows.filter((r) => r.province_code === place);
@@ -303,17 +222,9 @@ export function createTaxService(db: Db) {
     async delete(id: string): Promise<void> {
       await service.retrieve(id);
       const now = new Date();
-      await transaction(db, async (inner) => {
-        const children = await inner
-          .select({ id: taxRegion.id })
-          .from(taxRegion)
-          .where(and(eq(taxRegion.parent_id, id), liveRegion));
-        const ids = [id, ...children.map((c) => c.id)];
-        await inner.update(taxRegion).set({ deleted_at: now }).where(inArray(taxRegion.id, ids));
-        await inner
-          .update(taxRate)
-          .set({ deleted_at: now })
-          .where(and(inArray(taxRate.tax_region_id, ids), liveRate));
+      await transaction(async () => {
+        const ids = [id, ...(await q.childIds(id))];
+        await q.deleteRegions(ids, now);
       });
     },
 
@@ -342,105 +253,67 @@ function defaultTaken(regionId: string) {
   };
 }
 
-function conditions(filters: TaxRegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(taxRegion.id, filters.id));
-  if (filters.country_code?.length)
-    out.push(
-      inArray(
-        taxRegion.country_code,
-        filters.country_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.province_code?.length)
-    out.push(
-      inArray(
-        taxRegion.province_code,
-        filters.province_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.parent_id?.length) out.push(inArray(taxRegion.parent_id, filters.parent_id));
-  out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
-  return out;
-}
-
 /** A tax region row as a relation of another (`parent`, `children`): with its rates, without its own relations. */
 type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
 
+/** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
+async function insertRules(rateId: string, rules: TaxRateRuleInput[], createdBy: string | null): Promise<void> {
+  if (rules.length === 0) return;
+  try {
+    await q.insertRules(
+      rules.map((rule) => ({
+        id: generateId("txrule"),
+        tax_rate_id: rateId,
+        reference: rule.reference,
+        reference_id: rule.reference_id,
+        created_by: createdBy,
+      })),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.conflict(`Tax rate ${rateId} already has one of these rules`);
+    throw error;
+  }
+}
+
+/** The live rules of a page of rates: one query. */
+async function withRules(rows: TaxRateRow[]): Promise<RateWithRules[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const rules = groupBy(await q.rulesOf(ids), (rule) => rule.tax_rate_id, { keys: ids });
+  return rows.map(({ deleted_at: _d, ...row }) => ({ ...row, rules: rules.get(row.id)! }));
+}
+
 /**
- * The rule writes and relation reads of rates and regions over one handle: the service's own, or
- * the transaction of the write that uses them.
+ * A page of regions as Medusa answers them: each with its live rates (default first), its live
+ * province regions (`children`, with their rates) and its `parent` (null for a country). Three
+ * queries for the page: the children, the parents, then every one's rates.
  */
-function taxRows(db: Db) {
-  /** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
-  async function insertRules(rateId: string, rules: TaxRateRuleInput[], createdBy: string | null) {
-    if (rules.length === 0) return;
-    try {
-      await db.insert(taxRateRule).values(
-        rules.map((rule) => ({
-          id: generateId("txrule"),
-          tax_rate_id: rateId,
-          reference: rule.reference,
-          reference_id: rule.reference_id,
-          created_by: createdBy,
-        })),
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`Tax rate ${rateId} already has one of these rules`);
-      throw error;
-    }
-  }
-
-  /** The live rules of a page of rates: one query. */
-  async function withRules(rows: TaxRateRow[]): Promise<RateWithRules[]> {
-    const rules = await rowsByParent(db, taxRateRule, "tax_rate_id", rows, {
-      where: liveRule,
-      order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
-    });
-    return rows.map(({ deleted_at: _d, ...row }) => ({ ...row, rules: rules.get(row.id)! }));
-  }
-
-  /**
-   * A page of regions as Medusa answers them: each with its live rates (default first), its live
-   * province regions (`children`, with their rates) and its `parent` (null for a country). Three
-   * queries for the page: the children, the parents, then every one's rates.
-   */
-  async function withRates(rows: TaxRegionRow[]): Promise<TaxRegion[]> {
-    const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
-    const [children, parents] = await Promise.all([
-      rowsByParent(db, taxRegion, "parent_id", rows, {
-        where: liveRegion,
-        order: [asc(taxRegion.province_code), asc(taxRegion.id)],
-      }),
-      parentIds.length
-        ? db
-            .select()
-            .from(taxRegion)
-            .where(and(inList(taxRegion.id, parentIds), liveRegion))
-        : Promise.resolve([] as TaxRegionRow[]),
-    ]);
-    const all = [...rows, ...[...children.values()].flat(), ...parents];
-    const rates = await rowsByParent(db, taxRate, "tax_region_id", all, {
-      where: liveRate,
-      order: [asc(taxRate.created_at), asc(taxRate.id)],
-    });
-    const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
-      ...row,
-      provider_id: SYSTEM_TAX_PROVIDER,
-      tax_rates: [...rates.get(row.id)!]
-        .sort((a, b) => Number(b.is_default) - Number(a.is_default))
-        .map(({ deleted_at: _rd, ...rate }) => rate),
-    });
-    const parentById = new Map(parents.map((p) => [p.id, p]));
-    return rows.map((row) => {
-      const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
-      return {
-        ...shown(row),
-        parent: parent ? shown(parent) : null,
-        children: children.get(row.id)!.map(shown),
-      };
-    });
-  }
-
-  return { insertRules, withRules, withRates };
+async function withRates(rows: TaxRegionRow[]): Promise<TaxRegion[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const parentIds = [...new Set(rows.flatMap((r) => (r.parent_id ? [r.parent_id] : [])))];
+  const [childRows, parents] = await Promise.all([
+    q.childrenOf(ids),
+    parentIds.length ? q.regionsByIds(parentIds) : Promise.resolve([] as TaxRegionRow[]),
+  ]);
+  const children = groupBy(childRows, (child) => child.parent_id!, { keys: ids });
+  const all = [...rows, ...childRows, ...parents];
+  const allIds = all.map((row) => row.id);
+  const rates = groupBy(await q.ratesOfRegions(allIds), (rate) => rate.tax_region_id, { keys: allIds });
+  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
+    ...row,
+    provider_id: SYSTEM_TAX_PROVIDER,
+    tax_rates: [...rates.get(row.id)!]
+      .sort((a, b) => Number(b.is_default) - Number(a.is_default))
+      .map(({ deleted_at: _rd, ...rate }) => rate),
+  });
+  const parentById = new Map(parents.map((p) => [p.id, p]));
+  return rows.map((row) => {
+    const parent = row.parent_id ? parentById.get(row.parent_id) : undefined;
+    return {
+      ...shown(row),
+      parent: parent ? shown(parent) : null,
+      children: children.get(row.id)!.map(shown),
+    };
+  });
 }
