@@ -18,7 +18,6 @@ export const UNCONVERTED_MODULES = new Set([
   "notification",
   "order",
   "payment",
-  "pricing",
   "product",
   "promotion",
   "tax",
