@@ -14,7 +14,6 @@ export const UNCONVERTED_MODULES = new Set([
   "cart",
   "event",
   "fulfillment",
-  "inventory",
   "notification",
   "order",
   "payment",

@@ -107,7 +107,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(db),
-    inventory: () => createInventoryService(db),
+    inventory: () => createInventoryService(),
     stockLocation: () => createStockLocationService(),
     customer: () => createCustomerService(),
     notification: () =>
