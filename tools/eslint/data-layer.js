@@ -13,9 +13,7 @@ export const UNCONVERTED_MODULES = new Set([
   "auth",
   "event",
   "fulfillment",
-  "inventory",
   "payment",
-  "pricing",
   "product",
 ]);
 

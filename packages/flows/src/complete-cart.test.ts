@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   productId = product.id;
   variantId = product.created[0]!.id;
-  const inventory = createInventoryService(db);
+  const inventory = createInventoryService();
   const [link] = await inventory.createItemsForVariants([{ variant_id: variantId, sku: "CAP", title: "Cap" }]);
   await inventory.createLevels(link!.inventory_item_id, [{ location_id: location.id, stocked_quantity: 100 }]);
 });
@@ -113,10 +113,7 @@ async function readyCart(): Promise<string> {
 const reservationsOf = async (cartId: string) => {
   const { items } = await carts.load(cartId);
   return (
-    await createInventoryService(database.db).listReservations(
-      { line_item_id: items.map((i) => i.id) },
-      { limit: 10, offset: 0 },
-    )
+    await createInventoryService().listReservations({ line_item_id: items.map((i) => i.id) }, { limit: 10, offset: 0 })
   ).count;
 };
 const keysOf = async (cartId: string) =>

@@ -20,23 +20,26 @@ async function recordLevels(m: Modules, itemId: string, levels: InventoryLevel[]
   }
 }
 
-/** Admin stock writes: each in one transaction with its `inventory-item.updated` events. */
+/**
+ * Admin stock writes: each in one transaction with its `inventory-item.updated` events. The
+ * inventory runs in it ambiently; `withEvents` is for the event's record (`t.db`) alone.
+ */
 export const inventoryLevels = {
   create: (m: Modules, itemId: string, inputs: InventoryLevelCreate[]) =>
     withEvents(m, async (t) => {
-      const created = await t.inventory.createLevels(itemId, inputs);
+      const created = await m.inventory.createLevels(itemId, inputs);
       await recordLevels(t, itemId, created);
       return created;
     }),
   update: (m: Modules, itemId: string, locationId: string, input: InventoryLevelUpdate) =>
     withEvents(m, async (t) => {
-      const level = await t.inventory.updateLevel(itemId, locationId, input);
+      const level = await m.inventory.updateLevel(itemId, locationId, input);
       if (input.stocked_quantity !== undefined) await recordLevels(t, itemId, [level]);
       return level;
     }),
   batch: (m: Modules, itemId: string, input: InventoryLevelBatch) =>
     withEvents(m, async (t) => {
-      const result = await t.inventory.batchLevels(itemId, input);
+      const result = await m.inventory.batchLevels(itemId, input);
       const stockSet = new Set(
         (input.update ?? []).filter((u) => u.stocked_quantity !== undefined).map((u) => u.location_id),
       );

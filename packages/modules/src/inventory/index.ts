@@ -1,4 +1,3 @@
-export * from "./schema";
 export {
   createInventoryService,
   type InventoryService,
@@ -9,6 +8,32 @@ export {
   type ConsumedReservation,
   type StockAdjustment,
   type ReserveForLinesInput,
+  type DetachedVariants,
 } from "./service";
-export type { DetachedVariants } from "./variant-links";
-export * from "./steps";
+export {
+  consumeLineItemsStep,
+  receiveVariantsStep,
+  releaseLineItemReservationsStep,
+  reserveLineItemsStep,
+  updateVariantInventoryStep,
+  type ReservedItem,
+} from "./steps";
+export {
+  InventoryItemCreate,
+  InventoryItemUpdate,
+  InventoryItemView,
+  InventoryLevelBatch,
+  InventoryLevelCreate,
+  InventoryLevelUpdate,
+  InventoryLevelView,
+  ReservationCreate,
+  ReservationUpdate,
+  ReservationView,
+  VariantInventoryItemView,
+  type InventoryItemFilters,
+  type InventoryItemRow,
+  type InventoryItemVariantRow,
+  type InventoryLevelRow,
+  type ReservationFilters,
+  type ReservationRow,
+} from "./schema";

@@ -1,33 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { errors } from "@kasse/core";
-import { isUniqueViolation, type Db } from "@kasse/db";
-import {
-  inventoryItem,
-  inventoryLevel,
-  reservationItem,
-  type InventoryItemRow,
-  type InventoryLevelRow,
-  type ReservationRow,
-} from "./schema";
-import type { InventoryLevel, Reservation } from "./service";
+import { groupBy, isUniqueViolation } from "@kasse/db";
+import type { InventoryLevelRow, ReservationRow } from "./schema";
+import type { InventoryLevel, Reservation } from "./types";
 
-// Row helpers the inventory sections share.
+// Row shapes and groupings the inventory sections share.
 
-export const liveItem = isNull(inventoryItem.deleted_at);
-export const liveLevel = isNull(inventoryLevel.deleted_at);
-export const liveReservation = isNull(reservationItem.deleted_at);
 export const key = (itemId: string, locationId: string) => `${itemId}\u0000${locationId}`;
-export const levelAt = (itemId: string, locationId: string) =>
-  and(eq(inventoryLevel.inventory_item_id, itemId), eq(inventoryLevel.location_id, locationId), liveLevel);
-
-/** Throws `not_found` unless the item is live (a level's item). */
-export async function assertItem(tx: Db, itemId: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: inventoryItem.id })
-    .from(inventoryItem)
-    .where(and(eq(inventoryItem.id, itemId), liveItem));
-  if (!row) throw errors.notFound(`Inventory item with id: ${itemId} was not found`);
-}
 
 export const level = ({ deleted_at: _deleted, ...row }: InventoryLevelRow): InventoryLevel => row;
 export const reservation = ({
@@ -40,34 +18,22 @@ export const reservation = ({
  * Entries summed per (item, location), in sorted order: writers that take level locks in this
  * order cannot deadlock each other. `backorder`: every entry of the group allows a backorder.
  */
-export function groupByLevel(
+export function perLevel(
   entries: Array<{ inventory_item_id: string; location_id: string; quantity: number; allow_backorder?: boolean }>,
-) {
-  const groups = new Map<string, { item: string; location: string; quantity: number; backorder: boolean }>();
-  for (const e of entries) {
-    const k = key(e.inventory_item_id, e.location_id);
-    const g = groups.get(k) ?? { item: e.inventory_item_id, location: e.location_id, quantity: 0, backorder: true };
-    g.quantity += e.quantity;
-    g.backorder &&= e.allow_backorder === true;
-    groups.set(k, g);
-  }
-  return [...groups.keys()].sort().map((k) => groups.get(k)!);
+): Array<{ item: string; location: string; quantity: number; backorder: boolean }> {
+  const groups = groupBy(entries, (e) => key(e.inventory_item_id, e.location_id));
+  return [...groups.keys()].sort().map((k) => {
+    const group = groups.get(k)!;
+    return {
+      item: group[0]!.inventory_item_id,
+      location: group[0]!.location_id,
+      quantity: group.reduce((sum, e) => sum + e.quantity, 0),
+      backorder: group.every((e) => e.allow_backorder === true),
+    };
+  });
 }
 
-export async function insertItems(tx: Db, values: Array<Partial<InventoryItemRow> & { id: string }>): Promise<void> {
-  try {
-    await tx.insert(inventoryItem).values(values);
-  } catch (error) {
-    throw skuConflict(
-      error,
-      values
-        .map((v) => v.sku)
-        .filter(Boolean)
-        .join(", "),
-    );
-  }
-}
-
+/** A unique violation of the live sku index as `conflict` naming the sku; any other error as it is. */
 export function skuConflict(error: unknown, sku: string | null | undefined): unknown {
   return isUniqueViolation(error, "inventory_item_sku_uq")
     ? errors.conflict(`An inventory item with sku: ${sku} already exists`)

@@ -6,7 +6,7 @@ import { metadata, RowView, entityTable, parentId, liveUniqueIndex, createdAt } 
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () =>
-  sql.raw(`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`);
+  sql`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`;
 
 /** Inventory items: the stock-keeping units whose quantities are tracked per location. */
 export const inventoryItem = entityTable(
@@ -114,6 +114,7 @@ export const inventoryItemVariant = pgTable(
 export type InventoryItemRow = typeof inventoryItem.$inferSelect;
 export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
 export type ReservationRow = typeof reservationItem.$inferSelect;
+export type InventoryItemVariantRow = typeof inventoryItemVariant.$inferSelect;
 
 const Nullable = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
 const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));

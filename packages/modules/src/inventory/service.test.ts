@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type KasseError } from "@kasse/core";
 import { queryRows } from "@kasse/db";
-import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createInventoryService } from "./service";
 
 const database = useTestDatabase({ poolSize: 20 });
-const inventory = lazy(() => createInventoryService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const inventory = createInventoryService();
 
 const LOC_A = "sloc_a";
 const LOC_B = "sloc_b";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { errors, type KasseError } from "@kasse/core";
-import { failure, onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createInventoryService, type ReserveForLinesInput } from "./service";
 import {
@@ -24,7 +24,7 @@ const ELSEWHERE = "sloc_other_channel";
 const CHANNEL_LOCATIONS = [OLDER, NEWER];
 const LOC = OLDER;
 
-const inventory = lazy(() => createInventoryService(database.db));
+const inventory = createInventoryService();
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });

@@ -1,8 +1,11 @@
-import { and, eq, isNull, or } from "drizzle-orm";
 import { step, type StepContext } from "@kasse/workflows";
-import { inventoryLevel } from "./schema";
-import type { DetachedVariants } from "./variant-links";
-import { type ConsumedReservation, type Reservation, type ReserveForLinesInput, type StockAdjustment } from "./service";
+import type {
+  ConsumedReservation,
+  DetachedVariants,
+  Reservation,
+  ReserveForLinesInput,
+  StockAdjustment,
+} from "./types";
 
 /** A reservation as steps journal it (JSON: no dates). */
 export interface ReservedItem {
@@ -21,38 +24,14 @@ const reserved = (rows: Reservation[]): ReservedItem[] =>
     line_item_id: r.line_item_id,
   }));
 
-// Each step builds the service over its own transaction, so its writes commit with its journal row.
+// Each step runs in its own transaction (ambient), so its writes commit with its journal row.
 
 /** Records `inventory-item.updated` with the new levels of the (item, location) pairs whose stock changed. */
 async function emitLevels(
   ctx: StepContext,
   pairs: ReadonlyArray<{ inventory_item_id: string; location_id: string }>,
 ): Promise<void> {
-  const unique = [...new Map(pairs.map((p) => [`${p.inventory_item_id}|${p.location_id}`, p])).values()];
-  if (unique.length === 0) return;
-  const levels = await ctx.tx
-    .select({
-      id: inventoryLevel.inventory_item_id,
-      location_id: inventoryLevel.location_id,
-      stocked_quantity: inventoryLevel.stocked_quantity,
-      reserved_quantity: inventoryLevel.reserved_quantity,
-    })
-    .from(inventoryLevel)
-    .where(
-      and(
-        isNull(inventoryLevel.deleted_at),
-        or(
-          ...unique.map((p) =>
-            and(
-              eq(inventoryLevel.inventory_item_id, p.inventory_item_id),
-              eq(inventoryLevel.location_id, p.location_id),
-            ),
-          ),
-        ),
-      ),
-    );
-  for (const level of levels.sort((a, b) => `${a.id}|${a.location_id}`.localeCompare(`${b.id}|${b.location_id}`)))
-    await ctx.emit("inventory-item.updated", level);
+  for (const level of await ctx.modules.inventory.levelEvents(pairs)) await ctx.emit("inventory-item.updated", level);
 }
 
 /**

@@ -1,4 +1,3 @@
-export * from "./schema";
 export {
   calculatePrice,
   listApplies,
@@ -19,5 +18,33 @@ export {
   createPricePreferenceService,
   type PricePreferenceService,
   type PricePreference,
+  type TaxInclusion,
+  type TaxInclusionUndo,
 } from "./price-preference-service";
-export * from "./steps";
+export {
+  replaceVariantPricesStep,
+  setCurrencyTaxInclusionStep,
+  setRegionTaxInclusionStep,
+  type CurrencyTaxInclusion,
+  type RegionTaxInclusion,
+} from "./steps";
+export {
+  CalculatedPriceView,
+  PriceListCreate,
+  PriceListPriceCreate,
+  PriceListPriceUpdate,
+  PriceListPricesBatch,
+  PriceListRules,
+  PriceListUpdate,
+  PriceListView,
+  PricePreferenceCreate,
+  PricePreferenceUpdate,
+  PricePreferenceView,
+  PriceView,
+  VariantPriceInput,
+  type PriceListFilters,
+  type PriceListRow,
+  type PricePreferenceFilters,
+  type PricePreferenceRow,
+  type PriceRow,
+} from "./schema";

@@ -1,50 +1,44 @@
-import { eq, inArray, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, type Db, type ListPaging, liveRecords } from "@kasse/db";
-import {
-  pricePreference,
-  type PricePreferenceCreate,
-  type PricePreferenceFilters,
-  type PricePreferenceRow,
-  type PricePreferenceUpdate,
+import { isUniqueViolation, type ListPaging } from "@kasse/db";
+import { pricingQueries as q } from "./queries";
+import type {
+  PricePreferenceCreate,
+  PricePreferenceFilters,
+  PricePreferenceRow,
+  PricePreferenceUpdate,
 } from "./schema";
 
 /** A price preference as the API shows it. */
 export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;
 
+/** A preference's flag to set: whether prices of a currency or a region include tax. */
+export interface TaxInclusion {
+  attribute: PricePreferenceRow["attribute"];
+  value: string;
+  is_tax_inclusive: boolean;
+}
+
+/** How to undo {@link PricePreferenceService.setTaxInclusion}: each preference's previous flag, or that it was created. */
+export type TaxInclusionUndo = Array<{ id: string; created: boolean; is_tax_inclusive: boolean }>;
+
 const view = ({ deleted_at: _deleted, ...row }: PricePreferenceRow): PricePreference => row;
-const columns = {
-  id: pricePreference.id,
-  attribute: pricePreference.attribute,
-  value: pricePreference.value,
-  is_tax_inclusive: pricePreference.is_tax_inclusive,
-  created_at: pricePreference.created_at,
-  updated_at: pricePreference.updated_at,
-};
 
 /**
- * Price preferences: whether a region's or a currency's prices include tax (one per attribute and value).
+ * Price preferences: whether a region's or a currency's prices include tax (one per attribute and
+ * value). Built once per process; every method runs in the transaction in progress, if any.
  * @example
- * await createPricePreferenceService(db).create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
+ * await createPricePreferenceService().create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
  */
-export function createPricePreferenceService(db: Db) {
-  const rows = liveRecords(db, pricePreference, "Price preference", {
-    attribute: pricePreference.attribute,
-    value: pricePreference.value,
-  });
+export function createPricePreferenceService() {
   const service = {
     async create(input: PricePreferenceCreate): Promise<PricePreference> {
       try {
-        const [row] = await db
-          .insert(pricePreference)
-          .values({
-            id: generateId("prpref"),
-            attribute: input.attribute,
-            value: normalize(input.attribute, input.value),
-            is_tax_inclusive: input.is_tax_inclusive ?? false,
-          })
-          .returning(columns);
-        return row!;
+        return await q.insertPreference({
+          id: generateId("prpref"),
+          attribute: input.attribute,
+          value: normalize(input.attribute, input.value),
+          is_tax_inclusive: input.is_tax_inclusive ?? false,
+        });
       } catch (error) {
         if (isUniqueViolation(error))
           throw errors.conflict(`A price preference for ${input.attribute} ${input.value} already exists`);
@@ -52,13 +46,13 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    retrieve: async (id: string): Promise<PricePreference> => view(await rows.retrieve(id)),
+    retrieve: async (id: string): Promise<PricePreference> => view(await q.retrievePreference(id)),
 
     async list(
       filters: PricePreferenceFilters,
       page: ListPaging,
     ): Promise<{ items: PricePreference[]; count: number }> {
-      const { items, count } = await rows.list(conditions(filters), page);
+      const { items, count } = await q.preferences(filters, page);
       return { items: items.map(view), count };
     },
 
@@ -74,8 +68,7 @@ export function createPricePreferenceService(db: Db) {
         updated_at: new Date(),
       };
       try {
-        const [row] = await db.update(pricePreference).set(set).where(eq(pricePreference.id, id)).returning(columns);
-        return row!;
+        return await q.updatePreference(id, set);
       } catch (error) {
         if (isUniqueViolation(error))
           throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
@@ -83,7 +76,36 @@ export function createPricePreferenceService(db: Db) {
       }
     },
 
-    delete: (id: string): Promise<void> => rows.softDelete(id),
+    delete: (id: string): Promise<void> => q.softDeletePreference(id),
+
+    /**
+     * Sets each preference's flag (creating the preference when missing), in the transaction in
+     * progress; answers how to undo it with {@link undoTaxInclusion}.
+     */
+    async setTaxInclusion(preferences: TaxInclusion[]): Promise<TaxInclusionUndo> {
+      const undo: TaxInclusionUndo = [];
+      for (const { attribute, value, is_tax_inclusive } of preferences) {
+        const existing = await q.preferenceByKey(attribute, value);
+        if (existing) {
+          if (existing.is_tax_inclusive === is_tax_inclusive) continue;
+          await q.setTaxInclusive(existing.id, is_tax_inclusive);
+          undo.push({ id: existing.id, created: false, is_tax_inclusive: existing.is_tax_inclusive });
+        } else {
+          const id = generateId("prpref");
+          await q.insertPreference({ id, attribute, value, is_tax_inclusive });
+          undo.push({ id, created: true, is_tax_inclusive: false });
+        }
+      }
+      return undo;
+    },
+
+    /** Puts back the flags {@link setTaxInclusion} changed and removes the preferences it created. */
+    async undoTaxInclusion(undo: TaxInclusionUndo): Promise<void> {
+      for (const entry of undo) {
+        if (entry.created) await q.removePreference(entry.id);
+        else await q.setTaxInclusive(entry.id, entry.is_tax_inclusive);
+      }
+    },
   };
   return service;
 }
@@ -93,13 +115,4 @@ export type PricePreferenceService = ReturnType<typeof createPricePreferenceServ
 // Currency codes are stored lower case like everywhere else, so lookups match `USD` and `usd`.
 function normalize(attribute: string, value: string): string {
   return attribute === "currency_code" ? value.toLowerCase() : value;
-}
-
-function conditions(filters: PricePreferenceFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inArray(pricePreference.id, filters.id));
-  if (filters.attribute?.length)
-    out.push(inArray(pricePreference.attribute, filters.attribute as Array<"region_id" | "currency_code">));
-  if (filters.value?.length) out.push(inArray(pricePreference.value, filters.value));
-  return out;
 }

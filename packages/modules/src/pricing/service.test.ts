@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { countQueries, useTestDatabase, lazy } from "@kasse/db/testing";
+import { countQueries, useTestDatabase } from "@kasse/db/testing";
 import { createPriceListService, createPricePreferenceService, createPricingService } from "./index";
 
 const database = useTestDatabase();
-const pricing = lazy(() => createPricingService(database.db));
-const lists = lazy(() => createPriceListService(database.db));
-const preferences = lazy(() => createPricePreferenceService(database.db));
+// Built once, like the composition root builds them: no handle; each call runs on the current one.
+const pricing = createPricingService();
+const lists = createPriceListService();
+const preferences = createPricePreferenceService();
 
 describe("variant base prices", () => {
   it("replaces a variant's base prices and lists them in the admin shape", async () => {

@@ -1,20 +1,9 @@
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import {
-  builtOnce,
-  idList,
-  inParam,
-  param,
-  readRows,
-  restoreRows,
-  transaction,
-  type Db,
-  type RowSnapshot,
-  groupByParent,
-} from "@kasse/db";
+import { groupBy, transaction, type RowSnapshot } from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
-import { price, priceList, pricePreference, type PriceListRow, type PricePreferenceRow, type PriceRow } from "./schema";
+import { pricingQueries as q } from "./queries";
+import type { PriceRow } from "./schema";
 
 /** Variants' prices as they were before {@link PricingService.replaceVariantPrices} changed them. */
 export interface VariantPricesSnapshot {
@@ -35,73 +24,15 @@ export interface PriceContext {
   is_tax_inclusive?: boolean;
 }
 
-// A cart write prices its lines with these: built once (`ids`: the variants, an `idList`).
-const candidatePrices = builtOnce<
-  Array<{
-    price: PriceRow;
-    list: Pick<PriceListRow, "id" | "type" | "status" | "starts_at" | "ends_at"> | null;
-    rules: Array<{ attribute: string; value: string }> | null;
-  }>,
-  { ids: string; currency: string }
->((db) =>
-  db
-    .select({
-      price,
-      list: {
-        id: priceList.id,
-        type: priceList.type,
-        status: priceList.status,
-        starts_at: priceList.starts_at,
-        ends_at: priceList.ends_at,
-      },
-      rules: sql<Array<{
-        attribute: string;
-        value: string;
-      }> | null>`(select json_agg(json_build_object('attribute', r.attribute, 'value', r.value)) from price_list_rule r where r.price_list_id = ${price.price_list_id})`,
-    })
-    .from(price)
-    .leftJoin(priceList, eq(priceList.id, price.price_list_id))
-    .where(
-      and(
-        inParam(price.variant_id, "ids"),
-        eq(price.currency_code, param("currency")),
-        or(isNull(price.price_list_id), and(eq(priceList.status, "active"), isNull(priceList.deleted_at))),
-      ),
-    ),
-);
-// `region` null (no region) matches no row.
-const preferencesFor = builtOnce<PricePreferenceRow[], { currency: string; region: string | null }>((db) =>
-  db
-    .select()
-    .from(pricePreference)
-    .where(
-      and(
-        isNull(pricePreference.deleted_at),
-        or(
-          and(eq(pricePreference.attribute, "currency_code"), eq(pricePreference.value, param("currency"))),
-          and(eq(pricePreference.attribute, "region_id"), eq(pricePreference.value, param("region"))),
-        ),
-      ),
-    ),
-);
-
-/** The base prices of `based` variants and every price of `removed` ones. */
-function touched(based: string[], removed: string[]) {
-  return or(
-    based.length ? and(inArray(price.variant_id, based), isNull(price.price_list_id)) : undefined,
-    removed.length ? inArray(price.variant_id, removed) : undefined,
-    sql`false`,
-  );
-}
-
 /**
- * Variants' money amounts: base prices and the price calculation over base and list prices.
+ * Variants' money amounts: base prices and the price calculation over base and list prices. Built
+ * once per process; every method runs in the transaction in progress, if any.
  * @example
- * const pricing = createPricingService(db);
+ * const pricing = createPricingService();
  * await pricing.setVariantPrices("variant_1", [{ currency_code: "eur", amount: 1000 }]);
  * const prices = await pricing.calculatePrices(["variant_1"], { currency_code: "eur" });
  */
-export function createPricingService(db: Db) {
+export function createPricingService() {
   const service = {
     /** Refuses prices that cannot be written (400), before a saga writes anything else. Reads nothing. */
     validate(prices: readonly PriceInput[]): void {
@@ -111,43 +42,31 @@ export function createPricingService(db: Db) {
     /** Replaces the variant's base prices (price list prices are left alone). */
     async setVariantPrices(variantId: string, prices: PriceInput[]): Promise<Price[]> {
       validatePrices(prices);
-      return transaction(db, async (inner) => {
-        await inner.delete(price).where(and(eq(price.variant_id, variantId), isNull(price.price_list_id)));
+      return transaction(async () => {
+        await q.deleteBasePrices(variantId);
         if (prices.length === 0) return [];
-        const rows = await inner
-          .insert(price)
-          .values(
-            prices.map((p) => ({
-              id: generateId("price"),
-              variant_id: variantId,
-              price_list_id: null,
-              ...priceValues(p),
-            })),
-          )
-          .returning();
+        const rows = await q.insertPrices(
+          prices.map((p) => ({
+            id: generateId("price"),
+            variant_id: variantId,
+            price_list_id: null,
+            ...priceValues(p),
+          })),
+        );
         return rows.map(toPrice);
       });
     },
 
     /** Base prices of many variants in one query, keyed by variant id (every id present). */
     async listVariantPrices(variantIds: string[]): Promise<Map<string, Price[]>> {
-      return groupByParent(
-        variantIds,
-        (ids) =>
-          db
-            .select()
-            .from(price)
-            .where(and(inArray(price.variant_id, ids), isNull(price.price_list_id)))
-            .orderBy(asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
-        (r) => r.variant_id,
-        { value: toPrice, everyParent: true },
-      );
+      if (variantIds.length === 0) return new Map();
+      return groupBy(await q.basePricesOf(variantIds), (r) => r.variant_id, { value: toPrice, keys: variantIds });
     },
 
     /** Deletes every price of the variants, base and list prices (the variants are gone). */
     async deleteVariantPrices(variantIds: string[]): Promise<void> {
       if (variantIds.length === 0) return;
-      await db.delete(price).where(inArray(price.variant_id, variantIds));
+      await q.deletePricesOfVariants(variantIds);
     },
 
     /**
@@ -162,7 +81,7 @@ export function createPricingService(db: Db) {
       for (const { prices } of input.set) validatePrices(prices);
       const based = [...new Set(input.set.map((s) => s.variant_id))];
       const removed = [...new Set(input.remove)];
-      const rows = await readRows(db, price, touched(based, removed));
+      const rows = await q.readTouched(based, removed);
       for (const { variant_id, prices } of input.set) await service.setVariantPrices(variant_id, prices);
       await service.deleteVariantPrices(removed);
       return { based, removed, rows };
@@ -171,13 +90,12 @@ export function createPricingService(db: Db) {
     /** Puts back the prices a {@link replaceVariantPrices} replaced (the ones it wrote go). */
     async restoreVariantPrices(snapshot: VariantPricesSnapshot): Promise<void> {
       if (snapshot.based.length + snapshot.removed.length === 0) return;
-      await db.delete(price).where(touched(snapshot.based, snapshot.removed));
-      await restoreRows(db, price, snapshot.rows);
+      await q.restorePrices(snapshot.based, snapshot.removed, snapshot.rows);
     },
 
     /** Whether prices in this currency (and region) include tax: the region's preference, else the currency's. */
     async taxInclusive(currencyCode: string, regionId: string | null): Promise<boolean> {
-      const preferences = await preferencesFor(db, { currency: currencyCode.toLowerCase(), region: regionId });
+      const preferences = await q.preferencesFor(currencyCode.toLowerCase(), regionId);
       const preference =
         preferences.find((p) => p.attribute === "region_id") ??
         preferences.find((p) => p.attribute === "currency_code");
@@ -207,7 +125,7 @@ export function createPricingService(db: Db) {
       const currency = context.currency_code.toLowerCase();
       if (variantIds.length === 0) return { prices: out, valid_until: null };
       const [rows, is_tax_inclusive] = await Promise.all([
-        candidatePrices(db, { ids: idList(variantIds), currency }),
+        q.candidatePrices(variantIds, currency),
         context.is_tax_inclusive ?? service.taxInclusive(currency, context.region_id ?? null),
       ]);
       const lists = new Map<string, CandidateList>();

@@ -3,7 +3,7 @@ import { getTableName, is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { CATALOG_TABLES } from "@kasse/db";
 import * as productSchema from "@kasse/modules/product";
-import * as pricingSchema from "@kasse/modules/pricing";
+import * as pricingSchema from "@kasse/modules/pricing/tables";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 
