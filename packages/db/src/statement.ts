@@ -51,8 +51,8 @@ function templateOf(builder: Preparable<unknown>): Template {
 
 /**
  * A statement's values as its `build` sees them: each key a placeholder. For one call's values, a
- * key left undefined is undefined here (a column left out: its default, or unchanged) and a null
- * one is null (SQL null); the statement is built once per such shape.
+ * key left undefined (or left out) is undefined here (a column left out: its default, or unchanged)
+ * and a null one is null (SQL null); the statement is built once per such shape.
  */
 export type Placeholders<V> = { readonly [K in keyof V]-?: SQL };
 
@@ -90,12 +90,12 @@ export function builtStatement<V extends Record<string, unknown>, R>(
 ): (handle: Db, values: V) => Promise<R> {
   const templates = new Map<string, Template>();
   return (handle, values) => {
-    // The shape: which keys are undefined or null (none, for most calls: then no string is made).
+    // The shape: which keys are given, undefined or null. A key left out of `values` is a shape of
+    // its own too: a text built with it as a placeholder would find no value for it.
     let shape = "";
     for (const key in values) {
       const value = values[key];
-      if (value === undefined) shape += `-${key}`;
-      else if (value === null) shape += `0${key}`;
+      shape += value === undefined ? `-${key}` : value === null ? `0${key}` : `+${key}`;
     }
     let template = templates.get(shape);
     if (!template) {

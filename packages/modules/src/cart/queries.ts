@@ -9,7 +9,6 @@ import {
   type JsonRelation,
   type Placeholders,
 } from "@kasse/db";
-import type { PgTable } from "drizzle-orm/pg-core";
 import { cart, cartLineItem, cartShippingMethod, type CartLineItemRow, type CartShippingMethodRow } from "./schema";
 
 // The cart module's SQL: the only file of the module that imports drizzle and its tables. Cart
@@ -19,16 +18,6 @@ import { cart, cartLineItem, cartShippingMethod, type CartLineItemRow, type Cart
 type CartInsertRow = typeof cart.$inferInsert;
 type LineInsertRow = typeof cartLineItem.$inferInsert;
 type MethodInsertRow = typeof cartShippingMethod.$inferInsert;
-
-/**
- * `row` with every column of `table` as a key (undefined when not given): a statement is built
- * per shape of its values, which tells a key left out only when it is present as undefined.
- */
-function everyColumn<T extends Record<string, unknown>>(table: PgTable, row: T): T {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(getTableColumns(table))) out[key] = row[key];
-  return out as T;
-}
 
 const liveCart = isNull(cart.deleted_at);
 const liveItem = isNull(cartLineItem.deleted_at);
@@ -302,14 +291,13 @@ export const cartQueries = {
     const { cart_version, ...row } = found;
     return { cart: row, ...linesFrom(lines), cart_version };
   },
-  insert: async (row: CartInsertRow) => (await insertCart(everyColumn(cart, row)))[0]!,
+  insert: async (row: CartInsertRow) => (await insertCart(row))[0]!,
   /** Sets `fields` (with their `updated_at`) on the cart; undefined when there is no such cart. */
-  update: async (id: string, fields: Partial<CartInsertRow>) =>
-    (await updateCart({ ...everyColumn(cart, fields), where_id: id }))[0],
+  update: async (id: string, fields: Partial<CartInsertRow>) => (await updateCart({ ...fields, where_id: id }))[0],
   /** Marks the cart completed if it is not and its `updated_at` is still `checked` (ms precision); whether it did. */
   complete: async (id: string, now: Date, checked: string) => (await completeCart({ id, now, checked })).length > 0,
   reopen: (id: string, now: Date) => reopenCart({ id, now }),
-  insertItem: async (row: LineInsertRow) => (await insertItem(everyColumn(cartLineItem, row)))[0]!,
+  insertItem: async (row: LineInsertRow) => (await insertItem(row))[0]!,
   /** Sets the fields given on the cart's live line; undefined when it has no such line. */
   updateItem: async (
     cartId: string,
@@ -331,7 +319,7 @@ export const cartQueries = {
   /** Deletes the cart's line; whether there was one. */
   deleteItem: async (cartId: string, id: string) => (await deleteItem({ cart_id: cartId, id })).length > 0,
   methodsOf: (cartId: string) => methodsOf({ cart_id: cartId }),
-  insertMethod: async (row: MethodInsertRow) => (await insertMethod(everyColumn(cartShippingMethod, row)))[0]!,
+  insertMethod: async (row: MethodInsertRow) => (await insertMethod(row))[0]!,
   deleteMethods: (ids: string[]) => deleteMethods({ ids }),
   saveComputed: (values: Parameters<typeof computedWrite>[0]) => computedWrite(values),
   /** One page (by id) of the ids of live completed carts. */
