@@ -16,7 +16,6 @@ export const UNCONVERTED_MODULES = new Set([
   "fulfillment",
   "inventory",
   "notification",
-  "payment",
   "pricing",
   "product",
   "promotion",
