@@ -13,7 +13,6 @@ export const UNCONVERTED_MODULES = new Set([
   "auth",
   "event",
   "fulfillment",
-  "payment",
   "product",
 ]);
 

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Redis } from "ioredis";
 import { onPostgres } from "@kasse/db/testing";
-import { payment, paymentWebhookEvent } from "@kasse/modules/payment";
+import { payment, paymentWebhookEvent } from "@kasse/modules/payment/tables";
 import { createBullMqScheduler, type Scheduler } from "@kasse/workflows";
 import {
   checkoutReadyCart,

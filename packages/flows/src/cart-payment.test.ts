@@ -33,7 +33,7 @@ const spy: PaymentProvider = {
 /** The modules with a payment module that knows the spy provider too. */
 function modulesWithSpy(db: Parameters<typeof createModules>[0]): Modules {
   const modules = createModules(db);
-  const payment = createPaymentService(db, createProviderRegistry([spy]));
+  const payment = createPaymentService(createProviderRegistry([spy]));
   return new Proxy(modules, { get: (target, key) => (key === "payment" ? payment : Reflect.get(target, key)) });
 }
 
@@ -54,7 +54,7 @@ async function cartWithCollection(total: number, amount: number) {
     currency_code: "eur",
   });
   await db.execute(sql`update cart set total = ${total} where id = ${cart.id}`);
-  const payments = createPaymentService(db);
+  const payments = createPaymentService();
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount });
   await payments.createSession(collection.id, { provider_id: "pp_system_default" });
   return { cartId: cart.id, collectionId: collection.id, payments };

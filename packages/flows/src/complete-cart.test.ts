@@ -104,7 +104,7 @@ async function readyCart(): Promise<string> {
     priced_version: cart.priced_version,
     priced_until: null,
   });
-  const payments = createPaymentService(database.db);
+  const payments = createPaymentService();
   const collection = await payments.createCollection({ cart_id: cart.id, currency_code: "eur", amount: 3500 });
   await payments.createSession(collection.id, { provider_id: "pp_system_default" });
   return cart.id;
@@ -129,7 +129,7 @@ describe("completeCart", () => {
     expect(outcome.type).toBe("order");
     if (outcome.type !== "order") return;
     const order = await createOrderService().retrieve(outcome.order_id);
-    const collection = await createPaymentService(database.db).collectionForCart(cartId);
+    const collection = await createPaymentService().collectionForCart(cartId);
     expect(order).toMatchObject({
       cart_id: cartId,
       status: "pending",
@@ -193,14 +193,14 @@ describe("completeCart", () => {
     expect(await reservationsOf(cartId)).toBe(0);
     const state = await carts.load(cartId);
     expect(state.cart.completed_at).toBeNull();
-    const [payment] = (await createPaymentService(database.db).collectionForCart(cartId))!.payments;
+    const [payment] = (await createPaymentService().collectionForCart(cartId))!.payments;
     expect(payment?.canceled_at).not.toBeNull();
     // The voided session is gone for good (a missing session is named), a new one completes the cart as it is now.
     await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
       type: "invalid_data",
       details: { missing: ["payment session"] },
     });
-    await createPaymentService(database.db).createSession(payment!.payment_collection_id, {
+    await createPaymentService().createSession(payment!.payment_collection_id, {
       provider_id: "pp_system_default",
     });
     expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payment } from "@kasse/modules/payment";
+import { payment } from "@kasse/modules/payment/tables";
 import {
   eventsOf,
   orderCounts,

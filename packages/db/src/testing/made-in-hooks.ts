@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "./database";
  * hook first reads it, not where it is declared, so it can stand at the top of a test file.
  * @example
  * const database = useTestDatabase();
- * const payments = lazy(() => createPaymentService(database.db)); // a module not yet converted ([16])
+ * const inventory = lazy(() => createInventoryService(database.db)); // a module not yet converted ([16])
  */
 export function lazy<T extends object>(make: () => T): T {
   let made: T | undefined;

@@ -1,4 +1,23 @@
-export * from "./schema";
+export {
+  type PaymentCollectionStatus,
+  type PaymentSessionStatus,
+  type PaymentCollectionRow,
+  type PaymentWebhookEventRow,
+  type PaymentSessionRow,
+  type PaymentRow,
+  type CaptureRow,
+  type RefundRow,
+  type RefundReasonRow,
+  RefundReasonCreate,
+  RefundReasonUpdate,
+  PaymentProviderView,
+  CaptureView,
+  RefundReasonView,
+  RefundView,
+  PaymentView,
+  PaymentSessionView,
+  PaymentCollectionView,
+} from "./schema";
 export type { PaymentProvider, ProviderCall, AuthorizeOutcome, WebhookOutcome } from "./providers/provider";
 export { createStripeProvider, type StripeProviderOptions } from "./providers/stripe";
 export { createProviderRegistry, type ProviderRegistry } from "./providers/registry";

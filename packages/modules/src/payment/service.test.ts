@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { onPostgres, useTestDatabase, lazy } from "@kasse/db/testing";
+import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { isKasseError } from "@kasse/core";
 import { createPaymentService } from "./index";
 
 const database = useTestDatabase({ poolSize: 12 });
-const payments = lazy(() => createPaymentService(database.db));
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const payments = createPaymentService();
 
 let cartSeq = 0;
 const newCollection = (amount = 5000) =>

@@ -1,47 +1,11 @@
 import { createHash } from "node:crypto";
-import { and, asc, eq, getTableColumns, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { errors, generateId, isKasseError } from "@kasse/core";
-import {
-  builtOnce,
-  builtPerShape,
-  builtRowWrite,
-  fromJson,
-  jsonRelation,
-  type JsonRelation,
-  idList,
-  inList,
-  inParam,
-  param,
-  queryRows,
-  slot,
-  transaction,
-  type Db,
-} from "@kasse/db";
+import { transaction } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
-import {
-  capture,
-  payment,
-  paymentCollection,
-  paymentSession,
-  paymentWebhookEvent,
-  refund,
-  refundReason,
-  type CaptureRow,
-  type PaymentWebhookEventRow,
-  type PaymentCollectionRow,
-  type PaymentRow,
-  type PaymentSessionRow,
-  type RefundReasonRow,
-  type RefundRow,
-} from "./schema";
+import { paymentQueries as q, type Payment, type PaymentCollection } from "./queries";
+import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./schema";
 
-/** A refund as the API shows it: with the reason chosen for it. */
-type Refund = RefundRow & { refund_reason: RefundReasonRow | null };
-export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: Refund[] };
-/** A payment collection as the API shows it. */
-export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };
-
-const liveCollection = isNull(paymentCollection.deleted_at);
+export type { Payment, PaymentCollection };
 
 /**
  * The statuses of a collection whose amount still follows its cart's total: nothing authorized
@@ -98,10 +62,10 @@ export interface SessionStart {
  * Payment collections, sessions and payments over the registered providers. Calls to a provider
  * carry an idempotency key so a retried saga step cannot charge twice.
  * @example
- * const payments = createPaymentService(db);
+ * const payments = createPaymentService();
  * const collection = await payments.createCollection({ cart_id, currency_code: "usd", amount: 2500 });
  */
-export function createPaymentService(db: Db, providers: ProviderRegistry = createProviderRegistry()) {
+export function createPaymentService(providers: ProviderRegistry = createProviderRegistry()) {
   /**
    * Cancels a session never authorized at its provider (key `cancel:<session>` unless given): a
    * replaced or abandoned session's payment can no longer be taken. A payment the provider says
@@ -136,7 +100,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         if (existing) return existing;
       }
       const id = generateId("pay_col");
-      const inserted = await insertCollection(db, {
+      const inserted = await q.insertCollection({
         id,
         cart_id: input.cart_id ?? null,
         region_id: input.region_id ?? null,
@@ -150,53 +114,40 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
-      const [full] = decodeCollections(await fullCollectionsById(db, { ids: idList([id]) }));
+      const [full] = await q.collectionsById([id]);
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);
       return full;
     },
 
     /** The collection's own row, without its sessions and payments (which cart and region it is for). */
     async collectionRow(id: string): Promise<PaymentCollectionRow> {
-      const [row] = await liveCollectionsById(db, { ids: idList([id]) });
+      const row = await q.collectionRow(id);
       if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
       return row;
     },
 
     /** One payment's own row (canceled ones too). */
     async retrievePayment(id: string): Promise<PaymentRow> {
-      const [row] = await db.select().from(payment).where(eq(payment.id, id));
+      const row = await q.payment(id);
       if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
       return row;
     },
 
     async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      return decodeCollections(await fullCollectionOfCart(db, { cart_id: cartId }))[0];
+      return q.collectionOfCart(cartId);
     },
 
     /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
     async paymentCurrency(paymentId: string): Promise<string> {
-      const [row] = await db
-        .select({ currency_code: payment.currency_code })
-        .from(payment)
-        .where(eq(payment.id, paymentId));
+      const row = await q.payment(paymentId);
       if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
       return row.currency_code;
     },
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
-      if (filter.id && !filter.cart_id)
-        return decodeCollections(await fullCollectionsById(db, { ids: idList(filter.id) }));
-      const conditions = [liveCollection];
-      if (filter.id) conditions.push(inList(paymentCollection.id, filter.id));
-      if (filter.cart_id) conditions.push(inList(paymentCollection.cart_id, filter.cart_id));
-      return attach(
-        db,
-        await db
-          .select()
-          .from(paymentCollection)
-          .where(and(...conditions)),
-      );
+      if (filter.id && !filter.cart_id) return q.collectionsById(filter.id);
+      return q.collectionsWhere(filter);
     },
 
     /**
@@ -209,23 +160,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * is repaired before any money moves.
      */
     async syncCartAmount(cartId: string, total: number): Promise<boolean> {
-      const [row] = await queryRows<{ changed: number; sessions: Array<{ id: string; provider_id: string }> }>(
-        db,
-        sql`with col as (
-              select id from payment_collection
-              where cart_id = ${cartId} and deleted_at is null and status in ('not_paid', 'awaiting', 'canceled')
-              for update
-            ), c as (
-              update payment_collection set amount = ${total}, updated_at = now()
-              where id in (select id from col) and amount <> ${total} returning id
-            ), s as (
-              update payment_session set amount = ${total}, updated_at = now()
-              where payment_collection_id in (select id from col) and status not in ('authorized', 'canceled')
-                and amount <> ${total} returning id, provider_id
-            )
-            select ((select count(*) from c) + (select count(*) from s))::int as changed,
-              coalesce((select json_agg(json_build_object('id', id, 'provider_id', provider_id)) from s), '[]') as sessions`,
-      );
+      const row = await q.syncCartAmount(cartId, total);
       // A provider that keeps the amount itself (Stripe's PaymentIntent) is told before anything
       // authorizes it; failing, it throws and the caller's transaction leaves the amount behind, so
       // the next sync tries again. The key names this change (the session's update time, which the
@@ -234,7 +169,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       for (const changed of row?.sessions ?? []) {
         const provider = providers.get(changed.provider_id);
         if (!provider.update) continue;
-        const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, changed.id));
+        const session = await q.session(changed.id);
         if (!session) continue;
         const updated = await provider
           .update({
@@ -250,8 +185,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
             if (isKasseError(error) && error.type === "not_allowed") return undefined;
             throw error;
           });
-        if (updated)
-          await db.update(paymentSession).set({ data: updated.data }).where(eq(paymentSession.id, session.id));
+        if (updated) await q.setSession(session.id, { data: updated.data });
       }
       return (row?.changed ?? 0) > 0;
     },
@@ -295,9 +229,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       for (const old of collection.payment_sessions)
         if (old.status !== "authorized" && old.id !== id) await cancelAtProvider(old);
       // The replaced sessions go with the new one's insert, or neither does.
-      const session = await transaction(db, async (t) => {
-        await deleteReplacedSessions(t, { collection_id: collectionId });
-        const [row] = await insertSession(t, {
+      const session = await transaction(async () => {
+        await q.deleteReplacedSessions(collectionId);
+        return q.insertSession({
           id,
           payment_collection_id: collectionId,
           provider_id: provider.id,
@@ -306,7 +240,6 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           data: initiated.data,
           context: input.context ?? null,
         });
-        return row!;
       });
       return { collection, session };
     },
@@ -317,12 +250,10 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * `cancelPayment`, not here). Idempotent: a session already gone is nothing to do.
      */
     async cancelSession(sessionId: string, options: { idempotencyKey?: string } = {}): Promise<void> {
-      const [session] = await db.select().from(paymentSession).where(eq(paymentSession.id, sessionId));
+      const session = await q.session(sessionId);
       if (!session || session.status === "authorized") return;
       await cancelAtProvider(session, options.idempotencyKey);
-      await db
-        .delete(paymentSession)
-        .where(and(eq(paymentSession.id, sessionId), ne(paymentSession.status, "authorized")));
+      await q.deleteUnauthorizedSession(sessionId);
     },
 
     /**
@@ -348,11 +279,11 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       sessionId: string,
       options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
     ): Promise<PaymentRow> {
-      const [session] = await sessionOfCollection(db, { id: sessionId, collection_id: collectionId });
+      const session = await q.sessionOfCollection(sessionId, collectionId);
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       /** The payment an earlier (or a concurrent) authorization of this session made. */
       const paymentOfSession = async () => {
-        const [row] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
+        const row = await q.paymentOfSession(sessionId);
         // None when a new session replaced this one while its provider was answering.
         if (!row) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
         return row;
@@ -388,26 +319,17 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         );
       });
       if (outcome.status === "declined") {
-        await db
-          .update(paymentSession)
-          .set({ status: "error", data: outcome.data })
-          .where(eq(paymentSession.id, sessionId));
+        await q.setSession(sessionId, { status: "error", data: outcome.data });
         throw errors.paymentAuthorization(outcome.message);
       }
       if (outcome.status === "requires_more") {
-        await db
-          .update(paymentSession)
-          .set({ status: "requires_more", data: outcome.data })
-          .where(eq(paymentSession.id, sessionId));
+        await q.setSession(sessionId, { status: "requires_more", data: outcome.data });
         throw errors.paymentRequiresMore("More information is required for payment");
       }
       // Not decided yet (a payment processing at the provider): no authorization, so no order; the
       // provider's webhook completes the cart once it is decided.
       if (outcome.status === "pending") {
-        await db
-          .update(paymentSession)
-          .set({ status: "pending", data: outcome.data })
-          .where(eq(paymentSession.id, sessionId));
+        await q.setSession(sessionId, { status: "pending", data: outcome.data });
         throw errors.paymentRequiresMore(
           `The payment is still processing at ${session.provider_id}; the order is placed once it succeeds`,
           { details: { reason: "payment_pending" } },
@@ -415,16 +337,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       }
       const captured = outcome.captured === true;
       // All three or none: a process dying in between must not leave an authorized session without its payment.
-      const created = await transaction(db, async (t) => {
+      const created = await transaction(async () => {
         // Two requests authorizing the same session at once both reach the provider (with the same
         // idempotency key, so one authorization); the second to get here finds the session
         // authorized and answers the first one's payment.
-        const won = await authorizeSession(t, { id: sessionId, data: outcome.data, now: new Date() });
-        if (won.length === 0) return undefined;
+        if (!(await q.authorizeSession(sessionId, outcome.data, new Date()))) return undefined;
         // The payment and the collection's amount, sent together (one round trip).
         const now = new Date();
-        const [[row]] = await Promise.all([
-          insertPayment(t, {
+        const [row] = await Promise.all([
+          q.insertPayment({
             id: generateId("pay"),
             payment_collection_id: collectionId,
             payment_session_id: sessionId,
@@ -434,17 +355,14 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
             data: outcome.data,
             captured_at: captured ? now : null,
           }),
-          addAuthorized(t, { id: collectionId, amount: session.amount, now }),
+          q.addAuthorized(collectionId, session.amount, now),
         ]);
         // Taken with the authorization (automatic capture): its capture is recorded with it.
         if (captured) {
-          await t.insert(capture).values({ id: generateId("capt"), payment_id: row!.id, amount: session.amount });
-          await t
-            .update(paymentCollection)
-            .set({ captured_amount: sql`${paymentCollection.captured_amount} + ${session.amount}` })
-            .where(eq(paymentCollection.id, collectionId));
+          await q.insertCapture({ id: generateId("capt"), payment_id: row.id, amount: session.amount });
+          await q.addToCollection(collectionId, "captured_amount", session.amount);
         }
-        return row!;
+        return row;
       });
       return created ?? paymentOfSession();
     },
@@ -475,10 +393,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       const context = collection.payment_sessions.find((s) => s.id === last.payment_session_id)?.context;
       for (const stale of live)
         await service.cancelPayment(stale.id, { idempotencyKey: `${options.idempotencyKey}:void:${stale.id}` });
-      await db
-        .update(paymentCollection)
-        .set({ amount, updated_at: new Date() })
-        .where(eq(paymentCollection.id, collectionId));
+      await q.setCollectionAmount(collectionId, amount);
       const { session } = await service.startSession(collectionId, {
         provider_id: last.provider_id,
         data: last.data,
@@ -498,11 +413,11 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * canceled. Idempotent: true when this call voided it, false when it already was.
      */
     async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}): Promise<boolean> {
-      return transaction(db, async (t) => {
-        const [row] = await t.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+      return transaction(async () => {
+        const row = await q.lockPayment(paymentId);
         if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
         if (row.canceled_at) return false;
-        if ((await sumOf(t, capture, paymentId)) > 0)
+        if ((await q.captured(paymentId)) > 0)
           throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
         await providers.get(row.provider_id).cancel({
           amount: row.amount,
@@ -510,7 +425,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           data: row.data,
           idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}`,
         });
-        await markCanceled(t, row);
+        await q.markCanceled(row);
         return true;
       });
     },
@@ -523,7 +438,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     async releasePayment(paymentId: string, options: { idempotencyKey: string }): Promise<void> {
       const row = await service.retrievePayment(paymentId);
       if (row.canceled_at) return;
-      const [captured, refunded] = await Promise.all([sumOf(db, capture, paymentId), sumOf(db, refund, paymentId)]);
+      const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
       if (captured === 0) {
         await service.cancelPayment(paymentId, { idempotencyKey: options.idempotencyKey });
         return;
@@ -534,7 +449,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           note: "Checkout did not complete",
           idempotencyKey: `${options.idempotencyKey}:refund`,
         });
-      await transaction(db, (t) => markCanceled(t, row));
+      await transaction(() => q.markCanceled(row));
     },
 
     /**
@@ -545,9 +460,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       paymentId: string,
       options: { amount?: number; created_by?: string; idempotencyKey?: string } = {},
     ): Promise<Payment> {
-      return transaction(db, async (tx) => {
-        const row = await lockPayment(tx, paymentId);
-        const captured = await sumOf(tx, capture, paymentId);
+      return transaction(async () => {
+        const row = await lockPayment(paymentId);
+        const captured = await q.captured(paymentId);
         const left = row.amount - captured;
         const amount = options.amount ?? left;
         if (!Number.isInteger(amount) || amount <= 0)
@@ -560,15 +475,15 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           data: row.data,
           idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}`,
         });
-        await tx
-          .insert(capture)
-          .values({ id: generateId("capt"), payment_id: paymentId, amount, created_by: options.created_by ?? null });
-        if (amount === left) await tx.update(payment).set({ captured_at: new Date() }).where(eq(payment.id, paymentId));
-        await tx
-          .update(paymentCollection)
-          .set({ captured_amount: sql`${paymentCollection.captured_amount} + ${amount}` })
-          .where(eq(paymentCollection.id, row.payment_collection_id));
-        return reloadPayment(tx, paymentId);
+        await q.insertCapture({
+          id: generateId("capt"),
+          payment_id: paymentId,
+          amount,
+          created_by: options.created_by ?? null,
+        });
+        if (amount === left) await q.setPayment(paymentId, { captured_at: new Date() });
+        await q.addToCollection(row.payment_collection_id, "captured_amount", amount);
+        return q.paymentWithMovements(paymentId);
       });
     },
 
@@ -583,16 +498,13 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
         idempotencyKey?: string;
       },
     ): Promise<Payment> {
-      return transaction(db, async (tx) => {
-        const row = await lockPayment(tx, paymentId);
+      return transaction(async () => {
+        const row = await lockPayment(paymentId);
         if (options.refund_reason_id) {
-          const [reason] = await tx
-            .select({ id: refundReason.id })
-            .from(refundReason)
-            .where(and(eq(refundReason.id, options.refund_reason_id), isNull(refundReason.deleted_at)));
-          if (!reason) throw errors.invalidData(`Refund reason with id: ${options.refund_reason_id} was not found`);
+          if (!(await q.liveReasonExists(options.refund_reason_id)))
+            throw errors.invalidData(`Refund reason with id: ${options.refund_reason_id} was not found`);
         }
-        const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
+        const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
         const left = captured - refunded;
         if (!Number.isInteger(options.amount) || options.amount <= 0)
           throw errors.invalidData("Refund amount must be a positive integer");
@@ -604,7 +516,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           data: row.data,
           idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}`,
         });
-        await tx.insert(refund).values({
+        await q.insertRefund({
           id: generateId("ref"),
           payment_id: paymentId,
           amount: options.amount,
@@ -612,11 +524,8 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
           refund_reason_id: options.refund_reason_id ?? null,
           created_by: options.created_by ?? null,
         });
-        await tx
-          .update(paymentCollection)
-          .set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${options.amount}` })
-          .where(eq(paymentCollection.id, row.payment_collection_id));
-        return reloadPayment(tx, paymentId);
+        await q.addToCollection(row.payment_collection_id, "refunded_amount", options.amount);
+        return q.paymentWithMovements(paymentId);
       });
     },
 
@@ -628,30 +537,19 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       providerId: string,
       event: { event_id: string; action: string; session_id: string; reference: string; amount: number },
     ): Promise<boolean> {
-      const inserted = await db
-        .insert(paymentWebhookEvent)
-        .values({ provider_id: providerId, ...event })
-        .onConflictDoNothing()
-        .returning({ event_id: paymentWebhookEvent.event_id });
-      return inserted.length > 0;
+      return q.insertWebhookEvent({ provider_id: providerId, ...event });
     },
 
     /** A recorded webhook event; 404 when there is none. */
     async webhookEvent(providerId: string, eventId: string): Promise<PaymentWebhookEventRow> {
-      const [row] = await db
-        .select()
-        .from(paymentWebhookEvent)
-        .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
+      const row = await q.webhookEvent(providerId, eventId);
       if (!row) throw errors.notFound(`Webhook event ${eventId} of ${providerId} was not found`);
       return row;
     },
 
     /** Marks a webhook event processed, saying what it did. */
     async finishWebhookEvent(providerId: string, eventId: string, outcome: string): Promise<void> {
-      await db
-        .update(paymentWebhookEvent)
-        .set({ processed_at: new Date(), outcome })
-        .where(and(eq(paymentWebhookEvent.provider_id, providerId), eq(paymentWebhookEvent.event_id, eventId)));
+      await q.finishWebhookEvent(providerId, eventId, outcome);
     },
 
     /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
@@ -660,14 +558,9 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
     ): Promise<
       { session: PaymentSessionRow; collection: PaymentCollectionRow; payment: PaymentRow | undefined } | undefined
     > {
-      const [row] = await db
-        .select({ session: paymentSession, collection: paymentCollection })
-        .from(paymentSession)
-        .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
-        .where(eq(paymentSession.id, sessionId));
+      const row = await q.sessionWithCollection(sessionId);
       if (!row) return undefined;
-      const [paid] = await db.select().from(payment).where(eq(payment.payment_session_id, sessionId));
-      return { ...row, payment: paid };
+      return { ...row, payment: await q.paymentOfSession(sessionId) };
     },
 
     /**
@@ -677,22 +570,19 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * Idempotent: answers the amount recorded (0 when Kasse already knows it all).
      */
     async recordProviderRefund(paymentId: string, refundedTotal: number): Promise<number> {
-      return transaction(db, async (tx) => {
-        const row = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
-        if (!row[0]) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
-        const [captured, refunded] = await Promise.all([sumOf(tx, capture, paymentId), sumOf(tx, refund, paymentId)]);
+      return transaction(async () => {
+        const row = await q.lockPayment(paymentId);
+        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
         const missing = Math.min(refundedTotal, captured) - refunded;
         if (missing <= 0) return 0;
-        await tx.insert(refund).values({
+        await q.insertRefund({
           id: generateId("ref"),
           payment_id: paymentId,
           amount: missing,
-          note: `Refunded at ${row[0].provider_id}`,
+          note: `Refunded at ${row.provider_id}`,
         });
-        await tx
-          .update(paymentCollection)
-          .set({ refunded_amount: sql`${paymentCollection.refunded_amount} + ${missing}`, updated_at: new Date() })
-          .where(eq(paymentCollection.id, row[0].payment_collection_id));
+        await q.addToCollection(row.payment_collection_id, "refunded_amount", missing);
         return missing;
       });
     },
@@ -703,11 +593,11 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * A payment with captures is left as it is (the provider cannot void taken money).
      */
     async recordProviderCancel(paymentId: string): Promise<boolean> {
-      return transaction(db, async (tx) => {
-        const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+      return transaction(async () => {
+        const row = await q.lockPayment(paymentId);
         if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
-        if (row.canceled_at || (await sumOf(tx, capture, paymentId)) > 0) return false;
-        await markCanceled(tx, row);
+        if (row.canceled_at || (await q.captured(paymentId)) > 0) return false;
+        await q.markCanceled(row);
         return true;
       });
     },
@@ -718,19 +608,7 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
      * stored amounts are out of that order. Read-only, aggregate SQL, at most `limit` rows.
      */
     async checkAmounts(limit = 50): Promise<Array<{ id: string; problem: string }>> {
-      const rows = await queryRows<{ id: string; authorized: string; captured: string; refunded: string }>(
-        db,
-        sql`(select p.id, p.amount::text as authorized, coalesce(c.total, 0)::text as captured, coalesce(r.total, 0)::text as refunded
-             from payment p
-             left join (select payment_id, sum(amount) as total from payment_capture group by payment_id) c on c.payment_id = p.id
-             left join (select payment_id, sum(amount) as total from payment_refund group by payment_id) r on r.payment_id = p.id
-             where p.deleted_at is null and (coalesce(c.total, 0) > p.amount or coalesce(r.total, 0) > coalesce(c.total, 0))
-             order by p.id limit ${limit})
-            union all
-            (select id, authorized_amount::text, captured_amount::text, refunded_amount::text from payment_collection
-             where deleted_at is null and (captured_amount > authorized_amount or refunded_amount > captured_amount)
-             order by id limit ${limit})`,
-      );
+      const rows = await q.amountsOutOfOrder(limit);
       return rows.slice(0, limit).map((r) => ({
         id: r.id,
         problem: `authorized ${r.authorized}, captured ${r.captured}, refunded ${r.refunded}`,
@@ -751,202 +629,10 @@ function sessionIdFor(key: string): string {
   return `payses_${createHash("sha256").update(key).digest("hex").slice(0, 30).toUpperCase()}`;
 }
 
-/** A payment voided: canceled with its session, and its amount taken off its collection's authorized amount. */
-async function markCanceled(tx: Db, row: PaymentRow): Promise<void> {
-  await tx.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, row.id));
-  await tx.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
-  await tx
-    .update(paymentCollection)
-    .set({
-      authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
-      status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
-    })
-    .where(eq(paymentCollection.id, row.payment_collection_id));
-}
-
-async function lockPayment(tx: Db, paymentId: string): Promise<PaymentRow> {
-  const [row] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for("update");
+/** The payment `paymentId`, locked for the rest of the transaction; refused when it is canceled. */
+async function lockPayment(paymentId: string): Promise<PaymentRow> {
+  const row = await q.lockPayment(paymentId);
   if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
   if (row.canceled_at) throw errors.notAllowed(`Payment ${paymentId} is canceled`);
   return row;
-}
-
-async function reloadPayment(tx: Db, paymentId: string): Promise<Payment> {
-  const rows = await tx.select().from(payment).where(eq(payment.id, paymentId));
-  return (await attachPayments(tx, rows))[0]!;
-}
-
-async function sumOf(tx: Db, table: typeof capture | typeof refund, paymentId: string): Promise<number> {
-  const [row] = await tx
-    .select({ total: sql<string>`coalesce(sum(${table.amount}), 0)` })
-    .from(table)
-    .where(eq(table.payment_id, paymentId));
-  return Number(row?.total ?? 0);
-}
-
-// The writes of a checkout's payment steps, built once (per shape of their row, for the inserts).
-const insertCollection = builtRowWrite<PaymentCollectionRow[]>(paymentCollection, (db, row) =>
-  db.insert(paymentCollection).values(row).onConflictDoNothing().returning(),
-);
-// The session checkout authorizes, read first.
-const sessionOfCollection = builtOnce<PaymentSessionRow[], { id: string; collection_id: string }>((db) =>
-  db
-    .select()
-    .from(paymentSession)
-    .where(and(eq(paymentSession.id, param("id")), eq(paymentSession.payment_collection_id, param("collection_id")))),
-);
-// A new session replaces the collection's sessions not authorized.
-const deleteReplacedSessions = builtOnce<unknown, { collection_id: string }>((db) =>
-  db
-    .delete(paymentSession)
-    .where(
-      and(eq(paymentSession.payment_collection_id, param("collection_id")), ne(paymentSession.status, "authorized")),
-    ),
-);
-const insertSession = builtRowWrite<PaymentSessionRow[]>(paymentSession, (db, row) =>
-  db.insert(paymentSession).values(row).returning(),
-);
-// The session authorized, unless it already is or was canceled; `data` as the provider answered
-// (per shape: a provider answering none leaves the column as it is, as a plain update does).
-const authorizeSession = builtPerShape<Array<{ id: string }>, { id: string; data: unknown; now: Date }>(
-  ["data"],
-  (db, value) =>
-    db
-      .update(paymentSession)
-      .set({
-        status: "authorized",
-        data: value("data") as SQL | undefined,
-        authorized_at: slot("now"),
-        updated_at: slot("now"),
-      })
-      .where(and(eq(paymentSession.id, param("id")), notInArray(paymentSession.status, ["authorized", "canceled"])))
-      .returning({ id: paymentSession.id }),
-);
-const insertPayment = builtRowWrite<PaymentRow[]>(payment, (db, row) => db.insert(payment).values(row).returning());
-// An authorized payment's amount added to its collection's, and the collection's status from the sum.
-const addAuthorized = builtOnce<unknown, { id: string; amount: number; now: Date }>((db) =>
-  db
-    .update(paymentCollection)
-    .set({
-      authorized_amount: sql`${paymentCollection.authorized_amount} + ${param("amount")}`,
-      status: sql`case when ${paymentCollection.authorized_amount} + ${param("amount")} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
-      updated_at: slot("now"),
-    })
-    .where(eq(paymentCollection.id, param("id"))),
-);
-
-const liveCollectionsById = builtOnce<PaymentCollectionRow[], { ids: string }>((db) =>
-  db
-    .select()
-    .from(paymentCollection)
-    .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
-);
-
-// A collection with its sessions and its payments (with their captures and refunds) in one
-// statement: every checkout step and every order answer reads them.
-const sessionsRelation: JsonRelation = {
-  table: paymentSession,
-  where: eq(paymentSession.payment_collection_id, paymentCollection.id),
-  orderBy: asc(paymentSession.created_at),
-};
-const paymentsRelation: JsonRelation = {
-  table: payment,
-  where: eq(payment.payment_collection_id, paymentCollection.id),
-  orderBy: asc(payment.created_at),
-  with: {
-    captures: { table: capture, where: eq(capture.payment_id, payment.id), orderBy: asc(capture.created_at) },
-    refunds: {
-      table: refund,
-      where: eq(refund.payment_id, payment.id),
-      orderBy: asc(refund.created_at),
-      with: { refund_reason: { table: refundReason, where: eq(refundReason.id, refund.refund_reason_id), one: true } },
-    },
-  },
-};
-type FullCollectionRow = PaymentCollectionRow & { payment_sessions: unknown; payments: unknown };
-const fullCollection = {
-  ...getTableColumns(paymentCollection),
-  payment_sessions: jsonRelation(sessionsRelation),
-  payments: jsonRelation(paymentsRelation),
-};
-const fullCollectionsById = builtOnce<FullCollectionRow[], { ids: string }>((db) =>
-  db
-    .select(fullCollection)
-    .from(paymentCollection)
-    .where(and(inParam(paymentCollection.id, "ids"), liveCollection)),
-);
-const fullCollectionOfCart = builtOnce<FullCollectionRow[], { cart_id: string }>((db) =>
-  db
-    .select(fullCollection)
-    .from(paymentCollection)
-    .where(and(eq(paymentCollection.cart_id, param("cart_id")), liveCollection)),
-);
-
-function decodeCollections(rows: FullCollectionRow[]): PaymentCollection[] {
-  // The decoded relations replace the JSON in place: a copy of the row that adds no key is cheap in
-  // V8, where a rest pattern costs a new object layout per row.
-  return rows.map((row) => ({
-    ...row,
-    payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, row.payment_sessions),
-    payments: fromJson<Payment>(paymentsRelation, row.payments),
-  }));
-}
-
-// The relations every collection read attaches, built once (`ids`: an idList of parent ids).
-const capturesOf = builtOnce<CaptureRow[], { ids: string }>((db) =>
-  db.select().from(capture).where(inParam(capture.payment_id, "ids")).orderBy(asc(capture.created_at)),
-);
-const refundsOf = builtOnce<
-  Array<{ payment_refund: RefundRow; refund_reason: RefundReasonRow | null }>,
-  { ids: string }
->((db) =>
-  db
-    .select()
-    .from(refund)
-    .leftJoin(refundReason, eq(refundReason.id, refund.refund_reason_id))
-    .where(inParam(refund.payment_id, "ids"))
-    .orderBy(asc(refund.created_at)),
-);
-const sessionsOfCollections = builtOnce<PaymentSessionRow[], { ids: string }>((db) =>
-  db
-    .select()
-    .from(paymentSession)
-    .where(inParam(paymentSession.payment_collection_id, "ids"))
-    .orderBy(asc(paymentSession.created_at)),
-);
-const paymentsOfCollections = builtOnce<PaymentRow[], { ids: string }>((db) =>
-  db.select().from(payment).where(inParam(payment.payment_collection_id, "ids")).orderBy(asc(payment.created_at)),
-);
-
-async function attachPayments(tx: Db, rows: PaymentRow[]): Promise<Payment[]> {
-  if (rows.length === 0) return [];
-  const ids = idList(rows.map((r) => r.id));
-  const [captures, refunds] = await Promise.all([capturesOf(tx, { ids }), refundsOf(tx, { ids })]);
-  return rows.map((row) => ({
-    ...row,
-    captures: captures.filter((c) => c.payment_id === row.id),
-    refunds: refunds
-      .filter((r) => r.payment_refund.payment_id === row.id)
-      .map((r) => ({ ...r.payment_refund, refund_reason: r.refund_reason })),
-  }));
-}
-
-/** The sessions of the collections `ids`, oldest first. */
-function sessionsOf(tx: Db, ids: string[]): Promise<PaymentSessionRow[]> {
-  return sessionsOfCollections(tx, { ids: idList(ids) });
-}
-
-async function attach(tx: Db, rows: PaymentCollectionRow[]): Promise<PaymentCollection[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [sessions, payments] = await Promise.all([
-    sessionsOf(tx, ids),
-    paymentsOfCollections(tx, { ids: idList(ids) }),
-  ]);
-  const full = await attachPayments(tx, payments);
-  return rows.map((row) => ({
-    ...row,
-    payment_sessions: sessions.filter((s) => s.payment_collection_id === row.id),
-    payments: full.filter((p) => p.payment_collection_id === row.id),
-  }));
 }

@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { onPostgres } from "@kasse/db/testing";
 import { order as orderTable } from "@kasse/modules/order/tables";
-import { payment as paymentTable } from "@kasse/modules/payment";
+import { payment as paymentTable } from "@kasse/modules/payment/tables";
 import { useTestApp } from "../../testing";
 import { withFailure } from "../../testing/inject-failure";
 import { checkoutReadyCart, checkoutStore, PP_TEST_REGION, TEST_ADDRESS } from "../../testing/checkout";
