@@ -13,6 +13,7 @@ export {
   activeExecutionKeys,
   executorLockKey,
   overdueExecutions,
+  stuckAfterMs,
   type ExecutionFilters,
   type StepSummary,
 } from "./journal";
