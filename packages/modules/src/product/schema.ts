@@ -60,6 +60,8 @@ export const product = entityTable(
     external_id: text("external_id"),
     collection_id: text("collection_id"),
     type_id: text("type_id"),
+    // Medusa's product-to-profile link, kept and answered; which options ship a product does not depend on it.
+    shipping_profile_id: text("shipping_profile_id"),
     ...physical(),
     metadata: metadata(),
   },
@@ -405,6 +407,7 @@ const productFields = {
   ),
   collection_id: Optional(Id()),
   type_id: Optional(Id()),
+  shipping_profile_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
   tags: Type.Optional(Type.Array(IdRef)),
   sales_channels: Type.Optional(Type.Array(IdRef)),
