@@ -24,6 +24,7 @@ import { registerStaticFiles } from "./plugins/static-files";
 import { registerInFlight } from "./plugins/in-flight";
 import { registerHttpMetrics } from "./plugins/metrics";
 import { medusaRewriteUrl, registerMedusaDialect } from "./plugins/medusa-dialect";
+import { registerFileUrls } from "./plugins/file-urls";
 
 export type { App } from "./app-type";
 
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (infra.metrics) registerHttpMetrics(app, infra.metrics);
   if (options.checkResponses) registerResponseCheck(app);
   registerMedusaDialect(app, { checkResponses: options.checkResponses });
+  registerFileUrls(app);
   app.decorate("config", config);
   app.decorate("infra", infra);
   // The process's modules, built once by the composition root (`@kasse/runtime`).

@@ -339,8 +339,8 @@ describe("fuzzing every operation from its OpenAPI schemas", () => {
       expect(findings.map((f) => `${f.operation}: ${f.problem}`)).toEqual([]);
       // Whatever the callers did to carts after their payment was authorized, to the catalog and
       // promotions under them, and to orders' payments: no order holds or took more than its total.
-      const payments = (await checkInvariants(t.app.modules, { recoveryEveryMs: 60_000 })).filter((r) =>
-        r.name.startsWith("payments:"),
+      const payments = (await checkInvariants(t.app.modules, { leaseMs: 60_000, recoveryEveryMs: 60_000 })).filter(
+        (r) => r.name.startsWith("payments:"),
       );
       expect(payments.flatMap((r) => r.violations.map((v) => `${r.name}: ${v.id} ${v.problem}`))).toEqual([]);
     },

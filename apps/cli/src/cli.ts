@@ -68,14 +68,12 @@ export async function run(argv: string[]): Promise<number> {
         console.error((error as Error).message);
         return 2;
       }
-      const [{ migrationStatus }, { checkInvariants }, { createModules }, { RECOVERY_EVERY_MS }, { formatReport }] =
-        await Promise.all([
-          import("@kasse/db"),
-          import("@kasse/flows"),
-          import("@kasse/modules"),
-          import("@kasse/worker"),
-          import("./check"),
-        ]);
+      const [{ migrationStatus }, { checkInvariants }, { createModules }, { formatReport }] = await Promise.all([
+        import("@kasse/db"),
+        import("@kasse/flows"),
+        import("@kasse/modules"),
+        import("./check"),
+      ]);
       let database;
       try {
         ({ database } = await openDatabase(config, "kasse check"));
@@ -95,7 +93,8 @@ export async function run(argv: string[]): Promise<number> {
           return 2;
         }
         const cap = 50;
-        const results = await checkInvariants(createModules(database.db), { recoveryEveryMs: RECOVERY_EVERY_MS, cap });
+        const { leaseMs, recoveryEveryMs } = config.workflows;
+        const results = await checkInvariants(createModules(database.db), { leaseMs, recoveryEveryMs, cap });
         console.log(formatReport(results, cap));
         return results.some((r) => r.violations.length) ? 1 : 0;
       } finally {

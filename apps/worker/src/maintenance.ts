@@ -2,7 +2,7 @@ import { purgeExpiredIdempotencyKeys, type Db } from "@kasse/db";
 import type { Engine, MaintenanceJob } from "@kasse/workflows";
 
 /** How often the recovery sweep looks for executions whose process died or whose retry is due. */
-export const RECOVERY_EVERY_MS = 2_000;
+const RECOVERY_EVERY_MS = 2_000;
 
 /**
  * The worker's repeatable maintenance jobs. Add a job here; the scheduler (BullMQ job schedulers,

@@ -36,6 +36,7 @@ export {
   OptionalMetadata,
   ProviderData,
 } from "./input";
+export { FileUrl, FileUrlView, isFileUrl } from "./file-url";
 export {
   MAX_AMOUNT,
   MAX_TOTAL,

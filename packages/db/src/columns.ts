@@ -12,7 +12,7 @@ import {
   type ReferenceConfig,
 } from "drizzle-orm/pg-core";
 import { sql, type BuildColumns, type BuildExtraConfigColumns } from "drizzle-orm";
-import { registerMoneyColumn } from "./money-columns";
+import { registerFileUrlColumn, registerMoneyColumn } from "./money-columns";
 
 /** A point in time: `timestamp with time zone`, read as a `Date`. */
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -78,6 +78,13 @@ export function entityTable<N extends string, C extends Record<string, PgColumnB
  * derived from the table (`RowView`) mark it as `MoneyView`, so Medusa's dialect converts it.
  */
 export const money = (name: string) => registerMoneyColumn(bigint(name, { mode: "number" }));
+
+/**
+ * A picture's URL (a thumbnail, an image): text holding an absolute URL or a reference to one of
+ * the store's files (`/static/uploads/{key}`). Views derived from the table (`RowView`) mark it as
+ * `FileUrlView`, so answers carry the reference's absolute URL at the current address.
+ */
+export const fileUrl = (name: string) => registerFileUrlColumn(text(name));
 
 /** Free key-value pairs. */
 export const metadata = () => jsonb("metadata").$type<Record<string, unknown>>();

@@ -25,6 +25,7 @@ export { queryRows, readRows, restoreRows, type RowSnapshot } from "./rows";
 export {
   createdAt,
   entityTable,
+  fileUrl,
   liveUniqueIndex,
   metadata,
   money,

@@ -1,7 +1,7 @@
 import { getTableColumns, type Column, type Table } from "drizzle-orm";
 import { Type, type TSchema, type TUnsafe } from "@sinclair/typebox";
-import { MoneyView } from "@kasse/core";
-import { isMoneyColumn } from "./money-columns";
+import { FileUrlView, MoneyView } from "@kasse/core";
+import { isFileUrlColumn, isMoneyColumn } from "./money-columns";
 
 /** An ISO 8601 timestamp as a response shows it (services hand back Dates; the serializer writes them as ISO strings). */
 export const TimestampView = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
@@ -36,7 +36,7 @@ function columnSchema(column: Column): TSchema {
       case "array":
         return Type.Array(Type.Unsafe({}));
       default:
-        return Type.String();
+        return isFileUrlColumn(column) ? FileUrlView() : Type.String();
     }
   })();
   return column.notNull ? base : OrNull(base);

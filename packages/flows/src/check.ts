@@ -1,7 +1,7 @@
 import { readSnapshot } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import { completeCartWorkflow } from "./complete-cart";
-import { activeExecutionKeys, overdueExecutions } from "@kasse/workflows";
+import { activeExecutionKeys, overdueExecutions, stuckAfterMs } from "@kasse/workflows";
 
 /** One broken invariant: the id of the offending row and what is wrong with it. */
 interface Violation {
@@ -23,17 +23,18 @@ const BATCH = 1000;
  * and ask the other module about each batch (`m`'s modules, bound to the snapshot). Each check stops after `cap` violations. All of them
  * read one snapshot (a read-only repeatable-read transaction), so a checkout committing meanwhile
  * cannot show up half done.
- * `recoveryEveryMs` is the worker's recovery interval: an execution whose lease expired longer ago
- * than that should have been resumed.
+ * `leaseMs` and `recoveryEveryMs` are the configured lease and recovery sweep period
+ * (`WORKFLOW_LEASE_MS`, `WORKFLOW_RECOVERY_MS`): an execution whose lease expired longer ago than
+ * {@link stuckAfterMs} of them should have been resumed.
  */
 export function checkInvariants(
   m: Modules,
-  options: { recoveryEveryMs: number; cap?: number },
+  options: { leaseMs: number; recoveryEveryMs: number; cap?: number },
 ): Promise<CheckResult[]> {
-  return readSnapshot(m.db, (tx) => checkSnapshot(m.bindTo(tx), options.recoveryEveryMs, options.cap ?? 50));
+  return readSnapshot(m.db, (tx) => checkSnapshot(m.bindTo(tx), stuckAfterMs(options), options.cap ?? 50));
 }
 
-async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): Promise<CheckResult[]> {
+async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<CheckResult[]> {
   const { db, inventory, payment: payments, order: orders, cart: carts, product: products, promotion: promotions } = m;
   return [
     {
@@ -62,8 +63,8 @@ async function checkSnapshot(m: Modules, recoveryEveryMs: number, cap: number): 
     },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
     {
-      name: `workflow executions: none running with a lease expired over ${recoveryEveryMs / 1000} s ago, none compensation_failed without a retry planned`,
-      violations: await overdueExecutions(db, recoveryEveryMs, cap),
+      name: `workflow executions: none running with a lease expired over ${stuckMs / 1000} s ago, none compensation_failed without a retry planned`,
+      violations: await overdueExecutions(db, stuckMs, cap),
     },
   ];
 

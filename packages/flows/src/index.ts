@@ -109,6 +109,7 @@ export {
   addInventoryLevel,
   batchInventoryLevels,
   setApiKeySalesChannels,
+  setStockLocationFulfillmentProviders,
   setStockLocationSalesChannels,
 } from "./inventory-references";
 export { createTaxRate, updateTaxRate, addTaxRateRule } from "./tax-rates";

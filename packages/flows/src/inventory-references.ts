@@ -9,7 +9,7 @@ import type {
   ReservationUpdate,
 } from "@kasse/modules/inventory";
 import type { ApiKeySalesChannels } from "@kasse/modules/api-key";
-import type { StockLocationSalesChannels } from "@kasse/modules/stock-location";
+import type { StockLocationFulfillmentProviders, StockLocationSalesChannels } from "@kasse/modules/stock-location";
 
 // Writes inside one module whose input names records of another module (a stock location, a sales
 // channel, a variant's backorder flag): the flow checks them with their module and passes the
@@ -87,6 +87,25 @@ export async function setApiKeySalesChannels(m: Modules, id: string, input: ApiK
   const missing = add.filter((channelId) => !existing.has(channelId));
   if (missing.length) throw errors.notFound(`Sales channels with IDs ${[...new Set(missing)].join(", ")} do not exist`);
   return m.apiKey.updateSalesChannels(id, input);
+}
+
+/**
+ * Which fulfillment providers a stock location uses (`add`, `remove`): each id must be a registered
+ * provider and in one list only (400 otherwise); 404 for an unknown location.
+ */
+export async function setStockLocationFulfillmentProviders(
+  m: Modules,
+  id: string,
+  input: StockLocationFulfillmentProviders,
+) {
+  const registered = new Set(m.fulfillmentProviders.ids());
+  const named = [...(input.add ?? []), ...(input.remove ?? [])];
+  const unknown = [...new Set(named.filter((provider) => !registered.has(provider)))];
+  if (unknown.length) throw errors.invalidData(`Fulfillment providers with ids: ${unknown.join(", ")} were not found`);
+  const both = (input.add ?? []).filter((provider) => input.remove?.includes(provider));
+  if (both.length)
+    throw errors.invalidData(`Fulfillment providers ${[...new Set(both)].join(", ")}: both added and removed`);
+  return m.stockLocation.updateFulfillmentProviders(id, input);
 }
 
 /** Links and unlinks a stock location's sales channels; the ones added must exist. */

@@ -46,25 +46,45 @@ export async function assertSalesChannels(m: Modules, refs: Array<{ id: string }
   if (missing.length) throw errors.invalidData(`Sales channel with id: ${missing.join(", ")} was not found`);
 }
 
-/** What a product write names in other modules: sales channels, and variants' prices. */
-type ProductInput = { sales_channels?: Array<{ id: string }>; variants?: ReadonlyArray<{ prices?: PriceInput[] }> };
+/** Rejects shipping profile ids that are not live profiles (400 naming them). */
+async function assertShippingProfiles(m: Modules, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { items } = await m.fulfillment.listProfiles({ id: ids }, { limit: ids.length, offset: 0 });
+  const found = new Set(items.map((p) => p.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw errors.invalidData(`Shipping profile with id: ${missing.join(", ")} was not found`);
+}
+
+/** What a product write names in other modules: sales channels, a shipping profile, and variants' prices. */
+type ProductInput = {
+  sales_channels?: Array<{ id: string }>;
+  shipping_profile_id?: string | null;
+  variants?: ReadonlyArray<{ prices?: PriceInput[] }>;
+};
 
 /**
  * Checks what product writes name in other modules before anything is written, so a refused
- * write (400) changes nothing: the sales channels must be live, the variants' prices writable.
+ * write (400) changes nothing: the sales channels and the shipping profile must be live, the
+ * variants' prices writable.
  */
 export async function checkProductInput(ctx: WorkflowContext, products: ProductInput[]): Promise<void> {
   const input = {
     sales_channels: products.flatMap((p) => p.sales_channels ?? []),
+    shipping_profiles: [...new Set(products.flatMap((p) => p.shipping_profile_id ?? []))],
     prices: products.flatMap((p) => (p.variants ?? []).flatMap((v) => v.prices ?? [])),
   };
-  if (input.sales_channels.length || input.prices.length) await ctx.run(checkProductInputStep, input);
+  if (input.sales_channels.length || input.shipping_profiles.length || input.prices.length)
+    await ctx.run(checkProductInputStep, input);
 }
 
 /** The checks of {@link checkProductInput}. Reads only. */
 const checkProductInputStep = step("check-product-input", {
-  invoke: async (input: { sales_channels: Array<{ id: string }>; prices: PriceInput[] }, ctx) => {
+  invoke: async (
+    input: { sales_channels: Array<{ id: string }>; shipping_profiles?: string[]; prices: PriceInput[] },
+    ctx,
+  ) => {
     await assertSalesChannels(ctx.modules, input.sales_channels);
+    await assertShippingProfiles(ctx.modules, input.shipping_profiles ?? []);
     ctx.modules.pricing.validate(input.prices);
     return { output: null };
   },

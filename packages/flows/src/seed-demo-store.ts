@@ -316,7 +316,7 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
       for (const { title } of CATALOG) {
         const handle = handleOf(title);
         const [stored] = await t.file.upload([{ filename: `${handle}.png`, content: await options.pictures(handle) }]);
-        pictures.set(handle, t.file.urlOf(stored!.id));
+        pictures.set(handle, t.file.referenceOf(stored!.id));
       }
     const inputs: ProductCreate[] = CATALOG.map((p) => ({
       title: p.title,

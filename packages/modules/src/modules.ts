@@ -67,10 +67,11 @@ export interface ModulesOptions {
   webhookAllowPrivate?: boolean;
   /**
    * Uploads: where files are stored (default the local disk, `.kasse/uploads`, served at
-   * `http://localhost:9000/static/uploads`), the limits of an upload and the store's quota
-   * (default 10 MiB, 10 files; 5 GiB and 50,000 files stored).
+   * `http://localhost:9000/static/uploads`), Kasse's own address (`publicUrl`, default
+   * `http://localhost:9000`: stored references to its files are answered against it), the limits
+   * of an upload and the store's quota (default 10 MiB, 10 files; 5 GiB and 50,000 files stored).
    */
-  files?: { storage: FileStorage } & FileLimits;
+  files?: { storage: FileStorage; publicUrl?: string } & FileLimits;
   /** Payment providers registered beside the built-in ones (`pp_system_default`, `pp_test`): Stripe when configured. */
   paymentProviders?: PaymentProvider[];
   /** The fulfillment providers; the built-in ones (`manual_manual`, `ful_test`) by default. */
@@ -141,6 +142,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
           quotaBytes: options.files?.quotaBytes ?? 5 * 1024 ** 3,
           quotaFiles: options.files?.quotaFiles ?? 50_000,
         },
+        options.files?.publicUrl ?? "http://localhost:9000",
       ),
     region: () => createRegionService(),
     tax: () => createTaxService(),

@@ -192,8 +192,11 @@ export interface Config {
   medusa: { basePath: string };
   /** Medusa's admin dashboard at /app, built to call Kasse's Medusa dialect at `backendPath` (= `medusa.basePath`) on the same origin. */
   adminUi: { enabled: boolean; backendPath: string };
-  /** Uploads: where files are stored and served from (`FILE_PROVIDER`, `FILE_DIR`, `FILE_BASE_URL`, `S3_*`), the limits and the quota. */
-  files: { storage: FileStorage } & FileLimits;
+  /**
+   * Uploads: where files are stored and served from (`FILE_PROVIDER`, `FILE_DIR`, `FILE_BASE_URL`, `S3_*`),
+   * Kasse's own address its files' references are answered against (`PUBLIC_URL`), the limits and the quota.
+   */
+  files: { storage: FileStorage; publicUrl: string } & FileLimits;
 }
 
 /** Kasse's address as shoppers' browsers reach it: `PUBLIC_URL`, else `http://localhost:{PORT}`. */
@@ -348,6 +351,7 @@ export function loadBaseConfig(source: Record<string, string | undefined> = proc
     payments: { stripe: stripeConfigOf(env) },
     files: {
       storage: fileStorageOf(env, dataDir),
+      publicUrl: publicUrlOf(env),
       maxBytes: env.UPLOAD_MAX_BYTES,
       maxFiles: env.UPLOAD_MAX_FILES,
       quotaBytes: env.UPLOAD_QUOTA_BYTES,

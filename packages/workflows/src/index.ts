@@ -6,6 +6,7 @@ export {
   activeExecutionKeys,
   executorLockKey,
   overdueExecutions,
+  stuckAfterMs,
   type ExecutionFilters,
   type StepSummary,
 } from "./journal";

@@ -579,6 +579,18 @@ export async function listExecutions(
 }
 
 /**
+ * How long after its lease expired an execution counts as stuck (`kasse check`): a live process
+ * renews its lease every third of it, so one slowed by load may let it lapse briefly, and a sweep
+ * every `recoveryEveryMs` resumes a dead process's executions. One still expired after another
+ * whole lease and three sweeps was missed, not merely late (15 s with the defaults: 9 s, 2 s).
+ * @example
+ * stuckAfterMs({ leaseMs: 9_000, recoveryEveryMs: 2_000 }); // 15_000
+ */
+export function stuckAfterMs(timing: { leaseMs: number; recoveryEveryMs: number }): number {
+  return timing.leaseMs + 3 * timing.recoveryEveryMs;
+}
+
+/**
  * Executions the recovery sweep should have taken and did not (`kasse check`): active ones whose
  * lease expired (or that were released) more than `overdueMs` ago, and `compensation_failed`
  * ones with no retry planned (dead-lettered, or never scheduled). At most `limit`, oldest first.

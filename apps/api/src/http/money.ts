@@ -66,7 +66,7 @@ export type MoneyContext = { [key: string]: unknown };
 export class MissingCurrencyError extends Error {}
 
 /** The schemas `schema` may stand for: itself, or the branches of its `anyOf`/`oneOf`/`allOf`. */
-function branches(schema: unknown): Schema[] {
+export function branches(schema: unknown): Schema[] {
   if (!schema || typeof schema !== "object") return [];
   const s = schema as Schema;
   const out: Schema[] = [s];

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { MoneyView } from "@kasse/core";
+import { FileUrlView, MoneyView } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import { CustomerResponse } from "@kasse/modules/customer";
 import { VariantInventoryItemView } from "@kasse/modules/inventory";
@@ -25,7 +25,7 @@ const OrderVariantView = Extend(ProductVariantView, {
         id: Type.String(),
         title: Type.String(),
         handle: Type.String(),
-        thumbnail: OrNull(Type.String()),
+        thumbnail: OrNull(FileUrlView()),
         status: Type.String(),
         shipping_profile: Type.Optional(OrNull(ShippingProfileView)),
       }),

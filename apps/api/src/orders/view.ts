@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { addMoney, MoneyView } from "@kasse/core";
+import { addMoney, FileUrlView, MoneyView } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
 import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
@@ -31,7 +31,7 @@ const LineProductView = View({
   title: Type.String(),
   handle: Type.String(),
   subtitle: OrNull(Type.String()),
-  thumbnail: OrNull(Type.String()),
+  thumbnail: OrNull(FileUrlView()),
 });
 
 /** An order as the API shows it ({@link orderViews}); the Store leaves provider data out of its payment collections. */

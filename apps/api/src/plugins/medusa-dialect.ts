@@ -105,7 +105,7 @@ export function moneyAsNumber(schema: unknown): unknown {
 }
 
 /** The response schema fastify will serialize an answer of `status` with. */
-function responseSchema(schema: FastifySchema | undefined, status: number): unknown {
+export function responseSchema(schema: FastifySchema | undefined, status: number): unknown {
   const responses = schema?.response as Record<string, unknown> | undefined;
   if (!responses) return undefined;
   return responses[String(status)] ?? responses[`${String(status)[0]}xx`] ?? responses.default;

@@ -17,5 +17,5 @@ export { actorHeaders } from "./actors";
 export { captureLogs, type CapturedLogs } from "./logs";
 export { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 export { useRouteWalk } from "./routes";
-export { startS3Server, type S3Server } from "./s3-server";
+export { startS3Server, startSignatureCheckingProxy, type S3Server } from "./s3-server";
 export { JPEG, MULTIPART, PNG, multipartForm } from "./uploads";

@@ -15,11 +15,20 @@ export interface FileProvider {
   /** The public address the file is served at. */
   url(key: string): string;
   /**
+   * What a record (a product's thumbnail) keeps to name the file: a reference answered through
+   * `url` at the time of the answer when the address may change (files Kasse serves itself), the
+   * lasting address otherwise (a bucket's).
+   */
+  reference(key: string): string;
+  /**
    * A URL the client PUTs the file's bytes to directly, valid for `expiresIn` seconds, that takes
    * exactly `size` bytes of type `mime`; absent when the provider cannot presign (the local disk).
    */
   presignUpload?(key: string, upload: { mime: string; size: number; expiresIn: number }): Promise<string>;
 }
+
+/** Where Kasse serves uploaded files, on its own address: also the reference a record keeps to one of them. */
+export const UPLOADS_PATH = "/static/uploads/";
 
 /**
  * The default provider: files on the local disk, in `dir` (created on first upload). Kasse serves
@@ -54,5 +63,7 @@ export function createLocalFileProvider(options: { dir: string; baseUrl: string 
       return true;
     },
     url: (key) => `${base}/${encodeURIComponent(key)}`,
+    // Kasse serves these at its own address (`PUBLIC_URL`), which may change: keep its path only.
+    reference: (key) => `${UPLOADS_PATH}${encodeURIComponent(key)}`,
   };
 }

@@ -88,6 +88,8 @@ export function createS3FileProvider(storage: S3Storage): FileProvider {
   const isMissing = (error: unknown) =>
     error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === "NotFound");
 
+  const urlOf = (key: string) => `${base}/${objectKey(key).split("/").map(encodeURIComponent).join("/")}`;
+
   return {
     id: "s3",
     async put(key, content, mime) {
@@ -127,7 +129,9 @@ export function createS3FileProvider(storage: S3Storage): FileProvider {
       );
       return true;
     },
-    url: (key) => `${base}/${objectKey(key).split("/").map(encodeURIComponent).join("/")}`,
+    url: urlOf,
+    // The bucket's (or FILE_BASE_URL's) address does not depend on where Kasse is served: kept as it is.
+    reference: urlOf,
     async presignUpload(key, upload) {
       // Content-Length and Content-Type are signed: the service refuses a body of any other size or type.
       return call("presign an upload", () =>

@@ -3,7 +3,7 @@ import { errors, KasseError } from "@kasse/core";
 import { lockKeys, transaction } from "@kasse/db";
 import { FILE_TYPES, type FileType } from "./schema";
 import { fileQueries as q } from "./queries";
-import type { FileProvider } from "./local-provider";
+import { UPLOADS_PATH, type FileProvider } from "./local-provider";
 
 /**
  * Upload limits: the size of one file and how many one request may carry; the store's quota,
@@ -39,6 +39,9 @@ export interface StoredFile {
 // `<time>-<random>-<name>.<ext>`: letters, digits, `-` and `_` only, so a key is never a path.
 const KEY = /^[0-9a-z]{1,20}-[0-9a-f]{16}-[A-Za-z0-9_-]{0,60}\.(jpg|png|gif|webp|avif)$/;
 
+/** The demo store's pictures Kasse ships, served at its own address (`apps/api/static/demo/`). */
+const DEMO_PICTURE = /^\/static\/demo\/[a-z0-9-]{1,60}\.png$/;
+
 /** The type of `content` by its first bytes, or undefined when it is none of {@link FILE_TYPES}. */
 export function detectFileType(content: Buffer): FileType | undefined {
   return FILE_TYPES.find((t) => t.magic(content));
@@ -46,12 +49,14 @@ export function detectFileType(content: Buffer): FileType | undefined {
 
 /**
  * Files: uploads checked for size and type (by content), stored by a provider under a fresh key,
- * each recorded (key, size) so the store's quota holds.
+ * each recorded (key, size) so the store's quota holds. `publicUrl` is Kasse's own address now
+ * (`PUBLIC_URL`): records keep references to the files served there, answered against it.
  * @example
- * const files = createFileService(createLocalFileProvider({ dir, baseUrl }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 });
+ * const files = createFileService(createLocalFileProvider({ dir, baseUrl }), { maxBytes: 10 << 20, maxFiles: 10, quotaBytes: 5 << 30, quotaFiles: 50_000 }, "https://api.shop.example");
  * const [stored] = await files.upload([{ filename: "shirt.png", content }]);
  */
-export function createFileService(provider: FileProvider, limits: FileLimits) {
+export function createFileService(provider: FileProvider, limits: FileLimits, publicUrl: string) {
+  const origin = publicUrl.replace(/\/+$/, "");
   const service = {
     limits,
     provider,
@@ -134,6 +139,40 @@ export function createFileService(provider: FileProvider, limits: FileLimits) {
 
     /** Where a stored file is served (the provider's public address for it). */
     urlOf: (id: string): string => provider.url(id),
+
+    /** What a record keeps to name a stored file (see {@link FileProvider.reference}). */
+    referenceOf: (id: string): string => provider.reference(id),
+
+    /**
+     * What a record keeps for a picture's URL a client sent: the reference of one of the store's
+     * files when the URL is where Kasse serves it now (`{PUBLIC_URL}/static/uploads/{key}`, the
+     * provider's address of a file whose reference is not that address, a demo picture), else the
+     * URL as it is (another site's, a bucket's).
+     */
+    reference(url: string): string {
+      const key = url.slice(url.lastIndexOf("/") + 1);
+      if (KEY.test(key)) {
+        if (url === `${origin}${UPLOADS_PATH}${key}`) return `${UPLOADS_PATH}${key}`;
+        if (url === provider.url(key)) return provider.reference(key);
+      }
+      const path = url.startsWith(`${origin}/`) ? url.slice(origin.length) : undefined;
+      return path !== undefined && DEMO_PICTURE.test(path) ? path : url;
+    },
+
+    /**
+     * The absolute URL a record's picture is answered with: a reference to one of the store's
+     * files (`/static/uploads/{key}`) at the provider's address now, a demo picture's at Kasse's
+     * own address now; anything else (an absolute URL) as it is. The one place a stored reference
+     * becomes an address (the API applies it to every field marked `FileUrlView`).
+     */
+    resolve(value: string): string {
+      if (!value.startsWith("/static/")) return value;
+      if (value.startsWith(UPLOADS_PATH)) {
+        const key = value.slice(UPLOADS_PATH.length);
+        return KEY.test(key) ? provider.url(key) : value;
+      }
+      return DEMO_PICTURE.test(value) ? `${origin}${value}` : value;
+    },
 
     /** A stored file to serve, or `not_found`. */
     async open(id: string) {

@@ -19,6 +19,7 @@ import {
   Url,
 } from "@kasse/core";
 import {
+  fileUrl,
   metadata,
   money,
   storedTotals,
@@ -132,7 +133,7 @@ export const orderLineItem = entityTable(
     product_id: text("product_id"),
     title: text("title").notNull(),
     subtitle: text("subtitle"),
-    thumbnail: text("thumbnail"),
+    thumbnail: fileUrl("thumbnail"),
     variant_title: text("variant_title"),
     variant_sku: text("variant_sku"),
     product_title: text("product_title"),

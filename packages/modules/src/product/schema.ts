@@ -13,9 +13,10 @@ import {
   MAX_LENGTH,
   OptionalMetadata,
   Title,
-  Url,
+  FileUrl,
+  FileUrlView,
 } from "@kasse/core";
-import { metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
+import { fileUrl, metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -55,10 +56,12 @@ export const product = entityTable(
     status: text("status").$type<ProductStatus>().notNull().default("draft"),
     is_giftcard: boolean("is_giftcard").notNull().default(false),
     discountable: boolean("discountable").notNull().default(true),
-    thumbnail: text("thumbnail"),
+    thumbnail: fileUrl("thumbnail"),
     external_id: text("external_id"),
     collection_id: text("collection_id"),
     type_id: text("type_id"),
+    // Medusa's product-to-profile link, kept and answered; which options ship a product does not depend on it.
+    shipping_profile_id: text("shipping_profile_id"),
     ...physical(),
     metadata: metadata(),
   },
@@ -145,7 +148,7 @@ export const productImage = entityTable(
   "product_image",
   {
     product_id: parentId("product_id", () => product.id),
-    url: text("url").notNull(),
+    url: fileUrl("url").notNull(),
     rank: integer("rank").notNull().default(0),
     metadata: metadata(),
   },
@@ -391,19 +394,20 @@ const productFields = {
   status: Type.Optional(Type.Union(PRODUCT_STATUSES.map((s) => Type.Literal(s)))),
   is_giftcard: Type.Optional(Type.Boolean()),
   discountable: Type.Optional(Type.Boolean()),
-  thumbnail: Optional(Url()),
+  thumbnail: Optional(FileUrl()),
   external_id: Optional(Id()),
   // An image with the `id` of one of the product's images is that image kept (with the variants shown with it); others are new.
   images: Type.Optional(
     Type.Array(
       Type.Object(
-        { id: Type.Optional(Id({ minLength: 1 })), url: Url({ minLength: 1 }), metadata: OptionalMetadata() },
+        { id: Type.Optional(Id({ minLength: 1 })), url: FileUrl({ minLength: 1 }), metadata: OptionalMetadata() },
         { additionalProperties: false },
       ),
     ),
   ),
   collection_id: Optional(Id()),
   type_id: Optional(Id()),
+  shipping_profile_id: Optional(Id()),
   categories: Type.Optional(Type.Array(IdRef)),
   tags: Type.Optional(Type.Array(IdRef)),
   sales_channels: Type.Optional(Type.Array(IdRef)),
@@ -544,7 +548,7 @@ export const ProductVariantView = RowView(productVariant, { options: Type.Array(
 /** A product image. */
 export const ProductImageView = RowView(productImage);
 /** One of the product's images chosen to show a variant (Medusa's variant images), in the product's image order. */
-export const VariantImageView = View({ id: Type.String(), url: Type.String(), rank: Type.Integer() });
+export const VariantImageView = View({ id: Type.String(), url: FileUrlView(), rank: Type.Integer() });
 /** A product collection. */
 export const ProductCollectionView = RowView(productCollection);
 /** A product tag. */

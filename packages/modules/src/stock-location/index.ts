@@ -4,6 +4,7 @@ export {
   StockLocationAddressInput,
   StockLocationAddressView,
   StockLocationCreate,
+  StockLocationFulfillmentProviders,
   StockLocationSalesChannels,
   StockLocationUpdate,
   StockLocationView,

@@ -4,6 +4,7 @@ import {
   salesChannelStockLocation,
   stockLocation,
   stockLocationAddress,
+  stockLocationProviderExclusion as exclusions,
   type StockLocationAddressRow,
   type StockLocationFilters,
   type StockLocationRow,
@@ -76,6 +77,14 @@ const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =
   db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
 );
 
+const exclusionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
+  db.select().from(exclusions).where(inList(exclusions.stock_location_id, v.ids)),
+);
+
+const include = statement((v: Placeholders<{ id: string; providers: string[] }>) =>
+  db.delete(exclusions).where(and(eq(exclusions.stock_location_id, v.id), inList(exclusions.provider_id, v.providers))),
+);
+
 /** The filters of a location list as conditions. */
 function conditions(filters: StockLocationFilters): SQL[] {
   const out: SQL[] = [];
@@ -123,6 +132,19 @@ export const stockLocationQueries = {
   /** Removes every channel link of the location. */
   unlinkAll: async (id: string): Promise<void> => {
     await unlinkAll({ id });
+  },
+  /** The providers the locations `ids` do not use. */
+  exclusions: (ids: string[]) => exclusionsOf({ ids }),
+  /** Turns the providers off for the location; one already off stays as it is. */
+  async exclude(id: string, providers: string[]): Promise<void> {
+    await db
+      .insert(exclusions)
+      .values(providers.map((provider_id) => ({ stock_location_id: id, provider_id })))
+      .onConflictDoNothing();
+  },
+  /** Turns the providers on again for the location. */
+  include: async (id: string, providers: string[]): Promise<void> => {
+    await include({ id, providers });
   },
   /** The live locations serving any of the channels `ids`, oldest first. */
   locationsOfChannels: async (ids: string[]): Promise<string[]> =>

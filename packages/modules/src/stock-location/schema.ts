@@ -62,6 +62,22 @@ export const salesChannelStockLocation = pgTable(
   ],
 );
 
+/**
+ * The fulfillment providers a location does not use (Medusa links a location to the providers it
+ * uses; Kasse keeps the exceptions): a location uses every registered provider but these, so one
+ * registered later is used everywhere until a location turns it off. Provider ids are registered
+ * in code (`fulfillmentProviders`), not rows: the caller checks them.
+ */
+export const stockLocationProviderExclusion = pgTable(
+  "stock_location_provider_exclusion",
+  {
+    stock_location_id: parentId("stock_location_id", () => stockLocation.id, { onDelete: "cascade" }),
+    provider_id: text("provider_id").notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.stock_location_id, t.provider_id] })],
+);
+
 export type StockLocationRow = typeof stockLocation.$inferSelect;
 export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;
 
@@ -116,6 +132,16 @@ export const StockLocationSalesChannels = Type.Object(
   { additionalProperties: false },
 );
 export type StockLocationSalesChannels = Static<typeof StockLocationSalesChannels>;
+
+/** Body of `POST /admin/stock-locations/{id}/fulfillment-providers`: provider ids the location uses from now on, or no longer. */
+export const StockLocationFulfillmentProviders = Type.Object(
+  {
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type StockLocationFulfillmentProviders = Static<typeof StockLocationFulfillmentProviders>;
 
 /** Filters of `GET /admin/stock-locations`. */
 export interface StockLocationFilters {

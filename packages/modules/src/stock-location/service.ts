@@ -6,6 +6,7 @@ import type {
   StockLocationAddressRow,
   StockLocationCreate,
   StockLocationFilters,
+  StockLocationFulfillmentProviders,
   StockLocationRow,
   StockLocationSalesChannels,
   StockLocationUpdate,
@@ -79,6 +80,25 @@ export function createStockLocationService() {
         if (input.remove?.length) await q.unlink(id, input.remove);
         return service.retrieve(id);
       });
+    },
+
+    /**
+     * Which fulfillment providers the location uses: those of `add` from now on, those of `remove`
+     * no longer (ids already checked by the caller against the registered providers).
+     */
+    async updateFulfillmentProviders(id: string, input: StockLocationFulfillmentProviders): Promise<StockLocation> {
+      return transaction(async () => {
+        await service.retrieve(id);
+        if (input.add?.length) await q.include(id, [...new Set(input.add)]);
+        if (input.remove?.length) await q.exclude(id, [...new Set(input.remove)]);
+        return service.retrieve(id);
+      });
+    },
+
+    /** The fulfillment providers each of the locations `ids` does not use, by location (absent: it uses every one). */
+    async excludedProviders(ids: string[]): Promise<Map<string, string[]>> {
+      if (ids.length === 0) return new Map();
+      return groupBy(await q.exclusions(ids), (r) => r.stock_location_id, { value: (r) => r.provider_id });
     },
 
     /** The live locations serving any of the given sales channels, oldest first. */

@@ -25,6 +25,15 @@ describe("admin fulfillment providers", () => {
     expect(atLocation.json(), atLocation.body).toMatchObject({
       fulfillment_providers: [{ id: "ful_test" }, { id: "manual_manual" }],
     });
+    // A location that turned a provider off lists it no more; another location still does.
+    await t.admin.post(`/admin/stock-locations/${location.id}/fulfillment-providers`, { remove: ["ful_test"] });
+    const depot = await t.admin.get(`/admin/fulfillment-providers?stock_location_id=${location.id}&fields=id`);
+    expect(depot.json().fulfillment_providers).toEqual([{ id: "manual_manual" }]);
+    const shop = (await t.admin.post("/admin/stock-locations", { name: "Shop" })).json().stock_location;
+    const both = await t.admin.get(
+      `/admin/fulfillment-providers?stock_location_id=${location.id}&stock_location_id=${shop.id}&fields=id`,
+    );
+    expect(both.json().fulfillment_providers).toEqual([{ id: "ful_test" }, { id: "manual_manual" }]);
     expect((await t.admin.get("/admin/fulfillment-providers?stock_location_id[0]=sloc_missing")).json().count).toBe(0);
     expect((await t.admin.get("/admin/fulfillment-providers?is_enabled=false")).json().count).toBe(0);
     expect((await t.admin.get("/admin/fulfillment-providers?id[]=other")).json().count).toBe(0);

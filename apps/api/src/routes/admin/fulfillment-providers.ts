@@ -17,20 +17,29 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 /**
  * `GET /admin/fulfillment-providers` and `/{id}/options` (`sdk.admin.fulfillmentProvider`): the
  * providers this process registered (`manual_manual`, with which an admin records fulfillments
- * and shipments by hand, and any configured), as the fulfillment saga finds them. Every stock
- * location can use each of them.
+ * and shipments by hand, and any configured), as the fulfillment saga finds them. A stock
+ * location uses each of them unless it turned it off (`POST /admin/stock-locations/{id}/fulfillment-providers`).
  */
 export default async function fulfillmentProviders(app: App): Promise<void> {
   const registry = app.modules.fulfillmentProviders;
+
+  /** The providers any of the live locations `ids` uses (each uses every one it has not turned off); an unknown location none. */
+  const usedAt = async (ids: string[]): Promise<string[]> => {
+    const known = [...(await app.modules.stockLocation.existing(ids))];
+    const excluded = await app.modules.stockLocation.excludedProviders(known);
+    return registry.ids().filter((provider) => known.some((id) => !excluded.get(id)?.includes(provider)));
+  };
 
   app.get(
     "/fulfillment-providers",
     { schema: { querystring: ListProviders, response: ListAnswer("fulfillment_providers", ProviderView) } },
     async (request) => {
       const { stock_location_id, ...query } = request.query;
-      // Every live location can use every provider; an unknown location has none.
-      const known = stock_location_id?.length ? await app.modules.stockLocation.existing(stock_location_id) : undefined;
-      return providerPage("fulfillment_providers", known?.size === 0 ? [] : registry.ids(), query);
+      return providerPage(
+        "fulfillment_providers",
+        stock_location_id?.length ? await usedAt(stock_location_id) : registry.ids(),
+        query,
+      );
     },
   );
 

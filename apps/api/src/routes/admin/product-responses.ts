@@ -40,7 +40,8 @@ const wantsChild = (node: FieldNode | undefined, key: string): boolean =>
 /**
  * Completes a page of products the way Medusa's Admin API shows them: variant `prices`
  * (pricing), variant `inventory_items` (inventory), `sales_channels` records, and the
- * `shipping_profile` when `fields` names it (the default one: Kasse assigns no profile per product).
+ * `shipping_profile` when `fields` names it (the product's `shipping_profile_id`, else the store's
+ * default one: which options ship a product does not depend on it).
  * One query per module for the whole page, never one per product.
  */
 export async function adminProducts(app: App, products: Product[], selection: FieldSelection): Promise<Product[]> {
@@ -59,7 +60,7 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
           .list({ id: channelIds }, { limit: channelIds.length, offset: 0 })
           .then((r) => new Map(r.items.map((c) => [c.id, c])))
       : undefined,
-    products.length && wants(selection, "shipping_profile") ? app.modules.fulfillment.defaultProfile() : undefined,
+    products.length && wants(selection, "shipping_profile") ? shippingProfiles(app, products) : undefined,
   ]);
   return products.map((p) => ({
     ...p,
@@ -75,8 +76,19 @@ export async function adminProducts(app: App, products: Product[], selection: Fi
     ...(p.sales_channels
       ? { sales_channels: p.sales_channels.map((c) => channels?.get(c.id)).filter((c) => c !== undefined) }
       : {}),
-    ...(profile !== undefined ? { shipping_profile: profile } : {}),
+    ...(profile !== undefined ? { shipping_profile: profile(p) } : {}),
   }));
+}
+
+/** Each product's shipping profile: its own (one query for the page), else the default one (null before any exists). */
+async function shippingProfiles(app: App, products: Product[]) {
+  const ids = [...new Set(products.flatMap((p) => p.shipping_profile_id ?? []))];
+  const [fallback, own] = await Promise.all([
+    app.modules.fulfillment.defaultProfile(),
+    ids.length ? app.modules.fulfillment.listProfiles({ id: ids }, { limit: ids.length, offset: 0 }) : { items: [] },
+  ]);
+  const byId = new Map(own.items.map((profile) => [profile.id, profile]));
+  return (product: Product) => (product.shipping_profile_id && byId.get(product.shipping_profile_id)) || fallback;
 }
 
 /** One product by id as the Admin API shows it (404 when missing or deleted). */

@@ -841,6 +841,65 @@ describe("admin products: Medusa's media form and shipping profile", () => {
   });
 });
 
+describe("admin products: shipping_profile_id", () => {
+  it("takes a live profile on create and update in both dialects, answers it, and refuses an unknown one (400, nothing written)", async () => {
+    const created = await t.admin.post("/admin/shipping-profiles", { name: "Bulky", type: "bulky" });
+    expect(created.statusCode, created.body).toBe(200);
+    const bulky = created.json().shipping_profile as { id: string };
+    const fallback = await t.app.modules.fulfillment.getOrCreateDefaultProfile();
+
+    const product = await sizedProduct("Sofa", "One", { shipping_profile_id: bulky.id });
+    expect(product.shipping_profile_id).toBe(bulky.id);
+    const asked = async () =>
+      (await t.admin.get(`/admin/products/${product.id}?fields=id,title,shipping_profile_id,*shipping_profile`)).json()
+        .product;
+    expect(await asked()).toMatchObject({ shipping_profile_id: bulky.id, shipping_profile: { id: bulky.id } });
+
+    // Medusa's dashboard edits it through its dialect; null unsets it (the default profile then).
+    const medusa = await t.admin.post(`/medusa/admin/products/${product.id}`, { shipping_profile_id: fallback.id });
+    expect(medusa.statusCode, medusa.body).toBe(200);
+    expect(medusa.json().product.shipping_profile_id).toBe(fallback.id);
+    expect((await t.admin.post(`/admin/products/${product.id}`, { shipping_profile_id: null })).statusCode).toBe(200);
+    expect(await asked()).toMatchObject({ shipping_profile_id: null, shipping_profile: { id: fallback.id } });
+
+    const before = await count();
+    for (const base of ["", "/medusa"]) {
+      const unknown = await t.admin.post(`${base}/admin/products`, {
+        title: "Ghost sofa",
+        options: [{ title: "Size", values: ["One"] }],
+        shipping_profile_id: "sp_nope",
+      });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json()).toEqual({
+        type: "invalid_data",
+        message: "Shipping profile with id: sp_nope was not found",
+      });
+      const update = await t.admin.post(`${base}/admin/products/${product.id}`, {
+        title: "Renamed",
+        shipping_profile_id: "sp_nope",
+      });
+      expect(update.statusCode).toBe(400);
+      expect(update.json().type).toBe("invalid_data");
+    }
+    const batch = await t.admin.post("/admin/products/batch", {
+      update: [{ id: product.id, title: "Renamed", shipping_profile_id: "sp_nope" }],
+    });
+    expect(batch.statusCode).toBe(400);
+    // A deleted profile is no profile either.
+    expect((await t.admin.delete(`/admin/shipping-profiles/${bulky.id}`)).statusCode).toBe(200);
+    expect((await t.admin.post(`/admin/products/${product.id}`, { shipping_profile_id: bulky.id })).statusCode).toBe(
+      400,
+    );
+    for (const bad of [42, "", ["sp_1"]]) {
+      const res = await t.admin.post(`/admin/products/${product.id}`, { shipping_profile_id: bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect(await count()).toBe(before);
+    expect(await asked()).toMatchObject({ title: "Sofa", shipping_profile_id: null });
+  });
+});
+
 describe("admin product options shared between products (Medusa's product form)", () => {
   it("answers truthfully empty: a Kasse option belongs to its one product", async () => {
     const list = await t.admin.get(

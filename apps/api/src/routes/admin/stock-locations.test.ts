@@ -120,6 +120,68 @@ describe("admin stock locations", () => {
     expect(plain).not.toHaveProperty("fulfillment_providers");
   });
 
+  it("turns fulfillment providers on and off per location, in both dialects, refusing unknown ids", async () => {
+    const location = (await t.admin.post("/admin/stock-locations", { name: "Providers" })).json().stock_location;
+    const other = (await t.admin.post("/admin/stock-locations", { name: "Untouched" })).json().stock_location;
+    const providersOf = async (id: string) =>
+      (await t.admin.get(`/admin/stock-locations/${id}?fields=id,*fulfillment_providers`)).json().stock_location
+        .fulfillment_providers as Array<{ id: string; is_enabled: boolean }>;
+    const all = await providersOf(location.id);
+    expect(all.map((p) => p.id)).toEqual(expect.arrayContaining(["manual_manual", "ful_test"]));
+
+    const off = await t.admin.post(`/admin/stock-locations/${location.id}/fulfillment-providers`, {
+      remove: ["ful_test"],
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().stock_location).toMatchObject({ id: location.id, name: "Providers" });
+    expect(off.json().stock_location.fulfillment_providers).toEqual(all.filter((p) => p.id !== "ful_test"));
+    expect(await providersOf(location.id)).toEqual(all.filter((p) => p.id !== "ful_test"));
+    expect(await providersOf(other.id)).toEqual(all);
+    // Twice is the same; the list page says the same.
+    expect(
+      (await t.admin.post(`/admin/stock-locations/${location.id}/fulfillment-providers`, { remove: ["ful_test"] }))
+        .statusCode,
+    ).toBe(200);
+    const listed = (
+      await t.admin.get(`/admin/stock-locations?id=${location.id}&id=${other.id}&fields=id,*fulfillment_providers`)
+    ).json().stock_locations as Array<{ id: string; fulfillment_providers: unknown[] }>;
+    expect(listed.find((l) => l.id === location.id)!.fulfillment_providers).toHaveLength(all.length - 1);
+    expect(listed.find((l) => l.id === other.id)!.fulfillment_providers).toHaveLength(all.length);
+
+    // Medusa's dashboard sends both lists through its dialect.
+    const medusa = await t.admin.post(`/medusa/admin/stock-locations/${location.id}/fulfillment-providers`, {
+      add: ["ful_test"],
+      remove: ["manual_manual"],
+    });
+    expect(medusa.statusCode, medusa.body).toBe(200);
+    expect(medusa.json().stock_location.fulfillment_providers).toEqual(all.filter((p) => p.id !== "manual_manual"));
+
+    const before = await providersOf(location.id);
+    for (const [body, message] of [
+      [{ add: ["fp_nope"] }, "Fulfillment providers with ids: fp_nope were not found"],
+      [{ remove: ["manual_manual", "fp_gone"] }, "Fulfillment providers with ids: fp_gone were not found"],
+      [{ add: ["ful_test"], remove: ["ful_test"] }, "Fulfillment providers ful_test: both added and removed"],
+    ] as const) {
+      const res = await t.admin.post(`/admin/stock-locations/${location.id}/fulfillment-providers`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toEqual({ type: "invalid_data", message });
+    }
+    for (const body of [{ add: "manual_manual" }, { add: [5] }, { remove: [""] }, { add: [], extra: 1 }]) {
+      const res = await t.admin.post(`/medusa/admin/stock-locations/${location.id}/fulfillment-providers`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().type).toBe("invalid_data");
+    }
+    expect(await providersOf(location.id)).toEqual(before);
+    const missing = await t.admin.post("/admin/stock-locations/sloc_missing/fulfillment-providers", {
+      add: ["manual_manual"],
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({
+      type: "not_found",
+      message: "Stock location with id: sloc_missing was not found",
+    });
+  });
+
   it("rejects bad input with 400 invalid_data and nothing written", async () => {
     const before = (await t.admin.get("/admin/stock-locations")).json().count;
     for (const body of [

@@ -4,12 +4,18 @@ import { Extend, View } from "@kasse/db";
 import { FulfillmentSetCreate, FulfillmentSetView } from "@kasse/modules/fulfillment";
 import {
   StockLocationCreate,
+  StockLocationFulfillmentProviders,
   StockLocationSalesChannels,
   StockLocationUpdate,
   type StockLocation,
   StockLocationView,
 } from "@kasse/modules/stock-location";
-import { createLocationFulfillmentSet, deleteStockLocationWorkflow, setStockLocationSalesChannels } from "@kasse/flows";
+import {
+  createLocationFulfillmentSet,
+  deleteStockLocationWorkflow,
+  setStockLocationFulfillmentProviders,
+  setStockLocationSalesChannels,
+} from "@kasse/flows";
 import type { App } from "../../app-type";
 import { crudRoutes, standardCrud } from "../../http/crud-routes";
 import { parseFields, wants, type FieldSelection } from "../../http/fields";
@@ -17,8 +23,8 @@ import { Answer, ListQueryOf, IdParams } from "../../http/schemas";
 
 /**
  * A location with, when `fields` asks, Medusa's `fulfillment_sets` (with their service zones and,
- * as asked, the zones' geo zones and shipping options) and `fulfillment_providers` (every location
- * can use every registered fulfillment provider).
+ * as asked, the zones' geo zones and shipping options) and `fulfillment_providers` (the registered
+ * fulfillment providers the location uses: every one but those turned off for it).
  */
 const AdminStockLocationView = Extend(StockLocationView, {
   fulfillment_sets: Type.Array(FulfillmentSetView),
@@ -38,10 +44,17 @@ export default async function stockLocations(app: App): Promise<void> {
    * page), and adds what `fields` asks of {@link AdminStockLocationView}'s extras.
    */
   const shape = async (items: StockLocation[], selection?: FieldSelection) => {
-    const providers =
+    const excluded =
       selection && wants(selection, "fulfillment_providers")
-        ? app.modules.fulfillmentProviders.ids().map((id) => ({ id, is_enabled: true }))
+        ? await locations.excludedProviders(items.map((l) => l.id))
         : undefined;
+    const providersOf = (id: string) => {
+      const off = excluded?.get(id) ?? [];
+      return app.modules.fulfillmentProviders
+        .ids()
+        .filter((provider) => !off.includes(provider))
+        .map((provider) => ({ id: provider, is_enabled: true }));
+    };
     const asks = (path: string) => !!selection && wants(selection, `fulfillment_sets${path}`);
     const sets = asks("")
       ? await app.modules.fulfillment.setsForLocations(
@@ -62,7 +75,7 @@ export default async function stockLocations(app: App): Promise<void> {
       ...location,
       sales_channels: sales_channel_ids.flatMap((id) => byId.get(id) ?? []),
       ...(sets ? { fulfillment_sets: sets.get(location.id) ?? [] } : {}),
-      ...(providers ? { fulfillment_providers: providers } : {}),
+      ...(excluded ? { fulfillment_providers: providersOf(location.id) } : {}),
     }));
   };
   const one = async (location: StockLocation, selection?: FieldSelection) => (await shape([location], selection))[0]!;
@@ -97,6 +110,23 @@ export default async function stockLocations(app: App): Promise<void> {
     async (request) => {
       const location = await createLocationFulfillmentSet(app.modules, request.params.id, request.body);
       return { stock_location: await one(location, withSets) };
+    },
+  );
+
+  /** What a change of providers answers: the location with the providers it uses now. */
+  const withProviders = parseFields("*,*fulfillment_providers");
+  app.post(
+    "/stock-locations/:id/fulfillment-providers",
+    {
+      schema: {
+        params: IdParams,
+        body: StockLocationFulfillmentProviders,
+        response: Answer("stock_location", AdminStockLocationView),
+      },
+    },
+    async (request) => {
+      const location = await setStockLocationFulfillmentProviders(app.modules, request.params.id, request.body);
+      return { stock_location: await one(location, withProviders) };
     },
   );
 

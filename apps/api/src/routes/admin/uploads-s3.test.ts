@@ -10,6 +10,7 @@ import {
   multipartForm,
   PNG,
   startS3Server,
+  startSignatureCheckingProxy,
   type S3Server,
   type TestApp,
 } from "../../testing";
@@ -44,8 +45,8 @@ const upload = (files: Buffer[], app = t, headers = admin) =>
     headers: { ...headers, "content-type": MULTIPART },
     payload: multipartForm(files.map((content, i) => ({ name: "files", filename: `shirt ${i}.png`, content }))),
   });
-const presign = (body: unknown, headers = admin) =>
-  t.app.inject({ method: "POST", url: "/admin/uploads/presigned-urls", headers, payload: body as object });
+const presign = (body: unknown, headers = admin, app = t) =>
+  app.app.inject({ method: "POST", url: "/admin/uploads/presigned-urls", headers, payload: body as object });
 const usage = (app = t) => onDatabase(app.database.db, () => app.app.modules.file.usage());
 
 describe("uploads to an S3 bucket", () => {
@@ -153,6 +154,57 @@ describe("uploads to an S3 bucket", () => {
     }
     expect((await presign({ originalname: "x.png", mime_type: "image/png", size: 10 }, {})).statusCode).toBe(401);
     expect(await usage()).toEqual(before);
+  });
+});
+
+describe("presigned uploads at a server that checks signatures as S3 does", () => {
+  it("takes the declared size and type, and refuses a larger or differently typed body (403), storing nothing", async () => {
+    const strict = await startSignatureCheckingProxy(s3);
+    const shop = await createTestApp({ ...strict.env, UPLOAD_MAX_BYTES: "2048" });
+    try {
+      const headers = await shop.adminHeaders();
+      const sign = async (size: number) => {
+        const res = await presign({ originalname: "front.png", mime_type: "image/png", size }, headers, shop);
+        expect(res.statusCode, res.body).toBe(200);
+        const answer = res.json() as { url: string; filename: string };
+        expect(answer.url.startsWith(`${strict.endpoint}/${s3.bucket}/`)).toBe(true);
+        expect(new URL(answer.url).searchParams.get("X-Amz-SignedHeaders")?.split(";")).toEqual(
+          expect.arrayContaining(["content-length", "content-type"]),
+        );
+        return answer;
+      };
+      // What is in the bucket, read from s3rver itself.
+      const stored = (key: string) => fetch(`${s3.endpoint}/${s3.bucket}/${key}`);
+      const put = (url: string, body: Buffer, type = "image/png") =>
+        fetch(url, { method: "PUT", headers: { "content-type": type }, body });
+
+      const exact = await sign(PNG.length);
+      const accepted = await put(exact.url, PNG);
+      expect(accepted.status, await accepted.text()).toBe(200);
+      expect(Buffer.from(await (await stored(exact.filename)).arrayBuffer()).equals(PNG)).toBe(true);
+
+      const declared = await sign(PNG.length);
+      const larger = await put(declared.url, Buffer.concat([PNG, Buffer.alloc(1000, 1)]));
+      expect(larger.status).toBe(403);
+      expect(await larger.text()).toContain("<Code>SignatureDoesNotMatch</Code>");
+      const smaller = await put(declared.url, PNG.subarray(0, PNG.length - 1));
+      expect(smaller.status).toBe(403);
+      const retyped = await put(declared.url, PNG.subarray(0, PNG.length), "text/html");
+      expect(retyped.status).toBe(403);
+      expect(await retyped.text()).toContain("<Code>SignatureDoesNotMatch</Code>");
+      // A URL changed after signing (a longer validity) is refused the same way.
+      const stretched = new URL(declared.url);
+      stretched.searchParams.set("X-Amz-Expires", "604800");
+      expect((await put(stretched.toString(), PNG)).status).toBe(403);
+      expect(strict.refused).toBe(4);
+      expect((await stored(declared.filename)).status).toBe(404);
+      // The same URL with the body it was signed for still works: it was the body that was refused.
+      expect((await put(declared.url, PNG)).status).toBe(200);
+      expect((await stored(declared.filename)).status).toBe(200);
+    } finally {
+      await shop.close();
+      await strict.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "@sinclair/typebox";
-import { MoneyView, MoneyWhen } from "@kasse/core";
+import { FileUrlView, MoneyView, MoneyWhen } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import type { CartActor, CartResult } from "@kasse/flows";
 import {
@@ -25,7 +25,7 @@ const ProductRef = () =>
   View({
     id: OrNull(Type.String()),
     title: OrNull(Type.String()),
-    thumbnail: OrNull(Type.String()),
+    thumbnail: OrNull(FileUrlView()),
     handle: OrNull(Type.String()),
   });
 
@@ -40,6 +40,8 @@ const CartLineItemView = Extend(
       product: ProductRef(),
     }),
     product: ProductRef(),
+    // The product's picture as the line was added: a reference to one of the store's files is answered at today's address.
+    thumbnail: OrNull(FileUrlView()),
     adjustments: Type.Array(AdjustmentView),
     tax_lines: Type.Array(TaxLineView),
   },
