@@ -16,8 +16,8 @@ export const UNCONVERTED_MODULES = new Set([
   "product",
 ]);
 
-/** Files outside the modules still on a replaced form (the engine's journal, the modules container). */
-const UNCONVERTED_FILES = new Set(["packages/workflows/src/journal.ts", "packages/modules/src/modules.ts"]);
+/** Files outside the modules still on a replaced form (the modules container). */
+const UNCONVERTED_FILES = new Set(["packages/modules/src/modules.ts"]);
 
 /** What the one way replaced, as @kasse/db exports it. */
 const REPLACED = new Map([

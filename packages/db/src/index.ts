@@ -52,7 +52,7 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { inList, statement, type Placeholders } from "./statement";
+export { builtStatement, inList, statement, type Placeholders } from "./statement";
 export { insertRows } from "./rows-insert";
 export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging, type LiveRecords } from "./records";
 export { updateLinks } from "./links";

@@ -1,17 +1,15 @@
-import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { type SerializedError } from "@kasse/core";
 import {
-  builtOnce,
-  builtPerShape,
+  builtStatement,
   inList,
   pgErrorCode,
-  param,
-  slot,
   listPage,
   orderBy,
   rangeConditions,
   type Db,
   type Paging,
+  type Placeholders,
   type RangeFilter,
 } from "@kasse/db";
 import {
@@ -60,24 +58,38 @@ export async function insertExecution(
 }
 
 // Every saga run starts with it: built once per shape.
-const executionInsert = builtPerShape(["idempotency_key", "input", "lease_owner", "lease_expires_at"], (db, value) =>
-  db
-    .insert(executions)
-    .values({
-      id: sql.placeholder("id"),
-      workflow_id: sql.placeholder("workflow_id"),
-      idempotency_key: value("idempotency_key"),
-      transaction_id: sql.placeholder("transaction_id"),
-      state: "running",
-      input: value("input"),
-      attempt: sql.placeholder("attempt"),
-      lease_owner: value("lease_owner"),
-      lease_expires_at: value("lease_expires_at"),
-      created_at: sql.placeholder("now"),
-      updated_at: sql.placeholder("now"),
-    })
-    .onConflictDoNothing({ target: [executions.workflow_id, executions.idempotency_key] })
-    .returning(),
+const executionInsert = builtStatement(
+  (
+    v: Placeholders<{
+      id: string;
+      workflow_id: string;
+      idempotency_key: string | null;
+      transaction_id: string;
+      input: unknown;
+      attempt: number;
+      lease_owner: string | null;
+      lease_expires_at: Date | null;
+      now: Date;
+    }>,
+    db,
+  ) =>
+    db
+      .insert(executions)
+      .values({
+        id: v.id,
+        workflow_id: v.workflow_id,
+        idempotency_key: v.idempotency_key,
+        transaction_id: v.transaction_id,
+        state: "running",
+        input: v.input,
+        attempt: v.attempt,
+        lease_owner: v.lease_owner,
+        lease_expires_at: v.lease_expires_at,
+        created_at: v.now,
+        updated_at: v.now,
+      })
+      .onConflictDoNothing({ target: [executions.workflow_id, executions.idempotency_key] })
+      .returning(),
 );
 
 /** How many executions of `workflowId` under `transactionId` ended failed or compensated. */
@@ -87,14 +99,14 @@ export async function failedAttempts(db: Db, workflowId: string, transactionId: 
 }
 
 // Asked before every checkout (`freshAfterFailure`): built once.
-const failedCount = builtOnce<Array<{ n: number }>, { workflow_id: string; transaction_id: string }>((db) =>
+const failedCount = builtStatement((v: Placeholders<{ workflow_id: string; transaction_id: string }>, db) =>
   db
     .select({ n: sql<number>`count(*)::int` })
     .from(executions)
     .where(
       and(
-        eq(executions.workflow_id, param("workflow_id")),
-        eq(executions.transaction_id, param("transaction_id")),
+        eq(executions.workflow_id, v.workflow_id),
+        eq(executions.transaction_id, v.transaction_id),
         inArray(executions.state, ["failed", "compensated"]),
       ),
     ),
@@ -108,11 +120,11 @@ async function findByKey(db: Db, workflowId: string, key: string): Promise<Execu
 // The statements below run for every saga, or on every recovery sweep (a resume, a compensation):
 // each built once. A time compared in a where clause is sent as ISO text (`at`): a placeholder
 // there gets no column encoder, unlike a value that is set.
-const executionByKey = builtOnce<ExecutionRow[], { workflow_id: string; key: string }>((db) =>
+const executionByKey = builtStatement((v: Placeholders<{ workflow_id: string; key: string }>, db) =>
   db
     .select()
     .from(executions)
-    .where(and(eq(executions.workflow_id, param("workflow_id")), eq(executions.idempotency_key, param("key")))),
+    .where(and(eq(executions.workflow_id, v.workflow_id), eq(executions.idempotency_key, v.key))),
 );
 
 /** An execution by id. */
@@ -121,11 +133,8 @@ export async function getExecution(db: Db, id: string): Promise<ExecutionRow | u
   return row;
 }
 
-const executionById = builtOnce<ExecutionRow[], { id: string }>((db) =>
-  db
-    .select()
-    .from(executions)
-    .where(eq(executions.id, param("id"))),
+const executionById = builtStatement((v: Placeholders<{ id: string }>, db) =>
+  db.select().from(executions).where(eq(executions.id, v.id)),
 );
 
 /**
@@ -145,11 +154,12 @@ export async function claimExecution(
 
 // A compensation-failed execution whose retry time (`at`, ISO text) has come, not dead-lettered:
 // the sweep picks it, and a claim may take it.
-const retryDue = and(
-  eq(executions.state, "compensation_failed"),
-  isNull(executions.dead_lettered_at),
-  lte(executions.next_retry_at, param("at")),
-);
+const retryDue = (v: Placeholders<{ at: string }>) =>
+  and(
+    eq(executions.state, "compensation_failed"),
+    isNull(executions.dead_lettered_at),
+    lte(executions.next_retry_at, v.at),
+  );
 
 /** The advisory lock key by which a live process holds the executor identity `identity` (see {@link ownerGone}). */
 export const executorLockKey = (identity: string) => `kasse-executor:${identity}`;
@@ -165,33 +175,31 @@ const ownerGone = sql`(position('#' in ${executions.lease_owner}) > 0 and not ex
 ))`;
 
 /** What a claim writes: the new owner, its lease, one more attempt. */
-const claimedBy = {
-  lease_owner: slot("owner"),
-  lease_expires_at: slot("lease_until"),
+const claimedBy = (v: Placeholders<{ owner: string; lease_until: Date; now: Date }>) => ({
+  lease_owner: v.owner,
+  lease_expires_at: v.lease_until,
   attempt: sql`${executions.attempt} + 1`,
-  updated_at: slot("now"),
-};
+  updated_at: v.now,
+});
 
-const executionClaim = builtOnce<
-  ExecutionRow[],
-  { id: string; owner: string; lease_until: Date; now: Date; at: string }
->((db) =>
-  db
-    .update(executions)
-    .set(claimedBy)
-    .where(
-      and(
-        eq(executions.id, param("id")),
-        or(
-          isNull(executions.lease_owner),
-          isNull(executions.lease_expires_at),
-          lt(executions.lease_expires_at, param("at")),
-          ownerGone,
+const executionClaim = builtStatement(
+  (v: Placeholders<{ id: string; owner: string; lease_until: Date; now: Date; at: string }>, db) =>
+    db
+      .update(executions)
+      .set(claimedBy(v))
+      .where(
+        and(
+          eq(executions.id, v.id),
+          or(
+            isNull(executions.lease_owner),
+            isNull(executions.lease_expires_at),
+            lt(executions.lease_expires_at, v.at),
+            ownerGone,
+          ),
+          or(inArray(executions.state, ACTIVE), retryDue(v)),
         ),
-        or(inArray(executions.state, ACTIVE), retryDue),
-      ),
-    )
-    .returning(),
+      )
+      .returning(),
 );
 
 /**
@@ -210,32 +218,30 @@ export async function claimOwnExecutions(
   return ownClaim(db, { prefix, owner, lease_until: leaseUntil, now, limit });
 }
 
-const ownClaim = builtOnce<
-  ExecutionRow[],
-  { prefix: string; owner: string; lease_until: Date; now: Date; limit: number }
->((db) =>
-  db
-    .update(executions)
-    .set(claimedBy)
-    .where(
-      inArray(
-        executions.id,
-        db
-          .select({ id: executions.id })
-          .from(executions)
-          .where(
-            and(
-              inArray(executions.state, ACTIVE),
-              sql`starts_with(${executions.lease_owner}, ${param("prefix")})`,
-              ne(executions.lease_owner, param("owner")),
-            ),
-          )
-          .orderBy(asc(executions.updated_at))
-          .limit(param("limit"))
-          .for("update", { skipLocked: true }),
-      ),
-    )
-    .returning(),
+const ownClaim = builtStatement(
+  (v: Placeholders<{ prefix: string; owner: string; lease_until: Date; now: Date; limit: number }>, db) =>
+    db
+      .update(executions)
+      .set(claimedBy(v))
+      .where(
+        inArray(
+          executions.id,
+          db
+            .select({ id: executions.id })
+            .from(executions)
+            .where(
+              and(
+                inArray(executions.state, ACTIVE),
+                sql`starts_with(${executions.lease_owner}, ${v.prefix})`,
+                ne(executions.lease_owner, v.owner),
+              ),
+            )
+            .orderBy(asc(executions.updated_at))
+            .limit(v.limit as unknown as Placeholder)
+            .for("update", { skipLocked: true }),
+        ),
+      )
+      .returning(),
 );
 
 /** Extends the lease; false when another process took it over. */
@@ -244,11 +250,11 @@ export async function renewLease(db: Db, id: string, owner: string, leaseUntil: 
   return rows.length > 0;
 }
 
-const leaseRenewal = builtOnce<Array<{ id: string }>, { id: string; owner: string; lease_until: Date }>((db) =>
+const leaseRenewal = builtStatement((v: Placeholders<{ id: string; owner: string; lease_until: Date }>, db) =>
   db
     .update(executions)
-    .set({ lease_expires_at: slot("lease_until") })
-    .where(and(eq(executions.id, param("id")), eq(executions.lease_owner, param("owner"))))
+    .set({ lease_expires_at: v.lease_until })
+    .where(and(eq(executions.id, v.id), eq(executions.lease_owner, v.owner)))
     .returning({ id: executions.id }),
 );
 
@@ -285,23 +291,37 @@ export async function setState(
 }
 
 // Every execution moves through two or more states: built once per shape.
-const stateWrite = builtPerShape(
-  ["result", "error", "lease_owner", "lease_expires_at", "finished_at", "next_retry_at", "dead_lettered_at"],
-  (db, value) =>
+const stateWrite = builtStatement(
+  (
+    v: Placeholders<{
+      id: string;
+      owner: string;
+      now: Date;
+      state: ExecutionState;
+      result?: unknown;
+      error?: SerializedError | null;
+      lease_owner?: string | null;
+      lease_expires_at?: Date | null;
+      finished_at?: Date;
+      next_retry_at?: Date | null;
+      dead_lettered_at?: Date | null;
+    }>,
+    db,
+  ) =>
     db
       .update(executions)
       .set({
-        state: slot("state"),
-        result: value("result"),
-        error: value("error"),
-        lease_owner: value("lease_owner"),
-        lease_expires_at: value("lease_expires_at"),
-        finished_at: value("finished_at"),
-        next_retry_at: value("next_retry_at"),
-        dead_lettered_at: value("dead_lettered_at"),
-        updated_at: slot("now"),
+        state: v.state,
+        result: v.result,
+        error: v.error,
+        lease_owner: v.lease_owner,
+        lease_expires_at: v.lease_expires_at,
+        finished_at: v.finished_at,
+        next_retry_at: v.next_retry_at,
+        dead_lettered_at: v.dead_lettered_at,
+        updated_at: v.now,
       })
-      .where(and(eq(executions.id, sql.placeholder("id")), eq(executions.lease_owner, sql.placeholder("owner"))))
+      .where(and(eq(executions.id, v.id), eq(executions.lease_owner, v.owner)))
       .returning({ id: executions.id }),
 );
 
@@ -310,11 +330,11 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
   await leaseRelease(db, { id, owner });
 }
 
-const leaseRelease = builtOnce<unknown, { id: string; owner: string }>((db) =>
+const leaseRelease = builtStatement((v: Placeholders<{ id: string; owner: string }>, db) =>
   db
     .update(executions)
     .set({ lease_owner: null, lease_expires_at: null })
-    .where(and(eq(executions.id, param("id")), eq(executions.lease_owner, param("owner")))),
+    .where(and(eq(executions.id, v.id), eq(executions.lease_owner, v.owner))),
 );
 
 /** An execution's step runs, in order. */
@@ -322,12 +342,8 @@ export async function stepRunsOf(db: Db, executionId: string): Promise<StepRunRo
   return stepRunsOfExecution(db, { id: executionId });
 }
 
-const stepRunsOfExecution = builtOnce<StepRunRow[], { id: string }>((db) =>
-  db
-    .select()
-    .from(stepRuns)
-    .where(eq(stepRuns.execution_id, param("id")))
-    .orderBy(asc(stepRuns.index)),
+const stepRunsOfExecution = builtStatement((v: Placeholders<{ id: string }>, db) =>
+  db.select().from(stepRuns).where(eq(stepRuns.execution_id, v.id)).orderBy(asc(stepRuns.index)),
 );
 
 /** The step runs of a page of executions in one statement (no outputs, errors or compensation inputs): what a list shows of them. */
@@ -355,11 +371,11 @@ export async function stepRun(db: Db, executionId: string, index: number): Promi
   return row;
 }
 
-const stepRunAt = builtOnce<StepRunRow[], { id: string; index: number }>((db) =>
+const stepRunAt = builtStatement((v: Placeholders<{ id: string; index: number }>, db) =>
   db
     .select()
     .from(stepRuns)
-    .where(and(eq(stepRuns.execution_id, param("id")), eq(stepRuns.index, param("index")))),
+    .where(and(eq(stepRuns.execution_id, v.id), eq(stepRuns.index, v.index))),
 );
 
 const notSucceeded = sql`${stepRuns.state} <> 'succeeded'`;
@@ -404,28 +420,44 @@ export async function writeStep(
 // Every step of every saga writes its run once or twice: built once per shape (which of the
 // optional fields it sets, and which of them to null). Its execution id is the fence: the id of
 // the execution row only while `owner` holds it (share-locked until the commit), else null.
-const stepWrite = builtPerShape(
-  ["output", "compensate_input", "error", "started_at", "finished_at"],
-  (db, value, given) => {
+const stepWrite = builtStatement(
+  (
+    v: Placeholders<{
+      execution_id: string;
+      owner: string;
+      index: number;
+      name: string;
+      state: StepState;
+      attempts: number;
+      output?: unknown;
+      compensate_input?: unknown;
+      error?: SerializedError | null;
+      started_at?: Date;
+      finished_at?: Date | null;
+    }>,
+    db,
+  ) => {
+    // The columns a conflict updates: those given (a key left undefined is undefined among the placeholders).
+    const given = (column: string) => (v as Record<string, unknown>)[column] !== undefined;
     const updated = ["state", "attempts", ...["output", "compensate_input", "error", "finished_at"].filter(given)];
-    const held = sql`(select ${executions.id} from ${executions} where ${executions.id} = ${sql.placeholder("execution_id")} and ${executions.lease_owner} = ${sql.placeholder("owner")} for share)`;
+    const held = sql`(select ${executions.id} from ${executions} where ${executions.id} = ${v.execution_id} and ${executions.lease_owner} = ${v.owner} for share)`;
     return db
       .insert(stepRuns)
       .values({
         execution_id: held,
-        index: sql.placeholder("index"),
-        name: sql.placeholder("name"),
-        state: sql.placeholder("state"),
-        attempts: sql.placeholder("attempts"),
-        output: value("output"),
-        compensate_input: value("compensate_input"),
-        error: value("error"),
-        started_at: value("started_at"),
-        finished_at: value("finished_at"),
+        index: v.index,
+        name: v.name,
+        state: v.state,
+        attempts: v.attempts,
+        output: v.output,
+        compensate_input: v.compensate_input,
+        error: v.error,
+        started_at: v.started_at,
+        finished_at: v.finished_at,
       })
       .onConflictDoUpdate({
         target: [stepRuns.execution_id, stepRuns.index],
-        set: Object.fromEntries(updated.map((column) => [column, sql.raw(`excluded."${column}"`)])),
+        set: Object.fromEntries(updated.map((column) => [column, sql`excluded.${sql.identifier(column)}`])),
         setWhere: notSucceeded,
       })
       .returning({ index: stepRuns.index });
@@ -438,19 +470,19 @@ export async function markCompensated(db: Db, executionId: string, index: number
   return rows.length > 0;
 }
 
-const compensatedWrite = builtOnce<Array<{ index: number }>, { id: string; index: number; now: Date }>((db) =>
+const compensatedWrite = builtStatement((v: Placeholders<{ id: string; index: number; now: Date }>, db) =>
   db
     .update(stepRuns)
     .set({
       state: "compensated",
-      compensated_at: slot("now"),
+      compensated_at: v.now,
       compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
       error: null,
     })
     .where(
       and(
-        eq(stepRuns.execution_id, param("id")),
-        eq(stepRuns.index, param("index")),
+        eq(stepRuns.execution_id, v.id),
+        eq(stepRuns.index, v.index),
         inArray(stepRuns.state, ["succeeded", "compensation_failed"]),
       ),
     )
@@ -470,21 +502,15 @@ export async function compensationFailed(
 
 // A failed compensation attempt; the last one also marks the step `compensation_failed`.
 const compensationFailedWrite = (final: boolean) =>
-  builtOnce<unknown, { id: string; index: number; error: SerializedError }>((db) =>
+  builtStatement((v: Placeholders<{ id: string; index: number; error: SerializedError }>, db) =>
     db
       .update(stepRuns)
       .set({
         compensation_attempts: sql`${stepRuns.compensation_attempts} + 1`,
-        error: slot("error"),
+        error: v.error,
         ...(final ? { state: "compensation_failed" as const } : {}),
       })
-      .where(
-        and(
-          eq(stepRuns.execution_id, param("id")),
-          eq(stepRuns.index, param("index")),
-          ne(stepRuns.state, "compensated"),
-        ),
-      ),
+      .where(and(eq(stepRuns.execution_id, v.id), eq(stepRuns.index, v.index), ne(stepRuns.state, "compensated"))),
   );
 const lastCompensationFailed = compensationFailedWrite(true);
 const compensationAttemptFailed = compensationFailedWrite(false);
@@ -498,22 +524,21 @@ export async function dueExecutions(
   return dueExecutionsSelect(db, { at: now.toISOString(), limit });
 }
 
-const dueExecutionsSelect = builtOnce<Array<Pick<ExecutionRow, "id" | "attempt">>, { at: string; limit: number }>(
-  (db) =>
-    db
-      .select({ id: executions.id, attempt: executions.attempt })
-      .from(executions)
-      .where(
-        or(
-          and(
-            inArray(executions.state, ACTIVE),
-            or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, param("at")), ownerGone),
-          ),
-          retryDue,
+const dueExecutionsSelect = builtStatement((v: Placeholders<{ at: string; limit: number }>, db) =>
+  db
+    .select({ id: executions.id, attempt: executions.attempt })
+    .from(executions)
+    .where(
+      or(
+        and(
+          inArray(executions.state, ACTIVE),
+          or(isNull(executions.lease_expires_at), lt(executions.lease_expires_at, v.at), ownerGone),
         ),
-      )
-      .orderBy(asc(executions.updated_at))
-      .limit(param("limit")),
+        retryDue(v),
+      ),
+    )
+    .orderBy(asc(executions.updated_at))
+    .limit(v.limit as unknown as Placeholder),
 );
 
 /** Makes a failed, compensation-failed or stuck execution runnable again (admin retry). */
