@@ -13,7 +13,6 @@ export const UNCONVERTED_MODULES = new Set([
   "auth",
   "event",
   "fulfillment",
-  "product",
 ]);
 
 /** Files outside the modules still on a replaced form (the modules container). */

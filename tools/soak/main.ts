@@ -73,7 +73,7 @@ async function prepare(
     if (!store) throw new Error("the new soak database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     await createRegionService().update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });
-    const { items: variants } = await createProductService(db).listVariants({}, { limit: 1000, offset: 0 });
+    const { items: variants } = await createProductService().listVariants({}, { limit: 1000, offset: 0 });
     const inventory = createInventoryService();
     const links = await inventory.listVariantInventoryItems(variants.map((v) => v.id));
     const stocked = variants.filter((v) => v.manage_inventory && links.get(v.id)?.length === 1);

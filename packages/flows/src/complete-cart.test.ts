@@ -21,14 +21,14 @@ const CHANNEL = "sc_web";
 const guest = { customer_id: null };
 // Built once, like the composition root builds it: each call runs on the current handle.
 const carts = createCartService();
+const products = createProductService();
 
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
-  const db = database.db;
   const locations = createStockLocationService();
   const location = await locations.create({ name: "Warehouse" });
   await locations.updateSalesChannels(location.id, { add: [CHANNEL] });
-  const product = await createProductService(db).create({
+  const product = await products.create({
     title: "Cap",
     status: "published",
     options: [{ title: "Size", values: ["One"] }],

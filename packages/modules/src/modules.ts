@@ -107,7 +107,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
     bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
     salesChannel: () => createSalesChannelService(),
-    product: () => createProductService(db),
+    product: () => createProductService(),
     inventory: () => createInventoryService(),
     stockLocation: () => createStockLocationService(),
     customer: () => createCustomerService(),

@@ -1,63 +1,37 @@
-import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, or, sql, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import {
-  orderBy,
-  transaction,
-  type Db,
-  type Paging,
-  listPage,
-  likePattern,
-  existingIds,
-  anyOf,
-  liveRecords,
-  textSearch,
-  groupBy,
-} from "@kasse/db";
+import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
-import {
-  product,
-  productCategory,
-  productCategoryProduct,
-  productCollection,
-  productTag,
-  productTags,
-  productType,
-  type CategoryCreate,
-  type CategoryUpdate,
-  type CollectionCreate,
-  type CollectionUpdate,
-  type ProductCategoryRow,
-  type ProductCollectionRow,
-  type ProductTagRow,
-  type ProductTypeRow,
-  type TagCreate,
-  type TagUpdate,
+import * as q from "./queries";
+import type {
+  CategoryCreate,
+  CategoryUpdate,
+  CollectionCreate,
+  CollectionUpdate,
+  ProductCategoryRow,
+  ProductCollectionRow,
+  ProductTagRow,
+  ProductTypeRow,
+  TagCreate,
+  TagUpdate,
 } from "./schema";
 
-type Page = Paging & { order?: string };
+export type { CategoryFilters } from "./queries";
 
-/** `%q%` for ILIKE with the wildcards in `q` escaped. */
+type Page = ListPaging;
 
-/** A free handle for `title` among live rows of `column`'s table: `base`, `base-1`, ... */
+/** A free handle for `title` among the live handles `handlesLike` finds: `base`, `base-1`, ... */
 async function generatedHandle(
-  tx: Db,
-  table: typeof productCollection | typeof productCategory,
+  handlesLike: (v: { base: string; pattern: string }) => Promise<Array<{ handle: string }>>,
   title: string,
   fallback: string,
 ): Promise<string> {
   const base = toHandle(title) || fallback;
-  const rows = await tx
-    .select({ handle: table.handle })
-    .from(table)
-    .where(and(isNull(table.deleted_at), or(eq(table.handle, base), like(table.handle, `${base}-%`))));
+  const rows = await handlesLike({ base, pattern: `${base}-%` });
   return nextFreeHandle(
     base,
     rows.map((r) => r.handle),
   );
 }
-
-const byIdOrHandle = (table: typeof productCollection | typeof productCategory, idOrHandle: string) =>
-  and(isNull(table.deleted_at), or(eq(table.id, idOrHandle), eq(table.handle, idOrHandle)));
 
 /** Filters of collection lists. */
 export interface CollectionFilters {
@@ -68,14 +42,11 @@ export interface CollectionFilters {
 }
 
 /** Product collections: CRUD; a collection is found by id or handle. */
-export function createCollectionService(db: Db) {
-  const rows = liveRecords(db, productCollection, "Product collection", {
-    title: productCollection.title,
-    handle: productCollection.handle,
-  });
+export function createCollectionService() {
+  const rows = q.collections;
   const service = {
     async create(input: CollectionCreate): Promise<ProductCollectionRow> {
-      const handle = input.handle || (await generatedHandle(db, productCollection, input.title, "collection"));
+      const handle = input.handle || (await generatedHandle(q.collectionHandlesLike, input.title, "collection"));
       return rows.insert(
         { id: generateId("pcol"), title: input.title, handle, metadata: input.metadata ?? null },
         `Product collection with handle: ${handle} already exists`,
@@ -83,25 +54,13 @@ export function createCollectionService(db: Db) {
     },
 
     async retrieve(idOrHandle: string): Promise<ProductCollectionRow> {
-      const [row] = await db.select().from(productCollection).where(byIdOrHandle(productCollection, idOrHandle));
+      const [row] = await q.collectionByIdOrHandle({ key: idOrHandle });
       if (!row) throw errors.notFound(`Product collection with id: ${idOrHandle} was not found`);
       return row;
     },
 
     async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
-      const conditions = anyOf(filters, {
-        id: productCollection.id,
-        handle: productCollection.handle,
-        title: productCollection.title,
-      });
-      if (filters.q)
-        conditions.push(
-          or(
-            ilike(productCollection.title, likePattern(filters.q)),
-            ilike(productCollection.handle, likePattern(filters.q)),
-          )!,
-        );
-      return rows.list(conditions, page);
+      return rows.list(q.collectionConditions(filters), page);
     },
 
     async update(id: string, input: CollectionUpdate): Promise<ProductCollectionRow> {
@@ -112,10 +71,11 @@ export function createCollectionService(db: Db) {
 
     /** Soft delete; its products are detached from it, as Medusa does. */
     async delete(id: string): Promise<void> {
-      await transaction(db, async (t) => {
-        const existing = await createCollectionService(t).retrieve(id);
-        await t.update(product).set({ collection_id: null }).where(eq(product.collection_id, existing.id));
-        await t.update(productCollection).set({ deleted_at: new Date() }).where(eq(productCollection.id, existing.id));
+      await transaction(async () => {
+        const existing = await service.retrieve(id);
+        const now = new Date();
+        await q.detachCollection({ id: existing.id, updated_at: now });
+        await q.softDeleteCollection({ id: existing.id, now });
       });
     },
 
@@ -136,18 +96,6 @@ export type ProductCategory = ProductCategoryRow & {
 /** A category's parent, and with `include_ancestors_tree` its own parent up to the root. */
 export type CategoryParent = ProductCategoryRow & { parent_category?: CategoryParent | null };
 
-/** Filters of category lists. */
-export interface CategoryFilters {
-  id?: string[];
-  handle?: string[];
-  name?: string[];
-  q?: string;
-  /** `null` matches top-level categories. */
-  parent_category_id?: Array<string | null>;
-  is_active?: boolean;
-  is_internal?: boolean;
-}
-
 /**
  * Options of category reads: `include_descendants_tree` nests every descendant, else direct
  * children; `include_ancestors_tree` nests each parent's parent up to the root, else the parent alone.
@@ -159,79 +107,35 @@ export interface CategoryReadOptions {
   children?: { is_active?: boolean; is_internal?: boolean };
 }
 
-/**
- * The ranks of a category's siblings, kept dense (0..n-1) over one handle: the transaction of the
- * write that moves the category.
- */
-function siblingRanks(db: Db) {
-  const live = isNull(productCategory.deleted_at);
-
-  /** Closes the rank gap left at `rank` among the children of `parentId`. */
-  async function close(parentId: string | null, rank: number): Promise<void> {
-    await db
-      .update(productCategory)
-      .set({ rank: sql`${productCategory.rank} - 1` })
-      .where(and(live, siblingsOf(parentId), gte(productCategory.rank, rank)));
-  }
-
+/** The ranks of a category's siblings, kept dense (0..n-1) by the write that moves the category. */
+const siblingRanks = {
   /** Makes room at `rank` among the children of `parentId`; returns the rank used (at most the end). */
-  async function open(parentId: string | null, rank: number | undefined, exceptId?: string): Promise<number> {
-    const [last] = await db
-      .select({ max: max(productCategory.rank) })
-      .from(productCategory)
-      .where(and(live, siblingsOf(parentId), exceptId ? ne(productCategory.id, exceptId) : undefined));
-    const end = last?.max === null || last?.max === undefined ? 0 : last.max + 1;
+  async open(parentId: string | null, rank: number | undefined, exceptId?: string): Promise<number> {
+    const last = await q.maxSiblingRank(parentId, exceptId);
+    const end = last === null ? 0 : last + 1;
     const at = rank === undefined ? end : Math.min(rank, end);
-    if (at < end) {
-      await db
-        .update(productCategory)
-        .set({ rank: sql`${productCategory.rank} + 1` })
-        .where(
-          and(
-            live,
-            siblingsOf(parentId),
-            gte(productCategory.rank, at),
-            exceptId ? ne(productCategory.id, exceptId) : undefined,
-          ),
-        );
-    }
+    if (at < end) await q.shiftSiblingRanks(parentId, at, 1, exceptId);
     return at;
-  }
-
-  return {
-    /** Makes room for a new category at `rank` among the children of `parentId`; returns the rank used. */
-    insert: (parentId: string | null, rank: number | undefined) => open(parentId, rank),
-    /** Takes `category` out of its siblings and makes room for it at `rank` under `parentId`; returns the rank used. */
-    async move(category: ProductCategoryRow, parentId: string | null, rank: number | undefined): Promise<number> {
-      await close(category.parent_category_id, category.rank);
-      return open(parentId, rank, category.id);
-    },
-    /** Closes the gap a removed `category` leaves among its siblings. */
-    remove: (category: ProductCategoryRow) => close(category.parent_category_id, category.rank),
-  };
-}
+  },
+  /** Makes room for a new category at `rank` among the children of `parentId`; returns the rank used. */
+  insert: (parentId: string | null, rank: number | undefined) => siblingRanks.open(parentId, rank),
+  /** Takes `category` out of its siblings and makes room for it at `rank` under `parentId`; returns the rank used. */
+  async move(category: ProductCategoryRow, parentId: string | null, rank: number | undefined): Promise<number> {
+    await q.shiftSiblingRanks(category.parent_category_id, category.rank, -1);
+    return siblingRanks.open(parentId, rank, category.id);
+  },
+  /** Closes the gap a removed `category` leaves among its siblings. */
+  remove: (category: ProductCategoryRow) => q.shiftSiblingRanks(category.parent_category_id, category.rank, -1),
+};
 
 /**
  * Product categories: a tree (`parent_category_id`, ordered by `rank` among siblings). Moving a
  * category under itself or one of its descendants is rejected; ranks stay dense (0..n-1).
  */
-export function createCategoryService(db: Db) {
-  const live = isNull(productCategory.deleted_at);
-
+export function createCategoryService() {
   /** Attaches children (or whole subtrees) and parents (or whole ancestries, read off `mpath`) to a page: two queries. */
   async function withTree(rows: ProductCategoryRow[], options: CategoryReadOptions): Promise<ProductCategory[]> {
     if (rows.length === 0) return [];
-    const childFilter: SQL[] = [live];
-    if (options.children?.is_active !== undefined)
-      childFilter.push(eq(productCategory.is_active, options.children.is_active));
-    if (options.children?.is_internal !== undefined)
-      childFilter.push(eq(productCategory.is_internal, options.children.is_internal));
-    const below = options.include_descendants_tree
-      ? or(...rows.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))!
-      : inArray(
-          productCategory.parent_category_id,
-          rows.map((r) => r.id),
-        );
     const parentIds = [
       ...new Set(
         options.include_ancestors_tree
@@ -240,17 +144,8 @@ export function createCategoryService(db: Db) {
       ),
     ];
     const [descendants, parents] = await Promise.all([
-      db
-        .select()
-        .from(productCategory)
-        .where(and(below, ...childFilter))
-        .orderBy(asc(productCategory.rank), asc(productCategory.id)),
-      parentIds.length
-        ? db
-            .select()
-            .from(productCategory)
-            .where(and(inArray(productCategory.id, parentIds), live))
-        : Promise.resolve([]),
+      q.categoriesBelow(rows, options.include_descendants_tree === true, options.children),
+      parentIds.length ? q.categoriesByIds({ ids: parentIds }) : Promise.resolve([]),
     ]);
     const byParent = groupBy(descendants, (d) => d.parent_category_id ?? "");
     const build = (row: ProductCategoryRow): ProductCategory => ({
@@ -272,18 +167,18 @@ export function createCategoryService(db: Db) {
 
   const service = {
     async create(input: CategoryCreate): Promise<ProductCategory> {
-      return transaction(db, async (t) => {
+      return transaction(async () => {
         const id = generateId("pcat");
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
         if (parentId) {
-          const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
+          const parent = await q.categories.find(parentId);
           if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
           mpath = `${parent.mpath}.${id}`;
         }
-        const handle = input.handle || (await generatedHandle(t, productCategory, input.name, "category"));
-        const rank = await siblingRanks(t).insert(parentId, input.rank);
-        const row = await liveRecords(t, productCategory, "Product category").insert(
+        const handle = input.handle || (await generatedHandle(q.categoryHandlesLike, input.name, "category"));
+        const rank = await siblingRanks.insert(parentId, input.rank);
+        const row = await q.categories.insert(
           {
             id,
             name: input.name,
@@ -298,48 +193,31 @@ export function createCategoryService(db: Db) {
           },
           `Product category with handle: ${handle} already exists`,
         );
-        return createCategoryService(t).retrieve(row.id, {});
+        return service.retrieve(row.id, {});
       });
     },
 
     async retrieve(
       idOrHandle: string,
-      options: CategoryReadOptions & { filters?: CategoryFilters } = {},
+      options: CategoryReadOptions & { filters?: q.CategoryFilters } = {},
     ): Promise<ProductCategory> {
-      const [row] = await db
-        .select()
-        .from(productCategory)
-        .where(and(byIdOrHandle(productCategory, idOrHandle), ...categoryConditions(options.filters ?? {})));
+      const row = await q.categoryByIdOrHandle(idOrHandle, options.filters ?? {});
       if (!row) throw errors.notFound(`Product category with id: ${idOrHandle} was not found`);
       return (await withTree([row], options))[0]!;
     },
 
     async list(
-      filters: CategoryFilters,
+      filters: q.CategoryFilters,
       page: Page,
       options: CategoryReadOptions = {},
     ): Promise<{ items: ProductCategory[]; count: number }> {
-      const where = and(...categoryConditions(filters));
-      const columns = {
-        created_at: productCategory.created_at,
-        updated_at: productCategory.updated_at,
-        name: productCategory.name,
-        handle: productCategory.handle,
-        rank: productCategory.rank,
-      };
-      const { items: rows, count: total } = await listPage(
-        db,
-        productCategory,
-        where,
-        orderBy(page.order, columns, productCategory.id, "rank"),
-        page,
-      );
+      const { items: rows, count: total } = await q.categoriesPage(filters, page);
       return { items: await withTree(rows, options), count: total };
     },
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
-      return transaction(db, async (t) => {
-        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
+      return transaction(async () => {
+        const existing = await q.categories.lock(id);
         const { parent_category_id: rawParent, rank, ...fields } = input;
         const moving = rawParent !== undefined && (rawParent ?? null) !== existing.parent_category_id;
         const patch: Partial<ProductCategoryRow> = { ...fields };
@@ -347,7 +225,7 @@ export function createCategoryService(db: Db) {
           const parentId = rawParent ?? null;
           let mpath = existing.id;
           if (parentId) {
-            const parent = await liveRecords(t, productCategory, "Product category").find(parentId);
+            const parent = await q.categories.find(parentId);
             if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
             if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
               throw errors.invalidData(
@@ -356,90 +234,47 @@ export function createCategoryService(db: Db) {
             }
             mpath = `${parent.mpath}.${existing.id}`;
           }
-          patch.rank = await siblingRanks(t).move(existing, parentId, rank);
+          patch.rank = await siblingRanks.move(existing, parentId, rank);
           patch.parent_category_id = parentId;
           patch.mpath = mpath;
           // Descendants keep their path below this category.
-          await t
-            .update(productCategory)
-            .set({ mpath: sql`${mpath} || substr(${productCategory.mpath}, ${existing.mpath.length + 1})` })
-            .where(like(productCategory.mpath, `${existing.mpath}.%`));
+          await q.moveDescendants(existing.mpath, mpath);
         } else if (rank !== undefined && rank !== existing.rank) {
-          patch.rank = await siblingRanks(t).move(existing, existing.parent_category_id, rank);
+          patch.rank = await siblingRanks.move(existing, existing.parent_category_id, rank);
         }
         if (Object.keys(patch).length > 0)
-          await liveRecords(t, productCategory, "Product category").update(
-            existing.id,
-            patch,
-            `Product category with handle: ${input.handle} already exists`,
-          );
-        return createCategoryService(t).retrieve(existing.id, {});
+          await q.categories.update(existing.id, patch, `Product category with handle: ${input.handle} already exists`);
+        return service.retrieve(existing.id, {});
       });
     },
 
     /** Soft delete; a category with children cannot be deleted (as in Medusa). */
     async delete(id: string): Promise<void> {
-      await transaction(db, async (t) => {
-        const existing = await liveRecords(t, productCategory, "Product category").lock(id);
-        const [child] = await t
-          .select({ id: productCategory.id })
-          .from(productCategory)
-          .where(and(eq(productCategory.parent_category_id, id), live))
-          .limit(1);
+      await transaction(async () => {
+        const existing = await q.categories.lock(id);
+        const [child] = await q.childOfCategory({ id });
         if (child) throw errors.invalidData(`Deleting product category (${id}) with category children is not allowed`);
-        await t.delete(productCategoryProduct).where(eq(productCategoryProduct.product_category_id, id));
-        await t.update(productCategory).set({ deleted_at: new Date() }).where(eq(productCategory.id, id));
-        await siblingRanks(t).remove(existing);
+        await q.unlinkCategory({ id });
+        await q.softDeleteCategory({ id, now: new Date() });
+        await siblingRanks.remove(existing);
       });
     },
 
     /** The ids among `ids` that are live categories. */
     async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, productCategory, ids, live);
+      return q.categories.existing(ids);
     },
 
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
     async withDescendants(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const roots = await db
-        .select({ mpath: productCategory.mpath })
-        .from(productCategory)
-        .where(and(inArray(productCategory.id, ids), live));
+      const roots = await q.categoriesByIds({ ids });
       if (roots.length === 0) return ids;
-      const rows = await db
-        .select({ id: productCategory.id })
-        .from(productCategory)
-        .where(and(live, or(...roots.map((r) => like(productCategory.mpath, `${r.mpath}.%`)))));
+      const rows = await q.categoryIdsBelow(roots);
       return [...new Set([...ids, ...rows.map((r) => r.id)])];
     },
   };
   return service;
-}
-
-function siblingsOf(parentId: string | null): SQL {
-  return parentId ? eq(productCategory.parent_category_id, parentId) : isNull(productCategory.parent_category_id);
-}
-
-function categoryConditions(filters: CategoryFilters): SQL[] {
-  const out: SQL[] = [isNull(productCategory.deleted_at)];
-  out.push(...anyOf(filters, { id: productCategory.id, handle: productCategory.handle, name: productCategory.name }));
-  if (filters.is_active !== undefined) out.push(eq(productCategory.is_active, filters.is_active));
-  if (filters.is_internal !== undefined) out.push(eq(productCategory.is_internal, filters.is_internal));
-  if (filters.q)
-    out.push(
-      or(ilike(productCategory.name, likePattern(filters.q)), ilike(productCategory.handle, likePattern(filters.q)))!,
-    );
-  if (filters.parent_category_id?.length) {
-    const ids = filters.parent_category_id.filter((v): v is string => v !== null);
-    const top = filters.parent_category_id.includes(null);
-    out.push(
-      or(
-        ...(ids.length ? [inArray(productCategory.parent_category_id, ids)] : []),
-        ...(top ? [isNull(productCategory.parent_category_id)] : []),
-      )!,
-    );
-  }
-  return out;
 }
 
 /** Filters of tag and type lists. */
@@ -453,15 +288,13 @@ export interface ValueFilters {
  * Product tags and product types: records with a unique `value`. Deleting a tag unlinks it
  * from its products; deleting a type clears it on its products.
  */
-// Tags and types have the same columns, so one implementation serves both tables.
 function createValueService<Row extends ProductTagRow | ProductTypeRow>(
-  db: Db,
-  table: typeof productTag,
+  kind: "tag" | "type",
   prefix: string,
   label: string,
-  detach: (id: string, tx: Db) => Promise<unknown>,
+  detach: (id: string) => Promise<unknown>,
 ) {
-  const rows = liveRecords(db, table, label, { value: table.value });
+  const rows = q.valueRecords[kind];
   const taken = (value: string | undefined) => `${label} with value: ${value} already exists`;
   const service = {
     create: async (input: TagCreate): Promise<Row> =>
@@ -473,9 +306,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
     retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 
     async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
-      const conditions = anyOf(filters, { id: table.id, value: table.value });
-      conditions.push(...textSearch(filters.q, [table.value]));
-      const { items, count } = await rows.list(conditions, page);
+      const { items, count } = await rows.list(q.valueConditions(kind, filters), page);
       return { items: items as Row[], count };
     },
 
@@ -484,9 +315,9 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
 
     /** Detaches the record from its products and soft-deletes it, together. */
     async delete(id: string): Promise<void> {
-      await transaction(db, async (t) => {
-        await detach(id, t);
-        await liveRecords(t, table, label).softDelete(id);
+      await transaction(async () => {
+        await detach(id);
+        await rows.softDelete(id);
       });
     },
 
@@ -497,17 +328,11 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
 }
 
 /** Product tags: CRUD over unique values. */
-export const createTagService = (db: Db) =>
-  createValueService<ProductTagRow>(db, productTag, "ptag", "Product tag", (id, tx) =>
-    tx.delete(productTags).where(eq(productTags.product_tag_id, id)),
-  );
+export const createTagService = () =>
+  createValueService<ProductTagRow>("tag", "ptag", "Product tag", (id) => q.unlinkTag({ id }));
 
 /** Product types: CRUD over unique values. */
-export const createTypeService = (db: Db) =>
-  createValueService<ProductTypeRow>(
-    db,
-    productType as unknown as typeof productTag,
-    "ptyp",
-    "Product type",
-    (id, tx) => tx.update(product).set({ type_id: null }).where(eq(product.type_id, id)),
+export const createTypeService = () =>
+  createValueService<ProductTypeRow>("type", "ptyp", "Product type", (id) =>
+    q.clearType({ id, updated_at: new Date() }),
   );

@@ -16,7 +16,7 @@ import {
   FileUrl,
   FileUrlView,
 } from "@kasse/core";
-import { fileUrl, metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
+import { fileUrl, metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, type RowSnapshot } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -39,10 +39,8 @@ const physical = () => ({
  * queries use the same expression qualified with the table name so the planner can use it.
  */
 export const productSearchText = (table = "") => {
-  const c = (name: string) => (table ? `"${table}"."${name}"` : `"${name}"`);
-  return sql.raw(
-    `(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`,
-  );
+  const c = (name: string) => (table ? sql`${sql.identifier(table)}.${sql.identifier(name)}` : sql.identifier(name));
+  return sql`(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`;
 };
 
 /** Products. `q` searches title, subtitle, description and handle through one trigram index. */
@@ -278,6 +276,24 @@ export type ProductCollectionRow = typeof productCollection.$inferSelect;
 export type ProductCategoryRow = typeof productCategory.$inferSelect;
 export type ProductTagRow = typeof productTag.$inferSelect;
 export type ProductTypeRow = typeof productType.$inferSelect;
+
+/**
+ * Every live row of some products in the product module (the product, its options and their
+ * values, variants, images and links), as read before a write: what a saga step journals so its
+ * compensation can put the products back exactly as they were.
+ */
+export interface ProductSnapshot {
+  products: Array<RowSnapshot<ProductRow>>;
+  options: Array<RowSnapshot<ProductOptionRow>>;
+  values: Array<RowSnapshot<ProductOptionValueRow>>;
+  variants: Array<RowSnapshot<ProductVariantRow>>;
+  variantOptions: Array<typeof productVariantOption.$inferSelect>;
+  images: Array<RowSnapshot<ProductImageRow>>;
+  variantImages: Array<typeof productVariantImage.$inferSelect>;
+  tags: Array<typeof productTags.$inferSelect>;
+  categories: Array<typeof productCategoryProduct.$inferSelect>;
+  salesChannels: Array<typeof productSalesChannel.$inferSelect>;
+}
 
 // ---- Request bodies -------------------------------------------------------------------------
 

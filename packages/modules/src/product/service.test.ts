@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { HANDLE_PATTERN } from "@kasse/core";
-import { queryRows } from "@kasse/db";
+import { queryRows, useDatabase } from "@kasse/db";
 import { createCountingDatabase, onPostgres, type CountingDatabase } from "@kasse/db/testing";
 import { toHandle } from "./handle";
-import { createProductService, type ProductService } from "./service";
+import { createProductService } from "./service";
 
 let database: CountingDatabase;
-let products: ProductService;
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const products = createProductService();
 beforeAll(async () => {
   database = await createCountingDatabase();
-  products = createProductService(database.db);
+  // The counting handle is the process's database, so every statement the service sends is counted.
+  useDatabase(database.db);
 });
 afterAll(() => database.close());
 

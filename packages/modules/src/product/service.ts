@@ -1,48 +1,19 @@
-import { and, asc, eq, ilike, inArray, isNull, like, max, or, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors, generateId } from "@kasse/core";
-import {
-  builtOnce,
-  idList,
-  inParam,
-  param,
-  isUniqueViolation,
-  likePattern,
-  listPage,
-  orderBy,
-  transaction,
-  type Db,
-  type Paging,
-  existingIds,
-  anyOf,
-  groupByParent,
-  updateLinks,
-} from "@kasse/db";
+import { isUniqueViolation, groupBy, transaction, type ListPaging } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
+import * as q from "./queries";
 import {
   attachRelations,
   loadOptions,
   loadVariantOptions,
+  optionValues,
   type Product,
   type ProductOption,
   type ProductVariant,
 } from "./reads";
 import {
   PRODUCT_RELATIONS,
-  product,
-  productCategory,
-  productCategoryProduct,
-  productImage,
-  productOption,
-  productOptionValue,
-  productSalesChannel,
-  productSearchText,
-  productTag,
-  productTags,
-  productVariant,
-  productVariantImage,
-  productVariantOption,
   type VariantImagesBatch,
   type OptionCreate,
   type OptionUpdate,
@@ -50,6 +21,7 @@ import {
   type ProductCreate,
   type ProductFilters,
   type ProductRelation,
+  type ProductSnapshot,
   type ProductUpdate,
   type VariantCreate,
   type VariantUpdate,
@@ -58,11 +30,10 @@ import {
   type ProductVariantRow,
 } from "./schema";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
-import { restoreProducts, snapshotProducts, type ProductSnapshot } from "./snapshot";
 
 export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
 export type { VariantWrite } from "./variants";
-export type { ProductSnapshot } from "./snapshot";
+export type { ProductSnapshot } from "./schema";
 export type { ProductCategory } from "./catalog";
 
 /** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */
@@ -74,40 +45,6 @@ export interface VariantForSale {
   sales_channel_ids: string[];
 }
 
-const variantFlagsByIds = builtOnce<
-  Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>,
-  { ids: string }
->((db) =>
-  db
-    .select({
-      id: productVariant.id,
-      manage_inventory: productVariant.manage_inventory,
-      allow_backorder: productVariant.allow_backorder,
-    })
-    .from(productVariant)
-    .where(and(inParam(productVariant.id, "ids"), isNull(productVariant.deleted_at))),
-);
-
-const variantForSaleById = builtOnce<VariantForSale[], { id: string }>((db) =>
-  db
-    .select({
-      variant: productVariant,
-      product,
-      tag_ids: sql<
-        string[]
-      >`coalesce((select json_agg(t.id order by t.value) from ${productTags} pt join ${productTag} t on t.id = pt.product_tag_id where pt.product_id = ${product.id} and t.deleted_at is null), '[]'::json)`,
-      category_ids: sql<
-        string[]
-      >`coalesce((select json_agg(c.id order by c.rank, c.id) from ${productCategoryProduct} pc join ${productCategory} c on c.id = pc.product_category_id where pc.product_id = ${product.id} and c.deleted_at is null), '[]'::json)`,
-      sales_channel_ids: sql<
-        string[]
-      >`coalesce((select json_agg(ps.sales_channel_id order by ps.sales_channel_id) from ${productSalesChannel} ps where ps.product_id = ${product.id}), '[]'::json)`,
-    })
-    .from(productVariant)
-    .leftJoin(product, and(eq(product.id, productVariant.product_id), isNull(product.deleted_at)))
-    .where(and(eq(productVariant.id, param("id")), isNull(productVariant.deleted_at))),
-);
-
 /** Whether a cart's line may still be sold: its variant's product status and channel membership ({@link ProductService.saleStatus}). */
 export interface VariantSaleStatus {
   id: string;
@@ -115,18 +52,6 @@ export interface VariantSaleStatus {
   product_status: ProductRow["status"] | null;
   in_channel: boolean;
 }
-
-const saleStatusByIds = builtOnce<VariantSaleStatus[], { ids: string; channel: string }>((db) =>
-  db
-    .select({
-      id: productVariant.id,
-      product_status: product.status,
-      in_channel: sql<boolean>`exists (select 1 from ${productSalesChannel} ps where ps.product_id = ${productVariant.product_id} and ps.sales_channel_id = ${param("channel")})`,
-    })
-    .from(productVariant)
-    .leftJoin(product, and(eq(product.id, productVariant.product_id), isNull(product.deleted_at)))
-    .where(and(inParam(productVariant.id, "ids"), isNull(productVariant.deleted_at))),
-);
 
 /** What a product write did to variants: flows set prices and inventory from it. */
 export interface ProductWrite {
@@ -153,109 +78,27 @@ export interface VariantFilters {
   q?: string;
 }
 
-const liveProduct = isNull(product.deleted_at);
-const OPTION_ORDER_COLUMNS = {
-  title: productOption.title,
-  created_at: productOption.created_at,
-  updated_at: productOption.updated_at,
-};
-const ORDER_COLUMNS = {
-  created_at: product.created_at,
-  updated_at: product.updated_at,
-  title: product.title,
-  handle: product.handle,
-  status: product.status,
-};
-
 /**
  * Products with their options, variants, images and links to collections, types, tags,
  * categories and sales channels, plus the catalog records themselves (`collections`,
  * `categories`, `tags`, `types`). Reads load each relation with one query for a whole page.
  * Prices and inventory are other modules': flows pass variant writes on to them.
  * @example
- * const products = createProductService(db);
+ * const products = createProductService();
  * const { items } = await products.list({ status: ["published"], q: "shirt" }, { limit: 20, offset: 0 }, { relations: ["variants", "images"] });
  */
-export function createProductService(db: Db) {
-  const collections = createCollectionService(db);
-  const categories = createCategoryService(db);
-  const tags = createTagService(db);
-  const types = createTypeService(db);
+export function createProductService() {
+  const collections = createCollectionService();
+  const categories = createCategoryService();
+  const tags = createTagService();
+  const types = createTypeService();
 
-  /**
-   * `product.id in (select product_id from <link> [join …] where …)`: the products that the rows of
-   * `link` (joined to `join`) matching `where` point at.
-   */
-  const linkedProducts = (
-    link: PgTable & { product_id: AnyPgColumn },
-    where: SQL | undefined,
-    join?: { table: PgTable; on: SQL },
-  ): SQL => {
-    const rows = db.select({ id: link.product_id }).from(link).$dynamic();
-    return inArray(product.id, (join ? rows.innerJoin(join.table, join.on) : rows).where(where));
-  };
-
-  /** SQL conditions of a product list; category descendants are resolved first. */
-  async function conditions(filters: ProductFilters): Promise<SQL[]> {
-    const out: SQL[] = [liveProduct];
-    out.push(
-      ...anyOf(filters, {
-        id: product.id,
-        handle: product.handle,
-        status: product.status,
-        collection_id: product.collection_id,
-        type_id: product.type_id,
-      }),
-    );
-    if (filters.is_giftcard !== undefined) out.push(eq(product.is_giftcard, filters.is_giftcard));
-    if (filters.q) {
-      // A UNION of two trigram-indexed lookups, so neither side needs a sequential scan.
-      const pattern = likePattern(filters.q);
-      out.push(
-        inArray(
-          product.id,
-          sql`(select "id" from "product" where ${productSearchText("product")} ilike ${pattern} union select "product_id" from "product_variant" where "sku" ilike ${pattern} and "deleted_at" is null)`,
-        ),
-      );
-    }
-    if (filters.category_id?.length) {
-      const ids = filters.include_category_descendants
-        ? await categories.withDescendants(filters.category_id)
-        : filters.category_id;
-      out.push(linkedProducts(productCategoryProduct, inArray(productCategoryProduct.product_category_id, ids)));
-    }
-    if (filters.tag_id?.length)
-      out.push(linkedProducts(productTags, inArray(productTags.product_tag_id, filters.tag_id)));
-    if (filters.option_value_id?.length)
-      out.push(
-        linkedProducts(
-          productVariant,
-          and(
-            inArray(productVariantOption.option_value_id, filters.option_value_id),
-            isNull(productVariant.deleted_at),
-          ),
-          { table: productVariantOption, on: eq(productVariant.id, productVariantOption.variant_id) },
-        ),
-      );
-    if (filters.tag_value?.length)
-      out.push(
-        linkedProducts(productTags, and(inArray(productTag.value, filters.tag_value), isNull(productTag.deleted_at)), {
-          table: productTag,
-          on: eq(productTag.id, productTags.product_tag_id),
-        }),
-      );
-    if (filters.variant_id)
-      out.push(
-        linkedProducts(
-          productVariant,
-          and(inArray(productVariant.id, filters.variant_id), isNull(productVariant.deleted_at)),
-        ),
-      );
-    if (filters.sales_channel_id?.length)
-      out.push(
-        linkedProducts(productSalesChannel, inArray(productSalesChannel.sales_channel_id, filters.sales_channel_id)),
-      );
-    return out;
+  /** The categories `filters.category_id` stands for: with their descendants when asked. */
+  async function categoryIds(filters: ProductFilters): Promise<string[] | undefined> {
+    if (!filters.category_id?.length) return undefined;
+    return filters.include_category_descendants
+      ? await categories.withDescendants(filters.category_id)
+      : filters.category_id;
   }
 
   /** Rejects links to collections, types, tags or categories that do not exist (400, naming the id). */
@@ -279,19 +122,12 @@ export function createProductService(db: Db) {
   /** An explicit handle must be free (409); a generated one takes the first free suffix. */
   async function handleFor(explicit: string | undefined, title: string, exceptId?: string): Promise<string> {
     if (explicit) {
-      const [taken] = await db
-        .select({ id: product.id })
-        .from(product)
-        .where(and(liveProduct, eq(product.handle, explicit)))
-        .limit(1);
+      const [taken] = await q.productWithHandle({ handle: explicit });
       if (taken && taken.id !== exceptId) throw errors.conflict(`Product with handle: ${explicit} already exists`);
       return explicit;
     }
     const base = toHandle(title) || "product";
-    const rows = await db
-      .select({ handle: product.handle })
-      .from(product)
-      .where(and(liveProduct, or(eq(product.handle, base), like(product.handle, `${base}-%`))));
+    const rows = await q.productHandlesLike({ base, pattern: `${base}-%` });
     return nextFreeHandle(
       base,
       rows.map((r) => r.handle),
@@ -303,31 +139,27 @@ export function createProductService(db: Db) {
     input: Pick<ProductUpdate, "tags" | "categories" | "images">,
   ): Promise<void> {
     if (input.tags) {
-      await db.delete(productTags).where(eq(productTags.product_id, productId));
+      await q.deleteProductTags({ id: productId });
       const ids = [...new Set(input.tags.map((t) => t.id))];
       if (ids.length)
-        await db.insert(productTags).values(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
+        await q.insertProductTags(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
     }
     if (input.categories) {
-      await db.delete(productCategoryProduct).where(eq(productCategoryProduct.product_id, productId));
+      await q.deleteProductCategories({ id: productId });
       const ids = [...new Set(input.categories.map((c) => c.id))];
       if (ids.length)
-        await db
-          .insert(productCategoryProduct)
-          .values(ids.map((product_category_id) => ({ product_id: productId, product_category_id })));
+        await q.insertProductCategories(
+          ids.map((product_category_id) => ({ product_id: productId, product_category_id })),
+        );
     }
     if (input.images) {
       // Images named by the id of one of the product's images are kept in place (their variant links
       // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
-      const existing = new Set(
-        (await db.select({ id: productImage.id }).from(productImage).where(eq(productImage.product_id, productId))).map(
-          (r) => r.id,
-        ),
-      );
+      const existing = new Set((await q.imageIdsOf({ id: productId })).map((r) => r.id));
       const keptId = (image: { id?: string }) => (image.id && existing.has(image.id) ? image.id : undefined);
       const kept = new Set(input.images.flatMap((image) => keptId(image) ?? []));
       const gone = [...existing].filter((id) => !kept.has(id));
-      if (gone.length) await db.delete(productImage).where(inArray(productImage.id, gone));
+      if (gone.length) await q.deleteImages({ ids: gone });
       const rows = input.images.map((image, rank) => ({
         id: keptId(image) ?? generateId("img"),
         product_id: productId,
@@ -335,15 +167,7 @@ export function createProductService(db: Db) {
         rank,
         metadata: image.metadata ?? null,
       }));
-      if (rows.length) {
-        await db
-          .insert(productImage)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: productImage.id,
-            set: { url: sql`excluded.url`, rank: sql`excluded.rank`, metadata: sql`excluded.metadata` },
-          });
-      }
+      if (rows.length) await q.upsertImages(rows);
     }
   }
 
@@ -366,7 +190,7 @@ export function createProductService(db: Db) {
       rank: o.rank ?? firstRank + i,
       metadata: o.metadata ?? null,
     }));
-    await db.insert(productOption).values(options);
+    await q.insertOptionRows(options);
     const values = inputs.flatMap((o, i) =>
       [...new Set(o.values)].map((value, rank) => ({
         id: generateId("optval"),
@@ -375,56 +199,43 @@ export function createProductService(db: Db) {
         rank,
       })),
     );
-    await db.insert(productOptionValue).values(values);
+    await q.insertOptionValueRows(values);
   }
 
   /** Sets an option's value list: kept values stay, missing ones go (and leave their variants). */
   async function setOptionValues(optionId: string, values: string[]): Promise<void> {
     const wanted = [...new Set(values)];
-    const current = await db
-      .select()
-      .from(productOptionValue)
-      .where(and(eq(productOptionValue.option_id, optionId), isNull(productOptionValue.deleted_at)));
+    const current = await q.liveValuesOfOption({ id: optionId });
     const gone = current.filter((v) => !wanted.includes(v.value)).map((v) => v.id);
     if (gone.length) {
-      await db.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, gone));
-      await db.update(productOptionValue).set({ deleted_at: new Date() }).where(inArray(productOptionValue.id, gone));
+      await q.unlinkValues({ ids: gone });
+      await q.softDeleteValues({ ids: gone, now: new Date() });
     }
     // Values take the order given: kept ones are re-ranked, new ones inserted at their place.
     for (const value of current.filter((v) => wanted.includes(v.value))) {
       const rank = wanted.indexOf(value.value);
-      if (value.rank !== rank)
-        await db.update(productOptionValue).set({ rank }).where(eq(productOptionValue.id, value.id));
+      if (value.rank !== rank) await q.rankValue({ id: value.id, rank, updated_at: new Date() });
     }
     const fresh = wanted.filter((value) => !current.some((v) => v.value === value));
     if (fresh.length) {
-      await db
-        .insert(productOptionValue)
-        .values(
-          fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })),
-        );
+      await q.insertOptionValueRows(
+        fresh.map((value) => ({ id: generateId("optval"), option_id: optionId, value, rank: wanted.indexOf(value) })),
+      );
     }
   }
 
   /** Soft-deletes options with their values and unlinks them from variants. */
   async function removeOptions(optionIds: string[]): Promise<void> {
     if (optionIds.length === 0) return;
-    const values = db
-      .select({ id: productOptionValue.id })
-      .from(productOptionValue)
-      .where(inArray(productOptionValue.option_id, optionIds));
-    await db.delete(productVariantOption).where(inArray(productVariantOption.option_value_id, values));
+    await q.unlinkOptionValues({ ids: optionIds });
     const now = new Date();
-    await db
-      .update(productOptionValue)
-      .set({ deleted_at: now })
-      .where(and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)));
-    await db.update(productOption).set({ deleted_at: now }).where(inArray(productOption.id, optionIds));
+    await q.softDeleteValuesOfOptions({ ids: optionIds, now });
+    await q.softDeleteOptions({ ids: optionIds, now });
   }
 
   /** Upserts a product's option set: present kept/updated, missing removed (Medusa's replace semantics). */
   async function replaceOptions(productId: string, inputs: OptionUpsert[]): Promise<void> {
-    const current = (await loadOptions(db, [productId])).get(productId) ?? [];
+    const current = await productOptions(productId);
     const keep = new Set<string>();
     const titles = new Set<string>();
     const creates: Array<OptionCreate & { rank: number }> = [];
@@ -440,10 +251,11 @@ export function createProductService(db: Db) {
       }
       keep.add(match.id);
       if (match.title !== input.title || match.rank !== rank || input.metadata !== undefined) {
-        await db
-          .update(productOption)
-          .set({ title: input.title, rank, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}) })
-          .where(eq(productOption.id, match.id));
+        await q.updateOption(match.id, {
+          title: input.title,
+          rank,
+          ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+        });
       }
       await setOptionValues(match.id, input.values);
     }
@@ -452,35 +264,29 @@ export function createProductService(db: Db) {
   }
 
   async function nextRank(productId: string): Promise<number> {
-    const [row] = await db
-      .select({ max: max(productVariant.variant_rank) })
-      .from(productVariant)
-      .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
+    const [row] = await q.maxVariantRank({ id: productId });
     return row?.max === null || row?.max === undefined ? 0 : row.max + 1;
   }
 
   /** Soft-deletes variants and drops their option links. */
   async function removeVariants(variantIds: string[]): Promise<void> {
     if (variantIds.length === 0) return;
-    await db.delete(productVariantOption).where(inArray(productVariantOption.variant_id, variantIds));
-    await db.update(productVariant).set({ deleted_at: new Date() }).where(inArray(productVariant.id, variantIds));
+    await q.unlinkVariantsOptions({ ids: variantIds });
+    await q.softDeleteVariants({ ids: variantIds, now: new Date() });
   }
 
   /** Upserts a product's variant set: with `id` updated, without created, missing removed. */
   async function replaceVariants(productId: string, inputs: VariantUpsert[]): Promise<Omit<ProductWrite, "id">> {
-    const current = await db
-      .select({ id: productVariant.id })
-      .from(productVariant)
-      .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
+    const current = await q.variantIdsOf({ ids: [productId] });
     const ids = new Set(current.map((v) => v.id));
-    const options = (await loadOptions(db, [productId])).get(productId) ?? [];
+    const options = await productOptions(productId);
     const updated: VariantWrite[] = [];
     const creates: Array<VariantCreate | (VariantUpsert & { title: string })> = [];
     for (const input of inputs) {
       const { id, options: mapping, prices, ...fields } = input;
       if (id) {
         if (!ids.has(id)) throw errors.invalidData(`Variant with id: ${id} does not belong to product ${productId}`);
-        updated.push(await updateVariantRow(db, id, fields, mapping, options, prices));
+        updated.push(await updateVariantRow(id, fields, mapping, options, prices));
       } else {
         if (!fields.title) throw errors.invalidData("A new variant requires a title");
         creates.push({ ...fields, title: fields.title, options: mapping, prices: prices ?? [] });
@@ -489,22 +295,18 @@ export function createProductService(db: Db) {
     const keep = new Set(inputs.map((v) => v.id).filter(Boolean));
     const deleted = [...ids].filter((id) => !keep.has(id));
     await removeVariants(deleted);
-    const created = await insertVariants(db, productId, creates, options, await nextRank(productId));
+    const created = await insertVariants(productId, creates, options, await nextRank(productId));
     return { created, updated, deleted };
   }
 
   async function liveProductRow(id: string) {
-    const [row] = await db
-      .select()
-      .from(product)
-      .where(and(eq(product.id, id), liveProduct))
-      .for("update");
+    const [row] = await q.lockProduct({ id });
     if (!row) throw errors.notFound(`Product with id: ${id} was not found`);
     return row;
   }
 
   async function productOptions(productId: string): Promise<ProductOption[]> {
-    return (await loadOptions(db, [productId])).get(productId) ?? [];
+    return (await loadOptions([productId])).get(productId) ?? [];
   }
 
   const service = {
@@ -515,23 +317,16 @@ export function createProductService(db: Db) {
 
     async list(
       filters: ProductFilters,
-      page: Paging & { order?: string },
+      page: ListPaging,
       options: ProductReadOptions = {},
     ): Promise<{ items: Product[]; count: number }> {
-      const where = and(...(await conditions(filters)));
-      const { items: rows, count: total } = await listPage(
-        db,
-        product,
-        where,
-        orderBy(page.order, ORDER_COLUMNS, product.id),
-        page,
-      );
-      return { items: await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
+      const { items: rows, count: total } = await q.productsPage(filters, await categoryIds(filters), page);
+      return { items: await attachRelations(rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
     },
 
     /** Whether any product exists: reads at most one id (the demo store is seeded only into an empty catalog). */
     async any(): Promise<boolean> {
-      return (await db.select({ id: product.id }).from(product).where(liveProduct).limit(1)).length > 0;
+      return (await q.anyProduct()).length > 0;
     },
 
     /**
@@ -540,53 +335,19 @@ export function createProductService(db: Db) {
      */
     async listOptions(
       filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
-      page: Paging & { order?: string },
+      page: ListPaging,
     ): Promise<{ items: ProductOption[]; count: number }> {
-      const products = db
-        .select({ id: product.id })
-        .from(product)
-        .where(and(...(await conditions(filters.product))));
-      const where = and(
-        isNull(productOption.deleted_at),
-        inArray(productOption.product_id, products),
-        filters.id?.length ? inArray(productOption.id, filters.id) : undefined,
-        filters.title?.length ? inArray(productOption.title, filters.title) : undefined,
-        filters.q ? ilike(productOption.title, likePattern(filters.q)) : undefined,
-      );
-      const { items: rows, count: total } = await listPage(
-        db,
-        productOption,
-        where,
-        orderBy(page.order, OPTION_ORDER_COLUMNS, productOption.id),
-        page,
-      );
-      const values = rows.length
-        ? await db
-            .select()
-            .from(productOptionValue)
-            .where(
-              and(
-                inArray(
-                  productOptionValue.option_id,
-                  rows.map((r) => r.id),
-                ),
-                isNull(productOptionValue.deleted_at),
-              ),
-            )
-            .orderBy(asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id))
-        : [];
-      return { items: rows.map((r) => ({ ...r, values: values.filter((v) => v.option_id === r.id) })), count: total };
+      const { items: rows, count: total } = await q.optionsPage(filters, await categoryIds(filters.product), page);
+      const values = await optionValues(rows.map((r) => r.id));
+      return { items: rows.map((r) => ({ ...r, values: values.get(r.id) ?? [] })), count: total };
     },
 
     /** A live product by id or handle, with `relations` (default all). */
     async retrieve(idOrHandle: string, options: ProductReadOptions = {}): Promise<Product> {
-      const where = and(
-        ...(await conditions(options.filters ?? {})),
-        or(eq(product.id, idOrHandle), eq(product.handle, idOrHandle)),
-      );
-      const rows = await db.select().from(product).where(where).limit(1);
-      if (rows.length === 0) throw errors.notFound(`Product with id: ${idOrHandle} was not found`);
-      return (await attachRelations(db, rows, new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
+      const filters = options.filters ?? {};
+      const row = await q.productByIdOrHandle(idOrHandle, filters, await categoryIds(filters));
+      if (!row) throw errors.notFound(`Product with id: ${idOrHandle} was not found`);
+      return (await attachRelations([row], new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
     },
 
     /** Live variants with their option values and `product_id`. */
@@ -596,7 +357,7 @@ export function createProductService(db: Db) {
      * channel ids, as `list` orders them; null when there is no such variant.
      */
     async variantForSale(variantId: string): Promise<VariantForSale | null> {
-      const [row] = await variantForSaleById(db, { id: variantId });
+      const [row] = await q.variantForSale({ id: variantId });
       return row ?? null;
     },
 
@@ -605,47 +366,22 @@ export function createProductService(db: Db) {
      * product is deleted) and whether the product is in `salesChannelId`. One statement.
      */
     async saleStatus(ids: string[], salesChannelId: string): Promise<VariantSaleStatus[]> {
-      return ids.length ? saleStatusByIds(db, { ids: idList(ids), channel: salesChannelId }) : [];
+      return ids.length ? q.saleStatus({ ids, channel: salesChannelId }) : [];
     },
 
     /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */
     async inventoryFlags(
       ids: string[],
     ): Promise<Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>> {
-      return ids.length ? variantFlagsByIds(db, { ids: idList(ids) }) : [];
+      return ids.length ? q.variantFlags({ ids }) : [];
     },
 
     async listVariants(
       filters: VariantFilters,
-      page: Paging & { order?: string } = { limit: 1000, offset: 0 },
+      page: ListPaging = { limit: 1000, offset: 0 },
     ): Promise<{ items: ProductVariant[]; count: number }> {
-      const conds: SQL[] = [isNull(productVariant.deleted_at)];
-      conds.push(
-        ...anyOf(filters, { id: productVariant.id, product_id: productVariant.product_id, sku: productVariant.sku }),
-      );
-      if (filters.q)
-        conds.push(
-          or(ilike(productVariant.title, likePattern(filters.q)), ilike(productVariant.sku, likePattern(filters.q)))!,
-        );
-      const where = and(...conds);
-      const columns = {
-        created_at: productVariant.created_at,
-        updated_at: productVariant.updated_at,
-        title: productVariant.title,
-        sku: productVariant.sku,
-        variant_rank: productVariant.variant_rank,
-      };
-      const { items: rows, count: total } = await listPage(
-        db,
-        productVariant,
-        where,
-        orderBy(page.order, columns, productVariant.id),
-        page,
-      );
-      const values = await loadVariantOptions(
-        db,
-        rows.map((r) => r.id),
-      );
+      const { items: rows, count: total } = await q.variantsPage(filters, page);
+      const values = await loadVariantOptions(rows.map((r) => r.id));
       return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total };
     },
 
@@ -658,40 +394,29 @@ export function createProductService(db: Db) {
       variantId: string,
       input: VariantImagesBatch,
     ): Promise<{ added: string[]; removed: string[] }> {
-      return transaction(db, async (t) => {
-        await createProductService(t).retrieveVariant(productId, variantId);
+      return transaction(async () => {
+        await service.retrieveVariant(productId, variantId);
         const add = [...new Set(input.add ?? [])];
         const remove = [...new Set(input.remove ?? [])];
         const named = [...new Set([...add, ...remove])];
-        const ofProduct = and(eq(productImage.product_id, productId), isNull(productImage.deleted_at))!;
-        const own = await existingIds(t, productImage, named, ofProduct);
+        const own = new Set(
+          named.length ? (await q.imagesOfProductAmong({ product: productId, ids: named })).map((r) => r.id) : [],
+        );
         const foreign = named.filter((id) => !own.has(id));
         if (foreign.length)
           throw errors.invalidData(`Images ${foreign.join(", ")} are not images of product ${productId}`);
-        await updateLinks(t, productVariantImage, { variant_id: variantId }, "image_id", { add, remove });
+        if (remove.length) await q.unlinkVariantImages({ variant: variantId, ids: remove });
+        if (add.length) await q.linkVariantImages(add.map((image_id) => ({ variant_id: variantId, image_id })));
         return { added: add, removed: remove };
       });
     },
 
     /** The images each of `variantIds` is shown with (one query), in the product's image order. */
     async variantImages(variantIds: string[]): Promise<Map<string, Array<{ id: string; url: string; rank: number }>>> {
-      return groupByParent(
-        variantIds,
-        (ids) =>
-          db
-            .select({
-              variant_id: productVariantImage.variant_id,
-              id: productImage.id,
-              url: productImage.url,
-              rank: productImage.rank,
-            })
-            .from(productVariantImage)
-            .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
-            .where(and(inArray(productVariantImage.variant_id, ids), isNull(productImage.deleted_at)))
-            .orderBy(asc(productImage.rank), asc(productImage.id)),
-        (r) => r.variant_id,
-        { value: ({ variant_id: _variant, ...image }) => image },
-      );
+      if (variantIds.length === 0) return new Map();
+      return groupBy(await q.variantImagesOf({ ids: variantIds }), (r) => r.variant_id, {
+        value: ({ variant_id: _variant, ...image }) => image,
+      });
     },
 
     /** A live variant of a live product. */
@@ -714,7 +439,7 @@ export function createProductService(db: Db) {
       for (let attempt = 1; ; attempt++) {
         const handle = await handleFor(explicit, input.title);
         try {
-          await transaction(db, (t) => t.insert(product).values({ ...fields, id, handle }));
+          await transaction(() => q.insertProduct({ ...fields, id, handle }), { savepoint: true });
           break;
         } catch (error) {
           if (!isUniqueViolation(error, "product_handle_uq")) throw error;
@@ -723,13 +448,13 @@ export function createProductService(db: Db) {
       }
       await replaceLinks(id, links);
       await insertOptions(id, options);
-      const created = await insertVariants(db, id, variants ?? [], await productOptions(id), 0);
+      const created = await insertVariants(id, variants ?? [], await productOptions(id), 0);
       if (sales_channels?.length)
         await service.setSalesChannels(
           id,
           sales_channels.map((s) => s.id),
         );
-      await assertUniqueCombinations(db, id);
+      await assertUniqueCombinations(id);
       return { id, created, updated: [], deleted: [] };
     },
 
@@ -743,14 +468,14 @@ export function createProductService(db: Db) {
         patch.handle = await handleFor(handle, existing.title, id);
       if (Object.keys(patch).length) {
         try {
-          await db.update(product).set(patch).where(eq(product.id, id));
+          await q.updateProduct(id, patch);
         } catch (error) {
           if (isUniqueViolation(error, "product_handle_uq"))
             throw errors.conflict(`Product with handle: ${handle} already exists`);
           throw error;
         }
       } else {
-        await db.update(product).set({ updated_at: new Date() }).where(eq(product.id, id));
+        await q.touchProduct({ id, updated_at: new Date() });
       }
       await replaceLinks(id, links);
       if (sales_channels)
@@ -760,33 +485,21 @@ export function createProductService(db: Db) {
         );
       if (options) await replaceOptions(id, options);
       const result = variants ? await replaceVariants(id, variants) : { created: [], updated: [], deleted: [] };
-      await assertUniqueCombinations(db, id);
+      await assertUniqueCombinations(id);
       return { id, ...result };
     },
 
     /** Soft-deletes products with their variants and options; their handles and skus become free. */
     async delete(ids: string[]): Promise<{ variantIds: string[] }> {
       if (ids.length === 0) return { variantIds: [] };
-      const rows = await db
-        .select({ id: product.id })
-        .from(product)
-        .where(and(inArray(product.id, ids), liveProduct))
-        .for("update");
+      const rows = await q.lockProducts({ ids });
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw errors.notFound(`Product with id: ${missing.join(", ")} was not found`);
-      const variants = await db
-        .select({ id: productVariant.id })
-        .from(productVariant)
-        .where(and(inArray(productVariant.product_id, ids), isNull(productVariant.deleted_at)));
-      const variantIds = variants.map((v) => v.id);
+      const variantIds = (await q.variantIdsOf({ ids })).map((v) => v.id);
       await removeVariants(variantIds);
-      const options = await db
-        .select({ id: productOption.id })
-        .from(productOption)
-        .where(and(inArray(productOption.product_id, ids), isNull(productOption.deleted_at)));
-      await removeOptions(options.map((o) => o.id));
-      await db.update(product).set({ deleted_at: new Date() }).where(inArray(product.id, ids));
+      await removeOptions((await q.optionIdsOf({ ids })).map((o) => o.id));
+      await q.softDeleteProducts({ ids, now: new Date() });
       return { variantIds };
     },
 
@@ -795,25 +508,24 @@ export function createProductService(db: Db) {
      * what a saga step keeps to undo that write with {@link restore}.
      */
     async snapshot(ids: string[]): Promise<ProductSnapshot> {
-      return snapshotProducts(db, ids);
+      return q.snapshotProducts(ids);
     },
 
     /** Puts products back as a {@link snapshot} read them (what a write added since goes). */
     async restore(snapshot: ProductSnapshot): Promise<void> {
-      await restoreProducts(db, snapshot);
+      await q.restoreProducts(snapshot);
     },
 
     /** Adds variants to a product. */
     async createVariants(productId: string, inputs: VariantCreate[]): Promise<VariantWrite[]> {
       await liveProductRow(productId);
       const created = await insertVariants(
-        db,
         productId,
         inputs,
         await productOptions(productId),
         await nextRank(productId),
       );
-      await assertUniqueCombinations(db, productId);
+      await assertUniqueCombinations(productId);
       return created;
     },
 
@@ -821,8 +533,8 @@ export function createProductService(db: Db) {
       await liveProductRow(productId);
       await service.retrieveVariant(productId, variantId);
       const { options: mapping, prices, ...fields } = input;
-      const written = await updateVariantRow(db, variantId, fields, mapping, await productOptions(productId), prices);
-      await assertUniqueCombinations(db, productId);
+      const written = await updateVariantRow(variantId, fields, mapping, await productOptions(productId), prices);
+      await assertUniqueCombinations(productId);
       return written;
     },
 
@@ -853,9 +565,9 @@ export function createProductService(db: Db) {
         ...(input.title ? { title: input.title } : {}),
         ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       };
-      if (Object.keys(patch).length) await db.update(productOption).set(patch).where(eq(productOption.id, optionId));
+      if (Object.keys(patch).length) await q.updateOption(optionId, patch);
       if (input.values) await setOptionValues(optionId, input.values);
-      await assertUniqueCombinations(db, productId);
+      await assertUniqueCombinations(productId);
       return (await productOptions(productId)).find((o) => o.id === optionId)!;
     },
 
@@ -869,22 +581,20 @@ export function createProductService(db: Db) {
 
     /** Replaces a product's sales channel links (ids are checked by the caller: another module's). */
     async setSalesChannels(productId: string, channelIds: string[]): Promise<void> {
-      await db.delete(productSalesChannel).where(eq(productSalesChannel.product_id, productId));
+      await q.deleteProductChannels({ id: productId });
       const ids = [...new Set(channelIds)];
       if (ids.length)
-        await db
-          .insert(productSalesChannel)
-          .values(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
+        await q.insertProductChannels(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
     },
 
     /** `POST /admin/sales-channels/{id}/products`: links and unlinks live products (unknown ids → 400). */
     async linkSalesChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
-      await transaction(db, (t) => linkChannelProducts(channelId, change, t));
+      await transaction(() => linkChannelProducts(channelId, change));
     },
 
     /** The ids among `ids` that are live products. */
     async existing(ids: string[]): Promise<Set<string>> {
-      return existingIds(db, product, ids, liveProduct);
+      return q.existingProducts(ids);
     },
   };
   return service;
@@ -893,18 +603,15 @@ export function createProductService(db: Db) {
 export type ProductService = ReturnType<typeof createProductService>;
 
 /** Links and unlinks live products to a channel (unknown product ids → 400). */
-async function linkChannelProducts(
-  channelId: string,
-  change: { add?: string[]; remove?: string[] },
-  tx: Db,
-): Promise<void> {
+async function linkChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
   const add = [...new Set(change.add ?? [])];
   const remove = [...new Set(change.remove ?? [])];
   const named = [...new Set([...add, ...remove])];
-  const found = await existingIds(tx, product, named, liveProduct);
+  const found = await q.existingProducts(named);
   const missing = named.filter((id) => !found.has(id));
   if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
-  await updateLinks(tx, productSalesChannel, { sales_channel_id: channelId }, "product_id", { add, remove });
+  if (remove.length) await q.unlinkChannelProducts({ channel: channelId, ids: remove });
+  if (add.length) await q.linkChannelProducts(add.map((product_id) => ({ product_id, sales_channel_id: channelId })));
 }
 
 /**

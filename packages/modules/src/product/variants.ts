@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, type Db } from "@kasse/db";
+import { isUniqueViolation } from "@kasse/db";
+import * as q from "./queries";
 import { loadVariantOptions, type ProductOption } from "./reads";
-import { productVariant, productVariantOption, type VariantPriceInput, type VariantUpsert } from "./schema";
+import type { VariantPriceInput, VariantUpsert } from "./schema";
 
 /** What a flow needs of a written variant to set its prices and inventory. */
 export interface VariantWrite {
@@ -44,17 +44,14 @@ function resolveOptionValues(
 }
 
 /** Rejects skus repeated in one request or held by another live variant (409). */
-async function assertSkusFree(tx: Db, skus: Array<{ sku: string; exceptId?: string }>): Promise<void> {
+async function assertSkusFree(skus: Array<{ sku: string; exceptId?: string }>): Promise<void> {
   const seen = new Set<string>();
   for (const { sku } of skus) {
     if (seen.has(sku)) throw errors.conflict(`Product variant with sku: ${sku} already exists`);
     seen.add(sku);
   }
   if (seen.size === 0) return;
-  const taken = await tx
-    .select({ id: productVariant.id, sku: productVariant.sku })
-    .from(productVariant)
-    .where(and(inArray(productVariant.sku, [...seen]), isNull(productVariant.deleted_at)));
+  const taken = await q.variantsWithSkus({ skus: [...seen] });
   // Report the first clash in request order.
   for (const { sku, exceptId } of skus) {
     if (taken.some((row) => row.sku === sku && row.id !== exceptId))
@@ -75,17 +72,13 @@ async function mapSkuConflict<T>(work: Promise<T>): Promise<T> {
 
 /** Inserts variants of one product with their option links; returns what flows need. */
 export async function insertVariants(
-  tx: Db,
   productId: string,
   inputs: Array<VariantFields & { title: string; options?: Record<string, string>; prices?: VariantPriceInput[] }>,
   options: ProductOption[],
   firstRank: number,
 ): Promise<VariantWrite[]> {
   if (inputs.length === 0) return [];
-  await assertSkusFree(
-    tx,
-    inputs.filter((v) => v.sku).map((v) => ({ sku: v.sku! })),
-  );
+  await assertSkusFree(inputs.filter((v) => v.sku).map((v) => ({ sku: v.sku! })));
   const rows = inputs.map((input, i) => {
     const { options: mapping, prices: _prices, ...fields } = input;
     return {
@@ -98,14 +91,12 @@ export async function insertVariants(
       links: resolveOptionValues(mapping ?? {}, options, input.title),
     };
   });
-  const inserted = await mapSkuConflict(
-    tx
-      .insert(productVariant)
-      .values(rows.map((r) => r.row))
-      .returning(),
-  );
+  const returned = await mapSkuConflict(q.insertVariantRows(rows.map((r) => r.row)));
+  // In input order, as the ids were given.
+  const byId = new Map(returned.map((v) => [v.id, v]));
+  const inserted = rows.map((r) => byId.get(r.row.id)!);
   const links = rows.flatMap((r) => r.links.map((option_value_id) => ({ variant_id: r.row.id, option_value_id })));
-  if (links.length) await tx.insert(productVariantOption).values(links);
+  if (links.length) await q.insertVariantOptions(links);
   return inserted.map((v, i) => ({
     id: v.id,
     title: v.title,
@@ -117,24 +108,21 @@ export async function insertVariants(
 
 /** Updates one variant's fields and, when `mapping` is given, its option values. */
 export async function updateVariantRow(
-  tx: Db,
   variantId: string,
   fields: VariantFields,
   mapping: Record<string, string> | undefined,
   options: ProductOption[],
   prices: VariantPriceInput[] | undefined,
 ): Promise<VariantWrite> {
-  if (fields.sku) await assertSkusFree(tx, [{ sku: fields.sku, exceptId: variantId }]);
+  if (fields.sku) await assertSkusFree([{ sku: fields.sku, exceptId: variantId }]);
   const [row] =
     Object.keys(fields).length > 0
-      ? await mapSkuConflict(tx.update(productVariant).set(fields).where(eq(productVariant.id, variantId)).returning())
-      : await tx.select().from(productVariant).where(eq(productVariant.id, variantId));
+      ? await mapSkuConflict(q.updateVariant(variantId, fields))
+      : await q.variantById({ id: variantId });
   if (mapping) {
     const links = resolveOptionValues(mapping, options, row!.title);
-    await tx.delete(productVariantOption).where(eq(productVariantOption.variant_id, variantId));
-    await tx
-      .insert(productVariantOption)
-      .values(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
+    await q.unlinkVariantOptions({ id: variantId });
+    await q.insertVariantOptions(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
   }
   return {
     id: row!.id,
@@ -149,15 +137,9 @@ export async function updateVariantRow(
  * Two live variants of a product with the same option combination are rejected (400): checked
  * after a write, over the product's whole variant set, before the transaction commits.
  */
-export async function assertUniqueCombinations(tx: Db, productId: string): Promise<void> {
-  const variants = await tx
-    .select({ id: productVariant.id, title: productVariant.title })
-    .from(productVariant)
-    .where(and(eq(productVariant.product_id, productId), isNull(productVariant.deleted_at)));
-  const values = await loadVariantOptions(
-    tx,
-    variants.map((v) => v.id),
-  );
+export async function assertUniqueCombinations(productId: string): Promise<void> {
+  const variants = await q.variantTitlesOf({ id: productId });
+  const values = await loadVariantOptions(variants.map((v) => v.id));
   const seen = new Map<string, string>();
   for (const variant of variants) {
     const chosen = values.get(variant.id) ?? [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getTableName, is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { CATALOG_TABLES } from "@kasse/db";
-import * as productSchema from "@kasse/modules/product";
+import * as productSchema from "@kasse/modules/product/tables";
 import * as pricingSchema from "@kasse/modules/pricing/tables";
 import { createTestApp, type TestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
