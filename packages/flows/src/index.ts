@@ -151,6 +151,7 @@ export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput, type ConfirmReturnRequestInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
 export { beginReturnRequest, updateReturnRequest } from "./return-requests";
+export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";
 export { updateStoreWorkflow };

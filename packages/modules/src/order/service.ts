@@ -369,6 +369,25 @@ export function createOrderService() {
       });
     },
 
+    /** Adds a payment collection to the ones paying for the order (an edit's difference to pay). */
+    async attachPaymentCollection(id: string, collectionId: string): Promise<void> {
+      await transaction(async () => {
+        const current = await service.lock(id);
+        if (current.payment_collection_ids.includes(collectionId)) return;
+        await q.setOrder(id, { payment_collection_ids: [...current.payment_collection_ids, collectionId] });
+      });
+    },
+
+    /** Takes a payment collection off the order (undoes {@link attachPaymentCollection}). */
+    async detachPaymentCollection(id: string, collectionId: string): Promise<void> {
+      await transaction(async () => {
+        const current = await service.lock(id);
+        await q.setOrder(id, {
+          payment_collection_ids: current.payment_collection_ids.filter((c) => c !== collectionId),
+        });
+      });
+    },
+
     /** The order placed from a cart, if any (live). */
     findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart(cartId),
 

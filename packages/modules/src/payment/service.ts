@@ -149,6 +149,23 @@ export function createPaymentService(db: Db, providers: ProviderRegistry = creat
       return service.retrieveCollection(id);
     },
 
+    /**
+     * Deletes a collection nothing was paid into (no payment): the undo of {@link createCollection}
+     * for an order's collection (an order edit's difference) when its saga fails after it.
+     */
+    async removeUnpaidCollection(id: string): Promise<void> {
+      await db
+        .update(paymentCollection)
+        .set({ deleted_at: new Date() })
+        .where(
+          and(
+            eq(paymentCollection.id, id),
+            isNull(paymentCollection.deleted_at),
+            sql`not exists (select 1 from ${payment} where ${payment.payment_collection_id} = ${id})`,
+          ),
+        );
+    },
+
     async retrieveCollection(id: string): Promise<PaymentCollection> {
       const [full] = decodeCollections(await fullCollectionsById(db, { ids: idList([id]) }));
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);
