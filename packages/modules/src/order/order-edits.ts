@@ -396,6 +396,14 @@ export function createOrderEditService() {
         assertOpen(order, "edited");
         if (row.updated_at.toISOString() !== plan.planned_at)
           throw errors.conflict(`Order edit ${row.id} changed while it was being confirmed`);
+        // Units fulfilled since the edit was put together stay on the order.
+        for (const line of plan.lines) {
+          const current = order.items.find((i) => i.id === line.id);
+          if (current && line.quantity < current.fulfilled_quantity)
+            throw errors.invalidData(
+              `Item ${line.id} has ${current.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
+            );
+        }
         if (row.version !== order.version + 1)
           throw errors.conflict(`Order ${order.id} is at version ${order.version}, not ${row.version - 1}`);
         await q.insertVersion({

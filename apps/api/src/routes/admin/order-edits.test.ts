@@ -263,6 +263,31 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(await order(o.id)).toMatchObject({ version: 1, total: 3200 });
   });
 
+  it("keeps one change at a time with returns, and the units fulfilled meanwhile", async () => {
+    const { order: o } = await placed();
+    const shirt = o.items.find((i) => i.variant_id === "variant_shirt")!;
+    const edit = await begin(o.id);
+    // A return change cannot start while the edit is active.
+    refused(await t.admin.post(`${M}/returns`, { order_id: o.id }), 400);
+    expect(
+      (await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 0 })).statusCode,
+    ).toBe(200);
+    // The shirts are fulfilled before the edit is confirmed: taking them off is refused.
+    const fulfilled = await t.admin.post(`/admin/orders/${o.id}/fulfillments`, {
+      items: [{ id: shirt.id, quantity: 2 }],
+      location_id: LOC,
+    });
+    expect(fulfilled.statusCode, fulfilled.body).toBe(200);
+    const stock = await stockLevels();
+    refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
+    expect(await order(o.id)).toMatchObject({ version: 1, total: 3200 });
+    expect(await stockLevels()).toEqual(stock);
+    // Canceled, it leaves the order free for a return change.
+    expect((await t.admin.delete(`/admin/order-edits/${edit.id}`)).statusCode).toBe(200);
+    expect((await t.admin.post(`${M}/returns`, { order_id: o.id })).statusCode).toBe(200);
+    refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
+  });
+
   it("leaves order, stock and payments as they were when a step of the confirmation fails", async () => {
     const { order: o } = await placed();
     const shirt = o.items.find((i) => i.variant_id === "variant_shirt")!;
