@@ -13,6 +13,7 @@ import type {
   OrderVersionChangeRow,
 } from "./schema";
 import { assertOpen, createOrderService } from "./service";
+import { changeView as returnChangeView, type ReturnChange } from "./return-changes";
 
 /** An order change as the API shows it: Medusa's `order_change` with its actions. */
 export type OrderVersionChange = ReturnType<typeof changeView>;
@@ -245,14 +246,26 @@ export function createOrderEditService() {
       };
     },
 
-    /** A page of the order's changes, of the types and statuses asked for. */
+    /**
+     * A page of the order's changes of the types and statuses asked for, oldest first: its edits and
+     * its return changes (Medusa lists both kinds as order changes). Each table gives its first
+     * `offset + limit` rows, merged in order.
+     */
     async list(
       orderId: string,
       filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
       page: { limit: number; offset: number },
-    ) {
-      const { items, count } = await q.versionChanges(orderId, filters, page);
-      return { items: items.map(changeView), count };
+    ): Promise<{ items: Array<OrderVersionChange | ReturnChange>; count: number }> {
+      const first = { limit: page.offset + page.limit, offset: 0 };
+      const returnTypes = filters.change_type?.filter((t) => t === "return_request" || t === "return_receive");
+      const [edits, returns] = await Promise.all([
+        q.versionChanges(orderId, filters, first),
+        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit),
+      ]);
+      const items = [...edits.items.map(changeView), ...returns.items.map(returnChangeView)]
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id))
+        .slice(page.offset, page.offset + page.limit);
+      return { items, count: edits.count + returns.count };
     },
 
     /** Adds lines (their variants' snapshots and prices, taken by the flow) as `ITEM_ADD` actions. */

@@ -695,6 +695,24 @@ export const orderQueries = {
       [asc(orderVersionChange.created_at), asc(orderVersionChange.id)],
       page,
     ),
+  /** The first `limit` return changes of order `orderId` (oldest first) of the types and statuses asked for, and their count. */
+  returnChangesOfOrder: (
+    orderId: string,
+    filters: { id?: string[]; change_type?: string[]; status?: string[] },
+    limit: number,
+  ) =>
+    listPage(
+      orderReturnChange,
+      and(
+        eq(orderReturnChange.order_id, orderId),
+        isNull(orderReturnChange.deleted_at),
+        filters.id ? inList(orderReturnChange.id, filters.id) : undefined,
+        filters.change_type ? inList(orderReturnChange.change_type, filters.change_type) : undefined,
+        filters.status ? inList(orderReturnChange.status, filters.status) : undefined,
+      ),
+      [asc(orderReturnChange.created_at), asc(orderReturnChange.id)],
+      { limit, offset: 0 },
+    ),
   insertVersion: (row: typeof orderVersion.$inferInsert) => insertVersion(row),
   deleteVersion: (orderId: string, version: number) => deleteVersion({ order_id: orderId, version }),
   versionOf: async (orderId: string, version: number) => (await versionOf({ order_id: orderId, version }))[0],

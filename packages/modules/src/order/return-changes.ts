@@ -62,7 +62,8 @@ function actionView(row: OrderReturnChangeRow, a: ReturnChangeAction) {
   };
 }
 
-function changeView(row: OrderReturnChangeRow) {
+/** A return change with its actions, as the API shows it. */
+export function changeView(row: OrderReturnChangeRow) {
   return { ...row, actions: row.actions.map((a) => actionView(row, a)) };
 }
 

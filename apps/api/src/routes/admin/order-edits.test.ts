@@ -284,8 +284,25 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(await stockLevels()).toEqual(stock);
     // Canceled, it leaves the order free for a return change.
     expect((await t.admin.delete(`/admin/order-edits/${edit.id}`)).statusCode).toBe(200);
-    expect((await t.admin.post(`${M}/returns`, { order_id: o.id })).statusCode).toBe(200);
+    const ret = await t.admin.post(`${M}/returns`, { order_id: o.id });
+    expect(ret.statusCode, ret.body).toBe(200);
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
+    // Both kinds are Medusa's order changes: the edit and the return request are listed together.
+    const listed = (
+      await t.admin.get(`/admin/orders/${o.id}/changes?change_type[0]=edit&change_type[1]=return_request`)
+    ).json();
+    expect(listed.count).toBe(2);
+    expect(listed.order_changes.map((c: { change_type: string; status: string }) => [c.change_type, c.status])).toEqual(
+      [
+        ["edit", "canceled"],
+        ["return_request", "pending"],
+      ],
+    );
+    expect(listed.order_changes[1]).toMatchObject({ return_id: ret.json().return.id, actions: [] });
+    const pending = (await t.admin.get(`/admin/orders/${o.id}/changes?status=pending`)).json();
+    expect(pending.order_changes.map((c: { change_type: string }) => c.change_type)).toEqual(["return_request"]);
+    const page = (await t.admin.get(`/admin/orders/${o.id}/changes?change_type=return&offset=0&limit=1`)).json();
+    expect(page).toMatchObject({ count: 1, order_changes: [{ change_type: "return_request" }] });
   });
 
   it("leaves order, stock and payments as they were when a step of the confirmation fails", async () => {

@@ -11,6 +11,8 @@ import {
   ReturnReceive,
   OrderChangeView,
   OrderVersionChangeView,
+  OrderChangeActionView,
+  ReturnChangeView,
   ORDER_CHANGE_STATUSES,
   ORDER_CHANGE_TYPES,
   type OrderChangeType,
@@ -104,6 +106,8 @@ const CHANGE_TYPES = [...ORDER_CHANGE_TYPES, "return", "transfer", "update_order
  */
 const ChangeEntryView = Extend(OrderChangeView, {
   ...(OrderVersionChangeView as unknown as { properties: Record<string, TSchema> }).properties,
+  ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
+  actions: Type.Array(OrderChangeActionView),
 });
 const ListChanges = Type.Object(
   {
@@ -354,11 +358,13 @@ export default async function orders(app: App): Promise<void> {
     async (request) => {
       const { limit, offset, fields, id, change_type, status } = request.query;
       // Unfiltered, the list is Kasse's change log (an audit trail of what happened to the order);
-      // by change type or status, Medusa's order changes (Kasse records edits among its kinds).
+      // by change type or status, Medusa's order changes (Kasse's edits and return changes).
       if (change_type?.length || status?.length) {
         await service.retrieve(request.params.id);
-        const kinds = change_type?.filter((t) => (ORDER_CHANGE_TYPES as readonly string[]).includes(t)) as
-          OrderChangeType[] | undefined;
+        // Medusa's `return` names both kinds of return change.
+        const kinds = change_type
+          ?.flatMap((t) => (t === "return" ? ["return_request", "return_receive"] : [t]))
+          .filter((t) => (ORDER_CHANGE_TYPES as readonly string[]).includes(t)) as OrderChangeType[] | undefined;
         const { items, count } = await app.modules.orderEdit.list(
           request.params.id,
           { id, change_type: change_type ? (kinds ?? []) : undefined, status },
