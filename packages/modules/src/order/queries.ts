@@ -325,9 +325,11 @@ const unfulfilledLines = statement((v: Placeholders<{ after: string; limit: numb
     .limit(v.limit as unknown as Placeholder),
 );
 
+// An order's highest total over its versions: an edit that lowered it leaves what was paid above it to refund.
+const highestTotal = sql<number>`greatest(${order.total}, coalesce((select max((${orderVersion.totals}->>'total')::bigint) from ${orderVersion} where ${orderVersion.order_id} = ${order.id}), 0))`;
 const paymentTotals = statement((v: Placeholders<{ after: string; limit: number }>) =>
   db
-    .select({ id: order.id, total: order.total, payment_collection_ids: order.payment_collection_ids })
+    .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
     .from(order)
     .where(and(live, gt(order.id, v.after)))
     .orderBy(order.id)

@@ -488,7 +488,11 @@ export function createOrderService() {
     ): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> =>
       q.unfulfilledLines(afterId, limit),
 
-    /** One page (by id) of live orders with their total and payment collections: what their payments may hold (`kasse check`). */
+    /**
+     * One page (by id) of live orders with their highest total over their versions (an edit that
+     * lowered it leaves the difference to refund) and payment collections: what their payments may
+     * hold (`kasse check`).
+     */
     paymentTotalsPage: (
       afterId: string,
       limit: number,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { checkInvariants } from "@kasse/flows";
 import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
@@ -51,6 +52,14 @@ const eventNames = async (orderId: string): Promise<string[]> => {
     sql`select name from event where data->>'order_id' = ${orderId} or data->>'id' = ${orderId} order by created_at, id`,
   )) as unknown as Array<{ name: string }> | { rows: Array<{ name: string }> };
   return (Array.isArray(result) ? result : result.rows).map((r) => r.name);
+};
+/** What `kasse check` finds wrong with the order, its lines or their reservations (nothing, after an edit). */
+const violations = async (orderId: string) => {
+  const current = await t.app.modules.order.retrieve(orderId);
+  const ids = new Set([orderId, ...current.items.flatMap((i) => [i.id, i.cart_line_item_id ?? i.id])]);
+  return (await checkInvariants(t.app.modules, { recoveryEveryMs: 5_000 })).flatMap((r) =>
+    r.violations.filter((v) => ids.has(v.id)).map((v) => `${r.name}: ${v.id} ${v.problem}`),
+  );
 };
 /** A 4xx `{type, message}` answer. */
 function refused(res: { statusCode: number; json: () => unknown; body: string }, status: number) {
@@ -162,6 +171,8 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(log.map((c: { action: string }) => c.action)).toContain("order_edit_confirmed");
     expect(await eventNames(o.id)).toEqual(expect.arrayContaining(["order.updated", "order-edit.confirmed"]));
 
+    expect(await violations(o.id)).toEqual([]);
+
     // Confirming twice is refused and changes nothing.
     refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
     expect(await order(o.id)).toMatchObject({ version: 2, total: 4700 });
@@ -189,6 +200,8 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(after.summary.pending_difference).toBe(-1100);
     expect(after.payment_collections).toHaveLength(1);
     expect(await stockLevels()).toEqual({ ...before, shirt: before.shirt - 1 });
+    // The 11.00 captured above the new total is due back, not a fault.
+    expect(await violations(o.id)).toEqual([]);
   });
 
   it("adds a shipping method, changes and drops it, then confirms one", async () => {
