@@ -216,8 +216,13 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const actionId = methods[1].actions[0].id;
     expect(methods[1]).toMatchObject({ name: "Express", amount: 300, total: 300 });
     expect(res.json().order_preview.total).toBe(3500);
-    res = await t.admin.post(`/admin/order-edits/${edit.id}/shipping-method/${actionId}`, { custom_amount: 400 });
-    expect(res.json().order_preview).toMatchObject({ total: 3600, shipping_total: 1100 });
+    // Medusa's dialect takes and answers major units: 4.00 is 400 minor units.
+    res = await t.admin.post(`${M}/order-edits/${edit.id}/shipping-method/${actionId}`, { custom_amount: 4 });
+    expect(res.json().order_preview).toMatchObject({ total: 36, shipping_total: 11 });
+    expect((await t.admin.get(`/admin/orders/${o.id}/preview`)).json().order).toMatchObject({
+      total: 3600,
+      shipping_total: 1100,
+    });
     res = await t.admin.delete(`/admin/order-edits/${edit.id}/shipping-method/${actionId}`);
     expect(res.json().order_preview.shipping_methods).toHaveLength(1);
     refused(

@@ -39,6 +39,15 @@ export default async function orderEdits(app: App): Promise<void> {
   const preview = async (change: Pick<OrderVersionChange, "order_id">) => ({
     order_preview: await orderPreview(app.modules, change.order_id),
   });
+  // Medusa's dialect reads a body's amounts (`unit_price`, `custom_amount`) in the order's currency.
+  const orderCurrency = {
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const edit = await edits.retrieve((request.params as { id: string }).id);
+        return { currency_code: (await app.modules.order.retrieve(edit.order_id)).currency_code };
+      },
+    },
+  };
 
   app.post(
     "/order-edits",
@@ -48,14 +57,14 @@ export default async function orderEdits(app: App): Promise<void> {
 
   app.post(
     "/order-edits/:id/items",
-    { schema: { params: IdParams, body: OrderEditItemsAdd, response: Preview } },
+    { config: orderCurrency, schema: { params: IdParams, body: OrderEditItemsAdd, response: Preview } },
     async (request) => preview(await addOrderEditItems(app.modules, request.params.id, request.body)),
   );
 
   // An existing line of the order: its new quantity (0 takes every unit off) and price.
   app.post(
     "/order-edits/:id/items/item/:item_id",
-    { schema: { params: ItemParams, body: OrderEditItemUpdate, response: Preview } },
+    { config: orderCurrency, schema: { params: ItemParams, body: OrderEditItemUpdate, response: Preview } },
     async (request) =>
       preview(await updateOrderEditItem(app.modules, request.params.id, request.params.item_id, request.body)),
   );
@@ -63,7 +72,7 @@ export default async function orderEdits(app: App): Promise<void> {
   // A line the edit added, by its ITEM_ADD action.
   app.post(
     "/order-edits/:id/items/:action_id",
-    { schema: { params: ActionParams, body: OrderEditItemUpdate, response: Preview } },
+    { config: orderCurrency, schema: { params: ActionParams, body: OrderEditItemUpdate, response: Preview } },
     async (request) => preview(await edits.updateAddedItem(request.params.id, request.params.action_id, request.body)),
   );
 
@@ -75,13 +84,13 @@ export default async function orderEdits(app: App): Promise<void> {
 
   app.post(
     "/order-edits/:id/shipping-method",
-    { schema: { params: IdParams, body: OrderEditShippingAdd, response: Preview } },
+    { config: orderCurrency, schema: { params: IdParams, body: OrderEditShippingAdd, response: Preview } },
     async (request) => preview(await addOrderEditShipping(app.modules, request.params.id, request.body)),
   );
 
   app.post(
     "/order-edits/:id/shipping-method/:action_id",
-    { schema: { params: ActionParams, body: OrderEditShippingUpdate, response: Preview } },
+    { config: orderCurrency, schema: { params: ActionParams, body: OrderEditShippingUpdate, response: Preview } },
     async (request) =>
       preview(await updateOrderEditShipping(app.modules, request.params.id, request.params.action_id, request.body)),
   );
