@@ -36,6 +36,8 @@ const inSources = [
   "FUZZ_RUNS",
   "FUZZ_SEED",
   "HTTP_ERRORS",
+  "ITEM_ADD",
+  "ITEM_UPDATE",
   "KASSE_BENCH_DIR",
   "KASSE_BENCH_NODE_ARGS",
   "KASSE_BENCH_PORT",
@@ -44,6 +46,7 @@ const inSources = [
   "PGLITE_SHARED_BUFFERS",
   "RECEIVE_RETURN_ITEM",
   "RETURN_ITEM",
+  "SHIPPING_ADD",
   "UNCONVERTED_MODULES",
 ];
 /** ... and other programs' settings (Node, Medusa's storefront, psql, a webhook receiver's example). */

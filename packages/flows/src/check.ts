@@ -58,7 +58,7 @@ async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<
       violations: await payments.checkAmounts(cap),
     },
     {
-      name: "payments: an order's live authorizations and its captures each at most its total",
+      name: "payments: an order's live authorizations and its captures each at most its (highest) total",
       violations: await paymentsAboveTotal(),
     },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },

@@ -13,6 +13,7 @@ import { cancelFulfillmentWorkflow } from "./cancel-fulfillment";
 import { createShipmentWorkflow } from "./create-shipment";
 import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
+import { confirmOrderEditWorkflow } from "./order-edits";
 import { receiveReturnWorkflow } from "./receive-return";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
@@ -45,6 +46,7 @@ export const allWorkflows: AnyWorkflow[] = [
   createShipmentWorkflow,
   markDeliveredWorkflow,
   createReturnWorkflow,
+  confirmOrderEditWorkflow,
   receiveReturnWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
@@ -152,6 +154,17 @@ export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput, type ConfirmReturnRequestInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
 export { beginReturnRequest, updateReturnRequest } from "./return-requests";
+export {
+  confirmOrderEditWorkflow,
+  addOrderEditItems,
+  updateOrderEditItem,
+  addOrderEditShipping,
+  updateOrderEditShipping,
+  planOrderChange,
+  paidSoFar,
+  type ConfirmOrderEditInput,
+} from "./order-edits";
+export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";
 export { updateStoreWorkflow };

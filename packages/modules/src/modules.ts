@@ -28,6 +28,7 @@ import {
   createReturnReasonService,
   createReturnService,
   createReturnChangeService,
+  createOrderEditService,
 } from "./order";
 import {
   createPaymentService,
@@ -159,6 +160,7 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     returnReason: () => createReturnReasonService(),
     orderReturn: () => createReturnService(),
     returnChange: () => createReturnChangeService(),
+    orderEdit: () => createOrderEditService(),
     orderTransfer: () => createOrderTransferService(),
     events: () => createEventService(db),
     webhooks: () =>

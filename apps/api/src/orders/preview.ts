@@ -1,26 +1,43 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
 import { Extend, OrNull } from "@kasse/db";
-import { ReturnChangeActionView, ReturnChangeView, type Order, type ReturnChange } from "@kasse/modules/order";
+import {
+  OrderChangeActionView,
+  OrderVersionChangeView,
+  ReturnChangeView,
+  type Order,
+  type ReturnChange,
+} from "@kasse/modules/order";
 import type { Modules } from "@kasse/modules";
+import { planOrderChange } from "@kasse/flows";
 import { always, parseFields, project } from "../http/fields";
 import { orderView } from "./view";
 import { adminOrderViews, AdminOrderView, withReturnRequestedTotals } from "./admin-extras";
 
 const adminProperties = (AdminOrderView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
 const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[0];
+const AdminMethodView = adminProperties.shipping_methods!.items as Parameters<typeof Extend>[0];
+
+/** The active change a preview shows: an order edit or a return change (Medusa's `order_change`). */
+const PreviewChangeView = Extend(OrderVersionChangeView, {
+  ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
+  actions: Type.Array(OrderChangeActionView),
+});
 
 /**
- * The order as it would be once its pending return change is confirmed (Medusa's order preview):
- * `order_change` is that change (absent when none is pending), each line carries the change's
- * `actions` on it, a request adds its quantities to the lines' `return_requested_quantity` (and
+ * The order as it would be once its active change is confirmed (Medusa's order preview):
+ * `order_change` is that change (absent when none is active), each line carries the change's
+ * `actions` on it. An order edit shows its lines, shipping methods and totals as confirming would
+ * write them (the flows' `planChange`), its `summary.pending_difference` the new total less what
+ * is paid; added lines and methods are named by their action's id. A return request adds its quantities to the lines' `return_requested_quantity` (and
  * their value to `return_requested_total`), a receipt to `return_received_quantity` (its damaged
  * units also to `return_dismissed_quantity`; in `detail`, where Medusa counts the units asked back
  * and not yet received, the received ones apart from the dismissed ones, it takes them off
  * `return_requested_quantity`).
  */
 export const OrderPreviewView = Extend(AdminOrderView, {
-  items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(ReturnChangeActionView)) })),
-  order_change: Type.Optional(OrNull(ReturnChangeView)),
+  items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(OrderChangeActionView)) })),
+  shipping_methods: Type.Array(Extend(AdminMethodView, { actions: Type.Optional(Type.Array(OrderChangeActionView)) })),
+  order_change: Type.Optional(OrNull(PreviewChangeView)),
 });
 
 type AdminOrder = Awaited<ReturnType<typeof adminOrderViews>>[number];
@@ -66,6 +83,13 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
 export async function orderPreview(modules: Modules, order: string | Order, fields?: string) {
   const selection = always(parseFields(fields), "payment_status", "fulfillment_status");
   const current = typeof order === "string" ? await modules.order.retrieve(order) : order;
+  const edit = await modules.orderEdit.activeFor(current.id);
+  if (edit) {
+    const plan = await planOrderChange(modules, current, edit);
+    const edited = { ...current, ...plan.totals, items: plan.items, shipping_methods: plan.shipping_methods };
+    const [admin] = await adminOrderViews(modules, [await orderView(modules, edited)], selection);
+    return project({ ...admin!, order_change: edit }, selection);
+  }
   const [view, change] = await Promise.all([
     orderView(modules, current),
     modules.returnChange.pendingForOrder(current.id),

@@ -35,6 +35,16 @@ export const eventCatalog = {
     description: "An order was canceled (its payments voided or refunded, its reservations released).",
     data: payload({ ...orderRef }),
   },
+  "order.updated": {
+    version: 1,
+    description: "An order's lines, shipping or totals changed (an order edit was confirmed as its next version).",
+    data: payload({ ...orderRef }),
+  },
+  "order-edit.confirmed": {
+    version: 1,
+    description: "An order edit was confirmed: the order moved to its next version.",
+    data: payload({ order_id: S("The order"), order_change_id: S("The confirmed order change") }),
+  },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
   "order.fulfillment_created": {
     version: 1,

@@ -11,11 +11,13 @@ export {
   type DetachedVariants,
 } from "./service";
 export {
+  adjustLineReservationsStep,
   consumeLineItemsStep,
   receiveVariantsStep,
   releaseLineItemReservationsStep,
   reserveLineItemsStep,
   updateVariantInventoryStep,
+  type LineQuantityChange,
   type ReservedItem,
 } from "./steps";
 export {

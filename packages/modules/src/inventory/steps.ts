@@ -109,3 +109,74 @@ export const updateVariantInventoryStep = step("update-variant-inventory", {
     await ctx.modules.inventory.reattachVariants(undo.detached);
   },
 });
+
+/** An order line whose quantity an edit changes: by how many units (`delta`), and the ids its reservations carry. */
+export interface LineQuantityChange {
+  /** The id a new reservation is made under (the order line's). */
+  line_item_id: string;
+  /** Every id the line's reservations may carry: the order line's and the cart line's it came from. */
+  reservation_line_ids: string[];
+  variant_id: string;
+  delta: number;
+}
+
+/**
+ * An order edit's stock: reserves only the units added (at the location the line's reservation is
+ * at, else the first of `location_ids` with stock) and releases only the units taken off (a
+ * reservation shrinks: released, and its remainder reserved again at its location). A line whose
+ * quantity does not move is not touched. Compensation releases what it reserved and restores
+ * what it released.
+ */
+export const adjustLineReservationsStep = step("adjust-line-reservations", {
+  invoke: async (input: { lines: LineQuantityChange[]; location_ids: string[] }, ctx) => {
+    const inventory = ctx.modules.inventory;
+    const moving = input.lines.filter((l) => l.delta !== 0);
+    const made: string[] = [];
+    const released: string[] = [];
+    if (moving.length === 0) return { output: { reserved: made, released }, compensateInput: { made, released } };
+    const ids = moving.flatMap((l) => l.reservation_line_ids);
+    const [{ items: existing }, links] = await Promise.all([
+      inventory.listReservations({ line_item_id: ids }, { limit: Math.max(100, ids.length * 10), offset: 0 }),
+      inventory.listVariantInventoryItems([...new Set(moving.map((l) => l.variant_id))]),
+    ]);
+    for (const line of moving) {
+      const own = existing.filter((r) => r.line_item_id !== null && line.reservation_line_ids.includes(r.line_item_id));
+      if (line.delta > 0) {
+        const location_ids = [...new Set([...own.map((r) => r.location_id), ...input.location_ids])];
+        const rows = await inventory.reserveForLines({
+          lines: [{ line_item_id: line.line_item_id, variant_id: line.variant_id, quantity: line.delta }],
+          location_ids,
+        });
+        made.push(...rows.map((r) => r.id));
+        continue;
+      }
+      for (const link of links.get(line.variant_id) ?? []) {
+        let units = -line.delta * link.required_quantity;
+        for (const r of own.filter((o) => o.inventory_item_id === link.inventory_item_id)) {
+          if (units <= 0) break;
+          const take = Math.min(units, r.quantity);
+          units -= take;
+          await inventory.releaseReservations([r.id]);
+          released.push(r.id);
+          if (r.quantity > take) {
+            const [rest] = await inventory.reserve([
+              {
+                inventory_item_id: r.inventory_item_id,
+                location_id: r.location_id,
+                quantity: r.quantity - take,
+                line_item_id: r.line_item_id,
+                description: r.description,
+              },
+            ]);
+            made.push(rest!.id);
+          }
+        }
+      }
+    }
+    return { output: { reserved: made, released }, compensateInput: { made, released } };
+  },
+  compensate: async (undo: { made: string[]; released: string[] }, ctx) => {
+    await ctx.modules.inventory.releaseReservations(undo.made);
+    await ctx.modules.inventory.restoreReservations(undo.released);
+  },
+});

@@ -45,8 +45,13 @@ import {
   orderReturnItem,
   orderShippingMethod,
   orderTransferRequest,
+  orderVersion,
+  orderVersionChange,
   returnReason,
   type OrderChangeRow,
+  type OrderChangeStatus,
+  type OrderChangeType,
+  type OrderVersionChangeRow,
   type OrderFilters,
   type OrderLineItemRow,
   type OrderReturn,
@@ -82,6 +87,7 @@ const ORDER_COLUMNS = { created_at: order.created_at, updated_at: order.updated_
 const orders = liveRecords(order, "Order", SORTABLE);
 const reasons = liveRecords(returnReason, "Return reason", { value: returnReason.value, label: returnReason.label });
 const returnChanges = liveRecords(orderReturnChange, "Return change");
+const versionChanges = liveRecords(orderVersionChange, "Order change");
 
 // Each order's lines and shipping methods, as JSON in one statement for a page of orders.
 const itemsRelation: JsonRelation = {
@@ -319,9 +325,11 @@ const unfulfilledLines = statement((v: Placeholders<{ after: string; limit: numb
     .limit(v.limit as unknown as Placeholder),
 );
 
+// An order's highest total over its versions: an edit that lowered it leaves what was paid above it to refund.
+const highestTotal = sql<number>`greatest(${order.total}, coalesce((select max((${orderVersion.totals}->>'total')::bigint) from ${orderVersion} where ${orderVersion.order_id} = ${order.id}), 0))`;
 const paymentTotals = statement((v: Placeholders<{ after: string; limit: number }>) =>
   db
-    .select({ id: order.id, total: order.total, payment_collection_ids: order.payment_collection_ids })
+    .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
     .from(order)
     .where(and(live, gt(order.id, v.after)))
     .orderBy(order.id)
@@ -420,6 +428,33 @@ const reopenChange = statement((v: Placeholders<{ id: string; at: Date }>) =>
 );
 const deleteConfirmedChange = statement((v: Placeholders<{ id: string }>) =>
   db.delete(orderReturnChange).where(and(eq(orderReturnChange.id, v.id), eq(orderReturnChange.status, "confirmed"))),
+);
+
+// Order changes (Medusa's: edits), their versions.
+const ACTIVE: OrderChangeStatus[] = ["pending", "requested"];
+const activeOfOrder = statement((v: Placeholders<{ order_id: string; statuses: string[] }>) =>
+  db
+    .select()
+    .from(orderVersionChange)
+    .where(and(eq(orderVersionChange.order_id, v.order_id), inList(orderVersionChange.status, v.statuses))),
+);
+const insertVersion = statement((v: Placeholders<typeof orderVersion.$inferInsert>) =>
+  db.insert(orderVersion).values(v),
+);
+const deleteVersion = statement((v: Placeholders<{ order_id: string; version: number }>) =>
+  db.delete(orderVersion).where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
+);
+const versionOf = statement((v: Placeholders<{ order_id: string; version: number }>) =>
+  db
+    .select()
+    .from(orderVersion)
+    .where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
+);
+const deleteLinesById = statement((v: Placeholders<{ ids: string[] }>) =>
+  db.delete(orderLineItem).where(inList(orderLineItem.id, v.ids)),
+);
+const deleteMethodsById = statement((v: Placeholders<{ ids: string[] }>) =>
+  db.delete(orderShippingMethod).where(inList(orderShippingMethod.id, v.ids)),
 );
 
 // Transfers. Times compared with a column are ISO text (a placeholder skips the column's encoder).
@@ -523,6 +558,12 @@ export const orderQueries = {
   async setOrder(id: string, values: Partial<typeof order.$inferInsert>): Promise<void> {
     await db.update(order).set(values).where(eq(order.id, id));
   },
+  /** Sets columns of line `id` (an edit's new quantity, price and totals, or their undo). */
+  async setLine(id: string, values: Partial<typeof orderLineItem.$inferInsert>): Promise<void> {
+    await db.update(orderLineItem).set(values).where(eq(orderLineItem.id, id));
+  },
+  deleteLines: (ids: string[]) => deleteLinesById({ ids }),
+  deleteMethods: (ids: string[]) => deleteMethodsById({ ids }),
   /** Adds `quantity` (negative to take back) to a line's `stage` column. */
   async addToLineStage(lineId: string, stage: LineStage, quantity: number): Promise<void> {
     await db
@@ -628,6 +669,55 @@ export const orderQueries = {
   deleteConfirmedChange: (id: string) => deleteConfirmedChange({ id }),
 
   // Transfers.
+  /** The order's active (pending or requested) change, if any. */
+  activeVersionChange: async (orderId: string): Promise<OrderVersionChangeRow | undefined> =>
+    (await activeOfOrder({ order_id: orderId, statuses: ACTIVE }))[0],
+  versionChange: versionChanges.retrieve,
+  lockVersionChange: versionChanges.lock,
+  /** Inserts a change; a second active one on the order is `conflict` with `message`. */
+  insertVersionChange: (values: typeof orderVersionChange.$inferInsert, message: string) =>
+    versionChanges.insert(values, message),
+  saveVersionChange: (id: string, values: Partial<typeof orderVersionChange.$inferInsert>, conflict?: string) =>
+    versionChanges.update(id, values, conflict),
+  /** A page of order `orderId`'s changes, oldest first, of the types and statuses asked for. */
+  versionChanges: (
+    orderId: string,
+    filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
+    page: Paging,
+  ) =>
+    listPage(
+      orderVersionChange,
+      and(
+        eq(orderVersionChange.order_id, orderId),
+        isNull(orderVersionChange.deleted_at),
+        filters.id ? inList(orderVersionChange.id, filters.id) : undefined,
+        filters.change_type ? inList(orderVersionChange.change_type, filters.change_type) : undefined,
+        filters.status ? inList(orderVersionChange.status, filters.status) : undefined,
+      ),
+      [asc(orderVersionChange.created_at), asc(orderVersionChange.id)],
+      page,
+    ),
+  /** The first `limit` return changes of order `orderId` (oldest first) of the types and statuses asked for, and their count. */
+  returnChangesOfOrder: (
+    orderId: string,
+    filters: { id?: string[]; change_type?: string[]; status?: string[] },
+    limit: number,
+  ) =>
+    listPage(
+      orderReturnChange,
+      and(
+        eq(orderReturnChange.order_id, orderId),
+        isNull(orderReturnChange.deleted_at),
+        filters.id ? inList(orderReturnChange.id, filters.id) : undefined,
+        filters.change_type ? inList(orderReturnChange.change_type, filters.change_type) : undefined,
+        filters.status ? inList(orderReturnChange.status, filters.status) : undefined,
+      ),
+      [asc(orderReturnChange.created_at), asc(orderReturnChange.id)],
+      { limit, offset: 0 },
+    ),
+  insertVersion: (row: typeof orderVersion.$inferInsert) => insertVersion(row),
+  deleteVersion: (orderId: string, version: number) => deleteVersion({ order_id: orderId, version }),
+  versionOf: async (orderId: string, version: number) => (await versionOf({ order_id: orderId, version }))[0],
   cancelOpenTransfers: (orderId: string, at: Date) => cancelOpenTransfers({ order_id: orderId, at }),
   cancelTransfer: (id: string, at: Date) => cancelTransfer({ id, at }),
   insertTransfer: async (row: typeof orderTransferRequest.$inferInsert): Promise<OrderTransferRequestRow> =>

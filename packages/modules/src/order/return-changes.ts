@@ -62,7 +62,8 @@ function actionView(row: OrderReturnChangeRow, a: ReturnChangeAction) {
   };
 }
 
-function changeView(row: OrderReturnChangeRow) {
+/** A return change with its actions, as the API shows it. */
+export function changeView(row: OrderReturnChangeRow) {
   return { ...row, actions: row.actions.map((a) => actionView(row, a)) };
 }
 
@@ -128,9 +129,10 @@ const changes = {
   save: (row: OrderReturnChangeRow, set: Partial<OrderReturnChangeRow>) =>
     q.saveChange(row.id, { ...set, updated_at: new Date() }),
 
-  /** Refuses a second pending change on the order. */
+  /** Refuses a second pending change on the order, and one while an order edit is active. */
   async assertNoPending(orderId: string): Promise<void> {
-    const pending = await q.pendingChangeOfOrder(orderId);
+    const [pending, edit] = await Promise.all([q.pendingChangeOfOrder(orderId), q.activeVersionChange(orderId)]);
+    if (edit) throw errors.invalidData(`Order ${orderId} has an active ${edit.change_type} change (${edit.id})`);
     if (pending)
       throw errors.invalidData(
         `Order ${orderId} already has a pending return ${KIND[pending.change_type]} (return ${pending.return_id})`,

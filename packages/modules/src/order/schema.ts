@@ -93,6 +93,8 @@ export const order = entityTable(
     billing_address: storedAddress("billing_address"),
     /** Payment collections paying for this order (ids of the payment module's rows). */
     payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
+    /** Medusa's order version: 1 as placed, one more for each confirmed change (an order edit). */
+    version: integer("version").notNull().default(1),
     ...storedTotals(),
     canceled_at: timestamptz("canceled_at"),
     metadata: metadata(),
@@ -321,6 +323,126 @@ export const orderReturnChange = entityTable(
 );
 export type OrderReturnChangeRow = typeof orderReturnChange.$inferSelect;
 export type OrderReturnChangeInsert = typeof orderReturnChange.$inferInsert;
+
+/** Medusa's order change kinds (`change_type`); order edits are the ones Kasse builds so far. */
+export const ORDER_CHANGE_TYPES = [
+  "edit",
+  "exchange",
+  "claim",
+  "return_request",
+  "return_receive",
+  "credit_line",
+] as const;
+export type OrderChangeType = (typeof ORDER_CHANGE_TYPES)[number];
+/** Medusa's order change statuses: `pending` and `requested` are active, the others final. */
+export const ORDER_CHANGE_STATUSES = ["pending", "requested", "confirmed", "declined", "canceled"] as const;
+export type OrderChangeStatus = (typeof ORDER_CHANGE_STATUSES)[number];
+/**
+ * Medusa's action names that order edits write: a line added (its later updates and removal change
+ * or drop that action), an existing line's quantity or price, a shipping method added.
+ */
+export const ORDER_CHANGE_ACTIONS = ["ITEM_ADD", "ITEM_UPDATE", "SHIPPING_ADD"] as const;
+export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
+
+/** A line added by an edit: the variant's snapshot and price, taken when the action was added. */
+export interface AddedItemDetails {
+  variant_id: string;
+  product_id: string | null;
+  title: string;
+  subtitle: string | null;
+  thumbnail: string | null;
+  variant_title: string | null;
+  variant_sku: string | null;
+  product_title: string | null;
+  product_handle: string | null;
+  requires_shipping: boolean;
+  is_tax_inclusive: boolean;
+  quantity: number;
+  unit_price: number;
+  /** The tax rate (percent, summed over the rates that apply) at the order's shipping address. */
+  tax_rate: number;
+}
+
+/** A shipping method added by an edit, priced when the action was added. */
+export interface AddedShippingDetails {
+  shipping_option_id: string;
+  name: string;
+  amount: number;
+  is_tax_inclusive: boolean;
+  tax_rate: number;
+}
+
+/** One typed action of an order change: what it does and to which line or method (`reference_id`). */
+export type OrderChangeActionBody =
+  | { action: "ITEM_ADD"; details: AddedItemDetails }
+  | {
+      action: "ITEM_UPDATE";
+      /** The line's new quantity and unit price, and its tax rate when the action was written. */
+      details: { quantity: number; unit_price: number; tax_rate: number };
+    }
+  | { action: "SHIPPING_ADD"; details: AddedShippingDetails };
+
+export type OrderChangeAction = OrderChangeActionBody & {
+  id: string;
+  /** `order_item` (an existing line), `shipping_method`; an added line or method is referenced by its action's id. */
+  reference: "order_item" | "shipping_method";
+  reference_id: string;
+  internal_note: string | null;
+  created_at: string;
+};
+
+/**
+ * Medusa's order change (the log table `order_change` is Kasse's activity log, so this one is
+ * `order_version_change`): a set of typed actions on an order that, once confirmed, makes its next
+ * version. At most one is active (`pending` or `requested`) per order.
+ */
+export const orderVersionChange = entityTable(
+  "order_version_change",
+  {
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
+    change_type: text("change_type").$type<OrderChangeType>().notNull(),
+    status: text("status").$type<OrderChangeStatus>().notNull().default("pending"),
+    /** The version the order will have once this change is confirmed. */
+    version: integer("version").notNull(),
+    description: text("description"),
+    internal_note: text("internal_note"),
+    created_by: text("created_by"),
+    requested_by: text("requested_by"),
+    requested_at: timestamptz("requested_at"),
+    confirmed_by: text("confirmed_by"),
+    confirmed_at: timestamptz("confirmed_at"),
+    declined_by: text("declined_by"),
+    declined_reason: text("declined_reason"),
+    declined_at: timestamptz("declined_at"),
+    canceled_by: text("canceled_by"),
+    canceled_at: timestamptz("canceled_at"),
+    actions: jsonb("actions").$type<OrderChangeAction[]>().notNull().default([]),
+    metadata: metadata(),
+  },
+  (t) => [
+    uniqueIndex("order_version_change_active_uq")
+      .on(t.order_id)
+      .where(sql`status in ('pending', 'requested')`),
+    index("order_version_change_order_idx").on(t.order_id, t.created_at),
+  ],
+);
+export type OrderVersionChangeRow = typeof orderVersionChange.$inferSelect;
+
+/** What an order was at a version, kept when a confirmed change replaces it. */
+export const orderVersion = pgTable(
+  "order_version",
+  {
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** The change that ended this version. */
+    change_id: text("change_id").notNull(),
+    items: jsonb("items").$type<Array<Record<string, unknown>>>().notNull(),
+    shipping_methods: jsonb("shipping_methods").$type<Array<Record<string, unknown>>>().notNull(),
+    totals: jsonb("totals").$type<Record<string, number>>().notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.order_id, t.version] })],
+);
 
 /** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
 export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
@@ -718,3 +840,112 @@ export const OrderView = RowView(order, {
   items: Type.Array(OrderLineItemView),
   shipping_methods: Type.Array(OrderShippingMethodView),
 });
+
+/** `POST /admin/order-edits`: begins an edit of an open order. */
+export const OrderEditBegin = Type.Object(
+  {
+    order_id: Id(),
+    description: Type.Optional(LongText()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditBegin = Static<typeof OrderEditBegin>;
+
+/** `POST /admin/order-edits/{id}/items`: variants to add, each at least one unit (`unit_price` overrides the price). */
+export const OrderEditItemsAdd = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          variant_id: Id(),
+          quantity: Count({ minimum: 1 }),
+          unit_price: Type.Optional(Amount()),
+          internal_note: Type.Optional(LongText()),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditItemsAdd = Static<typeof OrderEditItemsAdd>;
+
+/** An existing line's new quantity (0 takes every unit off) and price, or an added line's new quantity and price. */
+export const OrderEditItemUpdate = Type.Object(
+  {
+    quantity: Count(),
+    unit_price: Type.Optional(Amount()),
+    internal_note: Type.Optional(LongText()),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditItemUpdate = Static<typeof OrderEditItemUpdate>;
+
+/** `POST /admin/order-edits/{id}/shipping-method`: a shipping option to add (`custom_amount` overrides its price). */
+export const OrderEditShippingAdd = Type.Object(
+  {
+    shipping_option_id: Id(),
+    custom_amount: Type.Optional(Amount()),
+    description: Type.Optional(LongText()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditShippingAdd = Static<typeof OrderEditShippingAdd>;
+
+/** An added shipping method's new price. */
+export const OrderEditShippingUpdate = Type.Object(
+  {
+    custom_amount: Type.Optional(Amount()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditShippingUpdate = Static<typeof OrderEditShippingUpdate>;
+
+/**
+ * An action of an order change as Medusa answers it: an edit's (with the change's `version` and
+ * the money it moves) or a return change's (`return_id`, the reason).
+ */
+export const OrderChangeActionView = View({
+  id: Type.String(),
+  order_change_id: Type.String(),
+  order_id: Type.String(),
+  return_id: Type.Optional(Type.String()),
+  version: Type.Optional(Type.Integer()),
+  action: Type.String(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  details: View({
+    reference_id: Type.Optional(Type.String()),
+    reason_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    quantity: Type.Optional(Type.Integer()),
+    unit_price: Type.Optional(MoneyView()),
+    variant_id: Type.Optional(Type.String()),
+    product_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    title: Type.Optional(Type.String()),
+    subtitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    thumbnail: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    variant_title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    variant_sku: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    product_title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    product_handle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    requires_shipping: Type.Optional(Type.Boolean()),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    shipping_option_id: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    amount: Type.Optional(MoneyView()),
+    tax_rate: Type.Optional(Type.Number()),
+  }),
+  /** The money the action moves (an added line's or method's amount before tax and discounts). */
+  amount: Type.Optional(MoneyView()),
+  internal_note: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+/** Medusa's order change, with its actions. */
+export const OrderVersionChangeView = RowView(orderVersionChange, { actions: Type.Array(OrderChangeActionView) });

@@ -369,6 +369,25 @@ export function createOrderService() {
       });
     },
 
+    /** Adds a payment collection to the ones paying for the order (an edit's difference to pay). */
+    async attachPaymentCollection(id: string, collectionId: string): Promise<void> {
+      await transaction(async () => {
+        const current = await service.lock(id);
+        if (current.payment_collection_ids.includes(collectionId)) return;
+        await q.setOrder(id, { payment_collection_ids: [...current.payment_collection_ids, collectionId] });
+      });
+    },
+
+    /** Takes a payment collection off the order (undoes {@link attachPaymentCollection}). */
+    async detachPaymentCollection(id: string, collectionId: string): Promise<void> {
+      await transaction(async () => {
+        const current = await service.lock(id);
+        await q.setOrder(id, {
+          payment_collection_ids: current.payment_collection_ids.filter((c) => c !== collectionId),
+        });
+      });
+    },
+
     /** The order placed from a cart, if any (live). */
     findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart(cartId),
 
@@ -469,7 +488,11 @@ export function createOrderService() {
     ): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> =>
       q.unfulfilledLines(afterId, limit),
 
-    /** One page (by id) of live orders with their total and payment collections: what their payments may hold (`kasse check`). */
+    /**
+     * One page (by id) of live orders with their highest total over their versions (an edit that
+     * lowered it leaves the difference to refund) and payment collections: what their payments may
+     * hold (`kasse check`).
+     */
     paymentTotalsPage: (
       afterId: string,
       limit: number,

@@ -2,6 +2,7 @@ import { step } from "@kasse/workflows";
 import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
 import { type ReturnReceipt } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
+import type { AppliedChange, ChangeApplication } from "./order-edits";
 import { assertOpen, type LineStage, type OrderState } from "./service";
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
@@ -245,5 +246,37 @@ export const requestOrderTransferStep = step("request-order-transfer", {
   },
   compensate: async ({ id }: { id: string }, ctx) => {
     await ctx.modules.orderTransfer.cancel(id);
+  },
+});
+
+/**
+ * Confirms an order edit as the order's next version (see `createOrderEditService().confirm`) and
+ * records `order.updated` and `order-edit.confirmed` with it. Compensation puts the replaced
+ * version back and makes the edit active again.
+ */
+export const confirmOrderEditStep = step("confirm-order-edit", {
+  invoke: async (input: { plan: ChangeApplication; actor?: OrderActor | null }, ctx) => {
+    const actor = input.actor ?? { actor_type: null, actor_id: null };
+    const { order, applied } = await ctx.modules.orderEdit.confirm(input.plan, actor);
+    await ctx.emit("order.updated", { id: order.id });
+    await ctx.emit("order-edit.confirmed", { order_id: order.id, order_change_id: applied.change_id });
+    return {
+      output: { id: order.id, version: order.version, added_line_ids: applied.line_ids },
+      compensateInput: { applied, actor },
+    };
+  },
+  compensate: async (input: { applied: AppliedChange; actor: OrderActor }, ctx) => {
+    await ctx.modules.orderEdit.undoConfirm(input.applied, input.actor);
+  },
+});
+
+/** Attaches a payment collection to the order (an edit's difference to pay); compensation detaches it. */
+export const attachPaymentCollectionStep = step("attach-order-payment-collection", {
+  invoke: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
+    await ctx.modules.order.attachPaymentCollection(input.order_id, input.payment_collection_id);
+    return { output: null, compensateInput: input };
+  },
+  compensate: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
+    await ctx.modules.order.detachPaymentCollection(input.order_id, input.payment_collection_id);
   },
 });

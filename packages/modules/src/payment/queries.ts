@@ -279,6 +279,19 @@ export const paymentQueries = {
       payments: paymentsBy.get(row.id) ?? [],
     }));
   },
+  /** Soft-deletes the live collection `id` unless a payment was made into it. */
+  async deleteUnpaidCollection(id: string): Promise<void> {
+    await db
+      .update(paymentCollection)
+      .set({ deleted_at: new Date() })
+      .where(
+        and(
+          eq(paymentCollection.id, id),
+          liveCollection,
+          sql`not exists (select 1 from ${payment} where ${payment.payment_collection_id} = ${paymentCollection.id})`,
+        ),
+      );
+  },
   async setCollectionAmount(id: string, amount: number): Promise<void> {
     await db.update(paymentCollection).set({ amount, updated_at: new Date() }).where(eq(paymentCollection.id, id));
   },

@@ -113,6 +113,14 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       return service.retrieveCollection(id);
     },
 
+    /**
+     * Deletes a collection nothing was paid into (no payment): the undo of {@link createCollection}
+     * for an order's collection (an order edit's difference) when its saga fails after it.
+     */
+    async removeUnpaidCollection(id: string): Promise<void> {
+      await q.deleteUnpaidCollection(id);
+    },
+
     async retrieveCollection(id: string): Promise<PaymentCollection> {
       const [full] = await q.collectionsById([id]);
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);

@@ -87,3 +87,17 @@ export const reauthorizeCartPaymentStep = step("reauthorize-cart-payment", {
     await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
   },
 });
+
+/**
+ * Creates a payment collection for an amount an order owes (an order edit's difference): the
+ * order's own steps attach it. Compensation deletes it (nothing can have been paid into it yet).
+ */
+export const createOrderPaymentCollectionStep = step("create-order-payment-collection", {
+  invoke: async (input: { region_id: string | null; currency_code: string; amount: number }, ctx) => {
+    const collection = await ctx.modules.payment.createCollection(input);
+    return { output: { id: collection.id }, compensateInput: { id: collection.id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.payment.removeUnpaidCollection(id);
+  },
+});

@@ -16,7 +16,17 @@ import {
   FileUrl,
   FileUrlView,
 } from "@kasse/core";
-import { fileUrl, metadata, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, type RowSnapshot } from "@kasse/db";
+import {
+  fileUrl,
+  metadata,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  type RowSnapshot,
+} from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;

@@ -24,6 +24,7 @@ import paymentsRoutes from "./payments";
 import returnReasonsRoutes from "./return-reasons";
 import returnsRoutes from "./returns";
 import returnChangesRoutes from "./return-changes";
+import orderEditsRoutes from "./order-edits";
 import customerGroupsRoutes from "./customer-groups";
 import notificationsRoutes from "./notifications";
 import webhooksRoutes from "./webhooks";
@@ -79,6 +80,7 @@ export default async function admin(app: App): Promise<void> {
     returnReasonsRoutes,
     returnsRoutes,
     returnChangesRoutes,
+    orderEditsRoutes,
     customerGroupsRoutes,
     notificationsRoutes,
     webhooksRoutes,

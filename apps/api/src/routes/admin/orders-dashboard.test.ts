@@ -39,7 +39,7 @@ describe("what the dashboard's order page reads", () => {
     await expect400(`/admin/orders/${order.id}?version=abc`);
   });
 
-  it("lists order changes by Medusa change type: Kasse's log has none of those kinds", async () => {
+  it("lists order changes by Medusa change type: none on an order never edited, the log unfiltered", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_changes" });
     const all = (await t.admin.get(`/admin/orders/${order.id}/changes`)).json();
     expect(all.count).toBeGreaterThan(0);

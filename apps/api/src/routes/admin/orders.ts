@@ -1,6 +1,6 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Amount, Count, errors, Id, OptionalMetadata, Title } from "@kasse/core";
-import { normalizeRange, toDate } from "@kasse/db";
+import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
@@ -10,6 +10,12 @@ import {
   ReturnCreate,
   ReturnReceive,
   OrderChangeView,
+  OrderVersionChangeView,
+  OrderChangeActionView,
+  ReturnChangeView,
+  ORDER_CHANGE_STATUSES,
+  ORDER_CHANGE_TYPES,
+  type OrderChangeType,
   ReturnView,
 } from "@kasse/modules/order";
 import { ShipmentCreate } from "@kasse/modules/fulfillment";
@@ -92,9 +98,17 @@ const FulfillmentCreate = Type.Object(
   { additionalProperties: false },
 );
 const ReturnParams = ChildParams("return_id");
-/** Medusa's order change kinds and states: Kasse's change log records none of them (see `GET /orders/{id}/changes`). */
-const CHANGE_TYPES = ["edit", "claim", "exchange", "return", "return_request", "transfer", "update_order"] as const;
-const CHANGE_STATUSES = ["requested", "pending", "confirmed", "declined", "canceled"] as const;
+/** Medusa's order change kinds a list may ask for (Kasse records edits; see `GET /orders/{id}/changes`). */
+const CHANGE_TYPES = [...ORDER_CHANGE_TYPES, "return", "transfer", "update_order"] as const;
+/**
+ * An entry of `GET /orders/{id}/changes`: a log entry (`action`, `before`, `after`), or, when the
+ * list is filtered by `change_type` or `status`, one of Medusa's order changes with its actions.
+ */
+const ChangeEntryView = Extend(OrderChangeView, {
+  ...(OrderVersionChangeView as unknown as { properties: Record<string, TSchema> }).properties,
+  ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
+  actions: Type.Array(OrderChangeActionView),
+});
 const ListChanges = Type.Object(
   {
     limit: ListQuery.limit,
@@ -102,11 +116,11 @@ const ListChanges = Type.Object(
     fields: ListQuery.fields,
     id: Type.Optional(ArrayQuery(Id())),
     change_type: Type.Optional(ArrayQuery(oneOf(CHANGE_TYPES))),
-    status: Type.Optional(ArrayQuery(oneOf(CHANGE_STATUSES))),
+    status: Type.Optional(ArrayQuery(oneOf(ORDER_CHANGE_STATUSES))),
   },
   { additionalProperties: false },
 );
-/** `version`: Medusa numbers an order's states from 1; Kasse keeps only the current one, version 1. */
+/** `version`: Medusa numbers an order's states from 1; each confirmed edit makes the next one. */
 const RetrieveOrder = Type.Object(
   { fields: RetrieveQuery.properties.fields, version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) },
   { additionalProperties: false },
@@ -169,14 +183,16 @@ export default async function orders(app: App): Promise<void> {
     async (request) => {
       const { fields, version } = request.query;
       const order = await service.retrieve(request.params.id);
-      // Kasse has no order edits, claims or exchanges, so an order never moves past its first version.
-      if (version !== undefined && version !== 1) throw errors.notFound(`Order ${order.id} has no version ${version}`);
-      return respond(order, fields);
+      if (version === undefined || version === order.version) return respond(order, fields);
+      // An earlier version: its lines, shipping methods and totals as kept when an edit replaced it.
+      const kept = version < order.version ? await app.modules.orderEdit.version(order.id, version) : undefined;
+      if (!kept) throw errors.notFound(`Order ${order.id} has no version ${version}`);
+      return respond({ ...order, ...kept }, fields);
     },
   );
 
-  // Medusa's preview: the order with its pending change applied. Kasse's only pending changes are
-  // return requests and receipts (no edits, claims or exchanges).
+  // Medusa's preview: the order with its active change applied (an order edit, a return request or
+  // receipt; Kasse has no claims or exchanges).
   app.get(
     "/orders/:id/preview",
     { schema: { params: IdParams, querystring: RetrieveQuery, response: Answer("order", OrderPreviewView) } },
@@ -338,15 +354,23 @@ export default async function orders(app: App): Promise<void> {
 
   app.get(
     "/orders/:id/changes",
-    { schema: { params: IdParams, querystring: ListChanges, response: ListAnswer("order_changes", OrderChangeView) } },
+    { schema: { params: IdParams, querystring: ListChanges, response: ListAnswer("order_changes", ChangeEntryView) } },
     async (request) => {
       const { limit, offset, fields, id, change_type, status } = request.query;
-      // Kasse's change log is an audit trail of what happened to the order, not Medusa's order
-      // changes (edits, claims, exchanges, transfers, requested updates awaiting confirmation):
-      // none of its entries has a change type or a status, so filtering by either finds nothing.
+      // Unfiltered, the list is Kasse's change log (an audit trail of what happened to the order);
+      // by change type or status, Medusa's order changes (Kasse's edits and return changes).
       if (change_type?.length || status?.length) {
         await service.retrieve(request.params.id);
-        return listResponse("order_changes", [], 0, { limit, offset });
+        // Medusa's `return` names both kinds of return change.
+        const kinds = change_type
+          ?.flatMap((t) => (t === "return" ? ["return_request", "return_receive"] : [t]))
+          .filter((t) => (ORDER_CHANGE_TYPES as readonly string[]).includes(t)) as OrderChangeType[] | undefined;
+        const { items, count } = await app.modules.orderEdit.list(
+          request.params.id,
+          { id, change_type: change_type ? (kinds ?? []) : undefined, status },
+          { limit, offset },
+        );
+        return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
       }
       const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });
       return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });

@@ -1,0 +1,138 @@
+import { Type } from "@sinclair/typebox";
+import {
+  addOrderEditItems,
+  addOrderEditShipping,
+  confirmOrderEditWorkflow,
+  updateOrderEditItem,
+  updateOrderEditShipping,
+} from "@kasse/flows";
+import {
+  OrderEditBegin,
+  OrderEditItemsAdd,
+  OrderEditItemUpdate,
+  OrderEditShippingAdd,
+  OrderEditShippingUpdate,
+  OrderVersionChangeView,
+  type OrderVersionChange,
+} from "@kasse/modules/order";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../app-type";
+import { Answer, ChildParams, Deleted, IdParams, deleted } from "../../http/schemas";
+import { orderPreview, OrderPreviewView } from "../../orders/preview";
+
+const ActionParams = ChildParams("action_id");
+const ItemParams = ChildParams("item_id");
+/** Medusa's answer to each step of an edit: the order as confirming the edit would leave it. */
+const Preview = Answer("order_preview", OrderPreviewView);
+
+const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_type, actor_id: request.auth!.actor_id });
+
+/**
+ * Medusa's order edits (docs/orders.md "Order edits"): begun on an open order, put together
+ * action by action (lines added, existing lines' quantities and prices, shipping methods added),
+ * requested, then confirmed as the order's next version (the confirm-order-edit saga) or canceled.
+ * Each step answers the order preview; nothing on the order, in stock or in payments moves
+ * before the confirmation.
+ */
+export default async function orderEdits(app: App): Promise<void> {
+  const edits = app.modules.orderEdit;
+  const preview = async (change: Pick<OrderVersionChange, "order_id">) => ({
+    order_preview: await orderPreview(app.modules, change.order_id),
+  });
+  // Medusa's dialect reads a body's amounts (`unit_price`, `custom_amount`) in the order's currency.
+  const orderCurrency = {
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const edit = await edits.retrieve((request.params as { id: string }).id);
+        return { currency_code: (await app.modules.order.retrieve(edit.order_id)).currency_code };
+      },
+    },
+  };
+
+  app.post(
+    "/order-edits",
+    { schema: { body: OrderEditBegin, response: Answer("order_change", OrderVersionChangeView) } },
+    async (request) => ({ order_change: await edits.begin(request.body, actor(request)) }),
+  );
+
+  app.post(
+    "/order-edits/:id/items",
+    { config: orderCurrency, schema: { params: IdParams, body: OrderEditItemsAdd, response: Preview } },
+    async (request) => preview(await addOrderEditItems(app.modules, request.params.id, request.body)),
+  );
+
+  // An existing line of the order: its new quantity (0 takes every unit off) and price.
+  app.post(
+    "/order-edits/:id/items/item/:item_id",
+    { config: orderCurrency, schema: { params: ItemParams, body: OrderEditItemUpdate, response: Preview } },
+    async (request) =>
+      preview(await updateOrderEditItem(app.modules, request.params.id, request.params.item_id, request.body)),
+  );
+
+  // A line the edit added, by its ITEM_ADD action.
+  app.post(
+    "/order-edits/:id/items/:action_id",
+    { config: orderCurrency, schema: { params: ActionParams, body: OrderEditItemUpdate, response: Preview } },
+    async (request) => preview(await edits.updateAddedItem(request.params.id, request.params.action_id, request.body)),
+  );
+
+  app.delete(
+    "/order-edits/:id/items/:action_id",
+    { schema: { params: ActionParams, response: Preview } },
+    async (request) => preview(await edits.removeAction(request.params.id, request.params.action_id, "ITEM_ADD")),
+  );
+
+  app.post(
+    "/order-edits/:id/shipping-method",
+    { config: orderCurrency, schema: { params: IdParams, body: OrderEditShippingAdd, response: Preview } },
+    async (request) => preview(await addOrderEditShipping(app.modules, request.params.id, request.body)),
+  );
+
+  app.post(
+    "/order-edits/:id/shipping-method/:action_id",
+    { config: orderCurrency, schema: { params: ActionParams, body: OrderEditShippingUpdate, response: Preview } },
+    async (request) =>
+      preview(await updateOrderEditShipping(app.modules, request.params.id, request.params.action_id, request.body)),
+  );
+
+  app.delete(
+    "/order-edits/:id/shipping-method/:action_id",
+    { schema: { params: ActionParams, response: Preview } },
+    async (request) => preview(await edits.removeAction(request.params.id, request.params.action_id, "SHIPPING_ADD")),
+  );
+
+  app.post(
+    "/order-edits/:id/request",
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        response: Preview,
+      },
+    },
+    async (request) => preview(await edits.request(request.params.id, actor(request))),
+  );
+
+  app.post(
+    "/order-edits/:id/confirm",
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        response: Preview,
+      },
+    },
+    async (request) => {
+      const confirmed = await app.infra.engine.execute(confirmOrderEditWorkflow, {
+        order_edit_id: request.params.id,
+        actor: actor(request),
+      });
+      return preview({ order_id: confirmed.order_id });
+    },
+  );
+
+  app.delete("/order-edits/:id", { schema: { params: IdParams, response: Deleted } }, async (request) => {
+    await edits.cancel(request.params.id, actor(request));
+    return deleted(request.params.id, "order-edit");
+  });
+}

@@ -1,0 +1,264 @@
+import { addMoney } from "@kasse/core";
+import { computeTotals } from "@kasse/modules/cart";
+import type {
+  ChangeApplication,
+  Order,
+  OrderChangeAction,
+  OrderLineItemRow,
+  OrderShippingMethodRow,
+  PlannedLine,
+  PlannedMoney,
+  PlannedNewLine,
+  PlannedNewMethod,
+  PlannedTotals,
+} from "@kasse/modules/order";
+
+/** What the order has been paid: captured less refunded, over its payment collections (the payment module's figures). */
+export interface PaidSoFar {
+  captured: number;
+  refunded: number;
+  /** What the order's live collections ask for in all (authorized and not yet captured included). */
+  requested: number;
+}
+
+/** Medusa's order change summary: the totals before and after, what is paid, and what is still owed (negative: due back). */
+export interface ChangeSummary {
+  original_order_total: number;
+  current_order_total: number;
+  paid_total: number;
+  refunded_total: number;
+  pending_difference: number;
+}
+
+/** An order as a change leaves it: its lines and methods (added ones named by their action's id), totals and summary. */
+export interface ChangePlan {
+  items: Array<OrderLineItemRow & { actions: OrderChangeAction[] }>;
+  shipping_methods: Array<OrderShippingMethodRow & { actions: OrderChangeAction[] }>;
+  totals: PlannedTotals;
+  summary: ChangeSummary;
+  /** What confirming writes (without the payment collection, which the saga creates). */
+  application: Omit<ChangeApplication, "payment_collection_id">;
+  /**
+   * What a new payment collection must ask for: the amount owed that the order's collections do
+   * not already ask for (an authorized, uncaptured payment still covers what it was authorized for).
+   */
+  to_collect: number;
+  /** Each line whose quantity moves, by how many units (positive: more to reserve). */
+  quantity_changes: Array<{ line: Pick<OrderLineItemRow, "id" | "cart_line_item_id" | "variant_id">; delta: number }>;
+}
+
+const ZERO: PlannedMoney = { subtotal: 0, discount_total: 0, tax_total: 0, total: 0 };
+
+/** A line's money at `unit_price` × `quantity`, its discount scaled to the new amount (promotions are not re-run). */
+function lineMoney(
+  unitPrice: number,
+  quantity: number,
+  taxRate: number,
+  isTaxInclusive: boolean,
+  before?: Pick<OrderLineItemRow, "unit_price" | "quantity" | "total" | "discount_total">,
+): PlannedMoney {
+  const gross = unitPrice * quantity;
+  let discount = 0;
+  if (before && before.discount_total > 0) {
+    const oldGross = before.unit_price * before.quantity;
+    // The discount as given on the catalog amount: tax-inclusive lines store it without tax.
+    const given = isTaxInclusive ? oldGross - before.total : before.discount_total;
+    discount = oldGross > 0 ? Math.min(gross, Math.round((given * gross) / oldGross)) : 0;
+  }
+  const [line] = computeTotals({
+    items: [
+      {
+        unit_price: unitPrice,
+        quantity,
+        is_tax_inclusive: isTaxInclusive,
+        tax_rates: [taxRate],
+        discounts: [discount],
+      },
+    ],
+    shipping_methods: [],
+  }).items;
+  return {
+    subtotal: line!.subtotal,
+    discount_total: line!.discount_total,
+    tax_total: line!.tax_total,
+    total: line!.total,
+  };
+}
+
+const moneyOf = (row: PlannedMoney): PlannedMoney => ({
+  subtotal: row.subtotal,
+  discount_total: row.discount_total,
+  tax_total: row.tax_total,
+  total: row.total,
+});
+
+function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: PlannedMoney, before: PlannedMoney) {
+  const d = (k: keyof PlannedMoney) => after[k] - before[k];
+  totals[`${prefix}_subtotal`] += d("subtotal");
+  totals[`${prefix}_discount_total`] += d("discount_total");
+  totals[`${prefix}_tax_total`] += d("tax_total");
+  totals[`${prefix}_total`] += d("total");
+  if (prefix === "item") totals.subtotal += d("subtotal");
+  totals.discount_total += d("discount_total");
+  totals.tax_total += d("tax_total");
+  totals.total += d("total");
+}
+
+/**
+ * Applies a change's actions to an order, purely: the preview and the confirmation both call it,
+ * so what the admin sees is what confirming writes. An `ITEM_UPDATE` sets an existing line's
+ * quantity and price (its discount scales with its amount, its tax is at the rate the action
+ * carries), an `ITEM_ADD` adds a line, a `SHIPPING_ADD` a method. The order's totals move by the
+ * lines' differences; `pending_difference` = the new total − what is paid (captured − refunded).
+ */
+export function planChange(
+  order: Order,
+  change: { id: string; updated_at: Date | string; actions: OrderChangeAction[] },
+  paid: PaidSoFar,
+): ChangePlan {
+  const totals = Object.fromEntries(
+    (
+      [
+        "item_subtotal",
+        "item_tax_total",
+        "item_discount_total",
+        "item_total",
+        "shipping_subtotal",
+        "shipping_tax_total",
+        "shipping_discount_total",
+        "shipping_total",
+        "subtotal",
+        "discount_total",
+        "tax_total",
+        "total",
+      ] as const
+    ).map((k) => [k, order[k]]),
+  ) as unknown as PlannedTotals;
+  const now = new Date();
+  const lines: PlannedLine[] = [];
+  const added_lines: PlannedNewLine[] = [];
+  const added_methods: PlannedNewMethod[] = [];
+  const quantity_changes: ChangePlan["quantity_changes"] = [];
+  const actionsOf = (id: string) => change.actions.filter((a) => a.reference_id === id);
+
+  const items = order.items.map((item) => {
+    const update = change.actions.find(
+      (a): a is Extract<OrderChangeAction, { action: "ITEM_UPDATE" }> =>
+        a.action === "ITEM_UPDATE" && a.reference_id === item.id,
+    );
+    if (!update) return { ...item, actions: [] };
+    const { quantity, unit_price, tax_rate } = update.details;
+    const money = lineMoney(unit_price, quantity, tax_rate, item.is_tax_inclusive, item);
+    plus(totals, "item", money, moneyOf(item));
+    lines.push({ id: item.id, quantity, unit_price, ...money });
+    if (quantity !== item.quantity && item.variant_id)
+      quantity_changes.push({ line: item, delta: quantity - item.quantity });
+    return { ...item, quantity, unit_price, ...money, actions: actionsOf(item.id) };
+  });
+
+  for (const a of change.actions) {
+    if (a.action !== "ITEM_ADD") continue;
+    const d = a.details;
+    const money = lineMoney(d.unit_price, d.quantity, d.tax_rate, d.is_tax_inclusive);
+    plus(totals, "item", money, ZERO);
+    const line = {
+      action_id: a.id,
+      variant_id: d.variant_id,
+      product_id: d.product_id,
+      title: d.title,
+      subtitle: d.subtitle,
+      thumbnail: d.thumbnail,
+      variant_title: d.variant_title,
+      variant_sku: d.variant_sku,
+      product_title: d.product_title,
+      product_handle: d.product_handle,
+      requires_shipping: d.requires_shipping,
+      is_tax_inclusive: d.is_tax_inclusive,
+      quantity: d.quantity,
+      unit_price: d.unit_price,
+      ...money,
+    };
+    added_lines.push(line);
+    quantity_changes.push({ line: { id: a.id, cart_line_item_id: null, variant_id: d.variant_id }, delta: d.quantity });
+    const { action_id: _id, ...fields } = line;
+    items.push({
+      ...fields,
+      id: a.id,
+      order_id: order.id,
+      rank: items.length,
+      cart_line_item_id: null,
+      fulfilled_quantity: 0,
+      shipped_quantity: 0,
+      delivered_quantity: 0,
+      return_requested_quantity: 0,
+      return_received_quantity: 0,
+      return_dismissed_quantity: 0,
+      metadata: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      actions: [a],
+    });
+  }
+
+  const shipping_methods = order.shipping_methods.map((m) => ({ ...m, actions: actionsOf(m.id) }));
+  for (const a of change.actions) {
+    if (a.action !== "SHIPPING_ADD") continue;
+    const d = a.details;
+    const [line] = computeTotals({
+      items: [],
+      shipping_methods: [
+        { amount: d.amount, is_tax_inclusive: d.is_tax_inclusive, tax_rates: [d.tax_rate], discounts: [] },
+      ],
+    }).shipping_methods;
+    const money = moneyOf(line!);
+    plus(totals, "shipping", money, ZERO);
+    const method = {
+      action_id: a.id,
+      shipping_option_id: d.shipping_option_id,
+      name: d.name,
+      amount: d.amount,
+      is_tax_inclusive: d.is_tax_inclusive,
+      ...money,
+    };
+    added_methods.push(method);
+    const { action_id: _id, ...fields } = method;
+    shipping_methods.push({
+      ...fields,
+      id: a.id,
+      order_id: order.id,
+      rank: shipping_methods.length,
+      data: {},
+      metadata: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      actions: [a],
+    });
+  }
+
+  const net = paid.captured - paid.refunded;
+  const pending_difference = addMoney(totals.total) - net;
+  return {
+    items,
+    shipping_methods,
+    totals,
+    summary: {
+      original_order_total: order.total,
+      current_order_total: totals.total,
+      paid_total: paid.captured,
+      refunded_total: paid.refunded,
+      pending_difference,
+    },
+    to_collect: Math.max(0, Math.min(pending_difference, totals.total - (paid.requested - paid.refunded))),
+    application: {
+      change_id: change.id,
+      planned_at: new Date(change.updated_at).toISOString(),
+      lines,
+      added_lines,
+      added_methods,
+      totals,
+    },
+    quantity_changes,
+  };
+}

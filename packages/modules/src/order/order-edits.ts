@@ -1,0 +1,536 @@
+import { errors, generateId } from "@kasse/core";
+import { transaction } from "@kasse/db";
+import { orderQueries as q, type Order } from "./queries";
+import type {
+  OrderActor,
+  OrderChangeAction,
+  OrderChangeActionBody,
+  OrderChangeStatus,
+  OrderChangeType,
+  OrderEditBegin,
+  OrderLineItemRow,
+  OrderShippingMethodRow,
+  OrderVersionChangeRow,
+} from "./schema";
+import { assertOpen, createOrderService } from "./service";
+import { changeView as returnChangeView, type ReturnChange } from "./return-changes";
+
+/** An order change as the API shows it: Medusa's `order_change` with its actions. */
+export type OrderVersionChange = ReturnType<typeof changeView>;
+
+/** The money of a line or method as an edit leaves it. */
+export interface PlannedMoney {
+  subtotal: number;
+  discount_total: number;
+  tax_total: number;
+  total: number;
+}
+
+/** An existing line an edit changes: its new quantity, price and totals. */
+export type PlannedLine = PlannedMoney & { id: string; quantity: number; unit_price: number };
+
+/** A line an edit adds (its `ITEM_ADD` action's id names it until it has its own). */
+export type PlannedNewLine = PlannedMoney &
+  Pick<
+    OrderLineItemRow,
+    | "variant_id"
+    | "product_id"
+    | "title"
+    | "subtitle"
+    | "thumbnail"
+    | "variant_title"
+    | "variant_sku"
+    | "product_title"
+    | "product_handle"
+    | "requires_shipping"
+    | "is_tax_inclusive"
+    | "quantity"
+    | "unit_price"
+  > & { action_id: string };
+
+/** A shipping method an edit adds. */
+export type PlannedNewMethod = PlannedMoney &
+  Pick<OrderShippingMethodRow, "shipping_option_id" | "name" | "amount" | "is_tax_inclusive"> & { action_id: string };
+
+/** The order's stored totals (see `storedTotals`). */
+export interface PlannedTotals {
+  item_subtotal: number;
+  item_tax_total: number;
+  item_discount_total: number;
+  item_total: number;
+  shipping_subtotal: number;
+  shipping_tax_total: number;
+  shipping_discount_total: number;
+  shipping_total: number;
+  subtotal: number;
+  discount_total: number;
+  tax_total: number;
+  total: number;
+}
+
+/** What confirming a change writes: computed by the flows' `planChange` from the change's actions. */
+export interface ChangeApplication {
+  change_id: string;
+  /** The change's `updated_at` the plan was computed from: an action added since refuses the confirmation. */
+  planned_at: string;
+  lines: PlannedLine[];
+  added_lines: PlannedNewLine[];
+  added_methods: PlannedNewMethod[];
+  totals: PlannedTotals;
+}
+
+/** What undoing a confirmation needs (JSON, journaled). */
+export interface AppliedChange {
+  order_id: string;
+  change_id: string;
+  status: OrderChangeStatus;
+  version: number;
+  /** The existing lines the confirmation changed, and the lines and methods it added. */
+  changed_line_ids: string[];
+  line_ids: string[];
+  method_ids: string[];
+}
+
+const TOTAL_KEYS = [
+  "item_subtotal",
+  "item_tax_total",
+  "item_discount_total",
+  "item_total",
+  "shipping_subtotal",
+  "shipping_tax_total",
+  "shipping_discount_total",
+  "shipping_total",
+  "subtotal",
+  "discount_total",
+  "tax_total",
+  "total",
+] as const;
+
+const isActive = (status: OrderChangeStatus) => status === "pending" || status === "requested";
+
+/** The money an action moves before tax: an added line's gross, an updated line's new gross, a method's amount. */
+function actionAmount(a: OrderChangeAction): number {
+  switch (a.action) {
+    case "ITEM_ADD":
+      return a.details.unit_price * a.details.quantity;
+    case "ITEM_UPDATE":
+      return a.details.unit_price * a.details.quantity;
+    case "SHIPPING_ADD":
+      return a.details.amount;
+  }
+}
+
+/** An action as the API shows it: with its change, order, version and the money it moves. */
+export type OrderChangeActionOf = OrderChangeAction & {
+  order_change_id: string;
+  order_id: string;
+  version: number;
+  amount: number;
+};
+
+function actionView(row: OrderVersionChangeRow, a: OrderChangeAction): OrderChangeActionOf {
+  return { ...a, order_change_id: row.id, order_id: row.order_id, version: row.version, amount: actionAmount(a) };
+}
+
+function changeView(row: OrderVersionChangeRow) {
+  return { ...row, actions: row.actions.map((a) => actionView(row, a)) };
+}
+
+const orders = createOrderService();
+
+/**
+ * Medusa's order changes, the edit kind: a change begun on an open order collects typed actions
+ * (`ITEM_ADD`, `ITEM_UPDATE`, `SHIPPING_ADD`) while `pending`, may be `requested`, and is
+ * `confirmed` (a new order version: {@link confirm}, a step of the confirm saga) or `canceled`.
+ * Nothing on the order moves before the confirmation. An order has at most one active change (a
+ * partial unique index), and none while a return change is pending.
+ */
+export function createOrderEditService() {
+  /** The change `id`, locked, refused unless it is an active edit. */
+  async function lockActive(id: string): Promise<OrderVersionChangeRow> {
+    const row = await q.lockVersionChange(id);
+    if (row.change_type !== "edit") throw errors.notFound(`Order edit with id: ${id} was not found`);
+    if (!isActive(row.status)) throw errors.invalidData(`Order edit ${id} is ${row.status}`);
+    return row;
+  }
+
+  /** Runs `edit` on the locked active change and saves the actions it answers. */
+  function withActions(id: string, edit: (row: OrderVersionChangeRow, order: Order) => OrderChangeAction[]) {
+    return transaction(async () => {
+      const row = await lockActive(id);
+      if (row.status !== "pending")
+        throw errors.invalidData(`Order edit ${id} is ${row.status}: its actions are fixed`);
+      const order = await orders.retrieve(row.order_id);
+      const actions = edit(row, order);
+      return changeView(await q.saveVersionChange(id, { actions, updated_at: new Date() }));
+    });
+  }
+
+  const stamp = (body: OrderChangeActionBody, reference: OrderChangeAction["reference"], note?: string | null) => {
+    const id = generateId("ordchact");
+    return {
+      ...body,
+      id,
+      reference,
+      reference_id: id,
+      internal_note: note ?? null,
+      created_at: new Date().toISOString(),
+    } as OrderChangeAction;
+  };
+
+  const service = {
+    /** Begins an edit of order `input.order_id` (open, with no other active change nor pending return change). */
+    async begin(input: OrderEditBegin, actor: OrderActor): Promise<OrderVersionChange> {
+      return transaction(async () => {
+        const order = await orders.lock(input.order_id);
+        assertOpen(order, "edited");
+        const [active, pendingReturn] = await Promise.all([
+          q.activeVersionChange(order.id),
+          q.pendingChangeOfOrder(order.id),
+        ]);
+        if (active)
+          throw errors.invalidData(
+            `Order ${order.id} already has an active ${active.change_type} change (${active.id})`,
+          );
+        if (pendingReturn) throw errors.invalidData(`Order ${order.id} has a pending return change`);
+        const row = await q.insertVersionChange(
+          {
+            id: generateId("ordch"),
+            order_id: order.id,
+            change_type: "edit",
+            status: "pending",
+            version: order.version + 1,
+            description: input.description ?? null,
+            internal_note: input.internal_note ?? null,
+            created_by: actor.actor_id,
+            metadata: input.metadata ?? null,
+          },
+          `Order ${order.id} already has an active change`,
+        );
+        return changeView(row);
+      });
+    },
+
+    /** The edit `id`; 404 when there is none. */
+    async retrieve(id: string): Promise<OrderVersionChange> {
+      const row = await q.versionChange(id);
+      if (row.change_type !== "edit") throw errors.notFound(`Order edit with id: ${id} was not found`);
+      return changeView(row);
+    },
+
+    /** The order's active change, if any. */
+    async activeFor(orderId: string): Promise<OrderVersionChange | null> {
+      const row = await q.activeVersionChange(orderId);
+      return row ? changeView(row) : null;
+    },
+
+    /** What the order was at an earlier `version` (its lines, methods and totals), if an edit replaced it. */
+    async version(
+      orderId: string,
+      version: number,
+    ): Promise<(Pick<Order, "items" | "shipping_methods" | "version"> & PlannedTotals) | undefined> {
+      const kept = await q.versionOf(orderId, version);
+      if (!kept) return undefined;
+      const revive = <T>(rows: Array<Record<string, unknown>>) =>
+        rows.map((r) => ({
+          ...r,
+          created_at: new Date(r.created_at as string),
+          updated_at: new Date(r.updated_at as string),
+          deleted_at: null,
+        })) as T[];
+      return {
+        ...(kept.totals as unknown as PlannedTotals),
+        version,
+        items: revive<OrderLineItemRow>(kept.items),
+        shipping_methods: revive<OrderShippingMethodRow>(kept.shipping_methods),
+      };
+    },
+
+    /**
+     * A page of the order's changes of the types and statuses asked for, oldest first: its edits and
+     * its return changes (Medusa lists both kinds as order changes). Each table gives its first
+     * `offset + limit` rows, merged in order.
+     */
+    async list(
+      orderId: string,
+      filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
+      page: { limit: number; offset: number },
+    ): Promise<{ items: Array<OrderVersionChange | ReturnChange>; count: number }> {
+      const first = { limit: page.offset + page.limit, offset: 0 };
+      const returnTypes = filters.change_type?.filter((t) => t === "return_request" || t === "return_receive");
+      const [edits, returns] = await Promise.all([
+        q.versionChanges(orderId, filters, first),
+        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit),
+      ]);
+      const items = [...edits.items.map(changeView), ...returns.items.map(returnChangeView)]
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id))
+        .slice(page.offset, page.offset + page.limit);
+      return { items, count: edits.count + returns.count };
+    },
+
+    /** Adds lines (their variants' snapshots and prices, taken by the flow) as `ITEM_ADD` actions. */
+    addItems: (
+      id: string,
+      items: Array<{
+        details: Extract<OrderChangeActionBody, { action: "ITEM_ADD" }>["details"];
+        internal_note?: string | null;
+      }>,
+    ) =>
+      withActions(id, (row) => [
+        ...row.actions,
+        ...items.map((i) => stamp({ action: "ITEM_ADD", details: i.details }, "order_item", i.internal_note)),
+      ]),
+
+    /**
+     * Sets an existing line's new quantity and price (one `ITEM_UPDATE` per line, replaced by a later
+     * one). The line must be on the order and keep at least its fulfilled units.
+     */
+    updateItem: (
+      id: string,
+      itemId: string,
+      details: { quantity: number; unit_price?: number; tax_rate: number },
+      note?: string | null,
+    ) =>
+      withActions(id, (row, order) => {
+        const line = order.items.find((i) => i.id === itemId);
+        if (!line) throw errors.invalidData(`Item ${itemId} is not on order ${order.id}`);
+        if (details.quantity < line.fulfilled_quantity)
+          throw errors.invalidData(
+            `Item ${itemId} has ${line.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
+          );
+        const update = stamp(
+          {
+            action: "ITEM_UPDATE",
+            details: {
+              quantity: details.quantity,
+              unit_price: details.unit_price ?? line.unit_price,
+              tax_rate: details.tax_rate,
+            },
+          },
+          "order_item",
+          note,
+        );
+        update.reference_id = itemId;
+        return [...row.actions.filter((a) => !(a.action === "ITEM_UPDATE" && a.reference_id === itemId)), update];
+      }),
+
+    /** Changes the quantity and price of a line the edit added (action `actionId`). */
+    updateAddedItem: (
+      id: string,
+      actionId: string,
+      input: { quantity: number; unit_price?: number; internal_note?: string },
+    ) =>
+      withActions(id, (row) => {
+        requireAction(row, actionId, "ITEM_ADD");
+        if (input.quantity < 1) throw errors.invalidData("An added item's quantity must be at least 1");
+        return row.actions.map((a) => {
+          if (a.id !== actionId || a.action !== "ITEM_ADD") return a;
+          return {
+            ...a,
+            details: { ...a.details, quantity: input.quantity, unit_price: input.unit_price ?? a.details.unit_price },
+            internal_note: input.internal_note ?? a.internal_note,
+          };
+        });
+      }),
+
+    /** Adds a shipping method (priced by the flow) as a `SHIPPING_ADD` action. */
+    addShipping: (
+      id: string,
+      details: Extract<OrderChangeActionBody, { action: "SHIPPING_ADD" }>["details"],
+      note?: string | null,
+    ) =>
+      withActions(id, (row) => [...row.actions, stamp({ action: "SHIPPING_ADD", details }, "shipping_method", note)]),
+
+    /** Changes the price of a shipping method the edit added. */
+    updateAddedShipping: (id: string, actionId: string, input: { amount?: number; internal_note?: string }) =>
+      withActions(id, (row) => {
+        requireAction(row, actionId, "SHIPPING_ADD");
+        return row.actions.map((a) =>
+          a.id !== actionId || a.action !== "SHIPPING_ADD"
+            ? a
+            : {
+                ...a,
+                details: { ...a.details, amount: input.amount ?? a.details.amount },
+                internal_note: input.internal_note ?? a.internal_note,
+              },
+        );
+      }),
+
+    /** Takes back an added line or shipping method (its action); 404 when the edit has no such action. */
+    removeAction: (id: string, actionId: string, kind: "ITEM_ADD" | "SHIPPING_ADD"): Promise<OrderVersionChange> =>
+      withActions(id, (row) => {
+        requireAction(row, actionId, kind);
+        return row.actions.filter((a) => a.id !== actionId);
+      }),
+
+    /** Asks for the edit to be confirmed (Medusa's request step): its actions are fixed from then on. */
+    async request(id: string, actor: OrderActor): Promise<OrderVersionChange> {
+      return transaction(async () => {
+        const row = await lockActive(id);
+        if (row.status !== "pending") throw errors.invalidData(`Order edit ${id} is already requested`);
+        if (row.actions.length === 0) throw errors.invalidData(`Order edit ${id} has no changes to request`);
+        return changeView(
+          await q.saveVersionChange(id, {
+            status: "requested",
+            requested_at: new Date(),
+            requested_by: actor.actor_id,
+            updated_at: new Date(),
+          }),
+        );
+      });
+    },
+
+    /** Cancels an active edit: nothing it held applies. */
+    async cancel(id: string, actor: OrderActor): Promise<OrderVersionChange> {
+      return transaction(async () => {
+        await lockActive(id);
+        return changeView(
+          await q.saveVersionChange(id, {
+            status: "canceled",
+            canceled_at: new Date(),
+            canceled_by: actor.actor_id,
+            updated_at: new Date(),
+          }),
+        );
+      });
+    },
+
+    /**
+     * Confirms the active edit `plan.change_id` as the order's next version: the lines and methods
+     * `plan` computed from its actions, the order's totals and `version` + 1, and the version it
+     * replaces kept in `order_version`. Refused (400) when the change is no longer active (confirmed
+     * meanwhile: two confirmations, one wins) or its actions changed since the plan.
+     */
+    async confirm(plan: ChangeApplication, actor: OrderActor): Promise<{ order: Order; applied: AppliedChange }> {
+      return transaction(async () => {
+        const found = await q.versionChange(plan.change_id);
+        const order = await orders.lock(found.order_id);
+        const row = await lockActive(plan.change_id);
+        assertOpen(order, "edited");
+        if (row.updated_at.toISOString() !== plan.planned_at)
+          throw errors.conflict(`Order edit ${row.id} changed while it was being confirmed`);
+        // Units fulfilled since the edit was put together stay on the order.
+        for (const line of plan.lines) {
+          const current = order.items.find((i) => i.id === line.id);
+          if (current && line.quantity < current.fulfilled_quantity)
+            throw errors.invalidData(
+              `Item ${line.id} has ${current.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
+            );
+        }
+        if (row.version !== order.version + 1)
+          throw errors.conflict(`Order ${order.id} is at version ${order.version}, not ${row.version - 1}`);
+        await q.insertVersion({
+          order_id: order.id,
+          version: order.version,
+          change_id: row.id,
+          items: order.items as unknown as Array<Record<string, unknown>>,
+          shipping_methods: order.shipping_methods as unknown as Array<Record<string, unknown>>,
+          totals: Object.fromEntries(TOTAL_KEYS.map((k) => [k, order[k]])),
+        });
+        for (const line of plan.lines) {
+          const { id, ...values } = line;
+          await q.setLine(id, { ...values, updated_at: new Date() });
+        }
+        const rank = order.items.length;
+        const added = plan.added_lines.length
+          ? await q.insertLines(
+              plan.added_lines.map(({ action_id: _a, ...line }, i) => ({
+                ...line,
+                id: generateId("ordli"),
+                order_id: order.id,
+                rank: rank + i,
+                metadata: null,
+              })),
+            )
+          : [];
+        const methods = plan.added_methods.length
+          ? await q.insertMethods(
+              plan.added_methods.map(({ action_id: _a, ...method }, i) => ({
+                ...method,
+                id: generateId("ordsm"),
+                order_id: order.id,
+                rank: order.shipping_methods.length + i,
+                data: {},
+                metadata: null,
+              })),
+            )
+          : [];
+        await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
+        await q.saveVersionChange(row.id, {
+          status: "confirmed",
+          confirmed_at: new Date(),
+          confirmed_by: actor.actor_id,
+          updated_at: new Date(),
+        });
+        await orders.recordChange(
+          order.id,
+          "order_edit_confirmed",
+          actor,
+          { version: order.version, total: order.total },
+          { version: row.version, total: plan.totals.total },
+        );
+        return {
+          order: await orders.retrieve(order.id),
+          applied: {
+            order_id: order.id,
+            change_id: row.id,
+            status: row.status,
+            version: order.version,
+            changed_line_ids: plan.lines.map((l) => l.id),
+            line_ids: added.map((l) => l.id),
+            method_ids: methods.map((m) => m.id),
+          },
+        };
+      });
+    },
+
+    /** Undoes {@link confirm}: the replaced version's lines and totals back, the change active again. */
+    async undoConfirm(applied: AppliedChange, actor: OrderActor): Promise<void> {
+      await transaction(async () => {
+        const order = await orders.lock(applied.order_id);
+        const kept = await q.versionOf(applied.order_id, applied.version);
+        if (!kept) return;
+        const changed = new Set(applied.changed_line_ids);
+        for (const item of kept.items as unknown as OrderLineItemRow[]) {
+          if (!changed.has(item.id)) continue;
+          await q.setLine(item.id, {
+            quantity: item.quantity,
+            unit_price: item.unit_price,
+            subtotal: item.subtotal,
+            discount_total: item.discount_total,
+            tax_total: item.tax_total,
+            total: item.total,
+          });
+        }
+        if (applied.line_ids.length) await q.deleteLines(applied.line_ids);
+        if (applied.method_ids.length) await q.deleteMethods(applied.method_ids);
+        await q.setOrder(applied.order_id, {
+          ...(kept.totals as unknown as PlannedTotals),
+          version: applied.version,
+        });
+        await q.deleteVersion(applied.order_id, applied.version);
+        await q.saveVersionChange(applied.change_id, {
+          status: applied.status,
+          confirmed_at: null,
+          confirmed_by: null,
+        });
+        await orders.recordChange(
+          order.id,
+          "order_edit_confirm_reverted",
+          actor,
+          { version: order.version },
+          { version: applied.version },
+        );
+      });
+    },
+  };
+  return service;
+}
+
+/** Refuses (404) an action id the change has no `kind` action for. */
+function requireAction(row: OrderVersionChangeRow, actionId: string, kind: OrderChangeAction["action"]): void {
+  if (!row.actions.some((a) => a.id === actionId && a.action === kind))
+    throw errors.notFound(`Action with id: ${actionId} was not found on order edit ${row.id}`);
+}
+
+export type OrderEditService = ReturnType<typeof createOrderEditService>;
