@@ -12,7 +12,6 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const UNCONVERTED_MODULES = new Set([
   "auth",
   "event",
-  "fulfillment",
   "product",
 ]);
 
