@@ -104,7 +104,7 @@ async function prepare(
       description: "soak receiver",
     });
     const [option] = (
-      await createFulfillmentService(db).listOptions({ region_id: [store.region_ids.us] }, { limit: 1, offset: 0 })
+      await createFulfillmentService().listOptions({ region_id: [store.region_ids.us] }, { limit: 1, offset: 0 })
     ).items;
     const shop: Shop = {
       storeHeaders: { "x-publishable-api-key": store.publishable_api_key },

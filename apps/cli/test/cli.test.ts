@@ -35,6 +35,8 @@ async function onFreshDatabase(test: (database: TestDatabase) => Promise<void>):
   }
 }
 
+// Built once, like the composition root builds it: no handle; each call runs on the current database.
+const auth = createAuthService({ scrypt: { logN: 4 } });
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -111,7 +113,6 @@ describe.skipIf(!onPostgres())("kasse credentials and kasse user reset-password"
       expect(listed.stdout).toContain("kasse user reset-password");
       expect(listed.stdout).not.toContain("first-pass");
 
-      const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
       const signIn = (password: string) =>
         auth.authenticate("emailpass", { body: { email: "ops@example.com", password } }).then(
           (r) => Boolean(r.identity),

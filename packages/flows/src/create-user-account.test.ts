@@ -11,6 +11,8 @@ import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const auth = createAuthService({ scrypt: { logN: 4 } });
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
@@ -24,7 +26,6 @@ describe("createUserAccount", () => {
     );
     const user = await createUserService().retrieve(user_id);
     expect(user).toMatchObject({ email: "admin@example.com", first_name: "Ada" });
-    const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const login = await auth.login("user", "emailpass", {
       body: { email: "admin@example.com", password: "s3cret-pass" },
     });
@@ -71,7 +72,7 @@ describe("createUserAccount", () => {
       createUserAccount(engine, { email: "orphan@example.com", password: "pw-long-enough" }, { scryptLogN: 4 }),
     );
     expect(error.type).toBe("conflict");
-    expect(await createAuthService(database.db).findByProvider("emailpass", "orphan@example.com")).toBeNull();
+    expect(await auth.findByProvider("emailpass", "orphan@example.com")).toBeNull();
   });
 
   it("rejects a bad email or an empty password before doing anything", async () => {

@@ -11,6 +11,8 @@ import { eventOutbox } from "@kasse/modules/event";
 
 const database = useTestDatabase();
 let engine: Engine;
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const auth = createAuthService({ scrypt: { logN: 4 } });
 beforeAll(async () => {
   engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
 });
@@ -30,7 +32,6 @@ describe("registerCustomer", () => {
       has_account: true,
       first_name: "Ana",
     });
-    const auth = createAuthService(database.db);
     const login = await auth.login("customer", "emailpass", {
       body: { email: "ana@example.com", password: "pw-plain-1" },
     });
@@ -74,7 +75,6 @@ describe("registerCustomer", () => {
   });
 
   it("registration-token form links the existing identity once; a second customer for it is conflict and removed", async () => {
-    const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const identity = await auth.register("emailpass", {
       body: { email: "token@example.com", password: "pw-long-enough" },
     });
@@ -91,7 +91,6 @@ describe("registerCustomer", () => {
   });
 
   it("registration-token form: only for the identity's own address; another one is not_allowed and creates nothing", async () => {
-    const auth = createAuthService(database.db, { scrypt: { logN: 4 } });
     const identity = await auth.register("emailpass", {
       body: { email: "mine@example.com", password: "pw-at-least-8" },
     });

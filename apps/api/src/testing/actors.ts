@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { actorKey, authIdentity } from "@kasse/modules/auth";
+import { actorKey } from "@kasse/modules/auth";
+import { authIdentity } from "@kasse/modules/auth/tables";
 import { user } from "@kasse/modules/user/tables";
 import type { App } from "../app-type";
 

@@ -1,4 +1,26 @@
-export * from "./schema";
+export {
+  ActorType,
+  AuthIdentityView,
+  EmailPassBody,
+  EmailPassNewPasswordBody,
+  MfaChallengeBody,
+  MfaChallengeView,
+  MfaDisableBody,
+  MfaFactorView,
+  MfaMethod,
+  MfaProvider,
+  MfaRecoveryCodesBody,
+  MfaStartBody,
+  MfaVerifyBody,
+  ProviderIdentityView,
+  type AuthIdentity,
+  type AuthIdentityRow,
+  type MfaChallengeRow,
+  type MfaFactorRow,
+  type OneTimeTokenKind,
+  type OneTimeTokenRow,
+  type ProviderIdentityRow,
+} from "./schema";
 export {
   createAuthService,
   actorIdOf,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { failure, lazy, useTestDatabase } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { createAuthService } from "./service";
 import { authenticatorCode } from "./testing";
 
-const database = useTestDatabase();
-const auth = lazy(() => createAuthService(database.db, { scrypt: { logN: 4 }, secret: "mfa-test-secret-0123456789" }));
+useTestDatabase();
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const auth = createAuthService({ scrypt: { logN: 4 }, secret: "mfa-test-secret-0123456789" });
 
 /** A new identity with an enabled authenticator app (its first code was one step back): its id and the app's secret. */
 async function enrolled(email: string) {
@@ -17,13 +18,13 @@ async function enrolled(email: string) {
 describe("MFA service", () => {
   it("seals the secret under a key of the server secret: another secret cannot check codes, none cannot set up", async () => {
     const { id, secret, factorId } = await enrolled("sealed@example.com");
-    const other = createAuthService(database.db, { secret: "another-secret-0123456789" });
+    const other = createAuthService({ secret: "another-secret-0123456789" });
     const code = authenticatorCode(secret);
     expect(await failure(other.mfa.disable(id, factorId, { code }))).toMatchObject({
       type: "unexpected_state",
       message: "The MFA secret cannot be opened: was JWT_SECRET changed?",
     });
-    expect(await failure(createAuthService(database.db).mfa.start(id, { provider: "totp" }))).toMatchObject({
+    expect(await failure(createAuthService().mfa.start(id, { provider: "totp" }))).toMatchObject({
       type: "unexpected_state",
     });
     // The factor is untouched and still answers its own server's codes.

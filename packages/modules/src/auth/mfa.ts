@@ -1,19 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { deriveKey, errors, generateId, KasseError, seal, unseal } from "@kasse/core";
-import { isUniqueViolation, transaction, type Db } from "@kasse/db";
+import { isUniqueViolation, transaction } from "@kasse/db";
+import { authQueries as q } from "./queries";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp";
-import {
-  authMfaChallenge,
-  authMfaFactor,
-  authMfaRecoveryCode,
-  providerIdentity,
-  type MfaChallengeBody,
-  type MfaChallengeRow,
-  type MfaDisableBody,
-  type MfaFactorRow,
-  type MfaMethod,
-  type MfaStartBody,
+import type {
+  MfaChallengeBody,
+  MfaChallengeRow,
+  MfaDisableBody,
+  MfaFactorRow,
+  MfaMethod,
+  MfaStartBody,
 } from "./schema";
 
 /**
@@ -51,16 +47,12 @@ const newRecoveryCode = () => {
 };
 
 /**
- * An identity's factors and the codes that answer for them, over one handle (the transaction of the
- * write that checks a code: accepting one records it, so it cannot be replayed).
+ * An identity's factors and the codes that answer for them, in the transaction of the write that
+ * checks a code: accepting one records it, so it cannot be replayed.
  */
-function mfaFactors(db: Db, key: () => Buffer) {
+function mfaFactors(key: () => Buffer) {
   const own = async (identityId: string, factorId: string): Promise<MfaFactorRow> => {
-    const [factor] = await db
-      .select()
-      .from(authMfaFactor)
-      .where(and(eq(authMfaFactor.id, factorId), eq(authMfaFactor.auth_identity_id, identityId)))
-      .for("update");
+    const factor = await q.lockOwnFactor(identityId, factorId);
     if (!factor) throw errors.notFound(`MFA factor with id: ${factorId} was not found`);
     return factor;
   };
@@ -74,88 +66,45 @@ function mfaFactors(db: Db, key: () => Buffer) {
     if (!secret) throw errors.unexpectedState("The MFA secret cannot be opened: was JWT_SECRET changed?");
     const step = matchTotp(secret, code);
     if (step === null) return false;
-    const used = await db
-      .update(authMfaFactor)
-      .set({ last_used_step: step, updated_at: new Date() })
-      .where(
-        and(
-          eq(authMfaFactor.id, factor.id),
-          or(isNull(authMfaFactor.last_used_step), lt(authMfaFactor.last_used_step, step)),
-        ),
-      )
-      .returning({ id: authMfaFactor.id });
-    return used.length > 0;
+    return q.useTotpStep(factor.id, step);
   };
 
   /** Marks one unused recovery code of the identity used; false when there is none matching. */
-  const useRecoveryCode = async (identityId: string, code: string): Promise<boolean> => {
-    const used = await db
-      .update(authMfaRecoveryCode)
-      .set({ used_at: sql`now()` })
-      .where(
-        and(
-          eq(authMfaRecoveryCode.auth_identity_id, identityId),
-          eq(authMfaRecoveryCode.code_hash, hashRecoveryCode(code)),
-          isNull(authMfaRecoveryCode.used_at),
-        ),
-      )
-      .returning({ id: authMfaRecoveryCode.id });
-    return used.length > 0;
-  };
+  const useRecoveryCode = (identityId: string, code: string): Promise<boolean> =>
+    q.useRecoveryCode(identityId, hashRecoveryCode(code));
 
   /** Whether `code` answers for the identity by `method`: its enabled factor's TOTP or a recovery code. */
   const useCode = async (identityId: string, method: MfaMethod, code: string): Promise<boolean> => {
     if (method === "recovery_code") return useRecoveryCode(identityId, code);
-    const [factor] = await db
-      .select()
-      .from(authMfaFactor)
-      .where(
-        and(
-          eq(authMfaFactor.auth_identity_id, identityId),
-          eq(authMfaFactor.provider, method),
-          eq(authMfaFactor.status, "enabled"),
-        ),
-      );
+    const factor = await q.enabledFactorOf(identityId, method);
     return factor ? useTotp(factor, code.trim()) : false;
   };
 
-  const enabled = (identityId: string) =>
-    db
-      .select({ id: authMfaFactor.id })
-      .from(authMfaFactor)
-      .where(and(eq(authMfaFactor.auth_identity_id, identityId), eq(authMfaFactor.status, "enabled")));
-
-  return { own, useTotp, useCode, enabled };
+  return { own, useTotp, useCode };
 }
 
 /**
  * TOTP multi-factor authentication of auth identities (Medusa 2.21's wire format): factor setup,
  * verification and removal, recovery codes, and sign-in challenges. Every method acting on a factor
- * takes the caller's identity: another identity's factor is `not_found`.
+ * takes the caller's identity: another identity's factor is `not_found`. Built once per process;
+ * every method runs in the transaction in progress, if any.
  * @example
- * const mfa = createMfaService(db, { secret: config.jwt.secret });
+ * const mfa = createMfaService({ secret: config.jwt.secret });
  * const { factor, secret, otpauth_url } = await mfa.start(identityId, { provider: "totp" });
  * await mfa.verify(identityId, factor.id, "123456");
  */
-export function createMfaService(db: Db, options: { secret?: Uint8Array | string }) {
+export function createMfaService(options: { secret?: Uint8Array | string }) {
   const key = () => {
     if (!options.secret)
       throw errors.unexpectedState("This process has no JWT_SECRET: it cannot read or store MFA secrets");
     return deriveKey(options.secret, "kasse-mfa-totp-secret");
   };
-
-  /** The factor reads and code checks over `tx`: the transaction of the write that uses them. */
-  const factorsOver = (tx: Db) => mfaFactors(tx, key);
+  const factors = mfaFactors(key);
 
   return {
     /** The identity's factors (pending and enabled), oldest first. */
     async list(identityId: string): Promise<MfaFactor[]> {
-      const rows = await db
-        .select()
-        .from(authMfaFactor)
-        .where(eq(authMfaFactor.auth_identity_id, identityId))
-        .orderBy(asc(authMfaFactor.created_at), asc(authMfaFactor.id));
-      return rows.map(view);
+      return (await q.factorsOf(identityId)).map(view);
     },
 
     /**
@@ -169,37 +118,25 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
       const secret = newTotpSecret();
       const sealed = seal(secret, key());
       try {
-        return await transaction(db, async (tx) => {
-          const [existing] = await tx
-            .select()
-            .from(authMfaFactor)
-            .where(and(eq(authMfaFactor.auth_identity_id, identityId), eq(authMfaFactor.provider, input.provider)))
-            .for("update");
+        return await transaction(async () => {
+          const existing = await q.lockFactorOfProvider(identityId, input.provider);
           if (existing?.status === "enabled")
             throw errors.conflict("MFA is already enabled for this account: disable it before setting it up again");
-          if (existing) await tx.delete(authMfaFactor).where(eq(authMfaFactor.id, existing.id));
-          const [account] = await tx
-            .select({ entity_id: providerIdentity.entity_id })
-            .from(providerIdentity)
-            .where(eq(providerIdentity.auth_identity_id, identityId))
-            .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id))
-            .limit(1);
-          const [row] = await tx
-            .insert(authMfaFactor)
-            .values({
-              id: generateId("authmfa"),
-              auth_identity_id: identityId,
-              provider: input.provider,
-              status: "pending",
-              label: input.label ?? null,
-              secret: sealed,
-              metadata: input.metadata ?? null,
-            })
-            .returning();
+          if (existing) await q.deleteFactor(existing.id);
+          const account = await q.firstLogin(identityId);
+          const row = await q.insertFactor({
+            id: generateId("authmfa"),
+            auth_identity_id: identityId,
+            provider: input.provider,
+            status: "pending",
+            label: input.label ?? null,
+            secret: sealed,
+            metadata: input.metadata ?? null,
+          });
           return {
-            factor: view(row!),
+            factor: view(row),
             secret: base32Encode(secret),
-            otpauth_url: otpauthUrl(secret, account?.entity_id ?? identityId, input.issuer ?? DEFAULT_ISSUER),
+            otpauth_url: otpauthUrl(secret, account ?? identityId, input.issuer ?? DEFAULT_ISSUER),
           };
         });
       } catch (error) {
@@ -210,17 +147,11 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
 
     /** Enables a pending factor with its first code; a wrong code is `invalid_data`. */
     async verify(identityId: string, factorId: string, code: string): Promise<MfaFactor> {
-      const ok = await transaction(db, async (tx) => {
-        const factors = factorsOver(tx);
+      const ok = await transaction(async () => {
         const factor = await factors.own(identityId, factorId);
         if (factor.status !== "pending") throw errors.invalidData(`MFA factor ${factorId} is already enabled`);
         if (!(await factors.useTotp(factor, code.trim()))) return null;
-        const [row] = await tx
-          .update(authMfaFactor)
-          .set({ status: "enabled", updated_at: new Date() })
-          .where(eq(authMfaFactor.id, factorId))
-          .returning();
-        return view(row!);
+        return view(await q.enableFactor(factorId));
       });
       if (!ok) throw invalidCode();
       return ok;
@@ -231,16 +162,14 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      * code with `method: "recovery_code"`), and with the last enabled factor the recovery codes go too.
      */
     async disable(identityId: string, factorId: string, input: MfaDisableBody = {}): Promise<MfaFactor> {
-      const removed = await transaction(db, async (tx) => {
-        const factors = factorsOver(tx);
+      const removed = await transaction(async () => {
         const factor = await factors.own(identityId, factorId);
         if (factor.status === "enabled") {
           if (!input.code) throw errors.invalidData(MFA_CODE_REQUIRED);
           if (!(await factors.useCode(identityId, input.method ?? factor.provider, input.code))) return null;
         }
-        await tx.delete(authMfaFactor).where(eq(authMfaFactor.id, factorId));
-        if ((await factors.enabled(identityId)).length === 0)
-          await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
+        await q.deleteFactor(factorId);
+        if (!(await q.hasEnabledFactor(identityId))) await q.deleteRecoveryCodesOf(identityId);
         return { ...view(factor), status: "disabled" as const, updated_at: new Date() };
       });
       if (!removed) throw invalidCode();
@@ -252,21 +181,21 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      * code asked: for a takeover, where the factors may be someone else's (docs/security.md "Email ownership").
      */
     async removeAll(identityId: string): Promise<void> {
-      await transaction(db, async (tx) => {
-        await tx.delete(authMfaChallenge).where(eq(authMfaChallenge.auth_identity_id, identityId));
-        await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
-        await tx.delete(authMfaFactor).where(eq(authMfaFactor.auth_identity_id, identityId));
+      await transaction(async () => {
+        await q.deleteChallengesOf(identityId);
+        await q.deleteRecoveryCodesOf(identityId);
+        await q.deleteFactorsOf(identityId);
       });
     },
 
     /** New recovery codes (answered this once, stored hashed), replacing the identity's old ones. */
     async generateRecoveryCodes(identityId: string, count: number = DEFAULT_RECOVERY_CODES): Promise<string[]> {
-      return transaction(db, async (tx) => {
-        if ((await factorsOver(tx).enabled(identityId)).length === 0)
+      return transaction(async () => {
+        if (!(await q.hasEnabledFactor(identityId)))
           throw errors.invalidData("Enable MFA before generating recovery codes");
         const codes = Array.from({ length: count }, newRecoveryCode);
-        await tx.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, identityId));
-        await tx.insert(authMfaRecoveryCode).values(
+        await q.deleteRecoveryCodesOf(identityId);
+        await q.insertRecoveryCodes(
           codes.map((code) => ({
             id: generateId("authmfarc"),
             auth_identity_id: identityId,
@@ -283,53 +212,30 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
      */
     async openChallenge(identityId: string, actorType: string, authProvider: string): Promise<MfaChallenge | null> {
       // Most sign-ins are of identities without MFA: one query answers them.
-      if ((await factorsOver(db).enabled(identityId)).length === 0) return null;
+      if (!(await q.hasEnabledFactor(identityId))) return null;
       const since = new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs);
-      const [codes, [recent]] = await Promise.all([
-        db
-          .select({ id: authMfaRecoveryCode.id })
-          .from(authMfaRecoveryCode)
-          .where(and(eq(authMfaRecoveryCode.auth_identity_id, identityId), isNull(authMfaRecoveryCode.used_at)))
-          .limit(1),
+      const [codes, failed] = await Promise.all([
+        q.hasUnusedRecoveryCode(identityId),
         // Wrong codes of the identity's recent sign-ins (an unfinished challenge's attempts all failed).
-        db
-          .select({ failed: sql<number>`coalesce(sum(${authMfaChallenge.attempts}), 0)::int` })
-          .from(authMfaChallenge)
-          .where(
-            and(
-              eq(authMfaChallenge.auth_identity_id, identityId),
-              isNull(authMfaChallenge.completed_at),
-              gt(authMfaChallenge.created_at, since),
-            ),
-          ),
+        q.failedAttemptsSince(identityId, since),
       ]);
-      if (recent!.failed >= MFA_CHALLENGE.lockoutAttempts)
+      if (failed >= MFA_CHALLENGE.lockoutAttempts)
         throw new KasseError(
           "too_many_requests",
           `Too many wrong MFA codes for this account: try again in ${MFA_CHALLENGE.lockoutWindowMs / 60_000} minutes`,
         );
       // The identity's dead challenges go as a new one opens, so the table holds only live ones and their recent past.
-      await db
-        .delete(authMfaChallenge)
-        .where(
-          and(
-            eq(authMfaChallenge.auth_identity_id, identityId),
-            lt(authMfaChallenge.expires_at, sql`now() - interval '1 day'`),
-          ),
-        );
-      const [row] = await db
-        .insert(authMfaChallenge)
-        .values({
-          id: generateId("authmfachal"),
-          auth_identity_id: identityId,
-          actor_type: actorType,
-          auth_provider: authProvider,
-          methods: codes.length ? ["totp", "recovery_code"] : ["totp"],
-          max_attempts: MFA_CHALLENGE.maxAttempts,
-          expires_at: new Date(Date.now() + MFA_CHALLENGE.ttlMs),
-        })
-        .returning();
-      return challengeView(row!);
+      await q.deleteDeadChallenges(identityId);
+      const row = await q.insertChallenge({
+        id: generateId("authmfachal"),
+        auth_identity_id: identityId,
+        actor_type: actorType,
+        auth_provider: authProvider,
+        methods: codes ? ["totp", "recovery_code"] : ["totp"],
+        max_attempts: MFA_CHALLENGE.maxAttempts,
+        expires_at: new Date(Date.now() + MFA_CHALLENGE.ttlMs),
+      });
+      return challengeView(row);
     },
 
     /**
@@ -341,30 +247,16 @@ export function createMfaService(db: Db, options: { secret?: Uint8Array | string
       challengeId: string,
       input: MfaChallengeBody,
     ): Promise<{ auth_identity_id: string; actor_type: string }> {
-      const outcome = await transaction(db, async (tx) => {
-        const [challenge] = await tx
-          .update(authMfaChallenge)
-          .set({ attempts: sql`${authMfaChallenge.attempts} + 1` })
-          .where(
-            and(
-              eq(authMfaChallenge.id, challengeId),
-              isNull(authMfaChallenge.completed_at),
-              gt(authMfaChallenge.expires_at, sql`now()`),
-              lt(authMfaChallenge.attempts, authMfaChallenge.max_attempts),
-            ),
-          )
-          .returning();
+      const outcome = await transaction(async () => {
+        const challenge = await q.attemptChallenge(challengeId);
         if (!challenge) {
-          const [dead] = await tx.select().from(authMfaChallenge).where(eq(authMfaChallenge.id, challengeId));
+          const dead = await q.challenge(challengeId);
           if (dead && !dead.completed_at && dead.expires_at > new Date())
             throw new KasseError("too_many_requests", "Too many wrong codes for this MFA challenge: sign in again");
           throw errors.unauthorized("The MFA challenge has expired or was already used: sign in again");
         }
-        if (!(await factorsOver(tx).useCode(challenge.auth_identity_id, input.method, input.code))) return null;
-        await tx
-          .update(authMfaChallenge)
-          .set({ completed_at: sql`now()` })
-          .where(eq(authMfaChallenge.id, challengeId));
+        if (!(await factors.useCode(challenge.auth_identity_id, input.method, input.code))) return null;
+        await q.completeChallenge(challengeId);
         return { auth_identity_id: challenge.auth_identity_id, actor_type: challenge.actor_type };
       });
       if (!outcome) throw invalidCode();

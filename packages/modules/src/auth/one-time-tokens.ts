@@ -1,52 +1,22 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { generateId } from "@kasse/core";
-import { transaction, type Db, timestamptz, createdAt } from "@kasse/db";
-
-/**
- * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and
- * OAuth `state` values. Only a SHA-256 of the secret is stored; using one marks it used in the
- * same statement that checks it, so two concurrent uses cannot both succeed.
- */
-export const authOneTimeToken = pgTable(
-  "auth_one_time_token",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind").$type<OneTimeTokenKind>().notNull(),
-    token_hash: text("token_hash").notNull(),
-    actor_type: text("actor_type").notNull(),
-    /** The provider (`emailpass`, `google`, ...) the token belongs to. */
-    provider: text("provider").notNull(),
-    /** The identity and email a reset or email change token was issued for (null for an OAuth state). */
-    auth_identity_id: text("auth_identity_id"),
-    entity_id: text("entity_id"),
-    /** Flow data kept server-side (an OAuth PKCE verifier, the customer of an email change), never sent to the browser. */
-    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
-    expires_at: timestamptz("expires_at").notNull(),
-    used_at: timestamptz("used_at"),
-    created_at: createdAt(),
-  },
-  (t) => [
-    uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash),
-    index("auth_one_time_token_identity_idx").on(t.auth_identity_id),
-    index("auth_one_time_token_expires_idx").on(t.expires_at),
-  ],
-);
-
-export type OneTimeTokenKind = "password_reset" | "email_change" | "oauth_state";
-export type OneTimeTokenRow = typeof authOneTimeToken.$inferSelect;
+import { transaction } from "@kasse/db";
+import { authQueries as q } from "./queries";
+import type { OneTimeTokenKind, OneTimeTokenRow } from "./schema";
 
 const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /**
- * Issues and consumes one-time tokens.
+ * Issues and consumes one-time tokens: single-use, expiring secrets of the auth flows (password
+ * reset and email change tokens, OAuth `state` values). Only a SHA-256 of a secret is stored; using
+ * one marks it used in the statement that checks it, so two concurrent uses cannot both succeed.
+ * Built once per process; every method runs in the transaction in progress, if any.
  * @example
- * const tokens = createOneTimeTokenService(db);
+ * const tokens = createOneTimeTokenService();
  * const { secret } = await tokens.issue({ kind: "password_reset", actor_type: "customer", provider: "emailpass", ttlMs: 15 * 60_000 });
  * const row = await tokens.consume("password_reset", secret); // null when unknown, used or expired
  */
-export function createOneTimeTokenService(db: Db) {
+export function createOneTimeTokenService() {
   const service = {
     /**
      * A new random secret (256 bits) and its stored row; the secret itself is never stored. With
@@ -64,26 +34,23 @@ export function createOneTimeTokenService(db: Db) {
       replace?: boolean;
     }): Promise<{ secret: string; row: OneTimeTokenRow }> {
       if (input.replace && input.auth_identity_id)
-        return transaction(db, async (t) => {
-          await createOneTimeTokenService(t).revokeForIdentity(input.kind, input.auth_identity_id!);
-          return createOneTimeTokenService(t).issue({ ...input, replace: false });
+        return transaction(async () => {
+          await service.revokeForIdentity(input.kind, input.auth_identity_id!);
+          return service.issue({ ...input, replace: false });
         });
       const secret = input.secret ?? randomBytes(32).toString("base64url");
-      const [row] = await db
-        .insert(authOneTimeToken)
-        .values({
-          id: generateId("otok"),
-          kind: input.kind,
-          token_hash: sha256(secret),
-          actor_type: input.actor_type,
-          provider: input.provider,
-          auth_identity_id: input.auth_identity_id ?? null,
-          entity_id: input.entity_id ?? null,
-          data: input.data ?? {},
-          expires_at: new Date(Date.now() + input.ttlMs),
-        })
-        .returning();
-      return { secret, row: row! };
+      const row = await q.insertToken({
+        id: generateId("otok"),
+        kind: input.kind,
+        token_hash: sha256(secret),
+        actor_type: input.actor_type,
+        provider: input.provider,
+        auth_identity_id: input.auth_identity_id ?? null,
+        entity_id: input.entity_id ?? null,
+        data: input.data ?? {},
+        expires_at: new Date(Date.now() + input.ttlMs),
+      });
+      return { secret, row };
     },
 
     /**
@@ -95,44 +62,18 @@ export function createOneTimeTokenService(db: Db) {
       secret: string,
       where: { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string } = {},
     ): Promise<OneTimeTokenRow | null> {
-      const [row] = await db
-        .update(authOneTimeToken)
-        .set({ used_at: sql`now()` })
-        .where(
-          and(
-            eq(authOneTimeToken.token_hash, sha256(secret)),
-            eq(authOneTimeToken.kind, kind),
-            isNull(authOneTimeToken.used_at),
-            gt(authOneTimeToken.expires_at, sql`now()`),
-            where.actor_type === undefined ? undefined : eq(authOneTimeToken.actor_type, where.actor_type),
-            where.provider === undefined ? undefined : eq(authOneTimeToken.provider, where.provider),
-            where.entity_id === undefined ? undefined : eq(authOneTimeToken.entity_id, where.entity_id),
-            where.auth_identity_id === undefined
-              ? undefined
-              : eq(authOneTimeToken.auth_identity_id, where.auth_identity_id),
-          ),
-        )
-        .returning();
+      const row = await q.consumeToken(kind, sha256(secret), where);
       return row ?? null;
     },
 
     /** Makes a consumed token usable again until it expires (the undo of {@link consume} when what it allowed failed). */
     async release(id: string): Promise<void> {
-      await db.update(authOneTimeToken).set({ used_at: null }).where(eq(authOneTimeToken.id, id));
+      await q.releaseToken(id);
     },
 
     /** Voids every unused token of `kind` for an identity (after a password change, older reset links stop working). */
     async revokeForIdentity(kind: OneTimeTokenKind, authIdentityId: string): Promise<void> {
-      await db
-        .update(authOneTimeToken)
-        .set({ used_at: sql`now()` })
-        .where(
-          and(
-            eq(authOneTimeToken.kind, kind),
-            eq(authOneTimeToken.auth_identity_id, authIdentityId),
-            isNull(authOneTimeToken.used_at),
-          ),
-        );
+      await q.revokeTokens(kind, authIdentityId);
     },
   };
   return service;

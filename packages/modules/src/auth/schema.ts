@@ -92,8 +92,38 @@ export const AuthIdentityView = Type.Object({
 /** An identity with its provider identities, as the service returns it (secrets included: never send it as is). */
 export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIdentityRow[] };
 
-// Reset tokens and OAuth states (one-time-tokens.ts), re-exported so drizzle-kit sees the table.
-export { authOneTimeToken, type OneTimeTokenRow, type OneTimeTokenKind } from "./one-time-tokens";
+/**
+ * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and
+ * OAuth `state` values. Only a SHA-256 of the secret is stored; using one marks it used in the
+ * same statement that checks it, so two concurrent uses cannot both succeed.
+ */
+export const authOneTimeToken = pgTable(
+  "auth_one_time_token",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").$type<OneTimeTokenKind>().notNull(),
+    token_hash: text("token_hash").notNull(),
+    actor_type: text("actor_type").notNull(),
+    /** The provider (`emailpass`, `google`, ...) the token belongs to. */
+    provider: text("provider").notNull(),
+    /** The identity and email a reset or email change token was issued for (null for an OAuth state). */
+    auth_identity_id: text("auth_identity_id"),
+    entity_id: text("entity_id"),
+    /** Flow data kept server-side (an OAuth PKCE verifier, the customer of an email change), never sent to the browser. */
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    expires_at: timestamptz("expires_at").notNull(),
+    used_at: timestamptz("used_at"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash),
+    index("auth_one_time_token_identity_idx").on(t.auth_identity_id),
+    index("auth_one_time_token_expires_idx").on(t.expires_at),
+  ],
+);
+
+export type OneTimeTokenKind = "password_reset" | "email_change" | "oauth_state";
+export type OneTimeTokenRow = typeof authOneTimeToken.$inferSelect;
 
 /**
  * A second factor of an identity (multi-factor authentication, as Medusa 2.21's): `pending` from

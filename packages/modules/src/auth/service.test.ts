@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { failure, useTestDatabase, lazy } from "@kasse/db/testing";
+import { failure, useTestDatabase } from "@kasse/db/testing";
 import { hashParams, hashPassword, verifyPassword } from "./password";
 import { createAuthService } from "./service";
 
-const database = useTestDatabase();
-const auth = lazy(() => createAuthService(database.db, { scrypt: { logN: 4 } }));
+useTestDatabase();
+// Built once, like the composition root builds it: no handle; each call runs on the current one.
+const auth = createAuthService({ scrypt: { logN: 4 } });
 
 const body = (email: string, password: string) => ({ body: { email, password } });
 
@@ -48,7 +49,7 @@ describe("emailpass provider", () => {
   });
 
   it("spends the same scrypt work on an unknown email as on a wrong password", async () => {
-    const slow = createAuthService(database.db, { scrypt: { logN: 13 } });
+    const slow = createAuthService({ scrypt: { logN: 13 } });
     await slow.register("emailpass", body("timing@example.com", "right-password"));
     const median = async (email: string) => {
       const times: number[] = [];
@@ -82,7 +83,7 @@ describe("emailpass provider", () => {
   });
 
   it("upgrades a hash made with other parameters on the next sign-in", async () => {
-    const old = createAuthService(database.db, { scrypt: { logN: 3 } });
+    const old = createAuthService({ scrypt: { logN: 3 } });
     const identity = await old.register("emailpass", body("upgrade@example.com", "pw-password"));
     expect(identity.provider_identities[0]!.provider_metadata!.password).toMatch(/^scrypt\$3\$/);
     await auth.authenticate("emailpass", body("upgrade@example.com", "pw-password"));
@@ -184,7 +185,7 @@ describe("sessions", () => {
     expect(next.credentials_version).toBe(2);
     expect(await auth.sessionAlive(next)).toBe(true);
     // A rehash on sign-in (same password, new cost) is not a credential change.
-    const cheaper = createAuthService(database.db, { scrypt: { logN: 5 } });
+    const cheaper = createAuthService({ scrypt: { logN: 5 } });
     await cheaper.login("customer", "emailpass", body("session@example.com", "pw-2-password"));
     expect(await auth.sessionAlive(next)).toBe(true);
 

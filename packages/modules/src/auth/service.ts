@@ -1,13 +1,12 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { errors, generateId, isKasseError } from "@kasse/core";
-import { builtOnce, isUniqueViolation, param, transaction, type Db, rowsByParent } from "@kasse/db";
+import { isUniqueViolation, transaction } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
-import { authOneTimeToken, createOneTimeTokenService } from "./one-time-tokens";
+import { createOneTimeTokenService } from "./one-time-tokens";
 import { createMfaService, type MfaChallenge } from "./mfa";
-import type { MfaChallengeBody } from "./schema";
-import { authIdentity, providerIdentity, type AuthIdentity, type ProviderIdentityRow } from "./schema";
+import { authQueries as q } from "./queries";
+import type { AuthIdentity, AuthIdentityRow, MfaChallengeBody, ProviderIdentityRow } from "./schema";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
 export interface ActorClaims {
@@ -37,29 +36,8 @@ export interface AuthServiceOptions {
 /** A sign-in's outcome: the token's claims, an MFA challenge to pass first, or (OAuth) a redirect. */
 export type SignIn = { claims: ActorClaims } | { mfa_challenge: MfaChallenge };
 
-const liveIdentity = isNull(authIdentity.deleted_at);
-
 /** The key in `app_metadata` linking an identity to its actor of one type: `user_id`, `customer_id`. */
 export const actorKey = (actorType: string): string => `${actorType}_id`;
-
-// A token's check on every request that presents one (`sessionAlive`), built once.
-const aliveWhere = and(
-  eq(authIdentity.id, param("id")),
-  liveIdentity,
-  eq(authIdentity.credentials_version, sql.placeholder("version")),
-);
-const aliveIdentity = builtOnce<Array<{ id: string }>, { id: string; version: number }>((db) =>
-  db.select({ id: authIdentity.id }).from(authIdentity).where(aliveWhere),
-);
-const aliveLinkedIdentity = builtOnce<
-  Array<{ id: string }>,
-  { id: string; version: number; key: string; actor: string }
->((db) =>
-  db
-    .select({ id: authIdentity.id })
-    .from(authIdentity)
-    .where(and(aliveWhere, sql`${authIdentity.app_metadata} ->> ${param("key")} = ${param("actor")}`)),
-);
 
 /** The actor types an identity is linked to (its `app_metadata` keys `<type>_id` naming an actor). */
 export function linkedActorTypes(identity: Pick<AuthIdentity, "app_metadata">): string[] {
@@ -95,11 +73,12 @@ const emailTaken = (email: string) => errors.conflict(`An account with email ${e
 /**
  * Auth identities and their provider identities, and the provider registry (emailpass built
  * in; OAuth providers register themselves). Provider operations run in a transaction.
+ * Built once per process; every method runs in the transaction in progress, if any.
  * @example
- * const auth = createAuthService(db, { scrypt: { logN: 15 } });
+ * const auth = createAuthService({ scrypt: { logN: 15 } });
  * const { identity } = await auth.authenticate("emailpass", { body: { email, password } });
  */
-export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
+export function createAuthService(options: AuthServiceOptions = {}) {
   const scrypt: ScryptParams = {
     logN: options.scrypt?.logN ?? DEFAULT_SCRYPT.logN,
     r: options.scrypt?.r ?? DEFAULT_SCRYPT.r,
@@ -108,10 +87,10 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
   const selfRegistering = new Set(options.selfRegisteringActors ?? ["customer"]);
   const registry = new Map<string, AuthProvider>();
 
-  const withProviders = async (rows: Array<typeof authIdentity.$inferSelect>): Promise<AuthIdentity[]> => {
-    const providers = await rowsByParent(db, providerIdentity, "auth_identity_id", rows, {
-      order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
-    });
+  const tokens = createOneTimeTokenService();
+
+  const withProviders = async (rows: AuthIdentityRow[]): Promise<AuthIdentity[]> => {
+    const providers = await q.providersOf(rows.map((row) => row.id));
     return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id)! }));
   };
 
@@ -121,17 +100,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     return found;
   };
 
-  const store = (tx: Db): IdentityStore => ({
-    findByProvider: (p, entityId) => createAuthService(tx, options).findByProvider(p, entityId),
-    create: (input) => createAuthService(tx, options).createIdentity(input),
-    updateProviderIdentity: (id, patch) => createAuthService(tx, options).updateProviderIdentity(id, patch),
-    retrieve: (id) => createAuthService(tx, options).retrieve(id),
-    tokens: createOneTimeTokenService(tx),
-  });
+  // What providers work with: the service's own methods, in the transaction the caller opened.
+  const store: IdentityStore = {
+    findByProvider: (p, entityId) => service.findByProvider(p, entityId),
+    create: (input) => service.createIdentity(input),
+    updateProviderIdentity: (id, patch) => service.updateProviderIdentity(id, patch),
+    retrieve: (id) => service.retrieve(id),
+    tokens,
+  };
 
   const service = {
     /** Second factors of identities (TOTP, recovery codes, sign-in challenges): `mfa.ts`. */
-    mfa: createMfaService(db, { secret: options.secret }),
+    mfa: createMfaService({ secret: options.secret }),
 
     /** Registered providers by id: `auth.providers.register(googleProvider(config))`. */
     providers: {
@@ -143,22 +123,14 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     },
 
     async retrieve(id: string): Promise<AuthIdentity> {
-      const rows = await db
-        .select()
-        .from(authIdentity)
-        .where(and(eq(authIdentity.id, id), liveIdentity));
-      const [identity] = await withProviders(rows);
+      const row = await q.identity(id);
+      const [identity] = await withProviders(row ? [row] : []);
       if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
       return identity;
     },
 
     async findByProvider(providerId: string, entityId: string): Promise<AuthIdentity | null> {
-      const rows = await db
-        .select({ identity: authIdentity })
-        .from(providerIdentity)
-        .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
-        .where(and(eq(providerIdentity.provider, providerId), eq(providerIdentity.entity_id, entityId), liveIdentity));
-      const [identity] = await withProviders(rows.map((r) => r.identity));
+      const [identity] = await withProviders(await q.identityByProvider(providerId, entityId));
       return identity ?? null;
     },
 
@@ -172,24 +144,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       app_metadata?: Record<string, unknown>;
     }): Promise<AuthIdentity> {
       try {
-        return await db.transaction(async (inner) => {
-          const [identity] = await inner
-            .insert(authIdentity)
-            .values({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} })
-            .returning();
-          const [entry] = await inner
-            .insert(providerIdentity)
-            .values({
-              id: generateId("provid"),
-              entity_id: input.entity_id,
-              provider: input.provider,
-              auth_identity_id: identity!.id,
-              user_metadata: input.user_metadata ?? null,
-              provider_metadata: input.provider_metadata ?? null,
-              verified_email: input.verified_email ?? null,
-            })
-            .returning();
-          return { ...identity!, provider_identities: [entry!] };
+        return await transaction(async () => {
+          const identity = await q.insertIdentity(generateId("authid"), input.app_metadata ?? {});
+          const entry = await q.insertProviderIdentity({
+            id: generateId("provid"),
+            entity_id: input.entity_id,
+            provider: input.provider,
+            auth_identity_id: identity.id,
+            user_metadata: input.user_metadata ?? null,
+            provider_metadata: input.provider_metadata ?? null,
+            verified_email: input.verified_email ?? null,
+          });
+          return { ...identity, provider_identities: [entry] };
         });
       } catch (error) {
         if (isUniqueViolation(error))
@@ -206,19 +172,19 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
       if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
       if (patch.verified_email !== undefined) set.verified_email = patch.verified_email;
-      const [row] = await db
-        .update(providerIdentity)
-        .set({ ...set, updated_at: new Date() })
-        .where(eq(providerIdentity.id, id))
-        .returning();
+      const row = await q.updateProviderIdentity(id, set);
       if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
       return row;
     },
 
     /** Deletes an identity and its provider identities for real, freeing its email. */
     async delete(id: string): Promise<void> {
-      const deleted = await db.delete(authIdentity).where(eq(authIdentity.id, id)).returning({ id: authIdentity.id });
-      if (deleted.length === 0) throw errors.notFound(`Auth identity with id: ${id} was not found`);
+      if (!(await q.deleteIdentity(id))) throw errors.notFound(`Auth identity with id: ${id} was not found`);
+    },
+
+    /** Deletes a new identity if it is there (the compensation of its creation: gone already is fine). */
+    async discard(id: string): Promise<void> {
+      await q.deleteIdentity(id);
     },
 
     /**
@@ -226,22 +192,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * actor again is a no-op; an identity already linked to another actor of that type is a `conflict`.
      */
     async linkActor(id: string, actorType: string, actorId: string): Promise<AuthIdentity> {
-      const key = actorKey(actorType);
-      const updated = await db
-        .update(authIdentity)
-        .set({
-          app_metadata: sql`${authIdentity.app_metadata} || jsonb_build_object(${key}::text, ${actorId}::text)`,
-          updated_at: new Date(),
-        })
-        .where(
-          and(
-            eq(authIdentity.id, id),
-            liveIdentity,
-            sql`coalesce(${authIdentity.app_metadata} ->> ${key}, ${actorId}) = ${actorId}`,
-          ),
-        )
-        .returning({ id: authIdentity.id });
-      if (updated.length === 0) {
+      if (!(await q.linkActor(id, actorKey(actorType), actorId))) {
         await service.retrieve(id);
         throw errors.conflict(`Auth identity ${id} is already linked to another ${actorType}`);
       }
@@ -250,53 +201,40 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     /** The ids of the identities linked to `actorId` as `actorType` (normally one). */
     async identityIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
-      const rows = await db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(and(sql`${authIdentity.app_metadata} ->> ${actorKey(actorType)} = ${actorId}`, liveIdentity));
-      return rows.map((r) => r.id);
+      return q.identityIdsOfActor(actorKey(actorType), actorId);
     },
 
     /** The providers (`emailpass`, OAuth ids) `actorId` can sign in with as `actorType`, each named once. */
     async providerIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
-      const rows = await db
-        .selectDistinct({ provider: providerIdentity.provider })
-        .from(providerIdentity)
-        .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
-        .where(and(sql`${authIdentity.app_metadata} ->> ${actorKey(actorType)} = ${actorId}`, liveIdentity))
-        .orderBy(asc(providerIdentity.provider));
-      return rows.map((r) => r.provider);
+      return q.providerIdsOfActor(actorKey(actorType), actorId);
     },
 
     /** Removes the identity's link to its actor of `actorType` (the compensation of {@link linkActor}). */
     async unlinkActor(id: string, actorType: string): Promise<void> {
-      await db
-        .update(authIdentity)
-        .set({ app_metadata: sql`${authIdentity.app_metadata} - ${actorKey(actorType)}::text`, updated_at: new Date() })
-        .where(eq(authIdentity.id, id));
+      await q.unlinkActor(id, actorKey(actorType));
     },
 
     /** Runs a provider's `authenticate`: the identity, or (OAuth) a redirect location. */
     authenticate: (providerId: string, input: ProviderInput): Promise<AuthResult> =>
-      db.transaction((inner) => provider(providerId).authenticate(input, store(inner))),
+      transaction(() => provider(providerId).authenticate(input, store)),
 
     /** Runs a provider's `register`: a new identity with no actor linked. */
     register: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
-      db.transaction((inner) => provider(providerId).register(input, store(inner))),
+      transaction(() => provider(providerId).register(input, store)),
 
     /** Runs a provider's `validateCallback` (OAuth). */
     validateCallback: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
-      db.transaction((inner) => provider(providerId).validateCallback(input, store(inner))),
+      transaction(() => provider(providerId).validateCallback(input, store)),
 
     /**
      * Runs a provider's `update` (emailpass: a new password) for `input.authIdentityId`, and ends
      * every token signed before it (the identity's `credentials_version` goes up in the same transaction).
      */
     update: (providerId: string, input: ProviderInput): Promise<AuthIdentity> =>
-      db.transaction(async (inner) => {
-        const identity = await provider(providerId).update(input, store(inner));
-        await createAuthService(inner, options).endSessions(identity.id);
-        return createAuthService(inner, options).retrieve(identity.id);
+      transaction(async () => {
+        const identity = await provider(providerId).update(input, store);
+        await service.endSessions(identity.id);
+        return service.retrieve(identity.id);
       }),
 
     /**
@@ -311,8 +249,8 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       });
       const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
       if (!email) throw errors.invalidData("This account signs in without a password");
-      await db.transaction(async (inner) => {
-        const checked = await createAuthService(inner, options)
+      await transaction(async () => {
+        const checked = await service
           .authenticate(EMAILPASS, { body: { email, password: input.old_password } })
           .catch((error: unknown) => {
             if (isKasseError(error) && error.type === "invalid_data")
@@ -320,11 +258,11 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
             throw error;
           });
         if (checked.identity?.id !== identityId) throw errors.invalidData("The old password is incorrect");
-        await createAuthService(inner, options).update(EMAILPASS, {
+        await service.update(EMAILPASS, {
           body: { email, password: input.new_password },
           authIdentityId: identityId,
         });
-        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
+        await tokens.revokeForIdentity("password_reset", identityId);
       });
     },
 
@@ -334,9 +272,9 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * signed before ends and outstanding reset links stop working.
      */
     async setPassword(identityId: string, input: { email: string; password: string }): Promise<void> {
-      await db.transaction(async (inner) => {
-        await createAuthService(inner, options).update(EMAILPASS, { body: input, authIdentityId: identityId });
-        await createOneTimeTokenService(inner).revokeForIdentity("password_reset", identityId);
+      await transaction(async () => {
+        await service.update(EMAILPASS, { body: input, authIdentityId: identityId });
+        await tokens.revokeForIdentity("password_reset", identityId);
       });
     },
 
@@ -348,20 +286,18 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * address: see {@link proveEmailpassAddress}.
      */
     async resetPassword(secret: string, input: { actor_type: string; email: string; password: string }): Promise<void> {
-      await db.transaction(async (inner) => {
-        const tokens = createOneTimeTokenService(inner);
+      await transaction(async () => {
         const token = await tokens.consume("password_reset", secret, {
           actor_type: input.actor_type,
           provider: EMAILPASS,
           entity_id: input.email,
         });
         if (!token?.auth_identity_id) throw errors.unauthorized("Invalid or expired reset token");
-        const within = createAuthService(inner, options);
-        await within.update(EMAILPASS, {
+        await service.update(EMAILPASS, {
           body: { email: input.email, password: input.password },
           authIdentityId: token.auth_identity_id,
         });
-        await within.proveEmailpassAddress(token.auth_identity_id, input.email);
+        await service.proveEmailpassAddress(token.auth_identity_id, input.email);
         // One reset per request: any other outstanding link stops working too.
         await tokens.revokeForIdentity("password_reset", token.auth_identity_id);
       });
@@ -380,7 +316,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       if (!entry || entry.verified_email === email) return { taken_over: false };
       await service.updateProviderIdentity(entry.id, { verified_email: email });
       if (!linkedActorTypes(identity).includes("user")) await service.mfa.removeAll(identityId);
-      await createOneTimeTokenService(db).revokeForIdentity("email_change", identityId);
+      await tokens.revokeForIdentity("email_change", identityId);
       return { taken_over: true };
     },
 
@@ -420,11 +356,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       const login = await service.findByProvider(EMAILPASS, email);
       let holders: AuthIdentity[] = [];
       if (prover.holder_customer_id) {
-        const rows = await db
-          .select()
-          .from(authIdentity)
-          .where(and(sql`${authIdentity.app_metadata} ->> 'customer_id' = ${prover.holder_customer_id}`, liveIdentity));
-        holders = await withProviders(rows);
+        holders = await withProviders(await q.identitiesOfActor(actorKey("customer"), prover.holder_customer_id));
       }
       // The prover's own customer holding the address is no claim against it.
       const ownHolder = holders.some((h) => h.id === prover.auth_identity_id);
@@ -446,7 +378,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * asked (signed in as `customerId`) move its account there. Only the latest request's token works.
      */
     requestEmailChange: (input: { auth_identity_id: string; customer_id: string; email: string; ttlMs: number }) =>
-      createOneTimeTokenService(db).issue({
+      tokens.issue({
         kind: "email_change",
         replace: true,
         actor_type: "customer",
@@ -465,8 +397,8 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
       secret: string,
       owner: { auth_identity_id: string; customer_id: string },
     ): Promise<{ token_id: string; email: string }> {
-      return transaction(db, async (t) => {
-        const token = await createOneTimeTokenService(t).consume("email_change", secret, {
+      return transaction(async () => {
+        const token = await tokens.consume("email_change", secret, {
           auth_identity_id: owner.auth_identity_id,
         });
         if (!token?.entity_id || token.data.customer_id !== owner.customer_id)
@@ -483,15 +415,10 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     async moveEmailpassAddress(customerId: string, email: string): Promise<void> {
       const ids = await service.identityIdsOfActor("customer", customerId);
       if (ids.length === 0) return;
-      await transaction(db, async (t) => {
-        await t
-          .update(providerIdentity)
-          .set({ entity_id: email, verified_email: email, updated_at: new Date() })
-          .where(and(inArray(providerIdentity.auth_identity_id, ids), eq(providerIdentity.provider, EMAILPASS)))
-          .catch((error: unknown) => {
-            throw isUniqueViolation(error) ? emailTaken(email) : error;
-          });
-        const tokens = createOneTimeTokenService(t);
+      await transaction(async () => {
+        await q.moveLogin(ids, EMAILPASS, email).catch((error: unknown) => {
+          throw isUniqueViolation(error) ? emailTaken(email) : error;
+        });
         for (const id of ids) {
           await tokens.revokeForIdentity("password_reset", id);
           await tokens.revokeForIdentity("email_change", id);
@@ -501,10 +428,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
 
     /** Ends every token of the identity issued so far (its `credentials_version` goes up by one). */
     async endSessions(id: string): Promise<void> {
-      await db
-        .update(authIdentity)
-        .set({ credentials_version: sql`${authIdentity.credentials_version} + 1`, updated_at: new Date() })
-        .where(eq(authIdentity.id, id));
+      await q.endSessions(id);
     },
 
     /**
@@ -514,12 +438,11 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      * in force for every process as soon as it has committed.
      */
     async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">): Promise<boolean> {
-      const values = { id: claims.auth_identity_id, version: claims.credentials_version };
-      const rows =
-        claims.actor_id === ""
-          ? await aliveIdentity(db, values)
-          : await aliveLinkedIdentity(db, { ...values, key: actorKey(claims.actor_type), actor: claims.actor_id });
-      return rows.length > 0;
+      return q.alive(
+        claims.auth_identity_id,
+        claims.credentials_version,
+        claims.actor_id === "" ? undefined : { key: actorKey(claims.actor_type), actor: claims.actor_id },
+      );
     },
 
     /**
@@ -530,21 +453,15 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
     async disableOrphans(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
-      const rows = await db
-        .select()
-        .from(authIdentity)
-        .where(and(inArray(authIdentity.id, ids), liveIdentity))
-        .orderBy(asc(authIdentity.id))
-        .for("update");
+      const rows = await q.lockLiveIdentities(ids);
       const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
-      if (orphans.length)
-        await db.update(authIdentity).set({ deleted_at: new Date() }).where(inArray(authIdentity.id, orphans));
+      if (orphans.length) await q.disableIdentities(orphans);
       return orphans;
     },
 
     /** Re-enables disabled identities (the compensation of {@link disableOrphans}). */
     async enable(ids: string[]): Promise<void> {
-      if (ids.length) await db.update(authIdentity).set({ deleted_at: null }).where(inArray(authIdentity.id, ids));
+      if (ids.length) await q.enableIdentities(ids);
     },
 
     /**
@@ -553,13 +470,7 @@ export function createAuthService(db: Db, options: AuthServiceOptions = {}) {
      */
     async purgeDisabled(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      const purged = await db
-        .delete(authIdentity)
-        .where(and(inArray(authIdentity.id, ids), isNotNull(authIdentity.deleted_at)))
-        .returning({ id: authIdentity.id });
-      const purgedIds = purged.map((row) => row.id);
-      if (purgedIds.length)
-        await db.delete(authOneTimeToken).where(inArray(authOneTimeToken.auth_identity_id, purgedIds));
+      await q.purgeDisabled(ids);
     },
 
     /**

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { step } from "@kasse/workflows";
-import { authIdentity } from "./schema";
 
 /** Input of {@link createAuthIdentityStep}: secrets arrive already hashed, in `provider_metadata`. */
 export interface CreateAuthIdentityInput {
@@ -21,7 +19,7 @@ export const createAuthIdentityStep = step("create-auth-identity", {
     return { output: { id: identity.id }, compensateInput: identity.id };
   },
   compensate: async (id: string, ctx) => {
-    await ctx.tx.delete(authIdentity).where(eq(authIdentity.id, id));
+    await ctx.modules.auth.discard(id);
   },
 });
 

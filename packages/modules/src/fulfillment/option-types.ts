@@ -1,13 +1,7 @@
-import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { transaction, type Db, type ListPaging, anyOf, liveRecords, textSearch } from "@kasse/db";
-import {
-  shippingOption,
-  shippingOptionType,
-  type ShippingOptionTypeCreate,
-  type ShippingOptionTypeRow,
-  type ShippingOptionTypeUpdate,
-} from "./schema";
+import { transaction, type ListPaging } from "@kasse/db";
+import { fulfillmentQueries as q } from "./queries";
+import type { ShippingOptionTypeCreate, ShippingOptionTypeRow, ShippingOptionTypeUpdate } from "./schema";
 
 /** Filters of `GET /admin/shipping-option-types`. */
 export interface ShippingOptionTypeFilters {
@@ -37,90 +31,59 @@ export const DEFAULT_OPTION_TYPE = {
  * name an option's type by its label and code rather than by id): every option then has a type
  * record, which the dashboard's option forms need.
  */
-export async function typeOfCode(
-  db: Db,
-  input: { label: string; code: string; description?: string | null },
-): Promise<ShippingOptionTypeRow> {
-  const find = () =>
-    db
-      .select()
-      .from(shippingOptionType)
-      .where(and(eq(shippingOptionType.code, input.code), isNull(shippingOptionType.deleted_at)))
-      .limit(1);
-  const [existing] = await find();
+export async function typeOfCode(input: {
+  label: string;
+  code: string;
+  description?: string | null;
+}): Promise<ShippingOptionTypeRow> {
+  const existing = await q.typeOfCode(input.code);
   if (existing) return existing;
-  const [created] = await db
-    .insert(shippingOptionType)
-    .values({ id: generateId("sotype"), label: input.label, code: input.code, description: input.description ?? null })
-    .onConflictDoNothing()
-    .returning();
+  const created = await q.insertTypeIfAbsent({
+    id: generateId("sotype"),
+    label: input.label,
+    code: input.code,
+    description: input.description ?? null,
+  });
   // Created by a concurrent request in between: the unique index kept one.
-  return created ?? (await find())[0]!;
+  return created ?? (await q.typeOfCode(input.code))!;
 }
 
 /**
  * Shipping option types (Medusa's `/admin/shipping-option-types`): CRUD with a unique `code`, soft
  * delete. An option created with a type keeps its label, code and description in its `type`, which
- * an update of the type rewrites in the same transaction.
+ * an update of the type rewrites in the same transaction. Built once per process.
  * @example
- * const standard = await createShippingOptionTypeService(db).create({ label: "Standard", code: "standard" });
+ * const standard = await createShippingOptionTypeService().create({ label: "Standard", code: "standard" });
  */
-export function createShippingOptionTypeService(db: Db) {
-  const rows = liveRecords(db, shippingOptionType, "Shipping option type", {
-    label: shippingOptionType.label,
-    code: shippingOptionType.code,
-  });
+export function createShippingOptionTypeService() {
   const taken = (code: string | undefined) => `Shipping option type with code: ${code} already exists`;
   return {
     create: (input: ShippingOptionTypeCreate): Promise<ShippingOptionTypeRow> =>
-      rows.insert(
+      q.insertType(
         { id: generateId("sotype"), label: input.label, code: input.code, description: input.description ?? null },
         taken(input.code),
       ),
 
-    retrieve: (id: string): Promise<ShippingOptionTypeRow> => rows.retrieve(id),
+    retrieve: (id: string): Promise<ShippingOptionTypeRow> => q.retrieveType(id),
 
-    list: (filters: ShippingOptionTypeFilters, page: ListPaging) => rows.list(conditions(filters), page),
+    list: (filters: ShippingOptionTypeFilters, page: ListPaging) => q.listTypes(filters, page),
 
     /** Updates the type and the `type` of the options created with it, together. */
     update: (id: string, input: ShippingOptionTypeUpdate): Promise<ShippingOptionTypeRow> =>
-      transaction(db, async (tx) => {
-        const row = await liveRecords(tx, shippingOptionType, "Shipping option type").update(
-          id,
-          input,
-          taken(input.code),
-        );
-        await tx
-          .update(shippingOption)
-          .set({ type: optionTypeOf(row) })
-          .where(eq(shippingOption.shipping_option_type_id, id));
+      transaction(async () => {
+        const row = await q.updateType(id, input, taken(input.code));
+        await q.setTypeOfOptions(id, optionTypeOf(row));
         return row;
       }),
 
     /** Soft delete; refused while live shipping options are of the type. */
     async delete(id: string): Promise<void> {
-      await rows.retrieve(id);
-      const [used] = await db
-        .select({ id: shippingOption.id })
-        .from(shippingOption)
-        .where(and(eq(shippingOption.shipping_option_type_id, id), isNull(shippingOption.deleted_at)))
-        .limit(1);
-      if (used) throw errors.notAllowed(`Shipping option type ${id} is used by shipping options; delete them first`);
-      await rows.softDelete(id);
+      await q.retrieveType(id);
+      if (await q.typeInUse(id))
+        throw errors.notAllowed(`Shipping option type ${id} is used by shipping options; delete them first`);
+      await q.softDeleteType(id);
     },
   };
 }
 
 export type ShippingOptionTypeService = ReturnType<typeof createShippingOptionTypeService>;
-
-function conditions(filters: ShippingOptionTypeFilters): SQL[] {
-  const out = anyOf(filters, {
-    id: shippingOptionType.id,
-    code: shippingOptionType.code,
-    label: shippingOptionType.label,
-  });
-  out.push(
-    ...textSearch(filters.q, [shippingOptionType.label, shippingOptionType.code, shippingOptionType.description]),
-  );
-  return out;
-}

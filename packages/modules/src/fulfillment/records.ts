@@ -1,13 +1,7 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { builtOnce, idList, inParam, type Db, rowsByParent, groupByParent } from "@kasse/db";
-import {
-  fulfillment,
-  fulfillmentItem,
-  type FulfillmentItemRow,
-  type FulfillmentRow,
-  type ShipmentCreate,
-} from "./schema";
+import { groupBy } from "@kasse/db";
+import { fulfillmentQueries as q } from "./queries";
+import type { FulfillmentItemRow, FulfillmentRow, ShipmentCreate } from "./schema";
 
 /** A fulfillment with its items. */
 export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };
@@ -24,29 +18,22 @@ export interface FulfillmentRecordCreate {
   data?: Record<string, unknown>;
 }
 
-const liveFulfillmentsOfOrders = builtOnce<FulfillmentRow[], { ids: string }>((db) =>
-  db
-    .select()
-    .from(fulfillment)
-    .where(and(inParam(fulfillment.order_id, "ids"), isNull(fulfillment.deleted_at)))
-    .orderBy(asc(fulfillment.created_at), asc(fulfillment.id)),
-);
+/** The rows with their items, one statement for all. */
+async function attach(rows: FulfillmentRow[]): Promise<Fulfillment[]> {
+  const items = await q.itemsOf(rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
+}
 
 /**
  * Fulfillment records of orders: created, shipped, delivered, canceled. The allowed moves are
- * Medusa's: a shipped fulfillment cannot be canceled, only a shipped one can be delivered.
+ * Medusa's: a shipped fulfillment cannot be canceled, only a shipped one can be delivered. Built
+ * once per process; every method runs in the transaction in progress, if any.
  */
-export function createFulfillmentRecordService(db: Db) {
-  /** The rows with their items, one query for all. */
-  async function attach(rows: FulfillmentRow[]): Promise<Fulfillment[]> {
-    const items = await rowsByParent(db, fulfillmentItem, "fulfillment_id", rows, { order: [asc(fulfillmentItem.id)] });
-    return rows.map((row) => ({ ...row, items: items.get(row.id)! }));
-  }
-
+export function createFulfillmentRecordService() {
   const service = {
     async create(input: FulfillmentRecordCreate): Promise<Fulfillment> {
       const id = generateId("ful");
-      await db.insert(fulfillment).values({
+      await q.insertFulfillment({
         id,
         order_id: input.order_id,
         location_id: input.location_id,
@@ -55,40 +42,30 @@ export function createFulfillmentRecordService(db: Db) {
         inventory_consumed: input.inventory_consumed,
         metadata: input.metadata ?? null,
       });
-      await db
-        .insert(fulfillmentItem)
-        .values(input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })));
+      await q.insertFulfillmentItems(
+        input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })),
+      );
       return service.retrieve(id);
     },
 
     async retrieve(id: string): Promise<Fulfillment> {
-      const [row] = await db
-        .select()
-        .from(fulfillment)
-        .where(and(eq(fulfillment.id, id), isNull(fulfillment.deleted_at)));
+      const row = await q.fulfillment(id);
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
       return (await attach([row]))[0]!;
     },
 
     /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
     async lockForOrder(orderId: string, id: string): Promise<Fulfillment> {
-      const [row] = await db
-        .select()
-        .from(fulfillment)
-        .where(and(eq(fulfillment.id, id), eq(fulfillment.order_id, orderId), isNull(fulfillment.deleted_at)))
-        .for("update");
+      const row = await q.lockFulfillmentOfOrder(orderId, id);
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
       return (await attach([row]))[0]!;
     },
 
-    /** Every fulfillment of the orders, in one query per table, keyed by order id. */
+    /** Every fulfillment of the orders, in one statement per table, keyed by order id. */
     async listForOrders(orderIds: string[]): Promise<Map<string, Fulfillment[]>> {
-      return groupByParent(
-        orderIds,
-        async (ids) => attach(await liveFulfillmentsOfOrders(db, { ids: idList(ids) })),
-        (f) => f.order_id,
-        { everyParent: true },
-      );
+      if (orderIds.length === 0) return new Map();
+      const fulfillments = await attach(await q.fulfillmentsOfOrders(orderIds));
+      return groupBy(fulfillments, (f) => f.order_id, { keys: orderIds });
     },
 
     /**
@@ -118,18 +95,17 @@ export function createFulfillmentRecordService(db: Db) {
       }
       const labels =
         field !== "shipped_at"
-          ? {}
-          : { labels: value ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l })) : [] };
-      await db
-        .update(fulfillment)
-        .set({ [field]: value ? new Date() : null, ...labels })
-        .where(eq(fulfillment.id, id));
-      return createFulfillmentRecordService(db).retrieve(id);
+          ? undefined
+          : value
+            ? (shipment.labels ?? []).map((l) => ({ id: generateId("fulla"), ...l }))
+            : [];
+      await q.markFulfillment(id, field, value ? new Date() : null, labels);
+      return service.retrieve(id);
     },
 
     /** Removes a fulfillment that never happened (the compensation of its creation). */
     async delete(id: string): Promise<void> {
-      await db.delete(fulfillment).where(eq(fulfillment.id, id));
+      await q.deleteFulfillment(id);
     },
   };
   return service;

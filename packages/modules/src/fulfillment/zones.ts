@@ -1,15 +1,6 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { errors, generateId } from "@kasse/core";
-import { type Db, inList, rowsByParent } from "@kasse/db";
-import {
-  fulfillmentSet,
-  geoZone,
-  serviceZone,
-  type FulfillmentSetRow,
-  type GeoZoneInput,
-  type GeoZoneRow,
-  type ServiceZoneRow,
-} from "./schema";
+import { fulfillmentQueries as q } from "./queries";
+import type { FulfillmentSetRow, GeoZoneInput, GeoZoneRow, ServiceZoneRow } from "./schema";
 
 /** A service zone as the API shows it: the row with its geo zones. */
 export type ServiceZone = ServiceZoneRow & { geo_zones: GeoZoneRow[] };
@@ -51,38 +42,22 @@ export function geoZoneValues(serviceZoneId: string, inputs: Array<GeoZoneInput 
 }
 
 /** The service zones of the sets (live, oldest first) with their geo zones: two statements whatever the count. */
-export async function zonesOfSets(db: Db, sets: FulfillmentSetRow[], withGeoZones = true): Promise<FulfillmentSet[]> {
-  const zones = await rowsByParent(db, serviceZone, "fulfillment_set_id", sets, {
-    where: isNull(serviceZone.deleted_at),
-    order: [asc(serviceZone.created_at), asc(serviceZone.id)],
-  });
+export async function zonesOfSets(sets: FulfillmentSetRow[], withGeoZones = true): Promise<FulfillmentSet[]> {
+  const zones = await q.zonesOfSets(sets.map((set) => set.id));
   const allZones = [...zones.values()].flat();
-  const geo = withGeoZones ? await geoZonesOf(db, allZones) : undefined;
+  const geo = withGeoZones ? await q.geoZonesOf(allZones.map((zone) => zone.id)) : undefined;
   return sets.map((set) => ({
     ...set,
     service_zones: zones.get(set.id)!.map((zone) => ({ ...zone, geo_zones: geo?.get(zone.id) ?? [] })),
   }));
 }
 
-/** The live geo zones of the zones, oldest first (those added together by country), by zone id (one statement). */
-export function geoZonesOf(db: Db, zones: Array<{ id: string }>): Promise<Map<string, GeoZoneRow[]>> {
-  return rowsByParent(db, geoZone, "service_zone_id", zones, {
-    where: isNull(geoZone.deleted_at),
-    order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
-  });
-}
-
 /** The live zones among `ids` with their set (one statement), by zone id. */
 export async function zonesWithSets(
-  db: Db,
   ids: string[],
 ): Promise<Map<string, ServiceZoneRow & { fulfillment_set: FulfillmentSetRow }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ zone: serviceZone, set: fulfillmentSet })
-    .from(serviceZone)
-    .innerJoin(fulfillmentSet, eq(fulfillmentSet.id, serviceZone.fulfillment_set_id))
-    .where(and(inList(serviceZone.id, ids), isNull(serviceZone.deleted_at), isNull(fulfillmentSet.deleted_at)));
+  const rows = await q.zonesWithSets(ids);
   return new Map(rows.map(({ zone, set }) => [zone.id, { ...zone, fulfillment_set: set }]));
 }
 

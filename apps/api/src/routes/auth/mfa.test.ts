@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
-import { authMfaChallenge, MFA_CHALLENGE, MFA_CODE_REQUIRED } from "@kasse/modules/auth";
+import { MFA_CHALLENGE, MFA_CODE_REQUIRED } from "@kasse/modules/auth";
+import { authMfaChallenge } from "@kasse/modules/auth/tables";
 import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { useTestApp } from "../../testing";
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { authOneTimeToken } from "@kasse/modules/auth";
+import { authOneTimeToken } from "@kasse/modules/auth/tables";
 import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { createTestApp, type TestApp } from "../../testing";
 import { oauthProvidersFromConfig } from "./oauth";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { authOneTimeToken } from "@kasse/modules/auth";
+import { authOneTimeToken } from "@kasse/modules/auth/tables";
 import { startTestSmtpServer, type ReceivedMail } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../../testing";
 

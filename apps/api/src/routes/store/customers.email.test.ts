@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { authOneTimeToken } from "@kasse/modules/auth";
+import { authOneTimeToken } from "@kasse/modules/auth/tables";
 import { authenticatorCode } from "@kasse/modules/auth/testing";
 import { startTestSmtpServer, waitForMail, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, withFailure, type TestApp } from "../../testing";

@@ -1,0 +1,498 @@
+import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import {
+  db,
+  groupBy,
+  inList,
+  insertRows,
+  liveRecords,
+  statement,
+  textSearch,
+  type ListPaging,
+  type Placeholders,
+} from "@kasse/db";
+import {
+  fulfillment,
+  fulfillmentItem,
+  fulfillmentSet,
+  geoZone,
+  serviceZone,
+  shippingOption,
+  shippingOptionPrice,
+  shippingOptionType,
+  shippingProfile,
+  type FulfillmentItemRow,
+  type FulfillmentRow,
+  type FulfillmentSetRow,
+  type GeoZoneRow,
+  type ServiceZoneRow,
+  type ShippingOptionFilters,
+  type ShippingOptionPriceRow,
+  type ShippingOptionRow,
+  type ShippingOptionTypeRow,
+  type ShippingProfileRow,
+} from "./schema";
+
+// The fulfillment module's SQL (profiles, options and their prices, option types, sets, service and
+// geo zones, fulfillment records): the only file of the module that imports drizzle and its tables.
+
+const profiles = liveRecords(shippingProfile, "Shipping profile", { name: shippingProfile.name });
+const options = liveRecords(shippingOption, "Shipping option", { name: shippingOption.name });
+const types = liveRecords(shippingOptionType, "Shipping option type", {
+  label: shippingOptionType.label,
+  code: shippingOptionType.code,
+});
+const sets = liveRecords(fulfillmentSet, "Fulfillment set");
+const zones = liveRecords(serviceZone, "Service zone");
+
+const liveOption = isNull(shippingOption.deleted_at);
+const liveZone = isNull(serviceZone.deleted_at);
+const liveGeoZone = isNull(geoZone.deleted_at);
+const liveFulfillment = isNull(fulfillment.deleted_at);
+
+// ---- profiles
+
+const profileUses = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .select({ count: count() })
+    .from(shippingOption)
+    .where(and(eq(shippingOption.shipping_profile_id, v.id), liveOption)),
+);
+
+const defaultProfile = statement(() =>
+  db
+    .select()
+    .from(shippingProfile)
+    .where(and(eq(shippingProfile.type, "default"), profiles.live))
+    .orderBy(shippingProfile.created_at)
+    .limit(1),
+);
+
+const insertDefaultProfile = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .insert(shippingProfile)
+    .values({ id: v.id, name: "Default Shipping Profile", type: "default" })
+    .onConflictDoNothing()
+    .returning(),
+);
+
+const profilesByIds = statement((v: Placeholders<{ ids: string[] }>) =>
+  db.select().from(shippingProfile).where(inList(shippingProfile.id, v.ids)),
+);
+
+// ---- shipping options and their prices
+
+// A cart's shipping options (listed, and chosen for a method): their rows, in the cart's region or
+// none, and their prices.
+const optionsInRegion = statement((v: Placeholders<{ region_id: string }>) =>
+  db
+    .select()
+    .from(shippingOption)
+    .where(and(liveOption, or(eq(shippingOption.region_id, v.region_id), isNull(shippingOption.region_id))))
+    .orderBy(shippingOption.created_at, shippingOption.id),
+);
+
+const optionsWithoutRegion = statement(() =>
+  db
+    .select()
+    .from(shippingOption)
+    .where(and(liveOption, isNull(shippingOption.region_id)))
+    .orderBy(shippingOption.created_at, shippingOption.id),
+);
+
+const pricesOfOptions = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(shippingOptionPrice)
+    .where(inList(shippingOptionPrice.shipping_option_id, v.ids))
+    .orderBy(asc(shippingOptionPrice.rank)),
+);
+
+const optionsOfZones = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(shippingOption)
+    .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
+    .orderBy(asc(shippingOption.created_at), asc(shippingOption.id)),
+);
+
+const insertOption = insertRows(shippingOption);
+const insertPrices = insertRows(shippingOptionPrice);
+
+const deletePricesOf = statement((v: Placeholders<{ id: string }>) =>
+  db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
+);
+
+function optionConditions(filters: ShippingOptionFilters): SQL[] {
+  const out: SQL[] = [];
+  if (filters.id?.length) out.push(inList(shippingOption.id, filters.id));
+  if (filters.region_id?.length) out.push(inList(shippingOption.region_id, filters.region_id));
+  if (filters.stock_location_id?.length) out.push(inList(shippingOption.stock_location_id, filters.stock_location_id));
+  if (filters.shipping_profile_id?.length)
+    out.push(inList(shippingOption.shipping_profile_id, filters.shipping_profile_id));
+  if (filters.service_zone_id?.length) out.push(inList(shippingOption.service_zone_id, filters.service_zone_id));
+  out.push(...textSearch(filters.q, [shippingOption.name]));
+  return out;
+}
+
+// ---- shipping option types
+
+const typeOfCode = statement((v: Placeholders<{ code: string }>) =>
+  db
+    .select()
+    .from(shippingOptionType)
+    .where(and(eq(shippingOptionType.code, v.code), types.live))
+    .limit(1),
+);
+
+const insertTypeIfAbsent = statement(
+  (v: Placeholders<{ id: string; label: string; code: string; description: string | null }>) =>
+    db
+      .insert(shippingOptionType)
+      .values({ id: v.id, label: v.label, code: v.code, description: v.description })
+      .onConflictDoNothing()
+      .returning(),
+);
+
+const setTypeOfOptions = statement(
+  (v: Placeholders<{ type_id: string; type: ShippingOptionRow["type"]; updated_at: Date }>) =>
+    db
+      .update(shippingOption)
+      .set({ type: v.type, updated_at: v.updated_at })
+      .where(eq(shippingOption.shipping_option_type_id, v.type_id)),
+);
+
+const typeUse = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .select({ id: shippingOption.id })
+    .from(shippingOption)
+    .where(and(eq(shippingOption.shipping_option_type_id, v.id), liveOption))
+    .limit(1),
+);
+
+// ---- fulfillment sets, service zones, geo zones
+
+const setsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(fulfillmentSet)
+    .where(and(inList(fulfillmentSet.stock_location_id, v.ids), sets.live))
+    .orderBy(asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)),
+);
+
+const zonesOfSets = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(serviceZone)
+    .where(and(inList(serviceZone.fulfillment_set_id, v.ids), liveZone))
+    .orderBy(asc(serviceZone.created_at), asc(serviceZone.id)),
+);
+
+const geoZonesOf = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(geoZone)
+    .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
+    .orderBy(asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)),
+);
+
+const zonesWithSets = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select({ zone: serviceZone, set: fulfillmentSet })
+    .from(serviceZone)
+    .innerJoin(fulfillmentSet, eq(fulfillmentSet.id, serviceZone.fulfillment_set_id))
+    .where(and(inList(serviceZone.id, v.ids), liveZone, sets.live)),
+);
+
+const liveSetIdsOfLocation = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .select({ id: fulfillmentSet.id })
+    .from(fulfillmentSet)
+    .where(and(eq(fulfillmentSet.stock_location_id, v.id), sets.live)),
+);
+
+const deleteSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db
+    .update(fulfillmentSet)
+    .set({ deleted_at: v.at, updated_at: v.at })
+    .where(and(inList(fulfillmentSet.id, v.ids), sets.live))
+    .returning({ id: fulfillmentSet.id }),
+);
+
+const deleteZones = statement((v: Placeholders<{ set_ids: string[]; zone_ids: string[]; at: Date }>) =>
+  db
+    .update(serviceZone)
+    .set({ deleted_at: v.at, updated_at: v.at })
+    .where(and(liveZone, or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids))))
+    .returning({ id: serviceZone.id }),
+);
+
+const deleteGeoZonesOf = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db
+    .update(geoZone)
+    .set({ deleted_at: v.at, updated_at: v.at })
+    .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
+    .returning({ id: geoZone.id }),
+);
+
+const deleteOptionsOfZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db
+    .update(shippingOption)
+    .set({ deleted_at: v.at, updated_at: v.at })
+    .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
+    .returning({ id: shippingOption.id }),
+);
+
+const restoreSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(fulfillmentSet).set({ deleted_at: null, updated_at: v.at }).where(inList(fulfillmentSet.id, v.ids)),
+);
+const restoreZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(serviceZone).set({ deleted_at: null, updated_at: v.at }).where(inList(serviceZone.id, v.ids)),
+);
+const restoreGeoZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(geoZone).set({ deleted_at: null, updated_at: v.at }).where(inList(geoZone.id, v.ids)),
+);
+const restoreOptions = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(shippingOption).set({ deleted_at: null, updated_at: v.at }).where(inList(shippingOption.id, v.ids)),
+);
+
+const insertGeoZones = insertRows(geoZone);
+
+// The zone's live geo zones but those `kept` (an empty list keeps none).
+const deleteGeoZonesBut = statement((v: Placeholders<{ zone_id: string; kept: string[]; at: Date }>) =>
+  db
+    .update(geoZone)
+    .set({ deleted_at: v.at, updated_at: v.at })
+    .where(and(eq(geoZone.service_zone_id, v.zone_id), liveGeoZone, sql`not ${inList(geoZone.id, v.kept)}`)),
+);
+
+/** The columns of a geo zone an update sets (all of them: a zone's geo zones are given whole). */
+type GeoZoneValues = Omit<typeof geoZone.$inferInsert, "id" | "created_at" | "updated_at" | "deleted_at">;
+
+const updateGeoZone = statement((v: Placeholders<GeoZoneValues & { id: string; updated_at: Date }>) =>
+  db
+    .update(geoZone)
+    .set({
+      type: v.type,
+      country_code: v.country_code,
+      province_code: v.province_code,
+      city: v.city,
+      postal_expression: v.postal_expression,
+      service_zone_id: v.service_zone_id,
+      metadata: v.metadata,
+      updated_at: v.updated_at,
+    })
+    .where(eq(geoZone.id, v.id)),
+);
+
+// ---- fulfillment records
+
+const insertFulfillment = insertRows(fulfillment);
+const insertFulfillmentItems = insertRows(fulfillmentItem);
+
+const fulfillmentById = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .select()
+    .from(fulfillment)
+    .where(and(eq(fulfillment.id, v.id), liveFulfillment)),
+);
+
+const lockFulfillmentOfOrder = statement((v: Placeholders<{ id: string; order_id: string }>) =>
+  db
+    .select()
+    .from(fulfillment)
+    .where(and(eq(fulfillment.id, v.id), eq(fulfillment.order_id, v.order_id), liveFulfillment))
+    .for("update"),
+);
+
+const fulfillmentsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(fulfillment)
+    .where(and(inList(fulfillment.order_id, v.ids), liveFulfillment))
+    .orderBy(asc(fulfillment.created_at), asc(fulfillment.id)),
+);
+
+const itemsOfFulfillments = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select()
+    .from(fulfillmentItem)
+    .where(inList(fulfillmentItem.fulfillment_id, v.ids))
+    .orderBy(asc(fulfillmentItem.id)),
+);
+
+const deleteFulfillment = statement((v: Placeholders<{ id: string }>) =>
+  db.delete(fulfillment).where(eq(fulfillment.id, v.id)),
+);
+
+/** Named statements on the fulfillment tables, run on the current handle. */
+export const fulfillmentQueries = {
+  // --- profiles
+  insertProfile: profiles.insert,
+  retrieveProfile: profiles.retrieve,
+  findProfile: profiles.find,
+  softDeleteProfile: profiles.softDelete,
+  listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) {
+    const conditions: SQL[] = [];
+    if (filters.id?.length) conditions.push(inList(shippingProfile.id, filters.id));
+    if (filters.type?.length) conditions.push(inList(shippingProfile.type, filters.type));
+    conditions.push(...textSearch(filters.q, [shippingProfile.name]));
+    return profiles.list(conditions, page);
+  },
+  /** Whether live shipping options use the profile. */
+  profileInUse: async (id: string): Promise<boolean> => ((await profileUses({ id }))[0]?.count ?? 0) > 0,
+  /** The oldest live profile of type `default`. */
+  defaultProfile: async (): Promise<ShippingProfileRow | undefined> => (await defaultProfile())[0],
+  /** Inserts a default profile unless one conflicts; the row inserted, if any. */
+  insertDefaultProfile: async (id: string): Promise<ShippingProfileRow | undefined> =>
+    (await insertDefaultProfile({ id }))[0],
+  /** The profiles `ids` (deleted ones too), by id. */
+  profilesByIds: async (ids: string[]): Promise<Map<string, ShippingProfileRow>> =>
+    new Map((await profilesByIds({ ids })).map((p) => [p.id, p])),
+
+  // --- options
+  retrieveOption: options.retrieve,
+  softDeleteOption: options.softDelete,
+  listOptions: (filters: ShippingOptionFilters, page: ListPaging) => options.list(optionConditions(filters), page),
+  /** The live options of the region (or of none, without one), oldest first. */
+  optionsInRegion: (regionId: string | null): Promise<ShippingOptionRow[]> =>
+    regionId ? optionsInRegion({ region_id: regionId }) : optionsWithoutRegion(),
+  /** The live options of the zones `ids`, oldest first, by zone id (every zone has an entry). */
+  async optionsOfZones(ids: string[]): Promise<Map<string, ShippingOptionRow[]>> {
+    if (ids.length === 0) return new Map();
+    return groupBy(await optionsOfZones({ ids }), (o) => o.service_zone_id!, { keys: ids });
+  },
+  /** The prices of the options `ids` by option id, in rank order (every option has an entry). */
+  async pricesOf(ids: string[]): Promise<Map<string, ShippingOptionPriceRow[]>> {
+    return groupBy(ids.length ? await pricesOfOptions({ ids }) : [], (p) => p.shipping_option_id, { keys: ids });
+  },
+  insertOption: async (row: typeof shippingOption.$inferInsert): Promise<void> => {
+    await insertOption([row]);
+  },
+  /** Sets `changes` on the option. */
+  updateOption: async (id: string, changes: Partial<typeof shippingOption.$inferInsert>): Promise<void> => {
+    await db.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
+  },
+  insertPrices: async (rows: Array<typeof shippingOptionPrice.$inferInsert>): Promise<void> => {
+    await insertPrices(rows);
+  },
+  deletePricesOf: async (optionId: string): Promise<void> => {
+    await deletePricesOf({ id: optionId });
+  },
+
+  // --- option types
+  insertType: types.insert,
+  retrieveType: types.retrieve,
+  findType: types.find,
+  updateType: types.update,
+  softDeleteType: types.softDelete,
+  listTypes(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }, page: ListPaging) {
+    const conditions: SQL[] = [];
+    if (filters.id?.length) conditions.push(inList(shippingOptionType.id, filters.id));
+    if (filters.code?.length) conditions.push(inList(shippingOptionType.code, filters.code));
+    if (filters.label?.length) conditions.push(inList(shippingOptionType.label, filters.label));
+    conditions.push(
+      ...textSearch(filters.q, [shippingOptionType.label, shippingOptionType.code, shippingOptionType.description]),
+    );
+    return types.list(conditions, page);
+  },
+  /** The live type of `code`. */
+  typeOfCode: async (code: string): Promise<ShippingOptionTypeRow | undefined> => (await typeOfCode({ code }))[0],
+  /** Inserts a type unless its code is taken; the row inserted, if any. */
+  insertTypeIfAbsent: async (row: {
+    id: string;
+    label: string;
+    code: string;
+    description: string | null;
+  }): Promise<ShippingOptionTypeRow | undefined> => (await insertTypeIfAbsent(row))[0],
+  /** Sets `type` on every option created with the type `typeId`. */
+  setTypeOfOptions: async (typeId: string, type: ShippingOptionRow["type"]): Promise<void> => {
+    await setTypeOfOptions({ type_id: typeId, type, updated_at: new Date() });
+  },
+  /** Whether a live option is of the type. */
+  typeInUse: async (id: string): Promise<boolean> => (await typeUse({ id })).length > 0,
+
+  // --- sets and zones
+  insertSet: sets.insert,
+  retrieveSet: sets.retrieve,
+  lockSet: sets.lock,
+  setsOfLocations: (ids: string[]): Promise<FulfillmentSetRow[]> => setsOfLocations({ ids }),
+  /** The live zones of the sets `ids`, oldest first, by set id (every set has an entry). */
+  async zonesOfSets(ids: string[]): Promise<Map<string, ServiceZoneRow[]>> {
+    if (ids.length === 0) return new Map();
+    return groupBy(await zonesOfSets({ ids }), (z) => z.fulfillment_set_id, { keys: ids });
+  },
+  /** The live geo zones of the zones `ids`, oldest first (those added together by country), by zone id. */
+  async geoZonesOf(ids: string[]): Promise<Map<string, GeoZoneRow[]>> {
+    if (ids.length === 0) return new Map();
+    return groupBy(await geoZonesOf({ ids }), (g) => g.service_zone_id, { keys: ids });
+  },
+  /** The live zones among `ids` whose set is live, each with its set. */
+  zonesWithSets: (ids: string[]) => zonesWithSets({ ids }),
+  liveSetIdsOfLocation: async (stockLocationId: string): Promise<string[]> =>
+    (await liveSetIdsOfLocation({ id: stockLocationId })).map((r) => r.id),
+  /** Soft-deletes the live sets `ids`; the ids deleted. */
+  deleteSets: async (ids: string[], at: Date): Promise<string[]> => (await deleteSets({ ids, at })).map((r) => r.id),
+  /** Soft-deletes the live zones of the sets `setIds` and those of `zoneIds`; the ids deleted. */
+  deleteZones: async (setIds: string[], zoneIds: string[], at: Date): Promise<string[]> =>
+    (await deleteZones({ set_ids: setIds, zone_ids: zoneIds, at })).map((r) => r.id),
+  deleteGeoZonesOf: async (zoneIds: string[], at: Date): Promise<string[]> =>
+    (await deleteGeoZonesOf({ ids: zoneIds, at })).map((r) => r.id),
+  deleteOptionsOfZones: async (zoneIds: string[], at: Date): Promise<string[]> =>
+    (await deleteOptionsOfZones({ ids: zoneIds, at })).map((r) => r.id),
+  /** Makes the rows deleted live again. */
+  async restore(ids: { set_ids: string[]; zone_ids: string[]; geo_zone_ids: string[]; option_ids: string[] }) {
+    const at = new Date();
+    if (ids.set_ids.length) await restoreSets({ ids: ids.set_ids, at });
+    if (ids.zone_ids.length) await restoreZones({ ids: ids.zone_ids, at });
+    if (ids.geo_zone_ids.length) await restoreGeoZones({ ids: ids.geo_zone_ids, at });
+    if (ids.option_ids.length) await restoreOptions({ ids: ids.option_ids, at });
+  },
+  insertZone: zones.insert,
+  findZone: zones.find,
+  zoneNotFound: zones.notFound,
+  updateZone: zones.update,
+  insertGeoZones: async (rows: Array<typeof geoZone.$inferInsert>): Promise<void> => {
+    await insertGeoZones(rows);
+  },
+  /** Soft-deletes the zone's live geo zones but those `kept`. */
+  deleteGeoZonesBut: async (zoneId: string, kept: string[]): Promise<void> => {
+    const at = new Date();
+    await deleteGeoZonesBut({ zone_id: zoneId, kept, at });
+  },
+  updateGeoZone: async (id: string, values: GeoZoneValues): Promise<void> => {
+    await updateGeoZone({ ...values, id, updated_at: new Date() });
+  },
+
+  // --- fulfillment records
+  insertFulfillment: async (row: typeof fulfillment.$inferInsert): Promise<void> => {
+    await insertFulfillment([row]);
+  },
+  insertFulfillmentItems: async (rows: Array<typeof fulfillmentItem.$inferInsert>): Promise<void> => {
+    await insertFulfillmentItems(rows);
+  },
+  fulfillment: async (id: string): Promise<FulfillmentRow | undefined> => (await fulfillmentById({ id }))[0],
+  /** The live fulfillment `id` of the order, locked for the rest of the transaction. */
+  lockFulfillmentOfOrder: async (orderId: string, id: string): Promise<FulfillmentRow | undefined> =>
+    (await lockFulfillmentOfOrder({ id, order_id: orderId }))[0],
+  fulfillmentsOfOrders: (ids: string[]): Promise<FulfillmentRow[]> => fulfillmentsOfOrders({ ids }),
+  /** The items of the fulfillments `ids` by fulfillment id (every fulfillment has an entry). */
+  async itemsOf(ids: string[]): Promise<Map<string, FulfillmentItemRow[]>> {
+    if (ids.length === 0) return new Map();
+    return groupBy(await itemsOfFulfillments({ ids }), (i) => i.fulfillment_id, { keys: ids });
+  },
+  /** Sets one of a fulfillment's dates (a time or null) and, with `labels`, its labels. */
+  markFulfillment: async (
+    id: string,
+    field: "shipped_at" | "delivered_at" | "canceled_at",
+    at: Date | null,
+    labels?: FulfillmentRow["labels"],
+  ): Promise<void> => {
+    await db
+      .update(fulfillment)
+      .set({ [field]: at, ...(labels ? { labels } : {}) })
+      .where(eq(fulfillment.id, id));
+  },
+  deleteFulfillment: async (id: string): Promise<void> => {
+    await deleteFulfillment({ id });
+  },
+};
