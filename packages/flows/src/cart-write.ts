@@ -84,7 +84,7 @@ export async function writeCart(
   const result = await withEvents(m, async (t) => {
     // The event is sent with the lock's reads (one write, one round trip): a write that fails
     // afterwards rolls it back with everything else.
-    const [locked] = await Promise.all([t.cart.lock(cartId), recordEvent(t.db, "cart.updated", { id: cartId })]);
+    const [locked] = await Promise.all([t.cart.lock(cartId), recordEvent("cart.updated", { id: cartId })]);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
     const { state, ...options } = (await change(t, locked)) ?? {};

@@ -10,7 +10,7 @@ import { withEvents } from "./events";
 export function completeOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
   return withEvents(modules, async (t) => {
     const { order } = await t.order.complete(orderId, actor);
-    await recordEvent(t.db, "order.completed", { id: order.id });
+    await recordEvent("order.completed", { id: order.id });
   });
 }
 

@@ -13,7 +13,7 @@ export const customerWrites = {
   create: (m: Modules, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
     withEvents(m, async (t) => {
       const created = await t.customer.create(input, context);
-      await recordEvent(t.db, "customer.created", {
+      await recordEvent("customer.created", {
         id: created.id,
         email: created.email,
         has_account: created.has_account,
@@ -24,7 +24,7 @@ export const customerWrites = {
     withEvents(m, async (t) => {
       const updated = await t.customer.update(id, input);
       const fields = Object.keys(input).sort();
-      if (fields.length > 0) await recordEvent(t.db, "customer.updated", { id, fields });
+      if (fields.length > 0) await recordEvent("customer.updated", { id, fields });
       return updated;
     }),
 };

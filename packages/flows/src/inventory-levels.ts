@@ -11,7 +11,7 @@ import { withEvents } from "./events";
 /** `inventory-item.updated` for levels whose stock was set. */
 async function recordLevels(m: Modules, itemId: string, levels: InventoryLevel[]): Promise<void> {
   for (const level of levels) {
-    await recordEvent(m.db, "inventory-item.updated", {
+    await recordEvent("inventory-item.updated", {
       id: itemId,
       location_id: level.location_id,
       stocked_quantity: level.stocked_quantity,

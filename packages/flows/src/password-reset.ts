@@ -21,7 +21,7 @@ export function issuePasswordReset(
       auth_identity_id: input.auth_identity_id,
       entity_id: input.email,
     });
-    await recordEvent(t.db, "auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
+    await recordEvent("auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
     return issued;
   });
 }

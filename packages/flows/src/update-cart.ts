@@ -63,7 +63,7 @@ export function createCart(
     // the refresh's write (a refresh that fails rolls it back).
     const [result] = await Promise.all([
       refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region }),
-      recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id }),
+      recordEvent("cart.created", { id: created.id, currency_code, customer_id: actor.customer_id }),
     ]);
     return result;
   });

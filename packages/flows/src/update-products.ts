@@ -65,7 +65,7 @@ export function setProductVariantPrices(
   return withEvents(m, async (t) => {
     await t.product.retrieveVariant(productId, variantId);
     await t.pricing.setVariantPrices(variantId, prices);
-    await recordEvent(t.db, "product.updated", { id: productId });
+    await recordEvent("product.updated", { id: productId });
   });
 }
 
@@ -81,6 +81,6 @@ export const productOptions = {
 
 /** Records `product.updated` for a write's product and passes its result on. */
 async function withUpdated<T>(m: Modules, productId: string, result: T): Promise<T> {
-  await recordEvent(m.db, "product.updated", { id: productId });
+  await recordEvent("product.updated", { id: productId });
   return result;
 }

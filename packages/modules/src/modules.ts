@@ -158,9 +158,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     orderReturn: () => createReturnService(),
     returnChange: () => createReturnChangeService(),
     orderTransfer: () => createOrderTransferService(),
-    events: () => createEventService(db),
+    events: () => createEventService(),
     webhooks: () =>
-      createWebhookService(db, {
+      createWebhookService({
         secret: secret("webhook", "sign webhooks"),
         allowPrivate: options.webhookAllowPrivate,
       }),
