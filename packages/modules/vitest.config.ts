@@ -4,7 +4,6 @@ export default defineProject({
   test: {
     name: "modules",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    setupFiles: ["./test/setup-events.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

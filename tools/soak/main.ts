@@ -98,7 +98,7 @@ async function prepare(
       campaign_id: campaign.id,
       application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
     });
-    await createWebhookService(db, { secret: jwtSecret, allowPrivate: true }).create({
+    await createWebhookService({ secret: jwtSecret, allowPrivate: true }).create({
       url: receiver.url,
       events: ["order.placed"],
       description: "soak receiver",

@@ -6,11 +6,11 @@ import { allSubscribers, bindSubscribers } from "@kasse/flows";
 import {
   catalogEntries,
   createEventDispatcher,
-  event as eventTable,
   eventProblems,
   type EventDispatcher,
   type EventRow,
 } from "@kasse/modules/event";
+import { event as eventTable } from "@kasse/modules/event/tables";
 import { renderTemplate } from "@kasse/modules/notification";
 import { notification as notificationTable } from "@kasse/modules/notification/tables";
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../src/testing";
@@ -52,7 +52,7 @@ beforeAll(async () => {
     events: ["order.placed", "order.canceled", "shipment.created", "payment.refunded"],
   });
   whsec = created.json().webhook.secret;
-  dispatcher = createEventDispatcher(t.database.db, {
+  dispatcher = createEventDispatcher({
     webhooks: m.webhooks,
     subscribers: bindSubscribers(allSubscribers, { modules: t.app.modules, engine: t.app.infra.engine }),
   });

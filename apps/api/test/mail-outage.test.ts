@@ -2,7 +2,8 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { allSubscribers, bindSubscribers } from "@kasse/flows";
-import { createEventDispatcher, event as eventTable, type EventDispatcher } from "@kasse/modules/event";
+import { createEventDispatcher, type EventDispatcher } from "@kasse/modules/event";
+import { event as eventTable } from "@kasse/modules/event/tables";
 import { notification as notificationTable } from "@kasse/modules/notification/tables";
 import { startTestSmtpServer, type TestSmtpServer } from "@kasse/modules/notification/testing";
 import { createTestApp, type TestApp } from "../src/testing";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   port = await closedPort();
   t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
   // Retries 0.3 s apart instead of 5 s, 5 min, …
-  dispatcher = createEventDispatcher(t.database.db, {
+  dispatcher = createEventDispatcher({
     webhooks: t.app.modules.webhooks,
     subscribers: bindSubscribers(allSubscribers, { modules: t.app.modules, engine: t.app.infra.engine }),
     retrySchedule: [300, 300, 300],

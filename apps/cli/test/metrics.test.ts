@@ -76,7 +76,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const { port } = receiver.address() as { port: number };
-  const webhooks = createWebhookService(database.db, { secret, allowPrivate: true });
+  const webhooks = createWebhookService({ secret, allowPrivate: true });
   for (const path of ["/ok", "/fail"])
     await webhooks.create({ url: `http://127.0.0.1:${port}${path}`, events: ["order.placed"] });
   env = {

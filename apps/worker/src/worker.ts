@@ -119,7 +119,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     const events = options.events;
     const db = infra.database.db;
     const modules = createModules(db, { secret: events.secret, webhookAllowPrivate: events.allowPrivate });
-    dispatcher = createEventDispatcher(db, {
+    dispatcher = createEventDispatcher({
       webhooks: modules.webhooks,
       subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { modules, engine }),
       retrySchedule: events.retrySchedule,

@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe.skipIf(!onPostgres())("a dedicated worker hears of released events over Redis", () => {
   it("delivers an event released by another process long before its next poll", async () => {
-    await createWebhookService(database.db, { secret: workerEvents.secret, allowPrivate: true }).create({
+    await createWebhookService({ secret: workerEvents.secret, allowPrivate: true }).create({
       url: receiver.url,
       events: ["order.placed"],
     });
@@ -51,7 +51,7 @@ describe.skipIf(!onPostgres())("a dedicated worker hears of released events over
     const stop = publishEventReleases(redis, prefix);
     try {
       const committed = Date.now();
-      await recordEvent(database.db, "order.placed", {
+      await recordEvent("order.placed", {
         id: "order_wake",
         display_id: 1,
         cart_id: null,

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe.skipIf(!onPostgres())("a worker killed between the commit and the delivery", () => {
   it("after a restart the event is delivered, with the same webhook-id", async () => {
-    const { secret } = await createWebhookService(database.db, {
+    const { secret } = await createWebhookService({
       secret: workerEvents.secret,
       allowPrivate: true,
     }).create({ url: receiver.url, events: ["order.placed"] });
@@ -51,7 +51,7 @@ describe.skipIf(!onPostgres())("a worker killed between the commit and the deliv
       prefix,
     });
     // Committed; the worker picks it up and is killed while the receiver holds its request.
-    await recordEvent(database.db, "order.placed", {
+    await recordEvent("order.placed", {
       id: "order_crash",
       display_id: 7,
       cart_id: null,

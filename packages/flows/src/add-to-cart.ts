@@ -15,23 +15,23 @@ import type { CartResult } from "./cart-result";
  * const result = await addToCart(app.modules, cartId, { customer_id: null }, { variant_id, quantity: 2 });
  */
 export function addToCart(m: Modules, cartId: string, actor: CartActor, input: LineItemCreate): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => {
+  return writeCart(m, cartId, actor, async (state) => {
     // The channel's stock locations are read with the variant (one round trip): availability needs both.
     const [variant, locations] = await Promise.all([
-      sellableVariant(t, state, input.variant_id),
-      channelLocations(t, state),
+      sellableVariant(m, state, input.variant_id),
+      channelLocations(m, state),
     ]);
     const existing = state.items.find((i) => i.variant_id === input.variant_id);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
-    await assertAvailable(t, variant.variant, quantity, locations);
+    await assertAvailable(m, variant.variant, quantity, locations);
     const line = existing
-      ? await t.cart.updateItem(cartId, existing.id, {
+      ? await m.cart.updateItem(cartId, existing.id, {
           quantity,
           ...(input.metadata !== undefined
             ? { metadata: { ...(existing.metadata ?? {}), ...(input.metadata ?? {}) } }
             : {}),
         })
-      : await t.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
+      : await m.cart.addItem(cartId, { ...variant.snapshot, quantity, metadata: input.metadata ?? null });
     return { state: { ...state, items: withLine(state.items, line) } };
   });
 }
@@ -44,21 +44,21 @@ export function updateLineItem(
   actor: CartActor,
   input: LineItemUpdate,
 ): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => {
+  return writeCart(m, cartId, actor, async (state) => {
     const line = state.items.find((i) => i.id === lineId);
     if (!line) throw errors.notFound(`Line item with id: ${lineId} was not found`);
     if (input.quantity === 0) {
-      await t.cart.deleteItem(cartId, lineId);
+      await m.cart.deleteItem(cartId, lineId);
       return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
     }
     if (input.quantity > line.quantity) {
       const [variant, locations] = await Promise.all([
-        sellableVariant(t, state, line.variant_id),
-        channelLocations(t, state),
+        sellableVariant(m, state, line.variant_id),
+        channelLocations(m, state),
       ]);
-      await assertAvailable(t, variant.variant, input.quantity, locations);
+      await assertAvailable(m, variant.variant, input.quantity, locations);
     }
-    const updated = await t.cart.updateItem(cartId, lineId, {
+    const updated = await m.cart.updateItem(cartId, lineId, {
       quantity: input.quantity,
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     });
@@ -68,8 +68,8 @@ export function updateLineItem(
 
 /** Removes a line. */
 export function deleteLineItem(m: Modules, cartId: string, lineId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => {
-    await t.cart.deleteItem(cartId, lineId);
+  return writeCart(m, cartId, actor, async (state) => {
+    await m.cart.deleteItem(cartId, lineId);
     return { state: { ...state, items: state.items.filter((i) => i.id !== lineId) } };
   });
 }

@@ -10,10 +10,9 @@ import { transaction } from "@kasse/db";
  * (a crash between a cart write and its sync); checkout does the same in its first step.
  */
 export function syncCartPaymentAmount(m: Modules, cartId: string): Promise<number> {
-  return transaction(m.db, async (tx) => {
-    const t = m.bindTo(tx);
-    const { cart } = await t.cart.lock(cartId);
-    await t.payment.syncCartAmount(cart.id, cart.total);
+  return transaction(async () => {
+    const { cart } = await m.cart.lock(cartId);
+    await m.payment.syncCartAmount(cart.id, cart.total);
     return cart.total;
   });
 }

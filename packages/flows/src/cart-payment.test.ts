@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { errors } from "@kasse/core";
-import { transaction } from "@kasse/db";
+import { onDatabase, transaction } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
 import { createModules, type Modules } from "@kasse/modules";
@@ -68,7 +68,8 @@ describe.runIf(onPostgres())("a collection following its cart's total", () => {
       // The ambient transaction the legacy form entered: the cart module joins it.
       await carts.lock(cartId);
       await tx.execute(sql`update cart set total = 2000 where id = ${cartId}`);
-      const sync = syncCartPaymentAmount(createModules(database.db), cartId);
+      // Started as another request is, outside this transaction.
+      const sync = onDatabase(database.db, () => syncCartPaymentAmount(createModules(database.db), cartId));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await payments.collectionRow(collectionId)).amount).toBe(500);
       return { sync };

@@ -27,20 +27,19 @@ export interface CartPaymentResult {
  * One payment-module write (the cart is only locked and read).
  */
 export function createCartPaymentCollection(m: Modules, cartId: string, actor: CartActor): Promise<CartPaymentResult> {
-  return transaction(m.db, async (tx) => {
-    const t = m.bindTo(tx);
-    const state = await t.cart.lock(cartId);
+  return transaction(async () => {
+    const state = await m.cart.lock(cartId);
     assertCartAccess(state, actor);
     assertCartOpen(state);
     const { cart } = state;
     const [payment_collection, region] = await Promise.all([
-      t.payment.createCollection({
+      m.payment.createCollection({
         cart_id: cart.id,
         region_id: cart.region_id,
         currency_code: cart.currency_code,
         amount: cart.total,
       }),
-      regionOf(t, cart.region_id),
+      regionOf(m, cart.region_id),
     ]);
     return { payment_collection, region };
   });

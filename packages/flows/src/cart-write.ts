@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { recordEvent } from "@kasse/modules/event";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 import type { Modules } from "@kasse/modules";
 import type { CartLineItemRow, CartState } from "@kasse/modules/cart";
 import { atCartTotal, behindCart } from "@kasse/modules/payment";
@@ -66,8 +66,8 @@ export interface CartChange extends RefreshOptions {
 /**
  * One cart write in one cart-module transaction: lock the cart, check access and that it is open,
  * apply `change`, then recompute prices, shipping, taxes, promotions and totals (`refreshCart`).
- * Either all of it commits or none of it (a 4xx leaves the cart as it was). `change` gets the
- * modules bound to that transaction (other modules are only read).
+ * Either all of it commits or none of it (a 4xx leaves the cart as it was). What `change` calls
+ * runs in that transaction (other modules are only read).
  *
  * A payment collection not yet authorized follows the cart's total: when the refresh found it
  * behind the new total, its own payment-module transaction brings it there right after the
@@ -79,17 +79,17 @@ export async function writeCart(
   m: Modules,
   cartId: string,
   actor: CartActor,
-  change: (t: Modules, state: CartState) => Promise<CartChange | void>,
+  change: (state: CartState) => Promise<CartChange | void>,
 ): Promise<CartResult> {
-  const result = await withEvents(m, async (t) => {
+  const result = await writeWithEvents(async () => {
     // The event is sent with the lock's reads (one write, one round trip): a write that fails
     // afterwards rolls it back with everything else.
-    const [locked] = await Promise.all([t.cart.lock(cartId), recordEvent(t.db, "cart.updated", { id: cartId })]);
+    const [locked] = await Promise.all([m.cart.lock(cartId), recordEvent("cart.updated", { id: cartId })]);
     assertCartAccess(locked, actor);
     assertCartOpen(locked);
-    const { state, ...options } = (await change(t, locked)) ?? {};
-    const changed = state ?? (await t.cart.load(cartId));
-    return withPromotions(t, await refreshCart(t, changed, options));
+    const { state, ...options } = (await change(locked)) ?? {};
+    const changed = state ?? (await m.cart.load(cartId));
+    return withPromotions(m, await refreshCart(m, changed, options));
   });
   const collection = result.payment_collection;
   if (collection && behindCart(collection, result.cart.total)) {

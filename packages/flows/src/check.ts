@@ -1,4 +1,4 @@
-import { readSnapshot } from "@kasse/db";
+import { db, readSnapshot } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import { completeCartWorkflow } from "./complete-cart";
 import { activeExecutionKeys, overdueExecutions, stuckAfterMs } from "@kasse/workflows";
@@ -20,7 +20,7 @@ const BATCH = 1000;
 /**
  * The invariants `kasse check` verifies, read-only: each module checks its own tables with
  * aggregate SQL; the checks spanning modules page through one side by id, `BATCH` rows at a time,
- * and ask the other module about each batch (`m`'s modules, bound to the snapshot). Each check stops after `cap` violations. All of them
+ * and ask the other module about each batch (in the snapshot). Each check stops after `cap` violations. All of them
  * read one snapshot (a read-only repeatable-read transaction), so a checkout committing meanwhile
  * cannot show up half done.
  * `leaseMs` and `recoveryEveryMs` are the configured lease and recovery sweep period
@@ -31,11 +31,11 @@ export function checkInvariants(
   m: Modules,
   options: { leaseMs: number; recoveryEveryMs: number; cap?: number },
 ): Promise<CheckResult[]> {
-  return readSnapshot(m.db, (tx) => checkSnapshot(m.bindTo(tx), stuckAfterMs(options), options.cap ?? 50));
+  return readSnapshot(() => checkSnapshot(m, stuckAfterMs(options), options.cap ?? 50));
 }
 
 async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<CheckResult[]> {
-  const { db, inventory, payment: payments, order: orders, cart: carts, product: products, promotion: promotions } = m;
+  const { inventory, payment: payments, order: orders, cart: carts, product: products, promotion: promotions } = m;
   return [
     {
       name: "inventory levels: quantities non-negative, reserved = the sum of their reservations",

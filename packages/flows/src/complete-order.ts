@@ -1,16 +1,16 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import type { OrderActor } from "@kasse/modules/order";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 
 /**
  * Completes an order (Medusa's `POST /admin/orders/{id}/complete`): `status` → `completed`,
  * refused once canceled; with its `order.completed` event, in one transaction (one module: no saga).
  */
 export function completeOrder(modules: Modules, orderId: string, actor?: OrderActor): Promise<void> {
-  return withEvents(modules, async (t) => {
-    const { order } = await t.order.complete(orderId, actor);
-    await recordEvent(t.db, "order.completed", { id: order.id });
+  return writeWithEvents(async () => {
+    const { order } = await modules.order.complete(orderId, actor);
+    await recordEvent("order.completed", { id: order.id });
   });
 }
 

@@ -28,7 +28,7 @@ export async function createProductsIn(m: Modules, inputs: ProductCreate[]): Pro
     await assertSalesChannels(m, input.sales_channels);
     const write = await m.product.create(input);
     await applyCreatedVariants(m, write.created);
-    await recordEvent(m.db, "product.created", { id: write.id });
+    await recordEvent("product.created", { id: write.id });
     ids.push(write.id);
   }
   return ids;

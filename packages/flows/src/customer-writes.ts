@@ -1,7 +1,7 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import type { CustomerCreate, CustomerCreateContext, CustomerDetail, CustomerUpdate } from "@kasse/modules/customer";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 
 /**
  * Customer writes outside registration, each in one transaction with its event
@@ -11,9 +11,9 @@ import { withEvents } from "./events";
  */
 export const customerWrites = {
   create: (m: Modules, input: CustomerCreate, context: CustomerCreateContext = {}): Promise<CustomerDetail> =>
-    withEvents(m, async (t) => {
-      const created = await t.customer.create(input, context);
-      await recordEvent(t.db, "customer.created", {
+    writeWithEvents(async () => {
+      const created = await m.customer.create(input, context);
+      await recordEvent("customer.created", {
         id: created.id,
         email: created.email,
         has_account: created.has_account,
@@ -21,10 +21,10 @@ export const customerWrites = {
       return created;
     }),
   update: (m: Modules, id: string, input: CustomerUpdate): Promise<CustomerDetail> =>
-    withEvents(m, async (t) => {
-      const updated = await t.customer.update(id, input);
+    writeWithEvents(async () => {
+      const updated = await m.customer.update(id, input);
       const fields = Object.keys(input).sort();
-      if (fields.length > 0) await recordEvent(t.db, "customer.updated", { id, fields });
+      if (fields.length > 0) await recordEvent("customer.updated", { id, fields });
       return updated;
     }),
 };

@@ -1,15 +1,15 @@
 import { transaction } from "@kasse/db";
-import type { Modules } from "@kasse/modules";
 import { eventsReleased } from "@kasse/modules/event";
 
 /**
- * A single-transaction write that records events (`recordEvent(t.db, …)`): runs `fn` in one
- * transaction with the modules bound to it, then wakes this process's event dispatcher once it committed.
+ * A single-transaction write that records events (`recordEvent(…)` in `fn`): runs `fn` in a
+ * transaction (or the one in progress: then its events wait for that one's commit), then wakes
+ * this process's event dispatchers, which send what committed.
  * @example
- * await withEvents(m, async (t) => { await t.product.update(id, input); await recordEvent(t.db, "product.updated", { id }); });
+ * await writeWithEvents(async () => { await m.order.complete(id); await recordEvent("order.completed", { id }); });
  */
-export async function withEvents<T>(m: Modules, fn: (t: Modules) => Promise<T>): Promise<T> {
-  const result = await transaction(m.db, (tx) => fn(m.bindTo(tx)));
+export async function writeWithEvents<T>(fn: () => Promise<T>): Promise<T> {
+  const result = await transaction(fn);
   eventsReleased();
   return result;
 }

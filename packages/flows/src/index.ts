@@ -169,7 +169,7 @@ export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";
 export { updateStoreWorkflow };
 export { inventoryLevels } from "./inventory-levels";
-export { withEvents } from "./events";
+export { writeWithEvents } from "./events";
 export { issuePasswordReset } from "./password-reset";
 export { customerWrites } from "./customer-writes";
 export { requestCustomerEmailChange, changeCustomerEmail } from "./customer-email";

@@ -6,12 +6,12 @@ import type {
   InventoryLevelCreate,
   InventoryLevelUpdate,
 } from "@kasse/modules/inventory";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 
 /** `inventory-item.updated` for levels whose stock was set. */
-async function recordLevels(m: Modules, itemId: string, levels: InventoryLevel[]): Promise<void> {
+async function recordLevels(itemId: string, levels: InventoryLevel[]): Promise<void> {
   for (const level of levels) {
-    await recordEvent(m.db, "inventory-item.updated", {
+    await recordEvent("inventory-item.updated", {
       id: itemId,
       location_id: level.location_id,
       stocked_quantity: level.stocked_quantity,
@@ -20,30 +20,27 @@ async function recordLevels(m: Modules, itemId: string, levels: InventoryLevel[]
   }
 }
 
-/**
- * Admin stock writes: each in one transaction with its `inventory-item.updated` events. The
- * inventory runs in it ambiently; `withEvents` is for the event's record (`t.db`) alone.
- */
+/** Admin stock writes: each in one transaction with its `inventory-item.updated` events. */
 export const inventoryLevels = {
   create: (m: Modules, itemId: string, inputs: InventoryLevelCreate[]) =>
-    withEvents(m, async (t) => {
+    writeWithEvents(async () => {
       const created = await m.inventory.createLevels(itemId, inputs);
-      await recordLevels(t, itemId, created);
+      await recordLevels(itemId, created);
       return created;
     }),
   update: (m: Modules, itemId: string, locationId: string, input: InventoryLevelUpdate) =>
-    withEvents(m, async (t) => {
+    writeWithEvents(async () => {
       const level = await m.inventory.updateLevel(itemId, locationId, input);
-      if (input.stocked_quantity !== undefined) await recordLevels(t, itemId, [level]);
+      if (input.stocked_quantity !== undefined) await recordLevels(itemId, [level]);
       return level;
     }),
   batch: (m: Modules, itemId: string, input: InventoryLevelBatch) =>
-    withEvents(m, async (t) => {
+    writeWithEvents(async () => {
       const result = await m.inventory.batchLevels(itemId, input);
       const stockSet = new Set(
         (input.update ?? []).filter((u) => u.stocked_quantity !== undefined).map((u) => u.location_id),
       );
-      await recordLevels(t, itemId, [...result.created, ...result.updated.filter((l) => stockSet.has(l.location_id))]);
+      await recordLevels(itemId, [...result.created, ...result.updated.filter((l) => stockSet.has(l.location_id))]);
       return result;
     }),
 };

@@ -1,6 +1,6 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 
 /**
  * Issues a password reset token with its `auth.password_reset` event (which never carries the
@@ -12,8 +12,8 @@ export function issuePasswordReset(
   m: Modules,
   input: { actor_type: string; provider: string; email: string; auth_identity_id: string; ttlMs: number },
 ) {
-  return withEvents(m, async (t) => {
-    const issued = await t.authTokens.issue({
+  return writeWithEvents(async () => {
+    const issued = await m.authTokens.issue({
       kind: "password_reset",
       actor_type: input.actor_type,
       provider: input.provider,
@@ -21,7 +21,7 @@ export function issuePasswordReset(
       auth_identity_id: input.auth_identity_id,
       entity_id: input.email,
     });
-    await recordEvent(t.db, "auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
+    await recordEvent("auth.password_reset", { entity_id: input.email, actor_type: input.actor_type });
     return issued;
   });
 }

@@ -241,27 +241,26 @@ const handleOf = (title: string) =>
  * if (store) console.log(`publishable key: ${store.publishable_api_key}`);
  */
 export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Promise<DemoStore | null> {
-  return transaction(m.db, async (tx) => {
-    const t = m.bindTo(tx);
-    const regions = t.region;
-    const products = t.product;
+  return transaction(async () => {
+    const regions = m.region;
+    const products = m.product;
     // Every embedded restart asks: two one-row reads, not two counted list pages (a tenth of a restart's CPU).
     const [hasRegions, hasProducts] = await Promise.all([regions.any(), products.any()]);
     if (hasRegions || hasProducts) return null;
 
-    const channel = await t.salesChannel.getOrCreateDefault();
-    const apiKeys = t.apiKey;
+    const channel = await m.salesChannel.getOrCreateDefault();
+    const apiKeys = m.apiKey;
     const key = await apiKeys.create({ title: "Webshop", type: "publishable" }, "", {
       token: options.publishableKey,
     });
     await apiKeys.updateSalesChannels(key.id, { add: [channel.id] });
 
-    await t.currency.update("usd", { is_default: true });
+    await m.currency.update("usd", { is_default: true });
     const us = await regions.create({ name: "United States", currency_code: "usd", countries: ["us"] });
     const eu = await regions.create({ name: "Europe", currency_code: "eur", countries: ["de", "fr"] });
     // European shelf prices include VAT.
-    await t.pricePreference.create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
-    const taxes = t.tax;
+    await m.pricePreference.create({ attribute: "currency_code", value: "eur", is_tax_inclusive: true });
+    const taxes = m.tax;
     await taxes.create(
       { country_code: "us", default_tax_rate: { rate: 0, code: "US-NONE", name: "No sales tax" } },
       "",
@@ -272,10 +271,10 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     );
     await taxes.create({ country_code: "fr", default_tax_rate: { rate: 20, code: "FR-TVA", name: "TVA" } }, "");
 
-    const locations = t.stockLocation;
+    const locations = m.stockLocation;
     const location = await locations.create({ name: "Main Warehouse" });
     await locations.updateSalesChannels(location.id, { add: [channel.id] });
-    await t.store.getOrCreate({
+    await m.store.getOrCreate({
       name: "Kasse Demo Store",
       default_sales_channel_id: channel.id,
       default_region_id: us.id,
@@ -285,7 +284,7 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
         { currency_code: "eur", is_default: false },
       ],
     });
-    const fulfillment = t.fulfillment;
+    const fulfillment = m.fulfillment;
     const profile = await fulfillment.getOrCreateDefaultProfile();
     // Standard shipping in each region, in its currency.
     for (const [region, currency_code, amount] of [
@@ -315,8 +314,8 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
     if (options.pictures)
       for (const { title } of CATALOG) {
         const handle = handleOf(title);
-        const [stored] = await t.file.upload([{ filename: `${handle}.png`, content: await options.pictures(handle) }]);
-        pictures.set(handle, t.file.referenceOf(stored!.id));
+        const [stored] = await m.file.upload([{ filename: `${handle}.png`, content: await options.pictures(handle) }]);
+        pictures.set(handle, m.file.referenceOf(stored!.id));
       }
     const inputs: ProductCreate[] = CATALOG.map((p) => ({
       title: p.title,
@@ -341,10 +340,10 @@ export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Prom
         ],
       })),
     }));
-    const productIds = await createProductsIn(t, inputs);
+    const productIds = await createProductsIn(m, inputs);
 
     // Stock every variant at the warehouse; quantities vary so some sizes run low.
-    const inventory = t.inventory;
+    const inventory = m.inventory;
     const { items: variants } = await products.listVariants({ product_id: productIds }, { limit: 1000, offset: 0 });
     const links = await inventory.listVariantInventoryItems(variants.map((v) => v.id));
     let n = 0;

@@ -12,7 +12,7 @@ import { writeCart, type CartActor, type CartChange } from "./cart-write";
 import { nullIfMissing, type CartResult } from "./cart-result";
 import { refreshCart } from "./refresh-cart";
 import { recordEvent } from "@kasse/modules/event";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 
 /** A body's promotion codes without its `null` entries (an automatic promotion's code, sent back by storefronts). */
 const presentCodes = (codes: Array<string | null> | undefined): string[] | undefined =>
@@ -39,15 +39,15 @@ export function createCart(
   channels: CartChannelContext,
   input: CartCreate,
 ): Promise<CartResult> {
-  return withEvents(m, async (t) => {
+  return writeWithEvents(async () => {
     // Independent reads, sent together (one round trip on the transaction's connection).
     const [region, sales_channel_id] = await Promise.all([
-      input.region_id ? regionFor(t, input.region_id) : defaultRegion(t),
-      salesChannelFor(t, channels, input.sales_channel_id),
+      input.region_id ? regionFor(m, input.region_id) : defaultRegion(m),
+      salesChannelFor(m, channels, input.sales_channel_id),
     ]);
     const currency_code = currencyFor(region, input.currency_code);
-    const customer = actor.customer_id ? await t.customer.retrieve(actor.customer_id).catch(nullIfMissing) : null;
-    const created = await t.cart.create({
+    const customer = actor.customer_id ? await m.customer.retrieve(actor.customer_id).catch(nullIfMissing) : null;
+    const created = await m.cart.create({
       region_id: region.id,
       sales_channel_id,
       currency_code,
@@ -62,8 +62,8 @@ export function createCart(
     // A new cart has no lines or methods yet: no need to read them back. The event goes out with
     // the refresh's write (a refresh that fails rolls it back).
     const [result] = await Promise.all([
-      refreshCart(t, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region }),
-      recordEvent(t.db, "cart.created", { id: created.id, currency_code, customer_id: actor.customer_id }),
+      refreshCart(m, { cart: created, items: [], shipping_methods: [] }, { codes, requireCodes: codes, region }),
+      recordEvent("cart.created", { id: created.id, currency_code, customer_id: actor.customer_id }),
     ]);
     return result;
   });
@@ -81,12 +81,12 @@ export function updateCart(
   channels: CartChannelContext,
   input: CartUpdate,
 ): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => {
+  return writeCart(m, cartId, actor, async (state) => {
     const { region_id, currency_code, sales_channel_id, promo_codes, ...fields } = input;
     const changes: Parameters<Modules["cart"]["update"]>[1] = { ...fields };
     const options: CartChange = {};
     if (region_id !== undefined && region_id !== state.cart.region_id) {
-      const region = await regionFor(t, region_id);
+      const region = await regionFor(m, region_id);
       options.region = region;
       changes.region_id = region.id;
       changes.currency_code = currencyFor(region, currency_code);
@@ -99,11 +99,11 @@ export function updateCart(
       throw errors.invalidData(`Currency ${currency_code.toLowerCase()} is not the currency of the cart's region`);
     }
     if (sales_channel_id !== undefined) {
-      changes.sales_channel_id = await salesChannelFor(t, channels, sales_channel_id);
+      changes.sales_channel_id = await salesChannelFor(m, channels, sales_channel_id);
       // Another channel may not sell every line: each is checked, and the ones it does not sell removed.
       options.recheck = changes.sales_channel_id !== state.cart.sales_channel_id;
     }
-    const row = await t.cart.update(cartId, changes);
+    const row = await m.cart.update(cartId, changes);
     const codes = presentCodes(promo_codes);
     if (codes !== undefined) {
       options.codes = codes;
@@ -123,8 +123,8 @@ export function setCartAddress(
   kind: "shipping_address" | "billing_address",
   address: CartAddressInput,
 ): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => ({
-    state: { ...state, cart: await t.cart.update(cartId, { [kind]: address }) },
+  return writeCart(m, cartId, actor, async (state) => ({
+    state: { ...state, cart: await m.cart.update(cartId, { [kind]: address }) },
   }));
 }
 
@@ -138,8 +138,8 @@ export function addShippingMethod(
   actor: CartActor,
   input: ShippingMethodCreate,
 ): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (t, state) => {
-    const options = await t.fulfillment.optionsForContext({
+  return writeCart(m, cartId, actor, async (state) => {
+    const options = await m.fulfillment.optionsForContext({
       region_id: state.cart.region_id,
       currency_code: state.cart.currency_code,
       address: state.cart.shipping_address,
@@ -154,7 +154,7 @@ export function addShippingMethod(
       is_tax_inclusive: false,
       data: input.data ?? {},
     };
-    const method = await t.cart.setShippingMethod(cartId, insert, state.shipping_methods);
+    const method = await m.cart.setShippingMethod(cartId, insert, state.shipping_methods);
     const shipping_methods = [...state.shipping_methods.filter((s) => !replacedBy(s, insert)), method];
     // The cart's region, currency and address are unchanged: the refresh prices with these options.
     return { state: { ...state, shipping_methods }, shippingOptions: options };
@@ -163,7 +163,7 @@ export function addShippingMethod(
 
 /** Applies promotion codes: each must exist and discount the cart, else 400 naming it and nothing changes. */
 export function addPromotions(m: Modules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (_tx, state) => {
+  return writeCart(m, cartId, actor, async (state) => {
     const current = state.cart.promo_codes;
     const added = codes.filter((c) => !current.some((k) => k.toLowerCase() === c.toLowerCase()));
     return { codes: [...current, ...added], requireCodes: added, state };
@@ -172,7 +172,7 @@ export function addPromotions(m: Modules, cartId: string, actor: CartActor, code
 
 /** Removes promotion codes from the cart (unknown ones are ignored, as in Medusa). */
 export function removePromotions(m: Modules, cartId: string, actor: CartActor, codes: string[]): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (_tx, state) => {
+  return writeCart(m, cartId, actor, async (state) => {
     const removed = new Set(codes.map((c) => c.toLowerCase()));
     return { codes: state.cart.promo_codes.filter((c) => !removed.has(c.toLowerCase())), state };
   });
@@ -180,7 +180,7 @@ export function removePromotions(m: Modules, cartId: string, actor: CartActor, c
 
 /** Recomputes taxes now, even in a region without automatic taxes (`POST /store/carts/{id}/taxes`). */
 export function calculateCartTaxes(m: Modules, cartId: string, actor: CartActor): Promise<CartResult> {
-  return writeCart(m, cartId, actor, async (_tx, state) => ({ forceTaxes: true, state }));
+  return writeCart(m, cartId, actor, async (state) => ({ forceTaxes: true, state }));
 }
 
 /**
@@ -197,9 +197,9 @@ export async function transferCart(
   const customerId = actor.customer_id;
   if (input.customer_id && input.customer_id !== customerId)
     throw errors.notAllowed("A cart can only be transferred to the signed-in customer");
-  return writeCart(m, cartId, actor, async (t, state) => {
-    const customer = await t.customer.retrieve(customerId);
-    const row = await t.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
+  return writeCart(m, cartId, actor, async (state) => {
+    const customer = await m.customer.retrieve(customerId);
+    const row = await m.cart.update(cartId, { customer_id: customer.id, email: input.email ?? customer.email });
     return { state: { ...state, cart: row } };
   });
 }

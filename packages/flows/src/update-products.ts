@@ -10,7 +10,7 @@ import {
   type ProductVariantWrites,
 } from "@kasse/modules/product";
 import { workflow } from "@kasse/workflows";
-import { withEvents } from "./events";
+import { writeWithEvents } from "./events";
 import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**
@@ -62,25 +62,25 @@ export function setProductVariantPrices(
   variantId: string,
   prices: PriceInput[],
 ): Promise<void> {
-  return withEvents(m, async (t) => {
-    await t.product.retrieveVariant(productId, variantId);
-    await t.pricing.setVariantPrices(variantId, prices);
-    await recordEvent(t.db, "product.updated", { id: productId });
+  return writeWithEvents(async () => {
+    await m.product.retrieveVariant(productId, variantId);
+    await m.pricing.setVariantPrices(variantId, prices);
+    await recordEvent("product.updated", { id: productId });
   });
 }
 
 /** Option writes touch only the product module (one transaction); they are here so routes call one place for product writes. */
 export const productOptions = {
   create: (m: Modules, productId: string, input: OptionCreate) =>
-    withEvents(m, async (t) => withUpdated(t, productId, await t.product.createOption(productId, input))),
+    writeWithEvents(async () => withUpdated(productId, await m.product.createOption(productId, input))),
   update: (m: Modules, productId: string, optionId: string, input: OptionUpdate) =>
-    withEvents(m, async (t) => withUpdated(t, productId, await t.product.updateOption(productId, optionId, input))),
+    writeWithEvents(async () => withUpdated(productId, await m.product.updateOption(productId, optionId, input))),
   delete: (m: Modules, productId: string, optionId: string) =>
-    withEvents(m, async (t) => withUpdated(t, productId, await t.product.deleteOption(productId, optionId))),
+    writeWithEvents(async () => withUpdated(productId, await m.product.deleteOption(productId, optionId))),
 };
 
 /** Records `product.updated` for a write's product and passes its result on. */
-async function withUpdated<T>(m: Modules, productId: string, result: T): Promise<T> {
-  await recordEvent(m.db, "product.updated", { id: productId });
+async function withUpdated<T>(productId: string, result: T): Promise<T> {
+  await recordEvent("product.updated", { id: productId });
   return result;
 }

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { errors } from "@kasse/core";
-import { type Db } from "@kasse/db";
+import { handleOn, type Db } from "@kasse/db";
 import { createApiKeyService } from "./api-key";
 import { createAuthService, createOneTimeTokenService } from "./auth";
 import { createCartService } from "./cart";
@@ -85,14 +85,15 @@ export interface ModulesOptions {
  * on first use.
  *
  * While modules are being converted ([16]), the ones not yet converted read the handle they were
- * built over: over `handleOn(database)` (the runtime's) they too run in the transaction in progress;
- * `bindTo(tx)` and `createModules(tx)` (legacy flows, tests) build them over one handle. The last
- * conversion removes the parameter, `db` and `bindTo`.
+ * built over, `handleOn(database)`: they too run in the transaction in progress on it, so a flow's
+ * `transaction(async () => …)` holds every module; `createModules(tx)` (the engine's legacy
+ * `ctx.modules`) builds them over one transaction. The last conversion removes the parameter and `db`.
  * @example
  * const modules = createModules(db, { secret: config.jwt.secret });
  * await transaction(() => modules.cart.lock(cartId));
  */
-export function createModules(db: Db, options: ModulesOptions = {}) {
+export function createModules(database: Db, options: ModulesOptions = {}) {
+  const db = handleOn(database);
   const secret = (service: string, what: string) => {
     if (!options.secret)
       throw errors.unexpectedState(
@@ -105,8 +106,6 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
   const paymentRegistry = () => (registry ??= createProviderRegistry(options.paymentProviders));
   return lazily({
     db: () => db,
-    // Typed: inferred, a type that names itself is `any` in the declarations `tsc -b` emits.
-    bindTo: (): ((handle: Db) => Modules) => (handle) => createModules(handle, options),
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(),
     inventory: () => createInventoryService(),
@@ -162,9 +161,9 @@ export function createModules(db: Db, options: ModulesOptions = {}) {
     returnChange: () => createReturnChangeService(),
     orderEdit: () => createOrderEditService(),
     orderTransfer: () => createOrderTransferService(),
-    events: () => createEventService(db),
+    events: () => createEventService(),
     webhooks: () =>
-      createWebhookService(db, {
+      createWebhookService({
         secret: secret("webhook", "sign webhooks"),
         allowPrivate: options.webhookAllowPrivate,
       }),

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { handleOn, type Database } from "@kasse/db";
+import type { Database } from "@kasse/db";
 import type { BaseConfig, Config } from "./config";
 import { allWorkflows } from "@kasse/flows";
 import { createModules, eventOutbox, type Modules, type ModulesOptions } from "@kasse/modules";
@@ -58,8 +58,8 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     (options.redis
       ? createBullMqScheduler({ connection: options.redis, prefix: options.redisPrefix, logger: options.logger })
       : createInProcessScheduler({ logger: options.logger }));
-  // Built once, over the database's ambient handle: in a step they run in its transaction; `ctx.emit` writes to the outbox in it.
-  const modules = createModules(handleOn(database.db), options.modules);
+  // Built once, on the database (following the transaction in progress on it): in a step they run in its transaction; `ctx.emit` writes to the outbox in it.
+  const modules = createModules(database.db, options.modules);
   const engine = createEngine({
     db: database.db,
     scheduler,

@@ -1,26 +1,10 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { AsyncResource } from "node:async_hooks";
 import { generateId } from "@kasse/core";
-import {
-  builtOnce,
-  builtPerShape,
-  builtRowsInsert,
-  idList,
-  inParam,
-  param,
-  slot,
-  transaction,
-  type Db,
-} from "@kasse/db";
+import { inTransaction, transaction } from "@kasse/db";
 import { createEventService, onEventsReleased } from "./service";
 import { sendWebhook, type SendResult } from "./send";
-import {
-  event as eventTable,
-  webhook,
-  webhookDelivery,
-  type EventRow,
-  type WebhookDeliveryRow,
-  type WebhookRow,
-} from "./schema";
+import { eventQueries as q } from "./queries";
+import type { EventRow, WebhookDeliveryRow, WebhookRow } from "./schema";
 import type { WebhookService } from "./webhooks";
 
 /** An in-process subscriber: registered statically in code. `handle` must be idempotent (at least once). */
@@ -100,109 +84,21 @@ export function webhookBody(row: Pick<EventRow, "id" | "name" | "created_at" | "
   return JSON.stringify({ id: row.id, type: row.name, timestamp: row.created_at.toISOString(), data: row.data });
 }
 
-// The statements of every event's dispatch and of every delivery attempt, built once.
-
-const enabledHooks = builtOnce<WebhookRow[], Record<string, never>>((db) =>
-  db
-    .select()
-    .from(webhook)
-    .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at))),
-);
-// Idempotent (a dispatch taken over after a crash finds its deliveries there): one text at any number of rows.
-const insertDeliveries = builtRowsInsert(webhookDelivery, { onConflictDoNothing: true });
-
-// Due deliveries of enabled endpoints, claimed for `lease` seconds: the claimed rows come back.
-const claimDeliveries = builtOnce<WebhookDeliveryRow[], { lease: number; limit: number }>((db) =>
-  db
-    .update(webhookDelivery)
-    .set({ status: sql`'sending'`, scheduled_at: sql`now() + make_interval(secs => ${param("lease")})` })
-    .where(
-      sql`${webhookDelivery.id} in (
-          select d.id from webhook_delivery d join webhook w on w.id = d.webhook_id
-          where d.status in ('scheduled', 'sending') and d.scheduled_at <= now() and w.enabled and w.deleted_at is null
-          order by d.scheduled_at limit ${param("limit")} for update of d skip locked)`,
-    )
-    .returning(),
-);
-const hooksById = builtOnce<WebhookRow[], { ids: string }>((db) =>
-  db.select().from(webhook).where(inParam(webhook.id, "ids")),
-);
-const eventsById = builtOnce<EventRow[], { ids: string }>((db) =>
-  db.select().from(eventTable).where(inParam(eventTable.id, "ids")),
-);
-
-const deliverySucceeded = builtOnce<
-  unknown,
-  { id: string; status_code: number | null; duration_ms: number; now: Date }
->((db) =>
-  db
-    .update(webhookDelivery)
-    .set({
-      status: "succeeded",
-      status_code: slot("status_code"),
-      duration_ms: slot("duration_ms"),
-      error: null,
-      finished_at: slot("now"),
-    })
-    .where(eq(webhookDelivery.id, param("id"))),
-);
-// A success clears the endpoint's failure record, if it has one (`updated_at` given: see builtRowWrite).
-const hookRecovered = builtOnce<unknown, { id: string; now: Date }>((db) =>
-  db
-    .update(webhook)
-    .set({ failing_since: null, updated_at: slot("now") })
-    .where(and(eq(webhook.id, param("id")), sql`failing_since is not null`)),
-);
-// A failed attempt; its retry's time, or null when the schedule has ended (SQL null: see builtPerShape).
-const deliveryFailed = builtPerShape<
-  unknown,
-  {
-    id: string;
-    status_code: number | null;
-    duration_ms: number;
-    error: string;
-    now: Date;
-    next_retry_at: Date | null;
-  }
->(["next_retry_at"], (db, value) =>
-  db
-    .update(webhookDelivery)
-    .set({
-      status: "failed",
-      status_code: slot("status_code"),
-      duration_ms: slot("duration_ms"),
-      error: slot("error"),
-      finished_at: slot("now"),
-      next_retry_at: value("next_retry_at"),
-    })
-    .where(eq(webhookDelivery.id, param("id"))),
-);
-// The endpoint failing since its first failure in a row (`since`, ISO text: a raw template's value has no encoder).
-const hookFailing = builtOnce<WebhookRow[], { id: string; since: string; now: Date }>((db) =>
-  db
-    .update(webhook)
-    .set({
-      failing_since: sql`coalesce(${webhook.failing_since}, ${param("since")}::timestamptz)`,
-      updated_at: slot("now"),
-    })
-    .where(eq(webhook.id, param("id")))
-    .returning(),
-);
-const disableHook = builtOnce<unknown, { id: string; reason: string; now: Date }>((db) =>
-  db
-    .update(webhook)
-    .set({ enabled: false, disabled_reason: slot("reason"), updated_at: slot("now") })
-    .where(and(eq(webhook.id, param("id")), eq(webhook.enabled, true))),
-);
-
 /**
  * Delivers released events, after commit, at least once: to the in-process subscribers, then to
  * every enabled webhook endpoint subscribed to them, signed (Standard Webhooks), retried on the
  * schedule. Runs in the worker (a maintenance job every half second, and at once when a workflow
  * in this process releases events); any number of dispatchers may run (claims are leases).
+ * Made outside any transaction, it works on the process's database.
  */
-export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
-  const events = createEventService(db);
+export function createEventDispatcher(options: EventDispatcherOptions) {
+  if (inTransaction()) throw new Error("An event dispatcher is made outside any transaction");
+  // Every pass runs where the dispatcher was made (outside any transaction), whoever asks for it:
+  // a release is announced by the write that made it, possibly from inside a transaction the
+  // caller's joined, where a claim would see (and deliver) events that may yet roll back.
+  const home = new AsyncResource("kasse.event-dispatcher");
+  const atHome = <T>(fn: () => T): T => home.runInAsyncScope(fn);
+  const events = createEventService();
   const schedule = options.retrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);
   const disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -294,7 +190,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     const limit = Math.min(batch, room);
     const claimed = await events.claim(limit, claimLeaseMs);
     if (claimed.length === 0) return { taken: 0, full: false };
-    const hooks = await enabledHooks(db, {});
+    const hooks = await q.enabledHooks();
     const deliveries = claimed.flatMap((row) =>
       hooks
         .filter((h) => matches(h.events, row.name))
@@ -310,7 +206,7 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
     );
     // Idempotent: a dispatch taken over after a crash finds them there.
     if (deliveries.length > 0) {
-      await insertDeliveries(db, deliveries);
+      await q.insertDeliveries(deliveries);
       void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
     }
     // An event no subscriber handles is done once its deliveries are scheduled: one statement for all of them.
@@ -324,28 +220,21 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
   async function record(delivery: WebhookDeliveryRow, hook: WebhookRow, result: SendResult): Promise<void> {
     const now = new Date();
-    const outcome = await transaction(db, async (tx): Promise<DeliveryOutcome> => {
+    const outcome = await transaction(async (): Promise<DeliveryOutcome> => {
       if (result.error === null) {
-        await deliverySucceeded(tx, {
-          id: delivery.id,
-          status_code: result.status_code,
-          duration_ms: result.duration_ms,
-          now,
-        });
-        await hookRecovered(tx, { id: hook.id, now });
+        await q.deliverySucceeded(delivery.id, result, now);
+        await q.hookRecovered(hook.id, now);
         return "succeeded";
       }
       const delay = delayBefore(delivery.attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
-      await deliveryFailed(tx, {
-        id: delivery.id,
-        status_code: result.status_code,
-        duration_ms: result.duration_ms,
-        error: result.error.slice(0, 2000),
+      await q.deliveryFailed(
+        delivery.id,
+        { status_code: result.status_code, duration_ms: result.duration_ms, error: result.error.slice(0, 2000) },
         now,
-        next_retry_at: nextAt,
-      });
-      const [current] = await hookFailing(tx, { id: hook.id, since: now.toISOString(), now });
+        nextAt,
+      );
+      const current = await q.hookFailing(hook.id, now);
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
         const reason =
@@ -353,11 +242,11 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
             0,
             2000,
           );
-        await disableHook(tx, { id: hook.id, reason, now });
+        await q.disableHook(hook.id, reason, now);
         logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
       }
       if (nextAt) {
-        await insertDeliveries(tx, [
+        await q.insertDeliveries([
           {
             id: generateId("whd"),
             webhook_id: hook.id,
@@ -376,11 +265,11 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
 
   /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */
   async function deliver(): Promise<number> {
-    const deliveries = await claimDeliveries(db, { lease: sendLeaseMs / 1000, limit: batch });
+    const deliveries = await q.claimDeliveries(batch, sendLeaseMs / 1000);
     if (deliveries.length === 0) return 0;
     const [hooks, rows] = await Promise.all([
-      hooksById(db, { ids: idList([...new Set(deliveries.map((d) => d.webhook_id))]) }),
-      eventsById(db, { ids: idList([...new Set(deliveries.map((d) => d.event_id))]) }),
+      q.hooksById([...new Set(deliveries.map((d) => d.webhook_id))]),
+      q.eventsById([...new Set(deliveries.map((d) => d.event_id))]),
     ]);
     const hookOf = new Map(hooks.map((h) => [h.id, h]));
     const eventOf = new Map(rows.map((e) => [e.id, e]));
@@ -489,20 +378,20 @@ export function createEventDispatcher(db: Db, options: EventDispatcherOptions) {
   }
 
   const wake = () =>
-    void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed"));
+    atHome(() => void round().catch((error: unknown) => logger.error({ err: error }, "event dispatch round failed")));
   const unsubscribe = onEventsReleased(wake);
 
   return {
-    dispatch,
-    deliver,
+    dispatch: () => atHome(dispatch),
+    deliver: () => atHome(deliver),
     /** The worker's poll: a round, not waiting for subscribers. */
-    poll: round,
+    poll: () => atHome(round),
     /** A round and its subscribers (tests, and a caller that must know the work is done). */
-    run,
+    run: () => atHome(run),
     /** Runs a round soon (a workflow released events). */
     wake,
     /** Deletes the events of compensated executions (never released), and what is past retention (`RETENTION_DAYS`). */
-    purge: async () => (await events.purgeDiscarded()) + (await events.purgeDelivered(RETENTION_DAYS)),
+    purge: () => atHome(async () => (await events.purgeDiscarded()) + (await events.purgeDelivered(RETENTION_DAYS))),
     /** Stops reacting to releases and waits for the round in progress. */
     async close(): Promise<void> {
       closed = true;

@@ -1,4 +1,16 @@
-export * from "./schema";
+export {
+  WebhookCreate,
+  WebhookUpdate,
+  WebhookView,
+  WebhookWithSecretView,
+  WebhookDeliveryView,
+  type DeliveryStatus,
+  type EventFilters,
+  type EventRow,
+  type WebhookDeliveryRow,
+  type WebhookFilters,
+  type WebhookRow,
+} from "./schema";
 export {
   eventCatalog,
   catalogEntries,
@@ -15,7 +27,6 @@ export {
   onEventsReleased,
   eventOutbox,
   type EventService,
-  type EventFilters,
 } from "./service";
 export { createWebhookService, type WebhookService, type WebhookServiceOptions, type WebhookInfo } from "./webhooks";
 export { sendWebhook, signWebhook, urlProblem, isPrivateAddress, type SendResult } from "./send";

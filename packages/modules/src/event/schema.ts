@@ -121,6 +121,12 @@ export const WebhookUpdate = Type.Object(
 );
 export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
+/** Filters of the outbox's list. */
+export interface EventFilters {
+  name?: string[];
+  execution_id?: string[];
+}
+
 /** Filters of `GET /admin/webhooks`. */
 export interface WebhookFilters {
   id?: string[];

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { errors } from "@kasse/core";
-import { createTestDatabase, type TestDatabase } from "@kasse/db/testing";
+import { transaction } from "@kasse/db";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "@kasse/workflows";
 import {
   catalogEntries,
@@ -15,18 +16,19 @@ import {
   createEventService,
   createWebhookService,
   DEFAULT_RETRY_SCHEDULE,
-  event,
+  eventOutbox,
   eventProblems,
+  eventsReleased,
   isPrivateAddress,
   recordEvent,
-  webhook,
   type EventRow,
 } from "./index";
+import { event, webhook } from "./tables";
 import { createModules } from "../modules";
-import { eventOutbox } from "./service";
 
 let database: TestDatabase;
 const secret = "event-test-secret";
+const events = createEventService();
 
 /** A local receiver: records every request; `answer` decides the status of the next one. */
 interface Received {
@@ -70,7 +72,6 @@ const reset = async () => {
 describe("the event outbox", () => {
   it("a workflow's events are released when it succeeds; a compensated one releases none but its compensation's", async () => {
     const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
-    const events = createEventService(database.db);
     const create = step("test-create-product", {
       invoke: async (input: { id: string }, ctx) => {
         await ctx.emit("product.created", { id: input.id });
@@ -108,7 +109,7 @@ describe("the event outbox", () => {
     await database.db.update(event).set({ dispatched_at: new Date() }).where(eq(event.id, recent.id));
     expect(await events.purgeDelivered(30)).toBe(1);
     await database.db.update(event).set({ dispatched_at: null }).where(eq(event.id, recent.id));
-    await recordEvent(database.db, "product.created", { id: "prod_ok" });
+    await recordEvent("product.created", { id: "prod_ok" });
     const all = await database.db.select().from(event);
     expect(all.map((e) => `${e.name}:${String(e.data.id)}`).sort()).toEqual([
       "product.created:prod_ok",
@@ -123,7 +124,6 @@ describe("the event outbox", () => {
   });
 
   it("says how long the oldest event still to be delivered has waited, leaving out those a compensated execution left", async () => {
-    const events = createEventService(database.db);
     expect(await events.oldestWaitingAge()).toBe(0);
     const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
     const emit = step("test-age-emit", {
@@ -145,7 +145,7 @@ describe("the event outbox", () => {
     // Never delivered, however old: only the purge removes it.
     await database.db.update(event).set({ created_at: new Date(Date.now() - 3_600_000) });
     expect(await events.oldestWaitingAge()).toBe(0);
-    await recordEvent(database.db, "product.deleted", { id: "prod_age" });
+    await recordEvent("product.deleted", { id: "prod_age" });
     await database.db
       .update(event)
       .set({ created_at: new Date(Date.now() - 120_000) })
@@ -159,12 +159,12 @@ describe("the event outbox", () => {
   });
 
   it("refuses a payload that does not match the catalog, and an unknown name", async () => {
-    await expect(recordEvent(database.db, "order.canceled", { id: 1 } as never)).rejects.toMatchObject({
+    await expect(recordEvent("order.canceled", { id: 1 } as never)).rejects.toMatchObject({
       type: "unexpected_state",
     });
-    await expect(
-      recordEvent(database.db, "order.canceled", { id: "order_1", whole_order: {} } as never),
-    ).rejects.toMatchObject({ type: "unexpected_state" });
+    await expect(recordEvent("order.canceled", { id: "order_1", whole_order: {} } as never)).rejects.toMatchObject({
+      type: "unexpected_state",
+    });
     expect(eventProblems("order.exploded", {})).toEqual(["'order.exploded' is not in the event catalog"]);
     expect(await database.db.select().from(event)).toHaveLength(0);
   });
@@ -173,7 +173,7 @@ describe("the event outbox", () => {
 describe("webhooks", () => {
   it("validates endpoints: no private, loopback or link-local address unless allowed, known event names only", async () => {
     await reset();
-    const strict = createWebhookService(database.db, { secret });
+    const strict = createWebhookService({ secret });
     for (const url of [
       "http://127.0.0.1:9/x",
       "http://localhost/x",
@@ -206,7 +206,7 @@ describe("webhooks", () => {
 
   it("delivers a signed Standard Webhooks message that verifies, after subscribers ran; a retry keeps the webhook-id", async () => {
     await reset();
-    const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
+    const hooks = createWebhookService({ secret, allowPrivate: true });
     const { secret: whsec, id } = await hooks.create({
       url: `${base}/hook`,
       events: ["order.placed"],
@@ -215,7 +215,7 @@ describe("webhooks", () => {
     await hooks.create({ url: `${base}/other`, events: ["order.canceled"] });
     const handled: EventRow[] = [];
     const outcomes: string[] = [];
-    const dispatcher = createEventDispatcher(database.db, {
+    const dispatcher = createEventDispatcher({
       webhooks: hooks,
       subscribers: [{ name: "test", events: ["order.placed"], handle: async (e) => void handled.push(e) }],
       retrySchedule: [600, 600, 600],
@@ -233,7 +233,7 @@ describe("webhooks", () => {
       total: 1250,
       item_count: 2,
     };
-    await recordEvent(database.db, "order.placed", data);
+    await recordEvent("order.placed", data);
     await dispatcher.run();
     expect(handled.map((e) => e.name)).toEqual(["order.placed"]);
     expect(received).toHaveLength(1);
@@ -299,12 +299,45 @@ describe("webhooks", () => {
     await dispatcher.close();
   });
 
+  it("a release announced inside a transaction sends nothing before it commits, and nothing of one rolled back", async () => {
+    await reset();
+    await database.db.delete(event);
+    const hooks = createWebhookService({ secret, allowPrivate: true });
+    await hooks.create({ url: `${base}/hook`, events: ["customer.updated"] });
+    const handled: string[] = [];
+    const dispatcher = createEventDispatcher({
+      webhooks: hooks,
+      subscribers: [{ name: "test", events: ["*"], handle: async (e) => void handled.push(String(e.data.id)) }],
+    });
+    // Both announce the release from inside the write's transaction, as a write joined by its
+    // caller's does. On PostgreSQL a whole round runs meanwhile (PGlite's one connection is the
+    // transaction's: its round waits for the end).
+    await transaction(async () => {
+      await recordEvent("customer.updated", { id: "cus_committed", fields: ["first_name"] });
+      eventsReleased();
+      if (onPostgres()) await dispatcher.run();
+      expect(received).toHaveLength(0);
+    });
+    await transaction(async () => {
+      await recordEvent("customer.updated", { id: "cus_rolled_back", fields: ["first_name"] });
+      eventsReleased();
+      if (onPostgres()) await dispatcher.run();
+      throw errors.invalidData("declined");
+    }).catch(() => undefined);
+    await dispatcher.run();
+    expect(handled).toEqual(["cus_committed"]);
+    expect(received.map((r) => JSON.parse(r.body).data.id)).toEqual(["cus_committed"]);
+    expect((await database.db.select().from(event)).map((e) => e.data.id)).toEqual(["cus_committed"]);
+    await dispatcher.close();
+    await database.db.delete(event);
+  });
+
   it("a failing subscriber keeps the event for another dispatch; webhooks get it once", async () => {
     await reset();
-    const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
+    const hooks = createWebhookService({ secret, allowPrivate: true });
     await hooks.create({ url: `${base}/hook`, events: ["*"] });
     let calls = 0;
-    const dispatcher = createEventDispatcher(database.db, {
+    const dispatcher = createEventDispatcher({
       webhooks: hooks,
       subscribers: [
         {
@@ -318,7 +351,7 @@ describe("webhooks", () => {
       retrySchedule: [1_000],
       jitter: 0,
     });
-    await recordEvent(database.db, "customer.updated", { id: "cus_1", fields: ["first_name"] });
+    await recordEvent("customer.updated", { id: "cus_1", fields: ["first_name"] });
     await dispatcher.run();
     const [waiting] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
     expect(waiting).toMatchObject({ dispatched_at: null, attempts: 1 });
@@ -335,8 +368,8 @@ describe("webhooks", () => {
   it("a subscriber still failing after the whole retry schedule: the event is dispatched with its error", async () => {
     await reset();
     await database.db.delete(event);
-    const hooks = createWebhookService(database.db, { secret, allowPrivate: true });
-    const dispatcher = createEventDispatcher(database.db, {
+    const hooks = createWebhookService({ secret, allowPrivate: true });
+    const dispatcher = createEventDispatcher({
       webhooks: hooks,
       subscribers: [
         {
@@ -349,7 +382,7 @@ describe("webhooks", () => {
       ],
       retrySchedule: [],
     });
-    await recordEvent(database.db, "customer.updated", { id: "cus_2", fields: ["last_name"] });
+    await recordEvent("customer.updated", { id: "cus_2", fields: ["last_name"] });
     await dispatcher.run();
     const [given] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
     expect(given).toMatchObject({ attempts: 1, next_attempt_at: null, last_error: "broken: template missing" });
@@ -359,17 +392,17 @@ describe("webhooks", () => {
 
   it("does not follow redirects, refuses a host resolving to a private address at delivery, and disables an endpoint failing too long", async () => {
     await reset();
-    const permissive = createWebhookService(database.db, { secret, allowPrivate: true });
-    const strict = createWebhookService(database.db, { secret });
+    const permissive = createWebhookService({ secret, allowPrivate: true });
+    const strict = createWebhookService({ secret });
     answer = () => 302;
     const redirected = await permissive.create({ url: `${base}/moved`, events: ["*"] });
-    const dispatcher = createEventDispatcher(database.db, {
+    const dispatcher = createEventDispatcher({
       webhooks: permissive,
       subscribers: [],
       retrySchedule: [60_000],
       disableAfterMs: 60 * 60_000,
     });
-    await recordEvent(database.db, "cart.created", { id: "cart_1", currency_code: "eur", customer_id: null });
+    await recordEvent("cart.created", { id: "cart_1", currency_code: "eur", customer_id: null });
     await dispatcher.run();
     expect(received).toHaveLength(1);
     const [moved] = (await permissive.listDeliveries(redirected.id, {}, { limit: 5, offset: 0 })).items.filter(
@@ -387,13 +420,13 @@ describe("webhooks", () => {
       await database.db.delete(webhook);
       const port = new URL(base).port;
       const sneaky = await strict.create({ url: `http://${host}:${port}/hook`, events: ["*"] });
-      const guarded = createEventDispatcher(database.db, {
+      const guarded = createEventDispatcher({
         webhooks: strict,
         subscribers: [],
         retrySchedule: [60_000],
         disableAfterMs: 0,
       });
-      await recordEvent(database.db, "cart.updated", { id: "cart_1" });
+      await recordEvent("cart.updated", { id: "cart_1" });
       await guarded.run();
       expect(received).toHaveLength(1);
       const log = (await strict.listDeliveries(sneaky.id, {}, { limit: 5, offset: 0 })).items;

@@ -1,18 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, inArray, isNull, max, type SQL } from "drizzle-orm";
 import { deriveKey, errors, generateId, seal, unseal } from "@kasse/core";
-import { isUniqueViolation, type Db, type ListPaging, type Paging, liveRecords } from "@kasse/db";
+import { isUniqueViolation, type ListPaging, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
+import { eventQueries as q } from "./queries";
 import { urlProblem } from "./send";
-import {
-  webhook,
-  webhookDelivery,
-  type WebhookCreate,
-  type WebhookDeliveryRow,
-  type WebhookFilters,
-  type WebhookRow,
-  type WebhookUpdate,
-} from "./schema";
+import type { WebhookCreate, WebhookDeliveryRow, WebhookFilters, WebhookRow, WebhookUpdate } from "./schema";
 
 export interface WebhookServiceOptions {
   /**
@@ -44,11 +36,12 @@ function checkEvents(events: readonly string[]): string[] {
 
 /**
  * Webhook endpoints (admin CRUD, secrets, the delivery log). Delivery itself is the dispatcher's.
+ * Built once per process; every method runs in the transaction in progress, if any.
  * @example
- * const webhooks = createWebhookService(db, { secret: config.jwt.secret });
+ * const webhooks = createWebhookService({ secret: config.jwt.secret });
  * const { webhook, secret } = await webhooks.create({ url: "https://example.com/hooks", events: ["order.placed"] });
  */
-export function createWebhookService(db: Db, options: WebhookServiceOptions) {
+export function createWebhookService(options: WebhookServiceOptions) {
   const key = deriveKey(options.secret, "kasse-webhook-secret");
   const allowPrivate = options.allowPrivate ?? false;
 
@@ -57,33 +50,25 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     if (problem) throw errors.invalidData(problem);
   };
 
-  const live = (id: string) => and(eq(webhook.id, id), isNull(webhook.deleted_at));
-
-  const records = liveRecords(db, webhook, "Webhook", { url: webhook.url });
+  const records = q.webhooks;
   const service = {
     allowPrivate,
 
     async create(input: WebhookCreate): Promise<WebhookInfo & { secret: string }> {
       checkUrl(input.url);
       const secret = newSecret();
-      const [row] = await db
-        .insert(webhook)
-        .values({
-          id: generateId("wh"),
-          url: input.url,
-          events: checkEvents(input.events),
-          description: input.description ?? null,
-          secret: seal(Buffer.from(secret), key),
-        })
-        .returning();
-      return { ...view(row!), secret };
+      const row = await records.insert({
+        id: generateId("wh"),
+        url: input.url,
+        events: checkEvents(input.events),
+        description: input.description ?? null,
+        secret: seal(Buffer.from(secret), key),
+      });
+      return { ...view(row), secret };
     },
 
     async list(filters: WebhookFilters, paging: ListPaging): Promise<{ items: WebhookInfo[]; count: number }> {
-      const conditions: SQL[] = [];
-      if (filters.id) conditions.push(inArray(webhook.id, filters.id));
-      if (filters.enabled !== undefined) conditions.push(eq(webhook.enabled, filters.enabled));
-      const { items, count } = await records.list(conditions, paging);
+      const { items, count } = await q.webhookList(filters, paging);
       return { items: items.map(view), count };
     },
 
@@ -93,7 +78,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     async update(id: string, input: WebhookUpdate): Promise<WebhookInfo> {
       await service.retrieve(id);
       if (input.url !== undefined) checkUrl(input.url);
-      const values: Partial<typeof webhook.$inferInsert> = {};
+      const values: Partial<WebhookRow> = {};
       if (input.url !== undefined) values.url = input.url;
       if (input.events !== undefined) values.events = checkEvents(input.events);
       if (input.description !== undefined) values.description = input.description;
@@ -104,25 +89,20 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
           ...(input.enabled ? { failing_since: null } : {}),
         });
       if (Object.keys(values).length === 0) return service.retrieve(id);
-      const [row] = await db.update(webhook).set(values).where(live(id)).returning();
-      return view(row!);
+      return view(await records.update(id, values));
     },
 
     async delete(id: string): Promise<void> {
       await service.retrieve(id);
-      await db.update(webhook).set({ deleted_at: new Date(), enabled: false }).where(live(id));
+      await q.deleteWebhook(id);
     },
 
     /** A new signing secret, shown once; the old one stops signing at once. */
     async rotateSecret(id: string): Promise<WebhookInfo & { secret: string }> {
       await service.retrieve(id);
       const secret = newSecret();
-      const [row] = await db
-        .update(webhook)
-        .set({ secret: seal(Buffer.from(secret), key) })
-        .where(live(id))
-        .returning();
-      return { ...view(row!), secret };
+      const row = await records.update(id, { secret: seal(Buffer.from(secret), key) });
+      return { ...view(row), secret };
     },
 
     /** The endpoint's secret for signing (the dispatcher's); throws when it cannot be opened (the server secret changed). */
@@ -142,51 +122,26 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       paging: Paging,
     ): Promise<{ items: WebhookDeliveryRow[]; count: number }> {
       await service.retrieve(id);
-      const where = and(
-        eq(webhookDelivery.webhook_id, id),
-        filters.event_id ? inArray(webhookDelivery.event_id, filters.event_id) : undefined,
-        filters.status ? inArray(webhookDelivery.status, filters.status as WebhookDeliveryRow["status"][]) : undefined,
-      );
-      const [items, [total]] = await Promise.all([
-        db
-          .select()
-          .from(webhookDelivery)
-          .where(where)
-          .orderBy(desc(webhookDelivery.created_at), desc(webhookDelivery.attempt), desc(webhookDelivery.id))
-          .limit(paging.limit)
-          .offset(paging.offset),
-        db.select({ value: count() }).from(webhookDelivery).where(where),
-      ]);
-      return { items, count: total?.value ?? 0 };
+      return q.deliveries(id, filters, paging);
     },
 
     /** Schedules one more attempt of a delivery's event to its endpoint, now (same `webhook-id`). */
     async redeliver(id: string, deliveryId: string): Promise<WebhookDeliveryRow> {
       const hook = await service.retrieve(id);
-      const [delivery] = await db
-        .select()
-        .from(webhookDelivery)
-        .where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.webhook_id, id)));
+      const delivery = await q.deliveryOf(id, deliveryId);
       if (!delivery) throw errors.notFound(`Webhook delivery with id: ${deliveryId} was not found`);
       if (!hook.enabled) throw errors.notAllowed(`Webhook ${id} is disabled; enable it before redelivering`);
-      const [last] = await db
-        .select({ value: max(webhookDelivery.attempt) })
-        .from(webhookDelivery)
-        .where(and(eq(webhookDelivery.webhook_id, id), eq(webhookDelivery.event_id, delivery.event_id)));
+      const last = await q.lastAttempt(id, delivery.event_id);
       try {
-        const [row] = await db
-          .insert(webhookDelivery)
-          .values({
-            id: generateId("whd"),
-            webhook_id: id,
-            event_id: delivery.event_id,
-            event_name: delivery.event_name,
-            attempt: (last?.value ?? delivery.attempt) + 1,
-            status: "scheduled",
-            scheduled_at: new Date(),
-          })
-          .returning();
-        return row!;
+        return await q.insertDelivery({
+          id: generateId("whd"),
+          webhook_id: id,
+          event_id: delivery.event_id,
+          event_name: delivery.event_name,
+          attempt: (last ?? delivery.attempt) + 1,
+          status: "scheduled",
+          scheduled_at: new Date(),
+        });
       } catch (error) {
         if (isUniqueViolation(error))
           throw errors.conflict(`Event ${delivery.event_id} is being redelivered to webhook ${id} already; try again`);

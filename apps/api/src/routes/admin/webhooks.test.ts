@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { queryRows } from "@kasse/db";
-import { createEventDispatcher, recordEvent, webhook as webhookTable } from "@kasse/modules/event";
+import { createEventDispatcher, recordEvent } from "@kasse/modules/event";
+import { webhook as webhookTable } from "@kasse/modules/event/tables";
 import { createTestApp, startWebhookReceiver, type TestApp, type WebhookReceiver } from "../../testing";
 
 let t: TestApp;
@@ -148,8 +149,8 @@ describe("admin webhooks", () => {
 
   it("lists each delivery attempt and redelivers one with the same webhook-id, signed with the current secret", async () => {
     const { webhook } = (await post("/admin/webhooks", { url: receiver, events: ["product.created"] })).json();
-    const dispatcher = createEventDispatcher(t.database.db, { webhooks: t.app.modules.webhooks, subscribers: [] });
-    await recordEvent(t.database.db, "product.created", { id: "prod_hook" });
+    const dispatcher = createEventDispatcher({ webhooks: t.app.modules.webhooks, subscribers: [] });
+    await recordEvent("product.created", { id: "prod_hook" });
     hooks.received.length = 0;
     await dispatcher.run();
     expect(hooks.received).toHaveLength(1);

@@ -66,7 +66,10 @@ describe("the demo store", () => {
     const s3 = await startS3Server();
     const other = await createTestApp(s3.env);
     try {
-      const seeded = await seedDemoStore(other.app.modules, { pictures: demoPicture });
+      // On the other app's database, as its own process would seed it (the test process's is `t`'s).
+      const seeded = await onDatabase(other.database.db, () =>
+        seedDemoStore(other.app.modules, { pictures: demoPicture }),
+      );
       for (const product of await pictures(other, seeded!.publishable_api_key)) {
         expect(product.thumbnail).toMatch(
           new RegExp(`^${s3.endpoint}/${s3.bucket}/[0-9a-z]+-[0-9a-f]{16}-${product.handle}\\.png$`),
@@ -84,7 +87,7 @@ describe("the demo store", () => {
   it("has no pictures when the seed is given none", async () => {
     const other = await createTestApp();
     try {
-      await seedDemoStore(other.app.modules);
+      await onDatabase(other.database.db, () => seedDemoStore(other.app.modules));
       const product = (await other.app.inject({ method: "GET", url: "/store/products/linen-shirt" })).json().product;
       expect(product.thumbnail).toBeNull();
       expect(product.images).toEqual([]);
