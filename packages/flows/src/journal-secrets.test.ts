@@ -221,6 +221,8 @@ const noSecrets = [
   // Its input is the event's provider and id; the recorded event holds the action, the session and
   // the provider's payment ids and the amount, never the signed body.
   "process-payment-webhook",
+  // The edit's id and its plan: order lines, quantities, prices and amounts, no customer data beyond the order's.
+  "confirm-order-edit",
 ];
 
 describe("secrets in the journal of the registered workflows", () => {
