@@ -8,7 +8,6 @@ export {
   MigrationsPendingError,
   type MigrationStatus,
 } from "./migrate";
-export { isTransaction } from "./transaction";
 export {
   db,
   currentHandle,
@@ -36,9 +35,7 @@ export {
 } from "./columns";
 export { storedAddress, toStoredAddress, type StoredAddress } from "./address";
 export {
-  anyOf,
   DEFAULT_LIMIT,
-  existingIds,
   MAX_LIMIT,
   MAX_OFFSET,
   likePattern,
@@ -46,7 +43,6 @@ export {
   normalizeRange,
   orderBy,
   rangeConditions,
-  sqlList,
   textSearch,
   toDate,
   type Paging,
@@ -54,9 +50,7 @@ export {
 } from "./list";
 export { builtStatement, inList, statement, type Placeholders } from "./statement";
 export { insertRows } from "./rows-insert";
-export { groupBy, groupByParent, liveRecords, rowsByParent, type ListPaging, type LiveRecords } from "./records";
-export { updateLinks } from "./links";
-export { builtOnce, builtPerShape, builtRowsInsert, builtRowWrite, idList, inParam, param, slot } from "./built-once";
+export { groupBy, liveRecords, type ListPaging, type LiveRecords } from "./records";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation, postgresTarget } from "./pg-error";
 export { SetupError } from "./setup-error";

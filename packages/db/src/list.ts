@@ -108,17 +108,6 @@ export function orderBy(
   return terms;
 }
 
-/**
- * `$1, $2, …`: `values` as the parameters of an `in (…)` list in raw SQL.
- * @example
- * sql`exists (select 1 from ${level} where ${level.location_id} in (${sqlList(locationIds)}))`
- */
-export const sqlList = (values: readonly string[]): SQL =>
-  sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  );
-
 /** `{"a","b\"c"}`: every element quoted, `"` and `\` escaped. */
 export const arrayLiteral = (values: readonly string[]): string =>
   `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
@@ -171,21 +160,6 @@ export async function listPage<T extends PgTable>(
  * if (filters.q) conditions.push(ilike(salesChannel.name, likePattern(filters.q)));
  */
 export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * The filters that match any of several values, as `column IN (…)` conditions: one for each key of
- * `columns` whose filter is a non-empty list (an absent or empty one filters nothing).
- * @example
- * const conditions = anyOf(filters, { id: region.id, name: region.name });
- */
-export function anyOf<F extends object>(filters: F, columns: { [K in keyof F]?: AnyPgColumn }): SQL[] {
-  const out: SQL[] = [];
-  for (const [key, column] of Object.entries(columns) as Array<[keyof F, AnyPgColumn]>) {
-    const values = filters[key];
-    if (Array.isArray(values) && values.length > 0) out.push(inArray(column, values));
-  }
-  return out;
-}
 
 /**
  * The ids among `ids` that are rows of `table` matching `live` (e.g. not soft-deleted), in one

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { asc, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { text } from "drizzle-orm/pg-core";
 import { entityTable } from "./columns";
 import { textSearch } from "./list";
-import { liveRecords, rowsByParent } from "./records";
+import { liveRecords } from "./records";
 import { useTestDatabase } from "./testing";
 
 const shelf = entityTable("records_test_shelf", { name: text("name").notNull() });
@@ -87,17 +87,5 @@ describe("liveRecords", () => {
     await database.db.insert(empty).values({ id: "e2" });
     expect(await rows.any()).toBe(true);
     expect(await shelves().any()).toBe(true);
-  });
-});
-
-describe("rowsByParent", () => {
-  it("groups the matching children of every parent in order, with an empty list for a parent without any", async () => {
-    const books = await rowsByParent(database.db, book, "shelf_id", [{ id: "s1" }, { id: "s2" }], {
-      where: isNull(book.deleted_at),
-      order: [asc(book.title)],
-    });
-    expect(books.get("s1")!.map((b) => b.id)).toEqual(["b1", "b2"]);
-    expect(books.get("s2")).toEqual([]);
-    expect((await rowsByParent(database.db, book, "shelf_id", [], { order: [] })).size).toBe(0);
   });
 });

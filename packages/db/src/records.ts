@@ -1,10 +1,9 @@
 import { and, eq, is, isNull, type SQL } from "drizzle-orm";
 import { PgTable, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { builtOnce, param } from "./built-once";
 import { errors } from "@kasse/core";
 import { db as ambientDb } from "./ambient";
 import { existingIds, listPage, orderBy, type Paging } from "./list";
-import { inList } from "./statement";
+import { builtStatement, type Placeholders } from "./statement";
 import { isUniqueViolation } from "./pg-error";
 import type { Db } from "./types";
 
@@ -136,10 +135,12 @@ function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortab
 function readsOf(table: EntityTable) {
   let reads = readsByTable.get(table);
   if (!reads) {
-    const byId = and(eq(table.id, param("id")), isNull(table.deleted_at));
+    const byId = (v: Placeholders<{ id: string }>) => and(eq(table.id, v.id), isNull(table.deleted_at));
     reads = {
-      byId: builtOnce<unknown[], { id: string }>((db) => db.select().from(table).where(byId)),
-      lockById: builtOnce<unknown[], { id: string }>((db) => db.select().from(table).where(byId).for("update")),
+      byId: builtStatement((v: Placeholders<{ id: string }>, db) => db.select().from(table).where(byId(v))),
+      lockById: builtStatement((v: Placeholders<{ id: string }>, db) =>
+        db.select().from(table).where(byId(v)).for("update"),
+      ),
     };
     readsByTable.set(table, reads);
   }
@@ -150,53 +151,6 @@ const readsByTable = new WeakMap<
   PgTable,
   Record<"byId" | "lockById", (db: Db, values: { id: string }) => Promise<unknown[]>>
 >();
-
-/**
- * The rows of `table` that belong to any of `parents` (by id) through its `key` column, matching `where`
- * (e.g. not deleted), in `order`, read in one query and grouped by parent id: how a page of records
- * gets a relation without one query per record. Every parent has an entry (empty when it has none).
- * @example
- * const rates = await rowsByParent(db, taxRate, "tax_region_id", regions, { where: live, order: [asc(taxRate.created_at)] });
- */
-export async function rowsByParent<T extends PgTable, K extends keyof T["$inferSelect"] & keyof T & string>(
-  db: Db,
-  table: T,
-  key: K,
-  parents: Array<{ id: string }>,
-  options: { where?: SQL; order: SQL[] },
-): Promise<Map<string, T["$inferSelect"][]>> {
-  if (parents.length === 0) return new Map();
-  const parentIds = parents.map((parent) => parent.id);
-  const rows = (await db
-    .select()
-    .from(table as PgTable)
-    .where(and(inList(table[key] as AnyPgColumn, parentIds), options.where))
-    .orderBy(...options.order)) as T["$inferSelect"][];
-  return groupBy(rows, (row) => row[key] as string, { keys: parentIds });
-}
-
-/**
- * What `read` finds for many parents in one query, grouped by parent id (`parentOf`), each group in
- * the read's order, and no query at all when there are no parents: a page's relation that
- * {@link rowsByParent} cannot read (a join, some columns, rows assembled further). `value` is what a
- * group keeps of a row (the row by default); `everyParent` gives each parent an entry, empty when it has none.
- * @example
- * const imagesByVariant = await groupByParent(
- *   variantIds,
- *   (ids) => db.select({ variant_id: link.variant_id, url: image.url }).from(link).innerJoin(image, …).where(inList(link.variant_id, ids)),
- *   (row) => row.variant_id,
- * );
- */
-export async function groupByParent<T, V = T>(
-  parentIds: string[],
-  read: (parentIds: string[]) => Promise<T[]>,
-  parentOf: (row: T) => string,
-  options: { value?: (row: T) => V; everyParent?: boolean } = {},
-): Promise<Map<string, V[]>> {
-  if (parentIds.length === 0) return new Map();
-  const rows = await read(parentIds);
-  return groupBy(rows, parentOf, { value: options.value, keys: options.everyParent ? parentIds : [] });
-}
 
 /**
  * `rows` grouped by `key`, each group in the rows' order. `value` is what a group keeps of a row

@@ -2,7 +2,6 @@ import { and, asc, eq, gte, ilike, inArray, isNull, like, max, ne, not, or, sql,
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   db,
-  existingIds,
   inList,
   insertRows,
   likePattern,
@@ -343,7 +342,15 @@ export async function productByIdOrHandle(
 export const anyProduct = statement(() => db.select({ id: product.id }).from(product).where(liveProduct).limit(1));
 
 /** The ids among `ids` that are live products. */
-export const existingProducts = (ids: string[]): Promise<Set<string>> => existingIds(db, product, ids, liveProduct);
+const liveProductIds = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select({ id: product.id })
+    .from(product)
+    .where(and(inList(product.id, v.ids), liveProduct)),
+);
+/** The ids among `ids` that are live products. */
+export const existingProducts = async (ids: string[]): Promise<Set<string>> =>
+  ids.length ? new Set((await liveProductIds({ ids })).map((r) => r.id)) : new Set<string>();
 
 /** A page of the live options of the products matching `filters.product`, by id, title or `q`. */
 export function optionsPage(

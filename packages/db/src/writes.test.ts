@@ -2,13 +2,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { boolean, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { entityTable, metadata, money, timestamptz } from "./columns";
-import { builtRowsInsert, builtRowWrite, param } from "./built-once";
+import { rowsInsert } from "./rows-insert";
+import { builtStatement, type Placeholders } from "./statement";
 import { queryRows } from "./rows";
 import { useTestDatabase } from "./testing";
 import type { Db } from "./types";
 
-// The writes built once store what drizzle's plain insert and update store: the same rows go
-// into two tables alike, one each way, in one transaction (so `now()` is the same in both).
+// The writes built once (insertRows' JSON rows, a statement's placeholders) store what drizzle's plain
+// insert and update store: the same rows go into two tables alike, one each way, in one transaction
+// (so `now()` is the same in both). They run on the handle given (`rowsInsert`, `builtStatement`): the
+// forms `insertRows` and `statement` take the current one.
 const columns = {
   name: text("name").notNull(),
   note: text("note"),
@@ -66,8 +69,8 @@ async function bothTables(db: Db) {
 }
 
 describe("writes built once", () => {
-  it("builtRowsInsert stores and answers what a multi-row insert does, at any number of rows", async () => {
-    const insertRows = builtRowsInsert<Array<typeof built.$inferSelect>>(built, { returning: true });
+  it("insertRows stores and answers what a multi-row insert does, at any number of rows", async () => {
+    const insertRows = rowsInsert<Array<typeof built.$inferSelect>>(built, { returning: true });
     await database.db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       for (const rows of [ROWS.slice(0, 1), ROWS.slice(1)]) {
@@ -81,8 +84,8 @@ describe("writes built once", () => {
     });
   });
 
-  it("builtRowsInsert with onConflictDoNothing skips the rows a plain insert's onConflictDoNothing skips", async () => {
-    const insertRows = builtRowsInsert<Array<typeof built.$inferSelect>>(built, {
+  it("insertRows with onConflictDoNothing skips the rows a plain insert's onConflictDoNothing skips", async () => {
+    const insertRows = rowsInsert<Array<typeof built.$inferSelect>>(built, {
       returning: true,
       onConflictDoNothing: true,
     });
@@ -101,17 +104,12 @@ describe("writes built once", () => {
     });
   });
 
-  it("builtRowWrite stores and answers what a one-row insert and an update do", async () => {
-    const insertRow = builtRowWrite<Array<typeof built.$inferSelect>>(built, (db, row) =>
-      db.insert(built).values(row).returning(),
-    );
-    const updateRow = builtRowWrite<Array<typeof built.$inferSelect>>(built, (db, row) =>
-      db
-        .update(built)
-        .set(row)
-        .where(eq(built.id, param("where_id")))
-        .returning(),
-    );
+  it("a statement stores and answers what a one-row insert and an update do", async () => {
+    const insertRow = builtStatement((v: Placeholders<Row>, db) => db.insert(built).values(v).returning());
+    const updateRow = builtStatement((v: Placeholders<Partial<Row> & { where_id: string }>, db) => {
+      const { where_id, ...set } = v;
+      return db.update(built).set(set).where(eq(built.id, where_id)).returning();
+    });
     const updated_at = new Date("2026-02-03T04:05:06.789Z");
     const changes: Array<Partial<Row>> = [
       { note: "changed", data: { b: 2 }, updated_at },
