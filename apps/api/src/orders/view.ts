@@ -34,16 +34,17 @@ const LineProductView = View({
   thumbnail: OrNull(FileUrlView()),
 });
 
+/** An order's line as the API shows it, with its live variant and product when `fields` asks. */
+export const OrderLineDetailView = Extend(OrderLineItemView, {
+  variant: Type.Optional(OrNull(LineVariantView)),
+  product: Type.Optional(OrNull(LineProductView)),
+});
+
 /** An order as the API shows it ({@link orderViews}); the Store leaves provider data out of its payment collections. */
 export const OrderDetailView = Extend(
   OrderView,
   {
-    items: Type.Array(
-      Extend(OrderLineItemView, {
-        variant: Type.Optional(OrNull(LineVariantView)),
-        product: Type.Optional(OrNull(LineProductView)),
-      }),
-    ),
+    items: Type.Array(OrderLineDetailView),
     /** The discount without tax (Kasse's `discount_total` is without tax), as Medusa's storefront reads it. */
     discount_subtotal: MoneyView(),
     shipping_address: OrNull(AddressView),

@@ -163,6 +163,30 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(v1).toMatchObject({ total: 3200 });
     expect(v1.items.map((i: { quantity: number }) => i.quantity)).toEqual([2, 1]);
     refused(await t.admin.get(`/admin/orders/${o.id}?version=3`), 404);
+    // Its lines as order items (what the dashboard reads for an edit's history), at either version.
+    const itemsAt = async (query: string) => {
+      const res = await t.admin.get(`${M}/orders/${o.id}/line-items?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().order_items as Array<{
+        item_id: string;
+        version: number;
+        quantity: number;
+        item: { unit_price: number };
+      }>;
+    };
+    expect(await itemsAt(`item_id=${shirt.id}&version=1&fields=%2Bquantity`)).toEqual([
+      expect.objectContaining({
+        item_id: shirt.id,
+        version: 1,
+        quantity: 2,
+        item: expect.objectContaining({ unit_price: 10 }),
+      }),
+    ]);
+    expect((await itemsAt(`item_id=${shirt.id}`)).map((i) => [i.version, i.quantity])).toEqual([[2, 3]]);
+    expect(await itemsAt("version=2")).toHaveLength(3);
+    refused(await t.admin.get(`/admin/orders/${o.id}/line-items?version=3`), 404);
+    refused(await t.admin.get(`/admin/orders/${o.id}/line-items?version=zero`), 400);
+    refused(await t.admin.get(`/admin/orders/order_missing/line-items`), 404);
 
     const list = (await t.admin.get(`/admin/orders/${o.id}/changes?status=confirmed`)).json();
     expect(list.order_changes).toEqual([expect.objectContaining({ id: edit.id, status: "confirmed", version: 2 })]);

@@ -38,6 +38,7 @@ import {
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
+import { orderItems, OrderItemView } from "../../orders/line-items";
 import {
   archiveOrder,
   cancelFulfillmentWorkflow,
@@ -126,6 +127,17 @@ const RetrieveOrder = Type.Object(
   { additionalProperties: false },
 );
 
+/** Medusa's `GET /admin/orders/{id}/line-items` filters: lines (`item_id`, or `id`) at a version. */
+const ListLineItems = Type.Object(
+  {
+    fields: RetrieveQuery.properties.fields,
+    id: Type.Optional(ArrayQuery(Id())),
+    item_id: Type.Optional(ArrayQuery(Id())),
+    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
 const One = Answer("order", AdminOrderView);
 /** Medusa answers an order's payment and fulfillment status whatever `fields` names. */
 const orderFields = (fields: string | undefined) => always(parseFields(fields), "payment_status", "fulfillment_status");
@@ -188,6 +200,29 @@ export default async function orders(app: App): Promise<void> {
       const kept = version < order.version ? await app.modules.orderEdit.version(order.id, version) : undefined;
       if (!kept) throw errors.notFound(`Order ${order.id} has no version ${version}`);
       return respond({ ...order, ...kept }, fields);
+    },
+  );
+
+  // The order's lines as order items, at its current version or an earlier one (the dashboard shows
+  // an edit's removed lines from the version before it).
+  app.get(
+    "/orders/:id/line-items",
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListLineItems,
+        // The order's currency beside its items: what their amounts are in (Medusa's dialect converts them).
+        response: { 200: Type.Object({ order_items: Type.Array(OrderItemView), currency_code: Type.String() }) },
+      },
+    },
+    async (request) => {
+      const { fields, id, item_id, version } = request.query;
+      const order = await service.retrieve(request.params.id);
+      const items = await orderItems(app.modules, order, version);
+      if (!items) throw errors.notFound(`Order ${order.id} has no version ${version}`);
+      const wanted = [...(id ?? []), ...(item_id ?? [])];
+      const chosen = wanted.length ? items.filter((i) => wanted.includes(i.item_id)) : items;
+      return { order_items: project(chosen, parseFields(fields)), currency_code: order.currency_code };
     },
   );
 

@@ -1,0 +1,54 @@
+import { Type } from "@sinclair/typebox";
+import { MetadataView, TimestampView, View } from "@kasse/db";
+import type { Modules } from "@kasse/modules";
+import type { Order } from "@kasse/modules/order";
+import { OrderLineDetailView, orderView } from "./view";
+
+/** One line of an order at a version, as Medusa's `GET /admin/orders/{id}/line-items` answers it (an order item). */
+export const OrderItemView = View({
+  id: Type.String(),
+  order_id: Type.String(),
+  item_id: Type.String(),
+  version: Type.Integer(),
+  history: View({ version: View({ from: Type.Integer(), to: Type.Integer() }) }),
+  quantity: Type.Integer(),
+  fulfilled_quantity: Type.Integer(),
+  shipped_quantity: Type.Integer(),
+  delivered_quantity: Type.Integer(),
+  return_requested_quantity: Type.Integer(),
+  return_received_quantity: Type.Integer(),
+  return_dismissed_quantity: Type.Integer(),
+  written_off_quantity: Type.Integer(),
+  metadata: MetadataView(),
+  created_at: TimestampView(),
+  updated_at: TimestampView(),
+  item: OrderLineDetailView,
+});
+
+/**
+ * The lines of `order` at `version` (its current one by default; an earlier one as kept when an edit
+ * replaced it: `undefined` when there is no such version), as order items: the line itself under
+ * `item`, its progress counts beside it (Medusa's meaning of each, as the order's `detail` has them).
+ */
+export async function orderItems(modules: Modules, order: Order, version = order.version) {
+  let lines: Order | undefined = order;
+  if (version !== order.version) {
+    const kept = version < order.version ? await modules.orderEdit.version(order.id, version) : undefined;
+    lines = kept ? { ...order, ...kept } : undefined;
+  }
+  if (!lines) return undefined;
+  const view = await orderView(modules, lines);
+  return view.items.map((item) => ({
+    id: item.id,
+    order_id: order.id,
+    item_id: item.id,
+    version,
+    history: { version: { from: version, to: version } },
+    ...item.detail,
+    written_off_quantity: 0,
+    metadata: item.metadata,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+    item,
+  }));
+}
