@@ -1,16 +1,17 @@
 import { addMoney } from "@kasse/core";
 import { computeTotals } from "@kasse/modules/cart";
-import type {
-  ChangeApplication,
-  Order,
-  OrderChangeAction,
-  OrderLineItemRow,
-  OrderShippingMethodRow,
-  PlannedLine,
-  PlannedMoney,
-  PlannedNewLine,
-  PlannedNewMethod,
-  PlannedTotals,
+import {
+  ORDER_TOTAL_KEYS,
+  type ChangeApplication,
+  type Order,
+  type OrderChangeAction,
+  type OrderLineItemRow,
+  type OrderShippingMethodRow,
+  type PlannedLine,
+  type PlannedMoney,
+  type PlannedNewLine,
+  type PlannedNewMethod,
+  type PlannedTotals,
 } from "@kasse/modules/order";
 
 /** What the order has been paid: captured less refunded, over its payment collections (the payment module's figures). */
@@ -116,24 +117,7 @@ export function planChange(
   change: { id: string; updated_at: Date | string; actions: OrderChangeAction[] },
   paid: PaidSoFar,
 ): ChangePlan {
-  const totals = Object.fromEntries(
-    (
-      [
-        "item_subtotal",
-        "item_tax_total",
-        "item_discount_total",
-        "item_total",
-        "shipping_subtotal",
-        "shipping_tax_total",
-        "shipping_discount_total",
-        "shipping_total",
-        "subtotal",
-        "discount_total",
-        "tax_total",
-        "total",
-      ] as const
-    ).map((k) => [k, order[k]]),
-  ) as unknown as PlannedTotals;
+  const totals = Object.fromEntries(ORDER_TOTAL_KEYS.map((k) => [k, order[k]])) as unknown as PlannedTotals;
   const now = new Date();
   const lines: PlannedLine[] = [];
   const added_lines: PlannedNewLine[] = [];

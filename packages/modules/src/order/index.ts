@@ -109,6 +109,7 @@ export {
   type PlannedNewMethod,
   type PlannedTotals,
   type PlannedMoney,
+  ORDER_TOTAL_KEYS,
 } from "./order-edits";
 export {
   createOrderTransferService,

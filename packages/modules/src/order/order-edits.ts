@@ -91,7 +91,8 @@ export interface AppliedChange {
   method_ids: string[];
 }
 
-const TOTAL_KEYS = [
+/** The totals an order stores, as a version keeps them. */
+export const ORDER_TOTAL_KEYS = [
   "item_subtotal",
   "item_tax_total",
   "item_discount_total",
@@ -425,7 +426,7 @@ export function createOrderEditService() {
           change_id: row.id,
           items: order.items as unknown as Array<Record<string, unknown>>,
           shipping_methods: order.shipping_methods as unknown as Array<Record<string, unknown>>,
-          totals: Object.fromEntries(TOTAL_KEYS.map((k) => [k, order[k]])),
+          totals: Object.fromEntries(ORDER_TOTAL_KEYS.map((k) => [k, order[k]])),
         });
         for (const line of plan.lines) {
           const { id, ...values } = line;
