@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { MetadataView, TimestampView, View } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import type { Order } from "@kasse/modules/order";
-import { OrderLineDetailView, orderView } from "./view";
+import { lineView, OrderLineDetailView } from "./view";
 
 /** One line of an order at a version, as Medusa's `GET /admin/orders/{id}/line-items` answers it (an order item). */
 export const OrderItemView = View({
@@ -26,29 +26,36 @@ export const OrderItemView = View({
 });
 
 /**
- * The lines of `order` at `version` (its current one by default; an earlier one as kept when an edit
- * replaced it: `undefined` when there is no such version), as order items: the line itself under
- * `item`, its progress counts beside it (Medusa's meaning of each, as the order's `detail` has them).
+ * `order` as it was at `version`: itself at its current version, an earlier one with the lines,
+ * shipping methods and totals kept when an edit replaced it; `undefined` when there is no such version.
+ */
+export async function orderAtVersion(modules: Modules, order: Order, version: number): Promise<Order | undefined> {
+  if (version === order.version) return order;
+  const kept = version < order.version ? await modules.orderEdit.version(order.id, version) : undefined;
+  return kept ? { ...order, ...kept } : undefined;
+}
+
+/**
+ * The lines of `order` at `version` (its current one by default), as order items: the line itself
+ * under `item`, its progress counts beside it (Medusa's meaning of each, as the order's `detail`
+ * has them); `undefined` when there is no such version.
  */
 export async function orderItems(modules: Modules, order: Order, version = order.version) {
-  let lines: Order | undefined = order;
-  if (version !== order.version) {
-    const kept = version < order.version ? await modules.orderEdit.version(order.id, version) : undefined;
-    lines = kept ? { ...order, ...kept } : undefined;
-  }
-  if (!lines) return undefined;
-  const view = await orderView(modules, lines);
-  return view.items.map((item) => ({
-    id: item.id,
-    order_id: order.id,
-    item_id: item.id,
-    version,
-    history: { version: { from: version, to: version } },
-    ...item.detail,
-    written_off_quantity: 0,
-    metadata: item.metadata,
-    created_at: item.created_at,
-    updated_at: item.updated_at,
-    item,
-  }));
+  const at = await orderAtVersion(modules, order, version);
+  return at?.items.map((line) => {
+    const item = lineView(line);
+    return {
+      id: item.id,
+      order_id: order.id,
+      item_id: item.id,
+      version,
+      history: { version: { from: version, to: version } },
+      ...item.detail,
+      written_off_quantity: 0,
+      metadata: item.metadata,
+      created_at: item.created_at,
+      updated_at: item.updated_at,
+      item,
+    };
+  });
 }

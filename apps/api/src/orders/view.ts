@@ -137,23 +137,28 @@ function shape(
     ...order,
     payment_collection_ids: undefined,
     deleted_at: undefined,
-    items: order.items.map((item) => ({
-      detail: {
-        quantity: item.quantity,
-        fulfilled_quantity: item.fulfilled_quantity,
-        shipped_quantity: item.shipped_quantity,
-        delivered_quantity: item.delivered_quantity,
-        // Medusa's meaning here: asked back and not received yet (Kasse's top-level count keeps every unit asked back).
-        return_requested_quantity: item.return_requested_quantity - item.return_received_quantity,
-        // Received back into stock; the damaged ones are dismissed, as Medusa counts them apart.
-        return_received_quantity: item.return_received_quantity - item.return_dismissed_quantity,
-        return_dismissed_quantity: item.return_dismissed_quantity,
-      },
-      ...item,
-      deleted_at: undefined,
-      order_id: undefined,
-    })),
+    items: order.items.map(lineView),
     shipping_methods: order.shipping_methods.map((method) => ({ ...method, deleted_at: undefined })),
+  };
+}
+
+/** An order line as the API shows it: its progress counts in `detail` with Medusa's meaning of each. */
+export function lineView(item: Order["items"][number]) {
+  return {
+    detail: {
+      quantity: item.quantity,
+      fulfilled_quantity: item.fulfilled_quantity,
+      shipped_quantity: item.shipped_quantity,
+      delivered_quantity: item.delivered_quantity,
+      // Medusa's meaning here: asked back and not received yet (Kasse's top-level count keeps every unit asked back).
+      return_requested_quantity: item.return_requested_quantity - item.return_received_quantity,
+      // Received back into stock; the damaged ones are dismissed, as Medusa counts them apart.
+      return_received_quantity: item.return_received_quantity - item.return_dismissed_quantity,
+      return_dismissed_quantity: item.return_dismissed_quantity,
+    },
+    ...item,
+    deleted_at: undefined,
+    order_id: undefined,
   };
 }
 

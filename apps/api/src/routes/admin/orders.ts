@@ -38,7 +38,7 @@ import {
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
-import { orderItems, OrderItemView } from "../../orders/line-items";
+import { orderAtVersion, orderItems, OrderItemView } from "../../orders/line-items";
 import {
   archiveOrder,
   cancelFulfillmentWorkflow,
@@ -195,11 +195,9 @@ export default async function orders(app: App): Promise<void> {
     async (request) => {
       const { fields, version } = request.query;
       const order = await service.retrieve(request.params.id);
-      if (version === undefined || version === order.version) return respond(order, fields);
-      // An earlier version: its lines, shipping methods and totals as kept when an edit replaced it.
-      const kept = version < order.version ? await app.modules.orderEdit.version(order.id, version) : undefined;
-      if (!kept) throw errors.notFound(`Order ${order.id} has no version ${version}`);
-      return respond({ ...order, ...kept }, fields);
+      const at = version === undefined ? order : await orderAtVersion(app.modules, order, version);
+      if (!at) throw errors.notFound(`Order ${order.id} has no version ${version}`);
+      return respond(at, fields);
     },
   );
 
