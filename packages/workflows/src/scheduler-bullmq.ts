@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import type { Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -146,6 +147,7 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
           // With Redis away, a graceful close would wait for it (QUIT queued behind a blocking read): cut instead.
           const away = workerConnection.status !== "ready";
           await worker.close(away);
+          keepListening(worker);
           if (away) workerConnection.disconnect();
           else await workerConnection.quit().catch(() => workerConnection.disconnect());
         },
@@ -153,11 +155,23 @@ export function createBullMqScheduler(options: BullMqSchedulerOptions): BullMqSc
       return consumer;
     },
     async close() {
-      await Promise.all([...workers].map((worker) => worker.close()));
+      await Promise.all([...workers].map((worker) => worker.close().then(() => keepListening(worker))));
       workers.clear();
       await queue.close();
+      keepListening(queue);
     },
   };
+}
+
+/**
+ * BullMQ (5.x) drops its connections' listeners when it closes them, but a connection still in its
+ * first attempt (Redis away, or something else on its port) fails that attempt later and re-emits
+ * the failure to no listener: an uncaught error that kills a process shutting down. A closed queue
+ * or worker keeps one listener that drops what comes after.
+ */
+function keepListening(closed: Queue | Worker): void {
+  const { connection, blockingConnection } = closed as unknown as Record<string, EventEmitter | undefined>;
+  for (const emitter of [connection, blockingConnection]) emitter?.on("error", () => {});
 }
 
 /** Whether `client` is connected, waiting for its first connection at most {@link FIRST_CONNECTION_MS}; false at its first failure. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
@@ -170,4 +171,40 @@ describe("BullMQ scheduler", () => {
     await waitFor(async () => (await worker.engine.retrieve("wfx_swept")).state === "succeeded");
     expect((await worker.engine.retrieve("wfx_swept")).result).toBe("ABC");
   });
+});
+
+describe("BullMQ scheduler, Redis not answering", () => {
+  it("closing before Redis ever answered ends quietly, whatever the connection then hears", async () => {
+    // Something else on Redis's port (an HTTP server, say) that answers late: the connections are
+    // still in their first attempt when closed, and the garbage (or the refusal) that comes next
+    // fails BullMQ's pending start after it dropped its listeners.
+    const sockets = new Set<Socket>();
+    const notRedis = createServer((socket) => {
+      sockets.add(socket);
+      setTimeout(() => socket.end("HTTP/1.1 400 Bad Request\r\n\r\n"), 300);
+    });
+    await new Promise<void>((resolve) => notRedis.listen(0, "127.0.0.1", resolve));
+    const port = (notRedis.address() as AddressInfo).port;
+    const stray: unknown[] = [];
+    const onStray = (reason: unknown) => void stray.push(reason);
+    process.on("unhandledRejection", onStray);
+    process.on("uncaughtException", onStray);
+    try {
+      const connection = new Redis(port, "127.0.0.1", { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+      connection.on("error", () => {});
+      const scheduler = createBullMqScheduler({ connection, prefix });
+      const consumer = await scheduler.consume({ resume: async () => {}, maintenance: [] }, { concurrency: 1 });
+      expect(connection.status).not.toBe("ready");
+      await consumer.close();
+      await scheduler.close();
+      connection.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(stray.map(String)).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onStray);
+      process.off("uncaughtException", onStray);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => notRedis.close(resolve));
+    }
+  }, 30_000);
 });
