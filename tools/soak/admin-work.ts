@@ -8,8 +8,17 @@ interface AdminFigures {
   failed: number;
 }
 
-/** What happens to an order (weights): shipped and paid, partly refunded, canceled, or returned. */
-const PLANS = { ship_capture_refund: 40, cancel: 20, ship_capture_return: 20, leave: 20 } as const;
+/**
+ * What happens to an order (weights): shipped and paid, partly refunded, canceled, or returned;
+ * some are first edited (a line's quantity raised by one: a new version, a unit more reserved).
+ */
+const PLANS = {
+  ship_capture_refund: 30,
+  edit_ship_capture_refund: 10,
+  cancel: 20,
+  ship_capture_return: 20,
+  leave: 20,
+} as const;
 
 /**
  * The merchant's side: takes placed orders one by one and works them through the Admin API
@@ -48,6 +57,7 @@ export function createAdminWork(client: Client, admin: { email: string; password
       await call("cancel", "POST", `/admin/orders/${orderId}/cancel`);
       return;
     }
+    if (plan === "edit_ship_capture_refund") await edit(orderId);
     const read = await call("read", "GET", `/admin/orders/${orderId}`);
     const order = read?.body?.order;
     if (!order) return;
@@ -73,7 +83,7 @@ export function createAdminWork(client: Client, admin: { email: string; password
     if (!collection) return;
     if (!(await call("capture", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/capture`, {})))
       return;
-    if (plan === "ship_capture_refund") {
+    if (plan !== "ship_capture_return") {
       await call("refund", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/refund`, {
         amount: Math.max(1, Math.floor(order.total / 4)),
         reason: "soak: partial refund",
@@ -86,6 +96,23 @@ export function createAdminWork(client: Client, admin: { email: string; password
     });
     const ret = returned?.body?.return;
     if (ret) await call("receive", "POST", `/admin/orders/${orderId}/returns/${ret.id}/receive`, {});
+  }
+
+  /** An order edit through Medusa's protocol: begin, one more unit of the first line, request, confirm. */
+  async function edit(orderId: string): Promise<void> {
+    const read = await call("read", "GET", `/admin/orders/${orderId}`);
+    const line = read?.body?.order?.items?.[0] as { id: string; quantity: number } | undefined;
+    if (!line) return;
+    const begun = await call("edit begin", "POST", "/admin/order-edits", { order_id: orderId });
+    const change = begun?.body?.order_change as { id: string } | undefined;
+    if (!change) return;
+    const base = `/admin/order-edits/${change.id}`;
+    const ok =
+      (await call("edit item", "POST", `${base}/items/item/${line.id}`, { quantity: line.quantity + 1 })) &&
+      (await call("edit request", "POST", `${base}/request`)) &&
+      (await call("edit confirm", "POST", `${base}/confirm`));
+    // Refused (no stock for the unit, say): the order stays as it was and open for the next change.
+    if (!ok) await call("edit cancel", "DELETE", base);
   }
 
   return { figures, work };

@@ -55,6 +55,9 @@ export const ChildParams = <K extends string>(child: K) =>
   Type.Object({ id: Id(), ...({ [child]: Id() } as Record<K, ReturnType<typeof Id>>) });
 
 /** `fields` alone, for retrieve routes. */
+/** A body or query string that takes no field: anything sent is refused. */
+export const NoFields = Type.Object({}, { additionalProperties: false });
+
 export const RetrieveQuery = Type.Object({ fields: Type.Optional(Fields()) }, { additionalProperties: false });
 
 /** One value or many: `status=a`, `status[]=a&status[]=b` and `status[0]=a` all arrive as an array. */

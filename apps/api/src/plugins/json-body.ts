@@ -11,6 +11,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * that needs a body still answers 400 through its schema, and malformed JSON is still refused.
  * The body must be valid UTF-8 (a lenient decoder would store U+FFFD in place of the bad bytes)
  * and pass the input policy (`input-policy.ts`: no NUL, no lone surrogate, bounded depth).
+ * The SDK also sends no body at all on POSTs whose fields are all optional (`orderEdit.confirm`,
+ * `apiKey.revoke`): a route with a body schema validates an absent body as `{}`, so its required
+ * and unknown fields are still refused.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -32,5 +35,8 @@ export function registerJsonBody(app: FastifyInstance): void {
       }
       return done(null, parsed);
     });
+  });
+  app.addHook("preValidation", async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
   });
 }

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../app-type";
 import { allowOrigins } from "../plugins/cors";
+import { NoFields } from "../http/schemas";
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
 const CloudAuth = Type.Object(
   { enabled: Type.Boolean() },
   { description: "Whether sign-in through a hosting cloud is offered" },
@@ -15,7 +15,7 @@ const CloudAuth = Type.Object(
  */
 export default async function cloud(app: App): Promise<void> {
   allowOrigins(app, app.config.cors.admin);
-  app.get("/auth", { schema: { querystring: NoQuery, response: { 200: CloudAuth } } }, async () => ({
+  app.get("/auth", { schema: { querystring: NoFields, response: { 200: CloudAuth } } }, async () => ({
     enabled: false,
   }));
 }

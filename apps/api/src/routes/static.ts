@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../app-type";
+import { NoFields } from "../http/schemas";
 
 const Params = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) },
   { additionalProperties: false },
 );
-const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
  * `GET /static/uploads/{id}`: uploaded files (beside the demo store's pictures under `/static/`), public (product images are shown in storefronts), served
@@ -19,7 +19,7 @@ export default async function staticFiles(app: App): Promise<void> {
       schema: {
         tags: ["files"],
         params: Params,
-        querystring: NoQuery,
+        querystring: NoFields,
         response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "The file's bytes" }) },
       },
     },

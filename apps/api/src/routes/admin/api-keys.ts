@@ -5,14 +5,12 @@ import { ApiKeyCreate, ApiKeySalesChannels, ApiKeyTypeSchema, ApiKeyUpdate, ApiK
 import { setApiKeySalesChannels } from "@kasse/flows";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
-import { emptyBody } from "../../http/empty-body";
+import { DeleteResponse, ListQueryOf, RetrieveQuery, IdParams, deleted, NoFields } from "../../http/schemas";
 
 const ListApiKeys = ListQueryOf(
   { id: Id() },
   { q: Type.Optional(Title()), type: Type.Optional(ApiKeyTypeSchema), revoked: Type.Optional(Type.Boolean()) },
 );
-const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so a token hash can never be serialized, and a secret token only where it is meant to be.
 const One = { 200: Type.Object({ api_key: ApiKeyView }) };
 const Many = { 200: ListView("api_keys", ApiKeyView) };
@@ -43,15 +41,11 @@ export default async function apiKeys(app: App): Promise<void> {
     return { api_key: await keys.update(request.params.id, request.body, request.auth!.actor_id) };
   });
 
-  app.post(
-    "/api-keys/:id/revoke",
-    { schema: { params: IdParams, body: NoBody, response: One }, preValidation: emptyBody },
-    async (request) => {
-      const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
-      app.publishableKeys.clear();
-      return { api_key };
-    },
-  );
+  app.post("/api-keys/:id/revoke", { schema: { params: IdParams, body: NoFields, response: One } }, async (request) => {
+    const api_key = await keys.revoke(request.params.id, request.auth!.actor_id);
+    app.publishableKeys.clear();
+    return { api_key };
+  });
 
   app.delete("/api-keys/:id", { schema: { params: IdParams, response: { 200: DeleteResponse } } }, async (request) => {
     await keys.delete(request.params.id, request.auth!.actor_id);

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Count } from "@kasse/core";
 import type { App } from "../../app-type";
-import { Fields } from "../../http/schemas";
+import { Fields, NoFields } from "../../http/schemas";
 
 /**
  * Medusa's feature flags the dashboard reads. Kasse implements none of these features, so each
@@ -24,7 +24,6 @@ const FeatureFlags = Type.Object(
   },
   { description: "The server's feature flags" },
 );
-const NoQuery = Type.Object({}, { additionalProperties: false });
 // `sidebar`, `topbar`, `settings.sidebar`, `order.list`, `inventory_item.details`, ...
 const LayoutParams = Type.Object(
   { entity: Type.String({ maxLength: 64, pattern: "^[a-z][a-z_]*(\\.[a-z][a-z_]*)?$" }) },
@@ -82,7 +81,7 @@ export default async function dashboardShell(app: App): Promise<void> {
 
   app.get(
     "/layouts/:entity/configuration",
-    { schema: { params: LayoutParams, querystring: NoQuery, response: { 200: LayoutConfiguration } } },
+    { schema: { params: LayoutParams, querystring: NoFields, response: { 200: LayoutConfiguration } } },
     async () => ({
       personal_configuration: null,
       default_configuration: null,
@@ -90,12 +89,12 @@ export default async function dashboardShell(app: App): Promise<void> {
     }),
   );
 
-  app.get("/search-indexes", { schema: { querystring: NoQuery, response: { 200: SearchIndexes } } }, async () => ({
+  app.get("/search-indexes", { schema: { querystring: NoFields, response: { 200: SearchIndexes } } }, async () => ({
     search_indexes: [],
     enabled: false,
   }));
 
-  app.get("/plugins", { schema: { querystring: NoQuery, response: { 200: Plugins } } }, async () => ({ plugins: [] }));
+  app.get("/plugins", { schema: { querystring: NoFields, response: { 200: Plugins } } }, async () => ({ plugins: [] }));
 }
 
 /**
@@ -103,7 +102,7 @@ export default async function dashboardShell(app: App): Promise<void> {
  * it is outside the admin guard (it tells nothing about the store).
  */
 export async function featureFlags(app: App): Promise<void> {
-  app.get("/feature-flags", { schema: { querystring: NoQuery, response: { 200: FeatureFlags } } }, async () => ({
+  app.get("/feature-flags", { schema: { querystring: NoFields, response: { 200: FeatureFlags } } }, async () => ({
     feature_flags: { ...FEATURE_FLAGS },
   }));
 }

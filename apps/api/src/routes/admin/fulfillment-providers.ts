@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { errors, Id, Title } from "@kasse/core";
 import type { App } from "../../app-type";
 import { providerPage } from "../../http/provider-list";
-import { ListAnswer, ListQueryOf } from "../../http/schemas";
+import { ListAnswer, ListQueryOf, NoFields } from "../../http/schemas";
 
 // Partial: `fields` may narrow it.
 const ProviderView = Type.Partial(Type.Object({ id: Type.String(), is_enabled: Type.Boolean() }));
@@ -12,7 +12,6 @@ const ListProviders = ListQueryOf(
   { q: Type.Optional(Title()), is_enabled: Type.Optional(Type.Boolean()) },
 );
 const Params = Type.Object({ id: Id() }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /**
  * `GET /admin/fulfillment-providers` and `/{id}/options` (`sdk.admin.fulfillmentProvider`): the
@@ -48,7 +47,7 @@ export default async function fulfillmentProviders(app: App): Promise<void> {
     {
       schema: {
         params: Params,
-        querystring: NoQuery,
+        querystring: NoFields,
         response: {
           200: Type.Object(
             { fulfillment_options: Type.Array(OptionView) },

@@ -6,7 +6,6 @@ import { acceptInviteWorkflow } from "@kasse/flows";
 import type { App } from "../../app-type";
 import { createInviteTokens, invalidInvite } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { emptyBody } from "../../http/empty-body";
 import { Fields } from "../../http/schemas";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 
@@ -35,7 +34,6 @@ export default async function inviteAccept(app: App): Promise<void> {
         body: InviteAccept,
         response: { 200: Type.Object({ user: UserView }) },
       },
-      preValidation: emptyBody,
     },
     async (request) => {
       const caller = request.auth;

@@ -7,11 +7,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { App } from "../../app-type";
 import { createInviteTokens } from "../../auth/invite-tokens";
 import { parseFields, project } from "../../http/fields";
-import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted } from "../../http/schemas";
-import { emptyBody } from "../../http/empty-body";
+import { DeleteResponse, Filter, ListQueryOf, RetrieveQuery, IdParams, deleted, NoFields } from "../../http/schemas";
 
 const ListInvites = ListQueryOf({ id: Id(), email: Filter("email") }, { q: Type.Optional(Title()) });
-const NoBody = Type.Object({}, { additionalProperties: false });
 // Declared so the hash can never be serialized, and the token only in the answers that mint it.
 const One = { 200: Type.Object({ invite: InviteView }) };
 const Many = { 200: ListView("invites", InviteView) };
@@ -67,8 +65,7 @@ export default async function invites(app: App): Promise<void> {
     "/invites/:id/resend",
     {
       onRequest: app.guards.adminUser,
-      schema: { params: IdParams, body: NoBody, response: One },
-      preValidation: emptyBody,
+      schema: { params: IdParams, body: NoFields, response: One },
     },
     async (request) => {
       const { invite, secret } = await service.resend(request.params.id);

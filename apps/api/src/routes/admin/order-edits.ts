@@ -1,4 +1,3 @@
-import { Type } from "@sinclair/typebox";
 import {
   addOrderEditItems,
   addOrderEditShipping,
@@ -17,7 +16,7 @@ import {
 } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
-import { Answer, ChildParams, Deleted, IdParams, deleted } from "../../http/schemas";
+import { Answer, ChildParams, Deleted, IdParams, deleted, NoFields } from "../../http/schemas";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
 
 const ActionParams = ChildParams("action_id");
@@ -106,7 +105,7 @@ export default async function orderEdits(app: App): Promise<void> {
     {
       schema: {
         params: IdParams,
-        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        body: NoFields,
         response: Preview,
       },
     },
@@ -118,7 +117,7 @@ export default async function orderEdits(app: App): Promise<void> {
     {
       schema: {
         params: IdParams,
-        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        body: NoFields,
         response: Preview,
       },
     },

@@ -191,4 +191,21 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
       ),
     ).toEqual({ status: 400, message: `Order ${placed.id} is canceled and cannot be fulfilled` });
   });
+  it("edits an order as the dashboard does: begin, one more unit, request and confirm (the last two send no body)", async () => {
+    const order = await buy(1);
+    const line = order.items[0];
+    const paid = (await admin.admin.order.retrieve(order.id, { fields: "*payment_collections.payments" })).order;
+    await admin.admin.payment.capture(paid.payment_collections[0].payments[0].id, {});
+    const { order_change } = await admin.admin.orderEdit.initiateRequest({ order_id: order.id });
+    const raised = await admin.admin.orderEdit.updateOriginalItem(order_change.id, line.id, { quantity: 2 });
+    expect(raised.order_preview.items[0].quantity).toBe(2);
+    await admin.admin.orderEdit.request(order_change.id);
+    const confirmed = await admin.admin.orderEdit.confirm(order_change.id);
+    expect(confirmed.order_preview.items[0].quantity).toBe(2);
+    const after = (await admin.admin.order.retrieve(order.id, { fields: "+version,*items" })).order;
+    expect(after.version).toBe(2);
+    expect(after.items[0].quantity).toBe(2);
+    // Owed: the added unit (the rest was captured).
+    expect(after.summary.pending_difference).toBe(line.unit_price);
+  });
 });

@@ -261,7 +261,7 @@ export default async function orders(app: App): Promise<void> {
     "/orders/:id/payment-collections/:payment_collection_id/capture",
     {
       config: collectionCurrency,
-      schema: { params: CollectionParams, body: Type.Optional(CaptureBody), response: One },
+      schema: { params: CollectionParams, body: CaptureBody, response: One },
     },
     async (request) => {
       const { id, payment_collection_id } = request.params;
@@ -318,7 +318,7 @@ export default async function orders(app: App): Promise<void> {
 
   app.post(
     "/orders/:id/fulfillments/:fulfillment_id/shipments",
-    { schema: { params: FulfillmentParams, body: Type.Optional(ShipmentCreate), response: One } },
+    { schema: { params: FulfillmentParams, body: ShipmentCreate, response: One } },
     async (request) => {
       await app.infra.engine.execute(createShipmentWorkflow, {
         ...fulfillmentOf(request),
@@ -362,7 +362,7 @@ export default async function orders(app: App): Promise<void> {
 
   app.post(
     "/orders/:id/returns/:return_id/receive",
-    { schema: { params: ReturnParams, body: Type.Optional(ReturnReceive), response: WithReturn } },
+    { schema: { params: ReturnParams, body: ReturnReceive, response: WithReturn } },
     async (request) => {
       const { id, return_id } = request.params;
       await app.infra.engine.execute(receiveReturnWorkflow, {

@@ -41,7 +41,7 @@ export default async function payments(app: App): Promise<void> {
     "/payments/:id/capture",
     {
       config,
-      schema: { params: IdParams, body: Type.Optional(CaptureBody), response: Answer("payment", PaymentView) },
+      schema: { params: IdParams, body: CaptureBody, response: Answer("payment", PaymentView) },
     },
     async (request) => {
       const result = await app.infra.engine.execute(capturePaymentWorkflow, {
@@ -55,7 +55,7 @@ export default async function payments(app: App): Promise<void> {
 
   app.post(
     "/payments/:id/refund",
-    { config, schema: { params: IdParams, body: Type.Optional(RefundBody), response: Answer("payment", PaymentView) } },
+    { config, schema: { params: IdParams, body: RefundBody, response: Answer("payment", PaymentView) } },
     async (request) => {
       const result = await app.infra.engine.execute(refundPaymentWorkflow, {
         payment_id: request.params.id,

@@ -93,7 +93,7 @@ export default async function returnChanges(app: App): Promise<void> {
   // `no_notification`: Kasse sends the customer no notice of a return either way.
   app.post(
     "/returns/:id/request",
-    { schema: { params: IdParams, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    { schema: { params: IdParams, body: ReturnChangeConfirm, response: WithPreview } },
     async (request) => {
       const created = await app.infra.engine.execute(createReturnWorkflow, {
         return_id: request.params.id,
@@ -110,7 +110,7 @@ export default async function returnChanges(app: App): Promise<void> {
 
   app.post(
     "/returns/:id/receive/confirm",
-    { schema: { params: IdParams, body: Type.Optional(ReturnChangeConfirm), response: WithPreview } },
+    { schema: { params: IdParams, body: ReturnChangeConfirm, response: WithPreview } },
     async (request) => {
       const received = await app.infra.engine.execute(receiveReturnWorkflow, {
         return_id: request.params.id,

@@ -71,7 +71,7 @@ export default async function returns(app: App): Promise<void> {
   // counting the units back item by item (`return-changes.ts`): in Medusa's dialect, so it does.
   app.post(
     "/returns/:id/receive",
-    { schema: { params: IdParams, body: Type.Optional(ReturnReceive), response: Answer("return", ReturnView) } },
+    { schema: { params: IdParams, body: ReturnReceive, response: Answer("return", ReturnView) } },
     async (request) => {
       if (isMedusaDialect(request) && !request.body?.items) {
         await app.modules.returnChange.beginReceipt(request.params.id, actor(request));

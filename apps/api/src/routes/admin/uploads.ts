@@ -3,14 +3,13 @@ import { Type } from "@sinclair/typebox";
 import { Code, Count, errors, Title } from "@kasse/core";
 import { FileView } from "@kasse/modules/file";
 import type { App } from "../../app-type";
-import { Deleted, deleted } from "../../http/schemas";
+import { Deleted, deleted, NoFields } from "../../http/schemas";
 
 // Keys are `<time>-<random>-<name>.<ext>`; anything else is not a file Kasse stored.
 const Params = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._-]+$" }) },
   { additionalProperties: false },
 );
-const NoQuery = Type.Object({}, { additionalProperties: false });
 /** The one multipart field an upload carries (the dashboard appends each file as `files`). */
 const FIELD = "files";
 
@@ -69,7 +68,7 @@ export default async function uploads(app: App): Promise<void> {
       schema: {
         consumes: ["multipart/form-data"],
         description: `Multipart form data: one or more \`${FIELD}\` parts, each an image (jpg, png, gif, webp, avif) of at most ${maxBytes} bytes; at most ${maxFiles} files. All stored files together stay within the store's quota (UPLOAD_QUOTA_BYTES, UPLOAD_QUOTA_FILES): past it, 429 and nothing stored`,
-        querystring: NoQuery,
+        querystring: NoFields,
         response: { 200: Type.Object({ files: Type.Array(FileView) }, { description: "The stored files" }) },
       },
     },
@@ -91,7 +90,7 @@ export default async function uploads(app: App): Promise<void> {
     {
       schema: {
         params: Params,
-        querystring: NoQuery,
+        querystring: NoFields,
         response: { 200: Type.Object({ file: FileView }, { description: "The file" }) },
       },
     },
@@ -110,7 +109,7 @@ export default async function uploads(app: App): Promise<void> {
       schema: {
         description: `A URL to PUT one image to, straight to the file storage (FILE_PROVIDER=s3; the local provider answers 403). The size is declared here and signed into the URL (at most ${maxBytes} bytes), and counts against the store's quota from now on`,
         body: PresignedUrlBody,
-        querystring: NoQuery,
+        querystring: NoFields,
         response: { 200: PresignedUrlView },
       },
     },

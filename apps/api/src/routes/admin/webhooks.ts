@@ -9,13 +9,11 @@ import {
   WebhookWithSecretView,
 } from "@kasse/modules/event";
 import type { App } from "../../app-type";
-import { emptyBody } from "../../http/empty-body";
 import { crudRoutes, standardReads } from "../../http/crud-routes";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQueryOf, listResponse, ChildParams, IdParams } from "../../http/schemas";
+import { Answer, ListAnswer, ListQueryOf, listResponse, ChildParams, IdParams, NoFields } from "../../http/schemas";
 
 const DeliveryParams = ChildParams("delivery_id");
-const NoBody = Type.Object({}, { additionalProperties: false });
 const ListWebhooks = ListQueryOf({ id: Id() }, { enabled: Type.Optional(Type.Boolean()) });
 const DeliveryStatus = Type.Union([
   Type.Literal("scheduled"),
@@ -54,8 +52,7 @@ export default async function webhooks(app: App): Promise<void> {
   app.post(
     "/webhooks/:id/rotate-secret",
     {
-      schema: { params: IdParams, body: NoBody, response: Answer("webhook", WebhookWithSecretView) },
-      preValidation: emptyBody,
+      schema: { params: IdParams, body: NoFields, response: Answer("webhook", WebhookWithSecretView) },
     },
     async (request) => {
       return { webhook: await service.rotateSecret(request.params.id) };
@@ -81,8 +78,7 @@ export default async function webhooks(app: App): Promise<void> {
   app.post(
     "/webhooks/:id/deliveries/:delivery_id/redeliver",
     {
-      schema: { params: DeliveryParams, body: NoBody, response: Answer("delivery", WebhookDeliveryView) },
-      preValidation: emptyBody,
+      schema: { params: DeliveryParams, body: NoFields, response: Answer("delivery", WebhookDeliveryView) },
     },
     async (request) => {
       const delivery = await service.redeliver(request.params.id, request.params.delivery_id);

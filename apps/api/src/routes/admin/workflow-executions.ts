@@ -13,7 +13,7 @@ import {
 } from "@kasse/workflows";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery } from "../../http/schemas";
+import { Answer, ListAnswer, ListQueryOf, listResponse, RangeQuery, RetrieveQuery, NoFields } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) });
 /**
@@ -36,11 +36,6 @@ const ListExecutions = ListQueryOf(
   { workflow_id: Id(), state: State, transaction_id: Id() },
   { created_at: Type.Optional(RangeQuery()) },
 );
-const NoBody = Type.Object({}, { additionalProperties: false });
-/** A bodiless POST validates as `{}`; any field sent is rejected by the strict schema. */
-const emptyBody = async (request: { body: unknown }) => {
-  if (request.body === undefined || request.body === null) request.body = {};
-};
 
 /** An execution as the admin API shows it (the lease and journal fields included). */
 const present = (row: ExecutionRow) => ({
@@ -237,13 +232,9 @@ export default async function workflowExecutions(app: App): Promise<void> {
       },
     );
 
-    app.post(
-      `${base}/:id/retry`,
-      { schema: { params: Params, body: NoBody, response: One }, preValidation: emptyBody },
-      async (request) => {
-        await engine.retry(request.params.id);
-        return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
-      },
-    );
+    app.post(`${base}/:id/retry`, { schema: { params: Params, body: NoFields, response: One } }, async (request) => {
+      await engine.retry(request.params.id);
+      return { workflow_execution: presentDetail(await engine.retrieve(request.params.id)) };
+    });
   }
 }

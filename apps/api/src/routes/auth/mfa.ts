@@ -9,13 +9,11 @@ import {
   MfaVerifyBody,
 } from "@kasse/modules/auth";
 import type { App } from "../../app-type";
-import { emptyBody } from "../../http/empty-body";
-import { Answer } from "../../http/schemas";
+import { Answer, NoFields } from "../../http/schemas";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 import { requireBearer } from "./emailpass";
 
 const IdParams = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
 const FactorAnswer = Answer("mfa_factor", MfaFactorView);
 const ListAnswer = { 200: Type.Object({ mfa_factors: Type.Array(MfaFactorView) }, { description: "The MFA factors" }) };
 const SetupAnswer = {
@@ -45,7 +43,7 @@ export default async function mfa(app: App): Promise<void> {
   const factors = app.modules.auth.mfa;
   const bearer = { security: BEARER_SECURITY };
 
-  app.get("/mfa/factors", { schema: { ...bearer, querystring: NoQuery, response: ListAnswer } }, async (request) => ({
+  app.get("/mfa/factors", { schema: { ...bearer, querystring: NoFields, response: ListAnswer } }, async (request) => ({
     mfa_factors: await factors.list(requireBearer(request).auth_identity_id),
   }));
 
@@ -64,7 +62,7 @@ export default async function mfa(app: App): Promise<void> {
 
   app.delete(
     "/mfa/factors/:id",
-    { schema: { ...bearer, params: IdParams, body: MfaDisableBody, response: FactorAnswer }, preValidation: emptyBody },
+    { schema: { ...bearer, params: IdParams, body: MfaDisableBody, response: FactorAnswer } },
     async (request) => ({
       mfa_factor: await factors.disable(requireBearer(request).auth_identity_id, request.params.id, request.body),
     }),
@@ -72,7 +70,7 @@ export default async function mfa(app: App): Promise<void> {
 
   app.post(
     "/mfa/recovery-codes",
-    { schema: { ...bearer, body: MfaRecoveryCodesBody, response: CodesAnswer }, preValidation: emptyBody },
+    { schema: { ...bearer, body: MfaRecoveryCodesBody, response: CodesAnswer } },
     async (request) => ({
       recovery_codes: await factors.generateRecoveryCodes(requireBearer(request).auth_identity_id, request.body.count),
     }),

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { ActorType, EMAILPASS } from "@kasse/modules/auth";
 import type { App } from "../../app-type";
+import { NoFields } from "../../http/schemas";
 
 const ActorParams = Type.Object({ actor_type: ActorType }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
 const ProviderView = Type.Object({
   id: Type.String({ description: "The provider's id, as in `/auth/{actor_type}/{id}`" }),
   identifier: Type.String(),
@@ -28,7 +28,7 @@ const DISPLAY_NAMES: Record<string, string> = { [EMAILPASS]: "Email and password
 export default async function providers(app: App): Promise<void> {
   app.get(
     "/:actor_type/providers",
-    { schema: { params: ActorParams, querystring: NoQuery, response: ProvidersAnswer } },
+    { schema: { params: ActorParams, querystring: NoFields, response: ProvidersAnswer } },
     async () => ({
       providers: app.modules.auth.providers
         .ids()

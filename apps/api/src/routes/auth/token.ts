@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { BEARER_SECURITY } from "../../plugins/openapi-operations";
 import { requireBearer } from "./emailpass";
-import { emptyBody } from "../../http/empty-body";
+import { NoFields } from "../../http/schemas";
 
 const TokenResponse = { 200: Type.Object({ token: Type.String() }) };
 
@@ -21,11 +21,10 @@ export default async function token(app: App): Promise<void> {
     "/token/refresh",
     {
       schema: {
-        body: Type.Object({}, { additionalProperties: false }),
+        body: NoFields,
         security: BEARER_SECURITY,
         response: TokenResponse,
       },
-      preValidation: emptyBody,
     },
     refresh,
   );

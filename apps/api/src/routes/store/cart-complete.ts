@@ -2,12 +2,11 @@ import { Type } from "@sinclair/typebox";
 import { Id } from "@kasse/core";
 import { completeCart, readCart } from "@kasse/flows";
 import type { App } from "../../app-type";
-import { emptyBody } from "../../http/empty-body";
 import { OrderDetailView, orderView } from "../../orders/view";
 import { CartView, cartActor, cartResponse } from "./cart-response";
+import { NoFields } from "../../http/schemas";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
-const NoBody = Type.Object({}, { additionalProperties: false });
 
 /**
  * Errors of a completion that are the caller's to fix or say nothing about the cart: answered as
@@ -37,9 +36,8 @@ export default async function cartComplete(app: App): Promise<void> {
   app.post(
     "/carts/:id/complete",
     {
-      schema: { params: Params, body: NoBody, response: Completed },
+      schema: { params: Params, body: NoFields, response: Completed },
       // The storefront SDK posts without a body.
-      preValidation: emptyBody,
     },
     async (request) => {
       const actor = cartActor(request);

@@ -29,8 +29,7 @@ import {
 } from "@kasse/modules/cart";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { Answer, DeleteResponse, RetrieveQuery, deleted } from "../../http/schemas";
-import { emptyBody } from "../../http/empty-body";
+import { Answer, DeleteResponse, RetrieveQuery, deleted, NoFields } from "../../http/schemas";
 import { CartView, cartActor, cartResponse } from "./cart-response";
 
 const Params = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
@@ -38,7 +37,6 @@ const LineParams = Type.Object(
   { id: Id({ minLength: 1 }), line_id: Id({ minLength: 1 }) },
   { additionalProperties: false },
 );
-const NoBody = Type.Object({}, { additionalProperties: false });
 
 const One = Answer("cart", CartView);
 type CartRequest<B extends TSchema> = FastifyRequest<{ Params: Static<typeof Params>; Body: Static<B> }>;
@@ -67,21 +65,18 @@ export default async function carts(app: App): Promise<void> {
   });
 
   /**
-   * A write to the cart of the path, answered with the cart as it then is. A `bodiless` one
-   * validates a missing body as `{}`, so unknown fields are still refused.
+   * A write to the cart of the path, answered with the cart as it then is.
    */
   function cartWrite<B extends TSchema>(
     method: "POST" | "DELETE",
     url: string,
     body: B,
     write: (request: CartRequest<B>) => Promise<CartResult>,
-    bodiless = false,
   ): void {
     app.route({
       method,
       url,
       schema: { params: Params, body, response: One },
-      ...(bodiless ? { preValidation: emptyBody } : {}),
       handler: async (request) => ({ cart: cartResponse(await write(request as CartRequest<B>)) }),
     });
   }
@@ -126,12 +121,8 @@ export default async function carts(app: App): Promise<void> {
   cartWrite("DELETE", "/carts/:id/promotions", PromoCodes, (r) =>
     removePromotions(m, r.params.id, cartActor(r), r.body.promo_codes),
   );
-  cartWrite("POST", "/carts/:id/taxes", NoBody, (r) => calculateCartTaxes(m, r.params.id, cartActor(r)), true);
-  cartWrite(
-    "POST",
-    "/carts/:id/customer",
-    CartCustomerTransfer,
-    (r) => transferCart(m, r.params.id, cartActor(r), r.body),
-    true,
+  cartWrite("POST", "/carts/:id/taxes", NoFields, (r) => calculateCartTaxes(m, r.params.id, cartActor(r)));
+  cartWrite("POST", "/carts/:id/customer", CartCustomerTransfer, (r) =>
+    transferCart(m, r.params.id, cartActor(r), r.body),
   );
 }

@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../../app-type";
-import { Answer } from "../../http/schemas";
+import { Answer, NoFields } from "../../http/schemas";
 
 const LocaleView = Type.Object({ code: Type.String(), name: Type.String() }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /** The configured `STORE_LOCALES` with their English names (`de-DE` → "German (Germany)"). */
 export function storeLocales(configured: string): Array<{ code: string; name: string }> {
@@ -30,7 +29,7 @@ export default async function locales(app: App): Promise<void> {
   const configured = storeLocales(app.config.env.STORE_LOCALES);
   app.get(
     "/locales",
-    { schema: { querystring: NoQuery, response: Answer("locales", Type.Array(LocaleView)) } },
+    { schema: { querystring: NoFields, response: Answer("locales", Type.Array(LocaleView)) } },
     async () => ({ locales: configured }),
   );
 }

@@ -4,12 +4,11 @@ import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams } from "../../http/schemas";
+import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams, NoFields } from "../../http/schemas";
 import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";
 
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
 // Medusa's storefront sends `{}`; an admin-style `description` is not taken from shoppers.
-const TransferRequest = Type.Object({}, { additionalProperties: false });
 const TransferAnswer = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
 
 /** The caller's customer id, if the request carries a customer token. */
@@ -65,7 +64,7 @@ export default async function orders(app: App): Promise<void> {
       schema: {
         params: IdParams,
         querystring: RetrieveQuery,
-        body: TransferRequest,
+        body: NoFields,
         response: Answer("order", OrderDetailView),
       },
     },

@@ -3,7 +3,6 @@ import { Id, ProviderData } from "@kasse/core";
 import { authorizePaymentSession, createCartPaymentCollection, startPaymentSession } from "@kasse/flows";
 import { PaymentCollectionView } from "@kasse/modules/payment";
 import type { App } from "../../app-type";
-import { emptyBody } from "../../http/empty-body";
 import { Answer } from "../../http/schemas";
 import { cartActor, paymentCollectionResponse } from "./cart-response";
 
@@ -56,7 +55,6 @@ export default async function paymentCollections(app: App): Promise<void> {
     "/payment-collections/:id/payment-sessions/:session_id/authorize",
     {
       schema: { params: SessionParams, body: Authorize, response: Answer("payment_collection", PaymentCollectionView) },
-      preValidation: emptyBody,
     },
     async (request) => {
       const { payment_collection, region } = await authorizePaymentSession(
