@@ -13,8 +13,8 @@ interface AdminFigures {
  * some are first edited (a line's quantity raised by one: a new version, a unit more reserved).
  */
 const PLANS = {
-  ship_capture_refund: 30,
-  edit_ship_capture_refund: 10,
+  ship_capture_refund: 20,
+  edit_ship_capture_refund: 20,
   cancel: 20,
   ship_capture_return: 20,
   leave: 20,

@@ -197,7 +197,8 @@ const planOrderEditStep = step("plan-order-edit", {
         summary: plan.summary,
         to_collect: plan.to_collect,
         lines: plan.quantity_changes.map((c) => ({
-          line_item_id: c.line.id,
+          // The key the line's reservations carry, which fulfilment reads: its cart line's when it came from a cart.
+          line_item_id: c.line.cart_line_item_id ?? c.line.id,
           reservation_line_ids: c.line.cart_line_item_id ? [c.line.id, c.line.cart_line_item_id] : [c.line.id],
           variant_id: c.line.variant_id!,
           delta: c.delta,

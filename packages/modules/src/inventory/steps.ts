@@ -112,7 +112,7 @@ export const updateVariantInventoryStep = step("update-variant-inventory", {
 
 /** An order line whose quantity an edit changes: by how many units (`delta`), and the ids its reservations carry. */
 export interface LineQuantityChange {
-  /** The id a new reservation is made under (the order line's). */
+  /** The id a new reservation is made under: the one fulfilment reads (the cart line's, else the order line's). */
   line_item_id: string;
   /** Every id the line's reservations may carry: the order line's and the cart line's it came from. */
   reservation_line_ids: string[];

@@ -207,5 +207,17 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     expect(after.items[0].quantity).toBe(2);
     // Owed: the added unit (the rest was captured).
     expect(after.summary.pending_difference).toBe(line.unit_price);
+    // The added unit is reserved as the line's other one is: both ship in one fulfillment.
+    const before = await level();
+    const fulfilled = await admin.admin.order.createFulfillment(order.id, {
+      location_id: locationId,
+      items: [{ id: line.id, quantity: 2 }],
+    });
+    expect(fulfilled.order.items[0].detail.fulfilled_quantity).toBe(2);
+    const now = await level();
+    expect([now.stocked_quantity, now.reserved_quantity]).toEqual([
+      before.stocked_quantity - 2,
+      before.reserved_quantity - 2,
+    ]);
   });
 });
