@@ -255,6 +255,35 @@ describe("events of order handling", () => {
     expect(cancelMail!.text).toContain(`Your order #${canceled.display_id} (€45.00) was canceled.`);
   });
 
+  it("a confirmed order edit mails the shopper the changed order and what is still to pay, unless asked not to", async () => {
+    const edited = async (email: string, request: Record<string, unknown>) => {
+      const order = (await ok(t.store.post(`/store/carts/${await readyCart({ email, quantity: 1 })}/complete`))).order;
+      const edit = (await ok(t.store.post("/admin/order-edits", { order_id: order.id }, admin))).order_change;
+      await ok(t.store.post(`/admin/order-edits/${edit.id}/items/item/${order.items[0].id}`, { quantity: 3 }, admin));
+      await ok(t.store.post(`/admin/order-edits/${edit.id}/request`, request, admin));
+      const confirmed = (await ok(t.store.post(`/admin/order-edits/${edit.id}/confirm`, {}, admin))).order_preview;
+      return { order, confirmed };
+    };
+    const told = await edited("ada@example.com", {});
+    const silent = await edited("alan@example.com", { no_notification: true });
+    await dispatcher.run();
+
+    const forOrder = async (id: string) => (await mails("order.edited")).filter((m) => m.data.order_id === id);
+    const [mail] = await forOrder(told.order.id);
+    expect(mail).toMatchObject({
+      to: "ada@example.com",
+      status: "success",
+      subject: `Order #${told.order.display_id} was changed`,
+    });
+    expect(mail!.text).toContain("3 × Tee (M): €60.00");
+    expect(mail!.text).toContain(`Total: €${(told.confirmed.total / 100).toFixed(2)}`);
+    // Paid with the system provider (authorized, not captured): the whole new total is still to pay.
+    expect(mail!.text).toContain(`Still to pay: €${(told.confirmed.summary.pending_difference / 100).toFixed(2)}`);
+    expect(await forOrder(silent.order.id)).toEqual([]);
+    const confirmedEvents = (await events("order-edit.confirmed")).filter((e) => e.data.order_id === silent.order.id);
+    expect(confirmedEvents.map((e) => e.data.no_notification)).toEqual([true]);
+  });
+
   it("every event committed in this file matches its catalog schema and version", async () => {
     const all = await t.database.db.select().from(eventTable);
     expect(all.length).toBeGreaterThan(10);
@@ -273,6 +302,7 @@ describe("events of order handling", () => {
       "payment.refunded",
       "cart.created",
       "cart.updated",
+      "order-edit.confirmed",
       "inventory-item.updated",
     ])
       expect(names, name).toContain(name);

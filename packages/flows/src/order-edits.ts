@@ -225,6 +225,7 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
   // Added lines are reserved under their new ids: the order step names them, so stock comes after it.
   const confirmed = await ctx.run(confirmOrderEditStep, {
     plan: plan.application,
+    pending_difference: plan.summary.pending_difference,
     actor: input.actor ?? null,
   });
   const newIds = new Map(plan.application.added_lines.map((l, i) => [l.action_id, confirmed.added_line_ids[i]!]));

@@ -138,6 +138,22 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
   },
 };
 
+const editNoticeSubscriber: SubscriberDefinition = {
+  name: "edit-notice",
+  events: ["order-edit.confirmed"],
+  async handle(event, deps) {
+    if (event.data.no_notification === true) return;
+    const order = await orderToNotify(deps, event.data.order_id);
+    if (order)
+      await notify(
+        deps,
+        event,
+        this.name,
+        email(order, "order.edited", { ...orderData(order), pending_difference: event.data.pending_difference }),
+      );
+  },
+};
+
 const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
 
 const refundNoticeSubscriber: SubscriberDefinition = {
@@ -166,6 +182,7 @@ const refundNoticeSubscriber: SubscriberDefinition = {
 export const allSubscribers: readonly SubscriberDefinition[] = [
   orderConfirmationSubscriber,
   shipmentNoticeSubscriber,
+  editNoticeSubscriber,
   cancellationNoticeSubscriber,
   refundNoticeSubscriber,
 ];

@@ -43,7 +43,14 @@ export const eventCatalog = {
   "order-edit.confirmed": {
     version: 1,
     description: "An order edit was confirmed: the order moved to its next version.",
-    data: payload({ order_id: S("The order"), order_change_id: S("The confirmed order change") }),
+    data: payload({
+      order_id: S("The order"),
+      order_change_id: S("The confirmed order change"),
+      pending_difference: Type.Integer({
+        description: "What the customer owes after the edit (minor units; negative: due back to them)",
+      }),
+      no_notification: Type.Boolean({ description: "The merchant asked that the customer not be told" }),
+    }),
   },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
   "order.fulfillment_created": {

@@ -127,6 +127,17 @@ describe("shopper message templates", () => {
   });
 });
 
+describe("order.edited", () => {
+  it("shows the changed lines and total, and what is owed either way (nothing when settled)", () => {
+    const edited = (pending_difference: number) => renderTemplate("order.edited", { ...order, pending_difference });
+    expect(edited(1250).subject).toBe("Order #1042 was changed");
+    expect(edited(1250).text).toContain("Your order #1042 was changed. It now holds:");
+    expect(edited(1250).text).toContain("Total: €52.25\nStill to pay: €12.50");
+    expect(edited(-500).text).toContain("Total: €52.25\nDue back to you: €5.00");
+    expect(edited(0).text).not.toMatch(/Still to pay|Due back/);
+  });
+});
+
 describe("order.transfer_requested", () => {
   const data = { order_id: "order_1", token: "tok-123", expires_at: "2026-12-01T00:00:00.000Z" };
 

@@ -116,6 +116,21 @@ const templates: Record<string, Template> = {
       ]),
     };
   },
+  "order.edited": (data) => {
+    const difference = Number(data.pending_difference ?? 0);
+    return {
+      subject: `Order #${str(data.display_id)} was changed`,
+      text: text([
+        `Your order #${str(data.display_id)} was changed. It now holds:`,
+        "",
+        ...lines(data),
+        "",
+        `Total: ${formatMoney(data.total, data.currency_code)}`,
+        ...(difference > 0 ? [`Still to pay: ${formatMoney(difference, data.currency_code)}`] : []),
+        ...(difference < 0 ? [`Due back to you: ${formatMoney(-difference, data.currency_code)}`] : []),
+      ]),
+    };
+  },
   "order.canceled": (data) => ({
     subject: `Order #${str(data.display_id)} canceled`,
     text: text([

@@ -41,6 +41,8 @@ export {
   OrderEditBegin,
   OrderEditItemsAdd,
   OrderEditItemUpdate,
+  OrderEditRequest,
+  OrderChangeUpdate,
   OrderEditShippingAdd,
   OrderEditShippingUpdate,
   OrderChangeActionView,

@@ -7,7 +7,9 @@ import type {
   OrderChangeActionBody,
   OrderChangeStatus,
   OrderChangeType,
+  OrderChangeUpdate,
   OrderEditBegin,
+  OrderEditRequest,
   OrderLineItemRow,
   OrderShippingMethodRow,
   OrderVersionChangeRow,
@@ -364,8 +366,11 @@ export function createOrderEditService() {
         return row.actions.filter((a) => a.id !== actionId);
       }),
 
-    /** Asks for the edit to be confirmed (Medusa's request step): its actions are fixed from then on. */
-    async request(id: string, actor: OrderActor): Promise<OrderVersionChange> {
+    /**
+     * Asks for the edit to be confirmed (Medusa's request step): its actions are fixed from then on.
+     * `no_notification`: the customer is not mailed when it is confirmed.
+     */
+    async request(id: string, actor: OrderActor, input: OrderEditRequest = {}): Promise<OrderVersionChange> {
       return transaction(async () => {
         const row = await lockActive(id);
         if (row.status !== "pending") throw errors.invalidData(`Order edit ${id} is already requested`);
@@ -375,8 +380,28 @@ export function createOrderEditService() {
             status: "requested",
             requested_at: new Date(),
             requested_by: actor.actor_id,
+            no_notification: input.no_notification ?? false,
             updated_at: new Date(),
           }),
+        );
+      });
+    },
+
+    /**
+     * Medusa's `POST /admin/order-changes/{id}` on an active change: its internal note. Promotions
+     * are always carried over (a line's discount scales with it): `carry_over_promotions: false` is refused.
+     */
+    async update(id: string, input: OrderChangeUpdate): Promise<OrderVersionChange> {
+      if (input.carry_over_promotions === false)
+        throw errors.invalidData(
+          "Kasse carries an order's promotions over to its changes (a line's discount scales with it): carry_over_promotions cannot be false",
+        );
+      return transaction(async () => {
+        const row = await q.lockVersionChange(id);
+        if (!isActive(row.status)) throw errors.invalidData(`Order change ${id} is ${row.status}`);
+        if (input.internal_note === undefined) return changeView(row);
+        return changeView(
+          await q.saveVersionChange(id, { internal_note: input.internal_note, updated_at: new Date() }),
         );
       });
     },

@@ -417,6 +417,8 @@ export const orderVersionChange = entityTable(
     canceled_by: text("canceled_by"),
     canceled_at: timestamptz("canceled_at"),
     actions: jsonb("actions").$type<OrderChangeAction[]>().notNull().default([]),
+    /** Asked with the request: the customer is not told of the change when it is confirmed. */
+    no_notification: boolean("no_notification").notNull().default(false),
     metadata: metadata(),
   },
   (t) => [
@@ -872,6 +874,27 @@ export const OrderEditItemsAdd = Type.Object(
   { additionalProperties: false },
 );
 export type OrderEditItemsAdd = Static<typeof OrderEditItemsAdd>;
+
+/** `POST /admin/order-edits/{id}/request`: whether the customer is told of the edit once it is confirmed. */
+export const OrderEditRequest = Type.Object(
+  { no_notification: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type OrderEditRequest = Static<typeof OrderEditRequest>;
+
+/**
+ * `POST /admin/order-changes/{id}` on an active edit: its internal note. Kasse always carries an
+ * order's promotions over to its changes (a line's discount scales with it), so
+ * `carry_over_promotions` may only be `true`.
+ */
+export const OrderChangeUpdate = Type.Object(
+  {
+    internal_note: Type.Optional(Type.Union([LongText(), Type.Null()])),
+    carry_over_promotions: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type OrderChangeUpdate = Static<typeof OrderChangeUpdate>;
 
 /** An existing line's new quantity (0 takes every unit off) and price, or an added line's new quantity and price. */
 export const OrderEditItemUpdate = Type.Object(

@@ -255,11 +255,17 @@ export const requestOrderTransferStep = step("request-order-transfer", {
  * version back and makes the edit active again.
  */
 export const confirmOrderEditStep = step("confirm-order-edit", {
-  invoke: async (input: { plan: ChangeApplication; actor?: OrderActor | null }, ctx) => {
+  invoke: async (input: { plan: ChangeApplication; pending_difference: number; actor?: OrderActor | null }, ctx) => {
     const actor = input.actor ?? { actor_type: null, actor_id: null };
     const { order, applied } = await ctx.modules.orderEdit.confirm(input.plan, actor);
+    const { no_notification } = await ctx.modules.orderEdit.retrieve(applied.change_id);
     await ctx.emit("order.updated", { id: order.id });
-    await ctx.emit("order-edit.confirmed", { order_id: order.id, order_change_id: applied.change_id });
+    await ctx.emit("order-edit.confirmed", {
+      order_id: order.id,
+      order_change_id: applied.change_id,
+      pending_difference: input.pending_difference,
+      no_notification,
+    });
     return {
       output: { id: order.id, version: order.version, added_line_ids: applied.line_ids },
       compensateInput: { applied, actor },

@@ -291,15 +291,28 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     refused(await t.admin.delete(`/admin/order-edits/${edit.id}/items/ordchact_nope`), 404);
     refused(await t.admin.post(`/admin/order-edits/${edit.id}/request`, {}), 400);
     refused(await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [], extra: 1 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.id}/request`, { no_notification: "yes" }), 400);
     expect(
       (await t.admin.get(`/admin/orders/${o.id}/changes?change_type=edit`)).json().order_changes[0].actions,
     ).toEqual([]);
+
+    // The edit form's note (Medusa's POST /admin/order-changes/{id}); promotions always carry over.
+    const noted = await t.admin.post(`${M}/order-changes/${edit.id}`, { internal_note: "Customer called" });
+    expect(noted.statusCode, noted.body).toBe(200);
+    expect(noted.json().order_change).toMatchObject({ id: edit.id, internal_note: "Customer called" });
+    refused(await t.admin.post(`/admin/order-changes/${edit.id}`, { carry_over_promotions: false }), 400);
+    refused(await t.admin.post(`/admin/order-changes/${edit.id}`, { internal_note: 5 }), 400);
+    refused(await t.admin.post(`/admin/order-changes/ordch_nope`, { internal_note: "x" }), 404);
+    expect((await t.admin.post(`/admin/order-changes/${edit.id}`, { carry_over_promotions: true })).statusCode).toBe(
+      200,
+    );
 
     // Canceling leaves nothing active; an edit of a canceled order is refused.
     const canceled = await t.admin.delete(`/admin/order-edits/${edit.id}`);
     expect(canceled.json()).toEqual({ id: edit.id, object: "order-edit", deleted: true });
     expect((await t.admin.get(`/admin/orders/${o.id}/preview`)).json().order.order_change).toBeUndefined();
     refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
+    refused(await t.admin.post(`/admin/order-changes/${edit.id}`, { internal_note: "late" }), 400);
     expect((await t.admin.post(`/admin/orders/${o.id}/cancel`, {})).statusCode).toBe(200);
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
     expect(await order(o.id)).toMatchObject({ version: 1, total: 3200 });

@@ -6,9 +6,11 @@ import {
   updateOrderEditShipping,
 } from "@kasse/flows";
 import {
+  OrderChangeUpdate,
   OrderEditBegin,
   OrderEditItemsAdd,
   OrderEditItemUpdate,
+  OrderEditRequest,
   OrderEditShippingAdd,
   OrderEditShippingUpdate,
   OrderVersionChangeView,
@@ -102,25 +104,20 @@ export default async function orderEdits(app: App): Promise<void> {
 
   app.post(
     "/order-edits/:id/request",
-    {
-      schema: {
-        params: IdParams,
-        body: NoFields,
-        response: Preview,
-      },
-    },
-    async (request) => preview(await edits.request(request.params.id, actor(request))),
+    { schema: { params: IdParams, body: OrderEditRequest, response: Preview } },
+    async (request) => preview(await edits.request(request.params.id, actor(request), request.body)),
+  );
+
+  // Medusa's dashboard saves the edit form's note here before it requests the edit.
+  app.post(
+    "/order-changes/:id",
+    { schema: { params: IdParams, body: OrderChangeUpdate, response: Answer("order_change", OrderVersionChangeView) } },
+    async (request) => ({ order_change: await edits.update(request.params.id, request.body) }),
   );
 
   app.post(
     "/order-edits/:id/confirm",
-    {
-      schema: {
-        params: IdParams,
-        body: NoFields,
-        response: Preview,
-      },
-    },
+    { schema: { params: IdParams, body: NoFields, response: Preview } },
     async (request) => {
       const confirmed = await app.infra.engine.execute(confirmOrderEditWorkflow, {
         order_edit_id: request.params.id,

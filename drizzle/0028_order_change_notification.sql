@@ -1,0 +1,1 @@
+ALTER TABLE "order_version_change" ADD COLUMN "no_notification" boolean DEFAULT false NOT NULL;
