@@ -103,10 +103,9 @@ export function createAdminWork(client: Client, admin: { email: string; password
     const read = await call("read", "GET", `/admin/orders/${orderId}`);
     const line = read?.body?.order?.items?.[0] as { id: string; quantity: number } | undefined;
     if (!line) return;
-    const begun = await call("edit begin", "POST", "/admin/order-edits", { order_id: orderId });
-    const change = begun?.body?.order_change as { id: string } | undefined;
-    if (!change) return;
-    const base = `/admin/order-edits/${change.id}`;
+    if (!(await call("edit begin", "POST", "/admin/order-edits", { order_id: orderId }))) return;
+    // Medusa's edit routes name the order: its active edit.
+    const base = `/admin/order-edits/${orderId}`;
     const ok =
       (await call("edit item", "POST", `${base}/items/item/${line.id}`, { quantity: line.quantity + 1 })) &&
       (await call("edit request", "POST", `${base}/request`)) &&

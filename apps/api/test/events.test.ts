@@ -258,10 +258,10 @@ describe("events of order handling", () => {
   it("a confirmed order edit mails the shopper the changed order and what is still to pay, unless asked not to", async () => {
     const edited = async (email: string, request: Record<string, unknown>) => {
       const order = (await ok(t.store.post(`/store/carts/${await readyCart({ email, quantity: 1 })}/complete`))).order;
-      const edit = (await ok(t.store.post("/admin/order-edits", { order_id: order.id }, admin))).order_change;
-      await ok(t.store.post(`/admin/order-edits/${edit.id}/items/item/${order.items[0].id}`, { quantity: 3 }, admin));
-      await ok(t.store.post(`/admin/order-edits/${edit.id}/request`, request, admin));
-      const confirmed = (await ok(t.store.post(`/admin/order-edits/${edit.id}/confirm`, {}, admin))).order_preview;
+      await ok(t.store.post("/admin/order-edits", { order_id: order.id }, admin));
+      await ok(t.store.post(`/admin/order-edits/${order.id}/items/item/${order.items[0].id}`, { quantity: 3 }, admin));
+      await ok(t.store.post(`/admin/order-edits/${order.id}/request`, request, admin));
+      const confirmed = (await ok(t.store.post(`/admin/order-edits/${order.id}/confirm`, {}, admin))).order_preview;
       return { order, confirmed };
     };
     const told = await edited("ada@example.com", {});

@@ -227,6 +227,17 @@ export function createOrderEditService() {
       return row ? changeView(row) : null;
     },
 
+    /**
+     * The id of order `orderId`'s active edit: Medusa's order-edit routes name the order, not the
+     * change. 404 for an unknown order, 400 when it has no active edit.
+     */
+    async activeEditId(orderId: string): Promise<string> {
+      const row = await q.activeVersionChange(orderId);
+      if (row?.change_type === "edit") return row.id;
+      await orders.retrieve(orderId);
+      throw errors.invalidData(`Order ${orderId} has no active order edit`);
+    },
+
     /** What the order was at an earlier `version` (its lines, methods and totals), if an edit replaced it. */
     async version(
       orderId: string,

@@ -71,7 +71,7 @@ function refused(res: { statusCode: number; json: () => unknown; body: string },
 const begin = async (orderId: string) => {
   const res = await t.admin.post("/admin/order-edits", { order_id: orderId, description: "Customer called" });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().order_change as { id: string; version: number; status: string };
+  return res.json().order_change as { id: string; order_id: string; version: number; status: string };
 };
 
 describe("order edits (Medusa's order change, edit kind)", () => {
@@ -86,14 +86,19 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(edit).toMatchObject({ status: "pending", version: 2, change_type: "edit", order_id: o.id });
 
     // Medusa's dialect: the shirt's price in major units, its quantity up by one.
-    const updated = await t.admin.post(`${M}/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 3 });
+    const updated = await t.admin.post(`${M}/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: 3 });
     expect(updated.statusCode, updated.body).toBe(200);
     const line = updated.json().order_preview.items.find((i: { id: string }) => i.id === shirt.id);
     expect(line).toMatchObject({ quantity: 3, unit_price: 10, total: 30 });
     expect(line.actions).toEqual([expect.objectContaining({ action: "ITEM_UPDATE", reference_id: shirt.id })]);
     expect(updated.json().order_preview.total).toBe(42);
+    // The edit form's note, answered with the change's actions in major units.
+    const noted = await t.admin.post(`${M}/order-changes/${edit.id}`, { internal_note: "One more shirt" });
+    expect(noted.statusCode, noted.body).toBe(200);
+    expect(noted.json().order_change).toMatchObject({ internal_note: "One more shirt" });
+    expect(noted.json().order_change.actions[0].details).toMatchObject({ quantity: 3, unit_price: 10 });
 
-    const added = await t.admin.post(`/admin/order-edits/${edit.id}/items`, {
+    const added = await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
       items: [{ variant_id: cap.variant, quantity: 2 }],
     });
     expect(added.statusCode, added.body).toBe(200);
@@ -109,7 +114,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
 
     // An added line's quantity, by its action; the order preview route shows the same.
     const actionId = capLine.actions[0].id;
-    const more = await t.admin.post(`/admin/order-edits/${edit.id}/items/${actionId}`, { quantity: 1 });
+    const more = await t.admin.post(`/admin/order-edits/${edit.order_id}/items/${actionId}`, { quantity: 1 });
     expect(more.statusCode, more.body).toBe(200);
     const shown = (await t.admin.get(`/admin/orders/${o.id}/preview`)).json().order;
     expect(shown).toMatchObject({ total: 4700, order_change: { id: edit.id } });
@@ -127,14 +132,18 @@ describe("order edits (Medusa's order change, edit kind)", () => {
       "ITEM_ADD",
     ]);
     expect((await t.admin.get(`/admin/orders/${o.id}/changes?status=confirmed`)).json().count).toBe(0);
+    // Medusa's dialect answers the actions' amounts in major units.
+    const inMajor = await t.admin.get(`${M}/orders/${o.id}/changes?change_type=edit`);
+    expect(inMajor.statusCode, inMajor.body).toBe(200);
+    expect(inMajor.json().order_changes[0].actions[0].details).toMatchObject({ quantity: 3, unit_price: 10 });
 
-    const requested = await t.admin.post(`/admin/order-edits/${edit.id}/request`, {});
+    const requested = await t.admin.post(`/admin/order-edits/${edit.order_id}/request`, {});
     expect(requested.statusCode, requested.body).toBe(200);
     expect(requested.json().order_preview.order_change.status).toBe("requested");
     // A requested edit's actions are fixed.
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/items/${actionId}`, { quantity: 2 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/items/${actionId}`, { quantity: 2 }), 400);
 
-    const confirmed = await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {});
+    const confirmed = await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {});
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().order_preview.order_change).toBeUndefined();
 
@@ -198,7 +207,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(await violations(o.id)).toEqual([]);
 
     // Confirming twice is refused and changes nothing.
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}), 400);
     expect(await order(o.id)).toMatchObject({ version: 2, total: 4700 });
   });
 
@@ -211,13 +220,13 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // Price change only on the mug: no stock moves for it.
     const mug = o.items.find((i) => i.variant_id === "variant_mug")!;
     expect(
-      (await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${mug.id}`, { quantity: 1, unit_price: 400 }))
+      (await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${mug.id}`, { quantity: 1, unit_price: 400 }))
         .statusCode,
     ).toBe(200);
-    const res = await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 1 });
+    const res = await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: 1 });
     expect(res.json().order_preview.summary).toMatchObject({ paid_total: 3200, pending_difference: -1100 });
     const before = await stockLevels();
-    const confirmed = await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {});
+    const confirmed = await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {});
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const after = await order(o.id);
     expect(after).toMatchObject({ version: 2, total: 2100, refundable_total: 3200 });
@@ -232,7 +241,10 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const { order: o } = await placed();
     const edit = await begin(o.id);
     const add = () =>
-      t.admin.post(`/admin/order-edits/${edit.id}/shipping-method`, { shipping_option_id: OPTION, custom_amount: 300 });
+      t.admin.post(`/admin/order-edits/${edit.order_id}/shipping-method`, {
+        shipping_option_id: OPTION,
+        custom_amount: 300,
+      });
     let res = await add();
     expect(res.statusCode, res.body).toBe(200);
     const methods = res.json().order_preview.shipping_methods;
@@ -241,23 +253,23 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(methods[1]).toMatchObject({ name: "Express", amount: 300, total: 300 });
     expect(res.json().order_preview.total).toBe(3500);
     // Medusa's dialect takes and answers major units: 4.00 is 400 minor units.
-    res = await t.admin.post(`${M}/order-edits/${edit.id}/shipping-method/${actionId}`, { custom_amount: 4 });
+    res = await t.admin.post(`${M}/order-edits/${edit.order_id}/shipping-method/${actionId}`, { custom_amount: 4 });
     expect(res.json().order_preview).toMatchObject({ total: 36, shipping_total: 11 });
     expect((await t.admin.get(`/admin/orders/${o.id}/preview`)).json().order).toMatchObject({
       total: 3600,
       shipping_total: 1100,
     });
-    res = await t.admin.delete(`/admin/order-edits/${edit.id}/shipping-method/${actionId}`);
+    res = await t.admin.delete(`/admin/order-edits/${edit.order_id}/shipping-method/${actionId}`);
     expect(res.json().order_preview.shipping_methods).toHaveLength(1);
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/shipping-method`, {
+      await t.admin.post(`/admin/order-edits/${edit.order_id}/shipping-method`, {
         shipping_option_id: "so_nope",
         custom_amount: 1,
       }),
       400,
     );
     expect((await add()).statusCode).toBe(200);
-    const confirmed = await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {});
+    const confirmed = await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {});
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const after = await order(o.id);
     expect(after).toMatchObject({ version: 2, total: 3500, shipping_total: 1000 });
@@ -268,30 +280,38 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const { order: o } = await placed();
     const shirt = o.items[0]!;
     refused(await t.admin.post("/admin/order-edits", { order_id: "order_missing" }), 404);
+    // The routes name the order (as Medusa's): an unknown one is 404, one with no active edit 400.
+    refused(await t.admin.post(`/admin/order-edits/order_missing/items/item/${shirt.id}`, { quantity: 1 }), 404);
+    refused(await t.admin.post(`/admin/order-edits/${o.id}/items/item/${shirt.id}`, { quantity: 1 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${o.id}/confirm`, {}), 400);
     const edit = await begin(o.id);
     // A second change while one is active.
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 0 }] }),
+      await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
+        items: [{ variant_id: cap.variant, quantity: 0 }],
+      }),
       400,
     );
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: -1 }] }),
+      await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
+        items: [{ variant_id: cap.variant, quantity: -1 }],
+      }),
       400,
     );
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/items`, {
+      await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
         items: [{ variant_id: "variant_nope", quantity: 1 }],
       }),
       400,
     );
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/items/item/ordli_nope`, { quantity: 1 }), 400);
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: -2 }), 400);
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/items/ordchact_nope`, { quantity: 1 }), 404);
-    refused(await t.admin.delete(`/admin/order-edits/${edit.id}/items/ordchact_nope`), 404);
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/request`, {}), 400);
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [], extra: 1 }), 400);
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/request`, { no_notification: "yes" }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/ordli_nope`, { quantity: 1 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: -2 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/items/ordchact_nope`, { quantity: 1 }), 404);
+    refused(await t.admin.delete(`/admin/order-edits/${edit.order_id}/items/ordchact_nope`), 404);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/request`, {}), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, { items: [], extra: 1 }), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/request`, { no_notification: "yes" }), 400);
     expect(
       (await t.admin.get(`/admin/orders/${o.id}/changes?change_type=edit`)).json().order_changes[0].actions,
     ).toEqual([]);
@@ -308,10 +328,10 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     );
 
     // Canceling leaves nothing active; an edit of a canceled order is refused.
-    const canceled = await t.admin.delete(`/admin/order-edits/${edit.id}`);
-    expect(canceled.json()).toEqual({ id: edit.id, object: "order-edit", deleted: true });
+    const canceled = await t.admin.delete(`/admin/order-edits/${edit.order_id}`);
+    expect(canceled.json()).toEqual({ id: edit.order_id, object: "order-edit", deleted: true });
     expect((await t.admin.get(`/admin/orders/${o.id}/preview`)).json().order.order_change).toBeUndefined();
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}), 400);
     refused(await t.admin.post(`/admin/order-changes/${edit.id}`, { internal_note: "late" }), 400);
     expect((await t.admin.post(`/admin/orders/${o.id}/cancel`, {})).statusCode).toBe(200);
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
@@ -325,7 +345,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // A return change cannot start while the edit is active.
     refused(await t.admin.post(`${M}/returns`, { order_id: o.id }), 400);
     expect(
-      (await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 0 })).statusCode,
+      (await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: 0 })).statusCode,
     ).toBe(200);
     // The shirts are fulfilled before the edit is confirmed: taking them off is refused.
     const fulfilled = await t.admin.post(`/admin/orders/${o.id}/fulfillments`, {
@@ -334,11 +354,11 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     });
     expect(fulfilled.statusCode, fulfilled.body).toBe(200);
     const stock = await stockLevels();
-    refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
+    refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}), 400);
     expect(await order(o.id)).toMatchObject({ version: 1, total: 3200 });
     expect(await stockLevels()).toEqual(stock);
     // Canceled, it leaves the order free for a return change.
-    expect((await t.admin.delete(`/admin/order-edits/${edit.id}`)).statusCode).toBe(200);
+    expect((await t.admin.delete(`/admin/order-edits/${edit.order_id}`)).statusCode).toBe(200);
     const ret = await t.admin.post(`${M}/returns`, { order_id: o.id });
     expect(ret.statusCode, ret.body).toBe(200);
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
@@ -364,8 +384,10 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const { order: o } = await placed();
     const shirt = o.items.find((i) => i.variant_id === "variant_shirt")!;
     const edit = await begin(o.id);
-    await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 4 });
-    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 1 }] });
+    await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: 4 });
+    await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
+      items: [{ variant_id: cap.variant, quantity: 1 }],
+    });
     const before = { order: await order(o.id), stock: await stockLevels() };
     const failures: Array<[string, "INSERT" | "UPDATE", string]> = [
       ["order_version", "INSERT", "true"], // the new version
@@ -375,7 +397,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     ];
     for (const [table, op, when] of failures) {
       const res = await withFailure(t.database.db, table, op, when, () =>
-        t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}),
+        t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}),
       );
       expect(res.statusCode, `${table}: ${res.body}`).toBe(500);
       const now = await order(o.id);
@@ -393,7 +415,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
       const [change] = (await t.admin.get(`/admin/orders/${o.id}/changes?change_type=edit`)).json().order_changes;
       expect(change.status, table).toBe("pending");
     }
-    const ok = await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {});
+    const ok = await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {});
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await order(o.id)).toMatchObject({ version: 2, total: 5700 });
   });
@@ -401,11 +423,13 @@ describe("order edits (Medusa's order change, edit kind)", () => {
   it("lets one of two simultaneous confirmations win", async () => {
     const { order: o } = await placed();
     const edit = await begin(o.id);
-    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 1 }] });
+    await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
+      items: [{ variant_id: cap.variant, quantity: 1 }],
+    });
     const before = await reserved(cap.item);
     const answers = await Promise.all([
-      t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}),
-      t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}),
+      t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}),
+      t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}),
     ]);
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes[0]).toBe(200);

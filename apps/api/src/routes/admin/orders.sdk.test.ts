@@ -196,11 +196,12 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     const line = order.items[0];
     const paid = (await admin.admin.order.retrieve(order.id, { fields: "*payment_collections.payments" })).order;
     await admin.admin.payment.capture(paid.payment_collections[0].payments[0].id, {});
-    const { order_change } = await admin.admin.orderEdit.initiateRequest({ order_id: order.id });
-    const raised = await admin.admin.orderEdit.updateOriginalItem(order_change.id, line.id, { quantity: 2 });
+    // Medusa's edit routes name the order (its active edit), as the dashboard calls them.
+    await admin.admin.orderEdit.initiateRequest({ order_id: order.id });
+    const raised = await admin.admin.orderEdit.updateOriginalItem(order.id, line.id, { quantity: 2 });
     expect(raised.order_preview.items[0].quantity).toBe(2);
-    await admin.admin.orderEdit.request(order_change.id);
-    const confirmed = await admin.admin.orderEdit.confirm(order_change.id);
+    await admin.admin.orderEdit.request(order.id);
+    const confirmed = await admin.admin.orderEdit.confirm(order.id);
     expect(confirmed.order_preview.items[0].quantity).toBe(2);
     const after = (await admin.admin.order.retrieve(order.id, { fields: "+version,*items" })).order;
     expect(after.version).toBe(2);
