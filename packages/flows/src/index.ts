@@ -114,6 +114,7 @@ export {
   setStockLocationFulfillmentProviders,
   setStockLocationSalesChannels,
 } from "./inventory-references";
+export { listReservations } from "./list-reservations";
 export { createTaxRate, updateTaxRate, addTaxRateRule } from "./tax-rates";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
 export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";

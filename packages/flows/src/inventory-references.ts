@@ -45,8 +45,14 @@ export async function createReservation(m: Modules, input: ReservationCreate, cr
   await m.inventory.retrieve(input.inventory_item_id);
   await requireLocation(m, input.location_id);
   const allow_backorder = await allowsBackorder(m, input.inventory_item_id);
-  const [reservation] = await m.inventory.reserve([{ ...input, allow_backorder, created_by: createdBy }]);
-  return reservation!;
+  // An order line's units are reserved under the key its checkout reservations carry: fulfilment consumes them together.
+  const key = input.line_item_id
+    ? (await m.order.reservationKeys([input.line_item_id])).get(input.line_item_id)
+    : undefined;
+  const [reservation] = await m.inventory.reserve([
+    { ...input, line_item_id: key ?? input.line_item_id, allow_backorder, created_by: createdBy },
+  ]);
+  return key ? { ...reservation!, line_item_id: input.line_item_id! } : reservation!;
 }
 
 /** Changes a reservation; a new location must exist. */

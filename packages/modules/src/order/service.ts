@@ -461,6 +461,19 @@ export function createOrderService() {
     },
 
     /**
+     * The id each of these order lines' reservations carry, where it is not the line's own: the
+     * cart line it was placed from (checkout reserves before the order exists). By order line id.
+     */
+    async reservationKeys(lineIds: string[]): Promise<Map<string, string>> {
+      if (!lineIds.length) return new Map();
+      const wanted = new Set(lineIds);
+      const rows = await q.liveLines(lineIds);
+      return new Map(
+        rows.flatMap((r) => (wanted.has(r.id) && r.cart_line_item_id ? [[r.id, r.cart_line_item_id] as const] : [])),
+      );
+    },
+
+    /**
      * How many live orders used any of `promotionIds` at checkout, and what those promotions gave
      * them in all: what a campaign's usage (orders) or spend (amount) budget should show.
      */

@@ -221,4 +221,38 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
       before.reserved_quantity - 2,
     ]);
   });
+  it("shows a placed order's lines as allocated, and a manual allocation ships with them", async () => {
+    const stocked = (await level()).stocked_quantity;
+    await admin.admin.inventoryItem.updateLevel(itemId, locationId, { stocked_quantity: stocked + 10 });
+    const order = await buy(2);
+    const line = order.items[0];
+    // The dashboard asks by order line id; checkout reserved under the cart line's.
+    const { reservations } = await admin.admin.reservation.list({ line_item_id: [line.id] });
+    expect(reservations.map((r: Row) => [r.line_item_id, r.quantity, r.location_id])).toEqual([
+      [line.id, 2, locationId],
+    ]);
+    // One unit more (after an edit, say) allocated by hand: it is fulfilled with the others.
+    await admin.admin.orderEdit.initiateRequest({ order_id: order.id });
+    await admin.admin.orderEdit.updateOriginalItem(order.id, line.id, { quantity: 3 });
+    await admin.admin.orderEdit.request(order.id);
+    await admin.admin.orderEdit.confirm(order.id);
+    const mine = (await admin.admin.reservation.list({ line_item_id: [line.id] })).reservations;
+    await admin.admin.reservation.delete(mine.find((r: Row) => r.quantity === 1).id);
+    const manual = await admin.admin.reservation.create({
+      line_item_id: line.id,
+      inventory_item_id: itemId,
+      location_id: locationId,
+      quantity: 1,
+    });
+    expect(manual.reservation.line_item_id).toBe(line.id);
+    const before = await level();
+    const fulfilled = await admin.admin.order.createFulfillment(order.id, {
+      location_id: locationId,
+      items: [{ id: line.id, quantity: 3 }],
+    });
+    expect(fulfilled.order.items[0].detail.fulfilled_quantity).toBe(3);
+    const after = await level();
+    expect(after.reserved_quantity).toBe(before.reserved_quantity - 3);
+    expect((await admin.admin.reservation.list({ line_item_id: [line.id] })).reservations).toEqual([]);
+  });
 });

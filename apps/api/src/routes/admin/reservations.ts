@@ -1,5 +1,5 @@
 import { errors, Id } from "@kasse/core";
-import { createReservation, updateReservation } from "@kasse/flows";
+import { createReservation, listReservations, updateReservation } from "@kasse/flows";
 import { ReservationCreate, ReservationUpdate, ReservationView } from "@kasse/modules/inventory";
 import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
@@ -20,7 +20,7 @@ export default async function reservations(app: App): Promise<void> {
     one: "reservation",
     many: "reservations",
     view: ReservationView,
-    list: { query: ListReservations, run: (filters, page) => inventory.listReservations(filters, page) },
+    list: { query: ListReservations, run: (filters, page) => listReservations(app.modules, filters, page) },
     retrieve: (id) => inventory.retrieveReservation(id),
     create: {
       body: ReservationCreate,
