@@ -243,7 +243,7 @@ const summariesOf = statement((v: Placeholders<{ ids: string[] }>) =>
       created_at: order.created_at,
     })
     .from(order)
-    .where(and(live, inList(order.customer_id, v.ids)))
+    .where(and(live, inList(order.customer_id, v.ids), ne(order.status, "draft")))
     .orderBy(desc(order.created_at), asc(order.id)),
 );
 
@@ -274,6 +274,8 @@ const openOrderLine = and(
   live,
   isNull(order.canceled_at),
   ne(order.status, "canceled"),
+  // A draft holds no stock until it is converted.
+  ne(order.status, "draft"),
 );
 
 const liveLines = statement((v: Placeholders<{ ids: string[] }>) =>
@@ -340,6 +342,7 @@ function orderConditions(filters: OrderFilters): SQL[] {
   const out: SQL[] = [];
   if (filters.id?.length) out.push(inList(order.id, filters.id));
   if (filters.status?.length) out.push(inList(order.status, filters.status));
+  out.push(filters.is_draft_order ? eq(order.status, "draft") : ne(order.status, "draft"));
   if (filters.payment_status?.length) out.push(inList(order.payment_status, filters.payment_status));
   if (filters.fulfillment_status?.length) out.push(inList(order.fulfillment_status, filters.fulfillment_status));
   if (filters.sales_channel_id?.length) out.push(inList(order.sales_channel_id, filters.sales_channel_id));
