@@ -23,7 +23,8 @@ const planDraftConversionStep = step("plan-draft-conversion", {
     if (order.status !== "draft") throw errors.invalidData(`Order ${order.id} is ${order.status}, not a draft order`);
     if (order.items.length === 0) throw errors.invalidData(`Draft order ${order.id} has no items`);
     const active = await m.orderEdit.activeFor(order.id);
-    if (active) throw errors.invalidData(`Draft order ${order.id} has an active edit (${active.id}): confirm or cancel it`);
+    if (active)
+      throw errors.invalidData(`Draft order ${order.id} has an active edit (${active.id}): confirm or cancel it`);
     const variantIds = [...new Set(order.items.flatMap((i) => (i.variant_id ? [i.variant_id] : [])))];
     const [variants, location_ids] = await Promise.all([
       m.product.inventoryFlags(variantIds),
@@ -63,24 +64,21 @@ const planDraftConversionStep = step("plan-draft-conversion", {
  * the draft is a draft again, its reservations released, the collection removed, and
  * `order.placed` never announced.
  */
-export const convertDraftOrderWorkflow = workflow(
-  "convert-draft-order",
-  async (input: ConvertDraftOrderInput, ctx) => {
-    const plan = await ctx.run(planDraftConversionStep, { draft_order_id: input.draft_order_id });
-    const actor = input.actor ?? null;
-    await ctx.run(convertDraftOrderStep, { draft_order_id: plan.order.id, actor });
-    if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
-    let payment_collection_id: string | null = null;
-    if (plan.order.total > 0) {
-      const collection = await ctx.run(createOrderPaymentCollectionStep, {
-        region_id: plan.order.region_id,
-        currency_code: plan.order.currency_code,
-        amount: plan.order.total,
-      });
-      payment_collection_id = collection.id;
-      await ctx.run(attachPaymentCollectionStep, { order_id: plan.order.id, payment_collection_id });
-    }
-    const payment_status = await ctx.run(syncPaymentStatusStep, { order_id: plan.order.id, actor });
-    return { order_id: plan.order.id, payment_collection_id, payment_status };
-  },
-);
+export const convertDraftOrderWorkflow = workflow("convert-draft-order", async (input: ConvertDraftOrderInput, ctx) => {
+  const plan = await ctx.run(planDraftConversionStep, { draft_order_id: input.draft_order_id });
+  const actor = input.actor ?? null;
+  await ctx.run(convertDraftOrderStep, { draft_order_id: plan.order.id, actor });
+  if (plan.reserve.lines.length) await ctx.run(reserveLineItemsStep, plan.reserve);
+  let payment_collection_id: string | null = null;
+  if (plan.order.total > 0) {
+    const collection = await ctx.run(createOrderPaymentCollectionStep, {
+      region_id: plan.order.region_id,
+      currency_code: plan.order.currency_code,
+      amount: plan.order.total,
+    });
+    payment_collection_id = collection.id;
+    await ctx.run(attachPaymentCollectionStep, { order_id: plan.order.id, payment_collection_id });
+  }
+  const payment_status = await ctx.run(syncPaymentStatusStep, { order_id: plan.order.id, actor });
+  return { order_id: plan.order.id, payment_collection_id, payment_status };
+});

@@ -48,7 +48,14 @@ async function customItem(
 function stamp(body: Pick<OrderChangeAction, "action" | "details">): OrderChangeAction {
   const id = generateId("ordchact");
   const reference = body.action === "SHIPPING_ADD" ? "shipping_method" : "order_item";
-  return { ...body, id, reference, reference_id: id, internal_note: null, created_at: new Date().toISOString() } as OrderChangeAction;
+  return {
+    ...body,
+    id,
+    reference,
+    reference_id: id,
+    internal_note: null,
+    created_at: new Date().toISOString(),
+  } as OrderChangeAction;
 }
 
 /**

@@ -164,7 +164,10 @@ export function planChange(
     };
     added_lines.push(line);
     if (d.variant_id)
-      quantity_changes.push({ line: { id: a.id, cart_line_item_id: null, variant_id: d.variant_id }, delta: d.quantity });
+      quantity_changes.push({
+        line: { id: a.id, cart_line_item_id: null, variant_id: d.variant_id },
+        delta: d.quantity,
+      });
     const { action_id: _id, ...fields } = line;
     items.push({
       ...fields,

@@ -98,13 +98,7 @@ export function createDraftOrderService() {
         const { customer_id, ...rest } = input;
         if (customer_id !== undefined && customer_id !== draft.customer_id) {
           await q.setOrder(id, { customer_id, updated_at: new Date() });
-          await orders.recordChange(
-            id,
-            "order_updated",
-            actor,
-            { customer_id: draft.customer_id },
-            { customer_id },
-          );
+          await orders.recordChange(id, "order_updated", actor, { customer_id: draft.customer_id }, { customer_id });
         }
         return orders.update(id, rest, actor);
       });
@@ -126,7 +120,8 @@ export function createDraftOrderService() {
       return transaction(async () => {
         const draft = await lockDraft(id);
         const active = await q.activeVersionChange(id);
-        if (active) throw errors.invalidData(`Draft order ${id} has an active edit (${active.id}): confirm or cancel it`);
+        if (active)
+          throw errors.invalidData(`Draft order ${id} has an active edit (${active.id}): confirm or cancel it`);
         if (draft.items.length === 0) throw errors.invalidData(`Draft order ${id} has no items`);
         await q.setOrder(id, { status: "pending", updated_at: new Date() });
         await orders.recordChange(id, "draft_order_converted", actor, { status: "draft" }, { status: "pending" });

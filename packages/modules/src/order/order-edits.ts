@@ -186,7 +186,11 @@ export function createOrderEditService() {
      * Begins an edit of order `input.order_id` (open, with no other active change nor pending return
      * change); with `draft`, of a draft order instead (and only of a draft).
      */
-    async begin(input: OrderEditBegin, actor: OrderActor, options: { draft?: boolean } = {}): Promise<OrderVersionChange> {
+    async begin(
+      input: OrderEditBegin,
+      actor: OrderActor,
+      options: { draft?: boolean } = {},
+    ): Promise<OrderVersionChange> {
       return transaction(async () => {
         const order = await orders.lock(input.order_id);
         assertEditable(order, options.draft === true);

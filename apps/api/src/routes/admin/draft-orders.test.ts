@@ -181,8 +181,8 @@ describe("draft orders", () => {
     expect(await stock()).toEqual({ tee: before.tee + 3, cap: before.cap + 1 });
     expect(await eventNames(created.id)).toContain("order.placed");
     expect(await adminOrderIds()).toContain(created.id);
-    const violations = (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap(
-      (r) => r.violations.filter((v) => [created.id, ...edited.items.map((i: { id: string }) => i.id)].includes(v.id)),
+    const violations = (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>
+      r.violations.filter((v) => [created.id, ...edited.items.map((i: { id: string }) => i.id)].includes(v.id)),
     );
     expect(violations).toEqual([]);
 
@@ -304,7 +304,10 @@ describe("draft orders", () => {
       t.admin.post(`/admin/draft-orders/${created.id}/convert-to-order`, {}),
     ]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-    refused(answers.find((r) => r.statusCode === 400)!, 400);
+    refused(
+      answers.find((r) => r.statusCode === 400)!,
+      400,
+    );
     expect(await stock()).toEqual({ ...before, tee: before.tee + 2 });
     const order = (await t.admin.get(`/admin/orders/${created.id}`)).json().order;
     expect(order.payment_collections).toHaveLength(1);

@@ -157,10 +157,14 @@ export default async function draftOrders(app: App): Promise<void> {
   );
 
   // The draft's edit: Medusa's order change on a draft, begun, put together and confirmed here.
-  app.post("/draft-orders/:id/edit", { schema: { params: IdParams, body: EmptyBody, response: Preview } }, async (request) => {
-    await m.orderEdit.begin({ order_id: request.params.id }, actor(request), { draft: true });
-    return preview(request.params.id);
-  });
+  app.post(
+    "/draft-orders/:id/edit",
+    { schema: { params: IdParams, body: EmptyBody, response: Preview } },
+    async (request) => {
+      await m.orderEdit.begin({ order_id: request.params.id }, actor(request), { draft: true });
+      return preview(request.params.id);
+    },
+  );
 
   app.delete("/draft-orders/:id/edit", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await m.orderEdit.cancel(await editOf(request), actor(request));
