@@ -2,6 +2,9 @@ import { errors, generateId } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import type {
   AddedItemDetails,
+  AddedShippingDetails,
+  DraftEditItemsAdd,
+  DraftEditShippingUpdate,
   DraftOrderCreate,
   DraftOrderUpdate,
   Order,
@@ -20,28 +23,65 @@ async function named<T>(what: string, id: string, find: Promise<T>): Promise<T> 
   return found;
 }
 
-/** A custom line of a draft (no variant): its title and price as given, taxed at the draft's shipping address. */
-async function customItem(
+/** A line of a draft as the body gives it: a variant (priced unless `unit_price`), or a custom line (`title`, `unit_price`). */
+type DraftLineInput = DraftEditItemsAdd["items"][number];
+
+/**
+ * A draft's lines in the order given: variants priced and taxed as an order edit's
+ * (`pricedItems`), custom lines at their own title and price, taxed at the draft's shipping
+ * address; 400 for an unknown variant or a custom line without a title or a price.
+ */
+async function draftLines(
   m: Modules,
   target: PricingTarget,
-  item: { title: string; quantity: number; unit_price: number },
-): Promise<AddedItemDetails> {
-  return {
-    variant_id: null,
-    product_id: null,
-    title: item.title,
-    subtitle: null,
-    thumbnail: null,
-    variant_title: null,
-    variant_sku: null,
-    product_title: item.title,
-    product_handle: null,
-    requires_shipping: true,
-    is_tax_inclusive: await m.pricing.taxInclusive(target.currency_code, target.region_id),
-    quantity: item.quantity,
-    unit_price: item.unit_price,
-    tax_rate: await taxRate(m, target, {}),
-  };
+  items: DraftLineInput[],
+): Promise<Array<{ details: AddedItemDetails; internal_note: string | null }>> {
+  const variants = items.flatMap((i) =>
+    i.variant_id ? [{ variant_id: i.variant_id, quantity: i.quantity, unit_price: i.unit_price }] : [],
+  );
+  const custom = items.filter((i) => !i.variant_id);
+  if (custom.some((i) => !i.title || i.unit_price === undefined))
+    throw errors.invalidData("A line without a variant_id needs a title and a unit_price");
+  const [priced, inclusive, rate] = await Promise.all([
+    variants.length ? pricedItems(m, target, variants) : [],
+    custom.length ? m.pricing.taxInclusive(target.currency_code, target.region_id) : false,
+    custom.length ? taxRate(m, target, {}) : 0,
+  ]);
+  let next = 0;
+  return items.map((item) => {
+    const note = item.internal_note ?? null;
+    if (item.variant_id) return { details: priced[next++]!.details, internal_note: note };
+    const details: AddedItemDetails = {
+      variant_id: null,
+      product_id: null,
+      title: item.title!,
+      subtitle: null,
+      thumbnail: null,
+      variant_title: null,
+      variant_sku: null,
+      product_title: item.title!,
+      product_handle: null,
+      requires_shipping: true,
+      is_tax_inclusive: inclusive,
+      quantity: item.quantity,
+      unit_price: item.unit_price!,
+      tax_rate: rate,
+    };
+    return { details, internal_note: note };
+  });
+}
+
+/** A shipping method of a draft: the option at its price there, or at Medusa's `amount`, named `name` if given. */
+async function draftMethod(
+  m: Modules,
+  target: PricingTarget,
+  method: { shipping_option_id: string; name?: string; amount?: number },
+): Promise<AddedShippingDetails> {
+  const details = await pricedShipping(m, target, {
+    shipping_option_id: method.shipping_option_id,
+    custom_amount: method.amount,
+  });
+  return method.name ? { ...details, name: method.name } : details;
 }
 
 /** An action adding a line or method, as an edit's `stamp` writes it (an added line is named by its action). */
@@ -75,27 +115,21 @@ export async function createDraftOrder(m: Modules, input: DraftOrderCreate, acto
       ? named("Sales channel", input.sales_channel_id, m.salesChannel.retrieve(input.sales_channel_id))
       : undefined,
   ]);
+  if (input.currency_code && input.currency_code.toLowerCase() !== region.currency_code)
+    throw errors.invalidData(
+      `Currency ${input.currency_code.toLowerCase()} is not the currency of region ${region.id}`,
+    );
   const target: PricingTarget = {
     currency_code: region.currency_code,
     region_id: region.id,
     shipping_address: input.shipping_address ?? null,
   };
-  const items = input.items ?? [];
-  const variantLines = items.flatMap((i) =>
-    i.variant_id ? [{ variant_id: i.variant_id, quantity: i.quantity, unit_price: i.unit_price }] : [],
-  );
-  const customLines = items.filter((i) => !i.variant_id);
-  for (const line of customLines)
-    if (!line.title || line.unit_price === undefined)
-      throw errors.invalidData("A line without a variant_id needs a title and a unit_price");
-  const [priced, custom, methods] = await Promise.all([
-    variantLines.length ? pricedItems(m, target, variantLines) : [],
-    Promise.all(customLines.map((i) => customItem(m, target, { ...i, title: i.title!, unit_price: i.unit_price! }))),
-    Promise.all((input.shipping_methods ?? []).map((s) => pricedShipping(m, target, s))),
+  const [lines, methods] = await Promise.all([
+    draftLines(m, target, input.items ?? []),
+    Promise.all((input.shipping_methods ?? []).map((s) => draftMethod(m, target, s))),
   ]);
   const actions = [
-    ...priced.map((p) => stamp({ action: "ITEM_ADD", details: p.details })),
-    ...custom.map((details) => stamp({ action: "ITEM_ADD", details })),
+    ...lines.map((l) => stamp({ action: "ITEM_ADD", details: l.details })),
     ...methods.map((details) => stamp({ action: "SHIPPING_ADD", details })),
   ];
   const empty = {
@@ -138,15 +172,53 @@ export async function createDraftOrder(m: Modules, input: DraftOrderCreate, acto
   );
 }
 
-/** Changes a draft's email, addresses, metadata or customer (which must exist: 400 otherwise). */
+/** Changes a draft's email, addresses, metadata, customer or sales channel (which must exist: 400 otherwise). */
 export async function updateDraftOrder(
   m: Modules,
   id: string,
   input: DraftOrderUpdate,
   actor: OrderActor,
 ): Promise<Order> {
-  if (input.customer_id) await named("Customer", input.customer_id, m.customer.retrieve(input.customer_id));
+  await Promise.all([
+    input.customer_id ? named("Customer", input.customer_id, m.customer.retrieve(input.customer_id)) : undefined,
+    input.sales_channel_id
+      ? named("Sales channel", input.sales_channel_id, m.salesChannel.retrieve(input.sales_channel_id))
+      : undefined,
+  ]);
   return m.draftOrder.update(id, input, actor);
+}
+
+/** Adds lines to the active edit of draft `id`: variants or custom lines, as the draft's creation takes them. */
+export async function addDraftEditItems(m: Modules, id: string, input: DraftEditItemsAdd): Promise<OrderVersionChange> {
+  const edit = await activeDraftEdit(m, id);
+  const draft = await m.draftOrder.retrieve(id);
+  return m.orderEdit.addItems(edit.id, await draftLines(m, draft, input.items));
+}
+
+/**
+ * Changes the price of a shipping method the draft's active edit added (Medusa's body names its
+ * option: another option than the method's is refused; remove the method and add the other).
+ */
+export async function updateDraftEditShipping(
+  m: Modules,
+  id: string,
+  actionId: string,
+  input: DraftEditShippingUpdate,
+): Promise<OrderVersionChange> {
+  const edit = await activeDraftEdit(m, id);
+  const action = edit.actions.find((a) => a.id === actionId && a.action === "SHIPPING_ADD");
+  if (
+    action?.action === "SHIPPING_ADD" &&
+    input.shipping_option_id &&
+    input.shipping_option_id !== action.details.shipping_option_id
+  )
+    throw errors.invalidData(
+      `Shipping method ${actionId} is of option ${action.details.shipping_option_id}: remove it and add the other option`,
+    );
+  return m.orderEdit.updateAddedShipping(edit.id, actionId, {
+    amount: input.custom_amount ?? undefined,
+    internal_note: input.internal_note ?? undefined,
+  });
 }
 
 /** The active edit of draft `id` (begun with `POST /admin/draft-orders/{id}/edit`); 400 when there is none. */

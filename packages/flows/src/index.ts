@@ -167,7 +167,14 @@ export {
   type ConfirmOrderEditInput,
 } from "./order-edits";
 export { convertDraftOrderWorkflow, type ConvertDraftOrderInput } from "./convert-draft-order";
-export { createDraftOrder, updateDraftOrder, activeDraftEdit, confirmDraftOrderEdit } from "./draft-orders";
+export {
+  createDraftOrder,
+  updateDraftOrder,
+  activeDraftEdit,
+  addDraftEditItems,
+  updateDraftEditShipping,
+  confirmDraftOrderEdit,
+} from "./draft-orders";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

@@ -1,17 +1,18 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Count, Email, errors, Id, OptionalMetadata, Title } from "@kasse/core";
+import { Amount, Count, CurrencyCode, Email, errors, Id, LongText, OptionalMetadata, Title } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import { OrderAddressInput, type OrderActor, type OrderCreate, type OrderFilters, type OrderRow } from "./schema";
 import { createOrderService } from "./service";
 
-/** One line of `POST /admin/draft-orders`: a variant (priced unless `unit_price`), or a custom line (`title` and `unit_price`). */
+/** One line of a draft: a variant (priced unless `unit_price`), or a custom line (`title` and `unit_price`). */
 const DraftOrderItem = Type.Object(
   {
     variant_id: Type.Optional(Id()),
     title: Type.Optional(Title({ minLength: 1 })),
     quantity: Count({ minimum: 1 }),
     unit_price: Type.Optional(Amount()),
+    internal_note: Type.Optional(LongText()),
   },
   { additionalProperties: false },
 );
@@ -22,14 +23,21 @@ export const DraftOrderCreate = Type.Object(
     email: Type.Optional(Email()),
     customer_id: Type.Optional(Id()),
     region_id: Id(),
+    /** The region's currency (another one is refused). */
+    currency_code: Type.Optional(CurrencyCode()),
     sales_channel_id: Type.Optional(Id()),
     shipping_address: Type.Optional(OrderAddressInput),
     billing_address: Type.Optional(OrderAddressInput),
     items: Type.Optional(Type.Array(DraftOrderItem, { maxItems: 100 })),
+    /** Medusa's shipping methods: the option, its `amount` (default: the option's price) and `name` (default: the option's). */
     shipping_methods: Type.Optional(
       Type.Array(
         Type.Object(
-          { shipping_option_id: Id(), custom_amount: Type.Optional(Amount()) },
+          {
+            shipping_option_id: Id(),
+            name: Type.Optional(Title({ minLength: 1 })),
+            amount: Type.Optional(Amount()),
+          },
           { additionalProperties: false },
         ),
         { maxItems: 10 },
@@ -41,11 +49,12 @@ export const DraftOrderCreate = Type.Object(
 );
 export type DraftOrderCreate = Static<typeof DraftOrderCreate>;
 
-/** Body of `POST /admin/draft-orders/{id}`: its email, customer, addresses and metadata. */
+/** Body of `POST /admin/draft-orders/{id}`: its email, customer, sales channel, addresses and metadata. */
 export const DraftOrderUpdate = Type.Object(
   {
     email: Type.Optional(Email()),
     customer_id: Type.Optional(Id()),
+    sales_channel_id: Type.Optional(Id()),
     shipping_address: Type.Optional(OrderAddressInput),
     billing_address: Type.Optional(OrderAddressInput),
     metadata: OptionalMetadata(),
@@ -53,6 +62,24 @@ export const DraftOrderUpdate = Type.Object(
   { additionalProperties: false },
 );
 export type DraftOrderUpdate = Static<typeof DraftOrderUpdate>;
+
+/** `POST /admin/draft-orders/{id}/edit/items`: variants or custom lines, as a draft is created with. */
+export const DraftEditItemsAdd = Type.Object(
+  { items: Type.Array(DraftOrderItem, { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+export type DraftEditItemsAdd = Static<typeof DraftEditItemsAdd>;
+
+/** `POST /admin/draft-orders/{id}/edit/shipping-methods/{action_id}`: an added method's price (Medusa's body names its option). */
+export const DraftEditShippingUpdate = Type.Object(
+  {
+    shipping_option_id: Type.Optional(Id()),
+    custom_amount: Type.Optional(Type.Union([Amount(), Type.Null()])),
+    internal_note: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type DraftEditShippingUpdate = Static<typeof DraftEditShippingUpdate>;
 
 /** What converting a draft changed, for undoing it (JSON, journaled). */
 export interface ConvertedDraft {
@@ -91,14 +118,21 @@ export function createDraftOrderService() {
     list: (filters: Omit<OrderFilters, "is_draft_order" | "status">, page: ListPaging) =>
       orders.list({ ...filters, is_draft_order: true }, page),
 
-    /** Changes the draft's email, addresses, metadata and customer (the flow checked the customer). */
+    /** Changes the draft's email, addresses, metadata, customer and sales channel (the flow checked those exist). */
     async update(id: string, input: DraftOrderUpdate, actor: OrderActor): Promise<Order> {
       return transaction(async () => {
         const draft = await lockDraft(id);
-        const { customer_id, ...rest } = input;
-        if (customer_id !== undefined && customer_id !== draft.customer_id) {
-          await q.setOrder(id, { customer_id, updated_at: new Date() });
-          await orders.recordChange(id, "order_updated", actor, { customer_id: draft.customer_id }, { customer_id });
+        const { customer_id, sales_channel_id, ...rest } = input;
+        // The references the order's own update does not change (the flow checked they exist).
+        const next = { customer_id, sales_channel_id };
+        const changed = (Object.keys(next) as Array<keyof typeof next>).filter(
+          (key) => next[key] !== undefined && next[key] !== draft[key],
+        );
+        if (changed.length) {
+          const pick = (from: Partial<Record<keyof typeof next, string | null>>) =>
+            Object.fromEntries(changed.map((key) => [key, from[key]]));
+          await q.setOrder(id, { ...pick(next), updated_at: new Date() });
+          await orders.recordChange(id, "order_updated", actor, pick(draft), pick(next));
         }
         return orders.update(id, rest, actor);
       });

@@ -118,6 +118,8 @@ export {
   createDraftOrderService,
   DraftOrderCreate,
   DraftOrderUpdate,
+  DraftEditItemsAdd,
+  DraftEditShippingUpdate,
   type DraftOrderService,
   type ConvertedDraft,
 } from "./draft-orders";

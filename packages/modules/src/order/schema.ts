@@ -952,7 +952,7 @@ export const OrderChangeActionView = View({
     reason_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     quantity: Type.Optional(Type.Integer()),
     unit_price: Type.Optional(MoneyView()),
-    variant_id: Type.Optional(Type.String()),
+    variant_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     product_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     title: Type.Optional(Type.String()),
     subtitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),

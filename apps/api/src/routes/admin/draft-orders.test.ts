@@ -205,6 +205,18 @@ describe("draft orders", () => {
     expect((me.orders ?? []).map((o: { id: string }) => o.id)).not.toContain(created.id);
     // Drafts are not orders to the order routes either.
     refused(await t.admin.post(`/admin/order-edits`, { order_id: created.id }), 400);
+    const edit = (await t.admin.post(`/admin/draft-orders/${created.id}/edit`, {})).json().draft_order_preview
+      .order_change;
+    refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400); // the order's saga would reserve
+    refused(
+      await t.admin.post(`/admin/orders/${created.id}/fulfillments`, {
+        items: [{ id: created.items[0]!.id, quantity: 1 }],
+        location_id: LOC,
+      }),
+      400,
+    );
+    const canceled = await t.admin.delete(`/admin/draft-orders/${created.id}/edit`);
+    expect(canceled.json()).toEqual({ id: created.id, object: "draft-order-edit", deleted: true });
   });
 
   it("updates a draft's email, customer and address, and deletes it", async () => {
@@ -221,6 +233,7 @@ describe("draft orders", () => {
       shipping_address: { city: "Hamburg", address_1: "Unter den Linden 1" },
     });
     refused(await t.admin.post(`/admin/draft-orders/${created.id}`, { customer_id: "cus_missing" }), 400);
+    refused(await t.admin.post(`/admin/draft-orders/${created.id}`, { sales_channel_id: "sc_missing" }), 400);
     refused(await t.admin.post(`/admin/draft-orders/${created.id}`, { status: "pending" }), 400);
     const gone = await t.admin.delete(`/admin/draft-orders/${created.id}`);
     expect(gone.statusCode, gone.body).toBe(200);
@@ -244,6 +257,7 @@ describe("draft orders", () => {
       ["custom line without price", { ...base, items: [{ title: "Fee", quantity: 1 }] }],
       ["line without variant or title", { ...base, items: [{ quantity: 1, unit_price: 100 }] }],
       ["unknown shipping option", { ...base, shipping_methods: [{ shipping_option_id: "so_missing" }] }],
+      ["another currency than the region's", { ...base, currency_code: "usd" }],
       ["no region", { email: "ada@example.com" }],
       ["unknown field", { ...base, status: "pending" }],
       ["quantity as a string", { ...base, items: [{ variant_id: tee.variant, quantity: "1" }] }],

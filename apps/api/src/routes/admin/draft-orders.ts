@@ -3,22 +3,22 @@ import { Id, Title } from "@kasse/core";
 import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
   activeDraftEdit,
-  addOrderEditItems,
+  addDraftEditItems,
   addOrderEditShipping,
   confirmDraftOrderEdit,
   convertDraftOrderWorkflow,
   createDraftOrder,
   updateDraftOrder,
+  updateDraftEditShipping,
   updateOrderEditItem,
-  updateOrderEditShipping,
 } from "@kasse/flows";
 import {
+  DraftEditItemsAdd,
+  DraftEditShippingUpdate,
   DraftOrderCreate,
   DraftOrderUpdate,
-  OrderEditItemsAdd,
   OrderEditItemUpdate,
   OrderEditShippingAdd,
-  OrderEditShippingUpdate,
   type Order,
 } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
@@ -37,6 +37,7 @@ import {
   RangeQuery,
   RetrieveQuery,
 } from "../../http/schemas";
+import { emptyBody } from "../../http/empty-body";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
@@ -50,7 +51,8 @@ const DraftOrderView = Extend(AdminOrderView, { is_draft_order: Type.Boolean() }
 const Draft = Answer("draft_order", DraftOrderView);
 /** Each step of a draft's edit answers the draft as confirming the edit would leave it. */
 const Preview = Answer("draft_order_preview", Extend(OrderPreviewView, { is_draft_order: Type.Boolean() }));
-const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }));
+/** A POST that Medusa's SDK sends without a body (validated as `{}`: see `emptyBody`). */
+const NoBody = Type.Object({}, { additionalProperties: false });
 const ActionParams = ChildParams("action_id");
 const ItemParams = ChildParams("item_id");
 
@@ -144,7 +146,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/convert-to-order",
-    { schema: { params: IdParams, body: EmptyBody, response: Answer("order", AdminOrderView) } },
+    { schema: { params: IdParams, body: NoBody, response: Answer("order", AdminOrderView) }, preValidation: emptyBody },
     async (request) => {
       const { order_id } = await app.infra.engine.execute(convertDraftOrderWorkflow, {
         draft_order_id: request.params.id,
@@ -159,7 +161,7 @@ export default async function draftOrders(app: App): Promise<void> {
   // The draft's edit: Medusa's order change on a draft, begun, put together and confirmed here.
   app.post(
     "/draft-orders/:id/edit",
-    { schema: { params: IdParams, body: EmptyBody, response: Preview } },
+    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
     async (request) => {
       await m.orderEdit.begin({ order_id: request.params.id }, actor(request), { draft: true });
       return preview(request.params.id);
@@ -168,14 +170,14 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.delete("/draft-orders/:id/edit", { schema: { params: IdParams, response: Deleted } }, async (request) => {
     await m.orderEdit.cancel(await editOf(request), actor(request));
-    return deleted(request.params.id, "draft-order");
+    return deleted(request.params.id, "draft-order-edit");
   });
 
   app.post(
     "/draft-orders/:id/edit/items",
-    { config: draftCurrency, schema: { params: IdParams, body: OrderEditItemsAdd, response: Preview } },
+    { config: draftCurrency, schema: { params: IdParams, body: DraftEditItemsAdd, response: Preview } },
     async (request) => {
-      await addOrderEditItems(m, await editOf(request), request.body);
+      await addDraftEditItems(m, request.params.id, request.body);
       return preview(request.params.id);
     },
   );
@@ -220,9 +222,9 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/edit/shipping-methods/:action_id",
-    { config: draftCurrency, schema: { params: ActionParams, body: OrderEditShippingUpdate, response: Preview } },
+    { config: draftCurrency, schema: { params: ActionParams, body: DraftEditShippingUpdate, response: Preview } },
     async (request) => {
-      await updateOrderEditShipping(m, await editOf(request), request.params.action_id, request.body);
+      await updateDraftEditShipping(m, request.params.id, request.params.action_id, request.body);
       return preview(request.params.id);
     },
   );
@@ -238,7 +240,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/edit/request",
-    { schema: { params: IdParams, body: EmptyBody, response: Preview } },
+    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
     async (request) => {
       await m.orderEdit.request(await editOf(request), actor(request));
       return preview(request.params.id);
@@ -247,7 +249,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/edit/confirm",
-    { schema: { params: IdParams, body: EmptyBody, response: Preview } },
+    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
     async (request) => {
       await confirmDraftOrderEdit(m, request.params.id, actor(request));
       return preview(request.params.id);
