@@ -4,6 +4,7 @@ import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/
 import { attachPaymentCollectionStep, convertDraftOrderStep, type OrderActor } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { syncPaymentStatusStep } from "./order-payment-steps";
+import { reservableLines } from "./reservable-lines";
 
 export interface ConvertDraftOrderInput {
   draft_order_id: string;
@@ -30,20 +31,11 @@ const planDraftConversionStep = step("plan-draft-conversion", {
       m.product.inventoryFlags(variantIds),
       order.sales_channel_id ? m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id]) : [],
     ]);
-    const flags = new Map(variants.map((v) => [v.id, v]));
-    const lines: ReserveForLinesInput["lines"] = [];
-    for (const item of order.items) {
-      if (!item.variant_id || item.quantity === 0) continue;
-      const variant = flags.get(item.variant_id);
-      if (!variant) throw errors.invalidData(`Variant ${item.variant_id} of line item ${item.id} no longer exists`);
-      if (variant.manage_inventory)
-        lines.push({
-          line_item_id: item.id,
-          variant_id: item.variant_id,
-          quantity: item.quantity,
-          allow_backorder: variant.allow_backorder,
-        });
-    }
+    // Custom lines (no variant) and lines an edit took to 0 hold no stock.
+    const stocked = order.items.flatMap((i) =>
+      i.variant_id && i.quantity > 0 ? [{ ...i, variant_id: i.variant_id }] : [],
+    );
+    const lines = reservableLines(stocked, variants);
     const reserve: ReserveForLinesInput = { lines, location_ids, strategy: "single_location_first" };
     return {
       output: {
