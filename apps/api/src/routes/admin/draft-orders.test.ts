@@ -282,6 +282,18 @@ describe("draft orders", () => {
       400,
     );
     refused(await t.admin.post(`/admin/draft-orders/${empty.id}/edit/confirm`, {}), 400);
+    // Stock it cannot have: no location serves a draft without a sales channel; more than is stocked.
+    const held = await stock();
+    const nowhere = await draft({ sales_channel_id: undefined });
+    refused(await t.admin.post(`/admin/draft-orders/${nowhere.id}/convert-to-order`, {}), 400);
+    const tooMany = await draft({ items: [{ variant_id: tee.variant, quantity: 500 }] });
+    refused(await t.admin.post(`/admin/draft-orders/${tooMany.id}/convert-to-order`, {}), 400);
+    for (const id of [nowhere.id, tooMany.id])
+      expect((await t.admin.get(`/admin/draft-orders/${id}`)).json().draft_order).toMatchObject({
+        status: "draft",
+        payment_collections: [],
+      });
+    expect(await stock()).toEqual(held);
   });
 
   it("a failure at any step of the conversion leaves the draft and the stock as they were", async () => {
