@@ -228,7 +228,8 @@ export function createOrderService() {
       return transaction(async () => {
         const existing = await service.lock(id);
         if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
-        if (existing.status === "completed" || existing.status === "archived")
+        // A draft is deleted, not canceled (it holds nothing to give back).
+        if (existing.status === "completed" || existing.status === "archived" || existing.status === "draft")
           throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
         if (existing.items.some((i) => i.fulfilled_quantity > 0))
           throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);

@@ -215,6 +215,8 @@ describe("draft orders", () => {
       }),
       400,
     );
+    refused(await t.admin.post(`/admin/orders/${created.id}/cancel`, {}), 400);
+    refused(await t.admin.post(`/admin/orders/${created.id}/complete`, {}), 400);
     const canceled = await t.admin.delete(`/admin/draft-orders/${created.id}/edit`);
     expect(canceled.json()).toEqual({ id: created.id, object: "draft-order-edit", deleted: true });
   });
