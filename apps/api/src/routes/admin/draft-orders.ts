@@ -34,10 +34,10 @@ import {
   ListAnswer,
   ListQueryOf,
   listResponse,
+  NoFields,
   RangeQuery,
   RetrieveQuery,
 } from "../../http/schemas";
-import { emptyBody } from "../../http/empty-body";
 import { orderView, orderViews } from "../../orders/view";
 import { adminOrderViews, AdminOrderView } from "../../orders/admin-extras";
 import { orderPreview, OrderPreviewView } from "../../orders/preview";
@@ -51,8 +51,6 @@ const DraftOrderView = Extend(AdminOrderView, { is_draft_order: Type.Boolean() }
 const Draft = Answer("draft_order", DraftOrderView);
 /** Each step of a draft's edit answers the draft as confirming the edit would leave it. */
 const Preview = Answer("draft_order_preview", Extend(OrderPreviewView, { is_draft_order: Type.Boolean() }));
-/** A POST that Medusa's SDK sends without a body (validated as `{}`: see `emptyBody`). */
-const NoBody = Type.Object({}, { additionalProperties: false });
 const ActionParams = ChildParams("action_id");
 const ItemParams = ChildParams("item_id");
 
@@ -146,7 +144,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/convert-to-order",
-    { schema: { params: IdParams, body: NoBody, response: Answer("order", AdminOrderView) }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoFields, response: Answer("order", AdminOrderView) } },
     async (request) => {
       const { order_id } = await app.infra.engine.execute(convertDraftOrderWorkflow, {
         draft_order_id: request.params.id,
@@ -161,7 +159,7 @@ export default async function draftOrders(app: App): Promise<void> {
   // The draft's edit: Medusa's order change on a draft, begun, put together and confirmed here.
   app.post(
     "/draft-orders/:id/edit",
-    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoFields, response: Preview } },
     async (request) => {
       await m.orderEdit.begin({ order_id: request.params.id }, actor(request), { draft: true });
       return preview(request.params.id);
@@ -240,7 +238,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/edit/request",
-    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoFields, response: Preview } },
     async (request) => {
       await m.orderEdit.request(await editOf(request), actor(request));
       return preview(request.params.id);
@@ -249,7 +247,7 @@ export default async function draftOrders(app: App): Promise<void> {
 
   app.post(
     "/draft-orders/:id/edit/confirm",
-    { schema: { params: IdParams, body: NoBody, response: Preview }, preValidation: emptyBody },
+    { schema: { params: IdParams, body: NoFields, response: Preview } },
     async (request) => {
       await confirmDraftOrderEdit(m, request.params.id, actor(request));
       return preview(request.params.id);
