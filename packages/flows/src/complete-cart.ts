@@ -15,6 +15,7 @@ import { registerPromotionUsage, type PromotionUsage } from "@kasse/modules/prom
 import type { CartActor } from "./cart-write";
 import { cartChangedError, cartDifferences, promotionUsages, type CartDifference } from "./cart-changes";
 import { refreshCart } from "./refresh-cart";
+import { reservableLines } from "./reservable-lines";
 
 /** What {@link prepareCompletionStep} decides, as JSON: everything the later steps need. */
 interface CompletionPlan {
@@ -230,21 +231,7 @@ const prepareCompletionStep = step("prepare-cart-completion", {
     // The payment is exactly the order's total: an authorization for another amount is renewed.
     const exact = payment.status !== "partially_authorized" && payment.authorized_amount === total;
     const reauthorize = held && !exact ? { collection_id: payment.id, amount: total } : null;
-    const flags = new Map(variants.map((v) => [v.id, v]));
-    const lines: ReserveForLinesInput["lines"] = [];
-    for (const item of state.items) {
-      const variant = flags.get(item.variant_id);
-      if (!variant)
-        throw errors.invalidData(`Variant ${item.variant_id} of line item ${item.id} (${item.title}) no longer exists`);
-      // Variants that don't manage inventory are sold without reservations (as in Medusa).
-      if (variant.manage_inventory)
-        lines.push({
-          line_item_id: item.id,
-          variant_id: item.variant_id,
-          quantity: item.quantity,
-          allow_backorder: variant.allow_backorder,
-        });
-    }
+    const lines = reservableLines(state.items, variants);
     const plan: CompletionPlan = {
       ...empty,
       cart_updated_at: state.cart.updated_at.toISOString(),

@@ -14,6 +14,7 @@ import { createShipmentWorkflow } from "./create-shipment";
 import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
+import { convertDraftOrderWorkflow } from "./convert-draft-order";
 import { receiveReturnWorkflow } from "./receive-return";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
@@ -47,6 +48,7 @@ export const allWorkflows: AnyWorkflow[] = [
   markDeliveredWorkflow,
   createReturnWorkflow,
   confirmOrderEditWorkflow,
+  convertDraftOrderWorkflow,
   receiveReturnWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
@@ -165,6 +167,15 @@ export {
   paidSoFar,
   type ConfirmOrderEditInput,
 } from "./order-edits";
+export { convertDraftOrderWorkflow, type ConvertDraftOrderInput } from "./convert-draft-order";
+export {
+  createDraftOrder,
+  updateDraftOrder,
+  activeDraftEdit,
+  addDraftEditItems,
+  updateDraftEditShipping,
+  confirmDraftOrderEdit,
+} from "./draft-orders";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

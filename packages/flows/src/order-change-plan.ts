@@ -113,7 +113,7 @@ function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: Planned
  * lines' differences; `pending_difference` = the new total − what is paid (captured − refunded).
  */
 export function planChange(
-  order: Order,
+  order: Pick<Order, "id" | "items" | "shipping_methods" | (typeof ORDER_TOTAL_KEYS)[number]>,
   change: { id: string; updated_at: Date | string; actions: OrderChangeAction[] },
   paid: PaidSoFar,
 ): ChangePlan {
@@ -163,7 +163,11 @@ export function planChange(
       ...money,
     };
     added_lines.push(line);
-    quantity_changes.push({ line: { id: a.id, cart_line_item_id: null, variant_id: d.variant_id }, delta: d.quantity });
+    if (d.variant_id)
+      quantity_changes.push({
+        line: { id: a.id, cart_line_item_id: null, variant_id: d.variant_id },
+        delta: d.quantity,
+      });
     const { action_id: _id, ...fields } = line;
     items.push({
       ...fields,

@@ -7,6 +7,7 @@ import {
   attachPaymentCollectionStep,
   confirmOrderEditStep,
   type AddedItemDetails,
+  type AddedShippingDetails,
   type Order,
   type OrderActor,
   type OrderEditItemsAdd,
@@ -17,11 +18,15 @@ import {
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { applicable, type TaxTarget } from "@kasse/modules/tax";
+import type { ZoneAddress } from "@kasse/modules/fulfillment";
 import { planChange, type ChangePlan, type PaidSoFar } from "./order-change-plan";
 import { syncPaymentStatusStep } from "./order-payment-steps";
 
+/** What pricing and taxing a line or method needs of the order (or draft) it goes on. */
+export type PricingTarget = Pick<Order, "currency_code" | "region_id"> & { shipping_address: ZoneAddress | null };
+
 /** The summed tax rate (percent) at the order's shipping address for a line's product or a shipping option. */
-async function taxRate(m: Modules, order: Order, target: TaxTarget): Promise<number> {
+export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarget): Promise<number> {
   const address = order.shipping_address;
   if (!address?.country_code) return 0;
   const rates = await m.tax.ratesFor(address.country_code, address.province);
@@ -52,7 +57,8 @@ async function editAndOrder(m: Modules, id: string) {
   if (edit.status !== "pending")
     throw errors.invalidData(`Order edit ${id} is ${edit.status}: its actions cannot change`);
   const order = await m.order.retrieve(edit.order_id);
-  assertOpen(order, "edited");
+  // A draft's edit is put together the same way (its own routes begin and confirm it).
+  if (order.status !== "draft") assertOpen(order, "edited");
   return { edit, order };
 }
 
@@ -62,12 +68,24 @@ async function editAndOrder(m: Modules, id: string) {
  */
 export async function addOrderEditItems(m: Modules, id: string, input: OrderEditItemsAdd): Promise<OrderVersionChange> {
   const { order } = await editAndOrder(m, id);
-  const ids = [...new Set(input.items.map((i) => i.variant_id))];
+  return m.orderEdit.addItems(id, await pricedItems(m, order, input.items));
+}
+
+/**
+ * Variants as lines of `order`: each must exist, is priced in its currency (unless `unit_price` is
+ * given) and taxed at its shipping address; 400 otherwise.
+ */
+export async function pricedItems(
+  m: Modules,
+  order: PricingTarget,
+  items: OrderEditItemsAdd["items"],
+): Promise<Array<{ details: AddedItemDetails; internal_note: string | null }>> {
+  const ids = [...new Set(items.map((i) => i.variant_id))];
   const found = await Promise.all(ids.map((v) => m.product.variantForSale(v)));
   const byId = new Map(found.flatMap((f) => (f?.product ? [[f.variant.id, f] as const] : [])));
   const missing = ids.filter((v) => !byId.has(v));
   if (missing.length) throw errors.invalidData(`Variant with id: ${missing.join(", ")} was not found`);
-  const unpriced = input.items.filter((i) => i.unit_price === undefined).map((i) => i.variant_id);
+  const unpriced = items.filter((i) => i.unit_price === undefined).map((i) => i.variant_id);
   const [priced, inclusive] = await Promise.all([
     unpriced.length
       ? m.pricing.priceVariants([...new Set(unpriced)], {
@@ -78,8 +96,8 @@ export async function addOrderEditItems(m: Modules, id: string, input: OrderEdit
       : undefined,
     m.pricing.taxInclusive(order.currency_code, order.region_id),
   ]);
-  const items = await Promise.all(
-    input.items.map(async (item) => {
+  return Promise.all(
+    items.map(async (item) => {
       const { variant, product } = byId.get(item.variant_id)!;
       const price = priced?.prices.get(item.variant_id);
       if (item.unit_price === undefined && !price)
@@ -103,7 +121,6 @@ export async function addOrderEditItems(m: Modules, id: string, input: OrderEdit
       return { details, internal_note: item.internal_note ?? null };
     }),
   );
-  return m.orderEdit.addItems(id, items);
 }
 
 /** Sets an existing line's quantity (and price) on an order edit, taxed at the order's shipping address. */
@@ -132,6 +149,15 @@ export async function addOrderEditShipping(
   input: OrderEditShippingAdd,
 ): Promise<OrderVersionChange> {
   const { order } = await editAndOrder(m, id);
+  return m.orderEdit.addShipping(id, await pricedShipping(m, order, input), input.internal_note);
+}
+
+/** A live shipping option as a method of `order`, at its price there or `custom_amount`, taxed; 400 otherwise. */
+export async function pricedShipping(
+  m: Modules,
+  order: PricingTarget,
+  input: Pick<OrderEditShippingAdd, "shipping_option_id" | "custom_amount">,
+): Promise<AddedShippingDetails> {
   const { items } = await m.fulfillment.listOptions({ id: [input.shipping_option_id] }, { limit: 1, offset: 0 });
   const option = items[0];
   if (!option) throw errors.invalidData(`Shipping option with id: ${input.shipping_option_id} was not found`);
@@ -145,18 +171,13 @@ export async function addOrderEditShipping(
   const amount = input.custom_amount ?? priced?.amount;
   if (amount === undefined)
     throw errors.invalidData(`Shipping option ${option.id} has no price for this order: give a custom_amount`);
-  const tax_rate = await taxRate(m, order, { shipping_option_id: option.id });
-  return m.orderEdit.addShipping(
-    id,
-    {
-      shipping_option_id: option.id,
-      name: option.name,
-      amount,
-      is_tax_inclusive: await m.pricing.taxInclusive(order.currency_code, order.region_id),
-      tax_rate,
-    },
-    input.internal_note,
-  );
+  return {
+    shipping_option_id: option.id,
+    name: option.name,
+    amount,
+    is_tax_inclusive: await m.pricing.taxInclusive(order.currency_code, order.region_id),
+    tax_rate: await taxRate(m, order, { shipping_option_id: option.id }),
+  };
 }
 
 /** Changes an added shipping method's price on an order edit. */

@@ -18,7 +18,8 @@ const orderRef = { id: S("The order id") };
 export const eventCatalog = {
   "order.placed": {
     version: 1,
-    description: "A cart was completed into an order (the payment is authorized and the stock reserved).",
+    description:
+      "A cart was completed into an order (the payment is authorized and the stock reserved), or a draft order was converted (the stock reserved, a payment collection for its total awaiting payment).",
     data: payload({
       ...orderRef,
       display_id: Int("The order's display number"),

@@ -90,6 +90,7 @@ export {
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
+export { convertDraftOrderStep } from "./draft-order-steps";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";
 export {
@@ -113,6 +114,15 @@ export {
   type PlannedMoney,
   ORDER_TOTAL_KEYS,
 } from "./order-edits";
+export {
+  createDraftOrderService,
+  DraftOrderCreate,
+  DraftOrderUpdate,
+  DraftEditItemsAdd,
+  DraftEditShippingUpdate,
+  type DraftOrderService,
+  type ConvertedDraft,
+} from "./draft-orders";
 export {
   createOrderTransferService,
   TRANSFER_TOKEN_TTL_MS,

@@ -182,11 +182,18 @@ export function createOrderEditService() {
   };
 
   const service = {
-    /** Begins an edit of order `input.order_id` (open, with no other active change nor pending return change). */
-    async begin(input: OrderEditBegin, actor: OrderActor): Promise<OrderVersionChange> {
+    /**
+     * Begins an edit of order `input.order_id` (open, with no other active change nor pending return
+     * change); with `draft`, of a draft order instead (and only of a draft).
+     */
+    async begin(
+      input: OrderEditBegin,
+      actor: OrderActor,
+      options: { draft?: boolean } = {},
+    ): Promise<OrderVersionChange> {
       return transaction(async () => {
         const order = await orders.lock(input.order_id);
-        assertOpen(order, "edited");
+        assertEditable(order, options.draft === true);
         const [active, pendingReturn] = await Promise.all([
           q.activeVersionChange(order.id),
           q.pendingChangeOfOrder(order.id),
@@ -443,7 +450,7 @@ export function createOrderEditService() {
         const found = await q.versionChange(plan.change_id);
         const order = await orders.lock(found.order_id);
         const row = await lockActive(plan.change_id);
-        assertOpen(order, "edited");
+        assertEditable(order, order.status === "draft");
         if (row.updated_at.toISOString() !== plan.planned_at)
           throw errors.conflict(`Order edit ${row.id} changed while it was being confirmed`);
         // Units fulfilled since the edit was put together stay on the order.
@@ -562,6 +569,12 @@ export function createOrderEditService() {
     },
   };
   return service;
+}
+
+/** Refuses an order an edit cannot change: a draft's edit needs a draft, an order's edit an open order. */
+function assertEditable(order: Pick<Order, "id" | "status">, draft: boolean): void {
+  if (!draft) return assertOpen(order, "edited");
+  if (order.status !== "draft") throw errors.invalidData(`Order ${order.id} is ${order.status}, not a draft order`);
 }
 
 /** Refuses (404) an action id the change has no `kind` action for. */

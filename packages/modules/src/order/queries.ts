@@ -173,10 +173,14 @@ const pageQuery = (
     .offset(offset);
 
 /** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
+/** Orders, not drafts (Medusa's order lists leave drafts out; the draft-order list asks for them alone). */
+const placed = ne(order.status, "draft");
+const draftsOrPlaced = (filters: OrderFilters) => (filters.is_draft_order ? eq(order.status, "draft") : placed);
+
 const firstPagesOf = (returns: boolean) =>
   statement((v: Placeholders<{ limit: number; offset: number }>) =>
     pageQuery(
-      live,
+      and(live, placed)!,
       orderBy(undefined, ORDER_COLUMNS, order.id),
       v.limit as unknown as Placeholder,
       v.offset as unknown as Placeholder,
@@ -243,7 +247,7 @@ const summariesOf = statement((v: Placeholders<{ ids: string[] }>) =>
       created_at: order.created_at,
     })
     .from(order)
-    .where(and(live, inList(order.customer_id, v.ids)))
+    .where(and(live, inList(order.customer_id, v.ids), placed))
     .orderBy(desc(order.created_at), asc(order.id)),
 );
 
@@ -274,6 +278,8 @@ const openOrderLine = and(
   live,
   isNull(order.canceled_at),
   ne(order.status, "canceled"),
+  // A draft holds no stock until it is converted.
+  placed,
 );
 
 const liveLines = statement((v: Placeholders<{ ids: string[] }>) =>
@@ -527,10 +533,10 @@ export const orderQueries = {
   ): Promise<{ items: Order[]; count: number; returns: Map<string, OrderReturn[]> }> {
     const where = orderConditions(filters);
     const rows: PageRow[] =
-      where.length === 0 && !page.order?.trim()
+      where.length === 0 && !filters.is_draft_order && !page.order?.trim()
         ? await (returns ? firstPagesWithReturns : firstPages)({ limit: page.limit, offset: page.offset })
         : await pageQuery(
-            and(live, ...where),
+            and(live, draftsOrPlaced(filters), ...where),
             orderBy(page.order, ORDER_COLUMNS, order.id),
             page.limit,
             page.offset,
@@ -546,7 +552,7 @@ export const orderQueries = {
     const [total] = await db
       .select({ count: count() })
       .from(order)
-      .where(and(live, ...where));
+      .where(and(live, draftsOrPlaced(filters), ...where));
     return answer(total?.count ?? 0);
   },
   insertOrder: async (row: typeof order.$inferInsert): Promise<OrderRow> => (await insertOrder(row))[0]!,

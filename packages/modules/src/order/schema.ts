@@ -346,7 +346,8 @@ export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
 /** A line added by an edit: the variant's snapshot and price, taken when the action was added. */
 export interface AddedItemDetails {
-  variant_id: string;
+  /** Null for a custom line (a draft order's line with a title and price of its own). */
+  variant_id: string | null;
   product_id: string | null;
   title: string;
   subtitle: string | null;
@@ -637,6 +638,8 @@ export interface OrderFilters {
   region_id?: string[];
   created_at?: import("@kasse/db").RangeFilter<Date>;
   updated_at?: import("@kasse/db").RangeFilter<Date>;
+  /** Draft orders only (the draft-order list); otherwise drafts are left out, as Medusa's order lists do. */
+  is_draft_order?: boolean;
 }
 
 /** The `orders` summary on customer views, declared for the customer response schemas. */
@@ -949,7 +952,7 @@ export const OrderChangeActionView = View({
     reason_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     quantity: Type.Optional(Type.Integer()),
     unit_price: Type.Optional(MoneyView()),
-    variant_id: Type.Optional(Type.String()),
+    variant_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     product_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     title: Type.Optional(Type.String()),
     subtitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),

@@ -84,10 +84,11 @@ const ARCHIVABLE: ReadonlyArray<OrderRow["status"]> = ["completed", "canceled", 
 
 /**
  * Refuses a new fulfillment, shipment, return or payment movement on a canceled order (nothing is
- * left to move) or an archived one (archival closes the order for good).
+ * left to move), an archived one (archival closes the order for good) or a draft (nothing is placed
+ * yet: it is edited and converted through the draft-order routes).
  */
 export function assertOpen(row: Pick<OrderRow, "id" | "status">, doing: string): void {
-  if (row.status === "canceled" || row.status === "archived")
+  if (row.status === "canceled" || row.status === "archived" || row.status === "draft")
     throw errors.invalidData(`Order ${row.id} is ${row.status} and cannot be ${doing}`);
 }
 const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
@@ -227,7 +228,8 @@ export function createOrderService() {
       return transaction(async () => {
         const existing = await service.lock(id);
         if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
-        if (existing.status === "completed" || existing.status === "archived")
+        // A draft is deleted, not canceled (it holds nothing to give back).
+        if (existing.status === "completed" || existing.status === "archived" || existing.status === "draft")
           throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
         if (existing.items.some((i) => i.fulfilled_quantity > 0))
           throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);

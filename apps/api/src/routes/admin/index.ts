@@ -25,6 +25,7 @@ import returnReasonsRoutes from "./return-reasons";
 import returnsRoutes from "./returns";
 import returnChangesRoutes from "./return-changes";
 import orderEditsRoutes from "./order-edits";
+import draftOrdersRoutes from "./draft-orders";
 import customerGroupsRoutes from "./customer-groups";
 import notificationsRoutes from "./notifications";
 import webhooksRoutes from "./webhooks";
@@ -81,6 +82,7 @@ export default async function admin(app: App): Promise<void> {
     returnsRoutes,
     returnChangesRoutes,
     orderEditsRoutes,
+    draftOrdersRoutes,
     customerGroupsRoutes,
     notificationsRoutes,
     webhooksRoutes,

@@ -49,7 +49,8 @@ export default async function orders(app: App): Promise<void> {
   /** The order, if the caller may see it: a guest order, or the caller's own (anyone else's is 404). */
   const visibleOrder = async (id: string, request: FastifyRequest) => {
     const found = await service.retrieve(id);
-    if (found.customer_id !== null && found.customer_id !== customerOf(request))
+    // A draft is not an order yet: the store cannot reach it.
+    if (found.status === "draft" || (found.customer_id !== null && found.customer_id !== customerOf(request)))
       throw errors.notFound(`Order with id: ${id} was not found`);
     return found;
   };
@@ -105,9 +106,7 @@ export default async function orders(app: App): Promise<void> {
     "/orders/:id",
     { schema: { params: IdParams, querystring: RetrieveQuery, response: Answer("order", OrderDetailView) } },
     async (request) => {
-      const found = await service.retrieve(request.params.id);
-      if (found.customer_id !== null && found.customer_id !== customerOf(request))
-        throw errors.notFound(`Order with id: ${request.params.id} was not found`);
+      const found = await visibleOrder(request.params.id, request);
       const selection = parseFields(request.query.fields);
       const [shaped] = await withLineRefs(app.modules, [await orderView(app.modules, found, "store")], selection);
       return { order: project(shaped!, selection) };
