@@ -15,6 +15,11 @@ import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
 import { receiveReturnWorkflow } from "./receive-return";
+import {
+  createOrderCollectionWorkflow,
+  deleteOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+} from "./order-payment-collections";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 import { processPaymentWebhookWorkflow } from "./payment-webhook";
@@ -48,6 +53,9 @@ export const allWorkflows: AnyWorkflow[] = [
   createReturnWorkflow,
   confirmOrderEditWorkflow,
   receiveReturnWorkflow,
+  createOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+  deleteOrderCollectionWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
   processPaymentWebhookWorkflow,
@@ -164,6 +172,14 @@ export {
   paidSoFar,
   type ConfirmOrderEditInput,
 } from "./order-edits";
+export {
+  createOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+  deleteOrderCollectionWorkflow,
+  balanceOf,
+  type OrderCollectionInput,
+  type CollectionActionInput,
+} from "./order-payment-collections";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

@@ -14,6 +14,7 @@ import {
   type OrderEditShippingAdd,
   type OrderEditShippingUpdate,
   type OrderVersionChange,
+  returnCredit,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { applicable, type TaxTarget } from "@kasse/modules/tax";
@@ -28,8 +29,8 @@ async function taxRate(m: Modules, order: Order, target: TaxTarget): Promise<num
   return applicable(rates, target).reduce((sum, r) => sum + r.rate, 0);
 }
 
-/** What the order's collections hold: captured and refunded (the payment module's figures). */
-export async function paidSoFar(m: Modules, order: Pick<Order, "payment_collection_ids">): Promise<PaidSoFar> {
+/** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */
+export async function paidSoFar(m: Modules, order: Pick<Order, "payment_collection_ids" | "items">): Promise<PaidSoFar> {
   const collections = order.payment_collection_ids.length
     ? await m.payment.listCollections({ id: order.payment_collection_ids })
     : [];
@@ -38,6 +39,7 @@ export async function paidSoFar(m: Modules, order: Pick<Order, "payment_collecti
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
+    credited: returnCredit(order.items),
   };
 }
 

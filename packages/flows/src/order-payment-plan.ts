@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { step, type WorkflowContext } from "@kasse/workflows";
-import { assertOpen, type OrderActor } from "@kasse/modules/order";
+import { assertOpen, returnCredit, type OrderActor } from "@kasse/modules/order";
 import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";
 
 /** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
@@ -48,10 +48,12 @@ const planPaymentMovesStep = step("plan-payment-moves", {
       : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at)
       throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
-    // A capture takes at most what the order still owes: its total less what its collections captured.
+    // A capture takes at most what the order still owes: its total less what came back on its
+    // returns and what its collections captured.
     const owed =
       input.kind === "capture" && order
         ? order.total -
+          returnCredit(order.items) -
           (order.payment_collection_ids.length
             ? await payments.listCollections({ id: order.payment_collection_ids })
             : []
