@@ -162,6 +162,7 @@ export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput, type ConfirmReturnRequestInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
 export { beginReturnRequest, updateReturnRequest } from "./return-requests";
+export { addReturnShipping, updateReturnShipping, requestStoreReturn, type StoreReturnInput } from "./return-shipping";
 export {
   confirmOrderEditWorkflow,
   addOrderEditItems,

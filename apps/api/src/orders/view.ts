@@ -144,7 +144,7 @@ function shape(
     summary: {
       paid_total,
       refunded_total,
-      pending_difference: order.total - returnCredit(order.items) - paid_total + refunded_total,
+      pending_difference: order.total - returnCredit(order.items, returns) - paid_total + refunded_total,
     },
     ...order,
     payment_collection_ids: undefined,

@@ -57,6 +57,8 @@ export {
   ReturnReasonCreate,
   ReturnReasonUpdate,
   ReturnCreate,
+  type ReturnCreateInput,
+  type ReturnShipping,
   ReturnReceive,
   ReturnRequestBegin,
   ReturnRequestUpdate,
@@ -88,7 +90,7 @@ export {
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
-export { lineShare, returnCredit } from "./return-credit";
+export { lineShare, returnCredit, returnCreditOf } from "./return-credit";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";
 export {

@@ -1,5 +1,5 @@
 import { step } from "@kasse/workflows";
-import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
+import type { OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
 import { type ReturnReceipt } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication } from "./order-edits";
@@ -121,7 +121,7 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
   invoke: async (
-    input: { order_id: string; return: ReturnCreate; return_id?: string | null; actor?: OrderActor | null },
+    input: { order_id: string; return: ReturnCreateInput; return_id?: string | null; actor?: OrderActor | null },
     ctx,
   ) => {
     const created = await ctx.modules.orderReturn.create(
@@ -288,7 +288,10 @@ export const attachPaymentCollectionStep = step("attach-order-payment-collection
       input.payment_collection_id,
       input.expected_collection_ids,
     );
-    return { output: null, compensateInput: { order_id: input.order_id, payment_collection_id: input.payment_collection_id } };
+    return {
+      output: null,
+      compensateInput: { order_id: input.order_id, payment_collection_id: input.payment_collection_id },
+    };
   },
   compensate: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
     await ctx.modules.order.detachPaymentCollection(input.order_id, input.payment_collection_id);

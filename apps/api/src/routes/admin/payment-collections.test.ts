@@ -121,10 +121,7 @@ describe("settling an order's difference", () => {
     refused(await t.admin.post(`/admin/payment-collections/${difference!.id}/mark-as-paid`, {}), 400);
     refused(await t.admin.post(`/admin/payment-collections/${difference!.id}/mark-as-paid`, { order_id: 7 }), 400);
     // The checkout's collection is paid through its provider, not by hand.
-    refused(
-      await t.admin.post(`/admin/payment-collections/${collection_id}/mark-as-paid`, { order_id: o.id }),
-      400,
-    );
+    refused(await t.admin.post(`/admin/payment-collections/${collection_id}/mark-as-paid`, { order_id: o.id }), 400);
     expect(await books(o.id)).toMatchObject({ paid_total: 4200, pending_difference: 0 });
     expect(await violations()).toEqual([]);
   });
@@ -209,9 +206,7 @@ describe("settling an order's difference", () => {
     await editShirts(o.id, 4);
     const [difference] = await differenceCollections(o.id, collection_id);
     const marks = await Promise.all(
-      [0, 1].map(() =>
-        t.admin.post(`/admin/payment-collections/${difference!.id}/mark-as-paid`, { order_id: o.id }),
-      ),
+      [0, 1].map(() => t.admin.post(`/admin/payment-collections/${difference!.id}/mark-as-paid`, { order_id: o.id })),
     );
     expect(marks.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     const paid = (await differenceCollections(o.id, collection_id))[0]!;
@@ -237,8 +232,12 @@ describe("settling an order's difference", () => {
     await editShirts(o.id, 3);
     const [difference] = await differenceCollections(o.id, collection_id);
     const before = await books(o.id);
-    const failing = (table: string, op: "INSERT" | "UPDATE", when: string, call: () => Promise<{ statusCode: number }>) =>
-      withFailure(t.database.db, table, op, when, call);
+    const failing = (
+      table: string,
+      op: "INSERT" | "UPDATE",
+      when: string,
+      call: () => Promise<{ statusCode: number }>,
+    ) => withFailure(t.database.db, table, op, when, call);
 
     // Marking paid fails at its log entry: the payment is taken back out.
     const marked = await failing("order_change", "INSERT", "NEW.action = 'payment_marked_paid'", () =>
