@@ -4,6 +4,7 @@ import { checkInvariants } from "@kasse/flows";
 import { useTestApp } from "../../testing";
 import { placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
+import { orderBooks } from "../../testing/books";
 
 const t = useTestApp({}, { adminId: "user_settle" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
@@ -34,17 +35,7 @@ function refused(res: { statusCode: number; json: () => unknown; body: string },
   expect(typeof body.message).toBe("string");
 }
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
-/** What the order's payments say: status, paid, refunded, still owed, and each collection's amount and status. */
-const books = async (id: string) => {
-  const o = await order(id);
-  return {
-    payment_status: o.payment_status as string,
-    paid_total: o.paid_total as number,
-    refunded_total: o.refunded_total as number,
-    pending_difference: o.summary.pending_difference as number,
-    collections: (o.payment_collections as Collection[]).map((c) => [c.amount, c.status]),
-  };
-};
+const books = (id: string) => orderBooks(t, id);
 /** What `kasse check` finds wrong with the order's payments (nothing, after any of these). */
 const violations = async () =>
   (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>

@@ -4,6 +4,7 @@ import { checkInvariants } from "@kasse/flows";
 import { useTestApp } from "../../testing";
 import { fulfilledTestOrder, placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
+import { orderBooks } from "../../testing/books";
 
 const t = useTestApp({}, { adminId: "user_return_settlement" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
@@ -42,15 +43,7 @@ const ok = (res: { statusCode: number; body: string }) => {
   return res as { json: () => any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 };
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
-const books = async (id: string) => {
-  const o = await order(id);
-  return {
-    payment_status: o.payment_status as string,
-    paid_total: o.paid_total as number,
-    refunded_total: o.refunded_total as number,
-    pending_difference: o.summary.pending_difference as number,
-  };
-};
+const books = (id: string) => orderBooks(t, id);
 const shirtStock = async () =>
   (await t.app.modules.inventory.retrieveLevel(items.variant_shirt!, LOC)).stocked_quantity;
 const eventNames = async (orderId: string): Promise<string[]> => {
@@ -65,6 +58,12 @@ const violations = async () =>
       ? r.violations.map((v) => `${r.name}: ${v.id} ${v.problem}`)
       : [],
   );
+
+/** Requests a return of `quantity` shirts (line `lineId`) to LOC at once (the contract's route). */
+const returnShirts = async (orderId: string, lineId: string, quantity: number) =>
+  ok(
+    await t.admin.post(`/admin/orders/${orderId}/returns`, { items: [{ id: lineId, quantity }], location_id: LOC }),
+  ).json().return as { id: string };
 
 /** An order whose two shirts (10.00 each) are fulfilled from LOC, its 32.00 captured. */
 async function paidFulfilledOrder() {
@@ -139,12 +138,7 @@ describe("return shipping and the refund on receipt", () => {
 
   it("refunds nothing of an uncaptured order: it owes less, and a capture takes only that", async () => {
     const o = await fulfilledTestOrder(t, LOC);
-    const created = ok(
-      await t.admin.post(`/admin/orders/${o.id}/returns`, {
-        items: [{ id: o.items[0]!.id, quantity: 1 }],
-        location_id: LOC,
-      }),
-    ).json().return;
+    const created = await returnShirts(o.id, o.items[0]!.id, 1);
     ok(await t.admin.post(`/admin/returns/${created.id}/receive`, {}));
     expect(await books(o.id)).toMatchObject({
       payment_status: "authorized",
@@ -163,12 +157,7 @@ describe("return shipping and the refund on receipt", () => {
 
   it("leaves the receipt, the stock and the payments as they were when its refund fails", async () => {
     const o = await paidFulfilledOrder();
-    const created = ok(
-      await t.admin.post(`/admin/orders/${o.id}/returns`, {
-        items: [{ id: o.items[0]!.id, quantity: 2 }],
-        location_id: LOC,
-      }),
-    ).json().return;
+    const created = await returnShirts(o.id, o.items[0]!.id, 2);
     const [stocked, before] = [await shirtStock(), await books(o.id)];
     const res = await withFailure(t.database.db, "payment_refund", "INSERT", "true", () =>
       t.admin.post(`/admin/returns/${created.id}/receive`, {}),
@@ -185,12 +174,7 @@ describe("return shipping and the refund on receipt", () => {
 
   it("receives and refunds once when two receipts race", async () => {
     const o = await paidFulfilledOrder();
-    const created = ok(
-      await t.admin.post(`/admin/orders/${o.id}/returns`, {
-        items: [{ id: o.items[0]!.id, quantity: 2 }],
-        location_id: LOC,
-      }),
-    ).json().return;
+    const created = await returnShirts(o.id, o.items[0]!.id, 2);
     const stocked = await shirtStock();
     const answers = await Promise.all([0, 1].map(() => t.admin.post(`/admin/returns/${created.id}/receive`, {})));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
