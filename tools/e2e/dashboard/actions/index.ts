@@ -7,6 +7,7 @@ import { createPromotion } from "./promotion-create";
 import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createAndReceiveReturn } from "./order-return";
+import { returnShippingRefund } from "./order-return-refund";
 import { createRefundReason } from "./refund-reason-create";
 import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
@@ -19,6 +20,7 @@ export const dashboardActions: DashboardAction[] = [
   fulfilShipDeliverCaptureRefund,
   cancelOrder,
   createAndReceiveReturn,
+  returnShippingRefund,
   editStock,
   uploadProductImage,
   createPriceList,
