@@ -177,7 +177,6 @@ export {
   createOrderCollectionWorkflow,
   markCollectionPaidWorkflow,
   deleteOrderCollectionWorkflow,
-  balanceOf,
   type OrderCollectionInput,
   type CollectionActionInput,
 } from "./order-payment-collections";

@@ -18,7 +18,7 @@ import { paidSoFar } from "./order-edits";
 import { recordPaymentChangeStep, syncPaymentStatusStep } from "./order-payment-steps";
 
 /** What the order still owes (`pending_difference`; negative: due back) and what a new collection may ask for. */
-export async function balanceOf(m: Modules, order: Order): Promise<{ pending_difference: number; to_collect: number }> {
+async function balanceOf(m: Modules, order: Order): Promise<{ pending_difference: number; to_collect: number }> {
   return orderBalance(order.total, await paidSoFar(m, order));
 }
 
