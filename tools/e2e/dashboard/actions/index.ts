@@ -8,6 +8,7 @@ import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createAndReceiveReturn } from "./order-return";
 import { returnShippingRefund } from "./order-return-refund";
+import { markEditDifferencePaid } from "./order-mark-paid";
 import { createRefundReason } from "./refund-reason-create";
 import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
@@ -21,6 +22,7 @@ export const dashboardActions: DashboardAction[] = [
   cancelOrder,
   createAndReceiveReturn,
   returnShippingRefund,
+  markEditDifferencePaid,
   editStock,
   uploadProductImage,
   createPriceList,

@@ -109,6 +109,8 @@ const ChangeEntryView = Extend(OrderChangeView, {
   ...(OrderVersionChangeView as unknown as { properties: Record<string, TSchema> }).properties,
   ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
   actions: Type.Array(OrderChangeActionView),
+  /** The order's: what the actions' amounts are in (Medusa's dialect converts them). */
+  currency_code: Type.Optional(Type.String()),
 });
 const ListChanges = Type.Object(
   {
@@ -393,7 +395,7 @@ export default async function orders(app: App): Promise<void> {
       // Unfiltered, the list is Kasse's change log (an audit trail of what happened to the order);
       // by change type or status, Medusa's order changes (Kasse's edits and return changes).
       if (change_type?.length || status?.length) {
-        await service.retrieve(request.params.id);
+        const { currency_code } = await service.retrieve(request.params.id);
         // Medusa's `return` names both kinds of return change.
         const kinds = change_type
           ?.flatMap((t) => (t === "return" ? ["return_request", "return_receive"] : [t]))
@@ -403,7 +405,8 @@ export default async function orders(app: App): Promise<void> {
           { id, change_type: change_type ? (kinds ?? []) : undefined, status },
           { limit, offset },
         );
-        return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });
+        const changes = items.map((change) => ({ ...change, currency_code }));
+        return listResponse("order_changes", project(changes, parseFields(fields)), count, { limit, offset });
       }
       const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });
       return listResponse("order_changes", project(items, parseFields(fields)), count, { limit, offset });

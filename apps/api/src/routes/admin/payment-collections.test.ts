@@ -84,6 +84,15 @@ describe("settling an order's difference", () => {
       ],
     });
     const [difference] = await differenceCollections(o.id, collection_id);
+    // The order page lists the edit among the order's changes, its amounts in the order's currency.
+    const changes = await t.admin.get(`${M}/orders/${o.id}/changes?change_type=edit`);
+    expect(changes.statusCode, changes.body).toBe(200);
+    expect(changes.json().order_changes[0]).toMatchObject({
+      currency_code: "eur",
+      actions: [
+        expect.objectContaining({ action: "ITEM_UPDATE", details: expect.objectContaining({ unit_price: 10 }) }),
+      ],
+    });
 
     // Medusa's dialect, as the dashboard sends it; the answer's amounts in major units.
     const marked = await t.admin.post(`${M}/payment-collections/${difference!.id}/mark-as-paid`, { order_id: o.id });
