@@ -1,9 +1,14 @@
 import { step, workflow } from "@kasse/workflows";
-import { confirmReturnRequestStep, createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
+import {
+  confirmReturnRequestStep,
+  createReturnStep,
+  type OrderActor,
+  type ReturnCreateInput,
+} from "@kasse/modules/order";
 
 export interface CreateReturnInput {
   order_id: string;
-  return: ReturnCreate;
+  return: ReturnCreateInput;
   actor?: OrderActor | null;
 }
 

@@ -16,6 +16,11 @@ import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
 import { convertDraftOrderWorkflow } from "./convert-draft-order";
 import { receiveReturnWorkflow } from "./receive-return";
+import {
+  createOrderCollectionWorkflow,
+  deleteOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+} from "./order-payment-collections";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
 import { processPaymentWebhookWorkflow } from "./payment-webhook";
@@ -50,6 +55,9 @@ export const allWorkflows: AnyWorkflow[] = [
   confirmOrderEditWorkflow,
   convertDraftOrderWorkflow,
   receiveReturnWorkflow,
+  createOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+  deleteOrderCollectionWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
   processPaymentWebhookWorkflow,
@@ -157,6 +165,7 @@ export { markDeliveredWorkflow } from "./mark-delivered";
 export { createReturnWorkflow, type CreateReturnInput, type ConfirmReturnRequestInput } from "./create-return";
 export { receiveReturnWorkflow, type ReceiveReturnInput } from "./receive-return";
 export { beginReturnRequest, updateReturnRequest } from "./return-requests";
+export { addReturnShipping, updateReturnShipping, requestStoreReturn, type StoreReturnInput } from "./return-shipping";
 export {
   confirmOrderEditWorkflow,
   addOrderEditItems,
@@ -176,6 +185,13 @@ export {
   updateDraftEditShipping,
   confirmDraftOrderEdit,
 } from "./draft-orders";
+export {
+  createOrderCollectionWorkflow,
+  markCollectionPaidWorkflow,
+  deleteOrderCollectionWorkflow,
+  type OrderCollectionInput,
+  type CollectionActionInput,
+} from "./order-payment-collections";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

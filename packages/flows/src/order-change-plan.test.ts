@@ -94,7 +94,7 @@ describe("planChange", () => {
     const plan = planChange(
       order,
       { id: "ordch_1", updated_at: at, actions },
-      { captured: 3342, refunded: 0, requested: 3342 },
+      { captured: 3342, refunded: 0, requested: 3342, credited: 0 },
     );
     // Shirt: 3 × 10.00 = 30.00, 3.00 off (2.00 scaled), 19 % of 27.00 = 5.13.
     expect(plan.application.lines).toEqual([
@@ -141,7 +141,7 @@ describe("planChange", () => {
     const plan = planChange(
       order,
       { id: "ordch_2", updated_at: at, actions },
-      { captured: 3342, refunded: 0, requested: 3342 },
+      { captured: 3342, refunded: 0, requested: 3342, credited: 0 },
     );
     expect(plan.totals.total).toBe(2842);
     expect(plan.summary.pending_difference).toBe(-500);
@@ -161,7 +161,7 @@ describe("planChange", () => {
     const plan = planChange(
       order,
       { id: "ordch_3", updated_at: at, actions },
-      { captured: 0, refunded: 0, requested: 3342 },
+      { captured: 0, refunded: 0, requested: 3342, credited: 0 },
     );
     expect(plan.quantity_changes).toEqual([]);
     expect(plan.totals.total).toBe(3242);

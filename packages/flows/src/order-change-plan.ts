@@ -20,6 +20,22 @@ export interface PaidSoFar {
   refunded: number;
   /** What the order's live collections ask for in all (authorized and not yet captured included). */
   requested: number;
+  /** What the units received back on its returns are worth: owed no more (`returnCredit`). */
+  credited: number;
+}
+
+/**
+ * What an order of `total` still owes (`pending_difference`; negative: due back) and what a new
+ * payment collection may ask for of it: the amount owed that its live collections do not already
+ * ask for (an authorized, uncaptured payment still covers what it was authorized for).
+ */
+export function orderBalance(total: number, paid: PaidSoFar): { pending_difference: number; to_collect: number } {
+  const owed = addMoney(total) - paid.credited;
+  const pending_difference = owed - (paid.captured - paid.refunded);
+  return {
+    pending_difference,
+    to_collect: Math.max(0, Math.min(pending_difference, owed - (paid.requested - paid.refunded))),
+  };
 }
 
 /** Medusa's order change summary: the totals before and after, what is paid, and what is still owed (negative: due back). */
@@ -110,7 +126,8 @@ function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: Planned
  * so what the admin sees is what confirming writes. An `ITEM_UPDATE` sets an existing line's
  * quantity and price (its discount scales with its amount, its tax is at the rate the action
  * carries), an `ITEM_ADD` adds a line, a `SHIPPING_ADD` a method. The order's totals move by the
- * lines' differences; `pending_difference` = the new total − what is paid (captured − refunded).
+ * lines' differences; `pending_difference` = the new total − what came back on returns − what is
+ * paid (captured − refunded).
  */
 export function planChange(
   order: Pick<Order, "id" | "items" | "shipping_methods" | (typeof ORDER_TOTAL_KEYS)[number]>,
@@ -225,8 +242,7 @@ export function planChange(
     });
   }
 
-  const net = paid.captured - paid.refunded;
-  const pending_difference = addMoney(totals.total) - net;
+  const { pending_difference, to_collect } = orderBalance(totals.total, paid);
   return {
     items,
     shipping_methods,
@@ -238,7 +254,7 @@ export function planChange(
       refunded_total: paid.refunded,
       pending_difference,
     },
-    to_collect: Math.max(0, Math.min(pending_difference, totals.total - (paid.requested - paid.refunded))),
+    to_collect,
     application: {
       change_id: change.id,
       planned_at: new Date(change.updated_at).toISOString(),

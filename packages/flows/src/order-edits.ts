@@ -15,6 +15,7 @@ import {
   type OrderEditShippingAdd,
   type OrderEditShippingUpdate,
   type OrderVersionChange,
+  returnCredit,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { applicable, type TaxTarget } from "@kasse/modules/tax";
@@ -33,16 +34,21 @@ export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarge
   return applicable(rates, target).reduce((sum, r) => sum + r.rate, 0);
 }
 
-/** What the order's collections hold: captured and refunded (the payment module's figures). */
-export async function paidSoFar(m: Modules, order: Pick<Order, "payment_collection_ids">): Promise<PaidSoFar> {
-  const collections = order.payment_collection_ids.length
-    ? await m.payment.listCollections({ id: order.payment_collection_ids })
-    : [];
+/** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */
+export async function paidSoFar(
+  m: Modules,
+  order: Pick<Order, "id" | "payment_collection_ids" | "items">,
+): Promise<PaidSoFar> {
+  const [collections, returns] = await Promise.all([
+    order.payment_collection_ids.length ? m.payment.listCollections({ id: order.payment_collection_ids }) : [],
+    m.orderReturn.listForOrders([order.id]),
+  ]);
   const sum = (pick: (c: (typeof collections)[number]) => number) => collections.reduce((s, c) => s + pick(c), 0);
   return {
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
+    credited: returnCredit(order.items, returns.get(order.id) ?? []),
   };
 }
 

@@ -1,6 +1,7 @@
 import { errors } from "@kasse/core";
 import { step, type WorkflowContext } from "@kasse/workflows";
 import { assertOpen, type OrderActor } from "@kasse/modules/order";
+import { paidSoFar } from "./order-edits";
 import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";
 
 /** What to capture or refund: one payment, or an order's payment collection (amount spread over its payments). */
@@ -48,15 +49,10 @@ const planPaymentMovesStep = step("plan-payment-moves", {
       : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at)
       throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
-    // A capture takes at most what the order still owes: its total less what its collections captured.
-    const owed =
-      input.kind === "capture" && order
-        ? order.total -
-          (order.payment_collection_ids.length
-            ? await payments.listCollections({ id: order.payment_collection_ids })
-            : []
-          ).reduce((sum, c) => sum + c.captured_amount, 0)
-        : undefined;
+    // A capture takes at most what the order still owes: its total less what came back on its
+    // returns and what its collections captured.
+    const paid = input.kind === "capture" && order ? await paidSoFar(ctx.modules, order) : undefined;
+    const owed = order && paid ? order.total - paid.credited - paid.captured : undefined;
     const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined, owed);
     if (owed !== undefined && input.amount != null && input.amount > owed)
       throw errors.invalidData(`Cannot capture more than the order still owes: ${Math.max(owed, 0)} left to capture`);

@@ -1,6 +1,7 @@
 import { workflow } from "@kasse/workflows";
 import { confirmReturnReceiptStep, receiveReturnStep, type OrderActor, type ReturnReceive } from "@kasse/modules/order";
 import { receiveVariantsStep } from "@kasse/modules/inventory";
+import { refundReturnReceipt } from "./return-refund";
 
 export interface ReceiveReturnInput {
   return_id: string;
@@ -20,8 +21,9 @@ export interface ReceiveReturnInput {
  * Receives units of a return (all still outstanding, or the `items` given, or those its pending
  * receipt counted): the return and its order lines record the received quantities
  * (`partially_received` until every unit is back), and those units go back into stock at the
- * return's location, except the ones the receipt counted damaged (dismissed). Each step is undone
- * if the next fails.
+ * return's location, except the ones the receipt counted damaged (dismissed); last, what they are
+ * worth is refunded as far as the order was paid beyond its worth without them. Each step is
+ * undone if the next fails (a refund, made last, is not undone).
  */
 export const receiveReturnWorkflow = workflow("receive-return", async (input: ReceiveReturnInput, ctx) => {
   const counted = input.pending_receipt
@@ -35,5 +37,11 @@ export const receiveReturnWorkflow = workflow("receive-return", async (input: Re
     actor: input.actor ?? null,
   });
   if (received.restock.length) await ctx.run(receiveVariantsStep, received.restock);
-  return { id: received.id, order_id: received.order_id };
+  const refunded = await refundReturnReceipt(ctx, {
+    order_id: received.order_id,
+    return_id: received.id,
+    lines: received.lines,
+    actor: input.actor ?? null,
+  });
+  return { id: received.id, order_id: received.order_id, refunded };
 });

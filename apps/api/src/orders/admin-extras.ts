@@ -11,6 +11,7 @@ import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 import { OrderDetailView, type orderView } from "./view";
 import { ShippingProfileView } from "@kasse/modules/fulfillment";
+import { lineShare } from "@kasse/modules/order";
 
 type OrderView = Awaited<ReturnType<typeof orderView>>;
 
@@ -81,9 +82,7 @@ type ReturnLine = {
 
 /** What a line's units asked back and not received yet are worth: its total's share for them. */
 const requestedTotal = (item: ReturnLine): number =>
-  item.quantity > 0
-    ? Math.round((item.total * (item.return_requested_quantity - item.return_received_quantity)) / item.quantity)
-    : 0;
+  lineShare(item, item.return_requested_quantity - item.return_received_quantity);
 
 /**
  * Each line's `return_requested_total` (its total's share for the units asked back and not yet

@@ -36,7 +36,13 @@ const PreviewChangeView = Extend(OrderVersionChangeView, {
  */
 export const OrderPreviewView = Extend(AdminOrderView, {
   items: Type.Array(Extend(AdminLineView, { actions: Type.Optional(Type.Array(OrderChangeActionView)) })),
-  shipping_methods: Type.Array(Extend(AdminMethodView, { actions: Type.Optional(Type.Array(OrderChangeActionView)) })),
+  shipping_methods: Type.Array(
+    Extend(AdminMethodView, {
+      actions: Type.Optional(Type.Array(OrderChangeActionView)),
+      /** A pending return request's shipping method: the return it brings back. */
+      return_id: Type.Optional(Type.String()),
+    }),
+  ),
   order_change: Type.Optional(OrNull(PreviewChangeView)),
 });
 
@@ -76,7 +82,54 @@ function applyChange(order: AdminOrder, change: ReturnChange | null) {
           actions,
         };
   });
-  return withReturnRequestedTotals({ ...order, items, order_change: change });
+  return withReturnRequestedTotals({
+    ...order,
+    items,
+    shipping_methods: [...order.shipping_methods, ...returnShippingMethod(order, change)],
+    order_change: change,
+  });
+}
+
+/** A pending request's return shipping as the preview's shipping method, with its `SHIPPING_ADD` action (Medusa's return form reads it there). */
+function returnShippingMethod(order: AdminOrder, change: ReturnChange) {
+  const shipping = change.shipping;
+  if (!shipping) return [];
+  const { id, shipping_option_id, name, amount, internal_note, created_at } = shipping;
+  return [
+    {
+      id,
+      order_id: order.id,
+      return_id: change.return_id,
+      rank: order.shipping_methods.length,
+      shipping_option_id,
+      name,
+      amount,
+      is_tax_inclusive: false,
+      subtotal: amount,
+      tax_total: 0,
+      discount_total: 0,
+      total: amount,
+      data: {},
+      metadata: null,
+      created_at,
+      updated_at: created_at,
+      actions: [
+        {
+          id,
+          order_change_id: change.id,
+          order_id: order.id,
+          return_id: change.return_id,
+          action: "SHIPPING_ADD",
+          reference: "shipping_method",
+          reference_id: id,
+          details: { shipping_option_id, name, amount },
+          amount,
+          internal_note,
+          created_at,
+        },
+      ],
+    },
+  ];
 }
 
 /** The order's preview (see {@link OrderPreviewView}), shaped by `fields`. */

@@ -2,7 +2,14 @@ import { Type } from "@sinclair/typebox";
 import { addMoney, FileUrlView, MoneyView } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import { AddressView } from "@kasse/modules/cart";
-import { OrderLineItemView, OrderView, ReturnView, type Order, type OrderReturn } from "@kasse/modules/order";
+import {
+  OrderLineItemView,
+  OrderView,
+  ReturnView,
+  returnCredit,
+  type Order,
+  type OrderReturn,
+} from "@kasse/modules/order";
 import { PaymentCollectionView, type PaymentCollection } from "@kasse/modules/payment";
 import { FulfillmentView, type Fulfillment } from "@kasse/modules/fulfillment";
 import type { Modules } from "@kasse/modules";
@@ -133,7 +140,12 @@ function shape(
     discount_subtotal: order.discount_total,
     paid_total,
     refunded_total,
-    summary: { paid_total, refunded_total, pending_difference: order.total - paid_total + refunded_total },
+    // What came back on returns is owed no more (docs/orders.md "Settling the difference").
+    summary: {
+      paid_total,
+      refunded_total,
+      pending_difference: order.total - returnCredit(order.items, returns) - paid_total + refunded_total,
+    },
     ...order,
     payment_collection_ids: undefined,
     deleted_at: undefined,

@@ -43,6 +43,7 @@ export {
 } from "./option-types";
 export {
   createFulfillmentService,
+  isReturnOption,
   type DeletedZoneRecords,
   type FulfillmentService,
   type ShippingOption,

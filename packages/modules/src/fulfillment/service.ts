@@ -284,6 +284,21 @@ export function createFulfillmentService() {
     zonesWithSets: (ids: string[]) => zonesWithSets(ids),
 
     /**
+     * Return options (Medusa's `is_return` rule) an order in this region and currency can send
+     * items back with, each with its `amount` there (unpriced ones left out).
+     */
+    async returnOptionsFor(context: {
+      region_id: string | null;
+      currency_code: string;
+    }): Promise<Array<ShippingOption & { amount: number }>> {
+      const rows = (await q.optionsInRegion(context.region_id)).filter(isReturnOption);
+      return (await attachPrices(rows)).flatMap((option) => {
+        const amount = priceFor(option.prices, context);
+        return amount === undefined ? [] : [{ ...option, amount }];
+      });
+    },
+
+    /**
      * Options a cart in this region and currency can use, each with its `amount`: store-enabled,
      * not return options, in the region (or region-less) and priced there; an option of a service
      * zone only when the cart's shipping address lies in one of the zone's geo zones (none without
@@ -410,12 +425,18 @@ async function attachPrices(rows: ShippingOptionRow[]): Promise<ShippingOption[]
   return rows.map((row) => ({ ...row, prices: prices.get(row.id)!.map(({ rank: _rank, ...price }) => price) }));
 }
 
+/** Whether a rule says `attribute` eq `value` (Medusa's rules keep the value as a string, or a list of one). */
+const ruleSays = (rule: ShippingOptionRow["rules"][number], attribute: string, value: string) =>
+  rule.attribute === attribute &&
+  rule.operator === "eq" &&
+  (Array.isArray(rule.value) ? rule.value[0] : rule.value) === value;
+
+/** A return option: Medusa's `is_return` rule is true (what a shopper sends items back with). */
+export function isReturnOption(option: Pick<ShippingOptionRow, "rules">): boolean {
+  return option.rules.some((rule) => ruleSays(rule, "is_return", "true"));
+}
+
 /** Medusa's store rules: `enabled_in_store` false hides an option, `is_return` true marks a return option. */
 function storeVisible(rules: ShippingOptionRow["rules"]): boolean {
-  for (const rule of rules) {
-    const value = Array.isArray(rule.value) ? rule.value[0] : rule.value;
-    if (rule.attribute === "enabled_in_store" && rule.operator === "eq" && value === "false") return false;
-    if (rule.attribute === "is_return" && rule.operator === "eq" && value === "true") return false;
-  }
-  return true;
+  return !isReturnOption({ rules }) && !rules.some((rule) => ruleSays(rule, "enabled_in_store", "false"));
 }

@@ -59,6 +59,8 @@ export {
   ReturnReasonCreate,
   ReturnReasonUpdate,
   ReturnCreate,
+  type ReturnCreateInput,
+  type ReturnShipping,
   ReturnReceive,
   ReturnRequestBegin,
   ReturnRequestUpdate,
@@ -91,6 +93,7 @@ export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
 export * from "./steps";
 export { convertDraftOrderStep } from "./draft-order-steps";
+export { lineShare, returnCredit, returnCreditOf } from "./return-credit";
 export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
 export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";
 export {

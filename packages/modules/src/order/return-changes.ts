@@ -9,7 +9,8 @@ import {
   type ReturnChangeAction,
   type ReturnChangeActionName,
   type ReturnChangeType,
-  type ReturnCreate,
+  type ReturnCreateInput,
+  type ReturnShipping,
   type ReturnReceive,
   type ReturnReceiveItems,
   type ReturnReceiveItemUpdate,
@@ -30,7 +31,7 @@ export interface ConfirmedRequest {
   change_id: string;
   order_id: string;
   return_id: string;
-  return: ReturnCreate;
+  return: ReturnCreateInput;
 }
 
 /** What confirming a receipt hands the receive-return saga: the units to restock, and those damaged. */
@@ -73,6 +74,13 @@ type ReturnOrDraft = Omit<OrderReturn, "status" | "location_id"> & {
   location_id: string | null;
 };
 
+/** A pending request's return shipping, as the return will have it. */
+function shippingOf(row: OrderReturnChangeRow): ReturnShipping | null {
+  if (!row.shipping) return null;
+  const { shipping_option_id, name, amount, currency_code } = row.shipping;
+  return { shipping_option_id, name, amount, currency_code };
+}
+
 /** A return whose request is still pending, shaped as a return: `open`, its items the request's actions. */
 function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
   return {
@@ -80,6 +88,7 @@ function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
     order_id: row.order_id,
     status: "open",
     location_id: row.location_id,
+    shipping: shippingOf(row),
     received_at: null,
     canceled_at: null,
     metadata: row.metadata,
@@ -202,6 +211,13 @@ function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, act
   const action = row.actions.find((a) => a.id === actionId && a.action === name);
   if (!action) throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
   return action;
+}
+
+/** The request's return shipping action `actionId`, 404 when it has none of that id. */
+function shippingAction(row: OrderReturnChangeRow, actionId: string) {
+  if (row.shipping?.id !== actionId)
+    throw errors.notFound(`Action with id: ${actionId} was not found on return ${row.return_id}`);
+  return row.shipping;
 }
 
 /**
@@ -367,9 +383,59 @@ export function createReturnChangeService() {
         return: {
           location_id: row.location_id!,
           items: row.actions.map((a) => ({ id: a.item_id, quantity: a.quantity, reason_id: a.reason_id })),
+          shipping: shippingOf(row),
           metadata: row.metadata,
         },
       };
+    },
+
+    /**
+     * Gives a pending request its return shipping method (Medusa's `SHIPPING_ADD` of a return: a
+     * return option priced by the caller, or at the admin's `custom_amount`); a return has one,
+     * so a second is refused until the first is removed.
+     */
+    async addRequestShipping(returnId: string, shipping: ReturnShipping, internalNote?: string | null) {
+      return inTransaction(async (changes) => {
+        const row = await changes.lock(returnId, "return_request");
+        if (row.shipping)
+          throw errors.invalidData(
+            `Return ${returnId} already has a shipping method (${row.shipping.id}): remove it first`,
+          );
+        const action = {
+          ...shipping,
+          id: generateId("ordchact"),
+          internal_note: internalNote ?? null,
+          created_at: new Date().toISOString(),
+        };
+        return changeView(await changes.save(row, { shipping: action }));
+      });
+    },
+
+    /** Changes a pending request's return shipping price (`custom_amount`) or note; 404 for another action. */
+    async updateRequestShipping(
+      returnId: string,
+      actionId: string,
+      patch: { amount?: number; internal_note?: string | null },
+    ) {
+      return inTransaction(async (changes) => {
+        const row = await changes.lock(returnId, "return_request");
+        const current = shippingAction(row, actionId);
+        const updated = {
+          ...current,
+          amount: patch.amount ?? current.amount,
+          internal_note: patch.internal_note !== undefined ? patch.internal_note : current.internal_note,
+        };
+        return changeView(await changes.save(row, { shipping: updated }));
+      });
+    },
+
+    /** Takes a pending request's return shipping method off; 404 for another action. */
+    async removeRequestShipping(returnId: string, actionId: string) {
+      return inTransaction(async (changes) => {
+        const row = await changes.lock(returnId, "return_request");
+        shippingAction(row, actionId);
+        return changeView(await changes.save(row, { shipping: null }));
+      });
     },
 
     /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */

@@ -1,6 +1,6 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type Paging } from "@kasse/db";
-import type { OrderActor, OrderReturn, ReturnCreate, ReturnReceive, ReturnStatus } from "./schema";
+import type { OrderActor, OrderReturn, ReturnCreateInput, ReturnReceive, ReturnStatus } from "./schema";
 import { orderQueries as q } from "./queries";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";
@@ -68,7 +68,7 @@ export function createReturnService() {
     /** Requests a return; the order row is locked and the lines' `return_requested_quantity` rises. */
     async create(
       orderId: string,
-      input: ReturnCreate,
+      input: ReturnCreateInput,
       actor: OrderActor | undefined,
       /** The id reserved for it by a confirmed return request (see `createReturnChangeService`). */
       reservedId?: string,
@@ -86,6 +86,7 @@ export function createReturnService() {
           id,
           order_id: orderId,
           location_id: input.location_id,
+          shipping: input.shipping ?? null,
           metadata: input.metadata ?? null,
         });
         await q.insertReturnItems(

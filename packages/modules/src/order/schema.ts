@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static, type TString } from "@sinclair/typebox";
+import { Type, type Static, type TSchema, type TString } from "@sinclair/typebox";
 import {
   Amount,
   Code,
@@ -240,6 +240,18 @@ export const returnReason = entityTable(
 export const RETURN_STATUSES = ["requested", "partially_received", "received", "canceled"] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
+/** How a return comes back: a return shipping option, and what it costs the shopper (taken off the refund). */
+export interface ReturnShipping {
+  shipping_option_id: string;
+  name: string;
+  amount: number;
+  /** The order's: what `amount` is in (the return's own answers carry no other currency). */
+  currency_code: string;
+}
+
+/** A return's shipping while its request is pending: Medusa's `SHIPPING_ADD` action of the return. */
+export type ReturnShippingAction = ReturnShipping & { id: string; internal_note: string | null; created_at: string };
+
 /** A return of fulfilled units of an order, received back into stock at `location_id`. */
 export const orderReturn = entityTable(
   "order_return",
@@ -247,6 +259,8 @@ export const orderReturn = entityTable(
     order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
     status: text("status").$type<ReturnStatus>().notNull().default("requested"),
     location_id: text("location_id").notNull(),
+    /** Its return shipping method, if any: what it costs comes off what its receipts refund. */
+    shipping: jsonb("shipping").$type<ReturnShipping>(),
     received_at: timestamptz("received_at"),
     canceled_at: timestamptz("canceled_at"),
     metadata: metadata(),
@@ -312,6 +326,8 @@ export const orderReturnChange = entityTable(
     confirmed_by: text("confirmed_by"),
     confirmed_at: timestamptz("confirmed_at"),
     actions: jsonb("actions").$type<ReturnChangeAction[]>().notNull().default([]),
+    /** A pending request's return shipping method (its `SHIPPING_ADD` action). */
+    shipping: jsonb("shipping").$type<ReturnShippingAction>(),
     metadata: metadata(),
   },
   (t) => [
@@ -686,6 +702,8 @@ export const ReturnCreate = Type.Object(
   { additionalProperties: false },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
+/** A return as the flows request it: the body above and, priced by them, its return shipping. */
+export type ReturnCreateInput = ReturnCreate & { shipping?: ReturnShipping | null };
 
 /**
  * Body of `POST /admin/orders/{id}/returns/{return_id}/receive` (and `/admin/returns/{id}/receive`):
@@ -817,9 +835,17 @@ export const ReturnItemView = RowView(orderReturnItem, { item_id: Type.String() 
  * A return with its items. A return whose request is still pending (Medusa's order-change
  * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
  */
+/** A return's shipping method: the return option, and what it costs in its currency. */
+const ReturnShippingView = View({
+  shipping_option_id: Type.String(),
+  name: Type.String(),
+  amount: MoneyView(),
+  currency_code: Type.String(),
+});
 export const ReturnView = RowView(orderReturn, {
   location_id: Type.Union([Type.String(), Type.Null()]),
   items: Type.Array(ReturnItemView),
+  shipping: Type.Union([ReturnShippingView, Type.Null()]),
 });
 /** An action of a pending return change, as Medusa's order preview shows it on the order's lines. */
 export const ReturnChangeActionView = View({
@@ -839,7 +865,18 @@ export const ReturnChangeActionView = View({
   created_at: Type.String(),
 });
 /** A pending return change (Medusa's `order_change`), with its actions. */
-export const ReturnChangeView = RowView(orderReturnChange, { actions: Type.Array(ReturnChangeActionView) });
+export const ReturnChangeView = RowView(orderReturnChange, {
+  actions: Type.Array(ReturnChangeActionView),
+  shipping: Type.Union([
+    View({
+      ...(ReturnShippingView as unknown as { properties: Record<string, TSchema> }).properties,
+      id: Type.String(),
+      internal_note: Type.Union([Type.String(), Type.Null()]),
+      created_at: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+});
 /** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
 export const OrderView = RowView(order, {
   items: Type.Array(OrderLineItemView),

@@ -372,10 +372,14 @@ export function createOrderService() {
     },
 
     /** Adds a payment collection to the ones paying for the order (an edit's difference to pay). */
-    async attachPaymentCollection(id: string, collectionId: string): Promise<void> {
+    async attachPaymentCollection(id: string, collectionId: string, expected?: string[]): Promise<void> {
       await transaction(async () => {
         const current = await service.lock(id);
         if (current.payment_collection_ids.includes(collectionId)) return;
+        // A collection asked for what the order's collections `expected` left owing: another one
+        // attached meanwhile may already ask for it.
+        if (expected && current.payment_collection_ids.join() !== expected.join())
+          throw errors.conflict(`Order ${id}'s payment collections changed meanwhile: ask again`);
         await q.setOrder(id, { payment_collection_ids: [...current.payment_collection_ids, collectionId] });
       });
     },

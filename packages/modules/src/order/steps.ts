@@ -1,5 +1,5 @@
 import { step } from "@kasse/workflows";
-import type { OrderActor, OrderCreate, ReturnCreate, ReturnReceive } from "./schema";
+import type { OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
 import { type ReturnReceipt } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication } from "./order-edits";
@@ -121,7 +121,7 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
   invoke: async (
-    input: { order_id: string; return: ReturnCreate; return_id?: string | null; actor?: OrderActor | null },
+    input: { order_id: string; return: ReturnCreateInput; return_id?: string | null; actor?: OrderActor | null },
     ctx,
   ) => {
     const created = await ctx.modules.orderReturn.create(
@@ -171,7 +171,10 @@ export const receiveReturnStep = step("receive-return", {
       const quantity = l.quantity - (kept.get(l.line_item_id) ?? 0);
       return variant_id && quantity > 0 ? [{ variant_id, location_id: receipt.location_id, quantity }] : [];
     });
-    return { output: { id: receipt.id, order_id: receipt.order_id, restock }, compensateInput: receipt };
+    return {
+      output: { id: receipt.id, order_id: receipt.order_id, restock, lines: receipt.lines },
+      compensateInput: receipt,
+    };
   },
   compensate: async (receipt: ReturnReceipt, ctx) => {
     await ctx.modules.orderReturn.undoReceipt(receipt);
@@ -276,13 +279,38 @@ export const confirmOrderEditStep = step("confirm-order-edit", {
   },
 });
 
-/** Attaches a payment collection to the order (an edit's difference to pay); compensation detaches it. */
+/**
+ * Attaches a payment collection to the order (an edit's difference to pay); with
+ * `expected_collection_ids`, refused (409) unless the order's collections are still those.
+ * Compensation detaches it.
+ */
 export const attachPaymentCollectionStep = step("attach-order-payment-collection", {
-  invoke: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
-    await ctx.modules.order.attachPaymentCollection(input.order_id, input.payment_collection_id);
-    return { output: null, compensateInput: input };
+  invoke: async (
+    input: { order_id: string; payment_collection_id: string; expected_collection_ids?: string[] },
+    ctx,
+  ) => {
+    await ctx.modules.order.attachPaymentCollection(
+      input.order_id,
+      input.payment_collection_id,
+      input.expected_collection_ids,
+    );
+    return {
+      output: null,
+      compensateInput: { order_id: input.order_id, payment_collection_id: input.payment_collection_id },
+    };
   },
   compensate: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
     await ctx.modules.order.detachPaymentCollection(input.order_id, input.payment_collection_id);
+  },
+});
+
+/** Takes a payment collection off the order (before it is deleted); compensation attaches it again. */
+export const detachPaymentCollectionStep = step("detach-order-payment-collection", {
+  invoke: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
+    await ctx.modules.order.detachPaymentCollection(input.order_id, input.payment_collection_id);
+    return { output: null, compensateInput: input };
+  },
+  compensate: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
+    await ctx.modules.order.attachPaymentCollection(input.order_id, input.payment_collection_id);
   },
 });

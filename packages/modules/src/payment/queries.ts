@@ -183,6 +183,13 @@ const paymentById = statement((v: Placeholders<{ id: string }>) =>
 const lockPaymentById = statement((v: Placeholders<{ id: string }>) =>
   db.select().from(payment).where(eq(payment.id, v.id)).for("update"),
 );
+const lockCollectionById = statement((v: Placeholders<{ id: string }>) =>
+  db
+    .select()
+    .from(paymentCollection)
+    .where(and(eq(paymentCollection.id, v.id), liveCollection))
+    .for("update"),
+);
 const paymentOfSession = statement((v: Placeholders<{ session_id: string }>) =>
   db.select().from(payment).where(eq(payment.payment_session_id, v.session_id)),
 );
@@ -291,6 +298,40 @@ export const paymentQueries = {
           sql`not exists (select 1 from ${payment} where ${payment.payment_collection_id} = ${paymentCollection.id})`,
         ),
       );
+  },
+  /** A collection's sessions, oldest first. */
+  sessionsOf: (collectionId: string): Promise<PaymentSessionRow[]> => sessionsOfCollections({ ids: [collectionId] }),
+  /** The live collection `id`, locked for the rest of the transaction. */
+  lockCollection: async (id: string): Promise<PaymentCollectionRow | undefined> =>
+    (await lockCollectionById({ id }))[0],
+  /** Soft-deletes the live collection `id` (the caller checked, under its lock, that nothing was paid into it). */
+  async softDeleteCollection(id: string): Promise<void> {
+    await db
+      .update(paymentCollection)
+      .set({ deleted_at: new Date() })
+      .where(and(eq(paymentCollection.id, id), liveCollection));
+  },
+  /** Brings back a collection {@link softDeleteCollection} deleted. */
+  async restoreCollection(id: string): Promise<void> {
+    await db.update(paymentCollection).set({ deleted_at: null }).where(eq(paymentCollection.id, id));
+  },
+  /** Sets a collection's amounts and status (a manual payment recorded into it, or taken out again). */
+  async setCollectionPaid(
+    id: string,
+    values: Pick<
+      typeof paymentCollection.$inferInsert,
+      "authorized_amount" | "captured_amount" | "status" | "completed_at"
+    >,
+  ): Promise<void> {
+    await db
+      .update(paymentCollection)
+      .set({ ...values, updated_at: new Date() })
+      .where(eq(paymentCollection.id, id));
+  },
+  /** Deletes a payment (its captures and refunds with it) and its session: a manual payment taken back. */
+  async deletePayment(row: PaymentRow): Promise<void> {
+    await db.delete(payment).where(eq(payment.id, row.id));
+    await db.delete(paymentSession).where(eq(paymentSession.id, row.payment_session_id));
   },
   async setCollectionAmount(id: string, amount: number): Promise<void> {
     await db.update(paymentCollection).set({ amount, updated_at: new Date() }).where(eq(paymentCollection.id, id));

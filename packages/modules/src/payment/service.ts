@@ -121,6 +121,104 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       await q.deleteUnpaidCollection(id);
     },
 
+    /**
+     * Deletes an order's collection nothing was paid into (Medusa's `DELETE /admin/payment-collections/{id}`):
+     * under the collection's lock, refused (`invalid_data`) once anything is authorized or paid;
+     * its open sessions are canceled with their providers first. {@link restoreCollection} undoes it.
+     */
+    async deleteCollection(id: string): Promise<void> {
+      await transaction(async () => {
+        const row = await lockUnpaid(id, "deleted");
+        for (const session of await q.sessionsOf(row.id)) if (followsCart(session)) await cancelAtProvider(session);
+        await q.softDeleteCollection(row.id);
+      });
+    },
+
+    /** Brings back a collection {@link deleteCollection} deleted (the undo of a saga that failed after it). */
+    async restoreCollection(id: string): Promise<void> {
+      await q.restoreCollection(id);
+    },
+
+    /**
+     * Records that a collection was paid outside any provider (Medusa's `mark-as-paid`): a payment
+     * of the collection's whole amount with the system provider (`pp_system_default`), authorized
+     * and captured at once, in one transaction under the collection's lock, so a second marking
+     * waits and is refused (`invalid_data`: only an unpaid collection can be marked paid). The
+     * collection's other open sessions are canceled with their providers (a payment link left open
+     * could otherwise be paid as well). Answers the payment.
+     */
+    async markCollectionPaid(
+      id: string,
+      options: { created_by?: string | null; idempotencyKey?: string } = {},
+    ): Promise<PaymentRow> {
+      return transaction(async () => {
+        const row = await lockUnpaid(id, "marked as paid");
+        if (row.amount <= 0) throw errors.invalidData(`Payment collection ${id} asks for nothing`);
+        for (const session of await q.sessionsOf(row.id)) if (followsCart(session)) await cancelAtProvider(session);
+        await q.deleteReplacedSessions(row.id);
+        const provider = providers.get(MANUAL_PROVIDER);
+        const sessionId = generateId("payses");
+        const key = options.idempotencyKey ?? `mark-paid:${id}`;
+        const call = { amount: row.amount, currency_code: row.currency_code, data: {}, idempotencyKey: key };
+        await provider.authorize({ ...call, context: {} });
+        await provider.capture({ ...call, idempotencyKey: `${key}:capture` });
+        const now = new Date();
+        await q.insertSession({
+          id: sessionId,
+          payment_collection_id: row.id,
+          provider_id: provider.id,
+          currency_code: row.currency_code,
+          amount: row.amount,
+          status: "authorized",
+          authorized_at: now,
+          data: {},
+        });
+        const paid = await q.insertPayment({
+          id: generateId("pay"),
+          payment_collection_id: row.id,
+          payment_session_id: sessionId,
+          provider_id: provider.id,
+          currency_code: row.currency_code,
+          amount: row.amount,
+          captured_at: now,
+        });
+        await q.insertCapture({
+          id: generateId("capt"),
+          payment_id: paid.id,
+          amount: row.amount,
+          created_by: options.created_by ?? null,
+        });
+        await q.setCollectionPaid(row.id, {
+          authorized_amount: row.amount,
+          captured_amount: row.amount,
+          status: "completed",
+          completed_at: now,
+        });
+        return paid;
+      });
+    },
+
+    /**
+     * Takes back a payment {@link markCollectionPaid} recorded (the undo of a saga that failed after
+     * it): its rows deleted and the collection unpaid again. Refused (`not_allowed`) for a payment
+     * of another provider or one something was refunded from. Idempotent: a payment already gone is nothing to do.
+     */
+    async removeManualPayment(paymentId: string): Promise<void> {
+      await transaction(async () => {
+        const row = await q.lockPayment(paymentId);
+        if (!row) return;
+        if (row.provider_id !== MANUAL_PROVIDER || (await q.refunded(paymentId)) > 0)
+          throw errors.notAllowed(`Payment ${paymentId} is not a manual payment that can be taken back`);
+        await q.deletePayment(row);
+        await q.setCollectionPaid(row.payment_collection_id, {
+          authorized_amount: 0,
+          captured_amount: 0,
+          status: "not_paid",
+          completed_at: null,
+        });
+      });
+    },
+
     async retrieveCollection(id: string): Promise<PaymentCollection> {
       const [full] = await q.collectionsById([id]);
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);
@@ -635,6 +733,20 @@ export type PaymentService = ReturnType<typeof createPaymentService>;
  */
 function sessionIdFor(key: string): string {
   return `payses_${createHash("sha256").update(key).digest("hex").slice(0, 30).toUpperCase()}`;
+}
+
+/** Medusa's system provider: what a payment recorded by hand (`mark-as-paid`) is made with. */
+const MANUAL_PROVIDER = "pp_system_default";
+/** The statuses of a collection nothing was authorized or paid into. */
+const UNPAID = new Set(["not_paid", "awaiting"]);
+
+/** The live collection `id`, locked for the rest of the transaction; refused unless nothing was authorized or paid into it. */
+async function lockUnpaid(id: string, doing: string): Promise<PaymentCollectionRow> {
+  const row = await q.lockCollection(id);
+  if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
+  if (!UNPAID.has(row.status) || row.authorized_amount > 0 || row.captured_amount > 0)
+    throw errors.invalidData(`Payment collection ${id} is ${row.status}: only an unpaid collection can be ${doing}`);
+  return row;
 }
 
 /** The payment `paymentId`, locked for the rest of the transaction; refused when it is canceled. */

@@ -101,3 +101,31 @@ export const createOrderPaymentCollectionStep = step("create-order-payment-colle
     await ctx.modules.payment.removeUnpaidCollection(id);
   },
 });
+
+/**
+ * Records a collection paid by hand (`payment.markCollectionPaid`: a system-provider payment of its
+ * whole amount, captured at once). Compensation takes that payment back out, the collection unpaid again.
+ */
+export const markCollectionPaidStep = step("mark-payment-collection-paid", {
+  invoke: async (input: { payment_collection_id: string; created_by: string | null }, ctx) => {
+    const paid = await ctx.modules.payment.markCollectionPaid(input.payment_collection_id, {
+      created_by: input.created_by,
+      idempotencyKey: ctx.idempotencyKey,
+    });
+    return { output: { payment_id: paid.id, amount: paid.amount }, compensateInput: { payment_id: paid.id } };
+  },
+  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
+    await ctx.modules.payment.removeManualPayment(payment_id);
+  },
+});
+
+/** Deletes a collection nothing was paid into (refused once something is); compensation brings it back. */
+export const deleteUnpaidCollectionStep = step("delete-unpaid-payment-collection", {
+  invoke: async (input: { payment_collection_id: string }, ctx) => {
+    await ctx.modules.payment.deleteCollection(input.payment_collection_id);
+    return { output: null, compensateInput: input };
+  },
+  compensate: async (input: { payment_collection_id: string }, ctx) => {
+    await ctx.modules.payment.restoreCollection(input.payment_collection_id);
+  },
+});

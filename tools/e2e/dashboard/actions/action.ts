@@ -4,7 +4,7 @@ import type { RunningKasse } from "../kasse";
 import type { Seeded } from "../seed";
 
 /** What an action works with: the signed-in page, Kasse's API to check the effect, the seeded records. */
-interface ActionContext {
+export interface ActionContext {
   page: Page;
   kasse: RunningKasse;
   /** Kasse's admin API at the root: integer minor units, whatever the dashboard calls. */

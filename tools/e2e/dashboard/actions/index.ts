@@ -8,6 +8,8 @@ import { cancelOrder, fulfilShipDeliverCaptureRefund } from "./orders";
 import { uploadProductImage } from "./product-image";
 import { createAndReceiveReturn } from "./order-return";
 import { editOrder } from "./order-edit";
+import { returnShippingRefund } from "./order-return-refund";
+import { markEditDifferencePaid } from "./order-mark-paid";
 import { createRefundReason } from "./refund-reason-create";
 import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
@@ -21,6 +23,8 @@ export const dashboardActions: DashboardAction[] = [
   cancelOrder,
   createAndReceiveReturn,
   editOrder,
+  returnShippingRefund,
+  markEditDifferencePaid,
   editStock,
   uploadProductImage,
   createPriceList,

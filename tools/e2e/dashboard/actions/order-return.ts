@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { placeOrder } from "../seed";
 import { click, fill, landedOn, open, settle, toast } from "../ui";
-import { eventually, type DashboardAction } from "./action";
+import { eventually, type ActionContext, type DashboardAction } from "./action";
 
 interface Return {
   id: string;
@@ -28,10 +28,10 @@ interface Level {
 
 const orderPath = (id: string) => `/admin/orders/${id}`;
 
-/** Picks `label` in the dashboard's combobox that follows the field label `field`. */
-async function choose(page: Page, field: string, label: string): Promise<void> {
+/** Picks `label` in the dashboard's combobox that follows the field label `field` (a string: the whole label). */
+export async function choose(page: Page, field: string | RegExp, label: string): Promise<void> {
   const box = page
-    .locator("label", { hasText: new RegExp(`^${field}$`) })
+    .locator("label", { hasText: typeof field === "string" ? new RegExp(`^${field}$`) : field })
     .locator("xpath=ancestor::div[contains(@class,'grid')][1]")
     .getByRole("combobox")
     .first();
@@ -49,6 +49,112 @@ async function enter(page: Page, name: string, value: string): Promise<void> {
 }
 
 /**
+ * An order placed through the storefront (two units of the seeded variant), fulfilled from the
+ * seeded location, shipped and delivered through Kasse's API: what a return starts from. Answers
+ * its first line, the location's name, and a reader of the variant's stock there.
+ */
+export async function deliveredOrder({ kasse, api, seeded }: Pick<ActionContext, "kasse" | "api" | "seeded">) {
+  const orderId = await placeOrder(kasse, seeded.regionId, seeded.variantId);
+  const placed = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
+  const line = placed.items[0]!;
+  await api("POST", `${orderPath(orderId)}/fulfillments`, {
+    items: [{ id: line.id, quantity: 2 }],
+    location_id: seeded.locationId,
+  });
+  const fulfillmentId = (await api<{ order: Order }>("GET", orderPath(orderId))).order.fulfillments[0]!.id;
+  await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/shipments`, {});
+  await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/mark-as-delivered`);
+  const { stock_location } = await api<{ stock_location: { name: string } }>(
+    "GET",
+    `/admin/stock-locations/${seeded.locationId}`,
+  );
+  const stocked = async () =>
+    (
+      await api<{ inventory_levels: Level[] }>(
+        "GET",
+        `/admin/inventory-items/${seeded.inventoryItemId}/location-levels`,
+      )
+    ).inventory_levels.find((l) => l.location_id === seeded.locationId)!.stocked_quantity;
+  return { orderId, line, locationName: stock_location.name, stocked };
+}
+
+/**
+ * The return form's first part: Add items, the order's (last) item, then `quantity` of it and the
+ * return location. The form begins a return request as it opens.
+ */
+export async function askBack(page: Page, origin: string, orderId: string, quantity: number, locationName: string) {
+  await open(page, origin, `/orders/${orderId}/returns`);
+  await page.getByText("Add items", { exact: true }).click();
+  await settle(page);
+  await page.getByRole("dialog").last().getByRole("checkbox").last().check();
+  await click(page, "Save");
+  await settle(page);
+  await fill(page, "items.0.quantity", String(quantity));
+  await settle(page);
+  await choose(page, "Location", locationName);
+}
+
+/** Confirms the return form (Confirm Return, then Continue in its prompt): back on the order page. */
+export async function confirmReturnForm(page: Page, orderId: string) {
+  await click(page, "Confirm Return");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Continue" }).click();
+  await landedOn(page, new RegExp(`^/app/orders/${orderId}$`));
+}
+
+/**
+ * The order page after the return form closed: the form may begin another return request as it
+ * closes (its effect sees the refreshed preview, no change pending, before it unmounts: the
+ * dashboard's own race, as on Medusa). A merchant cancels it from the order page; nothing of it stays.
+ */
+export async function cancelStrayRequest(page: Page, origin: string, api: ActionContext["api"], orderId: string) {
+  await open(page, origin, `/orders/${orderId}`);
+  if (await page.getByText("Return initiated", { exact: true }).isVisible()) {
+    await click(page, "Cancel Return");
+    await toast(page);
+    await open(page, origin, `/orders/${orderId}`);
+  }
+  await eventually(async () => {
+    const { order } = await api<{ order: { order_change?: unknown } }>("GET", `${orderPath(orderId)}/preview`);
+    assert.equal(order.order_change, undefined);
+  });
+}
+
+/**
+ * Opens the receive drawer of a requested return from the order page: it begins a receipt and
+ * counts every unit asked back. The form finds each item's receipt action in the order's preview:
+ * typing before the preview that follows the drawer's own receive-items has landed would make it
+ * add the item again, so this waits for that preview.
+ */
+export async function openReceiveDrawer(page: Page, orderId: string, returnId: string) {
+  let counted = false;
+  const added = page.waitForResponse((r) => {
+    const hit = r.url().includes(`/admin/returns/${returnId}/receive-items`) && r.request().method() === "POST";
+    if (hit) counted = true;
+    return hit;
+  });
+  const refreshed = page.waitForResponse((r) => counted && r.url().includes(`/admin/orders/${orderId}/preview`));
+  await page.getByRole("link", { name: "Receive items", exact: true }).click();
+  await landedOn(page, new RegExp(`^/app/orders/${orderId}/returns/${returnId}/receive$`));
+  assert.equal((await added).status(), 200);
+  await refreshed;
+  await settle(page);
+}
+
+/**
+ * Saves the receive drawer. Save's answer is read from the network, not from the first toast: as
+ * the drawer closes, its effect may see the refreshed preview (no receipt pending) and begin
+ * another receipt, which Kasse refuses (allow-list.json), and that refusal's toast can come before
+ * Save's own.
+ */
+export async function saveReceipt(page: Page, returnId: string) {
+  const confirmed = page.waitForResponse(
+    (r) => r.url().includes(`/admin/returns/${returnId}/receive/confirm`) && r.request().method() === "POST",
+  );
+  await click(page, "Save");
+  assert.equal((await confirmed).status(), 200);
+}
+
+/**
  * On an order whose two units were fulfilled, shipped and delivered (through Kasse's API): asks
  * both back through the dashboard's return form (Add items, the item, its quantity, the return
  * location, Confirm Return), then receives them through the receive drawer: one to restock, one
@@ -59,43 +165,13 @@ async function enter(page: Page, name: string, value: string): Promise<void> {
 export const createAndReceiveReturn: DashboardAction = {
   name: "order-return-receive",
   async run({ page, kasse, api, seeded, shot }) {
-    const orderId = await placeOrder(kasse, seeded.regionId, seeded.variantId);
-    const placed = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
-    const line = placed.items[0]!;
-    await api("POST", `${orderPath(orderId)}/fulfillments`, {
-      items: [{ id: line.id, quantity: 2 }],
-      location_id: seeded.locationId,
-    });
-    const fulfillmentId = (await api<{ order: Order }>("GET", orderPath(orderId))).order.fulfillments[0]!.id;
-    await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/shipments`, {});
-    await api("POST", `${orderPath(orderId)}/fulfillments/${fulfillmentId}/mark-as-delivered`);
-    const { stock_location } = await api<{ stock_location: { name: string } }>(
-      "GET",
-      `/admin/stock-locations/${seeded.locationId}`,
-    );
-    const stocked = async () =>
-      (
-        await api<{ inventory_levels: Level[] }>(
-          "GET",
-          `/admin/inventory-items/${seeded.inventoryItemId}/location-levels`,
-        )
-      ).inventory_levels.find((l) => l.location_id === seeded.locationId)!.stocked_quantity;
+    const { orderId, line, locationName, stocked } = await deliveredOrder({ kasse, api, seeded });
     const before = await stocked();
 
     // The return form: it begins a return request as it opens.
-    await open(page, kasse.origin, `/orders/${orderId}/returns`);
-    await page.getByText("Add items", { exact: true }).click();
-    await settle(page);
-    await page.getByRole("dialog").last().getByRole("checkbox").last().check();
-    await click(page, "Save");
-    await settle(page);
-    await fill(page, "items.0.quantity", "2");
-    await settle(page);
-    await choose(page, "Location", stock_location.name);
+    await askBack(page, kasse.origin, orderId, 2, locationName);
     await shot("requested-items");
-    await click(page, "Confirm Return");
-    await page.getByRole("alertdialog").getByRole("button", { name: "Continue" }).click();
-    await landedOn(page, new RegExp(`^/app/orders/${orderId}$`));
+    await confirmReturnForm(page, orderId);
     const requested = await eventually(async () => {
       const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
       assert.equal(order.returns.length, 1);
@@ -110,37 +186,12 @@ export const createAndReceiveReturn: DashboardAction = {
       return ret;
     });
     assert.equal(await stocked(), before);
-    // The form may begin another return request as it closes (its effect sees the refreshed
-    // preview, no change pending, before it unmounts: the dashboard's own race, as on Medusa).
-    // A merchant cancels it from the order page; nothing of it stays.
-    await open(page, kasse.origin, `/orders/${orderId}`);
-    if (await page.getByText("Return initiated", { exact: true }).isVisible()) {
-      await click(page, "Cancel Return");
-      await toast(page);
-      await open(page, kasse.origin, `/orders/${orderId}`);
-    }
-    await eventually(async () => {
-      const { order } = await api<{ order: { order_change?: unknown } }>("GET", `${orderPath(orderId)}/preview`);
-      assert.equal(order.order_change, undefined);
-    });
+    await cancelStrayRequest(page, kasse.origin, api, orderId);
     await shot("requested");
 
     // The receive drawer: it begins a receipt and counts every unit asked back; one of them is
     // lowered to one and the other written off as damaged.
-    // The form finds each item's receipt action in the order's preview: typing before the preview
-    // that follows the drawer's own receive-items has landed would make it add the item again.
-    let counted = false;
-    const added = page.waitForResponse((r) => {
-      const hit = r.url().includes(`/admin/returns/${requested.id}/receive-items`) && r.request().method() === "POST";
-      if (hit) counted = true;
-      return hit;
-    });
-    const refreshed = page.waitForResponse((r) => counted && r.url().includes(`/admin/orders/${orderId}/preview`));
-    await page.getByRole("link", { name: "Receive items", exact: true }).click();
-    await landedOn(page, new RegExp(`^/app/orders/${orderId}/returns/${requested.id}/receive$`));
-    assert.equal((await added).status(), 200);
-    await refreshed;
-    await settle(page);
+    await openReceiveDrawer(page, orderId, requested.id);
     await enter(page, "items.0.quantity", "1");
     await page
       .locator('[name="items.0.quantity"]')
@@ -158,14 +209,7 @@ export const createAndReceiveReturn: DashboardAction = {
     assert.equal((await sent).status(), 200);
     await settle(page);
     await shot("counted");
-    // Save's answer is read from the network, not from the first toast: as the drawer closes, its
-    // effect may see the refreshed preview (no receipt pending) and begin another receipt, which
-    // Kasse refuses (allow-list.json), and that refusal's toast can come before Save's own.
-    const confirmed = page.waitForResponse(
-      (r) => r.url().includes(`/admin/returns/${requested.id}/receive/confirm`) && r.request().method() === "POST",
-    );
-    await click(page, "Save");
-    assert.equal((await confirmed).status(), 200);
+    await saveReceipt(page, requested.id);
     await eventually(async () => {
       const order = (await api<{ order: Order }>("GET", orderPath(orderId))).order;
       const ret = order.returns[0]!;

@@ -33,7 +33,7 @@ interface Order {
 const orderPath = (id: string) => `/admin/orders/${id}`;
 
 /** The dashboard's confirmation prompt: its confirm button, whatever the prompt calls it. */
-async function confirmPrompt(page: Page): Promise<void> {
+export async function confirmPrompt(page: Page): Promise<void> {
   await page
     .getByRole("alertdialog")
     .getByRole("button", { name: /^(Confirm|Continue|Yes.*)$/ })

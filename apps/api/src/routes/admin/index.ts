@@ -21,6 +21,7 @@ import reservationsRoutes from "./reservations";
 import customersRoutes from "./customers";
 import ordersRoutes from "./orders";
 import paymentsRoutes from "./payments";
+import paymentCollectionsRoutes from "./payment-collections";
 import returnReasonsRoutes from "./return-reasons";
 import returnsRoutes from "./returns";
 import returnChangesRoutes from "./return-changes";
@@ -78,6 +79,7 @@ export default async function admin(app: App): Promise<void> {
     customersRoutes,
     ordersRoutes,
     paymentsRoutes,
+    paymentCollectionsRoutes,
     returnReasonsRoutes,
     returnsRoutes,
     returnChangesRoutes,

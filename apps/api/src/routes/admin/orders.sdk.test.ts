@@ -133,6 +133,11 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
     const { returns } = await admin.admin.return.list({ order_id: placed.id });
     expect(returns.map((r: Row) => r.status).sort()).toEqual(["canceled", "partially_received"]);
     expect((await admin.admin.return.retrieve(again.return.id)).return.items[0].received_quantity).toBe(1);
+    // The receipt refunded the unit's worth beyond the 5.00 already refunded (docs/orders.md "Settling the difference").
+    expect((await admin.admin.order.retrieve(placed.id)).order).toMatchObject({
+      refunded_total: Math.max(500, line.total / line.quantity),
+      summary: expect.objectContaining({ pending_difference: 0 }),
+    });
 
     expect((await admin.admin.order.complete(placed.id, {})).order.status).toBe("completed");
     expect((await admin.admin.order.archive(placed.id)).order.status).toBe("archived");
@@ -155,6 +160,7 @@ describe("@medusajs/js-sdk: an admin operates an order placed by a storefront", 
       "return_canceled",
       "return_requested",
       "return_received",
+      "return_refunded",
       "order_completed",
       "order_archived",
     ]);

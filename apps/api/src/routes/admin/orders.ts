@@ -109,7 +109,7 @@ const ChangeEntryView = Extend(OrderChangeView, {
   ...(OrderVersionChangeView as unknown as { properties: Record<string, TSchema> }).properties,
   ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
   actions: Type.Array(OrderChangeActionView),
-  // The order's: Medusa's dialect reads the actions' amounts in it.
+  /** The order's: what the actions' amounts are in (Medusa's dialect converts them). */
   currency_code: Type.Optional(Type.String()),
 });
 const ListChanges = Type.Object(
@@ -405,7 +405,7 @@ export default async function orders(app: App): Promise<void> {
           { id, change_type: change_type ? (kinds ?? []) : undefined, status },
           { limit, offset },
         );
-        const changes = items.map((c) => ({ ...c, currency_code }));
+        const changes = items.map((change) => ({ ...change, currency_code }));
         return listResponse("order_changes", project(changes, parseFields(fields)), count, { limit, offset });
       }
       const { items, count } = await service.listChanges(request.params.id, { limit, offset, id });

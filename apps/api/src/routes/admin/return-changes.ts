@@ -1,6 +1,14 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { createReturnWorkflow, receiveReturnWorkflow, updateReturnRequest } from "@kasse/flows";
 import {
+  addReturnShipping,
+  createReturnWorkflow,
+  receiveReturnWorkflow,
+  updateReturnRequest,
+  updateReturnShipping,
+} from "@kasse/flows";
+import {
+  OrderEditShippingAdd,
+  OrderEditShippingUpdate,
   ReturnChangeConfirm,
   ReturnReceiveItems,
   ReturnReceiveItemUpdate,
@@ -89,6 +97,39 @@ export default async function returnChanges(app: App): Promise<void> {
         remove: (id, action) => changes.removeReceiveItem(id, action, damaged),
       },
     );
+
+  // A pending request's return shipping (Medusa's return form offers the options marked `is_return`);
+  // Medusa's dialect reads `custom_amount` in the order's currency.
+  const orderCurrency = {
+    medusa: {
+      context: async (request: FastifyRequest) => {
+        const { order_id } = await changes.retrieveReturn((request.params as { id: string }).id);
+        return { currency_code: (await app.modules.order.retrieve(order_id)).currency_code };
+      },
+    },
+  };
+  app.post(
+    "/returns/:id/shipping-method",
+    { config: orderCurrency, schema: { params: IdParams, body: OrderEditShippingAdd, response: WithPreview } },
+    async (request) =>
+      answer(request.params.id, (await addReturnShipping(app.modules, request.params.id, request.body)).order_id),
+  );
+  app.post(
+    "/returns/:id/shipping-method/:action_id",
+    { config: orderCurrency, schema: { params: ActionParams, body: OrderEditShippingUpdate, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      return answer(id, (await updateReturnShipping(app.modules, id, action_id, request.body)).order_id);
+    },
+  );
+  app.delete(
+    "/returns/:id/shipping-method/:action_id",
+    { schema: { params: ActionParams, response: WithPreview } },
+    async (request) => {
+      const { id, action_id } = request.params;
+      return answer(id, (await changes.removeRequestShipping(id, action_id)).order_id);
+    },
+  );
 
   // `no_notification`: Kasse sends the customer no notice of a return either way.
   app.post(

@@ -16,6 +16,7 @@ import cartsRoutes from "./carts";
 import cartCompleteRoutes from "./cart-complete";
 import shippingOptionsRoutes from "./shipping-options";
 import paymentCollectionsRoutes from "./payment-collections";
+import returnsRoutes from "./returns";
 
 /**
  * `/store/*`: public unless a route adds `onRequest: app.guards.customer`. Every route here, however
@@ -42,6 +43,7 @@ export default async function store(app: App): Promise<void> {
     cartCompleteRoutes,
     shippingOptionsRoutes,
     paymentCollectionsRoutes,
+    returnsRoutes,
   ])
     await app.register(routes);
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "order_return" ADD COLUMN "shipping" jsonb;--> statement-breakpoint
+ALTER TABLE "order_return_change" ADD COLUMN "shipping" jsonb;
