@@ -152,7 +152,7 @@ export async function createDraftOrder(m: Modules, input: DraftOrderCreate, acto
   const plan = planChange(
     empty,
     { id: "", updated_at: new Date(), actions },
-    { captured: 0, refunded: 0, requested: 0 },
+    { captured: 0, refunded: 0, requested: 0, credited: 0 },
   );
   return m.draftOrder.create(
     {
@@ -237,7 +237,7 @@ export async function activeDraftEdit(m: Modules, id: string): Promise<OrderVers
 export async function confirmDraftOrderEdit(m: Modules, id: string, actor: OrderActor): Promise<Order> {
   const edit = await activeDraftEdit(m, id);
   const draft = await m.draftOrder.retrieve(id);
-  const plan = planChange(draft, edit, { captured: 0, refunded: 0, requested: 0 });
+  const plan = planChange(draft, edit, { captured: 0, refunded: 0, requested: 0, credited: 0 });
   const { order } = await m.orderEdit.confirm(plan.application, actor);
   return order;
 }
