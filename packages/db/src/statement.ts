@@ -130,3 +130,22 @@ export function inList(column: AnyPgColumn | SQL, values: readonly string[] | SQ
   // (postgres.js learns array types per connection after connecting; PGlite has its own rules).
   return sql`${column} = any(${arrayLiteral(values as readonly string[])}::text[])`;
 }
+
+/**
+ * A list's filters that name values of a column, as conditions: for each key of `columns` whose
+ * filter is a non-empty list, the column is one of its values ({@link inList}); an absent or empty
+ * filter adds none.
+ * @example
+ * const conditions = inFilters(filters, { id: salesChannel.id, name: salesChannel.name });
+ */
+export function inFilters<F extends object>(
+  filters: F,
+  columns: { [K in keyof F]?: F[K] extends readonly string[] | undefined ? AnyPgColumn | SQL : never },
+): SQL[] {
+  const out: SQL[] = [];
+  for (const [key, column] of Object.entries(columns) as Array<[keyof F, AnyPgColumn | SQL]>) {
+    const values = filters[key] as readonly string[] | undefined;
+    if (values?.length) out.push(inList(column, values));
+  }
+  return out;
+}

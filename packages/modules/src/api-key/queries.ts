@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import { apiKey, apiKeySalesChannel, type ApiKeyFilters, type ApiKeyRow, type ApiKeyType } from "./schema";
 
 // The api-key module's SQL: the only file of the module that imports drizzle and its tables.
@@ -87,8 +87,7 @@ const activeSecretById = statement((v: Placeholders<{ id: string; now: string }>
 /** The filters of a key list as conditions. */
 function conditions(filters: ApiKeyFilters): SQL[] {
   const now = new Date();
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(apiKey.id, filters.id));
+  const out = inFilters(filters, { id: apiKey.id });
   if (filters.type) out.push(eq(apiKey.type, filters.type));
   if (filters.revoked === true) out.push(revokedAt(now));
   if (filters.revoked === false) out.push(activeAt(now));
@@ -101,7 +100,7 @@ export const apiKeyQueries = {
   retrieve: keys.retrieve,
   /** Sets `fields` on the live key `id`. */
   update: keys.update,
-  list: (filters: ApiKeyFilters, page: ListPaging) => keys.list(conditions(filters), page),
+  list: keys.listBy(conditions),
   insert: async (row: Parameters<typeof insert>[0]): Promise<ApiKeyRow> => (await insert(row))[0]!,
   /** Revokes the live, active key `id` now; false when there is no such key. */
   revoke: async (id: string, by: string): Promise<boolean> => {

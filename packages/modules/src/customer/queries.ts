@@ -2,6 +2,7 @@ import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   liveRecords,
   rangeConditions,
@@ -167,9 +168,7 @@ const removeFromGroups = statement((v: Placeholders<{ customer_id: string; group
 
 /** The filters of a customer list as conditions (`email` already normalized). */
 function customerConditions(filters: CustomerFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(customer.id, filters.id));
-  if (filters.email?.length) out.push(inList(customer.email, filters.email));
+  const out = inFilters(filters, { id: customer.id, email: customer.email });
   if (filters.has_account !== undefined) out.push(eq(customer.has_account, filters.has_account));
   if (filters.groups?.length)
     out.push(
@@ -193,9 +192,7 @@ function customerConditions(filters: CustomerFilters): SQL[] {
 
 /** The filters of a group list as conditions. */
 function groupConditions(filters: CustomerGroupFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(customerGroup.id, filters.id));
-  if (filters.name?.length) out.push(inList(customerGroup.name, filters.name));
+  const out = inFilters(filters, { id: customerGroup.id, name: customerGroup.name });
   out.push(...textSearch(filters.q, [customerGroup.name]));
   if (filters.customer_id?.length)
     out.push(
@@ -206,13 +203,8 @@ function groupConditions(filters: CustomerGroupFilters): SQL[] {
 
 /** Named statements on the customer tables, run on the current handle. */
 export const customerQueries = {
-  insert: customers.insert,
-  retrieve: customers.retrieve,
-  /** The live customer `id`, locked for the rest of the transaction. */
-  lock: customers.lock,
-  update: customers.update,
-  existing: customers.existing,
-  list: (filters: CustomerFilters, page: ListPaging) => customers.list(customerConditions(filters), page),
+  ...customers,
+  list: customers.listBy(customerConditions),
   /** The live addresses of the customers `ids`, oldest first. */
   addressesOf: (ids: string[]): Promise<CustomerAddressRow[]> => addressesOf({ ids }),
   /** The live groups of the customers `ids`, by name. */
@@ -268,7 +260,7 @@ export const customerQueries = {
   updateGroup: groups.update,
   softDeleteGroup: groups.softDelete,
   existingGroups: groups.existing,
-  listGroups: (filters: CustomerGroupFilters, page: ListPaging) => groups.list(groupConditions(filters), page),
+  listGroups: groups.listBy(groupConditions),
   /** The live members' ids of each of the groups `ids` (every group has an entry), oldest membership first. */
   async membersOf(ids: string[]): Promise<Map<string, string[]>> {
     if (ids.length === 0) return new Map();

@@ -2,12 +2,12 @@ import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import {
@@ -122,16 +122,29 @@ const deletePricesOf = statement((v: Placeholders<{ id: string }>) =>
   db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
 );
 
+/** The filters of a profile list as conditions. */
+function profileConditions(filters: { id?: string[]; q?: string; type?: string[] }): SQL[] {
+  const conditions = inFilters(filters, { id: shippingProfile.id, type: shippingProfile.type });
+  return [...conditions, ...textSearch(filters.q, [shippingProfile.name])];
+}
+
+/** The filters of a shipping option type list as conditions. */
+function typeConditions(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }): SQL[] {
+  const { id, code, label, description } = shippingOptionType;
+  return [...inFilters(filters, { id, code, label }), ...textSearch(filters.q, [label, code, description])];
+}
+
 function optionConditions(filters: ShippingOptionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(shippingOption.id, filters.id));
-  if (filters.region_id?.length) out.push(inList(shippingOption.region_id, filters.region_id));
-  if (filters.stock_location_id?.length) out.push(inList(shippingOption.stock_location_id, filters.stock_location_id));
-  if (filters.shipping_profile_id?.length)
-    out.push(inList(shippingOption.shipping_profile_id, filters.shipping_profile_id));
-  if (filters.service_zone_id?.length) out.push(inList(shippingOption.service_zone_id, filters.service_zone_id));
-  out.push(...textSearch(filters.q, [shippingOption.name]));
-  return out;
+  return [
+    ...inFilters(filters, {
+      id: shippingOption.id,
+      region_id: shippingOption.region_id,
+      stock_location_id: shippingOption.stock_location_id,
+      shipping_profile_id: shippingOption.shipping_profile_id,
+      service_zone_id: shippingOption.service_zone_id,
+    }),
+    ...textSearch(filters.q, [shippingOption.name]),
+  ];
 }
 
 // ---- shipping option types
@@ -331,13 +344,7 @@ export const fulfillmentQueries = {
   retrieveProfile: profiles.retrieve,
   findProfile: profiles.find,
   softDeleteProfile: profiles.softDelete,
-  listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) {
-    const conditions: SQL[] = [];
-    if (filters.id?.length) conditions.push(inList(shippingProfile.id, filters.id));
-    if (filters.type?.length) conditions.push(inList(shippingProfile.type, filters.type));
-    conditions.push(...textSearch(filters.q, [shippingProfile.name]));
-    return profiles.list(conditions, page);
-  },
+  listProfiles: profiles.listBy(profileConditions),
   /** Whether live shipping options use the profile. */
   profileInUse: async (id: string): Promise<boolean> => ((await profileUses({ id }))[0]?.count ?? 0) > 0,
   /** The oldest live profile of type `default`. */
@@ -352,7 +359,7 @@ export const fulfillmentQueries = {
   // --- options
   retrieveOption: options.retrieve,
   softDeleteOption: options.softDelete,
-  listOptions: (filters: ShippingOptionFilters, page: ListPaging) => options.list(optionConditions(filters), page),
+  listOptions: options.listBy(optionConditions),
   /** The live options of the region (or of none, without one), oldest first. */
   optionsInRegion: (regionId: string | null): Promise<ShippingOptionRow[]> =>
     regionId ? optionsInRegion({ region_id: regionId }) : optionsWithoutRegion(),
@@ -385,16 +392,7 @@ export const fulfillmentQueries = {
   findType: types.find,
   updateType: types.update,
   softDeleteType: types.softDelete,
-  listTypes(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }, page: ListPaging) {
-    const conditions: SQL[] = [];
-    if (filters.id?.length) conditions.push(inList(shippingOptionType.id, filters.id));
-    if (filters.code?.length) conditions.push(inList(shippingOptionType.code, filters.code));
-    if (filters.label?.length) conditions.push(inList(shippingOptionType.label, filters.label));
-    conditions.push(
-      ...textSearch(filters.q, [shippingOptionType.label, shippingOptionType.code, shippingOptionType.description]),
-    );
-    return types.list(conditions, page);
-  },
+  listTypes: types.listBy(typeConditions),
   /** The live type of `code`. */
   typeOfCode: async (code: string): Promise<ShippingOptionTypeRow | undefined> => (await typeOfCode({ code }))[0],
   /** Inserts a type unless its code is taken; the row inserted, if any. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
+  inFilters,
   inList,
   insertRows,
   listPage,
@@ -264,21 +265,16 @@ const removePreference = statement((v: Placeholders<{ id: string }>) =>
 
 /** The filters of a price list list as conditions. */
 function listConditions(filters: PriceListFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(priceList.id, filters.id));
-  if (filters.status?.length) out.push(inList(priceList.status, filters.status));
-  if (filters.type?.length) out.push(inList(priceList.type, filters.type));
-  out.push(...textSearch(filters.q, [priceList.title, priceList.description]));
-  return out;
+  return [
+    ...inFilters(filters, { id: priceList.id, status: priceList.status, type: priceList.type }),
+    ...textSearch(filters.q, [priceList.title, priceList.description]),
+  ];
 }
 
 /** The filters of a price preference list as conditions. */
 function preferenceConditions(filters: PricePreferenceFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(pricePreference.id, filters.id));
-  if (filters.attribute?.length) out.push(inList(pricePreference.attribute, filters.attribute));
-  if (filters.value?.length) out.push(inList(pricePreference.value, filters.value));
-  return out;
+  const { id, attribute, value } = pricePreference;
+  return inFilters(filters, { id, attribute, value });
 }
 
 /** The columns a list's prices sort by (`order`); the id breaks ties. */
@@ -331,7 +327,7 @@ export const pricingQueries = {
   retrieveList: lists.retrieve,
   findList: lists.find,
   softDeleteList: lists.softDelete,
-  lists: (filters: PriceListFilters, page: ListPaging) => lists.list(listConditions(filters), page),
+  lists: lists.listBy(listConditions),
   /** Sets `fields` on the list (its `updated_at` among them). */
   updateList: async (id: string, fields: Partial<typeof priceList.$inferInsert>): Promise<void> => {
     await db.update(priceList).set(fields).where(eq(priceList.id, id));
@@ -396,8 +392,7 @@ export const pricingQueries = {
   // --- price preferences
   retrievePreference: preferences.retrieve,
   softDeletePreference: preferences.softDelete,
-  preferences: (filters: PricePreferenceFilters, page: ListPaging) =>
-    preferences.list(preferenceConditions(filters), page),
+  preferences: preferences.listBy(preferenceConditions),
   /** Inserts a preference and answers it as the API shows it. */
   insertPreference: async (row: {
     id: string;

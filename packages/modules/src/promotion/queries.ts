@@ -1,14 +1,5 @@
 import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
-import {
-  db,
-  inList,
-  insertRows,
-  liveRecords,
-  statement,
-  textSearch,
-  type ListPaging,
-  type Placeholders,
-} from "@kasse/db";
+import { db, inFilters, inList, insertRows, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   applicationMethod,
   campaign,
@@ -282,8 +273,7 @@ const budgetsPage = statement((v: Placeholders<{ after: string; limit: number }>
 
 /** The filters of a promotion list as conditions. */
 function promotionConditions(filters: PromotionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(promotion.id, filters.id));
+  const out = inFilters(filters, { id: promotion.id, campaign_id: promotion.campaign_id, status: promotion.status });
   if (filters.code?.length)
     out.push(
       inList(
@@ -291,8 +281,6 @@ function promotionConditions(filters: PromotionFilters): SQL[] {
         filters.code.map((c) => c.toLowerCase()),
       ),
     );
-  if (filters.campaign_id?.length) out.push(inList(promotion.campaign_id, filters.campaign_id));
-  if (filters.status?.length) out.push(inList(promotion.status, filters.status));
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   out.push(...textSearch(filters.q, [promotion.code]));
   return out;
@@ -300,20 +288,17 @@ function promotionConditions(filters: PromotionFilters): SQL[] {
 
 /** The filters of a campaign list as conditions. */
 function campaignConditions(filters: CampaignFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(campaign.id, filters.id));
-  if (filters.campaign_identifier?.length) out.push(inList(campaign.campaign_identifier, filters.campaign_identifier));
-  out.push(...textSearch(filters.q, [campaign.name, campaign.campaign_identifier, campaign.description]));
-  return out;
+  const { id, campaign_identifier, name, description } = campaign;
+  return [
+    ...inFilters(filters, { id, campaign_identifier }),
+    ...textSearch(filters.q, [name, campaign_identifier, description]),
+  ];
 }
 
 /** Named statements on the promotion module's tables, run on the current handle. */
 export const promotionQueries = {
-  insert: promotions.insert,
-  retrieve: promotions.retrieve,
-  update: promotions.update,
-  softDelete: promotions.softDelete,
-  list: (filters: PromotionFilters, page: ListPaging) => promotions.list(promotionConditions(filters), page),
+  ...promotions,
+  list: promotions.listBy(promotionConditions),
   /** The live automatic active promotions and those whose code is among `codes` (lower case), oldest first. */
   forCart: (codes: string[]) => promotionsForCart({ codes }),
   methodsOf: (promotionIds: string[]) => methodsOf({ ids: promotionIds }),
@@ -344,7 +329,7 @@ export const promotionQueries = {
   retrieveCampaign: campaigns.retrieve,
   updateCampaign: campaigns.update,
   softDeleteCampaign: campaigns.softDelete,
-  listCampaigns: (filters: CampaignFilters, page: ListPaging) => campaigns.list(campaignConditions(filters), page),
+  listCampaigns: campaigns.listBy(campaignConditions),
   /** The live campaigns among `ids`. */
   campaignsOf: (ids: string[]) => campaignsOf({ ids }),
   /** The budgets of the campaigns. */

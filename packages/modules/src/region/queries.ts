@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, isNull, not, sql, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   region,
   regionCountry,
@@ -84,9 +84,7 @@ const regionOfCountry = statement((v: Placeholders<{ iso_2: string }>) =>
 
 /** The filters of a region list as conditions. */
 function conditions(filters: RegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(region.id, filters.id));
-  if (filters.name?.length) out.push(inList(region.name, filters.name));
+  const out = inFilters(filters, { id: region.id, name: region.name });
   if (filters.currency_code?.length)
     out.push(
       inList(
@@ -110,7 +108,7 @@ export const regionQueries = {
       .set({ ...fields, updated_at: new Date() })
       .where(eq(region.id, id)),
   softDelete: regions.softDelete,
-  list: (filters: RegionFilters, page: ListPaging) => regions.list(conditions(filters), page),
+  list: regions.listBy(conditions),
   /** The live region with its countries and its providers' ids. */
   byId: async (id: string) => (await byId({ id }))[0],
   currencyOf: async (id: string): Promise<string | undefined> => (await currencyOf({ id }))[0]?.currency_code,

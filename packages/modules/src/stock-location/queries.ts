@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -87,9 +87,7 @@ const include = statement((v: Placeholders<{ id: string; providers: string[] }>)
 
 /** The filters of a location list as conditions. */
 function conditions(filters: StockLocationFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(stockLocation.id, filters.id));
-  if (filters.name?.length) out.push(inList(stockLocation.name, filters.name));
+  const out = inFilters(filters, { id: stockLocation.id, name: stockLocation.name });
   if (filters.sales_channel_id?.length)
     out.push(
       sql`exists (select 1 from ${links} where ${links.stock_location_id} = ${stockLocation.id} and ${inList(links.sales_channel_id, filters.sales_channel_id)})`,
@@ -104,7 +102,7 @@ export const stockLocationQueries = {
   retrieve: locations.retrieve,
   softDelete: locations.softDelete,
   existing: locations.existing,
-  list: (filters: StockLocationFilters, page: ListPaging) => locations.list(conditions(filters), page),
+  list: locations.listBy(conditions),
   /** Sets `fields` on the location (its `updated_at` too). */
   async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
     await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));

@@ -2,12 +2,12 @@ import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow } from "./schema";
@@ -86,17 +86,13 @@ const deleteCurrencies = statement((v: Placeholders<{ store_id: string }>) =>
 
 /** The filters of a store list as conditions. */
 function conditions(filters: StoreFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(store.id, filters.id));
-  if (filters.name?.length) out.push(inList(store.name, filters.name));
-  out.push(...textSearch(filters.q, [store.name]));
-  return out;
+  return [...inFilters(filters, { id: store.id, name: store.name }), ...textSearch(filters.q, [store.name])];
 }
 
 /** Named statements on the store tables, run on the current handle. */
 export const storeQueries = {
   retrieve: stores.retrieve,
-  list: (filters: StoreFilters, page: ListPaging) => stores.list(conditions(filters), page),
+  list: stores.listBy(conditions),
   /** The live store (Kasse runs one), if it was created. */
   primary: async (): Promise<StoreRow | undefined> => (await primary())[0],
   /** Creates the store unless it exists; undefined when another caller's insert won. */

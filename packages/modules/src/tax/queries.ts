@@ -1,14 +1,5 @@
 import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
-import {
-  db,
-  inList,
-  insertRows,
-  liveRecords,
-  statement,
-  textSearch,
-  type ListPaging,
-  type Placeholders,
-} from "@kasse/db";
+import { db, inFilters, inList, insertRows, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import { taxRate, taxRateRule, taxRegion, type TaxRateRow, type TaxRegionFilters } from "./schema";
 
 // The tax module's SQL: the only file of the module that imports drizzle and its tables.
@@ -121,8 +112,7 @@ const ratesOfRegions = statement((v: Placeholders<{ ids: string[] }>) =>
 
 /** The filters of a tax region list as conditions. */
 function regionConditions(filters: TaxRegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(taxRegion.id, filters.id));
+  const out = inFilters(filters, { id: taxRegion.id, parent_id: taxRegion.parent_id });
   if (filters.country_code?.length)
     out.push(
       inList(
@@ -137,7 +127,6 @@ function regionConditions(filters: TaxRegionFilters): SQL[] {
         filters.province_code.map((c) => c.toLowerCase()),
       ),
     );
-  if (filters.parent_id?.length) out.push(inList(taxRegion.parent_id, filters.parent_id));
   out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
   return out;
 }
@@ -153,10 +142,7 @@ export interface TaxRateFilters {
 
 /** The filters of a tax rate list as conditions. */
 function rateConditions(filters: TaxRateFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(taxRate.id, filters.id));
-  if (filters.tax_region_id?.length) out.push(inList(taxRate.tax_region_id, filters.tax_region_id));
-  if (filters.code?.length) out.push(inList(taxRate.code, filters.code));
+  const out = inFilters(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
   if (filters.is_default !== undefined) out.push(eq(taxRate.is_default, filters.is_default));
   out.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
   return out;
@@ -167,7 +153,7 @@ export const taxQueries = {
   retrieveRegion: regions.retrieve,
   findRegion: regions.find,
   insertRegion: (row: typeof taxRegion.$inferInsert) => regions.insert(row),
-  listRegions: (filters: TaxRegionFilters, page: ListPaging) => regions.list(regionConditions(filters), page),
+  listRegions: regions.listBy(regionConditions),
   /** The live country region (no province) of `country`. */
   countryRegion: async (country: string) => (await countryRegion({ country }))[0],
   /** The ids of the live province regions of `parentId`. */
@@ -182,7 +168,7 @@ export const taxQueries = {
   retrieveRate: rates.retrieve,
   insertRate: (row: typeof taxRate.$inferInsert) => rates.insert(row),
   updateRate: (id: string, fields: Partial<typeof taxRate.$inferInsert>) => rates.update(id, fields),
-  listRates: (filters: TaxRateFilters, page: ListPaging) => rates.list(rateConditions(filters), page),
+  listRates: rates.listBy(rateConditions),
   /** Soft-deletes the rate and its live rules. */
   async deleteRate(id: string, now: Date): Promise<void> {
     await deleteRate({ id, now });
