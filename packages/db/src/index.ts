@@ -11,6 +11,7 @@ export {
 export {
   db,
   currentHandle,
+  currentTransaction,
   handleOn,
   inTransaction,
   lockKeys,
