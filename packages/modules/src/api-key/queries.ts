@@ -26,19 +26,7 @@ const insert = statement(
       type: ApiKeyType;
       created_by: string;
     }>,
-  ) =>
-    db
-      .insert(apiKey)
-      .values({
-        id: v.id,
-        token: v.token,
-        token_hash: v.token_hash,
-        redacted: v.redacted,
-        title: v.title,
-        type: v.type,
-        created_by: v.created_by,
-      })
-      .returning(),
+  ) => db.insert(apiKey).values(v).returning(),
 );
 
 const revoke = statement((v: Placeholders<{ id: string; by: string; now: string; at: Date }>) =>

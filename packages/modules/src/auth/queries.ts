@@ -58,18 +58,7 @@ type ProviderIdentityInsert = Pick<
 >;
 
 const insertProviderIdentity = statement((v: Placeholders<ProviderIdentityInsert>) =>
-  db
-    .insert(providerIdentity)
-    .values({
-      id: v.id,
-      entity_id: v.entity_id,
-      provider: v.provider,
-      auth_identity_id: v.auth_identity_id,
-      user_metadata: v.user_metadata,
-      provider_metadata: v.provider_metadata,
-      verified_email: v.verified_email,
-    })
-    .returning(),
+  db.insert(providerIdentity).values(v).returning(),
 );
 
 const deleteIdentity = statement((v: Placeholders<{ id: string }>) =>
@@ -186,22 +175,7 @@ const moveLogin = statement((v: Placeholders<{ ids: string[]; provider: string; 
 
 type TokenInsert = Omit<OneTimeTokenRow, "used_at" | "created_at">;
 
-const insertToken = statement((v: Placeholders<TokenInsert>) =>
-  db
-    .insert(authOneTimeToken)
-    .values({
-      id: v.id,
-      kind: v.kind,
-      token_hash: v.token_hash,
-      actor_type: v.actor_type,
-      provider: v.provider,
-      auth_identity_id: v.auth_identity_id,
-      entity_id: v.entity_id,
-      data: v.data,
-      expires_at: v.expires_at,
-    })
-    .returning(),
-);
+const insertToken = statement((v: Placeholders<TokenInsert>) => db.insert(authOneTimeToken).values(v).returning());
 
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
 type TokenMatch = {
@@ -340,20 +314,7 @@ type FactorInsert = Pick<
   "id" | "auth_identity_id" | "provider" | "status" | "label" | "secret" | "metadata"
 >;
 
-const insertFactor = statement((v: Placeholders<FactorInsert>) =>
-  db
-    .insert(authMfaFactor)
-    .values({
-      id: v.id,
-      auth_identity_id: v.auth_identity_id,
-      provider: v.provider,
-      status: v.status,
-      label: v.label,
-      secret: v.secret,
-      metadata: v.metadata,
-    })
-    .returning(),
-);
+const insertFactor = statement((v: Placeholders<FactorInsert>) => db.insert(authMfaFactor).values(v).returning());
 
 const enableFactor = statement((v: Placeholders<{ id: string; updated_at: Date }>) =>
   db
@@ -414,18 +375,7 @@ type ChallengeInsert = Pick<
 >;
 
 const insertChallenge = statement((v: Placeholders<ChallengeInsert>) =>
-  db
-    .insert(authMfaChallenge)
-    .values({
-      id: v.id,
-      auth_identity_id: v.auth_identity_id,
-      actor_type: v.actor_type,
-      auth_provider: v.auth_provider,
-      methods: v.methods,
-      max_attempts: v.max_attempts,
-      expires_at: v.expires_at,
-    })
-    .returning(),
+  db.insert(authMfaChallenge).values(v).returning(),
 );
 
 const attemptChallenge = statement((v: Placeholders<{ id: string }>) =>

@@ -190,20 +190,7 @@ const disableHook = statement((v: Placeholders<{ id: string; reason: string; now
 // Idempotent (a dispatch taken over after a crash finds its deliveries there): one text at any number of rows.
 const insertDeliveries = insertRows(webhookDelivery, { onConflictDoNothing: true });
 
-const insertDelivery = statement((v: Placeholders<NewDelivery>) =>
-  db
-    .insert(webhookDelivery)
-    .values({
-      id: v.id,
-      webhook_id: v.webhook_id,
-      event_id: v.event_id,
-      event_name: v.event_name,
-      attempt: v.attempt,
-      status: v.status,
-      scheduled_at: v.scheduled_at,
-    })
-    .returning(),
-);
+const insertDelivery = statement((v: Placeholders<NewDelivery>) => db.insert(webhookDelivery).values(v).returning());
 
 // Due deliveries of enabled endpoints, claimed for `lease` seconds: the claimed rows come back.
 const claimDeliveries = statement((v: Placeholders<{ lease: number; limit: number }>) =>

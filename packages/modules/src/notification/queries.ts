@@ -11,19 +11,7 @@ type NewNotification = Pick<
 >;
 
 const insertNotification = statement((v: Placeholders<NewNotification>) =>
-  db
-    .insert(notification)
-    .values({
-      id: v.id,
-      to: v.to,
-      channel: v.channel,
-      template: v.template,
-      data: v.data,
-      secret_keys: v.secret_keys,
-      provider_id: v.provider_id,
-      resource_type: v.resource_type,
-    })
-    .returning(),
+  db.insert(notification).values(v).returning(),
 );
 
 const notificationById = statement((v: Placeholders<{ id: string }>) =>

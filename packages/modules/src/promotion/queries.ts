@@ -100,18 +100,7 @@ type MethodValues = Pick<
 >;
 
 const insertMethod = statement((v: Placeholders<MethodValues & { id: string; promotion_id: string }>) =>
-  db.insert(applicationMethod).values({
-    id: v.id,
-    promotion_id: v.promotion_id,
-    type: v.type,
-    target_type: v.target_type,
-    allocation: v.allocation,
-    value: v.value,
-    currency_code: v.currency_code,
-    max_quantity: v.max_quantity,
-    apply_to_quantity: v.apply_to_quantity,
-    buy_rules_min_quantity: v.buy_rules_min_quantity,
-  }),
+  db.insert(applicationMethod).values(v),
 );
 
 const updateMethod = statement((v: Placeholders<MethodValues & { promotion_id: string; updated_at: Date }>) =>
@@ -203,14 +192,7 @@ const insertBudget = statement(
       limit: number | null;
       currency_code: string | null;
     }>,
-  ) =>
-    db.insert(campaignBudget).values({
-      id: v.id,
-      campaign_id: v.campaign_id,
-      type: v.type,
-      limit: v.limit,
-      currency_code: v.currency_code,
-    }),
+  ) => db.insert(campaignBudget).values(v),
 );
 
 // A key left undefined leaves its column as it is.

@@ -48,18 +48,7 @@ const linksOf = statement((v: Placeholders<{ ids: string[] }>) =>
 type AddressInsert = Omit<typeof stockLocationAddress.$inferInsert, "created_at" | "updated_at" | "deleted_at">;
 
 const insertAddress = statement((v: Placeholders<Required<AddressInsert>>) =>
-  db.insert(stockLocationAddress).values({
-    id: v.id,
-    address_1: v.address_1,
-    address_2: v.address_2,
-    company: v.company,
-    city: v.city,
-    country_code: v.country_code,
-    phone: v.phone,
-    province: v.province,
-    postal_code: v.postal_code,
-    metadata: v.metadata,
-  }),
+  db.insert(stockLocationAddress).values(v),
 );
 
 const deleteAddress = statement((v: Placeholders<{ id: string; deleted_at: Date }>) =>

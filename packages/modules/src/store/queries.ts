@@ -35,18 +35,7 @@ const insertPrimary = statement(
       default_region_id: string | null;
       default_location_id: string | null;
     }>,
-  ) =>
-    db
-      .insert(store)
-      .values({
-        id: v.id,
-        name: v.name,
-        default_sales_channel_id: v.default_sales_channel_id,
-        default_region_id: v.default_region_id,
-        default_location_id: v.default_location_id,
-      })
-      .onConflictDoNothing()
-      .returning(),
+  ) => db.insert(store).values(v).onConflictDoNothing().returning(),
 );
 
 const currenciesOf = statement((v: Placeholders<{ ids: string[] }>) =>

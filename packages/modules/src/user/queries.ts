@@ -25,16 +25,7 @@ const undeleteUser = statement((v: Placeholders<{ id: string; at: Date }>) =>
 
 const insertInvite = statement(
   (v: Placeholders<{ id: string; email: string; token_hash: string; expires_at: Date; metadata: unknown }>) =>
-    db
-      .insert(invite)
-      .values({
-        id: v.id,
-        email: v.email,
-        token_hash: v.token_hash,
-        expires_at: v.expires_at,
-        metadata: v.metadata,
-      })
-      .returning(),
+    db.insert(invite).values(v).returning(),
 );
 
 const renewInvite = statement((v: Placeholders<{ id: string; token_hash: string; expires_at: Date; at: Date }>) =>
