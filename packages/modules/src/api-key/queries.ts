@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import { apiKey, apiKeySalesChannel, type ApiKeyFilters, type ApiKeyRow, type ApiKeyType } from "./schema";
 
 // The api-key module's SQL: the only file of the module that imports drizzle and its tables.
@@ -49,9 +49,7 @@ const touch = statement((v: Placeholders<{ id: string; at: Date }>) =>
   db.update(apiKey).set({ updated_at: v.at }).where(eq(apiKey.id, v.id)),
 );
 
-const channelsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(links).where(inList(links.api_key_id, v.ids)).orderBy(links.created_at, links.sales_channel_id),
-);
+const channelsOf = rowsOf(links, links.api_key_id, { order: [links.created_at, links.sales_channel_id] });
 
 const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =>
   db.delete(links).where(and(eq(links.api_key_id, v.id), inList(links.sales_channel_id, v.channels))),
@@ -105,7 +103,7 @@ export const apiKeyQueries = {
     await touch({ id, at: new Date() });
   },
   /** The sales channel links of the keys `ids`, oldest first. */
-  channelsOf: (ids: string[]) => channelsOf({ ids }),
+  channelsOf,
   /** Links the key to the channels; a link that exists stays as it is. */
   async link(id: string, channels: string[]): Promise<void> {
     await db

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { db, groupBy, inList, insertRows, statement, type Placeholders } from "@kasse/db";
+import { db, groupBy, inList, insertRows, rowsOf, statement, type Placeholders } from "@kasse/db";
 import {
   authIdentity,
   authMfaChallenge,
@@ -32,13 +32,9 @@ const identityById = statement((v: Placeholders<{ id: string }>) =>
     .where(and(eq(authIdentity.id, v.id), liveIdentity)),
 );
 
-const providersOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(providerIdentity)
-    .where(inList(providerIdentity.auth_identity_id, v.ids))
-    .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id)),
-);
+const providersOf = rowsOf(providerIdentity, providerIdentity.auth_identity_id, {
+  order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
+});
 
 const identityByProvider = statement((v: Placeholders<{ provider: string; entity_id: string }>) =>
   db
@@ -411,7 +407,7 @@ export const authQueries = {
   /** The provider identities of the identities `ids`, oldest first, by identity id (every one has an entry). */
   async providersOf(ids: string[]): Promise<Map<string, ProviderIdentityRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await providersOf({ ids }), (p) => p.auth_identity_id, { keys: ids });
+    return groupBy(await providersOf(ids), (p) => p.auth_identity_id, { keys: ids });
   },
   /** The live identity signing in with `provider` as `entityId`. */
   identityByProvider: async (provider: string, entityId: string): Promise<AuthIdentityRow[]> =>

@@ -6,6 +6,7 @@ import {
   inList,
   liveRecords,
   rangeConditions,
+  rowsOf,
   statement,
   textSearch,
   type ListPaging,
@@ -39,13 +40,10 @@ const groups = liveRecords(customerGroup, "Customer group", { name: customerGrou
 const addresses = liveRecords(customerAddress, "Address");
 const members = customerGroupCustomer;
 
-const addressesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(customerAddress)
-    .where(and(inList(customerAddress.customer_id, v.ids), addresses.live))
-    .orderBy(customerAddress.created_at, customerAddress.id),
-);
+const addressesOf = rowsOf(customerAddress, customerAddress.customer_id, {
+  where: addresses.live,
+  order: [customerAddress.created_at, customerAddress.id],
+});
 
 const groupsOf = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -206,7 +204,7 @@ export const customerQueries = {
   ...customers,
   list: customers.listBy(customerConditions),
   /** The live addresses of the customers `ids`, oldest first. */
-  addressesOf: (ids: string[]): Promise<CustomerAddressRow[]> => addressesOf({ ids }),
+  addressesOf: (ids: string[]): Promise<CustomerAddressRow[]> => addressesOf(ids),
   /** The live groups of the customers `ids`, by name. */
   groupsOf: (ids: string[]): Promise<Array<{ customer_id: string; group: CustomerGroupRow }>> => groupsOf({ ids }),
   /** Whether another live customer (not `exceptId`) of this account kind has the email. */

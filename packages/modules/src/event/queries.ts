@@ -6,6 +6,7 @@ import {
   insertRows,
   listPage,
   liveRecords,
+  rowsOf,
   statement,
   type ListPaging,
   type Paging,
@@ -139,9 +140,7 @@ const latestEvents = statement((v: Placeholders<{ limit: number }>) =>
     .limit(v.limit as unknown as Placeholder),
 );
 
-const eventsById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(event).where(inList(event.id, v.ids)),
-);
+const eventsById = rowsOf(event, event.id);
 
 const webhooks = liveRecords(webhook, "Webhook", { url: webhook.url });
 
@@ -159,9 +158,7 @@ const enabledHooks = statement(() =>
     .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at))),
 );
 
-const hooksById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(webhook).where(inList(webhook.id, v.ids)),
-);
+const hooksById = rowsOf(webhook, webhook.id);
 
 // A success clears the endpoint's failure record, if it has one.
 const hookRecovered = statement((v: Placeholders<{ id: string; now: Date }>) =>
@@ -313,7 +310,7 @@ export const eventQueries = {
   /** The newest `limit` events first. */
   latest: (limit: number): Promise<EventRow[]> => latestEvents({ limit }),
   /** The events `ids` (those that still exist). */
-  eventsById: (ids: string[]): Promise<EventRow[]> => eventsById({ ids }),
+  eventsById: (ids: string[]): Promise<EventRow[]> => eventsById(ids),
 
   /** The live webhook endpoints' reads and writes (`retrieve`, `insert`, `update`, …). */
   webhooks,
@@ -324,7 +321,7 @@ export const eventQueries = {
   /** The enabled live endpoints. */
   enabledHooks: (): Promise<WebhookRow[]> => enabledHooks(),
   /** The endpoints `ids`, deleted or not. */
-  hooksById: (ids: string[]): Promise<WebhookRow[]> => hooksById({ ids }),
+  hooksById: (ids: string[]): Promise<WebhookRow[]> => hooksById(ids),
   /** Clears the failure record of endpoint `id`. */
   hookRecovered: (id: string, now: Date) => hookRecovered({ id, now }),
   /** Marks endpoint `id` failing since `since` unless it already was; answers it. */

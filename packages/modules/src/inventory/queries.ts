@@ -10,6 +10,7 @@ import {
   orderBy,
   readRows,
   restoreRows,
+  rowsOf,
   statement,
   type ListPaging,
   type Paging,
@@ -57,13 +58,10 @@ const itemIsLive = statement((v: Placeholders<{ id: string }>) =>
 
 const insertItems = insertRows(inventoryItem);
 
-const levelsOfItems = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(inventoryLevel)
-    .where(and(inList(inventoryLevel.inventory_item_id, v.ids), liveLevel))
-    .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id)),
-);
+const levelsOfItems = rowsOf(inventoryLevel, inventoryLevel.inventory_item_id, {
+  where: liveLevel,
+  order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+});
 
 const lockLevelsOfItem = statement((v: Placeholders<{ id: string }>) =>
   db
@@ -477,7 +475,7 @@ export const inventoryQueries = {
     await insertItems(rows);
   },
   /** The live levels of the items `ids`, oldest first. */
-  levelsOfItems: (ids: string[]): Promise<InventoryLevelRow[]> => levelsOfItems({ ids }),
+  levelsOfItems: (ids: string[]): Promise<InventoryLevelRow[]> => levelsOfItems(ids),
   /** Locks the item's live levels (in id order) for the rest of the transaction. */
   lockLevelsOfItem: async (id: string): Promise<void> => {
     await lockLevelsOfItem({ id });

@@ -9,6 +9,7 @@ import {
   orderBy,
   readRows,
   restoreRows,
+  rowsOf,
   statement,
   textSearch,
   type ListPaging,
@@ -131,21 +132,13 @@ function touched(based: string[], removed: string[]): SQL | undefined {
   );
 }
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(priceListRule)
-    .where(inList(priceListRule.price_list_id, v.ids))
-    .orderBy(asc(priceListRule.attribute), asc(priceListRule.value)),
-);
+const rulesOf = rowsOf(priceListRule, priceListRule.price_list_id, {
+  order: [asc(priceListRule.attribute), asc(priceListRule.value)],
+});
 
-const pricesOfLists = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(price)
-    .where(inList(price.price_list_id, v.ids))
-    .orderBy(asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
-);
+const pricesOfLists = rowsOf(price, price.price_list_id, {
+  order: [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)],
+});
 
 const variantsOfLists = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -336,8 +329,8 @@ export const pricingQueries = {
   insertRules: async (rows: Array<{ id: string; price_list_id: string; attribute: string; value: string }>) => {
     await insertRules(rows);
   },
-  rulesOf: (ids: string[]) => rulesOf({ ids }),
-  pricesOfLists: (ids: string[]): Promise<PriceRow[]> => pricesOfLists({ ids }),
+  rulesOf,
+  pricesOfLists: (ids: string[]): Promise<PriceRow[]> => pricesOfLists(ids),
   /** The variants the live lists among `ids` price, each once. */
   variantsOfLists: async (ids: string[]): Promise<string[]> =>
     (await variantsOfLists({ ids })).map((r) => r.variant_id),

@@ -1,5 +1,15 @@
 import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, insertRows, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
+import {
+  db,
+  inFilters,
+  inList,
+  insertRows,
+  liveRecords,
+  rowsOf,
+  statement,
+  textSearch,
+  type Placeholders,
+} from "@kasse/db";
 import {
   applicationMethod,
   campaign,
@@ -48,28 +58,15 @@ const promotionsForCart = statement((v: Placeholders<{ codes: string[] }>) =>
 );
 
 // A page's relations (and the cart's promotions'), one statement each whatever the page size.
-const methodsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(applicationMethod).where(inList(applicationMethod.promotion_id, v.ids)),
-);
+const methodsOf = rowsOf(applicationMethod, applicationMethod.promotion_id);
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(promotionRule)
-    .where(inList(promotionRule.promotion_id, v.ids))
-    .orderBy(asc(promotionRule.created_at), asc(promotionRule.id)),
-);
+const rulesOf = rowsOf(promotionRule, promotionRule.promotion_id, {
+  order: [asc(promotionRule.created_at), asc(promotionRule.id)],
+});
 
-const campaignsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(campaign)
-    .where(and(inList(campaign.id, v.ids), campaigns.live)),
-);
+const campaignsOf = rowsOf(campaign, campaign.id, { where: campaigns.live });
 
-const budgetsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(campaignBudget).where(inList(campaignBudget.campaign_id, v.ids)),
-);
+const budgetsOf = rowsOf(campaignBudget, campaignBudget.campaign_id);
 
 const promotionsOfCampaigns = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -283,9 +280,9 @@ export const promotionQueries = {
   list: promotions.listBy(promotionConditions),
   /** The live automatic active promotions and those whose code is among `codes` (lower case), oldest first. */
   forCart: (codes: string[]) => promotionsForCart({ codes }),
-  methodsOf: (promotionIds: string[]) => methodsOf({ ids: promotionIds }),
+  methodsOf,
   /** The rules of the promotions, oldest first. */
-  rulesOf: (promotionIds: string[]) => rulesOf({ ids: promotionIds }),
+  rulesOf,
   insertMethod: (values: MethodValues & { id: string; promotion_id: string }) => insertMethod(values),
   /** Sets every field of the promotion's application method. */
   updateMethod: (promotionId: string, values: MethodValues) =>
@@ -313,9 +310,9 @@ export const promotionQueries = {
   softDeleteCampaign: campaigns.softDelete,
   listCampaigns: campaigns.listBy(campaignConditions),
   /** The live campaigns among `ids`. */
-  campaignsOf: (ids: string[]) => campaignsOf({ ids }),
+  campaignsOf,
   /** The budgets of the campaigns. */
-  budgetsOf: (campaignIds: string[]): Promise<CampaignBudgetRow[]> => budgetsOf({ ids: campaignIds }),
+  budgetsOf: (campaignIds: string[]): Promise<CampaignBudgetRow[]> => budgetsOf(campaignIds),
   /** The live promotions of the campaigns (a few fields and their campaign), oldest first. */
   promotionsOfCampaigns: (campaignIds: string[]) => promotionsOfCampaigns({ ids: campaignIds }),
   insertBudget: (values: {

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, isNull, not, sql, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   region,
   regionCountry,
@@ -39,17 +39,11 @@ const currencyOf = statement((v: Placeholders<{ id: string }>) =>
     .where(and(eq(region.id, v.id), live)),
 );
 
-const countriesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(regionCountry).where(inList(regionCountry.region_id, v.ids)).orderBy(asc(regionCountry.iso_2)),
-);
+const countriesOf = rowsOf(regionCountry, regionCountry.region_id, { order: [asc(regionCountry.iso_2)] });
 
-const providersOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(regionPaymentProvider)
-    .where(inList(regionPaymentProvider.region_id, v.ids))
-    .orderBy(asc(regionPaymentProvider.provider_id)),
-);
+const providersOf = rowsOf(regionPaymentProvider, regionPaymentProvider.region_id, {
+  order: [asc(regionPaymentProvider.provider_id)],
+});
 
 const lockCountries = statement((v: Placeholders<{ codes: string[] }>) =>
   db
@@ -112,8 +106,8 @@ export const regionQueries = {
   /** The live region with its countries and its providers' ids. */
   byId: async (id: string) => (await byId({ id }))[0],
   currencyOf: async (id: string): Promise<string | undefined> => (await currencyOf({ id }))[0]?.currency_code,
-  countriesOf: (ids: string[]) => countriesOf({ ids }),
-  providersOf: (ids: string[]) => providersOf({ ids }),
+  countriesOf,
+  providersOf,
   /** The live region `iso2` belongs to. */
   regionOfCountry: async (iso2: string): Promise<RegionRow | undefined> =>
     (await regionOfCountry({ iso_2: iso2 }))[0]?.region,

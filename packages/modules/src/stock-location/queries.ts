@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -33,17 +33,9 @@ const channelsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
     .where(and(inList(links.stock_location_id, v.ids), locations.live)),
 );
 
-const addressesById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(stockLocationAddress).where(inList(stockLocationAddress.id, v.ids)),
-);
+const addressesById = rowsOf(stockLocationAddress, stockLocationAddress.id);
 
-const linksOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(links)
-    .where(inList(links.stock_location_id, v.ids))
-    .orderBy(links.created_at, links.sales_channel_id),
-);
+const linksOf = rowsOf(links, links.stock_location_id, { order: [links.created_at, links.sales_channel_id] });
 
 type AddressInsert = Omit<typeof stockLocationAddress.$inferInsert, "created_at" | "updated_at" | "deleted_at">;
 
@@ -66,9 +58,7 @@ const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =
   db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
 );
 
-const exclusionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(exclusions).where(inList(exclusions.stock_location_id, v.ids)),
-);
+const exclusionsOf = rowsOf(exclusions, exclusions.stock_location_id);
 
 const include = statement((v: Placeholders<{ id: string; providers: string[] }>) =>
   db.delete(exclusions).where(and(eq(exclusions.stock_location_id, v.id), inList(exclusions.provider_id, v.providers))),
@@ -96,9 +86,9 @@ export const stockLocationQueries = {
   async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
     await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));
   },
-  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById({ ids }),
+  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById(ids),
   /** The channel links of the locations `ids`, oldest first. */
-  links: (ids: string[]) => linksOf({ ids }),
+  links: (ids: string[]) => linksOf(ids),
   insertAddress: async (address: Required<AddressInsert>): Promise<void> => {
     await insertAddress(address);
   },
@@ -121,7 +111,7 @@ export const stockLocationQueries = {
     await unlinkAll({ id });
   },
   /** The providers the locations `ids` do not use. */
-  exclusions: (ids: string[]) => exclusionsOf({ ids }),
+  exclusions: (ids: string[]) => exclusionsOf(ids),
   /** Turns the providers off for the location; one already off stays as it is. */
   async exclude(id: string, providers: string[]): Promise<void> {
     await db

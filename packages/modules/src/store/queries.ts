@@ -6,6 +6,7 @@ import {
   inList,
   insertRows,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
   type Placeholders,
@@ -38,13 +39,10 @@ const insertPrimary = statement(
   ) => db.insert(store).values(v).onConflictDoNothing().returning(),
 );
 
-const currenciesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(storeCurrency)
-    .where(and(inList(storeCurrency.store_id, v.ids), liveCurrency))
-    .orderBy(asc(storeCurrency.created_at), asc(storeCurrency.currency_code)),
-);
+const currenciesOf = rowsOf(storeCurrency, storeCurrency.store_id, {
+  where: liveCurrency,
+  order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)],
+});
 
 const insertCurrencies = insertRows(storeCurrency);
 
@@ -106,7 +104,7 @@ export const storeQueries = {
   /** The live currencies of the stores `ids`, grouped by store (every store has an entry). */
   async currenciesOf(ids: string[]): Promise<Map<string, StoreCurrencyRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await currenciesOf({ ids }), (c) => c.store_id, { keys: ids });
+    return groupBy(await currenciesOf(ids), (c) => c.store_id, { keys: ids });
   },
   /** Inserts new supported currencies (their timestamps are now). */
   async insertCurrencies(

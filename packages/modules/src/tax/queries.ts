@@ -1,5 +1,15 @@
 import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, insertRows, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
+import {
+  db,
+  inFilters,
+  inList,
+  insertRows,
+  liveRecords,
+  rowsOf,
+  statement,
+  textSearch,
+  type Placeholders,
+} from "@kasse/db";
 import { taxRate, taxRateRule, taxRegion, type TaxRateRow, type TaxRegionFilters } from "./schema";
 
 // The tax module's SQL: the only file of the module that imports drizzle and its tables.
@@ -79,36 +89,22 @@ const deleteRule = statement((v: Placeholders<{ rate_id: string; id: string; now
 
 const insertRules = insertRows(taxRateRule);
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRateRule)
-    .where(and(inList(taxRateRule.tax_rate_id, v.ids), liveRule))
-    .orderBy(asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)),
-);
+const rulesOf = rowsOf(taxRateRule, taxRateRule.tax_rate_id, {
+  where: liveRule,
+  order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
+});
 
-const childrenOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRegion)
-    .where(and(inList(taxRegion.parent_id, v.ids), regions.live))
-    .orderBy(asc(taxRegion.province_code), asc(taxRegion.id)),
-);
+const childrenOf = rowsOf(taxRegion, taxRegion.parent_id, {
+  where: regions.live,
+  order: [asc(taxRegion.province_code), asc(taxRegion.id)],
+});
 
-const regionsByIds = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRegion)
-    .where(and(inList(taxRegion.id, v.ids), regions.live)),
-);
+const regionsByIds = rowsOf(taxRegion, taxRegion.id, { where: regions.live });
 
-const ratesOfRegions = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRate)
-    .where(and(inList(taxRate.tax_region_id, v.ids), rates.live))
-    .orderBy(asc(taxRate.created_at), asc(taxRate.id)),
-);
+const ratesOfRegions = rowsOf(taxRate, taxRate.tax_region_id, {
+  where: rates.live,
+  order: [asc(taxRate.created_at), asc(taxRate.id)],
+});
 
 /** The filters of a tax region list as conditions. */
 function regionConditions(filters: TaxRegionFilters): SQL[] {
@@ -183,10 +179,10 @@ export const taxQueries = {
     (await deleteRule({ rate_id: rateId, id, now })).length > 0,
 
   /** The live rules of the rates `ids`, oldest first. */
-  rulesOf: (ids: string[]) => rulesOf({ ids }),
+  rulesOf,
   /** The live province regions of the regions `ids`, by province. */
-  childrenOf: (ids: string[]) => childrenOf({ ids }),
-  regionsByIds: (ids: string[]) => regionsByIds({ ids }),
+  childrenOf,
+  regionsByIds,
   /** The live rates of the regions `ids`, oldest first. */
-  ratesOfRegions: (ids: string[]): Promise<TaxRateRow[]> => ratesOfRegions({ ids }),
+  ratesOfRegions: (ids: string[]): Promise<TaxRateRow[]> => ratesOfRegions(ids),
 };
