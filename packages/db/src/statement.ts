@@ -133,19 +133,20 @@ export function inList(column: AnyPgColumn | SQL, values: readonly string[] | SQ
 
 /**
  * A list's filters that name values of a column, as conditions: for each key of `columns` whose
- * filter is a non-empty list, the column is one of its values ({@link inList}); an absent or empty
- * filter adds none.
+ * filter is a non-empty list, the column is one of its values ({@link inList}), those of the keys in
+ * `lowerCase` in lower case; an absent or empty filter adds none.
  * @example
- * const conditions = inFilters(filters, { id: salesChannel.id, name: salesChannel.name });
+ * const conditions = inFilters(filters, { id: region.id, currency_code: region.currency_code }, ["currency_code"]);
  */
 export function inFilters<F extends object>(
   filters: F,
   columns: { [K in keyof F]?: F[K] extends readonly string[] | undefined ? AnyPgColumn | SQL : never },
+  lowerCase: ReadonlyArray<keyof F> = [],
 ): SQL[] {
   const out: SQL[] = [];
   for (const [key, column] of Object.entries(columns) as Array<[keyof F, AnyPgColumn | SQL]>) {
     const values = filters[key] as readonly string[] | undefined;
-    if (values?.length) out.push(inList(column, values));
+    if (values?.length) out.push(inList(column, lowerCase.includes(key) ? values.map((v) => v.toLowerCase()) : values));
   }
   return out;
 }

@@ -252,14 +252,8 @@ const budgetsPage = statement((v: Placeholders<{ after: string; limit: number }>
 
 /** The filters of a promotion list as conditions. */
 function promotionConditions(filters: PromotionFilters): SQL[] {
-  const out = inFilters(filters, { id: promotion.id, campaign_id: promotion.campaign_id, status: promotion.status });
-  if (filters.code?.length)
-    out.push(
-      inList(
-        sql`lower(${promotion.code})`,
-        filters.code.map((c) => c.toLowerCase()),
-      ),
-    );
+  const { id, code, campaign_id, status } = promotion;
+  const out = inFilters(filters, { id, code: sql`lower(${code})`, campaign_id, status }, ["code"]);
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   out.push(...textSearch(filters.q, [promotion.code]));
   return out;

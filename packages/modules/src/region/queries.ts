@@ -78,16 +78,11 @@ const regionOfCountry = statement((v: Placeholders<{ iso_2: string }>) =>
 
 /** The filters of a region list as conditions. */
 function conditions(filters: RegionFilters): SQL[] {
-  const out = inFilters(filters, { id: region.id, name: region.name });
-  if (filters.currency_code?.length)
-    out.push(
-      inList(
-        region.currency_code,
-        filters.currency_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  out.push(...textSearch(filters.q, [region.name, region.currency_code]));
-  return out;
+  const { id, name, currency_code } = region;
+  return [
+    ...inFilters(filters, { id, name, currency_code }, ["currency_code"]),
+    ...textSearch(filters.q, [name, currency_code]),
+  ];
 }
 
 /** Named statements on the region tables, run on the current handle. */

@@ -108,23 +108,11 @@ const ratesOfRegions = rowsOf(taxRate, taxRate.tax_region_id, {
 
 /** The filters of a tax region list as conditions. */
 function regionConditions(filters: TaxRegionFilters): SQL[] {
-  const out = inFilters(filters, { id: taxRegion.id, parent_id: taxRegion.parent_id });
-  if (filters.country_code?.length)
-    out.push(
-      inList(
-        taxRegion.country_code,
-        filters.country_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.province_code?.length)
-    out.push(
-      inList(
-        taxRegion.province_code,
-        filters.province_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
-  return out;
+  const { id, country_code, province_code, parent_id } = taxRegion;
+  return [
+    ...inFilters(filters, { id, country_code, province_code, parent_id }, ["country_code", "province_code"]),
+    ...textSearch(filters.q, [country_code, province_code]),
+  ];
 }
 
 /** What a tax rate list filters on. */
