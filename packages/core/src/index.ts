@@ -35,6 +35,7 @@ export {
   Metadata,
   OptionalMetadata,
   ProviderData,
+  Strict,
 } from "./input";
 export { FileUrl, FileUrlView, isFileUrl } from "./file-url";
 export {

@@ -1,4 +1,4 @@
-import { Type, type IntegerOptions, type StringOptions } from "@sinclair/typebox";
+import { Type, type IntegerOptions, type ObjectOptions, type StringOptions, type TProperties } from "@sinclair/typebox";
 import { MAX_AMOUNT, Money } from "./money";
 
 /**
@@ -152,3 +152,12 @@ export const OptionalMetadata = () => Type.Optional(Type.Union([Metadata(), Type
 /** A free JSON object handed to a provider (payment session `data`, shipping `data`): at most 10,000 characters as JSON. */
 export const ProviderData = () =>
   Type.Record(Type.String(), Type.Unknown(), { [MAX_JSON_LENGTH_KEYWORD]: MAX_PROVIDER_DATA_LENGTH });
+
+/**
+ * An object that refuses every key it does not list (`additionalProperties: false`): what every
+ * request body, query and object inside one is, and the answers that carry secrets.
+ * @example
+ * export const TagCreate = Strict({ value: Title(), metadata: OptionalMetadata() });
+ */
+export const Strict = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
+  Type.Object(properties, { ...options, additionalProperties: false });

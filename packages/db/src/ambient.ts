@@ -75,10 +75,20 @@ export function currentHandle(): Db {
   return (scope?.tx as Db | undefined) ?? databaseOf(scope);
 }
 
+/**
+ * The transaction in progress, for a caller that opened it and hands it on as such (the engine's
+ * step context); an error when none is open.
+ */
+export function currentTransaction(): Tx {
+  const tx = scopes.getStore()?.tx;
+  if (!tx) throw new Error("No transaction in progress");
+  return tx;
+}
+
 /** What `handleOn(database)` stands for now: the transaction in progress on `database`, else `database`. */
 function handleOnNow(database: Db): Db {
   const scope = scopes.getStore();
-  return scope?.tx && scope.database === database ? (scope.tx as unknown as Db) : database;
+  return scope?.tx && scope.database === database ? scope.tx : database;
 }
 
 /** The database a proxy of {@link proxyOf} stands for (`null`: the current one, `db`). */
@@ -150,12 +160,12 @@ export function transaction<T>(
     if (scope?.tx && !(second as { savepoint?: boolean } | undefined)?.savepoint) return first();
     const database = databaseOf(scope);
     const outer = (scope?.tx as Db | undefined) ?? database;
-    return outer.transaction((tx) => inScope({ database, tx: tx as unknown as Tx }, first));
+    return outer.transaction((tx) => inScope({ database, tx }, first));
   }
   const fn = second as (tx: Tx) => Promise<T>;
   // The legacy handle may be an ambient one (`db`, `handleOn`): open the transaction on what it stands for now.
   const { handle, database } = legacyTarget(first, scope);
-  return handle.transaction((tx) => inScope({ database, tx: tx as unknown as Tx }, () => fn(tx as unknown as Tx)));
+  return handle.transaction((tx) => inScope({ database, tx }, () => fn(tx)));
 }
 
 /**
@@ -174,9 +184,9 @@ export function readSnapshot<T>(first: Db | (() => Promise<T>), second?: (tx: Tx
       ? { handle: databaseOf(scope), database: databaseOf(scope) }
       : legacyTarget(first, scope);
   return handle.transaction((tx) =>
-    inScope({ database, tx: tx as unknown as Tx }, async () => {
+    inScope({ database, tx }, async () => {
       await tx.execute(sql`set transaction isolation level repeatable read, read only`);
-      return typeof first === "function" ? first() : second!(tx as unknown as Tx);
+      return typeof first === "function" ? first() : second!(tx);
     }),
   );
 }

@@ -4,7 +4,7 @@ import { connectionFailure } from "./pg-error";
 import { countingUse } from "./pool-usage";
 import { preparingRepeated } from "./repeated-statements";
 import { withTimeout } from "./timeout";
-import type { Database, Db, HeldLock } from "./types";
+import type { Database, HeldLock } from "./types";
 
 export interface ConnectOptions {
   /** PostgreSQL URL; without it Kasse runs on PGlite. */
@@ -57,7 +57,7 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
     throw connectionFailure(error, url, CONNECT_TIMEOUT_S);
   }
   const counted = countingUse(client, max);
-  const db = drizzlePostgres(preparingRepeated(counted.client), { logger }) as unknown as Db;
+  const db = drizzlePostgres(preparingRepeated(counted.client), { logger });
   const lockSessions = new Set<{ end(options?: { timeout?: number }): Promise<void> }>();
   return {
     db,
@@ -124,7 +124,7 @@ async function connectPglite({ dataDir, logger, snapshot }: ConnectOptions): Pro
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   await client.waitReady;
-  const db = drizzlePglite(client, { logger }) as unknown as Db;
+  const db = drizzlePglite(client, { logger });
   let closed = false;
   return {
     db,

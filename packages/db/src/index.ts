@@ -11,6 +11,7 @@ export {
 export {
   db,
   currentHandle,
+  currentTransaction,
   handleOn,
   inTransaction,
   lockKeys,
@@ -48,7 +49,7 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { builtStatement, inList, statement, type Placeholders } from "./statement";
+export { builtStatement, inFilters, inList, rowsOf, statement, type Placeholders } from "./statement";
 export { insertRows } from "./rows-insert";
 export { groupBy, liveRecords, type ListPaging, type LiveRecords } from "./records";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";

@@ -1,27 +1,31 @@
 import type { Column } from "drizzle-orm";
 
-/** Configs of the columns made by `money()` (a drizzle column keeps its builder's config object). */
-const moneyColumnConfigs = new WeakSet<object>();
-
-/** Records a `money()` column builder's config, so views derived from its table mark it as money. */
-export function registerMoneyColumn<B extends object>(builder: B): B {
-  moneyColumnConfigs.add((builder as unknown as { config: object }).config);
-  return builder;
+/**
+ * A mark some columns carry, kept with their builders' configs (a drizzle column keeps its builder's
+ * config object): `mark` records a column builder as marked, `has` tells whether a column was.
+ */
+function columnMark() {
+  const configs = new WeakSet<object>();
+  return {
+    mark<B extends object>(builder: B): B {
+      configs.add((builder as unknown as { config: object }).config);
+      return builder;
+    },
+    has: (column: Column): boolean => configs.has((column as unknown as { config: object }).config),
+  };
 }
+
+const moneyColumns = columnMark();
+const fileUrlColumns = columnMark();
+
+/** Records a `money()` column builder, so views derived from its table mark it as money. */
+export const registerMoneyColumn = moneyColumns.mark;
 
 /** Whether a drizzle column was declared with `money()`. */
-export const isMoneyColumn = (column: Column): boolean =>
-  moneyColumnConfigs.has((column as unknown as { config: object }).config);
+export const isMoneyColumn = moneyColumns.has;
 
-/** Configs of the columns made by `fileUrl()`. */
-const fileUrlColumnConfigs = new WeakSet<object>();
-
-/** Records a `fileUrl()` column builder's config, so views derived from its table mark it as a picture's URL. */
-export function registerFileUrlColumn<B extends object>(builder: B): B {
-  fileUrlColumnConfigs.add((builder as unknown as { config: object }).config);
-  return builder;
-}
+/** Records a `fileUrl()` column builder, so views derived from its table mark it as a picture's URL. */
+export const registerFileUrlColumn = fileUrlColumns.mark;
 
 /** Whether a drizzle column was declared with `fileUrl()`. */
-export const isFileUrlColumn = (column: Column): boolean =>
-  fileUrlColumnConfigs.has((column as unknown as { config: object }).config);
+export const isFileUrlColumn = fileUrlColumns.has;

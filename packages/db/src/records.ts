@@ -68,6 +68,8 @@ function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortab
     if (!row) throw notFound(id);
     return row as Row;
   };
+  const list = async (conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> =>
+    listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
   return {
     /** `deleted_at is null`, for the queries a module writes itself. */
     live,
@@ -86,9 +88,16 @@ function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortab
       return row as Row;
     },
     /** One page of the live rows matching every one of `conditions`, and how many match in all. */
-    async list(conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> {
-      return listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
-    },
+    list,
+    /**
+     * {@link list} over a list request's filters, which `conditions` turns into conditions.
+     * @example
+     * export const salesChannelQueries = { ...channels, list: channels.listBy(conditions) };
+     */
+    listBy:
+      <F>(conditions: (filters: F) => Array<SQL | undefined>) =>
+      (filters: F, page: ListPaging): Promise<{ items: Row[]; count: number }> =>
+        list(conditions(filters), page),
     /** Inserts the row `values` (its `id` included) and answers it; with `conflict`, a unique violation is `conflict`. */
     async insert(values: T["$inferInsert"], conflict?: string): Promise<Row> {
       const [row] = await db

@@ -1,6 +1,6 @@
-import { Param, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { currentHandle } from "./ambient";
+import { and, Param, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { currentHandle, db } from "./ambient";
 import type { Db } from "./types";
 import { arrayLiteral } from "./list";
 
@@ -129,4 +129,48 @@ export function inList(column: AnyPgColumn | SQL, values: readonly string[] | SQ
   // Sent as the text of a text[] literal, not as a JS array: a driver then serializes a plain string
   // (postgres.js learns array types per connection after connecting; PGlite has its own rules).
   return sql`${column} = any(${arrayLiteral(values as readonly string[])}::text[])`;
+}
+
+/**
+ * A list's filters that name values of a column, as conditions: for each key of `columns` whose
+ * filter is a non-empty list, the column is one of its values ({@link inList}), those of the keys in
+ * `lowerCase` in lower case; an absent or empty filter adds none.
+ * @example
+ * const conditions = inFilters(filters, { id: region.id, currency_code: region.currency_code }, ["currency_code"]);
+ */
+export function inFilters<F extends object>(
+  filters: F,
+  columns: { [K in keyof F]?: F[K] extends readonly string[] | undefined ? AnyPgColumn | SQL : never },
+  lowerCase: ReadonlyArray<keyof F> = [],
+): SQL[] {
+  const out: SQL[] = [];
+  for (const [key, column] of Object.entries(columns) as Array<[keyof F, AnyPgColumn | SQL]>) {
+    const values = filters[key] as readonly string[] | undefined;
+    if (values?.length) out.push(inList(column, lowerCase.includes(key) ? values.map((v) => v.toLowerCase()) : values));
+  }
+  return out;
+}
+
+/**
+ * The rows of `table` whose `column` is one of the values a call gives, matching `where` (the live
+ * ones, say), in `order`: a page's relation read in one statement at any number of parents, built once.
+ * @example
+ * const providersOf = rowsOf(regionPaymentProvider, regionPaymentProvider.region_id, {
+ *   order: [asc(regionPaymentProvider.provider_id)],
+ * });
+ * const providers = await providersOf(regions.map((r) => r.id));
+ */
+export function rowsOf<T extends PgTable>(
+  table: T,
+  column: AnyPgColumn,
+  options: { where?: SQL; order?: Array<AnyPgColumn | SQL> } = {},
+): (values: readonly string[]) => Promise<Array<T["$inferSelect"]>> {
+  const read = statement((v: Placeholders<{ values: readonly string[] }>) =>
+    db
+      .select()
+      .from(table as PgTable)
+      .where(and(inList(column, v.values), options.where))
+      .orderBy(...(options.order ?? [])),
+  );
+  return async (values) => (await read({ values })) as Array<T["$inferSelect"]>;
 }

@@ -2,7 +2,6 @@
 // trips per step. Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx packages/workflows/bench/engine-bench.ts [executions]
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
-import type { Db } from "@kasse/db";
 import { createTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow } from "../src";
 
@@ -20,7 +19,7 @@ const threeSteps = workflow("bench-3-noop", async (input: number, ctx) => {
 const database = await createTestDatabase(); // a fresh, migrated database of its own
 let queries = 0;
 const client = postgres(database.url!, { max: 20, onnotice: () => {}, debug: () => void queries++ });
-const engine = createEngine({ db: drizzle(client) as unknown as Db });
+const engine = createEngine({ db: drizzle(client) });
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 try {

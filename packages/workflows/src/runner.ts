@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import { errors, fromJSON, KasseError, scrubError, toKasseError } from "@kasse/core";
-import { currentHandle, lockKeys, onDatabase, transaction, withTimeout, type Db, type Tx } from "@kasse/db";
+import {
+  currentHandle,
+  currentTransaction,
+  lockKeys,
+  onDatabase,
+  transaction,
+  withTimeout,
+  type Db,
+  type Tx,
+} from "@kasse/db";
 import { asJson, backoffDelay } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
@@ -379,11 +388,11 @@ class Run {
     signal: AbortSignal,
     compensating = false,
   ): StepContext & OutsideStepContext {
-    const tx = currentHandle();
+    const tx = currentTransaction();
     return this.withModules(
       {
         ...this.baseContext(index, attempt, signal),
-        tx: tx as unknown as Tx,
+        tx,
         db: tx,
         workflows: this.env.workflows,
         lock: (keys: readonly string[]) => lockKeys(keys),

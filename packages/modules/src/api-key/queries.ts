@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import { apiKey, apiKeySalesChannel, type ApiKeyFilters, type ApiKeyRow, type ApiKeyType } from "./schema";
 
 // The api-key module's SQL: the only file of the module that imports drizzle and its tables.
@@ -26,19 +26,7 @@ const insert = statement(
       type: ApiKeyType;
       created_by: string;
     }>,
-  ) =>
-    db
-      .insert(apiKey)
-      .values({
-        id: v.id,
-        token: v.token,
-        token_hash: v.token_hash,
-        redacted: v.redacted,
-        title: v.title,
-        type: v.type,
-        created_by: v.created_by,
-      })
-      .returning(),
+  ) => db.insert(apiKey).values(v).returning(),
 );
 
 const revoke = statement((v: Placeholders<{ id: string; by: string; now: string; at: Date }>) =>
@@ -61,9 +49,7 @@ const touch = statement((v: Placeholders<{ id: string; at: Date }>) =>
   db.update(apiKey).set({ updated_at: v.at }).where(eq(apiKey.id, v.id)),
 );
 
-const channelsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(links).where(inList(links.api_key_id, v.ids)).orderBy(links.created_at, links.sales_channel_id),
-);
+const channelsOf = rowsOf(links, links.api_key_id, { order: [links.created_at, links.sales_channel_id] });
 
 const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =>
   db.delete(links).where(and(eq(links.api_key_id, v.id), inList(links.sales_channel_id, v.channels))),
@@ -87,8 +73,7 @@ const activeSecretById = statement((v: Placeholders<{ id: string; now: string }>
 /** The filters of a key list as conditions. */
 function conditions(filters: ApiKeyFilters): SQL[] {
   const now = new Date();
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(apiKey.id, filters.id));
+  const out = inFilters(filters, { id: apiKey.id });
   if (filters.type) out.push(eq(apiKey.type, filters.type));
   if (filters.revoked === true) out.push(revokedAt(now));
   if (filters.revoked === false) out.push(activeAt(now));
@@ -101,7 +86,7 @@ export const apiKeyQueries = {
   retrieve: keys.retrieve,
   /** Sets `fields` on the live key `id`. */
   update: keys.update,
-  list: (filters: ApiKeyFilters, page: ListPaging) => keys.list(conditions(filters), page),
+  list: keys.listBy(conditions),
   insert: async (row: Parameters<typeof insert>[0]): Promise<ApiKeyRow> => (await insert(row))[0]!,
   /** Revokes the live, active key `id` now; false when there is no such key. */
   revoke: async (id: string, by: string): Promise<boolean> => {
@@ -118,7 +103,7 @@ export const apiKeyQueries = {
     await touch({ id, at: new Date() });
   },
   /** The sales channel links of the keys `ids`, oldest first. */
-  channelsOf: (ids: string[]) => channelsOf({ ids }),
+  channelsOf,
   /** Links the key to the channels; a link that exists stays as it is. */
   async link(id: string, channels: string[]): Promise<void> {
     await db

@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, Title } from "@kasse/core";
+import { Id, Title, Strict } from "@kasse/core";
 import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
@@ -52,27 +52,18 @@ export type ApiKeyType = ApiKeyRow["type"];
 export const ApiKeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal("publishable")]);
 
 /** Body of `POST /admin/api-keys`. */
-export const ApiKeyCreate = Type.Object(
-  { title: Title({ minLength: 1, maxLength: 200 }), type: ApiKeyTypeSchema },
-  { additionalProperties: false },
-);
+export const ApiKeyCreate = Strict({ title: Title({ minLength: 1, maxLength: 200 }), type: ApiKeyTypeSchema });
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 
 /** Body of `POST /admin/api-keys/{id}`. */
-export const ApiKeyUpdate = Type.Object(
-  { title: Type.Optional(Title({ minLength: 1, maxLength: 200 })) },
-  { additionalProperties: false },
-);
+export const ApiKeyUpdate = Strict({ title: Type.Optional(Title({ minLength: 1, maxLength: 200 })) });
 export type ApiKeyUpdate = Static<typeof ApiKeyUpdate>;
 
 /** Body of `POST /admin/api-keys/{id}/sales-channels`. */
-export const ApiKeySalesChannels = Type.Object(
-  {
-    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+export const ApiKeySalesChannels = Strict({
+  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+});
 export type ApiKeySalesChannels = Static<typeof ApiKeySalesChannels>;
 
 /**

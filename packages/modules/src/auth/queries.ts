@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { db, groupBy, inList, insertRows, statement, type Placeholders } from "@kasse/db";
+import { db, groupBy, inList, insertRows, rowsOf, statement, type Placeholders } from "@kasse/db";
 import {
   authIdentity,
   authMfaChallenge,
@@ -32,13 +32,9 @@ const identityById = statement((v: Placeholders<{ id: string }>) =>
     .where(and(eq(authIdentity.id, v.id), liveIdentity)),
 );
 
-const providersOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(providerIdentity)
-    .where(inList(providerIdentity.auth_identity_id, v.ids))
-    .orderBy(asc(providerIdentity.created_at), asc(providerIdentity.id)),
-);
+const providersOf = rowsOf(providerIdentity, providerIdentity.auth_identity_id, {
+  order: [asc(providerIdentity.created_at), asc(providerIdentity.id)],
+});
 
 const identityByProvider = statement((v: Placeholders<{ provider: string; entity_id: string }>) =>
   db
@@ -58,18 +54,7 @@ type ProviderIdentityInsert = Pick<
 >;
 
 const insertProviderIdentity = statement((v: Placeholders<ProviderIdentityInsert>) =>
-  db
-    .insert(providerIdentity)
-    .values({
-      id: v.id,
-      entity_id: v.entity_id,
-      provider: v.provider,
-      auth_identity_id: v.auth_identity_id,
-      user_metadata: v.user_metadata,
-      provider_metadata: v.provider_metadata,
-      verified_email: v.verified_email,
-    })
-    .returning(),
+  db.insert(providerIdentity).values(v).returning(),
 );
 
 const deleteIdentity = statement((v: Placeholders<{ id: string }>) =>
@@ -186,22 +171,7 @@ const moveLogin = statement((v: Placeholders<{ ids: string[]; provider: string; 
 
 type TokenInsert = Omit<OneTimeTokenRow, "used_at" | "created_at">;
 
-const insertToken = statement((v: Placeholders<TokenInsert>) =>
-  db
-    .insert(authOneTimeToken)
-    .values({
-      id: v.id,
-      kind: v.kind,
-      token_hash: v.token_hash,
-      actor_type: v.actor_type,
-      provider: v.provider,
-      auth_identity_id: v.auth_identity_id,
-      entity_id: v.entity_id,
-      data: v.data,
-      expires_at: v.expires_at,
-    })
-    .returning(),
-);
+const insertToken = statement((v: Placeholders<TokenInsert>) => db.insert(authOneTimeToken).values(v).returning());
 
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
 type TokenMatch = {
@@ -340,20 +310,7 @@ type FactorInsert = Pick<
   "id" | "auth_identity_id" | "provider" | "status" | "label" | "secret" | "metadata"
 >;
 
-const insertFactor = statement((v: Placeholders<FactorInsert>) =>
-  db
-    .insert(authMfaFactor)
-    .values({
-      id: v.id,
-      auth_identity_id: v.auth_identity_id,
-      provider: v.provider,
-      status: v.status,
-      label: v.label,
-      secret: v.secret,
-      metadata: v.metadata,
-    })
-    .returning(),
-);
+const insertFactor = statement((v: Placeholders<FactorInsert>) => db.insert(authMfaFactor).values(v).returning());
 
 const enableFactor = statement((v: Placeholders<{ id: string; updated_at: Date }>) =>
   db
@@ -414,18 +371,7 @@ type ChallengeInsert = Pick<
 >;
 
 const insertChallenge = statement((v: Placeholders<ChallengeInsert>) =>
-  db
-    .insert(authMfaChallenge)
-    .values({
-      id: v.id,
-      auth_identity_id: v.auth_identity_id,
-      actor_type: v.actor_type,
-      auth_provider: v.auth_provider,
-      methods: v.methods,
-      max_attempts: v.max_attempts,
-      expires_at: v.expires_at,
-    })
-    .returning(),
+  db.insert(authMfaChallenge).values(v).returning(),
 );
 
 const attemptChallenge = statement((v: Placeholders<{ id: string }>) =>
@@ -461,7 +407,7 @@ export const authQueries = {
   /** The provider identities of the identities `ids`, oldest first, by identity id (every one has an entry). */
   async providersOf(ids: string[]): Promise<Map<string, ProviderIdentityRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await providersOf({ ids }), (p) => p.auth_identity_id, { keys: ids });
+    return groupBy(await providersOf(ids), (p) => p.auth_identity_id, { keys: ids });
   },
   /** The live identity signing in with `provider` as `entityId`. */
   identityByProvider: async (provider: string, entityId: string): Promise<AuthIdentityRow[]> =>

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Count, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
+import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
 import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
 
 /**
@@ -56,17 +56,11 @@ export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("custome
 export type ActorType = Static<typeof ActorType>;
 
 /** Body of an emailpass sign-in: an email and a password (any length: one set before the minimum still signs in). */
-export const EmailPassBody = Type.Object(
-  { email: Email(), password: Secret({ minLength: 1 }) },
-  { additionalProperties: false },
-);
+export const EmailPassBody = Strict({ email: Email(), password: Secret({ minLength: 1 }) });
 export type EmailPassBody = Static<typeof EmailPassBody>;
 
 /** Body of an emailpass registration or password change: a new password is 8 characters or more. */
-export const EmailPassNewPasswordBody = Type.Object(
-  { email: Email(), password: Password() },
-  { additionalProperties: false },
-);
+export const EmailPassNewPasswordBody = Strict({ email: Email(), password: Password() });
 
 /** A provider identity as clients see it: no `provider_metadata`. */
 export const ProviderIdentityView = Type.Object({
@@ -197,65 +191,50 @@ export const MfaMethod = Type.Union([MfaProvider, Type.Literal("recovery_code")]
 export type MfaMethod = Static<typeof MfaMethod>;
 
 /** `POST /auth/mfa/factors` (`sdk.auth.mfa.start`): begins a setup. */
-export const MfaStartBody = Type.Object(
-  {
-    provider: MfaProvider,
-    label: Type.Optional(Type.Union([Title(), Type.Null()])),
-    issuer: Type.Optional(Title({ minLength: 1 })),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const MfaStartBody = Strict({
+  provider: MfaProvider,
+  label: Type.Optional(Type.Union([Title(), Type.Null()])),
+  issuer: Type.Optional(Title({ minLength: 1 })),
+  metadata: OptionalMetadata(),
+});
 export type MfaStartBody = Static<typeof MfaStartBody>;
 
 /** `POST /auth/mfa/factors/{id}/verify`: the first code from the app. */
-export const MfaVerifyBody = Type.Object({ code: Secret({ minLength: 1 }) }, { additionalProperties: false });
+export const MfaVerifyBody = Strict({ code: Secret({ minLength: 1 }) });
 
 /** `DELETE /auth/mfa/factors/{id}`: an enabled factor needs a code (TOTP unless `method` says recovery_code). */
-export const MfaDisableBody = Type.Object(
-  { method: Type.Optional(MfaMethod), code: Type.Optional(Secret({ minLength: 1 })) },
-  { additionalProperties: false },
-);
+export const MfaDisableBody = Strict({
+  method: Type.Optional(MfaMethod),
+  code: Type.Optional(Secret({ minLength: 1 })),
+});
 export type MfaDisableBody = Static<typeof MfaDisableBody>;
 
 /** `POST /auth/mfa/recovery-codes`: how many new codes (replacing the old ones). */
-export const MfaRecoveryCodesBody = Type.Object(
-  { count: Type.Optional(Count({ minimum: 1, maximum: 20 })) },
-  { additionalProperties: false },
-);
+export const MfaRecoveryCodesBody = Strict({ count: Type.Optional(Count({ minimum: 1, maximum: 20 })) });
 
 /** `POST /auth/mfa/challenges/{id}/verify`: the second factor of a sign-in. */
-export const MfaChallengeBody = Type.Object(
-  { method: MfaMethod, code: Secret({ minLength: 1 }) },
-  { additionalProperties: false },
-);
+export const MfaChallengeBody = Strict({ method: MfaMethod, code: Secret({ minLength: 1 }) });
 export type MfaChallengeBody = Static<typeof MfaChallengeBody>;
 
 /** A factor as its identity sees it (strict: the secret is never answered). */
-export const MfaFactorView = Type.Object(
-  {
-    id: Type.String(),
-    auth_identity_id: Type.String(),
-    provider: MfaProvider,
-    status: Type.Union([Type.Literal("pending"), Type.Literal("enabled"), Type.Literal("disabled")]),
-    label: Type.Union([Type.String(), Type.Null()]),
-    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
-  },
-  { additionalProperties: false },
-);
+export const MfaFactorView = Strict({
+  id: Type.String(),
+  auth_identity_id: Type.String(),
+  provider: MfaProvider,
+  status: Type.Union([Type.Literal("pending"), Type.Literal("enabled"), Type.Literal("disabled")]),
+  label: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
 
 /** The challenge a sign-in answers with when the identity has MFA (Medusa's `AuthMfaChallengeDTO`). */
-export const MfaChallengeView = Type.Object(
-  {
-    id: Type.String(),
-    actor_type: Type.String(),
-    auth_provider: Type.String(),
-    methods: Type.Array(MfaMethod),
-    expires_at: Timestamp(),
-    attempts: Type.Integer(),
-    max_attempts: Type.Integer(),
-  },
-  { additionalProperties: false },
-);
+export const MfaChallengeView = Strict({
+  id: Type.String(),
+  actor_type: Type.String(),
+  auth_provider: Type.String(),
+  methods: Type.Array(MfaMethod),
+  expires_at: Timestamp(),
+  attempts: Type.Integer(),
+  max_attempts: Type.Integer(),
+});

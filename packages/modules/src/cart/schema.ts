@@ -12,6 +12,7 @@ import {
   OptionalMetadata,
   ProviderData,
   Title,
+  Strict,
 } from "@kasse/core";
 import {
   metadata,
@@ -154,35 +155,29 @@ export type CartShippingMethodRow = typeof cartShippingMethod.$inferSelect;
 const Text = Type.Union([Title(), Type.Null()]);
 
 /** An address in a cart request (`POST /store/carts/{id}/shipping-address` and the cart update). */
-export const CartAddressInput = Type.Object(
-  {
-    first_name: Type.Optional(Text),
-    last_name: Type.Optional(Text),
-    company: Type.Optional(Text),
-    address_1: Type.Optional(Text),
-    address_2: Type.Optional(Text),
-    city: Type.Optional(Text),
-    postal_code: Type.Optional(Text),
-    province: Type.Optional(Text),
-    country_code: Type.Optional(Type.Union([CountryCode(), Type.Null()])),
-    phone: Type.Optional(Text),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const CartAddressInput = Strict({
+  first_name: Type.Optional(Text),
+  last_name: Type.Optional(Text),
+  company: Type.Optional(Text),
+  address_1: Type.Optional(Text),
+  address_2: Type.Optional(Text),
+  city: Type.Optional(Text),
+  postal_code: Type.Optional(Text),
+  province: Type.Optional(Text),
+  country_code: Type.Optional(Type.Union([CountryCode(), Type.Null()])),
+  phone: Type.Optional(Text),
+  metadata: OptionalMetadata(),
+});
 export type CartAddressInput = Static<typeof CartAddressInput>;
 
 /** The contract's dedicated address endpoints require the four postal fields. */
-export const CartAddressRequired = Type.Object(
-  {
-    ...CartAddressInput.properties,
-    address_1: Title({ minLength: 1 }),
-    city: Title({ minLength: 1 }),
-    postal_code: Title({ minLength: 1 }),
-    country_code: CountryCode(),
-  },
-  { additionalProperties: false },
-);
+export const CartAddressRequired = Strict({
+  ...CartAddressInput.properties,
+  address_1: Title({ minLength: 1 }),
+  city: Title({ minLength: 1 }),
+  postal_code: Title({ minLength: 1 }),
+  country_code: CountryCode(),
+});
 
 /**
  * The full set of codes of a cart. `null` entries are accepted and ignored: Medusa's storefront
@@ -191,82 +186,64 @@ export const CartAddressRequired = Type.Object(
 const PromoCodeList = Type.Array(Type.Union([Code({ minLength: 1 }), Type.Null()]), { maxItems: 50 });
 
 /** Body of `POST /store/carts`. */
-export const CartCreate = Type.Object(
-  {
-    region_id: Type.Optional(Id({ minLength: 1 })),
-    sales_channel_id: Type.Optional(Id({ minLength: 1 })),
-    currency_code: Type.Optional(CurrencyCode()),
-    email: Type.Optional(Email()),
-    locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
-    metadata: OptionalMetadata(),
-    shipping_address: Type.Optional(CartAddressInput),
-    billing_address: Type.Optional(CartAddressInput),
-    promo_codes: Type.Optional(PromoCodeList),
-  },
-  { additionalProperties: false },
-);
+export const CartCreate = Strict({
+  region_id: Type.Optional(Id({ minLength: 1 })),
+  sales_channel_id: Type.Optional(Id({ minLength: 1 })),
+  currency_code: Type.Optional(CurrencyCode()),
+  email: Type.Optional(Email()),
+  locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
+  metadata: OptionalMetadata(),
+  shipping_address: Type.Optional(CartAddressInput),
+  billing_address: Type.Optional(CartAddressInput),
+  promo_codes: Type.Optional(PromoCodeList),
+});
 export type CartCreate = Static<typeof CartCreate>;
 
 /** Body of `POST /store/carts/{id}`. */
-export const CartUpdate = Type.Object(
-  {
-    region_id: Type.Optional(Id({ minLength: 1 })),
-    sales_channel_id: Type.Optional(Id({ minLength: 1 })),
-    currency_code: Type.Optional(CurrencyCode()),
-    email: Type.Optional(Type.Union([Email(), Type.Null()])),
-    locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
-    metadata: OptionalMetadata(),
-    shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
-    billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
-    promo_codes: Type.Optional(PromoCodeList),
-  },
-  { additionalProperties: false },
-);
+export const CartUpdate = Strict({
+  region_id: Type.Optional(Id({ minLength: 1 })),
+  sales_channel_id: Type.Optional(Id({ minLength: 1 })),
+  currency_code: Type.Optional(CurrencyCode()),
+  email: Type.Optional(Type.Union([Email(), Type.Null()])),
+  locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
+  metadata: OptionalMetadata(),
+  shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
+  billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
+  promo_codes: Type.Optional(PromoCodeList),
+});
 export type CartUpdate = Static<typeof CartUpdate>;
 
 /** Body of `POST /store/carts/{id}/line-items`. */
-export const LineItemCreate = Type.Object(
-  {
-    variant_id: Id({ minLength: 1 }),
-    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const LineItemCreate = Strict({
+  variant_id: Id({ minLength: 1 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  metadata: OptionalMetadata(),
+});
 export type LineItemCreate = Static<typeof LineItemCreate>;
 
 /** Body of `POST /store/carts/{id}/line-items/{line_id}`. Medusa removes the line at quantity 0. */
-export const LineItemUpdate = Type.Object(
-  {
-    quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const LineItemUpdate = Strict({
+  quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  metadata: OptionalMetadata(),
+});
 export type LineItemUpdate = Static<typeof LineItemUpdate>;
 
 /** Body of `POST /store/carts/{id}/shipping-methods`. */
-export const ShippingMethodCreate = Type.Object(
-  {
-    option_id: Id({ minLength: 1 }),
-    data: Type.Optional(ProviderData()),
-  },
-  { additionalProperties: false },
-);
+export const ShippingMethodCreate = Strict({
+  option_id: Id({ minLength: 1 }),
+  data: Type.Optional(ProviderData()),
+});
 export type ShippingMethodCreate = Static<typeof ShippingMethodCreate>;
 
 /** Body of `POST` and `DELETE /store/carts/{id}/promotions`. */
-export const PromoCodes = Type.Object(
-  { promo_codes: Type.Array(Code({ minLength: 1 }), { minItems: 1, maxItems: 50 }) },
-  { additionalProperties: false },
-);
+export const PromoCodes = Strict({ promo_codes: Type.Array(Code({ minLength: 1 }), { minItems: 1, maxItems: 50 }) });
 export type PromoCodes = Static<typeof PromoCodes>;
 
 /** Body of `POST /store/carts/{id}/customer`. */
-export const CartCustomerTransfer = Type.Object(
-  { customer_id: Type.Optional(Id({ minLength: 1 })), email: Type.Optional(Email()) },
-  { additionalProperties: false },
-);
+export const CartCustomerTransfer = Strict({
+  customer_id: Type.Optional(Id({ minLength: 1 })),
+  email: Type.Optional(Email()),
+});
 export type CartCustomerTransfer = Static<typeof CartCustomerTransfer>;
 
 // ---- Responses ------------------------------------------------------------------------------

@@ -1,5 +1,15 @@
 import { and, eq, type SQL } from "drizzle-orm";
-import { db, inList, listPage, orderBy, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import {
+  db,
+  inFilters,
+  inList,
+  listPage,
+  orderBy,
+  statement,
+  textSearch,
+  type ListPaging,
+  type Placeholders,
+} from "@kasse/db";
 import { currency, type CurrencyFilters, type CurrencyRow } from "./schema";
 
 // The currency module's SQL: the only file of the module that imports drizzle and its table.
@@ -43,14 +53,7 @@ const knownAmong = statement((v: Placeholders<{ codes: string[] }>) =>
 
 /** The filters of a currency list as conditions. */
 function conditions(filters: CurrencyFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.code?.length)
-    out.push(
-      inList(
-        currency.code,
-        filters.code.map((c) => c.toLowerCase()),
-      ),
-    );
+  const out = inFilters(filters, { code: currency.code }, ["code"]);
   if (filters.is_default !== undefined) out.push(eq(currency.is_default, filters.is_default));
   out.push(...textSearch(filters.q, [currency.code, currency.name]));
   return out;

@@ -1,3 +1,4 @@
+import { Strict } from "@kasse/core";
 import { sql } from "drizzle-orm";
 import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
@@ -25,10 +26,7 @@ export const currency = pgTable(
 export type CurrencyRow = typeof currency.$inferSelect;
 
 /** Body of `POST /admin/currencies/{code}`. */
-export const CurrencyUpdate = Type.Object(
-  { is_default: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+export const CurrencyUpdate = Strict({ is_default: Type.Optional(Type.Boolean()) });
 export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
 
 /** Filters of `GET /admin/currencies`. */

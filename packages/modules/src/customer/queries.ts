@@ -2,9 +2,11 @@ import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   liveRecords,
   rangeConditions,
+  rowsOf,
   statement,
   textSearch,
   type ListPaging,
@@ -38,13 +40,10 @@ const groups = liveRecords(customerGroup, "Customer group", { name: customerGrou
 const addresses = liveRecords(customerAddress, "Address");
 const members = customerGroupCustomer;
 
-const addressesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(customerAddress)
-    .where(and(inList(customerAddress.customer_id, v.ids), addresses.live))
-    .orderBy(customerAddress.created_at, customerAddress.id),
-);
+const addressesOf = rowsOf(customerAddress, customerAddress.customer_id, {
+  where: addresses.live,
+  order: [customerAddress.created_at, customerAddress.id],
+});
 
 const groupsOf = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -167,9 +166,7 @@ const removeFromGroups = statement((v: Placeholders<{ customer_id: string; group
 
 /** The filters of a customer list as conditions (`email` already normalized). */
 function customerConditions(filters: CustomerFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(customer.id, filters.id));
-  if (filters.email?.length) out.push(inList(customer.email, filters.email));
+  const out = inFilters(filters, { id: customer.id, email: customer.email });
   if (filters.has_account !== undefined) out.push(eq(customer.has_account, filters.has_account));
   if (filters.groups?.length)
     out.push(
@@ -193,9 +190,7 @@ function customerConditions(filters: CustomerFilters): SQL[] {
 
 /** The filters of a group list as conditions. */
 function groupConditions(filters: CustomerGroupFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(customerGroup.id, filters.id));
-  if (filters.name?.length) out.push(inList(customerGroup.name, filters.name));
+  const out = inFilters(filters, { id: customerGroup.id, name: customerGroup.name });
   out.push(...textSearch(filters.q, [customerGroup.name]));
   if (filters.customer_id?.length)
     out.push(
@@ -206,15 +201,10 @@ function groupConditions(filters: CustomerGroupFilters): SQL[] {
 
 /** Named statements on the customer tables, run on the current handle. */
 export const customerQueries = {
-  insert: customers.insert,
-  retrieve: customers.retrieve,
-  /** The live customer `id`, locked for the rest of the transaction. */
-  lock: customers.lock,
-  update: customers.update,
-  existing: customers.existing,
-  list: (filters: CustomerFilters, page: ListPaging) => customers.list(customerConditions(filters), page),
+  ...customers,
+  list: customers.listBy(customerConditions),
   /** The live addresses of the customers `ids`, oldest first. */
-  addressesOf: (ids: string[]): Promise<CustomerAddressRow[]> => addressesOf({ ids }),
+  addressesOf: (ids: string[]): Promise<CustomerAddressRow[]> => addressesOf(ids),
   /** The live groups of the customers `ids`, by name. */
   groupsOf: (ids: string[]): Promise<Array<{ customer_id: string; group: CustomerGroupRow }>> => groupsOf({ ids }),
   /** Whether another live customer (not `exceptId`) of this account kind has the email. */
@@ -268,7 +258,7 @@ export const customerQueries = {
   updateGroup: groups.update,
   softDeleteGroup: groups.softDelete,
   existingGroups: groups.existing,
-  listGroups: (filters: CustomerGroupFilters, page: ListPaging) => groups.list(groupConditions(filters), page),
+  listGroups: groups.listBy(groupConditions),
   /** The live members' ids of each of the groups `ids` (every group has an entry), oldest membership first. */
   async membersOf(ids: string[]): Promise<Map<string, string[]>> {
     if (ids.length === 0) return new Map();

@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Email, OptionalMetadata, Password, Secret, Title } from "@kasse/core";
+import { CountryCode, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
 import { metadata, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
@@ -99,14 +99,11 @@ const customerFields = {
 };
 
 /** Body of `POST /admin/customers`. */
-export const CustomerCreate = Type.Object({ email: Email(), ...customerFields }, { additionalProperties: false });
+export const CustomerCreate = Strict({ email: Email(), ...customerFields });
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
 /** Body of `POST /admin/customers/{id}` and `POST /store/customers/me`: the create fields, all optional. */
-export const CustomerUpdate = Type.Object(
-  { email: Type.Optional(Email()), ...customerFields },
-  { additionalProperties: false },
-);
+export const CustomerUpdate = Strict({ email: Type.Optional(Email()), ...customerFields });
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
 const addressFields = {
@@ -126,30 +123,27 @@ const Required = () => Title({ minLength: 1 });
 const Country = CountryCode;
 
 /** Body of an address create: `address_1`, `city`, `postal_code`, `country_code` are required. */
-export const AddressCreate = Type.Object(
-  { ...addressFields, address_1: Required(), city: Required(), postal_code: Required(), country_code: Country() },
-  { additionalProperties: false },
-);
+export const AddressCreate = Strict({
+  ...addressFields,
+  address_1: Required(),
+  city: Required(),
+  postal_code: Required(),
+  country_code: Country(),
+});
 export type AddressCreate = Static<typeof AddressCreate>;
 
 /** Body of an address update: every field optional, but a required one cannot be cleared. */
-export const AddressUpdate = Type.Object(
-  {
-    ...addressFields,
-    address_1: Type.Optional(Required()),
-    city: Type.Optional(Required()),
-    postal_code: Type.Optional(Required()),
-    country_code: Type.Optional(Country()),
-  },
-  { additionalProperties: false },
-);
+export const AddressUpdate = Strict({
+  ...addressFields,
+  address_1: Type.Optional(Required()),
+  city: Type.Optional(Required()),
+  postal_code: Type.Optional(Required()),
+  country_code: Type.Optional(Country()),
+});
 export type AddressUpdate = Static<typeof AddressUpdate>;
 
 /** Body of `POST /admin/customer-groups`. */
-export const CustomerGroupCreate = Type.Object(
-  { name: Title({ minLength: 1 }), metadata: OptionalMetadata() },
-  { additionalProperties: false },
-);
+export const CustomerGroupCreate = Strict({ name: Title({ minLength: 1 }), metadata: OptionalMetadata() });
 export type CustomerGroupCreate = Static<typeof CustomerGroupCreate>;
 
 /** Body of `POST /admin/customer-groups/{id}`. */
@@ -257,27 +251,18 @@ export const StoreCustomerResponse = Type.Omit(CustomerResponse, ["groups", "cre
  * Body of `POST /store/customers`: the customer fields, plus `password` for the one-call form
  * (docs/CONTRACT.md "Registration, both ways"); with a registration token the password is already set.
  */
-export const StoreCustomerCreate = Type.Object(
-  { ...CustomerCreate.properties, password: Type.Optional(Password()) },
-  { additionalProperties: false },
-);
+export const StoreCustomerCreate = Strict({ ...CustomerCreate.properties, password: Type.Optional(Password()) });
 export type StoreCustomerCreate = Static<typeof StoreCustomerCreate>;
 
 /** Body of `POST /store/customers/me/email`: the address to move the account to (it is mailed a token). */
-export const CustomerEmailChange = Type.Object({ email: Email() }, { additionalProperties: false });
+export const CustomerEmailChange = Strict({ email: Email() });
 
 /** Body of `POST /store/customers/me/email/confirm`: the token mailed to the new address. */
-export const CustomerEmailConfirm = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
+export const CustomerEmailConfirm = Strict({ token: Secret({ minLength: 1 }) });
 
 /** A requested email change as its customer sees it: the address waiting for its token, and until when. */
-export const EmailChangeResponse = Type.Object(
-  { email: Type.String(), expires_at: Type.String({ format: "date-time" }) },
-  { additionalProperties: false },
-);
+export const EmailChangeResponse = Strict({ email: Type.String(), expires_at: Type.String({ format: "date-time" }) });
 
 /** Body of `POST /store/customers/me/password`. */
-export const CustomerPasswordChange = Type.Object(
-  { old_password: Secret({ minLength: 1 }), new_password: Password() },
-  { additionalProperties: false },
-);
+export const CustomerPasswordChange = Strict({ old_password: Secret({ minLength: 1 }), new_password: Password() });
 export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;

@@ -1,3 +1,4 @@
+import { Strict } from "@kasse/core";
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
@@ -9,8 +10,7 @@ const S = (description: string) => Type.String({ description });
 const Ids = (description: string) => Type.Array(Type.String(), { description });
 const NullableS = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const Int = (description: string) => Type.Integer({ description });
-const payload = <P extends Record<string, TSchema>>(properties: P) =>
-  Type.Object(properties, { additionalProperties: false });
+const payload = <P extends Record<string, TSchema>>(properties: P) => Strict(properties);
 
 const orderRef = { id: S("The order id") };
 

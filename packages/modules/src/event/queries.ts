@@ -6,6 +6,7 @@ import {
   insertRows,
   listPage,
   liveRecords,
+  rowsOf,
   statement,
   type ListPaging,
   type Paging,
@@ -139,9 +140,7 @@ const latestEvents = statement((v: Placeholders<{ limit: number }>) =>
     .limit(v.limit as unknown as Placeholder),
 );
 
-const eventsById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(event).where(inList(event.id, v.ids)),
-);
+const eventsById = rowsOf(event, event.id);
 
 const webhooks = liveRecords(webhook, "Webhook", { url: webhook.url });
 
@@ -159,9 +158,7 @@ const enabledHooks = statement(() =>
     .where(and(eq(webhook.enabled, true), isNull(webhook.deleted_at))),
 );
 
-const hooksById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(webhook).where(inList(webhook.id, v.ids)),
-);
+const hooksById = rowsOf(webhook, webhook.id);
 
 // A success clears the endpoint's failure record, if it has one.
 const hookRecovered = statement((v: Placeholders<{ id: string; now: Date }>) =>
@@ -190,20 +187,7 @@ const disableHook = statement((v: Placeholders<{ id: string; reason: string; now
 // Idempotent (a dispatch taken over after a crash finds its deliveries there): one text at any number of rows.
 const insertDeliveries = insertRows(webhookDelivery, { onConflictDoNothing: true });
 
-const insertDelivery = statement((v: Placeholders<NewDelivery>) =>
-  db
-    .insert(webhookDelivery)
-    .values({
-      id: v.id,
-      webhook_id: v.webhook_id,
-      event_id: v.event_id,
-      event_name: v.event_name,
-      attempt: v.attempt,
-      status: v.status,
-      scheduled_at: v.scheduled_at,
-    })
-    .returning(),
-);
+const insertDelivery = statement((v: Placeholders<NewDelivery>) => db.insert(webhookDelivery).values(v).returning());
 
 // Due deliveries of enabled endpoints, claimed for `lease` seconds: the claimed rows come back.
 const claimDeliveries = statement((v: Placeholders<{ lease: number; limit: number }>) =>
@@ -326,7 +310,7 @@ export const eventQueries = {
   /** The newest `limit` events first. */
   latest: (limit: number): Promise<EventRow[]> => latestEvents({ limit }),
   /** The events `ids` (those that still exist). */
-  eventsById: (ids: string[]): Promise<EventRow[]> => eventsById({ ids }),
+  eventsById: (ids: string[]): Promise<EventRow[]> => eventsById(ids),
 
   /** The live webhook endpoints' reads and writes (`retrieve`, `insert`, `update`, …). */
   webhooks,
@@ -337,7 +321,7 @@ export const eventQueries = {
   /** The enabled live endpoints. */
   enabledHooks: (): Promise<WebhookRow[]> => enabledHooks(),
   /** The endpoints `ids`, deleted or not. */
-  hooksById: (ids: string[]): Promise<WebhookRow[]> => hooksById({ ids }),
+  hooksById: (ids: string[]): Promise<WebhookRow[]> => hooksById(ids),
   /** Clears the failure record of endpoint `id`. */
   hookRecovered: (id: string, now: Date) => hookRecovered({ id, now }),
   /** Marks endpoint `id` failing since `since` unless it already was; answers it. */

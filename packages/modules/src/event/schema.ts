@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, Url } from "@kasse/core";
+import { LongText, Url, Strict } from "@kasse/core";
 import { OrNull, RowView, TimestampView, entityTable, timestamptz, createdAt } from "@kasse/db";
 
 /**
@@ -99,26 +99,20 @@ const EventPattern = () =>
   Type.String({ minLength: 1, maxLength: 64, pattern: "^(\\*|[a-z][a-z_-]*(\\.[a-z][a-z_-]*)+)$" });
 
 /** Body of `POST /admin/webhooks`. */
-export const WebhookCreate = Type.Object(
-  {
-    url: Url({ minLength: 1 }),
-    events: Type.Array(EventPattern(), { minItems: 1, maxItems: 100 }),
-    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+export const WebhookCreate = Strict({
+  url: Url({ minLength: 1 }),
+  events: Type.Array(EventPattern(), { minItems: 1, maxItems: 100 }),
+  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+});
 export type WebhookCreate = Static<typeof WebhookCreate>;
 
 /** Body of `POST /admin/webhooks/{id}`: `enabled: true` re-enables a disabled endpoint. */
-export const WebhookUpdate = Type.Object(
-  {
-    url: Type.Optional(Url({ minLength: 1 })),
-    events: Type.Optional(Type.Array(EventPattern(), { minItems: 1, maxItems: 100 })),
-    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-    enabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+export const WebhookUpdate = Strict({
+  url: Type.Optional(Url({ minLength: 1 })),
+  events: Type.Optional(Type.Array(EventPattern(), { minItems: 1, maxItems: 100 })),
+  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  enabled: Type.Optional(Type.Boolean()),
+});
 export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
 /** Filters of the outbox's list. */
@@ -136,26 +130,23 @@ export interface WebhookFilters {
 // ---- Responses ------------------------------------------------------------------------------
 
 /** A webhook endpoint as reads show it: never its secret (strict, so it cannot leak through a new column). */
-export const WebhookView = Type.Object(
-  {
-    id: Type.Optional(Type.String()),
-    url: Type.Optional(Type.String()),
-    events: Type.Optional(Type.Array(Type.String())),
-    description: Type.Optional(OrNull(Type.String())),
-    enabled: Type.Optional(Type.Boolean()),
-    failing_since: Type.Optional(OrNull(TimestampView())),
-    disabled_reason: Type.Optional(OrNull(Type.String())),
-    created_at: Type.Optional(TimestampView()),
-    updated_at: Type.Optional(TimestampView()),
-  },
-  { additionalProperties: false },
-);
+export const WebhookView = Strict({
+  id: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
+  events: Type.Optional(Type.Array(Type.String())),
+  description: Type.Optional(OrNull(Type.String())),
+  enabled: Type.Optional(Type.Boolean()),
+  failing_since: Type.Optional(OrNull(TimestampView())),
+  disabled_reason: Type.Optional(OrNull(Type.String())),
+  created_at: Type.Optional(TimestampView()),
+  updated_at: Type.Optional(TimestampView()),
+});
 
 /** The answer of create and rotate-secret: the only time the secret (`whsec_…`) is shown. */
-export const WebhookWithSecretView = Type.Object(
-  { ...WebhookView.properties, secret: Type.String({ description: "The signing secret, shown only in this answer" }) },
-  { additionalProperties: false },
-);
+export const WebhookWithSecretView = Strict({
+  ...WebhookView.properties,
+  secret: Type.String({ description: "The signing secret, shown only in this answer" }),
+});
 
 /** One delivery attempt. */
 export const WebhookDeliveryView = RowView(webhookDelivery);

@@ -2,12 +2,13 @@ import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import {
@@ -75,9 +76,7 @@ const insertDefaultProfile = statement((v: Placeholders<{ id: string }>) =>
     .returning(),
 );
 
-const profilesByIds = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(shippingProfile).where(inList(shippingProfile.id, v.ids)),
-);
+const profilesByIds = rowsOf(shippingProfile, shippingProfile.id);
 
 // ---- shipping options and their prices
 
@@ -99,21 +98,14 @@ const optionsWithoutRegion = statement(() =>
     .orderBy(shippingOption.created_at, shippingOption.id),
 );
 
-const pricesOfOptions = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(shippingOptionPrice)
-    .where(inList(shippingOptionPrice.shipping_option_id, v.ids))
-    .orderBy(asc(shippingOptionPrice.rank)),
-);
+const pricesOfOptions = rowsOf(shippingOptionPrice, shippingOptionPrice.shipping_option_id, {
+  order: [asc(shippingOptionPrice.rank)],
+});
 
-const optionsOfZones = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(shippingOption)
-    .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
-    .orderBy(asc(shippingOption.created_at), asc(shippingOption.id)),
-);
+const optionsOfZones = rowsOf(shippingOption, shippingOption.service_zone_id, {
+  where: liveOption,
+  order: [asc(shippingOption.created_at), asc(shippingOption.id)],
+});
 
 const insertOption = insertRows(shippingOption);
 const insertPrices = insertRows(shippingOptionPrice);
@@ -122,16 +114,29 @@ const deletePricesOf = statement((v: Placeholders<{ id: string }>) =>
   db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
 );
 
+/** The filters of a profile list as conditions. */
+function profileConditions(filters: { id?: string[]; q?: string; type?: string[] }): SQL[] {
+  const conditions = inFilters(filters, { id: shippingProfile.id, type: shippingProfile.type });
+  return [...conditions, ...textSearch(filters.q, [shippingProfile.name])];
+}
+
+/** The filters of a shipping option type list as conditions. */
+function typeConditions(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }): SQL[] {
+  const { id, code, label, description } = shippingOptionType;
+  return [...inFilters(filters, { id, code, label }), ...textSearch(filters.q, [label, code, description])];
+}
+
 function optionConditions(filters: ShippingOptionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(shippingOption.id, filters.id));
-  if (filters.region_id?.length) out.push(inList(shippingOption.region_id, filters.region_id));
-  if (filters.stock_location_id?.length) out.push(inList(shippingOption.stock_location_id, filters.stock_location_id));
-  if (filters.shipping_profile_id?.length)
-    out.push(inList(shippingOption.shipping_profile_id, filters.shipping_profile_id));
-  if (filters.service_zone_id?.length) out.push(inList(shippingOption.service_zone_id, filters.service_zone_id));
-  out.push(...textSearch(filters.q, [shippingOption.name]));
-  return out;
+  return [
+    ...inFilters(filters, {
+      id: shippingOption.id,
+      region_id: shippingOption.region_id,
+      stock_location_id: shippingOption.stock_location_id,
+      shipping_profile_id: shippingOption.shipping_profile_id,
+      service_zone_id: shippingOption.service_zone_id,
+    }),
+    ...textSearch(filters.q, [shippingOption.name]),
+  ];
 }
 
 // ---- shipping option types
@@ -171,29 +176,20 @@ const typeUse = statement((v: Placeholders<{ id: string }>) =>
 
 // ---- fulfillment sets, service zones, geo zones
 
-const setsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(fulfillmentSet)
-    .where(and(inList(fulfillmentSet.stock_location_id, v.ids), sets.live))
-    .orderBy(asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)),
-);
+const setsOfLocations = rowsOf(fulfillmentSet, fulfillmentSet.stock_location_id, {
+  where: sets.live,
+  order: [asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)],
+});
 
-const zonesOfSets = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(serviceZone)
-    .where(and(inList(serviceZone.fulfillment_set_id, v.ids), liveZone))
-    .orderBy(asc(serviceZone.created_at), asc(serviceZone.id)),
-);
+const zonesOfSets = rowsOf(serviceZone, serviceZone.fulfillment_set_id, {
+  where: liveZone,
+  order: [asc(serviceZone.created_at), asc(serviceZone.id)],
+});
 
-const geoZonesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(geoZone)
-    .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
-    .orderBy(asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)),
-);
+const geoZonesOf = rowsOf(geoZone, geoZone.service_zone_id, {
+  where: liveGeoZone,
+  order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
+});
 
 const zonesWithSets = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -304,21 +300,14 @@ const lockFulfillmentOfOrder = statement((v: Placeholders<{ id: string; order_id
     .for("update"),
 );
 
-const fulfillmentsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(fulfillment)
-    .where(and(inList(fulfillment.order_id, v.ids), liveFulfillment))
-    .orderBy(asc(fulfillment.created_at), asc(fulfillment.id)),
-);
+const fulfillmentsOfOrders = rowsOf(fulfillment, fulfillment.order_id, {
+  where: liveFulfillment,
+  order: [asc(fulfillment.created_at), asc(fulfillment.id)],
+});
 
-const itemsOfFulfillments = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(fulfillmentItem)
-    .where(inList(fulfillmentItem.fulfillment_id, v.ids))
-    .orderBy(asc(fulfillmentItem.id)),
-);
+const itemsOfFulfillments = rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_id, {
+  order: [asc(fulfillmentItem.id)],
+});
 
 const deleteFulfillment = statement((v: Placeholders<{ id: string }>) =>
   db.delete(fulfillment).where(eq(fulfillment.id, v.id)),
@@ -331,13 +320,7 @@ export const fulfillmentQueries = {
   retrieveProfile: profiles.retrieve,
   findProfile: profiles.find,
   softDeleteProfile: profiles.softDelete,
-  listProfiles(filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) {
-    const conditions: SQL[] = [];
-    if (filters.id?.length) conditions.push(inList(shippingProfile.id, filters.id));
-    if (filters.type?.length) conditions.push(inList(shippingProfile.type, filters.type));
-    conditions.push(...textSearch(filters.q, [shippingProfile.name]));
-    return profiles.list(conditions, page);
-  },
+  listProfiles: profiles.listBy(profileConditions),
   /** Whether live shipping options use the profile. */
   profileInUse: async (id: string): Promise<boolean> => ((await profileUses({ id }))[0]?.count ?? 0) > 0,
   /** The oldest live profile of type `default`. */
@@ -347,23 +330,23 @@ export const fulfillmentQueries = {
     (await insertDefaultProfile({ id }))[0],
   /** The profiles `ids` (deleted ones too), by id. */
   profilesByIds: async (ids: string[]): Promise<Map<string, ShippingProfileRow>> =>
-    new Map((await profilesByIds({ ids })).map((p) => [p.id, p])),
+    new Map((await profilesByIds(ids)).map((p) => [p.id, p])),
 
   // --- options
   retrieveOption: options.retrieve,
   softDeleteOption: options.softDelete,
-  listOptions: (filters: ShippingOptionFilters, page: ListPaging) => options.list(optionConditions(filters), page),
+  listOptions: options.listBy(optionConditions),
   /** The live options of the region (or of none, without one), oldest first. */
   optionsInRegion: (regionId: string | null): Promise<ShippingOptionRow[]> =>
     regionId ? optionsInRegion({ region_id: regionId }) : optionsWithoutRegion(),
   /** The live options of the zones `ids`, oldest first, by zone id (every zone has an entry). */
   async optionsOfZones(ids: string[]): Promise<Map<string, ShippingOptionRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await optionsOfZones({ ids }), (o) => o.service_zone_id!, { keys: ids });
+    return groupBy(await optionsOfZones(ids), (o) => o.service_zone_id!, { keys: ids });
   },
   /** The prices of the options `ids` by option id, in rank order (every option has an entry). */
   async pricesOf(ids: string[]): Promise<Map<string, ShippingOptionPriceRow[]>> {
-    return groupBy(ids.length ? await pricesOfOptions({ ids }) : [], (p) => p.shipping_option_id, { keys: ids });
+    return groupBy(ids.length ? await pricesOfOptions(ids) : [], (p) => p.shipping_option_id, { keys: ids });
   },
   insertOption: async (row: typeof shippingOption.$inferInsert): Promise<void> => {
     await insertOption([row]);
@@ -385,16 +368,7 @@ export const fulfillmentQueries = {
   findType: types.find,
   updateType: types.update,
   softDeleteType: types.softDelete,
-  listTypes(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }, page: ListPaging) {
-    const conditions: SQL[] = [];
-    if (filters.id?.length) conditions.push(inList(shippingOptionType.id, filters.id));
-    if (filters.code?.length) conditions.push(inList(shippingOptionType.code, filters.code));
-    if (filters.label?.length) conditions.push(inList(shippingOptionType.label, filters.label));
-    conditions.push(
-      ...textSearch(filters.q, [shippingOptionType.label, shippingOptionType.code, shippingOptionType.description]),
-    );
-    return types.list(conditions, page);
-  },
+  listTypes: types.listBy(typeConditions),
   /** The live type of `code`. */
   typeOfCode: async (code: string): Promise<ShippingOptionTypeRow | undefined> => (await typeOfCode({ code }))[0],
   /** Inserts a type unless its code is taken; the row inserted, if any. */
@@ -415,16 +389,16 @@ export const fulfillmentQueries = {
   insertSet: sets.insert,
   retrieveSet: sets.retrieve,
   lockSet: sets.lock,
-  setsOfLocations: (ids: string[]): Promise<FulfillmentSetRow[]> => setsOfLocations({ ids }),
+  setsOfLocations: (ids: string[]): Promise<FulfillmentSetRow[]> => setsOfLocations(ids),
   /** The live zones of the sets `ids`, oldest first, by set id (every set has an entry). */
   async zonesOfSets(ids: string[]): Promise<Map<string, ServiceZoneRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await zonesOfSets({ ids }), (z) => z.fulfillment_set_id, { keys: ids });
+    return groupBy(await zonesOfSets(ids), (z) => z.fulfillment_set_id, { keys: ids });
   },
   /** The live geo zones of the zones `ids`, oldest first (those added together by country), by zone id. */
   async geoZonesOf(ids: string[]): Promise<Map<string, GeoZoneRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await geoZonesOf({ ids }), (g) => g.service_zone_id, { keys: ids });
+    return groupBy(await geoZonesOf(ids), (g) => g.service_zone_id, { keys: ids });
   },
   /** The live zones among `ids` whose set is live, each with its set. */
   zonesWithSets: (ids: string[]) => zonesWithSets({ ids }),
@@ -474,11 +448,11 @@ export const fulfillmentQueries = {
   /** The live fulfillment `id` of the order, locked for the rest of the transaction. */
   lockFulfillmentOfOrder: async (orderId: string, id: string): Promise<FulfillmentRow | undefined> =>
     (await lockFulfillmentOfOrder({ id, order_id: orderId }))[0],
-  fulfillmentsOfOrders: (ids: string[]): Promise<FulfillmentRow[]> => fulfillmentsOfOrders({ ids }),
+  fulfillmentsOfOrders: (ids: string[]): Promise<FulfillmentRow[]> => fulfillmentsOfOrders(ids),
   /** The items of the fulfillments `ids` by fulfillment id (every fulfillment has an entry). */
   async itemsOf(ids: string[]): Promise<Map<string, FulfillmentItemRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await itemsOfFulfillments({ ids }), (i) => i.fulfillment_id, { keys: ids });
+    return groupBy(await itemsOfFulfillments(ids), (i) => i.fulfillment_id, { keys: ids });
   },
   /** Sets one of a fulfillment's dates (a time or null) and, with `labels`, its labels. */
   markFulfillment: async (

@@ -12,6 +12,7 @@ import {
   ProviderData,
   Title,
   Url,
+  Strict,
 } from "@kasse/core";
 import {
   Extend,
@@ -150,10 +151,11 @@ export type ServiceZoneRow = typeof serviceZone.$inferSelect;
 export type GeoZoneRow = typeof geoZone.$inferSelect;
 
 /** Body of `POST /admin/stock-locations/{id}/fulfillment-sets`. */
-export const FulfillmentSetCreate = Type.Object(
-  { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
-  { additionalProperties: false },
-);
+export const FulfillmentSetCreate = Strict({
+  name: Title({ minLength: 1 }),
+  type: Code({ minLength: 1 }),
+  metadata: OptionalMetadata(),
+});
 export type FulfillmentSetCreate = Static<typeof FulfillmentSetCreate>;
 
 /** The levels of a geo zone, each naming one more part of an address than the one before. */
@@ -172,76 +174,62 @@ const geoZoneFields = {
  * A geo zone of a service zone. The parts its `type` needs are checked by the module (a `province`
  * needs `province_code`, a `city` also `city`, a `zip` also `postal_expression`).
  */
-export const GeoZoneInput = Type.Object(geoZoneFields, { additionalProperties: false });
+export const GeoZoneInput = Strict(geoZoneFields);
 export type GeoZoneInput = Static<typeof GeoZoneInput>;
 
 /** A geo zone in a service zone update: with the `id` of one of the zone's, it updates that one. */
-export const GeoZoneUpdateInput = Type.Object(
-  { id: Type.Optional(Id({ minLength: 1 })), ...geoZoneFields },
-  { additionalProperties: false },
-);
+export const GeoZoneUpdateInput = Strict({ id: Type.Optional(Id({ minLength: 1 })), ...geoZoneFields });
 export type GeoZoneUpdateInput = Static<typeof GeoZoneUpdateInput>;
 
 /** Body of `POST /admin/fulfillment-sets/{id}/service-zones`. */
-export const ServiceZoneCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    geo_zones: Type.Optional(Type.Array(GeoZoneInput, { maxItems: 1000 })),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const ServiceZoneCreate = Strict({
+  name: Title({ minLength: 1 }),
+  geo_zones: Type.Optional(Type.Array(GeoZoneInput, { maxItems: 1000 })),
+  metadata: OptionalMetadata(),
+});
 export type ServiceZoneCreate = Static<typeof ServiceZoneCreate>;
 
 /**
  * Body of `POST /admin/fulfillment-sets/{id}/service-zones/{zone_id}`: `geo_zones` is the zone's
  * whole list (those with an `id` are updated, those without are added, the others removed).
  */
-export const ServiceZoneUpdate = Type.Object(
-  {
-    name: Type.Optional(Title({ minLength: 1 })),
-    geo_zones: Type.Optional(Type.Array(GeoZoneUpdateInput, { maxItems: 1000 })),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const ServiceZoneUpdate = Strict({
+  name: Type.Optional(Title({ minLength: 1 })),
+  geo_zones: Type.Optional(Type.Array(GeoZoneUpdateInput, { maxItems: 1000 })),
+  metadata: OptionalMetadata(),
+});
 export type ServiceZoneUpdate = Static<typeof ServiceZoneUpdate>;
 
 /** Body of `POST /admin/shipping-option-types`. */
-export const ShippingOptionTypeCreate = Type.Object(
-  {
-    label: Title({ minLength: 1 }),
-    code: Code({ minLength: 1 }),
-    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+export const ShippingOptionTypeCreate = Strict({
+  label: Title({ minLength: 1 }),
+  code: Code({ minLength: 1 }),
+  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+});
 export type ShippingOptionTypeCreate = Static<typeof ShippingOptionTypeCreate>;
 
 /** Body of `POST /admin/shipping-option-types/{id}`. */
 export const ShippingOptionTypeUpdate = Type.Partial(ShippingOptionTypeCreate, { additionalProperties: false });
 export type ShippingOptionTypeUpdate = Static<typeof ShippingOptionTypeUpdate>;
 
-export const ShippingProfileCreate = Type.Object(
-  { name: Title({ minLength: 1 }), type: Code({ minLength: 1 }), metadata: OptionalMetadata() },
-  { additionalProperties: false },
-);
+export const ShippingProfileCreate = Strict({
+  name: Title({ minLength: 1 }),
+  type: Code({ minLength: 1 }),
+  metadata: OptionalMetadata(),
+});
 export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
 
-export const ShippingOptionRule = Type.Object(
-  {
-    attribute: Code({ minLength: 1 }),
-    operator: Type.Union(["eq", "ne", "in", "gt", "gte", "lt", "lte", "nin"].map((o) => Type.Literal(o))),
-    value: Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]),
-  },
-  { additionalProperties: false },
-);
+export const ShippingOptionRule = Strict({
+  attribute: Code({ minLength: 1 }),
+  operator: Type.Union(["eq", "ne", "in", "gt", "gte", "lt", "lte", "nin"].map((o) => Type.Literal(o))),
+  value: Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]),
+});
 export type ShippingOptionRule = Static<typeof ShippingOptionRule>;
 
 /** A price is for a currency or for a region: exactly one of the two. */
 export const ShippingOptionPriceInput = Type.Union([
-  Type.Object({ currency_code: CurrencyCode(), amount: Amount() }, { additionalProperties: false }),
-  Type.Object({ region_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }),
+  Strict({ currency_code: CurrencyCode(), amount: Amount() }),
+  Strict({ region_id: Id({ minLength: 1 }), amount: Amount() }),
 ]);
 export type ShippingOptionPriceInput = Static<typeof ShippingOptionPriceInput>;
 
@@ -260,16 +248,11 @@ const optionFields = {
   /** A shipping option type's id (Medusa's dashboard picks one); the option's `type` becomes that type. */
   type_id: Type.Optional(Id({ minLength: 1 })),
   // Medusa clients send a `type` object ({label, description, code}): the live type of that code, created if none.
-  type: Type.Optional(
-    Type.Object(
-      { label: Title(), description: Type.Optional(LongText()), code: Code() },
-      { additionalProperties: false },
-    ),
-  ),
+  type: Type.Optional(Strict({ label: Title(), description: Type.Optional(LongText()), code: Code() })),
 };
 
 /** Body of `POST /admin/shipping-options`. */
-export const ShippingOptionCreate = Type.Object(optionFields, { additionalProperties: false });
+export const ShippingOptionCreate = Strict(optionFields);
 export type ShippingOptionCreate = Static<typeof ShippingOptionCreate>;
 
 /** Body of `POST /admin/shipping-options/{id}`: all optional; `prices` replaces the prices. */
@@ -338,14 +321,11 @@ export const fulfillmentItem = entityTable(
 export type FulfillmentRow = typeof fulfillment.$inferSelect;
 
 /** One shipping label of a shipment (Medusa's create-shipment `labels`). */
-export const FulfillmentLabelInput = Type.Object(
-  {
-    tracking_number: Code({ minLength: 1 }),
-    tracking_url: Url(),
-    label_url: Url(),
-  },
-  { additionalProperties: false },
-);
+export const FulfillmentLabelInput = Strict({
+  tracking_number: Code({ minLength: 1 }),
+  tracking_url: Url(),
+  label_url: Url(),
+});
 export type FulfillmentLabelInput = Static<typeof FulfillmentLabelInput>;
 export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
 
@@ -354,20 +334,14 @@ export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
  * the fulfillment's `items` (a fulfillment ships whole, so they must be exactly its items), the
  * carrier's `labels`, and `no_notification`.
  */
-export const ShipmentCreate = Type.Object(
-  {
-    items: Type.Optional(
-      Type.Array(
-        Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }),
-        { maxItems: 1000 },
-      ),
-    ),
-    labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
-    /** Ship without the shipment notice to the customer. */
-    no_notification: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+export const ShipmentCreate = Strict({
+  items: Type.Optional(
+    Type.Array(Strict({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }), { maxItems: 1000 }),
+  ),
+  labels: Type.Optional(Type.Array(FulfillmentLabelInput, { maxItems: 100 })),
+  /** Ship without the shipment notice to the customer. */
+  no_notification: Type.Optional(Type.Boolean()),
+});
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
 export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import {
   db,
+  inFilters,
   inList,
   insertRows,
   likePattern,
@@ -9,6 +10,7 @@ import {
   orderBy,
   readRows,
   restoreRows,
+  rowsOf,
   statement,
   type ListPaging,
   type Paging,
@@ -56,13 +58,10 @@ const itemIsLive = statement((v: Placeholders<{ id: string }>) =>
 
 const insertItems = insertRows(inventoryItem);
 
-const levelsOfItems = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(inventoryLevel)
-    .where(and(inList(inventoryLevel.inventory_item_id, v.ids), liveLevel))
-    .orderBy(asc(inventoryLevel.created_at), asc(inventoryLevel.id)),
-);
+const levelsOfItems = rowsOf(inventoryLevel, inventoryLevel.inventory_item_id, {
+  where: liveLevel,
+  order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+});
 
 const lockLevelsOfItem = statement((v: Placeholders<{ id: string }>) =>
   db
@@ -98,9 +97,7 @@ const deleteItem = statement((v: Placeholders<{ id: string; at: Date }>) =>
 
 /** The filters of an item list as conditions. */
 function itemConditions(filters: InventoryItemFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(inventoryItem.id, filters.id));
-  if (filters.sku?.length) out.push(inList(inventoryItem.sku, filters.sku));
+  const out = inFilters(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
   if (filters.location_id?.length)
     out.push(
       sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inList(inventoryLevel.location_id, filters.location_id)})`,
@@ -330,12 +327,8 @@ const adjustStockedAboveZero = adjustStockedTo(false);
 
 /** The filters of a reservation list as conditions. */
 function reservationConditions(filters: ReservationFilters): SQL[] {
-  const out: SQL[] = [liveReservation];
-  if (filters.id?.length) out.push(inList(reservationItem.id, filters.id));
-  if (filters.inventory_item_id?.length) out.push(inList(reservationItem.inventory_item_id, filters.inventory_item_id));
-  if (filters.location_id?.length) out.push(inList(reservationItem.location_id, filters.location_id));
-  if (filters.line_item_id?.length) out.push(inList(reservationItem.line_item_id, filters.line_item_id));
-  return out;
+  const { id, inventory_item_id, location_id, line_item_id } = reservationItem;
+  return [liveReservation, ...inFilters(filters, { id, inventory_item_id, location_id, line_item_id })];
 }
 
 // --- variant links
@@ -474,7 +467,7 @@ export const inventoryQueries = {
   lockItem: items.lock,
   existingItems: items.existing,
   updateItem: items.update,
-  listItems: (filters: InventoryItemFilters, page: ListPaging) => items.list(itemConditions(filters), page),
+  listItems: items.listBy(itemConditions),
   /** Whether the item is live. */
   itemIsLive: async (id: string): Promise<boolean> => (await itemIsLive({ id })).length > 0,
   /** Inserts items (their ids given) in one statement. */
@@ -482,7 +475,7 @@ export const inventoryQueries = {
     await insertItems(rows);
   },
   /** The live levels of the items `ids`, oldest first. */
-  levelsOfItems: (ids: string[]): Promise<InventoryLevelRow[]> => levelsOfItems({ ids }),
+  levelsOfItems: (ids: string[]): Promise<InventoryLevelRow[]> => levelsOfItems(ids),
   /** Locks the item's live levels (in id order) for the rest of the transaction. */
   lockLevelsOfItem: async (id: string): Promise<void> => {
     await lockLevelsOfItem({ id });

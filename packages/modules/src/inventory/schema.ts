@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url } from "@kasse/core";
+import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url, Strict } from "@kasse/core";
 import { metadata, RowView, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
@@ -140,81 +140,66 @@ const itemFields = {
 };
 
 /** Body of `POST /admin/inventory-items/{id}/location-levels`. */
-export const InventoryLevelCreate = Type.Object(
-  {
-    location_id: Id({ minLength: 1 }),
-    stocked_quantity: Type.Optional(Quantity()),
-    incoming_quantity: Type.Optional(Quantity()),
-    metadata: MetadataBody(),
-  },
-  { additionalProperties: false },
-);
+export const InventoryLevelCreate = Strict({
+  location_id: Id({ minLength: 1 }),
+  stocked_quantity: Type.Optional(Quantity()),
+  incoming_quantity: Type.Optional(Quantity()),
+  metadata: MetadataBody(),
+});
 export type InventoryLevelCreate = Static<typeof InventoryLevelCreate>;
 
 /** Body of `POST /admin/inventory-items/{id}/location-levels/{location_id}`. */
-export const InventoryLevelUpdate = Type.Object(
-  {
-    stocked_quantity: Type.Optional(Quantity()),
-    incoming_quantity: Type.Optional(Quantity()),
-    metadata: MetadataBody(),
-  },
-  { additionalProperties: false },
-);
+export const InventoryLevelUpdate = Strict({
+  stocked_quantity: Type.Optional(Quantity()),
+  incoming_quantity: Type.Optional(Quantity()),
+  metadata: MetadataBody(),
+});
 export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
 
 /** Body of `POST /admin/inventory-items/{id}/location-levels/batch` (Medusa's): `delete` takes location ids or level ids. */
-export const InventoryLevelBatch = Type.Object(
-  {
-    create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
-    update: Type.Optional(
-      Type.Array(
-        Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
-          additionalProperties: false,
-        }),
-        { maxItems: 1000 },
-      ),
+export const InventoryLevelBatch = Strict({
+  create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
+  update: Type.Optional(
+    Type.Array(
+      Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
+        additionalProperties: false,
+      }),
+      { maxItems: 1000 },
     ),
-    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+  ),
+  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+});
 export type InventoryLevelBatch = Static<typeof InventoryLevelBatch>;
 
 /** Body of `POST /admin/inventory-items`: every field optional; `location_levels` creates levels at once (as Medusa). */
-export const InventoryItemCreate = Type.Object(
-  { ...itemFields, location_levels: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })) },
-  { additionalProperties: false },
-);
+export const InventoryItemCreate = Strict({
+  ...itemFields,
+  location_levels: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
+});
 export type InventoryItemCreate = Static<typeof InventoryItemCreate>;
 
 /** Body of `POST /admin/inventory-items/{id}`. */
-export const InventoryItemUpdate = Type.Object(itemFields, { additionalProperties: false });
+export const InventoryItemUpdate = Strict(itemFields);
 export type InventoryItemUpdate = Static<typeof InventoryItemUpdate>;
 
 /** Body of `POST /admin/reservations`. */
-export const ReservationCreate = Type.Object(
-  {
-    inventory_item_id: Id({ minLength: 1 }),
-    location_id: Id({ minLength: 1 }),
-    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-    line_item_id: Nullable(Id()),
-    description: Nullable(LongText()),
-    metadata: MetadataBody(),
-  },
-  { additionalProperties: false },
-);
+export const ReservationCreate = Strict({
+  inventory_item_id: Id({ minLength: 1 }),
+  location_id: Id({ minLength: 1 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+  line_item_id: Nullable(Id()),
+  description: Nullable(LongText()),
+  metadata: MetadataBody(),
+});
 export type ReservationCreate = Static<typeof ReservationCreate>;
 
 /** Body of `POST /admin/reservations/{id}`. */
-export const ReservationUpdate = Type.Object(
-  {
-    quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-    location_id: Type.Optional(Id({ minLength: 1 })),
-    description: Nullable(LongText()),
-    metadata: MetadataBody(),
-  },
-  { additionalProperties: false },
-);
+export const ReservationUpdate = Strict({
+  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+  location_id: Type.Optional(Id({ minLength: 1 })),
+  description: Nullable(LongText()),
+  metadata: MetadataBody(),
+});
 export type ReservationUpdate = Static<typeof ReservationUpdate>;
 
 /** Filters of `GET /admin/inventory-items`. */

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
-import { db, inList, listPage, orderBy, statement, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, listPage, orderBy, statement, type ListPaging, type Placeholders } from "@kasse/db";
 import { notification, type NotificationFilters, type NotificationRow } from "./schema";
 
 // The notification module's SQL (the outbox): the only file of the module that imports drizzle and its table.
@@ -11,19 +11,7 @@ type NewNotification = Pick<
 >;
 
 const insertNotification = statement((v: Placeholders<NewNotification>) =>
-  db
-    .insert(notification)
-    .values({
-      id: v.id,
-      to: v.to,
-      channel: v.channel,
-      template: v.template,
-      data: v.data,
-      secret_keys: v.secret_keys,
-      provider_id: v.provider_id,
-      resource_type: v.resource_type,
-    })
-    .returning(),
+  db.insert(notification).values(v).returning(),
 );
 
 const notificationById = statement((v: Placeholders<{ id: string }>) =>
@@ -87,13 +75,8 @@ const pendingCount = statement(() =>
 
 /** The filters of a notification list as conditions. */
 function conditions(filters: NotificationFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(notification.id, filters.id));
-  if (filters.to?.length) out.push(inList(notification.to, filters.to));
-  if (filters.channel?.length) out.push(inList(notification.channel, filters.channel));
-  if (filters.template?.length) out.push(inList(notification.template, filters.template));
-  if (filters.status?.length) out.push(inList(notification.status, filters.status));
-  return out;
+  const { id, to, channel, template, status } = notification;
+  return inFilters(filters, { id, to, channel, template, status });
 }
 
 const sortable = {

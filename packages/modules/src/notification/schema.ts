@@ -1,3 +1,4 @@
+import { Strict } from "@kasse/core";
 import { index, integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { RowView, entityTable, timestamptz } from "@kasse/db";
@@ -36,21 +37,18 @@ export type NotificationStatus = "pending" | "success" | "failure";
 export type NotificationRow = typeof notification.$inferSelect;
 
 /** What a caller asks to send. */
-export const NotificationInput = Type.Object(
-  {
-    to: Type.String({ minLength: 1 }),
-    channel: Type.String({ minLength: 1 }),
-    template: Type.String({ minLength: 1 }),
-    data: Type.Record(Type.String(), Type.Unknown()),
-    /**
-     * Keys of `data` whose values are secret (a token, or a link carrying one): encrypted at rest
-     * until delivered, then erased; never shown by reads nor written to the log.
-     */
-    secret_keys: Type.Optional(Type.Array(Type.String())),
-    resource_type: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
-);
+export const NotificationInput = Strict({
+  to: Type.String({ minLength: 1 }),
+  channel: Type.String({ minLength: 1 }),
+  template: Type.String({ minLength: 1 }),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  /**
+   * Keys of `data` whose values are secret (a token, or a link carrying one): encrypted at rest
+   * until delivered, then erased; never shown by reads nor written to the log.
+   */
+  secret_keys: Type.Optional(Type.Array(Type.String())),
+  resource_type: Type.Optional(Type.String()),
+});
 export type NotificationInput = Static<typeof NotificationInput>;
 
 /** Filters of `GET /admin/notifications`. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
+  inFilters,
   inList,
   insertRows,
   listPage,
@@ -8,6 +9,7 @@ import {
   orderBy,
   readRows,
   restoreRows,
+  rowsOf,
   statement,
   textSearch,
   type ListPaging,
@@ -130,21 +132,13 @@ function touched(based: string[], removed: string[]): SQL | undefined {
   );
 }
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(priceListRule)
-    .where(inList(priceListRule.price_list_id, v.ids))
-    .orderBy(asc(priceListRule.attribute), asc(priceListRule.value)),
-);
+const rulesOf = rowsOf(priceListRule, priceListRule.price_list_id, {
+  order: [asc(priceListRule.attribute), asc(priceListRule.value)],
+});
 
-const pricesOfLists = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(price)
-    .where(inList(price.price_list_id, v.ids))
-    .orderBy(asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)),
-);
+const pricesOfLists = rowsOf(price, price.price_list_id, {
+  order: [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)],
+});
 
 const variantsOfLists = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -264,21 +258,16 @@ const removePreference = statement((v: Placeholders<{ id: string }>) =>
 
 /** The filters of a price list list as conditions. */
 function listConditions(filters: PriceListFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(priceList.id, filters.id));
-  if (filters.status?.length) out.push(inList(priceList.status, filters.status));
-  if (filters.type?.length) out.push(inList(priceList.type, filters.type));
-  out.push(...textSearch(filters.q, [priceList.title, priceList.description]));
-  return out;
+  return [
+    ...inFilters(filters, { id: priceList.id, status: priceList.status, type: priceList.type }),
+    ...textSearch(filters.q, [priceList.title, priceList.description]),
+  ];
 }
 
 /** The filters of a price preference list as conditions. */
 function preferenceConditions(filters: PricePreferenceFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(pricePreference.id, filters.id));
-  if (filters.attribute?.length) out.push(inList(pricePreference.attribute, filters.attribute));
-  if (filters.value?.length) out.push(inList(pricePreference.value, filters.value));
-  return out;
+  const { id, attribute, value } = pricePreference;
+  return inFilters(filters, { id, attribute, value });
 }
 
 /** The columns a list's prices sort by (`order`); the id breaks ties. */
@@ -331,7 +320,7 @@ export const pricingQueries = {
   retrieveList: lists.retrieve,
   findList: lists.find,
   softDeleteList: lists.softDelete,
-  lists: (filters: PriceListFilters, page: ListPaging) => lists.list(listConditions(filters), page),
+  lists: lists.listBy(listConditions),
   /** Sets `fields` on the list (its `updated_at` among them). */
   updateList: async (id: string, fields: Partial<typeof priceList.$inferInsert>): Promise<void> => {
     await db.update(priceList).set(fields).where(eq(priceList.id, id));
@@ -340,8 +329,8 @@ export const pricingQueries = {
   insertRules: async (rows: Array<{ id: string; price_list_id: string; attribute: string; value: string }>) => {
     await insertRules(rows);
   },
-  rulesOf: (ids: string[]) => rulesOf({ ids }),
-  pricesOfLists: (ids: string[]): Promise<PriceRow[]> => pricesOfLists({ ids }),
+  rulesOf,
+  pricesOfLists: (ids: string[]): Promise<PriceRow[]> => pricesOfLists(ids),
   /** The variants the live lists among `ids` price, each once. */
   variantsOfLists: async (ids: string[]): Promise<string[]> =>
     (await variantsOfLists({ ids })).map((r) => r.variant_id),
@@ -396,8 +385,7 @@ export const pricingQueries = {
   // --- price preferences
   retrievePreference: preferences.retrieve,
   softDeletePreference: preferences.softDelete,
-  preferences: (filters: PricePreferenceFilters, page: ListPaging) =>
-    preferences.list(preferenceConditions(filters), page),
+  preferences: preferences.listBy(preferenceConditions),
   /** Inserts a preference and answers it as the API shows it. */
   insertPreference: async (row: {
     id: string;

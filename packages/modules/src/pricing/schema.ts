@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, MoneyView, Title } from "@kasse/core";
+import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, MoneyView, Title, Strict } from "@kasse/core";
 import { money, OrNull, RowView, View, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /**
@@ -71,76 +71,57 @@ const Quantity = Type.Optional(Type.Union([Count(), Type.Null()]));
 const Currency = CurrencyCode();
 
 /** One base price of a variant, as the product routes send it. */
-export const VariantPriceInput = Type.Object(
-  {
-    currency_code: Currency,
-    amount: Amount(),
-    min_quantity: Quantity,
-    max_quantity: Quantity,
-    rules: Type.Optional(
-      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const VariantPriceInput = Strict({
+  currency_code: Currency,
+  amount: Amount(),
+  min_quantity: Quantity,
+  max_quantity: Quantity,
+  rules: Type.Optional(Strict({ region_id: Type.Optional(Id({ minLength: 1 })) })),
+});
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
 /** A price in a price list create body or batch `create`: a variant's price, naming the variant. */
-export const PriceListPriceCreate = Type.Object(
-  { variant_id: Id({ minLength: 1 }), ...VariantPriceInput.properties },
-  { additionalProperties: false },
-);
+export const PriceListPriceCreate = Strict({ variant_id: Id({ minLength: 1 }), ...VariantPriceInput.properties });
 export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
 
 /** A price in a batch `update`. */
-export const PriceListPriceUpdate = Type.Object(
-  {
-    id: Id({ minLength: 1 }),
-    variant_id: Type.Optional(Id({ minLength: 1 })),
-    currency_code: Type.Optional(Currency),
-    amount: Type.Optional(Amount()),
-    min_quantity: Quantity,
-    max_quantity: Quantity,
-    rules: Type.Optional(
-      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const PriceListPriceUpdate = Strict({
+  id: Id({ minLength: 1 }),
+  variant_id: Type.Optional(Id({ minLength: 1 })),
+  currency_code: Type.Optional(Currency),
+  amount: Type.Optional(Amount()),
+  min_quantity: Quantity,
+  max_quantity: Quantity,
+  rules: Type.Optional(Strict({ region_id: Type.Optional(Id({ minLength: 1 })) })),
+});
 export type PriceListPriceUpdate = Static<typeof PriceListPriceUpdate>;
 
 const RuleType = Type.Union([Type.Literal("customer_group_id"), Type.Literal("region_id")]);
 
 /** Price list rules: the contract's `[{rule_type, value}]`, or Medusa's `{customer_group_id: [..]}`. */
 export const PriceListRules = Type.Union([
-  Type.Array(Type.Object({ rule_type: RuleType, value: Id({ minLength: 1 }) }, { additionalProperties: false }), {
+  Type.Array(Strict({ rule_type: RuleType, value: Id({ minLength: 1 }) }), {
     maxItems: 1000,
   }),
-  Type.Object(
-    {
-      customer_group_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-      region_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-    },
-    { additionalProperties: false },
-  ),
+  Strict({
+    customer_group_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+    region_id: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+  }),
 ]);
 
 const OptionalDateTime = Type.Optional(Type.Union([DateTime(), Type.Null()]));
 
 /** Body of `POST /admin/price-lists`. */
-export const PriceListCreate = Type.Object(
-  {
-    title: Title({ minLength: 1 }),
-    description: Type.Optional(LongText()),
-    type: Type.Union([Type.Literal("sale"), Type.Literal("override")]),
-    status: Type.Optional(Type.Union([Type.Literal("active"), Type.Literal("draft")])),
-    starts_at: OptionalDateTime,
-    ends_at: OptionalDateTime,
-    rules: Type.Optional(PriceListRules),
-    prices: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
-  },
-  { additionalProperties: false },
-);
+export const PriceListCreate = Strict({
+  title: Title({ minLength: 1 }),
+  description: Type.Optional(LongText()),
+  type: Type.Union([Type.Literal("sale"), Type.Literal("override")]),
+  status: Type.Optional(Type.Union([Type.Literal("active"), Type.Literal("draft")])),
+  starts_at: OptionalDateTime,
+  ends_at: OptionalDateTime,
+  rules: Type.Optional(PriceListRules),
+  prices: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
+});
 export type PriceListCreate = Static<typeof PriceListCreate>;
 
 /** Body of `POST /admin/price-lists/{id}`: the create fields, all optional. */
@@ -148,25 +129,19 @@ export const PriceListUpdate = Type.Partial(PriceListCreate, { additionalPropert
 export type PriceListUpdate = Static<typeof PriceListUpdate>;
 
 /** Body of `POST /admin/price-lists/{id}/prices/batch`. */
-export const PriceListPricesBatch = Type.Object(
-  {
-    create: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
-    update: Type.Optional(Type.Array(PriceListPriceUpdate, { maxItems: 10000 })),
-    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 10000 })),
-  },
-  { additionalProperties: false },
-);
+export const PriceListPricesBatch = Strict({
+  create: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
+  update: Type.Optional(Type.Array(PriceListPriceUpdate, { maxItems: 10000 })),
+  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 10000 })),
+});
 export type PriceListPricesBatch = Static<typeof PriceListPricesBatch>;
 
 /** Body of `POST /admin/price-preferences`. */
-export const PricePreferenceCreate = Type.Object(
-  {
-    attribute: Type.Union([Type.Literal("region_id"), Type.Literal("currency_code")]),
-    value: Code({ minLength: 1 }),
-    is_tax_inclusive: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+export const PricePreferenceCreate = Strict({
+  attribute: Type.Union([Type.Literal("region_id"), Type.Literal("currency_code")]),
+  value: Code({ minLength: 1 }),
+  is_tax_inclusive: Type.Optional(Type.Boolean()),
+});
 export type PricePreferenceCreate = Static<typeof PricePreferenceCreate>;
 
 /** Body of `POST /admin/price-preferences/{id}`. */

@@ -145,7 +145,7 @@ export function createCategoryService() {
     ];
     const [descendants, parents] = await Promise.all([
       q.categoriesBelow(rows, options.include_descendants_tree === true, options.children),
-      parentIds.length ? q.categoriesByIds({ ids: parentIds }) : Promise.resolve([]),
+      parentIds.length ? q.categoriesByIds(parentIds) : Promise.resolve([]),
     ]);
     const byParent = groupBy(descendants, (d) => d.parent_category_id ?? "");
     const build = (row: ProductCategoryRow): ProductCategory => ({
@@ -268,7 +268,7 @@ export function createCategoryService() {
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
     async withDescendants(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const roots = await q.categoriesByIds({ ids });
+      const roots = await q.categoriesByIds(ids);
       if (roots.length === 0) return ids;
       const rows = await q.categoryIdsBelow(roots);
       return [...new Set([...ids, ...rows.map((r) => r.id)])];

@@ -10,6 +10,7 @@ import {
   orderBy,
   readRows,
   restoreRows,
+  rowsOf,
   statement,
   textSearch,
   type ListPaging,
@@ -123,13 +124,10 @@ export const variantOptionsOf = statement((v: Placeholders<{ ids: string[] }>) =
 );
 
 /** The live variants of `ids` (products), in rank order. */
-export const variantsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(productVariant)
-    .where(and(inList(productVariant.product_id, v.ids), liveVariant))
-    .orderBy(asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id)),
-);
+export const variantsOf = rowsOf(productVariant, productVariant.product_id, {
+  where: liveVariant,
+  order: [asc(productVariant.variant_rank), asc(productVariant.created_at), asc(productVariant.id)],
+});
 
 /** The live options of `ids` (products), in rank order. */
 export const optionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
@@ -195,13 +193,9 @@ export const typesByIds = statement((v: Placeholders<{ ids: string[] }>) =>
 );
 
 /** The sales channel links of `ids` (products), by channel id. */
-export const channelsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(productSalesChannel)
-    .where(inList(productSalesChannel.product_id, v.ids))
-    .orderBy(asc(productSalesChannel.sales_channel_id)),
-);
+export const channelsOf = rowsOf(productSalesChannel, productSalesChannel.product_id, {
+  order: [asc(productSalesChannel.sales_channel_id)],
+});
 
 /** The live images each of `ids` (variants) is shown with, in the product's image order. */
 export const variantImagesOf = statement((v: Placeholders<{ ids: string[] }>) =>
@@ -940,12 +934,7 @@ export function categoriesBelow(
 }
 
 /** The live categories among `ids`. */
-export const categoriesByIds = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(productCategory)
-    .where(and(inList(productCategory.id, v.ids), liveCategory)),
-);
+export const categoriesByIds = rowsOf(productCategory, productCategory.id, { where: liveCategory });
 
 /** The ids of the live categories below any of `roots` (their paths). */
 export function categoryIdsBelow(roots: Array<{ mpath: string }>): Promise<Array<{ id: string }>> {

@@ -52,7 +52,7 @@ export async function loadVariantOptions(variantIds: string[]): Promise<Map<stri
 /** Live variants of `productIds` with their option values: two queries. */
 async function loadVariants(productIds: string[]): Promise<Map<string, ProductVariant[]>> {
   if (productIds.length === 0) return new Map();
-  const variants = await q.variantsOf({ ids: productIds });
+  const variants = await q.variantsOf(productIds);
   const options = await loadVariantOptions(variants.map((v) => v.id));
   return groupBy(
     variants.map((v) => ({ ...v, options: options.get(v.id) ?? [] })),
@@ -96,7 +96,7 @@ export async function attachRelations(rows: ProductRow[], relations: ReadonlySet
     has("categories") ? q.categoriesOf({ ids }).then((r) => groupBy(r, (c) => c.product_id)) : undefined,
     has("collection") && collectionIds.length ? q.collectionsByIds({ ids: collectionIds }).then(byId) : undefined,
     has("type") && typeIds.length ? q.typesByIds({ ids: typeIds }).then(byId) : undefined,
-    has("sales_channels") ? q.channelsOf({ ids }).then((r) => groupBy(r, (l) => l.product_id)) : undefined,
+    has("sales_channels") ? q.channelsOf(ids).then((r) => groupBy(r, (l) => l.product_id)) : undefined,
   ]);
   return rows.map((row) => {
     const out: Product = { ...row };

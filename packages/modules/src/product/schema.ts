@@ -15,6 +15,7 @@ import {
   Title,
   FileUrl,
   FileUrlView,
+  Strict,
 } from "@kasse/core";
 import {
   fileUrl,
@@ -174,13 +175,10 @@ export const productVariantImage = pgTable(
 );
 
 /** Body of `POST /admin/products/{id}/variants/{variant_id}/images/batch`: image ids of the product to show the variant with, or not. */
-export const VariantImagesBatch = Type.Object(
-  {
-    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-  },
-  { additionalProperties: false },
-);
+export const VariantImagesBatch = Strict({
+  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+});
 export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
 
 export const productCollection = entityTable(
@@ -310,21 +308,16 @@ export interface ProductSnapshot {
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Optional = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Nullable(schema));
 const Measure = () => Type.Optional(Nullable(Type.Number({ minimum: 0 })));
-const IdRef = Type.Object({ id: Id({ minLength: 1 }) }, { additionalProperties: false });
+const IdRef = Strict({ id: Id({ minLength: 1 }) });
 
 /** A variant price as the Admin API takes it; amounts are integer minor units. */
-export const VariantPriceInput = Type.Object(
-  {
-    currency_code: CurrencyCode(),
-    amount: Amount(),
-    min_quantity: Type.Optional(Nullable(Count())),
-    max_quantity: Type.Optional(Nullable(Count())),
-    rules: Type.Optional(
-      Type.Object({ region_id: Type.Optional(Id({ minLength: 1 })) }, { additionalProperties: false }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const VariantPriceInput = Strict({
+  currency_code: CurrencyCode(),
+  amount: Amount(),
+  min_quantity: Type.Optional(Nullable(Count())),
+  max_quantity: Type.Optional(Nullable(Count())),
+  rules: Type.Optional(Strict({ region_id: Type.Optional(Id({ minLength: 1 })) })),
+});
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
 const variantFields = {
@@ -350,22 +343,16 @@ const variantFields = {
 };
 
 /** A variant in a product create body, or `POST /admin/products/{id}/variants`. */
-export const VariantCreate = Type.Object(
-  {
-    ...variantFields,
-    prices: Type.Array(VariantPriceInput),
-    // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
-    inventory_items: Type.Optional(
-      Type.Array(
-        Type.Object({ inventory_item_id: Id(), required_quantity: Count() }, { additionalProperties: false }),
-        {
-          maxItems: 0,
-        },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const VariantCreate = Strict({
+  ...variantFields,
+  prices: Type.Array(VariantPriceInput),
+  // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
+  inventory_items: Type.Optional(
+    Type.Array(Strict({ inventory_item_id: Id(), required_quantity: Count() }), {
+      maxItems: 0,
+    }),
+  ),
+});
 export type VariantCreate = Static<typeof VariantCreate>;
 
 /** `POST /admin/products/{id}/variants/{variant_id}`: the create fields, all optional. */
@@ -384,16 +371,13 @@ export const VariantUpsert = Type.Partial(
 export type VariantUpsert = Static<typeof VariantUpsert>;
 
 /** `POST /admin/products/{id}/options` and the options of a product create body. */
-export const OptionCreate = Type.Object(
-  {
-    title: Title({ minLength: 1 }),
-    values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
-    metadata: OptionalMetadata(),
-    // Medusa's flag for an option of this product alone, which every Kasse option is (none is shared).
-    is_exclusive: Type.Optional(Type.Literal(true)),
-  },
-  { additionalProperties: false },
-);
+export const OptionCreate = Strict({
+  title: Title({ minLength: 1 }),
+  values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
+  metadata: OptionalMetadata(),
+  // Medusa's flag for an option of this product alone, which every Kasse option is (none is shared).
+  is_exclusive: Type.Optional(Type.Literal(true)),
+});
 export type OptionCreate = Static<typeof OptionCreate>;
 
 /** `POST /admin/products/{id}/options/{option_id}`. */
@@ -401,15 +385,12 @@ export const OptionUpdate = Type.Partial(OptionCreate, { additionalProperties: f
 export type OptionUpdate = Static<typeof OptionUpdate>;
 
 /** An option inside a product update: with `id` it is updated, else matched by title or created. */
-export const OptionUpsert = Type.Object(
-  {
-    id: Type.Optional(Id({ minLength: 1 })),
-    title: Title({ minLength: 1 }),
-    values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const OptionUpsert = Strict({
+  id: Type.Optional(Id({ minLength: 1 })),
+  title: Title({ minLength: 1 }),
+  values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
+  metadata: OptionalMetadata(),
+});
 export type OptionUpsert = Static<typeof OptionUpsert>;
 
 const productFields = {
@@ -425,10 +406,7 @@ const productFields = {
   // An image with the `id` of one of the product's images is that image kept (with the variants shown with it); others are new.
   images: Type.Optional(
     Type.Array(
-      Type.Object(
-        { id: Type.Optional(Id({ minLength: 1 })), url: FileUrl({ minLength: 1 }), metadata: OptionalMetadata() },
-        { additionalProperties: false },
-      ),
+      Strict({ id: Type.Optional(Id({ minLength: 1 })), url: FileUrl({ minLength: 1 }), metadata: OptionalMetadata() }),
     ),
   ),
   collection_id: Optional(Id()),
@@ -449,15 +427,12 @@ const productFields = {
 };
 
 /** Body of `POST /admin/products`. */
-export const ProductCreate = Type.Object(
-  {
-    ...productFields,
-    handle: Type.Optional(BlankableHandle()),
-    options: Type.Array(OptionCreate, { minItems: 1 }),
-    variants: Type.Optional(Type.Array(VariantCreate)),
-  },
-  { additionalProperties: false },
-);
+export const ProductCreate = Strict({
+  ...productFields,
+  handle: Type.Optional(BlankableHandle()),
+  options: Type.Array(OptionCreate, { minItems: 1 }),
+  variants: Type.Optional(Type.Array(VariantCreate)),
+});
 export type ProductCreate = Static<typeof ProductCreate>;
 
 /** Body of `POST /admin/products/{id}`: every field optional; `options`/`variants` replace the sets. */
@@ -470,23 +445,18 @@ export const ProductUpdate = Type.Partial(
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
 /** An update item of `POST /admin/products/batch`: the update fields plus the product's `id`. */
-export const ProductBatchUpdate = Type.Object(
-  { ...ProductUpdate.properties, id: Id({ minLength: 1 }) },
-  { additionalProperties: false },
-);
+export const ProductBatchUpdate = Strict({ ...ProductUpdate.properties, id: Id({ minLength: 1 }) });
 export type ProductBatchUpdate = Static<typeof ProductBatchUpdate>;
 
 /** Body of `POST /admin/collections`. */
-export const CollectionCreate = Type.Object(
-  { title: Title({ minLength: 1 }), handle: Type.Optional(BlankableHandle()), metadata: OptionalMetadata() },
-  { additionalProperties: false },
-);
+export const CollectionCreate = Strict({
+  title: Title({ minLength: 1 }),
+  handle: Type.Optional(BlankableHandle()),
+  metadata: OptionalMetadata(),
+});
 export type CollectionCreate = Static<typeof CollectionCreate>;
 export const CollectionUpdate = Type.Partial(
-  Type.Object(
-    { title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() },
-    { additionalProperties: false },
-  ),
+  Strict({ title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() }),
   { additionalProperties: false },
 );
 export type CollectionUpdate = Static<typeof CollectionUpdate>;
@@ -503,19 +473,13 @@ const categoryFields = {
 };
 
 /** Body of `POST /admin/product-categories`. */
-export const CategoryCreate = Type.Object(
-  { ...categoryFields, handle: Type.Optional(BlankableHandle()) },
-  { additionalProperties: false },
-);
+export const CategoryCreate = Strict({ ...categoryFields, handle: Type.Optional(BlankableHandle()) });
 export type CategoryCreate = Static<typeof CategoryCreate>;
 export const CategoryUpdate = Type.Partial(Type.Object(categoryFields), { additionalProperties: false });
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
 /** Body of `POST /admin/product-tags` and `/admin/product-types`. */
-export const TagCreate = Type.Object(
-  { value: Title({ minLength: 1 }), metadata: OptionalMetadata() },
-  { additionalProperties: false },
-);
+export const TagCreate = Strict({ value: Title({ minLength: 1 }), metadata: OptionalMetadata() });
 export type TagCreate = Static<typeof TagCreate>;
 export const TagUpdate = Type.Partial(TagCreate, { additionalProperties: false });
 export type TagUpdate = Static<typeof TagUpdate>;

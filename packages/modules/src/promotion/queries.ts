@@ -1,12 +1,13 @@
 import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import {
@@ -57,28 +58,15 @@ const promotionsForCart = statement((v: Placeholders<{ codes: string[] }>) =>
 );
 
 // A page's relations (and the cart's promotions'), one statement each whatever the page size.
-const methodsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(applicationMethod).where(inList(applicationMethod.promotion_id, v.ids)),
-);
+const methodsOf = rowsOf(applicationMethod, applicationMethod.promotion_id);
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(promotionRule)
-    .where(inList(promotionRule.promotion_id, v.ids))
-    .orderBy(asc(promotionRule.created_at), asc(promotionRule.id)),
-);
+const rulesOf = rowsOf(promotionRule, promotionRule.promotion_id, {
+  order: [asc(promotionRule.created_at), asc(promotionRule.id)],
+});
 
-const campaignsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(campaign)
-    .where(and(inList(campaign.id, v.ids), campaigns.live)),
-);
+const campaignsOf = rowsOf(campaign, campaign.id, { where: campaigns.live });
 
-const budgetsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(campaignBudget).where(inList(campaignBudget.campaign_id, v.ids)),
-);
+const budgetsOf = rowsOf(campaignBudget, campaignBudget.campaign_id);
 
 const promotionsOfCampaigns = statement((v: Placeholders<{ ids: string[] }>) =>
   db
@@ -109,18 +97,7 @@ type MethodValues = Pick<
 >;
 
 const insertMethod = statement((v: Placeholders<MethodValues & { id: string; promotion_id: string }>) =>
-  db.insert(applicationMethod).values({
-    id: v.id,
-    promotion_id: v.promotion_id,
-    type: v.type,
-    target_type: v.target_type,
-    allocation: v.allocation,
-    value: v.value,
-    currency_code: v.currency_code,
-    max_quantity: v.max_quantity,
-    apply_to_quantity: v.apply_to_quantity,
-    buy_rules_min_quantity: v.buy_rules_min_quantity,
-  }),
+  db.insert(applicationMethod).values(v),
 );
 
 const updateMethod = statement((v: Placeholders<MethodValues & { promotion_id: string; updated_at: Date }>) =>
@@ -212,14 +189,7 @@ const insertBudget = statement(
       limit: number | null;
       currency_code: string | null;
     }>,
-  ) =>
-    db.insert(campaignBudget).values({
-      id: v.id,
-      campaign_id: v.campaign_id,
-      type: v.type,
-      limit: v.limit,
-      currency_code: v.currency_code,
-    }),
+  ) => db.insert(campaignBudget).values(v),
 );
 
 // A key left undefined leaves its column as it is.
@@ -282,17 +252,8 @@ const budgetsPage = statement((v: Placeholders<{ after: string; limit: number }>
 
 /** The filters of a promotion list as conditions. */
 function promotionConditions(filters: PromotionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(promotion.id, filters.id));
-  if (filters.code?.length)
-    out.push(
-      inList(
-        sql`lower(${promotion.code})`,
-        filters.code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.campaign_id?.length) out.push(inList(promotion.campaign_id, filters.campaign_id));
-  if (filters.status?.length) out.push(inList(promotion.status, filters.status));
+  const { id, code, campaign_id, status } = promotion;
+  const out = inFilters(filters, { id, code: sql`lower(${code})`, campaign_id, status }, ["code"]);
   if (filters.is_automatic !== undefined) out.push(eq(promotion.is_automatic, filters.is_automatic));
   out.push(...textSearch(filters.q, [promotion.code]));
   return out;
@@ -300,25 +261,22 @@ function promotionConditions(filters: PromotionFilters): SQL[] {
 
 /** The filters of a campaign list as conditions. */
 function campaignConditions(filters: CampaignFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(campaign.id, filters.id));
-  if (filters.campaign_identifier?.length) out.push(inList(campaign.campaign_identifier, filters.campaign_identifier));
-  out.push(...textSearch(filters.q, [campaign.name, campaign.campaign_identifier, campaign.description]));
-  return out;
+  const { id, campaign_identifier, name, description } = campaign;
+  return [
+    ...inFilters(filters, { id, campaign_identifier }),
+    ...textSearch(filters.q, [name, campaign_identifier, description]),
+  ];
 }
 
 /** Named statements on the promotion module's tables, run on the current handle. */
 export const promotionQueries = {
-  insert: promotions.insert,
-  retrieve: promotions.retrieve,
-  update: promotions.update,
-  softDelete: promotions.softDelete,
-  list: (filters: PromotionFilters, page: ListPaging) => promotions.list(promotionConditions(filters), page),
+  ...promotions,
+  list: promotions.listBy(promotionConditions),
   /** The live automatic active promotions and those whose code is among `codes` (lower case), oldest first. */
   forCart: (codes: string[]) => promotionsForCart({ codes }),
-  methodsOf: (promotionIds: string[]) => methodsOf({ ids: promotionIds }),
+  methodsOf,
   /** The rules of the promotions, oldest first. */
-  rulesOf: (promotionIds: string[]) => rulesOf({ ids: promotionIds }),
+  rulesOf,
   insertMethod: (values: MethodValues & { id: string; promotion_id: string }) => insertMethod(values),
   /** Sets every field of the promotion's application method. */
   updateMethod: (promotionId: string, values: MethodValues) =>
@@ -344,11 +302,11 @@ export const promotionQueries = {
   retrieveCampaign: campaigns.retrieve,
   updateCampaign: campaigns.update,
   softDeleteCampaign: campaigns.softDelete,
-  listCampaigns: (filters: CampaignFilters, page: ListPaging) => campaigns.list(campaignConditions(filters), page),
+  listCampaigns: campaigns.listBy(campaignConditions),
   /** The live campaigns among `ids`. */
-  campaignsOf: (ids: string[]) => campaignsOf({ ids }),
+  campaignsOf,
   /** The budgets of the campaigns. */
-  budgetsOf: (campaignIds: string[]): Promise<CampaignBudgetRow[]> => budgetsOf({ ids: campaignIds }),
+  budgetsOf: (campaignIds: string[]): Promise<CampaignBudgetRow[]> => budgetsOf(campaignIds),
   /** The live promotions of the campaigns (a few fields and their campaign), oldest first. */
   promotionsOfCampaigns: (campaignIds: string[]) => promotionsOfCampaigns({ ids: campaignIds }),
   insertBudget: (values: {

@@ -11,6 +11,7 @@ import {
   MoneyWhen,
   OptionalMetadata,
   Title,
+  Strict,
 } from "@kasse/core";
 import { metadata, money, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, timestamptz } from "@kasse/db";
 
@@ -153,47 +154,38 @@ const Count = () => Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Minor = () => Type.Integer({ minimum: 0, maximum: MAX_INTEGER.amount });
 
 /** A rule on input: `values` as Medusa clients send them, one string or several. */
-export const RuleCreate = Type.Object(
-  {
-    attribute: Code({ minLength: 1 }),
-    operator: literals(RULE_OPERATORS),
-    values: MoneyWhen(
-      "attribute",
-      MONEY_RULE_ATTRIBUTES,
-      Type.Union([
-        Code(),
-        Type.Number(),
-        Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 }),
-      ]),
-    ),
-    description: Nullable(LongText()),
-  },
-  { additionalProperties: false },
-);
+export const RuleCreate = Strict({
+  attribute: Code({ minLength: 1 }),
+  operator: literals(RULE_OPERATORS),
+  values: MoneyWhen(
+    "attribute",
+    MONEY_RULE_ATTRIBUTES,
+    Type.Union([
+      Code(),
+      Type.Number(),
+      Type.Array(Type.Union([Code(), Type.Number()]), { minItems: 1, maxItems: 1000 }),
+    ]),
+  ),
+  description: Nullable(LongText()),
+});
 export type RuleCreate = Static<typeof RuleCreate>;
 
 /** A rule update inside a batch: the id plus the fields to change. */
-export const RuleUpdate = Type.Object(
-  {
-    id: Id({ minLength: 1 }),
-    attribute: Type.Optional(Code({ minLength: 1 })),
-    operator: Type.Optional(literals(RULE_OPERATORS)),
-    values: Type.Optional(RuleCreate.properties.values),
-    description: Nullable(LongText()),
-  },
-  { additionalProperties: false },
-);
+export const RuleUpdate = Strict({
+  id: Id({ minLength: 1 }),
+  attribute: Type.Optional(Code({ minLength: 1 })),
+  operator: Type.Optional(literals(RULE_OPERATORS)),
+  values: Type.Optional(RuleCreate.properties.values),
+  description: Nullable(LongText()),
+});
 export type RuleUpdate = Static<typeof RuleUpdate>;
 
 /** Body of `POST /admin/promotions/{id}/{rules,target-rules,buy-rules}/batch`. */
-export const RuleBatch = Type.Object(
-  {
-    create: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-    update: Type.Optional(Type.Array(RuleUpdate, { maxItems: 1000 })),
-    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+export const RuleBatch = Strict({
+  create: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+  update: Type.Optional(Type.Array(RuleUpdate, { maxItems: 1000 })),
+  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+});
 export type RuleBatch = Static<typeof RuleBatch>;
 
 const applicationMethodCore = {
@@ -210,14 +202,11 @@ const applicationMethodCore = {
 };
 
 /** The application method of a promotion create body. */
-export const ApplicationMethodCreate = Type.Object(
-  {
-    ...applicationMethodCore,
-    target_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-    buy_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+export const ApplicationMethodCreate = Strict({
+  ...applicationMethodCore,
+  target_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+  buy_rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+});
 export type ApplicationMethodCreate = Static<typeof ApplicationMethodCreate>;
 
 /** A partial application method (update); rules change through the batch endpoints. */
@@ -227,68 +216,56 @@ export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMetho
 export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
 
 /** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
-export const PromotionUpdate = Type.Object(
-  {
-    code: Nullable(Code({ minLength: 1 })),
-    type: Type.Optional(literals(PROMOTION_TYPES)),
-    status: Type.Optional(literals(PROMOTION_STATUSES)),
-    is_automatic: Type.Optional(Type.Boolean()),
-    campaign_id: Nullable(Id({ minLength: 1 })),
-    application_method: Type.Optional(ApplicationMethodUpdate),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const PromotionUpdate = Strict({
+  code: Nullable(Code({ minLength: 1 })),
+  type: Type.Optional(literals(PROMOTION_TYPES)),
+  status: Type.Optional(literals(PROMOTION_STATUSES)),
+  is_automatic: Type.Optional(Type.Boolean()),
+  campaign_id: Nullable(Id({ minLength: 1 })),
+  application_method: Type.Optional(ApplicationMethodUpdate),
+  metadata: OptionalMetadata(),
+});
 export type PromotionUpdate = Static<typeof PromotionUpdate>;
 
 /** A campaign budget on input. */
-export const BudgetInput = Type.Object(
-  {
-    type: Type.Optional(literals(BUDGET_TYPES)),
-    // A budget without `type` is a spend budget (campaigns.ts).
-    limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor(), "spend")),
-    currency_code: Nullable(Currency()),
-    // Medusa's per-attribute budgets (`use_by_attribute`); its dashboard always sends `attribute`,
-    // null for a plain budget, the only kind Kasse keeps.
-    attribute: Type.Optional(Type.Null()),
-  },
-  { additionalProperties: false },
-);
+export const BudgetInput = Strict({
+  type: Type.Optional(literals(BUDGET_TYPES)),
+  // A budget without `type` is a spend budget (campaigns.ts).
+  limit: Nullable(MoneyWhen("type", MONEY_BUDGET_TYPES, Minor(), "spend")),
+  currency_code: Nullable(Currency()),
+  // Medusa's per-attribute budgets (`use_by_attribute`); its dashboard always sends `attribute`,
+  // null for a plain budget, the only kind Kasse keeps.
+  attribute: Type.Optional(Type.Null()),
+});
 export type BudgetInput = Static<typeof BudgetInput>;
 
 /** Body of `POST /admin/campaigns`. */
-export const CampaignCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    description: Nullable(LongText()),
-    campaign_identifier: Code({ minLength: 1 }),
-    starts_at: Nullable(DateTime()),
-    ends_at: Nullable(DateTime()),
-    budget: Nullable(BudgetInput),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const CampaignCreate = Strict({
+  name: Title({ minLength: 1 }),
+  description: Nullable(LongText()),
+  campaign_identifier: Code({ minLength: 1 }),
+  starts_at: Nullable(DateTime()),
+  ends_at: Nullable(DateTime()),
+  budget: Nullable(BudgetInput),
+  metadata: OptionalMetadata(),
+});
 export type CampaignCreate = Static<typeof CampaignCreate>;
 
 /** Body of `POST /admin/promotions`. */
-export const PromotionCreate = Type.Object(
-  {
-    code: Nullable(Code({ minLength: 1 })),
-    type: literals(PROMOTION_TYPES),
-    status: Type.Optional(literals(PROMOTION_STATUSES)),
-    is_automatic: Type.Optional(Type.Boolean()),
-    campaign_id: Nullable(Id({ minLength: 1 })),
-    /** A new campaign for the promotion, created with it (instead of `campaign_id`). */
-    campaign: Type.Optional(CampaignCreate),
-    // Kasse takes a promotion's amounts off the price before tax (as Medusa's `is_tax_inclusive: false`).
-    is_tax_inclusive: Type.Optional(Type.Literal(false)),
-    application_method: ApplicationMethodCreate,
-    rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const PromotionCreate = Strict({
+  code: Nullable(Code({ minLength: 1 })),
+  type: literals(PROMOTION_TYPES),
+  status: Type.Optional(literals(PROMOTION_STATUSES)),
+  is_automatic: Type.Optional(Type.Boolean()),
+  campaign_id: Nullable(Id({ minLength: 1 })),
+  /** A new campaign for the promotion, created with it (instead of `campaign_id`). */
+  campaign: Type.Optional(CampaignCreate),
+  // Kasse takes a promotion's amounts off the price before tax (as Medusa's `is_tax_inclusive: false`).
+  is_tax_inclusive: Type.Optional(Type.Literal(false)),
+  application_method: ApplicationMethodCreate,
+  rules: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
+  metadata: OptionalMetadata(),
+});
 export type PromotionCreate = Static<typeof PromotionCreate>;
 
 /** Body of `POST /admin/campaigns/{id}`: the create fields, all optional. */
@@ -296,13 +273,10 @@ export const CampaignUpdate = Type.Partial(CampaignCreate, { additionalPropertie
 export type CampaignUpdate = Static<typeof CampaignUpdate>;
 
 /** Body of `POST /admin/campaigns/{id}/promotions`. */
-export const CampaignPromotions = Type.Object(
-  {
-    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+export const CampaignPromotions = Strict({
+  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+});
 export type CampaignPromotions = Static<typeof CampaignPromotions>;
 
 /** Filters of `GET /admin/promotions`. */

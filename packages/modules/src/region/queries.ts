@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, isNull, not, sql, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   region,
   regionCountry,
@@ -39,17 +39,11 @@ const currencyOf = statement((v: Placeholders<{ id: string }>) =>
     .where(and(eq(region.id, v.id), live)),
 );
 
-const countriesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(regionCountry).where(inList(regionCountry.region_id, v.ids)).orderBy(asc(regionCountry.iso_2)),
-);
+const countriesOf = rowsOf(regionCountry, regionCountry.region_id, { order: [asc(regionCountry.iso_2)] });
 
-const providersOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(regionPaymentProvider)
-    .where(inList(regionPaymentProvider.region_id, v.ids))
-    .orderBy(asc(regionPaymentProvider.provider_id)),
-);
+const providersOf = rowsOf(regionPaymentProvider, regionPaymentProvider.region_id, {
+  order: [asc(regionPaymentProvider.provider_id)],
+});
 
 const lockCountries = statement((v: Placeholders<{ codes: string[] }>) =>
   db
@@ -84,18 +78,11 @@ const regionOfCountry = statement((v: Placeholders<{ iso_2: string }>) =>
 
 /** The filters of a region list as conditions. */
 function conditions(filters: RegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(region.id, filters.id));
-  if (filters.name?.length) out.push(inList(region.name, filters.name));
-  if (filters.currency_code?.length)
-    out.push(
-      inList(
-        region.currency_code,
-        filters.currency_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  out.push(...textSearch(filters.q, [region.name, region.currency_code]));
-  return out;
+  const { id, name, currency_code } = region;
+  return [
+    ...inFilters(filters, { id, name, currency_code }, ["currency_code"]),
+    ...textSearch(filters.q, [name, currency_code]),
+  ];
 }
 
 /** Named statements on the region tables, run on the current handle. */
@@ -110,12 +97,12 @@ export const regionQueries = {
       .set({ ...fields, updated_at: new Date() })
       .where(eq(region.id, id)),
   softDelete: regions.softDelete,
-  list: (filters: RegionFilters, page: ListPaging) => regions.list(conditions(filters), page),
+  list: regions.listBy(conditions),
   /** The live region with its countries and its providers' ids. */
   byId: async (id: string) => (await byId({ id }))[0],
   currencyOf: async (id: string): Promise<string | undefined> => (await currencyOf({ id }))[0]?.currency_code,
-  countriesOf: (ids: string[]) => countriesOf({ ids }),
-  providersOf: (ids: string[]) => providersOf({ ids }),
+  countriesOf,
+  providersOf,
   /** The live region `iso2` belongs to. */
   regionOfCountry: async (iso2: string): Promise<RegionRow | undefined> =>
     (await regionOfCountry({ iso_2: iso2 }))[0]?.region,

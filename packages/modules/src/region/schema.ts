@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title } from "@kasse/core";
+import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { metadata, RowView, View, entityTable } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
@@ -53,17 +53,14 @@ export type RegionRow = typeof region.$inferSelect;
 export type CountryRow = typeof regionCountry.$inferSelect;
 
 /** Body of `POST /admin/regions`. */
-export const RegionCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    currency_code: CurrencyCode(),
-    countries: Type.Optional(Type.Array(CountryCode(), { maxItems: 300 })),
-    payment_providers: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-    automatic_taxes: Type.Optional(Type.Boolean()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const RegionCreate = Strict({
+  name: Title({ minLength: 1 }),
+  currency_code: CurrencyCode(),
+  countries: Type.Optional(Type.Array(CountryCode(), { maxItems: 300 })),
+  payment_providers: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+  automatic_taxes: Type.Optional(Type.Boolean()),
+  metadata: OptionalMetadata(),
+});
 export type RegionCreate = Static<typeof RegionCreate>;
 
 /** Body of `POST /admin/regions/{id}`: the create fields, all optional. */

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { generateId } from "@kasse/core";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import { salesChannel, type SalesChannelFilters, type SalesChannelRow } from "./schema";
 
 // The sales-channel module's SQL: the only file of the module that imports drizzle and its tables.
@@ -33,9 +33,7 @@ const enabledAmong = statement((v: Placeholders<{ ids: string[] }>) =>
 
 /** The filters of a channel list as conditions. */
 function conditions(filters: SalesChannelFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(salesChannel.id, filters.id));
-  if (filters.name?.length) out.push(inList(salesChannel.name, filters.name));
+  const out = inFilters(filters, { id: salesChannel.id, name: salesChannel.name });
   if (filters.is_disabled !== undefined) out.push(eq(salesChannel.is_disabled, filters.is_disabled));
   out.push(...textSearch(filters.q, [salesChannel.name, salesChannel.description]));
   return out;
@@ -43,12 +41,8 @@ function conditions(filters: SalesChannelFilters): SQL[] {
 
 /** Named statements on the `sales_channel` table, run on the current handle. */
 export const salesChannelQueries = {
-  insert: channels.insert,
-  retrieve: channels.retrieve,
-  update: channels.update,
-  softDelete: channels.softDelete,
-  existing: channels.existing,
-  list: (filters: SalesChannelFilters, page: ListPaging) => channels.list(conditions(filters), page),
+  ...channels,
+  list: channels.listBy(conditions),
   /** The ids among `ids` of live channels that are not disabled, in no particular order. */
   enabledAmong: async (ids: string[]): Promise<string[]> => (await enabledAmong({ ids })).map((r) => r.id),
   /** The live default channel, if there is one. */

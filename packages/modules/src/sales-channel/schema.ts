@@ -1,6 +1,6 @@
 import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { LongText, OptionalMetadata, Title } from "@kasse/core";
+import { LongText, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { metadata, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
@@ -24,15 +24,12 @@ export const salesChannel = entityTable(
 export type SalesChannelRow = typeof salesChannel.$inferSelect;
 
 /** Body of `POST /admin/sales-channels`. */
-export const SalesChannelCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-    is_disabled: Type.Optional(Type.Boolean()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const SalesChannelCreate = Strict({
+  name: Title({ minLength: 1 }),
+  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  is_disabled: Type.Optional(Type.Boolean()),
+  metadata: OptionalMetadata(),
+});
 export type SalesChannelCreate = Static<typeof SalesChannelCreate>;
 
 /** Body of `POST /admin/sales-channels/{id}`: the create fields, all optional. */

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
@@ -33,33 +33,14 @@ const channelsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
     .where(and(inList(links.stock_location_id, v.ids), locations.live)),
 );
 
-const addressesById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(stockLocationAddress).where(inList(stockLocationAddress.id, v.ids)),
-);
+const addressesById = rowsOf(stockLocationAddress, stockLocationAddress.id);
 
-const linksOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(links)
-    .where(inList(links.stock_location_id, v.ids))
-    .orderBy(links.created_at, links.sales_channel_id),
-);
+const linksOf = rowsOf(links, links.stock_location_id, { order: [links.created_at, links.sales_channel_id] });
 
 type AddressInsert = Omit<typeof stockLocationAddress.$inferInsert, "created_at" | "updated_at" | "deleted_at">;
 
 const insertAddress = statement((v: Placeholders<Required<AddressInsert>>) =>
-  db.insert(stockLocationAddress).values({
-    id: v.id,
-    address_1: v.address_1,
-    address_2: v.address_2,
-    company: v.company,
-    city: v.city,
-    country_code: v.country_code,
-    phone: v.phone,
-    province: v.province,
-    postal_code: v.postal_code,
-    metadata: v.metadata,
-  }),
+  db.insert(stockLocationAddress).values(v),
 );
 
 const deleteAddress = statement((v: Placeholders<{ id: string; deleted_at: Date }>) =>
@@ -77,9 +58,7 @@ const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =
   db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
 );
 
-const exclusionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(exclusions).where(inList(exclusions.stock_location_id, v.ids)),
-);
+const exclusionsOf = rowsOf(exclusions, exclusions.stock_location_id);
 
 const include = statement((v: Placeholders<{ id: string; providers: string[] }>) =>
   db.delete(exclusions).where(and(eq(exclusions.stock_location_id, v.id), inList(exclusions.provider_id, v.providers))),
@@ -87,9 +66,7 @@ const include = statement((v: Placeholders<{ id: string; providers: string[] }>)
 
 /** The filters of a location list as conditions. */
 function conditions(filters: StockLocationFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(stockLocation.id, filters.id));
-  if (filters.name?.length) out.push(inList(stockLocation.name, filters.name));
+  const out = inFilters(filters, { id: stockLocation.id, name: stockLocation.name });
   if (filters.sales_channel_id?.length)
     out.push(
       sql`exists (select 1 from ${links} where ${links.stock_location_id} = ${stockLocation.id} and ${inList(links.sales_channel_id, filters.sales_channel_id)})`,
@@ -104,14 +81,14 @@ export const stockLocationQueries = {
   retrieve: locations.retrieve,
   softDelete: locations.softDelete,
   existing: locations.existing,
-  list: (filters: StockLocationFilters, page: ListPaging) => locations.list(conditions(filters), page),
+  list: locations.listBy(conditions),
   /** Sets `fields` on the location (its `updated_at` too). */
   async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
     await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));
   },
-  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById({ ids }),
+  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById(ids),
   /** The channel links of the locations `ids`, oldest first. */
-  links: (ids: string[]) => linksOf({ ids }),
+  links: (ids: string[]) => linksOf(ids),
   insertAddress: async (address: Required<AddressInsert>): Promise<void> => {
     await insertAddress(address);
   },
@@ -134,7 +111,7 @@ export const stockLocationQueries = {
     await unlinkAll({ id });
   },
   /** The providers the locations `ids` do not use. */
-  exclusions: (ids: string[]) => exclusionsOf({ ids }),
+  exclusions: (ids: string[]) => exclusionsOf(ids),
   /** Turns the providers off for the location; one already off stays as it is. */
   async exclude(id: string, providers: string[]): Promise<void> {
     await db

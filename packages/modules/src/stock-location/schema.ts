@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Id, OptionalMetadata, Title } from "@kasse/core";
+import { CountryCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
 import {
   metadata,
   timestamps,
@@ -85,62 +85,47 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 
 /** A location's address as `POST /admin/stock-locations` takes it (Medusa v2: `address_1` and `country_code` required). */
-export const StockLocationAddressInput = Type.Object(
-  {
-    address_1: Title({ minLength: 1 }),
-    address_2: Nullable(Title()),
-    company: Nullable(Title()),
-    city: Nullable(Title()),
-    country_code: CountryCode(),
-    phone: Nullable(Title()),
-    province: Nullable(Title()),
-    postal_code: Nullable(Title()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const StockLocationAddressInput = Strict({
+  address_1: Title({ minLength: 1 }),
+  address_2: Nullable(Title()),
+  company: Nullable(Title()),
+  city: Nullable(Title()),
+  country_code: CountryCode(),
+  phone: Nullable(Title()),
+  province: Nullable(Title()),
+  postal_code: Nullable(Title()),
+  metadata: OptionalMetadata(),
+});
 export type StockLocationAddressInput = Static<typeof StockLocationAddressInput>;
 
 /** Body of `POST /admin/stock-locations`. */
-export const StockLocationCreate = Type.Object(
-  {
-    name: Title({ minLength: 1 }),
-    address: Type.Optional(StockLocationAddressInput),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const StockLocationCreate = Strict({
+  name: Title({ minLength: 1 }),
+  address: Type.Optional(StockLocationAddressInput),
+  metadata: OptionalMetadata(),
+});
 export type StockLocationCreate = Static<typeof StockLocationCreate>;
 
 /** Body of `POST /admin/stock-locations/{id}`: `address` replaces the address; `null` removes it. */
-export const StockLocationUpdate = Type.Object(
-  {
-    name: Type.Optional(Title({ minLength: 1 })),
-    address: Type.Optional(Type.Union([StockLocationAddressInput, Type.Null()])),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const StockLocationUpdate = Strict({
+  name: Type.Optional(Title({ minLength: 1 })),
+  address: Type.Optional(Type.Union([StockLocationAddressInput, Type.Null()])),
+  metadata: OptionalMetadata(),
+});
 export type StockLocationUpdate = Static<typeof StockLocationUpdate>;
 
 /** Body of `POST /admin/stock-locations/{id}/sales-channels`. */
-export const StockLocationSalesChannels = Type.Object(
-  {
-    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  },
-  { additionalProperties: false },
-);
+export const StockLocationSalesChannels = Strict({
+  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
+});
 export type StockLocationSalesChannels = Static<typeof StockLocationSalesChannels>;
 
 /** Body of `POST /admin/stock-locations/{id}/fulfillment-providers`: provider ids the location uses from now on, or no longer. */
-export const StockLocationFulfillmentProviders = Type.Object(
-  {
-    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-  },
-  { additionalProperties: false },
-);
+export const StockLocationFulfillmentProviders = Strict({
+  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
+});
 export type StockLocationFulfillmentProviders = Static<typeof StockLocationFulfillmentProviders>;
 
 /** Filters of `GET /admin/stock-locations`. */

@@ -2,12 +2,13 @@ import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import {
   db,
   groupBy,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow } from "./schema";
@@ -35,27 +36,13 @@ const insertPrimary = statement(
       default_region_id: string | null;
       default_location_id: string | null;
     }>,
-  ) =>
-    db
-      .insert(store)
-      .values({
-        id: v.id,
-        name: v.name,
-        default_sales_channel_id: v.default_sales_channel_id,
-        default_region_id: v.default_region_id,
-        default_location_id: v.default_location_id,
-      })
-      .onConflictDoNothing()
-      .returning(),
+  ) => db.insert(store).values(v).onConflictDoNothing().returning(),
 );
 
-const currenciesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(storeCurrency)
-    .where(and(inList(storeCurrency.store_id, v.ids), liveCurrency))
-    .orderBy(asc(storeCurrency.created_at), asc(storeCurrency.currency_code)),
-);
+const currenciesOf = rowsOf(storeCurrency, storeCurrency.store_id, {
+  where: liveCurrency,
+  order: [asc(storeCurrency.created_at), asc(storeCurrency.currency_code)],
+});
 
 const insertCurrencies = insertRows(storeCurrency);
 
@@ -86,17 +73,13 @@ const deleteCurrencies = statement((v: Placeholders<{ store_id: string }>) =>
 
 /** The filters of a store list as conditions. */
 function conditions(filters: StoreFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(store.id, filters.id));
-  if (filters.name?.length) out.push(inList(store.name, filters.name));
-  out.push(...textSearch(filters.q, [store.name]));
-  return out;
+  return [...inFilters(filters, { id: store.id, name: store.name }), ...textSearch(filters.q, [store.name])];
 }
 
 /** Named statements on the store tables, run on the current handle. */
 export const storeQueries = {
   retrieve: stores.retrieve,
-  list: (filters: StoreFilters, page: ListPaging) => stores.list(conditions(filters), page),
+  list: stores.listBy(conditions),
   /** The live store (Kasse runs one), if it was created. */
   primary: async (): Promise<StoreRow | undefined> => (await primary())[0],
   /** Creates the store unless it exists; undefined when another caller's insert won. */
@@ -121,7 +104,7 @@ export const storeQueries = {
   /** The live currencies of the stores `ids`, grouped by store (every store has an entry). */
   async currenciesOf(ids: string[]): Promise<Map<string, StoreCurrencyRow[]>> {
     if (ids.length === 0) return new Map();
-    return groupBy(await currenciesOf({ ids }), (c) => c.store_id, { keys: ids });
+    return groupBy(await currenciesOf(ids), (c) => c.store_id, { keys: ids });
   },
   /** Inserts new supported currencies (their timestamps are now). */
   async insertCurrencies(

@@ -1,12 +1,13 @@
 import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import {
   db,
+  inFilters,
   inList,
   insertRows,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import { taxRate, taxRateRule, taxRegion, type TaxRateRow, type TaxRegionFilters } from "./schema";
@@ -88,58 +89,30 @@ const deleteRule = statement((v: Placeholders<{ rate_id: string; id: string; now
 
 const insertRules = insertRows(taxRateRule);
 
-const rulesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRateRule)
-    .where(and(inList(taxRateRule.tax_rate_id, v.ids), liveRule))
-    .orderBy(asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)),
-);
+const rulesOf = rowsOf(taxRateRule, taxRateRule.tax_rate_id, {
+  where: liveRule,
+  order: [asc(taxRateRule.created_at), asc(taxRateRule.reference), asc(taxRateRule.id)],
+});
 
-const childrenOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRegion)
-    .where(and(inList(taxRegion.parent_id, v.ids), regions.live))
-    .orderBy(asc(taxRegion.province_code), asc(taxRegion.id)),
-);
+const childrenOf = rowsOf(taxRegion, taxRegion.parent_id, {
+  where: regions.live,
+  order: [asc(taxRegion.province_code), asc(taxRegion.id)],
+});
 
-const regionsByIds = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRegion)
-    .where(and(inList(taxRegion.id, v.ids), regions.live)),
-);
+const regionsByIds = rowsOf(taxRegion, taxRegion.id, { where: regions.live });
 
-const ratesOfRegions = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(taxRate)
-    .where(and(inList(taxRate.tax_region_id, v.ids), rates.live))
-    .orderBy(asc(taxRate.created_at), asc(taxRate.id)),
-);
+const ratesOfRegions = rowsOf(taxRate, taxRate.tax_region_id, {
+  where: rates.live,
+  order: [asc(taxRate.created_at), asc(taxRate.id)],
+});
 
 /** The filters of a tax region list as conditions. */
 function regionConditions(filters: TaxRegionFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(taxRegion.id, filters.id));
-  if (filters.country_code?.length)
-    out.push(
-      inList(
-        taxRegion.country_code,
-        filters.country_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.province_code?.length)
-    out.push(
-      inList(
-        taxRegion.province_code,
-        filters.province_code.map((c) => c.toLowerCase()),
-      ),
-    );
-  if (filters.parent_id?.length) out.push(inList(taxRegion.parent_id, filters.parent_id));
-  out.push(...textSearch(filters.q, [taxRegion.country_code, taxRegion.province_code]));
-  return out;
+  const { id, country_code, province_code, parent_id } = taxRegion;
+  return [
+    ...inFilters(filters, { id, country_code, province_code, parent_id }, ["country_code", "province_code"]),
+    ...textSearch(filters.q, [country_code, province_code]),
+  ];
 }
 
 /** What a tax rate list filters on. */
@@ -153,10 +126,7 @@ export interface TaxRateFilters {
 
 /** The filters of a tax rate list as conditions. */
 function rateConditions(filters: TaxRateFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(taxRate.id, filters.id));
-  if (filters.tax_region_id?.length) out.push(inList(taxRate.tax_region_id, filters.tax_region_id));
-  if (filters.code?.length) out.push(inList(taxRate.code, filters.code));
+  const out = inFilters(filters, { id: taxRate.id, tax_region_id: taxRate.tax_region_id, code: taxRate.code });
   if (filters.is_default !== undefined) out.push(eq(taxRate.is_default, filters.is_default));
   out.push(...textSearch(filters.q, [taxRate.code, taxRate.name]));
   return out;
@@ -167,7 +137,7 @@ export const taxQueries = {
   retrieveRegion: regions.retrieve,
   findRegion: regions.find,
   insertRegion: (row: typeof taxRegion.$inferInsert) => regions.insert(row),
-  listRegions: (filters: TaxRegionFilters, page: ListPaging) => regions.list(regionConditions(filters), page),
+  listRegions: regions.listBy(regionConditions),
   /** The live country region (no province) of `country`. */
   countryRegion: async (country: string) => (await countryRegion({ country }))[0],
   /** The ids of the live province regions of `parentId`. */
@@ -182,7 +152,7 @@ export const taxQueries = {
   retrieveRate: rates.retrieve,
   insertRate: (row: typeof taxRate.$inferInsert) => rates.insert(row),
   updateRate: (id: string, fields: Partial<typeof taxRate.$inferInsert>) => rates.update(id, fields),
-  listRates: (filters: TaxRateFilters, page: ListPaging) => rates.list(rateConditions(filters), page),
+  listRates: rates.listBy(rateConditions),
   /** Soft-deletes the rate and its live rules. */
   async deleteRate(id: string, now: Date): Promise<void> {
     await deleteRate({ id, now });
@@ -197,10 +167,10 @@ export const taxQueries = {
     (await deleteRule({ rate_id: rateId, id, now })).length > 0,
 
   /** The live rules of the rates `ids`, oldest first. */
-  rulesOf: (ids: string[]) => rulesOf({ ids }),
+  rulesOf,
   /** The live province regions of the regions `ids`, by province. */
-  childrenOf: (ids: string[]) => childrenOf({ ids }),
-  regionsByIds: (ids: string[]) => regionsByIds({ ids }),
+  childrenOf,
+  regionsByIds,
   /** The live rates of the regions `ids`, oldest first. */
-  ratesOfRegions: (ids: string[]): Promise<TaxRateRow[]> => ratesOfRegions({ ids }),
+  ratesOfRegions: (ids: string[]): Promise<TaxRateRow[]> => ratesOfRegions(ids),
 };

@@ -1,6 +1,6 @@
 import { boolean, doublePrecision, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, CountryCode, Id, OptionalMetadata, Title } from "@kasse/core";
+import { Code, CountryCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { metadata, OrNull, RowView, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
@@ -69,73 +69,58 @@ export type TaxRateRow = typeof taxRate.$inferSelect;
 export type TaxRateRuleRow = typeof taxRateRule.$inferSelect;
 
 /** A rule of a tax rate, as given when the rate is created or its rules replaced. */
-export const TaxRateRuleInput = Type.Object(
-  {
-    reference: Type.Union(TAX_RATE_RULE_REFERENCES.map((r) => Type.Literal(r))),
-    reference_id: Id({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
+export const TaxRateRuleInput = Strict({
+  reference: Type.Union(TAX_RATE_RULE_REFERENCES.map((r) => Type.Literal(r))),
+  reference_id: Id({ minLength: 1 }),
+});
 export type TaxRateRuleInput = Static<typeof TaxRateRuleInput>;
 
 const Rate = () => Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
 
 /** Body of `POST /admin/tax-rates`: a region's default rate, or an override with the targets in `rules`. */
-export const TaxRateCreate = Type.Object(
-  {
-    tax_region_id: Id({ minLength: 1 }),
-    rate: Type.Optional(Rate()),
-    code: Code({ minLength: 1 }),
-    name: Title({ minLength: 1 }),
-    rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
-    is_default: Type.Optional(Type.Boolean()),
-    is_combinable: Type.Optional(Type.Boolean()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const TaxRateCreate = Strict({
+  tax_region_id: Id({ minLength: 1 }),
+  rate: Type.Optional(Rate()),
+  code: Code({ minLength: 1 }),
+  name: Title({ minLength: 1 }),
+  rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
+  is_default: Type.Optional(Type.Boolean()),
+  is_combinable: Type.Optional(Type.Boolean()),
+  metadata: OptionalMetadata(),
+});
 export type TaxRateCreate = Static<typeof TaxRateCreate>;
 
 /** Body of `POST /admin/tax-rates/{id}`: `rules`, when given, replaces the rate's rules. */
-export const TaxRateUpdate = Type.Object(
-  {
-    rate: Type.Optional(Rate()),
-    code: Type.Optional(Code({ minLength: 1 })),
-    name: Type.Optional(Title({ minLength: 1 })),
-    rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
-    is_default: Type.Optional(Type.Boolean()),
-    is_combinable: Type.Optional(Type.Boolean()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const TaxRateUpdate = Strict({
+  rate: Type.Optional(Rate()),
+  code: Type.Optional(Code({ minLength: 1 })),
+  name: Type.Optional(Title({ minLength: 1 })),
+  rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
+  is_default: Type.Optional(Type.Boolean()),
+  is_combinable: Type.Optional(Type.Boolean()),
+  metadata: OptionalMetadata(),
+});
 export type TaxRateUpdate = Static<typeof TaxRateUpdate>;
 
 /** The default rate given with a tax region. */
-export const TaxRateInput = Type.Object(
-  {
-    rate: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
-    code: Code({ minLength: 1 }),
-    name: Title({ minLength: 1 }),
-    is_combinable: Type.Optional(Type.Boolean()),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const TaxRateInput = Strict({
+  rate: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+  code: Code({ minLength: 1 }),
+  name: Title({ minLength: 1 }),
+  is_combinable: Type.Optional(Type.Boolean()),
+  metadata: OptionalMetadata(),
+});
 
 /** Body of `POST /admin/tax-regions`. */
-export const TaxRegionCreate = Type.Object(
-  {
-    country_code: CountryCode(),
-    province_code: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 10 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Id(), Type.Null()])),
-    default_tax_rate: Type.Optional(TaxRateInput),
-    // Medusa's tax region form names the provider; `tp_system` is the only one (SYSTEM_TAX_PROVIDER).
-    provider_id: Type.Optional(Type.Union([Code(), Type.Null()])),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const TaxRegionCreate = Strict({
+  country_code: CountryCode(),
+  province_code: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 10 }), Type.Null()])),
+  parent_id: Type.Optional(Type.Union([Id(), Type.Null()])),
+  default_tax_rate: Type.Optional(TaxRateInput),
+  // Medusa's tax region form names the provider; `tp_system` is the only one (SYSTEM_TAX_PROVIDER).
+  provider_id: Type.Optional(Type.Union([Code(), Type.Null()])),
+  metadata: OptionalMetadata(),
+});
 export type TaxRegionCreate = Static<typeof TaxRegionCreate>;
 
 /** Filters of `GET /admin/tax-regions`. */

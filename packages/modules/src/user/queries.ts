@@ -1,5 +1,5 @@
 import { and, eq, gt, sql, type SQL } from "drizzle-orm";
-import { db, inList, liveRecords, statement, textSearch, type ListPaging, type Placeholders } from "@kasse/db";
+import { db, inFilters, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
 import { invite, user, type InviteFilters, type InviteRow, type UserFilters, type UserRow } from "./schema";
 
 // The user module's SQL (users and invites): the only file of the module that imports drizzle and its tables.
@@ -25,16 +25,7 @@ const undeleteUser = statement((v: Placeholders<{ id: string; at: Date }>) =>
 
 const insertInvite = statement(
   (v: Placeholders<{ id: string; email: string; token_hash: string; expires_at: Date; metadata: unknown }>) =>
-    db
-      .insert(invite)
-      .values({
-        id: v.id,
-        email: v.email,
-        token_hash: v.token_hash,
-        expires_at: v.expires_at,
-        metadata: v.metadata,
-      })
-      .returning(),
+    db.insert(invite).values(v).returning(),
 );
 
 const renewInvite = statement((v: Placeholders<{ id: string; token_hash: string; expires_at: Date; at: Date }>) =>
@@ -69,31 +60,21 @@ const unclaimInvite = statement((v: Placeholders<{ id: string; at: Date }>) =>
 
 /** The filters of a user list as conditions (`email` already normalized). */
 function userConditions(filters: UserFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(user.id, filters.id));
-  if (filters.email?.length) out.push(inList(user.email, filters.email));
-  out.push(...textSearch(filters.q, [user.email, user.first_name, user.last_name]));
-  return out;
+  return [
+    ...inFilters(filters, { id: user.id, email: user.email }),
+    ...textSearch(filters.q, [user.email, user.first_name, user.last_name]),
+  ];
 }
 
 /** The filters of an invite list as conditions (`email` already normalized). */
 function inviteConditions(filters: InviteFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(invite.id, filters.id));
-  if (filters.email?.length) out.push(inList(invite.email, filters.email));
-  out.push(...textSearch(filters.q, [invite.email]));
-  return out;
+  return [...inFilters(filters, { id: invite.id, email: invite.email }), ...textSearch(filters.q, [invite.email])];
 }
 
 /** Named statements on the `user` table, run on the current handle. */
 export const userQueries = {
-  insert: users.insert,
-  retrieve: users.retrieve,
-  update: users.update,
-  softDelete: users.softDelete,
-  existing: users.existing,
-  any: users.any,
-  list: (filters: UserFilters, page: ListPaging) => users.list(userConditions(filters), page),
+  ...users,
+  list: users.listBy(userConditions),
   /** The live user with this (normalized) email. */
   byEmail: async (email: string): Promise<UserRow | undefined> => (await userByEmail({ email }))[0],
   /** Removes the row itself, live or not. */
@@ -110,7 +91,7 @@ export const userQueries = {
 export const inviteQueries = {
   retrieve: invites.retrieve,
   softDelete: invites.softDelete,
-  list: (filters: InviteFilters, page: ListPaging) => invites.list(inviteConditions(filters), page),
+  list: invites.listBy(inviteConditions),
   insert: async (row: Parameters<typeof insertInvite>[0]): Promise<InviteRow> => (await insertInvite(row))[0]!,
   /** A new secret's hash and expiry for the live invite `id` not yet accepted; undefined when there is none. */
   renew: async (id: string, tokenHash: string, expiresAt: Date): Promise<InviteRow | undefined> =>

@@ -1,6 +1,6 @@
 import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Email, OptionalMetadata, Title } from "@kasse/core";
+import { Email, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
@@ -26,28 +26,22 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
 const MetadataBody = OptionalMetadata();
 
 /** Input of user creation (`kasse user create`, the first start, invites). */
-export const UserCreate = Type.Object(
-  {
-    email: Email(),
-    first_name: Nullable(Title({ maxLength: 200 })),
-    last_name: Nullable(Title({ maxLength: 200 })),
-    avatar_url: Nullable(Type.String({ maxLength: 2048 })),
-    metadata: MetadataBody,
-  },
-  { additionalProperties: false },
-);
+export const UserCreate = Strict({
+  email: Email(),
+  first_name: Nullable(Title({ maxLength: 200 })),
+  last_name: Nullable(Title({ maxLength: 200 })),
+  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
+  metadata: MetadataBody,
+});
 export type UserCreate = Static<typeof UserCreate>;
 
 /** Body of `POST /admin/users/{id}` (Medusa: the email is not editable). */
-export const UserUpdate = Type.Object(
-  {
-    first_name: Nullable(Title({ maxLength: 200 })),
-    last_name: Nullable(Title({ maxLength: 200 })),
-    avatar_url: Nullable(Type.String({ maxLength: 2048 })),
-    metadata: MetadataBody,
-  },
-  { additionalProperties: false },
-);
+export const UserUpdate = Strict({
+  first_name: Nullable(Title({ maxLength: 200 })),
+  last_name: Nullable(Title({ maxLength: 200 })),
+  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
+  metadata: MetadataBody,
+});
 export type UserUpdate = Static<typeof UserUpdate>;
 
 /** A user as the API answers it: the listed fields only. */
@@ -96,18 +90,15 @@ export const invite = entityTable(
 export type InviteRow = typeof invite.$inferSelect;
 
 /** Body of `POST /admin/invites`. */
-export const InviteCreate = Type.Object({ email: Email(), metadata: MetadataBody }, { additionalProperties: false });
+export const InviteCreate = Strict({ email: Email(), metadata: MetadataBody });
 export type InviteCreate = Static<typeof InviteCreate>;
 
 /** Body of `POST /admin/invites/accept`: the new user's names; `email`, when sent, must be the invite's. */
-export const InviteAccept = Type.Object(
-  {
-    email: Nullable(Email()),
-    first_name: Nullable(Title({ maxLength: 200 })),
-    last_name: Nullable(Title({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+export const InviteAccept = Strict({
+  email: Nullable(Email()),
+  first_name: Nullable(Title({ maxLength: 200 })),
+  last_name: Nullable(Title({ maxLength: 200 })),
+});
 export type InviteAccept = Static<typeof InviteAccept>;
 
 /** An invite as the API answers it: `token` only in the answers that create or resend it. */
