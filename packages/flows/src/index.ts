@@ -14,6 +14,7 @@ import { createShipmentWorkflow } from "./create-shipment";
 import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
+import { confirmClaimExchangeWorkflow } from "./claims-exchanges";
 import { receiveReturnWorkflow } from "./receive-return";
 import { cancelReturnWorkflow } from "./cancel-return";
 import { completeCartWorkflow } from "./complete-cart";
@@ -47,6 +48,7 @@ export const allWorkflows: AnyWorkflow[] = [
   markDeliveredWorkflow,
   createReturnWorkflow,
   confirmOrderEditWorkflow,
+  confirmClaimExchangeWorkflow,
   receiveReturnWorkflow,
   cancelReturnWorkflow,
   completeCartWorkflow,
@@ -164,6 +166,19 @@ export {
   paidSoFar,
   type ConfirmOrderEditInput,
 } from "./order-edits";
+export {
+  confirmClaimExchangeWorkflow,
+  addInboundItems,
+  updateInboundItem,
+  removeInboundItem,
+  addOutboundItems,
+  updateOutboundItem,
+  removeOutboundItem,
+  addClaimExchangeShipping,
+  updateClaimExchangeShipping,
+  removeClaimExchangeShipping,
+  type ConfirmClaimExchangeInput,
+} from "./claims-exchanges";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow, type WorkflowContext } from "@kasse/workflows";
 import type { Modules } from "@kasse/modules";
 import { adjustLineReservationsStep } from "@kasse/modules/inventory";
 import {
@@ -12,6 +12,7 @@ import {
   type OrderEditItemsAdd,
   type OrderEditItemUpdate,
   type OrderEditShippingAdd,
+  type OrderEditService,
   type OrderEditShippingUpdate,
   type OrderVersionChange,
 } from "@kasse/modules/order";
@@ -43,14 +44,17 @@ export async function paidSoFar(m: Modules, order: Pick<Order, "payment_collecti
 
 /** The order as its change `change` would leave it (the preview and the confirmation use the same plan). */
 export async function planOrderChange(m: Modules, order: Order, change: OrderVersionChange): Promise<ChangePlan> {
-  return planChange(order, change, await paidSoFar(m, order));
+  const [paid, deductions] = await Promise.all([paidSoFar(m, order), m.claimExchange.deductions(change)]);
+  return planChange(order, change, paid, deductions);
 }
 
-/** The edit `id`, with its order, refused unless the edit is active and the order open. */
-async function editAndOrder(m: Modules, id: string) {
-  const edit = await m.orderEdit.retrieve(id);
-  if (edit.status !== "pending")
-    throw errors.invalidData(`Order edit ${id} is ${edit.status}: its actions cannot change`);
+/** The change `id` of `changes`' type, with its order, refused unless the change is pending and the order open. */
+async function editAndOrder(m: Modules, changes: OrderEditService, id: string) {
+  const edit = await changes.retrieve(id);
+  if (edit.status !== "pending") {
+    const noun = edit.change_type === "edit" ? "Order edit" : `Order ${edit.change_type}`;
+    throw errors.invalidData(`${noun} ${id} is ${edit.status}: its actions cannot change`);
+  }
   const order = await m.order.retrieve(edit.order_id);
   assertOpen(order, "edited");
   return { edit, order };
@@ -60,8 +64,23 @@ async function editAndOrder(m: Modules, id: string) {
  * Adds variants to an order edit: each must exist, is priced in the order's currency (unless
  * `unit_price` is given) and taxed at the order's shipping address; 400 and nothing written otherwise.
  */
-export async function addOrderEditItems(m: Modules, id: string, input: OrderEditItemsAdd): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
+export const addOrderEditItems = (m: Modules, id: string, input: OrderEditItemsAdd): Promise<OrderVersionChange> =>
+  addChangeItems(m, m.orderEdit, id, input);
+
+/**
+ * Adds variants as new lines to the pending change `id` of `changes` (an edit, an exchange's or a
+ * claim's outbound items), priced and taxed as {@link addOrderEditItems} says; `free` lines (a
+ * replace claim's) cost nothing.
+ */
+export async function addChangeItems(
+  m: Modules,
+  changes: OrderEditService,
+  id: string,
+  input: OrderEditItemsAdd,
+  free = false,
+): Promise<OrderVersionChange> {
+  const { order } = await editAndOrder(m, changes, id);
+  if (free) input = { items: input.items.map((i) => ({ ...i, unit_price: 0 })) };
   const ids = [...new Set(input.items.map((i) => i.variant_id))];
   const found = await Promise.all(ids.map((v) => m.product.variantForSale(v)));
   const byId = new Map(found.flatMap((f) => (f?.product ? [[f.variant.id, f] as const] : [])));
@@ -103,7 +122,7 @@ export async function addOrderEditItems(m: Modules, id: string, input: OrderEdit
       return { details, internal_note: item.internal_note ?? null };
     }),
   );
-  return m.orderEdit.addItems(id, items);
+  return changes.addItems(id, items);
 }
 
 /** Sets an existing line's quantity (and price) on an order edit, taxed at the order's shipping address. */
@@ -113,7 +132,7 @@ export async function updateOrderEditItem(
   itemId: string,
   input: OrderEditItemUpdate,
 ): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
+  const { order } = await editAndOrder(m, m.orderEdit, id);
   const line = order.items.find((i) => i.id === itemId);
   if (!line) throw errors.invalidData(`Item ${itemId} is not on order ${order.id}`);
   const tax_rate = await taxRate(m, order, { product_id: line.product_id });
@@ -126,12 +145,21 @@ export async function updateOrderEditItem(
 }
 
 /** Adds a shipping method of a live shipping option to an order edit, at its price or `custom_amount`. */
-export async function addOrderEditShipping(
+export const addOrderEditShipping = (m: Modules, id: string, input: OrderEditShippingAdd): Promise<OrderVersionChange> =>
+  addChangeShipping(m, m.orderEdit, id, input);
+
+/**
+ * Adds a shipping method of a live shipping option to the pending change `id` of `changes`, at its
+ * price or `custom_amount`; `returnId` marks an exchange's or claim's inbound method.
+ */
+export async function addChangeShipping(
   m: Modules,
+  changes: OrderEditService,
   id: string,
   input: OrderEditShippingAdd,
+  returnId?: string,
 ): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
+  const { order } = await editAndOrder(m, changes, id);
   const { items } = await m.fulfillment.listOptions({ id: [input.shipping_option_id] }, { limit: 1, offset: 0 });
   const option = items[0];
   if (!option) throw errors.invalidData(`Shipping option with id: ${input.shipping_option_id} was not found`);
@@ -146,7 +174,7 @@ export async function addOrderEditShipping(
   if (amount === undefined)
     throw errors.invalidData(`Shipping option ${option.id} has no price for this order: give a custom_amount`);
   const tax_rate = await taxRate(m, order, { shipping_option_id: option.id });
-  return m.orderEdit.addShipping(
+  return changes.addShipping(
     id,
     {
       shipping_option_id: option.id,
@@ -154,6 +182,7 @@ export async function addOrderEditShipping(
       amount,
       is_tax_inclusive: await m.pricing.taxInclusive(order.currency_code, order.region_id),
       tax_rate,
+      ...(returnId ? { return_id: returnId } : {}),
     },
     input.internal_note,
   );
@@ -186,25 +215,7 @@ const planOrderEditStep = step("plan-order-edit", {
       throw errors.invalidData(`Order edit ${edit.id} is ${edit.status}`);
     const order = await m.order.retrieve(edit.order_id);
     assertOpen(order, "edited");
-    const plan = await planOrderChange(m, order, edit);
-    const location_ids = order.sales_channel_id
-      ? await m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id])
-      : [];
-    return {
-      output: {
-        order: { id: order.id, region_id: order.region_id, currency_code: order.currency_code },
-        application: plan.application,
-        summary: plan.summary,
-        to_collect: plan.to_collect,
-        lines: plan.quantity_changes.map((c) => ({
-          line_item_id: c.line.id,
-          reservation_line_ids: c.line.cart_line_item_id ? [c.line.id, c.line.cart_line_item_id] : [c.line.id],
-          variant_id: c.line.variant_id!,
-          delta: c.delta,
-        })),
-        location_ids,
-      },
-    };
+    return { output: await confirmationPlan(m, order, edit) };
   },
 });
 
@@ -221,12 +232,49 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
   const plan = await ctx.run(planOrderEditStep, { order_edit_id: input.order_edit_id });
   const sync = { order_id: plan.order.id, actor: input.actor ?? null };
   await ctx.run(syncPaymentStatusStep, sync);
-  // Added lines are reserved under their new ids: the order step names them, so stock comes after it.
   const confirmed = await ctx.run(confirmOrderEditStep, {
     plan: plan.application,
     actor: input.actor ?? null,
   });
-  const newIds = new Map(plan.application.added_lines.map((l, i) => [l.action_id, confirmed.added_line_ids[i]!]));
+  const settled = await settleConfirmedChange(ctx, plan, confirmed.added_line_ids, input.actor ?? null);
+  return { order_id: plan.order.id, version: confirmed.version, ...settled };
+});
+
+/** What a change's confirmation needs from its plan (reads only; journaled as JSON). */
+export async function confirmationPlan(m: Modules, order: Order, change: OrderVersionChange) {
+  const plan = await planOrderChange(m, order, change);
+  const location_ids = order.sales_channel_id
+    ? await m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id])
+    : [];
+  return {
+    order: { id: order.id, region_id: order.region_id, currency_code: order.currency_code, total: order.total },
+    application: plan.application,
+    summary: plan.summary,
+    to_collect: plan.to_collect,
+    deducted: plan.deducted,
+    lines: plan.quantity_changes.map((c) => ({
+      line_item_id: c.line.id,
+      reservation_line_ids: c.line.cart_line_item_id ? [c.line.id, c.line.cart_line_item_id] : [c.line.id],
+      variant_id: c.line.variant_id!,
+      delta: c.delta,
+    })),
+    location_ids,
+  };
+}
+
+/**
+ * The steps after a change's new version (an edit's, an exchange's, a claim's): the stock for the
+ * quantity differences (added lines reserved under the ids the order step gave them, so stock comes
+ * after it), a payment collection for an amount owed that the order's collections do not already
+ * ask for, and the payment status re-derived.
+ */
+export async function settleConfirmedChange(
+  ctx: WorkflowContext,
+  plan: ConfirmationPlan,
+  addedLineIds: string[],
+  actor: OrderActor | null,
+): Promise<{ pending_difference: number; payment_collection_id: string | null; payment_status: unknown }> {
+  const newIds = new Map(plan.application.added_lines.map((l, i) => [l.action_id, addedLineIds[i]!]));
   await ctx.run(adjustLineReservationsStep, {
     lines: plan.lines.map((l) => {
       const id = newIds.get(l.line_item_id);
@@ -244,12 +292,9 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
     payment_collection_id = collection.id;
     await ctx.run(attachPaymentCollectionStep, { order_id: plan.order.id, payment_collection_id });
   }
-  const payment_status = await ctx.run(syncPaymentStatusStep, sync);
-  return {
-    order_id: plan.order.id,
-    version: confirmed.version,
-    pending_difference: plan.summary.pending_difference,
-    payment_collection_id,
-    payment_status,
-  };
-});
+  const payment_status = await ctx.run(syncPaymentStatusStep, { order_id: plan.order.id, actor });
+  return { pending_difference: plan.summary.pending_difference, payment_collection_id, payment_status };
+}
+
+/** What {@link confirmationPlan} answers. */
+export type ConfirmationPlan = Awaited<ReturnType<typeof confirmationPlan>>;

@@ -29,6 +29,7 @@ import {
   createReturnService,
   createReturnChangeService,
   createOrderEditService,
+  createClaimExchangeService,
 } from "./order";
 import {
   createPaymentService,
@@ -160,6 +161,7 @@ export function createModules(database: Db, options: ModulesOptions = {}) {
     orderReturn: () => createReturnService(),
     returnChange: () => createReturnChangeService(),
     orderEdit: () => createOrderEditService(),
+    claimExchange: () => createClaimExchangeService(),
     orderTransfer: () => createOrderTransferService(),
     events: () => createEventService(),
     webhooks: () =>

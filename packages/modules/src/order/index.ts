@@ -37,6 +37,12 @@ export {
   type OrderChangeActionBody,
   type AddedItemDetails,
   type AddedShippingDetails,
+  CLAIM_REASONS,
+  type ClaimReason,
+  CLAIM_TYPES,
+  type ClaimType,
+  type ClaimExchangeKind,
+  type OrderClaimExchangeRow,
   type OrderVersionChangeRow,
   OrderEditBegin,
   OrderEditItemsAdd,
@@ -111,6 +117,15 @@ export {
   type PlannedMoney,
   ORDER_TOTAL_KEYS,
 } from "./order-edits";
+export {
+  createClaimExchangeService,
+  type ClaimExchangeService,
+  type ClaimExchange,
+  type Deduction,
+  type AppliedClaimExchange,
+} from "./claims-exchanges";
+export { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate, ClaimExchangeConfirm, ExchangeView, ClaimView } from "./claims-exchanges-schema";
+export type { ClaimExchangeFilters } from "./queries/claims-exchanges";
 export {
   createOrderTransferService,
   TRANSFER_TOKEN_TTL_MS,
