@@ -33,7 +33,9 @@ function requireShipping(change: OrderVersionChange, actionId: string, inbound: 
   const action = change.actions.find((a) => a.id === actionId && a.action === "SHIPPING_ADD");
   const isInbound = action?.action === "SHIPPING_ADD" && !!action.details.return_id;
   if (!action || isInbound !== inbound)
-    throw errors.notFound(`Action with id: ${actionId} was not found on ${inbound ? "the inbound" : "the outbound"} of ${id}`);
+    throw errors.notFound(
+      `Action with id: ${actionId} was not found on ${inbound ? "the inbound" : "the outbound"} of ${id}`,
+    );
 }
 
 /** Adds order lines to the exchange's or claim's return (as a return request's items: fulfilled units not yet asked back). */

@@ -230,7 +230,8 @@ export function planChange(
   for (const d of deductions) {
     const line = order.items.find((i) => i.id === d.item_id);
     if (!line || line.quantity === 0) continue;
-    const share = (k: keyof PlannedMoney) => Math.round((line[k] * Math.min(d.quantity, line.quantity)) / line.quantity);
+    const share = (k: keyof PlannedMoney) =>
+      Math.round((line[k] * Math.min(d.quantity, line.quantity)) / line.quantity);
     const taken = {
       subtotal: share("subtotal"),
       discount_total: share("discount_total"),

@@ -145,8 +145,11 @@ export async function updateOrderEditItem(
 }
 
 /** Adds a shipping method of a live shipping option to an order edit, at its price or `custom_amount`. */
-export const addOrderEditShipping = (m: Modules, id: string, input: OrderEditShippingAdd): Promise<OrderVersionChange> =>
-  addChangeShipping(m, m.orderEdit, id, input);
+export const addOrderEditShipping = (
+  m: Modules,
+  id: string,
+  input: OrderEditShippingAdd,
+): Promise<OrderVersionChange> => addChangeShipping(m, m.orderEdit, id, input);
 
 /**
  * Adds a shipping method of a live shipping option to the pending change `id` of `changes`, at its

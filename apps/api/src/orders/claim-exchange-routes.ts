@@ -18,6 +18,7 @@ import {
   ClaimExchangeConfirm,
   OrderEditBegin,
   ClaimView,
+  ORDER_CHANGE_STATUSES,
   ExchangeView,
   OrderEditItemsAdd,
   OrderEditItemUpdate,
@@ -47,11 +48,14 @@ import { orderPreview, OrderPreviewView } from "./preview";
 
 const ActionParams = ChildParams("action_id");
 const Confirm = Type.Optional(ClaimExchangeConfirm);
+const STATUSES = ["draft", ...ORDER_CHANGE_STATUSES] as const;
 const ListClaimsExchanges = Type.Object(
   {
     ...ListQuery,
     id: Type.Optional(ArrayQuery(Id())),
     order_id: Type.Optional(ArrayQuery(Id())),
+    /** Their order changes' statuses (Medusa's `draft` is a pending one). */
+    status: Type.Optional(ArrayQuery(Type.Union(STATUSES.map((s) => Type.Literal(s))))),
     q: Type.Optional(Title()),
     created_at: Type.Optional(RangeQuery()),
     updated_at: Type.Optional(RangeQuery()),
@@ -95,12 +99,14 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
     plural,
     { schema: { querystring: ListClaimsExchanges, response: ListAnswer(`${kind}s`, View) } },
     async (request) => {
-      const { limit, offset, order, fields, created_at, updated_at, id, order_id } = request.query;
+      const { limit, offset, order, fields, created_at, updated_at, id, order_id, status, q } = request.query;
       const { items, count } = await service.list(
         kind,
         {
           id,
           order_id,
+          q,
+          status: status?.map((s) => (s === "draft" ? "pending" : s)),
           created_at: created_at === undefined ? undefined : normalizeRange(created_at, toDate),
           updated_at: updated_at === undefined ? undefined : normalizeRange(updated_at, toDate),
         },
@@ -127,7 +133,11 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
       },
     },
     async (request) => {
-      const begun = await service.begin(kind, request.body as OrderEditBegin & Pick<ClaimBegin, "type">, actor(request));
+      const begun = await service.begin(
+        kind,
+        request.body as OrderEditBegin & Pick<ClaimBegin, "type">,
+        actor(request),
+      );
       return { [kind]: begun, order: await orderPreview(app.modules, begun.order_id) };
     },
   );
@@ -141,9 +151,7 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
     `${plural}/:id/inbound/items/:action_id`,
     { schema: { params: ActionParams, body: ReturnRequestItemUpdate, response: WithReturn } },
     async (request) =>
-      withReturn(
-        await updateInboundItem(app.modules, kind, request.params.id, request.params.action_id, request.body),
-      ),
+      withReturn(await updateInboundItem(app.modules, kind, request.params.id, request.params.action_id, request.body)),
   );
   app.delete(
     `${plural}/:id/inbound/items/:action_id`,
@@ -198,9 +206,7 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
     `${plural}/:id/outbound/items/:action_id`,
     { config: orderCurrency, schema: { params: ActionParams, body: OrderEditItemUpdate, response: WithSelf } },
     async (request) =>
-      withSelf(
-        await updateOutboundItem(app.modules, kind, request.params.id, request.params.action_id, request.body),
-      ),
+      withSelf(await updateOutboundItem(app.modules, kind, request.params.id, request.params.action_id, request.body)),
   );
   app.delete(
     `${plural}/:id/outbound/items/:action_id`,

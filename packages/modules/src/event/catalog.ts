@@ -53,7 +53,8 @@ export const eventCatalog = {
   },
   "order.claim_created": {
     version: 1,
-    description: "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
+    description:
+      "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
     data: payload({ order_id: S("The order"), claim_id: S("The claim") }),
   },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },

@@ -197,7 +197,10 @@ export function createClaimExchangeService() {
     },
 
     /** The exchange or claim `id` with its change, refused unless the change is still pending (its parts can change). */
-    async pending(kind: ClaimExchangeKind, id: string): Promise<{ row: OrderClaimExchangeRow; change: OrderVersionChange }> {
+    async pending(
+      kind: ClaimExchangeKind,
+      id: string,
+    ): Promise<{ row: OrderClaimExchangeRow; change: OrderVersionChange }> {
       const row = await find(kind, id);
       const change = await CHANGES[kind].retrieve(row.change_id);
       if (change.status !== "pending")

@@ -124,7 +124,14 @@ export {
   type Deduction,
   type AppliedClaimExchange,
 } from "./claims-exchanges";
-export { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate, ClaimExchangeConfirm, ExchangeView, ClaimView } from "./claims-exchanges-schema";
+export {
+  ClaimBegin,
+  ClaimItemsAdd,
+  ClaimItemUpdate,
+  ClaimExchangeConfirm,
+  ExchangeView,
+  ClaimView,
+} from "./claims-exchanges-schema";
 export type { ClaimExchangeFilters } from "./queries/claims-exchanges";
 export {
   createOrderTransferService,

@@ -164,8 +164,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
   function withActions(id: string, edit: (row: OrderVersionChangeRow, order: Order) => OrderChangeAction[]) {
     return transaction(async () => {
       const row = await lockActive(id);
-      if (row.status !== "pending")
-        throw errors.invalidData(`${noun} ${id} is ${row.status}: its actions are fixed`);
+      if (row.status !== "pending") throw errors.invalidData(`${noun} ${id} is ${row.status}: its actions are fixed`);
       const order = await orders.retrieve(row.order_id);
       const actions = edit(row, order);
       return changeView(await q.saveVersionChange(id, { actions, updated_at: new Date() }));

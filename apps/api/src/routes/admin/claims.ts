@@ -30,8 +30,7 @@ export default async function claims(app: App): Promise<void> {
   app.post(
     "/claims/:id/claim-items/:action_id",
     { schema: { params: ActionParams, body: ClaimItemUpdate, response: WithClaim } },
-    async (request) =>
-      answer(await service.updateClaimItem(request.params.id, request.params.action_id, request.body)),
+    async (request) => answer(await service.updateClaimItem(request.params.id, request.params.action_id, request.body)),
   );
   app.delete(
     "/claims/:id/claim-items/:action_id",

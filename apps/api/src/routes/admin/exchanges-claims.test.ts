@@ -127,7 +127,10 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     refused(await t.admin.post(`${base}/inbound/items`, { items: [{ id: o.mug, quantity: 1 }] }), 400); // not fulfilled
     refused(await t.admin.post(`${base}/inbound/items`, { items: [{ id: o.shirt, quantity: 3 }] }), 400);
     refused(await t.admin.post(`${base}/inbound/items`, { items: [{ id: o.shirt }] }), 400);
-    refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: "variant_nope", quantity: 1 }] }), 400);
+    refused(
+      await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: "variant_nope", quantity: 1 }] }),
+      400,
+    );
     refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: cap.variant, quantity: 0 }] }), 400);
 
     const inbound = await t.admin.post(`${base}/inbound/items`, { items: [{ id: o.shirt, quantity: 1 }] });
@@ -143,7 +146,9 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(inbound.json().order_preview.total).toBe(2200);
     expect(inbound.json().return).toMatchObject({ id: exchange.return_id, status: "open" });
 
-    const outbound = await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: cap.variant, quantity: 2 }] });
+    const outbound = await t.admin.post(`${base}/outbound/items`, {
+      items: [{ variant_id: cap.variant, quantity: 2 }],
+    });
     expect(outbound.statusCode, outbound.body).toBe(200);
     expect(outbound.json().exchange.additional_items).toEqual([
       expect.objectContaining({ quantity: 2, unit_price: 500, variant_id: cap.variant }),
@@ -154,8 +159,9 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(preview).toMatchObject({ total: 4100 });
     expect(preview.summary).toMatchObject({ paid_total: 3200, pending_difference: 900 });
     // An outbound method's action is not the inbound's.
-    const methodAction = preview.shipping_methods.find((m: { shipping_option_id: string }) => m.shipping_option_id === OPTION)
-      .actions[0].id;
+    const methodAction = preview.shipping_methods.find(
+      (m: { shipping_option_id: string }) => m.shipping_option_id === OPTION,
+    ).actions[0].id;
     refused(await t.admin.delete(`${base}/inbound/shipping-method/${methodAction}`), 404);
 
     // The return is the exchange's: it is confirmed with the exchange, not alone; it needs a location.
@@ -271,9 +277,10 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
       expect(res.statusCode, `${table}: ${res.body}`).toBe(500);
       const now = await order(o.id);
       expect(now, table).toMatchObject({ version: 1, total: 3200, payment_status: before.order.payment_status });
-      expect(now.items.map((i: { return_requested_quantity: number }) => i.return_requested_quantity), table).toEqual([
-        0, 0,
-      ]);
+      expect(
+        now.items.map((i: { return_requested_quantity: number }) => i.return_requested_quantity),
+        table,
+      ).toEqual([0, 0]);
       expect(now.payment_collections, table).toHaveLength(1);
       expect(await stock(), table).toEqual(before.stock);
       expect((await t.admin.get(`/admin/exchanges/${exchange.id}`)).json().exchange.status, table).toBe("pending");
@@ -345,10 +352,14 @@ describe("claims (Medusa's order change, claim kind)", () => {
     // Nothing came back: the claim's return was never requested.
     refused(await t.admin.get(`/admin/returns/${claim.return_id}`), 404);
     expect(await eventNames(o.id)).toEqual(expect.arrayContaining(["order.updated", "order.claim_created"]));
+    expect(await violations(o.id)).toEqual([]);
 
     // A claimed unit is not claimed again.
     const second = await begin("claims", { order_id: o.id, type: "refund" });
-    refused(await t.admin.post(`/admin/claims/${second.id}/claim-items`, { items: [{ id: o.shirt, quantity: 2 }] }), 400);
+    refused(
+      await t.admin.post(`/admin/claims/${second.id}/claim-items`, { items: [{ id: o.shirt, quantity: 2 }] }),
+      400,
+    );
     const ok = await t.admin.post(`/admin/claims/${second.id}/claim-items`, { items: [{ id: o.shirt, quantity: 1 }] });
     expect(ok.statusCode, ok.body).toBe(200);
   });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import {
   db,
   inList,
@@ -9,8 +9,16 @@ import {
   type ListPaging,
   type Placeholders,
   type RangeFilter,
+  textSearch,
 } from "@kasse/db";
-import { orderClaimExchange, orderReturnChange, type ClaimExchangeKind, type OrderClaimExchangeRow } from "../schema";
+import {
+  orderClaimExchange,
+  orderReturnChange,
+  orderVersionChange,
+  type ClaimExchangeKind,
+  type OrderChangeStatus,
+  type OrderClaimExchangeRow,
+} from "../schema";
 
 const records = liveRecords(orderClaimExchange, "Order change", {
   created_at: orderClaimExchange.created_at,
@@ -18,11 +26,17 @@ const records = liveRecords(orderClaimExchange, "Order change", {
 });
 
 const byReturn = statement((v: Placeholders<{ return_id: string }>) =>
-  db.select().from(orderClaimExchange).where(and(eq(orderClaimExchange.return_id, v.return_id), records.live)),
+  db
+    .select()
+    .from(orderClaimExchange)
+    .where(and(eq(orderClaimExchange.return_id, v.return_id), records.live)),
 );
 
 const byChange = statement((v: Placeholders<{ change_id: string }>) =>
-  db.select().from(orderClaimExchange).where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
+  db
+    .select()
+    .from(orderClaimExchange)
+    .where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
 );
 
 const insertReturnChanges = insertRows(orderReturnChange);
@@ -31,6 +45,10 @@ const insertReturnChanges = insertRows(orderReturnChange);
 export interface ClaimExchangeFilters {
   id?: string[];
   order_id?: string[];
+  /** Their order changes' statuses. */
+  status?: OrderChangeStatus[];
+  /** Part of the id or the order's id. */
+  q?: string;
   created_at?: RangeFilter<Date>;
   updated_at?: RangeFilter<Date>;
 }
@@ -55,6 +73,16 @@ export const claimExchangeQueries = {
         eq(orderClaimExchange.kind, kind),
         filters.id ? inList(orderClaimExchange.id, filters.id) : undefined,
         filters.order_id ? inList(orderClaimExchange.order_id, filters.order_id) : undefined,
+        filters.status
+          ? inArray(
+              orderClaimExchange.change_id,
+              db
+                .select({ id: orderVersionChange.id })
+                .from(orderVersionChange)
+                .where(inList(orderVersionChange.status, filters.status)),
+            )
+          : undefined,
+        ...textSearch(filters.q, [orderClaimExchange.id, orderClaimExchange.order_id]),
         ...rangeConditions(orderClaimExchange.created_at, filters.created_at),
         ...rangeConditions(orderClaimExchange.updated_at, filters.updated_at),
       ],
